@@ -1,0 +1,29 @@
+// swift-tools-version:6.0
+import PackageDescription
+
+let package = Package(
+    name: "Perch",
+    products: [
+        .executable(name: "perch", targets: ["perch"])
+    ],
+    targets: [
+        // ncurses (wide-character) and the shim for macros Swift cannot import.
+        .systemLibrary(
+            name: "CNcursesw",
+            path: "Sources/CNcursesw"
+        ),
+        // Pure core: input decoding, gestures, state, update, layout, rendering. No I/O.
+        .target(name: "PerchCore"),
+        // Persistence: config, state, XDG paths, atomic writes, locks. No UI.
+        .target(name: "PerchStore", dependencies: ["PerchCore"]),
+        // The only target that imports ncurses.
+        .target(name: "PerchTerminal", dependencies: ["CNcursesw", "PerchCore"]),
+        // Command line and the event loop (the only place with time and I/O).
+        .target(name: "PerchApp", dependencies: ["PerchCore", "PerchStore", "PerchTerminal"]),
+        .executableTarget(name: "perch", dependencies: ["PerchApp"]),
+        .testTarget(name: "PerchCoreTests", dependencies: ["PerchCore"]),
+        .testTarget(name: "PerchStoreTests", dependencies: ["PerchStore", "PerchCore"]),
+        .testTarget(name: "PerchAppTests", dependencies: ["PerchApp", "PerchCore"]),
+        .testTarget(name: "EndToEndTests"),
+    ]
+)

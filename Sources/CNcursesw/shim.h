@@ -1,0 +1,73 @@
+/*
+ * shim.h: the parts of ncursesw that Swift cannot import (macros), as values
+ * computed by the C compiler, plus the ioctl that reads the window size.
+ * Sources: ncurses man pages curs_attr(3X), curs_color(3X), curs_inopts(3X),
+ * curs_getyx(3X); tty_ioctl(4) for TIOCGWINSZ.
+ */
+#ifndef PERCH_CNCURSESW_SHIM_H
+#define PERCH_CNCURSESW_SHIM_H
+
+#ifndef NCURSES_WIDECHAR
+#define NCURSES_WIDECHAR 1
+#endif
+#ifndef _XOPEN_SOURCE_EXTENDED
+#define _XOPEN_SOURCE_EXTENDED 1
+#endif
+
+#include <ncursesw/curses.h>
+#include <ncursesw/term.h>
+#include <stdio.h>
+#include <sys/ioctl.h>
+#include <termios.h>
+#include <unistd.h>
+
+/* Video attributes (curs_attr(3X)). */
+static const attr_t perch_A_NORMAL = A_NORMAL;
+static const attr_t perch_A_BOLD = A_BOLD;
+static const attr_t perch_A_REVERSE = A_REVERSE;
+static const attr_t perch_A_DIM = A_DIM;
+static const attr_t perch_A_UNDERLINE = A_UNDERLINE;
+
+/* The attribute bits of color pair n (curs_color(3X) COLOR_PAIR). */
+static inline attr_t perch_color_pair(int n) { return (attr_t)COLOR_PAIR(n); }
+
+/* Screen size in rows and columns of a window (curs_getyx(3X) getmaxyx). */
+static inline int perch_getmaxy(WINDOW *w) { return getmaxy(w); }
+static inline int perch_getmaxx(WINDOW *w) { return getmaxx(w); }
+
+/* The ncurses error and success values (curs_inopts(3X)). */
+static const int perch_ERR = ERR;
+static const int perch_OK = OK;
+
+/* The terminal's size in rows and columns from TIOCGWINSZ; returns 0, or -1 when unknown. */
+static inline int perch_window_size(int fd, int *rows, int *cols) {
+    struct winsize ws;
+    if (ioctl(fd, TIOCGWINSZ, &ws) != 0 || ws.ws_row == 0 || ws.ws_col == 0) return -1;
+    *rows = ws.ws_row;
+    *cols = ws.ws_col;
+    return 0;
+}
+
+/* Draws `text` (UTF-8) at row y, column x of stdscr with `attrs` and colour pair `pair`
+   (curs_addstr(3X) mvaddstr, curs_attr(3X) attr_set). */
+static inline int perch_put(int y, int x, const char *text, attr_t attrs, short pair) {
+    attr_set(attrs, pair, NULL);
+    return mvaddstr(y, x, text);
+}
+
+/* The standard screen and the current-screen image (curs_initscr(3X), curs_refresh(3X)). */
+static inline WINDOW *perch_stdscr(void) { return stdscr; }
+static inline WINDOW *perch_curscr(void) { return curscr; }
+
+/* Whether terminfo has an entry for `term` (curs_terminfo(3X) setupterm), without printing. */
+static inline int perch_terminfo_knows(const char *term) {
+    int status = 0;
+    if (setupterm(term, STDOUT_FILENO, &status) != OK) return 0;
+    del_curterm(cur_term);
+    return 1;
+}
+
+/* Starts ncurses on standard output and input (curs_initscr(3X) newterm); NULL on failure. */
+static inline SCREEN *perch_newterm(const char *term) { return newterm(term, stdout, stdin); }
+
+#endif

@@ -1,0 +1,144 @@
+import Glibc
+import PerchCore
+import PerchStore
+import PerchTerminal
+
+/// The one place with time and I/O: it waits on the terminal and the signal pipe with a timeout
+/// equal to the next deadline (a pending gesture or a lone `ESC`), or with none at all, so an idle
+/// Perch makes no wake-ups. Each wake-up decodes input, recognises gestures, applies events to the
+/// state, carries out effects (saving a switch before the next frame) and draws one frame.
+public final class EventLoop {
+    public private(set) var state: AppState
+    private let backend: TerminalBackend
+    private let store: StateStore?
+    private var decoder = InputDecoder()
+    private var recognizer: GestureRecognizer
+    private let now: () -> Int64
+    private var lastInput: Int64 = 0
+    private var exitStatus: Int32?
+
+    /// - Parameters:
+    ///   - store: where switches are recorded; nil keeps them in memory only.
+    ///   - now: the clock, in milliseconds.
+    public init(state: AppState, backend: TerminalBackend, store: StateStore?, gestures: GestureRecognizer.Configuration, now: @escaping () -> Int64 = MonotonicClock.now) {
+        self.state = state
+        self.backend = backend
+        self.store = store
+        self.recognizer = GestureRecognizer(configuration: gestures)
+        self.now = now
+    }
+
+    /// Runs until quit, a terminating signal, or the terminal going away; returns the exit status
+    /// (0, or 128 + the signal number). The backend is shut down before returning.
+    public func run() -> Int32 {
+        var dirty = true
+        while exitStatus == nil {
+            if dirty {
+                backend.draw(state.render())
+                dirty = false
+            }
+            var fds = [
+                pollfd(fd: backend.inputDescriptor, events: Int16(POLLIN), revents: 0),
+                pollfd(fd: SignalPipe.readEnd, events: Int16(POLLIN), revents: 0),
+            ]
+            let timeout = nextTimeout()
+            let ready = poll(&fds, nfds_t(fds.count), timeout)
+            if ready < 0, errno != EINTR { break }
+            let time = now()
+            if fds[1].revents & Int16(POLLIN) != 0 {
+                for signal in SignalPipe.drain() { dirty = handle(signal: signal) || dirty }
+            }
+            dirty = apply(recognizer.expire(at: time)) || dirty
+            if fds[0].revents & Int16(POLLIN | POLLHUP | POLLERR) != 0 {
+                var buffer = [UInt8](repeating: 0, count: 4096)
+                let n = buffer.withUnsafeMutableBytes { read(backend.inputDescriptor, $0.baseAddress, $0.count) }
+                if n == 0 || (n < 0 && errno != EINTR && errno != EAGAIN) {
+                    exitStatus = 128 + SIGHUP  // the terminal went away
+                    break
+                }
+                if n > 0 {
+                    lastInput = time
+                    dirty = feed(decoder.feed(buffer[0..<n]), at: time) || dirty
+                }
+            }
+            if decoder.hasPendingBytes, time - lastInput >= InputDecoder.escapeTimeoutMilliseconds {
+                dirty = feed(decoder.flush(), at: time) || dirty
+            }
+        }
+        backend.shutdown()
+        return exitStatus ?? 0
+    }
+
+    /// Milliseconds poll(2) may wait: until the earliest deadline, or -1 (forever) when none.
+    private func nextTimeout() -> Int32 {
+        var deadline = recognizer.nextDeadline
+        if decoder.hasPendingBytes {
+            let escape = lastInput + InputDecoder.escapeTimeoutMilliseconds
+            deadline = deadline.map { min($0, escape) } ?? escape
+        }
+        guard let deadline else { return -1 }
+        return Int32(clamping: max(0, deadline - now()))
+    }
+
+    private func feed(_ events: [InputEvent], at time: Int64) -> Bool {
+        var changed = false
+        for event in events {
+            let state = self.state
+            changed = apply(recognizer.handle(event, at: time, hitTest: state.hitTest)) || changed
+            if exitStatus != nil { break }
+        }
+        return changed
+    }
+
+    /// Applies app events and carries out their effects; returns whether anything may have changed.
+    private func apply(_ events: [AppEvent]) -> Bool {
+        for event in events {
+            for effect in state.update(event) {
+                perform(effect)
+            }
+        }
+        return !events.isEmpty
+    }
+
+    private func perform(_ effect: Effect) {
+        switch effect {
+        case .recordSwitch(let id):
+            guard let store else { return }
+            do {
+                state.adopt(try store.recordSwitch(to: id))
+            } catch {
+                state.banner = "Could not save the switch: \(error)"
+            }
+        case .quit:
+            exitStatus = 0
+        case .suspend:
+            suspend()
+        }
+    }
+
+    private func suspend() {
+        backend.suspend()
+        SignalPipe.stopSelf()
+        backend.resume()
+        _ = state.update(.resize(backend.updateSize()))
+    }
+
+    /// Reacts to one signal; returns whether a redraw is needed.
+    private func handle(signal: Int32) -> Bool {
+        switch signal {
+        case SIGWINCH:
+            _ = state.update(.resize(backend.updateSize()))
+            return true
+        case SIGTSTP:
+            suspend()
+            return true
+        case SIGCONT:
+            backend.resume()
+            _ = state.update(.resize(backend.updateSize()))
+            return true
+        default:
+            exitStatus = 128 + signal
+            return false
+        }
+    }
+}

@@ -1,0 +1,11 @@
+import Glibc
+
+/// Milliseconds on the system's monotonic clock (clock_gettime(2) CLOCK_MONOTONIC), truncated,
+/// so a deadline compared with it is never reached early.
+public enum MonotonicClock {
+    public static func now() -> Int64 {
+        var spec = timespec()
+        clock_gettime(CLOCK_MONOTONIC, &spec)
+        return Int64(spec.tv_sec) * 1000 + Int64(spec.tv_nsec) / 1_000_000
+    }
+}

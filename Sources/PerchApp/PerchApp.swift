@@ -1,0 +1,81 @@
+import Glibc
+import PerchCore
+import PerchStore
+import PerchTerminal
+
+/// The `perch` program: parses the command line, loads config and state, and runs the interface.
+public enum PerchApp {
+    public static let version = "0.1.0"
+
+    /// Exit statuses (also listed in `--help` and the README).
+    public enum ExitStatus {
+        public static let ok: Int32 = 0
+        public static let usage: Int32 = 2
+    }
+
+    /// Runs `perch` with `arguments` (without the program name); returns the exit status.
+    public static func main(_ arguments: [String]) -> Int32 {
+        let options: CommandLineOptions
+        do {
+            options = try CommandLineOptions(parsing: arguments)
+        } catch {
+            printError("perch: \(error)\n\(CommandLineOptions.usage)")
+            return ExitStatus.usage
+        }
+        switch options.request {
+        case .help:
+            print(CommandLineOptions.help)
+            return ExitStatus.ok
+        case .version:
+            print("perch \(version)")
+            return ExitStatus.ok
+        case .runInterface:
+            return runInterface(options)
+        }
+    }
+
+    private static func runInterface(_ options: CommandLineOptions) -> Int32 {
+        let paths = PerchPaths(config: options.configPath, state: options.statePath)
+        let config: LoadedConfig
+        do {
+            config = try ConfigLoader.load(paths)
+        } catch {
+            printError("perch: \(error)")
+            return ExitStatus.usage
+        }
+        let store = StateStore(path: paths.state)
+        var banner: String?
+        var saved = SavedState()
+        do {
+            let loaded = try store.load()
+            saved = loaded.state
+            banner = loaded.warning
+        } catch {
+            banner = "Could not read the state file: \(error)"
+        }
+
+        SignalPipe.install()
+        defer { SignalPipe.uninstall() }
+        let noColor = PerchPaths.environment("NO_COLOR").map { !$0.isEmpty } ?? false
+        let backend: NcursesBackend
+        do {
+            backend = try NcursesBackend(colors: !noColor)
+        } catch {
+            printError("perch: \(error)")
+            return ExitStatus.usage
+        }
+        let info = RunInfo(longPressMilliseconds: options.longPressMilliseconds, configDescription: config.description, statePath: paths.state)
+        var state = AppState(accounts: config.accounts, saved: saved, size: backend.size, info: info)
+        state.banner = banner
+        let gestures = GestureRecognizer.Configuration(longPressMilliseconds: options.longPressMilliseconds)
+        let loop = EventLoop(state: state, backend: backend, store: store, gestures: gestures)
+        return loop.run()
+    }
+
+    static func printError(_ message: String) {
+        var text = message
+        if !text.hasSuffix("\n") { text += "\n" }
+        let bytes = Array(text.utf8)
+        _ = bytes.withUnsafeBytes { write(STDERR_FILENO, $0.baseAddress, $0.count) }
+    }
+}

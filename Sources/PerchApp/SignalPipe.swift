@@ -1,0 +1,78 @@
+import Glibc
+import PerchTerminal
+
+/// Turns signals into bytes on a pipe (the self-pipe pattern), so the event loop learns of
+/// them in the same poll(2) that waits for input, and nothing else runs in a signal handler.
+///
+/// Watched: SIGWINCH (resize), SIGTERM, SIGHUP, SIGINT, SIGQUIT (quit), SIGTSTP (suspend),
+/// SIGCONT (redraw). Fatal signals (SIGSEGV, SIGBUS, SIGILL, SIGTRAP, SIGABRT, SIGFPE, the last
+/// ones raised by Swift runtime traps) restore the terminal and then end the process as before.
+enum SignalPipe {
+    static let watched: [Int32] = [SIGWINCH, SIGTERM, SIGHUP, SIGINT, SIGQUIT, SIGTSTP, SIGCONT]
+    static let fatal: [Int32] = [SIGSEGV, SIGBUS, SIGILL, SIGTRAP, SIGABRT, SIGFPE]
+
+    nonisolated(unsafe) static var writeEnd: Int32 = -1
+    nonisolated(unsafe) static var readEnd: Int32 = -1
+
+    /// Creates the pipe and installs the handlers. Call before starting ncurses, so that ncurses
+    /// keeps them rather than installing its own.
+    static func install() {
+        var ends: [Int32] = [0, 0]
+        guard pipe(&ends) == 0 else { return }
+        for end in ends {
+            _ = fcntl(end, F_SETFL, fcntl(end, F_GETFL) | O_NONBLOCK)
+            _ = fcntl(end, F_SETFD, FD_CLOEXEC)
+        }
+        readEnd = ends[0]
+        writeEnd = ends[1]
+        for signal in watched {
+            setHandler(signal, forwardSignal)
+        }
+        for signal in fatal {
+            setHandler(signal) { number in
+                NcursesBackend.emergencyRestore()
+                Glibc.signal(number, SIG_DFL)
+                raise(number)
+            }
+        }
+        Glibc.signal(SIGPIPE, SIG_IGN)
+    }
+
+    /// Puts the default handlers back (before exiting).
+    static func uninstall() {
+        for signal in watched + fatal { Glibc.signal(signal, SIG_DFL) }
+    }
+
+    private static func setHandler(_ signal: Int32, _ handler: @convention(c) (Int32) -> Void) {
+        var action = sigaction()
+        action.__sigaction_handler.sa_handler = handler
+        sigemptyset(&action.sa_mask)
+        action.sa_flags = SA_RESTART
+        sigaction(signal, &action, nil)
+    }
+
+    /// Signals received since the last call, in order (reads the pipe without blocking).
+    static func drain() -> [Int32] {
+        var buffer = [UInt8](repeating: 0, count: 64)
+        var result: [Int32] = []
+        while true {
+            let n = buffer.withUnsafeMutableBytes { read(readEnd, $0.baseAddress, $0.count) }
+            if n <= 0 { break }
+            result += buffer[0..<n].map { Int32($0) }
+        }
+        return result
+    }
+
+    /// Stops the process with SIGTSTP's default action (as Ctrl-Z would), then returns once continued.
+    static func stopSelf() {
+        Glibc.signal(SIGTSTP, SIG_DFL)
+        raise(SIGTSTP)
+        setHandler(SIGTSTP, forwardSignal)
+    }
+}
+
+/// The handler of watched signals: one byte, the signal number, on the pipe (async-signal-safe).
+private func forwardSignal(_ number: Int32) {
+    var byte = UInt8(truncatingIfNeeded: number)
+    _ = write(SignalPipe.writeEnd, &byte, 1)
+}

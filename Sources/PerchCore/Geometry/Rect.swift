@@ -1,0 +1,26 @@
+/// A rectangle of cells: origin at (`x`, `y`) (column, row, 0-based), `width` columns by `height` rows.
+public struct Rect: Hashable, Sendable {
+    public var x: Int
+    public var y: Int
+    public var width: Int
+    public var height: Int
+
+    /// Creates a rectangle; negative sizes are clamped to 0.
+    public init(x: Int, y: Int, width: Int, height: Int) {
+        self.x = x
+        self.y = y
+        self.width = max(0, width)
+        self.height = max(0, height)
+    }
+
+    /// One past the last row.
+    public var maxY: Int { y + height }
+    /// One past the last column.
+    public var maxX: Int { x + width }
+    public var isEmpty: Bool { width == 0 || height == 0 }
+
+    /// Whether `position` lies inside the rectangle.
+    public func contains(_ position: Position) -> Bool {
+        position.column >= x && position.column < maxX && position.row >= y && position.row < maxY
+    }
+}

@@ -1,0 +1,293 @@
+/// Turns the bytes a terminal sends into ``InputEvent`` values.
+///
+/// Feed it bytes in chunks of any size; a sequence split across chunks is held until it
+/// completes. A lone `ESC` cannot be told from the start of a sequence, so it is held too:
+/// when ``hasPendingBytes`` is true the caller waits at most ``escapeTimeoutMilliseconds``
+/// for more input and then calls ``flush()``, which delivers it as the Escape key.
+///
+/// Follows xterm's "Control Sequences" (ctlseqs): CSI and SS3 cursor and editing keys with
+/// modifier parameters, SGR (1006) mouse reports, focus events (1004) and bracketed paste (2004).
+/// The decoder never reads the terminal itself.
+public struct InputDecoder: Sendable {
+    /// How long a caller waits for the rest of a sequence before ``flush()``, in milliseconds.
+    public static let escapeTimeoutMilliseconds: Int64 = 25
+
+    /// Longest control sequence accepted, in bytes; a longer one is dropped as ``InputEvent/unknown(_:)``.
+    public static let maximumSequenceLength = 64
+
+    private static let esc: UInt8 = 0x1B
+    private static let pasteEnd: [UInt8] = Array("\u{1B}[201~".utf8)
+
+    private var pending: [UInt8] = []
+    private var paste: [UInt8]?
+
+    public init() {}
+
+    /// Whether bytes are held waiting for the rest of a sequence (outside a paste), so that
+    /// the caller should call ``flush()`` after ``escapeTimeoutMilliseconds`` without input.
+    public var hasPendingBytes: Bool { !pending.isEmpty && paste == nil }
+
+    /// Decodes `bytes` appended to anything held from earlier calls; returns the complete events, in order.
+    public mutating func feed<S: Sequence>(_ bytes: S) -> [InputEvent] where S.Element == UInt8 {
+        pending.append(contentsOf: bytes)
+        return decode(final: false)
+    }
+
+    /// Delivers whatever is held as if no more bytes will follow: a lone `ESC` becomes the
+    /// Escape key, an unfinished sequence becomes ``InputEvent/unknown(_:)``, a partial
+    /// UTF-8 character becomes U+FFFD.
+    public mutating func flush() -> [InputEvent] {
+        decode(final: true)
+    }
+
+    private enum Step {
+        case event(InputEvent?, consumed: Int)
+        case beginPaste(consumed: Int)
+        case needMore
+    }
+
+    private mutating func decode(final: Bool) -> [InputEvent] {
+        var events: [InputEvent] = []
+        var index = 0
+        while index < pending.count {
+            if paste != nil {
+                guard let next = consumePaste(from: index, into: &events) else { return events }
+                index = next
+                continue
+            }
+            switch step(at: index, final: final) {
+            case .event(let event, let consumed):
+                if let event { events.append(event) }
+                index += consumed
+            case .beginPaste(let consumed):
+                paste = []
+                index += consumed
+            case .needMore:
+                pending.removeFirst(index)
+                return events
+            }
+        }
+        pending.removeAll(keepingCapacity: true)
+        return events
+    }
+
+    /// Moves pasted bytes into the paste buffer up to the end marker and emits the paste.
+    /// Returns the index after the marker, or nil when the marker has not arrived yet
+    /// (a partial marker at the end stays in `pending`).
+    private mutating func consumePaste(from index: Int, into events: inout [InputEvent]) -> Int? {
+        let end = Self.pasteEnd
+        var i = index
+        while i < pending.count {
+            if pending[i] == Self.esc {
+                let available = min(end.count, pending.count - i)
+                if pending[i..<(i + available)].elementsEqual(end[0..<available]) {
+                    paste?.append(contentsOf: pending[index..<i])
+                    if available < end.count {
+                        pending.removeFirst(i)
+                        return nil
+                    }
+                    events.append(.paste(String(decoding: paste ?? [], as: UTF8.self)))
+                    paste = nil
+                    return i + end.count
+                }
+            }
+            i += 1
+        }
+        paste?.append(contentsOf: pending[index..<i])
+        pending.removeAll(keepingCapacity: true)
+        return nil
+    }
+
+    private func step(at index: Int, final: Bool) -> Step {
+        let byte = pending[index]
+        if byte == Self.esc {
+            return escape(at: index, final: final)
+        }
+        if byte < 0x20 || byte == 0x7F {
+            return .event(.key(Self.controlKey(byte)), consumed: 1)
+        }
+        return utf8Character(at: index, final: final).map { character, length in
+            .event(.key(KeyEvent(.character(character))), consumed: length)
+        } ?? .needMore
+    }
+
+    /// The key for a C0 control byte or DEL.
+    static func controlKey(_ byte: UInt8) -> KeyEvent {
+        switch byte {
+        case 0x0D, 0x0A: return KeyEvent(.enter)
+        case 0x09: return KeyEvent(.tab)
+        case 0x7F, 0x08: return KeyEvent(.backspace)
+        case 0x1B: return KeyEvent(.escape)
+        case 0x00: return KeyEvent(.control(" "))
+        case 0x01...0x1A: return KeyEvent(.control(Character(Unicode.Scalar(byte + 0x60))))
+        default: return KeyEvent(.control(Character(Unicode.Scalar(byte + 0x40))))
+        }
+    }
+
+    /// Decodes one UTF-8 character at `index`: the character and its length in bytes, or nil
+    /// when more bytes are needed. Invalid bytes decode to U+FFFD one at a time.
+    private func utf8Character(at index: Int, final: Bool) -> (Character, Int)? {
+        let lead = pending[index]
+        let length: Int
+        switch lead {
+        case 0x00...0x7F: length = 1
+        case 0xC2...0xDF: length = 2
+        case 0xE0...0xEF: length = 3
+        case 0xF0...0xF4: length = 4
+        default: return ("\u{FFFD}", 1)
+        }
+        let available = pending.count - index
+        for offset in 1..<max(1, min(length, available)) {
+            if pending[index + offset] & 0xC0 != 0x80 { return ("\u{FFFD}", offset) }
+        }
+        if available < length {
+            return final ? ("\u{FFFD}", available) : nil
+        }
+        let bytes = pending[index..<(index + length)]
+        var decoder = UTF8()
+        var iterator = bytes.makeIterator()
+        if case .scalarValue(let scalar) = decoder.decode(&iterator) {
+            return (Character(scalar), length)
+        }
+        return ("\u{FFFD}", length)
+    }
+
+    private func escape(at index: Int, final: Bool) -> Step {
+        guard index + 1 < pending.count else {
+            return final ? .event(.key(KeyEvent(.escape)), consumed: 1) : .needMore
+        }
+        let next = pending[index + 1]
+        switch next {
+        case UInt8(ascii: "["):
+            return csi(at: index, final: final)
+        case UInt8(ascii: "O"):
+            guard index + 2 < pending.count else {
+                return final ? .event(.key(KeyEvent(.character("O"), modifiers: .alt)), consumed: 2) : .needMore
+            }
+            return .event(Self.ss3(pending[index + 2]), consumed: 3)
+        case Self.esc:
+            return .event(.key(KeyEvent(.escape)), consumed: 1)
+        default:
+            // ESC followed by a key: that key with Alt (xterm "metaSendsEscape").
+            if next < 0x20 || next == 0x7F {
+                var key = Self.controlKey(next)
+                key.modifiers.insert(.alt)
+                return .event(.key(key), consumed: 2)
+            }
+            guard let (character, length) = utf8Character(at: index + 1, final: final) else { return .needMore }
+            return .event(.key(KeyEvent(.character(character), modifiers: .alt)), consumed: 1 + length)
+        }
+    }
+
+    /// Keys sent as `ESC O x` (SS3), as in application cursor mode.
+    private static func ss3(_ final: UInt8) -> InputEvent {
+        switch final {
+        case UInt8(ascii: "A"): return .key(KeyEvent(.up))
+        case UInt8(ascii: "B"): return .key(KeyEvent(.down))
+        case UInt8(ascii: "C"): return .key(KeyEvent(.right))
+        case UInt8(ascii: "D"): return .key(KeyEvent(.left))
+        case UInt8(ascii: "H"): return .key(KeyEvent(.home))
+        case UInt8(ascii: "F"): return .key(KeyEvent(.end))
+        case UInt8(ascii: "M"): return .key(KeyEvent(.enter))
+        case UInt8(ascii: "P")...UInt8(ascii: "S"): return .key(KeyEvent(.function(Int(final) - 0x4F)))
+        default: return .unknown([esc, UInt8(ascii: "O"), final])
+        }
+    }
+
+    /// Parses `ESC [ params intermediates final` starting at `index`.
+    private func csi(at index: Int, final: Bool) -> Step {
+        var i = index + 2
+        while i < pending.count {
+            let byte = pending[i]
+            if byte >= 0x40 && byte <= 0x7E {
+                let body = Array(pending[(index + 2)..<i])
+                if byte == UInt8(ascii: "~"), body.elementsEqual("200".utf8) {
+                    return .beginPaste(consumed: i - index + 1)
+                }
+                return .event(Self.interpretCSI(parameters: body, final: byte), consumed: i - index + 1)
+            }
+            if byte < 0x20 || byte > 0x7E || i - index >= Self.maximumSequenceLength {
+                // Malformed or over-long: drop what came so far; the byte that broke it is decoded on its own.
+                return .event(.unknown(Array(pending[index..<i])), consumed: i - index)
+            }
+            i += 1
+        }
+        if final {
+            return .event(i - index == 2 ? .key(KeyEvent(.character("["), modifiers: .alt)) : .unknown(Array(pending[index..<i])), consumed: i - index)
+        }
+        return .needMore
+    }
+
+    private static func numbers(_ text: Substring) -> [Int] {
+        text.split(separator: ";", omittingEmptySubsequences: false).map { Int($0.prefix(9)) ?? 0 }
+    }
+
+    private static func modifiers(fromParameter value: Int) -> Modifiers {
+        guard value > 1 else { return [] }
+        return Modifiers(rawValue: UInt8(truncatingIfNeeded: value - 1) & 0x07)
+    }
+
+    static func interpretCSI(parameters: [UInt8], final: UInt8) -> InputEvent {
+        let raw = [esc, UInt8(ascii: "[")] + parameters + [final]
+        let text = String(decoding: parameters, as: UTF8.self)
+        if text.hasPrefix("<"), final == UInt8(ascii: "M") || final == UInt8(ascii: "m") {
+            return sgrMouse(numbers(text.dropFirst()), pressed: final == UInt8(ascii: "M")) ?? .unknown(raw)
+        }
+        guard text.allSatisfy({ $0.isASCII && ($0.isNumber || $0 == ";") }) else { return .unknown(raw) }
+        let params = numbers(Substring(text))
+        let mods = modifiers(fromParameter: params.count > 1 ? params[1] : 0)
+        func key(_ k: Key) -> InputEvent { .key(KeyEvent(k, modifiers: mods)) }
+        switch final {
+        case UInt8(ascii: "A"): return key(.up)
+        case UInt8(ascii: "B"): return key(.down)
+        case UInt8(ascii: "C"): return key(.right)
+        case UInt8(ascii: "D"): return key(.left)
+        case UInt8(ascii: "H"): return key(.home)
+        case UInt8(ascii: "F"): return key(.end)
+        case UInt8(ascii: "P")...UInt8(ascii: "S"): return key(.function(Int(final) - 0x4F))
+        case UInt8(ascii: "Z"): return .key(KeyEvent(.tab, modifiers: mods.union(.shift)))
+        case UInt8(ascii: "I") where params.count <= 1: return .focus(true)
+        case UInt8(ascii: "O") where params.count <= 1: return .focus(false)
+        case UInt8(ascii: "~"):
+            switch params.first ?? 0 {
+            case 1, 7: return key(.home)
+            case 2: return key(.insert)
+            case 3: return key(.delete)
+            case 4, 8: return key(.end)
+            case 5: return key(.pageUp)
+            case 6: return key(.pageDown)
+            case 11...15: return key(.function(params[0] - 10))
+            case 17...21: return key(.function(params[0] - 11))
+            case 23, 24: return key(.function(params[0] - 12))
+            default: return .unknown(raw)
+            }
+        default:
+            return .unknown(raw)
+        }
+    }
+
+    /// SGR mouse: `b;x;y` with `M` for press or motion and `m` for release (xterm ctlseqs "SGR (1006)").
+    static func sgrMouse(_ params: [Int], pressed: Bool) -> InputEvent? {
+        guard params.count == 3, params[1] >= 1, params[2] >= 1 else { return nil }
+        let code = params[0]
+        let position = Position(column: params[1] - 1, row: params[2] - 1)
+        var modifiers: Modifiers = []
+        if code & 4 != 0 { modifiers.insert(.shift) }
+        if code & 8 != 0 { modifiers.insert(.alt) }
+        if code & 16 != 0 { modifiers.insert(.control) }
+        let buttonBits = code & 3
+        if code & 64 != 0 {
+            let kinds: [MouseEvent.Kind] = [.scrollUp, .scrollDown, .scrollLeft, .scrollRight]
+            return .mouse(MouseEvent(kind: kinds[buttonBits], button: .none, position: position, modifiers: modifiers))
+        }
+        let button: MouseEvent.Button = [.left, .middle, .right, .none][buttonBits]
+        let kind: MouseEvent.Kind
+        if code & 32 != 0 {
+            kind = button == .none ? .move : .drag
+        } else {
+            kind = pressed ? .press : .release
+        }
+        return .mouse(MouseEvent(kind: kind, button: button, position: position, modifiers: modifiers))
+    }
+}
+

@@ -1,0 +1,93 @@
+/// Facts about this run that the Settings pane shows.
+public struct RunInfo: Hashable, Sendable {
+    /// Long-press duration in effect, in milliseconds.
+    public var longPressMilliseconds: Int64
+    /// Where accounts come from: a config file path, or a note that the samples are in use.
+    public var configDescription: String
+    /// Path of the state file.
+    public var statePath: String
+
+    public init(longPressMilliseconds: Int64 = 500, configDescription: String = "embedded sample accounts", statePath: String = "") {
+        self.longPressMilliseconds = longPressMilliseconds
+        self.configDescription = configDescription
+        self.statePath = statePath
+    }
+}
+
+/// A layer presented above the panes. The last element of ``AppState/presented`` is on top.
+public enum Presentation: Hashable, Sendable {
+    /// The account sheet, with its cursor over the accounts.
+    case accountSheet(ListCursor)
+}
+
+/// An action row of the Settings pane.
+public enum SettingsAction: CaseIterable, Hashable, Sendable {
+    case switchAccount
+
+    public var title: String {
+        switch self {
+        case .switchAccount: "Switch account…"
+        }
+    }
+}
+
+/// Everything the program shows. Changed only by ``update(_:)``; drawn by ``render()``.
+///
+/// All four panes live for the whole run: switching tabs changes only ``selectedTab``, so each
+/// pane's cursor and scroll offset are exactly as they were when it is shown again.
+public struct AppState: Hashable, Sendable {
+    public var accounts: [Account]
+    public var saved: SavedState
+    public var selectedTab: Tab = .overview
+    /// Catalog pane: the current account's items and the list cursor.
+    public private(set) var catalogItems: [CatalogItem]
+    public var catalog = ListCursor()
+    /// Stats pane: its scroll offset.
+    public var stats = ListCursor()
+    /// Settings pane: cursor over ``SettingsAction/allCases``.
+    public var settings = ListCursor()
+    /// Layers above the panes, bottom first.
+    public var presented: [Presentation] = []
+    /// Terminal size, columns × rows.
+    public var size: Size
+    /// A one-line message shown above the tab bar until the next key, e.g. a save failure.
+    public var banner: String?
+    public var info: RunInfo
+
+    public init(accounts: [Account], saved: SavedState = SavedState(), size: Size, info: RunInfo = RunInfo()) {
+        self.accounts = accounts
+        self.saved = saved
+        self.size = size
+        self.info = info
+        self.catalogItems = []
+        if let current = saved.currentAccount, !accounts.contains(where: { $0.id == current }) {
+            self.saved.currentAccount = nil
+        }
+        self.catalogItems = CatalogItem.samples(for: currentAccount)
+    }
+
+    /// The current account, or nil before the first switch.
+    public var currentAccount: Account? {
+        guard let id = saved.currentAccount else { return nil }
+        return accounts.first { $0.id == id }
+    }
+
+    /// The cursor of the account sheet when it is the top layer.
+    public var sheet: ListCursor? {
+        if case .accountSheet(let cursor)? = presented.last { return cursor }
+        return nil
+    }
+
+    /// Adopts a saved state read back from disk (it wins over what this process believed).
+    public mutating func adopt(_ newSaved: SavedState) {
+        let previous = saved.currentAccount
+        saved = newSaved
+        if let current = saved.currentAccount, !accounts.contains(where: { $0.id == current }) {
+            saved.currentAccount = nil
+        }
+        if saved.currentAccount != previous {
+            catalogItems = CatalogItem.samples(for: currentAccount)
+            catalog = ListCursor()
+        }
+    }
+}

@@ -1,0 +1,44 @@
+/// One entry of the Catalog pane.
+public struct CatalogItem: Hashable, Sendable {
+    public var id: String
+    public var title: String
+    public var detail: String
+
+    public init(id: String, title: String, detail: String) {
+        self.id = id
+        self.title = title
+        self.detail = detail
+    }
+
+    /// Number of sample items each account's catalog holds.
+    public static let sampleCount = 60
+
+    /// Deterministic sample items for `account` (the same account always gets the same list).
+    public static func samples(for account: Account?) -> [CatalogItem] {
+        let adjectives = ["Quiet", "Amber", "Swift", "Hidden", "Lunar", "Paper", "Copper", "Velvet", "Northern", "Silent", "Bright", "Hollow"]
+        let nouns = ["Harbor", "Lantern", "Orchard", "Ledger", "Compass", "Atlas", "Meadow", "Signal", "Archive", "Beacon", "Garden", "Canvas", "Journal"]
+        let kinds = ["note", "draft", "photo", "list", "link", "report"]
+        var seed = stableHash(account?.id ?? "")
+        return (0..<sampleCount).map { index in
+            seed = seed &* 6364136223846793005 &+ 1442695040888963407
+            let a = adjectives[Int((seed >> 33) % UInt64(adjectives.count))]
+            let n = nouns[Int((seed >> 41) % UInt64(nouns.count))]
+            let k = kinds[Int((seed >> 49) % UInt64(kinds.count))]
+            let number = index + 1
+            return CatalogItem(
+                id: "\(account?.id ?? "item")-\(number)",
+                title: "\(a) \(n)",
+                detail: "\(k) · \(Int((seed >> 20) % 900) + 100) words"
+            )
+        }
+    }
+
+    /// FNV-1a, so the sample list does not depend on Swift's per-process hash seed.
+    static func stableHash(_ text: String) -> UInt64 {
+        var hash: UInt64 = 0xcbf2_9ce4_8422_2325
+        for byte in text.utf8 {
+            hash = (hash ^ UInt64(byte)) &* 0x100_0000_01b3
+        }
+        return hash
+    }
+}

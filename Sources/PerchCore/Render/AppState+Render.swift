@@ -1,0 +1,180 @@
+extension AppState {
+    /// Draws the whole screen for the current state: the selected pane, the tab bar, the banner,
+    /// then each presented layer, bottom first. Pure: the same state always gives the same screen.
+    public func render() -> Screen {
+        var screen = Screen(size: size)
+        let layout = Layout(size: size)
+        guard size.width > 0, size.height > 0 else { return screen }
+        switch selectedTab {
+        case .overview: renderOverview(into: &screen, layout.pane)
+        case .catalog: renderCatalog(into: &screen, layout.pane)
+        case .stats: renderStats(into: &screen, layout.pane)
+        case .settings: renderSettings(into: &screen, layout.pane)
+        }
+        if let banner, layout.pane.height > 1 {
+            let row = layout.pane.maxY - 1
+            screen.fill(Rect(x: 0, y: row, width: size.width, height: 1), style: Style(foreground: .yellow, reverse: true))
+            screen.put(" " + banner, column: 0, row: row, style: Style(foreground: .yellow, reverse: true))
+        }
+        renderTabBar(into: &screen, layout)
+        for layer in presented {
+            switch layer {
+            case .accountSheet(let cursor): renderSheet(into: &screen, cursor: cursor)
+            }
+        }
+        return screen
+    }
+
+    private func renderTabBar(into screen: inout Screen, _ layout: Layout) {
+        if layout.tabBarHeight == 2 {
+            screen.fill(Rect(x: 0, y: layout.tabBar.y, width: size.width, height: 1), with: "─", style: .dim)
+        }
+        for tab in Tab.allCases {
+            let columns = layout.tabColumns(tab)
+            let selected = tab == selectedTab
+            let style = selected ? Style(foreground: .cyan, bold: true, reverse: true) : Style.plain
+            screen.fill(Rect(x: columns.lowerBound, y: layout.tabRow, width: columns.count, height: 1), style: style)
+            let label = DisplayWidth.truncated(tab.title, to: columns.count)
+            let start = columns.lowerBound + max(0, (columns.count - DisplayWidth.columns(of: label)) / 2)
+            screen.put(label, column: start, row: layout.tabRow, style: style, width: columns.upperBound - start)
+        }
+    }
+
+    private func header(_ title: String, trailing: String = "", into screen: inout Screen, _ rect: Rect) {
+        guard rect.height > 0 else { return }
+        screen.put(" " + title, column: rect.x, row: rect.y, style: .bold, width: rect.width)
+        let width = DisplayWidth.columns(of: trailing)
+        if !trailing.isEmpty, width + 2 + DisplayWidth.columns(of: title) < rect.width {
+            screen.put(trailing, column: rect.maxX - width - 1, row: rect.y, style: .dim)
+        }
+    }
+
+    private func renderOverview(into screen: inout Screen, _ rect: Rect) {
+        header("Overview", into: &screen, rect)
+        var row = rect.y + 2
+        func line(_ text: String, _ style: Style = .plain, indent: Int = 3) {
+            if row < rect.maxY { screen.put(text, column: rect.x + indent, row: row, style: style, width: rect.width - indent) }
+            row += 1
+        }
+        if let account = currentAccount {
+            line("Signed in as", .dim)
+            line("● " + account.name, Style(foreground: .green, bold: true))
+            line(account.handle ?? "(no handle)", account.handle == nil ? .dim : .plain, indent: 5)
+        } else {
+            line("No account chosen yet.", .bold)
+            line("\(accounts.count) account\(accounts.count == 1 ? "" : "s") available.", .dim)
+        }
+        row += 1
+        line("Switches so far: \(saved.switchCount)")
+        row += 1
+        line("Hold the Overview tab (or the 1 key), or press a, to switch account.", .dim)
+    }
+
+    private func renderCatalog(into screen: inout Screen, _ rect: Rect) {
+        let owner = currentAccount?.name ?? "no account"
+        let position = catalogItems.isEmpty ? "empty" : "\(catalog.cursor + 1)/\(catalogItems.count)"
+        header("Catalog · \(owner)", trailing: position, into: &screen, rect)
+        let visible = max(0, rect.height - Layout.paneHeaderRows)
+        let numberWidth = String(catalogItems.count).count
+        for offset in 0..<visible {
+            let index = catalog.scroll + offset
+            guard catalogItems.indices.contains(index) else { break }
+            let item = catalogItems[index]
+            let row = rect.y + Layout.paneHeaderRows + offset
+            let isCursor = index == catalog.cursor
+            let style = isCursor ? Style.selected : Style.plain
+            if isCursor { screen.fill(Rect(x: rect.x, y: row, width: rect.width, height: 1), style: style) }
+            let number = String(repeating: " ", count: numberWidth - String(index + 1).count) + String(index + 1)
+            var x = screen.put(isCursor ? " ▸ " : "   ", column: rect.x, row: row, style: style)
+            x = screen.put(number + "  ", column: x, row: row, style: isCursor ? style : .dim)
+            let titleWidth = min(24, max(0, rect.maxX - x))
+            screen.put(DisplayWidth.truncated(item.title, to: titleWidth), column: x, row: row, style: style)
+            x += titleWidth + 1
+            if x < rect.maxX {
+                screen.put(DisplayWidth.truncated(item.detail, to: rect.maxX - x), column: x, row: row, style: isCursor ? style : .dim)
+            }
+        }
+    }
+
+    private func renderStats(into screen: inout Screen, _ rect: Rect) {
+        header("Stats · switches per account", trailing: "total \(saved.switchCount)", into: &screen, rect)
+        let visible = max(0, rect.height - Layout.paneHeaderRows)
+        let nameWidth = min(20, accounts.map { DisplayWidth.columns(of: $0.name) }.max() ?? 0)
+        let most = max(1, accounts.map { saved.switchesPerAccount[$0.id] ?? 0 }.max() ?? 0)
+        let barSpace = max(0, rect.width - nameWidth - 14)
+        for offset in 0..<visible {
+            let index = stats.scroll + offset
+            guard accounts.indices.contains(index) else { break }
+            let account = accounts[index]
+            let count = saved.switchesPerAccount[account.id] ?? 0
+            let row = rect.y + Layout.paneHeaderRows + offset
+            let isCurrent = account.id == saved.currentAccount
+            var x = screen.put(isCurrent ? " ● " : "   ", column: rect.x, row: row, style: Style(foreground: .green))
+            screen.put(DisplayWidth.truncated(account.name, to: nameWidth), column: x, row: row, style: isCurrent ? .bold : .plain)
+            x += nameWidth + 2
+            let bar = count == 0 ? "" : String(repeating: "█", count: max(1, barSpace * count / most))
+            x = screen.put(bar, column: x, row: row, style: Style(foreground: .cyan))
+            screen.put(" \(count)", column: x, row: row)
+        }
+    }
+
+    private func renderSettings(into screen: inout Screen, _ rect: Rect) {
+        header("Settings", into: &screen, rect)
+        let first = rect.y + Layout.paneHeaderRows
+        let rows: [(String, String)] = [
+            ("Long-press duration", "\(info.longPressMilliseconds) ms"),
+            ("Config file", info.configDescription),
+            ("State file", info.statePath),
+        ]
+        for (offset, (label, value)) in rows.enumerated() where first + offset < rect.maxY {
+            let x = screen.put("   " + label, column: rect.x, row: first + offset, style: .dim, width: rect.width)
+            let valueColumn = max(x + 1, rect.x + 25)
+            screen.put(value, column: valueColumn, row: first + offset, width: max(0, rect.maxX - valueColumn))
+        }
+        for (index, action) in SettingsAction.allCases.enumerated() {
+            let row = first + SettingsPaneLayout.actionsOffset + index
+            guard row < rect.maxY else { break }
+            let isCursor = index == settings.cursor
+            let style = isCursor ? Style.selected : Style.plain
+            screen.put((isCursor ? " ▸ " : "   ") + action.title + "  (Enter)", column: rect.x, row: row, style: style, width: rect.width)
+        }
+    }
+
+    private func renderSheet(into screen: inout Screen, cursor: ListCursor) {
+        let layout = sheetLayout
+        guard layout.height > 0 else { return }
+        let width = size.width
+        screen.fill(layout.frame)
+        // Top edge with the grabber (drag indicator) centred on it.
+        screen.fill(Rect(x: 0, y: layout.top, width: width, height: 1), with: "─", style: .dim)
+        let grabber = " ━━━━━━ "
+        screen.put(grabber, column: max(0, (width - DisplayWidth.columns(of: grabber)) / 2), row: layout.top, style: .bold)
+        guard layout.height >= 2 else { return }
+        let count = "\(accounts.count) account\(accounts.count == 1 ? "" : "s")"
+        header("Switch account", trailing: count, into: &screen, Rect(x: 0, y: layout.top + 1, width: width, height: 1))
+        let nameWidth = min(max(12, width / 3), accounts.prefix(200).map { DisplayWidth.columns(of: $0.name) }.max() ?? 0)
+        for offset in 0..<layout.visibleRows {
+            let index = cursor.scroll + offset
+            guard accounts.indices.contains(index) else { break }
+            let account = accounts[index]
+            let row = layout.firstRow + offset
+            let isCursor = index == cursor.cursor
+            let isCurrent = account.id == saved.currentAccount
+            let style = isCursor ? Style.selected : Style.plain
+            if isCursor { screen.fill(Rect(x: 0, y: row, width: width, height: 1), style: style) }
+            var x = screen.put(isCurrent ? " ● " : "   ", column: 0, row: row, style: isCursor ? style : Style(foreground: .green, bold: true))
+            screen.put(DisplayWidth.truncated(account.name, to: nameWidth), column: x, row: row, style: style)
+            x += nameWidth + 2
+            if let handle = account.handle, x < width {
+                screen.put(DisplayWidth.truncated(handle, to: width - x), column: x, row: row, style: isCursor ? style : .dim)
+            }
+        }
+        guard layout.height >= SheetLayout.chromeRows else { return }
+        let footerRow = layout.top + layout.height - 1
+        var footer = " ↑↓ move · Enter switch · Esc close"
+        if layout.visibleRows < accounts.count {
+            footer += " · \(cursor.scroll + 1)–\(min(accounts.count, cursor.scroll + layout.visibleRows)) of \(accounts.count)"
+        }
+        screen.put(footer, column: 0, row: footerRow, style: .dim)
+    }
+}

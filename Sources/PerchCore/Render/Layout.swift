@@ -1,0 +1,39 @@
+/// Where things are on a screen of a given size. Rendering and hit-testing both use it, so what
+/// is drawn and what reacts to the pointer can never disagree.
+public struct Layout: Hashable, Sendable {
+    public let size: Size
+
+    public init(size: Size) { self.size = size }
+
+    /// Rows taken by the tab bar: a rule and the labels, or the labels alone on a short screen.
+    public var tabBarHeight: Int { size.height >= 6 ? 2 : min(size.height, 1) }
+
+    /// The tab bar, at the bottom.
+    public var tabBar: Rect { Rect(x: 0, y: size.height - tabBarHeight, width: size.width, height: tabBarHeight) }
+
+    /// The row with the tab labels (the last row).
+    public var tabRow: Int { size.height - 1 }
+
+    /// The area the selected pane draws in: everything above the tab bar.
+    public var pane: Rect { Rect(x: 0, y: 0, width: size.width, height: size.height - tabBarHeight) }
+
+    /// Columns of `tab`'s label cell: the width is shared out evenly, left to right.
+    public func tabColumns(_ tab: Tab) -> Range<Int> {
+        let count = Tab.allCases.count
+        let start = tab.rawValue * size.width / count
+        let end = (tab.rawValue + 1) * size.width / count
+        return start..<end
+    }
+
+    /// Rows of the pane used by its title line.
+    public static let paneHeaderRows = 1
+
+    /// Rows available to a pane's list below its title.
+    public var listRows: Int { max(0, pane.height - Self.paneHeaderRows) }
+
+    /// The tab under `position`, if it is on the label row.
+    public func tab(at position: Position) -> Tab? {
+        guard position.row == tabRow, position.column >= 0, position.column < size.width else { return nil }
+        return Tab.allCases.first { tabColumns($0).contains(position.column) }
+    }
+}

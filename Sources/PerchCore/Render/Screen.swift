@@ -1,0 +1,89 @@
+/// A rectangle of cells that rendering writes into and a backend draws.
+///
+/// Everything written is clipped to the screen; nothing can land outside it.
+/// Tests compare ``lines`` with the expected text.
+public struct Screen: Hashable, Sendable {
+    public let size: Size
+    public private(set) var cells: [Cell]
+
+    /// A blank screen of `size` (columns × rows).
+    public init(size: Size) {
+        self.size = size
+        self.cells = Array(repeating: .blank, count: size.width * size.height)
+    }
+
+    public subscript(column: Int, row: Int) -> Cell {
+        cells[row * size.width + column]
+    }
+
+    /// The text of each row, continuation cells left out (so a wide character reads once).
+    public var lines: [String] {
+        (0..<size.height).map { row in
+            var line = ""
+            for column in 0..<size.width where !self[column, row].isContinuation {
+                line.append(self[column, row].character)
+            }
+            return line
+        }
+    }
+
+    /// The whole screen as text, rows joined by newlines, trailing spaces kept.
+    public var text: String { lines.joined(separator: "\n") }
+
+    /// Writes `text` from (`column`, `row`) in `style`, at most `width` columns (default: to the
+    /// right edge); returns the column after the last one written. Controls are shown as U+FFFD;
+    /// a two-column character that does not fit is replaced by a space.
+    @discardableResult
+    public mutating func put(_ text: String, column: Int, row: Int, style: Style = .plain, width: Int? = nil) -> Int {
+        guard row >= 0, row < size.height else { return column }
+        let limit = min(size.width, column + (width ?? size.width))
+        var x = column
+        for raw in text {
+            let character = DisplayWidth.sanitized(raw)
+            let w = DisplayWidth.columns(of: character)
+            if w == 0 { continue }
+            if x + w > limit {
+                if x < limit, x >= 0 { set(column: x, row: row, Cell(" ", style: style)) }
+                return limit
+            }
+            if x >= 0 {
+                set(column: x, row: row, Cell(character, style: style))
+                if w == 2 { set(column: x + 1, row: row, Cell(" ", style: style, isContinuation: true)) }
+            }
+            x += w
+        }
+        return x
+    }
+
+    /// Fills `rect` (clipped) with `character` in `style`.
+    public mutating func fill(_ rect: Rect, with character: Character = " ", style: Style = .plain) {
+        let x0 = max(0, rect.x), x1 = min(size.width, rect.maxX)
+        let y0 = max(0, rect.y), y1 = min(size.height, rect.maxY)
+        guard x0 < x1, y0 < y1 else { return }
+        for y in y0..<y1 {
+            for x in x0..<x1 { cells[y * size.width + x] = Cell(character, style: style) }
+        }
+    }
+
+    /// Applies `change` to the style of every cell in `rect` (clipped).
+    public mutating func restyle(_ rect: Rect, _ change: (inout Style) -> Void) {
+        let x0 = max(0, rect.x), x1 = min(size.width, rect.maxX)
+        let y0 = max(0, rect.y), y1 = min(size.height, rect.maxY)
+        guard x0 < x1, y0 < y1 else { return }
+        for y in y0..<y1 {
+            for x in x0..<x1 { change(&cells[y * size.width + x].style) }
+        }
+    }
+
+    private mutating func set(column: Int, row: Int, _ cell: Cell) {
+        guard column >= 0, column < size.width, row >= 0, row < size.height else { return }
+        // Overwriting half of a wide character blanks its other half.
+        let index = row * size.width + column
+        if cells[index].isContinuation, column > 0 {
+            cells[index - 1] = Cell(" ", style: cells[index - 1].style)
+        } else if column + 1 < size.width, cells[index + 1].isContinuation, !cell.isContinuation {
+            cells[index + 1] = Cell(" ", style: cells[index + 1].style)
+        }
+        cells[index] = cell
+    }
+}

@@ -1,0 +1,9 @@
+/// Work that ``AppState/update(_:)`` asks the event loop to do; update itself does no I/O.
+public enum Effect: Hashable, Sendable {
+    /// Record a switch to the account with this id in the state file, before the next frame.
+    case recordSwitch(accountID: String)
+    /// Restore the terminal and exit with status 0.
+    case quit
+    /// Restore the terminal and stop the process (Ctrl-Z); redraw everything when continued.
+    case suspend
+}

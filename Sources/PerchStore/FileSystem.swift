@@ -1,0 +1,112 @@
+import FoundationEssentials
+
+#if canImport(Glibc)
+    import Glibc
+#endif
+
+/// A file-system failure with the path and the system's reason (from `errno`).
+public struct FileError: Error, Hashable, Sendable, CustomStringConvertible {
+    public var path: String
+    /// The `errno` value, e.g. `ENOENT`.
+    public var code: Int32
+    public var operation: String
+
+    public var description: String { "\(path): cannot \(operation): \(String(cString: strerror(code)))" }
+
+    /// Whether the failure was that the file does not exist.
+    public var isNotFound: Bool { code == ENOENT }
+}
+
+/// Reading, writing atomically and locking files: the only place in Perch that does file I/O.
+public enum FileSystem {
+    /// The whole content of the file at `path`.
+    /// - Throws: ``FileError`` when it cannot be opened or read (a directory, no permission, …).
+    public static func read(_ path: String) throws(FileError) -> [UInt8] {
+        let fd = open(path, O_RDONLY | O_CLOEXEC)
+        guard fd >= 0 else { throw FileError(path: path, code: errno, operation: "open") }
+        defer { close(fd) }
+        var result: [UInt8] = []
+        var chunk = [UInt8](repeating: 0, count: 65536)
+        while true {
+            let n = chunk.withUnsafeMutableBytes { Glibc.read(fd, $0.baseAddress, $0.count) }
+            if n < 0 {
+                if errno == EINTR { continue }
+                throw FileError(path: path, code: errno, operation: "read")
+            }
+            if n == 0 { break }
+            result.append(contentsOf: chunk[0..<n])
+        }
+        return result
+    }
+
+    /// Creates `directory` and its parents (mode 0700 for new ones) if missing.
+    /// - Throws: ``FileError`` when a component cannot be created.
+    public static func createDirectory(_ directory: String) throws(FileError) {
+        var built = directory.hasPrefix("/") ? "" : "."
+        for component in directory.split(separator: "/") {
+            built += "/" + component
+            if mkdir(built, 0o700) != 0, errno != EEXIST {
+                throw FileError(path: built, code: errno, operation: "create the folder")
+            }
+        }
+    }
+
+    /// The folder part of `path` (`.` when it has none).
+    public static func directory(of path: String) -> String {
+        guard let slash = path.lastIndex(of: "/") else { return "." }
+        return slash == path.startIndex ? "/" : String(path[..<slash])
+    }
+
+    /// Replaces the file at `path` with `bytes` so that a crash at any moment leaves either the
+    /// old or the new content, complete: write a temporary file in the same folder, fsync it,
+    /// rename it over `path`, fsync the folder (rename(2), fsync(2)).
+    /// - Parameter mode: permission bits of the new file.
+    /// - Throws: ``FileError``; the old file is then untouched and the temporary file removed.
+    public static func writeAtomically(_ bytes: [UInt8], to path: String, mode: mode_t = 0o600) throws(FileError) {
+        let folder = directory(of: path)
+        try createDirectory(folder)
+        let name = path.split(separator: "/").last.map(String.init) ?? path
+        var template = Array("\(folder)/.\(name).tmp-XXXXXX".utf8CString)
+        let fd = template.withUnsafeMutableBufferPointer { mkstemp($0.baseAddress!) }
+        guard fd >= 0 else { throw FileError(path: folder, code: errno, operation: "create a temporary file in") }
+        let temporary = String(decoding: template.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+        var failure: FileError?
+        var offset = 0
+        while offset < bytes.count, failure == nil {
+            let n = bytes.withUnsafeBytes { write(fd, $0.baseAddress! + offset, bytes.count - offset) }
+            if n < 0 {
+                if errno != EINTR { failure = FileError(path: temporary, code: errno, operation: "write") }
+            } else {
+                offset += n
+            }
+        }
+        if failure == nil, fchmod(fd, mode) != 0 { failure = FileError(path: temporary, code: errno, operation: "set permissions on") }
+        if failure == nil, fsync(fd) != 0 { failure = FileError(path: temporary, code: errno, operation: "fsync") }
+        close(fd)
+        if failure == nil, rename(temporary, path) != 0 { failure = FileError(path: path, code: errno, operation: "replace") }
+        if let failure {
+            unlink(temporary)
+            throw failure
+        }
+        let folderFD = open(folder, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
+        if folderFD >= 0 {
+            fsync(folderFD)
+            close(folderFD)
+        }
+    }
+
+    /// Runs `body` while holding an exclusive advisory lock (flock(2)) on `lockPath`, created if
+    /// missing. Other Perch processes wait for it, so read-modify-write cycles never interleave.
+    /// - Throws: ``FileError`` when the lock file cannot be opened or locked, or what `body` throws.
+    public static func withExclusiveLock<T>(_ lockPath: String, _ body: () throws -> T) throws -> T {
+        try createDirectory(directory(of: lockPath))
+        let fd = open(lockPath, O_RDWR | O_CREAT | O_CLOEXEC, 0o600)
+        guard fd >= 0 else { throw FileError(path: lockPath, code: errno, operation: "open the lock file") }
+        defer { close(fd) }
+        while flock(fd, LOCK_EX) != 0 {
+            if errno != EINTR { throw FileError(path: lockPath, code: errno, operation: "lock") }
+        }
+        defer { flock(fd, LOCK_UN) }
+        return try body()
+    }
+}

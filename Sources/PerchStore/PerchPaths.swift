@@ -1,0 +1,38 @@
+#if canImport(Glibc)
+    import Glibc
+#endif
+
+/// Where Perch looks for its files, after the XDG Base Directory Specification:
+/// config in `$XDG_CONFIG_HOME/perch/accounts.json` (default `~/.config`), state in
+/// `$XDG_STATE_HOME/perch/state.json` (default `~/.local/state`). A variable that is unset,
+/// empty or not an absolute path is ignored, as the specification asks.
+public struct PerchPaths: Hashable, Sendable {
+    /// The config file to read.
+    public var config: String
+    /// Whether ``config`` was given explicitly (then it must exist).
+    public var configIsExplicit: Bool
+    /// The state file.
+    public var state: String
+
+    /// Resolves the paths from explicit options and the environment (`lookup` returns a variable's value).
+    public init(config: String? = nil, state: String? = nil, lookup: (String) -> String? = PerchPaths.environment) {
+        let home = lookup("HOME").flatMap { $0.isEmpty ? nil : $0 } ?? PerchPaths.passwordHome() ?? "/"
+        func base(_ variable: String, _ fallback: String) -> String {
+            if let value = lookup(variable), value.hasPrefix("/") { return value }
+            return home + "/" + fallback
+        }
+        self.config = config ?? base("XDG_CONFIG_HOME", ".config") + "/perch/accounts.json"
+        self.configIsExplicit = config != nil
+        self.state = state ?? base("XDG_STATE_HOME", ".local/state") + "/perch/state.json"
+    }
+
+    /// The process environment.
+    public static func environment(_ name: String) -> String? {
+        getenv(name).map { String(cString: $0) }
+    }
+
+    private static func passwordHome() -> String? {
+        guard let entry = getpwuid(getuid()), let dir = entry.pointee.pw_dir else { return nil }
+        return String(cString: dir)
+    }
+}

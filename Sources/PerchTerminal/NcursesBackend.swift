@@ -1,0 +1,207 @@
+import CNcursesw
+import Glibc
+import PerchCore
+
+/// Why the terminal cannot be used. Its ``description`` is the one line printed on stderr.
+public enum TerminalError: Error, Hashable, Sendable, CustomStringConvertible {
+    /// Standard input or output is not a terminal.
+    case notATerminal
+    /// `TERM` is unset, empty or `dumb`.
+    case noTerminalType
+    /// terminfo has no entry for `TERM`.
+    case unknownTerminalType(String)
+
+    public var description: String {
+        switch self {
+        case .notATerminal:
+            return "the interface needs a terminal on standard input and output"
+        case .noTerminalType:
+            return "TERM is not set (or is \"dumb\"); set it to your terminal's type, e.g. TERM=xterm-256color"
+        case .unknownTerminalType(let name):
+            return "terminal type \"\(name)\" is not in the terminfo database; try TERM=xterm-256color"
+        }
+    }
+}
+
+/// The only code that talks to ncurses (wide-character `ncursesw`).
+///
+/// ncurses draws: the frame is diffed against the previous one here and only changed cells are
+/// handed to ncurses, which sends only what differs from the terminal's contents. Input is not
+/// read through ncurses: the event loop reads raw bytes from ``inputDescriptor`` and decodes
+/// them itself, so mouse reporting is enabled with explicit xterm private modes (1000 press and
+/// release, 1002 drag, 1006 SGR encoding; bracketed paste 2004) whatever terminfo's `kmous`
+/// says. References: ncurses curs_initscr(3X), curs_inopts(3X), curs_kernel(3X),
+/// resizeterm(3X); xterm "Control Sequences" (ctlseqs), "Mouse Tracking".
+public final class NcursesBackend: TerminalBackend {
+    /// Bytes that turn on the modes Perch uses: mouse press/release, drag, SGR encoding, bracketed paste.
+    public static let modesOn = "\u{1B}[?1000h\u{1B}[?1002h\u{1B}[?1006h\u{1B}[?2004h"
+    /// Bytes that turn them off again, in reverse order.
+    public static let modesOff = "\u{1B}[?2004l\u{1B}[?1006l\u{1B}[?1002l\u{1B}[?1000l"
+
+    public private(set) var size: Size
+    public let inputDescriptor: Int32 = STDIN_FILENO
+    private let colors: Bool
+    private var previous: Screen?
+    private var active = true
+    private let screenPointer: OpaquePointer
+
+    /// Takes over the terminal: alternate screen, raw input, no echo, hidden cursor, mouse and
+    /// bracketed paste on. `colors` false (for `NO_COLOR`) draws with attributes only.
+    /// - Throws: ``TerminalError`` before touching the terminal when it cannot be used.
+    public init(colors: Bool) throws(TerminalError) {
+        guard isatty(STDIN_FILENO) == 1, isatty(STDOUT_FILENO) == 1 else { throw .notATerminal }
+        let term = getenv("TERM").map { String(cString: $0) } ?? ""
+        guard !term.isEmpty, term != "dumb" else { throw .noTerminalType }
+        guard perch_terminfo_knows(term) == 1 else { throw .unknownTerminalType(term) }
+        Self.selectUTF8Locale()
+        Self.saveForEmergency()
+        guard let screen = perch_newterm(term) else { throw .unknownTerminalType(term) }
+        screenPointer = screen
+        raw()
+        noecho()
+        nonl()
+        typeahead(-1)
+        intrflush(perch_stdscr(), false)
+        leaveok(perch_stdscr(), true)
+        curs_set(0)
+        self.colors = colors && has_colors()
+        if self.colors {
+            start_color()
+            use_default_colors()
+            for color in TerminalColor.allCases {
+                init_pair(Int16(color.rawValue + 1), Int16(color.rawValue), -1)
+            }
+        }
+        size = Size(width: Int(perch_getmaxx(perch_stdscr())), height: Int(perch_getmaxy(perch_stdscr())))
+        refresh()
+        Self.write(Self.modesOn)
+    }
+
+    /// Uses the environment's locale, or C.UTF-8 when it is not UTF-8, so ncursesw draws UTF-8.
+    private static func selectUTF8Locale() {
+        setlocale(LC_ALL, "")
+        let codeset = String(cString: nl_langinfo(nl_item(CODESET)))
+        if codeset != "UTF-8" { setlocale(LC_CTYPE, "C.UTF-8") }
+    }
+
+    public func draw(_ screen: Screen) {
+        guard active else { return }
+        let old = previous.flatMap { $0.size == screen.size ? $0 : nil }
+        if old == nil { wclear(perch_stdscr()) }
+        for row in 0..<screen.size.height {
+            var column = 0
+            while column < screen.size.width {
+                let cell = screen[column, row]
+                if let old, old[column, row] == cell, !cell.isContinuation || old[column - 1, row] == screen[column - 1, row] {
+                    column += 1
+                    continue
+                }
+                // A run of changed cells that share a style.
+                let start = column
+                var text = ""
+                while column < screen.size.width {
+                    let next = screen[column, row]
+                    if next.style != cell.style { break }
+                    if let old, old[column, row] == next, column > start { break }
+                    if !next.isContinuation { text.append(next.character) }
+                    column += 1
+                }
+                if start > 0, screen[start, row].isContinuation { continue }
+                let (attrs, pair) = attributes(cell.style)
+                _ = text.withCString { perch_put(Int32(row), Int32(start), $0, attrs, pair) }
+            }
+        }
+        refresh()
+        previous = screen
+    }
+
+    private func attributes(_ style: Style) -> (attr_t, Int16) {
+        var attrs = perch_A_NORMAL
+        if style.bold { attrs |= perch_A_BOLD }
+        if style.reverse { attrs |= perch_A_REVERSE }
+        if style.dim { attrs |= perch_A_DIM }
+        if style.underline { attrs |= perch_A_UNDERLINE }
+        let pair = colors ? style.foreground.map { Int16($0.rawValue + 1) } ?? 0 : 0
+        return (attrs, pair)
+    }
+
+    public func updateSize() -> Size {
+        var rows: Int32 = 0
+        var columns: Int32 = 0
+        if perch_window_size(STDOUT_FILENO, &rows, &columns) == 0 {
+            resizeterm(rows, columns)
+        }
+        size = Size(width: Int(perch_getmaxx(perch_stdscr())), height: Int(perch_getmaxy(perch_stdscr())))
+        clearok(perch_curscr(), true)
+        previous = nil
+        return size
+    }
+
+    public func suspend() {
+        guard active else { return }
+        Self.write(Self.modesOff)
+        endwin()
+        active = false
+    }
+
+    public func resume() {
+        Self.write(Self.modesOn)
+        active = true
+        refresh()
+        clearok(perch_curscr(), true)
+        previous = nil
+    }
+
+    public func shutdown() {
+        guard active else { return }
+        Self.write(Self.modesOff)
+        curs_set(1)
+        endwin()
+        delscreen(screenPointer)
+        active = false
+    }
+
+    private static func write(_ text: String) {
+        var bytes = Array(text.utf8)
+        var offset = 0
+        while offset < bytes.count {
+            let n = bytes.withUnsafeMutableBytes { Glibc.write(STDOUT_FILENO, $0.baseAddress! + offset, $0.count - offset) }
+            if n <= 0 {
+                if n < 0, errno == EINTR { continue }
+                return
+            }
+            offset += n
+        }
+    }
+
+    // MARK: Emergency restore (fatal signals)
+
+    nonisolated(unsafe) private static var emergencyBytes: UnsafeMutableBufferPointer<UInt8>?
+    nonisolated(unsafe) private static var emergencyTermios: UnsafeMutablePointer<termios>?
+
+    private static func saveForEmergency() {
+        let text = Array((modesOff + "\u{1B}[0m\u{1B}[?25h\u{1B}[?1049l").utf8)
+        let bytes = UnsafeMutableBufferPointer<UInt8>.allocate(capacity: text.count)
+        _ = bytes.initialize(from: text)
+        let saved = UnsafeMutablePointer<termios>.allocate(capacity: 1)
+        saved.initialize(to: termios())
+        if tcgetattr(STDIN_FILENO, saved) != 0 {
+            saved.deallocate()
+            emergencyTermios = nil
+        } else {
+            emergencyTermios = saved
+        }
+        emergencyBytes = bytes
+    }
+
+    /// Restores the terminal from a signal handler (async-signal-safe: write(2) and tcsetattr(3)
+    /// only): modes off, attributes reset, cursor shown, main screen, original termios.
+    public static func emergencyRestore() {
+        if let bytes = emergencyBytes {
+            _ = Glibc.write(STDOUT_FILENO, bytes.baseAddress, bytes.count)
+        }
+        if let saved = emergencyTermios {
+            tcsetattr(STDIN_FILENO, TCSANOW, saved)
+        }
+    }
+}

@@ -1,0 +1,48 @@
+import PerchCore
+
+/// What the event loop needs from a terminal: its size, a byte source, and a way to show a
+/// ``Screen``. ``NcursesBackend`` is the real one; ``RecordingBackend`` keeps frames in memory.
+public protocol TerminalBackend: AnyObject {
+    /// Current size, columns × rows.
+    var size: Size { get }
+    /// File descriptor the event loop reads input bytes from.
+    var inputDescriptor: Int32 { get }
+    /// Shows `screen`, sending the terminal only the cells that changed since the last frame.
+    func draw(_ screen: Screen)
+    /// Re-reads the terminal's size after SIGWINCH and returns it; the next frame is drawn in full.
+    func updateSize() -> Size
+    /// Restores the terminal for a suspend (Ctrl-Z) without ending the session.
+    func suspend()
+    /// Re-enters the program's modes after a suspend; the next frame is drawn in full.
+    func resume()
+    /// Restores the terminal for good: modes off, cursor visible, main screen back.
+    func shutdown()
+}
+
+/// A backend with no terminal: it records every frame drawn. For tests and tools.
+public final class RecordingBackend: TerminalBackend {
+    public private(set) var size: Size
+    public let inputDescriptor: Int32
+    /// Every frame drawn, oldest first.
+    public private(set) var frames: [Screen] = []
+    /// Calls made besides `draw`, in order: "updateSize", "suspend", "resume", "shutdown".
+    public private(set) var calls: [String] = []
+
+    /// A backend of `size` that reads input from `inputDescriptor` (e.g. a pipe).
+    public init(size: Size, inputDescriptor: Int32) {
+        self.size = size
+        self.inputDescriptor = inputDescriptor
+    }
+
+    /// Sets the size that the next ``updateSize()`` reports.
+    public func setSize(_ newSize: Size) { size = newSize }
+
+    public func draw(_ screen: Screen) { frames.append(screen) }
+    public func updateSize() -> Size {
+        calls.append("updateSize")
+        return size
+    }
+    public func suspend() { calls.append("suspend") }
+    public func resume() { calls.append("resume") }
+    public func shutdown() { calls.append("shutdown") }
+}

@@ -1,0 +1,4 @@
+import Glibc
+import PerchApp
+
+exit(PerchApp.main(Array(CommandLine.arguments.dropFirst())))
