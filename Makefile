@@ -1,0 +1,35 @@
+# Perch: `make run` starts the interface, `make test` runs every test.
+SWIFT ?= swift
+RELEASE_BIN := .build/release/perch
+ARGS ?=
+
+.PHONY: run build test unit deps test-deps format clean
+
+## Build in release mode and start Perch (embedded sample accounts when there is no config).
+run: build
+	@$(RELEASE_BIN) $(ARGS)
+
+## Build the release binary.
+build: deps
+	$(SWIFT) build -c release --product perch
+
+## Unit tests and end-to-end tests (the latter drive the release binary in tmux).
+test: test-deps build
+	PERCH_BIN="$(CURDIR)/$(RELEASE_BIN)" $(SWIFT) test
+
+## Unit tests only (no terminal needed).
+unit: deps
+	$(SWIFT) test --skip EndToEndTests
+
+deps:
+	@./scripts/ensure-packages.sh libncurses-dev
+
+test-deps:
+	@./scripts/ensure-packages.sh libncurses-dev tmux
+
+## Format the sources with the toolchain's swift-format.
+format:
+	$(SWIFT) format --in-place --recursive --configuration .swift-format Sources Tests Package.swift
+
+clean:
+	rm -rf .build

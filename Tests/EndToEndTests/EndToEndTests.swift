@@ -1,0 +1,251 @@
+import Foundation
+import Testing
+
+/// End-to-end: the built binary in tmux, real keys and SGR mouse bytes with real delays.
+/// Waits are generous upper bounds; nothing here fails because a machine is slow, only
+/// because the behaviour is wrong. Gesture timing uses the default 500 ms long-press.
+@Suite(.serialized)
+struct EndToEndTests {
+    static let names = ["Work", "Personal", "Open Source", "Side Project"]
+
+    /// Row (0-based) of the tab labels and the column of the Overview tab on an 80×24 pane.
+    let tabRow = 23
+    let overviewColumn = 8
+    let catalogColumn = 28
+
+    @Test("A long-press on the Overview tab shows every account while the button is still held")
+    func longPressShowsSheetWhileHeld() throws {
+        let session = try TmuxSession()
+        try session.waitForStart()
+        try session.mousePress(column: overviewColumn, row: tabRow)
+        TmuxSession.pause(0.8)
+        let screen = try session.screen()
+        for name in Self.names {
+            #expect(screen.contains { $0.contains(name) }, "\(name) missing while held:\n\(screen.joined(separator: "\n"))")
+        }
+        #expect(screen.contains { $0.contains("Switch account") })
+        #expect(screen.contains { $0.contains("━") }, "the grabber is drawn")
+        try session.mouseRelease(column: overviewColumn, row: tabRow)
+        TmuxSession.pause(0.2)
+        #expect(try session.screen().contains { $0.contains("Switch account") }, "releasing after the long-press keeps the sheet")
+    }
+
+    @Test("A short click on the Overview tab selects it and does not open the sheet")
+    func shortClickDoesNotOpenSheet() throws {
+        let session = try TmuxSession()
+        try session.waitForStart()
+        try session.send("2")
+        #expect(try session.waitFor("Catalog ·"))
+        try session.mousePress(column: overviewColumn, row: tabRow)
+        try session.mouseRelease(column: overviewColumn, row: tabRow)
+        #expect(try session.waitFor("Switches so far"), "the click selected Overview")
+        TmuxSession.pause(0.8)
+        let screen = try session.screen()
+        #expect(!screen.contains { $0.contains("Switch account") }, "no sheet after a click:\n\(screen.joined(separator: "\n"))")
+    }
+
+    @Test("Dragging off the Overview tab before the deadline cancels the long-press")
+    func dragOffCancelsLongPress() throws {
+        let session = try TmuxSession()
+        try session.waitForStart()
+        try session.mousePress(column: overviewColumn, row: tabRow)
+        TmuxSession.pause(0.1)
+        try session.mouseDrag(column: overviewColumn, row: 5)
+        TmuxSession.pause(0.8)
+        #expect(!(try session.screen()).contains { $0.contains("Switch account") })
+        try session.mouseRelease(column: overviewColumn, row: 5)
+    }
+
+    @Test("Holding the 1 key (press, then auto-repeats) opens the sheet; a single 1 does not")
+    func keyHoldOpensSheet() throws {
+        let session = try TmuxSession()
+        try session.waitForStart()
+        try session.send("2")
+        #expect(try session.waitFor("Catalog ·"))
+        try session.send("1")
+        #expect(try session.waitFor("Switches so far"))
+        TmuxSession.pause(0.9)
+        #expect(!(try session.screen()).contains { $0.contains("Switch account") }, "a single 1 only selects the tab")
+
+        // A held key: the press, the repeat delay, then auto-repeats at ~30 per second.
+        try session.send("1")
+        TmuxSession.pause(0.3)
+        for _ in 0..<20 {
+            try session.send("1")
+            TmuxSession.pause(0.03)
+        }
+        #expect(try session.waitFor("Switch account", timeout: 2))
+        for name in Self.names {
+            #expect(try session.screen().contains { $0.contains(name) })
+        }
+    }
+
+    @Test("Picking an account from the sheet updates Overview and the state file, and the next run shows it")
+    func pickingUpdatesOverviewAndState() throws {
+        let home = try TmuxSession.makeScratchHome()
+        do {
+            let session = try TmuxSession(home: home)
+            try session.waitForStart()
+            #expect(try session.waitFor("No account chosen yet"))
+            try session.send("a")
+            #expect(try session.waitFor("Switch account"))
+            try session.send("Down")
+            try session.send("Enter")
+            #expect(try session.waitFor("Switches so far: 1"))
+            let screen = try session.screen()
+            #expect(screen.contains { $0.contains("● Personal") }, "\(screen.joined(separator: "\n"))")
+            #expect(!screen.contains { $0.contains("Switch account") })
+
+            let data = try Data(contentsOf: session.statePath)
+            let json = try #require(try JSONSerialization.jsonObject(with: data) as? [String: Any])
+            #expect(json["currentAccount"] as? String == "personal")
+            #expect(json["switchCount"] as? Int == 1)
+
+            // A click on a row picks it too.
+            try session.send("a")
+            #expect(try session.waitFor("Switch account"))
+            let sheet = try session.screen()
+            let row = try #require(sheet.firstIndex { $0.contains("Side Project") })
+            try session.mousePress(column: 10, row: row)
+            try session.mouseRelease(column: 10, row: row)
+            #expect(try session.waitFor("Switches so far: 2"))
+            #expect(try session.screen().contains { $0.contains("● Side Project") })
+            try session.send("q")
+            #expect(try session.waitFor("EXIT=0"))
+        }
+        let again = try TmuxSession(home: home)
+        try again.waitForStart()
+        #expect(try again.waitFor("● Side Project"), "the next run shows the account picked last time")
+        #expect(try again.waitFor("Switches so far: 2"))
+    }
+
+    @Test("Esc and a click above the sheet close it")
+    func escapeAndOutsideClickClose() throws {
+        let session = try TmuxSession()
+        try session.waitForStart()
+        try session.send("a")
+        #expect(try session.waitFor("Switch account"))
+        try session.send("Escape")
+        #expect(try session.waitUntil(timeout: 1) { !$0.contains { $0.contains("Switch account") } }, "Esc closes the sheet promptly")
+        try session.send("a")
+        #expect(try session.waitFor("Switch account"))
+        try session.mousePress(column: 10, row: 1)
+        try session.mouseRelease(column: 10, row: 1)
+        #expect(try session.waitUntil(timeout: 1) { !$0.contains { $0.contains("Switch account") } })
+    }
+
+    @Test("The Catalog's scroll position and cursor survive a round trip through another tab")
+    func catalogScrollSurvivesTabSwitch() throws {
+        let session = try TmuxSession()
+        try session.waitForStart()
+        try session.mousePress(column: catalogColumn, row: tabRow)
+        try session.mouseRelease(column: catalogColumn, row: tabRow)
+        #expect(try session.waitFor("Catalog ·"))
+        for _ in 0..<30 { try session.send("j") }
+        try session.wheelDown(column: 10, row: 5)
+        #expect(try session.waitFor("31/60"))
+        let before = try session.screen()
+        try session.send("3")
+        #expect(try session.waitFor("Stats ·"))
+        try session.send("4")
+        #expect(try session.waitFor("Long-press duration"))
+        try session.send("2")
+        #expect(try session.waitFor("31/60"))
+        #expect(try session.screen() == before)
+    }
+
+    @Test("q leaves the alternate screen with mouse reporting off and the shell's output back")
+    func quitRestoresTerminal() throws {
+        let session = try TmuxSession()
+        try session.waitForStart()
+        #expect(try session.terminalModes() == "1 1")
+        try session.send("q")
+        #expect(try session.waitFor("EXIT=0"))
+        #expect(try session.screen().contains { $0.contains("BEFORE") })
+        #expect(try session.terminalModes() == "0 0")
+    }
+
+    @Test("Ctrl-C quits even with the sheet up; SIGTERM restores the terminal", arguments: ["C-c", "SIGTERM"])
+    func otherWaysOutRestoreTerminal(way: String) throws {
+        let session = try TmuxSession()
+        try session.waitForStart()
+        try session.send("a")
+        #expect(try session.waitFor("Switch account"))
+        if way == "SIGTERM" {
+            kill(try session.perchPID(), SIGTERM)
+            #expect(try session.waitFor("EXIT=143"))
+        } else {
+            try session.send("C-c")
+            #expect(try session.waitFor("EXIT=0"))
+        }
+        #expect(try session.terminalModes() == "0 0")
+    }
+
+    @Test("Resizing the terminal re-fits the sheet to the new height")
+    func resizeRefitsSheet() throws {
+        let home = try TmuxSession.makeScratchHome()
+        let accounts = (1...30).map { #"{"id": "acct\#($0)", "name": "Account \#($0)"}"# }.joined(separator: ",")
+        try TmuxSession.writeConfig(#"{"accounts": [\#(accounts)]}"#, home: home)
+        let session = try TmuxSession(home: home)
+        try session.waitForStart()
+        try session.send("a")
+        #expect(try session.waitFor("Switch account"))
+        // 30 accounts + 3 rows of chrome do not fit in 24 rows: capped, two rows stay above.
+        var screen = try session.screen()
+        #expect(screen.firstIndex { $0.contains("━") } == 2)
+        try session.resize(width: 80, height: 40)
+        let refitted = try session.waitUntil { $0.firstIndex { $0.contains("━") } == 40 - 33 }
+        #expect(refitted, "re-fitted to 33 rows")
+        screen = try session.screen()
+        #expect(screen.contains { $0.contains("Account 30") })
+    }
+
+    @Test("With NO_COLOR the selected tab is still marked (reverse video)")
+    func noColorKeepsSelectionVisible() throws {
+        let session = try TmuxSession(environment: ["NO_COLOR": "1"])
+        try session.waitForStart()
+        let styled = try session.screenWithAttributes()
+        let tabLine = try #require(styled.components(separatedBy: "\n").last { $0.contains("Overview") })
+        #expect(tabLine.contains("\u{1B}[7m") || tabLine.contains(";7m") || tabLine.contains("[1;7m"), "reverse video on the selected tab: \(tabLine.debugDescription)")
+        #expect(!tabLine.contains("\u{1B}[36m") && !tabLine.contains(";36m"), "no colour with NO_COLOR")
+    }
+}
+
+/// The binary on its own, without a terminal: errors that must never touch the terminal.
+struct CommandLineEndToEndTests {
+    func run(_ arguments: [String]) throws -> (status: Int32, stdout: String, stderr: String) {
+        let result = try Spawn.run([TmuxSession.binary] + arguments)
+        return (result.status, result.stdout, result.stderr)
+    }
+
+    @Test("A config with a JSON syntax error: one line naming the file, line and column; exit 2; no escape sequences")
+    func badConfigExitsTwo() throws {
+        let home = try TmuxSession.makeScratchHome()
+        let path = home.appendingPathComponent("accounts.json").path
+        try "{\n  \"accounts\": [\n    {\"id\": \"a\" \"name\": \"A\"}\n  ]\n}\n".write(toFile: path, atomically: true, encoding: .utf8)
+        let result = try run(["--config", path])
+        #expect(result.status == 2)
+        #expect(result.stderr == "perch: config \(path): line 3, column 16: expected ',' or '}'\n")
+        #expect(!result.stdout.contains("\u{1B}"))
+    }
+
+    @Test("Usage errors exit 2 with the usage line; --help and --version exit 0", arguments: [
+        (["--nope"], Int32(2), "unknown option '--nope'"),
+        (["--long-press-ms", "abc"], 2, "--long-press-ms"),
+        (["--config"], 2, "needs a value"),
+        (["--help"], 0, "usage: perch"),
+        (["--version"], 0, "perch 0.1.0"),
+    ])
+    func usage(arguments: [String], status: Int32, text: String) throws {
+        let result = try run(arguments)
+        #expect(result.status == status)
+        #expect((result.stdout + result.stderr).contains(text))
+    }
+
+    @Test("Without a terminal the interface refuses with exit status 2")
+    func noTerminal() throws {
+        let result = try run([])
+        #expect(result.status == 2)
+        #expect(result.stderr.contains("needs a terminal"))
+    }
+}

@@ -1,0 +1,51 @@
+import Foundation
+
+#if canImport(Glibc)
+    import Glibc
+#endif
+
+/// Runs a program with posix_spawn(3) and waits for it with waitpid(2), its output captured in
+/// files. Used instead of Foundation's `Process`, whose wait never returned for tmux's client
+/// (the server it forks keeps inherited descriptors open and the child was never reaped).
+enum Spawn {
+    struct Result {
+        var status: Int32
+        var stdout: String
+        var stderr: String
+    }
+
+    /// Runs `argv` (looked up in `PATH`) with `environment`, standard input from `stdin` (a path,
+    /// default /dev/null); returns the exit status and the captured output.
+    static func run(_ argv: [String], environment: [String: String] = ProcessInfo.processInfo.environment, stdin: String = "/dev/null") throws -> Result {
+        let folder = FileManager.default.temporaryDirectory
+        let outPath = folder.appendingPathComponent("perch-spawn-\(UUID().uuidString).out").path
+        let errPath = folder.appendingPathComponent("perch-spawn-\(UUID().uuidString).err").path
+        defer {
+            unlink(outPath)
+            unlink(errPath)
+        }
+        var actions = posix_spawn_file_actions_t()
+        posix_spawn_file_actions_init(&actions)
+        defer { posix_spawn_file_actions_destroy(&actions) }
+        posix_spawn_file_actions_addopen(&actions, 0, stdin, O_RDONLY, 0)
+        posix_spawn_file_actions_addopen(&actions, 1, outPath, O_WRONLY | O_CREAT | O_TRUNC, 0o600)
+        posix_spawn_file_actions_addopen(&actions, 2, errPath, O_WRONLY | O_CREAT | O_TRUNC, 0o600)
+        let cArgs = argv.map { strdup($0) } + [nil]
+        let cEnv = environment.map { strdup("\($0.key)=\($0.value)") } + [nil]
+        defer {
+            cArgs.forEach { free($0) }
+            cEnv.forEach { free($0) }
+        }
+        var pid: pid_t = 0
+        let spawned = posix_spawnp(&pid, argv[0], &actions, nil, cArgs, cEnv)
+        guard spawned == 0 else { throw POSIXError(POSIXErrorCode(rawValue: spawned) ?? .ENOENT) }
+        var status: Int32 = 0
+        while waitpid(pid, &status, 0) < 0 {
+            if errno != EINTR { throw POSIXError(.ECHILD) }
+        }
+        let exitStatus = (status & 0x7F) == 0 ? (status >> 8) & 0xFF : 128 + (status & 0x7F)
+        let out = (try? String(contentsOfFile: outPath, encoding: .utf8)) ?? ""
+        let err = (try? String(contentsOfFile: errPath, encoding: .utf8)) ?? ""
+        return Result(status: exitStatus, stdout: out, stderr: err)
+    }
+}

@@ -1,0 +1,155 @@
+import Foundation
+import Testing
+
+/// Runs the real `perch` binary inside its own tmux server (its own socket), at a fixed size and
+/// `TERM`, with a scratch HOME and XDG folders; sends real key and SGR mouse bytes and reads the
+/// screen with `capture-pane`.
+final class TmuxSession {
+    let socket: String
+    let home: URL
+    let pidFile: URL
+    let width: Int
+    let height: Int
+
+    /// The binary under test: `$PERCH_BIN`, else the release build, else the debug build.
+    static var binary: String {
+        if let path = ProcessInfo.processInfo.environment["PERCH_BIN"], !path.isEmpty { return path }
+        let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+        for configuration in ["release", "debug"] {
+            let path = root.appendingPathComponent(".build/\(configuration)/perch").path
+            if FileManager.default.isExecutableFile(atPath: path) { return path }
+        }
+        return "perch-binary-not-built"
+    }
+
+    /// Starts `perch arguments` in a `width`×`height` pane. The pane runs a shell that prints
+    /// `BEFORE`, runs Perch, prints `EXIT=<status>` and stays open, so the screen after Perch
+    /// has ended can be read too.
+    init(width: Int = 80, height: Int = 24, term: String = "xterm-256color", arguments: [String] = [], environment: [String: String] = [:], home: URL? = nil) throws {
+        self.width = width
+        self.height = height
+        socket = "perch-e2e-\(getpid())-\(UUID().uuidString.prefix(8))"
+        self.home = try home ?? TmuxSession.makeScratchHome()
+        pidFile = self.home.appendingPathComponent("perch.pid")
+        try? FileManager.default.removeItem(at: pidFile)
+        var env = [
+            "HOME": self.home.path, "TERM": term, "XDG_CONFIG_HOME": self.home.appendingPathComponent("config").path,
+            "XDG_STATE_HOME": self.home.appendingPathComponent("state").path, "LC_ALL": "C.UTF-8",
+        ]
+        env.merge(environment) { $1 }
+        let assignments = env.sorted { $0.key < $1.key }.map { "\($0.key)=\(Self.quote($0.value))" }.joined(separator: " ")
+        let perch = ([Self.binary] + arguments).map(Self.quote).joined(separator: " ")
+        let inner = "echo $$ > \(Self.quote(pidFile.path)); exec env \(assignments) \(perch)"
+        let script = "echo BEFORE; sh -c \(Self.quote(inner)); echo EXIT=$?; sleep 3600"
+        try tmux(["new-session", "-d", "-x", "\(width)", "-y", "\(height)", "sh -c \(Self.quote(script))"])
+    }
+
+    deinit {
+        _ = try? tmux(["kill-server"])
+    }
+
+    static func makeScratchHome() throws -> URL {
+        let url = FileManager.default.temporaryDirectory.appendingPathComponent("perch-e2e-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
+        return url
+    }
+
+    static func quote(_ text: String) -> String {
+        "'" + text.replacingOccurrences(of: "'", with: "'\\''") + "'"
+    }
+
+    /// Runs a tmux command on this session's server; returns its standard output.
+    @discardableResult
+    func tmux(_ arguments: [String]) throws -> String {
+        var environment = ProcessInfo.processInfo.environment
+        environment["LC_ALL"] = "C.UTF-8"
+        environment.removeValue(forKey: "TMUX")
+        let result = try Spawn.run(["tmux", "-u", "-L", socket, "-f", "/dev/null"] + arguments, environment: environment)
+        return result.stdout
+    }
+
+    /// The pane's text, one string per row.
+    func screen() throws -> [String] {
+        try tmux(["capture-pane", "-p"]).components(separatedBy: "\n")
+    }
+
+    /// The pane's text with escape sequences for attributes (`capture-pane -e`).
+    func screenWithAttributes() throws -> String {
+        try tmux(["capture-pane", "-p", "-e"])
+    }
+
+    /// Sends tmux key names (e.g. `Down`, `Enter`, `Escape`, `j`).
+    func send(_ keys: String...) throws {
+        try tmux(["send-keys"] + keys)
+    }
+
+    /// Sends bytes literally (used for SGR mouse reports).
+    func sendLiteral(_ text: String) throws {
+        try tmux(["send-keys", "-l", text])
+    }
+
+    /// SGR mouse report for the left button at 0-based `column`, `row` (xterm ctlseqs "SGR (1006)").
+    func mousePress(column: Int, row: Int) throws { try sendLiteral("\u{1B}[<0;\(column + 1);\(row + 1)M") }
+    func mouseRelease(column: Int, row: Int) throws { try sendLiteral("\u{1B}[<0;\(column + 1);\(row + 1)m") }
+    func mouseDrag(column: Int, row: Int) throws { try sendLiteral("\u{1B}[<32;\(column + 1);\(row + 1)M") }
+    func wheelDown(column: Int, row: Int) throws { try sendLiteral("\u{1B}[<65;\(column + 1);\(row + 1)M") }
+
+    /// Waits until `condition` holds for the screen (checked every 20 ms) or `timeout` seconds pass.
+    @discardableResult
+    func waitUntil(timeout: Double = 5, _ condition: ([String]) -> Bool) throws -> Bool {
+        let end = Date().addingTimeInterval(timeout)
+        repeat {
+            if condition(try screen()) { return true }
+            Thread.sleep(forTimeInterval: 0.02)
+        } while Date() < end
+        return condition(try screen())
+    }
+
+    /// Waits for `text` to appear anywhere on the screen.
+    @discardableResult
+    func waitFor(_ text: String, timeout: Double = 5) throws -> Bool {
+        try waitUntil(timeout: timeout) { $0.contains { $0.contains(text) } }
+    }
+
+    /// Waits for Perch's first frame (the tab bar).
+    func waitForStart() throws {
+        let started = try waitUntil(timeout: 10) { lines in lines.contains { $0.contains("Overview") && $0.contains("Settings") } }
+        let text = try screen().joined(separator: "\n")
+        try #require(started, "perch did not draw its tab bar; binary: \(Self.binary); screen:\n\(text)")
+    }
+
+    /// `#{alternate_on} #{mouse_any_flag}`: "1 1" while Perch runs, "0 0" once the terminal is restored.
+    func terminalModes() throws -> String {
+        try tmux(["display", "-p", "#{alternate_on} #{mouse_any_flag}"]).trimmingCharacters(in: .whitespacesAndNewlines)
+    }
+
+    /// The process id of Perch (written by the pane's shell before it execs Perch).
+    func perchPID() throws -> pid_t {
+        let end = Date().addingTimeInterval(5)
+        while Date() < end {
+            if let text = try? String(contentsOf: pidFile, encoding: .utf8), let pid = pid_t(text.trimmingCharacters(in: .whitespacesAndNewlines)) {
+                return pid
+            }
+            Thread.sleep(forTimeInterval: 0.02)
+        }
+        throw CocoaError(.fileNoSuchFile)
+    }
+
+    /// Resizes the pane's window (the program gets SIGWINCH).
+    func resize(width: Int, height: Int) throws {
+        try tmux(["resize-window", "-x", "\(width)", "-y", "\(height)"])
+    }
+
+    /// Path of the state file in the scratch XDG folders.
+    var statePath: URL { home.appendingPathComponent("state/perch/state.json") }
+
+    /// Writes `json` as the config in the scratch XDG config folder of `home` (before starting).
+    static func writeConfig(_ json: String, home: URL) throws {
+        let folder = home.appendingPathComponent("config/perch")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        try json.write(to: folder.appendingPathComponent("accounts.json"), atomically: true, encoding: .utf8)
+    }
+
+    /// Sleeps `seconds` of real time (gestures need it).
+    static func pause(_ seconds: Double) { Thread.sleep(forTimeInterval: seconds) }
+}

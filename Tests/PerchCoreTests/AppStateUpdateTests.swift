@@ -1,0 +1,426 @@
+import Testing
+
+@testable import PerchCore
+
+// MARK: - Helpers
+
+private let screen80x24 = Size(width: 80, height: 24)
+
+private func makeState(current: String? = nil, accounts: [Account] = Account.samples, size: Size = screen80x24) -> AppState {
+    AppState(accounts: accounts, saved: SavedState(currentAccount: current), size: size)
+}
+
+private func manyAccounts(_ n: Int) -> [Account] {
+    (1...n).map { Account(id: "a\($0)", name: "Account \($0)") }
+}
+
+private func key(_ k: Key, _ modifiers: Modifiers = []) -> AppEvent { .key(KeyEvent(k, modifiers: modifiers)) }
+private func char(_ c: Character) -> AppEvent { .key(.char(c)) }
+
+extension AppState {
+    /// Applies events in order and returns all effects.
+    fileprivate mutating func send(_ events: AppEvent...) -> [Effect] {
+        events.flatMap { update($0) }
+    }
+}
+
+@Suite("AppState.update")
+struct AppStateUpdateTests {
+    // MARK: Tabs
+
+    @Test("digits 1–4 select the tabs", arguments: [("1", Tab.overview), ("2", .catalog), ("3", .stats), ("4", .settings)] as [(Character, Tab)])
+    func digitsSelectTabs(_ digit: Character, _ tab: Tab) {
+        var state = makeState()
+        state.selectedTab = tab == .stats ? .overview : .stats
+        #expect(state.update(char(digit)) == [])
+        #expect(state.selectedTab == tab)
+        #expect(state.presented.isEmpty)
+    }
+
+    @Test("other digits do not change the tab", arguments: ["0", "5", "9"] as [Character])
+    func otherDigits(_ c: Character) {
+        var state = makeState()
+        state.selectedTab = .catalog
+        _ = state.update(char(c))
+        #expect(state.selectedTab == .catalog)
+    }
+
+    @Test("Tab cycles forward through all tabs and wraps")
+    func tabCyclesForward() {
+        var state = makeState()
+        var seen: [Tab] = []
+        for _ in 0..<4 {
+            _ = state.update(key(.tab))
+            seen.append(state.selectedTab)
+        }
+        #expect(seen == [.catalog, .stats, .settings, .overview])
+    }
+
+    @Test("Shift-Tab cycles backward and wraps")
+    func shiftTabCyclesBackward() {
+        var state = makeState()
+        var seen: [Tab] = []
+        for _ in 0..<4 {
+            _ = state.update(key(.tab, .shift))
+            seen.append(state.selectedTab)
+        }
+        #expect(seen == [.settings, .stats, .catalog, .overview])
+    }
+
+    @Test("tapping a tab selects it")
+    func tapTab() {
+        var state = makeState()
+        #expect(state.update(.tap(.tab(.stats))) == [])
+        #expect(state.selectedTab == .stats)
+    }
+
+    // MARK: The account sheet
+
+    @Test("a opens the sheet with the cursor on the current account", arguments: [(nil, 0), ("work", 0), ("oss", 2), ("side", 3)] as [(String?, Int)])
+    func aOpensSheet(_ current: String?, _ expectedCursor: Int) throws {
+        var state = makeState(current: current)
+        #expect(state.sheet == nil)
+        #expect(state.update(char("a")) == [])
+        let sheet = try #require(state.sheet)
+        #expect(sheet.cursor == expectedCursor)
+        #expect(state.presented.count == 1)
+    }
+
+    @Test("Down then Enter in the sheet picks the next account and records the switch")
+    func pickWithKeys() {
+        var state = makeState(current: "work")
+        state.selectedTab = .catalog
+        _ = state.update(char("a"))
+        #expect(state.sheet?.cursor == 0)
+        #expect(state.update(key(.down)) == [])
+        #expect(state.sheet?.cursor == 1)
+        let effects = state.update(key(.enter))
+        #expect(effects == [.recordSwitch(accountID: "personal")])
+        #expect(state.saved.currentAccount == "personal")
+        #expect(state.currentAccount?.name == "Personal")
+        #expect(state.saved.switchCount == 1)
+        #expect(state.saved.switchesPerAccount == ["personal": 1])
+        #expect(state.selectedTab == .overview)
+        #expect(state.sheet == nil)
+        #expect(state.presented.isEmpty)
+    }
+
+    @Test("picking twice counts both switches")
+    func pickTwice() {
+        var state = makeState()
+        var effects = state.send(char("a"), key(.down), key(.down), key(.enter))
+        #expect(effects == [.recordSwitch(accountID: "oss")])
+        effects = state.send(char("a"), key(.up), key(.enter))
+        #expect(effects == [.recordSwitch(accountID: "personal")])
+        #expect(state.saved.switchCount == 2)
+        #expect(state.saved.switchesPerAccount == ["oss": 1, "personal": 1])
+        #expect(state.saved.currentAccount == "personal")
+    }
+
+    @Test("the catalog follows the current account after a switch")
+    func catalogFollowsAccount() {
+        var state = makeState(current: "work")
+        let before = state.catalogItems
+        _ = state.send(char("2"), key(.down), key(.down))
+        #expect(state.catalog.cursor == 2)
+        _ = state.send(char("a"), key(.down), key(.enter))
+        #expect(state.catalogItems == CatalogItem.samples(for: Account.samples[1]))
+        #expect(state.catalogItems != before)
+        #expect(state.catalog == ListCursor())
+    }
+
+    @Test("picking the account that is already current records nothing")
+    func pickCurrent() {
+        var state = makeState(current: "oss")
+        state.selectedTab = .stats
+        _ = state.update(char("a"))
+        #expect(state.sheet?.cursor == 2)
+        #expect(state.update(key(.enter)) == [])
+        #expect(state.saved.switchCount == 0)
+        #expect(state.saved.switchesPerAccount.isEmpty)
+        #expect(state.saved.currentAccount == "oss")
+        #expect(state.sheet == nil)
+        #expect(state.selectedTab == .overview)
+    }
+
+    @Test("tapping a sheet row picks that account")
+    func tapSheetRow() {
+        var state = makeState()
+        _ = state.update(char("a"))
+        #expect(state.update(.tap(.sheetRow(3))) == [.recordSwitch(accountID: "side")])
+        #expect(state.saved.currentAccount == "side")
+        #expect(state.sheet == nil)
+    }
+
+    @Test("Esc dismisses the sheet without switching")
+    func escDismisses() {
+        var state = makeState(current: "work")
+        _ = state.send(char("a"), key(.down))
+        #expect(state.update(key(.escape)) == [])
+        #expect(state.sheet == nil)
+        #expect(state.saved.currentAccount == "work")
+        #expect(state.saved.switchCount == 0)
+    }
+
+    @Test("a tap outside the sheet dismisses it; a tap on its chrome does not")
+    func tapOutsideDismisses() {
+        var state = makeState()
+        _ = state.update(char("a"))
+        #expect(state.update(.tap(.sheetChrome)) == [])
+        #expect(state.sheet != nil)
+        #expect(state.update(.tap(.outsideSheet)) == [])
+        #expect(state.sheet == nil)
+        #expect(state.saved.switchCount == 0)
+    }
+
+    @Test("while the sheet is up, tab keys and taps on tabs do not change the tab")
+    func sheetIsModal() {
+        var state = makeState()
+        state.selectedTab = .stats
+        _ = state.update(char("a"))
+        _ = state.update(char("2"))
+        _ = state.update(key(.tab))
+        _ = state.update(.tap(.tab(.settings)))
+        #expect(state.selectedTab == .stats)
+        #expect(state.sheet != nil)
+    }
+
+    @Test("sheet navigation: Home, End, j, k, clamped")
+    func sheetNavigation() {
+        var state = makeState()
+        _ = state.update(char("a"))
+        _ = state.update(key(.end))
+        #expect(state.sheet?.cursor == 3)
+        _ = state.update(key(.down))
+        #expect(state.sheet?.cursor == 3)
+        _ = state.update(char("k"))
+        #expect(state.sheet?.cursor == 2)
+        _ = state.update(key(.home))
+        #expect(state.sheet?.cursor == 0)
+        _ = state.update(key(.up))
+        #expect(state.sheet?.cursor == 0)
+        _ = state.update(char("j"))
+        #expect(state.sheet?.cursor == 1)
+    }
+
+    // MARK: Quitting
+
+    @Test("q quits only when nothing is presented")
+    func qQuits() {
+        var state = makeState()
+        #expect(state.update(char("q")) == [.quit])
+        _ = state.update(char("a"))
+        #expect(state.update(char("q")) == [])
+        #expect(state.sheet != nil, "q in the sheet does nothing")
+    }
+
+    @Test("Ctrl-C always quits", arguments: [false, true])
+    func ctrlCQuits(sheetUp: Bool) {
+        var state = makeState()
+        if sheetUp { _ = state.update(char("a")) }
+        #expect(state.update(key(.control("c"))) == [.quit])
+    }
+
+    @Test("Ctrl-Z suspends")
+    func ctrlZ() {
+        var state = makeState()
+        #expect(state.update(key(.control("z"))) == [.suspend])
+    }
+
+    // MARK: Gestures
+
+    @Test("a long-press on the Overview tab opens the sheet (and shows the Overview)")
+    func longPressOverview() {
+        var state = makeState(current: "side")
+        state.selectedTab = .catalog
+        #expect(state.update(.longPress(.tab(.overview))) == [])
+        #expect(state.sheet?.cursor == 3)
+        #expect(state.selectedTab == .overview)
+    }
+
+    @Test("a long-press on other tabs does nothing", arguments: [Tab.catalog, .stats, .settings])
+    func longPressOtherTabs(_ tab: Tab) {
+        var state = makeState()
+        _ = state.update(.longPress(.tab(tab)))
+        #expect(state.sheet == nil)
+        #expect(state.presented.isEmpty)
+    }
+
+    @Test("holding 1 opens the sheet; holding another key does not")
+    func keyHold() {
+        var state = makeState()
+        _ = state.update(.keyHold(.char("2")))
+        #expect(state.sheet == nil)
+        _ = state.update(.keyHold(.char("1")))
+        #expect(state.sheet != nil)
+        // A second hold while the sheet is up does not stack another sheet.
+        _ = state.update(.keyHold(.char("1")))
+        _ = state.update(.longPress(.tab(.overview)))
+        #expect(state.presented.count == 1)
+    }
+
+    // MARK: Lists
+
+    @Test("the catalog cursor and scroll survive a round trip to another tab")
+    func catalogSurvivesRoundTrip() {
+        var state = makeState(current: "work")
+        _ = state.update(char("2"))
+        for _ in 0..<30 { _ = state.update(char("j")) }
+        let saved = state.catalog
+        #expect(saved.cursor == 30)
+        #expect(saved.scroll == 30 - 21 + 1)  // 21 list rows at 80×24
+        _ = state.update(char("3"))
+        _ = state.update(key(.tab))
+        _ = state.update(char("1"))
+        _ = state.update(char("2"))
+        #expect(state.selectedTab == .catalog)
+        #expect(state.catalog == saved)
+    }
+
+    @Test("catalog paging and wheel scrolling")
+    func catalogPaging() {
+        var state = makeState(current: "work")
+        _ = state.update(char("2"))
+        _ = state.update(key(.pageDown))
+        #expect(state.catalog.cursor == 20)  // a page is 21 rows, moved by 21 - 1
+        _ = state.update(key(.end))
+        #expect(state.catalog.cursor == 59)
+        #expect(state.catalog.scroll == 60 - 21)
+        _ = state.update(char("g"))
+        #expect(state.catalog == ListCursor())
+        _ = state.update(.scroll(.catalogRow(0), notches: 2))
+        #expect(state.catalog.scroll == 6)
+        #expect(state.catalog.cursor == 6)
+    }
+
+    @Test("tapping a catalog row moves the cursor there")
+    func tapCatalogRow() {
+        var state = makeState(current: "work")
+        _ = state.update(char("2"))
+        _ = state.update(.tap(.catalogRow(7)))
+        #expect(state.catalog.cursor == 7)
+    }
+
+    @Test("Enter on Settings' action opens the sheet")
+    func settingsAction() {
+        var state = makeState()
+        _ = state.update(char("4"))
+        #expect(state.update(key(.enter)) == [])
+        #expect(state.sheet != nil)
+        _ = state.update(key(.escape))
+        _ = state.update(.tap(.settingsRow(0)))
+        #expect(state.sheet != nil)
+    }
+
+    @Test("resize clamps the catalog cursor's viewport")
+    func resizeClampsCatalog() {
+        var state = makeState(current: "work")
+        _ = state.send(char("2"), key(.end))
+        #expect(state.catalog.scroll == 39)
+        _ = state.update(.resize(Size(width: 80, height: 10)))  // 7 list rows
+        #expect(state.size == Size(width: 80, height: 10))
+        #expect(state.catalog.cursor == 59)
+        #expect(state.catalog.scroll == 53)
+        _ = state.update(.resize(Size(width: 80, height: 24)))  // back to 21 list rows
+        #expect(state.catalog.cursor == 59)
+        #expect(state.catalog.scroll == 39)
+        // From the top, a shrink keeps the cursor visible.
+        _ = state.send(char("g"))
+        for _ in 0..<15 { _ = state.update(char("j")) }
+        _ = state.update(.resize(Size(width: 80, height: 10)))
+        #expect(state.catalog.cursor == 15)
+        #expect(state.catalog.scroll == 9)
+    }
+
+    @Test("resize clamps the sheet cursor's viewport")
+    func resizeClampsSheet() throws {
+        var state = makeState(accounts: manyAccounts(40), size: Size(width: 80, height: 50))
+        _ = state.send(char("a"), key(.end))
+        #expect(state.sheet?.cursor == 39)
+        _ = state.update(.resize(Size(width: 80, height: 12)))  // sheet of 10 rows, 7 account rows
+        let sheet = try #require(state.sheet)
+        #expect(sheet.cursor == 39)
+        #expect(sheet.scroll == 33)
+    }
+
+    // MARK: Hit testing
+
+    @Test("the last row maps to the tabs")
+    func hitTestTabs() {
+        let state = makeState()
+        #expect(state.hitTest(Position(column: 0, row: 23)) == .tab(.overview))
+        #expect(state.hitTest(Position(column: 19, row: 23)) == .tab(.overview))
+        #expect(state.hitTest(Position(column: 20, row: 23)) == .tab(.catalog))
+        #expect(state.hitTest(Position(column: 45, row: 23)) == .tab(.stats))
+        #expect(state.hitTest(Position(column: 79, row: 23)) == .tab(.settings))
+        #expect(state.hitTest(Position(column: 10, row: 22)) == .none, "the rule above the labels is not a tab")
+        #expect(state.hitTest(Position(column: 10, row: 5)) == .none)
+    }
+
+    @Test("catalog rows are hit below the pane title, offset by the scroll")
+    func hitTestCatalog() {
+        var state = makeState(current: "work")
+        _ = state.update(char("2"))
+        #expect(state.hitTest(Position(column: 5, row: 0)) == .none)
+        #expect(state.hitTest(Position(column: 5, row: 1)) == .catalogRow(0))
+        #expect(state.hitTest(Position(column: 5, row: 21)) == .catalogRow(20))
+        _ = state.update(key(.end))
+        #expect(state.hitTest(Position(column: 5, row: 1)) == .catalogRow(39))
+        #expect(state.hitTest(Position(column: 5, row: 21)) == .catalogRow(59))
+    }
+
+    @Test("the Settings action row is hit where it is drawn")
+    func hitTestSettings() throws {
+        var state = makeState()
+        _ = state.update(char("4"))
+        let row = try #require(state.render().lines.firstIndex { $0.contains("Switch account…") })
+        #expect(state.hitTest(Position(column: 5, row: row)) == .settingsRow(0))
+        #expect(state.hitTest(Position(column: 5, row: row - 1)) == .none)
+    }
+
+    @Test("with the sheet up: rows above are outside, account rows are sheet rows, the rest is chrome")
+    func hitTestSheet() {
+        var state = makeState()
+        _ = state.update(char("a"))
+        // 4 accounts at 80×24: the sheet is 7 rows, top row 17: grabber 17, title 18, rows 19–22, footer 23.
+        for row in 0..<17 {
+            #expect(state.hitTest(Position(column: 40, row: row)) == .outsideSheet, "row \(row)")
+        }
+        #expect(state.hitTest(Position(column: 40, row: 17)) == .sheetChrome)
+        #expect(state.hitTest(Position(column: 40, row: 18)) == .sheetChrome)
+        for index in 0..<4 {
+            #expect(state.hitTest(Position(column: 3, row: 19 + index)) == .sheetRow(index))
+        }
+        #expect(state.hitTest(Position(column: 0, row: 23)) == .sheetChrome, "the footer covers the tab bar")
+    }
+
+    @Test("sheet rows follow the sheet's scroll")
+    func hitTestScrolledSheet() {
+        var state = makeState(accounts: manyAccounts(40), size: Size(width: 80, height: 12))
+        _ = state.send(char("a"), key(.end))
+        // Sheet: top 2, first account row 4, 7 rows; scrolled to show accounts 33…39.
+        #expect(state.hitTest(Position(column: 0, row: 1)) == .outsideSheet)
+        #expect(state.hitTest(Position(column: 0, row: 4)) == .sheetRow(33))
+        #expect(state.hitTest(Position(column: 0, row: 10)) == .sheetRow(39))
+        #expect(state.hitTest(Position(column: 0, row: 11)) == .sheetChrome)
+    }
+
+    // MARK: Misc
+
+    @Test("a key clears the banner")
+    func bannerClearedByKey() {
+        var state = makeState()
+        state.banner = "Could not save"
+        _ = state.update(.focus(true))
+        #expect(state.banner == "Could not save")
+        _ = state.update(char("x"))
+        #expect(state.banner == nil)
+    }
+
+    @Test("a saved current account that is not in the config is dropped")
+    func unknownSavedAccount() {
+        let state = makeState(current: "gone")
+        #expect(state.saved.currentAccount == nil)
+        #expect(state.currentAccount == nil)
+    }
+}

@@ -1,0 +1,310 @@
+import Testing
+
+@testable import PerchCore
+
+// MARK: - Helpers
+
+/// A fake screen: columns 0–9 are the Overview tab (accepts long-press), 10–19 the Catalog tab,
+/// 20–29 catalog row 0, everything else nothing. Only the column matters.
+private func hitTest(_ position: Position) -> HitTarget {
+    switch position.column {
+    case 0..<10: .tab(.overview)
+    case 10..<20: .tab(.catalog)
+    case 20..<30: .catalogRow(0)
+    default: .none
+    }
+}
+
+private let overviewColumn = 3
+private let catalogColumn = 13
+private let rowColumn = 25
+private let nothingColumn = 50
+
+private func mouse(_ kind: MouseEvent.Kind, column: Int, button: MouseEvent.Button = .left) -> InputEvent {
+    .mouse(MouseEvent(kind: kind, button: button, position: Position(column: column, row: 23)))
+}
+
+private let one = KeyEvent.char("1")
+
+extension GestureRecognizer {
+    fileprivate mutating func press(_ column: Int, at time: Int64) -> [AppEvent] {
+        handle(mouse(.press, column: column), at: time, hitTest: hitTest)
+    }
+    fileprivate mutating func drag(_ column: Int, at time: Int64) -> [AppEvent] {
+        handle(mouse(.drag, column: column), at: time, hitTest: hitTest)
+    }
+    fileprivate mutating func release(_ column: Int, at time: Int64) -> [AppEvent] {
+        handle(mouse(.release, column: column), at: time, hitTest: hitTest)
+    }
+    fileprivate mutating func key(_ key: KeyEvent, at time: Int64) -> [AppEvent] {
+        handle(.key(key), at: time, hitTest: hitTest)
+    }
+}
+
+@Suite("GestureRecognizer")
+struct GestureRecognizerTests {
+    // Default configuration: long-press 500 ms, repeat gap 150 ms, repeat delay 800 ms, holdable key `1`.
+
+    // MARK: Mouse
+
+    @Test("press and release on the same target is a tap", arguments: [catalogColumn, overviewColumn, rowColumn])
+    func tap(column: Int) {
+        var g = GestureRecognizer()
+        #expect(g.press(column, at: 1_000) == [])
+        #expect(g.release(column, at: 1_100) == [.tap(hitTest(Position(column: column, row: 23)))])
+        #expect(g.nextDeadline == nil)
+    }
+
+    @Test("release on another target gives nothing")
+    func releaseElsewhere() {
+        var g = GestureRecognizer()
+        #expect(g.press(catalogColumn, at: 0) == [])
+        #expect(g.release(overviewColumn, at: 100) == [])
+        #expect(g.expire(at: 10_000) == [])
+    }
+
+    @Test("a release with no press before it gives nothing")
+    func releaseWithoutPress() {
+        var g = GestureRecognizer()
+        #expect(g.release(catalogColumn, at: 100) == [])
+    }
+
+    @Test("long-press fires exactly at start + threshold, not 1 ms before")
+    func longPressDeadline() {
+        var g = GestureRecognizer()
+        #expect(g.press(overviewColumn, at: 1_000) == [])
+        #expect(g.nextDeadline == 1_500)
+        #expect(g.expire(at: 1_000) == [])
+        #expect(g.expire(at: 1_499) == [])
+        #expect(g.nextDeadline == 1_500)
+        #expect(g.expire(at: 1_500) == [.longPress(.tab(.overview))])
+        #expect(g.nextDeadline == nil)
+        // It fires once.
+        #expect(g.expire(at: 1_501) == [])
+        #expect(g.expire(at: 5_000) == [])
+    }
+
+    @Test("long-press honours a configured duration")
+    func longPressCustomDuration() {
+        var g = GestureRecognizer(configuration: .init(longPressMilliseconds: 120))
+        _ = g.press(overviewColumn, at: 40)
+        #expect(g.nextDeadline == 160)
+        #expect(g.expire(at: 159) == [])
+        #expect(g.expire(at: 160) == [.longPress(.tab(.overview))])
+    }
+
+    @Test("a late expire still fires a pending long-press")
+    func lateExpire() {
+        var g = GestureRecognizer()
+        _ = g.press(overviewColumn, at: 0)
+        #expect(g.expire(at: 2_000) == [.longPress(.tab(.overview))])
+    }
+
+    @Test("the release after a long-press fired gives no tap")
+    func releaseAfterLongPress() {
+        var g = GestureRecognizer()
+        _ = g.press(overviewColumn, at: 0)
+        #expect(g.expire(at: 500) == [.longPress(.tab(.overview))])
+        #expect(g.release(overviewColumn, at: 700) == [])
+    }
+
+    @Test("a release before the deadline is a tap, and no long-press follows")
+    func releaseBeforeDeadline() {
+        var g = GestureRecognizer()
+        _ = g.press(overviewColumn, at: 0)
+        #expect(g.release(overviewColumn, at: 499) == [.tap(.tab(.overview))])
+        #expect(g.nextDeadline == nil)
+        #expect(g.expire(at: 500) == [])
+    }
+
+    @Test("dragging off the target cancels the long-press and the tap")
+    func dragOffCancels() {
+        var g = GestureRecognizer()
+        _ = g.press(overviewColumn, at: 0)
+        #expect(g.drag(overviewColumn + 1, at: 50) == [])  // still on the same target: not cancelled
+        #expect(g.nextDeadline == 500)
+        #expect(g.drag(catalogColumn, at: 100) == [])
+        #expect(g.nextDeadline == nil)
+        #expect(g.expire(at: 500) == [])
+        #expect(g.expire(at: 1_000) == [])
+        // Coming back and releasing on the original target is still not a tap.
+        #expect(g.drag(overviewColumn, at: 1_100) == [])
+        #expect(g.release(overviewColumn, at: 1_200) == [])
+    }
+
+    @Test("a press on a target that does not accept long-press has no deadline", arguments: [catalogColumn, rowColumn, nothingColumn])
+    func noDeadline(column: Int) {
+        var g = GestureRecognizer()
+        _ = g.press(column, at: 0)
+        #expect(g.nextDeadline == nil)
+        #expect(g.expire(at: 10_000) == [])
+    }
+
+    @Test("a lost release: a new press starts afresh")
+    func lostRelease() {
+        var g = GestureRecognizer()
+        _ = g.press(overviewColumn, at: 0)
+        // The release never arrives; the next press is on another target.
+        #expect(g.press(catalogColumn, at: 300) == [])
+        #expect(g.nextDeadline == nil)
+        #expect(g.expire(at: 500) == [])  // the old long-press must not fire
+        #expect(g.release(catalogColumn, at: 400) == [.tap(.tab(.catalog))])
+    }
+
+    @Test("a lost release after a long-press fired does not block the next tap")
+    func lostReleaseAfterFiring() {
+        var g = GestureRecognizer()
+        _ = g.press(overviewColumn, at: 0)
+        #expect(g.expire(at: 500) == [.longPress(.tab(.overview))])
+        _ = g.press(overviewColumn, at: 2_000)
+        #expect(g.nextDeadline == 2_500)
+        #expect(g.release(overviewColumn, at: 2_100) == [.tap(.tab(.overview))])
+    }
+
+    @Test("a second press on the same target restarts the long-press timer")
+    func repressRestartsTimer() {
+        var g = GestureRecognizer()
+        _ = g.press(overviewColumn, at: 0)
+        _ = g.press(overviewColumn, at: 300)
+        #expect(g.nextDeadline == 800)
+        #expect(g.expire(at: 500) == [])
+        #expect(g.expire(at: 800) == [.longPress(.tab(.overview))])
+    }
+
+    @Test("wheel notches become scroll events on the target under the pointer")
+    func wheel() {
+        var g = GestureRecognizer()
+        #expect(g.handle(mouse(.scrollUp, column: rowColumn, button: .none), at: 0, hitTest: hitTest) == [.scroll(.catalogRow(0), notches: -1)])
+        #expect(g.handle(mouse(.scrollDown, column: nothingColumn, button: .none), at: 0, hitTest: hitTest) == [.scroll(.none, notches: 1)])
+    }
+
+    @Test("right-button clicks are not taps")
+    func rightButton() {
+        var g = GestureRecognizer()
+        #expect(g.handle(mouse(.press, column: catalogColumn, button: .right), at: 0, hitTest: hitTest) == [])
+        #expect(g.handle(mouse(.release, column: catalogColumn, button: .right), at: 50, hitTest: hitTest) == [])
+    }
+
+    @Test("paste and focus pass through; unknown input is dropped")
+    func passThrough() {
+        var g = GestureRecognizer()
+        #expect(g.handle(.paste("q"), at: 0, hitTest: hitTest) == [.paste("q")])
+        #expect(g.handle(.focus(false), at: 0, hitTest: hitTest) == [.focus(false)])
+        #expect(g.handle(.unknown([0x1B, 0x5B, 0x39, 0x39, 0x7E]), at: 0, hitTest: hitTest) == [])
+    }
+
+    // MARK: Keys
+
+    @Test("a single 1 is a key, once, and never a hold")
+    func singleKey() {
+        var g = GestureRecognizer()
+        #expect(g.key(one, at: 0) == [.key(one)])
+        // No repeat has arrived, so nothing is pending (or what is pending fires nothing).
+        if let deadline = g.nextDeadline {
+            #expect(g.expire(at: deadline) == [])
+        }
+        #expect(g.expire(at: 500) == [])
+        #expect(g.expire(at: 5_000) == [])
+    }
+
+    @Test("keys that are not holdable are delivered every time")
+    func nonHoldableKeys() {
+        var g = GestureRecognizer()
+        let j = KeyEvent.char("j")
+        for t in stride(from: Int64(0), through: 900, by: 30) {
+            #expect(g.key(j, at: t) == [.key(j)])
+        }
+        #expect(g.nextDeadline == nil)
+        #expect(g.expire(at: 2_000) == [])
+    }
+
+    @Test("held 1 (repeats every 30 ms from 300 ms) fires keyHold at the 500 ms deadline; repeats are swallowed")
+    func holdFiresAtDeadline() {
+        var g = GestureRecognizer()
+        #expect(g.key(one, at: 0) == [.key(one)])
+        for t in stride(from: Int64(300), through: 480, by: 30) {
+            #expect(g.key(one, at: t) == [], "repeat at \(t) ms must be swallowed")
+        }
+        #expect(g.nextDeadline == 500)
+        #expect(g.expire(at: 499) == [])
+        #expect(g.expire(at: 500) == [.keyHold(one)])
+        #expect(g.nextDeadline == nil)
+        // After firing, further repeats are swallowed too.
+        for t in stride(from: Int64(510), through: 1_500, by: 30) {
+            #expect(g.key(one, at: t) == [], "repeat at \(t) ms after the hold fired must be swallowed")
+        }
+        #expect(g.expire(at: 2_000) == [])
+    }
+
+    @Test("repeats that start after the threshold (660 ms) fire on the first repeat")
+    func lateRepeatsFireImmediately() {
+        var g = GestureRecognizer()
+        #expect(g.key(one, at: 0) == [.key(one)])
+        #expect(g.expire(at: 500) == [])
+        #expect(g.key(one, at: 660) == [.keyHold(one)])
+        #expect(g.key(one, at: 690) == [])
+        #expect(g.key(one, at: 720) == [])
+        #expect(g.expire(at: 1_000) == [])
+    }
+
+    @Test("repeats that stop before the deadline (last at 330 ms, gap > repeatGap) give no hold")
+    func repeatsStopEarly() {
+        var g = GestureRecognizer()
+        #expect(g.key(one, at: 0) == [.key(one)])
+        #expect(g.key(one, at: 300) == [])
+        #expect(g.key(one, at: 330) == [])
+        #expect(g.expire(at: 500) == [])
+        #expect(g.nextDeadline == nil)
+        #expect(g.expire(at: 1_000) == [])
+        // The next press of 1 is a fresh key.
+        #expect(g.key(one, at: 1_200) == [.key(one)])
+    }
+
+    @Test("another key in between cancels the hold")
+    func otherKeyCancels() {
+        var g = GestureRecognizer()
+        let x = KeyEvent.char("x")
+        #expect(g.key(one, at: 0) == [.key(one)])
+        #expect(g.key(one, at: 300) == [])
+        #expect(g.key(one, at: 330) == [])
+        #expect(g.key(x, at: 340) == [.key(x)])
+        #expect(g.nextDeadline == nil)
+        #expect(g.expire(at: 500) == [])
+        // 1 again after the other key is a new press, delivered as a key.
+        #expect(g.key(one, at: 360) == [.key(one)])
+        #expect(g.expire(at: 500) == [])
+    }
+
+    @Test("a hold can fire again after the key was released and held anew")
+    func holdAgain() {
+        var g = GestureRecognizer()
+        _ = g.key(one, at: 0)
+        for t in stride(from: Int64(300), through: 480, by: 30) { _ = g.key(one, at: t) }
+        #expect(g.expire(at: 500) == [.keyHold(one)])
+        // Released at ~480; pressed again at 3000 and held.
+        #expect(g.key(one, at: 3_000) == [.key(one)])
+        for t in stride(from: Int64(3_300), through: 3_480, by: 30) {
+            #expect(g.key(one, at: t) == [])
+        }
+        #expect(g.nextDeadline == 3_500)
+        #expect(g.expire(at: 3_500) == [.keyHold(one)])
+    }
+
+    @Test("mouse long-press and key hold deadlines: nextDeadline is the earlier one")
+    func earliestDeadline() {
+        var g = GestureRecognizer()
+        _ = g.key(one, at: 0)
+        _ = g.key(one, at: 300)
+        _ = g.press(overviewColumn, at: 200)
+        #expect(g.nextDeadline == 500)
+        _ = g.key(one, at: 330)
+        _ = g.key(one, at: 360)
+        _ = g.key(one, at: 390)
+        _ = g.key(one, at: 420)
+        _ = g.key(one, at: 450)
+        _ = g.key(one, at: 480)
+        #expect(g.expire(at: 500) == [.keyHold(one)])
+        #expect(g.nextDeadline == 700)
+        #expect(g.expire(at: 700) == [.longPress(.tab(.overview))])
+    }
+}

@@ -1,0 +1,170 @@
+import Testing
+
+@testable import PerchCore
+
+/// The invariants every operation must keep: the cursor is a valid row and is inside the viewport,
+/// and the viewport does not start past the last full page.
+private func checkInvariants(_ c: ListCursor, count: Int, visible: Int, sourceLocation: SourceLocation = #_sourceLocation) {
+    if count == 0 {
+        #expect(c.cursor == 0, sourceLocation: sourceLocation)
+        return
+    }
+    #expect((0..<count).contains(c.cursor), "cursor \(c.cursor) outside 0..<\(count)", sourceLocation: sourceLocation)
+    if visible > 0 {
+        #expect(c.scroll >= 0, sourceLocation: sourceLocation)
+        #expect(c.cursor >= c.scroll && c.cursor < c.scroll + visible, "cursor \(c.cursor) not in view \(c.scroll)..<\(c.scroll + visible)", sourceLocation: sourceLocation)
+        #expect(c.scroll <= max(0, count - visible), "scroll \(c.scroll) past the last page", sourceLocation: sourceLocation)
+    }
+}
+
+@Suite("ListCursor")
+struct ListCursorTests {
+    @Test("starts at the top")
+    func initial() {
+        let c = ListCursor()
+        #expect(c.cursor == 0)
+        #expect(c.scroll == 0)
+    }
+
+    @Test("move down within the viewport does not scroll")
+    func moveWithinView() {
+        var c = ListCursor()
+        c.move(by: 3, count: 60, visible: 10)
+        #expect(c.cursor == 3)
+        #expect(c.scroll == 0)
+    }
+
+    @Test("moving past the bottom of the viewport scrolls just enough")
+    func moveScrolls() {
+        var c = ListCursor()
+        for _ in 0..<10 { c.move(by: 1, count: 60, visible: 10) }
+        #expect(c.cursor == 10)
+        #expect(c.scroll == 1)
+        c.move(by: 9, count: 60, visible: 10)  // page down
+        #expect(c.cursor == 19)
+        #expect(c.scroll == 10)
+        c.move(by: -10, count: 60, visible: 10)
+        #expect(c.cursor == 9)
+        #expect(c.scroll == 9)
+    }
+
+    @Test("move clamps at both ends", arguments: [
+        // (start, delta, expected cursor)
+        (0, -1, 0), (0, -100, 0), (59, 1, 59), (30, 100, 59), (5, -3, 2),
+    ])
+    func moveClamps(_ c: (Int, Int, Int)) {
+        var cursor = ListCursor()
+        cursor.moveTo(c.0, count: 60, visible: 10)
+        cursor.move(by: c.1, count: 60, visible: 10)
+        #expect(cursor.cursor == c.2)
+        checkInvariants(cursor, count: 60, visible: 10)
+    }
+
+    @Test("moveTo the end shows the last page")
+    func moveToEnd() {
+        var c = ListCursor()
+        c.moveTo(59, count: 60, visible: 10)
+        #expect(c.cursor == 59)
+        #expect(c.scroll == 50)
+        c.moveTo(0, count: 60, visible: 10)
+        #expect(c.cursor == 0)
+        #expect(c.scroll == 0)
+    }
+
+    @Test("scroll moves the viewport and pulls the cursor into view")
+    func scrollPullsCursor() {
+        var c = ListCursor()
+        c.scroll(by: 3, count: 60, visible: 10)
+        #expect(c.scroll == 3)
+        #expect(c.cursor == 3)
+        c.scroll(by: 100, count: 60, visible: 10)
+        #expect(c.scroll == 50)
+        #expect(c.cursor == 50)
+        c.scroll(by: -100, count: 60, visible: 10)
+        #expect(c.scroll == 0)
+        #expect(c.cursor == 9)
+    }
+
+    @Test("scroll does nothing when everything fits")
+    func scrollShortList() {
+        var c = ListCursor(cursor: 2, scroll: 0)
+        c.scroll(by: 3, count: 4, visible: 10)
+        #expect(c.scroll == 0)
+        #expect(c.cursor == 2)
+    }
+
+    @Test("clamp after the list shrank keeps the cursor on a row and fills the viewport")
+    func clampAfterShrink() {
+        var c = ListCursor(cursor: 59, scroll: 50)
+        c.clamp(count: 20, visible: 10)
+        #expect(c.cursor == 19)
+        #expect(c.scroll == 10)
+    }
+
+    @Test("clamp after the viewport grew scrolls back so no empty rows show past the end")
+    func clampAfterGrow() {
+        var c = ListCursor(cursor: 59, scroll: 53)
+        c.clamp(count: 60, visible: 21)
+        #expect(c.cursor == 59)
+        #expect(c.scroll == 39)
+    }
+
+    @Test("clamp after the viewport shrank keeps the cursor visible")
+    func clampAfterViewportShrink() {
+        var c = ListCursor(cursor: 20, scroll: 0)
+        c.clamp(count: 60, visible: 7)
+        #expect(c.cursor == 20)
+        #expect(c.scroll == 14)
+    }
+
+    @Test("an empty list keeps the cursor at 0")
+    func emptyList() {
+        var c = ListCursor(cursor: 5, scroll: 3)
+        c.clamp(count: 0, visible: 10)
+        #expect(c.cursor == 0)
+        #expect(c.scroll == 0)
+        c.move(by: 1, count: 0, visible: 10)
+        #expect(c.cursor == 0)
+        c.scroll(by: 3, count: 0, visible: 10)
+        #expect(c.cursor == 0)
+        #expect(c.scroll == 0)
+    }
+
+    @Test("a zero-row viewport puts the scroll on the cursor")
+    func zeroViewport() {
+        var c = ListCursor()
+        c.moveTo(7, count: 10, visible: 0)
+        #expect(c.cursor == 7)
+        #expect(c.scroll == 7)
+    }
+
+    @Test("random walks keep the invariants", arguments: [1, 2, 5, 10, 25])
+    func randomWalk(visible: Int) {
+        var rng = SplitMix(seed: UInt64(visible))
+        for count in [0, 1, 3, 10, 60] {
+            var c = ListCursor()
+            for _ in 0..<500 {
+                switch rng.next() % 4 {
+                case 0: c.move(by: Int(rng.next() % 21) - 10, count: count, visible: visible)
+                case 1: c.moveTo(Int(rng.next() % 80) - 10, count: count, visible: visible)
+                case 2: c.scroll(by: Int(rng.next() % 21) - 10, count: count, visible: visible)
+                default: c.clamp(count: count, visible: visible)
+                }
+                checkInvariants(c, count: count, visible: visible)
+            }
+        }
+    }
+}
+
+/// A tiny deterministic random number generator for the random-walk test.
+private struct SplitMix {
+    var state: UInt64
+    init(seed: UInt64) { state = seed }
+    mutating func next() -> UInt64 {
+        state &+= 0x9E37_79B9_7F4A_7C15
+        var z = state
+        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+        return z ^ (z >> 31)
+    }
+}

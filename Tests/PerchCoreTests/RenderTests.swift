@@ -1,0 +1,282 @@
+import Testing
+
+@testable import PerchCore
+
+// MARK: - Helpers
+
+/// `text` padded with spaces to `width` columns (all characters used here are one column wide).
+private func pad(_ text: String, _ width: Int = 80) -> String {
+    precondition(text.count <= width, "expected line longer than the screen: \(text)")
+    return text + String(repeating: " ", count: width - text.count)
+}
+
+/// Expected screen from the given rows (row number → text); every other row is blank.
+private func expectedScreen(width: Int = 80, height: Int = 24, _ rows: [Int: String]) -> [String] {
+    (0..<height).map { pad(rows[$0] ?? "", width) }
+}
+
+/// Compares row by row so a failure names the row.
+private func expectLines(_ actual: [String], _ expected: [String], sourceLocation: SourceLocation = #_sourceLocation) {
+    #expect(actual.count == expected.count, "row count", sourceLocation: sourceLocation)
+    for (row, (a, e)) in zip(actual, expected).enumerated() {
+        #expect(a == e, "row \(row)", sourceLocation: sourceLocation)
+    }
+}
+
+private let rule = String(repeating: "─", count: 80)
+private let tabLabels80 =
+    "      Overview      " + "      Catalog       " + "       Stats        " + "      Settings      "
+private let hint = "   Hold the Overview tab (or the 1 key), or press a, to switch account."
+private let grabberRow80 = String(repeating: "─", count: 36) + " ━━━━━━ " + String(repeating: "─", count: 36)
+
+@Suite("AppState.render")
+struct RenderTests {
+    @Test("Overview with no account chosen, 80×24")
+    func overviewNoAccount() {
+        let state = AppState(accounts: Account.samples, size: Size(width: 80, height: 24))
+        expectLines(
+            state.render().lines,
+            expectedScreen([
+                0: " Overview",
+                2: "   No account chosen yet.",
+                3: "   4 accounts available.",
+                5: "   Switches so far: 0",
+                7: hint,
+                22: rule,
+                23: tabLabels80,
+            ]))
+    }
+
+    @Test("Overview with one account, signed in, 80×24")
+    func overviewOneAccount() {
+        let account = Account(id: "work", name: "Work", handle: "@ada.lovelace")
+        let saved = SavedState(currentAccount: "work", switchCount: 1, switchesPerAccount: ["work": 1])
+        let state = AppState(accounts: [account], saved: saved, size: Size(width: 80, height: 24))
+        expectLines(
+            state.render().lines,
+            expectedScreen([
+                0: " Overview",
+                2: "   Signed in as",
+                3: "   ● Work",
+                4: "     @ada.lovelace",
+                6: "   Switches so far: 1",
+                8: hint,
+                22: rule,
+                23: tabLabels80,
+            ]))
+    }
+
+    @Test("Overview with one account and none chosen says \"1 account\"")
+    func overviewSingular() {
+        let state = AppState(accounts: [Account(id: "x", name: "X")], size: Size(width: 80, height: 24))
+        #expect(state.render().lines[3] == pad("   1 account available."))
+    }
+
+    @Test("an account without a handle shows (no handle)")
+    func noHandle() {
+        let state = AppState(accounts: [Account(id: "x", name: "X")], saved: SavedState(currentAccount: "x"), size: Size(width: 80, height: 24))
+        #expect(state.render().lines[4] == pad("     (no handle)"))
+    }
+
+    @Test("the sheet with the 4 sample accounts, 80×24")
+    func sheetFourAccounts() {
+        var state = AppState(accounts: Account.samples, size: Size(width: 80, height: 24))
+        state.openSheet()
+        let lines = state.render().lines
+        let top = 24 - (4 + 3)
+        #expect(top == 17)
+        expectLines(
+            lines,
+            expectedScreen([
+                0: " Overview",
+                2: "   No account chosen yet.",
+                3: "   4 accounts available.",
+                5: "   Switches so far: 0",
+                7: hint,
+                17: grabberRow80,
+                18: pad(" Switch account", 69) + "4 accounts",
+                19: pad("   Work", 17) + "@ada.lovelace",
+                20: pad("   Personal", 17) + "@ada",
+                21: pad("   Open Source", 17) + "@ada-oss",
+                22: pad("   Side Project", 17) + "@analytical-engine",
+                23: " ↑↓ move · Enter switch · Esc close",
+            ]))
+        // Every account name is visible, and the grabber is on the sheet's top row only.
+        for account in Account.samples {
+            #expect(lines.contains { $0.contains(account.name) }, "\(account.name) not visible")
+        }
+        #expect(lines[top].contains("━"))
+        #expect(lines.indices.filter { lines[$0].contains("━") } == [top])
+        // The tab bar is covered by the sheet.
+        #expect(!lines.contains(tabLabels80))
+    }
+
+    @Test("in the sheet the cursor row is highlighted and the current account is marked")
+    func sheetCursorAndCurrent() {
+        var state = AppState(accounts: Account.samples, saved: SavedState(currentAccount: "oss"), size: Size(width: 80, height: 24))
+        state.openSheet()
+        _ = state.update(.key(KeyEvent(.down)))  // cursor from Open Source (2) to Side Project (3)
+        let screen = state.render()
+        #expect(screen.lines[21].hasPrefix(" ● Open Source"))
+        #expect(screen.lines[22].hasPrefix("   Side Project"))
+        for column in 0..<80 {
+            #expect(screen[column, 22].style.reverse, "cursor row column \(column) not highlighted")
+            #expect(!screen[column, 21].style.reverse, "non-cursor row column \(column) highlighted")
+        }
+    }
+
+    @Test("the sheet with 40 accounts on a 12-row screen is capped and scrolls")
+    func sheetManyAccountsSmallScreen() {
+        let accounts = (1...40).map { Account(id: "a\($0)", name: "Account \($0)") }
+        var state = AppState(accounts: accounts, size: Size(width: 80, height: 12))
+        state.openSheet()
+        let lines = state.render().lines
+        expectLines(
+            lines,
+            expectedScreen(height: 12, [
+                0: " Overview",
+                2: grabberRow80,
+                3: pad(" Switch account", 68) + "40 accounts",
+                4: "   Account 1",
+                5: "   Account 2",
+                6: "   Account 3",
+                7: "   Account 4",
+                8: "   Account 5",
+                9: "   Account 6",
+                10: "   Account 7",
+                11: " ↑↓ move · Enter switch · Esc close · 1–7 of 40",
+            ]))
+        // Two rows above the sheet stay visible.
+        #expect(lines[0].hasPrefix(" Overview"))
+        #expect(!lines[1].contains("━") && !lines[0].contains("━"))
+        #expect(lines[11].contains("of 40"))
+    }
+
+    @Test("the sheet footer follows the scroll")
+    func sheetFooterAfterScrolling() {
+        let accounts = (1...40).map { Account(id: "a\($0)", name: "Account \($0)") }
+        var state = AppState(accounts: accounts, size: Size(width: 80, height: 12))
+        state.openSheet()
+        _ = state.update(.key(KeyEvent(.end)))
+        let lines = state.render().lines
+        #expect(lines[11] == pad(" ↑↓ move · Enter switch · Esc close · 34–40 of 40"))
+        #expect(lines[4] == pad("   Account 34"))
+        #expect(lines[10] == pad("   Account 40"))
+    }
+
+    @Test("the Catalog pane lists the current account's items")
+    func catalogPane() {
+        var state = AppState(accounts: Account.samples, saved: SavedState(currentAccount: "work"), size: Size(width: 80, height: 24))
+        _ = state.update(.key(.char("2")))
+        let lines = state.render().lines
+        #expect(lines[0].hasPrefix(" Catalog · Work"))
+        #expect(lines[0].hasSuffix("1/60 "))
+        let items = CatalogItem.samples(for: Account.samples[0])
+        #expect(lines[1].hasPrefix(" ▸  1  " + items[0].title))
+        #expect(lines[2].hasPrefix("    2  " + items[1].title))
+        #expect(lines[21].hasPrefix("   21  " + items[20].title))
+        #expect(lines[23] == tabLabels80)
+    }
+
+    @Test("the Stats pane: one bar per account, scaled to the most switches")
+    func statsPane() {
+        let saved = SavedState(currentAccount: "work", switchCount: 3, switchesPerAccount: ["work": 2, "oss": 1])
+        var state = AppState(accounts: Account.samples, saved: saved, size: Size(width: 80, height: 24))
+        _ = state.update(.key(.char("3")))
+        // Names take 12 columns ("Side Project"), bars start at column 3 + 12 + 2 = 17 and
+        // the longest bar is 80 - 12 - 14 = 54 cells.
+        expectLines(
+            state.render().lines,
+            expectedScreen([
+                0: pad(" Stats · switches per account", 72) + "total 3",
+                1: pad(" ● Work", 17) + String(repeating: "█", count: 54) + " 2",
+                2: pad("   Personal", 17) + " 0",
+                3: pad("   Open Source", 17) + String(repeating: "█", count: 27) + " 1",
+                4: pad("   Side Project", 17) + " 0",
+                22: rule,
+                23: tabLabels80,
+            ]))
+    }
+
+    @Test("the Settings pane shows the run's facts and its action row")
+    func settingsPane() {
+        let info = RunInfo(longPressMilliseconds: 750, configDescription: "/c/accounts.json", statePath: "/s/state.json")
+        var state = AppState(accounts: Account.samples, size: Size(width: 80, height: 24), info: info)
+        _ = state.update(.key(.char("4")))
+        expectLines(
+            state.render().lines,
+            expectedScreen([
+                0: " Settings",
+                1: pad("   Long-press duration", 25) + "750 ms",
+                2: pad("   Config file", 25) + "/c/accounts.json",
+                3: pad("   State file", 25) + "/s/state.json",
+                5: " ▸ Switch account…  (Enter)",
+                22: rule,
+                23: tabLabels80,
+            ]))
+    }
+
+    @Test("a banner is drawn on the last pane row, above the tab bar")
+    func banner() {
+        var state = AppState(accounts: Account.samples, size: Size(width: 80, height: 24))
+        state.banner = "Could not save the state"
+        let screen = state.render()
+        #expect(screen.lines[21] == pad(" Could not save the state"))
+        #expect(screen[79, 21].style.reverse)
+        #expect(screen.lines[22] == rule)
+    }
+
+    @Test("the selected tab label is highlighted and the others are not")
+    func selectedTabStyle() {
+        var state = AppState(accounts: Account.samples, size: Size(width: 80, height: 24))
+        _ = state.update(.key(.char("3")))
+        let screen = state.render()
+        #expect(screen.lines[23] == tabLabels80)
+        for column in 0..<80 {
+            #expect(screen[column, 23].style.reverse == (40..<60).contains(column), "column \(column)")
+        }
+    }
+
+    @Test("a 10×3 screen renders without crashing, with and without the sheet")
+    func tinyScreen() {
+        var state = AppState(accounts: Account.samples, size: Size(width: 10, height: 3))
+        var lines = state.render().lines
+        #expect(lines.count == 3)
+        #expect(lines.allSatisfy { DisplayWidth.columns(of: $0) == 10 })
+        #expect(lines[0] == " Overview ")
+        state.openSheet()
+        lines = state.render().lines
+        #expect(lines.count == 3)
+        #expect(lines.allSatisfy { DisplayWidth.columns(of: $0) == 10 })
+    }
+
+    @Test(
+        "every tab renders full-size lines at any size, with and without the sheet",
+        arguments: [
+            Size(width: 0, height: 0), Size(width: 1, height: 1), Size(width: 4, height: 2), Size(width: 10, height: 1),
+            Size(width: 10, height: 3), Size(width: 20, height: 6), Size(width: 33, height: 7), Size(width: 200, height: 60),
+        ]
+    )
+    func anySize(_ size: Size) {
+        for tab in Tab.allCases {
+            for sheetUp in [false, true] {
+                var state = AppState(accounts: Account.samples, saved: SavedState(currentAccount: "oss"), size: size)
+                state.selectedTab = tab
+                state.banner = "banner"
+                if sheetUp { state.openSheet() }
+                let screen = state.render()
+                #expect(screen.lines.count == size.height)
+                for line in screen.lines {
+                    #expect(DisplayWidth.columns(of: line) == size.width, "\(tab) sheet: \(sheetUp) line: \(line)")
+                }
+            }
+        }
+    }
+
+    @Test("render is pure: the same state gives the same screen")
+    func pure() {
+        var state = AppState(accounts: Account.samples, saved: SavedState(currentAccount: "side"), size: Size(width: 80, height: 24))
+        state.openSheet()
+        #expect(state.render() == state.render())
+    }
+}

@@ -1,0 +1,172 @@
+import Testing
+
+@testable import PerchCore
+
+/// Every row must still be exactly `width` columns when drawn: a backend draws `lines` cell by cell.
+private func expectRowsFullWidth(_ screen: Screen, sourceLocation: SourceLocation = #_sourceLocation) {
+    for (row, line) in screen.lines.enumerated() {
+        #expect(DisplayWidth.columns(of: line) == screen.size.width, "row \(row) is \(DisplayWidth.columns(of: line)) columns: \"\(line)\"", sourceLocation: sourceLocation)
+    }
+}
+
+@Suite("Screen")
+struct ScreenTests {
+    @Test("a new screen is blank")
+    func blank() {
+        let screen = Screen(size: Size(width: 4, height: 2))
+        #expect(screen.lines == ["    ", "    "])
+        #expect(screen.text == "    \n    ")
+        #expect(screen.cells.count == 8)
+    }
+
+    @Test("put writes text and returns the column after it")
+    func putBasic() {
+        var screen = Screen(size: Size(width: 10, height: 2))
+        #expect(screen.put("abc", column: 2, row: 1) == 5)
+        #expect(screen.lines == ["          ", "  abc     "])
+    }
+
+    @Test("put clips at the right edge")
+    func putClipsRight() {
+        var screen = Screen(size: Size(width: 5, height: 1))
+        #expect(screen.put("abcdefg", column: 0, row: 0) == 5)
+        #expect(screen.lines == ["abcde"])
+        screen = Screen(size: Size(width: 5, height: 1))
+        screen.put("xyz", column: 3, row: 0)
+        #expect(screen.lines == ["   xy"])
+    }
+
+    @Test("put respects an explicit width")
+    func putWidth() {
+        var screen = Screen(size: Size(width: 10, height: 1))
+        #expect(screen.put("abcdef", column: 1, row: 0, width: 3) == 4)
+        #expect(screen.lines == [" abc      "])
+    }
+
+    @Test("put outside the screen writes nothing", arguments: [-1, 2, 100])
+    func putOutsideRows(row: Int) {
+        var screen = Screen(size: Size(width: 5, height: 2))
+        screen.put("abc", column: 0, row: row)
+        #expect(screen.lines == ["     ", "     "])
+    }
+
+    @Test("put past the right edge writes nothing")
+    func putPastRight() {
+        var screen = Screen(size: Size(width: 5, height: 1))
+        screen.put("abc", column: 5, row: 0)
+        screen.put("abc", column: 50, row: 0)
+        #expect(screen.lines == ["     "])
+    }
+
+    @Test("put from a negative column clips the left part and still reaches the right edge")
+    func putNegativeColumn() {
+        var screen = Screen(size: Size(width: 5, height: 1))
+        screen.put("abcdefg", column: -1, row: 0)
+        // "a" falls off the left edge; the default width is "to the right edge", so b…f fill all 5 columns.
+        #expect(screen.lines == ["bcdef"])
+    }
+
+    @Test("control characters are drawn as U+FFFD", arguments: ["\u{1B}", "\u{07}", "\u{7F}", "\u{9B}", "\u{85}", "\r\n", "\t", "\u{00}"])
+    func controlsReplaced(_ control: String) {
+        var screen = Screen(size: Size(width: 5, height: 1))
+        screen.put("a" + control + "b", column: 0, row: 0)
+        #expect(screen.lines == ["a\u{FFFD}b  "])
+    }
+
+    @Test("a wide CJK character takes two cells")
+    func wideCharacter() {
+        var screen = Screen(size: Size(width: 6, height: 1))
+        #expect(screen.put("中x", column: 0, row: 0) == 3)
+        #expect(screen[0, 0].character == "中")
+        #expect(screen[0, 0].isContinuation == false)
+        #expect(screen[1, 0].isContinuation == true)
+        #expect(screen[2, 0].character == "x")
+        #expect(screen.lines == ["中x   "])
+    }
+
+    @Test("a wide character that does not fit at the edge becomes a space")
+    func wideAtEdge() {
+        var screen = Screen(size: Size(width: 5, height: 1))
+        #expect(screen.put("abcd中", column: 0, row: 0) == 5)
+        #expect(screen.lines == ["abcd "])
+        #expect(screen[4, 0].isContinuation == false)
+    }
+
+    @Test("zero-width characters are skipped")
+    func zeroWidth() {
+        var screen = Screen(size: Size(width: 4, height: 1))
+        #expect(screen.put("a\u{200B}b", column: 0, row: 0) == 2)
+        #expect(screen.lines == ["ab  "])
+    }
+
+    @Test("overwriting either half of a wide character blanks the other half")
+    func overwriteHalf() {
+        var screen = Screen(size: Size(width: 5, height: 1))
+        screen.put("中", column: 0, row: 0)
+        screen.put("x", column: 1, row: 0)
+        #expect(screen.lines == [" x   "])
+        screen = Screen(size: Size(width: 5, height: 1))
+        screen.put("中", column: 0, row: 0)
+        screen.put("x", column: 0, row: 0)
+        #expect(screen.lines == ["x    "])
+        #expect(screen[1, 0].isContinuation == false)
+    }
+
+    @Test("a wide character written over the first half of another leaves no stray continuation cell")
+    func wideOverWide() {
+        var screen = Screen(size: Size(width: 5, height: 1))
+        screen.put("a中", column: 0, row: 0)  // a, 中 at 1–2
+        screen.put("文", column: 0, row: 0)  // 文 at 0–1 cuts 中 in half
+        #expect(screen[2, 0].isContinuation == false, "column 2 still claims to continue a character that is gone")
+        #expect(screen.lines == ["文   "])
+        expectRowsFullWidth(screen)
+    }
+
+    @Test("a wide character written over the second half of another leaves no stray continuation cell")
+    func wideOverWideShifted() {
+        var screen = Screen(size: Size(width: 5, height: 1))
+        screen.put("中文", column: 0, row: 0)  // 中 at 0–1, 文 at 2–3
+        screen.put("字", column: 1, row: 0)  // 字 at 1–2 cuts both
+        #expect(screen.lines == [" 字  "])
+        expectRowsFullWidth(screen)
+    }
+
+    @Test("fill starting on the right half of a wide character keeps rows full width")
+    func fillOverHalf() {
+        var screen = Screen(size: Size(width: 5, height: 1))
+        screen.put("中", column: 0, row: 0)
+        screen.fill(Rect(x: 1, y: 0, width: 4, height: 1), with: "-")
+        expectRowsFullWidth(screen)
+        #expect(screen.lines == [" ----"])
+    }
+
+    @Test("fill is clipped to the screen")
+    func fillClipped() {
+        var screen = Screen(size: Size(width: 4, height: 3))
+        screen.fill(Rect(x: -2, y: 1, width: 4, height: 10), with: "#")
+        #expect(screen.lines == ["    ", "##  ", "##  "])
+        screen.fill(Rect(x: 10, y: 0, width: 4, height: 1), with: "!")
+        #expect(screen.lines == ["    ", "##  ", "##  "])
+    }
+
+    @Test("fill sets the style; restyle changes only the style")
+    func fillAndRestyle() {
+        var screen = Screen(size: Size(width: 3, height: 1))
+        screen.put("abc", column: 0, row: 0)
+        screen.restyle(Rect(x: 1, y: 0, width: 5, height: 1)) { $0.bold = true }
+        #expect(screen.lines == ["abc"])
+        #expect(screen[0, 0].style.bold == false)
+        #expect(screen[1, 0].style.bold == true)
+        #expect(screen[2, 0].style.bold == true)
+        screen.fill(Rect(x: 0, y: 0, width: 1, height: 1), style: .selected)
+        #expect(screen[0, 0] == Cell(" ", style: .selected))
+    }
+
+    @Test("a zero-size screen has no lines")
+    func emptyScreen() {
+        var screen = Screen(size: Size(width: 0, height: 0))
+        screen.put("abc", column: 0, row: 0)
+        screen.fill(Rect(x: 0, y: 0, width: 5, height: 5))
+        #expect(screen.lines.isEmpty)
+    }
+}

@@ -1,0 +1,216 @@
+import Foundation
+import PerchCore
+import Testing
+
+@testable import PerchStore
+
+/// A fresh temporary folder, removed when `body` returns.
+private func withTemporaryFolder<T>(_ body: (String) throws -> T) throws -> T {
+    let folder = FileManager.default.temporaryDirectory
+        .appendingPathComponent("perch-config-tests-\(UUID().uuidString)").path
+    try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+    defer { try? FileManager.default.removeItem(atPath: folder) }
+    return try body(folder)
+}
+
+private func write(_ text: String, to path: String) throws {
+    try Data(text.utf8).write(to: URL(fileURLWithPath: path))
+}
+
+/// Parses `text` and returns the error it throws, or nil.
+private func parseError(_ text: String, path: String = "/cfg/accounts.json") -> ConfigError? {
+    do {
+        _ = try ConfigLoader.parse(Array(text.utf8), path: path)
+        return nil
+    } catch {
+        return error
+    }
+}
+
+@Suite("ConfigLoader")
+struct ConfigLoaderTests {
+    @Test("a valid file loads its accounts, in order, with its path")
+    func validFile() throws {
+        try withTemporaryFolder { folder in
+            let path = folder + "/accounts.json"
+            try write(
+                """
+                {"accounts": [
+                  {"id": "work", "name": "Work", "handle": "@me"},
+                  {"id": "home", "name": "Home"}
+                ]}
+                """, to: path)
+            let loaded = try ConfigLoader.load(PerchPaths(config: path, state: folder + "/state.json", lookup: { _ in nil }))
+            #expect(loaded.accounts == [Account(id: "work", name: "Work", handle: "@me"), Account(id: "home", name: "Home")])
+            #expect(loaded.path == path)
+            #expect(loaded.description == path)
+        }
+    }
+
+    @Test("unknown keys are ignored")
+    func unknownKeys() throws {
+        let accounts = try ConfigLoader.parse(Array(#"{"version": 2, "accounts": [{"id": "a", "name": "A", "colour": "red"}]}"#.utf8), path: "x")
+        #expect(accounts == [Account(id: "a", name: "A")])
+    }
+
+    @Test("syntax errors name the line and column", arguments: [
+        // (text, line, column)
+        ("{\"accounts\": [\n  {\"id\": \"a\", \"name\": \"A\",}\n]}", 2, 27),
+        ("{\"accounts\": [\n  {\"id\": \"a\" \"name\": \"A\"}\n]}", 2, 14),
+        ("{\n  \"accounts\": [\n    {\"id\": \"a\", \"name\": \"A\"}\n  ]\n", 5, 1),
+        ("{\"accounts\": tru}", 1, 17),
+        ("\n\n   {\"accounts\": [1 2]}", 3, 20),
+        ("{\"accounts\": [{\"id\": \"é\", \"name\": 'x'}]}", 1, 35),
+    ])
+    func syntaxErrors(_ c: (String, Int, Int)) throws {
+        let error = try #require(parseError(c.0))
+        guard case .syntax(let path, let line, let column, let message) = error else {
+            Issue.record("expected a syntax error, got \(error)")
+            return
+        }
+        #expect(path == "/cfg/accounts.json")
+        #expect(line == c.1)
+        #expect(column == c.2)
+        #expect(!message.isEmpty)
+        #expect(error.description == "config /cfg/accounts.json: line \(c.1), column \(c.2): \(message)")
+    }
+
+    @Test("invalid UTF-8 is a syntax error with a line and column, not Foundation's generic message")
+    func invalidUTF8() throws {
+        // RFC 8259 §8.1: JSON text exchanged between systems MUST be UTF-8. Byte 0xFF is the 36th character.
+        let prefix = Array(#"{"accounts": [{"id": "a", "name": ""#.utf8)
+        #expect(prefix.count == 35)
+        let bytes = prefix + [0xFF] + Array(#""}]}"#.utf8)
+        do {
+            let accounts = try ConfigLoader.parse(bytes, path: "/cfg/accounts.json")
+            Issue.record("accepted: \(accounts)")
+        } catch {
+            guard case .syntax(_, let line, let column, _) = error else {
+                Issue.record("expected a syntax error with a position, got: \(error)")
+                return
+            }
+            #expect(line == 1)
+            #expect((35...36).contains(column), "column \(column)")
+        }
+    }
+
+    @Test("a missing required name reports accounts[0].name")
+    func missingName() throws {
+        let error = try #require(parseError(#"{"accounts": [{"id": "work"}]}"#))
+        guard case .invalid(_, let problems) = error else {
+            Issue.record("expected .invalid, got \(error)")
+            return
+        }
+        #expect(problems.count == 1)
+        #expect(problems.first?.hasPrefix("accounts[0].name") == true, "\(problems)")
+        #expect(problems.first == "accounts[0].name: missing (required)")
+    }
+
+    @Test("a missing name in a later account names its index")
+    func missingNameLater() throws {
+        let error = try #require(parseError(#"{"accounts": [{"id": "a", "name": "A"}, {"id": "b", "name": "B"}, {"id": "c"}]}"#))
+        #expect(error.description == "config /cfg/accounts.json: accounts[2].name: missing (required)")
+    }
+
+    @Test("a missing accounts key is reported at the top level")
+    func missingAccounts() throws {
+        let error = try #require(parseError(#"{"acounts": []}"#))
+        #expect(error.description == "config /cfg/accounts.json: accounts: missing (required)")
+    }
+
+    @Test("a wrong type names the field and the type expected")
+    func wrongType() throws {
+        let error = try #require(parseError(#"{"accounts": [{"id": 7, "name": "A"}]}"#))
+        #expect(error.description == "config /cfg/accounts.json: accounts[0].id: expected a string")
+    }
+
+    @Test("a duplicate id names both places")
+    func duplicateID() throws {
+        let error = try #require(parseError(#"{"accounts": [{"id": "work", "name": "Work"}, {"id": "work", "name": "Work again"}]}"#))
+        guard case .invalid(let path, let problems) = error else {
+            Issue.record("expected .invalid, got \(error)")
+            return
+        }
+        #expect(path == "/cfg/accounts.json")
+        #expect(problems == [#"accounts[1].id: duplicate id "work" (first at accounts[0])"#])
+    }
+
+    @Test("every problem is reported, not just the first")
+    func severalProblems() throws {
+        let error = try #require(parseError(#"{"accounts": [{"id": "", "name": " "}, {"id": "a", "name": "A"}, {"id": "a", "name": "B"}]}"#))
+        guard case .invalid(_, let problems) = error else {
+            Issue.record("expected .invalid, got \(error)")
+            return
+        }
+        #expect(problems.contains("accounts[0].id: must not be empty"))
+        #expect(problems.contains("accounts[0].name: must not be empty"))
+        #expect(problems.contains(#"accounts[2].id: duplicate id "a" (first at accounts[1])"#))
+        #expect(problems.count == 3)
+    }
+
+    @Test("an empty list of accounts is invalid")
+    func emptyList() throws {
+        let error = try #require(parseError(#"{"accounts": []}"#))
+        guard case .invalid(_, let problems) = error else {
+            Issue.record("expected .invalid, got \(error)")
+            return
+        }
+        #expect(problems == ["accounts: the list is empty; add at least one account"])
+    }
+
+    @Test("an empty or blank file is invalid with a hint", arguments: ["", "   \n\t\r\n"])
+    func emptyFile(_ text: String) throws {
+        let error = try #require(parseError(text))
+        guard case .invalid(let path, let problems) = error else {
+            Issue.record("expected .invalid, got \(error)")
+            return
+        }
+        #expect(path == "/cfg/accounts.json")
+        #expect(problems.count == 1)
+        #expect(problems.first?.contains("empty") == true)
+    }
+
+    @Test("a missing implicit config means the sample accounts")
+    func missingImplicitConfig() throws {
+        try withTemporaryFolder { folder in
+            let paths = PerchPaths(lookup: { $0 == "XDG_CONFIG_HOME" ? folder : ($0 == "HOME" ? folder : nil) })
+            #expect(paths.config == folder + "/perch/accounts.json")
+            #expect(paths.configIsExplicit == false)
+            let loaded = try ConfigLoader.load(paths)
+            #expect(loaded.accounts == Account.samples)
+            #expect(loaded.path == nil)
+            #expect(loaded.description.contains("sample"))
+        }
+    }
+
+    @Test("a missing explicit config is unreadable")
+    func missingExplicitConfig() throws {
+        try withTemporaryFolder { folder in
+            let path = folder + "/nope.json"
+            let paths = PerchPaths(config: path, lookup: { _ in nil })
+            #expect(paths.configIsExplicit)
+            do throws(ConfigError) {
+                let loaded = try ConfigLoader.load(paths)
+                Issue.record("expected an error, loaded \(loaded)")
+            } catch {
+                guard case .unreadable(let fileError) = error else {
+                    Issue.record("expected .unreadable, got \(error)")
+                    return
+                }
+                #expect(fileError.isNotFound)
+                #expect(fileError.path == path)
+                #expect(error.description.hasPrefix("config " + path + ": "))
+            }
+        }
+    }
+
+    @Test("an implicit config that exists but is broken is an error, not the samples")
+    func brokenImplicitConfig() throws {
+        try withTemporaryFolder { folder in
+            try FileManager.default.createDirectory(atPath: folder + "/perch", withIntermediateDirectories: true)
+            try write("{", to: folder + "/perch/accounts.json")
+            let paths = PerchPaths(lookup: { $0 == "XDG_CONFIG_HOME" ? folder : nil })
+            #expect(throws: ConfigError.self) { try ConfigLoader.load(paths) }
+        }
+    }
+}

@@ -1,0 +1,170 @@
+import Foundation
+import PerchCore
+import Testing
+
+@testable import PerchStore
+
+/// A fresh temporary folder, removed when `body` returns.
+private func withTemporaryFolder<T>(_ body: (String) throws -> T) throws -> T {
+    let folder = FileManager.default.temporaryDirectory
+        .appendingPathComponent("perch-state-tests-\(UUID().uuidString)").path
+    try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+    defer { try? FileManager.default.removeItem(atPath: folder) }
+    return try body(folder)
+}
+
+private func contents(of folder: String) throws -> [String] {
+    try FileManager.default.contentsOfDirectory(atPath: folder).sorted()
+}
+
+private func read(_ path: String) throws -> Data {
+    try Data(contentsOf: URL(fileURLWithPath: path))
+}
+
+@Suite("StateStore")
+struct StateStoreTests {
+    @Test("a missing file loads the default state without a warning")
+    func missingFile() throws {
+        try withTemporaryFolder { folder in
+            let loaded = try StateStore(path: folder + "/state.json").load()
+            #expect(loaded.state == SavedState())
+            #expect(loaded.warning == nil)
+            #expect(try contents(of: folder).isEmpty, "loading must not create files")
+        }
+    }
+
+    @Test("recording two switches round-trips through the file")
+    func roundTrip() throws {
+        try withTemporaryFolder { folder in
+            let path = folder + "/perch/state.json"  // the folder does not exist yet
+            let store = StateStore(path: path)
+            let first = try store.recordSwitch(to: "work")
+            #expect(first.switchCount == 1)
+            let second = try store.recordSwitch(to: "work")
+            #expect(second.switchCount == 2)
+            #expect(second.switchesPerAccount == ["work": 2])
+            #expect(second.currentAccount == "work")
+
+            // The file is valid JSON holding the same state.
+            let data = try read(path)
+            let decoded = try JSONDecoder().decode(SavedState.self, from: data)
+            #expect(decoded == second)
+            let object = try #require(try JSONSerialization.jsonObject(with: data) as? [String: Any])
+            #expect(object["switchCount"] as? Int == 2)
+            #expect(object["currentAccount"] as? String == "work")
+            #expect(object["version"] as? Int == SavedState.currentVersion)
+
+            // A fresh store (another process) sees it.
+            let loaded = try StateStore(path: path).load()
+            #expect(loaded.state == second)
+            #expect(loaded.warning == nil)
+        }
+    }
+
+    @Test("switches to different accounts are counted per account")
+    func perAccount() throws {
+        try withTemporaryFolder { folder in
+            let store = StateStore(path: folder + "/state.json")
+            _ = try store.recordSwitch(to: "work")
+            _ = try store.recordSwitch(to: "oss")
+            let last = try store.recordSwitch(to: "work")
+            #expect(last == SavedState(currentAccount: "work", switchCount: 3, switchesPerAccount: ["work": 2, "oss": 1]))
+            #expect(try store.load().state == last)
+        }
+    }
+
+    @Test("a record reads what another writer saved in between")
+    func readModifyWrite() throws {
+        try withTemporaryFolder { folder in
+            let path = folder + "/state.json"
+            _ = try StateStore(path: path).recordSwitch(to: "a")
+            try StateStore(path: path).save(SavedState(currentAccount: "b", switchCount: 10, switchesPerAccount: ["b": 10]))
+            let next = try StateStore(path: path).recordSwitch(to: "a")
+            #expect(next.switchCount == 11)
+            #expect(next.switchesPerAccount == ["b": 10, "a": 1])
+        }
+    }
+
+    @Test("a corrupt file is kept as state.json.corrupt-* and load returns defaults with a warning", arguments: ["not json at all", "{\"version\": 1, \"switchCount\": \"many\"}", "{"])
+    func corruptFile(_ garbage: String) throws {
+        try withTemporaryFolder { folder in
+            let path = folder + "/state.json"
+            try Data(garbage.utf8).write(to: URL(fileURLWithPath: path))
+            let loaded = try StateStore(path: path).load()
+            #expect(loaded.state == SavedState())
+            let warning = try #require(loaded.warning)
+            let names = try contents(of: folder)
+            let copies = names.filter { $0.hasPrefix("state.json.corrupt-") }
+            #expect(copies.count == 1, "\(names)")
+            let copy = try #require(copies.first)
+            #expect(try read(folder + "/" + copy) == Data(garbage.utf8), "the copy holds the original bytes")
+            #expect(warning.contains(copy), "warning names the copy: \(warning)")
+            #expect(!names.contains { $0.contains(".tmp-") }, "\(names)")
+        }
+    }
+
+    @Test("a switch after a corrupt file starts afresh and writes a valid file")
+    func switchAfterCorrupt() throws {
+        try withTemporaryFolder { folder in
+            let path = folder + "/state.json"
+            try Data("garbage".utf8).write(to: URL(fileURLWithPath: path))
+            let next = try StateStore(path: path).recordSwitch(to: "work")
+            #expect(next == SavedState(currentAccount: "work", switchCount: 1, switchesPerAccount: ["work": 1]))
+            #expect(try JSONDecoder().decode(SavedState.self, from: read(path)) == next)
+        }
+    }
+
+    @Test("writeAtomically leaves no temporary files behind and replaces the content")
+    func writeAtomicallyNoLeftovers() throws {
+        try withTemporaryFolder { folder in
+            let path = folder + "/state.json"
+            for i in 0..<5 {
+                try FileSystem.writeAtomically(Array("content \(i)".utf8), to: path)
+            }
+            #expect(try contents(of: folder) == ["state.json"])
+            #expect(try read(path) == Data("content 4".utf8))
+        }
+    }
+
+    @Test("writeAtomically creates the file with mode 0600 and missing folders")
+    func writeAtomicallyMode() throws {
+        try withTemporaryFolder { folder in
+            let path = folder + "/a/b/state.json"
+            try FileSystem.writeAtomically(Array("x".utf8), to: path)
+            let attributes = try FileManager.default.attributesOfItem(atPath: path)
+            let permissions = try #require(attributes[.posixPermissions] as? NSNumber)
+            #expect(permissions.intValue & 0o777 == 0o600)
+            #expect(try read(path) == Data("x".utf8))
+        }
+    }
+
+    @Test("a failed writeAtomically leaves no temporary file and the target untouched")
+    func writeAtomicallyFailure() throws {
+        try withTemporaryFolder { folder in
+            // The target is a non-empty folder: rename(2) over it fails.
+            let target = folder + "/state.json"
+            try FileManager.default.createDirectory(atPath: target + "/inside", withIntermediateDirectories: true)
+            #expect(throws: FileError.self) {
+                try FileSystem.writeAtomically(Array("x".utf8), to: target)
+            }
+            #expect(try contents(of: folder) == ["state.json"])
+            #expect(try contents(of: target) == ["inside"])
+        }
+    }
+
+    @Test("state written by save is pretty JSON ending in a newline")
+    func saveFormat() throws {
+        try withTemporaryFolder { folder in
+            let path = folder + "/state.json"
+            try StateStore(path: path).save(SavedState(currentAccount: "x", switchCount: 1, switchesPerAccount: ["x": 1]))
+            let data = try read(path)
+            #expect(data.last == 0x0A)
+            #expect(try StateStore(path: path).load().state.currentAccount == "x")
+        }
+    }
+
+    @Test("the lock file sits beside the state file")
+    func lockPath() {
+        #expect(StateStore(path: "/s/state.json").lockPath == "/s/state.json.lock")
+    }
+}
