@@ -72,6 +72,9 @@ public struct CommandLineOptions: Hashable, Sendable {
                 name = String(argument[..<equals])
                 inline = String(argument[argument.index(after: equals)...])
             }
+            if inline != nil, name == "--help" || name == "--version" {
+                throw UsageError(description: "option \(name) takes no value")
+            }
             switch name {
             case "-h", "--help":
                 request = .help

@@ -12,6 +12,10 @@ public enum JSONSyntaxLocator {
 
     /// The first syntax error in `bytes`, or nil when they are one valid JSON value.
     public static func firstProblem(in bytes: [UInt8]) -> Problem? {
+        if let offset = firstInvalidUTF8(in: bytes) {
+            let (line, column) = position(of: offset, in: bytes)
+            return Problem(line: line, column: column, message: "invalid UTF-8 (the file must be UTF-8 text)")
+        }
         var scanner = Scanner(bytes: bytes)
         do {
             scanner.skipWhitespace()
@@ -24,6 +28,20 @@ public enum JSONSyntaxLocator {
             return Problem(line: line, column: column, message: failure.message)
         } catch {
             return nil
+        }
+    }
+
+    /// Byte offset of the first ill-formed UTF-8 sequence, found with the standard library's decoder.
+    static func firstInvalidUTF8(in bytes: [UInt8]) -> Int? {
+        var parser = Unicode.UTF8.ForwardParser()
+        var iterator = bytes.makeIterator()
+        var offset = 0
+        while true {
+            switch parser.parseScalar(from: &iterator) {
+            case .valid(let encoded): offset += encoded.count
+            case .emptyInput: return nil
+            case .error: return offset
+            }
         }
     }
 
@@ -140,12 +158,24 @@ public enum JSONSyntaxLocator {
                     index += 1
                     guard let e = current else { break }
                     if e == UInt8(ascii: "u") {
-                        for _ in 0..<4 {
-                            index += 1
-                            guard let h = current, (h >= 0x30 && h <= 0x39) || (h | 0x20 >= 0x61 && h | 0x20 <= 0x66) else {
-                                throw fail("expected four hex digits after \\u")
+                        let start = index - 1
+                        let unit = try hexUnit()
+                        if (0xD800...0xDBFF).contains(unit) {
+                            // A high surrogate must be followed by an escaped low surrogate.
+                            guard current == UInt8(ascii: "\\"), index + 1 < bytes.count, bytes[index + 1] == UInt8(ascii: "u") else {
+                                index = start
+                                throw fail("unpaired surrogate in \\u escape")
                             }
+                            index += 1
+                            guard (0xDC00...0xDFFF).contains(try hexUnit()) else {
+                                index = start
+                                throw fail("unpaired surrogate in \\u escape")
+                            }
+                        } else if (0xDC00...0xDFFF).contains(unit) {
+                            index = start
+                            throw fail("unpaired surrogate in \\u escape")
                         }
+                        continue
                     } else if !"\"\\/bfnrt".utf8.contains(e) {
                         throw fail("invalid escape in string")
                     }
@@ -157,6 +187,20 @@ public enum JSONSyntaxLocator {
                 }
             }
             throw fail("unexpected end of file inside a string")
+        }
+
+        /// Reads `uXXXX` (index on the `u`); leaves index after the last digit; returns the code unit.
+        mutating func hexUnit() throws -> UInt32 {
+            var unit: UInt32 = 0
+            for _ in 0..<4 {
+                index += 1
+                guard let h = current, let digit = UInt32(String(UnicodeScalar(h)), radix: 16) else {
+                    throw fail("expected four hex digits after \\u")
+                }
+                unit = unit * 16 + digit
+            }
+            index += 1
+            return unit
         }
 
         mutating func literal(_ word: String) throws {

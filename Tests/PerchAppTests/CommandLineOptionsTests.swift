@@ -85,6 +85,7 @@ struct CommandLineOptionsTests {
         }
     }
 
+    // Bug: `--help=yes` and `--version=2` were accepted and the value silently ignored.
     @Test("options that take no value reject one given with =", arguments: ["--help=yes", "--version=2"])
     func flagWithValue(_ argument: String) {
         #expect(throws: CommandLineOptions.UsageError.self, "\(argument) was accepted") {

@@ -369,6 +369,18 @@ struct AppStateUpdateTests {
         #expect(state.hitTest(Position(column: 5, row: 21)) == .catalogRow(59))
     }
 
+    // Bug: a click on the banner row picked the catalog row drawn underneath it.
+    @Test("the banner row is not a catalog row")
+    func hitTestBanner() {
+        var state = makeState(current: "work")
+        _ = state.update(char("2"))
+        #expect(state.hitTest(Position(column: 5, row: 21)) == .catalogRow(20))
+        state.banner = "Could not save the switch"
+        #expect(state.render().lines[21].contains("Could not save the switch"))
+        #expect(state.hitTest(Position(column: 5, row: 21)) == .none)
+        #expect(state.hitTest(Position(column: 5, row: 20)) == .catalogRow(19))
+    }
+
     @Test("the Settings action row is hit where it is drawn")
     func hitTestSettings() throws {
         var state = makeState()

@@ -277,6 +277,7 @@ struct InputDecoderTests {
         #expect(decoder.feed(bytes("1~x")) == [.paste("q\nmore"), char("x")])
     }
 
+    // Bug: an over-long CSI was cut at 64 bytes and its remaining digits arrived as key presses (`1` switched tabs).
     @Test("an over-long CSI is dropped as unknown and its tail does not become keys")
     func overLongSequence() {
         let digits = String(repeating: "1", count: 80)
@@ -288,6 +289,7 @@ struct InputDecoderTests {
         #expect(!events.contains(char("1")), "tail of the over-long sequence was delivered as keys: \(events.count) events")
     }
 
+    // Bug: overlong, surrogate and out-of-range UTF-8 became one U+FFFD instead of one per maximal subpart.
     @Test(
         "invalid UTF-8 gives U+FFFD per maximal subpart, like Swift's own decoder",
         arguments: [

@@ -58,6 +58,7 @@ struct ScreenTests {
         #expect(screen.lines == ["     "])
     }
 
+    // Bug: a negative start column with no width stopped writing short of the right edge.
     @Test("put from a negative column clips the left part and still reaches the right edge")
     func putNegativeColumn() {
         var screen = Screen(size: Size(width: 5, height: 1))
@@ -112,6 +113,7 @@ struct ScreenTests {
         #expect(screen[1, 0].isContinuation == false)
     }
 
+    // Bug: a wide character over the left half of another left its stray right half behind.
     @Test("a wide character written over the first half of another leaves no stray continuation cell")
     func wideOverWide() {
         var screen = Screen(size: Size(width: 5, height: 1))
@@ -122,6 +124,7 @@ struct ScreenTests {
         expectRowsFullWidth(screen)
     }
 
+    // Bug: a wide character over the right half of another left a stray continuation cell.
     @Test("a wide character written over the second half of another leaves no stray continuation cell")
     func wideOverWideShifted() {
         var screen = Screen(size: Size(width: 5, height: 1))
@@ -131,6 +134,7 @@ struct ScreenTests {
         expectRowsFullWidth(screen)
     }
 
+    // Bug: fill did not blank the other half of a wide character it cut.
     @Test("fill starting on the right half of a wide character keeps rows full width")
     func fillOverHalf() {
         var screen = Screen(size: Size(width: 5, height: 1))

@@ -75,6 +75,7 @@ struct ConfigLoaderTests {
         #expect(error.description == "config /cfg/accounts.json: line \(c.1), column \(c.2): \(message)")
     }
 
+    // Bug: a config with invalid UTF-8 got Foundation's generic "not valid JSON" with no line or column.
     @Test("invalid UTF-8 is a syntax error with a line and column, not Foundation's generic message")
     func invalidUTF8() throws {
         // RFC 8259 §8.1: JSON text exchanged between systems MUST be UTF-8. Byte 0xFF is the 36th character.

@@ -83,6 +83,20 @@ struct JSONSyntaxLocatorTests {
         }
     }
 
+    // Bug: a lone surrogate escape such as "\uD800" passed the locator, so the user got Foundation's generic message.
+    @Test("unpaired surrogate escapes are located", arguments: [#"["\uD800"]"#, #"["\uDC00"]"#, #"["\uD800\u0041"]"#, #"["\uD800x"]"#])
+    func unpairedSurrogate(_ text: String) throws {
+        let problem = try #require(JSONSyntaxLocator.firstProblem(in: Array(text.utf8)))
+        #expect(problem.line == 1)
+        #expect(problem.column == 3)
+        #expect(problem.message.contains("surrogate"))
+    }
+
+    @Test("a surrogate pair escape is valid")
+    func surrogatePair() {
+        #expect(JSONSyntaxLocator.firstProblem(in: Array(#"["\uD83D\uDE00"]"#.utf8)) == nil)
+    }
+
     @Test("nesting is limited to 512 levels")
     func nesting() throws {
         let ok = String(repeating: "[", count: 512) + String(repeating: "]", count: 512)

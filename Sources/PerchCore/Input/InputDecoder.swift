@@ -20,6 +20,9 @@ public struct InputDecoder: Sendable {
 
     private var pending: [UInt8] = []
     private var paste: [UInt8]?
+    /// Set after an over-long sequence was cut off: its remaining parameter bytes are dropped
+    /// up to and including its final byte, so they never turn into key presses.
+    private var discardingSequence = false
 
     public init() {}
 
@@ -43,6 +46,7 @@ public struct InputDecoder: Sendable {
     private enum Step {
         case event(InputEvent?, consumed: Int)
         case beginPaste(consumed: Int)
+        case startDiscarding(InputEvent, consumed: Int)
         case needMore
     }
 
@@ -50,6 +54,18 @@ public struct InputDecoder: Sendable {
         var events: [InputEvent] = []
         var index = 0
         while index < pending.count {
+            if discardingSequence {
+                let byte = pending[index]
+                if byte >= 0x20 && byte <= 0x3F {
+                    index += 1
+                    continue
+                }
+                discardingSequence = false
+                if byte >= 0x40 && byte <= 0x7E {
+                    index += 1
+                    continue
+                }
+            }
             if paste != nil {
                 guard let next = consumePaste(from: index, into: &events) else { return events }
                 index = next
@@ -61,6 +77,10 @@ public struct InputDecoder: Sendable {
                 index += consumed
             case .beginPaste(let consumed):
                 paste = []
+                index += consumed
+            case .startDiscarding(let event, let consumed):
+                events.append(event)
+                discardingSequence = true
                 index += consumed
             case .needMore:
                 pending.removeFirst(index)
@@ -125,7 +145,8 @@ public struct InputDecoder: Sendable {
     }
 
     /// Decodes one UTF-8 character at `index`: the character and its length in bytes, or nil
-    /// when more bytes are needed. Invalid bytes decode to U+FFFD one at a time.
+    /// when more bytes are needed. Ill-formed bytes decode to U+FFFD, one per maximal ill-formed
+    /// subpart, as Swift's own UTF-8 decoder does.
     private func utf8Character(at index: Int, final: Bool) -> (Character, Int)? {
         let lead = pending[index]
         let length: Int
@@ -138,7 +159,19 @@ public struct InputDecoder: Sendable {
         }
         let available = pending.count - index
         for offset in 1..<max(1, min(length, available)) {
-            if pending[index + offset] & 0xC0 != 0x80 { return ("\u{FFFD}", offset) }
+            // The second byte's range depends on the lead (Unicode Table 3-7, well-formed
+            // UTF-8): this rejects overlong forms, surrogates and values past U+10FFFF.
+            var valid: ClosedRange<UInt8> = 0x80...0xBF
+            if offset == 1 {
+                switch lead {
+                case 0xE0: valid = 0xA0...0xBF
+                case 0xED: valid = 0x80...0x9F
+                case 0xF0: valid = 0x90...0xBF
+                case 0xF4: valid = 0x80...0x8F
+                default: break
+                }
+            }
+            if !valid.contains(pending[index + offset]) { return ("\u{FFFD}", offset) }
         }
         if available < length {
             return final ? ("\u{FFFD}", available) : nil
@@ -206,9 +239,13 @@ public struct InputDecoder: Sendable {
                 }
                 return .event(Self.interpretCSI(parameters: body, final: byte), consumed: i - index + 1)
             }
-            if byte < 0x20 || byte > 0x7E || i - index >= Self.maximumSequenceLength {
-                // Malformed or over-long: drop what came so far; the byte that broke it is decoded on its own.
+            if byte < 0x20 || byte > 0x7E {
+                // Malformed: drop what came so far; the byte that broke it is decoded on its own.
                 return .event(.unknown(Array(pending[index..<i])), consumed: i - index)
+            }
+            if i - index >= Self.maximumSequenceLength {
+                // Over-long: drop it whole, including the parameter bytes still to come.
+                return .startDiscarding(.unknown(Array(pending[index..<i])), consumed: i - index)
             }
             i += 1
         }

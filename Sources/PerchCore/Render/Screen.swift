@@ -36,7 +36,7 @@ public struct Screen: Hashable, Sendable {
     @discardableResult
     public mutating func put(_ text: String, column: Int, row: Int, style: Style = .plain, width: Int? = nil) -> Int {
         guard row >= 0, row < size.height else { return column }
-        let limit = min(size.width, column + (width ?? size.width))
+        let limit = min(size.width, width.map { column + $0 } ?? size.width)
         var x = column
         for raw in text {
             let character = DisplayWidth.sanitized(raw)
@@ -47,8 +47,13 @@ public struct Screen: Hashable, Sendable {
                 return limit
             }
             if x >= 0 {
-                set(column: x, row: row, Cell(character, style: style))
-                if w == 2 { set(column: x + 1, row: row, Cell(" ", style: style, isContinuation: true)) }
+                detachWideCharacters(column: x, row: row)
+                if w == 2 { detachWideCharacters(column: x + 1, row: row) }
+                cells[row * size.width + x] = Cell(character, style: style)
+                if w == 2 { cells[row * size.width + x + 1] = Cell(" ", style: style, isContinuation: true) }
+            } else if x + w > 0 {
+                // Only the right half of a wide character is on screen: show a space there.
+                set(column: 0, row: row, Cell(" ", style: style))
             }
             x += w
         }
@@ -61,6 +66,8 @@ public struct Screen: Hashable, Sendable {
         let y0 = max(0, rect.y), y1 = min(size.height, rect.maxY)
         guard x0 < x1, y0 < y1 else { return }
         for y in y0..<y1 {
+            detachWideCharacters(column: x0, row: y)
+            detachWideCharacters(column: x1 - 1, row: y)
             for x in x0..<x1 { cells[y * size.width + x] = Cell(character, style: style) }
         }
     }
@@ -77,13 +84,20 @@ public struct Screen: Hashable, Sendable {
 
     private mutating func set(column: Int, row: Int, _ cell: Cell) {
         guard column >= 0, column < size.width, row >= 0, row < size.height else { return }
-        // Overwriting half of a wide character blanks its other half.
+        detachWideCharacters(column: column, row: row)
+        cells[row * size.width + column] = cell
+    }
+
+    /// Before the cell at (`column`, `row`) is overwritten: if it is half of a two-column
+    /// character, blanks the other half, so no half character is ever left on a row.
+    private mutating func detachWideCharacters(column: Int, row: Int) {
+        guard column >= 0, column < size.width, row >= 0, row < size.height else { return }
         let index = row * size.width + column
         if cells[index].isContinuation, column > 0 {
             cells[index - 1] = Cell(" ", style: cells[index - 1].style)
-        } else if column + 1 < size.width, cells[index + 1].isContinuation, !cell.isContinuation {
+        }
+        if column + 1 < size.width, cells[index + 1].isContinuation {
             cells[index + 1] = Cell(" ", style: cells[index + 1].style)
         }
-        cells[index] = cell
     }
 }
