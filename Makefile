@@ -25,7 +25,7 @@ deps:
 	@./scripts/ensure-packages.sh libncurses-dev
 
 test-deps:
-	@./scripts/ensure-packages.sh libncurses-dev tmux
+	@./scripts/ensure-packages.sh libncurses-dev tmux python3
 
 ## Format the sources with the toolchain's swift-format.
 format:

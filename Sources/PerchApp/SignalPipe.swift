@@ -36,6 +36,12 @@ enum SignalPipe {
             }
         }
         Glibc.signal(SIGPIPE, SIG_IGN)
+        // A blocked signal mask is inherited across exec: unblock what Perch relies on, or a
+        // parent that blocked SIGTSTP (say) would make Ctrl-Z or a resize silently do nothing.
+        var set = sigset_t()
+        sigemptyset(&set)
+        for signal in watched + fatal { sigaddset(&set, signal) }
+        sigprocmask(SIG_UNBLOCK, &set, nil)
     }
 
     /// Puts the default handlers back (before exiting).

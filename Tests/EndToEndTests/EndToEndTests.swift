@@ -181,6 +181,44 @@ struct EndToEndTests {
         #expect(try session.terminalModes() == "0 0")
     }
 
+    @Test("Idle costs nothing: no wake-ups in 1.5 s with nothing happening, with and without the sheet up")
+    func idleMakesNoWakeUps() throws {
+        let session = try TmuxSession()
+        try session.waitForStart()
+        let pid = try session.perchPID()
+        TmuxSession.pause(0.3)
+        var before = try TmuxSession.contextSwitches(pid)
+        TmuxSession.pause(1.5)
+        #expect(try TmuxSession.contextSwitches(pid) == before, "woke up while idle")
+
+        try session.send("a")
+        #expect(try session.waitFor("Switch account"))
+        TmuxSession.pause(0.3)
+        before = try TmuxSession.contextSwitches(pid)
+        TmuxSession.pause(1.5)
+        #expect(try TmuxSession.contextSwitches(pid) == before, "woke up while idle with the sheet up")
+    }
+
+    @Test("Ctrl-Z suspends with the terminal restored; fg brings Perch back with its modes and a full redraw")
+    func suspendAndResume() throws {
+        let session = try TmuxSession(interactiveShell: true)
+        try session.waitForStart()
+        try session.send("3")
+        #expect(try session.waitFor("Stats ·"))
+        try session.send("C-z")
+        #expect(try session.waitFor("Stopped"), "the shell reports the stopped job")
+        #expect(try session.terminalModes() == "0 0")
+        try session.sendLiteral("fg")
+        try session.send("Enter")
+        #expect(try session.waitFor("Stats ·"), "the pane is drawn again after fg")
+        #expect(try session.waitUntil { lines in lines.contains { $0.contains("Overview") && $0.contains("Settings") } })
+        #expect(try session.terminalModes() == "1 1")
+        try session.send("q")
+        // The shell already printed the list's status when the job stopped; wait for the modes instead.
+        #expect(try session.waitUntil { _ in (try? session.terminalModes()) == "0 0" })
+        #expect(!(try session.screen()).contains { $0.contains("Stats ·") }, "the main screen is back")
+    }
+
     @Test("Resizing the terminal re-fits the sheet to the new height")
     func resizeRefitsSheet() throws {
         let home = try TmuxSession.makeScratchHome()
@@ -198,6 +236,26 @@ struct EndToEndTests {
         #expect(refitted, "re-fitted to 33 rows")
         screen = try session.screen()
         #expect(screen.contains { $0.contains("Account 30") })
+    }
+
+    // Bug: signals blocked by the parent (inherited across exec) made Ctrl-Z, resizes and SIGTERM do nothing.
+    @Test("Resize and SIGTERM work even when the parent blocked those signals")
+    func inheritedBlockedSignalsAreUnblocked() throws {
+        // Exec Perch with the signals blocked, as a parent that blocked them would.
+        let blocker = "import os, signal, sys; signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGWINCH, signal.SIGTSTP, signal.SIGTERM, signal.SIGHUP}); os.execv(sys.argv[1], sys.argv[1:])"
+        let session = try TmuxSession(launcher: ["python3", "-c", blocker])
+        try session.waitForStart()
+        let status = try String(contentsOfFile: "/proc/\(try session.perchPID())/status", encoding: .utf8)
+        #expect(status.contains("SigBlk:\t0000000000000000"), "Perch unblocked the signals it relies on")
+        try session.send("a")
+        #expect(try session.waitFor("Switch account"))
+        let top = try session.screen().firstIndex { $0.contains("━") }
+        #expect(top == 24 - 7)
+        try session.resize(width: 80, height: 30)
+        #expect(try session.waitUntil { $0.firstIndex { $0.contains("━") } == 30 - 7 }, "the sheet moved to the new bottom edge")
+        kill(try session.perchPID(), SIGTERM)
+        #expect(try session.waitFor("EXIT=143"))
+        #expect(try session.terminalModes() == "0 0")
     }
 
     @Test("With NO_COLOR the selected tab is still marked (reverse video)")

@@ -15,7 +15,7 @@ enum Spawn {
     }
 
     /// Runs `argv` (looked up in `PATH`) with `environment`, standard input from `stdin` (a path,
-    /// default /dev/null); returns the exit status and the captured output.
+    /// default /dev/null) and no signal blocked; returns the exit status and the captured output.
     static func run(_ argv: [String], environment: [String: String] = ProcessInfo.processInfo.environment, stdin: String = "/dev/null") throws -> Result {
         let folder = FileManager.default.temporaryDirectory
         let outPath = folder.appendingPathComponent("perch-spawn-\(UUID().uuidString).out").path
@@ -36,8 +36,22 @@ enum Spawn {
             cArgs.forEach { free($0) }
             cEnv.forEach { free($0) }
         }
+        // Start the child with no blocked signals and default dispositions, whatever the test
+        // runner's threads have blocked.
+        var attributes = posix_spawnattr_t()
+        posix_spawnattr_init(&attributes)
+        defer { posix_spawnattr_destroy(&attributes) }
+        var noSignals = sigset_t()
+        sigemptyset(&noSignals)
+        var allSignals = sigset_t()
+        sigfillset(&allSignals)
+        sigdelset(&allSignals, SIGKILL)
+        sigdelset(&allSignals, SIGSTOP)
+        posix_spawnattr_setsigmask(&attributes, &noSignals)
+        posix_spawnattr_setsigdefault(&attributes, &allSignals)
+        posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF))
         var pid: pid_t = 0
-        let spawned = posix_spawnp(&pid, argv[0], &actions, nil, cArgs, cEnv)
+        let spawned = posix_spawnp(&pid, argv[0], &actions, &attributes, cArgs, cEnv)
         guard spawned == 0 else { throw POSIXError(POSIXErrorCode(rawValue: spawned) ?? .ENOENT) }
         var status: Int32 = 0
         while waitpid(pid, &status, 0) < 0 {

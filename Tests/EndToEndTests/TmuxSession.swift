@@ -25,7 +25,12 @@ final class TmuxSession {
     /// Starts `perch arguments` in a `width`×`height` pane. The pane runs a shell that prints
     /// `BEFORE`, runs Perch, prints `EXIT=<status>` and stays open, so the screen after Perch
     /// has ended can be read too.
-    init(width: Int = 80, height: Int = 24, term: String = "xterm-256color", arguments: [String] = [], environment: [String: String] = [:], home: URL? = nil) throws {
+    ///
+    /// `launcher` is a command that execs Perch (given as its last arguments), for tests that
+    /// need Perch started in a particular way.
+    /// With `interactiveShell`, the pane runs an interactive bash with job control instead, and
+    /// Perch is typed at its prompt, as a person would (Ctrl-Z and `fg` then work as usual).
+    init(width: Int = 80, height: Int = 24, term: String = "xterm-256color", arguments: [String] = [], environment: [String: String] = [:], home: URL? = nil, interactiveShell: Bool = false, launcher: [String] = []) throws {
         self.width = width
         self.height = height
         socket = "perch-e2e-\(getpid())-\(UUID().uuidString.prefix(8))"
@@ -38,10 +43,17 @@ final class TmuxSession {
         ]
         env.merge(environment) { $1 }
         let assignments = env.sorted { $0.key < $1.key }.map { "\($0.key)=\(Self.quote($0.value))" }.joined(separator: " ")
-        let perch = ([Self.binary] + arguments).map(Self.quote).joined(separator: " ")
+        let perch = (launcher + [Self.binary] + arguments).map(Self.quote).joined(separator: " ")
         let inner = "echo $$ > \(Self.quote(pidFile.path)); exec env \(assignments) \(perch)"
-        let script = "echo BEFORE; sh -c \(Self.quote(inner)); echo EXIT=$?; sleep 3600"
-        try tmux(["new-session", "-d", "-x", "\(width)", "-y", "\(height)", "sh -c \(Self.quote(script))"])
+        let command = "echo BEFORE; sh -c \(Self.quote(inner)); echo EXIT=$?"
+        if interactiveShell {
+            let shell = "exec env PS1='$ ' TERM=\(Self.quote(term)) bash --norc --noprofile -i"
+            try tmux(["new-session", "-d", "-x", "\(width)", "-y", "\(height)", shell])
+            try tmux(["send-keys", "-l", command])
+            try tmux(["send-keys", "Enter"])
+        } else {
+            try tmux(["new-session", "-d", "-x", "\(width)", "-y", "\(height)", "sh -c \(Self.quote(command + "; sleep 3600"))"])
+        }
     }
 
     deinit {
@@ -138,6 +150,15 @@ final class TmuxSession {
     /// Resizes the pane's window (the program gets SIGWINCH).
     func resize(width: Int, height: Int) throws {
         try tmux(["resize-window", "-x", "\(width)", "-y", "\(height)"])
+    }
+
+    /// Context switches of `pid` so far (voluntary + involuntary, from /proc/PID/status): each
+    /// wake-up of a process blocked in poll(2) adds at least one.
+    static func contextSwitches(_ pid: pid_t) throws -> Int {
+        let status = try String(contentsOfFile: "/proc/\(pid)/status", encoding: .utf8)
+        return status.split(separator: "\n").filter { $0.contains("ctxt_switches") }
+            .compactMap { Int($0.split(separator: ":").last?.trimmingCharacters(in: .whitespaces) ?? "") }
+            .reduce(0, +)
     }
 
     /// Path of the state file in the scratch XDG folders.
