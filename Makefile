@@ -3,7 +3,7 @@ SWIFT ?= swift
 RELEASE_BIN := .build/release/perch
 ARGS ?=
 
-.PHONY: run build test unit deps test-deps format clean
+.PHONY: run build test unit deps test-deps format lint clean
 
 ## Build in release mode and start Perch (embedded sample accounts when there is no config).
 run: build
@@ -15,11 +15,11 @@ build: deps
 
 ## Unit tests and end-to-end tests (the latter drive the release binary in tmux).
 test: test-deps build
-	PERCH_BIN="$(CURDIR)/$(RELEASE_BIN)" $(SWIFT) test
+	PERCH_BIN="$(CURDIR)/$(RELEASE_BIN)" $(SWIFT) test --disable-xctest
 
 ## Unit tests only (no terminal needed).
 unit: deps
-	$(SWIFT) test --skip EndToEndTests
+	$(SWIFT) test --disable-xctest --skip EndToEndTests --skip CommandLineEndToEndTests
 
 deps:
 	@./scripts/ensure-packages.sh libncurses-dev
@@ -33,3 +33,7 @@ format:
 
 clean:
 	rm -rf .build
+
+## Check formatting (the configuration is .swift-format).
+lint:
+	$(SWIFT) format lint --strict --recursive --configuration .swift-format Sources Tests Package.swift

@@ -89,7 +89,10 @@ public struct CommandLineOptions: Hashable, Sendable {
             case "--long-press-ms":
                 let text = try value(for: name, inline: inline)
                 guard let number = Int64(text), Self.longPressRange.contains(number) else {
-                    throw UsageError(description: "option --long-press-ms needs a whole number of milliseconds from \(Self.longPressRange.lowerBound) to \(Self.longPressRange.upperBound), not '\(text)'")
+                    throw UsageError(
+                        description:
+                            "option --long-press-ms needs a whole number of milliseconds from \(Self.longPressRange.lowerBound) to \(Self.longPressRange.upperBound), not '\(text)'"
+                    )
                 }
                 longPressMilliseconds = number
             default:

@@ -20,7 +20,10 @@ public final class EventLoop {
     /// - Parameters:
     ///   - store: where switches are recorded; nil keeps them in memory only.
     ///   - now: the clock, in milliseconds.
-    public init(state: AppState, backend: TerminalBackend, store: StateStore?, gestures: GestureRecognizer.Configuration, now: @escaping () -> Int64 = MonotonicClock.now) {
+    public init(
+        state: AppState, backend: TerminalBackend, store: StateStore?, gestures: GestureRecognizer.Configuration,
+        now: @escaping () -> Int64 = MonotonicClock.now
+    ) {
         self.state = state
         self.backend = backend
         self.store = store

@@ -64,7 +64,8 @@ public enum PerchApp {
             printError("perch: \(error)")
             return ExitStatus.usage
         }
-        let info = RunInfo(longPressMilliseconds: options.longPressMilliseconds, configDescription: config.description, statePath: paths.state)
+        let info = RunInfo(
+            longPressMilliseconds: options.longPressMilliseconds, configDescription: config.description, statePath: paths.state)
         var state = AppState(accounts: config.accounts, saved: saved, size: backend.size, info: info)
         state.banner = banner
         let gestures = GestureRecognizer.Configuration(longPressMilliseconds: options.longPressMilliseconds)

@@ -39,7 +39,9 @@ public struct StateStore: Sendable {
             try FileSystem.writeAtomically(bytes, to: aside)
             return Loaded(state: SavedState(), warning: "State file was unreadable; kept a copy at \(aside) and started afresh.")
         } catch {
-            return Loaded(state: SavedState(), warning: "State file was unreadable and could not be copied (\(error)); it will be replaced on the next switch.")
+            return Loaded(
+                state: SavedState(),
+                warning: "State file was unreadable and could not be copied (\(error)); it will be replaced on the next switch.")
         }
     }
 

@@ -242,7 +242,8 @@ struct EndToEndTests {
     @Test("Resize and SIGTERM work even when the parent blocked those signals")
     func inheritedBlockedSignalsAreUnblocked() throws {
         // Exec Perch with the signals blocked, as a parent that blocked them would.
-        let blocker = "import os, signal, sys; signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGWINCH, signal.SIGTSTP, signal.SIGTERM, signal.SIGHUP}); os.execv(sys.argv[1], sys.argv[1:])"
+        let blocker =
+            "import os, signal, sys; signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGWINCH, signal.SIGTSTP, signal.SIGTERM, signal.SIGHUP}); os.execv(sys.argv[1], sys.argv[1:])"
         let session = try TmuxSession(launcher: ["python3", "-c", blocker])
         try session.waitForStart()
         let status = try String(contentsOfFile: "/proc/\(try session.perchPID())/status", encoding: .utf8)
@@ -264,7 +265,9 @@ struct EndToEndTests {
         try session.waitForStart()
         let styled = try session.screenWithAttributes()
         let tabLine = try #require(styled.components(separatedBy: "\n").last { $0.contains("Overview") })
-        #expect(tabLine.contains("\u{1B}[7m") || tabLine.contains(";7m") || tabLine.contains("[1;7m"), "reverse video on the selected tab: \(tabLine.debugDescription)")
+        #expect(
+            tabLine.contains("\u{1B}[7m") || tabLine.contains(";7m") || tabLine.contains("[1;7m"),
+            "reverse video on the selected tab: \(tabLine.debugDescription)")
         #expect(!tabLine.contains("\u{1B}[36m") && !tabLine.contains(";36m"), "no colour with NO_COLOR")
     }
 }
@@ -287,13 +290,15 @@ struct CommandLineEndToEndTests {
         #expect(!result.stdout.contains("\u{1B}"))
     }
 
-    @Test("Usage errors exit 2 with the usage line; --help and --version exit 0", arguments: [
-        (["--nope"], Int32(2), "unknown option '--nope'"),
-        (["--long-press-ms", "abc"], 2, "--long-press-ms"),
-        (["--config"], 2, "needs a value"),
-        (["--help"], 0, "usage: perch"),
-        (["--version"], 0, "perch 0.1.0"),
-    ])
+    @Test(
+        "Usage errors exit 2 with the usage line; --help and --version exit 0",
+        arguments: [
+            (["--nope"], Int32(2), "unknown option '--nope'"),
+            (["--long-press-ms", "abc"], 2, "--long-press-ms"),
+            (["--config"], 2, "needs a value"),
+            (["--help"], 0, "usage: perch"),
+            (["--version"], 0, "perch 0.1.0"),
+        ])
     func usage(arguments: [String], status: Int32, text: String) throws {
         let result = try run(arguments)
         #expect(result.status == status)

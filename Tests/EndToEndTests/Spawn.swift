@@ -16,7 +16,9 @@ enum Spawn {
 
     /// Runs `argv` (looked up in `PATH`) with `environment`, standard input from `stdin` (a path,
     /// default /dev/null) and no signal blocked; returns the exit status and the captured output.
-    static func run(_ argv: [String], environment: [String: String] = ProcessInfo.processInfo.environment, stdin: String = "/dev/null") throws -> Result {
+    static func run(_ argv: [String], environment: [String: String] = ProcessInfo.processInfo.environment, stdin: String = "/dev/null")
+        throws -> Result
+    {
         let folder = FileManager.default.temporaryDirectory
         let outPath = folder.appendingPathComponent("perch-spawn-\(UUID().uuidString).out").path
         let errPath = folder.appendingPathComponent("perch-spawn-\(UUID().uuidString).err").path
@@ -33,8 +35,7 @@ enum Spawn {
         let cArgs = argv.map { strdup($0) } + [nil]
         let cEnv = environment.map { strdup("\($0.key)=\($0.value)") } + [nil]
         defer {
-            cArgs.forEach { free($0) }
-            cEnv.forEach { free($0) }
+            for pointer in cArgs + cEnv { free(pointer) }
         }
         // Start the child with no blocked signals and default dispositions, whatever the test
         // runner's threads have blocked.

@@ -30,7 +30,10 @@ final class TmuxSession {
     /// need Perch started in a particular way.
     /// With `interactiveShell`, the pane runs an interactive bash with job control instead, and
     /// Perch is typed at its prompt, as a person would (Ctrl-Z and `fg` then work as usual).
-    init(width: Int = 80, height: Int = 24, term: String = "xterm-256color", arguments: [String] = [], environment: [String: String] = [:], home: URL? = nil, interactiveShell: Bool = false, launcher: [String] = []) throws {
+    init(
+        width: Int = 80, height: Int = 24, term: String = "xterm-256color", arguments: [String] = [], environment: [String: String] = [:],
+        home: URL? = nil, interactiveShell: Bool = false, launcher: [String] = []
+    ) throws {
         self.width = width
         self.height = height
         socket = "perch-e2e-\(getpid())-\(UUID().uuidString.prefix(8))"
@@ -139,7 +142,9 @@ final class TmuxSession {
     func perchPID() throws -> pid_t {
         let end = Date().addingTimeInterval(5)
         while Date() < end {
-            if let text = try? String(contentsOf: pidFile, encoding: .utf8), let pid = pid_t(text.trimmingCharacters(in: .whitespacesAndNewlines)) {
+            if let text = try? String(contentsOf: pidFile, encoding: .utf8),
+                let pid = pid_t(text.trimmingCharacters(in: .whitespacesAndNewlines))
+            {
                 return pid
             }
             Thread.sleep(forTimeInterval: 0.02)

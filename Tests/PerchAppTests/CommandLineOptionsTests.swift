@@ -23,27 +23,29 @@ private let rangeMessage = "option --long-press-ms needs a whole number of milli
 
 @Suite("CommandLineOptions")
 struct CommandLineOptionsTests {
-    @Test("valid command lines", arguments: [
-        ValidCommandLine(arguments: []),
-        ValidCommandLine(arguments: ["--config", "/a/accounts.json"], config: "/a/accounts.json"),
-        ValidCommandLine(arguments: ["--config=/a/accounts.json"], config: "/a/accounts.json"),
-        ValidCommandLine(arguments: ["--config=a=b.json"], config: "a=b.json"),
-        ValidCommandLine(arguments: ["--state", "/s.json"], state: "/s.json"),
-        ValidCommandLine(arguments: ["--state=/s.json"], state: "/s.json"),
-        ValidCommandLine(arguments: ["--long-press-ms", "800"], longPress: 800),
-        ValidCommandLine(arguments: ["--long-press-ms=800"], longPress: 800),
-        ValidCommandLine(arguments: ["--long-press-ms", "50"], longPress: 50),
-        ValidCommandLine(arguments: ["--long-press-ms", "10000"], longPress: 10_000),
-        ValidCommandLine(arguments: ["--help"], request: .help),
-        ValidCommandLine(arguments: ["-h"], request: .help),
-        ValidCommandLine(arguments: ["--version"], request: .version),
-        ValidCommandLine(arguments: ["--version", "--help"], request: .help),
-        ValidCommandLine(arguments: ["--help", "--version"], request: .help),
-        ValidCommandLine(
-            arguments: ["--config", "c.json", "--state=s.json", "--long-press-ms", "120"],
-            config: "c.json", state: "s.json", longPress: 120),
-        ValidCommandLine(arguments: ["--config", "a.json", "--config", "b.json"], config: "b.json"),
-    ])
+    @Test(
+        "valid command lines",
+        arguments: [
+            ValidCommandLine(arguments: []),
+            ValidCommandLine(arguments: ["--config", "/a/accounts.json"], config: "/a/accounts.json"),
+            ValidCommandLine(arguments: ["--config=/a/accounts.json"], config: "/a/accounts.json"),
+            ValidCommandLine(arguments: ["--config=a=b.json"], config: "a=b.json"),
+            ValidCommandLine(arguments: ["--state", "/s.json"], state: "/s.json"),
+            ValidCommandLine(arguments: ["--state=/s.json"], state: "/s.json"),
+            ValidCommandLine(arguments: ["--long-press-ms", "800"], longPress: 800),
+            ValidCommandLine(arguments: ["--long-press-ms=800"], longPress: 800),
+            ValidCommandLine(arguments: ["--long-press-ms", "50"], longPress: 50),
+            ValidCommandLine(arguments: ["--long-press-ms", "10000"], longPress: 10_000),
+            ValidCommandLine(arguments: ["--help"], request: .help),
+            ValidCommandLine(arguments: ["-h"], request: .help),
+            ValidCommandLine(arguments: ["--version"], request: .version),
+            ValidCommandLine(arguments: ["--version", "--help"], request: .help),
+            ValidCommandLine(arguments: ["--help", "--version"], request: .help),
+            ValidCommandLine(
+                arguments: ["--config", "c.json", "--state=s.json", "--long-press-ms", "120"],
+                config: "c.json", state: "s.json", longPress: 120),
+            ValidCommandLine(arguments: ["--config", "a.json", "--config", "b.json"], config: "b.json"),
+        ])
     func valid(_ c: ValidCommandLine) throws {
         let options = try CommandLineOptions(parsing: c.arguments)
         #expect(options.request == c.request)
@@ -52,30 +54,33 @@ struct CommandLineOptionsTests {
         #expect(options.longPressMilliseconds == c.longPress)
     }
 
-    @Test("invalid command lines", arguments: [
-        InvalidCommandLine(arguments: ["--config"], message: "option --config needs a value"),
-        InvalidCommandLine(arguments: ["--state"], message: "option --state needs a value"),
-        InvalidCommandLine(arguments: ["--long-press-ms"], message: "option --long-press-ms needs a value"),
-        InvalidCommandLine(arguments: ["--state", "/s", "--config"], message: "option --config needs a value"),
-        InvalidCommandLine(arguments: ["--config="], message: "option --config needs a non-empty path"),
-        InvalidCommandLine(arguments: ["--config", ""], message: "option --config needs a non-empty path"),
-        InvalidCommandLine(arguments: ["--state="], message: "option --state needs a non-empty path"),
-        InvalidCommandLine(arguments: ["--long-press-ms", "49"], message: rangeMessage + ", not '49'"),
-        InvalidCommandLine(arguments: ["--long-press-ms", "10001"], message: rangeMessage + ", not '10001'"),
-        InvalidCommandLine(arguments: ["--long-press-ms=0"], message: rangeMessage + ", not '0'"),
-        InvalidCommandLine(arguments: ["--long-press-ms", "-500"], message: rangeMessage + ", not '-500'"),
-        InvalidCommandLine(arguments: ["--long-press-ms", "1.5"], message: rangeMessage + ", not '1.5'"),
-        InvalidCommandLine(arguments: ["--long-press-ms", "abc"], message: rangeMessage + ", not 'abc'"),
-        InvalidCommandLine(arguments: ["--long-press-ms="], message: rangeMessage + ", not ''"),
-        InvalidCommandLine(arguments: ["--long-press-ms", "99999999999999999999"], message: rangeMessage + ", not '99999999999999999999'"),
-        InvalidCommandLine(arguments: ["--bogus"], message: "unknown option '--bogus'"),
-        InvalidCommandLine(arguments: ["--bogus=1"], message: "unknown option '--bogus'"),
-        InvalidCommandLine(arguments: ["-x"], message: "unknown option '-x'"),
-        InvalidCommandLine(arguments: ["--Config", "a"], message: "unknown option '--Config'"),
-        InvalidCommandLine(arguments: ["stray"], message: "unexpected argument 'stray'"),
-        InvalidCommandLine(arguments: ["--config", "a.json", "extra"], message: "unexpected argument 'extra'"),
-        InvalidCommandLine(arguments: ["--help", "stray"], message: "unexpected argument 'stray'"),
-    ])
+    @Test(
+        "invalid command lines",
+        arguments: [
+            InvalidCommandLine(arguments: ["--config"], message: "option --config needs a value"),
+            InvalidCommandLine(arguments: ["--state"], message: "option --state needs a value"),
+            InvalidCommandLine(arguments: ["--long-press-ms"], message: "option --long-press-ms needs a value"),
+            InvalidCommandLine(arguments: ["--state", "/s", "--config"], message: "option --config needs a value"),
+            InvalidCommandLine(arguments: ["--config="], message: "option --config needs a non-empty path"),
+            InvalidCommandLine(arguments: ["--config", ""], message: "option --config needs a non-empty path"),
+            InvalidCommandLine(arguments: ["--state="], message: "option --state needs a non-empty path"),
+            InvalidCommandLine(arguments: ["--long-press-ms", "49"], message: rangeMessage + ", not '49'"),
+            InvalidCommandLine(arguments: ["--long-press-ms", "10001"], message: rangeMessage + ", not '10001'"),
+            InvalidCommandLine(arguments: ["--long-press-ms=0"], message: rangeMessage + ", not '0'"),
+            InvalidCommandLine(arguments: ["--long-press-ms", "-500"], message: rangeMessage + ", not '-500'"),
+            InvalidCommandLine(arguments: ["--long-press-ms", "1.5"], message: rangeMessage + ", not '1.5'"),
+            InvalidCommandLine(arguments: ["--long-press-ms", "abc"], message: rangeMessage + ", not 'abc'"),
+            InvalidCommandLine(arguments: ["--long-press-ms="], message: rangeMessage + ", not ''"),
+            InvalidCommandLine(
+                arguments: ["--long-press-ms", "99999999999999999999"], message: rangeMessage + ", not '99999999999999999999'"),
+            InvalidCommandLine(arguments: ["--bogus"], message: "unknown option '--bogus'"),
+            InvalidCommandLine(arguments: ["--bogus=1"], message: "unknown option '--bogus'"),
+            InvalidCommandLine(arguments: ["-x"], message: "unknown option '-x'"),
+            InvalidCommandLine(arguments: ["--Config", "a"], message: "unknown option '--Config'"),
+            InvalidCommandLine(arguments: ["stray"], message: "unexpected argument 'stray'"),
+            InvalidCommandLine(arguments: ["--config", "a.json", "extra"], message: "unexpected argument 'extra'"),
+            InvalidCommandLine(arguments: ["--help", "stray"], message: "unexpected argument 'stray'"),
+        ])
     func invalid(_ c: InvalidCommandLine) {
         do {
             let options = try CommandLineOptions(parsing: c.arguments)

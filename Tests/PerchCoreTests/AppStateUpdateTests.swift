@@ -28,7 +28,9 @@ extension AppState {
 struct AppStateUpdateTests {
     // MARK: Tabs
 
-    @Test("digits 1–4 select the tabs", arguments: [("1", Tab.overview), ("2", .catalog), ("3", .stats), ("4", .settings)] as [(Character, Tab)])
+    @Test(
+        "digits 1–4 select the tabs",
+        arguments: [("1", Tab.overview), ("2", .catalog), ("3", .stats), ("4", .settings)] as [(Character, Tab)])
     func digitsSelectTabs(_ digit: Character, _ tab: Tab) {
         var state = makeState()
         state.selectedTab = tab == .stats ? .overview : .stats
@@ -76,7 +78,9 @@ struct AppStateUpdateTests {
 
     // MARK: The account sheet
 
-    @Test("a opens the sheet with the cursor on the current account", arguments: [(nil, 0), ("work", 0), ("oss", 2), ("side", 3)] as [(String?, Int)])
+    @Test(
+        "a opens the sheet with the cursor on the current account",
+        arguments: [(nil, 0), ("work", 0), ("oss", 2), ("side", 3)] as [(String?, Int)])
     func aOpensSheet(_ current: String?, _ expectedCursor: Int) throws {
         var state = makeState(current: current)
         #expect(state.sheet == nil)

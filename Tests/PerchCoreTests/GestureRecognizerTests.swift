@@ -174,7 +174,8 @@ struct GestureRecognizerTests {
     @Test("wheel notches become scroll events on the target under the pointer")
     func wheel() {
         var g = GestureRecognizer()
-        #expect(g.handle(mouse(.scrollUp, column: rowColumn, button: .none), at: 0, hitTest: hitTest) == [.scroll(.catalogRow(0), notches: -1)])
+        #expect(
+            g.handle(mouse(.scrollUp, column: rowColumn, button: .none), at: 0, hitTest: hitTest) == [.scroll(.catalogRow(0), notches: -1)])
         #expect(g.handle(mouse(.scrollDown, column: nothingColumn, button: .none), at: 0, hitTest: hitTest) == [.scroll(.none, notches: 1)])
     }
 

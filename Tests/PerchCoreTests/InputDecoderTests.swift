@@ -4,9 +4,9 @@ import Testing
 
 // MARK: - Helpers
 
-private let ESC: UInt8 = 0x1B
+private let esc: UInt8 = 0x1B
 
-/// The bytes of `text` (ASCII and UTF-8 literals), with `^[` written as ESC for readability.
+/// The bytes of `text` (ASCII and UTF-8 literals), with `^[` written as esc for readability.
 private func bytes(_ text: String) -> [UInt8] {
     let raw = Array(text.utf8)
     var result: [UInt8] = []
@@ -99,11 +99,11 @@ private let controlCases: [DecoderCase] = [
     DecoderCase("Ctrl-Z", [0x1A], [key(.control("z"))]),
     DecoderCase("Ctrl-Space (NUL)", [0x00], [key(.control(" "))]),
     DecoderCase("Ctrl-backslash 0x1c", [0x1C], [key(.control("\\"))]),
-    DecoderCase("Alt-x (ESC x)", "^[x", [char("x", .alt)]),
-    DecoderCase("Alt-Backspace (ESC DEL)", [ESC, 0x7F], [key(.backspace, .alt)]),
-    DecoderCase("Alt-é (ESC + two bytes)", [ESC, 0xC3, 0xA9], [char("é", .alt)]),
-    DecoderCase("lone ESC, flushed", [ESC], [key(.escape)]),
-    DecoderCase("ESC ESC, flushed", [ESC, ESC], [key(.escape), key(.escape)]),
+    DecoderCase("Alt-x (esc x)", "^[x", [char("x", .alt)]),
+    DecoderCase("Alt-Backspace (esc DEL)", [esc, 0x7F], [key(.backspace, .alt)]),
+    DecoderCase("Alt-é (esc + two bytes)", [esc, 0xC3, 0xA9], [char("é", .alt)]),
+    DecoderCase("lone esc, flushed", [esc], [key(.escape)]),
+    DecoderCase("esc esc, flushed", [esc, esc], [key(.escape), key(.escape)]),
 ]
 
 private let csiKeyCases: [DecoderCase] = [
@@ -176,12 +176,13 @@ private let pasteCases: [DecoderCase] = [
 
 private let malformedCases: [DecoderCase] = [
     DecoderCase("CSI broken by a newline, newline still delivered", "^[[12\na", [.unknown(bytes("^[[12")), key(.enter), char("a")]),
-    DecoderCase("CSI broken by a control byte", [ESC, 0x5B, 0x31, 0x03, 0x78], [.unknown([ESC, 0x5B, 0x31]), key(.control("c")), char("x")]),
+    DecoderCase(
+        "CSI broken by a control byte", [esc, 0x5B, 0x31, 0x03, 0x78], [.unknown([esc, 0x5B, 0x31]), key(.control("c")), char("x")]),
     DecoderCase("CSI broken by a UTF-8 character", "^[[1é", [.unknown(bytes("^[[1")), char("é")]),
-    DecoderCase("CSI broken by ESC, next sequence intact", "^[[1;^[[B", [.unknown(bytes("^[[1;")), key(.down)]),
+    DecoderCase("CSI broken by esc, next sequence intact", "^[[1;^[[B", [.unknown(bytes("^[[1;")), key(.down)]),
     DecoderCase("unfinished CSI at end, flushed", "^[[1;", [.unknown(bytes("^[[1;"))]),
-    DecoderCase("ESC [ at end, flushed, is Alt-[", "^[[", [char("[", .alt)]),
-    DecoderCase("ESC O at end, flushed, is Alt-O", "^[O", [char("O", .alt)]),
+    DecoderCase("esc [ at end, flushed, is Alt-[", "^[[", [char("[", .alt)]),
+    DecoderCase("esc O at end, flushed, is Alt-O", "^[O", [char("O", .alt)]),
     DecoderCase("unknown SS3", "^[Oz", [.unknown(bytes("^[Oz"))]),
 ]
 
@@ -236,20 +237,20 @@ struct InputDecoderTests {
         #expect(decoder.flush() == [])
     }
 
-    @Test("a lone ESC is held until flush(), then it is Escape")
+    @Test("a lone esc is held until flush(), then it is Escape")
     func loneEscape() {
         var decoder = InputDecoder()
-        #expect(decoder.feed([ESC]) == [])
+        #expect(decoder.feed([esc]) == [])
         #expect(decoder.hasPendingBytes)
         #expect(decoder.flush() == [key(.escape)])
         #expect(decoder.hasPendingBytes == false)
         #expect(decoder.flush() == [])
     }
 
-    @Test("ESC followed later by [B is Down, not Escape")
+    @Test("esc followed later by [B is Down, not Escape")
     func escapeThenArrowIsDown() {
         var decoder = InputDecoder()
-        #expect(decoder.feed([ESC]) == [])
+        #expect(decoder.feed([esc]) == [])
         #expect(decoder.hasPendingBytes)
         #expect(decoder.feed(bytes("[B")) == [key(.down)])
         #expect(decoder.hasPendingBytes == false)

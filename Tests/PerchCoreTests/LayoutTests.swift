@@ -4,7 +4,9 @@ import Testing
 
 @Suite("Layout")
 struct LayoutTests {
-    @Test("tab columns cover the width left to right with no gap and no overlap", arguments: [0, 1, 2, 3, 4, 5, 7, 10, 33, 80, 81, 83, 120, 200])
+    @Test(
+        "tab columns cover the width left to right with no gap and no overlap",
+        arguments: [0, 1, 2, 3, 4, 5, 7, 10, 33, 80, 81, 83, 120, 200])
     func tabColumnsCoverWidth(width: Int) {
         let layout = Layout(size: Size(width: width, height: 24))
         var next = 0
@@ -32,7 +34,9 @@ struct LayoutTests {
         #expect(layout.tabColumns(.settings) == 60..<80)
     }
 
-    @Test("tab(at:) finds the tab on the last row only", arguments: [Size(width: 80, height: 24), Size(width: 33, height: 6), Size(width: 10, height: 3)])
+    @Test(
+        "tab(at:) finds the tab on the last row only",
+        arguments: [Size(width: 80, height: 24), Size(width: 33, height: 6), Size(width: 10, height: 3)])
     func tabAtLastRowOnly(size: Size) {
         let layout = Layout(size: size)
         for row in 0..<size.height {
@@ -59,10 +63,12 @@ struct LayoutTests {
         #expect(layout.tab(at: Position(column: 79, row: 23)) == .settings)
     }
 
-    @Test("tab bar and pane split the screen", arguments: [
-        // (height, tab bar height, pane height, list rows)
-        (24, 2, 22, 21), (6, 2, 4, 3), (5, 1, 4, 3), (3, 1, 2, 1), (1, 1, 0, 0), (0, 0, 0, 0),
-    ])
+    @Test(
+        "tab bar and pane split the screen",
+        arguments: [
+            // (height, tab bar height, pane height, list rows)
+            (24, 2, 22, 21), (6, 2, 4, 3), (5, 1, 4, 3), (3, 1, 2, 1), (1, 1, 0, 0), (0, 0, 0, 0),
+        ])
     func verticalSplit(_ c: (Int, Int, Int, Int)) {
         let layout = Layout(size: Size(width: 80, height: c.0))
         #expect(layout.tabBarHeight == c.1)

@@ -12,7 +12,9 @@ private func checkInvariants(_ c: ListCursor, count: Int, visible: Int, sourceLo
     #expect((0..<count).contains(c.cursor), "cursor \(c.cursor) outside 0..<\(count)", sourceLocation: sourceLocation)
     if visible > 0 {
         #expect(c.scroll >= 0, sourceLocation: sourceLocation)
-        #expect(c.cursor >= c.scroll && c.cursor < c.scroll + visible, "cursor \(c.cursor) not in view \(c.scroll)..<\(c.scroll + visible)", sourceLocation: sourceLocation)
+        #expect(
+            c.cursor >= c.scroll && c.cursor < c.scroll + visible, "cursor \(c.cursor) not in view \(c.scroll)..<\(c.scroll + visible)",
+            sourceLocation: sourceLocation)
         #expect(c.scroll <= max(0, count - visible), "scroll \(c.scroll) past the last page", sourceLocation: sourceLocation)
     }
 }
@@ -48,10 +50,12 @@ struct ListCursorTests {
         #expect(c.scroll == 9)
     }
 
-    @Test("move clamps at both ends", arguments: [
-        // (start, delta, expected cursor)
-        (0, -1, 0), (0, -100, 0), (59, 1, 59), (30, 100, 59), (5, -3, 2),
-    ])
+    @Test(
+        "move clamps at both ends",
+        arguments: [
+            // (start, delta, expected cursor)
+            (0, -1, 0), (0, -100, 0), (59, 1, 59), (30, 100, 59), (5, -3, 2),
+        ])
     func moveClamps(_ c: (Int, Int, Int)) {
         var cursor = ListCursor()
         cursor.moveTo(c.0, count: 60, visible: 10)

@@ -74,7 +74,8 @@ struct RenderTests {
 
     @Test("an account without a handle shows (no handle)")
     func noHandle() {
-        let state = AppState(accounts: [Account(id: "x", name: "X")], saved: SavedState(currentAccount: "x"), size: Size(width: 80, height: 24))
+        let state = AppState(
+            accounts: [Account(id: "x", name: "X")], saved: SavedState(currentAccount: "x"), size: Size(width: 80, height: 24))
         #expect(state.render().lines[4] == pad("     (no handle)"))
     }
 
@@ -133,19 +134,21 @@ struct RenderTests {
         let lines = state.render().lines
         expectLines(
             lines,
-            expectedScreen(height: 12, [
-                0: " Overview",
-                2: grabberRow80,
-                3: pad(" Switch account", 68) + "40 accounts",
-                4: "   Account 1",
-                5: "   Account 2",
-                6: "   Account 3",
-                7: "   Account 4",
-                8: "   Account 5",
-                9: "   Account 6",
-                10: "   Account 7",
-                11: " ↑↓ move · Enter switch · Esc close · 1–7 of 40",
-            ]))
+            expectedScreen(
+                height: 12,
+                [
+                    0: " Overview",
+                    2: grabberRow80,
+                    3: pad(" Switch account", 68) + "40 accounts",
+                    4: "   Account 1",
+                    5: "   Account 2",
+                    6: "   Account 3",
+                    7: "   Account 4",
+                    8: "   Account 5",
+                    9: "   Account 6",
+                    10: "   Account 7",
+                    11: " ↑↓ move · Enter switch · Esc close · 1–7 of 40",
+                ]))
         // Two rows above the sheet stay visible.
         #expect(lines[0].hasPrefix(" Overview"))
         #expect(!lines[1].contains("━") && !lines[0].contains("━"))

@@ -5,7 +5,9 @@ import Testing
 /// Every row must still be exactly `width` columns when drawn: a backend draws `lines` cell by cell.
 private func expectRowsFullWidth(_ screen: Screen, sourceLocation: SourceLocation = #_sourceLocation) {
     for (row, line) in screen.lines.enumerated() {
-        #expect(DisplayWidth.columns(of: line) == screen.size.width, "row \(row) is \(DisplayWidth.columns(of: line)) columns: \"\(line)\"", sourceLocation: sourceLocation)
+        #expect(
+            DisplayWidth.columns(of: line) == screen.size.width, "row \(row) is \(DisplayWidth.columns(of: line)) columns: \"\(line)\"",
+            sourceLocation: sourceLocation)
     }
 }
 

@@ -23,14 +23,16 @@ struct SheetLayoutTests {
         }
     }
 
-    @Test("a few concrete sheets", arguments: [
-        // (accounts, screen height, height, top, visible rows)
-        (4, 24, 7, 17, 4),
-        (1, 24, 4, 20, 1),
-        (40, 12, 10, 2, 7),
-        (4, 6, 4, 2, 1),
-        (100, 60, 58, 2, 55),
-    ])
+    @Test(
+        "a few concrete sheets",
+        arguments: [
+            // (accounts, screen height, height, top, visible rows)
+            (4, 24, 7, 17, 4),
+            (1, 24, 4, 20, 1),
+            (40, 12, 10, 2, 7),
+            (4, 6, 4, 2, 1),
+            (100, 60, 58, 2, 55),
+        ])
     func concrete(_ c: (Int, Int, Int, Int, Int)) {
         let layout = SheetLayout(rowCount: c.0, screen: Size(width: 40, height: c.1))
         #expect(layout.height == c.2)

@@ -49,19 +49,22 @@ struct ConfigLoaderTests {
 
     @Test("unknown keys are ignored")
     func unknownKeys() throws {
-        let accounts = try ConfigLoader.parse(Array(#"{"version": 2, "accounts": [{"id": "a", "name": "A", "colour": "red"}]}"#.utf8), path: "x")
+        let accounts = try ConfigLoader.parse(
+            Array(#"{"version": 2, "accounts": [{"id": "a", "name": "A", "colour": "red"}]}"#.utf8), path: "x")
         #expect(accounts == [Account(id: "a", name: "A")])
     }
 
-    @Test("syntax errors name the line and column", arguments: [
-        // (text, line, column)
-        ("{\"accounts\": [\n  {\"id\": \"a\", \"name\": \"A\",}\n]}", 2, 27),
-        ("{\"accounts\": [\n  {\"id\": \"a\" \"name\": \"A\"}\n]}", 2, 14),
-        ("{\n  \"accounts\": [\n    {\"id\": \"a\", \"name\": \"A\"}\n  ]\n", 5, 1),
-        ("{\"accounts\": tru}", 1, 17),
-        ("\n\n   {\"accounts\": [1 2]}", 3, 20),
-        ("{\"accounts\": [{\"id\": \"é\", \"name\": 'x'}]}", 1, 35),
-    ])
+    @Test(
+        "syntax errors name the line and column",
+        arguments: [
+            // (text, line, column)
+            ("{\"accounts\": [\n  {\"id\": \"a\", \"name\": \"A\",}\n]}", 2, 27),
+            ("{\"accounts\": [\n  {\"id\": \"a\" \"name\": \"A\"}\n]}", 2, 14),
+            ("{\n  \"accounts\": [\n    {\"id\": \"a\", \"name\": \"A\"}\n  ]\n", 5, 1),
+            ("{\"accounts\": tru}", 1, 17),
+            ("\n\n   {\"accounts\": [1 2]}", 3, 20),
+            ("{\"accounts\": [{\"id\": \"é\", \"name\": 'x'}]}", 1, 35),
+        ])
     func syntaxErrors(_ c: (String, Int, Int)) throws {
         let error = try #require(parseError(c.0))
         guard case .syntax(let path, let line, let column, let message) = error else {
@@ -138,7 +141,8 @@ struct ConfigLoaderTests {
 
     @Test("every problem is reported, not just the first")
     func severalProblems() throws {
-        let error = try #require(parseError(#"{"accounts": [{"id": "", "name": " "}, {"id": "a", "name": "A"}, {"id": "a", "name": "B"}]}"#))
+        let error = try #require(
+            parseError(#"{"accounts": [{"id": "", "name": " "}, {"id": "a", "name": "A"}, {"id": "a", "name": "B"}]}"#))
         guard case .invalid(_, let problems) = error else {
             Issue.record("expected .invalid, got \(error)")
             return

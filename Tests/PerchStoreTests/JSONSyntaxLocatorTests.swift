@@ -75,11 +75,13 @@ struct JSONSyntaxLocatorTests {
     @Test("the table agrees with Foundation's parser on what is valid")
     func agreesWithFoundation() {
         for text in validJSON {
-            #expect((try? JSONSerialization.jsonObject(with: Data(text.utf8), options: .fragmentsAllowed)) != nil, "Foundation rejects \(text)")
+            #expect(
+                (try? JSONSerialization.jsonObject(with: Data(text.utf8), options: .fragmentsAllowed)) != nil, "Foundation rejects \(text)")
         }
         // Foundation on Linux accepts trailing commas (`[1,]`), which RFC 8259 does not: those cases are left out.
         for (text, _, _, _) in invalidJSON where !text.contains(",]") && !text.contains(",}") {
-            #expect((try? JSONSerialization.jsonObject(with: Data(text.utf8), options: .fragmentsAllowed)) == nil, "Foundation accepts \(text)")
+            #expect(
+                (try? JSONSerialization.jsonObject(with: Data(text.utf8), options: .fragmentsAllowed)) == nil, "Foundation accepts \(text)")
         }
     }
 

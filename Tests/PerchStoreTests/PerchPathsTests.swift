@@ -40,7 +40,9 @@ struct PerchPathsTests {
 
     @Test("explicit paths win over the environment")
     func explicit() {
-        let paths = PerchPaths(config: "my.json", state: "/tmp/s.json", lookup: environment(["HOME": "/h", "XDG_CONFIG_HOME": "/cfg", "XDG_STATE_HOME": "/st"]))
+        let paths = PerchPaths(
+            config: "my.json", state: "/tmp/s.json",
+            lookup: environment(["HOME": "/h", "XDG_CONFIG_HOME": "/cfg", "XDG_STATE_HOME": "/st"]))
         #expect(paths.config == "my.json")
         #expect(paths.configIsExplicit)
         #expect(paths.state == "/tmp/s.json")

@@ -85,7 +85,9 @@ struct StateStoreTests {
         }
     }
 
-    @Test("a corrupt file is kept as state.json.corrupt-* and load returns defaults with a warning", arguments: ["not json at all", "{\"version\": 1, \"switchCount\": \"many\"}", "{"])
+    @Test(
+        "a corrupt file is kept as state.json.corrupt-* and load returns defaults with a warning",
+        arguments: ["not json at all", "{\"version\": 1, \"switchCount\": \"many\"}", "{"])
     func corruptFile(_ garbage: String) throws {
         try withTemporaryFolder { folder in
             let path = folder + "/state.json"

@@ -250,7 +250,9 @@ public struct InputDecoder: Sendable {
             i += 1
         }
         if final {
-            return .event(i - index == 2 ? .key(KeyEvent(.character("["), modifiers: .alt)) : .unknown(Array(pending[index..<i])), consumed: i - index)
+            return .event(
+                i - index == 2 ? .key(KeyEvent(.character("["), modifiers: .alt)) : .unknown(Array(pending[index..<i])), consumed: i - index
+            )
         }
         return .needMore
     }
@@ -327,4 +329,3 @@ public struct InputDecoder: Sendable {
         return .mouse(MouseEvent(kind: kind, button: button, position: position, modifiers: modifiers))
     }
 }
-

@@ -15,12 +15,17 @@ public struct CatalogItem: Hashable, Sendable {
 
     /// Deterministic sample items for `account` (the same account always gets the same list).
     public static func samples(for account: Account?) -> [CatalogItem] {
-        let adjectives = ["Quiet", "Amber", "Swift", "Hidden", "Lunar", "Paper", "Copper", "Velvet", "Northern", "Silent", "Bright", "Hollow"]
-        let nouns = ["Harbor", "Lantern", "Orchard", "Ledger", "Compass", "Atlas", "Meadow", "Signal", "Archive", "Beacon", "Garden", "Canvas", "Journal"]
+        let adjectives = [
+            "Quiet", "Amber", "Swift", "Hidden", "Lunar", "Paper", "Copper", "Velvet", "Northern", "Silent", "Bright", "Hollow",
+        ]
+        let nouns = [
+            "Harbor", "Lantern", "Orchard", "Ledger", "Compass", "Atlas", "Meadow", "Signal", "Archive", "Beacon", "Garden", "Canvas",
+            "Journal",
+        ]
         let kinds = ["note", "draft", "photo", "list", "link", "report"]
         var seed = stableHash(account?.id ?? "")
         return (0..<sampleCount).map { index in
-            seed = seed &* 6364136223846793005 &+ 1442695040888963407
+            seed = seed &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
             let a = adjectives[Int((seed >> 33) % UInt64(adjectives.count))]
             let n = nouns[Int((seed >> 41) % UInt64(nouns.count))]
             let k = kinds[Int((seed >> 49) % UInt64(kinds.count))]

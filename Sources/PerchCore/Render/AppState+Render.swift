@@ -162,7 +162,8 @@ extension AppState {
             let isCurrent = account.id == saved.currentAccount
             let style = isCursor ? Style.selected : Style.plain
             if isCursor { screen.fill(Rect(x: 0, y: row, width: width, height: 1), style: style) }
-            var x = screen.put(isCurrent ? " ● " : "   ", column: 0, row: row, style: isCursor ? style : Style(foreground: .green, bold: true))
+            var x = screen.put(
+                isCurrent ? " ● " : "   ", column: 0, row: row, style: isCursor ? style : Style(foreground: .green, bold: true))
             screen.put(DisplayWidth.truncated(account.name, to: nameWidth), column: x, row: row, style: style)
             x += nameWidth + 2
             if let handle = account.handle, x < width {

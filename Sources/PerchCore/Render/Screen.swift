@@ -62,8 +62,10 @@ public struct Screen: Hashable, Sendable {
 
     /// Fills `rect` (clipped) with `character` in `style`.
     public mutating func fill(_ rect: Rect, with character: Character = " ", style: Style = .plain) {
-        let x0 = max(0, rect.x), x1 = min(size.width, rect.maxX)
-        let y0 = max(0, rect.y), y1 = min(size.height, rect.maxY)
+        let x0 = max(0, rect.x)
+        let x1 = min(size.width, rect.maxX)
+        let y0 = max(0, rect.y)
+        let y1 = min(size.height, rect.maxY)
         guard x0 < x1, y0 < y1 else { return }
         for y in y0..<y1 {
             detachWideCharacters(column: x0, row: y)
@@ -74,8 +76,10 @@ public struct Screen: Hashable, Sendable {
 
     /// Applies `change` to the style of every cell in `rect` (clipped).
     public mutating func restyle(_ rect: Rect, _ change: (inout Style) -> Void) {
-        let x0 = max(0, rect.x), x1 = min(size.width, rect.maxX)
-        let y0 = max(0, rect.y), y1 = min(size.height, rect.maxY)
+        let x0 = max(0, rect.x)
+        let x1 = min(size.width, rect.maxX)
+        let y0 = max(0, rect.y)
+        let y1 = min(size.height, rect.maxY)
         guard x0 < x1, y0 < y1 else { return }
         for y in y0..<y1 {
             for x in x0..<x1 { change(&cells[y * size.width + x].style) }
