@@ -89,25 +89,34 @@ public final class NcursesBackend: TerminalBackend {
         let old = previous.flatMap { $0.size == screen.size ? $0 : nil }
         if old == nil { wclear(perch_stdscr()) }
         for row in 0..<screen.size.height {
+            func changed(_ column: Int) -> Bool {
+                guard let old else { return true }
+                return old[column, row] != screen[column, row]
+            }
             var column = 0
             while column < screen.size.width {
-                let cell = screen[column, row]
-                if let old, old[column, row] == cell, !cell.isContinuation || old[column - 1, row] == screen[column - 1, row] {
+                guard changed(column) else {
                     column += 1
                     continue
                 }
-                // A run of changed cells that share a style.
-                let start = column
+                // A run of changed cells sharing a style, started at a character's first column
+                // (a continuation cell is drawn by its two-column character).
+                var start = column
+                while start > 0, screen[start, row].isContinuation { start -= 1 }
+                let style = screen[start, row].style
                 var text = ""
+                column = start
                 while column < screen.size.width {
                     let next = screen[column, row]
-                    if next.style != cell.style { break }
-                    if let old, old[column, row] == next, column > start { break }
-                    if !next.isContinuation { text.append(next.character) }
+                    if next.isContinuation {
+                        column += 1
+                        continue
+                    }
+                    if column > start, next.style != style || !changed(column) { break }
+                    text.append(next.character)
                     column += 1
                 }
-                if start > 0, screen[start, row].isContinuation { continue }
-                let (attrs, pair) = attributes(cell.style)
+                let (attrs, pair) = attributes(style)
                 _ = text.withCString { perch_put(Int32(row), Int32(start), $0, attrs, pair) }
             }
         }
