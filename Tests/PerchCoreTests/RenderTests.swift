@@ -282,4 +282,16 @@ struct RenderTests {
         state.openSheet()
         #expect(state.render() == state.render())
     }
+
+    // Bug: the sheet sized its name column from the first 200 accounts, so longer names further down were cut.
+    @Test("a long name far down a long list is shown whole in the sheet")
+    func longNameFarDownTheList() throws {
+        var accounts = (0..<300).map { Account(id: "a\($0)", name: "A\($0)") }
+        accounts[299] = Account(id: "last", name: "The longest account name", handle: "@last")
+        var state = AppState(accounts: accounts, size: Size(width: 80, height: 24))
+        state.openSheet()
+        _ = state.update(.key(KeyEvent(.end)))
+        let row = try #require(state.render().lines.first { $0.contains("@last") })
+        #expect(row.contains("The longest account name  @last"), "\(row)")
+    }
 }

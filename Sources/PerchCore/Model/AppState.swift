@@ -36,7 +36,12 @@ public enum SettingsAction: CaseIterable, Hashable, Sendable {
 /// All four panes live for the whole run: switching tabs changes only ``selectedTab``, so each
 /// pane's cursor and scroll offset are exactly as they were when it is shown again.
 public struct AppState: Hashable, Sendable {
-    public var accounts: [Account]
+    public private(set) var accounts: [Account]
+    /// Display width of the longest account name, in columns, capped at ``maximumNameColumns``;
+    /// kept with the accounts so that no frame scans them all.
+    public private(set) var nameColumns: Int
+    /// Widest name column drawn, in columns; longer names are truncated with `…`.
+    public static let maximumNameColumns = 32
     public var saved: SavedState
     public var selectedTab: Tab = .overview
     /// Catalog pane: the current account's items and the list cursor.
@@ -56,6 +61,7 @@ public struct AppState: Hashable, Sendable {
 
     public init(accounts: [Account], saved: SavedState = SavedState(), size: Size, info: RunInfo = RunInfo()) {
         self.accounts = accounts
+        self.nameColumns = min(Self.maximumNameColumns, accounts.lazy.map { DisplayWidth.columns(of: $0.name) }.max() ?? 0)
         self.saved = saved
         self.size = size
         self.info = info

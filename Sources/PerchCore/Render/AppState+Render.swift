@@ -99,8 +99,8 @@ extension AppState {
     private func renderStats(into screen: inout Screen, _ rect: Rect) {
         header("Stats · switches per account", trailing: "total \(saved.switchCount)", into: &screen, rect)
         let visible = max(0, rect.height - Layout.paneHeaderRows)
-        let nameWidth = min(20, accounts.map { DisplayWidth.columns(of: $0.name) }.max() ?? 0)
-        let most = max(1, accounts.map { saved.switchesPerAccount[$0.id] ?? 0 }.max() ?? 0)
+        let nameWidth = min(max(8, rect.width / 3), nameColumns)
+        let most = max(1, saved.switchesPerAccount.values.max() ?? 0)
         let barSpace = max(0, rect.width - nameWidth - 14)
         for offset in 0..<visible {
             let index = stats.scroll + offset
@@ -152,7 +152,7 @@ extension AppState {
         guard layout.height >= 2 else { return }
         let count = "\(accounts.count) account\(accounts.count == 1 ? "" : "s")"
         header("Switch account", trailing: count, into: &screen, Rect(x: 0, y: layout.top + 1, width: width, height: 1))
-        let nameWidth = min(max(12, width / 3), accounts.prefix(200).map { DisplayWidth.columns(of: $0.name) }.max() ?? 0)
+        let nameWidth = max(12, min(width / 2, nameColumns))
         for offset in 0..<layout.visibleRows {
             let index = cursor.scroll + offset
             guard accounts.indices.contains(index) else { break }
