@@ -13,9 +13,12 @@ struct EndToEndTests {
     let overviewColumn = 8
     let catalogColumn = 28
 
-    @Test("A long-press on the Overview tab shows every account while the button is still held")
-    func longPressShowsSheetWhileHeld() throws {
-        let session = try TmuxSession()
+    @Test(
+        "A long-press on the Overview tab shows every account while the button is still held",
+        arguments: ["xterm-256color", "tmux-256color"]
+    )
+    func longPressShowsSheetWhileHeld(term: String) throws {
+        let session = try TmuxSession(term: term)
         try session.waitForStart()
         try session.mousePress(column: overviewColumn, row: tabRow)
         TmuxSession.pause(0.8)
