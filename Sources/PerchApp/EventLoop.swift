@@ -16,6 +16,9 @@ public final class EventLoop {
     private let now: () -> Int64
     private var lastInput: Int64 = 0
     private var exitStatus: Int32?
+    /// True from Ctrl-Z until Perch is continued in the foreground: the terminal belongs to the
+    /// shell, so nothing is drawn, no input is read and no mode is turned on.
+    private var suspended = false
 
     /// - Parameters:
     ///   - store: where switches are recorded; nil keeps them in memory only.
@@ -36,12 +39,12 @@ public final class EventLoop {
     public func run() -> Int32 {
         var dirty = true
         while exitStatus == nil {
-            if dirty {
+            if dirty, !suspended {
                 backend.draw(state.render())
                 dirty = false
             }
             var fds = [
-                pollfd(fd: backend.inputDescriptor, events: Int16(POLLIN), revents: 0),
+                pollfd(fd: suspended ? -1 : backend.inputDescriptor, events: Int16(POLLIN), revents: 0),
                 pollfd(fd: SignalPipe.readEnd, events: Int16(POLLIN), revents: 0),
             ]
             let timeout = nextTimeout()
@@ -64,7 +67,7 @@ public final class EventLoop {
                     dirty = feed(decoder.feed(buffer[0..<n]), at: time) || dirty
                 }
             }
-            if decoder.hasPendingBytes, time - lastInput >= InputDecoder.escapeTimeoutMilliseconds {
+            if let timeout = decoder.pendingTimeoutMilliseconds, time - lastInput >= timeout {
                 dirty = feed(decoder.flush(), at: time) || dirty
             }
         }
@@ -75,9 +78,9 @@ public final class EventLoop {
     /// Milliseconds poll(2) may wait: until the earliest deadline, or -1 (forever) when none.
     private func nextTimeout() -> Int32 {
         var deadline = recognizer.nextDeadline
-        if decoder.hasPendingBytes {
-            let escape = lastInput + InputDecoder.escapeTimeoutMilliseconds
-            deadline = deadline.map { min($0, escape) } ?? escape
+        if let timeout = decoder.pendingTimeoutMilliseconds {
+            let flush = lastInput + timeout
+            deadline = deadline.map { min($0, flush) } ?? flush
         }
         guard let deadline else { return -1 }
         return Int32(clamping: max(0, deadline - now()))
@@ -121,23 +124,39 @@ public final class EventLoop {
 
     private func suspend() {
         backend.suspend()
-        SignalPipe.stopSelf()
-        backend.resume()
+        suspended = true
+        SignalPipe.stop(with: SIGTSTP)
+        resumeIfForeground()
+    }
+
+    /// Takes the terminal back after a stop, but only in the foreground. Continued in the
+    /// background (`bg`), Perch stops again as a background write to the terminal would
+    /// (SIGTTOU, "Stopped (tty output)"), so that `fg` continues it with SIGCONT.
+    private func resumeIfForeground() {
+        guard tcgetpgrp(backend.inputDescriptor) == getpgrp() else {
+            if suspended { SignalPipe.stop(with: SIGTTOU) }
+            return
+        }
+        if suspended {
+            backend.resume()
+            suspended = false
+        }
         _ = state.update(.resize(backend.updateSize()))
     }
 
     /// Reacts to one signal; returns whether a redraw is needed.
     private func handle(signal: Int32) -> Bool {
         switch signal {
+        case SIGWINCH where suspended:
+            return true
         case SIGWINCH:
             _ = state.update(.resize(backend.updateSize()))
             return true
         case SIGTSTP:
-            suspend()
+            if !suspended { suspend() }
             return true
         case SIGCONT:
-            backend.resume()
-            _ = state.update(.resize(backend.updateSize()))
+            resumeIfForeground()
             return true
         default:
             exitStatus = 128 + signal

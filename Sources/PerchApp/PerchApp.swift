@@ -43,17 +43,6 @@ public enum PerchApp {
             printError("perch: \(error)")
             return ExitStatus.usage
         }
-        let store = StateStore(path: paths.state)
-        var banner: String?
-        var saved = SavedState()
-        do {
-            let loaded = try store.load()
-            saved = loaded.state
-            banner = loaded.warning
-        } catch {
-            banner = "Could not read the state file: \(error)"
-        }
-
         SignalPipe.install()
         defer { SignalPipe.uninstall() }
         let noColor = PerchPaths.environment("NO_COLOR").map { !$0.isEmpty } ?? false
@@ -64,6 +53,16 @@ public enum PerchApp {
             printError("perch: \(error)")
             return ExitStatus.usage
         }
+        let store = StateStore(path: paths.state)
+        var banner: String?
+        var saved = SavedState()
+        do {
+            let loaded = try store.load()
+            saved = loaded.state
+            banner = loaded.warning
+        } catch {
+            banner = "Could not read the state file: \(error)"
+        }
         let info = RunInfo(
             longPressMilliseconds: options.longPressMilliseconds, configDescription: config.description, statePath: paths.state)
         var state = AppState(accounts: config.accounts, saved: saved, size: backend.size, info: info)
@@ -73,10 +72,27 @@ public enum PerchApp {
         return loop.run()
     }
 
+    /// Writes `message` and a newline to stderr, with control characters shown as visible
+    /// escapes (`^[`, `\u{9B}`), so text from a config can never drive the terminal.
     static func printError(_ message: String) {
-        var text = message
+        var text = visibleControls(message)
         if !text.hasSuffix("\n") { text += "\n" }
         let bytes = Array(text.utf8)
         _ = bytes.withUnsafeBytes { write(STDERR_FILENO, $0.baseAddress, $0.count) }
+    }
+
+    /// `text` with C0 controls (except newline) in caret notation and C1 controls as `\u{XX}`.
+    static func visibleControls(_ text: String) -> String {
+        var result = ""
+        for scalar in text.unicodeScalars {
+            switch scalar.value {
+            case 0x0A: result.unicodeScalars.append(scalar)
+            case 0x00..<0x20: result += "^" + String(UnicodeScalar(UInt8(scalar.value + 0x40)))
+            case 0x7F: result += "^?"
+            case 0x80..<0xA0: result += "\\u{" + String(scalar.value, radix: 16, uppercase: true) + "}"
+            default: result.unicodeScalars.append(scalar)
+            }
+        }
+        return result
     }
 }

@@ -4,12 +4,17 @@ import PerchTerminal
 /// Turns signals into bytes on a pipe (the self-pipe pattern), so the event loop learns of
 /// them in the same poll(2) that waits for input, and nothing else runs in a signal handler.
 ///
-/// Watched: SIGWINCH (resize), SIGTERM, SIGHUP, SIGINT, SIGQUIT (quit), SIGTSTP (suspend),
-/// SIGCONT (redraw). Fatal signals (SIGSEGV, SIGBUS, SIGILL, SIGTRAP, SIGABRT, SIGFPE, the last
+/// Watched: SIGWINCH (resize), SIGTSTP (suspend), SIGCONT (resume), and every signal whose
+/// default action ends the process (SIGTERM, SIGHUP, SIGINT, SIGQUIT, SIGUSR1, SIGUSR2, SIGALRM,
+/// SIGVTALRM, SIGPROF, SIGXCPU, SIGXFSZ, SIGPWR, SIGSTKFLT): those end Perch with the terminal
+/// restored and status 128 + the signal number. Fatal signals (SIGSEGV, SIGBUS, SIGILL, SIGTRAP, SIGABRT, SIGFPE, the last
 /// ones raised by Swift runtime traps) restore the terminal and then end the process as before.
 enum SignalPipe {
-    static let watched: [Int32] = [SIGWINCH, SIGTERM, SIGHUP, SIGINT, SIGQUIT, SIGTSTP, SIGCONT]
-    static let fatal: [Int32] = [SIGSEGV, SIGBUS, SIGILL, SIGTRAP, SIGABRT, SIGFPE]
+    static let watched: [Int32] = [
+        SIGWINCH, SIGTSTP, SIGCONT, SIGTERM, SIGHUP, SIGINT, SIGQUIT, SIGUSR1, SIGUSR2, SIGALRM, SIGVTALRM,
+        SIGPROF, SIGXCPU, SIGXFSZ, SIGPWR, SIGSTKFLT,
+    ]
+    static let fatal: [Int32] = [SIGSEGV, SIGBUS, SIGILL, SIGTRAP, SIGABRT, SIGFPE, SIGSYS]
 
     nonisolated(unsafe) static var writeEnd: Int32 = -1
     nonisolated(unsafe) static var readEnd: Int32 = -1
@@ -69,11 +74,13 @@ enum SignalPipe {
         return result
     }
 
-    /// Stops the process with SIGTSTP's default action (as Ctrl-Z would), then returns once continued.
-    static func stopSelf() {
-        Glibc.signal(SIGTSTP, SIG_DFL)
-        raise(SIGTSTP)
-        setHandler(SIGTSTP, forwardSignal)
+    /// Stops the process with `signal`'s default action (SIGTSTP as Ctrl-Z would, SIGTTOU as a
+    /// background write to the terminal would), then returns once continued. In an orphaned
+    /// process group the kernel discards these signals and this returns at once.
+    static func stop(with signal: Int32) {
+        Glibc.signal(signal, SIG_DFL)
+        raise(signal)
+        if watched.contains(signal) { setHandler(signal, forwardSignal) }
     }
 }
 

@@ -59,6 +59,8 @@ public enum ConfigLoader {
     /// Parses and validates config JSON; `path` is used in messages only.
     /// - Throws: ``ConfigError/syntax(path:line:column:message:)`` or ``ConfigError/invalid(path:problems:)``.
     public static func parse(_ bytes: [UInt8], path: String) throws(ConfigError) -> [Account] {
+        // A UTF-8 byte order mark, as some editors write, is not part of the JSON.
+        let bytes = bytes.starts(with: [0xEF, 0xBB, 0xBF]) ? Array(bytes.dropFirst(3)) : bytes
         if bytes.allSatisfy({ $0 == 0x20 || $0 == 0x0A || $0 == 0x0D || $0 == 0x09 }) {
             throw .invalid(path: path, problems: ["the file is empty; it should hold {\"accounts\": [{\"id\": …, \"name\": …}]}"])
         }

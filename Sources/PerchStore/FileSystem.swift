@@ -10,8 +10,19 @@ public struct FileError: Error, Hashable, Sendable, CustomStringConvertible {
     /// The `errno` value, e.g. `ENOENT`.
     public var code: Int32
     public var operation: String
+    /// A reason to show instead of the system's text for `code`.
+    public var reason: String?
 
-    public var description: String { "\(path): cannot \(operation): \(String(cString: strerror(code)))" }
+    public init(path: String, code: Int32, operation: String, reason: String? = nil) {
+        self.path = path
+        self.code = code
+        self.operation = operation
+        self.reason = reason
+    }
+
+    public var description: String {
+        "\(path): " + (reason ?? "cannot \(operation): \(String(cString: strerror(code)))")
+    }
 
     /// Whether the failure was that the file does not exist.
     public var isNotFound: Bool { code == ENOENT }
@@ -19,12 +30,25 @@ public struct FileError: Error, Hashable, Sendable, CustomStringConvertible {
 
 /// Reading, writing atomically and locking files: the only place in Perch that does file I/O.
 public enum FileSystem {
-    /// The whole content of the file at `path`.
-    /// - Throws: ``FileError`` when it cannot be opened or read (a directory, no permission, …).
-    public static func read(_ path: String) throws(FileError) -> [UInt8] {
-        let fd = open(path, O_RDONLY | O_CLOEXEC)
+    /// The whole content of the regular file at `path`, at most `limit` bytes.
+    /// - Throws: ``FileError`` when it cannot be opened or read (no permission, …), is not a
+    ///   regular file (a directory, FIFO or device: `EISDIR`/`EINVAL`), or is larger than
+    ///   `limit` (`EFBIG`).
+    public static func read(_ path: String, limit: Int = 16 << 20) throws(FileError) -> [UInt8] {
+        // O_NONBLOCK so that opening a FIFO cannot hang; cleared below for regular files.
+        let fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK)
         guard fd >= 0 else { throw FileError(path: path, code: errno, operation: "open") }
         defer { close(fd) }
+        var info = stat()
+        guard fstat(fd, &info) == 0 else { throw FileError(path: path, code: errno, operation: "read") }
+        let type = info.st_mode & S_IFMT
+        guard type == S_IFREG else {
+            let reason = type == S_IFDIR ? "is a folder, not a file" : "is not a regular file"
+            throw FileError(path: path, code: type == S_IFDIR ? EISDIR : EINVAL, operation: "read", reason: reason)
+        }
+        let tooLarge = FileError(path: path, code: EFBIG, operation: "read", reason: "is larger than \(limit >> 20) MiB")
+        guard Int(info.st_size) <= limit else { throw tooLarge }
+        _ = fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) & ~O_NONBLOCK)
         var result: [UInt8] = []
         var chunk = [UInt8](repeating: 0, count: 65536)
         while true {
@@ -35,6 +59,7 @@ public enum FileSystem {
             }
             if n == 0 { break }
             result.append(contentsOf: chunk[0..<n])
+            if result.count > limit { throw tooLarge }
         }
         return result
     }
@@ -62,7 +87,9 @@ public enum FileSystem {
     /// rename it over `path`, fsync the folder (rename(2), fsync(2)).
     /// - Parameter mode: permission bits of the new file.
     /// - Throws: ``FileError``; the old file is then untouched and the temporary file removed.
-    public static func writeAtomically(_ bytes: [UInt8], to path: String, mode: mode_t = 0o600) throws(FileError) {
+    /// A symbolic link at `path` is followed: its target is replaced and the link kept.
+    public static func writeAtomically(_ bytes: [UInt8], to requestedPath: String, mode: mode_t = 0o600) throws(FileError) {
+        let path = resolvingSymbolicLink(requestedPath)
         let folder = directory(of: path)
         try createDirectory(folder)
         let name = path.split(separator: "/").last.map(String.init) ?? path
@@ -93,6 +120,22 @@ public enum FileSystem {
             fsync(folderFD)
             close(folderFD)
         }
+    }
+
+    /// `path` with symbolic links at its end followed (readlink(2), up to 16 levels, targets
+    /// that do not exist yet included); `path` itself when it is not a link.
+    static func resolvingSymbolicLink(_ path: String) -> String {
+        var current = path
+        for _ in 0..<16 {
+            var info = stat()
+            guard lstat(current, &info) == 0, info.st_mode & S_IFMT == S_IFLNK else { return current }
+            var buffer = [CChar](repeating: 0, count: Int(PATH_MAX) + 1)
+            let length = readlink(current, &buffer, buffer.count - 1)
+            guard length > 0 else { return current }
+            let target = String(decoding: buffer[0..<length].map { UInt8(bitPattern: $0) }, as: UTF8.self)
+            current = target.hasPrefix("/") ? target : directory(of: current) + "/" + target
+        }
+        return current
     }
 
     /// Runs `body` while holding an exclusive advisory lock (flock(2)) on `lockPath`, created if

@@ -8,6 +8,8 @@ final class TmuxSession {
     let socket: String
     let home: URL
     let pidFile: URL
+    /// Whether the scratch HOME was made here (and is removed with the session).
+    let ownsHome: Bool
     let width: Int
     let height: Int
 
@@ -38,6 +40,7 @@ final class TmuxSession {
         self.height = height
         socket = "perch-e2e-\(getpid())-\(UUID().uuidString.prefix(8))"
         self.home = try home ?? TmuxSession.makeScratchHome()
+        ownsHome = home == nil
         pidFile = self.home.appendingPathComponent("perch.pid")
         try? FileManager.default.removeItem(at: pidFile)
         var env = [
@@ -61,6 +64,8 @@ final class TmuxSession {
 
     deinit {
         _ = try? tmux(["kill-server"])
+        unlink("/tmp/tmux-\(getuid())/\(socket)")
+        if ownsHome { try? FileManager.default.removeItem(at: home) }
     }
 
     static func makeScratchHome() throws -> URL {

@@ -107,3 +107,14 @@ struct CommandLineOptionsTests {
         #expect(CommandLineOptions.help.contains(CommandLineOptions.usage))
     }
 }
+
+@Suite("Error messages")
+struct ErrorMessageTests {
+    // Bug: a config error quoting an id with escape sequences retitled and cleared the terminal.
+    @Test("control characters in messages are shown as visible escapes")
+    func controlsAreVisible() {
+        let shown = PerchApp.visibleControls("id \"x\u{1B}]0;PWNED\u{07}\u{1B}[2J\u{9B}\u{7F}\"\nnext")
+        #expect(shown == "id \"x^[]0;PWNED^G^[[2J\\u{9B}^?\"\nnext")
+        #expect(!shown.unicodeScalars.contains { $0.value < 0x20 && $0 != "\n" })
+    }
+}

@@ -347,6 +347,17 @@ struct AppStateUpdateTests {
         #expect(sheet.scroll == 33)
     }
 
+    // Bug: at 2×2 the sheet had no visible rows, yet Enter switched account blindly.
+    @Test("Enter picks nothing when the sheet has no room for rows")
+    func enterWithoutVisibleRows() {
+        var state = makeState(size: Size(width: 2, height: 2))
+        _ = state.update(char("a"))
+        #expect(state.sheet != nil)
+        _ = state.update(char("j"))
+        #expect(state.update(key(.enter)).isEmpty)
+        #expect(state.saved.currentAccount == nil)
+    }
+
     // MARK: Hit testing
 
     @Test("the last row maps to the tabs")

@@ -9,8 +9,9 @@ struct DisplayWidthTests {
         arguments: [
             ("a", 1), (" ", 1), ("é", 1), ("e\u{301}", 1), ("…", 1), ("●", 1), ("━", 1), ("─", 1),
             ("中", 2), ("文", 2), ("한", 2), ("あ", 2), ("Ａ", 2), ("ｶ", 1),
-            ("😀", 2), ("👍🏽", 2), ("❤️", 2), ("👨‍👩‍👧", 2),
-            ("\u{200B}", 0), ("\u{301}", 0), ("\u{FEFF}", 0),
+            // Clusters take the sum of their scalars' widths, as ncursesw (wcwidth) and tmux count them.
+            ("😀", 2), ("👍🏽", 4), ("❤️", 1), ("👨‍👩‍👧", 6), ("🇯🇵", 2), ("1️⃣", 1),
+            ("\u{200B}", 0), ("\u{301}", 0), ("\u{FEFF}", 0), ("\u{200D}", 0), ("\u{FE0F}", 0),
         ] as [(Character, Int)])
     func characterWidths(_ character: Character, _ width: Int) {
         #expect(DisplayWidth.columns(of: character) == width, "\(character.unicodeScalars.map { String($0.value, radix: 16) })")

@@ -294,4 +294,50 @@ struct RenderTests {
         let row = try #require(state.render().lines.first { $0.contains("@last") })
         #expect(row.contains("The longest account name  @last"), "\(row)")
     }
+
+    // Bug: with the sheet scrolled to the end on a screen too short for any row, the footer read "1000–999 of 1000".
+    @Test("a sheet with no room for rows shows no row range")
+    func noRowRangeWithoutRows() {
+        let accounts = (1...1000).map { Account(id: "a\($0)", name: "Account \($0)") }
+        var state = AppState(accounts: accounts, size: Size(width: 80, height: 24))
+        state.openSheet()
+        _ = state.update(.key(KeyEvent(.end)))
+        _ = state.update(.resize(Size(width: 80, height: 5)))
+        let text = state.render().text
+        #expect(!text.contains("of 1000"), "\(text)")
+        #expect(!text.contains("1000–999"))
+    }
+
+    // Bug: a long title pushed the Catalog's position counter off its header.
+    @Test("a pane header keeps its trailing note and cuts the title with …")
+    func headerKeepsTrailing() {
+        let long = Account(id: "long", name: String(repeating: "Long name ", count: 10))
+        var state = AppState(accounts: [long], saved: SavedState(currentAccount: "long"), size: Size(width: 60, height: 24))
+        state.selectedTab = .catalog
+        let header = state.render().lines[0]
+        #expect(header.hasSuffix("1/60 "), "\(header)")
+        #expect(header.contains("…"))
+    }
+
+    // Bug: long paths in Settings lost their file name to the right edge.
+    @Test("Settings shows the end of a long path, with … in front")
+    func settingsPathKeepsEnd() {
+        let info = RunInfo(statePath: "/very/long/" + String(repeating: "folder/", count: 20) + "state.json")
+        var state = AppState(accounts: Account.samples, size: Size(width: 60, height: 24), info: info)
+        state.selectedTab = .settings
+        let row = state.render().lines.first { $0.contains("State file") } ?? ""
+        #expect(row.contains("…") && row.hasSuffix("/state.json"), "\(row)")
+    }
+
+    // Bug: switch counts near Int.max made the Stats bar arithmetic trap.
+    @Test("Stats draws huge counts without trapping")
+    func statsHugeCounts() {
+        let saved = SavedState(currentAccount: "work", switchCount: Int.max, switchesPerAccount: ["work": Int.max, "oss": Int.max / 2])
+        var state = AppState(accounts: Account.samples, saved: saved, size: Size(width: 80, height: 24))
+        state.selectedTab = .stats
+        let lines = state.render().lines
+        #expect(
+            lines.contains { $0.contains("Work") && $0.contains("█") && $0.hasSuffix("\(Int.max)") }
+                || lines.contains { $0.contains("Work") && $0.contains("\(Int.max)") })
+    }
 }

@@ -28,21 +28,24 @@ struct ScreenTests {
         #expect(screen.lines == ["          ", "  abc     "])
     }
 
-    @Test("put clips at the right edge")
+    @Test("put clips at the right edge, ending the cut text with …")
     func putClipsRight() {
         var screen = Screen(size: Size(width: 5, height: 1))
         #expect(screen.put("abcdefg", column: 0, row: 0) == 5)
-        #expect(screen.lines == ["abcde"])
+        #expect(screen.lines == ["abcd…"])
         screen = Screen(size: Size(width: 5, height: 1))
         screen.put("xyz", column: 3, row: 0)
-        #expect(screen.lines == ["   xy"])
+        #expect(screen.lines == ["   x…"])
+        screen = Screen(size: Size(width: 5, height: 1))
+        screen.put("xy", column: 3, row: 0)
+        #expect(screen.lines == ["   xy"], "text that fits exactly is not cut")
     }
 
     @Test("put respects an explicit width")
     func putWidth() {
         var screen = Screen(size: Size(width: 10, height: 1))
         #expect(screen.put("abcdef", column: 1, row: 0, width: 3) == 4)
-        #expect(screen.lines == [" abc      "])
+        #expect(screen.lines == [" ab…      "])
     }
 
     @Test("put outside the screen writes nothing", arguments: [-1, 2, 100])
@@ -65,8 +68,9 @@ struct ScreenTests {
     func putNegativeColumn() {
         var screen = Screen(size: Size(width: 5, height: 1))
         screen.put("abcdefg", column: -1, row: 0)
-        // "a" falls off the left edge; the default width is "to the right edge", so b…f fill all 5 columns.
-        #expect(screen.lines == ["bcdef"])
+        // Seven columns from -1 do not fit in 6: cut to "abcde…", of which "a" falls off the left edge;
+        // the default width is "to the right edge", so all 5 columns are written.
+        #expect(screen.lines == ["bcde…"])
     }
 
     @Test("control characters are drawn as U+FFFD", arguments: ["\u{1B}", "\u{07}", "\u{7F}", "\u{9B}", "\u{85}", "\r\n", "\t", "\u{00}"])
@@ -87,12 +91,15 @@ struct ScreenTests {
         #expect(screen.lines == ["中x   "])
     }
 
-    @Test("a wide character that does not fit at the edge becomes a space")
+    @Test("a wide character that does not fit at the edge is cut with …, never split")
     func wideAtEdge() {
         var screen = Screen(size: Size(width: 5, height: 1))
         #expect(screen.put("abcd中", column: 0, row: 0) == 5)
-        #expect(screen.lines == ["abcd "])
+        #expect(screen.lines == ["abcd…"])
         #expect(screen[4, 0].isContinuation == false)
+        screen = Screen(size: Size(width: 5, height: 1))
+        screen.put("abc中", column: 0, row: 0, width: 4)
+        #expect(screen.lines == ["abc… "])
     }
 
     @Test("zero-width characters are skipped")

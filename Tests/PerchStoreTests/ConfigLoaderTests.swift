@@ -89,6 +89,33 @@ struct ConfigLoaderTests {
         }
     }
 
+    // Bug: `--config /dev/zero` grew memory without bound and a FIFO hung before the interface appeared.
+    @Test("a config that is not a regular file is refused at once", arguments: ["/dev/zero", "fifo", "folder"])
+    func notARegularFile(_ kind: String) throws {
+        try withTemporaryFolder { folder in
+            var path = kind
+            if kind == "fifo" {
+                path = folder + "/accounts.json"
+                #expect(mkfifo(path, 0o600) == 0)
+            } else if kind == "folder" {
+                path = folder
+            }
+            #expect(throws: ConfigError.self) { try ConfigLoader.load(PerchPaths(config: path, state: folder + "/s.json")) }
+            do {
+                _ = try ConfigLoader.load(PerchPaths(config: path, state: folder + "/s.json"))
+            } catch {
+                #expect("\(error)".hasPrefix("config \(path): is "), "\(error)")
+            }
+        }
+    }
+
+    // Bug: a config saved with a UTF-8 byte order mark was reported as "line 1, column 1: expected a value".
+    @Test("a UTF-8 byte order mark before the JSON is accepted")
+    func byteOrderMark() throws {
+        let accounts = try ConfigLoader.parse([0xEF, 0xBB, 0xBF] + Array(#"{"accounts": [{"id": "a", "name": "A"}]}"#.utf8), path: "p")
+        #expect(accounts == [Account(id: "a", name: "A")])
+    }
+
     @Test("a missing required name reports accounts[0].name")
     func missingName() throws {
         let error = try #require(parseError(#"{"accounts": [{"id": "work"}]}"#))

@@ -107,6 +107,85 @@ struct StateStoreTests {
         }
     }
 
+    // Bug: a state file that existed but could not be read was replaced by a fresh one, losing its counts.
+    @Test("a state path that cannot be read is never overwritten by a switch")
+    func unreadableIsNotOverwritten() throws {
+        try withTemporaryFolder { folder in
+            let path = folder + "/state.json"
+            #expect(mkfifo(path, 0o600) == 0)
+            let store = StateStore(path: path)
+            #expect(throws: StateError.self) { try store.load() }
+            #expect(throws: StateError.self) { try store.recordSwitch(to: "work") }
+            var info = stat()
+            #expect(lstat(path, &info) == 0)
+            #expect(info.st_mode & S_IFMT == S_IFIFO, "the unreadable file is still there, untouched")
+        }
+    }
+
+    // Bug: a corrupt file was copied aside at start-up and again at the first switch.
+    @Test("a corrupt file is set aside once, however many loads and switches follow")
+    func corruptSetAsideOnce() throws {
+        try withTemporaryFolder { folder in
+            let path = folder + "/state.json"
+            try Data("garbage".utf8).write(to: URL(fileURLWithPath: path))
+            let store = StateStore(path: path)
+            _ = try store.load()
+            _ = try store.recordSwitch(to: "work")
+            _ = try store.load()
+            _ = try store.recordSwitch(to: "oss")
+            let copies = try contents(of: folder).filter { $0.hasPrefix("state.json.corrupt-") }
+            #expect(copies.count == 1, "\(copies)")
+            #expect(try store.load().state.switchCount == 2)
+        }
+    }
+
+    @Test("a file from a newer format version is read but never rewritten")
+    func newerVersionIsNotRewritten() throws {
+        try withTemporaryFolder { folder in
+            let path = folder + "/state.json"
+            let newer = #"{"version": 99, "currentAccount": "work", "switchCount": 5, "switchesPerAccount": {"work": 5}, "more": true}"#
+            try Data(newer.utf8).write(to: URL(fileURLWithPath: path))
+            let store = StateStore(path: path)
+            let loaded = try store.load()
+            #expect(loaded.state.switchCount == 5)
+            #expect(loaded.warning?.contains("newer") == true)
+            #expect(throws: StateError.newerVersion(path: path, version: 99)) { try store.recordSwitch(to: "oss") }
+            #expect(try read(path) == Data(newer.utf8))
+        }
+    }
+
+    // Bug: a count at Int.max in the state file made the next switch trap (exit 132).
+    @Test("counts saturate instead of overflowing, and negative counts read as 0")
+    func countsStayInRange() throws {
+        let huge = SavedState(currentAccount: "work", switchCount: Int.max, switchesPerAccount: ["work": Int.max])
+        let next = huge.recordingSwitch(to: "work")
+        #expect(next.switchCount == Int.max)
+        #expect(next.switchesPerAccount["work"] == Int.max)
+        try withTemporaryFolder { folder in
+            let path = folder + "/state.json"
+            let negative = #"{"version": 1, "currentAccount": "work", "switchCount": -3, "switchesPerAccount": {"work": -5}}"#
+            try Data(negative.utf8).write(to: URL(fileURLWithPath: path))
+            let state = try StateStore(path: path).load().state
+            #expect(state.switchCount == 0)
+            #expect(state.switchesPerAccount["work"] == 0)
+        }
+    }
+
+    // Bug: saving replaced a symbolic link at the state path with a regular file.
+    @Test("a symbolic link at the state path is kept and its target updated")
+    func symbolicLinkKept() throws {
+        try withTemporaryFolder { folder in
+            let target = folder + "/real.json"
+            let link = folder + "/state.json"
+            #expect(symlink(target, link) == 0)
+            _ = try StateStore(path: link).recordSwitch(to: "work")
+            var info = stat()
+            #expect(lstat(link, &info) == 0)
+            #expect(info.st_mode & S_IFMT == S_IFLNK)
+            #expect(try JSONDecoder().decode(SavedState.self, from: read(target)).currentAccount == "work")
+        }
+    }
+
     @Test("writeAtomically leaves no temporary files behind and replaces the content")
     func writeAtomicallyNoLeftovers() throws {
         try withTemporaryFolder { folder in

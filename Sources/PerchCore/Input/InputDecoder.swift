@@ -2,8 +2,10 @@
 ///
 /// Feed it bytes in chunks of any size; a sequence split across chunks is held until it
 /// completes. A lone `ESC` cannot be told from the start of a sequence, so it is held too:
-/// when ``hasPendingBytes`` is true the caller waits at most ``escapeTimeoutMilliseconds``
-/// for more input and then calls ``flush()``, which delivers it as the Escape key.
+/// when ``pendingTimeoutMilliseconds`` is not nil the caller waits at most that long for more
+/// input and then calls ``flush()``, which delivers it as the Escape key. A bracketed paste
+/// whose end marker never comes is ended the same way, after ``pasteTimeoutMilliseconds``,
+/// so a stray paste-start cannot swallow every later key.
 ///
 /// Follows xterm's "Control Sequences" (ctlseqs): CSI and SS3 cursor and editing keys with
 /// modifier parameters, SGR (1006) mouse reports, focus events (1004) and bracketed paste (2004).
@@ -30,6 +32,16 @@ public struct InputDecoder: Sendable {
     /// the caller should call ``flush()`` after ``escapeTimeoutMilliseconds`` without input.
     public var hasPendingBytes: Bool { !pending.isEmpty && paste == nil }
 
+    /// How long a paste may go without input before ``flush()`` ends it, in milliseconds.
+    public static let pasteTimeoutMilliseconds: Int64 = 1000
+
+    /// Milliseconds without input after which the caller should call ``flush()``: the escape
+    /// timeout while a sequence is incomplete, the paste timeout inside a paste, else nil.
+    public var pendingTimeoutMilliseconds: Int64? {
+        if paste != nil { return Self.pasteTimeoutMilliseconds }
+        return pending.isEmpty ? nil : Self.escapeTimeoutMilliseconds
+    }
+
     /// Decodes `bytes` appended to anything held from earlier calls; returns the complete events, in order.
     public mutating func feed<S: Sequence>(_ bytes: S) -> [InputEvent] where S.Element == UInt8 {
         pending.append(contentsOf: bytes)
@@ -38,9 +50,16 @@ public struct InputDecoder: Sendable {
 
     /// Delivers whatever is held as if no more bytes will follow: a lone `ESC` becomes the
     /// Escape key, an unfinished sequence becomes ``InputEvent/unknown(_:)``, a partial
-    /// UTF-8 character becomes U+FFFD.
+    /// UTF-8 character becomes U+FFFD, an unfinished paste is delivered as it is.
     public mutating func flush() -> [InputEvent] {
-        decode(final: true)
+        if let text = paste {
+            // The end marker never came: what arrived is the paste.
+            paste = nil
+            let bytes = text + pending
+            pending.removeAll()
+            return [.paste(String(decoding: bytes, as: UTF8.self))]
+        }
+        return decode(final: true)
     }
 
     private enum Step {

@@ -21,13 +21,26 @@ public struct SavedState: Codable, Hashable, Sendable {
         self.switchesPerAccount = switchesPerAccount
     }
 
-    /// This state after a switch to `accountID`: it becomes current and both counters go up by one.
+    /// This state after a switch to `accountID`: it becomes current and both counters go up by
+    /// one (saturating at `Int.max`, so no count from a file can make it trap).
     public func recordingSwitch(to accountID: String) -> SavedState {
         var next = self
         next.version = Self.currentVersion
         next.currentAccount = accountID
-        next.switchCount += 1
-        next.switchesPerAccount[accountID, default: 0] += 1
+        next.switchCount = Self.incremented(switchCount)
+        next.switchesPerAccount[accountID] = Self.incremented(switchesPerAccount[accountID] ?? 0)
         return next
+    }
+
+    /// This state with impossible values made possible: negative counts become 0.
+    public func sanitized() -> SavedState {
+        var clean = self
+        clean.switchCount = max(0, switchCount)
+        clean.switchesPerAccount = switchesPerAccount.mapValues { max(0, $0) }
+        return clean
+    }
+
+    private static func incremented(_ count: Int) -> Int {
+        count == Int.max ? count : max(0, count) + 1
     }
 }

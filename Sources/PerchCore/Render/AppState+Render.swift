@@ -42,9 +42,12 @@ extension AppState {
 
     private func header(_ title: String, trailing: String = "", into screen: inout Screen, _ rect: Rect) {
         guard rect.height > 0 else { return }
-        screen.put(" " + title, column: rect.x, row: rect.y, style: .bold, width: rect.width)
+        // The trailing note (a count, a position) keeps its place; the title gives way, with `…`.
         let width = DisplayWidth.columns(of: trailing)
-        if !trailing.isEmpty, width + 2 + DisplayWidth.columns(of: title) < rect.width {
+        let showTrailing = !trailing.isEmpty && width + 8 < rect.width
+        let titleWidth = showTrailing ? rect.width - width - 2 : rect.width
+        screen.put(" " + title, column: rect.x, row: rect.y, style: .bold, width: titleWidth)
+        if showTrailing {
             screen.put(trailing, column: rect.maxX - width - 1, row: rect.y, style: .dim)
         }
     }
@@ -101,7 +104,7 @@ extension AppState {
         let visible = max(0, rect.height - Layout.paneHeaderRows)
         let nameWidth = min(max(8, rect.width / 3), nameColumns)
         let most = max(1, saved.switchesPerAccount.values.max() ?? 0)
-        let barSpace = max(0, rect.width - nameWidth - 14)
+        let barSpace = max(0, rect.width - nameWidth - max(6, String(most).count) - 8)
         for offset in 0..<visible {
             let index = stats.scroll + offset
             guard accounts.indices.contains(index) else { break }
@@ -112,7 +115,8 @@ extension AppState {
             var x = screen.put(isCurrent ? " ● " : "   ", column: rect.x, row: row, style: Style(foreground: .green))
             screen.put(DisplayWidth.truncated(account.name, to: nameWidth), column: x, row: row, style: isCurrent ? .bold : .plain)
             x += nameWidth + 2
-            let bar = count == 0 ? "" : String(repeating: "█", count: max(1, barSpace * count / most))
+            let length = Int((Double(count) / Double(most) * Double(barSpace)).rounded(.down))
+            let bar = count == 0 ? "" : String(repeating: "█", count: max(1, min(barSpace, length)))
             x = screen.put(bar, column: x, row: row, style: Style(foreground: .cyan))
             screen.put(" \(count)", column: x, row: row)
         }
@@ -129,7 +133,8 @@ extension AppState {
         for (offset, (label, value)) in rows.enumerated() where first + offset < rect.maxY {
             let x = screen.put("   " + label, column: rect.x, row: first + offset, style: .dim, width: rect.width)
             let valueColumn = max(x + 1, rect.x + 25)
-            screen.put(value, column: valueColumn, row: first + offset, width: max(0, rect.maxX - valueColumn))
+            let valueWidth = max(0, rect.maxX - valueColumn)
+            screen.put(DisplayWidth.truncatedLeading(value, to: valueWidth), column: valueColumn, row: first + offset, width: valueWidth)
         }
         for (index, action) in SettingsAction.allCases.enumerated() {
             let row = first + SettingsPaneLayout.actionsOffset + index
@@ -173,7 +178,7 @@ extension AppState {
         guard layout.height >= SheetLayout.chromeRows else { return }
         let footerRow = layout.top + layout.height - 1
         var footer = " ↑↓ move · Enter switch · Esc close"
-        if layout.visibleRows < accounts.count {
+        if layout.visibleRows < accounts.count, layout.visibleRows > 0 {
             footer += " · \(cursor.scroll + 1)–\(min(accounts.count, cursor.scroll + layout.visibleRows)) of \(accounts.count)"
         }
         screen.put(footer, column: 0, row: footerRow, style: .dim)

@@ -1,33 +1,40 @@
 /// Terminal display width of text, in columns, and the replacement of characters that must never
 /// reach a terminal. This is the one place that decides how many columns a character takes.
 ///
-/// Widths follow Unicode East Asian Width (wide and fullwidth ranges take 2 columns) and treat
-/// emoji presentation characters as 2 columns, as xterm, tmux and VTE draw them.
+/// A grapheme cluster takes the sum of its scalars' widths, as ncursesw (through glibc's
+/// wcwidth(3), which this table matches for every scalar glibc knows) and terminals that do not
+/// join emoji sequences count it: wide and fullwidth characters (Unicode
+/// East Asian Width W and F, which include emoji with default emoji presentation) take 2 columns,
+/// combining marks, variation selectors and format characters (ZWJ, ZWNJ) take 0, the rest 1.
 public enum DisplayWidth {
-    /// Columns taken by one grapheme cluster: 0, 1 or 2.
+    /// Columns taken by one grapheme cluster (0 for a cluster of zero-width scalars only).
     public static func columns(of character: Character) -> Int {
-        guard let first = character.unicodeScalars.first else { return 0 }
-        if character.unicodeScalars.count > 1,
-            character.unicodeScalars.contains(where: { $0.value == 0xFE0F || $0.value == 0x200D })
-        {
-            return 2
-        }
-        return columns(of: first)
+        var total = 0
+        for scalar in character.unicodeScalars { total += columns(of: scalar) }
+        return total
     }
 
-    /// Columns taken by a scalar on its own.
+    /// Columns taken by a scalar on its own: 0, 1 or 2.
     static func columns(of scalar: Unicode.Scalar) -> Int {
         let v = scalar.value
-        if v == 0 { return 0 }
-        if scalar.properties.generalCategory == .nonspacingMark || scalar.properties.generalCategory == .enclosingMark {
-            return 0
+        switch v {
+        // Soft hyphen and prepended concatenation marks are format characters drawn with a width.
+        case 0xAD, 0x600...0x605, 0x6DD, 0x70F, 0x890...0x891, 0x8E2, 0x110BD, 0x110CD: return 1
+        // NUL; Hangul medial and final jamo (they join the syllable before them).
+        case 0, 0x1160...0x11FF, 0xD7B0...0xD7FF: return 0
+        default: break
         }
-        if v == 0x200B || v == 0x200C || v == 0x200D || v == 0x2060 || v == 0xFEFF { return 0 }
+        switch scalar.properties.generalCategory {
+        case .nonspacingMark, .enclosingMark, .format: return 0
+        default: break
+        }
+        if (0x1F1E6...0x1F1FF).contains(v) { return 1 }  // regional indicators: East Asian Width N
         if scalar.properties.isEmojiPresentation { return 2 }
         switch v {
-        case 0x1100...0x115F, 0x2E80...0x303E, 0x3041...0x33FF, 0x3400...0x4DBF, 0x4E00...0x9FFF,
-            0xA000...0xA4CF, 0xAC00...0xD7A3, 0xF900...0xFAFF, 0xFE30...0xFE4F, 0xFF00...0xFF60,
-            0xFFE0...0xFFE6, 0x20000...0x3FFFD:
+        case 0x1100...0x115F, 0x231A...0x231B, 0x2329...0x232A, 0x2E80...0x303E, 0x3041...0x33FF,
+            0x3400...0x4DBF, 0x4E00...0x9FFF, 0xA000...0xA4CF, 0xA960...0xA97F, 0xAC00...0xD7A3,
+            0xF900...0xFAFF, 0xFE10...0xFE19, 0xFE30...0xFE6F, 0xFF00...0xFF60, 0xFFE0...0xFFE6,
+            0x4DC0...0x4DFF, 0x16FE0...0x18D7F, 0x1AFF0...0x1B2FF, 0x1F200...0x1F2FF, 0x20000...0x3FFFD:
             return 2
         default:
             return 1
@@ -40,13 +47,32 @@ public enum DisplayWidth {
     }
 
     /// `character` made safe to draw: C0 and C1 controls and DEL (which would let data move the
-    /// cursor, retitle the window or write the clipboard) become U+FFFD.
+    /// cursor, retitle the window or write the clipboard) and bidirectional overrides and isolates
+    /// (which would reorder the rest of the row in some terminals) become U+FFFD.
     public static func sanitized(_ character: Character) -> Character {
         for scalar in character.unicodeScalars {
             let v = scalar.value
-            if v < 0x20 || (v >= 0x7F && v < 0xA0) { return "\u{FFFD}" }
+            if v < 0x20 || (v >= 0x7F && v < 0xA0) || (0x202A...0x202E).contains(v) || (0x2066...0x2069).contains(v) {
+                return "\u{FFFD}"
+            }
         }
         return character
+    }
+
+    /// `text` cut to at most `width` columns by dropping its start, which becomes `…` (for paths,
+    /// whose end matters most).
+    public static func truncatedLeading(_ text: String, to width: Int) -> String {
+        guard width > 0 else { return "" }
+        if columns(of: text) <= width { return text }
+        var kept: [Character] = []
+        var used = 0
+        for character in text.reversed() {
+            let w = columns(of: character)
+            if used + w > width - 1 { break }
+            kept.append(character)
+            used += w
+        }
+        return "…" + String(kept.reversed())
     }
 
     /// `text` cut to at most `width` columns, ending in `…` when it was cut.

@@ -31,29 +31,32 @@ public struct Screen: Hashable, Sendable {
     public var text: String { lines.joined(separator: "\n") }
 
     /// Writes `text` from (`column`, `row`) in `style`, at most `width` columns (default: to the
-    /// right edge); returns the column after the last one written. Controls are shown as U+FFFD;
-    /// a two-column character that does not fit is replaced by a space.
+    /// right edge); returns the column after the last one written. Text that does not fit ends in
+    /// `…`; controls are shown as U+FFFD; a character takes ``DisplayWidth/columns(of:)`` cells,
+    /// the first holding it and the rest marked as continuations.
     @discardableResult
     public mutating func put(_ text: String, column: Int, row: Int, style: Style = .plain, width: Int? = nil) -> Int {
         guard row >= 0, row < size.height else { return column }
         let limit = min(size.width, width.map { column + $0 } ?? size.width)
+        let fitted = DisplayWidth.columns(of: text) > limit - column ? DisplayWidth.truncated(text, to: limit - column) : text
         var x = column
-        for raw in text {
+        for raw in fitted {
             let character = DisplayWidth.sanitized(raw)
             let w = DisplayWidth.columns(of: character)
             if w == 0 { continue }
             if x + w > limit {
-                if x < limit, x >= 0 { set(column: x, row: row, Cell(" ", style: style)) }
+                // Only when `…` itself could not be placed; pad instead of cutting a character.
+                for pad in max(0, x)..<max(0, limit) { set(column: pad, row: row, Cell(" ", style: style)) }
                 return limit
             }
             if x >= 0 {
                 detachWideCharacters(column: x, row: row)
-                if w == 2 { detachWideCharacters(column: x + 1, row: row) }
+                detachWideCharacters(column: x + w - 1, row: row)
                 cells[row * size.width + x] = Cell(character, style: style)
-                if w == 2 { cells[row * size.width + x + 1] = Cell(" ", style: style, isContinuation: true) }
-            } else if x + w > 0 {
-                // Only the right half of a wide character is on screen: show a space there.
-                set(column: 0, row: row, Cell(" ", style: style))
+                for extra in 1..<w { cells[row * size.width + x + extra] = Cell(" ", style: style, isContinuation: true) }
+            } else {
+                // The character starts left of the screen: show spaces for its visible part.
+                for pad in 0..<max(0, min(x + w, limit)) { set(column: pad, row: row, Cell(" ", style: style)) }
             }
             x += w
         }
@@ -92,16 +95,16 @@ public struct Screen: Hashable, Sendable {
         cells[row * size.width + column] = cell
     }
 
-    /// Before the cell at (`column`, `row`) is overwritten: if it is half of a two-column
-    /// character, blanks the other half, so no half character is ever left on a row.
+    /// Before the cell at (`column`, `row`) is overwritten: if it belongs to a character wider
+    /// than one column, blanks that whole character, so no part of one is ever left on a row.
     private mutating func detachWideCharacters(column: Int, row: Int) {
         guard column >= 0, column < size.width, row >= 0, row < size.height else { return }
-        let index = row * size.width + column
-        if cells[index].isContinuation, column > 0 {
-            cells[index - 1] = Cell(" ", style: cells[index - 1].style)
-        }
-        if column + 1 < size.width, cells[index + 1].isContinuation {
-            cells[index + 1] = Cell(" ", style: cells[index + 1].style)
-        }
+        let rowStart = row * size.width
+        var start = column
+        while start > 0, cells[rowStart + start].isContinuation { start -= 1 }
+        var end = start + 1
+        while end < size.width, cells[rowStart + end].isContinuation { end += 1 }
+        guard end - start > 1 else { return }
+        for x in start..<end { cells[rowStart + x] = Cell(" ", style: cells[rowStart + x].style) }
     }
 }

@@ -78,7 +78,10 @@ extension AppState {
         let visible = sheetLayout.visibleRows
         switch key.key {
         case .escape: dismissTop()
-        case .enter: return pick(sheet?.cursor ?? 0)
+        case .enter:
+            // On a screen too short to show any account row, Enter must not pick one unseen.
+            guard visible > 0 else { return [] }
+            return pick(sheet?.cursor ?? 0)
         case .up, .character("k"): updateSheet { $0.move(by: -1, count: $1, visible: $2) }
         case .down, .character("j"): updateSheet { $0.move(by: 1, count: $1, visible: $2) }
         case .pageUp: updateSheet { $0.move(by: -Self.pageStep(visible), count: $1, visible: $2) }
