@@ -44,7 +44,8 @@ public struct CommandLineOptions: Hashable, Sendable {
           Ctrl-Z               suspend
 
         Environment: NO_COLOR (non-empty) draws without colour.
-        Exit status: 0 fine; 2 bad usage, bad config or no usable terminal.
+        Exit status: 0 fine; 2 bad usage, bad config or no usable terminal;
+        128 + N ended by signal N, with the terminal restored.
         """
 
     /// A command line that cannot be used; ``description`` is the one-line message.
