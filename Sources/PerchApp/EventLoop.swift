@@ -19,6 +19,8 @@ public final class EventLoop {
     /// True from Ctrl-Z until Perch is continued in the foreground: the terminal belongs to the
     /// shell, so nothing is drawn, no input is read and no mode is turned on.
     private var suspended = false
+    /// Input bytes of one read(2), reused so that no keystroke allocates.
+    private var readBuffer = [UInt8](repeating: 0, count: 4096)
 
     /// - Parameters:
     ///   - store: where switches are recorded; nil keeps them in memory only.
@@ -56,15 +58,15 @@ public final class EventLoop {
             }
             dirty = apply(recognizer.expire(at: time)) || dirty
             if fds[0].revents & Int16(POLLIN | POLLHUP | POLLERR) != 0 {
-                var buffer = [UInt8](repeating: 0, count: 4096)
-                let n = buffer.withUnsafeMutableBytes { read(backend.inputDescriptor, $0.baseAddress, $0.count) }
+                let descriptor = backend.inputDescriptor
+                let n = readBuffer.withUnsafeMutableBytes { read(descriptor, $0.baseAddress, $0.count) }
                 if n == 0 || (n < 0 && errno != EINTR && errno != EAGAIN) {
                     exitStatus = 128 + SIGHUP  // the terminal went away
                     break
                 }
                 if n > 0 {
                     lastInput = time
-                    dirty = feed(decoder.feed(buffer[0..<n]), at: time) || dirty
+                    dirty = feed(decoder.feed(readBuffer[0..<n]), at: time) || dirty
                 }
             }
             if let timeout = decoder.pendingTimeoutMilliseconds, time - lastInput >= timeout {

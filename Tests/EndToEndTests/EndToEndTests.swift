@@ -195,6 +195,18 @@ struct EndToEndTests {
         #expect(try session.terminalModes() == "0 0")
     }
 
+    @Test(
+        "A crash (fatal signal, as a Swift runtime trap raises) restores the terminal before the process dies",
+        arguments: [SIGSEGV, SIGABRT, SIGILL, SIGTRAP]
+    )
+    func crashRestoresTerminal(signal: Int32) throws {
+        let session = try TmuxSession()
+        try session.waitForStart()
+        kill(try session.perchPID(), signal)
+        #expect(try session.waitFor("EXIT=\(128 + signal)"), "the process died of the signal itself")
+        #expect(try session.terminalModes() == "0 0")
+    }
+
     // Bug: `bg` after Ctrl-Z turned mouse reporting on in the shell while Perch sat in the background.
     @Test("bg after Ctrl-Z leaves the shell's terminal alone; fg brings Perch back")
     func backgroundStaysQuiet() throws {
