@@ -139,10 +139,8 @@ public final class EventLoop {
             if suspended { SignalPipe.stop(with: SIGTTOU) }
             return
         }
-        if suspended {
-            backend.resume()
-            suspended = false
-        }
+        backend.resume()
+        suspended = false
         _ = state.update(.resize(backend.updateSize()))
     }
 

@@ -4,17 +4,19 @@ import PerchTerminal
 /// Turns signals into bytes on a pipe (the self-pipe pattern), so the event loop learns of
 /// them in the same poll(2) that waits for input, and nothing else runs in a signal handler.
 ///
-/// Watched: SIGWINCH (resize), SIGTSTP (suspend), SIGCONT (resume), and every signal whose
+/// Watched: SIGWINCH (resize), SIGTSTP (suspend), SIGCONT (resume), and every other signal whose
 /// default action ends the process (SIGTERM, SIGHUP, SIGINT, SIGQUIT, SIGUSR1, SIGUSR2, SIGALRM,
-/// SIGVTALRM, SIGPROF, SIGXCPU, SIGXFSZ, SIGPWR, SIGSTKFLT): those end Perch with the terminal
-/// restored and status 128 + the signal number. Fatal signals (SIGSEGV, SIGBUS, SIGILL, SIGTRAP, SIGABRT, SIGFPE, the last
-/// ones raised by Swift runtime traps) restore the terminal and then end the process as before.
+/// SIGVTALRM, SIGPROF, SIGXCPU, SIGXFSZ, SIGPWR, SIGSTKFLT, SIGIO and the real-time signals):
+/// those end Perch with the terminal restored and status 128 + the signal number.
+/// Fatal signals (SIGSEGV, SIGBUS, SIGILL, SIGTRAP, SIGABRT, SIGFPE, SIGSYS; Swift runtime traps
+/// raise SIGILL or SIGTRAP) restore the terminal and then end the process as before.
 enum SignalPipe {
-    static let watched: [Int32] = [
-        SIGWINCH, SIGTSTP, SIGCONT, SIGTERM, SIGHUP, SIGINT, SIGQUIT, SIGUSR1, SIGUSR2, SIGALRM, SIGVTALRM,
-        SIGPROF, SIGXCPU, SIGXFSZ, SIGPWR, SIGSTKFLT,
-    ]
     static let fatal: [Int32] = [SIGSEGV, SIGBUS, SIGILL, SIGTRAP, SIGABRT, SIGFPE, SIGSYS]
+    /// Signals Perch leaves alone: uncatchable, ignored by default, or job control it does not drive.
+    static let untouched: Set<Int32> = [SIGKILL, SIGSTOP, SIGCHLD, SIGURG, SIGTTIN, SIGTTOU, SIGPIPE]
+    /// Every catchable signal that is neither fatal nor untouched, the real-time ones included
+    /// (those glibc reserves for itself refuse a handler, which is harmless).
+    static let watched: [Int32] = (1..<Int32(NSIG)).filter { !fatal.contains($0) && !untouched.contains($0) }
 
     nonisolated(unsafe) static var writeEnd: Int32 = -1
     nonisolated(unsafe) static var readEnd: Int32 = -1

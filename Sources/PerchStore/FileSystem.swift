@@ -85,7 +85,7 @@ public enum FileSystem {
     /// Replaces the file at `path` with `bytes` so that a crash at any moment leaves either the
     /// old or the new content, complete: write a temporary file in the same folder, fsync it,
     /// rename it over `path`, fsync the folder (rename(2), fsync(2)).
-    /// - Parameter mode: permission bits of the new file.
+    /// - Parameter mode: permission bits of a new file; a file that exists keeps its own.
     /// - Throws: ``FileError``; the old file is then untouched and the temporary file removed.
     /// A symbolic link at `path` is followed: its target is replaced and the link kept.
     public static func writeAtomically(_ bytes: [UInt8], to requestedPath: String, mode: mode_t = 0o600) throws(FileError) {
@@ -107,7 +107,9 @@ public enum FileSystem {
                 offset += n
             }
         }
-        if failure == nil, fchmod(fd, mode) != 0 { failure = FileError(path: temporary, code: errno, operation: "set permissions on") }
+        var existing = stat()
+        let finalMode = stat(path, &existing) == 0 ? existing.st_mode & 0o7777 : mode
+        if failure == nil, fchmod(fd, finalMode) != 0 { failure = FileError(path: temporary, code: errno, operation: "set permissions on") }
         if failure == nil, fsync(fd) != 0 { failure = FileError(path: temporary, code: errno, operation: "fsync") }
         close(fd)
         if failure == nil, rename(temporary, path) != 0 { failure = FileError(path: path, code: errno, operation: "replace") }
@@ -124,7 +126,7 @@ public enum FileSystem {
 
     /// `path` with symbolic links at its end followed (readlink(2), up to 16 levels, targets
     /// that do not exist yet included); `path` itself when it is not a link.
-    static func resolvingSymbolicLink(_ path: String) -> String {
+    public static func resolvingSymbolicLink(_ path: String) -> String {
         var current = path
         for _ in 0..<16 {
             var info = stat()
@@ -140,14 +142,24 @@ public enum FileSystem {
 
     /// Runs `body` while holding an exclusive advisory lock (flock(2)) on `lockPath`, created if
     /// missing. Other Perch processes wait for it, so read-modify-write cycles never interleave.
-    /// - Throws: ``FileError`` when the lock file cannot be opened or locked, or what `body` throws.
-    public static func withExclusiveLock<T>(_ lockPath: String, _ body: () throws -> T) throws -> T {
+    /// A lock still held by someone else after `timeoutMilliseconds` is an error, so a stuck
+    /// holder cannot freeze the interface.
+    /// - Throws: ``FileError`` when the lock file cannot be opened or locked in time, or what `body` throws.
+    public static func withExclusiveLock<T>(_ lockPath: String, timeoutMilliseconds: Int = 2000, _ body: () throws -> T) throws -> T {
         try createDirectory(directory(of: lockPath))
         let fd = open(lockPath, O_RDWR | O_CREAT | O_CLOEXEC, 0o600)
         guard fd >= 0 else { throw FileError(path: lockPath, code: errno, operation: "open the lock file") }
         defer { close(fd) }
-        while flock(fd, LOCK_EX) != 0 {
-            if errno != EINTR { throw FileError(path: lockPath, code: errno, operation: "lock") }
+        var waited = 0
+        while flock(fd, LOCK_EX | LOCK_NB) != 0 {
+            guard errno == EWOULDBLOCK || errno == EINTR else { throw FileError(path: lockPath, code: errno, operation: "lock") }
+            guard waited < timeoutMilliseconds else {
+                throw FileError(
+                    path: lockPath, code: EWOULDBLOCK, operation: "lock",
+                    reason: "is locked by another process (waited \(timeoutMilliseconds) ms)")
+            }
+            usleep(10_000)  // a bounded wait for another writer, not an idle poll
+            waited += 10
         }
         defer { flock(fd, LOCK_UN) }
         return try body()

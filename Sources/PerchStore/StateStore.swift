@@ -60,14 +60,16 @@ public struct StateStore: Sendable {
                 ? "\(StateError.newerVersion(path: path, version: state.version)); switches will not be saved." : nil
             return Loaded(state: state, warning: warning)
         case .corrupt:
-            let aside: String
+            let setAside: String?
             do {
-                aside = try FileSystem.withExclusiveLock(lockPath) { try setAsideIfCorrupt() } ?? path
+                setAside = try FileSystem.withExclusiveLock(lockPath) { try setAsideIfCorrupt() }
             } catch let error as FileError {
                 throw .file(error)
             } catch {
                 throw .file(FileError(path: path, code: EIO, operation: "set aside"))
             }
+            // Another Perch set it aside (or replaced it) first: read what is there now.
+            guard let aside = setAside else { return try load() }
             let name = aside.split(separator: "/").last.map(String.init) ?? aside
             return Loaded(state: SavedState(), warning: "State file could not be parsed; kept it as \(name) and started afresh.")
         }
@@ -132,6 +134,8 @@ public struct StateStore: Sendable {
     /// lock); returns the new path, or nil when the file is no longer corrupt or gone.
     private func setAsideIfCorrupt() throws -> String? {
         guard case .corrupt = try read() else { return nil }
+        // Through a symbolic link, the corrupt file is its target: that is what is set aside.
+        let path = FileSystem.resolvingSymbolicLink(self.path)
         let stamp = String(Date.now.ISO8601Format().filter { $0 != ":" })
         var aside = "\(path).corrupt-\(stamp)"
         var attempt = 1

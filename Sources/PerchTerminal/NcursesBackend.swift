@@ -153,7 +153,11 @@ public final class NcursesBackend: TerminalBackend {
         active = false
     }
 
+    /// After Perch's own suspend this re-enters the program's modes; after a stop it did not see
+    /// coming (SIGSTOP), when the shell may have put the terminal back in cooked mode, it restores
+    /// the saved program mode (raw, no echo) too.
     public func resume() {
+        if active { reset_prog_mode() }
         Self.write(Self.modesOn)
         active = true
         refresh()

@@ -11,9 +11,12 @@
 ///   release the terminal lost cannot leave a gesture stuck.
 /// - Keys: terminals report a held key as a press, then (after the system's repeat delay,
 ///   roughly 250–660 ms) auto-repeats at 25–40 per second, and no release. A holdable key
-///   is delivered at once as ``AppEvent/key(_:)``; if its repeats keep arriving until the
-///   long-press duration has passed, ``AppEvent/keyHold(_:)`` fires once and the remaining
-///   repeats are swallowed.
+///   is delivered at once as ``AppEvent/key(_:)``. It becomes ``AppEvent/keyHold(_:)`` on the
+///   first auto-repeat that arrives at or after the long-press duration, provided the repeats
+///   have kept coming at an auto-repeat pace (a first repeat within the repeat delay, then each
+///   within the repeat gap). So a hold released early never fires, two separate taps never
+///   fire, and no timer is needed: the repeat itself proves the key is still down. The
+///   remaining repeats are swallowed.
 public struct GestureRecognizer: Sendable {
     /// Timing of the recogniser, in milliseconds.
     public struct Configuration: Sendable, Hashable {
@@ -47,7 +50,7 @@ public struct GestureRecognizer: Sendable {
     }
 
     private struct KeyHold: Sendable {
-        enum Phase { case awaitingRepeat, repeating, fired }
+        enum Phase { case awaitingRepeat, firstRepeat, repeating, fired }
         var key: KeyEvent
         var start: Int64
         var last: Int64
@@ -62,17 +65,11 @@ public struct GestureRecognizer: Sendable {
         self.configuration = configuration
     }
 
-    /// The earliest time (ms) at which ``expire(at:)`` may fire a gesture, or nil when none is pending.
+    /// The earliest time (ms) at which ``expire(at:)`` may fire a gesture, or nil when none is
+    /// pending. Only a pointer long-press has one; key holds fire on input.
     public var nextDeadline: Int64? {
-        var deadline: Int64?
-        if let pointer, !pointer.fired, !pointer.cancelled, pointer.target.acceptsLongPress {
-            deadline = pointer.start + configuration.longPressMilliseconds
-        }
-        if let hold, hold.phase == .repeating {
-            let due = hold.start + configuration.longPressMilliseconds
-            deadline = deadline.map { min($0, due) } ?? due
-        }
-        return deadline
+        guard let pointer, !pointer.fired, !pointer.cancelled, pointer.target.acceptsLongPress else { return nil }
+        return pointer.start + configuration.longPressMilliseconds
     }
 
     /// Feeds one input event that arrived at `time` (ms); `hitTest` names the target under a
@@ -96,26 +93,12 @@ public struct GestureRecognizer: Sendable {
 
     /// Fires every gesture whose deadline is at or before `now` (ms). Never fires early.
     public mutating func expire(at now: Int64) -> [AppEvent] {
-        var events: [AppEvent] = []
-        if var gesture = pointer, !gesture.fired, !gesture.cancelled, gesture.target.acceptsLongPress,
+        guard var gesture = pointer, !gesture.fired, !gesture.cancelled, gesture.target.acceptsLongPress,
             now >= gesture.start + configuration.longPressMilliseconds
-        {
-            gesture.fired = true
-            pointer = gesture
-            events.append(.longPress(gesture.target))
-        }
-        if var current = hold, current.phase == .repeating,
-            now >= current.start + configuration.longPressMilliseconds
-        {
-            if now - current.last <= configuration.repeatGapMilliseconds {
-                current.phase = .fired
-                hold = current
-                events.append(.keyHold(current.key))
-            } else {
-                hold = nil  // the repeats stopped: the key was released before the deadline
-            }
-        }
-        return events
+        else { return [] }
+        gesture.fired = true
+        pointer = gesture
+        return [.longPress(gesture.target)]
     }
 
     private mutating func handleKey(_ key: KeyEvent, at time: Int64) -> [AppEvent] {
@@ -124,21 +107,30 @@ public struct GestureRecognizer: Sendable {
             return [.key(key)]
         }
         if var current = hold, current.key == key {
-            let allowedGap =
-                current.phase == .awaitingRepeat
-                ? configuration.repeatDelayMilliseconds : configuration.repeatGapMilliseconds
-            if time - current.last <= allowedGap {
-                current.last = time
-                if current.phase == .awaitingRepeat { current.phase = .repeating }
-                var events: [AppEvent] = []
-                if current.phase == .repeating, time >= current.start + configuration.longPressMilliseconds {
-                    current.phase = .fired
-                    events.append(.keyHold(key))
-                }
-                hold = current
-                return events
+            let gap = time - current.last
+            switch current.phase {
+            case .awaitingRepeat where gap <= configuration.repeatDelayMilliseconds:
+                current.phase = .firstRepeat
+            case .firstRepeat where gap <= configuration.repeatGapMilliseconds,
+                .repeating where gap <= configuration.repeatGapMilliseconds,
+                .fired where gap <= configuration.repeatGapMilliseconds:
+                if current.phase == .firstRepeat { current.phase = .repeating }
+            default:
+                return startHold(key, at: time)  // too slow for a repeat: a new press
             }
+            current.last = time
+            var events: [AppEvent] = []
+            if current.phase == .repeating, time >= current.start + configuration.longPressMilliseconds {
+                current.phase = .fired
+                events.append(.keyHold(key))
+            }
+            hold = current
+            return events
         }
+        return startHold(key, at: time)
+    }
+
+    private mutating func startHold(_ key: KeyEvent, at time: Int64) -> [AppEvent] {
         hold = KeyHold(key: key, start: time, last: time, phase: .awaitingRepeat)
         return [.key(key)]
     }
