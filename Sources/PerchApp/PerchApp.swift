@@ -19,7 +19,8 @@ public enum PerchApp {
         do {
             options = try CommandLineOptions(parsing: arguments)
         } catch {
-            printError("perch: \(error)\n\(CommandLineOptions.usage)")
+            printError("perch: \(error)")
+            printError(CommandLineOptions.usage)
             return ExitStatus.usage
         }
         switch options.request {
@@ -72,21 +73,20 @@ public enum PerchApp {
         return loop.run()
     }
 
-    /// Writes `message` and a newline to stderr, with control characters shown as visible
-    /// escapes (`^[`, `\u{9B}`), so text from a config can never drive the terminal.
+    /// Writes `message` as one line to stderr, with control characters (newlines included) shown
+    /// as visible escapes (`^[`, `^J`, `\u{9B}`), so text from a config can never drive the
+    /// terminal or pose as another line.
     static func printError(_ message: String) {
-        var text = visibleControls(message)
-        if !text.hasSuffix("\n") { text += "\n" }
+        let text = visibleControls(message) + "\n"
         let bytes = Array(text.utf8)
         _ = bytes.withUnsafeBytes { write(STDERR_FILENO, $0.baseAddress, $0.count) }
     }
 
-    /// `text` with C0 controls (except newline) in caret notation and C1 controls as `\u{XX}`.
+    /// `text` with C0 controls in caret notation and C1 controls as `\u{XX}`.
     static func visibleControls(_ text: String) -> String {
         var result = ""
         for scalar in text.unicodeScalars {
             switch scalar.value {
-            case 0x0A: result.unicodeScalars.append(scalar)
             case 0x00..<0x20: result += "^" + String(UnicodeScalar(UInt8(scalar.value + 0x40)))
             case 0x7F: result += "^?"
             case 0x80..<0xA0: result += "\\u{" + String(scalar.value, radix: 16, uppercase: true) + "}"

@@ -80,7 +80,11 @@ public enum ConfigLoader {
         var firstIndex: [String: Int] = [:]
         for (index, account) in file.accounts.enumerated() {
             if account.id.isEmpty { problems.append("accounts[\(index)].id: must not be empty") }
-            if account.name.allSatisfy(\.isWhitespace) { problems.append("accounts[\(index)].name: must not be empty") }
+            if account.name.allSatisfy(\.isWhitespace) {
+                problems.append("accounts[\(index)].name: must not be empty")
+            } else if DisplayWidth.columns(of: account.name.filter { !$0.isWhitespace }) == 0 {
+                problems.append("accounts[\(index)].name: has nothing visible (only zero-width characters)")
+            }
             if let first = firstIndex[account.id] {
                 problems.append("accounts[\(index)].id: duplicate id \"\(account.id)\" (first at accounts[\(first)])")
             } else {

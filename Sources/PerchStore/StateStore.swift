@@ -76,7 +76,8 @@ public struct StateStore: Sendable {
     }
 
     /// Records a switch to `accountID`: under the lock, reads the file again, applies
-    /// ``SavedState/recordingSwitch(to:)`` and writes it back atomically. Returns the new state.
+    /// ``SavedState/recordingSwitch(to:)`` and writes it back atomically. Returns the new state
+    /// (the file's state, unchanged and unwritten, when `accountID` is already current in it).
     /// - Throws: ``StateError`` when the file cannot be read, is from a newer version, or the
     ///   lock or the write fails; the old file is then intact.
     public func recordSwitch(to accountID: String) throws(StateError) -> SavedState {
@@ -93,6 +94,8 @@ public struct StateStore: Sendable {
                 case .corrupt:
                     _ = try setAsideIfCorrupt()
                 }
+                // A switch to the account that is already current changes nothing.
+                guard current.currentAccount != accountID else { return current }
                 let next = current.recordingSwitch(to: accountID)
                 try save(next)
                 return next

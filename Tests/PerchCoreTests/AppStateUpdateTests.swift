@@ -133,13 +133,14 @@ struct AppStateUpdateTests {
         #expect(state.catalog == ListCursor())
     }
 
-    @Test("picking the account that is already current records nothing")
+    // Bug: with two instances, re-picking the account this one believed current (stale) was dropped.
+    @Test("picking the account believed current counts nothing here and leaves the decision to the store")
     func pickCurrent() {
         var state = makeState(current: "oss")
         state.selectedTab = .stats
         _ = state.update(char("a"))
         #expect(state.sheet?.cursor == 2)
-        #expect(state.update(key(.enter)) == [])
+        #expect(state.update(key(.enter)) == [.recordSwitch(accountID: "oss")])
         #expect(state.saved.switchCount == 0)
         #expect(state.saved.switchesPerAccount.isEmpty)
         #expect(state.saved.currentAccount == "oss")
@@ -352,10 +353,28 @@ struct AppStateUpdateTests {
     func enterWithoutVisibleRows() {
         var state = makeState(size: Size(width: 2, height: 2))
         _ = state.update(char("a"))
+        #expect(state.sheet == nil, "an invisible sheet is not opened")
+        state = makeState()
+        _ = state.update(char("a"))
+        _ = state.update(.resize(Size(width: 2, height: 2)))
         #expect(state.sheet != nil)
         _ = state.update(char("j"))
         #expect(state.update(key(.enter)).isEmpty)
         #expect(state.saved.currentAccount == nil)
+    }
+
+    // Bug: Stats moved an invisible cursor, so j did nothing visible until it reached the bottom.
+    @Test("j and k scroll the Stats pane at once")
+    func statsScrolls() {
+        var state = makeState(accounts: manyAccounts(100))
+        _ = state.update(char("3"))
+        _ = state.update(char("j"))
+        #expect(state.stats.scroll == 1)
+        #expect(state.render().lines[1].contains("Account 2"))
+        _ = state.update(char("k"))
+        #expect(state.stats.scroll == 0)
+        _ = state.update(key(.end))
+        #expect(state.stats.scroll == 100 - Layout(size: state.size).listRows)
     }
 
     // MARK: Hit testing

@@ -340,4 +340,25 @@ struct RenderTests {
             lines.contains { $0.contains("Work") && $0.contains("█") && $0.hasSuffix("\(Int.max)") }
                 || lines.contains { $0.contains("Work") && $0.contains("\(Int.max)") })
     }
+
+    // Bug: a banner longer than the screen was cut off, hiding the file name it was about.
+    @Test("a long banner wraps onto up to three rows above the tab bar; clicks there hit nothing")
+    func bannerWraps() {
+        var state = AppState(accounts: Account.samples, size: Size(width: 80, height: 24))
+        state.selectedTab = .catalog
+        state.banner =
+            "State file could not be parsed; kept it as state.json.corrupt-2026-11-30T080130Z and started afresh. "
+            + String(repeating: "More words here. ", count: 3)
+        let lines = state.bannerLines
+        #expect(lines.count == 3)
+        let text = state.render().lines
+        #expect(text[19].contains("State file could not be parsed"))
+        #expect(text[21].contains("More words"))
+        #expect((text[19] + text[20]).contains("state.json.corrupt-2026-11-30T080130Z"))
+        #expect(state.hitTest(Position(column: 5, row: 19)) == .none)
+        #expect(state.hitTest(Position(column: 5, row: 18)) == .catalogRow(17))
+        state.banner = String(repeating: "word ", count: 200)
+        #expect(state.bannerLines.count == AppState.maximumBannerRows)
+        #expect(state.bannerLines.last?.hasSuffix("…") == true)
+    }
 }

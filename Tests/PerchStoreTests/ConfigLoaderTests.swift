@@ -89,6 +89,13 @@ struct ConfigLoaderTests {
         }
     }
 
+    // Bug: a name made only of zero-width characters gave a blank sheet row.
+    @Test("a name with nothing visible is refused")
+    func invisibleName() {
+        let error = parseError(#"{"accounts": [{"id": "a", "name": "\u200b\u200d"}]}"#)
+        #expect("\(error.map { "\($0)" } ?? "")".contains("accounts[0].name: has nothing visible"))
+    }
+
     // Bug: `--config /dev/zero` grew memory without bound and a FIFO hung before the interface appeared.
     @Test("a config that is not a regular file is refused at once", arguments: ["/dev/zero", "fifo", "folder"])
     func notARegularFile(_ kind: String) throws {

@@ -31,10 +31,10 @@ struct StateStoreTests {
             let store = StateStore(path: path)
             let first = try store.recordSwitch(to: "work")
             #expect(first.switchCount == 1)
-            let second = try store.recordSwitch(to: "work")
+            let second = try store.recordSwitch(to: "oss")
             #expect(second.switchCount == 2)
-            #expect(second.switchesPerAccount == ["work": 2])
-            #expect(second.currentAccount == "work")
+            #expect(second.switchesPerAccount == ["work": 1, "oss": 1])
+            #expect(second.currentAccount == "oss")
 
             // The file is valid JSON holding the same state.
             let data = try read(path)
@@ -42,7 +42,7 @@ struct StateStoreTests {
             #expect(decoded == second)
             let object = try #require(try JSONSerialization.jsonObject(with: data) as? [String: Any])
             #expect(object["switchCount"] as? Int == 2)
-            #expect(object["currentAccount"] as? String == "work")
+            #expect(object["currentAccount"] as? String == "oss")
             #expect(object["version"] as? Int == SavedState.currentVersion)
 
             // A fresh store (another process) sees it.
@@ -107,6 +107,23 @@ struct StateStoreTests {
         }
     }
 
+    @Test("a switch to the account that is current in the file writes and counts nothing; a stale one is recorded")
+    func switchToCurrent() throws {
+        try withTemporaryFolder { folder in
+            let path = folder + "/state.json"
+            let store = StateStore(path: path)
+            _ = try store.recordSwitch(to: "work")
+            let before = try read(path)
+            #expect(try store.recordSwitch(to: "work").switchCount == 1)
+            #expect(try read(path) == before)
+            // Another instance switched meanwhile; a pick of "work" from a stale view is recorded.
+            _ = try store.recordSwitch(to: "oss")
+            let after = try store.recordSwitch(to: "work")
+            #expect(after.currentAccount == "work")
+            #expect(after.switchCount == 3)
+        }
+    }
+
     // Bug: a state file that existed but could not be read was replaced by a fresh one, losing its counts.
     @Test("a state path that cannot be read is never overwritten by a switch")
     func unreadableIsNotOverwritten() throws {
@@ -168,6 +185,14 @@ struct StateStoreTests {
             let state = try StateStore(path: path).load().state
             #expect(state.switchCount == 0)
             #expect(state.switchesPerAccount["work"] == 0)
+            // Bug: a count past Int.max made the whole file "could not be parsed" and set it aside.
+            let tooBig =
+                #"{"version": 1, "currentAccount": "work", "switchCount": 9223372036854775808, "switchesPerAccount": {"work": 1e30}}"#
+            try Data(tooBig.utf8).write(to: URL(fileURLWithPath: path))
+            let loaded = try StateStore(path: path).load()
+            #expect(loaded.warning == nil)
+            #expect(loaded.state.switchCount == Int.max)
+            #expect(loaded.state.switchesPerAccount["work"] == Int.max)
         }
     }
 

@@ -61,7 +61,10 @@ public struct AppState: Hashable, Sendable {
 
     public init(accounts: [Account], saved: SavedState = SavedState(), size: Size, info: RunInfo = RunInfo()) {
         self.accounts = accounts
-        self.nameColumns = min(Self.maximumNameColumns, accounts.lazy.map { DisplayWidth.columns(of: $0.name) }.max() ?? 0)
+        self.nameColumns = accounts.reduce(0) { widest, account in
+            widest >= Self.maximumNameColumns || DisplayWidth.fits(account.name, in: widest)
+                ? widest : min(Self.maximumNameColumns, DisplayWidth.columns(of: String(account.name.prefix(Self.maximumNameColumns + 1))))
+        }
         self.saved = saved
         self.size = size
         self.info = info

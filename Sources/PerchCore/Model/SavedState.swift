@@ -21,6 +21,37 @@ public struct SavedState: Codable, Hashable, Sendable {
         self.switchesPerAccount = switchesPerAccount
     }
 
+    private enum CodingKeys: String, CodingKey {
+        case version, currentAccount, switchCount, switchesPerAccount
+    }
+
+    /// Decodes the JSON form. Counts too large for `Int` (written by hand, or by a bigger
+    /// machine) are read as `Int.max` rather than making the whole file unreadable.
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        version = try container.decode(Int.self, forKey: .version)
+        currentAccount = try container.decodeIfPresent(String.self, forKey: .currentAccount)
+        switchCount = Self.count(try container.decode(Count.self, forKey: .switchCount))
+        switchesPerAccount = try container.decode([String: Count].self, forKey: .switchesPerAccount).mapValues(Self.count)
+    }
+
+    /// A JSON number read as a whole count, clamped to `Int`'s range.
+    private struct Count: Decodable {
+        var value: Double
+        var exact: Int?
+        init(from decoder: any Decoder) throws {
+            let single = try decoder.singleValueContainer()
+            exact = try? single.decode(Int.self)
+            value = try exact.map(Double.init) ?? single.decode(Double.self)
+        }
+    }
+
+    private static func count(_ count: Count) -> Int {
+        if let exact = count.exact { return exact }
+        if count.value.isNaN { return 0 }
+        return count.value >= 9.2e18 ? Int.max : count.value <= -9.2e18 ? Int.min : Int(count.value)
+    }
+
     /// This state after a switch to `accountID`: it becomes current and both counters go up by
     /// one (saturating at `Int.max`, so no count from a file can make it trap).
     public func recordingSwitch(to accountID: String) -> SavedState {

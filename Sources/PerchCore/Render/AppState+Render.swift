@@ -11,10 +11,12 @@ extension AppState {
         case .stats: renderStats(into: &screen, layout.pane)
         case .settings: renderSettings(into: &screen, layout.pane)
         }
-        if let banner, layout.pane.height > 1 {
-            let row = layout.pane.maxY - 1
-            screen.fill(Rect(x: 0, y: row, width: size.width, height: 1), style: Style(foreground: .yellow, reverse: true))
-            screen.put(" " + banner, column: 0, row: row, style: Style(foreground: .yellow, reverse: true))
+        let bannerLines = self.bannerLines
+        let bannerStyle = Style(foreground: .yellow, reverse: true)
+        for (offset, line) in bannerLines.enumerated() {
+            let row = layout.pane.maxY - bannerLines.count + offset
+            screen.fill(Rect(x: 0, y: row, width: size.width, height: 1), style: bannerStyle)
+            screen.put(" " + line, column: 0, row: row, style: bannerStyle)
         }
         renderTabBar(into: &screen, layout)
         for layer in presented {
@@ -23,6 +25,35 @@ extension AppState {
             }
         }
         return screen
+    }
+
+    /// Most rows a banner takes; a longer message ends in `…`.
+    public static let maximumBannerRows = 3
+
+    /// The banner's text wrapped at spaces to the screen width (less one column of margin), on at
+    /// most ``maximumBannerRows`` rows and never more than half the pane; empty without a banner.
+    public var bannerLines: [String] {
+        let pane = Layout(size: size).pane
+        let rows = min(Self.maximumBannerRows, pane.height / 2)
+        guard let banner, rows > 0, size.width > 2 else { return [] }
+        let width = size.width - 2
+        var lines: [String] = []
+        var current = ""
+        for word in banner.split(separator: " ", omittingEmptySubsequences: true).map(String.init) {
+            let candidate = current.isEmpty ? word : current + " " + word
+            if DisplayWidth.fits(candidate, in: width) || current.isEmpty {
+                current = candidate
+            } else {
+                lines.append(current)
+                current = word
+            }
+        }
+        if !current.isEmpty { lines.append(current) }
+        if lines.count > rows {
+            lines = Array(lines.prefix(rows))
+            lines[rows - 1] = DisplayWidth.truncated(lines[rows - 1], to: width - 1) + "…"
+        }
+        return lines.map { DisplayWidth.truncated($0, to: width) }
     }
 
     private func renderTabBar(into screen: inout Screen, _ layout: Layout) {

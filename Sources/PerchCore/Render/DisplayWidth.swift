@@ -63,7 +63,7 @@ public enum DisplayWidth {
     /// whose end matters most).
     public static func truncatedLeading(_ text: String, to width: Int) -> String {
         guard width > 0 else { return "" }
-        if columns(of: text) <= width { return text }
+        if fits(text, in: width) { return text }
         var kept: [Character] = []
         var used = 0
         for character in text.reversed() {
@@ -75,10 +75,21 @@ public enum DisplayWidth {
         return "…" + String(kept.reversed())
     }
 
+    /// Whether `text` fits in `width` columns; stops reading at the first column past it, so a
+    /// very long text costs no more than a short one.
+    public static func fits(_ text: String, in width: Int) -> Bool {
+        var used = 0
+        for character in text {
+            used += columns(of: character)
+            if used > width { return false }
+        }
+        return true
+    }
+
     /// `text` cut to at most `width` columns, ending in `…` when it was cut.
     public static func truncated(_ text: String, to width: Int) -> String {
         guard width > 0 else { return "" }
-        if columns(of: text) <= width { return text }
+        if fits(text, in: width) { return text }
         var result = ""
         var used = 0
         for character in text {

@@ -38,7 +38,7 @@ public struct Screen: Hashable, Sendable {
     public mutating func put(_ text: String, column: Int, row: Int, style: Style = .plain, width: Int? = nil) -> Int {
         guard row >= 0, row < size.height else { return column }
         let limit = min(size.width, width.map { column + $0 } ?? size.width)
-        let fitted = DisplayWidth.columns(of: text) > limit - column ? DisplayWidth.truncated(text, to: limit - column) : text
+        let fitted = DisplayWidth.fits(text, in: limit - column) ? text : DisplayWidth.truncated(text, to: limit - column)
         var x = column
         for raw in fitted {
             let character = DisplayWidth.sanitized(raw)

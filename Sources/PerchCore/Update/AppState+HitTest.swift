@@ -13,7 +13,7 @@ extension AppState {
             return .sheetChrome
         }
         if let tab = layout.tab(at: position) { return .tab(tab) }
-        if banner != nil, position.row == layout.pane.maxY - 1 { return .none }  // the banner covers that row
+        if position.row >= layout.pane.maxY - bannerLines.count, position.row < layout.pane.maxY { return .none }  // the banner
         let listRow = position.row - layout.pane.y - Layout.paneHeaderRows
         guard layout.pane.contains(position), listRow >= 0 else { return .none }
         switch selectedTab {

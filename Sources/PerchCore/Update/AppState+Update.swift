@@ -39,8 +39,10 @@ extension AppState {
     /// Mouse wheel: rows per notch.
     public static let rowsPerScrollNotch = 3
 
-    /// Opens the account sheet with its cursor on the current account.
+    /// Opens the account sheet with its cursor on the current account; on a screen too short to
+    /// show a single account row it stays closed (an invisible sheet would swallow every key).
     public mutating func openSheet() {
+        guard sheetLayout.visibleRows > 0 else { return }
         let index = accounts.firstIndex { $0.id == saved.currentAccount } ?? 0
         var cursor = ListCursor()
         cursor.moveTo(index, count: accounts.count, visible: sheetLayout.visibleRows)
@@ -52,15 +54,16 @@ extension AppState {
 
     private var layout: Layout { Layout(size: size) }
 
-    /// Picks the account at `index`: it becomes current (a switch is recorded unless it already
-    /// was), the Overview tab is selected and the sheet is dismissed.
+    /// Picks the account at `index`: it becomes current, the Overview tab is selected and the
+    /// sheet is dismissed. The switch is always handed to the store, which reads the file under
+    /// its lock and records nothing when the account is already current there; so another
+    /// instance's switch that this one has not seen yet cannot make a pick be lost.
     mutating func pick(_ index: Int) -> [Effect] {
         guard accounts.indices.contains(index) else { return [] }
         dismissTop()
         selectedTab = .overview
         let id = accounts[index].id
-        guard id != saved.currentAccount else { return [] }
-        adopt(saved.recordingSwitch(to: id))
+        if id != saved.currentAccount { adopt(saved.recordingSwitch(to: id)) }
         return [.recordSwitch(accountID: id)]
     }
 
@@ -107,7 +110,7 @@ extension AppState {
         default:
             switch selectedTab {
             case .catalog: listKey(key, &catalog, count: catalogItems.count, visible: layout.listRows)
-            case .stats: listKey(key, &stats, count: accounts.count, visible: layout.listRows)
+            case .stats: scrollKey(key, &stats, count: accounts.count, visible: layout.listRows)
             case .settings:
                 if key.key == .enter { return activate(SettingsAction.allCases[settings.cursor]) }
                 listKey(key, &settings, count: SettingsAction.allCases.count, visible: layout.listRows)
@@ -127,6 +130,21 @@ extension AppState {
         case .end, .character("G"): list.moveTo(count - 1, count: count, visible: visible)
         default: break
         }
+    }
+
+    /// Keys of a list without a cursor (Stats): they scroll the view.
+    private func scrollKey(_ key: KeyEvent, _ list: inout ListCursor, count: Int, visible: Int) {
+        let delta: Int
+        switch key.key {
+        case .up, .character("k"): delta = -1
+        case .down, .character("j"): delta = 1
+        case .pageUp: delta = -Self.pageStep(visible)
+        case .pageDown: delta = Self.pageStep(visible)
+        case .home, .character("g"): delta = -count
+        case .end, .character("G"): delta = count
+        default: return
+        }
+        list.scroll(by: delta, count: count, visible: visible)
     }
 
     private mutating func activate(_ action: SettingsAction) -> [Effect] {
