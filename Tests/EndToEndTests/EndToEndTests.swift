@@ -183,7 +183,8 @@ struct EndToEndTests {
     // Bug: SIGUSR1, SIGUSR2, SIGALRM and other terminating signals left the alternate screen and mouse modes on.
     @Test(
         "Terminating signals restore the terminal and exit with 128 + the signal number",
-        arguments: [SIGTERM, SIGHUP, SIGINT, SIGQUIT, SIGUSR1, SIGUSR2, SIGALRM, SIGXCPU]
+        // SIGIO and a real-time signal (40) too: a bug once left those out.
+        arguments: [SIGTERM, SIGHUP, SIGINT, SIGQUIT, SIGUSR1, SIGUSR2, SIGALRM, SIGXCPU, SIGIO, 40]
     )
     func signalsRestoreTerminal(signal: Int32) throws {
         let session = try TmuxSession()
@@ -225,6 +226,43 @@ struct EndToEndTests {
         try session.waitForStart()
         try session.send("q")
         #expect(try session.waitUntil { _ in (try? session.terminalModes()) == "0 0" })
+    }
+
+    // Bug: after SIGSTOP and fg the shell had put the terminal back in cooked mode, so keys waited for Enter.
+    @Test("A stop Perch did not ask for (SIGSTOP) and fg leave it in raw mode")
+    func outsideStopAndFg() throws {
+        let session = try TmuxSession(interactiveShell: true)
+        try session.waitForStart()
+        kill(try session.perchPID(), SIGSTOP)
+        #expect(try session.waitFor("Stopped"))
+        try session.sendLiteral("fg")
+        try session.send("Enter")
+        try session.waitForStart()
+        TmuxSession.pause(0.2)
+        try session.send("3")
+        #expect(try session.waitFor("Stats ·", timeout: 2), "a single key acts at once, without Enter")
+        try session.send("C-c")
+        #expect(try session.waitUntil { _ in (try? session.terminalModes()) == "0 0" })
+    }
+
+    // Bug: a state lock held by another process froze the interface, deaf to q and SIGTERM.
+    @Test("A state lock held elsewhere gives a banner after a bounded wait, and the interface goes on")
+    func heldLockIsBounded() throws {
+        let home = try TmuxSession.makeScratchHome()
+        defer { try? FileManager.default.removeItem(at: home) }
+        let lock = home.appendingPathComponent("state/perch/state.json.lock")
+        try FileManager.default.createDirectory(at: lock.deletingLastPathComponent(), withIntermediateDirectories: true)
+        let fd = open(lock.path, O_RDWR | O_CREAT, 0o600)
+        #expect(flock(fd, LOCK_EX) == 0)
+        defer { close(fd) }
+        let session = try TmuxSession(home: home)
+        try session.waitForStart()
+        try session.send("a")
+        #expect(try session.waitFor("Switch account"))
+        try session.send("Enter")
+        #expect(try session.waitFor("locked by another process", timeout: 6))
+        try session.send("q")
+        #expect(try session.waitFor("EXIT=0"))
     }
 
     // Bug: a paste-start with no paste-end swallowed every later key, Ctrl-C included.
