@@ -4,7 +4,7 @@ import Testing
 
 /// The invariants every operation must keep: the cursor is a valid row and is inside the viewport,
 /// and the viewport does not start past the last full page.
-private func checkInvariants(_ c: ListCursor, count: Int, visible: Int, sourceLocation: SourceLocation = #_sourceLocation) {
+private func expectInvariants(_ c: ListCursor, count: Int, visible: Int, sourceLocation: SourceLocation = #_sourceLocation) {
     if count == 0 {
         #expect(c.cursor == 0, sourceLocation: sourceLocation)
         return
@@ -61,7 +61,7 @@ struct ListCursorTests {
         cursor.moveTo(c.0, count: 60, visible: 10)
         cursor.move(by: c.1, count: 60, visible: 10)
         #expect(cursor.cursor == c.2)
-        checkInvariants(cursor, count: 60, visible: 10)
+        expectInvariants(cursor, count: 60, visible: 10)
     }
 
     @Test("moveTo the end shows the last page")
@@ -154,7 +154,7 @@ struct ListCursorTests {
                 case 2: c.scroll(by: Int(rng.next() % 21) - 10, count: count, visible: visible)
                 default: c.clamp(count: count, visible: visible)
                 }
-                checkInvariants(c, count: count, visible: visible)
+                expectInvariants(c, count: count, visible: visible)
             }
         }
     }
