@@ -8,6 +8,7 @@ public struct CommandLineOptions: Hashable, Sendable {
         case version
     }
 
+    /// What to do: run the interface (the default), or print help or the version.
     public var request: Request = .runInterface
     /// `--config PATH`.
     public var configPath: String?
@@ -19,8 +20,10 @@ public struct CommandLineOptions: Hashable, Sendable {
     /// Allowed range of `--long-press-ms`, in milliseconds.
     public static let longPressRange: ClosedRange<Int64> = 50...10_000
 
+    /// The one-line usage printed after a usage error.
     public static let usage = "usage: perch [--config PATH] [--state PATH] [--long-press-ms N] [--help] [--version]"
 
+    /// The text `--help` prints.
     public static let help = """
         perch: a terminal account switcher.
 

@@ -3,6 +3,7 @@ import Glibc
 /// Milliseconds on the system's monotonic clock (clock_gettime(2) CLOCK_MONOTONIC), truncated,
 /// so a deadline compared with it is never reached early.
 public enum MonotonicClock {
+    /// Now, in milliseconds since an arbitrary fixed point (boot).
     public static func now() -> Int64 {
         var spec = timespec()
         clock_gettime(CLOCK_MONOTONIC, &spec)

@@ -5,6 +5,7 @@ import PerchTerminal
 
 /// The `perch` program: parses the command line, loads config and state, and runs the interface.
 public enum PerchApp {
+    /// The version `--version` prints.
     public static let version = "0.1.0"
 
     /// Exit statuses (also listed in `--help` and the README).

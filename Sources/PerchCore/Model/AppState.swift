@@ -42,7 +42,9 @@ public struct AppState: Hashable, Sendable {
     public private(set) var nameColumns: Int
     /// Widest name column drawn, in columns; longer names are truncated with `…`.
     public static let maximumNameColumns = 32
+    /// Current account and switch counts, as last read from or written to the state file.
     public var saved: SavedState
+    /// The tab whose pane is drawn.
     public var selectedTab: Tab = .overview
     /// Catalog pane: the current account's items and the list cursor.
     public private(set) var catalogItems: [CatalogItem]
@@ -57,6 +59,7 @@ public struct AppState: Hashable, Sendable {
     public var size: Size
     /// A one-line message shown above the tab bar until the next key, e.g. a save failure.
     public var banner: String?
+    /// What the Settings pane shows about this run.
     public var info: RunInfo
 
     public init(accounts: [Account], saved: SavedState = SavedState(), size: Size, info: RunInfo = RunInfo()) {

@@ -6,6 +6,7 @@ public struct SavedState: Codable, Hashable, Sendable {
     /// The format version this build writes.
     public static let currentVersion = 1
 
+    /// Format version of the file; a file with a higher one is never rewritten.
     public var version: Int
     /// Id of the current account, or nil before the first switch.
     public var currentAccount: String?

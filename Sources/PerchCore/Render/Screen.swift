@@ -3,7 +3,9 @@
 /// Everything written is clipped to the screen; nothing can land outside it.
 /// Tests compare ``lines`` with the expected text.
 public struct Screen: Hashable, Sendable {
+    /// Columns × rows.
     public let size: Size
+    /// Row-major cells, `size.width * size.height` of them.
     public private(set) var cells: [Cell]
 
     /// A blank screen of `size` (columns × rows).
@@ -12,6 +14,7 @@ public struct Screen: Hashable, Sendable {
         self.cells = Array(repeating: .blank, count: size.width * size.height)
     }
 
+    /// The cell at 0-based `column`, `row` (both must be on the screen).
     public subscript(column: Int, row: Int) -> Cell {
         cells[row * size.width + column]
     }

@@ -7,6 +7,7 @@ public enum TerminalColor: Int, CaseIterable, Hashable, Sendable {
 /// Colour is decoration only: every state that matters is also shown by bold, reverse or a glyph,
 /// so a terminal without colour (or `NO_COLOR`) loses nothing.
 public struct Style: Hashable, Sendable {
+    /// Foreground colour, or nil for the terminal's default.
     public var foreground: TerminalColor?
     public var bold: Bool
     public var reverse: Bool
@@ -31,8 +32,10 @@ public struct Style: Hashable, Sendable {
 /// One cell of a ``Screen``: a grapheme cluster and its style. The right half of a
 /// two-column character is a cell with ``isContinuation`` set and nothing to draw.
 public struct Cell: Hashable, Sendable {
+    /// The grapheme cluster drawn from this cell.
     public var character: Character
     public var style: Style
+    /// Whether this cell is covered by the wide character to its left (nothing to draw).
     public var isContinuation: Bool
 
     public init(_ character: Character, style: Style = .plain, isContinuation: Bool = false) {
