@@ -18,8 +18,7 @@ struct EndToEndTests {
         arguments: ["xterm-256color", "tmux-256color"]
     )
     func longPressShowsSheetWhileHeld(term: String) throws {
-        let session = try TmuxSession(term: term)
-        try session.waitForStart()
+        let session = try TmuxSession.started(term: term)
         try session.mousePress(column: overviewColumn, row: tabRow)
         TmuxSession.pause(0.8)
         let screen = try session.screen()
@@ -35,10 +34,8 @@ struct EndToEndTests {
 
     @Test("A short click on the Overview tab selects it and does not open the sheet")
     func shortClickDoesNotOpenSheet() throws {
-        let session = try TmuxSession()
-        try session.waitForStart()
-        try session.send("2")
-        #expect(try session.waitFor("Catalog ·"))
+        let session = try TmuxSession.started()
+        try session.expectAfter("2", shows: "Catalog ·")
         try session.mousePress(column: overviewColumn, row: tabRow)
         try session.mouseRelease(column: overviewColumn, row: tabRow)
         #expect(try session.waitFor("Switches so far"), "the click selected Overview")
@@ -49,8 +46,7 @@ struct EndToEndTests {
 
     @Test("Dragging off the Overview tab before the deadline cancels the long-press")
     func dragOffCancelsLongPress() throws {
-        let session = try TmuxSession()
-        try session.waitForStart()
+        let session = try TmuxSession.started()
         try session.mousePress(column: overviewColumn, row: tabRow)
         TmuxSession.pause(0.1)
         try session.mouseDrag(column: overviewColumn, row: 5)
@@ -61,12 +57,9 @@ struct EndToEndTests {
 
     @Test("Holding the 1 key (press, then auto-repeats) opens the sheet; a single 1 does not")
     func keyHoldOpensSheet() throws {
-        let session = try TmuxSession()
-        try session.waitForStart()
-        try session.send("2")
-        #expect(try session.waitFor("Catalog ·"))
-        try session.send("1")
-        #expect(try session.waitFor("Switches so far"))
+        let session = try TmuxSession.started()
+        try session.expectAfter("2", shows: "Catalog ·")
+        try session.expectAfter("1", shows: "Switches so far")
         TmuxSession.pause(0.9)
         #expect(!(try session.screen()).contains { $0.contains("Switch account") }, "a single 1 only selects the tab")
 
@@ -88,14 +81,11 @@ struct EndToEndTests {
         let home = try TmuxSession.makeScratchHome()
         defer { try? FileManager.default.removeItem(at: home) }
         do {
-            let session = try TmuxSession(home: home)
-            try session.waitForStart()
+            let session = try TmuxSession.started(home: home)
             #expect(try session.waitFor("No account chosen yet"))
-            try session.send("a")
-            #expect(try session.waitFor("Switch account"))
+            try session.expectAfter("a", shows: "Switch account")
             try session.send("Down")
-            try session.send("Enter")
-            #expect(try session.waitFor("Switches so far: 1"))
+            try session.expectAfter("Enter", shows: "Switches so far: 1")
             let screen = try session.screen()
             #expect(screen.contains { $0.contains("● Personal") }, "\(screen.joined(separator: "\n"))")
             #expect(!screen.contains { $0.contains("Switch account") })
@@ -106,33 +96,27 @@ struct EndToEndTests {
             #expect(json["switchCount"] as? Int == 1)
 
             // A click on a row picks it too.
-            try session.send("a")
-            #expect(try session.waitFor("Switch account"))
+            try session.expectAfter("a", shows: "Switch account")
             let sheet = try session.screen()
             let row = try #require(sheet.firstIndex { $0.contains("Side Project") })
             try session.mousePress(column: 10, row: row)
             try session.mouseRelease(column: 10, row: row)
             #expect(try session.waitFor("Switches so far: 2"))
             #expect(try session.screen().contains { $0.contains("● Side Project") })
-            try session.send("q")
-            #expect(try session.waitFor("EXIT=0"))
+            try session.expectAfter("q", shows: "EXIT=0")
         }
-        let again = try TmuxSession(home: home)
-        try again.waitForStart()
+        let again = try TmuxSession.started(home: home)
         #expect(try again.waitFor("● Side Project"), "the next run shows the account picked last time")
         #expect(try again.waitFor("Switches so far: 2"))
     }
 
     @Test("Esc and a click above the sheet close it")
     func escapeAndOutsideClickClose() throws {
-        let session = try TmuxSession()
-        try session.waitForStart()
-        try session.send("a")
-        #expect(try session.waitFor("Switch account"))
+        let session = try TmuxSession.started()
+        try session.expectAfter("a", shows: "Switch account")
         try session.send("Escape")
         #expect(try session.waitUntil(timeout: 1) { !$0.contains { $0.contains("Switch account") } }, "Esc closes the sheet promptly")
-        try session.send("a")
-        #expect(try session.waitFor("Switch account"))
+        try session.expectAfter("a", shows: "Switch account")
         try session.mousePress(column: 10, row: 1)
         try session.mouseRelease(column: 10, row: 1)
         #expect(try session.waitUntil(timeout: 1) { !$0.contains { $0.contains("Switch account") } })
@@ -140,8 +124,7 @@ struct EndToEndTests {
 
     @Test("The Catalog's scroll position and cursor survive a round trip through another tab")
     func catalogScrollSurvivesTabSwitch() throws {
-        let session = try TmuxSession()
-        try session.waitForStart()
+        let session = try TmuxSession.started()
         try session.mousePress(column: catalogColumn, row: tabRow)
         try session.mouseRelease(column: catalogColumn, row: tabRow)
         #expect(try session.waitFor("Catalog ·"))
@@ -149,34 +132,26 @@ struct EndToEndTests {
         try session.wheelDown(column: 10, row: 5)
         #expect(try session.waitFor("31/60"))
         let before = try session.screen()
-        try session.send("3")
-        #expect(try session.waitFor("Stats ·"))
-        try session.send("4")
-        #expect(try session.waitFor("Long-press duration"))
-        try session.send("2")
-        #expect(try session.waitFor("31/60"))
+        try session.expectAfter("3", shows: "Stats ·")
+        try session.expectAfter("4", shows: "Long-press duration")
+        try session.expectAfter("2", shows: "31/60")
         #expect(try session.screen() == before)
     }
 
     @Test("q leaves the alternate screen with mouse reporting off and the shell's output back")
     func quitRestoresTerminal() throws {
-        let session = try TmuxSession()
-        try session.waitForStart()
+        let session = try TmuxSession.started()
         #expect(try session.terminalModes() == "1 1")
-        try session.send("q")
-        #expect(try session.waitFor("EXIT=0"))
+        try session.expectAfter("q", shows: "EXIT=0")
         #expect(try session.screen().contains { $0.contains("BEFORE") })
         #expect(try session.terminalModes() == "0 0")
     }
 
     @Test("Ctrl-C quits even with the sheet up")
     func controlCQuits() throws {
-        let session = try TmuxSession()
-        try session.waitForStart()
-        try session.send("a")
-        #expect(try session.waitFor("Switch account"))
-        try session.send("C-c")
-        #expect(try session.waitFor("EXIT=0"))
+        let session = try TmuxSession.started()
+        try session.expectAfter("a", shows: "Switch account")
+        try session.expectAfter("C-c", shows: "EXIT=0")
         #expect(try session.terminalModes() == "0 0")
     }
 
@@ -187,10 +162,8 @@ struct EndToEndTests {
         arguments: [SIGTERM, SIGHUP, SIGINT, SIGQUIT, SIGUSR1, SIGUSR2, SIGALRM, SIGXCPU, SIGIO, 40]
     )
     func signalsRestoreTerminal(signal: Int32) throws {
-        let session = try TmuxSession()
-        try session.waitForStart()
-        try session.send("a")
-        #expect(try session.waitFor("Switch account"))
+        let session = try TmuxSession.started()
+        try session.expectAfter("a", shows: "Switch account")
         kill(try session.perchPID(), signal)
         #expect(try session.waitFor("EXIT=\(128 + signal)"))
         #expect(try session.terminalModes() == "0 0")
@@ -201,8 +174,7 @@ struct EndToEndTests {
         arguments: [SIGSEGV, SIGABRT, SIGILL, SIGTRAP]
     )
     func crashRestoresTerminal(signal: Int32) throws {
-        let session = try TmuxSession()
-        try session.waitForStart()
+        let session = try TmuxSession.started()
         kill(try session.perchPID(), signal)
         #expect(try session.waitFor("EXIT=\(128 + signal)"), "the process died of the signal itself")
         #expect(try session.terminalModes() == "0 0")
@@ -211,10 +183,8 @@ struct EndToEndTests {
     // Bug: `bg` after Ctrl-Z turned mouse reporting on in the shell while Perch sat in the background.
     @Test("bg after Ctrl-Z leaves the shell's terminal alone; fg brings Perch back")
     func backgroundStaysQuiet() throws {
-        let session = try TmuxSession(interactiveShell: true)
-        try session.waitForStart()
-        try session.send("C-z")
-        #expect(try session.waitFor("Stopped"))
+        let session = try TmuxSession.started(interactiveShell: true)
+        try session.expectAfter("C-z", shows: "Stopped")
         try session.sendLiteral("bg")
         try session.send("Enter")
         TmuxSession.pause(0.5)
@@ -231,8 +201,7 @@ struct EndToEndTests {
     // Bug: after SIGSTOP and fg the shell had put the terminal back in cooked mode, so keys waited for Enter.
     @Test("A stop Perch did not ask for (SIGSTOP) and fg leave it in raw mode")
     func outsideStopAndFg() throws {
-        let session = try TmuxSession(interactiveShell: true)
-        try session.waitForStart()
+        let session = try TmuxSession.started(interactiveShell: true)
         kill(try session.perchPID(), SIGSTOP)
         #expect(try session.waitFor("Stopped"))
         try session.sendLiteral("fg")
@@ -255,25 +224,20 @@ struct EndToEndTests {
         let fd = open(lock.path, O_RDWR | O_CREAT, 0o600)
         #expect(flock(fd, LOCK_EX) == 0)
         defer { close(fd) }
-        let session = try TmuxSession(home: home)
-        try session.waitForStart()
-        try session.send("a")
-        #expect(try session.waitFor("Switch account"))
+        let session = try TmuxSession.started(home: home)
+        try session.expectAfter("a", shows: "Switch account")
         try session.send("Enter")
         #expect(try session.waitFor("locked by another process", timeout: 6))
-        try session.send("q")
-        #expect(try session.waitFor("EXIT=0"))
+        try session.expectAfter("q", shows: "EXIT=0")
     }
 
     // Bug: a paste-start with no paste-end swallowed every later key, Ctrl-C included.
     @Test("A stray bracketed-paste start does not swallow later keys")
     func strayPasteStart() throws {
-        let session = try TmuxSession()
-        try session.waitForStart()
+        let session = try TmuxSession.started()
         try session.sendLiteral("\u{1B}[200~")
         TmuxSession.pause(1.3)
-        try session.send("3")
-        #expect(try session.waitFor("Stats ·"))
+        try session.expectAfter("3", shows: "Stats ·")
     }
 
     // Bug: emoji with a variation selector and other clusters were measured differently from ncurses, leaving stray cells.
@@ -285,12 +249,9 @@ struct EndToEndTests {
         let names = ["I ❤️ NY", "🇯🇵 flag", "日本語の名前", "Zoë Ångström", "e\u{301}te\u{301}", "1️⃣ one"]
         let accounts = names.enumerated().map { #"{"id": "u\#($0.offset)", "name": "\#($0.element)", "handle": "@h\#($0.offset)"}"# }
         try TmuxSession.writeConfig(#"{"accounts": [\#(accounts.joined(separator: ","))]}"#, home: home)
-        let session = try TmuxSession(home: home)
-        try session.waitForStart()
-        try session.send("2")
-        #expect(try session.waitFor("Catalog ·"))
-        try session.send("a")
-        #expect(try session.waitFor("Switch account"))
+        let session = try TmuxSession.started(home: home)
+        try session.expectAfter("2", shows: "Catalog ·")
+        try session.expectAfter("a", shows: "Switch account")
         let screen = try session.screen()
         for (index, name) in names.enumerated() {
             let row = try #require(screen.first { $0.contains("@h\(index)") }, "row for \(name)")
@@ -304,16 +265,14 @@ struct EndToEndTests {
 
     @Test("Idle costs nothing: no wake-ups in 1.5 s with nothing happening, with and without the sheet up")
     func idleMakesNoWakeUps() throws {
-        let session = try TmuxSession()
-        try session.waitForStart()
+        let session = try TmuxSession.started()
         let pid = try session.perchPID()
         TmuxSession.pause(0.3)
         var before = try TmuxSession.contextSwitches(pid)
         TmuxSession.pause(1.5)
         #expect(try TmuxSession.contextSwitches(pid) == before, "woke up while idle")
 
-        try session.send("a")
-        #expect(try session.waitFor("Switch account"))
+        try session.expectAfter("a", shows: "Switch account")
         TmuxSession.pause(0.3)
         before = try TmuxSession.contextSwitches(pid)
         TmuxSession.pause(1.5)
@@ -322,10 +281,8 @@ struct EndToEndTests {
 
     @Test("Ctrl-Z suspends with the terminal restored; fg brings Perch back with its modes and a full redraw")
     func suspendAndResume() throws {
-        let session = try TmuxSession(interactiveShell: true)
-        try session.waitForStart()
-        try session.send("3")
-        #expect(try session.waitFor("Stats ·"))
+        let session = try TmuxSession.started(interactiveShell: true)
+        try session.expectAfter("3", shows: "Stats ·")
         try session.send("C-z")
         #expect(try session.waitFor("Stopped"), "the shell reports the stopped job")
         #expect(try session.terminalModes() == "0 0")
@@ -346,10 +303,8 @@ struct EndToEndTests {
         defer { try? FileManager.default.removeItem(at: home) }
         let accounts = (1...30).map { #"{"id": "acct\#($0)", "name": "Account \#($0)"}"# }.joined(separator: ",")
         try TmuxSession.writeConfig(#"{"accounts": [\#(accounts)]}"#, home: home)
-        let session = try TmuxSession(home: home)
-        try session.waitForStart()
-        try session.send("a")
-        #expect(try session.waitFor("Switch account"))
+        let session = try TmuxSession.started(home: home)
+        try session.expectAfter("a", shows: "Switch account")
         // 30 accounts + 3 rows of chrome do not fit in 24 rows: capped, two rows stay above.
         var screen = try session.screen()
         #expect(screen.firstIndex { $0.contains("━") } == 2)
@@ -366,12 +321,10 @@ struct EndToEndTests {
         // Exec Perch with the signals blocked, as a parent that blocked them would.
         let blocker =
             "import os, signal, sys; signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGWINCH, signal.SIGTSTP, signal.SIGTERM, signal.SIGHUP}); os.execv(sys.argv[1], sys.argv[1:])"
-        let session = try TmuxSession(launcher: ["python3", "-c", blocker])
-        try session.waitForStart()
+        let session = try TmuxSession.started(launcher: ["python3", "-c", blocker])
         let status = try String(contentsOfFile: "/proc/\(try session.perchPID())/status", encoding: .utf8)
         #expect(status.contains("SigBlk:\t0000000000000000"), "Perch unblocked the signals it relies on")
-        try session.send("a")
-        #expect(try session.waitFor("Switch account"))
+        try session.expectAfter("a", shows: "Switch account")
         let top = try session.screen().firstIndex { $0.contains("━") }
         #expect(top == 24 - 7)
         try session.resize(width: 80, height: 30)
@@ -383,8 +336,7 @@ struct EndToEndTests {
 
     @Test("With NO_COLOR the selected tab is still marked (reverse video)")
     func noColorKeepsSelectionVisible() throws {
-        let session = try TmuxSession(environment: ["NO_COLOR": "1"])
-        try session.waitForStart()
+        let session = try TmuxSession.started(environment: ["NO_COLOR": "1"])
         let styled = try session.screenWithAttributes()
         let tabLine = try #require(styled.components(separatedBy: "\n").last { $0.contains("Overview") })
         #expect(

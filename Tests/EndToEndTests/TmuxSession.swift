@@ -131,6 +131,25 @@ final class TmuxSession {
         try waitUntil(timeout: timeout) { $0.contains { $0.contains(text) } }
     }
 
+    /// Starts a session (the parameters are the initializer's) and waits for Perch's first frame.
+    static func started(
+        width: Int = 80, height: Int = 24, term: String = "xterm-256color", environment: [String: String] = [:], home: URL? = nil,
+        interactiveShell: Bool = false, launcher: [String] = []
+    ) throws -> TmuxSession {
+        let session = try TmuxSession(
+            width: width, height: height, term: term, environment: environment, home: home, interactiveShell: interactiveShell,
+            launcher: launcher)
+        try session.waitForStart()
+        return session
+    }
+
+    /// Sends `keys` (tmux key names) and expects `text` on the screen within `timeout` seconds.
+    func expectAfter(_ keys: String..., shows text: String, timeout: Double = 5, sourceLocation: SourceLocation = #_sourceLocation) throws {
+        try tmux(["send-keys"] + keys)
+        let shown = try waitFor(text, timeout: timeout)
+        #expect(shown, "\(text) did not appear after \(keys)", sourceLocation: sourceLocation)
+    }
+
     /// Waits for Perch's first frame (the tab bar).
     func waitForStart() throws {
         let started = try waitUntil(timeout: 10) { lines in lines.contains { $0.contains("Overview") && $0.contains("Settings") } }

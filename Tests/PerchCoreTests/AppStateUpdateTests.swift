@@ -10,6 +10,14 @@ private func makeState(current: String? = nil, accounts: [Account] = Account.sam
     AppState(accounts: accounts, saved: SavedState(currentAccount: current), size: size)
 }
 
+/// A state on `tab` with the sheet opened by `a` (its cursor then sits on the current account).
+private func makeStateWithSheet(current: String? = nil, on tab: Tab = .overview) -> AppState {
+    var state = makeState(current: current)
+    state.selectedTab = tab
+    _ = state.update(char("a"))
+    return state
+}
+
 private func manyAccounts(_ n: Int) -> [Account] {
     (1...n).map { Account(id: "a\($0)", name: "Account \($0)") }
 }
@@ -92,9 +100,7 @@ struct AppStateUpdateTests {
 
     @Test("Down then Enter in the sheet picks the next account and records the switch")
     func pickWithKeys() {
-        var state = makeState(current: "work")
-        state.selectedTab = .catalog
-        _ = state.update(char("a"))
+        var state = makeStateWithSheet(current: "work", on: .catalog)
         #expect(state.sheet?.cursor == 0)
         #expect(state.update(key(.down)) == [])
         #expect(state.sheet?.cursor == 1)
@@ -136,9 +142,7 @@ struct AppStateUpdateTests {
     // Bug: with two instances, re-picking the account this one believed current (stale) was dropped.
     @Test("picking the account believed current counts nothing here and leaves the decision to the store")
     func pickCurrent() {
-        var state = makeState(current: "oss")
-        state.selectedTab = .stats
-        _ = state.update(char("a"))
+        var state = makeStateWithSheet(current: "oss", on: .stats)
         #expect(state.sheet?.cursor == 2)
         #expect(state.update(key(.enter)) == [.recordSwitch(accountID: "oss")])
         #expect(state.saved.switchCount == 0)
@@ -150,8 +154,7 @@ struct AppStateUpdateTests {
 
     @Test("tapping a sheet row picks that account")
     func tapSheetRow() {
-        var state = makeState()
-        _ = state.update(char("a"))
+        var state = makeStateWithSheet()
         #expect(state.update(.tap(.sheetRow(3))) == [.recordSwitch(accountID: "side")])
         #expect(state.saved.currentAccount == "side")
         #expect(state.sheet == nil)
@@ -169,8 +172,7 @@ struct AppStateUpdateTests {
 
     @Test("a tap outside the sheet dismisses it; a tap on its chrome does not")
     func tapOutsideDismisses() {
-        var state = makeState()
-        _ = state.update(char("a"))
+        var state = makeStateWithSheet()
         #expect(state.update(.tap(.sheetChrome)) == [])
         #expect(state.sheet != nil)
         #expect(state.update(.tap(.outsideSheet)) == [])
@@ -180,9 +182,7 @@ struct AppStateUpdateTests {
 
     @Test("while the sheet is up, tab keys and taps on tabs do not change the tab")
     func sheetIsModal() {
-        var state = makeState()
-        state.selectedTab = .stats
-        _ = state.update(char("a"))
+        var state = makeStateWithSheet(on: .stats)
         _ = state.update(char("2"))
         _ = state.update(key(.tab))
         _ = state.update(.tap(.tab(.settings)))
@@ -192,20 +192,12 @@ struct AppStateUpdateTests {
 
     @Test("sheet navigation: Home, End, j, k, clamped")
     func sheetNavigation() {
-        var state = makeState()
-        _ = state.update(char("a"))
-        _ = state.update(key(.end))
-        #expect(state.sheet?.cursor == 3)
-        _ = state.update(key(.down))
-        #expect(state.sheet?.cursor == 3)
-        _ = state.update(char("k"))
-        #expect(state.sheet?.cursor == 2)
-        _ = state.update(key(.home))
-        #expect(state.sheet?.cursor == 0)
-        _ = state.update(key(.up))
-        #expect(state.sheet?.cursor == 0)
-        _ = state.update(char("j"))
-        #expect(state.sheet?.cursor == 1)
+        var state = makeStateWithSheet()
+        let steps: [(AppEvent, Int)] = [(key(.end), 3), (key(.down), 3), (char("k"), 2), (key(.home), 0), (key(.up), 0), (char("j"), 1)]
+        for (event, cursor) in steps {
+            _ = state.update(event)
+            #expect(state.sheet?.cursor == cursor, "after \(event)")
+        }
     }
 
     // MARK: Quitting

@@ -192,41 +192,6 @@ private let allCases = printableCases + utf8Cases + controlCases + csiKeyCases +
 
 @Suite("InputDecoder")
 struct InputDecoderTests {
-    @Test("printable keys", arguments: printableCases)
-    func printable(_ c: DecoderCase) {
-        #expect(decodeWhole(c.input) == c.expected)
-    }
-
-    @Test("UTF-8 characters and invalid bytes", arguments: utf8Cases)
-    func utf8(_ c: DecoderCase) {
-        #expect(decodeWhole(c.input) == c.expected)
-    }
-
-    @Test("control keys and Alt combinations", arguments: controlCases)
-    func controls(_ c: DecoderCase) {
-        #expect(decodeWhole(c.input) == c.expected)
-    }
-
-    @Test("CSI and SS3 keys with and without modifiers", arguments: csiKeyCases)
-    func csiKeys(_ c: DecoderCase) {
-        #expect(decodeWhole(c.input) == c.expected)
-    }
-
-    @Test("SGR mouse reports (positions are 0-based)", arguments: mouseCases)
-    func sgrMouse(_ c: DecoderCase) {
-        #expect(decodeWhole(c.input) == c.expected)
-    }
-
-    @Test("bracketed paste", arguments: pasteCases)
-    func paste(_ c: DecoderCase) {
-        #expect(decodeWhole(c.input) == c.expected)
-    }
-
-    @Test("malformed and unfinished sequences; bytes after them are still delivered", arguments: malformedCases)
-    func malformed(_ c: DecoderCase) {
-        #expect(decodeWhole(c.input) == c.expected)
-    }
-
     @Test("complete sequences need no flush")
     func completeWithoutFlush() {
         var decoder = InputDecoder()
@@ -319,7 +284,9 @@ struct InputDecoderTests {
 
     // MARK: Split invariance (as Textual's tests do): any chunking gives the same events.
 
-    @Test("every sequence split at every position gives the same events as fed whole", arguments: allCases)
+    /// One table for every kind of sequence: printable keys, UTF-8 and invalid bytes, control and
+    /// Alt keys, CSI and SS3 keys, SGR mouse reports, bracketed paste, malformed sequences.
+    @Test("each sequence decodes to its events, fed whole or split at any position", arguments: allCases)
     func splitAtEveryPosition(_ c: DecoderCase) {
         let whole = decodeWhole(c.input)
         #expect(whole == c.expected)

@@ -24,30 +24,25 @@ struct ListCursorTests {
     @Test("starts at the top")
     func initial() {
         let c = ListCursor()
-        #expect(c.cursor == 0)
-        #expect(c.scroll == 0)
+        #expect(c == ListCursor(cursor: 0, scroll: 0))
     }
 
     @Test("move down within the viewport does not scroll")
     func moveWithinView() {
         var c = ListCursor()
         c.move(by: 3, count: 60, visible: 10)
-        #expect(c.cursor == 3)
-        #expect(c.scroll == 0)
+        #expect(c == ListCursor(cursor: 3, scroll: 0))
     }
 
     @Test("moving past the bottom of the viewport scrolls just enough")
     func moveScrolls() {
         var c = ListCursor()
         for _ in 0..<10 { c.move(by: 1, count: 60, visible: 10) }
-        #expect(c.cursor == 10)
-        #expect(c.scroll == 1)
+        #expect(c == ListCursor(cursor: 10, scroll: 1))
         c.move(by: 9, count: 60, visible: 10)  // page down
-        #expect(c.cursor == 19)
-        #expect(c.scroll == 10)
+        #expect(c == ListCursor(cursor: 19, scroll: 10))
         c.move(by: -10, count: 60, visible: 10)
-        #expect(c.cursor == 9)
-        #expect(c.scroll == 9)
+        #expect(c == ListCursor(cursor: 9, scroll: 9))
     }
 
     @Test(
@@ -68,78 +63,74 @@ struct ListCursorTests {
     func moveToEnd() {
         var c = ListCursor()
         c.moveTo(59, count: 60, visible: 10)
-        #expect(c.cursor == 59)
-        #expect(c.scroll == 50)
+        #expect(c == ListCursor(cursor: 59, scroll: 50))
         c.moveTo(0, count: 60, visible: 10)
-        #expect(c.cursor == 0)
-        #expect(c.scroll == 0)
+        #expect(c == ListCursor(cursor: 0, scroll: 0))
     }
 
     @Test("scroll moves the viewport and pulls the cursor into view")
     func scrollPullsCursor() {
         var c = ListCursor()
         c.scroll(by: 3, count: 60, visible: 10)
-        #expect(c.scroll == 3)
-        #expect(c.cursor == 3)
+        #expect(c == ListCursor(cursor: 3, scroll: 3))
         c.scroll(by: 100, count: 60, visible: 10)
-        #expect(c.scroll == 50)
-        #expect(c.cursor == 50)
+        #expect(c == ListCursor(cursor: 50, scroll: 50))
         c.scroll(by: -100, count: 60, visible: 10)
-        #expect(c.scroll == 0)
-        #expect(c.cursor == 9)
+        #expect(c == ListCursor(cursor: 9, scroll: 0))
     }
 
     @Test("scroll does nothing when everything fits")
     func scrollShortList() {
         var c = ListCursor(cursor: 2, scroll: 0)
         c.scroll(by: 3, count: 4, visible: 10)
-        #expect(c.scroll == 0)
-        #expect(c.cursor == 2)
+        #expect(c == ListCursor(cursor: 2, scroll: 0))
     }
 
-    @Test("clamp after the list shrank keeps the cursor on a row and fills the viewport")
-    func clampAfterShrink() {
-        var c = ListCursor(cursor: 59, scroll: 50)
-        c.clamp(count: 20, visible: 10)
-        #expect(c.cursor == 19)
-        #expect(c.scroll == 10)
+    /// A clamp case: the cursor before, the new count and viewport, the cursor after.
+    struct ClampCase: Sendable, CustomTestStringConvertible {
+        var name: String
+        var before: ListCursor
+        var count: Int
+        var visible: Int
+        var after: ListCursor
+        var testDescription: String { name }
     }
 
-    @Test("clamp after the viewport grew scrolls back so no empty rows show past the end")
-    func clampAfterGrow() {
-        var c = ListCursor(cursor: 59, scroll: 53)
-        c.clamp(count: 60, visible: 21)
-        #expect(c.cursor == 59)
-        #expect(c.scroll == 39)
-    }
-
-    @Test("clamp after the viewport shrank keeps the cursor visible")
-    func clampAfterViewportShrink() {
-        var c = ListCursor(cursor: 20, scroll: 0)
-        c.clamp(count: 60, visible: 7)
-        #expect(c.cursor == 20)
-        #expect(c.scroll == 14)
+    @Test(
+        "clamp re-establishes the invariants after the list or the viewport changed",
+        arguments: [
+            ClampCase(
+                name: "list shrank: cursor on a row, viewport filled", before: ListCursor(cursor: 59, scroll: 50),
+                count: 20, visible: 10, after: ListCursor(cursor: 19, scroll: 10)),
+            ClampCase(
+                name: "viewport grew: no empty rows past the end", before: ListCursor(cursor: 59, scroll: 53),
+                count: 60, visible: 21, after: ListCursor(cursor: 59, scroll: 39)),
+            ClampCase(
+                name: "viewport shrank: cursor stays visible", before: ListCursor(cursor: 20, scroll: 0),
+                count: 60, visible: 7, after: ListCursor(cursor: 20, scroll: 14)),
+        ])
+    func clamp(_ c: ClampCase) {
+        var cursor = c.before
+        cursor.clamp(count: c.count, visible: c.visible)
+        #expect(cursor == c.after)
     }
 
     @Test("an empty list keeps the cursor at 0")
     func emptyList() {
         var c = ListCursor(cursor: 5, scroll: 3)
         c.clamp(count: 0, visible: 10)
-        #expect(c.cursor == 0)
-        #expect(c.scroll == 0)
+        #expect(c == ListCursor(cursor: 0, scroll: 0))
         c.move(by: 1, count: 0, visible: 10)
         #expect(c.cursor == 0)
         c.scroll(by: 3, count: 0, visible: 10)
-        #expect(c.cursor == 0)
-        #expect(c.scroll == 0)
+        #expect(c == ListCursor(cursor: 0, scroll: 0))
     }
 
     @Test("a zero-row viewport puts the scroll on the cursor")
     func zeroViewport() {
         var c = ListCursor()
         c.moveTo(7, count: 10, visible: 0)
-        #expect(c.cursor == 7)
-        #expect(c.scroll == 7)
+        #expect(c == ListCursor(cursor: 7, scroll: 7))
     }
 
     @Test("random walks keep the invariants", arguments: [1, 2, 5, 10, 25])

@@ -29,6 +29,15 @@ private let tabLabels80 =
 private let hint = "   Hold the Overview tab (or the 1 key), or press a, to switch account."
 private let grabberRow80 = String(repeating: "─", count: 36) + " ━━━━━━ " + String(repeating: "─", count: 36)
 
+/// The Overview pane's rows with the sample accounts and no account chosen yet.
+private let overviewNoAccountRows: [Int: String] = [
+    0: " Overview",
+    2: "   No account chosen yet.",
+    3: "   4 accounts available.",
+    5: "   Switches so far: 0",
+    7: hint,
+]
+
 @Suite("AppState.render")
 struct RenderTests {
     @Test("Overview with no account chosen, 80×24")
@@ -36,15 +45,7 @@ struct RenderTests {
         let state = AppState(accounts: Account.samples, size: Size(width: 80, height: 24))
         expectLines(
             state.render().lines,
-            expectedScreen([
-                0: " Overview",
-                2: "   No account chosen yet.",
-                3: "   4 accounts available.",
-                5: "   Switches so far: 0",
-                7: hint,
-                22: rule,
-                23: tabLabels80,
-            ]))
+            expectedScreen(overviewNoAccountRows.merging([22: rule, 23: tabLabels80]) { $1 }))
     }
 
     @Test("Overview with one account, signed in, 80×24")
@@ -88,20 +89,16 @@ struct RenderTests {
         #expect(top == 17)
         expectLines(
             lines,
-            expectedScreen([
-                0: " Overview",
-                2: "   No account chosen yet.",
-                3: "   4 accounts available.",
-                5: "   Switches so far: 0",
-                7: hint,
-                17: grabberRow80,
-                18: pad(" Switch account", 69) + "4 accounts",
-                19: pad("   Work", 17) + "@ada.lovelace",
-                20: pad("   Personal", 17) + "@ada",
-                21: pad("   Open Source", 17) + "@ada-oss",
-                22: pad("   Side Project", 17) + "@analytical-engine",
-                23: " ↑↓ move · Enter switch · Esc close",
-            ]))
+            expectedScreen(
+                overviewNoAccountRows.merging([
+                    17: grabberRow80,
+                    18: pad(" Switch account", 69) + "4 accounts",
+                    19: pad("   Work", 17) + "@ada.lovelace",
+                    20: pad("   Personal", 17) + "@ada",
+                    21: pad("   Open Source", 17) + "@ada-oss",
+                    22: pad("   Side Project", 17) + "@analytical-engine",
+                    23: " ↑↓ move · Enter switch · Esc close",
+                ]) { $1 }))
         // Every account name is visible, and the grabber is on the sheet's top row only.
         for account in Account.samples {
             #expect(lines.contains { $0.contains(account.name) }, "\(account.name) not visible")
