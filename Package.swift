@@ -12,6 +12,8 @@ let package = Package(
             name: "CNcursesw",
             path: "Sources/CNcursesw"
         ),
+        // C library values Swift's Glibc module leaves out (GNU extensions).
+        .target(name: "CSystem"),
         // Pure core: input decoding, gestures, state, update, layout, rendering. No I/O.
         .target(name: "PerchCore"),
         // Persistence: config, state, XDG paths, atomic writes, locks. No UI.
@@ -19,7 +21,7 @@ let package = Package(
         // The only target that imports ncurses.
         .target(name: "PerchTerminal", dependencies: ["CNcursesw", "PerchCore"]),
         // Command line and the event loop (the only place with time and I/O).
-        .target(name: "PerchApp", dependencies: ["PerchCore", "PerchStore", "PerchTerminal"]),
+        .target(name: "PerchApp", dependencies: ["CSystem", "PerchCore", "PerchStore", "PerchTerminal"]),
         .executableTarget(name: "perch", dependencies: ["PerchApp"]),
         .testTarget(name: "PerchCoreTests", dependencies: ["PerchCore"]),
         .testTarget(name: "PerchStoreTests", dependencies: ["PerchStore", "PerchCore"]),

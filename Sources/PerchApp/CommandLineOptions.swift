@@ -1,111 +1,406 @@
-/// The command line of `perch`: `perch [--config PATH] [--state PATH] [--long-press-ms N]`,
-/// plus `--help` and `--version`. Options take their value as the next argument or after `=`.
+/// The command line of `perch`: with no command it starts the interface; with one of the
+/// commands in ``Command`` it does that and exits. Options may come before or after the
+/// command and take their value as the next argument or after `=`; `--` ends the options.
+///
+/// One table (``Command/all``) both drives parsing (which options a command takes, how many
+/// operands) and writes the help, so the two cannot disagree.
 public struct CommandLineOptions: Hashable, Sendable {
     /// What the command line asks for.
     public enum Request: Hashable, Sendable {
-        case runInterface
+        /// Carry out the command.
+        case run
+        /// Print the help of the command (the program's when it is ``Command/interface``).
         case help
+        /// Print the version.
         case version
     }
 
-    /// What to do: run the interface (the default), or print help or the version.
-    public var request: Request = .runInterface
+    /// Which field `perch current --field` prints.
+    public enum Field: String, CaseIterable, Hashable, Sendable {
+        case id, name, handle
+    }
+
+    /// What to do: run the command (the default), or print help or the version.
+    public var request: Request = .run
+    /// The command; ``Command/interface`` when none was given.
+    public var command: Command = .interface
+    /// The account given to `perch switch`.
+    public var account: String?
     /// `--config PATH`.
     public var configPath: String?
     /// `--state PATH`.
     public var statePath: String?
     /// `--long-press-ms N`: long-press and key-hold duration in milliseconds.
     public var longPressMilliseconds: Int64 = 500
+    /// `--json`: print JSON instead of text.
+    public var json = false
+    /// `--field F` of `perch current`.
+    public var field: Field?
+    /// `--limit N` of `perch history`: at most this many entries.
+    public var limit: Int?
 
     /// Allowed range of `--long-press-ms`, in milliseconds.
     public static let longPressRange: ClosedRange<Int64> = 50...10_000
 
-    /// The one-line usage printed after a usage error.
-    public static let usage = "usage: perch [--config PATH] [--state PATH] [--long-press-ms N] [--help] [--version]"
-
-    /// The text `--help` prints.
-    public static let help = """
-        perch: a terminal account switcher.
-
-        \(usage)
-
-        Options:
-          --config PATH        accounts file (default: $XDG_CONFIG_HOME/perch/accounts.json,
-                               else ~/.config/perch/accounts.json; sample accounts when absent)
-          --state PATH         state file (default: $XDG_STATE_HOME/perch/state.json,
-                               else ~/.local/state/perch/state.json)
-          --long-press-ms N    how long a press or key must be held, \(longPressRange.lowerBound)–\(longPressRange.upperBound) ms (default 500)
-          -h, --help           show this help and exit
-          --version            show the version and exit
-
-        Keys:
-          1–4, Tab, Shift-Tab  select a tab          a        open the account sheet
-          hold 1 / hold the Overview tab with the mouse: open the account sheet
-          j k ↑ ↓ PgUp PgDn Home End, mouse wheel: move in a list
-          Enter                pick / activate       Esc      close the sheet
-          q                    quit                  Ctrl-C   quit at any time
-          Ctrl-Z               suspend
-
-        Environment: NO_COLOR (non-empty) draws without colour.
-        Exit status: 0 fine; 2 bad usage, bad config or no usable terminal;
-        128 + N ended by signal N, with the terminal restored.
-        """
-
-    /// A command line that cannot be used; ``description`` is the one-line message.
+    /// A command line that cannot be used; ``description`` is the one-line message and
+    /// ``usage`` the usage line of the command it was meant for.
     public struct UsageError: Error, Hashable, Sendable, CustomStringConvertible {
         public var description: String
+        public var usage: String = Command.interface.usage
     }
 
     public init() {}
 
     /// Parses `arguments` (without the program name).
-    /// - Throws: ``UsageError`` for an unknown option, a missing or bad value, or a stray argument.
+    /// - Throws: ``UsageError`` for an unknown command or option, an option the command does not
+    ///   take, a missing or bad value, or a missing or stray operand.
     public init(parsing arguments: [String]) throws(UsageError) {
+        var words: [String] = []
+        var seen: [Option] = []
         var index = 0
-        func value(for option: String, inline: String?) throws(UsageError) -> String {
-            if let inline { return inline }
-            index += 1
-            guard index < arguments.count else { throw UsageError(description: "option \(option) needs a value") }
-            return arguments[index]
-        }
+        var optionsEnded = false
         while index < arguments.count {
             let argument = arguments[index]
+            index += 1
+            if optionsEnded || !argument.hasPrefix("-") || argument == "-" {
+                words.append(argument)
+                continue
+            }
+            if argument == "--" {
+                optionsEnded = true
+                continue
+            }
             var name = argument
             var inline: String?
             if argument.hasPrefix("--"), let equals = argument.firstIndex(of: "=") {
                 name = String(argument[..<equals])
                 inline = String(argument[argument.index(after: equals)...])
             }
-            if inline != nil, name == "--help" || name == "--version" {
-                throw UsageError(description: "option \(name) takes no value")
+            guard let option = Option.all.first(where: { $0.names.contains(name) }) else {
+                throw UsageError(description: "unknown option '\(name)'", usage: Self.guessUsage(words))
             }
-            switch name {
-            case "-h", "--help":
-                request = .help
-            case "--version":
-                if request != .help { request = .version }
-            case "--config":
-                configPath = try value(for: name, inline: inline)
-                if configPath!.isEmpty { throw UsageError(description: "option --config needs a non-empty path") }
-            case "--state":
-                statePath = try value(for: name, inline: inline)
-                if statePath!.isEmpty { throw UsageError(description: "option --state needs a non-empty path") }
-            case "--long-press-ms":
-                let text = try value(for: name, inline: inline)
-                guard let number = Int64(text), Self.longPressRange.contains(number) else {
-                    throw UsageError(
-                        description:
-                            "option --long-press-ms needs a whole number of milliseconds from \(Self.longPressRange.lowerBound) to \(Self.longPressRange.upperBound), not '\(text)'"
-                    )
+            var value = ""
+            if option.valueName != nil {
+                if let inline {
+                    value = inline
+                } else {
+                    guard index < arguments.count else {
+                        throw UsageError(description: "option \(name) needs a value", usage: Self.guessUsage(words))
+                    }
+                    value = arguments[index]
+                    index += 1
                 }
-                longPressMilliseconds = number
-            default:
-                if argument.hasPrefix("-") {
-                    throw UsageError(description: "unknown option '\(name)'")
-                }
-                throw UsageError(description: "unexpected argument '\(argument)'")
+            } else if inline != nil {
+                throw UsageError(description: "option \(name) takes no value", usage: Self.guessUsage(words))
             }
-            index += 1
+            try apply(option, value: value, usage: Self.guessUsage(words))
+            seen.append(option)
         }
+        try interpret(words)
+        if request != .run { return }
+        for option in seen where !command.options.contains(option) {
+            throw UsageError(description: "option \(option.names.last!) does not apply to 'perch \(command.name)'", usage: command.usage)
+        }
+        if command == .switchAccount, account == nil {
+            throw UsageError(description: "'perch switch' needs an account id or name", usage: command.usage)
+        }
+    }
+
+    /// Takes the words that are not options: `help`, the command, and the account of `switch`.
+    private mutating func interpret(_ words: [String]) throws(UsageError) {
+        var words = words[...]
+        if words.first == "help" {
+            request = .help
+            words = words.dropFirst()
+        }
+        if let first = words.first {
+            if first == "config" {
+                guard words.count >= 2 else {
+                    if request == .help {
+                        configGroup = true
+                        return
+                    }
+                    throw UsageError(description: "'perch config' needs path, check or edit", usage: Command.configUsage)
+                }
+                guard let found = Command.all.first(where: { $0.name == "config " + words[words.startIndex + 1] }) else {
+                    throw UsageError(description: "unknown command 'config \(words[words.startIndex + 1])'", usage: Command.configUsage)
+                }
+                command = found
+                words = words.dropFirst(2)
+            } else {
+                guard let found = Command.all.first(where: { $0.name == first }), found != .interface else {
+                    throw UsageError(description: "unknown command '\(first)'")
+                }
+                command = found
+                words = words.dropFirst()
+            }
+        }
+        if command == .switchAccount, let first = words.first {
+            account = first
+            words = words.dropFirst()
+        }
+        if let stray = words.first, request == .run {
+            throw UsageError(description: "unexpected argument '\(stray)'", usage: command.usage)
+        }
+    }
+
+    /// The usage line of the command the words so far name, for a message about an option.
+    private static func guessUsage(_ words: [String]) -> String {
+        let named = words.first == "help" ? Array(words.dropFirst()) : words
+        let name = named.first == "config" ? named.prefix(2).joined(separator: " ") : named.first ?? ""
+        return (Command.all.first { $0.name == name && $0 != .interface } ?? .interface).usage
+    }
+
+    private mutating func apply(_ option: Option, value: String, usage: String) throws(UsageError) {
+        switch option {
+        case .help:
+            request = .help
+        case .version:
+            if request != .help { request = .version }
+        case .config:
+            guard !value.isEmpty else { throw UsageError(description: "option --config needs a non-empty path", usage: usage) }
+            configPath = value
+        case .state:
+            guard !value.isEmpty else { throw UsageError(description: "option --state needs a non-empty path", usage: usage) }
+            statePath = value
+        case .longPress:
+            guard let number = Int64(value), Self.longPressRange.contains(number) else {
+                throw UsageError(
+                    description:
+                        "option --long-press-ms needs a whole number of milliseconds from \(Self.longPressRange.lowerBound) to \(Self.longPressRange.upperBound), not '\(value)'",
+                    usage: usage)
+            }
+            longPressMilliseconds = number
+        case .json:
+            json = true
+        case .field:
+            guard let field = Field(rawValue: value) else {
+                throw UsageError(description: "option --field needs one of id, name, handle, not '\(value)'", usage: usage)
+            }
+            self.field = field
+        case .limit:
+            guard let number = Int(value), number >= 0 else {
+                throw UsageError(description: "option --limit needs a whole number of entries (0 or more), not '\(value)'", usage: usage)
+            }
+            limit = number
+        }
+    }
+
+    /// Whether `perch config` was asked for help without a subcommand.
+    public var configGroup = false
+
+    /// The help text for ``command``: the program's overview for ``Command/interface``.
+    public var helpText: String {
+        guard configGroup else { return command.help }
+        let lines = [Command.configPath, .configCheck, .configEdit].map { "  " + $0.name.padding(toLength: 23) + $0.summary }
+        return "perch config: the config file.\n\n\(Command.configUsage)\n\n" + lines.joined(separator: "\n")
+    }
+
+    /// The program's usage line.
+    public static var usage: String { Command.interface.usage }
+    /// The program's help.
+    public static var help: String { Command.interface.help }
+}
+
+/// An option of the command line.
+public enum Option: CaseIterable, Hashable, Sendable {
+    case help, version, config, state, longPress, json, field, limit
+
+    static let all = allCases
+
+    /// Its spellings; the last is the one used in messages.
+    var names: [String] {
+        switch self {
+        case .help: ["-h", "--help"]
+        case .version: ["--version"]
+        case .config: ["--config"]
+        case .state: ["--state"]
+        case .longPress: ["--long-press-ms"]
+        case .json: ["--json"]
+        case .field: ["--field"]
+        case .limit: ["--limit"]
+        }
+    }
+
+    /// The name of its value in help, or nil for a flag.
+    var valueName: String? {
+        switch self {
+        case .config, .state: "PATH"
+        case .longPress, .limit: "N"
+        case .field: "id|name|handle"
+        case .help, .version, .json: nil
+        }
+    }
+
+    /// Its line in help.
+    var helpLine: String {
+        let left = "  " + (self == .help ? "-h, --help" : names.last!) + (valueName.map { " " + $0 } ?? "")
+        let text: String
+        switch self {
+        case .help: text = "show this help and exit"
+        case .version: text = "show the version and exit"
+        case .config:
+            text =
+                "accounts file (default: $XDG_CONFIG_HOME/perch/accounts.json,\n"
+                + "                         else ~/.config/perch/accounts.json; sample accounts when absent)"
+        case .state:
+            text =
+                "state file (default: $XDG_STATE_HOME/perch/state.json,\n"
+                + "                         else ~/.local/state/perch/state.json)"
+        case .longPress:
+            text =
+                "how long a press or key must be held, \(CommandLineOptions.longPressRange.lowerBound)–\(CommandLineOptions.longPressRange.upperBound) ms (default 500)"
+        case .json: text = "print JSON instead of text"
+        case .field: text = "print only this field"
+        case .limit: text = "print at most N entries"
+        }
+        return left.padding(toLength: 25) + text
+    }
+
+    /// Options every command takes.
+    static let common: [Option] = [.config, .state, .help]
+}
+
+/// A command of `perch`, with what parsing and help need to know of it.
+public enum Command: CaseIterable, Hashable, Sendable {
+    case interface, list, current, switchAccount, history, initConfig, configPath, configCheck, configEdit
+
+    static let all = allCases
+
+    /// The words that name it (`config check`); empty for the interface.
+    public var name: String {
+        switch self {
+        case .interface: ""
+        case .list: "list"
+        case .current: "current"
+        case .switchAccount: "switch"
+        case .history: "history"
+        case .initConfig: "init"
+        case .configPath: "config path"
+        case .configCheck: "config check"
+        case .configEdit: "config edit"
+        }
+    }
+
+    /// The options it takes.
+    var options: [Option] {
+        switch self {
+        case .interface: Option.common + [.longPress, .version]
+        case .list: Option.common + [.json]
+        case .current: Option.common + [.json, .field]
+        case .history: Option.common + [.json, .limit]
+        case .switchAccount, .initConfig, .configPath, .configCheck, .configEdit: Option.common
+        }
+    }
+
+    /// Its operands in the usage line.
+    private var operandText: String {
+        self == .switchAccount ? " ID-OR-NAME" : ""
+    }
+
+    /// One line of summary.
+    var summary: String {
+        switch self {
+        case .interface: "start the interface"
+        case .list: "list the accounts, the current one marked with *"
+        case .current: "print the current account (for shell prompts)"
+        case .switchAccount: "switch to an account by id, or by name when exactly one matches"
+        case .history: "print the recorded switches, newest first"
+        case .initConfig: "write a starter config (never over an existing one)"
+        case .configPath: "print the path of the config file"
+        case .configCheck: "validate the config and report every problem"
+        case .configEdit: "edit the config in $VISUAL, $EDITOR or vi, then validate it"
+        }
+    }
+
+    /// The usage line.
+    public var usage: String {
+        let options = self.options.filter { $0 != .help }.map { option in
+            "[" + option.names.last! + (option.valueName.map { " " + $0 } ?? "") + "]"
+        }
+        let words = (name.isEmpty ? "" : " " + name) + operandText
+        return "usage: perch\(words) " + (options + ["[--help]"]).joined(separator: " ")
+    }
+
+    static let configUsage = "usage: perch config path|check|edit [--config PATH] [--help]"
+
+    /// The full help text.
+    public var help: String {
+        let optionLines = options.map(\.helpLine).joined(separator: "\n")
+        switch self {
+        case .interface:
+            let commands = Command.all.dropFirst().map { "  " + ($0.name + $0.operandText).padding(toLength: 23) + $0.summary }
+            return """
+                perch: a terminal account switcher.
+
+                \(usage)
+                       perch COMMAND [OPTIONS]     (perch COMMAND --help for its options)
+
+                Commands:
+                \(commands.joined(separator: "\n"))
+
+                Options:
+                \(optionLines)
+
+                Keys:
+                  1–4, Tab, Shift-Tab  select a tab          a        open the account sheet
+                  hold 1 / hold the Overview tab with the mouse: open the account sheet
+                  j k ↑ ↓ PgUp PgDn Home End, mouse wheel: move in a list
+                  Enter                pick / activate       Esc      close the sheet
+                  q                    quit                  Ctrl-C   quit at any time
+                  Ctrl-Z               suspend
+
+                Environment: NO_COLOR (non-empty) draws without colour; VISUAL, EDITOR for config edit.
+                Exit status: 0 fine; 1 a request that cannot be met (unknown account, no current
+                account, config exists); 2 bad usage, bad config or no usable terminal; 3 a switch
+                was saved but its onSwitch hook failed; 128 + N ended by signal N, terminal restored.
+                """
+        default:
+            return """
+                perch \(name): \(summary).
+
+                \(usage)
+
+                \(details)
+                Options:
+                \(optionLines)
+                """
+        }
+    }
+
+    /// What the help says beyond the summary (ends with a blank line when not empty).
+    private var details: String {
+        switch self {
+        case .list:
+            return "Prints one account per line: a * for the current one, id, name and handle.\n"
+                + "--json prints [{\"id\", \"name\", \"handle\", \"current\"}, …].\n\n"
+        case .current:
+            return "Prints `id: Name (handle)`; with --field only that field, for prompts:\n"
+                + "  PS1='[$(perch current --field name 2>/dev/null)] \\$ '\n"
+                + "Exit status 1 when no account has been chosen yet.\n\n"
+        case .switchAccount:
+            return "The account is its exact id, or its name when exactly one name matches it\n"
+                + "(ignoring case). The switch is saved, then the account's onSwitch hook runs with\n"
+                + "its output passed through; a failed hook exits 3 (the switch stands).\n"
+                + "Exit status 1 for an unknown or ambiguous account, with the candidates listed.\n\n"
+        case .history:
+            return "Prints `time  source  previous → account`, newest first (at most 10000 are kept).\n"
+                + "--json prints [{\"account\", \"previous\", \"time\", \"source\"}, …].\n\n"
+        case .initConfig:
+            return "Writes an example config to the config path (see perch config path), with every\n"
+                + "field shown once. Exit status 1 when a config is already there.\n\n"
+        case .configEdit:
+            return "Writes the starter config first when there is none. Exit status 2 when the\n"
+                + "config is not valid after editing (the file keeps your edits).\n\n"
+        case .interface, .configPath, .configCheck:
+            return ""
+        }
+    }
+}
+
+extension String {
+    /// This text followed by spaces up to `length` characters (never cut).
+    func padding(toLength length: Int) -> String {
+        count >= length ? self + " " : self + String(repeating: " ", count: length - count)
     }
 }

@@ -21,17 +21,23 @@ public final class EventLoop {
     private var suspended = false
     /// Input bytes of one read(2), reused so that no keystroke allocates.
     private var readBuffer = [UInt8](repeating: 0, count: 4096)
+    /// Tells of changes to the state file made by other processes.
+    private let watcher: StateWatcher?
+    /// `onSwitch` hooks still running.
+    private var hooks: [HookProcess] = []
 
     /// - Parameters:
     ///   - store: where switches are recorded; nil keeps them in memory only.
+    ///   - watcher: tells of the state file changed by another process; nil for none.
     ///   - now: the clock, in milliseconds.
     public init(
         state: AppState, backend: TerminalBackend, store: StateStore?, gestures: GestureRecognizer.Configuration,
-        now: @escaping () -> Int64 = MonotonicClock.now
+        watcher: StateWatcher? = nil, now: @escaping () -> Int64 = MonotonicClock.now
     ) {
         self.state = state
         self.backend = backend
         self.store = store
+        self.watcher = watcher
         self.recognizer = GestureRecognizer(configuration: gestures)
         self.now = now
     }
@@ -48,7 +54,10 @@ public final class EventLoop {
             var fds = [
                 pollfd(fd: suspended ? -1 : backend.inputDescriptor, events: Int16(POLLIN), revents: 0),
                 pollfd(fd: SignalPipe.readEnd, events: Int16(POLLIN), revents: 0),
+                pollfd(fd: watcher?.descriptor ?? -1, events: Int16(POLLIN), revents: 0),
             ]
+            let hookDescriptors = hooks.flatMap { hook in hook.descriptors.map { (hook, $0) } }
+            fds += hookDescriptors.map { pollfd(fd: $0.1, events: Int16(POLLIN), revents: 0) }
             let timeout = nextTimeout()
             let ready = poll(&fds, nfds_t(fds.count), timeout)
             if ready < 0, errno != EINTR { break }
@@ -57,6 +66,13 @@ public final class EventLoop {
                 for signal in SignalPipe.drain() { dirty = handle(signal: signal) || dirty }
             }
             dirty = apply(recognizer.expire(at: time)) || dirty
+            for (index, (hook, fd)) in hookDescriptors.enumerated() where fds[3 + index].revents != 0 {
+                hook.drain(fd)
+            }
+            dirty = reapHooks(at: time) || dirty
+            if fds[2].revents & Int16(POLLIN) != 0, watcher?.drain() == true {
+                dirty = reloadState() || dirty
+            }
             if fds[0].revents & Int16(POLLIN | POLLHUP | POLLERR) != 0 {
                 let descriptor = backend.inputDescriptor
                 let n = readBuffer.withUnsafeMutableBytes { read(descriptor, $0.baseAddress, $0.count) }
@@ -80,6 +96,9 @@ public final class EventLoop {
     /// Milliseconds poll(2) may wait: until the earliest deadline, or -1 (forever) when none.
     private func nextTimeout() -> Int32 {
         var deadline = recognizer.nextDeadline
+        for hook in hooks {
+            deadline = deadline.map { min($0, hook.deadline) } ?? hook.deadline
+        }
         if let timeout = decoder.pendingTimeoutMilliseconds {
             let flush = lastInput + timeout
             deadline = deadline.map { min($0, flush) } ?? flush
@@ -112,16 +131,59 @@ public final class EventLoop {
         switch effect {
         case .recordSwitch(let id):
             guard let store else { return }
+            let outcome: StateStore.SwitchOutcome
             do {
-                state.adopt(try store.recordSwitch(to: id))
+                outcome = try store.recordSwitch(to: id, source: .tui)
             } catch {
                 state.banner = "Could not save the switch: \(error)"
+                return
+            }
+            state.adopt(outcome.state)
+            guard outcome.changed, let account = state.accounts.first(where: { $0.id == id }), let command = account.onSwitch else {
+                return
+            }
+            switch HookProcess.start(command, account: account, previous: outcome.previous, now: now()) {
+            case .success(let hook): hooks.append(hook)
+            case .failure(let error): state.banner = "onSwitch hook for \(account.name) could not start: \(error)"
             }
         case .quit:
             exitStatus = 0
         case .suspend:
             suspend()
         }
+    }
+
+    /// Collects hooks that have ended (and kills those past their deadline); a failure becomes
+    /// the banner. Returns whether the banner changed.
+    private func reapHooks(at time: Int64) -> Bool {
+        var changed = false
+        hooks.removeAll { hook in
+            guard let result = hook.reap(at: time) else { return false }
+            if let failure = result.failure {
+                state.banner = "onSwitch hook for \(hook.account.name) \(failure)"
+                changed = true
+            }
+            return true
+        }
+        return changed
+    }
+
+    /// Reads the state file again after another process changed it; returns whether what is
+    /// shown changed.
+    private func reloadState() -> Bool {
+        guard let store else { return false }
+        let before = state.saved
+        do {
+            let loaded = try store.load(accountIDs: Set(state.accounts.map(\.id)))
+            state.adopt(loaded.state)
+            if let warning = loaded.warning { state.banner = warning }
+        } catch {
+            return false  // being replaced right now, or unreadable: the next change tells again
+        }
+        if state.saved.currentAccount != before.currentAccount, let account = state.currentAccount {
+            state.banner = "Now on \(account.name): switched in another Perch."
+        }
+        return state.saved != before
     }
 
     private func suspend() {
@@ -158,6 +220,8 @@ public final class EventLoop {
         case SIGCONT:
             resumeIfForeground()
             return true
+        case SIGCHLD:
+            return reapHooks(at: now())
         default:
             exitStatus = 128 + signal
             return false

@@ -3,36 +3,46 @@ import PerchCore
 import PerchStore
 import PerchTerminal
 
-/// The `perch` program: parses the command line, loads config and state, and runs the interface.
+/// Exit statuses of `perch` (also listed in `--help` and the README).
+public enum ExitStatus {
+    public static let ok: Int32 = 0
+    /// A request that cannot be met: an unknown or ambiguous account, no current account, a
+    /// config that already exists, a state file that cannot be read or written.
+    public static let unmet: Int32 = 1
+    /// Bad usage, a bad config, or no usable terminal.
+    public static let usage: Int32 = 2
+    /// A switch was saved but its `onSwitch` hook failed or timed out.
+    public static let hookFailed: Int32 = 3
+}
+
+/// The `perch` program: parses the command line, loads config and state, and runs the
+/// interface or a command.
 public enum PerchApp {
     /// The version `--version` prints.
     public static let version = "0.1.0"
 
-    /// Exit statuses (also listed in `--help` and the README).
-    public enum ExitStatus {
-        public static let ok: Int32 = 0
-        public static let usage: Int32 = 2
-    }
-
     /// Runs `perch` with `arguments` (without the program name); returns the exit status.
     public static func main(_ arguments: [String]) -> Int32 {
+        let console = Console()
         let options: CommandLineOptions
         do {
             options = try CommandLineOptions(parsing: arguments)
         } catch {
-            printError("perch: \(error)")
-            printError(CommandLineOptions.usage)
+            console.error("\(error)")
+            console.note(error.usage)
             return ExitStatus.usage
         }
         switch options.request {
         case .help:
-            print(CommandLineOptions.help)
+            console.print(options.helpText)
             return ExitStatus.ok
         case .version:
-            print("perch \(version)")
+            console.print("perch \(version)")
             return ExitStatus.ok
-        case .runInterface:
+        case .run where options.command == .interface:
             return runInterface(options)
+        case .run:
+            return CommandLineTool(options: options, console: console).run()
         }
     }
 
@@ -42,7 +52,7 @@ public enum PerchApp {
         do {
             config = try ConfigLoader.load(paths)
         } catch {
-            printError("perch: \(error)")
+            for line in error.lines { printError("perch: " + line) }
             return ExitStatus.usage
         }
         SignalPipe.install()
@@ -59,7 +69,7 @@ public enum PerchApp {
         var banner: String?
         var saved = SavedState()
         do {
-            let loaded = try store.load()
+            let loaded = try store.load(accountIDs: Set(config.accounts.map(\.id)))
             saved = loaded.state
             banner = loaded.warning
         } catch {
@@ -67,10 +77,15 @@ public enum PerchApp {
         }
         let info = RunInfo(
             longPressMilliseconds: options.longPressMilliseconds, configDescription: config.description, statePath: paths.state)
+        if banner == nil, let first = config.warnings.first {
+            let more = config.warnings.count > 1 ? " (and \(config.warnings.count - 1) more; see perch config check)" : ""
+            banner = "Config warning: \(first)\(more)"
+        }
         var state = AppState(accounts: config.accounts, saved: saved, size: backend.size, info: info)
         state.banner = banner
         let gestures = GestureRecognizer.Configuration(longPressMilliseconds: options.longPressMilliseconds)
-        let loop = EventLoop(state: state, backend: backend, store: store, gestures: gestures)
+        let loop = EventLoop(
+            state: state, backend: backend, store: store, gestures: gestures, watcher: StateWatcher(watching: paths.state))
         return loop.run()
     }
 

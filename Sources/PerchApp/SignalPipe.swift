@@ -4,7 +4,7 @@ import PerchTerminal
 /// Turns signals into bytes on a pipe (the self-pipe pattern), so the event loop learns of
 /// them in the same poll(2) that waits for input, and nothing else runs in a signal handler.
 ///
-/// Watched: SIGWINCH (resize), SIGTSTP (suspend), SIGCONT (resume), and every other signal whose
+/// Watched: SIGWINCH (resize), SIGTSTP (suspend), SIGCONT (resume), SIGCHLD (a hook ended), and every other signal whose
 /// default action ends the process (SIGTERM, SIGHUP, SIGINT, SIGQUIT, SIGUSR1, SIGUSR2, SIGALRM,
 /// SIGVTALRM, SIGPROF, SIGXCPU, SIGXFSZ, SIGPWR, SIGSTKFLT, SIGIO and the real-time signals):
 /// those end Perch with the terminal restored and status 128 + the signal number.
@@ -13,7 +13,7 @@ import PerchTerminal
 enum SignalPipe {
     static let fatal: [Int32] = [SIGSEGV, SIGBUS, SIGILL, SIGTRAP, SIGABRT, SIGFPE, SIGSYS]
     /// Signals Perch leaves alone: uncatchable, ignored by default, or job control it does not drive.
-    static let untouched: Set<Int32> = [SIGKILL, SIGSTOP, SIGCHLD, SIGURG, SIGTTIN, SIGTTOU, SIGPIPE]
+    static let untouched: Set<Int32> = [SIGKILL, SIGSTOP, SIGURG, SIGTTIN, SIGTTOU, SIGPIPE]
     /// Every catchable signal that is neither fatal nor untouched, the real-time ones included
     /// (those glibc reserves for itself refuse a handler, which is harmless).
     static let watched: [Int32] = (1..<Int32(NSIG)).filter { !fatal.contains($0) && !untouched.contains($0) }

@@ -28,6 +28,15 @@ public struct FileError: Error, Hashable, Sendable, CustomStringConvertible {
     public var isNotFound: Bool { code == ENOENT }
 }
 
+/// A file's bytes with the permission bits and owner it had when read (from the same open file).
+public struct FileContents: Sendable {
+    public var bytes: [UInt8]
+    /// Permission bits (`st_mode & 0o7777`).
+    public var mode: UInt32
+    /// Owner's user id.
+    public var owner: UInt32
+}
+
 /// Reading, writing atomically and locking files: the only place in Perch that does file I/O.
 public enum FileSystem {
     /// The whole content of the regular file at `path`, at most `limit` bytes.
@@ -35,6 +44,12 @@ public enum FileSystem {
     ///   regular file (a directory, FIFO or device: `EISDIR`/`EINVAL`), or is larger than
     ///   `limit` (`EFBIG`).
     public static func read(_ path: String, limit: Int = 16 << 20) throws(FileError) -> [UInt8] {
+        try readContents(path, limit: limit).bytes
+    }
+
+    /// As ``read(_:limit:)``, with the file's permission bits and owner.
+    /// - Throws: ``FileError``, as ``read(_:limit:)``.
+    public static func readContents(_ path: String, limit: Int = 16 << 20) throws(FileError) -> FileContents {
         // O_NONBLOCK so that opening a FIFO cannot hang; cleared below for regular files.
         let fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK)
         guard fd >= 0 else { throw FileError(path: path, code: errno, operation: "open") }
@@ -50,6 +65,7 @@ public enum FileSystem {
         guard Int(info.st_size) <= limit else { throw tooLarge }
         _ = fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) & ~O_NONBLOCK)
         var result: [UInt8] = []
+        result.reserveCapacity(Int(info.st_size))
         var chunk = [UInt8](repeating: 0, count: 65536)
         while true {
             let n = chunk.withUnsafeMutableBytes { Glibc.read(fd, $0.baseAddress, $0.count) }
@@ -61,7 +77,7 @@ public enum FileSystem {
             result.append(contentsOf: chunk[0..<n])
             if result.count > limit { throw tooLarge }
         }
-        return result
+        return FileContents(bytes: result, mode: UInt32(info.st_mode & 0o7777), owner: UInt32(info.st_uid))
     }
 
     /// Creates `directory` and its parents (mode 0700 for new ones) if missing.

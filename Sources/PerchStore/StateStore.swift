@@ -48,64 +48,118 @@ public struct StateStore: Sendable {
 
     /// Reads the state at start-up. A missing file gives the default state. A file that cannot
     /// be parsed is renamed aside (kept, never dropped) and the default state is used, with a
-    /// warning that says so.
+    /// warning that says so. When `accountIDs` is given and the file's current account is not
+    /// among them (it was removed from the config), a copy of the file is kept aside, the current
+    /// account is cleared in the file, and the warning says so; counts and history are kept.
     /// - Throws: ``StateError`` when the file exists but cannot be read, or cannot be set aside.
-    public func load() throws(StateError) -> Loaded {
+    public func load(accountIDs: Set<String>? = nil) throws(StateError) -> Loaded {
         switch try read() {
         case .missing:
             return Loaded(state: SavedState(), warning: nil)
         case .state(let state):
-            let warning =
-                state.version > SavedState.currentVersion
-                ? "\(StateError.newerVersion(path: path, version: state.version)); switches will not be saved." : nil
-            return Loaded(state: state, warning: warning)
-        case .corrupt:
-            let setAside: String?
-            do {
-                setAside = try FileSystem.withExclusiveLock(lockPath) { try setAsideIfCorrupt() }
-            } catch let error as FileError {
-                throw .file(error)
-            } catch {
-                throw .file(FileError(path: path, code: EIO, operation: "set aside"))
+            if state.version > SavedState.currentVersion {
+                return Loaded(
+                    state: state, warning: "\(StateError.newerVersion(path: path, version: state.version)); switches will not be saved.")
             }
+            if let accountIDs, let current = state.currentAccount, !accountIDs.contains(current) {
+                return try clearUnknownAccount(accountIDs)
+            }
+            return Loaded(state: state, warning: nil)
+        case .corrupt:
+            let setAside = try locked { () throws(StateError) in try setAsideIfCorrupt() }
             // Another Perch set it aside (or replaced it) first: read what is there now.
-            guard let aside = setAside else { return try load() }
-            let name = aside.split(separator: "/").last.map(String.init) ?? aside
-            return Loaded(state: SavedState(), warning: "State file could not be parsed; kept it as \(name) and started afresh.")
+            guard let aside = setAside else { return try load(accountIDs: accountIDs) }
+            return Loaded(
+                state: SavedState(), warning: "State file could not be parsed; kept it as \(Self.fileName(aside)) and started afresh.")
         }
     }
 
-    /// Records a switch to `accountID`: under the lock, reads the file again, applies
-    /// ``SavedState/recordingSwitch(to:)`` and writes it back atomically. Returns the new state
-    /// (the file's state, unchanged and unwritten, when `accountID` is already current in it).
+    /// Under the lock: when the file still names an account outside `accountIDs`, keeps a copy,
+    /// clears its current account and says so.
+    private func clearUnknownAccount(_ accountIDs: Set<String>) throws(StateError) -> Loaded {
+        try locked { () throws(StateError) in
+            guard case .state(var state) = try read(), state.version <= SavedState.currentVersion,
+                let current = state.currentAccount, !accountIDs.contains(current)
+            else { return try load(accountIDs: accountIDs) }
+            let copy = try keepCopy()
+            state.currentAccount = nil
+            try write(state)
+            return Loaded(
+                state: state,
+                warning:
+                    "State named account \"\(current)\", which is not in the config; kept a copy as \(Self.fileName(copy)) and cleared the current account."
+            )
+        }
+    }
+
+    /// What a switch did.
+    public struct SwitchOutcome: Hashable, Sendable {
+        /// The state now in the file.
+        public var state: SavedState
+        /// The account that was current before, or nil.
+        public var previous: String?
+        /// Whether a switch was recorded (false when the account was already current).
+        public var changed: Bool
+    }
+
+    /// Records a switch to `accountID`, the one switching path of the interface and of
+    /// `perch switch`: under the lock, reads the file again, applies
+    /// ``SavedState/recordingSwitch(to:at:source:)`` with the current UTC time and writes it back
+    /// atomically. Nothing is written when `accountID` is already current in the file.
     /// - Throws: ``StateError`` when the file cannot be read, is from a newer version, or the
     ///   lock or the write fails; the old file is then intact.
-    public func recordSwitch(to accountID: String) throws(StateError) -> SavedState {
-        do {
-            return try FileSystem.withExclusiveLock(lockPath) {
-                var current = SavedState()
-                switch try read() {
-                case .missing: break
-                case .state(let state):
-                    if state.version > SavedState.currentVersion {
-                        throw StateError.newerVersion(path: path, version: state.version)
-                    }
-                    current = state
-                case .corrupt:
-                    _ = try setAsideIfCorrupt()
+    public func recordSwitch(to accountID: String, source: SwitchSource, time: String = StateStore.timestamp()) throws(StateError)
+        -> SwitchOutcome
+    {
+        try locked { () throws(StateError) in
+            var current = SavedState()
+            switch try read() {
+            case .missing: break
+            case .state(let state):
+                if state.version > SavedState.currentVersion {
+                    throw StateError.newerVersion(path: path, version: state.version)
                 }
-                // A switch to the account that is already current changes nothing.
-                guard current.currentAccount != accountID else { return current }
-                let next = current.recordingSwitch(to: accountID)
-                try save(next)
-                return next
+                current = state
+            case .corrupt:
+                _ = try setAsideIfCorrupt()
             }
+            // A switch to the account that is already current changes nothing.
+            guard current.currentAccount != accountID else {
+                return SwitchOutcome(state: current, previous: current.currentAccount, changed: false)
+            }
+            let next = current.recordingSwitch(to: accountID, at: time, source: source)
+            try write(next)
+            return SwitchOutcome(state: next, previous: current.currentAccount, changed: true)
+        }
+    }
+
+    /// The current time as ISO 8601 in UTC with whole seconds, e.g. `2026-11-30T08:31:00Z`.
+    public static func timestamp() -> String {
+        Date.now.ISO8601Format()
+    }
+
+    private static func fileName(_ path: String) -> String {
+        path.split(separator: "/").last.map(String.init) ?? path
+    }
+
+    /// Runs `body` under the state lock, with lock failures as ``StateError``.
+    private func locked<T>(_ body: () throws(StateError) -> T) throws(StateError) -> T {
+        do {
+            return try FileSystem.withExclusiveLock(lockPath) { try body() }
         } catch let error as StateError {
             throw error
         } catch let error as FileError {
             throw .file(error)
         } catch {
-            throw .file(FileError(path: path, code: EIO, operation: "save"))
+            throw .file(FileError(path: path, code: EIO, operation: "lock"))
+        }
+    }
+
+    private func write(_ state: SavedState) throws(StateError) {
+        do {
+            try save(state)
+        } catch {
+            throw .file(error)
         }
     }
 
@@ -135,18 +189,36 @@ public struct StateStore: Sendable {
 
     /// Renames an unparseable state file to `state.json.corrupt-<UTC time>` (callers hold the
     /// lock); returns the new path, or nil when the file is no longer corrupt or gone.
-    private func setAsideIfCorrupt() throws -> String? {
+    private func setAsideIfCorrupt() throws(StateError) -> String? {
         guard case .corrupt = try read() else { return nil }
         // Through a symbolic link, the corrupt file is its target: that is what is set aside.
         let path = FileSystem.resolvingSymbolicLink(self.path)
-        let stamp = String(Date.now.ISO8601Format().filter { $0 != ":" })
+        let aside = asidePath(for: path)
+        guard rename(path, aside) == 0 else { throw .file(FileError(path: path, code: errno, operation: "set aside")) }
+        return aside
+    }
+
+    /// Copies the state file to `state.json.corrupt-<UTC time>` (callers hold the lock); returns the copy's path.
+    private func keepCopy() throws(StateError) -> String {
+        let path = FileSystem.resolvingSymbolicLink(self.path)
+        let copy = asidePath(for: path)
+        do {
+            try FileSystem.writeAtomically(try FileSystem.read(path, limit: Self.sizeLimit), to: copy)
+        } catch {
+            throw .file(error)
+        }
+        return copy
+    }
+
+    /// A free name `<path>.corrupt-<UTC time>` (with `-2`, `-3`, … when taken).
+    private func asidePath(for path: String) -> String {
+        let stamp = String(Self.timestamp().filter { $0 != ":" })
         var aside = "\(path).corrupt-\(stamp)"
         var attempt = 1
         while access(aside, F_OK) == 0 {
             attempt += 1
             aside = "\(path).corrupt-\(stamp)-\(attempt)"
         }
-        guard rename(path, aside) == 0 else { throw FileError(path: path, code: errno, operation: "set aside") }
         return aside
     }
 }

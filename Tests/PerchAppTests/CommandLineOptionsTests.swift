@@ -5,10 +5,15 @@ import Testing
 /// A command line that parses, and the fields expected.
 struct ValidCommandLine: Sendable, CustomTestStringConvertible {
     var arguments: [String]
-    var request: CommandLineOptions.Request = .runInterface
+    var request: CommandLineOptions.Request = .run
     var config: String? = nil
     var state: String? = nil
     var longPress: Int64 = 500
+    var command: Command = .interface
+    var account: String? = nil
+    var json = false
+    var field: CommandLineOptions.Field? = nil
+    var limit: Int? = nil
     var testDescription: String { arguments.isEmpty ? "(no arguments)" : arguments.joined(separator: " ") }
 }
 
@@ -45,6 +50,25 @@ struct CommandLineOptionsTests {
                 arguments: ["--config", "c.json", "--state=s.json", "--long-press-ms", "120"],
                 config: "c.json", state: "s.json", longPress: 120),
             ValidCommandLine(arguments: ["--config", "a.json", "--config", "b.json"], config: "b.json"),
+            ValidCommandLine(arguments: ["list"], command: .list),
+            ValidCommandLine(arguments: ["list", "--json"], command: .list, json: true),
+            ValidCommandLine(arguments: ["--json", "list"], command: .list, json: true),
+            ValidCommandLine(arguments: ["--config", "c.json", "list"], config: "c.json", command: .list),
+            ValidCommandLine(arguments: ["current", "--field", "name"], command: .current, field: .name),
+            ValidCommandLine(arguments: ["current", "--field=handle", "--state", "s"], state: "s", command: .current, field: .handle),
+            ValidCommandLine(arguments: ["switch", "work"], command: .switchAccount, account: "work"),
+            ValidCommandLine(
+                arguments: ["switch", "Open Source", "--state=s"], state: "s", command: .switchAccount, account: "Open Source"),
+            ValidCommandLine(arguments: ["switch", "--", "-odd"], command: .switchAccount, account: "-odd"),
+            ValidCommandLine(arguments: ["history", "--limit", "5", "--json"], command: .history, json: true, limit: 5),
+            ValidCommandLine(arguments: ["init"], command: .initConfig),
+            ValidCommandLine(arguments: ["config", "path"], command: .configPath),
+            ValidCommandLine(arguments: ["config", "check", "--config", "x"], config: "x", command: .configCheck),
+            ValidCommandLine(arguments: ["config", "edit"], command: .configEdit),
+            ValidCommandLine(arguments: ["help"], request: .help),
+            ValidCommandLine(arguments: ["help", "switch"], request: .help, command: .switchAccount),
+            ValidCommandLine(arguments: ["switch", "--help"], request: .help, command: .switchAccount),
+            ValidCommandLine(arguments: ["help", "config", "edit"], request: .help, command: .configEdit),
         ])
     func valid(_ c: ValidCommandLine) throws {
         let options = try CommandLineOptions(parsing: c.arguments)
@@ -52,6 +76,11 @@ struct CommandLineOptionsTests {
         #expect(options.configPath == c.config)
         #expect(options.statePath == c.state)
         #expect(options.longPressMilliseconds == c.longPress)
+        #expect(options.command == c.command)
+        #expect(options.account == c.account)
+        #expect(options.json == c.json)
+        #expect(options.field == c.field)
+        #expect(options.limit == c.limit)
     }
 
     @Test(
@@ -77,9 +106,24 @@ struct CommandLineOptionsTests {
             InvalidCommandLine(arguments: ["--bogus=1"], message: "unknown option '--bogus'"),
             InvalidCommandLine(arguments: ["-x"], message: "unknown option '-x'"),
             InvalidCommandLine(arguments: ["--Config", "a"], message: "unknown option '--Config'"),
-            InvalidCommandLine(arguments: ["stray"], message: "unexpected argument 'stray'"),
-            InvalidCommandLine(arguments: ["--config", "a.json", "extra"], message: "unexpected argument 'extra'"),
-            InvalidCommandLine(arguments: ["--help", "stray"], message: "unexpected argument 'stray'"),
+            InvalidCommandLine(arguments: ["stray"], message: "unknown command 'stray'"),
+            InvalidCommandLine(arguments: ["--config", "a.json", "extra"], message: "unknown command 'extra'"),
+            InvalidCommandLine(arguments: ["list", "extra"], message: "unexpected argument 'extra'"),
+            InvalidCommandLine(arguments: ["switch", "a", "b"], message: "unexpected argument 'b'"),
+            InvalidCommandLine(arguments: ["switch"], message: "'perch switch' needs an account id or name"),
+            InvalidCommandLine(arguments: ["config"], message: "'perch config' needs path, check or edit"),
+            InvalidCommandLine(arguments: ["config", "show"], message: "unknown command 'config show'"),
+            InvalidCommandLine(arguments: ["list", "--field", "id"], message: "option --field does not apply to 'perch list'"),
+            InvalidCommandLine(arguments: ["switch", "a", "--json"], message: "option --json does not apply to 'perch switch'"),
+            InvalidCommandLine(
+                arguments: ["list", "--long-press-ms", "100"], message: "option --long-press-ms does not apply to 'perch list'"),
+            InvalidCommandLine(
+                arguments: ["current", "--field", "email"], message: "option --field needs one of id, name, handle, not 'email'"),
+            InvalidCommandLine(
+                arguments: ["history", "--limit", "-1"], message: "option --limit needs a whole number of entries (0 or more), not '-1'"),
+            InvalidCommandLine(
+                arguments: ["history", "--limit=x"], message: "option --limit needs a whole number of entries (0 or more), not 'x'"),
+            InvalidCommandLine(arguments: ["--help", "stray"], message: "unknown command 'stray'"),
         ])
     func invalid(_ c: InvalidCommandLine) {
         do {
@@ -101,7 +145,7 @@ struct CommandLineOptionsTests {
     @Test("the default long-press duration is inside the allowed range and matches the help")
     func defaults() {
         let options = CommandLineOptions()
-        #expect(options.request == .runInterface)
+        #expect(options.request == .run)
         #expect(CommandLineOptions.longPressRange.contains(options.longPressMilliseconds))
         #expect(CommandLineOptions.help.contains("50–10000 ms (default \(options.longPressMilliseconds))"))
         #expect(CommandLineOptions.help.contains(CommandLineOptions.usage))

@@ -29,9 +29,9 @@ struct StateStoreTests {
         try withTemporaryFolder { folder in
             let path = folder + "/perch/state.json"  // the folder does not exist yet
             let store = StateStore(path: path)
-            let first = try store.recordSwitch(to: "work")
+            let first = try store.recordSwitch(to: "work", source: .tui).state
             #expect(first.switchCount == 1)
-            let second = try store.recordSwitch(to: "oss")
+            let second = try store.recordSwitch(to: "oss", source: .tui).state
             #expect(second.switchCount == 2)
             #expect(second.switchesPerAccount == ["work": 1, "oss": 1])
             #expect(second.currentAccount == "oss")
@@ -56,10 +56,14 @@ struct StateStoreTests {
     func perAccount() throws {
         try withTemporaryFolder { folder in
             let store = StateStore(path: folder + "/state.json")
-            _ = try store.recordSwitch(to: "work")
-            _ = try store.recordSwitch(to: "oss")
-            let last = try store.recordSwitch(to: "work")
-            #expect(last == SavedState(currentAccount: "work", switchCount: 3, switchesPerAccount: ["work": 2, "oss": 1]))
+            _ = try store.recordSwitch(to: "work", source: .tui).state
+            _ = try store.recordSwitch(to: "oss", source: .tui).state
+            let last = try store.recordSwitch(to: "work", source: .tui).state
+            #expect(last.currentAccount == "work")
+            #expect(last.switchCount == 3)
+            #expect(last.switchesPerAccount == ["work": 2, "oss": 1])
+            #expect(last.history.map(\.account) == ["work", "oss", "work"])
+            #expect(last.history.map(\.previous) == [nil, "work", "oss"])
             #expect(try store.load().state == last)
         }
     }
@@ -68,9 +72,9 @@ struct StateStoreTests {
     func readModifyWrite() throws {
         try withTemporaryFolder { folder in
             let path = folder + "/state.json"
-            _ = try StateStore(path: path).recordSwitch(to: "a")
+            _ = try StateStore(path: path).recordSwitch(to: "a", source: .tui).state
             try StateStore(path: path).save(SavedState(currentAccount: "b", switchCount: 10, switchesPerAccount: ["b": 10]))
-            let next = try StateStore(path: path).recordSwitch(to: "a")
+            let next = try StateStore(path: path).recordSwitch(to: "a", source: .tui).state
             #expect(next.switchCount == 11)
             #expect(next.switchesPerAccount == ["b": 10, "a": 1])
         }
@@ -101,8 +105,10 @@ struct StateStoreTests {
         try withTemporaryFolder { folder in
             let path = folder + "/state.json"
             try Data("garbage".utf8).write(to: URL(fileURLWithPath: path))
-            let next = try StateStore(path: path).recordSwitch(to: "work")
-            #expect(next == SavedState(currentAccount: "work", switchCount: 1, switchesPerAccount: ["work": 1]))
+            let next = try StateStore(path: path).recordSwitch(to: "work", source: .tui).state
+            #expect(next.currentAccount == "work")
+            #expect(next.switchCount == 1)
+            #expect(next.history.count == 1)
             #expect(try JSONDecoder().decode(SavedState.self, from: read(path)) == next)
         }
     }
@@ -112,13 +118,13 @@ struct StateStoreTests {
         try withTemporaryFolder { folder in
             let path = folder + "/state.json"
             let store = StateStore(path: path)
-            _ = try store.recordSwitch(to: "work")
+            _ = try store.recordSwitch(to: "work", source: .tui).state
             let before = try read(path)
-            #expect(try store.recordSwitch(to: "work").switchCount == 1)
+            #expect(try store.recordSwitch(to: "work", source: .tui).state.switchCount == 1)
             #expect(try read(path) == before)
             // Another instance switched meanwhile; a pick of "work" from a stale view is recorded.
-            _ = try store.recordSwitch(to: "oss")
-            let after = try store.recordSwitch(to: "work")
+            _ = try store.recordSwitch(to: "oss", source: .tui).state
+            let after = try store.recordSwitch(to: "work", source: .tui).state
             #expect(after.currentAccount == "work")
             #expect(after.switchCount == 3)
         }
@@ -132,7 +138,7 @@ struct StateStoreTests {
             #expect(mkfifo(path, 0o600) == 0)
             let store = StateStore(path: path)
             #expect(throws: StateError.self) { try store.load() }
-            #expect(throws: StateError.self) { try store.recordSwitch(to: "work") }
+            #expect(throws: StateError.self) { try store.recordSwitch(to: "work", source: .tui).state }
             var info = stat()
             #expect(lstat(path, &info) == 0)
             #expect(info.st_mode & S_IFMT == S_IFIFO, "the unreadable file is still there, untouched")
@@ -147,9 +153,9 @@ struct StateStoreTests {
             try Data("garbage".utf8).write(to: URL(fileURLWithPath: path))
             let store = StateStore(path: path)
             _ = try store.load()
-            _ = try store.recordSwitch(to: "work")
+            _ = try store.recordSwitch(to: "work", source: .tui).state
             _ = try store.load()
-            _ = try store.recordSwitch(to: "oss")
+            _ = try store.recordSwitch(to: "oss", source: .tui).state
             let copies = try contents(of: folder).filter { $0.hasPrefix("state.json.corrupt-") }
             #expect(copies.count == 1, "\(copies)")
             #expect(try store.load().state.switchCount == 2)
@@ -166,7 +172,7 @@ struct StateStoreTests {
             let loaded = try store.load()
             #expect(loaded.state.switchCount == 5)
             #expect(loaded.warning?.contains("newer") == true)
-            #expect(throws: StateError.newerVersion(path: path, version: 99)) { try store.recordSwitch(to: "oss") }
+            #expect(throws: StateError.newerVersion(path: path, version: 99)) { try store.recordSwitch(to: "oss", source: .tui).state }
             #expect(try read(path) == Data(newer.utf8))
         }
     }
@@ -175,7 +181,7 @@ struct StateStoreTests {
     @Test("counts saturate instead of overflowing, and negative counts read as 0")
     func countsStayInRange() throws {
         let huge = SavedState(currentAccount: "work", switchCount: Int.max, switchesPerAccount: ["work": Int.max])
-        let next = huge.recordingSwitch(to: "work")
+        let next = huge.recordingSwitch(to: "work", at: "2026-11-30T08:00:00Z", source: .cli)
         #expect(next.switchCount == Int.max)
         #expect(next.switchesPerAccount["work"] == Int.max)
         try withTemporaryFolder { folder in
@@ -203,7 +209,7 @@ struct StateStoreTests {
             let target = folder + "/real.json"
             let link = folder + "/state.json"
             #expect(symlink(target, link) == 0)
-            _ = try StateStore(path: link).recordSwitch(to: "work")
+            _ = try StateStore(path: link).recordSwitch(to: "work", source: .tui).state
             var info = stat()
             #expect(lstat(link, &info) == 0)
             #expect(info.st_mode & S_IFMT == S_IFLNK)

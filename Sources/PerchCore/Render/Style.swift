@@ -1,6 +1,15 @@
 /// One of the eight standard terminal colours (ANSI/ECMA-48 SGR 30–37).
 public enum TerminalColor: Int, CaseIterable, Hashable, Sendable {
     case black, red, green, yellow, blue, magenta, cyan, white
+
+    /// The colour's lower-case name, as written in the config (`"red"`).
+    public var name: String { String(describing: self) }
+
+    /// The colour named `name` (lower-case, as in ``name``), or nil.
+    public init?(name: String) {
+        guard let color = Self.allCases.first(where: { $0.name == name }) else { return nil }
+        self = color
+    }
 }
 
 /// How a cell is drawn: foreground colour and video attributes.

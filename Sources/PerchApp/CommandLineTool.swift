@@ -1,0 +1,282 @@
+import FoundationEssentials
+import Glibc
+import PerchCore
+import PerchStore
+
+/// The commands of `perch` other than the interface (`list`, `current`, `switch`, `history`,
+/// `init`, `config path|check|edit`). Each returns its exit status (``PerchApp/ExitStatus``).
+struct CommandLineTool {
+    let options: CommandLineOptions
+    let console: Console
+    let paths: PerchPaths
+
+    init(options: CommandLineOptions, console: Console, lookup: (String) -> String? = PerchPaths.environment) {
+        self.options = options
+        self.console = console
+        self.paths = PerchPaths(config: options.configPath, state: options.statePath, lookup: lookup)
+    }
+
+    func run() -> Int32 {
+        switch options.command {
+        case .interface: return ExitStatus.usage
+        case .list: return list()
+        case .current: return current()
+        case .switchAccount: return switchAccount(options.account ?? "")
+        case .history: return history()
+        case .initConfig: return initConfig()
+        case .configPath:
+            console.print(paths.config)
+            return ExitStatus.ok
+        case .configCheck: return configCheck()
+        case .configEdit: return configEdit()
+        }
+    }
+
+    // MARK: - Loading
+
+    /// The config, or nil after reporting why it cannot be used.
+    private func loadConfig() -> LoadedConfig? {
+        do {
+            return try ConfigLoader.load(paths)
+        } catch {
+            for line in error.lines { console.error(line) }
+            return nil
+        }
+    }
+
+    /// The state with its problems (set aside, unknown account) reported once on stderr, or nil
+    /// after reporting why it cannot be read.
+    private func loadState(_ config: LoadedConfig) -> SavedState? {
+        do {
+            let loaded = try StateStore(path: paths.state).load(accountIDs: Set(config.accounts.map(\.id)))
+            if let warning = loaded.warning { console.error(warning) }
+            return loaded.state
+        } catch {
+            console.error("cannot read the state: \(error)")
+            return nil
+        }
+    }
+
+    // MARK: - Commands
+
+    private func list() -> Int32 {
+        guard let config = loadConfig() else { return ExitStatus.usage }
+        guard let state = loadState(config) else { return ExitStatus.unmet }
+        let current = state.currentAccount
+        if options.json {
+            return printJSON(config.accounts.map { AccountJSON($0, current: $0.id == current) })
+        }
+        let ids = config.accounts.map { shown($0.id) }
+        let names = config.accounts.map { shown($0.name) }
+        let idWidth = ids.map(DisplayWidth.columns).max() ?? 0
+        let nameWidth = names.map(DisplayWidth.columns).max() ?? 0
+        for (index, account) in config.accounts.enumerated() {
+            let mark = account.id == current ? "*" : " "
+            let handle = account.handle.map { "  " + shown($0) } ?? ""
+            let row = "\(mark) \(pad(ids[index], idWidth))  \(pad(names[index], nameWidth))\(handle)"
+            console.print(String(row.reversed().drop { $0 == " " }.reversed()))
+        }
+        return ExitStatus.ok
+    }
+
+    private func current() -> Int32 {
+        if options.json, options.field != nil {
+            console.error("use either --json or --field, not both")
+            console.note(Command.current.usage)
+            return ExitStatus.usage
+        }
+        guard let config = loadConfig() else { return ExitStatus.usage }
+        guard let state = loadState(config) else { return ExitStatus.unmet }
+        guard let id = state.currentAccount, let account = config.accounts.first(where: { $0.id == id }) else {
+            console.error("no account chosen yet; pick one with `perch switch ID` or in the interface")
+            return ExitStatus.unmet
+        }
+        if options.json { return printJSON(AccountJSON(account, current: true)) }
+        switch options.field {
+        case .id: console.print(shown(account.id))
+        case .name: console.print(shown(account.name))
+        case .handle: console.print(shown(account.handle ?? ""))
+        case nil: console.print(describe(account))
+        }
+        return ExitStatus.ok
+    }
+
+    private func switchAccount(_ text: String) -> Int32 {
+        guard let config = loadConfig() else { return ExitStatus.usage }
+        guard loadState(config) != nil else { return ExitStatus.unmet }
+        let account: Account
+        switch Account.lookup(text, in: config.accounts) {
+        case .found(let found):
+            account = found
+        case .ambiguous(let matches):
+            console.error("'\(text)' is the name of \(matches.count) accounts; give one of their ids:")
+            for match in matches { console.note("  " + describe(match)) }
+            return ExitStatus.unmet
+        case .unknown(let candidates):
+            let near = candidates.count < config.accounts.count
+            console.error("no account '\(text)'; " + (near ? "did you mean one of these?" : "the accounts are:"))
+            for candidate in candidates.prefix(20) { console.note("  " + describe(candidate)) }
+            if candidates.count > 20 { console.note("  … and \(candidates.count - 20) more (perch list)") }
+            return ExitStatus.unmet
+        }
+        let outcome: StateStore.SwitchOutcome
+        do {
+            outcome = try StateStore(path: paths.state).recordSwitch(to: account.id, source: .cli)
+        } catch {
+            console.error("could not save the switch: \(error)")
+            return ExitStatus.unmet
+        }
+        guard outcome.changed else {
+            console.print("Already on \(describe(account)); nothing changed.")
+            return ExitStatus.ok
+        }
+        let previous = outcome.previous.flatMap { id in config.accounts.first { $0.id == id } }
+        console.print("Switched to \(describe(account))" + (previous.map { ", was \(describe($0))" } ?? "") + ".")
+        guard let command = account.onSwitch else { return ExitStatus.ok }
+        let result = HookProcess.run(command, account: account, previous: outcome.previous)
+        guard let failure = result.failure else { return ExitStatus.ok }
+        console.error("the switch to \(account.id) is saved, but its onSwitch hook \(failure)")
+        return ExitStatus.hookFailed
+    }
+
+    private func history() -> Int32 {
+        guard let config = loadConfig() else { return ExitStatus.usage }
+        guard let state = loadState(config) else { return ExitStatus.unmet }
+        let entries = Array(state.history.reversed().prefix(options.limit ?? Int.max))
+        if options.json { return printJSON(entries) }
+        if entries.isEmpty {
+            console.print("No switches recorded yet.")
+            return ExitStatus.ok
+        }
+        for entry in entries {
+            let from = entry.previous.map(shown) ?? "(none)"
+            console.print("\(shown(entry.time))  \(entry.source.rawValue)  \(from) → \(shown(entry.account))")
+        }
+        return ExitStatus.ok
+    }
+
+    private func initConfig() -> Int32 {
+        if let existing = try? FileSystem.read(paths.config), !existing.allSatisfy({ [0x20, 0x0A, 0x0D, 0x09].contains($0) }) {
+            console.error("a config already exists at \(paths.config); edit it with `perch config edit`")
+            return ExitStatus.unmet
+        }
+        do {
+            try FileSystem.writeAtomically(Array(StarterConfig.text.utf8), to: paths.config, mode: 0o600)
+        } catch {
+            console.error("cannot write the config: \(error)")
+            return ExitStatus.unmet
+        }
+        console.print("Wrote a starter config to \(paths.config).")
+        console.print("Edit it with `perch config edit`; check it with `perch config check`.")
+        return ExitStatus.ok
+    }
+
+    private func configCheck() -> Int32 {
+        if !paths.configIsExplicit, access(paths.config, F_OK) != 0 {
+            console.error("no config at \(paths.config) (Perch is using its sample accounts); write one with `perch init`")
+            return ExitStatus.usage
+        }
+        guard let config = loadConfig() else { return ExitStatus.usage }
+        for warning in config.warnings { console.error("warning: config \(paths.config): \(warning)") }
+        let count = config.accounts.count
+        let hooks = config.accounts.filter { $0.onSwitch != nil }.count
+        let hookText = hooks == 0 ? "" : ", \(hooks) with an onSwitch hook"
+        console.print("config \(paths.config): valid, \(count) account\(count == 1 ? "" : "s")\(hookText).")
+        return ExitStatus.ok
+    }
+
+    private func configEdit() -> Int32 {
+        if access(paths.config, F_OK) != 0 {
+            let status = initConfig()
+            if status != ExitStatus.ok { return status }
+        }
+        let editor =
+            [PerchPaths.environment("VISUAL"), PerchPaths.environment("EDITOR")].compactMap { $0 }.first { !$0.isEmpty } ?? "vi"
+        // As git does: the editor setting is shell text (it may hold options), the path an argument.
+        let status = runEditor(editor)
+        if status != 0 {
+            console.error("the editor (\(editor)) exited with status \(status); the config is as the editor left it")
+            return ExitStatus.unmet
+        }
+        guard let config = loadConfig() else {
+            console.error("the config is not valid; run `perch config edit` again to fix it")
+            return ExitStatus.usage
+        }
+        for warning in config.warnings { console.error("warning: config \(paths.config): \(warning)") }
+        console.print("config \(paths.config): valid, \(config.accounts.count) accounts.")
+        return ExitStatus.ok
+    }
+
+    /// Runs `editor "$path"` on Perch's terminal and waits; returns its exit status (127 when
+    /// it cannot be found, 128 + N when ended by signal N).
+    private func runEditor(_ editor: String) -> Int32 {
+        let spawned: ShellSpawn.Spawned
+        do {
+            spawned = try ShellSpawn.spawn(
+                editor + " \"$1\"", arguments: [paths.config], environment: ShellSpawn.environment(adding: []), mode: .interactive)
+        } catch {
+            console.error("cannot start the editor: \(error)")
+            return 127
+        }
+        // Ctrl-C in the editor is the editor's business, as with git.
+        let previousInterrupt = signal(SIGINT, SIG_IGN)
+        let previousQuit = signal(SIGQUIT, SIG_IGN)
+        defer {
+            signal(SIGINT, previousInterrupt)
+            signal(SIGQUIT, previousQuit)
+        }
+        var status: Int32 = 0
+        while waitpid(spawned.pid, &status, 0) < 0 {
+            if errno != EINTR { return 127 }
+        }
+        return status & 0x7F == 0 ? (status >> 8) & 0xFF : 128 + (status & 0x7F)
+    }
+
+    // MARK: - Output
+
+    /// `id: Name (handle)`, made safe for a terminal.
+    private func describe(_ account: Account) -> String {
+        "\(shown(account.id)): \(shown(account.name))" + (account.handle.map { " (\(shown($0)))" } ?? "")
+    }
+
+    private func shown(_ text: String) -> String { PerchApp.visibleControls(text) }
+
+    private func pad(_ text: String, _ columns: Int) -> String {
+        text + String(repeating: " ", count: max(0, columns - DisplayWidth.columns(of: text)))
+    }
+
+    private func printJSON<T: Encodable>(_ value: T) -> Int32 {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
+        guard let data = try? encoder.encode(value) else {
+            console.error("cannot encode the output as JSON")
+            return ExitStatus.unmet
+        }
+        console.print(String(decoding: data, as: UTF8.self))
+        return ExitStatus.ok
+    }
+}
+
+/// An account as `perch list --json` and `perch current --json` print it: `id`, `name`,
+/// `handle` (null when none), `current`.
+private struct AccountJSON: Encodable {
+    var account: Account
+    var current: Bool
+
+    init(_ account: Account, current: Bool) {
+        self.account = account
+        self.current = current
+    }
+
+    private enum CodingKeys: String, CodingKey {
+        case id, name, handle, current
+    }
+
+    func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(account.id, forKey: .id)
+        try container.encode(account.name, forKey: .name)
+        try container.encode(account.handle, forKey: .handle)
+        try container.encode(current, forKey: .current)
+    }
+}

@@ -1,0 +1,45 @@
+import Glibc
+
+/// Where the command line writes: stdout for results, stderr for messages. Text from the
+/// config or the state passes through ``PerchApp/visibleControls(_:)`` first, so it can never
+/// drive the terminal. A captured console keeps the text instead, for tests.
+public final class Console {
+    /// What was written to stdout and stderr (captured consoles only).
+    public private(set) var output = ""
+    public private(set) var errors = ""
+    private let captured: Bool
+
+    /// A console on file descriptors 1 and 2, or (when `captured`) in memory.
+    public init(captured: Bool = false) {
+        self.captured = captured
+    }
+
+    /// Writes `line` and a newline to stdout.
+    public func print(_ line: String) {
+        write(line + "\n", to: STDOUT_FILENO)
+    }
+
+    /// Writes `perch: message` as one line to stderr, control characters shown as visible escapes.
+    public func error(_ message: String) {
+        write("perch: " + PerchApp.visibleControls(message) + "\n", to: STDERR_FILENO)
+    }
+
+    /// Writes `text` unchanged to stderr (usage lines).
+    public func note(_ text: String) {
+        write(text + "\n", to: STDERR_FILENO)
+    }
+
+    private func write(_ text: String, to fd: Int32) {
+        if captured {
+            if fd == STDOUT_FILENO { output += text } else { errors += text }
+            return
+        }
+        var bytes = Array(text.utf8)[...]
+        while !bytes.isEmpty {
+            let n = bytes.withUnsafeBytes { Glibc.write(fd, $0.baseAddress, $0.count) }
+            if n < 0, errno == EINTR { continue }
+            if n <= 0 { return }  // a closed pipe (`perch list | head -1`): nothing more to say
+            bytes = bytes.dropFirst(n)
+        }
+    }
+}

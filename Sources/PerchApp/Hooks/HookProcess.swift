@@ -1,0 +1,182 @@
+import Glibc
+import PerchCore
+
+/// How an `onSwitch` hook ended.
+public enum HookResult: Hashable, Sendable {
+    /// Exit status 0.
+    case succeeded
+    /// A non-zero exit status, with the last line the hook wrote to stderr (captured hooks only).
+    case failed(status: Int32, lastLine: String?)
+    /// Ended by a signal.
+    case signalled(Int32, lastLine: String?)
+    /// Still running at the timeout, and killed.
+    case timedOut(lastLine: String?)
+    /// `/bin/sh` could not be started (the reason from posix_spawn(3)).
+    case notStarted(String)
+
+    /// Whether the hook did its job.
+    public var succeeded: Bool { self == .succeeded }
+
+    /// What went wrong, as a phrase: `exited with status 1: no such remote`.
+    public var failure: String? {
+        func tail(_ line: String?) -> String { line.map { ": " + $0 } ?? "" }
+        switch self {
+        case .succeeded: return nil
+        case .failed(let status, let line): return "exited with status \(status)" + tail(line)
+        case .signalled(let signal, let line): return "was ended by signal \(signal)" + tail(line)
+        case .timedOut(let line): return "timed out after \(HookProcess.timeoutMilliseconds / 1000) s and was killed" + tail(line)
+        case .notStarted(let reason): return "could not start /bin/sh: \(reason)"
+        }
+    }
+}
+
+/// One run of an account's `onSwitch` command: `/bin/sh -c COMMAND` with `PERCH_ACCOUNT_ID`,
+/// `PERCH_ACCOUNT_NAME`, `PERCH_ACCOUNT_HANDLE` (empty when none) and `PERCH_PREVIOUS_ID`
+/// (empty when none) added to Perch's environment, stdin from `/dev/null`, in a process group of
+/// its own that is killed (SIGKILL) after ``timeoutMilliseconds``.
+///
+/// Two ways to run it:
+/// - ``run(_:account:previous:)`` for the command line: output passes through to Perch's own
+///   stdout and stderr, and the call waits (sigtimedwait(2) on SIGCHLD, no polling).
+/// - ``start(_:account:previous:now:)`` for the interface: in a new session with no controlling
+///   terminal (setsid), stdout and stderr on pipes that the event loop drains, so the hook can
+///   never write to the terminal; the loop learns of its end from SIGCHLD and ``reap(at:)``.
+public final class HookProcess {
+    /// How long a hook may run, in milliseconds.
+    public static let timeoutMilliseconds: Int64 = 10_000
+    /// Most stderr bytes kept for the failure message (the end is kept).
+    static let stderrTailBytes = 4096
+
+    /// The hook's process id (also its process group id).
+    public let pid: pid_t
+    /// The account switched to.
+    public let account: Account
+    /// When it must have ended, on the monotonic clock, in milliseconds.
+    public let deadline: Int64
+    /// Read ends of its stdout and stderr pipes still open (interface hooks only).
+    public private(set) var descriptors: [Int32] = []
+    private var stderrDescriptor: Int32 = -1
+    private var stderrTail: [UInt8] = []
+    private var killed = false
+
+    private init(pid: pid_t, account: Account, deadline: Int64) {
+        self.pid = pid
+        self.account = account
+        self.deadline = deadline
+    }
+
+    /// The environment of a hook: Perch's own plus the `PERCH_*` variables, as `NAME=value`.
+    static func environment(account: Account, previous: String?) -> [String] {
+        ShellSpawn.environment(adding: [
+            ("PERCH_ACCOUNT_ID", account.id), ("PERCH_ACCOUNT_NAME", account.name),
+            ("PERCH_ACCOUNT_HANDLE", account.handle ?? ""), ("PERCH_PREVIOUS_ID", previous ?? ""),
+        ])
+    }
+
+    /// Runs the hook for the command line and waits for it (at most ``timeoutMilliseconds``);
+    /// its output passes through. SIGINT, SIGTERM or SIGHUP meanwhile is passed on to the hook's
+    /// process group and then ends Perch as it would have.
+    public static func run(_ command: String, account: Account, previous: String?) -> HookResult {
+        var watched = sigset_t()
+        sigemptyset(&watched)
+        for signal in [SIGCHLD, SIGINT, SIGTERM, SIGHUP] { sigaddset(&watched, signal) }
+        var old = sigset_t()
+        pthread_sigmask(SIG_BLOCK, &watched, &old)
+        defer { pthread_sigmask(SIG_SETMASK, &old, nil) }
+        let pid: pid_t
+        do {
+            pid = try ShellSpawn.spawn(command, environment: environment(account: account, previous: previous), mode: .passThrough).pid
+        } catch {
+            return .notStarted(error.description)
+        }
+        let start = MonotonicClock.now()
+        var status: Int32 = 0
+        while waitpid(pid, &status, WNOHANG) == 0 {
+            let left = start + timeoutMilliseconds - MonotonicClock.now()
+            if left <= 0 {
+                kill(-pid, SIGKILL)
+                _ = waitpid(pid, &status, 0)
+                return .timedOut(lastLine: nil)
+            }
+            var wait = timespec(tv_sec: Int(left / 1000), tv_nsec: Int(left % 1000) * 1_000_000)
+            let signal = sigtimedwait(&watched, nil, &wait)
+            if signal == SIGINT || signal == SIGTERM || signal == SIGHUP {
+                kill(-pid, signal)
+                _ = waitpid(pid, &status, 0)
+                pthread_sigmask(SIG_SETMASK, &old, nil)
+                Glibc.signal(signal, SIG_DFL)
+                raise(signal)
+            }
+        }
+        return result(status: status, lastLine: nil)
+    }
+
+    /// Starts the hook for the interface: detached from the terminal, output on pipes.
+    /// - Parameter now: the monotonic time, in milliseconds, the timeout counts from.
+    public static func start(_ command: String, account: Account, previous: String?, now: Int64) -> Result<HookProcess, SpawnError> {
+        do {
+            let spawned = try ShellSpawn.spawn(command, environment: environment(account: account, previous: previous), mode: .captured)
+            let process = HookProcess(pid: spawned.pid, account: account, deadline: now + timeoutMilliseconds)
+            for fd in [spawned.stdout, spawned.stderr] {
+                _ = fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) | O_NONBLOCK)
+            }
+            process.descriptors = [spawned.stdout, spawned.stderr]
+            process.stderrDescriptor = spawned.stderr
+            return .success(process)
+        } catch {
+            return .failure(error)
+        }
+    }
+
+    /// Reads what is waiting on `fd` (one of ``descriptors``): stdout is dropped, the end of
+    /// stderr kept. Closes `fd` at end of file.
+    public func drain(_ fd: Int32) {
+        var buffer = [UInt8](repeating: 0, count: 4096)
+        while true {
+            let n = buffer.withUnsafeMutableBytes { read(fd, $0.baseAddress, $0.count) }
+            if n > 0 {
+                if fd == stderrDescriptor {
+                    stderrTail += buffer[0..<n]
+                    if stderrTail.count > Self.stderrTailBytes { stderrTail.removeFirst(stderrTail.count - Self.stderrTailBytes) }
+                }
+                continue
+            }
+            if n < 0, errno == EINTR { continue }
+            if n == 0 || (errno != EAGAIN && errno != EWOULDBLOCK) {
+                close(fd)
+                descriptors.removeAll { $0 == fd }
+            }
+            return
+        }
+    }
+
+    /// The result once the hook has ended (waitpid(2) without blocking), else nil; past the
+    /// deadline, the hook's process group is killed first. Closes the pipes when it returns one.
+    public func reap(at now: Int64) -> HookResult? {
+        if now >= deadline, !killed {
+            kill(-pid, SIGKILL)
+            killed = true
+        }
+        var status: Int32 = 0
+        guard waitpid(pid, &status, WNOHANG) == pid else { return nil }
+        for fd in descriptors { drain(fd) }
+        for fd in descriptors { close(fd) }
+        descriptors = []
+        let line = lastLine()
+        return killed ? .timedOut(lastLine: line) : Self.result(status: status, lastLine: line)
+    }
+
+    /// The last non-empty line of the captured stderr, at most 200 characters.
+    private func lastLine() -> String? {
+        let text = String(decoding: stderrTail, as: UTF8.self)
+        guard let line = text.split(whereSeparator: \.isNewline).last(where: { !$0.allSatisfy(\.isWhitespace) }) else { return nil }
+        return String(line.prefix(200))
+    }
+
+    private static func result(status: Int32, lastLine: String?) -> HookResult {
+        let signal = status & 0x7F
+        if signal != 0 { return .signalled(signal, lastLine: lastLine) }
+        let code = (status >> 8) & 0xFF
+        return code == 0 ? .succeeded : .failed(status: code, lastLine: lastLine)
+    }
+}
