@@ -271,3 +271,87 @@ struct StateStoreTests {
         #expect(StateStore(path: "/s/state.json").lockPath == "/s/state.json.lock")
     }
 }
+
+@Suite("State history")
+struct StateHistoryTests {
+    @Test("each switch appends who, from whom, when and where; the history keeps the newest 10,000")
+    func historyCapped() {
+        var state = SavedState()
+        for index in 0..<(SavedState.historyLimit + 5) {
+            state = state.recordingSwitch(to: "a\(index % 3)", at: "t\(index)", source: index % 2 == 0 ? .tui : .cli)
+        }
+        #expect(state.history.count == SavedState.historyLimit)
+        #expect(state.history.first?.time == "t5", "the oldest five were dropped")
+        let last = state.history.last
+        #expect(
+            last
+                == SwitchRecord(
+                    account: "a\((SavedState.historyLimit + 4) % 3)", previous: "a\((SavedState.historyLimit + 3) % 3)",
+                    time: "t\(SavedState.historyLimit + 4)", source: .tui))
+        #expect(state.switchCount == SavedState.historyLimit + 5, "the count is not capped")
+    }
+
+    @Test("a version 1 file (no history) is read, and the next save writes version 2 with the history")
+    func versionOneMigrates() throws {
+        try withTemporaryFolder { folder in
+            let path = folder + "/state.json"
+            let v1 = #"{"version": 1, "currentAccount": "work", "switchCount": 4, "switchesPerAccount": {"work": 4}}"#
+            try Data(v1.utf8).write(to: URL(fileURLWithPath: path))
+            let store = StateStore(path: path)
+            let loaded = try store.load()
+            #expect(loaded.warning == nil)
+            #expect(loaded.state.switchCount == 4)
+            #expect(loaded.state.history.isEmpty)
+            let outcome = try store.recordSwitch(to: "oss", source: .cli, time: "2026-11-30T08:00:00Z")
+            #expect(outcome.changed)
+            #expect(outcome.previous == "work")
+            let object = try #require(
+                try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: path))) as? [String: Any])
+            #expect(object["version"] as? Int == 2)
+            let history = try #require(object["history"] as? [[String: Any]])
+            #expect(history.count == 1)
+            #expect(history[0]["account"] as? String == "oss")
+            #expect(history[0]["previous"] as? String == "work")
+            #expect(history[0]["time"] as? String == "2026-11-30T08:00:00Z")
+            #expect(history[0]["source"] as? String == "cli")
+        }
+    }
+
+    @Test("the first switch records previous as null, and the time is ISO 8601 UTC")
+    func firstSwitch() throws {
+        try withTemporaryFolder { folder in
+            let path = folder + "/state.json"
+            let outcome = try StateStore(path: path).recordSwitch(to: "work", source: .tui)
+            let record = try #require(outcome.state.history.first)
+            #expect(record.previous == nil)
+            #expect(record.source == .tui)
+            #expect(
+                record.time.count == 20 && record.time.hasSuffix("Z") && record.time.dropFirst(10).first == "T",
+                Comment(rawValue: record.time))
+            let text = try String(contentsOfFile: path, encoding: .utf8)
+            #expect(text.contains(#""previous":null"#) || text.contains(#""previous" : null"#), Comment(rawValue: text))
+        }
+    }
+
+    @Test("a state naming an account no longer in the config is kept as a copy, and the current account cleared, once")
+    func unknownAccount() throws {
+        try withTemporaryFolder { folder in
+            let path = folder + "/state.json"
+            let store = StateStore(path: path)
+            _ = try store.recordSwitch(to: "gone", source: .cli)
+            let original = try Data(contentsOf: URL(fileURLWithPath: path))
+            let loaded = try store.load(accountIDs: ["work", "oss"])
+            #expect(loaded.state.currentAccount == nil)
+            #expect(loaded.state.switchCount == 1, "counts and history are kept")
+            let warning = try #require(loaded.warning)
+            #expect(warning.contains("\"gone\""), Comment(rawValue: warning))
+            let copies = try FileManager.default.contentsOfDirectory(atPath: folder).filter { $0.hasPrefix("state.json.corrupt-") }
+            #expect(copies.count == 1)
+            #expect(warning.contains(try #require(copies.first)))
+            #expect(try Data(contentsOf: URL(fileURLWithPath: folder + "/" + copies[0])) == original, "the copy is the file as it was")
+            let again = try store.load(accountIDs: ["work", "oss"])
+            #expect(again.warning == nil, "said once")
+            #expect(try FileManager.default.contentsOfDirectory(atPath: folder).filter { $0.hasPrefix("state.json.corrupt-") }.count == 1)
+        }
+    }
+}
