@@ -129,7 +129,7 @@ public struct CommandLineOptions: Hashable, Sendable {
                 words = words.dropFirst(2)
             } else {
                 guard let found = Command.all.first(where: { $0.name == first }), found != .interface else {
-                    throw UsageError(description: "unknown command '\(first)'")
+                    throw UsageError(description: "unknown command '\(first)' (perch --help lists the commands)")
                 }
                 command = found
                 words = words.dropFirst()
@@ -258,7 +258,7 @@ public enum Option: CaseIterable, Hashable, Sendable {
     }
 
     /// Options every command takes.
-    static let common: [Option] = [.config, .state, .help]
+    static let common: [Option] = [.config, .state]
 }
 
 /// A command of `perch`, with what parsing and help need to know of it.
@@ -285,11 +285,11 @@ public enum Command: CaseIterable, Hashable, Sendable {
     /// The options it takes.
     var options: [Option] {
         switch self {
-        case .interface: Option.common + [.longPress, .version]
-        case .list: Option.common + [.json]
-        case .current: Option.common + [.json, .field]
-        case .history: Option.common + [.json, .limit]
-        case .switchAccount, .initConfig, .configPath, .configCheck, .configEdit: Option.common
+        case .interface: Option.common + [.longPress, .version, .help]
+        case .list: Option.common + [.json, .help]
+        case .current: Option.common + [.json, .field, .help]
+        case .history: Option.common + [.json, .limit, .help]
+        case .switchAccount, .initConfig, .configPath, .configCheck, .configEdit: Option.common + [.help]
         }
     }
 
@@ -356,42 +356,35 @@ public enum Command: CaseIterable, Hashable, Sendable {
                 was saved but its onSwitch hook failed; 128 + N ended by signal N, terminal restored.
                 """
         default:
-            return """
-                perch \(name): \(summary).
-
-                \(usage)
-
-                \(details)
-                Options:
-                \(optionLines)
-                """
+            let sections = ["perch \(name): \(summary).", usage, details, "Options:\n" + optionLines]
+            return sections.filter { !$0.isEmpty }.joined(separator: "\n\n")
         }
     }
 
-    /// What the help says beyond the summary (ends with a blank line when not empty).
+    /// What the help says beyond the summary, or nothing.
     private var details: String {
         switch self {
         case .list:
             return "Prints one account per line: a * for the current one, id, name and handle.\n"
-                + "--json prints [{\"id\", \"name\", \"handle\", \"current\"}, …].\n\n"
+                + "--json prints [{\"id\", \"name\", \"handle\", \"current\"}, …]."
         case .current:
             return "Prints `id: Name (handle)`; with --field only that field, for prompts:\n"
                 + "  PS1='[$(perch current --field name 2>/dev/null)] \\$ '\n"
-                + "Exit status 1 when no account has been chosen yet.\n\n"
+                + "Exit status 1 when no account has been chosen yet."
         case .switchAccount:
             return "The account is its exact id, or its name when exactly one name matches it\n"
                 + "(ignoring case). The switch is saved, then the account's onSwitch hook runs with\n"
                 + "its output passed through; a failed hook exits 3 (the switch stands).\n"
-                + "Exit status 1 for an unknown or ambiguous account, with the candidates listed.\n\n"
+                + "Exit status 1 for an unknown or ambiguous account, with the candidates listed."
         case .history:
             return "Prints `time  source  previous → account`, newest first (at most 10000 are kept).\n"
-                + "--json prints [{\"account\", \"previous\", \"time\", \"source\"}, …].\n\n"
+                + "--json prints [{\"account\", \"previous\", \"time\", \"source\"}, …]."
         case .initConfig:
             return "Writes an example config to the config path (see perch config path), with every\n"
-                + "field shown once. Exit status 1 when a config is already there.\n\n"
+                + "field shown once. Exit status 1 when a config is already there."
         case .configEdit:
             return "Writes the starter config first when there is none. Exit status 2 when the\n"
-                + "config is not valid after editing (the file keeps your edits).\n\n"
+                + "config is not valid after editing (the file keeps your edits)."
         case .interface, .configPath, .configCheck:
             return ""
         }

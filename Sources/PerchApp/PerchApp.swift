@@ -19,7 +19,7 @@ public enum ExitStatus {
 /// interface or a command.
 public enum PerchApp {
     /// The version `--version` prints.
-    public static let version = "0.1.0"
+    public static let version = "0.2.0"
 
     /// Runs `perch` with `arguments` (without the program name); returns the exit status.
     public static func main(_ arguments: [String]) -> Int32 {

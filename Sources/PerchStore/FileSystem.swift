@@ -140,6 +140,23 @@ public enum FileSystem {
         }
     }
 
+    /// Removes temporary files that ``writeAtomically(_:to:mode:)`` left beside `path` when its
+    /// process was killed mid-write (`.NAME.tmp-XXXXXX`). Only safe while holding the lock that
+    /// every writer of `path` takes, so that no live write's file is removed.
+    public static func removeStaleTemporaryFiles(of requestedPath: String) {
+        let path = resolvingSymbolicLink(requestedPath)
+        let folder = directory(of: path)
+        let prefix = "." + (path.split(separator: "/").last.map(String.init) ?? path) + ".tmp-"
+        guard let stream = opendir(folder) else { return }
+        defer { closedir(stream) }
+        while let entry = readdir(stream) {
+            let name = withUnsafeBytes(of: entry.pointee.d_name) { bytes in
+                String(decoding: bytes.prefix { $0 != 0 }, as: UTF8.self)
+            }
+            if name.hasPrefix(prefix) { unlink(folder + "/" + name) }
+        }
+    }
+
     /// `path` with symbolic links at its end followed (readlink(2), up to 16 levels, targets
     /// that do not exist yet included); `path` itself when it is not a link.
     public static func resolvingSymbolicLink(_ path: String) -> String {

@@ -155,7 +155,10 @@ public struct StateStore: Sendable {
         }
     }
 
+    /// Writes `state` (callers hold the lock), first removing temporary files of writers that
+    /// were killed mid-write.
     private func write(_ state: SavedState) throws(StateError) {
+        FileSystem.removeStaleTemporaryFiles(of: path)
         do {
             try save(state)
         } catch {

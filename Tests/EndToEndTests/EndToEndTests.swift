@@ -372,7 +372,7 @@ struct CommandLineEndToEndTests {
             (["--long-press-ms", "abc"], 2, "--long-press-ms"),
             (["--config"], 2, "needs a value"),
             (["--help"], 0, "usage: perch"),
-            (["--version"], 0, "perch 0.1.0"),
+            (["--version"], 0, "perch 0.2.0"),
         ])
     func usage(arguments: [String], status: Int32, text: String) throws {
         let result = try run(arguments)

@@ -26,12 +26,25 @@ enum Spawn {
             unlink(outPath)
             unlink(errPath)
         }
+        let pid = try start(argv, environment: environment, stdin: stdin, stdout: outPath, stderr: errPath)
+        let exitStatus = try wait(pid)
+        let out = (try? String(contentsOfFile: outPath, encoding: .utf8)) ?? ""
+        let err = (try? String(contentsOfFile: errPath, encoding: .utf8)) ?? ""
+        return Result(status: exitStatus, stdout: out, stderr: err)
+    }
+
+    /// Starts `argv` as ``run(_:environment:stdin:)`` does, output to the files at `stdout` and
+    /// `stderr`, without waiting; returns its pid (wait for it with ``wait(_:)``).
+    static func start(
+        _ argv: [String], environment: [String: String] = ProcessInfo.processInfo.environment, stdin: String = "/dev/null",
+        stdout: String = "/dev/null", stderr: String = "/dev/null"
+    ) throws -> pid_t {
         var actions = posix_spawn_file_actions_t()
         posix_spawn_file_actions_init(&actions)
         defer { posix_spawn_file_actions_destroy(&actions) }
         posix_spawn_file_actions_addopen(&actions, 0, stdin, O_RDONLY, 0)
-        posix_spawn_file_actions_addopen(&actions, 1, outPath, O_WRONLY | O_CREAT | O_TRUNC, 0o600)
-        posix_spawn_file_actions_addopen(&actions, 2, errPath, O_WRONLY | O_CREAT | O_TRUNC, 0o600)
+        posix_spawn_file_actions_addopen(&actions, 1, stdout, O_WRONLY | O_CREAT | O_TRUNC, 0o600)
+        posix_spawn_file_actions_addopen(&actions, 2, stderr, O_WRONLY | O_CREAT | O_TRUNC, 0o600)
         let cArgs = argv.map { strdup($0) } + [nil]
         let cEnv = environment.map { strdup("\($0.key)=\($0.value)") } + [nil]
         defer {
@@ -54,13 +67,15 @@ enum Spawn {
         var pid: pid_t = 0
         let spawned = posix_spawnp(&pid, argv[0], &actions, &attributes, cArgs, cEnv)
         guard spawned == 0 else { throw POSIXError(POSIXErrorCode(rawValue: spawned) ?? .ENOENT) }
+        return pid
+    }
+
+    /// Waits for `pid`; returns its exit status, or 128 + N when signal N ended it.
+    static func wait(_ pid: pid_t) throws -> Int32 {
         var status: Int32 = 0
         while waitpid(pid, &status, 0) < 0 {
             if errno != EINTR { throw POSIXError(.ECHILD) }
         }
-        let exitStatus = (status & 0x7F) == 0 ? (status >> 8) & 0xFF : 128 + (status & 0x7F)
-        let out = (try? String(contentsOfFile: outPath, encoding: .utf8)) ?? ""
-        let err = (try? String(contentsOfFile: errPath, encoding: .utf8)) ?? ""
-        return Result(status: exitStatus, stdout: out, stderr: err)
+        return (status & 0x7F) == 0 ? (status >> 8) & 0xFF : 128 + (status & 0x7F)
     }
 }

@@ -106,8 +106,8 @@ struct CommandLineOptionsTests {
             InvalidCommandLine(arguments: ["--bogus=1"], message: "unknown option '--bogus'"),
             InvalidCommandLine(arguments: ["-x"], message: "unknown option '-x'"),
             InvalidCommandLine(arguments: ["--Config", "a"], message: "unknown option '--Config'"),
-            InvalidCommandLine(arguments: ["stray"], message: "unknown command 'stray'"),
-            InvalidCommandLine(arguments: ["--config", "a.json", "extra"], message: "unknown command 'extra'"),
+            InvalidCommandLine(arguments: ["stray"], message: "unknown command 'stray' (perch --help lists the commands)"),
+            InvalidCommandLine(arguments: ["--config", "a.json", "extra"], message: "unknown command 'extra' (perch --help lists the commands)"),
             InvalidCommandLine(arguments: ["list", "extra"], message: "unexpected argument 'extra'"),
             InvalidCommandLine(arguments: ["switch", "a", "b"], message: "unexpected argument 'b'"),
             InvalidCommandLine(arguments: ["switch"], message: "'perch switch' needs an account id or name"),
@@ -123,7 +123,7 @@ struct CommandLineOptionsTests {
                 arguments: ["history", "--limit", "-1"], message: "option --limit needs a whole number of entries (0 or more), not '-1'"),
             InvalidCommandLine(
                 arguments: ["history", "--limit=x"], message: "option --limit needs a whole number of entries (0 or more), not 'x'"),
-            InvalidCommandLine(arguments: ["--help", "stray"], message: "unknown command 'stray'"),
+            InvalidCommandLine(arguments: ["--help", "stray"], message: "unknown command 'stray' (perch --help lists the commands)"),
         ])
     func invalid(_ c: InvalidCommandLine) {
         do {

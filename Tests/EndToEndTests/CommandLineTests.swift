@@ -1,0 +1,358 @@
+import Foundation
+import Testing
+
+/// A scratch HOME with XDG folders, and `perch` run in it as a script would run it.
+struct PerchCommandLine {
+    let home: URL
+    var extraEnvironment: [String: String] = [:]
+
+    init() throws {
+        home = try TmuxSession.makeScratchHome()
+    }
+
+    var configPath: String { home.appendingPathComponent("config/perch/accounts.json").path }
+    var statePath: String { home.appendingPathComponent("state/perch/state.json").path }
+
+    var environment: [String: String] {
+        var env = [
+            "HOME": home.path, "XDG_CONFIG_HOME": home.appendingPathComponent("config").path,
+            "XDG_STATE_HOME": home.appendingPathComponent("state").path, "LC_ALL": "C.UTF-8",
+            "PATH": ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin",
+        ]
+        env.merge(extraEnvironment) { $1 }
+        return env
+    }
+
+    /// Runs `perch arguments`; returns status and output.
+    func run(_ arguments: [String]) throws -> Spawn.Result {
+        try Spawn.run([TmuxSession.binary] + arguments, environment: environment)
+    }
+
+    /// Writes `json` as the config, with `mode`.
+    func writeConfig(_ json: String, mode: mode_t = 0o600) throws {
+        try TmuxSession.writeConfig(json, home: home)
+        chmod(configPath, mode)
+    }
+
+    /// The state file as JSON.
+    func state() throws -> [String: Any] {
+        let data = try Data(contentsOf: URL(fileURLWithPath: statePath))
+        return try #require(try JSONSerialization.jsonObject(with: data) as? [String: Any])
+    }
+
+    func remove() { try? FileManager.default.removeItem(at: home) }
+}
+
+/// One step of a golden transcript.
+struct Step: Sendable {
+    var arguments: [String]
+    var environment: [String: String] = [:]
+    init(_ arguments: String..., environment: [String: String] = [:]) {
+        self.arguments = arguments
+        self.environment = environment
+    }
+}
+
+/// A named sequence of commands whose whole transcript is compared with `Golden/NAME.txt`.
+struct Transcript: Sendable, CustomTestStringConvertible {
+    var name: String
+    var config: String?
+    var steps: [Step]
+    var testDescription: String { name }
+}
+
+private let groupsConfig = #"""
+    {"version": 1, "accounts": [
+      {"id": "work", "name": "Work", "handle": "@ada.work", "group": "Jobs", "color": "blue"},
+      {"id": "work-old", "name": "work", "colour": "red"},
+      {"id": "home", "name": "家のアカウント", "handle": "@ada"}
+    ]}
+    """#
+
+/// The command line as a script sees it: golden transcripts of every command (help included)
+/// and error path, hooks, and the state file under concurrent and killed writers.
+@Suite("Command line")
+struct CommandLineTests {
+    static let goldenFolder = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("Golden")
+
+    @Test(
+        "Golden transcripts of each command and error path, with exit statuses",
+        arguments: [
+            Transcript(
+                name: "help",
+                steps: [
+                    Step("--help"), Step("help", "switch"), Step("list", "--help"), Step("current", "--help"), Step("switch", "--help"),
+                    Step("history", "--help"), Step("init", "--help"), Step("config", "--help"), Step("config", "path", "--help"),
+                    Step("config", "check", "--help"), Step("config", "edit", "--help"), Step("--version"),
+                ]),
+            Transcript(
+                name: "samples",
+                steps: [
+                    Step("list"), Step("current"), Step("history"), Step("switch", "personal"), Step("switch", "personal"),
+                    Step("switch", "SIDE PROJECT"), Step("current"), Step("current", "--field", "id"), Step("current", "--field", "handle"),
+                    Step("current", "--json"), Step("list"), Step("list", "--json"), Step("history"), Step("history", "--limit", "1", "--json"),
+                    Step("switch", "nope"), Step("switch", "pers"),
+                ]),
+            Transcript(
+                name: "config",
+                steps: [
+                    Step("config", "path"), Step("config", "check"), Step("init"), Step("init"), Step("config", "check"), Step("list"),
+                    Step("config", "path", "--config", "/elsewhere/accounts.json"),
+                ]),
+            Transcript(
+                name: "groups", config: groupsConfig,
+                steps: [Step("config", "check"), Step("list"), Step("switch", "WORK"), Step("switch", "work"), Step("current")]),
+            Transcript(
+                name: "bad-config", config: #"{"accounts": [{"id": "Bad Id", "name": ""}, {"id": "x", "name": "X", "color": 3}]}"#,
+                steps: [Step("config", "check"), Step("list"), Step("current"), Step("switch", "x")]),
+            Transcript(
+                name: "usage-errors",
+                steps: [
+                    Step("bogus"), Step("list", "extra"), Step("list", "--field", "id"), Step("switch"), Step("config"),
+                    Step("config", "show"), Step("current", "--json", "--field", "id"), Step("history", "--limit", "many"),
+                    Step("--long-press-ms", "5"),
+                ]),
+        ])
+    func golden(_ transcript: Transcript) throws {
+        var cli = try PerchCommandLine()
+        defer { cli.remove() }
+        if let config = transcript.config { try cli.writeConfig(config) }
+        var text = ""
+        for step in transcript.steps {
+            cli.extraEnvironment = step.environment
+            let result = try cli.run(step.arguments)
+            text += "$ perch " + step.arguments.map { $0.contains(" ") ? "'\($0)'" : $0 }.joined(separator: " ") + "\n"
+            text += result.stdout + (result.stderr.isEmpty ? "" : "[stderr]\n" + result.stderr) + "[exit \(result.status)]\n\n"
+        }
+        text = Self.normalized(text, home: cli.home.path)
+        let file = Self.goldenFolder.appendingPathComponent(transcript.name + ".txt")
+        if ProcessInfo.processInfo.environment["PERCH_RECORD_GOLDEN"] == "1" {
+            try FileManager.default.createDirectory(at: Self.goldenFolder, withIntermediateDirectories: true)
+            try text.write(to: file, atomically: true, encoding: .utf8)
+        }
+        let expected = try String(contentsOf: file, encoding: .utf8)
+        #expect(text == expected, "transcript differs from \(file.lastPathComponent); PERCH_RECORD_GOLDEN=1 records it anew")
+        if text != expected {
+            let got = text.components(separatedBy: "\n")
+            let want = expected.components(separatedBy: "\n")
+            if let index = (0..<max(got.count, want.count)).first(where: { got.indices.contains($0) != want.indices.contains($0) || got[$0] != want[$0] }) {
+                let shown = { (lines: [String]) in lines.indices.contains(index) ? lines[index] : "(none)" }
+                Issue.record("first difference at line \(index + 1):\n got: \(shown(got))\nwant: \(shown(want))")
+            }
+        }
+    }
+
+    /// `text` with the scratch home shown as `$HOME` and times as `<time>`.
+    static func normalized(_ text: String, home: String) -> String {
+        var result = text.replacingOccurrences(of: home, with: "$HOME")
+        let time = try! NSRegularExpression(pattern: "[0-9]{4}-[0-9]{2}-[0-9]{2}T[0-9]{2}:[0-9]{2}:[0-9]{2}Z(-[0-9]+)?")
+        result = time.stringByReplacingMatches(in: result, range: NSRange(result.startIndex..., in: result), withTemplate: "<time>")
+        return result
+    }
+
+    @Test("config edit opens $VISUAL, then $EDITOR, then vi, and validates afterwards")
+    func configEdit() throws {
+        var cli = try PerchCommandLine()
+        defer { cli.remove() }
+        cli.extraEnvironment = ["EDITOR": "sed -i s/Personal/Private/"]
+        let edited = try cli.run(["config", "edit"])
+        #expect(edited.status == 0, "\(edited.stderr)")
+        #expect(edited.stdout.contains("Wrote a starter config"), "no config yet: the starter is written first")
+        #expect(edited.stdout.contains("valid, 3 accounts"), "\(edited.stdout)")
+        #expect(try String(contentsOfFile: cli.configPath, encoding: .utf8).contains("Private"))
+
+        cli.extraEnvironment = ["VISUAL": "sed -i s/Private/Mine/", "EDITOR": "false"]
+        #expect(try cli.run(["config", "edit"]).status == 0, "VISUAL wins over EDITOR")
+        #expect(try String(contentsOfFile: cli.configPath, encoding: .utf8).contains("Mine"))
+
+        cli.extraEnvironment = ["EDITOR": #"sed -i 's/"id": "oss"/"id": "work"/'"#]
+        let broken = try cli.run(["config", "edit"])
+        #expect(broken.status == 2)
+        #expect(broken.stderr.contains(#"accounts[2].id: duplicate id "work" (first at accounts[0])"#), "\(broken.stderr)")
+        #expect(broken.stderr.contains("run `perch config edit` again"), "\(broken.stderr)")
+
+        cli.extraEnvironment = ["EDITOR": "exit 4;"]
+        let failed = try cli.run(["config", "edit"])
+        #expect(failed.status == 1)
+        #expect(failed.stderr.contains("exited with status 4"), "\(failed.stderr)")
+    }
+
+    @Test("perch init writes a starter config that is valid, mode 0600, and never overwrites one")
+    func initConfig() throws {
+        let cli = try PerchCommandLine()
+        defer { cli.remove() }
+        #expect(try cli.run(["init"]).status == 0)
+        var info = stat()
+        #expect(stat(cli.configPath, &info) == 0)
+        #expect(info.st_mode & 0o777 == 0o600)
+        let check = try cli.run(["config", "check"])
+        #expect(check.status == 0)
+        #expect(check.stderr.isEmpty, "the starter has no warnings: \(check.stderr)")
+        try "{\"accounts\": [{\"id\": \"mine\", \"name\": \"Mine\"}]}".write(toFile: cli.configPath, atomically: true, encoding: .utf8)
+        #expect(try cli.run(["init"]).status == 1)
+        #expect(try String(contentsOfFile: cli.configPath, encoding: .utf8).contains("mine"), "the existing config is untouched")
+    }
+
+    @Test("A hook gets the account in its environment, stdin at end of file, and its output passes through")
+    func hookEnvironment() throws {
+        var cli = try PerchCommandLine()
+        defer { cli.remove() }
+        let out = cli.home.appendingPathComponent("hook.out").path
+        cli.extraEnvironment = ["OUT": out]
+        try cli.writeConfig(
+            #"""
+            {"accounts": [
+              {"id": "a", "name": "Alpha One", "handle": "@a", "onSwitch": "env | grep ^PERCH_ | sort > \"$OUT\"; cat >> \"$OUT\"; echo to-stdout; echo to-stderr >&2"},
+              {"id": "b", "name": "Beta", "onSwitch": "env | grep ^PERCH_ | sort > \"$OUT\""}
+            ]}
+            """#)
+        let first = try cli.run(["switch", "a"])
+        #expect(first.status == 0, "\(first.stderr)")
+        #expect(first.stdout.contains("to-stdout"))
+        #expect(first.stderr == "to-stderr\n")
+        #expect(
+            try String(contentsOfFile: out, encoding: .utf8)
+                == "PERCH_ACCOUNT_HANDLE=@a\nPERCH_ACCOUNT_ID=a\nPERCH_ACCOUNT_NAME=Alpha One\nPERCH_PREVIOUS_ID=\n")
+        #expect(try cli.run(["switch", "b"]).status == 0)
+        #expect(
+            try String(contentsOfFile: out, encoding: .utf8)
+                == "PERCH_ACCOUNT_HANDLE=\nPERCH_ACCOUNT_ID=b\nPERCH_ACCOUNT_NAME=Beta\nPERCH_PREVIOUS_ID=a\n")
+    }
+
+    @Test("A failing hook: exit status 3, the reason on stderr, and the switch stands")
+    func hookFailure() throws {
+        let cli = try PerchCommandLine()
+        defer { cli.remove() }
+        try cli.writeConfig(#"{"accounts": [{"id": "a", "name": "A", "onSwitch": "echo no such remote >&2; exit 7"}]}"#)
+        let result = try cli.run(["switch", "a"])
+        #expect(result.status == 3)
+        #expect(result.stderr == "no such remote\nperch: the switch to a is saved, but its onSwitch hook exited with status 7\n")
+        #expect(try cli.run(["current", "--field", "id"]).stdout == "a\n")
+    }
+
+    @Test("A hook still running after 10 s is killed with its children, and perch switch exits 3")
+    func hookTimeout() throws {
+        var cli = try PerchCommandLine()
+        defer { cli.remove() }
+        let out = cli.home.appendingPathComponent("child.pid").path
+        cli.extraEnvironment = ["OUT": out]
+        try cli.writeConfig(#"{"accounts": [{"id": "a", "name": "A", "onSwitch": "sleep 60 & echo $! > \"$OUT\"; wait"}]}"#)
+        let start = Date()
+        let result = try cli.run(["switch", "a"])
+        let elapsed = Date().timeIntervalSince(start)
+        #expect(result.status == 3)
+        #expect(result.stderr.contains("timed out after 10 s and was killed"), "\(result.stderr)")
+        #expect(elapsed >= 9.5 && elapsed < 30, "took \(elapsed) s")
+        let child = try #require(pid_t(try String(contentsOfFile: out, encoding: .utf8).trimmingCharacters(in: .whitespacesAndNewlines)))
+        var gone = false
+        for _ in 0..<100 where !gone {
+            gone = kill(child, 0) != 0
+            if !gone { Thread.sleep(forTimeInterval: 0.02) }
+        }
+        #expect(gone, "the hook's background child \(child) was killed too")
+    }
+
+    @Test("A config with hooks that others can write is refused with the chmod to run, exit 2")
+    func unsafeConfig() throws {
+        let cli = try PerchCommandLine()
+        defer { cli.remove() }
+        try cli.writeConfig(#"{"accounts": [{"id": "a", "name": "A", "onSwitch": "true"}]}"#, mode: 0o664)
+        let result = try cli.run(["switch", "a"])
+        #expect(result.status == 2)
+        #expect(result.stderr.hasSuffix("run: chmod go-w \(cli.configPath)\n"), "\(result.stderr)")
+        #expect(!FileManager.default.fileExists(atPath: cli.statePath), "nothing was switched")
+    }
+
+    @Test("Two processes switching 200 times each at once: 400 switches, 400 history entries, never invalid JSON")
+    func concurrentSwitches() throws {
+        let cli = try PerchCommandLine()
+        defer { cli.remove() }
+        try cli.writeConfig(
+            #"{"accounts": [{"id": "a1", "name": "A1"}, {"id": "a2", "name": "A2"}, {"id": "b1", "name": "B1"}, {"id": "b2", "name": "B2"}]}"#)
+        let done = cli.home.appendingPathComponent("done").path
+        let readerOut = cli.home.appendingPathComponent("reader.out").path
+        // Each process alternates between its own two accounts, so no switch is a no-op.
+        let loop = { (x: String, y: String) in
+            "for i in $(seq 100); do \"$PERCH\" switch \(x) >/dev/null || exit 1; \"$PERCH\" switch \(y) >/dev/null || exit 1; done"
+        }
+        let reader = """
+            import json, os, sys
+            path, done = sys.argv[1], sys.argv[2]
+            reads = bad = 0
+            while not os.path.exists(done):
+                try:
+                    with open(path) as f:
+                        text = f.read()
+                except FileNotFoundError:
+                    continue
+                reads += 1
+                try:
+                    json.loads(text)
+                except ValueError:
+                    bad += 1
+            print(reads, bad)
+            """
+        var environment = cli.environment
+        environment["PERCH"] = TmuxSession.binary
+        let readerPID = try Spawn.start(["python3", "-c", reader, cli.statePath, done], environment: environment, stdout: readerOut)
+        let first = try Spawn.start(["bash", "-c", loop("a1", "a2")], environment: environment)
+        let second = try Spawn.start(["bash", "-c", loop("b1", "b2")], environment: environment)
+        #expect(try Spawn.wait(first) == 0)
+        #expect(try Spawn.wait(second) == 0)
+        FileManager.default.createFile(atPath: done, contents: nil)
+        #expect(try Spawn.wait(readerPID) == 0)
+        let state = try cli.state()
+        #expect(state["switchCount"] as? Int == 400)
+        #expect((state["history"] as? [Any])?.count == 400)
+        let counts = try #require(state["switchesPerAccount"] as? [String: Int])
+        #expect(counts == ["a1": 100, "a2": 100, "b1": 100, "b2": 100])
+        let figures = try String(contentsOfFile: readerOut, encoding: .utf8).split(separator: " ").compactMap { Int($0.trimmingCharacters(in: .whitespacesAndNewlines)) }
+        #expect(figures.count == 2)
+        #expect(figures.first ?? 0 > 0, "the reader read the file while it was being written")
+        #expect(figures.last == 0, "the reader saw invalid JSON \(figures.last ?? -1) times")
+    }
+
+    @Test("SIGKILL at random moments during switches always leaves a complete state file")
+    func killedWhileSwitching() throws {
+        let cli = try PerchCommandLine()
+        defer { cli.remove() }
+        try cli.writeConfig(#"{"accounts": [{"id": "a", "name": "A"}, {"id": "b", "name": "B"}]}"#)
+        // A long history makes each write take long enough for kills to land inside it.
+        let history = (0..<9_990).map { _ in #"{"account": "a", "previous": null, "time": "2026-01-01T00:00:00Z", "source": "cli"}"# }
+        let seed = #"{"version": 2, "switchCount": 9990, "switchesPerAccount": {"a": 9990}, "history": ["# + history.joined(separator: ",") + "]}"
+        try FileManager.default.createDirectory(atPath: (cli.statePath as NSString).deletingLastPathComponent, withIntermediateDirectories: true)
+        try seed.write(toFile: cli.statePath, atomically: true, encoding: .utf8)
+        var generator = SeededGenerator(seed: 42)
+        var previousCount = 9990
+        for round in 0..<60 {
+            let pid = try Spawn.start([TmuxSession.binary, "switch", round % 2 == 0 ? "b" : "a"], environment: cli.environment)
+            usleep(UInt32.random(in: 0...25_000, using: &generator))
+            kill(pid, SIGKILL)
+            _ = try Spawn.wait(pid)
+            let state = try cli.state()
+            let count = try #require(state["switchCount"] as? Int, "round \(round): no count")
+            let entries = try #require(state["history"] as? [Any], "round \(round): no history")
+            #expect(count == previousCount || count == previousCount + 1, "round \(round): count went from \(previousCount) to \(count)")
+            #expect(entries.count == min(10_000, count), "round \(round): \(entries.count) entries for \(count) switches")
+            previousCount = count
+        }
+        // The next switch that completes clears the temporary files of killed writers.
+        #expect(try cli.run(["switch", previousCount % 2 == 0 ? "a" : "b"]).status == 0)
+        let folder = (cli.statePath as NSString).deletingLastPathComponent
+        let leftovers = try FileManager.default.contentsOfDirectory(atPath: folder).filter { $0.contains(".tmp-") }
+        #expect(leftovers.isEmpty, "\(leftovers)")
+    }
+}
+
+/// A small deterministic generator (SplitMix64), so that a failing run can be repeated.
+struct SeededGenerator: RandomNumberGenerator {
+    var state: UInt64
+    init(seed: UInt64) { state = seed }
+    mutating func next() -> UInt64 {
+        state &+= 0x9E37_79B9_7F4A_7C15
+        var z = state
+        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+        return z ^ (z >> 31)
+    }
+}
