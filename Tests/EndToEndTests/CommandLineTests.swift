@@ -6,8 +6,9 @@ struct PerchCommandLine {
     let home: URL
     var extraEnvironment: [String: String] = [:]
 
-    init() throws {
-        home = try TmuxSession.makeScratchHome()
+    /// Uses `home`, or a new scratch HOME when nil.
+    init(home: URL? = nil) throws {
+        self.home = try home ?? TmuxSession.makeScratchHome()
     }
 
     var configPath: String { home.appendingPathComponent("config/perch/accounts.json").path }
@@ -90,7 +91,8 @@ struct CommandLineTests {
                 steps: [
                     Step("list"), Step("current"), Step("history"), Step("switch", "personal"), Step("switch", "personal"),
                     Step("switch", "SIDE PROJECT"), Step("current"), Step("current", "--field", "id"), Step("current", "--field", "handle"),
-                    Step("current", "--json"), Step("list"), Step("list", "--json"), Step("history"), Step("history", "--limit", "1", "--json"),
+                    Step("current", "--json"), Step("list"), Step("list", "--json"), Step("history"),
+                    Step("history", "--limit", "1", "--json"),
                     Step("switch", "nope"), Step("switch", "pers"),
                 ]),
             Transcript(
@@ -135,7 +137,9 @@ struct CommandLineTests {
         if text != expected {
             let got = text.components(separatedBy: "\n")
             let want = expected.components(separatedBy: "\n")
-            if let index = (0..<max(got.count, want.count)).first(where: { got.indices.contains($0) != want.indices.contains($0) || got[$0] != want[$0] }) {
+            if let index = (0..<max(got.count, want.count)).first(where: {
+                got.indices.contains($0) != want.indices.contains($0) || got[$0] != want[$0]
+            }) {
                 let shown = { (lines: [String]) in lines.indices.contains(index) ? lines[index] : "(none)" }
                 Issue.record("first difference at line \(index + 1):\n got: \(shown(got))\nwant: \(shown(want))")
             }
@@ -268,7 +272,8 @@ struct CommandLineTests {
         let cli = try PerchCommandLine()
         defer { cli.remove() }
         try cli.writeConfig(
-            #"{"accounts": [{"id": "a1", "name": "A1"}, {"id": "a2", "name": "A2"}, {"id": "b1", "name": "B1"}, {"id": "b2", "name": "B2"}]}"#)
+            #"{"accounts": [{"id": "a1", "name": "A1"}, {"id": "a2", "name": "A2"}, {"id": "b1", "name": "B1"}, {"id": "b2", "name": "B2"}]}"#
+        )
         let done = cli.home.appendingPathComponent("done").path
         let readerOut = cli.home.appendingPathComponent("reader.out").path
         // Each process alternates between its own two accounts, so no switch is a no-op.
@@ -306,7 +311,9 @@ struct CommandLineTests {
         #expect((state["history"] as? [Any])?.count == 400)
         let counts = try #require(state["switchesPerAccount"] as? [String: Int])
         #expect(counts == ["a1": 100, "a2": 100, "b1": 100, "b2": 100])
-        let figures = try String(contentsOfFile: readerOut, encoding: .utf8).split(separator: " ").compactMap { Int($0.trimmingCharacters(in: .whitespacesAndNewlines)) }
+        let figures = try String(contentsOfFile: readerOut, encoding: .utf8).split(separator: " ").compactMap {
+            Int($0.trimmingCharacters(in: .whitespacesAndNewlines))
+        }
         #expect(figures.count == 2)
         #expect(figures.first ?? 0 > 0, "the reader read the file while it was being written")
         #expect(figures.last == 0, "the reader saw invalid JSON \(figures.last ?? -1) times")
@@ -319,8 +326,10 @@ struct CommandLineTests {
         try cli.writeConfig(#"{"accounts": [{"id": "a", "name": "A"}, {"id": "b", "name": "B"}]}"#)
         // A long history makes each write take long enough for kills to land inside it.
         let history = (0..<9_990).map { _ in #"{"account": "a", "previous": null, "time": "2026-01-01T00:00:00Z", "source": "cli"}"# }
-        let seed = #"{"version": 2, "switchCount": 9990, "switchesPerAccount": {"a": 9990}, "history": ["# + history.joined(separator: ",") + "]}"
-        try FileManager.default.createDirectory(atPath: (cli.statePath as NSString).deletingLastPathComponent, withIntermediateDirectories: true)
+        let seed =
+            #"{"version": 2, "switchCount": 9990, "switchesPerAccount": {"a": 9990}, "history": ["# + history.joined(separator: ",") + "]}"
+        try FileManager.default.createDirectory(
+            atPath: (cli.statePath as NSString).deletingLastPathComponent, withIntermediateDirectories: true)
         try seed.write(toFile: cli.statePath, atomically: true, encoding: .utf8)
         var generator = SeededGenerator(seed: 42)
         var previousCount = 9990

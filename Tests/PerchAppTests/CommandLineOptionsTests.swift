@@ -107,7 +107,8 @@ struct CommandLineOptionsTests {
             InvalidCommandLine(arguments: ["-x"], message: "unknown option '-x'"),
             InvalidCommandLine(arguments: ["--Config", "a"], message: "unknown option '--Config'"),
             InvalidCommandLine(arguments: ["stray"], message: "unknown command 'stray' (perch --help lists the commands)"),
-            InvalidCommandLine(arguments: ["--config", "a.json", "extra"], message: "unknown command 'extra' (perch --help lists the commands)"),
+            InvalidCommandLine(
+                arguments: ["--config", "a.json", "extra"], message: "unknown command 'extra' (perch --help lists the commands)"),
             InvalidCommandLine(arguments: ["list", "extra"], message: "unexpected argument 'extra'"),
             InvalidCommandLine(arguments: ["switch", "a", "b"], message: "unexpected argument 'b'"),
             InvalidCommandLine(arguments: ["switch"], message: "'perch switch' needs an account id or name"),

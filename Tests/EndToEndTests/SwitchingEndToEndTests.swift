@@ -1,0 +1,74 @@
+import Foundation
+import Testing
+
+/// Switching in the interface beside the command line: hooks that must not touch the screen,
+/// and switches made by another process that the open interface picks up.
+@Suite(.serialized)
+struct SwitchingEndToEndTests {
+    @Test("A hook run from the interface never writes to the terminal; its failure shows as a banner with its last stderr line")
+    func hookInInterface() throws {
+        let home = try TmuxSession.makeScratchHome()
+        defer { try? FileManager.default.removeItem(at: home) }
+        let out = home.appendingPathComponent("hook.out").path
+        // The hook tries every way onto the screen: stdout, stderr, and /dev/tty itself.
+        let hook =
+            #"printf '\\033[2J\\033]0;HACKED\\007SCRIBBLE'; echo SCRIBBLE-ERR >&2; echo TTY > /dev/tty; env | grep -E '^PERCH_(ACCOUNT|PREVIOUS)' | sort > \"$OUT\"; echo remote rejected >&2; exit 5"#
+        try TmuxSession.writeConfig(
+            #"{"accounts": [{"id": "work", "name": "Work"}, {"id": "oss", "name": "Open Source", "onSwitch": "\#(hook)"}]}"#, home: home)
+        chmod(home.appendingPathComponent("config/perch/accounts.json").path, 0o600)
+        let session = try TmuxSession.started(environment: ["OUT": out], home: home)
+        let titleBefore = try session.tmux(["display", "-p", "#{pane_title}"])
+        try session.expectAfter("a", shows: "Switch account")
+        try session.send("Down")
+        try session.expectAfter("Enter", shows: "onSwitch hook for Open Source exited with status 5: remote rejected")
+        let screen = try session.screen()
+        #expect(
+            !screen.contains { $0.contains("SCRIBBLE") || $0.contains("TTY") },
+            "hook output reached the screen:\n\(screen.joined(separator: "\n"))")
+        #expect(screen.contains { $0.contains("Overview") && $0.contains("Settings") }, "the tab bar is intact")
+        #expect(screen.contains { $0.contains("● Open Source") }, "the switch stands")
+        #expect(try session.tmux(["display", "-p", "#{pane_title}"]) == titleBefore, "the window title is unchanged")
+        let environment = try String(contentsOfFile: out, encoding: .utf8)
+        #expect(
+            environment == "PERCH_ACCOUNT_HANDLE=\nPERCH_ACCOUNT_ID=oss\nPERCH_ACCOUNT_NAME=Open Source\nPERCH_PREVIOUS_ID=\n",
+            "\(environment)")
+        try session.expectAfter("q", shows: "EXIT=0")
+    }
+
+    @Test("The interface stays responsive while a slow hook runs")
+    func slowHookDoesNotBlock() throws {
+        let home = try TmuxSession.makeScratchHome()
+        defer { try? FileManager.default.removeItem(at: home) }
+        try TmuxSession.writeConfig(
+            #"{"accounts": [{"id": "a", "name": "Alpha", "onSwitch": "sleep 3"}, {"id": "b", "name": "Beta"}]}"#, home: home)
+        chmod(home.appendingPathComponent("config/perch/accounts.json").path, 0o600)
+        let session = try TmuxSession.started(home: home)
+        try session.expectAfter("a", shows: "Switch account")
+        try session.send("Enter")
+        // Tabs answer at once although the hook sleeps for 3 s.
+        try session.expectAfter("2", shows: "Catalog ·", timeout: 1.5)
+        try session.expectAfter("4", shows: "Long-press duration", timeout: 1.5)
+        try session.expectAfter("q", shows: "EXIT=0", timeout: 1.5)
+    }
+
+    @Test("A switch made with `perch switch` while the interface is open shows up in it, with no key pressed")
+    func switchFromAnotherProcess() throws {
+        let home = try TmuxSession.makeScratchHome()
+        defer { try? FileManager.default.removeItem(at: home) }
+        let session = try TmuxSession.started(home: home)
+        #expect(try session.waitFor("No account chosen yet"))
+        let pid = try session.perchPID()
+        let before = try TmuxSession.contextSwitches(pid)
+        TmuxSession.pause(1)
+        #expect(try TmuxSession.contextSwitches(pid) - before <= 1, "idle: no polling for the state file")
+
+        let cli = try PerchCommandLine(home: home)
+        #expect(try cli.run(["switch", "oss"]).status == 0)
+        #expect(try session.waitFor("● Open Source"), "the open interface shows the new current account")
+        #expect(try session.waitFor("switched in another Perch"))
+        #expect(try cli.run(["switch", "side"]).status == 0)
+        #expect(try session.waitFor("● Side Project"))
+        #expect(try session.waitFor("Switches so far: 2"))
+        try session.expectAfter("q", shows: "EXIT=0")
+    }
+}
