@@ -126,6 +126,7 @@ struct CommandLineTool {
             console.error("could not save the switch: \(error)")
             return ExitStatus.unmet
         }
+        if let warning = outcome.warning { console.error(warning) }
         guard outcome.changed else {
             console.print("Already on \(describe(account)); nothing changed.")
             return ExitStatus.ok
@@ -141,8 +142,14 @@ struct CommandLineTool {
 
     private func history() -> Int32 {
         guard let config = loadConfig() else { return ExitStatus.usage }
-        guard let state = loadState(config) else { return ExitStatus.unmet }
-        let entries = Array(state.history.reversed().prefix(options.limit ?? Int.max))
+        guard loadState(config) != nil else { return ExitStatus.unmet }
+        let entries: [SwitchRecord]
+        do {
+            entries = try StateStore(path: paths.state).history.read(limit: options.limit ?? SavedState.historyLimit).reversed()
+        } catch {
+            console.error("cannot read the history: \(error)")
+            return ExitStatus.unmet
+        }
         if options.json { return printJSON(entries) }
         if entries.isEmpty {
             console.print("No switches recorded yet.")

@@ -139,6 +139,7 @@ public final class EventLoop {
                 return
             }
             state.adopt(outcome.state)
+            if let warning = outcome.warning { state.banner = warning }
             guard outcome.changed, let account = state.accounts.first(where: { $0.id == id }), let command = account.onSwitch else {
                 return
             }

@@ -34,6 +34,9 @@ public struct StateStore: Sendable {
     /// Path of the lock file beside the state file.
     public var lockPath: String { path + ".lock" }
 
+    /// The switch history beside the state file.
+    public var history: HistoryLog { HistoryLog(statePath: path) }
+
     /// The state read at start, and a warning to show once when something was wrong.
     public struct Loaded: Sendable {
         public var state: SavedState
@@ -100,12 +103,14 @@ public struct StateStore: Sendable {
         public var previous: String?
         /// Whether a switch was recorded (false when the account was already current).
         public var changed: Bool
+        /// Something to tell although the switch is saved (its history entry could not be written).
+        public var warning: String? = nil
     }
 
     /// Records a switch to `accountID`, the one switching path of the interface and of
     /// `perch switch`: under the lock, reads the file again, applies
-    /// ``SavedState/recordingSwitch(to:at:source:)`` with the current UTC time and writes it back
-    /// atomically. Nothing is written when `accountID` is already current in the file.
+    /// ``SavedState/recordingSwitch(to:)``, writes it back atomically, then appends the switch,
+    /// with the current UTC time, to the ``history``. Nothing is written when `accountID` is already current in the file.
     /// - Throws: ``StateError`` when the file cannot be read, is from a newer version, or the
     ///   lock or the write fails; the old file is then intact.
     public func recordSwitch(to accountID: String, source: SwitchSource, time: String = StateStore.timestamp()) throws(StateError)
@@ -127,9 +132,16 @@ public struct StateStore: Sendable {
             guard current.currentAccount != accountID else {
                 return SwitchOutcome(state: current, previous: current.currentAccount, changed: false)
             }
-            let next = current.recordingSwitch(to: accountID, at: time, source: source)
+            let next = current.recordingSwitch(to: accountID)
             try write(next)
-            return SwitchOutcome(state: next, previous: current.currentAccount, changed: true)
+            // After the state: a writer killed in between loses this entry, never invents one.
+            var warning: String?
+            do {
+                try history.append(SwitchRecord(account: accountID, previous: current.currentAccount, time: time, source: source))
+            } catch {
+                warning = "The switch is saved, but not its history entry: \(error)"
+            }
+            return SwitchOutcome(state: next, previous: current.currentAccount, changed: true, warning: warning)
         }
     }
 

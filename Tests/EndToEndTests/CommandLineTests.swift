@@ -35,6 +35,12 @@ struct PerchCommandLine {
         chmod(configPath, mode)
     }
 
+    /// The lines of the history log beside the state file.
+    func historyLines() throws -> [Substring] {
+        let path = (statePath as NSString).deletingPathExtension + ".history.jsonl"
+        return try String(contentsOfFile: path, encoding: .utf8).split(separator: "\n")
+    }
+
     /// The state file as JSON.
     func state() throws -> [String: Any] {
         let data = try Data(contentsOf: URL(fileURLWithPath: statePath))
@@ -308,7 +314,7 @@ struct CommandLineTests {
         #expect(try Spawn.wait(readerPID) == 0)
         let state = try cli.state()
         #expect(state["switchCount"] as? Int == 400)
-        #expect((state["history"] as? [Any])?.count == 400)
+        #expect(try cli.historyLines().count == 400)
         let counts = try #require(state["switchesPerAccount"] as? [String: Int])
         #expect(counts == ["a1": 100, "a2": 100, "b1": 100, "b2": 100])
         let figures = try String(contentsOfFile: readerOut, encoding: .utf8).split(separator: " ").compactMap {
@@ -323,16 +329,16 @@ struct CommandLineTests {
     func killedWhileSwitching() throws {
         let cli = try PerchCommandLine()
         defer { cli.remove() }
-        try cli.writeConfig(#"{"accounts": [{"id": "a", "name": "A"}, {"id": "b", "name": "B"}]}"#)
-        // A long history makes each write take long enough for kills to land inside it.
-        let history = (0..<9_990).map { _ in #"{"account": "a", "previous": null, "time": "2026-01-01T00:00:00Z", "source": "cli"}"# }
-        let seed =
-            #"{"version": 2, "switchCount": 9990, "switchesPerAccount": {"a": 9990}, "history": ["# + history.joined(separator: ",") + "]}"
-        try FileManager.default.createDirectory(
-            atPath: (cli.statePath as NSString).deletingLastPathComponent, withIntermediateDirectories: true)
-        try seed.write(toFile: cli.statePath, atomically: true, encoding: .utf8)
+        try cli.writeConfig(#"{"accounts": [{"id": "a", "name": "A"}, {"id": "b", "name": "B"}, {"id": "c", "name": "C"}]}"#)
+        let folder = (cli.statePath as NSString).deletingLastPathComponent
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        try #"{"version": 2, "switchCount": 9990, "switchesPerAccount": {"a": 9990}}"#.write(
+            toFile: cli.statePath, atomically: true, encoding: .utf8)
+        let line = #"{"account":"a","previous":null,"source":"cli","time":"2026-01-01T00:00:00Z"}"# + "\n"
+        try String(repeating: line, count: 9990).write(toFile: folder + "/state.history.jsonl", atomically: true, encoding: .utf8)
         var generator = SeededGenerator(seed: 42)
         var previousCount = 9990
+        var previousEntries = 9990
         for round in 0..<60 {
             let pid = try Spawn.start([TmuxSession.binary, "switch", round % 2 == 0 ? "b" : "a"], environment: cli.environment)
             usleep(UInt32.random(in: 0...25_000, using: &generator))
@@ -340,14 +346,24 @@ struct CommandLineTests {
             _ = try Spawn.wait(pid)
             let state = try cli.state()
             let count = try #require(state["switchCount"] as? Int, "round \(round): no count")
-            let entries = try #require(state["history"] as? [Any], "round \(round): no history")
             #expect(count == previousCount || count == previousCount + 1, "round \(round): count went from \(previousCount) to \(count)")
-            #expect(entries.count == min(10_000, count), "round \(round): \(entries.count) entries for \(count) switches")
+            // Every complete line parses; a torn last line is all a kill may leave.
+            let lines = try cli.historyLines()
+            let complete =
+                try String(contentsOfFile: folder + "/state.history.jsonl", encoding: .utf8).hasSuffix("\n") ? lines : lines.dropLast()
+            for entry in complete {
+                #expect((try? JSONSerialization.jsonObject(with: Data(entry.utf8))) != nil, "round \(round): bad line \(entry)")
+            }
+            let entries = min(complete.count, 10_000)
+            #expect(
+                entries == previousEntries || entries == previousEntries + 1,
+                "round \(round): entries went from \(previousEntries) to \(entries)")
+            #expect(entries <= count, "round \(round): \(entries) history entries for \(count) switches: one was invented")
             previousCount = count
+            previousEntries = entries
         }
         // The next switch that completes clears the temporary files of killed writers.
-        #expect(try cli.run(["switch", previousCount % 2 == 0 ? "a" : "b"]).status == 0)
-        let folder = (cli.statePath as NSString).deletingLastPathComponent
+        #expect(try cli.run(["switch", "c"]).status == 0)
         let leftovers = try FileManager.default.contentsOfDirectory(atPath: folder).filter { $0.contains(".tmp-") }
         #expect(leftovers.isEmpty, "\(leftovers)")
     }

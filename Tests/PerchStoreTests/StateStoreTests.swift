@@ -62,8 +62,8 @@ struct StateStoreTests {
             #expect(last.currentAccount == "work")
             #expect(last.switchCount == 3)
             #expect(last.switchesPerAccount == ["work": 2, "oss": 1])
-            #expect(last.history.map(\.account) == ["work", "oss", "work"])
-            #expect(last.history.map(\.previous) == [nil, "work", "oss"])
+            #expect(try store.history.read().map(\.account) == ["work", "oss", "work"])
+            #expect(try store.history.read().map(\.previous) == [nil, "work", "oss"])
             #expect(try store.load().state == last)
         }
     }
@@ -108,7 +108,7 @@ struct StateStoreTests {
             let next = try StateStore(path: path).recordSwitch(to: "work", source: .tui).state
             #expect(next.currentAccount == "work")
             #expect(next.switchCount == 1)
-            #expect(next.history.count == 1)
+            #expect(try StateStore(path: path).history.read().count == 1)
             #expect(try JSONDecoder().decode(SavedState.self, from: read(path)) == next)
         }
     }
@@ -181,7 +181,7 @@ struct StateStoreTests {
     @Test("counts saturate instead of overflowing, and negative counts read as 0")
     func countsStayInRange() throws {
         let huge = SavedState(currentAccount: "work", switchCount: Int.max, switchesPerAccount: ["work": Int.max])
-        let next = huge.recordingSwitch(to: "work", at: "2026-11-30T08:00:00Z", source: .cli)
+        let next = huge.recordingSwitch(to: "work")
         #expect(next.switchCount == Int.max)
         #expect(next.switchesPerAccount["work"] == Int.max)
         try withTemporaryFolder { folder in
@@ -274,24 +274,95 @@ struct StateStoreTests {
 
 @Suite("State history")
 struct StateHistoryTests {
-    @Test("each switch appends who, from whom, when and where; the history keeps the newest 10,000")
-    func historyCapped() {
-        var state = SavedState()
-        for index in 0..<(SavedState.historyLimit + 5) {
-            state = state.recordingSwitch(to: "a\(index % 3)", at: "t\(index)", source: index % 2 == 0 ? .tui : .cli)
+    @Test("each switch appends who, from whom, when and where to state.history.jsonl, one line each")
+    func appendsLines() throws {
+        try withTemporaryFolder { folder in
+            let store = StateStore(path: folder + "/state.json")
+            #expect(store.history.path == folder + "/state.history.jsonl")
+            _ = try store.recordSwitch(to: "work", source: .tui, time: "2026-11-30T08:00:00Z")
+            _ = try store.recordSwitch(to: "oss", source: .cli, time: "2026-11-30T08:01:00Z")
+            _ = try store.recordSwitch(to: "oss", source: .cli, time: "2026-11-30T08:02:00Z")  // already current: nothing
+            let text = try String(contentsOfFile: store.history.path, encoding: .utf8)
+            #expect(
+                text == """
+                    {"account":"work","previous":null,"source":"tui","time":"2026-11-30T08:00:00Z"}
+                    {"account":"oss","previous":"work","source":"cli","time":"2026-11-30T08:01:00Z"}
+
+                    """)
+            #expect(
+                try store.history.read() == [
+                    SwitchRecord(account: "work", previous: nil, time: "2026-11-30T08:00:00Z", source: .tui),
+                    SwitchRecord(account: "oss", previous: "work", time: "2026-11-30T08:01:00Z", source: .cli),
+                ])
+            #expect(try store.history.read(limit: 1).map(\.account) == ["oss"], "a limit keeps the newest")
         }
-        #expect(state.history.count == SavedState.historyLimit)
-        #expect(state.history.first?.time == "t5", "the oldest five were dropped")
-        let last = state.history.last
-        #expect(
-            last
-                == SwitchRecord(
-                    account: "a\((SavedState.historyLimit + 4) % 3)", previous: "a\((SavedState.historyLimit + 3) % 3)",
-                    time: "t\(SavedState.historyLimit + 4)", source: .tui))
-        #expect(state.switchCount == SavedState.historyLimit + 5, "the count is not capped")
     }
 
-    @Test("a version 1 file (no history) is read, and the next save writes version 2 with the history")
+    @Test("the history keeps the newest 10,000 entries; the file is compacted once it holds 1,000 more")
+    func historyCapped() throws {
+        try withTemporaryFolder { folder in
+            let store = StateStore(path: folder + "/state.json")
+            let log = store.history
+            let line = { (index: Int) in #"{"account":"a\#(index)","previous":null,"source":"cli","time":"t"}"# }
+            let total = SavedState.historyLimit + HistoryLog.slack
+            try Data(((0..<total).map(line).joined(separator: "\n") + "\n").utf8).write(to: URL(fileURLWithPath: log.path))
+            #expect(try log.read().count == SavedState.historyLimit, "readers see only the newest 10,000")
+            #expect(try log.read().first?.account == "a\(HistoryLog.slack)")
+            _ = try store.recordSwitch(to: "last", source: .cli)
+            let lines = try String(contentsOfFile: log.path, encoding: .utf8).split(separator: "\n")
+            #expect(lines.count == SavedState.historyLimit, "compacted")
+            #expect(lines.last?.contains("\"last\"") == true)
+            #expect(try log.read().first?.account == "a\(HistoryLog.slack + 1)")
+        }
+    }
+
+    // Bug (design): with the history inside state.json, a switch re-encoded every entry and took 240 ms at 10,000.
+    @Test("a switch with 10,000 entries in the history appends one line and leaves the rest byte for byte")
+    func appendDoesNotRewrite() throws {
+        try withTemporaryFolder { folder in
+            let store = StateStore(path: folder + "/state.json")
+            let old = (0..<SavedState.historyLimit).map { #"{"account":"a\#($0)","previous":null,"source":"cli","time":"t"}"# + "\n" }
+                .joined()
+            try Data(old.utf8).write(to: URL(fileURLWithPath: store.history.path))
+            _ = try store.recordSwitch(to: "b", source: .tui)
+            let text = try String(contentsOfFile: store.history.path, encoding: .utf8)
+            #expect(text.hasPrefix(old))
+            #expect(text.dropFirst(old.count).split(separator: "\n").count == 1)
+        }
+    }
+
+    @Test("a torn last line (a writer killed mid-write) is ignored by readers and cut by the next writer")
+    func tornLastLine() throws {
+        try withTemporaryFolder { folder in
+            let store = StateStore(path: folder + "/state.json")
+            _ = try store.recordSwitch(to: "work", source: .tui)
+            let handle = try #require(FileHandle(forWritingAtPath: store.history.path))
+            handle.seekToEndOfFile()
+            handle.write(Data(#"{"account":"oss","prev"#.utf8))
+            handle.closeFile()
+            #expect(try store.history.read().map(\.account) == ["work"])
+            _ = try store.recordSwitch(to: "side", source: .cli)
+            #expect(try store.history.read().map(\.account) == ["work", "side"])
+            #expect(try String(contentsOfFile: store.history.path, encoding: .utf8).split(separator: "\n").count == 2)
+        }
+    }
+
+    @Test("a line that cannot be parsed is skipped by readers and kept in a copy when the log is compacted")
+    func badLines() throws {
+        try withTemporaryFolder { folder in
+            let log = StateStore(path: folder + "/state.json").history
+            let good = #"{"account":"a","previous":null,"source":"cli","time":"t"}"#
+            let lines = [good, "garbage", good] + Array(repeating: good, count: SavedState.historyLimit + HistoryLog.slack)
+            try Data((lines.joined(separator: "\n") + "\n").utf8).write(to: URL(fileURLWithPath: log.path))
+            #expect(try log.read(limit: 5).count == 5)
+            _ = try StateStore(path: folder + "/state.json").recordSwitch(to: "b", source: .cli)
+            let copies = try FileManager.default.contentsOfDirectory(atPath: folder).filter { $0.hasPrefix("state.history.jsonl.corrupt-") }
+            #expect(copies.count == 1, "\(copies)")
+            #expect(try log.read().count == SavedState.historyLimit)
+        }
+    }
+
+    @Test("a version 1 state file (before the history log) is read and written back as version 2")
     func versionOneMigrates() throws {
         try withTemporaryFolder { folder in
             let path = folder + "/state.json"
@@ -301,35 +372,26 @@ struct StateHistoryTests {
             let loaded = try store.load()
             #expect(loaded.warning == nil)
             #expect(loaded.state.switchCount == 4)
-            #expect(loaded.state.history.isEmpty)
             let outcome = try store.recordSwitch(to: "oss", source: .cli, time: "2026-11-30T08:00:00Z")
             #expect(outcome.changed)
             #expect(outcome.previous == "work")
             let object = try #require(
                 try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: path))) as? [String: Any])
             #expect(object["version"] as? Int == 2)
-            let history = try #require(object["history"] as? [[String: Any]])
-            #expect(history.count == 1)
-            #expect(history[0]["account"] as? String == "oss")
-            #expect(history[0]["previous"] as? String == "work")
-            #expect(history[0]["time"] as? String == "2026-11-30T08:00:00Z")
-            #expect(history[0]["source"] as? String == "cli")
+            #expect(object["switchCount"] as? Int == 5)
+            #expect(
+                try store.history.read() == [SwitchRecord(account: "oss", previous: "work", time: "2026-11-30T08:00:00Z", source: .cli)])
         }
     }
 
-    @Test("the first switch records previous as null, and the time is ISO 8601 UTC")
-    func firstSwitch() throws {
+    @Test("the time is ISO 8601 in UTC with whole seconds")
+    func timeFormat() throws {
         try withTemporaryFolder { folder in
-            let path = folder + "/state.json"
-            let outcome = try StateStore(path: path).recordSwitch(to: "work", source: .tui)
-            let record = try #require(outcome.state.history.first)
-            #expect(record.previous == nil)
-            #expect(record.source == .tui)
-            #expect(
-                record.time.count == 20 && record.time.hasSuffix("Z") && record.time.dropFirst(10).first == "T",
-                Comment(rawValue: record.time))
-            let text = try String(contentsOfFile: path, encoding: .utf8)
-            #expect(text.contains(#""previous":null"#) || text.contains(#""previous" : null"#), Comment(rawValue: text))
+            let store = StateStore(path: folder + "/state.json")
+            _ = try store.recordSwitch(to: "work", source: .tui)
+            let record = try #require(try store.history.read().first)
+            let time = Array(record.time)
+            #expect(time.count == 20 && time[10] == "T" && time[19] == "Z", Comment(rawValue: record.time))
         }
     }
 
@@ -342,7 +404,8 @@ struct StateHistoryTests {
             let original = try Data(contentsOf: URL(fileURLWithPath: path))
             let loaded = try store.load(accountIDs: ["work", "oss"])
             #expect(loaded.state.currentAccount == nil)
-            #expect(loaded.state.switchCount == 1, "counts and history are kept")
+            #expect(loaded.state.switchCount == 1, "counts are kept")
+            #expect(try store.history.read().count == 1, "history is kept")
             let warning = try #require(loaded.warning)
             #expect(warning.contains("\"gone\""), Comment(rawValue: warning))
             let copies = try FileManager.default.contentsOfDirectory(atPath: folder).filter { $0.hasPrefix("state.json.corrupt-") }

@@ -6,7 +6,7 @@ public enum SwitchSource: String, Codable, Hashable, Sendable {
     case cli
 }
 
-/// One recorded switch.
+/// One recorded switch: a line of the history log.
 public struct SwitchRecord: Codable, Hashable, Sendable {
     /// Id of the account switched to.
     public var account: String
@@ -39,13 +39,12 @@ public struct SwitchRecord: Codable, Hashable, Sendable {
     }
 }
 
-/// What Perch remembers between runs: the current account, the switches made so far and their
-/// history.
+/// What Perch remembers between runs: the current account and the switches made so far.
 ///
 /// Stored as JSON (`state.json`, format version 2; see the README's "State" section):
 /// `{"version": 2, "currentAccount": "work", "switchCount": 3, "switchesPerAccount": {"work": 2,
-/// "oss": 1}, "history": [{"account": "work", "previous": "oss", "time": "2026-11-30T08:31:00Z",
-/// "source": "cli"}]}`, history oldest first. Version 1 files (no history) are read as well.
+/// "oss": 1}}`. The switches themselves are in the history log beside it. Version 1 files (the
+/// same, before the history log existed) are read as well.
 public struct SavedState: Codable, Hashable, Sendable {
     /// The format version this build writes.
     public static let currentVersion = 2
@@ -60,43 +59,33 @@ public struct SavedState: Codable, Hashable, Sendable {
     public var switchCount: Int
     /// Switches made so far, by the id of the account switched to.
     public var switchesPerAccount: [String: Int]
-    /// The newest ``historyLimit`` switches, oldest first.
-    public var history: [SwitchRecord]
 
-    public init(
-        currentAccount: String? = nil, switchCount: Int = 0, switchesPerAccount: [String: Int] = [:], history: [SwitchRecord] = []
-    ) {
+    public init(currentAccount: String? = nil, switchCount: Int = 0, switchesPerAccount: [String: Int] = [:]) {
         self.version = Self.currentVersion
         self.currentAccount = currentAccount
         self.switchCount = switchCount
         self.switchesPerAccount = switchesPerAccount
-        self.history = history
     }
 
     private enum CodingKeys: String, CodingKey {
-        case version, currentAccount, switchCount, switchesPerAccount, history
+        case version, currentAccount, switchCount, switchesPerAccount
     }
 
     /// Decodes the JSON form. Counts too large for `Int` (written by hand, or by a bigger
     /// machine) are read as `Int.max` rather than making the whole file unreadable; missing
-    /// counts and history (version 1 files have none) are empty.
+    /// counts are 0.
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         version = try container.decode(Int.self, forKey: .version)
         currentAccount = try container.decodeIfPresent(String.self, forKey: .currentAccount)
-        switchCount = Self.count(try container.decodeIfPresent(Count.self, forKey: .switchCount) ?? Count(value: 0, exact: 0))
+        switchCount = Self.count(try container.decodeIfPresent(Count.self, forKey: .switchCount))
         switchesPerAccount = try container.decodeIfPresent([String: Count].self, forKey: .switchesPerAccount)?.mapValues(Self.count) ?? [:]
-        history = try container.decodeIfPresent([SwitchRecord].self, forKey: .history) ?? []
     }
 
     /// A JSON number read as a whole count, clamped to `Int`'s range.
     private struct Count: Decodable {
         var value: Double
         var exact: Int?
-        init(value: Double, exact: Int?) {
-            self.value = value
-            self.exact = exact
-        }
         init(from decoder: any Decoder) throws {
             let single = try decoder.singleValueContainer()
             exact = try? single.decode(Int.self)
@@ -104,38 +93,30 @@ public struct SavedState: Codable, Hashable, Sendable {
         }
     }
 
-    private static func count(_ count: Count) -> Int {
+    private static func count(_ count: Count?) -> Int {
+        guard let count else { return 0 }
         if let exact = count.exact { return exact }
         if count.value.isNaN { return 0 }
         return count.value >= 9.2e18 ? Int.max : count.value <= -9.2e18 ? Int.min : Int(count.value)
     }
 
-    /// This state after a switch to `accountID` at `time` (ISO 8601, UTC) from `source`: it
-    /// becomes current, both counters go up by one (saturating at `Int.max`, so no count from a
-    /// file can make it trap) and the switch is appended to the history, which keeps its newest
-    /// ``historyLimit`` entries.
-    public func recordingSwitch(to accountID: String, at time: String, source: SwitchSource) -> SavedState {
+    /// This state after a switch to `accountID`: it becomes current and both counters go up by
+    /// one (saturating at `Int.max`, so no count from a file can make
+    /// it trap).
+    public func recordingSwitch(to accountID: String) -> SavedState {
         var next = self
         next.version = Self.currentVersion
         next.currentAccount = accountID
         next.switchCount = Self.incremented(switchCount)
         next.switchesPerAccount[accountID] = Self.incremented(switchesPerAccount[accountID] ?? 0)
-        next.history.append(SwitchRecord(account: accountID, previous: currentAccount, time: time, source: source))
-        if next.history.count > Self.historyLimit {
-            next.history.removeFirst(next.history.count - Self.historyLimit)
-        }
         return next
     }
 
-    /// This state with impossible values made possible: negative counts become 0 and a history
-    /// longer than ``historyLimit`` keeps its newest entries.
+    /// This state with impossible values made possible: negative counts become 0.
     public func sanitized() -> SavedState {
         var clean = self
         clean.switchCount = max(0, switchCount)
         clean.switchesPerAccount = switchesPerAccount.mapValues { max(0, $0) }
-        if clean.history.count > Self.historyLimit {
-            clean.history.removeFirst(clean.history.count - Self.historyLimit)
-        }
         return clean
     }
 

@@ -63,12 +63,7 @@ extension AppState {
         dismissTop()
         selectedTab = .overview
         let id = accounts[index].id
-        if id != saved.currentAccount {
-            // Shown at once; the store then records the dated history entry and is adopted.
-            var next = saved.recordingSwitch(to: id, at: "", source: .tui)
-            next.history = saved.history
-            adopt(next)
-        }
+        if id != saved.currentAccount { adopt(saved.recordingSwitch(to: id)) }
         return [.recordSwitch(accountID: id)]
     }
 
