@@ -9,8 +9,8 @@ public enum HookResult: Hashable, Sendable {
     case failed(status: Int32, lastLine: String?)
     /// Ended by a signal.
     case signalled(Int32, lastLine: String?)
-    /// Still running at the timeout, and killed.
-    case timedOut(lastLine: String?)
+    /// Still running at the timeout (in milliseconds), and killed.
+    case timedOut(milliseconds: Int64, lastLine: String?)
     /// `/bin/sh` could not be started (the reason from posix_spawn(3)).
     case notStarted(String)
 
@@ -24,7 +24,9 @@ public enum HookResult: Hashable, Sendable {
         case .succeeded: return nil
         case .failed(let status, let line): return "exited with status \(status)" + tail(line)
         case .signalled(let signal, let line): return "was ended by signal \(signal)" + tail(line)
-        case .timedOut(let line): return "timed out after \(HookProcess.timeoutMilliseconds / 1000) s and was killed" + tail(line)
+        case .timedOut(let milliseconds, let line):
+            let limit = milliseconds % 1000 == 0 ? "\(milliseconds / 1000) s" : "\(milliseconds) ms"
+            return "timed out after \(limit) and was killed" + tail(line)
         case .notStarted(let reason): return "could not start /bin/sh: \(reason)"
         }
     }
@@ -59,10 +61,14 @@ public final class HookProcess {
     private var stderrTail: [UInt8] = []
     private var killed = false
 
-    private init(pid: pid_t, account: Account, deadline: Int64) {
+    /// How long it may run, in milliseconds.
+    private let timeout: Int64
+
+    private init(pid: pid_t, account: Account, deadline: Int64, timeout: Int64) {
         self.pid = pid
         self.account = account
         self.deadline = deadline
+        self.timeout = timeout
     }
 
     /// The environment of a hook: Perch's own plus the `PERCH_*` variables, as `NAME=value`.
@@ -96,7 +102,7 @@ public final class HookProcess {
             if left <= 0 {
                 kill(-pid, SIGKILL)
                 _ = waitpid(pid, &status, 0)
-                return .timedOut(lastLine: nil)
+                return .timedOut(milliseconds: timeoutMilliseconds, lastLine: nil)
             }
             var wait = timespec(tv_sec: Int(left / 1000), tv_nsec: Int(left % 1000) * 1_000_000)
             let signal = sigtimedwait(&watched, nil, &wait)
@@ -112,11 +118,15 @@ public final class HookProcess {
     }
 
     /// Starts the hook for the interface: detached from the terminal, output on pipes.
-    /// - Parameter now: the monotonic time, in milliseconds, the timeout counts from.
-    public static func start(_ command: String, account: Account, previous: String?, now: Int64) -> Result<HookProcess, SpawnError> {
+    /// - Parameters:
+    ///   - now: the monotonic time, in milliseconds, the timeout counts from.
+    ///   - timeout: how long it may run, in milliseconds.
+    public static func start(
+        _ command: String, account: Account, previous: String?, now: Int64, timeout: Int64 = timeoutMilliseconds
+    ) -> Result<HookProcess, SpawnError> {
         do {
             let spawned = try ShellSpawn.spawn(command, environment: environment(account: account, previous: previous), mode: .captured)
-            let process = HookProcess(pid: spawned.pid, account: account, deadline: now + timeoutMilliseconds)
+            let process = HookProcess(pid: spawned.pid, account: account, deadline: now + timeout, timeout: timeout)
             for fd in [spawned.stdout, spawned.stderr] {
                 _ = fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) | O_NONBLOCK)
             }
@@ -163,7 +173,7 @@ public final class HookProcess {
         for fd in descriptors { close(fd) }
         descriptors = []
         let line = lastLine()
-        return killed ? .timedOut(lastLine: line) : Self.result(status: status, lastLine: line)
+        return killed ? .timedOut(milliseconds: timeout, lastLine: line) : Self.result(status: status, lastLine: line)
     }
 
     /// The last non-empty line of the captured stderr, at most 200 characters.

@@ -1,0 +1,68 @@
+import Glibc
+import PerchCore
+import Testing
+
+@testable import PerchApp
+
+/// Runs `command` as an interface hook and drains it as the event loop does, until it ends.
+private func runCaptured(_ command: String, account: Account = Account(id: "work", name: "Work", handle: "@w"), timeout: Int64 = 5_000)
+    throws -> HookResult
+{
+    let hook = try HookProcess.start(command, account: account, previous: "oss", now: MonotonicClock.now(), timeout: timeout).get()
+    while true {
+        var fds = hook.descriptors.map { pollfd(fd: $0, events: Int16(POLLIN), revents: 0) }
+        _ = poll(&fds, nfds_t(fds.count), 20)
+        for fd in fds where fd.revents != 0 { hook.drain(fd.fd) }
+        if let result = hook.reap(at: MonotonicClock.now()) { return result }
+    }
+}
+
+@Suite("Hooks")
+struct HookProcessTests {
+    @Test("an interface hook gets the PERCH_ variables and stdin at end of file")
+    func environment() throws {
+        let result = try runCaptured(
+            #"read line; test -z "$line" || exit 9; echo "$PERCH_ACCOUNT_ID|$PERCH_ACCOUNT_NAME|$PERCH_ACCOUNT_HANDLE|$PERCH_PREVIOUS_ID" >&2; exit 1"#
+        )
+        #expect(result == .failed(status: 1, lastLine: "work|Work|@w|oss"))
+    }
+
+    @Test("success, failure with the last stderr line, and a signal are told apart")
+    func results() throws {
+        #expect(try runCaptured("echo lots of output; echo warning >&2") == .succeeded)
+        #expect(
+            try runCaptured("echo first >&2; echo; echo '  last line  ' >&2; echo >&2; exit 4")
+                == .failed(status: 4, lastLine: "  last line  "))
+        #expect(try runCaptured("kill -TERM $$") == .signalled(SIGTERM, lastLine: nil))
+        #expect(HookResult.failed(status: 4, lastLine: "no").failure == "exited with status 4: no")
+    }
+
+    @Test("a hook past its timeout is killed and reported as timed out")
+    func timeout() throws {
+        let start = MonotonicClock.now()
+        let result = try runCaptured("echo started >&2; sleep 30", timeout: 300)
+        let elapsed = MonotonicClock.now() - start
+        #expect(result == .timedOut(milliseconds: 300, lastLine: "started"))
+        #expect(elapsed >= 300 && elapsed < 5_000, "\(elapsed) ms")
+        #expect(result.failure == "timed out after 300 ms and was killed: started")
+        #expect(HookResult.timedOut(milliseconds: 10_000, lastLine: nil).failure == "timed out after 10 s and was killed")
+    }
+
+    @Test("an interface hook runs in a session of its own, with no controlling terminal")
+    func ownSession() throws {
+        // Field 6 of /proc/PID/stat is the session id; a session leader's equals its pid.
+        let result = try runCaptured(#"set -- $(cat /proc/$$/stat); echo "$1 $6" >&2; exit 1"#)
+        guard case .failed(_, let line?) = result else {
+            Issue.record("unexpected \(result)")
+            return
+        }
+        let fields = line.split(separator: " ")
+        #expect(fields.count == 2 && fields[0] == fields[1], "pid and session id: \(line)")
+    }
+
+    @Test("a flood of output cannot block the hook: the pipes are drained, and only the end of stderr is kept")
+    func floodOfOutput() throws {
+        let result = try runCaptured("i=0; while [ $i -lt 20000 ]; do echo line $i; echo err $i >&2; i=$((i+1)); done; exit 2")
+        #expect(result == .failed(status: 2, lastLine: "err 19999"))
+    }
+}
