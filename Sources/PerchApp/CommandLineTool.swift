@@ -35,9 +35,9 @@ struct CommandLineTool {
     // MARK: - Loading
 
     /// The config, or nil after reporting why it cannot be used.
-    private func loadConfig() -> LoadedConfig? {
+    private func loadConfig(reportUnknownKeys: Bool = false) -> LoadedConfig? {
         do {
-            return try ConfigLoader.load(paths)
+            return try ConfigLoader.load(paths, reportUnknownKeys: reportUnknownKeys)
         } catch {
             for line in error.lines { console.error(line) }
             return nil
@@ -68,14 +68,22 @@ struct CommandLineTool {
         }
         let ids = config.accounts.map { shown($0.id) }
         let names = config.accounts.map { shown($0.name) }
-        let idWidth = ids.map(DisplayWidth.columns).max() ?? 0
-        let nameWidth = names.map(DisplayWidth.columns).max() ?? 0
+        let idWidths = ids.map(columns)
+        let nameWidths = names.map(columns)
+        let idWidth = idWidths.max() ?? 0
+        let nameWidth = nameWidths.max() ?? 0
+        var text = ""
         for (index, account) in config.accounts.enumerated() {
-            let mark = account.id == current ? "*" : " "
-            let handle = account.handle.map { "  " + shown($0) } ?? ""
-            let row = "\(mark) \(pad(ids[index], idWidth))  \(pad(names[index], nameWidth))\(handle)"
-            console.print(String(row.reversed().drop { $0 == " " }.reversed()))
+            text += account.id == current ? "* " : "  "
+            text += ids[index] + String(repeating: " ", count: idWidth - idWidths[index] + 2)
+            if let handle = account.handle {
+                text += names[index] + String(repeating: " ", count: nameWidth - nameWidths[index] + 2) + shown(handle)
+            } else {
+                text += names[index]
+            }
+            text += "\n"
         }
+        console.write(text)
         return ExitStatus.ok
     }
 
@@ -183,7 +191,7 @@ struct CommandLineTool {
             console.error("no config at \(paths.config) (Perch is using its sample accounts); write one with `perch init`")
             return ExitStatus.usage
         }
-        guard let config = loadConfig() else { return ExitStatus.usage }
+        guard let config = loadConfig(reportUnknownKeys: true) else { return ExitStatus.usage }
         for warning in config.warnings { console.error("warning: config \(paths.config): \(warning)") }
         let count = config.accounts.count
         let hooks = config.accounts.filter { $0.onSwitch != nil }.count
@@ -205,7 +213,7 @@ struct CommandLineTool {
             console.error("the editor (\(editor)) exited with status \(status); the config is as the editor left it")
             return ExitStatus.unmet
         }
-        guard let config = loadConfig() else {
+        guard let config = loadConfig(reportUnknownKeys: true) else {
             console.error("the config is not valid; run `perch config edit` again to fix it")
             return ExitStatus.usage
         }
@@ -248,8 +256,9 @@ struct CommandLineTool {
 
     private func shown(_ text: String) -> String { PerchApp.visibleControls(text) }
 
-    private func pad(_ text: String, _ columns: Int) -> String {
-        text + String(repeating: " ", count: max(0, columns - DisplayWidth.columns(of: text)))
+    /// Display width in columns; printable ASCII (the common case) is counted directly.
+    private func columns(_ text: String) -> Int {
+        text.utf8.allSatisfy { $0 >= 0x20 && $0 < 0x7F } ? text.utf8.count : DisplayWidth.columns(of: text)
     }
 
     private func printJSON<T: Encodable>(_ value: T) -> Int32 {

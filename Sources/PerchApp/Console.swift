@@ -19,6 +19,11 @@ public final class Console {
         write(line + "\n", to: STDOUT_FILENO)
     }
 
+    /// Writes `text` as it is to stdout, in as few write(2) calls as it takes.
+    public func write(_ text: String) {
+        write(text, to: STDOUT_FILENO)
+    }
+
     /// Writes `perch: message` as one line to stderr, control characters shown as visible escapes.
     public func error(_ message: String) {
         write("perch: " + PerchApp.visibleControls(message) + "\n", to: STDERR_FILENO)

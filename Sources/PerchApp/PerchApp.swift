@@ -77,10 +77,6 @@ public enum PerchApp {
         }
         let info = RunInfo(
             longPressMilliseconds: options.longPressMilliseconds, configDescription: config.description, statePath: paths.state)
-        if banner == nil, let first = config.warnings.first {
-            let more = config.warnings.count > 1 ? " (and \(config.warnings.count - 1) more; see perch config check)" : ""
-            banner = "Config warning: \(first)\(more)"
-        }
         var state = AppState(accounts: config.accounts, saved: saved, size: backend.size, info: info)
         state.banner = banner
         let gestures = GestureRecognizer.Configuration(longPressMilliseconds: options.longPressMilliseconds)
@@ -100,6 +96,8 @@ public enum PerchApp {
 
     /// `text` with C0 controls in caret notation and C1 controls as `\u{XX}`.
     static func visibleControls(_ text: String) -> String {
+        // C1 controls are encoded as 0xC2 0x80–0x9F in UTF-8; without these bytes there is nothing to do.
+        guard text.utf8.contains(where: { $0 < 0x20 || $0 == 0x7F || $0 == 0xC2 }) else { return text }
         var result = ""
         for scalar in text.unicodeScalars {
             switch scalar.value {

@@ -80,10 +80,15 @@ public enum ConfigLoader {
         public var warnings: [String]
     }
 
+    /// The `JSONDecoder.userInfo` key that asks for unknown keys to be reported.
+    static let reportUnknownKeysKey = CodingUserInfoKey(rawValue: "perch.reportUnknownKeys")!
+
     /// Loads the config at `paths.config`. A missing file that was not named explicitly means
     /// "no config yet": the embedded sample accounts are used.
+    /// - Parameter reportUnknownKeys: whether to look for unknown keys (warnings), which costs
+    ///   about half as much again as reading the accounts; `perch config check` does.
     /// - Throws: ``ConfigError``.
-    public static func load(_ paths: PerchPaths) throws(ConfigError) -> LoadedConfig {
+    public static func load(_ paths: PerchPaths, reportUnknownKeys: Bool = false) throws(ConfigError) -> LoadedConfig {
         let file: FileContents
         do {
             file = try FileSystem.readContents(paths.config)
@@ -93,7 +98,7 @@ public enum ConfigLoader {
             }
             throw .unreadable(error)
         }
-        let parsed = try parse(file.bytes, path: paths.config)
+        let parsed = try parse(file.bytes, path: paths.config, reportUnknownKeys: reportUnknownKeys)
         if parsed.accounts.contains(where: { $0.onSwitch != nil }) {
             // As ssh does with its config: commands that others could change are not run.
             if file.mode & 0o022 != 0 { throw .unsafePermissions(path: paths.config, mode: file.mode) }
@@ -105,7 +110,7 @@ public enum ConfigLoader {
     /// Parses and validates config JSON; `path` is used in messages only.
     /// - Throws: ``ConfigError/empty(path:)``, ``ConfigError/syntax(path:line:column:message:)`` or
     ///   ``ConfigError/invalid(path:problems:)``.
-    public static func parse(_ bytes: [UInt8], path: String) throws(ConfigError) -> Parsed {
+    public static func parse(_ bytes: [UInt8], path: String, reportUnknownKeys: Bool = true) throws(ConfigError) -> Parsed {
         // A UTF-8 byte order mark, as some editors write, is not part of the JSON.
         let bytes = bytes.starts(with: [0xEF, 0xBB, 0xBF]) ? Array(bytes.dropFirst(3)) : bytes
         if bytes.allSatisfy({ $0 == 0x20 || $0 == 0x0A || $0 == 0x0D || $0 == 0x09 }) {
@@ -113,7 +118,9 @@ public enum ConfigLoader {
         }
         let file: RawFile
         do {
-            file = try JSONDecoder().decode(RawFile.self, from: Data(bytes))
+            let decoder = JSONDecoder()
+            decoder.userInfo[reportUnknownKeysKey] = reportUnknownKeys
+            file = try decoder.decode(RawFile.self, from: Data(bytes))
         } catch {
             // JSONDecoder reports no position; the locator finds the first syntax error's.
             if let problem = JSONSyntaxLocator.firstProblem(in: bytes) {
@@ -122,7 +129,7 @@ public enum ConfigLoader {
             throw .invalid(path: path, problems: [(error as? DecodingError).map(describe) ?? "\(error)"])
         }
         if let problem = JSONSyntaxLocator.firstProblem(in: bytes) {
-            // Accepted by the decoder but not valid JSON (e.g. invalid UTF-8 in a string).
+            // Accepted by the decoder but not JSON (RFC 8259): a trailing comma, invalid UTF-8.
             throw .syntax(path: path, line: problem.line, column: problem.column, message: problem.message)
         }
         var problems = file.problems
@@ -267,57 +274,66 @@ private struct RawAccount: Decodable {
     var problems: [String] = []
     var warnings: [String] = []
 
-    static let known = ["id", "name", "handle", "group", "color", "onSwitch"]
+    /// The keys of format version 1. Decoding through an enum of them is the fast path of
+    /// `JSONDecoder`; looking for other keys costs a second container, made only when asked.
+    enum Field: String, CodingKey, CaseIterable {
+        case id, name, handle, group, color, onSwitch
+    }
+
+    static let known = Field.allCases.map(\.rawValue)
 
     init(from decoder: any Decoder) throws {
-        let place = ConfigLoader.jsonPath(decoder.codingPath)
-        let container: KeyedDecodingContainer<JSONKey>
+        // The JSON path is built only for a message: building it for every account is costly.
+        let place = { ConfigLoader.jsonPath(decoder.codingPath) }
+        let container: KeyedDecodingContainer<Field>
         do {
-            container = try decoder.container(keyedBy: JSONKey.self)
+            container = try decoder.container(keyedBy: Field.self)
         } catch {
-            problems.append(#"\#(place): expected an object like {"id": "work", "name": "Work"}"#)
+            problems.append(#"\#(place()): expected an object like {"id": "work", "name": "Work"}"#)
             return
         }
-        func string(_ name: String, required: Bool) -> String? {
-            let key = JSONKey(name)
-            guard container.contains(key), (try? container.decodeNil(forKey: key)) != true else {
-                if required { problems.append("\(place).\(name): missing (required)") }
+        func string(_ field: Field, required: Bool) -> String? {
+            let value: String?
+            do {
+                value = try container.decodeIfPresent(String.self, forKey: field)
+            } catch {
+                problems.append("\(place()).\(field.rawValue): expected a string")
                 return nil
             }
-            guard let value = try? container.decode(String.self, forKey: key) else {
-                problems.append("\(place).\(name): expected a string")
+            guard let value else {
+                if required { problems.append("\(place()).\(field.rawValue): missing (required)") }
                 return nil
             }
             if !required, value.isEmpty {
-                problems.append("\(place).\(name): must not be empty (leave the key out instead)")
+                problems.append("\(place()).\(field.rawValue): must not be empty (leave the key out instead)")
                 return nil
             }
             return value
         }
-        let id = string("id", required: true)
-        let name = string("name", required: true)
-        let handle = string("handle", required: false)
-        let group = string("group", required: false)
-        let colorName = string("color", required: false)
-        let onSwitch = string("onSwitch", required: false)
-        if container.allKeys.count > Self.known.count(where: { container.contains(JSONKey($0)) }) {
+        let id = string(.id, required: true)
+        let name = string(.name, required: true)
+        let handle = string(.handle, required: false)
+        let group = string(.group, required: false)
+        let colorName = string(.color, required: false)
+        let onSwitch = string(.onSwitch, required: false)
+        if decoder.userInfo[ConfigLoader.reportUnknownKeysKey] as? Bool == true, let all = try? decoder.container(keyedBy: JSONKey.self) {
             // Sorted: a JSON object's keys come back in no particular order.
-            for key in container.allKeys.map(\.stringValue).sorted() where !Self.known.contains(key) {
-                warnings.append(unknownKeyWarning(key, at: place, known: Self.known))
+            for key in all.allKeys.map(\.stringValue).sorted() where !Self.known.contains(key) {
+                warnings.append(unknownKeyWarning(key, at: place(), known: Self.known))
             }
         }
         if let id {
             if id.isEmpty {
-                problems.append("\(place).id: must not be empty")
+                problems.append("\(place()).id: must not be empty")
             } else if !Account.isValidID(id) {
-                problems.append("\(place).id: \"\(id)\" may hold only a–z, 0–9, '.', '_' and '-'")
+                problems.append("\(place()).id: \"\(id)\" may hold only a–z, 0–9, '.', '_' and '-'")
             }
         }
         if let name {
             if name.allSatisfy(\.isWhitespace) {
-                problems.append("\(place).name: must not be empty")
+                problems.append("\(place()).name: must not be empty")
             } else if !Self.isVisible(name) {
-                problems.append("\(place).name: has nothing visible (only zero-width characters)")
+                problems.append("\(place()).name: has nothing visible (only zero-width characters)")
             }
         }
         var color: TerminalColor?
@@ -325,7 +341,7 @@ private struct RawAccount: Decodable {
             color = TerminalColor(name: colorName)
             if color == nil {
                 let names = TerminalColor.allCases.map(\.name).joined(separator: ", ")
-                problems.append("\(place).color: \"\(colorName)\" is not one of \(names)")
+                problems.append("\(place()).color: \"\(colorName)\" is not one of \(names)")
             }
         }
         guard problems.isEmpty, let id, let name else { return }
