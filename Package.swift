@@ -26,6 +26,6 @@ let package = Package(
         .testTarget(name: "PerchCoreTests", dependencies: ["PerchCore"]),
         .testTarget(name: "PerchStoreTests", dependencies: ["PerchStore", "PerchCore"]),
         .testTarget(name: "PerchAppTests", dependencies: ["PerchApp", "PerchCore"]),
-        .testTarget(name: "EndToEndTests"),
+        .testTarget(name: "EndToEndTests", exclude: ["Golden"]),
     ]
 )
