@@ -54,9 +54,21 @@ public final class EventLoop {
             if ready < 0, errno != EINTR { break }
             let time = now()
             if fds[1].revents & Int16(POLLIN) != 0 {
-                for signal in SignalPipe.drain() { dirty = handle(signal: signal) || dirty }
+                var resized = false
+                for signal in SignalPipe.drain() {
+                    // Resizes faster than frames are laid out once, at the size the terminal has now.
+                    if signal == SIGWINCH {
+                        if resized { continue }
+                        resized = true
+                    }
+                    dirty = handle(signal: signal) || dirty
+                }
             }
             dirty = apply(recognizer.expire(at: time)) || dirty
+            if fds[0].revents & Int16(POLLNVAL) != 0 {
+                exitStatus = 128 + SIGHUP  // no terminal to read any more: end rather than spin
+                break
+            }
             if fds[0].revents & Int16(POLLIN | POLLHUP | POLLERR) != 0 {
                 let descriptor = backend.inputDescriptor
                 let n = readBuffer.withUnsafeMutableBytes { read(descriptor, $0.baseAddress, $0.count) }
