@@ -47,6 +47,12 @@ public struct InputDecoder: Sendable {
     /// Bytes held for an incomplete sequence or an unfinished paste.
     public var bufferedByteCount: Int { pending.count + (paste?.count ?? 0) }
 
+    /// Bytes fed but not yet taken out of the input (an incomplete sequence).
+    var unreadByteCount: Int { pending.count }
+
+    /// Bytes of the paste being received, or nil outside a paste.
+    var pasteByteCount: Int? { paste?.count }
+
     /// Whether bytes are held waiting for the rest of a sequence (outside a paste), so that
     /// the caller should call ``flush()`` after ``escapeTimeoutMilliseconds`` without input.
     public var hasPendingBytes: Bool { !pending.isEmpty && paste == nil }
@@ -71,6 +77,8 @@ public struct InputDecoder: Sendable {
     /// Escape key, an unfinished sequence becomes ``InputEvent/unknown(_:)``, a partial
     /// UTF-8 character becomes U+FFFD, an unfinished paste is delivered as it is.
     public mutating func flush() -> [InputEvent] {
+        // The input went quiet: a sequence being dropped is over, and later bytes are keys again.
+        discardingSequence = false
         if let text = paste {
             // The end marker never came: what arrived is the paste.
             paste = nil
@@ -368,7 +376,8 @@ public struct InputDecoder: Sendable {
         if text.hasPrefix("<"), final == UInt8(ascii: "M") || final == UInt8(ascii: "m") {
             return numbers(text.dropFirst()).flatMap { sgrMouse($0, pressed: final == UInt8(ascii: "M")) } ?? .unknown(raw)
         }
-        guard let params = numbers(Substring(text)) else { return .unknown(raw) }
+        // Keys carry at most two parameters (a key number and the modifiers); more is not a key.
+        guard let params = numbers(Substring(text)), params.count <= 2 else { return .unknown(raw) }
         let mods = modifiers(fromParameter: params.count > 1 ? params[1] : 0)
         func key(_ k: Key) -> InputEvent { .key(KeyEvent(k, modifiers: mods)) }
         switch final {
