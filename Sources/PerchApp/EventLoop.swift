@@ -63,7 +63,15 @@ public final class EventLoop {
             if ready < 0, errno != EINTR { break }
             let time = now()
             if fds[1].revents & Int16(POLLIN) != 0 {
-                for signal in SignalPipe.drain() { dirty = handle(signal: signal) || dirty }
+                var resized = false
+                for signal in SignalPipe.drain() {
+                    // Resizes faster than frames are laid out once, at the size the terminal has now.
+                    if signal == SIGWINCH {
+                        if resized { continue }
+                        resized = true
+                    }
+                    dirty = handle(signal: signal) || dirty
+                }
             }
             dirty = apply(recognizer.expire(at: time)) || dirty
             for (index, (hook, fd)) in hookDescriptors.enumerated() where fds[3 + index].revents != 0 {
@@ -72,6 +80,10 @@ public final class EventLoop {
             dirty = reapHooks(at: time) || dirty
             if fds[2].revents & Int16(POLLIN) != 0, watcher?.drain() == true {
                 dirty = reloadState() || dirty
+            }
+            if fds[0].revents & Int16(POLLNVAL) != 0 {
+                exitStatus = 128 + SIGHUP  // no terminal to read any more: end rather than spin
+                break
             }
             if fds[0].revents & Int16(POLLIN | POLLHUP | POLLERR) != 0 {
                 let descriptor = backend.inputDescriptor

@@ -47,6 +47,10 @@ public enum PerchApp {
     }
 
     private static func runInterface(_ options: CommandLineOptions) -> Int32 {
+        if let refusal = terminalRefusal() {
+            printError("perch: \(refusal)")
+            return ExitStatus.usage
+        }
         let paths = PerchPaths(config: options.configPath, state: options.statePath)
         let config: LoadedConfig
         do {
@@ -83,6 +87,14 @@ public enum PerchApp {
         let loop = EventLoop(
             state: state, backend: backend, store: store, gestures: gestures, watcher: StateWatcher(watching: paths.state))
         return loop.run()
+    }
+
+    /// Why the interface cannot start on these standard streams, or nil when both are terminals.
+    /// Checked before anything else, so that nothing is read, written or changed.
+    static func terminalRefusal() -> String? {
+        let streams = [(STDIN_FILENO, "standard input"), (STDOUT_FILENO, "standard output")]
+        guard let (_, name) = streams.first(where: { isatty($0.0) != 1 }) else { return nil }
+        return "\(name) is not a terminal; the interface needs a terminal on standard input and output"
     }
 
     /// Writes `message` as one line to stderr, with control characters (newlines included) shown

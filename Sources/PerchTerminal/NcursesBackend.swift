@@ -18,7 +18,8 @@ public enum TerminalError: Error, Hashable, Sendable, CustomStringConvertible {
         case .noTerminalType:
             return "TERM is not set (or is \"dumb\"); set it to your terminal's type, e.g. TERM=xterm-256color"
         case .unknownTerminalType(let name):
-            return "terminal type \"\(name)\" is not in the terminfo database; try TERM=xterm-256color"
+            let shown = name.count > 40 ? name.prefix(40) + "…" : Substring(name)
+            return "terminal type \"\(shown)\" is not in the terminfo database; try TERM=xterm-256color"
         }
     }
 }

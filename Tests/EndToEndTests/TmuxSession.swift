@@ -162,6 +162,19 @@ final class TmuxSession {
         try tmux(["display", "-p", "#{alternate_on} #{mouse_any_flag}"]).trimmingCharacters(in: .whitespacesAndNewlines)
     }
 
+    /// Whether every mode Perch turns on is off again and the cursor is shown: the main screen,
+    /// no mouse reporting (any mode, SGR encoding), cursor keys in normal mode.
+    func terminalRestored() throws -> Bool {
+        let modes = try tmux(["display", "-p", "#{alternate_on} #{mouse_any_flag} #{mouse_sgr_flag} #{keypad_cursor_flag} #{cursor_flag}"])
+        return modes.trimmingCharacters(in: .whitespacesAndNewlines) == "0 0 0 0 1"
+    }
+
+    /// Whether process `pid` has ended (gone, or a zombie waiting for its parent).
+    static func hasEnded(_ pid: pid_t) -> Bool {
+        guard let status = try? String(contentsOfFile: "/proc/\(pid)/status", encoding: .utf8) else { return true }
+        return status.contains("State:\tZ")
+    }
+
     /// The process id of Perch (written by the pane's shell before it execs Perch).
     func perchPID() throws -> pid_t {
         let end = Date().addingTimeInterval(5)

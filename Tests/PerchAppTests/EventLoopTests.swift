@@ -56,4 +56,79 @@ struct EventLoopTests {
         #expect(backend.frames.count == 2, "\(backend.frames.count) frames")
         #expect(backend.frames.last?.lines[0].hasSuffix("60/60 ") == true)
     }
+
+    /// A loop reading from `descriptor` on a RecordingBackend at 80×24 with the sample accounts.
+    func makeLoop(reading descriptor: Int32) -> (EventLoop, RecordingBackend) {
+        let backend = RecordingBackend(size: Size(width: 80, height: 24), inputDescriptor: descriptor)
+        let loop = EventLoop(state: AppState(accounts: Account.samples, size: backend.size), backend: backend, store: nil, gestures: .init())
+        return (loop, backend)
+    }
+
+    @Test("a lone Esc, with nothing after it, is Escape: it closes the sheet, and a q 200 ms later quits")
+    func loneEscapeIsEscape() throws {
+        var ends: [Int32] = [0, 0]
+        #expect(pipe(&ends) == 0)
+        defer { close(ends[0]) }
+        let writeEnd = ends[1]
+        _ = write(writeEnd, "a\u{1B}", 2)
+        let writer = Thread {
+            Thread.sleep(forTimeInterval: 0.2)
+            _ = write(writeEnd, "q", 1)
+            Thread.sleep(forTimeInterval: 0.5)
+            close(writeEnd)
+        }
+        writer.start()
+        let (loop, backend) = makeLoop(reading: ends[0])
+        // Esc q taken together would be Alt-q, which neither closes the sheet nor quits.
+        #expect(loop.run() == 0, "q quit, so the Esc before it had closed the sheet")
+        #expect(backend.frames.contains { $0.text.contains("Switch account") }, "the sheet was up")
+        #expect(loop.state.presented.isEmpty)
+    }
+
+    @Test("a burst of SIGWINCH faster than frames is laid out once")
+    func resizeBurstLaidOutOnce() throws {
+        var ends: [Int32] = [0, 0]
+        #expect(pipe(&ends) == 0)
+        defer { close(ends[0]) }
+        SignalPipe.install()
+        defer { SignalPipe.uninstall() }
+        for _ in 0..<5 { raise(SIGWINCH) }
+        _ = write(ends[1], "q", 1)
+        close(ends[1])
+        let (loop, backend) = makeLoop(reading: ends[0])
+        #expect(loop.run() == 0)
+        #expect(backend.calls.filter { $0 == "updateSize" }.count == 1, "\(backend.calls)")
+    }
+
+    @Test("the terminal going away (read gives EIO on a hung-up pseudo-terminal) ends the loop with 129 within a second")
+    func hangUpEndsLoop() throws {
+        let master = PseudoTerminal.openMaster(O_RDWR | O_NOCTTY)
+        try #require(master >= 0)
+        #expect(PseudoTerminal.grant(master) == 0 && PseudoTerminal.unlock(master) == 0)
+        var name = [CChar](repeating: 0, count: 128)
+        #expect(PseudoTerminal.name(master, &name, name.count) == 0)
+        let terminal = open(String(cString: name), O_RDWR | O_NOCTTY)
+        try #require(terminal >= 0)
+        defer { close(terminal) }
+        let (loop, backend) = makeLoop(reading: terminal)
+        let writer = Thread {
+            Thread.sleep(forTimeInterval: 0.1)
+            close(master)
+        }
+        writer.start()
+        let start = Date()
+        let status = loop.run()
+        #expect(status == 128 + SIGHUP)
+        #expect(Date().timeIntervalSince(start) < 1.0)
+        #expect(backend.calls.last == "shutdown")
+    }
+}
+
+/// The pseudo-terminal functions of glibc (posix_openpt(3), grantpt(3), unlockpt(3), ptsname_r(3)),
+/// which the Glibc module leaves out without _XOPEN_SOURCE.
+enum PseudoTerminal {
+    @_silgen_name("posix_openpt") static func openMaster(_ flags: Int32) -> Int32
+    @_silgen_name("grantpt") static func grant(_ descriptor: Int32) -> Int32
+    @_silgen_name("unlockpt") static func unlock(_ descriptor: Int32) -> Int32
+    @_silgen_name("ptsname_r") static func name(_ descriptor: Int32, _ buffer: UnsafeMutablePointer<CChar>, _ length: Int) -> Int32
 }

@@ -9,8 +9,9 @@ struct DisplayWidthTests {
         arguments: [
             ("a", 1), (" ", 1), ("é", 1), ("e\u{301}", 1), ("…", 1), ("●", 1), ("━", 1), ("─", 1),
             ("中", 2), ("文", 2), ("한", 2), ("あ", 2), ("Ａ", 2), ("ｶ", 1),
-            // Clusters take the sum of their scalars' widths, as ncursesw (wcwidth) and tmux count them.
-            ("😀", 2), ("👍🏽", 4), ("❤️", 1), ("👨‍👩‍👧", 6), ("🇯🇵", 2), ("1️⃣", 1),
+            // A cluster takes the sum of the widths of its drawn form, as ncursesw (wcwidth) counts it.
+            ("😀", 2), ("👍🏽", 2), ("❤️", 1), ("👨‍👩‍👧", 6), ("🇯🇵", 2), ("1️⃣", 1), ("🏴󠁧󠁢󠁳󠁣󠁴󠁿", 2),
+            ("e\u{301}\u{302}\u{303}\u{304}\u{305}\u{306}", 1), ("\r\n", 1), ("\u{1B}", 1),
             ("\u{200B}", 0), ("\u{301}", 0), ("\u{FEFF}", 0), ("\u{200D}", 0), ("\u{FE0F}", 0),
         ] as [(Character, Int)])
     func characterWidths(_ character: Character, _ width: Int) {
@@ -32,12 +33,50 @@ struct DisplayWidthTests {
             "\u{00}", "\u{07}", "\u{08}", "\u{09}", "\u{0A}", "\u{1B}", "\u{1F}", "\u{7F}", "\u{80}", "\u{9B}", "\u{9F}", "\r\n",
         ] as [Character])
     func sanitizedControls(_ c: Character) {
-        #expect(DisplayWidth.sanitized(c) == "\u{FFFD}")
+        #expect(DisplayWidth.drawable(c) == "\u{FFFD}")
     }
 
     @Test("printable characters are kept", arguments: ["a", " ", "~", "\u{A0}", "é", "中", "😀", "e\u{301}"] as [Character])
     func sanitizedPrintable(_ c: Character) {
-        #expect(DisplayWidth.sanitized(c) == c)
+        #expect(DisplayWidth.drawable(c) == String(c))
+    }
+
+    // Bug: emoji sequences were drawn whole, so a terminal that joins them (one two-column glyph)
+    // and ncursesw (the sum of the parts) disagreed and the rest of the row was misaligned.
+    @Test(
+        "emoji sequences are drawn in a form every terminal gives the same width",
+        arguments: [
+            ("👨‍👩‍👧", "👨👩👧"),  // ZWJ sequence: its emoji side by side
+            ("👍🏽", "👍"),  // skin-tone modifier left out
+            ("❤️", "❤"),  // variation selector 16 left out: text presentation
+            ("1️⃣", "1\u{20E3}"),  // keycap: digit and the combining keycap
+            ("🏴󠁧󠁢󠁳󠁣󠁴󠁿", "🏴"),  // tag sequence: the base flag
+            ("🇯🇵", "🇯🇵"),  // a flag (regional-indicator pair) is kept: 2 columns everywhere
+            ("a🏽", "a"),  // a modifier after a letter
+            ("e\u{301}\u{302}\u{303}\u{304}\u{305}\u{306}", "e\u{301}\u{302}\u{303}\u{304}"),  // at most 4 marks
+            ("क\u{200D}", "क\u{200D}"),  // ZWJ in a script other than emoji is kept
+            ("\u{202E}", "\u{FFFD}"),  // a bidirectional override
+        ] as [(Character, String)])
+    func drawableForms(_ character: Character, _ drawn: String) {
+        #expect(DisplayWidth.drawable(character) == drawn)
+        let drawnWidth = drawn.reduce(0) { $0 + DisplayWidth.columns(of: $1) }
+        #expect(DisplayWidth.columns(of: character) == drawnWidth, "the width is that of the drawn form")
+    }
+
+    /// Text of every kind, for the properties below.
+    static let hostileTexts = [
+        "Side Project", "中文テキスト", "👨‍👩‍👧 family 👍🏽 ok", "🇯🇵🇫🇷🇩🇪", "e\u{301}e\u{301}e\u{301}", "❤️1️⃣❤️", "a\u{200B}b\u{FEFF}c",
+        "x\u{1B}]0;title\u{07}\u{1B}[2J", "\u{9B}31m red", "ｶﾀｶﾅ and ＡＢＣ", "\u{301}leading mark", "🏴󠁧󠁢󠁳󠁣󠁴󠁿 tag",
+    ]
+
+    @Test("truncation never splits a grapheme cluster and never exceeds the width", arguments: 0...24)
+    func truncationKeepsClusters(width: Int) {
+        for text in Self.hostileTexts {
+            let result = DisplayWidth.truncated(text, to: width)
+            #expect(DisplayWidth.columns(of: result) <= width, "\(text.debugDescription) at \(width)")
+            let kept = result.hasSuffix("…") && result != text ? Array(result.dropLast()) : Array(result)
+            #expect(Array(text).starts(with: kept), "\(result.debugDescription) is whole clusters of \(text.debugDescription)")
+        }
     }
 
     @Test(

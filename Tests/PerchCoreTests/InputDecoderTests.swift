@@ -163,6 +163,21 @@ private let mouseCases: [DecoderCase] = [
     DecoderCase("SGR large coordinates", "^[[<0;300;120M", [mouse(.press, .left, column: 299, row: 119)]),
     DecoderCase("SGR with a zero coordinate is unknown", "^[[<0;0;5M", [.unknown(bytes("^[[<0;0;5M"))]),
     DecoderCase("SGR with two numbers is unknown", "^[[<0;5M", [.unknown(bytes("^[[<0;5M"))]),
+    DecoderCase("SGR with four numbers is unknown", "^[[<0;5;6;7M", [.unknown(bytes("^[[<0;5;6;7M"))]),
+    DecoderCase("SGR with a 10-digit coordinate is unknown", "^[[<0;1234567890;5Mx", [.unknown(bytes("^[[<0;1234567890;5M")), char("x")]),
+    DecoderCase("SGR with a non-digit parameter is unknown", "^[[<0;5:1;6M", [.unknown(bytes("^[[<0;5:1;6M"))]),
+    DecoderCase("X10 press left at 5,24", [esc, 0x5B, 0x4D, 32, 37, 56], [mouse(.press, .left, column: 4, row: 23)]),
+    DecoderCase("X10 release (button 3) at 5,24", [esc, 0x5B, 0x4D, 35, 37, 56], [mouse(.release, .none, column: 4, row: 23)]),
+    DecoderCase("X10 drag left", [esc, 0x5B, 0x4D, 64, 40, 35], [mouse(.drag, .left, column: 7, row: 2)]),
+    DecoderCase("X10 wheel down", [esc, 0x5B, 0x4D, 97, 33, 33], [mouse(.scrollDown, .none, column: 0, row: 0)]),
+    DecoderCase("X10 at column 223, the last a byte can carry", [esc, 0x5B, 0x4D, 32, 255, 33], [mouse(.press, .left, column: 222, row: 0)]),
+    DecoderCase(
+        "X10 past column 223 (xterm sends 0) is unknown, and the next key is a key", [esc, 0x5B, 0x4D, 32, 0, 33, 0x71],
+        [.unknown([esc, 0x5B, 0x4D, 32, 0, 33]), char("q")]),
+    DecoderCase(
+        "X10 with raw bytes that look like ESC and [ takes them as coordinates", [esc, 0x5B, 0x4D, 32, esc, 0x5B, 0x6A],
+        [.unknown([esc, 0x5B, 0x4D, 32, esc, 0x5B]), char("j")]),
+    DecoderCase("X10 cut short, flushed, is unknown", [esc, 0x5B, 0x4D, 32, 37], [.unknown([esc, 0x5B, 0x4D, 32, 37])]),
 ]
 
 private let pasteCases: [DecoderCase] = [
@@ -172,6 +187,7 @@ private let pasteCases: [DecoderCase] = [
     DecoderCase("UTF-8 inside a paste", "^[[200~héllo 中^[[201~", [.paste("héllo 中")]),
     DecoderCase("empty paste", "^[[200~^[[201~", [.paste("")]),
     DecoderCase("keys around a paste", "a^[[200~b^[[201~c", [char("a"), .paste("b"), char("c")]),
+    DecoderCase("NUL and controls inside a paste stay text", [esc] + bytes("[200~a") + [0, 3, 0x1A] + bytes("b^[[201~"), [.paste("a\0\u{03}\u{1A}b")]),
 ]
 
 private let malformedCases: [DecoderCase] = [
@@ -184,6 +200,15 @@ private let malformedCases: [DecoderCase] = [
     DecoderCase("esc [ at end, flushed, is Alt-[", "^[[", [char("[", .alt)]),
     DecoderCase("esc O at end, flushed, is Alt-O", "^[O", [char("O", .alt)]),
     DecoderCase("unknown SS3", "^[Oz", [.unknown(bytes("^[Oz"))]),
+    // Bug: ESC O followed by a control byte swallowed that byte in an unknown SS3.
+    DecoderCase("ESC O then Enter: Alt-O and Enter", "^[O\r", [char("O", .alt), key(.enter)]),
+    DecoderCase("ESC O then a sequence: Alt-O and the sequence", "^[O^[[B", [char("O", .alt), key(.down)]),
+    DecoderCase("CSI key with a 10-digit parameter is unknown", "^[[1;1234567890Aj", [.unknown(bytes("^[[1;1234567890A")), char("j")]),
+    DecoderCase("CSI key with 30 parameters is unknown", "^[[" + String(repeating: "1;", count: 29) + "1Aj", [
+        .unknown(bytes("^[[" + String(repeating: "1;", count: 29) + "1A")), char("j"),
+    ]),
+    DecoderCase("invalid UTF-8 then a key", [0xFF, 0xC3, 0x71], [char("\u{FFFD}"), char("\u{FFFD}"), char("q")]),
+    DecoderCase("NUL bytes between keys", [0, 0x6A, 0, 0], [key(.control(" ")), char("j"), key(.control(" ")), key(.control(" "))]),
 ]
 
 private let allCases = printableCases + utf8Cases + controlCases + csiKeyCases + mouseCases + pasteCases + malformedCases
@@ -263,6 +288,57 @@ struct InputDecoderTests {
         // The parameter bytes of the dropped sequence must not reach the app as `1` key presses
         // (which would switch tabs).
         #expect(!events.contains(char("1")), "tail of the over-long sequence was delivered as keys: \(events.count) events")
+    }
+
+    // Bug: after an over-long sequence was cut off and the input went quiet, the next digits typed were dropped as its tail.
+    @Test("after an over-long sequence and a quiet spell, digits are keys again")
+    func overLongThenQuiet() {
+        var decoder = InputDecoder()
+        let events = decoder.feed(bytes("^[[" + String(repeating: "1", count: 80)))
+        #expect(events.count == 1)
+        #expect(decoder.flush() == [])
+        #expect(decoder.feed(bytes("1")) == [char("1")])
+    }
+
+    @Test("a 1 MB paste with q, digits and newlines arrives whole, as one paste, and keys after it are keys")
+    func megabytePaste() {
+        let line = "q1234 ja\r\n"
+        let text = String(repeating: line, count: 1_000_000 / line.utf8.count)
+        let input = bytes("^[[200~") + Array(text.utf8) + bytes("^[[201~j")
+        var decoder = InputDecoder()
+        var events: [InputEvent] = []
+        for start in stride(from: 0, to: input.count, by: 4096) {
+            events += decoder.feed(input[start..<min(start + 4096, input.count)])
+            #expect(decoder.bufferedByteCount <= InputDecoder.maximumPasteBytes)
+        }
+        #expect(events == [.paste(text), char("j")])
+        #expect(decoder.bufferedByteCount == 0)
+    }
+
+    @Test("a paste longer than 1 MiB, with or without its end marker, keeps its first 1 MiB; the decoder's state stays bounded")
+    func oversizedPaste() {
+        let text = Array(String(repeating: "x", count: 3 * InputDecoder.maximumPasteBytes).utf8)
+        for withEnd in [true, false] {
+            var decoder = InputDecoder()
+            var events: [InputEvent] = []
+            events += decoder.feed(bytes("^[[200~"))
+            for start in stride(from: 0, to: text.count, by: 65536) {
+                events += decoder.feed(text[start..<min(start + 65536, text.count)])
+                #expect(decoder.bufferedByteCount <= InputDecoder.maximumPasteBytes)
+            }
+            events += withEnd ? decoder.feed(bytes("^[[201~")) : decoder.flush()
+            events += decoder.feed(bytes("q"))
+            #expect(events == [.paste(String(repeating: "x", count: InputDecoder.maximumPasteBytes)), char("q")])
+            #expect(decoder.discardedByteCount == 2 * InputDecoder.maximumPasteBytes)
+        }
+    }
+
+    @Test("a lone Esc is decided within 50 ms: the caller is told to wait at most that long")
+    func escapeTimeout() {
+        var decoder = InputDecoder()
+        _ = decoder.feed([esc])
+        let timeout = try? #require(decoder.pendingTimeoutMilliseconds)
+        #expect(timeout.map { $0 > 0 && $0 <= 50 } == true, "\(String(describing: timeout)) ms")
     }
 
     // Bug: overlong, surrogate and out-of-range UTF-8 became one U+FFFD instead of one per maximal subpart.

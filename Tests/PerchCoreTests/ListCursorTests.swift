@@ -135,7 +135,7 @@ struct ListCursorTests {
 
     @Test("random walks keep the invariants", arguments: [1, 2, 5, 10, 25])
     func randomWalk(visible: Int) {
-        var rng = SplitMix(seed: UInt64(visible))
+        var rng = SplitMix64(seed: UInt64(visible))
         for count in [0, 1, 3, 10, 60] {
             var c = ListCursor()
             for _ in 0..<500 {
@@ -148,18 +148,5 @@ struct ListCursorTests {
                 expectInvariants(c, count: count, visible: visible)
             }
         }
-    }
-}
-
-/// A tiny deterministic random number generator for the random-walk test.
-private struct SplitMix {
-    var state: UInt64
-    init(seed: UInt64) { state = seed }
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
     }
 }

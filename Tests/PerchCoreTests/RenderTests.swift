@@ -237,19 +237,6 @@ struct RenderTests {
         }
     }
 
-    @Test("a 10×3 screen renders without crashing, with and without the sheet")
-    func tinyScreen() {
-        var state = AppState(accounts: Account.samples, size: Size(width: 10, height: 3))
-        var lines = state.render().lines
-        #expect(lines.count == 3)
-        #expect(lines.allSatisfy { DisplayWidth.columns(of: $0) == 10 })
-        #expect(lines[0] == " Overview ")
-        state.openSheet()
-        lines = state.render().lines
-        #expect(lines.count == 3)
-        #expect(lines.allSatisfy { DisplayWidth.columns(of: $0) == 10 })
-    }
-
     @Test(
         "every tab renders full-size lines at any size, with and without the sheet",
         arguments: [

@@ -109,6 +109,25 @@ struct ScreenTests {
         #expect(screen.lines == ["ab  "])
     }
 
+    @Test("text of any kind, at any width: rows stay full width, cells hold drawn forms, the next text starts where put said")
+    func hostileTextAtEveryWidth() {
+        for text in DisplayWidthTests.hostileTexts {
+            for width in 1...30 {
+                var screen = Screen(size: Size(width: 32, height: 1))
+                let end = screen.put(text, column: 1, row: 0, width: width)
+                #expect(end <= 1 + width, "\(text.debugDescription) overflowed its \(width) columns")
+                screen.put("|", column: end, row: 0)
+                #expect(screen[end, 0].character == "|", "\(text.debugDescription) at \(width): the next text starts at column \(end)")
+                expectRowsFullWidth(screen)
+                for column in 0..<screen.size.width {
+                    let character = screen[column, 0].character
+                    #expect(DisplayWidth.drawable(character) == String(character), "cell \(column) holds \(character.debugDescription)")
+                    #expect(!character.unicodeScalars.contains { $0.value < 0x20 || (0x7F..<0xA0).contains($0.value) })
+                }
+            }
+        }
+    }
+
     @Test("overwriting either half of a wide character blanks the other half")
     func overwriteHalf() {
         var screen = Screen(size: Size(width: 5, height: 1))

@@ -8,14 +8,23 @@
 /// so a stray paste-start cannot swallow every later key.
 ///
 /// Follows xterm's "Control Sequences" (ctlseqs): CSI and SS3 cursor and editing keys with
-/// modifier parameters, SGR (1006) mouse reports, focus events (1004) and bracketed paste (2004).
+/// modifier parameters, SGR (1006) mouse reports, legacy X10 mouse reports (`ESC [ M` and three
+/// bytes, from terminals without SGR), focus events (1004) and bracketed paste (2004).
 /// The decoder never reads the terminal itself.
+///
+/// Any byte stream is safe: state is bounded (at most ``maximumSequenceLength`` bytes held
+/// outside a paste, at most ``maximumPasteBytes`` inside one), a malformed sequence becomes
+/// ``InputEvent/unknown(_:)`` and the bytes after it are decoded as their own events.
 public struct InputDecoder: Sendable {
     /// How long a caller waits for the rest of a sequence before ``flush()``, in milliseconds.
     public static let escapeTimeoutMilliseconds: Int64 = 25
 
     /// Longest control sequence accepted, in bytes; a longer one is dropped as ``InputEvent/unknown(_:)``.
     public static let maximumSequenceLength = 64
+
+    /// Most bytes of one paste kept, in bytes (1 MiB); the rest of a longer paste is dropped, so
+    /// that a paste with no end marker cannot grow without bound.
+    public static let maximumPasteBytes = 1 << 20
 
     private static let esc: UInt8 = 0x1B
     private static let pasteEnd: [UInt8] = Array("\u{1B}[201~".utf8)
@@ -26,7 +35,23 @@ public struct InputDecoder: Sendable {
     /// up to and including its final byte, so they never turn into key presses.
     private var discardingSequence = false
 
+    /// Bytes taken out of the input so far: delivered in events, moved into a paste, or dropped.
+    /// With the bytes still held, this always adds up to every byte fed.
+    private(set) var consumedByteCount = 0
+    /// Bytes dropped without becoming part of an event: the tail of an over-long sequence and
+    /// paste bytes past ``maximumPasteBytes``.
+    private(set) var discardedByteCount = 0
+
     public init() {}
+
+    /// Bytes held for an incomplete sequence or an unfinished paste.
+    public var bufferedByteCount: Int { pending.count + (paste?.count ?? 0) }
+
+    /// Bytes fed but not yet taken out of the input (an incomplete sequence).
+    var unreadByteCount: Int { pending.count }
+
+    /// Bytes of the paste being received, or nil outside a paste.
+    var pasteByteCount: Int? { paste?.count }
 
     /// Whether bytes are held waiting for the rest of a sequence (outside a paste), so that
     /// the caller should call ``flush()`` after ``escapeTimeoutMilliseconds`` without input.
@@ -52,10 +77,15 @@ public struct InputDecoder: Sendable {
     /// Escape key, an unfinished sequence becomes ``InputEvent/unknown(_:)``, a partial
     /// UTF-8 character becomes U+FFFD, an unfinished paste is delivered as it is.
     public mutating func flush() -> [InputEvent] {
+        // The input went quiet: a sequence being dropped is over, and later bytes are keys again.
+        discardingSequence = false
         if let text = paste {
             // The end marker never came: what arrived is the paste.
             paste = nil
-            let bytes = text + pending
+            let kept = min(pending.count, Self.maximumPasteBytes - text.count)
+            let bytes = text + pending[0..<kept]
+            consumedByteCount += pending.count
+            discardedByteCount += pending.count - kept
             pending.removeAll()
             return [.paste(String(decoding: bytes, as: UTF8.self))]
         }
@@ -77,16 +107,21 @@ public struct InputDecoder: Sendable {
                 let byte = pending[index]
                 if byte >= 0x20 && byte <= 0x3F {
                     index += 1
+                    consumedByteCount += 1
+                    discardedByteCount += 1
                     continue
                 }
                 discardingSequence = false
                 if byte >= 0x40 && byte <= 0x7E {
                     index += 1
+                    consumedByteCount += 1
+                    discardedByteCount += 1
                     continue
                 }
             }
             if paste != nil {
                 guard let next = consumePaste(from: index, into: &events) else { return events }
+                consumedByteCount += next - index
                 index = next
                 continue
             }
@@ -94,13 +129,16 @@ public struct InputDecoder: Sendable {
             case .event(let event, let consumed):
                 if let event { events.append(event) }
                 index += consumed
+                consumedByteCount += consumed
             case .beginPaste(let consumed):
                 paste = []
                 index += consumed
+                consumedByteCount += consumed
             case .startDiscarding(let event, let consumed):
                 events.append(event)
                 discardingSequence = true
                 index += consumed
+                consumedByteCount += consumed
             case .needMore:
                 pending.removeFirst(index)
                 return events
@@ -120,8 +158,9 @@ public struct InputDecoder: Sendable {
             if pending[i] == Self.esc {
                 let available = min(end.count, pending.count - i)
                 if pending[i..<(i + available)].elementsEqual(end[0..<available]) {
-                    paste?.append(contentsOf: pending[index..<i])
+                    appendToPaste(pending[index..<i])
                     if available < end.count {
+                        consumedByteCount += i - index
                         pending.removeFirst(i)
                         return nil
                     }
@@ -132,9 +171,17 @@ public struct InputDecoder: Sendable {
             }
             i += 1
         }
-        paste?.append(contentsOf: pending[index..<i])
+        appendToPaste(pending[index..<i])
+        consumedByteCount += i - index
         pending.removeAll(keepingCapacity: true)
         return nil
+    }
+
+    /// Adds pasted bytes to the paste, up to ``maximumPasteBytes``; the rest is dropped.
+    private mutating func appendToPaste(_ bytes: ArraySlice<UInt8>) {
+        let kept = min(bytes.count, max(0, Self.maximumPasteBytes - (paste?.count ?? 0)))
+        paste?.append(contentsOf: bytes.prefix(kept))
+        discardedByteCount += bytes.count - kept
     }
 
     private func step(at index: Int, final: Bool) -> Step {
@@ -216,7 +263,12 @@ public struct InputDecoder: Sendable {
             guard index + 2 < pending.count else {
                 return final ? .event(.key(KeyEvent(.character("O"), modifiers: .alt)), consumed: 2) : .needMore
             }
-            return .event(Self.ss3(pending[index + 2]), consumed: 3)
+            let third = pending[index + 2]
+            guard third >= 0x40 && third <= 0x7E else {
+                // Not an SS3 final byte: Alt-O, and the byte is decoded on its own.
+                return .event(.key(KeyEvent(.character("O"), modifiers: .alt)), consumed: 2)
+            }
+            return .event(Self.ss3(third), consumed: 3)
         case Self.esc:
             return .event(.key(KeyEvent(.escape)), consumed: 1)
         default:
@@ -248,6 +300,9 @@ public struct InputDecoder: Sendable {
 
     /// Parses `ESC [ params intermediates final` starting at `index`.
     private func csi(at index: Int, final: Bool) -> Step {
+        if index + 2 < pending.count, pending[index + 2] == UInt8(ascii: "M") {
+            return x10Mouse(at: index, final: final)
+        }
         var i = index + 2
         while i < pending.count {
             let byte = pending[i]
@@ -276,8 +331,38 @@ public struct InputDecoder: Sendable {
         return .needMore
     }
 
-    private static func numbers(_ text: Substring) -> [Int] {
-        text.split(separator: ";", omittingEmptySubsequences: false).map { Int($0.prefix(9)) ?? 0 }
+    /// Legacy X10 mouse report: `ESC [ M` and three raw bytes, each 32 + a value: the button
+    /// code, then the 1-based column and row (xterm ctlseqs "X10 compatibility mode" and "Normal
+    /// tracking mode"). Sent by terminals without SGR (1006). A coordinate past 223 does not fit
+    /// in a byte: xterm sends 0 for it and others wrap; either way the six bytes are taken
+    /// together and such a report, which names no cell, becomes ``InputEvent/unknown(_:)``.
+    private func x10Mouse(at index: Int, final: Bool) -> Step {
+        let length = 6
+        guard index + length <= pending.count else {
+            return final ? .event(.unknown(Array(pending[index...])), consumed: pending.count - index) : .needMore
+        }
+        let report = Array(pending[index..<(index + length)])
+        let code = Int(report[3]) - 32
+        let column = Int(report[4]) - 32
+        let row = Int(report[5]) - 32
+        guard code >= 0, column >= 1, row >= 1 else { return .event(.unknown(report), consumed: length) }
+        // Button bits 3 without motion or wheel is a release, of a button the report does not name.
+        let isRelease = code & 3 == 3 && code & (32 | 64) == 0
+        return .event(Self.sgrMouse([code, column, row], pressed: !isRelease) ?? .unknown(report), consumed: length)
+    }
+
+    /// Longest decimal parameter accepted, in digits; a longer one makes the sequence unknown.
+    static let maximumParameterDigits = 9
+
+    /// The `;`-separated decimal parameters of a sequence (an empty one is 0), or nil when one is
+    /// not a number of at most ``maximumParameterDigits`` digits.
+    private static func numbers(_ text: Substring) -> [Int]? {
+        var result: [Int] = []
+        for field in text.split(separator: ";", omittingEmptySubsequences: false) {
+            guard field.count <= maximumParameterDigits, field.allSatisfy({ $0.isASCII && $0.isNumber }) else { return nil }
+            result.append(Int(field) ?? 0)
+        }
+        return result
     }
 
     private static func modifiers(fromParameter value: Int) -> Modifiers {
@@ -289,10 +374,10 @@ public struct InputDecoder: Sendable {
         let raw = [esc, UInt8(ascii: "[")] + parameters + [final]
         let text = String(decoding: parameters, as: UTF8.self)
         if text.hasPrefix("<"), final == UInt8(ascii: "M") || final == UInt8(ascii: "m") {
-            return sgrMouse(numbers(text.dropFirst()), pressed: final == UInt8(ascii: "M")) ?? .unknown(raw)
+            return numbers(text.dropFirst()).flatMap { sgrMouse($0, pressed: final == UInt8(ascii: "M")) } ?? .unknown(raw)
         }
-        guard text.allSatisfy({ $0.isASCII && ($0.isNumber || $0 == ";") }) else { return .unknown(raw) }
-        let params = numbers(Substring(text))
+        // Keys carry at most two parameters (a key number and the modifiers); more is not a key.
+        guard let params = numbers(Substring(text)), params.count <= 2 else { return .unknown(raw) }
         let mods = modifiers(fromParameter: params.count > 1 ? params[1] : 0)
         func key(_ k: Key) -> InputEvent { .key(KeyEvent(k, modifiers: mods)) }
         switch final {

@@ -55,7 +55,7 @@ public struct AppState: Hashable, Sendable {
     public var settings = ListCursor()
     /// Layers above the panes, bottom first.
     public var presented: [Presentation] = []
-    /// Terminal size, columns × rows.
+    /// Terminal size, columns × rows, at most ``Layout/maximumSize`` when set by ``init`` or a resize.
     public var size: Size
     /// A one-line message shown above the tab bar until the next key, e.g. a save failure.
     public var banner: String?
@@ -69,7 +69,7 @@ public struct AppState: Hashable, Sendable {
                 ? widest : min(Self.maximumNameColumns, DisplayWidth.columns(of: String(account.name.prefix(Self.maximumNameColumns + 1))))
         }
         self.saved = saved
-        self.size = size
+        self.size = Layout.capped(size)
         self.info = info
         self.catalogItems = []
         if let current = saved.currentAccount, !accounts.contains(where: { $0.id == current }) {

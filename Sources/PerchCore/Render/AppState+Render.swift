@@ -5,6 +5,10 @@ extension AppState {
         var screen = Screen(size: size)
         let layout = Layout(size: size)
         guard size.width > 0, size.height > 0 else { return screen }
+        if layout.isTooSmall {
+            renderTooSmall(into: &screen)
+            return screen
+        }
         switch selectedTab {
         case .overview: renderOverview(into: &screen, layout.pane)
         case .catalog: renderCatalog(into: &screen, layout.pane)
@@ -36,24 +40,23 @@ extension AppState {
         let pane = Layout(size: size).pane
         let rows = min(Self.maximumBannerRows, pane.height / 2)
         guard let banner, rows > 0, size.width > 2 else { return [] }
-        let width = size.width - 2
-        var lines: [String] = []
-        var current = ""
-        for word in banner.split(separator: " ", omittingEmptySubsequences: true).map(String.init) {
-            let candidate = current.isEmpty ? word : current + " " + word
-            if DisplayWidth.fits(candidate, in: width) || current.isEmpty {
-                current = candidate
-            } else {
-                lines.append(current)
-                current = word
-            }
+        return DisplayWidth.wrapped(banner, to: size.width - 2, rows: rows)
+    }
+
+    /// The notice shown instead of the interface on a screen below ``Layout/minimumSize``,
+    /// e.g. "terminal too small (19×6, needs 20×6)".
+    public var tooSmallNotice: String {
+        "terminal too small (\(size.width)×\(size.height), needs \(Layout.minimumSize.width)×\(Layout.minimumSize.height))"
+    }
+
+    /// The ``tooSmallNotice``, wrapped and centred on a blank screen.
+    private func renderTooSmall(into screen: inout Screen) {
+        let lines = DisplayWidth.wrapped(tooSmallNotice, to: size.width, rows: size.height)
+        let top = (size.height - lines.count) / 2
+        for (offset, line) in lines.enumerated() {
+            let column = (size.width - DisplayWidth.columns(of: line)) / 2
+            screen.put(line, column: column, row: top + offset, style: .bold)
         }
-        if !current.isEmpty { lines.append(current) }
-        if lines.count > rows {
-            lines = Array(lines.prefix(rows))
-            lines[rows - 1] = DisplayWidth.truncated(lines[rows - 1], to: width - 1) + "…"
-        }
-        return lines.map { DisplayWidth.truncated($0, to: width) }
     }
 
     private func renderTabBar(into screen: inout Screen, _ layout: Layout) {

@@ -1,17 +1,65 @@
-/// Terminal display width of text, in columns, and the replacement of characters that must never
-/// reach a terminal. This is the one place that decides how many columns a character takes.
+/// Terminal display width of text, in columns, and the form in which each grapheme cluster is
+/// drawn. This is the one place that decides how many columns a character takes.
 ///
-/// A grapheme cluster takes the sum of its scalars' widths, as ncursesw (through glibc's
-/// wcwidth(3), which this table matches for every scalar glibc knows) and terminals that do not
-/// join emoji sequences count it: wide and fullwidth characters (Unicode
-/// East Asian Width W and F, which include emoji with default emoji presentation) take 2 columns,
-/// combining marks, variation selectors and format characters (ZWJ, ZWNJ) take 0, the rest 1.
+/// Terminals disagree about emoji sequences: a ZWJ sequence (👨‍👩‍👧), a skin-tone modifier (👍🏽)
+/// or a variation selector 16 (❤️) is one two-column glyph in some terminals and the sum of its
+/// parts in others (and in ncursesw, which counts with glibc's wcwidth(3)). A row drawn with one
+/// width and shown with another is misaligned to its end. So each cluster is drawn in a form whose
+/// width they all agree on (``drawable(_:)``): ZWJ between emoji, emoji modifiers after a base,
+/// variation selectors 15 and 16 and tag characters are left out, so 👨‍👩‍👧 is drawn as 👨👩👧 and
+/// 👍🏽 as 👍; at most ``maximumZeroWidthScalars`` combining marks are kept on one base (ncursesw
+/// keeps no more in a cell); controls and bidirectional overrides become U+FFFD.
+///
+/// A drawn cluster takes the sum of its scalars' widths, as ncursesw counts it (glibc's
+/// wcwidth(3), which this table matches for every scalar glibc knows): wide and fullwidth
+/// characters (Unicode East Asian Width W and F, which include emoji with default emoji
+/// presentation) take 2 columns, combining marks, variation selectors and format characters take
+/// 0, the rest 1. A regional-indicator pair (a flag) takes 2.
 public enum DisplayWidth {
-    /// Columns taken by one grapheme cluster (0 for a cluster of zero-width scalars only).
+    /// Most zero-width scalars (combining marks) drawn on one base character: ncursesw's cell
+    /// holds a spacing character and up to four more (CCHARW_MAX 5).
+    public static let maximumZeroWidthScalars = 4
+
+    /// Columns taken by one grapheme cluster as drawn (see ``drawable(_:)``); 0 for a cluster of
+    /// zero-width scalars only.
     public static func columns(of character: Character) -> Int {
-        var total = 0
-        for scalar in character.unicodeScalars { total += columns(of: scalar) }
-        return total
+        let scalars = character.unicodeScalars
+        if let only = scalars.first, scalars.index(after: scalars.startIndex) == scalars.endIndex {
+            return isUnsafe(only) ? 1 : columns(of: only)
+        }
+        return drawable(character).unicodeScalars.reduce(0) { $0 + columns(of: $1) }
+    }
+
+    /// The grapheme cluster `character` in the form Perch draws it, whose width every terminal
+    /// agrees on: one or more clusters (a ZWJ emoji sequence becomes its emoji side by side), or
+    /// U+FFFD for a cluster holding a control or a bidirectional override.
+    public static func drawable(_ character: Character) -> String {
+        let scalars = character.unicodeScalars
+        if scalars.contains(where: isUnsafe) { return "\u{FFFD}" }
+        guard scalars.index(after: scalars.startIndex) != scalars.endIndex else { return String(character) }
+        let isEmoji = scalars.contains { $0.properties.isEmojiPresentation || $0.properties.isEmojiModifier || $0.value == 0xFE0F }
+        var result = String.UnicodeScalarView()
+        var zeroWidth = 0
+        for scalar in scalars {
+            let v = scalar.value
+            let isFirst = result.isEmpty
+            if v == 0xFE0E || v == 0xFE0F || (0xE0020...0xE007F).contains(v) { continue }
+            if isEmoji, v == 0x200D || (!isFirst && scalar.properties.isEmojiModifier) { continue }
+            if !isFirst, columns(of: scalar) == 0 {
+                zeroWidth += 1
+                if zeroWidth > maximumZeroWidthScalars { continue }
+            }
+            result.append(scalar)
+        }
+        return String(result)
+    }
+
+    /// Whether drawing `scalar` could drive the terminal or reorder the row: C0 and C1 controls
+    /// and DEL (which would let data move the cursor, retitle the window or write the clipboard),
+    /// and bidirectional overrides and isolates.
+    static func isUnsafe(_ scalar: Unicode.Scalar) -> Bool {
+        let v = scalar.value
+        return v < 0x20 || (v >= 0x7F && v < 0xA0) || (0x202A...0x202E).contains(v) || (0x2066...0x2069).contains(v)
     }
 
     /// Columns taken by a scalar on its own: 0, 1 or 2.
@@ -44,19 +92,6 @@ public enum DisplayWidth {
     /// Columns taken by `text`.
     public static func columns(of text: String) -> Int {
         text.reduce(0) { $0 + columns(of: $1) }
-    }
-
-    /// `character` made safe to draw: C0 and C1 controls and DEL (which would let data move the
-    /// cursor, retitle the window or write the clipboard) and bidirectional overrides and isolates
-    /// (which would reorder the rest of the row in some terminals) become U+FFFD.
-    public static func sanitized(_ character: Character) -> Character {
-        for scalar in character.unicodeScalars {
-            let v = scalar.value
-            if v < 0x20 || (v >= 0x7F && v < 0xA0) || (0x202A...0x202E).contains(v) || (0x2066...0x2069).contains(v) {
-                return "\u{FFFD}"
-            }
-        }
-        return character
     }
 
     /// `text` cut to at most `width` columns by dropping its start, which becomes `…` (for paths,
@@ -99,5 +134,29 @@ public enum DisplayWidth {
             used += w
         }
         return result + "…"
+    }
+
+    /// `text` wrapped at spaces into lines of at most `width` columns, on at most `rows` lines; a
+    /// word longer than a line is cut with `…`, and when lines are left over the last one shown
+    /// ends in `…`. Empty when `width` or `rows` is below 1.
+    public static func wrapped(_ text: String, to width: Int, rows: Int) -> [String] {
+        guard width > 0, rows > 0 else { return [] }
+        var lines: [String] = []
+        var current = ""
+        for word in text.split(separator: " ", omittingEmptySubsequences: true).map(String.init) {
+            let candidate = current.isEmpty ? word : current + " " + word
+            if fits(candidate, in: width) || current.isEmpty {
+                current = candidate
+            } else {
+                lines.append(current)
+                current = word
+            }
+        }
+        if !current.isEmpty { lines.append(current) }
+        if lines.count > rows {
+            lines = Array(lines.prefix(rows))
+            lines[rows - 1] = width > 1 ? truncated(lines[rows - 1], to: width - 1) + "…" : "…"
+        }
+        return lines.map { truncated($0, to: width) }
     }
 }

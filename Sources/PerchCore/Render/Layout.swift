@@ -5,6 +5,23 @@ public struct Layout: Hashable, Sendable {
 
     public init(size: Size) { self.size = size }
 
+    /// Smallest screen the interface is drawn on, columns × rows: room for the tab labels, a pane
+    /// title, a list row and a one-row sheet. Below it only a "terminal too small" notice is shown.
+    public static let minimumSize = Size(width: 20, height: 6)
+
+    /// Largest screen Perch lays out, columns × rows. A terminal reporting more (a window size is
+    /// up to 65535 × 65535) is drawn in its top-left part, so a frame never takes more than
+    /// 500,000 cells.
+    public static let maximumSize = Size(width: 1000, height: 500)
+
+    /// `size` limited to ``maximumSize``.
+    public static func capped(_ size: Size) -> Size {
+        Size(width: min(size.width, maximumSize.width), height: min(size.height, maximumSize.height))
+    }
+
+    /// Whether the screen is below ``minimumSize`` in either direction.
+    public var isTooSmall: Bool { size.width < Self.minimumSize.width || size.height < Self.minimumSize.height }
+
     /// Rows taken by the tab bar: a rule and the labels, or the labels alone on a short screen.
     public var tabBarHeight: Int { size.height >= 6 ? 2 : min(size.height, 1) }
 

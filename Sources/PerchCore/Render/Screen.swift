@@ -35,7 +35,7 @@ public struct Screen: Hashable, Sendable {
 
     /// Writes `text` from (`column`, `row`) in `style`, at most `width` columns (default: to the
     /// right edge); returns the column after the last one written. Text that does not fit ends in
-    /// `…`; controls are shown as U+FFFD; a character takes ``DisplayWidth/columns(of:)`` cells,
+    /// `…`; each grapheme cluster is drawn as ``DisplayWidth/drawable(_:)`` (controls as U+FFFD) and takes ``DisplayWidth/columns(of:)`` cells,
     /// the first holding it and the rest marked as continuations.
     @discardableResult
     public mutating func put(_ text: String, column: Int, row: Int, style: Style = .plain, width: Int? = nil) -> Int {
@@ -43,8 +43,7 @@ public struct Screen: Hashable, Sendable {
         let limit = min(size.width, width.map { column + $0 } ?? size.width)
         let fitted = DisplayWidth.fits(text, in: limit - column) ? text : DisplayWidth.truncated(text, to: limit - column)
         var x = column
-        for raw in fitted {
-            let character = DisplayWidth.sanitized(raw)
+        for character in fitted.flatMap(DisplayWidth.drawable) {
             let w = DisplayWidth.columns(of: character)
             if w == 0 { continue }
             if x + w > limit {

@@ -2,6 +2,7 @@ extension AppState {
     /// What lies under `position` on the screen as it is drawn now (top layer first).
     public func hitTest(_ position: Position) -> HitTarget {
         let layout = Layout(size: size)
+        if layout.isTooSmall { return .none }
         if sheet != nil {
             let sheetLayout = self.sheetLayout
             guard position.row >= sheetLayout.top else { return .outsideSheet }

@@ -7,10 +7,20 @@ extension AppState {
             if key.key == .control("c") { return [.quit] }
             if key.key == .control("z") { return [.suspend] }
         }
+        if layout.isTooSmall {
+            // Only the "terminal too small" notice is on the screen: nothing else can be acted on.
+            switch event {
+            case .key(let key) where key.key == .character("q") && presented.isEmpty: return [.quit]
+            case .resize: break
+            default: return []
+            }
+        }
         switch event {
         case .resize(let newSize):
-            size = newSize
-            clampLists()
+            size = Layout.capped(newSize)
+            // Below the minimum size nothing is laid out, so nothing is clamped: every pane's
+            // cursor and scroll, and the sheet's, come back as they were when the screen grows.
+            if !layout.isTooSmall { clampLists() }
             return []
         case .key(let key):
             return sheet != nil ? sheetKey(key) : paneKey(key)
@@ -42,7 +52,7 @@ extension AppState {
     /// Opens the account sheet with its cursor on the current account; on a screen too short to
     /// show a single account row it stays closed (an invisible sheet would swallow every key).
     public mutating func openSheet() {
-        guard sheetLayout.visibleRows > 0 else { return }
+        guard sheetLayout.visibleRows > 0, !layout.isTooSmall else { return }
         let index = accounts.firstIndex { $0.id == saved.currentAccount } ?? 0
         var cursor = ListCursor()
         cursor.moveTo(index, count: accounts.count, visible: sheetLayout.visibleRows)

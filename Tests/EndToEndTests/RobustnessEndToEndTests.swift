@@ -1,0 +1,142 @@
+import Foundation
+import Testing
+
+/// End-to-end: hostile terminals and hostile data, with the release binary in tmux.
+@Suite(.serialized)
+struct RobustnessEndToEndTests {
+    /// Starts Perch with `accounts` (JSON objects) as its config.
+    func started(accounts: [String], width: Int = 80, height: Int = 24) throws -> (TmuxSession, URL) {
+        let home = try TmuxSession.makeScratchHome()
+        try TmuxSession.writeConfig(#"{"accounts": [\#(accounts.joined(separator: ","))]}"#, home: home)
+        return (try TmuxSession.started(width: width, height: height, home: home), home)
+    }
+
+    @Test("An account name with an OSC title, a clear-screen and an OSC 52 clipboard write changes nothing but its row")
+    func escapeSequencesInNames() throws {
+        let (session, home) = try started(accounts: [
+            #"{"id": "evil", "name": "x\u001b]0;pwned\u0007\u001b[2J", "handle": "\u001b]52;c;aGVsbG8=\u0007@h"}"#,
+            #"{"id": "c1", "name": "y\u009b2Jz", "handle": "@c1"}"#,
+        ])
+        defer { try? FileManager.default.removeItem(at: home) }
+        try session.tmux(["set-option", "-g", "set-clipboard", "on"])
+        try session.tmux(["set-option", "-g", "allow-rename", "on"])
+        let title = try session.tmux(["display", "-p", "#{pane_title}"])
+        try session.expectAfter("a", shows: "Switch account")
+        try session.expectAfter("Down", shows: "Switch account")
+        let screen = try session.screen()
+        #expect(try session.tmux(["display", "-p", "#{pane_title}"]) == title, "the window title is unchanged")
+        #expect(try session.tmux(["list-buffers"]).isEmpty, "nothing reached the clipboard (OSC 52)")
+        #expect(screen.contains { $0.contains("x�]0;pwned��[2J") }, "the name is shown with its controls visible:\n\(screen.joined(separator: "\n"))")
+        #expect(screen.contains { $0.contains("y�2Jz") }, "a C1 CSI is shown too")
+        #expect(screen.contains { $0.contains("Hold the Overview tab") }, "the screen was not cleared")
+        #expect(screen.last { !$0.trimmingCharacters(in: .whitespaces).isEmpty }?.contains("Esc close") == true, "the sheet is intact")
+    }
+
+    // Bug: terminals that join emoji sequences drew a row narrower than ncursesw counted, shifting the rest of it.
+    @Test("Names with ZWJ emoji, skin tones, flags and keycaps are drawn in a form every terminal lines up")
+    func emojiSequencesLineUp() throws {
+        // Each name, how it is shown, and how many of its characters take two columns.
+        let names: [(name: String, shown: String, wide: Int)] = [
+            ("👨‍👩‍👧 family", "👨👩👧 family", 3), ("👍🏽 thumbs", "👍 thumbs", 1), ("🇯🇵🇫🇷 flags", "🇯🇵🇫🇷 flags", 0), ("1️⃣ ❤️ sign", "1⃣ ❤ sign", 0),
+            ("plain", "plain", 0),
+        ]
+        let accounts = names.enumerated().map { #"{"id": "u\#($0.offset)", "name": "\#($0.element.name)", "handle": "@h\#($0.offset)"}"# }
+        let (session, home) = try started(accounts: accounts)
+        defer { try? FileManager.default.removeItem(at: home) }
+        try session.expectAfter("a", shows: "Switch account")
+        let screen = try session.screen()
+        var handleColumns = Set<Int>()
+        for (index, name) in names.enumerated() {
+            let row = try #require(screen.first { $0.contains("@h\(index)") }, "row for \(name.name)")
+            let parts = row.components(separatedBy: "@h\(index)")
+            #expect(parts[0].trimmingCharacters(in: .whitespaces) == name.shown, "\(row.debugDescription)")
+            #expect(parts[1].trimmingCharacters(in: .whitespaces).isEmpty, "stray text after the handle in \(row.debugDescription)")
+            handleColumns.insert(parts[0].unicodeScalars.filter { $0.properties.generalCategory != .enclosingMark }.count + name.wide)
+        }
+        #expect(handleColumns.count == 1, "every handle starts in the same column: \(handleColumns.sorted())")
+    }
+
+    @Test("Pasted text is never taken as commands: a paste of q, digits and newlines neither quits nor switches tabs")
+    func pasteIsNotCommands() throws {
+        let session = try TmuxSession.started()
+        try session.tmux(["set-buffer", "q\n2\nq\r3a"])
+        try session.tmux(["paste-buffer", "-p"])  // bracketed, because Perch turned mode 2004 on
+        TmuxSession.pause(0.5)
+        let screen = try session.screen()
+        #expect(!screen.contains { $0.contains("EXIT=") }, "Perch is still running")
+        #expect(screen.contains { $0.contains("Switches so far") }, "still on Overview:\n\(screen.joined(separator: "\n"))")
+        #expect(!screen.contains { $0.contains("Switch account") }, "the a in the paste opened nothing")
+        try session.expectAfter("3", shows: "Stats ·")
+    }
+
+    @Test("Resizes from 1×1 to 500×200 faster than frames, with the sheet up: the notice below 20×6, and everything back after")
+    func resizeStorm() throws {
+        let session = try TmuxSession.started()
+        try session.expectAfter("2", shows: "Catalog ·")
+        for _ in 0..<30 { try session.send("j") }
+        #expect(try session.waitFor("31/60"))
+        try session.expectAfter("a", shows: "Switch account")
+        try session.send("Down")
+        TmuxSession.pause(0.3)
+        let before = try session.screen()
+        for (width, height) in [(1, 1), (500, 200), (3, 2), (19, 6), (20, 5), (200, 60), (1, 200), (500, 1), (20, 6), (7, 7)] {
+            try session.resize(width: width, height: height)
+        }
+        try session.resize(width: 19, height: 6)
+        #expect(try session.waitFor("(19×6, needs 20×6)"), "the notice: \((try? session.screen()) ?? [])")
+        try session.resize(width: 80, height: 24)
+        #expect(try session.waitUntil { $0 == before }, "the same screen as before the resizes:\n\((try? session.screen())?.joined(separator: "\n") ?? "")")
+        try session.send("Enter")
+        #expect(try session.waitFor("Switches so far: 1"), "the sheet's cursor survived: Down then Enter picked an account")
+        try session.expectAfter("q", shows: "EXIT=0")
+        #expect(try session.terminalRestored())
+    }
+
+    @Test(
+        "TERM unset, empty, dumb, unknown or absurdly long: a clear message and status 2, the screen untouched",
+        arguments: [
+            (["env", "-u", "TERM"], "", "TERM is not set"), ([], "", "TERM is not set"), ([], "dumb", "TERM is not set"),
+            ([], "no-such-terminal", "terminal type \"no-such-terminal\" is not in the terminfo database"),
+            ([], String(repeating: "x", count: 3000), "terminal type \"xxxxxxxx"),
+        ] as [([String], String, String)])
+    func unusableTerm(launcher: [String], term: String, message: String) throws {
+        let session = try TmuxSession(term: term, launcher: launcher)
+        #expect(try session.waitFor("EXIT=2"), "\((try? session.screen())?.joined(separator: "\n") ?? "")")
+        let screen = try session.screen().joined(separator: "\n")
+        #expect(screen.contains(message))
+        #expect(screen.contains("BEFORE"), "the screen was not cleared")
+        #expect(screen.count < 600, "one short message, not a screenful")
+        #expect(try session.terminalRestored())
+    }
+
+    @Test(
+        "Standard input or output not a terminal: the interface refuses with status 2 and says which",
+        arguments: [("exec \"$@\" > /dev/null", "standard output is not a terminal"), ("exec \"$@\" < /dev/null", "standard input is not a terminal")])
+    func notATerminal(redirect: String, message: String) throws {
+        let session = try TmuxSession(launcher: ["sh", "-c", redirect, "sh"])
+        #expect(try session.waitFor("EXIT=2"))
+        #expect(try session.screen().contains { $0.contains(message) })
+        #expect(try session.terminalRestored())
+    }
+
+    @Test("When the terminal goes away (its window is killed) Perch ends within a second")
+    func terminalGoesAway() throws {
+        let session = try TmuxSession.started()
+        let pid = try session.perchPID()
+        try session.tmux(["kill-window"])
+        let end = Date().addingTimeInterval(1)
+        while !TmuxSession.hasEnded(pid), Date() < end { Thread.sleep(forTimeInterval: 0.02) }
+        #expect(TmuxSession.hasEnded(pid), "still running a second after its terminal went away")
+    }
+
+    @Test("After q, bracketed paste is off: a paste into the shell has no markers")
+    func bracketedPasteOffAfterExit() throws {
+        let session = try TmuxSession.started()
+        try session.expectAfter("q", shows: "EXIT=0")
+        #expect(try session.terminalRestored())
+        try session.tmux(["set-buffer", "pasted-text"])
+        try session.tmux(["paste-buffer", "-p"])
+        #expect(try session.waitFor("pasted-text"))
+        #expect(!(try session.screen()).contains { $0.contains("[200~") }, "the shell got paste markers")
+    }
+}
