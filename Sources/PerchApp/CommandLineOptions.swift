@@ -16,6 +16,9 @@ public struct CommandLineOptions: Hashable, Sendable {
     public var statePath: String?
     /// `--long-press-ms N`: long-press and key-hold duration in milliseconds.
     public var longPressMilliseconds: Int64 = 500
+    /// `--exit-after-first-frame`: draw the first full frame, restore the terminal and exit 0
+    /// (for measuring start-up).
+    public var exitAfterFirstFrame = false
 
     /// Allowed range of `--long-press-ms`, in milliseconds.
     public static let longPressRange: ClosedRange<Int64> = 50...10_000
@@ -35,6 +38,9 @@ public struct CommandLineOptions: Hashable, Sendable {
           --state PATH         state file (default: $XDG_STATE_HOME/perch/state.json,
                                else ~/.local/state/perch/state.json)
           --long-press-ms N    how long a press or key must be held, \(longPressRange.lowerBound)–\(longPressRange.upperBound) ms (default 500)
+          --exit-after-first-frame
+                               draw the first full frame, restore the terminal and exit 0
+                               (measures start-up)
           -h, --help           show this help and exit
           --version            show the version and exit
 
@@ -84,6 +90,9 @@ public struct CommandLineOptions: Hashable, Sendable {
                 request = .help
             case "--version":
                 if request != .help { request = .version }
+            case "--exit-after-first-frame":
+                if inline != nil { throw UsageError(description: "option \(name) takes no value") }
+                exitAfterFirstFrame = true
             case "--config":
                 configPath = try value(for: name, inline: inline)
                 if configPath!.isEmpty { throw UsageError(description: "option --config needs a non-empty path") }

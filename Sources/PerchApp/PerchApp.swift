@@ -71,7 +71,7 @@ public enum PerchApp {
         state.banner = banner
         let gestures = GestureRecognizer.Configuration(longPressMilliseconds: options.longPressMilliseconds)
         let loop = EventLoop(state: state, backend: backend, store: store, gestures: gestures)
-        return loop.run()
+        return loop.run(exitAfterFirstFrame: options.exitAfterFirstFrame)
     }
 
     /// Writes `message` as one line to stderr, with control characters (newlines included) shown
