@@ -46,7 +46,10 @@ public final class EventLoop {
             if dirty, !suspended {
                 backend.draw(state.render())
                 dirty = false
-                if exitAfterFirstFrame { exitStatus = 0 }
+                if exitAfterFirstFrame {
+                    exitStatus = 0
+                    break
+                }
             }
             var fds = [
                 pollfd(fd: suspended ? -1 : backend.inputDescriptor, events: Int16(POLLIN), revents: 0),
