@@ -1,7 +1,7 @@
 // perch-bench: the in-process figures of `make bench`, written as JSON for bench/bench.py.
 //
 //   perch-bench core   --out PATH --scratch DIR [--smoke]   no terminal needed
-//   perch-bench frames --out PATH [--smoke]                 on a terminal (bench.py gives it a pty)
+//   perch-bench frames --out PATH [--smoke] [--runs N] [--only SCREEN]   on a terminal (bench.py gives it a pty)
 //
 // Times are in milliseconds from CLOCK_MONOTONIC; --smoke makes one quick run of each figure.
 import FoundationEssentials
@@ -15,6 +15,10 @@ struct Arguments {
     var out = ""
     var scratch = "/tmp"
     var smoke = false
+    /// Runs of each frame figure instead of the default (for profiling under callgrind).
+    var runs: Int?
+    /// Only the frame figure of this screen (for profiling).
+    var only: String?
 
     init(_ arguments: [String]) {
         var index = 0
@@ -27,6 +31,12 @@ struct Arguments {
                 index += 1
                 scratch = arguments[index]
             case "--smoke": smoke = true
+            case "--runs":
+                index += 1
+                runs = Int(arguments[index])
+            case "--only":
+                index += 1
+                only = arguments[index]
             default: mode = arguments[index]
             }
             index += 1
@@ -44,7 +54,7 @@ let arguments = Arguments(Array(CommandLine.arguments.dropFirst()))
 let figures: [Figure]
 switch arguments.mode {
 case "core": figures = CoreBench(smoke: arguments.smoke, scratch: arguments.scratch).run()
-case "frames": figures = FrameBench(smoke: arguments.smoke).run()
+case "frames": figures = FrameBench(smoke: arguments.smoke, runs: arguments.runs, only: arguments.only).run()
 default:
     printError("usage: perch-bench core|frames --out PATH [--scratch DIR] [--smoke]")
     exit(2)
