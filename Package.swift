@@ -4,7 +4,8 @@ import PackageDescription
 let package = Package(
     name: "Perch",
     products: [
-        .executable(name: "perch", targets: ["perch"])
+        .executable(name: "perch", targets: ["perch"]),
+        .executable(name: "perch-bench", targets: ["PerchBench"]),
     ],
     targets: [
         // ncurses (wide-character) and the shim for macros Swift cannot import.
@@ -23,6 +24,9 @@ let package = Package(
         // Command line and the event loop (the only place with time and I/O).
         .target(name: "PerchApp", dependencies: ["CSystem", "PerchCore", "PerchStore", "PerchTerminal"]),
         .executableTarget(name: "perch", dependencies: ["PerchApp"]),
+        // In-process figures for `make bench` (bench/bench.py runs it and prints the table).
+        .executableTarget(
+            name: "PerchBench", dependencies: ["PerchCore", "PerchStore", "PerchTerminal"], path: "bench/PerchBench"),
         .testTarget(name: "PerchCoreTests", dependencies: ["PerchCore"]),
         .testTarget(name: "PerchStoreTests", dependencies: ["PerchStore", "PerchCore"]),
         .testTarget(name: "PerchAppTests", dependencies: ["PerchApp", "PerchCore"]),

@@ -38,6 +38,9 @@ public struct CommandLineOptions: Hashable, Sendable {
     public var field: Field?
     /// `--limit N` of `perch history`: at most this many entries.
     public var limit: Int?
+    /// `--exit-after-first-frame`: draw the first full frame, restore the terminal and exit 0
+    /// (for measuring start-up).
+    public var exitAfterFirstFrame = false
 
     /// Allowed range of `--long-press-ms`, in milliseconds.
     public static let longPressRange: ClosedRange<Int64> = 50...10_000
@@ -178,6 +181,8 @@ public struct CommandLineOptions: Hashable, Sendable {
                 throw UsageError(description: "option --field needs one of id, name, handle, not '\(value)'", usage: usage)
             }
             self.field = field
+        case .exitAfterFirstFrame:
+            exitAfterFirstFrame = true
         case .limit:
             guard let number = Int(value), number >= 0 else {
                 throw UsageError(description: "option --limit needs a whole number of entries (0 or more), not '\(value)'", usage: usage)
@@ -204,7 +209,7 @@ public struct CommandLineOptions: Hashable, Sendable {
 
 /// An option of the command line.
 public enum Option: CaseIterable, Hashable, Sendable {
-    case help, version, config, state, longPress, json, field, limit
+    case help, version, config, state, longPress, exitAfterFirstFrame, json, field, limit
 
     static let all = allCases
 
@@ -216,6 +221,7 @@ public enum Option: CaseIterable, Hashable, Sendable {
         case .config: ["--config"]
         case .state: ["--state"]
         case .longPress: ["--long-press-ms"]
+        case .exitAfterFirstFrame: ["--exit-after-first-frame"]
         case .json: ["--json"]
         case .field: ["--field"]
         case .limit: ["--limit"]
@@ -228,7 +234,7 @@ public enum Option: CaseIterable, Hashable, Sendable {
         case .config, .state: "PATH"
         case .longPress, .limit: "N"
         case .field: "id|name|handle"
-        case .help, .version, .json: nil
+        case .help, .version, .json, .exitAfterFirstFrame: nil
         }
     }
 
@@ -250,6 +256,9 @@ public enum Option: CaseIterable, Hashable, Sendable {
         case .longPress:
             text =
                 "how long a press or key must be held, \(CommandLineOptions.longPressRange.lowerBound)–\(CommandLineOptions.longPressRange.upperBound) ms (default 500)"
+        case .exitAfterFirstFrame:
+            return "  --exit-after-first-frame\n" + "".padding(toLength: 25) + "draw the first full frame, restore the terminal and exit 0\n"
+                + "".padding(toLength: 25) + "(measures start-up)"
         case .json: text = "print JSON instead of text"
         case .field: text = "print only this field"
         case .limit: text = "print at most N entries"
@@ -285,7 +294,7 @@ public enum Command: CaseIterable, Hashable, Sendable {
     /// The options it takes.
     var options: [Option] {
         switch self {
-        case .interface: Option.common + [.longPress, .version, .help]
+        case .interface: Option.common + [.longPress, .exitAfterFirstFrame, .version, .help]
         case .list: Option.common + [.json, .help]
         case .current: Option.common + [.json, .field, .help]
         case .history: Option.common + [.json, .limit, .help]

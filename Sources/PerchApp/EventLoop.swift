@@ -44,12 +44,18 @@ public final class EventLoop {
 
     /// Runs until quit, a terminating signal, or the terminal going away; returns the exit status
     /// (0, or 128 + the signal number). The backend is shut down before returning.
-    public func run() -> Int32 {
+    /// - Parameter exitAfterFirstFrame: draw the first full frame, then shut down and return 0
+    ///   without reading input (`--exit-after-first-frame`, for measuring start-up).
+    public func run(exitAfterFirstFrame: Bool = false) -> Int32 {
         var dirty = true
         while exitStatus == nil {
             if dirty, !suspended {
                 backend.draw(state.render())
                 dirty = false
+                if exitAfterFirstFrame {
+                    exitStatus = 0
+                    break
+                }
             }
             var fds = [
                 pollfd(fd: suspended ? -1 : backend.inputDescriptor, events: Int16(POLLIN), revents: 0),

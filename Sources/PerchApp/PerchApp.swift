@@ -84,9 +84,10 @@ public enum PerchApp {
         var state = AppState(accounts: config.accounts, saved: saved, size: backend.size, info: info)
         state.banner = banner
         let gestures = GestureRecognizer.Configuration(longPressMilliseconds: options.longPressMilliseconds)
-        let loop = EventLoop(
-            state: state, backend: backend, store: store, gestures: gestures, watcher: StateWatcher(watching: paths.state))
-        return loop.run()
+        // Measuring start-up needs no watch on the state folder.
+        let watcher = options.exitAfterFirstFrame ? nil : StateWatcher(watching: paths.state)
+        let loop = EventLoop(state: state, backend: backend, store: store, gestures: gestures, watcher: watcher)
+        return loop.run(exitAfterFirstFrame: options.exitAfterFirstFrame)
     }
 
     /// Why the interface cannot start on these standard streams, or nil when both are terminals.

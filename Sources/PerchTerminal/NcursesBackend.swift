@@ -87,39 +87,10 @@ public final class NcursesBackend: TerminalBackend {
 
     public func draw(_ screen: Screen) {
         guard active else { return }
-        let old = previous.flatMap { $0.size == screen.size ? $0 : nil }
-        if old == nil { wclear(perch_stdscr()) }
-        for row in 0..<screen.size.height {
-            func changed(_ column: Int) -> Bool {
-                guard let old else { return true }
-                return old[column, row] != screen[column, row]
-            }
-            var column = 0
-            while column < screen.size.width {
-                guard changed(column) else {
-                    column += 1
-                    continue
-                }
-                // A run of changed cells sharing a style, started at a character's first column
-                // (a continuation cell is drawn by its two-column character).
-                var start = column
-                while start > 0, screen[start, row].isContinuation { start -= 1 }
-                let style = screen[start, row].style
-                var text = ""
-                column = start
-                while column < screen.size.width {
-                    let next = screen[column, row]
-                    if next.isContinuation {
-                        column += 1
-                        continue
-                    }
-                    if column > start, next.style != style || !changed(column) { break }
-                    text.append(next.character)
-                    column += 1
-                }
-                let (attrs, pair) = attributes(style)
-                _ = text.withCString { perch_put(Int32(row), Int32(start), $0, attrs, pair) }
-            }
+        if previous.map({ $0.size != screen.size }) ?? true { wclear(perch_stdscr()) }
+        for run in screen.changedRuns(from: previous) {
+            let (attrs, pair) = attributes(run.style)
+            _ = run.text.withCString { perch_put(Int32(run.row), Int32(run.column), $0, attrs, pair) }
         }
         refresh()
         previous = screen

@@ -109,7 +109,7 @@ struct RenderTests {
         #expect(!lines.contains(tabLabels80))
     }
 
-    @Test("in the sheet the cursor row is highlighted and the current account is marked")
+    @Test("in the sheet the cursor row's gutter is highlighted and the current account is marked")
     func sheetCursorAndCurrent() {
         var state = AppState(accounts: Account.samples, saved: SavedState(currentAccount: "oss"), size: Size(width: 80, height: 24))
         state.openSheet()
@@ -118,9 +118,10 @@ struct RenderTests {
         #expect(screen.lines[21].hasPrefix(" ● Open Source"))
         #expect(screen.lines[22].hasPrefix("   Side Project"))
         for column in 0..<80 {
-            #expect(screen[column, 22].style.reverse, "cursor row column \(column) not highlighted")
+            #expect(screen[column, 22].style.reverse == (column < 3), "cursor row column \(column)")
             #expect(!screen[column, 21].style.reverse, "non-cursor row column \(column) highlighted")
         }
+        #expect(screen[0, 22].style.bold, "the gutter is bold as well as reverse")
     }
 
     @Test("the sheet with 40 accounts on a 12-row screen is capped and scrolls")

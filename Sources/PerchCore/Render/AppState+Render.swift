@@ -119,16 +119,15 @@ extension AppState {
             let item = catalogItems[index]
             let row = rect.y + Layout.paneHeaderRows + offset
             let isCursor = index == catalog.cursor
-            let style = isCursor ? Style.selected : Style.plain
-            if isCursor { screen.fill(Rect(x: rect.x, y: row, width: rect.width, height: 1), style: style) }
             let number = String(repeating: " ", count: numberWidth - String(index + 1).count) + String(index + 1)
-            var x = screen.put(isCursor ? " ▸ " : "   ", column: rect.x, row: row, style: style)
-            x = screen.put(number + "  ", column: x, row: row, style: isCursor ? style : .dim)
+            // The cursor is the gutter in reverse video: a move changes 3 cells per row, not the rows.
+            var x = screen.put(isCursor ? " ▸ " : "   ", column: rect.x, row: row, style: isCursor ? .selected : .plain)
+            x = screen.put(number + "  ", column: x, row: row, style: .dim)
             let titleWidth = min(24, max(0, rect.maxX - x))
-            screen.put(DisplayWidth.truncated(item.title, to: titleWidth), column: x, row: row, style: style)
+            screen.put(DisplayWidth.truncated(item.title, to: titleWidth), column: x, row: row)
             x += titleWidth + 1
             if x < rect.maxX {
-                screen.put(DisplayWidth.truncated(item.detail, to: rect.maxX - x), column: x, row: row, style: isCursor ? style : .dim)
+                screen.put(DisplayWidth.truncated(item.detail, to: rect.maxX - x), column: x, row: row, style: .dim)
             }
         }
     }
@@ -199,14 +198,13 @@ extension AppState {
             let row = layout.firstRow + offset
             let isCursor = index == cursor.cursor
             let isCurrent = account.id == saved.currentAccount
-            let style = isCursor ? Style.selected : Style.plain
-            if isCursor { screen.fill(Rect(x: 0, y: row, width: width, height: 1), style: style) }
+            // The cursor is the gutter in reverse video: a move changes 3 cells per row, not the rows.
             var x = screen.put(
-                isCurrent ? " ● " : "   ", column: 0, row: row, style: isCursor ? style : Style(foreground: .green, bold: true))
-            screen.put(DisplayWidth.truncated(account.name, to: nameWidth), column: x, row: row, style: style)
+                isCurrent ? " ● " : "   ", column: 0, row: row, style: isCursor ? .selected : Style(foreground: .green, bold: true))
+            screen.put(DisplayWidth.truncated(account.name, to: nameWidth), column: x, row: row)
             x += nameWidth + 2
             if let handle = account.handle, x < width {
-                screen.put(DisplayWidth.truncated(handle, to: width - x), column: x, row: row, style: isCursor ? style : .dim)
+                screen.put(DisplayWidth.truncated(handle, to: width - x), column: x, row: row, style: .dim)
             }
         }
         guard layout.height >= SheetLayout.chromeRows else { return }

@@ -65,6 +65,8 @@ public enum DisplayWidth {
     /// Columns taken by a scalar on its own: 0, 1 or 2.
     static func columns(of scalar: Unicode.Scalar) -> Int {
         let v = scalar.value
+        // Printable ASCII, most of what is drawn, without the Unicode property look-ups below.
+        if v >= 0x20, v < 0x7F { return 1 }
         switch v {
         // Soft hyphen and prepended concatenation marks are format characters drawn with a width.
         case 0xAD, 0x600...0x605, 0x6DD, 0x70F, 0x890...0x891, 0x8E2, 0x110BD, 0x110CD: return 1
@@ -87,6 +89,11 @@ public enum DisplayWidth {
         default:
             return 1
         }
+    }
+
+    /// Whether every character of `text` is printable ASCII (one column each, nothing to sanitize).
+    static func isPrintableASCII(_ text: String) -> Bool {
+        text.utf8.allSatisfy { $0 >= 0x20 && $0 < 0x7F }
     }
 
     /// Columns taken by `text`.
@@ -113,6 +120,8 @@ public enum DisplayWidth {
     /// Whether `text` fits in `width` columns; stops reading at the first column past it, so a
     /// very long text costs no more than a short one.
     public static func fits(_ text: String, in width: Int) -> Bool {
+        // No character takes more columns than its UTF-8 bytes, so a short text fits unread.
+        if text.utf8.count <= width { return true }
         var used = 0
         for character in text {
             used += columns(of: character)

@@ -42,6 +42,20 @@ public struct Screen: Hashable, Sendable {
         guard row >= 0, row < size.height else { return column }
         let limit = min(size.width, width.map { column + $0 } ?? size.width)
         let fitted = DisplayWidth.fits(text, in: limit - column) ? text : DisplayWidth.truncated(text, to: limit - column)
+        if column >= 0, DisplayWidth.isPrintableASCII(fitted) {
+            // Most text: one cell per byte. Only a wide character across either end of the span
+            // needs detaching; every cell inside it is overwritten.
+            let end = column + fitted.utf8.count
+            guard end > column else { return column }
+            detachWideCharacters(column: column, row: row)
+            detachWideCharacters(column: end - 1, row: row)
+            var index = row * size.width + column
+            for byte in fitted.utf8 {
+                cells[index] = Cell(Character(Unicode.Scalar(byte)), style: style)
+                index += 1
+            }
+            return end
+        }
         var x = column
         for character in fitted.flatMap(DisplayWidth.drawable) {
             let w = DisplayWidth.columns(of: character)

@@ -1,0 +1,39 @@
+import Foundation
+import PerchCore
+import PerchTerminal
+import Testing
+
+@testable import PerchApp
+
+/// `--exit-after-first-frame`: the flag, and the loop drawing one frame and leaving.
+@Suite("Exit after the first frame", .serialized)
+struct ExitAfterFirstFrameTests {
+    @Test("the flag parses, takes no value, and is listed in --help")
+    func flag() throws {
+        #expect(try CommandLineOptions(parsing: ["--exit-after-first-frame"]).exitAfterFirstFrame)
+        #expect(try !CommandLineOptions(parsing: []).exitAfterFirstFrame)
+        #expect(throws: CommandLineOptions.UsageError.self) {
+            try CommandLineOptions(parsing: ["--exit-after-first-frame=1"])
+        }
+        #expect(CommandLineOptions.help.contains("--exit-after-first-frame"))
+    }
+
+    @Test("the loop draws one full frame, restores the terminal and returns 0 without reading input")
+    func oneFrame() throws {
+        var ends: [Int32] = [0, 0]
+        #expect(pipe(&ends) == 0)
+        defer {
+            close(ends[0])
+            close(ends[1])
+        }
+        // Input is waiting, but the loop must not read it: the frame is the start-up frame.
+        #expect(write(ends[1], "2", 1) == 1)
+        let backend = RecordingBackend(size: Size(width: 80, height: 24), inputDescriptor: ends[0])
+        let state = AppState(accounts: Account.samples, size: backend.size)
+        let loop = EventLoop(state: state, backend: backend, store: nil, gestures: .init())
+        #expect(loop.run(exitAfterFirstFrame: true) == 0)
+        #expect(backend.frames == [state.render()])
+        #expect(backend.calls == ["shutdown"])
+        #expect(loop.state.selectedTab == .overview, "the waiting key was not read")
+    }
+}

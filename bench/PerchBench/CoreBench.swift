@@ -1,0 +1,95 @@
+import Glibc
+import PerchCore
+import PerchStore
+
+/// Figures that need no terminal: sheet open, config load, state save, changed cells per action.
+struct CoreBench {
+    var smoke: Bool
+    var scratch: String
+
+    func run() -> [Figure] {
+        var figures: [Figure] = []
+        for count in [4, 1_000, 100_000] { figures.append(sheetOpen(accounts: count)) }
+        figures.append(configLoad(accounts: smoke ? 1_000 : 100_000))
+        figures.append(stateSave(history: 0))
+        figures.append(stateSave(history: 10_000))
+        for size in [Size(width: 80, height: 24), Size(width: 200, height: 60)] {
+            figures += changedCells(size: size)
+        }
+        return figures
+    }
+
+    /// Sheet open: the `a` key applied to the state, the frame rendered and diffed into the runs
+    /// handed to ncurses, with the current account last (the sheet's cursor search goes furthest).
+    func sheetOpen(accounts count: Int) -> Figure {
+        let accounts = Scenarios.accounts(count)
+        let base = AppState(accounts: accounts, saved: SavedState(currentAccount: accounts.last!.id), size: Size(width: 80, height: 24))
+        let before = base.render()
+        let samples = timeRuns(runs: smoke ? 1 : 300) {
+            var state = base
+            _ = state.update(.key(.char("a")))
+            keep(state.render().changedRuns(from: before))
+        }
+        return Figure(id: "sheet_open_\(count)", unit: "ms", samples: samples)
+    }
+
+    /// Config load and validation (`ConfigLoader.load`) of a file of `count` accounts.
+    func configLoad(accounts count: Int) -> Figure {
+        var json = "{\"accounts\": [\n"
+        for (index, account) in Scenarios.accounts(count).enumerated() {
+            json += "  {\"id\": \"\(account.id)\", \"name\": \"\(account.name)\", \"handle\": \"\(account.handle!)\"}"
+            json += index == count - 1 ? "\n" : ",\n"
+        }
+        json += "]}\n"
+        let path = scratch + "/accounts-\(count).json"
+        write(json, to: path)
+        let paths = PerchPaths(config: path, state: scratch + "/state-unused.json")
+        var loaded = 0
+        let samples = timeRuns(runs: smoke ? 1 : 9, warmup: smoke ? 0 : 1) {
+            loaded = (try? ConfigLoader.load(paths))?.accounts.count ?? -1
+        }
+        precondition(loaded == count, "config load failed: \(loaded) accounts of \(count)")
+        return Figure(id: "config_load_\(smoke ? "smoke" : "100000")", unit: "ms", samples: samples, note: "\(json.utf8.count) bytes")
+    }
+
+    /// State save: `StateStore.recordSwitch` (lock, read back, atomic write with fsync, history
+    /// line appended and fsynced), from a history of `history` entries, switching between two
+    /// accounts so that every run writes.
+    func stateSave(history: Int) -> Figure {
+        let path = scratch + "/state-\(history).json"
+        let store = StateStore(path: path)
+        unlink(path)
+        try? store.save(SavedState(currentAccount: "a1", switchCount: history, switchesPerAccount: ["a1": history]))
+        let line = #"{"account":"a1","previous":"a2","source":"cli","time":"2026-11-30T08:00:00Z"}"# + "\n"
+        try? FileSystem.writeAtomically(Array(String(repeating: line, count: history).utf8), to: store.history.path)
+        var turn = 0
+        var failures = 0
+        let samples = timeRuns(runs: smoke ? 2 : 60) {
+            turn += 1
+            do { _ = try store.recordSwitch(to: turn % 2 == 0 ? "a1" : "a2", source: .cli) } catch { failures += 1 }
+        }
+        precondition(failures == 0, "state save failed")
+        return Figure(id: "state_save_\(history)", unit: "ms", samples: samples)
+    }
+
+    /// Cells changed and runs handed to ncurses by each action (a deterministic count).
+    func changedCells(size: Size) -> [Figure] {
+        Scenarios.actions(size: size).map { action in
+            var after = action.before
+            _ = after.update(.key(action.key))
+            let before = action.before.render()
+            let screen = after.render()
+            let cells = screen.changedCellCount(from: before)
+            let runs = screen.changedRuns(from: before).count
+            return Figure(
+                id: "cells_\(action.id)_\(size.width)x\(size.height)", unit: "cells", samples: [Double(cells)],
+                note: "\(runs) runs of \(size.width * size.height) cells")
+        }
+    }
+
+    private func write(_ text: String, to path: String) {
+        guard let file = fopen(path, "w") else { fatalError("cannot write \(path)") }
+        _ = Array(text.utf8).withUnsafeBytes { fwrite($0.baseAddress, 1, $0.count, file) }
+        fclose(file)
+    }
+}

@@ -1,0 +1,38 @@
+import PerchCore
+import PerchTerminal
+
+/// Frame time on a real terminal: state → rendered screen → changed runs → ncurses → bytes out,
+/// for every screen that exists, at the terminal's size. bench.py runs this on a pty.
+struct FrameBench {
+    var smoke: Bool
+    var runs: Int?
+    var only: String?
+
+    func run() -> [Figure] {
+        guard let backend = try? NcursesBackend(colors: true) else { fatalError("perch-bench frames needs a terminal") }
+        defer { backend.shutdown() }
+        let size = backend.size
+        let screens = Scenarios.screens(size: size)
+        let runs = self.runs ?? (smoke ? 1 : 400)
+        var figures: [Figure] = []
+        let overview = screens[0].1
+        for (name, state) in screens where only == nil || only == name {
+            // Each frame follows a frame of another screen, so most of the screen is redrawn.
+            let other = name == "overview" ? screens[1].1 : overview
+            let samples = timeRuns(runs: runs, prepare: { backend.draw(other.render()) }) {
+                backend.draw(state.render())
+            }
+            figures.append(Figure(id: "frame_\(name)_\(size.width)x\(size.height)", unit: "ms", samples: samples))
+        }
+        // A small frame: the Catalog cursor moving down and back up.
+        var catalog = overview
+        catalog.selectedTab = .catalog
+        var moved = catalog
+        _ = moved.update(.key(.char("j")))
+        let samples = timeRuns(runs: runs, prepare: { backend.draw(catalog.render()) }) {
+            backend.draw(moved.render())
+        }
+        figures.append(Figure(id: "frame_cursor_move_\(size.width)x\(size.height)", unit: "ms", samples: samples))
+        return figures
+    }
+}

@@ -1,0 +1,48 @@
+import PerchCore
+
+/// The states the bench draws and acts on.
+enum Scenarios {
+    /// `count` accounts with names and handles of ordinary length; ids `a1` … `a<count>`.
+    static func accounts(_ count: Int) -> [Account] {
+        (1...max(1, count)).map { Account(id: "a\($0)", name: "Account \($0)", handle: "@user\($0)") }
+    }
+
+    /// Every screen that exists, by name: each tab, and the account sheet up over Overview.
+    /// (The context menu and the full-screen cover are not built yet.)
+    static func screens(size: Size, accounts: [Account] = Account.samples) -> [(String, AppState)] {
+        let saved = SavedState(currentAccount: accounts[accounts.count / 2].id, switchCount: 3, switchesPerAccount: [accounts[0].id: 3])
+        let base = AppState(accounts: accounts, saved: saved, size: size)
+        var result: [(String, AppState)] = []
+        for tab in Tab.allCases {
+            var state = base
+            state.selectedTab = tab
+            result.append((tab.title.lowercased(), state))
+        }
+        var sheet = base
+        sheet.openSheet()
+        result.append(("sheet", sheet))
+        return result
+    }
+
+    /// An action: a state and the key that acts on it.
+    struct Action {
+        var id: String
+        var before: AppState
+        var key: KeyEvent
+    }
+
+    /// The actions whose changed cells (and, in bench.py, bytes) are counted.
+    static func actions(size: Size) -> [Action] {
+        let base = AppState(accounts: Account.samples, size: size)
+        var catalog = base
+        catalog.selectedTab = .catalog
+        var sheet = base
+        sheet.openSheet()
+        return [
+            Action(id: "tab_switch", before: base, key: .char("2")),
+            Action(id: "cursor_move", before: catalog, key: .char("j")),
+            Action(id: "sheet_open", before: base, key: .char("a")),
+            Action(id: "sheet_cursor_move", before: sheet, key: KeyEvent(.down)),
+        ]
+    }
+}

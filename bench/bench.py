@@ -1,0 +1,471 @@
+#!/usr/bin/env python3
+"""Perch's benchmark: one table of figures with their budgets, also written as JSON.
+
+    python3 bench/bench.py            # the full bench (`make bench`), about a minute
+    python3 bench/bench.py --smoke    # one quick run of each measurement (`make test`)
+
+Whole-process figures (start-up, bytes per action, idle, long-press, input to screen) run the
+release binary on a pseudo-terminal made here; in-process figures come from the `perch-bench`
+executable (bench/PerchBench). Times come from the monotonic clock, memory from getrusage(2) of the
+child, wake-ups from the kernel's context-switch counts in /proc. The bench never fails on a
+timing; it fails (status 1) when a measurement breaks: a process that does not start, exits
+badly or does not draw what it should.
+"""
+
+import argparse
+import fcntl
+import json
+import os
+import pty
+import select
+import shutil
+import struct
+import subprocess
+import sys
+import tempfile
+import termios
+import time
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+PERCH = os.path.join(ROOT, ".build/release/perch")
+PERCH_BENCH = os.path.join(ROOT, ".build/release/perch-bench")
+BASELINE_SOURCE = os.path.join(ROOT, "bench/baseline.c")
+SIZES = [(80, 24), (200, 60)]
+TERM = "xterm-256color"
+
+
+class BenchError(Exception):
+    """A measurement that broke (not a slow one)."""
+
+
+# ---------------------------------------------------------------------------------------------
+# Statistics
+
+
+def median(samples):
+    ordered = sorted(samples)
+    return ordered[len(ordered) // 2]
+
+
+def p99(samples):
+    """The nearest-rank 99th percentile."""
+    ordered = sorted(samples)
+    rank = -(-99 * len(ordered) // 100) - 1
+    return ordered[max(0, min(len(ordered) - 1, rank))]
+
+
+def now_ms():
+    return time.monotonic_ns() / 1e6
+
+
+# ---------------------------------------------------------------------------------------------
+# A program on a pseudo-terminal
+
+
+class Session:
+    """A program started on a new pseudo-terminal of `cols` × `rows`."""
+
+    def __init__(self, argv, env, cols=80, rows=24):
+        self.start = now_ms()
+        pid, fd = pty.fork()
+        if pid == 0:
+            fcntl.ioctl(0, termios.TIOCSWINSZ, struct.pack("HHHH", rows, cols, 0, 0))
+            try:
+                os.execve(argv[0], argv, env)
+            finally:
+                os._exit(127)
+        self.pid, self.fd, self.argv = pid, fd, argv
+        self.output = bytearray()
+        self.status = None
+        self.rusage = None
+
+    def read(self, timeout):
+        """One read of what the program wrote, with the time it arrived; (None, b"") on timeout,
+        (time, b"") at the end of output."""
+        ready, _, _ = select.select([self.fd], [], [], timeout)
+        if not ready:
+            return None, b""
+        stamp = now_ms()
+        try:
+            data = os.read(self.fd, 65536)
+        except OSError:  # EIO: the program closed the terminal
+            data = b""
+        self.output += data
+        return stamp, data
+
+    def settle(self, quiet=0.1, limit=10.0):
+        """Reads until the program has been quiet for `quiet` seconds; returns what it wrote."""
+        got = bytearray()
+        deadline = time.monotonic() + limit
+        while time.monotonic() < deadline:
+            stamp, data = self.read(quiet)
+            if stamp is None or not data:
+                return bytes(got)
+            got += data
+        raise BenchError("the program never stopped drawing")
+
+    def send(self, data):
+        """Writes `data` as typed; returns the time just before the write, in ms."""
+        stamp = now_ms()
+        os.write(self.fd, data)
+        return stamp
+
+    def frame_after(self, data, quiet=0.03, limit=5.0):
+        """Sends `data`, then reads the frame that answers it: (ms from the write to the frame's
+        first byte, the frame's bytes)."""
+        sent = self.send(data)
+        first, chunk = self.read(limit)
+        if first is None or not chunk:
+            raise BenchError(f"no frame answered {data!r}")
+        return first - sent, chunk + self.settle(quiet)
+
+    def finish(self, limit=10.0):
+        """Reads to the end of output and reaps the program; returns its exit status."""
+        deadline = time.monotonic() + limit
+        while True:
+            stamp, data = self.read(0.5)
+            if stamp is not None and not data:
+                break
+            if time.monotonic() > deadline:
+                os.kill(self.pid, 9)
+                os.wait4(self.pid, 0)
+                os.close(self.fd)
+                raise BenchError(f"{os.path.basename(self.argv[0])} did not exit within {limit:g} s")
+        _, status, self.rusage = os.wait4(self.pid, 0)
+        os.close(self.fd)
+        self.status = os.waitstatus_to_exitcode(status)
+        return self.status
+
+    def quit(self):
+        self.send(b"\x03")  # Ctrl-C quits from anywhere
+        if self.finish() != 0:
+            raise BenchError(f"perch exited with {self.status} after Ctrl-C")
+
+    def counters(self):
+        """(context switches of all the program's threads, CPU time in ms) from /proc."""
+        switches = 0
+        for task in os.listdir(f"/proc/{self.pid}/task"):
+            with open(f"/proc/{self.pid}/task/{task}/status") as status:
+                for line in status:
+                    if line.startswith(("voluntary_ctxt_switches", "nonvoluntary_ctxt_switches")):
+                        switches += int(line.split()[1])
+        with open(f"/proc/{self.pid}/stat") as stat:
+            fields = stat.read().rsplit(")", 1)[1].split()
+        ticks = int(fields[11]) + int(fields[12])  # utime, stime
+        return switches, ticks * 1000 / os.sysconf("SC_CLK_TCK")
+
+
+# ---------------------------------------------------------------------------------------------
+# The figures
+
+
+class Bench:
+    def __init__(self, smoke, scratch):
+        self.smoke = smoke
+        self.scratch = scratch
+        self.rows = []
+        self.env = {
+            "TERM": TERM,
+            "HOME": os.path.join(scratch, "home"),
+            "PATH": "/usr/bin:/bin",
+            "LANG": "C.UTF-8",
+        }
+        os.makedirs(self.env["HOME"], exist_ok=True)
+        self.configs = {n: self.write_config(n) for n in (4, 10_000)}
+
+    def runs(self, full):
+        return 1 if self.smoke else full
+
+    def row(self, id, label, unit, budget, samples=None, median_value=None, p99_value=None, ok=None, note=""):
+        """Adds one row of the table. `ok` is None for a figure with no budget of its own."""
+        if samples is not None:
+            median_value, p99_value = median(samples), p99(samples)
+        self.rows.append(
+            {
+                "id": id,
+                "figure": label,
+                "unit": unit,
+                "median": median_value,
+                "p99": p99_value,
+                "runs": len(samples) if samples is not None else (1 if median_value is not None else 0),
+                "budget": budget,
+                "status": "not built yet" if median_value is None else ("info" if ok is None else ("ok" if ok else "OVER")),
+                "note": note,
+            }
+        )
+
+    def from_figure(self, f, label, budget, ok, note=""):
+        """Adds a row from one of perch-bench's figures."""
+        self.row(f["id"], label, f["unit"], budget, median_value=f["median"], p99_value=f["p99"], ok=ok, note=note)
+        self.rows[-1]["runs"] = f["runs"]
+
+    def not_built(self, id, label, budget, why):
+        self.row(id, label, "", budget, note=why)
+
+    def write_config(self, count):
+        path = os.path.join(self.scratch, f"accounts-{count}.json")
+        accounts = [{"id": f"a{i}", "name": f"Account {i}", "handle": f"@user{i}"} for i in range(1, count + 1)]
+        with open(path, "w") as file:
+            json.dump({"accounts": accounts}, file, indent=1)
+        return path
+
+    def perch(self, *arguments, config=None):
+        argv = [PERCH, "--state", os.path.join(self.scratch, "state.json")]
+        if config:
+            argv += ["--config", config]
+        return argv + list(arguments)
+
+    # 1. Start-up to first frame ----------------------------------------------------------------
+
+    def startup(self):
+        baseline = os.path.join(self.scratch, "baseline")
+        subprocess.run(["cc", "-O2", BASELINE_SOURCE, "-o", baseline, "-lncursesw"], check=True)
+        programs = {
+            "baseline": [baseline],
+            "perch_4": self.perch("--exit-after-first-frame", config=self.configs[4]),
+            "perch_10000": self.perch("--exit-after-first-frame", config=self.configs[10_000]),
+        }
+        times = {name: [] for name in programs}
+        memory = {name: [] for name in programs}
+        for _ in range(self.runs(40)):
+            for name, argv in programs.items():  # interleaved, so that noise falls on all alike
+                session = Session(argv, self.env)
+                session.finish()
+                elapsed = now_ms() - session.start
+                if session.status != 0 or b"Overview" not in session.output:
+                    raise BenchError(f"{name} exited with {session.status} without drawing its frame")
+                times[name].append(elapsed)
+                memory[name].append(session.rusage.ru_maxrss / 1024)  # KiB → MiB
+        floor, floor_rss = median(times["baseline"]), median(memory["baseline"])
+        self.row("startup_baseline", "start-up, C ncurses floor (80×24)", "ms", "the floor", times["baseline"])
+        self.row("rss_baseline", "peak RSS, C ncurses floor", "MiB", "the floor", memory["baseline"])
+        for count in (4, 10_000):
+            name = f"perch_{count}"
+            over = [t - floor for t in times[name]]
+            self.row(f"startup_{count}", f"start-up over the floor, {count:,} accounts", "ms", "≤ 15 ms median", over,
+                     ok=median(over) <= 15)
+            rss = [m - floor_rss for m in memory[name]]
+            self.row(f"rss_{count}", f"peak RSS over the floor, {count:,} accounts", "MiB", "≤ 8 MiB", rss,
+                     ok=median(rss) <= 8)
+
+    # 2, 3, 4. In-process figures (perch-bench) ---------------------------------------------------
+
+    def in_process(self):
+        figures = {}
+        smoke = ["--smoke"] if self.smoke else []
+        out = os.path.join(self.scratch, "core.json")
+        subprocess.run([PERCH_BENCH, "core", "--out", out, "--scratch", self.scratch] + smoke, check=True)
+        figures.update({f["id"]: f for f in json.load(open(out))})
+        for cols, rows in SIZES:
+            out = os.path.join(self.scratch, f"frames-{cols}x{rows}.json")
+            session = Session([PERCH_BENCH, "frames", "--out", out] + smoke, self.env, cols, rows)
+            if session.finish(limit=120) != 0:
+                raise BenchError(f"perch-bench frames at {cols}×{rows} exited with {session.status}")
+            figures.update({f["id"]: f for f in json.load(open(out))})
+        return figures
+
+    def frames(self, figures):
+        for cols, rows in SIZES:
+            for screen in ("overview", "catalog", "stats", "settings", "sheet", "cursor_move"):
+                f = figures[f"frame_{screen}_{cols}x{rows}"]
+                label = "Catalog cursor move" if screen == "cursor_move" else screen.capitalize() + (
+                    " (sheet up)" if screen == "sheet" else "")
+                self.from_figure(f, f"frame, {label}, {cols}×{rows}", "p99 ≤ 1 ms", f["p99"] <= 1)
+        for what in ("context menu", "full-screen cover"):
+            self.not_built(f"frame_{what.replace(' ', '_').replace('-', '_')}", f"frame, {what}", "p99 ≤ 1 ms",
+                           "no such screen yet")
+
+    def sheet(self, figures):
+        for count in (4, 1_000, 100_000):
+            f = figures[f"sheet_open_{count}"]
+            self.from_figure(f, f"sheet open, {count:,} accounts (update + render + diff)", "≤ 2 ms", f["p99"] <= 2)
+        for count in (4, 1_000, 100_000):
+            self.not_built(f"sheet_filter_{count}", f"sheet filter keystroke, {count:,} accounts", "≤ 5 ms",
+                           "the sheet has no filter yet")
+
+    def store(self, figures):
+        key = "config_load_smoke" if self.smoke else "config_load_100000"
+        f = figures[key]
+        label = "config load + validation, " + ("1,000 accounts (smoke)" if self.smoke else "100,000 accounts")
+        self.from_figure(f, label, "≤ 300 ms", f["median"] <= 300, note=f.get("note") or "")
+        f = figures["state_save_0"]
+        self.from_figure(f, "state save (lock, read, atomic write, fsync), no history", "≤ 5 ms", f["p99"] <= 5)
+        f = figures.get("state_save_10000")
+        if f:
+            self.from_figure(f, "state save, 10,000-entry history", "≤ 5 ms", f["p99"] <= 5)
+        else:
+            self.not_built("state_save_10000", "state save, 10,000-entry history", "≤ 5 ms",
+                           "the state has no history yet (CoreBench.stateWithHistory)")
+
+    # 5. Bytes per action -------------------------------------------------------------------------
+
+    def bytes_per_action(self, figures):
+        actions = [
+            ("tab_switch", "tab switch (Overview → Catalog)", b"2", None),
+            ("cursor_move", "Catalog cursor move", b"j", 64),
+            ("sheet_open", "sheet open (from Catalog)", b"a", None),
+            ("sheet_cursor_move", "sheet cursor move", b"\x1b[B", 64),
+        ]
+        for cols, rows in SIZES:
+            session = Session(self.perch(), self.env, cols, rows)
+            full = len(session.settle(0.3))
+            if b"Overview" not in session.output:
+                raise BenchError("perch drew no first frame")
+            total = cols * rows
+            self.row(f"bytes_full_{cols}x{rows}", f"bytes, first full frame, {cols}×{rows}", "bytes", "the whole screen",
+                     median_value=full, p99_value=full, note=f"{total} cells")
+            for id, label, key, limit in actions:
+                _, frame = session.frame_after(key)
+                cells = figures.get(f"cells_{id}_{cols}x{rows}")
+                changed = int(cells["median"]) if cells else None
+                if limit:
+                    budget, ok = f"< {limit} bytes", len(frame) < limit
+                else:
+                    budget, ok = "< a full frame", len(frame) < full or changed == total
+                self.row(f"bytes_{id}_{cols}x{rows}", f"bytes, {label}, {cols}×{rows}", "bytes", budget,
+                         median_value=len(frame), p99_value=len(frame), ok=ok,
+                         note=f"{changed} cells changed" + (f", {cells['note']}" if cells else ""))
+            session.quit()
+        self.not_built("bytes_animation_frame", "bytes, one animation frame", "< a full frame",
+                       "no animations yet: the sheet appears in one frame")
+
+    # 6. Idle ----------------------------------------------------------------------------------
+
+    def idle(self):
+        seconds = 0.5 if self.smoke else 5.0
+        session = Session(self.perch(), self.env)
+        session.settle(0.3)
+        for id, label, key in (("idle", "idle", None), ("idle_sheet", "idle, sheet open", b"a")):
+            if key:
+                session.frame_after(key)
+                session.settle(0.3)
+            switches, cpu = session.counters()
+            stamp, data = session.read(seconds)
+            if stamp is not None:
+                raise BenchError(f"perch wrote {data!r} while idle")
+            switches_after, cpu_after = session.counters()
+            wakeups = switches_after - switches
+            self.row(f"{id}_wakeups", f"{label}: wake-ups in {seconds:g} s", "wake-ups", "0", median_value=wakeups,
+                     p99_value=wakeups, ok=wakeups == 0)
+            self.row(f"{id}_cpu", f"{label}: CPU in {seconds:g} s", "ms", "0 (no wake-ups)",
+                     median_value=cpu_after - cpu, p99_value=cpu_after - cpu)
+        session.send(b"\x1b")
+        session.settle(0.1)
+        session.quit()
+
+    # 7. Long-press accuracy --------------------------------------------------------------------
+
+    def long_press(self):
+        threshold = 100
+        session = Session(self.perch("--long-press-ms", str(threshold)), self.env)
+        session.settle(0.3)
+        lateness = []
+        for _ in range(self.runs(200)):
+            # Press on the Overview tab (column 5 of the last row), then wait for the sheet.
+            delay, frame = session.frame_after(b"\x1b[<0;5;24M", limit=threshold / 1000 + 5)
+            if "Switch account".encode() not in frame:
+                raise BenchError(f"a long-press drew {frame!r}, not the sheet")
+            lateness.append(delay - threshold)
+            session.send(b"\x1b[<0;5;24m")  # release
+            session.frame_after(b"\x1b[<0;5;2M\x1b[<0;5;2m")  # click above the sheet: it closes
+        early = min(lateness) < 0
+        self.row("long_press", f"long-press fire minus threshold ({threshold} ms)", "ms", "p99 ≤ 5 ms, never early",
+                 lateness, ok=p99(lateness) <= 5 and not early, note=f"earliest {min(lateness):+.2f} ms")
+        session.quit()
+
+    # 8. Input to screen ------------------------------------------------------------------------
+
+    def input_to_screen(self):
+        session = Session(self.perch(), self.env)
+        session.settle(0.3)
+        session.frame_after(b"2")
+        delays = []
+        for index in range(self.runs(200)):
+            delay, _ = session.frame_after(b"j" if index % 2 == 0 else b"k", quiet=0.01)
+            delays.append(delay)
+        self.row("input_to_screen", "key byte → first byte of its frame (Catalog j/k)", "ms", "p99 ≤ 2 ms", delays,
+                 ok=p99(delays) <= 2)
+        session.quit()
+
+    def run(self):
+        figures = self.in_process()
+        self.startup()
+        self.frames(figures)
+        self.sheet(figures)
+        self.store(figures)
+        self.bytes_per_action(figures)
+        self.idle()
+        self.long_press()
+        self.input_to_screen()
+
+
+# ---------------------------------------------------------------------------------------------
+# Output
+
+
+def format_value(value, unit):
+    if value is None:
+        return "—"
+    if unit in ("bytes", "cells", "wake-ups"):
+        return f"{value:.0f}"
+    return f"{value:.2f}" if abs(value) < 100 else f"{value:.0f}"
+
+
+def table(rows, header):
+    lines = [header, ""]
+    columns = ["figure", "median", "p99", "runs", "budget", "status", "note"]
+    cells = [columns] + [
+        [
+            r["figure"],
+            format_value(r["median"], r["unit"]) + (f" {r['unit']}" if r["median"] is not None else ""),
+            format_value(r["p99"], r["unit"]),
+            str(r["runs"]),
+            r["budget"],
+            r["status"],
+            r["note"],
+        ]
+        for r in rows
+    ]
+    widths = [max(len(row[i]) for row in cells) for i in range(len(columns))]
+    for index, row in enumerate(cells):
+        lines.append("| " + " | ".join(text.ljust(widths[i]) for i, text in enumerate(row)) + " |")
+        if index == 0:
+            lines.append("|" + "|".join("-" * (w + 2) for w in widths) + "|")
+    return "\n".join(lines)
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--smoke", action="store_true", help="one quick run of each measurement")
+    parser.add_argument("--out", default=os.path.join(ROOT, "bench/results.json"), help="where the JSON goes")
+    options = parser.parse_args()
+    for binary in (PERCH, PERCH_BENCH):
+        if not os.access(binary, os.X_OK):
+            sys.exit(f"bench: {binary} is missing; build with `make bench`")
+    scratch = tempfile.mkdtemp(prefix="perch-bench-")
+    bench = Bench(options.smoke, scratch)
+    try:
+        bench.run()
+    except (BenchError, subprocess.CalledProcessError, KeyError) as error:
+        print(f"bench: a measurement broke: {error!r}", file=sys.stderr)
+        return 1
+    finally:
+        shutil.rmtree(scratch, ignore_errors=True)
+    load = os.getloadavg()
+    header = (
+        f"Perch bench{' (smoke: one run each, timings meaningless)' if options.smoke else ''}: "
+        f"{os.cpu_count()} cores, load average {load[0]:.2f} at the end, TERM={TERM}, "
+        f"terminal 80×24 unless a row says otherwise"
+    )
+    print(table(bench.rows, header))
+    over = [r["figure"] for r in bench.rows if r["status"] == "OVER"]
+    print(f"\n{len(over)} budget(s) missed" + (": " + "; ".join(over) if over else ""))
+    if not options.smoke or options.out != parser.get_default("out"):
+        with open(options.out, "w") as file:
+            json.dump({"header": header, "cores": os.cpu_count(), "load_average": load, "rows": bench.rows}, file, indent=2)
+            file.write("\n")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
