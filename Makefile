@@ -3,7 +3,7 @@ SWIFT ?= swift
 RELEASE_BIN := .build/release/perch
 ARGS ?=
 
-.PHONY: run build test unit deps test-deps format lint clean
+.PHONY: run build test unit fuzz deps test-deps format lint clean
 
 ## Build in release mode and start Perch (embedded sample accounts when there is no config).
 run: build
@@ -21,6 +21,17 @@ test: test-deps build
 unit: deps
 	$(SWIFT) test --disable-xctest --skip EndToEndTests --skip CommandLineEndToEndTests
 
+FUZZ_BIN := .build/fuzz/perch-input-fuzzer
+FUZZ_SECONDS ?= 60
+
+## libFuzzer on the input path (decoder, gesture recogniser, update), for FUZZ_SECONDS seconds.
+## Findings go to .build/fuzz/ (crash-* files; rerun one with `$(FUZZ_BIN) FILE`).
+fuzz:
+	mkdir -p .build/fuzz/corpus
+	swiftc -O -sanitize=fuzzer,address -parse-as-library -module-name PerchInputFuzzer \
+		$$(find Sources/PerchCore -name '*.swift') Fuzz/InputFuzzer.swift -o $(FUZZ_BIN)
+	cd .build/fuzz && ./perch-input-fuzzer -max_total_time=$(FUZZ_SECONDS) -max_len=4096 corpus
+
 deps:
 	@./scripts/ensure-packages.sh libncurses-dev
 
@@ -29,11 +40,11 @@ test-deps:
 
 ## Format the sources with the toolchain's swift-format.
 format:
-	$(SWIFT) format --in-place --recursive --configuration .swift-format Sources Tests Package.swift
+	$(SWIFT) format --in-place --recursive --configuration .swift-format Sources Tests Fuzz Package.swift
 
 clean:
 	rm -rf .build
 
 ## Check formatting (the configuration is .swift-format).
 lint:
-	$(SWIFT) format lint --strict --recursive --configuration .swift-format Sources Tests Package.swift
+	$(SWIFT) format lint --strict --recursive --configuration .swift-format Sources Tests Fuzz Package.swift

@@ -47,16 +47,16 @@ public enum PerchApp {
     }
 
     private static func runInterface(_ options: CommandLineOptions) -> Int32 {
-        if let refusal = terminalRefusal() {
-            printError("perch: \(refusal)")
-            return ExitStatus.usage
-        }
         let paths = PerchPaths(config: options.configPath, state: options.statePath)
         let config: LoadedConfig
         do {
             config = try ConfigLoader.load(paths)
         } catch {
             for line in error.lines { printError("perch: " + line) }
+            return ExitStatus.usage
+        }
+        if let refusal = terminalRefusal() {
+            printError("perch: \(refusal)")
             return ExitStatus.usage
         }
         SignalPipe.install()
@@ -91,7 +91,7 @@ public enum PerchApp {
     }
 
     /// Why the interface cannot start on these standard streams, or nil when both are terminals.
-    /// Checked before anything else, so that nothing is read, written or changed.
+    /// Checked after the config (whose errors say more) and before any signal or terminal is touched.
     static func terminalRefusal() -> String? {
         let streams = [(STDIN_FILENO, "standard input"), (STDOUT_FILENO, "standard output")]
         guard let (_, name) = streams.first(where: { isatty($0.0) != 1 }) else { return nil }

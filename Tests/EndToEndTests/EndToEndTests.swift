@@ -256,9 +256,11 @@ struct EndToEndTests {
         for (index, name) in names.enumerated() {
             let row = try #require(screen.first { $0.contains("@h\(index)") }, "row for \(name)")
             let cells = row.components(separatedBy: "@h\(index)")
+            // Variation selector 16 is left out when drawn (emoji sequences are drawn in a form every terminal agrees on).
+            let shown = String(String.UnicodeScalarView(name.unicodeScalars.filter { $0 != "\u{FE0F}" }))
             #expect(
-                cells[0].trimmingCharacters(in: .whitespaces) == name.precomposedStringWithCanonicalMapping
-                    || cells[0].trimmingCharacters(in: .whitespaces) == name, "stray text in \(row.debugDescription)")
+                cells[0].trimmingCharacters(in: .whitespaces) == shown.precomposedStringWithCanonicalMapping
+                    || cells[0].trimmingCharacters(in: .whitespaces) == shown, "stray text in \(row.debugDescription)")
             #expect(cells[1].trimmingCharacters(in: .whitespaces).isEmpty, "stray text after the handle in \(row.debugDescription)")
         }
     }

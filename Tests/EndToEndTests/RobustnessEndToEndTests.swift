@@ -26,7 +26,9 @@ struct RobustnessEndToEndTests {
         let screen = try session.screen()
         #expect(try session.tmux(["display", "-p", "#{pane_title}"]) == title, "the window title is unchanged")
         #expect(try session.tmux(["list-buffers"]).isEmpty, "nothing reached the clipboard (OSC 52)")
-        #expect(screen.contains { $0.contains("x�]0;pwned��[2J") }, "the name is shown with its controls visible:\n\(screen.joined(separator: "\n"))")
+        #expect(
+            screen.contains { $0.contains("x�]0;pwned��[2J") },
+            "the name is shown with its controls visible:\n\(screen.joined(separator: "\n"))")
         #expect(screen.contains { $0.contains("y�2Jz") }, "a C1 CSI is shown too")
         #expect(screen.contains { $0.contains("Hold the Overview tab") }, "the screen was not cleared")
         #expect(screen.last { !$0.trimmingCharacters(in: .whitespaces).isEmpty }?.contains("Esc close") == true, "the sheet is intact")
@@ -85,7 +87,9 @@ struct RobustnessEndToEndTests {
         try session.resize(width: 19, height: 6)
         #expect(try session.waitFor("(19×6, needs 20×6)"), "the notice: \((try? session.screen()) ?? [])")
         try session.resize(width: 80, height: 24)
-        #expect(try session.waitUntil { $0 == before }, "the same screen as before the resizes:\n\((try? session.screen())?.joined(separator: "\n") ?? "")")
+        #expect(
+            try session.waitUntil { $0 == before },
+            "the same screen as before the resizes:\n\((try? session.screen())?.joined(separator: "\n") ?? "")")
         try session.send("Enter")
         #expect(try session.waitFor("Switches so far: 1"), "the sheet's cursor survived: Down then Enter picked an account")
         try session.expectAfter("q", shows: "EXIT=0")
@@ -111,7 +115,10 @@ struct RobustnessEndToEndTests {
 
     @Test(
         "Standard input or output not a terminal: the interface refuses with status 2 and says which",
-        arguments: [("exec \"$@\" > /dev/null", "standard output is not a terminal"), ("exec \"$@\" < /dev/null", "standard input is not a terminal")])
+        arguments: [
+            ("exec \"$@\" > /dev/null", "standard output is not a terminal"),
+            ("exec \"$@\" < /dev/null", "standard input is not a terminal"),
+        ])
     func notATerminal(redirect: String, message: String) throws {
         let session = try TmuxSession(launcher: ["sh", "-c", redirect, "sh"])
         #expect(try session.waitFor("EXIT=2"))
@@ -138,5 +145,36 @@ struct RobustnessEndToEndTests {
         try session.tmux(["paste-buffer", "-p"])
         #expect(try session.waitFor("pasted-text"))
         #expect(!(try session.screen()).contains { $0.contains("[200~") }, "the shell got paste markers")
+    }
+
+    /// C source of a preloaded library whose read(2) executes a trap instruction (what a Swift
+    /// runtime trap executes: ud2 on x86_64, brk on arm64) when the input holds Ctrl-].
+    static let trappingRead = """
+        #define _GNU_SOURCE
+        #include <dlfcn.h>
+        #include <string.h>
+        #include <unistd.h>
+        ssize_t read(int fd, void *buffer, size_t count) {
+            ssize_t (*real)(int, void *, size_t) = (ssize_t (*)(int, void *, size_t))dlsym(RTLD_NEXT, "read");
+            ssize_t n = real(fd, buffer, count);
+            if (fd == 0 && n > 0 && memchr(buffer, 0x1D, (size_t)n)) __builtin_trap();
+            return n;
+        }
+        """
+
+    @Test("A trap instruction in Perch's main thread, as a Swift runtime trap executes, restores the terminal before the process dies")
+    func trapRestoresTerminal() throws {
+        let folder = try TmuxSession.makeScratchHome()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let source = folder.appendingPathComponent("trap.c")
+        try Self.trappingRead.write(to: source, atomically: true, encoding: .utf8)
+        let library = folder.appendingPathComponent("trap.so").path
+        let compiled = try Spawn.run(["cc", "-shared", "-fPIC", "-o", library, source.path, "-ldl"])
+        try #require(compiled.status == 0, "cc: \(compiled.stderr)")
+        let session = try TmuxSession.started(launcher: ["env", "LD_PRELOAD=\(library)"])
+        try session.expectAfter("a", shows: "Switch account")
+        try session.sendLiteral("\u{1D}")
+        #expect(try session.waitUntil { $0.contains { $0.contains("EXIT=\(128 + SIGILL)") || $0.contains("EXIT=\(128 + SIGTRAP)") } })
+        #expect(try session.terminalRestored())
     }
 }

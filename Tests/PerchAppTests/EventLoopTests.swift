@@ -60,7 +60,8 @@ struct EventLoopTests {
     /// A loop reading from `descriptor` on a RecordingBackend at 80×24 with the sample accounts.
     func makeLoop(reading descriptor: Int32) -> (EventLoop, RecordingBackend) {
         let backend = RecordingBackend(size: Size(width: 80, height: 24), inputDescriptor: descriptor)
-        let loop = EventLoop(state: AppState(accounts: Account.samples, size: backend.size), backend: backend, store: nil, gestures: .init())
+        let loop = EventLoop(
+            state: AppState(accounts: Account.samples, size: backend.size), backend: backend, store: nil, gestures: .init())
         return (loop, backend)
     }
 

@@ -170,7 +170,8 @@ private let mouseCases: [DecoderCase] = [
     DecoderCase("X10 release (button 3) at 5,24", [esc, 0x5B, 0x4D, 35, 37, 56], [mouse(.release, .none, column: 4, row: 23)]),
     DecoderCase("X10 drag left", [esc, 0x5B, 0x4D, 64, 40, 35], [mouse(.drag, .left, column: 7, row: 2)]),
     DecoderCase("X10 wheel down", [esc, 0x5B, 0x4D, 97, 33, 33], [mouse(.scrollDown, .none, column: 0, row: 0)]),
-    DecoderCase("X10 at column 223, the last a byte can carry", [esc, 0x5B, 0x4D, 32, 255, 33], [mouse(.press, .left, column: 222, row: 0)]),
+    DecoderCase(
+        "X10 at column 223, the last a byte can carry", [esc, 0x5B, 0x4D, 32, 255, 33], [mouse(.press, .left, column: 222, row: 0)]),
     DecoderCase(
         "X10 past column 223 (xterm sends 0) is unknown, and the next key is a key", [esc, 0x5B, 0x4D, 32, 0, 33, 0x71],
         [.unknown([esc, 0x5B, 0x4D, 32, 0, 33]), char("q")]),
@@ -187,7 +188,9 @@ private let pasteCases: [DecoderCase] = [
     DecoderCase("UTF-8 inside a paste", "^[[200~héllo 中^[[201~", [.paste("héllo 中")]),
     DecoderCase("empty paste", "^[[200~^[[201~", [.paste("")]),
     DecoderCase("keys around a paste", "a^[[200~b^[[201~c", [char("a"), .paste("b"), char("c")]),
-    DecoderCase("NUL and controls inside a paste stay text", [esc] + bytes("[200~a") + [0, 3, 0x1A] + bytes("b^[[201~"), [.paste("a\0\u{03}\u{1A}b")]),
+    DecoderCase(
+        "NUL and controls inside a paste stay text", [esc] + bytes("[200~a") + [0, 3, 0x1A] + bytes("b^[[201~"),
+        [.paste("a\0\u{03}\u{1A}b")]),
 ]
 
 private let malformedCases: [DecoderCase] = [
@@ -204,9 +207,11 @@ private let malformedCases: [DecoderCase] = [
     DecoderCase("ESC O then Enter: Alt-O and Enter", "^[O\r", [char("O", .alt), key(.enter)]),
     DecoderCase("ESC O then a sequence: Alt-O and the sequence", "^[O^[[B", [char("O", .alt), key(.down)]),
     DecoderCase("CSI key with a 10-digit parameter is unknown", "^[[1;1234567890Aj", [.unknown(bytes("^[[1;1234567890A")), char("j")]),
-    DecoderCase("CSI key with 30 parameters is unknown", "^[[" + String(repeating: "1;", count: 29) + "1Aj", [
-        .unknown(bytes("^[[" + String(repeating: "1;", count: 29) + "1A")), char("j"),
-    ]),
+    DecoderCase(
+        "CSI key with 30 parameters is unknown", "^[[" + String(repeating: "1;", count: 29) + "1Aj",
+        [
+            .unknown(bytes("^[[" + String(repeating: "1;", count: 29) + "1A")), char("j"),
+        ]),
     DecoderCase("invalid UTF-8 then a key", [0xFF, 0xC3, 0x71], [char("\u{FFFD}"), char("\u{FFFD}"), char("q")]),
     DecoderCase("NUL bytes between keys", [0, 0x6A, 0, 0], [key(.control(" ")), char("j"), key(.control(" ")), key(.control(" "))]),
 ]

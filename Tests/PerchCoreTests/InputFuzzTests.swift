@@ -8,15 +8,16 @@ import Testing
 struct FuzzInputGenerator {
     var random: SplitMix64
 
-    static let corpus: [[UInt8]] = [
-        "a", "q", "1", "j", "\r", "\u{03}", "\u{1A}", "\u{00}", "\u{7F}", "é", "中", "😀", "👨‍👩‍👧",
-        "\u{1B}", "\u{1B}\u{1B}", "\u{1B}x", "\u{1B}[A", "\u{1B}[1;5B", "\u{1B}OA", "\u{1B}[5~", "\u{1B}[24~", "\u{1B}[Z",
-        "\u{1B}[I", "\u{1B}[O", "\u{1B}[<0;9;24M", "\u{1B}[<0;9;24m", "\u{1B}[<32;9;5M", "\u{1B}[<64;3;3M", "\u{1B}[<65;3;3M",
-        "\u{1B}[<2;300;120M", "\u{1B}[200~", "\u{1B}[201~", "\u{1B}[200~q\r\n2\u{1B}[201~", "\u{1B}[?1;2c",
-    ].map { Array($0.utf8) } + [
-        [0x1B, 0x5B, 0x4D, 32, 41, 56], [0x1B, 0x5B, 0x4D, 35, 41, 56], [0x1B, 0x5B, 0x4D, 32, 255, 33], [0x1B, 0x5B, 0x4D, 32, 0, 0],
-        [0xC3], [0xE4, 0xB8], [0xF0, 0x9F, 0x98], [0xFF], [0x80], [0xED, 0xA0, 0x80],
-    ]
+    static let corpus: [[UInt8]] =
+        [
+            "a", "q", "1", "j", "\r", "\u{03}", "\u{1A}", "\u{00}", "\u{7F}", "é", "中", "😀", "👨‍👩‍👧",
+            "\u{1B}", "\u{1B}\u{1B}", "\u{1B}x", "\u{1B}[A", "\u{1B}[1;5B", "\u{1B}OA", "\u{1B}[5~", "\u{1B}[24~", "\u{1B}[Z",
+            "\u{1B}[I", "\u{1B}[O", "\u{1B}[<0;9;24M", "\u{1B}[<0;9;24m", "\u{1B}[<32;9;5M", "\u{1B}[<64;3;3M", "\u{1B}[<65;3;3M",
+            "\u{1B}[<2;300;120M", "\u{1B}[200~", "\u{1B}[201~", "\u{1B}[200~q\r\n2\u{1B}[201~", "\u{1B}[?1;2c",
+        ].map { Array($0.utf8) } + [
+            [0x1B, 0x5B, 0x4D, 32, 41, 56], [0x1B, 0x5B, 0x4D, 35, 41, 56], [0x1B, 0x5B, 0x4D, 32, 255, 33], [0x1B, 0x5B, 0x4D, 32, 0, 0],
+            [0xC3], [0xE4, 0xB8], [0xF0, 0x9F, 0x98], [0xFF], [0x80], [0xED, 0xA0, 0x80],
+        ]
 
     /// One input: 1 to about 70 bytes.
     mutating func next() -> [UInt8] {
@@ -85,7 +86,8 @@ struct InputFuzzTests {
             gaps.append([0, 1, 5, 30, 120, 600].randomElement(using: &random)!)
             if Int.random(in: 0..<20, using: &random) == 0 { quiet.insert(chunks.count - 1) }
             if Int.random(in: 0..<400, using: &random) == 0 {
-                resizes[chunks.count - 1] = Size(width: Int.random(in: 1...300, using: &random), height: Int.random(in: 1...100, using: &random))
+                resizes[chunks.count - 1] = Size(
+                    width: Int.random(in: 1...300, using: &random), height: Int.random(in: 1...100, using: &random))
             }
             index += count
         }
@@ -103,7 +105,9 @@ struct InputFuzzTests {
             }
         }
         #expect(
-            kinds.isSuperset(of: ["key", "alt key", "mouse press", "mouse release", "mouse drag", "mouse scrollUp", "paste", "focus", "unknown"]),
+            kinds.isSuperset(of: [
+                "key", "alt key", "mouse press", "mouse release", "mouse drag", "mouse scrollUp", "paste", "focus", "unknown",
+            ]),
             "\(kinds.sorted())")
 
         // The same bytes split differently (every chunk cut in two at a random point, the same

@@ -22,7 +22,8 @@ private func busyState(tab: Tab = .catalog) -> AppState {
 private func expectFullRows(_ screen: Screen, _ note: String, sourceLocation: SourceLocation = #_sourceLocation) {
     #expect(screen.lines.count == screen.size.height, "\(note)", sourceLocation: sourceLocation)
     for line in screen.lines where DisplayWidth.columns(of: line) != screen.size.width {
-        Issue.record("\(note): a row of \(DisplayWidth.columns(of: line)) columns: \(line.debugDescription)", sourceLocation: sourceLocation)
+        Issue.record(
+            "\(note): a row of \(DisplayWidth.columns(of: line)) columns: \(line.debugDescription)", sourceLocation: sourceLocation)
         return
     }
 }

@@ -77,7 +77,8 @@ public struct InputPipelineCheck {
         try feed(Array(click.utf8), at: later + 100)
         try feed(Array("x".utf8), at: later + 200)
         guard state.presented.isEmpty, state.selectedTab == .catalog else {
-            throw Violation(description: "Escape and a click on the Catalog tab did not act after the input: \(state.presented), \(state.selectedTab)")
+            throw Violation(
+                description: "Escape and a click on the Catalog tab did not act after the input: \(state.presented), \(state.selectedTab)")
         }
         if recordsEvents, events.count - before != 4 {
             throw Violation(description: "the closing input decoded to \(events[before...])")
@@ -132,7 +133,8 @@ public struct InputPipelineCheck {
     private func checkDecoder() throws(Violation) {
         guard decoder.consumedByteCount + decoder.unreadByteCount == fedByteCount else {
             throw Violation(
-                description: "bytes unaccounted for: \(fedByteCount) fed, \(decoder.consumedByteCount) taken, \(decoder.unreadByteCount) held")
+                description:
+                    "bytes unaccounted for: \(fedByteCount) fed, \(decoder.consumedByteCount) taken, \(decoder.unreadByteCount) held")
         }
         guard decoder.unreadByteCount <= InputDecoder.maximumSequenceLength else {
             throw Violation(description: "\(decoder.unreadByteCount) bytes held outside a paste")
