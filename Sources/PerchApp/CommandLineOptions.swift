@@ -257,7 +257,8 @@ public enum Option: CaseIterable, Hashable, Sendable {
             text =
                 "how long a press or key must be held, \(CommandLineOptions.longPressRange.lowerBound)–\(CommandLineOptions.longPressRange.upperBound) ms (default 500)"
         case .exitAfterFirstFrame:
-            return "  --exit-after-first-frame\n" + "".padding(toLength: 25) + "draw the first full frame, restore the terminal and exit 0\n"
+            return "  --exit-after-first-frame\n" + "".padding(toLength: 25)
+                + "draw the first full frame, restore the terminal and exit 0\n"
                 + "".padding(toLength: 25) + "(measures start-up)"
         case .json: text = "print JSON instead of text"
         case .field: text = "print only this field"

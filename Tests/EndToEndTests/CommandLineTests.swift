@@ -325,6 +325,82 @@ struct CommandLineTests {
         #expect(figures.last == 0, "the reader saw invalid JSON \(figures.last ?? -1) times")
     }
 
+    @Test(
+        "Hostile config files: one clear line naming the file, exit 2, the file untouched",
+        arguments: [
+            ("empty", "", "the file is empty; write a starter config with `perch init`"),
+            ("truncated", #"{"accounts": [{"id": "a", "na"#, "line 1, column 30:"),
+            ("binary garbage", "\u{0}\u{1}\u{FFFD}\u{7F}PK\u{3}\u{4}", "line 1, column 1:"),
+            ("a folder", "<folder>", "is a folder, not a file"),
+        ])
+    func hostileConfig(kind: String, contents: String, message: String) throws {
+        let cli = try PerchCommandLine()
+        defer { cli.remove() }
+        if contents == "<folder>" {
+            try FileManager.default.createDirectory(atPath: cli.configPath, withIntermediateDirectories: true)
+        } else {
+            try cli.writeConfig(contents)
+        }
+        for command in [["list"], ["switch", "a"], ["current"], ["config", "check"]] {
+            let result = try cli.run(command)
+            #expect(result.status == 2, "\(kind), perch \(command.joined(separator: " ")): \(result.stderr)")
+            #expect(result.stderr.hasPrefix("perch: config \(cli.configPath): "), "\(result.stderr)")
+            #expect(result.stderr.contains(message), "\(kind): \(result.stderr)")
+            #expect(result.stderr.split(separator: "\n").count == 1, "one line: \(result.stderr)")
+        }
+        if contents != "<folder>" {
+            #expect(try String(contentsOfFile: cli.configPath, encoding: .utf8) == contents, "the config is untouched")
+        }
+        #expect(!FileManager.default.fileExists(atPath: cli.statePath), "nothing was switched")
+    }
+
+    @Test(
+        "Hostile state files: kept aside and said once, or refused with a clear message; never lost",
+        arguments: [
+            ("empty", "", true), ("truncated", #"{"version": 2, "currentAcc"#, true), ("binary garbage", "\u{0}\u{FFFD}\u{1B}[2J", true),
+            ("a folder", "<folder>", false),
+        ])
+    func hostileState(kind: String, contents: String, setAside: Bool) throws {
+        let cli = try PerchCommandLine()
+        defer { cli.remove() }
+        let folder = (cli.statePath as NSString).deletingLastPathComponent
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        if contents == "<folder>" {
+            try FileManager.default.createDirectory(atPath: cli.statePath, withIntermediateDirectories: true)
+        } else {
+            try contents.write(toFile: cli.statePath, atomically: true, encoding: .utf8)
+        }
+        let result = try cli.run(["switch", "work"])
+        if setAside {
+            #expect(result.status == 0, "\(kind): \(result.stderr)")
+            #expect(result.stderr.contains("State file could not be parsed; kept it as state.json.corrupt-"), "\(result.stderr)")
+            let copies = try FileManager.default.contentsOfDirectory(atPath: folder).filter { $0.hasPrefix("state.json.corrupt-") }
+            #expect(copies.count == 1)
+            #expect(
+                try String(contentsOfFile: folder + "/" + copies[0], encoding: .utf8) == contents, "the bad file is kept, byte for byte")
+            #expect(try cli.state()["currentAccount"] as? String == "work")
+            #expect(!(try cli.run(["current"])).stderr.contains("could not be parsed"), "said once")
+        } else {
+            #expect(result.status == 1, "\(kind): \(result.stderr)")
+            #expect(result.stderr == "perch: cannot read the state: \(cli.statePath): is a folder, not a file\n")
+            var info = stat()
+            #expect(stat(cli.statePath, &info) == 0 && info.st_mode & S_IFMT == S_IFDIR, "left alone")
+        }
+    }
+
+    @Test("A state file on a read-only file system: a clear message and exit 1, nothing half-written")
+    func readOnlyState() throws {
+        let cli = try PerchCommandLine()
+        defer { cli.remove() }
+        // sysfs refuses new files for everyone, root included.
+        let result = try cli.run(["--state", "/sys/perch-state.json", "switch", "work"])
+        #expect(result.status == 1)
+        #expect(
+            result.stderr.hasPrefix("perch: could not save the switch: /sys/perch-state.json.lock: cannot open the lock file: "),
+            "\(result.stderr)")
+        #expect(!FileManager.default.fileExists(atPath: "/sys/perch-state.json"))
+    }
+
     @Test("SIGKILL at random moments during switches always leaves a complete state file")
     func killedWhileSwitching() throws {
         let cli = try PerchCommandLine()
