@@ -412,12 +412,12 @@ struct CommandLineTests {
             toFile: cli.statePath, atomically: true, encoding: .utf8)
         let line = #"{"account":"a","previous":null,"source":"cli","time":"2026-01-01T00:00:00Z"}"# + "\n"
         try String(repeating: line, count: 9990).write(toFile: folder + "/state.history.jsonl", atomically: true, encoding: .utf8)
-        var generator = SeededGenerator(seed: 42)
+        srand48(42)  // the C library's generator, seeded, so that a failing run can be repeated
         var previousCount = 9990
         var previousEntries = 9990
         for round in 0..<60 {
             let pid = try Spawn.start([TmuxSession.binary, "switch", round % 2 == 0 ? "b" : "a"], environment: cli.environment)
-            usleep(UInt32.random(in: 0...25_000, using: &generator))
+            usleep(UInt32(lrand48() % 25_001))
             kill(pid, SIGKILL)
             _ = try Spawn.wait(pid)
             let state = try cli.state()
@@ -442,18 +442,5 @@ struct CommandLineTests {
         #expect(try cli.run(["switch", "c"]).status == 0)
         let leftovers = try FileManager.default.contentsOfDirectory(atPath: folder).filter { $0.contains(".tmp-") }
         #expect(leftovers.isEmpty, "\(leftovers)")
-    }
-}
-
-/// A small deterministic generator (SplitMix64), so that a failing run can be repeated.
-struct SeededGenerator: RandomNumberGenerator {
-    var state: UInt64
-    init(seed: UInt64) { state = seed }
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
     }
 }
