@@ -100,6 +100,9 @@ public struct CommandLineOptions: Hashable, Sendable {
             seen.append(option)
         }
         try interpret(words)
+        if request == .version, command != .interface {
+            throw UsageError(description: "option --version does not apply to 'perch \(command.name)'", usage: command.usage)
+        }
         if request != .run { return }
         for option in seen where !command.options.contains(option) {
             throw UsageError(description: "option \(option.names.last!) does not apply to 'perch \(command.name)'", usage: command.usage)
@@ -197,7 +200,7 @@ public struct CommandLineOptions: Hashable, Sendable {
     /// The help text for ``command``: the program's overview for ``Command/interface``.
     public var helpText: String {
         guard configGroup else { return command.help }
-        let lines = [Command.configPath, .configCheck, .configEdit].map { "  " + $0.name.padding(toLength: 23) + $0.summary }
+        let lines = [Command.configPath, .configCheck, .configEdit].map { "  " + $0.name.padding(toLength: 24) + $0.summary }
         return "perch config: the config file.\n\n\(Command.configUsage)\n\n" + lines.joined(separator: "\n")
     }
 
@@ -248,23 +251,23 @@ public enum Option: CaseIterable, Hashable, Sendable {
         case .config:
             text =
                 "accounts file (default: $XDG_CONFIG_HOME/perch/accounts.json,\n"
-                + "                         else ~/.config/perch/accounts.json; sample accounts when absent)"
+                + "                          else ~/.config/perch/accounts.json; sample accounts when absent)"
         case .state:
             text =
                 "state file (default: $XDG_STATE_HOME/perch/state.json,\n"
-                + "                         else ~/.local/state/perch/state.json)"
+                + "                          else ~/.local/state/perch/state.json)"
         case .longPress:
             text =
                 "how long a press or key must be held, \(CommandLineOptions.longPressRange.lowerBound)–\(CommandLineOptions.longPressRange.upperBound) ms (default 500)"
         case .exitAfterFirstFrame:
-            return "  --exit-after-first-frame\n" + "".padding(toLength: 25)
+            return "  --exit-after-first-frame\n" + "".padding(toLength: 26)
                 + "draw the first full frame, restore the terminal and exit 0\n"
-                + "".padding(toLength: 25) + "(measures start-up)"
+                + "".padding(toLength: 26) + "(measures start-up)"
         case .json: text = "print JSON instead of text"
         case .field: text = "print only this field"
         case .limit: text = "print at most N entries"
         }
-        return left.padding(toLength: 25) + text
+        return left.padding(toLength: 26) + text
     }
 
     /// Options every command takes.
@@ -332,14 +335,14 @@ public enum Command: CaseIterable, Hashable, Sendable {
         return "usage: perch\(words) " + (options + ["[--help]"]).joined(separator: " ")
     }
 
-    static let configUsage = "usage: perch config path|check|edit [--config PATH] [--help]"
+    static let configUsage = "usage: perch config path|check|edit [--config PATH] [--state PATH] [--help]"
 
     /// The full help text.
     public var help: String {
         let optionLines = options.map(\.helpLine).joined(separator: "\n")
         switch self {
         case .interface:
-            let commands = Command.all.dropFirst().map { "  " + ($0.name + $0.operandText).padding(toLength: 23) + $0.summary }
+            let commands = Command.all.dropFirst().map { "  " + ($0.name + $0.operandText).padding(toLength: 24) + $0.summary }
             return """
                 perch: a terminal account switcher.
 

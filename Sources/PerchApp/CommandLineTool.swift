@@ -44,11 +44,14 @@ struct CommandLineTool {
         }
     }
 
-    /// The state with its problems (set aside, unknown account) reported once on stderr, or nil
-    /// after reporting why it cannot be read.
-    private func loadState(_ config: LoadedConfig) -> SavedState? {
+    /// The state with its problems reported on stderr, or nil after reporting why it cannot be
+    /// read. With `repair`, a file that cannot be parsed is set aside and a current account no
+    /// longer in the config is cleared (each said once); without, nothing on disk changes.
+    private func loadState(_ config: LoadedConfig, repair: Bool = false) -> SavedState? {
         do {
-            let loaded = try StateStore(path: paths.state).load(accountIDs: Set(config.accounts.map(\.id)))
+            let store = StateStore(path: paths.state)
+            let ids = Set(config.accounts.map(\.id))
+            let loaded = try repair ? store.load(accountIDs: ids) : store.peek(accountIDs: ids)
             if let warning = loaded.warning { console.error(warning) }
             return loaded.state
         } catch {
@@ -111,7 +114,7 @@ struct CommandLineTool {
 
     private func switchAccount(_ text: String) -> Int32 {
         guard let config = loadConfig() else { return ExitStatus.usage }
-        guard loadState(config) != nil else { return ExitStatus.unmet }
+        guard loadState(config, repair: true) != nil else { return ExitStatus.unmet }
         let account: Account
         switch Account.lookup(text, in: config.accounts) {
         case .found(let found):
@@ -159,7 +162,7 @@ struct CommandLineTool {
             return ExitStatus.unmet
         }
         if options.json { return printJSON(entries) }
-        if entries.isEmpty {
+        if entries.isEmpty, options.limit != 0 {
             console.print("No switches recorded yet.")
             return ExitStatus.ok
         }
@@ -171,8 +174,21 @@ struct CommandLineTool {
     }
 
     private func initConfig() -> Int32 {
-        if let existing = try? FileSystem.read(paths.config), !existing.allSatisfy({ [0x20, 0x0A, 0x0D, 0x09].contains($0) }) {
-            console.error("a config already exists at \(paths.config); edit it with `perch config edit`")
+        // Only a missing file, or an empty regular one, may be written: anything else at the path
+        // (a config too large or unreadable, a folder, a FIFO, a device) is left alone.
+        var info = stat()
+        if stat(paths.config, &info) == 0 {
+            let blank =
+                info.st_mode & S_IFMT == S_IFREG
+                && (try? FileSystem.read(paths.config))?.allSatisfy { [0x20, 0x0A, 0x0D, 0x09].contains($0) } == true
+            guard blank else {
+                let what = info.st_mode & S_IFMT == S_IFREG ? "a config already exists" : "something that is not a config file is"
+                console.error(
+                    "\(what) at \(paths.config); perch init writes only where there is no file (edit one with `perch config edit`)")
+                return ExitStatus.unmet
+            }
+        } else if errno != ENOENT {
+            console.error("cannot write the config: \(FileError(path: paths.config, code: errno, operation: "check"))")
             return ExitStatus.unmet
         }
         do {
@@ -268,7 +284,7 @@ struct CommandLineTool {
             console.error("cannot encode the output as JSON")
             return ExitStatus.unmet
         }
-        console.print(String(decoding: data, as: UTF8.self))
+        console.print(PerchApp.escapingInvisibleControls(inJSON: String(decoding: data, as: UTF8.self)))
         return ExitStatus.ok
     }
 }

@@ -8,6 +8,8 @@ public final class Console {
     public private(set) var output = ""
     public private(set) var errors = ""
     private let captured: Bool
+    /// The `errno` of the first failed write to stdout (other than a closed pipe), or nil.
+    public private(set) var outputFailure: Int32?
 
     /// A console on file descriptors 1 and 2, or (when `captured`) in memory.
     public init(captured: Bool = false) {
@@ -43,7 +45,12 @@ public final class Console {
         while !bytes.isEmpty {
             let n = bytes.withUnsafeBytes { Glibc.write(fd, $0.baseAddress, $0.count) }
             if n < 0, errno == EINTR { continue }
-            if n <= 0 { return }  // a closed pipe (`perch list | head -1`): nothing more to say
+            if n <= 0 {
+                // A closed pipe (`perch list | head -1`) only means nobody reads on; anything
+                // else (a full disk) is a failure the command must report.
+                if n < 0, errno != EPIPE, fd == STDOUT_FILENO { outputFailure = errno }
+                return
+            }
             bytes = bytes.dropFirst(n)
         }
     }

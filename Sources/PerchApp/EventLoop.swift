@@ -192,17 +192,25 @@ public final class EventLoop {
     private func reloadState() -> Bool {
         guard let store else { return false }
         let before = state.saved
+        // Read only: this process's config may be older than the one the other process used, so
+        // an account unknown here is not a reason to change the file.
+        let loaded: StateStore.Loaded
         do {
-            let loaded = try store.load(accountIDs: Set(state.accounts.map(\.id)))
-            state.adopt(loaded.state)
-            if let warning = loaded.warning { state.banner = warning }
+            loaded = try store.peek()
         } catch {
-            return false  // being replaced right now, or unreadable: the next change tells again
+            return false  // unreadable: the next change tells again
         }
-        if state.saved.currentAccount != before.currentAccount, let account = state.currentAccount {
-            state.banner = "Now on \(account.name): switched in another Perch."
+        state.adopt(loaded.state)
+        if let warning = loaded.warning {
+            state.banner = warning
+        } else if let id = loaded.state.currentAccount, id != before.currentAccount {
+            state.banner =
+                state.currentAccount.map { "Now on \($0.name): switched in another Perch." }
+                ?? "Now on \"\(id)\", switched in another Perch; it is not in this one's config (restart Perch to load it)."
+        } else if loaded.state.currentAccount == nil, before.currentAccount != nil {
+            state.banner = "No account is current now: changed in another Perch."
         }
-        return state.saved != before
+        return state.saved != before || loaded.warning != nil
     }
 
     private func suspend() {

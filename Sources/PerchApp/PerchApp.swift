@@ -42,7 +42,12 @@ public enum PerchApp {
         case .run where options.command == .interface:
             return runInterface(options)
         case .run:
-            return CommandLineTool(options: options, console: console).run()
+            let status = CommandLineTool(options: options, console: console).run()
+            if let code = console.outputFailure {
+                console.error("cannot write the output: \(String(cString: strerror(code)))")
+                return status == ExitStatus.ok ? ExitStatus.unmet : status
+            }
+            return status
         }
     }
 
@@ -107,17 +112,44 @@ public enum PerchApp {
         _ = bytes.withUnsafeBytes { write(STDERR_FILENO, $0.baseAddress, $0.count) }
     }
 
-    /// `text` with C0 controls in caret notation and C1 controls as `\u{XX}`.
+    /// `text` with C0 controls in caret notation, and C1 controls and bidirectional formatting
+    /// characters (U+061C, U+200E–U+200F, U+202A–U+202E, U+2066–U+2069, which can make a line
+    /// read differently from what it is) as `\u{XX}`.
     static func visibleControls(_ text: String) -> String {
-        // C1 controls are encoded as 0xC2 0x80–0x9F in UTF-8; without these bytes there is nothing to do.
-        guard text.utf8.contains(where: { $0 < 0x20 || $0 == 0x7F || $0 == 0xC2 }) else { return text }
+        // Without these lead bytes (C0, DEL, C1 as 0xC2 0x80–0x9F, and the 0xD8/0xE2 of the bidi
+        // characters) there is nothing to do: the common case costs one scan.
+        guard text.utf8.contains(where: { $0 < 0x20 || $0 == 0x7F || $0 == 0xC2 || $0 == 0xD8 || $0 == 0xE2 }) else { return text }
         var result = ""
         for scalar in text.unicodeScalars {
             switch scalar.value {
             case 0x00..<0x20: result += "^" + String(UnicodeScalar(UInt8(scalar.value + 0x40)))
             case 0x7F: result += "^?"
-            case 0x80..<0xA0: result += "\\u{" + String(scalar.value, radix: 16, uppercase: true) + "}"
+            case _ where isInvisibleControl(scalar): result += "\\u{" + String(scalar.value, radix: 16, uppercase: true) + "}"
             default: result.unicodeScalars.append(scalar)
+            }
+        }
+        return result
+    }
+
+    /// Whether `scalar` is a C1 control or a bidirectional formatting character.
+    static func isInvisibleControl(_ scalar: Unicode.Scalar) -> Bool {
+        switch scalar.value {
+        case 0x80..<0xA0, 0x061C, 0x200E, 0x200F, 0x202A...0x202E, 0x2066...0x2069: true
+        default: false
+        }
+    }
+
+    /// JSON text with C1 controls and bidirectional formatting characters written as `\uXXXX`
+    /// escapes (RFC 8259 §7), which Foundation's encoder leaves as they are; the value is the same.
+    static func escapingInvisibleControls(inJSON json: String) -> String {
+        guard json.unicodeScalars.contains(where: isInvisibleControl) else { return json }
+        var result = ""
+        for scalar in json.unicodeScalars {
+            if isInvisibleControl(scalar) {
+                let hex = String(scalar.value, radix: 16)
+                result += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
+            } else {
+                result.unicodeScalars.append(scalar)
             }
         }
         return result

@@ -246,7 +246,7 @@ private struct RawFile: Decodable {
             warnings.append(unknownKeyWarning(key, at: "", known: ["version", "accounts"]))
         }
         let version = JSONKey("version")
-        if container.contains(version) {
+        if container.contains(version), (try? container.decodeNil(forKey: version)) != true {
             let number = try? container.decode(Int.self, forKey: version)
             if number != ConfigLoader.currentVersion {
                 let found = number.map(String.init) ?? "not a whole number"

@@ -21,8 +21,8 @@ public struct HistoryLog: Sendable {
     public let path: String
     /// Entries beyond ``SavedState/historyLimit`` allowed in the file before it is compacted.
     public static let slack = 1_000
-    /// Largest log read, in bytes.
-    static let sizeLimit = 64 << 20
+    /// Most bytes read from the end of the log: 10,000 lines of up to 1.6 KiB each.
+    static let tailBytes = 16 << 20
 
     /// The log of the state file at `statePath` (its `.json` suffix replaced by `.history.jsonl`).
     public init(statePath: String) {
@@ -57,10 +57,11 @@ public struct HistoryLog: Sendable {
         }
         guard fsync(fd) == 0 else { throw FileError(path: path, code: errno, operation: "fsync") }
         // Lines are about 80 bytes and never under 32: count them only when there may be too many.
+        // The entry is written: a compaction that fails is tried again at the next switch.
         if end + line.count > (SavedState.historyLimit + Self.slack) * 32,
-            try newlines(fd) > SavedState.historyLimit + Self.slack
+            (try? newlines(fd)) ?? 0 > SavedState.historyLimit + Self.slack
         {
-            try compact()
+            try? compact()
         }
     }
 
@@ -70,7 +71,7 @@ public struct HistoryLog: Sendable {
     public func read(limit: Int = SavedState.historyLimit) throws(FileError) -> [SwitchRecord] {
         let bytes: [UInt8]
         do {
-            bytes = try FileSystem.read(path, limit: Self.sizeLimit)
+            bytes = try tail()
         } catch {
             if error.isNotFound { return [] }
             throw error
@@ -94,6 +95,30 @@ public struct HistoryLog: Sendable {
         guard let last = bytes.last else { return bytes.startIndex }
         if last == 0x0A { return bytes.endIndex }
         return bytes.lastIndex(of: 0x0A).map { $0 + 1 } ?? bytes.startIndex
+    }
+
+    /// The last ``tailBytes`` of the log, starting at a line: the whole log when it is smaller.
+    private func tail() throws(FileError) -> [UInt8] {
+        let fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK)
+        guard fd >= 0 else { throw FileError(path: path, code: errno, operation: "open") }
+        defer { close(fd) }
+        var info = stat()
+        guard fstat(fd, &info) == 0 else { throw FileError(path: path, code: errno, operation: "read") }
+        guard info.st_mode & S_IFMT == S_IFREG else {
+            throw FileError(path: path, code: EINVAL, operation: "read", reason: "is not a regular file")
+        }
+        let size = Int(info.st_size)
+        let start = max(0, size - Self.tailBytes)
+        var bytes = [UInt8](repeating: 0, count: size - start)
+        var done = 0
+        while done < bytes.count {
+            let n = bytes.withUnsafeMutableBytes { pread(fd, $0.baseAddress! + done, $0.count - done, off_t(start + done)) }
+            if n < 0, errno == EINTR { continue }
+            guard n > 0 else { throw FileError(path: path, code: n < 0 ? errno : EIO, operation: "read") }
+            done += n
+        }
+        if start > 0, let newline = bytes.firstIndex(of: 0x0A) { bytes.removeFirst(newline + 1) }  // a cut first line
+        return bytes
     }
 
     /// The number of newlines in the file (memchr(3) over 64 KiB reads, nothing kept).
@@ -132,11 +157,11 @@ public struct HistoryLog: Sendable {
         return 0
     }
 
-    /// Rewrites the log (atomically) with its newest ``SavedState/historyLimit`` lines. Lines
-    /// that cannot be parsed are dropped, after a copy of the whole log is kept as
-    /// `state.history.jsonl.corrupt-<UTC time>`.
+    /// Rewrites the log (atomically) with its newest ``SavedState/historyLimit`` lines, read from
+    /// its last ``tailBytes``. Lines that cannot be parsed are dropped, after a copy of what was
+    /// read is kept as `state.history.jsonl.corrupt-<UTC time>`.
     private func compact() throws(FileError) {
-        let bytes = try FileSystem.read(path, limit: Self.sizeLimit)
+        let bytes = try tail()
         let decoder = JSONDecoder()
         var lines = bytes[..<Self.completeEnd(of: bytes[...])].split(separator: 0x0A)
         let valid = lines.filter { (try? decoder.decode(SwitchRecord.self, from: Data($0))) != nil }

@@ -16,7 +16,9 @@ public struct PerchPaths: Hashable, Sendable {
 
     /// Resolves the paths from explicit options and the environment (`lookup` returns a variable's value).
     public init(config: String? = nil, state: String? = nil, lookup: (String) -> String? = PerchPaths.environment) {
-        let home = lookup("HOME").flatMap { $0.isEmpty ? nil : $0 } ?? PerchPaths.passwordHome() ?? "/"
+        var home = lookup("HOME").flatMap { $0.isEmpty ? nil : $0 } ?? PerchPaths.passwordHome() ?? "/"
+        while home.count > 1, home.hasSuffix("/") { home.removeLast() }  // HOME=/ or /home/ada/
+        if home == "/" { home = "" }
         func base(_ variable: String, _ fallback: String) -> String {
             if let value = lookup(variable), value.hasPrefix("/") { return value }
             return home + "/" + fallback

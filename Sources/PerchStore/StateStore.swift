@@ -56,19 +56,40 @@ public struct StateStore: Sendable {
     /// account is cleared in the file, and the warning says so; counts and history are kept.
     /// - Throws: ``StateError`` when the file exists but cannot be read, or cannot be set aside.
     public func load(accountIDs: Set<String>? = nil) throws(StateError) -> Loaded {
+        try load(accountIDs: accountIDs, repair: true)
+    }
+
+    /// Reads the state and changes nothing on disk, for readers (`perch list`, `current`,
+    /// `history`, and the interface when another process changed the file): a file that cannot
+    /// be parsed reads as the default state, a current account outside `accountIDs` as none,
+    /// each with a warning. The next switch repairs the file as ``load(accountIDs:)`` would.
+    /// - Throws: ``StateError`` when the file exists but cannot be read.
+    public func peek(accountIDs: Set<String>? = nil) throws(StateError) -> Loaded {
+        try load(accountIDs: accountIDs, repair: false)
+    }
+
+    private func load(accountIDs: Set<String>?, repair: Bool) throws(StateError) -> Loaded {
         switch try read() {
         case .missing:
             return Loaded(state: SavedState(), warning: nil)
-        case .state(let state):
+        case .state(var state):
             if state.version > SavedState.currentVersion {
                 return Loaded(
                     state: state, warning: "\(StateError.newerVersion(path: path, version: state.version)); switches will not be saved.")
             }
             if let accountIDs, let current = state.currentAccount, !accountIDs.contains(current) {
-                return try clearUnknownAccount(accountIDs)
+                if repair { return try clearUnknownAccount(accountIDs) }
+                state.currentAccount = nil
+                return Loaded(
+                    state: state, warning: "State names account \"\(current)\", which is not in the config; read as no current account.")
             }
             return Loaded(state: state, warning: nil)
         case .corrupt:
+            guard repair else {
+                return Loaded(
+                    state: SavedState(),
+                    warning: "State file \(path) could not be parsed; left as it is (the next switch keeps it aside and starts afresh).")
+            }
             let setAside = try locked { () throws(StateError) in try setAsideIfCorrupt() }
             // Another Perch set it aside (or replaced it) first: read what is there now.
             guard let aside = setAside else { return try load(accountIDs: accountIDs) }

@@ -98,7 +98,7 @@ struct CommandLineTests {
                     Step("list"), Step("current"), Step("history"), Step("switch", "personal"), Step("switch", "personal"),
                     Step("switch", "SIDE PROJECT"), Step("current"), Step("current", "--field", "id"), Step("current", "--field", "handle"),
                     Step("current", "--json"), Step("list"), Step("list", "--json"), Step("history"),
-                    Step("history", "--limit", "1", "--json"),
+                    Step("history", "--limit", "1", "--json"), Step("history", "--limit", "0"),
                     Step("switch", "nope"), Step("switch", "pers"),
                 ]),
             Transcript(
@@ -187,6 +187,18 @@ struct CommandLineTests {
         #expect(failed.stderr.contains("exited with status 4"), "\(failed.stderr)")
     }
 
+    // Bug: `perch list > /dev/full` printed nothing and exited 0.
+    @Test("Output that cannot be written is an error with exit status 1; a closed pipe is not")
+    func outputFailure() throws {
+        let cli = try PerchCommandLine()
+        defer { cli.remove() }
+        let full = try Spawn.run(["sh", "-c", "\"$0\" list > /dev/full", TmuxSession.binary], environment: cli.environment)
+        #expect(full.status == 1)
+        #expect(full.stderr == "perch: cannot write the output: No space left on device\n")
+        let piped = try Spawn.run(["sh", "-c", "\"$0\" list | head -c 1 >/dev/null", TmuxSession.binary], environment: cli.environment)
+        #expect(!piped.stderr.contains("cannot write"), "\(piped.stderr)")
+    }
+
     @Test("perch init writes a starter config that is valid, mode 0600, and never overwrites one")
     func initConfig() throws {
         let cli = try PerchCommandLine()
@@ -201,6 +213,35 @@ struct CommandLineTests {
         try "{\"accounts\": [{\"id\": \"mine\", \"name\": \"Mine\"}]}".write(toFile: cli.configPath, atomically: true, encoding: .utf8)
         #expect(try cli.run(["init"]).status == 1)
         #expect(try String(contentsOfFile: cli.configPath, encoding: .utf8).contains("mine"), "the existing config is untouched")
+    }
+
+    // Bug: perch init took any file it could not read for "no config" and replaced it: a config over 16 MiB, a FIFO, /dev/null.
+    @Test(
+        "perch init writes nothing over a file it cannot read, a folder, a FIFO or a device",
+        arguments: ["large", "fifo", "folder", "device"])
+    func initNeverReplaces(kind: String) throws {
+        let cli = try PerchCommandLine()
+        defer { cli.remove() }
+        let folder = (cli.configPath as NSString).deletingLastPathComponent
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        var path = cli.configPath
+        switch kind {
+        case "large":
+            let large = "{\"accounts\": [" + String(repeating: "{\"id\": \"a\", \"name\": \"x\"},", count: 600_000) + "]}"
+            try large.write(toFile: path, atomically: true, encoding: .utf8)
+        case "fifo": #expect(mkfifo(path, 0o600) == 0)
+        case "folder": try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
+        default: path = "/dev/null"
+        }
+        var before = stat()
+        #expect(stat(path, &before) == 0)
+        let result = try cli.run(["--config", path, "init"])
+        #expect(result.status == 1, "\(kind): \(result.stdout)\(result.stderr)")
+        #expect(result.stderr.contains("perch init writes only where there is no file"), "\(result.stderr)")
+        var after = stat()
+        #expect(stat(path, &after) == 0)
+        #expect(
+            after.st_mode == before.st_mode && after.st_size == before.st_size && after.st_ino == before.st_ino, "\(kind) left as it was")
     }
 
     @Test("A hook gets the account in its environment, stdin at end of file, and its output passes through")

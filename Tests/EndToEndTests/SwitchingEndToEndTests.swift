@@ -71,4 +71,65 @@ struct SwitchingEndToEndTests {
         #expect(try session.waitFor("Switches so far: 2"))
         try session.expectAfter("q", shows: "EXIT=0")
     }
+
+    // Bug: an open interface whose config lacked an account just added elsewhere undid the switch to it.
+    @Test("A switch to an account this interface's config does not know is shown, and the state file is left as it is")
+    func switchToAccountUnknownHere() throws {
+        let home = try TmuxSession.makeScratchHome()
+        defer { try? FileManager.default.removeItem(at: home) }
+        try TmuxSession.writeConfig(#"{"accounts": [{"id": "work", "name": "Work"}]}"#, home: home)
+        let session = try TmuxSession.started(home: home)
+        let cli = try PerchCommandLine(home: home)
+        let newer = home.appendingPathComponent("newer.json").path
+        try #"{"accounts": [{"id": "work", "name": "Work"}, {"id": "new", "name": "New"}]}"#.write(
+            toFile: newer, atomically: true, encoding: .utf8)
+        #expect(try cli.run(["--config", newer, "switch", "new"]).status == 0)
+        #expect(try session.waitFor("not in this one's config"))
+        TmuxSession.pause(0.3)
+        #expect(try cli.run(["--config", newer, "current", "--field", "id"]).stdout == "new\n", "the switch stands")
+        let copies = try FileManager.default.contentsOfDirectory(atPath: home.appendingPathComponent("state/perch").path)
+            .filter { $0.contains("corrupt") }
+        #expect(copies.isEmpty, "\(copies)")
+        try session.expectAfter("q", shows: "EXIT=0")
+    }
+
+    // Bug: a hook run by `perch switch` was in a background process group: a prompt on /dev/tty stopped it until the timeout.
+    @Test("A hook run by perch switch in a terminal can prompt on /dev/tty, and Ctrl-C reaches the hook, not Perch")
+    func commandLineHookOwnsTheTerminal() throws {
+        let home = try TmuxSession.makeScratchHome()
+        defer { try? FileManager.default.removeItem(at: home) }
+        let out = home.appendingPathComponent("answer").path
+        try TmuxSession.writeConfig(
+            #"""
+            {"accounts": [
+              {"id": "ask", "name": "Ask", "onSwitch": "printf 'Passphrase: ' > /dev/tty; read answer < /dev/tty; echo \"got=$answer\" > \"$OUT\""},
+              {"id": "slow", "name": "Slow", "onSwitch": "sleep 30"}
+            ]}
+            """#, home: home)
+        chmod(home.appendingPathComponent("config/perch/accounts.json").path, 0o600)
+        let session = try TmuxSession(arguments: ["switch", "ask"], environment: ["OUT": out], home: home, interactiveShell: true)
+        #expect(try session.waitFor("Passphrase:"))
+        try session.sendLiteral("hello")
+        try session.send("Enter")
+        #expect(try session.waitFor("EXIT=0"))
+        #expect(try String(contentsOfFile: out, encoding: .utf8) == "got=hello\n")
+
+        // Perch has the terminal back: the shell's next command runs in the foreground.
+        try session.sendLiteral("echo ALIVE-$((1+1))")
+        try session.send("Enter")
+        #expect(try session.waitFor("ALIVE-2"))
+
+        let command =
+            "env HOME=\(TmuxSession.quote(home.path)) XDG_CONFIG_HOME=\(TmuxSession.quote(home.path + "/config")) XDG_STATE_HOME=\(TmuxSession.quote(home.path + "/state")) \(TmuxSession.quote(TmuxSession.binary)) switch slow; echo STATUS=$?"
+        try session.sendLiteral(command)
+        try session.send("Enter")
+        #expect(try session.waitFor("Switched to slow"))
+        TmuxSession.pause(0.3)
+        try session.send("C-c")
+        #expect(try session.waitFor("STATUS=3", timeout: 3))
+        let screen = try session.screen().joined()  // the message wraps at 80 columns
+        #expect(screen.contains("onSwitch hook was ended by signal"), "\(screen)")
+        #expect(screen.contains("2 (Interrupt)"), "\(screen)")
+        #expect(!screen.contains("crashed"), "\(screen)")
+    }
 }

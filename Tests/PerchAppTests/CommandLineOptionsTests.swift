@@ -115,6 +115,8 @@ struct CommandLineOptionsTests {
             InvalidCommandLine(arguments: ["config"], message: "'perch config' needs path, check or edit"),
             InvalidCommandLine(arguments: ["config", "show"], message: "unknown command 'config show'"),
             InvalidCommandLine(arguments: ["list", "--field", "id"], message: "option --field does not apply to 'perch list'"),
+            // Bug: `perch list --version` printed the version and exited 0.
+            InvalidCommandLine(arguments: ["list", "--version"], message: "option --version does not apply to 'perch list'"),
             InvalidCommandLine(arguments: ["switch", "a", "--json"], message: "option --json does not apply to 'perch switch'"),
             InvalidCommandLine(
                 arguments: ["list", "--long-press-ms", "100"], message: "option --long-press-ms does not apply to 'perch list'"),
@@ -155,6 +157,14 @@ struct CommandLineOptionsTests {
 
 @Suite("Error messages")
 struct ErrorMessageTests {
+    // Bug: `perch list` printed a right-to-left override in a name raw, and `--json` a raw C1 control.
+    @Test("bidirectional overrides and C1 controls are escaped in text and in JSON")
+    func bidiAndC1() {
+        #expect(PerchApp.visibleControls("A\u{202E}B\u{9B}C\u{2066}") == #"A\u{202E}B\u{9B}C\u{2066}"#)
+        #expect(PerchApp.visibleControls("plain é ü 日本") == "plain é ü 日本")
+        #expect(PerchApp.escapingInvisibleControls(inJSON: "{\"name\" : \"A\u{202E}B\u{9B}\"}") == #"{"name" : "A\u202eB\u009b"}"#)
+    }
+
     // Bug: a config error quoting an id with escape sequences retitled and cleared the terminal.
     @Test("control characters in messages are shown as visible escapes")
     func controlsAreVisible() {

@@ -102,6 +102,14 @@ struct ConfigValidationTests {
         #expect(parsed.warnings.isEmpty)
     }
 
+    // Bug: "version": null was refused as "not a whole number".
+    @Test("a null version is the same as a missing one")
+    func nullVersion() throws {
+        #expect(
+            try ConfigLoader.parse(Array(#"{"version": null, "accounts": [{"id": "a", "name": "A"}]}"#.utf8), path: "/c").accounts.count
+                == 1)
+    }
+
     @Test("a null optional field is the same as a missing one")
     func nullOptional() throws {
         let parsed = try ConfigLoader.parse(Array(oneAccount(#""id": "a", "name": "A", "handle": null, "color": null"#).utf8), path: "/c")

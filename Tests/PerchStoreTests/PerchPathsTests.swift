@@ -17,6 +17,14 @@ struct PerchPathsTests {
         #expect(paths.configIsExplicit == false)
     }
 
+    // Bug: HOME=/ gave //.config/perch/accounts.json.
+    @Test(
+        "a HOME of / or with a trailing slash gives clean paths",
+        arguments: [("/", "/.config"), ("/home/ada/", "/home/ada/.config"), ("/home/ada//", "/home/ada/.config")])
+    func homeSlashes(home: String, config: String) {
+        #expect(PerchPaths(lookup: environment(["HOME": home])).config == config + "/perch/accounts.json")
+    }
+
     @Test("unset XDG variables fall back to ~/.config and ~/.local/state")
     func xdgUnset() {
         let paths = PerchPaths(lookup: environment(["HOME": "/home/ada"]))

@@ -417,4 +417,44 @@ struct StateHistoryTests {
             #expect(try FileManager.default.contentsOfDirectory(atPath: folder).filter { $0.hasPrefix("state.json.corrupt-") }.count == 1)
         }
     }
+
+    // Bug: `perch list --state FILE` renamed any file it could not parse, even a config given by mistake.
+    @Test("peek changes nothing on disk: a corrupt file stays, an unknown account stays current in the file")
+    func peekIsReadOnly() throws {
+        try withTemporaryFolder { folder in
+            let path = folder + "/state.json"
+            try Data("not state".utf8).write(to: URL(fileURLWithPath: path))
+            let store = StateStore(path: path)
+            let corrupt = try store.peek()
+            #expect(corrupt.state == SavedState())
+            #expect(corrupt.warning?.contains("left as it is") == true)
+            #expect(try FileManager.default.contentsOfDirectory(atPath: folder) == ["state.json"])
+            try FileManager.default.removeItem(atPath: path)
+
+            _ = try store.recordSwitch(to: "new", source: .cli)
+            let before = try Data(contentsOf: URL(fileURLWithPath: path))
+            let unknown = try store.peek(accountIDs: ["old"])
+            #expect(unknown.state.currentAccount == nil)
+            #expect(unknown.warning?.contains("\"new\"") == true)
+            #expect(try Data(contentsOf: URL(fileURLWithPath: path)) == before)
+            #expect(try store.peek().state.currentAccount == "new")
+        }
+    }
+
+    // Bug: a history log over 64 MiB was never compacted again, and every switch warned falsely that its entry was not written.
+    @Test("a history log far over its size is read from its end and compacted")
+    func hugeLog() throws {
+        try withTemporaryFolder { folder in
+            let store = StateStore(path: folder + "/state.json")
+            let line = #"{"account":"a","previous":null,"source":"cli","time":"2026-11-30T08:00:00Z"}"# + "\n"
+            let count = HistoryLog.tailBytes / line.utf8.count + 2 * SavedState.historyLimit
+            try Data(String(repeating: line, count: count).utf8).write(to: URL(fileURLWithPath: store.history.path))
+            #expect(try store.history.read().count == SavedState.historyLimit)
+            let outcome = try store.recordSwitch(to: "b", source: .cli)
+            #expect(outcome.warning == nil)
+            #expect(try store.history.read().last?.account == "b")
+            let size = try FileManager.default.attributesOfItem(atPath: store.history.path)[.size] as? Int ?? 0
+            #expect(size == SavedState.historyLimit * line.utf8.count, "compacted to the newest 10,000 lines")
+        }
+    }
 }

@@ -1,12 +1,21 @@
 /*
- * CSystem.h: C library values that Swift's Glibc module leaves out because they are GNU
- * extensions, as computed by the C compiler (see spawn.c).
+ * CSystem.h: the GNU extensions of the C library that Swift's Glibc module leaves out, as
+ * functions compiled with _GNU_SOURCE (see spawn.c). Source: posix_spawn(3) and glibc's
+ * <spawn.h>.
  */
 #ifndef PERCH_CSYSTEM_H
 #define PERCH_CSYSTEM_H
 
+#include <spawn.h>
+
 /* The posix_spawnattr_setflags(3) flag POSIX_SPAWN_SETSID (glibc 2.26 and later): the child
  * calls setsid(2), starting a new session with no controlling terminal. */
 short perch_spawn_setsid_flag(void);
+
+/* Adds the file action posix_spawn_file_actions_addtcsetpgrp_np (glibc 2.35 and later): the
+ * child's process group becomes the foreground process group of the terminal open on `fd`
+ * before the program starts, so it may read from and write to that terminal. Returns 0 or an
+ * errno value. */
+int perch_spawn_add_foreground(posix_spawn_file_actions_t *actions, int fd);
 
 #endif

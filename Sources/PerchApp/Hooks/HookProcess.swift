@@ -23,7 +23,8 @@ public enum HookResult: Hashable, Sendable {
         switch self {
         case .succeeded: return nil
         case .failed(let status, let line): return "exited with status \(status)" + tail(line)
-        case .signalled(let signal, let line): return "was ended by signal \(signal)" + tail(line)
+        case .signalled(let signal, let line):
+            return "was ended by signal \(signal) (\(strsignal(signal).map { String(cString: $0) } ?? "unknown"))" + tail(line)
         case .timedOut(let milliseconds, let line):
             let limit = milliseconds % 1000 == 0 ? "\(milliseconds / 1000) s" : "\(milliseconds) ms"
             return "timed out after \(limit) and was killed" + tail(line)
@@ -80,21 +81,28 @@ public final class HookProcess {
     }
 
     /// Runs the hook for the command line and waits for it (at most ``timeoutMilliseconds``);
-    /// its output passes through. SIGINT, SIGTERM or SIGHUP meanwhile is passed on to the hook's
-    /// process group and then ends Perch as it would have.
+    /// its output passes through. When Perch is in the foreground of a terminal, the hook's
+    /// process group takes the foreground while it runs (so it can prompt on `/dev/tty`, and
+    /// Ctrl-C reaches it) and Perch takes it back after. SIGINT, SIGTERM, SIGHUP or SIGQUIT sent
+    /// to Perch meanwhile is passed on to the hook's process group and then ends Perch as it
+    /// would have.
     public static func run(_ command: String, account: Account, previous: String?) -> HookResult {
         var watched = sigset_t()
         sigemptyset(&watched)
-        for signal in [SIGCHLD, SIGINT, SIGTERM, SIGHUP] { sigaddset(&watched, signal) }
+        for signal in [SIGCHLD, SIGINT, SIGTERM, SIGHUP, SIGQUIT] { sigaddset(&watched, signal) }
         var old = sigset_t()
         pthread_sigmask(SIG_BLOCK, &watched, &old)
         defer { pthread_sigmask(SIG_SETMASK, &old, nil) }
+        let terminal = [STDIN_FILENO, STDOUT_FILENO, STDERR_FILENO].first { isatty($0) == 1 && tcgetpgrp($0) == getpgrp() }
         let pid: pid_t
         do {
-            pid = try ShellSpawn.spawn(command, environment: environment(account: account, previous: previous), mode: .passThrough).pid
+            pid = try ShellSpawn.spawn(
+                command, environment: environment(account: account, previous: previous), mode: .passThrough(terminal: terminal)
+            ).pid
         } catch {
             return .notStarted(error.description)
         }
+        defer { if let terminal { takeForeground(terminal) } }
         let start = MonotonicClock.now()
         var status: Int32 = 0
         while waitpid(pid, &status, WNOHANG) == 0 {
@@ -106,15 +114,28 @@ public final class HookProcess {
             }
             var wait = timespec(tv_sec: Int(left / 1000), tv_nsec: Int(left % 1000) * 1_000_000)
             let signal = sigtimedwait(&watched, nil, &wait)
-            if signal == SIGINT || signal == SIGTERM || signal == SIGHUP {
+            if signal == SIGINT || signal == SIGTERM || signal == SIGHUP || signal == SIGQUIT {
                 kill(-pid, signal)
                 _ = waitpid(pid, &status, 0)
+                if let terminal { takeForeground(terminal) }
                 pthread_sigmask(SIG_SETMASK, &old, nil)
                 Glibc.signal(signal, SIG_DFL)
                 raise(signal)
             }
         }
         return result(status: status, lastLine: nil)
+    }
+
+    /// Makes Perch's process group the foreground of the terminal on `fd` again (tcsetpgrp(3)
+    /// from the background, with SIGTTOU blocked so that it is not stopped for asking).
+    private static func takeForeground(_ fd: Int32) {
+        var ttou = sigset_t()
+        sigemptyset(&ttou)
+        sigaddset(&ttou, SIGTTOU)
+        var old = sigset_t()
+        pthread_sigmask(SIG_BLOCK, &ttou, &old)
+        tcsetpgrp(fd, getpgrp())
+        pthread_sigmask(SIG_SETMASK, &old, nil)
     }
 
     /// Starts the hook for the interface: detached from the terminal, output on pipes.

@@ -12,12 +12,14 @@ public struct SpawnError: Error, Hashable, Sendable, CustomStringConvertible {
 /// no signal blocked and default signal dispositions whatever Perch has set.
 enum ShellSpawn {
     /// How the child is attached to Perch's terminal.
-    enum Mode {
+    enum Mode: Equatable {
         /// In Perch's process group with Perch's stdin, stdout and stderr (an editor).
         case interactive
         /// stdin from `/dev/null`, stdout and stderr Perch's own, in a process group of its own
-        /// (a hook run by the command line; killing the group ends what it started).
-        case passThrough
+        /// (a hook run by the command line; killing the group ends what it started). When
+        /// `terminal` is a descriptor of Perch's terminal, that group is made the terminal's
+        /// foreground group, so the hook can prompt on `/dev/tty` and gets Ctrl-C itself.
+        case passThrough(terminal: Int32?)
         /// stdin from `/dev/null`, stdout and stderr on pipes, in a new session without a
         /// controlling terminal (setsid), so it cannot write to the terminal at all (a hook
         /// run by the interface).
@@ -52,6 +54,11 @@ enum ShellSpawn {
         var actions = posix_spawn_file_actions_t()
         posix_spawn_file_actions_init(&actions)
         defer { posix_spawn_file_actions_destroy(&actions) }
+        if case .passThrough(let terminal?) = mode {
+            // Before stdin is replaced: the action runs in the child, in order.
+            let result = perch_spawn_add_foreground(&actions, terminal)
+            if result != 0 { throw SpawnError(code: result) }
+        }
         if mode != .interactive {
             posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
         }
