@@ -1,6 +1,8 @@
 /// What a key does once it is bound in an ``InputContext``; ``AppState/update(_:)`` performs it.
 public enum KeyAction: Hashable, Sendable {
     case quit
+    /// Stop the process (Ctrl-Z).
+    case suspend
     case selectTab(Tab)
     case nextTab, previousTab
     case openAccountSheet
@@ -93,7 +95,7 @@ public enum KeyBindings {
     public static func table(for context: InputContext) -> [KeyBinding] {
         let always = [
             KeyBinding([KeyEvent(.control("c"))], "Ctrl-C", .quit, "quit"),
-            KeyBinding(gesture: "Ctrl-Z", "suspend (fg resumes)"),
+            KeyBinding([KeyEvent(.control("z"))], "Ctrl-Z", .suspend, "suspend (fg resumes)"),
         ]
         switch context {
         case .pane(let tab):

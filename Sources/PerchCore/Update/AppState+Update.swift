@@ -13,8 +13,8 @@ extension AppState {
     private mutating func handle(_ event: AppEvent) -> [Effect] {
         if case .key(let key) = event {
             banner = nil
-            if key.key == .control("c") { return [.quit] }
-            if key.key == .control("z") { return [.suspend] }
+            // Ctrl-C and Ctrl-Z act in every context, even on a screen too small to lay out.
+            if key.key == .control("c") || key.key == .control("z") { return handleKey(key) }
         }
         if layout.isTooSmall {
             // Only the "terminal too small" notice is on the screen: nothing else can be acted on.
@@ -166,6 +166,7 @@ extension AppState {
     private mutating func perform(_ action: KeyAction, in context: InputContext) -> [Effect] {
         switch action {
         case .quit: return [.quit]
+        case .suspend: return [.suspend]
         case .selectTab(let tab): selectedTab = tab
         case .nextTab, .previousTab:
             let step = action == .previousTab ? Tab.allCases.count - 1 : 1
