@@ -308,13 +308,12 @@ struct EndToEndTests {
         let session = try TmuxSession.started(home: home)
         try session.expectAfter("a", shows: "Switch account")
         // 30 accounts + 3 rows of chrome do not fit in 24 rows: capped, two rows stay above.
-        var screen = try session.screen()
-        #expect(screen.firstIndex { $0.contains("━") } == 2)
+        // The sheet rises over 150 ms.
+        #expect(try session.waitUntil { $0.firstIndex { $0.contains("━") } == 2 })
         try session.resize(width: 80, height: 40)
         let refitted = try session.waitUntil { $0.firstIndex { $0.contains("━") } == 40 - 33 }
         #expect(refitted, "re-fitted to 33 rows")
-        screen = try session.screen()
-        #expect(screen.contains { $0.contains("Account 30") })
+        #expect(try session.screen().contains { $0.contains("Account 30") })
     }
 
     // Bug: signals blocked by the parent (inherited across exec) made Ctrl-Z, resizes and SIGTERM do nothing.
