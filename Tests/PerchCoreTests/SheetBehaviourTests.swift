@@ -232,3 +232,20 @@ struct SheetBehaviourTests {
         #expect(s.sheetLayout.height == 33)
     }
 }
+
+@Suite("Sheet filter matching")
+struct SheetFilterMatchTests {
+    @Test(
+        "ASCII and non-ASCII filters match alike, ignoring case; a match after a leading @ is a prefix",
+        arguments: [
+            ("Work", "wo", AppState.FilterMatch.prefix), ("Work", "OR", .contained), ("Work", "x", nil), ("@ada", "ad", .prefix),
+            ("@ada", "@a", .prefix), ("x@ada", "ad", .contained), ("Zoë Ångström", "ångs", .contained), ("Zoë", "ZOË", .prefix),
+            ("ab", "abc", nil),
+        ] as [(String, String, AppState.FilterMatch?)])
+    func match(_ text: String, _ filter: String, _ expected: AppState.FilterMatch?) {
+        let needle = Array(filter.lowercased().utf8)
+        let result = needle.allSatisfy { $0 < 0x80 } ? AppState.asciiMatch(text, needle) : AppState.match(text, filter)
+        #expect(result == expected)
+        #expect(AppState.match(text, filter) == expected, "the general path agrees")
+    }
+}
