@@ -27,7 +27,7 @@ let package = Package(
         // In-process figures for `make bench` (bench/bench.py runs it and prints the table).
         .executableTarget(
             name: "PerchBench", dependencies: ["PerchCore", "PerchStore", "PerchTerminal"], path: "bench/PerchBench"),
-        .testTarget(name: "PerchCoreTests", dependencies: ["PerchCore"]),
+        .testTarget(name: "PerchCoreTests", dependencies: ["PerchCore"], exclude: ["Golden"]),
         .testTarget(name: "PerchStoreTests", dependencies: ["PerchStore", "PerchCore"]),
         .testTarget(name: "PerchAppTests", dependencies: ["PerchApp", "PerchCore"]),
         .testTarget(name: "EndToEndTests", exclude: ["Golden"]),

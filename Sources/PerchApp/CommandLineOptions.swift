@@ -41,6 +41,8 @@ public struct CommandLineOptions: Hashable, Sendable {
     /// `--exit-after-first-frame`: draw the first full frame, restore the terminal and exit 0
     /// (for measuring start-up).
     public var exitAfterFirstFrame = false
+    /// `--reduce-motion`: draw every change of a sheet at once, without animation.
+    public var reduceMotion = false
 
     /// Allowed range of `--long-press-ms`, in milliseconds.
     public static let longPressRange: ClosedRange<Int64> = 50...10_000
@@ -186,6 +188,8 @@ public struct CommandLineOptions: Hashable, Sendable {
             self.field = field
         case .exitAfterFirstFrame:
             exitAfterFirstFrame = true
+        case .reduceMotion:
+            reduceMotion = true
         case .limit:
             guard let number = Int(value), number >= 0 else {
                 throw UsageError(description: "option --limit needs a whole number of entries (0 or more), not '\(value)'", usage: usage)
@@ -212,7 +216,7 @@ public struct CommandLineOptions: Hashable, Sendable {
 
 /// An option of the command line.
 public enum Option: CaseIterable, Hashable, Sendable {
-    case help, version, config, state, longPress, exitAfterFirstFrame, json, field, limit
+    case help, version, config, state, longPress, reduceMotion, exitAfterFirstFrame, json, field, limit
 
     static let all = allCases
 
@@ -225,6 +229,7 @@ public enum Option: CaseIterable, Hashable, Sendable {
         case .state: ["--state"]
         case .longPress: ["--long-press-ms"]
         case .exitAfterFirstFrame: ["--exit-after-first-frame"]
+        case .reduceMotion: ["--reduce-motion"]
         case .json: ["--json"]
         case .field: ["--field"]
         case .limit: ["--limit"]
@@ -237,7 +242,7 @@ public enum Option: CaseIterable, Hashable, Sendable {
         case .config, .state: "PATH"
         case .longPress, .limit: "N"
         case .field: "id|name|handle"
-        case .help, .version, .json, .exitAfterFirstFrame: nil
+        case .help, .version, .json, .exitAfterFirstFrame, .reduceMotion: nil
         }
     }
 
@@ -263,6 +268,7 @@ public enum Option: CaseIterable, Hashable, Sendable {
             return "  --exit-after-first-frame\n" + "".padding(toLength: 26)
                 + "draw the first full frame, restore the terminal and exit 0\n"
                 + "".padding(toLength: 26) + "(measures start-up)"
+        case .reduceMotion: text = "show sheets at once, without animation"
         case .json: text = "print JSON instead of text"
         case .field: text = "print only this field"
         case .limit: text = "print at most N entries"
@@ -298,7 +304,7 @@ public enum Command: CaseIterable, Hashable, Sendable {
     /// The options it takes.
     var options: [Option] {
         switch self {
-        case .interface: Option.common + [.longPress, .exitAfterFirstFrame, .version, .help]
+        case .interface: Option.common + [.longPress, .reduceMotion, .exitAfterFirstFrame, .version, .help]
         case .list: Option.common + [.json, .help]
         case .current: Option.common + [.json, .field, .help]
         case .history: Option.common + [.json, .limit, .help]
@@ -359,9 +365,10 @@ public enum Command: CaseIterable, Hashable, Sendable {
                   1–4, Tab, Shift-Tab  select a tab          a        open the account sheet
                   hold 1 / hold the Overview tab with the mouse: open the account sheet
                   j k ↑ ↓ PgUp PgDn Home End, mouse wheel: move in a list
-                  Enter                pick / activate       Esc      close the sheet
-                  q                    quit                  Ctrl-C   quit at any time
-                  Ctrl-Z               suspend
+                  Enter                pick / activate       Esc      close the top layer
+                  /                    filter the sheet      Shift-↑ ↓, K J  sheet detent
+                  ?                    keys of this screen   q        quit
+                  Ctrl-C               quit at any time      Ctrl-Z   suspend
 
                 Environment: NO_COLOR (non-empty) draws without colour; VISUAL, EDITOR for config edit.
                 Exit status: 0 fine; 1 a request that cannot be met (unknown account, no current

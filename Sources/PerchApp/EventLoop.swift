@@ -4,7 +4,7 @@ import PerchStore
 import PerchTerminal
 
 /// The one place with time and I/O: it waits on the terminal and the signal pipe with a timeout
-/// equal to the next deadline (a pending gesture or a lone `ESC`), or with none at all, so an idle
+/// equal to the next deadline (a pending gesture, an animation frame or a lone `ESC`), or with none at all, so an idle
 /// Perch makes no wake-ups. Each wake-up decodes input, recognises gestures, applies events to the
 /// state, carries out effects (saving a switch before the next frame) and draws one frame.
 public final class EventLoop {
@@ -79,7 +79,10 @@ public final class EventLoop {
                     dirty = handle(signal: signal) || dirty
                 }
             }
-            dirty = apply(recognizer.expire(at: time)) || dirty
+            dirty = apply(recognizer.expire(at: time), at: time) || dirty
+            if let frame = state.nextAnimationDeadline, time >= frame {
+                dirty = apply([.animationFrame], at: time) || dirty
+            }
             for (index, (hook, fd)) in hookDescriptors.enumerated() where fds[3 + index].revents != 0 {
                 hook.drain(fd)
             }
@@ -111,9 +114,13 @@ public final class EventLoop {
         return exitStatus ?? 0
     }
 
-    /// Milliseconds poll(2) may wait: until the earliest deadline, or -1 (forever) when none.
+    /// Milliseconds poll(2) may wait: until the earliest deadline (a gesture, an animation frame,
+    /// a hook's time limit, a lone `ESC`), or -1 (forever) when none.
     private func nextTimeout() -> Int32 {
         var deadline = recognizer.nextDeadline
+        if let frame = state.nextAnimationDeadline {
+            deadline = deadline.map { min($0, frame) } ?? frame
+        }
         for hook in hooks {
             deadline = deadline.map { min($0, hook.deadline) } ?? hook.deadline
         }
@@ -129,16 +136,16 @@ public final class EventLoop {
         var changed = false
         for event in events {
             let state = self.state
-            changed = apply(recognizer.handle(event, at: time, hitTest: state.hitTest)) || changed
+            changed = apply(recognizer.handle(event, at: time, hitTest: state.hitTest), at: time) || changed
             if exitStatus != nil { break }
         }
         return changed
     }
 
     /// Applies app events and carries out their effects; returns whether anything may have changed.
-    private func apply(_ events: [AppEvent]) -> Bool {
+    private func apply(_ events: [AppEvent], at time: Int64) -> Bool {
         for event in events {
-            for effect in state.update(event) {
+            for effect in state.update(event, at: time) {
                 perform(effect)
             }
         }
@@ -230,7 +237,7 @@ public final class EventLoop {
         }
         backend.resume()
         suspended = false
-        _ = state.update(.resize(backend.updateSize()))
+        _ = state.update(.resize(backend.updateSize()), at: now())
     }
 
     /// Reacts to one signal; returns whether a redraw is needed.
@@ -239,7 +246,7 @@ public final class EventLoop {
         case SIGWINCH where suspended:
             return true
         case SIGWINCH:
-            _ = state.update(.resize(backend.updateSize()))
+            _ = state.update(.resize(backend.updateSize()), at: now())
             return true
         case SIGTSTP:
             if !suspended { suspend() }

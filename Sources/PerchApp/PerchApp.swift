@@ -86,7 +86,8 @@ public enum PerchApp {
         }
         let info = RunInfo(
             longPressMilliseconds: options.longPressMilliseconds, configDescription: config.description, statePath: paths.state)
-        var state = AppState(accounts: config.accounts, saved: saved, size: backend.size, info: info)
+        var state = AppState(
+            accounts: config.accounts, saved: saved, size: backend.size, info: info, reduceMotion: options.reduceMotion)
         state.banner = banner
         let gestures = GestureRecognizer.Configuration(longPressMilliseconds: options.longPressMilliseconds)
         // Measuring start-up needs no watch on the state folder.

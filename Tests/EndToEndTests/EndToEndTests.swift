@@ -86,6 +86,7 @@ struct EndToEndTests {
             try session.expectAfter("a", shows: "Switch account")
             try session.send("Down")
             try session.expectAfter("Enter", shows: "Switches so far: 1")
+            session.settle()
             let screen = try session.screen()
             #expect(screen.contains { $0.contains("● Personal") }, "\(screen.joined(separator: "\n"))")
             #expect(!screen.contains { $0.contains("Switch account") })
@@ -97,6 +98,7 @@ struct EndToEndTests {
 
             // A click on a row picks it too.
             try session.expectAfter("a", shows: "Switch account")
+            session.settle()
             let sheet = try session.screen()
             let row = try #require(sheet.firstIndex { $0.contains("Side Project") })
             try session.mousePress(column: 10, row: row)
@@ -252,6 +254,7 @@ struct EndToEndTests {
         let session = try TmuxSession.started(home: home)
         try session.expectAfter("2", shows: "Catalog ·")
         try session.expectAfter("a", shows: "Switch account")
+        session.settle()
         let screen = try session.screen()
         for (index, name) in names.enumerated() {
             let row = try #require(screen.first { $0.contains("@h\(index)") }, "row for \(name)")
@@ -308,13 +311,12 @@ struct EndToEndTests {
         let session = try TmuxSession.started(home: home)
         try session.expectAfter("a", shows: "Switch account")
         // 30 accounts + 3 rows of chrome do not fit in 24 rows: capped, two rows stay above.
-        var screen = try session.screen()
-        #expect(screen.firstIndex { $0.contains("━") } == 2)
+        // The sheet rises over 150 ms.
+        #expect(try session.waitUntil { $0.firstIndex { $0.contains("━") } == 2 })
         try session.resize(width: 80, height: 40)
         let refitted = try session.waitUntil { $0.firstIndex { $0.contains("━") } == 40 - 33 }
         #expect(refitted, "re-fitted to 33 rows")
-        screen = try session.screen()
-        #expect(screen.contains { $0.contains("Account 30") })
+        #expect(try session.screen().contains { $0.contains("Account 30") })
     }
 
     // Bug: signals blocked by the parent (inherited across exec) made Ctrl-Z, resizes and SIGTERM do nothing.
@@ -327,6 +329,7 @@ struct EndToEndTests {
         let status = try String(contentsOfFile: "/proc/\(try session.perchPID())/status", encoding: .utf8)
         #expect(status.contains("SigBlk:\t0000000000000000"), "Perch unblocked the signals it relies on")
         try session.expectAfter("a", shows: "Switch account")
+        session.settle()
         let top = try session.screen().firstIndex { $0.contains("━") }
         #expect(top == 24 - 7)
         try session.resize(width: 80, height: 30)

@@ -23,6 +23,7 @@ struct RobustnessEndToEndTests {
         let title = try session.tmux(["display", "-p", "#{pane_title}"])
         try session.expectAfter("a", shows: "Switch account")
         try session.expectAfter("Down", shows: "Switch account")
+        session.settle()
         let screen = try session.screen()
         #expect(try session.tmux(["display", "-p", "#{pane_title}"]) == title, "the window title is unchanged")
         #expect(try session.tmux(["list-buffers"]).isEmpty, "nothing reached the clipboard (OSC 52)")
@@ -46,6 +47,7 @@ struct RobustnessEndToEndTests {
         let (session, home) = try started(accounts: accounts)
         defer { try? FileManager.default.removeItem(at: home) }
         try session.expectAfter("a", shows: "Switch account")
+        session.settle()
         let screen = try session.screen()
         var handleColumns = Set<Int>()
         for (index, name) in names.enumerated() {

@@ -21,6 +21,7 @@ struct SwitchingEndToEndTests {
         try session.expectAfter("a", shows: "Switch account")
         try session.send("Down")
         try session.expectAfter("Enter", shows: "onSwitch hook for Open Source exited with status 5: remote rejected")
+        session.settle()
         let screen = try session.screen()
         #expect(
             !screen.contains { $0.contains("SCRIBBLE") || $0.contains("TTY") },

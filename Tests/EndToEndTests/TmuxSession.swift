@@ -215,4 +215,8 @@ final class TmuxSession {
 
     /// Sleeps `seconds` of real time (gestures need it).
     static func pause(_ seconds: Double) { Thread.sleep(forTimeInterval: seconds) }
+
+    /// Waits out the sheet's rise or fall (150 ms) with a wide margin, for tests that read the
+    /// screen right after opening or closing it.
+    func settle() { Self.pause(0.4) }
 }

@@ -94,16 +94,16 @@ struct AppStateUpdateTests {
         #expect(state.sheet == nil)
         #expect(state.update(char("a")) == [])
         let sheet = try #require(state.sheet)
-        #expect(sheet.cursor == expectedCursor)
+        #expect(sheet.cursor.cursor == expectedCursor)
         #expect(state.presented.count == 1)
     }
 
     @Test("Down then Enter in the sheet picks the next account and records the switch")
     func pickWithKeys() {
         var state = makeStateWithSheet(current: "work", on: .catalog)
-        #expect(state.sheet?.cursor == 0)
+        #expect(state.sheet?.cursor.cursor == 0)
         #expect(state.update(key(.down)) == [])
-        #expect(state.sheet?.cursor == 1)
+        #expect(state.sheet?.cursor.cursor == 1)
         let effects = state.update(key(.enter))
         #expect(effects == [.recordSwitch(accountID: "personal")])
         #expect(state.saved.currentAccount == "personal")
@@ -143,7 +143,7 @@ struct AppStateUpdateTests {
     @Test("picking the account believed current counts nothing here and leaves the decision to the store")
     func pickCurrent() {
         var state = makeStateWithSheet(current: "oss", on: .stats)
-        #expect(state.sheet?.cursor == 2)
+        #expect(state.sheet?.cursor.cursor == 2)
         #expect(state.update(key(.enter)) == [.recordSwitch(accountID: "oss")])
         #expect(state.saved.switchCount == 0)
         #expect(state.saved.switchesPerAccount.isEmpty)
@@ -175,7 +175,7 @@ struct AppStateUpdateTests {
         var state = makeStateWithSheet()
         #expect(state.update(.tap(.sheetChrome)) == [])
         #expect(state.sheet != nil)
-        #expect(state.update(.tap(.outsideSheet)) == [])
+        #expect(state.update(.tap(.outside)) == [])
         #expect(state.sheet == nil)
         #expect(state.saved.switchCount == 0)
     }
@@ -196,7 +196,7 @@ struct AppStateUpdateTests {
         let steps: [(AppEvent, Int)] = [(key(.end), 3), (key(.down), 3), (char("k"), 2), (key(.home), 0), (key(.up), 0), (char("j"), 1)]
         for (event, cursor) in steps {
             _ = state.update(event)
-            #expect(state.sheet?.cursor == cursor, "after \(event)")
+            #expect(state.sheet?.cursor.cursor == cursor, "after \(event)")
         }
     }
 
@@ -231,7 +231,7 @@ struct AppStateUpdateTests {
         var state = makeState(current: "side")
         state.selectedTab = .catalog
         #expect(state.update(.longPress(.tab(.overview))) == [])
-        #expect(state.sheet?.cursor == 3)
+        #expect(state.sheet?.cursor.cursor == 3)
         #expect(state.selectedTab == .overview)
     }
 
@@ -333,11 +333,11 @@ struct AppStateUpdateTests {
     func resizeClampsSheet() throws {
         var state = makeState(accounts: manyAccounts(40), size: Size(width: 80, height: 50))
         _ = state.send(char("a"), key(.end))
-        #expect(state.sheet?.cursor == 39)
+        #expect(state.sheet?.cursor.cursor == 39)
         _ = state.update(.resize(Size(width: 80, height: 12)))  // sheet of 10 rows, 7 account rows
         let sheet = try #require(state.sheet)
-        #expect(sheet.cursor == 39)
-        #expect(sheet.scroll == 33)
+        #expect(sheet.cursor.cursor == 39)
+        #expect(sheet.cursor.scroll == 33)
     }
 
     // Bug: at 2×2 the sheet had no visible rows, yet Enter switched account blindly.
@@ -416,15 +416,15 @@ struct AppStateUpdateTests {
         #expect(state.hitTest(Position(column: 5, row: row - 1)) == .none)
     }
 
-    @Test("with the sheet up: rows above are outside, account rows are sheet rows, the rest is chrome")
+    @Test("with the sheet up: rows above are outside, the top edge is the grabber, account rows are sheet rows, the rest is chrome")
     func hitTestSheet() {
         var state = makeState()
         _ = state.update(char("a"))
         // 4 accounts at 80×24: the sheet is 7 rows, top row 17: grabber 17, title 18, rows 19–22, footer 23.
         for row in 0..<17 {
-            #expect(state.hitTest(Position(column: 40, row: row)) == .outsideSheet, "row \(row)")
+            #expect(state.hitTest(Position(column: 40, row: row)) == .outside, "row \(row)")
         }
-        #expect(state.hitTest(Position(column: 40, row: 17)) == .sheetChrome)
+        #expect(state.hitTest(Position(column: 40, row: 17)) == .sheetGrabber)
         #expect(state.hitTest(Position(column: 40, row: 18)) == .sheetChrome)
         for index in 0..<4 {
             #expect(state.hitTest(Position(column: 3, row: 19 + index)) == .sheetRow(index))
@@ -437,7 +437,7 @@ struct AppStateUpdateTests {
         var state = makeState(accounts: manyAccounts(40), size: Size(width: 80, height: 12))
         _ = state.send(char("a"), key(.end))
         // Sheet: top 2, first account row 4, 7 rows; scrolled to show accounts 33…39.
-        #expect(state.hitTest(Position(column: 0, row: 1)) == .outsideSheet)
+        #expect(state.hitTest(Position(column: 0, row: 1)) == .outside)
         #expect(state.hitTest(Position(column: 0, row: 4)) == .sheetRow(33))
         #expect(state.hitTest(Position(column: 0, row: 10)) == .sheetRow(39))
         #expect(state.hitTest(Position(column: 0, row: 11)) == .sheetChrome)

@@ -97,7 +97,7 @@ struct RenderTests {
                     20: pad("   Personal", 17) + "@ada",
                     21: pad("   Open Source", 17) + "@ada-oss",
                     22: pad("   Side Project", 17) + "@analytical-engine",
-                    23: " ↑↓ move · Enter switch · Esc close",
+                    23: " ↑↓ move · Enter switch · / filter · ? help · Esc close",
                 ]) { $1 }))
         // Every account name is visible, and the grabber is on the sheet's top row only.
         for account in Account.samples {
@@ -145,7 +145,7 @@ struct RenderTests {
                     8: "   Account 5",
                     9: "   Account 6",
                     10: "   Account 7",
-                    11: " ↑↓ move · Enter switch · Esc close · 1–7 of 40",
+                    11: " ↑↓ move · Enter switch · / filter · ? help · Esc close · 1–7 of 40",
                 ]))
         // Two rows above the sheet stay visible.
         #expect(lines[0].hasPrefix(" Overview"))
@@ -160,7 +160,7 @@ struct RenderTests {
         state.openSheet()
         _ = state.update(.key(KeyEvent(.end)))
         let lines = state.render().lines
-        #expect(lines[11] == pad(" ↑↓ move · Enter switch · Esc close · 34–40 of 40"))
+        #expect(lines[11] == pad(" ↑↓ move · Enter switch · / filter · ? help · Esc close · 34–40 of 40"))
         #expect(lines[4] == pad("   Account 34"))
         #expect(lines[10] == pad("   Account 40"))
     }
@@ -212,6 +212,8 @@ struct RenderTests {
                 2: pad("   Config file", 25) + "/c/accounts.json",
                 3: pad("   State file", 25) + "/s/state.json",
                 5: " ▸ Switch account…  (Enter)",
+                6: "   Reduce motion: on  (Enter)",
+                7: "   Sheet style: edge to edge  (Enter)",
                 22: rule,
                 23: tabLabels80,
             ]))

@@ -10,6 +10,7 @@ struct CoreBench {
     func run() -> [Figure] {
         var figures: [Figure] = []
         for count in [4, 1_000, 100_000] { figures.append(sheetOpen(accounts: count)) }
+        for count in [1_000, 100_000] { figures.append(filterKeystroke(accounts: count)) }
         figures.append(configLoad(accounts: smoke ? 1_000 : 100_000))
         figures.append(stateSave(history: 0))
         figures.append(stateSave(history: 10_000))
@@ -31,6 +32,21 @@ struct CoreBench {
             keep(state.render().changedRuns(from: before))
         }
         return Figure(id: "sheet_open_\(count)", unit: "ms", samples: samples)
+    }
+
+    /// One filter keystroke in the open sheet: `7` typed after `/` (the matches are rebuilt from
+    /// every account), the frame rendered and diffed.
+    func filterKeystroke(accounts count: Int) -> Figure {
+        var base = AppState(accounts: Scenarios.accounts(count), size: Size(width: 80, height: 24))
+        _ = base.update(.key(.char("a")))
+        _ = base.update(.key(.char("/")))
+        let before = base.render()
+        let samples = timeRuns(runs: smoke ? 1 : 100) {
+            var state = base
+            _ = state.update(.key(.char("7")))
+            keep(state.render().changedRuns(from: before))
+        }
+        return Figure(id: "sheet_filter_key_\(count)", unit: "ms", samples: samples)
     }
 
     /// Config load and validation (`ConfigLoader.load`) of a file of `count` accounts.

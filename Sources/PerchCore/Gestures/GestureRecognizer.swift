@@ -7,7 +7,9 @@
 /// - Pointer: a primary-button press starts a gesture on the target under it. Releasing on
 ///   the same target is a tap. Holding on a target that ``HitTarget/acceptsLongPress`` until
 ///   the deadline fires a long-press while the button is still down; its release is then
-///   swallowed. Dragging off the target cancels both. A new press always starts afresh, so a
+///   swallowed. Dragging off the target cancels both, except on a target that
+///   ``HitTarget/acceptsDrag``: there each move is a ``AppEvent/drag(_:_:)`` and the release
+///   ``AppEvent/dragEnded(_:_:)``. A new press always starts afresh, so a
 ///   release the terminal lost cannot leave a gesture stuck.
 /// - Keys: terminals report a held key as a press, then (after the system's repeat delay,
 ///   roughly 250–660 ms) auto-repeats at 25–40 per second, and no release. A holdable key
@@ -47,6 +49,7 @@ public struct GestureRecognizer: Sendable {
         var start: Int64
         var fired = false
         var cancelled = false
+        var dragged = false
     }
 
     private struct KeyHold: Sendable {
@@ -143,6 +146,11 @@ public struct GestureRecognizer: Sendable {
             pointer = PointerGesture(target: hitTest(mouse.position), start: time)
             return []
         case .drag where mouse.button == .left:
+            if var gesture = pointer, gesture.target.acceptsDrag {
+                gesture.dragged = true
+                pointer = gesture
+                return [.drag(gesture.target, mouse.position)]
+            }
             if var gesture = pointer, !gesture.fired, hitTest(mouse.position) != gesture.target {
                 gesture.cancelled = true
                 pointer = gesture
@@ -150,6 +158,7 @@ public struct GestureRecognizer: Sendable {
             return []
         case .release where mouse.button == .left || mouse.button == .none:
             defer { pointer = nil }
+            if let gesture = pointer, gesture.dragged { return [.dragEnded(gesture.target, mouse.position)] }
             guard let gesture = pointer, !gesture.fired, !gesture.cancelled,
                 hitTest(mouse.position) == gesture.target
             else { return [] }

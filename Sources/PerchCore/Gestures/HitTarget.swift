@@ -10,11 +10,18 @@ public enum HitTarget: Hashable, Sendable {
     case settingsRow(Int)
     /// An account row of the account sheet, by account index.
     case sheetRow(Int)
-    /// The sheet's grabber, title or footer.
+    /// The sheet's title, group headings or footer.
     case sheetChrome
-    /// The screen above a presented sheet (a tap there dismisses it).
-    case outsideSheet
+    /// The sheet's top edge with the grabber (drag indicator): dragging it resizes the sheet.
+    case sheetGrabber
+    /// Inside the help overlay.
+    case helpBody
+    /// Outside the top presented layer (a tap there dismisses it).
+    case outside
 
     /// Whether holding the pointer here can become a long-press; elsewhere a press only taps.
     public var acceptsLongPress: Bool { self == .tab(.overview) }
+
+    /// Whether pressing here and moving drags it (``AppEvent/drag(_:_:)``) instead of cancelling.
+    public var acceptsDrag: Bool { self == .sheetGrabber }
 }

@@ -6,7 +6,7 @@
 /// an incomplete sequence; at most ``InputDecoder/maximumSequenceLength`` bytes are held outside
 /// a paste and ``InputDecoder/maximumPasteBytes`` inside one; mouse events name cells at or past
 /// (0, 0); one input event gives at most one app event; a long-press never fires before its
-/// deadline; the state keeps at most one presented layer and valid cursors; and, every
+/// deadline; the state keeps at most ``maximumDepth`` presented layers and valid cursors; and, every
 /// `renderEvery` chunks, every rendered row is exactly the screen's width. ``finish()`` checks
 /// that nothing is left stuck: after the input ends, Escape, a click on the Catalog tab and a key
 /// act as they would on a fresh start.
@@ -73,17 +73,27 @@ public struct InputPipelineCheck {
         let column = Layout(size: state.size).tabColumns(.catalog).lowerBound + 1
         let click = "\u{1B}[<0;\(column + 1);24M\u{1B}[<0;\(column + 1);24m"
         let before = events.count
-        try feed(Array(("\u{1B}" as String).utf8), at: later, thenQuiet: true)
-        try feed(Array(click.utf8), at: later + 100)
-        try feed(Array("x".utf8), at: later + 200)
+        // Esc dismisses only the top layer (or clears a sheet's filter first): one per possible layer.
+        for step in 0..<Self.escapesToClose {
+            try feed(Array(("\u{1B}" as String).utf8), at: later + Int64(step) * 100, thenQuiet: true)
+        }
+        try feed(Array(click.utf8), at: later + 1_000)
+        try feed(Array("x".utf8), at: later + 1_100)
         guard state.presented.isEmpty, state.selectedTab == .catalog else {
             throw Violation(
                 description: "Escape and a click on the Catalog tab did not act after the input: \(state.presented), \(state.selectedTab)")
         }
-        if recordsEvents, events.count - before != 4 {
+        if recordsEvents, events.count - before != Self.escapesToClose + 3 {
             throw Violation(description: "the closing input decoded to \(events[before...])")
         }
     }
+
+    /// Escapes that close everything that can be presented at once: the help over a sheet whose
+    /// filter is being typed.
+    static let escapesToClose = 3
+
+    /// Most layers presented at once: the account sheet and the help over it.
+    static let maximumDepth = 2
 
     private mutating func deliver(_ decoded: [InputEvent], at time: Int64) throws(Violation) {
         if recordsEvents { events += decoded }
@@ -102,7 +112,7 @@ public struct InputPipelineCheck {
             let state = self.state
             let appEvents = recognizer.handle(event, at: time, hitTest: state.hitTest)
             guard appEvents.count <= 1 else { throw Violation(description: "\(event) gave \(appEvents)") }
-            try apply(appEvents)
+            try apply(appEvents, at: time)
         }
     }
 
@@ -115,15 +125,18 @@ public struct InputPipelineCheck {
         if !fired.isEmpty {
             guard let deadline, time >= deadline else { throw Violation(description: "a long-press fired at \(time), before its deadline") }
         }
-        try apply(fired)
+        try apply(fired, at: time)
     }
 
-    private mutating func apply(_ appEvents: [AppEvent]) throws(Violation) {
-        for event in appEvents { _ = state.update(event) }
-        guard state.presented.count <= 1 else { throw Violation(description: "\(state.presented.count) layers presented") }
+    private mutating func apply(_ appEvents: [AppEvent], at time: Int64) throws(Violation) {
+        for event in appEvents { _ = state.update(event, at: time) }
+        guard state.presented.count <= Self.maximumDepth else {
+            throw Violation(description: "\(state.presented.count) layers presented: \(state.presented.map(\.inputContext))")
+        }
         let lists = [
             (state.catalog, state.catalogItems.count), (state.stats, state.accounts.count),
-            (state.settings, SettingsAction.allCases.count), (state.sheet ?? ListCursor(), state.accounts.count),
+            (state.settings, SettingsAction.allCases.count),
+            (state.sheet?.cursor ?? ListCursor(), state.sheet?.rowCount(accounts: state.accounts.count) ?? 0),
         ]
         for (list, count) in lists where list.cursor < 0 || list.cursor >= max(1, count) || list.scroll < 0 {
             throw Violation(description: "a cursor out of its list: \(list) of \(count)")

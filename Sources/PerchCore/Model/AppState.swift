@@ -14,19 +14,19 @@ public struct RunInfo: Hashable, Sendable {
     }
 }
 
-/// A layer presented above the panes. The last element of ``AppState/presented`` is on top.
-public enum Presentation: Hashable, Sendable {
-    /// The account sheet, with its cursor over the accounts.
-    case accountSheet(ListCursor)
-}
-
 /// An action row of the Settings pane.
 public enum SettingsAction: CaseIterable, Hashable, Sendable {
     case switchAccount
+    /// Turns the sheet's animations off or on.
+    case reduceMotion
+    /// Switches the sheet between edge-to-edge and inset.
+    case sheetStyle
 
     public var title: String {
         switch self {
         case .switchAccount: "Switch account…"
+        case .reduceMotion: "Reduce motion"
+        case .sheetStyle: "Sheet style"
         }
     }
 }
@@ -61,9 +61,26 @@ public struct AppState: Hashable, Sendable {
     public var banner: String?
     /// What the Settings pane shows about this run.
     public var info: RunInfo
+    /// The sheet's rows in group order (accounts without a group first, then each group under
+    /// its heading, groups in order of first appearance); nil when no account has a group.
+    public private(set) var groupedRows: [SheetRow]?
+    /// Time of the latest event, in milliseconds on the event loop's monotonic clock; the
+    /// animations are drawn for this time.
+    public internal(set) var clock: Int64 = 0
+    /// Whether animations are off (`--reduce-motion`, or the Settings switch): every change of
+    /// a sheet's height then shows at once.
+    public var reduceMotion: Bool
+    /// Edge-to-edge or inset sheets (a Settings switch).
+    public var sheetStyle: SheetStyle = .edgeToEdge
 
-    public init(accounts: [Account], saved: SavedState = SavedState(), size: Size, info: RunInfo = RunInfo()) {
+    /// - Parameter reduceMotion: true (the default, for callers without a clock) draws every
+    ///   change at once; the interface passes false unless `--reduce-motion` is given.
+    public init(
+        accounts: [Account], saved: SavedState = SavedState(), size: Size, info: RunInfo = RunInfo(), reduceMotion: Bool = true
+    ) {
         self.accounts = accounts
+        self.reduceMotion = reduceMotion
+        self.groupedRows = Self.groupedRows(accounts)
         self.nameColumns = accounts.reduce(0) { widest, account in
             widest >= Self.maximumNameColumns || DisplayWidth.fits(account.name, in: widest)
                 ? widest : min(Self.maximumNameColumns, DisplayWidth.columns(of: String(account.name.prefix(Self.maximumNameColumns + 1))))
@@ -84,10 +101,31 @@ public struct AppState: Hashable, Sendable {
         return accounts.first { $0.id == id }
     }
 
-    /// The cursor of the account sheet when it is the top layer.
-    public var sheet: ListCursor? {
-        if case .accountSheet(let cursor)? = presented.last { return cursor }
+    /// The account sheet when it is the top layer and takes input.
+    public var sheet: AccountSheet? {
+        if case .accountSheet(let sheet)? = presented.last, !sheet.isClosing { return sheet }
         return nil
+    }
+
+    /// Rows of the sheet grouped under headings, or nil when no account has a group.
+    static func groupedRows(_ accounts: [Account]) -> [SheetRow]? {
+        guard accounts.contains(where: { $0.group != nil }) else { return nil }
+        var order: [String] = []
+        var members: [String: [Int]] = [:]
+        var rows: [SheetRow] = []
+        for (index, account) in accounts.enumerated() {
+            guard let group = account.group else {
+                rows.append(.account(index))
+                continue
+            }
+            if members[group] == nil { order.append(group) }
+            members[group, default: []].append(index)
+        }
+        for group in order {
+            rows.append(.heading(group))
+            rows += members[group, default: []].map(SheetRow.account)
+        }
+        return rows
     }
 
     /// Adopts a saved state read back from disk (it wins over what this process believed).

@@ -25,7 +25,8 @@ extension AppState {
         renderTabBar(into: &screen, layout)
         for layer in presented {
             switch layer {
-            case .accountSheet(let cursor): renderSheet(into: &screen, cursor: cursor)
+            case .accountSheet(let sheet): renderSheet(sheet, into: &screen)
+            case .help(let help): renderHelp(help, into: &screen)
             }
         }
         return screen
@@ -74,7 +75,7 @@ extension AppState {
         }
     }
 
-    private func header(_ title: String, trailing: String = "", into screen: inout Screen, _ rect: Rect) {
+    func header(_ title: String, trailing: String = "", into screen: inout Screen, _ rect: Rect) {
         guard rect.height > 0 else { return }
         // The trailing note (a count, a position) keeps its place; the title gives way, with `…`.
         let width = DisplayWidth.columns(of: trailing)
@@ -174,45 +175,14 @@ extension AppState {
             guard row < rect.maxY else { break }
             let isCursor = index == settings.cursor
             let style = isCursor ? Style.selected : Style.plain
-            screen.put((isCursor ? " ▸ " : "   ") + action.title + "  (Enter)", column: rect.x, row: row, style: style, width: rect.width)
-        }
-    }
-
-    private func renderSheet(into screen: inout Screen, cursor: ListCursor) {
-        let layout = sheetLayout
-        guard layout.height > 0 else { return }
-        let width = size.width
-        screen.fill(layout.frame)
-        // Top edge with the grabber (drag indicator) centred on it.
-        screen.fill(Rect(x: 0, y: layout.top, width: width, height: 1), with: "─", style: .dim)
-        let grabber = " ━━━━━━ "
-        screen.put(grabber, column: max(0, (width - DisplayWidth.columns(of: grabber)) / 2), row: layout.top, style: .bold)
-        guard layout.height >= 2 else { return }
-        let count = "\(accounts.count) account\(accounts.count == 1 ? "" : "s")"
-        header("Switch account", trailing: count, into: &screen, Rect(x: 0, y: layout.top + 1, width: width, height: 1))
-        let nameWidth = max(12, min(width / 2, nameColumns))
-        for offset in 0..<layout.visibleRows {
-            let index = cursor.scroll + offset
-            guard accounts.indices.contains(index) else { break }
-            let account = accounts[index]
-            let row = layout.firstRow + offset
-            let isCursor = index == cursor.cursor
-            let isCurrent = account.id == saved.currentAccount
-            // The cursor is the gutter in reverse video: a move changes 3 cells per row, not the rows.
-            var x = screen.put(
-                isCurrent ? " ● " : "   ", column: 0, row: row, style: isCursor ? .selected : Style(foreground: .green, bold: true))
-            screen.put(DisplayWidth.truncated(account.name, to: nameWidth), column: x, row: row)
-            x += nameWidth + 2
-            if let handle = account.handle, x < width {
-                screen.put(DisplayWidth.truncated(handle, to: width - x), column: x, row: row, style: .dim)
+            let value: String
+            switch action {
+            case .switchAccount: value = ""
+            case .reduceMotion: value = ": " + (reduceMotion ? "on" : "off")
+            case .sheetStyle: value = ": " + sheetStyle.rawValue
             }
+            screen.put(
+                (isCursor ? " ▸ " : "   ") + action.title + value + "  (Enter)", column: rect.x, row: row, style: style, width: rect.width)
         }
-        guard layout.height >= SheetLayout.chromeRows else { return }
-        let footerRow = layout.top + layout.height - 1
-        var footer = " ↑↓ move · Enter switch · Esc close"
-        if layout.visibleRows < accounts.count, layout.visibleRows > 0 {
-            footer += " · \(cursor.scroll + 1)–\(min(accounts.count, cursor.scroll + layout.visibleRows)) of \(accounts.count)"
-        }
-        screen.put(footer, column: 0, row: footerRow, style: .dim)
     }
 }

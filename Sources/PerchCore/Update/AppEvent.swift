@@ -10,6 +10,14 @@ public enum AppEvent: Hashable, Sendable {
     case longPress(HitTarget)
     /// Mouse wheel over a target: negative is up, in notches.
     case scroll(HitTarget, notches: Int)
+    /// The pointer moved to `position` with the primary button down, in a drag that started on
+    /// a target that ``HitTarget/acceptsDrag`` (the sheet's grabber).
+    case drag(HitTarget, Position)
+    /// The button was released at `position`, ending a drag of the target.
+    case dragEnded(HitTarget, Position)
+    /// Time passed while something animates: the loop sends this at
+    /// ``AppState/nextAnimationDeadline`` so the next frame is drawn.
+    case animationFrame
     /// Bracketed-paste text.
     case paste(String)
     /// The terminal now has this size (columns × rows).

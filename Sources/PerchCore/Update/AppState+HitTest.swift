@@ -1,17 +1,26 @@
 extension AppState {
-    /// What lies under `position` on the screen as it is drawn now (top layer first).
+    /// What lies under `position` on the screen as it is drawn now. Presented layers are modal:
+    /// only the top one that takes input reacts, and everywhere outside it is ``HitTarget/outside``.
     public func hitTest(_ position: Position) -> HitTarget {
         let layout = Layout(size: size)
         if layout.isTooSmall { return .none }
-        if sheet != nil {
-            let sheetLayout = self.sheetLayout
-            guard position.row >= sheetLayout.top else { return .outsideSheet }
-            let offset = position.row - sheetLayout.firstRow
-            if offset >= 0, offset < sheetLayout.visibleRows, let cursor = sheet {
-                let index = cursor.scroll + offset
-                return accounts.indices.contains(index) ? .sheetRow(index) : .sheetChrome
+        if let index = activeTop {
+            switch presented[index] {
+            case .accountSheet(let sheet):
+                let sheetLayout = SheetLayout(height: displayedHeight(sheet), screen: size, style: sheetStyle)
+                guard sheetLayout.frame.contains(position) else { return .outside }
+                if position.row == sheetLayout.top { return .sheetGrabber }
+                let offset = position.row - sheetLayout.firstRow
+                let count = sheet.rowCount(accounts: accounts.count)
+                if offset >= 0, offset < sheetLayout.visibleRows, sheet.cursor.scroll + offset < count,
+                    case .account(let account) = sheet.row(sheet.cursor.scroll + offset)
+                {
+                    return .sheetRow(account)
+                }
+                return .sheetChrome
+            case .help(let help):
+                return HelpLayout(lineCount: help.bindings.count, screen: size).frame.contains(position) ? .helpBody : .outside
             }
-            return .sheetChrome
         }
         if let tab = layout.tab(at: position) { return .tab(tab) }
         if position.row >= layout.pane.maxY - bannerLines.count, position.row < layout.pane.maxY { return .none }  // the banner

@@ -1,0 +1,158 @@
+/// What a key does once it is bound in an ``InputContext``; ``AppState/update(_:)`` performs it.
+public enum KeyAction: Hashable, Sendable {
+    case quit
+    /// Stop the process (Ctrl-Z).
+    case suspend
+    case selectTab(Tab)
+    case nextTab, previousTab
+    case openAccountSheet
+    case showHelp
+    /// Dismiss the top presented layer.
+    case dismiss
+    case moveUp, moveDown, pageUp, pageDown, moveToFirst, moveToLast
+    /// Enter on the focused row: run a Settings action, switch to an account.
+    case activate
+    /// Start typing a filter in the account sheet.
+    case startFilter
+    /// Raise or lower the sheet by one detent.
+    case largerDetent, smallerDetent
+    /// Text field editing: delete the character before the end.
+    case deleteBackward
+    /// Clear the sheet's filter and stop typing it.
+    case clearFilter
+}
+
+/// Who receives keys now: the selected pane, or the kind of the top presented layer.
+public enum InputContext: Hashable, Sendable {
+    case pane(Tab)
+    case accountSheet
+    /// The account sheet while its filter is being typed: printable keys go to the filter.
+    case accountSheetFilter
+    case help
+}
+
+/// One row of the key-binding table: the keys, what they do, and the words the help overlay
+/// shows for them. A binding without keys is a pointer gesture, listed for help only (gestures
+/// are recognised by ``GestureRecognizer`` and hit-testing).
+public struct KeyBinding: Hashable, Sendable {
+    /// Keys that trigger ``action``; empty for a pointer gesture.
+    public var keys: [KeyEvent]
+    /// The keys or gesture as the help overlay names them, e.g. `↑ k`.
+    public var label: String
+    /// What the keys do; nil for a pointer gesture.
+    public var action: KeyAction?
+    /// One line for the help overlay.
+    public var summary: String
+
+    public init(_ keys: [KeyEvent], _ label: String, _ action: KeyAction, _ summary: String) {
+        self.keys = keys
+        self.label = label
+        self.action = action
+        self.summary = summary
+    }
+
+    /// A pointer gesture, listed in help.
+    public init(gesture label: String, _ summary: String) {
+        self.keys = []
+        self.label = label
+        self.action = nil
+        self.summary = summary
+    }
+}
+
+/// The one table of keys and gestures: ``AppState/update(_:)`` looks keys up in it and the help
+/// overlay (`?`) lists it, so the two cannot disagree.
+public enum KeyBindings {
+    private static func keys(_ keys: Key...) -> [KeyEvent] { keys.map { KeyEvent($0) } }
+
+    private static let listMoves: [KeyBinding] = [
+        KeyBinding(keys(.up, .character("k")), "↑ k", .moveUp, "move up"),
+        KeyBinding(keys(.down, .character("j")), "↓ j", .moveDown, "move down"),
+        KeyBinding(keys(.pageUp), "PgUp", .pageUp, "page up"),
+        KeyBinding(keys(.pageDown), "PgDn", .pageDown, "page down"),
+        KeyBinding(keys(.home, .character("g")), "Home g", .moveToFirst, "first row"),
+        KeyBinding(keys(.end, .character("G")), "End G", .moveToLast, "last row"),
+    ]
+
+    private static let tabs: [KeyBinding] =
+        Tab.allCases.map { tab in
+            KeyBinding([.char(tab.shortcut)], String(tab.shortcut), .selectTab(tab), "\(tab.title) tab")
+        } + [
+            KeyBinding(keys(.tab), "Tab", .nextTab, "next tab"),
+            KeyBinding([KeyEvent(.tab, modifiers: .shift)], "Shift-Tab", .previousTab, "previous tab"),
+            KeyBinding(gesture: "click a tab", "select it"),
+        ]
+
+    private static let global: [KeyBinding] = [
+        KeyBinding(keys(.character("a")), "a", .openAccountSheet, "switch account"),
+        KeyBinding(gesture: "hold Overview tab", "switch account (or hold the 1 key)"),
+        KeyBinding(keys(.character("?")), "?", .showHelp, "this help"),
+        KeyBinding(keys(.character("q")), "q", .quit, "quit"),
+    ]
+
+    /// The bindings in effect in `context`, in the order help lists them. Ctrl-C (quit) and
+    /// Ctrl-Z (suspend) work everywhere and come first.
+    public static func table(for context: InputContext) -> [KeyBinding] {
+        let always = [
+            KeyBinding([KeyEvent(.control("c"))], "Ctrl-C", .quit, "quit"),
+            KeyBinding([KeyEvent(.control("z"))], "Ctrl-Z", .suspend, "suspend (fg resumes)"),
+        ]
+        switch context {
+        case .pane(let tab):
+            var paneKeys: [KeyBinding] = []
+            switch tab {
+            case .overview: break
+            case .catalog:
+                paneKeys = listMoves + [KeyBinding(gesture: "click a row, wheel", "move the cursor, scroll")]
+            case .stats: paneKeys = listMoves.map { KeyBinding($0.keys, $0.label, $0.action!, $0.summary.replacingMove()) }
+            case .settings:
+                paneKeys =
+                    listMoves + [
+                        KeyBinding(keys(.enter), "Enter", .activate, "run the action"), KeyBinding(gesture: "click an action", "run it"),
+                    ]
+            }
+            return always + paneKeys + tabs + global
+        case .accountSheet:
+            return always + [
+                KeyBinding(keys(.escape), "Esc", .dismiss, "close the sheet"),
+                KeyBinding(gesture: "click above the sheet", "close it"),
+                KeyBinding(keys(.enter), "Enter", .activate, "switch to the account"),
+                KeyBinding(gesture: "click an account", "switch to it"),
+            ] + listMoves + [
+                KeyBinding(keys(.character("/")), "/", .startFilter, "filter by name or handle"),
+                KeyBinding([KeyEvent(.up, modifiers: .shift), .char("K")], "Shift-↑ K", .largerDetent, "larger detent"),
+                KeyBinding([KeyEvent(.down, modifiers: .shift), .char("J")], "Shift-↓ J", .smallerDetent, "smaller detent"),
+                KeyBinding(gesture: "drag the grabber", "resize; drag down to close"),
+                KeyBinding(keys(.character("?")), "?", .showHelp, "this help"),
+            ]
+        case .accountSheetFilter:
+            return always + [
+                KeyBinding(keys(.escape), "Esc", .clearFilter, "clear the filter"),
+                KeyBinding(keys(.enter), "Enter", .activate, "switch to the account"),
+                KeyBinding(keys(.up), "↑", .moveUp, "move up"),
+                KeyBinding(keys(.down), "↓", .moveDown, "move down"),
+                KeyBinding(keys(.backspace), "Backspace", .deleteBackward, "delete a character"),
+                KeyBinding(gesture: "type or paste", "narrow the list"),
+            ]
+        case .help:
+            return always + [
+                KeyBinding(keys(.escape, .character("?")), "Esc ?", .dismiss, "close help"),
+                KeyBinding(gesture: "click outside", "close help"),
+                KeyBinding(keys(.up, .character("k")), "↑ k", .moveUp, "scroll up"),
+                KeyBinding(keys(.down, .character("j")), "↓ j", .moveDown, "scroll down"),
+            ]
+        }
+    }
+
+    /// The binding of `key` in `context`, if any.
+    public static func binding(for key: KeyEvent, in context: InputContext) -> KeyBinding? {
+        table(for: context).first { $0.keys.contains(key) }
+    }
+}
+
+extension String {
+    /// "move up" → "scroll up", for panes whose list has no cursor.
+    fileprivate func replacingMove() -> String {
+        hasPrefix("move ") ? "scroll " + dropFirst(5) : self
+    }
+}

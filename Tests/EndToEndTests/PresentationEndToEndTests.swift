@@ -1,0 +1,89 @@
+import Foundation
+import Testing
+
+/// End-to-end: the presentation stack, the sheet's filter, detents and grabber drag, and help,
+/// driven with real keys and SGR mouse bytes in tmux at 80×24.
+@Suite(.serialized)
+struct PresentationEndToEndTests {
+    /// Screen row of the grabber, or nil when no sheet is up.
+    static func grabberRow(_ screen: [String]) -> Int? { screen.firstIndex { $0.contains("━━━━━━") } }
+
+    /// A session over `count` accounts named "Account N" with handles "@userN".
+    static func session(accounts count: Int) throws -> TmuxSession {
+        let home = try TmuxSession.makeScratchHome()
+        let accounts = (1...count).map { #"{"id": "a\#($0)", "name": "Account \#($0)", "handle": "@user\#($0)"}"# }
+        try TmuxSession.writeConfig(#"{"accounts": [\#(accounts.joined(separator: ","))]}"#, home: home)
+        return try TmuxSession.started(home: home)
+    }
+
+    @Test("Dragging the grabber up expands the sheet to the large detent; dragging it down dismisses it")
+    func dragTheGrabber() throws {
+        let session = try TmuxSession.started()
+        try session.expectAfter("a", shows: "Switch account")
+        // 4 sample accounts: 7 rows, grabber on row 17.
+        #expect(try session.waitUntil { Self.grabberRow($0) == 17 })
+        try session.mousePress(column: 40, row: 17)
+        try session.mouseDrag(column: 40, row: 10)
+        #expect(try session.waitUntil { Self.grabberRow($0) == 10 }, "the sheet follows the pointer")
+        try session.mouseDrag(column: 40, row: 4)
+        try session.mouseRelease(column: 40, row: 4)
+        #expect(try session.waitUntil { Self.grabberRow($0) == 1 }, "snapped to the large detent: all but the top row")
+        try session.mousePress(column: 40, row: 1)
+        try session.mouseDrag(column: 40, row: 12)
+        try session.mouseDrag(column: 40, row: 22)
+        try session.mouseRelease(column: 40, row: 22)
+        #expect(try session.waitUntil { Self.grabberRow($0) == nil }, "below a third of the fit height: dismissed")
+        #expect(try session.waitFor("Switches so far"), "Overview is as it was")
+    }
+
+    @Test("Shift-Up and J change the detent from the keyboard")
+    func detentKeys() throws {
+        let session = try TmuxSession.started()
+        try session.expectAfter("a", shows: "Switch account")
+        #expect(try session.waitUntil { Self.grabberRow($0) == 17 })
+        try session.send("S-Up")
+        #expect(try session.waitUntil { Self.grabberRow($0) == 1 })
+        try session.send("J")
+        #expect(try session.waitUntil { Self.grabberRow($0) == 17 })
+    }
+
+    @Test("Typing a filter narrows the accounts and the sheet re-fits to the matches")
+    func filterRefits() throws {
+        let session = try Self.session(accounts: 40)
+        try session.expectAfter("a", shows: "Switch account")
+        #expect(try session.waitUntil { Self.grabberRow($0) == 2 }, "capped: two rows stay above")
+        try session.send("/", "3", "7")
+        #expect(try session.waitFor("/ 37"))
+        // Only "Account 37" holds "37": one row, so the sheet is 4 rows tall.
+        #expect(try session.waitUntil { Self.grabberRow($0) == 20 })
+        let screen = try session.screen()
+        #expect(screen.contains { $0.contains("Account 37") })
+        #expect(!screen.contains { $0.contains("Account 36") })
+        try session.send("Enter")
+        #expect(try session.waitFor("● Account 37"), "Enter picked the match")
+    }
+
+    @Test("? shows the keys of the current context; Esc closes only the help, a click outside closes the sheet")
+    func helpAndStack() throws {
+        let session = try TmuxSession.started()
+        try session.expectAfter("a", shows: "Switch account")
+        try session.expectAfter("?", shows: "Keys · Account sheet")
+        #expect(try session.waitFor("larger detent"))
+        try session.send("Escape")
+        #expect(try session.waitUntil { !$0.contains { $0.contains("Keys ·") } && $0.contains { $0.contains("Switch account") } })
+        try session.mousePress(column: 40, row: 3)
+        try session.mouseRelease(column: 40, row: 3)
+        #expect(try session.waitUntil { !$0.contains { $0.contains("Switch account") } }, "the click above the sheet closed it")
+    }
+
+    @Test("With --reduce-motion the sheet is at its full height in every frame that shows it")
+    func reduceMotion() throws {
+        let session = try TmuxSession(arguments: ["--reduce-motion"])
+        try session.waitForStart()
+        try session.send("a")
+        #expect(try session.waitFor("Switch account"))
+        for _ in 0..<5 {
+            #expect(Self.grabberRow(try session.screen()) == 17)
+        }
+    }
+}

@@ -1,0 +1,162 @@
+import Testing
+
+@testable import PerchCore
+
+private func state(_ accounts: [Account] = Account.samples, size: Size = Size(width: 80, height: 24)) -> AppState {
+    AppState(accounts: accounts, saved: SavedState(currentAccount: "personal"), size: size)
+}
+
+private func press(_ state: inout AppState, _ keys: KeyEvent...) {
+    for key in keys { _ = state.update(.key(key)) }
+}
+
+private let escape = KeyEvent(.escape)
+
+/// Kinds of the layers, bottom first, for readable expectations.
+private func kinds(_ state: AppState) -> [String] {
+    state.presented.map { layer in
+        switch layer {
+        case .accountSheet: "sheet"
+        case .help: "help"
+        }
+    }
+}
+
+@Suite("The presentation stack")
+struct PresentationStackTests {
+    @Test("Esc dismisses only the top layer, at each depth")
+    func escapeAtEachDepth() {
+        var s = state()
+        press(&s, .char("a"), .char("?"))
+        #expect(kinds(s) == ["sheet", "help"])
+        press(&s, escape)
+        #expect(kinds(s) == ["sheet"])
+        press(&s, escape)
+        #expect(kinds(s) == [])
+        press(&s, escape)
+        #expect(kinds(s) == [], "Esc with nothing presented does nothing")
+    }
+
+    @Test("a click outside the top layer dismisses it, and only it, at each depth")
+    func outsideClickAtEachDepth() {
+        var s = state()
+        press(&s, .char("a"), .char("?"))
+        // The help box at 80×24 is centred; row 0 is outside it (and outside the sheet).
+        #expect(s.hitTest(Position(column: 0, row: 0)) == .outside)
+        _ = s.update(.tap(s.hitTest(Position(column: 0, row: 0))))
+        #expect(kinds(s) == ["sheet"])
+        _ = s.update(.tap(s.hitTest(Position(column: 0, row: 0))))
+        #expect(kinds(s) == [])
+    }
+
+    @Test("a click inside the top layer does not dismiss it")
+    func insideClickKeepsLayer() {
+        var s = state()
+        press(&s, .char("?"))
+        let frame = HelpLayout(lineCount: KeyBindings.table(for: .pane(.overview)).count, screen: s.size).frame
+        let inside = Position(column: frame.x + 3, row: frame.y + 2)
+        #expect(s.hitTest(inside) == .helpBody)
+        _ = s.update(.tap(.helpBody))
+        #expect(kinds(s) == ["help"])
+    }
+
+    @Test("keys go to the top layer: j scrolls the help over the sheet, not the sheet's cursor")
+    func keysGoToTop() throws {
+        var s = state(size: Size(width: 80, height: 12))
+        press(&s, .char("a"))
+        let before = try #require(s.sheet).cursor
+        press(&s, .char("?"), .char("j"))
+        guard case .help(let help)? = s.presented.last else {
+            Issue.record("no help on top")
+            return
+        }
+        #expect(help.scroll == 1)
+        guard case .accountSheet(let sheet) = s.presented[0] else {
+            Issue.record("no sheet below")
+            return
+        }
+        #expect(sheet.cursor == before)
+    }
+
+    @Test("the pointer does not reach a pane below a presented layer")
+    func pointerStopsAtTopLayer() {
+        var s = state()
+        press(&s, .char("a"))
+        let tabRow = Layout(size: s.size).tabRow
+        #expect(s.hitTest(Position(column: 30, row: tabRow)) != .tab(.catalog), "the sheet covers the tab bar")
+        _ = s.update(.longPress(.tab(.overview)))
+        #expect(kinds(s) == ["sheet"], "no second sheet from a long-press under the sheet")
+    }
+
+    @Test("panes keep their state under the stack")
+    func panesKeepState() {
+        var s = state()
+        press(&s, .char("2"), .char("j"), .char("j"), .char("j"))
+        let catalog = s.catalog
+        press(&s, .char("a"), .char("j"), .char("?"), .char("j"), escape, escape)
+        #expect(kinds(s) == [])
+        #expect(s.selectedTab == .catalog)
+        #expect(s.catalog == catalog)
+    }
+
+    @Test("q does nothing while a layer is up; Ctrl-C quits from any layer")
+    func quitKeys() {
+        var s = state()
+        press(&s, .char("a"), .char("?"))
+        #expect(s.update(.key(.char("q"))) == [])
+        #expect(s.update(.key(KeyEvent(.control("c")))) == [.quit])
+    }
+}
+
+@Suite("Key bindings and the help overlay")
+struct KeyBindingTests {
+    static let contexts: [InputContext] = Tab.allCases.map(InputContext.pane) + [.accountSheet, .accountSheetFilter, .help]
+
+    @Test("help lists every binding of the context below it, label and summary", arguments: contexts)
+    func helpListsTable(_ context: InputContext) {
+        let bindings = KeyBindings.table(for: context)
+        let help = HelpOverlay(context: context)
+        #expect(help.bindings == bindings)
+        // Tall and wide enough to show every line at once.
+        var s = state(size: Size(width: 200, height: 60))
+        s.presented = [.help(help)]
+        let text = s.render().text
+        for binding in bindings {
+            #expect(text.contains(binding.label), "\(binding.label)")
+            #expect(text.contains(binding.summary), "\(binding.summary)")
+        }
+    }
+
+    @Test("no key is bound twice in one context", arguments: contexts)
+    func noDuplicateKeys(_ context: InputContext) {
+        let keys = KeyBindings.table(for: context).flatMap(\.keys)
+        #expect(Set(keys).count == keys.count)
+    }
+
+    @Test("the keys the table lists act: G moves the Catalog cursor to the last item, K raises the sheet")
+    func tableDrivesInput() throws {
+        let last = try #require(KeyBindings.table(for: .pane(.catalog)).first { $0.action == .moveToLast })
+        var s = state()
+        press(&s, .char("2"), last.keys[1])
+        #expect(s.catalog.cursor == s.catalogItems.count - 1)
+        let larger = try #require(KeyBindings.table(for: .accountSheet).first { $0.action == .largerDetent })
+        for key in larger.keys {
+            var t = state()
+            press(&t, .char("a"), key)
+            #expect(t.sheet?.detent == .large, "\(key)")
+        }
+    }
+
+    @Test("? over a sheet describes the sheet; ? again closes the help")
+    func helpContext() {
+        var s = state()
+        press(&s, .char("a"), .char("?"))
+        guard case .help(let help)? = s.presented.last else {
+            Issue.record("no help")
+            return
+        }
+        #expect(help.context == .accountSheet)
+        press(&s, .char("?"))
+        #expect(kinds(s) == ["sheet"])
+    }
+}

@@ -1,0 +1,251 @@
+import Testing
+
+@testable import PerchCore
+
+private func accounts(_ n: Int) -> [Account] {
+    (1...n).map { Account(id: "a\($0)", name: "Account \($0)", handle: "@user\($0)") }
+}
+
+private func sheetState(_ accounts: [Account], size: Size = Size(width: 80, height: 24), reduceMotion: Bool = true) -> AppState {
+    var state = AppState(accounts: accounts, size: size, reduceMotion: reduceMotion)
+    _ = state.update(.key(.char("a")), at: 1_000)
+    return state
+}
+
+private func type(_ state: inout AppState, _ text: String) {
+    for c in text { _ = state.update(.key(.char(c))) }
+}
+
+/// The account ids on the sheet's rows, in order.
+private func shownIDs(_ state: AppState) -> [String] {
+    guard let sheet = state.sheet else { return [] }
+    return (0..<sheet.rowCount(accounts: state.accounts.count)).compactMap { index in
+        if case .account(let i) = sheet.row(index) { return state.accounts[i].id }
+        return nil
+    }
+}
+
+@Suite("The account sheet: filter, groups, detents, drag, animation")
+struct SheetBehaviourTests {
+    // MARK: Filter
+
+    @Test("typing after / narrows the list keystroke by keystroke, and the sheet re-fits to the matches")
+    func filterNarrowsAndRefits() {
+        var s = sheetState(accounts(30))
+        #expect(s.sheetLayout.height == 22, "30 accounts: capped at 24 - 2")
+        type(&s, "/")
+        type(&s, "2")
+        // "2", "12", "20"–"29": 12 accounts whose name or handle holds a 2.
+        #expect(shownIDs(s).count == 12)
+        #expect(s.sheetLayout.height == 12 + SheetLayout.chromeRows)
+        type(&s, "5")
+        #expect(shownIDs(s) == ["a25"])
+        #expect(s.sheetLayout.height == 1 + SheetLayout.chromeRows)
+        _ = s.update(.key(KeyEvent(.backspace)))
+        #expect(shownIDs(s).count == 12)
+        _ = s.update(.key(KeyEvent(.escape)))
+        #expect(s.sheet?.filter == nil, "Esc clears the filter first")
+        #expect(shownIDs(s).count == 30)
+        _ = s.update(.key(KeyEvent(.escape)))
+        #expect(s.presented.isEmpty, "then closes the sheet")
+    }
+
+    @Test("the filter ignores case, matches the handle too, and ranks prefix matches first")
+    func filterRanking() {
+        let list = [
+            Account(id: "x", name: "Mixed Work", handle: "@x"),
+            Account(id: "w", name: "Work", handle: "@w"),
+            Account(id: "h", name: "Home", handle: "@workshop"),
+            Account(id: "n", name: "None", handle: "@n"),
+        ]
+        var s = sheetState(list)
+        type(&s, "/WOR")
+        #expect(shownIDs(s) == ["w", "h", "x"])
+        _ = s.update(.key(KeyEvent(.enter)))
+        #expect(s.saved.currentAccount == "w", "Enter picks the first match")
+    }
+
+    @Test("pasted text goes to the filter, without its line breaks, and is never taken as keys")
+    func pasteGoesToFilter() {
+        var s = sheetState(accounts(30))
+        _ = s.update(.paste("2\n5q"))
+        #expect(s.sheet?.filter == "25q")
+        #expect(s.sheet?.isEditingFilter == true)
+        #expect(shownIDs(s).isEmpty)
+        #expect(s.presented.count == 1, "q in a paste does not quit or close")
+    }
+
+    @Test("a filter that matches nothing leaves a sheet that Enter cannot pick from")
+    func emptyFilter() {
+        var s = sheetState(accounts(4))
+        type(&s, "/zzz")
+        #expect(s.update(.key(KeyEvent(.enter))) == [])
+        #expect(s.saved.currentAccount == nil)
+    }
+
+    // MARK: Groups
+
+    @Test("accounts with a group sit under its heading; the cursor steps over headings")
+    func groups() {
+        let list = [
+            Account(id: "a", name: "A", group: "G1"), Account(id: "b", name: "B"),
+            Account(id: "c", name: "C", group: "G2"), Account(id: "d", name: "D", group: "G1"),
+        ]
+        var s = sheetState(list)
+        let sheet = s.sheet!
+        #expect(sheet.rows == [.account(1), .heading("G1"), .account(0), .account(3), .heading("G2"), .account(2)])
+        #expect(sheet.cursor.cursor == 2, "on the first account, A, under its heading")
+        _ = s.update(.key(KeyEvent(.up)))
+        #expect(s.sheet?.cursor.cursor == 0, "over the G1 heading")
+        _ = s.update(.key(KeyEvent(.down)))
+        #expect(s.sheet?.cursor.cursor == 2, "over the G1 heading")
+        _ = s.update(.key(KeyEvent(.down)))
+        _ = s.update(.key(KeyEvent(.down)))
+        #expect(s.sheet?.cursor.cursor == 5, "over the G2 heading")
+        _ = s.update(.key(KeyEvent(.home)))
+        #expect(s.sheet?.cursor.cursor == 0)
+        #expect(s.sheetLayout.height == 6 + SheetLayout.chromeRows, "headings count in the fit height")
+    }
+
+    @Test("1,000 and 100,000 accounts without groups build no row list: the sheet is O(1) to open")
+    func manyAccountsBuildNoRows() {
+        for n in [1_000, 100_000] {
+            let s = sheetState(accounts(n))
+            #expect(s.sheet?.rows == nil)
+            #expect(s.render().lines[23].contains("of \(n)"))
+        }
+    }
+
+    // MARK: Detents
+
+    @Test("Shift-↑/K raise the sheet to the large detent; Shift-↓/J lower it to fit")
+    func detents() {
+        var s = sheetState(Account.samples)
+        #expect(s.sheetLayout.height == 7)
+        _ = s.update(.key(KeyEvent(.up, modifiers: .shift)))
+        #expect(s.sheet?.detent == .large)
+        #expect(s.sheetLayout.height == 23, "all but the top row")
+        _ = s.update(.key(KeyEvent(.down, modifiers: .shift)))
+        #expect(s.sheetLayout.height == 7)
+        _ = s.update(.key(.char("K")))
+        _ = s.update(.key(.char("J")))
+        #expect(s.sheet?.detent == .fit)
+    }
+
+    // MARK: Drag
+
+    @Test(
+        "dragging the grabber follows the pointer; release snaps to the nearest detent or dismisses below a third of fit",
+        arguments: [
+            // (rows the pointer goes through, release row, expected detent or nil for dismissed)
+            ([15, 10, 5], 3, SheetDetent.large),  // expand
+            ([12, 14], 14, .fit),  // pulled up a little, snaps back
+            ([19, 20], 20, .fit),  // pulled down a little (height 4 ≥ 7 / 3), snaps back
+            ([20, 22], 22, nil),  // height 2 < 7 / 3: dismissed
+        ] as [([Int], Int, SheetDetent?)])
+    func drag(_ moves: [Int], _ release: Int, _ expected: SheetDetent?) {
+        var s = sheetState(Account.samples)
+        let grabber = Position(column: 40, row: s.sheetLayout.top)
+        #expect(s.hitTest(grabber) == .sheetGrabber)
+        var recognizer = GestureRecognizer()
+        var time: Int64 = 2_000
+        func feed(_ kind: MouseEvent.Kind, _ row: Int) {
+            time += 20
+            let event = InputEvent.mouse(MouseEvent(kind: kind, button: .left, position: Position(column: 40, row: row)))
+            let snapshot = s
+            for appEvent in recognizer.handle(event, at: time, hitTest: snapshot.hitTest) { _ = s.update(appEvent, at: time) }
+        }
+        feed(.press, grabber.row)
+        for row in moves {
+            feed(.drag, row)
+            #expect(s.sheetLayout.top == row, "the sheet follows the pointer to row \(row)")
+        }
+        feed(.release, release)
+        if let expected {
+            #expect(s.sheet?.detent == expected)
+            #expect(s.sheet?.dragTop == nil)
+            #expect(s.sheetLayout.height == SheetLayout.height(for: expected, rowCount: 4, screen: s.size))
+        } else {
+            #expect(s.presented.isEmpty)
+        }
+    }
+
+    // MARK: Animation
+
+    @Test("the sheet rises, re-fits and falls over 150 ms from the loop's clock; nothing moves once done")
+    func animation() {
+        var s = sheetState(accounts(30), reduceMotion: false)
+        #expect(s.sheetLayout.height == 0, "starts at the bottom edge")
+        #expect(s.nextAnimationDeadline == 1_000 + AppState.animationFrameMilliseconds)
+        _ = s.update(.animationFrame, at: 1_075)
+        let midway = s.sheetLayout.height
+        #expect(midway > 0 && midway < 22)
+        _ = s.update(.animationFrame, at: 1_150)
+        #expect(s.sheetLayout.height == 22)
+        #expect(s.nextAnimationDeadline == nil, "idle: no more frames")
+        // Narrowing the filter re-fits with an animation from the height shown.
+        _ = s.update(.key(.char("/")), at: 2_000)
+        _ = s.update(.key(.char("7")), at: 2_000)  // "7", "17", "27": 3 rows
+        #expect(s.sheetLayout.height == 22)
+        _ = s.update(.animationFrame, at: 2_150)
+        #expect(s.sheetLayout.height == 6)
+        // Esc twice: clear the filter (grows back), then close: the sheet slides away, taking no keys.
+        _ = s.update(.key(KeyEvent(.escape)), at: 3_000)
+        _ = s.update(.key(KeyEvent(.escape)), at: 3_010)
+        #expect(s.presented.count == 1)
+        #expect(s.sheet == nil, "a closing sheet takes no input")
+        #expect(s.inputContext == .pane(.overview))
+        _ = s.update(.animationFrame, at: 3_200)
+        #expect(s.presented.isEmpty)
+    }
+
+    @Test("with reduced motion every change shows at once and no frame is asked for")
+    func reducedMotion() {
+        var s = sheetState(accounts(30), reduceMotion: true)
+        #expect(s.sheetLayout.height == 22)
+        #expect(s.nextAnimationDeadline == nil)
+        _ = s.update(.key(KeyEvent(.escape)), at: 1_001)
+        #expect(s.presented.isEmpty)
+    }
+
+    @Test("the Settings switches turn motion off and the sheet inset")
+    func settingsSwitches() {
+        var s = AppState(accounts: Account.samples, size: Size(width: 80, height: 24), reduceMotion: false)
+        _ = s.update(.key(.char("4")))
+        _ = s.update(.key(.char("j")))
+        _ = s.update(.key(KeyEvent(.enter)))
+        #expect(s.reduceMotion)
+        _ = s.update(.key(.char("j")))
+        _ = s.update(.key(KeyEvent(.enter)))
+        #expect(s.sheetStyle == .inset)
+        _ = s.update(.key(.char("a")))
+        #expect(s.sheetLayout.frame == Rect(x: 1, y: 17, width: 78, height: 7))
+        #expect(s.hitTest(Position(column: 0, row: 20)) == .outside, "the margin is outside the sheet")
+    }
+
+    @Test("a resize while the sheet is up re-fits it")
+    func resizeRefits() {
+        var s = sheetState(accounts(30))
+        _ = s.update(.resize(Size(width: 80, height: 12)))
+        #expect(s.sheetLayout.height == 10)
+        _ = s.update(.resize(Size(width: 80, height: 60)))
+        #expect(s.sheetLayout.height == 33)
+    }
+}
+
+@Suite("Sheet filter matching")
+struct SheetFilterMatchTests {
+    @Test(
+        "ASCII and non-ASCII filters match alike, ignoring case; a match after a leading @ is a prefix",
+        arguments: [
+            ("Work", "wo", AppState.FilterMatch.prefix), ("Work", "OR", .contained), ("Work", "x", nil), ("@ada", "ad", .prefix),
+            ("@ada", "@a", .prefix), ("x@ada", "ad", .contained), ("Zoë Ångström", "ångs", .contained), ("Zoë", "ZOË", .prefix),
+            ("ab", "abc", nil),
+        ] as [(String, String, AppState.FilterMatch?)])
+    func match(_ text: String, _ filter: String, _ expected: AppState.FilterMatch?) {
+        let needle = Array(filter.lowercased().utf8)
+        let result = needle.allSatisfy { $0 < 0x80 } ? AppState.asciiMatch(text, needle) : AppState.match(text, filter)
+        #expect(result == expected)
+        #expect(AppState.match(text, filter) == expected, "the general path agrees")
+    }
+}
