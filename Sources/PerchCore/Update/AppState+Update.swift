@@ -43,7 +43,7 @@ extension AppState {
     /// show a single account row it stays closed (an invisible sheet would swallow every key).
     public mutating func openSheet() {
         guard sheetLayout.visibleRows > 0 else { return }
-        let index = accounts.firstIndex { $0.id == saved.currentAccount } ?? 0
+        let index = currentIndex ?? 0
         var cursor = ListCursor()
         cursor.moveTo(index, count: accounts.count, visible: sheetLayout.visibleRows)
         presented.append(.accountSheet(cursor))
