@@ -17,7 +17,9 @@ struct AppStateCurrentAccountTests {
         #expect(state.currentAccount?.id == "work")
         state.adopt(SavedState(currentAccount: "gone"))
         #expect(state.currentAccount == nil && state.saved.currentAccount == nil, "an unknown id is dropped")
-        #expect(AppState(accounts: Account.samples, saved: SavedState(currentAccount: "gone"), size: Size(width: 80, height: 24)).currentIndex == nil)
+        #expect(
+            AppState(accounts: Account.samples, saved: SavedState(currentAccount: "gone"), size: Size(width: 80, height: 24)).currentIndex
+                == nil)
     }
 
     @Test("the sheet opens on the current account, also the last of many")

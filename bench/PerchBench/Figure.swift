@@ -33,7 +33,7 @@ func monotonicNanoseconds() -> UInt64 {
 
 /// Times `body` `runs` times after `warmup` untimed calls; returns the samples in milliseconds.
 /// `prepare` runs untimed before each call (to put the terminal or state back).
-func timeRuns(runs: Int, warmup: Int = 3, prepare: () -> Void = {}, _ body: () -> Void) -> [Double] {
+func timeRuns(runs: Int, warmup: Int = 3, prepare: () -> Void = {}, body: () -> Void) -> [Double] {
     for _ in 0..<warmup {
         prepare()
         body()
