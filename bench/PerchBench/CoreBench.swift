@@ -32,7 +32,7 @@ struct CoreBench {
             _ = state.update(.key(.char("a")))
             keep(state.render().changedRuns(from: before))
         }
-        return Figure(id: "sheet_open_\(count)", unit: "ms", samples: samples)
+        return Figure(id: "sheet_open_\(count)", timed: samples)
     }
 
     /// Config load and validation (`ConfigLoader.load`) of a file of `count` accounts.
@@ -51,7 +51,7 @@ struct CoreBench {
             loaded = (try? ConfigLoader.load(paths))?.accounts.count ?? -1
         }
         precondition(loaded == count, "config load failed: \(loaded) accounts of \(count)")
-        return Figure(id: "config_load_\(smoke ? "smoke" : "100000")", unit: "ms", samples: samples, note: "\(json.utf8.count) bytes")
+        return Figure(id: "config_load_\(smoke ? "smoke" : "100000")", timed: samples, note: "\(json.utf8.count) bytes")
     }
 
     /// The state the save figure starts from, with a history of `entries` switches. The state
@@ -75,7 +75,7 @@ struct CoreBench {
             do { _ = try store.recordSwitch(to: turn % 2 == 0 ? "a1" : "a2") } catch { failures += 1 }
         }
         precondition(failures == 0, "state save failed")
-        return Figure(id: "state_save_\(history)", unit: "ms", samples: samples)
+        return Figure(id: "state_save_\(history)", timed: samples)
     }
 
     /// Cells changed and runs handed to ncurses by each action (a deterministic count).

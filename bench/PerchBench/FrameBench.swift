@@ -21,7 +21,7 @@ struct FrameBench {
             let other = name == "overview" ? screens[1].1 : overview
             let samples = timeRuns(
                 runs: runs, prepare: { backend.draw(other.render()) }, body: { backend.draw(state.render()) })
-            figures.append(Figure(id: "frame_\(name)_\(size.width)x\(size.height)", unit: "ms", samples: samples))
+            figures.append(Figure(id: "frame_\(name)_\(size.width)x\(size.height)", timed: samples))
         }
         // A small frame: the Catalog cursor moving down and back up.
         var catalog = overview
@@ -29,7 +29,7 @@ struct FrameBench {
         var moved = catalog
         _ = moved.update(.key(.char("j")))
         let samples = timeRuns(runs: runs, prepare: { backend.draw(catalog.render()) }, body: { backend.draw(moved.render()) })
-        figures.append(Figure(id: "frame_cursor_move_\(size.width)x\(size.height)", unit: "ms", samples: samples))
+        figures.append(Figure(id: "frame_cursor_move_\(size.width)x\(size.height)", timed: samples))
         return figures
     }
 }
