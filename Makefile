@@ -1,6 +1,9 @@
 # Perch: `make run` starts the interface, `make test` runs every test.
 SWIFT ?= swift
 RELEASE_BIN := .build/release/perch
+# The Swift runtime and FoundationEssentials linked into the binary: it starts 4 ms sooner and
+# peaks 3 MiB lower than with them as shared libraries (see DECISIONS.md).
+RELEASE := -c release --static-swift-stdlib
 ARGS ?=
 
 .PHONY: run build bench bench-build bench-smoke test unit deps test-deps bench-deps format lint clean
@@ -11,7 +14,7 @@ run: build
 
 ## Build the release binary.
 build: deps
-	$(SWIFT) build -c release --product perch
+	$(SWIFT) build $(RELEASE) --product perch
 
 ## Unit tests and end-to-end tests (the latter drive the release binary in tmux), then one quick
 ## run of each benchmark measurement (it fails when a measurement breaks, never on a timing).
@@ -29,7 +32,7 @@ bench-smoke: bench-build
 
 ## The release binary and the in-process benchmark, perch-bench.
 bench-build: bench-deps build
-	$(SWIFT) build -c release --product perch-bench
+	$(SWIFT) build $(RELEASE) --product perch-bench
 
 ## Unit tests only (no terminal needed).
 unit: deps
