@@ -58,8 +58,10 @@ public struct Screen: Hashable, Sendable {
         }
         var x = column
         for raw in fitted {
-            let character = DisplayWidth.sanitized(raw)
-            let w = DisplayWidth.columns(of: character)
+            // Printable ASCII needs no sanitizing or measuring (one column).
+            let ascii = raw.utf8.count == 1 && (0x20..<0x7F).contains(raw.utf8.first!)
+            let character = ascii ? raw : DisplayWidth.sanitized(raw)
+            let w = ascii ? 1 : DisplayWidth.columns(of: character)
             if w == 0 { continue }
             if x + w > limit {
                 // Only when `…` itself could not be placed; pad instead of cutting a character.
@@ -68,7 +70,7 @@ public struct Screen: Hashable, Sendable {
             }
             if x >= 0 {
                 detachWideCharacters(column: x, row: row)
-                detachWideCharacters(column: x + w - 1, row: row)
+                if w > 1 { detachWideCharacters(column: x + w - 1, row: row) }
                 cells[row * size.width + x] = Cell(character, style: style)
                 for extra in 1..<w { cells[row * size.width + x + extra] = Cell(" ", style: style, isContinuation: true) }
             } else {
