@@ -19,6 +19,7 @@ import os
 import pty
 import select
 import shutil
+import signal
 import struct
 import subprocess
 import sys
@@ -30,6 +31,7 @@ ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 PERCH = os.path.join(ROOT, ".build/release/perch")
 PERCH_BENCH = os.path.join(ROOT, ".build/release/perch-bench")
 BASELINE_SOURCE = os.path.join(ROOT, "bench/baseline.c")
+PEAKRSS_SOURCE = os.path.join(ROOT, "bench/peakrss.c")
 SIZES = [(80, 24), (200, 60)]
 TERM = "xterm-256color"
 
@@ -119,6 +121,15 @@ class Session:
             raise BenchError(f"no frame answered {data!r}")
         return first - sent, chunk + self.settle(quiet)
 
+    def repaint(self, quiet=0.03):
+        """The bytes of a full repaint of the current screen: after SIGWINCH Perch redraws every
+        cell (ncurses clearok), the reference an action's bytes are compared with."""
+        os.kill(self.pid, signal.SIGWINCH)
+        first, chunk = self.read(5.0)
+        if first is None or not chunk:
+            raise BenchError("no repaint after SIGWINCH")
+        return chunk + self.settle(quiet)
+
     def finish(self, limit=10.0):
         """Reads to the end of output and reaps the program; returns its exit status."""
         deadline = time.monotonic() + limit
@@ -189,15 +200,26 @@ class Bench:
                 "p99": p99_value,
                 "runs": len(samples) if samples is not None else (1 if median_value is not None else 0),
                 "budget": budget,
+                "cpu_median": None,
+                "cpu_p99": None,
                 "status": "not built yet" if median_value is None else ("info" if ok is None else ("ok" if ok else "OVER")),
                 "note": note,
             }
         )
 
-    def from_figure(self, f, label, budget, ok, note=""):
-        """Adds a row from one of perch-bench's figures."""
+    def from_figure(self, f, label, budget, limit, stat="p99", note=""):
+        """Adds a row from one of perch-bench's figures, within budget when its `stat` (median or
+        p99) is at most `limit`. The CPU time of the same runs is shown beside the wall clock; a
+        figure whose wall-clock time misses while its CPU time holds is marked as such: the
+        thread was waiting for a core of a busy machine, not working."""
+        ok = f[stat] <= limit
         self.row(f["id"], label, f["unit"], budget, median_value=f["median"], p99_value=f["p99"], ok=ok, note=note)
-        self.rows[-1]["runs"] = f["runs"]
+        row = self.rows[-1]
+        row["runs"] = f["runs"]
+        cpu = f.get("cpuMedian" if stat == "median" else "cpuP99")
+        row["cpu_median"], row["cpu_p99"] = f.get("cpuMedian"), f.get("cpuP99")
+        if not ok and cpu is not None and cpu <= limit:
+            row["status"] = "OVER, CPU ok"
 
     def not_built(self, id, label, budget, why):
         self.row(id, label, "", budget, note=why)
@@ -220,6 +242,9 @@ class Bench:
     def startup(self):
         baseline = os.path.join(self.scratch, "baseline")
         subprocess.run(["cc", "-O2", BASELINE_SOURCE, "-o", baseline, "-lncursesw"], check=True)
+        peakrss = os.path.join(self.scratch, "peakrss")
+        subprocess.run(["cc", "-O2", PEAKRSS_SOURCE, "-o", peakrss], check=True)
+        rss_file = os.path.join(self.scratch, "rss")
         programs = {
             "baseline": [baseline],
             "perch_4": self.perch("--exit-after-first-frame", config=self.configs[4]),
@@ -229,13 +254,14 @@ class Bench:
         memory = {name: [] for name in programs}
         for _ in range(self.runs(40)):
             for name, argv in programs.items():  # interleaved, so that noise falls on all alike
-                session = Session(argv, self.env)
+                session = Session([peakrss, rss_file] + argv, self.env)
                 session.finish()
                 elapsed = now_ms() - session.start
                 if session.status != 0 or b"Overview" not in session.output:
                     raise BenchError(f"{name} exited with {session.status} without drawing its frame")
                 times[name].append(elapsed)
-                memory[name].append(session.rusage.ru_maxrss / 1024)  # KiB → MiB
+                with open(rss_file) as file:
+                    memory[name].append(int(file.read()) / 1024)  # KiB → MiB
         floor, floor_rss = median(times["baseline"]), median(memory["baseline"])
         self.row("startup_baseline", "start-up, C ncurses floor (80×24)", "ms", "the floor", times["baseline"])
         self.row("rss_baseline", "peak RSS, C ncurses floor", "MiB", "the floor", memory["baseline"])
@@ -270,7 +296,7 @@ class Bench:
                 f = figures[f"frame_{screen}_{cols}x{rows}"]
                 label = "Catalog cursor move" if screen == "cursor_move" else screen.capitalize() + (
                     " (sheet up)" if screen == "sheet" else "")
-                self.from_figure(f, f"frame, {label}, {cols}×{rows}", "p99 ≤ 1 ms", f["p99"] <= 1)
+                self.from_figure(f, f"frame, {label}, {cols}×{rows}", "p99 ≤ 1 ms", 1)
         for what in ("context menu", "full-screen cover"):
             self.not_built(f"frame_{what.replace(' ', '_').replace('-', '_')}", f"frame, {what}", "p99 ≤ 1 ms",
                            "no such screen yet")
@@ -278,24 +304,20 @@ class Bench:
     def sheet(self, figures):
         for count in (4, 1_000, 100_000):
             f = figures[f"sheet_open_{count}"]
-            self.from_figure(f, f"sheet open, {count:,} accounts (update + render + diff)", "≤ 2 ms", f["p99"] <= 2)
-        for count in (4, 1_000, 100_000):
-            self.not_built(f"sheet_filter_{count}", f"sheet filter keystroke, {count:,} accounts", "≤ 5 ms",
-                           "the sheet has no filter yet")
+            self.from_figure(f, f"sheet open, {count:,} accounts (update + render + diff)", "p99 ≤ 2 ms", 2)
+        for count in (1_000, 100_000):
+            f = figures[f"sheet_filter_key_{count}"]
+            self.from_figure(f, f"sheet filter keystroke, {count:,} accounts (update + render + diff)", "p99 ≤ 5 ms", 5)
 
     def store(self, figures):
         key = "config_load_smoke" if self.smoke else "config_load_100000"
         f = figures[key]
         label = "config load + validation, " + ("1,000 accounts (smoke)" if self.smoke else "100,000 accounts")
-        self.from_figure(f, label, "≤ 300 ms", f["median"] <= 300, note=f.get("note") or "")
+        self.from_figure(f, label, "median ≤ 300 ms", 300, stat="median", note=f.get("note") or "")
         f = figures["state_save_0"]
-        self.from_figure(f, "state save (lock, read, atomic write, fsync), no history", "≤ 5 ms", f["p99"] <= 5)
-        f = figures.get("state_save_10000")
-        if f:
-            self.from_figure(f, "state save, 10,000-entry history", "≤ 5 ms", f["p99"] <= 5)
-        else:
-            self.not_built("state_save_10000", "state save, 10,000-entry history", "≤ 5 ms",
-                           "the state has no history yet (CoreBench.stateWithHistory)")
+        self.from_figure(f, "state save (lock, read, atomic write, fsync), no history", "p99 ≤ 5 ms", 5)
+        f = figures["state_save_10000"]
+        self.from_figure(f, "state save, 10,000-entry history (one line appended to the log)", "p99 ≤ 5 ms", 5)
 
     # 5. Bytes per action -------------------------------------------------------------------------
 
@@ -308,25 +330,24 @@ class Bench:
         ]
         for cols, rows in SIZES:
             session = Session(self.perch(), self.env, cols, rows)
-            full = len(session.settle(0.3))
+            session.settle(0.3)
             if b"Overview" not in session.output:
                 raise BenchError("perch drew no first frame")
             total = cols * rows
-            self.row(f"bytes_full_{cols}x{rows}", f"bytes, first full frame, {cols}×{rows}", "bytes", "the whole screen",
-                     median_value=full, p99_value=full, note=f"{total} cells")
             for id, label, key, limit in actions:
                 _, frame = session.frame_after(key)
+                full = len(session.repaint())
                 cells = figures.get(f"cells_{id}_{cols}x{rows}")
                 changed = int(cells["median"]) if cells else None
                 if limit:
                     budget, ok = f"< {limit} bytes", len(frame) < limit
                 else:
-                    budget, ok = "< a full frame", len(frame) < full or changed == total
+                    budget, ok = "< a full repaint", len(frame) < full or changed == total
                 self.row(f"bytes_{id}_{cols}x{rows}", f"bytes, {label}, {cols}×{rows}", "bytes", budget,
                          median_value=len(frame), p99_value=len(frame), ok=ok,
-                         note=f"{changed} cells changed" + (f", {cells['note']}" if cells else ""))
+                         note=f"{changed} of {total} cells changed; a full repaint of this screen is {full} bytes")
             session.quit()
-        self.not_built("bytes_animation_frame", "bytes, one animation frame", "< a full frame",
+        self.not_built("bytes_animation_frame", "bytes, one animation frame", "< a full repaint",
                        "no animations yet: the sheet appears in one frame")
 
     # 6. Idle ----------------------------------------------------------------------------------
@@ -341,6 +362,8 @@ class Bench:
                 session.settle(0.3)
             switches, cpu = session.counters()
             stamp, data = session.read(seconds)
+            if stamp is not None and not data:
+                raise BenchError(f"perch ended while idle, with status {session.finish()}")
             if stamp is not None:
                 raise BenchError(f"perch wrote {data!r} while idle")
             switches_after, cpu_after = session.counters()
@@ -357,7 +380,9 @@ class Bench:
 
     def long_press(self):
         threshold = 100
-        session = Session(self.perch("--long-press-ms", str(threshold)), self.env)
+        # Without the sheet's rise animation, the first frame after the deadline is the whole
+        # sheet: what is measured is when the gesture fires, not how long the rise takes.
+        session = Session(self.perch("--long-press-ms", str(threshold), "--reduce-motion"), self.env)
         session.settle(0.3)
         lateness = []
         for _ in range(self.runs(200)):
@@ -413,12 +438,14 @@ def format_value(value, unit):
 
 def table(rows, header):
     lines = [header, ""]
-    columns = ["figure", "median", "p99", "runs", "budget", "status", "note"]
+    columns = ["figure", "median", "p99", "CPU median", "CPU p99", "runs", "budget", "status", "note"]
     cells = [columns] + [
         [
             r["figure"],
             format_value(r["median"], r["unit"]) + (f" {r['unit']}" if r["median"] is not None else ""),
             format_value(r["p99"], r["unit"]),
+            format_value(r["cpu_median"], "ms"),
+            format_value(r["cpu_p99"], "ms"),
             str(r["runs"]),
             r["budget"],
             r["status"],
@@ -458,7 +485,7 @@ def main():
         f"terminal 80×24 unless a row says otherwise"
     )
     print(table(bench.rows, header))
-    over = [r["figure"] for r in bench.rows if r["status"] == "OVER"]
+    over = [r["figure"] for r in bench.rows if r["status"].startswith("OVER")]
     print(f"\n{len(over)} budget(s) missed" + (": " + "; ".join(over) if over else ""))
     if not options.smoke or options.out != parser.get_default("out"):
         with open(options.out, "w") as file:

@@ -103,7 +103,11 @@ public final class EventLoop {
                 }
                 if n > 0 {
                     lastInput = time
-                    dirty = feed(decoder.feed(readBuffer[0..<n]), at: time) || dirty
+                    // The clock truncates: bytes read at `time` were read before `time + 1`.
+                    // Stamped `time + 1`, a press is never dated before it was read, so a
+                    // long-press timed from it never fires early (stamped `time`, the bench saw
+                    // one fire 0.3 ms early).
+                    dirty = feed(decoder.feed(readBuffer[0..<n]), at: time + 1) || dirty
                 }
             }
             if let timeout = decoder.pendingTimeoutMilliseconds, time - lastInput >= timeout {

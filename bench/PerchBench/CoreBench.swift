@@ -31,7 +31,7 @@ struct CoreBench {
             _ = state.update(.key(.char("a")))
             keep(state.render().changedRuns(from: before))
         }
-        return Figure(id: "sheet_open_\(count)", unit: "ms", samples: samples)
+        return Figure(id: "sheet_open_\(count)", timed: samples)
     }
 
     /// One filter keystroke in the open sheet: `7` typed after `/` (the matches are rebuilt from
@@ -46,7 +46,7 @@ struct CoreBench {
             _ = state.update(.key(.char("7")))
             keep(state.render().changedRuns(from: before))
         }
-        return Figure(id: "sheet_filter_key_\(count)", unit: "ms", samples: samples)
+        return Figure(id: "sheet_filter_key_\(count)", timed: samples)
     }
 
     /// Config load and validation (`ConfigLoader.load`) of a file of `count` accounts.
@@ -65,7 +65,7 @@ struct CoreBench {
             loaded = (try? ConfigLoader.load(paths))?.accounts.count ?? -1
         }
         precondition(loaded == count, "config load failed: \(loaded) accounts of \(count)")
-        return Figure(id: "config_load_\(smoke ? "smoke" : "100000")", unit: "ms", samples: samples, note: "\(json.utf8.count) bytes")
+        return Figure(id: "config_load_\(smoke ? "smoke" : "100000")", timed: samples, note: "\(json.utf8.count) bytes")
     }
 
     /// State save: `StateStore.recordSwitch` (lock, read back, atomic write with fsync, history
@@ -85,7 +85,7 @@ struct CoreBench {
             do { _ = try store.recordSwitch(to: turn % 2 == 0 ? "a1" : "a2", source: .cli) } catch { failures += 1 }
         }
         precondition(failures == 0, "state save failed")
-        return Figure(id: "state_save_\(history)", unit: "ms", samples: samples)
+        return Figure(id: "state_save_\(history)", timed: samples)
     }
 
     /// Cells changed and runs handed to ncurses by each action (a deterministic count).

@@ -19,20 +19,17 @@ struct FrameBench {
         for (name, state) in screens where only == nil || only == name {
             // Each frame follows a frame of another screen, so most of the screen is redrawn.
             let other = name == "overview" ? screens[1].1 : overview
-            let samples = timeRuns(runs: runs, prepare: { backend.draw(other.render()) }) {
-                backend.draw(state.render())
-            }
-            figures.append(Figure(id: "frame_\(name)_\(size.width)x\(size.height)", unit: "ms", samples: samples))
+            let samples = timeRuns(
+                runs: runs, prepare: { backend.draw(other.render()) }, body: { backend.draw(state.render()) })
+            figures.append(Figure(id: "frame_\(name)_\(size.width)x\(size.height)", timed: samples))
         }
         // A small frame: the Catalog cursor moving down and back up.
         var catalog = overview
         catalog.selectedTab = .catalog
         var moved = catalog
         _ = moved.update(.key(.char("j")))
-        let samples = timeRuns(runs: runs, prepare: { backend.draw(catalog.render()) }) {
-            backend.draw(moved.render())
-        }
-        figures.append(Figure(id: "frame_cursor_move_\(size.width)x\(size.height)", unit: "ms", samples: samples))
+        let samples = timeRuns(runs: runs, prepare: { backend.draw(catalog.render()) }, body: { backend.draw(moved.render()) })
+        figures.append(Figure(id: "frame_cursor_move_\(size.width)x\(size.height)", timed: samples))
         return figures
     }
 }

@@ -43,7 +43,14 @@ public struct AppState: Hashable, Sendable {
     /// Widest name column drawn, in columns; longer names are truncated with `…`.
     public static let maximumNameColumns = 32
     /// Current account and switch counts, as last read from or written to the state file.
-    public var saved: SavedState
+    public var saved: SavedState {
+        didSet {
+            if saved.currentAccount != oldValue.currentAccount { currentIndex = Self.index(of: saved.currentAccount, in: accounts) }
+        }
+    }
+    /// Index in ``accounts`` of the current account, kept with ``saved`` so that neither a frame
+    /// nor opening the sheet searches the accounts (100,000 of them took 1 ms per search).
+    public private(set) var currentIndex: Int?
     /// The tab whose pane is drawn.
     public var selectedTab: Tab = .overview
     /// Catalog pane: the current account's items and the list cursor.
@@ -89,16 +96,19 @@ public struct AppState: Hashable, Sendable {
         self.size = Layout.capped(size)
         self.info = info
         self.catalogItems = []
-        if let current = saved.currentAccount, !accounts.contains(where: { $0.id == current }) {
-            self.saved.currentAccount = nil
-        }
+        self.currentIndex = Self.index(of: saved.currentAccount, in: accounts)
+        if currentIndex == nil { self.saved.currentAccount = nil }
         self.catalogItems = CatalogItem.samples(for: currentAccount)
+    }
+
+    private static func index(of id: String?, in accounts: [Account]) -> Int? {
+        guard let id else { return nil }
+        return accounts.firstIndex { $0.id == id }
     }
 
     /// The current account, or nil before the first switch.
     public var currentAccount: Account? {
-        guard let id = saved.currentAccount else { return nil }
-        return accounts.first { $0.id == id }
+        currentIndex.map { accounts[$0] }
     }
 
     /// The account sheet when it is the top layer and takes input.
@@ -132,9 +142,7 @@ public struct AppState: Hashable, Sendable {
     public mutating func adopt(_ newSaved: SavedState) {
         let previous = saved.currentAccount
         saved = newSaved
-        if let current = saved.currentAccount, !accounts.contains(where: { $0.id == current }) {
-            saved.currentAccount = nil
-        }
+        if currentIndex == nil { saved.currentAccount = nil }
         if saved.currentAccount != previous {
             catalogItems = CatalogItem.samples(for: currentAccount)
             catalog = ListCursor()

@@ -67,7 +67,7 @@ public struct Screen: Hashable, Sendable {
             }
             if x >= 0 {
                 detachWideCharacters(column: x, row: row)
-                detachWideCharacters(column: x + w - 1, row: row)
+                if w > 1 { detachWideCharacters(column: x + w - 1, row: row) }
                 cells[row * size.width + x] = Cell(character, style: style)
                 for extra in 1..<w { cells[row * size.width + x + extra] = Cell(" ", style: style, isContinuation: true) }
             } else {

@@ -89,7 +89,7 @@ extension AppState {
             sheet.target = displayedHeight(closing)
             presented.removeLast()
         }
-        let current = accounts.firstIndex { $0.id == saved.currentAccount } ?? 0
+        let current = currentIndex ?? 0
         let row = sheet.rows?.firstIndex(of: .account(current)) ?? current
         presented.append(.accountSheet(sheet))
         moveSheetCursor(to: row, direction: 1)
