@@ -329,10 +329,11 @@ private struct RawAccount: Decodable {
                 problems.append("\(place()).id: \"\(id)\" may hold only a–z, 0–9, '.', '_' and '-'")
             }
         }
-        if let name {
+        // A printable ASCII character (the common case) settles both checks in one byte scan.
+        if let name, !name.utf8.contains(where: { $0 > 0x20 && $0 < 0x7F }) {
             if name.allSatisfy(\.isWhitespace) {
                 problems.append("\(place()).name: must not be empty")
-            } else if !Self.isVisible(name) {
+            } else if DisplayWidth.columns(of: name.filter { !$0.isWhitespace }) == 0 {
                 problems.append("\(place()).name: has nothing visible (only zero-width characters)")
             }
         }
@@ -346,12 +347,5 @@ private struct RawAccount: Decodable {
         }
         guard problems.isEmpty, let id, let name else { return }
         account = Account(id: id, name: name, handle: handle, group: group, color: color, onSwitch: onSwitch)
-    }
-
-    /// Whether `name` draws anything: any printable ASCII character does; otherwise its
-    /// non-space characters must take at least one column.
-    private static func isVisible(_ name: String) -> Bool {
-        if name.utf8.contains(where: { $0 > 0x20 && $0 < 0x7F }) { return true }
-        return DisplayWidth.columns(of: name.filter { !$0.isWhitespace }) > 0
     }
 }

@@ -33,6 +33,8 @@ public enum JSONSyntaxLocator {
 
     /// Byte offset of the first ill-formed UTF-8 sequence, found with the standard library's decoder.
     static func firstInvalidUTF8(in bytes: [UInt8]) -> Int? {
+        // The standard library's validation is fast; the offset is only looked for when it fails.
+        if String(validating: bytes, as: UTF8.self) != nil { return nil }
         var parser = Unicode.UTF8.ForwardParser()
         var iterator = bytes.makeIterator()
         var offset = 0
