@@ -40,6 +40,14 @@ struct EventLoopTests {
         #expect(backend.calls.last == "shutdown", "the terminal is restored on the way out")
     }
 
+    @Test("Copy id in a Catalog item's context menu sends OSC 52 with the base64 of the id, through the backend")
+    func copyIDSendsOSC52() throws {
+        let (backend, state, _) = try run("2mjj\r", store: nil)
+        let id = state.catalogItems[0].id
+        #expect(backend.controls == [OSC52.sequence(for: id)])
+        #expect(state.presented.isEmpty)
+    }
+
     @Test("the end of input (the terminal went away) ends the loop with 129 and restores the terminal")
     func endOfInput() throws {
         let (backend, state, status) = try run("2jjj", store: nil)
