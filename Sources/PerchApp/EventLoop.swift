@@ -176,6 +176,8 @@ public final class EventLoop {
             case .success(let hook): hooks.append(hook)
             case .failure(let error): state.banner = "onSwitch hook for \(account.name) could not start: \(error)"
             }
+        case .copyToClipboard(let text):
+            backend.write(control: OSC52.sequence(for: text))
         case .quit:
             exitStatus = 0
         case .suspend:

@@ -146,8 +146,15 @@ public final class NcursesBackend: TerminalBackend {
         active = false
     }
 
-    private static func write(_ text: String) {
-        var bytes = Array(text.utf8)
+    public func write(control bytes: [UInt8]) {
+        guard active else { return }
+        Self.write(bytes: bytes)
+    }
+
+    private static func write(_ text: String) { write(bytes: Array(text.utf8)) }
+
+    private static func write(bytes: [UInt8]) {
+        var bytes = bytes
         var offset = 0
         while offset < bytes.count {
             let n = bytes.withUnsafeMutableBytes { Glibc.write(STDOUT_FILENO, $0.baseAddress! + offset, $0.count - offset) }

@@ -17,6 +17,9 @@ public protocol TerminalBackend: AnyObject {
     func resume()
     /// Restores the terminal for good: modes off, cursor visible, main screen back.
     func shutdown()
+    /// Sends a complete control sequence that draws nothing (e.g. ``OSC52``) after the frame
+    /// drawn last, so it never lands inside a frame's output.
+    func write(control bytes: [UInt8])
 }
 
 /// A backend with no terminal: it records every frame drawn. For tests and tools.
@@ -27,6 +30,8 @@ public final class RecordingBackend: TerminalBackend {
     public private(set) var frames: [Screen] = []
     /// Calls made besides `draw`, in order: "updateSize", "suspend", "resume", "shutdown".
     public private(set) var calls: [String] = []
+    /// Control sequences sent with ``write(control:)``, in order.
+    public private(set) var controls: [[UInt8]] = []
 
     /// A backend of `size` that reads input from `inputDescriptor` (e.g. a pipe).
     public init(size: Size, inputDescriptor: Int32) {
@@ -45,4 +50,5 @@ public final class RecordingBackend: TerminalBackend {
     public func suspend() { calls.append("suspend") }
     public func resume() { calls.append("resume") }
     public func shutdown() { calls.append("shutdown") }
+    public func write(control bytes: [UInt8]) { controls.append(bytes) }
 }

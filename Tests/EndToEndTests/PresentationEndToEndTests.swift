@@ -86,4 +86,50 @@ struct PresentationEndToEndTests {
             #expect(Self.grabberRow(try session.screen()) == 17)
         }
     }
+
+    @Test("A mouse long-press on a Catalog item shows the preview and the menu while held; Pin moves the item to the top")
+    func contextMenuLongPressAndPin() throws {
+        let session = try TmuxSession.started()
+        try session.expectAfter("2", shows: "Catalog ·")
+        // Row 5 is the fifth item; remember its title.
+        let row = try session.screen()[5]
+        let title = row.dropFirst(7).prefix(24).trimmingCharacters(in: .whitespaces)
+        try session.mousePress(column: 12, row: 5)
+        TmuxSession.pause(0.8)
+        let held = try session.screen()
+        #expect(held.contains { $0.contains("Enter or click here to open") }, "the preview card is up while the button is held")
+        #expect(held.contains { $0.contains("│ Pin") } && held.contains { $0.contains("│ Copy id") }, "and the menu")
+        try session.mouseRelease(column: 12, row: 5)
+        TmuxSession.pause(0.2)
+        #expect(try session.screen().contains { $0.contains("│ Pin") }, "the release leaves the menu up")
+        let pin = try session.screen().firstIndex { $0.contains("│ Pin") }!
+        try session.mousePress(column: 6, row: pin)
+        try session.mouseRelease(column: 6, row: pin)
+        #expect(try session.waitUntil { $0.count > 1 && $0[1].contains("★ " + title) }, "pinned to the top with a mark")
+        #expect(!(try session.screen().contains { $0.contains("│ Pin") }), "the menu closed")
+    }
+
+    @Test("Holding Enter opens the context menu; Open shows the item in a cover over the tab bar; Esc returns")
+    func coverHidesTheTabBar() throws {
+        let session = try TmuxSession.started()
+        try session.expectAfter("2", shows: "Catalog ·")
+        try session.send("j", "j")
+        let before = try session.screen()
+        // A held key: a press, then auto-repeats at about 30 per second past the long-press duration.
+        try session.send("Enter")
+        TmuxSession.pause(0.3)
+        for _ in 0..<14 {
+            try session.send("Enter")
+            TmuxSession.pause(0.03)
+        }
+        #expect(try session.waitFor("Copy id"), "the context menu is up")
+        // Released: a new press comes later than an auto-repeat would (which the hold swallows).
+        TmuxSession.pause(0.3)
+        try session.send("Enter")  // Open has the focus
+        #expect(try session.waitUntil { $0.first?.hasPrefix(" ✕") == true })
+        let cover = try session.screen()
+        #expect(!cover.contains { $0.contains("Overview") || $0.contains("Settings") }, "the tab bar is hidden")
+        try session.send("Escape")
+        #expect(try session.waitUntil { $0 == before }, "the Catalog exactly as it was")
+    }
 }

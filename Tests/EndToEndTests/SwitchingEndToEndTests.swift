@@ -47,9 +47,9 @@ struct SwitchingEndToEndTests {
         try session.expectAfter("a", shows: "Switch account")
         try session.send("Enter")
         // Tabs answer at once although the hook sleeps for 3 s.
-        try session.expectAfter("2", shows: "Catalog ·", timeout: 1.5)
-        try session.expectAfter("4", shows: "Long-press duration", timeout: 1.5)
-        try session.expectAfter("q", shows: "EXIT=0", timeout: 1.5)
+        try session.expectAfter("2", shows: "Catalog ·", timeout: 2.5)
+        try session.expectAfter("4", shows: "Long-press duration", timeout: 2.5)
+        try session.expectAfter("q", shows: "EXIT=0", timeout: 2.5)
     }
 
     @Test("A switch made with `perch switch` while the interface is open shows up in it, with no key pressed")

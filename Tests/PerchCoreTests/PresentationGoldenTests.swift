@@ -42,6 +42,16 @@ private let cases: [PresentationCase] = [
     PresentationCase(name: "help-catalog-middle", setUp: PresentationCase.keys(.char("2"), KeyEvent(.pageDown), .char("?"))),
     PresentationCase(name: "help-catalog-bottom", setUp: PresentationCase.keys(.char("2"), .char("G"), .char("?"))),
     PresentationCase(name: "help-over-sheet", setUp: PresentationCase.keys(.char("a"), .char("?"))),
+    PresentationCase(name: "context-menu-top", setUp: PresentationCase.keys(.char("2"), .char("m"))),
+    PresentationCase(name: "context-menu-middle", setUp: PresentationCase.keys(.char("2"), KeyEvent(.pageDown), .char("m"))),
+    PresentationCase(name: "context-menu-bottom", setUp: PresentationCase.keys(.char("2"), .char("G"), .char("m"))),
+    PresentationCase(
+        name: "alert-over-menu",
+        setUp: PresentationCase.keys(.char("2"), KeyEvent(.pageDown), .char("m"), .char("j"), .char("j"), .char("j"), KeyEvent(.enter))),
+    PresentationCase(
+        name: "catalog-pinned", setUp: PresentationCase.keys(.char("2"), .char("G"), .char("m"), .char("j"), KeyEvent(.enter))),
+    PresentationCase(name: "cover-item", setUp: PresentationCase.keys(.char("2"), KeyEvent(.pageDown), .char("m"), KeyEvent(.enter))),
+    PresentationCase(name: "sheet-over-cover", setUp: PresentationCase.keys(.char("2"), .char("m"), KeyEvent(.enter), .char("a"))),
 ]
 
 private let sizes = [Size(width: 80, height: 24), Size(width: 40, height: 12), Size(width: 200, height: 60)]

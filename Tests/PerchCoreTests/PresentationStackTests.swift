@@ -18,6 +18,9 @@ private func kinds(_ state: AppState) -> [String] {
         switch layer {
         case .accountSheet: "sheet"
         case .help: "help"
+        case .contextMenu: "menu"
+        case .alert: "alert"
+        case .cover: "cover"
         }
     }
 }
@@ -47,6 +50,45 @@ struct PresentationStackTests {
         #expect(kinds(s) == ["sheet"])
         _ = s.update(.tap(s.hitTest(Position(column: 0, row: 0))))
         #expect(kinds(s) == [])
+    }
+
+    @Test("Esc at each depth: menu over the Catalog, alert over the menu, sheet over a cover")
+    func escapeOverMenuAlertAndCover() {
+        var s = state()
+        press(&s, .char("2"), .char("j"), .char("m"), .char("j"), .char("j"), .char("j"), KeyEvent(.enter))
+        #expect(kinds(s) == ["menu", "alert"])
+        press(&s, escape)
+        #expect(kinds(s) == ["menu"])
+        press(&s, escape)
+        #expect(kinds(s) == [])
+        #expect(s.selectedTab == .catalog && s.catalog.cursor == 1, "the Catalog is as it was")
+        press(&s, .char("m"), KeyEvent(.enter), .char("a"))
+        #expect(kinds(s) == ["cover", "sheet"])
+        press(&s, escape)
+        #expect(kinds(s) == ["cover"])
+        press(&s, escape)
+        #expect(kinds(s) == [])
+    }
+
+    @Test("outside clicks at each depth: alert over menu, menu over the Catalog, sheet over a cover")
+    func outsideClicksOverMenuAlertAndCover() {
+        var s = state()
+        press(&s, .char("2"), .char("m"), .char("j"), .char("j"), .char("j"), KeyEvent(.enter))
+        #expect(kinds(s) == ["menu", "alert"])
+        // Column 79 of the tab bar is outside the alert, the card and the menu.
+        let corner = Position(column: 79, row: 23)
+        _ = s.update(.tap(s.hitTest(corner)))
+        #expect(kinds(s) == ["menu"], "the alert alone was dismissed")
+        _ = s.update(.tap(s.hitTest(corner)))
+        #expect(kinds(s) == [])
+        #expect(s.selectedTab == .catalog, "the click went no further than dismissing")
+        press(&s, .char("m"), KeyEvent(.enter), .char("a"))
+        #expect(s.hitTest(Position(column: 40, row: 3)) == .outside, "above the sheet")
+        _ = s.update(.tap(s.hitTest(Position(column: 40, row: 3))))
+        #expect(kinds(s) == ["cover"])
+        #expect(s.hitTest(Position(column: 40, row: 3)) == .coverBody, "a cover has no outside")
+        _ = s.update(.tap(s.hitTest(Position(column: 40, row: 3))))
+        #expect(kinds(s) == ["cover"])
     }
 
     @Test("a click inside the top layer does not dismiss it")

@@ -16,11 +16,27 @@ public enum HitTarget: Hashable, Sendable {
     case sheetGrabber
     /// Inside the help overlay.
     case helpBody
+    /// A context menu's preview card: activating it opens the item.
+    case contextPreview
+    /// An action row of a context menu, by index in ``ContextMenuAction/allCases``.
+    case contextAction(Int)
+    /// A context menu's border or an alert's text: inside the layer, reacting to nothing.
+    case layerChrome
+    /// A button of an alert, by index in ``Alert/buttons``.
+    case alertButton(Int)
+    /// A full-screen cover's close control (`✕`).
+    case coverClose
+    /// Anywhere else on a full-screen cover.
+    case coverBody
     /// Outside the top presented layer (a tap there dismisses it).
     case outside
 
     /// Whether holding the pointer here can become a long-press; elsewhere a press only taps.
-    public var acceptsLongPress: Bool { self == .tab(.overview) }
+    /// The Overview tab (the account sheet) and a Catalog row (its context menu).
+    public var acceptsLongPress: Bool {
+        if case .catalogRow = self { return true }
+        return self == .tab(.overview)
+    }
 
     /// Whether pressing here and moving drags it (``AppEvent/drag(_:_:)``) instead of cancelling.
     public var acceptsDrag: Bool { self == .sheetGrabber }

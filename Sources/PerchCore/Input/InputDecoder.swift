@@ -402,6 +402,7 @@ public struct InputDecoder: Sendable {
             case 11...15: return key(.function(params[0] - 10))
             case 17...21: return key(.function(params[0] - 11))
             case 23, 24: return key(.function(params[0] - 12))
+            case 29: return key(.menu)
             default: return .unknown(raw)
             }
         default:

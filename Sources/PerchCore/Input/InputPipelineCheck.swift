@@ -88,12 +88,12 @@ public struct InputPipelineCheck {
         }
     }
 
-    /// Escapes that close everything that can be presented at once: the help over a sheet whose
-    /// filter is being typed.
-    static let escapesToClose = 3
+    /// Escapes that close everything that can be presented at once: a cover, a sheet over it
+    /// whose filter is being typed, and the help over the sheet.
+    static let escapesToClose = 4
 
-    /// Most layers presented at once: the account sheet and the help over it.
-    static let maximumDepth = 2
+    /// Most layers presented at once: a cover, the account sheet over it and the help over that.
+    static let maximumDepth = 3
 
     private mutating func deliver(_ decoded: [InputEvent], at time: Int64) throws(Violation) {
         if recordsEvents { events += decoded }

@@ -7,6 +7,8 @@ public enum Key: Hashable, Sendable {
     case home, end, pageUp, pageDown, insert, delete
     /// F1–F12.
     case function(Int)
+    /// The Menu (application) key: `CSI 29 ~` in xterm ctlseqs ("Do" on a VT220 keyboard).
+    case menu
     /// A control character typed as Ctrl plus a letter, e.g. `control("c")` for byte 0x03.
     case control(Character)
 }

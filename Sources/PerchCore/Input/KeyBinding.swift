@@ -20,6 +20,10 @@ public enum KeyAction: Hashable, Sendable {
     case deleteBackward
     /// Clear the sheet's filter and stop typing it.
     case clearFilter
+    /// Open the context menu of the Catalog item under the cursor.
+    case openContextMenu
+    /// Move an alert's focus to the previous or next button.
+    case focusPrevious, focusNext
 }
 
 /// Who receives keys now: the selected pane, or the kind of the top presented layer.
@@ -29,6 +33,12 @@ public enum InputContext: Hashable, Sendable {
     /// The account sheet while its filter is being typed: printable keys go to the filter.
     case accountSheetFilter
     case help
+    /// A Catalog item's context menu: ↑↓ move between the preview and the actions.
+    case contextMenu
+    /// A confirmation alert: ←→ move between its buttons.
+    case alert
+    /// A full-screen cover.
+    case cover
 }
 
 /// One row of the key-binding table: the keys, what they do, and the words the help overlay
@@ -103,7 +113,13 @@ public enum KeyBindings {
             switch tab {
             case .overview: break
             case .catalog:
-                paneKeys = listMoves + [KeyBinding(gesture: "click a row, wheel", "move the cursor, scroll")]
+                paneKeys =
+                    listMoves + [
+                        KeyBinding(gesture: "click a row, wheel", "move the cursor, scroll"),
+                        KeyBinding(keys(.character("m"), .menu), "m Menu", .openContextMenu, "context menu of the item"),
+                        KeyBinding(gesture: "hold Enter", "context menu of the item"),
+                        KeyBinding(gesture: "press and hold a row", "its context menu"),
+                    ]
             case .stats: paneKeys = listMoves.map { KeyBinding($0.keys, $0.label, $0.action!, $0.summary.replacingMove()) }
             case .settings:
                 paneKeys =
@@ -133,6 +149,34 @@ public enum KeyBindings {
                 KeyBinding(keys(.down), "↓", .moveDown, "move down"),
                 KeyBinding(keys(.backspace), "Backspace", .deleteBackward, "delete a character"),
                 KeyBinding(gesture: "type or paste", "narrow the list"),
+            ]
+        case .contextMenu:
+            return always + [
+                KeyBinding(keys(.escape), "Esc", .dismiss, "close the menu"),
+                KeyBinding(gesture: "click outside", "close the menu"),
+                KeyBinding(keys(.up, .character("k")), "↑ k", .moveUp, "previous action (the preview is first)"),
+                KeyBinding(keys(.down, .character("j")), "↓ j", .moveDown, "next action"),
+                KeyBinding(keys(.enter), "Enter", .activate, "run the action, or open the previewed item"),
+                KeyBinding(gesture: "click the preview", "open the item full-screen"),
+                KeyBinding(gesture: "click an action", "run it"),
+                KeyBinding(keys(.character("?")), "?", .showHelp, "this help"),
+            ]
+        case .alert:
+            return always + [
+                KeyBinding(keys(.escape), "Esc", .dismiss, "cancel"),
+                KeyBinding(
+                    [KeyEvent(.left), .char("h"), KeyEvent(.tab, modifiers: .shift)], "← h Shift-Tab", .focusPrevious, "previous button"),
+                KeyBinding([KeyEvent(.right), .char("l"), KeyEvent(.tab)], "→ l Tab", .focusNext, "next button"),
+                KeyBinding(keys(.enter), "Enter", .activate, "press the focused button"),
+                KeyBinding(gesture: "click a button", "press it"),
+                KeyBinding(gesture: "click outside", "cancel"),
+            ]
+        case .cover:
+            return always + [
+                KeyBinding(keys(.escape), "Esc", .dismiss, "close"),
+                KeyBinding(gesture: "click ✕", "close"),
+                KeyBinding(keys(.character("a")), "a", .openAccountSheet, "switch account (a sheet over the cover)"),
+                KeyBinding(keys(.character("?")), "?", .showHelp, "this help"),
             ]
         case .help:
             return always + [

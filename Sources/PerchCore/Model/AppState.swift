@@ -53,8 +53,11 @@ public struct AppState: Hashable, Sendable {
     public private(set) var currentIndex: Int?
     /// The tab whose pane is drawn.
     public var selectedTab: Tab = .overview
-    /// Catalog pane: the current account's items and the list cursor.
+    /// Catalog pane: the current account's items (its ``catalogEdits`` applied) and the list cursor.
     public private(set) var catalogItems: [CatalogItem]
+    /// Pins and deletions made in each account's Catalog during this run, by account id ("" for
+    /// no account).
+    public internal(set) var catalogEdits: [String: CatalogEdits] = [:]
     public var catalog = ListCursor()
     /// Stats pane: its scroll offset.
     public var stats = ListCursor()
@@ -98,7 +101,19 @@ public struct AppState: Hashable, Sendable {
         self.catalogItems = []
         self.currentIndex = Self.index(of: saved.currentAccount, in: accounts)
         if currentIndex == nil { self.saved.currentAccount = nil }
-        self.catalogItems = CatalogItem.samples(for: currentAccount)
+        rebuildCatalog()
+    }
+
+    /// Key of the current account's ``catalogEdits``.
+    var catalogKey: String { saved.currentAccount ?? "" }
+
+    /// Whether the Catalog item with this id is pinned.
+    public func isPinned(_ id: String) -> Bool { catalogEdits[catalogKey]?.pinned.contains(id) ?? false }
+
+    /// Lists the current account's sample items with its edits applied.
+    mutating func rebuildCatalog() {
+        let items = CatalogItem.samples(for: currentAccount)
+        catalogItems = catalogEdits[catalogKey].map { $0.applied(to: items) } ?? items
     }
 
     private static func index(of id: String?, in accounts: [Account]) -> Int? {
@@ -144,7 +159,7 @@ public struct AppState: Hashable, Sendable {
         saved = newSaved
         if currentIndex == nil { saved.currentAccount = nil }
         if saved.currentAccount != previous {
-            catalogItems = CatalogItem.samples(for: currentAccount)
+            rebuildCatalog()
             catalog = ListCursor()
         }
     }

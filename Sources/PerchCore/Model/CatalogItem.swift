@@ -3,11 +3,29 @@ public struct CatalogItem: Hashable, Sendable {
     public var id: String
     public var title: String
     public var detail: String
+    /// What the item is ("note", "draft", …), for the preview.
+    public var kind: String
+    /// Length of the item in words, for the preview.
+    public var words: Int
 
-    public init(id: String, title: String, detail: String) {
+    public init(id: String, title: String, detail: String, kind: String = "item", words: Int = 0) {
         self.id = id
         self.title = title
         self.detail = detail
+        self.kind = kind
+        self.words = words
+    }
+
+    /// Eight levels of activity, one block character each (`▁` to `█`), derived from the id so
+    /// that the same item always shows the same picture; `count` characters.
+    public func activity(_ count: Int) -> String {
+        let levels: [Character] = ["▁", "▂", "▃", "▄", "▅", "▆", "▇", "█"]
+        var seed = Self.stableHash(id)
+        return String(
+            (0..<max(0, count)).map { _ in
+                seed = seed &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
+                return levels[Int((seed >> 45) % UInt64(levels.count))]
+            })
     }
 
     /// Number of sample items each account's catalog holds.
@@ -30,11 +48,9 @@ public struct CatalogItem: Hashable, Sendable {
             let n = nouns[Int((seed >> 41) % UInt64(nouns.count))]
             let k = kinds[Int((seed >> 49) % UInt64(kinds.count))]
             let number = index + 1
+            let words = Int((seed >> 20) % 900) + 100
             return CatalogItem(
-                id: "\(account?.id ?? "item")-\(number)",
-                title: "\(a) \(n)",
-                detail: "\(k) · \(Int((seed >> 20) % 900) + 100) words"
-            )
+                id: "\(account?.id ?? "item")-\(number)", title: "\(a) \(n)", detail: "\(k) · \(words) words", kind: k, words: words)
         }
     }
 

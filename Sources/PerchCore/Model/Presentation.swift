@@ -5,6 +5,12 @@ public enum Presentation: Hashable, Sendable {
     case accountSheet(AccountSheet)
     /// The help overlay (`?`), listing the bindings of the context below it.
     case help(HelpOverlay)
+    /// A Catalog item's context menu: preview card and actions, over a dimmed screen.
+    case contextMenu(ContextMenu)
+    /// A confirmation alert, over a dimmed screen.
+    case alert(Alert)
+    /// A full-screen cover, over everything including the tab bar.
+    case cover(Cover)
 
     /// Whether this layer takes input; a sheet sliding away after its dismissal does not.
     public var isActive: Bool {
@@ -17,6 +23,9 @@ public enum Presentation: Hashable, Sendable {
         switch self {
         case .accountSheet(let sheet): sheet.isEditingFilter ? .accountSheetFilter : .accountSheet
         case .help: .help
+        case .contextMenu: .contextMenu
+        case .alert: .alert
+        case .cover: .cover
         }
     }
 }

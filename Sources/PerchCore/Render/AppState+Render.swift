@@ -27,6 +27,9 @@ extension AppState {
             switch layer {
             case .accountSheet(let sheet): renderSheet(sheet, into: &screen)
             case .help(let help): renderHelp(help, into: &screen)
+            case .contextMenu(let menu): renderContextMenu(menu, into: &screen)
+            case .alert(let alert): renderAlert(alert, into: &screen)
+            case .cover(let cover): renderCover(cover, into: &screen)
             }
         }
         return screen
@@ -125,7 +128,8 @@ extension AppState {
             var x = screen.put(isCursor ? " ▸ " : "   ", column: rect.x, row: row, style: isCursor ? .selected : .plain)
             x = screen.put(number + "  ", column: x, row: row, style: .dim)
             let titleWidth = min(24, max(0, rect.maxX - x))
-            screen.put(DisplayWidth.truncated(item.title, to: titleWidth), column: x, row: row)
+            let title = isPinned(item.id) ? AppState.pinMark + " " + item.title : item.title
+            screen.put(DisplayWidth.truncated(title, to: titleWidth), column: x, row: row)
             x += titleWidth + 1
             if x < rect.maxX {
                 screen.put(DisplayWidth.truncated(item.detail, to: rect.maxX - x), column: x, row: row, style: .dim)

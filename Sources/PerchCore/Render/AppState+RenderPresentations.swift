@@ -111,6 +111,9 @@ extension InputContext {
         case .accountSheet: "Account sheet"
         case .accountSheetFilter: "Sheet filter"
         case .help: "Help"
+        case .contextMenu: "Context menu"
+        case .alert: "Alert"
+        case .cover: "Cover"
         }
     }
 }

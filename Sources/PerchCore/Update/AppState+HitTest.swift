@@ -20,6 +20,22 @@ extension AppState {
                 return .sheetChrome
             case .help(let help):
                 return HelpLayout(lineCount: help.bindings.count, screen: size).frame.contains(position) ? .helpBody : .outside
+            case .contextMenu(let menu):
+                guard let layout = contextMenuLayout(menu) else { return .outside }
+                if layout.card.contains(position) { return .contextPreview }
+                guard layout.menu.contains(position) else { return .outside }
+                let offset = position.row - layout.menu.y - 1
+                let index = layout.actionScroll(focused: menu.cursor - 1) + offset
+                guard offset >= 0, offset < layout.visibleActions, ContextMenuAction.allCases.indices.contains(index) else {
+                    return .layerChrome
+                }
+                return .contextAction(index)
+            case .alert(let alert):
+                let layout = AlertLayout(buttons: alert.buttons, screen: size)
+                if let button = layout.buttons.firstIndex(where: { $0.contains(position) }) { return .alertButton(button) }
+                return layout.frame.contains(position) ? .layerChrome : .outside
+            case .cover:
+                return CoverLayout(screen: size).close.contains(position) ? .coverClose : .coverBody
             }
         }
         if let tab = layout.tab(at: position) { return .tab(tab) }

@@ -35,12 +35,14 @@ extension AppState {
             return handleKey(key)
         case .keyHold(let key):
             if key == .char(Tab.overview.shortcut), activeTop == nil { openSheet() }
+            if key == KeyEvent(.enter), activeTop == nil, selectedTab == .catalog { openContextMenu(at: catalog.cursor) }
             return []
         case .longPress(let target):
             if target == .tab(.overview), activeTop == nil {
                 selectedTab = .overview
                 openSheet()
             }
+            if case .catalogRow(let index) = target { openContextMenu(at: index) }
             return []
         case .tap(let target):
             return tap(target)
@@ -175,9 +177,16 @@ extension AppState {
         case .showHelp: presented.append(.help(HelpOverlay(context: context)))
         case .dismiss: dismissTop()
         case .moveUp, .moveDown, .pageUp, .pageDown, .moveToFirst, .moveToLast: move(action, in: context)
+        case .openContextMenu: openContextMenu(at: catalog.cursor)
+        case .focusPrevious: moveLayerFocus(by: -1)
+        case .focusNext: moveLayerFocus(by: 1)
         case .activate:
             switch context {
             case .pane(.settings): return activate(SettingsAction.allCases[settings.cursor])
+            case .contextMenu: return activateContextMenu()
+            case .alert:
+                guard let index = activeTop, case .alert(let alert) = presented[index] else { return [] }
+                return activateAlert(button: alert.cursor)
             case .accountSheet, .accountSheetFilter:
                 guard let sheet, restingLayout(sheet).visibleRows > 0, sheet.rowCount(accounts: accounts.count) > 0,
                     case .account(let index) = sheet.row(sheet.cursor.cursor)
@@ -240,7 +249,8 @@ extension AppState {
             case .to(let index)?: stats.scroll(by: index == 0 ? -count : count, count: count, visible: visible)
             case nil: break
             }
-        case .pane(.overview): break
+        case .pane(.overview), .alert, .cover: break
+        case .contextMenu: moveLayerFocus(by: action == .moveUp ? -1 : 1)
         case .accountSheet, .accountSheetFilter:
             guard let sheet else { return }
             let count = sheet.rowCount(accounts: accounts.count)
@@ -421,6 +431,7 @@ extension AppState {
     /// drawn now (at once with reduced motion or while dragged); finished animations end, and a
     /// dismissed sheet that has slid away is removed.
     mutating func settlePresentations() {
+        dropStaleContextMenus()
         for index in presented.indices.reversed() {
             guard case .accountSheet(var sheet) = presented[index] else { continue }
             let target = targetHeight(sheet)
@@ -455,7 +466,14 @@ extension AppState {
         if activeTop != nil {
             switch target {
             case .sheetRow(let index) where sheet != nil: return pick(index)
-            case .outside: dismissTop()
+            case .contextPreview:
+                if case .contextMenu(let menu) = presented[activeTop!] { return openItem(menu.itemID) }
+            case .contextAction(let action):
+                if case .contextMenu(let menu) = presented[activeTop!] {
+                    return perform(ContextMenuAction.allCases[action], on: menu.itemID)
+                }
+            case .alertButton(let button): return activateAlert(button: button)
+            case .outside, .coverClose: dismissTop()
             default: break
             }
             return []

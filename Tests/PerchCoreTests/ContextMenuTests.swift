@@ -1,0 +1,258 @@
+import Testing
+
+@testable import PerchCore
+
+private func catalogState(size: Size = Size(width: 80, height: 24)) -> AppState {
+    var state = AppState(accounts: Account.samples, saved: SavedState(currentAccount: "personal"), size: size)
+    _ = state.update(.key(.char("2")))
+    return state
+}
+
+private func press(_ state: inout AppState, _ keys: KeyEvent...) -> [Effect] {
+    keys.flatMap { state.update(.key($0)) }
+}
+
+private func menu(_ state: AppState) -> ContextMenu? {
+    if case .contextMenu(let menu)? = state.presented.last { return menu }
+    return nil
+}
+
+private func tapAt(_ state: inout AppState, column: Int, row: Int) -> [Effect] {
+    state.update(.tap(state.hitTest(Position(column: column, row: row))))
+}
+
+private let enter = KeyEvent(.enter)
+
+/// Opens the first item's menu and picks Delete…; returns the alert, or records an issue.
+private func openDeleteAlert(_ state: inout AppState) -> Alert? {
+    _ = press(&state, .char("m"), .char("j"), .char("j"), .char("j"), enter)
+    guard case .alert(let alert)? = state.presented.last else {
+        Issue.record("no alert")
+        return nil
+    }
+    return alert
+}
+private let escape = KeyEvent(.escape)
+
+@Suite("Context menu on a Catalog item")
+struct ContextMenuTests {
+    @Test("a mouse long-press on a Catalog row opens its menu at the deadline, while the button is held")
+    func mouseLongPress() {
+        var state = catalogState()
+        var recognizer = GestureRecognizer()
+        // Row 4 of the screen is the fourth item (index 3).
+        let press = InputEvent.mouse(MouseEvent(kind: .press, button: .left, position: Position(column: 10, row: 4)))
+        for event in recognizer.handle(press, at: 1000, hitTest: state.hitTest) { _ = state.update(event) }
+        #expect(recognizer.expire(at: 1499).isEmpty, "never early")
+        for event in recognizer.expire(at: 1500) { _ = state.update(event) }
+        #expect(menu(state)?.itemID == state.catalogItems[3].id)
+        #expect(state.catalog.cursor == 3, "the pane's cursor moved to the item")
+        let release = InputEvent.mouse(MouseEvent(kind: .release, button: .left, position: Position(column: 10, row: 4)))
+        #expect(recognizer.handle(release, at: 1600, hitTest: state.hitTest).isEmpty, "the release after a long-press does nothing")
+    }
+
+    @Test("a short click on a Catalog row only moves the cursor")
+    func shortClick() {
+        var state = catalogState()
+        var recognizer = GestureRecognizer()
+        let at = Position(column: 10, row: 4)
+        var events = recognizer.handle(.mouse(MouseEvent(kind: .press, button: .left, position: at)), at: 0, hitTest: state.hitTest)
+        events += recognizer.handle(.mouse(MouseEvent(kind: .release, button: .left, position: at)), at: 100, hitTest: state.hitTest)
+        for event in events { _ = state.update(event) }
+        #expect(state.presented.isEmpty)
+        #expect(state.catalog.cursor == 3)
+    }
+
+    @Test("holding Enter in the Catalog opens the menu of the item under the cursor")
+    func enterHold() {
+        var state = catalogState()
+        _ = press(&state, .char("j"), .char("j"))
+        var recognizer = GestureRecognizer()
+        // A press, then auto-repeats every 33 ms after a 400 ms repeat delay.
+        for time in [Int64(0), 400] + stride(from: 433, through: 600, by: 33).map(Int64.init) {
+            for event in recognizer.handle(.key(enter), at: time, hitTest: state.hitTest) { _ = state.update(event) }
+        }
+        #expect(menu(state)?.itemID == state.catalogItems[2].id)
+    }
+
+    @Test("m and the Menu key (CSI 29 ~) open the menu", arguments: [KeyEvent.char("m"), KeyEvent(.menu)])
+    func menuKeys(_ key: KeyEvent) {
+        var state = catalogState()
+        _ = press(&state, key)
+        #expect(menu(state)?.itemID == state.catalogItems[0].id)
+        var decoder = InputDecoder()
+        #expect(decoder.feed(Array("\u{1B}[29~".utf8)) == [.key(KeyEvent(.menu))])
+    }
+
+    @Test("m does nothing outside the Catalog")
+    func menuOnlyInCatalog() {
+        var state = AppState(accounts: Account.samples, size: Size(width: 80, height: 24))
+        _ = press(&state, .char("m"))
+        #expect(state.presented.isEmpty)
+    }
+
+    @Test("Pin moves the item to the top with a mark; Unpin puts it back")
+    func pinAndUnpin() {
+        var state = catalogState()
+        _ = press(&state, .char("G"), .char("m"), .char("j"), enter)
+        let last = CatalogItem.samples(for: state.currentAccount)[59]
+        #expect(state.presented.isEmpty, "the menu closed")
+        #expect(state.catalogItems[0].id == last.id)
+        #expect(state.catalog.cursor == 0, "the cursor follows the item")
+        #expect(state.render().lines[1].contains("★ " + last.title))
+        _ = press(&state, .char("m"))
+        #expect(state.render().lines.contains { $0.contains("│ Unpin") })
+        _ = press(&state, .char("j"), enter)
+        #expect(state.catalogItems[59].id == last.id)
+        #expect(!state.render().lines.contains { $0.contains("★") })
+    }
+
+    @Test("pins and deletions are kept per account for the session")
+    func editsPerAccount() {
+        var state = catalogState()
+        _ = press(&state, .char("j"), .char("m"), .char("j"), enter)
+        let pinned = state.catalogItems[0].id
+        state.adopt(state.saved.recordingSwitch(to: "work"))
+        #expect(!state.catalogItems.contains { state.isPinned($0.id) }, "work's catalog has no pins")
+        state.adopt(state.saved.recordingSwitch(to: "personal"))
+        #expect(state.catalogItems[0].id == pinned, "personal's pin came back")
+    }
+
+    @Test("Delete asks first: Cancel keeps the item, Delete removes it and closes the menu")
+    func deleteWithAlert() {
+        var state = catalogState()
+        let item = state.catalogItems[0]
+        guard let alert = openDeleteAlert(&state) else { return }
+        #expect(alert.cursor == 0, "Cancel has the focus")
+        _ = press(&state, enter)
+        #expect(menu(state) != nil, "Cancel dismissed only the alert")
+        #expect(state.catalogItems[0] == item)
+        _ = press(&state, enter, KeyEvent(.right), enter)
+        #expect(state.presented.isEmpty)
+        #expect(!state.catalogItems.contains(item))
+        #expect(state.catalogItems.count == CatalogItem.sampleCount - 1)
+    }
+
+    @Test("Copy id returns the clipboard effect with the id, and a banner")
+    func copyID() {
+        var state = catalogState()
+        let effects = press(&state, .char("m"), .char("j"), .char("j"), enter)
+        #expect(effects == [.copyToClipboard(state.catalogItems[0].id)])
+        #expect(state.presented.isEmpty)
+        #expect(state.banner?.contains("OSC 52") == true)
+    }
+
+    @Test("Enter on the preview, or a click on it, opens the item in a cover; Esc returns to the same pane")
+    func previewOpensCover() {
+        var state = catalogState()
+        _ = press(&state, KeyEvent(.pageDown), .char("k"))
+        let before = state
+        _ = press(&state, .char("m"), .char("k"), enter)
+        guard case .cover(.item(let item))? = state.presented.last else {
+            Issue.record("no cover")
+            return
+        }
+        #expect(item == state.catalogItems[state.catalog.cursor])
+        #expect(state.presented.count == 1, "the menu went away under the cover")
+        _ = press(&state, escape)
+        #expect(state == before, "exactly the pane state below")
+        _ = press(&state, .char("m"))
+        let card = state.contextMenuLayout(menu(state)!)!.card
+        _ = tapAt(&state, column: card.x + 3, row: card.y + 2)
+        #expect({ if case .cover? = state.presented.last { true } else { false } }())
+    }
+
+    @Test("clicking an action runs it; clicking the cover's ✕ closes it")
+    func clicks() {
+        var state = catalogState()
+        _ = press(&state, .char("m"))
+        let layout = state.contextMenuLayout(menu(state)!)!
+        _ = tapAt(&state, column: layout.menu.x + 2, row: layout.menu.y + 1)  // Open
+        #expect({ if case .cover? = state.presented.last { true } else { false } }())
+        #expect(state.hitTest(Position(column: 1, row: 0)) == .coverClose)
+        #expect(state.hitTest(Position(column: 40, row: state.size.height - 1)) == .coverBody, "the tab bar is covered")
+        _ = tapAt(&state, column: 1, row: 0)
+        #expect(state.presented.isEmpty)
+    }
+
+    @Test("an alert's buttons react to clicks")
+    func alertClicks() {
+        var state = catalogState()
+        let item = state.catalogItems[0]
+        guard let alert = openDeleteAlert(&state) else { return }
+        let buttons = AlertLayout(buttons: alert.buttons, screen: state.size).buttons
+        _ = tapAt(&state, column: buttons[1].x + 1, row: buttons[1].y)
+        #expect(state.presented.isEmpty)
+        #expect(!state.catalogItems.contains(item))
+    }
+
+    @Test("the screen behind a context menu is dimmed")
+    func dimmed() {
+        var state = catalogState()
+        _ = press(&state, .char("m"))
+        let screen = state.render()
+        let tabRow = state.size.height - 1
+        #expect((0..<state.size.width).allSatisfy { screen[$0, tabRow].style.dim })
+        #expect(!(screen[4, 3].style.dim), "the card is not dimmed")
+    }
+}
+
+@Suite("OSC 52")
+struct OSC52Tests {
+    @Test(
+        "base64 matches RFC 4648's test vectors",
+        arguments: [
+            ("", ""), ("f", "Zg=="), ("fo", "Zm8="), ("foo", "Zm9v"), ("foob", "Zm9vYg=="), ("fooba", "Zm9vYmE="), ("foobar", "Zm9vYmFy"),
+        ])
+    func base64(_ text: String, _ expected: String) {
+        #expect(String(decoding: OSC52.base64(Array(text.utf8)), as: UTF8.self) == expected)
+    }
+
+    @Test("the sequence carries only the base64 of the id between ESC ] 52 ; c ; and ST")
+    func sequence() {
+        let bytes = OSC52.sequence(for: "personal-1\u{1B}]0;x\u{07}")
+        let text = String(decoding: bytes, as: UTF8.self)
+        #expect(text.hasPrefix("\u{1B}]52;c;") && text.hasSuffix("\u{1B}\\"))
+        #expect(bytes.filter { $0 == 0x1B }.count == 2, "no escape from the text itself")
+        #expect(String(decoding: OSC52.sequence(for: "personal-1"), as: UTF8.self) == "\u{1B}]52;c;cGVyc29uYWwtMQ==\u{1B}\\")
+    }
+}
+
+@Suite("Context menu placement")
+struct ContextMenuLayoutTests {
+    static let sizes = [
+        Size(width: 80, height: 24), Size(width: 40, height: 12), Size(width: 200, height: 60), Size(width: 20, height: 6),
+        Size(width: 80, height: 12), Size(width: 30, height: 8),
+    ]
+
+    @Test("card and menu stay inside the screen and never overlap, for an item on every row", arguments: sizes)
+    func insideTheScreen(_ size: Size) {
+        let screen = Rect(x: 0, y: 0, width: size.width, height: size.height)
+        for row in 0..<size.height {
+            let layout = ContextMenuLayout(anchorRow: row, actionCount: 4, screen: size)
+            for rect in [layout.card, layout.menu] {
+                #expect(rect.x >= 0 && rect.y >= 0 && rect.maxX <= screen.maxX && rect.maxY <= screen.maxY, "\(size) row \(row)")
+            }
+            let overlapX = layout.card.x < layout.menu.maxX && layout.menu.x < layout.card.maxX
+            let overlapY = layout.card.y < layout.menu.maxY && layout.menu.y < layout.card.maxY
+            #expect(!(overlapX && overlapY), "\(size) row \(row)")
+            #expect(layout.card.height >= ContextMenuLayout.minimumCardHeight)
+            #expect(layout.visibleActions >= 1)
+        }
+    }
+
+    @Test("the menu goes below when both fit, beside on a wide short screen, below a shrunk card on a narrow one")
+    func placement() {
+        let tall = ContextMenuLayout(anchorRow: 5, actionCount: 4, screen: Size(width: 80, height: 24))
+        #expect(!tall.isBeside && tall.card.height == ContextMenuLayout.cardHeight && tall.card.y == 4)
+        #expect(tall.menu.y == tall.card.maxY && tall.visibleActions == 4)
+        let wide = ContextMenuLayout(anchorRow: 5, actionCount: 4, screen: Size(width: 80, height: 12))
+        #expect(wide.isBeside && wide.menu.x > wide.card.maxX - 1 && wide.card.height == ContextMenuLayout.cardHeight)
+        let narrow = ContextMenuLayout(anchorRow: 5, actionCount: 4, screen: Size(width: 40, height: 12))
+        #expect(!narrow.isBeside && narrow.card.height == 6 && narrow.visibleActions == 4, "the card shrank, no action was cut")
+        let bottom = ContextMenuLayout(anchorRow: 21, actionCount: 4, screen: Size(width: 80, height: 24))
+        #expect(bottom.menu.maxY == 24, "moved up from the bottom edge")
+        let top = ContextMenuLayout(anchorRow: 0, actionCount: 4, screen: Size(width: 80, height: 24))
+        #expect(top.card.y == 0)
+    }
+}
