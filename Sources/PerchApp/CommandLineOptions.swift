@@ -120,6 +120,7 @@ public struct CommandLineOptions: Hashable, Sendable {
         if words.first == "help" {
             request = .help
             words = words.dropFirst()
+            if words.first == "help" { words = words.dropFirst() }  // `perch help help`: the program's help
         }
         if let first = words.first {
             if first == "config" {

@@ -139,16 +139,19 @@ public enum ConfigLoader {
         accounts.reserveCapacity(file.accounts.count)
         for (index, raw) in file.accounts.enumerated() {
             problems += raw.problems
-            guard let account = raw.account else { continue }
-            if let first = firstIndex[account.id] {
-                problems.append("accounts[\(index)].id: duplicate id \"\(account.id)\" (first at accounts[\(first)])")
-            } else {
-                firstIndex[account.id] = index
+            // Every problem is reported: a duplicate id too, in an account with other problems.
+            if let id = raw.id, !id.isEmpty {
+                if let first = firstIndex[id] {
+                    problems.append("accounts[\(index)].id: duplicate id \"\(id)\" (first at accounts[\(first)])")
+                } else {
+                    firstIndex[id] = index
+                }
             }
-            accounts.append(account)
+            if let account = raw.account { accounts.append(account) }
         }
-        if !problems.isEmpty { throw .invalid(path: path, problems: problems) }
-        return Parsed(accounts: accounts, warnings: file.warnings + file.accounts.flatMap(\.warnings))
+        let warnings = file.warnings + file.accounts.flatMap(\.warnings)
+        if !problems.isEmpty { throw .invalid(path: path, problems: problems + warnings.map { $0 + " (a warning)" }) }
+        return Parsed(accounts: accounts, warnings: warnings)
     }
 
     /// `path` quoted for a POSIX shell when it needs quoting.
@@ -271,6 +274,8 @@ private struct RawFile: Decodable {
 /// One element of `accounts`, decoded without stopping at the first problem.
 private struct RawAccount: Decodable {
     var account: Account?
+    /// The id as written, when it is a string (for the duplicate check, whatever else is wrong).
+    var id: String?
     var problems: [String] = []
     var warnings: [String] = []
 
@@ -311,6 +316,7 @@ private struct RawAccount: Decodable {
             return value
         }
         let id = string(.id, required: true)
+        self.id = id
         let name = string(.name, required: true)
         let handle = string(.handle, required: false)
         let group = string(.group, required: false)
@@ -333,8 +339,8 @@ private struct RawAccount: Decodable {
         if let name, !name.utf8.contains(where: { $0 > 0x20 && $0 < 0x7F }) {
             if name.allSatisfy(\.isWhitespace) {
                 problems.append("\(place()).name: must not be empty")
-            } else if DisplayWidth.columns(of: name.filter { !$0.isWhitespace }) == 0 {
-                problems.append("\(place()).name: has nothing visible (only zero-width characters)")
+            } else if DisplayWidth.columns(of: name.filter { c in !c.isWhitespace && !c.unicodeScalars.allSatisfy { $0.properties.generalCategory == .control } }) == 0 {
+                problems.append("\(place()).name: has nothing visible (only zero-width or control characters)")
             }
         }
         var color: TerminalColor?

@@ -133,4 +133,22 @@ struct SwitchingEndToEndTests {
         #expect(screen.contains("2 (Interrupt)"), "\(screen)")
         #expect(!screen.contains("crashed"), "\(screen)")
     }
+
+    // Bug: after the state folder was removed, an open interface never saw another switch.
+    @Test("An open interface keeps following the state file after its folder is removed and made again")
+    func stateFolderRemoved() throws {
+        let home = try TmuxSession.makeScratchHome()
+        defer { try? FileManager.default.removeItem(at: home) }
+        let session = try TmuxSession.started(home: home)
+        let cli = try PerchCommandLine(home: home)
+        #expect(try cli.run(["switch", "oss"]).status == 0)
+        #expect(try session.waitFor("● Open Source"))
+        try FileManager.default.removeItem(atPath: home.appendingPathComponent("state/perch").path)
+        TmuxSession.pause(0.3)
+        #expect(try cli.run(["switch", "side"]).status == 0)
+        #expect(try session.waitFor("● Side Project"))
+        #expect(try cli.run(["switch", "personal"]).status == 0)
+        #expect(try session.waitFor("● Personal"))
+        try session.expectAfter("q", shows: "EXIT=0")
+    }
 }

@@ -66,6 +66,8 @@ struct CommandLineOptionsTests {
             ValidCommandLine(arguments: ["config", "check", "--config", "x"], config: "x", command: .configCheck),
             ValidCommandLine(arguments: ["config", "edit"], command: .configEdit),
             ValidCommandLine(arguments: ["help"], request: .help),
+            // Bug: `perch help help` was an unknown command.
+            ValidCommandLine(arguments: ["help", "help"], request: .help),
             ValidCommandLine(arguments: ["help", "switch"], request: .help, command: .switchAccount),
             ValidCommandLine(arguments: ["switch", "--help"], request: .help, command: .switchAccount),
             ValidCommandLine(arguments: ["help", "config", "edit"], request: .help, command: .configEdit),

@@ -149,7 +149,10 @@ struct ConfigLoaderTests {
     @Test("a missing accounts key is reported at the top level")
     func missingAccounts() throws {
         let error = try #require(parseError(#"{"acounts": []}"#))
-        #expect(error.description == "config /cfg/accounts.json: accounts: missing (required); `perch init` writes a starter config")
+        #expect(
+            error.description
+                == #"config /cfg/accounts.json: accounts: missing (required); `perch init` writes a starter config; acounts: unknown key, ignored (did you mean "accounts"?) (a warning)"#
+        )
     }
 
     @Test("a wrong type names the field and the type expected")

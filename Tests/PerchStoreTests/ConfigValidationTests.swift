@@ -60,7 +60,20 @@ struct ConfigValidationTests {
                 rule: "name is not blank", json: oneAccount(#""id": "a", "name": "  ""#), problems: ["accounts[0].name: must not be empty"]),
             InvalidConfig(
                 rule: "name draws something", json: oneAccount(#""id": "a", "name": "\u200b""#),
-                problems: ["accounts[0].name: has nothing visible (only zero-width characters)"]),
+                problems: ["accounts[0].name: has nothing visible (only zero-width or control characters)"]),
+            // Bug: a name of only a NUL (or other controls) was accepted and listed as ^@.
+            InvalidConfig(
+                rule: "name draws something that is not a control", json: oneAccount(#""id": "a", "name": "\u0000\t""#),
+                problems: ["accounts[0].name: has nothing visible (only zero-width or control characters)"]),
+            // Bug: a duplicate id in an account with another problem was reported only after that was fixed.
+            InvalidConfig(
+                rule: "a duplicate id is reported beside the account's other problems",
+                json: #"{"accounts": [{"id": "work", "name": "A"}, {"id": "work", "name": "x", "color": "pink", "colour": "red"}]}"#,
+                problems: [
+                    #"accounts[1].color: "pink" is not one of black, red, green, yellow, blue, magenta, cyan, white"#,
+                    #"accounts[1].id: duplicate id "work" (first at accounts[0])"#,
+                    #"accounts[1].colour: unknown key, ignored (did you mean "color"?) (a warning)"#,
+                ]),
             InvalidConfig(
                 rule: "handle is a string", json: oneAccount(#""id": "a", "name": "A", "handle": 1"#),
                 problems: ["accounts[0].handle: expected a string"]),
