@@ -339,7 +339,9 @@ private struct RawAccount: Decodable {
         if let name, !name.utf8.contains(where: { $0 > 0x20 && $0 < 0x7F }) {
             if name.allSatisfy(\.isWhitespace) {
                 problems.append("\(place()).name: must not be empty")
-            } else if DisplayWidth.columns(of: name.filter { c in !c.isWhitespace && !c.unicodeScalars.allSatisfy { $0.properties.generalCategory == .control } }) == 0 {
+            } else if DisplayWidth.columns(
+                of: name.filter { c in !c.isWhitespace && !c.unicodeScalars.allSatisfy { $0.properties.generalCategory == .control } }) == 0
+            {
                 problems.append("\(place()).name: has nothing visible (only zero-width or control characters)")
             }
         }

@@ -249,3 +249,21 @@ struct SheetFilterMatchTests {
         #expect(AppState.match(text, filter) == expected, "the general path agrees")
     }
 }
+
+@Suite("Sheet counts with groups")
+struct SheetCountTests {
+    // Bug: with grouped accounts, pressing `/` showed "4 of 3": the heading rows were counted as matches.
+    @Test("an empty filter over grouped accounts counts accounts, not heading rows")
+    func emptyFilterCount() {
+        let accounts = [
+            Account(id: "a", name: "Alpha", group: "G1"), Account(id: "b", name: "Beta", group: "G1"),
+            Account(id: "c", name: "Gamma"),
+        ]
+        var state = AppState(accounts: accounts, size: Size(width: 80, height: 24))
+        _ = state.update(.key(.char("a")))
+        _ = state.update(.key(.char("/")))
+        let lines = state.render().lines
+        #expect(lines.contains { $0.contains("3 of 3") }, "\(lines.joined(separator: "\n"))")
+        #expect(!lines.contains { $0.contains("4 of 3") })
+    }
+}

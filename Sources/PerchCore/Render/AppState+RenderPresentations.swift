@@ -26,7 +26,8 @@ extension AppState {
         let count = sheet.rowCount(accounts: accounts.count)
         let titleRect = Rect(x: left, y: layout.top + 1, width: width, height: 1)
         if let filter = sheet.filter {
-            let matches = sheet.rows?.count ?? accounts.count
+            // An empty filter shows the grouped list: its heading rows are not matches.
+            let matches = filter.isEmpty ? accounts.count : sheet.rows?.count ?? accounts.count
             header(
                 "/ " + filter + (sheet.isEditingFilter ? "▏" : ""), trailing: "\(matches) of \(accounts.count)", into: &screen, titleRect)
         } else {
@@ -62,7 +63,9 @@ extension AppState {
             sheet.isEditingFilter
             ? " type to filter · Enter switch · Esc clear" : " ↑↓ move · Enter switch · / filter · ? help · Esc close"
         if layout.visibleRows < count, layout.visibleRows > 0 {
-            footer += " · \(sheet.cursor.scroll + 1)–\(min(count, sheet.cursor.scroll + layout.visibleRows)) of \(count)"
+            // Headings are rows too: then the range counts rows, and says so beside the title's accounts.
+            let unit = count == accounts.count ? "" : " rows"
+            footer += " · \(sheet.cursor.scroll + 1)–\(min(count, sheet.cursor.scroll + layout.visibleRows)) of \(count)\(unit)"
         }
         screen.put(footer, column: left, row: footerRow, style: .dim, width: width)
     }
