@@ -20,7 +20,7 @@ private func type(_ state: inout AppState, _ text: String) {
 private func shownIDs(_ state: AppState) -> [String] {
     guard let sheet = state.sheet else { return [] }
     return (0..<sheet.rowCount(accounts: state.accounts.count)).compactMap { index in
-        if case .account(let i) = sheet.row(index) { return state.accounts[i].id }
+        if case .account(let i) = sheet.row(index, accounts: state.accounts.count) { return state.accounts[i].id }
         return nil
     }
 }

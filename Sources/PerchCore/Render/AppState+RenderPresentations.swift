@@ -26,7 +26,7 @@ extension AppState {
         let count = sheet.rowCount(accounts: accounts.count)
         let titleRect = Rect(x: left, y: layout.top + 1, width: width, height: 1)
         if let filter = sheet.filter {
-            let matches = sheet.rows?.count ?? accounts.count
+            let matches = sheet.listedCount(accounts: accounts.count)
             header(
                 "/ " + filter + (sheet.isEditingFilter ? "▏" : ""), trailing: "\(matches) of \(accounts.count)", into: &screen, titleRect)
         } else {
@@ -39,9 +39,13 @@ extension AppState {
             guard index < count else { break }
             let row = layout.firstRow + offset
             guard row < frame.maxY - (layout.height >= SheetLayout.chromeRows ? 1 : 0) else { break }
-            switch sheet.row(index) {
+            switch sheet.row(index, accounts: accounts.count) {
             case .heading(let group):
                 screen.put(" " + group, column: left, row: row, style: Style(bold: true, dim: true), width: width)
+            case .addAccount:
+                let isCursor = index == sheet.cursor.cursor
+                let x = screen.put("   ", column: left, row: row, style: isCursor ? .selected : .plain)
+                screen.put("+ " + SettingsAction.addAccount.title, column: x, row: row, style: Style(foreground: .cyan), width: left + width - x)
             case .account(let accountIndex):
                 let account = accounts[accountIndex]
                 let isCursor = index == sheet.cursor.cursor
@@ -114,6 +118,7 @@ extension InputContext {
         case .contextMenu: "Context menu"
         case .alert: "Alert"
         case .cover: "Cover"
+        case .accountForm: "Add account"
         }
     }
 }
