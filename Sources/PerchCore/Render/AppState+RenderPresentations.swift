@@ -45,7 +45,8 @@ extension AppState {
             case .addAccount:
                 let isCursor = index == sheet.cursor.cursor
                 let x = screen.put("   ", column: left, row: row, style: isCursor ? .selected : .plain)
-                screen.put("+ " + SettingsAction.addAccount.title, column: x, row: row, style: Style(foreground: .cyan), width: left + width - x)
+                screen.put(
+                    "+ " + SettingsAction.addAccount.title, column: x, row: row, style: Style(foreground: .cyan), width: left + width - x)
             case .account(let accountIndex):
                 let account = accounts[accountIndex]
                 let isCursor = index == sheet.cursor.cursor
