@@ -107,6 +107,6 @@ private func withTemporaryFolderRemoval(_ path: String) throws {
     var status: Int32 = 0
     var pid: pid_t = 0
     let argv: [UnsafeMutablePointer<CChar>?] = [strdup("/bin/rm"), strdup("-rf"), strdup(path), nil]
-    defer { argv.forEach { free($0) } }
+    defer { for pointer in argv { free(pointer) } }
     if posix_spawn(&pid, "/bin/rm", nil, nil, argv, environ) == 0 { waitpid(pid, &status, 0) }
 }
