@@ -25,15 +25,20 @@ public final class EventLoop {
     private let watcher: StateWatcher?
     /// `onSwitch` hooks still running.
     private var hooks: [HookProcess] = []
+    /// The config file accounts are added to (`Add account…`); nil refuses to add any.
+    private let configPath: String?
 
     /// - Parameters:
     ///   - store: where switches are recorded; nil keeps them in memory only.
     ///   - watcher: tells of the state file changed by another process; nil for none.
+    ///   - configPath: the config file `Add account…` appends to (created with the sample
+    ///     accounts when missing); nil keeps accounts from being added.
     ///   - now: the clock, in milliseconds.
     public init(
         state: AppState, backend: TerminalBackend, store: StateStore?, gestures: GestureRecognizer.Configuration,
-        watcher: StateWatcher? = nil, now: @escaping () -> Int64 = MonotonicClock.now
+        watcher: StateWatcher? = nil, configPath: String? = nil, now: @escaping () -> Int64 = MonotonicClock.now
     ) {
+        self.configPath = configPath
         self.state = state
         self.backend = backend
         self.store = store
@@ -175,6 +180,19 @@ public final class EventLoop {
             switch HookProcess.start(command, account: account, previous: outcome.previous, now: now()) {
             case .success(let hook): hooks.append(hook)
             case .failure(let error): state.banner = "onSwitch hook for \(account.name) could not start: \(error)"
+            }
+        case .addAccount(let account):
+            guard let configPath else {
+                state.accountNotAdded("No config file to add the account to.")
+                return
+            }
+            do {
+                let outcome = try ConfigWriter.append(account, to: configPath, samples: state.accounts)
+                state.accountAdded(account, accounts: outcome.accounts, configPath: outcome.path)
+                state.banner =
+                    "Added \(account.name) to \(outcome.path)" + (outcome.backupPath.map { " (previous file kept as \($0))." } ?? ".")
+            } catch {
+                state.accountNotAdded(error.description)
             }
         case .copyToClipboard(let text):
             backend.write(control: OSC52.sequence(for: text))

@@ -92,7 +92,8 @@ public enum PerchApp {
         let gestures = GestureRecognizer.Configuration(longPressMilliseconds: options.longPressMilliseconds)
         // Measuring start-up needs no watch on the state folder.
         let watcher = options.exitAfterFirstFrame ? nil : StateWatcher(watching: paths.state)
-        let loop = EventLoop(state: state, backend: backend, store: store, gestures: gestures, watcher: watcher)
+        let loop = EventLoop(
+            state: state, backend: backend, store: store, gestures: gestures, watcher: watcher, configPath: paths.config)
         return loop.run(exitAfterFirstFrame: options.exitAfterFirstFrame)
     }
 

@@ -328,23 +328,9 @@ private struct RawAccount: Decodable {
                 warnings.append(unknownKeyWarning(key, at: place(), known: Self.known))
             }
         }
-        if let id {
-            if id.isEmpty {
-                problems.append("\(place()).id: must not be empty")
-            } else if !Account.isValidID(id) {
-                problems.append("\(place()).id: \"\(id)\" may hold only a–z, 0–9, '.', '_' and '-'")
-            }
-        }
-        // A printable ASCII character (the common case) settles both checks in one byte scan.
-        if let name, !name.utf8.contains(where: { $0 > 0x20 && $0 < 0x7F }) {
-            if name.allSatisfy(\.isWhitespace) {
-                problems.append("\(place()).name: must not be empty")
-            } else if DisplayWidth.columns(
-                of: name.filter { c in !c.isWhitespace && !c.unicodeScalars.allSatisfy { $0.properties.generalCategory == .control } }) == 0
-            {
-                problems.append("\(place()).name: has nothing visible (only zero-width or control characters)")
-            }
-        }
+        // The same rules as the `Add account…` form, from one place.
+        if let id, let problem = AccountValidation.idProblem(id) { problems.append("\(place()).id: \(problem.message)") }
+        if let name, let problem = AccountValidation.nameProblem(name) { problems.append("\(place()).name: \(problem.message)") }
         var color: TerminalColor?
         if let colorName {
             color = TerminalColor(name: colorName)

@@ -331,9 +331,9 @@ struct EndToEndTests {
         try session.expectAfter("a", shows: "Switch account")
         session.settle()
         let top = try session.screen().firstIndex { $0.contains("━") }
-        #expect(top == 24 - 7)
+        #expect(top == 24 - 8, "4 accounts, `Add account…` and the chrome")
         try session.resize(width: 80, height: 30)
-        #expect(try session.waitUntil { $0.firstIndex { $0.contains("━") } == 30 - 7 }, "the sheet moved to the new bottom edge")
+        #expect(try session.waitUntil { $0.firstIndex { $0.contains("━") } == 30 - 8 }, "the sheet moved to the new bottom edge")
         kill(try session.perchPID(), SIGTERM)
         #expect(try session.waitFor("EXIT=143"))
         #expect(try session.terminalModes() == "0 0")

@@ -20,9 +20,9 @@ struct PresentationEndToEndTests {
     func dragTheGrabber() throws {
         let session = try TmuxSession.started()
         try session.expectAfter("a", shows: "Switch account")
-        // 4 sample accounts: 7 rows, grabber on row 17.
-        #expect(try session.waitUntil { Self.grabberRow($0) == 17 })
-        try session.mousePress(column: 40, row: 17)
+        // 4 sample accounts and `Add account…`: 8 rows, grabber on row 16.
+        #expect(try session.waitUntil { Self.grabberRow($0) == 16 })
+        try session.mousePress(column: 40, row: 16)
         try session.mouseDrag(column: 40, row: 10)
         #expect(try session.waitUntil { Self.grabberRow($0) == 10 }, "the sheet follows the pointer")
         try session.mouseDrag(column: 40, row: 4)
@@ -40,11 +40,11 @@ struct PresentationEndToEndTests {
     func detentKeys() throws {
         let session = try TmuxSession.started()
         try session.expectAfter("a", shows: "Switch account")
-        #expect(try session.waitUntil { Self.grabberRow($0) == 17 })
+        #expect(try session.waitUntil { Self.grabberRow($0) == 16 })
         try session.send("S-Up")
         #expect(try session.waitUntil { Self.grabberRow($0) == 1 })
         try session.send("J")
-        #expect(try session.waitUntil { Self.grabberRow($0) == 17 })
+        #expect(try session.waitUntil { Self.grabberRow($0) == 16 })
     }
 
     @Test("Typing a filter narrows the accounts and the sheet re-fits to the matches")
@@ -54,8 +54,8 @@ struct PresentationEndToEndTests {
         #expect(try session.waitUntil { Self.grabberRow($0) == 2 }, "capped: two rows stay above")
         try session.send("/", "3", "7")
         #expect(try session.waitFor("/ 37"))
-        // Only "Account 37" holds "37": one row, so the sheet is 4 rows tall.
-        #expect(try session.waitUntil { Self.grabberRow($0) == 20 })
+        // Only "Account 37" holds "37": one row and `Add account…`, so the sheet is 5 rows tall.
+        #expect(try session.waitUntil { Self.grabberRow($0) == 19 })
         let screen = try session.screen()
         #expect(screen.contains { $0.contains("Account 37") })
         #expect(!screen.contains { $0.contains("Account 36") })
@@ -83,7 +83,7 @@ struct PresentationEndToEndTests {
         try session.send("a")
         #expect(try session.waitFor("Switch account"))
         for _ in 0..<5 {
-            #expect(Self.grabberRow(try session.screen()) == 17)
+            #expect(Self.grabberRow(try session.screen()) == 16, "4 accounts, `Add account…` and the chrome: 8 rows")
         }
     }
 

@@ -193,7 +193,7 @@ struct AppStateUpdateTests {
     @Test("sheet navigation: Home, End, j, k, clamped")
     func sheetNavigation() {
         var state = makeStateWithSheet()
-        let steps: [(AppEvent, Int)] = [(key(.end), 3), (key(.down), 3), (char("k"), 2), (key(.home), 0), (key(.up), 0), (char("j"), 1)]
+        let steps: [(AppEvent, Int)] = [(key(.end), 4), (key(.down), 4), (char("k"), 3), (key(.home), 0), (key(.up), 0), (char("j"), 1)]
         for (event, cursor) in steps {
             _ = state.update(event)
             #expect(state.sheet?.cursor.cursor == cursor, "after \(event)")
@@ -333,11 +333,11 @@ struct AppStateUpdateTests {
     func resizeClampsSheet() throws {
         var state = makeState(accounts: manyAccounts(40), size: Size(width: 80, height: 50))
         _ = state.send(char("a"), key(.end))
-        #expect(state.sheet?.cursor.cursor == 39)
-        _ = state.update(.resize(Size(width: 80, height: 12)))  // sheet of 10 rows, 7 account rows
+        #expect(state.sheet?.cursor.cursor == 40, "End is the `Add account…` row")
+        _ = state.update(.resize(Size(width: 80, height: 12)))  // sheet of 10 rows, 7 list rows
         let sheet = try #require(state.sheet)
-        #expect(sheet.cursor.cursor == 39)
-        #expect(sheet.cursor.scroll == 33)
+        #expect(sheet.cursor.cursor == 40)
+        #expect(sheet.cursor.scroll == 34)
     }
 
     // Bug: at 2×2 the sheet had no visible rows, yet Enter switched account blindly.
@@ -420,15 +420,17 @@ struct AppStateUpdateTests {
     func hitTestSheet() {
         var state = makeState()
         _ = state.update(char("a"))
-        // 4 accounts at 80×24: the sheet is 7 rows, top row 17: grabber 17, title 18, rows 19–22, footer 23.
-        for row in 0..<17 {
+        // 4 accounts at 80×24: the sheet is 8 rows, top row 16: grabber 16, title 17, rows 18–21,
+        // `Add account…` 22, footer 23.
+        for row in 0..<16 {
             #expect(state.hitTest(Position(column: 40, row: row)) == .outside, "row \(row)")
         }
-        #expect(state.hitTest(Position(column: 40, row: 17)) == .sheetGrabber)
-        #expect(state.hitTest(Position(column: 40, row: 18)) == .sheetChrome)
+        #expect(state.hitTest(Position(column: 40, row: 16)) == .sheetGrabber)
+        #expect(state.hitTest(Position(column: 40, row: 17)) == .sheetChrome)
         for index in 0..<4 {
-            #expect(state.hitTest(Position(column: 3, row: 19 + index)) == .sheetRow(index))
+            #expect(state.hitTest(Position(column: 3, row: 18 + index)) == .sheetRow(index))
         }
+        #expect(state.hitTest(Position(column: 3, row: 22)) == .sheetAddAccount)
         #expect(state.hitTest(Position(column: 0, row: 23)) == .sheetChrome, "the footer covers the tab bar")
     }
 
@@ -436,10 +438,11 @@ struct AppStateUpdateTests {
     func hitTestScrolledSheet() {
         var state = makeState(accounts: manyAccounts(40), size: Size(width: 80, height: 12))
         _ = state.send(char("a"), key(.end))
-        // Sheet: top 2, first account row 4, 7 rows; scrolled to show accounts 33…39.
+        // Sheet: top 2, first row 4, 7 rows; scrolled to show accounts 34…39 and `Add account…`.
         #expect(state.hitTest(Position(column: 0, row: 1)) == .outside)
-        #expect(state.hitTest(Position(column: 0, row: 4)) == .sheetRow(33))
-        #expect(state.hitTest(Position(column: 0, row: 10)) == .sheetRow(39))
+        #expect(state.hitTest(Position(column: 0, row: 4)) == .sheetRow(34))
+        #expect(state.hitTest(Position(column: 0, row: 9)) == .sheetRow(39))
+        #expect(state.hitTest(Position(column: 0, row: 10)) == .sheetAddAccount)
         #expect(state.hitTest(Position(column: 0, row: 11)) == .sheetChrome)
     }
 

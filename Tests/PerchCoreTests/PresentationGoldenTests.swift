@@ -52,6 +52,23 @@ private let cases: [PresentationCase] = [
         name: "catalog-pinned", setUp: PresentationCase.keys(.char("2"), .char("G"), .char("m"), .char("j"), KeyEvent(.enter))),
     PresentationCase(name: "cover-item", setUp: PresentationCase.keys(.char("2"), KeyEvent(.pageDown), .char("m"), KeyEvent(.enter))),
     PresentationCase(name: "sheet-over-cover", setUp: PresentationCase.keys(.char("2"), .char("m"), KeyEvent(.enter), .char("a"))),
+    PresentationCase(
+        name: "account-form",
+        setUp: { state in
+            for key in [KeyEvent.char("4"), .char("j"), KeyEvent(.enter)] { _ = state.update(.key(key)) }
+            _ = state.update(.paste("travel"))
+            _ = state.update(.key(KeyEvent(.tab)))
+            _ = state.update(.paste("Travel"))
+        }),
+    PresentationCase(
+        name: "account-form-errors",
+        setUp: { state in
+            _ = state.update(.key(.char("a")))
+            _ = state.update(.key(KeyEvent(.end)))
+            _ = state.update(.key(KeyEvent(.enter)))
+            _ = state.update(.paste("Work!"))
+            _ = state.update(.key(KeyEvent(.enter)))
+        }),
 ]
 
 private let sizes = [Size(width: 80, height: 24), Size(width: 40, height: 12), Size(width: 200, height: 60)]

@@ -20,6 +20,7 @@ private func kinds(_ state: AppState) -> [String] {
         case .help: "help"
         case .contextMenu: "menu"
         case .alert: "alert"
+        case .accountForm: "form"
         case .cover: "cover"
         }
     }

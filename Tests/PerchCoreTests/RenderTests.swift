@@ -85,18 +85,19 @@ struct RenderTests {
         var state = AppState(accounts: Account.samples, size: Size(width: 80, height: 24))
         state.openSheet()
         let lines = state.render().lines
-        let top = 24 - (4 + 3)
-        #expect(top == 17)
+        let top = 24 - (4 + 1 + 3)
+        #expect(top == 16)
         expectLines(
             lines,
             expectedScreen(
                 overviewNoAccountRows.merging([
-                    17: grabberRow80,
-                    18: pad(" Switch account", 69) + "4 accounts",
-                    19: pad("   Work", 17) + "@ada.lovelace",
-                    20: pad("   Personal", 17) + "@ada",
-                    21: pad("   Open Source", 17) + "@ada-oss",
-                    22: pad("   Side Project", 17) + "@analytical-engine",
+                    16: grabberRow80,
+                    17: pad(" Switch account", 69) + "4 accounts",
+                    18: pad("   Work", 17) + "@ada.lovelace",
+                    19: pad("   Personal", 17) + "@ada",
+                    20: pad("   Open Source", 17) + "@ada-oss",
+                    21: pad("   Side Project", 17) + "@analytical-engine",
+                    22: "   + Add account…",
                     23: " ↑↓ move · Enter switch · / filter · ? help · Esc close",
                 ]) { $1 }))
         // Every account name is visible, and the grabber is on the sheet's top row only.
@@ -115,13 +116,13 @@ struct RenderTests {
         state.openSheet()
         _ = state.update(.key(KeyEvent(.down)))  // cursor from Open Source (2) to Side Project (3)
         let screen = state.render()
-        #expect(screen.lines[21].hasPrefix(" ● Open Source"))
-        #expect(screen.lines[22].hasPrefix("   Side Project"))
+        #expect(screen.lines[20].hasPrefix(" ● Open Source"))
+        #expect(screen.lines[21].hasPrefix("   Side Project"))
         for column in 0..<80 {
-            #expect(screen[column, 22].style.reverse == (column < 3), "cursor row column \(column)")
-            #expect(!screen[column, 21].style.reverse, "non-cursor row column \(column) highlighted")
+            #expect(screen[column, 21].style.reverse == (column < 3), "cursor row column \(column)")
+            #expect(!screen[column, 20].style.reverse, "non-cursor row column \(column) highlighted")
         }
-        #expect(screen[0, 22].style.bold, "the gutter is bold as well as reverse")
+        #expect(screen[0, 21].style.bold, "the gutter is bold as well as reverse")
     }
 
     @Test("the sheet with 40 accounts on a 12-row screen is capped and scrolls")
@@ -145,12 +146,12 @@ struct RenderTests {
                     8: "   Account 5",
                     9: "   Account 6",
                     10: "   Account 7",
-                    11: " ↑↓ move · Enter switch · / filter · ? help · Esc close · 1–7 of 40",
+                    11: " ↑↓ move · Enter switch · / filter · ? help · Esc close · 1–7 of 41",
                 ]))
         // Two rows above the sheet stay visible.
         #expect(lines[0].hasPrefix(" Overview"))
         #expect(!lines[1].contains("━") && !lines[0].contains("━"))
-        #expect(lines[11].contains("of 40"))
+        #expect(lines[11].contains("of 41"), "40 accounts and `Add account…`")
     }
 
     @Test("the sheet footer follows the scroll")
@@ -160,9 +161,10 @@ struct RenderTests {
         state.openSheet()
         _ = state.update(.key(KeyEvent(.end)))
         let lines = state.render().lines
-        #expect(lines[11] == pad(" ↑↓ move · Enter switch · / filter · ? help · Esc close · 34–40 of 40"))
-        #expect(lines[4] == pad("   Account 34"))
-        #expect(lines[10] == pad("   Account 40"))
+        #expect(lines[11] == pad(" ↑↓ move · Enter switch · / filter · ? help · Esc close · 35–41 of 41"))
+        #expect(lines[4] == pad("   Account 35"))
+        #expect(lines[9] == pad("   Account 40"))
+        #expect(lines[10] == pad("   + Add account…"))
     }
 
     @Test("the Catalog pane lists the current account's items")
@@ -212,8 +214,9 @@ struct RenderTests {
                 2: pad("   Config file", 25) + "/c/accounts.json",
                 3: pad("   State file", 25) + "/s/state.json",
                 5: " ▸ Switch account…  (Enter)",
-                6: "   Reduce motion: on  (Enter)",
-                7: "   Sheet style: edge to edge  (Enter)",
+                6: "   Add account…  (Enter)",
+                7: "   Reduce motion: on  (Enter)",
+                8: "   Sheet style: edge to edge  (Enter)",
                 22: rule,
                 23: tabLabels80,
             ]))

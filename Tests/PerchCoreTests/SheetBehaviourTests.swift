@@ -20,7 +20,7 @@ private func type(_ state: inout AppState, _ text: String) {
 private func shownIDs(_ state: AppState) -> [String] {
     guard let sheet = state.sheet else { return [] }
     return (0..<sheet.rowCount(accounts: state.accounts.count)).compactMap { index in
-        if case .account(let i) = sheet.row(index) { return state.accounts[i].id }
+        if case .account(let i) = sheet.row(index, accounts: state.accounts.count) { return state.accounts[i].id }
         return nil
     }
 }
@@ -37,10 +37,10 @@ struct SheetBehaviourTests {
         type(&s, "2")
         // "2", "12", "20"–"29": 12 accounts whose name or handle holds a 2.
         #expect(shownIDs(s).count == 12)
-        #expect(s.sheetLayout.height == 12 + SheetLayout.chromeRows)
+        #expect(s.sheetLayout.height == 12 + 1 + SheetLayout.chromeRows, "the matches and `Add account…`")
         type(&s, "5")
         #expect(shownIDs(s) == ["a25"])
-        #expect(s.sheetLayout.height == 1 + SheetLayout.chromeRows)
+        #expect(s.sheetLayout.height == 2 + SheetLayout.chromeRows)
         _ = s.update(.key(KeyEvent(.backspace)))
         #expect(shownIDs(s).count == 12)
         _ = s.update(.key(KeyEvent(.escape)))
@@ -104,7 +104,7 @@ struct SheetBehaviourTests {
         #expect(s.sheet?.cursor.cursor == 5, "over the G2 heading")
         _ = s.update(.key(KeyEvent(.home)))
         #expect(s.sheet?.cursor.cursor == 0)
-        #expect(s.sheetLayout.height == 6 + SheetLayout.chromeRows, "headings count in the fit height")
+        #expect(s.sheetLayout.height == 7 + SheetLayout.chromeRows, "headings count in the fit height")
     }
 
     @Test("1,000 and 100,000 accounts without groups build no row list: the sheet is O(1) to open")
@@ -112,7 +112,7 @@ struct SheetBehaviourTests {
         for n in [1_000, 100_000] {
             let s = sheetState(accounts(n))
             #expect(s.sheet?.rows == nil)
-            #expect(s.render().lines[23].contains("of \(n)"))
+            #expect(s.render().lines[23].contains("of \(n + 1)"), "the accounts and `Add account…`")
         }
     }
 
@@ -121,12 +121,12 @@ struct SheetBehaviourTests {
     @Test("Shift-↑/K raise the sheet to the large detent; Shift-↓/J lower it to fit")
     func detents() {
         var s = sheetState(Account.samples)
-        #expect(s.sheetLayout.height == 7)
+        #expect(s.sheetLayout.height == 8)
         _ = s.update(.key(KeyEvent(.up, modifiers: .shift)))
         #expect(s.sheet?.detent == .large)
         #expect(s.sheetLayout.height == 23, "all but the top row")
         _ = s.update(.key(KeyEvent(.down, modifiers: .shift)))
-        #expect(s.sheetLayout.height == 7)
+        #expect(s.sheetLayout.height == 8)
         _ = s.update(.key(.char("K")))
         _ = s.update(.key(.char("J")))
         #expect(s.sheet?.detent == .fit)
@@ -140,8 +140,8 @@ struct SheetBehaviourTests {
             // (rows the pointer goes through, release row, expected detent or nil for dismissed)
             ([15, 10, 5], 3, SheetDetent.large),  // expand
             ([12, 14], 14, .fit),  // pulled up a little, snaps back
-            ([19, 20], 20, .fit),  // pulled down a little (height 4 ≥ 7 / 3), snaps back
-            ([20, 22], 22, nil),  // height 2 < 7 / 3: dismissed
+            ([19, 20], 20, .fit),  // pulled down a little (height 4 ≥ 8 / 3), snaps back
+            ([20, 22], 22, nil),  // height 2 < 8 / 3: dismissed
         ] as [([Int], Int, SheetDetent?)])
     func drag(_ moves: [Int], _ release: Int, _ expected: SheetDetent?) {
         var s = sheetState(Account.samples)
@@ -164,7 +164,7 @@ struct SheetBehaviourTests {
         if let expected {
             #expect(s.sheet?.detent == expected)
             #expect(s.sheet?.dragTop == nil)
-            #expect(s.sheetLayout.height == SheetLayout.height(for: expected, rowCount: 4, screen: s.size))
+            #expect(s.sheetLayout.height == SheetLayout.height(for: expected, rowCount: 4 + 1, screen: s.size))
         } else {
             #expect(s.presented.isEmpty)
         }
@@ -188,7 +188,7 @@ struct SheetBehaviourTests {
         _ = s.update(.key(.char("7")), at: 2_000)  // "7", "17", "27": 3 rows
         #expect(s.sheetLayout.height == 22)
         _ = s.update(.animationFrame, at: 2_150)
-        #expect(s.sheetLayout.height == 6)
+        #expect(s.sheetLayout.height == 7, "3 matches, `Add account…` and the chrome")
         // Esc twice: clear the filter (grows back), then close: the sheet slides away, taking no keys.
         _ = s.update(.key(KeyEvent(.escape)), at: 3_000)
         _ = s.update(.key(KeyEvent(.escape)), at: 3_010)
@@ -212,6 +212,7 @@ struct SheetBehaviourTests {
     func settingsSwitches() {
         var s = AppState(accounts: Account.samples, size: Size(width: 80, height: 24), reduceMotion: false)
         _ = s.update(.key(.char("4")))
+        _ = s.update(.key(.char("j")))  // past `Add account…`
         _ = s.update(.key(.char("j")))
         _ = s.update(.key(KeyEvent(.enter)))
         #expect(s.reduceMotion)
@@ -219,7 +220,7 @@ struct SheetBehaviourTests {
         _ = s.update(.key(KeyEvent(.enter)))
         #expect(s.sheetStyle == .inset)
         _ = s.update(.key(.char("a")))
-        #expect(s.sheetLayout.frame == Rect(x: 1, y: 17, width: 78, height: 7))
+        #expect(s.sheetLayout.frame == Rect(x: 1, y: 16, width: 78, height: 8))
         #expect(s.hitTest(Position(column: 0, row: 20)) == .outside, "the margin is outside the sheet")
     }
 
@@ -229,7 +230,7 @@ struct SheetBehaviourTests {
         _ = s.update(.resize(Size(width: 80, height: 12)))
         #expect(s.sheetLayout.height == 10)
         _ = s.update(.resize(Size(width: 80, height: 60)))
-        #expect(s.sheetLayout.height == 33)
+        #expect(s.sheetLayout.height == 34)
     }
 }
 

@@ -10,6 +10,12 @@ public enum HitTarget: Hashable, Sendable {
     case settingsRow(Int)
     /// An account row of the account sheet, by account index.
     case sheetRow(Int)
+    /// The account sheet's `Add account…` row, last in its list.
+    case sheetAddAccount
+    /// A text field of the `Add account…` form.
+    case formField(AccountField)
+    /// A button of the `Add account…` form.
+    case formButton(AccountFormButton)
     /// The sheet's title, group headings or footer.
     case sheetChrome
     /// The sheet's top edge with the grabber (drag indicator): dragging it resizes the sheet.

@@ -22,8 +22,10 @@ public enum KeyAction: Hashable, Sendable {
     case clearFilter
     /// Open the context menu of the Catalog item under the cursor.
     case openContextMenu
-    /// Move an alert's focus to the previous or next button.
+    /// Move an alert's focus to the previous or next button, or a form's to another field.
     case focusPrevious, focusNext
+    /// Open the `Add account…` form.
+    case addAccount
 }
 
 /// Who receives keys now: the selected pane, or the kind of the top presented layer.
@@ -39,6 +41,8 @@ public enum InputContext: Hashable, Sendable {
     case alert
     /// A full-screen cover.
     case cover
+    /// The `Add account…` form: printable keys and pastes go into the focused field.
+    case accountForm
 }
 
 /// One row of the key-binding table: the keys, what they do, and the words the help overlay
@@ -136,6 +140,7 @@ public enum KeyBindings {
                 KeyBinding(gesture: "click an account", "switch to it"),
             ] + listMoves + [
                 KeyBinding(keys(.character("/")), "/", .startFilter, "filter by name or handle"),
+                KeyBinding(keys(.character("+")), "+", .addAccount, "add an account (or the last row)"),
                 KeyBinding([KeyEvent(.up, modifiers: .shift), .char("K")], "Shift-↑ K", .largerDetent, "larger detent"),
                 KeyBinding([KeyEvent(.down, modifiers: .shift), .char("J")], "Shift-↓ J", .smallerDetent, "smaller detent"),
                 KeyBinding(gesture: "drag the grabber", "resize; drag down to close"),
@@ -177,6 +182,21 @@ public enum KeyBindings {
                 KeyBinding(gesture: "click ✕", "close"),
                 KeyBinding(keys(.character("a")), "a", .openAccountSheet, "switch account (a sheet over the cover)"),
                 KeyBinding(keys(.character("?")), "?", .showHelp, "this help"),
+            ]
+        case .accountForm:
+            return always + [
+                KeyBinding(keys(.escape), "Esc", .dismiss, "cancel (nothing is written)"),
+                KeyBinding(gesture: "click ✕ or Cancel", "cancel"),
+                KeyBinding(keys(.enter), "Enter", .activate, "add the account to the config"),
+                KeyBinding(gesture: "click Add", "add the account"),
+                KeyBinding(
+                    [KeyEvent(.tab), KeyEvent(.down)], "Tab ↓", .focusNext, "next field"),
+                KeyBinding(
+                    [KeyEvent(.tab, modifiers: .shift), KeyEvent(.up)], "Shift-Tab ↑", .focusPrevious, "previous field"),
+                KeyBinding(keys(.backspace), "Backspace", .deleteBackward, "delete a character"),
+                KeyBinding(keys(.function(1)), "F1", .showHelp, "this help"),
+                KeyBinding(gesture: "type or paste", "fill the focused field"),
+                KeyBinding(gesture: "click a field", "focus it"),
             ]
         case .help:
             return always + [

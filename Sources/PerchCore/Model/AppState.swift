@@ -17,6 +17,8 @@ public struct RunInfo: Hashable, Sendable {
 /// An action row of the Settings pane.
 public enum SettingsAction: CaseIterable, Hashable, Sendable {
     case switchAccount
+    /// Opens the `Add account…` form.
+    case addAccount
     /// Turns the sheet's animations off or on.
     case reduceMotion
     /// Switches the sheet between edge-to-edge and inset.
@@ -25,6 +27,7 @@ public enum SettingsAction: CaseIterable, Hashable, Sendable {
     public var title: String {
         switch self {
         case .switchAccount: "Switch account…"
+        case .addAccount: "Add account…"
         case .reduceMotion: "Reduce motion"
         case .sheetStyle: "Sheet style"
         }
@@ -91,10 +94,7 @@ public struct AppState: Hashable, Sendable {
         self.accounts = accounts
         self.reduceMotion = reduceMotion
         self.groupedRows = Self.groupedRows(accounts)
-        self.nameColumns = accounts.reduce(0) { widest, account in
-            widest >= Self.maximumNameColumns || DisplayWidth.fits(account.name, in: widest)
-                ? widest : min(Self.maximumNameColumns, DisplayWidth.columns(of: String(account.name.prefix(Self.maximumNameColumns + 1))))
-        }
+        self.nameColumns = Self.nameColumns(accounts)
         self.saved = saved
         self.size = Layout.capped(size)
         self.info = info
@@ -102,6 +102,24 @@ public struct AppState: Hashable, Sendable {
         self.currentIndex = Self.index(of: saved.currentAccount, in: accounts)
         if currentIndex == nil { self.saved.currentAccount = nil }
         rebuildCatalog()
+    }
+
+    /// Display width of the longest name in `accounts`, capped at ``maximumNameColumns``.
+    private static func nameColumns(_ accounts: [Account]) -> Int {
+        accounts.reduce(0) { widest, account in
+            widest >= Self.maximumNameColumns || DisplayWidth.fits(account.name, in: widest)
+                ? widest : min(Self.maximumNameColumns, DisplayWidth.columns(of: String(account.name.prefix(Self.maximumNameColumns + 1))))
+        }
+    }
+
+    /// Replaces the accounts (the config was written again): the current account is found anew
+    /// by id, and every list is clamped to the new count.
+    mutating func replaceAccounts(_ newAccounts: [Account]) {
+        accounts = newAccounts
+        groupedRows = Self.groupedRows(newAccounts)
+        nameColumns = Self.nameColumns(newAccounts)
+        currentIndex = Self.index(of: saved.currentAccount, in: newAccounts)
+        clampLists()
     }
 
     /// Key of the current account's ``catalogEdits``.

@@ -11,6 +11,8 @@ public enum Presentation: Hashable, Sendable {
     case alert(Alert)
     /// A full-screen cover, over everything including the tab bar.
     case cover(Cover)
+    /// The `Add account…` form, full-screen like a cover.
+    case accountForm(AccountForm)
 
     /// Whether this layer takes input; a sheet sliding away after its dismissal does not.
     public var isActive: Bool {
@@ -26,6 +28,7 @@ public enum Presentation: Hashable, Sendable {
         case .contextMenu: .contextMenu
         case .alert: .alert
         case .cover: .cover
+        case .accountForm: .accountForm
         }
     }
 }
@@ -64,6 +67,8 @@ public enum SheetStyle: String, Hashable, Sendable, CaseIterable {
 public enum SheetRow: Hashable, Sendable {
     case heading(String)
     case account(Int)
+    /// The `Add account…` row, last in the list.
+    case addAccount
 }
 
 /// An animation of a sheet's height, from ``from`` rows to the sheet's current target.
@@ -97,9 +102,15 @@ public struct AccountSheet: Hashable, Sendable {
 
     public init() {}
 
-    /// Number of rows in the list, headings included.
-    public func rowCount(accounts: Int) -> Int { rows?.count ?? accounts }
+    /// Number of rows in the list, headings and the `Add account…` row included.
+    public func rowCount(accounts: Int) -> Int { (rows?.count ?? accounts) + 1 }
 
-    /// The row at `index`, which must be below ``rowCount(accounts:)``.
-    public func row(_ index: Int) -> SheetRow { rows?[index] ?? .account(index) }
+    /// The row at `index`, which must be below ``rowCount(accounts:)``: the last is the
+    /// `Add account…` row.
+    public func row(_ index: Int, accounts: Int) -> SheetRow {
+        index < listedCount(accounts: accounts) ? rows?[index] ?? .account(index) : .addAccount
+    }
+
+    /// Number of rows that are accounts or headings (every row but `Add account…`).
+    public func listedCount(accounts: Int) -> Int { rows?.count ?? accounts }
 }

@@ -30,6 +30,7 @@ extension AppState {
             case .contextMenu(let menu): renderContextMenu(menu, into: &screen)
             case .alert(let alert): renderAlert(alert, into: &screen)
             case .cover(let cover): renderCover(cover, into: &screen)
+            case .accountForm(let form): renderAccountForm(form, into: &screen)
             }
         }
         return screen
@@ -181,7 +182,7 @@ extension AppState {
             let style = isCursor ? Style.selected : Style.plain
             let value: String
             switch action {
-            case .switchAccount: value = ""
+            case .switchAccount, .addAccount: value = ""
             case .reduceMotion: value = ": " + (reduceMotion ? "on" : "off")
             case .sheetStyle: value = ": " + sheetStyle.rawValue
             }

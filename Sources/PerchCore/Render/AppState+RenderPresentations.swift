@@ -27,7 +27,7 @@ extension AppState {
         let titleRect = Rect(x: left, y: layout.top + 1, width: width, height: 1)
         if let filter = sheet.filter {
             // An empty filter shows the grouped list: its heading rows are not matches.
-            let matches = filter.isEmpty ? accounts.count : sheet.rows?.count ?? accounts.count
+            let matches = filter.isEmpty ? accounts.count : sheet.listedCount(accounts: accounts.count)
             header(
                 "/ " + filter + (sheet.isEditingFilter ? "▏" : ""), trailing: "\(matches) of \(accounts.count)", into: &screen, titleRect)
         } else {
@@ -40,9 +40,14 @@ extension AppState {
             guard index < count else { break }
             let row = layout.firstRow + offset
             guard row < frame.maxY - (layout.height >= SheetLayout.chromeRows ? 1 : 0) else { break }
-            switch sheet.row(index) {
+            switch sheet.row(index, accounts: accounts.count) {
             case .heading(let group):
                 screen.put(" " + group, column: left, row: row, style: Style(bold: true, dim: true), width: width)
+            case .addAccount:
+                let isCursor = index == sheet.cursor.cursor
+                let x = screen.put("   ", column: left, row: row, style: isCursor ? .selected : .plain)
+                screen.put(
+                    "+ " + SettingsAction.addAccount.title, column: x, row: row, style: Style(foreground: .cyan), width: left + width - x)
             case .account(let accountIndex):
                 let account = accounts[accountIndex]
                 let isCursor = index == sheet.cursor.cursor
@@ -63,9 +68,8 @@ extension AppState {
             sheet.isEditingFilter
             ? " type to filter · Enter switch · Esc clear" : " ↑↓ move · Enter switch · / filter · ? help · Esc close"
         if layout.visibleRows < count, layout.visibleRows > 0 {
-            // Headings are rows too: then the range counts rows, and says so beside the title's accounts.
-            let unit = count == accounts.count ? "" : " rows"
-            footer += " · \(sheet.cursor.scroll + 1)–\(min(count, sheet.cursor.scroll + layout.visibleRows)) of \(count)\(unit)"
+            // The range counts the list's rows: accounts, group headings and the `Add account…` row.
+            footer += " · \(sheet.cursor.scroll + 1)–\(min(count, sheet.cursor.scroll + layout.visibleRows)) of \(count)"
         }
         screen.put(footer, column: left, row: footerRow, style: .dim, width: width)
     }
@@ -117,6 +121,7 @@ extension InputContext {
         case .contextMenu: "Context menu"
         case .alert: "Alert"
         case .cover: "Cover"
+        case .accountForm: "Add account"
         }
     }
 }

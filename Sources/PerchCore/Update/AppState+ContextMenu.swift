@@ -106,6 +106,9 @@ extension AppState {
         case .alert(var alert):
             alert.cursor = max(0, min(alert.buttons.count - 1, alert.cursor + delta))
             presented[index] = .alert(alert)
+        case .accountForm(var form):
+            form.moveFocus(by: delta)
+            presented[index] = .accountForm(form)
         default: break
         }
     }

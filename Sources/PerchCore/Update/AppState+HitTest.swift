@@ -12,10 +12,12 @@ extension AppState {
                 if position.row == sheetLayout.top { return .sheetGrabber }
                 let offset = position.row - sheetLayout.firstRow
                 let count = sheet.rowCount(accounts: accounts.count)
-                if offset >= 0, offset < sheetLayout.visibleRows, sheet.cursor.scroll + offset < count,
-                    case .account(let account) = sheet.row(sheet.cursor.scroll + offset)
-                {
-                    return .sheetRow(account)
+                if offset >= 0, offset < sheetLayout.visibleRows, sheet.cursor.scroll + offset < count {
+                    switch sheet.row(sheet.cursor.scroll + offset, accounts: accounts.count) {
+                    case .account(let account): return .sheetRow(account)
+                    case .addAccount: return .sheetAddAccount
+                    case .heading: break
+                    }
                 }
                 return .sheetChrome
             case .help(let help):
@@ -36,6 +38,8 @@ extension AppState {
                 return layout.frame.contains(position) ? .layerChrome : .outside
             case .cover:
                 return CoverLayout(screen: size).close.contains(position) ? .coverClose : .coverBody
+            case .accountForm:
+                return AccountFormLayout(screen: size).hitTest(position)
             }
         }
         if let tab = layout.tab(at: position) { return .tab(tab) }

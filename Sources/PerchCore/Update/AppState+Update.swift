@@ -58,6 +58,7 @@ extension AppState {
             return []
         case .paste(let text):
             if sheet != nil { typeInFilter(text) }
+            if accountForm != nil { updateAccountForm { $0.type(text) } }
             return []
         case .animationFrame, .focus:
             return []
@@ -83,7 +84,7 @@ extension AppState {
     /// screen too short to show a single account row it stays closed (an invisible sheet would
     /// swallow every key).
     public mutating func openSheet() {
-        guard SheetLayout(rowCount: accounts.count, screen: size).visibleRows > 0, !layout.isTooSmall else { return }
+        guard SheetLayout(rowCount: accounts.count + 1, screen: size).visibleRows > 0, !layout.isTooSmall else { return }
         var sheet = AccountSheet()
         sheet.rows = groupedRows
         // A sheet still sliding away is taken back: the new one rises from where that one is.
@@ -103,7 +104,7 @@ extension AppState {
     public var sheetLayout: SheetLayout {
         guard let index = presented.lastIndex(where: { if case .accountSheet = $0 { true } else { false } }),
             case .accountSheet(let sheet) = presented[index]
-        else { return SheetLayout(rowCount: groupedRows?.count ?? accounts.count, screen: size) }
+        else { return SheetLayout(rowCount: (groupedRows?.count ?? accounts.count) + 1, screen: size) }
         return SheetLayout(height: displayedHeight(sheet), screen: size, style: sheetStyle)
     }
 
@@ -120,7 +121,7 @@ extension AppState {
         SheetLayout(height: targetHeight(sheet), screen: size, style: sheetStyle)
     }
 
-    private var layout: Layout { Layout(size: size) }
+    var layout: Layout { Layout(size: size) }
 
     /// Picks the account at `index`: it becomes current, the Overview tab is selected and the
     /// sheet is dismissed. The switch is always handed to the store, which reads the file under
@@ -162,6 +163,9 @@ extension AppState {
         if context == .accountSheetFilter, case .character(let c) = key.key, key.modifiers.subtracting(.shift).isEmpty {
             typeInFilter(String(c))
         }
+        if context == .accountForm, case .character(let c) = key.key, key.modifiers.subtracting(.shift).isEmpty {
+            updateAccountForm { $0.type(String(c)) }
+        }
         return []
     }
 
@@ -180,6 +184,7 @@ extension AppState {
         case .openContextMenu: openContextMenu(at: catalog.cursor)
         case .focusPrevious: moveLayerFocus(by: -1)
         case .focusNext: moveLayerFocus(by: 1)
+        case .addAccount: openAccountForm()
         case .activate:
             switch context {
             case .pane(.settings): return activate(SettingsAction.allCases[settings.cursor])
@@ -188,10 +193,13 @@ extension AppState {
                 guard let index = activeTop, case .alert(let alert) = presented[index] else { return [] }
                 return activateAlert(button: alert.cursor)
             case .accountSheet, .accountSheetFilter:
-                guard let sheet, restingLayout(sheet).visibleRows > 0, sheet.rowCount(accounts: accounts.count) > 0,
-                    case .account(let index) = sheet.row(sheet.cursor.cursor)
-                else { return [] }
-                return pick(index)
+                guard let sheet, restingLayout(sheet).visibleRows > 0 else { return [] }
+                switch sheet.row(sheet.cursor.cursor, accounts: accounts.count) {
+                case .account(let index): return pick(index)
+                case .addAccount: openAccountForm()
+                case .heading: break
+                }
+            case .accountForm: return submitAccountForm()
             default: break
             }
         case .startFilter:
@@ -205,6 +213,8 @@ extension AppState {
                 sheet.filter = nil
             }
             refilter()
+        case .deleteBackward where context == .accountForm:
+            updateAccountForm { $0.deleteBackward() }
         case .deleteBackward:
             updateSheet { sheet, _, _ in
                 if sheet.filter?.isEmpty == false { sheet.filter?.removeLast() }
@@ -250,6 +260,7 @@ extension AppState {
             case nil: break
             }
         case .pane(.overview), .alert, .cover: break
+        case .accountForm: updateAccountForm { $0.moveFocus(by: action == .moveUp ? -1 : 1) }
         case .contextMenu: moveLayerFocus(by: action == .moveUp ? -1 : 1)
         case .accountSheet, .accountSheetFilter:
             guard let sheet else { return }
@@ -279,12 +290,13 @@ extension AppState {
     /// Puts the sheet's cursor on row `index` (clamped), stepping on in `direction` (+1 or −1)
     /// past group headings, or back the other way at the end of the list.
     mutating func moveSheetCursor(to index: Int, direction: Int) {
+        let accountCount = accounts.count
         updateSheet { sheet, count, visible in
             guard count > 0 else {
                 sheet.cursor = ListCursor()
                 return
             }
-            func isHeading(_ i: Int) -> Bool { if case .heading = sheet.row(i) { true } else { false } }
+            func isHeading(_ i: Int) -> Bool { if case .heading = sheet.row(i, accounts: accountCount) { true } else { false } }
             var target = max(0, min(index, count - 1))
             var step = direction
             while isHeading(target) {
@@ -456,6 +468,7 @@ extension AppState {
     private mutating func activate(_ action: SettingsAction) -> [Effect] {
         switch action {
         case .switchAccount: openSheet()
+        case .addAccount: openAccountForm()
         case .reduceMotion: reduceMotion.toggle()
         case .sheetStyle: sheetStyle = sheetStyle == .edgeToEdge ? .inset : .edgeToEdge
         }
@@ -463,8 +476,10 @@ extension AppState {
     }
 
     private mutating func tap(_ target: HitTarget) -> [Effect] {
+        if accountForm != nil { return tapAccountForm(target) }
         if activeTop != nil {
             switch target {
+            case .sheetAddAccount where sheet != nil: openAccountForm()
             case .sheetRow(let index) where sheet != nil: return pick(index)
             case .contextPreview:
                 if case .contextMenu(let menu) = presented[activeTop!] { return openItem(menu.itemID) }

@@ -6,6 +6,10 @@ public enum Effect: Hashable, Sendable {
     /// Put this text on the terminal's clipboard with OSC 52 (``OSC52``), where the terminal
     /// allows programs to set it.
     case copyToClipboard(String)
+    /// Append this account to the config file (a new file holding the sample accounts and it when
+    /// there is none), atomically and keeping the previous file as `<config>.bak`; then report
+    /// with ``AppState/accountAdded(_:accounts:configPath:)`` or ``AppState/accountNotAdded(_:)``.
+    case addAccount(Account)
     /// Restore the terminal and exit with status 0.
     case quit
     /// Restore the terminal and stop the process (Ctrl-Z); redraw everything when continued.

@@ -1,0 +1,64 @@
+/// A field of an account as the config file names it.
+public enum AccountField: String, CaseIterable, Hashable, Sendable {
+    case id, name, handle, group
+}
+
+/// Something wrong with one field of an account. The config loader and the `Add account…` form
+/// both get these from ``AccountValidation``, so they reach the same verdict with the same words.
+public enum AccountProblem: Hashable, Sendable {
+    /// A required field (id, name) is empty, or a name is only white space.
+    case empty
+    /// An id with characters other than `a`–`z`, `0`–`9`, `.`, `_`, `-`.
+    case invalidID(String)
+    /// A name that is not empty yet has nothing visible (only zero-width or control characters).
+    case nothingVisible
+    /// An id another account already has.
+    case duplicateID(String)
+
+    /// The message, without the field's name or JSON path (the caller puts it in front).
+    public var message: String {
+        switch self {
+        case .empty: "must not be empty"
+        case .invalidID(let id): "\"\(id)\" may hold only a–z, 0–9, '.', '_' and '-'"
+        case .nothingVisible: "has nothing visible (only zero-width or control characters)"
+        case .duplicateID(let id): "\"\(id)\" is already used by another account"
+        }
+    }
+}
+
+/// The rules an account's fields must meet (config format version 1), in one place: the config
+/// loader applies them to each account of the file, the `Add account…` form to what is typed.
+public enum AccountValidation {
+    /// What is wrong with `id`, or nil when it is a valid id: one or more of `a`–`z`, `0`–`9`,
+    /// `.`, `_`, `-` (see ``Account/isValidID(_:)``).
+    public static func idProblem(_ id: String) -> AccountProblem? {
+        if id.isEmpty { return .empty }
+        return Account.isValidID(id) ? nil : .invalidID(id)
+    }
+
+    /// What is wrong with `name`, or nil when it shows something: a name must hold at least one
+    /// character that is neither white space nor a control and takes at least one column.
+    public static func nameProblem(_ name: String) -> AccountProblem? {
+        // A printable ASCII character (the common case) settles both checks in one byte scan.
+        if name.utf8.contains(where: { $0 > 0x20 && $0 < 0x7F }) { return nil }
+        if name.allSatisfy(\.isWhitespace) { return .empty }
+        // Controls are drawn as a replacement character, which is not the name showing anything.
+        let shown = name.filter { c in !c.isWhitespace && !c.unicodeScalars.allSatisfy { $0.properties.generalCategory == .control } }
+        return DisplayWidth.columns(of: shown) == 0 ? .nothingVisible : nil
+    }
+
+    /// Every problem of a new account's fields, by field; empty when it can be added.
+    /// - Parameters:
+    ///   - existingIDs: ids of the accounts already loaded; the new id must not be one of them.
+    ///   - handle, group: optional; empty means absent and is never a problem.
+    public static func problems(id: String, name: String, existingIDs: Set<String>) -> [AccountField: AccountProblem] {
+        var problems: [AccountField: AccountProblem] = [:]
+        if let problem = idProblem(id) {
+            problems[.id] = problem
+        } else if existingIDs.contains(id) {
+            problems[.id] = .duplicateID(id)
+        }
+        if let problem = nameProblem(name) { problems[.name] = problem }
+        return problems
+    }
+}

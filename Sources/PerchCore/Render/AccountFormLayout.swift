@@ -1,0 +1,74 @@
+/// A button of the `Add account…` form.
+public enum AccountFormButton: CaseIterable, Hashable, Sendable {
+    case add, cancel
+
+    /// The button as drawn, brackets included.
+    public var text: String {
+        switch self {
+        case .add: "[ Add ]"
+        case .cancel: "[ Cancel ]"
+        }
+    }
+}
+
+/// Geometry of the `Add account…` form, full-screen: the close control (`✕`) and title on the
+/// top row, a rule, then each field on two rows (label and input, then its problem or hint),
+/// the buttons, and a footer on the last row. Rendering and hit-testing both use it. Rows that
+/// fall on or below the footer are not drawn and do not react.
+public struct AccountFormLayout: Hashable, Sendable {
+    /// The cells that react to a click on the close control: the `✕` and a column each side.
+    public let close = Rect(x: 0, y: 0, width: 3, height: 1)
+    /// The screen, columns × rows.
+    public let screen: Size
+    /// Screen row of the first field's input.
+    public let firstFieldRow: Int
+    /// Column where the input brackets start (after the labels).
+    public static let inputColumn = 11
+    /// Widest input drawn, brackets included, in columns.
+    public static let maximumInputWidth = 44
+
+    public init(screen: Size) {
+        self.screen = screen
+        firstFieldRow = screen.height >= 16 ? 3 : 2
+    }
+
+    /// Screen row of the input of `field`.
+    public func row(of field: AccountField) -> Int { firstFieldRow + 2 * (AccountForm.fields.firstIndex(of: field) ?? 0) }
+
+    /// Width of an input, brackets included, in columns.
+    public var inputWidth: Int { max(4, min(Self.maximumInputWidth, screen.width - Self.inputColumn - 1)) }
+
+    /// The input of `field`, brackets included.
+    public func input(_ field: AccountField) -> Rect { Rect(x: Self.inputColumn, y: row(of: field), width: inputWidth, height: 1) }
+
+    /// Screen row of the buttons.
+    public var buttonRow: Int { row(of: .group) + (screen.height >= 16 ? 3 : 2) }
+
+    /// The row a field's label and input take: from the left edge to the end of its input.
+    public func fieldRect(_ field: AccountField) -> Rect {
+        Rect(x: 0, y: row(of: field), width: Self.inputColumn + inputWidth, height: 1)
+    }
+
+    /// Where `button` is drawn.
+    public func button(_ button: AccountFormButton) -> Rect {
+        var x = 2
+        for candidate in AccountFormButton.allCases {
+            let width = DisplayWidth.columns(of: candidate.text)
+            if candidate == button { return Rect(x: x, y: buttonRow, width: width, height: 1) }
+            x += width + 2
+        }
+        return Rect(x: 0, y: 0, width: 0, height: 0)
+    }
+
+    /// Whether screen row `row` is above the footer, where the form's content may be drawn.
+    public func isContentRow(_ row: Int) -> Bool { row < screen.height - 1 }
+
+    /// What lies under `position`: the close control, a field, a button, or the form's body.
+    public func hitTest(_ position: Position) -> HitTarget {
+        if close.contains(position) { return .coverClose }
+        guard isContentRow(position.row) else { return .coverBody }
+        if let field = AccountForm.fields.first(where: { fieldRect($0).contains(position) }) { return .formField(field) }
+        if let button = AccountFormButton.allCases.first(where: { self.button($0).contains(position) }) { return .formButton(button) }
+        return .coverBody
+    }
+}

@@ -1,0 +1,275 @@
+import FoundationEssentials
+import PerchCore
+
+#if canImport(Glibc)
+    import Glibc
+#endif
+
+/// Why an account could not be added to the config. The config file is then as it was.
+public enum ConfigWriteError: Error, Hashable, Sendable, CustomStringConvertible {
+    /// The file could not be read, or the file or its `.bak` could not be written.
+    case file(FileError)
+    /// The file as it is now does not load (it changed since Perch read it), so nothing is added.
+    case invalid(ConfigError)
+    /// The file as it is now already has an account with this id.
+    case duplicate(id: String, path: String)
+    /// The file's top level has no `accounts` list to add to (it would not load either).
+    case noAccountsList(path: String)
+
+    public var description: String {
+        switch self {
+        case .file(let error): "Could not write the config: \(error)"
+        case .invalid(let error): "The config does not load any more, so nothing was added: \(error)"
+        case .duplicate(let id, let path): "config \(path): \"\(id)\" is already used by another account"
+        case .noAccountsList(let path): "config \(path): no accounts list to add to"
+        }
+    }
+}
+
+/// Appends accounts to the config file (format version 1), the only change Perch makes to it,
+/// and only when a person asks (`Add account…`).
+///
+/// The account is inserted as text before the closing `]` of the top-level `accounts` list, so
+/// the rest of the file (its formatting, key order, unknown keys) stays byte for byte as it was.
+/// The result is loaded again before anything is written; the previous file is first copied to
+/// `<config>.bak` (atomically, with the config's mode), then the config is replaced atomically
+/// (``FileSystem/writeAtomically(_:to:mode:)``), keeping its mode.
+public enum ConfigWriter {
+    /// What an append wrote.
+    public struct Outcome: Hashable, Sendable {
+        /// Every account of the file now, the new one last.
+        public var accounts: [Account]
+        /// The config file written.
+        public var path: String
+        /// The copy of the previous file, or nil when there was none (a new config was written).
+        public var backupPath: String?
+    }
+
+    /// The path of the copy kept of `path` before it is changed.
+    public static func backupPath(of path: String) -> String { path + ".bak" }
+
+    /// Appends `account` to the config at `path`. When there is no file yet, a new one is written
+    /// holding `samples` (the accounts in use without a config) and then `account`, mode 0600.
+    /// - Throws: ``ConfigWriteError``; the config file is then untouched.
+    public static func append(_ account: Account, to path: String, samples: [Account] = Account.samples) throws(ConfigWriteError)
+        -> Outcome
+    {
+        let file: FileContents
+        do {
+            file = try FileSystem.readContents(path)
+        } catch {
+            guard error.isNotFound else { throw .file(error) }
+            let bytes = Array(newConfig(samples + [account]).utf8)
+            try check(bytes, path: path, adding: account)
+            do { try FileSystem.writeAtomically(bytes, to: path, mode: 0o600) } catch { throw .file(error) }
+            return Outcome(accounts: samples + [account], path: path, backupPath: nil)
+        }
+        let existing: ConfigLoader.Parsed
+        do { existing = try ConfigLoader.parse(file.bytes, path: path, reportUnknownKeys: false) } catch { throw .invalid(error) }
+        if existing.accounts.contains(where: { $0.id == account.id }) { throw .duplicate(id: account.id, path: path) }
+        guard let bytes = inserting(account, into: file.bytes) else { throw .noAccountsList(path: path) }
+        let accounts = try check(bytes, path: path, adding: account)
+        let backup = backupPath(of: path)
+        do {
+            try FileSystem.writeAtomically(file.bytes, to: backup, mode: mode_t(file.mode))
+            // A .bak that existed keeps its own mode through the atomic write; it gets the config's.
+            _ = chmod(FileSystem.resolvingSymbolicLink(backup), mode_t(file.mode))
+            try FileSystem.writeAtomically(bytes, to: path, mode: mode_t(file.mode))
+        } catch {
+            throw .file(error)
+        }
+        return Outcome(accounts: accounts, path: path, backupPath: backup)
+    }
+
+    /// Loads `bytes` as the config loader would and makes sure `account` came out last; returns
+    /// the accounts. A failure here means the text insertion went wrong: nothing is written.
+    @discardableResult
+    private static func check(_ bytes: [UInt8], path: String, adding account: Account) throws(ConfigWriteError) -> [Account] {
+        let parsed: ConfigLoader.Parsed
+        do { parsed = try ConfigLoader.parse(bytes, path: path, reportUnknownKeys: false) } catch { throw .invalid(error) }
+        guard parsed.accounts.last == account else { throw .noAccountsList(path: path) }
+        return parsed.accounts
+    }
+
+    /// A new config file (format version 1) holding `accounts`, one per line.
+    static func newConfig(_ accounts: [Account]) -> String {
+        "{\n  \"version\": \(ConfigLoader.currentVersion),\n  \"accounts\": [\n"
+            + accounts.map { "    " + json($0) }.joined(separator: ",\n") + "\n  ]\n}\n"
+    }
+
+    /// `account` as a one-line JSON object, its keys in the config's order, absent ones left out.
+    static func json(_ account: Account) -> String {
+        var members = ["\"id\": \(json(account.id))", "\"name\": \(json(account.name))"]
+        if let handle = account.handle { members.append("\"handle\": \(json(handle))") }
+        if let group = account.group { members.append("\"group\": \(json(group))") }
+        if let color = account.color { members.append("\"color\": \(json(color.name))") }
+        if let onSwitch = account.onSwitch { members.append("\"onSwitch\": \(json(onSwitch))") }
+        return "{" + members.joined(separator: ", ") + "}"
+    }
+
+    /// `text` as a JSON string (RFC 8259 §7): quotes, backslashes and controls escaped.
+    static func json(_ text: String) -> String {
+        var result = "\""
+        for scalar in text.unicodeScalars {
+            switch scalar {
+            case "\"": result += "\\\""
+            case "\\": result += "\\\\"
+            case "\n": result += "\\n"
+            case "\t": result += "\\t"
+            case "\r": result += "\\r"
+            case _ where scalar.value < 0x20 || scalar.value == 0x7F || (0x80..<0xA0).contains(scalar.value):
+                let hex = String(scalar.value, radix: 16)
+                result += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
+            default: result.unicodeScalars.append(scalar)
+            }
+        }
+        return result + "\""
+    }
+
+    /// `bytes` (a config that loads) with `account` inserted as the last element of the
+    /// top-level `accounts` list, indented like the element before it; nil when there is no
+    /// such list.
+    static func inserting(_ account: Account, into bytes: [UInt8]) -> [UInt8]? {
+        var scanner = JSONScanner(bytes)
+        guard let list = scanner.topLevelArray(named: "accounts") else { return nil }
+        // The last element's indentation: the white space after the line break before it.
+        var indent: [UInt8] = Array("    ".utf8)
+        var newline = false
+        if let last = list.lastElementStart {
+            var start = last
+            while start > 0, bytes[start - 1] == 0x20 || bytes[start - 1] == 0x09 { start -= 1 }
+            newline = start > 0 && bytes[start - 1] == 0x0A
+            indent = Array(bytes[start..<last])
+        }
+        let insertAt = list.lastElementEnd ?? list.open + 1
+        var result = Array(bytes[..<insertAt])
+        if list.lastElementEnd != nil { result.append(UInt8(ascii: ",")) }
+        if newline {
+            result.append(0x0A)
+            result += indent
+        } else if list.lastElementEnd != nil {
+            result.append(0x20)
+        }
+        result += Array(json(account).utf8)
+        result += bytes[insertAt...]
+        return result
+    }
+}
+
+/// A minimal JSON scanner over text already known to be valid JSON: it finds where a member of
+/// the top-level object is, without building any values.
+struct JSONScanner {
+    let bytes: [UInt8]
+    var index = 0
+
+    /// A UTF-8 byte order mark at the start is skipped.
+    init(_ bytes: [UInt8]) {
+        self.bytes = bytes
+        index = bytes.starts(with: [0xEF, 0xBB, 0xBF]) ? 3 : 0
+    }
+
+    /// Offsets in a JSON array: its `[`, and the start and end (one past) of its last element.
+    struct ArraySpan {
+        var open: Int
+        var lastElementStart: Int?
+        var lastElementEnd: Int?
+    }
+
+    /// The array that is the value of the last member `name` of the top-level object (the one a
+    /// decoder keeps), or nil.
+    mutating func topLevelArray(named name: String) -> ArraySpan? {
+        skipSpace()
+        guard peek == UInt8(ascii: "{") else { return nil }
+        index += 1
+        var found: ArraySpan?
+        while true {
+            skipSpace()
+            guard let byte = peek else { return nil }
+            if byte == UInt8(ascii: "}") { return found }
+            if byte == UInt8(ascii: ",") {
+                index += 1
+                continue
+            }
+            guard byte == UInt8(ascii: "\""), let key = string() else { return nil }
+            skipSpace()
+            guard peek == UInt8(ascii: ":") else { return nil }
+            index += 1
+            skipSpace()
+            if key == name, peek == UInt8(ascii: "[") {
+                found = array()
+            } else {
+                guard skipValue() else { return nil }
+            }
+        }
+    }
+
+    private var peek: UInt8? { index < bytes.count ? bytes[index] : nil }
+
+    private mutating func skipSpace() {
+        while let byte = peek, byte == 0x20 || byte == 0x0A || byte == 0x0D || byte == 0x09 { index += 1 }
+    }
+
+    /// Reads a string at `index` (its opening quote) and returns its raw text (escapes kept).
+    private mutating func string() -> String? {
+        let start = index + 1
+        index += 1
+        while let byte = peek {
+            if byte == UInt8(ascii: "\\") {
+                index += 2
+                continue
+            }
+            index += 1
+            if byte == UInt8(ascii: "\"") { return String(decoding: bytes[start..<(index - 1)], as: UTF8.self) }
+        }
+        return nil
+    }
+
+    /// Skips the value at `index`; false at the end of the text.
+    private mutating func skipValue() -> Bool {
+        guard let byte = peek else { return false }
+        switch byte {
+        case UInt8(ascii: "\""): return string() != nil
+        case UInt8(ascii: "["), UInt8(ascii: "{"):
+            var depth = 0
+            while let c = peek {
+                if c == UInt8(ascii: "\"") {
+                    guard string() != nil else { return false }
+                    continue
+                }
+                if c == UInt8(ascii: "[") || c == UInt8(ascii: "{") { depth += 1 }
+                if c == UInt8(ascii: "]") || c == UInt8(ascii: "}") { depth -= 1 }
+                index += 1
+                if depth == 0 { return true }
+            }
+            return false
+        default:
+            while let c = peek, c != UInt8(ascii: ","), c != UInt8(ascii: "}"), c != UInt8(ascii: "]"), c != 0x20, c != 0x0A, c != 0x0D,
+                c != 0x09
+            {
+                index += 1
+            }
+            return true
+        }
+    }
+
+    /// Reads the array at `index` (its `[`), noting where its last element starts and ends.
+    private mutating func array() -> ArraySpan? {
+        var span = ArraySpan(open: index)
+        index += 1
+        while true {
+            skipSpace()
+            guard let byte = peek else { return nil }
+            if byte == UInt8(ascii: "]") {
+                index += 1
+                return span
+            }
+            if byte == UInt8(ascii: ",") {
+                index += 1
+                continue
+            }
+            span.lastElementStart = index
+            guard skipValue() else { return nil }
+            span.lastElementEnd = index
+        }
+    }
+}

@@ -1,0 +1,47 @@
+import Foundation
+import Testing
+
+/// End-to-end: `Add account…` from the sheet and from Settings, in tmux at 80×24, writing the
+/// scratch config.
+@Suite(.serialized)
+struct AddAccountEndToEndTests {
+    static func config(_ home: URL) -> URL { home.appendingPathComponent("config/perch/accounts.json") }
+
+    @Test("From the sheet: the last row opens the form; id and name, Enter; the file, its .bak and the sheet show the account")
+    func fromSheet() throws {
+        let home = try TmuxSession.makeScratchHome()
+        let original = #"{"accounts": [{"id": "work", "name": "Work"}, {"id": "home", "name": "Home"}]}"#
+        try TmuxSession.writeConfig(original, home: home)
+        let session = try TmuxSession.started(home: home)
+        try session.expectAfter("a", shows: "Add account…")
+        try session.send("End", "Enter")
+        #expect(try session.waitFor("[ Add ]"))
+        try session.sendLiteral("travel")
+        try session.send("Tab")
+        try session.sendLiteral("Travel Desk")
+        try session.send("Enter")
+        #expect(try session.waitUntil { $0.contains { $0.hasPrefix(" ▸ ") == false && $0.contains("Travel Desk") } })
+        let text = try String(contentsOf: Self.config(home), encoding: .utf8)
+        #expect(text.contains(#"{"id": "travel", "name": "Travel Desk"}"#))
+        let backup = try String(contentsOf: home.appendingPathComponent("config/perch/accounts.json.bak"), encoding: .utf8)
+        #expect(backup == original)
+        #expect(try session.screen().contains { $0.contains("Switch account") }, "the sheet is up")
+    }
+
+    @Test("From Settings with no config: the samples and the new account are written, and the sheet opens on it")
+    func fromSettings() throws {
+        let home = try TmuxSession.makeScratchHome()
+        let session = try TmuxSession.started(home: home)
+        try session.expectAfter("4", shows: "Add account…")
+        try session.send("j", "Enter")
+        #expect(try session.waitFor("[ Add ]"))
+        try session.sendLiteral("zed")
+        try session.send("Down")
+        try session.sendLiteral("Zed")
+        try session.send("Enter")
+        #expect(try session.waitFor("Switch account"))
+        #expect(try session.waitUntil { $0.contains { $0.contains("Zed") } })
+        let text = try String(contentsOf: Self.config(home), encoding: .utf8)
+        #expect(text.contains(#""id": "work""#) && text.contains(#"{"id": "zed", "name": "Zed"}"#))
+    }
+}

@@ -1,0 +1,173 @@
+import Testing
+
+@testable import PerchCore
+
+private func formState() -> AppState {
+    var state = AppState(accounts: Account.samples, size: Size(width: 80, height: 24))
+    _ = state.update(.key(.char("a")))
+    _ = state.update(.key(KeyEvent(.end)))
+    _ = state.update(.key(KeyEvent(.enter)))
+    return state
+}
+
+private func type(_ state: inout AppState, _ text: String) {
+    for c in text { _ = state.update(.key(.char(c))) }
+}
+
+@Suite("The Add account… form")
+struct AccountFormTests {
+    @Test("Enter on the sheet's last row opens the form over the sheet; it is not picked as an account")
+    func opensFromSheet() {
+        let state = formState()
+        #expect(state.presented.count == 2)
+        #expect(state.inputContext == .accountForm)
+        #expect(state.saved.switchCount == 0)
+        #expect(state.accountForm?.opensSheet == false)
+    }
+
+    @Test("the Settings row and a click on the sheet's last row open the form too")
+    func opensFromSettingsAndClick() {
+        var state = AppState(accounts: Account.samples, size: Size(width: 80, height: 24))
+        _ = state.update(.key(.char("4")))
+        _ = state.update(.tap(.settingsRow(1)))
+        #expect(state.accountForm?.opensSheet == true)
+        var sheet = AppState(accounts: Account.samples, size: Size(width: 80, height: 24))
+        _ = sheet.update(.key(.char("a")))
+        #expect(sheet.hitTest(Position(column: 5, row: 22)) == .sheetAddAccount)
+        _ = sheet.update(.tap(.sheetAddAccount))
+        #expect(sheet.inputContext == .accountForm)
+    }
+
+    @Test("printable keys, q and ? included, go into the focused field; controls never; Backspace deletes")
+    func typing() {
+        var state = formState()
+        type(&state, "q?1a")
+        _ = state.update(.key(KeyEvent(.control("a"))))
+        #expect(state.accountForm?.value(.id) == "q?1a")
+        _ = state.update(.key(KeyEvent(.backspace)))
+        #expect(state.accountForm?.value(.id) == "q?1")
+        #expect(state.presented.count == 2, "q did not quit, ? opened no help")
+    }
+
+    @Test("a paste goes into the focused field without line breaks or controls, up to the length cap")
+    func paste() {
+        var state = formState()
+        _ = state.update(.paste("ab\ncd\u{1B}[31m"))
+        #expect(state.accountForm?.value(.id) == "abcd[31m")
+        _ = state.update(.paste(String(repeating: "x", count: 200)))
+        #expect(state.accountForm?.value(.id).count == AccountForm.maximumLength)
+    }
+
+    @Test("Tab, ↓ move to the next field, Shift-Tab, ↑ to the previous, wrapping; a click focuses a field")
+    func focus() {
+        var state = formState()
+        let steps: [(KeyEvent, AccountField)] = [
+            (KeyEvent(.tab), .name), (KeyEvent(.down), .handle), (KeyEvent(.tab), .group), (KeyEvent(.tab), .id),
+            (KeyEvent(.tab, modifiers: .shift), .group), (KeyEvent(.up), .handle),
+        ]
+        for (key, field) in steps {
+            _ = state.update(.key(key))
+            #expect(state.accountForm?.focus == field, "after \(key)")
+        }
+        let layout = AccountFormLayout(screen: state.size)
+        let target = state.hitTest(Position(column: 14, row: layout.row(of: .name)))
+        #expect(target == .formField(.name))
+        _ = state.update(.tap(target))
+        #expect(state.accountForm?.focus == .name)
+    }
+
+    @Test(
+        "each rule gives its message beside its field, and nothing is asked of the event loop",
+        arguments: [
+            ("", "Ada", AccountField.id, "must not be empty"),
+            ("Ada", "Ada", .id, "\"Ada\" may hold only a–z, 0–9, '.', '_' and '-'"),
+            ("work", "Ada", .id, "\"work\" is already used by another account"),
+            ("ada", "", .name, "must not be empty"),
+            ("ada", "   ", .name, "must not be empty"),
+            ("ada", "\u{200B}", .name, "has nothing visible (only zero-width or control characters)"),
+        ])
+    func validationMessages(_ id: String, _ name: String, _ field: AccountField, _ message: String) {
+        var state = formState()
+        _ = state.update(.paste(id))
+        _ = state.update(.key(KeyEvent(.tab)))
+        _ = state.update(.paste(name))
+        let effects = state.update(.key(KeyEvent(.enter)))
+        #expect(effects.isEmpty)
+        #expect(state.accountForm?.problems[field]?.message == message)
+        #expect(state.accountForm?.problems.count == 1)
+        #expect(state.accountForm?.focus == field, "the field with the problem takes the focus")
+        let row = AccountFormLayout(screen: state.size).row(of: field) + 1
+        #expect(state.render().lines[row].contains(message))
+    }
+
+    @Test("a valid form asks for the account to be appended; empty optional fields are absent")
+    func submit() {
+        var state = formState()
+        type(&state, "ada")
+        _ = state.update(.key(KeyEvent(.tab)))
+        type(&state, "Ada L")
+        _ = state.update(.key(KeyEvent(.tab)))
+        type(&state, "@ada")
+        #expect(state.update(.key(KeyEvent(.enter))) == [.addAccount(Account(id: "ada", name: "Ada L", handle: "@ada"))])
+        #expect(state.accountForm != nil, "the form stays until the write is done")
+        let layout = AccountFormLayout(screen: state.size)
+        let add = layout.button(.add)
+        #expect(state.hitTest(Position(column: add.x, row: add.y)) == .formButton(.add))
+        #expect(state.update(.tap(.formButton(.add))).count == 1)
+    }
+
+    @Test("once written the form closes and the sheet shows the new account with the cursor on it")
+    func added() {
+        var state = formState()
+        let account = Account(id: "ada", name: "Ada")
+        state.accountAdded(account, accounts: Account.samples + [account], configPath: "/c/accounts.json")
+        #expect(state.accountForm == nil)
+        #expect(state.accounts.last == account)
+        #expect(state.sheet?.cursor.cursor == 4)
+        #expect(state.info.configDescription == "/c/accounts.json")
+        #expect(state.render().lines.contains { $0.hasPrefix("   Ada ") })
+    }
+
+    @Test("from Settings, the sheet opens on the new account")
+    func addedFromSettings() {
+        var state = AppState(accounts: Account.samples, size: Size(width: 80, height: 24))
+        _ = state.update(.key(.char("4")))
+        _ = state.update(.key(.char("j")))
+        _ = state.update(.key(KeyEvent(.enter)))
+        let account = Account(id: "ada", name: "Ada", group: "Home")
+        state.accountAdded(account, accounts: Account.samples + [account], configPath: "/c")
+        #expect(state.presented.count == 1)
+        guard let sheet = state.sheet else {
+            Issue.record("no sheet")
+            return
+        }
+        #expect(sheet.row(sheet.cursor.cursor, accounts: state.accounts.count) == .account(4))
+    }
+
+    @Test("a failed write keeps the form open with the error; Esc and ✕ cancel")
+    func failedAndCancel() {
+        var state = formState()
+        state.accountNotAdded("Could not write the config: /c: cannot replace: Permission denied")
+        #expect(state.accountForm?.writeError != nil)
+        #expect(state.render().lines[23].contains("Permission denied"))
+        _ = state.update(.key(KeyEvent(.escape)))
+        #expect(state.accountForm == nil)
+        #expect(state.sheet != nil, "the sheet below is back")
+        var other = formState()
+        #expect(other.hitTest(Position(column: 1, row: 0)) == .coverClose)
+        _ = other.update(.tap(.coverClose))
+        #expect(other.accountForm == nil)
+    }
+
+    @Test("F1 opens help listing the form's keys from the one table")
+    func help() {
+        var state = formState()
+        _ = state.update(.key(KeyEvent(.function(1))))
+        guard case .help(let help)? = state.presented.last else {
+            Issue.record("no help")
+            return
+        }
+        #expect(help.context == .accountForm)
+        #expect(help.bindings.contains { $0.action == .focusNext && $0.keys.contains(KeyEvent(.tab)) })
+    }
+}

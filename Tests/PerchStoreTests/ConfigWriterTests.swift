@@ -1,0 +1,112 @@
+import Glibc
+import PerchCore
+import Testing
+
+@testable import PerchStore
+
+/// ConfigLoader's verdict on one account with this id and name: nil when it loads, else the
+/// message after the JSON path.
+private func loaderVerdict(id: String, name: String) -> [String] {
+    let json = "{\"accounts\": [{\"id\": \(ConfigWriter.json(id)), \"name\": \(ConfigWriter.json(name))}]}"
+    do {
+        _ = try ConfigLoader.parse(Array(json.utf8), path: "c")
+        return []
+    } catch {
+        return error.lines
+    }
+}
+
+@Suite("Adding an account to the config")
+struct ConfigWriterTests {
+    @Test(
+        "the loader and the form reach the same verdict with the same words",
+        arguments: [
+            ("work", "Work"), ("", "Work"), ("Work", "Work"), ("a b", "Work"), ("a.b_c-9", "Work"), ("ok", ""), ("ok", "  "),
+            ("ok", "\u{200B}"), ("ok", "Ünïcode"), ("é", "x"),
+        ])
+    func sharedVerdict(_ id: String, _ name: String) {
+        let loader = loaderVerdict(id: id, name: name)
+        let form = AccountValidation.problems(id: id, name: name, existingIDs: [])
+        #expect(loader.isEmpty == form.isEmpty)
+        for (field, problem) in form {
+            #expect(loader.contains("config c: accounts[0].\(field.rawValue): \(problem.message)"), "\(loader)")
+        }
+        #expect(loader.count == form.count)
+    }
+
+    @Test("appends to the file as text, keeps a .bak of the previous bytes and the file's mode")
+    func appends() throws {
+        let folder = try TemporaryFolder()
+        let path = folder.path + "/accounts.json"
+        let original =
+            "{\n  \"version\": 1,\n  \"x-note\": \"kept\",\n  \"accounts\": [\n    {\"id\": \"a\", \"name\": \"A\"},\n    {\n      \"id\": \"b\", \"name\": \"B ]\"\n    }\n  ]\n}\n"
+        try FileSystem.writeAtomically(Array(original.utf8), to: path, mode: 0o640)
+        let outcome = try ConfigWriter.append(Account(id: "c", name: "C \"q\"", handle: "@c"), to: path)
+        let text = String(decoding: try FileSystem.read(path), as: UTF8.self)
+        #expect(text.hasPrefix("{\n  \"version\": 1,\n  \"x-note\": \"kept\",\n"))
+        #expect(text.contains("    },\n    {\"id\": \"c\", \"name\": \"C \\\"q\\\"\", \"handle\": \"@c\"}\n  ]\n}\n"))
+        #expect(outcome.accounts.map(\.id) == ["a", "b", "c"])
+        #expect(try FileSystem.read(path + ".bak") == Array(original.utf8))
+        #expect(try FileSystem.readContents(path).mode == 0o640)
+        #expect(try FileSystem.readContents(path + ".bak").mode == 0o640)
+        #expect(try ConfigLoader.parse(FileSystem.read(path), path: path).accounts.last?.name == "C \"q\"")
+    }
+
+    @Test("without a config file, a new one holds the sample accounts and the new one")
+    func newFile() throws {
+        let folder = try TemporaryFolder()
+        let path = folder.path + "/perch/accounts.json"
+        let outcome = try ConfigWriter.append(Account(id: "new", name: "New"), to: path)
+        #expect(outcome.backupPath == nil)
+        let parsed = try ConfigLoader.parse(FileSystem.read(path), path: path)
+        #expect(parsed.accounts == Account.samples + [Account(id: "new", name: "New")])
+        #expect(try FileSystem.readContents(path).mode == 0o600)
+    }
+
+    @Test("a failure leaves the file untouched: a duplicate id, a broken file, a read-only folder")
+    func failures() throws {
+        let folder = try TemporaryFolder()
+        let path = folder.path + "/accounts.json"
+        let original = Array("{\"accounts\": [{\"id\": \"a\", \"name\": \"A\"}]}".utf8)
+        try FileSystem.writeAtomically(original, to: path)
+        #expect(throws: ConfigWriteError.duplicate(id: "a", path: path)) { try ConfigWriter.append(Account(id: "a", name: "X"), to: path) }
+        #expect(try FileSystem.read(path) == original)
+        let broken = folder.path + "/broken.json"
+        try FileSystem.writeAtomically(Array("{\"accounts\": [".utf8), to: broken)
+        #expect(throws: ConfigWriteError.self) { try ConfigWriter.append(Account(id: "b", name: "B"), to: broken) }
+        #expect(try FileSystem.read(broken) == Array("{\"accounts\": [".utf8))
+        if getuid() != 0 {
+            chmod(folder.path, 0o500)
+            defer { chmod(folder.path, 0o700) }
+            #expect(throws: ConfigWriteError.self) { try ConfigWriter.append(Account(id: "b", name: "B"), to: path) }
+            #expect(try FileSystem.read(path) == original)
+        }
+    }
+}
+
+/// A fresh temporary folder, removed when the value goes away.
+private final class TemporaryFolder {
+    let path: String
+
+    init() throws {
+        var template = Array("/tmp/perch-writer-tests-XXXXXX".utf8CString)
+        guard template.withUnsafeMutableBufferPointer({ mkdtemp($0.baseAddress!) }) != nil else {
+            throw FileError(path: "/tmp", code: errno, operation: "mkdtemp")
+        }
+        path = String(decoding: template.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+    }
+
+    deinit {
+        chmod(path, 0o700)
+        _ = try? withTemporaryFolderRemoval(path)
+    }
+}
+
+/// Removes `path` and what it holds.
+private func withTemporaryFolderRemoval(_ path: String) throws {
+    var status: Int32 = 0
+    var pid: pid_t = 0
+    let argv: [UnsafeMutablePointer<CChar>?] = [strdup("/bin/rm"), strdup("-rf"), strdup(path), nil]
+    defer { for pointer in argv { free(pointer) } }
+    if posix_spawn(&pid, "/bin/rm", nil, nil, argv, environ) == 0 { waitpid(pid, &status, 0) }
+}
