@@ -7,8 +7,8 @@ enum Scenarios {
         (1...max(1, count)).map { Account(id: "a\($0)", name: "Account \($0)", handle: "@user\($0)") }
     }
 
-    /// Every screen that exists, by name: each tab, and the account sheet up over Overview.
-    /// (The context menu and the full-screen cover are not built yet.)
+    /// Every screen, by name: each tab, the account sheet up over Overview, a Catalog item's
+    /// context menu (`m`) and its full-screen cover (Open).
     static func screens(size: Size, accounts: [Account] = Account.samples) -> [(String, AppState)] {
         let saved = SavedState(currentAccount: accounts[accounts.count / 2].id, switchCount: 3, switchesPerAccount: [accounts[0].id: 3])
         let base = AppState(accounts: accounts, saved: saved, size: size)
@@ -21,6 +21,15 @@ enum Scenarios {
         var sheet = base
         sheet.openSheet()
         result.append(("sheet", sheet))
+        var menu = base
+        menu.selectedTab = .catalog
+        _ = menu.update(.key(.char("m")))
+        precondition(menu.presented.count == 1, "m did not open the context menu")
+        result.append(("context_menu", menu))
+        var cover = menu
+        _ = cover.update(.key(KeyEvent(.enter)))
+        precondition(cover.presented.count == 1 && cover.presented != menu.presented, "Enter on Open did not show the cover")
+        result.append(("cover", cover))
         return result
     }
 
