@@ -57,24 +57,28 @@ public struct Screen: Hashable, Sendable {
             return end
         }
         var x = column
-        for character in fitted.flatMap(DisplayWidth.drawable) {
-            let w = DisplayWidth.columns(of: character)
-            if w == 0 { continue }
-            if x + w > limit {
-                // Only when `…` itself could not be placed; pad instead of cutting a character.
-                for pad in max(0, x)..<max(0, limit) { set(column: pad, row: row, Cell(" ", style: style)) }
-                return limit
+        for raw in fitted {
+            // Printable ASCII in mixed text (a row with a `·` in it) needs no look-ups either.
+            let ascii = raw.isASCII && raw.utf8.count == 1 && raw.utf8.first! >= 0x20 && raw.utf8.first! < 0x7F
+            for character in ascii ? [raw] : Array(DisplayWidth.drawable(raw)) {
+                let w = ascii ? 1 : DisplayWidth.columns(of: character)
+                if w == 0 { continue }
+                if x + w > limit {
+                    // Only when `…` itself could not be placed; pad instead of cutting a character.
+                    for pad in max(0, x)..<max(0, limit) { set(column: pad, row: row, Cell(" ", style: style)) }
+                    return limit
+                }
+                if x >= 0 {
+                    detachWideCharacters(column: x, row: row)
+                    if w > 1 { detachWideCharacters(column: x + w - 1, row: row) }
+                    cells[row * size.width + x] = Cell(character, style: style)
+                    for extra in 1..<w { cells[row * size.width + x + extra] = Cell(" ", style: style, isContinuation: true) }
+                } else {
+                    // The character starts left of the screen: show spaces for its visible part.
+                    for pad in 0..<max(0, min(x + w, limit)) { set(column: pad, row: row, Cell(" ", style: style)) }
+                }
+                x += w
             }
-            if x >= 0 {
-                detachWideCharacters(column: x, row: row)
-                if w > 1 { detachWideCharacters(column: x + w - 1, row: row) }
-                cells[row * size.width + x] = Cell(character, style: style)
-                for extra in 1..<w { cells[row * size.width + x + extra] = Cell(" ", style: style, isContinuation: true) }
-            } else {
-                // The character starts left of the screen: show spaces for its visible part.
-                for pad in 0..<max(0, min(x + w, limit)) { set(column: pad, row: row, Cell(" ", style: style)) }
-            }
-            x += w
         }
         return x
     }
