@@ -268,3 +268,40 @@ struct SheetCountTests {
         #expect(!lines.contains { $0.contains("4 of 3") })
     }
 }
+
+@Suite("Filter search index")
+struct SearchIndexTests {
+    static let accounts: [Account] = [
+        Account(id: "a", name: "Alpha Work", handle: "@alpha"), Account(id: "b", name: "beta", handle: "@WORKER"),
+        Account(id: "c", name: "Gamma"), Account(id: "d", name: "Δelta work", handle: "@d"), Account(id: "e", name: "work", handle: "@e"),
+        Account(id: "f", name: "Ωmega", handle: "@wo"),
+    ]
+
+    @Test("the index gives the same rows as matching each string", arguments: ["w", "wo", "work", "@w", "a", "ALPHA", "x", "k", "lta w"])
+    func sameAsStrings(filter: String) {
+        let needle = Array(filter.lowercased().utf8)
+        let indexed = SearchIndex(Self.accounts).matches(needle, among: Self.accounts.indices)
+        #expect(indexed == AppState.matches(of: filter, in: Self.accounts))
+    }
+
+    @Test("typing on narrows from the previous matches and gives what a full search gives")
+    func narrowing() {
+        var state = AppState(accounts: Self.accounts, size: Size(width: 80, height: 24))
+        _ = state.update(.key(.char("a")))
+        _ = state.update(.key(.char("/")))
+        for c in "wor" { _ = state.update(.key(.char(c))) }
+        #expect(state.sheet?.rows == AppState.matches(of: "wor", in: Self.accounts))
+        _ = state.update(.key(KeyEvent(.backspace)))
+        #expect(state.sheet?.rows == AppState.matches(of: "wo", in: Self.accounts))
+    }
+
+    @Test("after the accounts are replaced (an account added), the filter searches the new list")
+    func indexFollowsAccounts() {
+        var state = AppState(accounts: Self.accounts, size: Size(width: 80, height: 24))
+        _ = state.update(.key(.char("a")))
+        _ = state.update(.key(.char("/")))
+        state.replaceAccounts(Self.accounts + [Account(id: "z", name: "Zulu work")])
+        _ = state.update(.key(.char("z")))
+        #expect(state.sheet?.rows == [.account(Self.accounts.count)])
+    }
+}

@@ -119,6 +119,13 @@ public struct AppState: Hashable, Sendable {
         groupedRows = Self.groupedRows(newAccounts)
         nameColumns = Self.nameColumns(newAccounts)
         currentIndex = Self.index(of: saved.currentAccount, in: newAccounts)
+        // A sheet's search index describes the old accounts: it is built again when needed.
+        for (index, layer) in presented.enumerated() {
+            if case .accountSheet(var sheet) = layer {
+                sheet.searchIndex = nil
+                presented[index] = .accountSheet(sheet)
+            }
+        }
         clampLists()
     }
 

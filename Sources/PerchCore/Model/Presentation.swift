@@ -99,6 +99,8 @@ public struct AccountSheet: Hashable, Sendable {
     /// The height last aimed at, in rows; a new target starts an ``animation`` from where it is.
     public var target = 0
     public var animation: HeightAnimation?
+    /// The accounts' names and handles, folded for the filter; built when the filter opens.
+    public var searchIndex: SearchIndex?
 
     public init() {}
 

@@ -203,9 +203,11 @@ extension AppState {
             default: break
             }
         case .startFilter:
+            let accounts = self.accounts
             updateSheet { sheet, _, _ in
                 sheet.isEditingFilter = true
                 sheet.filter = sheet.filter ?? ""
+                if sheet.searchIndex == nil { sheet.searchIndex = SearchIndex(accounts) }
             }
         case .clearFilter:
             updateSheet { sheet, _, _ in
@@ -313,19 +315,26 @@ extension AppState {
     /// Types `text` into the sheet's filter (starting one if needed); controls and line breaks
     /// are left out, and the filter stops at ``maximumFilterLength`` characters.
     private mutating func typeInFilter(_ text: String) {
+        let accounts = self.accounts
+        var previous: String?
         updateSheet { sheet, _, _ in
+            previous = sheet.filter
             let typed = text.filter { c in !c.isNewline && c.unicodeScalars.allSatisfy { $0.value >= 0x20 && $0.value != 0x7F } }
             let filter = (sheet.filter ?? "") + typed
             sheet.filter = String(filter.prefix(Self.maximumFilterLength))
             sheet.isEditingFilter = true
+            if sheet.searchIndex == nil { sheet.searchIndex = SearchIndex(accounts) }
         }
-        refilter()
+        refilter(narrowingFrom: previous)
     }
 
     /// Rebuilds the top sheet's rows from its filter: accounts whose name or handle contains the
     /// filter, ignoring case; those where either starts with it (the handle also without its `@`)
     /// come first, each part in config order. With no filter the rows are the grouped list again.
-    mutating func refilter() {
+    ///
+    /// When the filter only grew from `previous` (typing on), only the accounts that matched
+    /// `previous` can match; they are the ones searched.
+    mutating func refilter(narrowingFrom previous: String? = nil) {
         let accounts = self.accounts
         let grouped = groupedRows
         updateSheet { sheet, _, _ in
@@ -333,7 +342,17 @@ extension AppState {
                 sheet.rows = grouped
                 return
             }
-            sheet.rows = Self.matches(of: filter, in: accounts)
+            let needle = Array(filter.lowercased().utf8)
+            guard let index = sheet.searchIndex, needle.allSatisfy({ $0 < 0x80 }) else {
+                sheet.rows = Self.matches(of: filter, in: accounts)
+                return
+            }
+            if let previous, !previous.isEmpty, filter.hasPrefix(previous), let rows = sheet.rows {
+                let candidates = rows.compactMap { row -> Int? in if case .account(let i) = row { i } else { nil } }.sorted()
+                sheet.rows = index.matches(needle, among: candidates)
+            } else {
+                sheet.rows = index.matches(needle, among: accounts.indices)
+            }
         }
         moveSheetCursor(to: 0, direction: 1)
     }
