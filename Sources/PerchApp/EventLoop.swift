@@ -145,7 +145,7 @@ public final class EventLoop {
         var changed = false
         for event in events {
             let state = self.state
-            changed = apply(recognizer.handle(event, at: time, hitTest: state.hitTest), at: time) || changed
+            changed = apply(recognizer.handle(event, at: time, hitTest: state.hitTest, holdable: state.acceptsKeyHold), at: time) || changed
             if exitStatus != nil { break }
         }
         return changed

@@ -314,9 +314,11 @@ struct EndToEndTests {
         // The sheet rises over 150 ms.
         #expect(try session.waitUntil { $0.firstIndex { $0.contains("━") } == 2 })
         try session.resize(width: 80, height: 40)
-        let refitted = try session.waitUntil { $0.firstIndex { $0.contains("━") } == 40 - 33 }
-        #expect(refitted, "re-fitted to 33 rows")
+        // 30 accounts, the `Add account…` row and 3 rows of chrome: 34 rows.
+        let refitted = try session.waitUntil { $0.firstIndex { $0.contains("━") } == 40 - 34 }
+        #expect(refitted, "re-fitted to 34 rows")
         #expect(try session.screen().contains { $0.contains("Account 30") })
+        #expect(try session.screen().contains { $0.contains("Add account…") })
     }
 
     // Bug: signals blocked by the parent (inherited across exec) made Ctrl-Z, resizes and SIGTERM do nothing.

@@ -126,6 +126,8 @@ struct AccountFormTests {
         #expect(state.sheet?.cursor.cursor == 4)
         #expect(state.info.configDescription == "/c/accounts.json")
         #expect(state.render().lines.contains { $0.hasPrefix("   Ada ") })
+        // Bug: after adding, the sheet stayed one row short (no `Add account…` row) until reopened.
+        #expect(state.render().lines.contains { $0.contains("Add account…") }, "the sheet fits its new content")
     }
 
     @Test("from Settings, the sheet opens on the new account")
@@ -169,5 +171,42 @@ struct AccountFormTests {
         }
         #expect(help.context == .accountForm)
         #expect(help.bindings.contains { $0.action == .focusNext && $0.keys.contains(KeyEvent(.tab)) })
+    }
+}
+
+@Suite("Account form problems")
+struct AccountFormProblemTests {
+    // Bug: after an invalid id was corrected, its old message stayed until the next Enter.
+    @Test("editing a field clears the message about its old text; the other fields keep theirs")
+    func editingClears() {
+        var form = AccountForm()
+        form.problems = [.id: .invalidID("Work!"), .name: .empty]
+        form.type("x")
+        #expect(form.problems[.id] == nil)
+        #expect(form.problems[.name] == .empty)
+        form.focus = .name
+        form.problems[.id] = .invalidID("x")
+        form.deleteBackward()  // nothing to delete: the message stays
+        #expect(form.problems[.name] == .empty)
+        form.type("N")
+        form.deleteBackward()
+        #expect(form.problems[.name] == nil)
+        #expect(form.problems[.id] == .invalidID("x"))
+    }
+}
+
+@Suite("Delete alert wording")
+struct DeleteAlertWordingTests {
+    // Bug: with no account chosen, the Delete alert read "It leaves this’s Catalog for this session."
+    @Test("with no account chosen the Delete alert speaks of the Catalog")
+    func noAccount() {
+        var state = AppState(accounts: Account.samples, size: Size(width: 80, height: 24))
+        state.selectedTab = .catalog
+        _ = state.update(.key(.char("m")))
+        for _ in 0..<3 { _ = state.update(.key(KeyEvent(.down))) }
+        _ = state.update(.key(KeyEvent(.enter)))
+        let text = state.render().lines.joined(separator: "\n")
+        #expect(text.contains("It leaves the Catalog for this session."), "\(text)")
+        #expect(!text.contains("this’s"))
     }
 }

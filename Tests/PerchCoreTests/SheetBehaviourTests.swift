@@ -305,3 +305,60 @@ struct SearchIndexTests {
         #expect(state.sheet?.rows == [.account(Self.accounts.count)])
     }
 }
+
+@Suite("Key holds and picks in layers")
+struct KeyHoldContextTests {
+    // Bug: a second Enter within 800 ms in the Add account form was taken for an auto-repeat and dropped.
+    @Test("a quick second Enter where holding means nothing is delivered as a key")
+    func quickSecondEnter() {
+        var state = AppState(accounts: Account.samples, size: Size(width: 80, height: 24))
+        _ = state.update(.key(.char("a")))
+        var recognizer = GestureRecognizer(configuration: .init(longPressMilliseconds: 500))
+        let first = recognizer.handle(.key(KeyEvent(.enter)), at: 1_000, hitTest: state.hitTest, holdable: state.acceptsKeyHold)
+        let second = recognizer.handle(.key(KeyEvent(.enter)), at: 1_400, hitTest: state.hitTest, holdable: state.acceptsKeyHold)
+        #expect(first == [.key(KeyEvent(.enter))])
+        #expect(second == [.key(KeyEvent(.enter))], "not swallowed as an auto-repeat")
+        #expect(!state.acceptsKeyHold(KeyEvent(.enter)), "a layer is up")
+        state = AppState(accounts: Account.samples, size: Size(width: 80, height: 24))
+        state.selectedTab = .catalog
+        #expect(state.acceptsKeyHold(KeyEvent(.enter)), "holding Enter on the Catalog opens the context menu")
+        #expect(state.acceptsKeyHold(.char("1")))
+    }
+
+    // Bug: picking an account from a sheet over an item's cover left the old account's item showing.
+    @Test("picking an account from a sheet over a cover closes the cover too")
+    func pickClosesCover() {
+        var state = AppState(accounts: Account.samples, size: Size(width: 80, height: 24))
+        state.selectedTab = .catalog
+        _ = state.update(.key(.char("m")))
+        _ = state.update(.key(KeyEvent(.enter)))
+        #expect(state.presented.count == 1, "the cover is up")
+        _ = state.update(.key(.char("a")))
+        #expect(state.presented.count == 2, "a sheet over the cover")
+        _ = state.update(.key(KeyEvent(.enter)))
+        #expect(state.presented.isEmpty)
+        #expect(state.selectedTab == .overview)
+    }
+
+    @Test("a held Enter opens the context menu once; its later repeats are swallowed; presses after it are presses")
+    func heldEnterThenPresses() {
+        var state = AppState(accounts: Account.samples, size: Size(width: 80, height: 24))
+        state.selectedTab = .catalog
+        var recognizer = GestureRecognizer(configuration: .init(longPressMilliseconds: 500))
+        func press(at time: Int64) -> [AppEvent] {
+            let snapshot = state
+            let events = recognizer.handle(.key(KeyEvent(.enter)), at: time, hitTest: snapshot.hitTest, holdable: snapshot.acceptsKeyHold)
+            for event in events { _ = state.update(event) }
+            return events
+        }
+        _ = press(at: 0)
+        var fired = 0
+        for time in stride(from: Int64(300), through: 900, by: 30) {
+            fired += press(at: time).filter { if case .keyHold = $0 { true } else { false } }.count
+        }
+        #expect(fired == 1)
+        #expect(state.presented.count == 1, "only the context menu is up; no repeat reached it")
+        #expect(press(at: 1_300) == [.key(KeyEvent(.enter))], "a new press after the hold")
+        #expect(press(at: 1_600) == [.key(KeyEvent(.enter))], "and another, 300 ms later, is not taken for a repeat")
+    }
+}

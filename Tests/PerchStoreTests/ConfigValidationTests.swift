@@ -65,6 +65,11 @@ struct ConfigValidationTests {
             InvalidConfig(
                 rule: "name draws something that is not a control", json: oneAccount(#""id": "a", "name": "\u0000\t""#),
                 problems: ["accounts[0].name: has nothing visible (only zero-width or control characters)"]),
+            // Bug: names of only a soft hyphen, Hangul fillers or the blank braille pattern were accepted and drew a blank row.
+            InvalidConfig(
+                rule: "name draws something that is not default-ignorable",
+                json: oneAccount(#""id": "a", "name": "\u00ad\u3164\u2800\uffa0\u115f""#),
+                problems: ["accounts[0].name: has nothing visible (only zero-width or control characters)"]),
             // Bug: a duplicate id in an account with another problem was reported only after that was fixed.
             InvalidConfig(
                 rule: "a duplicate id is reported beside the account's other problems",

@@ -76,13 +76,17 @@ public struct GestureRecognizer: Sendable {
     }
 
     /// Feeds one input event that arrived at `time` (ms); `hitTest` names the target under a
-    /// cell in the current layout. Returns the events for the app, in order.
+    /// cell in the current layout, and `holdable` says whether holding a key means something in
+    /// the current context (elsewhere every press and auto-repeat is delivered as a key, so a
+    /// quick second `Enter` in a form is a second `Enter`). Returns the events for the app, in order.
     public mutating func handle(
-        _ event: InputEvent, at time: Int64, hitTest: (Position) -> HitTarget
+        _ event: InputEvent, at time: Int64, hitTest: (Position) -> HitTarget, holdable: (KeyEvent) -> Bool = { _ in true }
     ) -> [AppEvent] {
         switch event {
         case .key(let key):
-            return handleKey(key, at: time)
+            // The repeats of a hold that started where holding means something stay part of it
+            // (after it fired, a layer may be up); only a new press asks `holdable`.
+            return handleKey(key, at: time, holdable: { holdable(key) })
         case .mouse(let mouse):
             return handleMouse(mouse, at: time, hitTest: hitTest)
         case .paste(let text):
@@ -104,7 +108,7 @@ public struct GestureRecognizer: Sendable {
         return [.longPress(gesture.target)]
     }
 
-    private mutating func handleKey(_ key: KeyEvent, at time: Int64) -> [AppEvent] {
+    private mutating func handleKey(_ key: KeyEvent, at time: Int64, holdable: () -> Bool) -> [AppEvent] {
         guard configuration.holdableKeys.contains(key) else {
             hold = nil
             return [.key(key)]
@@ -119,7 +123,7 @@ public struct GestureRecognizer: Sendable {
                 .fired where gap <= configuration.repeatGapMilliseconds:
                 if current.phase == .firstRepeat { current.phase = .repeating }
             default:
-                return startHold(key, at: time)  // too slow for a repeat: a new press
+                return startHold(key, at: time, holdable: holdable())  // too slow for a repeat: a new press
             }
             current.last = time
             var events: [AppEvent] = []
@@ -130,11 +134,13 @@ public struct GestureRecognizer: Sendable {
             hold = current
             return events
         }
-        return startHold(key, at: time)
+        return startHold(key, at: time, holdable: holdable())
     }
 
-    private mutating func startHold(_ key: KeyEvent, at time: Int64) -> [AppEvent] {
-        hold = KeyHold(key: key, start: time, last: time, phase: .awaitingRepeat)
+    /// A new press of `key`: delivered at once, and watched for auto-repeats when holding it
+    /// means something (else its repeats are presses of their own).
+    private mutating func startHold(_ key: KeyEvent, at time: Int64, holdable: Bool) -> [AppEvent] {
+        hold = holdable ? KeyHold(key: key, start: time, last: time, phase: .awaitingRepeat) : nil
         return [.key(key)]
     }
 

@@ -110,7 +110,7 @@ public struct InputPipelineCheck {
             }
             try expire(at: time)
             let state = self.state
-            let appEvents = recognizer.handle(event, at: time, hitTest: state.hitTest)
+            let appEvents = recognizer.handle(event, at: time, hitTest: state.hitTest, holdable: state.acceptsKeyHold)
             guard appEvents.count <= 1 else { throw Violation(description: "\(event) gave \(appEvents)") }
             try apply(appEvents, at: time)
         }

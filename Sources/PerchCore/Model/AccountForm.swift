@@ -10,7 +10,8 @@ public struct AccountForm: Hashable, Sendable {
     public var values: [AccountField: String] = [:]
     /// The focused field.
     public var focus: AccountField = .id
-    /// Problems found when the form was last submitted, by field; shown beside the fields.
+    /// Problems found when the form was last submitted, by field; shown beside the fields until
+    /// the field is edited (a message about text that is no longer there would mislead).
     public var problems: [AccountField: AccountProblem] = [:]
     /// Why the config could not be written at the last submit, or nil.
     public var writeError: String?
@@ -29,11 +30,15 @@ public struct AccountForm: Hashable, Sendable {
         let typed = text.filter { c in !c.isNewline && c.unicodeScalars.allSatisfy { $0.value >= 0x20 && $0.value != 0x7F } }
         guard !typed.isEmpty else { return }
         values[focus] = String((value(focus) + typed).prefix(Self.maximumLength))
+        problems[focus] = nil
     }
 
     /// Deletes the last character of the focused field.
     public mutating func deleteBackward() {
-        if values[focus]?.isEmpty == false { values[focus]?.removeLast() }
+        if values[focus]?.isEmpty == false {
+            values[focus]?.removeLast()
+            problems[focus] = nil
+        }
     }
 
     /// Moves the focus by `delta` fields, wrapping around.

@@ -37,13 +37,21 @@ public enum AccountValidation {
     }
 
     /// What is wrong with `name`, or nil when it shows something: a name must hold at least one
-    /// character that is neither white space nor a control and takes at least one column.
+    /// character that is not white space, a control, default-ignorable (Unicode's
+    /// Default_Ignorable_Code_Point) or the blank braille pattern, and takes at least one column.
     public static func nameProblem(_ name: String) -> AccountProblem? {
         // A printable ASCII character (the common case) settles both checks in one byte scan.
         if name.utf8.contains(where: { $0 > 0x20 && $0 < 0x7F }) { return nil }
         if name.allSatisfy(\.isWhitespace) { return .empty }
-        // Controls are drawn as a replacement character, which is not the name showing anything.
-        let shown = name.filter { c in !c.isWhitespace && !c.unicodeScalars.allSatisfy { $0.properties.generalCategory == .control } }
+        // Controls are drawn as a replacement character, which is not the name showing anything;
+        // default-ignorable characters (soft hyphen, Hangul fillers) and the blank braille
+        // pattern take space or not depending on the terminal, and show nothing either way.
+        let shown = name.filter { c in
+            !c.isWhitespace
+                && !c.unicodeScalars.allSatisfy {
+                    $0.properties.generalCategory == .control || $0.properties.isDefaultIgnorableCodePoint || $0.value == 0x2800
+                }
+        }
         return DisplayWidth.columns(of: shown) == 0 ? .nothingVisible : nil
     }
 

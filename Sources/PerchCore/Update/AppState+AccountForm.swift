@@ -63,6 +63,8 @@ extension AppState {
         let row = grouped?.firstIndex(of: .account(accountIndex)) ?? accountIndex
         moveSheetCursor(to: row, direction: 1)
         clampLists()
+        // The sheet has one more row: it fits itself to it, as after any change of content.
+        settlePresentations()
     }
 
     /// The config could not be written: the form stays up with `message` shown.

@@ -59,11 +59,11 @@ extension AppState {
             banner = "Copied \(id) (OSC 52, where the terminal allows it)."
             return [.copyToClipboard(id)]
         case .delete:
-            let owner = currentAccount?.name ?? "this"
+            let catalog = currentAccount.map { "\($0.name)’s Catalog" } ?? "the Catalog"
             presented.append(
                 .alert(
                     Alert(
-                        title: "Delete “\(item.title)”?", message: "It leaves \(owner)’s Catalog for this session.",
+                        title: "Delete “\(item.title)”?", message: "It leaves \(catalog) for this session.",
                         confirmTitle: "Delete", action: .deleteItem(id: id))))
             return []
         }

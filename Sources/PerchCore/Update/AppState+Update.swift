@@ -68,6 +68,14 @@ extension AppState {
     /// Rows a Page Up / Page Down moves in a list of `visible` rows.
     static func pageStep(_ visible: Int) -> Int { max(1, visible - 1) }
 
+    /// Whether holding `key` means something now: `1` on any pane and `Enter` on the Catalog,
+    /// with no layer up. Elsewhere its auto-repeats are plain presses (the recogniser delivers
+    /// them as keys), so a quick second `Enter` in a form or a sheet is not taken for a repeat.
+    public func acceptsKeyHold(_ key: KeyEvent) -> Bool {
+        guard activeTop == nil else { return false }
+        return key == .char(Tab.overview.shortcut) || (key == KeyEvent(.enter) && selectedTab == .catalog)
+    }
+
     /// Mouse wheel: rows per notch.
     public static let rowsPerScrollNotch = 3
 
@@ -130,6 +138,9 @@ extension AppState {
     mutating func pick(_ index: Int) -> [Effect] {
         guard accounts.indices.contains(index) else { return [] }
         dismissTop()
+        // Layers below the sheet (an item's cover, a context menu) belong to the Catalog of the
+        // account being left: Overview is shown, so they go too.
+        presented.removeAll { if case .accountSheet = $0 { false } else { true } }
         selectedTab = .overview
         let id = accounts[index].id
         if id != saved.currentAccount { adopt(saved.recordingSwitch(to: id)) }
