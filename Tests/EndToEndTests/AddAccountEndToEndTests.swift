@@ -7,19 +7,26 @@ import Testing
 struct AddAccountEndToEndTests {
     static func config(_ home: URL) -> URL { home.appendingPathComponent("config/perch/accounts.json") }
 
+    /// Waits for the form, types `id`, moves to the name with `next` (`Tab` or `Down`), types
+    /// `name` and submits with `Enter`, as a person would.
+    static func fill(_ session: TmuxSession, id: String, name: String, next: String) throws {
+        #expect(try session.waitFor("[ Add ]"))
+        try session.sendLiteral(id)
+        try session.send(next)
+        try session.sendLiteral(name)
+        try session.send("Enter")
+    }
+
     @Test("From the sheet: the last row opens the form; id and name, Enter; the file, its .bak and the sheet show the account")
     func fromSheet() throws {
         let home = try TmuxSession.makeScratchHome()
+        defer { try? FileManager.default.removeItem(at: home) }
         let original = #"{"accounts": [{"id": "work", "name": "Work"}, {"id": "home", "name": "Home"}]}"#
         try TmuxSession.writeConfig(original, home: home)
         let session = try TmuxSession.started(home: home)
         try session.expectAfter("a", shows: "Add account…")
         try session.send("End", "Enter")
-        #expect(try session.waitFor("[ Add ]"))
-        try session.sendLiteral("travel")
-        try session.send("Tab")
-        try session.sendLiteral("Travel Desk")
-        try session.send("Enter")
+        try Self.fill(session, id: "travel", name: "Travel Desk", next: "Tab")
         #expect(try session.waitUntil { $0.contains { $0.hasPrefix(" ▸ ") == false && $0.contains("Travel Desk") } })
         let text = try String(contentsOf: Self.config(home), encoding: .utf8)
         #expect(text.contains(#"{"id": "travel", "name": "Travel Desk"}"#))
@@ -31,14 +38,11 @@ struct AddAccountEndToEndTests {
     @Test("From Settings with no config: the samples and the new account are written, and the sheet opens on it")
     func fromSettings() throws {
         let home = try TmuxSession.makeScratchHome()
+        defer { try? FileManager.default.removeItem(at: home) }
         let session = try TmuxSession.started(home: home)
         try session.expectAfter("4", shows: "Add account…")
         try session.send("j", "Enter")
-        #expect(try session.waitFor("[ Add ]"))
-        try session.sendLiteral("zed")
-        try session.send("Down")
-        try session.sendLiteral("Zed")
-        try session.send("Enter")
+        try Self.fill(session, id: "zed", name: "Zed", next: "Down")
         #expect(try session.waitFor("Switch account"))
         #expect(try session.waitUntil { $0.contains { $0.contains("Zed") } })
         let text = try String(contentsOf: Self.config(home), encoding: .utf8)

@@ -25,28 +25,28 @@ struct CoreBench {
     func sheetOpen(accounts count: Int) -> Figure {
         let accounts = Scenarios.accounts(count)
         let base = AppState(accounts: accounts, saved: SavedState(currentAccount: accounts.last!.id), size: Size(width: 80, height: 24))
-        let before = base.render()
-        let samples = timeRuns(runs: smoke ? 1 : 300) {
-            var state = base
-            _ = state.update(.key(.char("a")))
-            keep(state.render().changedRuns(from: before))
-        }
-        return Figure(id: "sheet_open_\(count)", timed: samples)
+        return keystroke(.char("a"), on: base, runs: 300, id: "sheet_open_\(count)")
     }
 
-    /// One filter keystroke in the open sheet: `7` typed after `/` (the matches are rebuilt from
-    /// every account), the frame rendered and diffed.
+    /// `key` applied to a copy of `base`, the frame rendered and diffed against `base`'s, `runs`
+    /// times (once in smoke mode).
+    func keystroke(_ key: KeyEvent, on base: AppState, runs: Int, id: String) -> Figure {
+        let before = base.render()
+        let samples = timeRuns(runs: smoke ? 1 : runs) {
+            var state = base
+            _ = state.update(.key(key))
+            keep(state.render().changedRuns(from: before))
+        }
+        return Figure(id: id, timed: samples)
+    }
+
+    /// One filter keystroke in the open sheet: `7` typed after `/` (the first character, so every
+    /// account is searched), the frame rendered and diffed.
     func filterKeystroke(accounts count: Int) -> Figure {
         var base = AppState(accounts: Scenarios.accounts(count), size: Size(width: 80, height: 24))
         _ = base.update(.key(.char("a")))
         _ = base.update(.key(.char("/")))
-        let before = base.render()
-        let samples = timeRuns(runs: smoke ? 1 : 100) {
-            var state = base
-            _ = state.update(.key(.char("7")))
-            keep(state.render().changedRuns(from: before))
-        }
-        return Figure(id: "sheet_filter_key_\(count)", timed: samples)
+        return keystroke(.char("7"), on: base, runs: 100, id: "sheet_filter_key_\(count)")
     }
 
     /// Config load and validation (`ConfigLoader.load`) of a file of `count` accounts.
