@@ -1,0 +1,163 @@
+import PerchCore
+
+/// One pass over a config document (format version 1) that collects the accounts and every
+/// problem and warning, each as `line L, column C: json.path: what is wrong`.
+struct ConfigReading {
+    let document: JSONDocument
+    let reportUnknownKeys: Bool
+    private(set) var problems: [String] = []
+    private(set) var warnings: [String] = []
+    /// Line starts, found on the first message only: a valid config never pays for them.
+    private var positions: JSONDocument.Positions?
+
+    init(document: JSONDocument, reportUnknownKeys: Bool) {
+        self.document = document
+        self.reportUnknownKeys = reportUnknownKeys
+    }
+
+    /// The keys of format version 1, top level and account.
+    static let fileKeys = ["version", "accounts"]
+    static let accountKeys = ["id", "name", "handle", "group", "color", "onSwitch"]
+
+    private mutating func place(_ value: JSONDocument.Index) -> String {
+        if positions == nil { positions = JSONDocument.Positions(document) }
+        let (line, column) = positions!.position(of: document.range(value).lowerBound)
+        return "line \(line), column \(column): "
+    }
+
+    private mutating func problem(_ value: JSONDocument.Index, _ text: String) {
+        problems.append(place(value) + text)
+    }
+
+    private mutating func warning(_ value: JSONDocument.Index, _ text: String) {
+        warnings.append(place(value) + text)
+    }
+
+    /// The accounts of a file without problems (and those without problems of a file with some).
+    mutating func file() -> [Account] {
+        let root = document.root
+        guard document.kind(root) == .object else {
+            problem(root, #"(top level): expected an object like {"accounts": [{"id": "work", "name": "Work"}]}"#)
+            return []
+        }
+        var version: JSONDocument.Index?
+        var list: JSONDocument.Index?
+        var unknown: [(key: String, at: JSONDocument.Index)] = []
+        for (key, value) in document.members(root) {
+            if document.keyEquals(key, "version") {
+                version = value
+            } else if document.keyEquals(key, "accounts") {
+                list = value
+            } else {
+                unknown.append((document.string(key) ?? "", key))
+            }
+        }
+        for (key, at) in unknown.sorted(by: { $0.key < $1.key }) {
+            warning(at, unknownKeyWarning(key, at: "", known: Self.fileKeys))
+        }
+        if let version, document.kind(version) != .null {
+            let number = document.integer(version)
+            if number != ConfigLoader.currentVersion {
+                let found = number.map(String.init) ?? "not a whole number"
+                problem(version, "version: this Perch reads config version \(ConfigLoader.currentVersion), found \(found)")
+            }
+        }
+        guard let list else {
+            problem(root, "accounts: missing (required); `perch init` writes a starter config")
+            return []
+        }
+        switch document.kind(list) {
+        case .array: break
+        case .null:
+            problem(list, "accounts: expected a list, found null")
+            return []
+        default:
+            problem(list, "accounts: expected a list")
+            return []
+        }
+        let elements = document.elements(list)
+        if elements.isEmpty {
+            problem(list, "accounts: the list is empty; add at least one account")
+            return []
+        }
+        var accounts: [Account] = []
+        accounts.reserveCapacity(elements.count)
+        var firstIndex: [String: Int] = [:]
+        firstIndex.reserveCapacity(elements.count)
+        for (index, element) in elements.enumerated() {
+            let (account, id, idValue) = self.account(element, index: index)
+            // Every problem is reported: a duplicate id too, in an account with other problems.
+            if let id, let idValue, !id.isEmpty {
+                if let first = firstIndex[id] {
+                    problem(idValue, "accounts[\(index)].id: duplicate id \"\(id)\" (first at accounts[\(first)])")
+                } else {
+                    firstIndex[id] = index
+                }
+            }
+            if let account { accounts.append(account) }
+        }
+        return accounts
+    }
+
+    /// One element of `accounts`: the account when it has no problem, and its id as written (when
+    /// a string, for the duplicate check, whatever else is wrong) with where the id is.
+    private mutating func account(_ element: JSONDocument.Index, index: Int) -> (Account?, String?, JSONDocument.Index?) {
+        // The JSON path is built only for a message: building it for every account is costly.
+        let path = { "accounts[\(index)]" }
+        guard document.kind(element) == .object else {
+            problem(element, #"\#(path()): expected an object like {"id": "work", "name": "Work"}"#)
+            return (nil, nil, nil)
+        }
+        var values: [JSONDocument.Index?] = [nil, nil, nil, nil, nil, nil]
+        var unknown: [(key: String, at: JSONDocument.Index)] = []
+        for (key, value) in document.members(element) {
+            if let field = Self.accountKeys.firstIndex(where: { document.keyEquals(key, $0) }) {
+                values[field] = value
+            } else if reportUnknownKeys {
+                unknown.append((document.string(key) ?? "", key))
+            }
+        }
+        let before = problems.count
+        func string(_ field: Int, required: Bool) -> String? {
+            let name = Self.accountKeys[field]
+            guard let value = values[field], document.kind(value) != .null else {
+                if required { problem(values[field] ?? element, "\(path()).\(name): missing (required)") }
+                return nil
+            }
+            guard let text = document.string(value) else {
+                problem(value, "\(path()).\(name): expected a string")
+                return nil
+            }
+            if !required, text.isEmpty {
+                problem(value, "\(path()).\(name): must not be empty (leave the key out instead)")
+                return nil
+            }
+            return text
+        }
+        let id = string(0, required: true)
+        let name = string(1, required: true)
+        let handle = string(2, required: false)
+        let group = string(3, required: false)
+        let colorName = string(4, required: false)
+        let onSwitch = string(5, required: false)
+        // Sorted: the message order must not depend on the order of keys in the file.
+        for (key, at) in unknown.sorted(by: { $0.key < $1.key }) {
+            warning(at, unknownKeyWarning(key, at: path(), known: Self.accountKeys))
+        }
+        // The same rules as the `Add account…` form, from one place.
+        if let id, let problem = AccountValidation.idProblem(id) { self.problem(values[0]!, "\(path()).id: \(problem.message)") }
+        if let name, let problem = AccountValidation.nameProblem(name) {
+            self.problem(values[1]!, "\(path()).name: \(problem.message)")
+        }
+        var color: TerminalColor?
+        if let colorName {
+            color = TerminalColor(name: colorName)
+            if color == nil {
+                let names = TerminalColor.allCases.map(\.name).joined(separator: ", ")
+                problem(values[4]!, "\(path()).color: \"\(colorName)\" is not one of \(names)")
+            }
+        }
+        guard problems.count == before, let id, let name else { return (nil, id, values[0]) }
+        return (Account(id: id, name: name, handle: handle, group: group, color: color, onSwitch: onSwitch), id, values[0])
+    }
+}
