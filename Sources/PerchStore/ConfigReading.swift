@@ -82,21 +82,101 @@ struct ConfigReading {
         }
         var accounts: [Account] = []
         accounts.reserveCapacity(elements.count)
-        var firstIndex: [String: Int] = [:]
-        firstIndex.reserveCapacity(elements.count)
+        var ids = IDTable(capacity: elements.count)
         for (index, element) in elements.enumerated() {
             let (account, id, idValue) = self.account(element, index: index)
             // Every problem is reported: a duplicate id too, in an account with other problems.
-            if let id, let idValue, !id.isEmpty {
-                if let first = firstIndex[id] {
-                    problem(idValue, "accounts[\(index)].id: duplicate id \"\(id)\" (first at accounts[\(first)])")
-                } else {
-                    firstIndex[id] = index
-                }
+            if let id, let idValue, !id.isEmpty, let first = ids.insert(idValue, account: index, in: document) {
+                problem(idValue, "accounts[\(index)].id: duplicate id \"\(id)\" (first at accounts[\(first)])")
             }
             if let account { accounts.append(account) }
         }
         return accounts
+    }
+
+    /// The ids seen so far, by the string value that holds each: an open-addressing table keyed by
+    /// the text's hash, so that no `String` is hashed (the standard library's hashing cost more
+    /// than reading the file).
+    private struct IDTable {
+        /// The low bits of each id's hash (compared before the text), its string value, its account.
+        var slots: [(hash: UInt32, value: Int32, account: Int32)]
+        let mask: Int
+
+        init(capacity: Int) {
+            var size = 16
+            while size < capacity * 2 { size <<= 1 }
+            slots = Array(repeating: (0, -1, -1), count: size)
+            mask = size - 1
+        }
+
+        /// Adds string `value` (the id of account `account`); returns the account that had the
+        /// same id first, or nil when it is new.
+        mutating func insert(_ value: JSONDocument.Index, account: Int, in document: JSONDocument) -> Int? {
+            // FNV-1a's low bits repeat for ids alike but for their last characters: mixed first.
+            var hash = document.stringHash(value)
+            hash ^= hash >> 33
+            hash &*= 0xff51_afd7_ed55_8ccd
+            hash ^= hash >> 33
+            let check = UInt32(truncatingIfNeeded: hash >> 32)
+            var slot = Int(truncatingIfNeeded: hash) & mask
+            while slots[slot].value >= 0 {
+                if slots[slot].hash == check, document.stringsEqual(Int(slots[slot].value), value) {
+                    return Int(slots[slot].account)
+                }
+                slot = (slot + 1) & mask
+            }
+            slots[slot] = (check, Int32(value), Int32(account))
+            return nil
+        }
+    }
+
+    /// Which of ``accountKeys`` string `key` is, compared as bytes; nil for another key.
+    private func accountField(_ key: JSONDocument.Index) -> Int? {
+        let range = document.range(key)
+        let length = range.count - 2
+        if document.nodes[key].escaped { return document.string(key).flatMap { Self.accountKeys.firstIndex(of: $0) } }
+        return document.bytes.withUnsafeBufferPointer { bytes in
+            for (field, name) in Self.accountKeyBytes.enumerated() where name.count == length {
+                var same = true
+                for i in 0..<length where bytes[range.lowerBound + 1 + i] != name[i] {
+                    same = false
+                    break
+                }
+                if same { return field }
+            }
+            return nil
+        }
+    }
+
+    static let accountKeyBytes = accountKeys.map { Array($0.utf8) }
+
+    /// Where each of ``accountKeys`` is in one account, by position in that list (no array: one
+    /// allocation per account was a tenth of the load).
+    private struct Fields {
+        var id, name, handle, group, color, onSwitch: JSONDocument.Index?
+
+        subscript(field: Int) -> JSONDocument.Index? {
+            get {
+                switch field {
+                case 0: id
+                case 1: name
+                case 2: handle
+                case 3: group
+                case 4: color
+                default: onSwitch
+                }
+            }
+            set {
+                switch field {
+                case 0: id = newValue
+                case 1: name = newValue
+                case 2: handle = newValue
+                case 3: group = newValue
+                case 4: color = newValue
+                default: onSwitch = newValue
+                }
+            }
+        }
     }
 
     /// One element of `accounts`: the account when it has no problem, and its id as written (when
@@ -108,14 +188,17 @@ struct ConfigReading {
             problem(element, #"\#(path()): expected an object like {"id": "work", "name": "Work"}"#)
             return (nil, nil, nil)
         }
-        var values: [JSONDocument.Index?] = [nil, nil, nil, nil, nil, nil]
+        var values = Fields()
         var unknown: [(key: String, at: JSONDocument.Index)] = []
-        for (key, value) in document.members(element) {
-            if let field = Self.accountKeys.firstIndex(where: { document.keyEquals(key, $0) }) {
+        var key = document.firstChild(element)
+        for _ in 0..<document.count(element) {
+            let value = key! + 1
+            if let field = accountField(key!) {
                 values[field] = value
             } else if reportUnknownKeys {
-                unknown.append((document.string(key) ?? "", key))
+                unknown.append((document.string(key!) ?? "", key!))
             }
+            key = document.after(value)
         }
         let before = problems.count
         func string(_ field: Int, required: Bool) -> String? {

@@ -1,3 +1,7 @@
+#if canImport(Glibc)
+    import Glibc
+#endif
+
 /// The kind of a JSON value (RFC 8259 §3).
 public enum JSONKind: UInt8, Hashable, Sendable {
     case object, array, string, number, `true`, `false`, null
@@ -96,6 +100,41 @@ public struct JSONDocument: Sendable {
             return true
         }
     }
+
+    /// Whether strings `a` and `b` hold the same text, compared code unit by code unit (RFC 8259
+    /// §8.3); bytes are compared when neither holds an escape.
+    public func stringsEqual(_ a: Index, _ b: Index) -> Bool {
+        let x = nodes[a]
+        let y = nodes[b]
+        if !x.escaped, !y.escaped {
+            let length = Int(x.end - x.start)
+            guard length == Int(y.end - y.start) else { return false }
+            return bytes.withUnsafeBufferPointer { memcmp($0.baseAddress! + Int(x.start), $0.baseAddress! + Int(y.start), length) == 0 }
+        }
+        return string(a).map { Array($0.utf8) } == string(b).map { Array($0.utf8) }
+    }
+
+    /// A hash of string `value`'s text (FNV-1a over its UTF-8), equal for strings that are
+    /// ``stringsEqual(_:_:)``; for tables that look strings up without making a `String`.
+    public func stringHash(_ value: Index) -> UInt64 {
+        let node = nodes[value]
+        var hash: UInt64 = 0xcbf2_9ce4_8422_2325
+        if node.escaped {
+            for byte in (string(value) ?? "").utf8 { hash = (hash ^ UInt64(byte)) &* 0x100_0000_01b3 }
+            return hash
+        }
+        return bytes.withUnsafeBufferPointer { buffer in
+            for i in Int(node.start + 1)..<Int(node.end - 1) { hash = (hash ^ UInt64(buffer[i])) &* 0x100_0000_01b3 }
+            return hash
+        }
+    }
+
+    /// The first child of an array or object (its first element, or its first member's key),
+    /// and each child's next sibling: for walking without making an array of indices.
+    public func firstChild(_ value: Index) -> Index? { nodes[value].count > 0 ? value + 1 : nil }
+
+    /// The index after `value` and everything inside it: its next sibling, when it has one.
+    public func after(_ value: Index) -> Index { Int(nodes[value].next) }
 
     /// A string's text, escapes decoded; nil for a value that is not a string.
     public func string(_ value: Index) -> String? {
