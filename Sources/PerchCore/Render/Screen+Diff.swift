@@ -24,14 +24,13 @@ extension Screen {
         }
     }
 
-    /// Whether cell `index` is the same in both buffers, compared in place: copying each cell
-    /// (its `Character`) to compare it cost more than the comparison.
+    /// Whether cell `index` is the same in both buffers: two integers for the glyph, then the
+    /// style (cells are plain data, so this is all integer comparison).
     @inline(__always)
     private static func same(_ a: UnsafeBufferPointer<Cell>, _ b: UnsafeBufferPointer<Cell>, _ index: Int) -> Bool {
-        let x = a.baseAddress! + index
-        let y = b.baseAddress! + index
-        return x.pointee.style == y.pointee.style && x.pointee.isContinuation == y.pointee.isContinuation
-            && x.pointee.character == y.pointee.character
+        let x = a[index]
+        let y = b[index]
+        return x.glyph == y.glyph && x.isContinuation == y.isContinuation && x.style == y.style
     }
 
     /// The runs that turn `old` into this screen: only changed cells, each run on one row and in
@@ -41,6 +40,9 @@ extension Screen {
         let hasOld = old.map { $0.size == size } ?? false
         let oldCells = hasOld ? old!.cells : []
         var runs: [ScreenRun] = []
+        // One run's UTF-8, reused from run to run.
+        var text: [UInt8] = []
+        text.reserveCapacity(size.width * 4)
         let width = size.width
         cells.withUnsafeBufferPointer { new in
             oldCells.withUnsafeBufferPointer { previous in
@@ -57,7 +59,7 @@ extension Screen {
                         var start = column
                         while start > 0, new[rowStart + start].isContinuation { start -= 1 }
                         let style = new[rowStart + start].style
-                        var text = ""
+                        text.removeAll(keepingCapacity: true)
                         column = start
                         while column < width {
                             let next = new.baseAddress! + rowStart + column
@@ -66,10 +68,13 @@ extension Screen {
                                 continue
                             }
                             if column > start, next.pointee.style != style || !changed(rowStart + column) { break }
-                            text.append(next.pointee.character)
+                            next.pointee.glyph.append(to: &text)
                             column += 1
                         }
-                        runs.append(ScreenRun(row: row, column: start, text: text, columns: column - start, style: style))
+                        runs.append(
+                            ScreenRun(
+                                row: row, column: start, text: String(decoding: text, as: UTF8.self), columns: column - start,
+                                style: style))
                     }
                 }
             }
