@@ -90,7 +90,16 @@ public final class NcursesBackend: TerminalBackend {
         if previous.map({ $0.size != screen.size }) ?? true { wclear(perch_stdscr()) }
         for run in screen.changedRuns(from: previous) {
             let (attrs, pair) = attributes(run.style)
-            _ = run.text.withCString { perch_put(Int32(run.row), Int32(run.column), $0, attrs, pair) }
+            var text = run.text
+            // Printable ASCII (most runs) is copied in as it is; other text goes through ncurses' UTF-8 decoding.
+            let copied = text.withUTF8 { utf8 -> Bool in
+                guard utf8.count == run.columns, utf8.count <= 1024, utf8.allSatisfy({ $0 >= 0x20 && $0 < 0x7F }) else { return false }
+                utf8.withMemoryRebound(to: CChar.self) {
+                    _ = perch_put_ascii(Int32(run.row), Int32(run.column), $0.baseAddress, Int32(utf8.count), attrs, pair)
+                }
+                return true
+            }
+            if !copied { _ = run.text.withCString { perch_put(Int32(run.row), Int32(run.column), $0, attrs, pair) } }
         }
         refresh()
         previous = screen

@@ -219,3 +219,14 @@ struct ScreenTests {
         #expect(Cell(long).character == Character("a" + String(repeating: "\u{301}", count: 7)))
     }
 }
+
+@Suite("Cell layout")
+struct CellLayoutTests {
+    // The diff compares cells as three words: a padding byte would make equal cells differ.
+    @Test("a cell is 24 bytes with no padding: its fields fill it")
+    func noPadding() {
+        #expect(MemoryLayout<Cell>.size == 24)
+        #expect(MemoryLayout<Cell>.stride == 24)
+        #expect(MemoryLayout<Style>.size + MemoryLayout<Bool>.size + MemoryLayout<UInt16>.size + 16 == 24)
+    }
+}

@@ -50,6 +50,9 @@ public struct Cell: Hashable, Sendable {
     public var style: Style
     /// Whether this cell is covered by the wide character to its left (nothing to draw).
     public var isContinuation: Bool
+    /// Fills the cell to 24 bytes with no padding, so that its bytes alone say what it holds
+    /// (``Screen`` compares cells as three words).
+    private var reserved: UInt16 = 0
 
     /// The grapheme cluster drawn from this cell. A cluster of more than 15 UTF-8 bytes (a
     /// letter under a pile of combining marks) keeps its first 15 bytes' whole scalars, more
