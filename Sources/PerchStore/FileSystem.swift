@@ -179,11 +179,13 @@ public enum FileSystem {
     /// holder cannot freeze the interface.
     /// - Parameters:
     ///   - timeoutMilliseconds: how long to wait for another holder, in milliseconds.
-    ///   - onWait: called once, before waiting, when another process holds the lock (the
-    ///     interface shows that the switch waits for it).
-    /// - Throws: ``FileError`` when the lock file cannot be opened or locked in time, or what `body` throws.
+    ///   - shouldWait: called before each step of waiting for another holder, with the
+    ///     milliseconds waited so far (0 the first time: the interface then shows that the switch
+    ///     waits); returning false gives up at once.
+    /// - Throws: ``FileError`` when the lock file cannot be opened or locked in time (or waiting
+    ///   was given up), or what `body` throws.
     public static func withExclusiveLock<T>(
-        _ lockPath: String, timeoutMilliseconds: Int = 2000, onWait: () -> Void = {}, _ body: () throws -> T
+        _ lockPath: String, timeoutMilliseconds: Int = 2000, shouldWait: (Int) -> Bool = { _ in true }, _ body: () throws -> T
     ) throws -> T {
         try createDirectory(directory(of: lockPath))
         let fd = open(lockPath, O_RDWR | O_CREAT | O_CLOEXEC, 0o600)
@@ -192,8 +194,7 @@ public enum FileSystem {
         var waited = 0
         while flock(fd, LOCK_EX | LOCK_NB) != 0 {
             guard errno == EWOULDBLOCK || errno == EINTR else { throw FileError(path: lockPath, code: errno, operation: "lock") }
-            if waited == 0 { onWait() }
-            guard waited < timeoutMilliseconds else {
+            guard waited < timeoutMilliseconds, shouldWait(waited) else {
                 throw FileError(
                     path: lockPath, code: EWOULDBLOCK, operation: "lock",
                     reason: "is locked by another process (waited \(timeoutMilliseconds) ms)")

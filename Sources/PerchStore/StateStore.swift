@@ -131,14 +131,16 @@ public struct StateStore: Sendable {
     /// with the current UTC time, to the ``history``. Nothing is written when `accountID` is already current in the file.
     /// - Parameters:
     ///   - lockTimeoutMilliseconds: how long to wait for another holder of the lock.
-    ///   - onLockWait: called once when another process holds the lock, before waiting for it.
+    ///   - shouldWaitForLock: called before each step of waiting for another holder of the lock,
+    ///     with the milliseconds waited so far; false gives up (see
+    ///     ``FileSystem/withExclusiveLock(_:timeoutMilliseconds:shouldWait:_:)``).
     /// - Throws: ``StateError`` when the file cannot be read, is from a newer version, or the
     ///   lock or the write fails; the old file is then intact.
     public func recordSwitch(
         to accountID: String, source: SwitchSource, time: String = StateStore.timestamp(), lockTimeoutMilliseconds: Int = 2000,
-        onLockWait: () -> Void = {}
+        shouldWaitForLock: (Int) -> Bool = { _ in true }
     ) throws(StateError) -> SwitchOutcome {
-        try locked(timeoutMilliseconds: lockTimeoutMilliseconds, onWait: onLockWait) { () throws(StateError) in
+        try locked(timeoutMilliseconds: lockTimeoutMilliseconds, shouldWait: shouldWaitForLock) { () throws(StateError) in
             var current = SavedState()
             switch try read() {
             case .missing: break
@@ -177,11 +179,13 @@ public struct StateStore: Sendable {
     }
 
     /// Runs `body` under the state lock, with lock failures as ``StateError``.
-    private func locked<T>(timeoutMilliseconds: Int = 2000, onWait: () -> Void = {}, _ body: () throws(StateError) -> T) throws(StateError)
-        -> T
-    {
+    private func locked<T>(
+        timeoutMilliseconds: Int = 2000, shouldWait: (Int) -> Bool = { _ in true }, _ body: () throws(StateError) -> T
+    ) throws(StateError) -> T {
         do {
-            return try FileSystem.withExclusiveLock(lockPath, timeoutMilliseconds: timeoutMilliseconds, onWait: onWait) { try body() }
+            return try FileSystem.withExclusiveLock(lockPath, timeoutMilliseconds: timeoutMilliseconds, shouldWait: shouldWait) {
+                try body()
+            }
         } catch let error as StateError {
             throw error
         } catch let error as FileError {

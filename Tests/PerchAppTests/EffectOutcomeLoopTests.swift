@@ -20,14 +20,14 @@ struct EffectOutcomeLoopTests {
     /// A loop at 80×24 reading from a pipe; returns it, its backend and the pipe's write end.
     func makeLoop(
         accounts: [Account] = Account.samples, store: StateStore?, watcher: StateWatcher? = nil, hookTimeout: Int64 = 10_000,
-        poller: Poller = SystemPoller()
+        lockTimeout: Int = 10_000, poller: Poller = SystemPoller()
     ) -> (EventLoop, RecordingBackend, Int32) {
         var ends: [Int32] = [0, 0]
         _ = pipe(&ends)
         let backend = RecordingBackend(size: Size(width: 80, height: 24), inputDescriptor: ends[0])
         let loop = EventLoop(
             state: AppState(accounts: accounts, size: backend.size), backend: backend, store: store, gestures: .init(),
-            watcher: watcher, hookTimeoutMilliseconds: hookTimeout, poller: poller)
+            watcher: watcher, hookTimeoutMilliseconds: hookTimeout, lockTimeoutMilliseconds: lockTimeout, poller: poller)
         return (loop, backend, ends[1])
     }
 
@@ -78,6 +78,48 @@ struct EffectOutcomeLoopTests {
         #expect(try store.load().state.currentAccount == "personal")
         type("q", into: input)
         #expect(finished() == 0)
+        close(input)
+    }
+
+    // Bug: a state lock held by another process froze the interface, deaf to q and SIGTERM.
+    @Test("a lock that stays held gives up after the bounded wait: the switch fails with the reason, and the interface goes on")
+    func heldLockIsBounded() throws {
+        let folder = scratch()
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let store = StateStore(path: folder + "/state.json")
+        let lock = open(store.lockPath, O_RDWR | O_CREAT, 0o600)
+        defer { close(lock) }
+        #expect(flock(lock, LOCK_EX) == 0)
+        let (loop, backend, input) = makeLoop(store: store, lockTimeout: 300)
+        let finished = start(loop)
+        type("a\u{1B}[B\r", into: input)
+        #expect(waitUntil { backend.frames.last?.text.contains("Could not switch to Personal") == true })
+        #expect(backend.frames.last?.text.contains("locked by another process (waited 300 ms)") == true, "the banner's wrapped reason")
+        #expect(backend.frames.last?.text.contains("Switching") == false)
+        type("2", into: input)
+        #expect(waitUntil { backend.frames.last?.text.contains("Catalog ·") == true })
+        type("q", into: input)
+        #expect(finished() == 0)
+        close(input)
+    }
+
+    @Test("quitting while a switch waits for another process's lock exits at once; that switch is not saved (it was never shown as done)")
+    func quitWhileWaitingForLock() throws {
+        let folder = scratch()
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let store = StateStore(path: folder + "/state.json")
+        let lock = open(store.lockPath, O_RDWR | O_CREAT, 0o600)
+        defer { close(lock) }
+        #expect(flock(lock, LOCK_EX) == 0)
+        let (loop, backend, input) = makeLoop(store: store)
+        let finished = start(loop)
+        type("a\u{1B}[B\r", into: input)
+        #expect(waitUntil { backend.frames.last?.text.contains("waiting for another process") == true })
+        let quit = Date()
+        type("q", into: input)
+        #expect(finished() == 0)
+        #expect(Date().timeIntervalSince(quit) < 2, "not held up by the lock")
+        #expect(access(store.path, F_OK) != 0, "nothing was written")
         close(input)
     }
 

@@ -26,6 +26,7 @@ public final class EffectWorker: @unchecked Sendable {
     private let store: StateStore?
     private let configPath: String?
     private let hookTimeoutMilliseconds: Int64
+    private let lockTimeout: Int
     /// Without a store: the state switches are recorded in (only touched on `storeQueue`).
     private var memory: SavedState
     /// Identity of the state file right after this process last wrote it (only on `storeQueue`).
@@ -38,10 +39,12 @@ public final class EffectWorker: @unchecked Sendable {
     ///   - store: where switches are recorded; nil keeps them in memory, starting from `saved`.
     ///   - configPath: the config `Add account…` appends to; nil refuses to add any.
     ///   - hookTimeoutMilliseconds: how long an `onSwitch` hook may run before it is killed.
+    ///   - lockTimeoutMilliseconds: how long a switch waits for another holder of the state lock.
     public init(
         store: StateStore?, saved: SavedState = SavedState(), configPath: String?,
-        hookTimeoutMilliseconds: Int64 = HookProcess.timeoutMilliseconds
+        hookTimeoutMilliseconds: Int64 = HookProcess.timeoutMilliseconds, lockTimeoutMilliseconds: Int = EffectWorker.lockTimeoutMilliseconds
     ) {
+        self.lockTimeout = lockTimeoutMilliseconds
         var ends: [Int32] = [-1, -1]
         if pipe(&ends) == 0 {
             for end in ends {
@@ -123,9 +126,19 @@ public final class EffectWorker: @unchecked Sendable {
         }
     }
 
-    /// Waits until the state file work asked for so far is done (a save under way is finished
-    /// before Perch exits); hooks are not waited for.
+    /// How long a switch from the interface waits for another holder of the state lock by
+    /// default, in milliseconds. Longer than the command line's 2 s: the interface keeps answering meanwhile
+    /// and shows the switch as pending.
+    public static let lockTimeoutMilliseconds = 10_000
+
+    /// Set when Perch is about to exit: a switch still waiting for the lock gives up (it was
+    /// never shown as done), so quitting is never held up by another process.
+    private let stopping = Mutex(false)
+
+    /// Waits until the state file work asked for so far is done, giving up waits for the lock
+    /// (a save under way is finished before Perch exits); hooks are not waited for.
     public func finishStoreWork() {
+        stopping.withLock { $0 = true }
         storeQueue.sync {}
     }
 
@@ -142,8 +155,11 @@ public final class EffectWorker: @unchecked Sendable {
             return .switchSaved(outcome)
         }
         do {
-            let outcome = try store.recordSwitch(to: id, source: .tui) {
-                self.post(.switchWaiting(accountID: id, reason: "waiting for another process to release the state file's lock…"))
+            let outcome = try store.recordSwitch(to: id, source: .tui, lockTimeoutMilliseconds: lockTimeout) { waited in
+                if waited == 0 {
+                    self.post(.switchWaiting(accountID: id, reason: "waiting for another process to release the state file's lock…"))
+                }
+                return !self.stopping.withLock { $0 }
             }
             if outcome.changed { ownWrite = FileSystem.identity(of: store.path) }
             return .switchSaved(outcome)

@@ -39,11 +39,12 @@ public final class EventLoop {
     ///   - configPath: the config file `Add account…` appends to (created with the sample
     ///     accounts when missing); nil keeps accounts from being added.
     ///   - hookTimeoutMilliseconds: how long an `onSwitch` hook may run.
+    ///   - lockTimeoutMilliseconds: how long a switch waits for another holder of the state lock.
     ///   - poller: the clock and the wait (``SystemPoller``, or ``VirtualPoller`` in tests).
     public init(
         state: AppState, backend: TerminalBackend, store: StateStore?, gestures: GestureRecognizer.Configuration,
         watcher: StateWatcher? = nil, configPath: String? = nil, hookTimeoutMilliseconds: Int64 = HookProcess.timeoutMilliseconds,
-        poller: Poller = SystemPoller()
+        lockTimeoutMilliseconds: Int = EffectWorker.lockTimeoutMilliseconds, poller: Poller = SystemPoller()
     ) {
         self.state = state
         self.backend = backend
@@ -51,7 +52,8 @@ public final class EventLoop {
         self.recognizer = GestureRecognizer(configuration: gestures)
         self.poller = poller
         self.worker = EffectWorker(
-            store: store, saved: state.saved, configPath: configPath, hookTimeoutMilliseconds: hookTimeoutMilliseconds)
+            store: store, saved: state.saved, configPath: configPath, hookTimeoutMilliseconds: hookTimeoutMilliseconds,
+            lockTimeoutMilliseconds: lockTimeoutMilliseconds)
     }
 
     private func now() -> Int64 { poller.now() }
