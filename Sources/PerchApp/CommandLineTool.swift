@@ -107,7 +107,7 @@ struct CommandLineTool {
             guard let config = loadConfig() else { return ExitStatus.usage }
             let loaded: StateStore.Loaded
             do {
-                loaded = try StateStore(path: paths.state).peek(accountIDs: Set(config.accounts.map(\.id)))
+                loaded = try StateStore(path: paths.state).peek(accounts: config.accounts)
             } catch {
                 console.error("cannot read the state: \(error)")
                 return ExitStatus.unmet
