@@ -55,6 +55,14 @@ static inline int perch_put(int y, int x, const char *text, attr_t attrs, short 
     return mvaddstr(y, x, text);
 }
 
+/* Draws `count` bytes of UTF-8 `text` at row y, column x of stdscr with `attrs` and colour pair
+   `pair` (curs_addstr(3X) mvaddnstr); returns the column after them (curs_getyx(3X) getcurx). */
+static inline int perch_put_n(int y, int x, const char *text, int count, attr_t attrs, short pair) {
+    attr_set(attrs, pair, NULL);
+    mvaddnstr(y, x, text, count);
+    return getcurx(stdscr);
+}
+
 /* Copies `count` printable ASCII bytes from `text` into stdscr at row y, column x with `attrs`
    and colour pair `pair`, as chtypes (curs_addchstr(3X) mvaddchnstr): no conversion, wrapping
    or control-character handling, which waddstr does byte by byte. At most 1024 bytes. */
