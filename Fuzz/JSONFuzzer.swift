@@ -67,7 +67,8 @@ private func canonical(_ document: JSONDocument, _ value: JSONDocument.Index) ->
     case .string: return ConfigWriterFuzzSupport.quoted(document.string(value)!)
     case .array: return "[" + document.elements(value).map { canonical(document, $0) }.joined(separator: ",") + "]"
     case .object:
-        return "{" + document.members(value).map { canonical(document, $0.key) + ":" + canonical(document, $0.value) }.joined(separator: ",")
+        return "{"
+            + document.members(value).map { canonical(document, $0.key) + ":" + canonical(document, $0.value) }.joined(separator: ",")
             + "}"
     }
 }

@@ -160,4 +160,3 @@ func editDistance(_ a: String, _ b: String) -> Int {
     }
     return previous[b.count]
 }
-

@@ -151,11 +151,18 @@ struct ConfigLoaderTests {
             // (text, the one problem expected)
             ("{\n  \"accounts\": [\n    {\"id\": 7, \"name\": \"A\"}\n  ]\n}", "line 3, column 12: accounts[0].id: expected a string"),
             ("{\n  \"accounts\": [\n    {\"name\": \"A\"}\n  ]\n}", "line 3, column 5: accounts[0].id: missing (required)"),
-            ("{\n  \"version\": 3,\n  \"accounts\": [{\"id\": \"a\", \"name\": \"A\"}]\n}",
-             "line 2, column 14: version: this Perch reads config version 1, found 3"),
-            ("{\"accounts\": [\n  \"é\",\n  {\"id\": \"a\", \"name\": \"A\"}]}", #"line 2, column 3: accounts[0]: expected an object like {"id": "work", "name": "Work"}"#),
-            ("{\"accounts\": [{\"id\": \"a\", \"name\": \"A\",\n /* é */ \"color\": \"pink\"}]}",
-             #"line 2, column 19: accounts[0].color: "pink" is not one of black, red, green, yellow, blue, magenta, cyan, white"#),
+            (
+                "{\n  \"version\": 3,\n  \"accounts\": [{\"id\": \"a\", \"name\": \"A\"}]\n}",
+                "line 2, column 14: version: this Perch reads config version 1, found 3"
+            ),
+            (
+                "{\"accounts\": [\n  \"é\",\n  {\"id\": \"a\", \"name\": \"A\"}]}",
+                #"line 2, column 3: accounts[0]: expected an object like {"id": "work", "name": "Work"}"#
+            ),
+            (
+                "{\"accounts\": [{\"id\": \"a\", \"name\": \"A\",\n /* é */ \"color\": \"pink\"}]}",
+                #"line 2, column 19: accounts[0].color: "pink" is not one of black, red, green, yellow, blue, magenta, cyan, white"#
+            ),
         ])
     func problemPositions(_ c: (String, String)) throws {
         let error = try #require(parseError(c.0))

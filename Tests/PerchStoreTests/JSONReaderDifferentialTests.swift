@@ -93,7 +93,8 @@ private func randomJSON(_ g: inout Generator, depth: Int) -> String {
     case 1, 2: return edgeNumbers.randomElement(using: &g)!
     case 3, 4: return randomString(&g)
     case 5:
-        return "[" + space + (0..<Int.random(in: 0...4, using: &g)).map { _ in randomJSON(&g, depth: depth + 1) }.joined(separator: "," + space)
+        return "[" + space
+            + (0..<Int.random(in: 0...4, using: &g)).map { _ in randomJSON(&g, depth: depth + 1) }.joined(separator: "," + space)
             + "]"
     default:
         let keys = (0..<Int.random(in: 0...4, using: &g)).map { _ in

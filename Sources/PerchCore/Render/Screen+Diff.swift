@@ -94,7 +94,8 @@ extension Screen {
                         let utf8 = UnsafeBufferPointer(rebasing: text[0..<length])
                         runs.append(
                             ScreenRun(
-                                row: row, column: start, text: String(decoding: utf8, as: UTF8.self), columns: column - start, style: style))
+                                row: row, column: start, text: String(decoding: utf8, as: UTF8.self), columns: column - start, style: style)
+                        )
                     }
                 }
             }
