@@ -160,7 +160,7 @@ public enum ConfigWriter {
         let indent = Array(bytes[start..<lastStart])
         // A trailing comma after the last element, then the rest of its line (a comment).
         var commaAt: Int?
-        let next = JSONReader.skippingTrivia(in: bytes, from: lastEnd, comments: false)
+        let next = JSONReader.skippingTrivia(in: bytes, from: lastEnd, comments: true)
         if next < bytes.count, bytes[next] == UInt8(ascii: ",") { commaAt = next }
         var lineEnd = commaAt.map { $0 + 1 } ?? lastEnd
         var crlf = false

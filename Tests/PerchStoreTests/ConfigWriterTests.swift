@@ -78,6 +78,11 @@ struct ConfigWriterTests {
                 "{\"accounts\": [\n  {\"id\": \"a\", \"name\": \"A\"},\n  {\"id\": \"n\", \"name\": \"N\"} /* runs on\n  */\n]}"
             ),
             ("{\"accounts\": [ /* none yet */ ]}", "{\"accounts\": [{\"id\": \"n\", \"name\": \"N\"} /* none yet */ ]}"),
+            // A comment between the last account and its trailing comma stays before the comma.
+            (
+                "{\"accounts\": [\n  {\"id\": \"a\", \"name\": \"A\"} /* a */ ,\n]}",
+                "{\"accounts\": [\n  {\"id\": \"a\", \"name\": \"A\"} /* a */ ,\n  {\"id\": \"n\", \"name\": \"N\"},\n]}"
+            ),
         ])
     func keepsComments(_ c: (String, String)) throws {
         let result = try #require(ConfigWriter.inserting(Account(id: "n", name: "N"), into: Array(c.0.utf8)))
