@@ -353,7 +353,9 @@ public enum Command: CaseIterable, Hashable, Sendable {
         var seen = Set<String>()
         func rows(_ context: InputContext, byLabel: Bool) -> [String] {
             KeyBindings.table(for: context).compactMap { binding in
-                guard seen.insert(byLabel ? binding.label : binding.label + "\t" + binding.summary).inserted else { return nil }
+                let row = binding.label + "\t" + binding.summary
+                guard !seen.contains(row), seen.insert(byLabel ? binding.label : row).inserted else { return nil }
+                seen.insert(row)
                 return "  " + binding.label.padded(toColumns: 23) + binding.summary
             }
         }
