@@ -306,7 +306,7 @@ public enum Option: CaseIterable, Hashable, Sendable {
         case .json: text = "print JSON instead of text"
         case .field: text = "print only this field"
         case .limit: text = "print at most N entries"
-        case .format: text = "print ids only, tab-separated fields, or JSON (see below)"
+        case .format: text = "print ids only, tab-separated fields, or JSON"
         case .height: text = "draw the picker in at most N rows (default: fitted, at most 15)"
         }
         return left.padding(toLength: 26) + text

@@ -45,7 +45,7 @@ enum ManPage {
             page.append(".TP")
             page.append(names + (option.valueName.map { " " + italic($0) } ?? ""))
             let where_ =
-                users.count == Command.all.count
+                Option.common.contains(option) || option == .help
                 ? "" : " (" + users.map { $0 == .interface ? "the interface" : "perch " + $0.name }.joined(separator: ", ") + ")"
             page.append(escaped(capitalized(option.summary)) + escaped(where_) + ".")
         }
@@ -122,11 +122,18 @@ enum ManPage {
         guard let first = lines.firstIndex(where: { $0.hasPrefix(start) }) else { return nil }
         let last = end.flatMap { end in lines[first...].firstIndex { $0.hasPrefix(end) } } ?? lines.endIndex
         let body = start == "Keys:" ? lines[(first + 1)..<last] : lines[first..<last]
-        return body.joined(separator: "\n").trimmingSpaces
+        return body.joined(separator: "\n").trimmingNewlines
     }
 }
 
 extension String {
+    /// This text without leading and trailing newlines.
+    var trimmingNewlines: String {
+        let scalars = unicodeScalars
+        guard let start = scalars.firstIndex(where: { $0 != "\n" }) else { return "" }
+        return String(scalars[start...scalars.lastIndex(where: { $0 != "\n" })!])
+    }
+
     /// This text without leading and trailing spaces and newlines.
     var trimmingSpaces: String {
         let scalars = unicodeScalars
