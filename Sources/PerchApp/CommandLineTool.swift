@@ -203,7 +203,7 @@ struct CommandLineTool {
         return ExitStatus.ok
     }
 
-    private func initConfig() -> Int32 {
+    func initConfig() -> Int32 {
         // Only a missing file, or an empty regular one, may be written: anything else at the path
         // (a config too large or unreadable, a folder, a FIFO, a device) is left alone.
         var info = stat()
@@ -244,53 +244,6 @@ struct CommandLineTool {
         let hookText = hooks == 0 ? "" : ", \(hooks) with an onSwitch hook"
         console.print("config \(paths.config): valid, \(count) account\(count == 1 ? "" : "s")\(hookText).")
         return ExitStatus.ok
-    }
-
-    private func configEdit() -> Int32 {
-        if access(paths.config, F_OK) != 0 {
-            let status = initConfig()
-            if status != ExitStatus.ok { return status }
-        }
-        let editor =
-            [PerchPaths.environment("VISUAL"), PerchPaths.environment("EDITOR")].compactMap { $0 }.first { !$0.isEmpty } ?? "vi"
-        // As git does: the editor setting is shell text (it may hold options), the path an argument.
-        let status = runEditor(editor)
-        if status != 0 {
-            console.error("the editor (\(editor)) exited with status \(status); the config is as the editor left it")
-            return ExitStatus.unmet
-        }
-        guard let config = loadConfig(reportUnknownKeys: true) else {
-            console.error("the config is not valid; run `perch config edit` again to fix it")
-            return ExitStatus.usage
-        }
-        for warning in config.warnings { console.error("warning: config \(paths.config): \(warning)") }
-        console.print("config \(paths.config): valid, \(config.accounts.count) accounts.")
-        return ExitStatus.ok
-    }
-
-    /// Runs `editor "$path"` on Perch's terminal and waits; returns its exit status (127 when
-    /// it cannot be found, 128 + N when ended by signal N).
-    private func runEditor(_ editor: String) -> Int32 {
-        let spawned: ShellSpawn.Spawned
-        do {
-            spawned = try ShellSpawn.spawn(
-                editor + " \"$1\"", arguments: [paths.config], environment: ShellSpawn.environment(adding: []), mode: .interactive)
-        } catch {
-            console.error("cannot start the editor: \(error)")
-            return 127
-        }
-        // Ctrl-C in the editor is the editor's business, as with git.
-        let previousInterrupt = signal(SIGINT, SIG_IGN)
-        let previousQuit = signal(SIGQUIT, SIG_IGN)
-        defer {
-            signal(SIGINT, previousInterrupt)
-            signal(SIGQUIT, previousQuit)
-        }
-        var status: Int32 = 0
-        while waitpid(spawned.pid, &status, 0) < 0 {
-            if errno != EINTR { return 127 }
-        }
-        return status & 0x7F == 0 ? (status >> 8) & 0xFF : 128 + (status & 0x7F)
     }
 
     // MARK: - Output

@@ -33,9 +33,9 @@ public final class Console {
         write("perch: " + PerchApp.visibleControls(message) + "\n", to: STDERR_FILENO)
     }
 
-    /// Writes `text` unchanged to stderr (usage lines).
-    public func note(_ text: String) {
-        write(text + "\n", to: STDERR_FILENO)
+    /// Writes `text` unchanged to stderr (usage lines), with a newline unless `newline` is false.
+    public func note(_ text: String, newline: Bool = true) {
+        write(newline ? text + "\n" : text, to: STDERR_FILENO)
     }
 
     private func write(_ text: String, to fd: Int32) {
