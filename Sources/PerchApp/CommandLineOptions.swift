@@ -307,7 +307,7 @@ public enum Option: CaseIterable, Hashable, Sendable {
         case .field: text = "print only this field"
         case .limit: text = "print at most N entries"
         case .format: text = "print ids only, tab-separated fields, or JSON"
-        case .height: text = "draw the picker in at most N rows (default: fitted, at most 15)"
+        case .height: text = "draw the picker in at most N rows (default: fitted, at most half the terminal)"
         }
         return left.padding(toLength: 26) + text
     }

@@ -15,7 +15,7 @@ public enum CompletionShell: String, CaseIterable, Hashable, Sendable {
 
 extension CommandLineOptions {
     /// Allowed range of `--height`, in rows.
-    public static let pickerHeightRange: ClosedRange<Int> = 3...200
+    public static let pickerHeightRange: ClosedRange<Int> = 4...200
 
     /// The format `perch list` prints: `--format`, or JSON for `--json`.
     public var listFormat: OutputFormat? { format ?? (json ? .json : nil) }
