@@ -120,6 +120,28 @@ struct CommandLineTests {
                     Step("config", "show"), Step("current", "--json", "--field", "id"), Step("history", "--limit", "many"),
                     Step("--long-press-ms", "5"),
                 ]),
+            Transcript(
+                name: "previous",
+                steps: [
+                    Step("-"), Step("switch", "-"), Step("switch", "work"), Step("-"), Step("switch", "oss"), Step("-"), Step("switch", "-"),
+                    Step("-"), Step("current", "--field", "id"), Step("history", "--limit", "2"),
+                ]),
+            Transcript(
+                name: "pipes", config: groupsConfig,
+                steps: [
+                    Step("current", "--json"), Step("list", "--format", "ids"), Step("list", "--format", "tsv"), Step("switch", "home"),
+                    Step("list"), Step("list", "--format", "tsv"), Step("list", "--json"), Step("list", "--format", "json"),
+                    Step("current", "--json"), Step("switch", "hmoe"), Step("switch", "wrok"), Step("switch", "WROK-OLD"),
+                    Step("switch", "zzzzzz"), Step("switch", "家のアカウソト"),
+                ]),
+            Transcript(
+                name: "shell-usage",
+                steps: [
+                    Step("switch"), Step("pick"), Step("completion"), Step("completion", "tcsh"), Step("list", "--format", "yaml"),
+                    Step("list", "--json", "--format", "ids"), Step("switch", "--height", "2"), Step("pick", "--height", "x"),
+                    Step("completion", "bash", "--config", "x"), Step("help", "completion"), Step("pick", "--help"),
+                    Step("man-page", "--help"),
+                ]),
         ])
     func golden(_ transcript: Transcript) throws {
         var cli = try PerchCommandLine()
