@@ -189,8 +189,7 @@ struct CommandLineTests {
         cli.extraEnvironment = ["EDITOR": "sed -i s/Personal/Private/"]
         let edited = try cli.run(["config", "edit"])
         #expect(edited.status == 0, "\(edited.stderr)")
-        #expect(edited.stdout.contains("Wrote a starter config"), "no config yet: the starter is written first")
-        #expect(edited.stdout.contains("valid, 3 accounts"), "\(edited.stdout)")
+        #expect(edited.stdout.contains("valid, 3 accounts"), "no config yet: the starter is edited: \(edited.stdout)")
         #expect(try String(contentsOfFile: cli.configPath, encoding: .utf8).contains("Private"))
 
         cli.extraEnvironment = ["VISUAL": "sed -i s/Private/Mine/", "EDITOR": "false"]
@@ -201,7 +200,8 @@ struct CommandLineTests {
         let broken = try cli.run(["config", "edit"])
         #expect(broken.status == 2)
         #expect(broken.stderr.contains(#"accounts[2].id: duplicate id "work" (first at accounts[0])"#), "\(broken.stderr)")
-        #expect(broken.stderr.contains("run `perch config edit` again"), "\(broken.stderr)")
+        #expect(broken.stderr.contains("the edit is discarded; the config is unchanged"), "\(broken.stderr)")
+        #expect(try String(contentsOfFile: cli.configPath, encoding: .utf8).contains(#""id": "oss""#), "an invalid edit is not kept")
 
         cli.extraEnvironment = ["EDITOR": "exit 4;"]
         let failed = try cli.run(["config", "edit"])
