@@ -133,9 +133,13 @@ enum Completion {
             return "        \(names)) return ;;"
         }.joined(separator: "\n")
         let valuedNames = valued.flatMap(\.names).joined(separator: "|")
-        let commandLines = Command.all.filter { $0 != .interface && !$0.name.hasPrefix("config ") }.map {
-            "        '\($0.name):\(zshQuoted($0.summary))'"
-        } + ["        'config:the config file (path, check, edit)'", "        'help:show the help of a command'", "        '-:switch to the previous account'"]
+        let commandLines =
+            Command.all.filter { $0 != .interface && !$0.name.hasPrefix("config ") }.map {
+                "        '\($0.name):\(zshQuoted($0.summary))'"
+            } + [
+                "        'config:the config file (path, check, edit)'", "        'help:show the help of a command'",
+                "        '-:switch to the previous account'",
+            ]
         let configLines = Command.all.filter { $0.name.hasPrefix("config ") }.map {
             "        '\($0.name.dropFirst("config ".count)):\(zshQuoted($0.summary))'"
         }
@@ -258,7 +262,8 @@ enum Completion {
         }
         lines.append("complete -c perch -n 'test (__perch_command) = switch' -a '(__perch_accounts)'")
         lines.append(
-            "complete -c perch -n 'test (__perch_command) = completion' -a '\(CompletionShell.allCases.map(\.rawValue).joined(separator: " "))'")
+            "complete -c perch -n 'test (__perch_command) = completion' -a '\(CompletionShell.allCases.map(\.rawValue).joined(separator: " "))'"
+        )
         for command in Command.all {
             let condition = command == .interface ? top : "'test (__perch_command) = \"\(command.name)\"'"
             for option in command.options {

@@ -30,7 +30,8 @@ enum ManPage {
         ]
         for command in Command.all where command != .interface {
             page.append(".TP")
-            page.append(bold("perch " + command.name) + (command.operandText.isEmpty ? "" : " " + escaped(command.operandText.trimmingSpaces)))
+            page.append(
+                bold("perch " + command.name) + (command.operandText.isEmpty ? "" : " " + escaped(command.operandText.trimmingSpaces)))
             page.append(escaped(capitalized(command.summary)) + ".")
             let details = command.details
             if !details.isEmpty {
@@ -44,10 +45,10 @@ enum ManPage {
             let names = option.names.map(bold).joined(separator: ", ")
             page.append(".TP")
             page.append(names + (option.valueName.map { " " + italic($0) } ?? ""))
-            let where_ =
+            let usedBy =
                 Option.common.contains(option) || option == .help
                 ? "" : " (" + users.map { $0 == .interface ? "the interface" : "perch " + $0.name }.joined(separator: ", ") + ")"
-            page.append(escaped(capitalized(option.summary)) + escaped(where_) + ".")
+            page.append(escaped(capitalized(option.summary)) + escaped(usedBy) + ".")
         }
         let help = Command.interface.help
         if let keys = section(of: help, from: "Keys:", to: "Environment:") {

@@ -195,7 +195,8 @@ struct ShellEndToEndTests {
         let bin = home.appendingPathComponent("bin")
         try FileManager.default.createDirectory(at: bin, withIntermediateDirectories: true)
         try? FileManager.default.removeItem(at: bin.appendingPathComponent("perch"))
-        try FileManager.default.createSymbolicLink(atPath: bin.appendingPathComponent("perch").path, withDestinationPath: TmuxSession.binary)
+        try FileManager.default.createSymbolicLink(
+            atPath: bin.appendingPathComponent("perch").path, withDestinationPath: TmuxSession.binary)
         return bin.path
     }
 

@@ -16,10 +16,12 @@ struct ShellCommandLineTests {
         #expect(options.account == account)
     }
 
-    @Test("--format and --json give the list format", arguments: [
-        (["list"], nil), (["list", "--json"], .json), (["list", "--format", "ids"], .ids), (["list", "--format=tsv"], .tsv),
-        (["list", "--format", "json", "--json"], .json),
-    ] as [([String], OutputFormat?)])
+    @Test(
+        "--format and --json give the list format",
+        arguments: [
+            (["list"], nil), (["list", "--json"], .json), (["list", "--format", "ids"], .ids), (["list", "--format=tsv"], .tsv),
+            (["list", "--format", "json", "--json"], .json),
+        ] as [([String], OutputFormat?)])
     func formats(arguments: [String], format: OutputFormat?) throws {
         #expect(try CommandLineOptions(parsing: arguments).listFormat == format)
     }
