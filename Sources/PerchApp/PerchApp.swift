@@ -93,15 +93,16 @@ public enum PerchApp {
         }
         let info = RunInfo(
             longPressMilliseconds: options.longPressMilliseconds, configDescription: config.description, statePath: paths.state)
-        var state = AppState(
-            accounts: config.accounts, saved: saved, size: backend.size, info: info, reduceMotion: options.reduceMotion)
-        state.banner = banner
+        let state = AppState(
+            accounts: config.accounts, saved: saved, size: backend.size, info: info, reduceMotion: options.reduceMotion, banner: banner)
         let gestures = GestureRecognizer.Configuration(longPressMilliseconds: options.longPressMilliseconds)
         // Measuring start-up needs no watch on the state folder.
         let watcher = options.exitAfterFirstFrame ? nil : StateWatcher(watching: paths.state)
         let loop = EventLoop(
             state: state, backend: backend, store: store, gestures: gestures, watcher: watcher, configPath: paths.config)
-        return loop.run(exitAfterFirstFrame: options.exitAfterFirstFrame)
+        let status = loop.run(exitAfterFirstFrame: options.exitAfterFirstFrame)
+        if let failure = loop.failure { printError("perch: " + failure) }
+        return status
     }
 
     /// Why the interface cannot start on these standard streams, or nil when both are terminals.
