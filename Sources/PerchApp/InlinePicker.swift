@@ -202,11 +202,7 @@ final class InlinePicker {
     private func resize(to terminal: Size) {
         blockHeight = min(blockHeight, terminal.height)
         let size = Size(width: terminal.width, height: blockHeight + SheetLayout.minimumRowsAbove)
-        if state.presented.isEmpty {
-            state.size = size
-        } else {
-            _ = state.update(.resize(size))
-        }
+        _ = state.update(.resize(size))
     }
 
     /// Draws the rows that changed: the sheet's rows first, blank rows under a sheet the filter
