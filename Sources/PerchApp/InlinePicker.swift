@@ -34,6 +34,8 @@ final class InlinePicker {
     private var decoder = InputDecoder()
     /// Rows the picker took below the prompt.
     private var blockHeight = 0
+    /// Rows of the sheet's list (accounts, group headings, `Add account…`), for its fit height.
+    private var rowCount = 0
     /// Screen row (0-based) of the block's first row, when the terminal said; mouse needs it.
     private var blockTop: Int?
     /// Block row the cursor is on.
@@ -70,6 +72,7 @@ final class InlinePicker {
     func run() throws(Failure) -> Outcome {
         guard let terminal = Self.terminalSize(output) else { throw Failure(description: "cannot read the terminal's size") }
         let rows = (state.groupedRows?.count ?? state.accounts.count) + 1
+        rowCount = rows
         blockHeight = Self.blockHeight(rowCount: rows, terminal: terminal, requested: requestedHeight)
         guard terminal.width >= Layout.minimumSize.width, blockHeight >= SheetLayout.chromeRows + 1 else {
             throw Failure(description: "the terminal is too small for the picker (\(terminal.width)×\(terminal.height))")
@@ -80,16 +83,24 @@ final class InlinePicker {
         defer { TerminalGuard.leave() }
         resize(to: terminal)
         state.openSheet()
-        // Take the rows: move down through them (the terminal scrolls at its bottom), then back up.
-        write("\r" + String(repeating: "\n", count: blockHeight - 1) + (blockHeight > 1 ? "\u{1B}[\(blockHeight - 1)A" : ""))
-        cursorRow = 0
-        locateBlock()
-        if blockTop != nil { write(TerminalGuard.mouseOn) }
-        drawn = Array(repeating: "\u{0}", count: blockHeight)
+        takeRows()
         let outcome = loop()
         // Leave nothing: clear the rows taken and go back to the first, where the prompt expects.
         write(moveTo(row: 0) + "\r\u{1B}[J")
         return outcome
+    }
+
+    /// Clears from the cursor's row down and takes ``blockHeight`` rows from there: moves down
+    /// through them (the terminal scrolls at its bottom), then back up, and asks where they are.
+    private func takeRows() {
+        var text = "\r\u{1B}[J" + String(repeating: "\n", count: blockHeight - 1)
+        if blockHeight > 1 { text += "\u{1B}[\(blockHeight - 1)A" }
+        write(text)
+        cursorRow = 0
+        blockTop = nil
+        locateBlock()
+        if blockTop != nil { write(TerminalGuard.mouseOn) }
+        drawn = Array(repeating: "\u{0}", count: blockHeight)
     }
 
     // MARK: - Input
@@ -101,8 +112,11 @@ final class InlinePicker {
             if TerminalGuard.resized {
                 TerminalGuard.resized = false
                 if let size = Self.terminalSize(output) {
+                    // The terminal may have rewrapped the rows: clear from the first one down
+                    // and take them again at the new size.
+                    blockHeight = max(1, Self.blockHeight(rowCount: rowCount, terminal: size, requested: requestedHeight))
                     resize(to: size)
-                    drawn = Array(repeating: "\u{0}", count: blockHeight)
+                    takeRows()
                     draw()
                 }
             }

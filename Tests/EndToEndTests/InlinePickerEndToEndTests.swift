@@ -139,4 +139,25 @@ struct InlinePickerEndToEndTests {
         let cli = try PerchCommandLine(home: home)
         #expect(try cli.run(["current"]).status == 1, "pick does not switch")
     }
+
+    @Test("The mouse wheel moves the cursor; after a resize the sheet is drawn again at the new width, and a pick still works")
+    func wheelAndResize() throws {
+        let session = try session(["switch"])
+        defer { try? FileManager.default.removeItem(at: session.home) }
+        #expect(try session.waitFor("Switch account"))
+        try session.resize(width: 50, height: 24)
+        let redrawn = try session.waitUntil { lines in
+            lines.contains { $0.hasPrefix("─") && $0.count == 50 } && lines.contains { $0.contains("Switch account") }
+        }
+        let screen = try session.screen()
+        #expect(redrawn, "the grabber row spans the new width: \(screen)")
+        #expect(!screen.contains { $0.count > 50 })
+        let personal = try #require(row(of: "Personal", in: screen))
+        try session.wheelDown(column: 5, row: personal)
+        try session.send("Enter")
+        #expect(try session.waitFor("EXIT=0"))
+        let after = try session.screen()
+        #expect(after.contains { $0.hasPrefix("Switched to oss") }, "the wheel moved from personal to oss: \(after)")
+        #expect(!after.contains { $0.contains("Add account") || $0.contains("━━━") }, "nothing of the sheet is left: \(after)")
+    }
 }
