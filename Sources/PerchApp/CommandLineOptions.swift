@@ -358,7 +358,7 @@ public enum Command: CaseIterable, Hashable, Sendable {
     var operandText: String {
         switch self {
         case .switchAccount: " [ID-OR-NAME|-]"
-        case .completion: " bash|zsh|fish"
+        case .completion: " SHELL"
         default: ""
         }
     }

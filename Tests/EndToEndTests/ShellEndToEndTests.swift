@@ -337,7 +337,7 @@ struct ShellEndToEndTests {
         for shell in ["bash", "zsh", "fish"] {
             let script = try cli.run(["completion", shell]).stdout
             for command in commands {
-                let last = String(command.split(separator: " ").prefix { !$0.hasPrefix("[") && !$0.contains("|") }.last ?? "")
+                let last = String(command.split(separator: " ").prefix { !$0.hasPrefix("[") && $0.lowercased() == $0 }.last ?? "")
                 #expect(script.contains(last), "\(shell) lacks \(command)")
             }
             for option in ["--config", "--state", "--long-press-ms", "--json", "--field", "--limit", "--format", "--height"] {
