@@ -299,6 +299,9 @@ final class InlinePicker {
 enum TerminalGuard {
     static let mouseOn = "\u{1B}[?1000h\u{1B}[?1006h"
     static let restoreBytes = Array("\u{1B}[?1000l\u{1B}[?1006l\u{1B}[0m\u{1B}[?25h".utf8)
+    /// From a fatal signal the picker's rows are cleared too: between frames the cursor rests on
+    /// the first of them.
+    static let clearAndRestoreBytes = Array("\r\u{1B}[J".utf8) + restoreBytes
     nonisolated(unsafe) static var saved = termios()
     nonisolated(unsafe) static var input: Int32 = -1
     nonisolated(unsafe) static var output: Int32 = -1
@@ -319,7 +322,7 @@ enum TerminalGuard {
         for signal in fatalSignals {
             var action = sigaction()
             action.__sigaction_handler.sa_handler = { number in
-                TerminalGuard.restore()
+                TerminalGuard.restore(clearing: true)
                 Glibc.signal(number, SIG_DFL)
                 raise(number)
             }
@@ -339,8 +342,9 @@ enum TerminalGuard {
     }
 
     /// Async-signal-safe: only write(2) and tcsetattr(3).
-    static func restore() {
-        _ = restoreBytes.withUnsafeBytes { Glibc.write(output, $0.baseAddress, $0.count) }
+    static func restore(clearing: Bool = false) {
+        let bytes = clearing ? clearAndRestoreBytes : restoreBytes
+        _ = bytes.withUnsafeBytes { Glibc.write(output, $0.baseAddress, $0.count) }
         _ = tcsetattr(input, TCSAFLUSH, &saved)
     }
 

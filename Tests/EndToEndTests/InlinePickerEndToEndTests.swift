@@ -160,4 +160,18 @@ struct InlinePickerEndToEndTests {
         #expect(after.contains { $0.hasPrefix("Switched to oss") }, "the wheel moved from personal to oss: \(after)")
         #expect(!after.contains { $0.contains("Add account") || $0.contains("━━━") }, "nothing of the sheet is left: \(after)")
     }
+
+    @Test("SIGTERM while the picker is up restores the terminal, clears its rows and exits 143")
+    func terminated() throws {
+        let session = try session(["switch"])
+        defer { try? FileManager.default.removeItem(at: session.home) }
+        #expect(try session.waitFor("Switch account"))
+        kill(try session.perchPID(), SIGTERM)
+        #expect(try session.waitFor("EXIT="))
+        let after = try session.screen()
+        // The pane's sh says "Terminated" itself, on the row under the prompt where Perch left the cursor.
+        #expect(Array(after[1...2]) == ["Terminated", "EXIT=143"], "\(after)")
+        #expect(after[3...].allSatisfy { $0.trimmingCharacters(in: .whitespaces).isEmpty }, "the rows are cleared: \(after)")
+        #expect(try session.terminalRestored())
+    }
 }
