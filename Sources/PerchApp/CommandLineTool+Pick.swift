@@ -37,7 +37,8 @@ extension CommandLineTool {
         guard let state = loadState(config, repair: options.command != .pick) else { return .ended(ExitStatus.unmet) }
         let noColor = PerchPaths.environment("NO_COLOR").map { !$0.isEmpty } ?? false
         let picker = InlinePicker(
-            accounts: config.accounts, saved: state, input: STDIN_FILENO, output: output, height: options.pickerHeight, colors: !noColor)
+            accounts: config.accounts, saved: state, input: STDIN_FILENO, output: output, height: options.pickerHeight, colors: !noColor,
+            verb: options.command == .pick ? "pick" : "switch")
         do {
             switch try picker.run() {
             case .picked(let account): return .picked(account, config)

@@ -31,6 +31,8 @@ final class InlinePicker {
     private let output: Int32
     private let colors: Bool
     private let requestedHeight: Int?
+    /// What `Enter` does, for the footer: `switch` or `pick`.
+    private let verb: String
     private var decoder = InputDecoder()
     /// Rows the picker took below the prompt.
     private var blockHeight = 0
@@ -49,7 +51,9 @@ final class InlinePicker {
     ///   - input: the terminal to read keys from (standard input).
     ///   - output: the terminal to draw on (standard output, or standard error for `perch pick`).
     ///   - height: `--height`, the most rows to take; nil for the default cap.
-    init(accounts: [Account], saved: SavedState, input: Int32, output: Int32, height: Int?, colors: Bool) {
+    ///   - verb: what `Enter` does, shown in the footer (`switch`, `pick`).
+    init(accounts: [Account], saved: SavedState, input: Int32, output: Int32, height: Int?, colors: Bool, verb: String) {
+        self.verb = verb
         self.input = input
         self.output = output
         self.colors = colors
@@ -222,8 +226,9 @@ final class InlinePicker {
     /// Draws the rows that changed: the sheet's rows first, blank rows under a sheet the filter
     /// made shorter.
     private func draw() {
-        guard let layout = sheetLayout else { return }
-        let screen = state.render()
+        guard let layout = sheetLayout, let sheet else { return }
+        var screen = state.render()
+        drawFooter(sheet, layout, into: &screen)
         var text = ""
         for row in 0..<blockHeight {
             let line = row < layout.height ? screen.ansiLine(layout.top + row, colors: colors) : ""
@@ -232,6 +237,21 @@ final class InlinePicker {
             drawn[row] = line
         }
         if !text.isEmpty { write(text + moveTo(row: 0) + "\r") }
+    }
+
+    /// The picker's own keys in the sheet's footer row, in place of the interface's (`/` and `?`
+    /// type here, and `Esc` leaves at once), with the same `first–last of count` when it scrolls.
+    private func drawFooter(_ sheet: AccountSheet, _ layout: SheetLayout, into screen: inout Screen) {
+        guard layout.height >= SheetLayout.chromeRows else { return }
+        let row = layout.frame.maxY - 1
+        let count = sheet.rowCount(accounts: state.accounts.count)
+        var footer = " type to filter · ↑↓ move · Enter \(verb) · Esc cancel"
+        if layout.visibleRows < count, layout.visibleRows > 0 {
+            footer += " · \(sheet.cursor.scroll + 1)–\(min(count, sheet.cursor.scroll + layout.visibleRows)) of \(count)"
+        }
+        let line = Rect(x: layout.frame.x, y: row, width: layout.frame.width, height: 1)
+        screen.fill(line)
+        screen.put(footer, column: layout.frame.x, row: row, style: .dim, width: layout.frame.width)
     }
 
     /// The cursor movement from ``cursorRow`` to block row `row` (updating it).

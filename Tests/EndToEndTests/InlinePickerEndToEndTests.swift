@@ -36,6 +36,7 @@ struct InlinePickerEndToEndTests {
             #expect(screen[3 + index].contains(name), "row \(3 + index): \(screen[3 + index])")
         }
         #expect(screen[7].contains("Add account"))
+        #expect(screen[8] == " type to filter · ↑↓ move · Enter switch · Esc cancel", "the picker's own keys: \(screen[8])")
         #expect(try session.terminalModes() == "0 1", "main screen, mouse reporting on")
         try session.send("Down")
         try session.send("Enter")
@@ -111,6 +112,7 @@ struct InlinePickerEndToEndTests {
         var screen = try session.screen()
         #expect(screen[1 + 5].trimmingCharacters(in: .whitespaces).isEmpty, "five rows only: \(screen)")
         #expect(screen.filter { $0.contains("@") }.count == 2, "two account rows show: \(screen)")
+        #expect(screen[5].hasSuffix("Esc cancel · 1–2 of 5"), "the footer says where the list is: \(screen[5])")
         try session.send("End")
         #expect(try session.waitFor("Add account"))
         try session.send("Up")
@@ -129,6 +131,7 @@ struct InlinePickerEndToEndTests {
         let out = home.appendingPathComponent("picked.txt").path
         let session = try TmuxSession(arguments: ["pick"], home: home, launcher: ["sh", "-c", "exec \"$@\" > \(out)", "sh"])
         #expect(try session.waitFor("Switch account"))
+        #expect(try session.waitFor("Enter pick · Esc cancel"))
         try session.send("Down")
         try session.send("Down")
         try session.send("Enter")
