@@ -35,9 +35,8 @@ extension AppState {
         case .key(let key):
             return handleKey(key)
         case .keyHold(let key):
-            if key == .char(Tab.overview.shortcut), activeTop == nil { openSheet() }
-            if key == KeyEvent(.enter), activeTop == nil, selectedTab == .catalog { openContextMenu(at: catalog.cursor) }
-            return []
+            guard let action = KeyBindings.holdAction(for: key, in: inputContext) else { return [] }
+            return perform(action, in: inputContext)
         case .longPress(let target):
             if target == .tab(.overview), activeTop == nil {
                 selectedTab = .overview
@@ -71,12 +70,12 @@ extension AppState {
     /// Rows a Page Up / Page Down moves in a list of `visible` rows.
     static func pageStep(_ visible: Int) -> Int { max(1, visible - 1) }
 
-    /// Whether holding `key` means something now: `1` on any pane and `Enter` on the Catalog,
-    /// with no layer up. Elsewhere its auto-repeats are plain presses (the recogniser delivers
-    /// them as keys), so a quick second `Enter` in a form or a sheet is not taken for a repeat.
+    /// Whether holding `key` means something now (``KeyBindings/holds``: `1` on any pane and
+    /// `Enter` on the Catalog, with no layer up). Elsewhere its auto-repeats are plain presses
+    /// (the recogniser delivers them as keys), so a quick second `Enter` in a form or a sheet is
+    /// not taken for a repeat.
     public func acceptsKeyHold(_ key: KeyEvent) -> Bool {
-        guard activeTop == nil else { return false }
-        return key == .char(Tab.overview.shortcut) || (key == KeyEvent(.enter) && selectedTab == .catalog)
+        KeyBindings.holdAction(for: key, in: inputContext) != nil
     }
 
     /// Mouse wheel: rows per notch.
