@@ -51,8 +51,8 @@ enum ManPage {
             page.append(escaped(capitalized(option.summary)) + escaped(usedBy) + ".")
         }
         let help = Command.interface.help
-        if let keys = section(of: help, from: "Keys:", to: "Environment:") {
-            page += [".SH KEYS", "In the interface:", ".PP", ".nf"]
+        if let keys = section(of: help, from: "Keys", to: "Environment:") {
+            page += [".SH KEYS", "In the interface (" + bold("?") + " lists those of the screen you are on):", ".PP", ".nf"]
             page += keys.split(separator: "\n", omittingEmptySubsequences: false).map { escaped(String($0)) }
             page.append(".fi")
         }
@@ -122,7 +122,7 @@ enum ManPage {
         let lines = text.split(separator: "\n", omittingEmptySubsequences: false)
         guard let first = lines.firstIndex(where: { $0.hasPrefix(start) }) else { return nil }
         let last = end.flatMap { end in lines[first...].firstIndex { $0.hasPrefix(end) } } ?? lines.endIndex
-        let body = start == "Keys:" ? lines[(first + 1)..<last] : lines[first..<last]
+        let body = start == "Keys" ? lines[(first + 1)..<last] : lines[first..<last]
         return body.joined(separator: "\n").trimmingNewlines
     }
 }

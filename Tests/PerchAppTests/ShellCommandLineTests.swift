@@ -79,6 +79,7 @@ struct ShellCommandLineTests {
         for command in Command.allCases where command != .interface {
             #expect(page.contains("\\fBperch " + ManPage.escaped(command.name) + "\\fR"), "no entry for \(command.name)")
         }
+        #expect(page.contains(".SH KEYS"), "the keys come from the interface's help")
         #expect(ManPage.escaped(#".a\b-c"#) == #"\&.a\eb\-c"#)
         #expect(!page.split(separator: "\n").contains { $0.hasPrefix("'") }, "no line starts a roff control by accident")
     }
