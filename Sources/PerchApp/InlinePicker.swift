@@ -75,7 +75,7 @@ final class InlinePicker {
     /// - Throws: ``Failure`` when the terminal cannot be used (too small, no size, no raw mode).
     func run() throws(Failure) -> Outcome {
         guard let terminal = Self.terminalSize(output) else { throw Failure(description: "cannot read the terminal's size") }
-        let rows = (state.groupedRows?.count ?? state.accounts.count) + 1
+        let rows = (state.accountsIndex.groupedRows?.count ?? state.accounts.count) + 1
         rowCount = rows
         blockHeight = Self.blockHeight(rowCount: rows, terminal: terminal, requested: requestedHeight)
         guard terminal.width >= Layout.minimumSize.width, blockHeight >= SheetLayout.chromeRows + 1 else {
