@@ -4,7 +4,7 @@ import PerchCore
     import Glibc
 #endif
 
-/// The current account's display fields, kept beside the state file (`<state>.current`) so that
+/// The current account's fields as `perch current` prints them, kept beside the state file (`<state>.current`) so that
 /// `perch current`, which runs in every shell prompt, need not read a large config.
 ///
 /// An entry is keyed by the identity of the config and of the state file it was made from:
@@ -76,10 +76,10 @@ public struct CurrentAccountCache: Sendable {
             guard let known = TerminalColor(name: colorName) else { return nil }
             color = known
         }
-        return Account(id: id, name: name, handle: field("handle"), group: field("group"), color: color)
+        return Account(id: id, name: name, handle: field("handle"), group: field("group"), color: color, onSwitch: field("onSwitch"))
     }
 
-    /// Keeps `account` (its display fields; not `onSwitch`) for the config and state files as
+    /// Keeps `account` (every field, as `perch current --json` prints them) for the config and state files as
     /// `config` and `state` identified them before they were read. Does nothing when either is
     /// unknown or younger than ``racyWindowNanoseconds`` at `now` (nanoseconds since the epoch,
     /// the clock file times use). A cache that cannot be written is no error: the next run reads
@@ -95,6 +95,7 @@ public struct CurrentAccountCache: Sendable {
         if let handle = account.handle { fields.append(("handle", handle)) }
         if let group = account.group { fields.append(("group", group)) }
         if let color = account.color { fields.append(("color", color.name)) }
+        if let onSwitch = account.onSwitch { fields.append(("onSwitch", onSwitch)) }
         let accountText = fields.map { "\(ConfigWriter.json($0.0)): \(ConfigWriter.json($0.1))" }.joined(separator: ", ")
         func list(_ identity: FileIdentity) -> String { "[" + identity.numbers.map(String.init).joined(separator: ", ") + "]" }
         let text = """

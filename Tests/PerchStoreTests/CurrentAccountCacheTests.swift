@@ -26,7 +26,7 @@ private func waitForNewFileTimes(after identity: CurrentAccountCache.FileIdentit
     Issue.record("the file clock did not move in 2 s")
 }
 
-private let work = Account(id: "work", name: "Work", handle: "@ada", group: "Jobs", color: .blue)
+private let work = Account(id: "work", name: "Work", handle: "@ada", group: "Jobs", color: .blue, onSwitch: "echo \"hi\"")
 
 @Suite("CurrentAccountCache")
 struct CurrentAccountCacheTests {
@@ -44,7 +44,7 @@ struct CurrentAccountCacheTests {
         return (config, state, cache)
     }
 
-    @Test("an entry is read back while neither file changed, with every display field")
+    @Test("an entry is read back while neither file changed, with every field")
     func hit() throws {
         try withTemporaryFolder { folder in
             let (config, state, cache) = try setUp(folder)
