@@ -114,6 +114,8 @@ struct PresentationEndToEndTests {
         let session = try TmuxSession.started()
         try session.expectAfter("2", shows: "Catalog ·")
         try session.send("j", "j")
+        // Bug: the screen was read before both moves were drawn, so "as it was" compared with a stale one.
+        #expect(try session.waitUntil { $0.first?.hasSuffix("3/60") == true }, "the cursor on the third item")
         let before = try session.screen()
         try session.expectAfter("S-F10", shows: "Copy id")
         try session.send("Enter")  // Open has the focus
