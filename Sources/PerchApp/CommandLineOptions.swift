@@ -43,6 +43,8 @@ public struct CommandLineOptions: Hashable, Sendable {
     public var exitAfterFirstFrame = false
     /// `--reduce-motion`: draw every change of a sheet at once, without animation.
     public var reduceMotion = false
+    /// `--key-hold auto|kitty|repeat|off`: how a key hold is recognised.
+    public var keyHold: KeyHoldPreference = .auto
 
     /// Allowed range of `--long-press-ms`, in milliseconds.
     public static let longPressRange: ClosedRange<Int64> = 50...10_000
@@ -191,6 +193,11 @@ public struct CommandLineOptions: Hashable, Sendable {
             exitAfterFirstFrame = true
         case .reduceMotion:
             reduceMotion = true
+        case .keyHold:
+            guard let preference = KeyHoldPreference(rawValue: value) else {
+                throw UsageError(description: "option --key-hold needs one of auto, kitty, repeat, off, not '\(value)'", usage: usage)
+            }
+            keyHold = preference
         case .limit:
             guard let number = Int(value), number >= 0 else {
                 throw UsageError(description: "option --limit needs a whole number of entries (0 or more), not '\(value)'", usage: usage)
@@ -217,7 +224,7 @@ public struct CommandLineOptions: Hashable, Sendable {
 
 /// An option of the command line.
 public enum Option: CaseIterable, Hashable, Sendable {
-    case help, version, config, state, longPress, reduceMotion, exitAfterFirstFrame, json, field, limit
+    case help, version, config, state, longPress, keyHold, reduceMotion, exitAfterFirstFrame, json, field, limit
 
     static let all = allCases
 
@@ -229,6 +236,7 @@ public enum Option: CaseIterable, Hashable, Sendable {
         case .config: ["--config"]
         case .state: ["--state"]
         case .longPress: ["--long-press-ms"]
+        case .keyHold: ["--key-hold"]
         case .exitAfterFirstFrame: ["--exit-after-first-frame"]
         case .reduceMotion: ["--reduce-motion"]
         case .json: ["--json"]
@@ -243,6 +251,7 @@ public enum Option: CaseIterable, Hashable, Sendable {
         case .config, .state: "PATH"
         case .longPress, .limit: "N"
         case .field: "id|name|handle"
+        case .keyHold: "MODE"
         case .help, .version, .json, .exitAfterFirstFrame, .reduceMotion: nil
         }
     }
@@ -265,6 +274,10 @@ public enum Option: CaseIterable, Hashable, Sendable {
         case .longPress:
             text =
                 "how long a press or key must be held, \(CommandLineOptions.longPressRange.lowerBound)–\(CommandLineOptions.longPressRange.upperBound) ms (default 500)"
+        case .keyHold:
+            text =
+                "how a key hold is told: auto (default), kitty (release\n" + "".padding(toLength: 26)
+                + "events), repeat (auto-repeat) or off"
         case .exitAfterFirstFrame:
             return "  --exit-after-first-frame\n" + "".padding(toLength: 26)
                 + "draw the first full frame, restore the terminal and exit 0\n"
@@ -305,7 +318,7 @@ public enum Command: CaseIterable, Hashable, Sendable {
     /// The options it takes.
     var options: [Option] {
         switch self {
-        case .interface: Option.common + [.longPress, .reduceMotion, .exitAfterFirstFrame, .version, .help]
+        case .interface: Option.common + [.longPress, .keyHold, .reduceMotion, .exitAfterFirstFrame, .version, .help]
         case .list: Option.common + [.json, .help]
         case .current: Option.common + [.json, .field, .help]
         case .history: Option.common + [.json, .limit, .help]

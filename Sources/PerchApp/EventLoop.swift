@@ -27,6 +27,9 @@ public final class EventLoop {
     private var hooks: [HookProcess] = []
     /// The config file accounts are added to (`Add account…`); nil refuses to add any.
     private let configPath: String?
+    /// Bytes read before the loop started (keys typed while the terminal was asked about its
+    /// keyboard protocol), decoded before the first read.
+    private var typedAhead: [UInt8]
 
     /// - Parameters:
     ///   - store: where switches are recorded; nil keeps them in memory only.
@@ -36,8 +39,10 @@ public final class EventLoop {
     ///   - now: the clock, in milliseconds.
     public init(
         state: AppState, backend: TerminalBackend, store: StateStore?, gestures: GestureRecognizer.Configuration,
-        watcher: StateWatcher? = nil, configPath: String? = nil, now: @escaping () -> Int64 = MonotonicClock.now
+        watcher: StateWatcher? = nil, configPath: String? = nil, typedAhead: [UInt8] = [],
+        now: @escaping () -> Int64 = MonotonicClock.now
     ) {
+        self.typedAhead = typedAhead
         self.configPath = configPath
         self.state = state
         self.backend = backend
@@ -53,6 +58,11 @@ public final class EventLoop {
     ///   without reading input (`--exit-after-first-frame`, for measuring start-up).
     public func run(exitAfterFirstFrame: Bool = false) -> Int32 {
         var dirty = true
+        if !typedAhead.isEmpty {
+            lastInput = now()
+            _ = feed(decoder.feed(typedAhead), at: lastInput)
+            typedAhead = []
+        }
         while exitStatus == nil {
             if dirty, !suspended {
                 backend.draw(state.render())

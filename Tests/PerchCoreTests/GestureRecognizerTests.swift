@@ -334,3 +334,91 @@ struct GestureRecognizerTests {
         #expect(g.expire(at: 700) == [.longPress(.tab(.overview))])
     }
 }
+
+/// Key holds with release events (kitty keyboard protocol): a timer, not the auto-repeat.
+@Suite("Key hold with release events")
+struct KeyHoldReleaseEventTests {
+    func recognizer() -> GestureRecognizer {
+        var configuration = GestureRecognizer.Configuration()
+        configuration.keyHoldMode = .releaseEvents
+        return GestureRecognizer(configuration: configuration)
+    }
+
+    func handle(_ r: inout GestureRecognizer, _ event: InputEvent, at time: Int64) -> [AppEvent] {
+        r.handle(event, at: time, hitTest: { _ in .none })
+    }
+
+    @Test("a hold fires at the long-press deadline exactly, from expire, with no repeat at all")
+    func holdFiresAtDeadline() {
+        var r = recognizer()
+        #expect(handle(&r, .key(one), at: 1000) == [.key(one)], "the press is delivered at once")
+        #expect(r.nextDeadline == 1500)
+        #expect(r.expire(at: 1499).isEmpty, "never early")
+        #expect(r.expire(at: 1500) == [.keyHold(one)])
+        #expect(r.nextDeadline == nil)
+        #expect(handle(&r, .keyRepeat(one), at: 1530).isEmpty, "repeats after the hold are swallowed")
+        #expect(handle(&r, .keyRelease(one), at: 1700).isEmpty)
+        #expect(r.expire(at: 3000).isEmpty)
+    }
+
+    @Test("a release before the deadline is a tap: the press only, and no hold later")
+    func releaseBeforeDeadlineIsTap() {
+        var r = recognizer()
+        #expect(handle(&r, .key(one), at: 0) == [.key(one)])
+        #expect(handle(&r, .keyRepeat(one), at: 300).isEmpty, "a repeat while it is watched is part of the hold")
+        #expect(handle(&r, .keyRelease(one), at: 499).isEmpty)
+        #expect(r.nextDeadline == nil)
+        #expect(r.expire(at: 600).isEmpty)
+    }
+
+    @Test("the repeat settings do not matter: a first repeat at 660 ms still gives a hold at 500 ms")
+    func repeatDelayDoesNotMatter() {
+        var r = recognizer()
+        _ = handle(&r, .key(KeyEvent(.enter)), at: 0)
+        #expect(r.expire(at: 500) == [.keyHold(KeyEvent(.enter))])
+        #expect(handle(&r, .keyRepeat(KeyEvent(.enter)), at: 660).isEmpty)
+    }
+
+    @Test("keys that are not holdable: repeats are presses, releases are nothing")
+    func otherKeys() {
+        var r = recognizer()
+        let j = KeyEvent.char("j")
+        #expect(handle(&r, .key(j), at: 0) == [.key(j)])
+        #expect(handle(&r, .keyRepeat(j), at: 500) == [.key(j)])
+        #expect(handle(&r, .keyRelease(j), at: 600).isEmpty)
+        #expect(r.nextDeadline == nil)
+    }
+
+    @Test("focus going away cancels a hold whose release may never come")
+    func focusOutCancels() {
+        var r = recognizer()
+        _ = handle(&r, .key(one), at: 0)
+        #expect(handle(&r, .focus(false), at: 100) == [.focus(false)])
+        #expect(r.expire(at: 600).isEmpty)
+    }
+
+    @Test("a second press report of the key still down does not restart the hold")
+    func repeatedPressDoesNotRestart() {
+        var r = recognizer()
+        _ = handle(&r, .key(one), at: 0)
+        _ = handle(&r, .key(one), at: 300)
+        #expect(r.expire(at: 500) == [.keyHold(one)])
+    }
+
+    @Test("where holding means nothing, the press has no deadline")
+    func notHoldable() {
+        var r = recognizer()
+        #expect(r.handle(.key(one), at: 0, hitTest: { _ in .none }, holdable: { _ in false }) == [.key(one)])
+        #expect(r.nextDeadline == nil)
+    }
+
+    @Test("mode off: auto-repeats are presses and never a hold")
+    func off() {
+        var configuration = GestureRecognizer.Configuration()
+        configuration.keyHoldMode = .off
+        var r = GestureRecognizer(configuration: configuration)
+        var events: [AppEvent] = []
+        for time in stride(from: Int64(0), through: 1000, by: 30) { events += handle(&r, .key(one), at: time) }
+        #expect(events.allSatisfy { $0 == .key(one) } && events.count == 34)
+    }
+}

@@ -19,6 +19,11 @@
 ///   within the repeat gap). So a hold released early never fires, two separate taps never
 ///   fire, and no timer is needed: the repeat itself proves the key is still down. The
 ///   remaining repeats are swallowed.
+/// - Keys with release events (``KeyHoldMode/releaseEvents``, the kitty keyboard protocol): a
+///   holdable key is delivered at once as ``AppEvent/key(_:)``, like a tap, and its hold fires
+///   from ``expire(at:)`` exactly when it has been down for the long-press duration, whatever
+///   the repeat settings. A release (or focus going away) before then cancels it; its repeats are
+///   swallowed. Other keys' repeats are presses, and releases are dropped.
 public struct GestureRecognizer: Sendable {
     /// Timing of the recogniser, in milliseconds.
     public struct Configuration: Sendable, Hashable {
@@ -30,6 +35,8 @@ public struct GestureRecognizer: Sendable {
         public var repeatDelayMilliseconds: Int64
         /// Keys whose hold is a gesture.
         public var holdableKeys: Set<KeyEvent>
+        /// How a key hold is recognised.
+        public var keyHoldMode: KeyHoldMode = .autoRepeat
 
         public init(
             longPressMilliseconds: Int64 = 500,
@@ -53,7 +60,8 @@ public struct GestureRecognizer: Sendable {
     }
 
     private struct KeyHold: Sendable {
-        enum Phase { case awaitingRepeat, firstRepeat, repeating, fired }
+        /// `down`: pressed with release events to come, waiting for the deadline.
+        enum Phase { case awaitingRepeat, firstRepeat, repeating, fired, down }
         var key: KeyEvent
         var start: Int64
         var last: Int64
@@ -71,8 +79,10 @@ public struct GestureRecognizer: Sendable {
     /// The earliest time (ms) at which ``expire(at:)`` may fire a gesture, or nil when none is
     /// pending. Only a pointer long-press has one; key holds fire on input.
     public var nextDeadline: Int64? {
-        guard let pointer, !pointer.fired, !pointer.cancelled, pointer.target.acceptsLongPress else { return nil }
-        return pointer.start + configuration.longPressMilliseconds
+        let keyDeadline = hold.flatMap { $0.phase == .down ? $0.start + configuration.longPressMilliseconds : nil }
+        guard let pointer, !pointer.fired, !pointer.cancelled, pointer.target.acceptsLongPress else { return keyDeadline }
+        let pointerDeadline = pointer.start + configuration.longPressMilliseconds
+        return keyDeadline.map { min($0, pointerDeadline) } ?? pointerDeadline
     }
 
     /// Feeds one input event that arrived at `time` (ms); `hitTest` names the target under a
@@ -83,7 +93,16 @@ public struct GestureRecognizer: Sendable {
         _ event: InputEvent, at time: Int64, hitTest: (Position) -> HitTarget, holdable: (KeyEvent) -> Bool = { _ in true }
     ) -> [AppEvent] {
         switch event {
-        case .key(let key):
+        case .key(let key) where configuration.keyHoldMode == .releaseEvents:
+            return handlePress(key, at: time, holdable: { holdable(key) })
+        case .keyRepeat(let key) where configuration.keyHoldMode == .releaseEvents:
+            if let current = hold, current.key == key { return [] }  // part of the hold
+            return [.key(key)]
+        case .keyRelease(let key):
+            if let current = hold, current.key == key { hold = nil }
+            return []
+        case .key(let key), .keyRepeat(let key):
+            if configuration.keyHoldMode == .off { return [.key(key)] }
             // The repeats of a hold that started where holding means something stay part of it
             // (after it fired, a layer may be up); only a new press asks `holdable`.
             return handleKey(key, at: time, holdable: { holdable(key) })
@@ -92,6 +111,8 @@ public struct GestureRecognizer: Sendable {
         case .paste(let text):
             return [.paste(text)]
         case .focus(let focused):
+            // Keys let go while another window had the focus send no release here.
+            if !focused, hold?.phase == .down { hold = nil }
             return [.focus(focused)]
         case .unknown:
             return []
@@ -100,6 +121,16 @@ public struct GestureRecognizer: Sendable {
 
     /// Fires every gesture whose deadline is at or before `now` (ms). Never fires early.
     public mutating func expire(at now: Int64) -> [AppEvent] {
+        var events: [AppEvent] = []
+        if var current = hold, current.phase == .down, now >= current.start + configuration.longPressMilliseconds {
+            current.phase = .fired
+            hold = current
+            events.append(.keyHold(current.key))
+        }
+        return events + expirePointer(at: now)
+    }
+
+    private mutating func expirePointer(at now: Int64) -> [AppEvent] {
         guard var gesture = pointer, !gesture.fired, !gesture.cancelled, gesture.target.acceptsLongPress,
             now >= gesture.start + configuration.longPressMilliseconds
         else { return [] }
@@ -135,6 +166,15 @@ public struct GestureRecognizer: Sendable {
             return events
         }
         return startHold(key, at: time, holdable: holdable())
+    }
+
+    /// A press with release events to come: delivered at once, and timed when holding it means
+    /// something here. A second press of the key still down (its release lost) does not restart it.
+    private mutating func handlePress(_ key: KeyEvent, at time: Int64, holdable: () -> Bool) -> [AppEvent] {
+        if let current = hold, current.key == key, current.phase == .down { return [.key(key)] }
+        let watched = configuration.holdableKeys.contains(key) && holdable()
+        hold = watched ? KeyHold(key: key, start: time, last: time, phase: .down) : nil
+        return [.key(key)]
     }
 
     /// A new press of `key`: delivered at once, and watched for auto-repeats when holding it

@@ -371,6 +371,7 @@ public struct InputDecoder: Sendable {
     }
 
     static func interpretCSI(parameters: [UInt8], final: UInt8) -> InputEvent {
+        if let event = interpretExtendedKey(parameters: parameters, final: final) { return event }
         let raw = [esc, UInt8(ascii: "[")] + parameters + [final]
         let text = String(decoding: parameters, as: UTF8.self)
         if text.hasPrefix("<"), final == UInt8(ascii: "M") || final == UInt8(ascii: "m") {

@@ -6,6 +6,8 @@ public struct RunInfo: Hashable, Sendable {
     public var configDescription: String
     /// Path of the state file.
     public var statePath: String
+    /// How a key hold is recognised in this terminal.
+    public var keyHold: KeyHoldMode = .autoRepeat
 
     public init(longPressMilliseconds: Int64 = 500, configDescription: String = "embedded sample accounts", statePath: String = "") {
         self.longPressMilliseconds = longPressMilliseconds

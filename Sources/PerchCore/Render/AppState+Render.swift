@@ -166,6 +166,7 @@ extension AppState {
         let first = rect.y + Layout.paneHeaderRows
         let rows: [(String, String)] = [
             ("Long-press duration", "\(info.longPressMilliseconds) ms"),
+            ("Key hold", info.keyHold.summary),
             ("Config file", info.configDescription),
             ("State file", info.statePath),
         ]

@@ -62,5 +62,5 @@ extension AppState {
 /// Row positions inside the Settings pane, shared by its renderer and hit-testing.
 enum SettingsPaneLayout {
     /// List rows before the first action row (the information lines and a blank line).
-    static let actionsOffset = 4
+    static let actionsOffset = 5
 }
