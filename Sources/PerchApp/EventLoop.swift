@@ -30,6 +30,9 @@ public final class EventLoop {
     /// Bytes read before the loop started (keys typed while the terminal was asked about its
     /// keyboard protocol), decoded before the first read.
     private var typedAhead: [UInt8]
+    /// Turns the kitty keyboard protocol on when its query is answered after the probe gave up
+    /// (a terminal slow to start); nil when it was not asked or already answered.
+    public var lateKeyboardProtocolReply: (() -> Void)?
 
     /// - Parameters:
     ///   - store: where switches are recorded; nil keeps them in memory only.
@@ -154,6 +157,13 @@ public final class EventLoop {
     private func feed(_ events: [InputEvent], at time: Int64) -> Bool {
         var changed = false
         for event in events {
+            if case .unknown(let bytes) = event, let turnOn = lateKeyboardProtocolReply, KeyboardProtocolProbe.isFlagsReply(bytes) {
+                turnOn()
+                lateKeyboardProtocolReply = nil
+                recognizer.configuration.keyHoldMode = .releaseEvents
+                self.state.info.keyHold = .releaseEvents
+                changed = true
+            }
             let state = self.state
             changed = apply(recognizer.handle(event, at: time, hitTest: state.hitTest, holdable: state.acceptsKeyHold), at: time) || changed
             if exitStatus != nil { break }

@@ -70,6 +70,12 @@ struct KeyboardProtocolProbe {
         return nil
     }
 
+    /// Whether `bytes` are the reply to the protocol query, `CSI ? flags u`.
+    static func isFlagsReply(_ bytes: [UInt8]) -> Bool {
+        bytes.count >= 4 && bytes.starts(with: [0x1B, UInt8(ascii: "["), UInt8(ascii: "?")]) && bytes.last == UInt8(ascii: "u")
+            && bytes.dropFirst(3).dropLast().allSatisfy { $0 >= UInt8(ascii: "0") && $0 <= UInt8(ascii: "9") }
+    }
+
     /// What was read besides the two replies (keys typed during the probe), to be decoded as input.
     var otherInput: [UInt8] {
         var rest: [UInt8] = []

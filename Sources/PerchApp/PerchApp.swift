@@ -98,6 +98,10 @@ public enum PerchApp {
         let loop = EventLoop(
             state: state, backend: backend, store: store, gestures: gestures, watcher: watcher, configPath: paths.config,
             typedAhead: typedAhead)
+        if options.keyHold == .auto, keyHold == .autoRepeat {
+            // A terminal slow to start may answer the query after the probe gave up.
+            loop.lateKeyboardProtocolReply = { backend.pushKeyboardFlags(KeyboardProtocolProbe.flags) }
+        }
         return loop.run(exitAfterFirstFrame: options.exitAfterFirstFrame)
     }
 

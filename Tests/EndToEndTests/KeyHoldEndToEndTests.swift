@@ -93,12 +93,17 @@ struct KeyHoldEndToEndTests {
     func holdFiresAtDuration() throws {
         let terminal = try started(.kitty)
         var times: [Double] = []
-        for _ in 0..<3 {
+        for _ in 0..<5 {
             times.append(try holdToSheet(terminal))
             terminal.send("\u{1B}[27u\u{1B}[27;1:3u")  // Esc closes the sheet
             terminal.pump(for: 0.3)
         }
-        for time in times { #expect(abs(time - 500) <= 5, "hold to sheet: \(times.map { Int($0.rounded()) }) ms") }
+        // The median of five holds is within ±5 ms of the duration; on a busy machine one hold
+        // may be drawn a little later (the clock is read in whole milliseconds, poll(2) wakes up
+        // to 1 ms late, and this script reads the pseudo-terminal), but never early.
+        let shown = times.map { String(format: "%.1f", $0) }.joined(separator: ", ")
+        #expect(abs(times.sorted()[2] - 500) <= 5, "median hold to sheet, of: \(shown) ms")
+        #expect(times.allSatisfy { $0 >= 500 && $0 <= 520 }, "every hold to sheet: \(shown) ms")
         // A press released at 300 ms is a tap: 2 then 1 (tab switches), and no sheet.
         let sheets = terminal.count("Switch account")
         terminal.send("\u{1B}[50u\u{1B}[50;1:3u")
@@ -127,6 +132,18 @@ struct KeyHoldEndToEndTests {
         #expect(terminal.count(Self.pop) == 2, "popped by the emergency restore")
         let after = terminal.text
         #expect(after.range(of: Self.pop, options: .backwards)!.lowerBound > text.range(of: Self.push, options: .backwards)!.lowerBound)
+    }
+
+    // Found in a real kitty: started cold, it answered after the 100 ms the probe waits.
+    @Test("A kitty terminal that answers after the probe gave up: release events are turned on when the answer comes")
+    func lateAnswer() throws {
+        let terminal = try started(.slowKitty)
+        #expect(terminal.wait { $0.contains(Self.push) } != nil, "flags pushed when the late answer came")
+        terminal.send("\u{1B}[52u\u{1B}[52;1:3u")
+        #expect(terminal.wait { $0.contains(Self.releaseMode) } != nil, "Settings says release events")
+        terminal.send("\u{1B}[99;5u")
+        #expect(terminal.waitForExit() == 0)
+        #expect(terminal.count(Self.pop) == 1)
     }
 
     @Test("--key-hold repeat neither asks nor pushes on a kitty terminal; --key-hold kitty pushes without asking")

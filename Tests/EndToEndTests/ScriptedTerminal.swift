@@ -28,6 +28,8 @@ final class ScriptedTerminal {
         case primaryAttributesOnly
         /// Answers nothing.
         case silent
+        /// Answers both, but only after 300 ms (a terminal busy starting).
+        case slowKitty
     }
 
     let kind: Kind
@@ -41,6 +43,8 @@ final class ScriptedTerminal {
     /// When Perch was started, in seconds (monotonic).
     let started: Double
     private(set) var exitStatus: Int32?
+    /// Answers to send later (``Kind/slowKitty``): when, in seconds (monotonic), and what.
+    private var delayed: [(Double, String)] = []
 
     static func now() -> Double {
         var time = timespec()
@@ -87,7 +91,11 @@ final class ScriptedTerminal {
         let end = Self.now() + seconds
         var buffer = [UInt8](repeating: 0, count: 65536)
         while true {
-            let left = end - Self.now()
+            while let first = delayed.first, first.0 <= Self.now() {
+                send(first.1)
+                delayed.removeFirst()
+            }
+            let left = min(end, delayed.first?.0 ?? end) - Self.now()
             var fd = pollfd(fd: master, events: Int16(POLLIN), revents: 0)
             let ready = poll(&fd, 1, Int32(max(0, left * 1000).rounded(.up)))
             if ready > 0, fd.revents & Int16(POLLIN) != 0 {
@@ -102,7 +110,7 @@ final class ScriptedTerminal {
                 reapIfEnded()
                 usleep(2000)  // hung up with nothing to read: do not spin
             }
-            if left <= 0 || exitStatus != nil { return }
+            if end - Self.now() <= 0 || exitStatus != nil { return }
         }
     }
 
@@ -114,9 +122,11 @@ final class ScriptedTerminal {
         while index < text.endIndex {
             if text[index...].starts(with: query) {
                 if kind == .kitty { send("\u{1B}[?0u") }
+                if kind == .slowKitty { delayed.append((Self.now() + 0.3, "\u{1B}[?0u")) }
                 index += query.count
             } else if text[index...].starts(with: attributes) {
-                if kind != .silent { send("\u{1B}[?62;22c") }
+                if kind == .slowKitty { delayed.append((Self.now() + 0.3, "\u{1B}[?62;22c")) }
+                if kind == .kitty || kind == .primaryAttributesOnly { send("\u{1B}[?62;22c") }
                 index += attributes.count
             } else {
                 index += 1
