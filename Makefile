@@ -53,7 +53,7 @@ deps:
 	@./scripts/ensure-packages.sh libncurses-dev
 
 test-deps:
-	@./scripts/ensure-packages.sh libncurses-dev tmux python3 gcc
+	@./scripts/ensure-packages.sh libncurses-dev tmux python3 gcc kitty xvfb xdotool
 
 bench-deps:
 	@./scripts/ensure-packages.sh libncurses-dev python3 gcc
