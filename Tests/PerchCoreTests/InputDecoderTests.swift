@@ -200,12 +200,13 @@ private let malformedCases: [DecoderCase] = [
     DecoderCase("CSI broken by a UTF-8 character", "^[[1é", [.unknown(bytes("^[[1")), char("é")]),
     DecoderCase("CSI broken by esc, next sequence intact", "^[[1;^[[B", [.unknown(bytes("^[[1;")), key(.down)]),
     DecoderCase("unfinished CSI at end, flushed", "^[[1;", [.unknown(bytes("^[[1;"))]),
-    DecoderCase("esc [ at end, flushed, is Alt-[", "^[[", [char("[", .alt)]),
-    DecoderCase("esc O at end, flushed, is Alt-O", "^[O", [char("O", .alt)]),
+    // Issue 11 §3: once ESC [ or ESC O has arrived it is a sequence, never a key.
+    DecoderCase("esc [ at end, flushed, is dropped", "^[[", [.unknown(bytes("^[["))]),
+    DecoderCase("esc O at end, flushed, is dropped", "^[O", [.unknown(bytes("^[O"))]),
     DecoderCase("unknown SS3", "^[Oz", [.unknown(bytes("^[Oz"))]),
     // Bug: ESC O followed by a control byte swallowed that byte in an unknown SS3.
-    DecoderCase("ESC O then Enter: Alt-O and Enter", "^[O\r", [char("O", .alt), key(.enter)]),
-    DecoderCase("ESC O then a sequence: Alt-O and the sequence", "^[O^[[B", [char("O", .alt), key(.down)]),
+    DecoderCase("ESC O then Enter: the broken SS3 dropped, Enter kept", "^[O\r", [.unknown(bytes("^[O")), key(.enter)]),
+    DecoderCase("ESC O then a sequence: the broken SS3 dropped, the sequence kept", "^[O^[[B", [.unknown(bytes("^[O")), key(.down)]),
     DecoderCase("CSI key with a 10-digit parameter is unknown", "^[[1;1234567890Aj", [.unknown(bytes("^[[1;1234567890A")), char("j")]),
     DecoderCase(
         "CSI key with 30 parameters is unknown", "^[[" + String(repeating: "1;", count: 29) + "1Aj",
