@@ -291,6 +291,7 @@ public final class EventLoop {
             return true
         case SIGWINCH:
             _ = state.update(.resize(backend.updateSize()), at: now())
+            recognizer.layoutChanged(hitTest: state.hitTest)
             return true
         case SIGTSTP:
             if !suspended { suspend() }

@@ -171,14 +171,47 @@ struct GestureRecognizerTests {
         #expect(g.release(overviewColumn, at: 2_100) == [.tap(.tab(.overview))])
     }
 
-    @Test("a second press on the same target restarts the long-press timer")
-    func repressRestartsTimer() {
+    // Issue 11 §5: presses at 0 and 300 ms delayed the sheet to 819 ms, and a stream never opened it.
+    @Test("a press report repeated at the same cell with no release between does not restart the long-press")
+    func repeatedPressReportDoesNotRestart() {
         var g = GestureRecognizer()
         _ = g.press(overviewColumn, at: 0)
         _ = g.press(overviewColumn, at: 300)
-        #expect(g.nextDeadline == 800)
-        #expect(g.expire(at: 500) == [])
-        #expect(g.expire(at: 800) == [.longPress(.tab(.overview))])
+        #expect(g.nextDeadline == 500)
+        #expect(g.expire(at: 500) == [.longPress(.tab(.overview))])
+        var stream = GestureRecognizer()
+        var fired: [AppEvent] = []
+        for time in stride(from: Int64(0), through: 1500, by: 50) {
+            fired += stream.press(overviewColumn, at: time)
+            fired += stream.expire(at: time)
+        }
+        #expect(fired == [.longPress(.tab(.overview))], "a stream of reports fires once, at 500 ms")
+    }
+
+    @Test("buttons other than left (middle, right, 8–11) neither tap nor long-press", arguments: [MouseEvent.Button.middle, .right, .other])
+    func otherButtons(button: MouseEvent.Button) {
+        var g = GestureRecognizer()
+        #expect(g.handle(mouse(.press, column: overviewColumn, button: button), at: 0, hitTest: hitTest) == [])
+        #expect(g.nextDeadline == nil)
+        #expect(g.expire(at: 1000) == [])
+        #expect(g.handle(mouse(.release, column: overviewColumn, button: button), at: 1100, hitTest: hitTest) == [])
+        #expect(g.handle(mouse(.press, column: catalogColumn, button: button), at: 2000, hitTest: hitTest) == [])
+        #expect(g.handle(mouse(.release, column: catalogColumn, button: button), at: 2050, hitTest: hitTest) == [])
+    }
+
+    @Test("a resize that moves the target from under a press cancels its long-press; one that keeps it does not")
+    func resizeDuringLongPress() {
+        var g = GestureRecognizer()
+        _ = g.press(overviewColumn, at: 0)
+        g.layoutChanged(hitTest: hitTest)
+        #expect(g.nextDeadline == 500, "the same target is still under the press")
+        g.layoutChanged(hitTest: { _ in .tab(.catalog) })
+        #expect(g.nextDeadline == nil)
+        #expect(g.expire(at: 600) == [])
+        #expect(g.release(overviewColumn, at: 700) == [], "no tap either")
+        _ = g.press(rowColumn, at: 1000)
+        g.layoutChanged(hitTest: { _ in .none })
+        #expect(g.expire(at: 1600) == [], "the row went away")
     }
 
     @Test("wheel notches become scroll events on the target under the pointer")

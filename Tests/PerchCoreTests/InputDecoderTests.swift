@@ -158,6 +158,9 @@ private let mouseCases: [DecoderCase] = [
     DecoderCase("SGR wheel up", "^[[<64;5;24M", [mouse(.scrollUp, .none, column: 4, row: 23)]),
     DecoderCase("SGR wheel down", "^[[<65;5;24M", [mouse(.scrollDown, .none, column: 4, row: 23)]),
     DecoderCase("SGR shift-press left", "^[[<4;2;3M", [mouse(.press, .left, column: 1, row: 2, .shift)]),
+    // Issue 11 §5: \e[<128;40;24M … m selected the Catalog tab as a left click.
+    DecoderCase("SGR button 8 press is no left press", "^[[<128;40;24M", [mouse(.press, .other, column: 39, row: 23)]),
+    DecoderCase("SGR button 11 release", "^[[<131;40;24m", [mouse(.release, .other, column: 39, row: 23)]),
     DecoderCase("SGR alt-press left", "^[[<8;2;3M", [mouse(.press, .left, column: 1, row: 2, .alt)]),
     DecoderCase("SGR ctrl-press left", "^[[<16;2;3M", [mouse(.press, .left, column: 1, row: 2, .control)]),
     DecoderCase("SGR large coordinates", "^[[<0;300;120M", [mouse(.press, .left, column: 299, row: 119)]),

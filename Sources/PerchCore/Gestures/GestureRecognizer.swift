@@ -9,8 +9,11 @@
 ///   the deadline fires a long-press while the button is still down; its release is then
 ///   swallowed. Dragging off the target cancels both, except on a target that
 ///   ``HitTarget/acceptsDrag``: there each move is a ``AppEvent/drag(_:_:)`` and the release
-///   ``AppEvent/dragEnded(_:_:)``. A new press always starts afresh, so a
-///   release the terminal lost cannot leave a gesture stuck.
+///   ``AppEvent/dragEnded(_:_:)``. A new press starts afresh, so a release the terminal lost
+///   cannot leave a gesture stuck, except a press report repeated at the same cell with no
+///   release between (some terminals send one again): it continues the gesture. Other buttons
+///   (middle, right, 8–11) neither tap nor long-press. A resize that moves the target from under
+///   the press, or removes it, cancels the gesture (``layoutChanged(hitTest:)``).
 /// - Keys: terminals report a held key as a press, then (after the system's repeat delay,
 ///   roughly 250–660 ms) auto-repeats at 25–40 per second, and no release. A holdable key
 ///   is delivered at once as ``AppEvent/key(_:)``. It becomes ``AppEvent/keyHold(_:)`` on the
@@ -54,6 +57,9 @@ public struct GestureRecognizer: Sendable {
     private struct PointerGesture: Sendable {
         var target: HitTarget
         var start: Int64
+        /// Cell of the press, and when the last press report for it came (ms).
+        var position: Position
+        var lastReport: Int64
         var fired = false
         var cancelled = false
         var dragged = false
@@ -117,6 +123,14 @@ public struct GestureRecognizer: Sendable {
         case .unknown:
             return []
         }
+    }
+
+    /// Tells that the layout changed (a resize): a pointer gesture whose target is no longer
+    /// under its press is cancelled, so nothing fires on what moved or went away.
+    public mutating func layoutChanged(hitTest: (Position) -> HitTarget) {
+        guard var gesture = pointer, !gesture.dragged, hitTest(gesture.position) != gesture.target else { return }
+        gesture.cancelled = true
+        pointer = gesture
     }
 
     /// Fires every gesture whose deadline is at or before `now` (ms). Never fires early.
@@ -189,7 +203,15 @@ public struct GestureRecognizer: Sendable {
     ) -> [AppEvent] {
         switch mouse.kind {
         case .press where mouse.button == .left:
-            pointer = PointerGesture(target: hitTest(mouse.position), start: time)
+            if var gesture = pointer, gesture.position == mouse.position,
+                time - gesture.lastReport < configuration.longPressMilliseconds
+            {
+                // The same press reported again: the gesture goes on, its deadline unchanged.
+                gesture.lastReport = time
+                pointer = gesture
+                return []
+            }
+            pointer = PointerGesture(target: hitTest(mouse.position), start: time, position: mouse.position, lastReport: time)
             return []
         case .drag where mouse.button == .left:
             if var gesture = pointer, gesture.target.acceptsDrag {

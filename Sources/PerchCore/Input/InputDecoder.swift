@@ -433,6 +433,12 @@ public struct InputDecoder: Sendable {
         if code & 8 != 0 { modifiers.insert(.alt) }
         if code & 16 != 0 { modifiers.insert(.control) }
         let buttonBits = code & 3
+        if code & 128 != 0 {
+            // Codes 128–131: buttons 8–11 (back, forward; xterm ctlseqs "Extended buttons"),
+            // whose low bits must not pass for the left button.
+            let kind: MouseEvent.Kind = code & 32 != 0 ? .drag : pressed ? .press : .release
+            return .mouse(MouseEvent(kind: kind, button: .other, position: position, modifiers: modifiers))
+        }
         if code & 64 != 0 {
             let kinds: [MouseEvent.Kind] = [.scrollUp, .scrollDown, .scrollLeft, .scrollRight]
             return .mouse(MouseEvent(kind: kinds[buttonBits], button: .none, position: position, modifiers: modifiers))
