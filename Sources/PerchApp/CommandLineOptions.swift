@@ -296,7 +296,7 @@ public enum Option: CaseIterable, Hashable, Sendable {
 
 /// A command of `perch`, with what parsing and help need to know of it.
 public enum Command: CaseIterable, Hashable, Sendable {
-    case interface, list, current, switchAccount, history, initConfig, configPath, configCheck, configEdit
+    case interface, list, current, switchAccount, history, initConfig, configPath, configCheck, configEdit, doctor
 
     static let all = allCases
 
@@ -312,6 +312,7 @@ public enum Command: CaseIterable, Hashable, Sendable {
         case .configPath: "config path"
         case .configCheck: "config check"
         case .configEdit: "config edit"
+        case .doctor: "doctor"
         }
     }
 
@@ -322,6 +323,7 @@ public enum Command: CaseIterable, Hashable, Sendable {
         case .list: Option.common + [.json, .help]
         case .current: Option.common + [.json, .field, .help]
         case .history: Option.common + [.json, .limit, .help]
+        case .doctor: Option.common + [.longPress, .keyHold, .help]
         case .switchAccount, .initConfig, .configPath, .configCheck, .configEdit: Option.common + [.help]
         }
     }
@@ -343,6 +345,7 @@ public enum Command: CaseIterable, Hashable, Sendable {
         case .configPath: "print the path of the config file"
         case .configCheck: "validate the config and report every problem"
         case .configEdit: "edit the config in $VISUAL, $EDITOR or vi, then validate it"
+        case .doctor: "what this terminal gives Perch, and a key-repeat test"
         }
     }
 
@@ -419,6 +422,12 @@ public enum Command: CaseIterable, Hashable, Sendable {
         case .configEdit:
             return "Writes the starter config first when there is none. Exit status 2 when the\n"
                 + "config is not valid after editing (the file keeps your edits)."
+        case .doctor:
+            return "Prints, one per line with how each was found: TERM and terminfo, colours, SGR mouse,\n"
+                + "bracketed paste, the kitty keyboard protocol and the key-hold mode, OSC 52, the\n"
+                + "locale's UTF-8, and the config and state paths with their permissions. On a\n"
+                + "terminal it then asks you to hold the 1 key for 2 seconds and reports the repeat\n"
+                + "delay and rate, and whether the hold would be recognised with --long-press-ms."
         case .interface, .configPath, .configCheck:
             return ""
         }

@@ -181,6 +181,22 @@ public final class NcursesBackend: TerminalBackend {
         }
     }
 
+    // MARK: What terminfo says (perch doctor)
+
+    /// terminfo's `colors` for `term`: the number of colours, nil when the entry has none.
+    /// - Throws: ``TerminalError/unknownTerminalType(_:)`` when terminfo has no entry for `term`.
+    public static func terminfoColors(_ term: String) throws(TerminalError) -> Int? {
+        let colors = perch_terminfo_colors(term)
+        if colors == -2 { throw .unknownTerminalType(term) }
+        return colors < 0 ? nil : Int(colors)
+    }
+
+    /// Whether terminfo's entry for `term` has the string capability `name` (e.g. `kmous`, or
+    /// the user-defined `Ms` for OSC 52); false without an entry.
+    public static func terminfoHasString(_ term: String, _ name: String) -> Bool {
+        perch_terminfo_has_string(term, name) == 1
+    }
+
     // MARK: Emergency restore (fatal signals)
 
     nonisolated(unsafe) private static var emergencyBytes: UnsafeMutableBufferPointer<UInt8>?
