@@ -46,7 +46,8 @@ FUZZ_SECONDS ?= 60
 fuzz:
 	mkdir -p .build/fuzz/corpus
 	swiftc -O -sanitize=fuzzer,address -parse-as-library -module-name PerchInputFuzzer \
-		$$(find Sources/PerchCore -name '*.swift') Fuzz/InputFuzzer.swift -o $(FUZZ_BIN)
+		$$(find Sources/PerchCore -name '*.swift') Tests/PerchCoreTests/InputPipelineCheck.swift Fuzz/InputFuzzer.swift \
+		-o $(FUZZ_BIN)
 	cd .build/fuzz && ./perch-input-fuzzer -max_total_time=$(FUZZ_SECONDS) -max_len=4096 corpus
 
 deps:

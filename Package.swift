@@ -29,7 +29,7 @@ let package = Package(
             name: "PerchBench", dependencies: ["PerchCore", "PerchStore", "PerchTerminal"], path: "bench/PerchBench"),
         .testTarget(name: "PerchCoreTests", dependencies: ["PerchCore"], exclude: ["Golden"]),
         .testTarget(name: "PerchStoreTests", dependencies: ["PerchStore", "PerchCore"]),
-        .testTarget(name: "PerchAppTests", dependencies: ["PerchApp", "PerchCore"]),
+        .testTarget(name: "PerchAppTests", dependencies: ["PerchApp", "PerchCore", "PerchStore", "PerchTerminal"]),
         .testTarget(name: "EndToEndTests", exclude: ["Golden"]),
     ]
 )

@@ -1,3 +1,5 @@
+import PerchCore
+
 /// The command line of `perch`: with no command it starts the interface; with one of the
 /// commands in ``Command`` it does that and exits. Options may come before or after the
 /// command and take their value as the next argument or after `=`; `--` ends the options.
@@ -212,7 +214,7 @@ public struct CommandLineOptions: Hashable, Sendable {
     /// The help text for ``command``: the program's overview for ``Command/interface``.
     public var helpText: String {
         guard configGroup else { return command.help }
-        let lines = [Command.configPath, .configCheck, .configEdit].map { "  " + $0.name.padding(toLength: 24) + $0.summary }
+        let lines = [Command.configPath, .configCheck, .configEdit].map { "  " + $0.name.padded(toColumns: 24) + $0.summary }
         return "perch config: the config file.\n\n\(Command.configUsage)\n\n" + lines.joined(separator: "\n")
     }
 
@@ -276,18 +278,18 @@ public enum Option: CaseIterable, Hashable, Sendable {
                 "how long a press or key must be held, \(CommandLineOptions.longPressRange.lowerBound)–\(CommandLineOptions.longPressRange.upperBound) ms (default 500)"
         case .keyHold:
             text =
-                "how a key hold is told: auto (default), kitty (release\n" + "".padding(toLength: 26)
+                "how a key hold is told: auto (default), kitty (release\n" + "".padded(toColumns: 26)
                 + "events), repeat (auto-repeat) or off"
         case .exitAfterFirstFrame:
-            return "  --exit-after-first-frame\n" + "".padding(toLength: 26)
+            return "  --exit-after-first-frame\n" + "".padded(toColumns: 26)
                 + "draw the first full frame, restore the terminal and exit 0\n"
-                + "".padding(toLength: 26) + "(measures start-up)"
+                + "".padded(toColumns: 26) + "(measures start-up)"
         case .reduceMotion: text = "show sheets at once, without animation"
         case .json: text = "print JSON instead of text"
         case .field: text = "print only this field"
         case .limit: text = "print at most N entries"
         }
-        return left.padding(toLength: 26) + text
+        return left.padded(toColumns: 26) + text
     }
 
     /// Options every command takes.
@@ -358,6 +360,25 @@ public enum Command: CaseIterable, Hashable, Sendable {
         return "usage: perch\(words) " + (options + ["[--help]"]).joined(separator: " ")
     }
 
+    /// The Keys section of `perch --help`, made from ``KeyBindings`` (the table the interface
+    /// looks keys up in and `?` lists), so the two cannot disagree: the panes' keys and gestures,
+    /// then those the account sheet adds.
+    static var keyHelp: String {
+        // A row is listed once: in the panes, the first pane's meaning of a key (Stats' `↑` scrolls
+        // where the Catalog's moves); in the sheet, whatever it adds.
+        var seen = Set<String>()
+        func rows(_ context: InputContext, byLabel: Bool) -> [String] {
+            KeyBindings.table(for: context).compactMap { binding in
+                guard seen.insert(byLabel ? binding.label : binding.label + "\t" + binding.summary).inserted else { return nil }
+                return "  " + binding.label.padded(toColumns: 23) + binding.summary
+            }
+        }
+        let panes = Tab.allCases.flatMap { rows(.pane($0), byLabel: true) }
+        let sheet = rows(.accountSheet, byLabel: false) + rows(.accountSheetFilter, byLabel: false)
+        return "Keys (? lists those of the screen you are on):\n" + panes.joined(separator: "\n") + "\n\nIn the account sheet:\n"
+            + sheet.joined(separator: "\n")
+    }
+
     static let configUsage = "usage: perch config path|check|edit [--config PATH] [--state PATH] [--help]"
 
     /// The full help text.
@@ -365,7 +386,7 @@ public enum Command: CaseIterable, Hashable, Sendable {
         let optionLines = options.map(\.helpLine).joined(separator: "\n")
         switch self {
         case .interface:
-            let commands = Command.all.dropFirst().map { "  " + ($0.name + $0.operandText).padding(toLength: 24) + $0.summary }
+            let commands = Command.all.dropFirst().map { "  " + ($0.name + $0.operandText).padded(toColumns: 24) + $0.summary }
             return """
                 perch: a terminal account switcher.
 
@@ -378,14 +399,7 @@ public enum Command: CaseIterable, Hashable, Sendable {
                 Options:
                 \(optionLines)
 
-                Keys:
-                  1–4, Tab, Shift-Tab  select a tab          a        open the account sheet
-                  hold 1 / hold the Overview tab with the mouse: open the account sheet
-                  j k ↑ ↓ PgUp PgDn Home End, mouse wheel: move in a list
-                  Enter                pick / activate       Esc      close the top layer
-                  /                    filter the sheet      Shift-↑ ↓, K J  sheet detent
-                  ?                    keys of this screen   q        quit
-                  Ctrl-C               quit at any time      Ctrl-Z   suspend
+                \(Self.keyHelp)
 
                 Environment: NO_COLOR (non-empty) draws without colour; VISUAL, EDITOR for config edit.
                 Exit status: 0 fine; 1 a request that cannot be met (unknown account, no current
@@ -435,8 +449,11 @@ public enum Command: CaseIterable, Hashable, Sendable {
 }
 
 extension String {
-    /// This text followed by spaces up to `length` characters (never cut).
-    func padding(toLength length: Int) -> String {
-        count >= length ? self + " " : self + String(repeating: " ", count: length - count)
+    /// This text followed by spaces up to `columns` display columns (``DisplayWidth``), or by one
+    /// space when it is that wide already (never cut). Not Foundation's `padding(toLength:…)`,
+    /// which counts characters and cuts.
+    func padded(toColumns columns: Int) -> String {
+        let width = DisplayWidth.columns(of: self)
+        return width >= columns ? self + " " : self + String(repeating: " ", count: columns - width)
     }
 }

@@ -94,7 +94,7 @@ struct Doctor {
         lines.append(("state", fileLine(paths.state)))
         console.print("perch doctor: what this terminal and setup give Perch")
         for (name, value) in lines {
-            console.print("  " + name.padding(toLength: 18) + PerchApp.visibleControls(value))
+            console.print("  " + name.padded(toColumns: 18) + PerchApp.visibleControls(value))
         }
         if onTerminal {
             keyRepeatTest(mode: keyHold, keyboard: answers?.keyboard)
@@ -164,12 +164,12 @@ struct Doctor {
         let measured = KeyRepeatMeasurement(
             key: one, events: events, mode: mode, longPressMilliseconds: options.longPressMilliseconds, end: end)
         let delay = measured.delayMilliseconds.map { "\($0) ms (press to first auto-repeat)" } ?? "no auto-repeat came"
-        console.print("  " + "repeat delay".padding(toLength: 18) + delay)
+        console.print("  " + "repeat delay".padded(toColumns: 18) + delay)
         let rate = measured.repeatsPerSecond.map { String(Int(($0 * 10).rounded()) / 10) + "." + String(Int(($0 * 10).rounded()) % 10) }
-        console.print("  " + "repeat rate".padding(toLength: 18) + (rate.map { "\($0) per second (\(measured.repeatCount) repeats)" } ?? "unknown"))
+        console.print("  " + "repeat rate".padded(toColumns: 18) + (rate.map { "\($0) per second (\(measured.repeatCount) repeats)" } ?? "unknown"))
         if useReleases {
             console.print(
-                "  " + "released after".padding(toLength: 18) + (measured.heldMilliseconds.map { "\($0) ms" } ?? "no release event came"))
+                "  " + "released after".padded(toColumns: 18) + (measured.heldMilliseconds.map { "\($0) ms" } ?? "no release event came"))
         }
         let verdict: String
         if let fired = measured.firedAfterMilliseconds {
@@ -183,7 +183,7 @@ struct Doctor {
                     ? "the hold is seen at the first auto-repeat at or after it: a longer hold, or a shorter repeat delay, helps"
                     : "hold it longer")
         }
-        console.print("  " + "hold".padding(toLength: 18) + verdict)
+        console.print("  " + "hold".padded(toColumns: 18) + verdict)
     }
 
     /// Reads keys until the first press of something, then for ``keyTestMilliseconds``, or until

@@ -88,9 +88,8 @@ public enum PerchApp {
         var info = RunInfo(
             longPressMilliseconds: options.longPressMilliseconds, configDescription: config.description, statePath: paths.state)
         info.keyHold = keyHold
-        var state = AppState(
-            accounts: config.accounts, saved: saved, size: backend.size, info: info, reduceMotion: options.reduceMotion)
-        state.banner = banner
+        let state = AppState(
+            accounts: config.accounts, saved: saved, size: backend.size, info: info, reduceMotion: options.reduceMotion, banner: banner)
         var gestures = GestureRecognizer.Configuration(longPressMilliseconds: options.longPressMilliseconds)
         gestures.keyHoldMode = keyHold
         // Measuring start-up needs no watch on the state folder.
@@ -102,7 +101,9 @@ public enum PerchApp {
             // A terminal slow to start may answer the query after the probe gave up.
             loop.lateKeyboardProtocolReply = { backend.pushKeyboardFlags(KeyboardProtocolProbe.flags) }
         }
-        return loop.run(exitAfterFirstFrame: options.exitAfterFirstFrame)
+        let status = loop.run(exitAfterFirstFrame: options.exitAfterFirstFrame)
+        if let failure = loop.failure { printError("perch: " + failure) }
+        return status
     }
 
     /// Chooses the key-hold mode for `preference`, asking the terminal (``KeyboardProtocolProbe``)

@@ -70,12 +70,24 @@ public enum ConfigWriter {
         guard let bytes = inserting(account, into: file.bytes) else { throw .noAccountsList(path: path) }
         let accounts = try check(bytes, path: path, adding: account)
         let backup = backupPath(of: path)
+        // The .bak as it was, put back if the config cannot be written: no .bak is left behind
+        // (or changed) when nothing was saved.
+        let previousBackup = try? FileSystem.readContents(backup)
         do {
             try FileSystem.writeAtomically(file.bytes, to: backup, mode: mode_t(file.mode))
             // A .bak that existed keeps its own mode through the atomic write; it gets the config's.
             _ = chmod(FileSystem.resolvingSymbolicLink(backup), mode_t(file.mode))
+        } catch {
+            throw .file(error)
+        }
+        do {
             try FileSystem.writeAtomically(bytes, to: path, mode: mode_t(file.mode))
         } catch {
+            if let previousBackup {
+                try? FileSystem.writeAtomically(previousBackup.bytes, to: backup, mode: mode_t(previousBackup.mode))
+            } else {
+                unlink(FileSystem.resolvingSymbolicLink(backup))
+            }
             throw .file(error)
         }
         return Outcome(accounts: accounts, path: path, backupPath: backup)

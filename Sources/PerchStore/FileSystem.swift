@@ -177,8 +177,16 @@ public enum FileSystem {
     /// missing. Other Perch processes wait for it, so read-modify-write cycles never interleave.
     /// A lock still held by someone else after `timeoutMilliseconds` is an error, so a stuck
     /// holder cannot freeze the interface.
-    /// - Throws: ``FileError`` when the lock file cannot be opened or locked in time, or what `body` throws.
-    public static func withExclusiveLock<T>(_ lockPath: String, timeoutMilliseconds: Int = 2000, _ body: () throws -> T) throws -> T {
+    /// - Parameters:
+    ///   - timeoutMilliseconds: how long to wait for another holder, in milliseconds.
+    ///   - shouldWait: called before each step of waiting for another holder, with the
+    ///     milliseconds waited so far (0 the first time: the interface then shows that the switch
+    ///     waits); returning false gives up at once.
+    /// - Throws: ``FileError`` when the lock file cannot be opened or locked in time (or waiting
+    ///   was given up), or what `body` throws.
+    public static func withExclusiveLock<T>(
+        _ lockPath: String, timeoutMilliseconds: Int = 2000, shouldWait: (Int) -> Bool = { _ in true }, _ body: () throws -> T
+    ) throws -> T {
         try createDirectory(directory(of: lockPath))
         let fd = open(lockPath, O_RDWR | O_CREAT | O_CLOEXEC, 0o600)
         guard fd >= 0 else { throw FileError(path: lockPath, code: errno, operation: "open the lock file") }
@@ -186,7 +194,7 @@ public enum FileSystem {
         var waited = 0
         while flock(fd, LOCK_EX | LOCK_NB) != 0 {
             guard errno == EWOULDBLOCK || errno == EINTR else { throw FileError(path: lockPath, code: errno, operation: "lock") }
-            guard waited < timeoutMilliseconds else {
+            guard waited < timeoutMilliseconds, shouldWait(waited) else {
                 throw FileError(
                     path: lockPath, code: EWOULDBLOCK, operation: "lock",
                     reason: "is locked by another process (waited \(timeoutMilliseconds) ms)")
@@ -197,4 +205,26 @@ public enum FileSystem {
         defer { flock(fd, LOCK_UN) }
         return try body()
     }
+
+    /// The identity of the file at `path` (followed through symbolic links), or nil when it
+    /// cannot be read with stat(2).
+    public static func identity(of path: String) -> FileIdentity? {
+        var info = stat()
+        guard stat(path, &info) == 0 else { return nil }
+        return FileIdentity(
+            device: UInt64(info.st_dev), inode: UInt64(info.st_ino), size: Int64(info.st_size),
+            modified: Int64(info.st_mtim.tv_sec) * 1_000_000_000 + Int64(info.st_mtim.tv_nsec))
+    }
+}
+
+/// What tells one version of a file from another without reading it: device, inode, size and
+/// modification time (nanoseconds). An atomic replace gives a new inode, so a file that Perch
+/// wrote itself is recognised by the identity it had right after the rename.
+public struct FileIdentity: Hashable, Sendable {
+    public var device: UInt64
+    public var inode: UInt64
+    /// Size in bytes.
+    public var size: Int64
+    /// Modification time, in nanoseconds since the epoch.
+    public var modified: Int64
 }

@@ -28,8 +28,14 @@ public enum StateError: Error, Hashable, Sendable, CustomStringConvertible {
 public struct StateStore: Sendable {
     /// Path of the state file.
     public let path: String
+    /// Turns a state into the file's bytes (``encoded(_:)``).
+    private let encode: @Sendable (SavedState) throws -> [UInt8]
 
-    public init(path: String) { self.path = path }
+    /// - Parameter encode: turns a state into the file's bytes; tests pass one that fails.
+    public init(path: String, encode: @escaping @Sendable (SavedState) throws -> [UInt8] = StateStore.encoded) {
+        self.path = path
+        self.encode = encode
+    }
 
     /// Path of the lock file beside the state file.
     public var lockPath: String { path + ".lock" }
@@ -116,28 +122,25 @@ public struct StateStore: Sendable {
         }
     }
 
-    /// What a switch did.
-    public struct SwitchOutcome: Hashable, Sendable {
-        /// The state now in the file.
-        public var state: SavedState
-        /// The account that was current before, or nil.
-        public var previous: String?
-        /// Whether a switch was recorded (false when the account was already current).
-        public var changed: Bool
-        /// Something to tell although the switch is saved (its history entry could not be written).
-        public var warning: String? = nil
-    }
+    /// What a switch did (the core's ``PerchCore/SwitchOutcome``, reported to the interface as is).
+    public typealias SwitchOutcome = PerchCore.SwitchOutcome
 
     /// Records a switch to `accountID`, the one switching path of the interface and of
     /// `perch switch`: under the lock, reads the file again, applies
     /// ``SavedState/recordingSwitch(to:)``, writes it back atomically, then appends the switch,
     /// with the current UTC time, to the ``history``. Nothing is written when `accountID` is already current in the file.
+    /// - Parameters:
+    ///   - lockTimeoutMilliseconds: how long to wait for another holder of the lock.
+    ///   - shouldWaitForLock: called before each step of waiting for another holder of the lock,
+    ///     with the milliseconds waited so far; false gives up (see
+    ///     ``FileSystem/withExclusiveLock(_:timeoutMilliseconds:shouldWait:_:)``).
     /// - Throws: ``StateError`` when the file cannot be read, is from a newer version, or the
     ///   lock or the write fails; the old file is then intact.
-    public func recordSwitch(to accountID: String, source: SwitchSource, time: String = StateStore.timestamp()) throws(StateError)
-        -> SwitchOutcome
-    {
-        try locked { () throws(StateError) in
+    public func recordSwitch(
+        to accountID: String, source: SwitchSource, time: String = StateStore.timestamp(), lockTimeoutMilliseconds: Int = 2000,
+        shouldWaitForLock: (Int) -> Bool = { _ in true }
+    ) throws(StateError) -> SwitchOutcome {
+        try locked(timeoutMilliseconds: lockTimeoutMilliseconds, shouldWait: shouldWaitForLock) { () throws(StateError) in
             var current = SavedState()
             switch try read() {
             case .missing: break
@@ -151,7 +154,7 @@ public struct StateStore: Sendable {
             }
             // A switch to the account that is already current changes nothing.
             guard current.currentAccount != accountID else {
-                return SwitchOutcome(state: current, previous: current.currentAccount, changed: false)
+                return SwitchOutcome(accountID: accountID, state: current, previous: current.currentAccount, changed: false)
             }
             let next = current.recordingSwitch(to: accountID)
             try write(next)
@@ -162,7 +165,7 @@ public struct StateStore: Sendable {
             } catch {
                 warning = "The switch is saved, but not its history entry: \(error)"
             }
-            return SwitchOutcome(state: next, previous: current.currentAccount, changed: true, warning: warning)
+            return SwitchOutcome(accountID: accountID, state: next, previous: current.currentAccount, changed: true, warning: warning)
         }
     }
 
@@ -176,9 +179,13 @@ public struct StateStore: Sendable {
     }
 
     /// Runs `body` under the state lock, with lock failures as ``StateError``.
-    private func locked<T>(_ body: () throws(StateError) -> T) throws(StateError) -> T {
+    private func locked<T>(
+        timeoutMilliseconds: Int = 2000, shouldWait: (Int) -> Bool = { _ in true }, _ body: () throws(StateError) -> T
+    ) throws(StateError) -> T {
         do {
-            return try FileSystem.withExclusiveLock(lockPath) { try body() }
+            return try FileSystem.withExclusiveLock(lockPath, timeoutMilliseconds: timeoutMilliseconds, shouldWait: shouldWait) {
+                try body()
+            }
         } catch let error as StateError {
             throw error
         } catch let error as FileError {
@@ -200,12 +207,24 @@ public struct StateStore: Sendable {
     }
 
     /// Writes `state` atomically (callers hold the lock).
-    /// - Throws: ``FileError``.
+    /// - Throws: ``FileError`` when the state cannot be encoded (`EINVAL`) or written; the old
+    ///   file is then intact, and a switch is not reported as saved.
     public func save(_ state: SavedState) throws(FileError) {
+        let bytes: [UInt8]
+        do {
+            bytes = try encode(state)
+        } catch {
+            throw FileError(path: path, code: EINVAL, operation: "encode", reason: "cannot encode the state: \(error)")
+        }
+        try FileSystem.writeAtomically(bytes, to: path)
+    }
+
+    /// The file's bytes for `state`: pretty-printed JSON with sorted keys and a final newline.
+    /// - Throws: what `JSONEncoder` throws.
+    public static func encoded(_ state: SavedState) throws -> [UInt8] {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
-        guard let data = try? encoder.encode(state) else { return }
-        try FileSystem.writeAtomically(Array(data) + [0x0A], to: path)
+        return Array(try encoder.encode(state)) + [0x0A]
     }
 
     private func read() throws(StateError) -> Contents {

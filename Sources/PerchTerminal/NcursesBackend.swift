@@ -110,11 +110,19 @@ public final class NcursesBackend: TerminalBackend {
         return (attrs, pair)
     }
 
+    /// A window size as given to resizeterm(3): at most ``Layout/maximumSize``, so ncurses never
+    /// allocates the 65535 × 65535 cells a terminal may claim (frames are capped the same way).
+    static func cappedWindowSize(rows: Int32, columns: Int32) -> (rows: Int32, columns: Int32) {
+        let capped = Layout.capped(Size(width: Int(columns), height: Int(rows)))
+        return (Int32(capped.height), Int32(capped.width))
+    }
+
     public func updateSize() -> Size {
         var rows: Int32 = 0
         var columns: Int32 = 0
         if perch_window_size(STDOUT_FILENO, &rows, &columns) == 0 {
-            resizeterm(rows, columns)
+            let capped = Self.cappedWindowSize(rows: rows, columns: columns)
+            resizeterm(capped.rows, capped.columns)
         }
         size = Size(width: Int(perch_getmaxx(perch_stdscr())), height: Int(perch_getmaxy(perch_stdscr())))
         clearok(perch_curscr(), true)

@@ -1,3 +1,4 @@
+import Synchronization
 import PerchCore
 
 /// What the event loop needs from a terminal: its size, a byte source, and a way to show a
@@ -22,12 +23,14 @@ public protocol TerminalBackend: AnyObject {
     func write(control bytes: [UInt8])
 }
 
-/// A backend with no terminal: it records every frame drawn. For tests and tools.
-public final class RecordingBackend: TerminalBackend {
+/// A backend with no terminal: it records every frame drawn. For tests and tools; the frames
+/// may be read from another thread while a loop draws.
+public final class RecordingBackend: TerminalBackend, @unchecked Sendable {
     public private(set) var size: Size
     public let inputDescriptor: Int32
+    private let recorded = Mutex<[Screen]>([])
     /// Every frame drawn, oldest first.
-    public private(set) var frames: [Screen] = []
+    public var frames: [Screen] { recorded.withLock { $0 } }
     /// Calls made besides `draw`, in order: "updateSize", "suspend", "resume", "shutdown".
     public private(set) var calls: [String] = []
     /// Control sequences sent with ``write(control:)``, in order.
@@ -42,7 +45,7 @@ public final class RecordingBackend: TerminalBackend {
     /// Sets the size that the next ``updateSize()`` reports.
     public func setSize(_ newSize: Size) { size = newSize }
 
-    public func draw(_ screen: Screen) { frames.append(screen) }
+    public func draw(_ screen: Screen) { recorded.withLock { $0.append(screen) } }
     public func updateSize() -> Size {
         calls.append("updateSize")
         return size

@@ -216,23 +216,6 @@ struct EndToEndTests {
         #expect(try session.waitUntil { _ in (try? session.terminalModes()) == "0 0" })
     }
 
-    // Bug: a state lock held by another process froze the interface, deaf to q and SIGTERM.
-    @Test("A state lock held elsewhere gives a banner after a bounded wait, and the interface goes on")
-    func heldLockIsBounded() throws {
-        let home = try TmuxSession.makeScratchHome()
-        defer { try? FileManager.default.removeItem(at: home) }
-        let lock = home.appendingPathComponent("state/perch/state.json.lock")
-        try FileManager.default.createDirectory(at: lock.deletingLastPathComponent(), withIntermediateDirectories: true)
-        let fd = open(lock.path, O_RDWR | O_CREAT, 0o600)
-        #expect(flock(fd, LOCK_EX) == 0)
-        defer { close(fd) }
-        let session = try TmuxSession.started(home: home)
-        try session.expectAfter("a", shows: "Switch account")
-        try session.send("Enter")
-        #expect(try session.waitFor("locked by another process", timeout: 6))
-        try session.expectAfter("q", shows: "EXIT=0")
-    }
-
     // Bug: a paste-start with no paste-end swallowed every later key, Ctrl-C included.
     @Test("A stray bracketed-paste start does not swallow later keys")
     func strayPasteStart() throws {

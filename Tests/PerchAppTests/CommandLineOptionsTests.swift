@@ -1,3 +1,4 @@
+import PerchCore
 import Testing
 
 @testable import PerchApp
@@ -173,6 +174,50 @@ struct ErrorMessageTests {
         let shown = PerchApp.visibleControls("id \"x\u{1B}]0;PWNED\u{07}\u{1B}[2J\u{9B}\u{7F}\"\nnext")
         #expect(shown == "id \"x^[]0;PWNED^G^[[2J\\u{9B}^?\"^Jnext", "a newline in data cannot start a second line")
         #expect(!shown.unicodeScalars.contains { $0.value < 0x20 })
+    }
+}
+
+/// Facts stated once: the key help of `perch --help` and the holdable keys come from ``KeyBindings``.
+@Suite("Key help from the binding table")
+struct KeyHelpTests {
+    @Test("every key and gesture of every pane and of the sheet is in perch --help, with the words ? shows")
+    func helpListsTheTable() {
+        let help = Command.interface.help
+        for context in Tab.allCases.map(InputContext.pane) + [.accountSheet, .accountSheetFilter] {
+            for binding in KeyBindings.table(for: context) {
+                #expect(help.contains("  " + binding.label), "\(binding.label) missing (\(context))")
+            }
+        }
+        for hold in KeyBindings.holds {
+            #expect(help.contains(hold.label.padded(toColumns: 23) + hold.summary))
+        }
+    }
+
+    @Test("the holdable keys are those of KeyBindings.holds, and each acts only where the table says")
+    func holdsFromTheTable() {
+        #expect(GestureRecognizer.Configuration().holdableKeys == KeyBindings.holdableKeys)
+        var state = AppState(accounts: Account.samples, size: Size(width: 80, height: 24))
+        for tab in Tab.allCases {
+            _ = state.update(.key(.char(tab.shortcut)))
+            for hold in KeyBindings.holds {
+                #expect(state.acceptsKeyHold(hold.key) == hold.panes.contains(tab), "\(hold.label) on \(tab)")
+            }
+        }
+        _ = state.update(.key(.char("2")))
+        _ = state.update(.keyHold(KeyEvent(.enter)))
+        #expect(state.presented.count == 1, "hold Enter on the Catalog opened the context menu")
+    }
+}
+
+/// Text padded for help columns is measured in display columns.
+@Suite("Help columns")
+struct HelpColumnTests {
+    // Bug: a module-wide String.padding(toLength:) shadowed Foundation's and counted characters, not columns.
+    @Test("padding counts display columns: wide characters take two, combining marks none")
+    func paddedColumns() {
+        #expect("日本".padded(toColumns: 6) == "日本  ")
+        #expect("e\u{301}".padded(toColumns: 3) == "e\u{301}  ")
+        #expect("abcdef".padded(toColumns: 3) == "abcdef ")
     }
 }
 

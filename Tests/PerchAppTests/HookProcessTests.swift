@@ -4,17 +4,11 @@ import Testing
 
 @testable import PerchApp
 
-/// Runs `command` as an interface hook and drains it as the event loop does, until it ends.
+/// Runs `command` as an interface hook and waits for its end as the effect worker does.
 private func runCaptured(_ command: String, account: Account = Account(id: "work", name: "Work", handle: "@w"), timeout: Int64 = 5_000)
     throws -> HookResult
 {
-    let hook = try HookProcess.start(command, account: account, previous: "oss", now: MonotonicClock.now(), timeout: timeout).get()
-    while true {
-        var fds = hook.descriptors.map { pollfd(fd: $0, events: Int16(POLLIN), revents: 0) }
-        _ = poll(&fds, nfds_t(fds.count), 20)
-        for fd in fds where fd.revents != 0 { hook.drain(fd.fd) }
-        if let result = hook.reap(at: MonotonicClock.now()) { return result }
-    }
+    try HookProcess.start(command, account: account, previous: "oss", now: MonotonicClock.now(), timeout: timeout).get().waitForEnd()
 }
 
 @Suite("Hooks")
@@ -64,5 +58,26 @@ struct HookProcessTests {
     func floodOfOutput() throws {
         let result = try runCaptured("i=0; while [ $i -lt 20000 ]; do echo line $i; echo err $i >&2; i=$((i+1)); done; exit 2")
         #expect(result == .failed(status: 2, lastLine: "err 19999"))
+    }
+
+    // Bug: the event loop drained a hook's pipe after reaping had closed it, in the same turn, so
+    // the descriptor was closed twice (and the second close could hit a file opened meanwhile).
+    @Test("a hook's pipes are closed once: draining a descriptor it no longer holds leaves that number alone")
+    func pipesClosedOnce() throws {
+        let hook = try HookProcess.start("echo out; echo err >&2", account: Account(id: "w", name: "W"), previous: nil, now: MonotonicClock.now())
+            .get()
+        let descriptors = hook.descriptors
+        #expect(descriptors.count == 2)
+        #expect(hook.waitForEnd() == .succeeded)
+        #expect(hook.descriptors.isEmpty)
+        // New pipes take the lowest free numbers: those the hook just closed.
+        var reused: [Int32] = [0, 0, 0, 0]
+        #expect(pipe(&reused) == 0)
+        #expect(pipe(&reused[2]) == 0)
+        defer { for fd in reused { close(fd) } }
+        #expect(Set(descriptors).isSubset(of: Set(reused)), "\(descriptors) \(reused)")
+        for fd in descriptors { hook.drain(fd) }
+        _ = hook.reap(at: MonotonicClock.now())
+        for fd in reused { #expect(fcntl(fd, F_GETFD) != -1, "descriptor \(fd) was closed by the hook") }
     }
 }

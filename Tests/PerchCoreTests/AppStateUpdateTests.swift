@@ -106,6 +106,12 @@ struct AppStateUpdateTests {
         #expect(state.sheet?.cursor.cursor == 1)
         let effects = state.update(key(.enter))
         #expect(effects == [.recordSwitch(accountID: "personal")])
+        // Not shown as done until the store confirms it.
+        #expect(state.saved.currentAccount == "work")
+        #expect(state.pendingSwitch == PendingSwitch(accountID: "personal"))
+        #expect(state.render().lines.contains { $0.contains("Switching to Personal…") })
+        state.confirm(effects)
+        #expect(state.pendingSwitch == nil)
         #expect(state.saved.currentAccount == "personal")
         #expect(state.currentAccount?.name == "Personal")
         #expect(state.saved.switchCount == 1)
@@ -120,8 +126,10 @@ struct AppStateUpdateTests {
         var state = makeState()
         var effects = state.send(char("a"), key(.down), key(.down), key(.enter))
         #expect(effects == [.recordSwitch(accountID: "oss")])
+        state.confirm(effects)
         effects = state.send(char("a"), key(.up), key(.enter))
         #expect(effects == [.recordSwitch(accountID: "personal")])
+        state.confirm(effects)
         #expect(state.saved.switchCount == 2)
         #expect(state.saved.switchesPerAccount == ["oss": 1, "personal": 1])
         #expect(state.saved.currentAccount == "personal")
@@ -133,7 +141,7 @@ struct AppStateUpdateTests {
         let before = state.catalogItems
         _ = state.send(char("2"), key(.down), key(.down))
         #expect(state.catalog.cursor == 2)
-        _ = state.send(char("a"), key(.down), key(.enter))
+        state.confirm(state.send(char("a"), key(.down), key(.enter)))
         #expect(state.catalogItems == CatalogItem.samples(for: Account.samples[1]))
         #expect(state.catalogItems != before)
         #expect(state.catalog == ListCursor())
@@ -155,7 +163,9 @@ struct AppStateUpdateTests {
     @Test("tapping a sheet row picks that account")
     func tapSheetRow() {
         var state = makeStateWithSheet()
-        #expect(state.update(.tap(.sheetRow(3))) == [.recordSwitch(accountID: "side")])
+        let effects = state.update(.tap(.sheetRow(3)))
+        #expect(effects == [.recordSwitch(accountID: "side")])
+        state.confirm(effects)
         #expect(state.saved.currentAccount == "side")
         #expect(state.sheet == nil)
     }

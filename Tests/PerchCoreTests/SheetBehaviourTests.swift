@@ -61,8 +61,7 @@ struct SheetBehaviourTests {
         var s = sheetState(list)
         type(&s, "/WOR")
         #expect(shownIDs(s) == ["w", "h", "x"])
-        _ = s.update(.key(KeyEvent(.enter)))
-        #expect(s.saved.currentAccount == "w", "Enter picks the first match")
+        #expect(s.update(.key(KeyEvent(.enter))) == [.recordSwitch(accountID: "w")], "Enter picks the first match")
     }
 
     @Test("pasted text goes to the filter, without its line breaks, and is never taken as keys")

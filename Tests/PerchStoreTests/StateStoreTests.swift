@@ -14,6 +14,21 @@ private func read(_ path: String) throws -> Data {
 
 @Suite("StateStore")
 struct StateStoreTests {
+    // Bug: a state that could not be encoded was skipped silently, and the switch reported as saved.
+    @Test("a state that cannot be encoded is an error: the switch is not reported, the file is untouched")
+    func encodingFailure() throws {
+        struct Refused: Error {}
+        try withTemporaryFolder { folder in
+            let path = folder + "/state.json"
+            _ = try StateStore(path: path).recordSwitch(to: "work", source: .cli)
+            let before = try read(path)
+            let store = StateStore(path: path, encode: { _ in throw Refused() })
+            #expect(throws: StateError.self) { try store.recordSwitch(to: "oss", source: .tui) }
+            #expect(try read(path) == before)
+            #expect(try StateStore(path: path).load().state.currentAccount == "work")
+        }
+    }
+
     @Test("a missing file loads the default state without a warning")
     func missingFile() throws {
         try withTemporaryFolder { folder in

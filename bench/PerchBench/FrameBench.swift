@@ -25,7 +25,7 @@ struct FrameBench {
         }
         // A small frame: the Catalog cursor moving down and back up.
         var catalog = overview
-        catalog.selectedTab = .catalog
+        _ = catalog.update(.key(.char(Tab.catalog.shortcut)))
         var moved = catalog
         _ = moved.update(.key(.char("j")))
         let samples = timeRuns(runs: runs, prepare: { backend.draw(catalog.render()) }, body: { backend.draw(moved.render()) })

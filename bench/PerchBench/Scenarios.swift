@@ -15,14 +15,14 @@ enum Scenarios {
         var result: [(String, AppState)] = []
         for tab in Tab.allCases {
             var state = base
-            state.selectedTab = tab
+            _ = state.update(.key(.char(tab.shortcut)))
             result.append((tab.title.lowercased(), state))
         }
         var sheet = base
         sheet.openSheet()
         result.append(("sheet", sheet))
         var menu = base
-        menu.selectedTab = .catalog
+        _ = menu.update(.key(.char(Tab.catalog.shortcut)))
         _ = menu.update(.key(.char("m")))
         precondition(menu.presented.count == 1, "m did not open the context menu")
         result.append(("context_menu", menu))
@@ -44,7 +44,7 @@ enum Scenarios {
     static func actions(size: Size) -> [Action] {
         let base = AppState(accounts: Account.samples, size: size)
         var catalog = base
-        catalog.selectedTab = .catalog
+        _ = catalog.update(.key(.char(Tab.catalog.shortcut)))
         var sheet = base
         sheet.openSheet()
         return [

@@ -18,4 +18,9 @@ short perch_spawn_setsid_flag(void);
  * errno value. */
 int perch_spawn_add_foreground(posix_spawn_file_actions_t *actions, int fd);
 
+/* pidfd_open(2) (Linux 5.3 and later): a descriptor that poll(2) reports readable once the
+ * process `pid` has ended, so a wait for a child can have a timeout without polling. Returns the
+ * descriptor (close-on-exec), or -1 with errno set (ENOSYS on older kernels). */
+int perch_pidfd_open(int pid);
+
 #endif

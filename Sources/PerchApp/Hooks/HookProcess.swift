@@ -1,3 +1,4 @@
+import CSystem
 import Glibc
 import PerchCore
 
@@ -160,8 +161,10 @@ public final class HookProcess {
     }
 
     /// Reads what is waiting on `fd` (one of ``descriptors``): stdout is dropped, the end of
-    /// stderr kept. Closes `fd` at end of file.
+    /// stderr kept. Closes `fd` at end of file. A descriptor this hook no longer holds is left
+    /// alone: it was closed already, and its number may belong to another file by now.
     public func drain(_ fd: Int32) {
+        guard descriptors.contains(fd) else { return }
         var buffer = [UInt8](repeating: 0, count: 4096)
         while true {
             let n = buffer.withUnsafeMutableBytes { read(fd, $0.baseAddress, $0.count) }
@@ -195,6 +198,26 @@ public final class HookProcess {
         descriptors = []
         let line = lastLine()
         return killed ? .timedOut(milliseconds: timeout, lastLine: line) : Self.result(status: status, lastLine: line)
+    }
+
+    /// Waits for the hook to end, draining its pipes, and returns how it ended; past the
+    /// deadline its process group is killed. Blocks the calling thread (the event loop's worker
+    /// runs it), with one poll(2) over the pipes and a pidfd of the process: no polling.
+    /// - Parameter now: the monotonic clock, in milliseconds.
+    public func waitForEnd(now: () -> Int64 = MonotonicClock.now) -> HookResult {
+        let processDescriptor = perch_pidfd_open(pid)
+        defer { if processDescriptor >= 0 { close(processDescriptor) } }
+        while true {
+            if let result = reap(at: now()) { return result }
+            let left = deadline - now()
+            // Without a pidfd (kernels before 5.3), the wait wakes every 10 ms to look again.
+            let timeout = processDescriptor >= 0 ? max(0, left) : min(max(0, left), 10)
+            var fds = descriptors.map { pollfd(fd: $0, events: Int16(POLLIN), revents: 0) }
+            fds.append(pollfd(fd: processDescriptor, events: Int16(POLLIN), revents: 0))
+            let ready = poll(&fds, nfds_t(fds.count), Int32(clamping: killed ? 10 : timeout))
+            guard ready > 0 else { continue }
+            for entry in fds.dropLast() where entry.revents != 0 { drain(entry.fd) }
+        }
     }
 
     /// The last non-empty line of the captured stderr, at most 200 characters.

@@ -45,7 +45,7 @@ public struct GestureRecognizer: Sendable {
             longPressMilliseconds: Int64 = 500,
             repeatGapMilliseconds: Int64 = 150,
             repeatDelayMilliseconds: Int64 = 800,
-            holdableKeys: Set<KeyEvent> = [.char("1"), KeyEvent(.enter)]
+            holdableKeys: Set<KeyEvent> = KeyBindings.holdableKeys
         ) {
             self.longPressMilliseconds = longPressMilliseconds
             self.repeatGapMilliseconds = repeatGapMilliseconds

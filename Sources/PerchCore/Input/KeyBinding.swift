@@ -74,6 +74,21 @@ public struct KeyBinding: Hashable, Sendable {
     }
 }
 
+/// A key whose hold (the keyboard's long-press: held for the long-press duration) does
+/// something on some panes, with no layer up. Elsewhere its presses are plain presses.
+public struct KeyHoldBinding: Hashable, Sendable {
+    /// The key held.
+    public var key: KeyEvent
+    /// The hold as help names it, e.g. `hold 1`.
+    public var label: String
+    /// The panes where holding it acts.
+    public var panes: Set<Tab>
+    /// What the hold does.
+    public var action: KeyAction
+    /// One line for help.
+    public var summary: String
+}
+
 /// The one table of keys and gestures: ``AppState/update(_:)`` looks keys up in it and the help
 /// overlay (`?`) lists it, so the two cannot disagree.
 public enum KeyBindings {
@@ -99,10 +114,34 @@ public enum KeyBindings {
 
     private static let global: [KeyBinding] = [
         KeyBinding(keys(.character("a")), "a", .openAccountSheet, "switch account"),
-        KeyBinding(gesture: "hold Overview tab", "switch account (or hold the 1 key)"),
+        KeyBinding(gesture: "hold Overview tab", "switch account (mouse)"),
         KeyBinding(keys(.character("?")), "?", .showHelp, "this help"),
         KeyBinding(keys(.character("q")), "q", .quit, "quit"),
     ]
+
+    /// Every key hold, the one place that says which keys are holdable and where: the gesture
+    /// recogniser watches ``holdableKeys``, `update` performs ``holdAction(for:in:)`` and help
+    /// lists the rows.
+    public static let holds: [KeyHoldBinding] = [
+        KeyHoldBinding(key: .char("1"), label: "hold 1", panes: Set(Tab.allCases), action: .openAccountSheet, summary: "switch account"),
+        KeyHoldBinding(
+            key: KeyEvent(.enter), label: "hold Enter", panes: [.catalog], action: .openContextMenu, summary: "context menu of the item"),
+    ]
+
+    /// The keys whose hold is a gesture somewhere.
+    public static var holdableKeys: Set<KeyEvent> { Set(holds.map(\.key)) }
+
+    /// What holding `key` does in `context`, or nil when holding it means nothing there (only
+    /// on panes: a layer up takes its presses as presses).
+    public static func holdAction(for key: KeyEvent, in context: InputContext) -> KeyAction? {
+        guard case .pane(let tab) = context else { return nil }
+        return holds.first { $0.key == key && $0.panes.contains(tab) }?.action
+    }
+
+    /// Help rows for the key holds on `tab`.
+    private static func holdRows(_ tab: Tab) -> [KeyBinding] {
+        holds.filter { $0.panes.contains(tab) }.map { KeyBinding(gesture: $0.label, $0.summary) }
+    }
 
     /// The bindings in effect in `context`, in the order help lists them. Ctrl-C (quit) and
     /// Ctrl-Z (suspend) work everywhere and come first.
@@ -121,7 +160,6 @@ public enum KeyBindings {
                     listMoves + [
                         KeyBinding(gesture: "click a row, wheel", "move the cursor, scroll"),
                         KeyBinding(keys(.character("m"), .menu), "m Menu", .openContextMenu, "context menu of the item"),
-                        KeyBinding(gesture: "hold Enter", "context menu of the item"),
                         KeyBinding(gesture: "press and hold a row", "its context menu"),
                     ]
             case .stats: paneKeys = listMoves.map { KeyBinding($0.keys, $0.label, $0.action!, $0.summary.replacingMove()) }
@@ -131,7 +169,7 @@ public enum KeyBindings {
                         KeyBinding(keys(.enter), "Enter", .activate, "run the action"), KeyBinding(gesture: "click an action", "run it"),
                     ]
             }
-            return always + paneKeys + tabs + global
+            return always + paneKeys + holdRows(tab) + tabs + global
         case .accountSheet:
             return always + [
                 KeyBinding(keys(.escape), "Esc", .dismiss, "close the sheet"),

@@ -36,7 +36,9 @@ public enum SettingsAction: CaseIterable, Hashable, Sendable {
     }
 }
 
-/// Everything the program shows. Changed only by ``update(_:)``; drawn by ``render()``.
+/// Everything the program shows. Changed only by ``update(_:at:)`` (and inside the core):
+/// nothing outside assigns a field; the outcomes of effects come back as events. Drawn by
+/// ``render()``.
 ///
 /// All four panes live for the whole run: switching tabs changes only ``selectedTab``, so each
 /// pane's cursor and scroll offset are exactly as they were when it is shown again.
@@ -48,7 +50,7 @@ public struct AppState: Hashable, Sendable {
     /// Widest name column drawn, in columns; longer names are truncated with `…`.
     public static let maximumNameColumns = 32
     /// Current account and switch counts, as last read from or written to the state file.
-    public var saved: SavedState {
+    public internal(set) var saved: SavedState {
         didSet {
             if saved.currentAccount != oldValue.currentAccount { currentIndex = Self.index(of: saved.currentAccount, in: accounts) }
         }
@@ -57,25 +59,25 @@ public struct AppState: Hashable, Sendable {
     /// nor opening the sheet searches the accounts (100,000 of them took 1 ms per search).
     public private(set) var currentIndex: Int?
     /// The tab whose pane is drawn.
-    public var selectedTab: Tab = .overview
+    public internal(set) var selectedTab: Tab = .overview
     /// Catalog pane: the current account's items (its ``catalogEdits`` applied) and the list cursor.
     public private(set) var catalogItems: [CatalogItem]
     /// Pins and deletions made in each account's Catalog during this run, by account id ("" for
     /// no account).
     public internal(set) var catalogEdits: [String: CatalogEdits] = [:]
-    public var catalog = ListCursor()
+    public internal(set) var catalog = ListCursor()
     /// Stats pane: its scroll offset.
-    public var stats = ListCursor()
+    public internal(set) var stats = ListCursor()
     /// Settings pane: cursor over ``SettingsAction/allCases``.
-    public var settings = ListCursor()
+    public internal(set) var settings = ListCursor()
     /// Layers above the panes, bottom first.
-    public var presented: [Presentation] = []
+    public internal(set) var presented: [Presentation] = []
     /// Terminal size, columns × rows, at most ``Layout/maximumSize`` when set by ``init`` or a resize.
-    public var size: Size
+    public internal(set) var size: Size
     /// A one-line message shown above the tab bar until the next key, e.g. a save failure.
-    public var banner: String?
+    public internal(set) var banner: String?
     /// What the Settings pane shows about this run.
-    public var info: RunInfo
+    public internal(set) var info: RunInfo
     /// The sheet's rows in group order (accounts without a group first, then each group under
     /// its heading, groups in order of first appearance); nil when no account has a group.
     public private(set) var groupedRows: [SheetRow]?
@@ -84,15 +86,21 @@ public struct AppState: Hashable, Sendable {
     public internal(set) var clock: Int64 = 0
     /// Whether animations are off (`--reduce-motion`, or the Settings switch): every change of
     /// a sheet's height then shows at once.
-    public var reduceMotion: Bool
+    public internal(set) var reduceMotion: Bool
     /// Edge-to-edge or inset sheets (a Settings switch).
-    public var sheetStyle: SheetStyle = .edgeToEdge
+    public internal(set) var sheetStyle: SheetStyle = .edgeToEdge
+    /// A switch handed to the store and not confirmed yet; Overview shows it as pending.
+    public internal(set) var pendingSwitch: PendingSwitch?
 
-    /// - Parameter reduceMotion: true (the default, for callers without a clock) draws every
-    ///   change at once; the interface passes false unless `--reduce-motion` is given.
+    /// - Parameters:
+    ///   - reduceMotion: true (the default, for callers without a clock) draws every change at
+    ///     once; the interface passes false unless `--reduce-motion` is given.
+    ///   - banner: a message to show from the first frame (e.g. a state file read with a warning).
     public init(
-        accounts: [Account], saved: SavedState = SavedState(), size: Size, info: RunInfo = RunInfo(), reduceMotion: Bool = true
+        accounts: [Account], saved: SavedState = SavedState(), size: Size, info: RunInfo = RunInfo(), reduceMotion: Bool = true,
+        banner: String? = nil
     ) {
+        self.banner = banner
         self.accounts = accounts
         self.reduceMotion = reduceMotion
         self.groupedRows = Self.groupedRows(accounts)
@@ -181,7 +189,7 @@ public struct AppState: Hashable, Sendable {
     }
 
     /// Adopts a saved state read back from disk (it wins over what this process believed).
-    public mutating func adopt(_ newSaved: SavedState) {
+    mutating func adopt(_ newSaved: SavedState) {
         let previous = saved.currentAccount
         saved = newSaved
         if currentIndex == nil { saved.currentAccount = nil }

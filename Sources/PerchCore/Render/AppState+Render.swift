@@ -106,6 +106,13 @@ extension AppState {
             line("No account chosen yet.", .bold)
             line("\(accounts.count) account\(accounts.count == 1 ? "" : "s") available.", .dim)
         }
+        if let pending = pendingSwitch {
+            // Until the store confirms it, a switch is shown as asked for, never as done.
+            row += 1
+            line("Switching to \(displayName(of: pending.accountID))…", Style(foreground: .yellow, bold: true))
+            if let reason = pending.waitingReason { line(reason, .dim, indent: 5) }
+            if let queued = pending.queued { line("then to \(displayName(of: queued))", .dim, indent: 5) }
+        }
         row += 1
         line("Switches so far: \(saved.switchCount)")
         row += 1

@@ -1,4 +1,7 @@
 extension AppState {
+    /// Most rows the reason for a failed write takes at the form's foot; a longer one ends in `…`.
+    public static let maximumWriteErrorRows = 6
+
     /// Draws the `Add account…` form over everything, tab bar included: the close control and
     /// title, each field with its problem (red) or a hint (dim) under it, the buttons, and a
     /// footer with the keys, or the reason the config could not be written.
@@ -43,9 +46,16 @@ extension AppState {
         }
         let footerRow = size.height - 1
         if let error = form.writeError {
+            // The whole reason, wrapped, on the rows below the buttons (at least the footer row):
+            // a reason cut at the screen's edge would hide what to do about it.
             let style = Style(foreground: .red, bold: true, reverse: true)
-            screen.fill(Rect(x: 0, y: footerRow, width: size.width, height: 1), style: style)
-            screen.put(" " + DisplayWidth.truncated(error, to: max(0, size.width - 2)), column: 0, row: footerRow, style: style)
+            let room = max(1, min(Self.maximumWriteErrorRows, footerRow - layout.buttonRow))
+            let lines = DisplayWidth.wrapped(error, to: max(1, size.width - 2), rows: room)
+            for (offset, line) in lines.enumerated() {
+                let row = footerRow - lines.count + 1 + offset
+                screen.fill(Rect(x: 0, y: row, width: size.width, height: 1), style: style)
+                screen.put(" " + line, column: 0, row: row, style: style, width: size.width)
+            }
         } else {
             screen.put(
                 " Enter add · Tab next field · Esc or ✕ cancel · F1 help", column: 0, row: footerRow, style: .dim, width: size.width)

@@ -70,8 +70,10 @@ public enum DisplayWidth {
         switch v {
         // Soft hyphen and prepended concatenation marks are format characters drawn with a width.
         case 0xAD, 0x600...0x605, 0x6DD, 0x70F, 0x890...0x891, 0x8E2, 0x110BD, 0x110CD: return 1
-        // NUL; Hangul medial and final jamo (they join the syllable before them).
-        case 0, 0x1160...0x11FF, 0xD7B0...0xD7FF: return 0
+        // NUL; Hangul medial and final jamo (they join the syllable before them); Ahom medial ra,
+        // a nonspacing mark in glibc's tables and a spacing one in newer Unicode (found by the
+        // differential test against wcwidth).
+        case 0, 0x1160...0x11FF, 0xD7B0...0xD7FF, 0x1171E: return 0
         default: break
         }
         switch scalar.properties.generalCategory {

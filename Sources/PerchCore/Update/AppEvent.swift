@@ -1,4 +1,5 @@
-/// What ``AppState/update(_:)`` reacts to: plain input plus the gestures recognised from it.
+/// What ``AppState/update(_:)`` reacts to: plain input, the gestures recognised from it, and the
+/// outcomes of effects, which come back from whatever performed them (the event loop's worker).
 public enum AppEvent: Hashable, Sendable {
     /// A key press (a key held down delivers this once, for its first press).
     case key(KeyEvent)
@@ -24,4 +25,29 @@ public enum AppEvent: Hashable, Sendable {
     case resize(Size)
     /// The terminal gained (`true`) or lost focus.
     case focus(Bool)
+    /// Key holds are recognised this way from now on (the terminal answered the kitty keyboard
+    /// protocol's query after start-up); Settings shows it.
+    case keyHoldModeChanged(KeyHoldMode)
+
+    // MARK: Outcomes of effects
+
+    /// The store recorded (or declined, when already current) a switch asked for with
+    /// ``Effect/recordSwitch(accountID:)``.
+    case switchSaved(SwitchOutcome)
+    /// The store is waiting to record a switch, for the `reason` given (another process holds
+    /// the state lock); the outcome follows.
+    case switchWaiting(accountID: String, reason: String)
+    /// The switch could not be saved, for the `reason` given; nothing changed.
+    case switchFailed(accountID: String, reason: String)
+    /// An `onSwitch` hook started by ``Effect/runHook(accountID:previous:)`` ended: `failure` is
+    /// nil when it succeeded, else a phrase such as `exited with status 1: no such remote`.
+    case hookEnded(accountID: String, failure: String?)
+    /// Another process changed the state file: this is what it holds now (`warning` when it
+    /// could not be read as it is, e.g. it names an account this config lacks).
+    case stateChanged(SavedState, warning: String?)
+    /// ``Effect/addAccount(_:)`` wrote the config: `accounts` are the file's accounts (the new
+    /// one last), `configPath` the file now in use, `backupPath` the previous file kept.
+    case accountAdded(Account, accounts: [Account], configPath: String, backupPath: String?)
+    /// ``Effect/addAccount(_:)`` failed, with the whole reason.
+    case accountNotAdded(String)
 }

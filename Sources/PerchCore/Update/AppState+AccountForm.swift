@@ -22,7 +22,8 @@ extension AppState {
     /// Checks the form's fields (``AccountValidation``, ids unique among ``accounts``): with a
     /// problem, they are shown beside their fields and nothing is asked; otherwise the event loop
     /// is asked to append the account to the config (``Effect/addAccount(_:)``), and the form
-    /// stays up until ``accountAdded(_:accounts:configPath:)`` or ``accountNotAdded(_:)``.
+    /// stays up until the outcome, ``AppEvent/accountAdded(_:accounts:configPath:backupPath:)`` or
+    /// ``AppEvent/accountNotAdded(_:)``.
     mutating func submitAccountForm() -> [Effect] {
         guard let form = accountForm else { return [] }
         switch form.validated(existingIDs: Set(accounts.map(\.id))) {
@@ -47,7 +48,7 @@ extension AppState {
     /// last) replace those in memory, the form closes, and the account sheet shows the new
     /// account with its cursor on it (opened when the form came from Settings).
     /// - Parameter configPath: the file now in use, shown in Settings.
-    public mutating func accountAdded(_ account: Account, accounts newAccounts: [Account], configPath: String) {
+    mutating func accountAdded(_ account: Account, accounts newAccounts: [Account], configPath: String) {
         guard let index = presented.lastIndex(where: { if case .accountForm = $0 { true } else { false } }) else { return }
         replaceAccounts(newAccounts)
         info.configDescription = configPath
@@ -68,7 +69,7 @@ extension AppState {
     }
 
     /// The config could not be written: the form stays up with `message` shown.
-    public mutating func accountNotAdded(_ message: String) {
+    mutating func accountNotAdded(_ message: String) {
         guard let index = presented.lastIndex(where: { if case .accountForm = $0 { true } else { false } }),
             case .accountForm(var form) = presented[index]
         else { return }

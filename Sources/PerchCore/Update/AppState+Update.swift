@@ -17,10 +17,13 @@ extension AppState {
             if key.key == .control("c") || key.key == .control("z") { return handleKey(key) }
         }
         if layout.isTooSmall {
-            // Only the "terminal too small" notice is on the screen: nothing else can be acted on.
+            // Only the "terminal too small" notice is on the screen: nothing else can be acted on,
+            // but the outcomes of effects already under way are still taken in.
             switch event {
             case .key(let key) where key.key == .character("q") && presented.isEmpty: return [.quit]
-            case .resize: break
+            case .resize, .keyHoldModeChanged, .switchSaved, .switchWaiting, .switchFailed, .hookEnded, .stateChanged, .accountAdded,
+                .accountNotAdded:
+                break
             default: return []
             }
         }
@@ -34,9 +37,8 @@ extension AppState {
         case .key(let key):
             return handleKey(key)
         case .keyHold(let key):
-            if key == .char(Tab.overview.shortcut), activeTop == nil { openSheet() }
-            if key == KeyEvent(.enter), activeTop == nil, selectedTab == .catalog { openContextMenu(at: catalog.cursor) }
-            return []
+            guard let action = KeyBindings.holdAction(for: key, in: inputContext) else { return [] }
+            return perform(action, in: inputContext)
         case .longPress(let target):
             if target == .tab(.overview), activeTop == nil {
                 selectedTab = .overview
@@ -62,18 +64,23 @@ extension AppState {
             return []
         case .animationFrame, .focus:
             return []
+        case .keyHoldModeChanged(let mode):
+            info.keyHold = mode
+            return []
+        case .switchSaved, .switchWaiting, .switchFailed, .hookEnded, .stateChanged, .accountAdded, .accountNotAdded:
+            return handleOutcome(event)
         }
     }
 
     /// Rows a Page Up / Page Down moves in a list of `visible` rows.
     static func pageStep(_ visible: Int) -> Int { max(1, visible - 1) }
 
-    /// Whether holding `key` means something now: `1` on any pane and `Enter` on the Catalog,
-    /// with no layer up. Elsewhere its auto-repeats are plain presses (the recogniser delivers
-    /// them as keys), so a quick second `Enter` in a form or a sheet is not taken for a repeat.
+    /// Whether holding `key` means something now (``KeyBindings/holds``: `1` on any pane and
+    /// `Enter` on the Catalog, with no layer up). Elsewhere its auto-repeats are plain presses
+    /// (the recogniser delivers them as keys), so a quick second `Enter` in a form or a sheet is
+    /// not taken for a repeat.
     public func acceptsKeyHold(_ key: KeyEvent) -> Bool {
-        guard activeTop == nil else { return false }
-        return key == .char(Tab.overview.shortcut) || (key == KeyEvent(.enter) && selectedTab == .catalog)
+        KeyBindings.holdAction(for: key, in: inputContext) != nil
     }
 
     /// Mouse wheel: rows per notch.
@@ -131,10 +138,12 @@ extension AppState {
 
     var layout: Layout { Layout(size: size) }
 
-    /// Picks the account at `index`: it becomes current, the Overview tab is selected and the
-    /// sheet is dismissed. The switch is always handed to the store, which reads the file under
-    /// its lock and records nothing when the account is already current there; so another
-    /// instance's switch that this one has not seen yet cannot make a pick be lost.
+    /// Picks the account at `index`: the Overview tab is selected, the sheet is dismissed and the
+    /// switch is handed to the store (``requestSwitch(to:)``). The account becomes current only
+    /// when the store confirms it (``AppEvent/switchSaved(_:)``): the screen never shows a switch
+    /// that was not saved. The store reads the file under its lock and records nothing when the
+    /// account is already current there, so another instance's switch that this one has not seen
+    /// yet cannot make a pick be lost.
     mutating func pick(_ index: Int) -> [Effect] {
         guard accounts.indices.contains(index) else { return [] }
         dismissTop()
@@ -142,9 +151,78 @@ extension AppState {
         // account being left: Overview is shown, so they go too.
         presented.removeAll { if case .accountSheet = $0 { false } else { true } }
         selectedTab = .overview
-        let id = accounts[index].id
-        if id != saved.currentAccount { adopt(saved.recordingSwitch(to: id)) }
-        return [.recordSwitch(accountID: id)]
+        return requestSwitch(to: accounts[index].id)
+    }
+
+    /// Asks the store to switch to `id`, or, while another switch is pending, queues it to be
+    /// asked for next (the latest pick wins; Overview shows it). Never drops a pick.
+    mutating func requestSwitch(to id: String) -> [Effect] {
+        guard var pending = pendingSwitch else {
+            pendingSwitch = PendingSwitch(accountID: id)
+            return [.recordSwitch(accountID: id)]
+        }
+        pending.queued = id == pending.accountID ? nil : id
+        pendingSwitch = pending
+        return []
+    }
+
+    /// The display name of the account with this id, or the id in quotes when the config lacks it.
+    func displayName(of id: String) -> String {
+        accounts.first { $0.id == id }?.name ?? "\"\(id)\""
+    }
+
+    /// Takes in the outcome of an effect (see ``AppEvent``); returns the effects that follow
+    /// (a saved switch runs its hook; a queued pick is asked for next).
+    private mutating func handleOutcome(_ event: AppEvent) -> [Effect] {
+        switch event {
+        case .switchSaved(let outcome):
+            guard let pending = pendingSwitch, pending.accountID == outcome.accountID else {
+                adopt(outcome.state)
+                return []
+            }
+            pendingSwitch = nil
+            adopt(outcome.state)
+            if let warning = outcome.warning { banner = warning }
+            var effects: [Effect] = []
+            if outcome.changed, accounts.first(where: { $0.id == outcome.accountID })?.onSwitch != nil {
+                effects.append(.runHook(accountID: outcome.accountID, previous: outcome.previous))
+            }
+            if let queued = pending.queued { effects += requestSwitch(to: queued) }
+            return effects
+        case .switchWaiting(let id, let reason):
+            if pendingSwitch?.accountID == id { pendingSwitch?.waitingReason = reason }
+            return []
+        case .switchFailed(let id, let reason):
+            let queued = pendingSwitch?.accountID == id ? pendingSwitch?.queued : nil
+            if pendingSwitch?.accountID == id { pendingSwitch = nil }
+            banner = "Could not switch to \(displayName(of: id)): \(reason)"
+            return queued.map { requestSwitch(to: $0) } ?? []
+        case .hookEnded(let id, let failure):
+            if let failure { banner = "onSwitch hook for \(displayName(of: id)) \(failure)" }
+            return []
+        case .stateChanged(let newSaved, let warning):
+            let before = saved
+            adopt(newSaved)
+            if let warning {
+                banner = warning
+            } else if let id = newSaved.currentAccount, id != before.currentAccount {
+                banner =
+                    currentAccount.map { "Now on \($0.name): switched in another Perch." }
+                    ?? "Now on \"\(id)\", switched in another Perch; it is not in this one's config (restart Perch to load it)."
+            } else if newSaved.currentAccount == nil, before.currentAccount != nil {
+                banner = "No account is current now: changed in another Perch."
+            }
+            return []
+        case .accountAdded(let account, let newAccounts, let path, let backup):
+            accountAdded(account, accounts: newAccounts, configPath: path)
+            banner = "Added \(account.name) to \(path)" + (backup.map { " (previous file kept as \($0))." } ?? ".")
+            return []
+        case .accountNotAdded(let message):
+            accountNotAdded(message)
+            return []
+        default:
+            return []
+        }
     }
 
     /// Dismisses the top layer that takes input; a sheet slides away unless motion is reduced.

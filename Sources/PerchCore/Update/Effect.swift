@@ -1,14 +1,22 @@
 /// Work that ``AppState/update(_:)`` asks the event loop to do; update itself does no I/O.
+/// Whatever performs an effect reports how it went as an ``AppEvent`` (an outcome) back into
+/// update; nothing else changes the state.
 public enum Effect: Hashable, Sendable {
-    /// Record a switch to the account with this id in the state file, before the next frame,
-    /// and adopt the file's state (nothing is recorded when it is already current there).
+    /// Record a switch to the account with this id in the state file, off the UI thread (nothing
+    /// is recorded when it is already current there). Reported with
+    /// ``AppEvent/switchSaved(_:)``, ``AppEvent/switchWaiting(accountID:reason:)`` or
+    /// ``AppEvent/switchFailed(accountID:reason:)``.
     case recordSwitch(accountID: String)
+    /// Run the `onSwitch` hook of the account with this id, off the UI thread, after a saved
+    /// switch from `previous`; reported with ``AppEvent/hookEnded(accountID:failure:)``.
+    case runHook(accountID: String, previous: String?)
     /// Put this text on the terminal's clipboard with OSC 52 (``OSC52``), where the terminal
     /// allows programs to set it.
     case copyToClipboard(String)
     /// Append this account to the config file (a new file holding the sample accounts and it when
-    /// there is none), atomically and keeping the previous file as `<config>.bak`; then report
-    /// with ``AppState/accountAdded(_:accounts:configPath:)`` or ``AppState/accountNotAdded(_:)``.
+    /// there is none), atomically and keeping the previous file as `<config>.bak`, off the UI
+    /// thread; reported with ``AppEvent/accountAdded(_:accounts:configPath:backupPath:)`` or
+    /// ``AppEvent/accountNotAdded(_:)``.
     case addAccount(Account)
     /// Restore the terminal and exit with status 0.
     case quit

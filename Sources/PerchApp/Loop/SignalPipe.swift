@@ -51,9 +51,12 @@ enum SignalPipe {
         sigprocmask(SIG_UNBLOCK, &set, nil)
     }
 
-    /// Puts the default handlers back (before exiting).
+    /// Puts the default handlers back (before exiting) and closes the pipe.
     static func uninstall() {
         for signal in watched + fatal { Glibc.signal(signal, SIG_DFL) }
+        for end in [readEnd, writeEnd] where end >= 0 { close(end) }
+        readEnd = -1
+        writeEnd = -1
     }
 
     private static func setHandler(_ signal: Int32, _ handler: @convention(c) (Int32) -> Void) {
@@ -87,7 +90,11 @@ enum SignalPipe {
 }
 
 /// The handler of watched signals: one byte, the signal number, on the pipe (async-signal-safe).
+/// It keeps `errno` as it found it: the code it interrupted may be about to read it, and a
+/// write(2) to a full pipe sets it to `EAGAIN`.
 private func forwardSignal(_ number: Int32) {
+    let saved = errno
     var byte = UInt8(truncatingIfNeeded: number)
     _ = write(SignalPipe.writeEnd, &byte, 1)
+    errno = saved
 }

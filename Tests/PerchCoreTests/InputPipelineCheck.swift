@@ -1,3 +1,9 @@
+// Test code, not part of Perch: compiled into the unit tests and, with the core's sources, into
+// the libFuzzer target (`make fuzz`), where it is one module with them.
+#if canImport(PerchCore)
+    @testable import PerchCore
+#endif
+
 /// Drives bytes through ``InputDecoder``, ``GestureRecognizer`` and ``AppState/update(_:)`` as the
 /// event loop does, and checks the properties that must hold for any byte stream whatsoever.
 /// Shared by the fuzz test and the libFuzzer target (`make fuzz`), so both check the same things.

@@ -1,0 +1,180 @@
+import Dispatch
+import Glibc
+import PerchCore
+import PerchStore
+import Synchronization
+
+/// Performs the slow effects off the event loop's thread and hands their outcomes back as
+/// ``AppEvent``s: the loop polls ``wakeDescriptor`` (a self-pipe) with its other descriptors and
+/// calls ``drain()`` when it is readable, then passes each event to `update`. Nothing here
+/// touches the state.
+///
+/// - State file work (switches, reading another process's change) and the config append run in
+///   order on one serial queue, so a reload never overtakes a save. A lock held by another
+///   process is waited for here, with ``AppEvent/switchWaiting(accountID:reason:)`` sent first.
+/// - Each `onSwitch` hook runs on a queue of its own, so a slow hook delays no save.
+/// - Perch's own saves are remembered by file identity (device, inode, size, mtime), so the
+///   watch on the state folder firing for them causes no re-read.
+public final class EffectWorker: @unchecked Sendable {
+    /// Readable when outcomes are waiting (one byte per outcome); the loop polls it.
+    public let wakeDescriptor: Int32
+    private let wakeWriteEnd: Int32
+    private let outcomes = Mutex<[AppEvent]>([])
+    private let storeQueue = DispatchQueue(label: "perch.effects.store")
+    private let hookQueue = DispatchQueue(label: "perch.effects.hooks", attributes: .concurrent)
+    private let hookGroup = DispatchGroup()
+    private let store: StateStore?
+    private let configPath: String?
+    private let hookTimeoutMilliseconds: Int64
+    private let lockTimeout: Int
+    /// Without a store: the state switches are recorded in (only touched on `storeQueue`).
+    private var memory: SavedState
+    /// Identity of the state file right after this process last wrote it (only on `storeQueue`).
+    private var ownWrite: FileIdentity?
+    /// State file reads made because the folder watch fired, and those skipped because the file
+    /// was this process's own write (for tests).
+    public let reloads = Mutex<(read: Int, skipped: Int)>((0, 0))
+
+    /// - Parameters:
+    ///   - store: where switches are recorded; nil keeps them in memory, starting from `saved`.
+    ///   - configPath: the config `Add account…` appends to; nil refuses to add any.
+    ///   - hookTimeoutMilliseconds: how long an `onSwitch` hook may run before it is killed.
+    ///   - lockTimeoutMilliseconds: how long a switch waits for another holder of the state lock.
+    public init(
+        store: StateStore?, saved: SavedState = SavedState(), configPath: String?,
+        hookTimeoutMilliseconds: Int64 = HookProcess.timeoutMilliseconds, lockTimeoutMilliseconds: Int = EffectWorker.lockTimeoutMilliseconds
+    ) {
+        self.lockTimeout = lockTimeoutMilliseconds
+        var ends: [Int32] = [-1, -1]
+        if pipe(&ends) == 0 {
+            for end in ends {
+                _ = fcntl(end, F_SETFL, fcntl(end, F_GETFL) | O_NONBLOCK)
+                _ = fcntl(end, F_SETFD, FD_CLOEXEC)
+            }
+        }
+        wakeDescriptor = ends[0]
+        wakeWriteEnd = ends[1]
+        self.store = store
+        self.configPath = configPath
+        self.hookTimeoutMilliseconds = hookTimeoutMilliseconds
+        memory = saved
+    }
+
+    deinit {
+        close(wakeDescriptor)
+        close(wakeWriteEnd)
+    }
+
+    /// Hands an outcome to the loop: queued, then one byte on the pipe to wake its poll(2).
+    private func post(_ event: AppEvent) {
+        outcomes.withLock { $0.append(event) }
+        var byte: UInt8 = 1
+        // A full pipe already wakes the loop, which then takes every queued outcome.
+        _ = write(wakeWriteEnd, &byte, 1)
+    }
+
+    /// The outcomes that have arrived, oldest first; empties the pipe.
+    public func drain() -> [AppEvent] {
+        var buffer = [UInt8](repeating: 0, count: 256)
+        while buffer.withUnsafeMutableBytes({ read(wakeDescriptor, $0.baseAddress, $0.count) }) > 0 {}
+        return outcomes.withLock { events in
+            defer { events = [] }
+            return events
+        }
+    }
+
+    /// Starts `effect` (one of ``Effect/recordSwitch(accountID:)``, ``Effect/runHook(accountID:previous:)``
+    /// and ``Effect/addAccount(_:)``; the others belong to the terminal and are ignored here).
+    /// - Parameter accounts: the accounts as the interface has them (hooks are looked up there,
+    ///   and a new config without a file starts from them).
+    public func perform(_ effect: Effect, accounts: [Account]) {
+        switch effect {
+        case .recordSwitch(let id):
+            storeQueue.async { self.post(self.recordSwitch(to: id)) }
+        case .runHook(let id, let previous):
+            guard let account = accounts.first(where: { $0.id == id }), let command = account.onSwitch else { return }
+            let timeout = hookTimeoutMilliseconds
+            hookQueue.async(group: hookGroup) {
+                let result: HookResult
+                switch HookProcess.start(command, account: account, previous: previous, now: MonotonicClock.now(), timeout: timeout) {
+                case .success(let hook): result = hook.waitForEnd()
+                case .failure(let error): result = .notStarted(error.description)
+                }
+                self.post(.hookEnded(accountID: id, failure: result.failure))
+            }
+        case .addAccount(let account):
+            storeQueue.async { self.post(self.add(account, samples: accounts)) }
+        case .copyToClipboard, .quit, .suspend:
+            break
+        }
+    }
+
+    /// Reads the state file again after the folder watch fired, unless the file is still the
+    /// one this process wrote last; posts ``AppEvent/stateChanged(_:warning:)`` when it was read.
+    public func reloadState() {
+        storeQueue.async {
+            guard let store = self.store else { return }
+            if let identity = FileSystem.identity(of: store.path), identity == self.ownWrite {
+                self.reloads.withLock { $0.skipped += 1 }
+                return
+            }
+            self.reloads.withLock { $0.read += 1 }
+            // Read only: this process's config may be older than the one the other process
+            // used, so an account unknown here is not a reason to change the file.
+            guard let loaded = try? store.peek() else { return }  // unreadable: the next change tells again
+            self.post(.stateChanged(loaded.state, warning: loaded.warning))
+        }
+    }
+
+    /// How long a switch from the interface waits for another holder of the state lock by
+    /// default, in milliseconds. Longer than the command line's 2 s: the interface keeps answering meanwhile
+    /// and shows the switch as pending.
+    public static let lockTimeoutMilliseconds = 10_000
+
+    /// Set when Perch is about to exit: a switch still waiting for the lock gives up (it was
+    /// never shown as done), so quitting is never held up by another process.
+    private let stopping = Mutex(false)
+
+    /// Waits until the state file work asked for so far is done, giving up waits for the lock
+    /// (a save under way is finished before Perch exits); hooks are not waited for.
+    public func finishStoreWork() {
+        stopping.withLock { $0 = true }
+        storeQueue.sync {}
+    }
+
+    /// Waits until the effects asked for so far, hooks included, have posted their outcomes (for tests).
+    public func finishAll() {
+        storeQueue.sync {}
+        hookGroup.wait()
+    }
+
+    private func recordSwitch(to id: String) -> AppEvent {
+        guard let store else {
+            let outcome = SwitchOutcome.inMemory(id, from: memory)
+            memory = outcome.state
+            return .switchSaved(outcome)
+        }
+        do {
+            let outcome = try store.recordSwitch(to: id, source: .tui, lockTimeoutMilliseconds: lockTimeout) { waited in
+                if waited == 0 {
+                    self.post(.switchWaiting(accountID: id, reason: "waiting for another process to release the state file's lock…"))
+                }
+                return !self.stopping.withLock { $0 }
+            }
+            if outcome.changed { ownWrite = FileSystem.identity(of: store.path) }
+            return .switchSaved(outcome)
+        } catch {
+            return .switchFailed(accountID: id, reason: error.description)
+        }
+    }
+
+    private func add(_ account: Account, samples: [Account]) -> AppEvent {
+        guard let configPath else { return .accountNotAdded("No config file to add the account to.") }
+        do {
+            let outcome = try ConfigWriter.append(account, to: configPath, samples: samples)
+            return .accountAdded(account, accounts: outcome.accounts, configPath: outcome.path, backupPath: outcome.backupPath)
+        } catch {
+            return .accountNotAdded(error.description)
+        }
+    }
+}

@@ -1,0 +1,17 @@
+@testable import PerchCore
+
+extension AppState {
+    /// Feeds back, for each ``Effect/recordSwitch(accountID:)`` in `effects`, the outcome a store
+    /// that saves at once would report (``SwitchOutcome/inMemory(_:from:)``); returns the effects
+    /// that followed (hooks, a queued pick, confirmed in turn).
+    @discardableResult
+    mutating func confirm(_ effects: [Effect]) -> [Effect] {
+        var following: [Effect] = []
+        for effect in effects {
+            guard case .recordSwitch(let id) = effect else { continue }
+            let next = update(.switchSaved(.inMemory(id, from: saved)))
+            following += next + confirm(next)
+        }
+        return following
+    }
+}
