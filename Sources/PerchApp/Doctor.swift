@@ -35,7 +35,8 @@ struct Doctor {
         guard let keyboard = probe.feed(bytes) else { return nil }
         var answers = Answers(keyboard: keyboard)
         let text = String(decoding: bytes, as: UTF8.self)
-        for part in text.split(separator: "\u{1B}", omittingEmptySubsequences: false).dropFirst() where part.hasPrefix("[?") && part.hasSuffix("$y") {
+        for part in text.split(separator: "\u{1B}", omittingEmptySubsequences: false).dropFirst()
+        where part.hasPrefix("[?") && part.hasSuffix("$y") {
             let fields = part.dropFirst(2).dropLast(2).split(separator: ";")
             if fields.count == 2, let mode = Int(fields[0]), let value = Int(fields[1]) { answers.modes[mode] = value }
         }
@@ -85,7 +86,8 @@ struct Doctor {
         let keyHold = KeyboardProtocolProbe.mode(requested: options.keyHold, answer: answers?.keyboard)
         lines.append(("key hold", "\(keyHold.summary) (--key-hold \(options.keyHold.rawValue))"))
         lines.append(("long-press", "\(options.longPressMilliseconds) ms (--long-press-ms)"))
-        var osc52 = terminfoKnown && NcursesBackend.terminfoHasString(term, "Ms") ? "terminfo says yes (Ms)" : "terminfo does not say (no Ms)"
+        var osc52 =
+            terminfoKnown && NcursesBackend.terminfoHasString(term, "Ms") ? "terminfo says yes (Ms)" : "terminfo does not say (no Ms)"
         osc52 += "; Copy id sends it anyway, and the terminal may refuse it"
         if environment("TMUX") != nil { osc52 += "; in tmux, set-clipboard must be on" }
         lines.append(("OSC 52 clipboard", osc52))
@@ -166,7 +168,8 @@ struct Doctor {
         let delay = measured.delayMilliseconds.map { "\($0) ms (press to first auto-repeat)" } ?? "no auto-repeat came"
         console.print("  " + "repeat delay".padded(toColumns: 18) + delay)
         let rate = measured.repeatsPerSecond.map { String(Int(($0 * 10).rounded()) / 10) + "." + String(Int(($0 * 10).rounded()) % 10) }
-        console.print("  " + "repeat rate".padded(toColumns: 18) + (rate.map { "\($0) per second (\(measured.repeatCount) repeats)" } ?? "unknown"))
+        console.print(
+            "  " + "repeat rate".padded(toColumns: 18) + (rate.map { "\($0) per second (\(measured.repeatCount) repeats)" } ?? "unknown"))
         if useReleases {
             console.print(
                 "  " + "released after".padded(toColumns: 18) + (measured.heldMilliseconds.map { "\($0) ms" } ?? "no release event came"))

@@ -29,6 +29,7 @@ struct KeyRepeatMeasurementTests {
     func tooShort() {
         let events: [(InputEvent, Int64)] = [(.key(one), 0), (.keyRelease(one), 300)]
         #expect(!KeyRepeatMeasurement(key: one, events: events, mode: .releaseEvents, longPressMilliseconds: 500, end: 1000).recognised)
-        #expect(!KeyRepeatMeasurement(key: one, events: [(.key(one), 0)], mode: .autoRepeat, longPressMilliseconds: 500, end: 1000).recognised)
+        #expect(
+            !KeyRepeatMeasurement(key: one, events: [(.key(one), 0)], mode: .autoRepeat, longPressMilliseconds: 500, end: 1000).recognised)
     }
 }

@@ -93,9 +93,11 @@ struct KittyKeyboardDecoderTests {
         #expect(decode(input) == [expected], "\(input.debugDescription)")
     }
 
-    @Test("Malformed CSI u and modifyOtherKeys sequences are unknown, never keys", arguments: [
-        "\u{1B}[u", "\u{1B}[49;1:9u", "\u{1B}[1114112u", "\u{1B}[27;5~", "\u{1B}[27;1;2;3~", "\u{1B}[9999999999u", "\u{1B}[49;1:3:4:5A",
-    ])
+    @Test(
+        "Malformed CSI u and modifyOtherKeys sequences are unknown, never keys",
+        arguments: [
+            "\u{1B}[u", "\u{1B}[49;1:9u", "\u{1B}[1114112u", "\u{1B}[27;5~", "\u{1B}[27;1;2;3~", "\u{1B}[9999999999u", "\u{1B}[49;1:3:4:5A",
+        ])
     func malformed(input: String) {
         let events = decode(input)
         #expect(events.allSatisfy { if case .unknown = $0 { true } else { false } }, "\(input.debugDescription): \(events)")

@@ -12,7 +12,9 @@ struct TextMatchingTests {
         TextMatching.match(TextMatching.key(filter), in: TextMatching.key(text)) != nil
     }
 
-    @Test("Canonically equivalent text: cafe and café find Café however it is encoded", arguments: ["cafe", "caf\u{E9}", "cafe\u{301}", "CAFÉ"])
+    @Test(
+        "Canonically equivalent text: cafe and café find Café however it is encoded",
+        arguments: ["cafe", "caf\u{E9}", "cafe\u{301}", "CAFÉ"])
     func canonicalEquivalence(filter: String) {
         #expect(matches(filter, Self.precomposed), "\(filter.unicodeScalars.map(\.value)) in precomposed")
         #expect(matches(filter, Self.decomposed), "\(filter.unicodeScalars.map(\.value)) in decomposed")

@@ -24,7 +24,9 @@
 extension InputDecoder {
     /// Whether a key sequence is a press, an auto-repeat or a release (kitty "Event types").
     enum KeyEventType: Int {
-        case press = 1, `repeat` = 2, release = 3
+        case press = 1
+        case `repeat` = 2
+        case release = 3
     }
 
     /// Decodes `CSI parameters final` when it is a kitty-protocol or `modifyOtherKeys` key, or a

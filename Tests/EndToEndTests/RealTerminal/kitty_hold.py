@@ -35,7 +35,7 @@ def main():
     home = tempfile.mkdtemp(prefix="perch-kitty-")
     env = {"HOME": home, "XDG_CONFIG_HOME": home + "/config", "XDG_STATE_HOME": home + "/state",
            "XDG_RUNTIME_DIR": home, "XDG_CACHE_HOME": home + "/cache", "LC_ALL": "C.UTF-8"}
-    result = {"mode": None, "key": [], "mouse": [], "tap_opened_sheet": None}
+    result = {"mode": None, "key": [], "mouse": [], "tapOpenedSheet": None}
     try:
         try:
             term = RealTerm([binary, "--reduce-motion"], cols=80, rows=24, env=env)
@@ -77,7 +77,7 @@ def main():
             t.key("1")
             t.key("3")
             t.wait_for(lambda s: "Stats ·" in s)
-            result["tap_opened_sheet"] = sheet_up(t.text())
+            result["tapOpenedSheet"] = sheet_up(t.text())
             t.key("q")
     finally:
         shutil.rmtree(home, ignore_errors=True)
