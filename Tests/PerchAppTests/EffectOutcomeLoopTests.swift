@@ -222,8 +222,9 @@ struct SignalPipeTests {
     func handlerKeepsErrno() {
         SignalPipe.install()
         defer { SignalPipe.uninstall() }
-        // Fill the pipe so that the handler's write fails with EAGAIN.
-        var byte: UInt8 = 0
+        // Fill the pipe so that the handler's write fails with EAGAIN (with SIGWINCH bytes: a
+        // loop of another suite polling the pipe meanwhile only lays out again).
+        var byte = UInt8(SIGWINCH)
         while write(SignalPipe.writeEnd, &byte, 1) == 1 {}
         errno = ENOTTY
         raise(SIGWINCH)
@@ -240,5 +241,38 @@ struct WindowSizeTests {
         let size = NcursesBackend.cappedWindowSize(rows: rows, columns: columns)
         #expect(size.rows == min(rows, Int32(Layout.maximumSize.height)))
         #expect(size.columns == min(columns, Int32(Layout.maximumSize.width)))
+    }
+}
+
+/// The pointer goes to what was drawn.
+@Suite("Hit-testing the frame drawn", .serialized)
+struct DrawnFrameHitTests {
+    // Bug: a click on a sheet still sliding away went to the Catalog row drawn underneath it.
+    @Test("a click on a sheet that is sliding away is swallowed: the Catalog underneath does not move")
+    func slidingSheetOwnsItsCells() {
+        var ends: [Int32] = [0, 0]
+        #expect(pipe(&ends) == 0)
+        defer {
+            close(ends[0])
+            close(ends[1])
+        }
+        let input = ends[1]
+        let poller = VirtualPoller(start: 1_000)
+        let backend = RecordingBackend(size: Size(width: 80, height: 24), inputDescriptor: ends[0])
+        let loop = EventLoop(
+            state: AppState(accounts: Account.samples, size: backend.size, reduceMotion: false), backend: backend, store: nil,
+            gestures: .init(), poller: poller)
+        func send(_ text: String) { _ = Array(text.utf8).withUnsafeBytes { write(input, $0.baseAddress, $0.count) } }
+        send("2a")
+        poller.at(1_500) { send("\u{1B}") }
+        // 20 ms after the Esc took effect (25 ms later): the sheet, sliding down, still covers row 21.
+        poller.at(1_545) { send("\u{1B}[<0;11;22M\u{1B}[<0;11;22m") }
+        poller.at(1_900) { send("q") }
+        #expect(loop.run() == 0)
+        let clickFrame = backend.frames.last { $0.text.contains("━━━━━━") }
+        #expect(clickFrame.map { !$0.lines[21].contains("Catalog") } == true)
+        #expect(loop.state.selectedTab == .catalog)
+        #expect(loop.state.catalog.cursor == 0, "the click did not reach the Catalog row under the sheet")
+        #expect(loop.state.presented.isEmpty)
     }
 }

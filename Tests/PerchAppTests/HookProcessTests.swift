@@ -1,3 +1,4 @@
+import Foundation
 import Glibc
 import PerchCore
 import Testing
@@ -79,5 +80,22 @@ struct HookProcessTests {
         for fd in descriptors { hook.drain(fd) }
         _ = hook.reap(at: MonotonicClock.now())
         for fd in reused { #expect(fcntl(fd, F_GETFD) != -1, "descriptor \(fd) was closed by the hook") }
+    }
+
+    @Test("a command-line hook past its timeout (a parameter: 300 ms here, 10 s by default) is killed with its children")
+    func commandLineTimeout() throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("perch-hook-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let out = folder.appendingPathComponent("child.pid").path
+        setenv("PERCH_TEST_OUT", out, 1)
+        defer { unsetenv("PERCH_TEST_OUT") }
+        let start = MonotonicClock.now()
+        let result = HookProcess.run(
+            #"sleep 60 & echo $! > "$PERCH_TEST_OUT"; wait"#, account: Account(id: "a", name: "A"), previous: nil, timeout: 300)
+        #expect(result == .timedOut(milliseconds: 300, lastLine: nil))
+        #expect(MonotonicClock.now() - start < 5_000)
+        let child = try #require(pid_t(try String(contentsOfFile: out, encoding: .utf8).trimmingCharacters(in: .whitespacesAndNewlines)))
+        #expect(waitUntil { kill(child, 0) != 0 }, "the hook's background child \(child) was killed too")
     }
 }

@@ -175,7 +175,7 @@ struct SheetBehaviourTests {
     func animation() {
         var s = sheetState(accounts(30), reduceMotion: false)
         #expect(s.sheetLayout.height == 0, "starts at the bottom edge")
-        #expect(s.nextAnimationDeadline == 1_000 + AppState.animationFrameMilliseconds)
+        #expect(s.nextAnimationDeadline == 1_000 + AccountSheet.animationFrameMilliseconds)
         _ = s.update(.animationFrame, at: 1_075)
         let midway = s.sheetLayout.height
         #expect(midway > 0 && midway < 22)
@@ -238,13 +238,13 @@ struct SheetFilterMatchTests {
     @Test(
         "ASCII and non-ASCII filters match alike, ignoring case; a match after a leading @ is a prefix",
         arguments: [
-            ("Work", "wo", AppState.FilterMatch.prefix), ("Work", "OR", .contained), ("Work", "x", nil), ("@ada", "ad", .prefix),
+            ("Work", "wo", AccountsIndex.FilterMatch.prefix), ("Work", "OR", .contained), ("Work", "x", nil), ("@ada", "ad", .prefix),
             ("@ada", "@a", .prefix), ("x@ada", "ad", .contained), ("Zoë Ångström", "ångs", .contained), ("Zoë", "ZOË", .prefix),
             ("ab", "abc", nil),
-        ] as [(String, String, AppState.FilterMatch?)])
-    func match(_ text: String, _ filter: String, _ expected: AppState.FilterMatch?) {
+        ] as [(String, String, AccountsIndex.FilterMatch?)])
+    func match(_ text: String, _ filter: String, _ expected: AccountsIndex.FilterMatch?) {
         let needle = TextMatching.key(filter)
-        #expect(AppState.match(text, needle) == expected)
+        #expect(AccountsIndex.match(text, needle) == expected)
         #expect(TextMatching.match(needle, in: TextMatching.key(text)) == expected, "the general path agrees")
         let index = SearchIndex([Account(id: "a", name: text)])
         #expect(index.matches(needle, among: [0]).isEmpty == (expected == nil), "the search index agrees")
@@ -281,7 +281,7 @@ struct SearchIndexTests {
     func sameAsStrings(filter: String) {
         let needle = Array(filter.lowercased().utf8)
         let indexed = SearchIndex(Self.accounts).matches(needle, among: Self.accounts.indices)
-        #expect(indexed == AppState.matches(of: filter, in: Self.accounts))
+        #expect(indexed == AccountsIndex.matches(of: filter, in: Self.accounts))
     }
 
     @Test("typing on narrows from the previous matches and gives what a full search gives")
@@ -290,9 +290,9 @@ struct SearchIndexTests {
         _ = state.update(.key(.char("a")))
         _ = state.update(.key(.char("/")))
         for c in "wor" { _ = state.update(.key(.char(c))) }
-        #expect(state.sheet?.rows == AppState.matches(of: "wor", in: Self.accounts))
+        #expect(state.sheet?.rows == AccountsIndex.matches(of: "wor", in: Self.accounts))
         _ = state.update(.key(KeyEvent(.backspace)))
-        #expect(state.sheet?.rows == AppState.matches(of: "wo", in: Self.accounts))
+        #expect(state.sheet?.rows == AccountsIndex.matches(of: "wo", in: Self.accounts))
     }
 
     @Test("after the accounts are replaced (an account added), the filter searches the new list")

@@ -43,8 +43,8 @@ struct TextMatchingTests {
             Account(id: "a", name: Self.precomposed), Account(id: "b", name: Self.decomposed), Account(id: "c", name: "Straße"),
             Account(id: "d", name: "Work"),
         ]
-        #expect(AppState.matches(of: "cafe", in: accounts) == [.account(0), .account(1)])
-        #expect(AppState.matches(of: "STRASSE", in: accounts) == [.account(2)])
+        #expect(AccountsIndex.matches(of: "cafe", in: accounts) == [.account(0), .account(1)])
+        #expect(AccountsIndex.matches(of: "STRASSE", in: accounts) == [.account(2)])
         let index = SearchIndex(accounts)
         #expect(index.matches(TextMatching.key("café"), among: accounts.indices) == [.account(0), .account(1)])
         #expect(index.matches(TextMatching.key("strasse"), among: accounts.indices) == [.account(2)])

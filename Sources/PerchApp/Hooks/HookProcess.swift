@@ -87,7 +87,8 @@ public final class HookProcess {
     /// Ctrl-C reaches it) and Perch takes it back after. SIGINT, SIGTERM, SIGHUP or SIGQUIT sent
     /// to Perch meanwhile is passed on to the hook's process group and then ends Perch as it
     /// would have.
-    public static func run(_ command: String, account: Account, previous: String?) -> HookResult {
+    /// - Parameter timeout: how long it may run, in milliseconds.
+    public static func run(_ command: String, account: Account, previous: String?, timeout: Int64 = timeoutMilliseconds) -> HookResult {
         var watched = sigset_t()
         sigemptyset(&watched)
         for signal in [SIGCHLD, SIGINT, SIGTERM, SIGHUP, SIGQUIT] { sigaddset(&watched, signal) }
@@ -107,11 +108,11 @@ public final class HookProcess {
         let start = MonotonicClock.now()
         var status: Int32 = 0
         while waitpid(pid, &status, WNOHANG) == 0 {
-            let left = start + timeoutMilliseconds - MonotonicClock.now()
+            let left = start + timeout - MonotonicClock.now()
             if left <= 0 {
                 kill(-pid, SIGKILL)
                 _ = waitpid(pid, &status, 0)
-                return .timedOut(milliseconds: timeoutMilliseconds, lastLine: nil)
+                return .timedOut(milliseconds: timeout, lastLine: nil)
             }
             var wait = timespec(tv_sec: Int(left / 1000), tv_nsec: Int(left % 1000) * 1_000_000)
             let signal = sigtimedwait(&watched, nil, &wait)

@@ -26,6 +26,9 @@ public final class EventLoop {
     private var readBuffer = [UInt8](repeating: 0, count: 4096)
     /// Tells of changes to the state file made by other processes.
     private let watcher: StateWatcher?
+    /// What the last frame drawn shows where: the pointer is hit-tested against it, so a click
+    /// goes to what the person saw (a sheet still sliding away, not the state after it).
+    private var drawn = HitMap()
     /// Why the loop ended early (a failed poll(2)), for the caller to print; nil otherwise.
     public private(set) var failure: String?
     /// Bytes read before the loop started (keys typed while the terminal was asked about its
@@ -79,7 +82,9 @@ public final class EventLoop {
         }
         while exitStatus == nil {
             if dirty, !suspended {
-                backend.draw(state.render())
+                let frame = state.renderFrame()
+                backend.draw(frame.screen)
+                drawn = frame.hits
                 dirty = false
                 if exitAfterFirstFrame {
                     exitStatus = 0
@@ -174,7 +179,10 @@ public final class EventLoop {
                 changed = apply([.keyHoldModeChanged(.releaseEvents)], at: time) || changed
             }
             let state = self.state
-            changed = apply(recognizer.handle(event, at: time, hitTest: state.hitTest, holdable: state.acceptsKeyHold), at: time) || changed
+            let drawn = self.drawn
+            changed =
+                apply(recognizer.handle(event, at: time, hitTest: { drawn.target(at: $0) }, holdable: state.acceptsKeyHold), at: time)
+                || changed
             if exitStatus != nil { break }
         }
         return changed
@@ -241,6 +249,8 @@ public final class EventLoop {
             return true
         case SIGCHLD:
             return false  // hooks are waited for on the worker
+        case _ where signal <= 0:
+            return false  // not a signal number
         default:
             exitStatus = 128 + signal
             return false

@@ -35,7 +35,7 @@ public struct SearchIndex: Hashable, Sendable {
 
     /// Rows of the accounts among `candidates` (indices, ascending) whose name or handle contains
     /// `needle` (a match key): those where either starts with it (a handle also after
-    /// its `@`) first, each part in ascending order. Same verdicts as ``AppState/asciiMatch(_:_:)``.
+    /// its `@`) first, each part in ascending order. Same verdicts as ``AccountsIndex/match(_:_:)``.
     func matches(_ needle: [UInt8], among candidates: some Sequence<Int>) -> [SheetRow] {
         var prefixMatches: [SheetRow] = []
         var otherMatches: [SheetRow] = []
@@ -57,7 +57,7 @@ public struct SearchIndex: Hashable, Sendable {
 
     /// Whether `needle` occurs in `bytes[start..<end]`, and where.
     private static func match(_ needle: UnsafeBufferPointer<UInt8>, _ bytes: UnsafeBufferPointer<UInt8>, _ start: Int, _ end: Int)
-        -> AppState.FilterMatch?
+        -> AccountsIndex.FilterMatch?
     {
         let count = needle.count
         guard end - start >= count, count > 0, end > start else { return nil }

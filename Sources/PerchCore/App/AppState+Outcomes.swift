@@ -1,0 +1,88 @@
+extension AppState {
+    /// Takes in the outcome of an effect (see ``AppEvent``); returns the effects that follow
+    /// (a saved switch runs its hook; a queued pick is asked for next).
+    mutating func handleOutcome(_ event: AppEvent) -> [Effect] {
+        let context = self.context
+        switch event {
+        case .switchSaved(let outcome):
+            guard let pending = pendingSwitch, pending.accountID == outcome.accountID else {
+                adopt(outcome.state)
+                return []
+            }
+            pendingSwitch = nil
+            adopt(outcome.state)
+            if let warning = outcome.warning { banner = warning }
+            var effects: [Effect] = []
+            if outcome.changed, accounts.first(where: { $0.id == outcome.accountID })?.onSwitch != nil {
+                effects.append(.runHook(accountID: outcome.accountID, previous: outcome.previous))
+            }
+            if let queued = pending.queued { effects += requestSwitch(to: queued) }
+            return effects
+        case .switchWaiting(let id, let reason):
+            if pendingSwitch?.accountID == id { pendingSwitch?.waitingReason = reason }
+            return []
+        case .switchFailed(let id, let reason):
+            let queued = pendingSwitch?.accountID == id ? pendingSwitch?.queued : nil
+            if pendingSwitch?.accountID == id { pendingSwitch = nil }
+            banner = "Could not switch to \(context.displayName(of: id)): \(reason)"
+            return queued.map { requestSwitch(to: $0) } ?? []
+        case .hookEnded(let id, let failure):
+            if let failure { banner = "onSwitch hook for \(context.displayName(of: id)) \(failure)" }
+            return []
+        case .stateChanged(let newSaved, let warning):
+            let before = saved
+            adopt(newSaved)
+            if let warning {
+                banner = warning
+            } else if let id = newSaved.currentAccount, id != before.currentAccount {
+                banner =
+                    currentAccount.map { "Now on \($0.name): switched in another Perch." }
+                    ?? "Now on \"\(id)\", switched in another Perch; it is not in this one's config (restart Perch to load it)."
+            } else if newSaved.currentAccount == nil, before.currentAccount != nil {
+                banner = "No account is current now: changed in another Perch."
+            }
+            return []
+        case .accountAdded(let account, let newAccounts, let path, let backup):
+            accountAdded(account, accounts: newAccounts, configPath: path)
+            banner = "Added \(account.name) to \(path)" + (backup.map { " (previous file kept as \($0))." } ?? ".")
+            return []
+        case .accountNotAdded(let message):
+            accountNotAdded(message)
+            return []
+        default:
+            return []
+        }
+    }
+
+    /// The account was written to the config: `accounts` (the file's accounts, the new one
+    /// last) replace those in memory, the form closes, and the account sheet shows the new
+    /// account with its cursor on it (opened when the form came from Settings).
+    /// - Parameter configPath: the file now in use, shown in Settings.
+    mutating func accountAdded(_ account: Account, accounts newAccounts: [Account], configPath: String) {
+        guard let formIndex = presented.lastIndex(where: { if case .accountForm = $0 { true } else { false } }) else { return }
+        replaceAccounts(newAccounts)
+        info.configDescription = configPath
+        guard case .accountForm(let form) = presented.remove(at: formIndex) else { return }
+        guard let accountIndex = accounts.firstIndex(where: { $0.id == account.id }) else { return }
+        if form.opensSheet || sheet == nil { openSheet() }
+        guard let top = activeTop, case .accountSheet(var sheet) = presented[top] else { return }
+        let context = self.context
+        sheet.filter = nil
+        sheet.isEditingFilter = false
+        sheet.rows = accountsIndex.groupedRows
+        sheet.moveCursor(to: sheet.rows?.firstIndex(of: .account(accountIndex)) ?? accountIndex, direction: 1, context)
+        presented[top] = .accountSheet(sheet)
+        relayout()
+        // The sheet has one more row: it fits itself to it, as after any change of content.
+        settlePresentations()
+    }
+
+    /// The config could not be written: the form stays up with `message` shown.
+    mutating func accountNotAdded(_ message: String) {
+        guard let index = presented.lastIndex(where: { if case .accountForm = $0 { true } else { false } }),
+            case .accountForm(var form) = presented[index]
+        else { return }
+        form.writeError = message
+        presented[index] = .accountForm(form)
+    }
+}

@@ -1,0 +1,287 @@
+extension AppState {
+    /// Applies one event and returns the effects the event loop must carry out, in order.
+    /// This is the only function that changes the state: input goes to the model it is for (the
+    /// top layer that takes input, else the selected pane), outcomes of effects are taken in
+    /// here, and what a model asks (``Intent``) is carried out by the root.
+    /// - Parameter time: when the event happened, in milliseconds on the event loop's monotonic
+    ///   clock; animations started by the event start then. Nil leaves ``clock`` as it is.
+    public mutating func update(_ event: AppEvent, at time: Int64? = nil) -> [Effect] {
+        if let time { clock = max(clock, time) }
+        let effects = handle(event)
+        settlePresentations()
+        return effects
+    }
+
+    private mutating func handle(_ event: AppEvent) -> [Effect] {
+        if case .key(let key) = event {
+            banner = nil
+            // Ctrl-C and Ctrl-Z act in every context, even on a screen too small to lay out.
+            if key.key == .control("c") || key.key == .control("z") { return handleKey(key) }
+        }
+        if layout.isTooSmall {
+            // Only the "terminal too small" notice is on the screen: nothing else can be acted on,
+            // but the outcomes of effects already under way are still taken in.
+            switch event {
+            case .key(let key) where key.key == .character("q") && presented.isEmpty: return [.quit]
+            case .resize, .keyHoldModeChanged, .switchSaved, .switchWaiting, .switchFailed, .hookEnded, .stateChanged, .accountAdded,
+                .accountNotAdded:
+                break
+            default: return []
+            }
+        }
+        switch event {
+        case .resize(let newSize):
+            size = Layout.capped(newSize)
+            // Below the minimum size nothing is laid out, so nothing is clamped: every pane's
+            // cursor and scroll, and the sheet's, come back as they were when the screen grows.
+            if !layout.isTooSmall { relayout() }
+            return []
+        case .key(let key):
+            return handleKey(key)
+        case .keyHold(let key):
+            guard let action = KeyBindings.holdAction(for: key, in: inputContext) else { return [] }
+            return perform(action, in: inputContext)
+        case .longPress(let target):
+            guard activeTop == nil else { return [] }
+            switch target {
+            case .tab(.overview):
+                selectedTab = .overview
+                openSheet()
+            case .catalogRow(let index):
+                openContextMenu(at: index)
+            default: break
+            }
+            return []
+        case .tap(let target):
+            if activeTop != nil, target == .outside { return apply([.dismiss]) }
+            if activeTop == nil, case .tab(let tab) = target {
+                selectedTab = tab
+                return []
+            }
+            return route(.tap(target))
+        case .scroll(let target, let notches):
+            // The wheel goes to the top layer when the pointer is over it.
+            if activeTop != nil, target == .outside { return [] }
+            return route(.scroll(target, notches: notches))
+        case .drag(let target, let position):
+            return route(.drag(target, position))
+        case .dragEnded(let target, let position):
+            return route(.dragEnded(target, position))
+        case .paste(let text):
+            if sheet != nil || accountForm != nil { return routeText(text) }
+            return []
+        case .animationFrame, .focus:
+            return []
+        case .keyHoldModeChanged(let mode):
+            info.keyHold = mode
+            return []
+        case .switchSaved, .switchWaiting, .switchFailed, .hookEnded, .stateChanged, .accountAdded, .accountNotAdded:
+            return handleOutcome(event)
+        }
+    }
+
+    /// Whether holding `key` means something now (``KeyBindings/holds``: `1` on any pane and
+    /// `Enter` on the Catalog, with no layer up). Elsewhere its auto-repeats are plain presses
+    /// (the recogniser delivers them as keys), so a quick second `Enter` in a form or a sheet is
+    /// not taken for a repeat.
+    public func acceptsKeyHold(_ key: KeyEvent) -> Bool {
+        KeyBindings.holdAction(for: key, in: inputContext) != nil
+    }
+
+    // MARK: Routing
+
+    /// Hands `message` to the model that takes input now (the top active layer, else the
+    /// selected pane), then carries out what it asks.
+    private mutating func route(_ message: ModelMessage) -> [Effect] {
+        let context = self.context
+        let intents: [Intent]
+        if let top = activeTop {
+            intents = presented[top].update(message, context)
+        } else {
+            switch selectedTab {
+            case .overview: intents = overviewPane.update(message, context)
+            case .catalog: intents = catalogPane.update(message, context)
+            case .stats: intents = statsPane.update(message, context)
+            case .settings: intents = settingsPane.update(message, context)
+            }
+        }
+        return apply(intents)
+    }
+
+    /// Typed or pasted text for a filter or a form field; a filter's search text is built first.
+    private mutating func routeText(_ text: String) -> [Effect] {
+        if sheet != nil { accountsIndex.prepareSearch() }
+        return route(.text(text))
+    }
+
+    /// Tells every pane and layer that the size or the accounts changed: each clamps its lists.
+    mutating func relayout() {
+        let context = self.context
+        _ = catalogPane.update(.relayout, context)
+        _ = statsPane.update(.relayout, context)
+        _ = settingsPane.update(.relayout, context)
+        for index in presented.indices { _ = presented[index].update(.relayout, context) }
+    }
+
+    private mutating func handleKey(_ key: KeyEvent) -> [Effect] {
+        let context = inputContext
+        if let action = KeyBindings.binding(for: key, in: context)?.action { return perform(action, in: context) }
+        if context == .accountSheetFilter || context == .accountForm, case .character(let c) = key.key,
+            key.modifiers.subtracting(.shift).isEmpty
+        {
+            return routeText(String(c))
+        }
+        return []
+    }
+
+    /// Carries out a key's action: the root's own (quit, tabs, the sheet, help, dismissing),
+    /// or the model's that takes input.
+    private mutating func perform(_ action: KeyAction, in context: InputContext) -> [Effect] {
+        switch action {
+        case .quit: return [.quit]
+        case .suspend: return [.suspend]
+        case .selectTab(let tab): selectedTab = tab
+        case .nextTab, .previousTab:
+            let step = action == .previousTab ? Tab.allCases.count - 1 : 1
+            selectedTab = Tab(rawValue: (selectedTab.rawValue + step) % Tab.allCases.count) ?? .overview
+        case .openAccountSheet: openSheet()
+        case .showHelp: presented.append(.help(HelpOverlay(context: context)))
+        case .dismiss: dismissTop()
+        case .addAccount: openAccountForm()
+        case .startFilter:
+            accountsIndex.prepareSearch()
+            return route(.action(action))
+        default:
+            return route(.action(action))
+        }
+        return []
+    }
+
+    // MARK: Intents
+
+    /// Carries out what a model asked, in order; returns the effects among them.
+    private mutating func apply(_ intents: [Intent]) -> [Effect] {
+        var effects: [Effect] = []
+        for intent in intents {
+            switch intent {
+            case .effect(let effect): effects.append(effect)
+            case .dismiss: dismissTop()
+            case .dismissContextMenus:
+                while let top = activeTop, case .contextMenu = presented[top] { presented.remove(at: top) }
+            case .present(let layer): presented.append(layer)
+            case .pick(let index): effects += pick(index)
+            case .openSheet: openSheet()
+            case .openAccountForm: openAccountForm()
+            case .openContextMenu(let index): openContextMenu(at: index)
+            case .openItem(let id): openItem(id)
+            case .editCatalog(let change): catalogPane.apply(change, visible: layout.listRows, account: currentAccount)
+            case .banner(let text): banner = text
+            case .toggleReduceMotion: reduceMotion.toggle()
+            case .toggleSheetStyle: sheetStyle = sheetStyle == .edgeToEdge ? .inset : .edgeToEdge
+            }
+        }
+        return effects
+    }
+
+    /// Opens the account sheet with its cursor on the current account, at the fit detent; on a
+    /// screen too short to show a single account row it stays closed (an invisible sheet would
+    /// swallow every key).
+    public mutating func openSheet() {
+        guard SheetLayout(rowCount: accounts.count + 1, screen: size).visibleRows > 0, !layout.isTooSmall else { return }
+        var sheet = AccountSheet()
+        sheet.rows = accountsIndex.groupedRows
+        // A sheet still sliding away is taken back: the new one rises from where that one is.
+        if case .accountSheet(let closing)? = presented.last, closing.isClosing {
+            sheet.target = closing.displayedHeight(context)
+            presented.removeLast()
+        }
+        let current = currentIndex ?? 0
+        sheet.moveCursor(to: sheet.rows?.firstIndex(of: .account(current)) ?? current, direction: 1, context)
+        presented.append(.accountSheet(sheet))
+        settlePresentations()
+    }
+
+    /// Presents the `Add account…` form over everything. From Settings the sheet opens on the
+    /// new account once it is added; from the sheet, the sheet below shows it.
+    mutating func openAccountForm() {
+        guard !layout.isTooSmall else { return }
+        presented.append(.accountForm(AccountForm(opensSheet: sheet == nil)))
+    }
+
+    /// Opens the context menu of the Catalog item at `index`, putting the pane's cursor on it.
+    /// Does nothing while another layer is up, or when the index is not an item.
+    mutating func openContextMenu(at index: Int) {
+        guard activeTop == nil, selectedTab == .catalog, catalogItems.indices.contains(index) else { return }
+        catalogPane.list.moveTo(index, count: catalogItems.count, visible: layout.listRows)
+        presented.append(.contextMenu(ContextMenu(itemID: catalogItems[index].id)))
+    }
+
+    /// Dismisses the context menus on top and opens the item with this id in a cover.
+    mutating func openItem(_ id: String) {
+        guard let item = catalogPane.item(id) else { return }
+        _ = apply([.dismissContextMenus])
+        presented.append(.cover(.item(item)))
+    }
+
+    /// Dismisses the top layer that takes input; a sheet slides away unless motion is reduced.
+    mutating func dismissTop() {
+        guard let index = activeTop else { return }
+        if case .accountSheet(var sheet) = presented[index], !reduceMotion {
+            sheet.isClosing = true
+            sheet.dragTop = nil
+            presented[index] = .accountSheet(sheet)
+        } else {
+            presented.remove(at: index)
+        }
+    }
+
+    /// After every event: context menus whose item is gone are removed, and each sheet settles
+    /// its animation (one that has slid away is removed).
+    mutating func settlePresentations() {
+        if presented.contains(where: { if case .contextMenu = $0 { true } else { false } }) {
+            presented.removeAll { layer in
+                if case .contextMenu(let menu) = layer { return catalogPane.index(of: menu.itemID) == nil }
+                return false
+            }
+        }
+        let context = self.context
+        for index in presented.indices.reversed() {
+            guard case .accountSheet(var sheet) = presented[index] else { continue }
+            if sheet.settle(context) {
+                presented[index] = .accountSheet(sheet)
+            } else {
+                presented.remove(at: index)
+            }
+        }
+    }
+
+    // MARK: Switching
+
+    /// Picks the account at `index`: the Overview tab is selected, the sheet is dismissed and the
+    /// switch is handed to the store (``requestSwitch(to:)``). The account becomes current only
+    /// when the store confirms it (``AppEvent/switchSaved(_:)``): the screen never shows a switch
+    /// that was not saved. The store reads the file under its lock and records nothing when the
+    /// account is already current there, so another instance's switch that this one has not seen
+    /// yet cannot make a pick be lost.
+    mutating func pick(_ index: Int) -> [Effect] {
+        guard accounts.indices.contains(index) else { return [] }
+        dismissTop()
+        // Layers below the sheet (an item's cover, a context menu) belong to the Catalog of the
+        // account being left: Overview is shown, so they go too.
+        presented.removeAll { if case .accountSheet = $0 { false } else { true } }
+        selectedTab = .overview
+        return requestSwitch(to: accounts[index].id)
+    }
+
+    /// Asks the store to switch to `id`, or, while another switch is pending, queues it to be
+    /// asked for next (the latest pick wins; Overview shows it). Never drops a pick.
+    mutating func requestSwitch(to id: String) -> [Effect] {
+        guard var pending = pendingSwitch else {
+            pendingSwitch = PendingSwitch(accountID: id)
+            return [.recordSwitch(accountID: id)]
+        }
+        pending.queued = id == pending.accountID ? nil : id
+        pendingSwitch = pending
+        return []
+    }
+}

@@ -1,0 +1,150 @@
+/// The root model: the accounts, the confirmed state, one model per pane (``OverviewPane``,
+/// ``CatalogPane``, ``StatsPane``, ``SettingsPane``) and the stack of presented layers, each with
+/// its own model (``Presentation``). Changed only by ``update(_:at:)``, which routes each event to
+/// the model it is for and carries out what that model asks (``Intent``); nothing outside the
+/// core assigns a field, and the outcomes of effects come back as events. Drawn by
+/// ``renderFrame()``.
+///
+/// All four panes live for the whole run: switching tabs changes only ``selectedTab``, so each
+/// pane's cursor and scroll offset are exactly as they were when it is shown again.
+public struct AppState: Hashable, Sendable {
+    /// The accounts and what is derived from them.
+    public internal(set) var accountsIndex: AccountsIndex
+    /// Current account and switch counts, as last confirmed by the store.
+    public internal(set) var saved: SavedState {
+        didSet {
+            if saved.currentAccount != oldValue.currentAccount { currentIndex = accountsIndex.index(of: saved.currentAccount) }
+        }
+    }
+    /// Index in ``accounts`` of the current account, kept with ``saved`` so that neither a frame
+    /// nor opening the sheet searches the accounts (100,000 of them took 1 ms per search).
+    public private(set) var currentIndex: Int?
+    /// The tab whose pane is drawn.
+    public internal(set) var selectedTab: Tab = .overview
+    public internal(set) var overviewPane = OverviewPane()
+    public internal(set) var catalogPane = CatalogPane()
+    public internal(set) var statsPane = StatsPane()
+    public internal(set) var settingsPane = SettingsPane()
+    /// Layers above the panes, bottom first.
+    public internal(set) var presented: [Presentation] = []
+    /// Terminal size, columns × rows, at most ``Layout/maximumSize``.
+    public internal(set) var size: Size
+    /// A message shown above the tab bar until the next key, e.g. a save failure.
+    public internal(set) var banner: String?
+    /// What the Settings pane shows about this run.
+    public internal(set) var info: RunInfo
+    /// Time of the latest event, in milliseconds on the event loop's monotonic clock; the
+    /// animations are drawn for this time.
+    public internal(set) var clock: Int64 = 0
+    /// Whether animations are off (`--reduce-motion`, or the Settings switch): every change of
+    /// a sheet's height then shows at once.
+    public internal(set) var reduceMotion: Bool
+    /// Edge-to-edge or inset sheets (a Settings switch).
+    public internal(set) var sheetStyle: SheetStyle = .edgeToEdge
+    /// A switch handed to the store and not confirmed yet; Overview shows it as pending.
+    public internal(set) var pendingSwitch: PendingSwitch?
+
+    /// - Parameters:
+    ///   - reduceMotion: true (the default, for callers without a clock) draws every change at
+    ///     once; the interface passes false unless `--reduce-motion` is given.
+    ///   - banner: a message to show from the first frame (e.g. a state file read with a warning).
+    public init(
+        accounts: [Account], saved: SavedState = SavedState(), size: Size, info: RunInfo = RunInfo(), reduceMotion: Bool = true,
+        banner: String? = nil
+    ) {
+        self.accountsIndex = AccountsIndex(accounts)
+        self.banner = banner
+        self.reduceMotion = reduceMotion
+        self.saved = saved
+        self.size = Layout.capped(size)
+        self.info = info
+        self.currentIndex = accountsIndex.index(of: saved.currentAccount)
+        if currentIndex == nil { self.saved.currentAccount = nil }
+        catalogPane.load(for: currentAccount)
+    }
+
+    /// What the panes and layers see of the root while they update or draw.
+    public var context: ModelContext {
+        ModelContext(
+            accounts: accountsIndex, saved: saved, currentIndex: currentIndex, pendingSwitch: pendingSwitch, size: size, clock: clock, info: info,
+            reduceMotion: reduceMotion, sheetStyle: sheetStyle, catalog: catalogPane)
+    }
+
+    // MARK: Reading
+
+    /// The accounts, in config order.
+    public var accounts: [Account] { accountsIndex.accounts }
+    /// Widest name column drawn, in columns.
+    public static let maximumNameColumns = AccountsIndex.maximumNameColumns
+    /// The current account, or nil before the first switch.
+    public var currentAccount: Account? { currentIndex.map { accounts[$0] } }
+    /// The Catalog's items (the current account's, its edits applied).
+    public var catalogItems: [CatalogItem] { catalogPane.items }
+    /// The Catalog's cursor and scroll.
+    public var catalog: ListCursor { catalogPane.list }
+    /// The Stats pane's scroll.
+    public var stats: ListCursor { statsPane.list }
+    /// The Settings pane's cursor.
+    public var settings: ListCursor { settingsPane.list }
+    /// Whether the Catalog item with this id is pinned.
+    public func isPinned(_ id: String) -> Bool { catalogPane.isPinned(id) }
+    var layout: Layout { Layout(size: size) }
+
+    /// Index in ``presented`` of the top layer that takes input (a sheet sliding away does not).
+    var activeTop: Int? { presented.lastIndex { $0.isActive } }
+
+    /// Who receives keys now: the top active layer, or the selected pane.
+    public var inputContext: InputContext { activeTop.map { presented[$0].inputContext } ?? .pane(selectedTab) }
+
+    /// The account sheet when it is the top layer and takes input.
+    public var sheet: AccountSheet? {
+        if case .accountSheet(let sheet)? = presented.last, !sheet.isClosing { return sheet }
+        return nil
+    }
+
+    /// The top layer's form, when it is the `Add account…` form.
+    public var accountForm: AccountForm? {
+        guard let index = activeTop, case .accountForm(let form) = presented[index] else { return nil }
+        return form
+    }
+
+    /// Geometry of the top account sheet as drawn now (mid-animation or dragged), or of a sheet
+    /// at rest at the fit detent over every account when none is up.
+    public var sheetLayout: SheetLayout {
+        guard let index = presented.lastIndex(where: { if case .accountSheet = $0 { true } else { false } }),
+            case .accountSheet(let sheet) = presented[index]
+        else { return SheetLayout(rowCount: (accountsIndex.groupedRows?.count ?? accounts.count) + 1, screen: size) }
+        return sheet.layout(context)
+    }
+
+    /// Geometry of `menu` as drawn now, or nil when its item is gone.
+    public func contextMenuLayout(_ menu: ContextMenu) -> ContextMenuLayout? { menu.layout(context) }
+
+    /// When the event loop must send ``AppEvent/animationFrame`` next, in milliseconds on the
+    /// clock; nil when nothing moves (then nothing wakes the loop).
+    public var nextAnimationDeadline: Int64? {
+        for layer in presented {
+            if case .accountSheet(let sheet) = layer, sheet.animation != nil { return clock + AccountSheet.animationFrameMilliseconds }
+        }
+        return nil
+    }
+
+    // MARK: Accounts and saved state
+
+    /// Adopts a saved state from the store (it wins over what this process believed); the
+    /// Catalog follows a change of account.
+    mutating func adopt(_ newSaved: SavedState) {
+        let previous = saved.currentAccount
+        saved = newSaved
+        if currentIndex == nil { saved.currentAccount = nil }
+        if saved.currentAccount != previous { catalogPane.load(for: currentAccount) }
+    }
+
+    /// Replaces the accounts (the config was written again): the current account is found anew
+    /// by id, and every list is clamped to the new count.
+    mutating func replaceAccounts(_ newAccounts: [Account]) {
+        accountsIndex = AccountsIndex(newAccounts)
+        currentIndex = accountsIndex.index(of: saved.currentAccount)
+        relayout()
+    }
+}

@@ -1,0 +1,99 @@
+/// One pane or presented layer: its own state, its own `update` and its own `render`, composed by
+/// ``AppState`` (as Bubble Tea nests models and ratatui draws stateful widgets). A model changes
+/// only itself; what else must happen (a layer presented or dismissed, a switch asked for, an
+/// effect) it returns as ``Intent``s for the root to carry out.
+public protocol ScreenModel {
+    /// Reacts to one message for this model; returns what the root must do besides.
+    mutating func update(_ message: ModelMessage, _ context: ModelContext) -> [Intent]
+    /// Draws the model into `frame` and marks in its hit map what reacts to the pointer where it
+    /// was drawn: hit-testing reads that map, never the layout arithmetic again.
+    func render(into frame: inout Frame, _ context: ModelContext)
+}
+
+/// What the root hands a pane or layer: a key's action from ``KeyBindings`` (looked up in the
+/// model's ``InputContext``), text, or a pointer gesture on one of the targets it drew.
+public enum ModelMessage: Hashable, Sendable {
+    /// A key bound in the model's input context.
+    case action(KeyAction)
+    /// Typed or pasted text (filters and form fields).
+    case text(String)
+    /// A tap on a target this model drew.
+    case tap(HitTarget)
+    /// The mouse wheel over the model, in notches (negative is up).
+    case scroll(HitTarget, notches: Int)
+    /// The pointer moved to a row while dragging a target of this model.
+    case drag(HitTarget, Position)
+    /// The drag ended at a position.
+    case dragEnded(HitTarget, Position)
+    /// The screen's size or the accounts changed: lists are clamped to what is visible.
+    case relayout
+}
+
+/// What the rest of the program looks like to a pane or a layer while it updates or draws:
+/// read-only facts owned by the root.
+public struct ModelContext {
+    /// The accounts, with what is derived from them.
+    public var accounts: AccountsIndex
+    /// The confirmed state: current account and counts.
+    public var saved: SavedState
+    /// Index in the accounts of the current account.
+    public var currentIndex: Int?
+    /// A switch asked for and not yet confirmed.
+    public var pendingSwitch: PendingSwitch?
+    /// The screen, columns × rows.
+    public var size: Size
+    /// The loop's clock, in milliseconds: animations are drawn for it.
+    public var clock: Int64
+    /// Facts about the run that Settings shows.
+    public var info: RunInfo
+    public var reduceMotion: Bool
+    public var sheetStyle: SheetStyle
+    /// The Catalog pane, for layers that show one of its items (a context menu, an alert, a cover).
+    public var catalog: CatalogPane
+
+    /// Geometry of the screen's parts.
+    public var layout: Layout { Layout(size: size) }
+    /// The current account, or nil.
+    public var currentAccount: Account? { currentIndex.map { accounts.accounts[$0] } }
+    /// The display name of the account with this id, or the id in quotes when the config lacks it.
+    public func displayName(of id: String) -> String {
+        accounts.accounts.first { $0.id == id }?.name ?? "\"\(id)\""
+    }
+}
+
+/// What a pane or layer asks of the root, which owns the stack of layers, the tab, the accounts
+/// and the switch.
+public enum Intent: Hashable, Sendable {
+    /// An effect for the event loop.
+    case effect(Effect)
+    /// Dismiss the top layer that takes input (a sheet slides away).
+    case dismiss
+    /// Remove the context menus at the top of the stack (after their alert confirmed).
+    case dismissContextMenus
+    /// Present a layer on top.
+    case present(Presentation)
+    /// Switch to the account at this index (``AppState/requestSwitch(to:)``).
+    case pick(accountIndex: Int)
+    /// Open the account sheet.
+    case openSheet
+    /// Open the `Add account…` form.
+    case openAccountForm
+    /// Open the context menu of the Catalog item at this index.
+    case openContextMenu(itemIndex: Int)
+    /// Close context menus and show the Catalog item with this id in a full-screen cover.
+    case openItem(id: String)
+    /// Pin or unpin, or delete, a Catalog item of the current account.
+    case editCatalog(CatalogChange)
+    /// Show a one-line message above the tab bar until the next key.
+    case banner(String)
+    /// Turn animations off or on (Settings).
+    case toggleReduceMotion
+    /// Switch between edge-to-edge and inset sheets (Settings).
+    case toggleSheetStyle
+}
+
+/// A change to the current account's Catalog.
+public enum CatalogChange: Hashable, Sendable {
+    case togglePin(id: String)
+    case delete(id: String)
+}

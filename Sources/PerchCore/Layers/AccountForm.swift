@@ -1,0 +1,210 @@
+/// The `Add account…` form, shown in a full-screen cover: four text fields, the focused one,
+/// the problems found at the last submit, and a failure to write the config.
+public struct AccountForm: Hashable, Sendable {
+    /// The fields in the order they are shown and focused.
+    public static let fields: [AccountField] = [.id, .name, .handle, .group]
+    /// Longest text a field keeps, in characters; more typed or pasted text is dropped.
+    public static let maximumLength = 64
+
+    /// Text of each field, by field.
+    public var values: [AccountField: String] = [:]
+    /// The focused field.
+    public var focus: AccountField = .id
+    /// Problems found when the form was last submitted, by field; shown beside the fields until
+    /// the field is edited (a message about text that is no longer there would mislead).
+    public var problems: [AccountField: AccountProblem] = [:]
+    /// Why the config could not be written at the last submit, or nil.
+    public var writeError: String?
+    /// Whether the sheet should open on the new account once it is added (the form was opened
+    /// from Settings, with no sheet below it).
+    public var opensSheet: Bool
+
+    public init(opensSheet: Bool = false) { self.opensSheet = opensSheet }
+
+    /// The text of `field` ("" when nothing was typed).
+    public func value(_ field: AccountField) -> String { values[field] ?? "" }
+
+    /// Types `text` into the focused field: control characters and line breaks are left out
+    /// (a paste of several lines joins them), and the field stops at ``maximumLength``.
+    public mutating func type(_ text: String) {
+        let typed = text.filter { c in !c.isNewline && c.unicodeScalars.allSatisfy { $0.value >= 0x20 && $0.value != 0x7F } }
+        guard !typed.isEmpty else { return }
+        values[focus] = String((value(focus) + typed).prefix(Self.maximumLength))
+        problems[focus] = nil
+    }
+
+    /// Deletes the last character of the focused field.
+    public mutating func deleteBackward() {
+        if values[focus]?.isEmpty == false {
+            values[focus]?.removeLast()
+            problems[focus] = nil
+        }
+    }
+
+    /// Moves the focus by `delta` fields, wrapping around.
+    public mutating func moveFocus(by delta: Int) {
+        let count = Self.fields.count
+        let index = Self.fields.firstIndex(of: focus) ?? 0
+        focus = Self.fields[((index + delta) % count + count) % count]
+    }
+
+    /// The account the fields describe, or the problems that stop it, checked by
+    /// ``AccountValidation`` against `existingIDs`. Empty optional fields are absent.
+    public func validated(existingIDs: Set<String>) -> Result<Account, ProblemList> {
+        let problems = AccountValidation.problems(id: value(.id), name: value(.name), existingIDs: existingIDs)
+        guard problems.isEmpty else { return .failure(ProblemList(problems: problems)) }
+        let handle = value(.handle)
+        let group = value(.group)
+        return .success(
+            Account(id: value(.id), name: value(.name), handle: handle.isEmpty ? nil : handle, group: group.isEmpty ? nil : group))
+    }
+
+    /// The problems of a form that cannot be submitted, by field.
+    public struct ProblemList: Error, Hashable, Sendable {
+        public var problems: [AccountField: AccountProblem]
+    }
+}
+
+extension AccountField {
+    /// The field's label in the form.
+    public var label: String {
+        switch self {
+        case .id: "Id"
+        case .name: "Name"
+        case .handle: "Handle"
+        case .group: "Group"
+        }
+    }
+
+    /// What the form shows under the label when the field is empty.
+    public var hint: String {
+        switch self {
+        case .id: "a–z 0–9 . _ -, unique"
+        case .name: "required"
+        case .handle: "optional, e.g. @someone"
+        case .group: "optional"
+        }
+    }
+}
+
+extension AccountForm: ScreenModel {
+    /// Most rows the reason for a failed write takes at the form's foot; a longer one ends in `…`.
+    public static let maximumWriteErrorRows = 6
+
+    public mutating func update(_ message: ModelMessage, _ context: ModelContext) -> [Intent] {
+        switch message {
+        case .text(let text): type(text)
+        case .action(.deleteBackward): deleteBackward()
+        case .action(.moveUp), .action(.focusPrevious): moveFocus(by: -1)
+        case .action(.moveDown), .action(.focusNext): moveFocus(by: 1)
+        case .scroll(_, let notches): moveFocus(by: notches < 0 ? -1 : 1)
+        case .action(.activate), .tap(.formButton(.add)): return submit(context)
+        case .tap(.formField(let field)): focus = field
+        case .tap(.layerScroll(let delta)): moveFocus(by: delta)
+        case .tap(.formButton(.cancel)), .tap(.coverClose): return [.dismiss]
+        default: break
+        }
+        return []
+    }
+
+    /// Checks the fields (``AccountValidation``, ids unique among the accounts): with a problem,
+    /// they are shown beside their fields and nothing is asked; otherwise the root is asked to
+    /// append the account to the config (``Effect/addAccount(_:)``), and the form stays up until
+    /// the outcome, ``AppEvent/accountAdded(_:accounts:configPath:backupPath:)`` or
+    /// ``AppEvent/accountNotAdded(_:)``.
+    mutating func submit(_ context: ModelContext) -> [Intent] {
+        writeError = nil
+        switch validated(existingIDs: Set(context.accounts.accounts.map(\.id))) {
+        case .failure(let list):
+            problems = list.problems
+            // The first field with a problem takes the focus.
+            focus = AccountForm.fields.first { list.problems[$0] != nil } ?? focus
+            return []
+        case .success(let account):
+            problems = [:]
+            return [.effect(.addAccount(account))]
+        }
+    }
+
+    /// Draws the form over everything, tab bar included: the close control and title, each
+    /// field with its problem (red) or a hint (dim) under it, the buttons, and a footer with the
+    /// keys, or the whole reason the config could not be written.
+    public func render(into frame: inout Frame, _ context: ModelContext) {
+        let size = context.size
+        let form = self
+        let layout = AccountFormLayout(screen: size, focus: form.focus)
+        frame.hits.mark(Rect(x: 0, y: 0, width: size.width, height: size.height), .coverBody)
+        for field in AccountForm.fields where layout.isContentRow(layout.row(of: field)) {
+            frame.hits.mark(layout.fieldRect(field), .formField(field))
+        }
+        if layout.isContentRow(layout.buttonRow) {
+            for button in AccountFormButton.allCases { frame.hits.mark(layout.button(button), .formButton(button)) }
+        }
+        frame.hits.mark(layout.close, .coverClose)
+        frame.screen.fill(Rect(x: 0, y: 0, width: size.width, height: size.height))
+        let x = frame.screen.put("✕", column: CoverLayout.closeColumn, row: 0, style: .bold)
+        frame.screen.put("  Add account", column: x, row: 0, style: .bold, width: size.width - x)
+        frame.screen.fill(Rect(x: 0, y: 1, width: size.width, height: 1), with: "─", style: .dim)
+        let inputWidth = layout.inputWidth
+        for field in AccountForm.fields {
+            let row = layout.row(of: field)
+            guard layout.isContentRow(row) else { continue }
+            let focused = field == form.focus
+            frame.screen.put(focused ? " ▸ " : "   ", column: 0, row: row, style: focused ? .selected : .plain)
+            frame.screen.put(field.label, column: 3, row: row, style: focused ? .bold : .plain, width: AccountFormLayout.inputColumn - 4)
+            // The text's end stays in view: a long value shows its last columns.
+            let inner = inputWidth - 2
+            let text = form.value(field)
+            let shown = focused ? DisplayWidth.truncatedLeading(text, to: max(0, inner - 1)) + "▏" : DisplayWidth.truncated(text, to: inner)
+            let input = layout.input(field)
+            frame.screen.put("[", column: input.x, row: row, style: .dim)
+            frame.screen.put(shown, column: input.x + 1, row: row, style: focused ? .bold : .plain, width: inner)
+            frame.screen.put("]", column: input.maxX - 1, row: row, style: .dim)
+            let noteRow = row + 1
+            guard layout.isContentRow(noteRow) else { continue }
+            let noteWidth = size.width - AccountFormLayout.inputColumn - 1
+            if let problem = form.problems[field] {
+                frame.screen.put(
+                    DisplayWidth.truncated(problem.message, to: max(0, noteWidth)), column: input.x + 1, row: noteRow,
+                    style: Style(foreground: .red, bold: true))
+            } else if text.isEmpty {
+                frame.screen.put(DisplayWidth.truncated(field.hint, to: max(0, noteWidth)), column: input.x + 1, row: noteRow, style: .dim)
+            }
+        }
+        if layout.isContentRow(layout.buttonRow) {
+            for button in AccountFormButton.allCases {
+                let rect = layout.button(button)
+                let style = button == .add ? Style(foreground: .cyan, bold: true) : Style.plain
+                frame.screen.put(button.text, column: rect.x, row: rect.y, style: style, width: max(0, size.width - rect.x))
+            }
+        }
+        // Content past an edge of a short screen is marked; a click on a mark moves the focus
+        // (and the view) that way.
+        if layout.hasMoreAbove {
+            let mark = Rect(x: size.width - 2, y: AccountFormLayout.firstContentRow, width: 2, height: 1)
+            frame.hits.mark(mark, .layerScroll(-1))
+            frame.screen.put("↑", column: mark.x, row: mark.y, style: .bold)
+        }
+        if layout.hasMoreBelow {
+            let mark = Rect(x: size.width - 2, y: size.height - 2, width: 2, height: 1)
+            frame.hits.mark(mark, .layerScroll(1))
+            frame.screen.put("↓", column: mark.x, row: mark.y, style: .bold)
+        }
+        let footerRow = size.height - 1
+        if let error = form.writeError {
+            // The whole reason, wrapped, on the rows below the buttons (at least the footer row):
+            // a reason cut at the screen's edge would hide what to do about it.
+            let style = Style(foreground: .red, bold: true, reverse: true)
+            let room = max(1, min(Self.maximumWriteErrorRows, footerRow - layout.buttonRow))
+            let lines = DisplayWidth.wrapped(error, to: max(1, size.width - 2), rows: room)
+            for (offset, line) in lines.enumerated() {
+                let row = footerRow - lines.count + 1 + offset
+                frame.screen.fill(Rect(x: 0, y: row, width: size.width, height: 1), style: style)
+                frame.screen.put(" " + line, column: 0, row: row, style: style, width: size.width)
+            }
+        } else {
+            frame.screen.put(
+                " Enter add · Tab next field · Esc or ✕ cancel · F1 help", column: 0, row: footerRow, style: .dim, width: size.width)
+        }
+    }
+}

@@ -1,0 +1,322 @@
+/// Height a sheet rests at (UISheetPresentationController's detents, in rows).
+public enum SheetDetent: Hashable, Sendable, CaseIterable {
+    /// As tall as its content, capped so that ``SheetLayout/minimumRowsAbove`` rows stay visible.
+    case fit
+    /// All of the screen but its top row.
+    case large
+}
+
+/// How the sheet sits on the screen.
+public enum SheetStyle: String, Hashable, Sendable, CaseIterable {
+    /// Full width, square top edge (the default).
+    case edgeToEdge = "edge to edge"
+    /// One column of margin on each side, rounded corners.
+    case inset
+}
+
+/// A row of the account sheet's list: a group heading, or an account by its index in
+/// ``AppState/accounts``.
+public enum SheetRow: Hashable, Sendable {
+    case heading(String)
+    case account(Int)
+    /// The `Add account…` row, last in the list.
+    case addAccount
+}
+
+/// An animation of a sheet's height, from ``from`` rows to the sheet's current target.
+public struct HeightAnimation: Hashable, Sendable {
+    /// Height when the animation started, in rows.
+    public var from: Int
+    /// Clock time the animation started, in milliseconds.
+    public var start: Int64
+}
+
+/// The account sheet's state: its cursor over the rows shown, the filter, the detent, a drag
+/// in progress and the animation of its height; its update and render follow (a layer of the
+/// presentation stack, ``Presentation/accountSheet(_:)``).
+public struct AccountSheet: ScreenModel, Hashable, Sendable {
+    /// Cursor over ``rows`` (or over all accounts when ``rows`` is nil).
+    public var cursor = ListCursor()
+    /// The filter typed after `/`, or nil when there is none.
+    public var filter: String?
+    /// Whether keys go to the filter.
+    public var isEditingFilter = false
+    /// The rows shown when they are not simply every account in order: groups or a filter.
+    /// Nil means row `i` is account `i` (built in constant time, whatever the number of accounts).
+    public var rows: [SheetRow]?
+    public var detent: SheetDetent = .fit
+    /// Screen row of the grabber while it is dragged with the pointer.
+    public var dragTop: Int?
+    /// Set once dismissed: the sheet slides down, taking no input, and is removed at the end.
+    public var isClosing = false
+    /// The height last aimed at, in rows; a new target starts an ``animation`` from where it is.
+    public var target = 0
+    public var animation: HeightAnimation?
+
+    public init() {}
+
+    /// Number of rows in the list, headings and the `Add account…` row included.
+    public func rowCount(accounts: Int) -> Int { (rows?.count ?? accounts) + 1 }
+
+    /// The row at `index`, which must be below ``rowCount(accounts:)``: the last is the
+    /// `Add account…` row.
+    public func row(_ index: Int, accounts: Int) -> SheetRow {
+        index < listedCount(accounts: accounts) ? rows?[index] ?? .account(index) : .addAccount
+    }
+
+    /// Number of rows that are accounts or headings (every row but `Add account…`).
+    public func listedCount(accounts: Int) -> Int { rows?.count ?? accounts }
+}
+
+// MARK: Geometry and animation
+
+extension AccountSheet {
+    /// How long a sheet's rise, fall or change of height takes, in milliseconds.
+    public static let animationMilliseconds: Int64 = 150
+    /// Time between animation frames, in milliseconds (about 60 per second).
+    public static let animationFrameMilliseconds: Int64 = 16
+
+    /// Height in rows the sheet is headed for: 0 once dismissed, the pointer's row while
+    /// dragged, otherwise its detent's height.
+    func targetHeight(_ context: ModelContext) -> Int {
+        if isClosing { return 0 }
+        if let top = dragTop { return context.size.height - top }
+        return SheetLayout.height(for: detent, rowCount: rowCount(accounts: context.accounts.count), screen: context.size)
+    }
+
+    /// The height in rows the sheet is drawn at for the clock: on its way from where an
+    /// animation started to its target, with an ease-out curve, or at its target.
+    func displayedHeight(_ context: ModelContext) -> Int {
+        guard let animation else { return target }
+        let elapsed = context.clock - animation.start
+        guard elapsed < Self.animationMilliseconds, elapsed >= 0 else { return target }
+        let t = Double(elapsed) / Double(Self.animationMilliseconds)
+        let eased = 1 - (1 - t) * (1 - t) * (1 - t)
+        return animation.from + Int((Double(target - animation.from) * eased).rounded())
+    }
+
+    /// Geometry as drawn now (mid-animation or dragged).
+    func layout(_ context: ModelContext) -> SheetLayout {
+        SheetLayout(height: displayedHeight(context), screen: context.size, style: context.sheetStyle)
+    }
+
+    /// The layout the sheet rests at when its animation ends; cursor moves use it.
+    func restingLayout(_ context: ModelContext) -> SheetLayout {
+        SheetLayout(height: targetHeight(context), screen: context.size, style: context.sheetStyle)
+    }
+
+    /// After every event: a target height that changed starts animating from where the sheet is
+    /// drawn now (at once with reduced motion or while dragged); a finished animation ends.
+    /// Returns false once a dismissed sheet has slid away (the root removes it).
+    mutating func settle(_ context: ModelContext) -> Bool {
+        let newTarget = targetHeight(context)
+        if newTarget != target {
+            let from = displayedHeight(context)
+            animation = context.reduceMotion || dragTop != nil ? nil : HeightAnimation(from: from, start: context.clock)
+            target = newTarget
+        }
+        if let animation, context.clock - animation.start >= Self.animationMilliseconds || context.reduceMotion {
+            self.animation = nil
+        }
+        return !(isClosing && animation == nil)
+    }
+
+    /// Puts the cursor on row `index` (clamped), stepping on in `direction` (+1 or −1) past
+    /// group headings, or back the other way at the end of the list.
+    mutating func moveCursor(to index: Int, direction: Int, _ context: ModelContext) {
+        let accountCount = context.accounts.count
+        let count = rowCount(accounts: accountCount)
+        let visible = restingLayout(context).visibleRows
+        guard count > 0 else {
+            cursor = ListCursor()
+            return
+        }
+        func isHeading(_ i: Int) -> Bool { if case .heading = row(i, accounts: accountCount) { true } else { false } }
+        var target = max(0, min(index, count - 1))
+        var step = direction
+        while isHeading(target) {
+            if !(0..<count).contains(target + step) { step = -step }
+            target += step
+            guard (0..<count).contains(target) else { return }
+        }
+        cursor.moveTo(target, count: count, visible: visible)
+    }
+
+    /// Clamps the cursor after the size or the rows changed.
+    mutating func clamp(_ context: ModelContext) {
+        cursor.clamp(count: rowCount(accounts: context.accounts.count), visible: restingLayout(context).visibleRows)
+    }
+}
+
+// MARK: Update
+
+extension AccountSheet {
+    /// Longest filter kept, in characters; more typed or pasted text is dropped.
+    public static let maximumFilterLength = 64
+
+    public mutating func update(_ message: ModelMessage, _ context: ModelContext) -> [Intent] {
+        switch message {
+        case .action(.activate):
+            guard restingLayout(context).visibleRows > 0 else { return [] }
+            switch row(cursor.cursor, accounts: context.accounts.count) {
+            case .account(let index): return [.pick(accountIndex: index)]
+            case .addAccount: return [.openAccountForm]
+            case .heading: return []
+            }
+        case .action(.startFilter):
+            isEditingFilter = true
+            filter = filter ?? ""
+        case .action(.clearFilter):
+            isEditingFilter = false
+            filter = nil
+            refilter(context)
+        case .action(.deleteBackward):
+            if filter?.isEmpty == false { filter?.removeLast() }
+            refilter(context)
+        case .action(.largerDetent):
+            detent = .large
+            clamp(context)
+        case .action(.smallerDetent):
+            detent = .fit
+            clamp(context)
+        case .action(let action):
+            let count = rowCount(accounts: context.accounts.count)
+            switch ListMove(action, count: count, visible: restingLayout(context).visibleRows) {
+            case .by(let delta)?: moveCursor(to: cursor.cursor + delta, direction: delta < 0 ? -1 : 1, context)
+            case .to(let index)?: moveCursor(to: index, direction: index == 0 ? 1 : -1, context)
+            case nil: break
+            }
+        case .text(let text):
+            type(text, context)
+        case .tap(.sheetRow(let index)):
+            return [.pick(accountIndex: index)]
+        case .tap(.sheetAddAccount):
+            return [.openAccountForm]
+        case .scroll(_, let notches):
+            return update(.action(notches < 0 ? .moveUp : .moveDown), context)
+        case .drag(.sheetGrabber, let position):
+            dragTop = max(1, min(position.row, context.size.height - 1))
+        case .dragEnded(.sheetGrabber, let position):
+            return endDrag(at: position.row, context)
+        case .relayout:
+            clamp(context)
+        default: break
+        }
+        return []
+    }
+
+    /// Types `text` into the filter (starting one if needed); controls and line breaks are left
+    /// out, and the filter stops at ``maximumFilterLength`` characters.
+    private mutating func type(_ text: String, _ context: ModelContext) {
+        let previous = filter
+        let typed = text.filter { c in !c.isNewline && c.unicodeScalars.allSatisfy { $0.value >= 0x20 && $0.value != 0x7F } }
+        filter = String(((filter ?? "") + typed).prefix(Self.maximumFilterLength))
+        isEditingFilter = true
+        refilter(context, narrowingFrom: previous)
+    }
+
+    /// Rebuilds the rows from the filter (``AccountsIndex/rows(matching:narrowingFrom:previousRows:)``)
+    /// and puts the cursor on the first.
+    mutating func refilter(_ context: ModelContext, narrowingFrom previous: String? = nil) {
+        rows = context.accounts.rows(matching: filter, narrowingFrom: previous, previousRows: rows)
+        moveCursor(to: 0, direction: 1, context)
+    }
+
+    /// Ends a drag of the grabber released on screen row `row`: below a third of the fit height
+    /// the sheet is dismissed, otherwise it snaps to the nearest detent (fit on a tie).
+    private mutating func endDrag(at row: Int, _ context: ModelContext) -> [Intent] {
+        let height = context.size.height - max(1, min(row, context.size.height - 1))
+        let count = rowCount(accounts: context.accounts.count)
+        let fit = SheetLayout.height(for: .fit, rowCount: count, screen: context.size)
+        if height * 3 < fit { return [.dismiss] }
+        let large = SheetLayout.height(for: .large, rowCount: count, screen: context.size)
+        dragTop = nil
+        detent = abs(large - height) < abs(fit - height) ? .large : .fit
+        clamp(context)
+        return []
+    }
+}
+
+// MARK: Render
+
+extension AccountSheet {
+    /// Draws the sheet at the height it has now (rising, falling, dragged or at rest) and marks
+    /// its grabber, rows and chrome; a sheet sliding away swallows the pointer where it is drawn.
+    public func render(into frame: inout Frame, _ context: ModelContext) {
+        let layout = layout(context)
+        guard layout.height > 0 else { return }
+        let box = layout.frame
+        frame.hits.mark(box, isClosing ? .none : .sheetChrome)
+        if !isClosing { frame.hits.mark(Rect(x: box.x, y: layout.top, width: box.width, height: 1), .sheetGrabber) }
+        let inset = context.sheetStyle == .inset && box.x > 0
+        // Content sits inside the side borders of an inset sheet.
+        let left = box.x + (inset ? 1 : 0)
+        let width = box.width - (inset ? 2 : 0)
+        frame.screen.fill(box)
+        // Top edge with the grabber (drag indicator) centred on it.
+        frame.screen.fill(Rect(x: box.x, y: layout.top, width: box.width, height: 1), with: "─", style: .dim)
+        if inset {
+            frame.screen.put("╭", column: box.x, row: layout.top, style: .dim)
+            frame.screen.put("╮", column: box.maxX - 1, row: layout.top, style: .dim)
+            for row in (layout.top + 1)..<box.maxY {
+                let last = row == box.maxY - 1
+                frame.screen.put(last ? "╰" : "│", column: box.x, row: row, style: .dim)
+                frame.screen.put(last ? "╯" : "│", column: box.maxX - 1, row: row, style: .dim)
+            }
+        }
+        let grabber = " ━━━━━━ "
+        frame.screen.put(grabber, column: box.x + max(0, (box.width - DisplayWidth.columns(of: grabber)) / 2), row: layout.top, style: .bold)
+        guard layout.height >= 2 else { return }
+        let accounts = context.accounts.accounts
+        let count = rowCount(accounts: accounts.count)
+        let titleRect = Rect(x: left, y: layout.top + 1, width: width, height: 1)
+        if let filter {
+            // An empty filter shows the grouped list: its heading rows are not matches.
+            let matches = filter.isEmpty ? accounts.count : listedCount(accounts: accounts.count)
+            frame.screen.header("/ " + filter + (isEditingFilter ? "▏" : ""), trailing: "\(matches) of \(accounts.count)", in: titleRect)
+        } else {
+            frame.screen.header("Switch account", trailing: "\(accounts.count) account\(accounts.count == 1 ? "" : "s")", in: titleRect)
+        }
+        let nameWidth = max(12, min(width / 2, context.accounts.nameColumns))
+        // Only the visible rows are built, so a sheet over 100,000 accounts costs what one over 4 does.
+        for offset in 0..<min(layout.visibleRows, layout.height - SheetLayout.chromeRows + 1) {
+            let index = cursor.scroll + offset
+            guard index < count else { break }
+            let row = layout.firstRow + offset
+            guard row < box.maxY - (layout.height >= SheetLayout.chromeRows ? 1 : 0) else { break }
+            let rowRect = Rect(x: box.x, y: row, width: box.width, height: 1)
+            switch self.row(index, accounts: accounts.count) {
+            case .heading(let group):
+                frame.screen.put(" " + group, column: left, row: row, style: Style(bold: true, dim: true), width: width)
+            case .addAccount:
+                if !isClosing { frame.hits.mark(rowRect, .sheetAddAccount) }
+                let isCursor = index == cursor.cursor
+                let x = frame.screen.put("   ", column: left, row: row, style: isCursor ? .selected : .plain)
+                frame.screen.put(
+                    "+ " + SettingsAction.addAccount.title, column: x, row: row, style: Style(foreground: .cyan), width: left + width - x)
+            case .account(let accountIndex):
+                if !isClosing { frame.hits.mark(rowRect, .sheetRow(accountIndex)) }
+                let account = accounts[accountIndex]
+                let isCursor = index == cursor.cursor
+                let isCurrent = account.id == context.saved.currentAccount
+                // The cursor is the gutter in reverse video: a move changes 3 cells per row, not the rows.
+                var x = frame.screen.put(
+                    isCurrent ? " ● " : "   ", column: left, row: row, style: isCursor ? .selected : Style(foreground: .green, bold: true))
+                frame.screen.put(DisplayWidth.truncated(account.name, to: nameWidth), column: x, row: row, width: left + width - x)
+                x += nameWidth + 2
+                if let handle = account.handle, x < left + width {
+                    frame.screen.put(DisplayWidth.truncated(handle, to: left + width - x), column: x, row: row, style: .dim)
+                }
+            }
+        }
+        guard layout.height >= SheetLayout.chromeRows else { return }
+        let footerRow = box.maxY - 1
+        var footer =
+            isEditingFilter ? " type to filter · Enter switch · Esc clear" : " ↑↓ move · Enter switch · / filter · ? help · Esc close"
+        if layout.visibleRows < count, layout.visibleRows > 0 {
+            // The range counts the list's rows: accounts, group headings and the `Add account…` row.
+            footer += " · \(cursor.scroll + 1)–\(min(count, cursor.scroll + layout.visibleRows)) of \(count)"
+        }
+        frame.screen.put(footer, column: left, row: footerRow, style: .dim, width: width)
+    }
+}

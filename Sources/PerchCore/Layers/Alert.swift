@@ -1,0 +1,72 @@
+/// What confirming an alert does.
+public enum AlertAction: Hashable, Sendable {
+    /// Deletes the Catalog item with this id (and dismisses the context menu below the alert).
+    case deleteItem(id: String)
+}
+
+/// A confirmation alert (UIAlertController's `.alert` style): a title, a message and two
+/// buttons, Cancel and a destructive confirmation. Cancel has the focus at first, so a stray
+/// Enter never destroys anything.
+public struct Alert: Hashable, Sendable {
+    public var title: String
+    public var message: String
+    /// Label of the confirming button, e.g. "Delete".
+    public var confirmTitle: String
+    public var action: AlertAction
+    /// Focused button: 0 Cancel, 1 the confirmation.
+    public var cursor = 0
+
+    public init(title: String, message: String, confirmTitle: String, action: AlertAction) {
+        self.title = title
+        self.message = message
+        self.confirmTitle = confirmTitle
+        self.action = action
+    }
+
+    /// Button labels, left to right.
+    public var buttons: [String] { ["Cancel", confirmTitle] }
+}
+
+extension Alert: ScreenModel {
+    public mutating func update(_ message: ModelMessage, _ context: ModelContext) -> [Intent] {
+        switch message {
+        case .action(.focusPrevious): cursor = max(0, cursor - 1)
+        case .action(.focusNext): cursor = min(buttons.count - 1, cursor + 1)
+        case .action(.activate): return activate(button: cursor)
+        case .tap(.alertButton(let button)): return activate(button: button)
+        default: break
+        }
+        return []
+    }
+
+    /// Presses a button: Cancel dismisses the alert alone; the confirmation also dismisses the
+    /// context menu below and does what the alert asked.
+    func activate(button: Int) -> [Intent] {
+        guard button == 1 else { return [.dismiss] }
+        switch action {
+        case .deleteItem(let id): return [.dismiss, .dismissContextMenus, .editCatalog(.delete(id: id))]
+        }
+    }
+
+    /// Draws the alert over the dimmed screen.
+    public func render(into frame: inout Frame, _ context: ModelContext) {
+        frame.screen.dimAll()
+        let layout = AlertLayout(buttons: buttons, screen: context.size)
+        let box = layout.frame
+        frame.hits.mark(box, .layerChrome)
+        guard box.width >= 4, box.height >= 3 else { return }
+        frame.screen.box(box, style: .bold)
+        let inner = box.width - 4
+        frame.screen.put(DisplayWidth.truncated(title, to: inner), column: box.x + 2, row: box.y + 1, style: .bold)
+        if box.height >= AlertLayout.height {
+            frame.screen.put(DisplayWidth.truncated(message, to: inner), column: box.x + 2, row: box.y + 2)
+        }
+        for (index, rect) in layout.buttons.enumerated() {
+            frame.hits.mark(rect, .alertButton(index))
+            var style = index == 1 ? Style(foreground: .red, bold: true) : Style.plain
+            if index == cursor { style.reverse = true }
+            frame.screen.put(
+                AlertLayout.buttonText(buttons[index]), column: rect.x, row: rect.y, style: style, width: box.maxX - 1 - rect.x)
+        }
+    }
+}

@@ -1,0 +1,153 @@
+/// An action of a Catalog item's context menu, in the order the menu lists them.
+public enum ContextMenuAction: CaseIterable, Hashable, Sendable {
+    /// Opens the item in a full-screen cover.
+    case open
+    /// Pins the item to the top of the Catalog, or unpins it.
+    case pin
+    /// Copies the item's id to the terminal's clipboard (OSC 52).
+    case copyID
+    /// Deletes the item, after a confirmation alert.
+    case delete
+
+    /// The menu's label; Pin reads Unpin on a pinned item.
+    public func title(pinned: Bool) -> String {
+        switch self {
+        case .open: "Open"
+        case .pin: pinned ? "Unpin" : "Pin"
+        case .copyID: "Copy id"
+        case .delete: "Delete…"
+        }
+    }
+}
+
+/// A context menu over a Catalog item (UIContextMenuInteraction's shape): a preview card that
+/// shows the item more richly than its row, and a menu of actions beside or below it.
+public struct ContextMenu: Hashable, Sendable {
+    /// The item the menu is for.
+    public var itemID: String
+    /// Focus: 0 is the preview card (Enter opens the item), 1… are the actions in
+    /// ``ContextMenuAction/allCases`` order.
+    public var cursor = 1
+
+    public init(itemID: String) { self.itemID = itemID }
+
+    /// Number of focusable rows: the preview and each action.
+    public static let focusCount = ContextMenuAction.allCases.count + 1
+
+    /// The focused action, or nil while the preview has the focus.
+    public var focusedAction: ContextMenuAction? { cursor > 0 ? ContextMenuAction.allCases[cursor - 1] : nil }
+}
+
+extension ContextMenu: ScreenModel {
+    /// Geometry of the menu as drawn now, anchored at its item's row; nil when the item is gone.
+    public func layout(_ context: ModelContext) -> ContextMenuLayout? {
+        guard let index = context.catalog.index(of: itemID) else { return nil }
+        return ContextMenuLayout(
+            anchorRow: context.catalog.screenRow(of: index, context), actionCount: ContextMenuAction.allCases.count, screen: context.size)
+    }
+
+    public mutating func update(_ message: ModelMessage, _ context: ModelContext) -> [Intent] {
+        switch message {
+        case .action(.moveUp), .action(.focusPrevious): moveFocus(by: -1)
+        case .action(.moveDown), .action(.focusNext): moveFocus(by: 1)
+        case .scroll(_, let notches): moveFocus(by: notches < 0 ? -1 : 1)
+        case .action(.activate):
+            guard let action = focusedAction else { return [.openItem(id: itemID)] }
+            return perform(action, context)
+        case .tap(.contextPreview): return [.openItem(id: itemID)]
+        case .tap(.contextAction(let index)): return perform(ContextMenuAction.allCases[index], context)
+        case .tap(.layerScroll(let delta)):
+            // A scroll mark: the focus goes to the first action past that edge, which scrolls it into view.
+            guard let layout = layout(context) else { return [] }
+            let scroll = layout.actionScroll(focused: cursor - 1)
+            cursor = delta > 0 ? min(Self.focusCount - 1, scroll + layout.visibleActions + 1) : max(1, scroll)
+        default: break
+        }
+        return []
+    }
+
+    /// Moves the focus by `delta`, stopping at the preview and the last action.
+    mutating func moveFocus(by delta: Int) {
+        cursor = max(0, min(Self.focusCount - 1, cursor + delta))
+    }
+
+    /// What an action does to the item: every action but Delete dismisses the menu; Delete
+    /// presents a confirmation alert over it.
+    func perform(_ action: ContextMenuAction, _ context: ModelContext) -> [Intent] {
+        guard let item = context.catalog.item(itemID) else { return [] }
+        switch action {
+        case .open:
+            return [.openItem(id: itemID)]
+        case .pin:
+            return [.dismiss, .editCatalog(.togglePin(id: itemID))]
+        case .copyID:
+            return [.dismiss, .banner("Copied \(itemID) (OSC 52, where the terminal allows it)."), .effect(.copyToClipboard(itemID))]
+        case .delete:
+            let catalog = context.currentAccount.map { "\($0.name)’s Catalog" } ?? "the Catalog"
+            let alert = Alert(
+                title: "Delete “\(item.title)”?", message: "It leaves \(catalog) for this session.", confirmTitle: "Delete",
+                action: .deleteItem(id: itemID))
+            return [.present(.alert(alert))]
+        }
+    }
+
+    /// The preview lines of `item`, most important first; a shrunk card shows the first ones.
+    static func previewLines(_ item: CatalogItem, width: Int, _ context: ModelContext) -> [(String, Style)] {
+        let owner = context.currentAccount?.name ?? "no account"
+        let position = (context.catalog.index(of: item.id) ?? 0) + 1
+        let pinned = context.catalog.isPinned(item.id)
+        return [
+            ((pinned ? CatalogPane.pinMark + " " : "") + item.title, .bold),
+            ("A \(item.kind) of \(item.words) words, by \(owner).", .plain),
+            ("\(item.id) · \(position) of \(context.catalog.items.count)\(pinned ? " · pinned" : "")", .dim),
+            ("activity " + item.activity(max(0, min(24, width - 9))), Style(foreground: .cyan)),
+            ("Enter or click here to open", .dim),
+        ]
+    }
+
+    /// Draws the menu over the dimmed screen: the preview card and the action menu.
+    public func render(into frame: inout Frame, _ context: ModelContext) {
+        frame.screen.dimAll()
+        guard let layout = layout(context), let item = context.catalog.item(itemID) else { return }
+        let card = layout.card
+        frame.hits.mark(card, .contextPreview)
+        frame.screen.box(card, style: cursor == 0 ? .bold : .dim)
+        let inner = card.width - 4
+        for (offset, (text, style)) in Self.previewLines(item, width: inner, context).prefix(max(0, card.height - 2)).enumerated() {
+            frame.screen.put(DisplayWidth.truncated(text, to: max(0, inner)), column: card.x + 2, row: card.y + 1 + offset, style: style)
+        }
+        let box = layout.menu
+        frame.hits.mark(box, .layerChrome)
+        frame.screen.box(box)
+        let scroll = layout.actionScroll(focused: cursor - 1)
+        let pinned = context.catalog.isPinned(item.id)
+        for offset in 0..<layout.visibleActions {
+            let index = scroll + offset
+            guard ContextMenuAction.allCases.indices.contains(index) else { break }
+            let action = ContextMenuAction.allCases[index]
+            let focused = cursor == index + 1
+            var style = action == .delete ? Style(foreground: .red) : Style.plain
+            if focused {
+                style.reverse = true
+                style.bold = true
+            }
+            let row = box.y + 1 + offset
+            let rowRect = Rect(x: box.x + 1, y: row, width: box.width - 2, height: 1)
+            frame.hits.mark(rowRect, .contextAction(index))
+            frame.screen.fill(rowRect, style: style)
+            frame.screen.put(" " + action.title(pinned: pinned), column: box.x + 1, row: row, style: style, width: box.width - 2)
+        }
+        // Actions past the menu's edge are marked on its border; a click on a mark scrolls to them.
+        let markColumn = max(box.x + 1, box.maxX - 9)
+        if scroll > 0, box.height >= 2 {
+            let mark = Rect(x: box.x + 1, y: box.y, width: box.width - 2, height: 1)
+            frame.hits.mark(mark, .layerScroll(-1))
+            frame.screen.put(" ↑ more ", column: markColumn, row: box.y, style: .bold, width: box.maxX - 1 - markColumn)
+        }
+        if scroll + layout.visibleActions < ContextMenuAction.allCases.count, box.height >= 2 {
+            let mark = Rect(x: box.x + 1, y: box.maxY - 1, width: box.width - 2, height: 1)
+            frame.hits.mark(mark, .layerScroll(1))
+            frame.screen.put(" ↓ more ", column: markColumn, row: box.maxY - 1, style: .bold, width: box.maxX - 1 - markColumn)
+        }
+    }
+}
