@@ -455,3 +455,22 @@ struct KeyHoldReleaseEventTests {
         #expect(events.allSatisfy { $0 == .key(one) } && events.count == 34)
     }
 }
+
+/// Found measuring in a real kitty with auto-repeat (X's delay 660 ms, then 25 per second).
+@Suite("Key hold from auto-repeat after a tap")
+struct KeyHoldAfterTapTests {
+    @Test("a tap of 1, then 1 held 400 ms later: the hold is timed from the second press (about 700 ms, not 1180)")
+    func tapThenHold() {
+        var r = GestureRecognizer()
+        let one = KeyEvent.char("1")
+        var fired: Int64?
+        func feed(_ time: Int64) {
+            if r.handle(.key(one), at: time, hitTest: { _ in .none }).contains(.keyHold(one)), fired == nil { fired = time }
+        }
+        feed(0)  // the tap
+        feed(400)  // the key pressed again, and held
+        for time in stride(from: Int64(1060), through: 2000, by: 40) { feed(time) }  // its auto-repeats
+        #expect(fired == 1100, "fired at \(String(describing: fired)) ms; the hold began at 400 ms")
+    }
+}
+

@@ -167,6 +167,10 @@ public struct GestureRecognizer: Sendable {
                 .repeating where gap <= configuration.repeatGapMilliseconds,
                 .fired where gap <= configuration.repeatGapMilliseconds:
                 if current.phase == .firstRepeat { current.phase = .repeating }
+            case .firstRepeat where gap <= configuration.repeatDelayMilliseconds:
+                // What looked like the first auto-repeat was a second press (a tap, then the key
+                // held again): this is that press's first repeat, and the hold is timed from it.
+                current.start = current.last
             default:
                 return startHold(key, at: time, holdable: holdable())  // too slow for a repeat: a new press
             }
