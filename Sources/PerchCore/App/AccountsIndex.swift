@@ -65,10 +65,9 @@ public struct AccountsIndex: Hashable, Sendable {
 
     // MARK: Filter
 
-    /// The sheet's rows for `filter`: accounts whose name or handle contains it, compared by their match keys (``TextMatching``: case, canonical
-    /// equivalence and accents aside);
-    /// those where either starts with it (the handle also without its `@`) come first, each part
-    /// in config order. An empty or nil filter gives the grouped rows (nil: every account).
+    /// The sheet's rows for `filter`: accounts whose name or handle contains it, compared by match
+    /// keys (``TextMatching``: case, canonical equivalence and accents aside); those where either
+    /// starts with it (the handle also without its `@`) come first, each part in config order. An empty or nil filter gives the grouped rows (nil: every account).
     ///
     /// When the filter only grew from `previous` (typing on), only the accounts among
     /// `previousRows` can match; they are the ones searched.
