@@ -67,7 +67,7 @@ deps:
 
 ## man-db renders perch.1 in its test; bash-completion, zsh and fish run the completion tests.
 test-deps:
-	@./scripts/ensure-packages.sh libncurses-dev tmux python3 gcc man-db bash-completion zsh fish
+	@./scripts/ensure-packages.sh libncurses-dev tmux python3 gcc man-db bash-completion zsh fish kitty xvfb xdotool
 
 bench-deps:
 	@./scripts/ensure-packages.sh libncurses-dev python3 gcc

@@ -34,6 +34,7 @@ struct CommandLineTool {
             return ExitStatus.ok
         case .configCheck: return configCheck()
         case .configEdit: return configEdit()
+        case .doctor: return Doctor(options: options, console: console, paths: paths).run()
         }
     }
 

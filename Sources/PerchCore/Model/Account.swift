@@ -14,13 +14,15 @@ public struct Account: Hashable, Sendable {
     /// Optional shell command run with `/bin/sh -c` after a switch to this account.
     public var onSwitch: String?
 
+    /// Text fields keep at most ``TextMatching/maximumScalarsPerCluster`` scalars per grapheme
+    /// cluster; the rest of a longer one is dropped here, when the account is made.
     public init(
         id: String, name: String, handle: String? = nil, group: String? = nil, color: TerminalColor? = nil, onSwitch: String? = nil
     ) {
         self.id = id
-        self.name = name
-        self.handle = handle
-        self.group = group
+        self.name = TextMatching.cappingClusters(name).text
+        self.handle = handle.map { TextMatching.cappingClusters($0).text }
+        self.group = group.map { TextMatching.cappingClusters($0).text }
         self.color = color
         self.onSwitch = onSwitch
     }
