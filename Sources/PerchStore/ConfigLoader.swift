@@ -271,6 +271,22 @@ private struct RawFile: Decodable {
     }
 }
 
+extension IdentityConfig {
+    /// Reads the identity keys of the account whose keyed container is `container` (JSONDecoder's
+    /// reader; another reader calls ``parse(_:at:reportUnknownKeys:)`` with its own values).
+    fileprivate static func decode(
+        from container: KeyedDecodingContainer<RawAccount.Field>, at place: () -> String, reportUnknownKeys: Bool
+    ) -> Parsed {
+        var members: [(String, JSONValue)] = []
+        for field in [RawAccount.Field.git, .ssh, .kube, .gcloud, .aws, .gh, .env] where container.contains(field) {
+            // A value JSONDecoder read must decode as a JSONValue; a failure here is not one of the file's problems.
+            if let value = try? container.decode(JSONValue.self, forKey: field) { members.append((field.rawValue, value)) }
+        }
+        guard !members.isEmpty else { return Parsed() }
+        return parse(members, at: place(), reportUnknownKeys: reportUnknownKeys)
+    }
+}
+
 /// One element of `accounts`, decoded without stopping at the first problem.
 private struct RawAccount: Decodable {
     var account: Account?
@@ -283,6 +299,8 @@ private struct RawAccount: Decodable {
     /// `JSONDecoder`; looking for other keys costs a second container, made only when asked.
     enum Field: String, CodingKey, CaseIterable {
         case id, name, handle, group, color, onSwitch
+        // Tool identities, read by IdentityConfig.
+        case git, ssh, kube, gcloud, aws, gh, env
     }
 
     static let known = Field.allCases.map(\.rawValue)
@@ -322,7 +340,11 @@ private struct RawAccount: Decodable {
         let group = string(.group, required: false)
         let colorName = string(.color, required: false)
         let onSwitch = string(.onSwitch, required: false)
-        if decoder.userInfo[ConfigLoader.reportUnknownKeysKey] as? Bool == true, let all = try? decoder.container(keyedBy: JSONKey.self) {
+        let reportUnknown = decoder.userInfo[ConfigLoader.reportUnknownKeysKey] as? Bool == true
+        let identities = IdentityConfig.decode(from: container, at: place, reportUnknownKeys: reportUnknown)
+        problems += identities.problems
+        warnings += identities.warnings
+        if reportUnknown, let all = try? decoder.container(keyedBy: JSONKey.self) {
             // Sorted: a JSON object's keys come back in no particular order.
             for key in all.allKeys.map(\.stringValue).sorted() where !Self.known.contains(key) {
                 warnings.append(unknownKeyWarning(key, at: place(), known: Self.known))
@@ -340,6 +362,7 @@ private struct RawAccount: Decodable {
             }
         }
         guard problems.isEmpty, let id, let name else { return }
-        account = Account(id: id, name: name, handle: handle, group: group, color: color, onSwitch: onSwitch)
+        account = Account(
+            id: id, name: name, handle: handle, group: group, color: color, onSwitch: onSwitch, identities: identities.identities)
     }
 }

@@ -13,9 +13,13 @@ public struct Account: Hashable, Sendable {
     public var color: TerminalColor?
     /// Optional shell command run with `/bin/sh -c` after a switch to this account.
     public var onSwitch: String?
+    /// Who the account is in git, ssh, kube, gcloud, gh, AWS and the environment; applied after a
+    /// switch (none by default).
+    public var identities: ToolIdentities
 
     public init(
-        id: String, name: String, handle: String? = nil, group: String? = nil, color: TerminalColor? = nil, onSwitch: String? = nil
+        id: String, name: String, handle: String? = nil, group: String? = nil, color: TerminalColor? = nil, onSwitch: String? = nil,
+        identities: ToolIdentities = .none
     ) {
         self.id = id
         self.name = name
@@ -23,6 +27,7 @@ public struct Account: Hashable, Sendable {
         self.group = group
         self.color = color
         self.onSwitch = onSwitch
+        self.identities = identities
     }
 
     /// Whether `id` is a valid account id: one or more of `a`–`z`, `0`–`9`, `.`, `_`, `-`.
@@ -33,11 +38,17 @@ public struct Account: Hashable, Sendable {
             }
     }
 
-    /// The four accounts used when there is no config file.
+    /// The four accounts used when there is no config file. They name no real tool, only a
+    /// harmless variable each (`PERCH_SAMPLE_ROLE`), so a switch among them never changes git,
+    /// ssh, kube, gcloud or gh, yet `perch env` and Overview still show what identities do.
     public static let samples: [Account] = [
-        Account(id: "work", name: "Work", handle: "@ada.lovelace", color: .blue),
-        Account(id: "personal", name: "Personal", handle: "@ada", color: .green),
-        Account(id: "oss", name: "Open Source", handle: "@ada-oss", color: .magenta),
-        Account(id: "side", name: "Side Project", handle: "@analytical-engine", color: .yellow),
+        Account(id: "work", name: "Work", handle: "@ada.lovelace", color: .blue, identities: sample("employee")),
+        Account(id: "personal", name: "Personal", handle: "@ada", color: .green, identities: sample("self")),
+        Account(id: "oss", name: "Open Source", handle: "@ada-oss", color: .magenta, identities: sample("maintainer")),
+        Account(id: "side", name: "Side Project", handle: "@analytical-engine", color: .yellow, identities: sample("founder")),
     ]
+
+    private static func sample(_ role: String) -> ToolIdentities {
+        ToolIdentities(env: [EnvironmentEntry(name: "PERCH_SAMPLE_ROLE", value: role)])
+    }
 }
