@@ -26,8 +26,14 @@ public struct CommandLineOptions: Hashable, Sendable {
     public var request: Request = .run
     /// The command; ``Command/interface`` when none was given.
     public var command: Command = .interface
-    /// The account given to `perch switch`.
+    /// The account given to `perch switch` (and optionally to `perch env`).
     public var account: String?
+    /// The operand of `perch shell-init SHELL` and `perch setup TOOL`.
+    public var operand: String?
+    /// Tool identity options: `--dry-run` and `--force` of `perch switch`, `--shell` of
+    /// `perch env`, `--files` of `perch status`, `--undo` and `--yes` of `perch setup`,
+    /// `--write` of `perch import`.
+    public var identity = IdentityOptions()
     /// `--config PATH`.
     public var configPath: String?
     /// `--state PATH`.
@@ -114,6 +120,7 @@ public struct CommandLineOptions: Hashable, Sendable {
         if command == .switchAccount, account == nil {
             throw UsageError(description: "'perch switch' needs an account id or name", usage: command.usage)
         }
+        try checkIdentityOperands()
     }
 
     /// Takes the words that are not options: `help`, the command, and the account of `switch`.
@@ -146,8 +153,12 @@ public struct CommandLineOptions: Hashable, Sendable {
                 words = words.dropFirst()
             }
         }
-        if command == .switchAccount, let first = words.first {
+        if command == .switchAccount || command == .env, let first = words.first {
             account = first
+            words = words.dropFirst()
+        }
+        if command == .shellInit || command == .setup, let first = words.first {
+            operand = first
             words = words.dropFirst()
         }
         if let stray = words.first, request == .run {
@@ -198,6 +209,8 @@ public struct CommandLineOptions: Hashable, Sendable {
                 throw UsageError(description: "option --limit needs a whole number of entries (0 or more), not '\(value)'", usage: usage)
             }
             limit = number
+        case .dryRun, .force, .shell, .files, .undo, .write, .yes:
+            try identity.apply(option, value: value, usage: usage)
         }
     }
 
@@ -220,6 +233,8 @@ public struct CommandLineOptions: Hashable, Sendable {
 /// An option of the command line.
 public enum Option: CaseIterable, Hashable, Sendable {
     case help, version, config, state, longPress, reduceMotion, exitAfterFirstFrame, json, field, limit
+    // Tool identities (CommandLineOptions+Identities.swift).
+    case dryRun, force, shell, files, undo, write, yes
 
     static let all = allCases
 
@@ -236,6 +251,7 @@ public enum Option: CaseIterable, Hashable, Sendable {
         case .json: ["--json"]
         case .field: ["--field"]
         case .limit: ["--limit"]
+        case .dryRun, .force, .shell, .files, .undo, .write, .yes: identityNames
         }
     }
 
@@ -245,7 +261,8 @@ public enum Option: CaseIterable, Hashable, Sendable {
         case .config, .state: "PATH"
         case .longPress, .limit: "N"
         case .field: "id|name|handle"
-        case .help, .version, .json, .exitAfterFirstFrame, .reduceMotion: nil
+        case .shell: "bash|zsh|fish"
+        case .help, .version, .json, .exitAfterFirstFrame, .reduceMotion, .dryRun, .force, .files, .undo, .write, .yes: nil
         }
     }
 
@@ -275,6 +292,7 @@ public enum Option: CaseIterable, Hashable, Sendable {
         case .json: text = "print JSON instead of text"
         case .field: text = "print only this field"
         case .limit: text = "print at most N entries"
+        case .dryRun, .force, .shell, .files, .undo, .write, .yes: text = identityHelp
         }
         return left.padded(toColumns: 26) + text
     }
@@ -286,6 +304,8 @@ public enum Option: CaseIterable, Hashable, Sendable {
 /// A command of `perch`, with what parsing and help need to know of it.
 public enum Command: CaseIterable, Hashable, Sendable {
     case interface, list, current, switchAccount, history, initConfig, configPath, configCheck, configEdit
+    // Tool identities (CommandLineOptions+Identities.swift).
+    case status, env, shellInit, setup, importAccounts
 
     static let all = allCases
 
@@ -301,6 +321,7 @@ public enum Command: CaseIterable, Hashable, Sendable {
         case .configPath: "config path"
         case .configCheck: "config check"
         case .configEdit: "config edit"
+        case .status, .env, .shellInit, .setup, .importAccounts: identityName
         }
     }
 
@@ -311,13 +332,19 @@ public enum Command: CaseIterable, Hashable, Sendable {
         case .list: Option.common + [.json, .help]
         case .current: Option.common + [.json, .field, .help]
         case .history: Option.common + [.json, .limit, .help]
-        case .switchAccount, .initConfig, .configPath, .configCheck, .configEdit: Option.common + [.help]
+        case .switchAccount: Option.common + [.dryRun, .force, .help]
+        case .initConfig, .configPath, .configCheck, .configEdit: Option.common + [.help]
+        case .status, .env, .shellInit, .setup, .importAccounts: Option.common + identityOptions + [.help]
         }
     }
 
     /// Its operands in the usage line.
-    private var operandText: String {
-        self == .switchAccount ? " ID-OR-NAME" : ""
+    var operandText: String {
+        switch self {
+        case .switchAccount: " ID-OR-NAME"
+        case .env, .shellInit, .setup: identityOperandText
+        default: ""
+        }
     }
 
     /// One line of summary.
@@ -332,6 +359,7 @@ public enum Command: CaseIterable, Hashable, Sendable {
         case .configPath: "print the path of the config file"
         case .configCheck: "validate the config and report every problem"
         case .configEdit: "edit the config in $VISUAL, $EDITOR or vi, then validate it"
+        case .status, .env, .shellInit, .setup, .importAccounts: identitySummary
         }
     }
 
@@ -389,8 +417,9 @@ public enum Command: CaseIterable, Hashable, Sendable {
 
                 Environment: NO_COLOR (non-empty) draws without colour; VISUAL, EDITOR for config edit.
                 Exit status: 0 fine; 1 a request that cannot be met (unknown account, no current
-                account, config exists); 2 bad usage, bad config or no usable terminal; 3 a switch
-                was saved but its onSwitch hook failed; 128 + N ended by signal N, terminal restored.
+                account, config exists) or a tool that drifted (perch status); 2 bad usage, bad
+                config or no usable terminal; 3 a switch was saved but a tool or its onSwitch hook
+                failed; 128 + N ended by signal N, terminal restored.
                 """
         default:
             let sections = ["perch \(name): \(summary).", usage, details, "Options:\n" + optionLines]
@@ -410,9 +439,14 @@ public enum Command: CaseIterable, Hashable, Sendable {
                 + "Exit status 1 when no account has been chosen yet."
         case .switchAccount:
             return "The account is its exact id, or its name when exactly one name matches it\n"
-                + "(ignoring case). The switch is saved, then the account's onSwitch hook runs with\n"
-                + "its output passed through; a failed hook exits 3 (the switch stands).\n"
+                + "(ignoring case). The switch is saved, then the account's tool identities are\n"
+                + "applied (git, ssh, kube, gcloud, gh, aws, env, in that order) and its onSwitch hook\n"
+                + "runs with its output passed through; a failed tool or hook exits 3 (the switch\n"
+                + "stands). --dry-run prints what would change, tool by tool, and changes nothing;\n"
+                + "--force applies the identities again when the account is already current.\n"
                 + "Exit status 1 for an unknown or ambiguous account, with the candidates listed."
+        case .status, .env, .shellInit, .setup, .importAccounts:
+            return identityDetails
         case .history:
             return "Prints `time  source  previous → account`, newest first (at most 10000 are kept).\n"
                 + "--json prints [{\"account\", \"previous\", \"time\", \"source\"}, …]."

@@ -1,6 +1,7 @@
 import FoundationEssentials
 import Glibc
 import PerchCore
+import PerchIdentities
 import PerchStore
 
 /// The commands of `perch` other than the interface (`list`, `current`, `switch`, `history`,
@@ -29,13 +30,18 @@ struct CommandLineTool {
             return ExitStatus.ok
         case .configCheck: return configCheck()
         case .configEdit: return configEdit()
+        case .status: return status()
+        case .env: return env()
+        case .shellInit: return shellInit()
+        case .setup: return setup()
+        case .importAccounts: return importAccounts()
         }
     }
 
     // MARK: - Loading
 
     /// The config, or nil after reporting why it cannot be used.
-    private func loadConfig(reportUnknownKeys: Bool = false) -> LoadedConfig? {
+    func loadConfig(reportUnknownKeys: Bool = false) -> LoadedConfig? {
         do {
             return try ConfigLoader.load(paths, reportUnknownKeys: reportUnknownKeys)
         } catch {
@@ -47,7 +53,7 @@ struct CommandLineTool {
     /// The state with its problems reported on stderr, or nil after reporting why it cannot be
     /// read. With `repair`, a file that cannot be parsed is set aside and a current account no
     /// longer in the config is cleared (each said once); without, nothing on disk changes.
-    private func loadState(_ config: LoadedConfig, repair: Bool = false) -> SavedState? {
+    func loadState(_ config: LoadedConfig, repair: Bool = false) -> SavedState? {
         do {
             let store = StateStore(path: paths.state)
             let ids = Set(config.accounts.map(\.id))
@@ -114,7 +120,8 @@ struct CommandLineTool {
 
     private func switchAccount(_ text: String) -> Int32 {
         guard let config = loadConfig() else { return ExitStatus.usage }
-        guard loadState(config, repair: true) != nil else { return ExitStatus.unmet }
+        // A dry run changes nothing, not even a state file that needs setting aside.
+        guard let state = loadState(config, repair: !options.identity.dryRun) else { return ExitStatus.unmet }
         let account: Account
         switch Account.lookup(text, in: config.accounts) {
         case .found(let found):
@@ -130,6 +137,7 @@ struct CommandLineTool {
             if candidates.count > 20 { console.note("  … and \(candidates.count - 20) more (perch list)") }
             return ExitStatus.unmet
         }
+        if options.identity.dryRun { return dryRun(to: account, state: state, config: config) }
         let outcome: StateStore.SwitchOutcome
         do {
             outcome = try StateStore(path: paths.state).recordSwitch(to: account.id, source: .cli)
@@ -138,15 +146,21 @@ struct CommandLineTool {
             return ExitStatus.unmet
         }
         if let warning = outcome.warning { console.error(warning) }
-        guard outcome.changed else {
+        guard outcome.changed || options.identity.force else {
             console.print("Already on \(describe(account)); nothing changed.")
             return ExitStatus.ok
         }
-        let previous = outcome.previous.flatMap { id in config.accounts.first { $0.id == id } }
-        console.print("Switched to \(describe(account))" + (previous.map { ", was \(describe($0))" } ?? "") + ".")
-        guard let command = account.onSwitch else { return ExitStatus.ok }
+        if outcome.changed {
+            let previous = outcome.previous.flatMap { id in config.accounts.first { $0.id == id } }
+            console.print("Switched to \(describe(account))" + (previous.map { ", was \(describe($0))" } ?? "") + ".")
+        } else {
+            console.print("Already on \(describe(account)); applying its tool identities again.")
+        }
+        // The same function the interface's worker calls, before the hook.
+        let toolsFailed = applyIdentities(account, config: config)
+        guard outcome.changed, let command = account.onSwitch else { return toolsFailed ? ExitStatus.hookFailed : ExitStatus.ok }
         let result = HookProcess.run(command, account: account, previous: outcome.previous)
-        guard let failure = result.failure else { return ExitStatus.ok }
+        guard let failure = result.failure else { return toolsFailed ? ExitStatus.hookFailed : ExitStatus.ok }
         console.error("the switch to \(account.id) is saved, but its onSwitch hook \(failure)")
         return ExitStatus.hookFailed
     }
@@ -266,18 +280,18 @@ struct CommandLineTool {
     // MARK: - Output
 
     /// `id: Name (handle)`, made safe for a terminal.
-    private func describe(_ account: Account) -> String {
+    func describe(_ account: Account) -> String {
         "\(shown(account.id)): \(shown(account.name))" + (account.handle.map { " (\(shown($0)))" } ?? "")
     }
 
-    private func shown(_ text: String) -> String { PerchApp.visibleControls(text) }
+    func shown(_ text: String) -> String { PerchApp.visibleControls(text) }
 
     /// Display width in columns; printable ASCII (the common case) is counted directly.
     private func columns(_ text: String) -> Int {
         text.utf8.allSatisfy { $0 >= 0x20 && $0 < 0x7F } ? text.utf8.count : DisplayWidth.columns(of: text)
     }
 
-    private func printJSON<T: Encodable>(_ value: T) -> Int32 {
+    func printJSON<T: Encodable>(_ value: T) -> Int32 {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
         guard let data = try? encoder.encode(value) else {

@@ -97,10 +97,10 @@ public struct IdentitySwitcher: Sendable {
             return result(run, applied: "\(gh.user) on \(gh.hostname)")
         case .aws:
             guard let profile = identities.aws else { break }
-            return IdentityResult(tool: .aws, status: .applied, detail: "AWS_PROFILE=\(profile) in shells (perch env)")
+            return IdentityResult(tool: .aws, status: .applied, detail: "AWS_PROFILE=\(profile) for shells, through perch env")
         case .env:
             let names = identities.env.map(\.name).joined(separator: ", ")
-            return IdentityResult(tool: .env, status: .applied, detail: "\(names) in shells and hooks (perch env)")
+            return IdentityResult(tool: .env, status: .applied, detail: "\(names) for shells, through perch env, and hooks")
         }
         return IdentityResult(tool: tool, status: .skipped, detail: "nothing to apply")
     }

@@ -266,3 +266,27 @@ private struct ObjectReader {
         }
     }
 }
+
+extension IdentityConfig {
+    /// `identities` as config members (`"kube": {"context": "prod"}`), in the order a switch
+    /// applies them, for the config writer; none for an account without identities.
+    public static func jsonMembers(_ identities: ToolIdentities) -> [String] {
+        func object(_ pairs: [(String, String?)]) -> String {
+            "{" + pairs.compactMap { key, value in value.map { "\"\(key)\": \(ConfigWriter.json($0))" } }.joined(separator: ", ") + "}"
+        }
+        var members: [String] = []
+        if let git = identities.git {
+            members.append("\"git\": " + object([("name", git.name), ("email", git.email), ("signingKey", git.signingKey)]))
+        }
+        if let ssh = identities.ssh {
+            let hosts = ssh.hosts.count == 1 ? ConfigWriter.json(ssh.hosts[0]) : "[" + ssh.hosts.map(ConfigWriter.json).joined(separator: ", ") + "]"
+            members.append("\"ssh\": {\"host\": \(hosts), \"identityFile\": \(ConfigWriter.json(ssh.identityFile))}")
+        }
+        if let kube = identities.kube { members.append("\"kube\": " + object([("context", kube.context), ("namespace", kube.namespace)])) }
+        if let name = identities.gcloud { members.append("\"gcloud\": " + object([("configuration", name)])) }
+        if let gh = identities.gh { members.append("\"gh\": " + object([("user", gh.user), ("host", gh.host)])) }
+        if let profile = identities.aws { members.append("\"aws\": " + object([("profile", profile)])) }
+        if !identities.env.isEmpty { members.append("\"env\": " + object(identities.env.map { ($0.name, $0.value) })) }
+        return members
+    }
+}
