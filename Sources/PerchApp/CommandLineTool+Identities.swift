@@ -15,7 +15,7 @@ extension CommandLineTool {
     /// Applies `account`'s identities after a saved switch, printing one line per tool; returns
     /// whether a tool failed.
     func applyIdentities(_ account: Account, config: LoadedConfig) -> Bool {
-        guard !account.identities.isEmpty else { return false }
+        // Also for an account without identities: Perch's own files of the previous one are emptied.
         let report = switcher(config).apply(account)
         for result in report.results {
             let line = "  " + shown(result.summary)

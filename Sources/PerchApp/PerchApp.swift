@@ -1,5 +1,6 @@
 import Glibc
 import PerchCore
+import PerchIdentities
 import PerchStore
 import PerchTerminal
 
@@ -92,7 +93,8 @@ public enum PerchApp {
         // Measuring start-up needs no watch on the state folder.
         let watcher = options.exitAfterFirstFrame ? nil : StateWatcher(watching: paths.state)
         let loop = EventLoop(
-            state: state, backend: backend, store: store, gestures: gestures, watcher: watcher, configPath: paths.config)
+            state: state, backend: backend, store: store, gestures: gestures, watcher: watcher, configPath: paths.config,
+            identities: IdentitySwitcher(environment: .current(statePath: paths.state), samplesOnly: config.path == nil))
         let status = loop.run(exitAfterFirstFrame: options.exitAfterFirstFrame)
         if let failure = loop.failure { printError("perch: " + failure) }
         return status

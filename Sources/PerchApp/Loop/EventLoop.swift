@@ -1,5 +1,6 @@
 import Glibc
 import PerchCore
+import PerchIdentities
 import PerchStore
 import PerchTerminal
 
@@ -44,10 +45,12 @@ public final class EventLoop {
     ///   - hookTimeoutMilliseconds: how long an `onSwitch` hook may run.
     ///   - lockTimeoutMilliseconds: how long a switch waits for another holder of the state lock.
     ///   - poller: the clock and the wait (``SystemPoller``, or ``VirtualPoller`` in tests).
+    ///   - identities: applies and checks the accounts' tool identities; nil for none.
     public init(
         state: AppState, backend: TerminalBackend, store: StateStore?, gestures: GestureRecognizer.Configuration,
         watcher: StateWatcher? = nil, configPath: String? = nil, hookTimeoutMilliseconds: Int64 = HookProcess.timeoutMilliseconds,
-        lockTimeoutMilliseconds: Int = EffectWorker.lockTimeoutMilliseconds, poller: Poller = SystemPoller()
+        lockTimeoutMilliseconds: Int = EffectWorker.lockTimeoutMilliseconds, poller: Poller = SystemPoller(),
+        identities: IdentitySwitcher? = nil
     ) {
         self.state = state
         self.backend = backend
@@ -56,7 +59,7 @@ public final class EventLoop {
         self.poller = poller
         self.worker = EffectWorker(
             store: store, saved: state.saved, configPath: configPath, hookTimeoutMilliseconds: hookTimeoutMilliseconds,
-            lockTimeoutMilliseconds: lockTimeoutMilliseconds)
+            lockTimeoutMilliseconds: lockTimeoutMilliseconds, identities: identities)
     }
 
     private func now() -> Int64 { poller.now() }
@@ -68,6 +71,10 @@ public final class EventLoop {
     ///   without reading input (`--exit-after-first-frame`, for measuring start-up).
     public func run(exitAfterFirstFrame: Bool = false) -> Int32 {
         var dirty = true
+        // What the current account's tools report now, read on the worker: Overview shows drift.
+        if !exitAfterFirstFrame {
+            for effect in state.refreshIdentities(apply: false) { perform(effect) }
+        }
         while exitStatus == nil {
             if dirty, !suspended {
                 let frame = state.renderFrame()
@@ -183,7 +190,7 @@ public final class EventLoop {
     /// Carries out one effect: the terminal's own here, everything slow on the worker.
     private func perform(_ effect: Effect) {
         switch effect {
-        case .recordSwitch, .runHook, .addAccount:
+        case .recordSwitch, .runHook, .addAccount, .applyIdentities, .checkIdentities:
             worker.perform(effect, accounts: state.accounts)
         case .copyToClipboard(let text):
             backend.write(control: OSC52.sequence(for: text))

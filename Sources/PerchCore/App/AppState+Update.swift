@@ -23,7 +23,9 @@ extension AppState {
             // but the outcomes of effects already under way are still taken in.
             switch event {
             case .key(let key) where key.key == .character("q") && presented.isEmpty: return [.quit]
-            case .resize, .switchSaved, .switchWaiting, .switchFailed, .hookEnded, .stateChanged, .accountAdded, .accountNotAdded: break
+            case .resize, .switchSaved, .switchWaiting, .switchFailed, .hookEnded, .stateChanged, .accountAdded, .accountNotAdded,
+                .identitiesApplied, .identitiesChecked:
+                break
             default: return []
             }
         }
@@ -70,7 +72,8 @@ extension AppState {
             return []
         case .animationFrame, .focus:
             return []
-        case .switchSaved, .switchWaiting, .switchFailed, .hookEnded, .stateChanged, .accountAdded, .accountNotAdded:
+        case .switchSaved, .switchWaiting, .switchFailed, .hookEnded, .stateChanged, .accountAdded, .accountNotAdded, .identitiesApplied,
+            .identitiesChecked:
             return handleOutcome(event)
         }
     }
@@ -143,6 +146,7 @@ extension AppState {
         case .showHelp: presented.append(.help(HelpOverlay(context: context)))
         case .dismiss: dismissTop()
         case .addAccount: openAccountForm()
+        case .reapplyIdentities: return refreshIdentities(apply: true)
         case .startFilter:
             accountsIndex.prepareSearch()
             return route(.action(action))

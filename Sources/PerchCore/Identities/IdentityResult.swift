@@ -75,3 +75,22 @@ public struct IdentityCheck: Hashable, Sendable, Codable {
         }
     }
 }
+
+/// The current account's tool identities as the interface knows them: being applied, the last
+/// report, and what the tools reported when last checked.
+public struct IdentityStatus: Hashable, Sendable {
+    public var accountID: String
+    /// The results of the last apply, or nil before one in this run.
+    public var report: IdentityReport?
+    /// What each tool reported when last checked, or nil before a check.
+    public var checks: [IdentityCheck]?
+    /// Whether an apply is under way.
+    public var applying: Bool
+
+    public init(accountID: String, report: IdentityReport? = nil, checks: [IdentityCheck]? = nil, applying: Bool = false) {
+        self.accountID = accountID
+        self.report = report
+        self.checks = checks
+        self.applying = applying
+    }
+}
