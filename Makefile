@@ -53,8 +53,9 @@ fuzz:
 deps:
 	@./scripts/ensure-packages.sh libncurses-dev
 
+## zsh and fish run the `perch env` and `perch shell-init` tests; git and ssh the identity tests.
 test-deps:
-	@./scripts/ensure-packages.sh libncurses-dev tmux python3 gcc
+	@./scripts/ensure-packages.sh libncurses-dev tmux python3 gcc zsh fish git openssh-client
 
 bench-deps:
 	@./scripts/ensure-packages.sh libncurses-dev python3 gcc
