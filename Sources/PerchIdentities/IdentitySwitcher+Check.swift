@@ -18,12 +18,13 @@ extension IdentitySwitcher {
         checks.contains { $0.matches == false }
     }
 
-    private func check(_ tool: IdentityTool, of account: Account) -> IdentityCheck {
+    /// What `tool` reports now for `account` (see ``check(_:)``); for one row of a list.
+    public func check(_ tool: IdentityTool, of account: Account) -> IdentityCheck {
         let identities = account.identities
         switch tool {
         case .git:
-            let git = identities.git!
-            let expected = Self.describe(git)
+            guard let git = identities.git else { return IdentityCheck(tool: .git, expected: "", actual: nil, matches: nil, note: "no git identity") }
+            let expected = identities.expected(.git)
             let run = ProgramRunner.run(
                 "git", ["config", "--global", "--includes", "--get-regexp", "^user\\.(name|email|signingkey)$"], in: environment,
                 timeout: timeout)
@@ -45,7 +46,7 @@ extension IdentitySwitcher {
             let note = !matches && gitIncludeState() == .notIncluded ? "run `perch setup git`" : nil
             return IdentityCheck(tool: .git, expected: expected, actual: Self.describe(actual), matches: matches, note: note)
         case .ssh:
-            let ssh = identities.ssh!
+            guard let ssh = identities.ssh else { return IdentityCheck(tool: .ssh, expected: "", actual: nil, matches: nil, note: "no ssh identity") }
             let expected = environment.expandingTilde(ssh.identityFile)
             var actuals: [String] = []
             for host in ssh.hosts {
@@ -63,7 +64,7 @@ extension IdentitySwitcher {
             let actual = Array(Set(actuals)).sorted().joined(separator: ", ")
             return IdentityCheck(tool: .ssh, expected: expected, actual: actual, matches: matches, note: note)
         case .kube:
-            let kube = identities.kube!
+            guard let kube = identities.kube else { return IdentityCheck(tool: .kube, expected: "", actual: nil, matches: nil, note: "no kube identity") }
             let context = ToolReaders.kubeCurrentContext(environment)
             guard let namespace = kube.namespace else {
                 return IdentityCheck(tool: .kube, expected: kube.context, actual: context ?? "(none)", matches: context == kube.context)
@@ -79,17 +80,17 @@ extension IdentitySwitcher {
             }
             return IdentityCheck(tool: .kube, expected: expected, actual: actual, matches: context == kube.context && actualNamespace == namespace)
         case .gcloud:
-            let name = identities.gcloud!
+            guard let name = identities.gcloud else { return IdentityCheck(tool: .gcloud, expected: "", actual: nil, matches: nil, note: "no gcloud identity") }
             let actual = ToolReaders.gcloudActiveConfiguration(environment)
             return IdentityCheck(tool: .gcloud, expected: name, actual: actual, matches: actual == name)
         case .gh:
-            let gh = identities.gh!
+            guard let gh = identities.gh else { return IdentityCheck(tool: .gh, expected: "", actual: nil, matches: nil, note: "no gh identity") }
             let actual = ToolReaders.ghActiveUser(environment, host: gh.hostname)
             return IdentityCheck(
                 tool: .gh, expected: "\(gh.user) on \(gh.hostname)", actual: actual.map { "\($0) on \(gh.hostname)" } ?? "(none)",
                 matches: actual == gh.user)
         case .aws, .env:
-            let expected = tool == .aws ? [EnvironmentEntry(name: "AWS_PROFILE", value: identities.aws!)] : identities.env
+            let expected = tool == .aws ? identities.aws.map { [EnvironmentEntry(name: "AWS_PROFILE", value: $0)] } ?? [] : identities.env
             let shown = expected.map { "\($0.name)=\($0.value)" }.joined(separator: " ")
             guard environment["PERCH_ACCOUNT"] != nil else {
                 return IdentityCheck(tool: tool, expected: shown, actual: nil, matches: nil, note: "per shell: eval \"$(perch env)\" or perch shell-init")

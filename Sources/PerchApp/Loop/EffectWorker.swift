@@ -126,7 +126,12 @@ public final class EffectWorker: @unchecked Sendable {
             }
         case .checkIdentities(let id):
             guard let account = accounts.first(where: { $0.id == id }), let identities else { return }
-            identityQueue.async { self.post(.identitiesChecked(accountID: id, identities.check(account))) }
+            identityQueue.async {
+                // Per-shell tools are the shell's business: the interface's own environment is
+                // the one it started with, not what its shell will get after a pick.
+                let checks = account.identities.tools.filter { !$0.isPerShell }.map { identities.check($0, of: account) }
+                self.post(.identitiesChecked(accountID: id, checks))
+            }
         case .copyToClipboard, .quit, .suspend:
             break
         }

@@ -162,3 +162,42 @@ public struct EnvironmentEntry: Hashable, Sendable, Codable {
         return digits && upper && lower && !value.contains("://")
     }
 }
+
+/// One tool identity of an account, as a list shows it (`kube`, `prod, namespace web`).
+public struct IdentityEntry: Hashable, Sendable {
+    public var tool: IdentityTool
+    /// What the account says the tool should have, in the words `perch status` uses.
+    public var expected: String
+    public init(tool: IdentityTool, expected: String) {
+        self.tool = tool
+        self.expected = expected
+    }
+}
+
+extension ToolIdentities {
+    /// The account's identities, one per tool, in the order a switch applies them: a pure list
+    /// for panes (the Catalog, Overview). What each tool reports now comes from
+    /// `IdentitySwitcher.check(_:of:)` in PerchIdentities, off the UI thread.
+    public var entries: [IdentityEntry] {
+        tools.map { IdentityEntry(tool: $0, expected: expected($0)) }
+    }
+
+    /// What `tool` should report for this account (empty when the account names none).
+    public func expected(_ tool: IdentityTool) -> String {
+        switch tool {
+        case .git:
+            guard let git else { return "" }
+            var parts: [String] = []
+            if let name = git.name { parts.append(name) }
+            if let email = git.email { parts.append("<\(email)>") }
+            if let key = git.signingKey { parts.append("key \(key)") }
+            return parts.joined(separator: " ")
+        case .ssh: return ssh?.identityFile ?? ""
+        case .kube: return kube.map { $0.namespace.map { ns in "\(kube!.context), namespace \(ns)" } ?? $0.context } ?? ""
+        case .gcloud: return gcloud ?? ""
+        case .gh: return gh.map { "\($0.user) on \($0.hostname)" } ?? ""
+        case .aws: return aws.map { "AWS_PROFILE=\($0)" } ?? ""
+        case .env: return env.map { "\($0.name)=\($0.value)" }.joined(separator: " ")
+        }
+    }
+}

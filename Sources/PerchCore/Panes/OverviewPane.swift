@@ -59,13 +59,13 @@ public struct OverviewPane: ScreenModel, Hashable, Sendable {
                 if check.matches == false { text += " (now \(check.actual ?? "nothing"))" }
                 if let note = check.note { text += "  " + note }
                 style = check.matches == true ? Style(foreground: .green) : check.matches == false ? Style(foreground: .red, bold: true) : .dim
+            } else if tool.isPerShell {
+                // Nothing global to apply or read: the shell gets them from `perch env`.
+                text = account.identities.expected(tool) + "  per shell (perch env)"
             } else if let result {
                 mark = result.status == .applied ? "✓" : result.status == .failed ? "✗" : "–"
                 text = "\(result.status.rawValue): \(result.detail)"
                 style = result.status == .applied ? Style(foreground: .green) : result.status == .failed ? Style(foreground: .red, bold: true) : .dim
-            } else if tool.isPerShell {
-                text = account.identities.exports.filter { tool == .aws ? $0.name == "AWS_PROFILE" : $0.name != "AWS_PROFILE" }
-                    .map { "\($0.name)=\($0.value)" }.joined(separator: " ") + "  per shell (perch env)"
             } else {
                 text = "not checked yet"
             }
