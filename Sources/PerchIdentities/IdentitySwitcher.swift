@@ -28,8 +28,25 @@ public struct IdentitySwitcher: Sendable {
 
     /// Applies `account`'s identities, tool by tool, and records the report in Perch's results
     /// file (atomically). Perch's own git and ssh files are emptied when the account names no
-    /// git or ssh identity, so the previous account's never lingers.
+    /// git or ssh identity, so the previous account's never lingers. Two Perch processes never
+    /// apply at once: an exclusive lock (`state.identities.json.lock`) is held meanwhile, and
+    /// the temporary files of a writer killed mid-write are removed under it.
     public func apply(_ account: Account) -> IdentityReport {
+        let files = self.files
+        do {
+            // Waits for another process's whole apply, each of whose tools may take `timeout`.
+            let wait = Int(clamping: timeout * Int64(IdentityTool.allCases.count) + 2000)
+            return try FileSystem.withExclusiveLock(files.results + ".lock", timeoutMilliseconds: wait) {
+                for file in files.all { FileSystem.removeStaleTemporaryFiles(of: file) }
+                return applyLocked(account)
+            }
+        } catch {
+            let reason = "not applied: \(error)"
+            return IdentityReport(accountID: account.id, results: account.identities.tools.map { IdentityResult(tool: $0, status: .failed, detail: reason) })
+        }
+    }
+
+    private func applyLocked(_ account: Account) -> IdentityReport {
         var results: [IdentityResult] = []
         let identities = account.identities
         if !samplesOnly {
@@ -97,10 +114,10 @@ public struct IdentitySwitcher: Sendable {
             return result(run, applied: "\(gh.user) on \(gh.hostname)")
         case .aws:
             guard let profile = identities.aws else { break }
-            return IdentityResult(tool: .aws, status: .applied, detail: "AWS_PROFILE=\(profile) for shells, through perch env")
+            return IdentityResult(tool: .aws, status: .applied, detail: "AWS_PROFILE=\(profile): per shell with perch env")
         case .env:
             let names = identities.env.map(\.name).joined(separator: ", ")
-            return IdentityResult(tool: .env, status: .applied, detail: "\(names) for shells, through perch env, and hooks")
+            return IdentityResult(tool: .env, status: .applied, detail: "\(names): per shell with perch env, and in hooks")
         }
         return IdentityResult(tool: tool, status: .skipped, detail: "nothing to apply")
     }
