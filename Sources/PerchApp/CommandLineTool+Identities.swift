@@ -16,7 +16,9 @@ extension CommandLineTool {
     /// whether a tool failed.
     func applyIdentities(_ account: Account, config: LoadedConfig) -> Bool {
         // Also for an account without identities: Perch's own files of the previous one are emptied.
-        let report = switcher(config).apply(account)
+        let switcher = switcher(config)
+        var report = switcher.apply(account)
+        report = offerSetup(report, switcher)
         for result in report.results {
             let line = "  " + shown(result.summary)
             if result.status == .failed { console.note(line) } else { console.print(line) }
@@ -26,6 +28,31 @@ extension CommandLineTool {
             console.error("the switch to \(account.id) is saved, but applying \(tools) failed")
         }
         return !report.failures.isEmpty
+    }
+
+    /// On the first switch that needs it, run from a terminal: asks whether to include Perch's
+    /// git or ssh file from the user's own config (`perch setup`), and records the tool as
+    /// applied when agreed. Elsewhere (a script, the interface) the result keeps its hint.
+    private func offerSetup(_ report: IdentityReport, _ switcher: IdentitySwitcher) -> IdentityReport {
+        guard isatty(STDIN_FILENO) == 1, isatty(STDOUT_FILENO) == 1 else { return report }
+        var report = report
+        var changed = false
+        for (index, result) in report.results.enumerated() where result.status == .skipped {
+            guard result.tool == .git || result.tool == .ssh, result.detail.contains("perch setup \(result.tool.rawValue)") else { continue }
+            console.write("Perch wrote \(result.tool.rawValue)'s identity, but nothing uses it yet. Perch will "
+                + IdentitySetup.describe(result.tool, undo: false, switcher) + ".\nGo ahead? [y/N] ")
+            guard let answer = readLine(), answer.lowercased().hasPrefix("y") else { continue }
+            switch IdentitySetup.run(result.tool, undo: false, switcher) {
+            case .changed(let message), .unchanged(let message):
+                console.print(shown(message.prefix(1).uppercased() + message.dropFirst()) + ".")
+                report.results[index] = IdentityResult(tool: result.tool, status: .applied, detail: String(result.detail.prefix { $0 != ";" }.dropLast(" written".count)))
+                changed = true
+            case .failed(let message):
+                console.error("perch setup \(result.tool.rawValue): \(message)")
+            }
+        }
+        if changed { switcher.record(report) }
+        return report
     }
 
     /// `perch switch X --dry-run`: what would change, tool by tool; nothing is written.

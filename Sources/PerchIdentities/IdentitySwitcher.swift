@@ -130,8 +130,9 @@ public struct IdentitySwitcher: Sendable {
         try? FileSystem.writeAtomically(Array(text.utf8), to: path, mode: path == files.sshInclude ? 0o600 : 0o644)
     }
 
-    /// Keeps `report` in Perch's results file, with the time, for `perch status` and Overview.
-    func record(_ report: IdentityReport) {
+    /// Keeps `report` in Perch's results file (atomically), with the time, for `perch status`
+    /// and Overview.
+    public func record(_ report: IdentityReport) {
         struct Record: Encodable {
             var account: String
             var time: String
