@@ -51,6 +51,12 @@ public struct CommandLineOptions: Hashable, Sendable {
     public var exitAfterFirstFrame = false
     /// `--reduce-motion`: draw every change of a sheet at once, without animation.
     public var reduceMotion = false
+    /// `--format F` of `perch list` (`--json` is `--format json`); nil for the default text.
+    public var format: OutputFormat?
+    /// `--height N` of the inline picker: at most this many rows, in rows.
+    public var pickerHeight: Int?
+    /// The shell given to `perch completion`.
+    public var shell: CompletionShell?
 
     /// Allowed range of `--long-press-ms`, in milliseconds.
     public static let longPressRange: ClosedRange<Int64> = 50...10_000
@@ -117,9 +123,7 @@ public struct CommandLineOptions: Hashable, Sendable {
         for option in seen where !command.options.contains(option) {
             throw UsageError(description: "option \(option.names.last!) does not apply to 'perch \(command.name)'", usage: command.usage)
         }
-        if command == .switchAccount, account == nil {
-            throw UsageError(description: "'perch switch' needs an account id or name", usage: command.usage)
-        }
+        try checkShellAndFormat()
         try checkIdentityOperands()
     }
 
@@ -132,7 +136,12 @@ public struct CommandLineOptions: Hashable, Sendable {
             if words.first == "help" { words = words.dropFirst() }  // `perch help help`: the program's help
         }
         if let first = words.first {
-            if first == "config" {
+            if first == "-", request == .run {
+                // `perch -`: the previous account, as `cd -` and `kubectx -`.
+                command = .switchAccount
+                account = "-"
+                words = words.dropFirst()
+            } else if first == "config" {
                 guard words.count >= 2 else {
                     if request == .help {
                         configGroup = true
@@ -153,12 +162,23 @@ public struct CommandLineOptions: Hashable, Sendable {
                 words = words.dropFirst()
             }
         }
-        if command == .switchAccount || command == .env, let first = words.first {
+        if command == .switchAccount, account == nil, let first = words.first {
+            account = first
+            words = words.dropFirst()
+        }
+        if command == .env, let first = words.first {
             account = first
             words = words.dropFirst()
         }
         if command == .shellInit || command == .setup, let first = words.first {
             operand = first
+            words = words.dropFirst()
+        }
+        if command == .completion, let first = words.first {
+            guard let shell = CompletionShell(rawValue: first) else {
+                throw UsageError(description: "'perch completion' knows bash, zsh and fish, not '\(first)'", usage: command.usage)
+            }
+            self.shell = shell
             words = words.dropFirst()
         }
         if let stray = words.first, request == .run {
@@ -204,6 +224,19 @@ public struct CommandLineOptions: Hashable, Sendable {
             exitAfterFirstFrame = true
         case .reduceMotion:
             reduceMotion = true
+        case .format:
+            guard let format = OutputFormat(rawValue: value) else {
+                throw UsageError(description: "option --format needs one of ids, tsv, json, not '\(value)'", usage: usage)
+            }
+            self.format = format
+        case .height:
+            guard let number = Int(value), (Self.pickerHeightRange).contains(number) else {
+                throw UsageError(
+                    description:
+                        "option --height needs a whole number of rows from \(Self.pickerHeightRange.lowerBound) to \(Self.pickerHeightRange.upperBound), not '\(value)'",
+                    usage: usage)
+            }
+            pickerHeight = number
         case .limit:
             guard let number = Int(value), number >= 0 else {
                 throw UsageError(description: "option --limit needs a whole number of entries (0 or more), not '\(value)'", usage: usage)
@@ -233,6 +266,7 @@ public struct CommandLineOptions: Hashable, Sendable {
 /// An option of the command line.
 public enum Option: CaseIterable, Hashable, Sendable {
     case help, version, config, state, longPress, reduceMotion, exitAfterFirstFrame, json, field, limit
+    case format, height
     // Tool identities (CommandLineOptions+Identities.swift).
     case dryRun, force, shell, files, undo, write, yes
 
@@ -251,6 +285,8 @@ public enum Option: CaseIterable, Hashable, Sendable {
         case .json: ["--json"]
         case .field: ["--field"]
         case .limit: ["--limit"]
+        case .format: ["--format"]
+        case .height: ["--height"]
         case .dryRun, .force, .shell, .files, .undo, .write, .yes: identityNames
         }
     }
@@ -259,8 +295,9 @@ public enum Option: CaseIterable, Hashable, Sendable {
     var valueName: String? {
         switch self {
         case .config, .state: "PATH"
-        case .longPress, .limit: "N"
+        case .longPress, .limit, .height: "N"
         case .field: "id|name|handle"
+        case .format: "ids|tsv|json"
         case .shell: "bash|zsh|fish"
         case .help, .version, .json, .exitAfterFirstFrame, .reduceMotion, .dryRun, .force, .files, .undo, .write, .yes: nil
         }
@@ -292,6 +329,8 @@ public enum Option: CaseIterable, Hashable, Sendable {
         case .json: text = "print JSON instead of text"
         case .field: text = "print only this field"
         case .limit: text = "print at most N entries"
+        case .format: text = "print ids only, tab-separated fields, or JSON"
+        case .height: text = "draw the picker in at most N rows (default: fitted, at most half the terminal)"
         case .dryRun, .force, .shell, .files, .undo, .write, .yes: text = identityHelp
         }
         return left.padded(toColumns: 26) + text
@@ -304,6 +343,7 @@ public enum Option: CaseIterable, Hashable, Sendable {
 /// A command of `perch`, with what parsing and help need to know of it.
 public enum Command: CaseIterable, Hashable, Sendable {
     case interface, list, current, switchAccount, history, initConfig, configPath, configCheck, configEdit
+    case pick, completion, manPage
     // Tool identities (CommandLineOptions+Identities.swift).
     case status, env, shellInit, setup, importAccounts
 
@@ -321,6 +361,9 @@ public enum Command: CaseIterable, Hashable, Sendable {
         case .configPath: "config path"
         case .configCheck: "config check"
         case .configEdit: "config edit"
+        case .pick: "pick"
+        case .completion: "completion"
+        case .manPage: "man-page"
         case .status, .env, .shellInit, .setup, .importAccounts: identityName
         }
     }
@@ -329,11 +372,13 @@ public enum Command: CaseIterable, Hashable, Sendable {
     var options: [Option] {
         switch self {
         case .interface: Option.common + [.longPress, .reduceMotion, .exitAfterFirstFrame, .version, .help]
-        case .list: Option.common + [.json, .help]
+        case .list: Option.common + [.json, .format, .help]
         case .current: Option.common + [.json, .field, .help]
         case .history: Option.common + [.json, .limit, .help]
-        case .switchAccount: Option.common + [.dryRun, .force, .help]
+        case .switchAccount: Option.common + [.height, .dryRun, .force, .help]
+        case .pick: Option.common + [.height, .help]
         case .initConfig, .configPath, .configCheck, .configEdit: Option.common + [.help]
+        case .completion, .manPage: [.help]
         case .status, .env, .shellInit, .setup, .importAccounts: Option.common + identityOptions + [.help]
         }
     }
@@ -341,7 +386,8 @@ public enum Command: CaseIterable, Hashable, Sendable {
     /// Its operands in the usage line.
     var operandText: String {
         switch self {
-        case .switchAccount: " ID-OR-NAME"
+        case .switchAccount: " [ID-OR-NAME|-]"
+        case .completion: " SHELL"
         case .env, .shellInit, .setup: identityOperandText
         default: ""
         }
@@ -353,12 +399,15 @@ public enum Command: CaseIterable, Hashable, Sendable {
         case .interface: "start the interface"
         case .list: "list the accounts, the current one marked with *"
         case .current: "print the current account (for shell prompts)"
-        case .switchAccount: "switch to an account by id, or by name when exactly one matches"
+        case .switchAccount: "switch to an account by id or name; - for the previous; none: pick"
         case .history: "print the recorded switches, newest first"
         case .initConfig: "write a starter config (never over an existing one)"
         case .configPath: "print the path of the config file"
         case .configCheck: "validate the config and report every problem"
-        case .configEdit: "edit the config in $VISUAL, $EDITOR or vi, then validate it"
+        case .configEdit: "edit a copy of the config, install it only when valid"
+        case .pick: "pick an account in the inline picker and print its id"
+        case .completion: "print the completion script for bash, zsh or fish"
+        case .manPage: "print the manual page (roff), as installed as perch.1"
         case .status, .env, .shellInit, .setup, .importAccounts: identitySummary
         }
     }
@@ -428,23 +477,32 @@ public enum Command: CaseIterable, Hashable, Sendable {
     }
 
     /// What the help says beyond the summary, or nothing.
-    private var details: String {
+    var details: String {
         switch self {
         case .list:
-            return "Prints one account per line: a * for the current one, id, name and handle.\n"
-                + "--json prints [{\"id\", \"name\", \"handle\", \"current\"}, …]."
+            return "Prints one account per line: id, name and handle, with a * before the current one\n"
+                + "on a terminal and after it otherwise (so the first column is always the id).\n"
+                + "--format ids prints the ids, one per line. --format tsv prints id, name, handle,\n"
+                + "group, color and current (true or false), tab-separated, empty where there is none.\n"
+                + "--json (--format json) prints [{\"id\", \"name\", \"handle\", \"group\", \"color\",\n"
+                + "\"onSwitch\", \"current\"}, …], null where there is nothing."
         case .current:
             return "Prints `id: Name (handle)`; with --field only that field, for prompts:\n"
                 + "  PS1='[$(perch current --field name 2>/dev/null)] \\$ '\n"
-                + "Exit status 1 when no account has been chosen yet."
+                + "Exit status 1 when no account has been chosen yet (--json then prints null)."
         case .switchAccount:
             return "The account is its exact id, or its name when exactly one name matches it\n"
-                + "(ignoring case). The switch is saved, then the account's tool identities are\n"
-                + "applied (git, ssh, kube, gcloud, gh, aws, env, in that order) and its onSwitch hook\n"
-                + "runs with its output passed through; a failed tool or hook exits 3 (the switch\n"
-                + "stands). --dry-run prints what would change, tool by tool, and changes nothing;\n"
-                + "--force applies the identities again when the account is already current.\n"
-                + "Exit status 1 for an unknown or ambiguous account, with the candidates listed."
+                + "(ignoring case); - is the account that was current before (two in a row swap).\n"
+                + "With no account, on a terminal, the account sheet is drawn below the prompt to\n"
+                + "pick from (type to filter, arrows, Enter, the mouse; Esc or Ctrl-C exits 1).\n"
+                + "The switch is saved, then the account's tool identities are applied (git, ssh,\n"
+                + "kube, gcloud, gh, aws, env, in that order) and its onSwitch hook runs with its\n"
+                + "output passed through; a failed tool or hook exits 3 (the switch stands). A closed\n"
+                + "output pipe ends only the printing: the hook still runs, then the exit status is 141.\n"
+                + "--dry-run prints what would change, tool by tool, and changes nothing; --force\n"
+                + "applies the identities again when the account is already current.\n"
+                + "Exit status 1 for an unknown or ambiguous account (with the nearest ones\n"
+                + "suggested, never switched to) or no previous account."
         case .status, .env, .shellInit, .setup, .importAccounts:
             return identityDetails
         case .history:
@@ -454,8 +512,23 @@ public enum Command: CaseIterable, Hashable, Sendable {
             return "Writes an example config to the config path (see perch config path), with every\n"
                 + "field shown once. Exit status 1 when a config is already there."
         case .configEdit:
-            return "Writes the starter config first when there is none. Exit status 2 when the\n"
-                + "config is not valid after editing (the file keeps your edits)."
+            return "Opens a copy of the config in $VISUAL, $EDITOR or vi (the starter config when\n"
+                + "there is none). A valid copy replaces the config atomically, the old one kept as\n"
+                + "<config>.bak. An invalid one is reported with line and column; on a terminal\n"
+                + "Perch asks (e)dit again, (d)iscard, (k)eep anyway?; otherwise it is discarded\n"
+                + "and the exit status is 2."
+        case .pick:
+            return "Draws the account sheet below the prompt, as perch switch with no account does,\n"
+                + "and prints the chosen account's id without switching, for\n"
+                + "  kubectl --context \"$(perch pick)\" …\n"
+                + "Exit status 1 when nothing was picked; 2 when standard input or output is not\n"
+                + "a terminal (the picker is drawn on standard error's terminal when stdout is not)."
+        case .completion:
+            return "Load it with, for bash:  source <(perch completion bash)\n"
+                + "  zsh:  source <(perch completion zsh)    fish:  perch completion fish | source\n"
+                + "Completes commands, options, and the account ids and names of the config in use."
+        case .manPage:
+            return "Prints perch(1) in man(7) format:  perch man-page | man -l -"
         case .interface, .configPath, .configCheck:
             return ""
         }

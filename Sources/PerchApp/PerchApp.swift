@@ -14,6 +14,9 @@ public enum ExitStatus {
     public static let usage: Int32 = 2
     /// A switch was saved but its `onSwitch` hook failed or timed out.
     public static let hookFailed: Int32 = 3
+    /// The output pipe was closed before everything was printed (the work itself was done):
+    /// 128 + SIGPIPE, what a shell shows for a program that a closed pipe ended.
+    public static let outputClosed: Int32 = 128 + SIGPIPE
 }
 
 /// The `perch` program: parses the command line, loads config and state, and runs the
@@ -43,11 +46,15 @@ public enum PerchApp {
         case .run where options.command == .interface:
             return runInterface(options)
         case .run:
+            // A closed pipe must end only the printing, not a switch before its hook has run:
+            // writes fail with EPIPE instead, and the status says so once the work is done.
+            signal(SIGPIPE, SIG_IGN)
             let status = CommandLineTool(options: options, console: console).run()
             if let code = console.outputFailure {
                 console.error("cannot write the output: \(String(cString: strerror(code)))")
                 return status == ExitStatus.ok ? ExitStatus.unmet : status
             }
+            if console.outputClosed, status == ExitStatus.ok { return ExitStatus.outputClosed }
             return status
         }
     }

@@ -114,7 +114,6 @@ struct CommandLineOptionsTests {
                 arguments: ["--config", "a.json", "extra"], message: "unknown command 'extra' (perch --help lists the commands)"),
             InvalidCommandLine(arguments: ["list", "extra"], message: "unexpected argument 'extra'"),
             InvalidCommandLine(arguments: ["switch", "a", "b"], message: "unexpected argument 'b'"),
-            InvalidCommandLine(arguments: ["switch"], message: "'perch switch' needs an account id or name"),
             InvalidCommandLine(arguments: ["config"], message: "'perch config' needs path, check or edit"),
             InvalidCommandLine(arguments: ["config", "show"], message: "unknown command 'config show'"),
             InvalidCommandLine(arguments: ["list", "--field", "id"], message: "option --field does not apply to 'perch list'"),
