@@ -110,8 +110,8 @@ extension Command {
     var identityOperandText: String {
         switch self {
         case .env: " [ACCOUNT]"
-        case .shellInit: " bash|zsh|fish"
-        case .setup: " git|ssh"
+        case .shellInit: " SHELL"
+        case .setup: " TOOL"
         default: ""
         }
     }
@@ -141,13 +141,14 @@ extension Command {
                 + "ACCOUNT, the current one. In bash or zsh: eval \"$(perch env)\"; in fish:\n"
                 + "perch env --shell fish | source."
         case .shellInit:
-            return "Add to ~/.bashrc:  eval \"$(perch shell-init bash)\"\n"
+            return "SHELL is bash, zsh or fish.\n"
+                + "Add to ~/.bashrc:  eval \"$(perch shell-init bash)\"\n"
                 + "        ~/.zshrc:   eval \"$(perch shell-init zsh)\"\n"
                 + "        config.fish: perch shell-init fish | source\n"
                 + "Then perch switch, and a pick in the interface started from that shell, update\n"
                 + "that shell's variables; other shells keep theirs until they switch or run perch env."
         case .setup:
-            return "git: adds include.path for Perch's git file to your global git config\n"
+            return "TOOL is git or ssh. git: adds include.path for Perch's git file to your global git config\n"
                 + "(git config --global --add). ssh: adds an Include line for Perch's ssh file at the top\n"
                 + "of ~/.ssh/config. Asks first on a terminal; --yes gives consent without asking.\n"
                 + "--undo removes the line again. Nothing else of your config is changed."

@@ -19,7 +19,8 @@ extension CommandLineTool {
         let switcher = switcher(config)
         var report = switcher.apply(account)
         report = offerSetup(report, switcher)
-        for result in report.results {
+        // Per-shell tools change nothing here (perch env does): they are recorded, not printed.
+        for result in report.results where !result.tool.isPerShell {
             let line = "  " + shown(result.summary)
             if result.status == .failed { console.note(line) } else { console.print(line) }
         }

@@ -50,9 +50,7 @@ private struct IdentityHome {
     }
 
     func install(_ name: String, _ script: String) throws {
-        let file = bin.appendingPathComponent(name).path
-        try ("#!/bin/sh\n" + script).write(toFile: file, atomically: true, encoding: .utf8)
-        chmod(file, 0o755)
+        writeExecutable("#!/bin/sh\n" + script, to: bin.appendingPathComponent(name).path)
     }
 
     func writeKubeconfig(current: String, contexts: [String]) throws {
@@ -88,6 +86,17 @@ private struct IdentityHome {
         environment["PATH"] = URL(fileURLWithPath: TmuxSession.binary).deletingLastPathComponent().path + ":" + (environment["PATH"] ?? "")
         return try Spawn.run(["bash", "--norc", "--noprofile", "-c", script], environment: environment)
     }
+}
+
+/// Writes an executable file with O_CLOEXEC, so that no child forked meanwhile by a test running
+/// in parallel keeps it open for writing (exec(2) of it would then fail with ETXTBSY).
+func writeExecutable(_ text: String, to path: String) {
+    let fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o755)
+    guard fd >= 0 else { return }
+    let bytes = Array(text.utf8)
+    _ = bytes.withUnsafeBytes { write(fd, $0.baseAddress, $0.count) }
+    fchmod(fd, 0o755)
+    close(fd)
 }
 
 @Suite("Command line: tool identities")
@@ -208,7 +217,9 @@ struct IdentityCommandLineTests {
         defer { scratch.cli.remove() }
         let result = try scratch.run("switch", "work")
         #expect(result.status == 0)
-        #expect(result.stdout.contains("env: applied (PERCH_SAMPLE_ROLE"))
+        #expect(result.stdout == "Switched to work: Work (@ada.lovelace).\n", "per-shell tools are recorded, not printed")
+        let results = try String(contentsOfFile: scratch.cli.home.appendingPathComponent("state/perch/state.identities.json").path, encoding: .utf8)
+        #expect(results.contains("PERCH_SAMPLE_ROLE"))
         #expect(scratch.calls("kubectl").isEmpty && scratch.calls("gh").isEmpty)
         #expect(!FileManager.default.fileExists(atPath: scratch.cli.home.appendingPathComponent(".gitconfig").path))
         #expect(!FileManager.default.fileExists(atPath: scratch.cli.home.appendingPathComponent("config/perch/git").path))

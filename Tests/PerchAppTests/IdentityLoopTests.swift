@@ -20,9 +20,11 @@ struct IdentityLoopTests {
         try "contexts:\n- context: {}\n  name: dev\n- context: {}\n  name: prod\ncurrent-context: dev\n".write(
             toFile: kubeconfig, atomically: true, encoding: .utf8)
         let kubectl = folder + "/bin/kubectl"
-        try "#!/bin/sh\nsleep 0.2\nsed -i \"s/^current-context:.*/current-context: $3/\" \"$KUBECONFIG\"\n".write(
-            toFile: kubectl, atomically: true, encoding: .utf8)
-        chmod(kubectl, 0o755)
+        // O_CLOEXEC: no child forked meanwhile keeps it open for writing (exec would fail with ETXTBSY).
+        let fd = open(kubectl, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o755)
+        let script = Array("#!/bin/sh\nsleep 0.2\nsed -i \"s/^current-context:.*/current-context: $3/\" \"$KUBECONFIG\"\n".utf8)
+        _ = script.withUnsafeBytes { write(fd, $0.baseAddress, $0.count) }
+        close(fd)
         let marker = folder + "/hook-saw"
         let accounts = [
             Account(id: "a", name: "Alpha"),

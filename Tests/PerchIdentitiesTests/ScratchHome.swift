@@ -41,9 +41,7 @@ final class ScratchHome {
 
     /// Writes an executable script into `bin`.
     func install(_ name: String, _ script: String) throws {
-        let file = bin + "/" + name
-        try ("#!/bin/sh\n" + script).write(toFile: file, atomically: true, encoding: .utf8)
-        chmod(file, 0o755)
+        writeExecutable("#!/bin/sh\n" + script, to: bin + "/" + name)
     }
 
     func write(_ text: String, to relative: String) throws {
@@ -144,4 +142,15 @@ extension Account {
     static func with(_ id: String, _ identities: ToolIdentities) -> Account {
         Account(id: id, name: id.capitalized, identities: identities)
     }
+}
+
+/// Writes an executable file with O_CLOEXEC, so that no child forked meanwhile by a test running
+/// in parallel keeps it open for writing (exec(2) of it would then fail with ETXTBSY).
+func writeExecutable(_ text: String, to path: String) {
+    let fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o755)
+    guard fd >= 0 else { return }
+    let bytes = Array(text.utf8)
+    _ = bytes.withUnsafeBytes { write(fd, $0.baseAddress, $0.count) }
+    fchmod(fd, 0o755)
+    close(fd)
 }
