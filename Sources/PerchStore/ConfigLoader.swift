@@ -80,8 +80,16 @@ public enum ConfigLoader {
         public var warnings: [String]
     }
 
-    /// The `JSONDecoder.userInfo` key that asks for unknown keys to be reported.
-    static let reportUnknownKeysKey = CodingUserInfoKey(rawValue: "perch.reportUnknownKeys")!
+    /// The `JSONDecoder.userInfo` key of the ``ReadOptions``: one look-up per account.
+    static let optionsKey = CodingUserInfoKey(rawValue: "perch.readOptions")!
+
+    /// How accounts are read, handed to each through `JSONDecoder.userInfo`.
+    struct ReadOptions: Sendable {
+        /// Whether unknown keys are reported.
+        var reportUnknownKeys: Bool
+        /// Whether the text may hold tool identity keys (else they are not looked for).
+        var mayHoldIdentities: Bool
+    }
 
     /// Loads the config at `paths.config`. A missing file that was not named explicitly means
     /// "no config yet": the embedded sample accounts are used.
@@ -119,7 +127,8 @@ public enum ConfigLoader {
         let file: RawFile
         do {
             let decoder = JSONDecoder()
-            decoder.userInfo[reportUnknownKeysKey] = reportUnknownKeys
+            decoder.userInfo[optionsKey] = ReadOptions(
+                reportUnknownKeys: reportUnknownKeys, mayHoldIdentities: IdentityConfig.mayHoldIdentityKeys(bytes))
             file = try decoder.decode(RawFile.self, from: Data(bytes))
         } catch {
             // JSONDecoder reports no position; the locator finds the first syntax error's.
@@ -340,8 +349,11 @@ private struct RawAccount: Decodable {
         let group = string(.group, required: false)
         let colorName = string(.color, required: false)
         let onSwitch = string(.onSwitch, required: false)
-        let reportUnknown = decoder.userInfo[ConfigLoader.reportUnknownKeysKey] as? Bool == true
-        let identities = IdentityConfig.decode(from: container, at: place, reportUnknownKeys: reportUnknown)
+        let options = decoder.userInfo[ConfigLoader.optionsKey] as? ConfigLoader.ReadOptions
+        let reportUnknown = options?.reportUnknownKeys == true
+        let identities =
+            options?.mayHoldIdentities == false
+            ? IdentityConfig.Parsed() : IdentityConfig.decode(from: container, at: place, reportUnknownKeys: reportUnknown)
         problems += identities.problems
         warnings += identities.warnings
         if reportUnknown, let all = try? decoder.container(keyedBy: JSONKey.self) {
