@@ -55,6 +55,25 @@ static inline int perch_put(int y, int x, const char *text, attr_t attrs, short 
     return mvaddstr(y, x, text);
 }
 
+/* Draws `count` bytes of UTF-8 `text` at row y, column x of stdscr with `attrs` and colour pair
+   `pair` (curs_addstr(3X) mvaddnstr); returns the column after them (curs_getyx(3X) getcurx). */
+static inline int perch_put_n(int y, int x, const char *text, int count, attr_t attrs, short pair) {
+    attr_set(attrs, pair, NULL);
+    mvaddnstr(y, x, text, count);
+    return getcurx(stdscr);
+}
+
+/* Copies `count` printable ASCII bytes from `text` into stdscr at row y, column x with `attrs`
+   and colour pair `pair`, as chtypes (curs_addchstr(3X) mvaddchnstr): no conversion, wrapping
+   or control-character handling, which waddstr does byte by byte. At most 1024 bytes. */
+static inline int perch_put_ascii(int y, int x, const char *text, int count, attr_t attrs, short pair) {
+    chtype cells[1024];
+    if (count > 1024) count = 1024;
+    chtype style = (chtype)attrs | (chtype)COLOR_PAIR(pair);
+    for (int i = 0; i < count; i++) cells[i] = (chtype)(unsigned char)text[i] | style;
+    return mvaddchnstr(y, x, cells, count);
+}
+
 /* The standard screen and the current-screen image (curs_initscr(3X), curs_refresh(3X)). */
 static inline WINDOW *perch_stdscr(void) { return stdscr; }
 static inline WINDOW *perch_curscr(void) { return curscr; }
@@ -65,6 +84,27 @@ static inline int perch_terminfo_knows(const char *term) {
     if (setupterm(term, STDOUT_FILENO, &status) != OK) return 0;
     del_curterm(cur_term);
     return 1;
+}
+
+/* terminfo's `colors` for `term` (curs_terminfo(3X) tigetnum): the number, -1 when absent,
+   -2 when terminfo has no entry for `term`. */
+static inline int perch_terminfo_colors(const char *term) {
+    int status = 0;
+    if (setupterm(term, STDOUT_FILENO, &status) != OK) return -2;
+    int colors = tigetnum("colors");
+    del_curterm(cur_term);
+    return colors < 0 ? -1 : colors;
+}
+
+/* Whether terminfo's entry for `term` has the string capability `name` (curs_terminfo(3X)
+   tigetstr; user-defined capabilities such as Ms included): 1, 0 when absent, -2 without an entry. */
+static inline int perch_terminfo_has_string(const char *term, const char *name) {
+    int status = 0;
+    if (setupterm(term, STDOUT_FILENO, &status) != OK) return -2;
+    char *value = tigetstr(name);
+    int found = value != NULL && value != (char *)-1;
+    del_curterm(cur_term);
+    return found;
 }
 
 /* Starts ncurses on standard output and input (curs_initscr(3X) newterm); NULL on failure. */

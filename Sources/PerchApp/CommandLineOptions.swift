@@ -51,6 +51,8 @@ public struct CommandLineOptions: Hashable, Sendable {
     public var exitAfterFirstFrame = false
     /// `--reduce-motion`: draw every change of a sheet at once, without animation.
     public var reduceMotion = false
+    /// `--key-hold auto|kitty|repeat|off`: how a key hold is recognised.
+    public var keyHold: KeyHoldPreference = .auto
     /// `--format F` of `perch list` (`--json` is `--format json`); nil for the default text.
     public var format: OutputFormat?
     /// `--height N` of the inline picker: at most this many rows, in rows.
@@ -224,6 +226,11 @@ public struct CommandLineOptions: Hashable, Sendable {
             exitAfterFirstFrame = true
         case .reduceMotion:
             reduceMotion = true
+        case .keyHold:
+            guard let preference = KeyHoldPreference(rawValue: value) else {
+                throw UsageError(description: "option --key-hold needs one of auto, kitty, repeat, off, not '\(value)'", usage: usage)
+            }
+            keyHold = preference
         case .format:
             guard let format = OutputFormat(rawValue: value) else {
                 throw UsageError(description: "option --format needs one of ids, tsv, json, not '\(value)'", usage: usage)
@@ -265,7 +272,7 @@ public struct CommandLineOptions: Hashable, Sendable {
 
 /// An option of the command line.
 public enum Option: CaseIterable, Hashable, Sendable {
-    case help, version, config, state, longPress, reduceMotion, exitAfterFirstFrame, json, field, limit
+    case help, version, config, state, longPress, keyHold, reduceMotion, exitAfterFirstFrame, json, field, limit
     case format, height
     // Tool identities (CommandLineOptions+Identities.swift).
     case dryRun, force, shell, files, undo, write, yes
@@ -280,6 +287,7 @@ public enum Option: CaseIterable, Hashable, Sendable {
         case .config: ["--config"]
         case .state: ["--state"]
         case .longPress: ["--long-press-ms"]
+        case .keyHold: ["--key-hold"]
         case .exitAfterFirstFrame: ["--exit-after-first-frame"]
         case .reduceMotion: ["--reduce-motion"]
         case .json: ["--json"]
@@ -297,6 +305,7 @@ public enum Option: CaseIterable, Hashable, Sendable {
         case .config, .state: "PATH"
         case .longPress, .limit, .height: "N"
         case .field: "id|name|handle"
+        case .keyHold: "MODE"
         case .format: "ids|tsv|json"
         case .shell: "bash|zsh|fish"
         case .help, .version, .json, .exitAfterFirstFrame, .reduceMotion, .dryRun, .force, .files, .undo, .write, .yes: nil
@@ -321,6 +330,10 @@ public enum Option: CaseIterable, Hashable, Sendable {
         case .longPress:
             text =
                 "how long a press or key must be held, \(CommandLineOptions.longPressRange.lowerBound)–\(CommandLineOptions.longPressRange.upperBound) ms (default 500)"
+        case .keyHold:
+            text =
+                "how a key hold is told: auto (default), kitty (release\n" + "".padded(toColumns: 26)
+                + "events), repeat (auto-repeat) or off"
         case .exitAfterFirstFrame:
             return "  --exit-after-first-frame\n" + "".padded(toColumns: 26)
                 + "draw the first full frame, restore the terminal and exit 0\n"
@@ -343,7 +356,7 @@ public enum Option: CaseIterable, Hashable, Sendable {
 /// A command of `perch`, with what parsing and help need to know of it.
 public enum Command: CaseIterable, Hashable, Sendable {
     case interface, list, current, switchAccount, history, initConfig, configPath, configCheck, configEdit
-    case pick, completion, manPage
+    case pick, completion, manPage, doctor
     // Tool identities (CommandLineOptions+Identities.swift).
     case status, env, shellInit, setup, importAccounts
 
@@ -361,6 +374,7 @@ public enum Command: CaseIterable, Hashable, Sendable {
         case .configPath: "config path"
         case .configCheck: "config check"
         case .configEdit: "config edit"
+        case .doctor: "doctor"
         case .pick: "pick"
         case .completion: "completion"
         case .manPage: "man-page"
@@ -371,7 +385,7 @@ public enum Command: CaseIterable, Hashable, Sendable {
     /// The options it takes.
     var options: [Option] {
         switch self {
-        case .interface: Option.common + [.longPress, .reduceMotion, .exitAfterFirstFrame, .version, .help]
+        case .interface: Option.common + [.longPress, .keyHold, .reduceMotion, .exitAfterFirstFrame, .version, .help]
         case .list: Option.common + [.json, .format, .help]
         case .current: Option.common + [.json, .field, .help]
         case .history: Option.common + [.json, .limit, .help]
@@ -379,6 +393,7 @@ public enum Command: CaseIterable, Hashable, Sendable {
         case .pick: Option.common + [.height, .help]
         case .initConfig, .configPath, .configCheck, .configEdit: Option.common + [.help]
         case .completion, .manPage: [.help]
+        case .doctor: Option.common + [.longPress, .keyHold, .help]
         case .status, .env, .shellInit, .setup, .importAccounts: Option.common + identityOptions + [.help]
         }
     }
@@ -408,6 +423,7 @@ public enum Command: CaseIterable, Hashable, Sendable {
         case .pick: "pick an account in the inline picker and print its id"
         case .completion: "print the completion script for bash, zsh or fish"
         case .manPage: "print the manual page (roff), as installed as perch.1"
+        case .doctor: "what this terminal gives Perch, and a key-repeat test"
         case .status, .env, .shellInit, .setup, .importAccounts: identitySummary
         }
     }
@@ -529,6 +545,12 @@ public enum Command: CaseIterable, Hashable, Sendable {
                 + "Completes commands, options, and the account ids and names of the config in use."
         case .manPage:
             return "Prints perch(1) in man(7) format:  perch man-page | man -l -"
+        case .doctor:
+            return "Prints, one per line with how each was found: TERM and terminfo, colours, SGR mouse,\n"
+                + "bracketed paste, the kitty keyboard protocol and the key-hold mode, OSC 52, the\n"
+                + "locale's UTF-8, and the config and state paths with their permissions. On a\n"
+                + "terminal it then asks you to hold the 1 key for 2 seconds and reports the repeat\n"
+                + "delay and rate, and whether the hold would be recognised with --long-press-ms."
         case .interface, .configPath, .configCheck:
             return ""
         }

@@ -86,25 +86,47 @@ public enum PerchApp {
         var banner: String?
         var saved = SavedState()
         do {
-            let loaded = try store.load(accountIDs: Set(config.accounts.map(\.id)))
+            let loaded = try store.load(accounts: config.accounts)
             saved = loaded.state
             banner = loaded.warning
         } catch {
             banner = "Could not read the state file: \(error)"
         }
-        let info = RunInfo(
+        let (keyHold, typedAhead) = startKeyboardProtocol(options.keyHold, backend: backend)
+        var info = RunInfo(
             longPressMilliseconds: options.longPressMilliseconds, configDescription: config.description, statePath: paths.state)
+        info.keyHold = keyHold
         let state = AppState(
             accounts: config.accounts, saved: saved, size: backend.size, info: info, reduceMotion: options.reduceMotion, banner: banner)
-        let gestures = GestureRecognizer.Configuration(longPressMilliseconds: options.longPressMilliseconds)
+        var gestures = GestureRecognizer.Configuration(longPressMilliseconds: options.longPressMilliseconds)
+        gestures.keyHoldMode = keyHold
         // Measuring start-up needs no watch on the state folder.
         let watcher = options.exitAfterFirstFrame ? nil : StateWatcher(watching: paths.state)
         let loop = EventLoop(
             state: state, backend: backend, store: store, gestures: gestures, watcher: watcher, configPath: paths.config,
+            typedAhead: typedAhead,
             identities: IdentitySwitcher(environment: .current(statePath: paths.state), samplesOnly: config.path == nil))
+        if options.keyHold == .auto, keyHold == .autoRepeat {
+            // A terminal slow to start may answer the query after the probe gave up.
+            loop.lateKeyboardProtocolReply = { backend.pushKeyboardFlags(KeyboardProtocolProbe.flags) }
+        }
         let status = loop.run(exitAfterFirstFrame: options.exitAfterFirstFrame)
         if let failure = loop.failure { printError("perch: " + failure) }
         return status
+    }
+
+    /// Chooses the key-hold mode for `preference`, asking the terminal (``KeyboardProtocolProbe``)
+    /// under `auto`, and turns the kitty keyboard protocol on for release events. Returns the
+    /// mode and the bytes typed while the terminal was asked.
+    private static func startKeyboardProtocol(_ preference: KeyHoldPreference, backend: NcursesBackend) -> (KeyHoldMode, [UInt8]) {
+        var answer: KeyboardProtocolProbe.Answer?
+        var typed: [UInt8] = []
+        if preference == .auto {
+            (answer, typed) = KeyboardProtocolProbe.run(input: backend.inputDescriptor, output: STDOUT_FILENO)
+        }
+        let mode = KeyboardProtocolProbe.mode(requested: preference, answer: answer)
+        if mode == .releaseEvents { backend.pushKeyboardFlags(KeyboardProtocolProbe.flags) }
+        return (mode, typed)
     }
 
     /// Why the interface cannot start on these standard streams, or nil when both are terminals.

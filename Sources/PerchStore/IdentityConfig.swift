@@ -1,14 +1,14 @@
 import PerchCore
 
-/// A JSON value as read, for the parts of the config that are checked by hand (tool
-/// identities): whatever reader produced it, ``IdentityConfig`` only sees these.
-public enum JSONValue: Hashable, Sendable, Decodable {
+/// A JSON value as read, for the parts of the config that are checked as a whole (tool
+/// identities): ``IdentityConfig`` sees only these, whatever reader produced them.
+public enum JSONValue: Hashable, Sendable {
     case null
     case bool(Bool)
     case number(Double)
     case string(String)
     case array([JSONValue])
-    /// Members in the order read (JSONDecoder gives no order; then they are sorted by name).
+    /// Members in the order written.
     case object([(String, JSONValue)])
 
     public static func == (a: JSONValue, b: JSONValue) -> Bool {
@@ -38,30 +38,17 @@ public enum JSONValue: Hashable, Sendable, Decodable {
         }
     }
 
-    public init(from decoder: any Decoder) throws {
-        if let object = try? decoder.container(keyedBy: JSONKey.self) {
-            var members: [(String, JSONValue)] = []
-            for key in object.allKeys.sorted(by: { $0.stringValue < $1.stringValue }) {
-                members.append((key.stringValue, try object.decode(JSONValue.self, forKey: key)))
-            }
-            self = .object(members)
-            return
-        }
-        if var array = try? decoder.unkeyedContainer() {
-            var elements: [JSONValue] = []
-            while !array.isAtEnd { elements.append(try array.decode(JSONValue.self)) }
-            self = .array(elements)
-            return
-        }
-        let single = try decoder.singleValueContainer()
-        if single.decodeNil() {
-            self = .null
-        } else if let value = try? single.decode(Bool.self) {
-            self = .bool(value)
-        } else if let value = try? single.decode(Double.self) {
-            self = .number(value)
-        } else {
-            self = .string(try single.decode(String.self))
+    /// The value at `index` of `document`, with its members in the order written.
+    public init(_ document: JSONDocument, _ index: JSONDocument.Index) {
+        switch document.kind(index) {
+        case .object:
+            self = .object(document.members(index).map { (document.string($0.key) ?? "", JSONValue(document, $0.value)) })
+        case .array: self = .array(document.elements(index).map { JSONValue(document, $0) })
+        case .string: self = .string(document.string(index) ?? "")
+        case .number: self = .number(document.double(index) ?? 0)
+        case .true: self = .bool(true)
+        case .false: self = .bool(false)
+        case .null: self = .null
         }
     }
 
@@ -86,33 +73,6 @@ public enum IdentityConfig {
     /// The account keys this reads.
     public static let keys = IdentityTool.allCases.map(\.rawValue)
 
-    /// Whether the JSON text may hold an identity key: one of ``keys`` between double quotes,
-    /// anywhere. One pass over the bytes: a config without identities (the common case, and
-    /// the large ones) then skips looking for seven keys in each account, which cost 40% more
-    /// time to load 100,000 accounts.
-    public static func mayHoldIdentityKeys(_ bytes: [UInt8]) -> Bool {
-        let names = keys.map { Array($0.utf8) }
-        return bytes.withUnsafeBufferPointer { buffer in
-            let count = buffer.count
-            var index = 0
-            while index < count {
-                if buffer[index] == 0x22 {
-                    let start = index + 1
-                    for name in names where start + name.count < count && buffer[start + name.count] == 0x22 {
-                        var equal = true
-                        for offset in 0..<name.count where buffer[start + offset] != name[offset] {
-                            equal = false
-                            break
-                        }
-                        if equal { return true }
-                    }
-                }
-                index += 1
-            }
-            return false
-        }
-    }
-
     /// What reading an account's identity keys found.
     public struct Parsed: Hashable, Sendable {
         public var identities = ToolIdentities()
@@ -121,7 +81,9 @@ public enum IdentityConfig {
     }
 
     /// Reads the identity keys among `members` (an account's keys and values; other keys are
-    /// ignored, `null` is the same as absent) of the account at JSON path `place`.
+    /// ignored, `null` is the same as absent) of the account at JSON path `place`. Messages
+    /// start with the JSON path; the config reader puts the line and column of the tool's value
+    /// before them.
     /// - Parameter reportUnknownKeys: whether keys inside the tools' objects that Perch does not
     ///   know are reported as warnings.
     public static func parse(_ members: [(String, JSONValue)], at place: String, reportUnknownKeys: Bool = true) -> Parsed {
@@ -315,5 +277,22 @@ extension IdentityConfig {
         if let profile = identities.aws { members.append("\"aws\": " + object([("profile", profile)])) }
         if !identities.env.isEmpty { members.append("\"env\": " + object(identities.env.map { ($0.name, $0.value) })) }
         return members
+    }
+}
+
+extension ToolIdentities {
+    /// These identities with `tool`'s taken from `other` (for reading one tool at a time).
+    public func taking(_ tool: IdentityTool, from other: ToolIdentities) -> ToolIdentities {
+        var result = self
+        switch tool {
+        case .git: result.git = other.git
+        case .ssh: result.ssh = other.ssh
+        case .kube: result.kube = other.kube
+        case .gcloud: result.gcloud = other.gcloud
+        case .gh: result.gh = other.gh
+        case .aws: result.aws = other.aws
+        case .env: result.env = other.env
+        }
+        return result
     }
 }

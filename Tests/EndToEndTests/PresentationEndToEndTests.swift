@@ -114,6 +114,9 @@ struct PresentationEndToEndTests {
         let session = try TmuxSession.started()
         try session.expectAfter("2", shows: "Catalog ·")
         try session.send("j", "j")
+        // The screen to come back to is read once the cursor has moved (read at once, it was
+        // sometimes the screen from before the two j's).
+        #expect(try session.waitUntil { $0.contains { $0.contains("▸  3") } })
         let before = try session.screen()
         try session.expectAfter("S-F10", shows: "Copy id")
         try session.send("Enter")  // Open has the focus

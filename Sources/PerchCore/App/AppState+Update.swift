@@ -23,8 +23,8 @@ extension AppState {
             // but the outcomes of effects already under way are still taken in.
             switch event {
             case .key(let key) where key.key == .character("q") && presented.isEmpty: return [.quit]
-            case .resize, .switchSaved, .switchWaiting, .switchFailed, .hookEnded, .stateChanged, .accountAdded, .accountNotAdded,
-                .identitiesApplied, .identitiesChecked:
+            case .resize, .keyHoldModeChanged, .switchSaved, .switchWaiting, .switchFailed, .hookEnded, .stateChanged, .accountAdded,
+                .accountNotAdded, .identitiesApplied, .identitiesChecked:
                 break
             default: return []
             }
@@ -71,6 +71,9 @@ extension AppState {
             if sheet != nil || accountForm != nil { return routeText(text) }
             return []
         case .animationFrame, .focus:
+            return []
+        case .keyHoldModeChanged(let mode):
+            info.keyHold = mode
             return []
         case .switchSaved, .switchWaiting, .switchFailed, .hookEnded, .stateChanged, .accountAdded, .accountNotAdded, .identitiesApplied,
             .identitiesChecked:

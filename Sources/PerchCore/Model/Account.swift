@@ -23,14 +23,16 @@ public struct Account: Hashable, Sendable {
     /// account held inline grew by some 300 bytes, which made loading 100,000 accounts 25% slower.
     private var identityBox: IdentityBox?
 
+    /// Text fields keep at most ``TextMatching/maximumScalarsPerCluster`` scalars per grapheme
+    /// cluster; the rest of a longer one is dropped here, when the account is made.
     public init(
         id: String, name: String, handle: String? = nil, group: String? = nil, color: TerminalColor? = nil, onSwitch: String? = nil,
         identities: ToolIdentities = .none
     ) {
         self.id = id
-        self.name = name
-        self.handle = handle
-        self.group = group
+        self.name = TextMatching.cappingClusters(name).text
+        self.handle = handle.map { TextMatching.cappingClusters($0).text }
+        self.group = group.map { TextMatching.cappingClusters($0).text }
         self.color = color
         self.onSwitch = onSwitch
         self.identityBox = identities.isEmpty ? nil : IdentityBox(identities)

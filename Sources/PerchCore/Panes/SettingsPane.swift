@@ -6,6 +6,8 @@ public struct RunInfo: Hashable, Sendable {
     public var configDescription: String
     /// Path of the state file.
     public var statePath: String
+    /// How a key hold is recognised in this terminal.
+    public var keyHold: KeyHoldMode = .autoRepeat
 
     public init(longPressMilliseconds: Int64 = 500, configDescription: String = "embedded sample accounts", statePath: String = "") {
         self.longPressMilliseconds = longPressMilliseconds
@@ -41,7 +43,7 @@ public struct SettingsPane: ScreenModel, Hashable, Sendable {
     public internal(set) var list = ListCursor()
 
     /// List rows before the first action row (the information lines and a blank line).
-    static let actionsOffset = 4
+    static let actionsOffset = 5
 
     public init() {}
 
@@ -80,6 +82,7 @@ public struct SettingsPane: ScreenModel, Hashable, Sendable {
         let info = context.info
         let rows: [(String, String)] = [
             ("Long-press duration", "\(info.longPressMilliseconds) ms"),
+            ("Key hold", info.keyHold.summary),
             ("Config file", info.configDescription),
             ("State file", info.statePath),
         ]
