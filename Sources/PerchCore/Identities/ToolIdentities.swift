@@ -101,8 +101,10 @@ public struct ToolIdentities: Hashable, Sendable {
     /// No identity at all.
     public static let none = ToolIdentities()
 
-    /// Whether no tool is named.
-    public var isEmpty: Bool { tools.isEmpty }
+    /// Whether no tool is named (checked without building ``tools``: every account made asks).
+    public var isEmpty: Bool {
+        git == nil && ssh == nil && kube == nil && gcloud == nil && gh == nil && aws == nil && env.isEmpty
+    }
 
     /// The tools named, in the order a switch applies them.
     public var tools: [IdentityTool] {
