@@ -29,7 +29,8 @@ public struct IdentityOptions: Hashable, Sendable {
         case .yes: yes = true
         case .shell:
             guard let kind = ShellKind(rawValue: value) else {
-                throw CommandLineOptions.UsageError(description: "option --shell needs one of bash, zsh, fish, not '\(value)'", usage: usage)
+                throw CommandLineOptions.UsageError(
+                    description: "option --shell needs one of bash, zsh, fish, not '\(value)'", usage: usage)
             }
             shell = kind
         default: break
@@ -42,7 +43,9 @@ extension CommandLineOptions {
     func checkIdentityOperands() throws(UsageError) {
         switch command {
         case .shellInit:
-            guard let operand else { throw UsageError(description: "'perch shell-init' needs a shell: bash, zsh or fish", usage: command.usage) }
+            guard let operand else {
+                throw UsageError(description: "'perch shell-init' needs a shell: bash, zsh or fish", usage: command.usage)
+            }
             guard ShellKind(rawValue: operand) != nil else {
                 throw UsageError(description: "'perch shell-init' knows bash, zsh and fish, not '\(operand)'", usage: command.usage)
             }

@@ -39,14 +39,18 @@ extension CommandLineTool {
         var report = report
         var changed = false
         for (index, result) in report.results.enumerated() where result.status == .skipped {
-            guard result.tool == .git || result.tool == .ssh, result.detail.contains("perch setup \(result.tool.rawValue)") else { continue }
-            console.write("Perch wrote \(result.tool.rawValue)'s identity, but nothing uses it yet. Perch will "
-                + IdentitySetup.describe(result.tool, undo: false, switcher) + ".\nGo ahead? [y/N] ")
+            guard result.tool == .git || result.tool == .ssh, result.detail.contains("perch setup \(result.tool.rawValue)") else {
+                continue
+            }
+            console.write(
+                "Perch wrote \(result.tool.rawValue)'s identity, but nothing uses it yet. Perch will "
+                    + IdentitySetup.describe(result.tool, undo: false, switcher) + ".\nGo ahead? [y/N] ")
             guard let answer = readLine(), answer.lowercased().hasPrefix("y") else { continue }
             switch IdentitySetup.run(result.tool, undo: false, switcher) {
             case .changed(let message), .unchanged(let message):
                 console.print(shown(message.prefix(1).uppercased() + message.dropFirst()) + ".")
-                report.results[index] = IdentityResult(tool: result.tool, status: .applied, detail: String(result.detail.prefix { $0 != ";" }.dropLast(" written".count)))
+                report.results[index] = IdentityResult(
+                    tool: result.tool, status: .applied, detail: String(result.detail.prefix { $0 != ";" }.dropLast(" written".count)))
                 changed = true
             case .failed(let message):
                 console.error("perch setup \(result.tool.rawValue): \(message)")
@@ -118,7 +122,9 @@ extension CommandLineTool {
             console.print("Last applied \(last.time):")
             for result in last.report.results { console.print("  " + shown(result.summary)) }
         }
-        if drift { console.error("drift: a tool no longer has the account's identity; `perch switch \(account.id) --force` applies it again") }
+        if drift {
+            console.error("drift: a tool no longer has the account's identity; `perch switch \(account.id) --force` applies it again")
+        }
         return drift ? ExitStatus.unmet : ExitStatus.ok
     }
 
@@ -199,9 +205,11 @@ extension CommandLineTool {
             return ExitStatus.ok
         }
         do {
-            let outcome = try ConfigWriter.append(contentsOf: proposals, to: paths.config, samples: config.path == nil ? Account.samples : [])
+            let outcome = try ConfigWriter.append(
+                contentsOf: proposals, to: paths.config, samples: config.path == nil ? Account.samples : [])
             console.note(
-                "Added \(proposals.count) accounts to \(outcome.path)" + (outcome.backupPath.map { " (previous file kept as \($0))." } ?? "."))
+                "Added \(proposals.count) accounts to \(outcome.path)"
+                    + (outcome.backupPath.map { " (previous file kept as \($0))." } ?? "."))
         } catch {
             console.error("cannot add the accounts to the config: \(error)")
             return ExitStatus.unmet

@@ -43,7 +43,8 @@ public enum IdentityImport {
     /// names, without repeats.
     static func gitIdentities(_ environment: IdentityEnvironment) -> [ToolIdentities.Git] {
         func identity(_ arguments: [String]) -> ToolIdentities.Git? {
-            let run = ProgramRunner.run("git", ["config"] + arguments + ["--get-regexp", "^user\\.(name|email|signingkey)$"], in: environment)
+            let run = ProgramRunner.run(
+                "git", ["config"] + arguments + ["--get-regexp", "^user\\.(name|email|signingkey)$"], in: environment)
             guard let output = run.output else { return nil }
             var git = ToolIdentities.Git()
             for line in output.split(whereSeparator: \.isNewline) {

@@ -47,11 +47,13 @@ public enum IdentitySetup {
         }
         // The file must exist for git not to complain; an empty one changes nothing.
         if access(file, F_OK) != 0 {
-            do { try FileSystem.writeAtomically(Array("# Written by Perch; replaced at each switch.\n".utf8), to: file, mode: 0o644) } catch {
+            do { try FileSystem.writeAtomically(Array("# Written by Perch; replaced at each switch.\n".utf8), to: file, mode: 0o644) } catch
+            {
                 return .failed("\(error)")
             }
         }
-        let run = ProgramRunner.run("git", ["config", "--global", "--add", "include.path", file], in: switcher.environment, timeout: switcher.timeout)
+        let run = ProgramRunner.run(
+            "git", ["config", "--global", "--add", "include.path", file], in: switcher.environment, timeout: switcher.timeout)
         if let failure = run.failure { return .failed("git config --global --add include.path: \(failure)") }
         return .changed("added include.path = \(file) to your global git config")
     }
@@ -60,7 +62,8 @@ public enum IdentitySetup {
         let file = switcher.files.gitInclude
         guard switcher.gitIncludeState() == .included else { return .unchanged("your global git config does not include \(file)") }
         let run = ProgramRunner.run(
-            "git", ["config", "--global", "--fixed-value", "--unset-all", "include.path", file], in: switcher.environment, timeout: switcher.timeout)
+            "git", ["config", "--global", "--fixed-value", "--unset-all", "include.path", file], in: switcher.environment,
+            timeout: switcher.timeout)
         if let failure = run.failure { return .failed("git config --global --unset-all include.path: \(failure)") }
         return .changed("removed include.path = \(file) from your global git config")
     }
@@ -90,7 +93,8 @@ public enum IdentitySetup {
         }
         do {
             if access(files.sshInclude, F_OK) != 0 {
-                try FileSystem.writeAtomically(Array("# Written by Perch; replaced at each switch.\n".utf8), to: files.sshInclude, mode: 0o600)
+                try FileSystem.writeAtomically(
+                    Array("# Written by Perch; replaced at each switch.\n".utf8), to: files.sshInclude, mode: 0o600)
             }
             // At the top: an Include after a Host line would apply only to that host.
             let line = "\(sshMarker)\nInclude \(files.sshInclude.contains(" ") ? "\"\(files.sshInclude)\"" : files.sshInclude)\n"
@@ -98,7 +102,8 @@ public enum IdentitySetup {
             if existing == nil, access(folder, F_OK) != 0 {
                 mkdir(folder, 0o700)
             }
-            try FileSystem.writeAtomically(Array(line.utf8) + (existing?.bytes ?? []), to: files.userSSHConfig, mode: mode_t(existing?.mode ?? 0o600))
+            try FileSystem.writeAtomically(
+                Array(line.utf8) + (existing?.bytes ?? []), to: files.userSSHConfig, mode: mode_t(existing?.mode ?? 0o600))
         } catch {
             return .failed("\(error)")
         }

@@ -23,12 +23,16 @@ extension IdentitySwitcher {
         let identities = account.identities
         switch tool {
         case .git:
-            guard let git = identities.git else { return IdentityCheck(tool: .git, expected: "", actual: nil, matches: nil, note: "no git identity") }
+            guard let git = identities.git else {
+                return IdentityCheck(tool: .git, expected: "", actual: nil, matches: nil, note: "no git identity")
+            }
             let expected = identities.expected(.git)
             let run = ProgramRunner.run(
                 "git", ["config", "--global", "--includes", "--get-regexp", "^user\\.(name|email|signingkey)$"], in: environment,
                 timeout: timeout)
-            if case .notFound = run { return IdentityCheck(tool: .git, expected: expected, actual: nil, matches: nil, note: "git not found") }
+            if case .notFound = run {
+                return IdentityCheck(tool: .git, expected: expected, actual: nil, matches: nil, note: "git not found")
+            }
             var values: [String: String] = [:]
             // Exit status 1: no such key; the values are then all absent.
             if case .exited(let status, let output, _) = run, status == 0 || status == 1 {
@@ -46,14 +50,18 @@ extension IdentitySwitcher {
             let note = !matches && gitIncludeState() == .notIncluded ? "run `perch setup git`" : nil
             return IdentityCheck(tool: .git, expected: expected, actual: Self.describe(actual), matches: matches, note: note)
         case .ssh:
-            guard let ssh = identities.ssh else { return IdentityCheck(tool: .ssh, expected: "", actual: nil, matches: nil, note: "no ssh identity") }
+            guard let ssh = identities.ssh else {
+                return IdentityCheck(tool: .ssh, expected: "", actual: nil, matches: nil, note: "no ssh identity")
+            }
             let expected = environment.expandingTilde(ssh.identityFile)
             var actuals: [String] = []
             for host in ssh.hosts {
                 var arguments = ["-G", host]
                 if access(files.userSSHConfig, F_OK) == 0 { arguments = ["-F", files.userSSHConfig] + arguments }
                 let run = ProgramRunner.run("ssh", arguments, in: environment, timeout: timeout)
-                if case .notFound = run { return IdentityCheck(tool: .ssh, expected: ssh.identityFile, actual: nil, matches: nil, note: "ssh not found") }
+                if case .notFound = run {
+                    return IdentityCheck(tool: .ssh, expected: ssh.identityFile, actual: nil, matches: nil, note: "ssh not found")
+                }
                 guard let output = run.output else {
                     return IdentityCheck(tool: .ssh, expected: ssh.identityFile, actual: nil, matches: nil, note: run.failure)
                 }
@@ -64,7 +72,9 @@ extension IdentitySwitcher {
             let actual = Array(Set(actuals)).sorted().joined(separator: ", ")
             return IdentityCheck(tool: .ssh, expected: expected, actual: actual, matches: matches, note: note)
         case .kube:
-            guard let kube = identities.kube else { return IdentityCheck(tool: .kube, expected: "", actual: nil, matches: nil, note: "no kube identity") }
+            guard let kube = identities.kube else {
+                return IdentityCheck(tool: .kube, expected: "", actual: nil, matches: nil, note: "no kube identity")
+            }
             let context = ToolReaders.kubeCurrentContext(environment)
             guard let namespace = kube.namespace else {
                 return IdentityCheck(tool: .kube, expected: kube.context, actual: context ?? "(none)", matches: context == kube.context)
@@ -78,13 +88,18 @@ extension IdentitySwitcher {
             if actualNamespace == nil, context == kube.context {
                 return IdentityCheck(tool: .kube, expected: expected, actual: actual, matches: nil, note: run.failure)
             }
-            return IdentityCheck(tool: .kube, expected: expected, actual: actual, matches: context == kube.context && actualNamespace == namespace)
+            return IdentityCheck(
+                tool: .kube, expected: expected, actual: actual, matches: context == kube.context && actualNamespace == namespace)
         case .gcloud:
-            guard let name = identities.gcloud else { return IdentityCheck(tool: .gcloud, expected: "", actual: nil, matches: nil, note: "no gcloud identity") }
+            guard let name = identities.gcloud else {
+                return IdentityCheck(tool: .gcloud, expected: "", actual: nil, matches: nil, note: "no gcloud identity")
+            }
             let actual = ToolReaders.gcloudActiveConfiguration(environment)
             return IdentityCheck(tool: .gcloud, expected: name, actual: actual, matches: actual == name)
         case .gh:
-            guard let gh = identities.gh else { return IdentityCheck(tool: .gh, expected: "", actual: nil, matches: nil, note: "no gh identity") }
+            guard let gh = identities.gh else {
+                return IdentityCheck(tool: .gh, expected: "", actual: nil, matches: nil, note: "no gh identity")
+            }
             let actual = ToolReaders.ghActiveUser(environment, host: gh.hostname)
             return IdentityCheck(
                 tool: .gh, expected: "\(gh.user) on \(gh.hostname)", actual: actual.map { "\($0) on \(gh.hostname)" } ?? "(none)",
@@ -93,7 +108,8 @@ extension IdentitySwitcher {
             let expected = tool == .aws ? identities.aws.map { [EnvironmentEntry(name: "AWS_PROFILE", value: $0)] } ?? [] : identities.env
             let shown = expected.map { "\($0.name)=\($0.value)" }.joined(separator: " ")
             guard environment["PERCH_ACCOUNT"] != nil else {
-                return IdentityCheck(tool: tool, expected: shown, actual: nil, matches: nil, note: "per shell: eval \"$(perch env)\" or perch shell-init")
+                return IdentityCheck(
+                    tool: tool, expected: shown, actual: nil, matches: nil, note: "per shell: eval \"$(perch env)\" or perch shell-init")
             }
             let actual = expected.map { "\($0.name)=\(environment.variables[$0.name] ?? "(unset)")" }.joined(separator: " ")
             return IdentityCheck(tool: tool, expected: shown, actual: actual, matches: actual == shown)
@@ -131,19 +147,24 @@ extension IdentitySwitcher {
                 lines.append("git: write \(files.gitInclude) with \(Self.describe(identities.git!))" + (same ? " (already so)" : now))
             case .ssh:
                 let ssh = identities.ssh!
-                lines.append("ssh: write \(files.sshInclude): Host \(ssh.hosts.joined(separator: " ")) IdentityFile \(ssh.identityFile)" + (same ? " (already so)" : now))
+                lines.append(
+                    "ssh: write \(files.sshInclude): Host \(ssh.hosts.joined(separator: " ")) IdentityFile \(ssh.identityFile)"
+                        + (same ? " (already so)" : now))
             case .kube:
                 let kube = identities.kube!
                 var text = "kube: kubectl config use-context \(kube.context)"
                 if let namespace = kube.namespace { text += "; kubectl config set-context --current --namespace \(namespace)" }
-                lines.append(text + (same ? " (already so)" : now) + (environment.which("kubectl") == nil ? " [kubectl not found: skipped]" : ""))
+                lines.append(
+                    text + (same ? " (already so)" : now) + (environment.which("kubectl") == nil ? " [kubectl not found: skipped]" : ""))
             case .gcloud:
-                lines.append("gcloud: gcloud config configurations activate \(identities.gcloud!)" + (same ? " (already so)" : now)
-                    + (environment.which("gcloud") == nil ? " [gcloud not found: skipped]" : ""))
+                lines.append(
+                    "gcloud: gcloud config configurations activate \(identities.gcloud!)" + (same ? " (already so)" : now)
+                        + (environment.which("gcloud") == nil ? " [gcloud not found: skipped]" : ""))
             case .gh:
                 let gh = identities.gh!
-                lines.append("gh: gh auth switch --hostname \(gh.hostname) --user \(gh.user)" + (same ? " (already so)" : now)
-                    + (environment.which("gh") == nil ? " [gh not found: skipped]" : ""))
+                lines.append(
+                    "gh: gh auth switch --hostname \(gh.hostname) --user \(gh.user)" + (same ? " (already so)" : now)
+                        + (environment.which("gh") == nil ? " [gh not found: skipped]" : ""))
             case .aws, .env:
                 lines.append("\(tool.rawValue): per shell: \(describeExports(account, tool))")
             }

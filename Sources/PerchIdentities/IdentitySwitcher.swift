@@ -1,5 +1,5 @@
-import Glibc
 import FoundationEssentials
+import Glibc
 import PerchCore
 import PerchStore
 
@@ -42,7 +42,8 @@ public struct IdentitySwitcher: Sendable {
             }
         } catch {
             let reason = "not applied: \(error)"
-            return IdentityReport(accountID: account.id, results: account.identities.tools.map { IdentityResult(tool: $0, status: .failed, detail: reason) })
+            return IdentityReport(
+                accountID: account.id, results: account.identities.tools.map { IdentityResult(tool: $0, status: .failed, detail: reason) })
         }
     }
 
@@ -106,11 +107,13 @@ public struct IdentitySwitcher: Sendable {
             return result(set, applied: "\(kube.context), namespace \(namespace)")
         case .gcloud:
             guard let name = identities.gcloud else { break }
-            let run = ProgramRunner.run("gcloud", ["config", "configurations", "activate", name, "--quiet"], in: environment, timeout: timeout)
+            let run = ProgramRunner.run(
+                "gcloud", ["config", "configurations", "activate", name, "--quiet"], in: environment, timeout: timeout)
             return result(run, applied: name)
         case .gh:
             guard let gh = identities.gh else { break }
-            let run = ProgramRunner.run("gh", ["auth", "switch", "--hostname", gh.hostname, "--user", gh.user], in: environment, timeout: timeout)
+            let run = ProgramRunner.run(
+                "gh", ["auth", "switch", "--hostname", gh.hostname, "--user", gh.user], in: environment, timeout: timeout)
             return result(run, applied: "\(gh.user) on \(gh.hostname)")
         case .aws:
             guard let profile = identities.aws else { break }
@@ -163,7 +166,8 @@ public struct IdentitySwitcher: Sendable {
         var parts = tm()
         gmtime_r(&now, &parts)
         func two(_ value: Int32) -> String { value < 10 ? "0\(value)" : "\(value)" }
-        return "\(parts.tm_year + 1900)-\(two(parts.tm_mon + 1))-\(two(parts.tm_mday))T\(two(parts.tm_hour)):\(two(parts.tm_min)):\(two(parts.tm_sec))Z"
+        return
+            "\(parts.tm_year + 1900)-\(two(parts.tm_mon + 1))-\(two(parts.tm_mday))T\(two(parts.tm_hour)):\(two(parts.tm_min)):\(two(parts.tm_sec))Z"
     }
 
     // MARK: Perch's own files

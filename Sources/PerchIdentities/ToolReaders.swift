@@ -172,7 +172,9 @@ public enum ToolReaders {
         var value = text.trimmingWhitespace
         if value.count >= 2, let first = value.first, first == "\"" || first == "'", value.last == first {
             value = String(value.dropFirst().dropLast())
-        } else if let hash = value.indices.first(where: { value[$0] == "#" && $0 > value.startIndex && value[value.index(before: $0)] == " " }) {
+        } else if let hash = value.indices.first(where: {
+            value[$0] == "#" && $0 > value.startIndex && value[value.index(before: $0)] == " "
+        }) {
             value = String(value[..<hash]).trimmingWhitespace
         }
         return value

@@ -60,9 +60,9 @@ public enum ConfigWriter {
     /// Appends `accounts` (none empty, in order) to the config at `path` in one write, as
     /// ``append(_:to:samples:)`` does one (`perch import --write`).
     /// - Throws: ``ConfigWriteError``; the config file is then untouched.
-    public static func append(contentsOf accounts: [Account], to path: String, samples: [Account] = Account.samples) throws(ConfigWriteError)
-        -> Outcome
-    {
+    public static func append(
+        contentsOf accounts: [Account], to path: String, samples: [Account] = Account.samples
+    ) throws(ConfigWriteError) -> Outcome {
         let file: FileContents
         do {
             file = try FileSystem.readContents(path)

@@ -95,7 +95,9 @@ public enum IdentityConfig {
         return parsed
     }
 
-    private static func parse(_ tool: IdentityTool, _ value: JSONValue, at place: String, into parsed: inout Parsed, reportUnknownKeys: Bool) {
+    private static func parse(
+        _ tool: IdentityTool, _ value: JSONValue, at place: String, into parsed: inout Parsed, reportUnknownKeys: Bool
+    ) {
         var reader = ObjectReader(value: value, place: place, reportUnknownKeys: reportUnknownKeys)
         switch tool {
         case .git:
@@ -115,7 +117,9 @@ public enum IdentityConfig {
             case .string(let host)?: hosts = [host]
             case .array(let list)?:
                 for (index, element) in list.enumerated() {
-                    if case .string(let host) = element { hosts.append(host) } else {
+                    if case .string(let host) = element {
+                        hosts.append(host)
+                    } else {
                         reader.problems.append("\(place).host[\(index)]: expected a string")
                     }
                 }
@@ -123,8 +127,10 @@ public enum IdentityConfig {
             case nil, .null?: reader.problems.append("\(place).host: missing (required)")
             case let other?: reader.problems.append("\(place).host: expected a string or a list of strings, found \(other.kind)")
             }
-            for (index, host) in hosts.enumerated() where host.isEmpty || host.contains(where: { $0 == " " || $0 == "\t" || $0.isNewline }) {
-                reader.problems.append("\(place).host\(hosts.count > 1 ? "[\(index)]" : ""): \"\(host)\" must be one host pattern, without spaces")
+            for (index, host) in hosts.enumerated() where host.isEmpty || host.contains(where: { $0 == " " || $0 == "\t" || $0.isNewline })
+            {
+                reader.problems.append(
+                    "\(place).host\(hosts.count > 1 ? "[\(index)]" : ""): \"\(host)\" must be one host pattern, without spaces")
             }
             let file = reader.string("identityFile", required: true)
             if let file, file.contains(where: \.isNewline) { reader.problems.append("\(place).identityFile: must be one line") }
@@ -174,13 +180,15 @@ public enum IdentityConfig {
                 if !EnvironmentEntry.isValidName(name) {
                     reader.problems.append("\(path): \"\(name)\" is not a variable name (A–Z, a–z, 0–9 and '_', not starting with a digit)")
                 } else if EnvironmentEntry.reservedNames.contains(name) {
-                    reader.problems.append("\(path): Perch sets \(name) itself" + (name == "AWS_PROFILE" ? " (use \"aws\": {\"profile\": …})" : ""))
+                    reader.problems.append(
+                        "\(path): Perch sets \(name) itself" + (name == "AWS_PROFILE" ? " (use \"aws\": {\"profile\": …})" : ""))
                 } else if text.utf8.contains(0) {
                     reader.problems.append("\(path): must not hold a NUL character")
                 } else {
                     if EnvironmentEntry.looksLikeSecret(text) {
                         parsed.warnings.append(
-                            "\(path): looks like a secret (a token or key); secrets do not belong in the config (use a secret manager or a hook)")
+                            "\(path): looks like a secret (a token or key); secrets do not belong in the config (use a secret manager or a hook)"
+                        )
                     }
                     entries.append(EnvironmentEntry(name: name, value: text))
                 }
@@ -268,7 +276,9 @@ extension IdentityConfig {
             members.append("\"git\": " + object([("name", git.name), ("email", git.email), ("signingKey", git.signingKey)]))
         }
         if let ssh = identities.ssh {
-            let hosts = ssh.hosts.count == 1 ? ConfigWriter.json(ssh.hosts[0]) : "[" + ssh.hosts.map(ConfigWriter.json).joined(separator: ", ") + "]"
+            let hosts =
+                ssh.hosts.count == 1
+                ? ConfigWriter.json(ssh.hosts[0]) : "[" + ssh.hosts.map(ConfigWriter.json).joined(separator: ", ") + "]"
             members.append("\"ssh\": {\"host\": \(hosts), \"identityFile\": \(ConfigWriter.json(ssh.identityFile))}")
         }
         if let kube = identities.kube { members.append("\"kube\": " + object([("context", kube.context), ("namespace", kube.namespace)])) }

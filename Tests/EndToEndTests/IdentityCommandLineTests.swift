@@ -55,7 +55,8 @@ private struct IdentityHome {
 
     func writeKubeconfig(current: String, contexts: [String]) throws {
         let entries = contexts.map { "- context:\n    cluster: c\n  name: \($0)\n" }.joined()
-        try "apiVersion: v1\ncontexts:\n\(entries)current-context: \(current)\n".write(toFile: kubeconfig, atomically: true, encoding: .utf8)
+        try "apiVersion: v1\ncontexts:\n\(entries)current-context: \(current)\n".write(
+            toFile: kubeconfig, atomically: true, encoding: .utf8)
     }
 
     func calls(_ program: String) -> [String] {
@@ -136,7 +137,8 @@ struct IdentityCommandLineTests {
 
     @Test("perch status: ✓ when every tool matches (exit 0), ✗ after a change by hand (exit 1); --json and --files")
     func statusAndDrift() throws {
-        let scratch = try IdentityHome(config: #"{"accounts": [{"id": "work", "name": "Work", "kube": {"context": "prod"}, "gh": {"user": "ada-work"}}]}"#)
+        let scratch = try IdentityHome(
+            config: #"{"accounts": [{"id": "work", "name": "Work", "kube": {"context": "prod"}, "gh": {"user": "ada-work"}}]}"#)
         defer { scratch.cli.remove() }
         #expect(try scratch.run("switch", "work").status == 0)
         let clean = try scratch.run("status")
@@ -154,11 +156,12 @@ struct IdentityCommandLineTests {
         #expect(object["drift"] as? Bool == true)
         #expect((object["checks"] as? [[String: Any]])?.first?["actual"] as? String == "dev")
         let files = try scratch.run("status", "--files")
-        #expect(files.stdout.split(separator: "\n").map { String($0.split(separator: " ").first ?? "") } == [
-            scratch.cli.home.appendingPathComponent("config/perch/git/identity.gitconfig").path,
-            scratch.cli.home.appendingPathComponent("config/perch/ssh/config").path,
-            scratch.cli.home.appendingPathComponent("state/perch/state.identities.json").path,
-        ])
+        #expect(
+            files.stdout.split(separator: "\n").map { String($0.split(separator: " ").first ?? "") } == [
+                scratch.cli.home.appendingPathComponent("config/perch/git/identity.gitconfig").path,
+                scratch.cli.home.appendingPathComponent("config/perch/ssh/config").path,
+                scratch.cli.home.appendingPathComponent("state/perch/state.identities.json").path,
+            ])
         // --force applies them again, and status is clean once more.
         #expect(try scratch.run("switch", "work", "--force").status == 0)
         #expect(try scratch.run("status").status == 0)
@@ -172,7 +175,8 @@ struct IdentityCommandLineTests {
         let env = try scratch.bash(#"eval "$(perch env)"; printf '%s|%s|%s' "$PERCH_ACCOUNT" "$AWS_PROFILE" "$TEAM""#)
         #expect(env.stdout == "work|work-admin|web's")
         let shell = try scratch.bash(
-            #"eval "$(perch shell-init bash)"; perch switch home >/dev/null; printf '%s|%s|%s|%s' "$PERCH_ACCOUNT" "${AWS_PROFILE-unset}" "${TEAM-unset}" "$HOBBY""#)
+            #"eval "$(perch shell-init bash)"; perch switch home >/dev/null; printf '%s|%s|%s|%s' "$PERCH_ACCOUNT" "${AWS_PROFILE-unset}" "${TEAM-unset}" "$HOBBY""#
+        )
         #expect(shell.stdout == "home|unset|unset|birds", "\(shell.stderr)")
     }
 
@@ -218,7 +222,8 @@ struct IdentityCommandLineTests {
         let result = try scratch.run("switch", "work")
         #expect(result.status == 0)
         #expect(result.stdout == "Switched to work: Work (@ada.lovelace).\n", "per-shell tools are recorded, not printed")
-        let results = try String(contentsOfFile: scratch.cli.home.appendingPathComponent("state/perch/state.identities.json").path, encoding: .utf8)
+        let results = try String(
+            contentsOfFile: scratch.cli.home.appendingPathComponent("state/perch/state.identities.json").path, encoding: .utf8)
         #expect(results.contains("PERCH_SAMPLE_ROLE"))
         #expect(scratch.calls("kubectl").isEmpty && scratch.calls("gh").isEmpty)
         #expect(!FileManager.default.fileExists(atPath: scratch.cli.home.appendingPathComponent(".gitconfig").path))

@@ -11,7 +11,9 @@ import Testing
 /// The interface applies identities on its worker, before the hook, and shows them in Overview.
 @Suite("Tool identities through the loop", .serialized)
 struct IdentityLoopTests {
-    @Test("a pick applies the account's kube context on the worker, then runs its hook, which sees the context already switched; Overview shows ✓")
+    @Test(
+        "a pick applies the account's kube context on the worker, then runs its hook, which sees the context already switched; Overview shows ✓"
+    )
     func applyThenHook() throws {
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("perch-identity-loop-\(UUID().uuidString)").path
         try FileManager.default.createDirectory(atPath: folder + "/bin", withIntermediateDirectories: true)
@@ -28,7 +30,9 @@ struct IdentityLoopTests {
         let marker = folder + "/hook-saw"
         let accounts = [
             Account(id: "a", name: "Alpha"),
-            Account(id: "b", name: "Beta", onSwitch: "grep current-context '\(kubeconfig)' > '\(marker)'", identities: ToolIdentities(kube: .init(context: "prod"))),
+            Account(
+                id: "b", name: "Beta", onSwitch: "grep current-context '\(kubeconfig)' > '\(marker)'",
+                identities: ToolIdentities(kube: .init(context: "prod"))),
         ]
         let environment = IdentityEnvironment(
             variables: ["HOME": folder, "PATH": folder + "/bin:/usr/bin:/bin", "KUBECONFIG": kubeconfig], statePath: folder + "/state.json")
@@ -49,7 +53,8 @@ struct IdentityLoopTests {
         let keys = Array("a\u{1B}[B\r".utf8)
         _ = keys.withUnsafeBytes { write(ends[1], $0.baseAddress, $0.count) }
         #expect(waitUntil { backend.frames.last?.text.contains("✓ kube  prod") == true }, "applied, checked, shown")
-        #expect(waitUntil { (try? String(contentsOfFile: marker, encoding: .utf8)) == "current-context: prod\n" }, "the hook ran after kubectl")
+        #expect(
+            waitUntil { (try? String(contentsOfFile: marker, encoding: .utf8)) == "current-context: prod\n" }, "the hook ran after kubectl")
         let last = IdentitySwitcher(environment: environment).lastReport()
         #expect(last?.report.results == [IdentityResult(tool: .kube, status: .applied, detail: "prod")], "recorded with the switch")
         _ = Array("q".utf8).withUnsafeBytes { write(ends[1], $0.baseAddress, $0.count) }

@@ -66,22 +66,25 @@ struct IdentityOverviewTests {
     @Test("a failed tool after a switch becomes the banner; the hook follows only a switch")
     func failureBanner() {
         var state = state(current: "home")
-        let report = IdentityReport(accountID: "work", results: [IdentityResult(tool: .kube, status: .failed, detail: "timed out after 10 s and was killed")])
+        let report = IdentityReport(
+            accountID: "work", results: [IdentityResult(tool: .kube, status: .failed, detail: "timed out after 10 s and was killed")])
         _ = state.update(.switchSaved(.inMemory("work", from: state.saved)))
         let effects = state.update(.identitiesApplied(report, previous: "home", afterSwitch: true))
         #expect(state.banner == "Work: kube timed out after 10 s and was killed")
         #expect(effects == [.checkIdentities(accountID: "work")], "work has no onSwitch hook")
         var back = state
         _ = back.update(.switchSaved(.inMemory("home", from: back.saved)))
-        #expect(back.update(.identitiesApplied(IdentityReport(accountID: "home", results: []), previous: "work", afterSwitch: true)) == [
-            .runHook(accountID: "home", previous: "work")
-        ])
+        #expect(
+            back.update(.identitiesApplied(IdentityReport(accountID: "home", results: []), previous: "work", afterSwitch: true)) == [
+                .runHook(accountID: "home", previous: "work")
+            ])
     }
 
     @Test("a check for an account no longer current is dropped")
     func staleCheck() {
         var state = state(current: "home")
-        _ = state.update(.identitiesChecked(accountID: "work", [IdentityCheck(tool: .kube, expected: "prod", actual: "dev", matches: false)]))
+        _ = state.update(
+            .identitiesChecked(accountID: "work", [IdentityCheck(tool: .kube, expected: "prod", actual: "dev", matches: false)]))
         #expect(state.identities == nil)
     }
 

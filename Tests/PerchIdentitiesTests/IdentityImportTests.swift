@@ -12,10 +12,13 @@ struct IdentityImportTests {
         try scratch.writeKubeconfig()
         try scratch.write("[core]\n", to: "gcloud/configurations/config_work")
         try scratch.write("[core]\n", to: "gcloud/configurations/config_side-1")
-        try scratch.write("[default]\nregion = eu-west-1\n\n[profile work-admin]\nregion = x\n[ profile dev ]\n[sso-session s]\n", to: ".aws/config")
-        try scratch.write("github.com:\n    users:\n        ada:\n        ada-work:\n    user: ada\nghe.corp:\n    user: ada-corp\n", to: "gh/hosts.yml")
         try scratch.write(
-            "[user]\n\tname = Ada\n\temail = ada@home.example\n[includeIf \"gitdir:~/work/\"]\n\tpath = ~/.gitconfig-work\n", to: ".gitconfig")
+            "[default]\nregion = eu-west-1\n\n[profile work-admin]\nregion = x\n[ profile dev ]\n[sso-session s]\n", to: ".aws/config")
+        try scratch.write(
+            "github.com:\n    users:\n        ada:\n        ada-work:\n    user: ada\nghe.corp:\n    user: ada-corp\n", to: "gh/hosts.yml")
+        try scratch.write(
+            "[user]\n\tname = Ada\n\temail = ada@home.example\n[includeIf \"gitdir:~/work/\"]\n\tpath = ~/.gitconfig-work\n",
+            to: ".gitconfig")
         try scratch.write("[user]\n\temail = ada@work.example\n\tsigningKey = K1\n", to: ".gitconfig-work")
         return scratch
     }
@@ -35,10 +38,16 @@ struct IdentityImportTests {
         #expect(byID["gh-ada-corp"]?.identities.gh == .init(user: "ada-corp", host: "ghe.corp"))
         if ScratchHome.installed("git") {
             #expect(byID["git-home.example"]?.identities.git == .init(name: "Ada", email: "ada@home.example"))
-            #expect(byID["git-work.example"]?.identities.git == .init(email: "ada@work.example", signingKey: "K1"), "from the includeIf file")
+            #expect(
+                byID["git-work.example"]?.identities.git == .init(email: "ada@work.example", signingKey: "K1"), "from the includeIf file")
         }
         let groups = proposals.compactMap(\.group)
-        #expect(groups == groups.sorted { ["Kubernetes", "gcloud", "AWS", "GitHub", "git"].firstIndex(of: $0)! < ["Kubernetes", "gcloud", "AWS", "GitHub", "git"].firstIndex(of: $1)! })
+        #expect(
+            groups
+                == groups.sorted {
+                    ["Kubernetes", "gcloud", "AWS", "GitHub", "git"].firstIndex(of: $0)! < ["Kubernetes", "gcloud", "AWS", "GitHub", "git"]
+                        .firstIndex(of: $1)!
+                })
         #expect(Set(proposals.map(\.id)).count == proposals.count)
     }
 

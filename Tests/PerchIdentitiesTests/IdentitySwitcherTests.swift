@@ -88,14 +88,18 @@ struct IdentitySwitcherTests {
         let before = scratch.switcher().apply(account)
         #expect(before.results.first?.status == .skipped, "not in use before setup")
         #expect(before.results.first?.detail.contains("perch setup git") == true)
-        #expect(IdentitySetup.run(.git, undo: false, scratch.switcher()) == .changed("added include.path = \(scratch.switcher().files.gitInclude) to your global git config"))
+        #expect(
+            IdentitySetup.run(.git, undo: false, scratch.switcher())
+                == .changed("added include.path = \(scratch.switcher().files.gitInclude) to your global git config"))
         #expect(IdentitySetup.run(.git, undo: false, scratch.switcher()) != .changed(""), "once")
         #expect(scratch.read(".gitconfig")?.components(separatedBy: "include").count == 2, "one include section, added once")
         #expect(scratch.switcher().apply(account).results.first?.status == .applied)
         // What a commit outside a repository uses: the global config with its includes. (Plain
         // `git config --global KEY` does not follow includes, by git's design.)
         #expect(scratch.run("git", ["-C", scratch.home, "config", "user.email"]) == "ada@work.example")
-        #expect(scratch.run("git", ["-C", scratch.home, "config", "user.name"]) == "Ada \"W\"", "Perch's include comes after the user's own [user]")
+        #expect(
+            scratch.run("git", ["-C", scratch.home, "config", "user.name"]) == "Ada \"W\"",
+            "Perch's include comes after the user's own [user]")
         #expect(scratch.run("git", ["config", "--global", "--includes", "user.email"]) == "ada@work.example")
         #expect(scratch.switcher().check(account).first?.matches == true)
         // git config by hand changes the user's own [user], which Perch's include overrides: no drift.
@@ -131,7 +135,8 @@ struct IdentitySwitcherTests {
         #expect(scratch.read(".ssh/config")?.hasPrefix("# Added by `perch setup ssh`") == true, "at the top, before any Host")
         #expect(scratch.switcher().apply(account).results.first?.status == .applied)
         let output = scratch.run("ssh", ["-F", scratch.home + "/.ssh/config", "-G", "gitlab.com"]) ?? ""
-        #expect(ToolReaders.sshIdentityFiles(fromSSHG: output).first.map(scratch.environment.expandingTilde) == scratch.home + "/.ssh/id_work")
+        #expect(
+            ToolReaders.sshIdentityFiles(fromSSHG: output).first.map(scratch.environment.expandingTilde) == scratch.home + "/.ssh/id_work")
         #expect(scratch.switcher().check(account).first?.matches == true)
         _ = IdentitySetup.run(.ssh, undo: true, scratch.switcher())
         #expect(scratch.read(".ssh/config") == own)
@@ -159,7 +164,10 @@ struct IdentitySwitcherTests {
     @Test("the sample accounts never start a program nor write a tool's file")
     func samplesTouchNothing() throws {
         let scratch = try ScratchHome()
-        let account = Account.with("s", ToolIdentities(git: .init(email: "a@b"), kube: .init(context: "prod"), gh: .init(user: "u"), env: [.init(name: "X", value: "1")]))
+        let account = Account.with(
+            "s",
+            ToolIdentities(
+                git: .init(email: "a@b"), kube: .init(context: "prod"), gh: .init(user: "u"), env: [.init(name: "X", value: "1")]))
         let report = scratch.switcher(samplesOnly: true).apply(account)
         #expect(report.results.map(\.status) == [.skipped, .skipped, .skipped, .applied])
         #expect(scratch.calls("kubectl").isEmpty && scratch.calls("gh").isEmpty)
@@ -183,7 +191,10 @@ struct IdentitySwitcherTests {
         #expect(!scratch.calls("kubectl").contains { $0.contains("use-context") || $0.contains("set-context") })
         #expect(scratch.calls("gcloud").isEmpty && scratch.calls("gh").isEmpty)
         #expect(plan.count == 7)
-        #expect(plan.contains("kube: kubectl config use-context prod; kubectl config set-context --current --namespace web (now: dev, namespace default)"))
+        #expect(
+            plan.contains(
+                "kube: kubectl config use-context prod; kubectl config set-context --current --namespace web (now: dev, namespace default)")
+        )
         #expect(plan.contains("gcloud: gcloud config configurations activate work (now: default)"))
     }
 }

@@ -84,28 +84,28 @@ final class ScratchHome {
     /// Fakes that record their arguments and change the tool's file as the real program does.
     static let fakeScripts: [String: String] = [
         "kubectl": #"""
-            echo "$*" >> "$HOME/calls/kubectl.log"
-            case "$1 $2" in
-              "config use-context")
-                grep -q "name: $3\$" "$KUBECONFIG" || { echo "error: no context exists with the name: \"$3\"" >&2; exit 1; }
-                sed -i "s/^current-context:.*/current-context: $3/" "$KUBECONFIG" ;;
-              "config set-context") echo "$5" > "$HOME/kube-namespace" ;;
-              "config view") cat "$HOME/kube-namespace" 2>/dev/null || true ;;
-            esac
-            """#,
+        echo "$*" >> "$HOME/calls/kubectl.log"
+        case "$1 $2" in
+          "config use-context")
+            grep -q "name: $3\$" "$KUBECONFIG" || { echo "error: no context exists with the name: \"$3\"" >&2; exit 1; }
+            sed -i "s/^current-context:.*/current-context: $3/" "$KUBECONFIG" ;;
+          "config set-context") echo "$5" > "$HOME/kube-namespace" ;;
+          "config view") cat "$HOME/kube-namespace" 2>/dev/null || true ;;
+        esac
+        """#,
         "gcloud": #"""
-            echo "$*" >> "$HOME/calls/gcloud.log"
-            if [ "$1 $2 $3" = "config configurations activate" ]; then
-              [ -f "$CLOUDSDK_CONFIG/configurations/config_$4" ] || { echo "ERROR: Cannot activate configuration [$4], it does not exist." >&2; exit 1; }
-              printf '%s' "$4" > "$CLOUDSDK_CONFIG/active_config"
-            fi
-            """#,
+        echo "$*" >> "$HOME/calls/gcloud.log"
+        if [ "$1 $2 $3" = "config configurations activate" ]; then
+          [ -f "$CLOUDSDK_CONFIG/configurations/config_$4" ] || { echo "ERROR: Cannot activate configuration [$4], it does not exist." >&2; exit 1; }
+          printf '%s' "$4" > "$CLOUDSDK_CONFIG/active_config"
+        fi
+        """#,
         "gh": #"""
-            echo "$*" >> "$HOME/calls/gh.log"
-            if [ "$1 $2" = "auth switch" ]; then
-              printf '%s:\n    users:\n        other:\n        %s:\n    git_protocol: https\n    user: %s\n' "$4" "$6" "$6" > "$GH_CONFIG_DIR/hosts.yml"
-            fi
-            """#,
+        echo "$*" >> "$HOME/calls/gh.log"
+        if [ "$1 $2" = "auth switch" ]; then
+          printf '%s:\n    users:\n        other:\n        %s:\n    git_protocol: https\n    user: %s\n' "$4" "$6" "$6" > "$GH_CONFIG_DIR/hosts.yml"
+        fi
+        """#,
     ]
 
     /// A kubeconfig with contexts `dev` and `prod`, `dev` current.

@@ -20,7 +20,9 @@ struct ShellExportsTests {
     private func run(_ shell: ShellKind, _ script: String, in scratch: ScratchHome, extra: [String: String] = [:]) -> String? {
         var environment = scratch.environment
         for (name, value) in extra { environment.variables[name] = value }
-        let arguments = shell == .fish ? ["--no-config", "-c", script] : shell == .zsh ? ["-f", "-c", script] : ["--norc", "--noprofile", "-c", script]
+        let arguments =
+            shell == .fish
+            ? ["--no-config", "-c", script] : shell == .zsh ? ["-f", "-c", script] : ["--norc", "--noprofile", "-c", script]
         return ProgramRunner.run(shell.rawValue, arguments, in: environment).output
     }
 
@@ -48,14 +50,17 @@ struct ShellExportsTests {
             for: home, shell: shell, environment: [ShellExports.namesVariable: work.identities.exports.map(\.name).joined(separator: " ")])
         try scratch.write(first + second, to: "env.sh")
         let load = shell == .fish ? "source \(scratch.home)/env.sh" : ". \(scratch.home)/env.sh"
-        let check = shell == .fish
+        let check =
+            shell == .fish
             ? "for n in AWS_PROFILE DOLLAR QUOTE; if set -q $n; echo \"$n=$$n\"; else; echo \"$n unset\"; end; end"
             : "for n in AWS_PROFILE DOLLAR QUOTE; do if [ -n \"$(eval echo \\${$n+x})\" ]; then eval echo \"$n=\\$$n\"; else echo \"$n unset\"; fi; done"
         let output = run(shell, "\(load); \(check)", in: scratch)
         #expect(output == "AWS_PROFILE unset\nDOLLAR unset\nQUOTE=home\n", "\(names)")
     }
 
-    @Test("shell-init: after perch switch in that shell its variables follow; the wrapper keeps perch's exit status", arguments: ShellKind.allCases)
+    @Test(
+        "shell-init: after perch switch in that shell its variables follow; the wrapper keeps perch's exit status",
+        arguments: ShellKind.allCases)
     func shellInit(shell: ShellKind) throws {
         guard ScratchHome.installed(shell.rawValue) else { return }
         let scratch = try ScratchHome(fakes: [])

@@ -36,7 +36,8 @@ struct IdentityConfigTests {
         #expect(identities.gh == .init(user: "ada", host: "ghe.corp"))
         #expect(identities.env == [.init(name: "A_1", value: "x"), .init(name: "TEAM", value: "web")])
         #expect(identities.tools == [.git, .ssh, .kube, .gcloud, .gh, .aws, .env], "the fixed order a switch applies them in")
-        let objectForm = try ConfigLoader.parse(account(#""gcloud": {"configuration": "work"}, "ssh": {"host": "h", "identityFile": "f"}"#), path: "c")
+        let objectForm = try ConfigLoader.parse(
+            account(#""gcloud": {"configuration": "work"}, "ssh": {"host": "h", "identityFile": "f"}"#), path: "c")
         #expect(objectForm.accounts[0].identities.gcloud == "work")
         #expect(objectForm.accounts[0].identities.ssh?.hosts == ["h"])
     }
@@ -57,10 +58,18 @@ struct IdentityConfigTests {
             (#""ssh": {"host": [], "identityFile": "f"}"#, ["accounts[0].ssh.host: the list is empty; name at least one host"]),
             (#""ssh": {"host": "a b", "identityFile": "f"}"#, [#"accounts[0].ssh.host: "a b" must be one host pattern, without spaces"#]),
             (#""ssh": {"host": "h"}"#, ["accounts[0].ssh.identityFile: missing (required)"]),
-            (#""gcloud": "Work_1""#, [#"accounts[0].gcloud.configuration: "Work_1" is not a gcloud configuration name (a–z, 0–9 and '-', starting with a letter)"#]),
+            (
+                #""gcloud": "Work_1""#,
+                [
+                    #"accounts[0].gcloud.configuration: "Work_1" is not a gcloud configuration name (a–z, 0–9 and '-', starting with a letter)"#
+                ]
+            ),
             (#""aws": {"profile": ""}"#, ["accounts[0].aws.profile: must not be empty"]),
             (#""gh": {"host": "github.com"}"#, ["accounts[0].gh.user: missing (required)"]),
-            (#""env": {"1X": "v"}"#, [#"accounts[0].env.1X: "1X" is not a variable name (A–Z, a–z, 0–9 and '_', not starting with a digit)"#]),
+            (
+                #""env": {"1X": "v"}"#,
+                [#"accounts[0].env.1X: "1X" is not a variable name (A–Z, a–z, 0–9 and '_', not starting with a digit)"#]
+            ),
             (#""env": {"AWS_PROFILE": "v"}"#, [#"accounts[0].env.AWS_PROFILE: Perch sets AWS_PROFILE itself (use "aws": {"profile": …})"#]),
             (#""env": {"X": 1}"#, ["accounts[0].env.X: expected a string, found a number"]),
             (#""env": ["X"]"#, [#"accounts[0].env: expected an object of names and values, like {"TEAM": "web"}"#]),
@@ -72,9 +81,13 @@ struct IdentityConfigTests {
     @Test("a value that looks like a token is a warning, not an error; unknown keys inside a tool are warnings")
     func warnings() throws {
         let parsed = try ConfigLoader.parse(
-            account(#""env": {"GH": "ghp_abcdefghijklmnopqrstuvwxyz0123456789", "NOTE": "a plain value"}, "kube": {"context": "c", "namespce": "x"}"#),
+            account(
+                #""env": {"GH": "ghp_abcdefghijklmnopqrstuvwxyz0123456789", "NOTE": "a plain value"}, "kube": {"context": "c", "namespce": "x"}"#
+            ),
             path: "c")
-        #expect(parsed.warnings.contains { $0.hasPrefix("line 1, column ") && $0.contains(": accounts[0].env.GH: looks like a secret") }, "\(parsed.warnings)")
+        #expect(
+            parsed.warnings.contains { $0.hasPrefix("line 1, column ") && $0.contains(": accounts[0].env.GH: looks like a secret") },
+            "\(parsed.warnings)")
         #expect(!parsed.warnings.contains { $0.contains("NOTE") })
         #expect(parsed.warnings.contains { $0.hasSuffix(#"accounts[0].kube.namespce: unknown key, ignored (did you mean "namespace"?)"#) })
         #expect(parsed.accounts[0].identities.kube == .init(context: "c"))

@@ -49,8 +49,8 @@ public final class EffectWorker: @unchecked Sendable {
     ///     (runs without a real environment, such as tests of the loop).
     public init(
         store: StateStore?, saved: SavedState = SavedState(), configPath: String?,
-        hookTimeoutMilliseconds: Int64 = HookProcess.timeoutMilliseconds, lockTimeoutMilliseconds: Int = EffectWorker.lockTimeoutMilliseconds,
-        identities: IdentitySwitcher? = nil
+        hookTimeoutMilliseconds: Int64 = HookProcess.timeoutMilliseconds,
+        lockTimeoutMilliseconds: Int = EffectWorker.lockTimeoutMilliseconds, identities: IdentitySwitcher? = nil
     ) {
         self.identities = identities
         self.lockTimeout = lockTimeoutMilliseconds
@@ -117,11 +117,8 @@ public final class EffectWorker: @unchecked Sendable {
             guard let account = accounts.first(where: { $0.id == id }) else { return }
             identityQueue.async {
                 // The same function `perch switch` calls.
-                let report =
-                    self.identities?.apply(account)
-                    ?? IdentityReport(
-                        accountID: id,
-                        results: account.identities.tools.map { IdentityResult(tool: $0, status: .skipped, detail: "no identity environment") })
+                let skipped = account.identities.tools.map { IdentityResult(tool: $0, status: .skipped, detail: "no identity environment") }
+                let report = self.identities?.apply(account) ?? IdentityReport(accountID: id, results: skipped)
                 self.post(.identitiesApplied(report, previous: previous, afterSwitch: afterSwitch))
             }
         case .checkIdentities(let id):

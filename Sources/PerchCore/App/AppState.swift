@@ -68,9 +68,11 @@ public struct AppState: Hashable, Sendable {
     /// What the panes and layers see of the root while they update or draw.
     public var context: ModelContext {
         ModelContext(
-            accounts: accountsIndex, saved: saved, currentIndex: currentIndex, pendingSwitch: pendingSwitch, size: size, clock: clock, info: info,
+            accounts: accountsIndex, saved: saved, currentIndex: currentIndex, pendingSwitch: pendingSwitch, size: size, clock: clock,
+            info: info,
             reduceMotion: reduceMotion, sheetStyle: sheetStyle, catalog: catalogPane,
-            identities: identities?.accountID == saved.currentAccount ? identities : nil)
+            identities: identities?.accountID == saved.currentAccount ? identities : nil
+        )
     }
 
     // MARK: Reading

@@ -58,14 +58,17 @@ public struct OverviewPane: ScreenModel, Hashable, Sendable {
                 text = check.expected
                 if check.matches == false { text += " (now \(check.actual ?? "nothing"))" }
                 if let note = check.note { text += "  " + note }
-                style = check.matches == true ? Style(foreground: .green) : check.matches == false ? Style(foreground: .red, bold: true) : .dim
+                style =
+                    check.matches == true ? Style(foreground: .green) : check.matches == false ? Style(foreground: .red, bold: true) : .dim
             } else if tool.isPerShell {
                 // Nothing global to apply or read: the shell gets them from `perch env`.
                 text = account.identities.expected(tool) + "  per shell (perch env)"
             } else if let result {
                 mark = result.status == .applied ? "✓" : result.status == .failed ? "✗" : "–"
                 text = "\(result.status.rawValue): \(result.detail)"
-                style = result.status == .applied ? Style(foreground: .green) : result.status == .failed ? Style(foreground: .red, bold: true) : .dim
+                style =
+                    result.status == .applied
+                    ? Style(foreground: .green) : result.status == .failed ? Style(foreground: .red, bold: true) : .dim
             } else {
                 text = "not checked yet"
             }
