@@ -284,7 +284,9 @@ struct CommandLineTool {
         let count = config.accounts.count
         let hooks = config.accounts.filter { $0.onSwitch != nil }.count
         let hookText = hooks == 0 ? "" : ", \(hooks) with an onSwitch hook"
-        console.print("config \(paths.config): valid, \(count) account\(count == 1 ? "" : "s")\(hookText).")
+        let tools = config.accounts.filter { !$0.identities.isEmpty }.count
+        let toolText = tools == 0 ? "" : ", \(tools) with tool identities"
+        console.print("config \(paths.config): valid, \(count) account\(count == 1 ? "" : "s")\(hookText)\(toolText).")
         return ExitStatus.ok
     }
 

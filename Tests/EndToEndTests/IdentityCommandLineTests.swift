@@ -106,6 +106,7 @@ struct IdentityCommandLineTests {
     func switchApplies() throws {
         let scratch = try IdentityHome()
         defer { scratch.cli.remove() }
+        #expect(try scratch.run("config", "check").stdout.hasSuffix("valid, 2 accounts, 2 with tool identities.\n"))
         let result = try scratch.run("switch", "work")
         #expect(result.status == 0, "\(result.stderr)")
         #expect(result.stdout.contains("  kube: applied (prod)"))
