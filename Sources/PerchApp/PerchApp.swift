@@ -1,5 +1,6 @@
 import Glibc
 import PerchCore
+import PerchIdentities
 import PerchStore
 import PerchTerminal
 
@@ -103,7 +104,8 @@ public enum PerchApp {
         let watcher = options.exitAfterFirstFrame ? nil : StateWatcher(watching: paths.state)
         let loop = EventLoop(
             state: state, backend: backend, store: store, gestures: gestures, watcher: watcher, configPath: paths.config,
-            typedAhead: typedAhead)
+            typedAhead: typedAhead,
+            identities: IdentitySwitcher(environment: .current(statePath: paths.state), samplesOnly: config.path == nil))
         if options.keyHold == .auto, keyHold == .autoRepeat {
             // A terminal slow to start may answer the query after the probe gave up.
             loop.lateKeyboardProtocolReply = { backend.pushKeyboardFlags(KeyboardProtocolProbe.flags) }

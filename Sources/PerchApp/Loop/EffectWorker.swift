@@ -1,6 +1,7 @@
 import Dispatch
 import Glibc
 import PerchCore
+import PerchIdentities
 import PerchStore
 import Synchronization
 
@@ -13,6 +14,8 @@ import Synchronization
 ///   order on one serial queue, so a reload never overtakes a save. A lock held by another
 ///   process is waited for here, with ``AppEvent/switchWaiting(accountID:reason:)`` sent first.
 /// - Each `onSwitch` hook runs on a queue of its own, so a slow hook delays no save.
+/// - Tool identities are applied and checked in order on a serial queue of their own (each
+///   program with its own timeout), so a slow `gcloud` delays neither a save nor a redraw.
 /// - Perch's own saves are remembered by file identity (device, inode, size, mtime), so the
 ///   watch on the state folder firing for them causes no re-read.
 public final class EffectWorker: @unchecked Sendable {
@@ -23,6 +26,8 @@ public final class EffectWorker: @unchecked Sendable {
     private let storeQueue = DispatchQueue(label: "perch.effects.store")
     private let hookQueue = DispatchQueue(label: "perch.effects.hooks", attributes: .concurrent)
     private let hookGroup = DispatchGroup()
+    private let identityQueue = DispatchQueue(label: "perch.effects.identities")
+    private let identities: IdentitySwitcher?
     private let store: StateStore?
     private let configPath: String?
     private let hookTimeoutMilliseconds: Int64
@@ -40,10 +45,14 @@ public final class EffectWorker: @unchecked Sendable {
     ///   - configPath: the config `Add account…` appends to; nil refuses to add any.
     ///   - hookTimeoutMilliseconds: how long an `onSwitch` hook may run before it is killed.
     ///   - lockTimeoutMilliseconds: how long a switch waits for another holder of the state lock.
+    ///   - identities: applies and checks tool identities; nil reports every tool as skipped
+    ///     (runs without a real environment, such as tests of the loop).
     public init(
         store: StateStore?, saved: SavedState = SavedState(), configPath: String?,
-        hookTimeoutMilliseconds: Int64 = HookProcess.timeoutMilliseconds, lockTimeoutMilliseconds: Int = EffectWorker.lockTimeoutMilliseconds
+        hookTimeoutMilliseconds: Int64 = HookProcess.timeoutMilliseconds,
+        lockTimeoutMilliseconds: Int = EffectWorker.lockTimeoutMilliseconds, identities: IdentitySwitcher? = nil
     ) {
+        self.identities = identities
         self.lockTimeout = lockTimeoutMilliseconds
         var ends: [Int32] = [-1, -1]
         if pipe(&ends) == 0 {
@@ -104,6 +113,22 @@ public final class EffectWorker: @unchecked Sendable {
             }
         case .addAccount(let account):
             storeQueue.async { self.post(self.add(account, samples: accounts)) }
+        case .applyIdentities(let id, let previous, let afterSwitch):
+            guard let account = accounts.first(where: { $0.id == id }) else { return }
+            identityQueue.async {
+                // The same function `perch switch` calls.
+                let skipped = account.identities.tools.map { IdentityResult(tool: $0, status: .skipped, detail: "no identity environment") }
+                let report = self.identities?.apply(account) ?? IdentityReport(accountID: id, results: skipped)
+                self.post(.identitiesApplied(report, previous: previous, afterSwitch: afterSwitch))
+            }
+        case .checkIdentities(let id):
+            guard let account = accounts.first(where: { $0.id == id }), let identities else { return }
+            identityQueue.async {
+                // Per-shell tools are the shell's business: the interface's own environment is
+                // the one it started with, not what its shell will get after a pick.
+                let checks = account.identities.tools.filter { !$0.isPerShell }.map { identities.check($0, of: account) }
+                self.post(.identitiesChecked(accountID: id, checks))
+            }
         case .copyToClipboard, .quit, .suspend:
             break
         }
@@ -145,6 +170,7 @@ public final class EffectWorker: @unchecked Sendable {
     /// Waits until the effects asked for so far, hooks included, have posted their outcomes (for tests).
     public func finishAll() {
         storeQueue.sync {}
+        identityQueue.sync {}
         hookGroup.wait()
     }
 

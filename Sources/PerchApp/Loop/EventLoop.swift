@@ -1,5 +1,6 @@
 import Glibc
 import PerchCore
+import PerchIdentities
 import PerchStore
 import PerchTerminal
 
@@ -50,10 +51,12 @@ public final class EventLoop {
     ///   - hookTimeoutMilliseconds: how long an `onSwitch` hook may run.
     ///   - lockTimeoutMilliseconds: how long a switch waits for another holder of the state lock.
     ///   - poller: the clock and the wait (``SystemPoller``, or ``VirtualPoller`` in tests).
+    ///   - identities: applies and checks the accounts' tool identities; nil for none.
     public init(
         state: AppState, backend: TerminalBackend, store: StateStore?, gestures: GestureRecognizer.Configuration,
         watcher: StateWatcher? = nil, configPath: String? = nil, hookTimeoutMilliseconds: Int64 = HookProcess.timeoutMilliseconds,
-        lockTimeoutMilliseconds: Int = EffectWorker.lockTimeoutMilliseconds, poller: Poller = SystemPoller(), typedAhead: [UInt8] = []
+        lockTimeoutMilliseconds: Int = EffectWorker.lockTimeoutMilliseconds, poller: Poller = SystemPoller(), typedAhead: [UInt8] = [],
+        identities: IdentitySwitcher? = nil
     ) {
         self.typedAhead = typedAhead
         self.state = state
@@ -63,7 +66,7 @@ public final class EventLoop {
         self.poller = poller
         self.worker = EffectWorker(
             store: store, saved: state.saved, configPath: configPath, hookTimeoutMilliseconds: hookTimeoutMilliseconds,
-            lockTimeoutMilliseconds: lockTimeoutMilliseconds)
+            lockTimeoutMilliseconds: lockTimeoutMilliseconds, identities: identities)
     }
 
     private func now() -> Int64 { poller.now() }
@@ -75,6 +78,10 @@ public final class EventLoop {
     ///   without reading input (`--exit-after-first-frame`, for measuring start-up).
     public func run(exitAfterFirstFrame: Bool = false) -> Int32 {
         var dirty = true
+        // What the current account's tools report now, read on the worker: Overview shows drift.
+        if !exitAfterFirstFrame {
+            for effect in state.refreshIdentities(apply: false) { perform(effect) }
+        }
         if !typedAhead.isEmpty {
             lastInput = now()
             _ = feed(decoder.feed(typedAhead), at: lastInput)
@@ -201,7 +208,7 @@ public final class EventLoop {
     /// Carries out one effect: the terminal's own here, everything slow on the worker.
     private func perform(_ effect: Effect) {
         switch effect {
-        case .recordSwitch, .runHook, .addAccount:
+        case .recordSwitch, .runHook, .addAccount, .applyIdentities, .checkIdentities:
             worker.perform(effect, accounts: state.accounts)
         case .copyToClipboard(let text):
             backend.write(control: OSC52.sequence(for: text))

@@ -24,7 +24,7 @@ extension AppState {
             switch event {
             case .key(let key) where key.key == .character("q") && presented.isEmpty: return [.quit]
             case .resize, .keyHoldModeChanged, .switchSaved, .switchWaiting, .switchFailed, .hookEnded, .stateChanged, .accountAdded,
-                .accountNotAdded:
+                .accountNotAdded, .identitiesApplied, .identitiesChecked:
                 break
             default: return []
             }
@@ -75,7 +75,8 @@ extension AppState {
         case .keyHoldModeChanged(let mode):
             info.keyHold = mode
             return []
-        case .switchSaved, .switchWaiting, .switchFailed, .hookEnded, .stateChanged, .accountAdded, .accountNotAdded:
+        case .switchSaved, .switchWaiting, .switchFailed, .hookEnded, .stateChanged, .accountAdded, .accountNotAdded, .identitiesApplied,
+            .identitiesChecked:
             return handleOutcome(event)
         }
     }
@@ -148,6 +149,7 @@ extension AppState {
         case .showHelp: presented.append(.help(HelpOverlay(context: context)))
         case .dismiss: dismissTop()
         case .addAccount: openAccountForm()
+        case .reapplyIdentities: return refreshIdentities(apply: true)
         case .startFilter:
             accountsIndex.prepareSearch()
             return route(.action(action))

@@ -43,6 +43,8 @@ public struct AppState: Hashable, Sendable {
     public internal(set) var sheetStyle: SheetStyle = .edgeToEdge
     /// A switch handed to the store and not confirmed yet; Overview shows it as pending.
     public internal(set) var pendingSwitch: PendingSwitch?
+    /// The current account's tool identities as last applied and checked; Overview shows them.
+    public internal(set) var identities: IdentityStatus?
 
     /// - Parameters:
     ///   - reduceMotion: true (the default, for callers without a clock) draws every change at
@@ -66,8 +68,11 @@ public struct AppState: Hashable, Sendable {
     /// What the panes and layers see of the root while they update or draw.
     public var context: ModelContext {
         ModelContext(
-            accounts: accountsIndex, saved: saved, currentIndex: currentIndex, pendingSwitch: pendingSwitch, size: size, clock: clock, info: info,
-            reduceMotion: reduceMotion, sheetStyle: sheetStyle, catalog: catalogPane)
+            accounts: accountsIndex, saved: saved, currentIndex: currentIndex, pendingSwitch: pendingSwitch, size: size, clock: clock,
+            info: info,
+            reduceMotion: reduceMotion, sheetStyle: sheetStyle, catalog: catalogPane,
+            identities: identities?.accountID == saved.currentAccount ? identities : nil
+        )
     }
 
     // MARK: Reading
@@ -130,6 +135,17 @@ public struct AppState: Hashable, Sendable {
     }
 
     // MARK: Accounts and saved state
+
+    /// Asks for the current account's identities to be applied again (`r` in Overview), or for
+    /// them to be read at start-up (`check`); nothing without a current account with identities.
+    public mutating func refreshIdentities(apply: Bool) -> [Effect] {
+        guard let account = currentAccount, !account.identities.isEmpty else { return [] }
+        if apply {
+            identities = IdentityStatus(accountID: account.id, report: nil, checks: identities?.checks, applying: true)
+            return [.applyIdentities(accountID: account.id, previous: nil, afterSwitch: false)]
+        }
+        return [.checkIdentities(accountID: account.id)]
+    }
 
     /// Adopts a saved state from the store (it wins over what this process believed); the
     /// Catalog follows a change of account.

@@ -50,6 +50,8 @@ public struct ModelContext {
     public var sheetStyle: SheetStyle
     /// The Catalog pane, for layers that show one of its items (a context menu, an alert, a cover).
     public var catalog: CatalogPane
+    /// The current account's tool identities as last applied and checked, or nil.
+    public var identities: IdentityStatus? = nil
 
     /// Geometry of the screen's parts.
     public var layout: Layout { Layout(size: size) }

@@ -26,6 +26,8 @@ public enum KeyAction: Hashable, Sendable {
     case focusPrevious, focusNext
     /// Open the `Add account…` form.
     case addAccount
+    /// Apply the current account's tool identities again (Overview).
+    case reapplyIdentities
 }
 
 /// Who receives keys now: the selected pane, or the kind of the top presented layer.
@@ -155,7 +157,8 @@ public enum KeyBindings {
         case .pane(let tab):
             var paneKeys: [KeyBinding] = []
             switch tab {
-            case .overview: break
+            case .overview:
+                paneKeys = [KeyBinding(keys(.character("r")), "r", .reapplyIdentities, "apply the account's tools again")]
             case .catalog:
                 paneKeys =
                     listMoves + [
