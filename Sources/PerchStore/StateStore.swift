@@ -153,7 +153,7 @@ public struct StateStore: Sendable {
     /// - Throws: ``StateError`` when the file cannot be read, is from a newer version, or the
     ///   lock or the write fails; the old file is then intact.
     public func recordSwitch(
-        to accountID: String, source: SwitchSource, time: String = StateStore.timestamp(), lockTimeoutMilliseconds: Int = 2000,
+        to accountID: String, source: SwitchSource, time: String? = nil, lockTimeoutMilliseconds: Int = 2000,
         shouldWaitForLock: (Int) -> Bool = { _ in true }
     ) throws(StateError) -> SwitchOutcome {
         try locked(timeoutMilliseconds: lockTimeoutMilliseconds, shouldWait: shouldWaitForLock) { () throws(StateError) in
@@ -177,7 +177,10 @@ public struct StateStore: Sendable {
             // After the state: a writer killed in between loses this entry, never invents one.
             var warning: String?
             do {
-                try history.append(SwitchRecord(account: accountID, previous: current.currentAccount, time: time, source: source))
+                // The time the switch is saved, under the lock (not when it was asked for: a
+                // switch may have waited for another process's lock).
+                let saved = time ?? Self.timestamp()
+                try history.append(SwitchRecord(account: accountID, previous: current.currentAccount, time: saved, source: source))
             } catch {
                 warning = "The switch is saved, but not its history entry: \(error)"
             }

@@ -71,12 +71,12 @@ struct HookProcessTests {
         #expect(descriptors.count == 2)
         #expect(hook.waitForEnd() == .succeeded)
         #expect(hook.descriptors.isEmpty)
-        // New pipes take the lowest free numbers: those the hook just closed.
+        // New pipes take the lowest free numbers: usually those the hook just closed (another
+        // test's thread may take one first; the files opened here must survive either way).
         var reused: [Int32] = [0, 0, 0, 0]
         #expect(pipe(&reused) == 0)
         #expect(pipe(&reused[2]) == 0)
         defer { for fd in reused { close(fd) } }
-        #expect(Set(descriptors).isSubset(of: Set(reused)), "\(descriptors) \(reused)")
         for fd in descriptors { hook.drain(fd) }
         _ = hook.reap(at: MonotonicClock.now())
         for fd in reused { #expect(fcntl(fd, F_GETFD) != -1, "descriptor \(fd) was closed by the hook") }

@@ -93,11 +93,13 @@ struct SheetBehaviourTests {
         var s = sheetState(list)
         let sheet = s.sheet!
         #expect(sheet.rows == [.account(1), .heading("G1"), .account(0), .account(3), .heading("G2"), .account(2)])
-        #expect(sheet.cursor.cursor == 2, "on the first account, A, under its heading")
+        #expect(sheet.cursor.cursor == 0, "no account is current: on the first row, B")
+        _ = s.update(.key(KeyEvent(.down)))
+        #expect(s.sheet?.cursor.cursor == 2, "over the G1 heading")
         _ = s.update(.key(KeyEvent(.up)))
         #expect(s.sheet?.cursor.cursor == 0, "over the G1 heading")
         _ = s.update(.key(KeyEvent(.down)))
-        #expect(s.sheet?.cursor.cursor == 2, "over the G1 heading")
+        #expect(s.sheet?.cursor.cursor == 2)
         _ = s.update(.key(KeyEvent(.down)))
         _ = s.update(.key(KeyEvent(.down)))
         #expect(s.sheet?.cursor.cursor == 5, "over the G2 heading")
@@ -360,5 +362,20 @@ struct KeyHoldContextTests {
         #expect(state.presented.count == 1, "only the context menu is up; no repeat reached it")
         #expect(press(at: 1_300) == [.key(KeyEvent(.enter))], "a new press after the hold")
         #expect(press(at: 1_600) == [.key(KeyEvent(.enter))], "and another, 300 ms later, is not taken for a repeat")
+    }
+}
+
+@Suite("The sheet's first cursor")
+struct SheetFirstCursorTests {
+    // Bug: with no current account, the sheet opened with its cursor on account 0, under its group heading mid-list.
+    @Test("with no current account the cursor starts on the first row, not on account 0 under a heading")
+    func firstRowWithoutCurrent() {
+        let accounts = [
+            Account(id: "t1", name: "Team One", group: "team"), Account(id: "a", name: "Alone"), Account(id: "b", name: "Beta"),
+        ]
+        var state = AppState(accounts: accounts, size: Size(width: 80, height: 24))
+        _ = state.update(.key(.char("a")))
+        #expect(state.sheet?.cursor.cursor == 0)
+        #expect(state.sheet.map { $0.row(0, accounts: 3) } == .account(1), "the first row: Alone, before the team heading")
     }
 }

@@ -45,6 +45,28 @@ struct StateStoreTests {
         }
     }
 
+    // Bug: a switch that waited for another process's lock was dated in the history when it was asked for, not when saved.
+    @Test("a switch that waits for the lock is dated when it is saved")
+    func historyTimeIsSaveTime() throws {
+        try withTemporaryFolder { folder in
+            let store = StateStore(path: folder + "/state.json")
+            try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+            let lock = open(store.lockPath, O_RDWR | O_CREAT, 0o600)
+            defer { close(lock) }
+            #expect(flock(lock, LOCK_EX) == 0)
+            let asked = Date()
+            // The other holder lets go after 1.2 s of waiting.
+            _ = try store.recordSwitch(to: "work", source: .cli) { waited in
+                if waited >= 1_200 { flock(lock, LOCK_UN) }
+                return true
+            }
+            let line = try #require(String(contentsOfFile: store.history.path, encoding: .utf8).split(separator: "\n").last)
+            let time = try #require(line.split(separator: "\"").drop { $0 != "time" }.dropFirst(2).first)
+            let saved = try #require(try? Date(String(time), strategy: .iso8601))
+            #expect(saved.timeIntervalSince1970 >= asked.timeIntervalSince1970.rounded(.down) + 1, "\(line)")
+        }
+    }
+
     @Test("a missing file loads the default state without a warning")
     func missingFile() throws {
         try withTemporaryFolder { folder in

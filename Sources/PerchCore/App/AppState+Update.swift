@@ -197,8 +197,10 @@ extension AppState {
             sheet.target = closing.displayedHeight(context)
             presented.removeLast()
         }
-        let current = currentIndex ?? 0
-        sheet.moveCursor(to: sheet.rows?.firstIndex(of: .account(current)) ?? current, direction: 1, context)
+        // On the current account; with none, on the first row (not on account 0, which may sit
+        // under a group heading in the middle of the list).
+        let row = currentIndex.map { current in sheet.rows?.firstIndex(of: .account(current)) ?? current } ?? 0
+        sheet.moveCursor(to: row, direction: 1, context)
         presented.append(.accountSheet(sheet))
         settlePresentations()
     }
