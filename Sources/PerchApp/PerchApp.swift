@@ -86,13 +86,17 @@ public enum PerchApp {
         }
         let info = RunInfo(
             longPressMilliseconds: options.longPressMilliseconds, configDescription: config.description, statePath: paths.state)
+        // The history is for Stats: one that cannot be read shows as none.
+        let history = SwitchHistory(records: (try? store.history.read()) ?? [])
         let state = AppState(
-            accounts: config.accounts, saved: saved, size: backend.size, info: info, reduceMotion: options.reduceMotion, banner: banner)
+            accounts: config.accounts, saved: saved, size: backend.size, info: info, reduceMotion: options.reduceMotion, banner: banner,
+            history: history)
         let gestures = GestureRecognizer.Configuration(longPressMilliseconds: options.longPressMilliseconds)
         // Measuring start-up needs no watch on the state folder.
         let watcher = options.exitAfterFirstFrame ? nil : StateWatcher(watching: paths.state)
         let loop = EventLoop(
-            state: state, backend: backend, store: store, gestures: gestures, watcher: watcher, configPath: paths.config)
+            state: state, backend: backend, store: store, gestures: gestures, watcher: watcher, configPath: paths.config,
+            wallClock: { LocalTime.now(monotonic: MonotonicClock.now()) })
         let status = loop.run(exitAfterFirstFrame: options.exitAfterFirstFrame)
         if let failure = loop.failure { printError("perch: " + failure) }
         return status

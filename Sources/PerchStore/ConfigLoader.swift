@@ -99,7 +99,7 @@ public enum ConfigLoader {
             throw .unreadable(error)
         }
         let parsed = try parse(file.bytes, path: paths.config, reportUnknownKeys: reportUnknownKeys)
-        if parsed.accounts.contains(where: { $0.onSwitch != nil }) {
+        if parsed.accounts.contains(where: \.runsCommands) {
             // As ssh does with its config: commands that others could change are not run.
             if file.mode & 0o022 != 0 { throw .unsafePermissions(path: paths.config, mode: file.mode) }
             if file.owner != getuid(), file.owner != 0 { throw .unsafeOwner(path: paths.config, owner: file.owner) }
@@ -282,7 +282,7 @@ private struct RawAccount: Decodable {
     /// The keys of format version 1. Decoding through an enum of them is the fast path of
     /// `JSONDecoder`; looking for other keys costs a second container, made only when asked.
     enum Field: String, CodingKey, CaseIterable {
-        case id, name, handle, group, color, onSwitch
+        case id, name, handle, group, color, onSwitch, catalog
     }
 
     static let known = Field.allCases.map(\.rawValue)
@@ -322,6 +322,7 @@ private struct RawAccount: Decodable {
         let group = string(.group, required: false)
         let colorName = string(.color, required: false)
         let onSwitch = string(.onSwitch, required: false)
+        let catalog = catalogCommands(container, place)
         if decoder.userInfo[ConfigLoader.reportUnknownKeysKey] as? Bool == true, let all = try? decoder.container(keyedBy: JSONKey.self) {
             // Sorted: a JSON object's keys come back in no particular order.
             for key in all.allKeys.map(\.stringValue).sorted() where !Self.known.contains(key) {
@@ -340,6 +341,42 @@ private struct RawAccount: Decodable {
             }
         }
         guard problems.isEmpty, let id, let name else { return }
-        account = Account(id: id, name: name, handle: handle, group: group, color: color, onSwitch: onSwitch)
+        account = Account(id: id, name: name, handle: handle, group: group, color: color, onSwitch: onSwitch, catalog: catalog)
+    }
+
+    /// The keys of an account's `catalog` object.
+    enum CatalogField: String, CodingKey, CaseIterable {
+        case command, preview, open
+    }
+
+    /// Decodes `catalog` (`{"command": "…", "preview": "…", "open": "…"}`, each optional and a
+    /// non-empty string), collecting problems like the other fields.
+    private mutating func catalogCommands(_ container: KeyedDecodingContainer<Field>, _ place: () -> String) -> CatalogCommands? {
+        guard container.contains(.catalog), (try? container.decodeNil(forKey: .catalog)) != true else { return nil }
+        guard let object = try? container.nestedContainer(keyedBy: CatalogField.self, forKey: .catalog) else {
+            problems.append(#"\#(place()).catalog: expected an object like {"command": "gh repo list"}"#)
+            return nil
+        }
+        var commands = CatalogCommands()
+        for field in CatalogField.allCases {
+            let value: String?
+            do {
+                value = try object.decodeIfPresent(String.self, forKey: field)
+            } catch {
+                problems.append("\(place()).catalog.\(field.rawValue): expected a string")
+                continue
+            }
+            guard let value else { continue }
+            if value.allSatisfy(\.isWhitespace) {
+                problems.append("\(place()).catalog.\(field.rawValue): must not be empty (leave the key out instead)")
+                continue
+            }
+            switch field {
+            case .command: commands.command = value
+            case .preview: commands.preview = value
+            case .open: commands.open = value
+            }
+        }
+        return commands
     }
 }

@@ -148,7 +148,7 @@ struct ContextMenuTests {
         _ = press(&state, KeyEvent(.pageDown), .char("k"))
         let before = state
         _ = press(&state, .char("m"), .char("k"), enter)
-        guard case .cover(.item(let item))? = state.presented.last else {
+        guard case .cover(.item(let item, _))? = state.presented.last else {
             Issue.record("no cover")
             return
         }

@@ -23,6 +23,10 @@ public final class EffectWorker: @unchecked Sendable {
     private let storeQueue = DispatchQueue(label: "perch.effects.store")
     private let hookQueue = DispatchQueue(label: "perch.effects.hooks", attributes: .concurrent)
     private let hookGroup = DispatchGroup()
+    /// Catalog sources and previews run here, each on its own thread, so a hanging one delays nothing else.
+    private let catalogQueue = DispatchQueue(label: "perch.effects.catalog", attributes: .concurrent)
+    /// How long a Catalog command may run, in milliseconds.
+    private let catalogTimeout: Int64
     private let store: StateStore?
     private let configPath: String?
     private let hookTimeoutMilliseconds: Int64
@@ -42,9 +46,11 @@ public final class EffectWorker: @unchecked Sendable {
     ///   - lockTimeoutMilliseconds: how long a switch waits for another holder of the state lock.
     public init(
         store: StateStore?, saved: SavedState = SavedState(), configPath: String?,
-        hookTimeoutMilliseconds: Int64 = HookProcess.timeoutMilliseconds, lockTimeoutMilliseconds: Int = EffectWorker.lockTimeoutMilliseconds
+        hookTimeoutMilliseconds: Int64 = HookProcess.timeoutMilliseconds, lockTimeoutMilliseconds: Int = EffectWorker.lockTimeoutMilliseconds,
+        catalogTimeoutMilliseconds: Int64 = CapturedCommand.timeoutMilliseconds
     ) {
         self.lockTimeout = lockTimeoutMilliseconds
+        self.catalogTimeout = catalogTimeoutMilliseconds
         var ends: [Int32] = [-1, -1]
         if pipe(&ends) == 0 {
             for end in ends {
@@ -104,9 +110,50 @@ public final class EffectWorker: @unchecked Sendable {
             }
         case .addAccount(let account):
             storeQueue.async { self.post(self.add(account, samples: accounts)) }
-        case .copyToClipboard, .quit, .suspend:
+        case .loadCatalog(let id, let command):
+            let account = accounts.first { $0.id == id }
+            let timeout = catalogTimeout
+            catalogQueue.async(group: hookGroup) {
+                let output = CapturedCommand.run(command, variables: Self.variables(account, id: id), timeout: timeout)
+                if let failure = output.failure {
+                    self.post(.catalogFailed(accountID: id, reason: failure))
+                } else {
+                    let parsed = CatalogOutput.parse(output.stdout)
+                    self.post(.catalogLoaded(accountID: id, items: parsed.items, skipped: parsed.skipped))
+                }
+            }
+        case .previewCatalogItem(let id, let command, let item):
+            let account = accounts.first { $0.id == id }
+            let timeout = catalogTimeout
+            catalogQueue.async(group: hookGroup) {
+                let output = CapturedCommand.run(command, variables: Self.variables(account, id: id, item: item), timeout: timeout)
+                let preview: CatalogPreview =
+                    output.failure.map { .failed($0.split(separator: "\n").joined(separator: " · ")) }
+                    ?? .text(String(decoding: output.stdout.prefix(Self.previewLimit), as: UTF8.self))
+                self.post(.catalogPreviewed(accountID: id, itemID: item.id, preview))
+            }
+        case .savePanes(let panes):
+            storeQueue.async {
+                guard let store = self.store else { return }
+                // Pane state is a convenience: a failure to keep it is not worth a banner.
+                if (try? store.savePanes(panes, lockTimeoutMilliseconds: self.lockTimeout)) != nil {
+                    self.ownWrite = FileSystem.identity(of: store.path)
+                }
+            }
+        case .copyToClipboard, .quit, .suspend, .openCatalogItem:
             break
         }
+    }
+
+    /// Most bytes of a preview kept (the cover scrolls through them).
+    static let previewLimit = 1 << 20
+
+    /// The environment a Catalog command gets besides Perch's: the account, and the item for a
+    /// preview or an open (in variables, never in the shell text).
+    static func variables(_ account: Account?, id: String, item: CatalogItem? = nil) -> [(String, String)] {
+        var result = [("PERCH_ACCOUNT_ID", id), ("PERCH_ACCOUNT_NAME", account?.name ?? ""), ("PERCH_ACCOUNT_HANDLE", account?.handle ?? "")]
+        if let item { result += [("PERCH_ITEM_ID", item.id), ("PERCH_ITEM_TITLE", item.title)] }
+        return result
     }
 
     /// Reads the state file again after the folder watch fired, unless the file is still the
@@ -123,6 +170,7 @@ public final class EffectWorker: @unchecked Sendable {
             // used, so an account unknown here is not a reason to change the file.
             guard let loaded = try? store.peek() else { return }  // unreadable: the next change tells again
             self.post(.stateChanged(loaded.state, warning: loaded.warning))
+            if let records = try? store.history.read() { self.post(.historyChanged(SwitchHistory(records: records))) }
         }
     }
 

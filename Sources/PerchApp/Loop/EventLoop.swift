@@ -47,7 +47,8 @@ public final class EventLoop {
     public init(
         state: AppState, backend: TerminalBackend, store: StateStore?, gestures: GestureRecognizer.Configuration,
         watcher: StateWatcher? = nil, configPath: String? = nil, hookTimeoutMilliseconds: Int64 = HookProcess.timeoutMilliseconds,
-        lockTimeoutMilliseconds: Int = EffectWorker.lockTimeoutMilliseconds, poller: Poller = SystemPoller()
+        lockTimeoutMilliseconds: Int = EffectWorker.lockTimeoutMilliseconds, poller: Poller = SystemPoller(),
+        catalogTimeoutMilliseconds: Int64 = CapturedCommand.timeoutMilliseconds, wallClock: @escaping () -> WallTime? = { nil }
     ) {
         self.state = state
         self.backend = backend
@@ -56,7 +57,18 @@ public final class EventLoop {
         self.poller = poller
         self.worker = EffectWorker(
             store: store, saved: state.saved, configPath: configPath, hookTimeoutMilliseconds: hookTimeoutMilliseconds,
-            lockTimeoutMilliseconds: lockTimeoutMilliseconds)
+            lockTimeoutMilliseconds: lockTimeoutMilliseconds, catalogTimeoutMilliseconds: catalogTimeoutMilliseconds)
+        self.wallClock = wallClock
+    }
+
+    /// Reads the wall clock and the local time zone (``LocalTime/now(monotonic:)`` in the
+    /// interface); nil leaves the state without one (tests).
+    private let wallClock: () -> WallTime?
+
+    /// Tells `update` the wall time: at start and when Stats' next minute comes round.
+    private func readWallClock() -> Bool {
+        guard let time = wallClock() else { return false }
+        return apply([.wallClock(time)], at: now())
     }
 
     private func now() -> Int64 { poller.now() }
@@ -68,6 +80,7 @@ public final class EventLoop {
     ///   without reading input (`--exit-after-first-frame`, for measuring start-up).
     public func run(exitAfterFirstFrame: Bool = false) -> Int32 {
         var dirty = true
+        _ = readWallClock()
         while exitStatus == nil {
             if dirty, !suspended {
                 let frame = state.renderFrame()
@@ -106,6 +119,9 @@ public final class EventLoop {
             dirty = apply(recognizer.expire(at: time), at: time) || dirty
             if let frame = state.nextAnimationDeadline, time >= frame {
                 dirty = apply([.animationFrame], at: time) || dirty
+            }
+            if let minute = state.nextWallClockDeadline, time >= minute {
+                dirty = readWallClock() || dirty
             }
             if fds[3].revents & Int16(POLLIN) != 0 {
                 dirty = apply(worker.drain(), at: time) || dirty
@@ -146,8 +162,8 @@ public final class EventLoop {
     /// a lone `ESC`), or -1 (forever) when none.
     private func nextTimeout() -> Int32 {
         var deadline = recognizer.nextDeadline
-        if let frame = state.nextAnimationDeadline {
-            deadline = deadline.map { min($0, frame) } ?? frame
+        for next in [state.nextAnimationDeadline, state.nextWallClockDeadline].compactMap({ $0 }) {
+            deadline = deadline.map { min($0, next) } ?? next
         }
         if let timeout = decoder.pendingTimeoutMilliseconds {
             let flush = lastInput + timeout
@@ -183,8 +199,12 @@ public final class EventLoop {
     /// Carries out one effect: the terminal's own here, everything slow on the worker.
     private func perform(_ effect: Effect) {
         switch effect {
-        case .recordSwitch, .runHook, .addAccount:
+        case .recordSwitch, .runHook, .addAccount, .loadCatalog, .previewCatalogItem, .savePanes:
             worker.perform(effect, accounts: state.accounts)
+        case .openCatalogItem(let id, let command, let item):
+            let account = state.accounts.first { $0.id == id }
+            let failure = runOnTerminal(command, variables: EffectWorker.variables(account, id: id, item: item))
+            _ = apply([.catalogItemOpened(accountID: id, failure: failure)], at: now())
         case .copyToClipboard(let text):
             backend.write(control: OSC52.sequence(for: text))
         case .quit:
@@ -192,6 +212,17 @@ public final class EventLoop {
         case .suspend:
             suspend()
         }
+    }
+
+    /// Runs `script` on the terminal with the interface suspended (modes off, main screen) and
+    /// waits for it, then takes the terminal back and redraws (``TerminalCommand``). Returns why
+    /// it failed, or nil.
+    private func runOnTerminal(_ script: String, variables: [(String, String)]) -> String? {
+        backend.suspend()
+        let failure = TerminalCommand.run(script, variables: variables)
+        backend.resume()
+        _ = apply([.resize(backend.updateSize())], at: now())
+        return failure
     }
 
     private func suspend() {

@@ -43,6 +43,13 @@ public struct AppState: Hashable, Sendable {
     public internal(set) var sheetStyle: SheetStyle = .edgeToEdge
     /// A switch handed to the store and not confirmed yet; Overview shows it as pending.
     public internal(set) var pendingSwitch: PendingSwitch?
+    /// The switches, for Stats.
+    public internal(set) var history: SwitchHistory
+    /// The wall clock as last read by the loop (``AppEvent/wallClock(_:)``); nil before.
+    public internal(set) var wallTime: WallTime?
+    /// The pane state last handed to the store (``Effect/savePanes(_:)``), so that an unchanged
+    /// one is not written again.
+    var savedPanes: [String: AccountPanes]
 
     /// - Parameters:
     ///   - reduceMotion: true (the default, for callers without a clock) draws every change at
@@ -50,7 +57,7 @@ public struct AppState: Hashable, Sendable {
     ///   - banner: a message to show from the first frame (e.g. a state file read with a warning).
     public init(
         accounts: [Account], saved: SavedState = SavedState(), size: Size, info: RunInfo = RunInfo(), reduceMotion: Bool = true,
-        banner: String? = nil
+        banner: String? = nil, history: SwitchHistory = SwitchHistory(), wallTime: WallTime? = nil
     ) {
         self.accountsIndex = AccountsIndex(accounts)
         self.banner = banner
@@ -60,14 +67,29 @@ public struct AppState: Hashable, Sendable {
         self.info = info
         self.currentIndex = accountsIndex.index(of: saved.currentAccount)
         if currentIndex == nil { self.saved.currentAccount = nil }
-        catalogPane.load(for: currentAccount)
+        self.history = history
+        self.wallTime = wallTime
+        let kept = saved.panes ?? [:]
+        savedPanes = kept
+        catalogPane = CatalogPane(memory: kept.compactMapValues(\.catalog))
+        statsPane = StatsPane(scrolls: kept.compactMapValues(\.statsScroll))
+        catalogPane.load(for: currentAccount, visible: Layout(size: self.size).listRows)
+        statsPane.show(saved.currentAccount ?? "")
+    }
+
+    /// What to keep of each account's panes for the next run (``SavedState/panes``).
+    public var paneMemory: [String: AccountPanes] {
+        var result: [String: AccountPanes] = [:]
+        for (id, memory) in catalogPane.memory { result[id, default: AccountPanes()].catalog = memory }
+        for (id, scroll) in statsPane.memory { result[id, default: AccountPanes()].statsScroll = scroll }
+        return result
     }
 
     /// What the panes and layers see of the root while they update or draw.
     public var context: ModelContext {
         ModelContext(
             accounts: accountsIndex, saved: saved, currentIndex: currentIndex, pendingSwitch: pendingSwitch, size: size, clock: clock, info: info,
-            reduceMotion: reduceMotion, sheetStyle: sheetStyle, catalog: catalogPane)
+            reduceMotion: reduceMotion, sheetStyle: sheetStyle, catalog: catalogPane, history: history, wallTime: wallTime)
     }
 
     // MARK: Reading
@@ -121,12 +143,29 @@ public struct AppState: Hashable, Sendable {
     public func contextMenuLayout(_ menu: ContextMenu) -> ContextMenuLayout? { menu.layout(context) }
 
     /// When the event loop must send ``AppEvent/animationFrame`` next, in milliseconds on the
-    /// clock; nil when nothing moves (then nothing wakes the loop).
+    /// clock; nil when nothing moves (then nothing wakes the loop). The Catalog's spinner moves
+    /// while its source runs and the Catalog is shown.
     public var nextAnimationDeadline: Int64? {
         for layer in presented {
             if case .accountSheet(let sheet) = layer, sheet.animation != nil { return clock + AccountSheet.animationFrameMilliseconds }
         }
+        if selectedTab == .catalog, !isCovered, catalogPane.isLoading { return clock + CatalogPane.spinnerFrameMilliseconds }
         return nil
+    }
+
+    /// When the loop must read the wall clock again (``AppEvent/wallClock(_:)``), in milliseconds
+    /// on the clock: the next minute, while Stats is shown (its current interval counts up); nil
+    /// elsewhere, so that idle stays at zero wake-ups.
+    public var nextWallClockDeadline: Int64? {
+        guard selectedTab == .stats, !isCovered, let wallTime else { return nil }
+        let now = wallTime.seconds(at: clock)
+        let next = (now / 60 + 1) * 60
+        return wallTime.monotonic + (next - wallTime.seconds) * 1000
+    }
+
+    /// Whether a full-screen layer hides the panes.
+    var isCovered: Bool {
+        presented.contains { if case .cover = $0 { true } else if case .accountForm = $0 { true } else { false } }
     }
 
     // MARK: Accounts and saved state
@@ -137,7 +176,10 @@ public struct AppState: Hashable, Sendable {
         let previous = saved.currentAccount
         saved = newSaved
         if currentIndex == nil { saved.currentAccount = nil }
-        if saved.currentAccount != previous { catalogPane.load(for: currentAccount) }
+        if saved.currentAccount != previous {
+            catalogPane.load(for: currentAccount, visible: layout.listRows)
+            statsPane.show(saved.currentAccount ?? "")
+        }
     }
 
     /// Replaces the accounts (the config was written again): the current account is found anew
@@ -145,6 +187,9 @@ public struct AppState: Hashable, Sendable {
     mutating func replaceAccounts(_ newAccounts: [Account]) {
         accountsIndex = AccountsIndex(newAccounts)
         currentIndex = accountsIndex.index(of: saved.currentAccount)
+        // Catalog commands may have changed: each source runs again when next shown.
+        catalogPane.forgetLoads()
+        catalogPane.load(for: currentAccount, visible: layout.listRows)
         relayout()
     }
 }

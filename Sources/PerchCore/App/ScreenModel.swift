@@ -50,6 +50,10 @@ public struct ModelContext {
     public var sheetStyle: SheetStyle
     /// The Catalog pane, for layers that show one of its items (a context menu, an alert, a cover).
     public var catalog: CatalogPane
+    /// The switches, for Stats.
+    public var history: SwitchHistory = SwitchHistory()
+    /// The wall clock as last read; nil before the loop's first reading.
+    public var wallTime: WallTime?
 
     /// Geometry of the screen's parts.
     public var layout: Layout { Layout(size: size) }
@@ -90,6 +94,11 @@ public enum Intent: Hashable, Sendable {
     case toggleReduceMotion
     /// Switch between edge-to-edge and inset sheets (Settings).
     case toggleSheetStyle
+    /// Run the current account's Catalog source again (`r`).
+    case refreshCatalog
+    /// Open a Catalog item of the current account: with its `catalog.open` command when it has
+    /// one, else in a full-screen cover.
+    case openCatalogItem(id: String)
 }
 
 /// A change to the current account's Catalog.

@@ -26,6 +26,8 @@ public enum KeyAction: Hashable, Sendable {
     case focusPrevious, focusNext
     /// Open the `Add account…` form.
     case addAccount
+    /// Run the Catalog's source command again.
+    case refresh
 }
 
 /// Who receives keys now: the selected pane, or the kind of the top presented layer.
@@ -161,6 +163,7 @@ public enum KeyBindings {
                         KeyBinding(gesture: "click a row, wheel", "move the cursor, scroll"),
                         KeyBinding(keys(.character("m"), .menu), "m Menu", .openContextMenu, "context menu of the item"),
                         KeyBinding(gesture: "press and hold a row", "its context menu"),
+                        KeyBinding(keys(.character("r")), "r", .refresh, "run the catalog command again"),
                     ]
             case .stats: paneKeys = listMoves.map { KeyBinding($0.keys, $0.label, $0.action!, $0.summary.replacingMove()) }
             case .settings:
@@ -218,6 +221,7 @@ public enum KeyBindings {
             return always + [
                 KeyBinding(keys(.escape), "Esc", .dismiss, "close"),
                 KeyBinding(gesture: "click ✕", "close"),
+            ] + listMoves.map { KeyBinding($0.keys, $0.label, $0.action!, $0.summary.replacingMove()) } + [
                 KeyBinding(keys(.character("a")), "a", .openAccountSheet, "switch account (a sheet over the cover)"),
                 KeyBinding(keys(.character("?")), "?", .showHelp, "this help"),
             ]

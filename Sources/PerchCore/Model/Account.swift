@@ -13,9 +13,12 @@ public struct Account: Hashable, Sendable {
     public var color: TerminalColor?
     /// Optional shell command run with `/bin/sh -c` after a switch to this account.
     public var onSwitch: String?
+    /// Optional Catalog source, preview and open commands (the config's `catalog` object).
+    public var catalog: CatalogCommands?
 
     public init(
-        id: String, name: String, handle: String? = nil, group: String? = nil, color: TerminalColor? = nil, onSwitch: String? = nil
+        id: String, name: String, handle: String? = nil, group: String? = nil, color: TerminalColor? = nil, onSwitch: String? = nil,
+        catalog: CatalogCommands? = nil
     ) {
         self.id = id
         self.name = name
@@ -23,6 +26,12 @@ public struct Account: Hashable, Sendable {
         self.group = group
         self.color = color
         self.onSwitch = onSwitch
+        self.catalog = catalog
+    }
+
+    /// Whether the config makes Perch run a command for this account (`onSwitch` or `catalog`).
+    public var runsCommands: Bool {
+        onSwitch != nil || catalog?.command != nil || catalog?.preview != nil || catalog?.open != nil
     }
 
     /// Whether `id` is a valid account id: one or more of `a`–`z`, `0`–`9`, `.`, `_`, `-`.
@@ -35,9 +44,9 @@ public struct Account: Hashable, Sendable {
 
     /// The four accounts used when there is no config file.
     public static let samples: [Account] = [
-        Account(id: "work", name: "Work", handle: "@ada.lovelace", color: .blue),
-        Account(id: "personal", name: "Personal", handle: "@ada", color: .green),
-        Account(id: "oss", name: "Open Source", handle: "@ada-oss", color: .magenta),
-        Account(id: "side", name: "Side Project", handle: "@analytical-engine", color: .yellow),
+        Account(id: "work", name: "Work", handle: "@ada.lovelace", color: .blue, catalog: .sampleEntries),
+        Account(id: "personal", name: "Personal", handle: "@ada", color: .green, catalog: .sampleEntries),
+        Account(id: "oss", name: "Open Source", handle: "@ada-oss", color: .magenta, catalog: .sampleEntries),
+        Account(id: "side", name: "Side Project", handle: "@analytical-engine", color: .yellow, catalog: .sampleEntries),
     ]
 }

@@ -28,10 +28,29 @@ public struct CatalogItem: Hashable, Sendable {
             })
     }
 
+    /// Whether this is one of the embedded sample accounts' entries (with a kind and a length to
+    /// preview), rather than a line from a command or a config field.
+    public var isSample: Bool { !kind.isEmpty }
+
+    /// The Catalog of an account without a `catalog.command`: its config fields, one row each
+    /// (title the key, detail the value). This is the one place where the tool identities an
+    /// account applies (git, ssh, kube, …) will be listed instead, once they exist.
+    public static func configFields(of account: Account) -> [CatalogItem] {
+        var fields: [(String, String)] = [("id", account.id), ("name", account.name)]
+        if let handle = account.handle { fields.append(("handle", handle)) }
+        if let group = account.group { fields.append(("group", group)) }
+        if let color = account.color { fields.append(("color", color.name)) }
+        if let hook = account.onSwitch { fields.append(("onSwitch", hook)) }
+        if let preview = account.catalog?.preview { fields.append(("catalog.preview", preview)) }
+        if let open = account.catalog?.open { fields.append(("catalog.open", open)) }
+        return fields.map { CatalogItem(id: "config." + $0.0, title: $0.0, detail: $0.1, kind: "") }
+    }
+
     /// Number of sample items each account's catalog holds.
     public static let sampleCount = 60
 
-    /// Deterministic sample items for `account` (the same account always gets the same list).
+    /// The embedded sample accounts' harmless sample entries: deterministic (the same account
+    /// always gets the same list), and nothing is run to list them.
     public static func samples(for account: Account?) -> [CatalogItem] {
         let adjectives = [
             "Quiet", "Amber", "Swift", "Hidden", "Lunar", "Paper", "Copper", "Velvet", "Northern", "Silent", "Bright", "Hollow",
