@@ -40,6 +40,12 @@ public struct CommandLineOptions: Hashable, Sendable {
     public var field: Field?
     /// `--limit N` of `perch history`: at most this many entries.
     public var limit: Int?
+    /// `--since DATE` of `perch report`: the first local day (year, month, day).
+    public var since: ReportDate?
+    /// `--until DATE` of `perch report`: the last local day, included.
+    public var until: ReportDate?
+    /// `--csv` of `perch report`.
+    public var csv = false
     /// `--exit-after-first-frame`: draw the first full frame, restore the terminal and exit 0
     /// (for measuring start-up).
     public var exitAfterFirstFrame = false
@@ -110,6 +116,10 @@ public struct CommandLineOptions: Hashable, Sendable {
         if request != .run { return }
         for option in seen where !command.options.contains(option) {
             throw UsageError(description: "option \(option.names.last!) does not apply to 'perch \(command.name)'", usage: command.usage)
+        }
+        if json, csv { throw UsageError(description: "options --json and --csv do not go together", usage: command.usage) }
+        if let since, let until, until < since {
+            throw UsageError(description: "--until \(until) is before --since \(since)", usage: command.usage)
         }
         if command == .switchAccount, account == nil {
             throw UsageError(description: "'perch switch' needs an account id or name", usage: command.usage)
@@ -193,6 +203,13 @@ public struct CommandLineOptions: Hashable, Sendable {
             exitAfterFirstFrame = true
         case .reduceMotion:
             reduceMotion = true
+        case .since, .until:
+            guard let date = ReportDate(value) else {
+                throw UsageError(description: "option \(option.names.last!) needs a date as YYYY-MM-DD, not '\(value)'", usage: usage)
+            }
+            if option == .since { since = date } else { until = date }
+        case .csv:
+            csv = true
         case .limit:
             guard let number = Int(value), number >= 0 else {
                 throw UsageError(description: "option --limit needs a whole number of entries (0 or more), not '\(value)'", usage: usage)
@@ -219,7 +236,7 @@ public struct CommandLineOptions: Hashable, Sendable {
 
 /// An option of the command line.
 public enum Option: CaseIterable, Hashable, Sendable {
-    case help, version, config, state, longPress, reduceMotion, exitAfterFirstFrame, json, field, limit
+    case help, version, config, state, longPress, reduceMotion, exitAfterFirstFrame, json, field, limit, since, until, csv
 
     static let all = allCases
 
@@ -236,6 +253,9 @@ public enum Option: CaseIterable, Hashable, Sendable {
         case .json: ["--json"]
         case .field: ["--field"]
         case .limit: ["--limit"]
+        case .since: ["--since"]
+        case .until: ["--until"]
+        case .csv: ["--csv"]
         }
     }
 
@@ -245,7 +265,8 @@ public enum Option: CaseIterable, Hashable, Sendable {
         case .config, .state: "PATH"
         case .longPress, .limit: "N"
         case .field: "id|name|handle"
-        case .help, .version, .json, .exitAfterFirstFrame, .reduceMotion: nil
+        case .since, .until: "DATE"
+        case .help, .version, .json, .exitAfterFirstFrame, .reduceMotion, .csv: nil
         }
     }
 
@@ -275,6 +296,9 @@ public enum Option: CaseIterable, Hashable, Sendable {
         case .json: text = "print JSON instead of text"
         case .field: text = "print only this field"
         case .limit: text = "print at most N entries"
+        case .since: text = "from this local day (YYYY-MM-DD)"
+        case .until: text = "to this local day, included (YYYY-MM-DD)"
+        case .csv: text = "print CSV instead of text"
         }
         return left.padded(toColumns: 26) + text
     }
@@ -285,7 +309,7 @@ public enum Option: CaseIterable, Hashable, Sendable {
 
 /// A command of `perch`, with what parsing and help need to know of it.
 public enum Command: CaseIterable, Hashable, Sendable {
-    case interface, list, current, switchAccount, history, initConfig, configPath, configCheck, configEdit
+    case interface, list, current, switchAccount, history, report, initConfig, configPath, configCheck, configEdit
 
     static let all = allCases
 
@@ -297,6 +321,7 @@ public enum Command: CaseIterable, Hashable, Sendable {
         case .current: "current"
         case .switchAccount: "switch"
         case .history: "history"
+        case .report: "report"
         case .initConfig: "init"
         case .configPath: "config path"
         case .configCheck: "config check"
@@ -311,6 +336,7 @@ public enum Command: CaseIterable, Hashable, Sendable {
         case .list: Option.common + [.json, .help]
         case .current: Option.common + [.json, .field, .help]
         case .history: Option.common + [.json, .limit, .help]
+        case .report: Option.common + [.since, .until, .json, .csv, .help]
         case .switchAccount, .initConfig, .configPath, .configCheck, .configEdit: Option.common + [.help]
         }
     }
@@ -328,6 +354,7 @@ public enum Command: CaseIterable, Hashable, Sendable {
         case .current: "print the current account (for shell prompts)"
         case .switchAccount: "switch to an account by id, or by name when exactly one matches"
         case .history: "print the recorded switches, newest first"
+        case .report: "print the time spent in each account (for timesheets)"
         case .initConfig: "write a starter config (never over an existing one)"
         case .configPath: "print the path of the config file"
         case .configCheck: "validate the config and report every problem"
@@ -416,6 +443,12 @@ public enum Command: CaseIterable, Hashable, Sendable {
         case .history:
             return "Prints `time  source  previous → account`, newest first (at most 10000 are kept).\n"
                 + "--json prints [{\"account\", \"previous\", \"time\", \"source\"}, …]."
+        case .report:
+            return "Time in an account runs from a switch to it until the next switch (or now).\n"
+                + "Dates are local (TZ, else the system's zone), shown with the zone; --since is the\n"
+                + "first day (default: 29 days before today), --until the last day, included\n"
+                + "(default: today). --csv prints id,name,minutes,hours; --json an object with\n"
+                + "since, until, timeZone, utcOffset, accounts [{id, name, seconds}] and totalSeconds."
         case .initConfig:
             return "Writes an example config to the config path (see perch config path), with every\n"
                 + "field shown once. Exit status 1 when a config is already there."
@@ -436,4 +469,45 @@ extension String {
         let width = DisplayWidth.columns(of: self)
         return width >= columns ? self + " " : self + String(repeating: " ", count: columns - width)
     }
+}
+
+/// A calendar date given on the command line (`2026-11-30`), read in the local time zone.
+public struct ReportDate: Hashable, Sendable, Comparable, CustomStringConvertible {
+    public var year: Int
+    public var month: Int
+    public var day: Int
+
+    public init(year: Int, month: Int, day: Int) {
+        self.year = year
+        self.month = month
+        self.day = day
+    }
+
+    /// Reads `YYYY-MM-DD`; nil when it is not a date that exists.
+    public init?(_ text: String) {
+        let parts = text.split(separator: "-", omittingEmptySubsequences: false)
+        guard parts.count == 3, parts[0].count == 4, parts[1].count == 2, parts[2].count == 2,
+            let year = Int(parts[0]), let month = Int(parts[1]), let day = Int(parts[2]), year >= 1970, (1...12).contains(month)
+        else { return nil }
+        // A day that does not exist (2026-02-30) comes back as another date.
+        let civil = WallTime.civil(fromDays: WallTime.days(year: year, month: month, day: day))
+        guard civil.year == year, civil.month == month, civil.day == day else { return nil }
+        self.init(year: year, month: month, day: day)
+    }
+
+    public var description: String {
+        func two(_ n: Int) -> String { n < 10 ? "0\(n)" : "\(n)" }
+        return "\(year)-\(two(month))-\(two(day))"
+    }
+
+    /// Days since 1970-01-01.
+    public var days: Int64 { WallTime.days(year: year, month: month, day: day) }
+
+    /// The date `count` days later.
+    public func adding(days count: Int64) -> ReportDate {
+        let civil = WallTime.civil(fromDays: days + count)
+        return ReportDate(year: civil.year, month: civil.month, day: civil.day)
+    }
+
+    public static func < (a: ReportDate, b: ReportDate) -> Bool { a.days < b.days }
 }

@@ -23,6 +23,7 @@ struct CommandLineTool {
         case .current: return current()
         case .switchAccount: return switchAccount(options.account ?? "")
         case .history: return history()
+        case .report: return report()
         case .initConfig: return initConfig()
         case .configPath:
             console.print(paths.config)
@@ -35,7 +36,7 @@ struct CommandLineTool {
     // MARK: - Loading
 
     /// The config, or nil after reporting why it cannot be used.
-    private func loadConfig(reportUnknownKeys: Bool = false) -> LoadedConfig? {
+    func loadConfig(reportUnknownKeys: Bool = false) -> LoadedConfig? {
         do {
             return try ConfigLoader.load(paths, reportUnknownKeys: reportUnknownKeys)
         } catch {
@@ -270,14 +271,14 @@ struct CommandLineTool {
         "\(shown(account.id)): \(shown(account.name))" + (account.handle.map { " (\(shown($0)))" } ?? "")
     }
 
-    private func shown(_ text: String) -> String { PerchApp.visibleControls(text) }
+    func shown(_ text: String) -> String { PerchApp.visibleControls(text) }
 
     /// Display width in columns; printable ASCII (the common case) is counted directly.
-    private func columns(_ text: String) -> Int {
+    func columns(_ text: String) -> Int {
         text.utf8.allSatisfy { $0 >= 0x20 && $0 < 0x7F } ? text.utf8.count : DisplayWidth.columns(of: text)
     }
 
-    private func printJSON<T: Encodable>(_ value: T) -> Int32 {
+    func printJSON<T: Encodable>(_ value: T) -> Int32 {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
         guard let data = try? encoder.encode(value) else {
