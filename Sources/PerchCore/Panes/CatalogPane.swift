@@ -135,8 +135,9 @@ public struct CatalogPane: ScreenModel, Hashable, Sendable {
         loads[accountID] = .failed(reason)
     }
 
-    /// Marks the preview of the item with this id as running.
-    mutating func startPreview(_ id: String) { previews[id] = .loading }
+    /// Marks the preview of the item with this id as running; a preview already shown stays
+    /// until the new one arrives (no flicker when the cover opens from the card).
+    mutating func startPreview(_ id: String) { if previews[id] == nil { previews[id] = .loading } }
 
     /// Takes in a preview of one of `accountID`'s items.
     mutating func previewed(_ preview: CatalogPreview, itemID: String, accountID: String) {
