@@ -51,6 +51,12 @@ public struct CommandLineOptions: Hashable, Sendable {
     public var exitAfterFirstFrame = false
     /// `--reduce-motion`: draw every change of a sheet at once, without animation.
     public var reduceMotion = false
+    /// `--no-mouse`: leave the terminal's mouse reporting off for this run.
+    public var noMouse = false
+    /// `--theme NAME`: the colour theme for this run.
+    public var theme: ColorTheme?
+    /// The settings given as flags, which override the saved ones for this run.
+    public var flaggedSettings: Set<SettingKey> = []
 
     /// Allowed range of `--long-press-ms`, in milliseconds.
     public static let longPressRange: ClosedRange<Int64> = 50...10_000
@@ -192,6 +198,7 @@ public struct CommandLineOptions: Hashable, Sendable {
                     usage: usage)
             }
             longPressMilliseconds = number
+            flaggedSettings.insert(.longPress)
         case .json:
             json = true
         case .field:
@@ -203,6 +210,16 @@ public struct CommandLineOptions: Hashable, Sendable {
             exitAfterFirstFrame = true
         case .reduceMotion:
             reduceMotion = true
+            flaggedSettings.insert(.reduceMotion)
+        case .noMouse:
+            noMouse = true
+            flaggedSettings.insert(.mouse)
+        case .theme:
+            guard let theme = ColorTheme(rawValue: value) ?? (value == "high-contrast" ? .highContrast : nil) else {
+                throw UsageError(description: "option --theme needs one of default, high-contrast, monochrome, not '\(value)'", usage: usage)
+            }
+            self.theme = theme
+            flaggedSettings.insert(.theme)
         case .since, .until:
             guard let date = ReportDate(value) else {
                 throw UsageError(description: "option \(option.names.last!) needs a date as YYYY-MM-DD, not '\(value)'", usage: usage)
@@ -236,7 +253,7 @@ public struct CommandLineOptions: Hashable, Sendable {
 
 /// An option of the command line.
 public enum Option: CaseIterable, Hashable, Sendable {
-    case help, version, config, state, longPress, reduceMotion, exitAfterFirstFrame, json, field, limit, since, until, csv
+    case help, version, config, state, longPress, reduceMotion, noMouse, theme, exitAfterFirstFrame, json, field, limit, since, until, csv
 
     static let all = allCases
 
@@ -256,6 +273,8 @@ public enum Option: CaseIterable, Hashable, Sendable {
         case .since: ["--since"]
         case .until: ["--until"]
         case .csv: ["--csv"]
+        case .noMouse: ["--no-mouse"]
+        case .theme: ["--theme"]
         }
     }
 
@@ -266,7 +285,8 @@ public enum Option: CaseIterable, Hashable, Sendable {
         case .longPress, .limit: "N"
         case .field: "id|name|handle"
         case .since, .until: "DATE"
-        case .help, .version, .json, .exitAfterFirstFrame, .reduceMotion, .csv: nil
+        case .theme: "NAME"
+        case .help, .version, .json, .exitAfterFirstFrame, .reduceMotion, .csv, .noMouse: nil
         }
     }
 
@@ -293,6 +313,8 @@ public enum Option: CaseIterable, Hashable, Sendable {
                 + "draw the first full frame, restore the terminal and exit 0\n"
                 + "".padded(toColumns: 26) + "(measures start-up)"
         case .reduceMotion: text = "show sheets at once, without animation"
+        case .noMouse: text = "leave mouse reporting off (this run; Settings keeps a choice)"
+        case .theme: text = "colour theme: default, high-contrast or monochrome (this run)"
         case .json: text = "print JSON instead of text"
         case .field: text = "print only this field"
         case .limit: text = "print at most N entries"
@@ -332,7 +354,7 @@ public enum Command: CaseIterable, Hashable, Sendable {
     /// The options it takes.
     var options: [Option] {
         switch self {
-        case .interface: Option.common + [.longPress, .reduceMotion, .exitAfterFirstFrame, .version, .help]
+        case .interface: Option.common + [.longPress, .reduceMotion, .noMouse, .theme, .exitAfterFirstFrame, .version, .help]
         case .list: Option.common + [.json, .help]
         case .current: Option.common + [.json, .field, .help]
         case .history: Option.common + [.json, .limit, .help]

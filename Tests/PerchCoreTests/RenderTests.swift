@@ -209,22 +209,31 @@ struct RenderTests {
         #expect(state.nextWallClockDeadline == nil, "no wake-ups for Stats elsewhere")
     }
 
-    @Test("the Settings pane shows the run's facts and its action row")
+    @Test("the Settings pane shows the run's files, its actions and each kept setting with its value and source")
     func settingsPane() {
-        let info = RunInfo(longPressMilliseconds: 750, configDescription: "/c/accounts.json", statePath: "/s/state.json")
-        var state = AppState(accounts: Account.samples, size: Size(width: 80, height: 24), info: info)
+        let info = RunInfo(configDescription: "/c/accounts.json", statePath: "/s/state.json", settingsPath: "/c/settings.json")
+        var file = SavedSettings()
+        file.sheetStyle = "inset"
+        var flags = Settings()
+        flags.longPressMilliseconds = 750
+        let settings = SettingsState(file: file, flags: flags, flagged: [.longPress])
+        var state = AppState(accounts: Account.samples, size: Size(width: 80, height: 24), info: info, settings: settings)
         _ = state.update(.key(.char("4")))
         expectLines(
             state.render().lines,
             expectedScreen([
                 0: " Settings",
-                1: pad("   Long-press duration", 25) + "750 ms",
-                2: pad("   Config file", 25) + "/c/accounts.json",
-                3: pad("   State file", 25) + "/s/state.json",
+                1: pad("   Config file", 25) + "/c/accounts.json",
+                2: pad("   State file", 25) + "/s/state.json",
+                3: pad("   Settings file", 25) + "/c/settings.json",
                 5: " ▸ Switch account…  (Enter)",
                 6: "   Add account…  (Enter)",
-                7: "   Reduce motion: on  (Enter)",
-                8: "   Sheet style: edge to edge  (Enter)",
+                7: pad("   Reduce motion", 25) + pad("off", 19) + "  default",
+                8: pad("   Sheet style", 25) + pad("inset", 19) + "  saved",
+                9: pad("   Long-press duration", 25) + pad("750 ms  ←/→", 19) + "  flag",
+                10: pad("   Mouse", 25) + pad("on", 19) + "  default",
+                11: pad("   Colour theme", 25) + pad("default", 19) + "  default",
+                12: "   Edit config…  (Enter)",
                 22: rule,
                 23: tabLabels80,
             ]))

@@ -27,6 +27,8 @@ public final class EffectWorker: @unchecked Sendable {
     private let catalogQueue = DispatchQueue(label: "perch.effects.catalog", attributes: .concurrent)
     /// How long a Catalog command may run, in milliseconds.
     private let catalogTimeout: Int64
+    /// Where changed settings are written; nil keeps them for the run.
+    private let settingsPath: String?
     private let store: StateStore?
     private let configPath: String?
     private let hookTimeoutMilliseconds: Int64
@@ -47,8 +49,9 @@ public final class EffectWorker: @unchecked Sendable {
     public init(
         store: StateStore?, saved: SavedState = SavedState(), configPath: String?,
         hookTimeoutMilliseconds: Int64 = HookProcess.timeoutMilliseconds, lockTimeoutMilliseconds: Int = EffectWorker.lockTimeoutMilliseconds,
-        catalogTimeoutMilliseconds: Int64 = CapturedCommand.timeoutMilliseconds
+        catalogTimeoutMilliseconds: Int64 = CapturedCommand.timeoutMilliseconds, settingsPath: String? = nil
     ) {
+        self.settingsPath = settingsPath
         self.lockTimeout = lockTimeoutMilliseconds
         self.catalogTimeout = catalogTimeoutMilliseconds
         var ends: [Int32] = [-1, -1]
@@ -140,7 +143,16 @@ public final class EffectWorker: @unchecked Sendable {
                     self.ownWrite = FileSystem.identity(of: store.path)
                 }
             }
-        case .copyToClipboard, .quit, .suspend, .openCatalogItem:
+        case .saveSettings(let settings):
+            guard let path = settingsPath else { return }
+            storeQueue.async {
+                do {
+                    try SettingsFile.write(settings, to: path)
+                } catch {
+                    self.post(.settingsNotSaved("\(error)"))
+                }
+            }
+        case .copyToClipboard, .quit, .suspend, .openCatalogItem, .setMouse, .editConfig:
             break
         }
     }

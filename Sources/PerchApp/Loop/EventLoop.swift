@@ -48,8 +48,10 @@ public final class EventLoop {
         state: AppState, backend: TerminalBackend, store: StateStore?, gestures: GestureRecognizer.Configuration,
         watcher: StateWatcher? = nil, configPath: String? = nil, hookTimeoutMilliseconds: Int64 = HookProcess.timeoutMilliseconds,
         lockTimeoutMilliseconds: Int = EffectWorker.lockTimeoutMilliseconds, poller: Poller = SystemPoller(),
-        catalogTimeoutMilliseconds: Int64 = CapturedCommand.timeoutMilliseconds, wallClock: @escaping () -> WallTime? = { nil }
+        catalogTimeoutMilliseconds: Int64 = CapturedCommand.timeoutMilliseconds, wallClock: @escaping () -> WallTime? = { nil },
+        settingsPath: String? = nil
     ) {
+        self.configPath = configPath
         self.state = state
         self.backend = backend
         self.watcher = watcher
@@ -57,9 +59,14 @@ public final class EventLoop {
         self.poller = poller
         self.worker = EffectWorker(
             store: store, saved: state.saved, configPath: configPath, hookTimeoutMilliseconds: hookTimeoutMilliseconds,
-            lockTimeoutMilliseconds: lockTimeoutMilliseconds, catalogTimeoutMilliseconds: catalogTimeoutMilliseconds)
+            lockTimeoutMilliseconds: lockTimeoutMilliseconds, catalogTimeoutMilliseconds: catalogTimeoutMilliseconds,
+            settingsPath: settingsPath)
+        recognizer.configuration.longPressMilliseconds = state.settingsState.values.longPressMilliseconds
         self.wallClock = wallClock
     }
+
+    /// The config `Edit config…` opens; nil when there is none to edit.
+    private let configPath: String?
 
     /// Reads the wall clock and the local time zone (``LocalTime/now(monotonic:)`` in the
     /// interface); nil leaves the state without one (tests).
@@ -193,18 +200,25 @@ public final class EventLoop {
                 perform(effect)
             }
         }
+        // A long-press duration changed in Settings applies to the next gesture.
+        let longPress = state.settingsState.values.longPressMilliseconds
+        if recognizer.configuration.longPressMilliseconds != longPress { recognizer.configuration.longPressMilliseconds = longPress }
         return !events.isEmpty
     }
 
     /// Carries out one effect: the terminal's own here, everything slow on the worker.
     private func perform(_ effect: Effect) {
         switch effect {
-        case .recordSwitch, .runHook, .addAccount, .loadCatalog, .previewCatalogItem, .savePanes:
+        case .recordSwitch, .runHook, .addAccount, .loadCatalog, .previewCatalogItem, .savePanes, .saveSettings:
             worker.perform(effect, accounts: state.accounts)
         case .openCatalogItem(let id, let command, let item):
             let account = state.accounts.first { $0.id == id }
             let failure = runOnTerminal(command, variables: EffectWorker.variables(account, id: id, item: item))
             _ = apply([.catalogItemOpened(accountID: id, failure: failure)], at: now())
+        case .setMouse(let on):
+            backend.write(control: Array((on ? Self.mouseOn : Self.mouseOff).utf8))
+        case .editConfig:
+            editConfig()
         case .copyToClipboard(let text):
             backend.write(control: OSC52.sequence(for: text))
         case .quit:
@@ -217,12 +231,55 @@ public final class EventLoop {
     /// Runs `script` on the terminal with the interface suspended (modes off, main screen) and
     /// waits for it, then takes the terminal back and redraws (``TerminalCommand``). Returns why
     /// it failed, or nil.
-    private func runOnTerminal(_ script: String, variables: [(String, String)]) -> String? {
+    private func runOnTerminal(_ script: String, arguments: [String] = [], variables: [(String, String)]) -> String? {
         backend.suspend()
-        let failure = TerminalCommand.run(script, variables: variables)
-        backend.resume()
+        let failure = TerminalCommand.run(script, arguments: arguments, variables: variables)
+        resumeBackend()
         _ = apply([.resize(backend.updateSize())], at: now())
         return failure
+    }
+
+    /// xterm mouse reporting on (press/release, drag, SGR encoding) and off.
+    static let mouseOn = "\u{1B}[?1000h\u{1B}[?1002h\u{1B}[?1006h"
+    static let mouseOff = "\u{1B}[?1006l\u{1B}[?1002l\u{1B}[?1000l"
+
+    /// Takes the terminal back (modes on), with the mouse off again when Settings turned it off.
+    private func resumeBackend() {
+        backend.resume()
+        if !state.settingsState.values.mouse { backend.write(control: Array(Self.mouseOff.utf8)) }
+    }
+
+    /// `Edit config…`: runs `$VISUAL`, else `$EDITOR`, else `vi` on the config with the
+    /// interface suspended (as `perch config edit`: shell text, the path as its argument; the
+    /// starter config is written first when there is none), then validates the file and hands
+    /// `update` the accounts, or the problem.
+    private func editConfig() {
+        guard let path = configPath else {
+            _ = apply([.configEdited(accounts: nil, configPath: "", problem: "there is no config file to edit")], at: now())
+            return
+        }
+        if access(path, F_OK) != 0 {
+            do {
+                try FileSystem.writeAtomically(Array(StarterConfig.text.utf8), to: path, mode: 0o600)
+            } catch {
+                _ = apply([.configEdited(accounts: nil, configPath: path, problem: "cannot write a starter config: \(error)")], at: now())
+                return
+            }
+        }
+        let editor =
+            [PerchPaths.environment("VISUAL"), PerchPaths.environment("EDITOR")].compactMap { $0 }.first { !$0.isEmpty } ?? "vi"
+        if let failure = runOnTerminal(editor + " \"$1\"", arguments: [path], variables: []) {
+            _ = apply([.configEdited(accounts: nil, configPath: path, problem: "the editor (\(editor)) \(failure)")], at: now())
+            return
+        }
+        let event: AppEvent
+        do {
+            let config = try ConfigLoader.load(PerchPaths(config: path, state: "/"))
+            event = .configEdited(accounts: config.accounts, configPath: path, problem: nil)
+        } catch {
+            event = .configEdited(accounts: nil, configPath: path, problem: error.lines.joined(separator: "; "))
+        }
+        _ = apply([event], at: now())
     }
 
     private func suspend() {
@@ -240,7 +297,7 @@ public final class EventLoop {
             if suspended { SignalPipe.stop(with: SIGTTOU) }
             return
         }
-        backend.resume()
+        resumeBackend()
         suspended = false
         _ = apply([.resize(backend.updateSize())], at: now())
     }

@@ -7,7 +7,7 @@ enum TerminalCommand {
     /// Runs `script` with `variables` added to Perch's environment and waits for it; returns
     /// why it failed (`exited with status 1`), or nil. Ctrl-C and Ctrl-\ while it runs are the
     /// command's business: Perch ignores SIGINT and SIGQUIT until it ends.
-    static func run(_ script: String, variables: [(String, String)]) -> String? {
+    static func run(_ script: String, arguments: [String] = [], variables: [(String, String)]) -> String? {
         let previousInterrupt = signal(SIGINT, SIG_IGN)
         let previousQuit = signal(SIGQUIT, SIG_IGN)
         defer {
@@ -16,7 +16,8 @@ enum TerminalCommand {
         }
         let spawned: ShellSpawn.Spawned
         do {
-            spawned = try ShellSpawn.spawn(script, environment: ShellSpawn.environment(adding: variables), mode: .interactive)
+            spawned = try ShellSpawn.spawn(
+                script, arguments: arguments, environment: ShellSpawn.environment(adding: variables), mode: .interactive)
         } catch {
             return "could not start /bin/sh: \(error)"
         }

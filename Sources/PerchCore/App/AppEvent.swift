@@ -55,6 +55,11 @@ public enum AppEvent: Hashable, Sendable {
     case catalogPreviewed(accountID: String, itemID: String, CatalogPreview)
     /// An item's open command ended: `failure` is nil when it exited with status 0.
     case catalogItemOpened(accountID: String, failure: String?)
+    /// The settings file could not be written, for this reason (the values still apply).
+    case settingsNotSaved(String)
+    /// ``Effect/editConfig`` ended: the config's accounts when it loaded (they replace those in
+    /// use), else the problem (the accounts in use are kept).
+    case configEdited(accounts: [Account]?, configPath: String, problem: String?)
     /// The history log as it is now, read after another process changed the state file.
     case historyChanged(SwitchHistory)
     /// The wall clock, read by the loop at start and when the Stats pane's minute comes round.

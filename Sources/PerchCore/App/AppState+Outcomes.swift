@@ -69,6 +69,23 @@ extension AppState {
         case .catalogItemOpened(let id, let failure):
             if let failure { banner = "catalog.open for \(context.displayName(of: id)) \(failure)" }
             return []
+        case .settingsNotSaved(let reason):
+            banner = "Settings apply, but could not be saved: \(reason)"
+            return []
+        case .configEdited(let newAccounts, let path, let problem):
+            if let newAccounts {
+                replaceAccounts(newAccounts)
+                info.configDescription = path
+                if currentIndex == nil, saved.currentAccount != nil {
+                    banner = "Config reloaded: \(newAccounts.count) accounts; the current account is no longer in it."
+                    saved.currentAccount = nil
+                } else {
+                    banner = "Config reloaded: \(newAccounts.count) account\(newAccounts.count == 1 ? "" : "s")."
+                }
+            } else {
+                banner = "The config was not reloaded (the previous accounts stay): \(problem ?? "it is not valid")"
+            }
+            return []
         case .wallClock(let time):
             wallTime = time
             return []

@@ -44,7 +44,8 @@ extension AppState {
             switch event {
             case .key(let key) where key.key == .character("q") && presented.isEmpty: return [.quit]
             case .resize, .switchSaved, .switchWaiting, .switchFailed, .hookEnded, .stateChanged, .accountAdded, .accountNotAdded,
-                .catalogLoaded, .catalogFailed, .catalogPreviewed, .catalogItemOpened, .wallClock, .historyChanged:
+                .catalogLoaded, .catalogFailed, .catalogPreviewed, .catalogItemOpened, .wallClock, .historyChanged, .settingsNotSaved,
+                .configEdited:
                 break
             default: return []
             }
@@ -93,7 +94,8 @@ extension AppState {
         case .animationFrame, .focus:
             return []
         case .switchSaved, .switchWaiting, .switchFailed, .hookEnded, .stateChanged, .accountAdded, .accountNotAdded,
-            .catalogLoaded, .catalogFailed, .catalogPreviewed, .catalogItemOpened, .wallClock, .historyChanged:
+            .catalogLoaded, .catalogFailed, .catalogPreviewed, .catalogItemOpened, .wallClock, .historyChanged, .settingsNotSaved,
+            .configEdited:
             return handleOutcome(event)
         }
     }
@@ -201,8 +203,10 @@ extension AppState {
                 }
             case .openCatalogItem(let id): effects += openCatalogItem(id)
             case .banner(let text): banner = text
-            case .toggleReduceMotion: reduceMotion.toggle()
-            case .toggleSheetStyle: sheetStyle = sheetStyle == .edgeToEdge ? .inset : .edgeToEdge
+            case .toggleReduceMotion: effects += changeSetting(.reduceMotion, step: 1)
+            case .toggleSheetStyle: effects += changeSetting(.sheetStyle, step: 1)
+            case .changeSetting(let key, let step): effects += changeSetting(key, step: step)
+            case .editConfig: effects.append(.editConfig)
             }
         }
         return effects
@@ -242,6 +246,16 @@ extension AppState {
         catalogPane.list.moveTo(index, count: catalogItems.count, visible: layout.listRows)
         presented.append(.contextMenu(ContextMenu(itemID: catalogItems[index].id)))
         return previewEffects(for: catalogItems[index])
+    }
+
+    /// Changes a kept setting by one step: it applies at once (the loop reads the long-press and
+    /// the mouse from the state) and the settings file is written.
+    mutating func changeSetting(_ key: SettingKey, step: Int) -> [Effect] {
+        settingsState.change(key, step: step)
+        var effects: [Effect] = [.saveSettings(settingsState.file)]
+        if key == .mouse { effects.append(.setMouse(settingsState.values.mouse)) }
+        if key == .longPress { info.longPressMilliseconds = settingsState.values.longPressMilliseconds }
+        return effects
     }
 
     /// Opens a Catalog item: the account's `catalog.open` runs on the terminal when it has one,

@@ -36,11 +36,19 @@ public struct AppState: Hashable, Sendable {
     /// Time of the latest event, in milliseconds on the event loop's monotonic clock; the
     /// animations are drawn for this time.
     public internal(set) var clock: Int64 = 0
+    /// The kept settings in effect, where each comes from, and the settings file's contents.
+    public internal(set) var settingsState: SettingsState
     /// Whether animations are off (`--reduce-motion`, or the Settings switch): every change of
     /// a sheet's height then shows at once.
-    public internal(set) var reduceMotion: Bool
+    public internal(set) var reduceMotion: Bool {
+        get { settingsState.values.reduceMotion }
+        set { settingsState.values.reduceMotion = newValue }
+    }
     /// Edge-to-edge or inset sheets (a Settings switch).
-    public internal(set) var sheetStyle: SheetStyle = .edgeToEdge
+    public internal(set) var sheetStyle: SheetStyle {
+        get { settingsState.values.sheetStyle }
+        set { settingsState.values.sheetStyle = newValue }
+    }
     /// A switch handed to the store and not confirmed yet; Overview shows it as pending.
     public internal(set) var pendingSwitch: PendingSwitch?
     /// The switches, for Stats.
@@ -57,11 +65,16 @@ public struct AppState: Hashable, Sendable {
     ///   - banner: a message to show from the first frame (e.g. a state file read with a warning).
     public init(
         accounts: [Account], saved: SavedState = SavedState(), size: Size, info: RunInfo = RunInfo(), reduceMotion: Bool = true,
-        banner: String? = nil, history: SwitchHistory = SwitchHistory(), wallTime: WallTime? = nil
+        banner: String? = nil, history: SwitchHistory = SwitchHistory(), wallTime: WallTime? = nil, settings: SettingsState? = nil
     ) {
         self.accountsIndex = AccountsIndex(accounts)
         self.banner = banner
-        self.reduceMotion = reduceMotion
+        var initialSettings = settings ?? SettingsState()
+        if settings == nil {
+            initialSettings.values.reduceMotion = reduceMotion
+            initialSettings.values.longPressMilliseconds = info.longPressMilliseconds
+        }
+        self.settingsState = initialSettings
         self.saved = saved
         self.size = Layout.capped(size)
         self.info = info
@@ -89,7 +102,8 @@ public struct AppState: Hashable, Sendable {
     public var context: ModelContext {
         ModelContext(
             accounts: accountsIndex, saved: saved, currentIndex: currentIndex, pendingSwitch: pendingSwitch, size: size, clock: clock, info: info,
-            reduceMotion: reduceMotion, sheetStyle: sheetStyle, catalog: catalogPane, history: history, wallTime: wallTime)
+            reduceMotion: reduceMotion, sheetStyle: sheetStyle, settings: settingsState, catalog: catalogPane, history: history,
+            wallTime: wallTime)
     }
 
     // MARK: Reading

@@ -33,6 +33,15 @@ public enum Effect: Hashable, Sendable {
     /// Keep what each account's panes look like (Catalog cursor, scroll and pins, Stats' scroll)
     /// in the state file, under its lock, off the UI thread; nothing else in the file changes.
     case savePanes([String: AccountPanes])
+    /// Write the settings file (atomically, beside the config), off the UI thread; a failure is
+    /// reported with ``AppEvent/settingsNotSaved(_:)``.
+    case saveSettings(SavedSettings)
+    /// Turn the terminal's mouse reporting on or off (xterm modes 1000, 1002, 1006).
+    case setMouse(Bool)
+    /// Run `$VISUAL`, else `$EDITOR`, else `vi` on the config file with the interface suspended,
+    /// then validate the file and load it again; reported with
+    /// ``AppEvent/configEdited(accounts:configPath:problem:)``.
+    case editConfig
     /// Restore the terminal and exit with status 0.
     case quit
     /// Restore the terminal and stop the process (Ctrl-Z); redraw everything when continued.

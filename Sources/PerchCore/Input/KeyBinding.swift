@@ -28,6 +28,8 @@ public enum KeyAction: Hashable, Sendable {
     case addAccount
     /// Run the Catalog's source command again.
     case refresh
+    /// Settings: the previous or next value of the setting under the cursor.
+    case decrease, increase
 }
 
 /// Who receives keys now: the selected pane, or the kind of the top presented layer.
@@ -169,7 +171,10 @@ public enum KeyBindings {
             case .settings:
                 paneKeys =
                     listMoves + [
-                        KeyBinding(keys(.enter), "Enter", .activate, "run the action"), KeyBinding(gesture: "click an action", "run it"),
+                        KeyBinding(keys(.enter), "Enter", .activate, "run the action, next value"),
+                        KeyBinding(keys(.left, .character("h")), "← h", .decrease, "previous value (100 ms less)"),
+                        KeyBinding(keys(.right, .character("l")), "→ l", .increase, "next value (100 ms more)"),
+                        KeyBinding(gesture: "click an action", "run it"),
                     ]
             }
             return always + paneKeys + holdRows(tab) + tabs + global
