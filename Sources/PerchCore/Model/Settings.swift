@@ -134,7 +134,7 @@ public struct SettingsState: Hashable, Sendable {
 
     /// Changes `key` by one step (`step` is -1 for `←`, +1 for `→` and `Enter`): the long-press
     /// by 100 ms within its range, the others to their next value. The value is then saved.
-    mutating func change(_ key: SettingKey, step: Int) {
+    public mutating func change(_ key: SettingKey, step: Int) {
         switch key {
         case .longPress:
             let next = values.longPressMilliseconds + Int64(step) * Settings.longPressStep
