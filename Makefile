@@ -6,7 +6,7 @@ RELEASE_BIN := .build/release/perch
 RELEASE := -c release --static-swift-stdlib
 ARGS ?=
 
-.PHONY: run build bench bench-build bench-smoke test unit fuzz deps test-deps bench-deps format lint clean
+.PHONY: run build bench bench-build bench-smoke test unit fuzz deps test-deps bench-deps format lint clean install uninstall
 
 ## Build in release mode and start Perch (embedded sample accounts when there is no config).
 run: build
@@ -53,8 +53,9 @@ fuzz:
 deps:
 	@./scripts/ensure-packages.sh libncurses-dev
 
+## man-db renders perch.1 in its test; bash-completion, zsh and fish run the completion tests.
 test-deps:
-	@./scripts/ensure-packages.sh libncurses-dev tmux python3 gcc
+	@./scripts/ensure-packages.sh libncurses-dev tmux python3 gcc man-db bash-completion zsh fish kitty xvfb xdotool
 
 bench-deps:
 	@./scripts/ensure-packages.sh libncurses-dev python3 gcc
@@ -69,3 +70,26 @@ clean:
 ## Check formatting (the configuration is .swift-format).
 lint:
 	$(SWIFT) format lint --strict --recursive --configuration .swift-format Sources Tests Fuzz bench Package.swift
+
+PREFIX ?= /usr/local
+DESTDIR ?=
+## The binary to install; by default the release build (built first).
+BIN ?= $(RELEASE_BIN)
+INSTALLED_FILES := bin/perch share/man/man1/perch.1 share/bash-completion/completions/perch \
+	share/zsh/site-functions/_perch share/fish/vendor_completions.d/perch.fish
+
+## Install the binary, the man page and the completions where each shell looks, under PREFIX
+## (`make install PREFIX=~/.local`). The page and the scripts are written by the binary itself.
+install: $(if $(filter $(RELEASE_BIN),$(BIN)),build)
+	install -d "$(DESTDIR)$(PREFIX)/bin" "$(DESTDIR)$(PREFIX)/share/man/man1" \
+		"$(DESTDIR)$(PREFIX)/share/bash-completion/completions" "$(DESTDIR)$(PREFIX)/share/zsh/site-functions" \
+		"$(DESTDIR)$(PREFIX)/share/fish/vendor_completions.d"
+	install -m 755 "$(BIN)" "$(DESTDIR)$(PREFIX)/bin/perch"
+	"$(BIN)" man-page > "$(DESTDIR)$(PREFIX)/share/man/man1/perch.1"
+	"$(BIN)" completion bash > "$(DESTDIR)$(PREFIX)/share/bash-completion/completions/perch"
+	"$(BIN)" completion zsh > "$(DESTDIR)$(PREFIX)/share/zsh/site-functions/_perch"
+	"$(BIN)" completion fish > "$(DESTDIR)$(PREFIX)/share/fish/vendor_completions.d/perch.fish"
+
+## Remove exactly the files `make install` wrote (folders are left).
+uninstall:
+	cd "$(DESTDIR)$(PREFIX)" && rm -f $(INSTALLED_FILES)

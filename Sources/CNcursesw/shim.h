@@ -67,6 +67,27 @@ static inline int perch_terminfo_knows(const char *term) {
     return 1;
 }
 
+/* terminfo's `colors` for `term` (curs_terminfo(3X) tigetnum): the number, -1 when absent,
+   -2 when terminfo has no entry for `term`. */
+static inline int perch_terminfo_colors(const char *term) {
+    int status = 0;
+    if (setupterm(term, STDOUT_FILENO, &status) != OK) return -2;
+    int colors = tigetnum("colors");
+    del_curterm(cur_term);
+    return colors < 0 ? -1 : colors;
+}
+
+/* Whether terminfo's entry for `term` has the string capability `name` (curs_terminfo(3X)
+   tigetstr; user-defined capabilities such as Ms included): 1, 0 when absent, -2 without an entry. */
+static inline int perch_terminfo_has_string(const char *term, const char *name) {
+    int status = 0;
+    if (setupterm(term, STDOUT_FILENO, &status) != OK) return -2;
+    char *value = tigetstr(name);
+    int found = value != NULL && value != (char *)-1;
+    del_curterm(cur_term);
+    return found;
+}
+
 /* Starts ncurses on standard output and input (curs_initscr(3X) newterm); NULL on failure. */
 static inline SCREEN *perch_newterm(const char *term) { return newterm(term, stdout, stdin); }
 

@@ -57,6 +57,14 @@ public struct CommandLineOptions: Hashable, Sendable {
     public var theme: ColorTheme?
     /// The settings given as flags, which override the saved ones for this run.
     public var flaggedSettings: Set<SettingKey> = []
+    /// `--key-hold auto|kitty|repeat|off`: how a key hold is recognised.
+    public var keyHold: KeyHoldPreference = .auto
+    /// `--format F` of `perch list` (`--json` is `--format json`); nil for the default text.
+    public var format: OutputFormat?
+    /// `--height N` of the inline picker: at most this many rows, in rows.
+    public var pickerHeight: Int?
+    /// The shell given to `perch completion`.
+    public var shell: CompletionShell?
 
     /// Allowed range of `--long-press-ms`, in milliseconds.
     public static let longPressRange: ClosedRange<Int64> = 50...10_000
@@ -123,12 +131,10 @@ public struct CommandLineOptions: Hashable, Sendable {
         for option in seen where !command.options.contains(option) {
             throw UsageError(description: "option \(option.names.last!) does not apply to 'perch \(command.name)'", usage: command.usage)
         }
+        try checkShellAndFormat()
         if json, csv { throw UsageError(description: "options --json and --csv do not go together", usage: command.usage) }
         if let since, let until, until < since {
             throw UsageError(description: "--until \(until) is before --since \(since)", usage: command.usage)
-        }
-        if command == .switchAccount, account == nil {
-            throw UsageError(description: "'perch switch' needs an account id or name", usage: command.usage)
         }
     }
 
@@ -141,7 +147,12 @@ public struct CommandLineOptions: Hashable, Sendable {
             if words.first == "help" { words = words.dropFirst() }  // `perch help help`: the program's help
         }
         if let first = words.first {
-            if first == "config" {
+            if first == "-", request == .run {
+                // `perch -`: the previous account, as `cd -` and `kubectx -`.
+                command = .switchAccount
+                account = "-"
+                words = words.dropFirst()
+            } else if first == "config" {
                 guard words.count >= 2 else {
                     if request == .help {
                         configGroup = true
@@ -162,8 +173,15 @@ public struct CommandLineOptions: Hashable, Sendable {
                 words = words.dropFirst()
             }
         }
-        if command == .switchAccount, let first = words.first {
+        if command == .switchAccount, account == nil, let first = words.first {
             account = first
+            words = words.dropFirst()
+        }
+        if command == .completion, let first = words.first {
+            guard let shell = CompletionShell(rawValue: first) else {
+                throw UsageError(description: "'perch completion' knows bash, zsh and fish, not '\(first)'", usage: command.usage)
+            }
+            self.shell = shell
             words = words.dropFirst()
         }
         if let stray = words.first, request == .run {
@@ -227,6 +245,24 @@ public struct CommandLineOptions: Hashable, Sendable {
             if option == .since { since = date } else { until = date }
         case .csv:
             csv = true
+        case .keyHold:
+            guard let preference = KeyHoldPreference(rawValue: value) else {
+                throw UsageError(description: "option --key-hold needs one of auto, kitty, repeat, off, not '\(value)'", usage: usage)
+            }
+            keyHold = preference
+        case .format:
+            guard let format = OutputFormat(rawValue: value) else {
+                throw UsageError(description: "option --format needs one of ids, tsv, json, not '\(value)'", usage: usage)
+            }
+            self.format = format
+        case .height:
+            guard let number = Int(value), (Self.pickerHeightRange).contains(number) else {
+                throw UsageError(
+                    description:
+                        "option --height needs a whole number of rows from \(Self.pickerHeightRange.lowerBound) to \(Self.pickerHeightRange.upperBound), not '\(value)'",
+                    usage: usage)
+            }
+            pickerHeight = number
         case .limit:
             guard let number = Int(value), number >= 0 else {
                 throw UsageError(description: "option --limit needs a whole number of entries (0 or more), not '\(value)'", usage: usage)
@@ -253,7 +289,8 @@ public struct CommandLineOptions: Hashable, Sendable {
 
 /// An option of the command line.
 public enum Option: CaseIterable, Hashable, Sendable {
-    case help, version, config, state, longPress, reduceMotion, noMouse, theme, exitAfterFirstFrame, json, field, limit, since, until, csv
+    case help, version, config, state, longPress, keyHold, reduceMotion, exitAfterFirstFrame, json, field, limit
+    case format, height, noMouse, theme, since, until, csv
 
     static let all = allCases
 
@@ -265,6 +302,7 @@ public enum Option: CaseIterable, Hashable, Sendable {
         case .config: ["--config"]
         case .state: ["--state"]
         case .longPress: ["--long-press-ms"]
+        case .keyHold: ["--key-hold"]
         case .exitAfterFirstFrame: ["--exit-after-first-frame"]
         case .reduceMotion: ["--reduce-motion"]
         case .json: ["--json"]
@@ -275,6 +313,8 @@ public enum Option: CaseIterable, Hashable, Sendable {
         case .csv: ["--csv"]
         case .noMouse: ["--no-mouse"]
         case .theme: ["--theme"]
+        case .format: ["--format"]
+        case .height: ["--height"]
         }
     }
 
@@ -282,10 +322,12 @@ public enum Option: CaseIterable, Hashable, Sendable {
     var valueName: String? {
         switch self {
         case .config, .state: "PATH"
-        case .longPress, .limit: "N"
+        case .longPress, .limit, .height: "N"
         case .field: "id|name|handle"
         case .since, .until: "DATE"
         case .theme: "NAME"
+        case .keyHold: "MODE"
+        case .format: "ids|tsv|json"
         case .help, .version, .json, .exitAfterFirstFrame, .reduceMotion, .csv, .noMouse: nil
         }
     }
@@ -308,6 +350,10 @@ public enum Option: CaseIterable, Hashable, Sendable {
         case .longPress:
             text =
                 "how long a press or key must be held, \(CommandLineOptions.longPressRange.lowerBound)–\(CommandLineOptions.longPressRange.upperBound) ms (default 500)"
+        case .keyHold:
+            text =
+                "how a key hold is told: auto (default), kitty (release\n" + "".padded(toColumns: 26)
+                + "events), repeat (auto-repeat) or off"
         case .exitAfterFirstFrame:
             return "  --exit-after-first-frame\n" + "".padded(toColumns: 26)
                 + "draw the first full frame, restore the terminal and exit 0\n"
@@ -321,6 +367,8 @@ public enum Option: CaseIterable, Hashable, Sendable {
         case .since: text = "from this local day (YYYY-MM-DD)"
         case .until: text = "to this local day, included (YYYY-MM-DD)"
         case .csv: text = "print CSV instead of text"
+        case .format: text = "print ids only, tab-separated fields, or JSON"
+        case .height: text = "draw the picker in at most N rows (default: fitted, at most half the terminal)"
         }
         return left.padded(toColumns: 26) + text
     }
@@ -332,6 +380,7 @@ public enum Option: CaseIterable, Hashable, Sendable {
 /// A command of `perch`, with what parsing and help need to know of it.
 public enum Command: CaseIterable, Hashable, Sendable {
     case interface, list, current, switchAccount, history, report, initConfig, configPath, configCheck, configEdit
+    case pick, completion, manPage, doctor
 
     static let all = allCases
 
@@ -348,24 +397,35 @@ public enum Command: CaseIterable, Hashable, Sendable {
         case .configPath: "config path"
         case .configCheck: "config check"
         case .configEdit: "config edit"
+        case .doctor: "doctor"
+        case .pick: "pick"
+        case .completion: "completion"
+        case .manPage: "man-page"
         }
     }
 
     /// The options it takes.
     var options: [Option] {
         switch self {
-        case .interface: Option.common + [.longPress, .reduceMotion, .noMouse, .theme, .exitAfterFirstFrame, .version, .help]
-        case .list: Option.common + [.json, .help]
+        case .interface: Option.common + [.longPress, .keyHold, .reduceMotion, .noMouse, .theme, .exitAfterFirstFrame, .version, .help]
+        case .list: Option.common + [.json, .format, .help]
         case .current: Option.common + [.json, .field, .help]
         case .history: Option.common + [.json, .limit, .help]
         case .report: Option.common + [.since, .until, .json, .csv, .help]
-        case .switchAccount, .initConfig, .configPath, .configCheck, .configEdit: Option.common + [.help]
+        case .switchAccount, .pick: Option.common + [.height, .help]
+        case .initConfig, .configPath, .configCheck, .configEdit: Option.common + [.help]
+        case .completion, .manPage: [.help]
+        case .doctor: Option.common + [.longPress, .keyHold, .help]
         }
     }
 
     /// Its operands in the usage line.
-    private var operandText: String {
-        self == .switchAccount ? " ID-OR-NAME" : ""
+    var operandText: String {
+        switch self {
+        case .switchAccount: " [ID-OR-NAME|-]"
+        case .completion: " SHELL"
+        default: ""
+        }
     }
 
     /// One line of summary.
@@ -374,13 +434,17 @@ public enum Command: CaseIterable, Hashable, Sendable {
         case .interface: "start the interface"
         case .list: "list the accounts, the current one marked with *"
         case .current: "print the current account (for shell prompts)"
-        case .switchAccount: "switch to an account by id, or by name when exactly one matches"
+        case .switchAccount: "switch to an account by id or name; - for the previous; none: pick"
         case .history: "print the recorded switches, newest first"
         case .report: "print the time spent in each account (for timesheets)"
         case .initConfig: "write a starter config (never over an existing one)"
         case .configPath: "print the path of the config file"
         case .configCheck: "validate the config and report every problem"
-        case .configEdit: "edit the config in $VISUAL, $EDITOR or vi, then validate it"
+        case .configEdit: "edit a copy of the config, install it only when valid"
+        case .pick: "pick an account in the inline picker and print its id"
+        case .completion: "print the completion script for bash, zsh or fish"
+        case .manPage: "print the manual page (roff), as installed as perch.1"
+        case .doctor: "what this terminal gives Perch, and a key-repeat test"
         }
     }
 
@@ -448,20 +512,29 @@ public enum Command: CaseIterable, Hashable, Sendable {
     }
 
     /// What the help says beyond the summary, or nothing.
-    private var details: String {
+    var details: String {
         switch self {
         case .list:
-            return "Prints one account per line: a * for the current one, id, name and handle.\n"
-                + "--json prints [{\"id\", \"name\", \"handle\", \"current\"}, …]."
+            return "Prints one account per line: id, name and handle, with a * before the current one\n"
+                + "on a terminal and after it otherwise (so the first column is always the id).\n"
+                + "--format ids prints the ids, one per line. --format tsv prints id, name, handle,\n"
+                + "group, color and current (true or false), tab-separated, empty where there is none.\n"
+                + "--json (--format json) prints [{\"id\", \"name\", \"handle\", \"group\", \"color\",\n"
+                + "\"onSwitch\", \"current\"}, …], null where there is nothing."
         case .current:
             return "Prints `id: Name (handle)`; with --field only that field, for prompts:\n"
                 + "  PS1='[$(perch current --field name 2>/dev/null)] \\$ '\n"
-                + "Exit status 1 when no account has been chosen yet."
+                + "Exit status 1 when no account has been chosen yet (--json then prints null)."
         case .switchAccount:
             return "The account is its exact id, or its name when exactly one name matches it\n"
-                + "(ignoring case). The switch is saved, then the account's onSwitch hook runs with\n"
-                + "its output passed through; a failed hook exits 3 (the switch stands).\n"
-                + "Exit status 1 for an unknown or ambiguous account, with the candidates listed."
+                + "(ignoring case); - is the account that was current before (two in a row swap).\n"
+                + "With no account, on a terminal, the account sheet is drawn below the prompt to\n"
+                + "pick from (type to filter, arrows, Enter, the mouse; Esc or Ctrl-C exits 1).\n"
+                + "The switch is saved, then the account's onSwitch hook runs with its output\n"
+                + "passed through; a failed hook exits 3 (the switch stands). A closed output pipe\n"
+                + "ends only the printing: the hook still runs, then the exit status is 141.\n"
+                + "Exit status 1 for an unknown or ambiguous account (with the nearest ones\n"
+                + "suggested, never switched to) or no previous account."
         case .history:
             return "Prints `time  source  previous → account`, newest first (at most 10000 are kept).\n"
                 + "--json prints [{\"account\", \"previous\", \"time\", \"source\"}, …]."
@@ -475,8 +548,29 @@ public enum Command: CaseIterable, Hashable, Sendable {
             return "Writes an example config to the config path (see perch config path), with every\n"
                 + "field shown once. Exit status 1 when a config is already there."
         case .configEdit:
-            return "Writes the starter config first when there is none. Exit status 2 when the\n"
-                + "config is not valid after editing (the file keeps your edits)."
+            return "Opens a copy of the config in $VISUAL, $EDITOR or vi (the starter config when\n"
+                + "there is none). A valid copy replaces the config atomically, the old one kept as\n"
+                + "<config>.bak. An invalid one is reported with line and column; on a terminal\n"
+                + "Perch asks (e)dit again, (d)iscard, (k)eep anyway?; otherwise it is discarded\n"
+                + "and the exit status is 2."
+        case .pick:
+            return "Draws the account sheet below the prompt, as perch switch with no account does,\n"
+                + "and prints the chosen account's id without switching, for\n"
+                + "  kubectl --context \"$(perch pick)\" …\n"
+                + "Exit status 1 when nothing was picked; 2 when standard input or output is not\n"
+                + "a terminal (the picker is drawn on standard error's terminal when stdout is not)."
+        case .completion:
+            return "Load it with, for bash:  source <(perch completion bash)\n"
+                + "  zsh:  source <(perch completion zsh)    fish:  perch completion fish | source\n"
+                + "Completes commands, options, and the account ids and names of the config in use."
+        case .manPage:
+            return "Prints perch(1) in man(7) format:  perch man-page | man -l -"
+        case .doctor:
+            return "Prints, one per line with how each was found: TERM and terminfo, colours, SGR mouse,\n"
+                + "bracketed paste, the kitty keyboard protocol and the key-hold mode, OSC 52, the\n"
+                + "locale's UTF-8, and the config and state paths with their permissions. On a\n"
+                + "terminal it then asks you to hold the 1 key for 2 seconds and reports the repeat\n"
+                + "delay and rate, and whether the hold would be recognised with --long-press-ms."
         case .interface, .configPath, .configCheck:
             return ""
         }

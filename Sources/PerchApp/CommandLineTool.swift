@@ -21,7 +21,12 @@ struct CommandLineTool {
         case .interface: return ExitStatus.usage
         case .list: return list()
         case .current: return current()
-        case .switchAccount: return switchAccount(options.account ?? "")
+        case .switchAccount: return options.account.map(switchAccount) ?? pickAndSwitch()
+        case .pick: return pick()
+        case .completion: return completion()
+        case .manPage:
+            console.write(ManPage.text)
+            return ExitStatus.ok
         case .history: return history()
         case .report: return report()
         case .initConfig: return initConfig()
@@ -30,6 +35,7 @@ struct CommandLineTool {
             return ExitStatus.ok
         case .configCheck: return configCheck()
         case .configEdit: return configEdit()
+        case .doctor: return Doctor(options: options, console: console, paths: paths).run()
         }
     }
 
@@ -48,7 +54,7 @@ struct CommandLineTool {
     /// The state with its problems reported on stderr, or nil after reporting why it cannot be
     /// read. With `repair`, a file that cannot be parsed is set aside and a current account no
     /// longer in the config is cleared (each said once); without, nothing on disk changes.
-    private func loadState(_ config: LoadedConfig, repair: Bool = false) -> SavedState? {
+    func loadState(_ config: LoadedConfig, repair: Bool = false) -> SavedState? {
         do {
             let store = StateStore(path: paths.state)
             let ids = Set(config.accounts.map(\.id))
@@ -67,9 +73,11 @@ struct CommandLineTool {
         guard let config = loadConfig() else { return ExitStatus.usage }
         guard let state = loadState(config) else { return ExitStatus.unmet }
         let current = state.currentAccount
-        if options.json {
-            return printJSON(config.accounts.map { AccountJSON($0, current: $0.id == current) })
+        if let format = options.listFormat {
+            return list(config.accounts, current: current, format: format)
         }
+        // Piped (`perch list | fzf | awk '{print $1}'`), the first column must be the id.
+        let markerFirst = isatty(STDOUT_FILENO) == 1
         let ids = config.accounts.map { shown($0.id) }
         let names = config.accounts.map { shown($0.name) }
         let idWidths = ids.map(columns)
@@ -77,13 +85,19 @@ struct CommandLineTool {
         let idWidth = idWidths.max() ?? 0
         let nameWidth = nameWidths.max() ?? 0
         var text = ""
+        let handles = config.accounts.map { $0.handle.map(shown) ?? "" }
+        let handleWidth = markerFirst ? 0 : handles.map(columns).max() ?? 0
         for (index, account) in config.accounts.enumerated() {
-            text += account.id == current ? "* " : "  "
+            let isCurrent = account.id == current
+            if markerFirst { text += isCurrent ? "* " : "  " }
             text += ids[index] + String(repeating: " ", count: idWidth - idWidths[index] + 2)
-            if let handle = account.handle {
-                text += names[index] + String(repeating: " ", count: nameWidth - nameWidths[index] + 2) + shown(handle)
+            if account.handle != nil || (isCurrent && !markerFirst) {
+                text += names[index] + String(repeating: " ", count: nameWidth - nameWidths[index] + 2) + handles[index]
             } else {
                 text += names[index]
+            }
+            if isCurrent, !markerFirst {
+                text += String(repeating: " ", count: handleWidth - columns(handles[index]) + 2) + "*"
             }
             text += "\n"
         }
@@ -100,6 +114,7 @@ struct CommandLineTool {
         guard let config = loadConfig() else { return ExitStatus.usage }
         guard let state = loadState(config) else { return ExitStatus.unmet }
         guard let id = state.currentAccount, let account = config.accounts.first(where: { $0.id == id }) else {
+            if options.json { console.print("null") }
             console.error("no account chosen yet; pick one with `perch switch ID` or in the interface")
             return ExitStatus.unmet
         }
@@ -115,7 +130,11 @@ struct CommandLineTool {
 
     private func switchAccount(_ text: String) -> Int32 {
         guard let config = loadConfig() else { return ExitStatus.usage }
-        guard loadState(config, repair: true) != nil else { return ExitStatus.unmet }
+        guard let state = loadState(config, repair: true) else { return ExitStatus.unmet }
+        if text == "-" {
+            guard let account = previousAccount(config, state: state) else { return ExitStatus.unmet }
+            return perform(account, config: config)
+        }
         let account: Account
         switch Account.lookup(text, in: config.accounts) {
         case .found(let found):
@@ -125,12 +144,24 @@ struct CommandLineTool {
             for match in matches { console.note("  " + describe(match)) }
             return ExitStatus.unmet
         case .unknown(let candidates):
+            let suggestions = Account.suggestions(for: text, in: config.accounts)
+            if !suggestions.isEmpty {
+                let quoted = suggestions.map { "'" + shown($0) + "'" }
+                let list = quoted.count == 1 ? quoted[0] : quoted.dropLast().joined(separator: ", ") + " or " + quoted.last!
+                console.error("no account '\(text)'; did you mean \(list)?")
+                return ExitStatus.unmet
+            }
             let near = candidates.count < config.accounts.count
             console.error("no account '\(text)'; " + (near ? "did you mean one of these?" : "the accounts are:"))
             for candidate in candidates.prefix(20) { console.note("  " + describe(candidate)) }
             if candidates.count > 20 { console.note("  … and \(candidates.count - 20) more (perch list)") }
             return ExitStatus.unmet
         }
+        return perform(account, config: config)
+    }
+
+    /// Records the switch to `account`, prints what changed and runs its hook; returns the exit status.
+    func perform(_ account: Account, config: LoadedConfig) -> Int32 {
         let outcome: StateStore.SwitchOutcome
         do {
             outcome = try StateStore(path: paths.state).recordSwitch(to: account.id, source: .cli)
@@ -174,7 +205,7 @@ struct CommandLineTool {
         return ExitStatus.ok
     }
 
-    private func initConfig() -> Int32 {
+    func initConfig() -> Int32 {
         // Only a missing file, or an empty regular one, may be written: anything else at the path
         // (a config too large or unreadable, a folder, a FIFO, a device) is left alone.
         var info = stat()
@@ -217,57 +248,10 @@ struct CommandLineTool {
         return ExitStatus.ok
     }
 
-    private func configEdit() -> Int32 {
-        if access(paths.config, F_OK) != 0 {
-            let status = initConfig()
-            if status != ExitStatus.ok { return status }
-        }
-        let editor =
-            [PerchPaths.environment("VISUAL"), PerchPaths.environment("EDITOR")].compactMap { $0 }.first { !$0.isEmpty } ?? "vi"
-        // As git does: the editor setting is shell text (it may hold options), the path an argument.
-        let status = runEditor(editor)
-        if status != 0 {
-            console.error("the editor (\(editor)) exited with status \(status); the config is as the editor left it")
-            return ExitStatus.unmet
-        }
-        guard let config = loadConfig(reportUnknownKeys: true) else {
-            console.error("the config is not valid; run `perch config edit` again to fix it")
-            return ExitStatus.usage
-        }
-        for warning in config.warnings { console.error("warning: config \(paths.config): \(warning)") }
-        console.print("config \(paths.config): valid, \(config.accounts.count) accounts.")
-        return ExitStatus.ok
-    }
-
-    /// Runs `editor "$path"` on Perch's terminal and waits; returns its exit status (127 when
-    /// it cannot be found, 128 + N when ended by signal N).
-    private func runEditor(_ editor: String) -> Int32 {
-        let spawned: ShellSpawn.Spawned
-        do {
-            spawned = try ShellSpawn.spawn(
-                editor + " \"$1\"", arguments: [paths.config], environment: ShellSpawn.environment(adding: []), mode: .interactive)
-        } catch {
-            console.error("cannot start the editor: \(error)")
-            return 127
-        }
-        // Ctrl-C in the editor is the editor's business, as with git.
-        let previousInterrupt = signal(SIGINT, SIG_IGN)
-        let previousQuit = signal(SIGQUIT, SIG_IGN)
-        defer {
-            signal(SIGINT, previousInterrupt)
-            signal(SIGQUIT, previousQuit)
-        }
-        var status: Int32 = 0
-        while waitpid(spawned.pid, &status, 0) < 0 {
-            if errno != EINTR { return 127 }
-        }
-        return status & 0x7F == 0 ? (status >> 8) & 0xFF : 128 + (status & 0x7F)
-    }
-
     // MARK: - Output
 
     /// `id: Name (handle)`, made safe for a terminal.
-    private func describe(_ account: Account) -> String {
+    func describe(_ account: Account) -> String {
         "\(shown(account.id)): \(shown(account.name))" + (account.handle.map { " (\(shown($0)))" } ?? "")
     }
 
@@ -290,9 +274,9 @@ struct CommandLineTool {
     }
 }
 
-/// An account as `perch list --json` and `perch current --json` print it: `id`, `name`,
-/// `handle` (null when none), `current`.
-private struct AccountJSON: Encodable {
+/// An account as `perch list --json` and `perch current --json` print it: every field (`id`,
+/// `name`, `handle`, `group`, `color`, `onSwitch`, `current`), `null` where there is nothing.
+struct AccountJSON: Encodable {
     var account: Account
     var current: Bool
 
@@ -302,7 +286,7 @@ private struct AccountJSON: Encodable {
     }
 
     private enum CodingKeys: String, CodingKey {
-        case id, name, handle, current
+        case id, name, handle, group, color, onSwitch, current
     }
 
     func encode(to encoder: any Encoder) throws {
@@ -310,6 +294,9 @@ private struct AccountJSON: Encodable {
         try container.encode(account.id, forKey: .id)
         try container.encode(account.name, forKey: .name)
         try container.encode(account.handle, forKey: .handle)
+        try container.encode(account.group, forKey: .group)
+        try container.encode(account.color?.name, forKey: .color)
+        try container.encode(account.onSwitch, forKey: .onSwitch)
         try container.encode(current, forKey: .current)
     }
 }

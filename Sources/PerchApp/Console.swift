@@ -10,6 +10,8 @@ public final class Console {
     private let captured: Bool
     /// The `errno` of the first failed write to stdout (other than a closed pipe), or nil.
     public private(set) var outputFailure: Int32?
+    /// Whether stdout was a pipe closed by its reader; nothing more is written there.
+    public private(set) var outputClosed = false
 
     /// A console on file descriptors 1 and 2, or (when `captured`) in memory.
     public init(captured: Bool = false) {
@@ -31,9 +33,9 @@ public final class Console {
         write("perch: " + PerchApp.visibleControls(message) + "\n", to: STDERR_FILENO)
     }
 
-    /// Writes `text` unchanged to stderr (usage lines).
-    public func note(_ text: String) {
-        write(text + "\n", to: STDERR_FILENO)
+    /// Writes `text` unchanged to stderr (usage lines), with a newline unless `newline` is false.
+    public func note(_ text: String, newline: Bool = true) {
+        write(newline ? text + "\n" : text, to: STDERR_FILENO)
     }
 
     private func write(_ text: String, to fd: Int32) {
@@ -41,6 +43,7 @@ public final class Console {
             if fd == STDOUT_FILENO { output += text } else { errors += text }
             return
         }
+        if fd == STDOUT_FILENO, outputClosed { return }
         var bytes = Array(text.utf8)[...]
         while !bytes.isEmpty {
             let n = bytes.withUnsafeBytes { Glibc.write(fd, $0.baseAddress, $0.count) }
@@ -49,6 +52,7 @@ public final class Console {
                 // A closed pipe (`perch list | head -1`) only means nobody reads on; anything
                 // else (a full disk) is a failure the command must report.
                 if n < 0, errno != EPIPE, fd == STDOUT_FILENO { outputFailure = errno }
+                if n < 0, errno == EPIPE, fd == STDOUT_FILENO { outputClosed = true }
                 return
             }
             bytes = bytes.dropFirst(n)

@@ -13,6 +13,9 @@ public enum ExitStatus {
     public static let usage: Int32 = 2
     /// A switch was saved but its `onSwitch` hook failed or timed out.
     public static let hookFailed: Int32 = 3
+    /// The output pipe was closed before everything was printed (the work itself was done):
+    /// 128 + SIGPIPE, what a shell shows for a program that a closed pipe ended.
+    public static let outputClosed: Int32 = 128 + SIGPIPE
 }
 
 /// The `perch` program: parses the command line, loads config and state, and runs the
@@ -42,11 +45,15 @@ public enum PerchApp {
         case .run where options.command == .interface:
             return runInterface(options)
         case .run:
+            // A closed pipe must end only the printing, not a switch before its hook has run:
+            // writes fail with EPIPE instead, and the status says so once the work is done.
+            signal(SIGPIPE, SIG_IGN)
             let status = CommandLineTool(options: options, console: console).run()
             if let code = console.outputFailure {
                 console.error("cannot write the output: \(String(cString: strerror(code)))")
                 return status == ExitStatus.ok ? ExitStatus.unmet : status
             }
+            if console.outputClosed, status == ExitStatus.ok { return ExitStatus.outputClosed }
             return status
         }
     }
@@ -94,24 +101,45 @@ public enum PerchApp {
         flags.mouse = !options.noMouse
         flags.theme = options.theme ?? .standard
         let settings = SettingsState(file: savedSettings.settings, flags: flags, flagged: options.flaggedSettings)
-        let info = RunInfo(
+        let (keyHold, typedAhead) = startKeyboardProtocol(options.keyHold, backend: backend)
+        var info = RunInfo(
             longPressMilliseconds: settings.values.longPressMilliseconds, configDescription: config.description, statePath: paths.state,
             settingsPath: settingsPath)
+        info.keyHold = keyHold
         // The history is for Stats: one that cannot be read shows as none.
         let history = SwitchHistory(records: (try? store.history.read()) ?? [])
         let state = AppState(
             accounts: config.accounts, saved: saved, size: backend.size, info: info, reduceMotion: options.reduceMotion, banner: banner,
             history: history, settings: settings)
         if !settings.values.mouse { backend.write(control: Array(EventLoop.mouseOff.utf8)) }
-        let gestures = GestureRecognizer.Configuration(longPressMilliseconds: settings.values.longPressMilliseconds)
+        var gestures = GestureRecognizer.Configuration(longPressMilliseconds: settings.values.longPressMilliseconds)
+        gestures.keyHoldMode = keyHold
         // Measuring start-up needs no watch on the state folder.
         let watcher = options.exitAfterFirstFrame ? nil : StateWatcher(watching: paths.state)
         let loop = EventLoop(
             state: state, backend: backend, store: store, gestures: gestures, watcher: watcher, configPath: paths.config,
-            wallClock: { LocalTime.now(monotonic: MonotonicClock.now()) }, settingsPath: settingsPath)
+            typedAhead: typedAhead, wallClock: { LocalTime.now(monotonic: MonotonicClock.now()) }, settingsPath: settingsPath)
+        if options.keyHold == .auto, keyHold == .autoRepeat {
+            // A terminal slow to start may answer the query after the probe gave up.
+            loop.lateKeyboardProtocolReply = { backend.pushKeyboardFlags(KeyboardProtocolProbe.flags) }
+        }
         let status = loop.run(exitAfterFirstFrame: options.exitAfterFirstFrame)
         if let failure = loop.failure { printError("perch: " + failure) }
         return status
+    }
+
+    /// Chooses the key-hold mode for `preference`, asking the terminal (``KeyboardProtocolProbe``)
+    /// under `auto`, and turns the kitty keyboard protocol on for release events. Returns the
+    /// mode and the bytes typed while the terminal was asked.
+    private static func startKeyboardProtocol(_ preference: KeyHoldPreference, backend: NcursesBackend) -> (KeyHoldMode, [UInt8]) {
+        var answer: KeyboardProtocolProbe.Answer?
+        var typed: [UInt8] = []
+        if preference == .auto {
+            (answer, typed) = KeyboardProtocolProbe.run(input: backend.inputDescriptor, output: STDOUT_FILENO)
+        }
+        let mode = KeyboardProtocolProbe.mode(requested: preference, answer: answer)
+        if mode == .releaseEvents { backend.pushKeyboardFlags(KeyboardProtocolProbe.flags) }
+        return (mode, typed)
     }
 
     /// Why the interface cannot start on these standard streams, or nil when both are terminals.

@@ -45,6 +45,10 @@ public final class NcursesBackend: TerminalBackend {
     private var previous: Screen?
     private var active = true
     private let screenPointer: OpaquePointer
+    /// Sent after ``modesOn`` and before ``modesOff``: the kitty keyboard protocol's push and pop,
+    /// once ``pushKeyboardFlags(_:)`` turned it on.
+    private var keyboardOn = ""
+    private var keyboardOff = ""
 
     /// Takes over the terminal: alternate screen, raw input, no echo, hidden cursor, mouse and
     /// bracketed paste on. `colors` false (for `NO_COLOR`) draws with attributes only.
@@ -126,9 +130,20 @@ public final class NcursesBackend: TerminalBackend {
         return size
     }
 
+    /// Turns on kitty keyboard protocol `flags` by pushing them on the terminal's stack
+    /// (`CSI > flags u`); every way out pops them (`CSI < u`): shutdown, suspend (pushed again on
+    /// resume) and the fatal-signal restore. Reference: kitty "Comprehensive keyboard handling in
+    /// terminals", "Progressive enhancement".
+    public func pushKeyboardFlags(_ flags: Int) {
+        keyboardOn = "\u{1B}[>\(flags)u"
+        keyboardOff = "\u{1B}[<u"
+        Self.saveEmergencyBytes(modesOff: keyboardOff + Self.modesOff)
+        if active { Self.write(keyboardOn) }
+    }
+
     public func suspend() {
         guard active else { return }
-        Self.write(Self.modesOff)
+        Self.write(keyboardOff + Self.modesOff)
         endwin()
         active = false
     }
@@ -138,7 +153,7 @@ public final class NcursesBackend: TerminalBackend {
     /// the saved program mode (raw, no echo) too.
     public func resume() {
         if active { reset_prog_mode() }
-        Self.write(Self.modesOn)
+        Self.write(Self.modesOn + keyboardOn)
         active = true
         refresh()
         clearok(perch_curscr(), true)
@@ -147,7 +162,7 @@ public final class NcursesBackend: TerminalBackend {
 
     public func shutdown() {
         guard active else { return }
-        Self.write(Self.modesOff)
+        Self.write(keyboardOff + Self.modesOff)
         curs_set(1)
         endwin()
         delscreen(screenPointer)
@@ -174,15 +189,38 @@ public final class NcursesBackend: TerminalBackend {
         }
     }
 
+    // MARK: What terminfo says (perch doctor)
+
+    /// terminfo's `colors` for `term`: the number of colours, nil when the entry has none.
+    /// - Throws: ``TerminalError/unknownTerminalType(_:)`` when terminfo has no entry for `term`.
+    public static func terminfoColors(_ term: String) throws(TerminalError) -> Int? {
+        let colors = perch_terminfo_colors(term)
+        if colors == -2 { throw .unknownTerminalType(term) }
+        return colors < 0 ? nil : Int(colors)
+    }
+
+    /// Whether terminfo's entry for `term` has the string capability `name` (e.g. `kmous`, or
+    /// the user-defined `Ms` for OSC 52); false without an entry.
+    public static func terminfoHasString(_ term: String, _ name: String) -> Bool {
+        perch_terminfo_has_string(term, name) == 1
+    }
+
     // MARK: Emergency restore (fatal signals)
 
     nonisolated(unsafe) private static var emergencyBytes: UnsafeMutableBufferPointer<UInt8>?
     nonisolated(unsafe) private static var emergencyTermios: UnsafeMutablePointer<termios>?
 
-    private static func saveForEmergency() {
+    /// Keeps the bytes the fatal-signal restore sends; called again when the modes to undo
+    /// change (the previous buffer is left allocated: a handler may be reading it).
+    private static func saveEmergencyBytes(modesOff: String) {
         let text = Array((modesOff + "\u{1B}[0m\u{1B}[?25h\u{1B}[?1049l").utf8)
         let bytes = UnsafeMutableBufferPointer<UInt8>.allocate(capacity: text.count)
         _ = bytes.initialize(from: text)
+        emergencyBytes = bytes
+    }
+
+    private static func saveForEmergency() {
+        saveEmergencyBytes(modesOff: modesOff)
         let saved = UnsafeMutablePointer<termios>.allocate(capacity: 1)
         saved.initialize(to: termios())
         if tcgetattr(STDIN_FILENO, saved) != 0 {
@@ -191,7 +229,6 @@ public final class NcursesBackend: TerminalBackend {
         } else {
             emergencyTermios = saved
         }
-        emergencyBytes = bytes
     }
 
     /// Restores the terminal from a signal handler (async-signal-safe: write(2) and tcsetattr(3)

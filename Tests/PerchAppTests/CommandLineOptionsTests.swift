@@ -114,7 +114,6 @@ struct CommandLineOptionsTests {
                 arguments: ["--config", "a.json", "extra"], message: "unknown command 'extra' (perch --help lists the commands)"),
             InvalidCommandLine(arguments: ["list", "extra"], message: "unexpected argument 'extra'"),
             InvalidCommandLine(arguments: ["switch", "a", "b"], message: "unexpected argument 'b'"),
-            InvalidCommandLine(arguments: ["switch"], message: "'perch switch' needs an account id or name"),
             InvalidCommandLine(arguments: ["config"], message: "'perch config' needs path, check or edit"),
             InvalidCommandLine(arguments: ["config", "show"], message: "unknown command 'config show'"),
             InvalidCommandLine(arguments: ["list", "--field", "id"], message: "option --field does not apply to 'perch list'"),
@@ -218,5 +217,48 @@ struct HelpColumnTests {
         #expect("日本".padded(toColumns: 6) == "日本  ")
         #expect("e\u{301}".padded(toColumns: 3) == "e\u{301}  ")
         #expect("abcdef".padded(toColumns: 3) == "abcdef ")
+    }
+}
+
+@Suite("--key-hold and perch doctor")
+struct KeyHoldOptionTests {
+    @Test("--key-hold takes auto, kitty, repeat or off, for the interface and doctor", arguments: KeyHoldPreference.allCases)
+    func keyHold(_ preference: KeyHoldPreference) throws {
+        #expect(try CommandLineOptions(parsing: ["--key-hold", preference.rawValue]).keyHold == preference)
+        let doctor = try CommandLineOptions(parsing: ["doctor", "--key-hold=\(preference.rawValue)"])
+        #expect(doctor.command == .doctor && doctor.keyHold == preference)
+    }
+
+    @Test("--key-hold with another value is a usage error naming the four")
+    func badKeyHold() {
+        #expect(throws: CommandLineOptions.UsageError(description: "option --key-hold needs one of auto, kitty, repeat, off, not 'always'")) {
+            try CommandLineOptions(parsing: ["--key-hold", "always"])
+        }
+        #expect(CommandLineOptions().keyHold == .auto)
+    }
+
+    @Test("the modes: auto follows the terminal's answer, the others are forced")
+    func modes() {
+        #expect(KeyboardProtocolProbe.mode(requested: .auto, answer: .kitty(flags: 0)) == .releaseEvents)
+        #expect(KeyboardProtocolProbe.mode(requested: .auto, answer: .primaryAttributesOnly) == .autoRepeat)
+        #expect(KeyboardProtocolProbe.mode(requested: .auto, answer: .silent) == .autoRepeat)
+        #expect(KeyboardProtocolProbe.mode(requested: .repeat, answer: .kitty(flags: 0)) == .autoRepeat)
+        #expect(KeyboardProtocolProbe.mode(requested: .kitty, answer: nil) == .releaseEvents)
+        #expect(KeyboardProtocolProbe.mode(requested: .off, answer: .kitty(flags: 0)) == .off)
+    }
+
+    @Test("the probe reads the replies in any split, keeps typed keys, and doctor reads DECRQM answers")
+    func probeParsing() {
+        var probe = KeyboardProtocolProbe()
+        #expect(probe.feed(Array("j\u{1B}[?1".utf8)) == nil)
+        #expect(probe.feed(Array("u\u{1B}[?62;".utf8)) == nil)
+        #expect(probe.feed(Array("22ck".utf8)) == .kitty(flags: 1))
+        #expect(probe.otherInput == Array("jk".utf8))
+        var plain = KeyboardProtocolProbe()
+        #expect(plain.feed(Array("\u{1B}[?1;2c".utf8)) == .primaryAttributesOnly)
+        let answers = Doctor.parseAnswers(Array("\u{1B}[?1006;2$y\u{1B}[?2004;0$y\u{1B}[?1;2c".utf8))
+        #expect(answers?.modes == [1006: 2, 2004: 0] && answers?.keyboard == .primaryAttributesOnly)
+        #expect(KeyboardProtocolProbe.isFlagsReply(Array("\u{1B}[?31u".utf8)))
+        #expect(!KeyboardProtocolProbe.isFlagsReply(Array("\u{1B}[?62;22c".utf8)))
     }
 }

@@ -49,6 +49,16 @@ struct EffectOutcomeLoopTests {
         }
     }
 
+    /// A store in a scratch folder whose lock this process holds (as another process would),
+    /// the lock's descriptor (closing it releases the lock), and the folder to remove.
+    func storeWithHeldLock() -> (store: StateStore, lock: Int32, folder: String) {
+        let folder = scratch()
+        let store = StateStore(path: folder + "/state.json")
+        let lock = open(store.lockPath, O_RDWR | O_CREAT, 0o600)
+        #expect(flock(lock, LOCK_EX) == 0)
+        return (store, lock, folder)
+    }
+
     func type(_ text: String, into fd: Int32) {
         let bytes = Array(text.utf8)
         _ = bytes.withUnsafeBytes { write(fd, $0.baseAddress, $0.count) }
@@ -57,11 +67,8 @@ struct EffectOutcomeLoopTests {
     // Bug: with another process holding state.json.lock, the whole interface froze for up to 2 s.
     @Test("a held state lock freezes nothing: keys are answered while the switch waits, shown as pending; it lands once the lock is free")
     func heldLockDoesNotFreeze() throws {
-        let folder = scratch()
+        let (store, lock, folder) = storeWithHeldLock()
         defer { try? FileManager.default.removeItem(atPath: folder) }
-        let store = StateStore(path: folder + "/state.json")
-        let lock = open(store.lockPath, O_RDWR | O_CREAT, 0o600)
-        #expect(flock(lock, LOCK_EX) == 0)
         let (loop, backend, input) = makeLoop(store: store)
         let finished = start(loop)
         type("a\u{1B}[B\r", into: input)
@@ -84,12 +91,9 @@ struct EffectOutcomeLoopTests {
     // Bug: a state lock held by another process froze the interface, deaf to q and SIGTERM.
     @Test("a lock that stays held gives up after the bounded wait: the switch fails with the reason, and the interface goes on")
     func heldLockIsBounded() throws {
-        let folder = scratch()
+        let (store, lock, folder) = storeWithHeldLock()
         defer { try? FileManager.default.removeItem(atPath: folder) }
-        let store = StateStore(path: folder + "/state.json")
-        let lock = open(store.lockPath, O_RDWR | O_CREAT, 0o600)
         defer { close(lock) }
-        #expect(flock(lock, LOCK_EX) == 0)
         let (loop, backend, input) = makeLoop(store: store, lockTimeout: 300)
         let finished = start(loop)
         type("a\u{1B}[B\r", into: input)
@@ -105,12 +109,9 @@ struct EffectOutcomeLoopTests {
 
     @Test("quitting while a switch waits for another process's lock exits at once; that switch is not saved (it was never shown as done)")
     func quitWhileWaitingForLock() throws {
-        let folder = scratch()
+        let (store, lock, folder) = storeWithHeldLock()
         defer { try? FileManager.default.removeItem(atPath: folder) }
-        let store = StateStore(path: folder + "/state.json")
-        let lock = open(store.lockPath, O_RDWR | O_CREAT, 0o600)
         defer { close(lock) }
-        #expect(flock(lock, LOCK_EX) == 0)
         let (loop, backend, input) = makeLoop(store: store)
         let finished = start(loop)
         type("a\u{1B}[B\r", into: input)

@@ -210,3 +210,52 @@ struct DeleteAlertWordingTests {
         #expect(!text.contains("this’s"))
     }
 }
+
+/// Small screens: whatever has the focus is in view, and content past an edge is marked.
+@Suite("Small screens")
+struct SmallScreenTests {
+    // Bug: at 30×8 the form hid its lower fields and buttons, and a focused field took typing while out of sight.
+    @Test("at 30×8 the focused field of the form is scrolled into view, with ↑/↓ marks at the edges")
+    func formScrolls() throws {
+        var state = AppState(accounts: Account.samples, size: Size(width: 30, height: 8))
+        _ = state.update(.key(.char("4")))
+        _ = state.update(.key(.char("j")))
+        _ = state.update(.key(KeyEvent(.enter)))  // Add account…
+        try #require(state.accountForm != nil)
+        var lines = state.render().lines
+        #expect(lines.contains { $0.contains("Id") && $0.contains("▏") }, "the focused Id field is shown:\n\(lines.joined(separator: "\n"))")
+        #expect(lines[6].hasSuffix("↓ "), "more below is marked")
+        for _ in 0..<3 { _ = state.update(.key(KeyEvent(.tab))) }
+        _ = state.update(.paste("team"))
+        lines = state.render().lines
+        #expect(lines.contains { $0.contains("Group") && $0.contains("team▏") }, "typing shows where it goes:\n\(lines.joined(separator: "\n"))")
+        #expect(lines[2].hasSuffix("↑ "), "more above is marked")
+        #expect(lines.contains { $0.contains("[ Add ]") }, "the buttons come into view with the last field")
+        let add = try #require(lines.firstIndex { $0.contains("[ Add ]") })
+        let column = try #require(lines[add].range(of: "[ Add ]")).lowerBound.utf16Offset(in: lines[add])
+        #expect(state.hitTest(Position(column: column + 1, row: add)) == .formButton(.add))
+        #expect(state.hitTest(Position(column: 29, row: 2)) == .layerScroll(-1))
+        _ = state.update(.tap(.layerScroll(-1)))
+        #expect(state.accountForm?.focus == .handle, "a click on the mark moves the focus that way")
+    }
+
+    // Bug: a context menu's actions past the screen's edge had no mark, so a mouse-only user could not reach Delete.
+    @Test("a context menu whose actions do not all fit marks the rest, and a click on the mark brings Delete into view")
+    func menuMarksHiddenActions() throws {
+        var state = AppState(accounts: Account.samples, saved: SavedState(currentAccount: "work"), size: Size(width: 30, height: 8))
+        _ = state.update(.key(.char("2")))
+        _ = state.update(.key(.char("m")))
+        let menu = try #require({ if case .contextMenu(let m)? = state.presented.last { m } else { nil } }())
+        let layout = try #require(state.contextMenuLayout(menu))
+        try #require(layout.visibleActions < ContextMenuAction.allCases.count, "the screen is small enough to hide actions")
+        let lines = state.render().lines
+        #expect(lines[layout.menu.maxY - 1].contains("↓ more"), "\(lines.joined(separator: "\n"))")
+        #expect(!lines.contains { $0.contains("Delete") })
+        var tapped = state
+        for _ in 0..<ContextMenuAction.allCases.count {
+            if tapped.render().lines.contains(where: { $0.contains("Delete") }) { break }
+            _ = tapped.update(.tap(tapped.hitTest(Position(column: layout.menu.x + 2, row: layout.menu.maxY - 1))))
+        }
+        #expect(tapped.render().lines.contains { $0.contains("Delete") }, "Delete reached with the mouse alone")
+    }
+}

@@ -63,15 +63,25 @@ struct ContextMenuTests {
         #expect(state.catalog.cursor == 3)
     }
 
-    @Test("holding Enter in the Catalog opens the menu of the item under the cursor")
-    func enterHold() {
+    @Test("without key release events, Enter held in the Catalog opens the item at its first press (the menu is m, Menu, Shift-F10)")
+    func enterHoldWithoutReleases() {
         var state = catalogState()
         _ = press(&state, .char("j"), .char("j"))
         var recognizer = GestureRecognizer()
         // A press, then auto-repeats every 33 ms after a 400 ms repeat delay.
         for time in [Int64(0), 400] + stride(from: 433, through: 600, by: 33).map(Int64.init) {
-            for event in recognizer.handle(.key(enter), at: time, hitTest: state.hitTest) { _ = state.update(event) }
+            for event in recognizer.handle(.key(enter), at: time, hitTest: state.hitTest, holdable: state.acceptsKeyHold) {
+                _ = state.update(event)
+            }
         }
+        #expect(state.presented == [.cover(.item(state.catalogItems[2], scroll: 0))])
+    }
+
+    @Test("a hold of Enter (as the recogniser reports it with key release events) opens the menu of the item under the cursor")
+    func enterHold() {
+        var state = catalogState()
+        _ = press(&state, .char("j"), .char("j"))
+        _ = state.update(.keyHold(enter))
         #expect(menu(state)?.itemID == state.catalogItems[2].id)
     }
 
@@ -254,5 +264,54 @@ struct ContextMenuLayoutTests {
         #expect(bottom.menu.maxY == 24, "moved up from the bottom edge")
         let top = ContextMenuLayout(anchorRow: 0, actionCount: 4, screen: Size(width: 80, height: 24))
         #expect(top.card.y == 0)
+    }
+}
+
+/// Tap to open: Enter and a click on the cursor's row open a Catalog item.
+@Suite("Opening a Catalog item")
+struct CatalogOpenTests {
+    private func catalogState() -> AppState {
+        var state = AppState(accounts: Account.samples, saved: SavedState(currentAccount: "work"), size: Size(width: 80, height: 24))
+        _ = state.update(.key(.char("2")))
+        return state
+    }
+
+    // Bug: Enter on a Catalog item did nothing; an item could only be opened through its context menu.
+    @Test("Enter on a Catalog item opens it in the full-screen cover")
+    func enterOpens() {
+        var state = catalogState()
+        _ = state.update(.key(.char("j")))
+        _ = state.update(.key(KeyEvent(.enter)))
+        #expect(state.presented == [.cover(.item(state.catalogItems[1], scroll: 0))])
+    }
+
+    @Test("a click on another row moves the cursor there; a click on the cursor's row (a double click) opens it")
+    func clickThenClickOpens() {
+        var state = catalogState()
+        _ = state.update(.tap(.catalogRow(4)))
+        #expect(state.catalog.cursor == 4)
+        #expect(state.presented.isEmpty)
+        _ = state.update(.tap(.catalogRow(4)))
+        #expect(state.presented == [.cover(.item(state.catalogItems[4], scroll: 0))])
+    }
+
+    @Test("Shift-F10 opens the context menu, as m and the Menu key do")
+    func shiftF10() {
+        var state = catalogState()
+        _ = state.update(.key(KeyEvent(.function(10), modifiers: .shift)))
+        #expect(state.presented == [.contextMenu(ContextMenu(itemID: state.catalogItems[0].id))])
+    }
+
+    // Bug: resized to 80×12 and back, the Catalog's top row had moved from item 10 to item 22.
+    @Test("the Catalog keeps its scroll position across a resize to a small screen and back")
+    func scrollAfterResize() {
+        var state = catalogState()
+        for _ in 0..<29 { _ = state.update(.key(.char("j"))) }
+        _ = state.update(.scroll(.catalogRow(29), notches: -4))  // the wheel: item 30 near the bottom
+        let before = state.catalog
+        _ = state.update(.resize(Size(width: 80, height: 12)))
+        #expect(state.catalog.cursor == before.cursor)
+        _ = state.update(.resize(Size(width: 80, height: 24)))
+        #expect(state.catalog == before, "\(state.catalog) vs \(before)")
     }
 }

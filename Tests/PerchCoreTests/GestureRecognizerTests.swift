@@ -171,14 +171,47 @@ struct GestureRecognizerTests {
         #expect(g.release(overviewColumn, at: 2_100) == [.tap(.tab(.overview))])
     }
 
-    @Test("a second press on the same target restarts the long-press timer")
-    func repressRestartsTimer() {
+    // Issue 11 §5: presses at 0 and 300 ms delayed the sheet to 819 ms, and a stream never opened it.
+    @Test("a press report repeated at the same cell with no release between does not restart the long-press")
+    func repeatedPressReportDoesNotRestart() {
         var g = GestureRecognizer()
         _ = g.press(overviewColumn, at: 0)
         _ = g.press(overviewColumn, at: 300)
-        #expect(g.nextDeadline == 800)
-        #expect(g.expire(at: 500) == [])
-        #expect(g.expire(at: 800) == [.longPress(.tab(.overview))])
+        #expect(g.nextDeadline == 500)
+        #expect(g.expire(at: 500) == [.longPress(.tab(.overview))])
+        var stream = GestureRecognizer()
+        var fired: [AppEvent] = []
+        for time in stride(from: Int64(0), through: 1500, by: 50) {
+            fired += stream.press(overviewColumn, at: time)
+            fired += stream.expire(at: time)
+        }
+        #expect(fired == [.longPress(.tab(.overview))], "a stream of reports fires once, at 500 ms")
+    }
+
+    @Test("buttons other than left (middle, right, 8–11) neither tap nor long-press", arguments: [MouseEvent.Button.middle, .right, .other])
+    func otherButtons(button: MouseEvent.Button) {
+        var g = GestureRecognizer()
+        #expect(g.handle(mouse(.press, column: overviewColumn, button: button), at: 0, hitTest: hitTest) == [])
+        #expect(g.nextDeadline == nil)
+        #expect(g.expire(at: 1000) == [])
+        #expect(g.handle(mouse(.release, column: overviewColumn, button: button), at: 1100, hitTest: hitTest) == [])
+        #expect(g.handle(mouse(.press, column: catalogColumn, button: button), at: 2000, hitTest: hitTest) == [])
+        #expect(g.handle(mouse(.release, column: catalogColumn, button: button), at: 2050, hitTest: hitTest) == [])
+    }
+
+    @Test("a resize that moves the target from under a press cancels its long-press; one that keeps it does not")
+    func resizeDuringLongPress() {
+        var g = GestureRecognizer()
+        _ = g.press(overviewColumn, at: 0)
+        g.layoutChanged(hitTest: hitTest)
+        #expect(g.nextDeadline == 500, "the same target is still under the press")
+        g.layoutChanged(hitTest: { _ in .tab(.catalog) })
+        #expect(g.nextDeadline == nil)
+        #expect(g.expire(at: 600) == [])
+        #expect(g.release(overviewColumn, at: 700) == [], "no tap either")
+        _ = g.press(rowColumn, at: 1000)
+        g.layoutChanged(hitTest: { _ in .none })
+        #expect(g.expire(at: 1600) == [], "the row went away")
     }
 
     @Test("wheel notches become scroll events on the target under the pointer")
@@ -334,3 +367,110 @@ struct GestureRecognizerTests {
         #expect(g.expire(at: 700) == [.longPress(.tab(.overview))])
     }
 }
+
+/// Key holds with release events (kitty keyboard protocol): a timer, not the auto-repeat.
+@Suite("Key hold with release events")
+struct KeyHoldReleaseEventTests {
+    func recognizer() -> GestureRecognizer {
+        var configuration = GestureRecognizer.Configuration()
+        configuration.keyHoldMode = .releaseEvents
+        return GestureRecognizer(configuration: configuration)
+    }
+
+    func handle(_ r: inout GestureRecognizer, _ event: InputEvent, at time: Int64) -> [AppEvent] {
+        r.handle(event, at: time, hitTest: { _ in .none })
+    }
+
+    @Test("a hold fires at the long-press deadline exactly, from expire, with no repeat at all")
+    func holdFiresAtDeadline() {
+        var r = recognizer()
+        #expect(handle(&r, .key(one), at: 1000) == [.key(one)], "the press is delivered at once")
+        #expect(r.nextDeadline == 1500)
+        #expect(r.expire(at: 1499).isEmpty, "never early")
+        #expect(r.expire(at: 1500) == [.keyHold(one)])
+        #expect(r.nextDeadline == nil)
+        #expect(handle(&r, .keyRepeat(one), at: 1530).isEmpty, "repeats after the hold are swallowed")
+        #expect(handle(&r, .keyRelease(one), at: 1700).isEmpty)
+        #expect(r.expire(at: 3000).isEmpty)
+    }
+
+    @Test("a release before the deadline is a tap: the press only, and no hold later")
+    func releaseBeforeDeadlineIsTap() {
+        var r = recognizer()
+        #expect(handle(&r, .key(one), at: 0) == [.key(one)])
+        #expect(handle(&r, .keyRepeat(one), at: 300).isEmpty, "a repeat while it is watched is part of the hold")
+        #expect(handle(&r, .keyRelease(one), at: 499).isEmpty)
+        #expect(r.nextDeadline == nil)
+        #expect(r.expire(at: 600).isEmpty)
+    }
+
+    @Test("the repeat settings do not matter: a first repeat at 660 ms still gives a hold at 500 ms")
+    func repeatDelayDoesNotMatter() {
+        var r = recognizer()
+        _ = handle(&r, .key(KeyEvent(.enter)), at: 0)
+        #expect(r.expire(at: 500) == [.keyHold(KeyEvent(.enter))])
+        #expect(handle(&r, .keyRepeat(KeyEvent(.enter)), at: 660).isEmpty)
+    }
+
+    @Test("keys that are not holdable: repeats are presses, releases are nothing")
+    func otherKeys() {
+        var r = recognizer()
+        let j = KeyEvent.char("j")
+        #expect(handle(&r, .key(j), at: 0) == [.key(j)])
+        #expect(handle(&r, .keyRepeat(j), at: 500) == [.key(j)])
+        #expect(handle(&r, .keyRelease(j), at: 600).isEmpty)
+        #expect(r.nextDeadline == nil)
+    }
+
+    @Test("focus going away cancels a hold whose release may never come")
+    func focusOutCancels() {
+        var r = recognizer()
+        _ = handle(&r, .key(one), at: 0)
+        #expect(handle(&r, .focus(false), at: 100) == [.focus(false)])
+        #expect(r.expire(at: 600).isEmpty)
+    }
+
+    @Test("a second press report of the key still down does not restart the hold")
+    func repeatedPressDoesNotRestart() {
+        var r = recognizer()
+        _ = handle(&r, .key(one), at: 0)
+        _ = handle(&r, .key(one), at: 300)
+        #expect(r.expire(at: 500) == [.keyHold(one)])
+    }
+
+    @Test("where holding means nothing, the press has no deadline")
+    func notHoldable() {
+        var r = recognizer()
+        #expect(r.handle(.key(one), at: 0, hitTest: { _ in .none }, holdable: { _ in false }) == [.key(one)])
+        #expect(r.nextDeadline == nil)
+    }
+
+    @Test("mode off: auto-repeats are presses and never a hold")
+    func off() {
+        var configuration = GestureRecognizer.Configuration()
+        configuration.keyHoldMode = .off
+        var r = GestureRecognizer(configuration: configuration)
+        var events: [AppEvent] = []
+        for time in stride(from: Int64(0), through: 1000, by: 30) { events += handle(&r, .key(one), at: time) }
+        #expect(events.allSatisfy { $0 == .key(one) } && events.count == 34)
+    }
+}
+
+/// Found measuring in a real kitty with auto-repeat (X's delay 660 ms, then 25 per second).
+@Suite("Key hold from auto-repeat after a tap")
+struct KeyHoldAfterTapTests {
+    @Test("a tap of 1, then 1 held 400 ms later: the hold is timed from the second press (about 700 ms, not 1180)")
+    func tapThenHold() {
+        var r = GestureRecognizer()
+        let one = KeyEvent.char("1")
+        var fired: Int64?
+        func feed(_ time: Int64) {
+            if r.handle(.key(one), at: time, hitTest: { _ in .none }).contains(.keyHold(one)), fired == nil { fired = time }
+        }
+        feed(0)  // the tap
+        feed(400)  // the key pressed again, and held
+        for time in stride(from: Int64(1060), through: 2000, by: 40) { feed(time) }  // its auto-repeats
+        #expect(fired == 1100, "fired at \(String(describing: fired)) ms; the hold began at 400 ms")
+    }
+}
+

@@ -158,6 +158,9 @@ private let mouseCases: [DecoderCase] = [
     DecoderCase("SGR wheel up", "^[[<64;5;24M", [mouse(.scrollUp, .none, column: 4, row: 23)]),
     DecoderCase("SGR wheel down", "^[[<65;5;24M", [mouse(.scrollDown, .none, column: 4, row: 23)]),
     DecoderCase("SGR shift-press left", "^[[<4;2;3M", [mouse(.press, .left, column: 1, row: 2, .shift)]),
+    // Issue 11 §5: \e[<128;40;24M … m selected the Catalog tab as a left click.
+    DecoderCase("SGR button 8 press is no left press", "^[[<128;40;24M", [mouse(.press, .other, column: 39, row: 23)]),
+    DecoderCase("SGR button 11 release", "^[[<131;40;24m", [mouse(.release, .other, column: 39, row: 23)]),
     DecoderCase("SGR alt-press left", "^[[<8;2;3M", [mouse(.press, .left, column: 1, row: 2, .alt)]),
     DecoderCase("SGR ctrl-press left", "^[[<16;2;3M", [mouse(.press, .left, column: 1, row: 2, .control)]),
     DecoderCase("SGR large coordinates", "^[[<0;300;120M", [mouse(.press, .left, column: 299, row: 119)]),
@@ -200,12 +203,13 @@ private let malformedCases: [DecoderCase] = [
     DecoderCase("CSI broken by a UTF-8 character", "^[[1é", [.unknown(bytes("^[[1")), char("é")]),
     DecoderCase("CSI broken by esc, next sequence intact", "^[[1;^[[B", [.unknown(bytes("^[[1;")), key(.down)]),
     DecoderCase("unfinished CSI at end, flushed", "^[[1;", [.unknown(bytes("^[[1;"))]),
-    DecoderCase("esc [ at end, flushed, is Alt-[", "^[[", [char("[", .alt)]),
-    DecoderCase("esc O at end, flushed, is Alt-O", "^[O", [char("O", .alt)]),
+    // Issue 11 §3: once ESC [ or ESC O has arrived it is a sequence, never a key.
+    DecoderCase("esc [ at end, flushed, is dropped", "^[[", [.unknown(bytes("^[["))]),
+    DecoderCase("esc O at end, flushed, is dropped", "^[O", [.unknown(bytes("^[O"))]),
     DecoderCase("unknown SS3", "^[Oz", [.unknown(bytes("^[Oz"))]),
     // Bug: ESC O followed by a control byte swallowed that byte in an unknown SS3.
-    DecoderCase("ESC O then Enter: Alt-O and Enter", "^[O\r", [char("O", .alt), key(.enter)]),
-    DecoderCase("ESC O then a sequence: Alt-O and the sequence", "^[O^[[B", [char("O", .alt), key(.down)]),
+    DecoderCase("ESC O then Enter: the broken SS3 dropped, Enter kept", "^[O\r", [.unknown(bytes("^[O")), key(.enter)]),
+    DecoderCase("ESC O then a sequence: the broken SS3 dropped, the sequence kept", "^[O^[[B", [.unknown(bytes("^[O")), key(.down)]),
     DecoderCase("CSI key with a 10-digit parameter is unknown", "^[[1;1234567890Aj", [.unknown(bytes("^[[1;1234567890A")), char("j")]),
     DecoderCase(
         "CSI key with 30 parameters is unknown", "^[[" + String(repeating: "1;", count: 29) + "1Aj",

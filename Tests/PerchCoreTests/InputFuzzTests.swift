@@ -98,6 +98,8 @@ struct InputFuzzTests {
         for event in first.events {
             switch event {
             case .key(let key): kinds.insert(key.modifiers.contains(.alt) ? "alt key" : "key")
+            case .keyRepeat: kinds.insert("key repeat")
+            case .keyRelease: kinds.insert("key release")
             case .mouse(let mouse): kinds.insert("mouse \(mouse.kind)")
             case .paste: kinds.insert("paste")
             case .focus: kinds.insert("focus")

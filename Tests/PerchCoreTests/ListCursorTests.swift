@@ -150,3 +150,32 @@ struct ListCursorTests {
         }
     }
 }
+
+@Suite("Scroll kept across a resize")
+struct ListCursorResizeTests {
+    // Bug: cursor on item 30 with item 10 at the top, resized to 80×12 and back to 80×24: the top row was item 22.
+    @Test("a viewport that shrinks and grows again brings the scroll position back")
+    func shrinkAndGrow() {
+        var list = ListCursor()
+        list.moveTo(29, count: 60, visible: 21)
+        list.scroll(by: -(list.scroll - 9), count: 60, visible: 21)
+        list.moveTo(29, count: 60, visible: 21)
+        #expect(list == ListCursor(cursor: 29, scroll: 9))
+        list.clamp(count: 60, visible: 9)
+        #expect(list == ListCursor(cursor: 29, scroll: 21), "the cursor as far from the top as the viewport allows")
+        list.clamp(count: 60, visible: 21)
+        #expect(list == ListCursor(cursor: 29, scroll: 9), "the scroll position chosen before comes back")
+    }
+
+    @Test("when the chosen position cannot show the cursor, the cursor keeps its distance from the top")
+    func keepsDistance() {
+        var list = ListCursor()
+        list.moveTo(12, count: 100, visible: 20)  // scroll 0: the cursor 12 rows from the top
+        list.clamp(count: 100, visible: 10)
+        #expect(list == ListCursor(cursor: 12, scroll: 3), "9 rows from the top, the most 10 rows allow")
+        list.move(by: 1, count: 100, visible: 10)
+        #expect(list == ListCursor(cursor: 13, scroll: 4))
+        list.clamp(count: 100, visible: 20)
+        #expect(list == ListCursor(cursor: 13, scroll: 4), "a move made since is the new choice")
+    }
+}

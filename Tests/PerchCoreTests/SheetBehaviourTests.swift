@@ -243,10 +243,11 @@ struct SheetFilterMatchTests {
             ("ab", "abc", nil),
         ] as [(String, String, AccountsIndex.FilterMatch?)])
     func match(_ text: String, _ filter: String, _ expected: AccountsIndex.FilterMatch?) {
-        let needle = Array(filter.lowercased().utf8)
-        let result = needle.allSatisfy { $0 < 0x80 } ? AccountsIndex.asciiMatch(text, needle) : AccountsIndex.match(text, filter)
-        #expect(result == expected)
-        #expect(AccountsIndex.match(text, filter) == expected, "the general path agrees")
+        let needle = TextMatching.key(filter)
+        #expect(AccountsIndex.match(text, needle) == expected)
+        #expect(TextMatching.match(needle, in: TextMatching.key(text)) == expected, "the general path agrees")
+        let index = SearchIndex([Account(id: "a", name: text)])
+        #expect(index.matches(needle, among: [0]).isEmpty == (expected == nil), "the search index agrees")
     }
 }
 

@@ -31,6 +31,12 @@ public final class EventLoop {
     private var drawn = HitMap()
     /// Why the loop ended early (a failed poll(2)), for the caller to print; nil otherwise.
     public private(set) var failure: String?
+    /// Bytes read before the loop started (keys typed while the terminal was asked about its
+    /// keyboard protocol), decoded before the first read.
+    private var typedAhead: [UInt8]
+    /// Turns the kitty keyboard protocol on when its query is answered after the probe gave up
+    /// (a terminal slow to start); nil when it was not asked or already answered.
+    public var lateKeyboardProtocolReply: (() -> Void)?
 
     /// Exit status when the loop cannot wait any more (poll(2) failed): the session ends with
     /// the terminal restored and the reason in ``failure``.
@@ -47,10 +53,11 @@ public final class EventLoop {
     public init(
         state: AppState, backend: TerminalBackend, store: StateStore?, gestures: GestureRecognizer.Configuration,
         watcher: StateWatcher? = nil, configPath: String? = nil, hookTimeoutMilliseconds: Int64 = HookProcess.timeoutMilliseconds,
-        lockTimeoutMilliseconds: Int = EffectWorker.lockTimeoutMilliseconds, poller: Poller = SystemPoller(),
+        lockTimeoutMilliseconds: Int = EffectWorker.lockTimeoutMilliseconds, poller: Poller = SystemPoller(), typedAhead: [UInt8] = [],
         catalogTimeoutMilliseconds: Int64 = CapturedCommand.timeoutMilliseconds, wallClock: @escaping () -> WallTime? = { nil },
         settingsPath: String? = nil
     ) {
+        self.typedAhead = typedAhead
         self.configPath = configPath
         self.state = state
         self.backend = backend
@@ -88,6 +95,11 @@ public final class EventLoop {
     public func run(exitAfterFirstFrame: Bool = false) -> Int32 {
         var dirty = true
         _ = readWallClock()
+        if !typedAhead.isEmpty {
+            lastInput = now()
+            _ = feed(decoder.feed(typedAhead), at: lastInput)
+            typedAhead = []
+        }
         while exitStatus == nil {
             if dirty, !suspended {
                 let frame = state.renderFrame()
@@ -183,6 +195,12 @@ public final class EventLoop {
     private func feed(_ events: [InputEvent], at time: Int64) -> Bool {
         var changed = false
         for event in events {
+            if case .unknown(let bytes) = event, let turnOn = lateKeyboardProtocolReply, KeyboardProtocolProbe.isFlagsReply(bytes) {
+                turnOn()
+                lateKeyboardProtocolReply = nil
+                recognizer.configuration.keyHoldMode = .releaseEvents
+                changed = apply([.keyHoldModeChanged(.releaseEvents)], at: time) || changed
+            }
             let state = self.state
             let drawn = self.drawn
             changed =
@@ -308,7 +326,9 @@ public final class EventLoop {
         case SIGWINCH where suspended:
             return true
         case SIGWINCH:
-            return apply([.resize(backend.updateSize())], at: now())
+            let changed = apply([.resize(backend.updateSize())], at: now())
+            recognizer.layoutChanged(hitTest: state.hitTest)
+            return changed
         case SIGTSTP:
             if !suspended { suspend() }
             return true

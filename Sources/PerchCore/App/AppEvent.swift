@@ -25,6 +25,9 @@ public enum AppEvent: Hashable, Sendable {
     case resize(Size)
     /// The terminal gained (`true`) or lost focus.
     case focus(Bool)
+    /// Key holds are recognised this way from now on (the terminal answered the kitty keyboard
+    /// protocol's query after start-up); Settings shows it.
+    case keyHoldModeChanged(KeyHoldMode)
 
     // MARK: Outcomes of effects
 

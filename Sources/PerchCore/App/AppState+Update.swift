@@ -43,9 +43,9 @@ extension AppState {
             // but the outcomes of effects already under way are still taken in.
             switch event {
             case .key(let key) where key.key == .character("q") && presented.isEmpty: return [.quit]
-            case .resize, .switchSaved, .switchWaiting, .switchFailed, .hookEnded, .stateChanged, .accountAdded, .accountNotAdded,
-                .catalogLoaded, .catalogFailed, .catalogPreviewed, .catalogItemOpened, .wallClock, .historyChanged, .settingsNotSaved,
-                .configEdited:
+            case .resize, .keyHoldModeChanged, .switchSaved, .switchWaiting, .switchFailed, .hookEnded, .stateChanged, .accountAdded,
+                .accountNotAdded, .catalogLoaded, .catalogFailed, .catalogPreviewed, .catalogItemOpened, .wallClock, .historyChanged,
+                .settingsNotSaved, .configEdited:
                 break
             default: return []
             }
@@ -92,6 +92,9 @@ extension AppState {
             if sheet != nil || accountForm != nil { return routeText(text) }
             return []
         case .animationFrame, .focus:
+            return []
+        case .keyHoldModeChanged(let mode):
+            info.keyHold = mode
             return []
         case .switchSaved, .switchWaiting, .switchFailed, .hookEnded, .stateChanged, .accountAdded, .accountNotAdded,
             .catalogLoaded, .catalogFailed, .catalogPreviewed, .catalogItemOpened, .wallClock, .historyChanged, .settingsNotSaved,

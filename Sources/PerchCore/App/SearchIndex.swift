@@ -1,9 +1,10 @@
-/// The accounts' names and handles with ASCII letters lower-cased, in one byte buffer, so that a
+/// The accounts' names and handles as match keys (``TextMatching/key(_:)``: ASCII letters
+/// lower-cased, other text decomposed, case-folded and without nonspacing marks), in one byte buffer, so that a
 /// filter keystroke over 100,000 accounts scans bytes instead of 200,000 strings. Built when a
 /// sheet's filter opens; derived from the accounts, so it takes no part in equality.
 public struct SearchIndex: Hashable, Sendable {
     private final class Storage: Sendable {
-        /// Every account's name then handle, UTF-8, `A`–`Z` folded to `a`–`z`.
+        /// Every account's name then handle, as match keys.
         let bytes: [UInt8]
         /// Where account `i`'s name starts (`starts[2i]`) and its handle starts (`starts[2i+1]`);
         /// the last element is the end of the buffer.
@@ -16,7 +17,7 @@ public struct SearchIndex: Hashable, Sendable {
             for account in accounts {
                 for text in [account.name, account.handle ?? ""] {
                     starts.append(bytes.count)
-                    bytes.append(contentsOf: text.utf8.lazy.map { $0 >= 0x41 && $0 <= 0x5A ? $0 + 0x20 : $0 })
+                    TextMatching.appendKey(of: text, to: &bytes)
                 }
             }
             starts.append(bytes.count)
@@ -33,8 +34,8 @@ public struct SearchIndex: Hashable, Sendable {
     public func hash(into hasher: inout Hasher) {}
 
     /// Rows of the accounts among `candidates` (indices, ascending) whose name or handle contains
-    /// `needle` (lower-cased ASCII bytes): those where either starts with it (a handle also after
-    /// its `@`) first, each part in ascending order. Same verdicts as ``AccountsIndex/asciiMatch(_:_:)``.
+    /// `needle` (a match key): those where either starts with it (a handle also after
+    /// its `@`) first, each part in ascending order. Same verdicts as ``AccountsIndex/match(_:_:)``.
     func matches(_ needle: [UInt8], among candidates: some Sequence<Int>) -> [SheetRow] {
         var prefixMatches: [SheetRow] = []
         var otherMatches: [SheetRow] = []

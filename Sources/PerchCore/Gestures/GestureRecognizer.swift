@@ -9,8 +9,11 @@
 ///   the deadline fires a long-press while the button is still down; its release is then
 ///   swallowed. Dragging off the target cancels both, except on a target that
 ///   ``HitTarget/acceptsDrag``: there each move is a ``AppEvent/drag(_:_:)`` and the release
-///   ``AppEvent/dragEnded(_:_:)``. A new press always starts afresh, so a
-///   release the terminal lost cannot leave a gesture stuck.
+///   ``AppEvent/dragEnded(_:_:)``. A new press starts afresh, so a release the terminal lost
+///   cannot leave a gesture stuck, except a press report repeated at the same cell with no
+///   release between (some terminals send one again): it continues the gesture. Other buttons
+///   (middle, right, 8–11) neither tap nor long-press. A resize that moves the target from under
+///   the press, or removes it, cancels the gesture (``layoutChanged(hitTest:)``).
 /// - Keys: terminals report a held key as a press, then (after the system's repeat delay,
 ///   roughly 250–660 ms) auto-repeats at 25–40 per second, and no release. A holdable key
 ///   is delivered at once as ``AppEvent/key(_:)``. It becomes ``AppEvent/keyHold(_:)`` on the
@@ -19,6 +22,11 @@
 ///   within the repeat gap). So a hold released early never fires, two separate taps never
 ///   fire, and no timer is needed: the repeat itself proves the key is still down. The
 ///   remaining repeats are swallowed.
+/// - Keys with release events (``KeyHoldMode/releaseEvents``, the kitty keyboard protocol): a
+///   holdable key is delivered at once as ``AppEvent/key(_:)``, like a tap, and its hold fires
+///   from ``expire(at:)`` exactly when it has been down for the long-press duration, whatever
+///   the repeat settings. A release (or focus going away) before then cancels it; its repeats are
+///   swallowed. Other keys' repeats are presses, and releases are dropped.
 public struct GestureRecognizer: Sendable {
     /// Timing of the recogniser, in milliseconds.
     public struct Configuration: Sendable, Hashable {
@@ -30,6 +38,8 @@ public struct GestureRecognizer: Sendable {
         public var repeatDelayMilliseconds: Int64
         /// Keys whose hold is a gesture.
         public var holdableKeys: Set<KeyEvent>
+        /// How a key hold is recognised.
+        public var keyHoldMode: KeyHoldMode = .autoRepeat
 
         public init(
             longPressMilliseconds: Int64 = 500,
@@ -47,13 +57,17 @@ public struct GestureRecognizer: Sendable {
     private struct PointerGesture: Sendable {
         var target: HitTarget
         var start: Int64
+        /// Cell of the press, and when the last press report for it came (ms).
+        var position: Position
+        var lastReport: Int64
         var fired = false
         var cancelled = false
         var dragged = false
     }
 
     private struct KeyHold: Sendable {
-        enum Phase { case awaitingRepeat, firstRepeat, repeating, fired }
+        /// `down`: pressed with release events to come, waiting for the deadline.
+        enum Phase { case awaitingRepeat, firstRepeat, repeating, fired, down }
         var key: KeyEvent
         var start: Int64
         var last: Int64
@@ -71,8 +85,10 @@ public struct GestureRecognizer: Sendable {
     /// The earliest time (ms) at which ``expire(at:)`` may fire a gesture, or nil when none is
     /// pending. Only a pointer long-press has one; key holds fire on input.
     public var nextDeadline: Int64? {
-        guard let pointer, !pointer.fired, !pointer.cancelled, pointer.target.acceptsLongPress else { return nil }
-        return pointer.start + configuration.longPressMilliseconds
+        let keyDeadline = hold.flatMap { $0.phase == .down ? $0.start + configuration.longPressMilliseconds : nil }
+        guard let pointer, !pointer.fired, !pointer.cancelled, pointer.target.acceptsLongPress else { return keyDeadline }
+        let pointerDeadline = pointer.start + configuration.longPressMilliseconds
+        return keyDeadline.map { min($0, pointerDeadline) } ?? pointerDeadline
     }
 
     /// Feeds one input event that arrived at `time` (ms); `hitTest` names the target under a
@@ -83,7 +99,16 @@ public struct GestureRecognizer: Sendable {
         _ event: InputEvent, at time: Int64, hitTest: (Position) -> HitTarget, holdable: (KeyEvent) -> Bool = { _ in true }
     ) -> [AppEvent] {
         switch event {
-        case .key(let key):
+        case .key(let key) where configuration.keyHoldMode == .releaseEvents:
+            return handlePress(key, at: time, holdable: { holdable(key) })
+        case .keyRepeat(let key) where configuration.keyHoldMode == .releaseEvents:
+            if let current = hold, current.key == key { return [] }  // part of the hold
+            return [.key(key)]
+        case .keyRelease(let key):
+            if let current = hold, current.key == key { hold = nil }
+            return []
+        case .key(let key), .keyRepeat(let key):
+            if configuration.keyHoldMode == .off { return [.key(key)] }
             // The repeats of a hold that started where holding means something stay part of it
             // (after it fired, a layer may be up); only a new press asks `holdable`.
             return handleKey(key, at: time, holdable: { holdable(key) })
@@ -92,14 +117,34 @@ public struct GestureRecognizer: Sendable {
         case .paste(let text):
             return [.paste(text)]
         case .focus(let focused):
+            // Keys let go while another window had the focus send no release here.
+            if !focused, hold?.phase == .down { hold = nil }
             return [.focus(focused)]
         case .unknown:
             return []
         }
     }
 
+    /// Tells that the layout changed (a resize): a pointer gesture whose target is no longer
+    /// under its press is cancelled, so nothing fires on what moved or went away.
+    public mutating func layoutChanged(hitTest: (Position) -> HitTarget) {
+        guard var gesture = pointer, !gesture.dragged, hitTest(gesture.position) != gesture.target else { return }
+        gesture.cancelled = true
+        pointer = gesture
+    }
+
     /// Fires every gesture whose deadline is at or before `now` (ms). Never fires early.
     public mutating func expire(at now: Int64) -> [AppEvent] {
+        var events: [AppEvent] = []
+        if var current = hold, current.phase == .down, now >= current.start + configuration.longPressMilliseconds {
+            current.phase = .fired
+            hold = current
+            events.append(.keyHold(current.key))
+        }
+        return events + expirePointer(at: now)
+    }
+
+    private mutating func expirePointer(at now: Int64) -> [AppEvent] {
         guard var gesture = pointer, !gesture.fired, !gesture.cancelled, gesture.target.acceptsLongPress,
             now >= gesture.start + configuration.longPressMilliseconds
         else { return [] }
@@ -122,6 +167,10 @@ public struct GestureRecognizer: Sendable {
                 .repeating where gap <= configuration.repeatGapMilliseconds,
                 .fired where gap <= configuration.repeatGapMilliseconds:
                 if current.phase == .firstRepeat { current.phase = .repeating }
+            case .firstRepeat where gap <= configuration.repeatDelayMilliseconds:
+                // What looked like the first auto-repeat was a second press (a tap, then the key
+                // held again): this is that press's first repeat, and the hold is timed from it.
+                current.start = current.last
             default:
                 return startHold(key, at: time, holdable: holdable())  // too slow for a repeat: a new press
             }
@@ -137,6 +186,15 @@ public struct GestureRecognizer: Sendable {
         return startHold(key, at: time, holdable: holdable())
     }
 
+    /// A press with release events to come: delivered at once, and timed when holding it means
+    /// something here. A second press of the key still down (its release lost) does not restart it.
+    private mutating func handlePress(_ key: KeyEvent, at time: Int64, holdable: () -> Bool) -> [AppEvent] {
+        if let current = hold, current.key == key, current.phase == .down { return [.key(key)] }
+        let watched = configuration.holdableKeys.contains(key) && holdable()
+        hold = watched ? KeyHold(key: key, start: time, last: time, phase: .down) : nil
+        return [.key(key)]
+    }
+
     /// A new press of `key`: delivered at once, and watched for auto-repeats when holding it
     /// means something (else its repeats are presses of their own).
     private mutating func startHold(_ key: KeyEvent, at time: Int64, holdable: Bool) -> [AppEvent] {
@@ -149,7 +207,15 @@ public struct GestureRecognizer: Sendable {
     ) -> [AppEvent] {
         switch mouse.kind {
         case .press where mouse.button == .left:
-            pointer = PointerGesture(target: hitTest(mouse.position), start: time)
+            if var gesture = pointer, gesture.position == mouse.position,
+                time - gesture.lastReport < configuration.longPressMilliseconds
+            {
+                // The same press reported again: the gesture goes on, its deadline unchanged.
+                gesture.lastReport = time
+                pointer = gesture
+                return []
+            }
+            pointer = PointerGesture(target: hitTest(mouse.position), start: time, position: mouse.position, lastReport: time)
             return []
         case .drag where mouse.button == .left:
             if var gesture = pointer, gesture.target.acceptsDrag {

@@ -36,6 +36,9 @@ public enum HitTarget: Hashable, Sendable {
     case coverBody
     /// Outside the top presented layer (a tap there dismisses it).
     case outside
+    /// A layer's `↑` or `↓` mark at an edge past which its content goes on (a form on a short
+    /// screen, a menu's actions): a tap moves that way by this many rows.
+    case layerScroll(Int)
 
     /// Whether holding the pointer here can become a long-press; elsewhere a press only taps.
     /// The Overview tab (the account sheet) and a Catalog row (its context menu).

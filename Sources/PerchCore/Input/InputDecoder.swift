@@ -3,7 +3,10 @@
 /// Feed it bytes in chunks of any size; a sequence split across chunks is held until it
 /// completes. A lone `ESC` cannot be told from the start of a sequence, so it is held too:
 /// when ``pendingTimeoutMilliseconds`` is not nil the caller waits at most that long for more
-/// input and then calls ``flush()``, which delivers it as the Escape key. A bracketed paste
+/// input and then calls ``flush()``, which delivers it as the Escape key. Once `ESC [`, `ESC O`
+/// or more has arrived it is a sequence, not a key: its final byte is waited for much longer
+/// (``sequenceTimeoutMilliseconds``, for reports split over ssh or under load), and a sequence
+/// whose final byte never comes is dropped whole, so no byte of it ever becomes a key. A bracketed paste
 /// whose end marker never comes is ended the same way, after ``pasteTimeoutMilliseconds``,
 /// so a stray paste-start cannot swallow every later key.
 ///
@@ -16,8 +19,12 @@
 /// outside a paste, at most ``maximumPasteBytes`` inside one), a malformed sequence becomes
 /// ``InputEvent/unknown(_:)`` and the bytes after it are decoded as their own events.
 public struct InputDecoder: Sendable {
-    /// How long a caller waits for the rest of a sequence before ``flush()``, in milliseconds.
+    /// How long a caller waits after a lone `ESC` before ``flush()`` makes it the Escape key, in milliseconds.
     public static let escapeTimeoutMilliseconds: Int64 = 25
+
+    /// How long a caller waits for the final byte of a sequence begun with `ESC [` or `ESC O`
+    /// before ``flush()`` drops it, in milliseconds.
+    public static let sequenceTimeoutMilliseconds: Int64 = 500
 
     /// Longest control sequence accepted, in bytes; a longer one is dropped as ``InputEvent/unknown(_:)``.
     public static let maximumSequenceLength = 64
@@ -64,7 +71,13 @@ public struct InputDecoder: Sendable {
     /// timeout while a sequence is incomplete, the paste timeout inside a paste, else nil.
     public var pendingTimeoutMilliseconds: Int64? {
         if paste != nil { return Self.pasteTimeoutMilliseconds }
-        return pending.isEmpty ? nil : Self.escapeTimeoutMilliseconds
+        if pending.isEmpty { return nil }
+        return isSequenceInProgress ? Self.sequenceTimeoutMilliseconds : Self.escapeTimeoutMilliseconds
+    }
+
+    /// Whether the bytes held begin a control sequence (`ESC [` or `ESC O` and more).
+    var isSequenceInProgress: Bool {
+        pending.count >= 2 && pending[0] == Self.esc && (pending[1] == UInt8(ascii: "[") || pending[1] == UInt8(ascii: "O"))
     }
 
     /// Decodes `bytes` appended to anything held from earlier calls; returns the complete events, in order.
@@ -74,7 +87,8 @@ public struct InputDecoder: Sendable {
     }
 
     /// Delivers whatever is held as if no more bytes will follow: a lone `ESC` becomes the
-    /// Escape key, an unfinished sequence becomes ``InputEvent/unknown(_:)``, a partial
+    /// Escape key, an unfinished sequence (even just `ESC [` or `ESC O`) becomes
+    /// ``InputEvent/unknown(_:)``, which nothing acts on, a partial
     /// UTF-8 character becomes U+FFFD, an unfinished paste is delivered as it is.
     public mutating func flush() -> [InputEvent] {
         // The input went quiet: a sequence being dropped is over, and later bytes are keys again.
@@ -261,12 +275,12 @@ public struct InputDecoder: Sendable {
             return csi(at: index, final: final)
         case UInt8(ascii: "O"):
             guard index + 2 < pending.count else {
-                return final ? .event(.key(KeyEvent(.character("O"), modifiers: .alt)), consumed: 2) : .needMore
+                return final ? .event(.unknown([Self.esc, next]), consumed: 2) : .needMore
             }
             let third = pending[index + 2]
             guard third >= 0x40 && third <= 0x7E else {
-                // Not an SS3 final byte: Alt-O, and the byte is decoded on its own.
-                return .event(.key(KeyEvent(.character("O"), modifiers: .alt)), consumed: 2)
+                // Not an SS3 final byte: the sequence is dropped, and the byte decoded on its own.
+                return .event(.unknown([Self.esc, next]), consumed: 2)
             }
             return .event(Self.ss3(third), consumed: 3)
         case Self.esc:
@@ -324,9 +338,7 @@ public struct InputDecoder: Sendable {
             i += 1
         }
         if final {
-            return .event(
-                i - index == 2 ? .key(KeyEvent(.character("["), modifiers: .alt)) : .unknown(Array(pending[index..<i])), consumed: i - index
-            )
+            return .event(.unknown(Array(pending[index..<i])), consumed: i - index)
         }
         return .needMore
     }
@@ -371,6 +383,7 @@ public struct InputDecoder: Sendable {
     }
 
     static func interpretCSI(parameters: [UInt8], final: UInt8) -> InputEvent {
+        if let event = interpretExtendedKey(parameters: parameters, final: final) { return event }
         let raw = [esc, UInt8(ascii: "[")] + parameters + [final]
         let text = String(decoding: parameters, as: UTF8.self)
         if text.hasPrefix("<"), final == UInt8(ascii: "M") || final == UInt8(ascii: "m") {
@@ -420,6 +433,12 @@ public struct InputDecoder: Sendable {
         if code & 8 != 0 { modifiers.insert(.alt) }
         if code & 16 != 0 { modifiers.insert(.control) }
         let buttonBits = code & 3
+        if code & 128 != 0 {
+            // Codes 128–131: buttons 8–11 (back, forward; xterm ctlseqs "Extended buttons"),
+            // whose low bits must not pass for the left button.
+            let kind: MouseEvent.Kind = code & 32 != 0 ? .drag : pressed ? .press : .release
+            return .mouse(MouseEvent(kind: kind, button: .other, position: position, modifiers: modifiers))
+        }
         if code & 64 != 0 {
             let kinds: [MouseEvent.Kind] = [.scrollUp, .scrollDown, .scrollLeft, .scrollRight]
             return .mouse(MouseEvent(kind: kinds[buttonBits], button: .none, position: position, modifiers: modifiers))

@@ -129,7 +129,8 @@ public enum KeyBindings {
     public static let holds: [KeyHoldBinding] = [
         KeyHoldBinding(key: .char("1"), label: "hold 1", panes: Set(Tab.allCases), action: .openAccountSheet, summary: "switch account"),
         KeyHoldBinding(
-            key: KeyEvent(.enter), label: "hold Enter", panes: [.catalog], action: .openContextMenu, summary: "context menu of the item"),
+            key: KeyEvent(.enter), label: "hold Enter", panes: [.catalog], action: .openContextMenu,
+            summary: "context menu (with key releases)"),
     ]
 
     /// The keys whose hold is a gesture somewhere.
@@ -162,8 +163,12 @@ public enum KeyBindings {
             case .catalog:
                 paneKeys =
                     listMoves + [
+                        KeyBinding(keys(.enter), "Enter", .activate, "open the item full-screen"),
                         KeyBinding(gesture: "click a row, wheel", "move the cursor, scroll"),
-                        KeyBinding(keys(.character("m"), .menu), "m Menu", .openContextMenu, "context menu of the item"),
+                        KeyBinding(gesture: "click the cursor's row", "open it (or double-click)"),
+                        KeyBinding(
+                            [.char("m"), KeyEvent(.menu), KeyEvent(.function(10), modifiers: .shift)], "m Menu Shift-F10",
+                            .openContextMenu, "context menu of the item"),
                         KeyBinding(gesture: "press and hold a row", "its context menu"),
                         KeyBinding(keys(.character("r")), "r", .refresh, "run the catalog command again"),
                     ]

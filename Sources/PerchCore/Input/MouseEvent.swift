@@ -9,6 +9,8 @@ public struct MouseEvent: Hashable, Sendable {
     /// Which button, for press, release and drag.
     public enum Button: Hashable, Sendable {
         case left, middle, right, none
+        /// Buttons 8–11 (back, forward and others; SGR codes 128–131), which Perch does not use.
+        case other
     }
 
     public var kind: Kind

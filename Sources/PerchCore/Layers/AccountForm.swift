@@ -100,6 +100,7 @@ extension AccountForm: ScreenModel {
         case .scroll(_, let notches): moveFocus(by: notches < 0 ? -1 : 1)
         case .action(.activate), .tap(.formButton(.add)): return submit(context)
         case .tap(.formField(let field)): focus = field
+        case .tap(.layerScroll(let delta)): moveFocus(by: delta)
         case .tap(.formButton(.cancel)), .tap(.coverClose): return [.dismiss]
         default: break
         }
@@ -131,7 +132,7 @@ extension AccountForm: ScreenModel {
     public func render(into frame: inout Frame, _ context: ModelContext) {
         let size = context.size
         let form = self
-        let layout = AccountFormLayout(screen: size)
+        let layout = AccountFormLayout(screen: size, focus: form.focus)
         frame.hits.mark(Rect(x: 0, y: 0, width: size.width, height: size.height), .coverBody)
         for field in AccountForm.fields where layout.isContentRow(layout.row(of: field)) {
             frame.hits.mark(layout.fieldRect(field), .formField(field))
@@ -147,7 +148,7 @@ extension AccountForm: ScreenModel {
         let inputWidth = layout.inputWidth
         for field in AccountForm.fields {
             let row = layout.row(of: field)
-            guard layout.isContentRow(row) else { break }
+            guard layout.isContentRow(row) else { continue }
             let focused = field == form.focus
             frame.screen.put(focused ? " ▸ " : "   ", column: 0, row: row, style: focused ? .selected : .plain)
             frame.screen.put(field.label, column: 3, row: row, style: focused ? .bold : .plain, width: AccountFormLayout.inputColumn - 4)
@@ -160,7 +161,7 @@ extension AccountForm: ScreenModel {
             frame.screen.put(shown, column: input.x + 1, row: row, style: focused ? .bold : .plain, width: inner)
             frame.screen.put("]", column: input.maxX - 1, row: row, style: .dim)
             let noteRow = row + 1
-            guard layout.isContentRow(noteRow) else { break }
+            guard layout.isContentRow(noteRow) else { continue }
             let noteWidth = size.width - AccountFormLayout.inputColumn - 1
             if let problem = form.problems[field] {
                 frame.screen.put(
@@ -176,6 +177,18 @@ extension AccountForm: ScreenModel {
                 let style = button == .add ? Style(foreground: .cyan, bold: true) : Style.plain
                 frame.screen.put(button.text, column: rect.x, row: rect.y, style: style, width: max(0, size.width - rect.x))
             }
+        }
+        // Content past an edge of a short screen is marked; a click on a mark moves the focus
+        // (and the view) that way.
+        if layout.hasMoreAbove {
+            let mark = Rect(x: size.width - 2, y: AccountFormLayout.firstContentRow, width: 2, height: 1)
+            frame.hits.mark(mark, .layerScroll(-1))
+            frame.screen.put("↑", column: mark.x, row: mark.y, style: .bold)
+        }
+        if layout.hasMoreBelow {
+            let mark = Rect(x: size.width - 2, y: size.height - 2, width: 2, height: 1)
+            frame.hits.mark(mark, .layerScroll(1))
+            frame.screen.put("↓", column: mark.x, row: mark.y, style: .bold)
         }
         let footerRow = size.height - 1
         if let error = form.writeError {

@@ -56,6 +56,11 @@ extension ContextMenu: ScreenModel {
             return perform(action, context)
         case .tap(.contextPreview): return [.openItem(id: itemID)]
         case .tap(.contextAction(let index)): return perform(ContextMenuAction.allCases[index], context)
+        case .tap(.layerScroll(let delta)):
+            // A scroll mark: the focus goes to the first action past that edge, which scrolls it into view.
+            guard let layout = layout(context) else { return [] }
+            let scroll = layout.actionScroll(focused: cursor - 1)
+            cursor = delta > 0 ? min(Self.focusCount - 1, scroll + layout.visibleActions + 1) : max(1, scroll)
         default: break
         }
         return []
@@ -144,6 +149,18 @@ extension ContextMenu: ScreenModel {
             frame.hits.mark(rowRect, .contextAction(index))
             frame.screen.fill(rowRect, style: style)
             frame.screen.put(" " + action.title(pinned: pinned), column: box.x + 1, row: row, style: style, width: box.width - 2)
+        }
+        // Actions past the menu's edge are marked on its border; a click on a mark scrolls to them.
+        let markColumn = max(box.x + 1, box.maxX - 9)
+        if scroll > 0, box.height >= 2 {
+            let mark = Rect(x: box.x + 1, y: box.y, width: box.width - 2, height: 1)
+            frame.hits.mark(mark, .layerScroll(-1))
+            frame.screen.put(" ↑ more ", column: markColumn, row: box.y, style: .bold, width: box.maxX - 1 - markColumn)
+        }
+        if scroll + layout.visibleActions < ContextMenuAction.allCases.count, box.height >= 2 {
+            let mark = Rect(x: box.x + 1, y: box.maxY - 1, width: box.width - 2, height: 1)
+            frame.hits.mark(mark, .layerScroll(1))
+            frame.screen.put(" ↓ more ", column: markColumn, row: box.maxY - 1, style: .bold, width: box.maxX - 1 - markColumn)
         }
     }
 }

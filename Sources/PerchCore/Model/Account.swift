@@ -16,14 +16,16 @@ public struct Account: Hashable, Sendable {
     /// Optional Catalog source, preview and open commands (the config's `catalog` object).
     public var catalog: CatalogCommands?
 
+    /// Text fields keep at most ``TextMatching/maximumScalarsPerCluster`` scalars per grapheme
+    /// cluster; the rest of a longer one is dropped here, when the account is made.
     public init(
         id: String, name: String, handle: String? = nil, group: String? = nil, color: TerminalColor? = nil, onSwitch: String? = nil,
         catalog: CatalogCommands? = nil
     ) {
         self.id = id
-        self.name = name
-        self.handle = handle
-        self.group = group
+        self.name = TextMatching.cappingClusters(name).text
+        self.handle = handle.map { TextMatching.cappingClusters($0).text }
+        self.group = group.map { TextMatching.cappingClusters($0).text }
         self.color = color
         self.onSwitch = onSwitch
         self.catalog = catalog

@@ -1,13 +1,30 @@
 /// A cursor in a scrolling list: which row is selected and which row is at the top of the viewport.
+///
+/// It remembers the scroll position last chosen by a move or a scroll, so that a viewport that
+/// shrinks and grows again (a resize) brings that position back; two cursors are equal when their
+/// cursor and scroll are.
 public struct ListCursor: Hashable, Sendable {
     /// Index of the selected row.
     public var cursor: Int
     /// Index of the first visible row.
-    public var scroll: Int
+    public var scroll: Int {
+        didSet { if !clamping { preferredScroll = scroll } }
+    }
+    /// The scroll position last chosen (by a move or a scroll), which ``clamp(count:visible:)``
+    /// goes back to when it can.
+    public private(set) var preferredScroll: Int
+    private var clamping = false
 
     public init(cursor: Int = 0, scroll: Int = 0) {
         self.cursor = cursor
         self.scroll = scroll
+        self.preferredScroll = scroll
+    }
+
+    public static func == (lhs: ListCursor, rhs: ListCursor) -> Bool { lhs.cursor == rhs.cursor && lhs.scroll == rhs.scroll }
+    public func hash(into hasher: inout Hasher) {
+        hasher.combine(cursor)
+        hasher.combine(scroll)
     }
 
     /// Moves the cursor by `delta` rows within `0..<count`, keeping it inside a viewport of `visible` rows.
@@ -19,6 +36,7 @@ public struct ListCursor: Hashable, Sendable {
     public mutating func moveTo(_ index: Int, count: Int, visible: Int) {
         cursor = max(0, min(index, count - 1))
         clamp(count: count, visible: visible)
+        preferredScroll = scroll
     }
 
     /// Scrolls the viewport by `delta` rows, then pulls the cursor into view.
@@ -33,14 +51,23 @@ public struct ListCursor: Hashable, Sendable {
 
     /// Re-establishes the invariants after the count or viewport changed: the cursor is a valid
     /// row, it is visible, and the viewport shows no empty rows past the end when it could avoid it.
+    /// The scroll position last chosen is kept when the cursor is in view there; otherwise the
+    /// cursor keeps its distance from the top as far as the viewport allows. So a resize to a
+    /// small screen and back brings the list back as it was.
     public mutating func clamp(count: Int, visible: Int) {
+        clamping = true
+        defer { clamping = false }
         cursor = max(0, min(cursor, count - 1))
         guard visible > 0 else {
             scroll = cursor
             return
         }
-        if cursor < scroll { scroll = cursor }
-        if cursor >= scroll + visible { scroll = cursor - visible + 1 }
+        let anchor = preferredScroll
+        if cursor >= anchor, cursor < anchor + visible {
+            scroll = anchor
+        } else {
+            scroll = cursor - max(0, min(cursor - anchor, visible - 1))
+        }
         scroll = max(0, min(scroll, max(0, count - visible)))
     }
 }

@@ -187,6 +187,12 @@ public struct CatalogPane: ScreenModel, Hashable, Sendable {
             return items.isEmpty ? [] : [.openContextMenu(itemIndex: list.cursor)]
         case .action(.refresh):
             return [.refreshCatalog]
+        case .action(.activate):
+            // Enter, a tap on a list: opens the item (a hold opens its menu, ``KeyBindings/holds``).
+            return items.indices.contains(list.cursor) ? [.openItem(id: items[list.cursor].id)] : []
+        case .tap(.catalogRow(let index)) where index == list.cursor && items.indices.contains(index):
+            // A click on the row already under the cursor (the second click of a double click too) opens it.
+            return [.openItem(id: items[index].id)]
         case .action(let action):
             ListMove.apply(action, to: &list, count: items.count, visible: visible)
         case .tap(.catalogRow(let index)):

@@ -8,6 +8,8 @@ public struct RunInfo: Hashable, Sendable {
     public var statePath: String
     /// Path of the settings file.
     public var settingsPath: String
+    /// How a key hold is recognised in this terminal.
+    public var keyHold: KeyHoldMode = .autoRepeat
 
     public init(
         longPressMilliseconds: Int64 = 500, configDescription: String = "embedded sample accounts", statePath: String = "",
@@ -74,7 +76,7 @@ public struct SettingsPane: ScreenModel, Hashable, Sendable {
     public internal(set) var list = ListCursor()
 
     /// List rows before the first action row (the information lines and a blank line).
-    static let actionsOffset = 4
+    static let actionsOffset = 5
 
     public init() {}
 
@@ -127,6 +129,7 @@ public struct SettingsPane: ScreenModel, Hashable, Sendable {
         let first = rect.y + Layout.paneHeaderRows
         let info = context.info
         let rows: [(String, String)] = [
+            ("Key hold", info.keyHold.summary),
             ("Config file", info.configDescription),
             ("State file", info.statePath),
             ("Settings file", info.settingsPath),

@@ -27,13 +27,39 @@ public struct AccountFormLayout: Hashable, Sendable {
     /// Widest input drawn, brackets included, in columns.
     public static let maximumInputWidth = 44
 
-    public init(screen: Size) {
+    /// Rows the content is scrolled up by, so that the focused field is in view on a short
+    /// screen (0 when everything fits).
+    public let scroll: Int
+    /// Screen row of the buttons when nothing is scrolled.
+    private let unscrolledButtonRow: Int
+
+    /// The first row content may take (below the title and its rule).
+    public static let firstContentRow = 2
+
+    /// - Parameter focus: the focused field, scrolled into view (with the buttons, when it is the
+    ///   last field) when the screen is too short for the whole form.
+    public init(screen: Size, focus: AccountField = .id) {
         self.screen = screen
-        firstFieldRow = screen.height >= 16 ? 3 : 2
+        let first = screen.height >= 16 ? 3 : 2
+        firstFieldRow = first
+        let fields = AccountForm.fields
+        let buttons = first + 2 * (fields.count - 1) + (screen.height >= 16 ? 3 : 2)
+        unscrolledButtonRow = buttons
+        let focusRow = first + 2 * (fields.firstIndex(of: focus) ?? 0)
+        let lastContentRow = screen.height - 2
+        let wantedBottom = focus == fields.last ? buttons : focusRow + 1
+        var scroll = max(0, wantedBottom - lastContentRow)
+        scroll = min(scroll, max(0, focusRow - Self.firstContentRow))
+        self.scroll = scroll
     }
 
     /// Screen row of the input of `field`.
-    public func row(of field: AccountField) -> Int { firstFieldRow + 2 * (AccountForm.fields.firstIndex(of: field) ?? 0) }
+    public func row(of field: AccountField) -> Int { firstFieldRow + 2 * (AccountForm.fields.firstIndex(of: field) ?? 0) - scroll }
+
+    /// Whether content is scrolled away above the first content row (a `↑` mark shows it).
+    public var hasMoreAbove: Bool { scroll > 0 }
+    /// Whether content (a field or the buttons) lies below the last content row (a `↓` mark).
+    public var hasMoreBelow: Bool { buttonRow >= screen.height - 1 }
 
     /// Width of an input, brackets included, in columns.
     public var inputWidth: Int { max(4, min(Self.maximumInputWidth, screen.width - Self.inputColumn - 1)) }
@@ -42,7 +68,7 @@ public struct AccountFormLayout: Hashable, Sendable {
     public func input(_ field: AccountField) -> Rect { Rect(x: Self.inputColumn, y: row(of: field), width: inputWidth, height: 1) }
 
     /// Screen row of the buttons.
-    public var buttonRow: Int { row(of: .group) + (screen.height >= 16 ? 3 : 2) }
+    public var buttonRow: Int { unscrolledButtonRow - scroll }
 
     /// The row a field's label and input take: from the left edge to the end of its input.
     public func fieldRect(_ field: AccountField) -> Rect {
@@ -60,15 +86,7 @@ public struct AccountFormLayout: Hashable, Sendable {
         return Rect(x: 0, y: 0, width: 0, height: 0)
     }
 
-    /// Whether screen row `row` is above the footer, where the form's content may be drawn.
-    public func isContentRow(_ row: Int) -> Bool { row < screen.height - 1 }
-
-    /// What lies under `position`: the close control, a field, a button, or the form's body.
-    public func hitTest(_ position: Position) -> HitTarget {
-        if close.contains(position) { return .coverClose }
-        guard isContentRow(position.row) else { return .coverBody }
-        if let field = AccountForm.fields.first(where: { fieldRect($0).contains(position) }) { return .formField(field) }
-        if let button = AccountFormButton.allCases.first(where: { self.button($0).contains(position) }) { return .formButton(button) }
-        return .coverBody
-    }
+    /// Whether screen row `row` is between the rule and the footer, where the form's content may
+    /// be drawn (and react to the pointer).
+    public func isContentRow(_ row: Int) -> Bool { row >= Self.firstContentRow && row < screen.height - 1 }
 }

@@ -1,0 +1,306 @@
+/// Completion scripts for bash, zsh and fish, generated from the command table (``Command``
+/// and ``Option``) that the parser and `--help` read, so they offer exactly what is accepted.
+///
+/// Account ids and names are not in the script: it asks `perch list --format tsv` for them at
+/// completion time (passing on a `--config` already typed), so they follow the config in use.
+enum Completion {
+    /// The script for `shell`.
+    static func script(for shell: CompletionShell) -> String {
+        switch shell {
+        case .bash: bash
+        case .zsh: zsh
+        case .fish: fish
+        }
+    }
+
+    /// The commands completed first: their first words, `-` included (`perch -`).
+    static var commandWords: [String] {
+        var words: [String] = []
+        for command in Command.all where command != .interface {
+            let first = String(command.name.split(separator: " ").first ?? "")
+            if !words.contains(first) { words.append(first) }
+        }
+        return words + ["help", "-"]
+    }
+
+    /// Subcommands of `config`.
+    static var configWords: [String] {
+        Command.all.filter { $0.name.hasPrefix("config ") }.map { String($0.name.dropFirst("config ".count)) }
+    }
+
+    /// Every spelling of the options `command` takes.
+    static func optionWords(_ command: Command) -> [String] {
+        command.options.flatMap(\.names)
+    }
+
+    /// The fixed values of an option's value, or nil when it takes free text.
+    static func values(of option: Option) -> [String]? {
+        switch option {
+        case .field: CommandLineOptions.Field.allCases.map(\.rawValue)
+        case .format: OutputFormat.allCases.map(\.rawValue)
+        default: nil
+        }
+    }
+
+    /// Options taking a value.
+    static var valued: [Option] { Option.all.filter { $0.valueName != nil } }
+
+    // MARK: - bash
+
+    static var bash: String {
+        let optionCases = Command.all.map { command in
+            "        \(bashWord(command)) options=\"\(optionWords(command).joined(separator: " "))\" ;;"
+        }.joined(separator: "\n")
+        let valueCases = valued.map { option in
+            let names = option.names.joined(separator: "|")
+            if option == .config || option == .state {
+                return "        \(names)) COMPREPLY=($(compgen -f -- \"$cur\")); return ;;"
+            }
+            if let values = values(of: option) {
+                return "        \(names)) COMPREPLY=($(compgen -W \"\(values.joined(separator: " "))\" -- \"$cur\")); return ;;"
+            }
+            return "        \(names)) return ;;"
+        }.joined(separator: "\n")
+        let valuedNames = valued.flatMap(\.names).joined(separator: "|")
+        return """
+            # bash completion for perch (written by `perch completion bash`; load it with
+            # `source <(perch completion bash)` or install it as .../bash-completion/completions/perch)
+            _perch() {
+                local cur=${COMP_WORDS[COMP_CWORD]} prev=${COMP_WORDS[COMP_CWORD-1]}
+                local command="" operands=0 word i
+                local -a config=()
+                for ((i = 1; i < COMP_CWORD; i++)); do
+                    word=${COMP_WORDS[i]}
+                    case $word in
+                    \(valuedNames))
+                        [[ $word == --config ]] && config=(--config "${COMP_WORDS[i+1]}")
+                        ((i++)) ;;
+                    --config=*) config=(--config "${word#--config=}") ;;
+                    -?*) ;;
+                    *)
+                        if [[ -z $command || $command == help ]]; then command=$word
+                        elif [[ $command == config ]]; then command="config $word"
+                        else ((operands++)); fi ;;
+                    esac
+                done
+                case $prev in
+            \(valueCases)
+                esac
+                local options=""
+                case $command in
+            \(optionCases)
+                esac
+                if [[ $cur == -?* ]]; then
+                    COMPREPLY=($(compgen -W "$options" -- "$cur"))
+                    return
+                fi
+                case $command in
+                ""|help) COMPREPLY=($(compgen -W "\(commandWords.joined(separator: " "))" -- "$cur")) ;;
+                config) COMPREPLY=($(compgen -W "\(configWords.joined(separator: " "))" -- "$cur")) ;;
+                completion) ((operands == 0)) && COMPREPLY=($(compgen -W "\(CompletionShell.allCases.map(\.rawValue).joined(separator: " "))" -- "$cur")) ;;
+                switch)
+                    ((operands == 0)) || return
+                    local program=${COMP_WORDS[0]/#\\~/$HOME} plain=${cur//\\\\/} id name rest
+                    plain=${plain#[\\"\\']}
+                    COMPREPLY=()
+                    while IFS=$'\\t' read -r id name rest; do
+                        [[ $id == "$plain"* ]] && COMPREPLY+=("$id")
+                        [[ $name != "$id" && $name == "$plain"* ]] && COMPREPLY+=("$(printf '%q' "$name")")
+                    done < <(command "$program" "${config[@]}" list --format tsv 2>/dev/null)
+                    ;;
+                esac
+            }
+            complete -F _perch perch
+
+            """
+    }
+
+    /// The `case` pattern of `command` in the bash script.
+    private static func bashWord(_ command: Command) -> String {
+        command == .interface ? "\"\"|help)" : "\"\(command.name)\")"
+    }
+
+    // MARK: - zsh
+
+    static var zsh: String {
+        let optionCases = Command.all.map { command in
+            "        \(bashWord(command)) options=(\(optionWords(command).joined(separator: " "))) ;;"
+        }.joined(separator: "\n")
+        let valueCases = valued.map { option in
+            let names = option.names.joined(separator: "|")
+            if option == .config || option == .state { return "        \(names)) _files; return ;;" }
+            if let values = values(of: option) { return "        \(names)) compadd -- \(values.joined(separator: " ")); return ;;" }
+            return "        \(names)) return ;;"
+        }.joined(separator: "\n")
+        let valuedNames = valued.flatMap(\.names).joined(separator: "|")
+        let commandLines =
+            Command.all.filter { $0 != .interface && !$0.name.hasPrefix("config ") }.map {
+                "        '\($0.name):\(zshQuoted($0.summary))'"
+            } + [
+                "        'config:the config file (path, check, edit)'", "        'help:show the help of a command'",
+                "        '-:switch to the previous account'",
+            ]
+        let configLines = Command.all.filter { $0.name.hasPrefix("config ") }.map {
+            "        '\($0.name.dropFirst("config ".count)):\(zshQuoted($0.summary))'"
+        }
+        return """
+            #compdef perch
+            # zsh completion for perch (written by `perch completion zsh`; load it with
+            # `source <(perch completion zsh)` after compinit, or install it as _perch in $fpath)
+            _perch() {
+                local cur=${words[CURRENT]} prev=${words[CURRENT-1]} command="" word i operands=0
+                local -a config options
+                for ((i = 2; i < CURRENT; i++)); do
+                    word=${words[i]}
+                    case $word in
+                    \(valuedNames))
+                        [[ $word == --config ]] && config=(--config "${words[i+1]}")
+                        ((i++)) ;;
+                    --config=*) config=(--config "${word#--config=}") ;;
+                    -?*) ;;
+                    *)
+                        if [[ -z $command || $command == help ]]; then command=$word
+                        elif [[ $command == config ]]; then command="config $word"
+                        else ((operands++)); fi ;;
+                    esac
+                done
+                case $prev in
+            \(valueCases)
+                esac
+                case $command in
+            \(optionCases)
+                esac
+                if [[ $cur == -?* ]]; then
+                    compadd -- $options
+                    return
+                fi
+                case $command in
+                ""|help)
+                    local -a commands=(
+            \(commandLines.joined(separator: "\n"))
+                    )
+                    _describe -t commands 'perch command' commands ;;
+                config)
+                    local -a subcommands=(
+            \(configLines.joined(separator: "\n"))
+                    )
+                    _describe -t commands 'perch config command' subcommands ;;
+                completion) ((operands == 0)) && compadd -- \(CompletionShell.allCases.map(\.rawValue).joined(separator: " ")) ;;
+                switch)
+                    ((operands == 0)) || return
+                    local -a accounts
+                    local id name rest
+                    while IFS=$'\\t' read -r id name rest; do
+                        accounts+=("$id")
+                        [[ $name != "$id" ]] && accounts+=("$name")
+                    done < <(command ${~words[1]} "${config[@]}" list --format tsv 2>/dev/null)
+                    compadd -- "${accounts[@]}" ;;
+                esac
+            }
+            if [[ $zsh_eval_context[-1] == loadautoload ]]; then
+                _perch "$@"
+            else
+                compdef _perch perch
+            fi
+
+            """
+    }
+
+    private static func zshQuoted(_ text: String) -> String {
+        text.replacingAll("'", with: "'\\''").replacingAll(":", with: "\\:")
+    }
+
+    // MARK: - fish
+
+    static var fish: String {
+        var lines = [
+            "# fish completion for perch (written by `perch completion fish`; load it with",
+            "# `perch completion fish | source`, or install it as .../fish/vendor_completions.d/perch.fish)",
+            "function __perch_command",
+            "    set -l words (commandline -opc)",
+            "    set -l command",
+            "    set -l skip 0",
+            "    for word in $words[2..-1]",
+            "        if test $skip = 1; set skip 0; continue; end",
+            "        switch $word",
+            "            case \(valued.flatMap(\.names).joined(separator: " "))",
+            "                set skip 1",
+            "            case '-?*'",
+            "            case '*'",
+            "                if test -z \"$command\"; or test \"$command\" = help",
+            "                    set command $word",
+            "                else if test \"$command\" = config",
+            "                    set command \"config $word\"",
+            "                else",
+            "                    set command \"$command +\"",
+            "                end",
+            "        end",
+            "    end",
+            "    echo $command",
+            "end",
+            "function __perch_accounts",
+            "    set -l words (commandline -opc)",
+            "    set -l config",
+            "    set -l index (contains -i -- --config $words)",
+            "    and set config --config $words[(math $index + 1)]",
+            "    command $words[1] $config list --format tsv 2>/dev/null | while read -l -d \\t id name rest",
+            "        printf '%s\\t%s\\n' $id $name",
+            "        test \"$name\" != \"$id\"; and printf '%s\\t%s\\n' $name $id",
+            "    end",
+            "end",
+            "complete -c perch -f",
+        ]
+        let top = "'contains -- (__perch_command) \"\" help'"
+        for command in Command.all where command != .interface && !command.name.hasPrefix("config ") {
+            lines.append("complete -c perch -n \(top) -a \(command.name) -d \(fishQuoted(command.summary))")
+        }
+        lines.append("complete -c perch -n \(top) -a config -d 'the config file (path, check, edit)'")
+        lines.append("complete -c perch -n \(top) -a - -d 'switch to the previous account'")
+        for command in Command.all where command.name.hasPrefix("config ") {
+            let word = command.name.dropFirst("config ".count)
+            lines.append("complete -c perch -n 'test (__perch_command) = config' -a \(word) -d \(fishQuoted(command.summary))")
+        }
+        lines.append("complete -c perch -n 'test (__perch_command) = switch' -a '(__perch_accounts)'")
+        lines.append(
+            "complete -c perch -n 'test (__perch_command) = completion' -a '\(CompletionShell.allCases.map(\.rawValue).joined(separator: " "))'"
+        )
+        for command in Command.all {
+            let condition = command == .interface ? top : "'test (__perch_command) = \"\(command.name)\"'"
+            for option in command.options {
+                var line = "complete -c perch -n \(condition)"
+                for name in option.names {
+                    line += name.hasPrefix("--") ? " -l \(name.dropFirst(2))" : " -s \(name.dropFirst(1))"
+                }
+                if option == .config || option == .state {
+                    line += " -r -F"
+                } else if let values = values(of: option) {
+                    line += " -x -a '\(values.joined(separator: " "))'"
+                } else if option.valueName != nil {
+                    line += " -x"
+                }
+                lines.append(line + " -d \(fishQuoted(option.summary))")
+            }
+        }
+        return lines.joined(separator: "\n") + "\n"
+    }
+
+    private static func fishQuoted(_ text: String) -> String {
+        "'" + text.replacingAll("\\", with: "\\\\").replacingAll("'", with: "\\'") + "'"
+    }
+}
+
+extension Option {
+    /// Its help text on one line, without the option's name (from ``helpLine``).
+    var summary: String {
+        helpLine.split(separator: "\n").map { line in
+            line.count > 26 ? String(line.dropFirst(26)) : ""
+        }.filter { !$0.isEmpty }.joined(separator: " ")
+    }
+}
+
+extension String {
+    /// This text with every `target` replaced by `replacement`.
+    func replacingAll(_ target: String, with replacement: String) -> String {
+        replacing(target, with: replacement)
+    }
+}

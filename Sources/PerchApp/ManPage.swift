@@ -1,0 +1,145 @@
+/// The manual page `perch.1`, in man(7) format, generated from the command table (``Command``,
+/// ``Option``) and the program's help, so it says what the parser accepts.
+enum ManPage {
+    /// The whole page.
+    static var text: String {
+        var page = [
+            #".\" perch(1), written by `perch man-page` from the command table; do not edit."#,
+            ".TH PERCH 1 \"2026-12-01\" \"perch \(escaped(PerchApp.version))\" \"User Commands\"",
+            ".SH NAME",
+            "perch \\- a terminal account switcher",
+            ".SH SYNOPSIS",
+        ]
+        for command in Command.all {
+            page.append(".SY perch")
+            if !command.name.isEmpty { page.append(bold(command.name)) }
+            let operands = command.operandText.trimmingSpaces
+            if !operands.isEmpty { page.append(escaped(operands)) }
+            for option in command.options where option != .help {
+                page.append(".OP " + escaped(option.names.last!) + (option.valueName.map { " " + escaped($0) } ?? ""))
+            }
+            page.append(".YS")
+        }
+        page += [
+            ".SH DESCRIPTION",
+            "Perch shows which account you are signed in as and switches between accounts.",
+            "With no command it starts the interface; a long press on the first tab, holding",
+            bold("1") + ", or " + bold("a") + " opens the account sheet.",
+            "The commands print for shells and scripts.",
+            ".SH COMMANDS",
+        ]
+        for command in Command.all where command != .interface {
+            page.append(".TP")
+            page.append(
+                bold("perch " + command.name) + (command.operandText.isEmpty ? "" : " " + escaped(command.operandText.trimmingSpaces)))
+            page.append(escaped(capitalized(command.summary)) + ".")
+            let details = command.details
+            if !details.isEmpty {
+                page.append(".IP")
+                page += paragraph(details)
+            }
+        }
+        page.append(".SH OPTIONS")
+        for option in Option.all {
+            let users = Command.all.filter { $0.options.contains(option) }
+            let names = option.names.map(bold).joined(separator: ", ")
+            page.append(".TP")
+            page.append(names + (option.valueName.map { " " + italic($0) } ?? ""))
+            let usedBy =
+                Option.common.contains(option) || option == .help
+                ? "" : " (" + users.map { $0 == .interface ? "the interface" : "perch " + $0.name }.joined(separator: ", ") + ")"
+            page.append(escaped(capitalized(option.summary)) + escaped(usedBy) + ".")
+        }
+        let help = Command.interface.help
+        if let keys = section(of: help, from: "Keys", to: "Environment:") {
+            page += [".SH KEYS", "In the interface (" + bold("?") + " lists those of the screen you are on):", ".PP", ".nf"]
+            page += keys.split(separator: "\n", omittingEmptySubsequences: false).map { escaped(String($0)) }
+            page.append(".fi")
+        }
+        page += [
+            ".SH ENVIRONMENT",
+            ".TP", bold("XDG_CONFIG_HOME") + ", " + bold("XDG_STATE_HOME"),
+            "Where the config and the state are looked for (see FILES).",
+            ".TP", bold("NO_COLOR"),
+            "When set and not empty, the interface draws without colour.",
+            ".TP", bold("VISUAL") + ", " + bold("EDITOR"),
+            "The editor of " + bold("perch config edit") + " (else " + bold("vi") + ").",
+            ".SH FILES",
+            ".TP", italic("$XDG_CONFIG_HOME/perch/accounts.json"),
+            "The accounts (default " + italic("~/.config/perch/accounts.json") + "); written by Perch only when asked,",
+            "keeping the previous one as " + italic("accounts.json.bak") + ".",
+            ".TP", italic("$XDG_STATE_HOME/perch/state.json"),
+            "The current account and the switch counts (default " + italic("~/.local/state/perch/state.json") + "),",
+            "with the switch history beside it in " + italic("state.history.jsonl") + ".",
+        ]
+        if let status = section(of: help, from: "Exit status:", to: nil) {
+            page += [".SH EXIT STATUS"] + paragraph(String(status.dropFirst("Exit status:".count)).trimmingSpaces)
+        }
+        page += [
+            ".SH EXAMPLES",
+            ".nf",
+            escaped(#"PS1='[$(perch current \-\-field name 2>/dev/null)] \$ '"#).replacingAll("\\e\\-", with: "\\-"),
+            escaped(#"kubectl --context "$(perch pick)" get pods"#),
+            "perch \\-",
+            "source <(perch completion bash)",
+            ".fi",
+            ".SH SEE ALSO",
+            bold("ssh_config") + "(5), " + bold("git-config") + "(1)",
+        ]
+        return page.joined(separator: "\n") + "\n"
+    }
+
+    /// Text made safe for roff: backslashes escaped, a leading `.` or `'` neutralised, `-` as `\-`.
+    static func escaped(_ text: String) -> String {
+        var result = text.replacingAll("\\", with: "\\e").replacingAll("-", with: "\\-")
+        if result.hasPrefix(".") || result.hasPrefix("'") { result = "\\&" + result }
+        return result
+    }
+
+    private static func bold(_ text: String) -> String { "\\fB" + escaped(text) + "\\fR" }
+    private static func italic(_ text: String) -> String { "\\fI" + escaped(text) + "\\fR" }
+
+    private static func capitalized(_ text: String) -> String {
+        guard let first = text.first else { return text }
+        return first.uppercased() + text.dropFirst()
+    }
+
+    /// Help text as roff: lines starting with two spaces (examples) kept as they are, the rest filled.
+    private static func paragraph(_ text: String) -> [String] {
+        var lines: [String] = []
+        for line in text.split(separator: "\n", omittingEmptySubsequences: false) {
+            if line.hasPrefix("  ") {
+                lines += [".nf", escaped(String(line)), ".fi"]
+            } else {
+                lines.append(escaped(String(line)))
+            }
+        }
+        return lines
+    }
+
+    /// The lines of `text` from the one starting with `start` up to the one starting with `end`.
+    private static func section(of text: String, from start: String, to end: String?) -> String? {
+        let lines = text.split(separator: "\n", omittingEmptySubsequences: false)
+        guard let first = lines.firstIndex(where: { $0.hasPrefix(start) }) else { return nil }
+        let last = end.flatMap { end in lines[first...].firstIndex { $0.hasPrefix(end) } } ?? lines.endIndex
+        let body = start == "Keys" ? lines[(first + 1)..<last] : lines[first..<last]
+        return body.joined(separator: "\n").trimmingNewlines
+    }
+}
+
+extension String {
+    /// This text without leading and trailing newlines.
+    var trimmingNewlines: String {
+        let scalars = unicodeScalars
+        guard let start = scalars.firstIndex(where: { $0 != "\n" }) else { return "" }
+        return String(scalars[start...scalars.lastIndex(where: { $0 != "\n" })!])
+    }
+
+    /// This text without leading and trailing spaces and newlines.
+    var trimmingSpaces: String {
+        let scalars = unicodeScalars
+        guard let start = scalars.firstIndex(where: { $0 != " " && $0 != "\n" }) else { return "" }
+        let end = scalars.lastIndex(where: { $0 != " " && $0 != "\n" })!
+        return String(scalars[start...end])
+    }
+}

@@ -1,0 +1,180 @@
+import Foundation
+import Testing
+
+/// `perch switch` with no account and `perch pick`: the account sheet drawn inline below the
+/// prompt, driven by keys and SGR mouse reports in tmux; the screen is read before and after.
+@Suite("Inline picker", .serialized)
+struct InlinePickerEndToEndTests {
+    /// A session running `perch arguments` below a line `BEFORE`, with the state at `current`.
+    private func session(_ arguments: [String], current: String? = "personal", fill: Int = 0, width: Int = 80) throws -> TmuxSession {
+        let home = try TmuxSession.makeScratchHome()
+        if let current {
+            let cli = try PerchCommandLine(home: home)
+            #expect(try cli.run(["switch", current]).status == 0)
+        }
+        let launcher = fill > 0 ? ["sh", "-c", "seq \(fill); exec \"$@\"", "sh"] : []
+        let session = try TmuxSession(width: width, height: 24, arguments: arguments, home: home, launcher: launcher)
+        return session
+    }
+
+    /// The row of the first screen line containing `text`.
+    private func row(of text: String, in screen: [String]) -> Int? {
+        screen.firstIndex { $0.contains(text) }
+    }
+
+    @Test("perch switch draws the sheet below the prompt without the alternate screen; Enter switches and leaves one line")
+    func enterSwitches() throws {
+        let session = try session(["switch"])
+        defer { try? FileManager.default.removeItem(at: session.home) }
+        let shown = try session.waitFor("Switch account")
+        let screen = try session.screen()
+        try #require(shown, "\(screen)")
+        #expect(screen[0] == "BEFORE")
+        #expect(screen[1].contains("━━━"), "the grabber is on the row under the prompt: \(screen[1])")
+        #expect(screen[2].contains("Switch account"))
+        for (index, name) in ["Work", "Personal", "Open Source", "Side Project"].enumerated() {
+            #expect(screen[3 + index].contains(name), "row \(3 + index): \(screen[3 + index])")
+        }
+        #expect(screen[7].contains("Add account"))
+        #expect(screen[8] == " type to filter · ↑↓ move · Enter switch · Esc cancel", "the picker's own keys: \(screen[8])")
+        #expect(try session.terminalModes() == "0 1", "main screen, mouse reporting on")
+        try session.send("Down")
+        try session.send("Enter")
+        #expect(try session.waitFor("EXIT="))
+        let after = try session.screen()
+        #expect(after[0] == "BEFORE")
+        #expect(after[1] == "Switched to oss: Open Source (@ada-oss), was personal: Personal (@ada).", "\(after)")
+        #expect(after[2] == "EXIT=0")
+        #expect(after[3...].allSatisfy { $0.trimmingCharacters(in: .whitespaces).isEmpty }, "rows of the sheet are cleared: \(after)")
+        #expect(try session.terminalRestored())
+        let cli = try PerchCommandLine(home: session.home)
+        #expect(try cli.run(["current", "--field", "id"]).stdout == "oss\n")
+    }
+
+    @Test("Typing filters at once; Enter picks the first match", arguments: ["side", "SIDE", "analyt"])
+    func typingFilters(text: String) throws {
+        let session = try session(["switch"])
+        defer { try? FileManager.default.removeItem(at: session.home) }
+        #expect(try session.waitFor("Switch account"))
+        try session.sendLiteral(text)
+        let narrowed = try session.waitFor("1 of 4")
+        let filtered = try session.screen().joined(separator: "\n")
+        #expect(narrowed, "\(filtered)")
+        #expect(try !session.screen().contains { $0.contains("Open Source") }, "the filter narrowed the list")
+        try session.send("Enter")
+        #expect(try session.waitFor("EXIT=0"))
+        #expect(try session.screen()[1].hasPrefix("Switched to side: Side Project"))
+    }
+
+    @Test("Esc and Ctrl-C leave nothing on the screen and exit 1; nothing is switched", arguments: ["Escape", "C-c"])
+    func cancelLeavesNothing(key: String) throws {
+        let session = try session(["switch"])
+        defer { try? FileManager.default.removeItem(at: session.home) }
+        #expect(try session.waitFor("Switch account"))
+        try session.sendLiteral("op")
+        #expect(try session.waitFor("1 of 4"))
+        try session.send(key)
+        #expect(try session.waitFor("EXIT="))
+        let after = try session.screen()
+        #expect(after[0] == "BEFORE")
+        #expect(after[1] == "EXIT=1", "the cursor is back on the row under the prompt: \(after)")
+        #expect(after[2...].allSatisfy { $0.trimmingCharacters(in: .whitespaces).isEmpty }, "\(after)")
+        #expect(try session.terminalRestored())
+        let cli = try PerchCommandLine(home: session.home)
+        #expect(try cli.run(["current", "--field", "id"]).stdout == "personal\n")
+    }
+
+    @Test("At the bottom of a full screen the picker takes its rows by scrolling, and a click picks")
+    func bottomOfScreenAndMouse() throws {
+        let session = try session(["switch"], fill: 40, width: 100)
+        defer { try? FileManager.default.removeItem(at: session.home) }
+        #expect(try session.waitFor("Switch account"))
+        let screen = try session.screen()
+        let last = try #require(screen.lastIndex { !$0.trimmingCharacters(in: .whitespaces).isEmpty })
+        #expect(last == 23, "the sheet ends on the last row: \(screen)")
+        #expect(screen.contains("40"), "the shell's output scrolled up, not cleared")
+        let sideRow = try #require(row(of: "Side Project", in: screen))
+        try session.mousePress(column: 6, row: sideRow)
+        try session.mouseRelease(column: 6, row: sideRow)
+        #expect(try session.waitFor("EXIT=0"))
+        let after = try session.screen()
+        let switched = try #require(row(of: "Switched to side", in: after), "\(after)")
+        #expect(after[switched - 1] == "40", "the line under the prompt holds the message: \(after)")
+        #expect(after[switched + 1] == "EXIT=0")
+        #expect(!after.contains { $0.contains("Add account") })
+    }
+
+    @Test("--height caps the rows and the list scrolls under the cursor")
+    func heightScrolls() throws {
+        let session = try session(["switch", "--height", "5"], current: nil)
+        defer { try? FileManager.default.removeItem(at: session.home) }
+        #expect(try session.waitFor("Switch account"))
+        var screen = try session.screen()
+        #expect(screen[1 + 5].trimmingCharacters(in: .whitespaces).isEmpty, "five rows only: \(screen)")
+        #expect(screen.filter { $0.contains("@") }.count == 2, "two account rows show: \(screen)")
+        #expect(screen[5].hasSuffix("Esc cancel · 1–2 of 5"), "the footer says where the list is: \(screen[5])")
+        try session.send("End")
+        #expect(try session.waitFor("Add account"))
+        try session.send("Up")
+        #expect(try session.waitFor("Side Project"))
+        screen = try session.screen()
+        #expect(!screen.contains { $0.contains("Work ") }, "scrolled past the first rows: \(screen)")
+        try session.send("Enter")
+        #expect(try session.waitFor("EXIT=0"))
+        #expect(try session.screen()[1] == "Switched to side: Side Project (@analytical-engine).")
+    }
+
+    @Test("perch pick prints the chosen id, draws on stderr when stdout is a pipe, and switches nothing")
+    func pickPrintsID() throws {
+        let home = try TmuxSession.makeScratchHome()
+        defer { try? FileManager.default.removeItem(at: home) }
+        let out = home.appendingPathComponent("picked.txt").path
+        let session = try TmuxSession(arguments: ["pick"], home: home, launcher: ["sh", "-c", "exec \"$@\" > \(out)", "sh"])
+        #expect(try session.waitFor("Switch account"))
+        #expect(try session.waitFor("Enter pick · Esc cancel"))
+        try session.send("Down")
+        try session.send("Down")
+        try session.send("Enter")
+        #expect(try session.waitFor("EXIT=0"))
+        #expect(try String(contentsOfFile: out, encoding: .utf8) == "oss\n")
+        let after = try session.screen()
+        #expect(after[1] == "EXIT=0", "\(after)")
+        let cli = try PerchCommandLine(home: home)
+        #expect(try cli.run(["current"]).status == 1, "pick does not switch")
+    }
+
+    @Test("The mouse wheel moves the cursor; after a resize the sheet is drawn again at the new width, and a pick still works")
+    func wheelAndResize() throws {
+        let session = try session(["switch"])
+        defer { try? FileManager.default.removeItem(at: session.home) }
+        #expect(try session.waitFor("Switch account"))
+        try session.resize(width: 50, height: 24)
+        let redrawn = try session.waitUntil { lines in
+            lines.contains { $0.hasPrefix("─") && $0.count == 50 } && lines.contains { $0.contains("Switch account") }
+        }
+        let screen = try session.screen()
+        #expect(redrawn, "the grabber row spans the new width: \(screen)")
+        #expect(!screen.contains { $0.count > 50 })
+        let personal = try #require(row(of: "Personal", in: screen))
+        try session.wheelDown(column: 5, row: personal)
+        try session.send("Enter")
+        #expect(try session.waitFor("EXIT=0"))
+        let after = try session.screen()
+        #expect(after.contains { $0.hasPrefix("Switched to oss") }, "the wheel moved from personal to oss: \(after)")
+        #expect(!after.contains { $0.contains("Add account") || $0.contains("━━━") }, "nothing of the sheet is left: \(after)")
+    }
+
+    @Test("SIGTERM while the picker is up restores the terminal, clears its rows and exits 143")
+    func terminated() throws {
+        let session = try session(["switch"])
+        defer { try? FileManager.default.removeItem(at: session.home) }
+        #expect(try session.waitFor("Switch account"))
+        kill(try session.perchPID(), SIGTERM)
+        #expect(try session.waitFor("EXIT="))
+        let after = try session.screen()
+        // The pane's sh says "Terminated" itself, on the row under the prompt where Perch left the cursor.
+        #expect(Array(after[1...2]) == ["Terminated", "EXIT=143"], "\(after)")
+        #expect(after[3...].allSatisfy { $0.trimmingCharacters(in: .whitespaces).isEmpty }, "the rows are cleared: \(after)")
+        #expect(try session.terminalRestored())
+    }
+}

@@ -1,0 +1,88 @@
+"""Holds keys and mouse buttons on Perch in a real kitty under Xvfb (through realterm.py) and
+prints, as one JSON object, what it saw: the key-hold mode Settings shows, and for each try the
+milliseconds from the key or button going down to the account sheet's first frame.
+
+    python3 kitty_hold.py PERCH_BIN [--tries N]
+
+Exit status 77 (with the reason on stderr) when X or kitty cannot start here; 1 on a failure.
+"""
+import json, os, shutil, sys, tempfile, time
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+REPO = os.path.abspath(os.path.join(HERE, "..", "..", ".."))
+for folder in (os.path.join(REPO, "..", "shared", "tools"), os.environ.get("REALTERM_DIR", "")):
+    if folder and os.path.exists(os.path.join(folder, "realterm.py")):
+        sys.path.insert(0, folder)
+        break
+
+
+def skip(reason):
+    print(reason, file=sys.stderr)
+    sys.exit(77)
+
+
+def sheet_up(screen):
+    return "Switch account" in screen
+
+
+def main():
+    binary = sys.argv[1]
+    tries = int(sys.argv[sys.argv.index("--tries") + 1]) if "--tries" in sys.argv else 5
+    try:
+        from realterm import RealTerm
+    except ImportError:
+        skip("realterm.py not found (../shared/tools or $REALTERM_DIR)")
+    home = tempfile.mkdtemp(prefix="perch-kitty-")
+    env = {"HOME": home, "XDG_CONFIG_HOME": home + "/config", "XDG_STATE_HOME": home + "/state",
+           "XDG_RUNTIME_DIR": home, "XDG_CACHE_HOME": home + "/cache", "LC_ALL": "C.UTF-8"}
+    result = {"mode": None, "key": [], "mouse": [], "tapOpenedSheet": None}
+    try:
+        try:
+            term = RealTerm([binary, "--reduce-motion"], cols=80, rows=24, env=env)
+        except RuntimeError as error:
+            skip(f"a real kitty cannot run here: {error}")
+        with term as t:
+            if t.wait_for(lambda s: "Overview" in s and "Settings" in s, timeout=15) is None:
+                skip("kitty started but Perch drew nothing (no usable X display?)")
+            t.key("4")
+            t.wait_for(lambda s: "Key hold" in s)
+            line = next((l for l in t.text().split("\n") if "Key hold" in l), "")
+            result["mode"] = line.split("Key hold", 1)[1].strip()
+            t.key("1")
+            t.wait_for(lambda s: "Switches so far" in s)
+            for kind in ("key", "mouse"):
+                for _ in range(tries):
+                    time.sleep(0.3)
+                    if kind == "key":
+                        t.key_down("1")
+                    else:
+                        # A person moves the pointer onto the tab first. (Without a motion,
+                        # kitty reports a press after its pointer hid, 3 s idle, at cell 1;1.)
+                        t._xdo("mousemove", "5", "5")
+                        time.sleep(0.05)
+                        t.press_cell(10, 24)
+                    start = time.monotonic()
+                    while not sheet_up(t.text()) and time.monotonic() - start < 3:
+                        time.sleep(0.001)
+                    took = time.monotonic() - start
+                    if kind == "key":
+                        t.key_up("1")
+                    else:
+                        t.release_cell(10, 24)
+                    result[kind].append(round(took * 1000, 1) if took < 3 else None)
+                    t.key("Escape")
+                    t.wait_for(lambda s: not sheet_up(s))
+            # A quick press of 1 is a tap: then 3 shows Stats, and no sheet came up in between.
+            time.sleep(0.3)
+            t.key("1")
+            t.key("3")
+            t.wait_for(lambda s: "Stats ·" in s)
+            result["tapOpenedSheet"] = sheet_up(t.text())
+            t.key("q")
+    finally:
+        shutil.rmtree(home, ignore_errors=True)
+    print(json.dumps(result))
+
+
+if __name__ == "__main__":
+    main()

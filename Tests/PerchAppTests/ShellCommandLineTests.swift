@@ -1,0 +1,110 @@
+import Testing
+
+@testable import PerchApp
+@testable import PerchCore
+
+@Suite("Command line for shells")
+struct ShellCommandLineTests {
+    @Test(
+        "perch - and switch - ask for the previous account; switch with no account asks for the picker",
+        arguments: [
+            (["-"], "-"), (["switch", "-"], "-"), (["--state", "s", "-"], "-"), (["switch"], nil), (["switch", "--height", "8"], nil),
+        ] as [([String], String?)])
+    func previousAndPicker(arguments: [String], account: String?) throws {
+        let options = try CommandLineOptions(parsing: arguments)
+        #expect(options.command == .switchAccount)
+        #expect(options.account == account)
+    }
+
+    @Test(
+        "--format and --json give the list format",
+        arguments: [
+            (["list"], nil), (["list", "--json"], .json), (["list", "--format", "ids"], .ids), (["list", "--format=tsv"], .tsv),
+            (["list", "--format", "json", "--json"], .json),
+        ] as [([String], OutputFormat?)])
+    func formats(arguments: [String], format: OutputFormat?) throws {
+        #expect(try CommandLineOptions(parsing: arguments).listFormat == format)
+    }
+
+    @Test(
+        "new usage errors",
+        arguments: [
+            (["list", "--format", "csv"], "option --format needs one of ids, tsv, json, not 'csv'"),
+            (["list", "--format", "ids", "--json"], "use either --json or --format ids, not both"),
+            (["current", "--format", "ids"], "option --format does not apply to 'perch current'"),
+            (["pick", "--height", "3"], "option --height needs a whole number of rows from 4 to 200, not '3'"),
+            (["list", "--height", "5"], "option --height does not apply to 'perch list'"),
+            (["completion"], "'perch completion' needs a shell: bash, zsh or fish"),
+            (["completion", "ksh"], "'perch completion' knows bash, zsh and fish, not 'ksh'"),
+            (["completion", "bash", "zsh"], "unexpected argument 'zsh'"),
+            (["pick", "work"], "unexpected argument 'work'"),
+            (["-", "work"], "unexpected argument 'work'"),
+        ])
+    func usageErrors(arguments: [String], message: String) {
+        do {
+            let options = try CommandLineOptions(parsing: arguments)
+            Issue.record("accepted: \(options)")
+        } catch {
+            #expect(error.description == message)
+        }
+    }
+
+    @Test("completion takes its shell and pick its height", arguments: CompletionShell.allCases)
+    func completionShell(shell: CompletionShell) throws {
+        #expect(try CommandLineOptions(parsing: ["completion", shell.rawValue]).shell == shell)
+        #expect(try CommandLineOptions(parsing: ["pick", "--height", "12"]).pickerHeight == 12)
+    }
+
+    @Test("the completion scripts name every command word and every option of the table")
+    func scriptsFollowTheTable() {
+        for shell in CompletionShell.allCases {
+            let script = Completion.script(for: shell)
+            for word in Completion.commandWords + Completion.configWords {
+                #expect(script.contains(word), "\(shell) lacks \(word)")
+            }
+            for option in Option.allCases {
+                for name in option.names where name.hasPrefix("--") {
+                    let spelled = shell == .fish ? "-l " + name.dropFirst(2) : name
+                    #expect(script.contains(spelled), "\(shell) lacks \(name)")
+                }
+            }
+        }
+    }
+
+    @Test("the man page has a synopsis line and an entry for every command, and escapes roff")
+    func manPage() {
+        let page = ManPage.text
+        #expect(page.hasPrefix(#".\""#))
+        #expect(page.components(separatedBy: ".SY perch").count - 1 == Command.allCases.count)
+        for command in Command.allCases where command != .interface {
+            #expect(page.contains("\\fBperch " + ManPage.escaped(command.name) + "\\fR"), "no entry for \(command.name)")
+        }
+        #expect(page.contains(".SH KEYS"), "the keys come from the interface's help")
+        #expect(ManPage.escaped(#".a\b-c"#) == #"\&.a\eb\-c"#)
+        #expect(!page.split(separator: "\n").contains { $0.hasPrefix("'") }, "no line starts a roff control by accident")
+    }
+
+    @Test(
+        "the picker's rows: the sheet's fit height, capped by --height, half the terminal, and the terminal",
+        arguments: [
+            (5, Size(width: 80, height: 24), nil, 8),  // 4 accounts + Add account + 3 rows of chrome
+            (30, Size(width: 80, height: 24), nil, 12),  // half of 24
+            (30, Size(width: 80, height: 10), nil, 6),  // at least 6 by default
+            (30, Size(width: 80, height: 24), 5, 5),
+            (2, Size(width: 80, height: 24), 20, 5),  // never more than it needs
+            (30, Size(width: 80, height: 4), 50, 4),  // never more than the terminal
+        ] as [(Int, Size, Int?, Int)])
+    func blockHeight(rows: Int, terminal: Size, requested: Int?, expected: Int) {
+        #expect(InlinePicker.blockHeight(rowCount: rows, terminal: terminal, requested: requested) == expected)
+    }
+
+    @Test("a cursor position report is found after typed-ahead bytes and read as a 0-based row")
+    func cursorReport() throws {
+        let bytes = Array("ab\u{1B}[17;1R".utf8)
+        let report = try #require(InlinePicker.cursorReport(in: bytes))
+        #expect(report.row == 16)
+        #expect(report.range == 2..<bytes.count)
+        #expect(InlinePicker.cursorReport(in: Array("\u{1B}[A".utf8)) == nil)
+        #expect(InlinePicker.cursorReport(in: Array("\u{1B}[x;1R".utf8)) == nil)
+    }
+}
