@@ -110,7 +110,7 @@ struct SettingsLoopTests {
     }
 
     /// Runs Edit config… with `EDITOR` set to `script` over a valid config; returns the frames' last text and the accounts after.
-    func editConfig(_ script: String) throws -> (String, [Account]) {
+    func editConfig(_ script: String) throws -> (String, [Account], config: String, backup: String?) {
         let folder = scratch()
         defer { try? FileManager.default.removeItem(atPath: folder) }
         let config = folder + "/accounts.json"
@@ -133,22 +133,29 @@ struct SettingsLoopTests {
         #expect(end())
         #expect(backend.calls.starts(with: ["suspend", "resume"]), "the interface was suspended and resumed")
         let accounts = ["Work", "Home"].filter { sheet.contains($0) }.map { Account(id: $0.lowercased(), name: $0) }
-        return (text, accounts)
+        return (
+            text, accounts, try String(contentsOfFile: config, encoding: .utf8), try? String(contentsOfFile: config + ".bak", encoding: .utf8)
+        )
     }
 
     @Test("Edit config… with an editor that writes a valid config: the accounts are reloaded")
     func editorValid() throws {
         let script = #"sh -c 'printf "%s" "{\"accounts\": [{\"id\": \"work\", \"name\": \"Work\"}, {\"id\": \"home\", \"name\": \"Home\"}]}" > "$1"' sh"#
-        let (text, accounts) = try editConfig(script)
+        let (text, accounts, config, backup) = try editConfig(script)
         #expect(text.contains("Config reloaded: 2 accounts."), "\(text)")
         #expect(accounts.map(\.id) == ["work", "home"])
+        #expect(config.contains("home"), "the edited copy replaced the config")
+        #expect(backup == #"{"accounts": [{"id": "work", "name": "Work"}]}"#, "the previous config is kept as .bak")
     }
 
     @Test("Edit config… with an editor that leaves the config invalid: the error is shown and the previous accounts stay")
     func editorInvalid() throws {
         let script = #"sh -c 'printf "{\"accounts\": [" > "$1"' sh"#
-        let (text, accounts) = try editConfig(script)
+        let (text, accounts, config, backup) = try editConfig(script)
         #expect(text.contains("not reloaded (the previous accounts stay)"), "\(text)")
+        #expect(text.contains("your edit is kept in"), "\(text)")
         #expect(accounts.map(\.id) == ["work"])
+        #expect(config == #"{"accounts": [{"id": "work", "name": "Work"}]}"#, "the config is untouched")
+        #expect(backup == nil)
     }
 }

@@ -267,37 +267,54 @@ public final class EventLoop {
         if !state.settingsState.values.mouse { backend.write(control: Array(Self.mouseOff.utf8)) }
     }
 
-    /// `Edit config…`: runs `$VISUAL`, else `$EDITOR`, else `vi` on the config with the
-    /// interface suspended (as `perch config edit`: shell text, the path as its argument; the
-    /// starter config is written first when there is none), then validates the file and hands
-    /// `update` the accounts, or the problem.
+    /// `Edit config…`, as `perch config edit` does it: the editor (`$VISUAL`, else `$EDITOR`,
+    /// else `vi`, as shell text with the path as its argument) gets a copy beside the config (the
+    /// starter config when there is none) with the interface suspended. A valid copy replaces the
+    /// config atomically (the old one kept as `<config>.bak`) and its accounts are handed to
+    /// `update`; an invalid one leaves the config and the accounts as they were, and is kept for
+    /// the person to fix, with its problems shown.
     private func editConfig() {
-        guard let path = configPath else {
-            _ = apply([.configEdited(accounts: nil, configPath: "", problem: "there is no config file to edit")], at: now())
-            return
+        func report(_ accounts: [Account]?, _ problem: String?) {
+            _ = apply([.configEdited(accounts: accounts, configPath: configPath ?? "", problem: problem)], at: now())
         }
-        if access(path, F_OK) != 0 {
-            do {
-                try FileSystem.writeAtomically(Array(StarterConfig.text.utf8), to: path, mode: 0o600)
-            } catch {
-                _ = apply([.configEdited(accounts: nil, configPath: path, problem: "cannot write a starter config: \(error)")], at: now())
-                return
-            }
+        guard let path = configPath else { return report(nil, "there is no config file to edit") }
+        let original = try? FileSystem.readContents(path)
+        let starting = original?.bytes ?? Array(StarterConfig.text.utf8)
+        let copy: String
+        do {
+            copy = try CommandLineTool.makeEditCopy(of: path, holding: starting)
+        } catch {
+            return report(nil, "cannot make a copy to edit: \(error)")
         }
         let editor =
             [PerchPaths.environment("VISUAL"), PerchPaths.environment("EDITOR")].compactMap { $0 }.first { !$0.isEmpty } ?? "vi"
-        if let failure = runOnTerminal(editor + " \"$1\"", arguments: [path], variables: []) {
-            _ = apply([.configEdited(accounts: nil, configPath: path, problem: "the editor (\(editor)) \(failure)")], at: now())
-            return
+        if let failure = runOnTerminal(editor + " \"$1\"", arguments: [copy], variables: []) {
+            unlink(copy)
+            return report(nil, "the editor (\(editor)) \(failure); the config is unchanged")
         }
-        let event: AppEvent
+        guard let edited = try? FileSystem.read(copy) else {
+            unlink(copy)
+            return report(nil, "cannot read the edited copy")
+        }
+        let problems = CommandLineTool.problems(in: edited, path: path)
+        guard problems.isEmpty else {
+            return report(nil, "your edit is kept in \(copy); " + problems.joined(separator: "; "))
+        }
+        unlink(copy)
         do {
+            if let original, edited != original.bytes {
+                try FileSystem.writeAtomically(original.bytes, to: path + ".bak", mode: mode_t(original.mode))
+                try FileSystem.writeAtomically(edited, to: path, mode: mode_t(original.mode))
+            } else if original == nil {
+                try FileSystem.writeAtomically(edited, to: path, mode: 0o600)
+            }
             let config = try ConfigLoader.load(PerchPaths(config: path, state: "/"))
-            event = .configEdited(accounts: config.accounts, configPath: path, problem: nil)
+            report(config.accounts, nil)
+        } catch let error as ConfigError {
+            report(nil, error.lines.joined(separator: "; "))
         } catch {
-            event = .configEdited(accounts: nil, configPath: path, problem: error.lines.joined(separator: "; "))
+            report(nil, "\(error)")
         }
-        _ = apply([event], at: now())
     }
 
     private func suspend() {
