@@ -234,7 +234,8 @@ public struct CommandLineOptions: Hashable, Sendable {
             flaggedSettings.insert(.mouse)
         case .theme:
             guard let theme = ColorTheme(rawValue: value) ?? (value == "high-contrast" ? .highContrast : nil) else {
-                throw UsageError(description: "option --theme needs one of default, high-contrast, monochrome, not '\(value)'", usage: usage)
+                throw UsageError(
+                    description: "option --theme needs one of default, high-contrast, monochrome, not '\(value)'", usage: usage)
             }
             self.theme = theme
             flaggedSettings.insert(.theme)

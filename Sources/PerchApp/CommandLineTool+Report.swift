@@ -44,7 +44,9 @@ extension CommandLineTool {
             console.print("id,name,minutes,hours")
             for entry in spent {
                 let minutes = entry.seconds / 60
-                console.print([entry.account, names[entry.account] ?? "", String(minutes), Self.hours(entry.seconds)].map(Self.csvField).joined(separator: ","))
+                console.print(
+                    [entry.account, names[entry.account] ?? "", String(minutes), Self.hours(entry.seconds)].map(Self.csvField).joined(
+                        separator: ","))
             }
             return ExitStatus.ok
         }
@@ -58,7 +60,8 @@ extension CommandLineTool {
         for entry in spent {
             let id = shown(entry.account)
             let name = shown(names[entry.account] ?? "")
-            console.print("  " + id.padded(toColumns: idWidth + 2) + name.padded(toColumns: nameWidth + 2) + Self.right(durationText(entry.seconds)))
+            console.print(
+                "  " + id.padded(toColumns: idWidth + 2) + name.padded(toColumns: nameWidth + 2) + Self.right(durationText(entry.seconds)))
         }
         console.print("  " + "total".padded(toColumns: idWidth + 2 + nameWidth + 2) + Self.right(durationText(total)))
         return ExitStatus.ok

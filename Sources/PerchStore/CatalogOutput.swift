@@ -41,10 +41,11 @@ public enum CatalogOutput {
         var skipped = max(0, lines.count - itemLimit)
         lines = Array(lines.prefix(itemLimit))
         guard let first = lines.first, first.first(where: { $0 != 0x20 && $0 != 0x09 }) == UInt8(ascii: "{") else {
-            return Parsed(items: lines.map { line in
-                let text = clean(String(decoding: line, as: UTF8.self))
-                return CatalogItem(id: text, title: text, detail: "", kind: "")
-            }, skipped: skipped)
+            return Parsed(
+                items: lines.map { line in
+                    let text = clean(String(decoding: line, as: UTF8.self))
+                    return CatalogItem(id: text, title: text, detail: "", kind: "")
+                }, skipped: skipped)
         }
         var items: [CatalogItem] = []
         items.reserveCapacity(lines.count)

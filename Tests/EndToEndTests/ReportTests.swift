@@ -65,10 +65,12 @@ struct ReportTests {
         }
     }
 
-    @Test("bad dates and --json with --csv are usage errors (status 2)", arguments: [
-        ["report", "--since", "2026-02-30"], ["report", "--until", "yesterday"], ["report", "--json", "--csv"],
-        ["report", "--since", "2026-12-02", "--until", "2026-12-01"],
-    ])
+    @Test(
+        "bad dates and --json with --csv are usage errors (status 2)",
+        arguments: [
+            ["report", "--since", "2026-02-30"], ["report", "--until", "yesterday"], ["report", "--json", "--csv"],
+            ["report", "--since", "2026-12-02", "--until", "2026-12-01"],
+        ])
     func usage(_ arguments: [String]) throws {
         let cli = try PerchCommandLine()
         defer { cli.remove() }

@@ -46,10 +46,11 @@ struct CatalogSourceTests {
     func jsonLines() throws {
         let script = #"printf '{"id":"1","title":"One","subtitle":"first"}\n{"id":"2"}\n{"title":"Three"}\n'"#
         let (items, skipped) = try #require(parsed(load(script)))
-        #expect(items == [
-            CatalogItem(id: "1", title: "One", detail: "first", kind: ""), CatalogItem(id: "2", title: "2", detail: "", kind: ""),
-            CatalogItem(id: "Three", title: "Three", detail: "", kind: ""),
-        ])
+        #expect(
+            items == [
+                CatalogItem(id: "1", title: "One", detail: "first", kind: ""), CatalogItem(id: "2", title: "2", detail: "", kind: ""),
+                CatalogItem(id: "Three", title: "Three", detail: "", kind: ""),
+            ])
         #expect(skipped == 0)
     }
 
@@ -57,7 +58,8 @@ struct CatalogSourceTests {
     func nothing() throws {
         let (items, skipped) = try #require(parsed(load("true")))
         #expect(items.isEmpty && skipped == 0)
-        var state = AppState(accounts: [Self.account.withCommand("true")], saved: SavedState(currentAccount: "gh"), size: Size(width: 80, height: 24))
+        var state = AppState(
+            accounts: [Self.account.withCommand("true")], saved: SavedState(currentAccount: "gh"), size: Size(width: 80, height: 24))
         _ = state.update(.key(.char("2")))
         _ = state.update(.catalogLoaded(accountID: "gh", items: [], skipped: 0))
         #expect(state.render().text.contains("printed nothing"))
@@ -68,7 +70,8 @@ struct CatalogSourceTests {
         let (items, skipped) = try #require(parsed(load(#"printf '{"id":"1"}\nnot json\n{broken\n[1,2]\n\377\376\n'"#)))
         #expect(items.map(\.id) == ["1"])
         #expect(skipped == 4)
-        var state = AppState(accounts: [Self.account.withCommand("x")], saved: SavedState(currentAccount: "gh"), size: Size(width: 80, height: 24))
+        var state = AppState(
+            accounts: [Self.account.withCommand("x")], saved: SavedState(currentAccount: "gh"), size: Size(width: 80, height: 24))
         _ = state.update(.key(.char("2")))
         _ = state.update(.catalogLoaded(accountID: "gh", items: items, skipped: skipped))
         #expect(state.render().lines[0].contains("4 unreadable"))
@@ -78,7 +81,8 @@ struct CatalogSourceTests {
     func escapes() throws {
         let (items, _) = try #require(parsed(load(#"printf '\033]0;owned\007title\n\033[2Jclear\n\302\233c1\n'"#)))
         #expect(items.count == 3)
-        var state = AppState(accounts: [Self.account.withCommand("x")], saved: SavedState(currentAccount: "gh"), size: Size(width: 80, height: 24))
+        var state = AppState(
+            accounts: [Self.account.withCommand("x")], saved: SavedState(currentAccount: "gh"), size: Size(width: 80, height: 24))
         _ = state.update(.key(.char("2")))
         _ = state.update(.catalogLoaded(accountID: "gh", items: items, skipped: 0))
         let text = state.render().text
@@ -90,7 +94,8 @@ struct CatalogSourceTests {
     func hundredThousand() throws {
         let (items, _) = try #require(parsed(load("seq 100000")))
         #expect(items.count == 100_000)
-        var state = AppState(accounts: [Self.account.withCommand("seq")], saved: SavedState(currentAccount: "gh"), size: Size(width: 80, height: 24))
+        var state = AppState(
+            accounts: [Self.account.withCommand("seq")], saved: SavedState(currentAccount: "gh"), size: Size(width: 80, height: 24))
         _ = state.update(.key(.char("2")))
         _ = state.update(.catalogLoaded(accountID: "gh", items: items, skipped: 0))
         _ = state.update(.key(KeyEvent(.end)))
@@ -127,7 +132,8 @@ struct CatalogSourceTests {
         let worker = EffectWorker(store: nil, configPath: nil)
         let item = CatalogItem(id: "x'; touch /tmp/perch-pwned-$$; '", title: "$(echo nope) `id`", detail: "", kind: "")
         worker.perform(
-            .previewCatalogItem(accountID: "gh", command: #"printf '%s|%s|%s' "$PERCH_ITEM_ID" "$PERCH_ITEM_TITLE" "$PERCH_ACCOUNT_NAME""#, item: item),
+            .previewCatalogItem(
+                accountID: "gh", command: #"printf '%s|%s|%s' "$PERCH_ITEM_ID" "$PERCH_ITEM_TITLE" "$PERCH_ACCOUNT_NAME""#, item: item),
             accounts: [Self.account])
         let event = outcome(of: worker)
         #expect(event == .catalogPreviewed(accountID: "gh", itemID: item.id, .text(item.id + "|" + item.title + "|GitHub")))
@@ -175,7 +181,9 @@ struct CatalogSourceTests {
         type("jm")
         while Date() < deadline, !(backend.frames.last?.text.contains("Copy id") ?? false) { usleep(10_000) }
         type("\r")
-        while Date() < deadline, !(backend.frames.last?.text.contains("catalog.open for GitHub exited with status 3") ?? false) { usleep(10_000) }
+        while Date() < deadline, !(backend.frames.last?.text.contains("catalog.open for GitHub exited with status 3") ?? false) {
+            usleep(10_000)
+        }
         type("q")
         #expect(done.wait(timeout: .now() + 10) == .success)
         #expect(try String(contentsOfFile: folder + "/opened", encoding: .utf8) == "two")

@@ -231,7 +231,8 @@ struct KeyHoldOptionTests {
 
     @Test("--key-hold with another value is a usage error naming the four")
     func badKeyHold() {
-        #expect(throws: CommandLineOptions.UsageError(description: "option --key-hold needs one of auto, kitty, repeat, off, not 'always'")) {
+        #expect(throws: CommandLineOptions.UsageError(description: "option --key-hold needs one of auto, kitty, repeat, off, not 'always'"))
+        {
             try CommandLineOptions(parsing: ["--key-hold", "always"])
         }
         #expect(CommandLineOptions().keyHold == .auto)

@@ -124,7 +124,9 @@ struct SettingsLoopTests {
         type("4")
         for _ in 0..<7 { type("j") }
         type("\r")
-        _ = waitUntil { backend.frames.last?.text.contains("Config reloaded") == true || backend.frames.last?.text.contains("not reloaded") == true }
+        _ = waitUntil {
+            backend.frames.last?.text.contains("Config reloaded") == true || backend.frames.last?.text.contains("not reloaded") == true
+        }
         let text = backend.frames.last?.text ?? ""
         type("a")
         _ = waitUntil { backend.frames.last?.text.contains("Enter switch") == true }
@@ -134,13 +136,15 @@ struct SettingsLoopTests {
         #expect(backend.calls.starts(with: ["suspend", "resume"]), "the interface was suspended and resumed")
         let accounts = ["Work", "Home"].filter { sheet.contains($0) }.map { Account(id: $0.lowercased(), name: $0) }
         return (
-            text, accounts, try String(contentsOfFile: config, encoding: .utf8), try? String(contentsOfFile: config + ".bak", encoding: .utf8)
+            text, accounts, try String(contentsOfFile: config, encoding: .utf8),
+            try? String(contentsOfFile: config + ".bak", encoding: .utf8)
         )
     }
 
     @Test("Edit config… with an editor that writes a valid config: the accounts are reloaded")
     func editorValid() throws {
-        let script = #"sh -c 'printf "%s" "{\"accounts\": [{\"id\": \"work\", \"name\": \"Work\"}, {\"id\": \"home\", \"name\": \"Home\"}]}" > "$1"' sh"#
+        let script =
+            #"sh -c 'printf "%s" "{\"accounts\": [{\"id\": \"work\", \"name\": \"Work\"}, {\"id\": \"home\", \"name\": \"Home\"}]}" > "$1"' sh"#
         let (text, accounts, config, backup) = try editConfig(script)
         #expect(text.contains("Config reloaded: 2 accounts."), "\(text)")
         #expect(accounts.map(\.id) == ["work", "home"])

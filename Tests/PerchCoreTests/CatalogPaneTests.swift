@@ -54,10 +54,12 @@ struct CatalogPaneTests {
         var state = state()
         _ = state.update(.key(.char("2")))
         _ = state.update(.catalogLoaded(accountID: "gh", items: Self.items("repo", 30), skipped: 0))
-        let toKube = state.update(.switchSaved(SwitchOutcome(accountID: "kube", state: SavedState(currentAccount: "kube"), previous: "gh", changed: true)))
+        let toKube = state.update(
+            .switchSaved(SwitchOutcome(accountID: "kube", state: SavedState(currentAccount: "kube"), previous: "gh", changed: true)))
         #expect(toKube.contains(.loadCatalog(accountID: "kube", command: "kubectl get pods -o name")))
         _ = state.update(.catalogLoaded(accountID: "kube", items: Self.items("pod", 3), skipped: 0))
-        let back = state.update(.switchSaved(SwitchOutcome(accountID: "gh", state: SavedState(currentAccount: "gh"), previous: "kube", changed: true)))
+        let back = state.update(
+            .switchSaved(SwitchOutcome(accountID: "gh", state: SavedState(currentAccount: "gh"), previous: "kube", changed: true)))
         #expect(!back.contains { if case .loadCatalog = $0 { true } else { false } })
         #expect(state.catalogItems.count == 30)
     }
@@ -114,11 +116,13 @@ struct CatalogPaneTests {
         let ghCursor = state.catalog
         #expect(state.isPinned("repo-41"))
         // To another account and back.
-        let away = state.update(.switchSaved(SwitchOutcome(accountID: "kube", state: SavedState(currentAccount: "kube"), previous: "gh", changed: true)))
+        let away = state.update(
+            .switchSaved(SwitchOutcome(accountID: "kube", state: SavedState(currentAccount: "kube"), previous: "gh", changed: true)))
         _ = away
         #expect(state.catalog == ListCursor())
         _ = state.update(.catalogLoaded(accountID: "kube", items: Self.items("pod", 3), skipped: 0))
-        _ = state.update(.switchSaved(SwitchOutcome(accountID: "gh", state: SavedState(currentAccount: "gh"), previous: "kube", changed: true)))
+        _ = state.update(
+            .switchSaved(SwitchOutcome(accountID: "gh", state: SavedState(currentAccount: "gh"), previous: "kube", changed: true)))
         #expect(state.catalog == ghCursor)
         // Quitting saves the panes; a new run from that state restores them before the list arrives.
         let quit = state.update(.key(.char("q")))
@@ -141,14 +145,17 @@ struct CatalogPaneTests {
     @Test("Stats keeps its scroll per account")
     func statsScrollPerAccount() {
         var state = state()
-        state.history = SwitchHistory(events: (0..<50).map { SwitchEvent(account: $0 % 2 == 0 ? "gh" : "kube", time: Int64($0) * 600, source: .tui) })
+        state.history = SwitchHistory(
+            events: (0..<50).map { SwitchEvent(account: $0 % 2 == 0 ? "gh" : "kube", time: Int64($0) * 600, source: .tui) })
         _ = state.update(.wallClock(WallTime(seconds: 50 * 600)))
         _ = state.update(.key(.char("3")))
         for _ in 0..<7 { _ = state.update(.key(.char("j"))) }
         #expect(state.stats.scroll == 7)
-        _ = state.update(.switchSaved(SwitchOutcome(accountID: "kube", state: SavedState(currentAccount: "kube"), previous: "gh", changed: true)))
+        _ = state.update(
+            .switchSaved(SwitchOutcome(accountID: "kube", state: SavedState(currentAccount: "kube"), previous: "gh", changed: true)))
         #expect(state.stats.scroll == 0)
-        _ = state.update(.switchSaved(SwitchOutcome(accountID: "gh", state: SavedState(currentAccount: "gh"), previous: "kube", changed: true)))
+        _ = state.update(
+            .switchSaved(SwitchOutcome(accountID: "gh", state: SavedState(currentAccount: "gh"), previous: "kube", changed: true)))
         #expect(state.stats.scroll == 7)
         #expect(state.paneMemory["gh"]?.statsScroll == 7)
     }

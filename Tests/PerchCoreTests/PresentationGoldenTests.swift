@@ -118,25 +118,39 @@ private let commandAccounts: [Account] = [
 ]
 
 private let commandCases: [PresentationCase] = [
-    PresentationCase(name: "catalog-command-loading", setUp: { state in
-        _ = state.update(.key(.char("2")), at: 2_345)
-    }, accounts: commandAccounts),
-    PresentationCase(name: "catalog-command-failed", setUp: { state in
-        _ = state.update(.key(.char("2")))
-        _ = state.update(.catalogFailed(accountID: "gh", reason: "exited with status 4\nerror: \u{1B}[31mnot logged in\u{1B}[0m\nrun gh auth login"))
-    }, accounts: commandAccounts),
-    PresentationCase(name: "catalog-command-preview", setUp: { state in
-        _ = state.update(.key(.char("2")))
-        let items = (1...40).map { CatalogItem(id: "ada/repo-\($0)", title: "ada/repo-\($0)", detail: "Repository number \($0)", kind: "") }
-        _ = state.update(.catalogLoaded(accountID: "gh", items: items, skipped: 0))
-        _ = state.update(.key(.char("j")))
-        _ = state.update(.key(.char("m")))
-        _ = state.update(.catalogPreviewed(accountID: "gh", itemID: "ada/repo-2", .text("ada/repo-2\n\u{1B}]0;owned\u{07}Stars: 12\tForks: 3\n")))
-    }, accounts: commandAccounts),
-    PresentationCase(name: "catalog-config-fields", setUp: PresentationCase.keys(.char("2")), accounts: [
-        Account(id: "me", name: "Me"),
-        Account(id: "work", name: "Work", handle: "@ada.work", group: "Jobs", color: .blue, onSwitch: "git config --global user.email ada@work.example"),
-    ]),
+    PresentationCase(
+        name: "catalog-command-loading",
+        setUp: { state in
+            _ = state.update(.key(.char("2")), at: 2_345)
+        }, accounts: commandAccounts),
+    PresentationCase(
+        name: "catalog-command-failed",
+        setUp: { state in
+            _ = state.update(.key(.char("2")))
+            _ = state.update(
+                .catalogFailed(accountID: "gh", reason: "exited with status 4\nerror: \u{1B}[31mnot logged in\u{1B}[0m\nrun gh auth login"))
+        }, accounts: commandAccounts),
+    PresentationCase(
+        name: "catalog-command-preview",
+        setUp: { state in
+            _ = state.update(.key(.char("2")))
+            let items = (1...40).map {
+                CatalogItem(id: "ada/repo-\($0)", title: "ada/repo-\($0)", detail: "Repository number \($0)", kind: "")
+            }
+            _ = state.update(.catalogLoaded(accountID: "gh", items: items, skipped: 0))
+            _ = state.update(.key(.char("j")))
+            _ = state.update(.key(.char("m")))
+            _ = state.update(
+                .catalogPreviewed(accountID: "gh", itemID: "ada/repo-2", .text("ada/repo-2\n\u{1B}]0;owned\u{07}Stars: 12\tForks: 3\n")))
+        }, accounts: commandAccounts),
+    PresentationCase(
+        name: "catalog-config-fields", setUp: PresentationCase.keys(.char("2")),
+        accounts: [
+            Account(id: "me", name: "Me"),
+            Account(
+                id: "work", name: "Work", handle: "@ada.work", group: "Jobs", color: .blue,
+                onSwitch: "git config --global user.email ada@work.example"),
+        ]),
 ]
 
 private let sizes = [Size(width: 80, height: 24), Size(width: 40, height: 12), Size(width: 200, height: 60)]
@@ -149,7 +163,9 @@ struct PresentationGoldenTests {
 
     @Test(
         "Stats with no history, a little and 10,000 switches, at 80×24 and 200×60",
-        arguments: [statsCase("stats-none", SwitchHistory()), statsCase("stats-little", littleHistory), statsCase("stats-10000", bigHistory)],
+        arguments: [
+            statsCase("stats-none", SwitchHistory()), statsCase("stats-little", littleHistory), statsCase("stats-10000", bigHistory),
+        ],
         [Size(width: 80, height: 24), Size(width: 200, height: 60)])
     func statsGolden(_ presentation: PresentationCase, _ size: Size) throws {
         try golden(presentation, size)

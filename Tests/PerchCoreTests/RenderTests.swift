@@ -345,7 +345,8 @@ struct RenderTests {
         let history = SwitchHistory(events: [
             SwitchEvent(account: "work", time: -62_000_000_000, source: .tui), SwitchEvent(account: "oss", time: 0, source: .cli),
         ])
-        var state = AppState(accounts: Account.samples, saved: SavedState(currentAccount: "oss"), size: Size(width: 80, height: 24), history: history)
+        var state = AppState(
+            accounts: Account.samples, saved: SavedState(currentAccount: "oss"), size: Size(width: 80, height: 24), history: history)
         _ = state.update(.wallClock(WallTime(seconds: 253_402_300_000)))
         state.selectedTab = .stats
         let lines = state.render().lines

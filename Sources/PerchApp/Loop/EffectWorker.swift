@@ -48,7 +48,8 @@ public final class EffectWorker: @unchecked Sendable {
     ///   - lockTimeoutMilliseconds: how long a switch waits for another holder of the state lock.
     public init(
         store: StateStore?, saved: SavedState = SavedState(), configPath: String?,
-        hookTimeoutMilliseconds: Int64 = HookProcess.timeoutMilliseconds, lockTimeoutMilliseconds: Int = EffectWorker.lockTimeoutMilliseconds,
+        hookTimeoutMilliseconds: Int64 = HookProcess.timeoutMilliseconds,
+        lockTimeoutMilliseconds: Int = EffectWorker.lockTimeoutMilliseconds,
         catalogTimeoutMilliseconds: Int64 = CapturedCommand.timeoutMilliseconds, settingsPath: String? = nil
     ) {
         self.settingsPath = settingsPath
@@ -163,7 +164,9 @@ public final class EffectWorker: @unchecked Sendable {
     /// The environment a Catalog command gets besides Perch's: the account, and the item for a
     /// preview or an open (in variables, never in the shell text).
     static func variables(_ account: Account?, id: String, item: CatalogItem? = nil) -> [(String, String)] {
-        var result = [("PERCH_ACCOUNT_ID", id), ("PERCH_ACCOUNT_NAME", account?.name ?? ""), ("PERCH_ACCOUNT_HANDLE", account?.handle ?? "")]
+        var result = [
+            ("PERCH_ACCOUNT_ID", id), ("PERCH_ACCOUNT_NAME", account?.name ?? ""), ("PERCH_ACCOUNT_HANDLE", account?.handle ?? ""),
+        ]
         if let item { result += [("PERCH_ITEM_ID", item.id), ("PERCH_ITEM_TITLE", item.title)] }
         return result
     }

@@ -101,7 +101,8 @@ public struct AppState: Hashable, Sendable {
     /// What the panes and layers see of the root while they update or draw.
     public var context: ModelContext {
         ModelContext(
-            accounts: accountsIndex, saved: saved, currentIndex: currentIndex, pendingSwitch: pendingSwitch, size: size, clock: clock, info: info,
+            accounts: accountsIndex, saved: saved, currentIndex: currentIndex, pendingSwitch: pendingSwitch, size: size, clock: clock,
+            info: info,
             reduceMotion: reduceMotion, sheetStyle: sheetStyle, settings: settingsState, catalog: catalogPane, history: history,
             wallTime: wallTime)
     }

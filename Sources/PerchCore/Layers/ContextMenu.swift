@@ -106,7 +106,8 @@ extension ContextMenu: ScreenModel {
             }
             if !item.detail.isEmpty, lines.count < 4 { lines.append((place, .dim)) }
             while lines.count < 4 { lines.append(("", .plain)) }
-            let hint = context.currentAccount?.catalog?.open != nil ? "Enter or click here to run catalog.open" : "Enter or click here to open"
+            let hint =
+                context.currentAccount?.catalog?.open != nil ? "Enter or click here to run catalog.open" : "Enter or click here to open"
             return lines + [(hint, .dim)]
         }
         return [

@@ -157,7 +157,8 @@ public struct SettingsPane: ScreenModel, Hashable, Sendable {
             }
             let x = frame.screen.put(action.title, column: rect.x + 3, row: row, width: rect.width - 3)
             let valueColumn = max(x + 1, rect.x + 25)
-            let end = frame.screen.put(Self.value(key, settings.values), column: valueColumn, row: row, style: .bold, width: max(0, rect.maxX - valueColumn))
+            let end = frame.screen.put(
+                Self.value(key, settings.values), column: valueColumn, row: row, style: .bold, width: max(0, rect.maxX - valueColumn))
             let source = settings.source(key)
             frame.screen.put(
                 "  " + source.rawValue, column: max(end, rect.x + 44), row: row, style: source == .standard ? .dim : .plain,

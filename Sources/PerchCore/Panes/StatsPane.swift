@@ -104,7 +104,10 @@ struct StatsPicture {
         guard !history.events.isEmpty else {
             lines = [
                 [], [Segment(text: "No switches recorded yet.", column: 3, style: .bold)],
-                [Segment(text: "Time per account counts from the first switch: hold the Overview tab, or press a.", column: 3, style: .dim)],
+                [
+                    Segment(
+                        text: "Time per account counts from the first switch: hold the Overview tab, or press a.", column: 3, style: .dim)
+                ],
             ]
             return
         }
@@ -133,7 +136,8 @@ struct StatsPicture {
                 let name = names[entry.account] ?? entry.account
                 lines.append([
                     Segment(text: isCurrent ? "●" : " ", column: 1, style: Style(foreground: .green)),
-                    Segment(text: DisplayWidth.truncated(name, to: nameWidth), column: 3, style: isCurrent ? .bold : .plain, width: nameWidth),
+                    Segment(
+                        text: DisplayWidth.truncated(name, to: nameWidth), column: 3, style: isCurrent ? .bold : .plain, width: nameWidth),
                     Segment(text: Self.bar(entry.seconds, of: most, width: barWidth), column: barColumn, style: Style(foreground: .cyan)),
                     Segment(text: Self.padded(durationText(entry.seconds), 8), column: barColumn + barWidth + 1),
                 ])
