@@ -42,7 +42,7 @@ enum Scenarios {
 
     /// The actions whose changed cells (and, in bench.py, bytes) are counted.
     static func actions(size: Size) -> [Action] {
-        let base = AppState(accounts: Account.samples, size: size)
+        let base = AppState(accounts: Account.samples, saved: SavedState(currentAccount: "personal"), size: size)
         var catalog = base
         _ = catalog.update(.key(.char(Tab.catalog.shortcut)))
         var sheet = base
@@ -53,5 +53,15 @@ enum Scenarios {
             Action(id: "sheet_open", before: base, key: .char("a")),
             Action(id: "sheet_cursor_move", before: sheet, key: KeyEvent(.down)),
         ]
+    }
+
+    /// The Catalog of an account whose `catalog.command` printed `lines` lines, shown.
+    static func catalogFromSource(lines: Int, size: Size) -> AppState {
+        let account = Account(id: "src", name: "Source", catalog: CatalogCommands(command: "seq \(lines)"))
+        var state = AppState(accounts: [account], saved: SavedState(currentAccount: "src"), size: size)
+        _ = state.update(.key(.char(Tab.catalog.shortcut)))
+        let items = (1...lines).map { CatalogItem(id: "item-\($0)", title: "repository-\($0)", detail: "line \($0) of the source", kind: "") }
+        _ = state.update(.catalogLoaded(accountID: "src", items: items, skipped: 0))
+        return state
     }
 }
