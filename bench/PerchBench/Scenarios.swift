@@ -11,7 +11,14 @@ enum Scenarios {
     /// context menu (`m`) and its full-screen cover (Open).
     static func screens(size: Size, accounts: [Account] = Account.samples) -> [(String, AppState)] {
         let saved = SavedState(currentAccount: accounts[accounts.count / 2].id, switchCount: 3, switchesPerAccount: [accounts[0].id: 3])
-        let base = AppState(accounts: accounts, saved: saved, size: size)
+        // Stats draws from a full history: 10,000 switches among the accounts over 40 days.
+        let end: Int64 = 1_796_000_000
+        let history = SwitchHistory(
+            events: (0..<10_000).map { index in
+                SwitchEvent(account: accounts[index * 7 % accounts.count].id, time: end - 40 * 86_400 + Int64(index) * 345, source: .tui)
+            })
+        var base = AppState(accounts: accounts, saved: saved, size: size, history: history)
+        _ = base.update(.wallClock(WallTime(seconds: end)))
         var result: [(String, AppState)] = []
         for tab in Tab.allCases {
             var state = base

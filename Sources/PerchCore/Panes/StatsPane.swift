@@ -112,13 +112,21 @@ struct StatsPicture {
             return
         }
         let today = wall.startOfDay(now)
-        let names = Dictionary(context.accounts.accounts.map { ($0.id, $0.name) }, uniquingKeysWith: { first, _ in first })
         let current = context.saved.currentAccount
         let nameWidth = min(max(8, context.accounts.nameColumns), max(8, width / 4))
         let periods: [(String, Int64)] = [("Today", today), ("Last 7 days", today - 6 * 86_400), ("Last 30 days", today - 29 * 86_400)]
-        for (title, from) in periods {
+        let spentByPeriod = periods.map { history.timeSpent(from: $0.1, to: now + 1, now: now) }
+        let recent = history.events.suffix(Self.recentCount)
+        // Names only of the accounts drawn: one pass over the accounts, not a table of all of them.
+        var needed = Set(recent.map(\.account))
+        for spent in spentByPeriod { needed.formUnion(spent.prefix(Self.accountsPerPeriod).map(\.account)) }
+        var names: [String: String] = [:]
+        for account in context.accounts.accounts where needed.contains(account.id) && names[account.id] == nil {
+            names[account.id] = account.name
+            if names.count == needed.count { break }
+        }
+        for ((title, _), spent) in zip(periods, spentByPeriod) {
             lines.append([])
-            let spent = history.timeSpent(from: from, to: now + 1, now: now)
             let total = spent.reduce(0) { $0 + $1.seconds }
             lines.append([
                 Segment(text: title, column: 1, style: .bold),
@@ -153,7 +161,7 @@ struct StatsPicture {
         appendChart(history, wall: wall, today: today, now: now, width: width, height: height)
         lines.append([])
         lines.append([Segment(text: "Recent switches", column: 1, style: .bold)])
-        for event in history.events.suffix(Self.recentCount).reversed() {
+        for event in recent.reversed() {
             let date = wall.localDate(event.time)
             let time = wall.localClock(event.time)
             let stamp = "\(date.year)-\(Self.two(date.month))-\(Self.two(date.day)) \(Self.two(time.hour)):\(Self.two(time.minute))"
