@@ -6,7 +6,7 @@ RELEASE_BIN := .build/release/perch
 RELEASE := -c release --static-swift-stdlib
 ARGS ?=
 
-.PHONY: run build bench bench-build bench-smoke test unit fuzz deps test-deps bench-deps format lint clean install uninstall
+.PHONY: run build bench bench-build bench-smoke test unit fuzz fuzz-input fuzz-json deps test-deps bench-deps format lint clean install uninstall
 
 ## Build in release mode and start Perch (embedded sample accounts when there is no config).
 run: build
@@ -39,16 +39,28 @@ unit: deps
 	$(SWIFT) test --disable-xctest --skip EndToEndTests --skip CommandLineEndToEndTests
 
 FUZZ_BIN := .build/fuzz/perch-input-fuzzer
+JSON_FUZZ_BIN := .build/fuzz/perch-json-fuzzer
 FUZZ_SECONDS ?= 60
+
+## Both libFuzzer targets, FUZZ_SECONDS seconds each.
+fuzz: fuzz-input fuzz-json
 
 ## libFuzzer on the input path (decoder, gesture recogniser, update), for FUZZ_SECONDS seconds.
 ## Findings go to .build/fuzz/ (crash-* files; rerun one with `$(FUZZ_BIN) FILE`).
-fuzz:
+fuzz-input:
 	mkdir -p .build/fuzz/corpus
 	swiftc -O -sanitize=fuzzer,address -parse-as-library -module-name PerchInputFuzzer \
 		$$(find Sources/PerchCore -name '*.swift') Tests/PerchCoreTests/InputPipelineCheck.swift Fuzz/InputFuzzer.swift \
 		-o $(FUZZ_BIN)
 	cd .build/fuzz && ./perch-input-fuzzer -max_total_time=$(FUZZ_SECONDS) -max_len=4096 corpus
+
+## libFuzzer on the JSON reader (strict and JSON with Comments, round trip), for FUZZ_SECONDS
+## seconds, starting from the JSON files in Fuzz/json-seeds. Findings go to .build/fuzz/json/.
+fuzz-json:
+	mkdir -p .build/fuzz/json/corpus
+	swiftc -O -sanitize=fuzzer,address -parse-as-library -module-name PerchJSONFuzzer \
+		Sources/PerchStore/JSON/*.swift Fuzz/JSONFuzzer.swift -o $(JSON_FUZZ_BIN)
+	cd .build/fuzz/json && ../perch-json-fuzzer -max_total_time=$(FUZZ_SECONDS) -max_len=65536 corpus $(CURDIR)/Fuzz/json-seeds
 
 deps:
 	@./scripts/ensure-packages.sh libncurses-dev

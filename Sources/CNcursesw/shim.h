@@ -55,6 +55,25 @@ static inline int perch_put(int y, int x, const char *text, attr_t attrs, short 
     return mvaddstr(y, x, text);
 }
 
+/* Draws `count` bytes of UTF-8 `text` at row y, column x of stdscr with `attrs` and colour pair
+   `pair` (curs_addstr(3X) mvaddnstr); returns the column after them (curs_getyx(3X) getcurx). */
+static inline int perch_put_n(int y, int x, const char *text, int count, attr_t attrs, short pair) {
+    attr_set(attrs, pair, NULL);
+    mvaddnstr(y, x, text, count);
+    return getcurx(stdscr);
+}
+
+/* Copies `count` printable ASCII bytes from `text` into stdscr at row y, column x with `attrs`
+   and colour pair `pair`, as chtypes (curs_addchstr(3X) mvaddchnstr): no conversion, wrapping
+   or control-character handling, which waddstr does byte by byte. At most 1024 bytes. */
+static inline int perch_put_ascii(int y, int x, const char *text, int count, attr_t attrs, short pair) {
+    chtype cells[1024];
+    if (count > 1024) count = 1024;
+    chtype style = (chtype)attrs | (chtype)COLOR_PAIR(pair);
+    for (int i = 0; i < count; i++) cells[i] = (chtype)(unsigned char)text[i] | style;
+    return mvaddchnstr(y, x, cells, count);
+}
+
 /* The standard screen and the current-screen image (curs_initscr(3X), curs_refresh(3X)). */
 static inline WINDOW *perch_stdscr(void) { return stdscr; }
 static inline WINDOW *perch_curscr(void) { return curscr; }

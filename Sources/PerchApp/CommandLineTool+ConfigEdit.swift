@@ -93,20 +93,14 @@ extension CommandLineTool {
         return ExitStatus.ok
     }
 
-    /// The config's problems in `bytes`, each with its line and column where it has a place;
-    /// empty when it is valid.
+    /// The config's problems in `bytes`, each with its line and column (the loader places every
+    /// problem); empty when it is valid.
     static func problems(in bytes: [UInt8], path: String) -> [String] {
         do {
             _ = try ConfigLoader.parse(bytes, path: path, reportUnknownKeys: false)
             return []
         } catch {
-            guard case .invalid(_, let problems) = error else { return error.lines }
-            return problems.map { problem in
-                guard let (line, column) = JSONPathLocator.position(ofProblem: problem, in: bytes) else {
-                    return "config \(path): \(problem)"
-                }
-                return "config \(path): line \(line), column \(column): \(problem)"
-            }
+            return error.lines
         }
     }
 

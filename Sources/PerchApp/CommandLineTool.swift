@@ -111,12 +111,33 @@ struct CommandLineTool {
             console.note(Command.current.usage)
             return ExitStatus.usage
         }
-        guard let config = loadConfig() else { return ExitStatus.usage }
-        guard let state = loadState(config) else { return ExitStatus.unmet }
-        guard let id = state.currentAccount, let account = config.accounts.first(where: { $0.id == id }) else {
-            if options.json { console.print("null") }
-            console.error("no account chosen yet; pick one with `perch switch ID` or in the interface")
-            return ExitStatus.unmet
+        // A prompt runs this every time: the account comes from the cache while neither file changed.
+        let cache = CurrentAccountCache(statePath: paths.state)
+        let account: Account
+        if let cached = cache.account(configPath: paths.config, statePath: paths.state) {
+            account = cached
+        } else {
+            let configIdentity = CurrentAccountCache.FileIdentity.of(paths.config)
+            let stateIdentity = CurrentAccountCache.FileIdentity.of(paths.state)
+            guard let config = loadConfig() else { return ExitStatus.usage }
+            let loaded: StateStore.Loaded
+            do {
+                loaded = try StateStore(path: paths.state).peek(accounts: config.accounts)
+            } catch {
+                console.error("cannot read the state: \(error)")
+                return ExitStatus.unmet
+            }
+            if let warning = loaded.warning { console.error(warning) }
+            guard let id = loaded.state.currentAccount, let found = config.accounts.first(where: { $0.id == id }) else {
+                if options.json { console.print("null") }
+                console.error("no account chosen yet; pick one with `perch switch ID` or in the interface")
+                return ExitStatus.unmet
+            }
+            account = found
+            // Only what a later run would print the same way: no warning to repeat.
+            if config.path != nil, loaded.warning == nil {
+                cache.store(account, configPath: paths.config, config: configIdentity, statePath: paths.state, state: stateIdentity)
+            }
         }
         if options.json { return printJSON(AccountJSON(account, current: true)) }
         switch options.field {

@@ -85,7 +85,7 @@ public enum PerchApp {
         var banner: String?
         var saved = SavedState()
         do {
-            let loaded = try store.load(accountIDs: Set(config.accounts.map(\.id)))
+            let loaded = try store.load(accounts: config.accounts)
             saved = loaded.state
             banner = loaded.warning
         } catch {

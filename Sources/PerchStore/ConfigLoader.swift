@@ -80,9 +80,6 @@ public enum ConfigLoader {
         public var warnings: [String]
     }
 
-    /// The `JSONDecoder.userInfo` key that asks for unknown keys to be reported.
-    static let reportUnknownKeysKey = CodingUserInfoKey(rawValue: "perch.reportUnknownKeys")!
-
     /// Loads the config at `paths.config`. A missing file that was not named explicitly means
     /// "no config yet": the embedded sample accounts are used.
     /// - Parameter reportUnknownKeys: whether to look for unknown keys (warnings), which costs
@@ -107,51 +104,29 @@ public enum ConfigLoader {
         return LoadedConfig(accounts: parsed.accounts, path: paths.config, warnings: parsed.warnings)
     }
 
-    /// Parses and validates config JSON; `path` is used in messages only.
+    /// Parses and validates config JSON, or JSON with Comments (`//` and `/* */` comments and
+    /// trailing commas, see ``JSONReader``); `path` is used in messages only. Every problem
+    /// starts with its line and column and then its JSON path.
     /// - Throws: ``ConfigError/empty(path:)``, ``ConfigError/syntax(path:line:column:message:)`` or
     ///   ``ConfigError/invalid(path:problems:)``.
     public static func parse(_ bytes: [UInt8], path: String, reportUnknownKeys: Bool = true) throws(ConfigError) -> Parsed {
-        // A UTF-8 byte order mark, as some editors write, is not part of the JSON.
-        let bytes = bytes.starts(with: [0xEF, 0xBB, 0xBF]) ? Array(bytes.dropFirst(3)) : bytes
-        if bytes.allSatisfy({ $0 == 0x20 || $0 == 0x0A || $0 == 0x0D || $0 == 0x09 }) {
+        // A UTF-8 byte order mark, as some editors write, is not part of the JSON (the reader skips it).
+        let hasMark = bytes.starts(with: [0xEF, 0xBB, 0xBF])
+        if bytes.dropFirst(hasMark ? 3 : 0).allSatisfy({ $0 == 0x20 || $0 == 0x0A || $0 == 0x0D || $0 == 0x09 }) {
             throw .empty(path: path)
         }
-        let file: RawFile
+        let document: JSONDocument
         do {
-            let decoder = JSONDecoder()
-            decoder.userInfo[reportUnknownKeysKey] = reportUnknownKeys
-            file = try decoder.decode(RawFile.self, from: Data(bytes))
+            document = try JSONReader.read(bytes, options: .jsonWithComments)
         } catch {
-            // JSONDecoder reports no position; the locator finds the first syntax error's.
-            if let problem = JSONSyntaxLocator.firstProblem(in: bytes) {
-                throw .syntax(path: path, line: problem.line, column: problem.column, message: problem.message)
-            }
-            throw .invalid(path: path, problems: [(error as? DecodingError).map(describe) ?? "\(error)"])
+            throw .syntax(path: path, line: error.line, column: error.column, message: error.message)
         }
-        if let problem = JSONSyntaxLocator.firstProblem(in: bytes) {
-            // Accepted by the decoder but not JSON (RFC 8259): a trailing comma, invalid UTF-8.
-            throw .syntax(path: path, line: problem.line, column: problem.column, message: problem.message)
+        var reading = ConfigReading(document: document, reportUnknownKeys: reportUnknownKeys)
+        let accounts = reading.file()
+        if !reading.problems.isEmpty {
+            throw .invalid(path: path, problems: reading.problems + reading.warnings.map { $0 + " (a warning)" })
         }
-        var problems = file.problems
-        var firstIndex: [String: Int] = [:]
-        firstIndex.reserveCapacity(file.accounts.count)
-        var accounts: [Account] = []
-        accounts.reserveCapacity(file.accounts.count)
-        for (index, raw) in file.accounts.enumerated() {
-            problems += raw.problems
-            // Every problem is reported: a duplicate id too, in an account with other problems.
-            if let id = raw.id, !id.isEmpty {
-                if let first = firstIndex[id] {
-                    problems.append("accounts[\(index)].id: duplicate id \"\(id)\" (first at accounts[\(first)])")
-                } else {
-                    firstIndex[id] = index
-                }
-            }
-            if let account = raw.account { accounts.append(account) }
-        }
-        let warnings = file.warnings + file.accounts.flatMap(\.warnings)
-        if !problems.isEmpty { throw .invalid(path: path, problems: problems + warnings.map { $0 + " (a warning)" }) }
-        return Parsed(accounts: accounts, warnings: warnings)
+        return Parsed(accounts: accounts, warnings: reading.warnings)
     }
 
     /// `path` quoted for a POSIX shell when it needs quoting.
@@ -161,50 +136,6 @@ public enum ConfigLoader {
         }
         return plain ? path : "'" + path.replacing("'", with: #"'\''"#) + "'"
     }
-
-    /// A decoding error as `json.path: what is wrong`.
-    static func describe(_ error: DecodingError) -> String {
-        switch error {
-        case .keyNotFound(let key, let context):
-            let parent = jsonPath(context.codingPath)
-            return "\(parent == "(top level)" ? "" : parent + ".")\(key.stringValue): missing (required)"
-        case .typeMismatch(let type, let context):
-            return "\(jsonPath(context.codingPath)): expected \(typeName(type))"
-        case .valueNotFound(let type, let context):
-            return "\(jsonPath(context.codingPath)): expected \(typeName(type)), found null"
-        case .dataCorrupted(let context):
-            return "\(jsonPath(context.codingPath)): \(context.debugDescription)"
-        @unknown default:
-            return "\(error)"
-        }
-    }
-
-    /// A coding path as JSON path text: `accounts[2].id`, or `(top level)`.
-    static func jsonPath(_ codingPath: [any CodingKey]) -> String {
-        var text = ""
-        for key in codingPath {
-            if let index = key.intValue { text += "[\(index)]" } else { text += (text.isEmpty ? "" : ".") + key.stringValue }
-        }
-        return text.isEmpty ? "(top level)" : text
-    }
-
-    private static func typeName(_ type: Any.Type) -> String {
-        switch type {
-        case is String.Type: "a string"
-        case is Int.Type: "a whole number"
-        case is Bool.Type: "true or false"
-        default: String(describing: type).hasPrefix("Array") ? "a list" : "an object"
-        }
-    }
-}
-
-/// Any key of a JSON object, so that unknown keys can be found and reported.
-struct JSONKey: CodingKey {
-    var stringValue: String
-    var intValue: Int? { nil }
-    init(_ string: String) { stringValue = string }
-    init?(stringValue: String) { self.stringValue = stringValue }
-    init?(intValue: Int) { nil }
 }
 
 /// A key that is not one of `known`, as a warning with a guess at what was meant.
@@ -228,155 +159,4 @@ func editDistance(_ a: String, _ b: String) -> Int {
         previous = current
     }
     return previous[b.count]
-}
-
-/// The top level of the file, decoded without stopping at the first problem.
-private struct RawFile: Decodable {
-    var accounts: [RawAccount] = []
-    var problems: [String] = []
-    var warnings: [String] = []
-
-    init(from decoder: any Decoder) throws {
-        let container: KeyedDecodingContainer<JSONKey>
-        do {
-            container = try decoder.container(keyedBy: JSONKey.self)
-        } catch {
-            problems.append(#"(top level): expected an object like {"accounts": [{"id": "work", "name": "Work"}]}"#)
-            return
-        }
-        let unknown = container.allKeys.map(\.stringValue).filter { $0 != "version" && $0 != "accounts" }
-        for key in unknown.sorted() {
-            warnings.append(unknownKeyWarning(key, at: "", known: ["version", "accounts"]))
-        }
-        let version = JSONKey("version")
-        if container.contains(version), (try? container.decodeNil(forKey: version)) != true {
-            let number = try? container.decode(Int.self, forKey: version)
-            if number != ConfigLoader.currentVersion {
-                let found = number.map(String.init) ?? "not a whole number"
-                problems.append("version: this Perch reads config version \(ConfigLoader.currentVersion), found \(found)")
-            }
-        }
-        let key = JSONKey("accounts")
-        guard container.contains(key) else {
-            problems.append("accounts: missing (required); `perch init` writes a starter config")
-            return
-        }
-        do {
-            accounts = try container.decode([RawAccount].self, forKey: key)
-        } catch let error as DecodingError {
-            problems.append(ConfigLoader.describe(error))
-            return
-        }
-        if accounts.isEmpty { problems.append("accounts: the list is empty; add at least one account") }
-    }
-}
-
-/// One element of `accounts`, decoded without stopping at the first problem.
-private struct RawAccount: Decodable {
-    var account: Account?
-    /// The id as written, when it is a string (for the duplicate check, whatever else is wrong).
-    var id: String?
-    var problems: [String] = []
-    var warnings: [String] = []
-
-    /// The keys of format version 1. Decoding through an enum of them is the fast path of
-    /// `JSONDecoder`; looking for other keys costs a second container, made only when asked.
-    enum Field: String, CodingKey, CaseIterable {
-        case id, name, handle, group, color, onSwitch, catalog
-    }
-
-    static let known = Field.allCases.map(\.rawValue)
-
-    init(from decoder: any Decoder) throws {
-        // The JSON path is built only for a message: building it for every account is costly.
-        let place = { ConfigLoader.jsonPath(decoder.codingPath) }
-        let container: KeyedDecodingContainer<Field>
-        do {
-            container = try decoder.container(keyedBy: Field.self)
-        } catch {
-            problems.append(#"\#(place()): expected an object like {"id": "work", "name": "Work"}"#)
-            return
-        }
-        func string(_ field: Field, required: Bool) -> String? {
-            let value: String?
-            do {
-                value = try container.decodeIfPresent(String.self, forKey: field)
-            } catch {
-                problems.append("\(place()).\(field.rawValue): expected a string")
-                return nil
-            }
-            guard let value else {
-                if required { problems.append("\(place()).\(field.rawValue): missing (required)") }
-                return nil
-            }
-            if !required, value.isEmpty {
-                problems.append("\(place()).\(field.rawValue): must not be empty (leave the key out instead)")
-                return nil
-            }
-            return value
-        }
-        let id = string(.id, required: true)
-        self.id = id
-        let name = string(.name, required: true)
-        let handle = string(.handle, required: false)
-        let group = string(.group, required: false)
-        let colorName = string(.color, required: false)
-        let onSwitch = string(.onSwitch, required: false)
-        let catalog = catalogCommands(container, place)
-        if decoder.userInfo[ConfigLoader.reportUnknownKeysKey] as? Bool == true, let all = try? decoder.container(keyedBy: JSONKey.self) {
-            // Sorted: a JSON object's keys come back in no particular order.
-            for key in all.allKeys.map(\.stringValue).sorted() where !Self.known.contains(key) {
-                warnings.append(unknownKeyWarning(key, at: place(), known: Self.known))
-            }
-        }
-        // The same rules as the `Add account…` form, from one place.
-        if let id, let problem = AccountValidation.idProblem(id) { problems.append("\(place()).id: \(problem.message)") }
-        if let name, let problem = AccountValidation.nameProblem(name) { problems.append("\(place()).name: \(problem.message)") }
-        var color: TerminalColor?
-        if let colorName {
-            color = TerminalColor(name: colorName)
-            if color == nil {
-                let names = TerminalColor.allCases.map(\.name).joined(separator: ", ")
-                problems.append("\(place()).color: \"\(colorName)\" is not one of \(names)")
-            }
-        }
-        guard problems.isEmpty, let id, let name else { return }
-        account = Account(id: id, name: name, handle: handle, group: group, color: color, onSwitch: onSwitch, catalog: catalog)
-    }
-
-    /// The keys of an account's `catalog` object.
-    enum CatalogField: String, CodingKey, CaseIterable {
-        case command, preview, open
-    }
-
-    /// Decodes `catalog` (`{"command": "…", "preview": "…", "open": "…"}`, each optional and a
-    /// non-empty string), collecting problems like the other fields.
-    private mutating func catalogCommands(_ container: KeyedDecodingContainer<Field>, _ place: () -> String) -> CatalogCommands? {
-        guard container.contains(.catalog), (try? container.decodeNil(forKey: .catalog)) != true else { return nil }
-        guard let object = try? container.nestedContainer(keyedBy: CatalogField.self, forKey: .catalog) else {
-            problems.append(#"\#(place()).catalog: expected an object like {"command": "gh repo list"}"#)
-            return nil
-        }
-        var commands = CatalogCommands()
-        for field in CatalogField.allCases {
-            let value: String?
-            do {
-                value = try object.decodeIfPresent(String.self, forKey: field)
-            } catch {
-                problems.append("\(place()).catalog.\(field.rawValue): expected a string")
-                continue
-            }
-            guard let value else { continue }
-            if value.allSatisfy(\.isWhitespace) {
-                problems.append("\(place()).catalog.\(field.rawValue): must not be empty (leave the key out instead)")
-                continue
-            }
-            switch field {
-            case .command: commands.command = value
-            case .preview: commands.preview = value
-            case .open: commands.open = value
-            }
-        }
-        return commands
-    }
 }

@@ -140,148 +140,63 @@ public enum ConfigWriter {
 
     /// `bytes` (a config that loads) with `account` inserted as the last element of the
     /// top-level `accounts` list, indented like the element before it; nil when there is no
-    /// such list.
+    /// such list. The text is read with ``JSONReader`` (JSON with Comments, as the loader does);
+    /// comments stay where they are, and a trailing comment on the last element's line stays on
+    /// that line. A list written with a trailing comma gets one after the new element too.
     static func inserting(_ account: Account, into bytes: [UInt8]) -> [UInt8]? {
-        var scanner = JSONScanner(bytes)
-        guard let list = scanner.topLevelArray(named: "accounts") else { return nil }
-        // The last element's indentation: the white space after the line break before it.
-        var indent: [UInt8] = Array("    ".utf8)
-        var newline = false
-        if let last = list.lastElementStart {
-            var start = last
-            while start > 0, bytes[start - 1] == 0x20 || bytes[start - 1] == 0x09 { start -= 1 }
-            newline = start > 0 && bytes[start - 1] == 0x0A
-            indent = Array(bytes[start..<last])
+        guard let document = try? JSONReader.read(bytes, options: .jsonWithComments),
+            let list = document.value(of: document.root, forKey: "accounts"), document.kind(list) == .array
+        else { return nil }
+        let open = document.range(list).lowerBound
+        guard let last = document.elements(list).last else {
+            return Array(bytes[...open]) + Array(json(account).utf8) + Array(bytes[(open + 1)...])
         }
-        let insertAt = list.lastElementEnd ?? list.open + 1
-        var result = Array(bytes[..<insertAt])
-        if list.lastElementEnd != nil { result.append(UInt8(ascii: ",")) }
+        let lastStart = document.range(last).lowerBound
+        let lastEnd = document.range(last).upperBound
+        // The last element's indentation: the white space after the line break before it.
+        var start = lastStart
+        while start > 0, bytes[start - 1] == 0x20 || bytes[start - 1] == 0x09 { start -= 1 }
+        let newline = start > 0 && bytes[start - 1] == 0x0A
+        let indent = Array(bytes[start..<lastStart])
+        // A trailing comma after the last element, then the rest of its line (a comment).
+        var commaAt: Int?
+        let next = JSONReader.skippingTrivia(in: bytes, from: lastEnd, comments: true)
+        if next < bytes.count, bytes[next] == UInt8(ascii: ",") { commaAt = next }
+        var lineEnd = commaAt.map { $0 + 1 } ?? lastEnd
+        var crlf = false
+        if newline, let lineBreak = bytes[lineEnd...].firstIndex(of: 0x0A) {
+            // The new element goes on a line of its own, after a comment that ends this line.
+            var first = lineEnd
+            var last = lineBreak
+            while first < last, bytes[first] == 0x20 || bytes[first] == 0x09 { first += 1 }
+            while last > first, bytes[last - 1] == 0x20 || bytes[last - 1] == 0x09 || bytes[last - 1] == 0x0D { last -= 1 }
+            let text = Array(bytes[first..<last])
+            let slash = UInt8(ascii: "/")
+            let star = UInt8(ascii: "*")
+            let lineComment = text.starts(with: [slash, slash])
+            // A block comment that closes at the end of the line and nowhere before.
+            let firstClose = text.indices.dropFirst(2).first { $0 + 1 < text.count && text[$0] == star && text[$0 + 1] == slash }
+            let blockComment = text.starts(with: [slash, star]) && firstClose == text.count - 2
+            if text.isEmpty || lineComment || blockComment {
+                lineEnd = lineBreak
+                if lineEnd > 0, bytes[lineEnd - 1] == 0x0D {
+                    lineEnd -= 1
+                    crlf = true
+                }
+            }
+        }
+        var result = Array(bytes[..<lastEnd])
+        if commaAt == nil { result.append(UInt8(ascii: ",")) }
+        result += bytes[lastEnd..<lineEnd]
         if newline {
-            result.append(0x0A)
+            result += crlf ? [0x0D, 0x0A] : [0x0A]
             result += indent
-        } else if list.lastElementEnd != nil {
+        } else {
             result.append(0x20)
         }
         result += Array(json(account).utf8)
-        result += bytes[insertAt...]
+        if commaAt != nil { result.append(UInt8(ascii: ",")) }
+        result += bytes[lineEnd...]
         return result
-    }
-}
-
-/// A minimal JSON scanner over text already known to be valid JSON: it finds where a member of
-/// the top-level object is, without building any values.
-struct JSONScanner {
-    let bytes: [UInt8]
-    var index = 0
-
-    /// A UTF-8 byte order mark at the start is skipped.
-    init(_ bytes: [UInt8]) {
-        self.bytes = bytes
-        index = bytes.starts(with: [0xEF, 0xBB, 0xBF]) ? 3 : 0
-    }
-
-    /// Offsets in a JSON array: its `[`, and the start and end (one past) of its last element.
-    struct ArraySpan {
-        var open: Int
-        var lastElementStart: Int?
-        var lastElementEnd: Int?
-    }
-
-    /// The array that is the value of the last member `name` of the top-level object (the one a
-    /// decoder keeps), or nil.
-    mutating func topLevelArray(named name: String) -> ArraySpan? {
-        skipSpace()
-        guard peek == UInt8(ascii: "{") else { return nil }
-        index += 1
-        var found: ArraySpan?
-        while true {
-            skipSpace()
-            guard let byte = peek else { return nil }
-            if byte == UInt8(ascii: "}") { return found }
-            if byte == UInt8(ascii: ",") {
-                index += 1
-                continue
-            }
-            guard byte == UInt8(ascii: "\""), let key = string() else { return nil }
-            skipSpace()
-            guard peek == UInt8(ascii: ":") else { return nil }
-            index += 1
-            skipSpace()
-            if key == name, peek == UInt8(ascii: "[") {
-                found = array()
-            } else {
-                guard skipValue() else { return nil }
-            }
-        }
-    }
-
-    private var peek: UInt8? { index < bytes.count ? bytes[index] : nil }
-
-    private mutating func skipSpace() {
-        while let byte = peek, byte == 0x20 || byte == 0x0A || byte == 0x0D || byte == 0x09 { index += 1 }
-    }
-
-    /// Reads a string at `index` (its opening quote) and returns its raw text (escapes kept).
-    private mutating func string() -> String? {
-        let start = index + 1
-        index += 1
-        while let byte = peek {
-            if byte == UInt8(ascii: "\\") {
-                index += 2
-                continue
-            }
-            index += 1
-            if byte == UInt8(ascii: "\"") { return String(decoding: bytes[start..<(index - 1)], as: UTF8.self) }
-        }
-        return nil
-    }
-
-    /// Skips the value at `index`; false at the end of the text.
-    private mutating func skipValue() -> Bool {
-        guard let byte = peek else { return false }
-        switch byte {
-        case UInt8(ascii: "\""): return string() != nil
-        case UInt8(ascii: "["), UInt8(ascii: "{"):
-            var depth = 0
-            while let c = peek {
-                if c == UInt8(ascii: "\"") {
-                    guard string() != nil else { return false }
-                    continue
-                }
-                if c == UInt8(ascii: "[") || c == UInt8(ascii: "{") { depth += 1 }
-                if c == UInt8(ascii: "]") || c == UInt8(ascii: "}") { depth -= 1 }
-                index += 1
-                if depth == 0 { return true }
-            }
-            return false
-        default:
-            while let c = peek, c != UInt8(ascii: ","), c != UInt8(ascii: "}"), c != UInt8(ascii: "]"), c != 0x20, c != 0x0A, c != 0x0D,
-                c != 0x09
-            {
-                index += 1
-            }
-            return true
-        }
-    }
-
-    /// Reads the array at `index` (its `[`), noting where its last element starts and ends.
-    private mutating func array() -> ArraySpan? {
-        var span = ArraySpan(open: index)
-        index += 1
-        while true {
-            skipSpace()
-            guard let byte = peek else { return nil }
-            if byte == UInt8(ascii: "]") {
-                index += 1
-                return span
-            }
-            if byte == UInt8(ascii: ",") {
-                index += 1
-                continue
-            }
-            span.lastElementStart = index
-            guard skipValue() else { return nil }
-            span.lastElementEnd = index
-        }
     }
 }

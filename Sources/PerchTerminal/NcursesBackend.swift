@@ -94,11 +94,36 @@ public final class NcursesBackend: TerminalBackend {
         if previous.map({ $0.size != screen.size }) ?? true { wclear(perch_stdscr()) }
         for run in screen.changedRuns(from: previous) {
             let (attrs, pair) = attributes(run.style)
-            _ = run.text.withCString { perch_put(Int32(run.row), Int32(run.column), $0, attrs, pair) }
+            var text = run.text
+            // Printable ASCII (most of most runs) is copied in as chtypes; only the other
+            // characters go through ncurses' UTF-8 decoding and width look-ups.
+            text.withUTF8 { utf8 in
+                utf8.withMemoryRebound(to: CChar.self) { bytes in
+                    let row = Int32(run.row)
+                    var column = Int32(run.column)
+                    var start = 0
+                    while start < bytes.count {
+                        var end = start
+                        let ascii = Self.isPrintableASCII(utf8[start])
+                        // An ASCII stretch is at most one row (frames are capped at 1000 columns, the shim
+                        // at 1024); other text is never cut, so no character is split.
+                        while end < bytes.count, Self.isPrintableASCII(utf8[end]) == ascii, !ascii || end - start < 1024 { end += 1 }
+                        if ascii {
+                            _ = perch_put_ascii(row, column, bytes.baseAddress! + start, Int32(end - start), attrs, pair)
+                            column += Int32(end - start)
+                        } else {
+                            column = perch_put_n(row, column, bytes.baseAddress! + start, Int32(end - start), attrs, pair)
+                        }
+                        start = end
+                    }
+                }
+            }
         }
         refresh()
         previous = screen
     }
+
+    @inline(__always) private static func isPrintableASCII(_ byte: UInt8) -> Bool { byte >= 0x20 && byte < 0x7F }
 
     private func attributes(_ style: Style) -> (attr_t, Int16) {
         var attrs = perch_A_NORMAL

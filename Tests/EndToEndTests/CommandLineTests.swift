@@ -484,4 +484,27 @@ struct CommandLineTests {
         let leftovers = try FileManager.default.contentsOfDirectory(atPath: folder).filter { $0.contains(".tmp-") }
         #expect(leftovers.isEmpty, "\(leftovers)")
     }
+
+    @Test("perch current answers from its cache while nothing changed, and never shows a config changed in place")
+    func currentCache() throws {
+        let cli = try PerchCommandLine()
+        defer { cli.remove() }
+        try cli.writeConfig(#"{"accounts": [{"id": "work", "name": "Work"}, {"id": "home", "name": "Home"}]}"#)
+        #expect(try cli.run(["switch", "work"]).status == 0)
+        // The cache is only made from files older than 2 s: ask until it appears, with a deadline.
+        let cache = cli.statePath + ".current"
+        let deadline = Date().addingTimeInterval(10)
+        while !FileManager.default.fileExists(atPath: cache), Date() < deadline {
+            #expect(try cli.run(["current", "--field", "name"]).stdout == "Work\n")
+            usleep(200_000)
+        }
+        #expect(FileManager.default.fileExists(atPath: cache), "no cache after 10 s")
+        #expect(try cli.run(["current", "--field", "name"]).stdout == "Work\n")
+        // The same number of bytes, in place: same inode, same size.
+        let handle = try #require(FileHandle(forWritingAtPath: cli.configPath))
+        try handle.write(contentsOf: Data(#"{"accounts": [{"id": "work", "name": "Wörk"}, {"id": "home", "name": "Hom"}]}"#.utf8))
+        try handle.close()
+        #expect(try cli.run(["current", "--field", "name"]).stdout == "Wörk\n")
+        #expect(try cli.run(["current", "--json"]).stdout.contains("Wörk"))
+    }
 }

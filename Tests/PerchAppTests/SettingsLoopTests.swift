@@ -133,7 +133,8 @@ struct SettingsLoopTests {
         let sheet = backend.frames.last?.text ?? ""
         type("\u{03}")  // Ctrl-C quits from the sheet
         #expect(end())
-        #expect(backend.calls.starts(with: ["suspend", "resume"]), "the interface was suspended and resumed")
+        let suspend = backend.calls.firstIndex(of: "suspend")
+        #expect(suspend.map { backend.calls.dropFirst($0 + 1).first == "resume" } == true, "the interface was suspended, then resumed")
         let accounts = ["Work", "Home"].filter { sheet.contains($0) }.map { Account(id: $0.lowercased(), name: $0) }
         return (
             text, accounts, try String(contentsOfFile: config, encoding: .utf8),

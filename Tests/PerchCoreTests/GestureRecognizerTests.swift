@@ -384,7 +384,7 @@ struct KeyHoldReleaseEventTests {
     @Test("a hold fires at the long-press deadline exactly, from expire, with no repeat at all")
     func holdFiresAtDeadline() {
         var r = recognizer()
-        #expect(handle(&r, .key(one), at: 1000) == [.key(one)], "the press is delivered at once")
+        #expect(handle(&r, .key(one), at: 1000).isEmpty, "the press is held back until it is known to be a tap")
         #expect(r.nextDeadline == 1500)
         #expect(r.expire(at: 1499).isEmpty, "never early")
         #expect(r.expire(at: 1500) == [.keyHold(one)])
@@ -394,12 +394,13 @@ struct KeyHoldReleaseEventTests {
         #expect(r.expire(at: 3000).isEmpty)
     }
 
-    @Test("a release before the deadline is a tap: the press only, and no hold later")
+    // Bug: with release events, Enter on a Catalog item was delivered at its press, so a hold could not open the menu instead.
+    @Test("a release before the deadline is a tap, delivered at the release; no hold later")
     func releaseBeforeDeadlineIsTap() {
         var r = recognizer()
-        #expect(handle(&r, .key(one), at: 0) == [.key(one)])
+        #expect(handle(&r, .key(one), at: 0).isEmpty)
         #expect(handle(&r, .keyRepeat(one), at: 300).isEmpty, "a repeat while it is watched is part of the hold")
-        #expect(handle(&r, .keyRelease(one), at: 499).isEmpty)
+        #expect(handle(&r, .keyRelease(one), at: 499) == [.key(one)])
         #expect(r.nextDeadline == nil)
         #expect(r.expire(at: 600).isEmpty)
     }
@@ -471,6 +472,45 @@ struct KeyHoldAfterTapTests {
         feed(400)  // the key pressed again, and held
         for time in stride(from: Int64(1060), through: 2000, by: 40) { feed(time) }  // its auto-repeats
         #expect(fired == 1100, "fired at \(String(describing: fired)) ms; the hold began at 400 ms")
+    }
+}
+
+/// Tap to open with release events: Enter on a Catalog item opens it on release, and a hold
+/// opens its menu instead, never both.
+@Suite("Enter on a Catalog item with release events")
+struct EnterReleaseTests {
+    func run(_ events: [(InputEvent, Int64)], expireAt: Int64? = nil, then after: [(InputEvent, Int64)] = []) -> AppState {
+        var configuration = GestureRecognizer.Configuration()
+        configuration.keyHoldMode = .releaseEvents
+        var r = GestureRecognizer(configuration: configuration)
+        var state = AppState(accounts: Account.samples, saved: SavedState(currentAccount: "work"), size: Size(width: 80, height: 24))
+        _ = state.update(.key(.char("2")))
+        for (event, time) in events {
+            for appEvent in r.handle(event, at: time, hitTest: state.hitTest, holdable: state.acceptsKeyHold) { _ = state.update(appEvent) }
+        }
+        if let expireAt { for appEvent in r.expire(at: expireAt) { _ = state.update(appEvent) } }
+        for (event, time) in after {
+            for appEvent in r.handle(event, at: time, hitTest: state.hitTest, holdable: state.acceptsKeyHold) { _ = state.update(appEvent) }
+        }
+        return state
+    }
+
+    @Test("Enter tapped: the item opens in the cover on release")
+    func tapOpensOnRelease() {
+        let enter = KeyEvent(.enter)
+        let pressed = run([(.key(enter), 1_000)])
+        #expect(pressed.presented.isEmpty, "nothing yet while the key is down")
+        let released = run([(.key(enter), 1_000), (.keyRelease(enter), 1_120)])
+        #expect(released.presented == [.cover(.item(released.catalogItems[0], scroll: 0))])
+    }
+
+    @Test("Enter held: the context menu opens at the long-press duration, and the release opens nothing more")
+    func holdOpensMenu() {
+        let enter = KeyEvent(.enter)
+        let state = run([(.key(enter), 1_000), (.keyRepeat(enter), 1_300)], expireAt: 1_500)
+        #expect(state.presented == [.contextMenu(ContextMenu(itemID: state.catalogItems[0].id))])
+        let released = run([(.key(enter), 1_000)], expireAt: 1_500, then: [(.keyRelease(enter), 1_700)])
+        #expect(released.presented == state.presented, "the release after the hold is nothing")
     }
 }
 

@@ -201,4 +201,32 @@ struct ScreenTests {
         screen.fill(Rect(x: 0, y: 0, width: 5, height: 5))
         #expect(screen.lines.isEmpty)
     }
+
+    @Test("a cell keeps its grapheme cluster inline and is plain data", arguments: ["a", " ", "é", "e\u{301}", "中", "😀", "🇫🇷", "\u{FFFD}"])
+    func cellGlyph(_ text: String) {
+        let character = Character(text)
+        #expect(Cell(character).character == character)
+        var cell = Cell.blank
+        cell.character = character
+        #expect(cell == Cell(character))
+        #expect(_isPOD(Cell.self), "a cell must hold nothing reference-counted")
+    }
+
+    @Test("a cluster longer than 15 UTF-8 bytes keeps its first whole scalars")
+    func longCluster() {
+        // "a" and eight combining acute accents: 1 + 8 × 2 = 17 bytes; seven accents fit.
+        let long = Character("a" + String(repeating: "\u{301}", count: 8))
+        #expect(Cell(long).character == Character("a" + String(repeating: "\u{301}", count: 7)))
+    }
+}
+
+@Suite("Cell layout")
+struct CellLayoutTests {
+    // The diff compares cells as three words: a padding byte would make equal cells differ.
+    @Test("a cell is 24 bytes with no padding: its fields fill it")
+    func noPadding() {
+        #expect(MemoryLayout<Cell>.size == 24)
+        #expect(MemoryLayout<Cell>.stride == 24)
+        #expect(MemoryLayout<Style>.size + MemoryLayout<Bool>.size + MemoryLayout<UInt16>.size + 16 == 24)
+    }
 }

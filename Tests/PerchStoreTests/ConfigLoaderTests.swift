@@ -45,8 +45,9 @@ struct ConfigLoaderTests {
         #expect(parsed.accounts == [Account(id: "a", name: "A")])
         #expect(
             parsed.warnings == [
-                "extra: unknown key, ignored", #"accounts[0].colour: unknown key, ignored (did you mean "color"?)"#,
-                "accounts[0].zzz: unknown key, ignored",
+                "line 1, column 16: extra: unknown key, ignored",
+                #"line 1, column 66: accounts[0].colour: unknown key, ignored (did you mean "color"?)"#,
+                "line 1, column 83: accounts[0].zzz: unknown key, ignored",
             ])
     }
 
@@ -54,7 +55,7 @@ struct ConfigLoaderTests {
         "syntax errors name the line and column",
         arguments: [
             // (text, line, column)
-            ("{\"accounts\": [\n  {\"id\": \"a\", \"name\": \"A\",}\n]}", 2, 27),
+            ("{\"accounts\": [\n  {\"id\": \"a\", \"name\": \"A\", \"id\": \"b\"}\n]}", 2, 28),
             ("{\"accounts\": [\n  {\"id\": \"a\" \"name\": \"A\"}\n]}", 2, 14),
             ("{\n  \"accounts\": [\n    {\"id\": \"a\", \"name\": \"A\"}\n  ]\n", 5, 1),
             ("{\"accounts\": tru}", 1, 17),
@@ -128,6 +129,46 @@ struct ConfigLoaderTests {
         #expect(parsed.accounts == [Account(id: "a", name: "A")])
     }
 
+    @Test("a config may hold comments and trailing commas (JSON with Comments)")
+    func jsonWithComments() throws {
+        let text = """
+            // Perch accounts
+            {
+              "version": 1, /* format */
+              "accounts": [
+                {"id": "work", "name": "Work",}, // the day job
+                {"id": "home", "name": "Home"},
+              ],
+            }
+            """
+        let parsed = try ConfigLoader.parse(Array(text.utf8), path: "c")
+        #expect(parsed.accounts.map(\.id) == ["work", "home"])
+    }
+
+    @Test(
+        "every problem gives the line and column of the value, key or object it is about",
+        arguments: [
+            // (text, the one problem expected)
+            ("{\n  \"accounts\": [\n    {\"id\": 7, \"name\": \"A\"}\n  ]\n}", "line 3, column 12: accounts[0].id: expected a string"),
+            ("{\n  \"accounts\": [\n    {\"name\": \"A\"}\n  ]\n}", "line 3, column 5: accounts[0].id: missing (required)"),
+            (
+                "{\n  \"version\": 3,\n  \"accounts\": [{\"id\": \"a\", \"name\": \"A\"}]\n}",
+                "line 2, column 14: version: this Perch reads config version 1, found 3"
+            ),
+            (
+                "{\"accounts\": [\n  \"é\",\n  {\"id\": \"a\", \"name\": \"A\"}]}",
+                #"line 2, column 3: accounts[0]: expected an object like {"id": "work", "name": "Work"}"#
+            ),
+            (
+                "{\"accounts\": [{\"id\": \"a\", \"name\": \"A\",\n /* é */ \"color\": \"pink\"}]}",
+                #"line 2, column 19: accounts[0].color: "pink" is not one of black, red, green, yellow, blue, magenta, cyan, white"#
+            ),
+        ])
+    func problemPositions(_ c: (String, String)) throws {
+        let error = try #require(parseError(c.0))
+        #expect(error == .invalid(path: "/cfg/accounts.json", problems: [c.1]))
+    }
+
     @Test("a missing required name reports accounts[0].name")
     func missingName() throws {
         let error = try #require(parseError(#"{"accounts": [{"id": "work"}]}"#))
@@ -136,14 +177,13 @@ struct ConfigLoaderTests {
             return
         }
         #expect(problems.count == 1)
-        #expect(problems.first?.hasPrefix("accounts[0].name") == true, "\(problems)")
-        #expect(problems.first == "accounts[0].name: missing (required)")
+        #expect(problems.first == "line 1, column 15: accounts[0].name: missing (required)", "\(problems)")
     }
 
     @Test("a missing name in a later account names its index")
     func missingNameLater() throws {
         let error = try #require(parseError(#"{"accounts": [{"id": "a", "name": "A"}, {"id": "b", "name": "B"}, {"id": "c"}]}"#))
-        #expect(error.description == "config /cfg/accounts.json: accounts[2].name: missing (required)")
+        #expect(error.description == "config /cfg/accounts.json: line 1, column 67: accounts[2].name: missing (required)")
     }
 
     @Test("a missing accounts key is reported at the top level")
@@ -151,14 +191,14 @@ struct ConfigLoaderTests {
         let error = try #require(parseError(#"{"acounts": []}"#))
         #expect(
             error.description
-                == #"config /cfg/accounts.json: accounts: missing (required); `perch init` writes a starter config; acounts: unknown key, ignored (did you mean "accounts"?) (a warning)"#
+                == #"config /cfg/accounts.json: line 1, column 1: accounts: missing (required); `perch init` writes a starter config; line 1, column 2: acounts: unknown key, ignored (did you mean "accounts"?) (a warning)"#
         )
     }
 
     @Test("a wrong type names the field and the type expected")
     func wrongType() throws {
         let error = try #require(parseError(#"{"accounts": [{"id": 7, "name": "A"}]}"#))
-        #expect(error.description == "config /cfg/accounts.json: accounts[0].id: expected a string")
+        #expect(error.description == "config /cfg/accounts.json: line 1, column 22: accounts[0].id: expected a string")
     }
 
     @Test("a duplicate id names both places")
@@ -169,7 +209,7 @@ struct ConfigLoaderTests {
             return
         }
         #expect(path == "/cfg/accounts.json")
-        #expect(problems == [#"accounts[1].id: duplicate id "work" (first at accounts[0])"#])
+        #expect(problems == [#"line 1, column 54: accounts[1].id: duplicate id "work" (first at accounts[0])"#])
     }
 
     @Test("every problem is reported, not just the first")
@@ -180,9 +220,9 @@ struct ConfigLoaderTests {
             Issue.record("expected .invalid, got \(error)")
             return
         }
-        #expect(problems.contains("accounts[0].id: must not be empty"))
-        #expect(problems.contains("accounts[0].name: must not be empty"))
-        #expect(problems.contains(#"accounts[2].id: duplicate id "a" (first at accounts[1])"#))
+        #expect(problems.contains("line 1, column 22: accounts[0].id: must not be empty"))
+        #expect(problems.contains("line 1, column 34: accounts[0].name: must not be empty"))
+        #expect(problems.contains(#"line 1, column 73: accounts[2].id: duplicate id "a" (first at accounts[1])"#))
         #expect(problems.count == 3)
     }
 
@@ -193,7 +233,7 @@ struct ConfigLoaderTests {
             Issue.record("expected .invalid, got \(error)")
             return
         }
-        #expect(problems == ["accounts: the list is empty; add at least one account"])
+        #expect(problems == ["line 1, column 14: accounts: the list is empty; add at least one account"])
     }
 
     @Test("an empty or blank file is an error that says how to start", arguments: ["", "   \n\t\r\n"])

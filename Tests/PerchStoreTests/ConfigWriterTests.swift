@@ -29,7 +29,8 @@ struct ConfigWriterTests {
         let form = AccountValidation.problems(id: id, name: name, existingIDs: [])
         #expect(loader.isEmpty == form.isEmpty)
         for (field, problem) in form {
-            #expect(loader.contains("config c: accounts[0].\(field.rawValue): \(problem.message)"), "\(loader)")
+            let column = field == .id ? 22 : 32 + ConfigWriter.json(id).count
+            #expect(loader.contains("config c: line 1, column \(column): accounts[0].\(field.rawValue): \(problem.message)"), "\(loader)")
         }
         #expect(loader.count == form.count)
     }
@@ -50,6 +51,42 @@ struct ConfigWriterTests {
         #expect(try FileSystem.readContents(path).mode == 0o640)
         #expect(try FileSystem.readContents(path + ".bak").mode == 0o640)
         #expect(try ConfigLoader.parse(FileSystem.read(path), path: path).accounts.last?.name == "C \"q\"")
+    }
+
+    @Test(
+        "comments stay where they are; a trailing comma and a comment after the last account are kept",
+        arguments: [
+            // (config, what it must become)
+            (
+                "{\n  // mine\n  \"accounts\": [\n    {\"id\": \"a\", \"name\": \"A\"} // first\n  ]\n}\n",
+                "{\n  // mine\n  \"accounts\": [\n    {\"id\": \"a\", \"name\": \"A\"}, // first\n    {\"id\": \"n\", \"name\": \"N\"}\n  ]\n}\n"
+            ),
+            (
+                "{\"accounts\": [\n  {\"id\": \"a\", \"name\": \"A\"}, /* first */\n],}\n",
+                "{\"accounts\": [\n  {\"id\": \"a\", \"name\": \"A\"}, /* first */\n  {\"id\": \"n\", \"name\": \"N\"},\n],}\n"
+            ),
+            (
+                "{\"accounts\": [\r\n  {\"id\": \"a\", \"name\": \"A\"}\r\n]}\r\n",
+                "{\"accounts\": [\r\n  {\"id\": \"a\", \"name\": \"A\"},\r\n  {\"id\": \"n\", \"name\": \"N\"}\r\n]}\r\n"
+            ),
+            (
+                "{\"accounts\": [{\"id\": \"a\", \"name\": \"A\"} /* x */], \"z\": [1]}",
+                "{\"accounts\": [{\"id\": \"a\", \"name\": \"A\"}, {\"id\": \"n\", \"name\": \"N\"} /* x */], \"z\": [1]}"
+            ),
+            (
+                "{\"accounts\": [\n  {\"id\": \"a\", \"name\": \"A\"} /* runs on\n  */\n]}",
+                "{\"accounts\": [\n  {\"id\": \"a\", \"name\": \"A\"},\n  {\"id\": \"n\", \"name\": \"N\"} /* runs on\n  */\n]}"
+            ),
+            ("{\"accounts\": [ /* none yet */ ]}", "{\"accounts\": [{\"id\": \"n\", \"name\": \"N\"} /* none yet */ ]}"),
+            // A comment between the last account and its trailing comma stays before the comma.
+            (
+                "{\"accounts\": [\n  {\"id\": \"a\", \"name\": \"A\"} /* a */ ,\n]}",
+                "{\"accounts\": [\n  {\"id\": \"a\", \"name\": \"A\"} /* a */ ,\n  {\"id\": \"n\", \"name\": \"N\"},\n]}"
+            ),
+        ])
+    func keepsComments(_ c: (String, String)) throws {
+        let result = try #require(ConfigWriter.inserting(Account(id: "n", name: "N"), into: Array(c.0.utf8)))
+        #expect(String(decoding: result, as: UTF8.self) == c.1)
     }
 
     @Test("without a config file, a new one holds the sample accounts and the new one")

@@ -433,6 +433,23 @@ struct StateHistoryTests {
         }
     }
 
+    @Test("looking an account up in the accounts gives the same verdict as the set of their ids")
+    func accountsOverload() throws {
+        try withTemporaryFolder { folder in
+            let store = StateStore(path: folder + "/state.json")
+            _ = try store.recordSwitch(to: "oss", source: .cli)
+            let known = [Account(id: "work", name: "Work"), Account(id: "oss", name: "OSS")]
+            #expect(try store.peek(accounts: known).state.currentAccount == "oss")
+            #expect(try store.peek(accounts: known).warning == nil)
+            let unknown = try store.peek(accounts: [Account(id: "work", name: "Work")])
+            #expect(unknown.state.currentAccount == nil)
+            #expect(unknown.warning == (try store.peek(accountIDs: ["work"])).warning)
+            let repaired = try store.load(accounts: [Account(id: "work", name: "Work")])
+            #expect(repaired.state.currentAccount == nil)
+            #expect(try store.peek().state.currentAccount == nil, "load repairs the file as load(accountIDs:) does")
+        }
+    }
+
     // Bug: `perch list --state FILE` renamed any file it could not parse, even a config given by mistake.
     @Test("peek changes nothing on disk: a corrupt file stays, an unknown account stays current in the file")
     func peekIsReadOnly() throws {

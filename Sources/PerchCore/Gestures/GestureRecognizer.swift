@@ -23,10 +23,12 @@
 ///   fire, and no timer is needed: the repeat itself proves the key is still down. The
 ///   remaining repeats are swallowed.
 /// - Keys with release events (``KeyHoldMode/releaseEvents``, the kitty keyboard protocol): a
-///   holdable key is delivered at once as ``AppEvent/key(_:)``, like a tap, and its hold fires
-///   from ``expire(at:)`` exactly when it has been down for the long-press duration, whatever
-///   the repeat settings. A release (or focus going away) before then cancels it; its repeats are
-///   swallowed. Other keys' repeats are presses, and releases are dropped.
+///   holdable key, where holding it means something, is held back: released before the
+///   long-press duration it is delivered then as ``AppEvent/key(_:)`` (a tap), and held it fires
+///   ``AppEvent/keyHold(_:)`` from ``expire(at:)`` exactly at that duration, whatever the repeat
+///   settings, and is never delivered as a press. Focus going away cancels it; its repeats are
+///   swallowed. Other keys are delivered at once, their repeats are presses, and releases are
+///   dropped.
 public struct GestureRecognizer: Sendable {
     /// Timing of the recogniser, in milliseconds.
     public struct Configuration: Sendable, Hashable {
@@ -105,8 +107,10 @@ public struct GestureRecognizer: Sendable {
             if let current = hold, current.key == key { return [] }  // part of the hold
             return [.key(key)]
         case .keyRelease(let key):
-            if let current = hold, current.key == key { hold = nil }
-            return []
+            guard let current = hold, current.key == key else { return [] }
+            hold = nil
+            // Released before the long-press duration: a tap, delivered now.
+            return current.phase == .down ? [.key(key)] : []
         case .key(let key), .keyRepeat(let key):
             if configuration.keyHoldMode == .off { return [.key(key)] }
             // The repeats of a hold that started where holding means something stay part of it
@@ -186,13 +190,16 @@ public struct GestureRecognizer: Sendable {
         return startHold(key, at: time, holdable: holdable())
     }
 
-    /// A press with release events to come: delivered at once, and timed when holding it means
-    /// something here. A second press of the key still down (its release lost) does not restart it.
+    /// A press with release events to come. Where holding it means something it is timed, and
+    /// held back: its release before the long-press duration delivers it as a tap (so `Enter`
+    /// opens a Catalog item on release), and holding it fires the hold instead (its menu).
+    /// Elsewhere it is delivered at once. A second press of the key still down (its release
+    /// lost) does not restart it.
     private mutating func handlePress(_ key: KeyEvent, at time: Int64, holdable: () -> Bool) -> [AppEvent] {
-        if let current = hold, current.key == key, current.phase == .down { return [.key(key)] }
+        if let current = hold, current.key == key, current.phase == .down { return [] }
         let watched = configuration.holdableKeys.contains(key) && holdable()
         hold = watched ? KeyHold(key: key, start: time, last: time, phase: .down) : nil
-        return [.key(key)]
+        return watched ? [] : [.key(key)]
     }
 
     /// A new press of `key`: delivered at once, and watched for auto-repeats when holding it

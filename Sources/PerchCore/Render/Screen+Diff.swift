@@ -24,14 +24,24 @@ extension Screen {
         }
     }
 
-    /// Whether cell `index` is the same in both buffers, compared in place: copying each cell
-    /// (its `Character`) to compare it cost more than the comparison.
+    /// Whether cell `index` is the same in both buffers: a cell is plain data without padding
+    /// (24 bytes), so its three words say everything.
     @inline(__always)
     private static func same(_ a: UnsafeBufferPointer<Cell>, _ b: UnsafeBufferPointer<Cell>, _ index: Int) -> Bool {
-        let x = a.baseAddress! + index
-        let y = b.baseAddress! + index
-        return x.pointee.style == y.pointee.style && x.pointee.isContinuation == y.pointee.isContinuation
-            && x.pointee.character == y.pointee.character
+        sameBytes(a.baseAddress! + index, b.baseAddress! + index, count: 1)
+    }
+
+    /// Whether `count` cells at `a` and `b` hold the same bytes, compared a word at a time.
+    @inline(__always)
+    private static func sameBytes(_ a: UnsafePointer<Cell>, _ b: UnsafePointer<Cell>, count: Int) -> Bool {
+        let words = count * MemoryLayout<Cell>.stride / 8
+        let x = UnsafeRawPointer(a)
+        let y = UnsafeRawPointer(b)
+        var difference: UInt64 = 0
+        for word in 0..<words {
+            difference |= x.load(fromByteOffset: word * 8, as: UInt64.self) ^ y.load(fromByteOffset: word * 8, as: UInt64.self)
+        }
+        return difference == 0
     }
 
     /// The runs that turn `old` into this screen: only changed cells, each run on one row and in
@@ -42,11 +52,16 @@ extension Screen {
         let oldCells = hasOld ? old!.cells : []
         var runs: [ScreenRun] = []
         let width = size.width
+        // One run's UTF-8, reused from run to run: a row of the longest glyphs fits.
+        let text = UnsafeMutableBufferPointer<UInt8>.allocate(capacity: max(1, width * Glyph.capacity))
+        defer { text.deallocate() }
         cells.withUnsafeBufferPointer { new in
             oldCells.withUnsafeBufferPointer { previous in
-                func changed(_ index: Int) -> Bool { !hasOld || !Self.same(new, previous, index) }
+                @inline(__always) func changed(_ index: Int) -> Bool { !hasOld || !Self.same(new, previous, index) }
                 for row in 0..<size.height {
                     let rowStart = row * width
+                    // A row whose bytes are all the same is skipped at once (most rows of most frames).
+                    if hasOld, Self.sameBytes(new.baseAddress! + rowStart, previous.baseAddress! + rowStart, count: width) { continue }
                     var column = 0
                     while column < width {
                         guard changed(rowStart + column) else {
@@ -57,19 +72,30 @@ extension Screen {
                         var start = column
                         while start > 0, new[rowStart + start].isContinuation { start -= 1 }
                         let style = new[rowStart + start].style
-                        var text = ""
+                        var length = 0
                         column = start
                         while column < width {
-                            let next = new.baseAddress! + rowStart + column
-                            if next.pointee.isContinuation {
+                            let next = new[rowStart + column]
+                            if next.isContinuation {
                                 column += 1
                                 continue
                             }
-                            if column > start, next.pointee.style != style || !changed(rowStart + column) { break }
-                            text.append(next.pointee.character)
+                            if column > start, next.style != style || !changed(rowStart + column) { break }
+                            let glyph = next.glyph
+                            let count = glyph.count
+                            if count == 1 {
+                                text[length] = UInt8(truncatingIfNeeded: glyph.low)
+                            } else {
+                                for index in 0..<count { text[length + index] = glyph[index] }
+                            }
+                            length += count
                             column += 1
                         }
-                        runs.append(ScreenRun(row: row, column: start, text: text, columns: column - start, style: style))
+                        let utf8 = UnsafeBufferPointer(rebasing: text[0..<length])
+                        runs.append(
+                            ScreenRun(
+                                row: row, column: start, text: String(decoding: utf8, as: UTF8.self), columns: column - start, style: style)
+                        )
                     }
                 }
             }

@@ -51,33 +51,42 @@ public struct Screen: Hashable, Sendable {
             detachWideCharacters(column: end - 1, row: row)
             var index = row * size.width + column
             for byte in fitted.utf8 {
-                cells[index] = Cell(Character(Unicode.Scalar(byte)), style: style)
+                cells[index] = Cell(ascii: byte, style: style)
                 index += 1
             }
             return end
         }
         var x = column
+        // Places one character `w` columns wide; false when it does not fit (the rest is padded).
+        func place(_ cell: Cell, width w: Int) -> Bool {
+            if x + w > limit {
+                // Only when `…` itself could not be placed; pad instead of cutting a character.
+                for pad in max(0, x)..<max(0, limit) { set(column: pad, row: row, Cell(ascii: 0x20, style: style)) }
+                x = limit
+                return false
+            }
+            if x >= 0 {
+                detachWideCharacters(column: x, row: row)
+                if w > 1 { detachWideCharacters(column: x + w - 1, row: row) }
+                cells[row * size.width + x] = cell
+                for extra in 1..<max(1, w) { cells[row * size.width + x + extra] = Cell(" ", style: style, isContinuation: true) }
+            } else {
+                // The character starts left of the screen: show spaces for its visible part.
+                for pad in 0..<max(0, min(x + w, limit)) { set(column: pad, row: row, Cell(ascii: 0x20, style: style)) }
+            }
+            x += w
+            return true
+        }
         for raw in fitted {
             // Printable ASCII in mixed text (a row with a `·` in it) needs no look-ups either.
-            let ascii = raw.isASCII && raw.utf8.count == 1 && raw.utf8.first! >= 0x20 && raw.utf8.first! < 0x7F
-            for character in ascii ? [raw] : Array(DisplayWidth.drawable(raw)) {
-                let w = ascii ? 1 : DisplayWidth.columns(of: character)
+            if raw.utf8.count == 1, let byte = raw.utf8.first, byte >= 0x20, byte < 0x7F {
+                guard place(Cell(ascii: byte, style: style), width: 1) else { return limit }
+                continue
+            }
+            for character in DisplayWidth.drawable(raw) {
+                let w = DisplayWidth.columns(of: character)
                 if w == 0 { continue }
-                if x + w > limit {
-                    // Only when `…` itself could not be placed; pad instead of cutting a character.
-                    for pad in max(0, x)..<max(0, limit) { set(column: pad, row: row, Cell(" ", style: style)) }
-                    return limit
-                }
-                if x >= 0 {
-                    detachWideCharacters(column: x, row: row)
-                    if w > 1 { detachWideCharacters(column: x + w - 1, row: row) }
-                    cells[row * size.width + x] = Cell(character, style: style)
-                    for extra in 1..<w { cells[row * size.width + x + extra] = Cell(" ", style: style, isContinuation: true) }
-                } else {
-                    // The character starts left of the screen: show spaces for its visible part.
-                    for pad in 0..<max(0, min(x + w, limit)) { set(column: pad, row: row, Cell(" ", style: style)) }
-                }
-                x += w
+                guard place(Cell(character, style: style), width: w) else { return limit }
             }
         }
         return x
@@ -90,10 +99,11 @@ public struct Screen: Hashable, Sendable {
         let y0 = max(0, rect.y)
         let y1 = min(size.height, rect.maxY)
         guard x0 < x1, y0 < y1 else { return }
+        let cell = Cell(character, style: style)
         for y in y0..<y1 {
             detachWideCharacters(column: x0, row: y)
             detachWideCharacters(column: x1 - 1, row: y)
-            for x in x0..<x1 { cells[y * size.width + x] = Cell(character, style: style) }
+            for x in x0..<x1 { cells[y * size.width + x] = cell }
         }
     }
 

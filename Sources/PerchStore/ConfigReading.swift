@@ -1,0 +1,295 @@
+import PerchCore
+
+/// One pass over a config document (format version 1) that collects the accounts and every
+/// problem and warning, each as `line L, column C: json.path: what is wrong`.
+struct ConfigReading {
+    let document: JSONDocument
+    let reportUnknownKeys: Bool
+    private(set) var problems: [String] = []
+    private(set) var warnings: [String] = []
+    /// Line starts, found on the first message only: a valid config never pays for them.
+    private var positions: JSONDocument.Positions?
+
+    init(document: JSONDocument, reportUnknownKeys: Bool) {
+        self.document = document
+        self.reportUnknownKeys = reportUnknownKeys
+    }
+
+    /// The keys of format version 1, top level and account.
+    static let fileKeys = ["version", "accounts"]
+    static let accountKeys = ["id", "name", "handle", "group", "color", "onSwitch", "catalog"]
+
+    private mutating func place(_ value: JSONDocument.Index) -> String {
+        if positions == nil { positions = JSONDocument.Positions(document) }
+        let (line, column) = positions!.position(of: document.range(value).lowerBound)
+        return "line \(line), column \(column): "
+    }
+
+    private mutating func problem(_ value: JSONDocument.Index, _ text: String) {
+        problems.append(place(value) + text)
+    }
+
+    private mutating func warning(_ value: JSONDocument.Index, _ text: String) {
+        warnings.append(place(value) + text)
+    }
+
+    /// The accounts of a file without problems (and those without problems of a file with some).
+    mutating func file() -> [Account] {
+        let root = document.root
+        guard document.kind(root) == .object else {
+            problem(root, #"(top level): expected an object like {"accounts": [{"id": "work", "name": "Work"}]}"#)
+            return []
+        }
+        var version: JSONDocument.Index?
+        var list: JSONDocument.Index?
+        var unknown: [(key: String, at: JSONDocument.Index)] = []
+        for (key, value) in document.members(root) {
+            if document.keyEquals(key, "version") {
+                version = value
+            } else if document.keyEquals(key, "accounts") {
+                list = value
+            } else {
+                unknown.append((document.string(key) ?? "", key))
+            }
+        }
+        for (key, at) in unknown.sorted(by: { $0.key < $1.key }) {
+            warning(at, unknownKeyWarning(key, at: "", known: Self.fileKeys))
+        }
+        if let version, document.kind(version) != .null {
+            let number = document.integer(version)
+            if number != ConfigLoader.currentVersion {
+                let found = number.map(String.init) ?? "not a whole number"
+                problem(version, "version: this Perch reads config version \(ConfigLoader.currentVersion), found \(found)")
+            }
+        }
+        guard let list else {
+            problem(root, "accounts: missing (required); `perch init` writes a starter config")
+            return []
+        }
+        switch document.kind(list) {
+        case .array: break
+        case .null:
+            problem(list, "accounts: expected a list, found null")
+            return []
+        default:
+            problem(list, "accounts: expected a list")
+            return []
+        }
+        let elements = document.elements(list)
+        if elements.isEmpty {
+            problem(list, "accounts: the list is empty; add at least one account")
+            return []
+        }
+        var accounts: [Account] = []
+        accounts.reserveCapacity(elements.count)
+        var ids = IDTable(capacity: elements.count)
+        for (index, element) in elements.enumerated() {
+            let (account, id, idValue) = self.account(element, index: index)
+            // Every problem is reported: a duplicate id too, in an account with other problems.
+            if let id, let idValue, !id.isEmpty, let first = ids.insert(idValue, account: index, in: document) {
+                problem(idValue, "accounts[\(index)].id: duplicate id \"\(id)\" (first at accounts[\(first)])")
+            }
+            if let account { accounts.append(account) }
+        }
+        return accounts
+    }
+
+    /// The ids seen so far, by the string value that holds each: an open-addressing table keyed by
+    /// the text's hash, so that no `String` is hashed (the standard library's hashing cost more
+    /// than reading the file).
+    private struct IDTable {
+        /// Per slot: the high bits of an id's hash (compared before the text) and its account,
+        /// 8 bytes, so that the table of 100,000 ids stays within 1 MiB (a cache miss per id
+        /// had cost 10 ms in a table three times the size).
+        var slots: [(hash: UInt32, account: Int32)]
+        /// The string value of each account's id, by account (-1 when it has none).
+        var values: [Int32]
+        let mask: Int
+
+        init(capacity: Int) {
+            var size = 16
+            while size * 3 < capacity * 4 { size <<= 1 }
+            slots = Array(repeating: (0, -1), count: size)
+            values = Array(repeating: -1, count: capacity)
+            mask = size - 1
+        }
+
+        /// Adds string `value` (the id of account `account`); returns the account that had the
+        /// same id first, or nil when it is new.
+        mutating func insert(_ value: JSONDocument.Index, account: Int, in document: JSONDocument) -> Int? {
+            // FNV-1a's low bits repeat for ids alike but for their last characters: mixed first.
+            var hash = document.stringHash(value)
+            hash ^= hash >> 33
+            hash &*= 0xff51_afd7_ed55_8ccd
+            hash ^= hash >> 33
+            let check = UInt32(truncatingIfNeeded: hash >> 32)
+            var slot = Int(truncatingIfNeeded: hash) & mask
+            while slots[slot].account >= 0 {
+                let other = Int(slots[slot].account)
+                if slots[slot].hash == check, document.stringsEqual(Int(values[other]), value) { return other }
+                slot = (slot + 1) & mask
+            }
+            slots[slot] = (check, Int32(account))
+            values[account] = Int32(value)
+            return nil
+        }
+    }
+
+    /// Which of ``accountKeys`` string `key` is, compared as bytes; nil for another key.
+    private func accountField(_ key: JSONDocument.Index) -> Int? {
+        let range = document.range(key)
+        let length = range.count - 2
+        if document.nodes[key].escaped { return document.string(key).flatMap { Self.accountKeys.firstIndex(of: $0) } }
+        return document.bytes.withUnsafeBufferPointer { bytes in
+            for (field, name) in Self.accountKeyBytes.enumerated() where name.count == length {
+                var same = true
+                for i in 0..<length where bytes[range.lowerBound + 1 + i] != name[i] {
+                    same = false
+                    break
+                }
+                if same { return field }
+            }
+            return nil
+        }
+    }
+
+    static let accountKeyBytes = accountKeys.map { Array($0.utf8) }
+
+    /// Where each of ``accountKeys`` is in one account, by position in that list (no array: one
+    /// allocation per account was a tenth of the load).
+    private struct Fields {
+        var id, name, handle, group, color, onSwitch, catalog: JSONDocument.Index?
+
+        subscript(field: Int) -> JSONDocument.Index? {
+            get {
+                switch field {
+                case 0: id
+                case 1: name
+                case 2: handle
+                case 3: group
+                case 4: color
+                case 5: onSwitch
+                default: catalog
+                }
+            }
+            set {
+                switch field {
+                case 0: id = newValue
+                case 1: name = newValue
+                case 2: handle = newValue
+                case 3: group = newValue
+                case 4: color = newValue
+                case 5: onSwitch = newValue
+                default: catalog = newValue
+                }
+            }
+        }
+    }
+
+    /// One element of `accounts`: the account when it has no problem, and its id as written (when
+    /// a string, for the duplicate check, whatever else is wrong) with where the id is.
+    private mutating func account(_ element: JSONDocument.Index, index: Int) -> (Account?, String?, JSONDocument.Index?) {
+        // The JSON path is built only for a message: building it for every account is costly.
+        let path = { "accounts[\(index)]" }
+        guard document.kind(element) == .object else {
+            problem(element, #"\#(path()): expected an object like {"id": "work", "name": "Work"}"#)
+            return (nil, nil, nil)
+        }
+        var values = Fields()
+        var unknown: [(key: String, at: JSONDocument.Index)] = []
+        var key = document.firstChild(element)
+        for _ in 0..<document.count(element) {
+            let value = key! + 1
+            if let field = accountField(key!) {
+                values[field] = value
+            } else if reportUnknownKeys {
+                unknown.append((document.string(key!) ?? "", key!))
+            }
+            key = document.after(value)
+        }
+        let before = problems.count
+        func string(_ field: Int, required: Bool) -> String? {
+            let name = Self.accountKeys[field]
+            guard let value = values[field], document.kind(value) != .null else {
+                if required { problem(values[field] ?? element, "\(path()).\(name): missing (required)") }
+                return nil
+            }
+            guard let text = document.string(value) else {
+                problem(value, "\(path()).\(name): expected a string")
+                return nil
+            }
+            if !required, text.isEmpty {
+                problem(value, "\(path()).\(name): must not be empty (leave the key out instead)")
+                return nil
+            }
+            return text
+        }
+        let id = string(0, required: true)
+        let name = string(1, required: true)
+        let handle = string(2, required: false)
+        let group = string(3, required: false)
+        let colorName = string(4, required: false)
+        let onSwitch = string(5, required: false)
+        let catalog = catalogCommands(values.catalog, path: path)
+        // Sorted: the message order must not depend on the order of keys in the file.
+        if !unknown.isEmpty {
+            for (key, at) in unknown.sorted(by: { $0.key < $1.key }) {
+                warning(at, unknownKeyWarning(key, at: path(), known: Self.accountKeys))
+            }
+        }
+        // The same rules as the `Add account…` form, from one place.
+        if let id, let problem = AccountValidation.idProblem(id) { self.problem(values[0]!, "\(path()).id: \(problem.message)") }
+        if let name, let problem = AccountValidation.nameProblem(name) {
+            self.problem(values[1]!, "\(path()).name: \(problem.message)")
+        }
+        var color: TerminalColor?
+        if let colorName {
+            color = TerminalColor(name: colorName)
+            if color == nil {
+                let names = TerminalColor.allCases.map(\.name).joined(separator: ", ")
+                problem(values[4]!, "\(path()).color: \"\(colorName)\" is not one of \(names)")
+            }
+        }
+        guard problems.count == before, let id, let name else { return (nil, id, values[0]) }
+        return (Account(id: id, name: name, handle: handle, group: group, color: color, onSwitch: onSwitch, catalog: catalog), id, values[0])
+    }
+
+    /// The keys of an account's `catalog` object.
+    static let catalogKeys = ["command", "preview", "open"]
+
+    /// An account's `catalog` (`{"command": "…", "preview": "…", "open": "…"}`, each optional and
+    /// a string with something in it); nil when absent or null. Problems are collected like the
+    /// other fields'; unknown keys are warnings when asked for.
+    private mutating func catalogCommands(_ value: JSONDocument.Index?, path: () -> String) -> CatalogCommands? {
+        guard let value, document.kind(value) != .null else { return nil }
+        guard document.kind(value) == .object else {
+            problem(value, #"\#(path()).catalog: expected an object like {"command": "gh repo list"}"#)
+            return nil
+        }
+        var commands = CatalogCommands()
+        for (key, member) in document.members(value) {
+            guard let field = Self.catalogKeys.firstIndex(where: { document.keyEquals(key, $0) }) else {
+                if reportUnknownKeys {
+                    warning(key, unknownKeyWarning(document.string(key) ?? "", at: path() + ".catalog", known: Self.catalogKeys))
+                }
+                continue
+            }
+            let name = Self.catalogKeys[field]
+            guard document.kind(member) != .null else { continue }
+            guard let text = document.string(member) else {
+                problem(member, "\(path()).catalog.\(name): expected a string")
+                continue
+            }
+            if text.allSatisfy(\.isWhitespace) {
+                problem(member, "\(path()).catalog.\(name): must not be empty (leave the key out instead)")
+                continue
+            }
+            switch field {
+            case 0: commands.command = text
+            case 1: commands.preview = text
+            default: commands.open = text
+            }
+        }
+        return commands
+    }
+}
