@@ -251,7 +251,8 @@ struct ConfigReading {
             }
         }
         guard problems.count == before, let id, let name else { return (nil, id, values[0]) }
-        return (Account(id: id, name: name, handle: handle, group: group, color: color, onSwitch: onSwitch, catalog: catalog), id, values[0])
+        let account = Account(id: id, name: name, handle: handle, group: group, color: color, onSwitch: onSwitch, catalog: catalog)
+        return (account, id, values[0])
     }
 
     /// The keys of an account's `catalog` object.

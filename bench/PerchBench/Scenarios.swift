@@ -67,7 +67,9 @@ enum Scenarios {
         let account = Account(id: "src", name: "Source", catalog: CatalogCommands(command: "seq \(lines)"))
         var state = AppState(accounts: [account], saved: SavedState(currentAccount: "src"), size: size)
         _ = state.update(.key(.char(Tab.catalog.shortcut)))
-        let items = (1...lines).map { CatalogItem(id: "item-\($0)", title: "repository-\($0)", detail: "line \($0) of the source", kind: "") }
+        let items = (1...lines).map {
+            CatalogItem(id: "item-\($0)", title: "repository-\($0)", detail: "line \($0) of the source", kind: "")
+        }
         _ = state.update(.catalogLoaded(accountID: "src", items: items, skipped: 0))
         return state
     }
