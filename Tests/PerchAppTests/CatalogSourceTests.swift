@@ -127,6 +127,31 @@ struct CatalogSourceTests {
         #expect(Date().timeIntervalSince(started) < 5)
     }
 
+    @Test("a source still running when Perch quits is killed, with what it started")
+    func killedOnQuit() throws {
+        let file = FileManager.default.temporaryDirectory.appendingPathComponent("perch-source-\(UUID().uuidString)").path
+        defer { unlink(file) }
+        let worker = EffectWorker(store: nil, configPath: nil)
+        worker.perform(.loadCatalog(accountID: "gh", command: "sleep 30 & echo $! > '\(file)'; wait"), accounts: [Self.account])
+        let deadline = Date().addingTimeInterval(10)
+        var child: pid_t?
+        while Date() < deadline, child == nil {
+            child = (try? String(contentsOfFile: file, encoding: .utf8)).flatMap {
+                Int32($0.trimmingCharacters(in: .whitespacesAndNewlines))
+            }
+            if child == nil { usleep(10_000) }
+        }
+        let pid = try #require(child)
+        worker.finishStoreWork()
+        while Date() < deadline, kill(pid, 0) == 0 { usleep(10_000) }
+        #expect(kill(pid, 0) != 0, "the source's child ended with Perch")
+        guard case .catalogFailed("gh", let reason)? = outcome(of: worker) else {
+            Issue.record("expected the killed source to be reported")
+            return
+        }
+        #expect(reason.contains("signal 9"))
+    }
+
     @Test("a preview gets the item in environment variables, never in the shell text")
     func previewEnvironment() throws {
         let worker = EffectWorker(store: nil, configPath: nil)

@@ -1,5 +1,6 @@
 import CSystem
 import Glibc
+import Synchronization
 
 /// One run of a Catalog command (`catalog.command` or `catalog.preview`): `/bin/sh -c SCRIPT`
 /// in a new session without a controlling terminal (so it can never write to the screen),
@@ -31,9 +32,26 @@ public enum CapturedCommand {
     /// How long a Catalog command may run, in milliseconds.
     public static let timeoutMilliseconds: Int64 = 10_000
 
+    /// The process groups of the commands one worker runs now, so that quitting ends them.
+    final class Running: Sendable {
+        private let groups = Mutex<Set<pid_t>>([])
+
+        func add(_ pid: pid_t) { groups.withLock { _ = $0.insert(pid) } }
+        func remove(_ pid: pid_t) { groups.withLock { _ = $0.remove(pid) } }
+
+        /// Kills (SIGKILL) every command still running and what it started: Perch is quitting,
+        /// and a hanging source must not outlive it.
+        func killAll() {
+            groups.withLock { groups in
+                for group in groups { kill(-group, SIGKILL) }
+            }
+        }
+    }
+
     /// Runs `script` with `variables` added to Perch's environment.
     /// - Parameter timeout: how long it may run, in milliseconds, before its process group is killed.
-    static func run(_ script: String, variables: [(String, String)], timeout: Int64) -> Output {
+    /// - Parameter running: where the command is listed while it runs.
+    static func run(_ script: String, variables: [(String, String)], timeout: Int64, running: Running? = nil) -> Output {
         let spawned: ShellSpawn.Spawned
         do {
             spawned = try ShellSpawn.spawn(script, environment: ShellSpawn.environment(adding: variables), mode: .captured)
@@ -41,6 +59,8 @@ public enum CapturedCommand {
             return Output(result: .notStarted(error.description), stdout: [], stderrTail: "")
         }
         let pid = spawned.pid
+        running?.add(pid)
+        defer { running?.remove(pid) }
         for fd in [spawned.stdout, spawned.stderr] { _ = fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) | O_NONBLOCK) }
         var open = [spawned.stdout, spawned.stderr]
         var stdout: [UInt8] = []

@@ -27,6 +27,8 @@ public final class EffectWorker: @unchecked Sendable {
     private let catalogQueue = DispatchQueue(label: "perch.effects.catalog", attributes: .concurrent)
     /// How long a Catalog command may run, in milliseconds.
     private let catalogTimeout: Int64
+    /// The Catalog commands running now (killed when Perch quits).
+    private let catalogCommands = CapturedCommand.Running()
     /// Where changed settings are written; nil keeps them for the run.
     private let settingsPath: String?
     private let store: StateStore?
@@ -118,7 +120,8 @@ public final class EffectWorker: @unchecked Sendable {
             let account = accounts.first { $0.id == id }
             let timeout = catalogTimeout
             catalogQueue.async(group: hookGroup) {
-                let output = CapturedCommand.run(command, variables: Self.variables(account, id: id), timeout: timeout)
+                let output = CapturedCommand.run(
+                    command, variables: Self.variables(account, id: id), timeout: timeout, running: self.catalogCommands)
                 if let failure = output.failure {
                     self.post(.catalogFailed(accountID: id, reason: failure))
                 } else {
@@ -130,7 +133,8 @@ public final class EffectWorker: @unchecked Sendable {
             let account = accounts.first { $0.id == id }
             let timeout = catalogTimeout
             catalogQueue.async(group: hookGroup) {
-                let output = CapturedCommand.run(command, variables: Self.variables(account, id: id, item: item), timeout: timeout)
+                let output = CapturedCommand.run(
+                    command, variables: Self.variables(account, id: id, item: item), timeout: timeout, running: self.catalogCommands)
                 let preview: CatalogPreview =
                     output.failure.map { .failed($0.split(separator: "\n").joined(separator: " · ")) }
                     ?? .text(String(decoding: output.stdout.prefix(Self.previewLimit), as: UTF8.self))
@@ -199,9 +203,11 @@ public final class EffectWorker: @unchecked Sendable {
     private let stopping = Mutex(false)
 
     /// Waits until the state file work asked for so far is done, giving up waits for the lock
-    /// (a save under way is finished before Perch exits); hooks are not waited for.
+    /// (a save under way is finished before Perch exits); hooks are not waited for, and Catalog
+    /// commands still running are killed.
     public func finishStoreWork() {
         stopping.withLock { $0 = true }
+        catalogCommands.killAll()
         storeQueue.sync {}
     }
 
