@@ -7,145 +7,147 @@ import Testing
 @testable import PerchApp
 
 /// The event loop without a terminal: input from a pipe, frames into a ``RecordingBackend``.
-@Suite("EventLoop", .serialized)
-struct EventLoopTests {
-    /// Runs a loop over `input` (all written before it starts, then the pipe closed unless it
-    /// ends in `q`); returns the backend, the final state and the exit status.
-    /// - Parameter current: the account current at start (the Catalog lists the sample entries of one).
-    func run(_ input: String, store: StateStore?, current: String? = nil) throws -> (RecordingBackend, AppState, Int32) {
-        var ends: [Int32] = [0, 0]
-        #expect(pipe(&ends) == 0)
-        let bytes = Array(input.utf8)
-        #expect(bytes.withUnsafeBytes { write(ends[1], $0.baseAddress, $0.count) } == bytes.count)
-        close(ends[1])
-        defer { close(ends[0]) }
-        let backend = RecordingBackend(size: Size(width: 80, height: 24), inputDescriptor: ends[0])
-        let state = AppState(accounts: Account.samples, saved: SavedState(currentAccount: current), size: backend.size)
-        let loop = EventLoop(state: state, backend: backend, store: store, gestures: .init())
-        let status = loop.run()
-        return (backend, loop.state, status)
-    }
-
-    @Test("keys through the loop: open the sheet, pick, save, quit with 0")
-    func pickAndQuit() throws {
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("perch-loop-\(UUID().uuidString)").path
-        defer { try? FileManager.default.removeItem(atPath: folder) }
-        let store = StateStore(path: folder + "/state.json")
-        var ends: [Int32] = [0, 0]
-        #expect(pipe(&ends) == 0)
-        defer { close(ends[0]) }
-        let writeEnd = ends[1]
-        _ = write(writeEnd, "a\u{1B}[B\r", 5)
-        let backend = RecordingBackend(size: Size(width: 80, height: 24), inputDescriptor: ends[0])
-        let loop = EventLoop(state: AppState(accounts: Account.samples, size: backend.size), backend: backend, store: store, gestures: .init())
-        // q once the switch is on the screen (the frame drawn after the store's outcome).
-        let writer = Thread {
-            _ = waitUntil { backend.frames.last?.text.contains("● Personal") == true }
-            _ = write(writeEnd, "q", 1)
-            close(writeEnd)
+extension LoopSuites {
+    @Suite("EventLoop", .serialized)
+    struct EventLoopTests {
+        /// Runs a loop over `input` (all written before it starts, then the pipe closed unless it
+        /// ends in `q`); returns the backend, the final state and the exit status.
+        /// - Parameter current: the account current at start (the Catalog lists the sample entries of one).
+        func run(_ input: String, store: StateStore?, current: String? = nil) throws -> (RecordingBackend, AppState, Int32) {
+            var ends: [Int32] = [0, 0]
+            #expect(pipe(&ends) == 0)
+            let bytes = Array(input.utf8)
+            #expect(bytes.withUnsafeBytes { write(ends[1], $0.baseAddress, $0.count) } == bytes.count)
+            close(ends[1])
+            defer { close(ends[0]) }
+            let backend = RecordingBackend(size: Size(width: 80, height: 24), inputDescriptor: ends[0])
+            let state = AppState(accounts: Account.samples, saved: SavedState(currentAccount: current), size: backend.size)
+            let loop = EventLoop(state: state, backend: backend, store: store, gestures: .init())
+            let status = loop.run()
+            return (backend, loop.state, status)
         }
-        writer.start()
-        let status = loop.run()
-        #expect(status == 0)
-        #expect(loop.state.saved.currentAccount == "personal")
-        #expect(try store.load().state.currentAccount == "personal", "saved to the file")
-        #expect(loop.state.presented.isEmpty)
-        #expect(backend.frames.contains { $0.text.contains("Switching to Personal…") } || backend.frames.count >= 2)
-        #expect(backend.calls.last == "shutdown", "the terminal is restored on the way out")
-    }
 
-    @Test("Copy id in a Catalog item's context menu sends OSC 52 with the base64 of the id, through the backend")
-    func copyIDSendsOSC52() throws {
-        let (backend, state, _) = try run("2mjj\r", store: nil, current: "personal")
-        let id = state.catalogItems[0].id
-        #expect(backend.controls == [OSC52.sequence(for: id)])
-        #expect(state.presented.isEmpty)
-    }
-
-    @Test("the end of input (the terminal went away) ends the loop with 129 and restores the terminal")
-    func endOfInput() throws {
-        let (backend, state, status) = try run("2jjj", store: nil, current: "personal")
-        #expect(status == 128 + SIGHUP)
-        #expect(backend.calls.last == "shutdown")
-        #expect(state.selectedTab == .catalog && state.catalog.cursor == 3, "input before the end was handled")
-    }
-
-    @Test("a backlog of keys in one read is drawn as one frame, not one per key")
-    func backlogIsOneFrame() throws {
-        // The first frame, then one for the 301 keys of the read; then the end of input.
-        let (backend, state, _) = try run("2" + String(repeating: "j", count: 300), store: nil, current: "personal")
-        #expect(state.catalog.cursor == 59)
-        #expect(backend.frames.count == 2, "\(backend.frames.count) frames")
-        #expect(backend.frames.last?.lines[0].hasSuffix("60/60 ") == true)
-    }
-
-    /// A loop reading from `descriptor` on a RecordingBackend at 80×24 with the sample accounts.
-    func makeLoop(reading descriptor: Int32) -> (EventLoop, RecordingBackend) {
-        let backend = RecordingBackend(size: Size(width: 80, height: 24), inputDescriptor: descriptor)
-        let loop = EventLoop(
-            state: AppState(accounts: Account.samples, size: backend.size), backend: backend, store: nil, gestures: .init())
-        return (loop, backend)
-    }
-
-    @Test("a lone Esc, with nothing after it, is Escape: it closes the sheet, and a q 200 ms later quits")
-    func loneEscapeIsEscape() throws {
-        var ends: [Int32] = [0, 0]
-        #expect(pipe(&ends) == 0)
-        defer { close(ends[0]) }
-        let writeEnd = ends[1]
-        _ = write(writeEnd, "a\u{1B}", 2)
-        let writer = Thread {
-            Thread.sleep(forTimeInterval: 0.2)
-            _ = write(writeEnd, "q", 1)
-            Thread.sleep(forTimeInterval: 0.5)
-            close(writeEnd)
+        @Test("keys through the loop: open the sheet, pick, save, quit with 0")
+        func pickAndQuit() throws {
+            let folder = FileManager.default.temporaryDirectory.appendingPathComponent("perch-loop-\(UUID().uuidString)").path
+            defer { try? FileManager.default.removeItem(atPath: folder) }
+            let store = StateStore(path: folder + "/state.json")
+            var ends: [Int32] = [0, 0]
+            #expect(pipe(&ends) == 0)
+            defer { close(ends[0]) }
+            let writeEnd = ends[1]
+            _ = write(writeEnd, "a\u{1B}[B\r", 5)
+            let backend = RecordingBackend(size: Size(width: 80, height: 24), inputDescriptor: ends[0])
+            let loop = EventLoop(state: AppState(accounts: Account.samples, size: backend.size), backend: backend, store: store, gestures: .init())
+            // q once the switch is on the screen (the frame drawn after the store's outcome).
+            let writer = Thread {
+                _ = waitUntil { backend.frames.last?.text.contains("● Personal") == true }
+                _ = write(writeEnd, "q", 1)
+                close(writeEnd)
+            }
+            writer.start()
+            let status = loop.run()
+            #expect(status == 0)
+            #expect(loop.state.saved.currentAccount == "personal")
+            #expect(try store.load().state.currentAccount == "personal", "saved to the file")
+            #expect(loop.state.presented.isEmpty)
+            #expect(backend.frames.contains { $0.text.contains("Switching to Personal…") } || backend.frames.count >= 2)
+            #expect(backend.calls.last == "shutdown", "the terminal is restored on the way out")
         }
-        writer.start()
-        let (loop, backend) = makeLoop(reading: ends[0])
-        // Esc q taken together would be Alt-q, which neither closes the sheet nor quits.
-        #expect(loop.run() == 0, "q quit, so the Esc before it had closed the sheet")
-        #expect(backend.frames.contains { $0.text.contains("Switch account") }, "the sheet was up")
-        #expect(loop.state.presented.isEmpty)
-    }
 
-    @Test("a burst of SIGWINCH faster than frames is laid out once")
-    func resizeBurstLaidOutOnce() throws {
-        var ends: [Int32] = [0, 0]
-        #expect(pipe(&ends) == 0)
-        defer { close(ends[0]) }
-        SignalPipe.install()
-        defer { SignalPipe.uninstall() }
-        for _ in 0..<5 { raise(SIGWINCH) }
-        _ = write(ends[1], "q", 1)
-        close(ends[1])
-        let (loop, backend) = makeLoop(reading: ends[0])
-        #expect(loop.run() == 0)
-        #expect(backend.calls.filter { $0 == "updateSize" }.count == 1, "\(backend.calls)")
-    }
-
-    // A wall-clock bound with a wide margin (the loop ends at once; a busy machine may delay the
-    // threads): the one-second figure itself is the benchmark's business, not a test's.
-    @Test("the terminal going away (read gives EIO on a hung-up pseudo-terminal) ends the loop with 129 at once")
-    func hangUpEndsLoop() throws {
-        let master = PseudoTerminal.openMaster(O_RDWR | O_NOCTTY)
-        try #require(master >= 0)
-        #expect(PseudoTerminal.grant(master) == 0 && PseudoTerminal.unlock(master) == 0)
-        var name = [CChar](repeating: 0, count: 128)
-        #expect(PseudoTerminal.name(master, &name, name.count) == 0)
-        let terminal = open(String(cString: name), O_RDWR | O_NOCTTY)
-        try #require(terminal >= 0)
-        defer { close(terminal) }
-        let (loop, backend) = makeLoop(reading: terminal)
-        let writer = Thread {
-            Thread.sleep(forTimeInterval: 0.1)
-            close(master)
+        @Test("Copy id in a Catalog item's context menu sends OSC 52 with the base64 of the id, through the backend")
+        func copyIDSendsOSC52() throws {
+            let (backend, state, _) = try run("2mjj\r", store: nil, current: "personal")
+            let id = state.catalogItems[0].id
+            #expect(backend.controls == [OSC52.sequence(for: id)])
+            #expect(state.presented.isEmpty)
         }
-        writer.start()
-        let start = Date()
-        let status = loop.run()
-        #expect(status == 128 + SIGHUP)
-        #expect(Date().timeIntervalSince(start) < 5.0)
-        #expect(backend.calls.last == "shutdown")
+
+        @Test("the end of input (the terminal went away) ends the loop with 129 and restores the terminal")
+        func endOfInput() throws {
+            let (backend, state, status) = try run("2jjj", store: nil, current: "personal")
+            #expect(status == 128 + SIGHUP)
+            #expect(backend.calls.last == "shutdown")
+            #expect(state.selectedTab == .catalog && state.catalog.cursor == 3, "input before the end was handled")
+        }
+
+        @Test("a backlog of keys in one read is drawn as one frame, not one per key")
+        func backlogIsOneFrame() throws {
+            // The first frame, then one for the 301 keys of the read; then the end of input.
+            let (backend, state, _) = try run("2" + String(repeating: "j", count: 300), store: nil, current: "personal")
+            #expect(state.catalog.cursor == 59)
+            #expect(backend.frames.count == 2, "\(backend.frames.count) frames")
+            #expect(backend.frames.last?.lines[0].hasSuffix("60/60 ") == true)
+        }
+
+        /// A loop reading from `descriptor` on a RecordingBackend at 80×24 with the sample accounts.
+        func makeLoop(reading descriptor: Int32) -> (EventLoop, RecordingBackend) {
+            let backend = RecordingBackend(size: Size(width: 80, height: 24), inputDescriptor: descriptor)
+            let loop = EventLoop(
+                state: AppState(accounts: Account.samples, size: backend.size), backend: backend, store: nil, gestures: .init())
+            return (loop, backend)
+        }
+
+        @Test("a lone Esc, with nothing after it, is Escape: it closes the sheet, and a q 200 ms later quits")
+        func loneEscapeIsEscape() throws {
+            var ends: [Int32] = [0, 0]
+            #expect(pipe(&ends) == 0)
+            defer { close(ends[0]) }
+            let writeEnd = ends[1]
+            _ = write(writeEnd, "a\u{1B}", 2)
+            let writer = Thread {
+                Thread.sleep(forTimeInterval: 0.2)
+                _ = write(writeEnd, "q", 1)
+                Thread.sleep(forTimeInterval: 0.5)
+                close(writeEnd)
+            }
+            writer.start()
+            let (loop, backend) = makeLoop(reading: ends[0])
+            // Esc q taken together would be Alt-q, which neither closes the sheet nor quits.
+            #expect(loop.run() == 0, "q quit, so the Esc before it had closed the sheet")
+            #expect(backend.frames.contains { $0.text.contains("Switch account") }, "the sheet was up")
+            #expect(loop.state.presented.isEmpty)
+        }
+
+        @Test("a burst of SIGWINCH faster than frames is laid out once")
+        func resizeBurstLaidOutOnce() throws {
+            var ends: [Int32] = [0, 0]
+            #expect(pipe(&ends) == 0)
+            defer { close(ends[0]) }
+            SignalPipe.install()
+            defer { SignalPipe.uninstall() }
+            for _ in 0..<5 { raise(SIGWINCH) }
+            _ = write(ends[1], "q", 1)
+            close(ends[1])
+            let (loop, backend) = makeLoop(reading: ends[0])
+            #expect(loop.run() == 0)
+            #expect(backend.calls.filter { $0 == "updateSize" }.count == 1, "\(backend.calls)")
+        }
+
+        // A wall-clock bound with a wide margin (the loop ends at once; a busy machine may delay the
+        // threads): the one-second figure itself is the benchmark's business, not a test's.
+        @Test("the terminal going away (read gives EIO on a hung-up pseudo-terminal) ends the loop with 129 at once")
+        func hangUpEndsLoop() throws {
+            let master = PseudoTerminal.openMaster(O_RDWR | O_NOCTTY)
+            try #require(master >= 0)
+            #expect(PseudoTerminal.grant(master) == 0 && PseudoTerminal.unlock(master) == 0)
+            var name = [CChar](repeating: 0, count: 128)
+            #expect(PseudoTerminal.name(master, &name, name.count) == 0)
+            let terminal = open(String(cString: name), O_RDWR | O_NOCTTY)
+            try #require(terminal >= 0)
+            defer { close(terminal) }
+            let (loop, backend) = makeLoop(reading: terminal)
+            let writer = Thread {
+                Thread.sleep(forTimeInterval: 0.1)
+                close(master)
+            }
+            writer.start()
+            let start = Date()
+            let status = loop.run()
+            #expect(status == 128 + SIGHUP)
+            #expect(Date().timeIntervalSince(start) < 5.0)
+            #expect(backend.calls.last == "shutdown")
+        }
     }
 }
 
