@@ -26,10 +26,29 @@ public struct SwitchEvent: Hashable, Sendable {
 /// the interval from a switch to it until the next switch (or now, for the last one).
 public struct SwitchHistory: Hashable, Sendable {
     /// Switches, oldest first (records whose time cannot be read are left out).
-    public private(set) var events: [SwitchEvent]
+    public private(set) var events: [SwitchEvent] {
+        didSet { reindex() }
+    }
+    /// The accounts of ``events``, each once, and each event's account as an index in it, so
+    /// that summing time per account adds into an array (a frame of Stats over 10,000 switches
+    /// hashes no string).
+    private var ids: [String] = []
+    private var slots: [Int] = []
 
     public init(events: [SwitchEvent] = []) {
         self.events = events.sorted { $0.time < $1.time }
+        reindex()
+    }
+
+    private mutating func reindex() {
+        var index: [String: Int] = [:]
+        ids = []
+        slots = events.map { event in
+            if let slot = index[event.account] { return slot }
+            index[event.account] = ids.count
+            ids.append(event.account)
+            return ids.count - 1
+        }
     }
 
     /// The history log's records, in order; those with an unreadable time are skipped.
@@ -56,7 +75,7 @@ public struct SwitchHistory: Hashable, Sendable {
     /// Seconds spent in each account within `from..<to` (seconds since the epoch), counting the
     /// last switch's account until `now`; accounts with time, the most first (ties by id).
     public func timeSpent(from: Int64, to: Int64, now: Int64) -> [(account: String, seconds: Int64)] {
-        var totals: [String: Int64] = [:]
+        var totals = [Int64](repeating: 0, count: ids.count)
         // Only switches before `to` matter, and of those before `from` only the last.
         var first = events.partitionIndex { $0.time >= from }
         if first > 0 { first -= 1 }
@@ -64,10 +83,12 @@ public struct SwitchHistory: Hashable, Sendable {
         while index < events.count, events[index].time < to {
             let start = max(events[index].time, from)
             let end = min(index + 1 < events.count ? events[index + 1].time : max(now, events[index].time), to)
-            if end > start { totals[events[index].account, default: 0] += end - start }
+            if end > start { totals[slots[index]] += end - start }
             index += 1
         }
-        return totals.map { ($0.key, $0.value) }.sorted { $0.seconds != $1.seconds ? $0.seconds > $1.seconds : $0.account < $1.account }
+        return totals.indices.filter { totals[$0] > 0 }.map { (ids[$0], totals[$0]) }.sorted {
+            $0.seconds != $1.seconds ? $0.seconds > $1.seconds : $0.account < $1.account
+        }
     }
 
     /// Number of switches in each of the days that start at `dayStarts` (ascending; each day

@@ -88,6 +88,8 @@ struct StatsPicture {
 
     /// Most accounts listed per period; the rest are summed on one line.
     static let accountsPerPeriod = 8
+    /// Widest bar, in columns.
+    static let widestBar = 64
     /// Days of the column chart.
     static let chartDays = 30
     /// Most recent switches listed.
@@ -130,7 +132,7 @@ struct StatsPicture {
             let total = spent.reduce(0) { $0 + $1.seconds }
             lines.append([
                 Segment(text: title, column: 1, style: .bold),
-                Segment(text: "total " + durationText(total), column: max(14, width - 16), style: .dim),
+                Segment(text: "total " + durationText(total), column: max(14, min(width, 3 + nameWidth + 2 + Self.widestBar + 10) - 16), style: .dim),
             ])
             if spent.isEmpty {
                 lines.append([Segment(text: "no time recorded", column: 3, style: .dim)])
@@ -138,7 +140,9 @@ struct StatsPicture {
             }
             let most = max(1, spent.first?.seconds ?? 1)
             let barColumn = 3 + nameWidth + 2
-            let barWidth = max(1, width - barColumn - 10)
+            // Bars scale to the pane up to 64 columns: wider ones read no better, and each cell
+            // of a bar is one more wide-character cell for the terminal to draw.
+            let barWidth = max(1, min(Self.widestBar, width - barColumn - 10))
             for entry in spent.prefix(Self.accountsPerPeriod) {
                 let isCurrent = entry.account == current
                 let name = names[entry.account] ?? entry.account
@@ -182,13 +186,15 @@ struct StatsPicture {
         let most = max(1, counts.max() ?? 1)
         let labelWidth = String(most).count + 1
         let left = 1 + labelWidth + 1
-        let step = max(1, min(6, (width - left - 1) / days))
+        // At most 3 columns a day (a 2-column bar and a gap): wider columns read no better and
+        // cost a wide-character cell each.
+        let step = max(1, min(3, (width - left - 1) / days))
         let barWidth = step > 1 ? step - 1 : 1
         let rows = max(2, min(8, (height - 8) / 3))
         lines.append([])
         lines.append([
             Segment(text: "Switches per day, last \(days) days", column: 1, style: .bold),
-            Segment(text: "total \(counts.reduce(0, +))", column: max(36, width - 16), style: .dim),
+            Segment(text: "total \(counts.reduce(0, +))", column: max(36, min(width, left + days * step + 1) - 16), style: .dim),
         ])
         let levels: [Character] = ["▁", "▂", "▃", "▄", "▅", "▆", "▇", "█"]
         for band in (0..<rows).reversed() {
