@@ -65,9 +65,10 @@ fuzz-json:
 deps:
 	@./scripts/ensure-packages.sh libncurses-dev
 
-## man-db renders perch.1 in its test; bash-completion, zsh and fish run the completion tests.
+## man-db renders perch.1 in its test; bash-completion, zsh and fish run the completion tests;
+## zsh and fish also run the `perch env` and `perch shell-init` tests; git and ssh the identity tests.
 test-deps:
-	@./scripts/ensure-packages.sh libncurses-dev tmux python3 gcc man-db bash-completion zsh fish kitty xvfb xdotool
+	@./scripts/ensure-packages.sh libncurses-dev tmux python3 gcc man-db bash-completion zsh fish kitty xvfb xdotool git openssh-client
 
 bench-deps:
 	@./scripts/ensure-packages.sh libncurses-dev python3 gcc

@@ -19,16 +19,20 @@ let package = Package(
         .target(name: "PerchCore"),
         // Persistence: config, state, XDG paths, atomic writes, locks. No UI.
         .target(name: "PerchStore", dependencies: ["PerchCore"]),
+        // Tool identities: what a switch applies to git, ssh, kube, gcloud, gh, AWS and the
+        // environment, checks, exports per shell, sets up and imports. No UI.
+        .target(name: "PerchIdentities", dependencies: ["CSystem", "PerchCore", "PerchStore"]),
         // The only target that imports ncurses.
         .target(name: "PerchTerminal", dependencies: ["CNcursesw", "PerchCore"]),
         // Command line and the event loop (the only place with time and I/O).
-        .target(name: "PerchApp", dependencies: ["CSystem", "PerchCore", "PerchStore", "PerchTerminal"]),
+        .target(name: "PerchApp", dependencies: ["CSystem", "PerchCore", "PerchStore", "PerchIdentities", "PerchTerminal"]),
         .executableTarget(name: "perch", dependencies: ["PerchApp"]),
         // In-process figures for `make bench` (bench/bench.py runs it and prints the table).
         .executableTarget(
             name: "PerchBench", dependencies: ["PerchCore", "PerchStore", "PerchTerminal"], path: "bench/PerchBench"),
         .testTarget(name: "PerchCoreTests", dependencies: ["PerchCore"], exclude: ["Golden"]),
         .testTarget(name: "PerchStoreTests", dependencies: ["PerchStore", "PerchCore"]),
+        .testTarget(name: "PerchIdentitiesTests", dependencies: ["PerchIdentities", "PerchStore", "PerchCore"]),
         .testTarget(name: "PerchAppTests", dependencies: ["PerchApp", "PerchCore", "PerchStore", "PerchTerminal"]),
         .testTarget(name: "EndToEndTests", exclude: ["Golden", "RealTerminal/kitty_hold.py"]),
     ]

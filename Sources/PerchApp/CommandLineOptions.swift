@@ -26,8 +26,14 @@ public struct CommandLineOptions: Hashable, Sendable {
     public var request: Request = .run
     /// The command; ``Command/interface`` when none was given.
     public var command: Command = .interface
-    /// The account given to `perch switch`.
+    /// The account given to `perch switch` (and optionally to `perch env`).
     public var account: String?
+    /// The operand of `perch shell-init SHELL` and `perch setup TOOL`.
+    public var operand: String?
+    /// Tool identity options: `--dry-run` and `--force` of `perch switch`, `--shell` of
+    /// `perch env`, `--files` of `perch status`, `--undo` and `--yes` of `perch setup`,
+    /// `--write` of `perch import`.
+    public var identity = IdentityOptions()
     /// `--config PATH`.
     public var configPath: String?
     /// `--state PATH`.
@@ -132,6 +138,7 @@ public struct CommandLineOptions: Hashable, Sendable {
             throw UsageError(description: "option \(option.names.last!) does not apply to 'perch \(command.name)'", usage: command.usage)
         }
         try checkShellAndFormat()
+        try checkIdentityOperands()
         if json, csv { throw UsageError(description: "options --json and --csv do not go together", usage: command.usage) }
         if let since, let until, until < since {
             throw UsageError(description: "--until \(until) is before --since \(since)", usage: command.usage)
@@ -175,6 +182,14 @@ public struct CommandLineOptions: Hashable, Sendable {
         }
         if command == .switchAccount, account == nil, let first = words.first {
             account = first
+            words = words.dropFirst()
+        }
+        if command == .env, let first = words.first {
+            account = first
+            words = words.dropFirst()
+        }
+        if command == .shellInit || command == .setup, let first = words.first {
+            operand = first
             words = words.dropFirst()
         }
         if command == .completion, let first = words.first {
@@ -269,6 +284,8 @@ public struct CommandLineOptions: Hashable, Sendable {
                 throw UsageError(description: "option --limit needs a whole number of entries (0 or more), not '\(value)'", usage: usage)
             }
             limit = number
+        case .dryRun, .force, .shell, .files, .undo, .write, .yes:
+            try identity.apply(option, value: value, usage: usage)
         }
     }
 
@@ -292,6 +309,8 @@ public struct CommandLineOptions: Hashable, Sendable {
 public enum Option: CaseIterable, Hashable, Sendable {
     case help, version, config, state, longPress, keyHold, reduceMotion, exitAfterFirstFrame, json, field, limit
     case format, height, noMouse, theme, since, until, csv
+    // Tool identities (CommandLineOptions+Identities.swift).
+    case dryRun, force, shell, files, undo, write, yes
 
     static let all = allCases
 
@@ -316,6 +335,7 @@ public enum Option: CaseIterable, Hashable, Sendable {
         case .theme: ["--theme"]
         case .format: ["--format"]
         case .height: ["--height"]
+        case .dryRun, .force, .shell, .files, .undo, .write, .yes: identityNames
         }
     }
 
@@ -329,7 +349,8 @@ public enum Option: CaseIterable, Hashable, Sendable {
         case .theme: "NAME"
         case .keyHold: "MODE"
         case .format: "ids|tsv|json"
-        case .help, .version, .json, .exitAfterFirstFrame, .reduceMotion, .csv, .noMouse: nil
+        case .shell: "bash|zsh|fish"
+        case .help, .version, .json, .exitAfterFirstFrame, .reduceMotion, .csv, .noMouse, .dryRun, .force, .files, .undo, .write, .yes: nil
         }
     }
 
@@ -370,6 +391,7 @@ public enum Option: CaseIterable, Hashable, Sendable {
         case .csv: text = "print CSV instead of text"
         case .format: text = "print ids only, tab-separated fields, or JSON"
         case .height: text = "draw the picker in at most N rows (default: fitted, at most half the terminal)"
+        case .dryRun, .force, .shell, .files, .undo, .write, .yes: text = identityHelp
         }
         return left.padded(toColumns: 26) + text
     }
@@ -382,6 +404,8 @@ public enum Option: CaseIterable, Hashable, Sendable {
 public enum Command: CaseIterable, Hashable, Sendable {
     case interface, list, current, switchAccount, history, report, initConfig, configPath, configCheck, configEdit
     case pick, completion, manPage, doctor
+    // Tool identities (CommandLineOptions+Identities.swift).
+    case status, env, shellInit, setup, importAccounts
 
     static let all = allCases
 
@@ -402,6 +426,7 @@ public enum Command: CaseIterable, Hashable, Sendable {
         case .pick: "pick"
         case .completion: "completion"
         case .manPage: "man-page"
+        case .status, .env, .shellInit, .setup, .importAccounts: identityName
         }
     }
 
@@ -413,10 +438,12 @@ public enum Command: CaseIterable, Hashable, Sendable {
         case .current: Option.common + [.json, .field, .help]
         case .history: Option.common + [.json, .limit, .help]
         case .report: Option.common + [.since, .until, .json, .csv, .help]
-        case .switchAccount, .pick: Option.common + [.height, .help]
+        case .switchAccount: Option.common + [.height, .dryRun, .force, .help]
+        case .pick: Option.common + [.height, .help]
         case .initConfig, .configPath, .configCheck, .configEdit: Option.common + [.help]
         case .completion, .manPage: [.help]
         case .doctor: Option.common + [.longPress, .keyHold, .help]
+        case .status, .env, .shellInit, .setup, .importAccounts: Option.common + identityOptions + [.help]
         }
     }
 
@@ -425,6 +452,7 @@ public enum Command: CaseIterable, Hashable, Sendable {
         switch self {
         case .switchAccount: " [ID-OR-NAME|-]"
         case .completion: " SHELL"
+        case .env, .shellInit, .setup: identityOperandText
         default: ""
         }
     }
@@ -446,6 +474,7 @@ public enum Command: CaseIterable, Hashable, Sendable {
         case .completion: "print the completion script for bash, zsh or fish"
         case .manPage: "print the manual page (roff), as installed as perch.1"
         case .doctor: "what this terminal gives Perch, and a key-repeat test"
+        case .status, .env, .shellInit, .setup, .importAccounts: identitySummary
         }
     }
 
@@ -503,8 +532,9 @@ public enum Command: CaseIterable, Hashable, Sendable {
 
                 Environment: NO_COLOR (non-empty) draws without colour; VISUAL, EDITOR for config edit.
                 Exit status: 0 fine; 1 a request that cannot be met (unknown account, no current
-                account, config exists); 2 bad usage, bad config or no usable terminal; 3 a switch
-                was saved but its onSwitch hook failed; 128 + N ended by signal N, terminal restored.
+                account, config exists) or a tool that drifted (perch status); 2 bad usage, bad
+                config or no usable terminal; 3 a switch was saved but a tool or its onSwitch hook
+                failed; 128 + N ended by signal N, terminal restored.
                 """
         default:
             let sections = ["perch \(name): \(summary).", usage, details, "Options:\n" + optionLines]
@@ -531,11 +561,16 @@ public enum Command: CaseIterable, Hashable, Sendable {
                 + "(ignoring case); - is the account that was current before (two in a row swap).\n"
                 + "With no account, on a terminal, the account sheet is drawn below the prompt to\n"
                 + "pick from (type to filter, arrows, Enter, the mouse; Esc or Ctrl-C exits 1).\n"
-                + "The switch is saved, then the account's onSwitch hook runs with its output\n"
-                + "passed through; a failed hook exits 3 (the switch stands). A closed output pipe\n"
-                + "ends only the printing: the hook still runs, then the exit status is 141.\n"
+                + "The switch is saved, then the account's tool identities are applied (git, ssh,\n"
+                + "kube, gcloud, gh, aws, env, in that order) and its onSwitch hook runs with its\n"
+                + "output passed through; a failed tool or hook exits 3 (the switch stands). A closed\n"
+                + "output pipe ends only the printing: the hook still runs, then the exit status is 141.\n"
+                + "--dry-run prints what would change, tool by tool, and changes nothing; --force\n"
+                + "applies the identities again when the account is already current.\n"
                 + "Exit status 1 for an unknown or ambiguous account (with the nearest ones\n"
                 + "suggested, never switched to) or no previous account."
+        case .status, .env, .shellInit, .setup, .importAccounts:
+            return identityDetails
         case .history:
             return "Prints `time  source  previous → account`, newest first (at most 10000 are kept).\n"
                 + "--json prints [{\"account\", \"previous\", \"time\", \"source\"}, …]."

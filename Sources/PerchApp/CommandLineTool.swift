@@ -1,6 +1,7 @@
 import FoundationEssentials
 import Glibc
 import PerchCore
+import PerchIdentities
 import PerchStore
 
 /// The commands of `perch` other than the interface (`list`, `current`, `switch`, `history`,
@@ -36,6 +37,11 @@ struct CommandLineTool {
         case .configCheck: return configCheck()
         case .configEdit: return configEdit()
         case .doctor: return Doctor(options: options, console: console, paths: paths).run()
+        case .status: return status()
+        case .env: return env()
+        case .shellInit: return shellInit()
+        case .setup: return setup()
+        case .importAccounts: return importAccounts()
         }
     }
 
@@ -151,9 +157,11 @@ struct CommandLineTool {
 
     private func switchAccount(_ text: String) -> Int32 {
         guard let config = loadConfig() else { return ExitStatus.usage }
-        guard let state = loadState(config, repair: true) else { return ExitStatus.unmet }
+        // A dry run changes nothing, not even a state file that needs setting aside.
+        guard let state = loadState(config, repair: !options.identity.dryRun) else { return ExitStatus.unmet }
         if text == "-" {
             guard let account = previousAccount(config, state: state) else { return ExitStatus.unmet }
+            if options.identity.dryRun { return dryRun(to: account, state: state, config: config) }
             return perform(account, config: config)
         }
         let account: Account
@@ -178,11 +186,17 @@ struct CommandLineTool {
             if candidates.count > 20 { console.note("  … and \(candidates.count - 20) more (perch list)") }
             return ExitStatus.unmet
         }
+        if options.identity.dryRun { return dryRun(to: account, state: state, config: config) }
         return perform(account, config: config)
     }
 
-    /// Records the switch to `account`, prints what changed and runs its hook; returns the exit status.
+    /// Records the switch to `account`, prints what changed, applies its tool identities and
+    /// runs its hook; returns the exit status.
     func perform(_ account: Account, config: LoadedConfig) -> Int32 {
+        if options.identity.dryRun {  // picked in the inline picker with --dry-run
+            guard let state = loadState(config) else { return ExitStatus.unmet }
+            return dryRun(to: account, state: state, config: config)
+        }
         let outcome: StateStore.SwitchOutcome
         do {
             outcome = try StateStore(path: paths.state).recordSwitch(to: account.id, source: .cli)
@@ -191,15 +205,21 @@ struct CommandLineTool {
             return ExitStatus.unmet
         }
         if let warning = outcome.warning { console.error(warning) }
-        guard outcome.changed else {
+        guard outcome.changed || options.identity.force else {
             console.print("Already on \(describe(account)); nothing changed.")
             return ExitStatus.ok
         }
-        let previous = outcome.previous.flatMap { id in config.accounts.first { $0.id == id } }
-        console.print("Switched to \(describe(account))" + (previous.map { ", was \(describe($0))" } ?? "") + ".")
-        guard let command = account.onSwitch else { return ExitStatus.ok }
+        if outcome.changed {
+            let previous = outcome.previous.flatMap { id in config.accounts.first { $0.id == id } }
+            console.print("Switched to \(describe(account))" + (previous.map { ", was \(describe($0))" } ?? "") + ".")
+        } else {
+            console.print("Already on \(describe(account)); applying its tool identities again.")
+        }
+        // The same function the interface's worker calls, before the hook.
+        let toolsFailed = applyIdentities(account, config: config)
+        guard outcome.changed, let command = account.onSwitch else { return toolsFailed ? ExitStatus.hookFailed : ExitStatus.ok }
         let result = HookProcess.run(command, account: account, previous: outcome.previous)
-        guard let failure = result.failure else { return ExitStatus.ok }
+        guard let failure = result.failure else { return toolsFailed ? ExitStatus.hookFailed : ExitStatus.ok }
         console.error("the switch to \(account.id) is saved, but its onSwitch hook \(failure)")
         return ExitStatus.hookFailed
     }
@@ -265,7 +285,9 @@ struct CommandLineTool {
         let count = config.accounts.count
         let hooks = config.accounts.filter { $0.onSwitch != nil }.count
         let hookText = hooks == 0 ? "" : ", \(hooks) with an onSwitch hook"
-        console.print("config \(paths.config): valid, \(count) account\(count == 1 ? "" : "s")\(hookText).")
+        let tools = config.accounts.filter { !$0.identities.isEmpty }.count
+        let toolText = tools == 0 ? "" : ", \(tools) with tool identities"
+        console.print("config \(paths.config): valid, \(count) account\(count == 1 ? "" : "s")\(hookText)\(toolText).")
         return ExitStatus.ok
     }
 

@@ -98,6 +98,8 @@ enum Completion {
                 ""|help) COMPREPLY=($(compgen -W "\(commandWords.joined(separator: " "))" -- "$cur")) ;;
                 config) COMPREPLY=($(compgen -W "\(configWords.joined(separator: " "))" -- "$cur")) ;;
                 completion) ((operands == 0)) && COMPREPLY=($(compgen -W "\(CompletionShell.allCases.map(\.rawValue).joined(separator: " "))" -- "$cur")) ;;
+                shell-init) ((operands == 0)) && COMPREPLY=($(compgen -W "bash zsh fish" -- "$cur")) ;;
+                setup) ((operands == 0)) && COMPREPLY=($(compgen -W "git ssh" -- "$cur")) ;;
                 switch)
                     ((operands == 0)) || return
                     local program=${COMP_WORDS[0]/#\\~/$HOME} plain=${cur//\\\\/} id name rest
@@ -186,6 +188,8 @@ enum Completion {
                     )
                     _describe -t commands 'perch config command' subcommands ;;
                 completion) ((operands == 0)) && compadd -- \(CompletionShell.allCases.map(\.rawValue).joined(separator: " ")) ;;
+                shell-init) ((operands == 0)) && compadd -- bash zsh fish ;;
+                setup) ((operands == 0)) && compadd -- git ssh ;;
                 switch)
                     ((operands == 0)) || return
                     local -a accounts
@@ -264,6 +268,8 @@ enum Completion {
         lines.append(
             "complete -c perch -n 'test (__perch_command) = completion' -a '\(CompletionShell.allCases.map(\.rawValue).joined(separator: " "))'"
         )
+        lines.append("complete -c perch -n 'test (__perch_command) = shell-init' -a 'bash zsh fish'")
+        lines.append("complete -c perch -n 'test (__perch_command) = setup' -a 'git ssh'")
         for command in Command.all {
             let condition = command == .interface ? top : "'test (__perch_command) = \"\(command.name)\"'"
             for option in command.options {

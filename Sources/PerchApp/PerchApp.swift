@@ -1,5 +1,6 @@
 import Glibc
 import PerchCore
+import PerchIdentities
 import PerchStore
 import PerchTerminal
 
@@ -118,7 +119,9 @@ public enum PerchApp {
         let watcher = options.exitAfterFirstFrame ? nil : StateWatcher(watching: paths.state)
         let loop = EventLoop(
             state: state, backend: backend, store: store, gestures: gestures, watcher: watcher, configPath: paths.config,
-            typedAhead: typedAhead, wallClock: { LocalTime.now(monotonic: MonotonicClock.now()) }, settingsPath: settingsPath)
+            typedAhead: typedAhead,
+            identities: IdentitySwitcher(environment: .current(statePath: paths.state), samplesOnly: config.path == nil),
+            wallClock: { LocalTime.now(monotonic: MonotonicClock.now()) }, settingsPath: settingsPath)
         if options.keyHold == .auto, keyHold == .autoRepeat {
             // A terminal slow to start may answer the query after the probe gave up.
             loop.lateKeyboardProtocolReply = { backend.pushKeyboardFlags(KeyboardProtocolProbe.flags) }

@@ -197,11 +197,15 @@ struct ConfigReading {
         }
         var values = Fields()
         var unknown: [(key: String, at: JSONDocument.Index)] = []
+        // Tool identities (IdentityConfig): only keys that are not basic fields are looked at.
+        var tools: [(tool: IdentityTool, at: JSONDocument.Index)] = []
         var key = document.firstChild(element)
         for _ in 0..<document.count(element) {
             let value = key! + 1
             if let field = accountField(key!) {
                 values[field] = value
+            } else if let tool = document.string(key!).flatMap(IdentityTool.init(rawValue:)) {
+                tools.append((tool, value))
             } else if reportUnknownKeys {
                 unknown.append((document.string(key!) ?? "", key!))
             }
@@ -234,7 +238,7 @@ struct ConfigReading {
         // Sorted: the message order must not depend on the order of keys in the file.
         if !unknown.isEmpty {
             for (key, at) in unknown.sorted(by: { $0.key < $1.key }) {
-                warning(at, unknownKeyWarning(key, at: path(), known: Self.accountKeys))
+                warning(at, unknownKeyWarning(key, at: path(), known: Self.accountKeys + IdentityConfig.keys))
             }
         }
         // The same rules as the `Add account…` form, from one place.
@@ -250,8 +254,16 @@ struct ConfigReading {
                 problem(values[4]!, "\(path()).color: \"\(colorName)\" is not one of \(names)")
             }
         }
+        var identities = ToolIdentities()
+        for (tool, at) in tools where document.kind(at) != .null {
+            let parsed = IdentityConfig.parse([(tool.rawValue, JSONValue(document, at))], at: path(), reportUnknownKeys: reportUnknownKeys)
+            for text in parsed.problems { problem(at, text) }
+            for text in parsed.warnings { warning(at, text) }
+            identities = identities.taking(tool, from: parsed.identities)
+        }
         guard problems.count == before, let id, let name else { return (nil, id, values[0]) }
-        let account = Account(id: id, name: name, handle: handle, group: group, color: color, onSwitch: onSwitch, catalog: catalog)
+        let account = Account(id: id, name: name, handle: handle, group: group, color: color, onSwitch: onSwitch, identities: identities,
+            catalog: catalog)
         return (account, id, values[0])
     }
 

@@ -54,21 +54,34 @@ public enum ConfigWriter {
     public static func append(_ account: Account, to path: String, samples: [Account] = Account.samples) throws(ConfigWriteError)
         -> Outcome
     {
+        try append(contentsOf: [account], to: path, samples: samples)
+    }
+
+    /// Appends `accounts` (none empty, in order) to the config at `path` in one write, as
+    /// ``append(_:to:samples:)`` does one (`perch import --write`).
+    /// - Throws: ``ConfigWriteError``; the config file is then untouched.
+    public static func append(
+        contentsOf accounts: [Account], to path: String, samples: [Account] = Account.samples
+    ) throws(ConfigWriteError) -> Outcome {
         let file: FileContents
         do {
             file = try FileSystem.readContents(path)
         } catch {
             guard error.isNotFound else { throw .file(error) }
-            let bytes = Array(newConfig(samples + [account]).utf8)
-            try check(bytes, path: path, adding: account)
+            let bytes = Array(newConfig(samples + accounts).utf8)
+            try check(bytes, path: path, adding: accounts)
             do { try FileSystem.writeAtomically(bytes, to: path, mode: 0o600) } catch { throw .file(error) }
-            return Outcome(accounts: samples + [account], path: path, backupPath: nil)
+            return Outcome(accounts: samples + accounts, path: path, backupPath: nil)
         }
         let existing: ConfigLoader.Parsed
         do { existing = try ConfigLoader.parse(file.bytes, path: path, reportUnknownKeys: false) } catch { throw .invalid(error) }
-        if existing.accounts.contains(where: { $0.id == account.id }) { throw .duplicate(id: account.id, path: path) }
-        guard let bytes = inserting(account, into: file.bytes) else { throw .noAccountsList(path: path) }
-        let accounts = try check(bytes, path: path, adding: account)
+        var bytes = file.bytes
+        for account in accounts {
+            if existing.accounts.contains(where: { $0.id == account.id }) { throw .duplicate(id: account.id, path: path) }
+            guard let inserted = inserting(account, into: bytes) else { throw .noAccountsList(path: path) }
+            bytes = inserted
+        }
+        let all = try check(bytes, path: path, adding: accounts)
         let backup = backupPath(of: path)
         // The .bak as it was, put back if the config cannot be written: no .bak is left behind
         // (or changed) when nothing was saved.
@@ -90,16 +103,16 @@ public enum ConfigWriter {
             }
             throw .file(error)
         }
-        return Outcome(accounts: accounts, path: path, backupPath: backup)
+        return Outcome(accounts: all, path: path, backupPath: backup)
     }
 
     /// Loads `bytes` as the config loader would and makes sure `account` came out last; returns
     /// the accounts. A failure here means the text insertion went wrong: nothing is written.
     @discardableResult
-    private static func check(_ bytes: [UInt8], path: String, adding account: Account) throws(ConfigWriteError) -> [Account] {
+    private static func check(_ bytes: [UInt8], path: String, adding accounts: [Account]) throws(ConfigWriteError) -> [Account] {
         let parsed: ConfigLoader.Parsed
         do { parsed = try ConfigLoader.parse(bytes, path: path, reportUnknownKeys: false) } catch { throw .invalid(error) }
-        guard parsed.accounts.last == account else { throw .noAccountsList(path: path) }
+        guard parsed.accounts.suffix(accounts.count) == accounts[...] else { throw .noAccountsList(path: path) }
         return parsed.accounts
     }
 
@@ -109,6 +122,9 @@ public enum ConfigWriter {
             + accounts.map { "    " + json($0) }.joined(separator: ",\n") + "\n  ]\n}\n"
     }
 
+    /// `account` as a one-line JSON object, as it is written into the config.
+    public static func jsonLine(_ account: Account) -> String { json(account) }
+
     /// `account` as a one-line JSON object, its keys in the config's order, absent ones left out.
     static func json(_ account: Account) -> String {
         var members = ["\"id\": \(json(account.id))", "\"name\": \(json(account.name))"]
@@ -116,6 +132,7 @@ public enum ConfigWriter {
         if let group = account.group { members.append("\"group\": \(json(group))") }
         if let color = account.color { members.append("\"color\": \(json(color.name))") }
         if let onSwitch = account.onSwitch { members.append("\"onSwitch\": \(json(onSwitch))") }
+        members += IdentityConfig.jsonMembers(account.identities)
         return "{" + members.joined(separator: ", ") + "}"
     }
 

@@ -73,12 +73,14 @@ public final class HookProcess {
         self.timeout = timeout
     }
 
-    /// The environment of a hook: Perch's own plus the `PERCH_*` variables, as `NAME=value`.
+    /// The environment of a hook: Perch's own plus the account's exports (`AWS_PROFILE` and its
+    /// `env` values) and the `PERCH_*` variables, as `NAME=value`.
     static func environment(account: Account, previous: String?) -> [String] {
-        ShellSpawn.environment(adding: [
-            ("PERCH_ACCOUNT_ID", account.id), ("PERCH_ACCOUNT_NAME", account.name),
-            ("PERCH_ACCOUNT_HANDLE", account.handle ?? ""), ("PERCH_PREVIOUS_ID", previous ?? ""),
-        ])
+        ShellSpawn.environment(
+            adding: account.identities.exports.map { ($0.name, $0.value) } + [
+                ("PERCH_ACCOUNT_ID", account.id), ("PERCH_ACCOUNT_NAME", account.name),
+                ("PERCH_ACCOUNT_HANDLE", account.handle ?? ""), ("PERCH_PREVIOUS_ID", previous ?? ""),
+            ])
     }
 
     /// Runs the hook for the command line and waits for it (at most ``timeoutMilliseconds``);

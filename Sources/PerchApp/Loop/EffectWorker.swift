@@ -1,6 +1,7 @@
 import Dispatch
 import Glibc
 import PerchCore
+import PerchIdentities
 import PerchStore
 import Synchronization
 
@@ -13,6 +14,8 @@ import Synchronization
 ///   order on one serial queue, so a reload never overtakes a save. A lock held by another
 ///   process is waited for here, with ``AppEvent/switchWaiting(accountID:reason:)`` sent first.
 /// - Each `onSwitch` hook runs on a queue of its own, so a slow hook delays no save.
+/// - Tool identities are applied and checked in order on a serial queue of their own (each
+///   program with its own timeout), so a slow `gcloud` delays neither a save nor a redraw.
 /// - Perch's own saves are remembered by file identity (device, inode, size, mtime), so the
 ///   watch on the state folder firing for them causes no re-read.
 public final class EffectWorker: @unchecked Sendable {
@@ -31,6 +34,8 @@ public final class EffectWorker: @unchecked Sendable {
     private let catalogCommands = CapturedCommand.Running()
     /// Where changed settings are written; nil keeps them for the run.
     private let settingsPath: String?
+    private let identityQueue = DispatchQueue(label: "perch.effects.identities")
+    private let identities: IdentitySwitcher?
     private let store: StateStore?
     private let configPath: String?
     private let hookTimeoutMilliseconds: Int64
@@ -48,12 +53,15 @@ public final class EffectWorker: @unchecked Sendable {
     ///   - configPath: the config `Add account…` appends to; nil refuses to add any.
     ///   - hookTimeoutMilliseconds: how long an `onSwitch` hook may run before it is killed.
     ///   - lockTimeoutMilliseconds: how long a switch waits for another holder of the state lock.
+    ///   - identities: applies and checks tool identities; nil reports every tool as skipped
+    ///     (runs without a real environment, such as tests of the loop).
     public init(
         store: StateStore?, saved: SavedState = SavedState(), configPath: String?,
         hookTimeoutMilliseconds: Int64 = HookProcess.timeoutMilliseconds,
-        lockTimeoutMilliseconds: Int = EffectWorker.lockTimeoutMilliseconds,
+        lockTimeoutMilliseconds: Int = EffectWorker.lockTimeoutMilliseconds, identities: IdentitySwitcher? = nil,
         catalogTimeoutMilliseconds: Int64 = CapturedCommand.timeoutMilliseconds, settingsPath: String? = nil
     ) {
+        self.identities = identities
         self.settingsPath = settingsPath
         self.lockTimeout = lockTimeoutMilliseconds
         self.catalogTimeout = catalogTimeoutMilliseconds
@@ -157,6 +165,22 @@ public final class EffectWorker: @unchecked Sendable {
                     self.post(.settingsNotSaved("\(error)"))
                 }
             }
+        case .applyIdentities(let id, let previous, let afterSwitch):
+            guard let account = accounts.first(where: { $0.id == id }) else { return }
+            identityQueue.async {
+                // The same function `perch switch` calls.
+                let skipped = account.identities.tools.map { IdentityResult(tool: $0, status: .skipped, detail: "no identity environment") }
+                let report = self.identities?.apply(account) ?? IdentityReport(accountID: id, results: skipped)
+                self.post(.identitiesApplied(report, previous: previous, afterSwitch: afterSwitch))
+            }
+        case .checkIdentities(let id):
+            guard let account = accounts.first(where: { $0.id == id }), let identities else { return }
+            identityQueue.async {
+                // Per-shell tools are the shell's business: the interface's own environment is
+                // the one it started with, not what its shell will get after a pick.
+                let checks = account.identities.tools.filter { !$0.isPerShell }.map { identities.check($0, of: account) }
+                self.post(.identitiesChecked(accountID: id, checks))
+            }
         case .copyToClipboard, .quit, .suspend, .openCatalogItem, .setMouse, .editConfig:
             break
         }
@@ -214,6 +238,7 @@ public final class EffectWorker: @unchecked Sendable {
     /// Waits until the effects asked for so far, hooks included, have posted their outcomes (for tests).
     public func finishAll() {
         storeQueue.sync {}
+        identityQueue.sync {}
         hookGroup.wait()
     }
 

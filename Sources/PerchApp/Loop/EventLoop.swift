@@ -1,5 +1,6 @@
 import Glibc
 import PerchCore
+import PerchIdentities
 import PerchStore
 import PerchTerminal
 
@@ -50,10 +51,12 @@ public final class EventLoop {
     ///   - hookTimeoutMilliseconds: how long an `onSwitch` hook may run.
     ///   - lockTimeoutMilliseconds: how long a switch waits for another holder of the state lock.
     ///   - poller: the clock and the wait (``SystemPoller``, or ``VirtualPoller`` in tests).
+    ///   - identities: applies and checks the accounts' tool identities; nil for none.
     public init(
         state: AppState, backend: TerminalBackend, store: StateStore?, gestures: GestureRecognizer.Configuration,
         watcher: StateWatcher? = nil, configPath: String? = nil, hookTimeoutMilliseconds: Int64 = HookProcess.timeoutMilliseconds,
         lockTimeoutMilliseconds: Int = EffectWorker.lockTimeoutMilliseconds, poller: Poller = SystemPoller(), typedAhead: [UInt8] = [],
+        identities: IdentitySwitcher? = nil,
         catalogTimeoutMilliseconds: Int64 = CapturedCommand.timeoutMilliseconds, wallClock: @escaping () -> WallTime? = { nil },
         settingsPath: String? = nil
     ) {
@@ -66,7 +69,7 @@ public final class EventLoop {
         self.poller = poller
         self.worker = EffectWorker(
             store: store, saved: state.saved, configPath: configPath, hookTimeoutMilliseconds: hookTimeoutMilliseconds,
-            lockTimeoutMilliseconds: lockTimeoutMilliseconds, catalogTimeoutMilliseconds: catalogTimeoutMilliseconds,
+            lockTimeoutMilliseconds: lockTimeoutMilliseconds, identities: identities, catalogTimeoutMilliseconds: catalogTimeoutMilliseconds,
             settingsPath: settingsPath)
         recognizer.configuration.longPressMilliseconds = state.settingsState.values.longPressMilliseconds
         self.wallClock = wallClock
@@ -95,6 +98,10 @@ public final class EventLoop {
     public func run(exitAfterFirstFrame: Bool = false) -> Int32 {
         var dirty = true
         _ = readWallClock()
+        // What the current account's tools report now, read on the worker: Overview shows drift.
+        if !exitAfterFirstFrame {
+            for effect in state.refreshIdentities(apply: false) { perform(effect) }
+        }
         if !typedAhead.isEmpty {
             lastInput = now()
             _ = feed(decoder.feed(typedAhead), at: lastInput)
@@ -227,7 +234,8 @@ public final class EventLoop {
     /// Carries out one effect: the terminal's own here, everything slow on the worker.
     private func perform(_ effect: Effect) {
         switch effect {
-        case .recordSwitch, .runHook, .addAccount, .loadCatalog, .previewCatalogItem, .savePanes, .saveSettings:
+        case .recordSwitch, .runHook, .addAccount, .loadCatalog, .previewCatalogItem, .savePanes, .saveSettings, .applyIdentities,
+            .checkIdentities:
             worker.perform(effect, accounts: state.accounts)
         case .openCatalogItem(let id, let command, let item):
             let account = state.accounts.first { $0.id == id }

@@ -42,6 +42,10 @@ public enum AppEvent: Hashable, Sendable {
     /// An `onSwitch` hook started by ``Effect/runHook(accountID:previous:)`` ended: `failure` is
     /// nil when it succeeded, else a phrase such as `exited with status 1: no such remote`.
     case hookEnded(accountID: String, failure: String?)
+    /// ``Effect/applyIdentities(accountID:previous:afterSwitch:)`` ended: one result per tool.
+    case identitiesApplied(IdentityReport, previous: String?, afterSwitch: Bool)
+    /// ``Effect/checkIdentities(accountID:)`` read what each tool reports now.
+    case identitiesChecked(accountID: String, [IdentityCheck])
     /// Another process changed the state file: this is what it holds now (`warning` when it
     /// could not be read as it is, e.g. it names an account this config lacks).
     case stateChanged(SavedState, warning: String?)

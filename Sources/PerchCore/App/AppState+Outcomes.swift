@@ -16,8 +16,11 @@ extension AppState {
             }
             if let warning = outcome.warning { banner = warning }
             var effects: [Effect] = []
-            if outcome.changed, accounts.first(where: { $0.id == outcome.accountID })?.onSwitch != nil {
-                effects.append(.runHook(accountID: outcome.accountID, previous: outcome.previous))
+            if outcome.changed {
+                // Tool identities first (also for an account without any: Perch's own files of
+                // the previous account's are emptied), then the hook, once they are applied.
+                identities = IdentityStatus(accountID: outcome.accountID, applying: true)
+                effects.append(.applyIdentities(accountID: outcome.accountID, previous: outcome.previous, afterSwitch: true))
             }
             if let queued = pending.queued { effects += requestSwitch(to: queued) }
             return effects
@@ -29,12 +32,32 @@ extension AppState {
             if pendingSwitch?.accountID == id { pendingSwitch = nil }
             banner = "Could not switch to \(context.displayName(of: id)): \(reason)"
             return queued.map { requestSwitch(to: $0) } ?? []
+        case .identitiesApplied(let report, let previous, let afterSwitch):
+            let account = accounts.first { $0.id == report.accountID }
+            if identities?.accountID == report.accountID || saved.currentAccount == report.accountID {
+                identities = IdentityStatus(accountID: report.accountID, report: report, checks: identities?.checks, applying: false)
+            }
+            if !report.failures.isEmpty {
+                let failed = report.failures.map { "\($0.tool.rawValue) \($0.detail)" }.joined(separator: "; ")
+                banner = "\(context.displayName(of: report.accountID)): \(failed)"
+            }
+            var effects: [Effect] = []
+            if afterSwitch, account?.onSwitch != nil { effects.append(.runHook(accountID: report.accountID, previous: previous)) }
+            if account?.identities.isEmpty == false { effects.append(.checkIdentities(accountID: report.accountID)) }
+            return effects
+        case .identitiesChecked(let id, let checks):
+            guard saved.currentAccount == id else { return [] }
+            if identities?.accountID != id { identities = IdentityStatus(accountID: id) }
+            identities?.checks = checks
+            return []
         case .hookEnded(let id, let failure):
             if let failure { banner = "onSwitch hook for \(context.displayName(of: id)) \(failure)" }
             return []
         case .stateChanged(let newSaved, let warning):
             let before = saved
             adopt(newSaved)
+            // The other process applied the identities: read what the tools say now.
+            let check = saved.currentAccount != before.currentAccount ? refreshIdentities(apply: false) : []
             if let warning {
                 banner = warning
             } else if let id = newSaved.currentAccount, id != before.currentAccount {
@@ -44,7 +67,7 @@ extension AppState {
             } else if newSaved.currentAccount == nil, before.currentAccount != nil {
                 banner = "No account is current now: changed in another Perch."
             }
-            return []
+            return check
         case .accountAdded(let account, let newAccounts, let path, let backup):
             accountAdded(account, accounts: newAccounts, configPath: path)
             banner = "Added \(account.name) to \(path)" + (backup.map { " (previous file kept as \($0))." } ?? ".")

@@ -45,7 +45,7 @@ extension AppState {
             case .key(let key) where key.key == .character("q") && presented.isEmpty: return [.quit]
             case .resize, .keyHoldModeChanged, .switchSaved, .switchWaiting, .switchFailed, .hookEnded, .stateChanged, .accountAdded,
                 .accountNotAdded, .catalogLoaded, .catalogFailed, .catalogPreviewed, .catalogItemOpened, .wallClock, .historyChanged,
-                .settingsNotSaved, .configEdited:
+                .settingsNotSaved, .configEdited, .identitiesApplied, .identitiesChecked:
                 break
             default: return []
             }
@@ -98,7 +98,7 @@ extension AppState {
             return []
         case .switchSaved, .switchWaiting, .switchFailed, .hookEnded, .stateChanged, .accountAdded, .accountNotAdded,
             .catalogLoaded, .catalogFailed, .catalogPreviewed, .catalogItemOpened, .wallClock, .historyChanged, .settingsNotSaved,
-            .configEdited:
+            .configEdited, .identitiesApplied, .identitiesChecked:
             return handleOutcome(event)
         }
     }
@@ -171,6 +171,7 @@ extension AppState {
         case .showHelp: presented.append(.help(HelpOverlay(context: context)))
         case .dismiss: dismissTop()
         case .addAccount: openAccountForm()
+        case .reapplyIdentities: return refreshIdentities(apply: true)
         case .startFilter:
             accountsIndex.prepareSearch()
             return route(.action(action))

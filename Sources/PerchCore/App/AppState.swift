@@ -58,6 +58,8 @@ public struct AppState: Hashable, Sendable {
     /// The pane state last handed to the store (``Effect/savePanes(_:)``), so that an unchanged
     /// one is not written again.
     var savedPanes: [String: AccountPanes]
+    /// The current account's tool identities as last applied and checked; Overview shows them.
+    public internal(set) var identities: IdentityStatus?
 
     /// - Parameters:
     ///   - reduceMotion: true (the default, for callers without a clock) draws every change at
@@ -104,7 +106,7 @@ public struct AppState: Hashable, Sendable {
             accounts: accountsIndex, saved: saved, currentIndex: currentIndex, pendingSwitch: pendingSwitch, size: size, clock: clock,
             info: info,
             reduceMotion: reduceMotion, sheetStyle: sheetStyle, settings: settingsState, catalog: catalogPane, history: history,
-            wallTime: wallTime)
+            wallTime: wallTime, identities: identities?.accountID == saved.currentAccount ? identities : nil)
     }
 
     // MARK: Reading
@@ -184,6 +186,17 @@ public struct AppState: Hashable, Sendable {
     }
 
     // MARK: Accounts and saved state
+
+    /// Asks for the current account's identities to be applied again (`r` in Overview), or for
+    /// them to be read at start-up (`check`); nothing without a current account with identities.
+    public mutating func refreshIdentities(apply: Bool) -> [Effect] {
+        guard let account = currentAccount, !account.identities.isEmpty else { return [] }
+        if apply {
+            identities = IdentityStatus(accountID: account.id, report: nil, checks: identities?.checks, applying: true)
+            return [.applyIdentities(accountID: account.id, previous: nil, afterSwitch: false)]
+        }
+        return [.checkIdentities(accountID: account.id)]
+    }
 
     /// Adopts a saved state from the store (it wins over what this process believed); the
     /// Catalog follows a change of account.

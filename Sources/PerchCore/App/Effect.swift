@@ -10,6 +10,14 @@ public enum Effect: Hashable, Sendable {
     /// Run the `onSwitch` hook of the account with this id, off the UI thread, after a saved
     /// switch from `previous`; reported with ``AppEvent/hookEnded(accountID:failure:)``.
     case runHook(accountID: String, previous: String?)
+    /// Apply the tool identities of the account with this id (git, ssh, kube, gcloud, gh, aws,
+    /// env, in that order, each program with its own timeout), off the UI thread; reported with
+    /// ``AppEvent/identitiesApplied(_:previous:afterSwitch:)``. With `afterSwitch`, a switch from
+    /// `previous` was just saved and its `onSwitch` hook follows once they are applied.
+    case applyIdentities(accountID: String, previous: String?, afterSwitch: Bool)
+    /// Read what each tool of the account with this id reports now, off the UI thread; reported
+    /// with ``AppEvent/identitiesChecked(accountID:_:)``.
+    case checkIdentities(accountID: String)
     /// Put this text on the terminal's clipboard with OSC 52 (``OSC52``), where the terminal
     /// allows programs to set it.
     case copyToClipboard(String)

@@ -56,6 +56,8 @@ public struct ModelContext {
     public var history: SwitchHistory = SwitchHistory()
     /// The wall clock as last read; nil before the loop's first reading.
     public var wallTime: WallTime?
+    /// The current account's tool identities as last applied and checked, or nil.
+    public var identities: IdentityStatus? = nil
 
     /// Geometry of the screen's parts.
     public var layout: Layout { Layout(size: size) }

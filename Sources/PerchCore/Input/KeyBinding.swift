@@ -30,6 +30,8 @@ public enum KeyAction: Hashable, Sendable {
     case refresh
     /// Settings: the previous or next value of the setting under the cursor.
     case decrease, increase
+    /// Apply the current account's tool identities again (Overview).
+    case reapplyIdentities
 }
 
 /// Who receives keys now: the selected pane, or the kind of the top presented layer.
@@ -159,7 +161,8 @@ public enum KeyBindings {
         case .pane(let tab):
             var paneKeys: [KeyBinding] = []
             switch tab {
-            case .overview: break
+            case .overview:
+                paneKeys = [KeyBinding(keys(.character("r")), "r", .reapplyIdentities, "apply the account's tools again")]
             case .catalog:
                 paneKeys =
                     listMoves + [

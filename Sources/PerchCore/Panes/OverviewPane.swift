@@ -28,9 +28,54 @@ public struct OverviewPane: ScreenModel, Hashable, Sendable {
             if let reason = pending.waitingReason { line(reason, .dim, indent: 5) }
             if let queued = pending.queued { line("then to \(context.displayName(of: queued))", .dim, indent: 5) }
         }
+        if let account = context.currentAccount, !account.identities.isEmpty {
+            row += 1
+            for (text, style, indent) in Self.toolLines(account, context.identities) { line(text, style, indent: indent) }
+        }
         row += 1
         line("Switches so far: \(context.saved.switchCount)")
         row += 1
         line("Hold the Overview tab (or the 1 key), or press a, to switch account.", .dim)
+    }
+
+    /// The Tools section: one line per tool the account names, marked ✓ (the tool reports the
+    /// account's identity), ✗ (it differs: drift, or applying failed) or – (not checked here:
+    /// per shell, not installed, not set up), from the last check and the last apply.
+    static func toolLines(_ account: Account, _ status: IdentityStatus?) -> [(String, Style, Int)] {
+        var lines: [(String, Style, Int)] = []
+        let applying = status?.applying == true
+        lines.append((applying ? "Tools: applying…" : "Tools (r applies them again)", applying ? Style(foreground: .yellow) : .dim, 3))
+        let tools = account.identities.tools
+        let width = tools.map { $0.rawValue.count }.max() ?? 0
+        for tool in tools {
+            let check = status?.checks?.first { $0.tool == tool }
+            let result = status?.report?.results.first { $0.tool == tool }
+            var mark = "–"
+            var text = ""
+            var style = Style.dim
+            if let check {
+                mark = check.mark
+                text = check.expected
+                if check.matches == false { text += " (now \(check.actual ?? "nothing"))" }
+                if let note = check.note { text += "  " + note }
+                style =
+                    check.matches == true ? Style(foreground: .green) : check.matches == false ? Style(foreground: .red, bold: true) : .dim
+            } else if tool.isPerShell {
+                // Nothing global to apply or read: the shell gets them from `perch env`.
+                text = account.identities.expected(tool) + "  per shell (perch env)"
+            } else if let result {
+                mark = result.status == .applied ? "✓" : result.status == .failed ? "✗" : "–"
+                text = "\(result.status.rawValue): \(result.detail)"
+                style =
+                    result.status == .applied
+                    ? Style(foreground: .green) : result.status == .failed ? Style(foreground: .red, bold: true) : .dim
+            } else {
+                text = "not checked yet"
+            }
+            if let result, result.status == .failed, check != nil { text += "  failed: \(result.detail)" }
+            let name = tool.rawValue + String(repeating: " ", count: width - tool.rawValue.count)
+            lines.append(("\(mark) \(name)  \(text)", style, 5))
+        }
+        return lines
     }
 }

@@ -1,0 +1,131 @@
+import Glibc
+import PerchCore
+import PerchStore
+
+/// `perch setup git|ssh [--undo]`: the one include line Perch adds to the user's own git or ssh
+/// config, with consent, so that its own files take effect; and its removal.
+public enum IdentitySetup {
+    /// What a setup did.
+    public enum Outcome: Hashable, Sendable {
+        /// The line was added (or removed, for an undo): the message says where.
+        case changed(String)
+        /// Nothing to do: the message says why.
+        case unchanged(String)
+        /// It could not be done.
+        case failed(String)
+    }
+
+    /// The comment Perch puts above the line it adds to `~/.ssh/config`, so an undo finds both.
+    static let sshMarker = "# Added by `perch setup ssh`; `perch setup ssh --undo` removes these two lines."
+
+    /// What `perch setup TOOL` would change, in one sentence (shown before asking).
+    public static func describe(_ tool: IdentityTool, undo: Bool, _ switcher: IdentitySwitcher) -> String {
+        let files = switcher.files
+        switch (tool, undo) {
+        case (.git, false): return "add include.path = \(files.gitInclude) to your global git config (git config --global --add)"
+        case (.git, true): return "remove include.path = \(files.gitInclude) from your global git config"
+        case (.ssh, false): return "add `Include \(files.sshInclude)` at the top of \(files.userSSHConfig)"
+        default: return "remove the `Include \(files.sshInclude)` line Perch added to \(files.userSSHConfig)"
+        }
+    }
+
+    /// Adds (or with `undo` removes) the include line for `tool` (git or ssh).
+    public static func run(_ tool: IdentityTool, undo: Bool, _ switcher: IdentitySwitcher) -> Outcome {
+        switch tool {
+        case .git: return undo ? undoGit(switcher) : setUpGit(switcher)
+        case .ssh: return undo ? undoSSH(switcher) : setUpSSH(switcher)
+        default: return .failed("only git and ssh need setting up")
+        }
+    }
+
+    private static func setUpGit(_ switcher: IdentitySwitcher) -> Outcome {
+        let file = switcher.files.gitInclude
+        switch switcher.gitIncludeState() {
+        case .included: return .unchanged("your global git config already includes \(file)")
+        case .unknown(let why): return .failed(why)
+        case .notIncluded: break
+        }
+        // The file must exist for git not to complain; an empty one changes nothing.
+        if access(file, F_OK) != 0 {
+            do { try FileSystem.writeAtomically(Array("# Written by Perch; replaced at each switch.\n".utf8), to: file, mode: 0o644) } catch
+            {
+                return .failed("\(error)")
+            }
+        }
+        let run = ProgramRunner.run(
+            "git", ["config", "--global", "--add", "include.path", file], in: switcher.environment, timeout: switcher.timeout)
+        if let failure = run.failure { return .failed("git config --global --add include.path: \(failure)") }
+        return .changed("added include.path = \(file) to your global git config")
+    }
+
+    private static func undoGit(_ switcher: IdentitySwitcher) -> Outcome {
+        let file = switcher.files.gitInclude
+        guard switcher.gitIncludeState() == .included else { return .unchanged("your global git config does not include \(file)") }
+        let run = ProgramRunner.run(
+            "git", ["config", "--global", "--fixed-value", "--unset-all", "include.path", file], in: switcher.environment,
+            timeout: switcher.timeout)
+        if let failure = run.failure { return .failed("git config --global --unset-all include.path: \(failure)") }
+        return .changed("removed include.path = \(file) from your global git config")
+    }
+
+    /// Whether `~/.ssh/config` has Perch's `Include` line.
+    public static func sshIncluded(_ switcher: IdentitySwitcher) -> Bool {
+        guard let text = ToolReaders.read(switcher.files.userSSHConfig) else { return false }
+        return text.split(whereSeparator: \.isNewline).contains { includeTarget($0) == switcher.files.sshInclude }
+    }
+
+    /// The path an `Include` line names, or nil.
+    private static func includeTarget(_ line: Substring) -> String? {
+        let trimmed = line.trimmingWhitespace
+        guard trimmed.lowercased().hasPrefix("include ") || trimmed.lowercased().hasPrefix("include\t") else { return nil }
+        return ToolReaders.unquoted(trimmed.dropFirst(8)[...])
+    }
+
+    private static func setUpSSH(_ switcher: IdentitySwitcher) -> Outcome {
+        let files = switcher.files
+        if sshIncluded(switcher) { return .unchanged("\(files.userSSHConfig) already includes \(files.sshInclude)") }
+        let existing: FileContents?
+        do {
+            existing = try FileSystem.readContents(files.userSSHConfig)
+        } catch {
+            guard error.isNotFound else { return .failed("\(error)") }
+            existing = nil
+        }
+        do {
+            if access(files.sshInclude, F_OK) != 0 {
+                try FileSystem.writeAtomically(
+                    Array("# Written by Perch; replaced at each switch.\n".utf8), to: files.sshInclude, mode: 0o600)
+            }
+            // At the top: an Include after a Host line would apply only to that host.
+            let line = "\(sshMarker)\nInclude \(files.sshInclude.contains(" ") ? "\"\(files.sshInclude)\"" : files.sshInclude)\n"
+            let folder = FileSystem.directory(of: files.userSSHConfig)
+            if existing == nil, access(folder, F_OK) != 0 {
+                mkdir(folder, 0o700)
+            }
+            try FileSystem.writeAtomically(
+                Array(line.utf8) + (existing?.bytes ?? []), to: files.userSSHConfig, mode: mode_t(existing?.mode ?? 0o600))
+        } catch {
+            return .failed("\(error)")
+        }
+        return .changed("added `Include \(files.sshInclude)` at the top of \(files.userSSHConfig)")
+    }
+
+    private static func undoSSH(_ switcher: IdentitySwitcher) -> Outcome {
+        let files = switcher.files
+        guard sshIncluded(switcher), let contents = try? FileSystem.readContents(files.userSSHConfig) else {
+            return .unchanged("\(files.userSSHConfig) does not include \(files.sshInclude)")
+        }
+        let text = String(decoding: contents.bytes, as: UTF8.self)
+        var kept: [Substring] = []
+        for line in text.split(separator: "\n", omittingEmptySubsequences: false) {
+            if line == sshMarker[...] || includeTarget(line) == files.sshInclude { continue }
+            kept.append(line)
+        }
+        do {
+            try FileSystem.writeAtomically(Array(kept.joined(separator: "\n").utf8), to: files.userSSHConfig, mode: mode_t(contents.mode))
+        } catch {
+            return .failed("\(error)")
+        }
+        return .changed("removed the `Include \(files.sshInclude)` line from \(files.userSSHConfig)")
+    }
+}

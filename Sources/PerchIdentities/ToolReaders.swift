@@ -1,0 +1,191 @@
+import PerchStore
+
+/// Reading what each tool reports now, from its own files where their format is documented (a
+/// program is started only where no file says it), and the text formats Perch writes.
+public enum ToolReaders {
+    // MARK: kube
+
+    /// The kubeconfig files kubectl reads: `$KUBECONFIG` (a `:`-separated list), else `~/.kube/config`.
+    public static func kubeconfigFiles(_ environment: IdentityEnvironment) -> [String] {
+        if let list = environment["KUBECONFIG"] {
+            return list.split(separator: ":").map { environment.expandingTilde(String($0)) }
+        }
+        return [environment.home + "/.kube/config"]
+    }
+
+    /// The current context as kubectl sees it: the first kubeconfig file (in `$KUBECONFIG`
+    /// order) with a non-empty top-level `current-context`; nil when none sets one.
+    public static func kubeCurrentContext(_ environment: IdentityEnvironment) -> String? {
+        for file in kubeconfigFiles(environment) {
+            guard let text = read(file) else { continue }
+            for line in text.split(whereSeparator: \.isNewline) where line.hasPrefix("current-context:") {
+                let value = unquoted(line.dropFirst("current-context:".count))
+                if !value.isEmpty { return value }
+            }
+        }
+        return nil
+    }
+
+    /// The context names of the kubeconfig files (`contexts:` entries' `name`), in file order.
+    public static func kubeContexts(_ environment: IdentityEnvironment) -> [String] {
+        var names: [String] = []
+        for file in kubeconfigFiles(environment) {
+            guard let text = read(file) else { continue }
+            var inContexts = false
+            var itemIndent: Int?
+            for line in text.split(whereSeparator: \.isNewline) {
+                let indent = line.prefix { $0 == " " }.count
+                let body = line.dropFirst(indent)
+                if indent == 0, !body.hasPrefix("-") {
+                    inContexts = body.hasPrefix("contexts:")
+                    itemIndent = nil
+                    continue
+                }
+                guard inContexts else { continue }
+                // `- context: …` items: the item's own keys sit at the dash's column + 2.
+                var key = body
+                var keyIndent = indent
+                if body.hasPrefix("- ") {
+                    key = body.dropFirst(2)
+                    keyIndent = indent + 2
+                    itemIndent = keyIndent
+                }
+                if keyIndent == itemIndent, key.hasPrefix("name:") {
+                    let name = unquoted(key.dropFirst(5))
+                    if !name.isEmpty, !names.contains(name) { names.append(name) }
+                }
+            }
+        }
+        return names
+    }
+
+    // MARK: gcloud
+
+    /// gcloud's config folder: `$CLOUDSDK_CONFIG`, else `~/.config/gcloud`.
+    public static func gcloudFolder(_ environment: IdentityEnvironment) -> String {
+        environment["CLOUDSDK_CONFIG"].map(environment.expandingTilde) ?? environment.home + "/.config/gcloud"
+    }
+
+    /// gcloud's active configuration: `$CLOUDSDK_ACTIVE_CONFIG_NAME`, else the name in the
+    /// folder's `active_config` file, else `default` (as gcloud itself decides).
+    public static func gcloudActiveConfiguration(_ environment: IdentityEnvironment) -> String {
+        if let name = environment["CLOUDSDK_ACTIVE_CONFIG_NAME"] { return name }
+        let name = read(gcloudFolder(environment) + "/active_config")?.trimmingWhitespace ?? ""
+        return name.isEmpty ? "default" : name
+    }
+
+    /// The gcloud configurations: the `configurations/config_NAME` files of the folder.
+    public static func gcloudConfigurations(_ environment: IdentityEnvironment) -> [String] {
+        FileList.names(in: gcloudFolder(environment) + "/configurations").compactMap { name in
+            name.hasPrefix("config_") ? String(name.dropFirst(7)) : nil
+        }.sorted()
+    }
+
+    // MARK: gh
+
+    /// gh's hosts file: `$GH_CONFIG_DIR/hosts.yml`, else `$XDG_CONFIG_HOME/gh/hosts.yml`, else
+    /// `~/.config/gh/hosts.yml`.
+    public static func ghHostsFile(_ environment: IdentityEnvironment) -> String {
+        (environment["GH_CONFIG_DIR"].map(environment.expandingTilde) ?? environment.configHome + "/gh") + "/hosts.yml"
+    }
+
+    /// Each host of gh's hosts file with its active `user` and every user it knows (`users:`).
+    public static func ghHosts(_ environment: IdentityEnvironment) -> [(host: String, active: String?, users: [String])] {
+        guard let text = read(ghHostsFile(environment)) else { return [] }
+        var hosts: [(host: String, active: String?, users: [String])] = []
+        var childIndent: Int?
+        var inUsers = false
+        var usersIndent: Int?
+        for line in text.split(whereSeparator: \.isNewline) {
+            let indent = line.prefix { $0 == " " }.count
+            let body = line.dropFirst(indent)
+            if body.hasPrefix("#") || body.isEmpty { continue }
+            if indent == 0 {
+                if body.hasSuffix(":") { hosts.append((unquoted(body.dropLast()), nil, [])) }
+                childIndent = nil
+                inUsers = false
+                continue
+            }
+            guard !hosts.isEmpty else { continue }
+            if childIndent == nil { childIndent = indent }
+            if indent == childIndent {
+                inUsers = body.hasPrefix("users:")
+                usersIndent = nil
+                if body.hasPrefix("user:") { hosts[hosts.count - 1].active = unquoted(body.dropFirst(5)) }
+            } else if inUsers, indent > childIndent! {
+                if usersIndent == nil { usersIndent = indent }
+                if indent == usersIndent, let colon = body.firstIndex(of: ":") {
+                    hosts[hosts.count - 1].users.append(unquoted(body[..<colon]))
+                }
+            }
+        }
+        return hosts
+    }
+
+    /// The active gh user on `host`, from the hosts file.
+    public static func ghActiveUser(_ environment: IdentityEnvironment, host: String) -> String? {
+        ghHosts(environment).first { $0.host == host }?.active
+    }
+
+    // MARK: aws
+
+    /// The AWS shared config file: `$AWS_CONFIG_FILE`, else `~/.aws/config`.
+    public static func awsConfigFile(_ environment: IdentityEnvironment) -> String {
+        environment["AWS_CONFIG_FILE"].map(environment.expandingTilde) ?? environment.home + "/.aws/config"
+    }
+
+    /// The profiles of the AWS shared config file: `[default]` and `[profile NAME]` sections.
+    public static func awsProfiles(_ environment: IdentityEnvironment) -> [String] {
+        guard let text = read(awsConfigFile(environment)) else { return [] }
+        var profiles: [String] = []
+        for line in text.split(whereSeparator: \.isNewline) {
+            let trimmed = line.trimmingWhitespace
+            guard trimmed.hasPrefix("["), trimmed.hasSuffix("]") else { continue }
+            let inner = trimmed.dropFirst().dropLast().trimmingWhitespace
+            if inner == "default" {
+                profiles.append("default")
+            } else if inner.hasPrefix("profile ") {
+                profiles.append(inner.dropFirst(8).trimmingWhitespace)
+            }
+        }
+        return profiles
+    }
+
+    // MARK: ssh
+
+    /// The `identityfile` values of `ssh -G` output, in order.
+    public static func sshIdentityFiles(fromSSHG output: String) -> [String] {
+        output.split(whereSeparator: \.isNewline).compactMap { line in
+            line.hasPrefix("identityfile ") ? String(line.dropFirst("identityfile ".count)) : nil
+        }
+    }
+
+    // MARK: Text
+
+    /// The file's text, or nil when it cannot be read.
+    static func read(_ path: String) -> String? {
+        (try? FileSystem.read(path)).map { String(decoding: $0, as: UTF8.self) }
+    }
+
+    /// A YAML scalar as written after a key: trimmed, its quotes and a trailing comment removed.
+    static func unquoted(_ text: Substring) -> String {
+        var value = text.trimmingWhitespace
+        if value.count >= 2, let first = value.first, first == "\"" || first == "'", value.last == first {
+            value = String(value.dropFirst().dropLast())
+        } else if let hash = value.indices.first(where: {
+            value[$0] == "#" && $0 > value.startIndex && value[value.index(before: $0)] == " "
+        }) {
+            value = String(value[..<hash]).trimmingWhitespace
+        }
+        return value
+    }
+}
+
+extension StringProtocol {
+    /// Without leading and trailing spaces, tabs and line ends.
+    var trimmingWhitespace: String {
+        let isSpace: (Character) -> Bool = { $0 == " " || $0 == "\t" || $0.isNewline }
+        guard let start = firstIndex(where: { !isSpace($0) }), let end = lastIndex(where: { !isSpace($0) }) else { return "" }
+        return String(self[start...end])
+    }
+}

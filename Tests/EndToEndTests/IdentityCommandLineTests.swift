@@ -1,0 +1,235 @@
+import Foundation
+import Testing
+
+#if canImport(Glibc)
+    import Glibc
+#endif
+
+private let identityConfig = #"""
+    {"version": 1, "accounts": [
+      {"id": "work", "name": "Work", "kube": {"context": "prod"}, "gh": {"user": "ada-work"}, "aws": {"profile": "work-admin"},
+       "env": {"TEAM": "web's"}, "git": {"email": "ada@work.example"}},
+      {"id": "home", "name": "Home", "kube": {"context": "dev"}, "env": {"HOBBY": "birds"}}
+    ]}
+    """#
+
+/// `perch` with tool identities, in a scratch HOME whose PATH starts with fake `kubectl` and
+/// `gh` programs that record their arguments; git, when installed, is the real one.
+private struct IdentityHome {
+    var cli: PerchCommandLine
+    var bin: URL { cli.home.appendingPathComponent("bin") }
+    var kubeconfig: String { cli.home.appendingPathComponent("kubeconfig").path }
+
+    init(config: String? = identityConfig) throws {
+        cli = try PerchCommandLine()
+        try FileManager.default.createDirectory(at: bin, withIntermediateDirectories: true)
+        try FileManager.default.createDirectory(at: cli.home.appendingPathComponent("calls"), withIntermediateDirectories: true)
+        try FileManager.default.createDirectory(at: cli.home.appendingPathComponent("gh"), withIntermediateDirectories: true)
+        try install(
+            "kubectl",
+            #"""
+            echo "$*" >> "$HOME/calls/kubectl.log"
+            if [ "$1 $2" = "config use-context" ]; then
+              grep -q "name: $3\$" "$KUBECONFIG" || { echo "error: no context exists with the name: \"$3\"" >&2; exit 1; }
+              sed -i "s/^current-context:.*/current-context: $3/" "$KUBECONFIG"
+            fi
+            """#)
+        try install(
+            "gh",
+            #"""
+            echo "$*" >> "$HOME/calls/gh.log"
+            printf '%s:\n    user: %s\n' "$4" "$6" > "$GH_CONFIG_DIR/hosts.yml"
+            """#)
+        try writeKubeconfig(current: "dev", contexts: ["dev", "prod"])
+        cli.extraEnvironment = [
+            "PATH": bin.path + ":" + (ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin"), "KUBECONFIG": kubeconfig,
+            "GH_CONFIG_DIR": cli.home.appendingPathComponent("gh").path, "GIT_CONFIG_NOSYSTEM": "1",
+            "CLOUDSDK_CONFIG": cli.home.appendingPathComponent("gcloud").path, "SHELL": "/bin/bash",
+        ]
+        if let config { try cli.writeConfig(config) }
+    }
+
+    func install(_ name: String, _ script: String) throws {
+        writeExecutable("#!/bin/sh\n" + script, to: bin.appendingPathComponent(name).path)
+    }
+
+    func writeKubeconfig(current: String, contexts: [String]) throws {
+        let entries = contexts.map { "- context:\n    cluster: c\n  name: \($0)\n" }.joined()
+        try "apiVersion: v1\ncontexts:\n\(entries)current-context: \(current)\n".write(
+            toFile: kubeconfig, atomically: true, encoding: .utf8)
+    }
+
+    func calls(_ program: String) -> [String] {
+        let text = (try? String(contentsOfFile: cli.home.appendingPathComponent("calls/\(program).log").path, encoding: .utf8)) ?? ""
+        return text.split(separator: "\n").map(String.init)
+    }
+
+    /// Every file under HOME but the call logs and the fakes, with its bytes.
+    func snapshot() -> [String: Data] {
+        var files: [String: Data] = [:]
+        let enumerator = FileManager.default.enumerator(atPath: cli.home.path)
+        while let relative = enumerator?.nextObject() as? String {
+            guard !relative.hasPrefix("calls"), !relative.hasPrefix("bin") else { continue }
+            var folder: ObjCBool = false
+            let path = cli.home.appendingPathComponent(relative).path
+            if FileManager.default.fileExists(atPath: path, isDirectory: &folder), !folder.boolValue {
+                files[relative] = FileManager.default.contents(atPath: path)
+            }
+        }
+        return files
+    }
+
+    func run(_ arguments: String...) throws -> Spawn.Result { try cli.run(arguments) }
+
+    /// Runs `script` with bash (no rc files) in this HOME's environment.
+    func bash(_ script: String) throws -> Spawn.Result {
+        var environment = cli.environment
+        environment["PATH"] = URL(fileURLWithPath: TmuxSession.binary).deletingLastPathComponent().path + ":" + (environment["PATH"] ?? "")
+        return try Spawn.run(["bash", "--norc", "--noprofile", "-c", script], environment: environment)
+    }
+}
+
+/// Writes an executable file with O_CLOEXEC, so that no child forked meanwhile by a test running
+/// in parallel keeps it open for writing (exec(2) of it would then fail with ETXTBSY).
+func writeExecutable(_ text: String, to path: String) {
+    let fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o755)
+    guard fd >= 0 else { return }
+    let bytes = Array(text.utf8)
+    _ = bytes.withUnsafeBytes { write(fd, $0.baseAddress, $0.count) }
+    fchmod(fd, 0o755)
+    close(fd)
+}
+
+@Suite("Command line: tool identities")
+struct IdentityCommandLineTests {
+    @Test("perch switch applies each tool in order and prints its result; a failed tool exits 3 and the switch stands")
+    func switchApplies() throws {
+        let scratch = try IdentityHome()
+        defer { scratch.cli.remove() }
+        #expect(try scratch.run("config", "check").stdout.hasSuffix("valid, 2 accounts, 2 with tool identities.\n"))
+        let result = try scratch.run("switch", "work")
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(result.stdout.contains("  kube: applied (prod)"))
+        #expect(result.stdout.contains("  gh: applied (ada-work on github.com)"))
+        #expect(scratch.calls("kubectl") == ["config use-context prod"])
+        #expect(scratch.calls("gh") == ["auth switch --hostname github.com --user ada-work"])
+        try scratch.writeKubeconfig(current: "prod", contexts: ["prod"])  // "dev" is gone
+        let failed = try scratch.run("switch", "home")
+        #expect(failed.status == 3)
+        #expect(failed.stderr.contains(#"kube: failed (exited with status 1: error: no context exists with the name: "dev")"#))
+        #expect(try scratch.run("current", "--field", "id").stdout == "home\n", "the switch stands")
+    }
+
+    @Test("perch switch --dry-run prints what would change, tool by tool, and changes no file")
+    func dryRun() throws {
+        let scratch = try IdentityHome()
+        defer { scratch.cli.remove() }
+        let before = scratch.snapshot()
+        let result = try scratch.run("switch", "work", "--dry-run")
+        #expect(result.status == 0)
+        #expect(result.stdout.hasPrefix("Would switch to work: Work.\n"))
+        #expect(result.stdout.contains("  kube: kubectl config use-context prod (now: dev)\n"))
+        #expect(result.stdout.contains("  gh: gh auth switch --hostname github.com --user ada-work (now: (none))\n"))
+        #expect(result.stdout.contains("  env: per shell: TEAM=web's (perch env)\n"))
+        #expect(result.stdout.hasSuffix("Nothing was changed (dry run).\n"))
+        #expect(scratch.snapshot() == before, "no file written, not even the state")
+        #expect(scratch.calls("kubectl").isEmpty && scratch.calls("gh").isEmpty)
+    }
+
+    @Test("perch status: ✓ when every tool matches (exit 0), ✗ after a change by hand (exit 1); --json and --files")
+    func statusAndDrift() throws {
+        let scratch = try IdentityHome(
+            config: #"{"accounts": [{"id": "work", "name": "Work", "kube": {"context": "prod"}, "gh": {"user": "ada-work"}}]}"#)
+        defer { scratch.cli.remove() }
+        #expect(try scratch.run("switch", "work").status == 0)
+        let clean = try scratch.run("status")
+        #expect(clean.status == 0, "\(clean.stdout)\(clean.stderr)")
+        #expect(clean.stdout.contains("  ✓ kube  prod\n"))
+        #expect(clean.stdout.contains("  ✓ gh    ada-work on github.com\n"))
+        // Someone runs kubectl config use-context by hand.
+        try scratch.writeKubeconfig(current: "dev", contexts: ["dev", "prod"])
+        let drifted = try scratch.run("status")
+        #expect(drifted.status == 1)
+        #expect(drifted.stdout.contains("  ✗ kube  expected prod, tool reports dev\n"))
+        let json = try scratch.run("status", "--json")
+        #expect(json.status == 1)
+        let object = try #require(try JSONSerialization.jsonObject(with: Data(json.stdout.utf8)) as? [String: Any])
+        #expect(object["drift"] as? Bool == true)
+        #expect((object["checks"] as? [[String: Any]])?.first?["actual"] as? String == "dev")
+        let files = try scratch.run("status", "--files")
+        #expect(
+            files.stdout.split(separator: "\n").map { String($0.split(separator: " ").first ?? "") } == [
+                scratch.cli.home.appendingPathComponent("config/perch/git/identity.gitconfig").path,
+                scratch.cli.home.appendingPathComponent("config/perch/ssh/config").path,
+                scratch.cli.home.appendingPathComponent("state/perch/state.identities.json").path,
+            ])
+        // --force applies them again, and status is clean once more.
+        #expect(try scratch.run("switch", "work", "--force").status == 0)
+        #expect(try scratch.run("status").status == 0)
+    }
+
+    @Test("perch env in bash: eval sets the account's variables; shell-init makes perch switch update this shell")
+    func envAndShellInit() throws {
+        let scratch = try IdentityHome()
+        defer { scratch.cli.remove() }
+        _ = try scratch.run("switch", "work")
+        let env = try scratch.bash(#"eval "$(perch env)"; printf '%s|%s|%s' "$PERCH_ACCOUNT" "$AWS_PROFILE" "$TEAM""#)
+        #expect(env.stdout == "work|work-admin|web's")
+        let shell = try scratch.bash(
+            #"eval "$(perch shell-init bash)"; perch switch home >/dev/null; printf '%s|%s|%s|%s' "$PERCH_ACCOUNT" "${AWS_PROFILE-unset}" "${TEAM-unset}" "$HOBBY""#
+        )
+        #expect(shell.stdout == "home|unset|unset|birds", "\(shell.stderr)")
+    }
+
+    @Test("perch setup git asks for consent: without a terminal or --yes nothing changes; --yes adds the include once; --undo removes it")
+    func setupGit() throws {
+        guard FileManager.default.isExecutableFile(atPath: "/usr/bin/git") else { return }
+        let scratch = try IdentityHome()
+        defer { scratch.cli.remove() }
+        let gitconfig = scratch.cli.home.appendingPathComponent(".gitconfig").path
+        let refused = try scratch.run("setup", "git")
+        #expect(refused.status == 1)
+        #expect(refused.stderr.contains("run it again with --yes to agree"))
+        #expect(!FileManager.default.fileExists(atPath: gitconfig))
+        #expect(try scratch.run("setup", "git", "--yes").status == 0)
+        _ = try scratch.run("switch", "work")
+        let email = try Spawn.run(["git", "-C", scratch.cli.home.path, "config", "user.email"], environment: scratch.cli.environment)
+        #expect(email.stdout == "ada@work.example\n")
+        #expect(try scratch.run("setup", "git", "--undo", "--yes").status == 0)
+        #expect((try? String(contentsOfFile: gitconfig, encoding: .utf8))?.contains("perch") == false)
+    }
+
+    @Test("perch import proposes accounts and changes nothing; --write adds them and keeps a .bak")
+    func importAccounts() throws {
+        let scratch = try IdentityHome(config: #"{"accounts": [{"id": "a", "name": "A"}]}"#)
+        defer { scratch.cli.remove() }
+        let config = try String(contentsOfFile: scratch.cli.configPath, encoding: .utf8)
+        let dry = try scratch.run("import")
+        #expect(dry.status == 0)
+        #expect(dry.stdout.contains(#"{"id": "kube-dev", "name": "dev", "group": "Kubernetes", "kube": {"context": "dev"}}"#))
+        #expect(try String(contentsOfFile: scratch.cli.configPath, encoding: .utf8) == config)
+        let written = try scratch.run("import", "--write")
+        #expect(written.status == 0, "\(written.stderr)")
+        #expect(try String(contentsOfFile: scratch.cli.configPath + ".bak", encoding: .utf8) == config)
+        let list = try scratch.run("list")
+        #expect(list.stdout.contains("kube-dev") && list.stdout.contains("kube-prod"))
+        #expect(try scratch.run("import").stdout.contains("Found no identities to import"), "what is in the config is not proposed again")
+    }
+
+    @Test("the sample accounts (no config) touch no tool: only Perch's results file is written")
+    func samples() throws {
+        let scratch = try IdentityHome(config: nil)
+        defer { scratch.cli.remove() }
+        let result = try scratch.run("switch", "work")
+        #expect(result.status == 0)
+        #expect(result.stdout == "Switched to work: Work (@ada.lovelace).\n", "per-shell tools are recorded, not printed")
+        let results = try String(
+            contentsOfFile: scratch.cli.home.appendingPathComponent("state/perch/state.identities.json").path, encoding: .utf8)
+        #expect(results.contains("PERCH_SAMPLE_ROLE"))
+        #expect(scratch.calls("kubectl").isEmpty && scratch.calls("gh").isEmpty)
+        #expect(!FileManager.default.fileExists(atPath: scratch.cli.home.appendingPathComponent(".gitconfig").path))
+        #expect(!FileManager.default.fileExists(atPath: scratch.cli.home.appendingPathComponent("config/perch/git").path))
+        let env = try scratch.bash(#"eval "$(perch env)"; printf '%s' "$PERCH_SAMPLE_ROLE""#)
+        #expect(env.stdout == "employee")
+    }
+}

@@ -1,0 +1,96 @@
+import Testing
+
+@testable import PerchCore
+
+private let work = Account(
+    id: "work", name: "Work",
+    identities: ToolIdentities(git: .init(email: "ada@work.example"), kube: .init(context: "prod"), gh: .init(user: "ada"), aws: "admin"))
+private let home = Account(id: "home", name: "Home", onSwitch: "true")
+
+@Suite("Tool identities in Overview and the switch's effects")
+struct IdentityOverviewTests {
+    private func state(current: String? = "work") -> AppState {
+        AppState(accounts: [work, home], saved: SavedState(currentAccount: current), size: Size(width: 100, height: 30))
+    }
+
+    @Test("Overview lists each tool with ✓, ✗ or – from the last check, and the failure of the last apply")
+    func marks() {
+        var state = state()
+        let report = IdentityReport(
+            accountID: "work",
+            results: [
+                IdentityResult(tool: .git, status: .applied, detail: "ada@work.example"),
+                IdentityResult(tool: .kube, status: .failed, detail: "exited with status 1"),
+                IdentityResult(tool: .gh, status: .skipped, detail: "gh not found"),
+                IdentityResult(tool: .aws, status: .applied, detail: ""),
+            ])
+        _ = state.update(.identitiesApplied(report, previous: nil, afterSwitch: false))
+        var lines = state.render().lines
+        #expect(lines.contains { $0.contains("✓ git   applied: ada@work.example") })
+        #expect(lines.contains { $0.contains("✗ kube  failed: exited with status 1") })
+        #expect(lines.contains { $0.contains("– gh    skipped: gh not found") })
+        _ = state.update(
+            .identitiesChecked(
+                accountID: "work",
+                [
+                    IdentityCheck(tool: .git, expected: "<ada@work.example>", actual: "<ada@work.example>", matches: true),
+                    IdentityCheck(tool: .kube, expected: "prod", actual: "dev", matches: false),
+                    IdentityCheck(tool: .gh, expected: "ada on github.com", actual: nil, matches: nil, note: "gh not found"),
+                ]))
+        lines = state.render().lines
+        #expect(lines.contains { $0.contains("✓ git   <ada@work.example>") })
+        #expect(lines.contains { $0.contains("✗ kube  prod (now dev)  failed: exited with status 1") })
+        #expect(lines.contains { $0.contains("– gh    ada on github.com  gh not found") })
+        #expect(lines.contains { $0.contains("– aws   AWS_PROFILE=admin  per shell (perch env)") })
+    }
+
+    @Test("r in Overview applies the current account's tools again, without its hook, and shows them as applying")
+    func reapply() {
+        var state = state()
+        let effects = state.update(.key(.char("r")))
+        #expect(effects == [.applyIdentities(accountID: "work", previous: nil, afterSwitch: false)])
+        #expect(state.render().lines.contains { $0.contains("Tools: applying…") })
+        let next = state.update(.identitiesApplied(IdentityReport(accountID: "work", results: []), previous: nil, afterSwitch: false))
+        #expect(next == [.checkIdentities(accountID: "work")], "checked after, and no hook")
+        #expect(!state.render().lines.contains { $0.contains("applying") })
+    }
+
+    @Test("r does nothing for an account without identities, or with none current")
+    func reapplyNothing() {
+        var withoutTools = state(current: "home")
+        #expect(withoutTools.update(.key(.char("r"))) == [])
+        var none = state(current: nil)
+        #expect(none.update(.key(.char("r"))) == [])
+    }
+
+    @Test("a failed tool after a switch becomes the banner; the hook follows only a switch")
+    func failureBanner() {
+        var state = state(current: "home")
+        let report = IdentityReport(
+            accountID: "work", results: [IdentityResult(tool: .kube, status: .failed, detail: "timed out after 10 s and was killed")])
+        _ = state.update(.switchSaved(.inMemory("work", from: state.saved)))
+        let effects = state.update(.identitiesApplied(report, previous: "home", afterSwitch: true))
+        #expect(state.banner == "Work: kube timed out after 10 s and was killed")
+        #expect(effects == [.checkIdentities(accountID: "work")], "work has no onSwitch hook")
+        var back = state
+        _ = back.update(.switchSaved(.inMemory("home", from: back.saved)))
+        #expect(
+            back.update(.identitiesApplied(IdentityReport(accountID: "home", results: []), previous: "work", afterSwitch: true)) == [
+                .runHook(accountID: "home", previous: "work")
+            ])
+    }
+
+    @Test("a check for an account no longer current is dropped")
+    func staleCheck() {
+        var state = state(current: "home")
+        _ = state.update(
+            .identitiesChecked(accountID: "work", [IdentityCheck(tool: .kube, expected: "prod", actual: "dev", matches: false)]))
+        #expect(state.identities == nil)
+    }
+
+    @Test("the pure list of an account's identities, in the order applied, in status's words")
+    func entries() {
+        #expect(work.identities.entries.map(\.tool) == [.git, .kube, .gh, .aws])
+        #expect(work.identities.entries.map(\.expected) == ["<ada@work.example>", "prod", "ada on github.com", "AWS_PROFILE=admin"])
+    }
+}
