@@ -72,6 +72,22 @@ struct CatalogPaneTests {
         #expect(state.catalogItems.map(\.detail) == ["plain", "Plain", "@plain"])
     }
 
+    @Test("without a command, the account's tool identities come first; an identity's card shows what the tool reported when checked")
+    func identities() {
+        var identities = ToolIdentities()
+        identities.kube = ToolIdentities.Kube(context: "prod", namespace: "web")
+        let account = Account(id: "ops", name: "Ops", identities: identities)
+        var state = AppState(accounts: [account], saved: SavedState(currentAccount: "ops"), size: Size(width: 80, height: 24))
+        _ = state.update(.key(.char("2")))
+        #expect(state.catalogItems.first?.title == "kube")
+        #expect(state.catalogItems.first?.detail == "prod, namespace web")
+        #expect(state.catalogItems.dropFirst().map(\.title) == ["id", "name"])
+        _ = state.update(
+            .identitiesChecked(accountID: "ops", [IdentityCheck(tool: .kube, expected: "prod", actual: "staging", matches: false)]))
+        _ = state.update(.key(.char("m")))
+        #expect(state.render().text.contains("now: staging  (drift)"))
+    }
+
     @Test("the context menu runs the preview command; its output shows in the card")
     func preview() {
         var state = state()

@@ -101,7 +101,9 @@ extension ContextMenu: ScreenModel {
             let place = "\(item.id) · \(position) of \(context.catalog.items.count)\(pinned ? " · pinned" : "")"
             var lines: [(String, Style)] = [((pinned ? CatalogPane.pinMark + " " : "") + item.title, .bold)]
             lines.append(item.detail.isEmpty ? (place, .dim) : (item.detail, .plain))
-            if let preview = context.catalog.previews[item.id] {
+            if let tool = item.identityTool {
+                lines += CatalogItem.identityLines(tool, context).prefix(2).map { ($0, Style(foreground: .cyan)) }
+            } else if let preview = context.catalog.previews[item.id] {
                 lines += preview.lines.filter { !$0.isEmpty }.prefix(2).map { ($0, Style(foreground: .cyan)) }
             }
             if !item.detail.isEmpty, lines.count < 4 { lines.append((place, .dim)) }

@@ -38,7 +38,9 @@ extension Cover: ScreenModel {
         if !item.detail.isEmpty { lines.append((item.detail, .plain)) }
         lines.append(("\(item.id)\(pinned ? " · pinned" : "")", .dim))
         lines.append(("", .plain))
-        if let preview = context.catalog.previews[item.id] {
+        if let tool = item.identityTool {
+            lines += CatalogItem.identityLines(tool, context).map { ($0, Style.plain) }
+        } else if let preview = context.catalog.previews[item.id] {
             lines += preview.lines.map { ($0, Style.plain) }
         } else if context.currentAccount?.catalog?.command != nil {
             lines.append(("No preview: add catalog.preview to the account's config to show one here.", .dim))
