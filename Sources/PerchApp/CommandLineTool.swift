@@ -157,10 +157,14 @@ struct CommandLineTool {
 
     private func switchAccount(_ text: String) -> Int32 {
         guard let config = loadConfig() else { return ExitStatus.usage }
-        // A dry run changes nothing, not even a state file that needs setting aside.
-        guard let state = loadState(config, repair: !options.identity.dryRun) else { return ExitStatus.unmet }
+        // The state is repaired (a corrupt file set aside, an unknown current account cleared)
+        // only once the account is known: a switch that fails (a typo, another config) changes
+        // nothing. A dry run changes nothing at all.
+        let repair = !options.identity.dryRun
         if text == "-" {
-            guard let account = previousAccount(config, state: state) else { return ExitStatus.unmet }
+            guard let peeked = loadState(config), let account = previousAccount(config, state: peeked),
+                let state = repair ? loadState(config, repair: true) : peeked
+            else { return ExitStatus.unmet }
             if options.identity.dryRun { return dryRun(to: account, state: state, config: config) }
             return perform(account, config: config)
         }
@@ -186,6 +190,7 @@ struct CommandLineTool {
             if candidates.count > 20 { console.note("  … and \(candidates.count - 20) more (perch list)") }
             return ExitStatus.unmet
         }
+        guard let state = loadState(config, repair: repair) else { return ExitStatus.unmet }
         if options.identity.dryRun { return dryRun(to: account, state: state, config: config) }
         return perform(account, config: config)
     }

@@ -11,12 +11,17 @@ public enum StateError: Error, Hashable, Sendable, CustomStringConvertible {
     case file(FileError)
     /// The file was written by a newer Perch (its `version`); this one will not change it.
     case newerVersion(path: String, version: Int)
+    /// The file is a Perch config (it has `accounts`), given as the state file by mistake; it is
+    /// neither read as state nor changed.
+    case notState(path: String)
 
     public var description: String {
         switch self {
         case .file(let error): return "\(error)"
         case .newerVersion(let path, let version):
             return "\(path) is from a newer Perch (format version \(version)); not changing it"
+        case .notState(let path):
+            return "\(path) is a Perch config (it lists accounts), not a state file; not changing it (check --state)"
         }
     }
 }
@@ -267,8 +272,28 @@ public struct StateStore: Sendable {
             if error.isNotFound { return .missing }
             throw .file(error)
         }
-        guard let state = try? JSONDecoder().decode(SavedState.self, from: Data(bytes)) else { return .corrupt }
+        let data = Data(bytes)
+        // A Perch config given as the state file (it has a version too) is never taken for one:
+        // rewriting it would drop its accounts.
+        if (try? JSONDecoder().decode(ConfigMarker.self, from: data))?.hasAccounts == true {
+            throw .notState(path: path)
+        }
+        guard let state = try? JSONDecoder().decode(SavedState.self, from: data) else { return .corrupt }
         return .state(state.sanitized())
+    }
+
+    /// Whether a JSON object has a top-level `accounts` key, as a config has and a state never.
+    private struct ConfigMarker: Decodable {
+        var hasAccounts: Bool
+        private struct Key: CodingKey {
+            var stringValue: String
+            var intValue: Int? { nil }
+            init(stringValue: String) { self.stringValue = stringValue }
+            init?(intValue: Int) { nil }
+        }
+        init(from decoder: any Decoder) throws {
+            hasAccounts = try decoder.container(keyedBy: Key.self).contains(Key(stringValue: "accounts"))
+        }
     }
 
     /// Largest state file read, in bytes.

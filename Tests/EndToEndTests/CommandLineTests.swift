@@ -304,6 +304,38 @@ struct CommandLineTests {
         #expect(try cli.run(["current", "--field", "id"]).stdout == "a\n")
     }
 
+    // Bug: `perch switch work --state <the config>` replaced the config with a state file, with no copy kept.
+    @Test("The config given as --state is refused and left as it was; exit 1")
+    func configAsState() throws {
+        let cli = try PerchCommandLine()
+        defer { cli.remove() }
+        try cli.writeConfig(#"{"version": 1, "accounts": [{"id": "work", "name": "Work"}]}"#)
+        let before = try String(contentsOfFile: cli.configPath, encoding: .utf8)
+        let result = try cli.run(["switch", "work", "--state", cli.configPath])
+        #expect(result.status == 1)
+        #expect(result.stderr.contains("is a Perch config (it lists accounts), not a state file"), "\(result.stderr)")
+        #expect(try String(contentsOfFile: cli.configPath, encoding: .utf8) == before)
+        #expect(try cli.run(["list"]).status == 0, "the config still loads")
+    }
+
+    // Bug: a `perch switch` that failed on an account unknown to its config cleared the shared current account.
+    @Test("A switch that fails (an account this config lacks) leaves the state file as it was")
+    func failedSwitchChangesNothing() throws {
+        let cli = try PerchCommandLine()
+        defer { cli.remove() }
+        try cli.writeConfig(#"{"accounts": [{"id": "work", "name": "Work"}, {"id": "oss", "name": "Open Source"}]}"#)
+        #expect(try cli.run(["switch", "oss"]).status == 0)
+        let before = try String(contentsOfFile: cli.statePath, encoding: .utf8)
+        let other = cli.home.appendingPathComponent("other.json").path
+        try #"{"accounts": [{"id": "work", "name": "Work"}]}"#.write(toFile: other, atomically: true, encoding: .utf8)
+        let result = try cli.run(["switch", "Wrk", "--config", other])
+        #expect(result.status == 1)
+        #expect(try String(contentsOfFile: cli.statePath, encoding: .utf8) == before)
+        #expect(!(try FileManager.default.contentsOfDirectory(atPath: (cli.statePath as NSString).deletingLastPathComponent)).contains {
+            $0.contains(".corrupt-")
+        }, "no copy set aside")
+    }
+
     @Test("A config with hooks that others can write is refused with the chmod to run, exit 2")
     func unsafeConfig() throws {
         let cli = try PerchCommandLine()

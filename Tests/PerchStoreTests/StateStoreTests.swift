@@ -29,6 +29,22 @@ struct StateStoreTests {
         }
     }
 
+    // Bug: a config passed as --state was taken for a state file (it has a version) and replaced, accounts and all.
+    @Test("a config given as the state file is neither read as state nor changed by a switch")
+    func configIsNotState() throws {
+        try withTemporaryFolder { folder in
+            let path = folder + "/accounts.json"
+            let config = #"{"version": 1, "accounts": [{"id": "work", "name": "Work"}]}"# + "\n"
+            try config.write(toFile: path, atomically: true, encoding: .utf8)
+            let store = StateStore(path: path)
+            #expect(throws: StateError.notState(path: path)) { try store.recordSwitch(to: "work", source: .cli) }
+            #expect(throws: StateError.notState(path: path)) { try store.load() }
+            #expect(throws: StateError.notState(path: path)) { try store.peek() }
+            #expect(try String(contentsOfFile: path, encoding: .utf8) == config)
+            #expect(try contents(of: folder).filter { $0 != "accounts.json.lock" } == ["accounts.json"], "nothing set aside or written beside it")
+        }
+    }
+
     @Test("a missing file loads the default state without a warning")
     func missingFile() throws {
         try withTemporaryFolder { folder in
