@@ -46,11 +46,23 @@ public struct CommandLineOptions: Hashable, Sendable {
     public var field: Field?
     /// `--limit N` of `perch history`: at most this many entries.
     public var limit: Int?
+    /// `--since DATE` of `perch report`: the first local day (year, month, day).
+    public var since: ReportDate?
+    /// `--until DATE` of `perch report`: the last local day, included.
+    public var until: ReportDate?
+    /// `--csv` of `perch report`.
+    public var csv = false
     /// `--exit-after-first-frame`: draw the first full frame, restore the terminal and exit 0
     /// (for measuring start-up).
     public var exitAfterFirstFrame = false
     /// `--reduce-motion`: draw every change of a sheet at once, without animation.
     public var reduceMotion = false
+    /// `--no-mouse`: leave the terminal's mouse reporting off for this run.
+    public var noMouse = false
+    /// `--theme NAME`: the colour theme for this run.
+    public var theme: ColorTheme?
+    /// The settings given as flags, which override the saved ones for this run.
+    public var flaggedSettings: Set<SettingKey> = []
     /// `--key-hold auto|kitty|repeat|off`: how a key hold is recognised.
     public var keyHold: KeyHoldPreference = .auto
     /// `--format F` of `perch list` (`--json` is `--format json`); nil for the default text.
@@ -127,6 +139,10 @@ public struct CommandLineOptions: Hashable, Sendable {
         }
         try checkShellAndFormat()
         try checkIdentityOperands()
+        if json, csv { throw UsageError(description: "options --json and --csv do not go together", usage: command.usage) }
+        if let since, let until, until < since {
+            throw UsageError(description: "--until \(until) is before --since \(since)", usage: command.usage)
+        }
     }
 
     /// Takes the words that are not options: `help`, the command, and the account of `switch`.
@@ -215,6 +231,7 @@ public struct CommandLineOptions: Hashable, Sendable {
                     usage: usage)
             }
             longPressMilliseconds = number
+            flaggedSettings.insert(.longPress)
         case .json:
             json = true
         case .field:
@@ -226,6 +243,24 @@ public struct CommandLineOptions: Hashable, Sendable {
             exitAfterFirstFrame = true
         case .reduceMotion:
             reduceMotion = true
+            flaggedSettings.insert(.reduceMotion)
+        case .noMouse:
+            noMouse = true
+            flaggedSettings.insert(.mouse)
+        case .theme:
+            guard let theme = ColorTheme(rawValue: value) ?? (value == "high-contrast" ? .highContrast : nil) else {
+                throw UsageError(
+                    description: "option --theme needs one of default, high-contrast, monochrome, not '\(value)'", usage: usage)
+            }
+            self.theme = theme
+            flaggedSettings.insert(.theme)
+        case .since, .until:
+            guard let date = ReportDate(value) else {
+                throw UsageError(description: "option \(option.names.last!) needs a date as YYYY-MM-DD, not '\(value)'", usage: usage)
+            }
+            if option == .since { since = date } else { until = date }
+        case .csv:
+            csv = true
         case .keyHold:
             guard let preference = KeyHoldPreference(rawValue: value) else {
                 throw UsageError(description: "option --key-hold needs one of auto, kitty, repeat, off, not '\(value)'", usage: usage)
@@ -273,7 +308,7 @@ public struct CommandLineOptions: Hashable, Sendable {
 /// An option of the command line.
 public enum Option: CaseIterable, Hashable, Sendable {
     case help, version, config, state, longPress, keyHold, reduceMotion, exitAfterFirstFrame, json, field, limit
-    case format, height
+    case format, height, noMouse, theme, since, until, csv
     // Tool identities (CommandLineOptions+Identities.swift).
     case dryRun, force, shell, files, undo, write, yes
 
@@ -293,6 +328,11 @@ public enum Option: CaseIterable, Hashable, Sendable {
         case .json: ["--json"]
         case .field: ["--field"]
         case .limit: ["--limit"]
+        case .since: ["--since"]
+        case .until: ["--until"]
+        case .csv: ["--csv"]
+        case .noMouse: ["--no-mouse"]
+        case .theme: ["--theme"]
         case .format: ["--format"]
         case .height: ["--height"]
         case .dryRun, .force, .shell, .files, .undo, .write, .yes: identityNames
@@ -305,10 +345,12 @@ public enum Option: CaseIterable, Hashable, Sendable {
         case .config, .state: "PATH"
         case .longPress, .limit, .height: "N"
         case .field: "id|name|handle"
+        case .since, .until: "DATE"
+        case .theme: "NAME"
         case .keyHold: "MODE"
         case .format: "ids|tsv|json"
         case .shell: "bash|zsh|fish"
-        case .help, .version, .json, .exitAfterFirstFrame, .reduceMotion, .dryRun, .force, .files, .undo, .write, .yes: nil
+        case .help, .version, .json, .exitAfterFirstFrame, .reduceMotion, .csv, .noMouse, .dryRun, .force, .files, .undo, .write, .yes: nil
         }
     }
 
@@ -339,9 +381,14 @@ public enum Option: CaseIterable, Hashable, Sendable {
                 + "draw the first full frame, restore the terminal and exit 0\n"
                 + "".padded(toColumns: 26) + "(measures start-up)"
         case .reduceMotion: text = "show sheets at once, without animation"
+        case .noMouse: text = "leave mouse reporting off (this run; Settings keeps a choice)"
+        case .theme: text = "colour theme: default, high-contrast or monochrome (this run)"
         case .json: text = "print JSON instead of text"
         case .field: text = "print only this field"
         case .limit: text = "print at most N entries"
+        case .since: text = "from this local day (YYYY-MM-DD)"
+        case .until: text = "to this local day, included (YYYY-MM-DD)"
+        case .csv: text = "print CSV instead of text"
         case .format: text = "print ids only, tab-separated fields, or JSON"
         case .height: text = "draw the picker in at most N rows (default: fitted, at most half the terminal)"
         case .dryRun, .force, .shell, .files, .undo, .write, .yes: text = identityHelp
@@ -355,7 +402,7 @@ public enum Option: CaseIterable, Hashable, Sendable {
 
 /// A command of `perch`, with what parsing and help need to know of it.
 public enum Command: CaseIterable, Hashable, Sendable {
-    case interface, list, current, switchAccount, history, initConfig, configPath, configCheck, configEdit
+    case interface, list, current, switchAccount, history, report, initConfig, configPath, configCheck, configEdit
     case pick, completion, manPage, doctor
     // Tool identities (CommandLineOptions+Identities.swift).
     case status, env, shellInit, setup, importAccounts
@@ -370,6 +417,7 @@ public enum Command: CaseIterable, Hashable, Sendable {
         case .current: "current"
         case .switchAccount: "switch"
         case .history: "history"
+        case .report: "report"
         case .initConfig: "init"
         case .configPath: "config path"
         case .configCheck: "config check"
@@ -385,10 +433,11 @@ public enum Command: CaseIterable, Hashable, Sendable {
     /// The options it takes.
     var options: [Option] {
         switch self {
-        case .interface: Option.common + [.longPress, .keyHold, .reduceMotion, .exitAfterFirstFrame, .version, .help]
+        case .interface: Option.common + [.longPress, .keyHold, .reduceMotion, .noMouse, .theme, .exitAfterFirstFrame, .version, .help]
         case .list: Option.common + [.json, .format, .help]
         case .current: Option.common + [.json, .field, .help]
         case .history: Option.common + [.json, .limit, .help]
+        case .report: Option.common + [.since, .until, .json, .csv, .help]
         case .switchAccount: Option.common + [.height, .dryRun, .force, .help]
         case .pick: Option.common + [.height, .help]
         case .initConfig, .configPath, .configCheck, .configEdit: Option.common + [.help]
@@ -416,6 +465,7 @@ public enum Command: CaseIterable, Hashable, Sendable {
         case .current: "print the current account (for shell prompts)"
         case .switchAccount: "switch to an account by id or name; - for the previous; none: pick"
         case .history: "print the recorded switches, newest first"
+        case .report: "print the time spent in each account (for timesheets)"
         case .initConfig: "write a starter config (never over an existing one)"
         case .configPath: "print the path of the config file"
         case .configCheck: "validate the config and report every problem"
@@ -524,6 +574,12 @@ public enum Command: CaseIterable, Hashable, Sendable {
         case .history:
             return "Prints `time  source  previous → account`, newest first (at most 10000 are kept).\n"
                 + "--json prints [{\"account\", \"previous\", \"time\", \"source\"}, …]."
+        case .report:
+            return "Time in an account runs from a switch to it until the next switch (or now).\n"
+                + "Dates are local (TZ, else the system's zone), shown with the zone; --since is the\n"
+                + "first day (default: 29 days before today), --until the last day, included\n"
+                + "(default: today). --csv prints id,name,minutes,hours; --json an object with\n"
+                + "since, until, timeZone, utcOffset, accounts [{id, name, seconds}] and totalSeconds."
         case .initConfig:
             return "Writes an example config to the config path (see perch config path), with every\n"
                 + "field shown once. Exit status 1 when a config is already there."
@@ -565,4 +621,45 @@ extension String {
         let width = DisplayWidth.columns(of: self)
         return width >= columns ? self + " " : self + String(repeating: " ", count: columns - width)
     }
+}
+
+/// A calendar date given on the command line (`2026-11-30`), read in the local time zone.
+public struct ReportDate: Hashable, Sendable, Comparable, CustomStringConvertible {
+    public var year: Int
+    public var month: Int
+    public var day: Int
+
+    public init(year: Int, month: Int, day: Int) {
+        self.year = year
+        self.month = month
+        self.day = day
+    }
+
+    /// Reads `YYYY-MM-DD`; nil when it is not a date that exists.
+    public init?(_ text: String) {
+        let parts = text.split(separator: "-", omittingEmptySubsequences: false)
+        guard parts.count == 3, parts[0].count == 4, parts[1].count == 2, parts[2].count == 2,
+            let year = Int(parts[0]), let month = Int(parts[1]), let day = Int(parts[2]), year >= 1970, (1...12).contains(month)
+        else { return nil }
+        // A day that does not exist (2026-02-30) comes back as another date.
+        let civil = WallTime.civil(fromDays: WallTime.days(year: year, month: month, day: day))
+        guard civil.year == year, civil.month == month, civil.day == day else { return nil }
+        self.init(year: year, month: month, day: day)
+    }
+
+    public var description: String {
+        func two(_ n: Int) -> String { n < 10 ? "0\(n)" : "\(n)" }
+        return "\(year)-\(two(month))-\(two(day))"
+    }
+
+    /// Days since 1970-01-01.
+    public var days: Int64 { WallTime.days(year: year, month: month, day: day) }
+
+    /// The date `count` days later.
+    public func adding(days count: Int64) -> ReportDate {
+        let civil = WallTime.civil(fromDays: days + count)
+        return ReportDate(year: civil.year, month: civil.month, day: civil.day)
+    }
+
+    public static func < (a: ReportDate, b: ReportDate) -> Bool { a.days < b.days }
 }

@@ -29,6 +29,7 @@ struct CommandLineTool {
             console.write(ManPage.text)
             return ExitStatus.ok
         case .history: return history()
+        case .report: return report()
         case .initConfig: return initConfig()
         case .configPath:
             console.print(paths.config)

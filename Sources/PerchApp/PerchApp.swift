@@ -92,20 +92,36 @@ public enum PerchApp {
         } catch {
             banner = "Could not read the state file: \(error)"
         }
+        // Saved settings, then the flags of this run over them.
+        let settingsPath = SettingsFile.path(besideConfig: paths.config)
+        let savedSettings = SettingsFile.read(settingsPath)
+        if banner == nil { banner = savedSettings.warning }
+        var flags = Settings()
+        flags.longPressMilliseconds = options.longPressMilliseconds
+        flags.reduceMotion = options.reduceMotion
+        flags.mouse = !options.noMouse
+        flags.theme = options.theme ?? .standard
+        let settings = SettingsState(file: savedSettings.settings, flags: flags, flagged: options.flaggedSettings)
         let (keyHold, typedAhead) = startKeyboardProtocol(options.keyHold, backend: backend)
         var info = RunInfo(
-            longPressMilliseconds: options.longPressMilliseconds, configDescription: config.description, statePath: paths.state)
+            longPressMilliseconds: settings.values.longPressMilliseconds, configDescription: config.description, statePath: paths.state,
+            settingsPath: settingsPath)
         info.keyHold = keyHold
+        // The history is for Stats: one that cannot be read shows as none.
+        let history = SwitchHistory(records: (try? store.history.read()) ?? [])
         let state = AppState(
-            accounts: config.accounts, saved: saved, size: backend.size, info: info, reduceMotion: options.reduceMotion, banner: banner)
-        var gestures = GestureRecognizer.Configuration(longPressMilliseconds: options.longPressMilliseconds)
+            accounts: config.accounts, saved: saved, size: backend.size, info: info, reduceMotion: options.reduceMotion, banner: banner,
+            history: history, settings: settings)
+        if !settings.values.mouse { backend.write(control: Array(EventLoop.mouseOff.utf8)) }
+        var gestures = GestureRecognizer.Configuration(longPressMilliseconds: settings.values.longPressMilliseconds)
         gestures.keyHoldMode = keyHold
         // Measuring start-up needs no watch on the state folder.
         let watcher = options.exitAfterFirstFrame ? nil : StateWatcher(watching: paths.state)
         let loop = EventLoop(
             state: state, backend: backend, store: store, gestures: gestures, watcher: watcher, configPath: paths.config,
             typedAhead: typedAhead,
-            identities: IdentitySwitcher(environment: .current(statePath: paths.state), samplesOnly: config.path == nil))
+            identities: IdentitySwitcher(environment: .current(statePath: paths.state), samplesOnly: config.path == nil),
+            wallClock: { LocalTime.now(monotonic: MonotonicClock.now()) }, settingsPath: settingsPath)
         if options.keyHold == .auto, keyHold == .autoRepeat {
             // A terminal slow to start may answer the query after the probe gave up.
             loop.lateKeyboardProtocolReply = { backend.pushKeyboardFlags(KeyboardProtocolProbe.flags) }

@@ -96,7 +96,7 @@ public enum ConfigLoader {
             throw .unreadable(error)
         }
         let parsed = try parse(file.bytes, path: paths.config, reportUnknownKeys: reportUnknownKeys)
-        if parsed.accounts.contains(where: { $0.onSwitch != nil }) {
+        if parsed.accounts.contains(where: \.runsCommands) {
             // As ssh does with its config: commands that others could change are not run.
             if file.mode & 0o022 != 0 { throw .unsafePermissions(path: paths.config, mode: file.mode) }
             if file.owner != getuid(), file.owner != 0 { throw .unsafeOwner(path: paths.config, owner: file.owner) }

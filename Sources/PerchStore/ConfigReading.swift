@@ -17,7 +17,7 @@ struct ConfigReading {
 
     /// The keys of format version 1, top level and account.
     static let fileKeys = ["version", "accounts"]
-    static let accountKeys = ["id", "name", "handle", "group", "color", "onSwitch"]
+    static let accountKeys = ["id", "name", "handle", "group", "color", "onSwitch", "catalog"]
 
     private mutating func place(_ value: JSONDocument.Index) -> String {
         if positions == nil { positions = JSONDocument.Positions(document) }
@@ -158,7 +158,7 @@ struct ConfigReading {
     /// Where each of ``accountKeys`` is in one account, by position in that list (no array: one
     /// allocation per account was a tenth of the load).
     private struct Fields {
-        var id, name, handle, group, color, onSwitch: JSONDocument.Index?
+        var id, name, handle, group, color, onSwitch, catalog: JSONDocument.Index?
 
         subscript(field: Int) -> JSONDocument.Index? {
             get {
@@ -168,7 +168,8 @@ struct ConfigReading {
                 case 2: handle
                 case 3: group
                 case 4: color
-                default: onSwitch
+                case 5: onSwitch
+                default: catalog
                 }
             }
             set {
@@ -178,7 +179,8 @@ struct ConfigReading {
                 case 2: handle = newValue
                 case 3: group = newValue
                 case 4: color = newValue
-                default: onSwitch = newValue
+                case 5: onSwitch = newValue
+                default: catalog = newValue
                 }
             }
         }
@@ -232,6 +234,7 @@ struct ConfigReading {
         let group = string(3, required: false)
         let colorName = string(4, required: false)
         let onSwitch = string(5, required: false)
+        let catalog = catalogCommands(values.catalog, path: path)
         // Sorted: the message order must not depend on the order of keys in the file.
         if !unknown.isEmpty {
             for (key, at) in unknown.sorted(by: { $0.key < $1.key }) {
@@ -259,7 +262,47 @@ struct ConfigReading {
             identities = identities.taking(tool, from: parsed.identities)
         }
         guard problems.count == before, let id, let name else { return (nil, id, values[0]) }
-        let account = Account(id: id, name: name, handle: handle, group: group, color: color, onSwitch: onSwitch, identities: identities)
+        let account = Account(id: id, name: name, handle: handle, group: group, color: color, onSwitch: onSwitch, identities: identities,
+            catalog: catalog)
         return (account, id, values[0])
+    }
+
+    /// The keys of an account's `catalog` object.
+    static let catalogKeys = ["command", "preview", "open"]
+
+    /// An account's `catalog` (`{"command": "…", "preview": "…", "open": "…"}`, each optional and
+    /// a string with something in it); nil when absent or null. Problems are collected like the
+    /// other fields'; unknown keys are warnings when asked for.
+    private mutating func catalogCommands(_ value: JSONDocument.Index?, path: () -> String) -> CatalogCommands? {
+        guard let value, document.kind(value) != .null else { return nil }
+        guard document.kind(value) == .object else {
+            problem(value, #"\#(path()).catalog: expected an object like {"command": "gh repo list"}"#)
+            return nil
+        }
+        var commands = CatalogCommands()
+        for (key, member) in document.members(value) {
+            guard let field = Self.catalogKeys.firstIndex(where: { document.keyEquals(key, $0) }) else {
+                if reportUnknownKeys {
+                    warning(key, unknownKeyWarning(document.string(key) ?? "", at: path() + ".catalog", known: Self.catalogKeys))
+                }
+                continue
+            }
+            let name = Self.catalogKeys[field]
+            guard document.kind(member) != .null else { continue }
+            guard let text = document.string(member) else {
+                problem(member, "\(path()).catalog.\(name): expected a string")
+                continue
+            }
+            if text.allSatisfy(\.isWhitespace) {
+                problem(member, "\(path()).catalog.\(name): must not be empty (leave the key out instead)")
+                continue
+            }
+            switch field {
+            case 0: commands.command = text
+            case 1: commands.preview = text
+            default: commands.open = text
+            }
+        }
+        return commands
     }
 }

@@ -188,6 +188,27 @@ public struct StateStore: Sendable {
         }
     }
 
+    /// Keeps what each account's panes looked like (``SavedState/panes``): under the lock, reads
+    /// the file again, replaces its `panes` and writes it back atomically; nothing else changes
+    /// and no history is written. A file from a newer Perch is left alone.
+    /// - Throws: ``StateError`` when the file cannot be read or written, or the lock fails.
+    public func savePanes(_ panes: [String: AccountPanes], lockTimeoutMilliseconds: Int = 2000) throws(StateError) {
+        try locked(timeoutMilliseconds: lockTimeoutMilliseconds) { () throws(StateError) in
+            var current = SavedState()
+            switch try read() {
+            case .missing: break
+            case .state(let state):
+                if state.version > SavedState.currentVersion { throw StateError.newerVersion(path: path, version: state.version) }
+                current = state
+            case .corrupt:
+                _ = try setAsideIfCorrupt()
+            }
+            current.version = SavedState.currentVersion
+            current.panes = panes.isEmpty ? nil : panes
+            try write(current)
+        }
+    }
+
     /// The current time as ISO 8601 in UTC with whole seconds, e.g. `2026-11-30T08:31:00Z`.
     public static func timestamp() -> String {
         Date.now.ISO8601Format()

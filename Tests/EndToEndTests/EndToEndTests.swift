@@ -126,7 +126,8 @@ struct EndToEndTests {
 
     @Test("The Catalog's scroll position and cursor survive a round trip through another tab")
     func catalogScrollSurvivesTabSwitch() throws {
-        let session = try TmuxSession.started()
+        let (session, home) = try TmuxSession.startedSignedIn()
+        defer { try? FileManager.default.removeItem(at: home) }
         try session.mousePress(column: catalogColumn, row: tabRow)
         try session.mouseRelease(column: catalogColumn, row: tabRow)
         #expect(try session.waitFor("Catalog ·"))

@@ -89,7 +89,8 @@ struct PresentationEndToEndTests {
 
     @Test("A mouse long-press on a Catalog item shows the preview and the menu while held; Pin moves the item to the top")
     func contextMenuLongPressAndPin() throws {
-        let session = try TmuxSession.started()
+        let (session, home) = try TmuxSession.startedSignedIn()
+        defer { try? FileManager.default.removeItem(at: home) }
         try session.expectAfter("2", shows: "Catalog ·")
         // Row 5 is the fifth item; remember its title.
         let row = try session.screen()[5]
@@ -111,7 +112,8 @@ struct PresentationEndToEndTests {
 
     @Test("Shift-F10 opens the context menu and Open shows the item in a cover over the tab bar; Enter opens it too; Esc returns")
     func coverHidesTheTabBar() throws {
-        let session = try TmuxSession.started()
+        let (session, home) = try TmuxSession.startedSignedIn()
+        defer { try? FileManager.default.removeItem(at: home) }
         try session.expectAfter("2", shows: "Catalog ·")
         try session.send("j", "j")
         // The screen to come back to is read once the cursor has moved (read at once, it was

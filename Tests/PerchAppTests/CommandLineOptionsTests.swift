@@ -195,7 +195,7 @@ struct KeyHelpTests {
     @Test("the holdable keys are those of KeyBindings.holds, and each acts only where the table says")
     func holdsFromTheTable() {
         #expect(GestureRecognizer.Configuration().holdableKeys == KeyBindings.holdableKeys)
-        var state = AppState(accounts: Account.samples, size: Size(width: 80, height: 24))
+        var state = AppState(accounts: Account.samples, saved: SavedState(currentAccount: "work"), size: Size(width: 80, height: 24))
         for tab in Tab.allCases {
             _ = state.update(.key(.char(tab.shortcut)))
             for hold in KeyBindings.holds {
@@ -231,7 +231,8 @@ struct KeyHoldOptionTests {
 
     @Test("--key-hold with another value is a usage error naming the four")
     func badKeyHold() {
-        #expect(throws: CommandLineOptions.UsageError(description: "option --key-hold needs one of auto, kitty, repeat, off, not 'always'")) {
+        #expect(throws: CommandLineOptions.UsageError(description: "option --key-hold needs one of auto, kitty, repeat, off, not 'always'"))
+        {
             try CommandLineOptions(parsing: ["--key-hold", "always"])
         }
         #expect(CommandLineOptions().keyHold == .auto)

@@ -12,7 +12,8 @@ extension LoopSuites {
     struct EventLoopTests {
         /// Runs a loop over `input` (all written before it starts, then the pipe closed unless it
         /// ends in `q`); returns the backend, the final state and the exit status.
-        func run(_ input: String, store: StateStore?) throws -> (RecordingBackend, AppState, Int32) {
+        /// - Parameter current: the account current at start (the Catalog lists the sample entries of one).
+        func run(_ input: String, store: StateStore?, current: String? = nil) throws -> (RecordingBackend, AppState, Int32) {
             var ends: [Int32] = [0, 0]
             #expect(pipe(&ends) == 0)
             let bytes = Array(input.utf8)
@@ -20,7 +21,7 @@ extension LoopSuites {
             close(ends[1])
             defer { close(ends[0]) }
             let backend = RecordingBackend(size: Size(width: 80, height: 24), inputDescriptor: ends[0])
-            let state = AppState(accounts: Account.samples, size: backend.size)
+            let state = AppState(accounts: Account.samples, saved: SavedState(currentAccount: current), size: backend.size)
             let loop = EventLoop(state: state, backend: backend, store: store, gestures: .init())
             let status = loop.run()
             return (backend, loop.state, status)
@@ -56,7 +57,7 @@ extension LoopSuites {
 
         @Test("Copy id in a Catalog item's context menu sends OSC 52 with the base64 of the id, through the backend")
         func copyIDSendsOSC52() throws {
-            let (backend, state, _) = try run("2mjj\r", store: nil)
+            let (backend, state, _) = try run("2mjj\r", store: nil, current: "personal")
             let id = state.catalogItems[0].id
             #expect(backend.controls == [OSC52.sequence(for: id)])
             #expect(state.presented.isEmpty)
@@ -64,7 +65,7 @@ extension LoopSuites {
 
         @Test("the end of input (the terminal went away) ends the loop with 129 and restores the terminal")
         func endOfInput() throws {
-            let (backend, state, status) = try run("2jjj", store: nil)
+            let (backend, state, status) = try run("2jjj", store: nil, current: "personal")
             #expect(status == 128 + SIGHUP)
             #expect(backend.calls.last == "shutdown")
             #expect(state.selectedTab == .catalog && state.catalog.cursor == 3, "input before the end was handled")
@@ -73,7 +74,7 @@ extension LoopSuites {
         @Test("a backlog of keys in one read is drawn as one frame, not one per key")
         func backlogIsOneFrame() throws {
             // The first frame, then one for the 301 keys of the read; then the end of input.
-            let (backend, state, _) = try run("2" + String(repeating: "j", count: 300), store: nil)
+            let (backend, state, _) = try run("2" + String(repeating: "j", count: 300), store: nil, current: "personal")
             #expect(state.catalog.cursor == 59)
             #expect(backend.frames.count == 2, "\(backend.frames.count) frames")
             #expect(backend.frames.last?.lines[0].hasSuffix("60/60 ") == true)

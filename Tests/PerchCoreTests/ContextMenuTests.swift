@@ -74,7 +74,7 @@ struct ContextMenuTests {
                 _ = state.update(event)
             }
         }
-        #expect(state.presented == [.cover(.item(state.catalogItems[2]))])
+        #expect(state.presented == [.cover(.item(state.catalogItems[2], scroll: 0))])
     }
 
     @Test("a hold of Enter (as the recogniser reports it with key release events) opens the menu of the item under the cursor")
@@ -158,7 +158,7 @@ struct ContextMenuTests {
         _ = press(&state, KeyEvent(.pageDown), .char("k"))
         let before = state
         _ = press(&state, .char("m"), .char("k"), enter)
-        guard case .cover(.item(let item))? = state.presented.last else {
+        guard case .cover(.item(let item, _))? = state.presented.last else {
             Issue.record("no cover")
             return
         }
@@ -282,7 +282,7 @@ struct CatalogOpenTests {
         var state = catalogState()
         _ = state.update(.key(.char("j")))
         _ = state.update(.key(KeyEvent(.enter)))
-        #expect(state.presented == [.cover(.item(state.catalogItems[1]))])
+        #expect(state.presented == [.cover(.item(state.catalogItems[1], scroll: 0))])
     }
 
     @Test("a click on another row moves the cursor there; a click on the cursor's row (a double click) opens it")
@@ -292,7 +292,7 @@ struct CatalogOpenTests {
         #expect(state.catalog.cursor == 4)
         #expect(state.presented.isEmpty)
         _ = state.update(.tap(.catalogRow(4)))
-        #expect(state.presented == [.cover(.item(state.catalogItems[4]))])
+        #expect(state.presented == [.cover(.item(state.catalogItems[4], scroll: 0))])
     }
 
     @Test("Shift-F10 opens the context menu, as m and the Menu key do")

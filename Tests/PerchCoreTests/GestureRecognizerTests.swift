@@ -501,7 +501,7 @@ struct EnterReleaseTests {
         let pressed = run([(.key(enter), 1_000)])
         #expect(pressed.presented.isEmpty, "nothing yet while the key is down")
         let released = run([(.key(enter), 1_000), (.keyRelease(enter), 1_120)])
-        #expect(released.presented == [.cover(.item(released.catalogItems[0]))])
+        #expect(released.presented == [.cover(.item(released.catalogItems[0], scroll: 0))])
     }
 
     @Test("Enter held: the context menu opens at the long-press duration, and the release opens nothing more")

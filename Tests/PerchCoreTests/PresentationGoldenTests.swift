@@ -71,6 +71,88 @@ private let cases: [PresentationCase] = [
         }),
 ]
 
+/// The wall clock of the Stats screens: Tuesday 2026-12-01, 14:05 in Paris (CET, UTC+01:00).
+let statsWallTime = WallTime(seconds: WallTime.parseISO8601("2026-12-01T13:05:00Z")!, utcOffset: 3600, zone: "CET")
+
+/// A little history: six switches over three days, the last one 35 minutes ago.
+let littleHistory = SwitchHistory(events: [
+    SwitchEvent(account: "work", time: WallTime.parseISO8601("2026-11-29T08:00:00Z")!, source: .tui),
+    SwitchEvent(account: "personal", time: WallTime.parseISO8601("2026-11-29T17:30:00Z")!, source: .cli),
+    SwitchEvent(account: "work", time: WallTime.parseISO8601("2026-11-30T08:15:00Z")!, source: .tui),
+    SwitchEvent(account: "oss", time: WallTime.parseISO8601("2026-11-30T12:00:00Z")!, source: .tui, here: true),
+    SwitchEvent(account: "work", time: WallTime.parseISO8601("2026-12-01T08:00:00Z")!, source: .cli),
+    SwitchEvent(account: "personal", time: WallTime.parseISO8601("2026-12-01T12:30:00Z")!, source: .tui, here: true),
+])
+
+/// 10,000 switches among the sample accounts over the 40 days before the Stats clock, at
+/// deterministic pseudo-random times (more on weekdays).
+let bigHistory: SwitchHistory = {
+    var seed: UInt64 = 42
+    let ids = Account.samples.map(\.id)
+    let end = statsWallTime.seconds
+    let span: Int64 = 40 * 86_400
+    var events: [SwitchEvent] = []
+    for index in 0..<10_000 {
+        seed = seed &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
+        let time = end - span + Int64((seed >> 20) % UInt64(span))
+        let account = ids[Int((seed >> 45) % UInt64(ids.count))]
+        events.append(SwitchEvent(account: account, time: time, source: index % 3 == 0 ? .cli : .tui))
+    }
+    return SwitchHistory(events: events)
+}()
+
+/// Stats on the fixed clock with `history`.
+func statsCase(_ name: String, _ history: SwitchHistory) -> PresentationCase {
+    PresentationCase(name: name) { state in
+        state.history = history
+        _ = state.update(.wallClock(statsWallTime))
+        _ = state.update(.key(.char("3")))
+    }
+}
+
+private let commandAccounts: [Account] = [
+    Account(id: "me", name: "Me"),
+    Account(
+        id: "gh", name: "GitHub", handle: "@ada",
+        catalog: CatalogCommands(command: "gh repo list", preview: "gh repo view \"$PERCH_ITEM_ID\"", open: "gh repo view --web")),
+]
+
+private let commandCases: [PresentationCase] = [
+    PresentationCase(
+        name: "catalog-command-loading",
+        setUp: { state in
+            _ = state.update(.key(.char("2")), at: 2_345)
+        }, accounts: commandAccounts),
+    PresentationCase(
+        name: "catalog-command-failed",
+        setUp: { state in
+            _ = state.update(.key(.char("2")))
+            _ = state.update(
+                .catalogFailed(accountID: "gh", reason: "exited with status 4\nerror: \u{1B}[31mnot logged in\u{1B}[0m\nrun gh auth login"))
+        }, accounts: commandAccounts),
+    PresentationCase(
+        name: "catalog-command-preview",
+        setUp: { state in
+            _ = state.update(.key(.char("2")))
+            let items = (1...40).map {
+                CatalogItem(id: "ada/repo-\($0)", title: "ada/repo-\($0)", detail: "Repository number \($0)", kind: "")
+            }
+            _ = state.update(.catalogLoaded(accountID: "gh", items: items, skipped: 0))
+            _ = state.update(.key(.char("j")))
+            _ = state.update(.key(.char("m")))
+            _ = state.update(
+                .catalogPreviewed(accountID: "gh", itemID: "ada/repo-2", .text("ada/repo-2\n\u{1B}]0;owned\u{07}Stars: 12\tForks: 3\n")))
+        }, accounts: commandAccounts),
+    PresentationCase(
+        name: "catalog-config-fields", setUp: PresentationCase.keys(.char("2")),
+        accounts: [
+            Account(id: "me", name: "Me"),
+            Account(
+                id: "work", name: "Work", handle: "@ada.work", group: "Jobs", color: .blue,
+                onSwitch: "git config --global user.email ada@work.example"),
+        ]),
+]
+
 private let sizes = [Size(width: 80, height: 24), Size(width: 40, height: 12), Size(width: 200, height: 60)]
 
 /// Golden screens of every presentation at three sizes, in `Golden/NAME-WxH.txt`, each row with
@@ -79,7 +161,17 @@ private let sizes = [Size(width: 80, height: 24), Size(width: 40, height: 12), S
 struct PresentationGoldenTests {
     static let folder = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("Golden")
 
-    @Test("each presentation at 80×24, 40×12 and 200×60", arguments: cases, sizes)
+    @Test(
+        "Stats with no history, a little and 10,000 switches, at 80×24 and 200×60",
+        arguments: [
+            statsCase("stats-none", SwitchHistory()), statsCase("stats-little", littleHistory), statsCase("stats-10000", bigHistory),
+        ],
+        [Size(width: 80, height: 24), Size(width: 200, height: 60)])
+    func statsGolden(_ presentation: PresentationCase, _ size: Size) throws {
+        try golden(presentation, size)
+    }
+
+    @Test("each presentation at 80×24, 40×12 and 200×60", arguments: cases + commandCases, sizes)
     func golden(_ presentation: PresentationCase, _ size: Size) throws {
         var state = AppState(accounts: presentation.accounts, saved: SavedState(currentAccount: presentation.accounts[1].id), size: size)
         presentation.setUp(&state)

@@ -181,43 +181,60 @@ struct RenderTests {
         #expect(lines[23] == tabLabels80)
     }
 
-    @Test("the Stats pane: one bar per account, scaled to the most switches")
+    @Test("the Stats pane: time per account as bars with hours and minutes, the current interval counting up")
     func statsPane() {
-        let saved = SavedState(currentAccount: "work", switchCount: 3, switchesPerAccount: ["work": 2, "oss": 1])
-        var state = AppState(accounts: Account.samples, saved: saved, size: Size(width: 80, height: 24))
-        _ = state.update(.key(.char("3")))
-        // Names take 12 columns ("Side Project"), bars start at column 3 + 12 + 2 = 17 and
-        // the longest bar is 80 - 12 - 14 = 54 cells.
-        expectLines(
-            state.render().lines,
-            expectedScreen([
-                0: pad(" Stats · switches per account", 72) + "total 3",
-                1: pad(" ● Work", 17) + String(repeating: "█", count: 54) + " 2",
-                2: pad("   Personal", 17) + " 0",
-                3: pad("   Open Source", 17) + String(repeating: "█", count: 27) + " 1",
-                4: pad("   Side Project", 17) + " 0",
-                22: rule,
-                23: tabLabels80,
-            ]))
+        let base = WallTime.parseISO8601("2026-12-01T08:00:00Z")!
+        let history = SwitchHistory(events: [
+            SwitchEvent(account: "work", time: base, source: .tui),
+            SwitchEvent(account: "oss", time: base + 2 * 3600, source: .cli),
+        ])
+        var state = AppState(
+            accounts: Account.samples, saved: SavedState(currentAccount: "oss"), size: Size(width: 80, height: 24), history: history)
+        _ = state.update(.wallClock(WallTime(seconds: base + 3 * 3600, monotonic: 0)), at: 0)
+        _ = state.update(.key(.char("3")), at: 0)
+        var lines = state.render().lines
+        let today = lines.firstIndex { $0.hasPrefix(" Today") } ?? 0
+        #expect(lines[today + 1].contains("Work") && lines[today + 1].hasSuffix("2h 00m "), "\(lines[today + 1])")
+        #expect(lines[today + 2].contains("● Open Source") && lines[today + 2].hasSuffix("1h 00m "), "\(lines[today + 2])")
+        let longest = lines[today + 1].filter { $0 == "█" }.count
+        let half = lines[today + 2].filter { $0 == "█" }.count
+        #expect(longest > 0 && abs(longest - 2 * half) <= 1, "bars scale to the most time")
+        // Twenty minutes later (no new wall clock reading: the loop's clock runs on), the
+        // current interval has grown.
+        _ = state.update(.animationFrame, at: 20 * 60 * 1000)
+        lines = state.render().lines
+        #expect(lines[today + 2].hasSuffix("1h 20m "), "\(lines[today + 2])")
+        #expect(state.nextWallClockDeadline == Int64(21 * 60 * 1000), "the next minute, while Stats is shown")
+        _ = state.update(.key(.char("1")))
+        #expect(state.nextWallClockDeadline == nil, "no wake-ups for Stats elsewhere")
     }
 
-    @Test("the Settings pane shows the run's facts and its action row")
+    @Test("the Settings pane shows the run's files, its actions and each kept setting with its value and source")
     func settingsPane() {
-        let info = RunInfo(longPressMilliseconds: 750, configDescription: "/c/accounts.json", statePath: "/s/state.json")
-        var state = AppState(accounts: Account.samples, size: Size(width: 80, height: 24), info: info)
+        let info = RunInfo(configDescription: "/c/accounts.json", statePath: "/s/state.json", settingsPath: "/c/settings.json")
+        var file = SavedSettings()
+        file.sheetStyle = "inset"
+        var flags = Settings()
+        flags.longPressMilliseconds = 750
+        let settings = SettingsState(file: file, flags: flags, flagged: [.longPress])
+        var state = AppState(accounts: Account.samples, size: Size(width: 80, height: 24), info: info, settings: settings)
         _ = state.update(.key(.char("4")))
         expectLines(
             state.render().lines,
             expectedScreen([
                 0: " Settings",
-                1: pad("   Long-press duration", 25) + "750 ms",
-                2: pad("   Key hold", 25) + "from auto-repeat (no release events)",
-                3: pad("   Config file", 25) + "/c/accounts.json",
-                4: pad("   State file", 25) + "/s/state.json",
+                1: pad("   Key hold", 25) + "from auto-repeat (no release events)",
+                2: pad("   Config file", 25) + "/c/accounts.json",
+                3: pad("   State file", 25) + "/s/state.json",
+                4: pad("   Settings file", 25) + "/c/settings.json",
                 6: " ▸ Switch account…  (Enter)",
                 7: "   Add account…  (Enter)",
-                8: "   Reduce motion: on  (Enter)",
-                9: "   Sheet style: edge to edge  (Enter)",
+                8: pad("   Reduce motion", 25) + pad("off", 19) + "  default",
+                9: pad("   Sheet style", 25) + pad("inset", 19) + "  saved",
+                10: pad("   Long-press duration", 25) + pad("750 ms  ←/→", 19) + "  flag",
+                11: pad("   Mouse", 25) + pad("on", 19) + "  default",
+                12: pad("   Colour theme", 25) + pad("default", 19) + "  default",
+                13: "   Edit config…  (Enter)",
                 22: rule,
                 23: tabLabels80,
             ]))
@@ -306,7 +323,8 @@ struct RenderTests {
         var state = AppState(accounts: [long], saved: SavedState(currentAccount: "long"), size: Size(width: 60, height: 24))
         state.selectedTab = .catalog
         let header = state.render().lines[0]
-        #expect(header.hasSuffix("1/60 "), "\(header)")
+        // Without a catalog command the Catalog lists the config fields: id and name.
+        #expect(header.hasSuffix("1/2 "), "\(header)")
         #expect(header.contains("…"))
     }
 
@@ -320,22 +338,25 @@ struct RenderTests {
         #expect(row.contains("…") && row.hasSuffix("/state.json"), "\(row)")
     }
 
-    // Bug: switch counts near Int.max made the Stats bar arithmetic trap.
-    @Test("Stats draws huge counts without trapping")
-    func statsHugeCounts() {
-        let saved = SavedState(currentAccount: "work", switchCount: Int.max, switchesPerAccount: ["work": Int.max, "oss": Int.max / 2])
-        var state = AppState(accounts: Account.samples, saved: saved, size: Size(width: 80, height: 24))
+    // Bug: switch counts near Int.max made the Stats bar arithmetic trap; intervals of
+    // thousands of years must not either.
+    @Test("Stats draws huge intervals without trapping")
+    func statsHugeIntervals() {
+        let history = SwitchHistory(events: [
+            SwitchEvent(account: "work", time: -62_000_000_000, source: .tui), SwitchEvent(account: "oss", time: 0, source: .cli),
+        ])
+        var state = AppState(
+            accounts: Account.samples, saved: SavedState(currentAccount: "oss"), size: Size(width: 80, height: 24), history: history)
+        _ = state.update(.wallClock(WallTime(seconds: 253_402_300_000)))
         state.selectedTab = .stats
         let lines = state.render().lines
-        #expect(
-            lines.contains { $0.contains("Work") && $0.contains("█") && $0.hasSuffix("\(Int.max)") }
-                || lines.contains { $0.contains("Work") && $0.contains("\(Int.max)") })
+        #expect(lines.contains { $0.contains("Open Source") && $0.contains("█") && $0.contains("h ") })
     }
 
     // Bug: a banner longer than the screen was cut off, hiding the file name it was about.
     @Test("a long banner wraps onto up to three rows above the tab bar; clicks there hit nothing")
     func bannerWraps() {
-        var state = AppState(accounts: Account.samples, size: Size(width: 80, height: 24))
+        var state = AppState(accounts: Account.samples, saved: SavedState(currentAccount: "work"), size: Size(width: 80, height: 24))
         state.selectedTab = .catalog
         state.banner =
             "State file could not be parsed; kept it as state.json.corrupt-2026-11-30T080130Z and started afresh. "

@@ -69,7 +69,7 @@ struct ScreenDiffTests {
 
     @Test("a Catalog cursor move changes the two gutters and the position, not the two rows")
     func catalogCursorMove() {
-        var state = AppState(accounts: Account.samples, size: Size(width: 80, height: 24))
+        var state = AppState(accounts: Account.samples, saved: SavedState(currentAccount: "work"), size: Size(width: 80, height: 24))
         _ = state.update(.key(.char("2")))
         let before = state.render()
         _ = state.update(.key(.char("j")))

@@ -330,7 +330,7 @@ struct KeyHoldContextTests {
     // Bug: picking an account from a sheet over an item's cover left the old account's item showing.
     @Test("picking an account from a sheet over a cover closes the cover too")
     func pickClosesCover() {
-        var state = AppState(accounts: Account.samples, size: Size(width: 80, height: 24))
+        var state = AppState(accounts: Account.samples, saved: SavedState(currentAccount: "work"), size: Size(width: 80, height: 24))
         state.selectedTab = .catalog
         _ = state.update(.key(.char("m")))
         _ = state.update(.key(KeyEvent(.enter)))
@@ -344,7 +344,7 @@ struct KeyHoldContextTests {
 
     @Test("a held Enter opens the context menu once; its later repeats are swallowed; presses after it are presses")
     func heldEnterThenPresses() {
-        var state = AppState(accounts: Account.samples, size: Size(width: 80, height: 24))
+        var state = AppState(accounts: Account.samples, saved: SavedState(currentAccount: "work"), size: Size(width: 80, height: 24))
         state.selectedTab = .catalog
         var recognizer = GestureRecognizer(configuration: .init(longPressMilliseconds: 500))
         func press(at time: Int64) -> [AppEvent] {

@@ -30,6 +30,14 @@ struct FrameBench {
         _ = moved.update(.key(.char("j")))
         let samples = timeRuns(runs: runs, prepare: { backend.draw(catalog.render()) }, body: { backend.draw(moved.render()) })
         figures.append(Figure(id: "frame_cursor_move_\(size.width)x\(size.height)", timed: samples))
+        // The same move in a Catalog of 100,000 lines from a source, at its end: a frame draws
+        // only the rows on screen, so it should cost what the move above costs.
+        var big = Scenarios.catalogFromSource(lines: 100_000, size: size)
+        _ = big.update(.key(.char("G")))
+        var bigMoved = big
+        _ = bigMoved.update(.key(.char("k")))
+        let bigSamples = timeRuns(runs: runs, prepare: { backend.draw(big.render()) }, body: { backend.draw(bigMoved.render()) })
+        figures.append(Figure(id: "frame_source_cursor_move_\(size.width)x\(size.height)", timed: bigSamples))
         return figures
     }
 }

@@ -11,7 +11,14 @@ enum Scenarios {
     /// context menu (`m`) and its full-screen cover (Open).
     static func screens(size: Size, accounts: [Account] = Account.samples) -> [(String, AppState)] {
         let saved = SavedState(currentAccount: accounts[accounts.count / 2].id, switchCount: 3, switchesPerAccount: [accounts[0].id: 3])
-        let base = AppState(accounts: accounts, saved: saved, size: size)
+        // Stats draws from a full history: 10,000 switches among the accounts over 40 days.
+        let end: Int64 = 1_796_000_000
+        let history = SwitchHistory(
+            events: (0..<10_000).map { index in
+                SwitchEvent(account: accounts[index * 7 % accounts.count].id, time: end - 40 * 86_400 + Int64(index) * 345, source: .tui)
+            })
+        var base = AppState(accounts: accounts, saved: saved, size: size, history: history)
+        _ = base.update(.wallClock(WallTime(seconds: end)))
         var result: [(String, AppState)] = []
         for tab in Tab.allCases {
             var state = base
@@ -42,7 +49,7 @@ enum Scenarios {
 
     /// The actions whose changed cells (and, in bench.py, bytes) are counted.
     static func actions(size: Size) -> [Action] {
-        let base = AppState(accounts: Account.samples, size: size)
+        let base = AppState(accounts: Account.samples, saved: SavedState(currentAccount: "personal"), size: size)
         var catalog = base
         _ = catalog.update(.key(.char(Tab.catalog.shortcut)))
         var sheet = base
@@ -53,5 +60,17 @@ enum Scenarios {
             Action(id: "sheet_open", before: base, key: .char("a")),
             Action(id: "sheet_cursor_move", before: sheet, key: KeyEvent(.down)),
         ]
+    }
+
+    /// The Catalog of an account whose `catalog.command` printed `lines` lines, shown.
+    static func catalogFromSource(lines: Int, size: Size) -> AppState {
+        let account = Account(id: "src", name: "Source", catalog: CatalogCommands(command: "seq \(lines)"))
+        var state = AppState(accounts: [account], saved: SavedState(currentAccount: "src"), size: size)
+        _ = state.update(.key(.char(Tab.catalog.shortcut)))
+        let items = (1...lines).map {
+            CatalogItem(id: "item-\($0)", title: "repository-\($0)", detail: "line \($0) of the source", kind: "")
+        }
+        _ = state.update(.catalogLoaded(accountID: "src", items: items, skipped: 0))
+        return state
     }
 }

@@ -26,6 +26,14 @@ public final class EffectWorker: @unchecked Sendable {
     private let storeQueue = DispatchQueue(label: "perch.effects.store")
     private let hookQueue = DispatchQueue(label: "perch.effects.hooks", attributes: .concurrent)
     private let hookGroup = DispatchGroup()
+    /// Catalog sources and previews run here, each on its own thread, so a hanging one delays nothing else.
+    private let catalogQueue = DispatchQueue(label: "perch.effects.catalog", attributes: .concurrent)
+    /// How long a Catalog command may run, in milliseconds.
+    private let catalogTimeout: Int64
+    /// The Catalog commands running now (killed when Perch quits).
+    private let catalogCommands = CapturedCommand.Running()
+    /// Where changed settings are written; nil keeps them for the run.
+    private let settingsPath: String?
     private let identityQueue = DispatchQueue(label: "perch.effects.identities")
     private let identities: IdentitySwitcher?
     private let store: StateStore?
@@ -50,10 +58,13 @@ public final class EffectWorker: @unchecked Sendable {
     public init(
         store: StateStore?, saved: SavedState = SavedState(), configPath: String?,
         hookTimeoutMilliseconds: Int64 = HookProcess.timeoutMilliseconds,
-        lockTimeoutMilliseconds: Int = EffectWorker.lockTimeoutMilliseconds, identities: IdentitySwitcher? = nil
+        lockTimeoutMilliseconds: Int = EffectWorker.lockTimeoutMilliseconds, identities: IdentitySwitcher? = nil,
+        catalogTimeoutMilliseconds: Int64 = CapturedCommand.timeoutMilliseconds, settingsPath: String? = nil
     ) {
         self.identities = identities
+        self.settingsPath = settingsPath
         self.lockTimeout = lockTimeoutMilliseconds
+        self.catalogTimeout = catalogTimeoutMilliseconds
         var ends: [Int32] = [-1, -1]
         if pipe(&ends) == 0 {
             for end in ends {
@@ -113,6 +124,47 @@ public final class EffectWorker: @unchecked Sendable {
             }
         case .addAccount(let account):
             storeQueue.async { self.post(self.add(account, samples: accounts)) }
+        case .loadCatalog(let id, let command):
+            let account = accounts.first { $0.id == id }
+            let timeout = catalogTimeout
+            catalogQueue.async(group: hookGroup) {
+                let output = CapturedCommand.run(
+                    command, variables: Self.variables(account, id: id), timeout: timeout, running: self.catalogCommands)
+                if let failure = output.failure {
+                    self.post(.catalogFailed(accountID: id, reason: failure))
+                } else {
+                    let parsed = CatalogOutput.parse(output.stdout)
+                    self.post(.catalogLoaded(accountID: id, items: parsed.items, skipped: parsed.skipped))
+                }
+            }
+        case .previewCatalogItem(let id, let command, let item):
+            let account = accounts.first { $0.id == id }
+            let timeout = catalogTimeout
+            catalogQueue.async(group: hookGroup) {
+                let output = CapturedCommand.run(
+                    command, variables: Self.variables(account, id: id, item: item), timeout: timeout, running: self.catalogCommands)
+                let preview: CatalogPreview =
+                    output.failure.map { .failed($0.split(separator: "\n").joined(separator: " · ")) }
+                    ?? .text(String(decoding: output.stdout.prefix(Self.previewLimit), as: UTF8.self))
+                self.post(.catalogPreviewed(accountID: id, itemID: item.id, preview))
+            }
+        case .savePanes(let panes):
+            storeQueue.async {
+                guard let store = self.store else { return }
+                // Pane state is a convenience: a failure to keep it is not worth a banner.
+                if (try? store.savePanes(panes, lockTimeoutMilliseconds: self.lockTimeout)) != nil {
+                    self.ownWrite = FileSystem.identity(of: store.path)
+                }
+            }
+        case .saveSettings(let settings):
+            guard let path = settingsPath else { return }
+            storeQueue.async {
+                do {
+                    try SettingsFile.write(settings, to: path)
+                } catch {
+                    self.post(.settingsNotSaved("\(error)"))
+                }
+            }
         case .applyIdentities(let id, let previous, let afterSwitch):
             guard let account = accounts.first(where: { $0.id == id }) else { return }
             identityQueue.async {
@@ -129,9 +181,22 @@ public final class EffectWorker: @unchecked Sendable {
                 let checks = account.identities.tools.filter { !$0.isPerShell }.map { identities.check($0, of: account) }
                 self.post(.identitiesChecked(accountID: id, checks))
             }
-        case .copyToClipboard, .quit, .suspend:
+        case .copyToClipboard, .quit, .suspend, .openCatalogItem, .setMouse, .editConfig:
             break
         }
+    }
+
+    /// Most bytes of a preview kept (the cover scrolls through them).
+    static let previewLimit = 1 << 20
+
+    /// The environment a Catalog command gets besides Perch's: the account, and the item for a
+    /// preview or an open (in variables, never in the shell text).
+    static func variables(_ account: Account?, id: String, item: CatalogItem? = nil) -> [(String, String)] {
+        var result = [
+            ("PERCH_ACCOUNT_ID", id), ("PERCH_ACCOUNT_NAME", account?.name ?? ""), ("PERCH_ACCOUNT_HANDLE", account?.handle ?? ""),
+        ]
+        if let item { result += [("PERCH_ITEM_ID", item.id), ("PERCH_ITEM_TITLE", item.title)] }
+        return result
     }
 
     /// Reads the state file again after the folder watch fired, unless the file is still the
@@ -148,6 +213,7 @@ public final class EffectWorker: @unchecked Sendable {
             // used, so an account unknown here is not a reason to change the file.
             guard let loaded = try? store.peek() else { return }  // unreadable: the next change tells again
             self.post(.stateChanged(loaded.state, warning: loaded.warning))
+            if let records = try? store.history.read() { self.post(.historyChanged(SwitchHistory(records: records))) }
         }
     }
 
@@ -161,9 +227,11 @@ public final class EffectWorker: @unchecked Sendable {
     private let stopping = Mutex(false)
 
     /// Waits until the state file work asked for so far is done, giving up waits for the lock
-    /// (a save under way is finished before Perch exits); hooks are not waited for.
+    /// (a save under way is finished before Perch exits); hooks are not waited for, and Catalog
+    /// commands still running are killed.
     public func finishStoreWork() {
         stopping.withLock { $0 = true }
+        catalogCommands.killAll()
         storeQueue.sync {}
     }
 

@@ -56,9 +56,12 @@ public final class EventLoop {
         state: AppState, backend: TerminalBackend, store: StateStore?, gestures: GestureRecognizer.Configuration,
         watcher: StateWatcher? = nil, configPath: String? = nil, hookTimeoutMilliseconds: Int64 = HookProcess.timeoutMilliseconds,
         lockTimeoutMilliseconds: Int = EffectWorker.lockTimeoutMilliseconds, poller: Poller = SystemPoller(), typedAhead: [UInt8] = [],
-        identities: IdentitySwitcher? = nil
+        identities: IdentitySwitcher? = nil,
+        catalogTimeoutMilliseconds: Int64 = CapturedCommand.timeoutMilliseconds, wallClock: @escaping () -> WallTime? = { nil },
+        settingsPath: String? = nil
     ) {
         self.typedAhead = typedAhead
+        self.configPath = configPath
         self.state = state
         self.backend = backend
         self.watcher = watcher
@@ -66,7 +69,23 @@ public final class EventLoop {
         self.poller = poller
         self.worker = EffectWorker(
             store: store, saved: state.saved, configPath: configPath, hookTimeoutMilliseconds: hookTimeoutMilliseconds,
-            lockTimeoutMilliseconds: lockTimeoutMilliseconds, identities: identities)
+            lockTimeoutMilliseconds: lockTimeoutMilliseconds, identities: identities, catalogTimeoutMilliseconds: catalogTimeoutMilliseconds,
+            settingsPath: settingsPath)
+        recognizer.configuration.longPressMilliseconds = state.settingsState.values.longPressMilliseconds
+        self.wallClock = wallClock
+    }
+
+    /// The config `Edit config…` opens; nil when there is none to edit.
+    private let configPath: String?
+
+    /// Reads the wall clock and the local time zone (``LocalTime/now(monotonic:)`` in the
+    /// interface); nil leaves the state without one (tests).
+    private let wallClock: () -> WallTime?
+
+    /// Tells `update` the wall time: at start and when Stats' next minute comes round.
+    private func readWallClock() -> Bool {
+        guard let time = wallClock() else { return false }
+        return apply([.wallClock(time)], at: now())
     }
 
     private func now() -> Int64 { poller.now() }
@@ -78,6 +97,7 @@ public final class EventLoop {
     ///   without reading input (`--exit-after-first-frame`, for measuring start-up).
     public func run(exitAfterFirstFrame: Bool = false) -> Int32 {
         var dirty = true
+        _ = readWallClock()
         // What the current account's tools report now, read on the worker: Overview shows drift.
         if !exitAfterFirstFrame {
             for effect in state.refreshIdentities(apply: false) { perform(effect) }
@@ -126,6 +146,9 @@ public final class EventLoop {
             if let frame = state.nextAnimationDeadline, time >= frame {
                 dirty = apply([.animationFrame], at: time) || dirty
             }
+            if let minute = state.nextWallClockDeadline, time >= minute {
+                dirty = readWallClock() || dirty
+            }
             if fds[3].revents & Int16(POLLIN) != 0 {
                 dirty = apply(worker.drain(), at: time) || dirty
             }
@@ -165,8 +188,8 @@ public final class EventLoop {
     /// a lone `ESC`), or -1 (forever) when none.
     private func nextTimeout() -> Int32 {
         var deadline = recognizer.nextDeadline
-        if let frame = state.nextAnimationDeadline {
-            deadline = deadline.map { min($0, frame) } ?? frame
+        for next in [state.nextAnimationDeadline, state.nextWallClockDeadline].compactMap({ $0 }) {
+            deadline = deadline.map { min($0, next) } ?? next
         }
         if let timeout = decoder.pendingTimeoutMilliseconds {
             let flush = lastInput + timeout
@@ -202,20 +225,103 @@ public final class EventLoop {
                 perform(effect)
             }
         }
+        // A long-press duration changed in Settings applies to the next gesture.
+        let longPress = state.settingsState.values.longPressMilliseconds
+        if recognizer.configuration.longPressMilliseconds != longPress { recognizer.configuration.longPressMilliseconds = longPress }
         return !events.isEmpty
     }
 
     /// Carries out one effect: the terminal's own here, everything slow on the worker.
     private func perform(_ effect: Effect) {
         switch effect {
-        case .recordSwitch, .runHook, .addAccount, .applyIdentities, .checkIdentities:
+        case .recordSwitch, .runHook, .addAccount, .loadCatalog, .previewCatalogItem, .savePanes, .saveSettings, .applyIdentities,
+            .checkIdentities:
             worker.perform(effect, accounts: state.accounts)
+        case .openCatalogItem(let id, let command, let item):
+            let account = state.accounts.first { $0.id == id }
+            let failure = runOnTerminal(command, variables: EffectWorker.variables(account, id: id, item: item))
+            _ = apply([.catalogItemOpened(accountID: id, failure: failure)], at: now())
+        case .setMouse(let on):
+            backend.write(control: Array((on ? Self.mouseOn : Self.mouseOff).utf8))
+        case .editConfig:
+            editConfig()
         case .copyToClipboard(let text):
             backend.write(control: OSC52.sequence(for: text))
         case .quit:
             exitStatus = 0
         case .suspend:
             suspend()
+        }
+    }
+
+    /// Runs `script` on the terminal with the interface suspended (modes off, main screen) and
+    /// waits for it, then takes the terminal back and redraws (``TerminalCommand``). Returns why
+    /// it failed, or nil.
+    private func runOnTerminal(_ script: String, arguments: [String] = [], variables: [(String, String)]) -> String? {
+        backend.suspend()
+        let failure = TerminalCommand.run(script, arguments: arguments, variables: variables)
+        resumeBackend()
+        _ = apply([.resize(backend.updateSize())], at: now())
+        return failure
+    }
+
+    /// xterm mouse reporting on (press/release, drag, SGR encoding) and off.
+    static let mouseOn = "\u{1B}[?1000h\u{1B}[?1002h\u{1B}[?1006h"
+    static let mouseOff = "\u{1B}[?1006l\u{1B}[?1002l\u{1B}[?1000l"
+
+    /// Takes the terminal back (modes on), with the mouse off again when Settings turned it off.
+    private func resumeBackend() {
+        backend.resume()
+        if !state.settingsState.values.mouse { backend.write(control: Array(Self.mouseOff.utf8)) }
+    }
+
+    /// `Edit config…`, as `perch config edit` does it: the editor (`$VISUAL`, else `$EDITOR`,
+    /// else `vi`, as shell text with the path as its argument) gets a copy beside the config (the
+    /// starter config when there is none) with the interface suspended. A valid copy replaces the
+    /// config atomically (the old one kept as `<config>.bak`) and its accounts are handed to
+    /// `update`; an invalid one leaves the config and the accounts as they were, and is kept for
+    /// the person to fix, with its problems shown.
+    private func editConfig() {
+        func report(_ accounts: [Account]?, _ problem: String?) {
+            _ = apply([.configEdited(accounts: accounts, configPath: configPath ?? "", problem: problem)], at: now())
+        }
+        guard let path = configPath else { return report(nil, "there is no config file to edit") }
+        let original = try? FileSystem.readContents(path)
+        let starting = original?.bytes ?? Array(StarterConfig.text.utf8)
+        let copy: String
+        do {
+            copy = try CommandLineTool.makeEditCopy(of: path, holding: starting)
+        } catch {
+            return report(nil, "cannot make a copy to edit: \(error)")
+        }
+        let editor =
+            [PerchPaths.environment("VISUAL"), PerchPaths.environment("EDITOR")].compactMap { $0 }.first { !$0.isEmpty } ?? "vi"
+        if let failure = runOnTerminal(editor + " \"$1\"", arguments: [copy], variables: []) {
+            unlink(copy)
+            return report(nil, "the editor (\(editor)) \(failure); the config is unchanged")
+        }
+        guard let edited = try? FileSystem.read(copy) else {
+            unlink(copy)
+            return report(nil, "cannot read the edited copy")
+        }
+        let problems = CommandLineTool.problems(in: edited, path: path)
+        guard problems.isEmpty else {
+            return report(nil, "your edit is kept in \(copy); " + problems.joined(separator: "; "))
+        }
+        unlink(copy)
+        do {
+            if let original, edited != original.bytes {
+                try FileSystem.writeAtomically(original.bytes, to: path + ".bak", mode: mode_t(original.mode))
+                try FileSystem.writeAtomically(edited, to: path, mode: mode_t(original.mode))
+            } else if original == nil {
+                try FileSystem.writeAtomically(edited, to: path, mode: 0o600)
+            }
+            let config = try ConfigLoader.load(PerchPaths(config: path, state: "/"))
+            report(config.accounts, nil)
+        } catch let error as ConfigError {
+            report(nil, error.lines.joined(separator: "; "))
+        } catch {
+            report(nil, "\(error)")
         }
     }
 
@@ -234,7 +340,7 @@ public final class EventLoop {
             if suspended { SignalPipe.stop(with: SIGTTOU) }
             return
         }
-        backend.resume()
+        resumeBackend()
         suspended = false
         _ = apply([.resize(backend.updateSize())], at: now())
     }

@@ -54,4 +54,21 @@ public enum AppEvent: Hashable, Sendable {
     case accountAdded(Account, accounts: [Account], configPath: String, backupPath: String?)
     /// ``Effect/addAccount(_:)`` failed, with the whole reason.
     case accountNotAdded(String)
+    /// An account's Catalog source printed these items (`skipped` lines could not be read).
+    case catalogLoaded(accountID: String, items: [CatalogItem], skipped: Int)
+    /// An account's Catalog source failed: how, with the end of its stderr.
+    case catalogFailed(accountID: String, reason: String)
+    /// An item's preview command ended.
+    case catalogPreviewed(accountID: String, itemID: String, CatalogPreview)
+    /// An item's open command ended: `failure` is nil when it exited with status 0.
+    case catalogItemOpened(accountID: String, failure: String?)
+    /// The settings file could not be written, for this reason (the values still apply).
+    case settingsNotSaved(String)
+    /// ``Effect/editConfig`` ended: the config's accounts when it loaded (they replace those in
+    /// use), else the problem (the accounts in use are kept).
+    case configEdited(accounts: [Account]?, configPath: String, problem: String?)
+    /// The history log as it is now, read after another process changed the state file.
+    case historyChanged(SwitchHistory)
+    /// The wall clock, read by the loop at start and when the Stats pane's minute comes round.
+    case wallClock(WallTime)
 }

@@ -11,6 +11,9 @@ extension AppState {
             }
             pendingSwitch = nil
             adopt(outcome.state)
+            if outcome.changed, let wallTime {
+                history.append(SwitchEvent(account: outcome.accountID, time: wallTime.seconds(at: clock), source: .tui, here: true))
+            }
             if let warning = outcome.warning { banner = warning }
             var effects: [Effect] = []
             if outcome.changed {
@@ -71,6 +74,53 @@ extension AppState {
             return []
         case .accountNotAdded(let message):
             accountNotAdded(message)
+            return []
+        case .catalogLoaded(let id, let items, let skipped):
+            catalogPane.loaded(items, skipped: skipped, accountID: id, account: currentAccount, visible: layout.listRows)
+            return []
+        case .catalogFailed(let id, let reason):
+            catalogPane.failed(reason, accountID: id)
+            // With a list kept from before, the pane shows the list; the banner says why it is old.
+            if id == catalogPane.owner, !catalogItems.isEmpty {
+                let last = reason.split(separator: "\n").last.map(String.init) ?? reason
+                banner = "The catalog command of \(context.displayName(of: id)) failed (the last list is shown): \(last)"
+            }
+            return []
+        case .catalogPreviewed(let id, let itemID, let preview):
+            catalogPane.previewed(preview, itemID: itemID, accountID: id)
+            return []
+        case .catalogItemOpened(let id, let failure):
+            if let failure { banner = "catalog.open for \(context.displayName(of: id)) \(failure)" }
+            return []
+        case .settingsNotSaved(let reason):
+            banner = "Settings apply, but could not be saved: \(reason)"
+            return []
+        case .configEdited(let newAccounts, let path, let problem):
+            if let newAccounts {
+                replaceAccounts(newAccounts)
+                info.configDescription = path
+                if currentIndex == nil, saved.currentAccount != nil {
+                    banner = "Config reloaded: \(newAccounts.count) accounts; the current account is no longer in it."
+                    saved.currentAccount = nil
+                } else {
+                    banner = "Config reloaded: \(newAccounts.count) account\(newAccounts.count == 1 ? "" : "s")."
+                }
+            } else {
+                banner = "The config was not reloaded (the previous accounts stay): \(problem ?? "it is not valid")"
+            }
+            return []
+        case .wallClock(let time):
+            wallTime = time
+            return []
+        case .historyChanged(let newHistory):
+            // Switches this window made keep their mark.
+            let mine = Set(history.events.filter(\.here).map { "\($0.account)@\($0.time)" })
+            history = SwitchHistory(
+                events: newHistory.events.map { event in
+                    var event = event
+                    event.here = mine.contains("\(event.account)@\(event.time)")
+                    return event
+                })
             return []
         default:
             return []

@@ -7,9 +7,29 @@ extension AppState {
     ///   clock; animations started by the event start then. Nil leaves ``clock`` as it is.
     public mutating func update(_ event: AppEvent, at time: Int64? = nil) -> [Effect] {
         if let time { clock = max(clock, time) }
-        let effects = handle(event)
+        var effects = handle(event)
         settlePresentations()
+        effects += catalogLoadsDue()
+        if effects.contains(.quit) || (effects.contains(where: \.isSwitch)) {
+            // What the panes looked like is kept for the next run before leaving or switching.
+            effects.insert(contentsOf: panesToSave(), at: 0)
+        }
         return effects
+    }
+
+    /// Runs the current account's Catalog source when it never ran (at the first event, and
+    /// after a switch to an account whose source has not run yet).
+    private mutating func catalogLoadsDue() -> [Effect] {
+        guard catalogPane.needsFirstLoad, let account = currentAccount, let command = catalogPane.startLoading(at: clock) else { return [] }
+        return [.loadCatalog(accountID: account.id, command: command)]
+    }
+
+    /// ``Effect/savePanes(_:)`` when the panes' memory changed since last saved.
+    private mutating func panesToSave() -> [Effect] {
+        let memory = paneMemory
+        guard memory != savedPanes else { return [] }
+        savedPanes = memory
+        return [.savePanes(memory)]
     }
 
     private mutating func handle(_ event: AppEvent) -> [Effect] {
@@ -24,7 +44,8 @@ extension AppState {
             switch event {
             case .key(let key) where key.key == .character("q") && presented.isEmpty: return [.quit]
             case .resize, .keyHoldModeChanged, .switchSaved, .switchWaiting, .switchFailed, .hookEnded, .stateChanged, .accountAdded,
-                .accountNotAdded, .identitiesApplied, .identitiesChecked:
+                .accountNotAdded, .catalogLoaded, .catalogFailed, .catalogPreviewed, .catalogItemOpened, .wallClock, .historyChanged,
+                .settingsNotSaved, .configEdited, .identitiesApplied, .identitiesChecked:
                 break
             default: return []
             }
@@ -48,7 +69,7 @@ extension AppState {
                 selectedTab = .overview
                 openSheet()
             case .catalogRow(let index):
-                openContextMenu(at: index)
+                return openContextMenu(at: index)
             default: break
             }
             return []
@@ -75,8 +96,9 @@ extension AppState {
         case .keyHoldModeChanged(let mode):
             info.keyHold = mode
             return []
-        case .switchSaved, .switchWaiting, .switchFailed, .hookEnded, .stateChanged, .accountAdded, .accountNotAdded, .identitiesApplied,
-            .identitiesChecked:
+        case .switchSaved, .switchWaiting, .switchFailed, .hookEnded, .stateChanged, .accountAdded, .accountNotAdded,
+            .catalogLoaded, .catalogFailed, .catalogPreviewed, .catalogItemOpened, .wallClock, .historyChanged, .settingsNotSaved,
+            .configEdited, .identitiesApplied, .identitiesChecked:
             return handleOutcome(event)
         }
     }
@@ -174,12 +196,21 @@ extension AppState {
             case .pick(let index): effects += pick(index)
             case .openSheet: openSheet()
             case .openAccountForm: openAccountForm()
-            case .openContextMenu(let index): openContextMenu(at: index)
-            case .openItem(let id): openItem(id)
-            case .editCatalog(let change): catalogPane.apply(change, visible: layout.listRows, account: currentAccount)
+            case .openContextMenu(let index): effects += openContextMenu(at: index)
+            case .openItem(let id): effects += openCatalogItem(id)
+            case .editCatalog(let change):
+                catalogPane.apply(change, visible: layout.listRows, account: currentAccount)
+                if case .togglePin = change { effects += panesToSave() }
+            case .refreshCatalog:
+                if let account = currentAccount, let command = catalogPane.startLoading(at: clock) {
+                    effects.append(.loadCatalog(accountID: account.id, command: command))
+                }
+            case .openCatalogItem(let id): effects += openCatalogItem(id)
             case .banner(let text): banner = text
-            case .toggleReduceMotion: reduceMotion.toggle()
-            case .toggleSheetStyle: sheetStyle = sheetStyle == .edgeToEdge ? .inset : .edgeToEdge
+            case .toggleReduceMotion: effects += changeSetting(.reduceMotion, step: 1)
+            case .toggleSheetStyle: effects += changeSetting(.sheetStyle, step: 1)
+            case .changeSetting(let key, let step): effects += changeSetting(key, step: step)
+            case .editConfig: effects.append(.editConfig)
             }
         }
         return effects
@@ -212,19 +243,51 @@ extension AppState {
         presented.append(.accountForm(AccountForm(opensSheet: sheet == nil)))
     }
 
-    /// Opens the context menu of the Catalog item at `index`, putting the pane's cursor on it.
-    /// Does nothing while another layer is up, or when the index is not an item.
-    mutating func openContextMenu(at index: Int) {
-        guard activeTop == nil, selectedTab == .catalog, catalogItems.indices.contains(index) else { return }
+    /// Opens the context menu of the Catalog item at `index`, putting the pane's cursor on it,
+    /// and runs the account's preview command for its card. Does nothing while another layer is
+    /// up, or when the index is not an item.
+    @discardableResult
+    mutating func openContextMenu(at index: Int) -> [Effect] {
+        guard activeTop == nil, selectedTab == .catalog, catalogItems.indices.contains(index) else { return [] }
         catalogPane.list.moveTo(index, count: catalogItems.count, visible: layout.listRows)
         presented.append(.contextMenu(ContextMenu(itemID: catalogItems[index].id)))
+        return previewEffects(for: catalogItems[index])
+    }
+
+    /// Changes a kept setting by one step: it applies at once (the loop reads the long-press and
+    /// the mouse from the state) and the settings file is written.
+    mutating func changeSetting(_ key: SettingKey, step: Int) -> [Effect] {
+        settingsState.change(key, step: step)
+        var effects: [Effect] = [.saveSettings(settingsState.file)]
+        if key == .mouse { effects.append(.setMouse(settingsState.values.mouse)) }
+        if key == .longPress { info.longPressMilliseconds = settingsState.values.longPressMilliseconds }
+        return effects
+    }
+
+    /// Opens a Catalog item: the account's `catalog.open` runs on the terminal when it has one,
+    /// else the item is shown in a cover.
+    mutating func openCatalogItem(_ id: String) -> [Effect] {
+        guard let item = catalogPane.item(id) else { return [] }
+        guard let account = currentAccount, let command = account.catalog?.open else {
+            openItem(id)
+            return previewEffects(for: item)
+        }
+        _ = apply([.dismissContextMenus])
+        return [.openCatalogItem(accountID: account.id, command: command, item: item)]
+    }
+
+    /// Runs the current account's `catalog.preview` for `item`, when it has one.
+    mutating func previewEffects(for item: CatalogItem) -> [Effect] {
+        guard let account = currentAccount, let command = account.catalog?.preview else { return [] }
+        catalogPane.startPreview(item.id)
+        return [.previewCatalogItem(accountID: account.id, command: command, item: item)]
     }
 
     /// Dismisses the context menus on top and opens the item with this id in a cover.
     mutating func openItem(_ id: String) {
         guard let item = catalogPane.item(id) else { return }
         _ = apply([.dismissContextMenus])
-        presented.append(.cover(.item(item)))
+        presented.append(.cover(.item(item, scroll: 0)))
     }
 
     /// Dismisses the top layer that takes input; a sheet slides away unless motion is reduced.

@@ -36,13 +36,28 @@ public struct AppState: Hashable, Sendable {
     /// Time of the latest event, in milliseconds on the event loop's monotonic clock; the
     /// animations are drawn for this time.
     public internal(set) var clock: Int64 = 0
+    /// The kept settings in effect, where each comes from, and the settings file's contents.
+    public internal(set) var settingsState: SettingsState
     /// Whether animations are off (`--reduce-motion`, or the Settings switch): every change of
     /// a sheet's height then shows at once.
-    public internal(set) var reduceMotion: Bool
+    public internal(set) var reduceMotion: Bool {
+        get { settingsState.values.reduceMotion }
+        set { settingsState.values.reduceMotion = newValue }
+    }
     /// Edge-to-edge or inset sheets (a Settings switch).
-    public internal(set) var sheetStyle: SheetStyle = .edgeToEdge
+    public internal(set) var sheetStyle: SheetStyle {
+        get { settingsState.values.sheetStyle }
+        set { settingsState.values.sheetStyle = newValue }
+    }
     /// A switch handed to the store and not confirmed yet; Overview shows it as pending.
     public internal(set) var pendingSwitch: PendingSwitch?
+    /// The switches, for Stats.
+    public internal(set) var history: SwitchHistory
+    /// The wall clock as last read by the loop (``AppEvent/wallClock(_:)``); nil before.
+    public internal(set) var wallTime: WallTime?
+    /// The pane state last handed to the store (``Effect/savePanes(_:)``), so that an unchanged
+    /// one is not written again.
+    var savedPanes: [String: AccountPanes]
     /// The current account's tool identities as last applied and checked; Overview shows them.
     public internal(set) var identities: IdentityStatus?
 
@@ -52,17 +67,37 @@ public struct AppState: Hashable, Sendable {
     ///   - banner: a message to show from the first frame (e.g. a state file read with a warning).
     public init(
         accounts: [Account], saved: SavedState = SavedState(), size: Size, info: RunInfo = RunInfo(), reduceMotion: Bool = true,
-        banner: String? = nil
+        banner: String? = nil, history: SwitchHistory = SwitchHistory(), wallTime: WallTime? = nil, settings: SettingsState? = nil
     ) {
         self.accountsIndex = AccountsIndex(accounts)
         self.banner = banner
-        self.reduceMotion = reduceMotion
+        var initialSettings = settings ?? SettingsState()
+        if settings == nil {
+            initialSettings.values.reduceMotion = reduceMotion
+            initialSettings.values.longPressMilliseconds = info.longPressMilliseconds
+        }
+        self.settingsState = initialSettings
         self.saved = saved
         self.size = Layout.capped(size)
         self.info = info
         self.currentIndex = accountsIndex.index(of: saved.currentAccount)
         if currentIndex == nil { self.saved.currentAccount = nil }
-        catalogPane.load(for: currentAccount)
+        self.history = history
+        self.wallTime = wallTime
+        let kept = saved.panes ?? [:]
+        savedPanes = kept
+        catalogPane = CatalogPane(memory: kept.compactMapValues(\.catalog))
+        statsPane = StatsPane(scrolls: kept.compactMapValues(\.statsScroll))
+        catalogPane.load(for: currentAccount, visible: Layout(size: self.size).listRows)
+        statsPane.show(saved.currentAccount ?? "")
+    }
+
+    /// What to keep of each account's panes for the next run (``SavedState/panes``).
+    public var paneMemory: [String: AccountPanes] {
+        var result: [String: AccountPanes] = [:]
+        for (id, memory) in catalogPane.memory { result[id, default: AccountPanes()].catalog = memory }
+        for (id, scroll) in statsPane.memory { result[id, default: AccountPanes()].statsScroll = scroll }
+        return result
     }
 
     /// What the panes and layers see of the root while they update or draw.
@@ -70,9 +105,8 @@ public struct AppState: Hashable, Sendable {
         ModelContext(
             accounts: accountsIndex, saved: saved, currentIndex: currentIndex, pendingSwitch: pendingSwitch, size: size, clock: clock,
             info: info,
-            reduceMotion: reduceMotion, sheetStyle: sheetStyle, catalog: catalogPane,
-            identities: identities?.accountID == saved.currentAccount ? identities : nil
-        )
+            reduceMotion: reduceMotion, sheetStyle: sheetStyle, settings: settingsState, catalog: catalogPane, history: history,
+            wallTime: wallTime, identities: identities?.accountID == saved.currentAccount ? identities : nil)
     }
 
     // MARK: Reading
@@ -126,12 +160,29 @@ public struct AppState: Hashable, Sendable {
     public func contextMenuLayout(_ menu: ContextMenu) -> ContextMenuLayout? { menu.layout(context) }
 
     /// When the event loop must send ``AppEvent/animationFrame`` next, in milliseconds on the
-    /// clock; nil when nothing moves (then nothing wakes the loop).
+    /// clock; nil when nothing moves (then nothing wakes the loop). The Catalog's spinner moves
+    /// while its source runs and the Catalog is shown.
     public var nextAnimationDeadline: Int64? {
         for layer in presented {
             if case .accountSheet(let sheet) = layer, sheet.animation != nil { return clock + AccountSheet.animationFrameMilliseconds }
         }
+        if selectedTab == .catalog, !isCovered, catalogPane.isLoading { return clock + CatalogPane.spinnerFrameMilliseconds }
         return nil
+    }
+
+    /// When the loop must read the wall clock again (``AppEvent/wallClock(_:)``), in milliseconds
+    /// on the clock: the next minute, while Stats is shown (its current interval counts up); nil
+    /// elsewhere, so that idle stays at zero wake-ups.
+    public var nextWallClockDeadline: Int64? {
+        guard selectedTab == .stats, !isCovered, let wallTime else { return nil }
+        let now = wallTime.seconds(at: clock)
+        let next = (now / 60 + 1) * 60
+        return wallTime.monotonic + (next - wallTime.seconds) * 1000
+    }
+
+    /// Whether a full-screen layer hides the panes.
+    var isCovered: Bool {
+        presented.contains { if case .cover = $0 { true } else if case .accountForm = $0 { true } else { false } }
     }
 
     // MARK: Accounts and saved state
@@ -153,7 +204,10 @@ public struct AppState: Hashable, Sendable {
         let previous = saved.currentAccount
         saved = newSaved
         if currentIndex == nil { saved.currentAccount = nil }
-        if saved.currentAccount != previous { catalogPane.load(for: currentAccount) }
+        if saved.currentAccount != previous {
+            catalogPane.load(for: currentAccount, visible: layout.listRows)
+            statsPane.show(saved.currentAccount ?? "")
+        }
     }
 
     /// Replaces the accounts (the config was written again): the current account is found anew
@@ -161,6 +215,9 @@ public struct AppState: Hashable, Sendable {
     mutating func replaceAccounts(_ newAccounts: [Account]) {
         accountsIndex = AccountsIndex(newAccounts)
         currentIndex = accountsIndex.index(of: saved.currentAccount)
+        // Catalog commands may have changed: each source runs again when next shown.
+        catalogPane.forgetLoads()
+        catalogPane.load(for: currentAccount, visible: layout.listRows)
         relayout()
     }
 }

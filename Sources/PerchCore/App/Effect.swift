@@ -26,8 +26,37 @@ public enum Effect: Hashable, Sendable {
     /// thread; reported with ``AppEvent/accountAdded(_:accounts:configPath:backupPath:)`` or
     /// ``AppEvent/accountNotAdded(_:)``.
     case addAccount(Account)
+    /// Run an account's `catalog.command` off the UI thread, with a timeout, with
+    /// `PERCH_ACCOUNT_ID` and `PERCH_ACCOUNT_NAME` set; reported with
+    /// ``AppEvent/catalogLoaded(accountID:items:skipped:)`` or ``AppEvent/catalogFailed(accountID:reason:)``.
+    case loadCatalog(accountID: String, command: String)
+    /// Run an account's `catalog.preview` for one item off the UI thread, with a timeout, the item
+    /// in `PERCH_ITEM_ID` and `PERCH_ITEM_TITLE` (never in the shell text); reported with
+    /// ``AppEvent/catalogPreviewed(accountID:itemID:_:)``.
+    case previewCatalogItem(accountID: String, command: String, item: CatalogItem)
+    /// Run an account's `catalog.open` for one item on the terminal: the interface is suspended
+    /// and the terminal restored while it runs, then resumed and redrawn; reported with
+    /// ``AppEvent/catalogItemOpened(accountID:failure:)``.
+    case openCatalogItem(accountID: String, command: String, item: CatalogItem)
+    /// Keep what each account's panes look like (Catalog cursor, scroll and pins, Stats' scroll)
+    /// in the state file, under its lock, off the UI thread; nothing else in the file changes.
+    case savePanes([String: AccountPanes])
+    /// Write the settings file (atomically, beside the config), off the UI thread; a failure is
+    /// reported with ``AppEvent/settingsNotSaved(_:)``.
+    case saveSettings(SavedSettings)
+    /// Turn the terminal's mouse reporting on or off (xterm modes 1000, 1002, 1006).
+    case setMouse(Bool)
+    /// Run `$VISUAL`, else `$EDITOR`, else `vi` on the config file with the interface suspended,
+    /// then validate the file and load it again; reported with
+    /// ``AppEvent/configEdited(accounts:configPath:problem:)``.
+    case editConfig
     /// Restore the terminal and exit with status 0.
     case quit
     /// Restore the terminal and stop the process (Ctrl-Z); redraw everything when continued.
     case suspend
+}
+
+extension Effect {
+    /// Whether this effect asks the store for a switch.
+    var isSwitch: Bool { if case .recordSwitch = self { true } else { false } }
 }

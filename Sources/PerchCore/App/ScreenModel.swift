@@ -48,8 +48,14 @@ public struct ModelContext {
     public var info: RunInfo
     public var reduceMotion: Bool
     public var sheetStyle: SheetStyle
+    /// The kept settings and their sources, for Settings.
+    public var settings = SettingsState()
     /// The Catalog pane, for layers that show one of its items (a context menu, an alert, a cover).
     public var catalog: CatalogPane
+    /// The switches, for Stats.
+    public var history: SwitchHistory = SwitchHistory()
+    /// The wall clock as last read; nil before the loop's first reading.
+    public var wallTime: WallTime?
     /// The current account's tool identities as last applied and checked, or nil.
     public var identities: IdentityStatus? = nil
 
@@ -92,6 +98,16 @@ public enum Intent: Hashable, Sendable {
     case toggleReduceMotion
     /// Switch between edge-to-edge and inset sheets (Settings).
     case toggleSheetStyle
+    /// Change a kept setting by one step (-1 for `←`, +1 for `→` or `Enter`); it applies at
+    /// once and is saved.
+    case changeSetting(SettingKey, step: Int)
+    /// Edit the config in `$VISUAL`/`$EDITOR` with the interface suspended, then reload it.
+    case editConfig
+    /// Run the current account's Catalog source again (`r`).
+    case refreshCatalog
+    /// Open a Catalog item of the current account: with its `catalog.open` command when it has
+    /// one, else in a full-screen cover.
+    case openCatalogItem(id: String)
 }
 
 /// A change to the current account's Catalog.

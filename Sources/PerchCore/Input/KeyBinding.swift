@@ -26,6 +26,10 @@ public enum KeyAction: Hashable, Sendable {
     case focusPrevious, focusNext
     /// Open the `Add account…` form.
     case addAccount
+    /// Run the Catalog's source command again.
+    case refresh
+    /// Settings: the previous or next value of the setting under the cursor.
+    case decrease, increase
     /// Apply the current account's tool identities again (Overview).
     case reapplyIdentities
 }
@@ -169,12 +173,16 @@ public enum KeyBindings {
                             [.char("m"), KeyEvent(.menu), KeyEvent(.function(10), modifiers: .shift)], "m Menu Shift-F10",
                             .openContextMenu, "context menu of the item"),
                         KeyBinding(gesture: "press and hold a row", "its context menu"),
+                        KeyBinding(keys(.character("r")), "r", .refresh, "run the catalog command again"),
                     ]
             case .stats: paneKeys = listMoves.map { KeyBinding($0.keys, $0.label, $0.action!, $0.summary.replacingMove()) }
             case .settings:
                 paneKeys =
                     listMoves + [
-                        KeyBinding(keys(.enter), "Enter", .activate, "run the action"), KeyBinding(gesture: "click an action", "run it"),
+                        KeyBinding(keys(.enter), "Enter", .activate, "run the action, next value"),
+                        KeyBinding(keys(.left, .character("h")), "← h", .decrease, "previous value (100 ms less)"),
+                        KeyBinding(keys(.right, .character("l")), "→ l", .increase, "next value (100 ms more)"),
+                        KeyBinding(gesture: "click an action", "run it"),
                     ]
             }
             return always + paneKeys + holdRows(tab) + tabs + global
@@ -226,6 +234,7 @@ public enum KeyBindings {
             return always + [
                 KeyBinding(keys(.escape), "Esc", .dismiss, "close"),
                 KeyBinding(gesture: "click ✕", "close"),
+            ] + listMoves.map { KeyBinding($0.keys, $0.label, $0.action!, $0.summary.replacingMove()) } + [
                 KeyBinding(keys(.character("a")), "a", .openAccountSheet, "switch account (a sheet over the cover)"),
                 KeyBinding(keys(.character("?")), "?", .showHelp, "this help"),
             ]

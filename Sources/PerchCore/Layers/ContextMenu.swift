@@ -96,6 +96,22 @@ extension ContextMenu: ScreenModel {
         let owner = context.currentAccount?.name ?? "no account"
         let position = (context.catalog.index(of: item.id) ?? 0) + 1
         let pinned = context.catalog.isPinned(item.id)
+        guard item.isSample else {
+            // A command's item or a config field: its subtitle, then what the preview command printed.
+            let place = "\(item.id) · \(position) of \(context.catalog.items.count)\(pinned ? " · pinned" : "")"
+            var lines: [(String, Style)] = [((pinned ? CatalogPane.pinMark + " " : "") + item.title, .bold)]
+            lines.append(item.detail.isEmpty ? (place, .dim) : (item.detail, .plain))
+            if let tool = item.identityTool {
+                lines += CatalogItem.identityLines(tool, context).prefix(2).map { ($0, Style(foreground: .cyan)) }
+            } else if let preview = context.catalog.previews[item.id] {
+                lines += preview.lines.filter { !$0.isEmpty }.prefix(2).map { ($0, Style(foreground: .cyan)) }
+            }
+            if !item.detail.isEmpty, lines.count < 4 { lines.append((place, .dim)) }
+            while lines.count < 4 { lines.append(("", .plain)) }
+            let hint =
+                context.currentAccount?.catalog?.open != nil ? "Enter or click here to run catalog.open" : "Enter or click here to open"
+            return lines + [(hint, .dim)]
+        }
         return [
             ((pinned ? CatalogPane.pinMark + " " : "") + item.title, .bold),
             ("A \(item.kind) of \(item.words) words, by \(owner).", .plain),

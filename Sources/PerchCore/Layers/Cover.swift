@@ -1,14 +1,51 @@
 /// What a full-screen cover shows (UIModalPresentationStyle `.fullScreen`): it hides
 /// everything below it, tab bar included, until it is closed with its `✕` or `Esc`.
 public enum Cover: Hashable, Sendable {
-    /// A Catalog item, opened from its context menu.
-    case item(CatalogItem)
+    /// A Catalog item, opened from its context menu, with the first line of its text shown
+    /// (a long preview scrolls).
+    case item(CatalogItem, scroll: Int)
 }
 
 extension Cover: ScreenModel {
     public mutating func update(_ message: ModelMessage, _ context: ModelContext) -> [Intent] {
-        if case .tap(.coverClose) = message { return [.dismiss] }
+        guard case .item(let item, var scroll) = self else { return [] }
+        let lineCount = Self.textLines(item, context).count
+        let visible = max(1, Self.textRows(context.size))
+        let last = max(0, lineCount - visible)
+        switch message {
+        case .tap(.coverClose): return [.dismiss]
+        case .action(let action):
+            switch ListMove(action, count: lineCount, visible: visible) {
+            case .by(let delta)?: scroll += delta
+            case .to(let index)?: scroll = index == 0 ? 0 : last
+            case nil: break
+            }
+        case .scroll(_, let notches): scroll += notches * ListMove.rowsPerScrollNotch
+        default: break
+        }
+        self = .item(item, scroll: max(0, min(scroll, last)))
         return []
+    }
+
+    /// Rows of the cover's text between the title rule and the footer.
+    static func textRows(_ size: Size) -> Int { max(0, size.height - 4) }
+
+    /// The text of a command item or a config field: its title, subtitle and id, then the
+    /// preview's lines (what the tool reports now), or the field's whole value.
+    static func textLines(_ item: CatalogItem, _ context: ModelContext) -> [(String, Style)] {
+        let pinned = context.catalog.isPinned(item.id)
+        var lines: [(String, Style)] = [((pinned ? CatalogPane.pinMark + " " : "") + item.title, .bold)]
+        if !item.detail.isEmpty { lines.append((item.detail, .plain)) }
+        lines.append(("\(item.id)\(pinned ? " · pinned" : "")", .dim))
+        lines.append(("", .plain))
+        if let tool = item.identityTool {
+            lines += CatalogItem.identityLines(tool, context).map { ($0, Style.plain) }
+        } else if let preview = context.catalog.previews[item.id] {
+            lines += preview.lines.map { ($0, Style.plain) }
+        } else if context.currentAccount?.catalog?.command != nil {
+            lines.append(("No preview: add catalog.preview to the account's config to show one here.", .dim))
+        }
+        return lines
     }
 
     /// Draws the cover over everything, tab bar included.
@@ -18,11 +55,23 @@ extension Cover: ScreenModel {
         frame.hits.mark(layout.frame, .coverBody)
         frame.hits.mark(layout.close, .coverClose)
         frame.screen.fill(layout.frame)
-        guard case .item(let item) = self else { return }
+        guard case .item(let item, let scroll) = self else { return }
         var x = frame.screen.put("✕", column: CoverLayout.closeColumn, row: 0, style: .bold)
         x = frame.screen.put("  " + item.title, column: x, row: 0, style: .bold, width: size.width - x)
         frame.screen.fill(Rect(x: 0, y: 1, width: size.width, height: 1), with: "─", style: .dim)
         let width = size.width - 4
+        guard item.isSample else {
+            let lines = Self.textLines(item, context)
+            let rows = Self.textRows(size)
+            for (offset, (text, style)) in lines.dropFirst(scroll).prefix(rows).enumerated() {
+                frame.screen.put(DisplayWidth.truncated(text, to: max(0, width)), column: 2, row: 3 + offset, style: style)
+            }
+            let position = lines.count > rows ? " · ↑↓ scroll (\(scroll + 1)–\(min(lines.count, scroll + rows)) of \(lines.count))" : ""
+            frame.screen.put(
+                " Esc or ✕ close" + position + " · a switch account · ? help", column: 0, row: size.height - 1, style: .dim,
+                width: size.width)
+            return
+        }
         var row = 3
         func line(_ text: String, _ style: Style = .plain) {
             if row < size.height - 1 {

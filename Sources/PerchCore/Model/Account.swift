@@ -13,6 +13,8 @@ public struct Account: Hashable, Sendable {
     public var color: TerminalColor?
     /// Optional shell command run with `/bin/sh -c` after a switch to this account.
     public var onSwitch: String?
+    /// Optional Catalog source, preview and open commands (the config's `catalog` object).
+    public var catalog: CatalogCommands?
     /// Who the account is in git, ssh, kube, gcloud, gh, AWS and the environment; applied after a
     /// switch (none by default).
     public var identities: ToolIdentities {
@@ -27,7 +29,8 @@ public struct Account: Hashable, Sendable {
     /// cluster; the rest of a longer one is dropped here, when the account is made.
     public init(
         id: String, name: String, handle: String? = nil, group: String? = nil, color: TerminalColor? = nil, onSwitch: String? = nil,
-        identities: ToolIdentities = .none
+        identities: ToolIdentities = .none,
+        catalog: CatalogCommands? = nil
     ) {
         self.id = id
         self.name = TextMatching.cappingClusters(name).text
@@ -35,7 +38,13 @@ public struct Account: Hashable, Sendable {
         self.group = group.map { TextMatching.cappingClusters($0).text }
         self.color = color
         self.onSwitch = onSwitch
+        self.catalog = catalog
         self.identityBox = identities.isEmpty ? nil : IdentityBox(identities)
+    }
+
+    /// Whether the config makes Perch run a command for this account (`onSwitch` or `catalog`).
+    public var runsCommands: Bool {
+        onSwitch != nil || catalog?.command != nil || catalog?.preview != nil || catalog?.open != nil
     }
 
     /// Whether `id` is a valid account id: one or more of `a`–`z`, `0`–`9`, `.`, `_`, `-`.
@@ -50,10 +59,10 @@ public struct Account: Hashable, Sendable {
     /// harmless variable each (`PERCH_SAMPLE_ROLE`), so a switch among them never changes git,
     /// ssh, kube, gcloud or gh, yet `perch env` and Overview still show what identities do.
     public static let samples: [Account] = [
-        Account(id: "work", name: "Work", handle: "@ada.lovelace", color: .blue, identities: sample("employee")),
-        Account(id: "personal", name: "Personal", handle: "@ada", color: .green, identities: sample("self")),
-        Account(id: "oss", name: "Open Source", handle: "@ada-oss", color: .magenta, identities: sample("maintainer")),
-        Account(id: "side", name: "Side Project", handle: "@analytical-engine", color: .yellow, identities: sample("founder")),
+        Account(id: "work", name: "Work", handle: "@ada.lovelace", color: .blue, identities: sample("employee"), catalog: .sampleEntries),
+        Account(id: "personal", name: "Personal", handle: "@ada", color: .green, identities: sample("self"), catalog: .sampleEntries),
+        Account(id: "oss", name: "Open Source", handle: "@ada-oss", color: .magenta, identities: sample("maintainer"), catalog: .sampleEntries),
+        Account(id: "side", name: "Side Project", handle: "@analytical-engine", color: .yellow, identities: sample("founder"), catalog: .sampleEntries),
     ]
 
     private static func sample(_ role: String) -> ToolIdentities {

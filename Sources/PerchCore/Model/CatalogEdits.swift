@@ -1,5 +1,5 @@
-/// Changes made to one account's Catalog during this run: pinned items and deleted ones. They
-/// are kept per account in memory and are not written anywhere.
+/// Changes made to one account's Catalog: pinned items (kept across runs in the state file, see
+/// ``CatalogMemory``) and deleted ones (for this run only).
 public struct CatalogEdits: Hashable, Sendable {
     /// Ids of pinned items, the most recently pinned first; they are listed in this order at
     /// the top of the Catalog.

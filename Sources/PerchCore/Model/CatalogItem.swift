@@ -28,10 +28,51 @@ public struct CatalogItem: Hashable, Sendable {
             })
     }
 
+    /// Whether this is one of the embedded sample accounts' entries (with a kind and a length to
+    /// preview), rather than a line from a command or a config field.
+    public var isSample: Bool { !kind.isEmpty }
+
+    /// The Catalog of an account without a `catalog.command`: its tool identities first (one row
+    /// per tool a switch applies, the detail what the account says it should be; the preview
+    /// shows what the tool reported when last checked), then its config fields (title the key,
+    /// detail the value).
+    public static func configFields(of account: Account) -> [CatalogItem] {
+        let identities = account.identities.entries.map { entry in
+            CatalogItem(id: identityPrefix + entry.tool.rawValue, title: entry.tool.rawValue, detail: entry.expected, kind: "")
+        }
+        var fields: [(String, String)] = [("id", account.id), ("name", account.name)]
+        if let handle = account.handle { fields.append(("handle", handle)) }
+        if let group = account.group { fields.append(("group", group)) }
+        if let color = account.color { fields.append(("color", color.name)) }
+        if let hook = account.onSwitch { fields.append(("onSwitch", hook)) }
+        if let preview = account.catalog?.preview { fields.append(("catalog.preview", preview)) }
+        if let open = account.catalog?.open { fields.append(("catalog.open", open)) }
+        return identities + fields.map { CatalogItem(id: "config." + $0.0, title: $0.0, detail: $0.1, kind: "") }
+    }
+
+    /// The start of the id of a tool identity's row.
+    static let identityPrefix = "identity."
+
+    /// The tool of a tool identity's row, else nil.
+    public var identityTool: IdentityTool? {
+        id.hasPrefix(Self.identityPrefix) ? IdentityTool(rawValue: String(id.dropFirst(Self.identityPrefix.count))) : nil
+    }
+
+    /// What the tool of an identity row reported when last checked, as lines for a preview.
+    static func identityLines(_ tool: IdentityTool, _ context: ModelContext) -> [String] {
+        guard let check = context.identities?.checks?.first(where: { $0.tool == tool }) else {
+            return [tool.isPerShell ? "set per shell by perch env; not checked here" : "not checked yet"]
+        }
+        var lines = ["now: " + (check.actual ?? "unknown") + (check.matches == true ? "  ✓" : check.matches == false ? "  (drift)" : "")]
+        if let note = check.note { lines.append(note) }
+        return lines
+    }
+
     /// Number of sample items each account's catalog holds.
     public static let sampleCount = 60
 
-    /// Deterministic sample items for `account` (the same account always gets the same list).
+    /// The embedded sample accounts' harmless sample entries: deterministic (the same account
+    /// always gets the same list), and nothing is run to list them.
     public static func samples(for account: Account?) -> [CatalogItem] {
         let adjectives = [
             "Quiet", "Amber", "Swift", "Hidden", "Lunar", "Paper", "Copper", "Velvet", "Northern", "Silent", "Bright", "Hollow",

@@ -39,6 +39,19 @@ public struct SwitchRecord: Codable, Hashable, Sendable {
     }
 }
 
+/// What one account's panes looked like when last left, kept in the state file.
+public struct AccountPanes: Codable, Hashable, Sendable {
+    /// The Catalog's cursor, scroll and pins.
+    public var catalog: CatalogMemory?
+    /// The first row of Stats shown.
+    public var statsScroll: Int?
+
+    public init(catalog: CatalogMemory? = nil, statsScroll: Int? = nil) {
+        self.catalog = catalog
+        self.statsScroll = statsScroll
+    }
+}
+
 /// What Perch remembers between runs: the current account and the switches made so far.
 ///
 /// Stored as JSON (`state.json`, format version 2; see the README's "State" section):
@@ -59,6 +72,9 @@ public struct SavedState: Codable, Hashable, Sendable {
     public var switchCount: Int
     /// Switches made so far, by the id of the account switched to.
     public var switchesPerAccount: [String: Int]
+    /// What each account's panes looked like when last left (Catalog cursor, scroll and pins,
+    /// Stats' scroll), by account id; nil when nothing was kept.
+    public var panes: [String: AccountPanes]?
 
     public init(currentAccount: String? = nil, switchCount: Int = 0, switchesPerAccount: [String: Int] = [:]) {
         self.version = Self.currentVersion
@@ -68,7 +84,7 @@ public struct SavedState: Codable, Hashable, Sendable {
     }
 
     private enum CodingKeys: String, CodingKey {
-        case version, currentAccount, switchCount, switchesPerAccount
+        case version, currentAccount, switchCount, switchesPerAccount, panes
     }
 
     /// Decodes the JSON form. Counts too large for `Int` (written by hand, or by a bigger
@@ -80,6 +96,8 @@ public struct SavedState: Codable, Hashable, Sendable {
         currentAccount = try container.decodeIfPresent(String.self, forKey: .currentAccount)
         switchCount = Self.count(try container.decodeIfPresent(Count.self, forKey: .switchCount))
         switchesPerAccount = try container.decodeIfPresent([String: Count].self, forKey: .switchesPerAccount)?.mapValues(Self.count) ?? [:]
+        // Pane state is a convenience: a malformed one is dropped rather than losing the file.
+        panes = try? container.decodeIfPresent([String: AccountPanes].self, forKey: .panes)
     }
 
     /// A JSON number read as a whole count, clamped to `Int`'s range.

@@ -1,38 +1,161 @@
-/// The Catalog pane: the current account's items (its pins and deletions applied) and the list
-/// cursor. Each account's edits are kept for the run; a switch starts the list at the top.
+/// The Catalog pane: the current account's items and the list cursor.
+///
+/// Where the items come from, per account (``CatalogCommands``):
+/// - `catalog.command`: what it printed last (kept per account while Perch runs, so switching
+///   back shows it at once); while it runs the header shows a spinner and how long it has run,
+///   and `r` runs it again;
+/// - the embedded sample accounts: their harmless sample entries;
+/// - otherwise: the account's config fields (``CatalogItem/configFields(of:)``, the one place
+///   where tool identities will replace them).
+///
+/// Each account keeps its cursor, scroll and pins (``CatalogMemory``) across switches, and
+/// across runs through the state file; deletions last for the run.
 public struct CatalogPane: ScreenModel, Hashable, Sendable {
     /// The cursor and scroll offset over ``items``.
     public internal(set) var list = ListCursor()
     /// The current account's items, pinned ones first.
     public private(set) var items: [CatalogItem] = []
-    /// Pins and deletions made in each account's Catalog during this run, by account id ("" for
-    /// no account).
+    /// Pins and deletions of each account's Catalog, by account id ("" for no account).
     public private(set) var edits: [String: CatalogEdits] = [:]
+    /// Where each account's source stands, by account id (absent: never run).
+    public private(set) var loads: [String: CatalogLoad] = [:]
+    /// The current account's item previews, by item id.
+    public private(set) var previews: [String: CatalogPreview] = [:]
+    /// The last good list of each account with a source command.
+    private var fetched: [String: [CatalogItem]] = [:]
+    /// Cursors of the accounts not shown now.
+    private var cursors: [String: ListCursor] = [:]
     /// The account whose items are listed ("" for none).
-    private var owner = ""
+    public private(set) var owner = ""
+    /// Its Catalog commands.
+    private var commands: CatalogCommands?
 
     /// The mark before a pinned item's title, in its row and its preview.
     public static let pinMark = "★"
+    /// Time between two frames of the spinner, in milliseconds.
+    public static let spinnerFrameMilliseconds: Int64 = 100
+    static let spinnerFrames: [Character] = ["⠋", "⠙", "⠹", "⠸", "⠼", "⠴", "⠦", "⠧", "⠇", "⠏"]
 
     public init() {}
 
-    /// Lists `account`'s items (its edits applied), from the top when the account changed.
-    mutating func load(for account: Account?) {
+    /// Seeds what was kept from the previous run: each account's cursor, scroll and pins.
+    public init(memory: [String: CatalogMemory]) {
+        for (id, kept) in memory {
+            cursors[id] = ListCursor(cursor: max(0, kept.cursor), scroll: max(0, kept.scroll))
+            var edit = CatalogEdits()
+            edit.pinned = kept.pinned
+            edits[id] = edit
+        }
+    }
+
+    /// What to keep of each account's Catalog for the next run (accounts with nothing to keep are left out).
+    public var memory: [String: CatalogMemory] {
+        var result: [String: CatalogMemory] = [:]
+        var all = cursors
+        all[owner] = list
+        for id in Set(all.keys).union(edits.keys) where !id.isEmpty {
+            let cursor = all[id] ?? ListCursor()
+            let pinned = edits[id]?.pinned ?? []
+            if cursor == ListCursor(), pinned.isEmpty { continue }
+            result[id] = CatalogMemory(cursor: cursor.cursor, scroll: cursor.scroll, pinned: pinned)
+        }
+        return result
+    }
+
+    /// Whether the current account's source is running.
+    public var isLoading: Bool { if case .loading = loads[owner] { true } else { false } }
+
+    /// Whether the current account lists what a command prints.
+    var hasCommand: Bool { commands?.command != nil }
+
+    /// Whether the current account's list is not there yet (its source has not succeeded once):
+    /// its kept cursor is then left as it is rather than clamped to an empty list.
+    private var awaitingFirstList: Bool { hasCommand && fetched[owner] == nil }
+
+    /// Lists `account`'s items (its edits applied), with the cursor it had when last shown.
+    mutating func load(for account: Account?, visible: Int) {
         let key = account?.id ?? ""
-        if key != owner { list = ListCursor() }
+        if key != owner {
+            cursors[owner] = list
+            list = cursors.removeValue(forKey: key) ?? ListCursor()
+            previews = [:]
+        }
         owner = key
-        let samples = CatalogItem.samples(for: account)
-        items = edits[key].map { $0.applied(to: samples) } ?? samples
+        commands = account?.catalog
+        rebuild(account)
+        clampList(visible: visible)
+    }
+
+    /// The items of `account` before its edits.
+    private func baseItems(_ account: Account?) -> [CatalogItem] {
+        guard let account else { return [] }
+        if account.catalog?.samples == true { return CatalogItem.samples(for: account) }
+        if account.catalog?.command != nil { return fetched[account.id] ?? [] }
+        return CatalogItem.configFields(of: account)
+    }
+
+    private mutating func rebuild(_ account: Account?) {
+        let base = baseItems(account)
+        items = edits[owner].map { $0.applied(to: base) } ?? base
+    }
+
+    private mutating func clampList(visible: Int) {
+        if awaitingFirstList, items.isEmpty { return }
+        list.clamp(count: items.count, visible: visible)
+    }
+
+    /// Marks the current account's source as running from `time`; returns its command, or nil
+    /// when it has none or it is running already.
+    mutating func startLoading(at time: Int64) -> String? {
+        guard let command = commands?.command, !isLoading else { return nil }
+        loads[owner] = .loading(since: time)
+        return command
+    }
+
+    /// Forgets how each source last ran (the config changed): each runs again when next shown,
+    /// its last list shown meanwhile.
+    mutating func forgetLoads() { loads = loads.filter { if case .loading = $0.value { true } else { false } } }
+
+    /// Whether the current account's source has never been run.
+    var needsFirstLoad: Bool { hasCommand && loads[owner] == nil }
+
+    /// Takes in a list from `accountID`'s source; the current account's items are listed anew,
+    /// the cursor kept where it was (clamped).
+    mutating func loaded(_ newItems: [CatalogItem], skipped: Int, accountID: String, account: Account?, visible: Int) {
+        fetched[accountID] = newItems
+        loads[accountID] = .loaded(skipped: skipped)
+        if accountID == owner {
+            rebuild(account)
+            clampList(visible: visible)
+        }
+    }
+
+    /// Takes in a failed run of `accountID`'s source (its last good list stays).
+    mutating func failed(_ reason: String, accountID: String) {
+        loads[accountID] = .failed(reason)
+    }
+
+    /// Marks the preview of the item with this id as running; a preview already shown stays
+    /// until the new one arrives (no flicker when the cover opens from the card).
+    mutating func startPreview(_ id: String) { if previews[id] == nil { previews[id] = .loading } }
+
+    /// Takes in a preview of one of `accountID`'s items.
+    mutating func previewed(_ preview: CatalogPreview, itemID: String, accountID: String) {
+        if accountID == owner { previews[itemID] = preview }
     }
 
     /// Whether the item with this id is pinned.
     public func isPinned(_ id: String) -> Bool { edits[owner]?.pinned.contains(id) ?? false }
 
-    /// The index in ``items`` of the item with this id.
-    public func index(of id: String) -> Int? { items.firstIndex { $0.id == id } }
+    /// The index in ``items`` of the item with this id (the cursor's item is tried first, so a
+    /// context menu over 100,000 items finds its own at once).
+    public func index(of id: String) -> Int? {
+        if items.indices.contains(list.cursor), items[list.cursor].id == id { return list.cursor }
+        return items.firstIndex { $0.id == id }
+    }
 
     /// The item with this id, if listed.
-    public func item(_ id: String) -> CatalogItem? { items.first { $0.id == id } }
+    public func item(_ id: String) -> CatalogItem? { index(of: id).map { items[$0] } }
 
     /// Screen row of the item at `index` as the pane draws it now (off the pane when scrolled away).
     func screenRow(of index: Int, _ context: ModelContext) -> Int {
@@ -46,13 +169,13 @@ public struct CatalogPane: ScreenModel, Hashable, Sendable {
         case .togglePin(let id):
             if let at = edit.pinned.firstIndex(of: id) { edit.pinned.remove(at: at) } else { edit.pinned.insert(id, at: 0) }
             edits[owner] = edit
-            load(for: account)
+            load(for: account, visible: visible)
             list.moveTo(index(of: id) ?? 0, count: items.count, visible: visible)
         case .delete(let id):
             edit.deleted.insert(id)
             edit.pinned.removeAll { $0 == id }
             edits[owner] = edit
-            load(for: account)
+            load(for: account, visible: visible)
             list.clamp(count: items.count, visible: visible)
         }
     }
@@ -61,7 +184,9 @@ public struct CatalogPane: ScreenModel, Hashable, Sendable {
         let visible = context.layout.listRows
         switch message {
         case .action(.openContextMenu):
-            return [.openContextMenu(itemIndex: list.cursor)]
+            return items.isEmpty ? [] : [.openContextMenu(itemIndex: list.cursor)]
+        case .action(.refresh):
+            return [.refreshCatalog]
         case .action(.activate):
             // Enter, a tap on a list: opens the item (a hold opens its menu, ``KeyBindings/holds``).
             return items.indices.contains(list.cursor) ? [.openItem(id: items[list.cursor].id)] : []
@@ -75,18 +200,39 @@ public struct CatalogPane: ScreenModel, Hashable, Sendable {
         case .scroll(_, let notches):
             list.scroll(by: notches * ListMove.rowsPerScrollNotch, count: items.count, visible: visible)
         case .relayout:
-            list.clamp(count: items.count, visible: visible)
+            clampList(visible: visible)
         default: break
         }
         return []
     }
 
+    /// The header's right-hand side: the spinner and how long the source has run, a failure,
+    /// or the cursor's position.
+    func status(_ context: ModelContext) -> String {
+        let position = items.isEmpty ? "empty" : "\(list.cursor + 1)/\(items.count)"
+        switch loads[owner] {
+        case .loading(let since)?:
+            let elapsed = max(0, context.clock - since)
+            let frame = Self.spinnerFrames[Int((elapsed / Self.spinnerFrameMilliseconds) % Int64(Self.spinnerFrames.count))]
+            return "\(frame) loading \(elapsed / 1000) s" + (items.isEmpty ? "" : " · " + position)
+        case .failed?:
+            return "load failed · r retry" + (items.isEmpty ? "" : " · " + position)
+        case .loaded(let skipped)? where skipped > 0:
+            return "\(skipped) unreadable · " + position
+        default:
+            return position
+        }
+    }
+
     public func render(into frame: inout Frame, _ context: ModelContext) {
         let rect = context.layout.pane
-        let owner = context.currentAccount?.name ?? "no account"
-        let position = items.isEmpty ? "empty" : "\(list.cursor + 1)/\(items.count)"
-        frame.screen.header("Catalog · \(owner)", trailing: position, in: rect)
+        let ownerName = context.currentAccount?.name ?? "no account"
+        frame.screen.header("Catalog · \(ownerName)", trailing: status(context), in: rect)
         let visible = max(0, rect.height - Layout.paneHeaderRows)
+        if items.isEmpty {
+            renderEmpty(into: &frame, context, rows: visible)
+            return
+        }
         let numberWidth = String(items.count).count
         for offset in 0..<visible {
             let index = list.scroll + offset
@@ -95,17 +241,40 @@ public struct CatalogPane: ScreenModel, Hashable, Sendable {
             let row = rect.y + Layout.paneHeaderRows + offset
             frame.hits.mark(Rect(x: rect.x, y: row, width: rect.width, height: 1), .catalogRow(index))
             let isCursor = index == list.cursor
-            let number = String(repeating: " ", count: numberWidth - String(index + 1).count) + String(index + 1)
+            let numberText = String(index + 1)
+            let number = String(repeating: " ", count: numberWidth - numberText.count) + numberText
             // The cursor is the gutter in reverse video: a move changes 3 cells per row, not the rows.
             var x = frame.screen.put(isCursor ? " ▸ " : "   ", column: rect.x, row: row, style: isCursor ? .selected : .plain)
             x = frame.screen.put(number + "  ", column: x, row: row, style: .dim)
-            let titleWidth = min(24, max(0, rect.maxX - x))
+            let titleWidth = min(item.detail.isEmpty ? rect.width : max(24, (rect.maxX - x) / 2), max(0, rect.maxX - x))
             let title = isPinned(item.id) ? Self.pinMark + " " + item.title : item.title
             frame.screen.put(DisplayWidth.truncated(title, to: titleWidth), column: x, row: row)
             x += titleWidth + 1
-            if x < rect.maxX {
+            if x < rect.maxX, !item.detail.isEmpty {
                 frame.screen.put(DisplayWidth.truncated(item.detail, to: rect.maxX - x), column: x, row: row, style: .dim)
             }
+        }
+    }
+
+    /// The pane without items: what the source is doing, its failure (the end of its stderr,
+    /// sanitised by the screen), or that it printed nothing.
+    private func renderEmpty(into frame: inout Frame, _ context: ModelContext, rows: Int) {
+        let rect = context.layout.pane
+        var lines: [(String, Style)]
+        switch loads[owner] {
+        case .loading?: lines = [("Running the catalog command…", .plain)]
+        case .failed(let reason)?:
+            lines = [("The catalog command failed:", Style(foreground: .red, bold: true))]
+            lines += reason.split(separator: "\n").suffix(max(0, rows - 3)).map { (String($0).replacingTabs(), Style.plain) }
+            lines.append(("r runs it again.", .dim))
+        default:
+            lines = [(context.currentAccount == nil ? "No account yet: switch to one to see its Catalog." : "Nothing to list.", .dim)]
+            if hasCommand { lines.append(("The catalog command printed nothing. r runs it again.", .dim)) }
+        }
+        let width = max(0, rect.width - 6)
+        for (offset, (text, style)) in lines.prefix(rows).enumerated() {
+            frame.screen.put(
+                DisplayWidth.truncated(text, to: width), column: rect.x + 3, row: rect.y + Layout.paneHeaderRows + offset, style: style)
         }
     }
 }

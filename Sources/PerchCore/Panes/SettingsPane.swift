@@ -6,13 +6,19 @@ public struct RunInfo: Hashable, Sendable {
     public var configDescription: String
     /// Path of the state file.
     public var statePath: String
+    /// Path of the settings file.
+    public var settingsPath: String
     /// How a key hold is recognised in this terminal.
     public var keyHold: KeyHoldMode = .autoRepeat
 
-    public init(longPressMilliseconds: Int64 = 500, configDescription: String = "embedded sample accounts", statePath: String = "") {
+    public init(
+        longPressMilliseconds: Int64 = 500, configDescription: String = "embedded sample accounts", statePath: String = "",
+        settingsPath: String = ""
+    ) {
         self.longPressMilliseconds = longPressMilliseconds
         self.configDescription = configDescription
         self.statePath = statePath
+        self.settingsPath = settingsPath
     }
 }
 
@@ -25,6 +31,16 @@ public enum SettingsAction: CaseIterable, Hashable, Sendable {
     case reduceMotion
     /// Switches the sheet between edge-to-edge and inset.
     case sheetStyle
+    /// The long-press and key-hold duration (`←`/`→` by 100 ms).
+    case longPress
+    /// Mouse reporting on or off.
+    case mouse
+    /// The colour theme.
+    case theme
+    /// Edits the config in `$VISUAL`/`$EDITOR`, then reloads it.
+    case editConfig
+    // A key-hold mode row (kitty keyboard protocol or auto-repeat) belongs here once the input
+    // decoder reports key releases: a `SettingKey` case and a row.
 
     public var title: String {
         switch self {
@@ -32,12 +48,29 @@ public enum SettingsAction: CaseIterable, Hashable, Sendable {
         case .addAccount: "Add account…"
         case .reduceMotion: "Reduce motion"
         case .sheetStyle: "Sheet style"
+        case .longPress: "Long-press duration"
+        case .mouse: "Mouse"
+        case .theme: "Colour theme"
+        case .editConfig: "Edit config…"
+        }
+    }
+
+    /// The kept setting the row changes, if any.
+    public var setting: SettingKey? {
+        switch self {
+        case .reduceMotion: .reduceMotion
+        case .sheetStyle: .sheetStyle
+        case .longPress: .longPress
+        case .mouse: .mouse
+        case .theme: .theme
+        case .switchAccount, .addAccount, .editConfig: nil
         }
     }
 }
 
-/// The Settings pane: facts about the run, then action rows (switch account, add an account,
-/// reduce motion, sheet style) under a cursor.
+/// The Settings pane: facts about the run, then rows under a cursor: switch account, add an
+/// account, the kept settings (each with its value and where it comes from: default, saved or
+/// flag) and `Edit config…`.
 public struct SettingsPane: ScreenModel, Hashable, Sendable {
     /// The cursor over ``SettingsAction/allCases``.
     public internal(set) var list = ListCursor()
@@ -49,15 +82,19 @@ public struct SettingsPane: ScreenModel, Hashable, Sendable {
 
     public mutating func update(_ message: ModelMessage, _ context: ModelContext) -> [Intent] {
         let count = SettingsAction.allCases.count
-        let visible = context.layout.listRows
+        let visible = max(0, context.layout.listRows - Self.actionsOffset)
+        let action = SettingsAction.allCases[list.cursor]
         switch message {
         case .action(.activate):
-            return Self.intents(for: SettingsAction.allCases[list.cursor])
-        case .action(let action):
-            ListMove.apply(action, to: &list, count: count, visible: visible)
+            return Self.intents(for: action, step: 1)
+        case .action(.decrease), .action(.increase):
+            guard let key = action.setting else { return [] }
+            return [.changeSetting(key, step: message == .action(.decrease) ? -1 : 1)]
+        case .action(let move):
+            ListMove.apply(move, to: &list, count: count, visible: visible)
         case .tap(.settingsRow(let index)):
             list.moveTo(index, count: count, visible: visible)
-            return Self.intents(for: SettingsAction.allCases[list.cursor])
+            return Self.intents(for: SettingsAction.allCases[list.cursor], step: 1)
         case .relayout:
             list.clamp(count: count, visible: visible)
         default: break
@@ -66,12 +103,23 @@ public struct SettingsPane: ScreenModel, Hashable, Sendable {
     }
 
     /// What running a Settings action asks of the root.
-    private static func intents(for action: SettingsAction) -> [Intent] {
+    private static func intents(for action: SettingsAction, step: Int) -> [Intent] {
         switch action {
         case .switchAccount: [.openSheet]
         case .addAccount: [.openAccountForm]
-        case .reduceMotion: [.toggleReduceMotion]
-        case .sheetStyle: [.toggleSheetStyle]
+        case .editConfig: [.editConfig]
+        case .reduceMotion, .sheetStyle, .longPress, .mouse, .theme: [.changeSetting(action.setting!, step: step)]
+        }
+    }
+
+    /// The value a setting row shows.
+    static func value(_ key: SettingKey, _ values: Settings) -> String {
+        switch key {
+        case .longPress: "\(values.longPressMilliseconds) ms  ←/→"
+        case .sheetStyle: values.sheetStyle.rawValue
+        case .reduceMotion: values.reduceMotion ? "on" : "off"
+        case .mouse: values.mouse ? "on" : "off"
+        case .theme: values.theme.rawValue
         }
     }
 
@@ -81,10 +129,10 @@ public struct SettingsPane: ScreenModel, Hashable, Sendable {
         let first = rect.y + Layout.paneHeaderRows
         let info = context.info
         let rows: [(String, String)] = [
-            ("Long-press duration", "\(info.longPressMilliseconds) ms"),
             ("Key hold", info.keyHold.summary),
             ("Config file", info.configDescription),
             ("State file", info.statePath),
+            ("Settings file", info.settingsPath),
         ]
         for (offset, (label, value)) in rows.enumerated() where first + offset < rect.maxY {
             let x = frame.screen.put("   " + label, column: rect.x, row: first + offset, style: .dim, width: rect.width)
@@ -93,20 +141,28 @@ public struct SettingsPane: ScreenModel, Hashable, Sendable {
             frame.screen.put(
                 DisplayWidth.truncatedLeading(value, to: valueWidth), column: valueColumn, row: first + offset, width: valueWidth)
         }
-        for (index, action) in SettingsAction.allCases.enumerated() {
-            let row = first + Self.actionsOffset + index
+        let settings = context.settings
+        let visible = max(0, rect.maxY - first - Self.actionsOffset)
+        let top = visible > 0 && list.cursor >= visible ? list.cursor - visible + 1 : 0
+        for (index, action) in SettingsAction.allCases.enumerated().dropFirst(top) {
+            let row = first + Self.actionsOffset + index - top
             guard row < rect.maxY else { break }
             frame.hits.mark(Rect(x: rect.x, y: row, width: rect.width, height: 1), .settingsRow(index))
             let isCursor = index == list.cursor
             let style = isCursor ? Style.selected : Style.plain
-            let value: String
-            switch action {
-            case .switchAccount, .addAccount: value = ""
-            case .reduceMotion: value = ": " + (context.reduceMotion ? "on" : "off")
-            case .sheetStyle: value = ": " + context.sheetStyle.rawValue
+            frame.screen.put(isCursor ? " ▸ " : "   ", column: rect.x, row: row, style: style)
+            guard let key = action.setting else {
+                frame.screen.put(action.title + "  (Enter)", column: rect.x + 3, row: row, width: rect.width - 3)
+                continue
             }
+            let x = frame.screen.put(action.title, column: rect.x + 3, row: row, width: rect.width - 3)
+            let valueColumn = max(x + 1, rect.x + 25)
+            let end = frame.screen.put(
+                Self.value(key, settings.values), column: valueColumn, row: row, style: .bold, width: max(0, rect.maxX - valueColumn))
+            let source = settings.source(key)
             frame.screen.put(
-                (isCursor ? " ▸ " : "   ") + action.title + value + "  (Enter)", column: rect.x, row: row, style: style, width: rect.width)
+                "  " + source.rawValue, column: max(end, rect.x + 44), row: row, style: source == .standard ? .dim : .plain,
+                width: max(0, rect.maxX - max(end, rect.x + 44)))
         }
     }
 }

@@ -1,12 +1,41 @@
-/// The Stats pane: switches per account as bars. It has no cursor: its keys scroll the view.
+/// The Stats pane: pictures from the switch history. Time spent in each account today, in the
+/// last 7 days and in the last 30 days, as bars with hours and minutes (the current interval
+/// counting up); switches per day over the last 30 days as a column chart with a date axis; and
+/// the most recent switches with their source. Its keys scroll the view; each account keeps
+/// its own scroll.
 public struct StatsPane: ScreenModel, Hashable, Sendable {
-    /// The scroll offset (the cursor follows it).
+    /// The scroll offset, in lines (the cursor follows it).
     public internal(set) var list = ListCursor()
+    /// The scroll of the accounts not shown now, by account id.
+    private var scrolls: [String: Int] = [:]
+    /// The account whose scroll ``list`` is.
+    private var owner = ""
 
     public init() {}
 
+    /// Seeds each account's scroll kept from the previous run.
+    public init(scrolls: [String: Int]) {
+        self.scrolls = scrolls.mapValues { max(0, $0) }
+    }
+
+    /// Each account's scroll, for the next run (zeros left out).
+    public var memory: [String: Int] {
+        var all = scrolls
+        all[owner] = list.scroll
+        return all.filter { $0.value > 0 && !$0.key.isEmpty }
+    }
+
+    /// Shows the scroll the account with this id had when last shown.
+    mutating func show(_ id: String) {
+        guard id != owner else { return }
+        scrolls[owner] = list.scroll
+        let scroll = scrolls.removeValue(forKey: id) ?? 0
+        list = ListCursor(cursor: scroll, scroll: scroll)
+        owner = id
+    }
+
     public mutating func update(_ message: ModelMessage, _ context: ModelContext) -> [Intent] {
-        let count = context.accounts.count
+        let count = StatsPicture(context).lines.count
         let visible = context.layout.listRows
         switch message {
         case .action(let action):
@@ -18,7 +47,8 @@ public struct StatsPane: ScreenModel, Hashable, Sendable {
         case .scroll(_, let notches):
             list.scroll(by: notches * ListMove.rowsPerScrollNotch, count: count, visible: visible)
         case .relayout:
-            list.clamp(count: count, visible: visible)
+            // Before the history is read the picture may be short: a kept scroll is not lost.
+            if count > 1 { list.clamp(count: count, visible: visible) }
         default: break
         }
         return []
@@ -26,28 +56,191 @@ public struct StatsPane: ScreenModel, Hashable, Sendable {
 
     public func render(into frame: inout Frame, _ context: ModelContext) {
         let rect = context.layout.pane
-        let saved = context.saved
-        frame.screen.header("Stats · switches per account", trailing: "total \(saved.switchCount)", in: rect)
+        let picture = StatsPicture(context)
+        frame.screen.header("Stats · time per account", trailing: picture.clockText, in: rect)
         let visible = max(0, rect.height - Layout.paneHeaderRows)
-        let nameWidth = min(max(8, rect.width / 3), context.accounts.nameColumns)
-        let most = max(1, saved.switchesPerAccount.values.max() ?? 0)
-        let barSpace = max(0, rect.width - nameWidth - max(6, String(most).count) - 8)
-        let accounts = context.accounts.accounts
-        for offset in 0..<visible {
-            let index = list.scroll + offset
-            guard accounts.indices.contains(index) else { break }
-            let account = accounts[index]
-            let count = saved.switchesPerAccount[account.id] ?? 0
+        let top = min(list.scroll, max(0, picture.lines.count - visible))
+        for (offset, line) in picture.lines.dropFirst(top).prefix(visible).enumerated() {
             let row = rect.y + Layout.paneHeaderRows + offset
-            let isCurrent = account.id == saved.currentAccount
-            var x = frame.screen.put(isCurrent ? " ● " : "   ", column: rect.x, row: row, style: Style(foreground: .green))
-            frame.screen.put(DisplayWidth.truncated(account.name, to: nameWidth), column: x, row: row, style: isCurrent ? .bold : .plain)
-            x += nameWidth + 2
-            let length = Int((Double(count) / Double(most) * Double(barSpace)).rounded(.down))
-            let bar = count == 0 ? "" : String(repeating: "█", count: max(1, min(barSpace, length)))
-            x = frame.screen.put(bar, column: x, row: row, style: Style(foreground: .cyan))
-            frame.screen.put(" \(count)", column: x, row: row)
+            for segment in line where segment.column < rect.width {
+                frame.screen.put(
+                    segment.text, column: rect.x + segment.column, row: row, style: segment.style,
+                    width: min(segment.width ?? rect.width, rect.width - segment.column))
+            }
         }
+    }
+}
+
+/// What Stats draws, as lines of text placed at columns: pure, from the history, the wall clock
+/// and the pane's width and height.
+struct StatsPicture {
+    struct Segment {
+        var text: String
+        var column: Int
+        var style: Style = .plain
+        /// Columns the text may take (it is cut with `…`); nil for the rest of the row.
+        var width: Int?
+    }
+
+    private(set) var lines: [[Segment]] = []
+    /// The header's right side: the time zone and the local time.
+    private(set) var clockText = ""
+
+    /// Most accounts listed per period; the rest are summed on one line.
+    static let accountsPerPeriod = 8
+    /// Widest bar, in columns.
+    static let widestBar = 64
+    /// Days of the column chart.
+    static let chartDays = 30
+    /// Most recent switches listed.
+    static let recentCount = 10
+
+    init(_ context: ModelContext) {
+        let width = context.layout.pane.width
+        let height = context.layout.listRows
+        let history = context.history
+        let wall = context.wallTime ?? WallTime(seconds: history.events.last?.time ?? 0)
+        let now = wall.seconds(at: context.clock)
+        let clock = wall.localClock(now)
+        clockText = "\(wall.zone) \(wall.offsetText) · \(Self.two(clock.hour)):\(Self.two(clock.minute))"
+        guard !history.events.isEmpty else {
+            lines = [
+                [], [Segment(text: "No switches recorded yet.", column: 3, style: .bold)],
+                [
+                    Segment(
+                        text: "Time per account counts from the first switch: hold the Overview tab, or press a.", column: 3, style: .dim)
+                ],
+            ]
+            return
+        }
+        let today = wall.startOfDay(now)
+        let current = context.saved.currentAccount
+        let nameWidth = min(max(8, context.accounts.nameColumns), max(8, width / 4))
+        let periods: [(String, Int64)] = [("Today", today), ("Last 7 days", today - 6 * 86_400), ("Last 30 days", today - 29 * 86_400)]
+        let spentByPeriod = periods.map { history.timeSpent(from: $0.1, to: now + 1, now: now) }
+        let recent = history.events.suffix(Self.recentCount)
+        // Names only of the accounts drawn: one pass over the accounts, not a table of all of them.
+        var needed = Set(recent.map(\.account))
+        for spent in spentByPeriod { needed.formUnion(spent.prefix(Self.accountsPerPeriod).map(\.account)) }
+        var names: [String: String] = [:]
+        for account in context.accounts.accounts where needed.contains(account.id) && names[account.id] == nil {
+            names[account.id] = account.name
+            if names.count == needed.count { break }
+        }
+        for ((title, _), spent) in zip(periods, spentByPeriod) {
+            lines.append([])
+            let total = spent.reduce(0) { $0 + $1.seconds }
+            lines.append([
+                Segment(text: title, column: 1, style: .bold),
+                Segment(text: "total " + durationText(total), column: max(14, min(width, 3 + nameWidth + 2 + Self.widestBar + 10) - 16), style: .dim),
+            ])
+            if spent.isEmpty {
+                lines.append([Segment(text: "no time recorded", column: 3, style: .dim)])
+                continue
+            }
+            let most = max(1, spent.first?.seconds ?? 1)
+            let barColumn = 3 + nameWidth + 2
+            // Bars scale to the pane up to 64 columns: wider ones read no better, and each cell
+            // of a bar is one more wide-character cell for the terminal to draw.
+            let barWidth = max(1, min(Self.widestBar, width - barColumn - 10))
+            for entry in spent.prefix(Self.accountsPerPeriod) {
+                let isCurrent = entry.account == current
+                let name = names[entry.account] ?? entry.account
+                lines.append([
+                    Segment(text: isCurrent ? "●" : " ", column: 1, style: Style(foreground: .green)),
+                    Segment(
+                        text: DisplayWidth.truncated(name, to: nameWidth), column: 3, style: isCurrent ? .bold : .plain, width: nameWidth),
+                    Segment(text: Self.bar(entry.seconds, of: most, width: barWidth), column: barColumn, style: Style(foreground: .cyan)),
+                    Segment(text: Self.padded(durationText(entry.seconds), 8), column: barColumn + barWidth + 1),
+                ])
+            }
+            if spent.count > Self.accountsPerPeriod {
+                let rest = spent.dropFirst(Self.accountsPerPeriod)
+                lines.append([
+                    Segment(
+                        text: "and \(rest.count) more: " + durationText(rest.reduce(0) { $0 + $1.seconds }), column: 3, style: .dim)
+                ])
+            }
+        }
+        appendChart(history, wall: wall, today: today, now: now, width: width, height: height)
+        lines.append([])
+        lines.append([Segment(text: "Recent switches", column: 1, style: .bold)])
+        for event in recent.reversed() {
+            let date = wall.localDate(event.time)
+            let time = wall.localClock(event.time)
+            let stamp = "\(date.year)-\(Self.two(date.month))-\(Self.two(date.day)) \(Self.two(time.hour)):\(Self.two(time.minute))"
+            lines.append([
+                Segment(text: stamp, column: 3, style: .dim),
+                Segment(text: DisplayWidth.truncated(names[event.account] ?? event.account, to: nameWidth), column: 21, width: nameWidth),
+                Segment(text: event.sourceText, column: 21 + nameWidth + 2, style: .dim),
+            ])
+        }
+    }
+
+    /// Switches per day over the last 30 days, as columns of `▁`…`█` (in eighths of a row),
+    /// with the day's count scaled to the busiest day, and a date axis under them.
+    private mutating func appendChart(_ history: SwitchHistory, wall: WallTime, today: Int64, now: Int64, width: Int, height: Int) {
+        let days = Self.chartDays
+        let starts = (0..<days).map { today - Int64(days - 1 - $0) * 86_400 }
+        let counts = history.switchesPerDay(dayStarts: starts, end: now + 1)
+        let most = max(1, counts.max() ?? 1)
+        let labelWidth = String(most).count + 1
+        let left = 1 + labelWidth + 1
+        // At most 3 columns a day (a 2-column bar and a gap): wider columns read no better and
+        // cost a wide-character cell each.
+        let step = max(1, min(3, (width - left - 1) / days))
+        let barWidth = step > 1 ? step - 1 : 1
+        let rows = max(2, min(8, (height - 8) / 3))
+        lines.append([])
+        lines.append([
+            Segment(text: "Switches per day, last \(days) days", column: 1, style: .bold),
+            Segment(text: "total \(counts.reduce(0, +))", column: max(36, min(width, left + days * step + 1) - 16), style: .dim),
+        ])
+        let levels: [Character] = ["▁", "▂", "▃", "▄", "▅", "▆", "▇", "█"]
+        for band in (0..<rows).reversed() {
+            var segments: [Segment] = []
+            if band == rows - 1 { segments.append(Segment(text: Self.padded(String(most), labelWidth - 1), column: 1, style: .dim)) }
+            if band == 0 { segments.append(Segment(text: Self.padded("0", labelWidth - 1), column: 1, style: .dim)) }
+            segments.append(Segment(text: "│", column: left - 1, style: .dim))
+            for (day, count) in counts.enumerated() where count > 0 {
+                let eighths = max(1, Int((Double(count) / Double(most) * Double(rows * 8)).rounded()))
+                let filled = eighths - band * 8
+                guard filled > 0 else { continue }
+                let cell = filled >= 8 ? "█" : String(levels[filled - 1])
+                segments.append(
+                    Segment(text: String(repeating: cell, count: barWidth), column: left + day * step, style: Style(foreground: .cyan)))
+            }
+            lines.append(segments)
+        }
+        // The axis: a tick under each labelled day, the label starting there.
+        let labelEvery = max(1, (7 + step - 1) / step)
+        var axis: [Segment] = [Segment(text: "└" + String(repeating: "─", count: days * step), column: left - 1, style: .dim)]
+        var labels: [Segment] = []
+        let months = ["Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"]
+        var day = (days - 1) % labelEvery
+        while day < days {
+            let date = wall.localDate(starts[day] + 43_200)
+            axis.append(Segment(text: "┴", column: left + day * step, style: .dim))
+            labels.append(Segment(text: "\(date.day) \(months[date.month - 1])", column: left + day * step, style: .dim))
+            day += labelEvery
+        }
+        lines.append(axis)
+        lines.append(labels)
+    }
+
+    /// A horizontal bar of `value` against `most`, `width` columns at most, in eighths of a
+    /// column (`▏`…`█`); at least one eighth for a value above 0.
+    static func bar(_ value: Int64, of most: Int64, width: Int) -> String {
+        let eighths = max(value > 0 ? 1 : 0, Int((Double(value) / Double(max(1, most)) * Double(width * 8)).rounded(.down)))
+        let partial: [String] = ["", "▏", "▎", "▍", "▌", "▋", "▊", "▉"]
+        return String(repeating: "█", count: eighths / 8) + partial[eighths % 8]
+    }
+
+    static func two(_ value: Int) -> String { value < 10 ? "0\(value)" : "\(value)" }
+
+    /// `text` right-aligned in `width` columns.
+    static func padded(_ text: String, _ width: Int) -> String {
+        String(repeating: " ", count: max(0, width - text.count)) + text
     }
 }
 

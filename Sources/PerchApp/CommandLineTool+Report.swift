@@ -1,0 +1,103 @@
+import FoundationEssentials
+import Glibc
+import PerchCore
+import PerchStore
+
+/// `perch report`: the time spent in each account between two local dates, from the history
+/// (the same computation as the Stats pane, ``SwitchHistory/timeSpent(from:to:now:)``).
+extension CommandLineTool {
+    func report() -> Int32 {
+        guard let config = loadConfig() else { return ExitStatus.usage }
+        let records: [SwitchRecord]
+        do {
+            records = try StateStore(path: paths.state).history.read()
+        } catch {
+            console.error("cannot read the history: \(error)")
+            return ExitStatus.unmet
+        }
+        let now = LocalTime.now()
+        let todayParts = now.localDate(now.seconds)
+        let today = ReportDate(year: todayParts.year, month: todayParts.month, day: todayParts.day)
+        let until = options.until ?? today
+        let since = options.since ?? until.adding(days: -29)
+        let dayAfter = until.adding(days: 1)
+        guard let from = LocalTime.startOfDay(year: since.year, month: since.month, day: since.day),
+            let to = LocalTime.startOfDay(year: dayAfter.year, month: dayAfter.month, day: dayAfter.day)
+        else {
+            console.error("cannot find the local start of \(since) or \(dayAfter)")
+            return ExitStatus.unmet
+        }
+        // The zone as it is at the end of the period (a daylight-saving change inside it is
+        // taken into account day by day; the label names the end).
+        let zone = LocalTime.at(min(to - 1, now.seconds))
+        let spent = SwitchHistory(records: records).timeSpent(from: from, to: to, now: now.seconds)
+        let names = Dictionary(config.accounts.map { ($0.id, $0.name) }, uniquingKeysWith: { first, _ in first })
+        let total = spent.reduce(0) { $0 + $1.seconds }
+        if options.json {
+            return printJSON(
+                ReportJSON(
+                    since: since.description, until: until.description, timeZone: zone.zone, utcOffset: zone.offsetText,
+                    accounts: spent.map { ReportJSON.Entry(id: $0.account, name: names[$0.account], seconds: $0.seconds) },
+                    totalSeconds: total))
+        }
+        if options.csv {
+            console.print("id,name,minutes,hours")
+            for entry in spent {
+                let minutes = entry.seconds / 60
+                console.print(
+                    [entry.account, names[entry.account] ?? "", String(minutes), Self.hours(entry.seconds)].map(Self.csvField).joined(
+                        separator: ","))
+            }
+            return ExitStatus.ok
+        }
+        console.print("Time per account, \(since) to \(until) (\(shown(zone.zone)), UTC\(zone.offsetText))")
+        if spent.isEmpty {
+            console.print("No time recorded in this period.")
+            return ExitStatus.ok
+        }
+        let idWidth = spent.map { columns(shown($0.account)) }.max() ?? 0
+        let nameWidth = spent.map { columns(shown(names[$0.account] ?? "")) }.max() ?? 0
+        for entry in spent {
+            let id = shown(entry.account)
+            let name = shown(names[entry.account] ?? "")
+            console.print(
+                "  " + id.padded(toColumns: idWidth + 2) + name.padded(toColumns: nameWidth + 2) + Self.right(durationText(entry.seconds)))
+        }
+        console.print("  " + "total".padded(toColumns: idWidth + 2 + nameWidth + 2) + Self.right(durationText(total)))
+        return ExitStatus.ok
+    }
+
+    /// Hours with two decimals (`4.50`), for a spreadsheet.
+    static func hours(_ seconds: Int64) -> String {
+        let hundredths = (seconds * 100 + 1800) / 3600
+        let rest = hundredths % 100
+        return "\(hundredths / 100).\(rest < 10 ? "0" : "")\(rest)"
+    }
+
+    /// A duration right-aligned in 9 columns.
+    static func right(_ text: String) -> String { String(repeating: " ", count: max(0, 9 - text.count)) + text }
+
+    /// A CSV field (RFC 4180): quoted when it holds a comma, a quote or a line break. A field
+    /// that starts with `=`, `+`, `-` or `@` gets a leading `'` so a spreadsheet does not run it.
+    static func csvField(_ text: String) -> String {
+        var text = PerchApp.visibleControls(text)
+        if let first = text.first, "=+-@".contains(first) { text = "'" + text }
+        guard text.contains(where: { $0 == "," || $0 == "\"" }) else { return text }
+        return "\"" + text.split(separator: "\"", omittingEmptySubsequences: false).joined(separator: "\"\"") + "\""
+    }
+}
+
+/// What `perch report --json` prints.
+private struct ReportJSON: Encodable {
+    struct Entry: Encodable {
+        var id: String
+        var name: String?
+        var seconds: Int64
+    }
+    var since: String
+    var until: String
+    var timeZone: String
+    var utcOffset: String
+    var accounts: [Entry]
+    var totalSeconds: Int64
+}

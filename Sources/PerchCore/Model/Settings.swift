@@ -1,0 +1,177 @@
+/// A colour theme: how the interface uses colour and emphasis.
+public enum ColorTheme: String, CaseIterable, Codable, Hashable, Sendable {
+    /// Colours and dim text as designed.
+    case standard = "default"
+    /// No dim text (it is drawn plain), and coloured text bold: for low-contrast screens.
+    case highContrast = "high contrast"
+    /// No colour at all; emphasis by bold, reverse video and glyphs only.
+    case monochrome
+}
+
+/// A setting that Settings shows, changes and keeps.
+public enum SettingKey: String, CaseIterable, Hashable, Sendable {
+    case longPress, sheetStyle, reduceMotion, mouse, theme
+}
+
+/// Where a setting's value comes from.
+public enum SettingSource: String, Hashable, Sendable {
+    /// Nobody set it.
+    case standard = "default"
+    /// The settings file (changed in Settings, now or in an earlier run).
+    case saved
+    /// A command-line flag, for this run only.
+    case flag
+}
+
+/// The values of the kept settings.
+public struct Settings: Hashable, Sendable {
+    /// How long a press or key must be held, in milliseconds (``longPressRange``).
+    public var longPressMilliseconds: Int64 = 500
+    public var sheetStyle: SheetStyle = .edgeToEdge
+    public var reduceMotion = false
+    /// Whether the terminal reports the mouse (xterm modes 1000, 1002, 1006).
+    public var mouse = true
+    public var theme: ColorTheme = .standard
+
+    public init() {}
+
+    /// The range Settings offers for the long-press duration, in milliseconds.
+    public static let longPressRange: ClosedRange<Int64> = 200...2000
+    /// One step of `←`/`→` on the long-press duration, in milliseconds.
+    public static let longPressStep: Int64 = 100
+}
+
+/// The settings file (`settings.json` beside the config): each key optional, a missing one is
+/// the default. Unknown keys are ignored and a wrong value is dropped, so an old or hand-edited
+/// file never keeps Perch from starting.
+public struct SavedSettings: Codable, Hashable, Sendable {
+    public var longPressMilliseconds: Int64?
+    public var sheetStyle: String?
+    public var reduceMotion: Bool?
+    public var mouse: Bool?
+    public var theme: String?
+
+    public init() {}
+
+    private enum CodingKeys: String, CodingKey {
+        case longPressMilliseconds, sheetStyle, reduceMotion, mouse, theme
+    }
+
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        longPressMilliseconds = try? container.decodeIfPresent(Int64.self, forKey: .longPressMilliseconds)
+        sheetStyle = try? container.decodeIfPresent(String.self, forKey: .sheetStyle)
+        reduceMotion = try? container.decodeIfPresent(Bool.self, forKey: .reduceMotion)
+        mouse = try? container.decodeIfPresent(Bool.self, forKey: .mouse)
+        theme = try? container.decodeIfPresent(String.self, forKey: .theme)
+    }
+
+    /// Whether the file sets `key` to a usable value.
+    func has(_ key: SettingKey) -> Bool {
+        switch key {
+        case .longPress: longPressMilliseconds.map { Settings.longPressRange.contains($0) } ?? false
+        case .sheetStyle: sheetStyle.flatMap(SheetStyle.init(rawValue:)) != nil
+        case .reduceMotion: reduceMotion != nil
+        case .mouse: mouse != nil
+        case .theme: theme.flatMap(ColorTheme.init(rawValue:)) != nil
+        }
+    }
+
+    /// Writes `key`'s value from `values` into the file.
+    mutating func store(_ key: SettingKey, from values: Settings) {
+        switch key {
+        case .longPress: longPressMilliseconds = values.longPressMilliseconds
+        case .sheetStyle: sheetStyle = values.sheetStyle.rawValue
+        case .reduceMotion: reduceMotion = values.reduceMotion
+        case .mouse: mouse = values.mouse
+        case .theme: theme = values.theme.rawValue
+        }
+    }
+}
+
+/// The settings in effect, where each comes from, and what the settings file holds.
+public struct SettingsState: Hashable, Sendable {
+    public internal(set) var values = Settings()
+    public internal(set) var sources: [SettingKey: SettingSource] = [:]
+    /// The file as last read or written.
+    public internal(set) var file = SavedSettings()
+
+    public init() {}
+
+    /// The defaults, then the file's values, then the flags given for this run (`flags` holds
+    /// the values of the keys in `flagged`).
+    public init(file: SavedSettings, flags: Settings = Settings(), flagged: Set<SettingKey> = []) {
+        self.file = file
+        for key in SettingKey.allCases {
+            if flagged.contains(key) {
+                copy(key, from: flags)
+                sources[key] = .flag
+            } else if file.has(key) {
+                switch key {
+                case .longPress: values.longPressMilliseconds = file.longPressMilliseconds ?? values.longPressMilliseconds
+                case .sheetStyle: values.sheetStyle = file.sheetStyle.flatMap(SheetStyle.init(rawValue:)) ?? values.sheetStyle
+                case .reduceMotion: values.reduceMotion = file.reduceMotion ?? values.reduceMotion
+                case .mouse: values.mouse = file.mouse ?? values.mouse
+                case .theme: values.theme = file.theme.flatMap(ColorTheme.init(rawValue:)) ?? values.theme
+                }
+                sources[key] = .saved
+            }
+        }
+    }
+
+    /// Where `key`'s value comes from.
+    public func source(_ key: SettingKey) -> SettingSource { sources[key] ?? .standard }
+
+    private mutating func copy(_ key: SettingKey, from other: Settings) {
+        switch key {
+        case .longPress: values.longPressMilliseconds = other.longPressMilliseconds
+        case .sheetStyle: values.sheetStyle = other.sheetStyle
+        case .reduceMotion: values.reduceMotion = other.reduceMotion
+        case .mouse: values.mouse = other.mouse
+        case .theme: values.theme = other.theme
+        }
+    }
+
+    /// Changes `key` by one step (`step` is -1 for `←`, +1 for `→` and `Enter`): the long-press
+    /// by 100 ms within its range, the others to their next value. The value is then saved.
+    public mutating func change(_ key: SettingKey, step: Int) {
+        switch key {
+        case .longPress:
+            let next = values.longPressMilliseconds + Int64(step) * Settings.longPressStep
+            // From a flag outside the range (say 50 ms), the first step lands inside it.
+            values.longPressMilliseconds = min(Settings.longPressRange.upperBound, max(Settings.longPressRange.lowerBound, next))
+        case .sheetStyle: values.sheetStyle = values.sheetStyle.cycled(step)
+        case .reduceMotion: values.reduceMotion.toggle()
+        case .mouse: values.mouse.toggle()
+        case .theme: values.theme = values.theme.cycled(step)
+        }
+        file.store(key, from: values)
+        sources[key] = .saved
+    }
+}
+
+extension CaseIterable where Self: Equatable, AllCases.Index == Int {
+    /// The value `step` places further along `allCases`, wrapping round.
+    func cycled(_ step: Int) -> Self {
+        let all = Self.allCases
+        let index = all.firstIndex(of: self) ?? 0
+        return all[((index + step) % all.count + all.count) % all.count]
+    }
+}
+
+extension Screen {
+    /// The screen as `theme` draws it: monochrome drops colour; high contrast drops dim and
+    /// makes coloured text bold.
+    mutating func apply(_ theme: ColorTheme) {
+        guard theme != .standard else { return }
+        restyle(Rect(x: 0, y: 0, width: size.width, height: size.height)) { style in
+            switch theme {
+            case .standard: break
+            case .monochrome: style.foreground = nil
+            case .highContrast:
+                if style.foreground != nil { style.bold = true }
+                style.dim = false
+            }
+        }
+    }
+}

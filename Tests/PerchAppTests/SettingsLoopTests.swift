@@ -1,0 +1,169 @@
+import Foundation
+import PerchCore
+import PerchStore
+import Synchronization
+import Testing
+
+@testable import PerchApp
+@testable import PerchTerminal
+
+extension LoopSuites {
+    /// Settings kept across a restart, and `Edit config…` with a scripted editor, through the loop.
+    @Suite("Settings and Edit config through the loop", .serialized)
+    struct SettingsLoopTests {
+        func scratch() -> String {
+            let folder = FileManager.default.temporaryDirectory.appendingPathComponent("perch-settings-\(UUID().uuidString)").path
+            try? FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+            return folder
+        }
+
+        /// Runs a loop over `state` on a thread; returns the backend, a way to type, and a way to wait for the end.
+        func run(_ state: AppState, configPath: String?, settingsPath: String?) -> (RecordingBackend, (String) -> Void, () -> Bool) {
+            var ends: [Int32] = [0, 0]
+            _ = pipe(&ends)
+            let backend = RecordingBackend(size: Size(width: 80, height: 24), inputDescriptor: ends[0])
+            let loop = EventLoop(
+                state: state, backend: backend, store: nil, gestures: .init(), configPath: configPath, settingsPath: settingsPath)
+            nonisolated(unsafe) let running = loop
+            let done = DispatchSemaphore(value: 0)
+            Thread {
+                _ = running.run()
+                done.signal()
+            }.start()
+            let write = ends[1]
+            return (
+                backend, { text in _ = Array(text.utf8).withUnsafeBytes { Glibc.write(write, $0.baseAddress, $0.count) } },
+                {
+                    let ended = done.wait(timeout: .now() + 10) == .success
+                    close(ends[0])
+                    close(ends[1])
+                    return ended
+                }
+            )
+        }
+
+        func waitUntil(_ seconds: Double = 10, _ condition: () -> Bool) -> Bool {
+            let deadline = Date().addingTimeInterval(seconds)
+            while Date() < deadline {
+                if condition() { return true }
+                usleep(10_000)
+            }
+            return condition()
+        }
+
+        @Test(
+            "every setting changed in Settings is written, and read back after a restart with its source; a flag overrides it for one run")
+        func roundTrip() throws {
+            let folder = scratch()
+            defer { try? FileManager.default.removeItem(atPath: folder) }
+            let path = folder + "/settings.json"
+            let (backend, type, end) = run(
+                AppState(accounts: Account.samples, size: Size(width: 80, height: 24), settings: SettingsState()), configPath: nil,
+                settingsPath: path)
+            // Settings; rows 2… are Reduce motion, Sheet style, Long-press, Mouse, Colour theme.
+            type("4jj\r")  // reduce motion on
+            type("j\r")  // sheet style inset
+            type("j\u{1B}[C\u{1B}[C\u{1B}[C")  // long-press 500 → 800 ms
+            type("j\r")  // mouse off
+            type("j\u{1B}[D")  // theme: default ← monochrome
+            #expect(waitUntil { backend.frames.last?.text.contains("monochrome") == true })
+            #expect(backend.controls.contains(Array(EventLoop.mouseOff.utf8)), "mouse reporting turned off at once")
+            type("q")
+            #expect(end())
+            let read = SettingsFile.read(path)
+            #expect(read.warning == nil)
+            let restarted = SettingsState(file: read.settings)
+            var expected = Settings()
+            expected.reduceMotion = true
+            expected.sheetStyle = .inset
+            expected.longPressMilliseconds = 800
+            expected.mouse = false
+            expected.theme = .monochrome
+            #expect(restarted.values == expected)
+            #expect(SettingKey.allCases.allSatisfy { restarted.source($0) == .saved })
+            var flags = Settings()
+            flags.longPressMilliseconds = 300
+            let flagged = SettingsState(file: read.settings, flags: flags, flagged: [.longPress])
+            #expect(flagged.values.longPressMilliseconds == 300 && flagged.source(.longPress) == .flag)
+            #expect(flagged.values.theme == .monochrome && flagged.source(.theme) == .saved)
+            let state = AppState(accounts: Account.samples, size: Size(width: 80, height: 24), settings: flagged)
+            #expect(state.reduceMotion && state.sheetStyle == .inset)
+        }
+
+        @Test("the long-press duration is clamped to 200–2000 ms")
+        func longPressRange() {
+            var settings = SettingsState()
+            for _ in 0..<30 { settings.change(.longPress, step: 1) }
+            #expect(settings.values.longPressMilliseconds == 2000)
+            for _ in 0..<30 { settings.change(.longPress, step: -1) }
+            #expect(settings.values.longPressMilliseconds == 200)
+        }
+
+        @Test("a settings file that is not JSON is left alone and read as defaults, with a warning")
+        func badFile() throws {
+            let folder = scratch()
+            defer { try? FileManager.default.removeItem(atPath: folder) }
+            let path = folder + "/settings.json"
+            try "not json".write(toFile: path, atomically: true, encoding: .utf8)
+            let read = SettingsFile.read(path)
+            #expect(read.settings == SavedSettings())
+            #expect(read.warning?.contains("not a JSON object") == true)
+            #expect(try String(contentsOfFile: path, encoding: .utf8) == "not json")
+        }
+
+        /// Runs Edit config… with `EDITOR` set to `script` over a valid config; returns the frames' last text and the accounts after.
+        func editConfig(_ script: String) throws -> (String, [Account], config: String, backup: String?) {
+            let folder = scratch()
+            defer { try? FileManager.default.removeItem(atPath: folder) }
+            let config = folder + "/accounts.json"
+            try #"{"accounts": [{"id": "work", "name": "Work"}]}"#.write(toFile: config, atomically: true, encoding: .utf8)
+            setenv("EDITOR", script, 1)
+            unsetenv("VISUAL")
+            defer { unsetenv("EDITOR") }
+            let (backend, type, end) = run(
+                AppState(accounts: [Account(id: "work", name: "Work")], size: Size(width: 80, height: 24)), configPath: config,
+                settingsPath: nil)
+            type("4")
+            for _ in 0..<7 { type("j") }
+            type("\r")
+            _ = waitUntil {
+                backend.frames.last?.text.contains("Config reloaded") == true || backend.frames.last?.text.contains("not reloaded") == true
+            }
+            let text = backend.frames.last?.text ?? ""
+            type("a")
+            _ = waitUntil { backend.frames.last?.text.contains("Enter switch") == true }
+            let sheet = backend.frames.last?.text ?? ""
+            type("\u{03}")  // Ctrl-C quits from the sheet
+            #expect(end())
+            let suspend = backend.calls.firstIndex(of: "suspend")
+            #expect(suspend.map { backend.calls.dropFirst($0 + 1).first == "resume" } == true, "the interface was suspended, then resumed")
+            let accounts = ["Work", "Home"].filter { sheet.contains($0) }.map { Account(id: $0.lowercased(), name: $0) }
+            return (
+                text, accounts, try String(contentsOfFile: config, encoding: .utf8),
+                try? String(contentsOfFile: config + ".bak", encoding: .utf8)
+            )
+        }
+
+        @Test("Edit config… with an editor that writes a valid config: the accounts are reloaded")
+        func editorValid() throws {
+            let script =
+                #"sh -c 'printf "%s" "{\"accounts\": [{\"id\": \"work\", \"name\": \"Work\"}, {\"id\": \"home\", \"name\": \"Home\"}]}" > "$1"' sh"#
+            let (text, accounts, config, backup) = try editConfig(script)
+            #expect(text.contains("Config reloaded: 2 accounts."), "\(text)")
+            #expect(accounts.map(\.id) == ["work", "home"])
+            #expect(config.contains("home"), "the edited copy replaced the config")
+            #expect(backup == #"{"accounts": [{"id": "work", "name": "Work"}]}"#, "the previous config is kept as .bak")
+        }
+
+        @Test("Edit config… with an editor that leaves the config invalid: the error is shown and the previous accounts stay")
+        func editorInvalid() throws {
+            let script = #"sh -c 'printf "{\"accounts\": [" > "$1"' sh"#
+            let (text, accounts, config, backup) = try editConfig(script)
+            #expect(text.contains("not reloaded (the previous accounts stay)"), "\(text)")
+            #expect(text.contains("your edit is kept in"), "\(text)")
+            #expect(accounts.map(\.id) == ["work"])
+            #expect(config == #"{"accounts": [{"id": "work", "name": "Work"}]}"#, "the config is untouched")
+            #expect(backup == nil)
+        }
+    }
+}

@@ -1,0 +1,184 @@
+import Testing
+
+@testable import PerchCore
+
+/// The Catalog from a source command, and each account's pane state.
+@Suite("Catalog sources and per-account pane state")
+struct CatalogPaneTests {
+    static let accounts = [
+        Account(id: "gh", name: "GitHub", catalog: CatalogCommands(command: "gh repo list", preview: "gh repo view")),
+        Account(id: "kube", name: "Kube", catalog: CatalogCommands(command: "kubectl get pods -o name")),
+        Account(id: "plain", name: "Plain", handle: "@plain"),
+    ]
+
+    static func items(_ prefix: String, _ count: Int) -> [CatalogItem] {
+        (1...count).map { CatalogItem(id: "\(prefix)-\($0)", title: "\(prefix) \($0)", detail: "", kind: "") }
+    }
+
+    func state(current: String = "gh", saved: SavedState? = nil) -> AppState {
+        var savedState = saved ?? SavedState()
+        savedState.currentAccount = current
+        return AppState(accounts: Self.accounts, saved: savedState, size: Size(width: 80, height: 24))
+    }
+
+    @Test("the source runs at the first event, once; the spinner shows how long it has run and moves only while shown")
+    func loading() {
+        var state = state()
+        let effects = state.update(.key(.char("2")), at: 1_000)
+        #expect(effects == [.loadCatalog(accountID: "gh", command: "gh repo list")])
+        #expect(state.update(.key(.char("j")), at: 1_100).isEmpty, "not run again while it runs")
+        _ = state.update(.animationFrame, at: 3_500)
+        #expect(state.render().lines[0].contains("loading 2 s"))
+        #expect(state.nextAnimationDeadline == 3_600)
+        _ = state.update(.key(.char("1")), at: 3_600)
+        #expect(state.nextAnimationDeadline == nil, "no spinner frames while the Catalog is not shown")
+        _ = state.update(.catalogLoaded(accountID: "gh", items: Self.items("repo", 5), skipped: 0))
+        #expect(state.catalogItems.count == 5)
+        #expect(!state.catalogPane.isLoading)
+    }
+
+    @Test("r runs the source again; a failure keeps the last good list and says why")
+    func refreshAndFailure() {
+        var state = state()
+        _ = state.update(.key(.char("2")))
+        _ = state.update(.catalogLoaded(accountID: "gh", items: Self.items("repo", 5), skipped: 0))
+        #expect(state.update(.key(.char("r"))) == [.loadCatalog(accountID: "gh", command: "gh repo list")])
+        _ = state.update(.catalogFailed(accountID: "gh", reason: "exited with status 1\nHTTP 401"))
+        #expect(state.catalogItems.count == 5, "the last good list stays")
+        #expect(state.render().lines[0].contains("load failed · r retry"))
+        #expect(state.banner?.contains("HTTP 401") == true)
+    }
+
+    @Test("the last good list is kept per account: switching back shows it at once, without running the source")
+    func keptPerAccount() {
+        var state = state()
+        _ = state.update(.key(.char("2")))
+        _ = state.update(.catalogLoaded(accountID: "gh", items: Self.items("repo", 30), skipped: 0))
+        let toKube = state.update(
+            .switchSaved(SwitchOutcome(accountID: "kube", state: SavedState(currentAccount: "kube"), previous: "gh", changed: true)))
+        #expect(toKube.contains(.loadCatalog(accountID: "kube", command: "kubectl get pods -o name")))
+        _ = state.update(.catalogLoaded(accountID: "kube", items: Self.items("pod", 3), skipped: 0))
+        let back = state.update(
+            .switchSaved(SwitchOutcome(accountID: "gh", state: SavedState(currentAccount: "gh"), previous: "kube", changed: true)))
+        #expect(!back.contains { if case .loadCatalog = $0 { true } else { false } })
+        #expect(state.catalogItems.count == 30)
+    }
+
+    @Test("an account without a command lists its config fields")
+    func configFields() {
+        var state = state(current: "plain")
+        #expect(state.update(.key(.char("2"))).isEmpty)
+        #expect(state.catalogItems.map(\.title) == ["id", "name", "handle"])
+        #expect(state.catalogItems.map(\.detail) == ["plain", "Plain", "@plain"])
+    }
+
+    @Test("without a command, the account's tool identities come first; an identity's card shows what the tool reported when checked")
+    func identities() {
+        var identities = ToolIdentities()
+        identities.kube = ToolIdentities.Kube(context: "prod", namespace: "web")
+        let account = Account(id: "ops", name: "Ops", identities: identities)
+        var state = AppState(accounts: [account], saved: SavedState(currentAccount: "ops"), size: Size(width: 80, height: 24))
+        _ = state.update(.key(.char("2")))
+        #expect(state.catalogItems.first?.title == "kube")
+        #expect(state.catalogItems.first?.detail == "prod, namespace web")
+        #expect(state.catalogItems.dropFirst().map(\.title) == ["id", "name"])
+        _ = state.update(
+            .identitiesChecked(accountID: "ops", [IdentityCheck(tool: .kube, expected: "prod", actual: "staging", matches: false)]))
+        _ = state.update(.key(.char("m")))
+        #expect(state.render().text.contains("now: staging  (drift)"))
+    }
+
+    @Test("the context menu runs the preview command; its output shows in the card")
+    func preview() {
+        var state = state()
+        _ = state.update(.key(.char("2")))
+        _ = state.update(.catalogLoaded(accountID: "gh", items: Self.items("repo", 5), skipped: 0))
+        let item = state.catalogItems[0]
+        #expect(state.update(.key(.char("m"))) == [.previewCatalogItem(accountID: "gh", command: "gh repo view", item: item)])
+        #expect(state.render().text.contains("loading preview…"))
+        _ = state.update(.catalogPreviewed(accountID: "gh", itemID: item.id, .text("Stars: 12\nForks: 3\n")))
+        let text = state.render().text
+        #expect(text.contains("Stars: 12") && text.contains("Forks: 3"))
+    }
+
+    @Test("a long preview scrolls in the cover")
+    func coverScrolls() {
+        var state = state()
+        _ = state.update(.key(.char("2")))
+        _ = state.update(.catalogLoaded(accountID: "gh", items: Self.items("repo", 5), skipped: 0))
+        _ = state.update(.key(.char("m")))
+        let id = state.catalogItems[0].id
+        _ = state.update(.catalogPreviewed(accountID: "gh", itemID: id, .text((1...100).map { "line \($0)" }.joined(separator: "\n"))))
+        _ = state.update(.key(KeyEvent(.enter)))  // Open: no catalog.open, so the cover
+        #expect(state.render().lines.contains { $0.trimmingSpaces() == "line 1" })
+        _ = state.update(.key(KeyEvent(.end)))
+        let lines = state.render().lines
+        #expect(lines.contains { $0.trimmingSpaces() == "line 100" })
+        #expect(!lines.contains { $0.trimmingSpaces() == "line 1" })
+        #expect(lines[23].contains("84–103 of 103"), "title, id, a blank line and 100 lines")
+    }
+
+    @Test("per-account pane state: cursor, scroll and pins come back on switching back, and after a restart")
+    func paneStateRoundTrip() {
+        var state = state()
+        _ = state.update(.key(.char("2")))
+        _ = state.update(.catalogLoaded(accountID: "gh", items: Self.items("repo", 100), skipped: 0))
+        for _ in 0..<40 { _ = state.update(.key(.char("j"))) }
+        _ = state.update(.key(.char("m")))
+        _ = state.update(.key(.char("j")))
+        let pinEffects = state.update(.key(KeyEvent(.enter)))  // Pin
+        #expect(pinEffects.contains { if case .savePanes = $0 { true } else { false } }, "pins are saved when they change")
+        for _ in 0..<5 { _ = state.update(.key(.char("j"))) }
+        let ghCursor = state.catalog
+        #expect(state.isPinned("repo-41"))
+        // To another account and back.
+        let away = state.update(
+            .switchSaved(SwitchOutcome(accountID: "kube", state: SavedState(currentAccount: "kube"), previous: "gh", changed: true)))
+        _ = away
+        #expect(state.catalog == ListCursor())
+        _ = state.update(.catalogLoaded(accountID: "kube", items: Self.items("pod", 3), skipped: 0))
+        _ = state.update(
+            .switchSaved(SwitchOutcome(accountID: "gh", state: SavedState(currentAccount: "gh"), previous: "kube", changed: true)))
+        #expect(state.catalog == ghCursor)
+        // Quitting saves the panes; a new run from that state restores them before the list arrives.
+        let quit = state.update(.key(.char("q")))
+        guard case .savePanes(let panes)? = quit.first else {
+            Issue.record("quit saves the panes first: \(quit)")
+            return
+        }
+        #expect(quit.last == .quit)
+        var saved = SavedState(currentAccount: "gh")
+        saved.panes = panes
+        var next = AppState(accounts: Self.accounts, saved: saved, size: Size(width: 80, height: 24))
+        _ = next.update(.key(.char("2")))
+        #expect(next.catalog == ghCursor, "kept while the source runs")
+        _ = next.update(.catalogLoaded(accountID: "gh", items: Self.items("repo", 100), skipped: 0))
+        #expect(next.catalog == ghCursor)
+        #expect(next.isPinned("repo-41"))
+        #expect(next.catalogItems.first?.id == "repo-41")
+    }
+
+    @Test("Stats keeps its scroll per account")
+    func statsScrollPerAccount() {
+        var state = state()
+        state.history = SwitchHistory(
+            events: (0..<50).map { SwitchEvent(account: $0 % 2 == 0 ? "gh" : "kube", time: Int64($0) * 600, source: .tui) })
+        _ = state.update(.wallClock(WallTime(seconds: 50 * 600)))
+        _ = state.update(.key(.char("3")))
+        for _ in 0..<7 { _ = state.update(.key(.char("j"))) }
+        #expect(state.stats.scroll == 7)
+        _ = state.update(
+            .switchSaved(SwitchOutcome(accountID: "kube", state: SavedState(currentAccount: "kube"), previous: "gh", changed: true)))
+        #expect(state.stats.scroll == 0)
+        _ = state.update(
+            .switchSaved(SwitchOutcome(accountID: "gh", state: SavedState(currentAccount: "gh"), previous: "kube", changed: true)))
+        #expect(state.stats.scroll == 7)
+        #expect(state.paneMemory["gh"]?.statsScroll == 7)
+    }
+}
+
+extension String {
+    func trimmingSpaces() -> String {
+        String(drop { $0 == " " }.reversed().drop { $0 == " " }.reversed())
+    }
+}
