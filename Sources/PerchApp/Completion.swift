@@ -102,12 +102,16 @@ enum Completion {
                 setup) ((operands == 0)) && COMPREPLY=($(compgen -W "git ssh" -- "$cur")) ;;
                 switch)
                     ((operands == 0)) || return
-                    local program=${COMP_WORDS[0]/#\\~/$HOME} plain=${cur//\\\\/} id name rest
+                    local program=${COMP_WORDS[0]/#\\~/$HOME} plain=${cur//\\\\/} id name rest quote=""
+                    # A word begun with a quote is completed inside that quote; otherwise with backslashes.
+                    [[ $cur == [\\"\\']* ]] && quote=${cur:0:1}
                     plain=${plain#[\\"\\']}
                     COMPREPLY=()
                     while IFS=$'\\t' read -r id name rest; do
-                        [[ $id == "$plain"* ]] && COMPREPLY+=("$id")
-                        [[ $name != "$id" && $name == "$plain"* ]] && COMPREPLY+=("$(printf '%q' "$name")")
+                        [[ $id == "$plain"* ]] && COMPREPLY+=("$quote$id$quote")
+                        if [[ $name != "$id" && $name == "$plain"* ]]; then
+                            if [[ -n $quote ]]; then COMPREPLY+=("$quote$name$quote"); else COMPREPLY+=("$(printf '%q' "$name")"); fi
+                        fi
                     done < <(command "$program" "${config[@]}" list --format tsv 2>/dev/null)
                     ;;
                 esac

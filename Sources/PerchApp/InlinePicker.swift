@@ -16,6 +16,9 @@ final class InlinePicker {
     enum Outcome: Equatable {
         case picked(Account)
         case cancelled
+        /// The `Add account…` row was chosen: the picker has no form; the interface or
+        /// `perch config edit` adds accounts.
+        case addAccount
     }
 
     /// Why the picker could not run.
@@ -202,7 +205,9 @@ final class InlinePicker {
             default: break
             }
         }
-        // Only the sheet is shown: any other layer (help, the form) is taken back at once.
+        // The `Add account…` row opens a form, which the picker has no room for.
+        if state.accountForm != nil { return .addAccount }
+        // Only the sheet is shown: any other layer (help) is taken back at once.
         while state.presented.count > 1 { _ = state.update(.key(KeyEvent(.escape))) }
         return sheet == nil ? .cancelled : nil
     }

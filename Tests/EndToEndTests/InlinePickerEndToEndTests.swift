@@ -84,6 +84,19 @@ struct InlinePickerEndToEndTests {
         #expect(try cli.run(["current", "--field", "id"]).stdout == "personal\n")
     }
 
+    // Bug: Enter on the picker's `+ Add account…` row did nothing and said nothing.
+    @Test("Enter on the Add account… row ends the picker with a message saying where accounts are added; exit 1")
+    func addAccountRow() throws {
+        let session = try session(["switch"])
+        defer { try? FileManager.default.removeItem(at: session.home) }
+        #expect(try session.waitFor("Switch account"))
+        try session.send("End")
+        try session.send("Enter")
+        #expect(try session.waitFor("EXIT=1"))
+        #expect(try session.screen().contains { $0.contains("use Add account… in the interface (perch), or perch config edit") })
+        #expect(try session.terminalRestored())
+    }
+
     @Test("At the bottom of a full screen the picker takes its rows by scrolling, and a click picks")
     func bottomOfScreenAndMouse() throws {
         let session = try session(["switch"], fill: 40, width: 100)

@@ -1,4 +1,3 @@
-import Dispatch
 import Glibc
 import PerchCore
 import PerchIdentities
@@ -23,18 +22,17 @@ public final class EffectWorker: @unchecked Sendable {
     public let wakeDescriptor: Int32
     private let wakeWriteEnd: Int32
     private let outcomes = Mutex<[AppEvent]>([])
-    private let storeQueue = DispatchQueue(label: "perch.effects.store")
-    private let hookQueue = DispatchQueue(label: "perch.effects.hooks", attributes: .concurrent)
-    private let hookGroup = DispatchGroup()
+    private let storeQueue = WorkerQueue(serial: true)
+    private let hookQueue = WorkerQueue(serial: false)
     /// Catalog sources and previews run here, each on its own thread, so a hanging one delays nothing else.
-    private let catalogQueue = DispatchQueue(label: "perch.effects.catalog", attributes: .concurrent)
+    private let catalogQueue = WorkerQueue(serial: false)
     /// How long a Catalog command may run, in milliseconds.
     private let catalogTimeout: Int64
     /// The Catalog commands running now (killed when Perch quits).
     private let catalogCommands = CapturedCommand.Running()
     /// Where changed settings are written; nil keeps them for the run.
     private let settingsPath: String?
-    private let identityQueue = DispatchQueue(label: "perch.effects.identities")
+    private let identityQueue = WorkerQueue(serial: true)
     private let identities: IdentitySwitcher?
     private let store: StateStore?
     private let configPath: String?
@@ -114,7 +112,7 @@ public final class EffectWorker: @unchecked Sendable {
         case .runHook(let id, let previous):
             guard let account = accounts.first(where: { $0.id == id }), let command = account.onSwitch else { return }
             let timeout = hookTimeoutMilliseconds
-            hookQueue.async(group: hookGroup) {
+            hookQueue.async {
                 let result: HookResult
                 switch HookProcess.start(command, account: account, previous: previous, now: MonotonicClock.now(), timeout: timeout) {
                 case .success(let hook): result = hook.waitForEnd()
@@ -127,7 +125,7 @@ public final class EffectWorker: @unchecked Sendable {
         case .loadCatalog(let id, let command):
             let account = accounts.first { $0.id == id }
             let timeout = catalogTimeout
-            catalogQueue.async(group: hookGroup) {
+            catalogQueue.async {
                 let output = CapturedCommand.run(
                     command, variables: Self.variables(account, id: id), timeout: timeout, running: self.catalogCommands)
                 if let failure = output.failure {
@@ -140,7 +138,7 @@ public final class EffectWorker: @unchecked Sendable {
         case .previewCatalogItem(let id, let command, let item):
             let account = accounts.first { $0.id == id }
             let timeout = catalogTimeout
-            catalogQueue.async(group: hookGroup) {
+            catalogQueue.async {
                 let output = CapturedCommand.run(
                     command, variables: Self.variables(account, id: id, item: item), timeout: timeout, running: self.catalogCommands)
                 let preview: CatalogPreview =
@@ -232,14 +230,15 @@ public final class EffectWorker: @unchecked Sendable {
     public func finishStoreWork() {
         stopping.withLock { $0 = true }
         catalogCommands.killAll()
-        storeQueue.sync {}
+        storeQueue.wait()
     }
 
     /// Waits until the effects asked for so far, hooks included, have posted their outcomes (for tests).
     public func finishAll() {
-        storeQueue.sync {}
-        identityQueue.sync {}
-        hookGroup.wait()
+        storeQueue.wait()
+        identityQueue.wait()
+        hookQueue.wait()
+        catalogQueue.wait()
     }
 
     private func recordSwitch(to id: String) -> AppEvent {
