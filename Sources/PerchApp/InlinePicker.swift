@@ -176,6 +176,7 @@ final class InlinePicker {
                 defer { pressed = nil }
                 guard pressed == target else { return nil }
                 if case .sheetRow(let index) = target { return activate(.tap(target), row: index) }
+                if target == .sheetAddAccount { return .addAccount }
             case .scrollUp: return apply(.scroll(target, notches: -1))
             case .scrollDown: return apply(.scroll(target, notches: 1))
             default: break
@@ -190,8 +191,11 @@ final class InlinePicker {
     /// it is the current one (the interface records nothing then, but the picker still chose it).
     private func activate(_ event: AppEvent, row: Int?) -> Outcome? {
         guard let sheet, let row, row < sheet.rowCount(accounts: state.accounts.count) else { return nil }
-        guard case .account(let index) = sheet.row(row, accounts: state.accounts.count) else { return nil }
-        return .picked(state.accounts[index])
+        switch sheet.row(row, accounts: state.accounts.count) {
+        case .account(let index): return .picked(state.accounts[index])
+        case .addAccount: return .addAccount  // the picker has no form
+        case .heading: return nil
+        }
     }
 
     /// Gives `event` to the sheet; the outcome when that ended it.
@@ -205,7 +209,7 @@ final class InlinePicker {
             default: break
             }
         }
-        // The `Add account…` row opens a form, which the picker has no room for.
+        // `+` opens the Add account form, which the picker has no room for.
         if state.accountForm != nil { return .addAccount }
         // Only the sheet is shown: any other layer (help) is taken back at once.
         while state.presented.count > 1 { _ = state.update(.key(KeyEvent(.escape))) }

@@ -93,7 +93,7 @@ struct InlinePickerEndToEndTests {
         try session.send("End")
         try session.send("Enter")
         #expect(try session.waitFor("EXIT=1"))
-        #expect(try session.screen().contains { $0.contains("use Add account… in the interface (perch), or perch config edit") })
+        #expect(try session.screen().contains { $0.contains("the picker cannot add an account: use Add account…") })
         #expect(try session.terminalRestored())
     }
 
