@@ -9,56 +9,58 @@ import Testing
 @testable import PerchTerminal
 
 /// The interface applies identities on its worker, before the hook, and shows them in Overview.
-@Suite("Tool identities through the loop", .serialized)
-struct IdentityLoopTests {
-    @Test(
-        "a pick applies the account's kube context on the worker, then runs its hook, which sees the context already switched; Overview shows ✓"
-    )
-    func applyThenHook() throws {
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("perch-identity-loop-\(UUID().uuidString)").path
-        try FileManager.default.createDirectory(atPath: folder + "/bin", withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(atPath: folder) }
-        let kubeconfig = folder + "/kubeconfig"
-        try "contexts:\n- context: {}\n  name: dev\n- context: {}\n  name: prod\ncurrent-context: dev\n".write(
-            toFile: kubeconfig, atomically: true, encoding: .utf8)
-        let kubectl = folder + "/bin/kubectl"
-        // O_CLOEXEC: no child forked meanwhile keeps it open for writing (exec would fail with ETXTBSY).
-        let fd = open(kubectl, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o755)
-        let script = Array("#!/bin/sh\nsleep 0.2\nsed -i \"s/^current-context:.*/current-context: $3/\" \"$KUBECONFIG\"\n".utf8)
-        _ = script.withUnsafeBytes { write(fd, $0.baseAddress, $0.count) }
-        close(fd)
-        let marker = folder + "/hook-saw"
-        let accounts = [
-            Account(id: "a", name: "Alpha"),
-            Account(
-                id: "b", name: "Beta", onSwitch: "grep current-context '\(kubeconfig)' > '\(marker)'",
-                identities: ToolIdentities(kube: .init(context: "prod"))),
-        ]
-        let environment = IdentityEnvironment(
-            variables: ["HOME": folder, "PATH": folder + "/bin:/usr/bin:/bin", "KUBECONFIG": kubeconfig], statePath: folder + "/state.json")
-        var ends: [Int32] = [0, 0]
-        _ = pipe(&ends)
-        let backend = RecordingBackend(size: Size(width: 80, height: 24), inputDescriptor: ends[0])
-        let loop = EventLoop(
-            state: AppState(accounts: accounts, size: backend.size), backend: backend, store: StateStore(path: folder + "/state.json"),
-            gestures: .init(), identities: IdentitySwitcher(environment: environment))
-        let status = Mutex<Int32?>(nil)
-        let done = DispatchSemaphore(value: 0)
-        nonisolated(unsafe) let running = loop
-        Thread {
-            let result = running.run()
-            status.withLock { $0 = result }
-            done.signal()
-        }.start()
-        let keys = Array("a\u{1B}[B\r".utf8)
-        _ = keys.withUnsafeBytes { write(ends[1], $0.baseAddress, $0.count) }
-        #expect(waitUntil { backend.frames.last?.text.contains("✓ kube  prod") == true }, "applied, checked, shown")
-        #expect(
-            waitUntil { (try? String(contentsOfFile: marker, encoding: .utf8)) == "current-context: prod\n" }, "the hook ran after kubectl")
-        let last = IdentitySwitcher(environment: environment).lastReport()
-        #expect(last?.report.results == [IdentityResult(tool: .kube, status: .applied, detail: "prod")], "recorded with the switch")
-        _ = Array("q".utf8).withUnsafeBytes { write(ends[1], $0.baseAddress, $0.count) }
-        #expect(done.wait(timeout: .now() + 10) == .success)
-        #expect(status.withLock { $0 } == 0)
+extension LoopSuites {
+    @Suite("Tool identities through the loop", .serialized)
+    struct IdentityLoopTests {
+        @Test(
+            "a pick applies the account's kube context on the worker, then runs its hook, which sees the context already switched; Overview shows ✓"
+        )
+        func applyThenHook() throws {
+            let folder = FileManager.default.temporaryDirectory.appendingPathComponent("perch-identity-loop-\(UUID().uuidString)").path
+            try FileManager.default.createDirectory(atPath: folder + "/bin", withIntermediateDirectories: true)
+            defer { try? FileManager.default.removeItem(atPath: folder) }
+            let kubeconfig = folder + "/kubeconfig"
+            try "contexts:\n- context: {}\n  name: dev\n- context: {}\n  name: prod\ncurrent-context: dev\n".write(
+                toFile: kubeconfig, atomically: true, encoding: .utf8)
+            let kubectl = folder + "/bin/kubectl"
+            // O_CLOEXEC: no child forked meanwhile keeps it open for writing (exec would fail with ETXTBSY).
+            let fd = open(kubectl, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o755)
+            let script = Array("#!/bin/sh\nsleep 0.2\nsed -i \"s/^current-context:.*/current-context: $3/\" \"$KUBECONFIG\"\n".utf8)
+            _ = script.withUnsafeBytes { write(fd, $0.baseAddress, $0.count) }
+            close(fd)
+            let marker = folder + "/hook-saw"
+            let accounts = [
+                Account(id: "a", name: "Alpha"),
+                Account(
+                    id: "b", name: "Beta", onSwitch: "grep current-context '\(kubeconfig)' > '\(marker)'",
+                    identities: ToolIdentities(kube: .init(context: "prod"))),
+            ]
+            let environment = IdentityEnvironment(
+                variables: ["HOME": folder, "PATH": folder + "/bin:/usr/bin:/bin", "KUBECONFIG": kubeconfig], statePath: folder + "/state.json")
+            var ends: [Int32] = [0, 0]
+            _ = pipe(&ends)
+            let backend = RecordingBackend(size: Size(width: 80, height: 24), inputDescriptor: ends[0])
+            let loop = EventLoop(
+                state: AppState(accounts: accounts, size: backend.size), backend: backend, store: StateStore(path: folder + "/state.json"),
+                gestures: .init(), identities: IdentitySwitcher(environment: environment))
+            let status = Mutex<Int32?>(nil)
+            let done = DispatchSemaphore(value: 0)
+            nonisolated(unsafe) let running = loop
+            Thread {
+                let result = running.run()
+                status.withLock { $0 = result }
+                done.signal()
+            }.start()
+            let keys = Array("a\u{1B}[B\r".utf8)
+            _ = keys.withUnsafeBytes { write(ends[1], $0.baseAddress, $0.count) }
+            #expect(waitUntil { backend.frames.last?.text.contains("✓ kube  prod") == true }, "applied, checked, shown")
+            #expect(
+                waitUntil { (try? String(contentsOfFile: marker, encoding: .utf8)) == "current-context: prod\n" }, "the hook ran after kubectl")
+            let last = IdentitySwitcher(environment: environment).lastReport()
+            #expect(last?.report.results == [IdentityResult(tool: .kube, status: .applied, detail: "prod")], "recorded with the switch")
+            _ = Array("q".utf8).withUnsafeBytes { write(ends[1], $0.baseAddress, $0.count) }
+            #expect(done.wait(timeout: .now() + 10) == .success)
+            #expect(status.withLock { $0 } == 0)
+        }
     }
 }
