@@ -88,27 +88,6 @@ extension LoopSuites {
             return (loop, backend)
         }
 
-        @Test("a lone Esc, with nothing after it, is Escape: it closes the sheet, and a q 200 ms later quits")
-        func loneEscapeIsEscape() throws {
-            var ends: [Int32] = [0, 0]
-            #expect(pipe(&ends) == 0)
-            defer { close(ends[0]) }
-            let writeEnd = ends[1]
-            _ = write(writeEnd, "a\u{1B}", 2)
-            let writer = Thread {
-                Thread.sleep(forTimeInterval: 0.2)
-                _ = write(writeEnd, "q", 1)
-                Thread.sleep(forTimeInterval: 0.5)
-                close(writeEnd)
-            }
-            writer.start()
-            let (loop, backend) = makeLoop(reading: ends[0])
-            // Esc q taken together would be Alt-q, which neither closes the sheet nor quits.
-            #expect(loop.run() == 0, "q quit, so the Esc before it had closed the sheet")
-            #expect(backend.frames.contains { $0.text.contains("Switch account") }, "the sheet was up")
-            #expect(loop.state.presented.isEmpty)
-        }
-
         @Test("a burst of SIGWINCH faster than frames is laid out once")
         func resizeBurstLaidOutOnce() throws {
             var ends: [Int32] = [0, 0]
