@@ -21,6 +21,7 @@ public struct AppState: Hashable, Sendable {
     public private(set) var currentIndex: Int?
     /// The tab whose pane is drawn.
     public internal(set) var selectedTab: Tab = .overview
+    /// The panes' own models, each kept for the whole run.
     public internal(set) var overviewPane = OverviewPane()
     public internal(set) var catalogPane = CatalogPane()
     public internal(set) var statsPane = StatsPane()

@@ -46,7 +46,9 @@ public struct ModelContext {
     public var clock: Int64
     /// Facts about the run that Settings shows.
     public var info: RunInfo
+    /// Whether animations are off: a sheet's change of height shows at once.
     public var reduceMotion: Bool
+    /// Edge-to-edge or inset sheets.
     public var sheetStyle: SheetStyle
     /// The kept settings and their sources, for Settings.
     public var settings = SettingsState()
