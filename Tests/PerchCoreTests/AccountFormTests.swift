@@ -259,3 +259,20 @@ struct SmallScreenTests {
         #expect(tapped.render().lines.contains { $0.contains("Delete") }, "Delete reached with the mouse alone")
     }
 }
+
+@Suite("Settings on a narrow screen")
+struct NarrowSettingsTests {
+    // Bug: at 30 columns Settings cut every value from the left, so a sentence read from its middle (`…0 ms` read as 0 ms).
+    @Test("a value in words keeps its beginning when cut; a path keeps its end")
+    func valuesCutTheRightWay() throws {
+        var state = AppState(
+            accounts: Account.samples, size: Size(width: 40, height: 20),
+            info: RunInfo(configDescription: "/home/someone/.config/perch/accounts.json"))
+        _ = state.update(.key(.char("4")))
+        let lines = state.render().lines
+        let keyHold = try #require(lines.first { $0.contains("Key hold") })
+        #expect(keyHold.contains("from auto-"), "\(keyHold)")
+        let config = try #require(lines.first { $0.contains("Config file") })
+        #expect(config.contains("…") && config.contains("accounts.json"), "\(config)")
+    }
+}

@@ -128,18 +128,19 @@ public struct SettingsPane: ScreenModel, Hashable, Sendable {
         frame.screen.header("Settings", in: rect)
         let first = rect.y + Layout.paneHeaderRows
         let info = context.info
-        let rows: [(String, String)] = [
-            ("Key hold", info.keyHold.summary),
-            ("Config file", info.configDescription),
-            ("State file", info.statePath),
-            ("Settings file", info.settingsPath),
+        // Paths keep their end (the file's name) when cut; words keep their beginning.
+        let rows: [(String, String, isPath: Bool)] = [
+            ("Key hold", info.keyHold.summary, false),
+            ("Config file", info.configDescription, true),
+            ("State file", info.statePath, true),
+            ("Settings file", info.settingsPath, true),
         ]
-        for (offset, (label, value)) in rows.enumerated() where first + offset < rect.maxY {
+        for (offset, (label, value, isPath)) in rows.enumerated() where first + offset < rect.maxY {
             let x = frame.screen.put("   " + label, column: rect.x, row: first + offset, style: .dim, width: rect.width)
             let valueColumn = max(x + 1, rect.x + 25)
             let valueWidth = max(0, rect.maxX - valueColumn)
-            frame.screen.put(
-                DisplayWidth.truncatedLeading(value, to: valueWidth), column: valueColumn, row: first + offset, width: valueWidth)
+            let shown = isPath ? DisplayWidth.truncatedLeading(value, to: valueWidth) : DisplayWidth.truncated(value, to: valueWidth)
+            frame.screen.put(shown, column: valueColumn, row: first + offset, width: valueWidth)
         }
         let settings = context.settings
         let visible = max(0, rect.maxY - first - Self.actionsOffset)
