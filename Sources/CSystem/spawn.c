@@ -2,6 +2,8 @@
 #define _GNU_SOURCE 1
 #include <spawn.h>
 #include <errno.h>
+#include <fcntl.h>
+#include <signal.h>
 #include <sys/syscall.h>
 #include <unistd.h>
 
@@ -20,4 +22,17 @@ int perch_pidfd_open(int pid) {
     errno = ENOSYS;
     return -1;
 #endif
+}
+
+int perch_pipe_cloexec(int fds[2]) { return pipe2(fds, O_CLOEXEC); }
+
+short perch_spawnattr_reset_signals(posix_spawnattr_t *attributes) {
+    sigset_t none, all;
+    sigemptyset(&none);
+    sigfillset(&all);
+    sigdelset(&all, SIGKILL);
+    sigdelset(&all, SIGSTOP);
+    posix_spawnattr_setsigmask(attributes, &none);
+    posix_spawnattr_setsigdefault(attributes, &all);
+    return POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF;
 }

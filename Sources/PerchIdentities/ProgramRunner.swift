@@ -57,15 +57,13 @@ public enum ProgramRunner {
         guard let path = environment.which(program) else { return .notFound(program: program) }
         var outPipe: [Int32] = [-1, -1]
         var errPipe: [Int32] = [-1, -1]
-        guard pipe(&outPipe) == 0 else { return .notStarted(String(cString: strerror(errno))) }
-        guard pipe(&errPipe) == 0 else {
+        guard perch_pipe_cloexec(&outPipe) == 0 else { return .notStarted(String(cString: strerror(errno))) }
+        guard perch_pipe_cloexec(&errPipe) == 0 else {
             let reason = String(cString: strerror(errno))
             close(outPipe[0])
             close(outPipe[1])
             return .notStarted(reason)
         }
-        // Perch's ends stay out of other children (pipe2(2), which sets this at once, is a GNU extension).
-        for fd in outPipe + errPipe { _ = fcntl(fd, F_SETFD, FD_CLOEXEC) }
         var actions = posix_spawn_file_actions_t()
         posix_spawn_file_actions_init(&actions)
         defer { posix_spawn_file_actions_destroy(&actions) }
@@ -75,16 +73,9 @@ public enum ProgramRunner {
         var attributes = posix_spawnattr_t()
         posix_spawnattr_init(&attributes)
         defer { posix_spawnattr_destroy(&attributes) }
-        var none = sigset_t()
-        sigemptyset(&none)
-        var all = sigset_t()
-        sigfillset(&all)
-        sigdelset(&all, SIGKILL)
-        sigdelset(&all, SIGSTOP)
-        posix_spawnattr_setsigmask(&attributes, &none)
-        posix_spawnattr_setsigdefault(&attributes, &all)
+        let signalFlags = perch_spawnattr_reset_signals(&attributes)
         posix_spawnattr_setpgroup(&attributes, 0)
-        posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF | POSIX_SPAWN_SETPGROUP))
+        posix_spawnattr_setflags(&attributes, signalFlags | Int16(POSIX_SPAWN_SETPGROUP))
         let argv = ([program] + arguments).map { strdup($0) } + [nil]
         let envp = environment.entries.map { strdup($0) } + [nil]
         defer {

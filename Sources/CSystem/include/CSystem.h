@@ -23,4 +23,14 @@ int perch_spawn_add_foreground(posix_spawn_file_actions_t *actions, int fd);
  * descriptor (close-on-exec), or -1 with errno set (ENOSYS on older kernels). */
 int perch_pidfd_open(int pid);
 
+/* pipe2(2) with O_CLOEXEC (a GNU extension): both ends are close-on-exec from the start, so a
+ * child spawned meanwhile by another thread never inherits them. Returns 0 or -1 with errno. */
+int perch_pipe_cloexec(int fds[2]);
+
+/* Sets `attributes` so that the child starts with no signal blocked and every catchable signal
+ * at its default action (posix_spawnattr_setsigmask(3), posix_spawnattr_setsigdefault(3)):
+ * nothing of Perch's handlers or masks reaches a hook or a tool. Returns the posix_spawn flags
+ * to add (POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF). */
+short perch_spawnattr_reset_signals(posix_spawnattr_t *attributes);
+
 #endif

@@ -65,30 +65,21 @@ enum ShellSpawn {
         var outPipe: [Int32] = [-1, -1]
         var errPipe: [Int32] = [-1, -1]
         if mode == .captured {
-            guard pipe(&outPipe) == 0 else { throw SpawnError(code: errno) }
-            guard pipe(&errPipe) == 0 else {
+            guard perch_pipe_cloexec(&outPipe) == 0 else { throw SpawnError(code: errno) }
+            guard perch_pipe_cloexec(&errPipe) == 0 else {
                 let code = errno
                 close(outPipe[0])
                 close(outPipe[1])
                 throw SpawnError(code: code)
             }
-            // Perch's ends stay out of other children (the event loop is its only thread).
-            for fd in outPipe + errPipe { _ = fcntl(fd, F_SETFD, FD_CLOEXEC) }
+            // Close-on-exec from the start: hooks and tools are spawned from worker threads too.
             posix_spawn_file_actions_adddup2(&actions, outPipe[1], 1)
             posix_spawn_file_actions_adddup2(&actions, errPipe[1], 2)
         }
         var attributes = posix_spawnattr_t()
         posix_spawnattr_init(&attributes)
         defer { posix_spawnattr_destroy(&attributes) }
-        var none = sigset_t()
-        sigemptyset(&none)
-        var all = sigset_t()
-        sigfillset(&all)
-        sigdelset(&all, SIGKILL)
-        sigdelset(&all, SIGSTOP)
-        posix_spawnattr_setsigmask(&attributes, &none)
-        posix_spawnattr_setsigdefault(&attributes, &all)
-        var flags = Int32(POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF)
+        var flags = Int32(perch_spawnattr_reset_signals(&attributes))
         switch mode {
         case .interactive:
             break

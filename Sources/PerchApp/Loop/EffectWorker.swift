@@ -1,3 +1,4 @@
+import CSystem
 import Glibc
 import PerchCore
 import PerchIdentities
@@ -64,11 +65,8 @@ public final class EffectWorker: @unchecked Sendable {
         self.lockTimeout = lockTimeoutMilliseconds
         self.catalogTimeout = catalogTimeoutMilliseconds
         var ends: [Int32] = [-1, -1]
-        if pipe(&ends) == 0 {
-            for end in ends {
-                _ = fcntl(end, F_SETFL, fcntl(end, F_GETFL) | O_NONBLOCK)
-                _ = fcntl(end, F_SETFD, FD_CLOEXEC)
-            }
+        if perch_pipe_cloexec(&ends) == 0 {
+            for end in ends { _ = fcntl(end, F_SETFL, fcntl(end, F_GETFL) | O_NONBLOCK) }
         }
         wakeDescriptor = ends[0]
         wakeWriteEnd = ends[1]
