@@ -134,18 +134,16 @@ extension LoopSuites {
             defer { unlink(file) }
             let worker = EffectWorker(store: nil, configPath: nil)
             worker.perform(.loadCatalog(accountID: "gh", command: "sleep 30 & echo $! > '\(file)'; wait"), accounts: [Self.account])
-            let deadline = Date().addingTimeInterval(10)
             var child: pid_t?
-            while Date() < deadline, child == nil {
+            _ = waitUntil {
                 child = (try? String(contentsOfFile: file, encoding: .utf8)).flatMap {
                     Int32($0.trimmingCharacters(in: .whitespacesAndNewlines))
                 }
-                if child == nil { usleep(10_000) }
+                return child != nil
             }
             let pid = try #require(child)
             worker.finishStoreWork()
-            while Date() < deadline, kill(pid, 0) == 0 { usleep(10_000) }
-            #expect(kill(pid, 0) != 0, "the source's child ended with Perch")
+            #expect(waitUntil { kill(pid, 0) != 0 }, "the source's child ended with Perch")
             guard case .catalogFailed("gh", let reason)? = outcome(of: worker) else {
                 Issue.record("expected the killed source to be reported")
                 return
@@ -203,14 +201,11 @@ extension LoopSuites {
             func type(_ text: String) { _ = Array(text.utf8).withUnsafeBytes { write(ends[1], $0.baseAddress, $0.count) } }
             type("2")
             // Wait for the list, then open the second item from its menu.
-            let deadline = Date().addingTimeInterval(10)
-            while Date() < deadline, !(backend.frames.last?.text.contains("two") ?? false) { usleep(10_000) }
+            #expect(waitUntil { backend.frames.last?.text.contains("two") == true })
             type("jm")
-            while Date() < deadline, !(backend.frames.last?.text.contains("Copy id") ?? false) { usleep(10_000) }
+            #expect(waitUntil { backend.frames.last?.text.contains("Copy id") == true })
             type("\r")
-            while Date() < deadline, !(backend.frames.last?.text.contains("catalog.open for GitHub exited with status 3") ?? false) {
-                usleep(10_000)
-            }
+            #expect(waitUntil { backend.frames.last?.text.contains("catalog.open for GitHub exited with status 3") == true })
             type("q")
             #expect(done.wait(timeout: .now() + 10) == .success)
             #expect(try String(contentsOfFile: folder + "/opened", encoding: .utf8) == "two")

@@ -13,9 +13,7 @@ extension LoopSuites {
     struct EffectOutcomeLoopTests {
         /// A scratch folder, removed by the caller.
         func scratch() -> String {
-            let folder = FileManager.default.temporaryDirectory.appendingPathComponent("perch-effects-\(UUID().uuidString)").path
-            try? FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
-            return folder
+            LoopSuites.scratchFolder("effects")
         }
 
         /// A loop at 80×24 reading from a pipe; returns it, its backend and the pipe's write end.

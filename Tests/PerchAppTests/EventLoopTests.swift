@@ -130,17 +130,6 @@ extension LoopSuites {
     }
 }
 
-/// Waits until `condition` holds, for at most `timeout` seconds (checking every 5 ms); returns
-/// whether it held.
-func waitUntil(timeout: Double = 5, _ condition: () -> Bool) -> Bool {
-    let end = Date().addingTimeInterval(timeout)
-    while Date() < end {
-        if condition() { return true }
-        usleep(5_000)
-    }
-    return condition()
-}
-
 /// The pseudo-terminal functions of glibc (posix_openpt(3), grantpt(3), unlockpt(3), ptsname_r(3)),
 /// which the Glibc module leaves out without _XOPEN_SOURCE.
 enum PseudoTerminal {

@@ -12,9 +12,7 @@ extension LoopSuites {
     @Suite("Settings and Edit config through the loop", .serialized)
     struct SettingsLoopTests {
         func scratch() -> String {
-            let folder = FileManager.default.temporaryDirectory.appendingPathComponent("perch-settings-\(UUID().uuidString)").path
-            try? FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
-            return folder
+            LoopSuites.scratchFolder("settings")
         }
 
         /// Runs a loop over `state` on a thread; returns the backend, a way to type, and a way to wait for the end.
@@ -42,14 +40,6 @@ extension LoopSuites {
             )
         }
 
-        func waitUntil(_ seconds: Double = 10, _ condition: () -> Bool) -> Bool {
-            let deadline = Date().addingTimeInterval(seconds)
-            while Date() < deadline {
-                if condition() { return true }
-                usleep(10_000)
-            }
-            return condition()
-        }
 
         @Test(
             "every setting changed in Settings is written, and read back after a restart with its source; a flag overrides it for one run")
