@@ -47,7 +47,7 @@ struct RobustnessEndToEndTests {
         let (session, home) = try started(accounts: accounts)
         defer { try? FileManager.default.removeItem(at: home) }
         try session.expectAfter("a", shows: "Switch account")
-        session.settle()
+        #expect(try session.waitUntil { screen in names.indices.allSatisfy { i in screen.contains { $0.contains("@h\(i)") } } })
         let screen = try session.screen()
         var handleColumns = Set<Int>()
         for (index, name) in names.enumerated() {
@@ -65,11 +65,16 @@ struct RobustnessEndToEndTests {
         let session = try TmuxSession.started()
         try session.tmux(["set-buffer", "q\n2\nq\r3a"])
         try session.tmux(["paste-buffer", "-p"])  // bracketed, because Perch turned mode 2004 on
-        TmuxSession.pause(0.5)
+        // `?` after the paste: its help names the context the paste left, so once it shows, the
+        // paste has been taken in.
+        try session.send("?")
+        #expect(try session.waitFor("Keys · "))
         let screen = try session.screen()
         #expect(!screen.contains { $0.contains("EXIT=") }, "Perch is still running")
-        #expect(screen.contains { $0.contains("Switches so far") }, "still on Overview:\n\(screen.joined(separator: "\n"))")
-        #expect(!screen.contains { $0.contains("Switch account") }, "the a in the paste opened nothing")
+        #expect(screen.contains { $0.contains("Keys · Overview") }, "still on Overview:\n\(screen.joined(separator: "\n"))")
+        #expect(!screen.contains { $0.contains("Keys · Account sheet") }, "the a in the paste opened nothing")
+        try session.send("Escape")
+        #expect(try session.waitUntil { !$0.contains { $0.contains("Keys · ") } }, "help closed")
         try session.expectAfter("3", shows: "Stats ·")
     }
 

@@ -20,8 +20,9 @@ struct SwitchingEndToEndTests {
         let titleBefore = try session.tmux(["display", "-p", "#{pane_title}"])
         try session.expectAfter("a", shows: "Switch account")
         try session.send("Down")
+        // The banner comes from the hook's end: whatever it wrote has been written by now.
         try session.expectAfter("Enter", shows: "onSwitch hook for Open Source exited with status 5: remote rejected")
-        session.settle()
+        #expect(try session.waitUntil { $0.contains { $0.contains("Overview") && $0.contains("Settings") } }, "the frame is drawn whole")
         let screen = try session.screen()
         #expect(
             !screen.contains { $0.contains("SCRIBBLE") || $0.contains("TTY") },
@@ -85,8 +86,8 @@ struct SwitchingEndToEndTests {
         try #"{"accounts": [{"id": "work", "name": "Work"}, {"id": "new", "name": "New"}]}"#.write(
             toFile: newer, atomically: true, encoding: .utf8)
         #expect(try cli.run(["--config", newer, "switch", "new"]).status == 0)
+        // The banner comes after the interface read the file (it only reads): nothing to wait for more.
         #expect(try session.waitFor("not in this one's config"))
-        TmuxSession.pause(0.3)
         #expect(try cli.run(["--config", newer, "current", "--field", "id"]).stdout == "new\n", "the switch stands")
         let copies = try FileManager.default.contentsOfDirectory(atPath: home.appendingPathComponent("state/perch").path)
             .filter { $0.contains("corrupt") }
