@@ -1,7 +1,9 @@
 /// What one render produces: the cells to show and a map of what was drawn where, which
 /// hit-testing reads (a click goes to what the person sees).
 public struct Frame: Sendable {
+    /// The cells drawn.
     public var screen: Screen
+    /// What was drawn where, for hit-testing.
     public var hits: HitMap
 
     /// A blank frame of `size` (columns × rows) where nothing reacts to the pointer.
@@ -10,6 +12,7 @@ public struct Frame: Sendable {
         hits = HitMap()
     }
 
+    /// The frame's size, columns × rows.
     public var size: Size { screen.size }
 }
 

@@ -114,6 +114,8 @@ public enum Intent: Hashable, Sendable {
 
 /// A change to the current account's Catalog.
 public enum CatalogChange: Hashable, Sendable {
+    /// Pin the item with this id to the top, or unpin it.
     case togglePin(id: String)
+    /// Take the item with this id out of the list (kept per account for the run).
     case delete(id: String)
 }
