@@ -1,5 +1,6 @@
 import CSystem
 import Glibc
+import PerchIdentities
 import PerchCore
 
 /// How an `onSwitch` hook ended.
@@ -187,39 +188,22 @@ public final class HookProcess {
         }
     }
 
-    /// The result once the hook has ended (waitpid(2) without blocking), else nil; past the
-    /// deadline, the hook's process group is killed first. Closes the pipes when it returns one.
-    public func reap(at now: Int64) -> HookResult? {
-        if now >= deadline, !killed {
-            kill(-pid, SIGKILL)
-            killed = true
-        }
-        var status: Int32 = 0
-        guard waitpid(pid, &status, WNOHANG) == pid else { return nil }
-        for fd in descriptors { drain(fd) }
-        for fd in descriptors { close(fd) }
-        descriptors = []
-        let line = lastLine()
-        return killed ? .timedOut(milliseconds: timeout, lastLine: line) : Self.result(status: status, lastLine: line)
-    }
-
-    /// Waits for the hook to end, draining its pipes, and returns how it ended; past the
-    /// deadline its process group is killed. Blocks the calling thread (the event loop's worker
-    /// runs it), with one poll(2) over the pipes and a pidfd of the process: no polling.
+    /// Waits for the hook to end, draining its pipes (``ProcessSpawn/collect(_:timeout:stdoutLimit:stderrTail:)``:
+    /// stdout dropped, the end of stderr kept), and returns how it ended; past the deadline its
+    /// process group is killed. Blocks the calling thread (the event loop's worker runs it).
     /// - Parameter now: the monotonic clock, in milliseconds.
     public func waitForEnd(now: () -> Int64 = MonotonicClock.now) -> HookResult {
-        let processDescriptor = perch_pidfd_open(pid)
-        defer { if processDescriptor >= 0 { close(processDescriptor) } }
-        while true {
-            if let result = reap(at: now()) { return result }
-            let left = deadline - now()
-            // Without a pidfd (kernels before 5.3), the wait wakes every 10 ms to look again.
-            let timeout = processDescriptor >= 0 ? max(0, left) : min(max(0, left), 10)
-            var fds = descriptors.map { pollfd(fd: $0, events: Int16(POLLIN), revents: 0) }
-            fds.append(pollfd(fd: processDescriptor, events: Int16(POLLIN), revents: 0))
-            let ready = poll(&fds, nfds_t(fds.count), Int32(clamping: killed ? 10 : timeout))
-            guard ready > 0 else { continue }
-            for entry in fds.dropLast() where entry.revents != 0 { drain(entry.fd) }
+        let spawned = ProcessSpawn.Spawned(
+            pid: pid, stdout: descriptors.first { $0 != stderrDescriptor } ?? -1,
+            stderr: descriptors.contains(stderrDescriptor) ? stderrDescriptor : -1)
+        let collected = ProcessSpawn.collect(spawned, timeout: max(0, deadline - now()), stdoutLimit: 0, stderrTail: Self.stderrTailBytes)
+        descriptors = []
+        stderrTail = Array((stderrTail + collected.stderr).suffix(Self.stderrTailBytes))
+        let line = lastLine()
+        switch collected.ending {
+        case .timedOut: return .timedOut(milliseconds: timeout, lastLine: line)
+        case .signalled(let signal): return .signalled(signal, lastLine: line)
+        case .exited(let code): return code == 0 ? .succeeded : .failed(status: code, lastLine: line)
         }
     }
 

@@ -1,5 +1,6 @@
 import CSystem
 import Glibc
+import PerchIdentities
 import Synchronization
 
 /// One run of a Catalog command (`catalog.command` or `catalog.preview`): `/bin/sh -c SCRIPT`
@@ -61,65 +62,15 @@ public enum CapturedCommand {
         let pid = spawned.pid
         running?.add(pid)
         defer { running?.remove(pid) }
-        for fd in [spawned.stdout, spawned.stderr] { _ = fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) | O_NONBLOCK) }
-        var open = [spawned.stdout, spawned.stderr]
-        var stdout: [UInt8] = []
-        var stderr: [UInt8] = []
-        let deadline = MonotonicClock.now() + timeout
-        var killed = false
-        let processDescriptor = perch_pidfd_open(pid)
-        defer { if processDescriptor >= 0 { close(processDescriptor) } }
-        var buffer = [UInt8](repeating: 0, count: 65_536)
-        func drain(_ fd: Int32) {
-            while true {
-                let n = buffer.withUnsafeMutableBytes { read(fd, $0.baseAddress, $0.count) }
-                if n > 0 {
-                    if fd == spawned.stdout {
-                        if stdout.count < outputLimit { stdout += buffer[0..<min(n, outputLimit - stdout.count)] }
-                    } else {
-                        stderr += buffer[0..<n]
-                        if stderr.count > stderrTailBytes { stderr.removeFirst(stderr.count - stderrTailBytes) }
-                    }
-                    continue
-                }
-                if n < 0, errno == EINTR { continue }
-                if n == 0 || (errno != EAGAIN && errno != EWOULDBLOCK) {
-                    close(fd)
-                    open.removeAll { $0 == fd }
-                }
-                return
-            }
-        }
-        var status: Int32 = 0
-        while true {
-            if MonotonicClock.now() >= deadline, !killed {
-                kill(-pid, SIGKILL)
-                killed = true
-            }
-            if waitpid(pid, &status, WNOHANG) == pid {
-                // What is still in the pipes was written before it ended; a child it left behind
-                // holding the pipes is not waited for.
-                for fd in open { drain(fd) }
-                for fd in open { close(fd) }
-                break
-            }
-            let left = max(0, deadline - MonotonicClock.now())
-            // Without a pidfd (kernels before 5.3), the wait wakes every 10 ms to look again.
-            let wait = killed ? 10 : processDescriptor >= 0 ? left : min(left, 10)
-            var fds = open.map { pollfd(fd: $0, events: Int16(POLLIN), revents: 0) }
-            fds.append(pollfd(fd: processDescriptor, events: Int16(POLLIN), revents: 0))
-            guard poll(&fds, nfds_t(fds.count), Int32(clamping: wait)) > 0 else { continue }
-            for entry in fds.dropLast() where entry.revents != 0 { drain(entry.fd) }
-        }
+        let collected = ProcessSpawn.collect(spawned, timeout: timeout, stdoutLimit: outputLimit, stderrTail: stderrTailBytes)
+        let stdout = collected.stdout
+        let stderr = collected.stderr
         let text = String(decoding: stderr, as: UTF8.self)
         let result: HookResult
-        if killed {
-            result = .timedOut(milliseconds: timeout, lastLine: nil)
-        } else if status & 0x7F != 0 {
-            result = .signalled(status & 0x7F, lastLine: nil)
-        } else {
-            let code = (status >> 8) & 0xFF
-            result = code == 0 ? .succeeded : .failed(status: code, lastLine: nil)
+        switch collected.ending {
+        case .timedOut: result = .timedOut(milliseconds: timeout, lastLine: nil)
+        case .signalled(let signal): result = .signalled(signal, lastLine: nil)
+        case .exited(let code): result = code == 0 ? .succeeded : .failed(status: code, lastLine: nil)
         }
         return Output(result: result, stdout: stdout, stderrTail: text)
     }

@@ -1,0 +1,190 @@
+import CSystem
+import Glibc
+
+/// posix_spawn(3) or pipe(2) failed; ``description`` is the system's reason.
+public struct SpawnError: Error, Hashable, Sendable, CustomStringConvertible {
+    /// The `errno` value.
+    public var code: Int32
+    public init(code: Int32) { self.code = code }
+    public var description: String { String(cString: strerror(code)) }
+}
+
+/// The one way Perch starts a program (hooks, tool programs, Catalog sources, the editor):
+/// posix_spawn(3) with no signal blocked and every catchable signal at its default action
+/// whatever Perch has set, pipes close-on-exec from the start (other threads spawn too), and
+/// the process group or session chosen per use; ``collect(_:timeout:stdoutLimit:stderrTail:)``
+/// reads a captured child to its end or its timeout.
+public enum ProcessSpawn {
+    /// How the child is attached to Perch's terminal and process group.
+    public enum Attachment: Equatable, Sendable {
+        /// In Perch's process group with Perch's stdin, stdout and stderr (an editor).
+        case interactive
+        /// stdin from `/dev/null`, stdout and stderr Perch's own, in a process group of its own
+        /// (killing the group ends what it started). When `terminal` is a descriptor of Perch's
+        /// terminal, that group is made the terminal's foreground group, so the child can prompt
+        /// on `/dev/tty` and gets Ctrl-C itself.
+        case passThrough(terminal: Int32?)
+        /// stdin from `/dev/null`, stdout and stderr on pipes, in a process group of its own (a
+        /// tool's program).
+        case captured
+        /// As ``captured``, in a new session without a controlling terminal (setsid), so it can
+        /// never write to the terminal at all (a hook or a Catalog source from the interface).
+        case capturedDetached
+    }
+
+    /// A started child: its pid and, when captured, the read ends of its stdout and stderr
+    /// pipes (close-on-exec), else -1.
+    public struct Spawned: Sendable {
+        public var pid: pid_t
+        public var stdout: Int32 = -1
+        public var stderr: Int32 = -1
+        public init(pid: pid_t, stdout: Int32 = -1, stderr: Int32 = -1) {
+            self.pid = pid
+            self.stdout = stdout
+            self.stderr = stderr
+        }
+    }
+
+    /// Starts the program at `path` with `argv` (its name first) and `environment` (`NAME=value`).
+    /// - Parameter folder: the child's working directory (nil: Perch's).
+    /// - Throws: ``SpawnError`` when the pipes or the process cannot be created.
+    public static func spawn(
+        _ path: String, _ argv: [String], environment: [String], attachment: Attachment, folder: String? = nil
+    ) throws(SpawnError) -> Spawned {
+        var actions = posix_spawn_file_actions_t()
+        posix_spawn_file_actions_init(&actions)
+        defer { posix_spawn_file_actions_destroy(&actions) }
+        if case .passThrough(let terminal?) = attachment {
+            // Before stdin is replaced: the actions run in the child, in order.
+            let result = perch_spawn_add_foreground(&actions, terminal)
+            if result != 0 { throw SpawnError(code: result) }
+        }
+        if attachment != .interactive { posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0) }
+        if let folder { _ = perch_spawn_add_chdir(&actions, folder) }
+        let captures = attachment == .captured || attachment == .capturedDetached
+        var outPipe: [Int32] = [-1, -1]
+        var errPipe: [Int32] = [-1, -1]
+        if captures {
+            guard perch_pipe_cloexec(&outPipe) == 0 else { throw SpawnError(code: errno) }
+            guard perch_pipe_cloexec(&errPipe) == 0 else {
+                let code = errno
+                close(outPipe[0])
+                close(outPipe[1])
+                throw SpawnError(code: code)
+            }
+            posix_spawn_file_actions_adddup2(&actions, outPipe[1], 1)
+            posix_spawn_file_actions_adddup2(&actions, errPipe[1], 2)
+        }
+        var attributes = posix_spawnattr_t()
+        posix_spawnattr_init(&attributes)
+        defer { posix_spawnattr_destroy(&attributes) }
+        var flags = Int32(perch_spawnattr_reset_signals(&attributes))
+        switch attachment {
+        case .interactive: break
+        case .passThrough, .captured:
+            flags |= Int32(POSIX_SPAWN_SETPGROUP)
+            posix_spawnattr_setpgroup(&attributes, 0)
+        case .capturedDetached:
+            flags |= Int32(perch_spawn_setsid_flag())
+        }
+        posix_spawnattr_setflags(&attributes, Int16(flags))
+        let argvPointers = argv.map { strdup($0) } + [nil]
+        let envp = environment.map { strdup($0) } + [nil]
+        defer {
+            for pointer in argvPointers + envp { free(pointer) }
+        }
+        var pid: pid_t = 0
+        let result = posix_spawn(&pid, path, &actions, &attributes, argvPointers, envp)
+        if captures {
+            close(outPipe[1])
+            close(errPipe[1])
+        }
+        guard result == 0 else {
+            if captures {
+                close(outPipe[0])
+                close(errPipe[0])
+            }
+            throw SpawnError(code: result)
+        }
+        return Spawned(pid: pid, stdout: outPipe[0], stderr: errPipe[0])
+    }
+
+    /// How a collected child ended.
+    public enum Ending: Hashable, Sendable {
+        /// It exited with this status.
+        case exited(Int32)
+        /// It was ended by this signal.
+        case signalled(Int32)
+        /// It was killed with its process group at the timeout.
+        case timedOut
+    }
+
+    /// Reads a captured child's stdout (at most `stdoutLimit` bytes kept; more is read and
+    /// dropped) and stderr (its last `stderrTail` bytes kept) until it ends, killing its process
+    /// group (SIGKILL) at `timeout` milliseconds. Waits with one poll(2) over the pipes and a
+    /// pidfd: no polling. A child it left behind holding the pipes is not waited for.
+    public static func collect(_ spawned: Spawned, timeout: Int64, stdoutLimit: Int, stderrTail: Int) -> (
+        ending: Ending, stdout: [UInt8], stderr: [UInt8]
+    ) {
+        let pid = spawned.pid
+        var open = [spawned.stdout, spawned.stderr].filter { $0 >= 0 }
+        for fd in open { _ = fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) | O_NONBLOCK) }
+        var stdout: [UInt8] = []
+        var stderr: [UInt8] = []
+        let deadline = now() + timeout
+        var killed = false
+        let processDescriptor = perch_pidfd_open(pid)
+        defer { if processDescriptor >= 0 { close(processDescriptor) } }
+        var buffer = [UInt8](repeating: 0, count: 65_536)
+        func drain(_ fd: Int32) {
+            while true {
+                let n = buffer.withUnsafeMutableBytes { read(fd, $0.baseAddress, $0.count) }
+                if n > 0 {
+                    if fd == spawned.stdout {
+                        if stdout.count < stdoutLimit { stdout += buffer[0..<min(n, stdoutLimit - stdout.count)] }
+                    } else {
+                        stderr += buffer[0..<n]
+                        if stderr.count > stderrTail { stderr.removeFirst(stderr.count - stderrTail) }
+                    }
+                    continue
+                }
+                if n < 0, errno == EINTR { continue }
+                if n == 0 || (errno != EAGAIN && errno != EWOULDBLOCK) {
+                    close(fd)
+                    open.removeAll { $0 == fd }
+                }
+                return
+            }
+        }
+        var status: Int32 = 0
+        while true {
+            if now() >= deadline, !killed {
+                kill(-pid, SIGKILL)
+                killed = true
+            }
+            if waitpid(pid, &status, WNOHANG) == pid {
+                // What is still in the pipes was written before it ended.
+                for fd in open { drain(fd) }
+                for fd in open { close(fd) }
+                break
+            }
+            let left = max(0, deadline - now())
+            // Without a pidfd (kernels before 5.3), the wait wakes every 10 ms to look again.
+            let wait = killed ? 10 : processDescriptor >= 0 ? left : min(left, 10)
+            var fds = open.map { pollfd(fd: $0, events: Int16(POLLIN), revents: 0) }
+            fds.append(pollfd(fd: processDescriptor, events: Int16(POLLIN), revents: 0))
+            guard poll(&fds, nfds_t(fds.count), Int32(clamping: wait)) > 0 else { continue }
+            for entry in fds.dropLast() where entry.revents != 0 { drain(entry.fd) }
+        }
+        if killed { return (.timedOut, stdout, stderr) }
+        if status & 0x7F != 0 { return (.signalled(status & 0x7F), stdout, stderr) }
+        return (.exited((status >> 8) & 0xFF), stdout, stderr)
+    }
+
+    /// Milliseconds of CLOCK_MONOTONIC.
+    static func now() -> Int64 {
+        var time = timespec()
+        clock_gettime(CLOCK_MONOTONIC, &time)
+        return Int64(time.tv_sec) * 1000 + Int64(time.tv_nsec) / 1_000_000
+    }
+}
