@@ -430,6 +430,10 @@ public enum Command: CaseIterable, Hashable, Sendable {
         }
     }
 
+    /// Whether it reads or writes Perch's files or tools' files (all but printing a script or
+    /// the manual page): these are refused to root in another user's home.
+    var touchesFiles: Bool { self != .completion && self != .manPage }
+
     /// The options it takes.
     var options: [Option] {
         switch self {

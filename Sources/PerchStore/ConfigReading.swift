@@ -56,7 +56,8 @@ struct ConfigReading {
             warning(at, unknownKeyWarning(key, at: "", known: Self.fileKeys))
         }
         if let version, document.kind(version) != .null {
-            let number = document.integer(version)
+            // `1.0` and `1e0` are the number 1 too (RFC 8259 does not tell them apart).
+            let number = document.integer(version) ?? document.wholeNumber(version)
             if number != ConfigLoader.currentVersion {
                 let found = number.map(String.init) ?? "not a whole number"
                 problem(version, "version: this Perch reads config version \(ConfigLoader.currentVersion), found \(found)")
@@ -224,6 +225,11 @@ struct ConfigReading {
             }
             if !required, text.isEmpty {
                 problem(value, "\(path()).\(name): must not be empty (leave the key out instead)")
+                return nil
+            }
+            // A handle or group of only spaces shows nothing where the account's handle or group goes.
+            if !required, field == 2 || field == 3, let blank = AccountValidation.optionalTextProblem(text) {
+                problem(value, "\(path()).\(name): \(blank.message)")
                 return nil
             }
             return text
