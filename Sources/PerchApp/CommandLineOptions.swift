@@ -1,4 +1,5 @@
 import PerchCore
+import PerchStore
 
 /// The command line of `perch`: with no command it starts the interface; with one of the
 /// commands in ``Command`` it does that and exits. Options may come before or after the
@@ -17,10 +18,12 @@ public struct CommandLineOptions: Hashable, Sendable {
         case version
     }
 
-    /// Which field `perch current --field` prints.
-    public enum Field: String, CaseIterable, Hashable, Sendable {
-        case id, name, handle
-    }
+    /// Fields `perch current --field` is often asked for, offered by completion; any key of an
+    /// account is accepted, dotted for a tool's (``PerchStore/ConfigLoader/accountKeys``).
+    public static let commonFields = [
+        "id", "name", "handle", "group", "color", "git.name", "git.email", "kube.context", "kube.namespace", "gcloud.configuration",
+        "aws.profile", "gh.user", "gh.host", "ssh.identityFile",
+    ]
 
     /// What to do: run the command (the default), or print help or the version.
     public var request: Request = .run
@@ -42,8 +45,8 @@ public struct CommandLineOptions: Hashable, Sendable {
     public var longPressMilliseconds: Int64 = 500
     /// `--json`: print JSON instead of text.
     public var json = false
-    /// `--field F` of `perch current`.
-    public var field: Field?
+    /// `--field PATH` of `perch current`: a key of the account, dotted for a tool's (`kube.context`).
+    public var field: String?
     /// `--limit N` of `perch history`: at most this many entries.
     public var limit: Int?
     /// `--since DATE` of `perch report`: the first local day (year, month, day).
@@ -71,6 +74,13 @@ public struct CommandLineOptions: Hashable, Sendable {
     public var pickerHeight: Int?
     /// The shell given to `perch completion`.
     public var shell: CompletionShell?
+    /// The operands of the account commands (`add ID`, `set ID PATH VALUE`, `unset ID PATH`,
+    /// `rename OLD NEW`, `remove ID`), in order.
+    public var operands: [String] = []
+    /// `--name`, `--handle` and `--group` of `perch add`.
+    public var newName: String?
+    public var newHandle: String?
+    public var newGroup: String?
 
     /// Allowed range of `--long-press-ms`, in milliseconds.
     public static let longPressRange: ClosedRange<Int64> = 50...10_000
@@ -174,7 +184,7 @@ public struct CommandLineOptions: Hashable, Sendable {
                 words = words.dropFirst(2)
             } else {
                 guard let found = Command.all.first(where: { $0.name == first }), found != .interface else {
-                    throw UsageError(description: "unknown command '\(first)' (perch --help lists the commands)")
+                    throw UsageError(description: "unknown command '\(first)'" + Self.commandGuess(first) + " (perch --help lists the commands)")
                 }
                 command = found
                 words = words.dropFirst()
@@ -192,6 +202,14 @@ public struct CommandLineOptions: Hashable, Sendable {
             operand = first
             words = words.dropFirst()
         }
+        if let count = command.accountOperandCount, request == .run {
+            let taken = words.prefix(count)
+            guard taken.count == count else {
+                throw UsageError(description: "'perch \(command.name)' needs \(command.operandText.trimmingSpaces)", usage: command.usage)
+            }
+            operands = Array(taken)
+            words = words.dropFirst(count)
+        }
         if command == .completion, let first = words.first {
             guard let shell = CompletionShell(rawValue: first) else {
                 throw UsageError(description: "'perch completion' knows bash, zsh and fish, not '\(first)'", usage: command.usage)
@@ -202,6 +220,14 @@ public struct CommandLineOptions: Hashable, Sendable {
         if let stray = words.first, request == .run {
             throw UsageError(description: "unexpected argument '\(stray)'", usage: command.usage)
         }
+    }
+
+    /// ` (did you mean 'switch'?)` for a mistyped command, or "".
+    static func commandGuess(_ typed: String) -> String {
+        let words = Completion.commandWords.filter { $0 != "-" }
+        let near = Account.suggestions(for: typed, in: words.map { Account(id: $0, name: $0) })
+        guard !near.isEmpty else { return "" }
+        return "; did you mean " + near.map { "'\($0)'" }.joined(separator: " or ") + "?"
     }
 
     /// The usage line of the command the words so far name, for a message about an option.
@@ -235,10 +261,14 @@ public struct CommandLineOptions: Hashable, Sendable {
         case .json:
             json = true
         case .field:
-            guard let field = Field(rawValue: value) else {
-                throw UsageError(description: "option --field needs one of id, name, handle, not '\(value)'", usage: usage)
+            // Any key of an account, dotted for a tool's key (git.email), as the config names it.
+            let first = String(value.split(separator: ".", maxSplits: 1, omittingEmptySubsequences: false).first ?? "")
+            guard ConfigLoader.accountKeys.contains(first), !value.hasSuffix("."), !value.contains("..") else {
+                throw UsageError(
+                    description: "option --field needs a field of an account (id, name, handle, group, kube.context, git.email, aws.profile, …), not '\(value)'",
+                    usage: usage)
             }
-            self.field = field
+            self.field = value
         case .exitAfterFirstFrame:
             exitAfterFirstFrame = true
         case .reduceMotion:
@@ -284,6 +314,9 @@ public struct CommandLineOptions: Hashable, Sendable {
                 throw UsageError(description: "option --limit needs a whole number of entries (0 or more), not '\(value)'", usage: usage)
             }
             limit = number
+        case .newName: newName = value
+        case .newHandle: newHandle = value
+        case .newGroup: newGroup = value
         case .dryRun, .force, .shell, .files, .undo, .write, .yes:
             try identity.apply(option, value: value, usage: usage)
         }
@@ -309,6 +342,8 @@ public struct CommandLineOptions: Hashable, Sendable {
 public enum Option: CaseIterable, Hashable, Sendable {
     case help, version, config, state, longPress, keyHold, reduceMotion, exitAfterFirstFrame, json, field, limit
     case format, height, noMouse, theme, since, until, csv
+    // `perch add` (CommandLineOptions+Accounts.swift).
+    case newName, newHandle, newGroup
     // Tool identities (CommandLineOptions+Identities.swift).
     case dryRun, force, shell, files, undo, write, yes
 
@@ -335,6 +370,9 @@ public enum Option: CaseIterable, Hashable, Sendable {
         case .theme: ["--theme"]
         case .format: ["--format"]
         case .height: ["--height"]
+        case .newName: ["--name"]
+        case .newHandle: ["--handle"]
+        case .newGroup: ["--group"]
         case .dryRun, .force, .shell, .files, .undo, .write, .yes: identityNames
         }
     }
@@ -344,12 +382,15 @@ public enum Option: CaseIterable, Hashable, Sendable {
         switch self {
         case .config, .state: "PATH"
         case .longPress, .limit, .height: "N"
-        case .field: "id|name|handle"
+        case .field: "PATH"
         case .since, .until: "DATE"
         case .theme: "NAME"
         case .keyHold: "MODE"
         case .format: "ids|tsv|json"
         case .shell: "bash|zsh|fish"
+        case .newName: "NAME"
+        case .newHandle: "HANDLE"
+        case .newGroup: "GROUP"
         case .help, .version, .json, .exitAfterFirstFrame, .reduceMotion, .csv, .noMouse, .dryRun, .force, .files, .undo, .write, .yes: nil
         }
     }
@@ -384,13 +425,16 @@ public enum Option: CaseIterable, Hashable, Sendable {
         case .noMouse: text = "leave mouse reporting off (this run; Settings keeps a choice)"
         case .theme: text = "colour theme: default, high-contrast or monochrome (this run)"
         case .json: text = "print JSON instead of text"
-        case .field: text = "print only this field"
+        case .field: text = "print only this field: id, name, handle, group, kube.context, git.email, …"
         case .limit: text = "print at most N entries"
         case .since: text = "from this local day (YYYY-MM-DD)"
         case .until: text = "to this local day, included (YYYY-MM-DD)"
         case .csv: text = "print CSV instead of text"
         case .format: text = "print ids only, tab-separated fields, or JSON"
         case .height: text = "draw the picker in at most N rows (default: fitted, at most half the terminal)"
+        case .newName: text = "the new account's name (required)"
+        case .newHandle: text = "its handle, e.g. @ada (optional)"
+        case .newGroup: text = "its group in the sheet (optional)"
         case .dryRun, .force, .shell, .files, .undo, .write, .yes: text = identityHelp
         }
         return left.padded(toColumns: 26) + text
@@ -404,6 +448,8 @@ public enum Option: CaseIterable, Hashable, Sendable {
 public enum Command: CaseIterable, Hashable, Sendable {
     case interface, list, current, switchAccount, history, report, initConfig, configPath, configCheck, configEdit
     case pick, completion, manPage, doctor
+    // Accounts from the command line (CommandLineOptions+Accounts.swift).
+    case addAccount, setField, unsetField, renameAccount, removeAccount
     // Tool identities (CommandLineOptions+Identities.swift).
     case status, env, shellInit, setup, importAccounts
 
@@ -427,6 +473,7 @@ public enum Command: CaseIterable, Hashable, Sendable {
         case .completion: "completion"
         case .manPage: "man-page"
         case .status, .env, .shellInit, .setup, .importAccounts: identityName
+        case .addAccount, .setField, .unsetField, .renameAccount, .removeAccount: accountCommandName
         }
     }
 
@@ -448,6 +495,7 @@ public enum Command: CaseIterable, Hashable, Sendable {
         case .completion, .manPage: [.help]
         case .doctor: Option.common + [.longPress, .keyHold, .help]
         case .status, .env, .shellInit, .setup, .importAccounts: Option.common + identityOptions + [.help]
+        case .addAccount, .setField, .unsetField, .renameAccount, .removeAccount: Option.common + accountCommandOptions + [.help]
         }
     }
 
@@ -457,6 +505,7 @@ public enum Command: CaseIterable, Hashable, Sendable {
         case .switchAccount: " [ID-OR-NAME|-]"
         case .completion: " SHELL"
         case .env, .shellInit, .setup: identityOperandText
+        case .addAccount, .setField, .unsetField, .renameAccount, .removeAccount: accountOperandText
         default: ""
         }
     }
@@ -479,6 +528,7 @@ public enum Command: CaseIterable, Hashable, Sendable {
         case .manPage: "print the manual page (roff), as installed as perch.1"
         case .doctor: "what this terminal gives Perch, and a key-repeat test"
         case .status, .env, .shellInit, .setup, .importAccounts: identitySummary
+        case .addAccount, .setField, .unsetField, .renameAccount, .removeAccount: accountCommandSummary
         }
     }
 
@@ -555,10 +605,14 @@ public enum Command: CaseIterable, Hashable, Sendable {
                 + "--format ids prints the ids, one per line. --format tsv prints id, name, handle,\n"
                 + "group, color and current (true or false), tab-separated, empty where there is none.\n"
                 + "--json (--format json) prints [{\"id\", \"name\", \"handle\", \"group\", \"color\",\n"
-                + "\"onSwitch\", \"current\"}, …], null where there is nothing."
+                + "\"onSwitch\", \"current\", \"identities\"}, …], null where there is nothing; identities\n"
+                + "holds the tools the account names, as in the config ({\"kube\": {\"context\": \"prod\"}})."
         case .current:
             return "Prints `id: Name (handle)`; with --field only that field, for prompts:\n"
                 + "  PS1='[$(perch current --field name 2>/dev/null)] \\$ '\n"
+                + "The field is any key of the account, dotted for a tool's: kube.context, git.email,\n"
+                + "aws.profile, env.TEAM; an empty line when the account has none. --json prints\n"
+                + "every field and the identities, as perch list --json does.\n"
                 + "Exit status 1 when no account has been chosen yet (--json then prints null)."
         case .switchAccount:
             return "The account is its exact id, or its name when exactly one name matches it\n"
@@ -575,6 +629,8 @@ public enum Command: CaseIterable, Hashable, Sendable {
                 + "suggested, never switched to) or no previous account."
         case .status, .env, .shellInit, .setup, .importAccounts:
             return identityDetails
+        case .addAccount, .setField, .unsetField, .renameAccount, .removeAccount:
+            return accountCommandDetails
         case .history:
             return "Prints `time  source  previous → account`, newest first (at most 10000 are kept).\n"
                 + "--json prints [{\"account\", \"previous\", \"time\", \"source\"}, …]."

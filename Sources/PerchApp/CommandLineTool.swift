@@ -42,6 +42,11 @@ struct CommandLineTool {
         case .shellInit: return shellInit()
         case .setup: return setup()
         case .importAccounts: return importAccounts()
+        case .addAccount: return addAccount()
+        case .setField: return setField()
+        case .unsetField: return unsetField()
+        case .renameAccount: return renameAccount()
+        case .removeAccount: return removeAccount()
         }
     }
 
@@ -146,12 +151,12 @@ struct CommandLineTool {
             }
         }
         if options.json { return printJSON(AccountJSON(account, current: true)) }
-        switch options.field {
-        case .id: console.print(shown(account.id))
-        case .name: console.print(shown(account.name))
-        case .handle: console.print(shown(account.handle ?? ""))
-        case nil: console.print(describe(account))
+        guard let field = options.field else {
+            console.print(describe(account))
+            return ExitStatus.ok
         }
+        // Any key of the account, tools' included; an empty line when it has nothing there.
+        console.print(shown(AccountFields.value(of: account, at: field).map(AccountFields.text) ?? ""))
         return ExitStatus.ok
     }
 
@@ -323,7 +328,9 @@ struct CommandLineTool {
 }
 
 /// An account as `perch list --json` and `perch current --json` print it: every field (`id`,
-/// `name`, `handle`, `group`, `color`, `onSwitch`, `current`), `null` where there is nothing.
+/// `name`, `handle`, `group`, `color`, `onSwitch`, `current`), `null` where there is nothing,
+/// and `identities`: the tools it names, keyed by tool, as the config writes them
+/// (`{"kube": {"context": "prod"}}`, `{}` for none).
 struct AccountJSON: Encodable {
     var account: Account
     var current: Bool
@@ -334,7 +341,7 @@ struct AccountJSON: Encodable {
     }
 
     private enum CodingKeys: String, CodingKey {
-        case id, name, handle, group, color, onSwitch, current
+        case id, name, handle, group, color, onSwitch, current, identities
     }
 
     func encode(to encoder: any Encoder) throws {
@@ -346,5 +353,43 @@ struct AccountJSON: Encodable {
         try container.encode(account.color?.name, forKey: .color)
         try container.encode(account.onSwitch, forKey: .onSwitch)
         try container.encode(current, forKey: .current)
+        try container.encode(EncodableJSON(AccountFields.identities(account)), forKey: .identities)
+    }
+}
+
+/// A ``JSONValue`` for `JSONEncoder`: objects keep their keys (the encoder sorts them).
+struct EncodableJSON: Encodable {
+    var value: JSONValue
+
+    init(_ value: JSONValue) { self.value = value }
+
+    private struct Key: CodingKey {
+        var stringValue: String
+        var intValue: Int? { nil }
+        init(stringValue: String) { self.stringValue = stringValue }
+        init?(intValue: Int) { nil }
+    }
+
+    func encode(to encoder: any Encoder) throws {
+        switch value {
+        case .object(let members):
+            var container = encoder.container(keyedBy: Key.self)
+            for (key, member) in members { try container.encode(EncodableJSON(member), forKey: Key(stringValue: key)) }
+        case .array(let items):
+            var container = encoder.unkeyedContainer()
+            for item in items { try container.encode(EncodableJSON(item)) }
+        case .string(let text):
+            var container = encoder.singleValueContainer()
+            try container.encode(text)
+        case .number(let number):
+            var container = encoder.singleValueContainer()
+            try container.encode(number)
+        case .bool(let flag):
+            var container = encoder.singleValueContainer()
+            try container.encode(flag)
+        case .null:
+            var container = encoder.singleValueContainer()
+            try container.encodeNil()
+        }
     }
 }

@@ -36,7 +36,7 @@ enum Completion {
     /// The fixed values of an option's value, or nil when it takes free text.
     static func values(of option: Option) -> [String]? {
         switch option {
-        case .field: CommandLineOptions.Field.allCases.map(\.rawValue)
+        case .field: CommandLineOptions.commonFields
         case .format: OutputFormat.allCases.map(\.rawValue)
         default: nil
         }

@@ -32,9 +32,17 @@ public enum IdentityImport {
             }
         }
         for git in gitIdentities(environment) where !known.contains(where: { $0.git?.email == git.email && $0.git?.name == git.name }) {
-            let label = git.email ?? git.name ?? "git"
-            let base = git.email.map { String($0.split(separator: "@").last ?? "") } ?? label
-            add("git-" + base, name: label, group: "git", ToolIdentities(git: git))
+            // Named after the person and the email's domain, never the address itself: a name is
+            // shown on screen and in prompts, and an address there is a leak waiting to happen.
+            let domain = git.email.flatMap { $0.contains("@") ? String($0.split(separator: "@").last ?? "") : nil }
+            let name: String
+            switch (git.name, domain) {
+            case (let person?, let domain?) where !domain.isEmpty: name = "\(person) (\(domain))"
+            case (let person?, _): name = person
+            case (nil, let domain?) where !domain.isEmpty: name = "git (\(domain))"
+            default: name = "git"
+            }
+            add("git-" + (domain.flatMap { $0.isEmpty ? nil : $0 } ?? git.name ?? "git"), name: name, group: "git", ToolIdentities(git: git))
         }
         return proposals
     }

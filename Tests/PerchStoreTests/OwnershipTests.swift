@@ -27,7 +27,8 @@ struct OwnershipTests {
             let refusal = Ownership.refusal(paths: paths, home: home, effectiveUser: 0)
             let user = Ownership.userName(Self.otherUser)
             #expect(refusal == "HOME belongs to \(user); run perch as \(user), or use sudo without -E")
-            #expect(try FileManager.default.contentsOfDirectory(atPath: home).isEmpty)
+            let created = try FileManager.default.contentsOfDirectory(atPath: home)
+            #expect(created.isEmpty)
             #expect(Ownership.refusal(paths: paths, home: home, effectiveUser: Self.otherUser) == nil, "the owner itself is fine")
         }
     }
