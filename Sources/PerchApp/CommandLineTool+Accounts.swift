@@ -209,7 +209,7 @@ extension CommandLineTool {
     private func report(_ error: ConfigWriteError) -> Int32 {
         switch error {
         case .refused(let reason):
-            console.error("nothing was written: the change would leave a config that does not load:")
+            console.error("nothing was written: the config would not load, or would ignore a key:")
             for line in reason.lines { console.error(line) }
             return ExitStatus.usage
         case .invalid(let reason):

@@ -1,3 +1,6 @@
+import PerchCore
+import PerchIdentities
+
 /// Completion scripts for bash, zsh and fish, generated from the command table (``Command``
 /// and ``Option``) that the parser and `--help` read, so they offer exactly what is accepted.
 ///
@@ -38,9 +41,26 @@ enum Completion {
         switch option {
         case .field: CommandLineOptions.commonFields
         case .format: OutputFormat.allCases.map(\.rawValue)
+        // As the command line spells them (`high-contrast`: no space to quote).
+        case .theme: ColorTheme.allCases.map { $0.rawValue.replacingAll(" ", with: "-") }
+        case .keyHold: KeyHoldPreference.allCases.map(\.rawValue)
+        case .shell: ShellKind.allCases.map(\.rawValue)
         default: nil
         }
     }
+
+    /// Commands whose first operand is an account id or name, completed from `perch list`.
+    static var accountCommands: [Command] { [.switchAccount, .env, .setField, .unsetField, .renameAccount, .removeAccount] }
+
+    /// The field paths `perch set ID PATH` and `perch unset ID PATH` complete: the fields and
+    /// the keys of each tool, as the config names them.
+    static var fieldPaths: [String] {
+        ["name", "handle", "group", "color", "onSwitch", "catalog.command", "catalog.preview", "catalog.open"]
+            + CommandLineOptions.commonFields.filter { $0.contains(".") } + ["git.signingKey", "ssh.host", "env."]
+    }
+
+    /// The `case` words of the commands in ``accountCommands``, for bash and zsh.
+    private static var accountCase: String { accountCommands.map(\.name).joined(separator: "|") }
 
     /// Options taking a value.
     static var valued: [Option] { Option.all.filter { $0.valueName != nil } }
@@ -100,7 +120,10 @@ enum Completion {
                 completion) ((operands == 0)) && COMPREPLY=($(compgen -W "\(CompletionShell.allCases.map(\.rawValue).joined(separator: " "))" -- "$cur")) ;;
                 shell-init) ((operands == 0)) && COMPREPLY=($(compgen -W "bash zsh fish" -- "$cur")) ;;
                 setup) ((operands == 0)) && COMPREPLY=($(compgen -W "git ssh" -- "$cur")) ;;
-                switch)
+                set|unset)
+                    ((operands == 1)) && { COMPREPLY=($(compgen -W "\(fieldPaths.joined(separator: " "))" -- "$cur")); return; }
+                    ;;&
+                \(accountCase))
                     ((operands == 0)) || return
                     local program=${COMP_WORDS[0]/#\\~/$HOME} plain=${cur//\\\\/} id name rest quote=""
                     # A word begun with a quote is completed inside that quote; otherwise with backslashes.
@@ -108,6 +131,7 @@ enum Completion {
                     plain=${plain#[\\"\\']}
                     COMPREPLY=()
                     while IFS=$'\\t' read -r id name rest; do
+                        [[ $id == -* ]] && continue  # an id that reads as an option is never offered
                         [[ $id == "$plain"* ]] && COMPREPLY+=("$quote$id$quote")
                         if [[ $name != "$id" && $name == "$plain"* ]]; then
                             if [[ -n $quote ]]; then COMPREPLY+=("$quote$name$quote"); else COMPREPLY+=("$(printf '%q' "$name")"); fi
@@ -194,11 +218,13 @@ enum Completion {
                 completion) ((operands == 0)) && compadd -- \(CompletionShell.allCases.map(\.rawValue).joined(separator: " ")) ;;
                 shell-init) ((operands == 0)) && compadd -- bash zsh fish ;;
                 setup) ((operands == 0)) && compadd -- git ssh ;;
-                switch)
+                set|unset) ((operands == 1)) && compadd -- \(fieldPaths.joined(separator: " ")) ;|
+                \(accountCase))
                     ((operands == 0)) || return
                     local -a accounts
                     local id name rest
                     while IFS=$'\\t' read -r id name rest; do
+                        [[ $id == -* ]] && continue
                         accounts+=("$id")
                         [[ $name != "$id" ]] && accounts+=("$name")
                     done < <(command ${~words[1]} "${config[@]}" list --format tsv 2>/dev/null)
@@ -252,6 +278,7 @@ enum Completion {
             "    set -l index (contains -i -- --config $words)",
             "    and set config --config $words[(math $index + 1)]",
             "    command $words[1] $config list --format tsv 2>/dev/null | while read -l -d \\t id name rest",
+            "        string match -q -- '-*' $id; and continue",
             "        printf '%s\\t%s\\n' $id $name",
             "        test \"$name\" != \"$id\"; and printf '%s\\t%s\\n' $name $id",
             "    end",
@@ -268,7 +295,12 @@ enum Completion {
             let word = command.name.dropFirst("config ".count)
             lines.append("complete -c perch -n 'test (__perch_command) = config' -a \(word) -d \(fishQuoted(command.summary))")
         }
-        lines.append("complete -c perch -n 'test (__perch_command) = switch' -a '(__perch_accounts)'")
+        for command in accountCommands {
+            lines.append("complete -c perch -n 'test (__perch_command) = \(command.name)' -a '(__perch_accounts)'")
+        }
+        for command in [Command.setField, .unsetField] {
+            lines.append("complete -c perch -n 'test (__perch_command) = \"\(command.name) +\"' -a '\(fieldPaths.joined(separator: " "))'")
+        }
         lines.append(
             "complete -c perch -n 'test (__perch_command) = completion' -a '\(CompletionShell.allCases.map(\.rawValue).joined(separator: " "))'"
         )

@@ -67,10 +67,10 @@ extension ConfigWriter {
 
     /// `text` without its leading `line L, column C: `, for comparing warnings across edits.
     private static func withoutPosition(_ text: String) -> String {
-        guard let colon = text.firstRange(of: ": "), text.hasPrefix("line ") else { return text }
-        let rest = text[colon.upperBound...]
-        guard let second = rest.firstRange(of: ": ") else { return String(rest) }
-        return text.hasPrefix("line ") && text[..<second.lowerBound].contains("column") ? String(rest[second.upperBound...]) : String(rest)
+        guard text.hasPrefix("line "), let colon = text.firstRange(of: ": "), text[..<colon.lowerBound].contains(", column ") else {
+            return text
+        }
+        return String(text[colon.upperBound...])
     }
 
     /// The bytes of the config with `edit` made, or the reason it cannot be made.

@@ -13,7 +13,7 @@ struct AccountSafetyEndToEndTests {
         try cli.writeConfig(#"{"accounts": [{"id": "-rf", "name": "A"}, {"id": "--help", "name": "B"}, {"id": "ok", "name": "OK"}]}"#)
         let check = try cli.run(["config", "check"])
         #expect(check.status == 2)
-        #expect(check.stderr.contains(#"accounts[0].id: "-rf" must not begin with '-' (it would read as an option on the command line)"#))
+        #expect(check.stderr.contains(#"accounts[0].id: "-rf" must not begin with '-' (it would read as an option)"#))
         #expect(check.stderr.contains(#"accounts[1].id: "--help" must not begin with '-'"#), "\(check.stderr)")
         // Completion asks `perch list`, which refuses the config too: nothing is offered.
         let script = try cli.run(["completion", "bash"]).stdout

@@ -86,7 +86,7 @@ struct AccountFormTests {
             ("ada", "   ", .name, "must not be empty"),
             ("ada", "\u{200B}", .name, "has nothing visible (only zero-width or control characters)"),
             // fish-shell PR #10319: an id that looks like an option is refused in the form too.
-            ("-rf", "Ada", .id, "\"-rf\" must not begin with '-' (it would read as an option on the command line)"),
+            ("-rf", "Ada", .id, "\"-rf\" must not begin with '-' (it would read as an option)"),
         ])
     func validationMessages(_ id: String, _ name: String, _ field: AccountField, _ message: String) {
         var state = formState()

@@ -61,8 +61,8 @@ struct ConfigValidationTests {
                 rule: "an id does not begin with '-' (fish-shell PR #10319)",
                 json: #"{"accounts": [{"id": "-rf", "name": "A"}, {"id": "--help", "name": "B"}, {"id": "ok-", "name": "C"}]}"#,
                 problems: [
-                    #"accounts[0].id: "-rf" must not begin with '-' (it would read as an option on the command line)"#,
-                    #"accounts[1].id: "--help" must not begin with '-' (it would read as an option on the command line)"#,
+                    #"accounts[0].id: "-rf" must not begin with '-' (it would read as an option)"#,
+                    #"accounts[1].id: "--help" must not begin with '-' (it would read as an option)"#,
                 ]),
             InvalidConfig(
                 rule: "ids are unique",
