@@ -64,7 +64,9 @@ struct AccountCommandsEndToEndTests {
         #expect(typo.status == 2 && typo.stderr.contains(#"did you mean "git"?"#), "\(typo.stderr)")
         #expect(try configText(cli) == text, "refused changes write nothing")
         // Fields for prompts: any identity field, through the config's own reading.
-        #expect(try cli.run(["switch", "work"]).status == 0)
+        // Saved, then kube fails here (no such context): exit 3, the switch stands.
+        _ = try cli.run(["switch", "work"])
+        #expect(try cli.run(["current", "--field", "id"]).stdout == "work\n")
         #expect(try cli.run(["current", "--field", "kube.context"]).stdout == "prod\n")
         #expect(try cli.run(["current", "--field", "git.email"]).stdout == "ada@work.example\n")
         #expect(try cli.run(["current", "--field", "env.TEAM"]).stdout == "web\n")
@@ -122,7 +124,7 @@ struct AccountCommandsEndToEndTests {
         #expect(try configText(cli) == twoAccounts)
         let removed = try cli.run(["remove", "work", "--yes"])
         #expect(removed.status == 0, "\(removed.stderr)")
-        #expect(removed.stdout.contains("Its 2 history entries stay"), "\(removed.stdout)")
+        #expect(removed.stdout.contains("Its 1 history entry stays (perch history lists it under work)"), "\(removed.stdout)")
         #expect(removed.stdout.contains("no account is current now"), "\(removed.stdout)")
         #expect(try cli.run(["list", "--format", "ids"]).stdout == "home\n")
         // Bug (issue 20): pane state was kept for removed accounts.
