@@ -425,7 +425,7 @@ public enum Option: CaseIterable, Hashable, Sendable {
         case .noMouse: text = "leave mouse reporting off (this run; Settings keeps a choice)"
         case .theme: text = "colour theme: default, high-contrast or monochrome (this run)"
         case .json: text = "print JSON instead of text"
-        case .field: text = "print only this field: id, name, handle, group, kube.context, git.email, …"
+        case .field: text = "print only this field (name, kube.context, git.email, …)"
         case .limit: text = "print at most N entries"
         case .since: text = "from this local day (YYYY-MM-DD)"
         case .until: text = "to this local day, included (YYYY-MM-DD)"
