@@ -38,28 +38,6 @@ public struct IdentityOptions: Hashable, Sendable {
     }
 }
 
-extension CommandLineOptions {
-    /// Checks the operands of `shell-init` and `setup` once the command is known.
-    func checkIdentityOperands() throws(UsageError) {
-        switch command {
-        case .shellInit:
-            guard let operand else {
-                throw UsageError(description: "'perch shell-init' needs a shell: bash, zsh or fish", usage: command.usage)
-            }
-            guard ShellKind(rawValue: operand) != nil else {
-                throw UsageError(description: "'perch shell-init' knows bash, zsh and fish, not '\(operand)'", usage: command.usage)
-            }
-        case .setup:
-            guard let operand else { throw UsageError(description: "'perch setup' needs a tool: git or ssh", usage: command.usage) }
-            guard operand == "git" || operand == "ssh" else {
-                throw UsageError(description: "'perch setup' sets up git or ssh, not '\(operand)'", usage: command.usage)
-            }
-        default:
-            break
-        }
-    }
-}
-
 extension Option {
     var identityNames: [String] {
         switch self {
@@ -84,84 +62,6 @@ extension Option {
         case .write: "add the proposed accounts to the config (keeping a .bak)"
         case .yes: "do it without asking (consent given here)"
         default: ""
-        }
-    }
-}
-
-extension Command {
-    var identityName: String {
-        switch self {
-        case .status: "status"
-        case .env: "env"
-        case .shellInit: "shell-init"
-        case .setup: "setup"
-        case .importAccounts: "import"
-        default: ""
-        }
-    }
-
-    var identityOptions: [Option] {
-        switch self {
-        case .status: [.json, .files]
-        case .env: [.shell]
-        case .setup: [.undo, .yes]
-        case .importAccounts: [.write]
-        default: []
-        }
-    }
-
-    var identityOperandText: String {
-        switch self {
-        case .env: " [ACCOUNT]"
-        case .shellInit: " SHELL"
-        case .setup: " TOOL"
-        default: ""
-        }
-    }
-
-    var identitySummary: String {
-        switch self {
-        case .status: "show each tool's identity against the current account (exit 1 on drift)"
-        case .env: "print the account's variables for this shell (eval \"$(perch env)\")"
-        case .shellInit: "print a shell function that keeps this shell's variables in step"
-        case .setup: "include Perch's git or ssh file from your own config, once, with consent"
-        case .importAccounts: "propose accounts from kube, gcloud, AWS, gh and git as a config fragment"
-        default: ""
-        }
-    }
-
-    var identityDetails: String {
-        switch self {
-        case .status:
-            return "For each tool the current account names: ✓ when the tool reports what Perch\n"
-                + "expects, ✗ when it drifted (someone ran kubectl config use-context or gh auth switch\n"
-                + "by hand), – when it cannot be checked here. Then the results of the last switch.\n"
-                + "Exit status 1 when a tool drifted or no account is current. --files lists the\n"
-                + "files Perch writes for tools instead. --json prints {\"account\", \"checks\", \"lastSwitch\"}."
-        case .env:
-            return "Prints export lines for PERCH_ACCOUNT, AWS_PROFILE and the account's env values,\n"
-                + "and unset lines for the variables of the account this shell had before. With no\n"
-                + "ACCOUNT, the current one. In bash or zsh: eval \"$(perch env)\"; in fish:\n"
-                + "perch env --shell fish | source."
-        case .shellInit:
-            return "SHELL is bash, zsh or fish.\n"
-                + "Add to ~/.bashrc:  eval \"$(perch shell-init bash)\"\n"
-                + "        ~/.zshrc:   eval \"$(perch shell-init zsh)\"\n"
-                + "        config.fish: perch shell-init fish | source\n"
-                + "Then perch switch, and a pick in the interface started from that shell, update\n"
-                + "that shell's variables; other shells keep theirs until they switch or run perch env."
-        case .setup:
-            return "TOOL is git or ssh. git: adds include.path for Perch's git file to your global git config\n"
-                + "(git config --global --add). ssh: adds an Include line for Perch's ssh file at the top\n"
-                + "of ~/.ssh/config. Asks first on a terminal; --yes gives consent without asking.\n"
-                + "--undo removes the line again. Nothing else of your config is changed."
-        case .importAccounts:
-            return "Looks at kube contexts, gcloud configurations, AWS profiles, gh hosts and users,\n"
-                + "and git identities (the global config and its includeIf files), and prints the\n"
-                + "accounts it proposes as a config fragment. --write adds those not in the config\n"
-                + "(keeping the previous file as .bak); without it, nothing changes."
-        default:
-            return ""
         }
     }
 }

@@ -147,8 +147,8 @@ public struct CommandLineOptions: Hashable, Sendable {
         for option in seen where !command.options.contains(option) {
             throw UsageError(description: "option \(option.names.last!) does not apply to 'perch \(command.name)'", usage: command.usage)
         }
+        try checkOperands()
         try checkShellAndFormat()
-        try checkIdentityOperands()
         if json, csv { throw UsageError(description: "options --json and --csv do not go together", usage: command.usage) }
         if let since, let until, until < since {
             throw UsageError(description: "--until \(until) is before --since \(since)", usage: command.usage)
@@ -190,35 +190,37 @@ public struct CommandLineOptions: Hashable, Sendable {
                 words = words.dropFirst()
             }
         }
-        if command == .switchAccount, account == nil, let first = words.first {
-            account = first
-            words = words.dropFirst()
-        }
-        if command == .env, let first = words.first {
-            account = first
-            words = words.dropFirst()
-        }
-        if command == .shellInit || command == .setup, let first = words.first {
-            operand = first
-            words = words.dropFirst()
-        }
-        if let count = command.accountOperandCount, request == .run {
-            let taken = words.prefix(count)
-            guard taken.count == count else {
-                throw UsageError(description: "'perch \(command.name)' needs \(command.operandText.trimmingSpaces)", usage: command.usage)
-            }
-            operands = Array(taken)
+        // The operands its record names, in order; checked once the options are known.
+        if !(command == .switchAccount && account == "-") {
+            let count = command.record.operands.count
+            operands = Array(words.prefix(count))
             words = words.dropFirst(count)
-        }
-        if command == .completion, let first = words.first {
-            guard let shell = CompletionShell(rawValue: first) else {
-                throw UsageError(description: "'perch completion' knows bash, zsh and fish, not '\(first)'", usage: command.usage)
+            switch command {
+            case .switchAccount, .env: account = operands.first
+            case .shellInit, .setup: operand = operands.first
+            case .completion: shell = operands.first.flatMap(CompletionShell.init(rawValue:))
+            default: break
             }
-            self.shell = shell
-            words = words.dropFirst()
         }
         if let stray = words.first, request == .run {
             throw UsageError(description: "unexpected argument '\(stray)'", usage: command.usage)
+        }
+    }
+
+    /// Checks the operands against the command's record: every one that may not be left out is
+    /// there, and one with fixed values is one of them.
+    private func checkOperands() throws(UsageError) {
+        let record = command.record
+        for (index, operand) in record.operands.enumerated() {
+            guard index < operands.count else {
+                if operand.optional { break }
+                let needs = operand.needs ?? record.operands.map(\.name).joined(separator: " ")
+                throw UsageError(description: "'perch \(record.name)' needs \(needs)", usage: command.usage)
+            }
+            if case .values(let allowed) = operand.completion, !allowed.contains(operands[index]) {
+                let knows = operand.knows ?? "takes " + allowed.joined(separator: ", ")
+                throw UsageError(description: "'perch \(record.name)' \(knows), not '\(operands[index])'", usage: command.usage)
+            }
         }
     }
 
@@ -444,93 +446,17 @@ public enum Option: CaseIterable, Hashable, Sendable {
     static let common: [Option] = [.config, .state]
 }
 
-/// A command of `perch`, with what parsing and help need to know of it.
+/// A command of `perch`. What parsing, help, completions and the man page know of it is its
+/// record (``record``, in CommandRecord.swift), one per command.
 public enum Command: CaseIterable, Hashable, Sendable {
     case interface, list, current, switchAccount, history, report, initConfig, configPath, configCheck, configEdit
     case pick, completion, manPage, doctor
-    // Accounts from the command line (CommandLineOptions+Accounts.swift).
+    // Accounts from the command line (CommandLineTool+Accounts.swift).
     case addAccount, setField, unsetField, renameAccount, removeAccount
-    // Tool identities (CommandLineOptions+Identities.swift).
+    // Tool identities (CommandLineTool+Identities.swift).
     case status, env, shellInit, setup, importAccounts
 
     static let all = allCases
-
-    /// The words that name it (`config check`); empty for the interface.
-    public var name: String {
-        switch self {
-        case .interface: ""
-        case .list: "list"
-        case .current: "current"
-        case .switchAccount: "switch"
-        case .history: "history"
-        case .report: "report"
-        case .initConfig: "init"
-        case .configPath: "config path"
-        case .configCheck: "config check"
-        case .configEdit: "config edit"
-        case .doctor: "doctor"
-        case .pick: "pick"
-        case .completion: "completion"
-        case .manPage: "man-page"
-        case .status, .env, .shellInit, .setup, .importAccounts: identityName
-        case .addAccount, .setField, .unsetField, .renameAccount, .removeAccount: accountCommandName
-        }
-    }
-
-    /// Whether it reads or writes Perch's files or tools' files (all but printing a script or
-    /// the manual page): these are refused to root in another user's home.
-    var touchesFiles: Bool { self != .completion && self != .manPage }
-
-    /// The options it takes.
-    var options: [Option] {
-        switch self {
-        case .interface: Option.common + [.longPress, .keyHold, .reduceMotion, .noMouse, .theme, .exitAfterFirstFrame, .version, .help]
-        case .list: Option.common + [.json, .format, .help]
-        case .current: Option.common + [.json, .field, .help]
-        case .history: Option.common + [.json, .limit, .help]
-        case .report: Option.common + [.since, .until, .json, .csv, .help]
-        case .switchAccount: Option.common + [.height, .dryRun, .force, .help]
-        case .pick: Option.common + [.height, .help]
-        case .initConfig, .configPath, .configCheck, .configEdit: Option.common + [.help]
-        case .completion, .manPage: [.help]
-        case .doctor: Option.common + [.longPress, .keyHold, .help]
-        case .status, .env, .shellInit, .setup, .importAccounts: Option.common + identityOptions + [.help]
-        case .addAccount, .setField, .unsetField, .renameAccount, .removeAccount: Option.common + accountCommandOptions + [.help]
-        }
-    }
-
-    /// Its operands in the usage line.
-    var operandText: String {
-        switch self {
-        case .switchAccount: " [ID-OR-NAME|-]"
-        case .completion: " SHELL"
-        case .env, .shellInit, .setup: identityOperandText
-        case .addAccount, .setField, .unsetField, .renameAccount, .removeAccount: accountOperandText
-        default: ""
-        }
-    }
-
-    /// One line of summary.
-    var summary: String {
-        switch self {
-        case .interface: "start the interface"
-        case .list: "list the accounts, the current one marked with *"
-        case .current: "print the current account (for shell prompts)"
-        case .switchAccount: "switch to an account by id or name; - for the previous; none: pick"
-        case .history: "print the recorded switches, newest first"
-        case .report: "print the time spent in each account (for timesheets)"
-        case .initConfig: "write a starter config (never over an existing one)"
-        case .configPath: "print the path of the config file"
-        case .configCheck: "validate the config and report every problem"
-        case .configEdit: "edit a copy of the config, install it only when valid"
-        case .pick: "pick an account in the inline picker and print its id"
-        case .completion: "print the completion script for bash, zsh or fish"
-        case .manPage: "print the manual page (roff), as installed as perch.1"
-        case .doctor: "what this terminal gives Perch, and a key-repeat test"
-        case .status, .env, .shellInit, .setup, .importAccounts: identitySummary
-        case .addAccount, .setField, .unsetField, .renameAccount, .removeAccount: accountCommandSummary
-        }
-    }
 
     /// The usage line.
     public var usage: String {
@@ -593,82 +519,6 @@ public enum Command: CaseIterable, Hashable, Sendable {
         default:
             let sections = ["perch \(name): \(summary).", usage, details, "Options:\n" + optionLines]
             return sections.filter { !$0.isEmpty }.joined(separator: "\n\n")
-        }
-    }
-
-    /// What the help says beyond the summary, or nothing.
-    var details: String {
-        switch self {
-        case .list:
-            return "Prints one account per line: id, name and handle, with a * before the current one\n"
-                + "on a terminal and after it otherwise (so the first column is always the id).\n"
-                + "--format ids prints the ids, one per line. --format tsv prints id, name, handle,\n"
-                + "group, color and current (true or false), tab-separated, empty where there is none.\n"
-                + "--json (--format json) prints [{\"id\", \"name\", \"handle\", \"group\", \"color\",\n"
-                + "\"onSwitch\", \"current\", \"identities\"}, …], null where there is nothing; identities\n"
-                + "holds the tools the account names, as in the config ({\"kube\": {\"context\": \"prod\"}})."
-        case .current:
-            return "Prints `id: Name (handle)`; with --field only that field, for prompts:\n"
-                + "  PS1='[$(perch current --field name 2>/dev/null)] \\$ '\n"
-                + "The field is any key of the account, dotted for a tool's: kube.context, git.email,\n"
-                + "aws.profile, env.TEAM; an empty line when the account has none. --json prints\n"
-                + "every field and the identities, as perch list --json does.\n"
-                + "Exit status 1 when no account has been chosen yet (--json then prints null)."
-        case .switchAccount:
-            return "The account is its exact id, or its name when exactly one name matches it\n"
-                + "(ignoring case); - is the account that was current before (two in a row swap).\n"
-                + "With no account, on a terminal, the account sheet is drawn below the prompt to\n"
-                + "pick from (type to filter, arrows, Enter, the mouse; Esc or Ctrl-C exits 1).\n"
-                + "The switch is saved, then the account's tool identities are applied (git, ssh,\n"
-                + "kube, gcloud, gh, aws, env, in that order) and its onSwitch hook runs with its\n"
-                + "output passed through; a failed tool or hook exits 3 (the switch stands). A closed\n"
-                + "output pipe ends only the printing: the hook still runs, then the exit status is 141.\n"
-                + "--dry-run prints what would change, tool by tool, and changes nothing; --force\n"
-                + "applies the identities again when the account is already current.\n"
-                + "Exit status 1 for an unknown or ambiguous account (with the nearest ones\n"
-                + "suggested, never switched to) or no previous account."
-        case .status, .env, .shellInit, .setup, .importAccounts:
-            return identityDetails
-        case .addAccount, .setField, .unsetField, .renameAccount, .removeAccount:
-            return accountCommandDetails
-        case .history:
-            return "Prints `time  source  previous → account`, newest first (at most 10000 are kept).\n"
-                + "--json prints [{\"account\", \"previous\", \"time\", \"source\"}, …]."
-        case .report:
-            return "Time in an account runs from a switch to it until the next switch (or now).\n"
-                + "Dates are local (TZ, else the system's zone), shown with the zone; --since is the\n"
-                + "first day (default: 29 days before today), --until the last day, included\n"
-                + "(default: today). --csv prints id,name,minutes,hours; --json an object with\n"
-                + "since, until, timeZone, utcOffset, accounts [{id, name, seconds}] and totalSeconds."
-        case .initConfig:
-            return "Writes an example config to the config path (see perch config path), with every\n"
-                + "field shown once. Exit status 1 when a config is already there."
-        case .configEdit:
-            return "Opens a copy of the config in $VISUAL, $EDITOR or vi (the starter config when\n"
-                + "there is none). A valid copy replaces the config atomically, the old one kept as\n"
-                + "<config>.bak. An invalid one is reported with line and column; on a terminal\n"
-                + "Perch asks (e)dit again, (d)iscard, (k)eep anyway?; otherwise it is discarded\n"
-                + "and the exit status is 2."
-        case .pick:
-            return "Draws the account sheet below the prompt, as perch switch with no account does,\n"
-                + "and prints the chosen account's id without switching, for\n"
-                + "  kubectl --context \"$(perch pick)\" …\n"
-                + "Exit status 1 when nothing was picked; 2 when standard input or output is not\n"
-                + "a terminal (the picker is drawn on standard error's terminal when stdout is not)."
-        case .completion:
-            return "Load it with, for bash:  source <(perch completion bash)\n"
-                + "  zsh:  source <(perch completion zsh)    fish:  perch completion fish | source\n"
-                + "Completes commands, options, and the account ids and names of the config in use."
-        case .manPage:
-            return "Prints perch(1) in man(7) format:  perch man-page | man -l -"
-        case .doctor:
-            return "Prints, one per line with how each was found: TERM and terminfo, colours, SGR mouse,\n"
-                + "bracketed paste, the kitty keyboard protocol and the key-hold mode, OSC 52, the\n"
-                + "locale's UTF-8, and the config and state paths with their permissions. On a\n"
-                + "terminal it then asks you to hold the 1 key for 2 seconds and reports the repeat\n"
-                + "delay and rate, and whether the hold would be recognised with --long-press-ms."
-        case .interface, .configPath, .configCheck:
-            return ""
         }
     }
 }

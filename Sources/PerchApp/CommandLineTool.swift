@@ -17,37 +17,9 @@ struct CommandLineTool {
         self.paths = PerchPaths(config: options.configPath, state: options.statePath, lookup: lookup)
     }
 
+    /// Runs the command its record names; the exit status.
     func run() -> Int32 {
-        switch options.command {
-        case .interface: return ExitStatus.usage
-        case .list: return list()
-        case .current: return current()
-        case .switchAccount: return options.account.map(switchAccount) ?? pickAndSwitch()
-        case .pick: return pick()
-        case .completion: return completion()
-        case .manPage:
-            console.write(ManPage.text)
-            return ExitStatus.ok
-        case .history: return history()
-        case .report: return report()
-        case .initConfig: return initConfig()
-        case .configPath:
-            console.print(paths.config)
-            return ExitStatus.ok
-        case .configCheck: return configCheck()
-        case .configEdit: return configEdit()
-        case .doctor: return Doctor(options: options, console: console, paths: paths).run()
-        case .status: return status()
-        case .env: return env()
-        case .shellInit: return shellInit()
-        case .setup: return setup()
-        case .importAccounts: return importAccounts()
-        case .addAccount: return addAccount()
-        case .setField: return setField()
-        case .unsetField: return unsetField()
-        case .renameAccount: return renameAccount()
-        case .removeAccount: return removeAccount()
-        }
+        options.command.record.run?(self) ?? ExitStatus.usage
     }
 
     // MARK: - Loading
@@ -80,7 +52,7 @@ struct CommandLineTool {
 
     // MARK: - Commands
 
-    private func list() -> Int32 {
+    func list() -> Int32 {
         guard let config = loadConfig() else { return ExitStatus.usage }
         guard let state = loadState(config) else { return ExitStatus.unmet }
         let current = state.currentAccount
@@ -116,7 +88,7 @@ struct CommandLineTool {
         return ExitStatus.ok
     }
 
-    private func current() -> Int32 {
+    func current() -> Int32 {
         if options.json, options.field != nil {
             console.error("use either --json or --field, not both")
             console.note(Command.current.usage)
@@ -160,7 +132,7 @@ struct CommandLineTool {
         return ExitStatus.ok
     }
 
-    private func switchAccount(_ text: String) -> Int32 {
+    func switchAccount(_ text: String) -> Int32 {
         guard let config = loadConfig() else { return ExitStatus.usage }
         // The state is repaired (a corrupt file set aside, an unknown current account cleared)
         // only once the account is known: a switch that fails (a typo, another config) changes
@@ -234,7 +206,7 @@ struct CommandLineTool {
         return ExitStatus.hookFailed
     }
 
-    private func history() -> Int32 {
+    func history() -> Int32 {
         guard let config = loadConfig() else { return ExitStatus.usage }
         guard loadState(config) != nil else { return ExitStatus.unmet }
         let entries: [SwitchRecord]
@@ -285,7 +257,7 @@ struct CommandLineTool {
         return ExitStatus.ok
     }
 
-    private func configCheck() -> Int32 {
+    func configCheck() -> Int32 {
         if !paths.configIsExplicit, access(paths.config, F_OK) != 0 {
             console.error("no config at \(paths.config) (Perch is using its sample accounts); write one with `perch init`")
             return ExitStatus.usage
