@@ -1,3 +1,6 @@
+import PerchCore
+import PerchIdentities
+
 /// How a shell completes a value: an operand's or an option's.
 public enum CompletionKind: Hashable, Sendable {
     /// Free text: nothing is offered.
@@ -47,6 +50,22 @@ struct CommandRecord: Sendable {
     var touchesFiles = true
     /// Carries the command out; the exit status. Nil for the interface, which the program runs.
     var run: (@Sendable (CommandLineTool) -> Int32)?
+}
+
+extension Option {
+    /// What a shell completes for its value; ``CompletionKind/none`` for a flag or free text.
+    var completion: CompletionKind {
+        switch self {
+        case .config, .state: .file
+        case .field: .values(CommandLineOptions.commonFields)
+        case .format: .values(OutputFormat.allCases.map(\.rawValue))
+        // As the command line spells them (`high-contrast`: no space to quote).
+        case .theme: .values(ColorTheme.allCases.map { $0.rawValue.replacing(" ", with: "-") })
+        case .keyHold: .values(KeyHoldPreference.allCases.map(\.rawValue))
+        case .shell: .values(ShellKind.allCases.map(\.rawValue))
+        default: .none
+        }
+    }
 }
 
 extension Command {

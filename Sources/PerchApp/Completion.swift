@@ -36,17 +36,10 @@ enum Completion {
         command.options.flatMap(\.names)
     }
 
-    /// The fixed values of an option's value, or nil when it takes free text.
+    /// The fixed values of an option's value (``Option/completion``), or nil when it takes free text.
     static func values(of option: Option) -> [String]? {
-        switch option {
-        case .field: CommandLineOptions.commonFields
-        case .format: OutputFormat.allCases.map(\.rawValue)
-        // As the command line spells them (`high-contrast`: no space to quote).
-        case .theme: ColorTheme.allCases.map { $0.rawValue.replacingAll(" ", with: "-") }
-        case .keyHold: KeyHoldPreference.allCases.map(\.rawValue)
-        case .shell: ShellKind.allCases.map(\.rawValue)
-        default: nil
-        }
+        if case .values(let values) = option.completion { return values }
+        return nil
     }
 
     /// Every operand with something to complete, from the command records: its command, its
