@@ -102,6 +102,20 @@ struct AccountFormTests {
         #expect(state.render().lines[row].contains(message))
     }
 
+    // Bug (issue 20): a handle or group of only spaces was accepted.
+    @Test("a handle or group of only spaces is refused beside its field")
+    func blankHandleOrGroup() {
+        let form = AccountForm()
+        var filled = form
+        filled.values = [.id: "ada", .name: "Ada", .handle: "   ", .group: " "]
+        guard case .failure(let list) = filled.validated(existingIDs: []) else {
+            Issue.record("accepted")
+            return
+        }
+        #expect(list.problems == [.handle: .blank, .group: .blank])
+        #expect(AccountProblem.blank.message == "must not be only spaces")
+    }
+
     @Test("a valid form asks for the account to be appended; empty optional fields are absent")
     func submit() {
         var state = formState()

@@ -105,8 +105,8 @@ struct ConfigValidationTests {
                 rule: "a handle or group is not only spaces",
                 json: oneAccount(#""id": "a", "name": "A", "handle": "   ", "group": " \t""#),
                 problems: [
-                    "accounts[0].handle: must not be only spaces (leave the key out instead)",
-                    "accounts[0].group: must not be only spaces (leave the key out instead)",
+                    "accounts[0].handle: must not be only spaces",
+                    "accounts[0].group: must not be only spaces",
                 ]),
             InvalidConfig(
                 rule: "version is a whole number", json: #"{"version": 1.5, "accounts": [{"id": "a", "name": "A"}]}"#,

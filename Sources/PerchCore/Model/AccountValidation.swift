@@ -28,7 +28,7 @@ public enum AccountProblem: Hashable, Sendable {
         case .nothingVisible: "has nothing visible (only zero-width or control characters)"
         case .duplicateID(let id): "\"\(id)\" is already used by another account"
         case .optionLikeID(let id): "\"\(id)\" must not begin with '-' (it would read as an option)"
-        case .blank: "must not be only spaces (leave the key out instead)"
+        case .blank: "must not be only spaces"
         }
     }
 }
