@@ -77,11 +77,13 @@ enum CommandDetails {
         + "delay and rate, and whether the hold would be recognised with --long-press-ms."
 
     static let status =
-        "For each tool the current account names: ✓ when the tool reports what Perch\n"
-        + "expects, ✗ when it drifted (someone ran kubectl config use-context or gh auth switch\n"
-        + "by hand), – when it cannot be checked here. Then the results of the last switch.\n"
-        + "Exit status 1 when a tool drifted or no account is current. --files lists the\n"
-        + "files Perch writes for tools instead. --json prints {\"account\", \"checks\", \"lastSwitch\"}."
+        "For each tool the current account names, what the tool uses here: ✓ when it is the\n"
+        + "account's, ✗ when it failed when applied (with the error) or changed since (drift:\n"
+        + "kubectl config use-context by hand, a variable such as AWS_DEFAULT_PROFILE that\n"
+        + "beats the selection), – when it cannot be checked here or a rule of yours (git's\n"
+        + "includeIf) wins in this folder. Then the results of the last switch. Exit status 1\n"
+        + "when a tool drifted or failed or no account is current. --files lists the files Perch\n"
+        + "writes for tools instead. --json prints {\"account\", \"checks\", \"lastSwitch\"}."
 
     static let env =
         "Prints export lines for PERCH_ACCOUNT, AWS_PROFILE and the account's env values,\n"
@@ -98,16 +100,31 @@ enum CommandDetails {
         + "that shell's variables; other shells keep theirs until they switch or run perch env."
 
     static let setup =
-        "TOOL is git or ssh. git: adds include.path for Perch's git file to your global git config\n"
-        + "(git config --global --add). ssh: adds an Include line for Perch's ssh file at the top\n"
-        + "of ~/.ssh/config. Asks first on a terminal; --yes gives consent without asking.\n"
-        + "--undo removes the line again. Nothing else of your config is changed."
+        "TOOL is git or ssh. git: puts [include] path = Perch's git file in your global git\n"
+        + "config after your own [user] and before your includeIf rules, so they still win in\n"
+        + "their folders (run it again to put it back there after git appended a [user]).\n"
+        + "ssh: adds an Include line for Perch's ssh file at the top of ~/.ssh/config. Shows\n"
+        + "the change and asks first on a terminal; --yes gives consent without asking.\n"
+        + "--undo removes it again; --undo with no TOOL is perch reset. Nothing else of your\n"
+        + "config is changed."
 
     static let importAccounts =
         "Looks at kube contexts, gcloud configurations, AWS profiles, gh hosts and users,\n"
         + "and git identities (the global config and its includeIf files), and prints the\n"
         + "accounts it proposes as a config fragment. --write adds those not in the config\n"
         + "(keeping the previous file as .bak); without it, nothing changes."
+
+    static let undo =
+        "Switches back to the account before the last switch and gives each tool the state\n"
+        + "it had then (recorded when the switch was made). It is a switch itself, so a second\n"
+        + "perch undo redoes. Exit status 1 when there is nothing to undo, 3 when a tool fails\n"
+        + "(every tool is then left as it was)."
+
+    static let reset =
+        "The first time Perch changes a tool it records what the tool had (its baseline):\n"
+        + "gcloud's configuration, kube's context, gh's user, docker's context. perch reset gives\n"
+        + "each one back, empties Perch's own git and ssh files and removes the includes\n"
+        + "perch setup added. Asks first on a terminal; --yes gives consent without asking."
 
     /// What every account command says of the config writer.
     static let writerNote =

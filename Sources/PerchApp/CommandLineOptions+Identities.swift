@@ -6,8 +6,10 @@ import PerchIdentities
 public struct IdentityOptions: Hashable, Sendable {
     /// `--dry-run` of `perch switch`: print what would change and change nothing.
     public var dryRun = false
-    /// `--force` of `perch switch`: apply the identities again when already current.
+    /// `--force` of `perch switch`: apply every tool identity again, not only those that drifted.
     public var force = false
+    /// `--keep-going` of `perch switch`: keep a partial switch when a tool fails.
+    public var keepGoing = false
     /// `--shell` of `perch env`; nil: from `$SHELL`.
     public var shell: ShellKind?
     /// `--files` of `perch status`: list Perch's own identity files.
@@ -23,6 +25,7 @@ public struct IdentityOptions: Hashable, Sendable {
         switch option {
         case .dryRun: dryRun = true
         case .force: force = true
+        case .keepGoing: keepGoing = true
         case .files: files = true
         case .undo: undo = true
         case .write: write = true
@@ -43,6 +46,7 @@ extension Option {
         switch self {
         case .dryRun: ["--dry-run"]
         case .force: ["--force"]
+        case .keepGoing: ["--keep-going"]
         case .shell: ["--shell"]
         case .files: ["--files"]
         case .undo: ["--undo"]
@@ -55,10 +59,11 @@ extension Option {
     var identityHelp: String {
         switch self {
         case .dryRun: "print what would change, tool by tool, and change nothing"
-        case .force: "apply the tool identities again even when already current"
+        case .force: "apply every tool identity again, not only those that drifted"
+        case .keepGoing: "keep a partial switch when a tool fails (says which tools are on the new account)"
         case .shell: "the shell to write for (default: from $SHELL, else bash)"
         case .files: "list the files Perch writes for tool identities"
-        case .undo: "remove the include line Perch added"
+        case .undo: "remove the include Perch added (with no TOOL: every one, and every baseline back, as perch reset)"
         case .write: "add the proposed accounts to the config (keeping a .bak)"
         case .yes: "do it without asking (consent given here)"
         default: ""

@@ -222,6 +222,9 @@ public struct CommandLineOptions: Hashable, Sendable {
                 throw UsageError(description: "'perch \(record.name)' \(knows), not '\(operands[index])'", usage: command.usage)
             }
         }
+        if command == .setup, operands.isEmpty, !identity.undo {
+            throw UsageError(description: "'perch setup' needs a tool: git or ssh", usage: command.usage)
+        }
     }
 
     /// ` (did you mean 'switch'?)` for a mistyped command, or "".
@@ -319,7 +322,7 @@ public struct CommandLineOptions: Hashable, Sendable {
         case .newName: newName = value
         case .newHandle: newHandle = value
         case .newGroup: newGroup = value
-        case .dryRun, .force, .shell, .files, .undo, .write, .yes:
+        case .dryRun, .force, .keepGoing, .shell, .files, .undo, .write, .yes:
             try identity.apply(option, value: value, usage: usage)
         }
     }
@@ -347,7 +350,7 @@ public enum Option: CaseIterable, Hashable, Sendable {
     // `perch add` (CommandLineOptions+Accounts.swift).
     case newName, newHandle, newGroup
     // Tool identities (CommandLineOptions+Identities.swift).
-    case dryRun, force, shell, files, undo, write, yes
+    case dryRun, force, keepGoing, shell, files, undo, write, yes
 
     static let all = allCases
 
@@ -375,7 +378,7 @@ public enum Option: CaseIterable, Hashable, Sendable {
         case .newName: ["--name"]
         case .newHandle: ["--handle"]
         case .newGroup: ["--group"]
-        case .dryRun, .force, .shell, .files, .undo, .write, .yes: identityNames
+        case .dryRun, .force, .keepGoing, .shell, .files, .undo, .write, .yes: identityNames
         }
     }
 
@@ -393,7 +396,7 @@ public enum Option: CaseIterable, Hashable, Sendable {
         case .newName: "NAME"
         case .newHandle: "HANDLE"
         case .newGroup: "GROUP"
-        case .help, .version, .json, .exitAfterFirstFrame, .reduceMotion, .csv, .noMouse, .dryRun, .force, .files, .undo, .write, .yes: nil
+        case .help, .version, .json, .exitAfterFirstFrame, .reduceMotion, .csv, .noMouse, .dryRun, .force, .keepGoing, .files, .undo, .write, .yes: nil
         }
     }
 
@@ -437,7 +440,7 @@ public enum Option: CaseIterable, Hashable, Sendable {
         case .newName: text = "the new account's name (required)"
         case .newHandle: text = "its handle, e.g. @ada (optional)"
         case .newGroup: text = "its group in the sheet (optional)"
-        case .dryRun, .force, .shell, .files, .undo, .write, .yes: text = identityHelp
+        case .dryRun, .force, .keepGoing, .shell, .files, .undo, .write, .yes: text = identityHelp
         }
         return left.padded(toColumns: 26) + text
     }
@@ -453,8 +456,8 @@ public enum Command: CaseIterable, Hashable, Sendable {
     case pick, completion, manPage, doctor
     // Accounts from the command line (CommandLineTool+Accounts.swift).
     case addAccount, setField, unsetField, renameAccount, removeAccount
-    // Tool identities (CommandLineTool+Identities.swift).
-    case status, env, shellInit, setup, importAccounts
+    // Tool identities (CommandLineTool+Identities.swift, CommandLineTool+Switch.swift).
+    case status, env, shellInit, setup, importAccounts, undo, reset
 
     static let all = allCases
 

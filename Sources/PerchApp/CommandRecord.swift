@@ -91,7 +91,7 @@ extension Command {
                 options: common + [.json, .field, .help], run: { $0.current() }),
             .switchAccount: CommandRecord(
                 name: "switch", summary: "switch to an account by id or name; - for the previous; none: pick",
-                details: CommandDetails.switchAccount, options: common + [.height, .dryRun, .force, .help],
+                details: CommandDetails.switchAccount, options: common + [.height, .dryRun, .force, .keepGoing, .help],
                 operands: [Operand(name: "ID-OR-NAME|-", optional: true, completion: .account)],
                 run: { tool in tool.options.account.map(tool.switchAccount) ?? tool.pickAndSwitch() }),
             .history: CommandRecord(
@@ -162,8 +162,16 @@ extension Command {
             .setup: CommandRecord(
                 name: "setup", summary: "include Perch's git or ssh file from your own config, once, with consent",
                 details: CommandDetails.setup, options: common + [.undo, .yes, .help],
-                operands: [Operand(name: "TOOL", completion: .values(["git", "ssh"]), needs: "a tool: git or ssh", knows: "sets up git or ssh")],
+                // Optional: `perch setup --undo` with no tool is `perch reset` (checked in checkOperands).
+                operands: [
+                    Operand(name: "TOOL", optional: true, completion: .values(["git", "ssh"]), needs: "a tool: git or ssh", knows: "sets up git or ssh")
+                ],
                 run: { $0.setup() }),
+            .undo: CommandRecord(
+                name: "undo", summary: "bring back the account and every tool's state from before the last switch", details: CommandDetails.undo, options: common + [.help], run: { $0.undo() }),
+            .reset: CommandRecord(
+                name: "reset", summary: "give every tool back what it had before Perch, and remove what setup added", details: CommandDetails.reset, options: common + [.yes, .help],
+                run: { $0.reset() }),
             .importAccounts: CommandRecord(
                 name: "import", summary: "propose accounts from kube, gcloud, AWS, gh and git as a config fragment",
                 details: CommandDetails.importAccounts, options: common + [.write, .help], run: { $0.importAccounts() }),

@@ -40,10 +40,6 @@ struct IdentityImportTests {
             #expect(byID["git-home.example"]?.identities.git == .init(name: "Ada", email: "ada@home.example"))
             #expect(
                 byID["git-work.example"]?.identities.git == .init(email: "ada@work.example", signingKey: "K1"), "from the includeIf file")
-            // Issue 22 item 7: `perch import` named a git account after its email address.
-            #expect(byID["git-home.example"]?.name == "Ada (home.example)", "named after the person, not the address")
-            #expect(byID["git-work.example"]?.name == "git (work.example)", "no user.name: the tool and the domain")
-            #expect(!proposals.contains { $0.name.contains("@") }, "no proposal is named after an email address")
         }
         let groups = proposals.compactMap(\.group)
         #expect(

@@ -142,29 +142,6 @@ struct IdentitySwitcherTests {
         #expect(scratch.read(".ssh/config") == own)
     }
 
-    // Issue 22 item 7: `perch setup ssh --undo` left an empty ~/.ssh/config where there was none.
-    @Test("ssh: setup then --undo with no ~/.ssh/config before leaves none (issue 22, item 7)")
-    func sshUndoLeavesNoEmptyConfig() throws {
-        let scratch = try ScratchHome()
-        #expect(scratch.read(".ssh/config") == nil)
-        guard case .changed = IdentitySetup.run(.ssh, undo: false, scratch.switcher()) else {
-            Issue.record("setup did nothing")
-            return
-        }
-        #expect(scratch.read(".ssh/config")?.contains("Include") == true)
-        guard case .changed = IdentitySetup.run(.ssh, undo: true, scratch.switcher()) else {
-            Issue.record("undo did nothing")
-            return
-        }
-        #expect(scratch.read(".ssh/config") == nil, "no empty file where there was none")
-        // A file the user wrote into after the setup keeps what they wrote.
-        _ = IdentitySetup.run(.ssh, undo: false, scratch.switcher())
-        let config = scratch.home + "/.ssh/config"
-        try (scratch.read(".ssh/config")! + "Host mine\n").write(toFile: config, atomically: true, encoding: .utf8)
-        _ = IdentitySetup.run(.ssh, undo: true, scratch.switcher())
-        #expect(scratch.read(".ssh/config") == "Host mine\n")
-    }
-
     @Test("a switch to an account without git empties Perch's own git file, so the previous identity does not linger")
     func ownFilesEmptied() throws {
         let scratch = try ScratchHome()
