@@ -260,7 +260,11 @@ public final class EffectWorker: @unchecked Sendable {
         guard let store else {
             let outcome = SwitchOutcome.inMemory(id, from: memory)
             memory = outcome.state
-            return [.switchSaved(outcome)]
+            let skipped = (account?.identities.tools ?? []).map { IdentityResult(tool: $0, status: .skipped, detail: "no state file") }
+            return [
+                .switchSaved(outcome),
+                .identitiesApplied(IdentityReport(accountID: id, results: skipped), previous: outcome.previous, afterSwitch: outcome.changed),
+            ]
         }
         let account = account ?? Account(id: id, name: id)
         let switcher = identities ?? IdentitySwitcher(environment: .current(statePath: store.path), samplesOnly: true)
