@@ -141,7 +141,7 @@ struct ConfigEditTests {
             let outcome = try ConfigWriter.apply(.set(id: "work", path: ["git", "email"], json: #""ada@work.example""#), to: path)
             #expect(outcome.backupPath == nil)
             #expect(outcome.accounts.map(\.id) == Account.samples.map(\.id))
-            #expect(outcome.accounts.first?.identities.git?.email == "ada@work.example")
+            #expect(AccountFields.value(of: outcome.accounts[0], at: "git.email") == .string("ada@work.example"))
         }
     }
 }
