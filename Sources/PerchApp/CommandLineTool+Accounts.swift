@@ -131,23 +131,22 @@ extension CommandLineTool {
     }
 
     /// Perch's own identity files name the account they were written for: the header of the git
-    /// and ssh files and the last switch's results. Each that names `old` is rewritten.
-    private func renameInIdentityFiles(from old: String, to new: String) {
-        let files = IdentityFiles(IdentityEnvironment.current(statePath: paths.state))
-        // Ids are plain ASCII (a–z, 0–9, '.', '_', '-'): quoted, they are the same in JSON and in a header.
-        let quotedOld = Array(ConfigWriter.jsonString(old).utf8)
-        let quotedNew = Array(ConfigWriter.jsonString(new).utf8)
+    /// and ssh files (`for the account "work"`), and the `account`, `from` and `to` of the last
+    /// switch's results and of the undo record. Only those places change, so a tool's value that
+    /// happens to equal the id (a kube context "work") is left alone.
+    func renameInIdentityFiles(from old: String, to new: String) {
+        let files = PerchApp.identitySwitcher(paths, config: nil).files
+        // Ids are a–z, 0–9, '.', '_' and '-': only the dot means something in a pattern.
+        let pattern = old.replacing(".", with: "\\.")
+        guard let keys = try? Regex(#"("(?:account|from|to|previous)"\s*:\s*)"\#(pattern)""#),
+            let header = try? Regex(#"(the account \\?")\#(pattern)(\\?")"#)
+        else { return }
         for path in files.all {
             guard let contents = try? FileSystem.readContents(path) else { continue }
-            var bytes = contents.bytes
-            var changed = false
-            var start = 0
-            while let range = bytes[start...].firstRange(of: quotedOld) {
-                bytes.replaceSubrange(range, with: quotedNew)
-                start = range.lowerBound + quotedNew.count
-                changed = true
-            }
-            if changed { try? FileSystem.writeAtomically(bytes, to: path, mode: mode_t(contents.mode)) }
+            let text = String(decoding: contents.bytes, as: UTF8.self)
+            let renamed = text.replacing(keys) { match in "\(match.output[1].substring ?? "")\"\(new)\"" }
+                .replacing(header) { match in "\(match.output[1].substring ?? "")\(new)\(match.output[2].substring ?? "")" }
+            if renamed != text { try? FileSystem.writeAtomically(Array(renamed.utf8), to: path, mode: mode_t(contents.mode)) }
         }
     }
 

@@ -85,7 +85,9 @@ struct AccountCommandsEndToEndTests {
     func rename() throws {
         let cli = try PerchCommandLine()
         defer { cli.remove() }
-        try cli.writeConfig(twoAccounts)
+        try cli.writeConfig(
+            twoAccounts.replacingOccurrences(
+                of: #""handle": "@ada.work"}"#, with: #""handle": "@ada.work", "git": {"name": "work", "email": "ada@work.example"}}"#))
         #expect(try cli.run(["switch", "work"]).status == 0)
         #expect(try cli.run(["switch", "home"]).status == 0)
         // Pane state as the interface keeps it (the Catalog's cursor for work).
@@ -98,6 +100,12 @@ struct AccountCommandsEndToEndTests {
         #expect(try configText(cli).contains(#"{"id": "job", "name": "Work""#))
         let panes = try #require(try cli.state()["panes"] as? [String: Any])
         #expect(Set(panes.keys) == ["job"], "the Catalog pane state follows: \(panes)")
+        // Perch's own files name the account by its new id; a tool's value equal to the old id stays.
+        let undo = try String(contentsOfFile: cli.home.appendingPathComponent("state/perch/state.undo.json").path, encoding: .utf8)
+        #expect(undo.contains(#""from" : "job""#), "\(undo)")
+        #expect(undo.contains(#"the account \"job\""#), "the git file's header as it was, with the new id: \(undo)")
+        #expect(!undo.contains(#""from" : "work""#) && !undo.contains(#"account \"work\""#), "\(undo)")
+        #expect(try String(contentsOfFile: cli.configPath, encoding: .utf8).contains(#""git": {"name": "work""#), "a value equal to the old id stays")
         #expect(try cli.run(["history"]).stdout.contains("job → home"))
         #expect(!(try cli.run(["history"]).stdout.contains("work")))
         let back = try cli.run(["-"])
