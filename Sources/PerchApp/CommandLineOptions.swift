@@ -184,7 +184,8 @@ public struct CommandLineOptions: Hashable, Sendable {
                 words = words.dropFirst(2)
             } else {
                 guard let found = Command.all.first(where: { $0.name == first }), found != .interface else {
-                    throw UsageError(description: "unknown command '\(first)'" + Self.commandGuess(first) + " (perch --help lists the commands)")
+                    throw UsageError(
+                        description: "unknown command '\(first)'" + Self.commandGuess(first) + " (perch --help lists the commands)")
                 }
                 command = found
                 words = words.dropFirst()
@@ -270,7 +271,8 @@ public struct CommandLineOptions: Hashable, Sendable {
             let first = String(value.split(separator: ".", maxSplits: 1, omittingEmptySubsequences: false).first ?? "")
             guard ConfigLoader.accountKeys.contains(first), !value.hasSuffix("."), !value.contains("..") else {
                 throw UsageError(
-                    description: "option --field needs a field of an account (id, name, handle, group, kube.context, git.email, aws.profile, …), not '\(value)'",
+                    description:
+                        "option --field needs a field of an account (id, name, handle, group, kube.context, git.email, aws.profile, …), not '\(value)'",
                     usage: usage)
             }
             self.field = value
@@ -396,7 +398,9 @@ public enum Option: CaseIterable, Hashable, Sendable {
         case .newName: "NAME"
         case .newHandle: "HANDLE"
         case .newGroup: "GROUP"
-        case .help, .version, .json, .exitAfterFirstFrame, .reduceMotion, .csv, .noMouse, .dryRun, .force, .keepGoing, .files, .undo, .write, .yes: nil
+        case .help, .version, .json, .exitAfterFirstFrame, .reduceMotion, .csv, .noMouse, .dryRun, .force, .keepGoing, .files, .undo,
+            .write, .yes:
+            nil
         }
     }
 

@@ -195,7 +195,9 @@ extension CommandLineTool {
 
     private func noAccount(_ id: String, _ config: LoadedConfig) -> Int32 {
         let near = Account.suggestions(for: id, in: config.accounts)
-        console.error("no account '\(shown(id))'" + (near.isEmpty ? "" : "; did you mean " + near.map { "'\(shown($0))'" }.joined(separator: " or ") + "?"))
+        console.error(
+            "no account '\(shown(id))'"
+                + (near.isEmpty ? "" : "; did you mean " + near.map { "'\(shown($0))'" }.joined(separator: " or ") + "?"))
         return ExitStatus.unmet
     }
 

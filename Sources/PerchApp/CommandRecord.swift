@@ -77,7 +77,8 @@ extension Command {
     /// Every command's record.
     static let records: [Command: CommandRecord] = {
         let common = Option.common
-        let shellOperand = Operand(name: "SHELL", completion: .values(shells), needs: "a shell: bash, zsh or fish", knows: "knows bash, zsh and fish")
+        let shellOperand = Operand(
+            name: "SHELL", completion: .values(shells), needs: "a shell: bash, zsh or fish", knows: "knows bash, zsh and fish")
         let account = Operand(name: "ID", completion: .account)
         return [
             .interface: CommandRecord(
@@ -164,13 +165,17 @@ extension Command {
                 details: CommandDetails.setup, options: common + [.undo, .yes, .help],
                 // Optional: `perch setup --undo` with no tool is `perch reset` (checked in checkOperands).
                 operands: [
-                    Operand(name: "TOOL", optional: true, completion: .values(["git", "ssh"]), needs: "a tool: git or ssh", knows: "sets up git or ssh")
+                    Operand(
+                        name: "TOOL", optional: true, completion: .values(["git", "ssh"]), needs: "a tool: git or ssh",
+                        knows: "sets up git or ssh")
                 ],
                 run: { $0.setup() }),
             .undo: CommandRecord(
-                name: "undo", summary: "bring back the account and every tool's state from before the last switch", details: CommandDetails.undo, options: common + [.help], run: { $0.undo() }),
+                name: "undo", summary: "bring back the account and every tool's state from before the last switch",
+                details: CommandDetails.undo, options: common + [.help], run: { $0.undo() }),
             .reset: CommandRecord(
-                name: "reset", summary: "give every tool back what it had before Perch, and remove what setup added", details: CommandDetails.reset, options: common + [.yes, .help],
+                name: "reset", summary: "give every tool back what it had before Perch, and remove what setup added",
+                details: CommandDetails.reset, options: common + [.yes, .help],
                 run: { $0.reset() }),
             .importAccounts: CommandRecord(
                 name: "import", summary: "propose accounts from kube, gcloud, AWS, gh and git as a config fragment",

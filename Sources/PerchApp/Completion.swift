@@ -108,7 +108,6 @@ enum Completion {
             + CommandLineOptions.commonFields.filter { $0.contains(".") } + ["git.signingKey", "ssh.host", "env."]
     }
 
-
     /// Options taking a value.
     static var valued: [Option] { Option.all.filter { $0.valueName != nil } }
 

@@ -269,7 +269,8 @@ struct ConfigReading {
         }
         identities.settings.sort { ToolConfigRegistry.order(of: $0.tool) < ToolConfigRegistry.order(of: $1.tool) }
         guard problems.count == before, let id, let name else { return (nil, id, values[0]) }
-        let account = Account(id: id, name: name, handle: handle, group: group, color: color, onSwitch: onSwitch, identities: identities,
+        let account = Account(
+            id: id, name: name, handle: handle, group: group, color: color, onSwitch: onSwitch, identities: identities,
             catalog: catalog)
         return (account, id, values[0])
     }

@@ -88,7 +88,8 @@ extension ConfigWriter {
         var text = TextEdit(bytes: bytes)
         switch edit {
         case .remove:
-            text.removeItem(start: document.range(account).lowerBound, end: document.range(account).upperBound,
+            text.removeItem(
+                start: document.range(account).lowerBound, end: document.range(account).upperBound,
                 previousEnd: index > 0 ? document.range(elements[index - 1]).upperBound : nil)
         case .rename(_, let new):
             let value = document.value(of: account, forKey: "id")!
@@ -124,7 +125,8 @@ extension ConfigWriter {
             let (owner, key, value) = chain[level]
             let members = document.members(owner)
             let position = members.firstIndex { $0.key == key }!
-            text.removeItem(start: document.range(key).lowerBound, end: document.range(value).upperBound,
+            text.removeItem(
+                start: document.range(key).lowerBound, end: document.range(value).upperBound,
                 previousEnd: position > 0 ? document.range(members[position - 1].value).upperBound : nil)
         }
         return text.bytes

@@ -249,19 +249,22 @@ public struct StateStore: Sendable {
     /// lock; the state file and the history log are each replaced atomically.
     /// - Throws: ``StateError`` when a file cannot be read or written, or the lock fails.
     public func renameAccount(from old: String, to new: String) throws(StateError) -> AccountChange {
-        try changeAccount(names: { $0.account == old || $0.previous == old }) { state in
-            var state = state
-            let wasCurrent = state.currentAccount == old
-            if wasCurrent { state.currentAccount = new }
-            if let count = state.switchesPerAccount.removeValue(forKey: old) { state.switchesPerAccount[new, default: 0] += count }
-            if let panes = state.panes?.removeValue(forKey: old) { state.panes?[new] = panes }
-            return (state, wasCurrent)
-        } history: { record in
-            var record = record
-            if record.account == old { record.account = new }
-            if record.previous == old { record.previous = new }
-            return record
-        }
+        try changeAccount(
+            names: { $0.account == old || $0.previous == old },
+            { state in
+                var state = state
+                let wasCurrent = state.currentAccount == old
+                if wasCurrent { state.currentAccount = new }
+                if let count = state.switchesPerAccount.removeValue(forKey: old) { state.switchesPerAccount[new, default: 0] += count }
+                if let panes = state.panes?.removeValue(forKey: old) { state.panes?[new] = panes }
+                return (state, wasCurrent)
+            },
+            history: { record in
+                var record = record
+                if record.account == old { record.account = new }
+                if record.previous == old { record.previous = new }
+                return record
+            })
     }
 
     /// Forgets what the state keeps for account `id`, which is leaving the config: it stops
@@ -270,7 +273,8 @@ public struct StateStore: Sendable {
     /// still lists those entries under the id.
     /// - Throws: ``StateError`` when a file cannot be read or written, or the lock fails.
     public func forgetAccount(_ id: String) throws(StateError) -> AccountChange {
-        try changeAccount(names: { $0.account == id || $0.previous == id }) { state in
+        let names: (SwitchRecord) -> Bool = { $0.account == id || $0.previous == id }
+        return try changeAccount(names: names) { state in
             var state = state
             let wasCurrent = state.currentAccount == id
             if wasCurrent { state.currentAccount = nil }

@@ -28,7 +28,8 @@ struct AccountCommandsEndToEndTests {
         #expect(added.status == 0, "\(added.stderr)")
         let text = try configText(cli)
         #expect(text.contains("// accounts of mine"), "comments kept")
-        #expect(text.contains(#"{"id": "client", "name": "Client Work", "handle": "@c", "group": "Jobs"},"#), "trailing comma kept: \(text)")
+        #expect(
+            text.contains(#"{"id": "client", "name": "Client Work", "handle": "@c", "group": "Jobs"},"#), "trailing comma kept: \(text)")
         #expect(try String(contentsOfFile: cli.configPath + ".bak", encoding: .utf8) == twoAccounts)
         #expect(try cli.run(["list", "--format", "ids"]).stdout == "work\nhome\nclient\n")
         // fish-shell PR #10319: an id that looks like an option, given after `--`, is refused with its path.
@@ -55,7 +56,10 @@ struct AccountCommandsEndToEndTests {
         #expect(try cli.run(["set", "work", "env.TEAM", "web"]).status == 0)
         #expect(try cli.run(["set", "work", "name", "Job"]).status == 0)
         let text = try configText(cli)
-        #expect(text.contains(#"{"id": "work", "name": "Job", "handle": "@ada.work", "git": {"email": "ada@work.example"}, "kube": {"context": "prod"}, "env": {"TEAM": "web"}},"#), "\(text)")
+        #expect(
+            text.contains(
+                #"{"id": "work", "name": "Job", "handle": "@ada.work", "git": {"email": "ada@work.example"}, "kube": {"context": "prod"}, "env": {"TEAM": "web"}},"#
+            ), "\(text)")
         #expect(text.contains("// accounts of mine"))
         let bad = try cli.run(["set", "work", "git.email", "not-an-address"])
         #expect(bad.status == 2)
@@ -105,7 +109,9 @@ struct AccountCommandsEndToEndTests {
         #expect(undo.contains(#""from" : "job""#), "\(undo)")
         #expect(undo.contains(#"the account \"job\""#), "the git file's header as it was, with the new id: \(undo)")
         #expect(!undo.contains(#""from" : "work""#) && !undo.contains(#"account \"work\""#), "\(undo)")
-        #expect(try String(contentsOfFile: cli.configPath, encoding: .utf8).contains(#""git": {"name": "work""#), "a value equal to the old id stays")
+        #expect(
+            try String(contentsOfFile: cli.configPath, encoding: .utf8).contains(#""git": {"name": "work""#),
+            "a value equal to the old id stays")
         #expect(try cli.run(["history"]).stdout.contains("job → home"))
         #expect(!(try cli.run(["history"]).stdout.contains("work")))
         let back = try cli.run(["-"])

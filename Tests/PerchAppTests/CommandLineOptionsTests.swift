@@ -1,4 +1,5 @@
 import PerchCore
+import PerchIdentities
 import Testing
 
 @testable import PerchApp
@@ -29,6 +30,8 @@ private let rangeMessage = "option --long-press-ms needs a whole number of milli
 
 @Suite("CommandLineOptions")
 struct CommandLineOptionsTests {
+    init() { ToolAdapters.install() }  // as perch does before parsing: --field kube.context names a tool's key
+
     @Test(
         "valid command lines",
         arguments: [
@@ -126,7 +129,9 @@ struct CommandLineOptionsTests {
                 arguments: ["list", "--long-press-ms", "100"], message: "option --long-press-ms does not apply to 'perch list'"),
             InvalidCommandLine(
                 arguments: ["current", "--field", "email"],
-                message: "option --field needs a field of an account (id, name, handle, group, kube.context, git.email, aws.profile, …), not 'email'"),
+                message:
+                    "option --field needs a field of an account (id, name, handle, group, kube.context, git.email, aws.profile, …), not 'email'"
+            ),
             InvalidCommandLine(
                 arguments: ["history", "--limit", "-1"], message: "option --limit needs a whole number of entries (0 or more), not '-1'"),
             InvalidCommandLine(
@@ -143,7 +148,9 @@ struct CommandLineOptionsTests {
             InvalidCommandLine(arguments: ["remove", "a", "--name", "x"], message: "option --name does not apply to 'perch remove'"),
             InvalidCommandLine(
                 arguments: ["current", "--field", "git..email"],
-                message: "option --field needs a field of an account (id, name, handle, group, kube.context, git.email, aws.profile, …), not 'git..email'"),
+                message:
+                    "option --field needs a field of an account (id, name, handle, group, kube.context, git.email, aws.profile, …), not 'git..email'"
+            ),
             // fish-shell PR #10319: an id that looks like an option is an option unless it comes after `--`.
             InvalidCommandLine(arguments: ["switch", "-rf"], message: "unknown option '-rf'"),
         ])

@@ -110,7 +110,8 @@ struct ShellCommandLineTests {
         for command in ["switch", "env", "set", "unset", "rename", "remove"] {
             #expect(bash.contains("\"\(command)\") case $operands in 0) _perch_accounts ;;"), "accounts for \(command)")
         }
-        #expect(bash.contains("\"set\") case $operands in 0) _perch_accounts ;; 1) COMPREPLY=($(compgen -W \"name "), "paths for set ID <PATH>")
+        #expect(
+            bash.contains("\"set\") case $operands in 0) _perch_accounts ;; 1) COMPREPLY=($(compgen -W \"name "), "paths for set ID <PATH>")
         #expect(bash.contains("kube.context") && bash.contains("git.email"), "field paths for set ID <PATH>")
         #expect(bash.contains("[[ $id == -* ]] && continue"), "an id that reads as an option is never offered")
     }

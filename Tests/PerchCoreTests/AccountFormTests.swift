@@ -239,12 +239,15 @@ struct SmallScreenTests {
         _ = state.update(.key(KeyEvent(.enter)))  // Add account…
         try #require(state.accountForm != nil)
         var lines = state.render().lines
-        #expect(lines.contains { $0.contains("Id") && $0.contains("▏") }, "the focused Id field is shown:\n\(lines.joined(separator: "\n"))")
+        #expect(
+            lines.contains { $0.contains("Id") && $0.contains("▏") }, "the focused Id field is shown:\n\(lines.joined(separator: "\n"))")
         #expect(lines[6].hasSuffix("↓ "), "more below is marked")
         for _ in 0..<3 { _ = state.update(.key(KeyEvent(.tab))) }
         _ = state.update(.paste("team"))
         lines = state.render().lines
-        #expect(lines.contains { $0.contains("Group") && $0.contains("team▏") }, "typing shows where it goes:\n\(lines.joined(separator: "\n"))")
+        #expect(
+            lines.contains { $0.contains("Group") && $0.contains("team▏") }, "typing shows where it goes:\n\(lines.joined(separator: "\n"))"
+        )
         #expect(lines[2].hasSuffix("↑ "), "more above is marked")
         #expect(lines.contains { $0.contains("[ Add ]") }, "the buttons come into view with the last field")
         let add = try #require(lines.firstIndex { $0.contains("[ Add ]") })

@@ -1,5 +1,6 @@
 import Foundation
 import PerchCore
+import PerchIdentities
 import Testing
 
 @testable import PerchStore
@@ -33,6 +34,8 @@ private let commented = """
 /// bytes of the change, keeps comments, order and trailing commas, and refuses an invalid result.
 @Suite("Editing an account in the config as text")
 struct ConfigEditTests {
+    init() { ToolAdapters.install() }  // the tools' keys (git, kube, env) are read by their adapters
+
     @Test(
         "each edit changes only its own bytes",
         arguments: [
@@ -46,14 +49,17 @@ struct ConfigEditTests {
                 name: "set adds a key on its own line, keeping the trailing comma", before: commented,
                 edit: .set(id: "home", path: ["handle"], json: #""@h""#),
                 after: commented.replacingOccurrences(
-                    of: "\"git\": {\"email\": \"a@home.example\"},\n", with: "\"git\": {\"email\": \"a@home.example\"},\n      \"handle\": \"@h\",\n")),
+                    of: "\"git\": {\"email\": \"a@home.example\"},\n",
+                    with: "\"git\": {\"email\": \"a@home.example\"},\n      \"handle\": \"@h\",\n")),
             TextEditCase(
-                name: "set makes the objects on the way", before: commented, edit: .set(id: "work", path: ["kube", "context"], json: #""prod""#),
+                name: "set makes the objects on the way", before: commented,
+                edit: .set(id: "work", path: ["kube", "context"], json: #""prod""#),
                 after: commented.replacingOccurrences(of: #""handle": "@w"}"#, with: #""handle": "@w", "kube": {"context": "prod"}}"#)),
             TextEditCase(
                 name: "set goes into an object that is there", before: commented,
                 edit: .set(id: "home", path: ["git", "name"], json: #""Ada""#),
-                after: commented.replacingOccurrences(of: #"{"email": "a@home.example"}"#, with: #"{"email": "a@home.example", "name": "Ada"}"#)),
+                after: commented.replacingOccurrences(
+                    of: #"{"email": "a@home.example"}"#, with: #"{"email": "a@home.example", "name": "Ada"}"#)),
             TextEditCase(
                 name: "unset removes a key and its comma", before: commented, edit: .unset(id: "work", path: ["handle"]),
                 after: commented.replacingOccurrences(of: #""name": "Work", "handle": "@w"}"#, with: #""name": "Work"}"#)),
@@ -68,13 +74,16 @@ struct ConfigEditTests {
                 name: "remove takes the account's lines and keeps the comment of the one before", before: commented,
                 edit: .remove(id: "home"),
                 after: commented.replacingOccurrences(
-                    of: "    {\n      \"id\": \"home\",\n      \"name\": \"Home\",\n      \"git\": {\"email\": \"a@home.example\"},\n    },\n",
+                    of:
+                        "    {\n      \"id\": \"home\",\n      \"name\": \"Home\",\n      \"git\": {\"email\": \"a@home.example\"},\n    },\n",
                     with: "")),
             TextEditCase(
-                name: "remove of the first account on one line", before: #"{"accounts": [{"id": "a", "name": "A"}, {"id": "b", "name": "B"}]}"#,
+                name: "remove of the first account on one line",
+                before: #"{"accounts": [{"id": "a", "name": "A"}, {"id": "b", "name": "B"}]}"#,
                 edit: .remove(id: "a"), after: #"{"accounts": [{"id": "b", "name": "B"}]}"#),
             TextEditCase(
-                name: "remove of the last account on one line", before: #"{"accounts": [{"id": "a", "name": "A"}, {"id": "b", "name": "B"}]}"#,
+                name: "remove of the last account on one line",
+                before: #"{"accounts": [{"id": "a", "name": "A"}, {"id": "b", "name": "B"}]}"#,
                 edit: .remove(id: "b"), after: #"{"accounts": [{"id": "a", "name": "A"}]}"#),
         ])
     func edits(_ c: TextEditCase) throws {

@@ -45,7 +45,8 @@ struct OwnershipTests {
     @Test("root is refused when the state folder belongs to someone else, whatever HOME says")
     func refusesForeignStateFolder() throws {
         try withForeignHome { home in
-            let paths = PerchPaths(config: "/nonexistent-perch/accounts.json", state: home + "/state/perch/state.json", lookup: { _ in nil })
+            let paths = PerchPaths(
+                config: "/nonexistent-perch/accounts.json", state: home + "/state/perch/state.json", lookup: { _ in nil })
             let refusal = try #require(Ownership.refusal(paths: paths, home: "/root", effectiveUser: 0))
             #expect(refusal.hasPrefix(home + " belongs to "), "\(refusal)")
         }
