@@ -87,7 +87,8 @@ extension CommandLineTool {
     }
 
     private func edit(_ change: ConfigEdit, done: String) -> Int32 {
-        guard loadConfig() != nil else { return ExitStatus.usage }
+        // The writer loads the config itself (a config that does not load is reported with its
+        // lines, as `config check` reports it): loading it here first would read it twice.
         do {
             let outcome = try ConfigWriter.apply(change, to: paths.config)
             console.print(done + " in \(outcome.path)" + backupNote(outcome) + ".")
