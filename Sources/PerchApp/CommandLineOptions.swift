@@ -1,4 +1,5 @@
 import PerchCore
+import PerchStore
 
 /// The command line of `perch`: with no command it starts the interface; with one of the
 /// commands in ``Command`` it does that and exits. Options may come before or after the
@@ -17,10 +18,12 @@ public struct CommandLineOptions: Hashable, Sendable {
         case version
     }
 
-    /// Which field `perch current --field` prints.
-    public enum Field: String, CaseIterable, Hashable, Sendable {
-        case id, name, handle
-    }
+    /// Fields `perch current --field` is often asked for, offered by completion; any key of an
+    /// account is accepted, dotted for a tool's (``PerchStore/ConfigLoader/accountKeys``).
+    public static let commonFields = [
+        "id", "name", "handle", "group", "color", "git.name", "git.email", "kube.context", "kube.namespace", "gcloud.configuration",
+        "aws.profile", "gh.user", "gh.host", "ssh.identityFile",
+    ]
 
     /// What to do: run the command (the default), or print help or the version.
     public var request: Request = .run
@@ -42,8 +45,8 @@ public struct CommandLineOptions: Hashable, Sendable {
     public var longPressMilliseconds: Int64 = 500
     /// `--json`: print JSON instead of text.
     public var json = false
-    /// `--field F` of `perch current`.
-    public var field: Field?
+    /// `--field PATH` of `perch current`: a key of the account, dotted for a tool's (`kube.context`).
+    public var field: String?
     /// `--limit N` of `perch history`: at most this many entries.
     public var limit: Int?
     /// `--since DATE` of `perch report`: the first local day (year, month, day).
@@ -71,6 +74,13 @@ public struct CommandLineOptions: Hashable, Sendable {
     public var pickerHeight: Int?
     /// The shell given to `perch completion`.
     public var shell: CompletionShell?
+    /// The operands of the account commands (`add ID`, `set ID PATH VALUE`, `unset ID PATH`,
+    /// `rename OLD NEW`, `remove ID`), in order.
+    public var operands: [String] = []
+    /// `--name`, `--handle` and `--group` of `perch add`.
+    public var newName: String?
+    public var newHandle: String?
+    public var newGroup: String?
 
     /// Allowed range of `--long-press-ms`, in milliseconds.
     public static let longPressRange: ClosedRange<Int64> = 50...10_000
@@ -137,8 +147,8 @@ public struct CommandLineOptions: Hashable, Sendable {
         for option in seen where !command.options.contains(option) {
             throw UsageError(description: "option \(option.names.last!) does not apply to 'perch \(command.name)'", usage: command.usage)
         }
+        try checkOperands()
         try checkShellAndFormat()
-        try checkIdentityOperands()
         if json, csv { throw UsageError(description: "options --json and --csv do not go together", usage: command.usage) }
         if let since, let until, until < since {
             throw UsageError(description: "--until \(until) is before --since \(since)", usage: command.usage)
@@ -174,34 +184,56 @@ public struct CommandLineOptions: Hashable, Sendable {
                 words = words.dropFirst(2)
             } else {
                 guard let found = Command.all.first(where: { $0.name == first }), found != .interface else {
-                    throw UsageError(description: "unknown command '\(first)' (perch --help lists the commands)")
+                    throw UsageError(
+                        description: "unknown command '\(first)'" + Self.commandGuess(first) + " (perch --help lists the commands)")
                 }
                 command = found
                 words = words.dropFirst()
             }
         }
-        if command == .switchAccount, account == nil, let first = words.first {
-            account = first
-            words = words.dropFirst()
-        }
-        if command == .env, let first = words.first {
-            account = first
-            words = words.dropFirst()
-        }
-        if command == .shellInit || command == .setup, let first = words.first {
-            operand = first
-            words = words.dropFirst()
-        }
-        if command == .completion, let first = words.first {
-            guard let shell = CompletionShell(rawValue: first) else {
-                throw UsageError(description: "'perch completion' knows bash, zsh and fish, not '\(first)'", usage: command.usage)
+        // The operands its record names, in order; checked once the options are known.
+        if !(command == .switchAccount && account == "-") {
+            let count = command.record.operands.count
+            operands = Array(words.prefix(count))
+            words = words.dropFirst(count)
+            switch command {
+            case .switchAccount, .env: account = operands.first
+            case .shellInit, .setup: operand = operands.first
+            case .completion: shell = operands.first.flatMap(CompletionShell.init(rawValue:))
+            default: break
             }
-            self.shell = shell
-            words = words.dropFirst()
         }
         if let stray = words.first, request == .run {
             throw UsageError(description: "unexpected argument '\(stray)'", usage: command.usage)
         }
+    }
+
+    /// Checks the operands against the command's record: every one that may not be left out is
+    /// there, and one with fixed values is one of them.
+    private func checkOperands() throws(UsageError) {
+        let record = command.record
+        for (index, operand) in record.operands.enumerated() {
+            guard index < operands.count else {
+                if operand.optional { break }
+                let needs = operand.needs ?? record.operands.map(\.name).joined(separator: " ")
+                throw UsageError(description: "'perch \(record.name)' needs \(needs)", usage: command.usage)
+            }
+            if case .values(let allowed) = operand.completion, !allowed.contains(operands[index]) {
+                let knows = operand.knows ?? "takes " + allowed.joined(separator: ", ")
+                throw UsageError(description: "'perch \(record.name)' \(knows), not '\(operands[index])'", usage: command.usage)
+            }
+        }
+        if command == .setup, operands.isEmpty, !identity.undo {
+            throw UsageError(description: "'perch setup' needs a tool: git or ssh", usage: command.usage)
+        }
+    }
+
+    /// ` (did you mean 'switch'?)` for a mistyped command, or "".
+    static func commandGuess(_ typed: String) -> String {
+        let words = Completion.commandWords.filter { $0 != "-" }
+        let near = Account.suggestions(for: typed, in: words.map { Account(id: $0, name: $0) })
+        guard !near.isEmpty else { return "" }
+        return "; did you mean " + near.map { "'\($0)'" }.joined(separator: " or ") + "?"
     }
 
     /// The usage line of the command the words so far name, for a message about an option.
@@ -235,10 +267,15 @@ public struct CommandLineOptions: Hashable, Sendable {
         case .json:
             json = true
         case .field:
-            guard let field = Field(rawValue: value) else {
-                throw UsageError(description: "option --field needs one of id, name, handle, not '\(value)'", usage: usage)
+            // Any key of an account, dotted for a tool's key (git.email), as the config names it.
+            let first = String(value.split(separator: ".", maxSplits: 1, omittingEmptySubsequences: false).first ?? "")
+            guard ConfigLoader.accountKeys.contains(first), !value.hasSuffix("."), !value.contains("..") else {
+                throw UsageError(
+                    description:
+                        "option --field needs a field of an account (id, name, handle, group, kube.context, git.email, aws.profile, …), not '\(value)'",
+                    usage: usage)
             }
-            self.field = field
+            self.field = value
         case .exitAfterFirstFrame:
             exitAfterFirstFrame = true
         case .reduceMotion:
@@ -284,6 +321,9 @@ public struct CommandLineOptions: Hashable, Sendable {
                 throw UsageError(description: "option --limit needs a whole number of entries (0 or more), not '\(value)'", usage: usage)
             }
             limit = number
+        case .newName: newName = value
+        case .newHandle: newHandle = value
+        case .newGroup: newGroup = value
         case .dryRun, .force, .keepGoing, .shell, .files, .undo, .write, .yes:
             try identity.apply(option, value: value, usage: usage)
         }
@@ -309,6 +349,8 @@ public struct CommandLineOptions: Hashable, Sendable {
 public enum Option: CaseIterable, Hashable, Sendable {
     case help, version, config, state, longPress, keyHold, reduceMotion, exitAfterFirstFrame, json, field, limit
     case format, height, noMouse, theme, since, until, csv
+    // `perch add` (CommandLineOptions+Accounts.swift).
+    case newName, newHandle, newGroup
     // Tool identities (CommandLineOptions+Identities.swift).
     case dryRun, force, keepGoing, shell, files, undo, write, yes
 
@@ -335,6 +377,9 @@ public enum Option: CaseIterable, Hashable, Sendable {
         case .theme: ["--theme"]
         case .format: ["--format"]
         case .height: ["--height"]
+        case .newName: ["--name"]
+        case .newHandle: ["--handle"]
+        case .newGroup: ["--group"]
         case .dryRun, .force, .keepGoing, .shell, .files, .undo, .write, .yes: identityNames
         }
     }
@@ -344,13 +389,18 @@ public enum Option: CaseIterable, Hashable, Sendable {
         switch self {
         case .config, .state: "PATH"
         case .longPress, .limit, .height: "N"
-        case .field: "id|name|handle"
+        case .field: "PATH"
         case .since, .until: "DATE"
         case .theme: "NAME"
         case .keyHold: "MODE"
         case .format: "ids|tsv|json"
         case .shell: "bash|zsh|fish"
-        case .help, .version, .json, .exitAfterFirstFrame, .reduceMotion, .csv, .noMouse, .dryRun, .force, .keepGoing, .files, .undo, .write, .yes: nil
+        case .newName: "NAME"
+        case .newHandle: "HANDLE"
+        case .newGroup: "GROUP"
+        case .help, .version, .json, .exitAfterFirstFrame, .reduceMotion, .csv, .noMouse, .dryRun, .force, .keepGoing, .files, .undo,
+            .write, .yes:
+            nil
         }
     }
 
@@ -384,13 +434,16 @@ public enum Option: CaseIterable, Hashable, Sendable {
         case .noMouse: text = "leave mouse reporting off (this run; Settings keeps a choice)"
         case .theme: text = "colour theme: default, high-contrast or monochrome (this run)"
         case .json: text = "print JSON instead of text"
-        case .field: text = "print only this field"
+        case .field: text = "print only this field (name, kube.context, git.email, …)"
         case .limit: text = "print at most N entries"
         case .since: text = "from this local day (YYYY-MM-DD)"
         case .until: text = "to this local day, included (YYYY-MM-DD)"
         case .csv: text = "print CSV instead of text"
         case .format: text = "print ids only, tab-separated fields, or JSON"
         case .height: text = "draw the picker in at most N rows (default: fitted, at most half the terminal)"
+        case .newName: text = "the new account's name (required)"
+        case .newHandle: text = "its handle, e.g. @ada (optional)"
+        case .newGroup: text = "its group in the sheet (optional)"
         case .dryRun, .force, .keepGoing, .shell, .files, .undo, .write, .yes: text = identityHelp
         }
         return left.padded(toColumns: 26) + text
@@ -400,83 +453,17 @@ public enum Option: CaseIterable, Hashable, Sendable {
     static let common: [Option] = [.config, .state]
 }
 
-/// A command of `perch`, with what parsing and help need to know of it.
+/// A command of `perch`. What parsing, help, completions and the man page know of it is its
+/// record (``record``, in CommandRecord.swift), one per command.
 public enum Command: CaseIterable, Hashable, Sendable {
     case interface, list, current, switchAccount, history, report, initConfig, configPath, configCheck, configEdit
     case pick, completion, manPage, doctor
-    // Tool identities (CommandLineOptions+Identities.swift).
+    // Accounts from the command line (CommandLineTool+Accounts.swift).
+    case addAccount, setField, unsetField, renameAccount, removeAccount
+    // Tool identities (CommandLineTool+Identities.swift, CommandLineTool+Switch.swift).
     case status, env, shellInit, setup, importAccounts, undo, reset
 
     static let all = allCases
-
-    /// The words that name it (`config check`); empty for the interface.
-    public var name: String {
-        switch self {
-        case .interface: ""
-        case .list: "list"
-        case .current: "current"
-        case .switchAccount: "switch"
-        case .history: "history"
-        case .report: "report"
-        case .initConfig: "init"
-        case .configPath: "config path"
-        case .configCheck: "config check"
-        case .configEdit: "config edit"
-        case .doctor: "doctor"
-        case .pick: "pick"
-        case .completion: "completion"
-        case .manPage: "man-page"
-        case .status, .env, .shellInit, .setup, .importAccounts, .undo, .reset: identityName
-        }
-    }
-
-    /// The options it takes.
-    var options: [Option] {
-        switch self {
-        case .interface: Option.common + [.longPress, .keyHold, .reduceMotion, .noMouse, .theme, .exitAfterFirstFrame, .version, .help]
-        case .list: Option.common + [.json, .format, .help]
-        case .current: Option.common + [.json, .field, .help]
-        case .history: Option.common + [.json, .limit, .help]
-        case .report: Option.common + [.since, .until, .json, .csv, .help]
-        case .switchAccount: Option.common + [.height, .dryRun, .force, .keepGoing, .help]
-        case .pick: Option.common + [.height, .help]
-        case .initConfig, .configPath, .configCheck, .configEdit: Option.common + [.help]
-        case .completion, .manPage: [.help]
-        case .doctor: Option.common + [.longPress, .keyHold, .help]
-        case .status, .env, .shellInit, .setup, .importAccounts, .undo, .reset: Option.common + identityOptions + [.help]
-        }
-    }
-
-    /// Its operands in the usage line.
-    var operandText: String {
-        switch self {
-        case .switchAccount: " [ID-OR-NAME|-]"
-        case .completion: " SHELL"
-        case .env, .shellInit, .setup: identityOperandText
-        default: ""
-        }
-    }
-
-    /// One line of summary.
-    var summary: String {
-        switch self {
-        case .interface: "start the interface"
-        case .list: "list the accounts, the current one marked with *"
-        case .current: "print the current account (for shell prompts)"
-        case .switchAccount: "switch to an account by id or name; - for the previous; none: pick"
-        case .history: "print the recorded switches, newest first"
-        case .report: "print the time spent in each account (for timesheets)"
-        case .initConfig: "write a starter config (never over an existing one)"
-        case .configPath: "print the path of the config file"
-        case .configCheck: "validate the config and report every problem"
-        case .configEdit: "edit a copy of the config, install it only when valid"
-        case .pick: "pick an account in the inline picker and print its id"
-        case .completion: "print the completion script for bash, zsh or fish"
-        case .manPage: "print the manual page (roff), as installed as perch.1"
-        case .doctor: "what this terminal gives Perch, and a key-repeat test"
-        case .status, .env, .shellInit, .setup, .importAccounts, .undo, .reset: identitySummary
-        }
-    }
 
     /// The usage line.
     public var usage: String {
@@ -539,76 +526,6 @@ public enum Command: CaseIterable, Hashable, Sendable {
         default:
             let sections = ["perch \(name): \(summary).", usage, details, "Options:\n" + optionLines]
             return sections.filter { !$0.isEmpty }.joined(separator: "\n\n")
-        }
-    }
-
-    /// What the help says beyond the summary, or nothing.
-    var details: String {
-        switch self {
-        case .list:
-            return "Prints one account per line: id, name and handle, with a * before the current one\n"
-                + "on a terminal and after it otherwise (so the first column is always the id).\n"
-                + "--format ids prints the ids, one per line. --format tsv prints id, name, handle,\n"
-                + "group, color and current (true or false), tab-separated, empty where there is none.\n"
-                + "--json (--format json) prints [{\"id\", \"name\", \"handle\", \"group\", \"color\",\n"
-                + "\"onSwitch\", \"current\"}, …], null where there is nothing."
-        case .current:
-            return "Prints `id: Name (handle)`; with --field only that field, for prompts:\n"
-                + "  PS1='[$(perch current --field name 2>/dev/null)] \\$ '\n"
-                + "Exit status 1 when no account has been chosen yet (--json then prints null)."
-        case .switchAccount:
-            return "The account is its exact id, or its name when exactly one name matches it\n"
-                + "(ignoring case); - is the account that was current before (two in a row swap).\n"
-                + "With no account, on a terminal, the account sheet is drawn below the prompt to\n"
-                + "pick from (type to filter, arrows, Enter, the mouse; Esc or Ctrl-C exits 1).\n"
-                + "The switch is saved, then the account's tool identities are applied (git, ssh,\n"
-                + "kube, gcloud, gh, aws, env, in that order) and its onSwitch hook runs with its\n"
-                + "output passed through; a failed tool or hook exits 3 (the switch stands). A closed\n"
-                + "output pipe ends only the printing: the hook still runs, then the exit status is 141.\n"
-                + "--dry-run prints what would change, tool by tool, and changes nothing; --force\n"
-                + "applies the identities again when the account is already current.\n"
-                + "Exit status 1 for an unknown or ambiguous account (with the nearest ones\n"
-                + "suggested, never switched to) or no previous account."
-        case .status, .env, .shellInit, .setup, .importAccounts, .undo, .reset:
-            return identityDetails
-        case .history:
-            return "Prints `time  source  previous → account`, newest first (at most 10000 are kept).\n"
-                + "--json prints [{\"account\", \"previous\", \"time\", \"source\"}, …]."
-        case .report:
-            return "Time in an account runs from a switch to it until the next switch (or now).\n"
-                + "Dates are local (TZ, else the system's zone), shown with the zone; --since is the\n"
-                + "first day (default: 29 days before today), --until the last day, included\n"
-                + "(default: today). --csv prints id,name,minutes,hours; --json an object with\n"
-                + "since, until, timeZone, utcOffset, accounts [{id, name, seconds}] and totalSeconds."
-        case .initConfig:
-            return "Writes an example config to the config path (see perch config path), with every\n"
-                + "field shown once. Exit status 1 when a config is already there."
-        case .configEdit:
-            return "Opens a copy of the config in $VISUAL, $EDITOR or vi (the starter config when\n"
-                + "there is none). A valid copy replaces the config atomically, the old one kept as\n"
-                + "<config>.bak. An invalid one is reported with line and column; on a terminal\n"
-                + "Perch asks (e)dit again, (d)iscard, (k)eep anyway?; otherwise it is discarded\n"
-                + "and the exit status is 2."
-        case .pick:
-            return "Draws the account sheet below the prompt, as perch switch with no account does,\n"
-                + "and prints the chosen account's id without switching, for\n"
-                + "  kubectl --context \"$(perch pick)\" …\n"
-                + "Exit status 1 when nothing was picked; 2 when standard input or output is not\n"
-                + "a terminal (the picker is drawn on standard error's terminal when stdout is not)."
-        case .completion:
-            return "Load it with, for bash:  source <(perch completion bash)\n"
-                + "  zsh:  source <(perch completion zsh)    fish:  perch completion fish | source\n"
-                + "Completes commands, options, and the account ids and names of the config in use."
-        case .manPage:
-            return "Prints perch(1) in man(7) format:  perch man-page | man -l -"
-        case .doctor:
-            return "Prints, one per line with how each was found: TERM and terminfo, colours, SGR mouse,\n"
-                + "bracketed paste, the kitty keyboard protocol and the key-hold mode, OSC 52, the\n"
-                + "locale's UTF-8, and the config and state paths with their permissions. On a\n"
-                + "terminal it then asks you to hold the 1 key for 2 seconds and reports the repeat\n"
-                + "delay and rate, and whether the hold would be recognised with --long-press-ms."
-        case .interface, .configPath, .configCheck:
-            return ""
         }
     }
 }

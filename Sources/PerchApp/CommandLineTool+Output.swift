@@ -39,6 +39,12 @@ extension CommandLineTool {
             console.error("cannot read the history: \(error)")
             return nil
         }
+        // Bug (issue 20): right after the first switch, `perch -` said only "no previous account".
+        if let last, let current = state.currentAccount, last.account == current, last.previous == nil {
+            console.error(
+                "no earlier account yet: \(shown(current)) is the first account switched to; after `perch switch ID`, `perch -` goes back")
+            return nil
+        }
         guard let last, let current = state.currentAccount, last.account == current, let previousID = last.previous else {
             console.error("no previous account to switch back to; switch with `perch switch ID` first")
             return nil

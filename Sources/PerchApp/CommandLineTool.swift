@@ -17,37 +17,12 @@ struct CommandLineTool {
         self.paths = PerchPaths(config: options.configPath, state: options.statePath, lookup: lookup)
     }
 
+    /// Runs the command its record names; the exit status.
     func run() -> Int32 {
         // A switch whose process was killed between its journal and its commit is put right
         // first, whatever the command (one access(2) when there is none).
         if ![.completion, .manPage, .configPath, .shellInit].contains(options.command) { recoverInterruptedSwitch() }
-        switch options.command {
-        case .interface: return ExitStatus.usage
-        case .list: return list()
-        case .current: return current()
-        case .switchAccount: return options.account.map(switchAccount) ?? pickAndSwitch()
-        case .pick: return pick()
-        case .completion: return completion()
-        case .manPage:
-            console.write(ManPage.text)
-            return ExitStatus.ok
-        case .history: return history()
-        case .report: return report()
-        case .initConfig: return initConfig()
-        case .configPath:
-            console.print(paths.config)
-            return ExitStatus.ok
-        case .configCheck: return configCheck()
-        case .configEdit: return configEdit()
-        case .doctor: return Doctor(options: options, console: console, paths: paths).run()
-        case .status: return status()
-        case .env: return env()
-        case .shellInit: return shellInit()
-        case .setup: return setup()
-        case .importAccounts: return importAccounts()
-        case .undo: return undo()
-        case .reset: return reset()
-        }
+        return options.command.record.run?(self) ?? ExitStatus.usage
     }
 
     // MARK: - Loading
@@ -80,7 +55,7 @@ struct CommandLineTool {
 
     // MARK: - Commands
 
-    private func list() -> Int32 {
+    func list() -> Int32 {
         guard let config = loadConfig() else { return ExitStatus.usage }
         guard let state = loadState(config) else { return ExitStatus.unmet }
         let current = state.currentAccount
@@ -116,7 +91,7 @@ struct CommandLineTool {
         return ExitStatus.ok
     }
 
-    private func current() -> Int32 {
+    func current() -> Int32 {
         if options.json, options.field != nil {
             console.error("use either --json or --field, not both")
             console.note(Command.current.usage)
@@ -151,16 +126,16 @@ struct CommandLineTool {
             }
         }
         if options.json { return printJSON(AccountJSON(account, current: true)) }
-        switch options.field {
-        case .id: console.print(shown(account.id))
-        case .name: console.print(shown(account.name))
-        case .handle: console.print(shown(account.handle ?? ""))
-        case nil: console.print(describe(account))
+        guard let field = options.field else {
+            console.print(describe(account))
+            return ExitStatus.ok
         }
+        // Any key of the account, tools' included; an empty line when it has nothing there.
+        console.print(shown(AccountFields.value(of: account, at: field).map(AccountFields.text) ?? ""))
         return ExitStatus.ok
     }
 
-    private func switchAccount(_ text: String) -> Int32 {
+    func switchAccount(_ text: String) -> Int32 {
         guard let config = loadConfig() else { return ExitStatus.usage }
         // The state is repaired (a corrupt file set aside, an unknown current account cleared)
         // only once the account is known: a switch that fails (a typo, another config) changes
@@ -200,7 +175,7 @@ struct CommandLineTool {
         return perform(account, config: config)
     }
 
-    private func history() -> Int32 {
+    func history() -> Int32 {
         guard let config = loadConfig() else { return ExitStatus.usage }
         guard loadState(config) != nil else { return ExitStatus.unmet }
         let entries: [SwitchRecord]
@@ -251,7 +226,7 @@ struct CommandLineTool {
         return ExitStatus.ok
     }
 
-    private func configCheck() -> Int32 {
+    func configCheck() -> Int32 {
         if !paths.configIsExplicit, access(paths.config, F_OK) != 0 {
             console.error("no config at \(paths.config) (Perch is using its sample accounts); write one with `perch init`")
             return ExitStatus.usage
@@ -294,7 +269,9 @@ struct CommandLineTool {
 }
 
 /// An account as `perch list --json` and `perch current --json` print it: every field (`id`,
-/// `name`, `handle`, `group`, `color`, `onSwitch`, `current`), `null` where there is nothing.
+/// `name`, `handle`, `group`, `color`, `onSwitch`, `current`), `null` where there is nothing,
+/// and `identities`: the tools it names, keyed by tool, as the config writes them
+/// (`{"kube": {"context": "prod"}}`, `{}` for none).
 struct AccountJSON: Encodable {
     var account: Account
     var current: Bool
@@ -305,7 +282,7 @@ struct AccountJSON: Encodable {
     }
 
     private enum CodingKeys: String, CodingKey {
-        case id, name, handle, group, color, onSwitch, current
+        case id, name, handle, group, color, onSwitch, current, identities
     }
 
     func encode(to encoder: any Encoder) throws {
@@ -317,5 +294,43 @@ struct AccountJSON: Encodable {
         try container.encode(account.color?.name, forKey: .color)
         try container.encode(account.onSwitch, forKey: .onSwitch)
         try container.encode(current, forKey: .current)
+        try container.encode(EncodableJSON(AccountFields.identities(account)), forKey: .identities)
+    }
+}
+
+/// A ``JSONValue`` for `JSONEncoder`: objects keep their keys (the encoder sorts them).
+struct EncodableJSON: Encodable {
+    var value: JSONValue
+
+    init(_ value: JSONValue) { self.value = value }
+
+    private struct Key: CodingKey {
+        var stringValue: String
+        var intValue: Int? { nil }
+        init(stringValue: String) { self.stringValue = stringValue }
+        init?(intValue: Int) { nil }
+    }
+
+    func encode(to encoder: any Encoder) throws {
+        switch value {
+        case .object(let members):
+            var container = encoder.container(keyedBy: Key.self)
+            for (key, member) in members { try container.encode(EncodableJSON(member), forKey: Key(stringValue: key)) }
+        case .array(let items):
+            var container = encoder.unkeyedContainer()
+            for item in items { try container.encode(EncodableJSON(item)) }
+        case .string(let text):
+            var container = encoder.singleValueContainer()
+            try container.encode(text)
+        case .number(let number):
+            var container = encoder.singleValueContainer()
+            try container.encode(number)
+        case .bool(let flag):
+            var container = encoder.singleValueContainer()
+            try container.encode(flag)
+        case .null:
+            var container = encoder.singleValueContainer()
+            try container.encodeNil()
+        }
     }
 }

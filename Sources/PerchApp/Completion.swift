@@ -1,3 +1,6 @@
+import PerchCore
+import PerchIdentities
+
 /// Completion scripts for bash, zsh and fish, generated from the command table (``Command``
 /// and ``Option``) that the parser and `--help` read, so they offer exactly what is accepted.
 ///
@@ -33,13 +36,76 @@ enum Completion {
         command.options.flatMap(\.names)
     }
 
-    /// The fixed values of an option's value, or nil when it takes free text.
+    /// The fixed values of an option's value (``Option/completion``), or nil when it takes free text.
     static func values(of option: Option) -> [String]? {
-        switch option {
-        case .field: CommandLineOptions.Field.allCases.map(\.rawValue)
-        case .format: OutputFormat.allCases.map(\.rawValue)
-        default: nil
+        if case .values(let values) = option.completion { return values }
+        return nil
+    }
+
+    /// Every operand with something to complete, from the command records: its command, its
+    /// place among the operands, and its kind.
+    static var operandCompletions: [(command: Command, index: Int, kind: CompletionKind)] {
+        Command.all.flatMap { command in
+            command.record.operands.enumerated().compactMap { index, operand in
+                operand.completion == .none ? nil : (command, index, operand.completion)
+            }
         }
+    }
+
+    /// The operand cases of bash's script: one per command, one branch per operand.
+    private static var bashOperandCases: String {
+        commandsWithOperands.map { command, kinds in
+            let branches = kinds.map { index, kind -> String in
+                let action: String
+                switch kind {
+                case .account: action = "_perch_accounts"
+                case .values(let values): action = "COMPREPLY=($(compgen -W \"\(values.joined(separator: " "))\" -- \"$cur\"))"
+                case .fieldPath: action = "COMPREPLY=($(compgen -W \"\(fieldPaths.joined(separator: " "))\" -- \"$cur\"))"
+                case .file: action = "COMPREPLY=($(compgen -f -- \"$cur\"))"
+                case .none: action = ":"
+                }
+                return "\(index)) \(action) ;;"
+            }
+            return "    \"\(command.name)\") case $operands in \(branches.joined(separator: " ")) esac ;;"
+        }.joined(separator: "\n")
+    }
+
+    /// The operand cases of zsh's script.
+    private static var zshOperandCases: String {
+        commandsWithOperands.map { command, kinds in
+            let branches = kinds.map { index, kind -> String in
+                let action: String
+                switch kind {
+                case .account: action = "_perch_accounts"
+                case .values(let values): action = "compadd -- \(values.joined(separator: " "))"
+                case .fieldPath: action = "compadd -- \(fieldPaths.joined(separator: " "))"
+                case .file: action = "_files"
+                case .none: action = ":"
+                }
+                return "\(index)) \(action) ;;"
+            }
+            return "    \"\(command.name)\") case $operands in \(branches.joined(separator: " ")) esac ;;"
+        }.joined(separator: "\n")
+    }
+
+    /// The commands with an operand to complete, each with its (index, kind) pairs.
+    private static var commandsWithOperands: [(Command, [(Int, CompletionKind)])] {
+        var result: [(Command, [(Int, CompletionKind)])] = []
+        for (command, index, kind) in operandCompletions {
+            if let last = result.indices.last, result[last].0 == command {
+                result[last].1.append((index, kind))
+            } else {
+                result.append((command, [(index, kind)]))
+            }
+        }
+        return result
+    }
+
+    /// The field paths `perch set ID PATH` and `perch unset ID PATH` complete: the fields and
+    /// the keys of each tool, as the config names them.
+    static var fieldPaths: [String] {
+        ["name", "handle", "group", "color", "onSwitch", "catalog.command", "catalog.preview", "catalog.open"]
+            + CommandLineOptions.commonFields.filter { $0.contains(".") } + ["git.signingKey", "ssh.host", "env."]
     }
 
     /// Options taking a value.
@@ -97,24 +163,23 @@ enum Completion {
                 case $command in
                 ""|help) COMPREPLY=($(compgen -W "\(commandWords.joined(separator: " "))" -- "$cur")) ;;
                 config) COMPREPLY=($(compgen -W "\(configWords.joined(separator: " "))" -- "$cur")) ;;
-                completion) ((operands == 0)) && COMPREPLY=($(compgen -W "\(CompletionShell.allCases.map(\.rawValue).joined(separator: " "))" -- "$cur")) ;;
-                shell-init) ((operands == 0)) && COMPREPLY=($(compgen -W "bash zsh fish" -- "$cur")) ;;
-                setup) ((operands == 0)) && COMPREPLY=($(compgen -W "git ssh" -- "$cur")) ;;
-                switch)
-                    ((operands == 0)) || return
-                    local program=${COMP_WORDS[0]/#\\~/$HOME} plain=${cur//\\\\/} id name rest quote=""
-                    # A word begun with a quote is completed inside that quote; otherwise with backslashes.
-                    [[ $cur == [\\"\\']* ]] && quote=${cur:0:1}
-                    plain=${plain#[\\"\\']}
-                    COMPREPLY=()
-                    while IFS=$'\\t' read -r id name rest; do
-                        [[ $id == "$plain"* ]] && COMPREPLY+=("$quote$id$quote")
-                        if [[ $name != "$id" && $name == "$plain"* ]]; then
-                            if [[ -n $quote ]]; then COMPREPLY+=("$quote$name$quote"); else COMPREPLY+=("$(printf '%q' "$name")"); fi
-                        fi
-                    done < <(command "$program" "${config[@]}" list --format tsv 2>/dev/null)
-                    ;;
+            \(bashOperandCases)
                 esac
+            }
+            # Account ids and names of the config in use, for the word being completed.
+            _perch_accounts() {
+                local program=${COMP_WORDS[0]/#\\~/$HOME} plain=${cur//\\\\/} id name rest quote=""
+                # A word begun with a quote is completed inside that quote; otherwise with backslashes.
+                [[ $cur == [\\"\\']* ]] && quote=${cur:0:1}
+                plain=${plain#[\\"\\']}
+                COMPREPLY=()
+                while IFS=$'\\t' read -r id name rest; do
+                    [[ $id == -* ]] && continue  # an id that reads as an option is never offered
+                    [[ $id == "$plain"* ]] && COMPREPLY+=("$quote$id$quote")
+                    if [[ $name != "$id" && $name == "$plain"* ]]; then
+                        if [[ -n $quote ]]; then COMPREPLY+=("$quote$name$quote"); else COMPREPLY+=("$(printf '%q' "$name")"); fi
+                    fi
+                done < <(command "$program" "${config[@]}" list --format tsv 2>/dev/null)
             }
             complete -F _perch perch
 
@@ -191,19 +256,19 @@ enum Completion {
             \(configLines.joined(separator: "\n"))
                     )
                     _describe -t commands 'perch config command' subcommands ;;
-                completion) ((operands == 0)) && compadd -- \(CompletionShell.allCases.map(\.rawValue).joined(separator: " ")) ;;
-                shell-init) ((operands == 0)) && compadd -- bash zsh fish ;;
-                setup) ((operands == 0)) && compadd -- git ssh ;;
-                switch)
-                    ((operands == 0)) || return
-                    local -a accounts
-                    local id name rest
-                    while IFS=$'\\t' read -r id name rest; do
-                        accounts+=("$id")
-                        [[ $name != "$id" ]] && accounts+=("$name")
-                    done < <(command ${~words[1]} "${config[@]}" list --format tsv 2>/dev/null)
-                    compadd -- "${accounts[@]}" ;;
+            \(zshOperandCases)
                 esac
+            }
+            # Account ids and names of the config in use.
+            _perch_accounts() {
+                local -a accounts
+                local id name rest
+                while IFS=$'\\t' read -r id name rest; do
+                    [[ $id == -* ]] && continue
+                    accounts+=("$id")
+                    [[ $name != "$id" ]] && accounts+=("$name")
+                done < <(command ${~words[1]} "${config[@]}" list --format tsv 2>/dev/null)
+                compadd -- "${accounts[@]}"
             }
             if [[ $zsh_eval_context[-1] == loadautoload ]]; then
                 _perch "$@"
@@ -252,6 +317,7 @@ enum Completion {
             "    set -l index (contains -i -- --config $words)",
             "    and set config --config $words[(math $index + 1)]",
             "    command $words[1] $config list --format tsv 2>/dev/null | while read -l -d \\t id name rest",
+            "        string match -q -- '-*' $id; and continue",
             "        printf '%s\\t%s\\n' $id $name",
             "        test \"$name\" != \"$id\"; and printf '%s\\t%s\\n' $name $id",
             "    end",
@@ -268,12 +334,17 @@ enum Completion {
             let word = command.name.dropFirst("config ".count)
             lines.append("complete -c perch -n 'test (__perch_command) = config' -a \(word) -d \(fishQuoted(command.summary))")
         }
-        lines.append("complete -c perch -n 'test (__perch_command) = switch' -a '(__perch_accounts)'")
-        lines.append(
-            "complete -c perch -n 'test (__perch_command) = completion' -a '\(CompletionShell.allCases.map(\.rawValue).joined(separator: " "))'"
-        )
-        lines.append("complete -c perch -n 'test (__perch_command) = shell-init' -a 'bash zsh fish'")
-        lines.append("complete -c perch -n 'test (__perch_command) = setup' -a 'git ssh'")
+        for (command, index, kind) in operandCompletions {
+            let words = ([command.name] + Array(repeating: "+", count: index)).joined(separator: " ")
+            let condition = "'test (__perch_command) = \"\(words)\"'"
+            switch kind {
+            case .account: lines.append("complete -c perch -n \(condition) -a '(__perch_accounts)'")
+            case .values(let values): lines.append("complete -c perch -n \(condition) -a '\(values.joined(separator: " "))'")
+            case .fieldPath: lines.append("complete -c perch -n \(condition) -a '\(fieldPaths.joined(separator: " "))'")
+            case .file: lines.append("complete -c perch -n \(condition) -F")
+            case .none: break
+            }
+        }
         for command in Command.all {
             let condition = command == .interface ? top : "'test (__perch_command) = \"\(command.name)\"'"
             for option in command.options {

@@ -1,13 +1,30 @@
+import Glibc
+import PerchCore
 import PerchIdentities
 
 /// The manual page `perch.1`, in man(7) format, generated from the command table (``Command``,
 /// ``Option``) and the program's help, so it says what the parser accepts.
 enum ManPage {
+    /// The page's date, `YYYY-MM-DD` in UTC: from `SOURCE_DATE_EPOCH` (seconds, the
+    /// reproducible-builds convention) when it is set, else the time the running binary was
+    /// built (its modification time), so a page written by `make install` carries its build's date.
+    static func buildDate(lookup: (String) -> String? = { getenv($0).map { String(cString: $0) } }) -> String {
+        var seconds: Int64?
+        if let text = lookup("SOURCE_DATE_EPOCH"), let value = Int64(text), value >= 0 { seconds = value }
+        if seconds == nil {
+            var info = stat()
+            if stat("/proc/self/exe", &info) == 0 { seconds = Int64(info.st_mtim.tv_sec) }
+        }
+        let civil = WallTime.civil(fromDays: (seconds ?? 0) / 86_400)
+        func two(_ n: Int) -> String { n < 10 ? "0\(n)" : "\(n)" }
+        return "\(civil.year)-\(two(civil.month))-\(two(civil.day))"
+    }
+
     /// The whole page.
     static var text: String {
         var page = [
             #".\" perch(1), written by `perch man-page` from the command table; do not edit."#,
-            ".TH PERCH 1 \"2026-12-01\" \"perch \(escaped(PerchApp.version))\" \"User Commands\"",
+            ".TH PERCH 1 \"\(buildDate())\" \"perch \(escaped(PerchApp.version))\" \"User Commands\"",
             ".SH NAME",
             "perch \\- a terminal account switcher",
             ".SH SYNOPSIS",

@@ -23,9 +23,6 @@ extension CommandLineOptions {
     /// Checks the operand of `perch completion` and that `--json` and `--format` agree.
     /// - Throws: ``UsageError``.
     mutating func checkShellAndFormat() throws(UsageError) {
-        if command == .completion, shell == nil {
-            throw UsageError(description: "'perch completion' needs a shell: bash, zsh or fish", usage: command.usage)
-        }
         if json, let format, format != .json {
             throw UsageError(description: "use either --json or --format \(format.rawValue), not both", usage: command.usage)
         }

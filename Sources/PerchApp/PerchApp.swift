@@ -41,6 +41,15 @@ public enum PerchApp {
             console.note(error.usage)
             return ExitStatus.usage
         }
+        // Root in another user's home (`sudo -E perch …`) would leave root-owned files there
+        // and lock that user out (opentap #637): refused before anything is created.
+        if options.request == .run, options.command.touchesFiles,
+            let refusal = Ownership.refusal(
+                paths: PerchPaths(config: options.configPath, state: options.statePath), home: PerchPaths.environment("HOME"))
+        {
+            console.error(refusal)
+            return ExitStatus.usage
+        }
         switch options.request {
         case .help:
             console.print(options.helpText)

@@ -17,6 +17,9 @@ public enum IdentitySetup {
 
     /// The comment Perch puts above the line it adds to `~/.ssh/config`, so an undo finds both.
     static let sshMarker = "# Added by `perch setup ssh`; `perch setup ssh --undo` removes these two lines."
+    /// The marker when there was no `~/.ssh/config` before: an undo that leaves the file empty
+    /// then removes it, so no empty file stays where there was none.
+    static let sshCreatedMarker = "# Added by `perch setup ssh`, which made this file; `perch setup ssh --undo` removes these two lines."
 
     /// What `perch setup TOOL` would change, in one sentence (shown before asking).
     public static func describe(_ tool: IdentityTool, undo: Bool, _ switcher: IdentitySwitcher) -> String {
@@ -126,7 +129,7 @@ public enum IdentitySetup {
                     Array("# Written by Perch; replaced at each switch.\n".utf8), to: files.sshInclude, mode: 0o600)
             }
             // At the top: an Include after a Host line would apply only to that host.
-            let line = "\(sshMarker)\nInclude \(files.sshInclude.contains(" ") ? "\"\(files.sshInclude)\"" : files.sshInclude)\n"
+            let line = "\(existing == nil ? sshCreatedMarker : sshMarker)\nInclude \(files.sshInclude.contains(" ") ? "\"\(files.sshInclude)\"" : files.sshInclude)\n"
             let folder = FileSystem.directory(of: files.userSSHConfig)
             if existing == nil, access(folder, F_OK) != 0 {
                 mkdir(folder, 0o700)
@@ -146,9 +149,18 @@ public enum IdentitySetup {
         }
         let text = String(decoding: contents.bytes, as: UTF8.self)
         var kept: [Substring] = []
+        var created = false
         for line in text.split(separator: "\n", omittingEmptySubsequences: false) {
-            if line == sshMarker[...] || includeTarget(line) == files.sshInclude { continue }
+            if line == sshCreatedMarker[...] { created = true }
+            if line == sshMarker[...] || line == sshCreatedMarker[...] || includeTarget(line) == files.sshInclude { continue }
             kept.append(line)
+        }
+        // Perch made the file and nothing else was written into it since: it goes again.
+        if created, kept.allSatisfy({ $0.allSatisfy(\.isWhitespace) }) {
+            guard unlink(files.userSSHConfig) == 0 || errno == ENOENT else {
+                return .failed("\(FileError(path: files.userSSHConfig, code: errno, operation: "remove"))")
+            }
+            return .changed("removed \(files.userSSHConfig), which only held the `Include \(files.sshInclude)` line Perch added")
         }
         do {
             let remaining = kept.joined(separator: "\n")

@@ -130,6 +130,10 @@ public enum ConfigLoader {
     }
 
     /// `path` quoted for a POSIX shell when it needs quoting.
+    /// Every key an account of format version 1 may have: its fields, then the tools'
+    /// (`id`, `name`, …, `git`, `ssh`, …).
+    public static var accountKeys: [String] { ConfigReading.accountKeys + IdentityConfig.keys }
+
     static func shellQuoted(_ path: String) -> String {
         let plain = path.utf8.allSatisfy { byte in
             (byte >= 0x30 && byte <= 0x39) || (byte | 0x20 >= 0x61 && byte | 0x20 <= 0x7A) || "/._-+~,@%:".utf8.contains(byte)

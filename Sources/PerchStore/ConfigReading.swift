@@ -56,7 +56,8 @@ struct ConfigReading {
             warning(at, unknownKeyWarning(key, at: "", known: Self.fileKeys))
         }
         if let version, document.kind(version) != .null {
-            let number = document.integer(version)
+            // `1.0` and `1e0` are the number 1 too (RFC 8259 does not tell them apart).
+            let number = document.integer(version) ?? document.wholeNumber(version)
             if number != ConfigLoader.currentVersion {
                 let found = number.map(String.init) ?? "not a whole number"
                 problem(version, "version: this Perch reads config version \(ConfigLoader.currentVersion), found \(found)")
@@ -226,6 +227,11 @@ struct ConfigReading {
                 problem(value, "\(path()).\(name): must not be empty (leave the key out instead)")
                 return nil
             }
+            // A handle or group of only spaces shows nothing where the account's handle or group goes.
+            if !required, field == 2 || field == 3, let blank = AccountValidation.optionalTextProblem(text) {
+                problem(value, "\(path()).\(name): \(blank.message)")
+                return nil
+            }
             return text
         }
         let id = string(0, required: true)
@@ -263,7 +269,8 @@ struct ConfigReading {
         }
         identities.settings.sort { ToolConfigRegistry.order(of: $0.tool) < ToolConfigRegistry.order(of: $1.tool) }
         guard problems.count == before, let id, let name else { return (nil, id, values[0]) }
-        let account = Account(id: id, name: name, handle: handle, group: group, color: color, onSwitch: onSwitch, identities: identities,
+        let account = Account(
+            id: id, name: name, handle: handle, group: group, color: color, onSwitch: onSwitch, identities: identities,
             catalog: catalog)
         return (account, id, values[0])
     }

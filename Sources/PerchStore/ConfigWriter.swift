@@ -15,6 +15,13 @@ public enum ConfigWriteError: Error, Hashable, Sendable, CustomStringConvertible
     case duplicate(id: String, path: String)
     /// The file's top level has no `accounts` list to add to (it would not load either).
     case noAccountsList(path: String)
+    /// No account of the file has this id (``ConfigWriter/apply(_:to:samples:)``).
+    case noAccount(id: String, path: String)
+    /// The account has no key at this dotted path, so there is nothing to unset.
+    case noKey(path: String, account: String, config: String)
+    /// The change would leave a config that does not load (or that ignores a key): nothing was
+    /// written; the error gives every problem with its line, column and JSON path.
+    case refused(ConfigError)
 
     public var description: String {
         switch self {
@@ -22,6 +29,9 @@ public enum ConfigWriteError: Error, Hashable, Sendable, CustomStringConvertible
         case .invalid(let error): "The config does not load any more, so nothing was added: \(error)"
         case .duplicate(let id, let path): "config \(path): \"\(id)\" is already used by another account"
         case .noAccountsList(let path): "config \(path): no accounts list to add to"
+        case .noAccount(let id, let path): "config \(path): no account \"\(id)\""
+        case .noKey(let key, let id, let path): "config \(path): the account \"\(id)\" has no \(key)"
+        case .refused(let error): "the change would leave an invalid config, so nothing was written: " + error.lines.joined(separator: "; ")
         }
     }
 }
@@ -135,6 +145,10 @@ public enum ConfigWriter {
         members += IdentityConfig.jsonMembers(account.identities)
         return "{" + members.joined(separator: ", ") + "}"
     }
+
+    /// `text` as a JSON string (RFC 8259 §7), as the config is written: quotes, backslashes and
+    /// controls escaped.
+    public static func jsonString(_ text: String) -> String { json(text) }
 
     /// `text` as a JSON string (RFC 8259 §7): quotes, backslashes and controls escaped.
     public static func json(_ text: String) -> String {

@@ -4,7 +4,7 @@ import PerchCore
     import Glibc
 #endif
 
-/// The current account's fields as `perch current` prints them, kept beside the state file (`<state>.current`) so that
+/// The current account (every field and tool identity, as `perch current --json` prints them), kept beside the state file (`<state>.current`) so that
 /// `perch current`, which runs in every shell prompt, need not read a large config.
 ///
 /// An entry is keyed by the identity of the config and of the state file it was made from:
@@ -18,6 +18,10 @@ import PerchCore
 public struct CurrentAccountCache: Sendable {
     /// The cache file.
     public let path: String
+
+    /// The format of the cache file: 2 keeps the whole account, tool identities included (1
+    /// kept only its fields, and is not read any more).
+    static let version = 2
 
     /// How old both files must be, in nanoseconds, before an entry is made from them (2 s).
     public static let racyWindowNanoseconds: Int64 = 2_000_000_000
@@ -64,19 +68,18 @@ public struct CurrentAccountCache: Sendable {
             let values = document.elements(list).compactMap { document.numberText($0).flatMap { Int64($0) } }
             return values.count == 5 ? values : nil
         }
-        guard document.value(of: root, forKey: "config").flatMap(document.string) == configPath,
+        guard document.value(of: root, forKey: "version").flatMap(document.integer) == Self.version,
+            document.value(of: root, forKey: "config").flatMap(document.string) == configPath,
             document.value(of: root, forKey: "state").flatMap(document.string) == statePath,
             numbers("configIdentity") == config.numbers, numbers("stateIdentity") == state.numbers,
             let entry = document.value(of: root, forKey: "account")
         else { return nil }
-        func field(_ key: String) -> String? { document.value(of: entry, forKey: key).flatMap(document.string) }
-        guard let id = field("id"), let name = field("name") else { return nil }
-        var color: TerminalColor?
-        if let colorName = field("color") {
-            guard let known = TerminalColor(name: colorName) else { return nil }
-            color = known
+        // The account as the config writer wrote it, read back as the config's reader reads it.
+        let wrapped = Array(#"{"accounts": ["#.utf8) + bytes[document.range(entry)] + Array("]}".utf8)
+        guard let parsed = try? ConfigLoader.parse(wrapped, path: path, reportUnknownKeys: false), parsed.accounts.count == 1 else {
+            return nil
         }
-        return Account(id: id, name: name, handle: field("handle"), group: field("group"), color: color, onSwitch: field("onSwitch"))
+        return parsed.accounts[0]
     }
 
     /// Keeps `account` (every field, as `perch current --json` prints them) for the config and state files as
@@ -91,17 +94,12 @@ public struct CurrentAccountCache: Sendable {
         guard let config, let state else { return }
         let newest = max(config.modified, config.changed, state.modified, state.changed)
         guard now - newest >= Self.racyWindowNanoseconds else { return }
-        var fields = [("id", account.id), ("name", account.name)]
-        if let handle = account.handle { fields.append(("handle", handle)) }
-        if let group = account.group { fields.append(("group", group)) }
-        if let color = account.color { fields.append(("color", color.name)) }
-        if let onSwitch = account.onSwitch { fields.append(("onSwitch", onSwitch)) }
-        let accountText = fields.map { "\(ConfigWriter.json($0.0)): \(ConfigWriter.json($0.1))" }.joined(separator: ", ")
+        let accountText = ConfigWriter.jsonLine(account)
         func list(_ identity: FileIdentity) -> String { "[" + identity.numbers.map(String.init).joined(separator: ", ") + "]" }
         let text = """
-            {"version": 1, "config": \(ConfigWriter.json(configPath)), "configIdentity": \(list(config)),
+            {"version": \(Self.version), "config": \(ConfigWriter.json(configPath)), "configIdentity": \(list(config)),
              "state": \(ConfigWriter.json(statePath)), "stateIdentity": \(list(state)),
-             "account": {\(accountText)}}
+             "account": \(accountText)}
 
             """
         try? FileSystem.writeAtomically(Array(text.utf8), to: path, mode: 0o600)

@@ -20,8 +20,12 @@ public struct FileError: Error, Hashable, Sendable, CustomStringConvertible {
         self.reason = reason
     }
 
+    /// `path: cannot OPERATION: reason`. A permission failure names the owner and, inside the
+    /// home folder, the `chown` to run (``Ownership/lockOutHint(for:user:home:)``).
     public var description: String {
-        "\(path): " + (reason ?? "cannot \(operation): \(String(cString: strerror(code)))")
+        let text = "\(path): " + (reason ?? "cannot \(operation): \(String(cString: strerror(code)))")
+        guard reason == nil, code == EACCES || code == EPERM, let hint = Ownership.lockOutHint(for: path) else { return text }
+        return text + " (\(hint))"
     }
 
     /// Whether the failure was that the file does not exist.

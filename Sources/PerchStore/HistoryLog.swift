@@ -173,6 +173,20 @@ public struct HistoryLog: Sendable {
         try FileSystem.writeAtomically(Array(lines.joined(separator: [0x0A])) + [0x0A], to: path)
     }
 
+    /// Replaces the whole log with `records`, oldest first (callers hold the state lock),
+    /// atomically: a rename of an account rewrites the entries that name it.
+    /// - Throws: ``FileError`` when the log cannot be written; it is then as it was.
+    public func replace(with records: [SwitchRecord]) throws(FileError) {
+        let encoder = Self.encoder()
+        var bytes: [UInt8] = []
+        for record in records {
+            guard let line = try? encoder.encode(record) else { continue }
+            bytes += line
+            bytes.append(0x0A)
+        }
+        try FileSystem.writeAtomically(bytes, to: path)
+    }
+
     private static func encoder() -> JSONEncoder {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]

@@ -235,6 +235,91 @@ public struct StateStore: Sendable {
         }
     }
 
+    /// What ``renameAccount(from:to:)`` and ``forgetAccount(_:)`` changed.
+    public struct AccountChange: Hashable, Sendable {
+        /// Whether the account was the current one.
+        public var wasCurrent: Bool
+        /// History entries that name the account (as the account switched to or from).
+        public var historyEntries: Int
+    }
+
+    /// Gives account `old` the id `new` everywhere Perch keeps it: the current account, the
+    /// switch counts, the pane state, and every history entry (switched to and from), so that
+    /// `perch current`, `perch -`, `perch history` and the panes follow the new id. Under the
+    /// lock; the state file and the history log are each replaced atomically.
+    /// - Throws: ``StateError`` when a file cannot be read or written, or the lock fails.
+    public func renameAccount(from old: String, to new: String) throws(StateError) -> AccountChange {
+        try changeAccount(
+            names: { $0.account == old || $0.previous == old },
+            { state in
+                var state = state
+                let wasCurrent = state.currentAccount == old
+                if wasCurrent { state.currentAccount = new }
+                if let count = state.switchesPerAccount.removeValue(forKey: old) { state.switchesPerAccount[new, default: 0] += count }
+                if let panes = state.panes?.removeValue(forKey: old) { state.panes?[new] = panes }
+                return (state, wasCurrent)
+            },
+            history: { record in
+                var record = record
+                if record.account == old { record.account = new }
+                if record.previous == old { record.previous = new }
+                return record
+            })
+    }
+
+    /// Forgets what the state keeps for account `id`, which is leaving the config: it stops
+    /// being current (no account is, until the next switch), and its switch count and pane
+    /// state go. The history is kept as it was: it records what happened, and `perch history`
+    /// still lists those entries under the id.
+    /// - Throws: ``StateError`` when a file cannot be read or written, or the lock fails.
+    public func forgetAccount(_ id: String) throws(StateError) -> AccountChange {
+        let names: (SwitchRecord) -> Bool = { $0.account == id || $0.previous == id }
+        return try changeAccount(names: names) { state in
+            var state = state
+            let wasCurrent = state.currentAccount == id
+            if wasCurrent { state.currentAccount = nil }
+            state.switchesPerAccount[id] = nil
+            state.panes?[id] = nil
+            if state.panes?.isEmpty == true { state.panes = nil }
+            return (state, wasCurrent)
+        }
+    }
+
+    /// Under the lock: `change` makes the new state and says whether the account was current;
+    /// `transform`, when given, rewrites each history entry; `names` tells the entries about the account.
+    private func changeAccount(
+        names: (SwitchRecord) -> Bool, _ change: (SavedState) -> (SavedState, Bool),
+        history transform: ((SwitchRecord) -> SwitchRecord)? = nil
+    ) throws(StateError) -> AccountChange {
+        try locked { () throws(StateError) in
+            var wasCurrent = false
+            switch try read() {
+            case .missing: break
+            case .state(let state):
+                if state.version > SavedState.currentVersion { throw StateError.newerVersion(path: path, version: state.version) }
+                let (changed, current) = change(state)
+                wasCurrent = current
+                if changed != state { try write(changed) }
+            case .corrupt:
+                _ = try setAsideIfCorrupt()
+            }
+            var entries = 0
+            do throws(FileError) {
+                let records = try history.read(limit: Int.max)
+                entries = records.filter(names).count
+                if let transform, entries > 0 {
+                    var renamed: [SwitchRecord] = []
+                    renamed.reserveCapacity(records.count)
+                    for record in records { renamed.append(transform(record)) }
+                    try history.replace(with: renamed)
+                }
+            } catch {
+                throw .file(error)
+            }
+            return AccountChange(wasCurrent: wasCurrent, historyEntries: entries)
+        }
+    }
+
     /// The current time as ISO 8601 in UTC with whole seconds, e.g. `2026-11-30T08:31:00Z`.
     public static func timestamp() -> String {
         Date.now.ISO8601Format()

@@ -1,4 +1,5 @@
 import PerchCore
+import PerchIdentities
 import Testing
 
 @testable import PerchApp
@@ -13,7 +14,7 @@ struct ValidCommandLine: Sendable, CustomTestStringConvertible {
     var command: Command = .interface
     var account: String? = nil
     var json = false
-    var field: CommandLineOptions.Field? = nil
+    var field: String? = nil
     var limit: Int? = nil
     var testDescription: String { arguments.isEmpty ? "(no arguments)" : arguments.joined(separator: " ") }
 }
@@ -29,6 +30,8 @@ private let rangeMessage = "option --long-press-ms needs a whole number of milli
 
 @Suite("CommandLineOptions")
 struct CommandLineOptionsTests {
+    init() { ToolAdapters.install() }  // as perch does before parsing: --field kube.context names a tool's key
+
     @Test(
         "valid command lines",
         arguments: [
@@ -55,8 +58,10 @@ struct CommandLineOptionsTests {
             ValidCommandLine(arguments: ["list", "--json"], command: .list, json: true),
             ValidCommandLine(arguments: ["--json", "list"], command: .list, json: true),
             ValidCommandLine(arguments: ["--config", "c.json", "list"], config: "c.json", command: .list),
-            ValidCommandLine(arguments: ["current", "--field", "name"], command: .current, field: .name),
-            ValidCommandLine(arguments: ["current", "--field=handle", "--state", "s"], state: "s", command: .current, field: .handle),
+            ValidCommandLine(arguments: ["current", "--field", "name"], command: .current, field: "name"),
+            ValidCommandLine(arguments: ["current", "--field", "kube.context"], command: .current, field: "kube.context"),
+            ValidCommandLine(arguments: ["switch", "--", "-rf"], command: .switchAccount, account: "-rf"),
+            ValidCommandLine(arguments: ["current", "--field=handle", "--state", "s"], state: "s", command: .current, field: "handle"),
             ValidCommandLine(arguments: ["switch", "work"], command: .switchAccount, account: "work"),
             ValidCommandLine(
                 arguments: ["switch", "Open Source", "--state=s"], state: "s", command: .switchAccount, account: "Open Source"),
@@ -123,12 +128,31 @@ struct CommandLineOptionsTests {
             InvalidCommandLine(
                 arguments: ["list", "--long-press-ms", "100"], message: "option --long-press-ms does not apply to 'perch list'"),
             InvalidCommandLine(
-                arguments: ["current", "--field", "email"], message: "option --field needs one of id, name, handle, not 'email'"),
+                arguments: ["current", "--field", "email"],
+                message:
+                    "option --field needs a field of an account (id, name, handle, group, kube.context, git.email, aws.profile, …), not 'email'"
+            ),
             InvalidCommandLine(
                 arguments: ["history", "--limit", "-1"], message: "option --limit needs a whole number of entries (0 or more), not '-1'"),
             InvalidCommandLine(
                 arguments: ["history", "--limit=x"], message: "option --limit needs a whole number of entries (0 or more), not 'x'"),
             InvalidCommandLine(arguments: ["--help", "stray"], message: "unknown command 'stray' (perch --help lists the commands)"),
+            // Bug (issue 20): a mistyped command got no "did you mean".
+            InvalidCommandLine(
+                arguments: ["swich", "work"], message: "unknown command 'swich'; did you mean 'switch'? (perch --help lists the commands)"),
+            InvalidCommandLine(
+                arguments: ["lsit"], message: "unknown command 'lsit'; did you mean 'list'? (perch --help lists the commands)"),
+            InvalidCommandLine(arguments: ["add"], message: "'perch add' needs ID"),
+            InvalidCommandLine(arguments: ["set", "work", "git.email"], message: "'perch set' needs ID PATH VALUE"),
+            InvalidCommandLine(arguments: ["rename", "a", "b", "c"], message: "unexpected argument 'c'"),
+            InvalidCommandLine(arguments: ["remove", "a", "--name", "x"], message: "option --name does not apply to 'perch remove'"),
+            InvalidCommandLine(
+                arguments: ["current", "--field", "git..email"],
+                message:
+                    "option --field needs a field of an account (id, name, handle, group, kube.context, git.email, aws.profile, …), not 'git..email'"
+            ),
+            // fish-shell PR #10319: an id that looks like an option is an option unless it comes after `--`.
+            InvalidCommandLine(arguments: ["switch", "-rf"], message: "unknown option '-rf'"),
         ])
     func invalid(_ c: InvalidCommandLine) {
         do {

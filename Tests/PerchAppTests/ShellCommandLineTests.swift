@@ -1,3 +1,4 @@
+import Glibc
 import Testing
 
 @testable import PerchApp
@@ -82,6 +83,37 @@ struct ShellCommandLineTests {
         #expect(page.contains(".SH KEYS"), "the keys come from the interface's help")
         #expect(ManPage.escaped(#".a\b-c"#) == #"\&.a\eb\-c"#)
         #expect(!page.split(separator: "\n").contains { $0.hasPrefix("'") }, "no line starts a roff control by accident")
+    }
+
+    // Issue 20: the man page's date was a constant.
+    @Test("the man page's date comes from the build: SOURCE_DATE_EPOCH, else the binary's time")
+    func manPageDate() {
+        #expect(ManPage.buildDate(lookup: { $0 == "SOURCE_DATE_EPOCH" ? "0" : nil }) == "1970-01-01")
+        #expect(ManPage.buildDate(lookup: { $0 == "SOURCE_DATE_EPOCH" ? "1798675200" : nil }) == "2026-12-31")
+        var info = stat()
+        #expect(stat("/proc/self/exe", &info) == 0)
+        let civil = WallTime.civil(fromDays: Int64(info.st_mtim.tv_sec) / 86_400)
+        let built = ManPage.buildDate(lookup: { _ in nil })
+        #expect(built.hasPrefix("\(civil.year)-"), "\(built)")
+        #expect(ManPage.text.contains(".TH PERCH 1 \"\(built)\""))
+    }
+
+    @Test("completion values come from the command table: --theme, --key-hold, --shell, field paths")
+    func completionValues() {
+        #expect(Completion.values(of: .theme) == ["default", "high-contrast", "monochrome"])
+        #expect(Completion.values(of: .keyHold) == ["auto", "kitty", "repeat", "off"])
+        #expect(Completion.values(of: .shell) == ["bash", "zsh", "fish"])
+        for theme in Completion.values(of: .theme)! {
+            #expect((try? CommandLineOptions(parsing: ["--theme", theme])) != nil, "\(theme) is offered and accepted")
+        }
+        let bash = Completion.script(for: .bash)
+        for command in ["switch", "env", "set", "unset", "rename", "remove"] {
+            #expect(bash.contains("\"\(command)\") case $operands in 0) _perch_accounts ;;"), "accounts for \(command)")
+        }
+        #expect(
+            bash.contains("\"set\") case $operands in 0) _perch_accounts ;; 1) COMPREPLY=($(compgen -W \"name "), "paths for set ID <PATH>")
+        #expect(bash.contains("kube.context") && bash.contains("git.email"), "field paths for set ID <PATH>")
+        #expect(bash.contains("[[ $id == -* ]] && continue"), "an id that reads as an option is never offered")
     }
 
     @Test(

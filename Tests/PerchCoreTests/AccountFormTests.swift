@@ -85,6 +85,8 @@ struct AccountFormTests {
             ("ada", "", .name, "must not be empty"),
             ("ada", "   ", .name, "must not be empty"),
             ("ada", "\u{200B}", .name, "has nothing visible (only zero-width or control characters)"),
+            // fish-shell PR #10319: an id that looks like an option is refused in the form too.
+            ("-rf", "Ada", .id, "\"-rf\" must not begin with '-' (it would read as an option)"),
         ])
     func validationMessages(_ id: String, _ name: String, _ field: AccountField, _ message: String) {
         var state = formState()
@@ -98,6 +100,20 @@ struct AccountFormTests {
         #expect(state.accountForm?.focus == field, "the field with the problem takes the focus")
         let row = AccountFormLayout(screen: state.size).row(of: field) + 1
         #expect(state.render().lines[row].contains(message))
+    }
+
+    // Bug (issue 20): a handle or group of only spaces was accepted.
+    @Test("a handle or group of only spaces is refused beside its field")
+    func blankHandleOrGroup() {
+        let form = AccountForm()
+        var filled = form
+        filled.values = [.id: "ada", .name: "Ada", .handle: "   ", .group: " "]
+        guard case .failure(let list) = filled.validated(existingIDs: []) else {
+            Issue.record("accepted")
+            return
+        }
+        #expect(list.problems == [.handle: .blank, .group: .blank])
+        #expect(AccountProblem.blank.message == "must not be only spaces")
     }
 
     @Test("a valid form asks for the account to be appended; empty optional fields are absent")
@@ -223,12 +239,15 @@ struct SmallScreenTests {
         _ = state.update(.key(KeyEvent(.enter)))  // Add account…
         try #require(state.accountForm != nil)
         var lines = state.render().lines
-        #expect(lines.contains { $0.contains("Id") && $0.contains("▏") }, "the focused Id field is shown:\n\(lines.joined(separator: "\n"))")
+        #expect(
+            lines.contains { $0.contains("Id") && $0.contains("▏") }, "the focused Id field is shown:\n\(lines.joined(separator: "\n"))")
         #expect(lines[6].hasSuffix("↓ "), "more below is marked")
         for _ in 0..<3 { _ = state.update(.key(KeyEvent(.tab))) }
         _ = state.update(.paste("team"))
         lines = state.render().lines
-        #expect(lines.contains { $0.contains("Group") && $0.contains("team▏") }, "typing shows where it goes:\n\(lines.joined(separator: "\n"))")
+        #expect(
+            lines.contains { $0.contains("Group") && $0.contains("team▏") }, "typing shows where it goes:\n\(lines.joined(separator: "\n"))"
+        )
         #expect(lines[2].hasSuffix("↑ "), "more above is marked")
         #expect(lines.contains { $0.contains("[ Add ]") }, "the buttons come into view with the last field")
         let add = try #require(lines.firstIndex { $0.contains("[ Add ]") })

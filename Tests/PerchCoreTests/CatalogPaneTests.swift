@@ -157,6 +157,16 @@ struct CatalogPaneTests {
         #expect(next.catalogItems.first?.id == "repo-41")
     }
 
+    // Bug (issue 20): pane state was kept for removed accounts.
+    @Test("pane state of an account no longer in the config is not kept")
+    func paneStateOfRemovedAccount() {
+        var saved = SavedState(currentAccount: "gh")
+        saved.panes = ["gh": AccountPanes(statsScroll: 2), "gone": AccountPanes(statsScroll: 5)]
+        let state = AppState(accounts: Self.accounts, saved: saved, size: Size(width: 80, height: 24))
+        #expect(state.paneMemory["gh"]?.statsScroll == 2)
+        #expect(state.paneMemory["gone"] == nil)
+    }
+
     @Test("Stats keeps its scroll per account")
     func statsScrollPerAccount() {
         var state = state()

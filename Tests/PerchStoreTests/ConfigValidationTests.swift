@@ -56,6 +56,14 @@ struct ConfigValidationTests {
             InvalidConfig(
                 rule: "id uses a-z 0-9 . _ -", json: oneAccount(#""id": "Work Stuff", "name": "A""#),
                 problems: [#"accounts[0].id: "Work Stuff" may hold only a–z, 0–9, '.', '_' and '-'"#]),
+            // fish-shell PR #10319 (issue 22, item 3): ids "-rf" and "--help" were accepted, then read as options.
+            InvalidConfig(
+                rule: "an id does not begin with '-' (fish-shell PR #10319)",
+                json: #"{"accounts": [{"id": "-rf", "name": "A"}, {"id": "--help", "name": "B"}, {"id": "ok-", "name": "C"}]}"#,
+                problems: [
+                    #"accounts[0].id: "-rf" must not begin with '-' (it would read as an option)"#,
+                    #"accounts[1].id: "--help" must not begin with '-' (it would read as an option)"#,
+                ]),
             InvalidConfig(
                 rule: "ids are unique",
                 json: #"{"accounts": [{"id": "work", "name": "A"}, {"id": "x", "name": "X"}, {"id": "work", "name": "B"}]}"#,
@@ -92,6 +100,17 @@ struct ConfigValidationTests {
             InvalidConfig(
                 rule: "group is not empty", json: oneAccount(#""id": "a", "name": "A", "group": """#),
                 problems: ["accounts[0].group: must not be empty (leave the key out instead)"]),
+            // Bug (issue 20): a handle or group of only spaces was accepted.
+            InvalidConfig(
+                rule: "a handle or group is not only spaces",
+                json: oneAccount(#""id": "a", "name": "A", "handle": "   ", "group": " \t""#),
+                problems: [
+                    "accounts[0].handle: must not be only spaces",
+                    "accounts[0].group: must not be only spaces",
+                ]),
+            InvalidConfig(
+                rule: "version is a whole number", json: #"{"version": 1.5, "accounts": [{"id": "a", "name": "A"}]}"#,
+                problems: ["version: this Perch reads config version 1, found not a whole number"]),
             InvalidConfig(
                 rule: "color is one of the eight", json: oneAccount(#""id": "a", "name": "A", "color": "purple""#),
                 problems: [#"accounts[0].color: "purple" is not one of black, red, green, yellow, blue, magenta, cyan, white"#]),
@@ -139,6 +158,13 @@ struct ConfigValidationTests {
         #expect(
             try ConfigLoader.parse(Array(#"{"version": null, "accounts": [{"id": "a", "name": "A"}]}"#.utf8), path: "/c").accounts.count
                 == 1)
+    }
+
+    // Bug (issue 20): "version": 1.0 was refused as "not a whole number".
+    @Test("a version written 1.0 or 1e0 is version 1", arguments: ["1.0", "1e0", "10E-1", "1.000"])
+    func versionAsFraction(_ version: String) throws {
+        let json = #"{"version": \#(version), "accounts": [{"id": "a", "name": "A"}]}"#
+        #expect(try ConfigLoader.parse(Array(json.utf8), path: "/c").accounts.count == 1)
     }
 
     @Test("a null optional field is the same as a missing one")

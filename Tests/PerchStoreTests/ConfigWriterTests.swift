@@ -23,7 +23,7 @@ struct ConfigWriterTests {
         "the loader and the form reach the same verdict with the same words",
         arguments: [
             ("work", "Work"), ("", "Work"), ("Work", "Work"), ("a b", "Work"), ("a.b_c-9", "Work"), ("ok", ""), ("ok", "  "),
-            ("ok", "\u{200B}"), ("ok", "Ünïcode"), ("é", "x"),
+            ("ok", "\u{200B}"), ("ok", "Ünïcode"), ("é", "x"), ("-rf", "x"), ("--help", "x"),
         ])
     func sharedVerdict(_ id: String, _ name: String) {
         let loader = loaderVerdict(id: id, name: name)

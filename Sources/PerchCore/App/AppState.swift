@@ -85,7 +85,9 @@ public struct AppState: Hashable, Sendable {
         if currentIndex == nil { self.saved.currentAccount = nil }
         self.history = history
         self.wallTime = wallTime
-        let kept = saved.panes ?? [:]
+        // Only accounts still in the config: a removed account's pane state is not kept on.
+        let index = accountsIndex
+        let kept = (saved.panes ?? [:]).filter { index.index(of: $0.key) != nil }
         savedPanes = kept
         catalogPane = CatalogPane(memory: kept.compactMapValues(\.catalog))
         statsPane = StatsPane(scrolls: kept.compactMapValues(\.statsScroll))

@@ -51,7 +51,8 @@ public struct AccountForm: Hashable, Sendable {
     /// The account the fields describe, or the problems that stop it, checked by
     /// ``AccountValidation`` against `existingIDs`. Empty optional fields are absent.
     public func validated(existingIDs: Set<String>) -> Result<Account, ProblemList> {
-        let problems = AccountValidation.problems(id: value(.id), name: value(.name), existingIDs: existingIDs)
+        let problems = AccountValidation.problems(
+            id: value(.id), name: value(.name), handle: value(.handle), group: value(.group), existingIDs: existingIDs)
         guard problems.isEmpty else { return .failure(ProblemList(problems: problems)) }
         let handle = value(.handle)
         let group = value(.group)

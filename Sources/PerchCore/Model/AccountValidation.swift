@@ -14,6 +14,11 @@ public enum AccountProblem: Hashable, Sendable {
     case nothingVisible
     /// An id another account already has.
     case duplicateID(String)
+    /// An id that begins with `-`: on a command line it would read as an option
+    /// (`perch switch -rf`), and a completion offering it would type one (fish-shell PR #10319).
+    case optionLikeID(String)
+    /// An optional field (handle, group) that is there but holds only white space.
+    case blank
 
     /// The message, without the field's name or JSON path (the caller puts it in front).
     public var message: String {
@@ -22,6 +27,8 @@ public enum AccountProblem: Hashable, Sendable {
         case .invalidID(let id): "\"\(id)\" may hold only a–z, 0–9, '.', '_' and '-'"
         case .nothingVisible: "has nothing visible (only zero-width or control characters)"
         case .duplicateID(let id): "\"\(id)\" is already used by another account"
+        case .optionLikeID(let id): "\"\(id)\" must not begin with '-' (it would read as an option)"
+        case .blank: "must not be only spaces"
         }
     }
 }
@@ -30,10 +37,17 @@ public enum AccountProblem: Hashable, Sendable {
 /// loader applies them to each account of the file, the `Add account…` form to what is typed.
 public enum AccountValidation {
     /// What is wrong with `id`, or nil when it is a valid id: one or more of `a`–`z`, `0`–`9`,
-    /// `.`, `_`, `-` (see ``Account/isValidID(_:)``).
+    /// `.`, `_`, `-` (see ``Account/isValidID(_:)``), not beginning with `-`.
     public static func idProblem(_ id: String) -> AccountProblem? {
         if id.isEmpty { return .empty }
-        return Account.isValidID(id) ? nil : .invalidID(id)
+        guard Account.isValidID(id) else { return .invalidID(id) }
+        return id.utf8.first == 0x2D ? .optionLikeID(id) : nil
+    }
+
+    /// What is wrong with an optional text field (handle, group) that is present, or nil: it
+    /// must hold something other than white space.
+    public static func optionalTextProblem(_ text: String) -> AccountProblem? {
+        text.allSatisfy(\.isWhitespace) ? .blank : nil
     }
 
     /// What is wrong with `name`, or nil when it shows something: a name must hold at least one
@@ -59,8 +73,12 @@ public enum AccountValidation {
     /// - Parameters:
     ///   - existingIDs: ids of the accounts already loaded; the new id must not be one of them.
     ///   - handle, group: optional; empty means absent and is never a problem.
-    public static func problems(id: String, name: String, existingIDs: Set<String>) -> [AccountField: AccountProblem] {
+    public static func problems(id: String, name: String, handle: String = "", group: String = "", existingIDs: Set<String>)
+        -> [AccountField: AccountProblem]
+    {
         var problems: [AccountField: AccountProblem] = [:]
+        if !handle.isEmpty, let problem = optionalTextProblem(handle) { problems[.handle] = problem }
+        if !group.isEmpty, let problem = optionalTextProblem(group) { problems[.group] = problem }
         if let problem = idProblem(id) {
             problems[.id] = problem
         } else if existingIDs.contains(id) {

@@ -256,8 +256,19 @@ public struct GitAdapter: ToolAdapter {
 
     public func importCandidates(in context: ToolContext) -> [ImportCandidate] {
         IdentityImport.gitIdentities(context.environment).map { git in
-            let label = git.name ?? git.email ?? "git"
-            let base = git.email.map { String($0.split(separator: "@").last ?? "") } ?? label
+            // Named after the person and the email's domain, never the address itself (issue 22,
+            // item 7): a name is shown on screen and in prompts.
+            let domain = git.email.flatMap { $0.contains("@") ? String($0.split(separator: "@").last ?? "") : nil }.flatMap {
+                $0.isEmpty ? nil : $0
+            }
+            let label: String
+            switch (git.name, domain) {
+            case (let person?, let domain?): label = "\(person) (\(domain))"
+            case (let person?, nil): label = person
+            case (nil, let domain?): label = "git (\(domain))"
+            case (nil, nil): label = "git"
+            }
+            let base = domain ?? git.name ?? "git"
             return ImportCandidate(idBase: "git-" + base, name: label, group: "git", setting: Self.setting(git))
         }
     }

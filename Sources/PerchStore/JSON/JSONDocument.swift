@@ -161,6 +161,14 @@ public struct JSONDocument: Sendable {
         return Int(text)
     }
 
+    /// The value of a number written with a fraction or an exponent (`1.0`, `1e0`) when it is a
+    /// whole number within ±2^53, or nil.
+    public func wholeNumber(_ value: Index) -> Int? {
+        guard let text = numberText(value), let number = Double(text), number.rounded() == number, abs(number) <= 9_007_199_254_740_992
+        else { return nil }
+        return Int(number)
+    }
+
     /// 1-based line and column (in Unicode scalars) of byte `offset`.
     public func position(of offset: Int) -> (line: Int, column: Int) {
         bytes.withUnsafeBufferPointer { JSONSyntaxError.position(of: offset, in: $0) }

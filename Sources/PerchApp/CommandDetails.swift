@@ -1,0 +1,161 @@
+/// What `perch COMMAND --help` and the man page say of each command beyond its summary,
+/// read by the command records (``Command/record``).
+enum CommandDetails {
+    static let list =
+        "Prints one account per line: id, name and handle, with a * before the current one\n"
+        + "on a terminal and after it otherwise (so the first column is always the id).\n"
+        + "--format ids prints the ids, one per line. --format tsv prints id, name, handle,\n"
+        + "group, color and current (true or false), tab-separated, empty where there is none.\n"
+        + "--json (--format json) prints [{\"id\", \"name\", \"handle\", \"group\", \"color\",\n"
+        + "\"onSwitch\", \"current\", \"identities\"}, …], null where there is nothing; identities\n"
+        + "holds the tools the account names, as in the config ({\"kube\": {\"context\": \"prod\"}})."
+
+    static let current =
+        "Prints `id: Name (handle)`; with --field only that field, for prompts:\n"
+        + "  PS1='[$(perch current --field name 2>/dev/null)] \\$ '\n"
+        + "The field is any key of the account, dotted for a tool's: kube.context, git.email,\n"
+        + "aws.profile, env.TEAM; an empty line when the account has none. --json prints\n"
+        + "every field and the identities, as perch list --json does.\n"
+        + "Exit status 1 when no account has been chosen yet (--json then prints null)."
+
+    static let switchAccount =
+        "The account is its exact id, or its name when exactly one name matches it\n"
+        + "(ignoring case); - is the account that was current before (two in a row swap).\n"
+        + "With no account, on a terminal, the account sheet is drawn below the prompt to\n"
+        + "pick from (type to filter, arrows, Enter, the mouse; Esc or Ctrl-C exits 1).\n"
+        + "The switch is saved, then the account's tool identities are applied (git, ssh,\n"
+        + "kube, gcloud, gh, aws, env, in that order) and its onSwitch hook runs with its\n"
+        + "output passed through; a failed tool or hook exits 3 (the switch stands). A closed\n"
+        + "output pipe ends only the printing: the hook still runs, then the exit status is 141.\n"
+        + "--dry-run prints what would change, tool by tool, and changes nothing; --force\n"
+        + "applies the identities again when the account is already current.\n"
+        + "Exit status 1 for an unknown or ambiguous account (with the nearest ones\n"
+        + "suggested, never switched to) or no previous account."
+
+    static let history =
+        "Prints `time  source  previous → account`, newest first (at most 10000 are kept).\n"
+        + "--json prints [{\"account\", \"previous\", \"time\", \"source\"}, …]."
+
+    static let report =
+        "Time in an account runs from a switch to it until the next switch (or now).\n"
+        + "Dates are local (TZ, else the system's zone), shown with the zone; --since is the\n"
+        + "first day (default: 29 days before today), --until the last day, included\n"
+        + "(default: today). --csv prints id,name,minutes,hours; --json an object with\n"
+        + "since, until, timeZone, utcOffset, accounts [{id, name, seconds}] and totalSeconds."
+
+    static let initConfig =
+        "Writes an example config to the config path (see perch config path), with every\n"
+        + "field shown once. Exit status 1 when a config is already there."
+
+    static let configEdit =
+        "Opens a copy of the config in $VISUAL, $EDITOR or vi (the starter config when\n"
+        + "there is none). A valid copy replaces the config atomically, the old one kept as\n"
+        + "<config>.bak. An invalid one is reported with line and column; on a terminal\n"
+        + "Perch asks (e)dit again, (d)iscard, (k)eep anyway?; otherwise it is discarded\n"
+        + "and the exit status is 2."
+
+    static let pick =
+        "Draws the account sheet below the prompt, as perch switch with no account does,\n"
+        + "and prints the chosen account's id without switching, for\n"
+        + "  kubectl --context \"$(perch pick)\" …\n"
+        + "Exit status 1 when nothing was picked; 2 when standard input or output is not\n"
+        + "a terminal (the picker is drawn on standard error's terminal when stdout is not)."
+
+    static let completion =
+        "Load it with, for bash:  source <(perch completion bash)\n"
+        + "  zsh:  source <(perch completion zsh)    fish:  perch completion fish | source\n"
+        + "Completes commands, options, and the account ids and names of the config in use."
+
+    static let manPage =
+        "Prints perch(1) in man(7) format:  perch man-page | man -l -"
+
+    static let doctor =
+        "Prints, one per line with how each was found: TERM and terminfo, colours, SGR mouse,\n"
+        + "bracketed paste, the kitty keyboard protocol and the key-hold mode, OSC 52, the\n"
+        + "locale's UTF-8, and the config and state paths with their permissions. On a\n"
+        + "terminal it then asks you to hold the 1 key for 2 seconds and reports the repeat\n"
+        + "delay and rate, and whether the hold would be recognised with --long-press-ms."
+
+    static let status =
+        "For each tool the current account names, what the tool uses here: ✓ when it is the\n"
+        + "account's, ✗ when it failed when applied (with the error) or changed since (drift:\n"
+        + "kubectl config use-context by hand, a variable such as AWS_DEFAULT_PROFILE that\n"
+        + "beats the selection), – when it cannot be checked here or a rule of yours (git's\n"
+        + "includeIf) wins in this folder. Then the results of the last switch. Exit status 1\n"
+        + "when a tool drifted or failed or no account is current. --files lists the files Perch\n"
+        + "writes for tools instead. --json prints {\"account\", \"checks\", \"lastSwitch\"}."
+
+    static let env =
+        "Prints export lines for PERCH_ACCOUNT, AWS_PROFILE and the account's env values,\n"
+        + "and unset lines for the variables of the account this shell had before. With no\n"
+        + "ACCOUNT, the current one. In bash or zsh: eval \"$(perch env)\"; in fish:\n"
+        + "perch env --shell fish | source."
+
+    static let shellInit =
+        "SHELL is bash, zsh or fish.\n"
+        + "Add to ~/.bashrc:  eval \"$(perch shell-init bash)\"\n"
+        + "        ~/.zshrc:   eval \"$(perch shell-init zsh)\"\n"
+        + "        config.fish: perch shell-init fish | source\n"
+        + "Then perch switch, and a pick in the interface started from that shell, update\n"
+        + "that shell's variables; other shells keep theirs until they switch or run perch env."
+
+    static let setup =
+        "TOOL is git or ssh. git: puts [include] path = Perch's git file in your global git\n"
+        + "config after your own [user] and before your includeIf rules, so they still win in\n"
+        + "their folders (run it again to put it back there after git appended a [user]).\n"
+        + "ssh: adds an Include line for Perch's ssh file at the top of ~/.ssh/config. Shows\n"
+        + "the change and asks first on a terminal; --yes gives consent without asking.\n"
+        + "--undo removes it again; --undo with no TOOL is perch reset. Nothing else of your\n"
+        + "config is changed."
+
+    static let importAccounts =
+        "Looks at kube contexts, gcloud configurations, AWS profiles, gh hosts and users,\n"
+        + "and git identities (the global config and its includeIf files), and prints the\n"
+        + "accounts it proposes as a config fragment. --write adds those not in the config\n"
+        + "(keeping the previous file as .bak); without it, nothing changes."
+
+    static let undo =
+        "Switches back to the account before the last switch and gives each tool the state\n"
+        + "it had then (recorded when the switch was made). It is a switch itself, so a second\n"
+        + "perch undo redoes. Exit status 1 when there is nothing to undo, 3 when a tool fails\n"
+        + "(every tool is then left as it was)."
+
+    static let reset =
+        "The first time Perch changes a tool it records what the tool had (its baseline):\n"
+        + "gcloud's configuration, kube's context, gh's user, docker's context. perch reset gives\n"
+        + "each one back, empties Perch's own git and ssh files and removes the includes\n"
+        + "perch setup added. Asks first on a terminal; --yes gives consent without asking."
+
+    /// What every account command says of the config writer.
+    static let writerNote =
+        "The config is changed as text: its comments, key order and trailing commas stay,\n"
+        + "the previous file is kept as <config>.bak, and a change that would leave a config\n"
+        + "that does not load (or a key it would ignore) is refused with the reason (exit 2).\n"
+        + "With no config yet, one is written holding the sample accounts and the change."
+
+    static let addAccount =
+        "ID is a–z, 0–9, '.', '_' and '-', not beginning with '-', and not used yet.\n"
+        + "  perch add client --name 'Client Work' --handle @ada --group Jobs\n" + writerNote
+
+    static let setField =
+        "PATH is a key of the account, dotted for a tool's key: name, handle, group,\n"
+        + "color, onSwitch, git.name, git.email, git.signingKey, ssh.host, ssh.identityFile,\n"
+        + "kube.context, kube.namespace, gcloud.configuration, aws.profile, gh.user, gh.host,\n"
+        + "env.NAME, catalog.command. VALUE is written as a string, or as it is when it is a\n"
+        + "JSON list or object ('[\"github.com\", \"gitlab.com\"]'). It is checked as\n"
+        + "perch config check checks it. The id is changed with perch rename.\n" + writerNote
+
+    static let unsetField =
+        "Removes the key at PATH (as for perch set); a tool's object left empty goes too.\n"
+        + "The id and name cannot be removed.\n" + writerNote
+
+    static let renameAccount =
+        "NEW follows the rules of an id. The current and previous account, the switch\n"
+        + "history, the switch counts, the pane state and Perch's identity files follow the\n"
+        + "new id, so perch current, perch - and perch history go on as before.\n" + writerNote
+
+    static let removeAccount =
+        "Asks first on a terminal; --yes removes without asking (needed without a\n"
+        + "terminal). The history keeps the account's entries (perch history lists them);\n"
+        + "its switch count and pane state go, and when it was current no account is.\n" + writerNote
+}

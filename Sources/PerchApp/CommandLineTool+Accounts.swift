@@ -1,0 +1,228 @@
+import Glibc
+import PerchCore
+import PerchIdentities
+import PerchStore
+
+/// `perch add`, `set`, `unset`, `rename` and `remove`: each changes the config through
+/// ``ConfigWriter`` (the same writer as the interface's Add account form), then what Perch keeps
+/// about the account (state, history, pane state, identity files).
+extension CommandLineTool {
+    // MARK: perch add
+
+    func addAccount() -> Int32 {
+        let id = options.operands[0]
+        guard let name = options.newName else {
+            console.error("'perch add' needs --name NAME")
+            console.note(Command.addAccount.usage)
+            return ExitStatus.usage
+        }
+        guard let config = loadConfig() else { return ExitStatus.usage }
+        // The form's rules, in the form's words, with the JSON path the account will have.
+        let problems = AccountValidation.problems(
+            id: id, name: name, handle: options.newHandle ?? "", group: options.newGroup ?? "", existingIDs: Set(config.accounts.map(\.id)))
+        let place = "accounts[\(config.accounts.count)]"
+        if !problems.isEmpty {
+            for field in AccountForm.fields {
+                if let problem = problems[field] { console.error("\(place).\(field.rawValue): \(problem.message)") }
+            }
+            return ExitStatus.usage
+        }
+        if let handle = options.newHandle, handle.isEmpty { return emptyOption("--handle") }
+        if let group = options.newGroup, group.isEmpty { return emptyOption("--group") }
+        let account = Account(id: id, name: name, handle: options.newHandle, group: options.newGroup)
+        do {
+            let outcome = try ConfigWriter.append(account, to: paths.config)
+            console.print("Added \(describe(account)) to \(outcome.path)" + backupNote(outcome) + ".")
+            return ExitStatus.ok
+        } catch {
+            return report(error)
+        }
+    }
+
+    private func emptyOption(_ name: String) -> Int32 {
+        console.error("option \(name) needs a value (leave the option out instead)")
+        return ExitStatus.usage
+    }
+
+    // MARK: perch set / unset
+
+    func setField() -> Int32 {
+        let (id, pathText, value) = (options.operands[0], options.operands[1], options.operands[2])
+        guard let keys = fieldPath(pathText) else { return ExitStatus.usage }
+        if keys == ["id"] {
+            console.error("the id is changed with `perch rename \(shown(id)) NEW`, which carries its state and history along")
+            return ExitStatus.usage
+        }
+        return edit(.set(id: id, path: keys, json: Self.jsonValue(value)), done: "Set \(pathText) of \(shown(id))")
+    }
+
+    func unsetField() -> Int32 {
+        let (id, pathText) = (options.operands[0], options.operands[1])
+        guard let keys = fieldPath(pathText) else { return ExitStatus.usage }
+        if keys == ["id"] || keys == ["name"] {
+            console.error("accounts need an \(keys[0]); set it with `perch \(keys[0] == "id" ? "rename" : "set") \(shown(id)) …` instead")
+            return ExitStatus.usage
+        }
+        return edit(.unset(id: id, path: keys), done: "Removed \(pathText) from \(shown(id))")
+    }
+
+    /// `git.email` as keys; nil after reporting a path that is not one.
+    private func fieldPath(_ text: String) -> [String]? {
+        let keys = text.split(separator: ".", omittingEmptySubsequences: false).map(String.init)
+        guard !keys.contains(where: \.isEmpty) else {
+            console.error("'\(shown(text))' is not a field path; give keys joined by dots, as git.email or env.TEAM")
+            return nil
+        }
+        return keys
+    }
+
+    /// `text` as JSON: a list or object as written when it is one, otherwise a string.
+    static func jsonValue(_ text: String) -> String {
+        if let first = text.utf8.first(where: { $0 != 0x20 }), first == UInt8(ascii: "[") || first == UInt8(ascii: "{"),
+            let document = try? JSONReader.read(Array(text.utf8)), [.array, .object].contains(document.kind(document.root))
+        {
+            return text
+        }
+        return ConfigWriter.jsonString(text)
+    }
+
+    private func edit(_ change: ConfigEdit, done: String) -> Int32 {
+        // The writer loads the config itself (a config that does not load is reported with its
+        // lines, as `config check` reports it): loading it here first would read it twice.
+        do {
+            let outcome = try ConfigWriter.apply(change, to: paths.config)
+            console.print(done + " in \(outcome.path)" + backupNote(outcome) + ".")
+            return ExitStatus.ok
+        } catch {
+            return report(error)
+        }
+    }
+
+    // MARK: perch rename
+
+    func renameAccount() -> Int32 {
+        let (old, new) = (options.operands[0], options.operands[1])
+        guard let config = loadConfig() else { return ExitStatus.usage }
+        guard let index = config.accounts.firstIndex(where: { $0.id == old }) else { return noAccount(old, config) }
+        if let problem = AccountValidation.idProblem(new) {
+            console.error("accounts[\(index)].id: \(problem.message)")
+            return ExitStatus.usage
+        }
+        let outcome: ConfigWriter.Outcome
+        do {
+            outcome = try ConfigWriter.apply(.rename(from: old, to: new), to: paths.config)
+        } catch {
+            return report(error)
+        }
+        console.print("Renamed \(shown(old)) to \(shown(new)) in \(outcome.path)" + backupNote(outcome) + ".")
+        do {
+            let change = try StateStore(path: paths.state).renameAccount(from: old, to: new)
+            var carried = ["its pane state and switch counts"]
+            if change.wasCurrent { carried.insert("the current account", at: 0) }
+            if change.historyEntries > 0 {
+                carried.append("\(change.historyEntries) history entr\(change.historyEntries == 1 ? "y" : "ies")")
+            }
+            console.print("Carried over to \(shown(new)): " + carried.joined(separator: ", ") + ".")
+        } catch {
+            console.error("the config is renamed, but not the state (perch current, perch - and history): \(error)")
+            return ExitStatus.unmet
+        }
+        renameInIdentityFiles(from: old, to: new)
+        return ExitStatus.ok
+    }
+
+    /// Perch's own identity files name the account they were written for: the header of the git
+    /// and ssh files (`for the account "work"`), and the `account`, `from` and `to` of the last
+    /// switch's results and of the undo record. Only those places change, so a tool's value that
+    /// happens to equal the id (a kube context "work") is left alone.
+    func renameInIdentityFiles(from old: String, to new: String) {
+        let files = PerchApp.identitySwitcher(paths, config: nil).files
+        // Ids are a–z, 0–9, '.', '_' and '-': only the dot means something in a pattern.
+        let pattern = old.replacing(".", with: "\\.")
+        guard let keys = try? Regex(#"("(?:account|from|to|previous)"\s*:\s*)"\#(pattern)""#),
+            let header = try? Regex(#"(the account \\?")\#(pattern)(\\?")"#)
+        else { return }
+        for path in files.all {
+            guard let contents = try? FileSystem.readContents(path) else { continue }
+            let text = String(decoding: contents.bytes, as: UTF8.self)
+            let renamed = text.replacing(keys) { match in "\(match.output[1].substring ?? "")\"\(new)\"" }
+                .replacing(header) { match in "\(match.output[1].substring ?? "")\(new)\(match.output[2].substring ?? "")" }
+            if renamed != text { try? FileSystem.writeAtomically(Array(renamed.utf8), to: path, mode: mode_t(contents.mode)) }
+        }
+    }
+
+    // MARK: perch remove
+
+    func removeAccount() -> Int32 {
+        let id = options.operands[0]
+        guard let config = loadConfig() else { return ExitStatus.usage }
+        guard let account = config.accounts.first(where: { $0.id == id }) else { return noAccount(id, config) }
+        let store = StateStore(path: paths.state)
+        let entries = ((try? store.history.read(limit: Int.max)) ?? []).filter { $0.account == id || $0.previous == id }.count
+        let historyText =
+            entries == 0
+            ? "It has no history entries."
+            : "Its \(entries) history entr\(entries == 1 ? "y stays" : "ies stay") (perch history lists \(entries == 1 ? "it" : "them") under \(shown(id)))."
+        if !options.identity.yes {
+            guard isatty(STDIN_FILENO) == 1 else {
+                console.error("perch remove asks first; run it again with --yes to remove \(shown(id)) without asking")
+                return ExitStatus.usage
+            }
+            console.write(
+                "Remove \(describe(account)) from \(paths.config)? \(historyText) Its switch count and pane state go.\nRemove it? [y/N] ")
+            guard let answer = readLine(), answer.lowercased().hasPrefix("y") else {
+                console.print("Nothing changed.")
+                return ExitStatus.unmet
+            }
+        }
+        let outcome: ConfigWriter.Outcome
+        do {
+            outcome = try ConfigWriter.apply(.remove(id: id), to: paths.config)
+        } catch {
+            return report(error)
+        }
+        console.print("Removed \(describe(account)) from \(outcome.path)" + backupNote(outcome) + ".")
+        do {
+            let change = try store.forgetAccount(id)
+            console.print(historyText + (change.wasCurrent ? " It was the current account: no account is current now." : ""))
+        } catch {
+            console.error("the account is removed from the config, but the state still names it: \(error)")
+            return ExitStatus.unmet
+        }
+        return ExitStatus.ok
+    }
+
+    // MARK: Reporting
+
+    private func noAccount(_ id: String, _ config: LoadedConfig) -> Int32 {
+        let near = Account.suggestions(for: id, in: config.accounts)
+        console.error(
+            "no account '\(shown(id))'"
+                + (near.isEmpty ? "" : "; did you mean " + near.map { "'\(shown($0))'" }.joined(separator: " or ") + "?"))
+        return ExitStatus.unmet
+    }
+
+    private func backupNote(_ outcome: ConfigWriter.Outcome) -> String {
+        outcome.backupPath.map { " (the previous file is \($0))" } ?? " (a new config, with the sample accounts)"
+    }
+
+    /// Prints why the config was not changed; the exit status: 2 for a refused or unusable
+    /// config, 1 for an account that is not there or a file that cannot be written.
+    private func report(_ error: ConfigWriteError) -> Int32 {
+        switch error {
+        case .refused(let reason):
+            console.error("nothing was written: the config would not load, or would ignore a key:")
+            for line in reason.lines { console.error(line) }
+            return ExitStatus.usage
+        case .invalid(let reason):
+            for line in reason.lines { console.error(line) }
+            return ExitStatus.usage
+        case .noKey, .noAccount, .duplicate:
+            console.error("\(error)")
+            return ExitStatus.unmet
+        case .file, .noAccountsList:
+            console.error("\(error)")
+            return ExitStatus.unmet
+        }
+    }
+}

@@ -1,0 +1,82 @@
+import Foundation
+import Testing
+
+/// Ids that look like options and root in a user's home (issue 22, items 3 and 4), on the
+/// real binary in a scratch home.
+@Suite("Ids and ownership, end to end")
+struct AccountSafetyEndToEndTests {
+    // fish-shell PR #10319: `config check` accepted the ids "-rf" and "--help", and completion offered them.
+    @Test("config check refuses ids that begin with '-', with the JSON path and the reason (fish-shell PR #10319)")
+    func optionLikeIDs() throws {
+        let cli = try PerchCommandLine()
+        defer { cli.remove() }
+        try cli.writeConfig(#"{"accounts": [{"id": "-rf", "name": "A"}, {"id": "--help", "name": "B"}, {"id": "ok", "name": "OK"}]}"#)
+        let check = try cli.run(["config", "check"])
+        #expect(check.status == 2)
+        #expect(check.stderr.contains(#"accounts[0].id: "-rf" must not begin with '-' (it would read as an option)"#))
+        #expect(check.stderr.contains(#"accounts[1].id: "--help" must not begin with '-'"#), "\(check.stderr)")
+        // Completion asks `perch list`, which refuses the config too: nothing is offered.
+        let script = try cli.run(["completion", "bash"]).stdout
+        let scriptPath = cli.home.appendingPathComponent("perch.bash").path
+        try script.write(toFile: scriptPath, atomically: true, encoding: .utf8)
+        let complete = """
+            source \(TmuxSession.quote(scriptPath)); COMP_WORDS=(\(TmuxSession.quote(TmuxSession.binary)) switch ''); COMP_CWORD=2
+            _perch; printf '%s\\n' "${COMPREPLY[@]}"
+            """
+        let offered = try Spawn.run(["bash", "--norc", "--noprofile", "-c", complete], environment: cli.environment)
+        #expect(!offered.stdout.contains("-rf") && !offered.stdout.contains("--help"), "\(offered.stdout)")
+    }
+
+    @Test("after --, an operand that begins with '-' is an operand")
+    func afterDoubleDash() throws {
+        let cli = try PerchCommandLine()
+        defer { cli.remove() }
+        try cli.writeConfig(#"{"accounts": [{"id": "work", "name": "-Work-"}, {"id": "home", "name": "Home"}]}"#)
+        let switched = try cli.run(["switch", "--", "-Work-"])
+        #expect(switched.status == 0, "\(switched.stderr)")
+        #expect(try cli.run(["current", "--field", "id"]).stdout == "work\n")
+        let unknown = try cli.run(["switch", "--", "-rf"])
+        #expect(unknown.status == 1, "an unknown account, not an unknown option: \(unknown.stderr)")
+        #expect(unknown.stderr.contains("no account '-rf'"), "\(unknown.stderr)")
+    }
+
+    // opentap #637: `sudo -E perch switch work` left root-only folders in the user's home.
+    @Test("root with a HOME that belongs to another user is refused with exit 2 and creates nothing (opentap #637)")
+    func rootInForeignHome() throws {
+        try #require(geteuid() == 0, "needs root, as the report's sudo -E")
+        let cli = try PerchCommandLine()
+        defer { cli.remove() }
+        #expect(chown(cli.home.path, 12345, 12345) == 0)
+        for arguments in [["switch", "work"], ["current"], ["list"], ["setup", "git", "--yes"]] {
+            let run = try cli.run(arguments)
+            #expect(run.status == 2, "\(arguments): \(run.stderr)")
+            #expect(run.stderr.contains("HOME belongs to ") && run.stderr.contains("or use sudo without -E"), "\(run.stderr)")
+        }
+        #expect(try FileManager.default.contentsOfDirectory(atPath: cli.home.path).isEmpty, "nothing created")
+        #expect(try cli.run(["--help"]).status == 0, "help creates nothing and is not refused")
+    }
+
+    // opentap #637: a user locked out by root-owned folders got "Permission denied" with no hint about the owner.
+    @Test("a user locked out of the state folder is told its owner and the chown to run (opentap #637)")
+    func lockedOutUser() throws {
+        try #require(geteuid() == 0, "needs root to make the lock-out and to run as another user")
+        let setpriv = "/usr/bin/setpriv"
+        try #require(FileManager.default.isExecutableFile(atPath: setpriv), "setpriv (util-linux) is not installed")
+        let cli = try PerchCommandLine()
+        defer { cli.remove() }
+        try cli.writeConfig(#"{"accounts": [{"id": "work", "name": "Work"}]}"#)
+        // The user's home and config are theirs; the state folder is what root left behind.
+        _ = try Spawn.run(["chown", "-R", "12345:12345", cli.home.path])
+        let stateFolder = cli.home.appendingPathComponent("state")
+        try FileManager.default.createDirectory(at: stateFolder.appendingPathComponent("perch"), withIntermediateDirectories: true)
+        chmod(stateFolder.path, 0o700)
+        chmod(stateFolder.appendingPathComponent("perch").path, 0o700)
+        let asUser = [setpriv, "--reuid=12345", "--regid=12345", "--clear-groups", TmuxSession.binary]
+        for arguments in [["current"], ["switch", "work"]] {
+            let run = try Spawn.run(asUser + arguments, environment: cli.environment)
+            #expect(run.status != 0, "\(arguments)")
+            #expect(run.stderr.contains("Permission denied"), "\(arguments): \(run.stderr)")
+            #expect(run.stderr.contains("owned by root; run: sudo chown -R 12345 \(stateFolder.path)"), "\(arguments): \(run.stderr)")
+        }
+    }
+}
