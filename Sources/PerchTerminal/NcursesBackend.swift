@@ -34,10 +34,11 @@ public enum TerminalError: Error, Hashable, Sendable, CustomStringConvertible {
 /// says. References: ncurses curs_initscr(3X), curs_inopts(3X), curs_kernel(3X),
 /// resizeterm(3X); xterm "Control Sequences" (ctlseqs), "Mouse Tracking".
 public final class NcursesBackend: TerminalBackend {
-    /// Bytes that turn on the modes Perch uses: mouse press/release, drag, SGR encoding, bracketed paste.
-    public static let modesOn = "\u{1B}[?1000h\u{1B}[?1002h\u{1B}[?1006h\u{1B}[?2004h"
+    /// Bytes that turn on the modes Perch uses: mouse press/release, drag, SGR encoding, bracketed
+    /// paste, focus reporting (1004: `CSI I` and `CSI O` when the window gains and loses focus).
+    public static let modesOn = "\u{1B}[?1000h\u{1B}[?1002h\u{1B}[?1006h\u{1B}[?2004h\u{1B}[?1004h"
     /// Bytes that turn them off again, in reverse order.
-    public static let modesOff = "\u{1B}[?2004l\u{1B}[?1006l\u{1B}[?1002l\u{1B}[?1000l"
+    public static let modesOff = "\u{1B}[?1004l\u{1B}[?2004l\u{1B}[?1006l\u{1B}[?1002l\u{1B}[?1000l"
 
     public private(set) var size: Size
     public let inputDescriptor: Int32 = STDIN_FILENO

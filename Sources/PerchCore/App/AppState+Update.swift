@@ -43,10 +43,8 @@ extension AppState {
             // but the outcomes of effects already under way are still taken in.
             switch event {
             case .key(let key) where key.key == .character("q") && presented.isEmpty: return [.quit]
-            case .resize, .keyHoldModeChanged, .switchSaved, .switchWaiting, .switchFailed, .hookEnded, .stateChanged, .accountAdded,
-                .accountNotAdded, .catalogLoaded, .catalogFailed, .catalogPreviewed, .catalogItemOpened, .wallClock, .historyChanged,
-                .settingsNotSaved, .configEdited, .identitiesApplied, .identitiesChecked:
-                break
+            case .resize, .terminalReply, .focus: break
+            case _ where event.isOutcome: break
             default: return []
             }
         }
@@ -91,16 +89,39 @@ extension AppState {
         case .paste(let text):
             if sheet != nil || accountForm != nil { return routeText(text) }
             return []
-        case .animationFrame, .focus:
+        case .animationFrame, .focus(false):
             return []
-        case .keyHoldModeChanged(let mode):
-            info.keyHold = mode
-            return []
-        case .switchSaved, .switchWaiting, .switchFailed, .hookEnded, .stateChanged, .accountAdded, .accountNotAdded,
-            .catalogLoaded, .catalogFailed, .catalogPreviewed, .catalogItemOpened, .wallClock, .historyChanged, .settingsNotSaved,
-            .configEdited, .identitiesApplied, .identitiesChecked:
+        case .focus(true):
+            // Back from another window, where a tool may have been switched by hand: drift shows
+            // without pressing `r`.
+            return refreshIdentities(apply: false)
+        case .terminalReply(let reply):
+            return takeReply(reply)
+        default:
             return handleOutcome(event)
         }
+    }
+
+    /// The kitty keyboard protocol's flags arrived (at start or late): under `--key-hold auto`
+    /// release events are turned on now, once. Other replies change nothing here.
+    private mutating func takeReply(_ reply: TerminalReply) -> [Effect] {
+        guard case .keyboardFlags = reply, info.keyHoldPreference == .auto, info.keyHold != .releaseEvents else { return [] }
+        info.keyHold = .releaseEvents
+        return [.pushKeyboardFlags(KeyHoldPreference.keyboardFlags)]
+    }
+
+    /// What the terminal is asked at start, after the first frame is drawn (never before it):
+    /// the kitty keyboard protocol query under `--key-hold auto`.
+    public var startupQueries: [TerminalQuery] { info.keyHoldPreference == .auto ? [.keyboardProtocol] : [] }
+
+    /// `base` with what the state decides for the recogniser: the long-press duration from
+    /// Settings and the key-hold mode in effect. The loop hands it to the recogniser after every
+    /// update, so a change applies to the next gesture.
+    public func gestureConfiguration(_ base: GestureRecognizer.Configuration) -> GestureRecognizer.Configuration {
+        var configuration = base
+        configuration.longPressMilliseconds = settingsState.values.longPressMilliseconds
+        configuration.keyHoldMode = info.keyHold
+        return configuration
     }
 
     /// Whether holding `key` means something now (``KeyBindings/holds``: `1` on any pane and
