@@ -226,10 +226,7 @@ extension AppState {
                 if let account = currentAccount, let command = catalogPane.startLoading(at: clock) {
                     effects.append(.loadCatalog(accountID: account.id, command: command))
                 }
-            case .openCatalogItem(let id): effects += openCatalogItem(id)
             case .banner(let text): banner = text
-            case .toggleReduceMotion: effects += changeSetting(.reduceMotion, step: 1)
-            case .toggleSheetStyle: effects += changeSetting(.sheetStyle, step: 1)
             case .changeSetting(let key, let step): effects += changeSetting(key, step: step)
             case .editConfig: effects.append(.editConfig)
             }
