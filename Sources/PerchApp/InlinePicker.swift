@@ -56,6 +56,8 @@ final class InlinePicker {
     private var rowCount = 0
     /// Screen row (0-based) of the block's first row, when the terminal said; mouse needs it.
     private var blockTop: Int?
+    /// Column (0-based) the cursor had on its line, when the terminal said: 0 is an empty line.
+    private var lineColumn: Int?
     /// The target of the last mouse press, for a click (press and release on the same target).
     private var pressed: HitTarget?
 
@@ -111,7 +113,7 @@ final class InlinePicker {
     /// (the mouse is turned on when the answer comes).
     private func takeRows() {
         terminal.setMouse(false)
-        terminal.takeRows(blockHeight)
+        terminal.takeRows(blockHeight, clearingLine: lineColumn == 0)
         blockTop = nil
         if queries.shouldAsk(.cursorPosition) {
             terminal.write(control: TerminalQuery.cursorPosition.bytes)
@@ -204,9 +206,10 @@ final class InlinePicker {
         switch event {
         case .reply(let reply):
             queries.received(reply)
-            if case .cursorPosition(let row, _) = reply {
+            if case .cursorPosition(let row, let column) = reply {
                 // The block is the rows under the cursor's line.
                 blockTop = row + 1
+                lineColumn = column
                 terminal.setMouse(true)
             }
             return nil

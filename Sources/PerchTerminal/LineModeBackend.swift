@@ -63,9 +63,15 @@ public final class LineModeBackend {
     }
 
     /// Takes `count` rows below the cursor's line (clearing any taken before), so that the next
-    /// ``draw(_:)`` fills them; `count` is at most the terminal's height less one.
-    public func takeRows(_ count: Int) {
-        var text = height > 0 ? Self.clearBlock : ""
+    /// ``draw(_:)`` fills them; `count` is at most the terminal's height less one. Taken again
+    /// after a resize, the line's position is saved anew first: the cursor rests on the line
+    /// between frames and the terminal moved it with the line when it rewrapped, while a saved
+    /// position stays where it was. With `clearingLine` (the line was empty: nothing on it to
+    /// keep) the cursor's line is cleared too, which also clears what is left of the old rows
+    /// when the terminal pushed the line itself off the top while rewrapping them.
+    public func takeRows(_ count: Int, clearingLine: Bool = false) {
+        var text = height > 0 ? "\u{1B}7" + Self.clearBlock : ""
+        if clearingLine { text += "\r\u{1B}[J" }
         if count > 0 { text += String(repeating: "\u{1B}D", count: count) + "\u{1B}[\(count)A\u{1B}7" }
         write(text)
         height = count
