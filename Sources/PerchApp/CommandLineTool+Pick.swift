@@ -44,9 +44,6 @@ extension CommandLineTool {
             case .picked(let account): return .picked(account, config)
             case .cancelled: return .ended(ExitStatus.unmet)
             case .signalled(let signal): return .ended(128 + signal)
-            case .addAccount:
-                console.error("the picker cannot add an account: use Add account… in the interface (perch), or perch config edit")
-                return .ended(ExitStatus.unmet)
             }
         } catch {
             console.error("\(error)")

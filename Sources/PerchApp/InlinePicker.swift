@@ -26,9 +26,6 @@ final class InlinePicker {
         case cancelled
         /// A terminating signal ended it (the rows cleared, the terminal restored).
         case signalled(Int32)
-        /// The `Add account…` row was chosen: the picker has no form; the interface or
-        /// `perch config edit` adds accounts.
-        case addAccount
     }
 
     /// Why the picker could not run.
@@ -52,7 +49,7 @@ final class InlinePicker {
     private var queries = TerminalQueries()
     /// When input last arrived (ms), for the decoder's timeouts.
     private var lastInput: Int64 = 0
-    /// Rows of the sheet's list (accounts, group headings, `Add account…`), for its fit height.
+    /// Rows of the sheet's list (accounts and group headings), for its fit height.
     private var rowCount = 0
     /// Screen row (0-based) of the block's first row, when the terminal said; mouse needs it.
     private var blockTop: Int?
@@ -89,7 +86,9 @@ final class InlinePicker {
     /// - Throws: ``Failure`` when the terminal cannot be used (too small, no size, no raw mode).
     func run() throws(Failure) -> Outcome {
         guard let size = LineModeBackend.size(of: terminal.output) else { throw Failure(description: "cannot read the terminal's size") }
-        let rows = (state.accountsIndex.groupedRows?.count ?? state.accounts.count) + 1
+        // No `Add account…` row: the picker has no room for the form (the interface and
+        // `perch config edit` add accounts).
+        let rows = state.accountsIndex.groupedRows?.count ?? state.accounts.count
         rowCount = rows
         blockHeight = Self.blockHeight(rowCount: rows, terminal: size, requested: requestedHeight)
         guard size.width >= Layout.minimumSize.width, blockHeight >= SheetLayout.chromeRows + 1 else {
@@ -101,7 +100,7 @@ final class InlinePicker {
             throw Failure(description: "cannot set the terminal to raw mode: \(String(cString: strerror(errno)))")
         }
         resize(to: size)
-        state.openSheet()
+        state.openSheet(offeringAddAccount: false)
         takeRows()
         let outcome = loop()
         finishReplies()
@@ -236,7 +235,6 @@ final class InlinePicker {
                 defer { pressed = nil }
                 guard pressed == target else { return nil }
                 if case .sheetRow(let index) = target { return activate(.tap(target), row: index) }
-                if target == .sheetAddAccount { return .addAccount }
             case .scrollUp: return apply(.scroll(target, notches: -1))
             case .scrollDown: return apply(.scroll(target, notches: 1))
             default: break
@@ -253,8 +251,7 @@ final class InlinePicker {
         guard let sheet, let row, row < sheet.rowCount(accounts: state.accounts.count) else { return nil }
         switch sheet.row(row, accounts: state.accounts.count) {
         case .account(let index): return .picked(state.accounts[index])
-        case .addAccount: return .addAccount  // the picker has no form
-        case .heading: return nil
+        case .addAccount, .heading: return nil
         }
     }
 
@@ -269,9 +266,7 @@ final class InlinePicker {
             default: break
             }
         }
-        // `+` opens the Add account form, which the picker has no room for.
-        if state.accountForm != nil { return .addAccount }
-        // Only the sheet is shown: any other layer (help) is taken back at once.
+        // Only the sheet is shown: any other layer (help, a form) is taken back at once.
         while state.presented.count > 1 { _ = state.update(.key(KeyEvent(.escape))) }
         return sheet == nil ? .cancelled : nil
     }

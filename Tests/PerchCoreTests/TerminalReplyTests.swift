@@ -88,3 +88,19 @@ struct TerminalReplyTests {
         #expect(state.update(.focus(true)) == [.checkIdentities(accountID: account.id)])
     }
 }
+
+/// The sheet as the inline picker opens it (issue 20: its `+ Add account…` row led nowhere).
+struct PickerSheetTests {
+    @Test("A sheet opened without Add account… lists only the accounts, and its last row is the last account")
+    func noAddAccountRow() throws {
+        var state = AppState(accounts: Account.samples, size: Size(width: 80, height: 12))
+        state.openSheet(offeringAddAccount: false)
+        let sheet = try #require(state.sheet)
+        #expect(sheet.rowCount(accounts: Account.samples.count) == Account.samples.count)
+        #expect(sheet.row(Account.samples.count - 1, accounts: Account.samples.count) == .account(Account.samples.count - 1))
+        #expect(!state.render().text.contains("Add account"))
+        var interface = AppState(accounts: Account.samples, size: Size(width: 80, height: 12))
+        interface.openSheet()
+        #expect(interface.render().text.contains("Add account"), "the interface's sheet still offers it")
+    }
+}

@@ -237,10 +237,11 @@ extension AppState {
     /// Opens the account sheet with its cursor on the current account, at the fit detent; on a
     /// screen too short to show a single account row it stays closed (an invisible sheet would
     /// swallow every key).
-    public mutating func openSheet() {
+    public mutating func openSheet(offeringAddAccount: Bool = true) {
         guard SheetLayout(rowCount: accounts.count + 1, screen: size).visibleRows > 0, !layout.isTooSmall else { return }
         var sheet = AccountSheet()
         sheet.rows = accountsIndex.groupedRows
+        sheet.offersAddAccount = offeringAddAccount
         // A sheet still sliding away is taken back: the new one rises from where that one is.
         if case .accountSheet(let closing)? = presented.last, closing.isClosing {
             sheet.target = closing.displayedHeight(context)
