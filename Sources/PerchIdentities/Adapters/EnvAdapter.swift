@@ -1,0 +1,62 @@
+import PerchCore
+import PerchStore
+
+extension IdentityTool {
+    public static let env = IdentityTool("env")
+}
+
+/// `env`: variables exported per shell (`perch env`) and passed to hooks.
+public struct EnvAdapter: ToolAdapter {
+    public init() {}
+    public var tool: IdentityTool { .env }
+    public var isPerShell: Bool { true }
+
+    /// Names Perch sets itself, which `env` may not name.
+    public static let reservedNames: Set<String> = ["PERCH_ACCOUNT", "PERCH_ENV_NAMES", "AWS_PROFILE", "DOCKER_CONTEXT", "PATH", "HOME"]
+
+    public static func setting(_ entries: [EnvironmentEntry]) -> ToolSetting { .exporting(entries, as: .env) }
+
+    public func read(_ reader: inout ToolMemberReader) -> ToolSetting? {
+        let place = reader.place
+        guard case .object(let members) = reader.value else {
+            reader.problems.append(#"\#(place): expected an object of names and values, like {"TEAM": "web"}"#)
+            return nil
+        }
+        var entries: [EnvironmentEntry] = []
+        for (name, element) in members {
+            let path = "\(place).\(name)"
+            guard case .string(let text) = element else {
+                reader.problems.append("\(path): expected a string, found \(element.kind)")
+                continue
+            }
+            if !EnvironmentEntry.isValidName(name) {
+                reader.problems.append("\(path): \"\(name)\" is not a variable name (A–Z, a–z, 0–9 and '_', not starting with a digit)")
+            } else if Self.reservedNames.contains(name) {
+                let hint = name == "AWS_PROFILE" ? " (use \"aws\": {\"profile\": …})" : name == "DOCKER_CONTEXT" ? " (use \"docker\": {\"context\": …})" : ""
+                reader.problems.append("\(path): Perch sets \(name) itself" + hint)
+            } else if text.utf8.contains(0) {
+                reader.problems.append("\(path): must not hold a NUL character")
+            } else {
+                if EnvironmentEntry.looksLikeSecret(text) {
+                    reader.warnings.append(
+                        "\(path): looks like a secret (a token or key); secrets do not belong in the config (use a secret manager or a hook)")
+                }
+                entries.append(EnvironmentEntry(name: name, value: text))
+            }
+        }
+        return Self.setting(entries)
+    }
+
+    public func json(_ setting: ToolSetting) -> String {
+        IdentityConfig.object((setting.value(as: [EnvironmentEntry].self) ?? []).map { ($0.name, $0.value) })
+    }
+
+    public func wanted(_ setting: ToolSetting?, account: Account, in context: ToolContext) -> ToolState? { nil }
+    public func current(in context: ToolContext) -> Result<ToolState, ToolFailure> { .success(ToolState()) }
+    public func apply(_ state: ToolState, in context: ToolContext) -> ToolStep { .applied("per shell") }
+    public func describe(_ state: ToolState) -> String { "per shell" }
+
+    public func check(_ setting: ToolSetting, in context: ToolContext) -> IdentityCheck {
+        IdentityEnvironmentCheck.check(self, setting, in: context)
+    }
+}
