@@ -154,17 +154,7 @@ extension CommandLineTool {
         // Setting up is asked for by name, so it needs no config: the files are Perch's own.
         let switcher = switcher(nil)
         let what = IdentitySetup.describe(tool, undo: options.identity.undo, switcher)
-        if !options.identity.yes {
-            guard isatty(STDIN_FILENO) == 1 else {
-                console.error("perch setup \(tool.rawValue) would \(what); run it again with --yes to agree")
-                return ExitStatus.unmet
-            }
-            console.write("Perch will \(what).\nGo ahead? [y/N] ")
-            guard let answer = readLine(), answer.lowercased().hasPrefix("y") else {
-                console.print("Nothing changed.")
-                return ExitStatus.unmet
-            }
-        }
+        guard consent("perch setup \(tool.rawValue)", would: what) else { return ExitStatus.unmet }
         switch IdentitySetup.run(tool, undo: options.identity.undo, switcher) {
         case .changed(let message):
             console.print(shown(message.prefix(1).uppercased() + message.dropFirst()) + ".")
@@ -176,6 +166,22 @@ extension CommandLineTool {
             console.error("perch setup \(tool.rawValue): \(message)")
             return ExitStatus.unmet
         }
+    }
+
+    /// Whether the user agrees to what `command` would do: `--yes`, or "y" at a terminal's
+    /// question; without a terminal it says how to agree. Says "Nothing changed." on a no.
+    func consent(_ command: String, would what: String) -> Bool {
+        if options.identity.yes { return true }
+        guard isatty(STDIN_FILENO) == 1 else {
+            console.error("\(command) would \(what); run it again with --yes to agree")
+            return false
+        }
+        console.write("Perch will \(what).\nGo ahead? [y/N] ")
+        guard let answer = readLine(), answer.lowercased().hasPrefix("y") else {
+            console.print("Nothing changed.")
+            return false
+        }
+        return true
     }
 
     // MARK: perch import

@@ -41,18 +41,8 @@ extension CommandLineTool {
     /// files emptied, the includes removed.
     func reset() -> Int32 {
         let switcher = switcher(loadConfigQuietly())
-        if !options.identity.yes {
-            let what = "give every tool back what it had before Perch, empty its own git and ssh files, and remove the includes perch setup added"
-            guard isatty(STDIN_FILENO) == 1 else {
-                console.error("perch reset would \(what); run it again with --yes to agree")
-                return ExitStatus.unmet
-            }
-            console.write("Perch will \(what).\nGo ahead? [y/N] ")
-            guard let answer = readLine(), answer.lowercased().hasPrefix("y") else {
-                console.print("Nothing changed.")
-                return ExitStatus.unmet
-            }
-        }
+        let what = "give every tool back what it had before Perch, empty its own git and ssh files, and remove the includes perch setup added"
+        guard consent("perch reset", would: what) else { return ExitStatus.unmet }
         let session = switcher.session(store: StateStore(path: paths.state), source: .cli)
         let results: [IdentityResult]
         do {

@@ -141,7 +141,17 @@ public enum PerchApp {
         let defaults = PerchPaths()
         let besideState = paths.config != defaults.config || paths.state != defaults.state
         return IdentitySwitcher(
-            environment: .current(statePath: paths.state, ownFilesBesideState: besideState), samplesOnly: config.map { $0.path == nil } ?? false)
+            environment: .current(statePath: paths.state, ownFilesBesideState: besideState), timeout: toolTimeout,
+            samplesOnly: config.map { $0.path == nil } ?? false)
+    }
+
+    /// How long one tool's program may run, in milliseconds: `$PERCH_TOOL_TIMEOUT_MS` (100 to
+    /// 600000), else 10000.
+    static var toolTimeout: Int64 {
+        guard let text = PerchPaths.environment("PERCH_TOOL_TIMEOUT_MS"), let value = Int64(text), (100...600_000).contains(value) else {
+            return ProgramRunner.defaultTimeoutMilliseconds
+        }
+        return value
     }
 
     /// Why the interface cannot start on these standard streams, or nil when both are terminals.

@@ -99,6 +99,8 @@ public protocol ToolAdapter: ToolConfigReader {
     var keepsBaseline: Bool { get }
     /// The variables that beat the tool's selection where they are set.
     var overrides: [ToolOverride] { get }
+    /// The names of the variables its settings export (`AWS_PROFILE`), which `env` may not name.
+    var exportedNames: [String] { get }
 
     /// The state `setting` asks for; with no setting, the state the tool takes for an account
     /// naming nothing (nil: the baseline, when one was kept, else the tool is left alone).
@@ -130,6 +132,7 @@ extension ToolAdapter {
     public var isPerShell: Bool { false }
     public var keepsBaseline: Bool { !isPerShell }
     public var overrides: [ToolOverride] { [] }
+    public var exportedNames: [String] { [] }
     public var program: String? { nil }
     public func exports(_ setting: ToolSetting) -> [EnvironmentEntry] { setting.exports }
     public func isMet(_ wanted: ToolState, by now: ToolState) -> Bool { wanted.isMet(by: now) }
@@ -164,5 +167,34 @@ extension ToolAdapter {
             ? "run: unset \(names.joined(separator: " ")) (eval \"$(perch env)\" does)" : "run: unset \(names.joined(separator: " "))"
         check.note = "\(shown) in this environment beats it (\(set[0].reason)); \(advice)"
         return check
+    }
+}
+
+/// A tool set per shell only (`aws`, `env`): nothing global is read, applied or restored; its
+/// setting is what `perch env` exports, and its check compares this process's environment.
+public protocol PerShellToolAdapter: ToolAdapter {}
+
+extension PerShellToolAdapter {
+    public var isPerShell: Bool { true }
+    public func wanted(_ setting: ToolSetting?, account: Account, in context: ToolContext) -> ToolState? { nil }
+    public func current(in context: ToolContext) -> Result<ToolState, ToolFailure> { .success(ToolState()) }
+    public func apply(_ state: ToolState, in context: ToolContext) -> ToolStep { .applied("per shell") }
+    public func describe(_ state: ToolState) -> String { "per shell" }
+    public func check(_ setting: ToolSetting, in context: ToolContext) -> IdentityCheck {
+        IdentityEnvironmentCheck.check(self, setting, in: context)
+    }
+}
+
+/// The check of a per-shell tool: its exports against this process's environment.
+enum IdentityEnvironmentCheck {
+    static func check(_ adapter: some ToolAdapter, _ setting: ToolSetting, in context: ToolContext) -> IdentityCheck {
+        let expected = setting.exports
+        let shown = expected.map { "\($0.name)=\($0.value)" }.joined(separator: " ")
+        guard context.environment["PERCH_ACCOUNT"] != nil || adapter.overrides.contains(where: { context.environment[$0.name] != nil }) else {
+            return IdentityCheck(
+                tool: adapter.tool, expected: shown, actual: nil, matches: nil, note: "per shell: eval \"$(perch env)\" or perch shell-init")
+        }
+        let actual = expected.map { "\($0.name)=\(context.environment.variables[$0.name] ?? "(unset)")" }.joined(separator: " ")
+        return adapter.overridden(IdentityCheck(tool: adapter.tool, expected: shown, actual: actual, matches: actual == shown), in: context)
     }
 }

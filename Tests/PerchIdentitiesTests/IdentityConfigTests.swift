@@ -73,7 +73,7 @@ struct IdentityConfigTests {
                 #""env": {"1X": "v"}"#,
                 [#"accounts[0].env.1X: "1X" is not a variable name (A–Z, a–z, 0–9 and '_', not starting with a digit)"#]
             ),
-            (#""env": {"AWS_PROFILE": "v"}"#, [#"accounts[0].env.AWS_PROFILE: Perch sets AWS_PROFILE itself (use "aws": {"profile": …})"#]),
+            (#""env": {"AWS_PROFILE": "v"}"#, [#"accounts[0].env.AWS_PROFILE: Perch sets AWS_PROFILE itself (use "aws": …)"#]),
             (#""env": {"X": 1}"#, ["accounts[0].env.X: expected a string, found a number"]),
             (#""env": ["X"]"#, [#"accounts[0].env: expected an object of names and values, like {"TEAM": "web"}"#]),
         ])

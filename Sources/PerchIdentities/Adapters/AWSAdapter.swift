@@ -6,12 +6,12 @@ extension IdentityTool {
 }
 
 /// `aws`: the profile, exported per shell as `AWS_PROFILE` (nothing global changes).
-public struct AWSAdapter: ToolAdapter {
+public struct AWSAdapter: PerShellToolAdapter {
     public init() {}
     public var tool: IdentityTool { .aws }
-    public var isPerShell: Bool { true }
     /// The AWS CLI's "Environment variables to configure the AWS CLI": static keys beat any
     /// profile; the aws CLI v1 (botocore) reads `AWS_DEFAULT_PROFILE` before `AWS_PROFILE`.
+    public var exportedNames: [String] { ["AWS_PROFILE"] }
     public var overrides: [ToolOverride] {
         [
             ToolOverride("AWS_DEFAULT_PROFILE", "botocore #1725: the aws CLI v1 reads it before AWS_PROFILE"),
@@ -37,34 +37,11 @@ public struct AWSAdapter: ToolAdapter {
 
     public func json(_ setting: ToolSetting) -> String { IdentityConfig.object([("profile", setting.value(as: String.self))]) }
 
-    public func wanted(_ setting: ToolSetting?, account: Account, in context: ToolContext) -> ToolState? { nil }
-    public func current(in context: ToolContext) -> Result<ToolState, ToolFailure> { .success(ToolState()) }
-    public func apply(_ state: ToolState, in context: ToolContext) -> ToolStep { .applied("per shell") }
-    public func describe(_ state: ToolState) -> String { "per shell" }
 
-    /// Compared with this process's environment when it was set by `perch env` (`PERCH_ACCOUNT`
-    /// is set); an override set here is never shown as ✓.
-    public func check(_ setting: ToolSetting, in context: ToolContext) -> IdentityCheck {
-        IdentityEnvironmentCheck.check(self, setting, in: context)
-    }
 
     public func importCandidates(in context: ToolContext) -> [ImportCandidate] {
         ToolReaders.awsProfiles(context.environment).map {
             ImportCandidate(idBase: "aws-" + $0, name: $0, group: "AWS", setting: Self.setting($0))
         }
-    }
-}
-
-/// The check of a per-shell tool: its exports against this process's environment.
-enum IdentityEnvironmentCheck {
-    static func check(_ adapter: some ToolAdapter, _ setting: ToolSetting, in context: ToolContext) -> IdentityCheck {
-        let expected = setting.exports
-        let shown = expected.map { "\($0.name)=\($0.value)" }.joined(separator: " ")
-        guard context.environment["PERCH_ACCOUNT"] != nil || adapter.overrides.contains(where: { context.environment[$0.name] != nil }) else {
-            return IdentityCheck(
-                tool: adapter.tool, expected: shown, actual: nil, matches: nil, note: "per shell: eval \"$(perch env)\" or perch shell-init")
-        }
-        let actual = expected.map { "\($0.name)=\(context.environment.variables[$0.name] ?? "(unset)")" }.joined(separator: " ")
-        return adapter.overridden(IdentityCheck(tool: adapter.tool, expected: shown, actual: actual, matches: actual == shown), in: context)
     }
 }

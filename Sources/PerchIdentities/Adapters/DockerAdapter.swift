@@ -12,6 +12,7 @@ public struct DockerAdapter: ToolAdapter {
     public var tool: IdentityTool { .docker }
     public var program: String? { "docker" }
     /// Docker's "Use the CLI: environment variables": `DOCKER_HOST` beats the context.
+    public var exportedNames: [String] { ["DOCKER_CONTEXT"] }
     public var overrides: [ToolOverride] {
         [ToolOverride("DOCKER_HOST", "docker cli environment variables: DOCKER_HOST beats the context")]
     }

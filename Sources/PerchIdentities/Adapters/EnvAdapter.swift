@@ -6,13 +6,14 @@ extension IdentityTool {
 }
 
 /// `env`: variables exported per shell (`perch env`) and passed to hooks.
-public struct EnvAdapter: ToolAdapter {
+public struct EnvAdapter: PerShellToolAdapter {
     public init() {}
     public var tool: IdentityTool { .env }
-    public var isPerShell: Bool { true }
 
-    /// Names Perch sets itself, which `env` may not name.
-    public static let reservedNames: Set<String> = ["PERCH_ACCOUNT", "PERCH_ENV_NAMES", "AWS_PROFILE", "DOCKER_CONTEXT", "PATH", "HOME"]
+    /// Names Perch sets itself, which `env` may not name: its own, and those the other adapters export.
+    public static var reservedNames: Set<String> {
+        Set(["PERCH_ACCOUNT", "PERCH_ENV_NAMES", "PATH", "HOME"] + ToolAdapters.registry.flatMap(\.exportedNames))
+    }
 
     public static func setting(_ entries: [EnvironmentEntry]) -> ToolSetting { .exporting(entries, as: .env) }
 
@@ -32,8 +33,8 @@ public struct EnvAdapter: ToolAdapter {
             if !EnvironmentEntry.isValidName(name) {
                 reader.problems.append("\(path): \"\(name)\" is not a variable name (A–Z, a–z, 0–9 and '_', not starting with a digit)")
             } else if Self.reservedNames.contains(name) {
-                let hint = name == "AWS_PROFILE" ? " (use \"aws\": {\"profile\": …})" : name == "DOCKER_CONTEXT" ? " (use \"docker\": {\"context\": …})" : ""
-                reader.problems.append("\(path): Perch sets \(name) itself" + hint)
+                let owner = ToolAdapters.registry.first { $0.exportedNames.contains(name) }
+                reader.problems.append("\(path): Perch sets \(name) itself" + (owner.map { " (use \"\($0.tool.rawValue)\": …)" } ?? ""))
             } else if text.utf8.contains(0) {
                 reader.problems.append("\(path): must not hold a NUL character")
             } else {
@@ -49,14 +50,5 @@ public struct EnvAdapter: ToolAdapter {
 
     public func json(_ setting: ToolSetting) -> String {
         IdentityConfig.object((setting.value(as: [EnvironmentEntry].self) ?? []).map { ($0.name, $0.value) })
-    }
-
-    public func wanted(_ setting: ToolSetting?, account: Account, in context: ToolContext) -> ToolState? { nil }
-    public func current(in context: ToolContext) -> Result<ToolState, ToolFailure> { .success(ToolState()) }
-    public func apply(_ state: ToolState, in context: ToolContext) -> ToolStep { .applied("per shell") }
-    public func describe(_ state: ToolState) -> String { "per shell" }
-
-    public func check(_ setting: ToolSetting, in context: ToolContext) -> IdentityCheck {
-        IdentityEnvironmentCheck.check(self, setting, in: context)
     }
 }

@@ -63,6 +63,12 @@ public struct GitHubAdapter: ToolAdapter {
         return .success(state)
     }
 
+    /// A host that had no user cannot be given "no user" back by a switch (that is `gh auth
+    /// logout`): such a wanted value is left out.
+    public func isMet(_ wanted: ToolState, by now: ToolState) -> Bool {
+        ToolState(wanted.values.filter { !$0.value.isEmpty }).isMet(by: now)
+    }
+
     public func apply(_ state: ToolState, in context: ToolContext) -> ToolStep {
         for (key, user) in state.values.sorted(by: { $0.key < $1.key }) where key.hasPrefix("user@") && !user.isEmpty {
             let host = String(key.dropFirst(5))

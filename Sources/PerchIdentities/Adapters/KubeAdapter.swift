@@ -52,13 +52,23 @@ public struct KubeAdapter: ToolAdapter {
         return state
     }
 
+    /// The current context, its namespace, and every context's namespace (`ns:NAME` keys), so a
+    /// switch that changed another context's namespace can put it back.
     public func current(in context: ToolContext) -> Result<ToolState, ToolFailure> {
+        // Without kubectl there is nothing to switch for (and no namespace could be set): a skip.
+        guard context.environment.which("kubectl") != nil else { return .failure(ToolFailure("kubectl not found")) }
         let name = ToolReaders.kubeCurrentContext(context.environment) ?? ""
         var state = ToolState(["context": name, "namespace": ""])
-        if !name.isEmpty, context.environment.which("kubectl") != nil {
-            // The namespace sits inside the context's entry: kubectl resolves it.
-            let run = context.run("kubectl", ["config", "view", "--minify", "-o", "jsonpath={..context.namespace}"])
-            state["namespace"] = run.output?.trimmingWhitespace ?? ""
+        do {
+            // The namespaces sit inside the contexts' entries: kubectl resolves them.
+            let run = context.run(
+                "kubectl", ["config", "view", "-o", #"jsonpath={range .contexts[*]}{.name}{"\t"}{.context.namespace}{"\n"}{end}"#])
+            for line in (run.output ?? "").split(separator: "\n") {
+                let parts = line.split(separator: "\t", maxSplits: 1, omittingEmptySubsequences: false)
+                guard let first = parts.first, !first.isEmpty else { continue }
+                state["ns:" + first] = parts.count > 1 ? String(parts[1]) : ""
+            }
+            state["namespace"] = state["ns:" + name] ?? ""
         }
         return .success(state)
     }
@@ -80,12 +90,20 @@ public struct KubeAdapter: ToolAdapter {
         } catch {
             return .failed("\(error)")
         }
-        if let namespace = state["namespace"], !name.isEmpty {
-            let run =
-                namespace.isEmpty
-                ? context.run("kubectl", ["config", "unset", "contexts.\(name).namespace"])
-                : context.run("kubectl", ["config", "set-context", name, "--namespace", namespace])
-            if let failure = run.failure { return .failed("kubectl config set-context: \(failure)") }
+        // Namespaces: the current context's when asked, and any other a before-state names.
+        var namespaces: [(String, String)] = []
+        if let namespace = state["namespace"], !name.isEmpty { namespaces.append((name, namespace)) }
+        for (key, value) in state.values.sorted(by: { $0.key < $1.key }) where key.hasPrefix("ns:") && String(key.dropFirst(3)) != name {
+            namespaces.append((String(key.dropFirst(3)), value))
+        }
+        if !namespaces.isEmpty, case .success(let now) = current(in: context) {
+            for (contextName, namespace) in namespaces where (now["ns:" + contextName] ?? "") != namespace {
+                let run =
+                    namespace.isEmpty
+                    ? context.run("kubectl", ["config", "unset", "contexts.\(contextName).namespace"])
+                    : context.run("kubectl", ["config", "set-context", contextName, "--namespace", namespace])
+                if let failure = run.failure { return .failed("kubectl config set-context: \(failure)") }
+            }
         }
         guard case .success(let now) = current(in: context), isMet(state, by: now) else {
             return .failed("kubectl reports \(ToolReaders.kubeCurrentContext(context.environment) ?? "no context") after the change")
