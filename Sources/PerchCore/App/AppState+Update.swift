@@ -205,7 +205,7 @@ extension AppState {
     // MARK: Intents
 
     /// Carries out what a model asked, in order; returns the effects among them.
-    private mutating func apply(_ intents: [Intent]) -> [Effect] {
+    mutating func apply(_ intents: [Intent]) -> [Effect] {
         var effects: [Effect] = []
         for intent in intents {
             switch intent {
