@@ -68,6 +68,8 @@ public struct SwitchSession: Sendable {
         progress: @escaping @Sendable (IdentityResult) -> Void = { _ in }
     ) throws(StateError) -> Result {
         try store.withLock(timeoutMilliseconds: lockTimeout, shouldWait: shouldWaitForLock) { () throws(StateError) in
+            // Under the lock: what a writer killed mid-write left of Perch's own files.
+            for file in files.all { FileSystem.removeStaleTemporaryFiles(of: file) }
             let recovered = recoverLocked()
             let current = try store.readForUpdate()
             let previous = current.currentAccount

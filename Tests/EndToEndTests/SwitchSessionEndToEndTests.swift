@@ -287,7 +287,7 @@ struct SwitchSessionEndToEndTests {
         let status = try Spawn.run([TmuxSession.binary, "status"], environment: environment)
         #expect(status.status == 1)
         #expect(status.stdout.contains("✗ aws") && status.stdout.contains("unset AWS_DEFAULT_PROFILE"), "\(status.stdout)")
-        environment["PATH"] = URL(fileURLWithPath: TmuxSession.binary).deletingLastPathComponent().path + ":" + environment["PATH"]!
+        environment["PATH"] = [URL(fileURLWithPath: TmuxSession.binary).deletingLastPathComponent().path, URL(fileURLWithPath: awsPath!).deletingLastPathComponent().path, "/usr/local/bin:/usr/bin:/bin"].joined(separator: ":")
         let list = try Spawn.run(["bash", "--norc", "-c", #"eval "$(perch env)"; aws configure list"#], environment: environment)
         let profileLine = list.stdout.split(separator: "\n").first { $0.contains("profile") } ?? ""
         #expect(profileLine.contains("b-admin"), "\(list.stdout)\(list.stderr)")

@@ -27,8 +27,18 @@ public struct OverviewPane: ScreenModel, Hashable, Sendable {
             line("Switching to \(context.displayName(of: pending.accountID))…", Style(foreground: .yellow, bold: true))
             if let reason = pending.waitingReason { line(reason, .dim, indent: 5) }
             if let queued = pending.queued { line("then to \(context.displayName(of: queued))", .dim, indent: 5) }
+            // Each tool's step of the switch, as it comes back (pending, applied, failed).
+            let target = context.accounts.accounts.first { $0.id == pending.accountID }
+            if target?.identities.isEmpty == false {
+                line("Tools: applying…", Style(foreground: .yellow), indent: 5)
+                let status = context.identities
+                for result in status?.accountID == pending.accountID ? status?.report?.results ?? [] : [] {
+                    let mark = result.succeeded ? "✓" : result.status == .failed ? "✗" : "…"
+                    line("\(mark) \(result.tool.rawValue)  \(result.status == .pending ? "pending" : result.status.rawValue)", .dim, indent: 7)
+                }
+            }
         }
-        if let account = context.currentAccount, !account.identities.isEmpty {
+        if let account = context.currentAccount, !account.identities.isEmpty, context.pendingSwitch == nil || context.identities?.accountID == account.id {
             row += 1
             for (text, style, indent) in Self.toolLines(account, context.identities) { line(text, style, indent: indent) }
         }
