@@ -43,9 +43,7 @@ extension CommandLineTool {
             switch try picker.run() {
             case .picked(let account): return .picked(account, config)
             case .cancelled: return .ended(ExitStatus.unmet)
-            case .addAccount:
-                console.error("the picker cannot add an account: use Add account… in the interface (perch), or perch config edit")
-                return .ended(ExitStatus.unmet)
+            case .signalled(let signal): return .ended(128 + signal)
             }
         } catch {
             console.error("\(error)")

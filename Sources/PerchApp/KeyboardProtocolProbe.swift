@@ -38,7 +38,7 @@ struct KeyboardProtocolProbe {
     /// alternate keys (4), report all keys as escape codes (8) and report associated text (16).
     /// All keys as escape codes makes Enter, Tab and Backspace report releases too; alternate
     /// keys and associated text keep shifted and non-ASCII characters typed as they are.
-    static let flags = 31
+    static let flags = KeyHoldPreference.keyboardFlags
 
     /// Bytes read so far.
     private(set) var received: [UInt8] = []
@@ -134,16 +134,4 @@ struct KeyboardProtocolProbe {
         case .off: .off
         }
     }
-}
-
-/// `--key-hold`: how a key hold is recognised.
-public enum KeyHoldPreference: String, CaseIterable, Hashable, Sendable {
-    /// Release events where the terminal answers the kitty keyboard protocol query, else auto-repeat.
-    case auto
-    /// Release events, the protocol turned on without asking.
-    case kitty
-    /// Auto-repeat, the protocol left off.
-    case `repeat`
-    /// No key holds.
-    case off
 }

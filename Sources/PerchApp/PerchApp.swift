@@ -118,30 +118,26 @@ public enum PerchApp {
         flags.mouse = !options.noMouse
         flags.theme = options.theme ?? .standard
         let settings = SettingsState(file: savedSettings.settings, flags: flags, flagged: options.flaggedSettings)
-        let (keyHold, typedAhead) = startKeyboardProtocol(options.keyHold, backend: backend)
+        // `--key-hold kitty` turns the protocol on without asking; `auto` asks after the first
+        // frame, and the answer is an event for `update` (``AppState/startupQueries``).
+        if options.keyHold == .kitty { backend.pushKeyboardFlags(KeyHoldPreference.keyboardFlags) }
         var info = RunInfo(
             longPressMilliseconds: settings.values.longPressMilliseconds, configDescription: config.description, statePath: paths.state,
             settingsPath: settingsPath)
-        info.keyHold = keyHold
+        info.keyHoldPreference = options.keyHold
         // The history is for Stats: one that cannot be read shows as none.
         let history = SwitchHistory(records: (try? store.history.read()) ?? [])
         let state = AppState(
             accounts: config.accounts, saved: saved, size: backend.size, info: info, reduceMotion: options.reduceMotion, banner: banner,
             history: history, settings: settings)
         if !settings.values.mouse { backend.write(control: Array(EventLoop.mouseOff.utf8)) }
-        var gestures = GestureRecognizer.Configuration(longPressMilliseconds: settings.values.longPressMilliseconds)
-        gestures.keyHoldMode = keyHold
+        let gestures = GestureRecognizer.Configuration(longPressMilliseconds: settings.values.longPressMilliseconds)
         // Measuring start-up needs no watch on the state folder.
         let watcher = options.exitAfterFirstFrame ? nil : StateWatcher(watching: paths.state)
         let loop = EventLoop(
             state: state, backend: backend, store: store, gestures: gestures, watcher: watcher, configPath: paths.config,
-            typedAhead: typedAhead,
             identities: identities,
             wallClock: { LocalTime.now(monotonic: MonotonicClock.now()) }, settingsPath: settingsPath)
-        if options.keyHold == .auto, keyHold == .autoRepeat {
-            // A terminal slow to start may answer the query after the probe gave up.
-            loop.lateKeyboardProtocolReply = { backend.pushKeyboardFlags(KeyboardProtocolProbe.flags) }
-        }
         let status = loop.run(exitAfterFirstFrame: options.exitAfterFirstFrame)
         if let failure = loop.failure { printError("perch: " + failure) }
         return status
@@ -165,20 +161,6 @@ public enum PerchApp {
             return ProgramRunner.defaultTimeoutMilliseconds
         }
         return value
-    }
-
-    /// Chooses the key-hold mode for `preference`, asking the terminal (``KeyboardProtocolProbe``)
-    /// under `auto`, and turns the kitty keyboard protocol on for release events. Returns the
-    /// mode and the bytes typed while the terminal was asked.
-    private static func startKeyboardProtocol(_ preference: KeyHoldPreference, backend: NcursesBackend) -> (KeyHoldMode, [UInt8]) {
-        var answer: KeyboardProtocolProbe.Answer?
-        var typed: [UInt8] = []
-        if preference == .auto {
-            (answer, typed) = KeyboardProtocolProbe.run(input: backend.inputDescriptor, output: STDOUT_FILENO)
-        }
-        let mode = KeyboardProtocolProbe.mode(requested: preference, answer: answer)
-        if mode == .releaseEvents { backend.pushKeyboardFlags(KeyboardProtocolProbe.flags) }
-        return (mode, typed)
     }
 
     /// Why the interface cannot start on these standard streams, or nil when both are terminals.

@@ -34,10 +34,11 @@ public enum TerminalError: Error, Hashable, Sendable, CustomStringConvertible {
 /// says. References: ncurses curs_initscr(3X), curs_inopts(3X), curs_kernel(3X),
 /// resizeterm(3X); xterm "Control Sequences" (ctlseqs), "Mouse Tracking".
 public final class NcursesBackend: TerminalBackend {
-    /// Bytes that turn on the modes Perch uses: mouse press/release, drag, SGR encoding, bracketed paste.
-    public static let modesOn = "\u{1B}[?1000h\u{1B}[?1002h\u{1B}[?1006h\u{1B}[?2004h"
+    /// Bytes that turn on the modes Perch uses: mouse press/release, drag, SGR encoding, bracketed
+    /// paste, focus reporting (1004: `CSI I` and `CSI O` when the window gains and loses focus).
+    public static let modesOn = "\u{1B}[?1000h\u{1B}[?1002h\u{1B}[?1006h\u{1B}[?2004h\u{1B}[?1004h"
     /// Bytes that turn them off again, in reverse order.
-    public static let modesOff = "\u{1B}[?2004l\u{1B}[?1006l\u{1B}[?1002l\u{1B}[?1000l"
+    public static let modesOff = "\u{1B}[?1004l\u{1B}[?2004l\u{1B}[?1006l\u{1B}[?1002l\u{1B}[?1000l"
 
     public private(set) var size: Size
     public let inputDescriptor: Int32 = STDIN_FILENO
@@ -232,38 +233,17 @@ public final class NcursesBackend: TerminalBackend {
 
     // MARK: Emergency restore (fatal signals)
 
-    nonisolated(unsafe) private static var emergencyBytes: UnsafeMutableBufferPointer<UInt8>?
-    nonisolated(unsafe) private static var emergencyTermios: UnsafeMutablePointer<termios>?
-
-    /// Keeps the bytes the fatal-signal restore sends; called again when the modes to undo
-    /// change (the previous buffer is left allocated: a handler may be reading it).
+    /// Keeps the bytes the fatal-signal restore sends; called again when the modes to undo change.
     private static func saveEmergencyBytes(modesOff: String) {
-        let text = Array((modesOff + "\u{1B}[0m\u{1B}[?25h\u{1B}[?1049l").utf8)
-        let bytes = UnsafeMutableBufferPointer<UInt8>.allocate(capacity: text.count)
-        _ = bytes.initialize(from: text)
-        emergencyBytes = bytes
+        EmergencyRestore.setBytes(Array((modesOff + "\u{1B}[0m\u{1B}[?25h\u{1B}[?1049l").utf8))
     }
 
     private static func saveForEmergency() {
         saveEmergencyBytes(modesOff: modesOff)
-        let saved = UnsafeMutablePointer<termios>.allocate(capacity: 1)
-        saved.initialize(to: termios())
-        if tcgetattr(STDIN_FILENO, saved) != 0 {
-            saved.deallocate()
-            emergencyTermios = nil
-        } else {
-            emergencyTermios = saved
-        }
+        EmergencyRestore.saveAttributes(of: STDIN_FILENO)
     }
 
     /// Restores the terminal from a signal handler (async-signal-safe: write(2) and tcsetattr(3)
     /// only): modes off, attributes reset, cursor shown, main screen, original termios.
-    public static func emergencyRestore() {
-        if let bytes = emergencyBytes {
-            _ = Glibc.write(STDOUT_FILENO, bytes.baseAddress, bytes.count)
-        }
-        if let saved = emergencyTermios {
-            tcsetattr(STDIN_FILENO, TCSANOW, saved)
-        }
-    }
+    public static func emergencyRestore() { EmergencyRestore.run() }
 }

@@ -18,6 +18,8 @@ public protocol TerminalBackend: AnyObject {
     func resume()
     /// Restores the terminal for good: modes off, cursor visible, main screen back.
     func shutdown()
+    /// Turns on kitty keyboard protocol `flags` (`CSI > flags u`); every way out pops them.
+    func pushKeyboardFlags(_ flags: Int)
     /// Sends a complete control sequence that draws nothing (e.g. ``OSC52``) after the frame
     /// drawn last, so it never lands inside a frame's output.
     func write(control bytes: [UInt8])
@@ -54,4 +56,5 @@ public final class RecordingBackend: TerminalBackend, @unchecked Sendable {
     public func resume() { calls.append("resume") }
     public func shutdown() { calls.append("shutdown") }
     public func write(control bytes: [UInt8]) { controls.append(bytes) }
+    public func pushKeyboardFlags(_ flags: Int) { calls.append("pushKeyboardFlags \(flags)") }
 }

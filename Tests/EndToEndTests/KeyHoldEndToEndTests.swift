@@ -27,6 +27,8 @@ struct KeyHoldEndToEndTests {
     @Test("A kitty-capable terminal: release events chosen, flags pushed once and popped on quit")
     func kittyTerminal() throws {
         let terminal = try started(.kitty)
+        // The first frame does not wait for the answer; the flags are pushed when it comes.
+        #expect(terminal.wait { $0.contains(Self.push) } != nil, "flags pushed")
         #expect(terminal.count(Self.push) == 1, "flags pushed once")
         #expect(terminal.count("\u{1B}[?u") == 1 && terminal.count("\u{1B}[c") == 1, "asked once")
         terminal.send("\u{1B}[52u\u{1B}[52;1:3u")  // 4, as a kitty press and release
@@ -49,14 +51,15 @@ struct KeyHoldEndToEndTests {
         #expect(terminal.count(Self.push) == 0 && terminal.count(Self.pop) == 0, "nothing pushed or popped")
     }
 
-    @Test("A silent terminal: start-up waits at most 100 ms for it, and auto-repeat is chosen")
+    @Test("A silent terminal: start-up does not wait for it, and auto-repeat is chosen")
     func silentTerminal() throws {
         // The time to the first frame on a terminal that answers, and on one that does not.
         let answering = try started(.primaryAttributesOnly)
         let answered = ScriptedTerminal.now() - answering.started
         let silent = try started(.silent)
         let waited = ScriptedTerminal.now() - silent.started
-        #expect(waited - answered < 0.100 + 0.080, "the probe gave up within its 100 ms bound (\(waited) s vs \(answered) s)")
+        // A wide bound (two processes on a busy machine); the order of the bytes is checked in LateReplyEndToEndTests.
+        #expect(waited - answered < 0.100 + 0.080, "the first frame did not wait for an answer (\(waited) s vs \(answered) s)")
         silent.send("4")
         #expect(silent.wait { $0.contains(Self.repeatMode) } != nil)
         #expect(silent.count(Self.push) == 0)

@@ -15,8 +15,8 @@ private enum PTY {
 }
 
 /// The release binary on a raw pseudo-terminal whose other end is this script, playing a
-/// terminal: it answers (or not) the kitty keyboard protocol query `CSI ? u` and the primary
-/// device attributes request `CSI c`, records every byte Perch writes, and sends input bytes at
+/// terminal: it answers (or not) the kitty keyboard protocol query `CSI ? u`, the primary
+/// device attributes request `CSI c` and the cursor position report `CSI 6 n`, records every byte Perch writes, and sends input bytes at
 /// chosen times. Perch gets the pseudo-terminal as its controlling terminal (`setsid -c`), so
 /// suspend and resume work as under a shell.
 final class ScriptedTerminal {
@@ -52,7 +52,9 @@ final class ScriptedTerminal {
         return Double(time.tv_sec) + Double(time.tv_nsec) / 1e9
     }
 
-    init(kind: Kind, arguments: [String] = [], width: Int = 80, height: Int = 24) throws {
+    /// - Parameter then: shell text run on the same terminal after Perch ends (as the shell that
+    ///   started it would go on); the script then exits with Perch's status.
+    init(kind: Kind, arguments: [String] = [], width: Int = 80, height: Int = 24, then: String? = nil) throws {
         self.kind = kind
         home = try TmuxSession.makeScratchHome()
         master = PTY.openMaster(O_RDWR | O_NOCTTY)
@@ -64,7 +66,9 @@ final class ScriptedTerminal {
             "HOME": home.path, "TERM": "xterm-256color", "XDG_CONFIG_HOME": home.appendingPathComponent("config").path,
             "XDG_STATE_HOME": home.appendingPathComponent("state").path, "LC_ALL": "C.UTF-8", "PATH": "/usr/bin:/bin",
         ]
-        let script = "stty cols \(width) rows \(height); exec \"$@\""
+        let script =
+            then.map { "stty cols \(width) rows \(height); \"$@\"; status=$?; \($0); exit $status" }
+            ?? "stty cols \(width) rows \(height); exec \"$@\""
         started = Self.now()
         pid = try Spawn.start(
             ["setsid", "-c", "sh", "-c", script, "sh", TmuxSession.binary] + arguments, environment: environment, stdin: slave,
@@ -118,12 +122,18 @@ final class ScriptedTerminal {
         let text = output[answered...]
         let query = Array("\u{1B}[?u".utf8)
         let attributes = Array("\u{1B}[c".utf8)
+        let cursorQuery = Array("\u{1B}[6n".utf8)
         var index = text.startIndex
         while index < text.endIndex {
             if text[index...].starts(with: query) {
                 if kind == .kitty { send("\u{1B}[?0u") }
                 if kind == .slowKitty { delayed.append((Self.now() + 0.3, "\u{1B}[?0u")) }
                 index += query.count
+            } else if text[index...].starts(with: cursorQuery) {
+                // DSR 6, as the inline picker asks: row 1, column 1.
+                if kind == .slowKitty { delayed.append((Self.now() + 0.3, "\u{1B}[1;1R")) }
+                if kind == .kitty || kind == .primaryAttributesOnly { send("\u{1B}[1;1R") }
+                index += cursorQuery.count
             } else if text[index...].starts(with: attributes) {
                 if kind == .slowKitty { delayed.append((Self.now() + 0.3, "\u{1B}[?62;22c")) }
                 if kind == .kitty || kind == .primaryAttributesOnly { send("\u{1B}[?62;22c") }

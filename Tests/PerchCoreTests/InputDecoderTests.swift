@@ -145,7 +145,7 @@ private let csiKeyCases: [DecoderCase] = [
     DecoderCase("focus in", "^[[I", [.focus(true)]),
     DecoderCase("focus out", "^[[O", [.focus(false)]),
     DecoderCase("unknown CSI kept as unknown", "^[[99~", [.unknown(bytes("^[[99~"))]),
-    DecoderCase("private CSI (device attributes) is unknown", "^[[?1;2c", [.unknown(bytes("^[[?1;2c"))]),
+    DecoderCase("private CSI (device attributes) is a reply, not keys", "^[[?1;2c", [.reply(.primaryDeviceAttributes([1, 2]))]),
 ]
 
 private let mouseCases: [DecoderCase] = [

@@ -103,6 +103,7 @@ struct InputFuzzTests {
             case .mouse(let mouse): kinds.insert("mouse \(mouse.kind)")
             case .paste: kinds.insert("paste")
             case .focus: kinds.insert("focus")
+            case .reply: kinds.insert("reply")
             case .unknown: kinds.insert("unknown")
             }
         }

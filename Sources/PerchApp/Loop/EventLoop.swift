@@ -32,12 +32,9 @@ public final class EventLoop {
     private var drawn = HitMap()
     /// Why the loop ended early (a failed poll(2)), for the caller to print; nil otherwise.
     public private(set) var failure: String?
-    /// Bytes read before the loop started (keys typed while the terminal was asked about its
-    /// keyboard protocol), decoded before the first read.
-    private var typedAhead: [UInt8]
-    /// Turns the kitty keyboard protocol on when its query is answered after the probe gave up
-    /// (a terminal slow to start); nil when it was not asked or already answered.
-    public var lateKeyboardProtocolReply: (() -> Void)?
+    /// Queries sent to the terminal whose answers have not come yet: read before the terminal
+    /// is given back, so that none is left for the shell to read as typed text.
+    public private(set) var queries = TerminalQueries()
 
     /// Exit status when the loop cannot wait any more (poll(2) failed): the session ends with
     /// the terminal restored and the reason in ``failure``.
@@ -55,12 +52,11 @@ public final class EventLoop {
     public init(
         state: AppState, backend: TerminalBackend, store: StateStore?, gestures: GestureRecognizer.Configuration,
         watcher: StateWatcher? = nil, configPath: String? = nil, hookTimeoutMilliseconds: Int64 = HookProcess.timeoutMilliseconds,
-        lockTimeoutMilliseconds: Int = EffectWorker.lockTimeoutMilliseconds, poller: Poller = SystemPoller(), typedAhead: [UInt8] = [],
+        lockTimeoutMilliseconds: Int = EffectWorker.lockTimeoutMilliseconds, poller: Poller = SystemPoller(),
         identities: IdentitySwitcher? = nil,
         catalogTimeoutMilliseconds: Int64 = CapturedCommand.timeoutMilliseconds, wallClock: @escaping () -> WallTime? = { nil },
         settingsPath: String? = nil
     ) {
-        self.typedAhead = typedAhead
         self.configPath = configPath
         self.state = state
         self.backend = backend
@@ -71,7 +67,7 @@ public final class EventLoop {
             store: store, saved: state.saved, configPath: configPath, hookTimeoutMilliseconds: hookTimeoutMilliseconds,
             lockTimeoutMilliseconds: lockTimeoutMilliseconds, identities: identities, catalogTimeoutMilliseconds: catalogTimeoutMilliseconds,
             settingsPath: settingsPath)
-        recognizer.configuration.longPressMilliseconds = state.settingsState.values.longPressMilliseconds
+        recognizer.configuration = state.gestureConfiguration(gestures)
         self.wallClock = wallClock
     }
 
@@ -93,8 +89,12 @@ public final class EventLoop {
     /// Runs until quit, a terminating signal, the terminal going away or a failed wait; returns
     /// the exit status (0; 128 + the signal number; ``pollFailedStatus`` with ``failure`` set).
     /// A save under way is finished before it returns, and the backend is shut down.
-    /// - Parameter exitAfterFirstFrame: draw the first full frame, then shut down and return 0
-    ///   without reading input (`--exit-after-first-frame`, for measuring start-up).
+    /// The first frame is drawn before the terminal is asked anything (``AppState/startupQueries``);
+    /// answers are events, whenever they come. Before the terminal is given back, answers still
+    /// expected are read (``finishReplies()``).
+    /// - Parameter exitAfterFirstFrame: draw the first full frame, ask what a run asks, then read
+    ///   the answers (at most ``TerminalQueries/replyTimeoutMilliseconds``), shut down and return
+    ///   0 without acting on input (`--exit-after-first-frame`, for measuring start-up).
     public func run(exitAfterFirstFrame: Bool = false) -> Int32 {
         var dirty = true
         _ = readWallClock()
@@ -102,17 +102,17 @@ public final class EventLoop {
         if !exitAfterFirstFrame {
             for effect in state.refreshIdentities(apply: false) { perform(effect) }
         }
-        if !typedAhead.isEmpty {
-            lastInput = now()
-            _ = feed(decoder.feed(typedAhead), at: lastInput)
-            typedAhead = []
-        }
+        var asked = false
         while exitStatus == nil {
             if dirty, !suspended {
                 let frame = state.renderFrame()
                 backend.draw(frame.screen)
                 drawn = frame.hits
                 dirty = false
+                if !asked {
+                    asked = true
+                    ask(state.startupQueries)
+                }
                 if exitAfterFirstFrame {
                     exitStatus = 0
                     break
@@ -179,6 +179,7 @@ public final class EventLoop {
                 dirty = feed(decoder.flush(), at: time) || dirty
             }
         }
+        finishReplies()
         worker.finishStoreWork()
         backend.shutdown()
         return exitStatus ?? 0
@@ -199,15 +200,41 @@ public final class EventLoop {
         return Int32(clamping: max(0, deadline - now()))
     }
 
+    /// Sends each of `list` the terminal is worth asking (``TerminalQueries/shouldAsk(_:)``).
+    private func ask(_ list: [TerminalQuery]) {
+        for query in list where queries.shouldAsk(query) {
+            backend.write(control: query.bytes)
+            queries.sent(query, at: now())
+        }
+    }
+
+    /// Reads the terminal's answers still expected, waiting at most until 500 ms after each
+    /// query was sent (``TerminalQueries``); a terminal silent that long is waited for no more.
+    /// Called on every way out that gives the terminal back (quit, a terminating signal,
+    /// `--exit-after-first-frame`, suspend, a command run on the terminal), so that no answer is
+    /// left for the shell or the command to read as typed text. Other input read meanwhile is
+    /// dropped: the session is ending or pausing.
+    private func finishReplies() {
+        while true {
+            queries.expire(at: now())
+            guard let deadline = queries.deadline else { return }
+            var fds = [pollfd(fd: backend.inputDescriptor, events: Int16(POLLIN), revents: 0)]
+            let ready = poller.poll(&fds, timeout: Int32(clamping: max(0, deadline - now())))
+            if ready < 0, errno == EINTR { continue }
+            guard ready > 0 else { continue }
+            guard fds[0].revents & Int16(POLLIN) != 0 else { return }  // hung up: nothing more will come
+            let descriptor = backend.inputDescriptor
+            let n = readBuffer.withUnsafeMutableBytes { read(descriptor, $0.baseAddress, $0.count) }
+            if n < 0, errno == EINTR || errno == EAGAIN { continue }
+            guard n > 0 else { return }
+            for case .reply(let reply) in decoder.feed(readBuffer[0..<n]) { queries.received(reply) }
+        }
+    }
+
     private func feed(_ events: [InputEvent], at time: Int64) -> Bool {
         var changed = false
         for event in events {
-            if case .unknown(let bytes) = event, let turnOn = lateKeyboardProtocolReply, KeyboardProtocolProbe.isFlagsReply(bytes) {
-                turnOn()
-                lateKeyboardProtocolReply = nil
-                recognizer.configuration.keyHoldMode = .releaseEvents
-                changed = apply([.keyHoldModeChanged(.releaseEvents)], at: time) || changed
-            }
+            if case .reply(let reply) = event { queries.received(reply) }
             let state = self.state
             let drawn = self.drawn
             changed =
@@ -225,9 +252,10 @@ public final class EventLoop {
                 perform(effect)
             }
         }
-        // A long-press duration changed in Settings applies to the next gesture.
-        let longPress = state.settingsState.values.longPressMilliseconds
-        if recognizer.configuration.longPressMilliseconds != longPress { recognizer.configuration.longPressMilliseconds = longPress }
+        // What the state decides for gestures (a long-press duration changed in Settings, release
+        // events turned on by a late answer) applies to the next gesture.
+        let configuration = state.gestureConfiguration(recognizer.configuration)
+        if configuration != recognizer.configuration { recognizer.configuration = configuration }
         return !events.isEmpty
     }
 
@@ -241,6 +269,8 @@ public final class EventLoop {
             let account = state.accounts.first { $0.id == id }
             let failure = runOnTerminal(command, variables: EffectWorker.variables(account, id: id, item: item))
             _ = apply([.catalogItemOpened(accountID: id, failure: failure)], at: now())
+        case .pushKeyboardFlags(let flags):
+            backend.pushKeyboardFlags(flags)
         case .setMouse(let on):
             backend.write(control: Array((on ? Self.mouseOn : Self.mouseOff).utf8))
         case .editConfig:
@@ -258,6 +288,7 @@ public final class EventLoop {
     /// waits for it, then takes the terminal back and redraws (``TerminalCommand``). Returns why
     /// it failed, or nil.
     private func runOnTerminal(_ script: String, arguments: [String] = [], variables: [(String, String)]) -> String? {
+        finishReplies()
         backend.suspend()
         let failure = TerminalCommand.run(script, arguments: arguments, variables: variables)
         resumeBackend()
@@ -326,6 +357,7 @@ public final class EventLoop {
     }
 
     private func suspend() {
+        finishReplies()
         backend.suspend()
         suspended = true
         SignalPipe.stop(with: SIGTSTP)

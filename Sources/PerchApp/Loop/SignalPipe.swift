@@ -37,7 +37,7 @@ enum SignalPipe {
         }
         for signal in fatal {
             setHandler(signal) { number in
-                NcursesBackend.emergencyRestore()
+                EmergencyRestore.run()
                 Glibc.signal(number, SIG_DFL)
                 raise(number)
             }

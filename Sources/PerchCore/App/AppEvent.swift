@@ -25,9 +25,9 @@ public enum AppEvent: Hashable, Sendable {
     case resize(Size)
     /// The terminal gained (`true`) or lost focus.
     case focus(Bool)
-    /// Key holds are recognised this way from now on (the terminal answered the kitty keyboard
-    /// protocol's query after start-up); Settings shows it.
-    case keyHoldModeChanged(KeyHoldMode)
+    /// The terminal answered a query (``TerminalQuery``), at whatever time: the kitty keyboard
+    /// protocol's flags turn release events on under `--key-hold auto`.
+    case terminalReply(TerminalReply)
 
     // MARK: Outcomes of effects
 
@@ -71,4 +71,19 @@ public enum AppEvent: Hashable, Sendable {
     case historyChanged(SwitchHistory)
     /// The wall clock, read by the loop at start and when the Stats pane's minute comes round.
     case wallClock(WallTime)
+}
+
+extension AppEvent {
+    /// Whether this is the outcome of an effect (taken in even on a screen too small to lay out),
+    /// rather than input or time. The one list of outcomes.
+    public var isOutcome: Bool {
+        switch self {
+        case .switchSaved, .switchWaiting, .switchFailed, .hookEnded, .stateChanged, .accountAdded, .accountNotAdded,
+            .catalogLoaded, .catalogFailed, .catalogPreviewed, .catalogItemOpened, .wallClock, .historyChanged, .settingsNotSaved,
+            .configEdited, .identitiesApplied, .identitiesChecked:
+            true
+        case .key, .keyHold, .tap, .longPress, .scroll, .drag, .dragEnded, .animationFrame, .paste, .resize, .focus, .terminalReply:
+            false
+        }
+    }
 }

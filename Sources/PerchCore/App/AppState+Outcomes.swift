@@ -81,23 +81,9 @@ extension AppState {
         case .accountNotAdded(let message):
             accountNotAdded(message)
             return []
-        case .catalogLoaded(let id, let items, let skipped):
-            catalogPane.loaded(items, skipped: skipped, accountID: id, account: currentAccount, visible: layout.listRows)
-            return []
-        case .catalogFailed(let id, let reason):
-            catalogPane.failed(reason, accountID: id)
-            // With a list kept from before, the pane shows the list; the banner says why it is old.
-            if id == catalogPane.owner, !catalogItems.isEmpty {
-                let last = reason.split(separator: "\n").last.map(String.init) ?? reason
-                banner = "The catalog command of \(context.displayName(of: id)) failed (the last list is shown): \(last)"
-            }
-            return []
-        case .catalogPreviewed(let id, let itemID, let preview):
-            catalogPane.previewed(preview, itemID: itemID, accountID: id)
-            return []
-        case .catalogItemOpened(let id, let failure):
-            if let failure { banner = "catalog.open for \(context.displayName(of: id)) \(failure)" }
-            return []
+        case .catalogLoaded, .catalogFailed, .catalogPreviewed, .catalogItemOpened:
+            // The Catalog pane asked for these (its source, a preview, an open): they go back to it.
+            return apply(catalogPane.take(event, context))
         case .settingsNotSaved(let reason):
             banner = "Settings apply, but could not be saved: \(reason)"
             return []

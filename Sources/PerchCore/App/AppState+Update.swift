@@ -43,10 +43,8 @@ extension AppState {
             // but the outcomes of effects already under way are still taken in.
             switch event {
             case .key(let key) where key.key == .character("q") && presented.isEmpty: return [.quit]
-            case .resize, .keyHoldModeChanged, .switchSaved, .switchWaiting, .switchFailed, .hookEnded, .stateChanged, .accountAdded,
-                .accountNotAdded, .catalogLoaded, .catalogFailed, .catalogPreviewed, .catalogItemOpened, .wallClock, .historyChanged,
-                .settingsNotSaved, .configEdited, .identitiesApplied, .identitiesChecked:
-                break
+            case .resize, .terminalReply, .focus: break
+            case _ where event.isOutcome: break
             default: return []
             }
         }
@@ -91,16 +89,39 @@ extension AppState {
         case .paste(let text):
             if sheet != nil || accountForm != nil { return routeText(text) }
             return []
-        case .animationFrame, .focus:
+        case .animationFrame, .focus(false):
             return []
-        case .keyHoldModeChanged(let mode):
-            info.keyHold = mode
-            return []
-        case .switchSaved, .switchWaiting, .switchFailed, .hookEnded, .stateChanged, .accountAdded, .accountNotAdded,
-            .catalogLoaded, .catalogFailed, .catalogPreviewed, .catalogItemOpened, .wallClock, .historyChanged, .settingsNotSaved,
-            .configEdited, .identitiesApplied, .identitiesChecked:
+        case .focus(true):
+            // Back from another window, where a tool may have been switched by hand: drift shows
+            // without pressing `r`.
+            return refreshIdentities(apply: false)
+        case .terminalReply(let reply):
+            return takeReply(reply)
+        default:
             return handleOutcome(event)
         }
+    }
+
+    /// The kitty keyboard protocol's flags arrived (at start or late): under `--key-hold auto`
+    /// release events are turned on now, once. Other replies change nothing here.
+    private mutating func takeReply(_ reply: TerminalReply) -> [Effect] {
+        guard case .keyboardFlags = reply, info.keyHoldPreference == .auto, info.keyHold != .releaseEvents else { return [] }
+        info.keyHold = .releaseEvents
+        return [.pushKeyboardFlags(KeyHoldPreference.keyboardFlags)]
+    }
+
+    /// What the terminal is asked at start, after the first frame is drawn (never before it):
+    /// the kitty keyboard protocol query under `--key-hold auto`.
+    public var startupQueries: [TerminalQuery] { info.keyHoldPreference == .auto ? [.keyboardProtocol] : [] }
+
+    /// `base` with what the state decides for the recogniser: the long-press duration from
+    /// Settings and the key-hold mode in effect. The loop hands it to the recogniser after every
+    /// update, so a change applies to the next gesture.
+    public func gestureConfiguration(_ base: GestureRecognizer.Configuration) -> GestureRecognizer.Configuration {
+        var configuration = base
+        configuration.longPressMilliseconds = settingsState.values.longPressMilliseconds
+        configuration.keyHoldMode = info.keyHold
+        return configuration
     }
 
     /// Whether holding `key` means something now (``KeyBindings/holds``: `1` on any pane and
@@ -184,7 +205,7 @@ extension AppState {
     // MARK: Intents
 
     /// Carries out what a model asked, in order; returns the effects among them.
-    private mutating func apply(_ intents: [Intent]) -> [Effect] {
+    mutating func apply(_ intents: [Intent]) -> [Effect] {
         var effects: [Effect] = []
         for intent in intents {
             switch intent {
@@ -205,10 +226,7 @@ extension AppState {
                 if let account = currentAccount, let command = catalogPane.startLoading(at: clock) {
                     effects.append(.loadCatalog(accountID: account.id, command: command))
                 }
-            case .openCatalogItem(let id): effects += openCatalogItem(id)
             case .banner(let text): banner = text
-            case .toggleReduceMotion: effects += changeSetting(.reduceMotion, step: 1)
-            case .toggleSheetStyle: effects += changeSetting(.sheetStyle, step: 1)
             case .changeSetting(let key, let step): effects += changeSetting(key, step: step)
             case .editConfig: effects.append(.editConfig)
             }
@@ -219,10 +237,11 @@ extension AppState {
     /// Opens the account sheet with its cursor on the current account, at the fit detent; on a
     /// screen too short to show a single account row it stays closed (an invisible sheet would
     /// swallow every key).
-    public mutating func openSheet() {
+    public mutating func openSheet(offeringAddAccount: Bool = true) {
         guard SheetLayout(rowCount: accounts.count + 1, screen: size).visibleRows > 0, !layout.isTooSmall else { return }
         var sheet = AccountSheet()
         sheet.rows = accountsIndex.groupedRows
+        sheet.offersAddAccount = offeringAddAccount
         // A sheet still sliding away is taken back: the new one rises from where that one is.
         if case .accountSheet(let closing)? = presented.last, closing.isClosing {
             sheet.target = closing.displayedHeight(context)

@@ -44,6 +44,8 @@ public enum Effect: Hashable, Sendable {
     /// Write the settings file (atomically, beside the config), off the UI thread; a failure is
     /// reported with ``AppEvent/settingsNotSaved(_:)``.
     case saveSettings(SavedSettings)
+    /// Turn the kitty keyboard protocol on with these flags (`CSI > flags u`), popped on every way out.
+    case pushKeyboardFlags(Int)
     /// Turn the terminal's mouse reporting on or off (xterm modes 1000, 1002, 1006).
     case setMouse(Bool)
     /// Run `$VISUAL`, else `$EDITOR`, else `vi` on the config file with the interface suspended,

@@ -96,10 +96,6 @@ public enum Intent: Hashable, Sendable {
     case editCatalog(CatalogChange)
     /// Show a one-line message above the tab bar until the next key.
     case banner(String)
-    /// Turn animations off or on (Settings).
-    case toggleReduceMotion
-    /// Switch between edge-to-edge and inset sheets (Settings).
-    case toggleSheetStyle
     /// Change a kept setting by one step (-1 for `←`, +1 for `→` or `Enter`); it applies at
     /// once and is saved.
     case changeSetting(SettingKey, step: Int)
@@ -107,9 +103,6 @@ public enum Intent: Hashable, Sendable {
     case editConfig
     /// Run the current account's Catalog source again (`r`).
     case refreshCatalog
-    /// Open a Catalog item of the current account: with its `catalog.open` command when it has
-    /// one, else in a full-screen cover.
-    case openCatalogItem(id: String)
 }
 
 /// A change to the current account's Catalog.

@@ -124,6 +124,8 @@ public struct GestureRecognizer: Sendable {
             // Keys let go while another window had the focus send no release here.
             if !focused, hold?.phase == .down { hold = nil }
             return [.focus(focused)]
+        case .reply(let reply):
+            return [.terminalReply(reply)]
         case .unknown:
             return []
         }

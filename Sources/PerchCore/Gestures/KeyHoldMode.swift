@@ -18,3 +18,33 @@ public enum KeyHoldMode: String, CaseIterable, Hashable, Sendable {
         }
     }
 }
+
+/// `--key-hold`: how a key hold is to be recognised.
+public enum KeyHoldPreference: String, CaseIterable, Hashable, Sendable {
+    /// Release events where the terminal answers the kitty keyboard protocol query, else auto-repeat.
+    case auto
+    /// Release events, the protocol turned on without asking.
+    case kitty
+    /// Auto-repeat, the protocol left off.
+    case `repeat`
+    /// No key holds.
+    case off
+
+    /// The mode in effect before the terminal has answered anything: under `auto`, auto-repeat
+    /// until the kitty keyboard protocol's query is answered (``AppState`` then changes it).
+    public var initialMode: KeyHoldMode {
+        switch self {
+        case .auto, .repeat: .autoRepeat
+        case .kitty: .releaseEvents
+        case .off: .off
+        }
+    }
+
+    /// The kitty keyboard protocol flags Perch pushes (`CSI > 31 u`): disambiguate escape codes
+    /// (1), report event types (2), report alternate keys (4), report all keys as escape codes
+    /// (8) and report associated text (16). All keys as escape codes makes Enter, Tab and
+    /// Backspace report releases too; alternate keys and associated text keep shifted and
+    /// non-ASCII characters typed as they are. Reference: kitty "Comprehensive keyboard handling
+    /// in terminals", "Progressive enhancement".
+    public static let keyboardFlags = 31
+}

@@ -51,6 +51,12 @@ public struct InputDecoder: Sendable {
 
     public init() {}
 
+    /// Whether a cursor position report (`CSI row ; column R`, DSR 6's answer) is expected: while
+    /// true, one with two parameters is decoded as ``TerminalReply/cursorPosition(row:column:)``
+    /// and this is set back to false; otherwise it is the key it also encodes (`CSI 1 ; 2 R` is
+    /// Shift-F3). The caller sets it when it sends DSR 6.
+    public var expectsCursorReport = false
+
     /// Bytes held for an incomplete sequence or an unfinished paste.
     public var bufferedByteCount: Int { pending.count + (paste?.count ?? 0) }
 
@@ -141,6 +147,7 @@ public struct InputDecoder: Sendable {
             }
             switch step(at: index, final: final) {
             case .event(let event, let consumed):
+                if case .reply(.cursorPosition) = event { expectsCursorReport = false }
                 if let event { events.append(event) }
                 index += consumed
                 consumedByteCount += consumed
@@ -325,6 +332,9 @@ public struct InputDecoder: Sendable {
                 if byte == UInt8(ascii: "~"), body.elementsEqual("200".utf8) {
                     return .beginPaste(consumed: i - index + 1)
                 }
+                if expectsCursorReport, byte == UInt8(ascii: "R"), let report = Self.cursorReport(body) {
+                    return .event(.reply(report), consumed: i - index + 1)
+                }
                 return .event(Self.interpretCSI(parameters: body, final: byte), consumed: i - index + 1)
             }
             if byte < 0x20 || byte > 0x7E {
@@ -382,7 +392,29 @@ public struct InputDecoder: Sendable {
         return Modifiers(rawValue: UInt8(truncatingIfNeeded: value - 1) & 0x07)
     }
 
+    /// `row ; column` of a cursor position report, 1-based on the wire, as a 0-based reply.
+    static func cursorReport(_ parameters: [UInt8]) -> TerminalReply? {
+        guard let params = numbers(Substring(String(decoding: parameters, as: UTF8.self))), params.count == 2, params[0] >= 1,
+            params[1] >= 1
+        else { return nil }
+        return .cursorPosition(row: params[0] - 1, column: params[1] - 1)
+    }
+
+    /// Replies to queries, which begin `CSI ?`: the kitty keyboard protocol's flags
+    /// (`CSI ? flags u`) and the primary device attributes (`CSI ? Ps ; … c`).
+    static func interpretReply(parameters: [UInt8], final: UInt8) -> InputEvent? {
+        guard parameters.first == UInt8(ascii: "?"),
+            let params = numbers(Substring(String(decoding: parameters.dropFirst(), as: UTF8.self)))
+        else { return nil }
+        switch final {
+        case UInt8(ascii: "u") where params.count == 1: return .reply(.keyboardFlags(params[0]))
+        case UInt8(ascii: "c"): return .reply(.primaryDeviceAttributes(params))
+        default: return nil
+        }
+    }
+
     static func interpretCSI(parameters: [UInt8], final: UInt8) -> InputEvent {
+        if let reply = interpretReply(parameters: parameters, final: final) { return reply }
         if let event = interpretExtendedKey(parameters: parameters, final: final) { return event }
         let raw = [esc, UInt8(ascii: "[")] + parameters + [final]
         let text = String(decoding: parameters, as: UTF8.self)

@@ -11,6 +11,8 @@ public enum InputEvent: Hashable, Sendable {
     case paste(String)
     /// Focus in (`true`, `ESC [ I`) or out (`false`, `ESC [ O`).
     case focus(Bool)
+    /// An answer to a query Perch sent the terminal (never a key).
+    case reply(TerminalReply)
     /// A well-formed sequence Perch does not use, kept as its bytes.
     case unknown([UInt8])
 }

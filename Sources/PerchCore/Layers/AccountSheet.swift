@@ -52,14 +52,16 @@ public struct AccountSheet: ScreenModel, Hashable, Sendable {
     /// The height last aimed at, in rows; a new target starts an ``animation`` from where it is.
     public var target = 0
     public var animation: HeightAnimation?
+    /// Whether the last row is `Add account…` (not in the inline picker, which has no form).
+    public var offersAddAccount = true
 
     public init() {}
 
-    /// Number of rows in the list, headings and the `Add account…` row included.
-    public func rowCount(accounts: Int) -> Int { (rows?.count ?? accounts) + 1 }
+    /// Number of rows in the list, headings and the `Add account…` row (when offered) included.
+    public func rowCount(accounts: Int) -> Int { (rows?.count ?? accounts) + (offersAddAccount ? 1 : 0) }
 
     /// The row at `index`, which must be below ``rowCount(accounts:)``: the last is the
-    /// `Add account…` row.
+    /// `Add account…` row when it is offered.
     public func row(_ index: Int, accounts: Int) -> SheetRow {
         index < listedCount(accounts: accounts) ? rows?[index] ?? .account(index) : .addAccount
     }

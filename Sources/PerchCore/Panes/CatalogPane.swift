@@ -278,3 +278,32 @@ public struct CatalogPane: ScreenModel, Hashable, Sendable {
         }
     }
 }
+
+// MARK: Outcomes
+
+extension CatalogPane {
+    /// Takes in the outcome of an effect this pane asked for (``Effect/loadCatalog(accountID:command:)``,
+    /// ``Effect/previewCatalogItem(accountID:command:item:)``, ``Effect/openCatalogItem(accountID:command:item:)``),
+    /// as a Bubble Tea model gets back its command's message; returns what the root must do
+    /// besides (a banner). Other events change nothing.
+    mutating func take(_ outcome: AppEvent, _ context: ModelContext) -> [Intent] {
+        switch outcome {
+        case .catalogLoaded(let id, let items, let skipped):
+            loaded(items, skipped: skipped, accountID: id, account: context.currentAccount, visible: context.layout.listRows)
+        case .catalogFailed(let id, let reason):
+            failed(reason, accountID: id)
+            // With a list kept from before, the pane shows the list; the banner says why it is old.
+            if id == owner, !items.isEmpty {
+                let last = reason.split(separator: "\n").last.map(String.init) ?? reason
+                return [.banner("The catalog command of \(context.displayName(of: id)) failed (the last list is shown): \(last)")]
+            }
+        case .catalogPreviewed(let id, let itemID, let preview):
+            previewed(preview, itemID: itemID, accountID: id)
+        case .catalogItemOpened(let id, let failure?):
+            return [.banner("catalog.open for \(context.displayName(of: id)) \(failure)")]
+        default:
+            break
+        }
+        return []
+    }
+}

@@ -10,6 +10,11 @@ public struct RunInfo: Hashable, Sendable {
     public var settingsPath: String
     /// How a key hold is recognised in this terminal.
     public var keyHold: KeyHoldMode = .autoRepeat
+    /// `--key-hold`: under `auto`, ``keyHold`` becomes release events when the terminal answers
+    /// the kitty keyboard protocol's query.
+    public var keyHoldPreference: KeyHoldPreference = .repeat {
+        didSet { keyHold = keyHoldPreference.initialMode }
+    }
 
     public init(
         longPressMilliseconds: Int64 = 500, configDescription: String = "embedded sample accounts", statePath: String = "",

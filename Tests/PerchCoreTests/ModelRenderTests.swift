@@ -1,0 +1,148 @@
+import Testing
+
+@testable import PerchCore
+
+/// Each pane and each presented layer drawn alone into a small screen, from a context built
+/// here rather than from a whole running state, and checked against lines of text, as ratatui's
+/// widget tests compare a buffer with lines (issue 21, "models rendered alone").
+struct ModelRenderTests {
+    /// A small screen: 44 columns × 12 rows.
+    static let size = Size(width: 44, height: 12)
+
+    /// A context of the sample accounts with `current` chosen, on ``size``, with no animation.
+    static func context(current: String? = "personal", size: Size = size) -> ModelContext {
+        let accounts = AccountsIndex(Account.samples)
+        let index = current.flatMap { id in Account.samples.firstIndex { $0.id == id } }
+        var catalog = CatalogPane()
+        catalog.load(for: index.map { Account.samples[$0] }, visible: Layout(size: size).listRows)
+        return ModelContext(
+            accounts: accounts, saved: SavedState(currentAccount: current), currentIndex: index, pendingSwitch: nil, size: size,
+            clock: 0, info: RunInfo(), reduceMotion: true, sheetStyle: .edgeToEdge, catalog: catalog)
+    }
+
+    /// The lines `model` draws alone into a screen of the context's size, trailing spaces cut.
+    static func lines(_ model: some ScreenModel, _ context: ModelContext) -> [String] {
+        var frame = Frame(size: context.size)
+        model.render(into: &frame, context)
+        return frame.screen.lines.map { line in
+            var line = line
+            while line.last == " " { line.removeLast() }
+            return line
+        }
+    }
+
+    /// Checks `model` drawn alone in `context` against `expected` (trailing spaces cut; rows
+    /// past the end of `expected` blank).
+    static func expect(
+        _ model: some ScreenModel, _ expected: [String], in context: ModelContext = context(),
+        sourceLocation: SourceLocation = #_sourceLocation
+    ) {
+        let drawn = lines(model, context)
+        let wanted = expected + Array(repeating: "", count: max(0, drawn.count - expected.count))
+        #expect(drawn == wanted, Comment(rawValue: "\n" + drawn.joined(separator: "\n")), sourceLocation: sourceLocation)
+    }
+
+    static var firstItem: CatalogItem { context().catalog.items[0] }
+
+    @Test("Overview alone: the account signed in, its tools and the count")
+    func overview() {
+        Self.expect(OverviewPane(), [
+            " Overview", "", "   Signed in as", "   ● Personal", "     @ada", "", "   Tools (r applies them again)",
+            "     – env  PERCH_SAMPLE_ROLE=self  per she…", "", "   Switches so far: 0",
+        ])
+    }
+
+    @Test("Catalog alone: the title with the position, the cursor row, and rows cut to the width")
+    func catalog() {
+        let context = Self.context()
+        Self.expect(context.catalog, [
+            " Catalog · Personal                    1/60", " ▸  1  Swift Compass            report · 38…",
+            "    2  Lunar Orchard            note · 159 …", "    3  Quiet Signal             photo · 693…",
+            "    4  Lunar Atlas              link · 161 …", "    5  Northern Compass         note · 687 …",
+            "    6  Hollow Journal           note · 665 …", "    7  Bright Canvas            report · 65…",
+            "    8  Northern Compass         note · 872 …", "    9  Amber Atlas              report · 50…",
+        ], in: context)
+    }
+
+    @Test("Stats alone, before any switch: what it will count")
+    func stats() {
+        Self.expect(StatsPane(), [
+            " Stats · time per accou… UTC +00:00 · 00:00", "", "   No switches recorded yet.", "   Time per account counts from the first s…",
+        ])
+    }
+
+    @Test("Settings alone: the facts, then the action rows with the cursor on the first")
+    func settings() {
+        Self.expect(SettingsPane(), [
+            " Settings", "   Key hold              from auto-repeat (…", "   Config file           …ed sample accounts", "   State file",
+            "   Settings file", "", " ▸ Switch account…  (Enter)", "   Add account…  (Enter)", "   Reduce motion         off",
+            "   Sheet style           edge to edge",
+        ])
+    }
+
+    @Test("The account sheet alone, at its fit height over the bottom of the screen")
+    func sheet() {
+        let context = Self.context()
+        var sheet = AccountSheet()
+        _ = sheet.settle(context)
+        sheet.moveCursor(to: 1, direction: 1, context)
+        let drawn = Self.lines(sheet, context)
+        #expect(drawn.contains { $0.contains("━━━━━━") }, "\(drawn)")
+        #expect(drawn.contains { $0.hasPrefix(" Switch account") && $0.hasSuffix("4 accounts") }, "\(drawn)")
+        #expect(drawn.contains { $0.contains("● Personal") || $0.contains("Personal") }, "\(drawn)")
+        #expect(drawn.last { !$0.isEmpty }?.contains("Add account") == true || drawn.contains { $0.contains("+ Add account") }, "\(drawn)")
+    }
+
+    @Test("The help overlay alone: the context in its title, the first keys, the count in its footer")
+    func help() {
+        Self.expect(HelpOverlay(context: .pane(.overview)), [
+            "", " ╭─ Keys · Overview ──────────────────────╮", " │ Ctrl-C            quit                 │",
+            " │ Ctrl-Z            suspend (fg resumes) │", " │ r                 apply the account's …│",
+            " │ hold 1            switch account       │", " │ 1                 Overview tab         │",
+            " │ 2                 Catalog tab          │", " │ 3                 Stats tab            │",
+            " │ 4                 Settings tab         │", " ╰─ 1–8 of 15 · Esc close ────────────────╯",
+        ])
+    }
+
+    @Test("A context menu alone: the preview card above its actions")
+    func contextMenu() {
+        Self.expect(ContextMenu(itemID: Self.firstItem.id), [
+            " ╭────────────────────────────────────────╮", " │ Swift Compass                          │",
+            " │ A report of 389 words, by Personal.    │", " │ personal-1 · 1 of 60                   │",
+            " │ activity ▆▅▇██▇▂▆▅▂▁▃▃▃█▅▃▆▄▂▂▇█▅      │", " ╰────────────────────────────────────────╯",
+            " ╭──────────────╮", " │ Open         │", " │ Pin          │", " │ Copy id      │", " │ Delete…      │", " ╰──────────────╯",
+        ])
+    }
+
+    @Test("An alert alone: centred, Cancel before the action")
+    func alert() {
+        let alert = Alert(title: "Delete?", message: "It goes.", confirmTitle: "Delete", action: .deleteItem(id: Self.firstItem.id))
+        Self.expect(alert, [
+            "", "", "", " ╭────────────────────────────────────────╮", " │ Delete?                                │",
+            " │ It goes.                               │", " │                                        │",
+            " │                  [ Cancel ] [ Delete ] │", " ╰────────────────────────────────────────╯",
+        ])
+    }
+
+    @Test("A cover alone: its close control, the item's text, its footer")
+    func cover() {
+        let drawn = Self.lines(Cover.item(Self.firstItem, scroll: 0), Self.context())
+        #expect(
+            Array(drawn.prefix(6)) == [
+                " ✕  Swift Compass", String(repeating: "─", count: 44), "", "  Swift Compass", "  A report of 389 words, by Personal.",
+                "  personal-1",
+            ], "\(drawn)")
+        #expect(drawn.last == " Esc or ✕ close · a switch account · ? help")
+    }
+
+    @Test("The Add account form alone: its fields with their rules, the focus on Id")
+    func accountForm() {
+        Self.expect(AccountForm(), [
+            " ✕  Add account", String(repeating: "─", count: 44), " ▸ Id      [▏                             ]",
+            "            a–z 0–9 . _ -, unique", "   Name    [                              ]", "            required",
+            "   Handle  [                              ]", "            optional, e.g. @someone",
+            "   Group   [                              ]", "            optional", "  [ Add ]  [ Cancel ]",
+            " Enter add · Tab next field · Esc or ✕ canc…",
+        ])
+    }
+}

@@ -1,0 +1,106 @@
+import Testing
+
+@testable import PerchCore
+
+/// Answers to Perch's queries decoded as replies, never keys, and the queries still waiting for
+/// an answer (issue 21, "draw first, ask in passing"; qwen-code PR #2718).
+struct TerminalReplyTests {
+    static let attributes = Array("\u{1B}[?62;22c".utf8)
+
+    @Test("A device attributes answer split anywhere is one reply: its digits select no tab (ESC [ ? 62 ; 22 c)")
+    func attributesAtEverySplit() {
+        for cut in 1..<Self.attributes.count {
+            var decoder = InputDecoder()
+            var events = decoder.feed(Self.attributes[..<cut])
+            events += decoder.feed(Self.attributes[cut...])
+            #expect(events == [.reply(.primaryDeviceAttributes([62, 22]))], "cut at \(cut)")
+            var state = AppState(accounts: Account.samples, size: Size(width: 80, height: 24))
+            var recognizer = GestureRecognizer()
+            for event in events {
+                for appEvent in recognizer.handle(event, at: 0, hitTest: { _ in .none }) { _ = state.update(appEvent) }
+            }
+            #expect(state.selectedTab == .overview, "no tab selected by the answer, cut at \(cut)")
+        }
+    }
+
+    @Test(
+        "Replies to the start-up queries decode as replies",
+        arguments: [
+            ("\u{1B}[?1u", InputEvent.reply(.keyboardFlags(1))),
+            ("\u{1B}[?0u", .reply(.keyboardFlags(0))),
+            ("\u{1B}[?64;1;2;6;22c", .reply(.primaryDeviceAttributes([64, 1, 2, 6, 22]))),
+        ])
+    func replies(_ text: String, _ expected: InputEvent) {
+        var decoder = InputDecoder()
+        #expect(decoder.feed(Array(text.utf8)) == [expected])
+    }
+
+    @Test("A cursor position report is a reply only while one is expected; otherwise CSI 1;2R stays Shift-F3")
+    func cursorReportOnlyWhenExpected() {
+        var decoder = InputDecoder()
+        #expect(decoder.feed(Array("\u{1B}[1;2R".utf8)) == [.key(KeyEvent(.function(3), modifiers: .shift))])
+        decoder.expectsCursorReport = true
+        #expect(decoder.feed(Array("\u{1B}[12;40R".utf8)) == [.reply(.cursorPosition(row: 11, column: 39))])
+        #expect(!decoder.expectsCursorReport, "one report expected, one taken")
+    }
+
+    @Test("Under --key-hold auto the kitty flags, whenever they come, turn release events on once and push the flags")
+    func flagsTurnReleaseEventsOn() {
+        var info = RunInfo()
+        info.keyHoldPreference = .auto
+        var state = AppState(accounts: Account.samples, size: Size(width: 80, height: 24), info: info)
+        #expect(state.startupQueries == [.keyboardProtocol])
+        #expect(state.gestureConfiguration(.init()).keyHoldMode == .autoRepeat)
+        #expect(state.update(.terminalReply(.keyboardFlags(0))) == [.pushKeyboardFlags(31)])
+        #expect(state.gestureConfiguration(.init()).keyHoldMode == .releaseEvents)
+        #expect(state.update(.terminalReply(.keyboardFlags(0))) == [], "pushed once")
+        var fixed = RunInfo()
+        fixed.keyHoldPreference = .repeat
+        var repeating = AppState(accounts: Account.samples, size: Size(width: 80, height: 24), info: fixed)
+        #expect(repeating.startupQueries.isEmpty)
+        #expect(repeating.update(.terminalReply(.keyboardFlags(0))) == [], "--key-hold repeat keeps auto-repeat")
+    }
+
+    @Test("Queries wait for their answer at most 500 ms after being sent; one left unanswered is not asked again")
+    func queriesWaitAtMost500ms() {
+        var queries = TerminalQueries()
+        #expect(queries.shouldAsk(.keyboardProtocol))
+        queries.sent(.keyboardProtocol, at: 1_000)
+        #expect(queries.isWaiting && queries.deadline == 1_500)
+        #expect(!queries.shouldAsk(.keyboardProtocol), "already waiting")
+        queries.received(.keyboardFlags(1))
+        #expect(queries.isWaiting, "the flags come before the attributes, which end the wait")
+        queries.received(.primaryDeviceAttributes([62]))
+        #expect(!queries.isWaiting && queries.deadline == nil)
+        queries.sent(.cursorPosition, at: 2_000)
+        queries.expire(at: 2_499)
+        #expect(queries.isWaiting)
+        queries.expire(at: 2_500)
+        #expect(!queries.isWaiting && queries.unanswered == [.cursorPosition])
+        #expect(!queries.shouldAsk(.cursorPosition), "a terminal that did not answer is not waited for again")
+    }
+
+    @Test("Focus regained checks the current account's tool identities again")
+    func focusRegainedChecksIdentities() throws {
+        let account = try #require(Account.samples.first { !$0.identities.isEmpty })
+        var state = AppState(accounts: Account.samples, saved: SavedState(currentAccount: account.id), size: Size(width: 80, height: 24))
+        #expect(state.update(.focus(false)) == [])
+        #expect(state.update(.focus(true)) == [.checkIdentities(accountID: account.id)])
+    }
+}
+
+/// The sheet as the inline picker opens it (issue 20: its `+ Add account…` row led nowhere).
+struct PickerSheetTests {
+    @Test("A sheet opened without Add account… lists only the accounts, and its last row is the last account")
+    func noAddAccountRow() throws {
+        var state = AppState(accounts: Account.samples, size: Size(width: 80, height: 12))
+        state.openSheet(offeringAddAccount: false)
+        let sheet = try #require(state.sheet)
+        #expect(sheet.rowCount(accounts: Account.samples.count) == Account.samples.count)
+        #expect(sheet.row(Account.samples.count - 1, accounts: Account.samples.count) == .account(Account.samples.count - 1))
+        #expect(!state.render().text.contains("Add account"))
+        var interface = AppState(accounts: Account.samples, size: Size(width: 80, height: 12))
+        interface.openSheet()
+        #expect(interface.render().text.contains("Add account"), "the interface's sheet still offers it")
+    }
+}
