@@ -4,7 +4,7 @@ import PerchIdentities
 import PerchStore
 import PerchTerminal
 
-/// Exit statuses of `perch` (also listed in `--help` and the README).
+/// Exit statuses of `perch` (also listed in `--help` and `docs/command-line.md`).
 public enum ExitStatus {
     public static let ok: Int32 = 0
     /// A request that cannot be met: an unknown or ambiguous account, no current account, a

@@ -66,7 +66,7 @@ public enum JSONValue: Hashable, Sendable {
 }
 
 /// Reads and checks the tool identity keys of an account (`git`, `ssh`, `kube`, `gcloud`, `aws`,
-/// `gh`, `env`; see the README's "Tool identities"), from values however they were read. Every
+/// `gh`, `env`; see `docs/identities.md`), from values however they were read. Every
 /// problem is reported with its JSON path (`accounts[2].kube.context: missing (required)`), as
 /// the rest of the config's.
 public enum IdentityConfig {

@@ -27,7 +27,7 @@ public enum IdentityTool: String, CaseIterable, Hashable, Sendable, Codable, Com
 /// Who an account is in the tools people switch daily, all optional (an account without any
 /// works as before): the git author, the SSH key for some hosts, the Kubernetes context, the
 /// gcloud configuration, the AWS profile, the GitHub CLI user and environment variables. See
-/// the README's "Tool identities".
+/// `docs/identities.md`.
 public struct ToolIdentities: Hashable, Sendable {
     /// `git`: the author and signing key, written to Perch's own include file.
     public struct Git: Hashable, Sendable {
