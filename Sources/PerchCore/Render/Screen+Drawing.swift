@@ -13,6 +13,37 @@ extension Screen {
         }
     }
 
+    /// Writes `text` as ``put(_:column:row:style:width:)`` does, with the characters at
+    /// `marked` (indices of grapheme clusters, ascending; a filter's matched letters) in
+    /// `markStyle`; returns the column after the last one written. A text cut to fit (ending in
+    /// `…`) has its marks inside the part shown.
+    @discardableResult
+    mutating func put(
+        _ text: String, column: Int, row: Int, style: Style = .plain, width: Int? = nil, marking marked: [Int], with markStyle: Style
+    ) -> Int {
+        guard !marked.isEmpty else { return put(text, column: column, row: row, style: style, width: width) }
+        let limit = width.map { column + $0 } ?? size.width
+        let fitted = DisplayWidth.fits(text, in: limit - column) ? text : DisplayWidth.truncated(text, to: limit - column)
+        var x = column
+        var run = ""
+        var runMarked = false
+        var next = 0
+        // The `…` of a cut text stands for what is hidden: never marked.
+        let shown = fitted != text ? fitted.count - 1 : Int.max
+        for (index, character) in fitted.enumerated() {
+            while next < marked.count && marked[next] < index { next += 1 }
+            let isMarked = next < marked.count && marked[next] == index && index < shown
+            if isMarked != runMarked && !run.isEmpty {
+                x = put(run, column: x, row: row, style: runMarked ? markStyle : style, width: limit - x)
+                run = ""
+            }
+            runMarked = isMarked
+            run.append(character)
+        }
+        if !run.isEmpty { x = put(run, column: x, row: row, style: runMarked ? markStyle : style, width: limit - x) }
+        return x
+    }
+
     /// A box: `rect` cleared, with a border of rounded lines.
     mutating func box(_ rect: Rect, style: Style = .dim) {
         guard rect.width >= 2, rect.height >= 2 else { return }
