@@ -107,6 +107,7 @@ public enum PerchApp {
             longPressMilliseconds: settings.values.longPressMilliseconds, configDescription: config.description, statePath: paths.state,
             settingsPath: settingsPath)
         info.keyHold = keyHold
+        info.usesSampleAccounts = config.path == nil
         // The history is for Stats: one that cannot be read shows as none.
         let history = SwitchHistory(records: (try? store.history.read()) ?? [])
         let state = AppState(

@@ -91,7 +91,9 @@ struct FuzzyMatcherTests {
         let rows = SearchIndex(accounts).matches(pattern, among: accounts.indices)
         let scores = rows.map { row -> Int in
             guard case .account(let i) = row else { return -1 }
-            return max(FuzzyMatcher.score(pattern, in: accounts[i].name) ?? -1, accounts[i].handle.flatMap { FuzzyMatcher.score(pattern, in: $0) } ?? -1)
+            return max(
+                FuzzyMatcher.score(pattern, in: accounts[i].name) ?? -1,
+                accounts[i].handle.flatMap { FuzzyMatcher.score(pattern, in: $0) } ?? -1)
         }
         #expect(rows.count == 4, "Nothing has no w")
         #expect(scores == scores.sorted(by: >), "\(rows) \(scores)")
@@ -105,12 +107,20 @@ struct FuzzyMatcherTests {
         let indices: [Int32] = [0, 1, 2, 3, 4, 5, 6]
         let sameLength = [UInt8](repeating: 4, count: 7)
         let wide: [Int32] = [5, 9, 5, 1, 9, 70_000, 5]
-        #expect(SearchIndex.rankedRows(scores: wide, lengths: sameLength, indices: indices) == [5, 1, 4, 0, 2, 6, 3].map { .account($0) }, "wide range: sorted")
+        #expect(
+            SearchIndex.rankedRows(scores: wide, lengths: sameLength, indices: indices) == [5, 1, 4, 0, 2, 6, 3].map { .account($0) },
+            "wide range: sorted")
         let narrow: [Int32] = [5, 9, 5, 1, 9, 7, 5]
-        #expect(SearchIndex.rankedRows(scores: narrow, lengths: sameLength, indices: indices) == [1, 4, 5, 0, 2, 6, 3].map { .account($0) }, "counting sort")
+        #expect(
+            SearchIndex.rankedRows(scores: narrow, lengths: sameLength, indices: indices) == [1, 4, 5, 0, 2, 6, 3].map { .account($0) },
+            "counting sort")
         let lengths: [UInt8] = [9, 3, 2, 1, 3, 1, 255]
-        #expect(SearchIndex.rankedRows(scores: narrow, lengths: lengths, indices: indices) == [1, 4, 5, 2, 0, 6, 3].map { .account($0) }, "shorter first among equal scores")
-        #expect(SearchIndex.rankedRows(scores: wide, lengths: lengths, indices: indices) == [5, 1, 4, 2, 0, 6, 3].map { .account($0) }, "the sorted path agrees")
+        #expect(
+            SearchIndex.rankedRows(scores: narrow, lengths: lengths, indices: indices) == [1, 4, 5, 2, 0, 6, 3].map { .account($0) },
+            "shorter first among equal scores")
+        #expect(
+            SearchIndex.rankedRows(scores: wide, lengths: lengths, indices: indices) == [5, 1, 4, 2, 0, 6, 3].map { .account($0) },
+            "the sorted path agrees")
     }
 
     @Test("equal scores put the shorter text first, as fzf's --tiebreak=length: /WOR lists Work before Mixed Work")

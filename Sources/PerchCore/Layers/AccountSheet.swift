@@ -265,7 +265,8 @@ extension AccountSheet {
             }
         }
         let grabber = " ━━━━━━ "
-        frame.screen.put(grabber, column: box.x + max(0, (box.width - DisplayWidth.columns(of: grabber)) / 2), row: layout.top, style: .bold)
+        frame.screen.put(
+            grabber, column: box.x + max(0, (box.width - DisplayWidth.columns(of: grabber)) / 2), row: layout.top, style: .bold)
         guard layout.height >= 2 else { return }
         let accounts = context.accounts.accounts
         let count = rowCount(accounts: accounts.count)

@@ -10,6 +10,9 @@ public struct RunInfo: Hashable, Sendable {
     public var settingsPath: String
     /// How a key hold is recognised in this terminal.
     public var keyHold: KeyHoldMode = .autoRepeat
+    /// Whether the accounts are the embedded samples (there is no config file yet); Overview
+    /// says so.
+    public var usesSampleAccounts = false
 
     public init(
         longPressMilliseconds: Int64 = 500, configDescription: String = "embedded sample accounts", statePath: String = "",

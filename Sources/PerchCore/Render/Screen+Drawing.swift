@@ -57,6 +57,34 @@ extension Screen {
         }
     }
 
+    /// Blanks the letters and digits of words that `rects` (boxes about to be drawn over the
+    /// screen) cut at their left and right edges, so that no stray letter stands beside a box's
+    /// border: on each row of a box, the cells beside it up to the nearest one that is not a
+    /// letter or a digit (a space, a rule, another border). Cells inside any of `rects` are kept.
+    mutating func clearCutWords(beside rects: [Rect]) {
+        func inside(_ column: Int, _ row: Int) -> Bool { rects.contains { $0.contains(Position(column: column, row: row)) } }
+        func isWordCell(_ column: Int, _ row: Int) -> Bool {
+            guard column >= 0, column < size.width, !inside(column, row) else { return false }
+            let cell = self[column, row]
+            if cell.isContinuation { return true }
+            return cell.character.isLetter || cell.character.isNumber
+        }
+        for rect in rects where rect.width > 0 {
+            for row in max(0, rect.y)..<min(size.height, rect.maxY) {
+                var column = rect.maxX
+                while isWordCell(column, row) {
+                    set(column: column, row: row, Cell(ascii: 0x20, style: self[column, row].style))
+                    column += 1
+                }
+                column = rect.x - 1
+                while isWordCell(column, row) {
+                    set(column: column, row: row, Cell(ascii: 0x20, style: self[column, row].style))
+                    column -= 1
+                }
+            }
+        }
+    }
+
     /// Dims everything drawn so far: the screen behind a context menu or an alert.
     mutating func dimAll() {
         restyle(Rect(x: 0, y: 0, width: size.width, height: size.height)) { style in
