@@ -46,7 +46,7 @@ public struct SearchIndex: Hashable, Sendable {
         var scores: [Int32] = []
         var lengths: [UInt8] = []
         var indices: [Int32] = []
-        var scratch = FuzzyMatcher.Scratch()
+        let scratch = FuzzyMatcher.Scratch(pattern)
         storage.bytes.withUnsafeBufferPointer { bytes in
             storage.classes.withUnsafeBufferPointer { classes in
                 storage.starts.withUnsafeBufferPointer { starts in
@@ -54,8 +54,10 @@ public struct SearchIndex: Hashable, Sendable {
                         let nameStart = starts[2 * index]
                         let handleStart = starts[2 * index + 1]
                         let handleEnd = starts[2 * index + 2]
-                        let name = FuzzyMatcher.align(pattern, bytes, classes, nameStart, handleStart, &scratch)
-                        let handle = FuzzyMatcher.align(pattern, bytes, classes, handleStart, handleEnd, &scratch)
+                        let name = FuzzyMatcher.align(bytes, classes, nameStart, handleStart, scratch)
+                        // A handle can only tie a name that scored the most possible, and the name wins ties.
+                        let handle =
+                            name == scratch.bestPossible ? nil : FuzzyMatcher.align(bytes, classes, handleStart, handleEnd, scratch)
                         if name == nil && handle == nil { continue }
                         let byHandle = (handle ?? -1) > (name ?? -1)
                         scores.append(byHandle ? handle! : name!)
