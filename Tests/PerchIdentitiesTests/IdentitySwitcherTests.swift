@@ -79,9 +79,10 @@ struct IdentitySwitcherTests {
         #expect(check?.actual == "other on github.com")
     }
 
-    @Test("git: Perch's include file is written; after perch setup git, git config user.email in HOME prints the account's")
+    @Test(
+        "git: Perch's include file is written; after perch setup git, git config user.email in HOME prints the account's",
+        .enabled(if: ScratchHome.installed("git"), "git is not installed"))
     func git() throws {
-        guard ScratchHome.installed("git") else { return }
         let scratch = try ScratchHome()
         try scratch.write("[user]\n\tname = Someone\n", to: ".gitconfig")
         let account = Account.with("w", ToolIdentities(git: .init(name: "Ada \"W\"", email: "ada@work.example")))
@@ -118,9 +119,10 @@ struct IdentitySwitcherTests {
         #expect(scratch.read(".gitconfig")?.contains("perch") == false)
     }
 
-    @Test("ssh: after perch setup ssh, ssh -G shows the account's identity file; --undo removes exactly the two lines")
+    @Test(
+        "ssh: after perch setup ssh, ssh -G shows the account's identity file; --undo removes exactly the two lines",
+        .enabled(if: ScratchHome.installed("ssh"), "ssh is not installed"))
     func ssh() throws {
-        guard ScratchHome.installed("ssh") else { return }
         let scratch = try ScratchHome()
         let own = "Host old\n  User me\n"
         try scratch.write(own, to: ".ssh/config")
@@ -201,9 +203,10 @@ struct IdentitySwitcherTests {
 
 @Suite("Real kubectl and gcloud against a scratch KUBECONFIG and CLOUDSDK_CONFIG", .serialized)
 struct RealToolTests {
-    @Test("kubectl: use-context through the real program changes the scratch kubeconfig only")
+    @Test(
+        "kubectl: use-context through the real program changes the scratch kubeconfig only",
+        .enabled(if: ScratchHome.installed("kubectl"), "kubectl is not installed"))
     func realKubectl() throws {
-        guard ScratchHome.installed("kubectl") else { return }
         let scratch = try ScratchHome(fakes: [])
         try scratch.writeKubeconfig(current: "dev")
         let account = Account.with("w", ToolIdentities(kube: .init(context: "prod", namespace: "api")))
@@ -216,9 +219,10 @@ struct RealToolTests {
         #expect(scratch.switcher(timeout: 30_000).check(account).first?.matches == false)
     }
 
-    @Test("gcloud: configurations activate through the real program writes the scratch active_config")
+    @Test(
+        "gcloud: configurations activate through the real program writes the scratch active_config",
+        .enabled(if: ScratchHome.installed("gcloud"), "gcloud is not installed"))
     func realGcloud() throws {
-        guard ScratchHome.installed("gcloud") else { return }
         let scratch = try ScratchHome(fakes: [])
         guard scratch.run("gcloud", ["config", "configurations", "create", "work", "--no-activate", "--quiet"]) != nil else {
             Issue.record("gcloud could not create a configuration in the scratch folder")
