@@ -108,7 +108,7 @@ struct CommandLineTool {
             text += "\n"
         }
         console.write(text)
-        if config.path == nil { console.error(Self.samplesNote) }
+        if config.path == nil, console.outputFailure == nil, !console.outputClosed { console.error(Self.samplesNote) }
         return ExitStatus.ok
     }
 
