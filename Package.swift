@@ -29,9 +29,9 @@ let package = Package(
         .executableTarget(name: "perch", dependencies: ["PerchApp"]),
         // In-process figures for `make bench` (bench/bench.py runs it and prints the table).
         .executableTarget(
-            name: "PerchBench", dependencies: ["PerchCore", "PerchStore", "PerchTerminal"], path: "bench/PerchBench"),
+            name: "PerchBench", dependencies: ["PerchCore", "PerchStore", "PerchIdentities", "PerchTerminal"], path: "bench/PerchBench"),
         .testTarget(name: "PerchCoreTests", dependencies: ["PerchCore"], exclude: ["Golden"]),
-        .testTarget(name: "PerchStoreTests", dependencies: ["PerchStore", "PerchCore"]),
+        .testTarget(name: "PerchStoreTests", dependencies: ["PerchStore", "PerchCore", "PerchIdentities"]),
         .testTarget(name: "PerchIdentitiesTests", dependencies: ["PerchIdentities", "PerchStore", "PerchCore"]),
         .testTarget(name: "PerchAppTests", dependencies: ["PerchApp", "PerchCore", "PerchStore", "PerchTerminal"]),
         .testTarget(name: "EndToEndTests", exclude: ["Golden", "RealTerminal/kitty_hold.py"]),

@@ -525,10 +525,76 @@ class Bench:
                  ok=p99(delays) <= 2)
         session.quit()
 
+    def switch_tools(self):
+        """A whole `perch switch` with git, ssh, kube, gcloud, aws, docker and env identities,
+        back and forth between two accounts, timed as whole processes; beside it, one `gcloud
+        config configurations activate` (what a switch started before the gcloud file was written
+        directly). Real git, kubectl and gcloud where installed, fakes where not (docker always)."""
+        def perch(*arguments):
+            return [PERCH] + list(arguments)
+
+        home = os.path.join(self.scratch, "switch-home")
+        bin_dir = os.path.join(home, "bin")
+        for folder in (bin_dir, os.path.join(home, ".kube"), os.path.join(home, "gcloud", "configurations"), os.path.join(home, "config", "perch")):
+            os.makedirs(folder, exist_ok=True)
+        env = dict(self.env, HOME=home, XDG_CONFIG_HOME=os.path.join(home, "config"), XDG_STATE_HOME=os.path.join(home, "state"),
+                   KUBECONFIG=os.path.join(home, ".kube", "config"), CLOUDSDK_CONFIG=os.path.join(home, "gcloud"),
+                   GIT_CONFIG_NOSYSTEM="1", PATH=bin_dir + ":/usr/local/bin:/usr/bin:/bin")
+        with open(env["KUBECONFIG"], "w") as f:
+            f.write("apiVersion: v1\nkind: Config\nclusters:\n- cluster:\n    server: https://127.0.0.1:1\n  name: c\ncontexts:\n"
+                    "- context:\n    cluster: c\n    user: u\n  name: dev\n- context:\n    cluster: c\n    user: u\n  name: prod\n"
+                    "current-context: dev\nusers:\n- name: u\n  user: {}\n")
+        for name in ("default", "work", "home"):
+            with open(os.path.join(home, "gcloud", "configurations", "config_" + name), "w") as f:
+                f.write("[core]\naccount = ada@%s\n" % name)
+        docker = os.path.join(bin_dir, "docker")
+        with open(docker, "w") as f:
+            f.write('#!/bin/sh\ncase "$1 $2" in "context use") printf %s "$3" > "$HOME/docker-context" ;; '
+                    '"context show") cat "$HOME/docker-context" 2>/dev/null || echo default ;; esac\n')
+        os.chmod(docker, 0o755)
+        fakes = []
+        if not shutil.which("kubectl", path="/usr/local/bin:/usr/bin:/bin"):
+            fakes.append("kubectl")
+            with open(os.path.join(bin_dir, "kubectl"), "w") as f:
+                f.write("#!/bin/sh\nexit 0\n")
+            os.chmod(os.path.join(bin_dir, "kubectl"), 0o755)
+        accounts = []
+        for id, context, gcloud, docker_context in (("x", "prod", "work", "remote"), ("y", "dev", "home", "default")):
+            accounts.append(
+                '{"id": "%s", "name": "%s", "git": {"email": "ada@%s.example"}, "ssh": {"host": "github.com", "identityFile": "~/.ssh/id_%s"}, '
+                '"kube": {"context": "%s", "namespace": "ns-%s"}, "gcloud": "%s", "aws": "%s-admin", "docker": "%s", "env": {"TEAM": "%s"}}'
+                % (id, id.upper(), id, id, context, id, gcloud, id, docker_context, id))
+        with open(os.path.join(home, "config", "perch", "accounts.json"), "w") as f:
+            f.write('{"version": 1, "accounts": [%s]}' % ", ".join(accounts))
+        subprocess.run(perch("setup", "git", "--yes"), env=env, capture_output=True)
+        subprocess.run(perch("setup", "ssh", "--yes"), env=env, capture_output=True)
+        samples = []
+        for run in range(self.runs(30)):
+            target = "x" if run % 2 == 0 else "y"
+            start = now_ms()
+            result = subprocess.run(perch("switch", target), env=env, capture_output=True)
+            samples.append(now_ms() - start)
+            if result.returncode != 0:
+                raise BenchError("perch switch %s failed: %s" % (target, result.stderr.decode(errors="replace")))
+        note = "real git, kubectl" + (" (fake)" if fakes else "") + ", gcloud file; fake docker; 2 cores"
+        self.row("switch_tools", "perch switch, git+ssh+kube+gcloud+aws+docker+env", "ms", "≤ 100 median", samples=samples,
+                 ok=median(samples) <= 100, note=note)
+        gcloud = shutil.which("gcloud", path="/usr/local/bin:/usr/bin:/bin")
+        if gcloud:
+            activations = []
+            for run in range(self.runs(3)):
+                start = now_ms()
+                subprocess.run([gcloud, "config", "configurations", "activate", "work" if run % 2 else "home", "--quiet"],
+                               env=env, capture_output=True)
+                activations.append(now_ms() - start)
+            self.row("gcloud_activate", "gcloud config configurations activate (for comparison)", "ms", "—", samples=activations,
+                     note="what a switch no longer starts")
+
     def run(self):
         figures = self.in_process()
         self.startup()
         self.current()
+        self.switch_tools()
         self.frames(figures)
         self.sheet(figures)
         self.store(figures)

@@ -36,3 +36,7 @@ short perch_spawnattr_reset_signals(posix_spawnattr_t *attributes) {
     posix_spawnattr_setsigdefault(attributes, &all);
     return POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF;
 }
+
+int perch_spawn_add_chdir(posix_spawn_file_actions_t *actions, const char *path) {
+    return posix_spawn_file_actions_addchdir_np(actions, path);
+}

@@ -284,7 +284,7 @@ public struct CommandLineOptions: Hashable, Sendable {
                 throw UsageError(description: "option --limit needs a whole number of entries (0 or more), not '\(value)'", usage: usage)
             }
             limit = number
-        case .dryRun, .force, .shell, .files, .undo, .write, .yes:
+        case .dryRun, .force, .keepGoing, .shell, .files, .undo, .write, .yes:
             try identity.apply(option, value: value, usage: usage)
         }
     }
@@ -310,7 +310,7 @@ public enum Option: CaseIterable, Hashable, Sendable {
     case help, version, config, state, longPress, keyHold, reduceMotion, exitAfterFirstFrame, json, field, limit
     case format, height, noMouse, theme, since, until, csv
     // Tool identities (CommandLineOptions+Identities.swift).
-    case dryRun, force, shell, files, undo, write, yes
+    case dryRun, force, keepGoing, shell, files, undo, write, yes
 
     static let all = allCases
 
@@ -335,7 +335,7 @@ public enum Option: CaseIterable, Hashable, Sendable {
         case .theme: ["--theme"]
         case .format: ["--format"]
         case .height: ["--height"]
-        case .dryRun, .force, .shell, .files, .undo, .write, .yes: identityNames
+        case .dryRun, .force, .keepGoing, .shell, .files, .undo, .write, .yes: identityNames
         }
     }
 
@@ -350,7 +350,7 @@ public enum Option: CaseIterable, Hashable, Sendable {
         case .keyHold: "MODE"
         case .format: "ids|tsv|json"
         case .shell: "bash|zsh|fish"
-        case .help, .version, .json, .exitAfterFirstFrame, .reduceMotion, .csv, .noMouse, .dryRun, .force, .files, .undo, .write, .yes: nil
+        case .help, .version, .json, .exitAfterFirstFrame, .reduceMotion, .csv, .noMouse, .dryRun, .force, .keepGoing, .files, .undo, .write, .yes: nil
         }
     }
 
@@ -391,7 +391,7 @@ public enum Option: CaseIterable, Hashable, Sendable {
         case .csv: text = "print CSV instead of text"
         case .format: text = "print ids only, tab-separated fields, or JSON"
         case .height: text = "draw the picker in at most N rows (default: fitted, at most half the terminal)"
-        case .dryRun, .force, .shell, .files, .undo, .write, .yes: text = identityHelp
+        case .dryRun, .force, .keepGoing, .shell, .files, .undo, .write, .yes: text = identityHelp
         }
         return left.padded(toColumns: 26) + text
     }
@@ -405,7 +405,7 @@ public enum Command: CaseIterable, Hashable, Sendable {
     case interface, list, current, switchAccount, history, report, initConfig, configPath, configCheck, configEdit
     case pick, completion, manPage, doctor
     // Tool identities (CommandLineOptions+Identities.swift).
-    case status, env, shellInit, setup, importAccounts
+    case status, env, shellInit, setup, importAccounts, undo, reset
 
     static let all = allCases
 
@@ -426,7 +426,7 @@ public enum Command: CaseIterable, Hashable, Sendable {
         case .pick: "pick"
         case .completion: "completion"
         case .manPage: "man-page"
-        case .status, .env, .shellInit, .setup, .importAccounts: identityName
+        case .status, .env, .shellInit, .setup, .importAccounts, .undo, .reset: identityName
         }
     }
 
@@ -438,12 +438,12 @@ public enum Command: CaseIterable, Hashable, Sendable {
         case .current: Option.common + [.json, .field, .help]
         case .history: Option.common + [.json, .limit, .help]
         case .report: Option.common + [.since, .until, .json, .csv, .help]
-        case .switchAccount: Option.common + [.height, .dryRun, .force, .help]
+        case .switchAccount: Option.common + [.height, .dryRun, .force, .keepGoing, .help]
         case .pick: Option.common + [.height, .help]
         case .initConfig, .configPath, .configCheck, .configEdit: Option.common + [.help]
         case .completion, .manPage: [.help]
         case .doctor: Option.common + [.longPress, .keyHold, .help]
-        case .status, .env, .shellInit, .setup, .importAccounts: Option.common + identityOptions + [.help]
+        case .status, .env, .shellInit, .setup, .importAccounts, .undo, .reset: Option.common + identityOptions + [.help]
         }
     }
 
@@ -474,7 +474,7 @@ public enum Command: CaseIterable, Hashable, Sendable {
         case .completion: "print the completion script for bash, zsh or fish"
         case .manPage: "print the manual page (roff), as installed as perch.1"
         case .doctor: "what this terminal gives Perch, and a key-repeat test"
-        case .status, .env, .shellInit, .setup, .importAccounts: identitySummary
+        case .status, .env, .shellInit, .setup, .importAccounts, .undo, .reset: identitySummary
         }
     }
 
@@ -569,7 +569,7 @@ public enum Command: CaseIterable, Hashable, Sendable {
                 + "applies the identities again when the account is already current.\n"
                 + "Exit status 1 for an unknown or ambiguous account (with the nearest ones\n"
                 + "suggested, never switched to) or no previous account."
-        case .status, .env, .shellInit, .setup, .importAccounts:
+        case .status, .env, .shellInit, .setup, .importAccounts, .undo, .reset:
             return identityDetails
         case .history:
             return "Prints `time  source  previous → account`, newest first (at most 10000 are kept).\n"

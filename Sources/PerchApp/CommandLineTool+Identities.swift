@@ -7,34 +7,14 @@ import PerchStore
 /// The tool identity commands: `perch status`, `env`, `shell-init`, `setup`, `import`, and
 /// what `perch switch` does for identities (apply, `--dry-run`).
 extension CommandLineTool {
-    /// The identity switcher for this run: the process's environment, and samples never touch a tool.
-    func switcher(_ config: LoadedConfig) -> IdentitySwitcher {
-        IdentitySwitcher(environment: .current(statePath: paths.state), samplesOnly: config.path == nil)
-    }
-
-    /// Applies `account`'s identities after a saved switch, printing one line per tool; returns
-    /// whether a tool failed.
-    func applyIdentities(_ account: Account, config: LoadedConfig) -> Bool {
-        // Also for an account without identities: Perch's own files of the previous one are emptied.
-        let switcher = switcher(config)
-        var report = switcher.apply(account)
-        report = offerSetup(report, switcher)
-        // Per-shell tools change nothing here (perch env does): they are recorded, not printed.
-        for result in report.results where !result.tool.isPerShell {
-            let line = "  " + shown(result.summary)
-            if result.status == .failed { console.note(line) } else { console.print(line) }
-        }
-        if !report.failures.isEmpty {
-            let tools = report.failures.map(\.tool.rawValue).joined(separator: ", ")
-            console.error("the switch to \(account.id) is saved, but applying \(tools) failed")
-        }
-        return !report.failures.isEmpty
-    }
+    /// The identity switcher for this run: the process's environment, Perch's own files for this
+    /// config (beside its state file when it is not the default one), and samples never touch a tool.
+    func switcher(_ config: LoadedConfig?) -> IdentitySwitcher { PerchApp.identitySwitcher(paths, config: config) }
 
     /// On the first switch that needs it, run from a terminal: asks whether to include Perch's
     /// git or ssh file from the user's own config (`perch setup`), and records the tool as
     /// applied when agreed. Elsewhere (a script, the interface) the result keeps its hint.
-    private func offerSetup(_ report: IdentityReport, _ switcher: IdentitySwitcher) -> IdentityReport {
+    func offerSetup(_ report: IdentityReport, _ switcher: IdentitySwitcher) -> IdentityReport {
         guard isatty(STDIN_FILENO) == 1, isatty(STDOUT_FILENO) == 1 else { return report }
         var report = report
         var changed = false
@@ -64,13 +44,13 @@ extension CommandLineTool {
     func dryRun(to account: Account, state: SavedState, config: LoadedConfig) -> Int32 {
         let current = state.currentAccount.flatMap { id in config.accounts.first { $0.id == id } }
         if current?.id == account.id {
-            console.print("Already on \(describe(account)); the switch would change nothing" + (options.identity.force ? "," : "."))
-            if !options.identity.force { return ExitStatus.ok }
-            console.print("and --force would apply its tool identities again:")
+            console.print(
+                "Already on \(describe(account)); the switch would "
+                    + (options.identity.force ? "apply every tool identity again:" : "put right any tool that changed:"))
         } else {
             console.print("Would switch to \(describe(account))" + (current.map { ", from \(describe($0))" } ?? "") + ".")
         }
-        let lines = switcher(config).plan(account)
+        let lines = switcher(config).plan(account, force: options.identity.force)
         if lines.isEmpty { console.print("  no tool identities: no tool would change") }
         for line in lines { console.print("  " + shown(line)) }
         if account.onSwitch != nil, current?.id != account.id { console.print("  then its onSwitch hook would run") }
@@ -107,12 +87,17 @@ extension CommandLineTool {
         console.print("Current: \(describe(account))")
         if checks.isEmpty { console.print("  no tool identities (see docs/identities.md)") }
         let width = checks.map { $0.tool.rawValue.count }.max() ?? 0
+        var failedWhenApplied = false
         for check in checks {
             let tool = check.tool.rawValue + String(repeating: " ", count: width - check.tool.rawValue.count)
             var text = "  \(check.mark) \(tool)  "
+            let failure = last?.report.results.first { $0.tool == check.tool && $0.status == .failed }
             switch check.matches {
             case true?: text += check.expected
-            case false?: text += "expected \(check.expected), tool reports \(check.actual ?? "nothing")"
+            case false? where failure != nil:
+                failedWhenApplied = true
+                text += "expected \(check.expected): failed when applied (\(failure!.detail)); tool reports \(check.actual ?? "nothing")"
+            case false?: text += "expected \(check.expected), changed since: tool reports \(check.actual ?? "nothing")"
             case nil: text += check.expected
             }
             if let note = check.note { text += "  (\(note))" }
@@ -122,8 +107,10 @@ extension CommandLineTool {
             console.print("Last applied \(last.time):")
             for result in last.report.results { console.print("  " + shown(result.summary)) }
         }
-        if drift {
-            console.error("drift: a tool no longer has the account's identity; `perch switch \(account.id) --force` applies it again")
+        if failedWhenApplied {
+            console.error("a tool failed when the switch was applied (kept with --keep-going); fix what its error says, then `perch switch \(account.id)`")
+        } else if drift {
+            console.error("drift: a tool no longer uses the account's identity; `perch switch \(account.id)` puts right what changed (see each note)")
         }
         return drift ? ExitStatus.unmet : ExitStatus.ok
     }
@@ -161,21 +148,13 @@ extension CommandLineTool {
     // MARK: perch setup
 
     func setup() -> Int32 {
-        guard let tool = options.operand.flatMap(IdentityTool.init(rawValue:)) else { return ExitStatus.usage }
-        // Setting up is asked for by name, so it needs no config: the files are Perch's own.
-        let switcher = IdentitySwitcher(environment: .current(statePath: paths.state))
-        let what = IdentitySetup.describe(tool, undo: options.identity.undo, switcher)
-        if !options.identity.yes {
-            guard isatty(STDIN_FILENO) == 1 else {
-                console.error("perch setup \(tool.rawValue) would \(what); run it again with --yes to agree")
-                return ExitStatus.unmet
-            }
-            console.write("Perch will \(what).\nGo ahead? [y/N] ")
-            guard let answer = readLine(), answer.lowercased().hasPrefix("y") else {
-                console.print("Nothing changed.")
-                return ExitStatus.unmet
-            }
+        guard let tool = options.operand.map(IdentityTool.init(rawValue:)) else {
+            return options.identity.undo ? reset() : ExitStatus.usage
         }
+        // Setting up is asked for by name, so it needs no config: the files are Perch's own.
+        let switcher = switcher(nil)
+        let what = IdentitySetup.describe(tool, undo: options.identity.undo, switcher)
+        guard consent("perch setup \(tool.rawValue)", would: what) else { return ExitStatus.unmet }
         switch IdentitySetup.run(tool, undo: options.identity.undo, switcher) {
         case .changed(let message):
             console.print(shown(message.prefix(1).uppercased() + message.dropFirst()) + ".")
@@ -187,6 +166,22 @@ extension CommandLineTool {
             console.error("perch setup \(tool.rawValue): \(message)")
             return ExitStatus.unmet
         }
+    }
+
+    /// Whether the user agrees to what `command` would do: `--yes`, or "y" at a terminal's
+    /// question; without a terminal it says how to agree. Says "Nothing changed." on a no.
+    func consent(_ command: String, would what: String) -> Bool {
+        if options.identity.yes { return true }
+        guard isatty(STDIN_FILENO) == 1 else {
+            console.error("\(command) would \(what); run it again with --yes to agree")
+            return false
+        }
+        console.write("Perch will \(what).\nGo ahead? [y/N] ")
+        guard let answer = readLine(), answer.lowercased().hasPrefix("y") else {
+            console.print("Nothing changed.")
+            return false
+        }
+        return true
     }
 
     // MARK: perch import

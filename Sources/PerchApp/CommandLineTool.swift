@@ -18,6 +18,9 @@ struct CommandLineTool {
     }
 
     func run() -> Int32 {
+        // A switch whose process was killed between its journal and its commit is put right
+        // first, whatever the command (one access(2) when there is none).
+        if ![.completion, .manPage, .configPath, .shellInit].contains(options.command) { recoverInterruptedSwitch() }
         switch options.command {
         case .interface: return ExitStatus.usage
         case .list: return list()
@@ -42,6 +45,8 @@ struct CommandLineTool {
         case .shellInit: return shellInit()
         case .setup: return setup()
         case .importAccounts: return importAccounts()
+        case .undo: return undo()
+        case .reset: return reset()
         }
     }
 
@@ -198,40 +203,6 @@ struct CommandLineTool {
         guard let state = loadState(config, repair: repair) else { return ExitStatus.unmet }
         if options.identity.dryRun { return dryRun(to: account, state: state, config: config) }
         return perform(account, config: config)
-    }
-
-    /// Records the switch to `account`, prints what changed, applies its tool identities and
-    /// runs its hook; returns the exit status.
-    func perform(_ account: Account, config: LoadedConfig) -> Int32 {
-        if options.identity.dryRun {  // picked in the inline picker with --dry-run
-            guard let state = loadState(config) else { return ExitStatus.unmet }
-            return dryRun(to: account, state: state, config: config)
-        }
-        let outcome: StateStore.SwitchOutcome
-        do {
-            outcome = try StateStore(path: paths.state).recordSwitch(to: account.id, source: .cli)
-        } catch {
-            console.error("could not save the switch: \(error)")
-            return ExitStatus.unmet
-        }
-        if let warning = outcome.warning { console.error(warning) }
-        guard outcome.changed || options.identity.force else {
-            console.print("Already on \(describe(account)); nothing changed.")
-            return ExitStatus.ok
-        }
-        if outcome.changed {
-            let previous = outcome.previous.flatMap { id in config.accounts.first { $0.id == id } }
-            console.print("Switched to \(describe(account))" + (previous.map { ", was \(describe($0))" } ?? "") + ".")
-        } else {
-            console.print("Already on \(describe(account)); applying its tool identities again.")
-        }
-        // The same function the interface's worker calls, before the hook.
-        let toolsFailed = applyIdentities(account, config: config)
-        guard outcome.changed, let command = account.onSwitch else { return toolsFailed ? ExitStatus.hookFailed : ExitStatus.ok }
-        let result = HookProcess.run(command, account: account, previous: outcome.previous)
-        guard let failure = result.failure else { return toolsFailed ? ExitStatus.hookFailed : ExitStatus.ok }
-        console.error("the switch to \(account.id) is saved, but its onSwitch hook \(failure)")
-        return ExitStatus.hookFailed
     }
 
     private func history() -> Int32 {

@@ -1,3 +1,5 @@
+import PerchIdentities
+
 /// The manual page `perch.1`, in man(7) format, generated from the command table (``Command``,
 /// ``Option``) and the program's help, so it says what the parser accepts.
 enum ManPage {
@@ -64,6 +66,34 @@ enum ManPage {
             "When set and not empty, the interface draws without colour.",
             ".TP", bold("VISUAL") + ", " + bold("EDITOR"),
             "The editor of " + bold("perch config edit") + " (else " + bold("vi") + ").",
+            ".TP", bold("PERCH_TOOL_TIMEOUT_MS"),
+            "How long one tool's program may run during a switch, in milliseconds (100 to 600000; default 10000).",
+        ]
+        page += [".PP", "Variables that beat a tool's selection: " + bold("perch env") + " unsets them for an account that names the tool,"]
+        page += ["and " + bold("perch status") + " reports them when set:", ".PP", ".nf"]
+        page += ToolAdapters.registry.flatMap { adapter in
+            adapter.overrides.map { escaped("\(adapter.tool.rawValue): \($0.name)" + ($0.unsetByShell ? "" : " (reported only)")) }
+        }
+        page += [
+            ".fi",
+            ".SH SWITCHING",
+            "A switch is all or nothing. Under the state lock Perch plans what each tool should have, writes a journal",
+            "of each tool's state beside the state file (" + italic("state.journal.json") + "), applies and verifies every tool",
+            "that must change (at once, each program with its own timeout), and only when all succeeded records the",
+            "account and the history, then runs the hook. When a tool fails, every tool already changed is put back and",
+            "the account is kept (exit status 3); " + bold("--keep-going") + " keeps a partial switch on purpose.",
+            "A switch killed halfway is rolled back by the next " + bold("perch") + " command, which says so in a line",
+            "with the word \\(lqinterrupted\\(rq.",
+            ".PP",
+            "The first time Perch changes a tool it records what the tool had (" + italic("state.baseline.json") + "): a switch",
+            "to an account naming nothing for that tool gives it back (\\(lqgcloud: back to your own\\(rq), and " + bold("perch reset"),
+            "gives every one back. " + bold("perch undo") + " returns to the account and tool states from before the last",
+            "switch (" + italic("state.undo.json") + "); a second undo redoes.",
+            ".PP",
+            bold("perch setup git") + " puts Perch's include after your own " + bold("[user]") + " and before your " + bold("includeIf"),
+            "rules, so your directory rules still win in their folders; " + bold("perch status") + " says, for the current",
+            "folder, which file git's identity comes from. A run with another " + bold("--config") + " or " + bold("--state"),
+            "keeps its own git and ssh files beside its state file, so it never changes the real identity.",
             ".SH FILES",
             ".TP", italic("$XDG_CONFIG_HOME/perch/accounts.json"),
             "The accounts (default " + italic("~/.config/perch/accounts.json") + "); written by Perch only when asked,",

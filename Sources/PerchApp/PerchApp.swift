@@ -14,6 +14,9 @@ public enum ExitStatus {
     public static let usage: Int32 = 2
     /// A switch was saved but its `onSwitch` hook failed or timed out.
     public static let hookFailed: Int32 = 3
+    /// A tool could not be given the account's identity: the switch was rolled back (every tool
+    /// as it was, the account unchanged), or kept partly with `--keep-going`.
+    public static let toolFailed: Int32 = 3
     /// The output pipe was closed before everything was printed (the work itself was done):
     /// 128 + SIGPIPE, what a shell shows for a program that a closed pipe ended.
     public static let outputClosed: Int32 = 128 + SIGPIPE
@@ -27,6 +30,8 @@ public enum PerchApp {
 
     /// Runs `perch` with `arguments` (without the program name); returns the exit status.
     public static func main(_ arguments: [String]) -> Int32 {
+        // Before any config is read: the tools the config may name.
+        ToolAdapters.install()
         let console = Console()
         let options: CommandLineOptions
         do {
@@ -83,12 +88,14 @@ public enum PerchApp {
             return ExitStatus.usage
         }
         let store = StateStore(path: paths.state)
-        var banner: String?
+        let identities = identitySwitcher(paths, config: config)
+        // A switch left half done by a killed process is put right before the state is read.
+        var banner = identities.session(store: store, source: .tui).recoverInterrupted()
         var saved = SavedState()
         do {
             let loaded = try store.load(accounts: config.accounts)
             saved = loaded.state
-            banner = loaded.warning
+            banner = banner ?? loaded.warning
         } catch {
             banner = "Could not read the state file: \(error)"
         }
@@ -121,7 +128,7 @@ public enum PerchApp {
         let loop = EventLoop(
             state: state, backend: backend, store: store, gestures: gestures, watcher: watcher, configPath: paths.config,
             typedAhead: typedAhead,
-            identities: IdentitySwitcher(environment: .current(statePath: paths.state), samplesOnly: config.path == nil),
+            identities: identities,
             wallClock: { LocalTime.now(monotonic: MonotonicClock.now()) }, settingsPath: settingsPath)
         if options.keyHold == .auto, keyHold == .autoRepeat {
             // A terminal slow to start may answer the query after the probe gave up.
@@ -130,6 +137,26 @@ public enum PerchApp {
         let status = loop.run(exitAfterFirstFrame: options.exitAfterFirstFrame)
         if let failure = loop.failure { printError("perch: " + failure) }
         return status
+    }
+
+    /// The identities of a run with `paths`: the process's environment, Perch's own files for
+    /// this config (beside its state file when it is not the default one, so a throwaway config
+    /// never changes the real identity), and samples never touch a tool.
+    static func identitySwitcher(_ paths: PerchPaths, config: LoadedConfig?) -> IdentitySwitcher {
+        let defaults = PerchPaths()
+        let besideState = paths.config != defaults.config || paths.state != defaults.state
+        return IdentitySwitcher(
+            environment: .current(statePath: paths.state, ownFilesBesideState: besideState), timeout: toolTimeout,
+            samplesOnly: config.map { $0.path == nil } ?? false)
+    }
+
+    /// How long one tool's program may run, in milliseconds: `$PERCH_TOOL_TIMEOUT_MS` (100 to
+    /// 600000), else 10000.
+    static var toolTimeout: Int64 {
+        guard let text = PerchPaths.environment("PERCH_TOOL_TIMEOUT_MS"), let value = Int64(text), (100...600_000).contains(value) else {
+            return ProgramRunner.defaultTimeoutMilliseconds
+        }
+        return value
     }
 
     /// Chooses the key-hold mode for `preference`, asking the terminal (``KeyboardProtocolProbe``)

@@ -10,14 +10,21 @@ public struct IdentityEnvironment: Sendable {
     public var variables: [String: String]
     /// Where Perch's state file is; the results of the last switch are kept beside it.
     public var statePath: String
+    /// Whether Perch's own git and ssh files are kept beside the state file (a run with another
+    /// `--config` or `--state`), not under `$XDG_CONFIG_HOME/perch` (see ``IdentityFiles``).
+    public var ownFilesBesideState: Bool
 
-    public init(variables: [String: String], statePath: String? = nil) {
+    /// - Parameter statePath: the state file; nil for the default one (its own files are then
+    ///   the default ones, unless `ownFilesBesideState` says otherwise).
+    public init(variables: [String: String], statePath: String? = nil, ownFilesBesideState: Bool? = nil) {
         self.variables = variables
-        self.statePath = statePath ?? PerchPaths(lookup: { variables[$0] }).state
+        let defaultState = PerchPaths(lookup: { variables[$0] }).state
+        self.statePath = statePath ?? defaultState
+        self.ownFilesBesideState = ownFilesBesideState ?? (statePath != nil && statePath != defaultState)
     }
 
     /// The process's own environment.
-    public static func current(statePath: String? = nil) -> IdentityEnvironment {
+    public static func current(statePath: String? = nil, ownFilesBesideState: Bool? = nil) -> IdentityEnvironment {
         var variables: [String: String] = [:]
         var entry = environ
         while let pointer = entry.pointee {
@@ -27,7 +34,7 @@ public struct IdentityEnvironment: Sendable {
             }
             entry += 1
         }
-        return IdentityEnvironment(variables: variables, statePath: statePath)
+        return IdentityEnvironment(variables: variables, statePath: statePath, ownFilesBesideState: ownFilesBesideState)
     }
 
     public subscript(_ name: String) -> String? {

@@ -5,48 +5,35 @@ import PerchStore
 /// gcloud configurations, AWS profiles, gh hosts and users, git identities of the global config
 /// and its `includeIf` files), grouped by tool, with ids derived from the names and made unique.
 public enum IdentityImport {
-    /// The proposed accounts, kube first, then gcloud, AWS, gh and git; identities already named
-    /// by an account of `existing` are left out, and no id repeats one of `existing`.
+    /// The proposed accounts, one per identity a tool holds, tool by tool in the order of
+    /// ``ToolAdapters/registry`` (each adapter's ``ToolAdapter/importCandidates(in:)``);
+    /// identities already named by an account of `existing` are left out, and no id repeats one
+    /// of `existing`.
     public static func propose(_ environment: IdentityEnvironment, existing: [Account]) -> [Account] {
         var taken = Set(existing.map(\.id))
         var proposals: [Account] = []
-        func add(_ base: String, name: String, group: String, handle: String? = nil, _ identities: ToolIdentities) {
-            let id = uniqueID(base, taken: &taken)
-            proposals.append(Account(id: id, name: name, handle: handle, group: group, identities: identities))
-        }
-        let known = existing.map(\.identities)
-        for context in ToolReaders.kubeContexts(environment) where !known.contains(where: { $0.kube?.context == context }) {
-            add("kube-" + context, name: context, group: "Kubernetes", ToolIdentities(kube: .init(context: context)))
-        }
-        for name in ToolReaders.gcloudConfigurations(environment) where !known.contains(where: { $0.gcloud == name }) {
-            add("gcloud-" + name, name: name, group: "gcloud", ToolIdentities(gcloud: name))
-        }
-        for profile in ToolReaders.awsProfiles(environment) where !known.contains(where: { $0.aws == profile }) {
-            add("aws-" + profile, name: profile, group: "AWS", ToolIdentities(aws: profile))
-        }
-        for host in ToolReaders.ghHosts(environment) {
-            let users = host.users.isEmpty ? host.active.map { [$0] } ?? [] : host.users
-            for user in users where !known.contains(where: { $0.gh?.user == user && $0.gh?.hostname == host.host }) {
-                let gh = ToolIdentities.GitHub(user: user, host: host.host == "github.com" ? nil : host.host)
-                add("gh-" + user, name: "\(user) on \(host.host)", group: "GitHub", handle: "@" + user, ToolIdentities(gh: gh))
+        let context = ToolContext(environment: environment)
+        let known = Set(existing.flatMap(\.identities.settings))
+        for adapter in ToolAdapters.registry {
+            for candidate in adapter.importCandidates(in: context) where !known.contains(candidate.setting) {
+                let id = uniqueID(candidate.idBase, taken: &taken)
+                proposals.append(
+                    Account(
+                        id: id, name: candidate.name, handle: candidate.handle, group: candidate.group,
+                        identities: ToolIdentities([candidate.setting])))
             }
-        }
-        for git in gitIdentities(environment) where !known.contains(where: { $0.git?.email == git.email && $0.git?.name == git.name }) {
-            let label = git.email ?? git.name ?? "git"
-            let base = git.email.map { String($0.split(separator: "@").last ?? "") } ?? label
-            add("git-" + base, name: label, group: "git", ToolIdentities(git: git))
         }
         return proposals
     }
 
     /// The git identities of the global config (`user.*`) and of each file its `includeIf.*.path`
     /// names, without repeats.
-    static func gitIdentities(_ environment: IdentityEnvironment) -> [ToolIdentities.Git] {
-        func identity(_ arguments: [String]) -> ToolIdentities.Git? {
+    static func gitIdentities(_ environment: IdentityEnvironment) -> [GitAdapter.Setting] {
+        func identity(_ arguments: [String]) -> GitAdapter.Setting? {
             let run = ProgramRunner.run(
                 "git", ["config"] + arguments + ["--get-regexp", "^user\\.(name|email|signingkey)$"], in: environment)
             guard let output = run.output else { return nil }
-            var git = ToolIdentities.Git()
+            var git = GitAdapter.Setting()
             for line in output.split(whereSeparator: \.isNewline) {
                 let parts = line.split(separator: " ", maxSplits: 1)
                 let value = parts.count > 1 ? String(parts[1]) : ""
@@ -57,9 +44,9 @@ public enum IdentityImport {
                 default: break
                 }
             }
-            return git == ToolIdentities.Git() ? nil : git
+            return git == GitAdapter.Setting() ? nil : git
         }
-        var found: [ToolIdentities.Git] = []
+        var found: [GitAdapter.Setting] = []
         if let global = identity(["--global", "--no-includes"]) { found.append(global) }
         let includes = ProgramRunner.run("git", ["config", "--global", "--get-regexp", "^includeif\\..*\\.path$"], in: environment)
         for line in (includes.output ?? "").split(whereSeparator: \.isNewline) {

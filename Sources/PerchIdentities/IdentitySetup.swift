@@ -21,9 +21,16 @@ public enum IdentitySetup {
     /// What `perch setup TOOL` would change, in one sentence (shown before asking).
     public static func describe(_ tool: IdentityTool, undo: Bool, _ switcher: IdentitySwitcher) -> String {
         let files = switcher.files
+        let environment = switcher.environment
+        let include = GitConfigFile.shown(files.gitInclude, environment)
+        let gitConfig = GitConfigFile.shown(files.userGitConfig, environment)
         switch (tool, undo) {
-        case (.git, false): return "add include.path = \(files.gitInclude) to your global git config (git config --global --add)"
-        case (.git, true): return "remove include.path = \(files.gitInclude) from your global git config"
+        case (.git, false):
+            let text = (try? FileSystem.read(files.userGitConfig)).map { String(decoding: $0, as: UTF8.self) } ?? ""
+            guard let placed = GitConfigFile.placingInclude(in: text, include: files.gitInclude, shownInclude: include, environment: environment)
+            else { return "leave \(gitConfig) as it is (it already includes \(include) in the right place)" }
+            return "put `[include] path = \(include)` in \(gitConfig) \(placed.where)"
+        case (.git, true): return "remove the include of \(include) from \(gitConfig)"
         case (.ssh, false): return "add `Include \(files.sshInclude)` at the top of \(files.userSSHConfig)"
         default: return "remove the `Include \(files.sshInclude)` line Perch added to \(files.userSSHConfig)"
         }
@@ -33,45 +40,67 @@ public enum IdentitySetup {
     public static func run(_ tool: IdentityTool, undo: Bool, _ switcher: IdentitySwitcher) -> Outcome {
         switch tool {
         case .git: return undo ? undoGit(switcher) : setUpGit(switcher)
-        case .ssh: return undo ? undoSSH(switcher) : setUpSSH(switcher)
+        case .ssh: return undo ? undoSSH(switcher.context) : setUpSSH(switcher.context)
         default: return .failed("only git and ssh need setting up")
         }
     }
 
+    /// Places Perch's include in the user's global git config after their plain `[user]` and
+    /// before their `includeIf` rules (moving it there when it was elsewhere, as after `git
+    /// config --global user.email …` appended a `[user]` below it), written atomically with the
+    /// file's mode kept.
     private static func setUpGit(_ switcher: IdentitySwitcher) -> Outcome {
-        let file = switcher.files.gitInclude
-        switch switcher.gitIncludeState() {
-        case .included: return .unchanged("your global git config already includes \(file)")
-        case .unknown(let why): return .failed(why)
-        case .notIncluded: break
-        }
+        let files = switcher.files
+        let environment = switcher.environment
+        let include = GitConfigFile.shown(files.gitInclude, environment)
+        let gitConfig = GitConfigFile.shown(files.userGitConfig, environment)
         // The file must exist for git not to complain; an empty one changes nothing.
-        if access(file, F_OK) != 0 {
-            do { try FileSystem.writeAtomically(Array("# Written by Perch; replaced at each switch.\n".utf8), to: file, mode: 0o644) } catch
-            {
+        if access(files.gitInclude, F_OK) != 0 {
+            do { try FileSystem.writeAtomically(Array(GitAdapter.ownText.utf8), to: files.gitInclude, mode: 0o644) } catch {
                 return .failed("\(error)")
             }
         }
-        let run = ProgramRunner.run(
-            "git", ["config", "--global", "--add", "include.path", file], in: switcher.environment, timeout: switcher.timeout)
-        if let failure = run.failure { return .failed("git config --global --add include.path: \(failure)") }
-        return .changed("added include.path = \(file) to your global git config")
+        let existing: FileContents?
+        do {
+            existing = try FileSystem.readContents(files.userGitConfig)
+        } catch {
+            guard error.isNotFound else { return .failed("\(error)") }
+            existing = nil
+        }
+        let text = existing.map { String(decoding: $0.bytes, as: UTF8.self) } ?? ""
+        guard let placed = GitConfigFile.placingInclude(in: text, include: files.gitInclude, shownInclude: include, environment: environment)
+        else { return .unchanged("\(gitConfig) already includes \(include) in the right place") }
+        do {
+            try FileSystem.writeAtomically(Array(placed.text.utf8), to: files.userGitConfig, mode: mode_t(existing?.mode ?? 0o644))
+        } catch {
+            return .failed("\(error)")
+        }
+        return .changed("put `[include] path = \(include)` in \(gitConfig) \(placed.where)")
     }
 
     private static func undoGit(_ switcher: IdentitySwitcher) -> Outcome {
-        let file = switcher.files.gitInclude
-        guard switcher.gitIncludeState() == .included else { return .unchanged("your global git config does not include \(file)") }
-        let run = ProgramRunner.run(
-            "git", ["config", "--global", "--fixed-value", "--unset-all", "include.path", file], in: switcher.environment,
-            timeout: switcher.timeout)
-        if let failure = run.failure { return .failed("git config --global --unset-all include.path: \(failure)") }
-        return .changed("removed include.path = \(file) from your global git config")
+        let files = switcher.files
+        let environment = switcher.environment
+        let include = GitConfigFile.shown(files.gitInclude, environment)
+        guard let contents = try? FileSystem.readContents(files.userGitConfig) else {
+            return .unchanged("your global git config does not include \(include)")
+        }
+        let text = String(decoding: contents.bytes, as: UTF8.self)
+        let kept = GitConfigFile.removingInclude(from: text, include: files.gitInclude, environment: environment).map { String($0.text) }
+            .joined(separator: "\n")
+        guard kept != text else { return .unchanged("your global git config does not include \(include)") }
+        do {
+            try FileSystem.writeAtomically(Array(kept.utf8), to: files.userGitConfig, mode: mode_t(contents.mode))
+        } catch {
+            return .failed("\(error)")
+        }
+        return .changed("removed the include of \(include) from \(GitConfigFile.shown(files.userGitConfig, environment))")
     }
 
     /// Whether `~/.ssh/config` has Perch's `Include` line.
-    public static func sshIncluded(_ switcher: IdentitySwitcher) -> Bool {
-        guard let text = ToolReaders.read(switcher.files.userSSHConfig) else { return false }
-        return text.split(whereSeparator: \.isNewline).contains { includeTarget($0) == switcher.files.sshInclude }
+    public static func sshIncluded(_ context: ToolContext) -> Bool {
+        guard let text = ToolReaders.read(context.files.userSSHConfig) else { return false }
+        return text.split(whereSeparator: \.isNewline).contains { includeTarget($0) == context.files.sshInclude }
     }
 
     /// The path an `Include` line names, or nil.
@@ -81,7 +110,7 @@ public enum IdentitySetup {
         return ToolReaders.unquoted(trimmed.dropFirst(8)[...])
     }
 
-    private static func setUpSSH(_ switcher: IdentitySwitcher) -> Outcome {
+    private static func setUpSSH(_ switcher: ToolContext) -> Outcome {
         let files = switcher.files
         if sshIncluded(switcher) { return .unchanged("\(files.userSSHConfig) already includes \(files.sshInclude)") }
         let existing: FileContents?
@@ -110,7 +139,7 @@ public enum IdentitySetup {
         return .changed("added `Include \(files.sshInclude)` at the top of \(files.userSSHConfig)")
     }
 
-    private static func undoSSH(_ switcher: IdentitySwitcher) -> Outcome {
+    private static func undoSSH(_ switcher: ToolContext) -> Outcome {
         let files = switcher.files
         guard sshIncluded(switcher), let contents = try? FileSystem.readContents(files.userSSHConfig) else {
             return .unchanged("\(files.userSSHConfig) does not include \(files.sshInclude)")
@@ -122,7 +151,15 @@ public enum IdentitySetup {
             kept.append(line)
         }
         do {
-            try FileSystem.writeAtomically(Array(kept.joined(separator: "\n").utf8), to: files.userSSHConfig, mode: mode_t(contents.mode))
+            let remaining = kept.joined(separator: "\n")
+            if remaining.allSatisfy(\.isWhitespace) {
+                // The file held nothing but Perch's lines (setup made it): none is left, not an empty one.
+                if unlink(files.userSSHConfig) != 0 {
+                    return .failed("cannot remove \(files.userSSHConfig): \(String(cString: strerror(errno)))")
+                }
+            } else {
+                try FileSystem.writeAtomically(Array(remaining.utf8), to: files.userSSHConfig, mode: mode_t(contents.mode))
+            }
         } catch {
             return .failed("\(error)")
         }

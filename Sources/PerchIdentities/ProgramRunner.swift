@@ -49,10 +49,12 @@ public enum ProgramRunner {
     static let outputLimit = 1 << 20
 
     /// Runs `program` with `arguments` in `environment`; see ``ProgramRunner``.
-    /// - Parameter timeout: in milliseconds.
+    /// - Parameters:
+    ///   - timeout: in milliseconds.
+    ///   - folder: the working directory of the program (nil: Perch's own).
     public static func run(
         _ program: String, _ arguments: [String], in environment: IdentityEnvironment,
-        timeout: Int64 = defaultTimeoutMilliseconds
+        timeout: Int64 = defaultTimeoutMilliseconds, folder: String? = nil
     ) -> ProgramResult {
         guard let path = environment.which(program) else { return .notFound(program: program) }
         var outPipe: [Int32] = [-1, -1]
@@ -68,6 +70,7 @@ public enum ProgramRunner {
         posix_spawn_file_actions_init(&actions)
         defer { posix_spawn_file_actions_destroy(&actions) }
         posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
+        if let folder { _ = perch_spawn_add_chdir(&actions, folder) }
         posix_spawn_file_actions_adddup2(&actions, outPipe[1], 1)
         posix_spawn_file_actions_adddup2(&actions, errPipe[1], 2)
         var attributes = posix_spawnattr_t()

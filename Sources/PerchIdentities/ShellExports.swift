@@ -21,12 +21,19 @@ public enum ShellExports {
     /// The commands that give a shell `account`'s variables (nil: none current): `unset` for the
     /// names the previous `perch env` exported (read from `PERCH_ENV_NAMES` in `environment`)
     /// that this account does not set, then an export per variable, quoted for `shell`.
+    ///
+    /// The variables that beat a tool's selection (each adapter's ``ToolAdapter/overrides``,
+    /// such as `AWS_DEFAULT_PROFILE` or `GH_TOKEN`) are unset when they are set in `environment`
+    /// and the account names that tool, so the account's identity is the one used.
     public static func script(for account: Account?, shell: ShellKind, environment: [String: String]) -> String {
         let exports = account?.identities.exports ?? []
         let previous = (environment[namesVariable] ?? "").split(separator: " ").map(String.init)
         let names = Set(exports.map(\.name))
         var lines: [String] = []
         for name in previous where !names.contains(name) && EnvironmentEntry.isValidName(name) {
+            lines.append(unset(name, shell))
+        }
+        for name in competing(account, environment: environment) where !names.contains(name) && !previous.contains(name) {
             lines.append(unset(name, shell))
         }
         for entry in exports { lines.append(export(entry.name, entry.value, shell)) }
@@ -38,6 +45,15 @@ public enum ShellExports {
             lines.append(unset(namesVariable, shell))
         }
         return lines.joined(separator: "\n") + "\n"
+    }
+
+    /// The variables set in `environment` that beat a selection of `account`'s, and that a
+    /// shell's script unsets, in registry order.
+    public static func competing(_ account: Account?, environment: [String: String]) -> [String] {
+        guard let account else { return [] }
+        return ToolAdapters.registry.filter { account.identities[$0.tool] != nil }.flatMap(\.overrides).filter {
+            $0.unsetByShell && !(environment[$0.name] ?? "").isEmpty
+        }.map(\.name)
     }
 
     static func export(_ name: String, _ value: String, _ shell: ShellKind) -> String {

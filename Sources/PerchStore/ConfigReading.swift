@@ -204,7 +204,7 @@ struct ConfigReading {
             let value = key! + 1
             if let field = accountField(key!) {
                 values[field] = value
-            } else if let tool = document.string(key!).flatMap(IdentityTool.init(rawValue:)) {
+            } else if let tool = document.string(key!).flatMap(ToolConfigRegistry.reader(for:))?.tool {
                 tools.append((tool, value))
             } else if reportUnknownKeys {
                 unknown.append((document.string(key!) ?? "", key!))
@@ -259,8 +259,9 @@ struct ConfigReading {
             let parsed = IdentityConfig.parse([(tool.rawValue, JSONValue(document, at))], at: path(), reportUnknownKeys: reportUnknownKeys)
             for text in parsed.problems { problem(at, text) }
             for text in parsed.warnings { warning(at, text) }
-            identities = identities.taking(tool, from: parsed.identities)
+            identities.settings += parsed.identities.settings
         }
+        identities.settings.sort { ToolConfigRegistry.order(of: $0.tool) < ToolConfigRegistry.order(of: $1.tool) }
         guard problems.count == before, let id, let name else { return (nil, id, values[0]) }
         let account = Account(id: id, name: name, handle: handle, group: group, color: color, onSwitch: onSwitch, identities: identities,
             catalog: catalog)

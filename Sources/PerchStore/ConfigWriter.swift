@@ -126,7 +126,7 @@ public enum ConfigWriter {
     public static func jsonLine(_ account: Account) -> String { json(account) }
 
     /// `account` as a one-line JSON object, its keys in the config's order, absent ones left out.
-    static func json(_ account: Account) -> String {
+    public static func json(_ account: Account) -> String {
         var members = ["\"id\": \(json(account.id))", "\"name\": \(json(account.name))"]
         if let handle = account.handle { members.append("\"handle\": \(json(handle))") }
         if let group = account.group { members.append("\"group\": \(json(group))") }
@@ -137,7 +137,7 @@ public enum ConfigWriter {
     }
 
     /// `text` as a JSON string (RFC 8259 §7): quotes, backslashes and controls escaped.
-    static func json(_ text: String) -> String {
+    public static func json(_ text: String) -> String {
         var result = "\""
         for scalar in text.unicodeScalars {
             switch scalar {

@@ -156,36 +156,62 @@ public struct StateStore: Sendable {
         to accountID: String, source: SwitchSource, time: String? = nil, lockTimeoutMilliseconds: Int = 2000,
         shouldWaitForLock: (Int) -> Bool = { _ in true }
     ) throws(StateError) -> SwitchOutcome {
-        try locked(timeoutMilliseconds: lockTimeoutMilliseconds, shouldWait: shouldWaitForLock) { () throws(StateError) in
-            var current = SavedState()
-            switch try read() {
-            case .missing: break
-            case .state(let state):
-                if state.version > SavedState.currentVersion {
-                    throw StateError.newerVersion(path: path, version: state.version)
-                }
-                current = state
-            case .corrupt:
-                _ = try setAsideIfCorrupt()
-            }
+        try withLock(timeoutMilliseconds: lockTimeoutMilliseconds, shouldWait: shouldWaitForLock) { () throws(StateError) in
+            let current = try readForUpdate()
             // A switch to the account that is already current changes nothing.
             guard current.currentAccount != accountID else {
                 return SwitchOutcome(accountID: accountID, state: current, previous: current.currentAccount, changed: false)
             }
-            let next = current.recordingSwitch(to: accountID)
-            try write(next)
-            // After the state: a writer killed in between loses this entry, never invents one.
-            var warning: String?
-            do {
-                // The time the switch is saved, under the lock (not when it was asked for: a
-                // switch may have waited for another process's lock).
-                let saved = time ?? Self.timestamp()
-                try history.append(SwitchRecord(account: accountID, previous: current.currentAccount, time: saved, source: source))
-            } catch {
-                warning = "The switch is saved, but not its history entry: \(error)"
-            }
-            return SwitchOutcome(accountID: accountID, state: next, previous: current.currentAccount, changed: true, warning: warning)
+            return try commitSwitch(from: current, to: accountID, source: source, time: time)
         }
+    }
+
+    /// Runs `body` under the state lock (see ``recordSwitch(to:source:time:lockTimeoutMilliseconds:shouldWaitForLock:)``
+    /// for the waiting): a switch session holds it from its plan to its commit, so two switches
+    /// never interleave.
+    /// - Throws: ``StateError`` when the lock cannot be had, or what `body` throws.
+    public func withLock<T>(
+        timeoutMilliseconds: Int = 2000, shouldWait: (Int) -> Bool = { _ in true }, _ body: () throws(StateError) -> T
+    ) throws(StateError) -> T {
+        try locked(timeoutMilliseconds: timeoutMilliseconds, shouldWait: shouldWait, body)
+    }
+
+    /// The state as it is in the file, for a change made under the lock: a missing file is a new
+    /// state, a corrupt one is set aside first.
+    /// - Throws: ``StateError`` when the file cannot be read or is from a newer Perch.
+    public func readForUpdate() throws(StateError) -> SavedState {
+        switch try read() {
+        case .missing: return SavedState()
+        case .state(let state):
+            if state.version > SavedState.currentVersion { throw StateError.newerVersion(path: path, version: state.version) }
+            return state
+        case .corrupt:
+            _ = try setAsideIfCorrupt()
+            return SavedState()
+        }
+    }
+
+    /// Records a switch from `current` (read under the lock, which callers hold) to `accountID`:
+    /// the state written atomically, then its line appended to the history.
+    /// - Parameter token: the id of the switch session, kept as ``SavedState/lastSwitch``.
+    /// - Throws: ``StateError`` when the state cannot be written; the old file is then intact.
+    public func commitSwitch(
+        from current: SavedState, to accountID: String, source: SwitchSource, time: String? = nil, token: String? = nil
+    ) throws(StateError) -> SwitchOutcome {
+        var next = current.recordingSwitch(to: accountID)
+        next.lastSwitch = token
+        try write(next)
+        // After the state: a writer killed in between loses this entry, never invents one.
+        var warning: String?
+        do {
+            // The time the switch is saved, under the lock (not when it was asked for: a
+            // switch may have waited for another process's lock).
+            let saved = time ?? Self.timestamp()
+            try history.append(SwitchRecord(account: accountID, previous: current.currentAccount, time: saved, source: source))
+        } catch {
+            warning = "The switch is saved, but not its history entry: \(error)"
+        }
+        return SwitchOutcome(accountID: accountID, state: next, previous: current.currentAccount, changed: true, warning: warning)
     }
 
     /// Keeps what each account's panes looked like (``SavedState/panes``): under the lock, reads

@@ -25,7 +25,8 @@ extension LoopSuites {
             let kubectl = folder + "/bin/kubectl"
             // O_CLOEXEC: no child forked meanwhile keeps it open for writing (exec would fail with ETXTBSY).
             let fd = open(kubectl, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o755)
-            let script = Array("#!/bin/sh\nsleep 0.2\nsed -i \"s/^current-context:.*/current-context: $3/\" \"$KUBECONFIG\"\n".utf8)
+            // Perch writes current-context itself; kubectl is only asked for the namespace (slowly).
+            let script = Array("#!/bin/sh\nsleep 0.2\n[ \"$2\" = use-context ] && sed -i \"s/^current-context:.*/current-context: $3/\" \"$KUBECONFIG\"\nexit 0\n".utf8)
             _ = script.withUnsafeBytes { write(fd, $0.baseAddress, $0.count) }
             close(fd)
             let marker = folder + "/hook-saw"
@@ -33,7 +34,7 @@ extension LoopSuites {
                 Account(id: "a", name: "Alpha"),
                 Account(
                     id: "b", name: "Beta", onSwitch: "grep current-context '\(kubeconfig)' > '\(marker)'",
-                    identities: ToolIdentities(kube: .init(context: "prod"))),
+                    identities: ToolIdentities([KubeAdapter.setting(.init(context: "prod"))])),
             ]
             let environment = IdentityEnvironment(
                 variables: ["HOME": folder, "PATH": folder + "/bin:/usr/bin:/bin", "KUBECONFIG": kubeconfig], statePath: folder + "/state.json")

@@ -74,8 +74,7 @@ struct CatalogPaneTests {
 
     @Test("without a command, the account's tool identities come first; an identity's card shows what the tool reported when checked")
     func identities() {
-        var identities = ToolIdentities()
-        identities.kube = ToolIdentities.Kube(context: "prod", namespace: "web")
+        let identities = ToolIdentities([.fixture(.kube, "prod, namespace web")])
         let account = Account(id: "ops", name: "Ops", identities: identities)
         var state = AppState(accounts: [account], saved: SavedState(currentAccount: "ops"), size: Size(width: 80, height: 24))
         _ = state.update(.key(.char("2")))

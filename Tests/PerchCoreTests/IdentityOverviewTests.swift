@@ -4,7 +4,10 @@ import Testing
 
 private let work = Account(
     id: "work", name: "Work",
-    identities: ToolIdentities(git: .init(email: "ada@work.example"), kube: .init(context: "prod"), gh: .init(user: "ada"), aws: "admin"))
+    identities: ToolIdentities([
+        .fixture(.git, "<ada@work.example>"), .fixture(.kube, "prod"), .fixture(.gh, "ada on github.com"),
+        .fixture(.aws, "AWS_PROFILE=admin", perShell: true),
+    ]))
 private let home = Account(id: "home", name: "Home", onSwitch: "true")
 
 @Suite("Tool identities in Overview and the switch's effects")

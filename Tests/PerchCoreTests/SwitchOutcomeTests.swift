@@ -55,7 +55,7 @@ struct SwitchOutcomeTests {
         #expect(state.pendingSwitch == PendingSwitch(accountID: "personal", queued: "side"))
         #expect(state.render().lines.contains { $0.contains("then to Side Project") })
         let next = state.update(.switchSaved(.inMemory("personal", from: state.saved)))
-        #expect(next == [.applyIdentities(accountID: "personal", previous: "work", afterSwitch: true), .recordSwitch(accountID: "side")])
+        #expect(next == [.recordSwitch(accountID: "side")], "the tools were applied before the save; the queued pick follows")
         #expect(state.saved.currentAccount == "personal")
         _ = state.update(.switchSaved(.inMemory("side", from: state.saved)))
         #expect(state.saved.currentAccount == "side")
@@ -72,12 +72,13 @@ struct SwitchOutcomeTests {
         #expect(state.pendingSwitch == PendingSwitch(accountID: "oss"))
     }
 
-    @Test("a saved switch to an account with onSwitch asks for its identities, then its hook; the hook's failure becomes the banner")
+    @Test("a saved switch's identity report (applied before the save) runs its hook; the hook's failure becomes the banner")
     func hookFollowsSave() {
         let accounts = [Account(id: "a", name: "Alpha"), Account(id: "b", name: "Beta", onSwitch: "exit 3")]
         var (state, _) = picking(1, current: "a", accounts: accounts)
         let effects = state.update(.switchSaved(.inMemory("b", from: state.saved)))
-        #expect(effects == [.applyIdentities(accountID: "b", previous: "a", afterSwitch: true)], "identities come before the hook")
+        #expect(effects == [], "the tools were applied by the switch session before it was saved")
+        #expect(state.identities?.applying == true, "their report follows")
         let report = IdentityReport(accountID: "b", results: [])
         #expect(state.update(.identitiesApplied(report, previous: "a", afterSwitch: true)) == [.runHook(accountID: "b", previous: "a")])
         _ = state.update(.hookEnded(accountID: "b", failure: "exited with status 3"))

@@ -23,7 +23,7 @@ struct IdentityImportTests {
         return scratch
     }
 
-    @Test("each kind of identity is found, grouped by tool, with ids derived and made unique")
+    @Test("each kind of identity is found, grouped by tool in the adapters' order, with ids derived and made unique")
     func proposals() throws {
         let scratch = try scratchWithEverything()
         let proposals = IdentityImport.propose(scratch.environment, existing: [Account(id: "kube-dev", name: "Taken")])
@@ -45,7 +45,7 @@ struct IdentityImportTests {
         #expect(
             groups
                 == groups.sorted {
-                    ["Kubernetes", "gcloud", "AWS", "GitHub", "git"].firstIndex(of: $0)! < ["Kubernetes", "gcloud", "AWS", "GitHub", "git"]
+                    ["git", "Kubernetes", "gcloud", "GitHub", "AWS"].firstIndex(of: $0)! < ["git", "Kubernetes", "gcloud", "GitHub", "AWS"]
                         .firstIndex(of: $1)!
                 })
         #expect(Set(proposals.map(\.id)).count == proposals.count)
@@ -54,7 +54,7 @@ struct IdentityImportTests {
     @Test("identities an account already names are not proposed again")
     func knownLeftOut() throws {
         let scratch = try scratchWithEverything()
-        let existing = [Account(id: "p", name: "P", identities: ToolIdentities(kube: .init(context: "prod"), aws: "dev"))]
+        let existing = [Account(id: "p", name: "P", identities: ToolIdentities.make(kube: .init(context: "prod"), aws: "dev"))]
         let proposals = IdentityImport.propose(scratch.environment, existing: existing)
         #expect(!proposals.contains { $0.identities.kube?.context == "prod" || $0.identities.aws == "dev" })
         #expect(proposals.contains { $0.identities.kube?.context == "dev" })
@@ -69,7 +69,7 @@ struct IdentityImportTests {
         let config = "{\"accounts\": [\n" + lines.joined(separator: "\n") + "\n]}"
         let parsed = try ConfigLoader.parse(Array(config.utf8), path: "fragment")
         #expect(parsed.accounts == proposals)
-        #expect(fragment.hasPrefix("// Kubernetes\n"))
+        #expect(fragment.hasPrefix(ScratchHome.installed("git") ? "// git\n" : "// Kubernetes\n"), "in the adapters' order")
     }
 
     @Test("nothing to import in an empty home")

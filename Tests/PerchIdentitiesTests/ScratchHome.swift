@@ -1,6 +1,7 @@
 import Foundation
 import PerchCore
 import PerchIdentities
+import PerchStore
 
 /// A scratch home for identity tests: its own HOME, XDG folders, KUBECONFIG, CLOUDSDK_CONFIG,
 /// GH_CONFIG_DIR and AWS config, GIT_CONFIG_NOSYSTEM=1, and a `bin` folder first on PATH where
@@ -16,6 +17,7 @@ final class ScratchHome {
     var path: String
 
     init(fakes: [String] = ["kubectl", "gcloud", "gh"], systemPath: Bool = true) throws {
+        ToolAdapters.install()
         root = FileManager.default.temporaryDirectory.appendingPathComponent("perch-identities-\(UUID().uuidString)").path
         path = root + "/bin" + (systemPath ? ":/usr/local/bin:/usr/bin:/bin" : "")
         for folder in [home, bin, home + "/calls", home + "/.kube", gcloudFolder, home + "/gh"] {
@@ -153,4 +155,51 @@ func writeExecutable(_ text: String, to path: String) {
     _ = bytes.withUnsafeBytes { write(fd, $0.baseAddress, $0.count) }
     fchmod(fd, 0o755)
     close(fd)
+}
+
+extension ToolIdentities {
+    /// Identities built through the adapters, for tests.
+    static func make(
+        git: GitAdapter.Setting? = nil, ssh: SSHAdapter.Setting? = nil, kube: KubeAdapter.Setting? = nil, gcloud: String? = nil,
+        gh: GitHubAdapter.Setting? = nil, aws: String? = nil, docker: String? = nil, env: [EnvironmentEntry] = []
+    ) -> ToolIdentities {
+        var settings: [ToolSetting] = []
+        if let git { settings.append(GitAdapter.setting(git)) }
+        if let ssh { settings.append(SSHAdapter.setting(ssh)) }
+        if let kube { settings.append(KubeAdapter.setting(kube)) }
+        if let gcloud { settings.append(GcloudAdapter.setting(gcloud)) }
+        if let gh { settings.append(GitHubAdapter.setting(gh)) }
+        if let aws { settings.append(AWSAdapter.setting(aws)) }
+        if let docker { settings.append(DockerAdapter.setting(docker)) }
+        if !env.isEmpty { settings.append(EnvAdapter.setting(env)) }
+        return ToolIdentities(settings)
+    }
+}
+
+extension ScratchHome {
+    /// The switch session of this home, its state file under the scratch XDG state folder.
+    func session(timeout: Int64 = 10_000, force: Bool = false, keepGoing: Bool = false, besideState: Bool = false) -> SwitchSession {
+        var environment = self.environment
+        environment.ownFilesBesideState = besideState
+        return IdentitySwitcher(environment: environment, timeout: timeout).session(
+            store: StateStore(path: environment.statePath), source: .cli, force: force, keepGoing: keepGoing)
+    }
+
+    /// A git config file in the scratch home, global for git (`GIT_CONFIG_GLOBAL` is not set: `~/.gitconfig`).
+    func gitUses(_ key: String, in folder: String? = nil) -> String? {
+        ProgramRunner.run("git", ["config", "--get", key], in: environment, folder: folder ?? home).output?
+            .trimmingCharacters(in: .whitespacesAndNewlines)
+    }
+}
+
+extension ToolIdentities {
+    /// Each adapter's value, for tests.
+    var git: GitAdapter.Setting? { self[.git]?.value(as: GitAdapter.Setting.self) }
+    var ssh: SSHAdapter.Setting? { self[.ssh]?.value(as: SSHAdapter.Setting.self) }
+    var kube: KubeAdapter.Setting? { self[.kube]?.value(as: KubeAdapter.Setting.self) }
+    var gcloud: String? { self[.gcloud]?.value(as: String.self) }
+    var gh: GitHubAdapter.Setting? { self[.gh]?.value(as: GitHubAdapter.Setting.self) }
+    var aws: String? { self[.aws]?.value(as: String.self) }
+    var docker: String? { self[.docker]?.value(as: String.self) }
+    var env: [EnvironmentEntry] { self[.env]?.value(as: [EnvironmentEntry].self) ?? [] }
 }

@@ -11,8 +11,8 @@ private let awkward = [
     EnvironmentEntry(name: "UNICODE", value: "ünï ✓"),
 ]
 
-private let work = Account(id: "work", name: "Work", identities: ToolIdentities(aws: "work-admin", env: awkward))
-private let home = Account(id: "home", name: "Home", identities: ToolIdentities(env: [EnvironmentEntry(name: "QUOTE", value: "home")]))
+private let work = Account(id: "work", name: "Work", identities: ToolIdentities.make(aws: "work-admin", env: awkward))
+private let home = Account(id: "home", name: "Home", identities: ToolIdentities.make(env: [EnvironmentEntry(name: "QUOTE", value: "home")]))
 
 @Suite("perch env and perch shell-init through real shells", .serialized)
 struct ShellExportsTests {

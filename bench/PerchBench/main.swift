@@ -7,8 +7,12 @@
 import FoundationEssentials
 import Glibc
 import PerchCore
+import PerchIdentities
 import PerchStore
 import PerchTerminal
+
+// The tools the config may name, before any config is read.
+let adaptersInstalled: Void = ToolAdapters.install()
 
 struct Arguments {
     var mode = ""

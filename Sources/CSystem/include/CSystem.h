@@ -33,4 +33,8 @@ int perch_pipe_cloexec(int fds[2]);
  * to add (POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF). */
 short perch_spawnattr_reset_signals(posix_spawnattr_t *attributes);
 
+/* posix_spawn_file_actions_addchdir_np (glibc 2.29 and later): the child changes to `path`
+ * before the program starts. Returns 0 or an errno value. */
+int perch_spawn_add_chdir(posix_spawn_file_actions_t *actions, const char *path);
+
 #endif

@@ -106,7 +106,10 @@ public final class EffectWorker: @unchecked Sendable {
     public func perform(_ effect: Effect, accounts: [Account]) {
         switch effect {
         case .recordSwitch(let id):
-            storeQueue.async { self.post(self.recordSwitch(to: id)) }
+            let account = accounts.first { $0.id == id }
+            storeQueue.async {
+                for event in self.recordSwitch(to: id, account: account) { self.post(event) }
+            }
         case .runHook(let id, let previous):
             guard let account = accounts.first(where: { $0.id == id }), let command = account.onSwitch else { return }
             let timeout = hookTimeoutMilliseconds
@@ -163,10 +166,22 @@ public final class EffectWorker: @unchecked Sendable {
             }
         case .applyIdentities(let id, let previous, let afterSwitch):
             guard let account = accounts.first(where: { $0.id == id }) else { return }
-            identityQueue.async {
-                // The same function `perch switch` calls.
+            storeQueue.async {
+                // `r`: the same switch session as a pick, to the current account, every tool again.
                 let skipped = account.identities.tools.map { IdentityResult(tool: $0, status: .skipped, detail: "no identity environment") }
-                let report = self.identities?.apply(account) ?? IdentityReport(accountID: id, results: skipped)
+                guard let identities = self.identities, let store = self.store else {
+                    self.post(.identitiesApplied(IdentityReport(accountID: id, results: skipped), previous: previous, afterSwitch: afterSwitch))
+                    return
+                }
+                let session = identities.session(store: store, source: .tui, lockTimeout: self.lockTimeout, force: true)
+                let report: IdentityReport
+                do {
+                    report = try session.run(to: account).report
+                } catch {
+                    report = IdentityReport(
+                        accountID: id, results: account.identities.tools.map { IdentityResult(tool: $0, status: .failed, detail: "\(error)") })
+                }
+                if let state = FileSystem.identity(of: store.path) { self.ownWrite = state }
                 self.post(.identitiesApplied(report, previous: previous, afterSwitch: afterSwitch))
             }
         case .checkIdentities(let id):
@@ -174,7 +189,7 @@ public final class EffectWorker: @unchecked Sendable {
             identityQueue.async {
                 // Per-shell tools are the shell's business: the interface's own environment is
                 // the one it started with, not what its shell will get after a pick.
-                let checks = account.identities.tools.filter { !$0.isPerShell }.map { identities.check($0, of: account) }
+                let checks = account.identities.settings.filter { !$0.isPerShell }.map { identities.check($0.tool, of: account) }
                 self.post(.identitiesChecked(accountID: id, checks))
             }
         case .copyToClipboard, .quit, .suspend, .openCatalogItem, .setMouse, .editConfig:
@@ -239,23 +254,58 @@ public final class EffectWorker: @unchecked Sendable {
         catalogQueue.wait()
     }
 
-    private func recordSwitch(to id: String) -> AppEvent {
+    /// The switch session (the one `perch switch` runs): each tool's step posted as it comes
+    /// back, then the switch saved (and its report, which runs the hook) or failed and rolled back.
+    private func recordSwitch(to id: String, account: Account?) -> [AppEvent] {
         guard let store else {
             let outcome = SwitchOutcome.inMemory(id, from: memory)
             memory = outcome.state
-            return .switchSaved(outcome)
+            let skipped = (account?.identities.tools ?? []).map { IdentityResult(tool: $0, status: .skipped, detail: "no state file") }
+            return [
+                .switchSaved(outcome),
+                .identitiesApplied(IdentityReport(accountID: id, results: skipped), previous: outcome.previous, afterSwitch: outcome.changed),
+            ]
         }
+        let account = account ?? Account(id: id, name: id)
+        let switcher = identities ?? IdentitySwitcher(environment: .current(statePath: store.path), samplesOnly: true)
+        let session = switcher.session(store: store, source: .tui, lockTimeout: lockTimeout)
+        let steps = Mutex<[IdentityResult]>([])
         do {
-            let outcome = try store.recordSwitch(to: id, source: .tui, lockTimeoutMilliseconds: lockTimeout) { waited in
-                if waited == 0 {
-                    self.post(.switchWaiting(accountID: id, reason: "waiting for another process to release the state file's lock…"))
-                }
-                return !self.stopping.withLock { $0 }
+            var waited = false
+            let result = try session.run(
+                to: account,
+                shouldWaitForLock: { milliseconds in
+                    if milliseconds == 0, !waited {
+                        waited = true
+                        self.post(.switchWaiting(accountID: id, reason: "waiting for another process to release the state file's lock…"))
+                    }
+                    return !self.stopping.withLock { $0 }
+                },
+                progress: { step in
+                    let report = steps.withLock { results in
+                        results.removeAll { $0.tool == step.tool }
+                        results.append(step)
+                        return IdentityReport(accountID: id, results: results)
+                    }
+                    self.post(.identitiesApplied(report, previous: nil, afterSwitch: false))
+                })
+            ownWrite = FileSystem.identity(of: store.path)
+            guard let outcome = result.outcome else {
+                let rolledBack = result.report.results.filter { $0.status == .rolledBack }.map(\.tool.rawValue)
+                let failed = result.report.results.filter { $0.status == .failed }.map { "\($0.tool.rawValue) \($0.detail)" }
+                return [
+                    .switchFailed(
+                        accountID: id,
+                        reason: failed.joined(separator: "; ") + (rolledBack.isEmpty ? "" : "; put back: " + rolledBack.joined(separator: ", ")))
+                ]
             }
-            if outcome.changed { ownWrite = FileSystem.identity(of: store.path) }
-            return .switchSaved(outcome)
+            var events: [AppEvent] = [.switchSaved(outcome)]
+            if outcome.changed || result.changedTools {
+                events.append(.identitiesApplied(result.report, previous: outcome.previous, afterSwitch: outcome.changed))
+            }
+            return events
         } catch {
-            return .switchFailed(accountID: id, reason: error.description)
+            return [.switchFailed(accountID: id, reason: error.description)]
         }
     }
 

@@ -16,11 +16,10 @@ extension AppState {
             }
             if let warning = outcome.warning { banner = warning }
             var effects: [Effect] = []
-            if outcome.changed {
-                // Tool identities first (also for an account without any: Perch's own files of
-                // the previous account's are emptied), then the hook, once they are applied.
-                identities = IdentityStatus(accountID: outcome.accountID, applying: true)
-                effects.append(.applyIdentities(accountID: outcome.accountID, previous: outcome.previous, afterSwitch: true))
+            // The tools were applied and verified before the switch was recorded (the switch
+            // session): their report follows as identitiesApplied, which runs the hook.
+            if outcome.changed || identities?.accountID != outcome.accountID {
+                identities = IdentityStatus(accountID: outcome.accountID, report: identities?.report, applying: true)
             }
             if let queued = pending.queued { effects += requestSwitch(to: queued) }
             return effects
@@ -34,6 +33,13 @@ extension AppState {
             return queued.map { requestSwitch(to: $0) } ?? []
         case .identitiesApplied(let report, let previous, let afterSwitch):
             let account = accounts.first { $0.id == report.accountID }
+            // A step of a switch under way (a tool pending, applied or failed): shown as it comes back.
+            if report.results.contains(where: { $0.status == .pending }) || (pendingSwitch?.accountID == report.accountID && !afterSwitch) {
+                if identities?.accountID != report.accountID { identities = IdentityStatus(accountID: report.accountID) }
+                identities?.report = report
+                identities?.applying = true
+                return []
+            }
             if identities?.accountID == report.accountID || saved.currentAccount == report.accountID {
                 identities = IdentityStatus(accountID: report.accountID, report: report, checks: identities?.checks, applying: false)
             }

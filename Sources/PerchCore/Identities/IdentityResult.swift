@@ -9,6 +9,15 @@ public struct IdentityResult: Hashable, Sendable, Codable {
         case skipped
         /// The tool was asked and failed, or timed out.
         case failed
+        /// The tool already had what the switch asks for: nothing was done.
+        case unchanged
+        /// The account names nothing for the tool: it was given back what it had before Perch
+        /// first changed it (the user's own baseline).
+        case restored
+        /// The tool was changed, then put back as it was because another tool failed.
+        case rolledBack = "rolled back"
+        /// Being applied now (the interface shows each step as it comes back).
+        case pending
     }
 
     public var tool: IdentityTool
@@ -23,10 +32,15 @@ public struct IdentityResult: Hashable, Sendable, Codable {
         self.detail = detail
     }
 
-    /// One line: `kube: applied (prod)`, `gh: skipped (gh not found)`, `git: failed (…)`.
+    /// One line: `kube: applied (prod)`, `gh: skipped (gh not found)`, `git: failed (…)`,
+    /// `gcloud: back to your own (default)`.
     public var summary: String {
-        "\(tool.rawValue): \(status.rawValue)" + (detail.isEmpty ? "" : " (\(detail))")
+        let verb = status == .restored ? "back to your own" : status.rawValue
+        return "\(tool.rawValue): \(verb)" + (detail.isEmpty || detail == "your own" ? "" : " (\(detail))")
     }
+
+    /// Whether the tool now has what the switch asked for (applied, unchanged or restored).
+    public var succeeded: Bool { status == .applied || status == .unchanged || status == .restored }
 }
 
 /// The results of applying one account's identities after a switch.

@@ -1,132 +1,144 @@
-/// The tools a switch can change, in the fixed order a switch applies them.
-public enum IdentityTool: String, CaseIterable, Hashable, Sendable, Codable, Comparable {
-    case git, ssh, kube, gcloud, gh, aws, env
+/// A tool a switch can change, named by its key in an account's config (`git`, `kube`,
+/// `docker`). The core knows no tool by name: each is described by the adapter that reads its
+/// config member (PerchIdentities' `ToolAdapter`), and the adapters' registry gives their order.
+public struct IdentityTool: RawRepresentable, Hashable, Sendable, Codable, CustomStringConvertible {
+    /// The config key (`kube`).
+    public var rawValue: String
 
-    /// Whether the tool's setting belongs to one shell (exported by `perch env`), not to the
-    /// whole machine.
-    public var isPerShell: Bool { self == .aws || self == .env }
+    public init(rawValue: String) { self.rawValue = rawValue }
+    public init(_ name: String) { self.rawValue = name }
 
-    /// The program the tool's identity is applied with, or nil when Perch only writes its own
-    /// files or exports variables.
-    public var program: String? {
-        switch self {
-        case .git: "git"
-        case .ssh: nil
-        case .kube: "kubectl"
-        case .gcloud: "gcloud"
-        case .gh: "gh"
-        case .aws, .env: nil
-        }
+    public var description: String { rawValue }
+
+    public init(from decoder: any Decoder) throws {
+        rawValue = try decoder.singleValueContainer().decode(String.self)
     }
 
-    public static func < (a: IdentityTool, b: IdentityTool) -> Bool {
-        allCases.firstIndex(of: a)! < allCases.firstIndex(of: b)!
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.singleValueContainer()
+        try container.encode(rawValue)
     }
 }
 
-/// Who an account is in the tools people switch daily, all optional (an account without any
-/// works as before): the git author, the SSH key for some hosts, the Kubernetes context, the
-/// gcloud configuration, the AWS profile, the GitHub CLI user and environment variables. See
-/// `docs/identities.md`.
-public struct ToolIdentities: Hashable, Sendable {
-    /// `git`: the author and signing key, written to Perch's own include file.
-    public struct Git: Hashable, Sendable {
-        public var name: String?
-        public var email: String?
-        public var signingKey: String?
-        public init(name: String? = nil, email: String? = nil, signingKey: String? = nil) {
-            self.name = name
-            self.email = email
-            self.signingKey = signingKey
-        }
+/// One named value of a tool setting (`context` = `prod`), as `perch current --field kube.context`
+/// and `perch list --json` give it.
+public struct ToolField: Hashable, Sendable {
+    public var name: String
+    public var value: String
+    public init(_ name: String, _ value: String) {
+        self.name = name
+        self.value = value
     }
+}
 
-    /// `ssh`: the identity file used for some hosts, written to Perch's own `Include`d file.
-    public struct SSH: Hashable, Sendable {
-        /// Host patterns, as ssh_config's `Host` takes them; at least one.
-        public var hosts: [String]
-        public var identityFile: String
-        public init(hosts: [String], identityFile: String) {
-            self.hosts = hosts
-            self.identityFile = identityFile
-        }
-    }
-
-    /// `kube`: a context of the kubeconfig, and optionally its namespace.
-    public struct Kube: Hashable, Sendable {
-        public var context: String
-        public var namespace: String?
-        public init(context: String, namespace: String? = nil) {
-            self.context = context
-            self.namespace = namespace
-        }
-    }
-
-    /// `gh`: the GitHub CLI user, on a host (`github.com` when none is given).
-    public struct GitHub: Hashable, Sendable {
-        public var user: String
-        public var host: String?
-        public init(user: String, host: String? = nil) {
-            self.user = user
-            self.host = host
-        }
-        /// The host, `github.com` when none was given.
-        public var hostname: String { host ?? "github.com" }
-    }
-
-    public var git: Git?
-    public var ssh: SSH?
-    public var kube: Kube?
-    /// `gcloud`: the name of a gcloud configuration.
-    public var gcloud: String?
-    public var gh: GitHub?
-    /// `aws`: the profile exported as `AWS_PROFILE`, per shell.
-    public var aws: String?
-    /// `env`: variables exported per shell and passed to hooks, sorted by name.
-    public var env: [EnvironmentEntry]
+/// What an account says one tool should have, as read from its config member by the tool's
+/// adapter: the adapter's own typed value, and what the rest of Perch needs to show it (a
+/// summary, its fields, the variables a shell gets) without knowing the tool.
+public struct ToolSetting: Hashable, @unchecked Sendable {
+    public var tool: IdentityTool
+    /// Whether the setting belongs to one shell (exported by `perch env`), not to the machine.
+    public var isPerShell: Bool
+    /// What the tool should report, in the words `perch status` uses (`prod, namespace web`).
+    public var summary: String
+    /// The setting's values by name, in the order written (`context`, `namespace`).
+    public var fields: [ToolField]
+    /// The variables a shell (and a hook) gets for this setting, sorted by name.
+    public var exports: [EnvironmentEntry]
+    /// The adapter's own value; only that adapter reads it. Equality and hashing use the other
+    /// properties, which describe it whole.
+    public var value: any Sendable
 
     public init(
-        git: Git? = nil, ssh: SSH? = nil, kube: Kube? = nil, gcloud: String? = nil, gh: GitHub? = nil, aws: String? = nil,
-        env: [EnvironmentEntry] = []
+        tool: IdentityTool, isPerShell: Bool = false, summary: String, fields: [ToolField], exports: [EnvironmentEntry] = [],
+        value: any Sendable
     ) {
-        self.git = git
-        self.ssh = ssh
-        self.kube = kube
-        self.gcloud = gcloud
-        self.gh = gh
-        self.aws = aws
-        self.env = env
+        self.tool = tool
+        self.isPerShell = isPerShell
+        self.summary = summary
+        self.fields = fields
+        self.exports = exports
+        self.value = value
     }
+
+    public static func == (a: ToolSetting, b: ToolSetting) -> Bool {
+        a.tool == b.tool && a.isPerShell == b.isPerShell && a.summary == b.summary && a.fields == b.fields && a.exports == b.exports
+    }
+
+    public func hash(into hasher: inout Hasher) {
+        hasher.combine(tool)
+        hasher.combine(fields)
+    }
+
+    /// A per-shell setting that is nothing but variables (`env`): its value is `entries`,
+    /// sorted by name, and its fields and exports are the same variables.
+    public static func exporting(_ entries: [EnvironmentEntry], as tool: IdentityTool) -> ToolSetting {
+        let sorted = entries.sorted { $0.name < $1.name }
+        return ToolSetting(
+            tool: tool, isPerShell: true, summary: sorted.map { "\($0.name)=\($0.value)" }.joined(separator: " "),
+            fields: sorted.map { ToolField($0.name, $0.value) }, exports: sorted, value: sorted)
+    }
+
+    /// The adapter's value as `T`, or nil when it is another type.
+    public func value<T>(as type: T.Type) -> T? { value as? T }
+}
+
+/// Who an account is in the tools people switch daily (git, ssh, kube, gcloud, aws, gh, docker,
+/// environment variables…): one setting per tool the account names, in the order of the
+/// adapters' registry, all optional (an account without any works as before). See
+/// docs/identities.md.
+public struct ToolIdentities: Hashable, Sendable {
+    /// One setting per tool named, in the order a switch takes the tools.
+    public var settings: [ToolSetting]
+
+    public init(_ settings: [ToolSetting] = []) { self.settings = settings }
 
     /// No identity at all.
     public static let none = ToolIdentities()
 
-    /// Whether no tool is named (checked without building ``tools``: every account made asks).
-    public var isEmpty: Bool {
-        git == nil && ssh == nil && kube == nil && gcloud == nil && gh == nil && aws == nil && env.isEmpty
-    }
+    /// Whether no tool is named.
+    public var isEmpty: Bool { settings.isEmpty }
 
-    /// The tools named, in the order a switch applies them.
-    public var tools: [IdentityTool] {
-        IdentityTool.allCases.filter { tool in
-            switch tool {
-            case .git: git != nil
-            case .ssh: ssh != nil
-            case .kube: kube != nil
-            case .gcloud: gcloud != nil
-            case .gh: gh != nil
-            case .aws: aws != nil
-            case .env: !env.isEmpty
-            }
+    /// The tools named, in the order a switch takes them.
+    public var tools: [IdentityTool] { settings.map(\.tool) }
+
+    /// The setting for `tool`, or nil when the account names none.
+    public subscript(_ tool: IdentityTool) -> ToolSetting? { settings.first { $0.tool == tool } }
+
+    /// These identities with `tool`'s setting replaced by `setting` (removed when nil); a new
+    /// tool goes last.
+    public func setting(_ tool: IdentityTool, to setting: ToolSetting?) -> ToolIdentities {
+        var result = self
+        if let index = result.settings.firstIndex(where: { $0.tool == tool }) {
+            if let setting { result.settings[index] = setting } else { result.settings.remove(at: index) }
+        } else if let setting {
+            result.settings.append(setting)
         }
+        return result
     }
 
-    /// The variables a shell gets for this account, besides `PERCH_ACCOUNT`: `AWS_PROFILE` and
-    /// the `env` entries, sorted by name.
+    /// The variables a shell gets for this account, besides `PERCH_ACCOUNT`: every setting's,
+    /// sorted by name.
     public var exports: [EnvironmentEntry] {
-        var result = env
-        if let aws { result.append(EnvironmentEntry(name: "AWS_PROFILE", value: aws)) }
-        return result.sorted { $0.name < $1.name }
+        settings.flatMap(\.exports).sorted { $0.name < $1.name }
+    }
+
+    /// What `tool` should report for this account (empty when the account names none).
+    public func expected(_ tool: IdentityTool) -> String { self[tool]?.summary ?? "" }
+
+    /// The account's identities, one per tool, in the order a switch takes them: a pure list
+    /// for panes (the Catalog, Overview). What each tool reports now comes from the adapters in
+    /// PerchIdentities, off the UI thread.
+    public var entries: [IdentityEntry] {
+        settings.map { IdentityEntry(tool: $0.tool, expected: $0.summary, isPerShell: $0.isPerShell) }
+    }
+
+    /// The value of `path` (`kube.context`, `git.email`, `env.TEAM`), or nil when the account
+    /// sets none.
+    public func field(_ path: String) -> String? {
+        guard let dot = path.firstIndex(of: ".") else { return nil }
+        let tool = IdentityTool(String(path[..<dot]))
+        let name = String(path[path.index(after: dot)...])
+        return self[tool]?.fields.first { $0.name == name }?.value
     }
 }
 
@@ -145,9 +157,6 @@ public struct EnvironmentEntry: Hashable, Sendable, Codable {
         guard let first = name.utf8.first, !(first >= 0x30 && first <= 0x39) else { return false }
         return name.utf8.allSatisfy { ($0 | 0x20 >= 0x61 && $0 | 0x20 <= 0x7A) || ($0 >= 0x30 && $0 <= 0x39) || $0 == 0x5F }
     }
-
-    /// Names Perch sets itself, which `env` may not name.
-    public static let reservedNames: Set<String> = ["PERCH_ACCOUNT", "PERCH_ENV_NAMES", "AWS_PROFILE", "PATH", "HOME"]
 
     /// Whether `value` looks like a secret (a token, a key): known token prefixes, or a long run of
     /// letters and digits without spaces. Secrets do not belong in the config, which is read by
@@ -170,36 +179,11 @@ public struct IdentityEntry: Hashable, Sendable {
     public var tool: IdentityTool
     /// What the account says the tool should have, in the words `perch status` uses.
     public var expected: String
-    public init(tool: IdentityTool, expected: String) {
+    /// Whether the tool is set per shell (`perch env`), so nothing global is checked.
+    public var isPerShell: Bool
+    public init(tool: IdentityTool, expected: String, isPerShell: Bool = false) {
         self.tool = tool
         self.expected = expected
-    }
-}
-
-extension ToolIdentities {
-    /// The account's identities, one per tool, in the order a switch applies them: a pure list
-    /// for panes (the Catalog, Overview). What each tool reports now comes from
-    /// `IdentitySwitcher.check(_:of:)` in PerchIdentities, off the UI thread.
-    public var entries: [IdentityEntry] {
-        tools.map { IdentityEntry(tool: $0, expected: expected($0)) }
-    }
-
-    /// What `tool` should report for this account (empty when the account names none).
-    public func expected(_ tool: IdentityTool) -> String {
-        switch tool {
-        case .git:
-            guard let git else { return "" }
-            var parts: [String] = []
-            if let name = git.name { parts.append(name) }
-            if let email = git.email { parts.append("<\(email)>") }
-            if let key = git.signingKey { parts.append("key \(key)") }
-            return parts.joined(separator: " ")
-        case .ssh: return ssh?.identityFile ?? ""
-        case .kube: return kube.map { $0.namespace.map { ns in "\(kube!.context), namespace \(ns)" } ?? $0.context } ?? ""
-        case .gcloud: return gcloud ?? ""
-        case .gh: return gh.map { "\($0.user) on \($0.hostname)" } ?? ""
-        case .aws: return aws.map { "AWS_PROFILE=\($0)" } ?? ""
-        case .env: return env.map { "\($0.name)=\($0.value)" }.joined(separator: " ")
-        }
+        self.isPerShell = isPerShell
     }
 }

@@ -66,7 +66,7 @@ public struct Account: Hashable, Sendable {
     ]
 
     private static func sample(_ role: String) -> ToolIdentities {
-        ToolIdentities(env: [EnvironmentEntry(name: "PERCH_SAMPLE_ROLE", value: role)])
+        ToolIdentities([.exporting([EnvironmentEntry(name: "PERCH_SAMPLE_ROLE", value: role)], as: IdentityTool("env"))])
     }
 }
 

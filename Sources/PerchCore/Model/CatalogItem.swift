@@ -61,7 +61,8 @@ public struct CatalogItem: Hashable, Sendable {
     /// What the tool of an identity row reported when last checked, as lines for a preview.
     static func identityLines(_ tool: IdentityTool, _ context: ModelContext) -> [String] {
         guard let check = context.identities?.checks?.first(where: { $0.tool == tool }) else {
-            return [tool.isPerShell ? "set per shell by perch env; not checked here" : "not checked yet"]
+            let perShell = context.currentAccount?.identities[tool]?.isPerShell == true
+            return [perShell ? "set per shell by perch env; not checked here" : "not checked yet"]
         }
         var lines = ["now: " + (check.actual ?? "unknown") + (check.matches == true ? "  ✓" : check.matches == false ? "  (drift)" : "")]
         if let note = check.note { lines.append(note) }

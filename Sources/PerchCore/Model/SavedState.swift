@@ -75,6 +75,9 @@ public struct SavedState: Codable, Hashable, Sendable {
     /// What each account's panes looked like when last left (Catalog cursor, scroll and pins,
     /// Stats' scroll), by account id; nil when nothing was kept.
     public var panes: [String: AccountPanes]?
+    /// The id of the switch session that made the current account current (its journal's), so
+    /// that a journal left by a process killed after recording the switch is known as done.
+    public var lastSwitch: String?
 
     public init(currentAccount: String? = nil, switchCount: Int = 0, switchesPerAccount: [String: Int] = [:]) {
         self.version = Self.currentVersion
@@ -84,7 +87,7 @@ public struct SavedState: Codable, Hashable, Sendable {
     }
 
     private enum CodingKeys: String, CodingKey {
-        case version, currentAccount, switchCount, switchesPerAccount, panes
+        case version, currentAccount, switchCount, switchesPerAccount, panes, lastSwitch
     }
 
     /// Decodes the JSON form. Counts too large for `Int` (written by hand, or by a bigger
@@ -98,6 +101,7 @@ public struct SavedState: Codable, Hashable, Sendable {
         switchesPerAccount = try container.decodeIfPresent([String: Count].self, forKey: .switchesPerAccount)?.mapValues(Self.count) ?? [:]
         // Pane state is a convenience: a malformed one is dropped rather than losing the file.
         panes = try? container.decodeIfPresent([String: AccountPanes].self, forKey: .panes)
+        lastSwitch = try? container.decodeIfPresent(String.self, forKey: .lastSwitch)
     }
 
     /// A JSON number read as a whole count, clamped to `Int`'s range.

@@ -65,14 +65,14 @@ public struct OverviewPane: ScreenModel, Hashable, Sendable {
                 if let note = check.note { text += "  " + note }
                 style =
                     check.matches == true ? Style(foreground: .green) : check.matches == false ? Style(foreground: .red, bold: true) : .dim
-            } else if tool.isPerShell {
+            } else if account.identities[tool]?.isPerShell == true {
                 // Nothing global to apply or read: the shell gets them from `perch env`.
                 text = account.identities.expected(tool) + "  per shell (perch env)"
             } else if let result {
-                mark = result.status == .applied ? "✓" : result.status == .failed ? "✗" : "–"
-                text = "\(result.status.rawValue): \(result.detail)"
+                mark = result.succeeded ? "✓" : result.status == .failed ? "✗" : result.status == .pending ? "…" : "–"
+                text = (result.status == .restored ? "back to your own" : result.status.rawValue) + (result.detail.isEmpty ? "" : ": \(result.detail)")
                 style =
-                    result.status == .applied
+                    result.succeeded
                     ? Style(foreground: .green) : result.status == .failed ? Style(foreground: .red, bold: true) : .dim
             } else {
                 text = "not checked yet"

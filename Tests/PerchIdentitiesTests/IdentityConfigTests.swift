@@ -1,5 +1,6 @@
 import Foundation
 import PerchCore
+import PerchIdentities
 import Testing
 
 @testable import PerchStore
@@ -21,6 +22,8 @@ private func problems(_ fields: String) -> [String] {
 
 @Suite("Tool identities in the config")
 struct IdentityConfigTests {
+    init() { ToolAdapters.install() }
+
     @Test("every tool is read, in every form it may be written")
     func everyTool() throws {
         let parsed = try ConfigLoader.parse(
@@ -35,7 +38,7 @@ struct IdentityConfigTests {
         #expect(identities.aws == "work-admin")
         #expect(identities.gh == .init(user: "ada", host: "ghe.corp"))
         #expect(identities.env == [.init(name: "A_1", value: "x"), .init(name: "TEAM", value: "web")])
-        #expect(identities.tools == [.git, .ssh, .kube, .gcloud, .gh, .aws, .env], "the fixed order a switch applies them in")
+        #expect(identities.tools == [.git, .ssh, .kube, .gcloud, .gh, .aws, .env], "the registry's order a switch applies them in")
         let objectForm = try ConfigLoader.parse(
             account(#""gcloud": {"configuration": "work"}, "ssh": {"host": "h", "identityFile": "f"}"#), path: "c")
         #expect(objectForm.accounts[0].identities.gcloud == "work")
@@ -70,7 +73,7 @@ struct IdentityConfigTests {
                 #""env": {"1X": "v"}"#,
                 [#"accounts[0].env.1X: "1X" is not a variable name (A–Z, a–z, 0–9 and '_', not starting with a digit)"#]
             ),
-            (#""env": {"AWS_PROFILE": "v"}"#, [#"accounts[0].env.AWS_PROFILE: Perch sets AWS_PROFILE itself (use "aws": {"profile": …})"#]),
+            (#""env": {"AWS_PROFILE": "v"}"#, [#"accounts[0].env.AWS_PROFILE: Perch sets AWS_PROFILE itself (use "aws": …)"#]),
             (#""env": {"X": 1}"#, ["accounts[0].env.X: expected a string, found a number"]),
             (#""env": ["X"]"#, [#"accounts[0].env: expected an object of names and values, like {"TEAM": "web"}"#]),
         ])
@@ -101,11 +104,11 @@ struct IdentityConfigTests {
             let imported = [
                 Account(
                     id: "kube-prod", name: "prod", group: "Kubernetes",
-                    identities: ToolIdentities(
+                    identities: ToolIdentities.make(
                         git: .init(name: "A \"q\"", email: "a@b"), ssh: .init(hosts: ["h1", "h2"], identityFile: "~/k"),
                         kube: .init(context: "prod", namespace: "ns"), gcloud: "g", gh: .init(user: "u"), aws: "p",
                         env: [.init(name: "T", value: "v\\'")])),
-                Account(id: "aws-dev", name: "dev", identities: ToolIdentities(aws: "dev")),
+                Account(id: "aws-dev", name: "dev", identities: ToolIdentities.make(aws: "dev")),
             ]
             let outcome = try ConfigWriter.append(contentsOf: imported, to: path, samples: [])
             #expect(outcome.accounts.count == 3)

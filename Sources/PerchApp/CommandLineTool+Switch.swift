@@ -1,0 +1,135 @@
+import Glibc
+import PerchCore
+import PerchIdentities
+import PerchStore
+
+/// `perch switch ID`, `perch -`, a pick in the inline picker, `perch undo` and `perch reset`:
+/// each runs the one ``SwitchSession`` and prints what it did, tool by tool.
+extension CommandLineTool {
+    /// Switches to `account` (or re-applies what drifted when it is current); prints what
+    /// changed and runs its hook; returns the exit status.
+    func perform(_ account: Account, config: LoadedConfig) -> Int32 {
+        if options.identity.dryRun {  // picked in the inline picker with --dry-run
+            guard let state = loadState(config) else { return ExitStatus.unmet }
+            return dryRun(to: account, state: state, config: config)
+        }
+        return runSession(to: account, target: .account, config: config, verb: "Switched to")
+    }
+
+    /// `perch undo`: back to the account and tool states from before the last switch.
+    func undo() -> Int32 {
+        guard let config = loadConfig() else { return ExitStatus.usage }
+        let switcher = switcher(config)
+        let session = switcher.session(store: StateStore(path: paths.state), source: .cli)
+        guard let record = session.undoRecord else {
+            console.error("nothing to undo: no switch has been recorded with this state file yet")
+            return ExitStatus.unmet
+        }
+        guard let from = record.from else {
+            console.error("nothing to undo: the last switch (to \(shown(record.to))) was the first; there was no account before it")
+            return ExitStatus.unmet
+        }
+        guard let account = config.accounts.first(where: { $0.id == from }) else {
+            console.error("cannot undo: the account before the last switch, '\(shown(from))', is no longer in the config")
+            return ExitStatus.unmet
+        }
+        let states = Dictionary(record.tools.map { ($0.tool, $0.before) }, uniquingKeysWith: { first, _ in first })
+        return runSession(to: account, target: .states(states), config: config, verb: "Undone: back to")
+    }
+
+    /// `perch reset` (and `perch setup --undo` with no tool): every baseline back, Perch's own
+    /// files emptied, the includes removed.
+    func reset() -> Int32 {
+        let switcher = switcher(loadConfigQuietly())
+        let what = "give every tool back what it had before Perch, empty its own git and ssh files, and remove the includes perch setup added"
+        guard consent("perch reset", would: what) else { return ExitStatus.unmet }
+        let session = switcher.session(store: StateStore(path: paths.state), source: .cli)
+        let results: [IdentityResult]
+        do {
+            results = try session.restoreBaselines()
+        } catch {
+            console.error("cannot reset: \(error)")
+            return ExitStatus.unmet
+        }
+        var failed = false
+        for result in results {
+            console.print("  " + shown(result.summary))
+            failed = failed || result.status == .failed
+        }
+        for tool in [IdentityTool.git, .ssh] {
+            switch IdentitySetup.run(tool, undo: true, switcher) {
+            case .changed(let message): console.print("  \(tool.rawValue): " + shown(message))
+            case .unchanged: break
+            case .failed(let message):
+                console.error("perch setup \(tool.rawValue) --undo: \(message)")
+                failed = true
+            }
+        }
+        for file in [switcher.files.gitInclude, switcher.files.sshInclude] { _ = unlink(file) }
+        console.print(results.isEmpty ? "Perch had changed no tool; its includes are gone." : "Every tool is as it was before Perch.")
+        return failed ? ExitStatus.toolFailed : ExitStatus.ok
+    }
+
+    /// The config, or nil (reset needs none: the files are Perch's own).
+    private func loadConfigQuietly() -> LoadedConfig? { try? ConfigLoader.load(paths) }
+
+    /// Puts right a switch left half done by a process killed meanwhile, and says so in one line.
+    func recoverInterruptedSwitch() {
+        let switcher = switcher(nil)
+        guard access(switcher.files.journal, F_OK) == 0 else { return }
+        let session = switcher.session(store: StateStore(path: paths.state), source: .cli)
+        if let message = session.recoverInterrupted() { console.error(shown(message)) }
+    }
+
+    private func runSession(to account: Account, target: SwitchSession.Target, config: LoadedConfig, verb: String) -> Int32 {
+        let switcher = switcher(config)
+        let session = switcher.session(
+            store: StateStore(path: paths.state), source: .cli, force: options.identity.force, keepGoing: options.identity.keepGoing)
+        let result: SwitchSession.Result
+        do {
+            result = try session.run(to: account, target: target)
+        } catch {
+            console.error("could not save the switch: \(error)")
+            return ExitStatus.unmet
+        }
+        if let message = result.recovered { console.error(shown(message)) }
+        if let warning = result.outcome?.warning { console.error(warning) }
+        let before = result.outcome?.previous.flatMap { id in config.accounts.first { $0.id == id } }
+        guard let outcome = result.outcome else {
+            // Rolled back: nothing changed.
+            console.error("could not switch to \(account.id): \(result.failure ?? "a tool failed"); every tool was put back")
+            for line in result.report.results where !line.summary.isEmpty { console.note("  " + shown(line.summary)) }
+            let stay = StateStore(path: paths.state)
+            let current = (try? stay.peek())?.state.currentAccount.flatMap { id in config.accounts.first { $0.id == id } }
+            console.note(current.map { "Still on \(describe($0))." } ?? "Still on no account.")
+            return ExitStatus.toolFailed
+        }
+        var report = result.report
+        if outcome.changed {
+            console.print("\(verb) \(describe(account))" + (before.map { ", was \(describe($0))" } ?? "") + ".")
+        } else if result.changedTools {
+            console.print("Already on \(describe(account)); " + (options.identity.force ? "applied its tool identities again." : "put right what had changed:"))
+        } else {
+            console.print("Already on \(describe(account)); nothing changed" + (report.results.isEmpty ? "." : ", every tool has its identity."))
+        }
+        report = offerSetup(report, switcher)
+        // Per-shell tools change nothing here (perch env does): they are recorded, not printed.
+        let perShell = Set(ToolAdapters.registry.filter(\.isPerShell).map(\.tool))
+        for line in report.results where !perShell.contains(line.tool) {
+            if !outcome.changed, !result.changedTools, line.status == .unchanged { continue }
+            let text = "  " + shown(line.summary)
+            if line.status == .failed { console.note(text) } else { console.print(text) }
+        }
+        var status = ExitStatus.ok
+        if let failure = result.failure {
+            let kept = report.results.filter(\.succeeded).map(\.tool.rawValue).joined(separator: ", ")
+            console.error("the switch to \(account.id) is kept with --keep-going, but \(failure); on the new account: \(kept.isEmpty ? "no tool" : kept)")
+            status = ExitStatus.toolFailed
+        }
+        guard outcome.changed, let command = account.onSwitch else { return status }
+        let hook = HookProcess.run(command, account: account, previous: outcome.previous)
+        guard let failure = hook.failure else { return status }
+        console.error("the switch to \(account.id) is saved, but its onSwitch hook \(failure)")
+        return ExitStatus.hookFailed
+    }
+}

@@ -1,0 +1,64 @@
+import PerchCore
+import PerchStore
+
+extension IdentityTool {
+    public static let docker = IdentityTool("docker")
+}
+
+/// `docker`: the Docker CLI's context, applied with `docker context use NAME`, checked with
+/// `docker context show`, and exported per shell as `DOCKER_CONTEXT` (docker context(1)).
+public struct DockerAdapter: ToolAdapter {
+    public init() {}
+    public var tool: IdentityTool { .docker }
+    public var program: String? { "docker" }
+    /// Docker's "Use the CLI: environment variables": `DOCKER_HOST` beats the context.
+    public var exportedNames: [String] { ["DOCKER_CONTEXT"] }
+    public var overrides: [ToolOverride] {
+        [ToolOverride("DOCKER_HOST", "docker cli environment variables: DOCKER_HOST beats the context")]
+    }
+
+    public static func setting(_ name: String) -> ToolSetting {
+        ToolSetting(
+            tool: .docker, summary: name, fields: [ToolField("context", name)],
+            exports: [EnvironmentEntry(name: "DOCKER_CONTEXT", value: name)], value: name)
+    }
+
+    public func read(_ reader: inout ToolMemberReader) -> ToolSetting? {
+        guard let name = reader.plainOrObjectString(key: "context", example: #"{"context": "remote"}"#) else { return nil }
+        if name.contains(where: { $0.isWhitespace || $0 == "/" }) {
+            reader.problems.append("\(reader.place).context: \"\(name)\" is not a docker context name")
+        }
+        return Self.setting(name)
+    }
+
+    public func json(_ setting: ToolSetting) -> String { IdentityConfig.object([("context", setting.value(as: String.self))]) }
+
+    public func wanted(_ setting: ToolSetting?, account: Account, in context: ToolContext) -> ToolState? {
+        setting?.value(as: String.self).map { ToolState(["context": $0]) }
+    }
+
+    public func current(in context: ToolContext) -> Result<ToolState, ToolFailure> {
+        // What the CLI uses: DOCKER_CONTEXT is exported by Perch itself, so the global one is asked.
+        var environment = context.environment
+        environment.variables["DOCKER_CONTEXT"] = nil
+        let run = ProgramRunner.run("docker", ["context", "show"], in: environment, timeout: context.timeout)
+        if case .notFound = run { return .failure(ToolFailure("docker not found")) }
+        guard let output = run.output else { return .failure(ToolFailure("docker context show \(run.failure ?? "failed")")) }
+        return .success(ToolState(["context": output.trimmingWhitespace]))
+    }
+
+    public func apply(_ state: ToolState, in context: ToolContext) -> ToolStep {
+        let name = state["context"] ?? "default"
+        let run = context.run("docker", ["context", "use", name.isEmpty ? "default" : name])
+        if case .notFound = run { return .skipped("docker not found") }
+        if let failure = run.failure { return .failed(failure) }
+        guard case .success(let now) = current(in: context), isMet(state, by: now) else {
+            return .failed("docker context show reports another context after docker context use")
+        }
+        return .applied(describe(now))
+    }
+
+    public func describe(_ state: ToolState) -> String { state["context"].flatMap { $0.isEmpty ? nil : $0 } ?? "default" }
+
+    public func importCandidates(in context: ToolContext) -> [ImportCandidate] { [] }
+}

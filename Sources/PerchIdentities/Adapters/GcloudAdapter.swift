@@ -1,0 +1,96 @@
+import Glibc
+import PerchCore
+import PerchStore
+
+extension IdentityTool {
+    public static let gcloud = IdentityTool("gcloud")
+}
+
+/// `gcloud`: the active configuration. Its state is a documented file, `active_config` under
+/// gcloud's folder (`$CLOUDSDK_CONFIG`, else `~/.config/gcloud`; gcloud topic configurations),
+/// so it is written atomically instead of starting gcloud (which takes half a second).
+public struct GcloudAdapter: ToolAdapter {
+    public init() {}
+    public var tool: IdentityTool { .gcloud }
+    public var program: String? { "gcloud" }
+    /// gcloud topic configurations: `CLOUDSDK_ACTIVE_CONFIG_NAME` beats `active_config`, and
+    /// `CLOUDSDK_CORE_ACCOUNT` beats the configuration's account.
+    public var overrides: [ToolOverride] {
+        [
+            ToolOverride("CLOUDSDK_ACTIVE_CONFIG_NAME", "gcloud topic configurations: it beats the active configuration"),
+            ToolOverride("CLOUDSDK_CORE_ACCOUNT", "gcloud topic configurations: it beats the configuration's account"),
+        ]
+    }
+
+    public static func setting(_ name: String) -> ToolSetting {
+        ToolSetting(tool: .gcloud, summary: name, fields: [ToolField("configuration", name)], value: name)
+    }
+
+    public func read(_ reader: inout ToolMemberReader) -> ToolSetting? {
+        guard let name = reader.plainOrObjectString(key: "configuration", example: #"{"configuration": "work"}"#) else { return nil }
+        // gcloud's own rule for configuration names: lowercase letters, digits and hyphens, starting with a letter.
+        let valid =
+            name.utf8.first.map { $0 >= 0x61 && $0 <= 0x7A } == true
+            && name.utf8.allSatisfy { ($0 >= 0x61 && $0 <= 0x7A) || ($0 >= 0x30 && $0 <= 0x39) || $0 == 0x2D }
+        if !valid {
+            reader.problems.append(
+                "\(reader.place).configuration: \"\(name)\" is not a gcloud configuration name (a–z, 0–9 and '-', starting with a letter)")
+        }
+        return Self.setting(name)
+    }
+
+    public func json(_ setting: ToolSetting) -> String { IdentityConfig.object([("configuration", setting.value(as: String.self))]) }
+
+    public func wanted(_ setting: ToolSetting?, account: Account, in context: ToolContext) -> ToolState? {
+        setting?.value(as: String.self).map { ToolState(["active_config": $0]) }
+    }
+
+    /// `active_config`'s text (`""` when there is none: gcloud then uses `default`).
+    public func current(in context: ToolContext) -> Result<ToolState, ToolFailure> {
+        let file = ToolReaders.gcloudFolder(context.environment) + "/active_config"
+        let text = (try? FileSystem.read(file)).map { String(decoding: $0, as: UTF8.self).trimmingWhitespace } ?? ""
+        return .success(ToolState(["active_config": text]))
+    }
+
+    public func isMet(_ wanted: ToolState, by now: ToolState) -> Bool {
+        (wanted["active_config"] ?? "") == (now["active_config"] ?? "") || (wanted["active_config"] == "default" && now["active_config"] == "")
+    }
+
+    public func apply(_ state: ToolState, in context: ToolContext) -> ToolStep {
+        let folder = ToolReaders.gcloudFolder(context.environment)
+        let file = folder + "/active_config"
+        let name = state["active_config"] ?? ""
+        do {
+            if name.isEmpty {
+                if unlink(file) != 0, errno != ENOENT { return .failed("cannot remove \(file): \(String(cString: strerror(errno)))") }
+            } else {
+                // gcloud refuses to activate a configuration that does not exist; so does Perch.
+                if name != "default", access(folder + "/configurations/config_" + name, F_OK) != 0 {
+                    return .failed("no gcloud configuration \"\(name)\" (gcloud config configurations create \(name))")
+                }
+                try FileSystem.writeAtomically(Array(name.utf8), to: file, mode: 0o644)
+            }
+        } catch {
+            return .failed("\(error)")
+        }
+        guard case .success(let now) = current(in: context), isMet(state, by: now) else { return .failed("active_config did not change") }
+        return .applied(describe(now))
+    }
+
+    public func describe(_ state: ToolState) -> String {
+        let name = state["active_config"] ?? ""
+        return name.isEmpty ? "default" : name
+    }
+
+    public func check(_ setting: ToolSetting, in context: ToolContext) -> IdentityCheck {
+        let name = setting.value(as: String.self) ?? ""
+        let actual = ToolReaders.gcloudActiveConfiguration(context.environment)
+        return overridden(IdentityCheck(tool: .gcloud, expected: name, actual: actual, matches: actual == name), in: context)
+    }
+
+    public func importCandidates(in context: ToolContext) -> [ImportCandidate] {
+        ToolReaders.gcloudConfigurations(context.environment).map {
+            ImportCandidate(idBase: "gcloud-" + $0, name: $0, group: "gcloud", setting: Self.setting($0))
+        }
+    }
+}

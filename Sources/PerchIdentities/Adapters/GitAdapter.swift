@@ -1,0 +1,264 @@
+import Glibc
+import PerchCore
+import PerchStore
+
+extension IdentityTool {
+    public static let git = IdentityTool("git")
+}
+
+/// `git`: the author (`user.name`, `user.email`) and signing key, written to Perch's own include
+/// file (``IdentityFiles/gitInclude``), which `perch setup git` includes from the user's global
+/// config after their plain `[user]` and before their `includeIf` rules (git-config(1),
+/// "Includes": the last value read wins). An account naming no git identity empties the file,
+/// so git falls back to the user's own.
+public struct GitAdapter: ToolAdapter {
+    /// The account's git identity, as read from `"git": {"name": …, "email": …, "signingKey": …}`.
+    public struct Setting: Hashable, Sendable {
+        public var name: String?
+        public var email: String?
+        public var signingKey: String?
+        public init(name: String? = nil, email: String? = nil, signingKey: String? = nil) {
+            self.name = name
+            self.email = email
+            self.signingKey = signingKey
+        }
+    }
+
+    public init() {}
+    public var tool: IdentityTool { .git }
+    public var program: String? { "git" }
+    /// Its state is Perch's own file: an account without git empties it, so nothing is kept.
+    public var keepsBaseline: Bool { false }
+    /// git-var(1) and git-commit-tree(1), "Commit information": these beat `user.*`.
+    /// (`EMAIL` is read only when `user.email` is unset, so it never beats an account's email.)
+    public var overrides: [ToolOverride] {
+        ["GIT_AUTHOR_NAME", "GIT_AUTHOR_EMAIL", "GIT_COMMITTER_NAME", "GIT_COMMITTER_EMAIL"].map {
+            ToolOverride($0, "git-commit-tree(1): the GIT_AUTHOR_* and GIT_COMMITTER_* variables beat user.name and user.email")
+        }
+    }
+
+    /// The setting made from `value` (for tests and import).
+    public static func setting(_ value: Setting) -> ToolSetting {
+        var parts: [String] = []
+        if let name = value.name { parts.append(name) }
+        if let email = value.email { parts.append("<\(email)>") }
+        if let key = value.signingKey { parts.append("key \(key)") }
+        let fields = [("name", value.name), ("email", value.email), ("signingKey", value.signingKey)].compactMap { key, text in
+            text.map { ToolField(key, $0) }
+        }
+        return ToolSetting(tool: .git, summary: parts.joined(separator: " "), fields: fields, value: value)
+    }
+
+    public func read(_ reader: inout ToolMemberReader) -> ToolSetting? {
+        guard reader.expectObject(#"{"name": "Ada", "email": "ada@work.example"}"#) else { return nil }
+        let git = Setting(name: reader.string("name"), email: reader.string("email"), signingKey: reader.string("signingKey"))
+        reader.finish(known: ["name", "email", "signingKey"])
+        if git.name == nil, git.email == nil, git.signingKey == nil, reader.problems.isEmpty {
+            reader.problems.append("\(reader.place): name at least one of name, email, signingKey")
+        }
+        if let email = git.email, !email.contains("@") { reader.problems.append("\(reader.place).email: \"\(email)\" has no @") }
+        return Self.setting(git)
+    }
+
+    public func json(_ setting: ToolSetting) -> String {
+        let git = setting.value(as: Setting.self) ?? Setting()
+        return IdentityConfig.object([("name", git.name), ("email", git.email), ("signingKey", git.signingKey)])
+    }
+
+    // MARK: State
+
+    /// The text of Perch's file when the account names no git identity: git then uses the user's own.
+    static let ownText = "# Written by Perch: the current account names no git identity, so git uses your own.\n"
+
+    public func wanted(_ setting: ToolSetting?, account: Account, in context: ToolContext) -> ToolState? {
+        guard let git = setting?.value(as: Setting.self) else { return ToolState(["exists": "1", "file": Self.ownText]) }
+        var state = ToolState(["exists": "1", "file": Self.includeText(git, account: account)])
+        if let name = git.name { state["user.name"] = name }
+        if let email = git.email { state["user.email"] = email }
+        if let key = git.signingKey { state["user.signingkey"] = key }
+        return state
+    }
+
+    /// Perch's file and, when the global config includes it, the identity git uses outside any
+    /// directory rule (asked in `/`, where no `includeIf "gitdir:…"` applies).
+    public func current(in context: ToolContext) -> Result<ToolState, ToolFailure> {
+        var state = ToolState()
+        if let bytes = try? FileSystem.read(context.files.gitInclude) {
+            state["exists"] = "1"
+            state["file"] = String(decoding: bytes, as: UTF8.self)
+        } else {
+            state["exists"] = "0"
+            state["file"] = ""
+        }
+        switch GitConfigFile.includeState(context) {
+        case .included: state["included"] = "1"
+        case .notIncluded: state["included"] = "0"
+        case .unknown(let why): return .failure(ToolFailure(why))
+        }
+        for (key, value) in Self.values(in: "/", context).map({ $0.map { ($0.key, $0.value) } }) ?? [] {
+            state[key] = value
+        }
+        for key in ["user.name", "user.email", "user.signingkey"] where state[key] == nil { state[key] = "" }
+        return .success(state)
+    }
+
+    /// Whether `wanted` is met: Perch's file as wanted and, when it is included, git using the
+    /// account's values (not included: only the file counts; `perch setup git` is the remedy).
+    public func isMet(_ wanted: ToolState, by now: ToolState) -> Bool {
+        // An absent file is as good as an empty one: git then uses the user's own.
+        if wanted["file"] == Self.ownText, now["exists"] == "0" { return true }
+        if now["included"] == "0" { return wanted["file"] == now["file"] && wanted["exists"] == now["exists"] }
+        return wanted.isMet(by: now)
+    }
+
+    public func apply(_ state: ToolState, in context: ToolContext) -> ToolStep {
+        let file = context.files.gitInclude
+        do {
+            if state["exists"] == "0" {
+                if unlink(file) != 0, errno != ENOENT { return .failed("cannot remove \(file): \(String(cString: strerror(errno)))") }
+            } else {
+                try FileSystem.writeAtomically(Array((state["file"] ?? "").utf8), to: file, mode: 0o644)
+            }
+        } catch {
+            return .failed("\(error)")
+        }
+        if state["file"] == Self.ownText || state["exists"] == "0" { return .applied("your own") }
+        guard case .success(let now) = current(in: context) else { return .skipped("written; git could not be asked") }
+        if now["included"] == "0" {
+            return state["user.email"] == nil && state["user.name"] == nil
+                ? .applied("your own") : .skipped("\(describe(state)) written; run `perch setup git` to use it")
+        }
+        guard state.isMet(by: now) else {
+            let key = ["user.email", "user.name", "user.signingkey"].first { state[$0] != nil && now[$0] != state[$0] } ?? "user.email"
+            return .failed(
+                "git uses \(key) \(now[key].map { $0.isEmpty ? "(none)" : $0 } ?? "?")\(Self.origin(of: key, in: "/", context).map { " from \($0)" } ?? ""), not the account's; `perch setup git` puts Perch's include after it"
+            )
+        }
+        return .applied(describe(now))
+    }
+
+    public func describe(_ state: ToolState) -> String {
+        var parts: [String] = []
+        if let name = state["user.name"], !name.isEmpty { parts.append(name) }
+        if let email = state["user.email"], !email.isEmpty { parts.append("<\(email)>") }
+        if let key = state["user.signingkey"], !key.isEmpty { parts.append("key \(key)") }
+        if parts.isEmpty { return state["file"] == Self.ownText || state["exists"] == "0" ? "your own" : "(none)" }
+        return parts.joined(separator: " ")
+    }
+
+    // MARK: Status
+
+    /// What git uses in the current folder and where from (`git config --show-origin`), and
+    /// whether a directory rule of the user's (`includeIf`) or a file after Perch's include beats
+    /// the account.
+    public func check(_ setting: ToolSetting, in context: ToolContext) -> IdentityCheck {
+        let expected = setting.summary
+        guard let git = setting.value(as: Setting.self) else {
+            return IdentityCheck(tool: .git, expected: expected, actual: nil, matches: nil)
+        }
+        guard context.environment.which("git") != nil else {
+            return IdentityCheck(tool: .git, expected: expected, actual: nil, matches: nil, note: "git not found")
+        }
+        let wantedValues = [("user.name", git.name), ("user.email", git.email), ("user.signingkey", git.signingKey)].compactMap { key, value in
+            value.map { (key, $0) }
+        }
+        func described(_ values: [String: String]) -> String {
+            Self.describe(Setting(name: values["user.name"], email: values["user.email"], signingKey: values["user.signingkey"]))
+        }
+        let everywhere = Self.values(in: "/", context) ?? [:]
+        let here = Self.values(in: nil, context) ?? [:]
+        let meetsEverywhere = wantedValues.allSatisfy { everywhere[$0.0] == $0.1 }
+        let meetsHere = wantedValues.allSatisfy { here[$0.0] == $0.1 }
+        if !meetsEverywhere {
+            var check = IdentityCheck(tool: .git, expected: expected, actual: described(everywhere), matches: false)
+            if GitConfigFile.includeState(context) == .notIncluded {
+                check.note = "run `perch setup git`"
+            } else if let key = wantedValues.first(where: { everywhere[$0.0] != $0.1 })?.0, let origin = Self.origin(of: key, in: "/", context),
+                !origin.hasPrefix(context.files.gitInclude)
+            {
+                check.note = "\(key) from \(origin) beats the account; run `perch setup git` (it puts Perch's include after it)"
+            }
+            return overridden(check, in: context)
+        }
+        if !meetsHere {
+            let key = wantedValues.first { here[$0.0] != $0.1 }?.0 ?? "user.email"
+            let origin = Self.origin(of: key, in: nil, context) ?? "a file of yours"
+            return IdentityCheck(
+                tool: .git, expected: expected, actual: described(here), matches: nil,
+                note: "in this folder \(key) comes from \(origin) (your includeIf or the repository's config), which beats the account here; elsewhere git uses the account's"
+            )
+        }
+        let origin = Self.origin(of: wantedValues.first?.0 ?? "user.email", in: nil, context)
+        var check = IdentityCheck(tool: .git, expected: expected, actual: described(here), matches: true)
+        if let origin { check.note = "from \(origin)" }
+        return overridden(check, in: context)
+    }
+
+    static func describe(_ git: Setting) -> String {
+        let text = setting(git).summary
+        return text.isEmpty ? "(none)" : text
+    }
+
+    /// The `user.*` values git uses in `folder` (nil: Perch's working directory), every scope
+    /// and include followed; nil when git cannot be asked.
+    static func values(in folder: String?, _ context: ToolContext) -> [String: String]? {
+        let run = context.run("git", ["config", "--includes", "--get-regexp", "^user\\.(name|email|signingkey)$"], in: folder)
+        // Exit status 1: no such key.
+        guard case .exited(let status, let output, _) = run, status == 0 || status == 1 else { return nil }
+        var values: [String: String] = [:]
+        for line in output.split(whereSeparator: \.isNewline) {
+            let parts = line.split(separator: " ", maxSplits: 1)
+            values[String(parts[0]).lowercased()] = parts.count > 1 ? String(parts[1]) : ""
+        }
+        return values
+    }
+
+    /// Where the value of `key` git uses in `folder` comes from: `~/.gitconfig-work:3` (the file
+    /// from `git config --show-origin`, the line found by reading it), or nil.
+    static func origin(of key: String, in folder: String?, _ context: ToolContext) -> String? {
+        let run = context.run("git", ["config", "--includes", "--show-origin", "--get", key], in: folder)
+        guard let output = run.output, let tab = output.firstIndex(of: "\t") else { return nil }
+        var origin = String(output[..<tab])
+        guard origin.hasPrefix("file:") else { return origin }
+        origin.removeFirst(5)
+        if origin.hasPrefix("\""), origin.hasSuffix("\"") { origin = String(origin.dropFirst().dropLast()) }
+        let line = GitConfigFile.lastLine(of: key, in: origin)
+        return GitConfigFile.shown(origin, context.environment) + (line.map { ":\($0)" } ?? "")
+    }
+
+    // MARK: Perch's file
+
+    /// The git config text Perch includes: the account's `[user]` keys.
+    public static func includeText(_ git: Setting, account: Account) -> String {
+        var text = "# Written by Perch for the account \"\(account.id)\"; replaced at each switch.\n[user]\n"
+        if let name = git.name { text += "\tname = \(quoted(name))\n" }
+        if let email = git.email { text += "\temail = \(quoted(email))\n" }
+        if let key = git.signingKey { text += "\tsigningKey = \(quoted(key))\n" }
+        return text
+    }
+
+    /// A git config value in double quotes, with `\`, `"`, tabs and line ends escaped (git-config(1), "Syntax").
+    static func quoted(_ value: String) -> String {
+        var text = "\""
+        for character in value {
+            switch character {
+            case "\\": text += "\\\\"
+            case "\"": text += "\\\""
+            case "\n": text += "\\n"
+            case "\t": text += "\\t"
+            default: text.append(character)
+            }
+        }
+        return text + "\""
+    }
+
+    // MARK: Import
+
+    public func importCandidates(in context: ToolContext) -> [ImportCandidate] {
+        IdentityImport.gitIdentities(context.environment).map { git in
+            let label = git.name ?? git.email ?? "git"
+            let base = git.email.map { String($0.split(separator: "@").last ?? "") } ?? label
+            return ImportCandidate(idBase: "git-" + base, name: label, group: "git", setting: Self.setting(git))
+        }
+    }
+}

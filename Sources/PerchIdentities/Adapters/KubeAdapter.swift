@@ -1,0 +1,156 @@
+import Glibc
+import PerchCore
+import PerchStore
+
+extension IdentityTool {
+    public static let kube = IdentityTool("kube")
+}
+
+/// `kube`: a context of the kubeconfig, and optionally its namespace. The current context is a
+/// top-level key of a documented file (kubeconfig, "current-context"), so it is written there
+/// directly, changing that one line and nothing else (kubectl is started only for a namespace,
+/// which sits inside the context's entry). Checked the way kubectl reads it: the first file of
+/// `$KUBECONFIG` that sets `current-context`.
+public struct KubeAdapter: ToolAdapter {
+    /// `"kube": {"context": "prod", "namespace": "web"}`.
+    public struct Setting: Hashable, Sendable {
+        public var context: String
+        public var namespace: String?
+        public init(context: String, namespace: String? = nil) {
+            self.context = context
+            self.namespace = namespace
+        }
+    }
+
+    public init() {}
+    public var tool: IdentityTool { .kube }
+    public var program: String? { "kubectl" }
+
+    public static func setting(_ value: Setting) -> ToolSetting {
+        ToolSetting(
+            tool: .kube, summary: value.namespace.map { "\(value.context), namespace \($0)" } ?? value.context,
+            fields: [ToolField("context", value.context)] + (value.namespace.map { [ToolField("namespace", $0)] } ?? []), value: value)
+    }
+
+    public func read(_ reader: inout ToolMemberReader) -> ToolSetting? {
+        guard reader.expectObject(#"{"context": "prod", "namespace": "web"}"#) else { return nil }
+        let context = reader.string("context", required: true)
+        let namespace = reader.string("namespace")
+        reader.finish(known: ["context", "namespace"])
+        return context.map { Self.setting(Setting(context: $0, namespace: namespace)) }
+    }
+
+    public func json(_ setting: ToolSetting) -> String {
+        let kube = setting.value(as: Setting.self)
+        return IdentityConfig.object([("context", kube?.context), ("namespace", kube?.namespace)])
+    }
+
+    public func wanted(_ setting: ToolSetting?, account: Account, in context: ToolContext) -> ToolState? {
+        guard let kube = setting?.value(as: Setting.self) else { return nil }
+        var state = ToolState(["context": kube.context])
+        if let namespace = kube.namespace { state["namespace"] = namespace }
+        return state
+    }
+
+    /// The current context, its namespace, and every context's namespace (`ns:NAME` keys), so a
+    /// switch that changed another context's namespace can put it back.
+    public func current(in context: ToolContext) -> Result<ToolState, ToolFailure> {
+        // Without kubectl there is nothing to switch for (and no namespace could be set): a skip.
+        guard context.environment.which("kubectl") != nil else { return .failure(ToolFailure("kubectl not found")) }
+        let name = ToolReaders.kubeCurrentContext(context.environment) ?? ""
+        var state = ToolState(["context": name, "namespace": ""])
+        do {
+            // The namespaces sit inside the contexts' entries: kubectl resolves them.
+            let run = context.run(
+                "kubectl", ["config", "view", "-o", #"jsonpath={range .contexts[*]}{.name}{"\t"}{.context.namespace}{"\n"}{end}"#])
+            for line in (run.output ?? "").split(separator: "\n") {
+                let parts = line.split(separator: "\t", maxSplits: 1, omittingEmptySubsequences: false)
+                guard let first = parts.first, !first.isEmpty else { continue }
+                state["ns:" + first] = parts.count > 1 ? String(parts[1]) : ""
+            }
+            state["namespace"] = state["ns:" + name] ?? ""
+        }
+        return .success(state)
+    }
+
+    public func isMet(_ wanted: ToolState, by now: ToolState) -> Bool {
+        // A context without a namespace uses `default`.
+        var now = now
+        if now["namespace"] == "", wanted["namespace"] == "default" { now["namespace"] = "default" }
+        return wanted.isMet(by: now)
+    }
+
+    public func apply(_ state: ToolState, in context: ToolContext) -> ToolStep {
+        let name = state["context"] ?? ""
+        if !name.isEmpty, !ToolReaders.kubeContexts(context.environment).contains(name) {
+            return .failed("no context \"\(name)\" in the kubeconfig (kubectl config get-contexts lists them)")
+        }
+        do {
+            try Self.writeCurrentContext(name, context.environment)
+        } catch {
+            return .failed("\(error)")
+        }
+        // Namespaces: the current context's when asked, and any other a before-state names.
+        var namespaces: [(String, String)] = []
+        if let namespace = state["namespace"], !name.isEmpty { namespaces.append((name, namespace)) }
+        for (key, value) in state.values.sorted(by: { $0.key < $1.key }) where key.hasPrefix("ns:") && String(key.dropFirst(3)) != name {
+            namespaces.append((String(key.dropFirst(3)), value))
+        }
+        if !namespaces.isEmpty, case .success(let now) = current(in: context) {
+            for (contextName, namespace) in namespaces where (now["ns:" + contextName] ?? "") != namespace {
+                let run =
+                    namespace.isEmpty
+                    ? context.run("kubectl", ["config", "unset", "contexts.\(contextName).namespace"])
+                    : context.run("kubectl", ["config", "set-context", contextName, "--namespace", namespace])
+                if let failure = run.failure { return .failed("kubectl config set-context: \(failure)") }
+            }
+        }
+        guard case .success(let now) = current(in: context), isMet(state, by: now) else {
+            return .failed("kubectl reports \(ToolReaders.kubeCurrentContext(context.environment) ?? "no context") after the change")
+        }
+        return .applied(describe(now))
+    }
+
+    public func describe(_ state: ToolState) -> String {
+        let name = state["context"] ?? ""
+        guard !name.isEmpty else { return "(no current context)" }
+        let namespace = state["namespace"] ?? ""
+        return namespace.isEmpty ? name : "\(name), namespace \(namespace)"
+    }
+
+    /// Sets the top-level `current-context` of the kubeconfig file kubectl would change (the
+    /// first of `$KUBECONFIG` that sets one, else the first), rewriting that line only and
+    /// atomically; `""` removes the line.
+    static func writeCurrentContext(_ name: String, _ environment: IdentityEnvironment) throws(FileError) {
+        let files = ToolReaders.kubeconfigFiles(environment)
+        guard !files.isEmpty else { return }
+        var target = files[0]
+        var contents: FileContents?
+        for file in files {
+            guard let read = try? FileSystem.readContents(file) else { continue }
+            let text = String(decoding: read.bytes, as: UTF8.self)
+            if text.split(separator: "\n").contains(where: { $0.hasPrefix("current-context:") && !ToolReaders.unquoted($0.dropFirst(16)).isEmpty }) {
+                target = file
+                contents = read
+                break
+            }
+            if file == files[0] { contents = read }
+        }
+        var lines = contents.map { String(decoding: $0.bytes, as: UTF8.self).split(separator: "\n", omittingEmptySubsequences: false).map(String.init) } ?? []
+        let value = name.isEmpty ? "" : (name.contains(where: { ":#'\" ".contains($0) }) ? "\"\(name)\"" : name)
+        if let index = lines.firstIndex(where: { $0.hasPrefix("current-context:") }) {
+            if name.isEmpty { lines.remove(at: index) } else { lines[index] = "current-context: \(value)" }
+        } else if !name.isEmpty {
+            if lines.last == "" { lines.removeLast() }
+            lines.append("current-context: \(value)")
+            lines.append("")
+        }
+        try FileSystem.writeAtomically(Array(lines.joined(separator: "\n").utf8), to: target, mode: mode_t(contents?.mode ?? 0o600))
+    }
+
+    public func importCandidates(in context: ToolContext) -> [ImportCandidate] {
+        ToolReaders.kubeContexts(context.environment).map {
+            ImportCandidate(idBase: "kube-" + $0, name: $0, group: "Kubernetes", setting: Self.setting(Setting(context: $0)))
+        }
+    }
+}

@@ -1,0 +1,331 @@
+import FoundationEssentials
+import Glibc
+import PerchCore
+import PerchStore
+
+/// The one switching sequence of Perch: `perch switch`, `perch -`, the inline picker, `perch
+/// undo` and the interface's worker all call ``run(to:previousIdentities:progress:)``. Under
+/// the state lock it plans (what each tool should have against what it has), writes a journal
+/// of the before-states, applies and verifies every tool that must change (in parallel, each
+/// program with its own timeout), and only when all succeeded records the state and history;
+/// if one failed, every tool already changed is put back and the current account is kept. The
+/// hook runs after the lock is released.
+public struct SwitchSession: Sendable {
+    public var store: StateStore
+    public var context: ToolContext
+    /// The embedded samples (no config): no tool is ever changed.
+    public var samplesOnly: Bool
+    public var source: SwitchSource
+    /// How long to wait for another holder of the state lock, in milliseconds.
+    public var lockTimeout: Int
+    /// Re-apply every tool, not only those that differ.
+    public var force: Bool
+    /// Keep a partial switch when a tool fails (the tools on the new account are said).
+    public var keepGoing: Bool
+
+    public init(
+        store: StateStore, context: ToolContext, samplesOnly: Bool = false, source: SwitchSource, lockTimeout: Int = 2000,
+        force: Bool = false, keepGoing: Bool = false
+    ) {
+        self.store = store
+        self.context = context
+        self.samplesOnly = samplesOnly
+        self.source = source
+        self.lockTimeout = lockTimeout
+        self.force = force
+        self.keepGoing = keepGoing
+    }
+
+    /// What a session did.
+    public struct Result: Sendable {
+        /// The switch as recorded (`changed` false for a re-apply to the current account), or
+        /// nil when nothing was recorded (a tool failed and the switch was rolled back).
+        public var outcome: SwitchOutcome?
+        /// One result per tool considered, in registry order.
+        public var report: IdentityReport
+        /// Why the switch was not made (a tool failed), or nil.
+        public var failure: String?
+        /// An interrupted switch found and put right first, in one line, or nil.
+        public var recovered: String?
+        /// Whether a tool had to change (false: every tool already had what was asked).
+        public var changedTools: Bool
+    }
+
+    /// What each tool should have: from the account's config (and the baseline for a tool it
+    /// names nothing for), or given whole (an undo).
+    public enum Target: Sendable {
+        case account
+        case states([IdentityTool: ToolState])
+    }
+
+    private var files: IdentityFiles { context.files }
+
+    /// Switches to `account` (see ``SwitchSession``). `progress` is called with each tool's
+    /// result as it comes back (pending first), from the calling thread or a tool's.
+    /// - Throws: ``StateError`` when the state lock or file cannot be had; nothing is changed then.
+    public func run(
+        to account: Account, target: Target = .account, shouldWaitForLock: (Int) -> Bool = { _ in true },
+        progress: @escaping @Sendable (IdentityResult) -> Void = { _ in }
+    ) throws(StateError) -> Result {
+        try store.withLock(timeoutMilliseconds: lockTimeout, shouldWait: shouldWaitForLock) { () throws(StateError) in
+            let recovered = recoverLocked()
+            let current = try store.readForUpdate()
+            let previous = current.currentAccount
+            let isSwitch = previous != account.id
+            var baseline = RecordFile.read(ToolBaseline.self, at: files.baseline) ?? ToolBaseline()
+            var baselineChanged = false
+
+            // Plan: what each tool should have, against what it has.
+            struct Step: Sendable {
+                var adapter: any ToolAdapter
+                var wanted: ToolState
+                var fromBaseline: Bool
+            }
+            var results: [IdentityTool: IdentityResult] = [:]
+            var candidates: [(adapter: any ToolAdapter, wanted: ToolState, fromBaseline: Bool)] = []
+            for adapter in ToolAdapters.registry {
+                let setting = account.identities[adapter.tool]
+                if adapter.isPerShell {
+                    if let setting {
+                        results[adapter.tool] = IdentityResult(
+                            tool: adapter.tool, status: .applied, detail: setting.summary + ": per shell with perch env, and in hooks")
+                    }
+                    continue
+                }
+                if samplesOnly {
+                    if setting != nil {
+                        results[adapter.tool] = IdentityResult(tool: adapter.tool, status: .skipped, detail: "sample accounts never change a tool")
+                    }
+                    continue
+                }
+                var wanted: ToolState?
+                var fromBaseline = false
+                switch target {
+                case .account:
+                    wanted = adapter.wanted(setting, account: account, in: context)
+                    if wanted == nil, adapter.keepsBaseline, let kept = baseline.tools[adapter.tool.rawValue] {
+                        wanted = kept
+                        fromBaseline = true
+                    }
+                case .states(let states):
+                    wanted = states[adapter.tool]
+                }
+                guard let wanted else { continue }
+                candidates.append((adapter, wanted, fromBaseline))
+            }
+            let context = self.context
+            let nows = Parallel.map(candidates.map { candidate in { @Sendable in candidate.adapter.current(in: context) } })
+            var steps: [(step: Step, before: ToolState)] = []
+            for (candidate, now) in zip(candidates, nows) {
+                let tool = candidate.adapter.tool
+                let named = account.identities[tool] != nil
+                switch now {
+                case .failure(let failure):
+                    // The tool cannot be read (not installed): nothing is changed.
+                    if named { results[tool] = IdentityResult(tool: tool, status: .skipped, detail: failure.description) }
+                case .success(let now):
+                    if candidate.adapter.isMet(candidate.wanted, by: now), !force {
+                        if named || candidate.fromBaseline {
+                            results[tool] = IdentityResult(
+                                tool: tool, status: candidate.fromBaseline ? .restored : .unchanged,
+                                detail: candidate.adapter.describe(candidate.wanted.merging(now)))
+                        }
+                        if candidate.fromBaseline {
+                            baseline.tools[tool.rawValue] = nil
+                            baselineChanged = true
+                        }
+                        continue
+                    }
+                    if candidate.adapter.keepsBaseline, baseline.tools[tool.rawValue] == nil, !candidate.fromBaseline,
+                        case .account = target
+                    {
+                        baseline.tools[tool.rawValue] = now
+                        baselineChanged = true
+                    }
+                    steps.append((Step(adapter: candidate.adapter, wanted: candidate.wanted, fromBaseline: candidate.fromBaseline), now))
+                }
+            }
+            let token = Self.newToken()
+            func finish(_ outcome: SwitchOutcome?, failure: String? = nil) -> Result {
+                let ordered = ToolAdapters.registry.compactMap { results[$0.tool] }
+                let report = IdentityReport(accountID: account.id, results: ordered)
+                if outcome != nil { recordReport(report) }
+                return Result(outcome: outcome, report: report, failure: failure, recovered: recovered, changedTools: !steps.isEmpty)
+            }
+            if steps.isEmpty, !isSwitch {
+                return finish(SwitchOutcome(accountID: account.id, state: current, previous: previous, changed: false))
+            }
+            // Journal, then apply.
+            let journal = SwitchJournal(
+                id: token, from: previous, to: account.id, time: StateStore.timestamp(), pid: getpid(),
+                tools: steps.map { SwitchJournal.Entry(tool: $0.step.adapter.tool, before: $0.before) })
+            if !steps.isEmpty {
+                do { try RecordFile.write(journal, to: files.journal) } catch let error as FileError { throw .file(error) } catch {}
+            }
+            for (step, _) in steps { progress(IdentityResult(tool: step.adapter.tool, status: .pending, detail: "")) }
+            let applied = Parallel.map(
+                steps.map { entry in
+                    { @Sendable in
+                        let step = entry.step.adapter.apply(entry.step.wanted, in: context)
+                        progress(Self.result(entry.step.adapter.tool, step, fromBaseline: entry.step.fromBaseline))
+                        return step
+                    }
+                })
+            for (entry, step) in zip(steps, applied) {
+                results[entry.step.adapter.tool] = Self.result(entry.step.adapter.tool, step, fromBaseline: entry.step.fromBaseline)
+            }
+            let failed = zip(steps, applied).filter { if case .failed = $0.1 { true } else { false } }
+            if !failed.isEmpty, !keepGoing {
+                // All or nothing: every tool changed goes back to its before-state.
+                let restored = Parallel.map(
+                    steps.map { entry in { @Sendable in entry.step.adapter.apply(entry.before, in: context) } })
+                for ((entry, step), back) in zip(zip(steps, applied), restored) {
+                    let tool = entry.step.adapter.tool
+                    if case .failed = step {
+                        if case .failed(let why) = back { results[tool]?.detail += "; could not be put back: \(why)" }
+                        continue
+                    }
+                    if case .failed(let why) = back {
+                        results[tool] = IdentityResult(tool: tool, status: .failed, detail: "could not be put back: \(why)")
+                    } else {
+                        results[tool] = IdentityResult(tool: tool, status: .rolledBack, detail: entry.step.adapter.describe(entry.before))
+                    }
+                }
+                RecordFile.remove(files.journal)
+                let tools = failed.map { $0.0.step.adapter.tool.rawValue }.joined(separator: ", ")
+                return finish(nil, failure: "\(tools) failed")
+            }
+            // Commit: the state and history, the undo record, the baseline; then the journal goes.
+            var outcome = SwitchOutcome(accountID: account.id, state: current, previous: previous, changed: false)
+            if isSwitch {
+                outcome = try store.commitSwitch(from: current, to: account.id, source: source, token: steps.isEmpty ? nil : token)
+            }
+            if !steps.isEmpty || isSwitch {
+                try? RecordFile.write(
+                    UndoRecord(
+                        from: previous, to: account.id, time: journal.time,
+                        tools: journal.tools.filter { entry in
+                            !failed.contains { $0.0.step.adapter.tool == entry.tool }
+                        }), to: files.undo)
+            }
+            for (entry, step) in zip(steps, applied) where entry.step.fromBaseline {
+                if case .failed = step { continue }
+                baseline.tools[entry.step.adapter.tool.rawValue] = nil
+                baselineChanged = true
+            }
+            if baselineChanged { try? RecordFile.write(baseline, to: files.baseline) }
+            RecordFile.remove(files.journal)
+            let failure = failed.isEmpty ? nil : failed.map { $0.0.step.adapter.tool.rawValue }.joined(separator: ", ") + " failed"
+            return finish(outcome, failure: failure)
+        }
+    }
+
+    static func result(_ tool: IdentityTool, _ step: ToolStep, fromBaseline: Bool) -> IdentityResult {
+        switch step {
+        case .applied(let detail):
+            return IdentityResult(tool: tool, status: fromBaseline || detail == "your own" ? .restored : .applied, detail: detail)
+        case .skipped(let detail): return IdentityResult(tool: tool, status: .skipped, detail: detail)
+        case .failed(let detail): return IdentityResult(tool: tool, status: .failed, detail: detail)
+        }
+    }
+
+    static func newToken() -> String {
+        var generator = SystemRandomNumberGenerator()
+        let bytes = (0..<8).map { _ in UInt8.random(in: 0...255, using: &generator) }
+        return bytes.map { String($0, radix: 16).count == 1 ? "0" + String($0, radix: 16) : String($0, radix: 16) }.joined()
+    }
+
+    // MARK: Interrupted switches
+
+    /// Puts right a switch whose process died between its journal and its commit (SIGKILL,
+    /// power loss), if one is found and no other process is switching: a switch already
+    /// recorded is completed (its journal removed); any other is rolled back, every tool given
+    /// its before-state, so nothing is left half switched. Returns one line saying so (with the
+    /// word "interrupted" and both accounts), or nil when there was nothing to do. Costs one
+    /// `access(2)` when there is no journal.
+    public func recoverInterrupted() -> String? {
+        guard access(files.journal, F_OK) == 0 else { return nil }
+        // A journal whose writer still holds the lock is a switch under way, not an interrupted one.
+        return try? store.withLock(timeoutMilliseconds: 0) { () throws(StateError) in recoverLocked() }
+    }
+
+    /// ``recoverInterrupted()`` for a caller holding the state lock.
+    private func recoverLocked() -> String? {
+        guard access(files.journal, F_OK) == 0 else { return nil }
+        guard let journal = RecordFile.read(SwitchJournal.self, at: files.journal) else {
+            RecordFile.remove(files.journal)
+            return "perch: an interrupted switch left a journal that could not be read; it was removed (check `perch status`)"
+        }
+        let state = (try? store.readForUpdate()) ?? SavedState()
+        let from = journal.from ?? "no account"
+        if state.lastSwitch == journal.id {
+            try? RecordFile.write(UndoRecord(from: journal.from, to: journal.to, time: journal.time, tools: journal.tools), to: files.undo)
+            RecordFile.remove(files.journal)
+            return "perch: the interrupted switch from \(from) to \(journal.to) had been recorded; it is complete"
+        }
+        let context = self.context
+        let backs = Parallel.map(
+            journal.tools.map { entry in
+                { @Sendable () -> String? in
+                    guard let adapter = ToolAdapters.adapter(for: entry.tool) else { return "\(entry.tool.rawValue) (unknown tool)" }
+                    if case .failed(let why) = adapter.apply(entry.before, in: context) { return "\(entry.tool.rawValue) (\(why))" }
+                    return nil
+                }
+            })
+        RecordFile.remove(files.journal)
+        let tools = journal.tools.map(\.tool.rawValue).joined(separator: ", ")
+        let failures = backs.compactMap { $0 }
+        let told = failures.isEmpty ? "" : "; could not put back: " + failures.joined(separator: ", ")
+        return "perch: an interrupted switch from \(from) to \(journal.to) was rolled back"
+            + (tools.isEmpty ? "" : " (\(tools) as on \(from))") + "; still on \(state.currentAccount ?? "no account")" + told
+    }
+
+    // MARK: Undo and reset
+
+    /// The last switch's record (for `perch undo`), or nil when there is none.
+    public var undoRecord: UndoRecord? { RecordFile.read(UndoRecord.self, at: files.undo) }
+
+    /// The tools Perch changed and their baselines.
+    public var baseline: ToolBaseline { RecordFile.read(ToolBaseline.self, at: files.baseline) ?? ToolBaseline() }
+
+    /// Gives every tool with a baseline its baseline back (`perch reset`), under the state lock;
+    /// the baseline file is then removed. One result per tool.
+    /// - Throws: ``StateError`` when the lock cannot be had.
+    public func restoreBaselines() throws(StateError) -> [IdentityResult] {
+        try store.withLock(timeoutMilliseconds: lockTimeout) { () throws(StateError) in
+            _ = recoverLocked()
+            let kept = baseline.tools.sorted { ToolConfigRegistry.order(of: IdentityTool($0.key)) < ToolConfigRegistry.order(of: IdentityTool($1.key)) }
+            let context = self.context
+            let results = Parallel.map(
+                kept.map { entry in
+                    { @Sendable in
+                        let tool = IdentityTool(entry.key)
+                        guard let adapter = ToolAdapters.adapter(for: tool) else {
+                            return IdentityResult(tool: tool, status: .skipped, detail: "unknown tool")
+                        }
+                        return Self.result(tool, adapter.apply(entry.value, in: context), fromBaseline: true)
+                    }
+                })
+            var left = ToolBaseline()
+            for (entry, result) in zip(kept, results) where result.status == .failed { left.tools[entry.key] = entry.value }
+            if left.tools.isEmpty { RecordFile.remove(files.baseline) } else { try? RecordFile.write(left, to: files.baseline) }
+            return results
+        }
+    }
+
+    // MARK: Results file
+
+    /// Keeps `report` in Perch's results file (atomically), with the time, for `perch status`
+    /// and Overview.
+    public func recordReport(_ report: IdentityReport) {
+        IdentitySwitcher(context: context).record(report)
+    }
+}
+
+extension ToolState {
+    /// These values, with `other`'s for keys this one does not name (for describing a wanted
+    /// state with what the tool has besides).
+    func merging(_ other: ToolState) -> ToolState {
+        ToolState(values.merging(other.values) { mine, _ in mine })
+    }
+}

@@ -1,0 +1,200 @@
+import PerchCore
+import PerchStore
+
+/// What one tool has, or should have: its values by name (`context`, `namespace`; a file's
+/// text), each adapter's own keys. A key an adapter reads always has a value in what the tool
+/// has now (`""` for none); a wanted state may name only some keys, and matches a tool whose
+/// values agree on those.
+public struct ToolState: Hashable, Sendable, Codable {
+    public var values: [String: String]
+    public init(_ values: [String: String] = [:]) { self.values = values }
+    public subscript(_ key: String) -> String? {
+        get { values[key] }
+        set { values[key] = newValue }
+    }
+
+    /// Whether `now` agrees with this (wanted) state on every key this one names.
+    public func isMet(by now: ToolState) -> Bool {
+        values.allSatisfy { now.values[$0.key] ?? "" == $0.value }
+    }
+}
+
+/// A variable (or config) that beats a tool's selection: where it is set, the tool uses it and
+/// not what Perch selected (`AWS_DEFAULT_PROFILE` beats `AWS_PROFILE` for the aws CLI v1).
+public struct ToolOverride: Hashable, Sendable {
+    /// The variable's name.
+    public var name: String
+    /// What it beats, and the documentation that says so.
+    public var reason: String
+    /// Whether `perch env` unsets it for an account that names the tool (false: it is only
+    /// reported, since unsetting it could break what the user set it for).
+    public var unsetByShell: Bool
+    public init(_ name: String, _ reason: String, unsetByShell: Bool = true) {
+        self.name = name
+        self.reason = reason
+        self.unsetByShell = unsetByShell
+    }
+}
+
+/// How one tool's apply went (before it is turned into an ``IdentityResult``).
+public enum ToolStep: Hashable, Sendable {
+    /// The tool now reports the wanted state (verified): what it has, in words.
+    case applied(String)
+    /// Nothing could be done here, and nothing was changed (`kubectl not found`, `run perch setup git`).
+    case skipped(String)
+    /// The tool was asked and does not report the wanted state: why.
+    case failed(String)
+}
+
+/// What adapters are given: the environment (HOME, the tools' variables, PATH), Perch's own
+/// files for this config, and how long one program may run.
+public struct ToolContext: Sendable {
+    public var environment: IdentityEnvironment
+    public var files: IdentityFiles
+    /// How long one program may run, in milliseconds.
+    public var timeout: Int64
+
+    public init(environment: IdentityEnvironment, timeout: Int64 = ProgramRunner.defaultTimeoutMilliseconds) {
+        self.environment = environment
+        self.files = IdentityFiles(environment)
+        self.timeout = timeout
+    }
+
+    /// Runs `program` with `arguments` (see ``ProgramRunner``) with this context's environment and timeout.
+    public func run(_ program: String, _ arguments: [String], in folder: String? = nil) -> ProgramResult {
+        ProgramRunner.run(program, arguments, in: environment, timeout: timeout, folder: folder)
+    }
+}
+
+/// One account proposed by `perch import` from one tool: a base for its id, a name, a group and
+/// the setting.
+public struct ImportCandidate: Sendable {
+    public var idBase: String
+    public var name: String
+    public var group: String
+    public var handle: String?
+    public var setting: ToolSetting
+    public init(idBase: String, name: String, group: String, handle: String? = nil, setting: ToolSetting) {
+        self.idBase = idBase
+        self.name = name
+        self.group = group
+        self.handle = handle
+        self.setting = setting
+    }
+}
+
+/// Everything Perch knows of one tool: reading its config member (``ToolConfigReader``), what
+/// the tool has now, what an account wants of it, applying and verifying that, the before-state
+/// a switch keeps to undo it, the variables a shell gets and those that beat them, import
+/// candidates and status lines. ``ToolAdapters/registry`` lists them; a new tool is one file
+/// with one of these, one line there, and its tests.
+public protocol ToolAdapter: ToolConfigReader {
+    /// The program the tool's state is changed or read with, if any (for plans and `doctor`).
+    var program: String? { get }
+    /// Whether the tool's setting belongs to one shell (exported by `perch env`): nothing global
+    /// is applied, checked or restored.
+    var isPerShell: Bool { get }
+    /// Whether the tool's state outside Perch's own files is kept as the user's baseline the
+    /// first time Perch changes it, and given back to it for an account naming nothing for it.
+    var keepsBaseline: Bool { get }
+    /// The variables that beat the tool's selection where they are set.
+    var overrides: [ToolOverride] { get }
+    /// The names of the variables its settings export (`AWS_PROFILE`), which `env` may not name.
+    var exportedNames: [String] { get }
+
+    /// The state `setting` asks for; with no setting, the state the tool takes for an account
+    /// naming nothing (nil: the baseline, when one was kept, else the tool is left alone).
+    func wanted(_ setting: ToolSetting?, account: Account, in context: ToolContext) -> ToolState?
+    /// What the tool has now, with every key this adapter reads; a `failure` when it cannot be read.
+    func current(in context: ToolContext) -> Result<ToolState, ToolFailure>
+    /// Whether the tool's state `now` is what `wanted` asks for (by default: every key `wanted`
+    /// names has the same value).
+    func isMet(_ wanted: ToolState, by now: ToolState) -> Bool
+    /// Makes the tool have `state`, then verifies that it reports it.
+    func apply(_ state: ToolState, in context: ToolContext) -> ToolStep
+    /// `state` in words, as `perch status` and a switch print it (`prod, namespace web`).
+    func describe(_ state: ToolState) -> String
+    /// The variables a shell gets for `setting` (besides `PERCH_ACCOUNT`).
+    func exports(_ setting: ToolSetting) -> [EnvironmentEntry]
+    /// Accounts `perch import` proposes from what the tool holds.
+    func importCandidates(in context: ToolContext) -> [ImportCandidate]
+    /// What the tool uses now, in this environment, beside what `setting` asks for.
+    func check(_ setting: ToolSetting, in context: ToolContext) -> IdentityCheck
+}
+
+/// Why a tool's state could not be read or changed, in one phrase.
+public struct ToolFailure: Error, Hashable, Sendable, CustomStringConvertible {
+    public var description: String
+    public init(_ description: String) { self.description = description }
+}
+
+extension ToolAdapter {
+    public var isPerShell: Bool { false }
+    public var keepsBaseline: Bool { !isPerShell }
+    public var overrides: [ToolOverride] { [] }
+    public var exportedNames: [String] { [] }
+    public var program: String? { nil }
+    public func exports(_ setting: ToolSetting) -> [EnvironmentEntry] { setting.exports }
+    public func isMet(_ wanted: ToolState, by now: ToolState) -> Bool { wanted.isMet(by: now) }
+    public func importCandidates(in context: ToolContext) -> [ImportCandidate] { [] }
+
+    /// The generic check: the tool's state now against what `setting` wants, then the overrides
+    /// set in this environment.
+    public func check(_ setting: ToolSetting, in context: ToolContext) -> IdentityCheck {
+        guard let wanted = wanted(setting, account: Account(id: "-", name: "-"), in: context) else {
+            return IdentityCheck(tool: tool, expected: setting.summary, actual: nil, matches: nil)
+        }
+        switch current(in: context) {
+        case .failure(let failure):
+            return IdentityCheck(tool: tool, expected: setting.summary, actual: nil, matches: nil, note: failure.description)
+        case .success(let now):
+            let check = IdentityCheck(tool: tool, expected: setting.summary, actual: describe(now), matches: isMet(wanted, by: now))
+            return overridden(check, in: context)
+        }
+    }
+
+    /// `check` marked as not matching when a variable of ``overrides`` is set in this
+    /// environment, with the variable and what to run in its note.
+    public func overridden(_ check: IdentityCheck, in context: ToolContext) -> IdentityCheck {
+        let set = overrides.filter { context.environment[$0.name] != nil }
+        guard !set.isEmpty else { return check }
+        var check = check
+        check.matches = false
+        let names = set.map(\.name)
+        let shown = set.map { "\($0.name)=\(context.environment[$0.name] ?? "")" }.joined(separator: ", ")
+        let advice =
+            set.allSatisfy(\.unsetByShell)
+            ? "run: unset \(names.joined(separator: " ")) (eval \"$(perch env)\" does)" : "run: unset \(names.joined(separator: " "))"
+        check.note = "\(shown) in this environment beats it (\(set[0].reason)); \(advice)"
+        return check
+    }
+}
+
+/// A tool set per shell only (`aws`, `env`): nothing global is read, applied or restored; its
+/// setting is what `perch env` exports, and its check compares this process's environment.
+public protocol PerShellToolAdapter: ToolAdapter {}
+
+extension PerShellToolAdapter {
+    public var isPerShell: Bool { true }
+    public func wanted(_ setting: ToolSetting?, account: Account, in context: ToolContext) -> ToolState? { nil }
+    public func current(in context: ToolContext) -> Result<ToolState, ToolFailure> { .success(ToolState()) }
+    public func apply(_ state: ToolState, in context: ToolContext) -> ToolStep { .applied("per shell") }
+    public func describe(_ state: ToolState) -> String { "per shell" }
+    public func check(_ setting: ToolSetting, in context: ToolContext) -> IdentityCheck {
+        IdentityEnvironmentCheck.check(self, setting, in: context)
+    }
+}
+
+/// The check of a per-shell tool: its exports against this process's environment.
+enum IdentityEnvironmentCheck {
+    static func check(_ adapter: some ToolAdapter, _ setting: ToolSetting, in context: ToolContext) -> IdentityCheck {
+        let expected = setting.exports
+        let shown = expected.map { "\($0.name)=\($0.value)" }.joined(separator: " ")
+        guard context.environment["PERCH_ACCOUNT"] != nil || adapter.overrides.contains(where: { context.environment[$0.name] != nil }) else {
+            return IdentityCheck(
+                tool: adapter.tool, expected: shown, actual: nil, matches: nil, note: "per shell: eval \"$(perch env)\" or perch shell-init")
+        }
+        let actual = expected.map { "\($0.name)=\(context.environment.variables[$0.name] ?? "(unset)")" }.joined(separator: " ")
+        return adapter.overridden(IdentityCheck(tool: adapter.tool, expected: shown, actual: actual, matches: actual == shown), in: context)
+    }
+}

@@ -1,0 +1,28 @@
+import PerchCore
+import PerchStore
+
+/// The registry of tool adapters, in the order a switch lists the tools. A new tool is its
+/// adapter's file, one line here, and its tests.
+public enum ToolAdapters {
+    public static let registry: [any ToolAdapter] = [
+        GitAdapter(),
+        SSHAdapter(),
+        KubeAdapter(),
+        GcloudAdapter(),
+        GitHubAdapter(),
+        AWSAdapter(),
+        DockerAdapter(),
+        EnvAdapter(),
+    ]
+
+    /// Makes the registry the tools the config reader knows (``ToolConfigRegistry``); call
+    /// once at start-up, before a config is read.
+    public static func install() {
+        ToolConfigRegistry.install(registry)
+    }
+
+    /// The adapter of `tool`, or nil.
+    public static func adapter(for tool: IdentityTool) -> (any ToolAdapter)? {
+        registry.first { $0.tool == tool }
+    }
+}
