@@ -6,7 +6,7 @@ RELEASE_BIN := .build/release/perch
 RELEASE := -c release --static-swift-stdlib
 ARGS ?=
 
-.PHONY: run build bench bench-build bench-smoke test unit fuzz fuzz-input fuzz-json deps test-deps bench-deps format lint clean install uninstall
+.PHONY: run build bench bench-build bench-smoke test unit fuzz fuzz-input fuzz-json deps test-deps bench-deps deb deb-deps format lint clean install uninstall
 
 ## Build in release mode and start Perch (embedded sample accounts when there is no config).
 run: build
@@ -16,11 +16,25 @@ run: build
 build: deps
 	$(SWIFT) build $(RELEASE) --product perch
 
-## Unit tests and end-to-end tests (the latter drive the release binary in tmux), then one quick
-## run of each benchmark measurement (it fails when a measurement breaks, never on a timing).
-test: test-deps build
-	PERCH_BIN="$(CURDIR)/$(RELEASE_BIN)" $(SWIFT) test --disable-xctest
+## Unit tests and end-to-end tests (the latter drive the release binary in tmux, and unpack the
+## Debian package), then one quick run of each benchmark measurement (it fails when a
+## measurement breaks, never on a timing).
+test: test-deps build deb
+	PERCH_BIN="$(CURDIR)/$(RELEASE_BIN)" PERCH_DEB="$$(cat $(DEB_DIR)/latest)" $(SWIFT) test --disable-xctest
 	$(MAKE) bench-smoke
+
+DEB_DIR ?= .build/deb
+## The Debian package, $(DEB_DIR)/perch_VERSION_ARCH.deb, built with dpkg-deb from the release
+## binary (scripts/build-deb.sh): the binary, the man page, the bash, zsh and fish completions,
+## the README and docs, a copyright file. Then lintian checks it: any error fails the build.
+deb: deb-deps build
+	@mkdir -p $(DEB_DIR)
+	@scripts/build-deb.sh $(RELEASE_BIN) $(DEB_DIR) > $(DEB_DIR)/latest
+	@echo "built $$(cat $(DEB_DIR)/latest)"
+	lintian --fail-on error "$$(cat $(DEB_DIR)/latest)"
+
+deb-deps:
+	@./scripts/ensure-packages.sh dpkg-dev binutils lintian
 
 ## The benchmark: one table of figures beside their budgets, and bench/results.json.
 bench: bench-build
@@ -68,7 +82,7 @@ deps:
 ## man-db renders perch.1 in its test; bash-completion, zsh and fish run the completion tests;
 ## zsh and fish also run the `perch env` and `perch shell-init` tests; git and ssh the identity tests.
 test-deps:
-	@./scripts/ensure-packages.sh libncurses-dev tmux python3 gcc man-db bash-completion zsh fish kitty xvfb xdotool git openssh-client
+	@./scripts/ensure-packages.sh libncurses-dev tmux python3 gcc man-db bash-completion zsh fish kitty xvfb xdotool git openssh-client dpkg-dev lintian
 
 bench-deps:
 	@./scripts/ensure-packages.sh libncurses-dev python3 gcc

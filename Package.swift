@@ -34,6 +34,6 @@ let package = Package(
         .testTarget(name: "PerchStoreTests", dependencies: ["PerchStore", "PerchCore", "PerchIdentities"]),
         .testTarget(name: "PerchIdentitiesTests", dependencies: ["PerchIdentities", "PerchStore", "PerchCore"]),
         .testTarget(name: "PerchAppTests", dependencies: ["PerchApp", "PerchCore", "PerchStore", "PerchTerminal"]),
-        .testTarget(name: "EndToEndTests", exclude: ["Golden", "RealTerminal/kitty_hold.py"]),
+        .testTarget(name: "EndToEndTests", exclude: ["Golden", "RealTerminal"]),
     ]
 )

@@ -420,6 +420,12 @@ class Bench:
         for count in (1_000, 100_000):
             f = figures[f"sheet_filter_key_{count}"]
             self.from_figure(f, f"sheet filter keystroke, {count:,} accounts (update + render + diff)", "p99 ≤ 5 ms", 5)
+        f = figures["sheet_filter_all_100000"]
+        self.from_figure(f, "sheet filter keystroke, 100,000 accounts, all match (first key a)", "p99 ≤ 5 ms", 5,
+                         note=f.get("note") or "")
+        f = figures["sheet_filter_next_100000"]
+        self.from_figure(f, "sheet filter keystroke, 100,000 accounts, second key (a, then 1)", "p99 ≤ 5 ms", 5,
+                         note=f.get("note") or "")
 
     def store(self, figures):
         key = "config_load_smoke" if self.smoke else "config_load_100000"

@@ -85,7 +85,7 @@ extension CommandLineTool {
             return status == ExitStatus.ok && drift ? ExitStatus.unmet : status
         }
         console.print("Current: \(describe(account))")
-        if checks.isEmpty { console.print("  no tool identities (see the README's \"Tool identities\")") }
+        if checks.isEmpty { console.print("  no tool identities (see docs/identities.md)") }
         let width = checks.map { $0.tool.rawValue.count }.max() ?? 0
         var failedWhenApplied = false
         for check in checks {

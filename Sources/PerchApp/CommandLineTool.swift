@@ -88,8 +88,13 @@ struct CommandLineTool {
             text += "\n"
         }
         console.write(text)
+        if config.path == nil, console.outputFailure == nil, !console.outputClosed { console.error(Self.samplesNote) }
         return ExitStatus.ok
     }
+
+    /// Said on standard error after the list in words (so that the list stays the same for a
+    /// pipe; `--format` and `--json` say nothing) when the accounts are the embedded samples.
+    static let samplesNote = "these are the embedded sample accounts: there is no config yet (`perch init` writes one to edit)"
 
     func current() -> Int32 {
         if options.json, options.field != nil {

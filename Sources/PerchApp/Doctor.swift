@@ -85,7 +85,8 @@ struct Doctor {
         lines.append(("kitty keyboard", answers.map { $0.keyboard.summary } ?? notAsked))
         let keyHold = KeyboardProtocolProbe.mode(requested: options.keyHold, answer: answers?.keyboard)
         lines.append(("key hold", "\(keyHold.summary) (--key-hold \(options.keyHold.rawValue))"))
-        lines.append(("long-press", "\(options.longPressMilliseconds) ms (--long-press-ms)"))
+        let longPress = longPressInEffect()
+        lines.append(("long-press", "\(longPress.milliseconds) ms (\(longPress.source))"))
         var osc52 =
             terminfoKnown && NcursesBackend.terminfoHasString(term, "Ms") ? "terminfo says yes (Ms)" : "terminfo does not say (no Ms)"
         osc52 += "; Copy id sends it anyway, and the terminal may refuse it"
@@ -95,15 +96,75 @@ struct Doctor {
         lines.append(("config", fileLine(paths.config)))
         lines.append(("state", fileLine(paths.state)))
         console.print("perch doctor: what this terminal and setup give Perch")
-        for (name, value) in lines {
-            console.print("  " + name.padded(toColumns: 18) + PerchApp.visibleControls(value))
-        }
+        for (name, value) in lines { printLine(name, value) }
         if onTerminal {
-            keyRepeatTest(mode: keyHold, keyboard: answers?.keyboard)
+            keyRepeatTest(mode: keyHold, keyboard: answers?.keyboard, longPressMilliseconds: longPress.milliseconds)
         } else {
             console.print("Key-repeat test: skipped (it needs a terminal).")
         }
         return ExitStatus.ok
+    }
+
+    /// The long-press duration in effect, in milliseconds, as the interface would take it, and
+    /// where it comes from: `--long-press-ms`, else the settings file beside the config, else the
+    /// default.
+    func longPressInEffect() -> (milliseconds: Int64, source: String) {
+        var flags = Settings()
+        flags.longPressMilliseconds = options.longPressMilliseconds
+        let settingsPath = SettingsFile.path(besideConfig: paths.config)
+        // Bug: doctor printed the default 500 ms while 700 ms was saved in Settings.
+        let state = SettingsState(file: SettingsFile.read(settingsPath).settings, flags: flags, flagged: options.flaggedSettings)
+        let source =
+            switch state.source(.longPress) {
+            case .flag: "--long-press-ms"
+            case .saved: "saved in " + settingsPath
+            case .standard: "the default"
+            }
+        return (state.values.longPressMilliseconds, source)
+    }
+
+    /// Prints one `name value` line, fitted to the terminal's width.
+    private func printLine(_ name: String, _ value: String) {
+        for line in Self.fitted(name, PerchApp.visibleControls(value), width: Self.outputWidth()) { console.print(line) }
+    }
+
+    /// Column where the values start: two spaces, then the name padded to 18 columns.
+    static let valueColumn = 20
+
+    /// A `name value` line as lines of at most `width` columns (none when `width` is nil: a
+    /// pipe gets whole lines): the value wrapped at spaces under its first column, or, when that
+    /// leaves fewer than 20 columns, from four columns in on the lines below the name. A word
+    /// longer than a line (a long path) is broken across lines, never cut.
+    static func fitted(_ name: String, _ value: String, width: Int?) -> [String] {
+        let first = "  " + name.padded(toColumns: valueColumn - 2)
+        guard let width, DisplayWidth.columns(of: first + value) > width else { return [first + value] }
+        let indent = width - valueColumn >= 20 ? valueColumn : 4
+        let lineWidth = max(1, width - indent)
+        var words: [String] = []
+        for word in value.split(separator: " ").map(String.init) {
+            var piece = ""
+            for character in word {
+                if DisplayWidth.columns(of: piece) + DisplayWidth.columns(of: character) > lineWidth {
+                    words.append(piece)
+                    piece = ""
+                }
+                piece.append(character)
+            }
+            words.append(piece)
+        }
+        let wrapped = DisplayWidth.wrapped(words.joined(separator: " "), to: lineWidth, rows: Int.max)
+        let pad = String(repeating: " ", count: indent)
+        if indent == valueColumn {
+            return wrapped.enumerated().map { ($0.offset == 0 ? first : pad) + $0.element }
+        }
+        return [DisplayWidth.truncated("  " + name, to: width)] + wrapped.map { pad + $0 }
+    }
+
+    /// Columns of the terminal standard output is (TIOCGWINSZ), or nil when it is not one.
+    static func outputWidth() -> Int? {
+        var size = winsize()
+        guard isatty(STDOUT_FILENO) == 1, ioctl(STDOUT_FILENO, UInt(TIOCGWINSZ), &size) == 0, size.ws_col > 0 else { return nil }
+        return Int(size.ws_col)
     }
 
     /// Sends the queries and collects the answers, in raw mode.
@@ -146,7 +207,7 @@ struct Doctor {
     }
 
     /// Asks for the 1 key to be held, records what arrives, and reports the measurement.
-    private func keyRepeatTest(mode: KeyHoldMode, keyboard: KeyboardProtocolProbe.Answer?) {
+    private func keyRepeatTest(mode: KeyHoldMode, keyboard: KeyboardProtocolProbe.Answer?, longPressMilliseconds: Int64) {
         console.print("Key-repeat test: hold the 1 key for 2 seconds now (any other key skips; 10 s at most).")
         let useReleases = mode == .releaseEvents
         let events: [(InputEvent, Int64)] = withRawInput {
@@ -162,31 +223,28 @@ struct Doctor {
             console.print("  skipped (no 1 key)")
             return
         }
-        let end = (events.last?.1 ?? first.1) + options.longPressMilliseconds
-        let measured = KeyRepeatMeasurement(
-            key: one, events: events, mode: mode, longPressMilliseconds: options.longPressMilliseconds, end: end)
+        let end = (events.last?.1 ?? first.1) + longPressMilliseconds
+        let measured = KeyRepeatMeasurement(key: one, events: events, mode: mode, longPressMilliseconds: longPressMilliseconds, end: end)
         let delay = measured.delayMilliseconds.map { "\($0) ms (press to first auto-repeat)" } ?? "no auto-repeat came"
-        console.print("  " + "repeat delay".padded(toColumns: 18) + delay)
+        printLine("repeat delay", delay)
         let rate = measured.repeatsPerSecond.map { String(Int(($0 * 10).rounded()) / 10) + "." + String(Int(($0 * 10).rounded()) % 10) }
-        console.print(
-            "  " + "repeat rate".padded(toColumns: 18) + (rate.map { "\($0) per second (\(measured.repeatCount) repeats)" } ?? "unknown"))
+        printLine("repeat rate", rate.map { "\($0) per second (\(measured.repeatCount) repeats)" } ?? "unknown")
         if useReleases {
-            console.print(
-                "  " + "released after".padded(toColumns: 18) + (measured.heldMilliseconds.map { "\($0) ms" } ?? "no release event came"))
+            printLine("released after", measured.heldMilliseconds.map { "\($0) ms" } ?? "no release event came")
         }
         let verdict: String
         if let fired = measured.firedAfterMilliseconds {
-            verdict = "recognised, \(fired) ms after the press (--long-press-ms \(options.longPressMilliseconds), \(mode.summary))"
+            verdict = "recognised, \(fired) ms after the press (long-press \(longPressMilliseconds) ms, \(mode.summary))"
         } else if mode == .off {
             verdict = "never (--key-hold off)"
         } else {
             verdict =
-                "not recognised with --long-press-ms \(options.longPressMilliseconds) (\(mode.summary)); "
+                "not recognised with a long-press of \(longPressMilliseconds) ms (\(mode.summary)); "
                 + (mode == .autoRepeat
                     ? "the hold is seen at the first auto-repeat at or after it: a longer hold, or a shorter repeat delay, helps"
                     : "hold it longer")
         }
-        console.print("  " + "hold".padded(toColumns: 18) + verdict)
+        printLine("hold", verdict)
     }
 
     /// Reads keys until the first press of something, then for ``keyTestMilliseconds``, or until

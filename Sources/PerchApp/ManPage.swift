@@ -132,6 +132,9 @@ enum ManPage {
             ".fi",
             ".SH SEE ALSO",
             bold("ssh_config") + "(5), " + bold("git-config") + "(1)",
+            ".PP",
+            "The reference, page by page (the interface, the files, tool identities, hooks, performance): "
+                + italic("/usr/share/doc/perch/docs/") + " when installed from the Debian package, " + italic("docs/") + " in the source.",
         ]
         return page.joined(separator: "\n") + "\n"
     }

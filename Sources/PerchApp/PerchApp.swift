@@ -4,7 +4,7 @@ import PerchIdentities
 import PerchStore
 import PerchTerminal
 
-/// Exit statuses of `perch` (also listed in `--help` and the README).
+/// Exit statuses of `perch` (also listed in `--help` and `docs/command-line.md`).
 public enum ExitStatus {
     public static let ok: Int32 = 0
     /// A request that cannot be met: an unknown or ambiguous account, no current account, a
@@ -125,6 +125,7 @@ public enum PerchApp {
             longPressMilliseconds: settings.values.longPressMilliseconds, configDescription: config.description, statePath: paths.state,
             settingsPath: settingsPath)
         info.keyHoldPreference = options.keyHold
+        info.usesSampleAccounts = config.path == nil
         // The history is for Stats: one that cannot be read shows as none.
         let history = SwitchHistory(records: (try? store.history.read()) ?? [])
         let state = AppState(

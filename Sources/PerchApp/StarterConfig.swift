@@ -1,6 +1,6 @@
 /// The config `perch init` writes: every field of format version 1 shown once, as an example
-/// to edit (JSON has no comments, so the example is the documentation; the README's "Config"
-/// section has the rest).
+/// to edit (JSON has no comments, so the example is the documentation; "Config" in
+/// `docs/files.md` has the rest).
 enum StarterConfig {
     static let text = #"""
         {

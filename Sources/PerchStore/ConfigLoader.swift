@@ -66,7 +66,7 @@ public enum ConfigError: Error, Hashable, Sendable, CustomStringConvertible {
     }
 }
 
-/// Reads and validates the accounts config, format version 1 (see the README's "Config" section):
+/// Reads and validates the accounts config, format version 1 (see "Config" in `docs/files.md`):
 /// `{"version": 1, "accounts": [{"id": "work", "name": "Work", "handle": "@someone", "group": "Jobs",
 /// "color": "blue", "onSwitch": "…"}]}`. Every problem is collected and reported with its JSON
 /// path; unknown keys are warnings.

@@ -384,7 +384,7 @@ struct CommandLineTests {
         let second = try Spawn.start(["bash", "-c", loop("b1", "b2")], environment: environment)
         #expect(try Spawn.wait(first) == 0)
         #expect(try Spawn.wait(second) == 0)
-        FileManager.default.createFile(atPath: done, contents: nil)
+        _ = FileManager.default.createFile(atPath: done, contents: nil)
         #expect(try Spawn.wait(readerPID) == 0)
         let state = try cli.state()
         #expect(state["switchCount"] as? Int == 400)

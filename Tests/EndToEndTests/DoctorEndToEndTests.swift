@@ -31,6 +31,26 @@ struct DoctorEndToEndTests {
         #expect(lines.contains { $0.contains("Key-repeat test: skipped") })
     }
 
+    // Bug: doctor printed the default 500 ms while 700 ms was saved in Settings.
+    @Test("perch doctor reports the long-press duration saved in Settings, and a flag over it")
+    func savedLongPress() throws {
+        let perch = try PerchCommandLine()
+        defer { try? FileManager.default.removeItem(at: perch.home) }
+        try perch.writeConfig(#"{"accounts": [{"id": "a", "name": "A"}]}"#, mode: 0o640)
+        let settings = (perch.configPath as NSString).deletingLastPathComponent + "/settings.json"
+        try #"{"longPressMilliseconds": 700}"#.write(toFile: settings, atomically: true, encoding: .utf8)
+        var env = perch.environment
+        env["TERM"] = "xterm-256color"
+        let saved = try Spawn.run([TmuxSession.binary, "doctor"], environment: env)
+        #expect(saved.status == 0, "\(saved.stderr)")
+        #expect(saved.stdout.contains("  long-press        700 ms (saved in \(settings))"), "\(saved.stdout)")
+        let flagged = try Spawn.run([TmuxSession.binary, "doctor", "--long-press-ms", "900"], environment: env)
+        #expect(flagged.stdout.contains("  long-press        900 ms (--long-press-ms)"), "\(flagged.stdout)")
+        try FileManager.default.removeItem(atPath: settings)
+        let standard = try Spawn.run([TmuxSession.binary, "doctor"], environment: env)
+        #expect(standard.stdout.contains("  long-press        500 ms (the default)"), "\(standard.stdout)")
+    }
+
     @Test("In tmux, holding 1 (a press, then repeats every 33 ms from 400 ms): delay, rate and a recognised hold")
     func keyRepeatTest() throws {
         let session = try TmuxSession(width: 120, height: 30, arguments: ["doctor"])
@@ -47,7 +67,7 @@ struct DoctorEndToEndTests {
         let text = screen.joined(separator: "\n")
         #expect(screen.contains { $0.contains("repeat delay") && $0.contains("ms (press to first auto-repeat)") }, "\(text)")
         #expect(screen.contains { $0.contains("repeat rate") && $0.contains("per second") }, "\(text)")
-        #expect(screen.contains { $0.contains("recognised,") && $0.contains("--long-press-ms 500") }, "\(text)")
+        #expect(screen.contains { $0.contains("recognised,") && $0.contains("long-press 500 ms") }, "\(text)")
         #expect(try session.waitFor("EXIT=0"))
     }
 }

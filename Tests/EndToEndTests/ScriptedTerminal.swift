@@ -61,7 +61,7 @@ final class ScriptedTerminal {
         try #require(master >= 0 && PTY.grant(master) == 0 && PTY.unlock(master) == 0, "a pseudo-terminal")
         var nameBuffer = [CChar](repeating: 0, count: 128)
         try #require(PTY.name(master, &nameBuffer, nameBuffer.count) == 0)
-        let slave = String(cString: nameBuffer)
+        let slave = String(decoding: nameBuffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
         let environment = [
             "HOME": home.path, "TERM": "xterm-256color", "XDG_CONFIG_HOME": home.appendingPathComponent("config").path,
             "XDG_STATE_HOME": home.appendingPathComponent("state").path, "LC_ALL": "C.UTF-8", "PATH": "/usr/bin:/bin",

@@ -112,7 +112,7 @@ extension LoopSuites {
             #expect(PseudoTerminal.grant(master) == 0 && PseudoTerminal.unlock(master) == 0)
             var name = [CChar](repeating: 0, count: 128)
             #expect(PseudoTerminal.name(master, &name, name.count) == 0)
-            let terminal = open(String(cString: name), O_RDWR | O_NOCTTY)
+            let terminal = open(String(decoding: name.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self), O_RDWR | O_NOCTTY)
             try #require(terminal >= 0)
             defer { close(terminal) }
             let (loop, backend) = makeLoop(reading: terminal)

@@ -346,7 +346,7 @@ struct InputDecoderTests {
     func escapeTimeout() {
         var decoder = InputDecoder()
         _ = decoder.feed([esc])
-        let timeout = try? #require(decoder.pendingTimeoutMilliseconds)
+        let timeout = decoder.pendingTimeoutMilliseconds
         #expect(timeout.map { $0 > 0 && $0 <= 50 } == true, "\(String(describing: timeout)) ms")
     }
 

@@ -9,7 +9,7 @@ struct TextMatchingTests {
     static let decomposed = "Cafe\u{301}"
 
     func matches(_ filter: String, _ text: String) -> Bool {
-        TextMatching.match(TextMatching.key(filter), in: TextMatching.key(text)) != nil
+        FuzzyMatcher.match(FuzzyPattern(filter), in: text) != nil
     }
 
     @Test(
@@ -46,8 +46,8 @@ struct TextMatchingTests {
         #expect(AccountsIndex.matches(of: "cafe", in: accounts) == [.account(0), .account(1)])
         #expect(AccountsIndex.matches(of: "STRASSE", in: accounts) == [.account(2)])
         let index = SearchIndex(accounts)
-        #expect(index.matches(TextMatching.key("café"), among: accounts.indices) == [.account(0), .account(1)])
-        #expect(index.matches(TextMatching.key("strasse"), among: accounts.indices) == [.account(2)])
+        #expect(index.matches(FuzzyPattern("café"), among: accounts.indices) == [.account(0), .account(1)])
+        #expect(index.matches(FuzzyPattern("strasse"), among: accounts.indices) == [.account(2)])
     }
 
     @Test("Bounded cost: a cluster of a letter and 600,000 combining marks is cut to 32 scalars when the account is made")

@@ -11,6 +11,8 @@ struct CoreBench {
         var figures: [Figure] = []
         for count in [4, 1_000, 100_000] { figures.append(sheetOpen(accounts: count)) }
         for count in [1_000, 100_000] { figures.append(filterKeystroke(accounts: count)) }
+        figures.append(filterKeystroke(typed: "", then: "a", id: "sheet_filter_all_100000"))
+        figures.append(filterKeystroke(typed: "a", then: "1", id: "sheet_filter_next_100000"))
         figures.append(configLoad(accounts: smoke ? 1_000 : 100_000))
         figures.append(stateSave(history: 0))
         figures.append(stateSave(history: 10_000))
@@ -47,6 +49,22 @@ struct CoreBench {
         _ = base.update(.key(.char("a")))
         _ = base.update(.key(.char("/")))
         return keystroke(.char("7"), on: base, runs: 100, id: "sheet_filter_key_\(count)")
+    }
+
+    /// One filter keystroke, `key`, over 100,000 accounts after `/` and `typed` (the fuzzy
+    /// filter's worst cases: `a` as the first key matches every account, `1` after it matches
+    /// most of them and scores each with the whole alignment); the note gives the matches.
+    func filterKeystroke(typed: String, then key: Character, id: String) -> Figure {
+        var base = AppState(accounts: Scenarios.accounts(100_000), size: Size(width: 80, height: 24))
+        _ = base.update(.key(.char("a")))
+        _ = base.update(.key(.char("/")))
+        for c in typed { _ = base.update(.key(.char(c))) }
+        var after = base
+        _ = after.update(.key(.char(key)))
+        let matches = after.sheet?.rows?.count ?? 0
+        var figure = keystroke(.char(key), on: base, runs: 100, id: id)
+        figure.note = "\(matches) matches"
+        return figure
     }
 
     /// Config load and validation (`ConfigLoader.load`) of a file of `count` accounts.

@@ -65,69 +65,30 @@ public struct AccountsIndex: Hashable, Sendable {
 
     // MARK: Filter
 
-    /// The sheet's rows for `filter`: accounts whose name or handle contains it, compared by match
-    /// keys (``TextMatching``: case, canonical equivalence and accents aside); those where either
-    /// starts with it (the handle also without its `@`) come first, each part in config order. An empty or nil filter gives the grouped rows (nil: every account).
+    /// The sheet's rows for `filter`: accounts whose name or handle the filter matches as fzf
+    /// does (``FuzzyMatcher``: its characters in order, compared by match keys, so case,
+    /// canonical equivalence and accents aside), best score first, equal scores in config order.
+    /// An empty or nil filter gives the grouped rows (nil: every account).
     ///
     /// When the filter only grew from `previous` (typing on), only the accounts among
     /// `previousRows` can match; they are the ones searched.
     public func rows(matching filter: String?, narrowingFrom previous: String? = nil, previousRows: [SheetRow]? = nil) -> [SheetRow]? {
         guard let filter, !filter.isEmpty else { return groupedRows }
-        let needle = TextMatching.key(filter)
+        let pattern = FuzzyPattern(filter)
         guard let search else { return Self.matches(of: filter, in: accounts) }
         if let previous, !previous.isEmpty, filter.hasPrefix(previous), let previousRows {
-            let candidates = previousRows.compactMap { row -> Int? in if case .account(let i) = row { i } else { nil } }.sorted()
-            return search.matches(needle, among: candidates)
+            // The previous rows are in score order; the search goes in config order.
+            var candidate = [Bool](repeating: false, count: accounts.count)
+            for row in previousRows {
+                if case .account(let index) = row, index < candidate.count { candidate[index] = true }
+            }
+            return search.matches(pattern, among: accounts.indices.lazy.filter { candidate[$0] })
         }
-        return search.matches(needle, among: accounts.indices)
+        return search.matches(pattern, among: accounts.indices)
     }
 
-    /// Rows of the accounts matching `filter`, prefix matches first (see ``rows(matching:narrowingFrom:previousRows:)``).
+    /// Rows of the accounts matching `filter`, best first (see ``rows(matching:narrowingFrom:previousRows:)``).
     static func matches(of filter: String, in accounts: [Account]) -> [SheetRow] {
-        var prefixMatches: [SheetRow] = []
-        var otherMatches: [SheetRow] = []
-        let needle = TextMatching.key(filter)
-        for (index, account) in accounts.enumerated() {
-            let name = Self.match(account.name, needle)
-            let handle = account.handle.flatMap { Self.match($0, needle) }
-            switch min(name ?? .contained, handle ?? .contained) {
-            case .prefix: prefixMatches.append(.account(index))
-            case .contained where name != nil || handle != nil: otherMatches.append(.account(index))
-            default: break
-            }
-        }
-        return prefixMatches + otherMatches
-    }
-
-    /// How a filter matched a name or handle; prefix ranks first.
-    typealias FilterMatch = TextMatching.Match
-
-    /// Case-insensitive match of an ASCII `needle` (lowercased UTF-8) in `text`, folding ASCII
-    /// letters byte by byte as it compares: 100,000 accounts are filtered in a few milliseconds.
-    /// A match right after a leading `@` counts as a prefix.
-    static func asciiMatch(_ text: String, _ needle: [UInt8]) -> FilterMatch? {
-        var text = text
-        return text.withUTF8 { bytes in
-            guard bytes.count >= needle.count else { return nil }
-            if needle.isEmpty { return .prefix }
-            for start in 0...(bytes.count - needle.count) {
-                var i = 0
-                while i < needle.count {
-                    var byte = bytes[start + i]
-                    if byte >= 0x41 && byte <= 0x5A { byte += 0x20 }
-                    guard byte == needle[i] else { break }
-                    i += 1
-                }
-                if i == needle.count { return start == 0 || (start == 1 && bytes[0] == 0x40) ? .prefix : .contained }
-            }
-            return nil
-        }
-    }
-
-    /// The match of `needle` (a ``TextMatching`` key) in `text`: ASCII text byte by byte, other
-    /// text through its key.
-    static func match(_ text: String, _ needle: [UInt8]) -> FilterMatch? {
-        if text.utf8.allSatisfy({ $0 < 0x80 }) { return asciiMatch(text, needle) }
-        return TextMatching.match(needle, in: TextMatching.key(text))
+        SearchIndex(accounts).matches(FuzzyPattern(filter), among: accounts.indices)
     }
 }

@@ -91,6 +91,7 @@ extension AppState {
             if let newAccounts {
                 replaceAccounts(newAccounts)
                 info.configDescription = path
+                info.usesSampleAccounts = false
                 if currentIndex == nil, saved.currentAccount != nil {
                     banner = "Config reloaded: \(newAccounts.count) accounts; the current account is no longer in it."
                     saved.currentAccount = nil
@@ -99,6 +100,7 @@ extension AppState {
                 }
             } else {
                 banner = "The config was not reloaded (the previous accounts stay): \(problem ?? "it is not valid")"
+                bannerStays = true
             }
             return []
         case .wallClock(let time):
@@ -127,6 +129,7 @@ extension AppState {
         guard let formIndex = presented.lastIndex(where: { if case .accountForm = $0 { true } else { false } }) else { return }
         replaceAccounts(newAccounts)
         info.configDescription = configPath
+        info.usesSampleAccounts = false
         guard case .accountForm(let form) = presented.remove(at: formIndex) else { return }
         guard let accountIndex = accounts.firstIndex(where: { $0.id == account.id }) else { return }
         if form.opensSheet || sheet == nil { openSheet() }

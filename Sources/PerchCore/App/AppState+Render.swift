@@ -54,11 +54,13 @@ extension AppState {
 
     /// The banner's text wrapped at spaces to the screen width (less one column of margin), on at
     /// most ``maximumBannerRows`` rows and never more than half the pane; empty without a banner.
+    /// A banner that stays until dismissed (``bannerStays``) may take half the pane, so that its
+    /// reason is shown whole, and ends saying how to dismiss it.
     public var bannerLines: [String] {
         let pane = Layout(size: size).pane
-        let rows = min(Self.maximumBannerRows, pane.height / 2)
+        let rows = bannerStays ? pane.height / 2 : min(Self.maximumBannerRows, pane.height / 2)
         guard let banner, rows > 0, size.width > 2 else { return [] }
-        return DisplayWidth.wrapped(banner, to: size.width - 2, rows: rows)
+        return DisplayWidth.wrapped(bannerStays ? banner + " (Esc dismisses this.)" : banner, to: size.width - 2, rows: rows)
     }
 
     /// The notice shown instead of the interface on a screen below ``Layout/minimumSize``,

@@ -34,7 +34,13 @@ extension AppState {
 
     private mutating func handle(_ event: AppEvent) -> [Effect] {
         if case .key(let key) = event {
-            banner = nil
+            if !bannerStays {
+                banner = nil
+            } else if key.key == .escape, presented.isEmpty {
+                // Bug: the Edit config… banner went at the next key, before it could be read.
+                banner = nil
+                return []
+            }
             // Ctrl-C and Ctrl-Z act in every context, even on a screen too small to lay out.
             if key.key == .control("c") || key.key == .control("z") { return handleKey(key) }
         }

@@ -30,8 +30,14 @@ public struct AppState: Hashable, Sendable {
     public internal(set) var presented: [Presentation] = []
     /// Terminal size, columns × rows, at most ``Layout/maximumSize``.
     public internal(set) var size: Size
-    /// A message shown above the tab bar until the next key, e.g. a save failure.
-    public internal(set) var banner: String?
+    /// A message shown above the tab bar until the next key, e.g. a save failure; a new one
+    /// replaces it.
+    public internal(set) var banner: String? {
+        didSet { bannerStays = false }
+    }
+    /// Whether ``banner`` stays, whole, until `Esc` dismisses it (a reason to read and act on,
+    /// such as why an edited config was not loaded), instead of going at the next key.
+    public internal(set) var bannerStays = false
     /// What the Settings pane shows about this run.
     public internal(set) var info: RunInfo
     /// Time of the latest event, in milliseconds on the event loop's monotonic clock; the

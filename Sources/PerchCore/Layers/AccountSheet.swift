@@ -267,7 +267,8 @@ extension AccountSheet {
             }
         }
         let grabber = " ━━━━━━ "
-        frame.screen.put(grabber, column: box.x + max(0, (box.width - DisplayWidth.columns(of: grabber)) / 2), row: layout.top, style: .bold)
+        frame.screen.put(
+            grabber, column: box.x + max(0, (box.width - DisplayWidth.columns(of: grabber)) / 2), row: layout.top, style: .bold)
         guard layout.height >= 2 else { return }
         let accounts = context.accounts.accounts
         let count = rowCount(accounts: accounts.count)
@@ -280,6 +281,8 @@ extension AccountSheet {
             frame.screen.header("Switch account", trailing: "\(accounts.count) account\(accounts.count == 1 ? "" : "s")", in: titleRect)
         }
         let nameWidth = max(12, min(width / 2, context.accounts.nameColumns))
+        // The filter's letters are marked where they matched, in the name or the handle, whichever scored better.
+        let pattern = filter.flatMap { $0.isEmpty ? nil : FuzzyPattern($0) }
         // Only the visible rows are built, so a sheet over 100,000 accounts costs what one over 4 does.
         for offset in 0..<min(layout.visibleRows, layout.height - SheetLayout.chromeRows + 1) {
             let index = cursor.scroll + offset
@@ -304,10 +307,15 @@ extension AccountSheet {
                 // The cursor is the gutter in reverse video: a move changes 3 cells per row, not the rows.
                 var x = frame.screen.put(
                     isCurrent ? " ● " : "   ", column: left, row: row, style: isCursor ? .selected : Style(foreground: .green, bold: true))
-                frame.screen.put(DisplayWidth.truncated(account.name, to: nameWidth), column: x, row: row, width: left + width - x)
+                let marks = pattern.map { Self.matchedCharacters($0, account) } ?? (name: [], handle: [])
+                frame.screen.put(
+                    DisplayWidth.truncated(account.name, to: nameWidth), column: x, row: row, width: left + width - x, marking: marks.name,
+                    with: .filterMatch)
                 x += nameWidth + 2
                 if let handle = account.handle, x < left + width {
-                    frame.screen.put(DisplayWidth.truncated(handle, to: left + width - x), column: x, row: row, style: .dim)
+                    frame.screen.put(
+                        DisplayWidth.truncated(handle, to: left + width - x), column: x, row: row, style: .dim, marking: marks.handle,
+                        with: .filterMatch)
                 }
             }
         }
@@ -320,5 +328,14 @@ extension AccountSheet {
             footer += " · \(cursor.scroll + 1)–\(min(count, cursor.scroll + layout.visibleRows)) of \(count)"
         }
         frame.screen.put(footer, column: left, row: footerRow, style: .dim, width: width)
+    }
+
+    /// The characters of `account`'s name and handle that `pattern` matched (indices of grapheme
+    /// clusters): those of the better-scoring text, the name on a tie; none where neither matches.
+    static func matchedCharacters(_ pattern: FuzzyPattern, _ account: Account) -> (name: [Int], handle: [Int]) {
+        let name = FuzzyMatcher.match(pattern, in: account.name)
+        let handle = account.handle.flatMap { FuzzyMatcher.match(pattern, in: $0) }
+        if let handle, handle.score > name?.score ?? -1 { return ([], handle.characters) }
+        return (name?.characters ?? [], [])
     }
 }

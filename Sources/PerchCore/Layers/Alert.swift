@@ -55,6 +55,7 @@ extension Alert: ScreenModel {
         let box = layout.frame
         frame.hits.mark(box, .layerChrome)
         guard box.width >= 4, box.height >= 3 else { return }
+        frame.screen.clearCutWords(beside: [box])
         frame.screen.box(box, style: .bold)
         let inner = box.width - 4
         frame.screen.put(DisplayWidth.truncated(title, to: inner), column: box.x + 2, row: box.y + 1, style: .bold)

@@ -126,6 +126,8 @@ extension ContextMenu: ScreenModel {
         frame.screen.dimAll()
         guard let layout = layout(context), let item = context.catalog.item(itemID) else { return }
         let card = layout.card
+        // Bug: the tails of the words the card and the menu cut stood beside their borders.
+        frame.screen.clearCutWords(beside: [card, layout.menu])
         frame.hits.mark(card, .contextPreview)
         frame.screen.box(card, style: cursor == 0 ? .bold : .dim)
         let inner = card.width - 4

@@ -24,6 +24,9 @@ public struct HelpOverlay: ScreenModel, Hashable, Sendable {
         return []
     }
 
+    /// Blank columns between a key and what it does.
+    static let columnGap = 2
+
     public func render(into frame: inout Frame, _ context: ModelContext) {
         let bindings = self.bindings
         let layout = HelpLayout(lineCount: bindings.count, screen: context.size)
@@ -38,14 +41,16 @@ public struct HelpOverlay: ScreenModel, Hashable, Sendable {
         }
         frame.screen.put(footer, column: box.x + 2, row: box.maxY - 1, style: .dim, width: box.width - 4)
         let inner = box.width - 2
-        let labelWidth = min(inner / 2, (bindings.map { DisplayWidth.columns(of: $0.label) }.max() ?? 0) + 1)
+        // Keys, then two blank columns, then what they do: with one, the longest key ran into its
+        // summary ("click above the sheet close it").
+        let keyWidth = min(inner / 2 - 1, bindings.map { DisplayWidth.columns(of: $0.label) }.max() ?? 0)
         for offset in 0..<layout.visibleRows {
             let index = scroll + offset
             guard bindings.indices.contains(index) else { break }
             let row = box.y + 1 + offset
             let binding = bindings[index]
-            frame.screen.put(" " + DisplayWidth.truncated(binding.label, to: labelWidth - 1), column: box.x + 1, row: row, style: .bold)
-            let x = box.x + 2 + labelWidth
+            frame.screen.put(DisplayWidth.truncated(binding.label, to: keyWidth), column: box.x + 2, row: row, style: .bold)
+            let x = box.x + 2 + keyWidth + Self.columnGap
             if x < box.maxX - 1 {
                 frame.screen.put(DisplayWidth.truncated(binding.summary, to: box.maxX - 1 - x), column: x, row: row)
             }

@@ -1,5 +1,5 @@
-/// One account a person can switch to, as listed in the config file (see the README's
-/// "Config" section for the format).
+/// One account a person can switch to, as listed in the config file (see
+/// `docs/files.md`, "Config", for the format).
 public struct Account: Hashable, Sendable {
     /// Stable identifier, unique in the config, of the characters `a`–`z`, `0`–`9`, `.`, `_`, `-`.
     public var id: String

@@ -54,7 +54,7 @@ public struct AccountPanes: Codable, Hashable, Sendable {
 
 /// What Perch remembers between runs: the current account and the switches made so far.
 ///
-/// Stored as JSON (`state.json`, format version 2; see the README's "State" section):
+/// Stored as JSON (`state.json`, format version 2; see "State" in `docs/files.md`):
 /// `{"version": 2, "currentAccount": "work", "switchCount": 3, "switchesPerAccount": {"work": 2,
 /// "oss": 1}}`. The switches themselves are in the history log beside it. Version 1 files (the
 /// same, before the history log existed) are read as well.

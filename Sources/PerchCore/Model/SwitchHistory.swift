@@ -121,8 +121,10 @@ extension Array {
     }
 }
 
-/// Hours and minutes as Stats and `perch report` write them: `2h 05m`, `45m`, `0m`.
+/// Hours and minutes as Stats and `perch report` write them: `2h 05m`, `45m`; under a minute,
+/// seconds (`40s`), so that rows under a total of `1m` do not all read `0m`; `0m` for none.
 public func durationText(_ seconds: Int64) -> String {
+    if seconds > 0 && seconds < 60 { return "\(seconds)s" }
     let minutes = max(0, seconds) / 60
     guard minutes >= 60 else { return "\(minutes)m" }
     let m = minutes % 60

@@ -3,8 +3,8 @@
 /// How the sheet's filter compares text as people read it: pure functions, no state.
 ///
 /// Both the text and the filter are turned into a match key, and the filter matches where its
-/// key occurs in the text's key (as UTF-8 bytes, so that a search over many accounts is a byte
-/// scan):
+/// key's characters occur in the text's key in order (``FuzzyMatcher``; as UTF-8 bytes, so that a
+/// search over many accounts is a byte scan):
 /// - canonical decomposition (NFD), so precomposed and decomposed forms are the same text;
 /// - Unicode full case folding (`STRASSE` finds `Straße`, `ﬁ` is `fi`), then NFD again, as in
 ///   Unicode's canonical caseless matching (The Unicode Standard, §3.13, D145);
@@ -49,22 +49,79 @@ public enum TextMatching {
         }
     }
 
-    /// How a filter matched a text; a prefix ranks first.
-    public enum Match: Comparable, Sendable {
-        case prefix, contained
+    /// Kind of character, for the filter's bonuses: fzf's character classes, in its order (a
+    /// class above ``nonWord`` starts a word after white space, a delimiter or other non-word
+    /// text).
+    public enum CharacterClass: UInt8, Sendable {
+        case white, nonWord, delimiter, lower, upper, letter, number
     }
 
-    /// Whether `needle` (a key) occurs in `text` (a key), and where: at the start, or right after
-    /// a leading `@`, is a prefix.
-    public static func match(_ needle: [UInt8], in text: [UInt8]) -> Match? {
-        guard !needle.isEmpty else { return .prefix }
-        guard text.count >= needle.count else { return nil }
-        for start in 0...(text.count - needle.count) where text[start] == needle[0] {
-            var i = 1
-            while i < needle.count, text[start + i] == needle[i] { i += 1 }
-            if i == needle.count { return start == 0 || (start == 1 && text[0] == 0x40) ? .prefix : .contained }
+    /// The class of `scalar`: white space; a delimiter (`/`, `,`, `:`, `;`, `|`, as fzf's);
+    /// an upper- or lower-case letter, another letter, a number; anything else is non-word.
+    public static func characterClass(of scalar: Unicode.Scalar) -> CharacterClass {
+        if scalar.isASCII { return CharacterClass(rawValue: asciiClasses[Int(scalar.value)])! }
+        let properties = scalar.properties
+        if properties.isWhitespace { return .white }
+        if properties.isUppercase { return .upper }
+        if properties.isLowercase { return .lower }
+        if properties.isAlphabetic { return .letter }
+        if properties.numericType != nil { return .number }
+        return .nonWord
+    }
+
+    /// ``CharacterClass`` raw values of the 128 ASCII characters.
+    static let asciiClasses: [UInt8] = (0..<128).map { value in
+        let byte = UInt8(value)
+        let kind: CharacterClass =
+            switch byte {
+            case 0x20, 0x09...0x0D: .white
+            case UInt8(ascii: "/"), UInt8(ascii: ","), UInt8(ascii: ":"), UInt8(ascii: ";"), UInt8(ascii: "|"): .delimiter
+            case UInt8(ascii: "a")...UInt8(ascii: "z"): .lower
+            case UInt8(ascii: "A")...UInt8(ascii: "Z"): .upper
+            case UInt8(ascii: "0")...UInt8(ascii: "9"): .number
+            default: .nonWord
+            }
+        return kind.rawValue
+    }
+
+    /// Appends the match key of `text` to `bytes` and, for each byte appended, the
+    /// ``CharacterClass`` raw value of the character it came from to `classes` (its case as
+    /// written, before folding).
+    ///
+    /// The key is the same as ``appendKey(of:to:)``'s: folding works scalar by scalar, and the
+    /// canonical reordering of NFD never crosses a grapheme cluster's end.
+    public static func appendKey(of text: String, to bytes: inout [UInt8], classes: inout [UInt8]) {
+        var none: [Int]? = nil
+        appendKey(of: text, to: &bytes, classes: &classes, characters: &none)
+    }
+
+    /// ``appendKey(of:to:classes:)``, and the index of the character (grapheme cluster of `text`)
+    /// each byte came from appended to `characters` when it is not nil, for drawing the matched
+    /// letters.
+    public static func appendKey(of text: String, to bytes: inout [UInt8], classes: inout [UInt8], characters: inout [Int]?) {
+        // ASCII: a byte is a character, but for CR LF, which is one grapheme cluster.
+        if text.utf8.allSatisfy({ $0 < 0x80 && $0 != 0x0D }) {
+            for byte in text.utf8 {
+                bytes.append(byte >= 0x41 && byte <= 0x5A ? byte + 0x20 : byte)
+                classes.append(asciiClasses[Int(byte)])
+            }
+            characters?.append(contentsOf: 0..<text.utf8.count)
+            return
         }
-        return nil
+        var index = 0
+        for character in text {
+            let before = bytes.count
+            let first = character.unicodeScalars.first!
+            if character.utf8.count == 1 {
+                bytes.append(first.value >= 0x41 && first.value <= 0x5A ? UInt8(first.value + 0x20) : UInt8(first.value))
+            } else {
+                appendKey(of: String(character), to: &bytes)
+            }
+            let count = bytes.count - before
+            classes.append(contentsOf: repeatElement(characterClass(of: first).rawValue, count: count))
+            characters?.append(contentsOf: repeatElement(index, count: count))
+            index += 1
+        }
     }
 
     /// `text` with each grapheme cluster cut to ``maximumScalarsPerCluster`` scalars, and whether

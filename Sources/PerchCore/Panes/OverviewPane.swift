@@ -13,6 +13,11 @@ public struct OverviewPane: ScreenModel, Hashable, Sendable {
             if row < rect.maxY { frame.screen.put(text, column: rect.x + indent, row: row, style: style, width: rect.width - indent) }
             row += 1
         }
+        if context.info.usesSampleAccounts {
+            // Bug: the embedded samples looked like the person's own accounts.
+            line("Sample accounts (no config yet): perch init writes one to edit.", Style(foreground: .yellow))
+            row += 1
+        }
         if let account = context.currentAccount {
             line("Signed in as", .dim)
             line("● " + account.name, Style(foreground: .green, bold: true))

@@ -15,6 +15,9 @@ public struct RunInfo: Hashable, Sendable {
     public var keyHoldPreference: KeyHoldPreference = .repeat {
         didSet { keyHold = keyHoldPreference.initialMode }
     }
+    /// Whether the accounts are the embedded samples (there is no config file yet); Overview
+    /// says so.
+    public var usesSampleAccounts = false
 
     public init(
         longPressMilliseconds: Int64 = 500, configDescription: String = "embedded sample accounts", statePath: String = "",

@@ -13,6 +13,37 @@ extension Screen {
         }
     }
 
+    /// Writes `text` as ``put(_:column:row:style:width:)`` does, with the characters at
+    /// `marked` (indices of grapheme clusters, ascending; a filter's matched letters) in
+    /// `markStyle`; returns the column after the last one written. A text cut to fit (ending in
+    /// `…`) has its marks inside the part shown.
+    @discardableResult
+    mutating func put(
+        _ text: String, column: Int, row: Int, style: Style = .plain, width: Int? = nil, marking marked: [Int], with markStyle: Style
+    ) -> Int {
+        guard !marked.isEmpty else { return put(text, column: column, row: row, style: style, width: width) }
+        let limit = width.map { column + $0 } ?? size.width
+        let fitted = DisplayWidth.fits(text, in: limit - column) ? text : DisplayWidth.truncated(text, to: limit - column)
+        var x = column
+        var run = ""
+        var runMarked = false
+        var next = 0
+        // The `…` of a cut text stands for what is hidden: never marked.
+        let shown = fitted != text ? fitted.count - 1 : Int.max
+        for (index, character) in fitted.enumerated() {
+            while next < marked.count && marked[next] < index { next += 1 }
+            let isMarked = next < marked.count && marked[next] == index && index < shown
+            if isMarked != runMarked && !run.isEmpty {
+                x = put(run, column: x, row: row, style: runMarked ? markStyle : style, width: limit - x)
+                run = ""
+            }
+            runMarked = isMarked
+            run.append(character)
+        }
+        if !run.isEmpty { x = put(run, column: x, row: row, style: runMarked ? markStyle : style, width: limit - x) }
+        return x
+    }
+
     /// A box: `rect` cleared, with a border of rounded lines.
     mutating func box(_ rect: Rect, style: Style = .dim) {
         guard rect.width >= 2, rect.height >= 2 else { return }
@@ -23,6 +54,34 @@ extension Screen {
             let (l, r) = row == rect.y ? ("╭", "╮") : row == rect.maxY - 1 ? ("╰", "╯") : ("│", "│")
             put(l, column: rect.x, row: row, style: style)
             put(r, column: rect.maxX - 1, row: row, style: style)
+        }
+    }
+
+    /// Blanks the letters and digits of words that `rects` (boxes about to be drawn over the
+    /// screen) cut at their left and right edges, so that no stray letter stands beside a box's
+    /// border: on each row of a box, the cells beside it up to the nearest one that is not a
+    /// letter or a digit (a space, a rule, another border). Cells inside any of `rects` are kept.
+    mutating func clearCutWords(beside rects: [Rect]) {
+        func inside(_ column: Int, _ row: Int) -> Bool { rects.contains { $0.contains(Position(column: column, row: row)) } }
+        func isWordCell(_ column: Int, _ row: Int) -> Bool {
+            guard column >= 0, column < size.width, !inside(column, row) else { return false }
+            let cell = self[column, row]
+            if cell.isContinuation { return true }
+            return cell.character.isLetter || cell.character.isNumber
+        }
+        for rect in rects where rect.width > 0 {
+            for row in max(0, rect.y)..<min(size.height, rect.maxY) {
+                var column = rect.maxX
+                while isWordCell(column, row) {
+                    set(column: column, row: row, Cell(ascii: 0x20, style: self[column, row].style))
+                    column += 1
+                }
+                column = rect.x - 1
+                while isWordCell(column, row) {
+                    set(column: column, row: row, Cell(ascii: 0x20, style: self[column, row].style))
+                    column -= 1
+                }
+            }
         }
     }
 

@@ -119,7 +119,7 @@ public struct Screen: Hashable, Sendable {
         }
     }
 
-    private mutating func set(column: Int, row: Int, _ cell: Cell) {
+    mutating func set(column: Int, row: Int, _ cell: Cell) {
         guard column >= 0, column < size.width, row >= 0, row < size.height else { return }
         detachWideCharacters(column: column, row: row)
         cells[row * size.width + column] = cell

@@ -36,6 +36,8 @@ public struct Style: Hashable, Sendable {
     public static let dim = Style(dim: true)
     /// The selection highlight: reverse video and bold.
     public static let selected = Style(bold: true, reverse: true)
+    /// Letters a filter matched: bold and underlined (in green where there is colour).
+    public static let filterMatch = Style(foreground: .green, bold: true, underline: true)
 }
 
 /// One cell of a ``Screen``: a grapheme cluster and its style. The right half of a

@@ -8,12 +8,8 @@ Exit status 77 (with the reason on stderr) when X or kitty cannot start here; 1 
 """
 import json, os, shutil, sys, tempfile, time
 
-HERE = os.path.dirname(os.path.abspath(__file__))
-REPO = os.path.abspath(os.path.join(HERE, "..", "..", ".."))
-for folder in (os.path.join(REPO, "..", "shared", "tools"), os.environ.get("REALTERM_DIR", "")):
-    if folder and os.path.exists(os.path.join(folder, "realterm.py")):
-        sys.path.insert(0, folder)
-        break
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from realterm import RealTerm, Unavailable  # noqa: E402  (the driver beside this script)
 
 
 def skip(reason):
@@ -28,10 +24,6 @@ def sheet_up(screen):
 def main():
     binary = sys.argv[1]
     tries = int(sys.argv[sys.argv.index("--tries") + 1]) if "--tries" in sys.argv else 5
-    try:
-        from realterm import RealTerm
-    except ImportError:
-        skip("realterm.py not found (../shared/tools or $REALTERM_DIR)")
     home = tempfile.mkdtemp(prefix="perch-kitty-")
     env = {"HOME": home, "XDG_CONFIG_HOME": home + "/config", "XDG_STATE_HOME": home + "/state",
            "XDG_RUNTIME_DIR": home, "XDG_CACHE_HOME": home + "/cache", "LC_ALL": "C.UTF-8"}
@@ -39,7 +31,7 @@ def main():
     try:
         try:
             term = RealTerm([binary, "--reduce-motion"], cols=80, rows=24, env=env)
-        except RuntimeError as error:
+        except Unavailable as error:
             skip(f"a real kitty cannot run here: {error}")
         with term as t:
             if t.wait_for(lambda s: "Overview" in s and "Settings" in s, timeout=15) is None:
@@ -58,7 +50,7 @@ def main():
                     else:
                         # A person moves the pointer onto the tab first. (Without a motion,
                         # kitty reports a press after its pointer hid, 3 s idle, at cell 1;1.)
-                        t._xdo("mousemove", "5", "5")
+                        t.move_pointer(5, 5)
                         time.sleep(0.05)
                         t.press_cell(10, 24)
                     start = time.monotonic()

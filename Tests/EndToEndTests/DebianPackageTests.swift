@@ -1,0 +1,92 @@
+import Foundation
+import Testing
+
+/// Issue 20: `make deb` builds `perch_VERSION_ARCH.deb`; extracted into a scratch root, it holds
+/// the binary, the man page, the three shells' completions, the README and a copyright file, and
+/// the binary runs from there. `make test` builds the package first and names it in `PERCH_DEB`;
+/// without it the suite is reported as skipped.
+@Suite("Debian package", .serialized)
+struct DebianPackageTests {
+    /// The package to check: `$PERCH_DEB`, or nil.
+    static let package: String? = {
+        guard let path = ProcessInfo.processInfo.environment["PERCH_DEB"], !path.isEmpty else { return nil }
+        return path
+    }()
+
+    /// Why the suite cannot run here, or nil.
+    static let missing: String? = {
+        guard let package else { return "PERCH_DEB names no package (make test builds one with make deb)" }
+        guard FileManager.default.fileExists(atPath: package) else { return "\(package) does not exist" }
+        return ShellEndToEndTests.installed("dpkg-deb") ? nil : "dpkg-deb is not installed"
+    }()
+
+    static let files = [
+        "usr/bin/perch", "usr/share/man/man1/perch.1.gz", "usr/share/bash-completion/completions/perch",
+        "usr/share/zsh/vendor-completions/_perch", "usr/share/fish/vendor_completions.d/perch.fish", "usr/share/doc/perch/README.md",
+        "usr/share/doc/perch/copyright", "usr/share/doc/perch/changelog.gz", "usr/share/doc/perch/docs/identities.md",
+    ]
+
+    @Test(
+        "extracted into a scratch root, the package holds every file and its binary runs from there",
+        .enabled(if: missing == nil, "\(missing ?? "")"))
+    func extractAndRun() throws {
+        let package = try #require(Self.package)
+        let cli = try PerchCommandLine()
+        defer { cli.remove() }
+        let root = cli.home.appendingPathComponent("root").path
+        let extracted = try Spawn.run(["dpkg-deb", "-x", package, root])
+        try #require(extracted.status == 0, "\(extracted.stderr)")
+        for file in Self.files {
+            #expect(FileManager.default.fileExists(atPath: root + "/" + file), "\(file) is not in the package")
+        }
+        let binary = root + "/usr/bin/perch"
+        #expect(FileManager.default.isExecutableFile(atPath: binary))
+        let version = try Spawn.run([binary, "--version"], environment: cli.environment)
+        #expect(version.status == 0 && version.stdout.hasPrefix("perch "), "\(version.stdout)\(version.stderr)")
+        let number = version.stdout.dropFirst("perch ".count).trimmingCharacters(in: .whitespacesAndNewlines)
+        #expect(URL(fileURLWithPath: package).lastPathComponent.hasPrefix("perch_\(number)_"), "the file is named after the version")
+        // The extracted binary, in a scratch HOME with no config, lists the samples as the built one does.
+        let list = try Spawn.run([binary, "list"], environment: cli.environment)
+        #expect(list.status == 0, "\(list.stderr)")
+        let built = try cli.run(["list"]).stdout
+        #expect(list.stdout == built, "\(list.stdout)")
+        #expect(list.stdout.contains("Side Project"))
+        // Its completion script and man page are the ones the package ships.
+        let bash = try String(contentsOfFile: root + "/usr/share/bash-completion/completions/perch", encoding: .utf8)
+        let script = try Spawn.run([binary, "completion", "bash"]).stdout
+        #expect(bash == script)
+        let page = try Spawn.run(["sh", "-c", "gzip -dc '\(root)/usr/share/man/man1/perch.1.gz'"])
+        let generated = try Spawn.run([binary, "man-page"]).stdout
+        #expect(page.stdout.contains(".SH NAME") && page.stdout == generated)
+        let copyright = try String(contentsOfFile: root + "/usr/share/doc/perch/copyright", encoding: .utf8)
+        #expect(copyright.hasPrefix("Format: https://www.debian.org/doc/packaging-manuals/copyright-format/1.0/"))
+    }
+
+    @Test(
+        "the control file names the package, its version, the architecture and the libraries it needs",
+        .enabled(if: missing == nil, "\(missing ?? "")"))
+    func control() throws {
+        let package = try #require(Self.package)
+        let info = try Spawn.run(["dpkg-deb", "--field", package, "Package", "Version", "Architecture", "Depends", "Maintainer"])
+        try #require(info.status == 0, "\(info.stderr)")
+        #expect(info.stdout.contains("Package: perch\n"))
+        let architecture = try Spawn.run(["dpkg", "--print-architecture"]).stdout
+        #expect(info.stdout.contains("Architecture: \(architecture)"))
+        #expect(info.stdout.contains("libc6 (>= "), "\(info.stdout)")
+        #expect(info.stdout.contains("libncursesw6 (>= "), "\(info.stdout)")
+        let contents = try Spawn.run(["dpkg-deb", "--contents", package])
+        #expect(contents.stdout.contains("root/root"), "files belong to root")
+        #expect(!contents.stdout.contains(" ./usr/local/"), "nothing under /usr/local")
+    }
+
+    @Test(
+        "lintian reports no errors",
+        .enabled(if: missing == nil && ShellEndToEndTests.installed("lintian"), "lintian or the package is missing"))
+    func lintian() throws {
+        let package = try #require(Self.package)
+        let result = try Spawn.run(["lintian", "--no-tag-display-limit", package])
+        let errors = result.stdout.split(separator: "\n").filter { $0.hasPrefix("E: ") }
+        #expect(errors.isEmpty, "\(result.stdout)\(result.stderr)")
+        print("lintian on \(URL(fileURLWithPath: package).lastPathComponent):\n\(result.stdout)")
+    }
+}

@@ -1,0 +1,209 @@
+"""A real terminal for end-to-end tests: a program run in kitty on a virtual X display (Xvfb),
+driven as a person would drive it, with keys held down and let go, mouse buttons held on a
+cell, and the screen read back as text.
+
+tmux and a bare pseudo-terminal cannot hold a key: a held key is an X event. Here the X server
+auto-repeats a key held with `xdotool keydown`, and kitty reports press, repeat and release
+events to a program that turns its keyboard protocol on.
+
+Needs Debian's kitty, xvfb and xdotool (`make test-deps` installs them). Python 3's standard
+library only.
+
+    from realterm import RealTerm, Unavailable
+    with RealTerm(["perch", "--reduce-motion"], cols=80, rows=24, env={"HOME": home}) as term:
+        term.wait_for(lambda screen: "Overview" in screen)
+        term.hold_key("1", 0.8)           # key down, 0.8 s, key up
+        term.press_cell(10, 24)           # 1-based column and row; the button stays down
+        print(term.text())
+        term.release_cell(10, 24)
+
+Unavailable (a RuntimeError) is raised when the tools are missing or X or kitty cannot start,
+so that a caller can report its test as skipped rather than failed.
+"""
+import json
+import os
+import select
+import shutil
+import socket
+import subprocess
+import tempfile
+import time
+
+TOOLS = ("kitty", "Xvfb", "xdotool")
+
+
+class Unavailable(RuntimeError):
+    """No real terminal can run here; the message says why."""
+
+
+def missing_tool():
+    """The first of kitty, Xvfb and xdotool not on PATH, or None."""
+    return next((tool for tool in TOOLS if shutil.which(tool) is None), None)
+
+
+class RealTerm:
+    """`argv` running in a kitty window of `cols` × `rows` cells on a display of its own."""
+
+    def __init__(self, argv, cols=80, rows=24, env=None, start_timeout=15.0):
+        tool = missing_tool()
+        if tool:
+            raise Unavailable(f"{tool} is not installed (make test-deps installs kitty, xvfb and xdotool)")
+        self.cols, self.rows = cols, rows
+        self.folder = tempfile.mkdtemp(prefix="perch-realterm-")
+        self.xvfb = None
+        self.kitty = None
+        try:
+            self.display = self._start_x(start_timeout)
+            self.socket_path = os.path.join(self.folder, "kitty.sock")
+            self.env = dict(os.environ)
+            self.env.update(env or {})
+            self.env["DISPLAY"] = self.display
+            self.env.setdefault("LANG", "C.UTF-8")
+            log = open(os.path.join(self.folder, "kitty.log"), "w")
+            self.kitty = subprocess.Popen(
+                ["kitty", "--config", "NONE", "-o", "allow_remote_control=yes", "--listen-on", f"unix:{self.socket_path}",
+                 "-o", "remember_window_size=no", "-o", f"initial_window_width={cols}c",
+                 "-o", f"initial_window_height={rows}c", "-o", "window_padding_width=0", *argv],
+                env=self.env, stdout=subprocess.DEVNULL, stderr=log)
+            log.close()
+            deadline = time.monotonic() + start_timeout
+            self.window = ""
+            while time.monotonic() < deadline and not self.window:
+                if self.kitty.poll() is not None:
+                    raise Unavailable(f"kitty exited with status {self.kitty.returncode}: {self._log_tail()}")
+                self.window = self._xdotool("search", "--class", "kitty").split("\n")[0]
+                if not self.window:
+                    time.sleep(0.05)
+            if not self.window:
+                raise Unavailable(f"kitty opened no window within {start_timeout:.0f} s: {self._log_tail()}")
+            self._xdotool("windowactivate", "--sync", self.window)
+        except BaseException:
+            self.close()
+            raise
+
+    def _start_x(self, timeout):
+        """Starts Xvfb on a free display, which it picks and reports once it accepts clients
+        (`-displayfd`), so nothing waits a fixed time or collides with another display."""
+        read_end, write_end = os.pipe()
+        try:
+            self.xvfb = subprocess.Popen(
+                ["Xvfb", "-displayfd", str(write_end), "-screen", "0", "1600x1000x24", "-nolisten", "tcp"],
+                pass_fds=(write_end,), stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        except OSError as error:
+            raise Unavailable(f"Xvfb cannot start: {error}")
+        finally:
+            os.close(write_end)
+        number = b""
+        deadline = time.monotonic() + timeout
+        try:
+            while not number.endswith(b"\n"):
+                left = deadline - time.monotonic()
+                ready, _, _ = select.select([read_end], [], [], max(0, left))
+                if not ready:
+                    raise Unavailable(f"Xvfb reported no display within {timeout:.0f} s")
+                chunk = os.read(read_end, 16)
+                if not chunk:
+                    raise Unavailable(f"Xvfb exited with status {self.xvfb.wait()} before it was ready")
+                number += chunk
+        finally:
+            os.close(read_end)
+        return ":" + number.decode().strip()
+
+    def _log_tail(self):
+        try:
+            with open(os.path.join(self.folder, "kitty.log")) as log:
+                return " ".join(log.read().strip().split("\n")[-3:]) or "no output"
+        except OSError:
+            return "no log"
+
+    def _xdotool(self, *args):
+        return subprocess.run(["xdotool", *args], env=self.env, capture_output=True, text=True).stdout.strip()
+
+    def text(self):
+        """The screen as text, asked of kitty over its remote-control socket (about a
+        millisecond, where `kitty @ get-text` starts a Python process each time). Empty while
+        kitty has not opened its socket yet."""
+        connection = socket.socket(socket.AF_UNIX)
+        try:
+            connection.connect(self.socket_path)
+        except OSError:
+            connection.close()
+            return ""
+        request = {"cmd": "get-text", "version": [0, 26, 5], "no_response": False, "payload": {"extent": "screen"}}
+        reply = b""
+        try:
+            connection.sendall(b"\x1bP@kitty-cmd" + json.dumps(request).encode() + b"\x1b\\")
+            while not reply.endswith(b"\x1b\\"):
+                chunk = connection.recv(65536)
+                if not chunk:
+                    break
+                reply += chunk
+        finally:
+            connection.close()
+        prefix = b"\x1bP@kitty-cmd"
+        if not reply.startswith(prefix) or not reply.endswith(b"\x1b\\"):
+            return ""
+        answer = json.loads(reply[len(prefix):-2] or b"{}")
+        return answer.get("data", "") if answer.get("ok") else ""
+
+    def wait_for(self, condition, timeout=5.0, step=0.01):
+        """Seconds until condition(screen text) held, or None once `timeout` seconds passed."""
+        start = time.monotonic()
+        while time.monotonic() - start < timeout:
+            if condition(self.text()):
+                return time.monotonic() - start
+            time.sleep(step)
+        return None
+
+    def key(self, name):
+        """Presses and releases a key by its X name (`1`, `Return`, `Escape`, `Down`, `ctrl+c`)."""
+        self._xdotool("key", name)
+
+    def key_down(self, name):
+        self._xdotool("keydown", name)
+
+    def key_up(self, name):
+        self._xdotool("keyup", name)
+
+    def hold_key(self, name, seconds):
+        self.key_down(name)
+        time.sleep(seconds)
+        self.key_up(name)
+
+    def move_pointer(self, x, y):
+        """Moves the pointer to the middle of the 1-based cell (x, y)."""
+        self._xdotool("mousemove", *self._cell(x, y))
+
+    def _cell(self, x, y):
+        """Screen pixel of the middle of the 1-based cell (x, y), from the window's geometry."""
+        fields = dict(line.split("=", 1) for line in self._xdotool("getwindowgeometry", "--shell", self.window).split("\n") if "=" in line)
+        width = int(fields["WIDTH"]) / self.cols
+        height = int(fields["HEIGHT"]) / self.rows
+        return str(int(int(fields["X"]) + (x - 0.5) * width)), str(int(int(fields["Y"]) + (y - 0.5) * height))
+
+    def press_cell(self, x, y, button=1):
+        """Moves to the cell and presses `button`, which stays down until release_cell."""
+        self.move_pointer(x, y)
+        self._xdotool("mousedown", str(button))
+
+    def release_cell(self, x, y, button=1):
+        self.move_pointer(x, y)
+        self._xdotool("mouseup", str(button))
+
+    def close(self):
+        """Ends kitty and Xvfb (each it started) and removes the scratch folder."""
+        for process in (self.kitty, self.xvfb):
+            if process is not None and process.poll() is None:
+                process.terminate()
+                try:
+                    process.wait(5)
+                except subprocess.TimeoutExpired:
+                    process.kill()
+                    process.wait()
+        shutil.rmtree(self.folder, ignore_errors=True)
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc):
+        self.close()
