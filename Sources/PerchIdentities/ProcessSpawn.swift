@@ -162,7 +162,9 @@ public enum ProcessSpawn {
                 kill(-pid, SIGKILL)
                 killed = true
             }
-            if waitpid(pid, &status, WNOHANG) == pid {
+            let waited = waitpid(pid, &status, WNOHANG)
+            if waited == pid || (waited < 0 && errno == ECHILD) {
+                // Ended (ECHILD: reaped already, by a caller that asked twice).
                 // What is still in the pipes was written before it ended.
                 for fd in open { drain(fd) }
                 for fd in open { close(fd) }

@@ -1,4 +1,5 @@
 import PerchCore
+import Synchronization
 
 /// A JSON value as read, for the parts of the config that are checked as a whole (tool
 /// identities): ``IdentityConfig`` sees only these, whatever reader produced them.
@@ -83,23 +84,29 @@ public protocol ToolConfigReader: Sendable {
 /// start-up, before any config is read (as a logging system is bootstrapped); until then no key
 /// is a tool.
 public enum ToolConfigRegistry {
-    nonisolated(unsafe) private static var installed: [any ToolConfigReader] = []
-    nonisolated(unsafe) private static var byKey: [String: Int] = [:]
+    private struct Installed: Sendable {
+        var readers: [any ToolConfigReader] = []
+        var byKey: [String: Int] = [:]
+    }
+    private static let installed = Mutex(Installed())
 
     /// Makes `readers` the tools (call before reading a config; later calls replace them).
+    /// Safe to call from several threads at once.
     public static func install(_ readers: [any ToolConfigReader]) {
-        installed = readers
-        byKey = Dictionary(uniqueKeysWithValues: readers.enumerated().map { ($0.element.tool.rawValue, $0.offset) })
+        let byKey = Dictionary(readers.enumerated().map { ($0.element.tool.rawValue, $0.offset) }, uniquingKeysWith: { first, _ in first })
+        installed.withLock { $0 = Installed(readers: readers, byKey: byKey) }
     }
 
     /// The readers, in registry order.
-    public static var readers: [any ToolConfigReader] { installed }
+    public static var readers: [any ToolConfigReader] { installed.withLock { $0.readers } }
 
     /// The reader for config key `key`, or nil when it names no tool.
-    public static func reader(for key: String) -> (any ToolConfigReader)? { byKey[key].map { installed[$0] } }
+    public static func reader(for key: String) -> (any ToolConfigReader)? {
+        installed.withLock { installed in installed.byKey[key].map { installed.readers[$0] } }
+    }
 
     /// The position of `tool` in the registry (unknown tools last), for ordering.
-    public static func order(of tool: IdentityTool) -> Int { byKey[tool.rawValue] ?? Int.max }
+    public static func order(of tool: IdentityTool) -> Int { installed.withLock { $0.byKey[tool.rawValue] } ?? Int.max }
 }
 
 /// Reads and checks the tool identity keys of an account through the installed adapters

@@ -96,11 +96,11 @@ struct ModelRenderTests {
     @Test("The help overlay alone: the context in its title, the first keys, the count in its footer")
     func help() {
         Self.expect(HelpOverlay(context: .pane(.overview)), [
-            "", " ╭─ Keys · Overview ──────────────────────╮", " │ Ctrl-C            quit                 │",
-            " │ Ctrl-Z            suspend (fg resumes) │", " │ r                 apply the account's …│",
-            " │ hold 1            switch account       │", " │ 1                 Overview tab         │",
-            " │ 2                 Catalog tab          │", " │ 3                 Stats tab            │",
-            " │ 4                 Settings tab         │", " ╰─ 1–8 of 15 · Esc close ────────────────╯",
+            "", " ╭─ Keys · Overview ──────────────────────╮", " │ Ctrl-C             quit                │",
+            " │ Ctrl-Z             suspend (fg resumes)│", " │ r                  apply the account's…│",
+            " │ hold 1             switch account      │", " │ 1                  Overview tab        │",
+            " │ 2                  Catalog tab         │", " │ 3                  Stats tab           │",
+            " │ 4                  Settings tab        │", " ╰─ 1–8 of 15 · Esc close ────────────────╯",
         ])
     }
 

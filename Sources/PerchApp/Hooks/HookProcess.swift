@@ -193,6 +193,7 @@ public final class HookProcess {
     /// process group is killed. Blocks the calling thread (the event loop's worker runs it).
     /// - Parameter now: the monotonic clock, in milliseconds.
     public func waitForEnd(now: () -> Int64 = MonotonicClock.now) -> HookResult {
+        if let ended { return ended }
         let spawned = ProcessSpawn.Spawned(
             pid: pid, stdout: descriptors.first { $0 != stderrDescriptor } ?? -1,
             stderr: descriptors.contains(stderrDescriptor) ? stderrDescriptor : -1)
@@ -200,12 +201,18 @@ public final class HookProcess {
         descriptors = []
         stderrTail = Array((stderrTail + collected.stderr).suffix(Self.stderrTailBytes))
         let line = lastLine()
+        let result: HookResult
         switch collected.ending {
-        case .timedOut: return .timedOut(milliseconds: timeout, lastLine: line)
-        case .signalled(let signal): return .signalled(signal, lastLine: line)
-        case .exited(let code): return code == 0 ? .succeeded : .failed(status: code, lastLine: line)
+        case .timedOut: result = .timedOut(milliseconds: timeout, lastLine: line)
+        case .signalled(let signal): result = .signalled(signal, lastLine: line)
+        case .exited(let code): result = code == 0 ? .succeeded : .failed(status: code, lastLine: line)
         }
+        ended = result
+        return result
     }
+
+    /// How it ended, once ``waitForEnd(now:)`` has seen it (asked again, the same answer).
+    private var ended: HookResult?
 
     /// The last non-empty line of the captured stderr, at most 200 characters.
     private func lastLine() -> String? {
