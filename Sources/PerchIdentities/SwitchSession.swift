@@ -168,7 +168,7 @@ public struct SwitchSession: Sendable {
             let applied = Parallel.map(
                 steps.map { entry in
                     { @Sendable in
-                        let step = entry.step.adapter.apply(entry.step.wanted, in: context)
+                        let step = entry.step.adapter.apply(entry.step.wanted, over: entry.before, in: context)
                         progress(Self.result(entry.step.adapter.tool, step, fromBaseline: entry.step.fromBaseline))
                         return step
                     }

@@ -112,6 +112,9 @@ public protocol ToolAdapter: ToolConfigReader {
     func isMet(_ wanted: ToolState, by now: ToolState) -> Bool
     /// Makes the tool have `state`, then verifies that it reports it.
     func apply(_ state: ToolState, in context: ToolContext) -> ToolStep
+    /// ``apply(_:in:)`` when what the tool had a moment ago is known (`now`, read by the plan
+    /// under the same lock), so what already agrees need not be asked again.
+    func apply(_ state: ToolState, over now: ToolState, in context: ToolContext) -> ToolStep
     /// `state` in words, as `perch status` and a switch print it (`prod, namespace web`).
     func describe(_ state: ToolState) -> String
     /// The variables a shell gets for `setting` (besides `PERCH_ACCOUNT`).
@@ -136,6 +139,7 @@ extension ToolAdapter {
     public var program: String? { nil }
     public func exports(_ setting: ToolSetting) -> [EnvironmentEntry] { setting.exports }
     public func isMet(_ wanted: ToolState, by now: ToolState) -> Bool { wanted.isMet(by: now) }
+    public func apply(_ state: ToolState, over now: ToolState, in context: ToolContext) -> ToolStep { apply(state, in: context) }
     public func importCandidates(in context: ToolContext) -> [ImportCandidate] { [] }
 
     /// The generic check: the tool's state now against what `setting` wants, then the overrides

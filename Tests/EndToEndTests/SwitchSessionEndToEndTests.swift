@@ -223,12 +223,19 @@ struct SwitchSessionEndToEndTests {
         for id in ["a", "b", "a"] { #expect(try scratch.run("switch", id).status == 0) }
         #expect(try scratch.uses() == Self.onA, "\((try? scratch.uses()) ?? [])")
         // After asking gcloud once: it writes its active_config when it has none.
-        let onA = scratch.toolFiles()
+        var onA = scratch.toolFiles()
         var tried = 0
         var survived = 0
         for tool in ["git", "kubectl", "gh", "docker"] {
             for fault in ["missing", "fail", "hang", "kill-before", "kill-after"] {
                 tried += 1
+                if tool == "kubectl" {
+                    // A namespace b must set, so that kubectl has a change to fail in (prod's
+                    // namespace is otherwise web already, and nothing but the file is written).
+                    _ = try scratch.tool(["kubectl", "config", "set-context", "prod", "--namespace", "other"])
+                }
+                // The files as they are just before the faulty switch: afterwards they are the same, or the switch is whole.
+                onA = scratch.toolFiles()
                 let hidden = scratch.bin + "/" + tool + ".hidden"
                 if fault == "missing" { try FileManager.default.moveItem(atPath: scratch.bin + "/" + tool, toPath: hidden) }
                 try scratch.fault(tool, fault == "missing" ? nil : fault)

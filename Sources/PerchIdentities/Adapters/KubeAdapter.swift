@@ -81,6 +81,14 @@ public struct KubeAdapter: ToolAdapter {
     }
 
     public func apply(_ state: ToolState, in context: ToolContext) -> ToolStep {
+        guard case .success(let now) = current(in: context) else { return .skipped("kubectl not found") }
+        return apply(state, over: now, in: context)
+    }
+
+    /// Writes `current-context`, sets the namespaces that differ from `now` (the current
+    /// context's when asked, and any other a before-state names), then verifies: the file for the
+    /// context, kubectl for namespaces only when one was set.
+    public func apply(_ state: ToolState, over now: ToolState, in context: ToolContext) -> ToolStep {
         let name = state["context"] ?? ""
         if !name.isEmpty, !ToolReaders.kubeContexts(context.environment).contains(name) {
             return .failed("no context \"\(name)\" in the kubeconfig (kubectl config get-contexts lists them)")
@@ -90,25 +98,31 @@ public struct KubeAdapter: ToolAdapter {
         } catch {
             return .failed("\(error)")
         }
-        // Namespaces: the current context's when asked, and any other a before-state names.
         var namespaces: [(String, String)] = []
         if let namespace = state["namespace"], !name.isEmpty { namespaces.append((name, namespace)) }
         for (key, value) in state.values.sorted(by: { $0.key < $1.key }) where key.hasPrefix("ns:") && String(key.dropFirst(3)) != name {
             namespaces.append((String(key.dropFirst(3)), value))
         }
-        if !namespaces.isEmpty, case .success(let now) = current(in: context) {
-            for (contextName, namespace) in namespaces where (now["ns:" + contextName] ?? "") != namespace {
-                let run =
-                    namespace.isEmpty
-                    ? context.run("kubectl", ["config", "unset", "contexts.\(contextName).namespace"])
-                    : context.run("kubectl", ["config", "set-context", contextName, "--namespace", namespace])
-                if let failure = run.failure { return .failed("kubectl config set-context: \(failure)") }
-            }
+        var setOne = false
+        for (contextName, namespace) in namespaces where now["ns:" + contextName].map({ $0 != namespace }) ?? true {
+            let run =
+                namespace.isEmpty
+                ? context.run("kubectl", ["config", "unset", "contexts.\(contextName).namespace"])
+                : context.run("kubectl", ["config", "set-context", contextName, "--namespace", namespace])
+            if let failure = run.failure { return .failed("kubectl config set-context: \(failure)") }
+            setOne = true
         }
-        guard case .success(let now) = current(in: context), isMet(state, by: now) else {
-            return .failed("kubectl reports \(ToolReaders.kubeCurrentContext(context.environment) ?? "no context") after the change")
+        var after = now
+        after["context"] = ToolReaders.kubeCurrentContext(context.environment) ?? ""
+        after["namespace"] = now["ns:" + (after["context"] ?? "")] ?? ""
+        if setOne {
+            guard case .success(let read) = current(in: context) else { return .failed("kubectl could not be asked after the change") }
+            after = read
         }
-        return .applied(describe(now))
+        guard isMet(state, by: after) else {
+            return .failed("kubectl reports \(describe(after)) after the change")
+        }
+        return .applied(describe(after))
     }
 
     public func describe(_ state: ToolState) -> String {
