@@ -85,13 +85,17 @@ struct AccountCommandsEndToEndTests {
         #expect(missing.status == 1 && missing.stderr.contains(#"the account "work" has no kube"#), "\(missing.stderr)")
     }
 
+    /// The two accounts, work's git name equal to its id (a rename must leave that value alone).
+    private var withGitNamedWork: String {
+        twoAccounts.replacingOccurrences(
+            of: #""handle": "@ada.work"}"#, with: #""handle": "@ada.work", "git": {"name": "work", "email": "ada@work.example"}}"#)
+    }
+
     @Test("perch rename carries current, previous, history and pane state to the new id")
     func rename() throws {
         let cli = try PerchCommandLine()
         defer { cli.remove() }
-        try cli.writeConfig(
-            twoAccounts.replacingOccurrences(
-                of: #""handle": "@ada.work"}"#, with: #""handle": "@ada.work", "git": {"name": "work", "email": "ada@work.example"}}"#))
+        try cli.writeConfig(withGitNamedWork)
         #expect(try cli.run(["switch", "work"]).status == 0)
         #expect(try cli.run(["switch", "home"]).status == 0)
         // Pane state as the interface keeps it (the Catalog's cursor for work).
