@@ -45,12 +45,14 @@ chmod 644 "$stage"/usr/share/man/man1/* "$stage"/usr/share/bash-completion/compl
   "$stage"/usr/share/zsh/vendor-completions/* "$stage"/usr/share/fish/vendor_completions.d/*
 
 # Depends: the package of each shared library the binary needs, at the version installed here.
+# No reader in these pipelines stops early (no `head`, no `exit` in awk): under pipefail a writer
+# killed by SIGPIPE would end the script with status 141 when its output is long.
 depends=()
 while read -r library; do
-  path=$(ldconfig -p | awk -v lib="$library" '$1 == lib { print $NF; exit }')
+  path=$(ldconfig -p | awk -v lib="$library" '$1 == lib && !found { print $NF; found = 1 }')
   [ -n "$path" ] || continue
-  package=$(dpkg -S "$(readlink -f "$path")" 2>/dev/null | head -1 | cut -d: -f1) || true
-  [ -n "$package" ] || package=$(dpkg -S "$path" 2>/dev/null | head -1 | cut -d: -f1) || true
+  package=$(dpkg -S "$(readlink -f "$path")" 2>/dev/null | awk -F: 'NR == 1 { print $1 }') || true
+  [ -n "$package" ] || package=$(dpkg -S "$path" 2>/dev/null | awk -F: 'NR == 1 { print $1 }') || true
   [ -n "$package" ] || continue
   upstream=$(dpkg-query -W -f='${Version}' "$package" | sed -E 's/^[0-9]+://; s/-[^-]*$//')
   depends+=("$package (>= $upstream)")

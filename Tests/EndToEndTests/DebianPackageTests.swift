@@ -89,4 +89,37 @@ struct DebianPackageTests {
         #expect(errors.isEmpty, "\(result.stdout)\(result.stderr)")
         print("lintian on \(URL(fileURLWithPath: package).lastPathComponent):\n\(result.stdout)")
     }
+
+    /// The CI failure "make: *** [Makefile:32: deb] Error 141": `scripts/build-deb.sh` ran under
+    /// `pipefail` with readers that stop early (`awk '… exit'`, `head -1`), so a writer with a long
+    /// listing (`ldconfig -p` on a machine with many libraries) died of SIGPIPE and the script
+    /// with it. Here `ldconfig` lists the real libraries and then 20 000 more lines (1 MB, far more than a pipe holds).
+    @Test(
+        "build-deb.sh survives a long ldconfig listing (CI exit 141, SIGPIPE under pipefail)",
+        .enabled(if: missing == nil, "\(missing ?? "")"))
+    func longLibraryListing() throws {
+        let cli = try PerchCommandLine()
+        defer { cli.remove() }
+        let fakes = cli.home.appendingPathComponent("fake-bin")
+        let out = cli.home.appendingPathComponent("deb")
+        try FileManager.default.createDirectory(at: fakes, withIntermediateDirectories: true)
+        try FileManager.default.createDirectory(at: out, withIntermediateDirectories: true)
+        let real = try #require(
+            ["/usr/sbin/ldconfig", "/sbin/ldconfig"].first { FileManager.default.isExecutableFile(atPath: $0) })
+        let fake = fakes.appendingPathComponent("ldconfig")
+        try """
+            #!/bin/sh
+            \(real) "$@"
+            seq 1 20000 | sed 's|.*|\tlibfiller&.so (libc6,x86-64) => /nonexistent/libfiller&.so|'
+            """.write(to: fake, atomically: true, encoding: .utf8)
+        try FileManager.default.setAttributes([.posixPermissions: 0o755], ofItemAtPath: fake.path)
+        var environment = ProcessInfo.processInfo.environment
+        environment["PATH"] = fakes.path + ":" + (environment["PATH"] ?? "/usr/bin:/bin")
+        let script = ShellEndToEndTests.repository.appendingPathComponent("scripts/build-deb.sh").path
+        let built = try Spawn.run([script, TmuxSession.binary, out.path], environment: environment)
+        #expect(built.status == 0, "exit \(built.status): \(built.stderr)")
+        let package = built.stdout.trimmingCharacters(in: .whitespacesAndNewlines)
+        let depends = try Spawn.run(["dpkg-deb", "--field", package, "Depends"])
+        #expect(depends.stdout.contains("libc6 (>= "), "\(depends.stdout)\(depends.stderr)")
+    }
 }
