@@ -5,7 +5,9 @@
 set -euo pipefail
 missing=()
 for package in "$@"; do
-  if ! dpkg-query -W -f='${Status}' "$package" 2>/dev/null | grep -q "install ok installed"; then
+  # Read whole, not through `grep -q`, which stops reading early (SIGPIPE under pipefail).
+  status=$(dpkg-query -W -f='${Status}' "$package" 2>/dev/null || true)
+  if [ "$status" != "install ok installed" ]; then
     missing+=("$package")
   fi
 done
