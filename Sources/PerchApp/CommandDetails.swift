@@ -15,7 +15,9 @@ enum CommandDetails {
         + "  PS1='[$(perch current --field name 2>/dev/null)] \\$ '\n"
         + "The field is any key of the account, dotted for a tool's: kube.context, git.email,\n"
         + "aws.profile, env.TEAM; an empty line when the account has none. --json prints\n"
-        + "every field and the identities, as perch list --json does.\n"
+        + "every field and the identities, as perch list --json does. In a shell with an\n"
+        + "account of its own (perch use, a bound folder, perch exec), that account; --global\n"
+        + "gives the global one.\n"
         + "Exit status 1 when no account has been chosen yet (--json then prints null)."
 
     static let switchAccount =
@@ -96,8 +98,36 @@ enum CommandDetails {
         + "Add to ~/.bashrc:  eval \"$(perch shell-init bash)\"\n"
         + "        ~/.zshrc:   eval \"$(perch shell-init zsh)\"\n"
         + "        config.fish: perch shell-init fish | source\n"
-        + "Then perch switch, and a pick in the interface started from that shell, update\n"
-        + "that shell's variables; other shells keep theirs until they switch or run perch env."
+        + "Then, in that shell: perch use ID makes it that account's (perch use --global\n"
+        + "follows the global one again); a switch made anywhere reaches it at the next prompt;\n"
+        + "and in a folder of an account's \"directories\" it is that account's (one line says\n"
+        + "so; PERCH_DIRECTORY_NOTICE=0 turns it off). When nothing changed, the prompt hook\n"
+        + "compares file times and starts no process. PERCH_SCOPE is pinned, directory or\n"
+        + "exec when the shell has its own account, unset when it follows the global one."
+
+    static let exec =
+        "Runs COMMAND with the account's whole identity given to it and its children only:\n"
+        + "git's author (GIT_CONFIG_COUNT entries), git's ssh key (GIT_SSH_COMMAND), a\n"
+        + "kubeconfig of Perch's first in KUBECONFIG, CLOUDSDK_ACTIVE_CONFIG_NAME, AWS_PROFILE,\n"
+        + "DOCKER_CONTEXT, gh's token (GH_TOKEN, from gh auth token), the account's env values,\n"
+        + "PERCH_ACCOUNT and PERCH_SCOPE=exec. Nothing global changes. Perch then becomes\n"
+        + "COMMAND (execve): its exit status, signals and standard streams are COMMAND's.\n"
+        + "Exit status 1 for an unknown account, 3 when a tool's part cannot be made (nothing\n"
+        + "is run; --keep-going runs it without that tool's), 126 when COMMAND cannot be run,\n"
+        + "127 when it is not found."
+
+    static let use =
+        "Gives this shell the account's identity as perch exec gives a command, until\n"
+        + "perch use --global; a switch made elsewhere leaves it alone, and it beats the\n"
+        + "account of a bound folder. Works through perch shell-init, which evaluates what\n"
+        + "this prints; run by hand, eval \"$(perch use ID)\" does the same. On a terminal\n"
+        + "without shell-init it says how to set that up (exit status 2)."
+
+    static let shellHook =
+        "Prints the shell text that brings this shell up to date: the scope it is pinned to,\n"
+        + "the account of the bound folder it is in, or the global account; then touches\n"
+        + "this shell's marker (PID) so the prompt hook starts no process until the state\n"
+        + "or the config changes again. shell-init's hook runs it; not meant to be typed."
 
     static let setup =
         "TOOL is git or ssh. git: puts [include] path = Perch's git file in your global git\n"

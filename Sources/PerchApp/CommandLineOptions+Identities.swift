@@ -20,6 +20,9 @@ public struct IdentityOptions: Hashable, Sendable {
     public var write = false
     /// `--yes` of `perch setup`: consent given on the command line.
     public var yes = false
+    /// `--global` of `perch use` (follow the global account again) and of `perch current` (the
+    /// global account, not this shell's).
+    public var global = false
 
     mutating func apply(_ option: Option, value: String, usage: String) throws(CommandLineOptions.UsageError) {
         switch option {
@@ -30,6 +33,7 @@ public struct IdentityOptions: Hashable, Sendable {
         case .undo: undo = true
         case .write: write = true
         case .yes: yes = true
+        case .global: global = true
         case .shell:
             guard let kind = ShellKind(rawValue: value) else {
                 throw CommandLineOptions.UsageError(
@@ -52,6 +56,7 @@ extension Option {
         case .undo: ["--undo"]
         case .write: ["--write"]
         case .yes: ["--yes"]
+        case .global: ["--global"]
         default: []
         }
     }
@@ -66,6 +71,7 @@ extension Option {
         case .undo: "remove the include Perch added (with no TOOL: every one, and every baseline back, as perch reset)"
         case .write: "add the proposed accounts to the config (keeping a .bak)"
         case .yes: "do it without asking (consent given here)"
+        case .global: "the global account, not this shell's own (perch use: follow it again)"
         default: ""
         }
     }

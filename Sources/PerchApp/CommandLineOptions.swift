@@ -77,6 +77,8 @@ public struct CommandLineOptions: Hashable, Sendable {
     /// The operands of the account commands (`add ID`, `set ID PATH VALUE`, `unset ID PATH`,
     /// `rename OLD NEW`, `remove ID`), in order.
     public var operands: [String] = []
+    /// The command `perch exec ID -- COMMAND [ARGS…]` runs, program first; empty for the others.
+    public var commandArguments: [String] = []
     /// `--name`, `--handle` and `--group` of `perch add`.
     public var newName: String?
     public var newHandle: String?
@@ -102,9 +104,22 @@ public struct CommandLineOptions: Hashable, Sendable {
         var seen: [Option] = []
         var index = 0
         var optionsEnded = false
+        // `perch exec ID`: what follows `--` (or, with no `--`, everything after the id) is the command.
+        var execTakesRest = false
         while index < arguments.count {
+            if words.count == 2, words[0] == "exec", !execTakesRest {
+                execTakesRest = true
+                if optionsEnded || !arguments[index...].contains("--") {
+                    commandArguments = Array(arguments[index...])
+                    break
+                }
+            }
             let argument = arguments[index]
             index += 1
+            if execTakesRest, argument == "--" {
+                commandArguments = Array(arguments[index...])
+                break
+            }
             if optionsEnded || !argument.hasPrefix("-") || argument == "-" {
                 words.append(argument)
                 continue
@@ -197,8 +212,8 @@ public struct CommandLineOptions: Hashable, Sendable {
             operands = Array(words.prefix(count))
             words = words.dropFirst(count)
             switch command {
-            case .switchAccount, .env: account = operands.first
-            case .shellInit, .setup: operand = operands.first
+            case .switchAccount, .env, .exec, .use: account = operands.first
+            case .shellInit, .setup, .shellHook: operand = operands.first
             case .completion: shell = operands.first.flatMap(CompletionShell.init(rawValue:))
             default: break
             }
@@ -225,6 +240,20 @@ public struct CommandLineOptions: Hashable, Sendable {
         }
         if command == .setup, operands.isEmpty, !identity.undo {
             throw UsageError(description: "'perch setup' needs a tool: git or ssh", usage: command.usage)
+        }
+        if command == .exec, commandArguments.isEmpty {
+            throw UsageError(description: "'perch exec' needs a command to run: perch exec ID -- COMMAND [ARGS…]", usage: command.usage)
+        }
+        if command == .exec, commandArguments.first?.isEmpty == true {
+            throw UsageError(description: "'perch exec': the command's name is empty", usage: command.usage)
+        }
+        if command == .use, operands.isEmpty != identity.global {
+            throw UsageError(
+                description: identity.global ? "'perch use --global' takes no account" : "'perch use' needs an account, or --global",
+                usage: command.usage)
+        }
+        if command == .shellHook, operands.count > 1, Int32(operands[1]).map({ $0 > 0 }) != true {
+            throw UsageError(description: "'perch shell-hook': the shell's process id must be a number, not '\(operands[1])'", usage: command.usage)
         }
     }
 
@@ -324,7 +353,7 @@ public struct CommandLineOptions: Hashable, Sendable {
         case .newName: newName = value
         case .newHandle: newHandle = value
         case .newGroup: newGroup = value
-        case .dryRun, .force, .keepGoing, .shell, .files, .undo, .write, .yes:
+        case .dryRun, .force, .keepGoing, .shell, .files, .undo, .write, .yes, .global:
             try identity.apply(option, value: value, usage: usage)
         }
     }
@@ -352,7 +381,7 @@ public enum Option: CaseIterable, Hashable, Sendable {
     // `perch add` (CommandLineOptions+Accounts.swift).
     case newName, newHandle, newGroup
     // Tool identities (CommandLineOptions+Identities.swift).
-    case dryRun, force, keepGoing, shell, files, undo, write, yes
+    case dryRun, force, keepGoing, shell, files, undo, write, yes, global
 
     static let all = allCases
 
@@ -380,7 +409,7 @@ public enum Option: CaseIterable, Hashable, Sendable {
         case .newName: ["--name"]
         case .newHandle: ["--handle"]
         case .newGroup: ["--group"]
-        case .dryRun, .force, .keepGoing, .shell, .files, .undo, .write, .yes: identityNames
+        case .dryRun, .force, .keepGoing, .shell, .files, .undo, .write, .yes, .global: identityNames
         }
     }
 
@@ -399,7 +428,7 @@ public enum Option: CaseIterable, Hashable, Sendable {
         case .newHandle: "HANDLE"
         case .newGroup: "GROUP"
         case .help, .version, .json, .exitAfterFirstFrame, .reduceMotion, .csv, .noMouse, .dryRun, .force, .keepGoing, .files, .undo,
-            .write, .yes:
+            .write, .yes, .global:
             nil
         }
     }
@@ -444,7 +473,7 @@ public enum Option: CaseIterable, Hashable, Sendable {
         case .newName: text = "the new account's name (required)"
         case .newHandle: text = "its handle, e.g. @ada (optional)"
         case .newGroup: text = "its group in the sheet (optional)"
-        case .dryRun, .force, .keepGoing, .shell, .files, .undo, .write, .yes: text = identityHelp
+        case .dryRun, .force, .keepGoing, .shell, .files, .undo, .write, .yes, .global: text = identityHelp
         }
         return left.padded(toColumns: 26) + text
     }
@@ -462,6 +491,8 @@ public enum Command: CaseIterable, Hashable, Sendable {
     case addAccount, setField, unsetField, renameAccount, removeAccount
     // Tool identities (CommandLineTool+Identities.swift, CommandLineTool+Switch.swift).
     case status, env, shellInit, setup, importAccounts, undo, reset
+    // Scopes (CommandLineTool+Scope.swift).
+    case exec, use, shellHook
 
     static let all = allCases
 

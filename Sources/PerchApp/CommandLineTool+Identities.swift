@@ -9,7 +9,9 @@ import PerchStore
 extension CommandLineTool {
     /// The identity switcher for this run: the process's environment, Perch's own files for this
     /// config (beside its state file when it is not the default one), and samples never touch a tool.
-    func switcher(_ config: LoadedConfig?) -> IdentitySwitcher { PerchApp.identitySwitcher(paths, config: config) }
+    func switcher(_ config: LoadedConfig?, scoped: Bool = false) -> IdentitySwitcher {
+        PerchApp.identitySwitcher(paths, config: config, scoped: scoped)
+    }
 
     /// On the first switch that needs it, run from a terminal: asks whether to include Perch's
     /// git or ssh file from the user's own config (`perch setup`), and records the tool as
@@ -70,11 +72,19 @@ extension CommandLineTool {
             return ExitStatus.ok
         }
         guard let state = loadState(config) else { return ExitStatus.unmet }
-        guard let id = state.currentAccount, let account = config.accounts.first(where: { $0.id == id }) else {
-            console.error("no account chosen yet; pick one with `perch switch ID` or in the interface")
+        let variables = IdentityEnvironment.current().variables
+        let scope = options.identity.global ? nil : IdentityScope.kind(variables)
+        // In a shell with an account of its own, that account is checked, in this shell's scope.
+        let own = scope.flatMap { _ in variables[ShellExports.accountVariable] }
+        guard let id = own ?? state.currentAccount, let account = config.accounts.first(where: { $0.id == id }) else {
+            console.error(
+                own.map { "this shell's account '\(shown($0))' is not in the config; perch use --global follows the global one" }
+                    ?? "no account chosen yet; pick one with `perch switch ID` or in the interface")
             return ExitStatus.unmet
         }
-        let checks = switcher.check(account)
+        let checks = (scope == nil ? switcher : self.switcher(config, scoped: true)).check(account)
+        let home = IdentityEnvironment(variables: variables).home
+        let rule = DirectoryRules.match(ShellMarker.workingDirectory(), in: DirectoryRules.rules(config.accounts, home: home))
         let last = switcher.lastReport().flatMap { $0.report.accountID == account.id ? $0 : nil }
         let drift = IdentitySwitcher.hasDrift(checks)
         if options.json {
@@ -84,7 +94,22 @@ extension CommandLineTool {
             let status = printJSON(json)
             return status == ExitStatus.ok && drift ? ExitStatus.unmet : status
         }
-        console.print("Current: \(describe(account))")
+        if let scope {
+            let how =
+                switch scope {
+                case .pinned: "pinned by perch use"
+                case .exec: "given by perch exec"
+                case .directory: "bound folder \(rule.map { shown($0.written) } ?? "")"
+                }
+            console.print("This shell: \(describe(account)) (\(how); the global account is \(state.currentAccount.map(shown) ?? "none"))")
+        } else {
+            console.print("Current: \(describe(account))")
+        }
+        if let rule, scope == nil || scope == .directory {
+            console.print("Folder: \(shown(rule.written)) is bound to \(shown(rule.account)) (its \"directories\"); git uses it here through perch setup git")
+        } else if let rule {
+            console.print("Folder: \(shown(rule.written)) is bound to \(shown(rule.account)), but this shell's own account comes first")
+        }
         if checks.isEmpty { console.print("  no tool identities (see docs/identities.md)") }
         let width = checks.map { $0.tool.rawValue.count }.max() ?? 0
         var failedWhenApplied = false
@@ -141,7 +166,13 @@ extension CommandLineTool {
 
     func shellInit() -> Int32 {
         guard let shell = options.operand.flatMap(ShellKind.init(rawValue:)) else { return ExitStatus.usage }
-        console.write(ShellExports.initScript(shell))
+        let files = switcher(nil).files
+        // The files given on this command line are the ones the functions use too.
+        let quote = shell == .fish ? ShellExports.fishQuoted : ShellExports.posixQuoted
+        let program =
+            "perch" + (options.configPath.map { _ in " --config " + quote(paths.config) } ?? "")
+            + (options.statePath.map { _ in " --state " + quote(paths.state) } ?? "")
+        console.write(ShellExports.initScript(shell, program: program, state: paths.state, config: paths.config, markers: files.shells))
         return ExitStatus.ok
     }
 

@@ -120,6 +120,12 @@ extension CommandLineTool {
             let text = "  " + shown(line.summary)
             if line.status == .failed { console.note(text) } else { console.print(text) }
         }
+        // A shell pinned by perch use (or a command of perch exec) keeps its own account.
+        if let scope = PerchPaths.environment(IdentityScope.scopeVariable).flatMap(ScopeKind.init(rawValue:)), scope != .directory,
+            let own = PerchPaths.environment(ShellExports.accountVariable), own != account.id
+        {
+            console.error("this shell stays on \(shown(own)) (\(scope == .pinned ? "perch use --global follows the global account" : "perch exec gave it"))")
+        }
         var status = ExitStatus.ok
         if let failure = result.failure {
             let kept = report.results.filter(\.succeeded).map(\.tool.rawValue).joined(separator: ", ")

@@ -104,8 +104,22 @@ struct CommandLineTool {
         }
         // A prompt runs this every time: the account comes from the cache while neither file changed.
         let cache = CurrentAccountCache(statePath: paths.state)
-        let account: Account
-        if let cached = cache.account(configPath: paths.config, statePath: paths.state) {
+        var account: Account
+        // In a shell with an account of its own (perch use, a bound folder, perch exec), that one.
+        let own = options.identity.global ? nil : PerchPaths.environment(IdentityScope.scopeVariable).flatMap { _ in
+            PerchPaths.environment(ShellExports.accountVariable)
+        }
+        if let own, let cached = cache.account(configPath: paths.config, statePath: paths.state), cached.id == own {
+            account = cached
+        } else if let own {
+            guard let config = loadConfig() else { return ExitStatus.usage }
+            guard let found = config.accounts.first(where: { $0.id == own }) else {
+                if options.json { console.print("null") }
+                console.error("this shell's account '\(shown(own))' is not in the config; perch use --global follows the global one")
+                return ExitStatus.unmet
+            }
+            account = found
+        } else if let cached = cache.account(configPath: paths.config, statePath: paths.state) {
             account = cached
         } else {
             let configIdentity = CurrentAccountCache.FileIdentity.of(paths.config)

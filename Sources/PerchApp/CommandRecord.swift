@@ -89,7 +89,7 @@ extension Command {
                 options: common + [.json, .format, .help], run: { $0.list() }),
             .current: CommandRecord(
                 name: "current", summary: "print the current account (for shell prompts)", details: CommandDetails.current,
-                options: common + [.json, .field, .help], run: { $0.current() }),
+                options: common + [.json, .field, .global, .help], run: { $0.current() }),
             .switchAccount: CommandRecord(
                 name: "switch", summary: "switch to an account by id or name; - for the previous; none: pick",
                 details: CommandDetails.switchAccount, options: common + [.height, .dryRun, .force, .keepGoing, .help],
@@ -152,7 +152,7 @@ extension Command {
                 details: CommandDetails.removeAccount, options: common + [.yes, .help], operands: [account], run: { $0.removeAccount() }),
             .status: CommandRecord(
                 name: "status", summary: "show each tool's identity against the current account (exit 1 on drift)",
-                details: CommandDetails.status, options: common + [.json, .files, .help], run: { $0.status() }),
+                details: CommandDetails.status, options: common + [.json, .files, .global, .help], run: { $0.status() }),
             .env: CommandRecord(
                 name: "env", summary: "print the account's variables for this shell (eval \"$(perch env)\")", details: CommandDetails.env,
                 options: common + [.shell, .help], operands: [Operand(name: "ACCOUNT", optional: true, completion: .account)],
@@ -177,6 +177,18 @@ extension Command {
                 name: "reset", summary: "give every tool back what it had before Perch, and remove what setup added",
                 details: CommandDetails.reset, options: common + [.yes, .help],
                 run: { $0.reset() }),
+            .exec: CommandRecord(
+                name: "exec", summary: "run a command as an account, nothing global changed: perch exec ID -- COMMAND",
+                details: CommandDetails.exec, options: common + [.keepGoing, .help],
+                operands: [Operand(name: "ID", completion: .account)], run: { $0.execAccount() }),
+            .use: CommandRecord(
+                name: "use", summary: "make this shell an account's (--global: follow the global one again)",
+                details: CommandDetails.use, options: common + [.global, .shell, .keepGoing, .help],
+                operands: [Operand(name: "ID", optional: true, completion: .account)], run: { $0.useAccount() }),
+            .shellHook: CommandRecord(
+                name: "shell-hook", summary: "what shell-init's prompt hook runs when the state or config changed",
+                details: CommandDetails.shellHook, options: common + [.help],
+                operands: [shellOperand, Operand(name: "PID", optional: true)], run: { $0.shellHook() }),
             .importAccounts: CommandRecord(
                 name: "import", summary: "propose accounts from kube, gcloud, AWS, gh and git as a config fragment",
                 details: CommandDetails.importAccounts, options: common + [.write, .help], run: { $0.importAccounts() }),
@@ -200,6 +212,6 @@ extension Command {
 
     /// Its operands in the usage line: ` ID PATH VALUE`, ` [ACCOUNT]`.
     var operandText: String {
-        record.operands.map { " " + ($0.optional ? "[\($0.name)]" : $0.name) }.joined()
+        record.operands.map { " " + ($0.optional ? "[\($0.name)]" : $0.name) }.joined() + (self == .exec ? " -- COMMAND [ARGS…]" : "")
     }
 }

@@ -147,12 +147,15 @@ public enum PerchApp {
     /// The identities of a run with `paths`: the process's environment, Perch's own files for
     /// this config (beside its state file when it is not the default one, so a throwaway config
     /// never changes the real identity), and samples never touch a tool.
-    static func identitySwitcher(_ paths: PerchPaths, config: LoadedConfig?) -> IdentitySwitcher {
+    /// - Parameter scoped: whether the tools are asked in this process's own scope (`perch
+    ///   status` in a pinned shell); by default in the environment as it was before any scope
+    ///   (``IdentityScope/unscoped(_:)``), since a switch changes the global identity.
+    static func identitySwitcher(_ paths: PerchPaths, config: LoadedConfig?, scoped: Bool = false) -> IdentitySwitcher {
         let defaults = PerchPaths()
         let besideState = paths.config != defaults.config || paths.state != defaults.state
-        return IdentitySwitcher(
-            environment: .current(statePath: paths.state, ownFilesBesideState: besideState), timeout: toolTimeout,
-            samplesOnly: config.map { $0.path == nil } ?? false)
+        var environment = IdentityEnvironment.current(statePath: paths.state, ownFilesBesideState: besideState)
+        if !scoped { environment.variables = IdentityScope.unscoped(environment.variables) }
+        return IdentitySwitcher(environment: environment, timeout: toolTimeout, samplesOnly: config.map { $0.path == nil } ?? false)
     }
 
     /// How long one tool's program may run, in milliseconds: `$PERCH_TOOL_TIMEOUT_MS` (100 to

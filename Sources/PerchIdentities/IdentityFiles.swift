@@ -22,6 +22,19 @@ public struct IdentityFiles: Hashable, Sendable {
     public var baseline: String
     /// The last switch's before-states (JSON), for `perch undo`, beside the state file.
     public var undo: String
+    /// The git config file of the config's `"directories"`: one `includeIf "gitdir:FOLDER/"` rule
+    /// per bound folder, shallowest first, each including ``gitAccounts``' file of its account.
+    /// Perch's git include file includes it after the current account's `[user]`.
+    public var gitDirectories: String
+    /// The folder of the per-account git files the directory rules include (`ID.gitconfig`).
+    public var gitAccounts: String
+    /// The folder of the files `perch exec` and `perch use` give one process (a kubeconfig
+    /// naming the account's context, `ID.kubeconfig`), beside the state file, mode 0700.
+    public var scopes: String
+    /// The folder of the shells' markers (one empty file per shell, named by its process id),
+    /// whose modification time `shell-init`'s prompt hook compares with the state's and the
+    /// config's, beside the state file.
+    public var shells: String
     /// The user's ssh config, which `perch setup ssh` adds the `Include` line to.
     public var userSSHConfig: String
     /// The user's global git config (`$GIT_CONFIG_GLOBAL`, else `~/.gitconfig`), which `perch
@@ -36,12 +49,18 @@ public struct IdentityFiles: Hashable, Sendable {
         let beside = String(state[..<folderEnd]) + stem
         if environment.ownFilesBesideState {
             gitInclude = beside + ".git.gitconfig"
+            gitDirectories = beside + ".git-directories.gitconfig"
+            gitAccounts = beside + ".git-accounts"
             sshInclude = beside + ".ssh.config"
         } else {
             let base = environment.configHome + "/perch"
             gitInclude = base + "/git/identity.gitconfig"
+            gitDirectories = base + "/git/directories.gitconfig"
+            gitAccounts = base + "/git/accounts"
             sshInclude = base + "/ssh/config"
         }
+        scopes = beside + ".scopes"
+        shells = beside + ".shells"
         userSSHConfig = environment.home + "/.ssh/config"
         userGitConfig = environment["GIT_CONFIG_GLOBAL"].map(environment.expandingTilde) ?? environment.home + "/.gitconfig"
         results = beside + ".identities.json"
@@ -51,5 +70,5 @@ public struct IdentityFiles: Hashable, Sendable {
     }
 
     /// Every file Perch writes for identities, in the order listed.
-    public var all: [String] { [gitInclude, sshInclude, results, journal, baseline, undo] }
+    public var all: [String] { [gitInclude, gitDirectories, sshInclude, results, journal, baseline, undo] }
 }

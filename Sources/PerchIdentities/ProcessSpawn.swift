@@ -189,4 +189,23 @@ public enum ProcessSpawn {
         clock_gettime(CLOCK_MONOTONIC, &time)
         return Int64(time.tv_sec) * 1000 + Int64(time.tv_nsec) / 1_000_000
     }
+
+    /// Replaces this process with `program` (a path) run with `arguments` (the program's name
+    /// first) and exactly `environment` (execve(2)): every signal back at its default action
+    /// and none blocked first, as a shell's child would start, so that what Perch ignored or
+    /// blocked (SIGPIPE) never reaches it. Returns only on failure: the errno value.
+    public static func replaceProcess(with program: String, arguments: [String], environment: [String: String]) -> Int32 {
+        var empty = sigset_t()
+        sigemptyset(&empty)
+        sigprocmask(SIG_SETMASK, &empty, nil)
+        for signal in Int32(1)..<Int32(32) where signal != SIGKILL && signal != SIGSTOP {
+            Glibc.signal(signal, SIG_DFL)
+        }
+        let argv = arguments.map { strdup($0) } + [nil]
+        let envp = environment.map { strdup("\($0.key)=\($0.value)") } + [nil]
+        execve(program, argv, envp)
+        let code = errno
+        for pointer in argv + envp { free(pointer) }
+        return code
+    }
 }

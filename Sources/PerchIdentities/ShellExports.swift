@@ -56,14 +56,14 @@ public enum ShellExports {
         }.map(\.name)
     }
 
-    static func export(_ name: String, _ value: String, _ shell: ShellKind) -> String {
+    public static func export(_ name: String, _ value: String, _ shell: ShellKind) -> String {
         switch shell {
         case .bash, .zsh: "export \(name)=\(posixQuoted(value))"
         case .fish: "set -gx \(name) \(fishQuoted(value))"
         }
     }
 
-    static func unset(_ name: String, _ shell: ShellKind) -> String {
+    public static func unset(_ name: String, _ shell: ShellKind) -> String {
         switch shell {
         case .bash, .zsh: "unset \(name)"
         case .fish: "set -e \(name)"
@@ -80,36 +80,114 @@ public enum ShellExports {
         "'" + value.replacing("\\", with: "\\\\").replacing("'", with: "\\'") + "'"
     }
 
-    /// The function `perch shell-init SHELL` prints, to be `eval`ed (or `source`d, in fish) from
-    /// the shell's rc file. It wraps `perch`: after each run it applies `perch env` to this shell,
-    /// so `perch switch`, `perch -` and a pick in the interface started from it update its
-    /// variables; other shells keep theirs until they run `perch env` or switch themselves.
-    /// - Parameter program: how to call the real program (`command perch`, or a path).
-    public static func initScript(_ shell: ShellKind, program: String = "perch") -> String {
+    /// The text `perch shell-init SHELL` prints, to be `eval`ed (or `source`d, in fish) from the
+    /// shell's startup file:
+    /// - a `perch` function that evaluates `perch use`'s output (so `perch use ID` pins this
+    ///   shell) and, after any other command, brings the shell up to date (`perch shell-hook`);
+    /// - a prompt hook (bash `PROMPT_COMMAND`, zsh `precmd`, fish `fish_prompt`) that, before
+    ///   each prompt, compares the state's and the config's modification times with this
+    ///   shell's marker (`[[ A -nt B ]]`, a stat(2) each, no process) and matches the working
+    ///   folder against the bound folders (a loop in the shell): only when one of them changed
+    ///   does it run `perch shell-hook`, which follows a switch made elsewhere, a pin, or a
+    ///   bound folder.
+    /// - Parameters:
+    ///   - program: how to call the real program (`perch`, or a path).
+    ///   - state, config: the files whose changes the hook watches.
+    ///   - markers: the folder of the shells' markers (``IdentityFiles/shells``).
+    public static func initScript(
+        _ shell: ShellKind, program: String = "perch", state: String = "", config: String = "", markers: String = ""
+    ) -> String {
         switch shell {
         case .bash, .zsh:
+            let install =
+                shell == .bash
+                ? """
+                if [[ ";${PROMPT_COMMAND[*]-};" != *";__perch_hook;"* ]]; then
+                  PROMPT_COMMAND="__perch_hook${PROMPT_COMMAND:+;$PROMPT_COMMAND}"
+                fi
+                """
+                : """
+                autoload -Uz add-zsh-hook
+                add-zsh-hook precmd __perch_hook
+                """
             return """
-                # Perch: keep this shell's account variables in step with its switches.
+                # Perch: this shell's account (perch use, bound folders) and the global one's switches.
+                __perch_state=\(posixQuoted(state))
+                __perch_config=\(posixQuoted(config))
+                __perch_marker=\(posixQuoted(markers))/$$
+                __perch_dirs=()
+                __perch_dir=
                 perch() {
-                  local perch_status
+                  local perch_status perch_text
+                  if [[ ${1-} == use ]]; then
+                    shift
+                    perch_text=$(command \(program) use --shell \(shell.rawValue) "$@")
+                    perch_status=$?
+                    eval "$perch_text"
+                    return $perch_status
+                  fi
                   command \(program) "$@"
                   perch_status=$?
-                  eval "$(command \(program) env --shell \(shell.rawValue) 2>/dev/null)"
+                  eval "$(command \(program) shell-hook \(shell.rawValue) $$)"
                   return $perch_status
                 }
-                eval "$(command \(program) env --shell \(shell.rawValue) 2>/dev/null)"
+                __perch_hook() {
+                  local perch_status=$? perch_match= perch_folder
+                  if [[ ${PERCH_SCOPE-} != pinned && ${PERCH_SCOPE-} != exec ]]; then
+                    for perch_folder in "${__perch_dirs[@]}"; do
+                      if [[ $PWD == "$perch_folder" || $PWD == "$perch_folder"/* ]] && (( ${#perch_folder} > ${#perch_match} )); then
+                        perch_match=$perch_folder
+                      fi
+                    done
+                  fi
+                  if [[ $perch_match != "$__perch_dir" || ! -e $__perch_marker || $__perch_state -nt $__perch_marker || $__perch_config -nt $__perch_marker ]]; then
+                    __perch_dir=$perch_match
+                    eval "$(command \(program) shell-hook \(shell.rawValue) $$)"
+                  fi
+                  return $perch_status
+                }
+                \(install)
+                __perch_hook
 
                 """
         case .fish:
             return """
-                # Perch: keep this shell's account variables in step with its switches.
+                # Perch: this shell's account (perch use, bound folders) and the global one's switches.
+                set -g __perch_state \(fishQuoted(state))
+                set -g __perch_config \(fishQuoted(config))
+                set -g __perch_marker \(fishQuoted(markers))/$fish_pid
+                set -g __perch_dirs
+                set -g __perch_dir ''
                 function perch --wraps \(program) --description 'Perch account switcher'
+                    set -l perch_status 0
+                    if test "$argv[1]" = use
+                        set -l perch_text (command \(program) use --shell fish $argv[2..-1])
+                        set perch_status $status
+                        string join \\n -- $perch_text | source
+                        return $perch_status
+                    end
                     command \(program) $argv
-                    set -l perch_status $status
-                    command \(program) env --shell fish 2>/dev/null | source
+                    set perch_status $status
+                    command \(program) shell-hook fish $fish_pid | source
                     return $perch_status
                 end
-                command \(program) env --shell fish 2>/dev/null | source
+                function __perch_hook --on-event fish_prompt
+                    set -l perch_match ''
+                    if not contains -- "$PERCH_SCOPE" pinned exec
+                        for perch_folder in $__perch_dirs
+                            if test "$PWD" = "$perch_folder"; or test (string sub -l (string length -- "$perch_folder/") -- "$PWD") = "$perch_folder/"
+                                if test (string length -- "$perch_folder") -gt (string length -- "$perch_match")
+                                    set perch_match $perch_folder
+                                end
+                            end
+                        end
+                    end
+                    if test "$perch_match" != "$__perch_dir"; or not test -e $__perch_marker; or test $__perch_state -nt $__perch_marker; or test $__perch_config -nt $__perch_marker
+                        set -g __perch_dir $perch_match
+                        command \(program) shell-hook fish $fish_pid | source
+                    end
+                end
+                __perch_hook
 
                 """
         }

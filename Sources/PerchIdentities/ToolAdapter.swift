@@ -123,6 +123,14 @@ public protocol ToolAdapter: ToolConfigReader {
     func importCandidates(in context: ToolContext) -> [ImportCandidate]
     /// What the tool uses now, in this environment, beside what `setting` asks for.
     func check(_ setting: ToolSetting, in context: ToolContext) -> IdentityCheck
+    /// The variables (and files of Perch's own, and secrets) that give one process `setting`'s
+    /// identity with nothing global changed (`perch exec`, `perch use`); `environment` is that
+    /// process's, before this tool's part (nil setting: the account names no such tool, and
+    /// the process must not get the global account's either). By default: the setting's
+    /// exports, and the variables that would beat them removed. A failure when the scope
+    /// cannot be made (no such context, no token), said in one phrase.
+    func scope(_ setting: ToolSetting?, account: Account, over environment: [String: String], in context: ToolContext)
+        -> Result<ToolScope, ToolFailure>
 }
 
 /// Why a tool's state could not be read or changed, in one phrase.
@@ -141,6 +149,18 @@ extension ToolAdapter {
     public func isMet(_ wanted: ToolState, by now: ToolState) -> Bool { wanted.isMet(by: now) }
     public func apply(_ state: ToolState, over now: ToolState, in context: ToolContext) -> ToolStep { apply(state, in: context) }
     public func importCandidates(in context: ToolContext) -> [ImportCandidate] { [] }
+
+    public func scope(_ setting: ToolSetting?, account: Account, over environment: [String: String], in context: ToolContext)
+        -> Result<ToolScope, ToolFailure>
+    {
+        guard let setting else { return .success(ToolScope()) }
+        return .success(ToolScope(variables: exports(setting).map { ScopeVariable($0.name, $0.value) } + removedOverrides(environment)))
+    }
+
+    /// The variables of ``overrides`` that `perch env` unsets, set in `environment`, as removals.
+    public func removedOverrides(_ environment: [String: String]) -> [ScopeVariable] {
+        overrides.filter { $0.unsetByShell && !(environment[$0.name] ?? "").isEmpty }.map { ScopeVariable($0.name, nil) }
+    }
 
     /// The generic check: the tool's state now against what `setting` wants, then the overrides
     /// set in this environment.

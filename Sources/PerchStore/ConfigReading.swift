@@ -17,7 +17,7 @@ struct ConfigReading {
 
     /// The keys of format version 1, top level and account.
     static let fileKeys = ["version", "accounts"]
-    static let accountKeys = ["id", "name", "handle", "group", "color", "onSwitch", "catalog"]
+    static let accountKeys = ["id", "name", "handle", "group", "color", "onSwitch", "catalog", "directories"]
 
     private mutating func place(_ value: JSONDocument.Index) -> String {
         if positions == nil { positions = JSONDocument.Positions(document) }
@@ -92,6 +92,18 @@ struct ConfigReading {
             }
             if let account { accounts.append(account) }
         }
+        // A folder bound to two accounts would pick one of them by the order of the file.
+        var bound: [String: String] = [:]
+        for account in accounts {
+            for folder in account.identities.directories {
+                let key = DirectoryRules.normalized(folder)
+                if let other = bound[key] {
+                    problem(list, "accounts: \"\(folder)\" is in the directories of both \"\(other)\" and \"\(account.id)\"")
+                } else {
+                    bound[key] = account.id
+                }
+            }
+        }
         return accounts
     }
 
@@ -159,7 +171,7 @@ struct ConfigReading {
     /// Where each of ``accountKeys`` is in one account, by position in that list (no array: one
     /// allocation per account was a tenth of the load).
     private struct Fields {
-        var id, name, handle, group, color, onSwitch, catalog: JSONDocument.Index?
+        var id, name, handle, group, color, onSwitch, catalog, directories: JSONDocument.Index?
 
         subscript(field: Int) -> JSONDocument.Index? {
             get {
@@ -170,7 +182,8 @@ struct ConfigReading {
                 case 3: group
                 case 4: color
                 case 5: onSwitch
-                default: catalog
+                case 6: catalog
+                default: directories
                 }
             }
             set {
@@ -181,7 +194,8 @@ struct ConfigReading {
                 case 3: group = newValue
                 case 4: color = newValue
                 case 5: onSwitch = newValue
-                default: catalog = newValue
+                case 6: catalog = newValue
+                default: directories = newValue
                 }
             }
         }
@@ -241,6 +255,7 @@ struct ConfigReading {
         let colorName = string(4, required: false)
         let onSwitch = string(5, required: false)
         let catalog = catalogCommands(values.catalog, path: path)
+        let directories = directoryList(values.directories, path: path)
         // Sorted: the message order must not depend on the order of keys in the file.
         if !unknown.isEmpty {
             for (key, at) in unknown.sorted(by: { $0.key < $1.key }) {
@@ -268,11 +283,38 @@ struct ConfigReading {
             identities.settings += parsed.identities.settings
         }
         identities.settings.sort { ToolConfigRegistry.order(of: $0.tool) < ToolConfigRegistry.order(of: $1.tool) }
+        identities.directories = directories
         guard problems.count == before, let id, let name else { return (nil, id, values[0]) }
         let account = Account(
             id: id, name: name, handle: handle, group: group, color: color, onSwitch: onSwitch, identities: identities,
             catalog: catalog)
         return (account, id, values[0])
+    }
+
+    /// An account's `directories`: a list of folders, each absolute or starting with `~/`
+    /// (`["~/work", "/srv/acme"]`), none twice; empty when absent or null.
+    private mutating func directoryList(_ value: JSONDocument.Index?, path: () -> String) -> [String] {
+        guard let value, document.kind(value) != .null else { return [] }
+        guard document.kind(value) == .array else {
+            problem(value, #"\#(path()).directories: expected a list of folders like ["~/work"]"#)
+            return []
+        }
+        var folders: [String] = []
+        for (index, element) in document.elements(value).enumerated() {
+            let place = "\(path()).directories[\(index)]"
+            guard let text = document.string(element) else {
+                problem(element, "\(place): expected a string")
+                continue
+            }
+            if let reason = DirectoryRules.problem(text) {
+                problem(element, "\(place): \(reason)")
+            } else if folders.contains(where: { DirectoryRules.normalized($0) == DirectoryRules.normalized(text) }) {
+                problem(element, "\(place): \"\(text)\" is listed twice")
+            } else {
+                folders.append(text)
+            }
+        }
+        return folders
     }
 
     /// The keys of an account's `catalog` object.

@@ -90,13 +90,21 @@ public struct ToolIdentities: Hashable, Sendable {
     /// One setting per tool named, in the order a switch takes the tools.
     public var settings: [ToolSetting]
 
-    public init(_ settings: [ToolSetting] = []) { self.settings = settings }
+    /// The folders the account is bound to (the config's `"directories"`), as written (`~/work`,
+    /// an absolute path or one starting with `~/`): in them, git (through `perch setup git`'s
+    /// `includeIf` rules) and a shell with `perch shell-init` use this account. Empty for none.
+    public var directories: [String]
+
+    public init(_ settings: [ToolSetting] = [], directories: [String] = []) {
+        self.settings = settings
+        self.directories = directories
+    }
 
     /// No identity at all.
     public static let none = ToolIdentities()
 
-    /// Whether no tool is named.
-    public var isEmpty: Bool { settings.isEmpty }
+    /// Whether no tool is named and no folder bound.
+    public var isEmpty: Bool { settings.isEmpty && directories.isEmpty }
 
     /// The tools named, in the order a switch takes them.
     public var tools: [IdentityTool] { settings.map(\.tool) }

@@ -85,7 +85,27 @@ public struct GcloudAdapter: ToolAdapter {
     public func check(_ setting: ToolSetting, in context: ToolContext) -> IdentityCheck {
         let name = setting.value(as: String.self) ?? ""
         let actual = ToolReaders.gcloudActiveConfiguration(context.environment)
-        return overridden(IdentityCheck(tool: .gcloud, expected: name, actual: actual, matches: actual == name), in: context)
+        let check = IdentityCheck(tool: .gcloud, expected: name, actual: actual, matches: actual == name)
+        // `CLOUDSDK_ACTIVE_CONFIG_NAME` naming this very configuration (a scope's) beats nothing.
+        guard context.environment["CLOUDSDK_ACTIVE_CONFIG_NAME"] == name else { return overridden(check, in: context) }
+        var scoped = context
+        scoped.environment.variables.removeValue(forKey: "CLOUDSDK_ACTIVE_CONFIG_NAME")
+        return overridden(check, in: scoped)
+    }
+
+    /// `CLOUDSDK_ACTIVE_CONFIG_NAME` (gcloud topic configurations: it beats `active_config` for
+    /// the process that has it), with `CLOUDSDK_CORE_ACCOUNT` removed; a failure when there is
+    /// no such configuration.
+    public func scope(_ setting: ToolSetting?, account: Account, over environment: [String: String], in context: ToolContext)
+        -> Result<ToolScope, ToolFailure>
+    {
+        guard let name = setting?.value(as: String.self) else { return .success(ToolScope()) }
+        let folder = ToolReaders.gcloudFolder(context.environment)
+        if name != "default", access(folder + "/configurations/config_" + name, F_OK) != 0 {
+            return .failure(ToolFailure("no gcloud configuration \"\(name)\" (gcloud config configurations create \(name))"))
+        }
+        let others = removedOverrides(environment).filter { $0.name != "CLOUDSDK_ACTIVE_CONFIG_NAME" }
+        return .success(ToolScope(variables: [ScopeVariable("CLOUDSDK_ACTIVE_CONFIG_NAME", name)] + others))
     }
 
     public func importCandidates(in context: ToolContext) -> [ImportCandidate] {

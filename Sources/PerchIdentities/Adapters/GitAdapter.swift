@@ -252,6 +252,64 @@ public struct GitAdapter: ToolAdapter {
         return text + "\""
     }
 
+    // MARK: Scope
+
+    /// The account's `user.*` as configuration from the environment (`GIT_CONFIG_COUNT`,
+    /// `GIT_CONFIG_KEY_n`, `GIT_CONFIG_VALUE_n`; git-config(1), "ENVIRONMENT", git 2.31), added
+    /// after the process's own entries: it beats every file, so `git config user.email`, `git
+    /// var GIT_AUTHOR_IDENT` and a signature agree, and the `GIT_AUTHOR_*` and `GIT_COMMITTER_*`
+    /// variables that would beat it are removed. An account naming no git identity gets the
+    /// values git uses here without Perch's files (the user's own), so the global account's
+    /// never leaks in.
+    public func scope(_ setting: ToolSetting?, account: Account, over environment: [String: String], in context: ToolContext)
+        -> Result<ToolScope, ToolFailure>
+    {
+        var values: [(String, String)]
+        if let git = setting?.value(as: Setting.self) {
+            values = [("user.name", git.name), ("user.email", git.email), ("user.signingkey", git.signingKey)].compactMap { key, value in
+                value.map { (key, $0) }
+            }
+        } else {
+            // Only when a file of Perch's gives git an account's values is anything needed.
+            let perch = (try? FileSystem.read(context.files.gitInclude)).map { String(decoding: $0, as: UTF8.self) } ?? ""
+            guard perch.contains("[user]") || perch.contains("[include") else {
+                return .success(ToolScope())
+            }
+            guard let own = Self.ownValues(context) else { return .failure(ToolFailure("git could not be asked")) }
+            values = ["user.name", "user.email", "user.signingkey"].map { ($0, own[$0] ?? "") }
+        }
+        var count = Int(environment["GIT_CONFIG_COUNT"] ?? "") ?? 0
+        var variables = removedOverrides(environment)
+        for (key, value) in values {
+            variables.append(ScopeVariable("GIT_CONFIG_KEY_\(count)", key))
+            variables.append(ScopeVariable("GIT_CONFIG_VALUE_\(count)", value))
+            count += 1
+        }
+        variables.append(ScopeVariable("GIT_CONFIG_COUNT", String(count)))
+        return .success(ToolScope(variables: variables))
+    }
+
+    /// The `user.*` values git uses in Perch's working folder from the user's own files: every
+    /// value whose origin is not one of Perch's git files, the last of each key; nil when git
+    /// cannot be asked.
+    static func ownValues(_ context: ToolContext) -> [String: String]? {
+        let run = context.run("git", ["config", "--includes", "--show-origin", "--get-regexp", "^user\\.(name|email|signingkey)$"])
+        guard case .exited(let status, let output, _) = run, status == 0 || status == 1 else { return nil }
+        let files = context.files
+        let perch = [files.gitInclude, files.gitDirectories]
+        var values: [String: String] = [:]
+        for line in output.split(whereSeparator: \.isNewline) {
+            guard let tab = line.firstIndex(of: "\t") else { continue }
+            var origin = String(line[..<tab])
+            if origin.hasPrefix("file:") { origin.removeFirst(5) }
+            if origin.hasPrefix("\""), origin.hasSuffix("\"") { origin = String(origin.dropFirst().dropLast()) }
+            if perch.contains(origin) || origin.hasPrefix(files.gitAccounts + "/") { continue }
+            let parts = line[line.index(after: tab)...].split(separator: " ", maxSplits: 1)
+            values[String(parts[0]).lowercased()] = parts.count > 1 ? String(parts[1]) : ""
+        }
+        return values
+    }
+
     // MARK: Import
 
     public func importCandidates(in context: ToolContext) -> [ImportCandidate] {

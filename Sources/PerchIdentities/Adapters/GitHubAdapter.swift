@@ -95,6 +95,26 @@ public struct GitHubAdapter: ToolAdapter {
         return overridden(check, in: context)
     }
 
+    /// The user's token, asked of gh (`gh auth token --hostname HOST --user USER`), given to gh
+    /// only, as `GH_TOKEN` for github.com, else `GH_ENTERPRISE_TOKEN` with `GH_HOST` (gh help
+    /// environment: a token there takes precedence over the stored credentials). It is never
+    /// written to a file (see DECISIONS.md). A failure when gh is missing or has no token.
+    public func scope(_ setting: ToolSetting?, account: Account, over environment: [String: String], in context: ToolContext)
+        -> Result<ToolScope, ToolFailure>
+    {
+        guard let gh = setting?.value(as: Setting.self) else { return .success(ToolScope()) }
+        let run = context.run("gh", ["auth", "token", "--hostname", gh.hostname, "--user", gh.user])
+        if case .notFound = run { return .failure(ToolFailure("gh not found")) }
+        guard let token = run.output?.trimmingWhitespace, run.failure == nil, !token.isEmpty else {
+            return .failure(ToolFailure("gh has no token for \(gh.user) on \(gh.hostname) (gh auth login --hostname \(gh.hostname))"))
+        }
+        let entries =
+            gh.hostname == "github.com"
+            ? [EnvironmentEntry(name: "GH_TOKEN", value: token)]
+            : [EnvironmentEntry(name: "GH_ENTERPRISE_TOKEN", value: token), EnvironmentEntry(name: "GH_HOST", value: gh.hostname)]
+        return .success(ToolScope(secrets: ["gh": entries]))
+    }
+
     public func importCandidates(in context: ToolContext) -> [ImportCandidate] {
         ToolReaders.ghHosts(context.environment).flatMap { host in
             (host.users.isEmpty ? host.active.map { [$0] } ?? [] : host.users).map { user in

@@ -167,4 +167,73 @@ public struct KubeAdapter: ToolAdapter {
             ImportCandidate(idBase: "kube-" + $0, name: $0, group: "Kubernetes", setting: Self.setting(Setting(context: $0)))
         }
     }
+
+    // MARK: Scope
+
+    /// A kubeconfig of Perch's own for the account (``IdentityFiles/scopes``, `ID.kubeconfig`,
+    /// mode 0600) put first in `KUBECONFIG`, before the user's own list, as kubie does: it sets
+    /// `current-context` and, for a namespace, the context's entry again with it (kubeconfig
+    /// merging: the first file to set a value or a map key wins). The user's files are never
+    /// written. With no kube setting the process keeps the user's own list (the global context).
+    public func scope(_ setting: ToolSetting?, account: Account, over environment: [String: String], in context: ToolContext)
+        -> Result<ToolScope, ToolFailure>
+    {
+        let overlay = context.files.scopes + "/" + account.id + ".kubeconfig"
+        // The user's own list, without any kubeconfig of Perch's from an enclosing scope.
+        let own = ToolReaders.kubeconfigFiles(context.environment).filter { !$0.hasPrefix(context.files.scopes + "/") }
+        guard let kube = setting?.value(as: Setting.self) else {
+            let restored = own.joined(separator: ":")
+            return .success(ToolScope(variables: environment["KUBECONFIG"].map { $0 == restored ? [] : [ScopeVariable("KUBECONFIG", restored)] } ?? []))
+        }
+        var user = context.environment
+        user.variables["KUBECONFIG"] = own.joined(separator: ":")
+        guard ToolReaders.kubeContexts(user).contains(kube.context) else {
+            return .failure(ToolFailure("no context \"\(kube.context)\" in the kubeconfig (kubectl config get-contexts lists them)"))
+        }
+        var text = "# Written by Perch for `perch exec` and `perch use` of the account \"\(account.id)\"; your kubeconfig is never written.\n"
+        text += "apiVersion: v1\nkind: Config\ncurrent-context: \(Self.yamlQuoted(kube.context))\n"
+        if let namespace = kube.namespace {
+            // The context's cluster and user, from the user's files as kubectl merges them.
+            var reader = context
+            reader.environment = user
+            let run = reader.run(
+                "kubectl", ["config", "view", "-o", #"jsonpath={range .contexts[*]}{.name}{"\t"}{.context.cluster}{"\t"}{.context.user}{"\n"}{end}"#])
+            guard let output = run.output else { return .failure(ToolFailure("kubectl config view: \(run.failure ?? "failed")")) }
+            let entry = output.split(separator: "\n").map { $0.split(separator: "\t", omittingEmptySubsequences: false) }.first {
+                $0.first.map(String.init) == kube.context
+            }
+            guard let entry, entry.count >= 3 else { return .failure(ToolFailure("kubectl does not list the context \"\(kube.context)\"")) }
+            text += "contexts:\n- name: \(Self.yamlQuoted(kube.context))\n  context:\n"
+            text += "    cluster: \(Self.yamlQuoted(String(entry[1])))\n    user: \(Self.yamlQuoted(String(entry[2])))\n"
+            text += "    namespace: \(Self.yamlQuoted(namespace))\n"
+        }
+        do {
+            if (try? FileSystem.read(overlay)).map({ String(decoding: $0, as: UTF8.self) }) != text {
+                try FileSystem.createDirectory(context.files.scopes)
+                try FileSystem.writeAtomically(Array(text.utf8), to: overlay, mode: 0o600)
+            }
+        } catch {
+            return .failure(ToolFailure("\(error)"))
+        }
+        return .success(ToolScope(variables: [ScopeVariable("KUBECONFIG", ([overlay] + own).joined(separator: ":"))]))
+    }
+
+    /// `text` as a YAML double-quoted scalar (YAML 1.2 §7.3.1; JSON's escapes are valid in it).
+    static func yamlQuoted(_ text: String) -> String {
+        var out = "\""
+        for scalar in text.unicodeScalars {
+            switch scalar {
+            case "\\": out += "\\\\"
+            case "\"": out += "\\\""
+            case _ where scalar.value < 0x20: out += "\\x" + String(scalar.value, radix: 16).leftPadded(2)
+            default: out.unicodeScalars.append(scalar)
+            }
+        }
+        return out + "\""
+    }
+}
+
+extension String {
+    /// The string with `0`s before it up to `width` characters.
+    fileprivate func leftPadded(_ width: Int) -> String { String(repeating: "0", count: max(0, width - count)) + self }
 }

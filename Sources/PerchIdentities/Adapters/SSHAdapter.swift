@@ -148,4 +148,17 @@ public struct SSHAdapter: ToolAdapter {
 
     /// ssh keys and `Host` blocks: a candidate per `~/.ssh/*.pub` whose private key is beside it.
     public func importCandidates(in context: ToolContext) -> [ImportCandidate] { [] }
+
+    // MARK: Scope
+
+    /// `GIT_SSH_COMMAND` = `ssh -i KEY -o IdentitiesOnly=yes` (git(1), "Environment"; ssh(1)
+    /// `-i`, ssh_config(5) `IdentitiesOnly`): git's ssh in that process offers the account's key
+    /// only. ssh run by hand still follows the ssh config. Nothing for an account naming no ssh.
+    public func scope(_ setting: ToolSetting?, account: Account, over environment: [String: String], in context: ToolContext)
+        -> Result<ToolScope, ToolFailure>
+    {
+        guard let ssh = setting?.value(as: Setting.self) else { return .success(ToolScope()) }
+        let key = context.environment.expandingTilde(ssh.identityFile)
+        return .success(ToolScope(variables: [ScopeVariable("GIT_SSH_COMMAND", "ssh -i \(ShellExports.posixQuoted(key)) -o IdentitiesOnly=yes")]))
+    }
 }

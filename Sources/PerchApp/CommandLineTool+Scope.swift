@@ -1,0 +1,138 @@
+import Glibc
+import PerchCore
+import PerchIdentities
+import PerchStore
+
+/// Scopes: `perch exec ID -- COMMAND`, `perch use ID|--global` and `perch shell-hook`, which
+/// give one process or one shell an account of its own through variables only
+/// (``IdentityScope``), nothing global changed.
+extension CommandLineTool {
+    /// The process's variables.
+    var processVariables: [String: String] { IdentityEnvironment.current().variables }
+
+    /// The account `text` names in `config`, or nil after saying why.
+    func scopeAccount(_ text: String, in config: LoadedConfig, command: String) -> Account? {
+        switch Account.lookup(text, in: config.accounts) {
+        case .found(let account): return account
+        default:
+            let near = Account.suggestions(for: text, in: config.accounts)
+            console.error(
+                "\(command): no single account '\(text)'" + (near.isEmpty ? " (perch list shows them)" : "; did you mean \(near.map { "'\($0)'" }.joined(separator: " or "))?"))
+            return nil
+        }
+    }
+
+    /// `account`'s scope over this process's environment, with the tools' failures said on
+    /// stderr; nil when one failed and `--keep-going` was not given.
+    func scope(_ account: Account, kind: ScopeKind, config: LoadedConfig, command: String, keepGoing: Bool? = nil) -> ScopedEnvironment? {
+        let switcher = switcher(config)
+        // The embedded samples name variables only: no program is started for them.
+        let adapters = switcher.samplesOnly ? ToolAdapters.registry.filter(\.isPerShell) : ToolAdapters.registry
+        let scoped = IdentityScope.scoped(account, kind: kind, over: processVariables, in: switcher.context, adapters: adapters)
+        for failure in scoped.failures {
+            console.error("\(command): \(failure.tool.rawValue): \(failure.why)")
+        }
+        if !scoped.failures.isEmpty, !(keepGoing ?? options.identity.keepGoing) {
+            console.error("\(command): nothing was changed (--keep-going goes on without \(scoped.failures.map(\.tool.rawValue).joined(separator: ", ")))")
+            return nil
+        }
+        return scoped
+    }
+
+    // MARK: perch exec
+
+    /// Runs the command as the account: its scope's environment, then execve(2), so that the
+    /// command's exit status, signals and standard streams are its own and no process of
+    /// Perch's waits for it. Returns only when the command could not be started.
+    func execAccount() -> Int32 {
+        guard let config = loadConfig() else { return ExitStatus.usage }
+        guard let id = options.account, let account = scopeAccount(id, in: config, command: "exec") else { return ExitStatus.unmet }
+        guard let scoped = scope(account, kind: .exec, config: config, command: "exec") else { return ExitStatus.toolFailed }
+        let arguments = options.commandArguments
+        let variables = scoped.variablesWithSecrets
+        let environment = IdentityEnvironment(variables: variables)
+        guard let program = environment.which(arguments[0]) else {
+            let what = arguments[0].contains("/") ? "cannot be run (not found or not executable)" : "command not found"
+            console.error("exec: \(shown(arguments[0])): \(what)")
+            return access(arguments[0], F_OK) == 0 ? 126 : 127
+        }
+        let code = ProcessSpawn.replaceProcess(with: program, arguments: arguments, environment: variables)
+        console.error("exec: \(shown(arguments[0])): \(String(cString: strerror(code)))")
+        return code == ENOENT ? 127 : 126
+    }
+
+    // MARK: perch use
+
+    /// Prints the shell text that pins this shell to the account (or, with `--global`, lets it
+    /// follow the global account again), for shell-init's `perch` function to evaluate.
+    func useAccount() -> Int32 {
+        let shell = options.identity.shell ?? ShellKind.from(shellPath: PerchPaths.environment("SHELL"))
+        if isatty(STDOUT_FILENO) == 1 {
+            console.error("perch use changes this shell only, through perch shell-init; add to your shell's startup file:")
+            console.note("  bash: eval \"$(perch shell-init bash)\"   zsh: eval \"$(perch shell-init zsh)\"   fish: perch shell-init fish | source")
+            console.note("or run it by hand: eval \"$(perch use \(options.account ?? "--global"))\"")
+            return ExitStatus.usage
+        }
+        guard let config = loadConfig() else { return ExitStatus.usage }
+        let variables = processVariables
+        if options.identity.global {
+            guard let state = loadState(config) else { return ExitStatus.unmet }
+            let global = state.currentAccount.flatMap { id in config.accounts.first { $0.id == id } }
+            console.write(IdentityScope.script(from: variables, to: IdentityScope.following(global, over: variables), shell: shell))
+            console.error("this shell follows the global account again" + (global.map { ": \(shown($0.id)) (\(shown($0.name)))" } ?? " (none chosen yet)"))
+            return ExitStatus.ok
+        }
+        guard let id = options.account, let account = scopeAccount(id, in: config, command: "use") else { return ExitStatus.unmet }
+        guard let scoped = scope(account, kind: .pinned, config: config, command: "use") else { return ExitStatus.toolFailed }
+        console.write(IdentityScope.script(from: variables, to: scoped, shell: shell))
+        console.error("this shell is \(shown(account.id)) (\(shown(account.name))) until perch use --global; switches made elsewhere leave it alone")
+        return ExitStatus.ok
+    }
+
+    // MARK: perch shell-hook
+
+    /// What shell-init's prompt hook evaluates when the state or config changed (or the shell
+    /// entered or left a bound folder): the text that brings this shell to its scope's account,
+    /// the bound folder's, or the global one; the bound folders for the hook to match; then the
+    /// shell's marker is touched (``ShellMarker``).
+    func shellHook() -> Int32 {
+        guard let shell = options.operand.flatMap(ShellKind.init(rawValue:)) else { return ExitStatus.usage }
+        let files = switcher(nil).files
+        let marker = options.operands.count > 1 ? ShellMarker(folder: files.shells, pid: Int32(options.operands[1])!) : nil
+        // Touched whatever happens below, so a broken config is said once, not at every prompt.
+        defer { marker?.touch(after: [paths.state, paths.config]) }
+        guard let config = loadConfig() else { return ExitStatus.usage }
+        let variables = processVariables
+        let home = IdentityEnvironment(variables: variables).home
+        let rules = DirectoryRules.rules(config.accounts, home: home)
+        var text = ShellMarker.folderList(rules.map(\.folder), shell: shell)
+        let kind = IdentityScope.kind(variables)
+        let own = variables[ShellExports.accountVariable].flatMap { id in config.accounts.first { $0.id == id } }
+        var target: ScopedEnvironment?
+        if kind == .pinned || kind == .exec {
+            if let own {
+                target = scope(own, kind: kind!, config: config, command: "perch", keepGoing: true)
+            } else {
+                console.error("this shell's account '\(shown(variables[ShellExports.accountVariable] ?? ""))' is no longer in the config; it follows the global account again")
+            }
+        } else if let rule = DirectoryRules.match(variables["PWD"] ?? ShellMarker.workingDirectory(), in: rules),
+            let account = config.accounts.first(where: { $0.id == rule.account })
+        {
+            target = scope(account, kind: .directory, config: config, command: "perch", keepGoing: true)
+            if target != nil, kind != .directory || own?.id != account.id, variables["PERCH_DIRECTORY_NOTICE"] != "0" {
+                console.error("\(shown(rule.written)): this shell is \(shown(account.id)) (\(shown(account.name))) here")
+            }
+        }
+        if target == nil {
+            let state = loadState(config)
+            let global = state?.currentAccount.flatMap { id in config.accounts.first { $0.id == id } }
+            if kind == .directory, variables["PERCH_DIRECTORY_NOTICE"] != "0" {
+                console.error("left the bound folder: this shell follows the global account" + (global.map { ", \(shown($0.id))" } ?? ""))
+            }
+            target = IdentityScope.following(global, over: variables)
+        }
+        text += IdentityScope.script(from: variables, to: target!, shell: shell)
+        console.write(text)
+        return ExitStatus.ok
+    }
+}

@@ -1,0 +1,74 @@
+import Glibc
+import PerchIdentities
+import PerchStore
+
+/// One shell's marker: an empty file named by the shell's process id in
+/// ``IdentityFiles/shells``, whose modification time is that of the newest of the state and
+/// the config when the shell was last brought up to date. shell-init's prompt hook compares
+/// them with `[[ FILE -nt MARKER ]]` (a stat(2) each, no process started): only when one is
+/// newer does it run `perch shell-hook`.
+struct ShellMarker {
+    /// The marker file.
+    let path: String
+    let folder: String
+
+    init(folder: String, pid: Int32) {
+        self.folder = folder
+        path = folder + "/" + String(pid)
+    }
+
+    /// Creates or updates the marker with the newest modification time of `files` (those that
+    /// exist; the epoch when none does). A file changed within
+    /// ``CurrentAccountCache/racyWindowNanoseconds`` of now gets a marker 1 ns older than it,
+    /// so the next prompt looks again: file times come from a coarse clock, and a second write
+    /// in the same tick would leave the same time (as Git does with its index).
+    func touch(after files: [String]) {
+        var newest = timespec(tv_sec: 0, tv_nsec: 0)
+        for file in files {
+            var info = stat()
+            guard stat(file, &info) == 0 else { continue }
+            if (info.st_mtim.tv_sec, info.st_mtim.tv_nsec) > (newest.tv_sec, newest.tv_nsec) { newest = info.st_mtim }
+        }
+        var now = timespec()
+        clock_gettime(CLOCK_REALTIME, &now)
+        let age = (Int64(now.tv_sec) - Int64(newest.tv_sec)) * 1_000_000_000 + Int64(now.tv_nsec) - Int64(newest.tv_nsec)
+        if newest.tv_sec > 0, age < CurrentAccountCache.racyWindowNanoseconds {
+            if newest.tv_nsec > 0 { newest.tv_nsec -= 1 } else { (newest.tv_sec, newest.tv_nsec) = (newest.tv_sec - 1, 999_999_999) }
+        }
+        if access(path, F_OK) != 0 {
+            try? FileSystem.createDirectory(folder)
+            pruneEnded()
+            let fd = open(path, O_WRONLY | O_CREAT | O_CLOEXEC, 0o600)
+            if fd >= 0 { close(fd) }
+        }
+        var times = [newest, newest]
+        utimensat(AT_FDCWD, path, &times, 0)
+    }
+
+    /// Removes the markers of shells that have ended (kill(2) with signal 0 says ESRCH).
+    private func pruneEnded() {
+        guard let directory = opendir(folder) else { return }
+        defer { closedir(directory) }
+        while let entry = readdir(directory) {
+            let name = withUnsafeBytes(of: entry.pointee.d_name) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }
+            guard let pid = Int32(name), pid > 0 else { continue }
+            if kill(pid, 0) != 0, errno == ESRCH { unlink(folder + "/" + name) }
+        }
+    }
+
+    /// The bound folders as the hook's list: `__perch_dirs=('/home/ada/work' …)` in bash and
+    /// zsh, `set -g __perch_dirs '/home/ada/work' …` in fish; one line.
+    static func folderList(_ folders: [String], shell: ShellKind) -> String {
+        switch shell {
+        case .bash, .zsh: "__perch_dirs=(" + folders.map(ShellExports.posixQuoted).joined(separator: " ") + ")\n"
+        case .fish: "set -g __perch_dirs " + folders.map(ShellExports.fishQuoted).joined(separator: " ") + "\n"
+        }
+    }
+
+    /// The working directory (getcwd(3)), `/` when it cannot be had.
+    static func workingDirectory() -> String {
+        var buffer = [CChar](repeating: 0, count: Int(PATH_MAX) + 1)
+        guard getcwd(&buffer, buffer.count) != nil else { return "/" }
+        return String(decoding: buffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+    }
+}

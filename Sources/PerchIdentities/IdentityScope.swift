@@ -1,0 +1,199 @@
+import Foundation
+import PerchCore
+import PerchStore
+
+/// How a process or shell came to have an account of its own, as `PERCH_SCOPE` says it to
+/// prompts: unset means the shell follows the global account.
+public enum ScopeKind: String, Hashable, Sendable, CaseIterable {
+    /// `perch exec ID -- COMMAND`: COMMAND and its children.
+    case exec
+    /// `perch use ID`: this shell, until `perch use --global`.
+    case pinned
+    /// A folder of the account's `"directories"`: this shell, while it is in that folder.
+    case directory
+}
+
+/// One variable a scope sets (`value`) or removes (nil).
+public struct ScopeVariable: Hashable, Sendable {
+    public var name: String
+    public var value: String?
+    public init(_ name: String, _ value: String?) {
+        self.name = name
+        self.value = value
+    }
+}
+
+/// What one tool gives one process of its own: the variables to set or remove, and secrets
+/// (a gh token) that only the tool's own program may get: `perch exec` puts them in COMMAND's
+/// environment; a shell gets a function wrapping that program, so no other child sees them.
+public struct ToolScope: Hashable, Sendable {
+    public var variables: [ScopeVariable]
+    /// The program the secrets are for (`gh`) and the secrets.
+    public var secrets: [String: [EnvironmentEntry]]
+    public init(variables: [ScopeVariable] = [], secrets: [String: [EnvironmentEntry]] = [:]) {
+        self.variables = variables
+        self.secrets = secrets
+    }
+}
+
+/// The environment a scope gives a process: every variable it will have, and the secrets per
+/// program (see ``ToolScope``); the tools whose scope could not be made, with why.
+public struct ScopedEnvironment: Sendable {
+    public var variables: [String: String]
+    public var secrets: [String: [EnvironmentEntry]]
+    public var failures: [(tool: IdentityTool, why: String)]
+    /// The account it is for, nil when following the global one and none is chosen.
+    public var account: String?
+    /// The scope, nil when following the global account.
+    public var kind: ScopeKind?
+
+    /// The variables with every secret added, for `perch exec`'s COMMAND.
+    public var variablesWithSecrets: [String: String] {
+        var all = variables
+        for entries in secrets.values { for entry in entries { all[entry.name] = entry.value } }
+        return all
+    }
+}
+
+/// Scopes: an account's whole identity given to one process and its children (`perch exec`)
+/// or one shell (`perch use`, a bound folder), through variables only, nothing global changed.
+/// Each adapter says what its tool needs (``ToolAdapter/scope(_:account:over:in:)``); this
+/// puts them together, remembers what the process had before (``savedVariable``), so that
+/// leaving a scope gives back exactly that, and writes the shell text that moves a shell from
+/// one environment to another.
+public enum IdentityScope {
+    /// `exec`, `pinned` or `directory` (``ScopeKind``); unset when following the global account.
+    public static let scopeVariable = "PERCH_SCOPE"
+    /// What the scoped variables were before the scope, as a JSON object (`null` for unset).
+    public static let savedVariable = "PERCH_SCOPE_SAVED"
+    /// The programs a shell wraps in a function to give them their secrets (`gh`), space-separated.
+    public static let wrapsVariable = "PERCH_SCOPE_WRAPS"
+
+    /// The kind of scope `environment` is in, nil when it follows the global account.
+    public static func kind(_ environment: [String: String]) -> ScopeKind? {
+        environment[scopeVariable].flatMap(ScopeKind.init(rawValue:))
+    }
+
+    /// `environment` as it was before any scope: the saved variables given back, Perch's scope
+    /// variables removed.
+    public static func unscoped(_ environment: [String: String]) -> [String: String] {
+        var base = environment
+        if let saved = environment[savedVariable].flatMap(decode) {
+            for (name, value) in saved {
+                if let value { base[name] = value } else { base.removeValue(forKey: name) }
+            }
+        }
+        for name in [scopeVariable, savedVariable, wrapsVariable] { base.removeValue(forKey: name) }
+        return base
+    }
+
+    /// The environment that gives `account` to one process or shell, built on `environment`
+    /// (its own, maybe in another scope already: that one is left first). The global account's
+    /// per-shell variables (`PERCH_ENV_NAMES`) leave with it; every tool's scope is added, in the
+    /// registry's order; `PERCH_ACCOUNT` and `PERCH_SCOPE` say who and how.
+    public static func scoped(
+        _ account: Account, kind: ScopeKind, over environment: [String: String], in context: ToolContext,
+        adapters: [any ToolAdapter] = ToolAdapters.registry
+    ) -> ScopedEnvironment {
+        let base = unscoped(environment)
+        var target = base
+        for name in (base[ShellExports.namesVariable] ?? "").split(separator: " ") { target.removeValue(forKey: String(name)) }
+        target.removeValue(forKey: ShellExports.namesVariable)
+        var secrets: [String: [EnvironmentEntry]] = [:]
+        var failures: [(IdentityTool, String)] = []
+        var toolContext = context
+        for adapter in adapters {
+            toolContext.environment.variables = target
+            switch adapter.scope(account.identities[adapter.tool], account: account, over: target, in: toolContext) {
+            case .success(let scope):
+                for variable in scope.variables {
+                    if let value = variable.value { target[variable.name] = value } else { target.removeValue(forKey: variable.name) }
+                }
+                secrets.merge(scope.secrets) { $0 + $1 }
+            case .failure(let failure):
+                failures.append((adapter.tool, failure.description))
+            }
+        }
+        target[ShellExports.accountVariable] = account.id
+        target[scopeVariable] = kind.rawValue
+        target[savedVariable] = encode(differences(from: base, to: target))
+        if !secrets.isEmpty { target[wrapsVariable] = secrets.keys.sorted().joined(separator: " ") }
+        return ScopedEnvironment(variables: target, secrets: secrets, failures: failures, account: account.id, kind: kind)
+    }
+
+    /// The environment of a shell that follows the global `account` (nil: none chosen): the
+    /// scope left, then what `perch env` gives (``ShellExports/script(for:shell:environment:)``).
+    public static func following(_ account: Account?, over environment: [String: String]) -> ScopedEnvironment {
+        var target = unscoped(environment)
+        let exports = account?.identities.exports ?? []
+        let names = Set(exports.map(\.name))
+        for name in (target[ShellExports.namesVariable] ?? "").split(separator: " ").map(String.init) where !names.contains(name) {
+            target.removeValue(forKey: name)
+        }
+        for name in ShellExports.competing(account, environment: target) where !names.contains(name) { target.removeValue(forKey: name) }
+        for entry in exports { target[entry.name] = entry.value }
+        if let account {
+            target[ShellExports.accountVariable] = account.id
+            target[ShellExports.namesVariable] = exports.map(\.name).joined(separator: " ")
+        } else {
+            target.removeValue(forKey: ShellExports.accountVariable)
+            target.removeValue(forKey: ShellExports.namesVariable)
+        }
+        return ScopedEnvironment(variables: target, secrets: [:], failures: [], account: account?.id, kind: nil)
+    }
+
+    /// The shell text that turns `current` (the shell's exported variables) into `target`:
+    /// `unset` and `export` lines for each variable that differs, by name, then the wrapping
+    /// functions removed or defined (see ``ToolScope/secrets``).
+    public static func script(from current: [String: String], to target: ScopedEnvironment, shell: ShellKind) -> String {
+        var lines: [String] = []
+        for name in Set(current.keys).union(target.variables.keys).sorted() where EnvironmentEntry.isValidName(name) {
+            switch (current[name], target.variables[name]) {
+            case (_?, nil): lines.append(ShellExports.unset(name, shell))
+            case (let before, let after?) where before != after: lines.append(ShellExports.export(name, after, shell))
+            default: break
+            }
+        }
+        let wrapped = (current[wrapsVariable] ?? "").split(separator: " ").map(String.init)
+        for program in wrapped where target.secrets[program] == nil && EnvironmentEntry.isValidName(program) {
+            lines.append(shell == .fish ? "functions -e \(program)" : "unset -f \(program)")
+        }
+        for (program, entries) in target.secrets.sorted(by: { $0.key < $1.key }) where EnvironmentEntry.isValidName(program) {
+            lines.append(wrapper(program, entries, shell))
+        }
+        return lines.isEmpty ? "" : lines.joined(separator: "\n") + "\n"
+    }
+
+    /// A function named `program` that runs the real one with `entries` in its environment only.
+    static func wrapper(_ program: String, _ entries: [EnvironmentEntry], _ shell: ShellKind) -> String {
+        switch shell {
+        case .bash, .zsh:
+            let assignments = entries.map { "\($0.name)=\(ShellExports.posixQuoted($0.value))" }.joined(separator: " ")
+            return "\(program)() { \(assignments) command \(program) \"$@\"; }"
+        case .fish:
+            let assignments = entries.map { "\($0.name)=\(ShellExports.fishQuoted($0.value))" }.joined(separator: " ")
+            return "function \(program) --wraps \(program); \(assignments) command \(program) $argv; end"
+        }
+    }
+
+    /// The variables whose values differ between `before` and `after`, each with its value in
+    /// `before` (nil: unset there); Perch's own scope variables left out.
+    static func differences(from before: [String: String], to after: [String: String]) -> [String: String?] {
+        var saved: [String: String?] = [:]
+        for name in Set(before.keys).union(after.keys) where before[name] != after[name] {
+            guard ![scopeVariable, savedVariable, wrapsVariable].contains(name) else { continue }
+            saved[name] = .some(before[name])
+        }
+        return saved
+    }
+
+    static func encode(_ saved: [String: String?]) -> String {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+        return (try? encoder.encode(saved)).map { String(decoding: $0, as: UTF8.self) } ?? "{}"
+    }
+
+    static func decode(_ text: String) -> [String: String?]? {
+        try? JSONDecoder().decode([String: String?].self, from: Data(text.utf8))
+    }
+}
