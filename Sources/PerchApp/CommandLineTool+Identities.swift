@@ -186,6 +186,7 @@ extension CommandLineTool {
         let switcher = switcher(nil)
         let what = IdentitySetup.describe(tool, undo: options.identity.undo, switcher)
         guard consent("perch setup \(tool.rawValue)", would: what) else { return ExitStatus.unmet }
+        if tool == .git, !options.identity.undo, let config = try? ConfigLoader.load(paths) { refreshGitDirectoryRules(config) }
         switch IdentitySetup.run(tool, undo: options.identity.undo, switcher) {
         case .changed(let message):
             console.print(shown(message.prefix(1).uppercased() + message.dropFirst()) + ".")

@@ -39,6 +39,20 @@ extension CommandLineTool {
         return scoped
     }
 
+    /// Brings git's rules for the config's bound folders up to date (``GitDirectoryRules``);
+    /// said on stderr when they cannot be written. Nothing for the embedded samples.
+    func refreshGitDirectoryRules(_ config: LoadedConfig) {
+        guard config.path != nil else { return }
+        let switcher = switcher(config)
+        let hasRules = config.accounts.contains { !$0.identities.directories.isEmpty }
+        guard hasRules || access(switcher.files.gitDirectories, F_OK) == 0 else { return }
+        do {
+            try GitDirectoryRules.write(config.accounts, files: switcher.files, home: switcher.environment.home)
+        } catch {
+            console.error("cannot write git's rules for the bound folders: \(error)")
+        }
+    }
+
     // MARK: perch exec
 
     /// Runs the command as the account: its scope's environment, then execve(2), so that the
@@ -102,6 +116,8 @@ extension CommandLineTool {
         // Touched whatever happens below, so a broken config is said once, not at every prompt.
         defer { marker?.touch(after: [paths.state, paths.config]) }
         guard let config = loadConfig() else { return ExitStatus.usage }
+        // The config may have changed: git's folder rules follow it too.
+        refreshGitDirectoryRules(config)
         let variables = processVariables
         let home = IdentityEnvironment(variables: variables).home
         let rules = DirectoryRules.rules(config.accounts, home: home)

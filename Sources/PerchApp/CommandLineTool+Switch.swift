@@ -82,6 +82,7 @@ extension CommandLineTool {
     }
 
     private func runSession(to account: Account, target: SwitchSession.Target, config: LoadedConfig, verb: String) -> Int32 {
+        refreshGitDirectoryRules(config)
         let switcher = switcher(config)
         let session = switcher.session(
             store: StateStore(path: paths.state), source: .cli, force: options.identity.force, keepGoing: options.identity.keepGoing)

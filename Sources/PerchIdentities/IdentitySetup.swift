@@ -59,7 +59,7 @@ public enum IdentitySetup {
         let gitConfig = GitConfigFile.shown(files.userGitConfig, environment)
         // The file must exist for git not to complain; an empty one changes nothing.
         if access(files.gitInclude, F_OK) != 0 {
-            do { try FileSystem.writeAtomically(Array(GitAdapter.ownText.utf8), to: files.gitInclude, mode: 0o644) } catch {
+            do { try FileSystem.writeAtomically(Array(GitAdapter.ownText(files).utf8), to: files.gitInclude, mode: 0o644) } catch {
                 return .failed("\(error)")
             }
         }

@@ -78,7 +78,7 @@ struct ShellExportsTests {
             """
             case "$1" in
               switch) echo "$2" > "$HOME/current"; exit 3 ;;
-              env) if [ -f "$HOME/current" ]; then cat "$HOME/$(cat "$HOME/current").env"; else cat "$HOME/none.env"; fi ;;
+              env|shell-hook) if [ -f "$HOME/current" ]; then cat "$HOME/$(cat "$HOME/current").env"; else cat "$HOME/none.env"; fi ;;
             esac
             """)
         try scratch.write(ShellExports.initScript(shell, program: "fakeperch"), to: "init.sh")

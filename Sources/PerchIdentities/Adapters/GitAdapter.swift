@@ -68,11 +68,23 @@ public struct GitAdapter: ToolAdapter {
     // MARK: State
 
     /// The text of Perch's file when the account names no git identity: git then uses the user's own.
-    static let ownText = "# Written by Perch: the current account names no git identity, so git uses your own.\n"
+    static let ownHeader = "# Written by Perch: the current account names no git identity, so git uses your own.\n"
+
+    /// Perch's file for an account naming no git identity: only the directory rules' include.
+    static func ownText(_ files: IdentityFiles) -> String { ownHeader + directoriesInclude(files) }
+
+    /// The end of Perch's file: the include of the bound folders' rules (``GitDirectoryRules``),
+    /// after the account's `[user]`, so that in a bound folder its account wins.
+    static func directoriesInclude(_ files: IdentityFiles) -> String {
+        "[include]\n\tpath = \(quoted(files.gitDirectories))\n"
+    }
+
+    /// Whether `text` is Perch's file for an account naming no git identity.
+    static func isOwnText(_ text: String?) -> Bool { text?.hasPrefix(ownHeader) == true }
 
     public func wanted(_ setting: ToolSetting?, account: Account, in context: ToolContext) -> ToolState? {
-        guard let git = setting?.value(as: Setting.self) else { return ToolState(["exists": "1", "file": Self.ownText]) }
-        var state = ToolState(["exists": "1", "file": Self.includeText(git, account: account)])
+        guard let git = setting?.value(as: Setting.self) else { return ToolState(["exists": "1", "file": Self.ownText(context.files)]) }
+        var state = ToolState(["exists": "1", "file": Self.includeText(git, account: account) + Self.directoriesInclude(context.files)])
         if let name = git.name { state["user.name"] = name }
         if let email = git.email { state["user.email"] = email }
         if let key = git.signingKey { state["user.signingkey"] = key }
@@ -106,7 +118,7 @@ public struct GitAdapter: ToolAdapter {
     /// account's values (not included: only the file counts; `perch setup git` is the remedy).
     public func isMet(_ wanted: ToolState, by now: ToolState) -> Bool {
         // An absent file is as good as an empty one: git then uses the user's own.
-        if wanted["file"] == Self.ownText, now["exists"] == "0" { return true }
+        if Self.isOwnText(wanted["file"]), now["exists"] == "0" { return true }
         if now["included"] == "0" { return wanted["file"] == now["file"] && wanted["exists"] == now["exists"] }
         return wanted.isMet(by: now)
     }
@@ -122,7 +134,7 @@ public struct GitAdapter: ToolAdapter {
         } catch {
             return .failed("\(error)")
         }
-        if state["file"] == Self.ownText || state["exists"] == "0" { return .applied("your own") }
+        if Self.isOwnText(state["file"]) || state["exists"] == "0" { return .applied("your own") }
         guard case .success(let now) = current(in: context) else { return .skipped("written; git could not be asked") }
         if now["included"] == "0" {
             return state["user.email"] == nil && state["user.name"] == nil
@@ -142,7 +154,7 @@ public struct GitAdapter: ToolAdapter {
         if let name = state["user.name"], !name.isEmpty { parts.append(name) }
         if let email = state["user.email"], !email.isEmpty { parts.append("<\(email)>") }
         if let key = state["user.signingkey"], !key.isEmpty { parts.append("key \(key)") }
-        if parts.isEmpty { return state["file"] == Self.ownText || state["exists"] == "0" ? "your own" : "(none)" }
+        if parts.isEmpty { return Self.isOwnText(state["file"]) || state["exists"] == "0" ? "your own" : "(none)" }
         return parts.joined(separator: " ")
     }
 
@@ -183,6 +195,13 @@ public struct GitAdapter: ToolAdapter {
         if !meetsHere {
             let key = wantedValues.first { here[$0.0] != $0.1 }?.0 ?? "user.email"
             let origin = Self.origin(of: key, in: nil, context) ?? "a file of yours"
+            let accounts = GitConfigFile.shown(context.files.gitAccounts, context.environment) + "/"
+            if origin.hasPrefix(accounts) {
+                let bound = origin.dropFirst(accounts.count).prefix { $0 != "." }
+                return IdentityCheck(
+                    tool: .git, expected: expected, actual: described(here), matches: nil,
+                    note: "this folder is bound to \(bound) (its \"directories\"), so git uses that account here; elsewhere the current one")
+            }
             return IdentityCheck(
                 tool: .git, expected: expected, actual: described(here), matches: nil,
                 note: "in this folder \(key) comes from \(origin) (your includeIf or the repository's config), which beats the account here; elsewhere git uses the account's"
@@ -272,7 +291,8 @@ public struct GitAdapter: ToolAdapter {
         } else {
             // Only when a file of Perch's gives git an account's values is anything needed.
             let perch = (try? FileSystem.read(context.files.gitInclude)).map { String(decoding: $0, as: UTF8.self) } ?? ""
-            guard perch.contains("[user]") || perch.contains("[include") else {
+            let rules = (try? FileSystem.read(context.files.gitDirectories)).map { String(decoding: $0, as: UTF8.self) } ?? ""
+            guard perch.contains("[user]") || rules.contains("[includeIf") else {
                 return .success(ToolScope())
             }
             guard let own = Self.ownValues(context) else { return .failure(ToolFailure("git could not be asked")) }
@@ -328,6 +348,66 @@ public struct GitAdapter: ToolAdapter {
             }
             let base = domain ?? git.name ?? "git"
             return ImportCandidate(idBase: "git-" + base, name: label, group: "git", setting: Self.setting(git))
+        }
+    }
+}
+
+/// The git side of the config's `"directories"`: Perch's rules file
+/// (``IdentityFiles/gitDirectories``) holds one `[includeIf "gitdir:FOLDER/"]` per bound folder
+/// of an account with a git identity, shallowest first so that the deepest folder's rule comes
+/// last and wins (git-config(1), "Conditional includes": the trailing `/` takes in every folder
+/// below), each including the account's own file in ``IdentityFiles/gitAccounts``. Perch's
+/// include file includes the rules after the current account's `[user]`, so git follows the
+/// folders with no shell hook; the user's own `includeIf` rules, after Perch's include, still win.
+public enum GitDirectoryRules {
+    /// The rules file's text and each account file's text (by path), for `accounts`.
+    public static func texts(_ accounts: [Account], files: IdentityFiles, home: String) -> (rules: String, accounts: [String: String]) {
+        var rules = "# Written by Perch from the config's \"directories\": in these folders git uses their account.\n"
+        var accountFiles: [String: String] = [:]
+        for rule in DirectoryRules.rules(accounts, home: home) {
+            guard let account = accounts.first(where: { $0.id == rule.account }),
+                let git = account.identities[.git]?.value(as: GitAdapter.Setting.self)
+            else { continue }
+            let path = files.gitAccounts + "/" + account.id + ".gitconfig"
+            accountFiles[path] = GitAdapter.includeText(git, account: account)
+                .replacing("; replaced at each switch.", with: "; used in its bound folders.")
+            rules += "[includeIf \(GitAdapter.quoted("gitdir:" + rule.folder + "/"))]\n\tpath = \(GitAdapter.quoted(path))\n"
+        }
+        return (rules, accountFiles)
+    }
+
+    /// Writes the rules and account files for `accounts` where they differ from what is there
+    /// (and removes account files no rule names); whether anything changed.
+    /// - Throws: ``FileError`` when a file cannot be written.
+    @discardableResult
+    public static func write(_ accounts: [Account], files: IdentityFiles, home: String) throws(FileError) -> Bool {
+        let (rules, accountFiles) = texts(accounts, files: files, home: home)
+        var changed = false
+        for (path, text) in [(files.gitDirectories, rules)] + accountFiles.sorted(by: { $0.key < $1.key }) {
+            if (try? FileSystem.read(path)).map({ String(decoding: $0, as: UTF8.self) }) == text { continue }
+            try FileSystem.writeAtomically(Array(text.utf8), to: path, mode: 0o644)
+            changed = true
+        }
+        if let folder = opendir(files.gitAccounts) {
+            defer { closedir(folder) }
+            while let entry = readdir(folder) {
+                let name = withUnsafeBytes(of: entry.pointee.d_name) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }
+                let path = files.gitAccounts + "/" + name
+                if name.hasSuffix(".gitconfig"), accountFiles[path] == nil {
+                    unlink(path)
+                    changed = true
+                }
+            }
+        }
+        return changed
+    }
+
+    /// Whether the files on disk are what `accounts` give (false: `perch setup git` or a switch
+    /// writes them again).
+    public static func isCurrent(_ accounts: [Account], files: IdentityFiles, home: String) -> Bool {
+        let (rules, accountFiles) = texts(accounts, files: files, home: home)
+        return ([(files.gitDirectories, rules)] + accountFiles.map { ($0.key, $0.value) }).allSatisfy { path, text in
+            (try? FileSystem.read(path)).map { String(decoding: $0, as: UTF8.self) } == text
         }
     }
 }

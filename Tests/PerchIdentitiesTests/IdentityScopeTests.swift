@@ -1,0 +1,192 @@
+import Foundation
+import PerchCore
+import PerchStore
+import Testing
+
+@testable import PerchIdentities
+
+/// Issue 19: scopes give one process or shell an account through variables only; leaving one
+/// gives back exactly what was there; the real tools use what the scope says.
+@Suite("Identity scopes")
+struct IdentityScopeTests {
+    let work = Account.with(
+        "work",
+        ToolIdentities.make(
+            git: GitAdapter.Setting(name: "Ada Work", email: "ada@work.example"), kube: KubeAdapter.Setting(context: "prod", namespace: "api"),
+            gcloud: "work", aws: "work-admin", docker: "remote", env: [EnvironmentEntry(name: "TEAM", value: "core")]))
+    let personal = Account.with("personal", ToolIdentities.make(aws: "home", env: [EnvironmentEntry(name: "MOOD", value: "calm")]))
+
+    func scratch() throws -> ScratchHome {
+        let scratch = try ScratchHome(fakes: [])
+        try scratch.writeKubeconfig()
+        try scratch.write("[core]\naccount = ada@work.example\n", to: "gcloud/configurations/config_work")
+        return scratch
+    }
+
+    @Test("a scope sets every tool's variable, and leaving it gives back exactly the environment before")
+    func scopeAndBack() throws {
+        let scratch = try scratch()
+        var before = scratch.environment.variables
+        before["AWS_DEFAULT_PROFILE"] = "beats-aws-profile"
+        before["GIT_AUTHOR_EMAIL"] = "beats@git.example"
+        before["KUBECONFIG"] = scratch.kubeconfig
+        let context = ToolContext(environment: IdentityEnvironment(variables: before, statePath: scratch.environment.statePath))
+        let scoped = IdentityScope.scoped(work, kind: .pinned, over: before, in: context)
+        #expect(scoped.failures.isEmpty, "\(scoped.failures)")
+        let after = scoped.variables
+        #expect(after["PERCH_ACCOUNT"] == "work" && after["PERCH_SCOPE"] == "pinned")
+        #expect(after["AWS_PROFILE"] == "work-admin" && after["AWS_DEFAULT_PROFILE"] == nil)
+        #expect(after["GIT_AUTHOR_EMAIL"] == nil)
+        #expect(after["CLOUDSDK_ACTIVE_CONFIG_NAME"] == "work" && after["DOCKER_CONTEXT"] == "remote" && after["TEAM"] == "core")
+        let files = IdentityFiles(context.environment)
+        #expect(after["KUBECONFIG"] == files.scopes + "/work.kubeconfig:" + scratch.kubeconfig)
+        #expect(after["GIT_CONFIG_COUNT"] == "2")
+        // Pinned again to another account: built on what was there before the first scope.
+        let again = IdentityScope.scoped(personal, kind: .pinned, over: after, in: context)
+        #expect(again.variables["KUBECONFIG"] == scratch.kubeconfig && again.variables["GIT_CONFIG_COUNT"] == nil)
+        #expect(again.variables["AWS_PROFILE"] == "home" && again.variables["TEAM"] == nil && again.variables["MOOD"] == "calm")
+        // Unscoped: byte for byte the environment before.
+        #expect(IdentityScope.unscoped(again.variables) == before)
+        #expect(IdentityScope.unscoped(after) == before)
+    }
+
+    @Test("the shell text turns one environment into the other in bash, zsh and fish")
+    func scriptRoundTrip() throws {
+        let scratch = try scratch()
+        let before = scratch.environment.variables
+        let context = ToolContext(environment: scratch.environment)
+        let scoped = IdentityScope.scoped(work, kind: .pinned, over: before, in: context)
+        let text = IdentityScope.script(from: before, to: scoped, shell: .bash)
+        #expect(text.contains("export PERCH_SCOPE='pinned'\n") && text.contains("export GIT_CONFIG_KEY_0='user.name'\n"))
+        #expect(!text.contains("export HOME"), "only what differs is written")
+        let fish = IdentityScope.script(from: before, to: scoped, shell: .fish)
+        #expect(fish.contains("set -gx AWS_PROFILE 'work-admin'"))
+        let back = IdentityScope.script(from: scoped.variables, to: IdentityScope.following(nil, over: scoped.variables), shell: .bash)
+        #expect(back.contains("unset PERCH_SCOPE\n") && back.contains("unset AWS_PROFILE\n") && back.contains("unset GIT_CONFIG_COUNT\n"))
+        #expect(back.contains("export KUBECONFIG='\(scratch.kubeconfig)'\n"), "the user's own list back")
+    }
+
+    @Test("a following shell's scope drops the global account's exports (PERCH_ENV_NAMES) and gets them back after")
+    func followingExportsLeave() throws {
+        let scratch = try scratch()
+        var following = scratch.environment.variables
+        following["AWS_PROFILE"] = "home"
+        following["MOOD"] = "calm"
+        following["PERCH_ACCOUNT"] = "personal"
+        following["PERCH_ENV_NAMES"] = "AWS_PROFILE MOOD"
+        let bare = Account.with("bare", .none)
+        let scoped = IdentityScope.scoped(bare, kind: .exec, over: following, in: ToolContext(environment: scratch.environment))
+        #expect(scoped.variables["AWS_PROFILE"] == nil && scoped.variables["MOOD"] == nil && scoped.variables["PERCH_ACCOUNT"] == "bare")
+        #expect(IdentityScope.unscoped(scoped.variables) == following)
+    }
+
+    @Test("real git in a scope: git var GIT_AUTHOR_IDENT and git config --show-origin give the account's", .enabled(if: ScratchHome.installed("git")))
+    func realGit() throws {
+        let scratch = try scratch()
+        try scratch.write("[user]\n\tname = Own Self\n\temail = own@self.example\n", to: ".gitconfig")
+        let context = ToolContext(environment: scratch.environment)
+        var variables = IdentityScope.scoped(work, kind: .exec, over: scratch.environment.variables, in: context).variables
+        let environment = IdentityEnvironment(variables: variables)
+        let ident = ProgramRunner.run("git", ["var", "GIT_AUTHOR_IDENT"], in: environment).output ?? ""
+        #expect(ident.hasPrefix("Ada Work <ada@work.example> "), "\(ident)")
+        let origin = ProgramRunner.run("git", ["config", "--show-origin", "user.email"], in: environment).output ?? ""
+        #expect(origin == "command line:\tada@work.example\n", "\(origin)")
+        // An account with no git identity, while Perch's file names another: the user's own.
+        try FileSystem.writeAtomically(Array("[user]\n\temail = global@account.example\n".utf8), to: IdentityFiles(scratch.environment).gitInclude)
+        try scratch.write("[user]\n\tname = Own Self\n\temail = own@self.example\n[include]\n\tpath = \(IdentityFiles(scratch.environment).gitInclude)\n", to: ".gitconfig")
+        #expect(ProgramRunner.run("git", ["config", "user.email"], in: scratch.environment).output == "global@account.example\n")
+        variables = IdentityScope.scoped(personal, kind: .exec, over: scratch.environment.variables, in: context).variables
+        let own = ProgramRunner.run("git", ["config", "user.email"], in: IdentityEnvironment(variables: variables)).output
+        #expect(own == "own@self.example\n", "\(own ?? "nil")")
+    }
+
+    @Test(
+        "real kubectl in a scope: the account's context and namespace; the user's kubeconfig is never written",
+        .enabled(if: ScratchHome.installed("kubectl")))
+    func realKubectl() throws {
+        let scratch = try scratch()
+        let before = try Data(contentsOf: URL(fileURLWithPath: scratch.kubeconfig))
+        let scoped = IdentityScope.scoped(work, kind: .exec, over: scratch.environment.variables, in: ToolContext(environment: scratch.environment))
+        let environment = IdentityEnvironment(variables: scoped.variables)
+        #expect(ProgramRunner.run("kubectl", ["config", "current-context"], in: environment).output == "prod\n")
+        let namespace = ProgramRunner.run("kubectl", ["config", "view", "--minify", "-o", "jsonpath={..namespace}"], in: environment).output
+        #expect(namespace == "api", "\(namespace ?? "nil")")
+        #expect(ProgramRunner.run("kubectl", ["config", "current-context"], in: scratch.environment).output == "dev\n")
+        #expect(try Data(contentsOf: URL(fileURLWithPath: scratch.kubeconfig)) == before)
+        let overlay = IdentityFiles(scratch.environment).scopes + "/work.kubeconfig"
+        var info = stat()
+        #expect(stat(overlay, &info) == 0 && info.st_mode & 0o077 == 0, "the overlay is the user's only")
+    }
+
+    @Test("a context that does not exist, or a gcloud configuration that does not, fails the scope with the reason")
+    func failures() throws {
+        let scratch = try scratch()
+        let wrong = Account.with("wrong", ToolIdentities.make(kube: KubeAdapter.Setting(context: "nowhere"), gcloud: "absent"))
+        let scoped = IdentityScope.scoped(wrong, kind: .exec, over: scratch.environment.variables, in: ToolContext(environment: scratch.environment))
+        #expect(scoped.failures.map(\.tool) == [.kube, .gcloud])
+        #expect(scoped.failures.first?.why.contains("no context \"nowhere\"") == true)
+    }
+
+    @Test("gh's token comes from gh auth token and is given to gh only: a function in the shell, never an export")
+    func ghToken() throws {
+        let scratch = try ScratchHome(fakes: [])
+        try scratch.install("gh", #"echo "$*" >> "$HOME/calls/gh.log"; [ "$1 $2" = "auth token" ] && echo "tok-$6""#)
+        let ada = Account.with("ada", ToolIdentities.make(gh: GitHubAdapter.Setting(user: "ada")))
+        let scoped = IdentityScope.scoped(ada, kind: .pinned, over: scratch.environment.variables, in: ToolContext(environment: scratch.environment))
+        #expect(scratch.calls("gh") == ["auth token --hostname github.com --user ada"])
+        #expect(scoped.variables["GH_TOKEN"] == nil && scoped.variablesWithSecrets["GH_TOKEN"] == "tok-ada")
+        let text = IdentityScope.script(from: scratch.environment.variables, to: scoped, shell: .bash)
+        #expect(text.contains("gh() { GH_TOKEN='tok-ada' command gh \"$@\"; }") && !text.contains("export GH_TOKEN"))
+        let back = IdentityScope.script(from: scoped.variables, to: IdentityScope.following(nil, over: scoped.variables), shell: .fish)
+        #expect(back.contains("functions -e gh"))
+    }
+}
+
+/// Issue 19: which account a folder is bound to.
+@Suite("Directory rules")
+struct DirectoryRulesTests {
+    let accounts = [
+        Account(id: "work", name: "Work", identities: ToolIdentities([], directories: ["~/work", "/srv/acme/"])),
+        Account(id: "oss", name: "OSS", identities: ToolIdentities([], directories: ["~/work/oss"])),
+    ]
+
+    @Test("the deepest bound folder wins; a folder binds what is below it, not a name that only begins the same")
+    func deepestWins() {
+        let rules = DirectoryRules.rules(accounts, home: "/home/ada")
+        #expect(DirectoryRules.match("/home/ada/work/api", in: rules)?.account == "work")
+        #expect(DirectoryRules.match("/home/ada/work/oss/lib", in: rules)?.account == "oss")
+        #expect(DirectoryRules.match("/home/ada/work", in: rules)?.account == "work")
+        #expect(DirectoryRules.match("/home/ada/workshop", in: rules) == nil)
+        #expect(DirectoryRules.match("/srv/acme", in: rules)?.written == "/srv/acme/")
+        #expect(rules.map(\.folder) == ["/srv/acme", "/home/ada/work", "/home/ada/work/oss"])
+    }
+
+    @Test("a relative folder, / and a line break are refused with the reason")
+    func problems() {
+        #expect(DirectoryRules.problem("work")?.contains("not an absolute path") == true)
+        #expect(DirectoryRules.problem("/")?.contains("every folder") == true)
+        #expect(DirectoryRules.problem("~/a\nb")?.contains("line break") == true)
+        #expect(DirectoryRules.problem("~/work") == nil)
+    }
+
+    @Test("git follows the bound folders through Perch's includeIf rules, the deepest last", .enabled(if: ScratchHome.installed("git")))
+    func gitRules() throws {
+        let scratch = try ScratchHome(fakes: [])
+        let files = IdentityFiles(scratch.environment)
+        let accounts = [
+            Account(id: "work", name: "Work", identities: ToolIdentities([GitAdapter.setting(.init(email: "ada@work.example"))], directories: ["~/work"])),
+            Account(id: "oss", name: "OSS", identities: ToolIdentities([GitAdapter.setting(.init(email: "ada@oss.example"))], directories: ["~/work/oss"])),
+        ]
+        try GitDirectoryRules.write(accounts, files: files, home: scratch.home)
+        #expect(GitDirectoryRules.isCurrent(accounts, files: files, home: scratch.home))
+        try FileSystem.writeAtomically(Array(GitAdapter.ownText(files).utf8), to: files.gitInclude)
+        try scratch.write("[user]\n\temail = own@self.example\n[include]\n\tpath = \(files.gitInclude)\n", to: ".gitconfig")
+        for (folder, email) in [("work/api", "ada@work.example"), ("work/oss/lib", "ada@oss.example"), ("elsewhere", "own@self.example")] {
+            let path = scratch.home + "/" + folder
+            try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
+            _ = ProgramRunner.run("git", ["init", "-q", path], in: scratch.environment)
+            let used = ProgramRunner.run("git", ["config", "user.email"], in: scratch.environment, folder: path).output
+            #expect(used == email + "\n", "\(folder): \(used ?? "nil")")
+        }
+    }
+}
