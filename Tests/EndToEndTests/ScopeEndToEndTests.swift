@@ -1,0 +1,231 @@
+import Foundation
+import Testing
+
+#if canImport(Glibc)
+    import Glibc
+#endif
+
+/// A scratch home with real tools' files: a kubeconfig with contexts, gcloud configurations,
+/// a global git config, and a config of accounts naming them.
+struct ScopedHome {
+    let cli: PerchCommandLine
+    var home: String { cli.home.path }
+    var kubeconfig: String { home + "/kube/config" }
+    var gcloud: String { home + "/gcloud" }
+    var bin: String { home + "/bin" }
+
+    /// `accounts` as JSON members (without braces of the list); `contexts` and `configurations`
+    /// are made for the tools.
+    init(accounts: [String], contexts: [String], configurations: [String]) throws {
+        var cli = try PerchCommandLine()
+        let home = cli.home.path
+        for folder in ["kube", "gcloud/configurations", "bin", "calls"] {
+            try FileManager.default.createDirectory(atPath: home + "/" + folder, withIntermediateDirectories: true)
+        }
+        var kube = "apiVersion: v1\nkind: Config\nclusters:\n- name: local\n  cluster:\n    server: https://127.0.0.1:1\nusers:\n- name: ada\n  user:\n    token: x\ncontexts:\n"
+        for context in contexts { kube += "- name: \(context)\n  context:\n    cluster: local\n    user: ada\n" }
+        kube += "current-context: \(contexts[0])\n"
+        try kube.write(toFile: home + "/kube/config", atomically: true, encoding: .utf8)
+        for configuration in configurations {
+            try "[core]\naccount = \(configuration)@example.org\n".write(
+                toFile: home + "/gcloud/configurations/config_\(configuration)", atomically: true, encoding: .utf8)
+        }
+        try configurations[0].write(toFile: home + "/gcloud/active_config", atomically: true, encoding: .utf8)
+        try "[user]\n\tname = Own Self\n\temail = own@self.example\n".write(toFile: home + "/.gitconfig", atomically: true, encoding: .utf8)
+        // gh: a fake that records its arguments and prints a token per user.
+        writeExecutable(
+            "#!/bin/sh\necho \"$*\" >> \"$HOME/calls/gh.log\"\n[ \"$1 $2\" = \"auth token\" ] && echo \"token-$6\"\nexit 0\n", to: home + "/bin/gh")
+        cli.extraEnvironment = [
+            "KUBECONFIG": home + "/kube/config", "CLOUDSDK_CONFIG": home + "/gcloud", "GIT_CONFIG_NOSYSTEM": "1",
+            "PATH": home + "/bin:" + (ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin"),
+            "CLOUDSDK_CORE_DISABLE_PROMPTS": "1", "CLOUDSDK_COMPONENT_MANAGER_DISABLE_UPDATE_CHECK": "1",
+        ]
+        try cli.writeConfig("{\"accounts\": [\n" + accounts.joined(separator: ",\n") + "\n]}")
+        self.cli = cli
+    }
+
+    /// The bytes of the user's kubeconfig and gcloud files.
+    func toolFiles() -> [String: Data] {
+        var files: [String: Data] = [:]
+        for path in [kubeconfig, gcloud + "/active_config"] { files[path] = FileManager.default.contents(atPath: path) }
+        return files
+    }
+}
+
+/// Issue 19: `perch exec` gives one command an account; nothing global changes.
+@Suite("perch exec", .serialized)
+struct ExecEndToEndTests {
+    static let tools = ["git", "kubectl"].allSatisfy(ShellEndToEndTests.installed)
+
+    func home() throws -> ScopedHome {
+        try ScopedHome(
+            accounts: [
+                #"{"id": "work", "name": "Work", "git": {"name": "Ada Work", "email": "ada@work.example"}, "kube": {"context": "prod", "namespace": "api"}, "gcloud": "work", "aws": "work-admin", "gh": {"user": "ada-work"}, "env": {"TEAM": "core"}}"#,
+                #"{"id": "personal", "name": "Personal", "git": {"email": "ada@home.example"}, "kube": {"context": "dev"}, "gcloud": "home", "aws": "home"}"#,
+            ], contexts: ["dev", "prod"], configurations: ["home", "work"])
+    }
+
+    @Test("the command uses the account's git, kube, gcloud, aws, gh and env; the global account and the user's files are untouched", .enabled(if: tools))
+    func wholeIdentity() throws {
+        let scoped = try home()
+        defer { scoped.cli.remove() }
+        #expect(try scoped.cli.run(["setup", "git", "--yes"]).status == 0)
+        #expect(try scoped.cli.run(["switch", "personal"]).status == 0)
+        let before = scoped.toolFiles()
+        let script = #"""
+            git var GIT_AUTHOR_IDENT | cut -d' ' -f1-3
+            git config --show-origin user.email
+            kubectl config current-context
+            kubectl config view --minify -o 'jsonpath={..namespace}'; echo
+            echo "gcloud=$CLOUDSDK_ACTIVE_CONFIG_NAME aws=$AWS_PROFILE team=$TEAM who=$PERCH_ACCOUNT/$PERCH_SCOPE gh-token=${GH_TOKEN-none}"
+            """#
+        let run = try scoped.cli.run(["exec", "work", "--", "sh", "-c", script])
+        #expect(run.status == 0, "\(run.stderr)")
+        let lines = run.stdout.split(separator: "\n").map(String.init)
+        #expect(lines.first == "Ada Work <ada@work.example>", "\(lines)")
+        #expect(lines.dropFirst().first == "command line:\tada@work.example")
+        #expect(Array(lines.dropFirst(2).prefix(2)) == ["prod", "api"])
+        #expect(lines.last == "gcloud=work aws=work-admin team=core who=work/exec gh-token=token-ada-work")
+        let gh = try String(contentsOfFile: scoped.home + "/calls/gh.log", encoding: .utf8)
+        #expect(gh.contains("auth token --hostname github.com --user ada-work"), "\(gh)")
+        // Outside: still personal, and the user's files byte for byte as they were.
+        #expect(try scoped.cli.run(["current", "--field", "id"]).stdout == "personal\n")
+        let outside = try Spawn.run(["git", "var", "GIT_AUTHOR_IDENT"], environment: scoped.cli.environment).stdout
+        #expect(outside.hasPrefix("Own Self <ada@home.example>"), "\(outside)")
+        #expect(try Spawn.run(["kubectl", "config", "current-context"], environment: scoped.cli.environment).stdout == "dev\n")
+        #expect(scoped.toolFiles() == before)
+    }
+
+    @Test("real gcloud in perch exec lists the account's configuration as active; outside it the global one", .enabled(if: ShellEndToEndTests.installed("gcloud")))
+    func realGcloud() throws {
+        let scoped = try home()
+        defer { scoped.cli.remove() }
+        #expect(try scoped.cli.run(["switch", "personal"]).status == 0)
+        let listing = ["gcloud", "config", "configurations", "list", "--format=value(name,is_active)"]
+        let inside = try scoped.cli.run(["exec", "work", "--"] + listing)
+        #expect(inside.stdout.contains("work\tTrue") && inside.stdout.contains("home\tFalse"), "\(inside.stdout)\(inside.stderr)")
+        let outside = try Spawn.run(listing, environment: scoped.cli.environment)
+        #expect(outside.stdout.contains("home\tTrue"), "\(outside.stdout)\(outside.stderr)")
+    }
+
+    @Test("the exit status is the command's, stdin reaches it, no Perch process waits, and a signal ends the command itself")
+    func becomesTheCommand() throws {
+        let scoped = try home()
+        defer { scoped.cli.remove() }
+        #expect(try scoped.cli.run(["exec", "personal", "--", "sh", "-c", "exit 7"]).status == 7)
+        let input = scoped.home + "/input"
+        try "typed\n".write(toFile: input, atomically: true, encoding: .utf8)
+        let cat = try Spawn.run([TmuxSession.binary, "exec", "personal", "--", "cat"], environment: scoped.cli.environment, stdin: input)
+        #expect(cat.stdout == "typed\n")
+        // The process Perch started as is the command: its pid runs `sleep` (execve, no wrapper left).
+        let pidFile = scoped.home + "/pid"
+        let pid = try Spawn.start(
+            [TmuxSession.binary, "exec", "personal", "--", "sh", "-c", "echo $$ > \(pidFile); exec sleep 30"], environment: scoped.cli.environment)
+        var named = ""
+        let deadline = Date().addingTimeInterval(10)
+        while Date() < deadline {
+            named = (try? String(contentsOfFile: "/proc/\(pid)/comm", encoding: .utf8)) ?? ""
+            if named == "sleep\n" { break }
+            Thread.sleep(forTimeInterval: 0.02)
+        }
+        #expect(named == "sleep\n", "the started process became the command: \(named)")
+        #expect((try? String(contentsOfFile: pidFile, encoding: .utf8)) == "\(pid)\n")
+        kill(pid, SIGTERM)
+        #expect(try Spawn.wait(pid) == 128 + SIGTERM, "ended by the signal itself")
+        // SIGPIPE is at its default again in the command (Perch ignores it itself).
+        // (Ignored, `yes` would see EPIPE and say "Broken pipe"; at its default it just ends.)
+        let pipe = try Spawn.run(["sh", "-c", "'\(TmuxSession.binary)' exec personal -- yes | head -1"], environment: scoped.cli.environment)
+        #expect(pipe.stdout == "y\n" && !pipe.stderr.contains("Broken pipe"), "\(pipe.stdout)\(pipe.stderr)")
+    }
+
+    @Test("bad input: unknown account (1), missing command (2), a command not found (127), a tool that cannot be scoped (3, nothing run)")
+    func badInput() throws {
+        let scoped = try home()
+        defer { scoped.cli.remove() }
+        let unknown = try scoped.cli.run(["exec", "wrok", "--", "true"])
+        #expect(unknown.status == 1 && unknown.stderr.contains("did you mean 'work'"), "\(unknown.stderr)")
+        let missing = try scoped.cli.run(["exec", "work"])
+        #expect(missing.status == 2 && missing.stderr.contains("needs a command to run"))
+        let notFound = try scoped.cli.run(["exec", "personal", "--", "no-such-program-here"])
+        #expect(notFound.status == 127 && notFound.stderr.contains("command not found"))
+        try scoped.cli.writeConfig(#"{"accounts": [{"id": "broken", "name": "Broken", "kube": {"context": "gone"}}]}"#)
+        let marker = scoped.home + "/ran"
+        let broken = try scoped.cli.run(["exec", "broken", "--", "touch", marker])
+        #expect(broken.status == 3 && broken.stderr.contains("no context \"gone\""), "\(broken.stderr)")
+        #expect(!FileManager.default.fileExists(atPath: marker), "nothing was run")
+        let kept = try scoped.cli.run(["exec", "broken", "--keep-going", "--", "touch", marker])
+        #expect(kept.status == 0 && FileManager.default.fileExists(atPath: marker))
+        // Options of the command are its own after --, and without -- after the id.
+        let options = try scoped.cli.run(["exec", "broken", "--keep-going", "--", "sh", "-c", "echo $1", "-", "--help"])
+        #expect(options.stdout == "--help\n")
+        let bare = try scoped.cli.run(["exec", "--keep-going", "broken", "echo", "--config", "x"])
+        #expect(bare.stdout == "--config x\n", "\(bare.stderr)")
+    }
+
+    /// 8 commands under `perch exec`, each as another account, each asking git, kubectl and the
+    /// environment 50 times (real gcloud every 25th time: it takes a second), while the global account is switched
+    /// back and forth: every answer is the command's own account's.
+    @Test("isolation: 8 perch exec processes and global switches meanwhile, zero cross-contamination", .enabled(if: tools))
+    func isolation() throws {
+        let count = 8
+        let rounds = 50
+        var accounts = (0..<count).map { n in
+            #"{"id": "a\#(n)", "name": "A\#(n)", "git": {"email": "a\#(n)@example.org"}, "kube": {"context": "c\#(n)"}, "gcloud": "g\#(n)", "aws": "p\#(n)", "env": {"WHO": "a\#(n)"}}"#
+        }
+        accounts += ["x", "y"].map { id in
+            #"{"id": "\#(id)", "name": "\#(id)", "git": {"email": "\#(id)@global.example"}, "kube": {"context": "c\#(id)"}, "gcloud": "g\#(id)", "aws": "p\#(id)"}"#
+        }
+        let scoped = try ScopedHome(
+            accounts: accounts, contexts: (0..<count).map { "c\($0)" } + ["cx", "cy"], configurations: (0..<count).map { "g\($0)" } + ["gx", "gy"])
+        defer { scoped.cli.remove() }
+        #expect(try scoped.cli.run(["setup", "git", "--yes"]).status == 0)
+        #expect(try scoped.cli.run(["switch", "x"]).status == 0)
+        let before = scoped.toolFiles()
+        let gcloud = ShellEndToEndTests.installed("gcloud")
+        let script = #"""
+            i=0
+            while [ $i -lt $1 ]; do
+              echo "git $(git config user.email)"
+              echo "kube $(kubectl config current-context)"
+              echo "env $PERCH_ACCOUNT $WHO $AWS_PROFILE $CLOUDSDK_ACTIVE_CONFIG_NAME"
+              if [ $2 = yes ] && [ $((i % 25)) = 0 ]; then echo "gcloud $(gcloud config configurations list --filter=is_active=true --format='value(name)')"; fi
+              i=$((i + 1))
+            done
+            """#
+        var pids: [(Int, pid_t, String)] = []
+        for n in 0..<count {
+            let out = scoped.home + "/out-\(n)"
+            let pid = try Spawn.start(
+                [TmuxSession.binary, "exec", "a\(n)", "--", "sh", "-c", script, "-", String(rounds), gcloud ? "yes" : "no"],
+                environment: scoped.cli.environment, stdout: out, stderr: out + ".err")
+            pids.append((n, pid, out))
+        }
+        // Meanwhile the global account goes back and forth, ending where it began.
+        var switches = 0
+        while pids.contains(where: { !TmuxSession.hasEnded($0.1) }) || switches % 2 == 1 {
+            let result = try scoped.cli.run(["switch", switches % 2 == 0 ? "y" : "x"])
+            #expect(result.status == 0, "\(result.stderr)")
+            switches += 1
+        }
+        var operations = 0
+        var mismatches: [String] = []
+        for (n, pid, out) in pids {
+            #expect(try Spawn.wait(pid) == 0, "\(n): \((try? String(contentsOfFile: out + ".err", encoding: .utf8)) ?? "")")
+            let lines = try String(contentsOfFile: out, encoding: .utf8).split(separator: "\n")
+            let expected = [
+                "git": "git a\(n)@example.org", "kube": "kube c\(n)", "env": "env a\(n) a\(n) p\(n) g\(n)", "gcloud": "gcloud g\(n)",
+            ]
+            #expect(lines.count >= rounds * 3, "\(n): \(lines.count) lines")
+            for line in lines {
+                operations += 1
+                let tool = String(line.prefix { $0 != " " })
+                if expected[tool] != String(line) { mismatches.append("a\(n): \(line)") }
+            }
+        }
+        print("isolation: \(count) processes, \(operations) operations, \(switches) global switches meanwhile, \(mismatches.count) mismatches")
+        #expect(mismatches.isEmpty, "\(mismatches.prefix(10))")
+        #expect(operations >= count * rounds * 3)
+        #expect(switches >= 2)
+        #expect(scoped.toolFiles() == before, "the user's kubeconfig and gcloud files are as they were")
+    }
+}
