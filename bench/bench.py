@@ -618,10 +618,69 @@ class Bench:
             self.row("gcloud_activate", "gcloud config configurations activate (for comparison)", "ms", "—", samples=activations,
                      note="what a switch no longer starts")
 
+    def prompt_hook(self):
+        """shell-init's prompt hook when nothing changed, per shell: the mean time of one hook
+        call over 1,000 calls in a row, timed inside the shell (bash and zsh's EPOCHREALTIME,
+        fish with one `date` before and after), with a config of 2 bound folders so the folder
+        loop runs. Every `perch` the hook starts is logged by a stand-in on PATH: once the first
+        call has made the shell's marker, none may start."""
+        home = os.path.join(self.scratch, "hook-home")
+        bin_dir = os.path.join(home, "bin")
+        os.makedirs(os.path.join(home, "config", "perch"), exist_ok=True)
+        os.makedirs(bin_dir, exist_ok=True)
+        log = os.path.join(home, "perch-calls.log")
+        shim = os.path.join(bin_dir, "perch")
+        with open(shim, "w") as f:
+            f.write('#!/bin/sh\necho "$*" >> %s\nexec %s "$@"\n' % (log, PERCH))
+        os.chmod(shim, 0o755)
+        with open(os.path.join(home, "config", "perch", "accounts.json"), "w") as f:
+            f.write('{"accounts": [{"id": "work", "name": "Work", "aws": "w", "directories": ["~/work", "~/work/oss"]},'
+                    ' {"id": "home", "name": "Home", "aws": "h"}]}')
+        env = dict(self.env, HOME=home, XDG_CONFIG_HOME=os.path.join(home, "config"), XDG_STATE_HOME=os.path.join(home, "state"),
+                   PATH=bin_dir + ":/usr/local/bin:/usr/bin:/bin")
+        subprocess.run([PERCH, "switch", "home"], env=env, capture_output=True, check=True)
+        # The state must be older than the racy window (2 s) for the marker to hold.
+        state = os.path.join(home, "state", "perch", "state.json")
+        old = time.time() - 10
+        os.utime(state, (old, old))
+        os.utime(os.path.join(home, "config", "perch", "accounts.json"), (old, old))
+        calls = 1000 if not self.smoke else 50
+        scripts = {
+            "bash": ["bash", "--norc", "--noprofile", "-c",
+                     'eval "$(perch shell-init bash)"; __perch_hook; s=$EPOCHREALTIME; for ((i=0;i<%d;i++)); do __perch_hook; done; '
+                     'e=$EPOCHREALTIME; echo "$s $e"' % calls],
+            "zsh": ["zsh", "-f", "-c",
+                    'zmodload zsh/datetime; eval "$(perch shell-init zsh)"; __perch_hook; s=$EPOCHREALTIME; '
+                    'for ((i=0;i<%d;i++)); do __perch_hook; done; e=$EPOCHREALTIME; echo "$s $e"' % calls],
+            "fish": ["fish", "--no-config", "-c",
+                     'perch shell-init fish | source; __perch_hook; set -l r (seq %d); set -l s (date +%%s.%%N); '
+                     'for i in $r; __perch_hook; end; set -l e (date +%%s.%%N); echo "$s $e"' % calls],
+        }
+        for shell, argv in scripts.items():
+            if not shutil.which(shell):
+                self.not_built("prompt_hook_" + shell, "shell-init prompt hook, nothing changed: " + shell, "≤ 2 ms", shell + " not installed")
+                continue
+            if os.path.exists(log):
+                os.unlink(log)
+            result = subprocess.run(argv, env=env, capture_output=True, cwd=home)
+            try:
+                start, end = (float(x) for x in result.stdout.decode().split()[-2:])
+            except ValueError:
+                raise BenchError("%s hook timing failed: %s" % (shell, result.stderr.decode(errors="replace")))
+            with open(log) as f:
+                started = sum(1 for line in f if line.startswith("shell-hook"))
+            per_call = (end - start) * 1000 / calls
+            # The calls while nothing changed: all but the first (which makes the marker).
+            quiet = max(0, started - 1)
+            self.row("prompt_hook_" + shell, "shell-init prompt hook, nothing changed: " + shell, "ms", "≤ 2 ms", median_value=per_call,
+                     p99_value=None, ok=per_call <= 2 and quiet == 0,
+                     note="mean of %d calls; perch started %d times after the first" % (calls, quiet))
+
     def run(self):
         figures = self.in_process()
         self.startup()
         self.current()
+        self.prompt_hook()
         self.switch_tools()
         self.frames(figures)
         self.sheet(figures)
