@@ -126,6 +126,9 @@ public enum PerchApp {
             settingsPath: settingsPath)
         info.keyHoldPreference = options.keyHold
         info.usesSampleAccounts = config.path == nil
+        if let kind = PerchPaths.environment(IdentityScope.scopeVariable), let id = PerchPaths.environment(ShellExports.accountVariable) {
+            info.shellScope = RunInfo.ShellScope(account: id, kind: kind)
+        }
         // The history is for Stats: one that cannot be read shows as none.
         let history = SwitchHistory(records: (try? store.history.read()) ?? [])
         let state = AppState(

@@ -26,6 +26,13 @@ public struct OverviewPane: ScreenModel, Hashable, Sendable {
             line("No account chosen yet.", .bold)
             line("\(context.accounts.count) account\(context.accounts.count == 1 ? "" : "s") available.", .dim)
         }
+        if let scope = context.info.shellScope {
+            // A pick switches the global account; the shell Perch came from keeps its own.
+            row += 1
+            let how = scope.kind == "pinned" ? "perch use" : scope.kind == "directory" ? "a bound folder" : "perch exec"
+            line("This shell: \(context.displayName(of: scope.account)) (\(how))", Style(foreground: .cyan, bold: true))
+            line("A pick here switches the global account; this shell keeps its own.", .dim, indent: 5)
+        }
         if let pending = context.pendingSwitch {
             // Until the store confirms it, a switch is shown as asked for, never as done.
             row += 1

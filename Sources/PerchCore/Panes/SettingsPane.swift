@@ -18,6 +18,20 @@ public struct RunInfo: Hashable, Sendable {
     /// Whether the accounts are the embedded samples (there is no config file yet); Overview
     /// says so.
     public var usesSampleAccounts = false
+    /// The account of the shell Perch was started from when it has one of its own (`perch use`,
+    /// a bound folder, `perch exec`: `PERCH_SCOPE` set), and how it got it; nil when the shell
+    /// follows the global account. Overview shows it beside the global one.
+    public var shellScope: ShellScope?
+
+    /// A shell's own account: its id, and `pinned`, `directory` or `exec`.
+    public struct ShellScope: Hashable, Sendable {
+        public var account: String
+        public var kind: String
+        public init(account: String, kind: String) {
+            self.account = account
+            self.kind = kind
+        }
+    }
 
     public init(
         longPressMilliseconds: Int64 = 500, configDescription: String = "embedded sample accounts", statePath: String = "",
