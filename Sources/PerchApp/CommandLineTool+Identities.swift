@@ -152,6 +152,14 @@ extension CommandLineTool {
                 return ExitStatus.unmet
             }
             account = found
+        } else if let kind = IdentityScope.kind(IdentityEnvironment.current().variables),
+            let own = PerchPaths.environment(ShellExports.accountVariable).flatMap({ id in config.accounts.first { $0.id == id } })
+        {
+            // A shell with an account of its own keeps it: its scope, brought up to date.
+            let variables = IdentityEnvironment.current().variables
+            guard let scoped = scope(own, kind: kind, config: config, command: "env", keepGoing: true) else { return ExitStatus.toolFailed }
+            console.write(IdentityScope.script(from: variables, to: scoped, shell: shell))
+            return ExitStatus.ok
         } else {
             guard let state = loadState(config) else { return ExitStatus.unmet }
             account = state.currentAccount.flatMap { id in config.accounts.first { $0.id == id } }

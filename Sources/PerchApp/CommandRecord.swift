@@ -178,7 +178,7 @@ extension Command {
                 details: CommandDetails.reset, options: common + [.yes, .help],
                 run: { $0.reset() }),
             .exec: CommandRecord(
-                name: "exec", summary: "run a command as an account, nothing global changed: perch exec ID -- COMMAND",
+                name: "exec", summary: "run a command as an account; nothing global changes",
                 details: CommandDetails.exec, options: common + [.keepGoing, .help],
                 operands: [Operand(name: "ID", completion: .account)], run: { $0.execAccount() }),
             .use: CommandRecord(

@@ -163,7 +163,7 @@ struct IdentityCommandLineTests {
         let files = try scratch.run("status", "--files")
         let listed: [String] = files.stdout.split(separator: "\n").map { String($0.split(separator: " ").first ?? "") }
         let home = scratch.cli.home.path
-        let expected: [String] = ["config/perch/git/identity.gitconfig", "config/perch/ssh/config"].map { home + "/" + $0 }
+        let expected: [String] = ["config/perch/git/identity.gitconfig", "config/perch/git/directories.gitconfig", "config/perch/ssh/config"].map { home + "/" + $0 }
             + ["identities", "journal", "baseline", "undo"].map { home + "/state/perch/state.\($0).json" }
         #expect(listed == expected)
         // issue 18 case 5: a plain switch to the current account puts right what drifted.

@@ -96,13 +96,15 @@ final class ShellPane {
         return condition(try screen())
     }
 
-    /// Types `command` (which prints one line starting with `marker`) and returns that line once
-    /// the prompt is back after it.
+    /// Types `command` (which prints one line starting with `marker`) on a cleared screen and
+    /// returns that line once the prompt (`[work|pinned]`) is back after it, alone on its line.
     func answer(_ command: String, marker: String, prompt: String) throws -> String? {
-        try type("clear; " + command)
-        _ = try waitUntil(timeout: 10) { lines in
-            lines.contains { $0.hasPrefix(marker) } && lines.last { !$0.trimmingCharacters(in: .whitespaces).isEmpty }?.hasPrefix(prompt) == true
-        }
+        let bare = prompt.trimmingCharacters(in: .whitespaces) + (prompt.hasSuffix(">") || prompt.hasSuffix("> ") ? "" : ">")
+        func lastLine(_ lines: [String]) -> String? { lines.last { !$0.trimmingCharacters(in: .whitespaces).isEmpty } }
+        try type("clear")
+        _ = try waitUntil(timeout: 10) { lines in lines.filter { !$0.trimmingCharacters(in: .whitespaces).isEmpty } == [bare] }
+        try type(command)
+        _ = try waitUntil(timeout: 10) { lines in lines.contains { $0.hasPrefix(marker) } && lastLine(lines) == bare }
         return try screen().first { $0.hasPrefix(marker) }
     }
 }
