@@ -88,12 +88,7 @@ final class ShellPane {
 
     /// Waits until `condition` holds for the screen, checked every 20 ms.
     func waitUntil(timeout: Double, _ condition: ([String]) -> Bool) throws -> Bool {
-        let end = Date().addingTimeInterval(timeout)
-        repeat {
-            if condition(try screen()) { return true }
-            Thread.sleep(forTimeInterval: 0.02)
-        } while Date() < end
-        return condition(try screen())
+        try TmuxSession.waitUntil(timeout: timeout, screen: screen, condition)
     }
 
     /// Types `command` (which prints one line starting with `marker`) on a cleared screen and

@@ -117,6 +117,11 @@ final class TmuxSession {
     /// Waits until `condition` holds for the screen (checked every 20 ms) or `timeout` seconds pass.
     @discardableResult
     func waitUntil(timeout: Double = 5, _ condition: ([String]) -> Bool) throws -> Bool {
+        try Self.waitUntil(timeout: timeout, screen: screen, condition)
+    }
+
+    /// Waits until `condition` holds for what `screen` reads (every 20 ms) or `timeout` seconds pass.
+    static func waitUntil(timeout: Double, screen: () throws -> [String], _ condition: ([String]) -> Bool) throws -> Bool {
         let end = Date().addingTimeInterval(timeout)
         repeat {
             if condition(try screen()) { return true }

@@ -218,22 +218,7 @@ public struct KubeAdapter: ToolAdapter {
         return .success(ToolScope(variables: [ScopeVariable("KUBECONFIG", ([overlay] + own).joined(separator: ":"))]))
     }
 
-    /// `text` as a YAML double-quoted scalar (YAML 1.2 §7.3.1; JSON's escapes are valid in it).
-    static func yamlQuoted(_ text: String) -> String {
-        var out = "\""
-        for scalar in text.unicodeScalars {
-            switch scalar {
-            case "\\": out += "\\\\"
-            case "\"": out += "\\\""
-            case _ where scalar.value < 0x20: out += "\\x" + String(scalar.value, radix: 16).leftPadded(2)
-            default: out.unicodeScalars.append(scalar)
-            }
-        }
-        return out + "\""
-    }
+    /// `text` as a YAML double-quoted scalar: a JSON string (YAML 1.2 §7.3.1 takes JSON's escapes).
+    static func yamlQuoted(_ text: String) -> String { ConfigWriter.jsonString(text) }
 }
 
-extension String {
-    /// The string with `0`s before it up to `width` characters.
-    fileprivate func leftPadded(_ width: Int) -> String { String(repeating: "0", count: max(0, width - count)) + self }
-}
