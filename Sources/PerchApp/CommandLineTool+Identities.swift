@@ -82,7 +82,15 @@ extension CommandLineTool {
                     ?? "no account chosen yet; pick one with `perch switch ID` or in the interface")
             return ExitStatus.unmet
         }
-        let checks = (scope == nil ? switcher : self.switcher(config, scoped: true)).check(account)
+        var checks = (scope == nil ? switcher : self.switcher(config, scoped: true)).check(account)
+        if scope != nil {
+            // A scope gives gh a token for gh alone (a function in a shell), which no file shows.
+            for index in checks.indices where checks[index].tool == .gh {
+                checks[index].matches = nil
+                checks[index].actual = nil
+                checks[index].note = "this shell's gh gets the account's token from perch (gh auth token); gh auth status shows whose"
+            }
+        }
         let home = IdentityEnvironment(variables: variables).home
         let rule = DirectoryRules.match(ShellMarker.workingDirectory(), in: DirectoryRules.rules(config.accounts, home: home))
         let last = switcher.lastReport().flatMap { $0.report.accountID == account.id ? $0 : nil }

@@ -32,11 +32,21 @@ struct ScopedHome {
         }
         try configurations[0].write(toFile: home + "/gcloud/active_config", atomically: true, encoding: .utf8)
         try "[user]\n\tname = Own Self\n\temail = own@self.example\n".write(toFile: home + "/.gitconfig", atomically: true, encoding: .utf8)
-        // gh: a fake that records its arguments and prints a token per user.
+        // gh: a fake that records its arguments, prints a token per user, and switches the
+        // active user in hosts.yml as the real one does.
         writeExecutable(
-            "#!/bin/sh\necho \"$*\" >> \"$HOME/calls/gh.log\"\n[ \"$1 $2\" = \"auth token\" ] && echo \"token-$6\"\nexit 0\n", to: home + "/bin/gh")
+            #"""
+            #!/bin/sh
+            echo "$*" >> "$HOME/calls/gh.log"
+            case "$1 $2" in
+              "auth token") echo "token-$6" ;;
+              "auth switch") mkdir -p "$GH_CONFIG_DIR"; printf '%s:\n    users:\n        %s:\n    user: %s\n' "$4" "$6" "$6" > "$GH_CONFIG_DIR/hosts.yml" ;;
+            esac
+            exit 0
+
+            """#, to: home + "/bin/gh")
         cli.extraEnvironment = [
-            "KUBECONFIG": home + "/kube/config", "CLOUDSDK_CONFIG": home + "/gcloud", "GIT_CONFIG_NOSYSTEM": "1",
+            "KUBECONFIG": home + "/kube/config", "CLOUDSDK_CONFIG": home + "/gcloud", "GIT_CONFIG_NOSYSTEM": "1", "GH_CONFIG_DIR": home + "/gh",
             "PATH": home + "/bin:" + (ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin"),
             "CLOUDSDK_CORE_DISABLE_PROMPTS": "1", "CLOUDSDK_COMPONENT_MANAGER_DISABLE_UPDATE_CHECK": "1",
         ]

@@ -8,7 +8,7 @@ struct ScopedCommandTests {
     func home() throws -> ScopedHome {
         try ScopedHome(
             accounts: [
-                #"{"id": "work", "name": "Work", "git": {"email": "ada@work.example"}, "kube": {"context": "prod"}, "aws": "work-admin", "directories": ["~/proj"]}"#,
+                #"{"id": "work", "name": "Work", "git": {"email": "ada@work.example"}, "kube": {"context": "prod"}, "gh": {"user": "ada-work"}, "aws": "work-admin", "directories": ["~/proj"]}"#,
                 #"{"id": "personal", "name": "Personal", "kube": {"context": "dev"}, "aws": "home"}"#,
             ], contexts: ["dev", "prod"], configurations: ["home"])
     }
@@ -35,6 +35,8 @@ struct ScopedCommandTests {
         let lines = pinned.stdout.split(separator: "\n").map(String.init)
         #expect(Array(lines.prefix(2)) == ["work", "personal"], "\(pinned.stdout)\(pinned.stderr)")
         #expect(pinned.stdout.contains("This shell: work: Work (pinned by perch use; the global account is personal)"), "\(pinned.stdout)")
+        // gh's token is the function's, which no file shows: not a drift, and said so.
+        #expect(pinned.stdout.contains("– gh") && pinned.stdout.contains("gets the account's token from perch"), "\(pinned.stdout)")
         #expect(pinned.stdout.contains("✓ kube  prod") && pinned.stdout.contains("✓ git   <ada@work.example>  (from command line:)"), "checked in this shell's scope: \(pinned.stdout)")
         // perch env in it keeps the pin (the shell-init function runs it after each command).
         let env = try Spawn.run(["bash", "--norc", "-c", "eval \"$1\"; \"$2\" env --shell bash", "-", script.stdout, TmuxSession.binary], environment: home.cli.environment)
