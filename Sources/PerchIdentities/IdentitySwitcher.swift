@@ -81,13 +81,7 @@ public struct IdentitySwitcher: Sendable {
                 if setting != nil { lines.append("\(name): nothing (sample accounts never change a tool)") }
                 continue
             }
-            var wanted = adapter.wanted(setting, account: account, in: context)
-            var restoring = false
-            if wanted == nil, adapter.keepsBaseline, let kept = baseline.tools[name] {
-                wanted = kept
-                restoring = true
-            }
-            guard let wanted else { continue }
+            guard let (wanted, restoring) = SwitchSession.wantedState(adapter, for: account, baseline: baseline, in: context) else { continue }
             switch adapter.current(in: context) {
             case .failure(let failure):
                 if setting != nil { lines.append("\(name): \(adapter.describe(wanted)) [\(failure): skipped]") }

@@ -104,11 +104,8 @@ public struct SwitchSession: Sendable {
                 var fromBaseline = false
                 switch target {
                 case .account:
-                    wanted = adapter.wanted(setting, account: account, in: context)
-                    if wanted == nil, adapter.keepsBaseline, let kept = baseline.tools[adapter.tool.rawValue] {
-                        wanted = kept
-                        fromBaseline = true
-                    }
+                    (wanted, fromBaseline) = Self.wantedState(adapter, for: account, baseline: baseline, in: context).map { ($0.state, $0.fromBaseline) }
+                        ?? (nil, false)
                 case .states(let states):
                     wanted = states[adapter.tool]
                 }
@@ -321,6 +318,19 @@ public struct SwitchSession: Sendable {
     /// and Overview.
     public func recordReport(_ report: IdentityReport) {
         IdentitySwitcher(context: context).record(report)
+    }
+}
+
+extension SwitchSession {
+    /// What `adapter`'s tool should have for `account`: what the account asks of it, else (for a
+    /// tool that keeps one, see ``ToolAdapter/keepsBaseline``) the user's own from `baseline`;
+    /// nil when the tool is left as it is. The one rule a switch and its dry run share.
+    static func wantedState(_ adapter: any ToolAdapter, for account: Account, baseline: ToolBaseline, in context: ToolContext)
+        -> (state: ToolState, fromBaseline: Bool)?
+    {
+        if let wanted = adapter.wanted(account.identities[adapter.tool], account: account, in: context) { return (wanted, false) }
+        guard adapter.keepsBaseline, let kept = baseline.tools[adapter.tool.rawValue] else { return nil }
+        return (kept, true)
     }
 }
 

@@ -75,6 +75,29 @@ struct SwitchSessionTests {
         #expect(scratch.gitUses("user.email") == "ada@work.example")
     }
 
+    // Bug: git answering its verify with exit status 1 and an error was read as "no such key",
+    // so the include looked missing and git was reported skipped, the switch kept half done.
+    @Test("git failing with exit status 1 after the change is a failure that rolls the switch back, not 'not set up'", .enabled(if: ScratchHome.installed("git")))
+    func gitFailingAfterChange() throws {
+        let scratch = try home()
+        _ = try scratch.session().run(to: work)
+        // From now on every `git config --includes` but the first fails as git does: exit 1 and a message.
+        try scratch.install(
+            "git",
+            #"""
+            case "$*" in *--includes*)
+              n=$(cat "$HOME/git.count" 2>/dev/null || echo 0); n=$((n + 1)); echo $n > "$HOME/git.count"
+              [ $n -gt 1 ] && { echo "fatal: bad config" >&2; exit 1; } ;;
+            esac
+            exec /usr/bin/git "$@"
+            """#)
+        let result = try scratch.session().run(to: oss)
+        #expect(result.outcome == nil, "rolled back")
+        let git = result.report.results.first { $0.tool == .git }
+        #expect(git?.status == .failed && git?.detail.contains("fatal: bad config") == true, "\(String(describing: git))")
+        #expect(try StateStore(path: scratch.environment.statePath).peek().state.currentAccount == "work")
+    }
+
     @Test("--keep-going keeps a partial switch and says which tools failed")
     func keepGoing() throws {
         let scratch = try home()

@@ -102,13 +102,27 @@ public struct GitAdapter: ToolAdapter {
             state["exists"] = "0"
             state["file"] = ""
         }
-        switch GitConfigFile.includeState(context) {
-        case .included: state["included"] = "1"
-        case .notIncluded: state["included"] = "0"
-        case .unknown(let why): return .failure(ToolFailure(why))
+        // One git start for both: whether the global config includes Perch's file, and the values.
+        let run = context.run(
+            "git", ["config", "--includes", "--show-origin", "--get-regexp", "^(include\\.path|user\\.(name|email|signingkey))$"], in: "/")
+        // Exit status 1 with nothing on stderr: no such key (git-config(1), "EXIT STATUS"); with a
+        // message, git failed.
+        guard case .exited(let status, let output, let errors) = run, status == 0 || (status == 1 && errors.isEmpty) else {
+            if case .notFound = run { return .failure(ToolFailure("git not found")) }
+            return .failure(ToolFailure(run.failure ?? "git config failed"))
         }
-        for (key, value) in Self.values(in: "/", context).map({ $0.map { ($0.key, $0.value) } }) ?? [] {
-            state[key] = value
+        state["included"] = "0"
+        for line in output.split(whereSeparator: \.isNewline) {
+            guard let tab = line.firstIndex(of: "\t") else { continue }
+            let origin = Self.originPath(line[..<tab])
+            let parts = line[line.index(after: tab)...].split(separator: " ", maxSplits: 1)
+            let key = String(parts[0]).lowercased()
+            let value = parts.count > 1 ? String(parts[1]) : ""
+            if key == "include.path" {
+                if origin == context.files.userGitConfig, context.environment.expandingTilde(value) == context.files.gitInclude { state["included"] = "1" }
+            } else {
+                state[key] = value
+            }
         }
         for key in ["user.name", "user.email", "user.signingkey"] where state[key] == nil { state[key] = "" }
         return .success(state)
@@ -135,7 +149,12 @@ public struct GitAdapter: ToolAdapter {
             return .failed("\(error)")
         }
         if Self.isOwnText(state["file"]) || state["exists"] == "0" { return .applied("your own") }
-        guard case .success(let now) = current(in: context) else { return .skipped("written; git could not be asked") }
+        // Written but not verified is not applied: the switch puts the file back.
+        let read = current(in: context)
+        guard case .success(let now) = read else {
+            if case .failure(let failure) = read { return .failed("git could not be asked after the change: \(failure)") }
+            return .failed("git could not be asked after the change")
+        }
         if now["included"] == "0" {
             return state["user.email"] == nil && state["user.name"] == nil
                 ? .applied("your own") : .skipped("\(describe(state)) written; run `perch setup git` to use it")
@@ -223,7 +242,7 @@ public struct GitAdapter: ToolAdapter {
     static func values(in folder: String?, _ context: ToolContext) -> [String: String]? {
         let run = context.run("git", ["config", "--includes", "--get-regexp", "^user\\.(name|email|signingkey)$"], in: folder)
         // Exit status 1: no such key.
-        guard case .exited(let status, let output, _) = run, status == 0 || status == 1 else { return nil }
+        guard case .exited(let status, let output, let errors) = run, status == 0 || (status == 1 && errors.isEmpty) else { return nil }
         var values: [String: String] = [:]
         for line in output.split(whereSeparator: \.isNewline) {
             let parts = line.split(separator: " ", maxSplits: 1)
@@ -309,20 +328,27 @@ public struct GitAdapter: ToolAdapter {
         return .success(ToolScope(variables: variables))
     }
 
+    /// The file of a `--show-origin` origin (`file:PATH`, quoted when it holds odd characters),
+    /// or the origin as it is (`command line:`).
+    static func originPath(_ origin: Substring) -> String {
+        var origin = String(origin)
+        if origin.hasPrefix("file:") { origin.removeFirst(5) }
+        if origin.hasPrefix("\""), origin.hasSuffix("\""), origin.count >= 2 { origin = String(origin.dropFirst().dropLast()) }
+        return origin
+    }
+
     /// The `user.*` values git uses in Perch's working folder from the user's own files: every
     /// value whose origin is not one of Perch's git files, the last of each key; nil when git
     /// cannot be asked.
     static func ownValues(_ context: ToolContext) -> [String: String]? {
         let run = context.run("git", ["config", "--includes", "--show-origin", "--get-regexp", "^user\\.(name|email|signingkey)$"])
-        guard case .exited(let status, let output, _) = run, status == 0 || status == 1 else { return nil }
+        guard case .exited(let status, let output, let errors) = run, status == 0 || (status == 1 && errors.isEmpty) else { return nil }
         let files = context.files
         let perch = [files.gitInclude, files.gitDirectories]
         var values: [String: String] = [:]
         for line in output.split(whereSeparator: \.isNewline) {
             guard let tab = line.firstIndex(of: "\t") else { continue }
-            var origin = String(line[..<tab])
-            if origin.hasPrefix("file:") { origin.removeFirst(5) }
-            if origin.hasPrefix("\""), origin.hasSuffix("\"") { origin = String(origin.dropFirst().dropLast()) }
+            let origin = Self.originPath(line[..<tab])
             if perch.contains(origin) || origin.hasPrefix(files.gitAccounts + "/") { continue }
             let parts = line[line.index(after: tab)...].split(separator: " ", maxSplits: 1)
             values[String(parts[0]).lowercased()] = parts.count > 1 ? String(parts[1]) : ""
