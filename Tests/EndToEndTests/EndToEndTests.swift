@@ -39,7 +39,10 @@ struct EndToEndTests {
         try session.mousePress(column: overviewColumn, row: tabRow)
         try session.mouseRelease(column: overviewColumn, row: tabRow)
         #expect(try session.waitFor("Switches so far"), "the click selected Overview")
+        // Past the long-press duration, then a key whose answer shows what had input: the
+        // pane's help proves no sheet came up in between (over a sheet, ? lists the sheet's keys).
         TmuxSession.pause(0.8)
+        try session.expectAfter("?", shows: "Keys · Overview")
         let screen = try session.screen()
         #expect(!screen.contains { $0.contains("Switch account") }, "no sheet after a click:\n\(screen.joined(separator: "\n"))")
     }
@@ -51,8 +54,10 @@ struct EndToEndTests {
         TmuxSession.pause(0.1)
         try session.mouseDrag(column: overviewColumn, row: 5)
         TmuxSession.pause(0.8)
-        #expect(!(try session.screen()).contains { $0.contains("Switch account") })
         try session.mouseRelease(column: overviewColumn, row: 5)
+        // The pane's help (not the sheet's) proves the long-press never fired.
+        try session.expectAfter("?", shows: "Keys · Overview")
+        #expect(!(try session.screen()).contains { $0.contains("Switch account") })
     }
 
     @Test("Holding the 1 key (press, then auto-repeats) opens the sheet; a single 1 does not")
@@ -61,7 +66,11 @@ struct EndToEndTests {
         try session.expectAfter("2", shows: "Catalog ·")
         try session.expectAfter("1", shows: "Switches so far")
         TmuxSession.pause(0.9)
+        // The pane's help (not the sheet's) proves a single 1 opened nothing.
+        try session.expectAfter("?", shows: "Keys · Overview")
         #expect(!(try session.screen()).contains { $0.contains("Switch account") }, "a single 1 only selects the tab")
+        try session.send("Escape")
+        #expect(try session.waitUntil { !$0.contains { $0.contains("Keys · Overview") } })
 
         // A held key: the press, the repeat delay, then auto-repeats at ~30 per second.
         try session.send("1")
@@ -210,7 +219,6 @@ struct EndToEndTests {
         try session.sendLiteral("fg")
         try session.send("Enter")
         try session.waitForStart()
-        TmuxSession.pause(0.2)
         try session.send("3")
         #expect(try session.waitFor("Stats ·", timeout: 2), "a single key acts at once, without Enter")
         try session.send("C-c")
