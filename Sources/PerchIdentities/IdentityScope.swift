@@ -15,7 +15,9 @@ public enum ScopeKind: String, Hashable, Sendable, CaseIterable {
 
 /// One variable a scope sets (`value`) or removes (nil).
 public struct ScopeVariable: Hashable, Sendable {
+    /// The variable's name (`KUBECONFIG`).
     public var name: String
+    /// Its value in the scope; nil: removed there.
     public var value: String?
     public init(_ name: String, _ value: String?) {
         self.name = name
@@ -27,6 +29,7 @@ public struct ScopeVariable: Hashable, Sendable {
 /// (a gh token) that only the tool's own program may get: `perch exec` puts them in COMMAND's
 /// environment; a shell gets a function wrapping that program, so no other child sees them.
 public struct ToolScope: Hashable, Sendable {
+    /// The variables set or removed, in order (a later one wins).
     public var variables: [ScopeVariable]
     /// The program the secrets are for (`gh`) and the secrets.
     public var secrets: [String: [EnvironmentEntry]]
@@ -39,8 +42,11 @@ public struct ToolScope: Hashable, Sendable {
 /// The environment a scope gives a process: every variable it will have, and the secrets per
 /// program (see ``ToolScope``); the tools whose scope could not be made, with why.
 public struct ScopedEnvironment: Sendable {
+    /// Every variable the process or shell has in the scope, by name (secrets left out).
     public var variables: [String: String]
+    /// The secrets per program (`gh`: its token), given to that program only.
     public var secrets: [String: [EnvironmentEntry]]
+    /// The tools whose part could not be made, with why (in registry order).
     public var failures: [(tool: IdentityTool, why: String)]
     /// The account it is for, nil when following the global one and none is chosen.
     public var account: String?

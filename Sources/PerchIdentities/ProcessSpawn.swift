@@ -35,8 +35,11 @@ public enum ProcessSpawn {
     /// A started child: its pid and, when captured, the read ends of its stdout and stderr
     /// pipes (close-on-exec), else -1.
     public struct Spawned: Sendable {
+        /// The child's process id.
         public var pid: pid_t
+        /// The read end of the child's stdout pipe, or -1 when not collected.
         public var stdout: Int32 = -1
+        /// The read end of the child's stderr pipe, or -1 when not collected.
         public var stderr: Int32 = -1
         public init(pid: pid_t, stdout: Int32 = -1, stderr: Int32 = -1) {
             self.pid = pid

@@ -11,7 +11,9 @@ import PerchStore
 public struct SwitchJournal: Codable, Hashable, Sendable {
     /// The session's id, kept in the state file (``SavedState/lastSwitch``) once recorded.
     public var id: String
+    /// The account current before the switch; nil when none was.
     public var from: String?
+    /// The account switched to.
     public var to: String
     /// When it started (ISO 8601, UTC).
     public var time: String
@@ -20,6 +22,7 @@ public struct SwitchJournal: Codable, Hashable, Sendable {
     /// Each tool about to change, with what it had before.
     public var tools: [Entry]
 
+    /// One tool about to change: which, and what it had before (its adapter's keys).
     public struct Entry: Codable, Hashable, Sendable {
         public var tool: IdentityTool
         public var before: ToolState
@@ -33,6 +36,7 @@ public struct SwitchJournal: Codable, Hashable, Sendable {
 /// What each tool had before Perch first changed it (``IdentityFiles/baseline``): given back to
 /// the tool when a switch goes to an account naming nothing for it, and by `perch reset`.
 public struct ToolBaseline: Codable, Hashable, Sendable {
+    /// The before-state of each tool, by its config key (`kube`).
     public var tools: [String: ToolState] = [:]
     public init(tools: [String: ToolState] = [:]) { self.tools = tools }
 }
@@ -41,9 +45,13 @@ public struct ToolBaseline: Codable, Hashable, Sendable {
 /// undo`: an undo is a switch back to `from` with those states, and writes its own record, so a
 /// second undo redoes.
 public struct UndoRecord: Codable, Hashable, Sendable {
+    /// The account before the switch (the one an undo goes back to); nil when none was.
     public var from: String?
+    /// The account the switch went to.
     public var to: String
+    /// When the switch was recorded (ISO 8601, UTC).
     public var time: String
+    /// Each tool the switch changed, with what it had before.
     public var tools: [SwitchJournal.Entry]
 }
 

@@ -11,10 +11,13 @@ import PerchStore
 /// if one failed, every tool already changed is put back and the current account is kept. The
 /// hook runs after the lock is released.
 public struct SwitchSession: Sendable {
+    /// The state file the switch is recorded in, under its lock.
     public var store: StateStore
+    /// The environment, Perch's files and the programs' timeout the tools run with.
     public var context: ToolContext
     /// The embedded samples (no config): no tool is ever changed.
     public var samplesOnly: Bool
+    /// Where the switch comes from (the command line, the interface), for the history.
     public var source: SwitchSource
     /// How long to wait for another holder of the state lock, in milliseconds.
     public var lockTimeout: Int
