@@ -253,7 +253,8 @@ public struct CommandLineOptions: Hashable, Sendable {
                 usage: command.usage)
         }
         if command == .shellHook, operands.count > 1, Int32(operands[1]).map({ $0 > 0 }) != true {
-            throw UsageError(description: "'perch shell-hook': the shell's process id must be a number, not '\(operands[1])'", usage: command.usage)
+            throw UsageError(
+                description: "'perch shell-hook': the shell's process id must be a number, not '\(operands[1])'", usage: command.usage)
         }
     }
 

@@ -114,7 +114,9 @@ extension CommandLineTool {
             console.print("Current: \(describe(account))")
         }
         if let rule, scope == nil || scope == .directory {
-            console.print("Folder: \(shown(rule.written)) is bound to \(shown(rule.account)) (its \"directories\"); git uses it here through perch setup git")
+            console.print(
+                "Folder: \(shown(rule.written)) is bound to \(shown(rule.account)) (its \"directories\"); git uses it here through perch setup git"
+            )
         } else if let rule {
             console.print("Folder: \(shown(rule.written)) is bound to \(shown(rule.account)), but this shell's own account comes first")
         }
@@ -141,9 +143,12 @@ extension CommandLineTool {
             for result in last.report.results { console.print("  " + shown(result.summary)) }
         }
         if failedWhenApplied {
-            console.error("a tool failed when the switch was applied (kept with --keep-going); fix what its error says, then `perch switch \(account.id)`")
+            console.error(
+                "a tool failed when the switch was applied (kept with --keep-going); fix what its error says, then `perch switch \(account.id)`"
+            )
         } else if drift {
-            console.error("drift: a tool no longer uses the account's identity; `perch switch \(account.id)` puts right what changed (see each note)")
+            console.error(
+                "drift: a tool no longer uses the account's identity; `perch switch \(account.id)` puts right what changed (see each note)")
         }
         return drift ? ExitStatus.unmet : ExitStatus.ok
     }

@@ -17,7 +17,8 @@ extension CommandLineTool {
         default:
             let near = Account.suggestions(for: text, in: config.accounts)
             console.error(
-                "\(command): no single account '\(text)'" + (near.isEmpty ? " (perch list shows them)" : "; did you mean \(near.map { "'\($0)'" }.joined(separator: " or "))?"))
+                "\(command): no single account '\(text)'"
+                    + (near.isEmpty ? " (perch list shows them)" : "; did you mean \(near.map { "'\($0)'" }.joined(separator: " or "))?"))
             return nil
         }
     }
@@ -33,7 +34,9 @@ extension CommandLineTool {
             console.error("\(command): \(failure.tool.rawValue): \(failure.why)")
         }
         if !scoped.failures.isEmpty, !(keepGoing ?? options.identity.keepGoing) {
-            console.error("\(command): nothing was changed (--keep-going goes on without \(scoped.failures.map(\.tool.rawValue).joined(separator: ", ")))")
+            console.error(
+                "\(command): nothing was changed (--keep-going goes on without \(scoped.failures.map(\.tool.rawValue).joined(separator: ", ")))"
+            )
             return nil
         }
         return scoped
@@ -83,7 +86,8 @@ extension CommandLineTool {
         let shell = options.identity.shell ?? ShellKind.from(shellPath: PerchPaths.environment("SHELL"))
         if isatty(STDOUT_FILENO) == 1 {
             console.error("perch use changes this shell only, through perch shell-init; add to your shell's startup file:")
-            console.note("  bash: eval \"$(perch shell-init bash)\"   zsh: eval \"$(perch shell-init zsh)\"   fish: perch shell-init fish | source")
+            console.note(
+                "  bash: eval \"$(perch shell-init bash)\"   zsh: eval \"$(perch shell-init zsh)\"   fish: perch shell-init fish | source")
             console.note("or run it by hand: eval \"$(perch use \(options.account ?? "--global"))\"")
             return ExitStatus.usage
         }
@@ -93,13 +97,16 @@ extension CommandLineTool {
             guard let state = loadState(config) else { return ExitStatus.unmet }
             let global = state.currentAccount.flatMap { id in config.accounts.first { $0.id == id } }
             console.write(IdentityScope.script(from: variables, to: IdentityScope.following(global, over: variables), shell: shell))
-            console.error("this shell follows the global account again" + (global.map { ": \(shown($0.id)) (\(shown($0.name)))" } ?? " (none chosen yet)"))
+            console.error(
+                "this shell follows the global account again"
+                    + (global.map { ": \(shown($0.id)) (\(shown($0.name)))" } ?? " (none chosen yet)"))
             return ExitStatus.ok
         }
         guard let id = options.account, let account = scopeAccount(id, in: config, command: "use") else { return ExitStatus.unmet }
         guard let scoped = scope(account, kind: .pinned, config: config, command: "use") else { return ExitStatus.toolFailed }
         console.write(IdentityScope.script(from: variables, to: scoped, shell: shell))
-        console.error("this shell is \(shown(account.id)) (\(shown(account.name))) until perch use --global; switches made elsewhere leave it alone")
+        console.error(
+            "this shell is \(shown(account.id)) (\(shown(account.name))) until perch use --global; switches made elsewhere leave it alone")
         return ExitStatus.ok
     }
 
@@ -129,7 +136,9 @@ extension CommandLineTool {
             if let own {
                 target = scope(own, kind: kind!, config: config, command: "perch", keepGoing: true)
             } else {
-                console.error("this shell's account '\(shown(variables[ShellExports.accountVariable] ?? ""))' is no longer in the config; it follows the global account again")
+                console.error(
+                    "this shell's account '\(shown(variables[ShellExports.accountVariable] ?? ""))' is no longer in the config; it follows the global account again"
+                )
             }
         } else if let rule = DirectoryRules.match(variables["PWD"] ?? ShellMarker.workingDirectory(), in: rules),
             let account = config.accounts.first(where: { $0.id == rule.account })

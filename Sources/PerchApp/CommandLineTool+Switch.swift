@@ -41,7 +41,8 @@ extension CommandLineTool {
     /// files emptied, the includes removed.
     func reset() -> Int32 {
         let switcher = switcher(loadConfigQuietly())
-        let what = "give every tool back what it had before Perch, empty its own git and ssh files, and remove the includes perch setup added"
+        let what =
+            "give every tool back what it had before Perch, empty its own git and ssh files, and remove the includes perch setup added"
         guard consent("perch reset", would: what) else { return ExitStatus.unmet }
         let session = switcher.session(store: StateStore(path: paths.state), source: .cli)
         let results: [IdentityResult]
@@ -109,9 +110,12 @@ extension CommandLineTool {
         if outcome.changed {
             console.print("\(verb) \(describe(account))" + (before.map { ", was \(describe($0))" } ?? "") + ".")
         } else if result.changedTools {
-            console.print("Already on \(describe(account)); " + (options.identity.force ? "applied its tool identities again." : "put right what had changed:"))
+            console.print(
+                "Already on \(describe(account)); "
+                    + (options.identity.force ? "applied its tool identities again." : "put right what had changed:"))
         } else {
-            console.print("Already on \(describe(account)); nothing changed" + (report.results.isEmpty ? "." : ", every tool has its identity."))
+            console.print(
+                "Already on \(describe(account)); nothing changed" + (report.results.isEmpty ? "." : ", every tool has its identity."))
         }
         report = offerSetup(report, switcher)
         // Per-shell tools change nothing here (perch env does): they are recorded, not printed.
@@ -125,12 +129,16 @@ extension CommandLineTool {
         if let scope = PerchPaths.environment(IdentityScope.scopeVariable).flatMap(ScopeKind.init(rawValue:)), scope != .directory,
             let own = PerchPaths.environment(ShellExports.accountVariable), own != account.id
         {
-            console.error("this shell stays on \(shown(own)) (\(scope == .pinned ? "perch use --global follows the global account" : "perch exec gave it"))")
+            console.error(
+                "this shell stays on \(shown(own)) (\(scope == .pinned ? "perch use --global follows the global account" : "perch exec gave it"))"
+            )
         }
         var status = ExitStatus.ok
         if let failure = result.failure {
             let kept = report.results.filter(\.succeeded).map(\.tool.rawValue).joined(separator: ", ")
-            console.error("the switch to \(account.id) is kept with --keep-going, but \(failure); on the new account: \(kept.isEmpty ? "no tool" : kept)")
+            console.error(
+                "the switch to \(account.id) is kept with --keep-going, but \(failure); on the new account: \(kept.isEmpty ? "no tool" : kept)"
+            )
             status = ExitStatus.toolFailed
         }
         guard outcome.changed, let command = account.onSwitch else { return status }

@@ -106,9 +106,12 @@ struct CommandLineTool {
         let cache = CurrentAccountCache(statePath: paths.state)
         var account: Account
         // In a shell with an account of its own (perch use, a bound folder, perch exec), that one.
-        let own = options.identity.global ? nil : PerchPaths.environment(IdentityScope.scopeVariable).flatMap { _ in
-            PerchPaths.environment(ShellExports.accountVariable)
-        }
+        let own =
+            options.identity.global
+            ? nil
+            : PerchPaths.environment(IdentityScope.scopeVariable).flatMap { _ in
+                PerchPaths.environment(ShellExports.accountVariable)
+            }
         if let own, let cached = cache.account(configPath: paths.config, statePath: paths.state), cached.id == own {
             account = cached
         } else if let own {

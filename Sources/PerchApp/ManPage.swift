@@ -86,7 +86,9 @@ enum ManPage {
             ".TP", bold("PERCH_TOOL_TIMEOUT_MS"),
             "How long one tool's program may run during a switch, in milliseconds (100 to 600000; default 10000).",
         ]
-        page += [".PP", "Variables that beat a tool's selection: " + bold("perch env") + " unsets them for an account that names the tool,"]
+        page += [
+            ".PP", "Variables that beat a tool's selection: " + bold("perch env") + " unsets them for an account that names the tool,",
+        ]
         page += ["and " + bold("perch status") + " reports them when set:", ".PP", ".nf"]
         page += ToolAdapters.registry.flatMap { adapter in
             adapter.overrides.map { escaped("\(adapter.tool.rawValue): \($0.name)" + ($0.unsetByShell ? "" : " (reported only)")) }
@@ -114,11 +116,14 @@ enum ManPage {
             ".SH SCOPES",
             bold("perch exec ID -- COMMAND") + " runs COMMAND with the account's whole identity in its environment and",
             "changes nothing global: git through " + bold("GIT_CONFIG_COUNT") + " entries, git's ssh key through",
-            bold("GIT_SSH_COMMAND") + ", a kubeconfig of Perch's first in " + bold("KUBECONFIG") + ", " + bold("CLOUDSDK_ACTIVE_CONFIG_NAME") + ",",
-            bold("AWS_PROFILE") + ", " + bold("DOCKER_CONTEXT") + ", gh's token for gh only, the account's env values, " + bold("PERCH_ACCOUNT"),
+            bold("GIT_SSH_COMMAND") + ", a kubeconfig of Perch's first in " + bold("KUBECONFIG") + ", "
+                + bold("CLOUDSDK_ACTIVE_CONFIG_NAME") + ",",
+            bold("AWS_PROFILE") + ", " + bold("DOCKER_CONTEXT") + ", gh's token for gh only, the account's env values, "
+                + bold("PERCH_ACCOUNT"),
             "and " + bold("PERCH_SCOPE") + "=exec; then Perch becomes COMMAND (execve).",
             ".PP",
-            "Through " + bold("perch shell-init") + ", " + bold("perch use ID") + " gives one shell the same scope until " + bold("perch use --global") + ";",
+            "Through " + bold("perch shell-init") + ", " + bold("perch use ID") + " gives one shell the same scope until "
+                + bold("perch use --global") + ";",
             "a shell that follows the global account picks up a switch made elsewhere at its next prompt (the hook",
             "compares file times and starts no process when nothing changed), and in a folder of an account's",
             bold("directories") + " it is that account's. git follows those folders with no hook, through the",

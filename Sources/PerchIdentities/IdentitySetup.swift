@@ -30,7 +30,9 @@ public enum IdentitySetup {
         switch (tool, undo) {
         case (.git, false):
             let text = (try? FileSystem.read(files.userGitConfig)).map { String(decoding: $0, as: UTF8.self) } ?? ""
-            guard let placed = GitConfigFile.placingInclude(in: text, include: files.gitInclude, shownInclude: include, environment: environment)
+            guard
+                let placed = GitConfigFile.placingInclude(
+                    in: text, include: files.gitInclude, shownInclude: include, environment: environment)
             else { return "leave \(gitConfig) as it is (it already includes \(include) in the right place)" }
             return "put `[include] path = \(include)` in \(gitConfig) \(placed.where)"
         case (.git, true): return "remove the include of \(include) from \(gitConfig)"
@@ -71,7 +73,8 @@ public enum IdentitySetup {
             existing = nil
         }
         let text = existing.map { String(decoding: $0.bytes, as: UTF8.self) } ?? ""
-        guard let placed = GitConfigFile.placingInclude(in: text, include: files.gitInclude, shownInclude: include, environment: environment)
+        guard
+            let placed = GitConfigFile.placingInclude(in: text, include: files.gitInclude, shownInclude: include, environment: environment)
         else { return .unchanged("\(gitConfig) already includes \(include) in the right place") }
         do {
             try FileSystem.writeAtomically(Array(placed.text.utf8), to: files.userGitConfig, mode: mode_t(existing?.mode ?? 0o644))
@@ -129,7 +132,8 @@ public enum IdentitySetup {
                     Array("# Written by Perch; replaced at each switch.\n".utf8), to: files.sshInclude, mode: 0o600)
             }
             // At the top: an Include after a Host line would apply only to that host.
-            let line = "\(existing == nil ? sshCreatedMarker : sshMarker)\nInclude \(files.sshInclude.contains(" ") ? "\"\(files.sshInclude)\"" : files.sshInclude)\n"
+            let line =
+                "\(existing == nil ? sshCreatedMarker : sshMarker)\nInclude \(files.sshInclude.contains(" ") ? "\"\(files.sshInclude)\"" : files.sshInclude)\n"
             let folder = FileSystem.directory(of: files.userSSHConfig)
             if existing == nil, access(folder, F_OK) != 0 {
                 mkdir(folder, 0o700)

@@ -81,7 +81,9 @@ public struct IdentitySwitcher: Sendable {
                 if setting != nil { lines.append("\(name): nothing (sample accounts never change a tool)") }
                 continue
             }
-            guard let (wanted, restoring) = SwitchSession.wantedState(adapter, for: account, baseline: baseline, in: context) else { continue }
+            guard let (wanted, restoring) = SwitchSession.wantedState(adapter, for: account, baseline: baseline, in: context) else {
+                continue
+            }
             switch adapter.current(in: context) {
             case .failure(let failure):
                 if setting != nil { lines.append("\(name): \(adapter.describe(wanted)) [\(failure): skipped]") }

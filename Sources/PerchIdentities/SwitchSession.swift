@@ -99,7 +99,8 @@ public struct SwitchSession: Sendable {
                 }
                 if samplesOnly {
                     if setting != nil {
-                        results[adapter.tool] = IdentityResult(tool: adapter.tool, status: .skipped, detail: "sample accounts never change a tool")
+                        results[adapter.tool] = IdentityResult(
+                            tool: adapter.tool, status: .skipped, detail: "sample accounts never change a tool")
                     }
                     continue
                 }
@@ -107,7 +108,8 @@ public struct SwitchSession: Sendable {
                 var fromBaseline = false
                 switch target {
                 case .account:
-                    (wanted, fromBaseline) = Self.wantedState(adapter, for: account, baseline: baseline, in: context).map { ($0.state, $0.fromBaseline) }
+                    (wanted, fromBaseline) =
+                        Self.wantedState(adapter, for: account, baseline: baseline, in: context).map { ($0.state, $0.fromBaseline) }
                         ?? (nil, false)
                 case .states(let states):
                     wanted = states[adapter.tool]
@@ -296,7 +298,9 @@ public struct SwitchSession: Sendable {
     public func restoreBaselines() throws(StateError) -> [IdentityResult] {
         try store.withLock(timeoutMilliseconds: lockTimeout) { () throws(StateError) in
             _ = recoverLocked()
-            let kept = baseline.tools.sorted { ToolConfigRegistry.order(of: IdentityTool($0.key)) < ToolConfigRegistry.order(of: IdentityTool($1.key)) }
+            let kept = baseline.tools.sorted {
+                ToolConfigRegistry.order(of: IdentityTool($0.key)) < ToolConfigRegistry.order(of: IdentityTool($1.key))
+            }
             let context = self.context
             let results = Parallel.map(
                 kept.map { entry in

@@ -111,7 +111,8 @@ struct IdentityCommandLineTests {
         #expect(result.status == 0, "\(result.stderr)")
         #expect(result.stdout.contains("  kube: applied (prod)"))
         #expect(result.stdout.contains("  gh: applied (ada-work on github.com)"))
-        #expect(!scratch.calls("kubectl").contains { $0.hasPrefix("config use-context") }, "current-context is written, not asked of kubectl")
+        #expect(
+            !scratch.calls("kubectl").contains { $0.hasPrefix("config use-context") }, "current-context is written, not asked of kubectl")
         #expect(scratch.calls("gh") == ["auth switch --hostname github.com --user ada-work"])
         try scratch.writeKubeconfig(current: "prod", contexts: ["prod"])  // "dev" is gone
         let before = scratch.snapshot()
@@ -136,7 +137,8 @@ struct IdentityCommandLineTests {
         #expect(result.stdout.contains("  env: per shell: TEAM=web's (perch env)\n"))
         #expect(result.stdout.hasSuffix("Nothing was changed (dry run).\n"))
         #expect(scratch.snapshot() == before, "no file written, not even the state")
-        #expect(!scratch.calls("kubectl").contains { $0.hasPrefix("config use-context") || $0.hasPrefix("config set-context") }, "only reading")
+        #expect(
+            !scratch.calls("kubectl").contains { $0.hasPrefix("config use-context") || $0.hasPrefix("config set-context") }, "only reading")
         #expect(scratch.calls("gh").isEmpty)
     }
 
@@ -163,7 +165,10 @@ struct IdentityCommandLineTests {
         let files = try scratch.run("status", "--files")
         let listed: [String] = files.stdout.split(separator: "\n").map { String($0.split(separator: " ").first ?? "") }
         let home = scratch.cli.home.path
-        let expected: [String] = ["config/perch/git/identity.gitconfig", "config/perch/git/directories.gitconfig", "config/perch/ssh/config"].map { home + "/" + $0 }
+        let expected: [String] =
+            ["config/perch/git/identity.gitconfig", "config/perch/git/directories.gitconfig", "config/perch/ssh/config"].map {
+                home + "/" + $0
+            }
             + ["identities", "journal", "baseline", "undo"].map { home + "/state/perch/state.\($0).json" }
         #expect(listed == expected)
         // issue 18 case 5: a plain switch to the current account puts right what drifted.

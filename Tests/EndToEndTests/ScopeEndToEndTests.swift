@@ -22,7 +22,8 @@ struct ScopedHome {
         for folder in ["kube", "gcloud/configurations", "bin", "calls"] {
             try FileManager.default.createDirectory(atPath: home + "/" + folder, withIntermediateDirectories: true)
         }
-        var kube = "apiVersion: v1\nkind: Config\nclusters:\n- name: local\n  cluster:\n    server: https://127.0.0.1:1\nusers:\n- name: ada\n  user:\n    token: x\ncontexts:\n"
+        var kube =
+            "apiVersion: v1\nkind: Config\nclusters:\n- name: local\n  cluster:\n    server: https://127.0.0.1:1\nusers:\n- name: ada\n  user:\n    token: x\ncontexts:\n"
         for context in contexts { kube += "- name: \(context)\n  context:\n    cluster: local\n    user: ada\n" }
         kube += "current-context: \(contexts[0])\n"
         try kube.write(toFile: home + "/kube/config", atomically: true, encoding: .utf8)
@@ -46,7 +47,8 @@ struct ScopedHome {
 
             """#, to: home + "/bin/gh")
         cli.extraEnvironment = [
-            "KUBECONFIG": home + "/kube/config", "CLOUDSDK_CONFIG": home + "/gcloud", "GIT_CONFIG_NOSYSTEM": "1", "GH_CONFIG_DIR": home + "/gh",
+            "KUBECONFIG": home + "/kube/config", "CLOUDSDK_CONFIG": home + "/gcloud", "GIT_CONFIG_NOSYSTEM": "1",
+            "GH_CONFIG_DIR": home + "/gh",
             "PATH": home + "/bin:" + (ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin"),
             "CLOUDSDK_CORE_DISABLE_PROMPTS": "1", "CLOUDSDK_COMPONENT_MANAGER_DISABLE_UPDATE_CHECK": "1",
         ]
@@ -75,7 +77,9 @@ struct ExecEndToEndTests {
             ], contexts: ["dev", "prod"], configurations: ["home", "work"])
     }
 
-    @Test("the command uses the account's git, kube, gcloud, aws, gh and env; the global account and the user's files are untouched", .enabled(if: tools))
+    @Test(
+        "the command uses the account's git, kube, gcloud, aws, gh and env; the global account and the user's files are untouched",
+        .enabled(if: tools))
     func wholeIdentity() throws {
         let scoped = try home()
         defer { scoped.cli.remove() }
@@ -106,7 +110,9 @@ struct ExecEndToEndTests {
         #expect(scoped.toolFiles() == before)
     }
 
-    @Test("real gcloud in perch exec lists the account's configuration as active; outside it the global one", .enabled(if: ShellEndToEndTests.installed("gcloud")))
+    @Test(
+        "real gcloud in perch exec lists the account's configuration as active; outside it the global one",
+        .enabled(if: ShellEndToEndTests.installed("gcloud")))
     func realGcloud() throws {
         let scoped = try home()
         defer { scoped.cli.remove() }
@@ -130,7 +136,8 @@ struct ExecEndToEndTests {
         // The process Perch started as is the command: its pid runs `sleep` (execve, no wrapper left).
         let pidFile = scoped.home + "/pid"
         let pid = try Spawn.start(
-            [TmuxSession.binary, "exec", "personal", "--", "sh", "-c", "echo $$ > \(pidFile); exec sleep 30"], environment: scoped.cli.environment)
+            [TmuxSession.binary, "exec", "personal", "--", "sh", "-c", "echo $$ > \(pidFile); exec sleep 30"],
+            environment: scoped.cli.environment)
         var named = ""
         let deadline = Date().addingTimeInterval(10)
         while Date() < deadline {
@@ -144,7 +151,8 @@ struct ExecEndToEndTests {
         #expect(try Spawn.wait(pid) == 128 + SIGTERM, "ended by the signal itself")
         // SIGPIPE is at its default again in the command (Perch ignores it itself).
         // (Ignored, `yes` would see EPIPE and say "Broken pipe"; at its default it just ends.)
-        let pipe = try Spawn.run(["sh", "-c", "'\(TmuxSession.binary)' exec personal -- yes | head -1"], environment: scoped.cli.environment)
+        let pipe = try Spawn.run(
+            ["sh", "-c", "'\(TmuxSession.binary)' exec personal -- yes | head -1"], environment: scoped.cli.environment)
         #expect(pipe.stdout == "y\n" && !pipe.stderr.contains("Broken pipe"), "\(pipe.stdout)\(pipe.stderr)")
     }
 
@@ -186,7 +194,8 @@ struct ExecEndToEndTests {
             #"{"id": "\#(id)", "name": "\#(id)", "git": {"email": "\#(id)@global.example"}, "kube": {"context": "c\#(id)"}, "gcloud": "g\#(id)", "aws": "p\#(id)"}"#
         }
         let scoped = try ScopedHome(
-            accounts: accounts, contexts: (0..<count).map { "c\($0)" } + ["cx", "cy"], configurations: (0..<count).map { "g\($0)" } + ["gx", "gy"])
+            accounts: accounts, contexts: (0..<count).map { "c\($0)" } + ["cx", "cy"],
+            configurations: (0..<count).map { "g\($0)" } + ["gx", "gy"])
         defer { scoped.cli.remove() }
         #expect(try scoped.cli.run(["setup", "git", "--yes"]).status == 0)
         #expect(try scoped.cli.run(["switch", "x"]).status == 0)
@@ -232,7 +241,9 @@ struct ExecEndToEndTests {
                 if expected[tool] != String(line) { mismatches.append("a\(n): \(line)") }
             }
         }
-        print("isolation: \(count) processes, \(operations) operations, \(switches) global switches meanwhile, \(mismatches.count) mismatches")
+        print(
+            "isolation: \(count) processes, \(operations) operations, \(switches) global switches meanwhile, \(mismatches.count) mismatches"
+        )
         #expect(mismatches.isEmpty, "\(mismatches.prefix(10))")
         #expect(operations >= count * rounds * 3)
         #expect(switches >= 2)

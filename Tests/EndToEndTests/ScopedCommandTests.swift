@@ -21,7 +21,9 @@ struct ScopedCommandTests {
         return try Spawn.run(["sh", "-c", "cd \(TmuxSession.quote(folder ?? home.home)) && exec \(quoted)"], environment: environment)
     }
 
-    @Test("in a pinned shell, perch current and perch status give this shell's account; --global the global one", .enabled(if: ShellEndToEndTests.installed("kubectl")))
+    @Test(
+        "in a pinned shell, perch current and perch status give this shell's account; --global the global one",
+        .enabled(if: ShellEndToEndTests.installed("kubectl")))
     func pinnedShell() throws {
         let home = try home()
         defer { home.cli.remove() }
@@ -30,20 +32,28 @@ struct ScopedCommandTests {
         let script = try run(home, ["use", "work", "--shell", "bash"])
         #expect(script.status == 0, "\(script.stderr)")
         let pinned = try Spawn.run(
-            ["bash", "--norc", "-c", "eval \"$1\"; \"$2\" current --field id; \"$2\" current --global --field id; \"$2\" status", "-", script.stdout,
-             TmuxSession.binary], environment: home.cli.environment)
+            [
+                "bash", "--norc", "-c", "eval \"$1\"; \"$2\" current --field id; \"$2\" current --global --field id; \"$2\" status", "-",
+                script.stdout,
+                TmuxSession.binary,
+            ], environment: home.cli.environment)
         let lines = pinned.stdout.split(separator: "\n").map(String.init)
         #expect(Array(lines.prefix(2)) == ["work", "personal"], "\(pinned.stdout)\(pinned.stderr)")
         #expect(pinned.stdout.contains("This shell: work: Work (pinned by perch use; the global account is personal)"), "\(pinned.stdout)")
         // gh's token is the function's, which no file shows: not a drift, and said so.
         #expect(pinned.stdout.contains("– gh") && pinned.stdout.contains("gets the account's token from perch"), "\(pinned.stdout)")
-        #expect(pinned.stdout.contains("✓ kube  prod") && pinned.stdout.contains("✓ git   <ada@work.example>  (from command line:)"), "checked in this shell's scope: \(pinned.stdout)")
+        #expect(
+            pinned.stdout.contains("✓ kube  prod") && pinned.stdout.contains("✓ git   <ada@work.example>  (from command line:)"),
+            "checked in this shell's scope: \(pinned.stdout)")
         // perch env in it keeps the pin (the shell-init function runs it after each command).
-        let env = try Spawn.run(["bash", "--norc", "-c", "eval \"$1\"; \"$2\" env --shell bash", "-", script.stdout, TmuxSession.binary], environment: home.cli.environment)
+        let env = try Spawn.run(
+            ["bash", "--norc", "-c", "eval \"$1\"; \"$2\" env --shell bash", "-", script.stdout, TmuxSession.binary],
+            environment: home.cli.environment)
         #expect(!env.stdout.contains("PERCH_SCOPE") && !env.stdout.contains("AWS_PROFILE='home'"), "nothing to change: \(env.stdout)")
         // A global switch from the pinned shell: made in the environment before the pin, and said.
         let switched = try Spawn.run(
-            ["bash", "--norc", "-c", "eval \"$1\"; \"$2\" switch work", "-", script.stdout, TmuxSession.binary], environment: home.cli.environment)
+            ["bash", "--norc", "-c", "eval \"$1\"; \"$2\" switch work", "-", script.stdout, TmuxSession.binary],
+            environment: home.cli.environment)
         #expect(switched.status == 0, "\(switched.stdout)\(switched.stderr)")
         #expect(try Spawn.run(["kubectl", "config", "current-context"], environment: home.cli.environment).stdout == "prod\n")
     }
@@ -65,7 +75,8 @@ struct ScopedCommandTests {
         let cli = try PerchCommandLine()
         defer { cli.remove() }
         try cli.writeConfig(
-            #"{"accounts": [{"id": "a", "name": "A", "directories": ["work", "/"]}, {"id": "b", "name": "B", "directories": ["~/x"]}, {"id": "c", "name": "C", "directories": ["~/x/"]}]}"#)
+            #"{"accounts": [{"id": "a", "name": "A", "directories": ["work", "/"]}, {"id": "b", "name": "B", "directories": ["~/x"]}, {"id": "c", "name": "C", "directories": ["~/x/"]}]}"#
+        )
         let check = try cli.run(["config", "check"])
         #expect(check.status == 2)
         #expect(check.stderr.contains("accounts[0].directories[0]: \"work\" is not an absolute path"), "\(check.stderr)")

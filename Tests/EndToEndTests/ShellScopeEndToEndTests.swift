@@ -27,29 +27,29 @@ final class ShellPane {
         switch shell {
         case "zsh":
             try """
-                setopt PROMPT_SUBST
-                PS1='[${PERCH_ACCOUNT-none}|${PERCH_SCOPE:-following}]> '
-                eval "$(perch shell-init zsh)"
+            setopt PROMPT_SUBST
+            PS1='[${PERCH_ACCOUNT-none}|${PERCH_SCOPE:-following}]> '
+            eval "$(perch shell-init zsh)"
 
-                """.write(toFile: folder + "/.zshrc", atomically: true, encoding: .utf8)
+            """.write(toFile: folder + "/.zshrc", atomically: true, encoding: .utf8)
             environment["ZDOTDIR"] = folder
             command = "zsh -i"
         case "fish":
             try """
-                set -g fish_greeting ''
-                function fish_prompt
-                    printf '[%s|%s]> ' (set -q PERCH_ACCOUNT; and echo $PERCH_ACCOUNT; or echo none) (set -q PERCH_SCOPE; and echo $PERCH_SCOPE; or echo following)
-                end
-                perch shell-init fish | source
+            set -g fish_greeting ''
+            function fish_prompt
+                printf '[%s|%s]> ' (set -q PERCH_ACCOUNT; and echo $PERCH_ACCOUNT; or echo none) (set -q PERCH_SCOPE; and echo $PERCH_SCOPE; or echo following)
+            end
+            perch shell-init fish | source
 
-                """.write(toFile: folder + "/rc.fish", atomically: true, encoding: .utf8)
+            """.write(toFile: folder + "/rc.fish", atomically: true, encoding: .utf8)
             command = "fish --no-config -i -C 'source \(folder)/rc.fish'"
         default:
             try """
-                PS1='[${PERCH_ACCOUNT-none}|${PERCH_SCOPE:-following}]> '
-                eval "$(perch shell-init bash)"
+            PS1='[${PERCH_ACCOUNT-none}|${PERCH_SCOPE:-following}]> '
+            eval "$(perch shell-init bash)"
 
-                """.write(toFile: folder + "/bashrc", atomically: true, encoding: .utf8)
+            """.write(toFile: folder + "/bashrc", atomically: true, encoding: .utf8)
             command = "bash --noprofile --rcfile \(folder)/bashrc -i"
         }
         let assignments = environment.sorted { $0.key < $1.key }.map { "\($0.key)=\(TmuxSession.quote($0.value))" }.joined(separator: " ")
@@ -67,7 +67,9 @@ final class ShellPane {
         return try Spawn.run(["tmux", "-u", "-L", socket, "-f", "/dev/null"] + arguments, environment: environment).stdout
     }
 
-    func screen() throws -> [String] { try tmux(["capture-pane", "-p"]).split(separator: "\n", omittingEmptySubsequences: false).map(String.init) }
+    func screen() throws -> [String] {
+        try tmux(["capture-pane", "-p"]).split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
+    }
 
     /// The screen as one text, for messages ("" when tmux cannot be asked).
     var text: String { ((try? screen()) ?? []).joined(separator: "\n") }
@@ -83,7 +85,9 @@ final class ShellPane {
     func waitForPrompt(_ prompt: String, timeout: Double = 10) throws -> Bool {
         // tmux leaves out a line's trailing spaces.
         let prompt = prompt.trimmingCharacters(in: .whitespaces)
-        return try waitUntil(timeout: timeout) { lines in lines.last { !$0.trimmingCharacters(in: .whitespaces).isEmpty }?.hasPrefix(prompt) == true }
+        return try waitUntil(timeout: timeout) { lines in
+            lines.last { !$0.trimmingCharacters(in: .whitespaces).isEmpty }?.hasPrefix(prompt) == true
+        }
     }
 
     /// Waits until `condition` holds for the screen, checked every 20 ms.
@@ -134,31 +138,45 @@ struct ShellScopeEndToEndTests {
         // perch use: this shell only.
         try pinned.type("perch use work")
         #expect(try pinned.waitForPrompt("[work|pinned]> "), "\(pinned.text)")
-        #expect(try pinned.answer("echo \"kube=$(kubectl config current-context) aws=$AWS_PROFILE team=$TEAM\"", marker: "kube=", prompt: "[work|pinned]")
-            == "kube=prod aws=work-admin team=core")
-        #expect(try following.answer("echo \"kube=$(kubectl config current-context) aws=$AWS_PROFILE\"", marker: "kube=", prompt: "[personal|following]")
-            == "kube=dev aws=home")
+        #expect(
+            try pinned.answer(
+                "echo \"kube=$(kubectl config current-context) aws=$AWS_PROFILE team=$TEAM\"", marker: "kube=", prompt: "[work|pinned]")
+                == "kube=prod aws=work-admin team=core")
+        #expect(
+            try following.answer(
+                "echo \"kube=$(kubectl config current-context) aws=$AWS_PROFILE\"", marker: "kube=", prompt: "[personal|following]")
+                == "kube=dev aws=home")
         // A switch made elsewhere: the following shell has it at its next prompt; the pinned one keeps its own.
         #expect(try home.cli.run(["switch", "work"]).status == 0)
         try following.type("")
         #expect(try following.waitForPrompt("[work|following]> "), "\(following.text)")
-        #expect(try following.answer("echo \"aws=$AWS_PROFILE team=$TEAM\"", marker: "aws=", prompt: "[work|following]") == "aws=work-admin team=core")
+        #expect(
+            try following.answer("echo \"aws=$AWS_PROFILE team=$TEAM\"", marker: "aws=", prompt: "[work|following]")
+                == "aws=work-admin team=core")
         #expect(try home.cli.run(["switch", "personal"]).status == 0)
         try pinned.type("")
         try following.type("")
         #expect(try following.waitForPrompt("[personal|following]> "))
         #expect(try pinned.waitForPrompt("[work|pinned]> "))
-        #expect(try following.answer("echo \"aws=$AWS_PROFILE team=$(printenv TEAM || echo unset)\"", marker: "aws=", prompt: "[personal|following]") == "aws=home team=unset")
+        #expect(
+            try following.answer(
+                "echo \"aws=$AWS_PROFILE team=$(printenv TEAM || echo unset)\"", marker: "aws=", prompt: "[personal|following]")
+                == "aws=home team=unset")
         // perch use --global: the environment from before the pin, and the global account.
         try pinned.type("perch use --global")
         #expect(try pinned.waitForPrompt("[personal|following]> "), "\(pinned.text)")
-        #expect(try pinned.answer("echo \"kc=$KUBECONFIG scope=$(printenv PERCH_SCOPE || echo none) team=$(printenv TEAM || echo unset)\"", marker: "kc=", prompt: "[personal|following]")
-            == "kc=\(home.kubeconfig) scope=none team=unset")
+        #expect(
+            try pinned.answer(
+                "echo \"kc=$KUBECONFIG scope=$(printenv PERCH_SCOPE || echo none) team=$(printenv TEAM || echo unset)\"", marker: "kc=",
+                prompt: "[personal|following]")
+                == "kc=\(home.kubeconfig) scope=none team=unset")
         // A bound folder: its account while in it, one line saying so, the global one after.
         try following.type("cd ~/proj/api")
         #expect(try following.waitForPrompt("[work|directory]> "), "\(following.text)")
         #expect(try following.screen().contains { $0.contains("~/proj: this shell is work (Work) here") })
-        #expect(try following.answer("echo \"kube=$(kubectl config current-context)\"", marker: "kube=", prompt: "[work|directory]") == "kube=prod")
+        #expect(
+            try following.answer("echo \"kube=$(kubectl config current-context)\"", marker: "kube=", prompt: "[work|directory]")
+                == "kube=prod")
         try following.type("cd ~")
         #expect(try following.waitForPrompt("[personal|following]> "), "\(following.text)")
         // A pinned shell ignores bound folders.

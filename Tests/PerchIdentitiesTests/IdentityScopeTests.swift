@@ -12,7 +12,8 @@ struct IdentityScopeTests {
     let work = Account.with(
         "work",
         ToolIdentities.make(
-            git: GitAdapter.Setting(name: "Ada Work", email: "ada@work.example"), kube: KubeAdapter.Setting(context: "prod", namespace: "api"),
+            git: GitAdapter.Setting(name: "Ada Work", email: "ada@work.example"),
+            kube: KubeAdapter.Setting(context: "prod", namespace: "api"),
             gcloud: "work", aws: "work-admin", docker: "remote", env: [EnvironmentEntry(name: "TEAM", value: "core")]))
     let personal = Account.with("personal", ToolIdentities.make(aws: "home", env: [EnvironmentEntry(name: "MOOD", value: "calm")]))
 
@@ -80,7 +81,9 @@ struct IdentityScopeTests {
         #expect(IdentityScope.unscoped(scoped.variables) == following)
     }
 
-    @Test("real git in a scope: git var GIT_AUTHOR_IDENT and git config --show-origin give the account's", .enabled(if: ScratchHome.installed("git")))
+    @Test(
+        "real git in a scope: git var GIT_AUTHOR_IDENT and git config --show-origin give the account's",
+        .enabled(if: ScratchHome.installed("git")))
     func realGit() throws {
         let scratch = try scratch()
         try scratch.write("[user]\n\tname = Own Self\n\temail = own@self.example\n", to: ".gitconfig")
@@ -92,8 +95,11 @@ struct IdentityScopeTests {
         let origin = ProgramRunner.run("git", ["config", "--show-origin", "user.email"], in: environment).output ?? ""
         #expect(origin == "command line:\tada@work.example\n", "\(origin)")
         // An account with no git identity, while Perch's file names another: the user's own.
-        try FileSystem.writeAtomically(Array("[user]\n\temail = global@account.example\n".utf8), to: IdentityFiles(scratch.environment).gitInclude)
-        try scratch.write("[user]\n\tname = Own Self\n\temail = own@self.example\n[include]\n\tpath = \(IdentityFiles(scratch.environment).gitInclude)\n", to: ".gitconfig")
+        try FileSystem.writeAtomically(
+            Array("[user]\n\temail = global@account.example\n".utf8), to: IdentityFiles(scratch.environment).gitInclude)
+        try scratch.write(
+            "[user]\n\tname = Own Self\n\temail = own@self.example\n[include]\n\tpath = \(IdentityFiles(scratch.environment).gitInclude)\n",
+            to: ".gitconfig")
         #expect(ProgramRunner.run("git", ["config", "user.email"], in: scratch.environment).output == "global@account.example\n")
         variables = IdentityScope.scoped(personal, kind: .exec, over: scratch.environment.variables, in: context).variables
         let own = ProgramRunner.run("git", ["config", "user.email"], in: IdentityEnvironment(variables: variables)).output
@@ -106,7 +112,8 @@ struct IdentityScopeTests {
     func realKubectl() throws {
         let scratch = try scratch()
         let before = try Data(contentsOf: URL(fileURLWithPath: scratch.kubeconfig))
-        let scoped = IdentityScope.scoped(work, kind: .exec, over: scratch.environment.variables, in: ToolContext(environment: scratch.environment))
+        let scoped = IdentityScope.scoped(
+            work, kind: .exec, over: scratch.environment.variables, in: ToolContext(environment: scratch.environment))
         let environment = IdentityEnvironment(variables: scoped.variables)
         #expect(ProgramRunner.run("kubectl", ["config", "current-context"], in: environment).output == "prod\n")
         let namespace = ProgramRunner.run("kubectl", ["config", "view", "--minify", "-o", "jsonpath={..namespace}"], in: environment).output
@@ -122,7 +129,8 @@ struct IdentityScopeTests {
     func failures() throws {
         let scratch = try scratch()
         let wrong = Account.with("wrong", ToolIdentities.make(kube: KubeAdapter.Setting(context: "nowhere"), gcloud: "absent"))
-        let scoped = IdentityScope.scoped(wrong, kind: .exec, over: scratch.environment.variables, in: ToolContext(environment: scratch.environment))
+        let scoped = IdentityScope.scoped(
+            wrong, kind: .exec, over: scratch.environment.variables, in: ToolContext(environment: scratch.environment))
         #expect(scoped.failures.map(\.tool) == [.kube, .gcloud])
         #expect(scoped.failures.first?.why.contains("no context \"nowhere\"") == true)
     }
@@ -132,7 +140,8 @@ struct IdentityScopeTests {
         let scratch = try ScratchHome(fakes: [])
         try scratch.install("gh", #"echo "$*" >> "$HOME/calls/gh.log"; [ "$1 $2" = "auth token" ] && echo "tok-$6""#)
         let ada = Account.with("ada", ToolIdentities.make(gh: GitHubAdapter.Setting(user: "ada")))
-        let scoped = IdentityScope.scoped(ada, kind: .pinned, over: scratch.environment.variables, in: ToolContext(environment: scratch.environment))
+        let scoped = IdentityScope.scoped(
+            ada, kind: .pinned, over: scratch.environment.variables, in: ToolContext(environment: scratch.environment))
         #expect(scratch.calls("gh") == ["auth token --hostname github.com --user ada"])
         #expect(scoped.variables["GH_TOKEN"] == nil && scoped.variablesWithSecrets["GH_TOKEN"] == "tok-ada")
         let text = IdentityScope.script(from: scratch.environment.variables, to: scoped, shell: .bash)
@@ -174,8 +183,12 @@ struct DirectoryRulesTests {
         let scratch = try ScratchHome(fakes: [])
         let files = IdentityFiles(scratch.environment)
         let accounts = [
-            Account(id: "work", name: "Work", identities: ToolIdentities([GitAdapter.setting(.init(email: "ada@work.example"))], directories: ["~/work"])),
-            Account(id: "oss", name: "OSS", identities: ToolIdentities([GitAdapter.setting(.init(email: "ada@oss.example"))], directories: ["~/work/oss"])),
+            Account(
+                id: "work", name: "Work",
+                identities: ToolIdentities([GitAdapter.setting(.init(email: "ada@work.example"))], directories: ["~/work"])),
+            Account(
+                id: "oss", name: "OSS",
+                identities: ToolIdentities([GitAdapter.setting(.init(email: "ada@oss.example"))], directories: ["~/work/oss"])),
         ]
         try GitDirectoryRules.write(accounts, files: files, home: scratch.home)
         #expect(GitDirectoryRules.isCurrent(accounts, files: files, home: scratch.home))

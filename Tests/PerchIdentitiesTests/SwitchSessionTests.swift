@@ -25,7 +25,8 @@ struct SwitchSessionTests {
         try scratch.write("[core]\naccount = ada@home\n", to: "gcloud/configurations/config_default")
         try scratch.write("[core]\naccount = ada@work\n", to: "gcloud/configurations/config_work")
         try scratch.write(
-            "[user]\n\tname = Me\n\temail = me@home.example\n[includeIf \"gitdir:~/work/\"]\n\tpath = ~/.gitconfig-work\n", to: ".gitconfig")
+            "[user]\n\tname = Me\n\temail = me@home.example\n[includeIf \"gitdir:~/work/\"]\n\tpath = ~/.gitconfig-work\n", to: ".gitconfig"
+        )
         try scratch.write("[user]\n\temail = me@work.example\n", to: ".gitconfig-work")
         try FileManager.default.createDirectory(atPath: scratch.home + "/work/api", withIntermediateDirectories: true)
         _ = ProgramRunner.run("git", ["init", "-q", scratch.home + "/work/api"], in: scratch.environment)
@@ -34,7 +35,8 @@ struct SwitchSessionTests {
     }
 
     func currentContext(_ scratch: ScratchHome) -> String? {
-        ScratchHome.installed("kubectl") ? scratch.run("kubectl", ["config", "current-context"]) : ToolReaders.kubeCurrentContext(scratch.environment)
+        ScratchHome.installed("kubectl")
+            ? scratch.run("kubectl", ["config", "current-context"]) : ToolReaders.kubeCurrentContext(scratch.environment)
     }
 
     func activeGcloud(_ scratch: ScratchHome) -> String? {
@@ -77,7 +79,9 @@ struct SwitchSessionTests {
 
     // Bug: git answering its verify with exit status 1 and an error was read as "no such key",
     // so the include looked missing and git was reported skipped, the switch kept half done.
-    @Test("git failing with exit status 1 after the change is a failure that rolls the switch back, not 'not set up'", .enabled(if: ScratchHome.installed("git")))
+    @Test(
+        "git failing with exit status 1 after the change is a failure that rolls the switch back, not 'not set up'",
+        .enabled(if: ScratchHome.installed("git")))
     func gitFailingAfterChange() throws {
         let scratch = try home()
         _ = try scratch.session().run(to: work)
@@ -254,7 +258,9 @@ struct OverrideTests {
     func awsDefaultProfile() throws {
         ToolAdapters.install()
         let account = Account.with("work", .make(aws: "work-admin"))
-        var environment = IdentityEnvironment(variables: ["HOME": "/nonexistent", "AWS_DEFAULT_PROFILE": "home", "AWS_PROFILE": "work-admin", "PERCH_ACCOUNT": "work"])
+        var environment = IdentityEnvironment(variables: [
+            "HOME": "/nonexistent", "AWS_DEFAULT_PROFILE": "home", "AWS_PROFILE": "work-admin", "PERCH_ACCOUNT": "work",
+        ])
         environment.ownFilesBesideState = true
         let check = IdentitySwitcher(environment: environment).check(.aws, of: account)
         #expect(check.matches == false)
@@ -297,7 +303,8 @@ struct OverrideTests {
         let script = ShellExports.script(for: account, shell: .fish, environment: variables)
         #expect(script.contains("set -e GH_TOKEN\n"))
         #expect(script.contains("set -e DOCKER_HOST\n"))
-        let check = IdentitySwitcher(environment: IdentityEnvironment(variables: variables, ownFilesBesideState: true)).check(.gh, of: account)
+        let check = IdentitySwitcher(environment: IdentityEnvironment(variables: variables, ownFilesBesideState: true)).check(
+            .gh, of: account)
         #expect(check.matches == false)
         #expect(check.note?.contains("GH_TOKEN") == true)
     }

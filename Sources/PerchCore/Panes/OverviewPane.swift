@@ -46,11 +46,15 @@ public struct OverviewPane: ScreenModel, Hashable, Sendable {
                 let status = context.identities
                 for result in status?.accountID == pending.accountID ? status?.report?.results ?? [] : [] {
                     let mark = result.succeeded ? "✓" : result.status == .failed ? "✗" : "…"
-                    line("\(mark) \(result.tool.rawValue)  \(result.status == .pending ? "pending" : result.status.rawValue)", .dim, indent: 7)
+                    line(
+                        "\(mark) \(result.tool.rawValue)  \(result.status == .pending ? "pending" : result.status.rawValue)", .dim,
+                        indent: 7)
                 }
             }
         }
-        if let account = context.currentAccount, !account.identities.isEmpty, context.pendingSwitch == nil || context.identities?.accountID == account.id {
+        if let account = context.currentAccount, !account.identities.isEmpty,
+            context.pendingSwitch == nil || context.identities?.accountID == account.id
+        {
             row += 1
             for (text, style, indent) in Self.toolLines(account, context.identities) { line(text, style, indent: indent) }
         }
@@ -87,7 +91,9 @@ public struct OverviewPane: ScreenModel, Hashable, Sendable {
                 text = account.identities.expected(tool) + "  per shell (perch env)"
             } else if let result {
                 mark = result.succeeded ? "✓" : result.status == .failed ? "✗" : result.status == .pending ? "…" : "–"
-                text = (result.status == .restored ? "back to your own" : result.status.rawValue) + (result.detail.isEmpty ? "" : ": \(result.detail)")
+                text =
+                    (result.status == .restored ? "back to your own" : result.status.rawValue)
+                    + (result.detail.isEmpty ? "" : ": \(result.detail)")
                 style =
                     result.succeeded
                     ? Style(foreground: .green) : result.status == .failed ? Style(foreground: .red, bold: true) : .dim

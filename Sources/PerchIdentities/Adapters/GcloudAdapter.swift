@@ -53,7 +53,8 @@ public struct GcloudAdapter: ToolAdapter {
     }
 
     public func isMet(_ wanted: ToolState, by now: ToolState) -> Bool {
-        (wanted["active_config"] ?? "") == (now["active_config"] ?? "") || (wanted["active_config"] == "default" && now["active_config"] == "")
+        (wanted["active_config"] ?? "") == (now["active_config"] ?? "")
+            || (wanted["active_config"] == "default" && now["active_config"] == "")
     }
 
     public func apply(_ state: ToolState, in context: ToolContext) -> ToolStep {

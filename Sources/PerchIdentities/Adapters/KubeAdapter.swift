@@ -143,14 +143,19 @@ public struct KubeAdapter: ToolAdapter {
         for file in files {
             guard let read = try? FileSystem.readContents(file) else { continue }
             let text = String(decoding: read.bytes, as: UTF8.self)
-            if text.split(separator: "\n").contains(where: { $0.hasPrefix("current-context:") && !ToolReaders.unquoted($0.dropFirst(16)).isEmpty }) {
+            if text.split(separator: "\n").contains(where: {
+                $0.hasPrefix("current-context:") && !ToolReaders.unquoted($0.dropFirst(16)).isEmpty
+            }) {
                 target = file
                 contents = read
                 break
             }
             if file == files[0] { contents = read }
         }
-        var lines = contents.map { String(decoding: $0.bytes, as: UTF8.self).split(separator: "\n", omittingEmptySubsequences: false).map(String.init) } ?? []
+        var lines =
+            contents.map {
+                String(decoding: $0.bytes, as: UTF8.self).split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
+            } ?? []
         let value = name.isEmpty ? "" : (name.contains(where: { ":#'\" ".contains($0) }) ? "\"\(name)\"" : name)
         if let index = lines.firstIndex(where: { $0.hasPrefix("current-context:") }) {
             if name.isEmpty { lines.remove(at: index) } else { lines[index] = "current-context: \(value)" }
@@ -183,21 +188,24 @@ public struct KubeAdapter: ToolAdapter {
         let own = ToolReaders.kubeconfigFiles(context.environment).filter { !$0.hasPrefix(context.files.scopes + "/") }
         guard let kube = setting?.value(as: Setting.self) else {
             let restored = own.joined(separator: ":")
-            return .success(ToolScope(variables: environment["KUBECONFIG"].map { $0 == restored ? [] : [ScopeVariable("KUBECONFIG", restored)] } ?? []))
+            return .success(
+                ToolScope(variables: environment["KUBECONFIG"].map { $0 == restored ? [] : [ScopeVariable("KUBECONFIG", restored)] } ?? []))
         }
         var user = context.environment
         user.variables["KUBECONFIG"] = own.joined(separator: ":")
         guard ToolReaders.kubeContexts(user).contains(kube.context) else {
             return .failure(ToolFailure("no context \"\(kube.context)\" in the kubeconfig (kubectl config get-contexts lists them)"))
         }
-        var text = "# Written by Perch for `perch exec` and `perch use` of the account \"\(account.id)\"; your kubeconfig is never written.\n"
+        var text =
+            "# Written by Perch for `perch exec` and `perch use` of the account \"\(account.id)\"; your kubeconfig is never written.\n"
         text += "apiVersion: v1\nkind: Config\ncurrent-context: \(Self.yamlQuoted(kube.context))\n"
         if let namespace = kube.namespace {
             // The context's cluster and user, from the user's files as kubectl merges them.
             var reader = context
             reader.environment = user
             let run = reader.run(
-                "kubectl", ["config", "view", "-o", #"jsonpath={range .contexts[*]}{.name}{"\t"}{.context.cluster}{"\t"}{.context.user}{"\n"}{end}"#])
+                "kubectl",
+                ["config", "view", "-o", #"jsonpath={range .contexts[*]}{.name}{"\t"}{.context.cluster}{"\t"}{.context.user}{"\n"}{end}"#])
             guard let output = run.output else { return .failure(ToolFailure("kubectl config view: \(run.failure ?? "failed")")) }
             let entry = output.split(separator: "\n").map { $0.split(separator: "\t", omittingEmptySubsequences: false) }.first {
                 $0.first.map(String.init) == kube.context
@@ -221,4 +229,3 @@ public struct KubeAdapter: ToolAdapter {
     /// `text` as a YAML double-quoted scalar: a JSON string (YAML 1.2 §7.3.1 takes JSON's escapes).
     static func yamlQuoted(_ text: String) -> String { ConfigWriter.jsonString(text) }
 }
-
