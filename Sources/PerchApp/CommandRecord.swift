@@ -178,7 +178,7 @@ extension Command {
                 details: CommandDetails.reset, options: common + [.yes, .help],
                 run: { $0.reset() }),
             .importAccounts: CommandRecord(
-                name: "import", summary: "propose accounts from kube, gcloud, AWS, gh and git as a config fragment",
+                name: "import", summary: "propose accounts from git, ssh, kube, gcloud, gh and AWS, one per person",
                 details: CommandDetails.importAccounts, options: common + [.write, .help], run: { $0.importAccounts() }),
         ]
     }()
