@@ -110,6 +110,10 @@ public enum FuzzyMatcher {
         /// Per column: the bonus of the text's byte there.
         private(set) var bonus: UnsafeMutablePointer<Int32>
         private(set) var columns = 0
+        /// ``FuzzyMatcher/score(_:_:_:_:_:)``'s two rows (the previous pattern character's and
+        /// this one's), each `rowCapacity` columns of score, run length and run bonus interleaved.
+        private(set) var rows: UnsafeMutablePointer<Int32>
+        private(set) var rowCapacity = 0
         /// Per pattern character: where it first matches.
         let first: UnsafeMutablePointer<Int>
         /// The pattern: its key bytes, whether each was typed upper case, its characters' starts.
@@ -147,6 +151,17 @@ public enum FuzzyMatcher {
             runBonus = .allocate(capacity: 1)
             fromMatch = .allocate(capacity: 1)
             bonus = .allocate(capacity: 1)
+            rows = .allocate(capacity: 6)
+            rowCapacity = 1
+        }
+
+        /// Makes room in ``rows`` for two rows of `columns` columns.
+        @inline(__always)
+        func reserveRows(_ wanted: Int) {
+            guard wanted > rowCapacity else { return }
+            rows.deallocate()
+            rowCapacity = max(wanted, rowCapacity * 2)
+            rows = .allocate(capacity: rowCapacity * 6)
         }
 
         /// Makes room for `cells` cells and `columns` columns.
@@ -169,7 +184,7 @@ public enum FuzzyMatcher {
         }
 
         deinit {
-            for buffer in [h, consecutive, runBonus, bonus] { buffer.deallocate() }
+            for buffer in [h, consecutive, runBonus, bonus, rows] { buffer.deallocate() }
             fromMatch.deallocate()
             pattern.deallocate()
             table.deallocate()
@@ -215,6 +230,115 @@ public enum FuzzyMatcher {
             i += 1
         }
         return true
+    }
+
+    /// The best score of the scratch's pattern in `bytes[start..<end]`, or nil: the same as
+    /// ``align(_:_:_:_:_:positions:)`` without positions, for searching many texts. It keeps
+    /// two rows of the alignment instead of the whole table, and works out a column's bonus only
+    /// where a pattern character matches there.
+    static func score(
+        _ bytes: UnsafeBufferPointer<UInt8>, _ classes: UnsafeBufferPointer<UInt8>, _ start: Int, _ end: Int, _ scratch: Scratch
+    ) -> Int32? {
+        let m = scratch.count
+        guard m > 1 else { return align(bytes, classes, start, end, scratch) }
+        guard end - start >= scratch.patternBytes else { return nil }
+        let p = scratch.pattern
+        let units = scratch.units
+        let first = scratch.first
+        let white = TextMatching.CharacterClass.white.rawValue
+        let upperClass = TextMatching.CharacterClass.upper.rawValue
+        let table = scratch.table
+        // Phase 1: the first place each character can match, in order, or no match.
+        var position = start
+        for i in 0..<m {
+            let a = units[i]
+            let b = units[i + 1]
+            let lead = p[a]
+            while position < end && (bytes[position] != lead || !matches(p, a, b, bytes, position, end)) { position += 1 }
+            if position == end { return nil }
+            first[i] = position
+            position += b - a
+        }
+        let lastStart = units[m - 1]
+        let lastEnd = units[m]
+        var last = end - (lastEnd - lastStart)
+        while last > first[m - 1] && !matches(p, lastStart, lastEnd, bytes, last, end) { last -= 1 }
+        let f0 = first[0]
+        let width = last - f0 + 1
+        scratch.reserveRows(width)
+        // Row r's cell c is at (r * width + c) * 3: score, run length, run bonus.
+        var previous = scratch.rows
+        var current = scratch.rows + 3 * width
+        for i in 0..<m {
+            let a = units[i]
+            let b = units[i + 1]
+            let lead = p[a]
+            let typedUpper = scratch.upper[a]
+            let from = first[i] - f0
+            var inGap = false
+            var left: Int32 = 0
+            var leftRun: Int32 = 0
+            var leftRunBonus: Int32 = 0
+            for column in from..<width {
+                let x = f0 + column
+                let byte = bytes[x]
+                let cell = current + 3 * column
+                if byte & 0xC0 == 0x80 {
+                    // Inside a character outside ASCII: carry the cell on the left.
+                    cell[0] = left
+                    cell[1] = leftRun
+                    cell[2] = leftRunBonus
+                    continue
+                }
+                let s2: Int32 = column > from ? left + (inGap ? scoreGapExtension : scoreGapStart) : Int32.min / 2
+                var s1: Int32 = Int32.min / 2
+                var run: Int32 = 0
+                var runBonus: Int32 = 0
+                if byte == lead && (b - a == 1 || matches(p, a, b, bytes, x, end)) {
+                    let own = table[Int(x == start ? white : classes[x - 1]) &* 7 &+ Int(classes[x])]
+                    var bonus = own
+                    let caseBonus = typedUpper && classes[x] == upperClass ? bonusCase : 0
+                    if i == 0 {
+                        s1 = scoreMatch + bonus * bonusFirstCharMultiplier + caseBonus
+                        run = 1
+                        runBonus = bonus
+                    } else {
+                        let diagonal = previous + 3 * (column - 1)
+                        s1 = diagonal[0] + scoreMatch + caseBonus
+                        run = diagonal[1] + 1
+                        runBonus = bonus
+                        if run > 1 {
+                            let firstBonus = diagonal[2]
+                            if bonus >= bonusBoundary && bonus > firstBonus {
+                                run = 1
+                            } else {
+                                bonus = max(bonus, max(bonusConsecutive, firstBonus))
+                                runBonus = firstBonus
+                            }
+                        }
+                        if s1 + bonus < s2 {
+                            s1 += own
+                            run = 0
+                        } else {
+                            s1 += bonus
+                        }
+                    }
+                }
+                let fromMatch = s1 >= s2 && run > 0
+                left = max(0, max(s1, s2))
+                leftRun = fromMatch ? run : 0
+                leftRunBonus = fromMatch ? runBonus : 0
+                cell[0] = left
+                cell[1] = leftRun
+                cell[2] = leftRunBonus
+                inGap = !fromMatch
+            }
+            swap(&previous, &current)
+        }
+        // The best cell of the last row (now `previous`).
+        var best: Int32 = -1
+        for column in (first[m - 1] - f0)..<width where previous[3 * column] > best { best = previous[3 * column] }
+        return best
     }
 
     /// The best score of the scratch's pattern in `bytes[start..<end]` (a text's key, `classes`
