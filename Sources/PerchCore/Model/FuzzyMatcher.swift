@@ -269,7 +269,10 @@ public enum FuzzyMatcher {
         // Row r's cell c is at (r * width + c) * 3: score, run length, run bonus.
         var previous = scratch.rows
         var current = scratch.rows + 3 * width
+        // The last row is not stored: only its best cell counts.
+        var best: Int32 = -1
         for i in 0..<m {
+            let isLast = i == m - 1
             let a = units[i]
             let b = units[i + 1]
             let lead = p[a]
@@ -285,9 +288,11 @@ public enum FuzzyMatcher {
                 let cell = current + 3 * column
                 if byte & 0xC0 == 0x80 {
                     // Inside a character outside ASCII: carry the cell on the left.
-                    cell[0] = left
-                    cell[1] = leftRun
-                    cell[2] = leftRunBonus
+                    if !isLast {
+                        cell[0] = left
+                        cell[1] = leftRun
+                        cell[2] = leftRunBonus
+                    }
                     continue
                 }
                 let s2: Int32 = column > from ? left + (inGap ? scoreGapExtension : scoreGapStart) : Int32.min / 2
@@ -328,16 +333,17 @@ public enum FuzzyMatcher {
                 left = max(0, max(s1, s2))
                 leftRun = fromMatch ? run : 0
                 leftRunBonus = fromMatch ? runBonus : 0
-                cell[0] = left
-                cell[1] = leftRun
-                cell[2] = leftRunBonus
                 inGap = !fromMatch
+                if isLast {
+                    if left > best { best = left }
+                } else {
+                    cell[0] = left
+                    cell[1] = leftRun
+                    cell[2] = leftRunBonus
+                }
             }
             swap(&previous, &current)
         }
-        // The best cell of the last row (now `previous`).
-        var best: Int32 = -1
-        for column in (first[m - 1] - f0)..<width where previous[3 * column] > best { best = previous[3 * column] }
         return best
     }
 
