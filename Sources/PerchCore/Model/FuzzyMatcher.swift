@@ -273,6 +273,8 @@ public enum FuzzyMatcher {
         var best: Int32 = -1
         for i in 0..<m {
             let isLast = i == m - 1
+            // The next row reads this one only from the column before its first match on.
+            let stored = isLast ? width : first[i + 1] - f0 - 1
             let a = units[i]
             let b = units[i + 1]
             let lead = p[a]
@@ -288,14 +290,14 @@ public enum FuzzyMatcher {
                 let cell = current + 3 * column
                 if byte & 0xC0 == 0x80 {
                     // Inside a character outside ASCII: carry the cell on the left.
-                    if !isLast {
+                    if column >= stored && !isLast {
                         cell[0] = left
                         cell[1] = leftRun
                         cell[2] = leftRunBonus
                     }
                     continue
                 }
-                let s2: Int32 = column > from ? left + (inGap ? scoreGapExtension : scoreGapStart) : Int32.min / 2
+                let s2: Int32 = column > from ? left &+ (inGap ? scoreGapExtension : scoreGapStart) : Int32.min / 2
                 var s1: Int32 = Int32.min / 2
                 var run: Int32 = 0
                 var runBonus: Int32 = 0
@@ -304,13 +306,13 @@ public enum FuzzyMatcher {
                     var bonus = own
                     let caseBonus = typedUpper && classes[x] == upperClass ? bonusCase : 0
                     if i == 0 {
-                        s1 = scoreMatch + bonus * bonusFirstCharMultiplier + caseBonus
+                        s1 = scoreMatch &+ bonus &* bonusFirstCharMultiplier &+ caseBonus
                         run = 1
                         runBonus = bonus
                     } else {
                         let diagonal = previous + 3 * (column - 1)
-                        s1 = diagonal[0] + scoreMatch + caseBonus
-                        run = diagonal[1] + 1
+                        s1 = diagonal[0] &+ scoreMatch &+ caseBonus
+                        run = diagonal[1] &+ 1
                         runBonus = bonus
                         if run > 1 {
                             let firstBonus = diagonal[2]
@@ -321,11 +323,11 @@ public enum FuzzyMatcher {
                                 runBonus = firstBonus
                             }
                         }
-                        if s1 + bonus < s2 {
-                            s1 += own
+                        if s1 &+ bonus < s2 {
+                            s1 = s1 &+ own
                             run = 0
                         } else {
-                            s1 += bonus
+                            s1 = s1 &+ bonus
                         }
                     }
                 }
@@ -336,7 +338,7 @@ public enum FuzzyMatcher {
                 inGap = !fromMatch
                 if isLast {
                     if left > best { best = left }
-                } else {
+                } else if column >= stored {
                     cell[0] = left
                     cell[1] = leftRun
                     cell[2] = leftRunBonus
