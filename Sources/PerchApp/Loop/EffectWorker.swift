@@ -123,6 +123,8 @@ public final class EffectWorker: @unchecked Sendable {
             }
         case .addAccount(let account):
             storeQueue.async { self.post(self.add(account, samples: accounts)) }
+        case .deleteFromConfig(let id, let path):
+            storeQueue.async { self.post(self.delete(path, of: id)) }
         case .loadCatalog(let id, let command):
             let account = accounts.first { $0.id == id }
             let timeout = catalogTimeout
@@ -306,6 +308,32 @@ public final class EffectWorker: @unchecked Sendable {
             return events
         } catch {
             return [.switchFailed(accountID: id, reason: error.description)]
+        }
+    }
+
+    /// The Catalog's Delete of a config row: the field at `path` of account `id` unset, or the
+    /// account removed (`path` empty), by the same writer calls as `perch unset` and `perch remove`.
+    private func delete(_ path: [String], of id: String) -> AppEvent {
+        guard let configPath else {
+            return .deletedFromConfig(accountID: id, path: path, accounts: nil, configPath: "", backupPath: nil, problem: "no config file")
+        }
+        do {
+            let outcome: ConfigWriter.Outcome
+            if path.isEmpty {
+                let removal = try ConfigWriter.removeAccount(id, from: configPath, state: store)
+                outcome = removal.outcome
+                if case .failure(let error)? = removal.forgotten {
+                    return .deletedFromConfig(
+                        accountID: id, path: path, accounts: outcome.accounts, configPath: outcome.path, backupPath: outcome.backupPath,
+                        problem: "the state still names it: \(error)")
+                }
+            } else {
+                outcome = try ConfigWriter.apply(.unset(id: id, path: path), to: configPath, samples: [])
+            }
+            return .deletedFromConfig(
+                accountID: id, path: path, accounts: outcome.accounts, configPath: outcome.path, backupPath: outcome.backupPath, problem: nil)
+        } catch {
+            return .deletedFromConfig(accountID: id, path: path, accounts: nil, configPath: configPath, backupPath: nil, problem: error.description)
         }
     }
 

@@ -262,7 +262,7 @@ public final class EventLoop {
     /// Carries out one effect: the terminal's own here, everything slow on the worker.
     private func perform(_ effect: Effect) {
         switch effect {
-        case .recordSwitch, .runHook, .addAccount, .loadCatalog, .previewCatalogItem, .savePanes, .saveSettings, .applyIdentities,
+        case .recordSwitch, .runHook, .addAccount, .deleteFromConfig, .loadCatalog, .previewCatalogItem, .savePanes, .saveSettings, .applyIdentities,
             .checkIdentities:
             worker.perform(effect, accounts: state.accounts)
         case .openCatalogItem(let id, let command, let item):
