@@ -211,11 +211,8 @@ struct SheetFilterHighlightTests {
 
     @Test("the search's two-row score equals the full alignment's on 20,000 random texts and patterns, ASCII and not")
     func fastScoreAgrees() {
-        var seed: UInt64 = 0x5EED_F11E
-        func next(_ bound: Int) -> Int {
-            seed = seed &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
-            return Int((seed >> 33) % UInt64(bound))
-        }
+        var random = SeededRandom(0x5EED_F11E)
+        func next(_ bound: Int) -> Int { random.next(bound) }
         let alphabet: [Character] = Array("aAbBcwWkK01 -_/.@:éÉßΩ日x") + ["e\u{301}", "👍🏽"]
         var compared = 0
         for _ in 0..<20_000 {
@@ -240,11 +237,8 @@ struct SheetFilterHighlightTests {
 
     @Test("the search index ranks 300 random accounts as scoring each name and handle alone does, for 300 patterns")
     func indexAgreesWithReference() {
-        var seed: UInt64 = 0xACC0_0475
-        func next(_ bound: Int) -> Int {
-            seed = seed &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
-            return Int((seed >> 33) % UInt64(bound))
-        }
+        var random = SeededRandom(0xACC0_0475)
+        func next(_ bound: Int) -> Int { random.next(bound) }
         let alphabet: [Character] = Array("aAbBwWkK017 -@.éßΩ")
         func text() -> String { String((0..<(1 + next(14))).map { _ in alphabet[next(alphabet.count)] }) }
         let accounts = (0..<300).map { Account(id: "a\($0)", name: text(), handle: next(3) == 0 ? nil : text()) }
@@ -271,5 +265,17 @@ struct SheetFilterHighlightTests {
             #expect(index.matches(pattern, among: accounts.indices) == reference.map { .account($0.index) }, "\(filter)")
         }
         #expect(matched > 3_000, "the patterns match enough accounts to rank")
+    }
+}
+
+/// A seeded linear congruential generator, so random cases are the same on every run.
+struct SeededRandom {
+    var seed: UInt64
+    init(_ seed: UInt64) { self.seed = seed }
+
+    /// A number in `0..<bound`.
+    mutating func next(_ bound: Int) -> Int {
+        seed = seed &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
+        return Int((seed >> 33) % UInt64(bound))
     }
 }

@@ -232,6 +232,33 @@ public enum FuzzyMatcher {
         return true
     }
 
+    /// Phase 1 of the alignment (fzf's F): the first place each of the scratch's pattern
+    /// characters matches in `bytes[start..<end]`, in order, written to `scratch.first`; returns
+    /// the last place the last character matches, which bounds the alignment on the right, or
+    /// nil when the characters do not all occur in order.
+    @inline(__always)
+    private static func phaseOne(_ bytes: UnsafeBufferPointer<UInt8>, _ start: Int, _ end: Int, _ scratch: Scratch) -> Int? {
+        let m = scratch.count
+        let p = scratch.pattern
+        let units = scratch.units
+        let first = scratch.first
+        var position = start
+        for i in 0..<m {
+            let a = units[i]
+            let b = units[i + 1]
+            let lead = p[a]
+            while position < end && (bytes[position] != lead || !matches(p, a, b, bytes, position, end)) { position += 1 }
+            if position == end { return nil }
+            first[i] = position
+            position += b - a
+        }
+        let lastStart = units[m - 1]
+        let lastEnd = units[m]
+        var last = end - (lastEnd - lastStart)
+        while last > first[m - 1] && !matches(p, lastStart, lastEnd, bytes, last, end) { last -= 1 }
+        return last
+    }
+
     /// The best score of the scratch's pattern in `bytes[start..<end]`, or nil: the same as
     /// ``align(_:_:_:_:_:positions:)`` without positions, for searching many texts. It keeps
     /// two rows of the alignment instead of the whole table, and works out a column's bonus only
@@ -248,25 +275,11 @@ public enum FuzzyMatcher {
         let white = TextMatching.CharacterClass.white.rawValue
         let upperClass = TextMatching.CharacterClass.upper.rawValue
         let table = scratch.table
-        // Phase 1: the first place each character can match, in order, or no match.
-        var position = start
-        for i in 0..<m {
-            let a = units[i]
-            let b = units[i + 1]
-            let lead = p[a]
-            while position < end && (bytes[position] != lead || !matches(p, a, b, bytes, position, end)) { position += 1 }
-            if position == end { return nil }
-            first[i] = position
-            position += b - a
-        }
-        let lastStart = units[m - 1]
-        let lastEnd = units[m]
-        var last = end - (lastEnd - lastStart)
-        while last > first[m - 1] && !matches(p, lastStart, lastEnd, bytes, last, end) { last -= 1 }
+        guard let last = phaseOne(bytes, start, end, scratch) else { return nil }
         let f0 = first[0]
         let width = last - f0 + 1
         scratch.reserveRows(width)
-        // Row r's cell c is at (r * width + c) * 3: score, run length, run bonus.
+        // Cell c of a row is at c * 3: score, run length, run bonus.
         var previous = scratch.rows
         var current = scratch.rows + 3 * width
         // The last row is not stored: only its best cell counts.
@@ -393,22 +406,7 @@ public enum FuzzyMatcher {
                 positions?.pointee = [bestPosition - start]
                 return best
             }
-            // Phase 1: the first place each character can match, in order (fzf's F), or no match.
-            var position = start
-            for i in 0..<m {
-                let a = units[i]
-                let b = units[i + 1]
-                let lead = p[a]
-                while position < end && (bytes[position] != lead || !matches(p, a, b, bytes, position, end)) { position += 1 }
-                if position == end { return nil }
-                first[i] = position
-                position += b - a
-            }
-            // The last place the last character matches bounds the alignment on the right.
-            let lastStart = units[m - 1]
-            let lastEnd = units[m]
-            var last = end - (lastEnd - lastStart)
-            while last > first[m - 1] && !matches(p, lastStart, lastEnd, bytes, last, end) { last -= 1 }
+            guard let last = phaseOne(bytes, start, end, scratch) else { return nil }
             let f0 = first[0]
             let width = last - f0 + 1
             scratch.reserve(cells: m * width, columns: width)
