@@ -108,9 +108,12 @@ extension CommandLineTool {
             for result in last.report.results { console.print("  " + shown(result.summary)) }
         }
         if failedWhenApplied {
-            console.error("a tool failed when the switch was applied (kept with --keep-going); fix what its error says, then `perch switch \(account.id)`")
+            console.error(
+                "a tool failed when the switch was applied (kept with --keep-going); fix what its error says, then `perch switch \(account.id)`"
+            )
         } else if drift {
-            console.error("drift: a tool no longer uses the account's identity; `perch switch \(account.id)` puts right what changed (see each note)")
+            console.error(
+                "drift: a tool no longer uses the account's identity; `perch switch \(account.id)` puts right what changed (see each note)")
         }
         return drift ? ExitStatus.unmet : ExitStatus.ok
     }
@@ -234,12 +237,15 @@ extension CommandLineTool {
     func reviewImport(_ proposals: [Account], taken: Set<String>) -> [Account] {
         var taken = taken
         var accepted: [Account] = []
-        console.print("Perch found \(proposals.count) account\(proposals.count == 1 ? "" : "s") to propose. For each: y adds it, i and n edit its id or name, s skips it, q stops.")
+        console.print(
+            "Perch found \(proposals.count) account\(proposals.count == 1 ? "" : "s") to propose. For each: y adds it, i and n edit its id or name, s skips it, q stops."
+        )
         review: for (index, proposal) in proposals.enumerated() {
             var account = proposal
             while true {
                 console.print("")
-                console.print(shown("\(index + 1) of \(proposals.count): \(account.id)  \(account.name)" + (account.handle.map { "  \($0)" } ?? "")))
+                console.print(
+                    shown("\(index + 1) of \(proposals.count): \(account.id)  \(account.name)" + (account.handle.map { "  \($0)" } ?? "")))
                 let width = account.identities.tools.map(\.rawValue.count).max() ?? 0
                 for setting in account.identities.settings {
                     let tool = setting.tool.rawValue

@@ -201,9 +201,11 @@ enum IdentityEnvironmentCheck {
     static func check(_ adapter: some ToolAdapter, _ setting: ToolSetting, in context: ToolContext) -> IdentityCheck {
         let expected = setting.exports
         let shown = expected.map { "\($0.name)=\($0.value)" }.joined(separator: " ")
-        guard context.environment["PERCH_ACCOUNT"] != nil || adapter.overrides.contains(where: { context.environment[$0.name] != nil }) else {
+        guard context.environment["PERCH_ACCOUNT"] != nil || adapter.overrides.contains(where: { context.environment[$0.name] != nil })
+        else {
             return IdentityCheck(
-                tool: adapter.tool, expected: shown, actual: nil, matches: nil, note: "per shell: eval \"$(perch env)\" or perch shell-init")
+                tool: adapter.tool, expected: shown, actual: nil, matches: nil, note: "per shell: eval \"$(perch env)\" or perch shell-init"
+            )
         }
         let actual = expected.map { "\($0.name)=\(context.environment.variables[$0.name] ?? "(unset)")" }.joined(separator: " ")
         return adapter.overridden(IdentityCheck(tool: adapter.tool, expected: shown, actual: actual, matches: actual == shown), in: context)

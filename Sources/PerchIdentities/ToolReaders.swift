@@ -196,7 +196,8 @@ public enum ToolReaders {
         return FileList.names(in: folder).filter { $0.hasSuffix(".pub") }.sorted().compactMap { name in
             let key = folder + "/" + name.dropLast(4)
             guard access(key, F_OK) == 0 else { return nil }
-            let fields = (read(folder + "/" + name) ?? "").split(whereSeparator: \.isNewline).first?
+            let fields =
+                (read(folder + "/" + name) ?? "").split(whereSeparator: \.isNewline).first?
                 .split(separator: " ", maxSplits: 2, omittingEmptySubsequences: true) ?? []
             return (key, fields.count == 3 ? fields[2].trimmingWhitespace : "")
         }

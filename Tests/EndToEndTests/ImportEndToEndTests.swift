@@ -22,16 +22,21 @@ private struct ImportHome {
         writeExecutable(
             "#!/bin/sh\n[ \"$1 $2\" = \"auth switch\" ] && printf '%s:\\n    users:\\n        ada:\\n        ada-work:\\n    user: %s\\n' \"$4\" \"$6\" > \"$GH_CONFIG_DIR/hosts.yml\"\nexit 0\n",
             to: bin + "/gh")
-        try write("[user]\n\tname = Ada Lovelace\n\temail = ada@home.example\n[includeIf \"gitdir:~/work/\"]\n\tpath = ~/.gitconfig-work\n", ".gitconfig")
+        try write(
+            "[user]\n\tname = Ada Lovelace\n\temail = ada@home.example\n[includeIf \"gitdir:~/work/\"]\n\tpath = ~/.gitconfig-work\n",
+            ".gitconfig")
         try write("[user]\n\temail = ada@work.example\n", ".gitconfig-work")
-        let contexts = ["work-prod", "work-staging", "minikube"].map { "- context:\n    cluster: local\n    user: ada\n  name: \($0)\n" }.joined()
+        let contexts = ["work-prod", "work-staging", "minikube"].map { "- context:\n    cluster: local\n    user: ada\n  name: \($0)\n" }
+            .joined()
         try write(
             "apiVersion: v1\nkind: Config\nclusters:\n- cluster:\n    server: https://127.0.0.1:1\n  name: local\ncontexts:\n\(contexts)"
                 + "current-context: minikube\nusers:\n- name: ada\n  user: {}\n", ".kube/config")
         try write("[core]\naccount = ada@home.example\n", "gcloud/configurations/config_default")
         try write("[core]\naccount = ada@work.example\nproject = work-project\n", "gcloud/configurations/config_work")
         try write("default", "gcloud/active_config")
-        try write("[default]\nregion = eu-west-1\n\n[profile work-admin]\nregion = eu-west-1\n\n[profile home]\nregion = us-east-1\n", ".aws/config")
+        try write(
+            "[default]\nregion = eu-west-1\n\n[profile work-admin]\nregion = eu-west-1\n\n[profile home]\nregion = us-east-1\n",
+            ".aws/config")
         try write("ssh-ed25519 AAAAC3NzaC1lZDI1NTE5AAAAIWork ada@work.example\n", ".ssh/id_ed25519_work.pub")
         try write("-----BEGIN OPENSSH PRIVATE KEY-----\nwork\n", ".ssh/id_ed25519_work")
         try write("ssh-ed25519 AAAAC3NzaC1lZDI1NTE5AAAAIHome ada@home.example\n", ".ssh/id_ed25519.pub")
@@ -102,7 +107,9 @@ struct ImportEndToEndTests {
         #expect(!FileManager.default.fileExists(atPath: scratch.cli.configPath))
     }
 
-    @Test("--write with no config of one's own writes only the imported accounts, never the samples; a switch then reaches git, kube, gcloud, gh, ssh and aws")
+    @Test(
+        "--write with no config of one's own writes only the imported accounts, never the samples; a switch then reaches git, kube, gcloud, gh, ssh and aws"
+    )
     func writeThenSwitch() throws {
         let scratch = try ImportHome()
         defer { scratch.cli.remove() }

@@ -378,7 +378,8 @@ struct ContextMenuConfigDeleteTests {
         #expect(!state.catalogItems.contains { $0.title == "handle" })
         #expect(state.banner == "Removed handle of Work from /c/accounts.json (previous file kept as /c/accounts.json.bak).")
         _ = state.update(
-            .deletedFromConfig(accountID: "work", path: [], accounts: nil, configPath: "/c/accounts.json", backupPath: nil, problem: "disk full"))
+            .deletedFromConfig(
+                accountID: "work", path: [], accounts: nil, configPath: "/c/accounts.json", backupPath: nil, problem: "disk full"))
         #expect(state.banner == "Could not remove Work from the config: disk full")
         #expect(state.accounts == written, "a failed write changes nothing in memory")
     }

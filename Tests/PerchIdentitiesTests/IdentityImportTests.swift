@@ -184,7 +184,8 @@ struct IdentityImportMergeTests {
     func oneAccount() {
         let proposals = IdentityImport.merge(
             [
-                Self.git("ada@work.example"), Self.git("ada@home.example", name: "Ada Lovelace"), Self.ssh("id_work", comment: "ada@work.example"),
+                Self.git("ada@work.example"), Self.git("ada@home.example", name: "Ada Lovelace"),
+                Self.ssh("id_work", comment: "ada@work.example"),
                 Self.kube("work-prod"), Self.kube("minikube"), Self.gcloud("work"), Self.gh("ada-work"), Self.aws("work-admin"),
             ], existing: [])
         #expect(proposals.count == 3)
@@ -202,7 +203,8 @@ struct IdentityImportMergeTests {
 
     @Test("words that name no one (default, dev, prod, admin) link nothing")
     func genericWords() {
-        let proposals = IdentityImport.merge([Self.kube("dev"), Self.gcloud("default"), Self.aws("default"), Self.aws("dev")], existing: [])
+        let proposals = IdentityImport.merge(
+            [Self.kube("dev"), Self.gcloud("default"), Self.aws("default"), Self.aws("dev")], existing: [])
         #expect(proposals.map(\.id) == ["kube-dev", "gcloud-default", "aws-default", "aws-dev"])
     }
 
@@ -227,7 +229,8 @@ struct IdentityImportMergeTests {
 
     @Test("an email links git and an ssh key's comment; the account is named after its domain, never the address")
     func emailLinks() {
-        let proposals = IdentityImport.merge([Self.git("b.c@mail.corp.example"), Self.ssh("key7", comment: "b.c@mail.corp.example")], existing: [])
+        let proposals = IdentityImport.merge(
+            [Self.git("b.c@mail.corp.example"), Self.ssh("key7", comment: "b.c@mail.corp.example")], existing: [])
         #expect(proposals.count == 1)
         #expect(proposals[0].id == "corp")
         #expect(!proposals[0].name.contains("@"))

@@ -172,7 +172,8 @@ public final class EffectWorker: @unchecked Sendable {
                 // `r`: the same switch session as a pick, to the current account, every tool again.
                 let skipped = account.identities.tools.map { IdentityResult(tool: $0, status: .skipped, detail: "no identity environment") }
                 guard let identities = self.identities, let store = self.store else {
-                    self.post(.identitiesApplied(IdentityReport(accountID: id, results: skipped), previous: previous, afterSwitch: afterSwitch))
+                    self.post(
+                        .identitiesApplied(IdentityReport(accountID: id, results: skipped), previous: previous, afterSwitch: afterSwitch))
                     return
                 }
                 let session = identities.session(store: store, source: .tui, lockTimeout: self.lockTimeout, force: true)
@@ -181,7 +182,8 @@ public final class EffectWorker: @unchecked Sendable {
                     report = try session.run(to: account).report
                 } catch {
                     report = IdentityReport(
-                        accountID: id, results: account.identities.tools.map { IdentityResult(tool: $0, status: .failed, detail: "\(error)") })
+                        accountID: id,
+                        results: account.identities.tools.map { IdentityResult(tool: $0, status: .failed, detail: "\(error)") })
                 }
                 if let state = FileSystem.identity(of: store.path) { self.ownWrite = state }
                 self.post(.identitiesApplied(report, previous: previous, afterSwitch: afterSwitch))
@@ -265,7 +267,8 @@ public final class EffectWorker: @unchecked Sendable {
             let skipped = (account?.identities.tools ?? []).map { IdentityResult(tool: $0, status: .skipped, detail: "no state file") }
             return [
                 .switchSaved(outcome),
-                .identitiesApplied(IdentityReport(accountID: id, results: skipped), previous: outcome.previous, afterSwitch: outcome.changed),
+                .identitiesApplied(
+                    IdentityReport(accountID: id, results: skipped), previous: outcome.previous, afterSwitch: outcome.changed),
             ]
         }
         let account = account ?? Account(id: id, name: id)
@@ -298,7 +301,8 @@ public final class EffectWorker: @unchecked Sendable {
                 return [
                     .switchFailed(
                         accountID: id,
-                        reason: failed.joined(separator: "; ") + (rolledBack.isEmpty ? "" : "; put back: " + rolledBack.joined(separator: ", ")))
+                        reason: failed.joined(separator: "; ")
+                            + (rolledBack.isEmpty ? "" : "; put back: " + rolledBack.joined(separator: ", ")))
                 ]
             }
             var events: [AppEvent] = [.switchSaved(outcome)]
@@ -331,9 +335,11 @@ public final class EffectWorker: @unchecked Sendable {
                 outcome = try ConfigWriter.apply(.unset(id: id, path: path), to: configPath, samples: [])
             }
             return .deletedFromConfig(
-                accountID: id, path: path, accounts: outcome.accounts, configPath: outcome.path, backupPath: outcome.backupPath, problem: nil)
+                accountID: id, path: path, accounts: outcome.accounts, configPath: outcome.path, backupPath: outcome.backupPath,
+                problem: nil)
         } catch {
-            return .deletedFromConfig(accountID: id, path: path, accounts: nil, configPath: configPath, backupPath: nil, problem: error.description)
+            return .deletedFromConfig(
+                accountID: id, path: path, accounts: nil, configPath: configPath, backupPath: nil, problem: error.description)
         }
     }
 

@@ -54,7 +54,8 @@ public enum AppEvent: Hashable, Sendable {
     /// ``Effect/deleteFromConfig(accountID:path:)`` wrote the config: `accounts` are the file's
     /// accounts now, `backupPath` the previous file; or it did not, and `accounts` is nil with the
     /// whole reason in `problem`.
-    case deletedFromConfig(accountID: String, path: [String], accounts: [Account]?, configPath: String, backupPath: String?, problem: String?)
+    case deletedFromConfig(
+        accountID: String, path: [String], accounts: [Account]?, configPath: String, backupPath: String?, problem: String?)
     case accountAdded(Account, accounts: [Account], configPath: String, backupPath: String?)
     /// ``Effect/addAccount(_:)`` failed, with the whole reason.
     case accountNotAdded(String)

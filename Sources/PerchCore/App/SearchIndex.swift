@@ -4,16 +4,18 @@
 /// 100,000 accounts scans bytes instead of 200,000 strings. Built when a sheet's filter opens;
 /// derived from the accounts, so it takes no part in equality.
 public struct SearchIndex: Hashable, Sendable {
-    private final class Storage: Sendable {
+    /// The index's buffers, in memory it owns (allocated once, when the filter opens), so that
+    /// a search reads them with no closure per buffer and no bounds or uniqueness checks.
+    private final class Storage: @unchecked Sendable {
         /// Every account's name then handle, as match keys.
-        let bytes: [UInt8]
+        let bytes: UnsafeBufferPointer<UInt8>
         /// The ``TextMatching/CharacterClass`` of the character each byte of ``bytes`` came from.
-        let classes: [UInt8]
+        let classes: UnsafeBufferPointer<UInt8>
         /// Where account `i`'s name starts (`starts[2i]`) and its handle starts (`starts[2i+1]`);
         /// the last element is the end of the buffer.
-        let starts: [Int]
+        let starts: UnsafeBufferPointer<Int>
         /// Per text (`2i` name, `2i+1` handle): ``SearchIndex/mask(_:)`` of its key bytes.
-        let masks: [UInt64]
+        let masks: UnsafeBufferPointer<UInt64>
 
         init(_ accounts: [Account]) {
             var bytes: [UInt8] = []
@@ -27,12 +29,25 @@ public struct SearchIndex: Hashable, Sendable {
                 if let handle = account.handle { TextMatching.appendKey(of: handle, to: &bytes, classes: &classes) }
             }
             starts.append(bytes.count)
-            var masks = [UInt64](repeating: 0, count: accounts.count * 2)
-            for text in masks.indices { masks[text] = SearchIndex.mask(bytes[starts[text]..<starts[text + 1]]) }
-            self.bytes = bytes
-            self.classes = classes
-            self.starts = starts
-            self.masks = masks
+            let masks = (0..<accounts.count * 2).map { SearchIndex.mask(bytes[starts[$0]..<starts[$0 + 1]]) }
+            self.bytes = Self.owned(bytes)
+            self.classes = Self.owned(classes)
+            self.starts = Self.owned(starts)
+            self.masks = Self.owned(masks)
+        }
+
+        /// A copy of `array` in memory this storage frees.
+        private static func owned<T>(_ array: [T]) -> UnsafeBufferPointer<T> {
+            let buffer = UnsafeMutableBufferPointer<T>.allocate(capacity: max(1, array.count))
+            _ = buffer.initialize(from: array)
+            return UnsafeBufferPointer(rebasing: buffer[..<array.count])
+        }
+
+        deinit {
+            bytes.deallocate()
+            classes.deallocate()
+            starts.deallocate()
+            masks.deallocate()
         }
     }
 
@@ -57,49 +72,37 @@ public struct SearchIndex: Hashable, Sendable {
     /// the name on a tie); equal scores put the shorter text first, then keep config order, as
     /// fzf's default `--tiebreak=length`. Same rows as ``AccountsIndex/matches(of:in:)``.
     func matches(_ pattern: FuzzyPattern, among candidates: some Collection<Int>) -> [SheetRow] {
-        let capacity = candidates.count
-        var found = 0
         let scratch = FuzzyMatcher.Scratch(pattern)
         let wanted = Self.mask(pattern.bytes)
+        let (bytes, classes, starts, masks) = (storage.bytes, storage.classes, storage.starts, storage.masks)
         // Written through raw buffers: appending 100,000 times checks uniqueness 300,000 times.
-        var lengths: [UInt8] = []
-        var indices: [Int32] = []
-        let scores = [Int32](unsafeUninitializedCapacity: capacity) { scores, scoresCount in
-            lengths = [UInt8](unsafeUninitializedCapacity: capacity) { lengths, lengthsCount in
-                indices = [Int32](unsafeUninitializedCapacity: capacity) { indices, indicesCount in
-                    storage.bytes.withUnsafeBufferPointer { bytes in
-                        storage.classes.withUnsafeBufferPointer { classes in
-                            storage.starts.withUnsafeBufferPointer { starts in
-                                storage.masks.withUnsafeBufferPointer { masks in
-                                for index in candidates {
-                                    let nameStart = starts[2 * index]
-                                    let handleStart = starts[2 * index + 1]
-                                    let handleEnd = starts[2 * index + 2]
-                                    let name =
-                                        masks[2 * index] & wanted == wanted
-                                        ? FuzzyMatcher.score(bytes, classes, nameStart, handleStart, scratch) : nil
-                                    // A handle can only tie a name that scored the most possible, and the name wins ties.
-                                    let handle =
-                                        name == scratch.bestPossible || masks[2 * index + 1] & wanted != wanted
-                                        ? nil : FuzzyMatcher.score(bytes, classes, handleStart, handleEnd, scratch)
-                                    if name == nil && handle == nil { continue }
-                                    let byHandle = (handle ?? -1) > (name ?? -1)
-                                    scores[found] = byHandle ? handle! : name!
-                                    lengths[found] = UInt8(min(255, byHandle ? handleEnd - handleStart : handleStart - nameStart))
-                                    indices[found] = Int32(index)
-                                    found += 1
-                                }
-                                }
-                            }
-                        }
-                    }
-                    indicesCount = found
-                }
-                lengthsCount = found
-            }
-            scoresCount = found
+        let capacity = max(1, candidates.count)
+        let scores = UnsafeMutableBufferPointer<Int32>.allocate(capacity: capacity)
+        let lengths = UnsafeMutableBufferPointer<UInt8>.allocate(capacity: capacity)
+        let indices = UnsafeMutableBufferPointer<Int32>.allocate(capacity: capacity)
+        defer {
+            scores.deallocate()
+            lengths.deallocate()
+            indices.deallocate()
         }
-        return Self.rankedRows(scores: scores, lengths: lengths, indices: indices)
+        var found = 0
+        for index in candidates {
+            let nameStart = starts[2 * index]
+            let handleStart = starts[2 * index + 1]
+            let handleEnd = starts[2 * index + 2]
+            let name = masks[2 * index] & wanted == wanted ? FuzzyMatcher.score(bytes, classes, nameStart, handleStart, scratch) : nil
+            // A handle can only tie a name that scored the most possible, and the name wins ties.
+            let handle =
+                name == scratch.bestPossible || masks[2 * index + 1] & wanted != wanted
+                ? nil : FuzzyMatcher.score(bytes, classes, handleStart, handleEnd, scratch)
+            if name == nil && handle == nil { continue }
+            let byHandle = (handle ?? -1) > (name ?? -1)
+            scores[found] = byHandle ? handle! : name!
+            lengths[found] = UInt8(min(255, byHandle ? handleEnd - handleStart : handleStart - nameStart))
+            indices[found] = Int32(index)
+            found += 1
+        }
+        return Self.rankedRows(scores: Array(scores[..<found]), lengths: Array(lengths[..<found]), indices: Array(indices[..<found]))
     }
 
     /// `indices` as rows by descending score, then ascending length (key bytes, at most 255),

@@ -48,7 +48,8 @@ extension Alert: ScreenModel {
         guard button == 1 else { return [.dismiss] }
         switch action {
         case .deleteItem(let id): return [.dismiss, .dismissContextMenus, .editCatalog(.delete(id: id))]
-        case .deleteFromConfig(let id, let path): return [.dismiss, .dismissContextMenus, .effect(.deleteFromConfig(accountID: id, path: path))]
+        case .deleteFromConfig(let id, let path):
+            return [.dismiss, .dismissContextMenus, .effect(.deleteFromConfig(accountID: id, path: path))]
         }
     }
 

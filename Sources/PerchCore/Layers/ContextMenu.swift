@@ -89,7 +89,8 @@ extension ContextMenu: ScreenModel {
                     path.isEmpty
                     ? Alert(
                         title: "Remove the account “\(account.name)”?",
-                        message: "It leaves the config file, as `perch remove \(account.id)` does; its history stays.", confirmTitle: "Remove",
+                        message: "It leaves the config file, as `perch remove \(account.id)` does; its history stays.",
+                        confirmTitle: "Remove",
                         action: .deleteFromConfig(accountID: account.id, path: []))
                     : Alert(
                         title: "Remove \(shown) from “\(account.name)”?",

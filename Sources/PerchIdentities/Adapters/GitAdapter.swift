@@ -159,7 +159,8 @@ public struct GitAdapter: ToolAdapter {
         guard context.environment.which("git") != nil else {
             return IdentityCheck(tool: .git, expected: expected, actual: nil, matches: nil, note: "git not found")
         }
-        let wantedValues = [("user.name", git.name), ("user.email", git.email), ("user.signingkey", git.signingKey)].compactMap { key, value in
+        let wantedValues = [("user.name", git.name), ("user.email", git.email), ("user.signingkey", git.signingKey)].compactMap {
+            key, value in
             value.map { (key, $0) }
         }
         func described(_ values: [String: String]) -> String {
@@ -173,7 +174,8 @@ public struct GitAdapter: ToolAdapter {
             var check = IdentityCheck(tool: .git, expected: expected, actual: described(everywhere), matches: false)
             if GitConfigFile.includeState(context) == .notIncluded {
                 check.note = "run `perch setup git`"
-            } else if let key = wantedValues.first(where: { everywhere[$0.0] != $0.1 })?.0, let origin = Self.origin(of: key, in: "/", context),
+            } else if let key = wantedValues.first(where: { everywhere[$0.0] != $0.1 })?.0,
+                let origin = Self.origin(of: key, in: "/", context),
                 !origin.hasPrefix(context.files.gitInclude)
             {
                 check.note = "\(key) from \(origin) beats the account; run `perch setup git` (it puts Perch's include after it)"
@@ -185,7 +187,8 @@ public struct GitAdapter: ToolAdapter {
             let origin = Self.origin(of: key, in: nil, context) ?? "a file of yours"
             return IdentityCheck(
                 tool: .git, expected: expected, actual: described(here), matches: nil,
-                note: "in this folder \(key) comes from \(origin) (your includeIf or the repository's config), which beats the account here; elsewhere git uses the account's"
+                note:
+                    "in this folder \(key) comes from \(origin) (your includeIf or the repository's config), which beats the account here; elsewhere git uses the account's"
             )
         }
         let origin = Self.origin(of: wantedValues.first?.0 ?? "user.email", in: nil, context)

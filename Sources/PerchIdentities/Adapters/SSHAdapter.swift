@@ -60,7 +60,8 @@ public struct SSHAdapter: ToolAdapter {
         case let other?: reader.problems.append("\(place).host: expected a string or a list of strings, found \(other.kind)")
         }
         for (index, host) in hosts.enumerated() where host.isEmpty || host.contains(where: { $0 == " " || $0 == "\t" || $0.isNewline }) {
-            reader.problems.append("\(place).host\(hosts.count > 1 ? "[\(index)]" : ""): \"\(host)\" must be one host pattern, without spaces")
+            reader.problems.append(
+                "\(place).host\(hosts.count > 1 ? "[\(index)]" : ""): \"\(host)\" must be one host pattern, without spaces")
         }
         let file = reader.string("identityFile", required: true)
         if let file, file.contains(where: \.isNewline) { reader.problems.append("\(place).identityFile: must be one line") }
@@ -71,7 +72,8 @@ public struct SSHAdapter: ToolAdapter {
 
     public func json(_ setting: ToolSetting) -> String {
         guard let ssh = setting.value(as: Setting.self) else { return "{}" }
-        let hosts = ssh.hosts.count == 1 ? ConfigWriter.json(ssh.hosts[0]) : "[" + ssh.hosts.map(ConfigWriter.json).joined(separator: ", ") + "]"
+        let hosts =
+            ssh.hosts.count == 1 ? ConfigWriter.json(ssh.hosts[0]) : "[" + ssh.hosts.map(ConfigWriter.json).joined(separator: ", ") + "]"
         return "{\"host\": \(hosts), \"identityFile\": \(ConfigWriter.json(ssh.identityFile))}"
     }
 
@@ -135,8 +137,12 @@ public struct SSHAdapter: ToolAdapter {
             var arguments = ["-G", host]
             if access(context.files.userSSHConfig, F_OK) == 0 { arguments = ["-F", context.files.userSSHConfig] + arguments }
             let run = context.run("ssh", arguments)
-            if case .notFound = run { return IdentityCheck(tool: .ssh, expected: ssh.identityFile, actual: nil, matches: nil, note: "ssh not found") }
-            guard let output = run.output else { return IdentityCheck(tool: .ssh, expected: ssh.identityFile, actual: nil, matches: nil, note: run.failure) }
+            if case .notFound = run {
+                return IdentityCheck(tool: .ssh, expected: ssh.identityFile, actual: nil, matches: nil, note: "ssh not found")
+            }
+            guard let output = run.output else {
+                return IdentityCheck(tool: .ssh, expected: ssh.identityFile, actual: nil, matches: nil, note: run.failure)
+            }
             actuals.append(ToolReaders.sshIdentityFiles(fromSSHG: output).first.map(environment.expandingTilde) ?? "(none)")
         }
         let matches = actuals.allSatisfy { $0 == expected }
