@@ -310,38 +310,50 @@ public enum FuzzyMatcher {
                     }
                     continue
                 }
+                guard byte == lead && (b - a == 1 || matches(p, a, b, bytes, x, end)) else {
+                    // No match here (never at `from`, where phase one found one): the gap goes on,
+                    // and the score only falls, so the last row's best cannot be here.
+                    left = max(0, left &+ (inGap ? scoreGapExtension : scoreGapStart))
+                    leftRun = 0
+                    leftRunBonus = 0
+                    inGap = true
+                    if column >= stored && !isLast {
+                        cell[0] = left
+                        cell[1] = 0
+                        cell[2] = 0
+                    }
+                    continue
+                }
                 let s2: Int32 = column > from ? left &+ (inGap ? scoreGapExtension : scoreGapStart) : Int32.min / 2
-                var s1: Int32 = Int32.min / 2
-                var run: Int32 = 0
-                var runBonus: Int32 = 0
-                if byte == lead && (b - a == 1 || matches(p, a, b, bytes, x, end)) {
-                    let own = table[Int(x == start ? white : classes[x - 1]) &* 7 &+ Int(classes[x])]
-                    var bonus = own
-                    let caseBonus = typedUpper && classes[x] == upperClass ? bonusCase : 0
-                    if i == 0 {
-                        s1 = scoreMatch &+ bonus &* bonusFirstCharMultiplier &+ caseBonus
-                        run = 1
-                        runBonus = bonus
-                    } else {
-                        let diagonal = previous + 3 * (column - 1)
-                        s1 = diagonal[0] &+ scoreMatch &+ caseBonus
-                        run = diagonal[1] &+ 1
-                        runBonus = bonus
-                        if run > 1 {
-                            let firstBonus = diagonal[2]
-                            if bonus >= bonusBoundary && bonus > firstBonus {
-                                run = 1
-                            } else {
-                                bonus = max(bonus, max(bonusConsecutive, firstBonus))
-                                runBonus = firstBonus
-                            }
-                        }
-                        if s1 &+ bonus < s2 {
-                            s1 = s1 &+ own
-                            run = 0
+                let own = table[Int(x == start ? white : classes[x - 1]) &* 7 &+ Int(classes[x])]
+                var bonus = own
+                let caseBonus = typedUpper && classes[x] == upperClass ? bonusCase : 0
+                var s1: Int32
+                var run: Int32
+                var runBonus: Int32
+                if i == 0 {
+                    s1 = scoreMatch &+ bonus &* bonusFirstCharMultiplier &+ caseBonus
+                    run = 1
+                    runBonus = bonus
+                } else {
+                    let diagonal = previous + 3 * (column - 1)
+                    s1 = diagonal[0] &+ scoreMatch &+ caseBonus
+                    run = diagonal[1] &+ 1
+                    runBonus = bonus
+                    if run > 1 {
+                        let firstBonus = diagonal[2]
+                        if bonus >= bonusBoundary && bonus > firstBonus {
+                            run = 1
                         } else {
-                            s1 = s1 &+ bonus
+                            bonus = max(bonus, max(bonusConsecutive, firstBonus))
+                            runBonus = firstBonus
                         }
+                    }
+                    if s1 &+ bonus < s2 {
+                        s1 = s1 &+ own
+                        run = 0
+                    } else {
+                        s1 = s1 &+ bonus
                     }
                 }
                 let fromMatch = s1 >= s2 && run > 0
