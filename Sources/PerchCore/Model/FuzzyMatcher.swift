@@ -272,8 +272,6 @@ public enum FuzzyMatcher {
         let p = scratch.pattern
         let units = scratch.units
         let first = scratch.first
-        let white = TextMatching.CharacterClass.white.rawValue
-        let upperClass = TextMatching.CharacterClass.upper.rawValue
         let table = scratch.table
         guard let last = phaseOne(bytes, start, end, scratch) else { return nil }
         let f0 = first[0]
@@ -325,9 +323,9 @@ public enum FuzzyMatcher {
                     continue
                 }
                 let s2: Int32 = column > from ? left &+ (inGap ? scoreGapExtension : scoreGapStart) : Int32.min / 2
-                let own = table[Int(x == start ? white : classes[x - 1]) &* 7 &+ Int(classes[x])]
+                let own = table[Int(x == start ? TextMatching.CharacterClass.white.rawValue : classes[x - 1]) &* 7 &+ Int(classes[x])]
                 var bonus = own
-                let caseBonus = typedUpper && classes[x] == upperClass ? bonusCase : 0
+                let caseBonus = typedUpper && classes[x] == TextMatching.CharacterClass.upper.rawValue ? bonusCase : 0
                 var s1: Int32
                 var run: Int32
                 var runBonus: Int32
