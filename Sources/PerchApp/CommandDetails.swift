@@ -139,10 +139,16 @@ enum CommandDetails {
         + "config is changed."
 
     static let importAccounts =
-        "Looks at kube contexts, gcloud configurations, AWS profiles, gh hosts and users,\n"
-        + "and git identities (the global config and its includeIf files), and prints the\n"
-        + "accounts it proposes as a config fragment. --write adds those not in the config\n"
-        + "(keeping the previous file as .bak); without it, nothing changes."
+        "Looks at git identities (the global config and its includeIf files), ssh keys\n"
+        + "(~/.ssh/*.pub and the Host blocks of ~/.ssh/config), kube contexts, gcloud\n"
+        + "configurations, gh hosts and users, and AWS profiles. What belongs to one person\n"
+        + "becomes one account: the same email, or a word shared across tools (kube work-prod,\n"
+        + "gcloud work, aws work-admin and git ada@work.example make an account work).\n"
+        + "On a terminal it shows each proposal and asks: y adds it, i and n edit its id or\n"
+        + "name, s skips it, q stops. --write adds them all without asking; elsewhere it\n"
+        + "prints them as a config fragment and changes nothing. Accounts are added through\n"
+        + "the config writer (the previous file kept as .bak); with no config of your own, the\n"
+        + "new file holds only the imported accounts."
 
     static let undo =
         "Switches back to the account before the last switch and gives each tool the state\n"

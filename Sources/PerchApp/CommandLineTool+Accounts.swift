@@ -175,19 +175,20 @@ extension CommandLineTool {
                 return ExitStatus.unmet
             }
         }
-        let outcome: ConfigWriter.Outcome
+        let removal: ConfigWriter.Removal
         do {
-            outcome = try ConfigWriter.apply(.remove(id: id), to: paths.config)
+            removal = try ConfigWriter.removeAccount(id, from: paths.config, state: store)
         } catch {
             return report(error)
         }
-        console.print("Removed \(describe(account)) from \(outcome.path)" + backupNote(outcome) + ".")
-        do {
-            let change = try store.forgetAccount(id)
+        console.print("Removed \(describe(account)) from \(removal.outcome.path)" + backupNote(removal.outcome) + ".")
+        switch removal.forgotten {
+        case .success(let change)?:
             console.print(historyText + (change.wasCurrent ? " It was the current account: no account is current now." : ""))
-        } catch {
+        case .failure(let error)?:
             console.error("the account is removed from the config, but the state still names it: \(error)")
             return ExitStatus.unmet
+        case nil: break
         }
         return ExitStatus.ok
     }

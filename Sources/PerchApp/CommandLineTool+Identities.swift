@@ -239,30 +239,105 @@ extension CommandLineTool {
 
     // MARK: perch import
 
+    /// `perch import`: on a terminal (standard input and output) the proposals are reviewed one
+    /// by one (``reviewImport(_:taken:)``) and those accepted are added; with `--write` all are
+    /// added without asking; otherwise the fragment is printed and nothing changes. Adding goes
+    /// through ``ConfigWriter`` (comments kept, a `.bak` left); with no config of the user's own,
+    /// the new file holds only the imported accounts, never the samples.
     func importAccounts() -> Int32 {
         guard let config = loadConfig() else { return ExitStatus.usage }
         let environment = IdentityEnvironment.current(statePath: paths.state)
-        let proposals = IdentityImport.propose(environment, existing: config.path == nil ? [] : config.accounts)
+        let existing = config.path == nil ? [] : config.accounts
+        let proposals = IdentityImport.propose(environment, existing: existing)
         if proposals.isEmpty {
-            console.print("Found no identities to import (kube, gcloud, AWS, gh, git).")
+            console.print("Found no identities to import (git, ssh, kube, gcloud, gh, AWS).")
             return ExitStatus.ok
         }
-        console.write(IdentityImport.fragment(proposals))
-        guard options.identity.write else {
-            console.note("Nothing changed; `perch import --write` adds these \(proposals.count) accounts to \(paths.config).")
-            return ExitStatus.ok
+        let accepted: [Account]
+        if !options.identity.write, isatty(STDIN_FILENO) == 1, isatty(STDOUT_FILENO) == 1 {
+            accepted = reviewImport(proposals, taken: Set(existing.map(\.id)))
+            guard !accepted.isEmpty else {
+                console.print("Nothing changed.")
+                return ExitStatus.ok
+            }
+        } else {
+            console.write(IdentityImport.fragment(proposals))
+            guard options.identity.write else {
+                console.note("Nothing changed; `perch import --write` adds these \(proposals.count) accounts to \(paths.config).")
+                return ExitStatus.ok
+            }
+            accepted = proposals
         }
         do {
-            let outcome = try ConfigWriter.append(
-                contentsOf: proposals, to: paths.config, samples: config.path == nil ? Account.samples : [])
+            let outcome = try ConfigWriter.append(contentsOf: accepted, to: paths.config, samples: [])
             console.note(
-                "Added \(proposals.count) accounts to \(outcome.path)"
+                "Added \(accepted.count) account\(accepted.count == 1 ? "" : "s") to \(outcome.path)"
                     + (outcome.backupPath.map { " (previous file kept as \($0))." } ?? "."))
         } catch {
             console.error("cannot add the accounts to the config: \(error)")
             return ExitStatus.unmet
         }
         return ExitStatus.ok
+    }
+
+    /// Shows each proposal with its tool identities and asks: `y` or Enter accepts it, `i` and
+    /// `n` edit its id or name (checked as the config checks them; an id must not be one of
+    /// `taken` or of those accepted), `s` skips it, `q` or end of input stops the review.
+    /// Returns the accepted accounts, edited, in order.
+    func reviewImport(_ proposals: [Account], taken: Set<String>) -> [Account] {
+        var taken = taken
+        var accepted: [Account] = []
+        console.print(
+            "Perch found \(proposals.count) account\(proposals.count == 1 ? "" : "s") to propose. For each: y adds it, i and n edit its id or name, s skips it, q stops."
+        )
+        review: for (index, proposal) in proposals.enumerated() {
+            var account = proposal
+            while true {
+                console.print("")
+                console.print(
+                    shown("\(index + 1) of \(proposals.count): \(account.id)  \(account.name)" + (account.handle.map { "  \($0)" } ?? "")))
+                let width = account.identities.tools.map(\.rawValue.count).max() ?? 0
+                for setting in account.identities.settings {
+                    let tool = setting.tool.rawValue
+                    console.print(shown("  \(tool)" + String(repeating: " ", count: width - tool.count) + "  \(setting.summary)"))
+                }
+                console.write("Add it? [Y/i/n/s/q] ")
+                guard let answer = readLine()?.trimmingSpaces.lowercased() else { break review }
+                switch answer {
+                case "", "y", "yes":
+                    if taken.contains(account.id) {
+                        console.print("The id \(account.id) is already taken; edit it (i) or skip (s).")
+                        continue
+                    }
+                    taken.insert(account.id)
+                    accepted.append(account)
+                    continue review
+                case "i":
+                    console.write("Id [\(account.id)]: ")
+                    guard let id = readLine()?.trimmingSpaces else { break review }
+                    if id.isEmpty { continue }
+                    if let problem = AccountValidation.idProblem(id) ?? (taken.contains(id) ? .duplicateID(id) : nil) {
+                        console.print(shown("id: \(problem.message)"))
+                    } else {
+                        account.id = id
+                    }
+                case "n":
+                    console.write("Name [\(account.name)]: ")
+                    guard let name = readLine()?.trimmingSpaces else { break review }
+                    if name.isEmpty { continue }
+                    if let problem = AccountValidation.nameProblem(name) {
+                        console.print("name: \(problem.message)")
+                    } else {
+                        account.name = name
+                    }
+                case "s", "skip": continue review
+                case "q", "quit": break review
+                default: console.print("Answer y, i, n, s or q.")
+                }
+            }
+        }
+        console.print("")
+        return accepted
     }
 }
 

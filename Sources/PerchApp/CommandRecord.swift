@@ -190,7 +190,7 @@ extension Command {
                 details: CommandDetails.shellHook, options: common + [.help],
                 operands: [shellOperand, Operand(name: "PID", optional: true)], run: { $0.shellHook() }),
             .importAccounts: CommandRecord(
-                name: "import", summary: "propose accounts from kube, gcloud, AWS, gh and git as a config fragment",
+                name: "import", summary: "propose accounts from git, ssh, kube, gcloud, gh and AWS, one per person",
                 details: CommandDetails.importAccounts, options: common + [.write, .help], run: { $0.importAccounts() }),
         ]
     }()

@@ -66,20 +66,27 @@ public struct ToolContext: Sendable {
     }
 }
 
-/// One account proposed by `perch import` from one tool: a base for its id, a name, a group and
-/// the setting.
+/// One identity a tool holds, as `perch import` finds it: a base for its id and a name (used when
+/// it stays an account of its own), a group, a handle, the setting, and the texts it is known by
+/// (``keys``), from which ``IdentityImport/merge(_:existing:)`` finds what belongs to one person.
 public struct ImportCandidate: Sendable {
     public var idBase: String
     public var name: String
     public var group: String
     public var handle: String?
     public var setting: ToolSetting
-    public init(idBase: String, name: String, group: String, handle: String? = nil, setting: ToolSetting) {
+    /// The texts this identity is known by, most telling first: a kube context, gcloud
+    /// configuration or AWS profile name, a gh user, a git email and user.name, an ssh key's file
+    /// name, comment and hosts. Emails link by the whole address and by their words.
+    public var keys: [String]
+    /// - Parameter keys: nil means `[name]`.
+    public init(idBase: String, name: String, group: String, handle: String? = nil, setting: ToolSetting, keys: [String]? = nil) {
         self.idBase = idBase
         self.name = name
         self.group = group
         self.handle = handle
         self.setting = setting
+        self.keys = keys ?? [name]
     }
 }
 

@@ -1,3 +1,4 @@
+import Glibc
 import PerchStore
 
 /// Reading what each tool reports now, from its own files where their format is documented (a
@@ -157,6 +158,48 @@ public enum ToolReaders {
     public static func sshIdentityFiles(fromSSHG output: String) -> [String] {
         output.split(whereSeparator: \.isNewline).compactMap { line in
             line.hasPrefix("identityfile ") ? String(line.dropFirst("identityfile ".count)) : nil
+        }
+    }
+
+    // MARK: ssh
+
+    /// The `Host` blocks of an ssh_config text (ssh_config(5)): each block's patterns and the
+    /// `IdentityFile` values in it, in order. Keywords are case-insensitive and take `=` or
+    /// white space; a `Match` block ends a `Host` block and is skipped; `Include` is not followed.
+    public static func sshHostBlocks(_ text: String) -> [(patterns: [String], identityFiles: [String])] {
+        var blocks: [(patterns: [String], identityFiles: [String])] = []
+        var inHost = false
+        for rawLine in text.split(whereSeparator: \.isNewline) {
+            let line = rawLine.trimmingWhitespace
+            guard !line.isEmpty, !line.hasPrefix("#") else { continue }
+            let keyword = String(line.prefix { $0 != " " && $0 != "\t" && $0 != "=" }).lowercased()
+            var rest = line.dropFirst(keyword.count).trimmingWhitespace
+            if rest.hasPrefix("=") { rest = String(rest.dropFirst()).trimmingWhitespace }
+            let words = rest.split(whereSeparator: { $0 == " " || $0 == "\t" }).map { unquoted($0) }
+            switch keyword {
+            case "host":
+                blocks.append((words, []))
+                inHost = true
+            case "match": inHost = false
+            case "identityfile" where inHost && !words.isEmpty:
+                blocks[blocks.count - 1].identityFiles.append(unquoted(Substring(rest)))
+            default: break
+            }
+        }
+        return blocks
+    }
+
+    /// The ssh keys of `~/.ssh`: each `NAME.pub` with its private key `NAME` beside it, sorted
+    /// by name, with the public key's comment (its third field: often an email), or "".
+    public static func sshKeys(_ environment: IdentityEnvironment) -> [(path: String, comment: String)] {
+        let folder = environment.home + "/.ssh"
+        return FileList.names(in: folder).filter { $0.hasSuffix(".pub") }.sorted().compactMap { name in
+            let key = folder + "/" + name.dropLast(4)
+            guard access(key, F_OK) == 0 else { return nil }
+            let fields =
+                (read(folder + "/" + name) ?? "").split(whereSeparator: \.isNewline).first?
+                .split(separator: " ", maxSplits: 2, omittingEmptySubsequences: true) ?? []
+            return (key, fields.count == 3 ? fields[2].trimmingWhitespace : "")
         }
     }
 

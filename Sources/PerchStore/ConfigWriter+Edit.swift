@@ -233,3 +233,24 @@ struct TextEdit {
         }
     }
 }
+
+extension ConfigWriter {
+    /// What removing an account did: the config as written, and what the state forgot (nil
+    /// without a state store), or why it could not.
+    public struct Removal: Sendable {
+        public var outcome: Outcome
+        public var forgotten: Result<StateStore.AccountChange, StateError>?
+    }
+
+    /// Removes the account `id` from the config at `path` (``apply(_:to:samples:)`` with
+    /// ``ConfigEdit/remove(id:)``), then makes `state` forget it (``StateStore/forgetAccount(_:)``:
+    /// it stops being current, its count and pane state go, its history stays). `perch remove`
+    /// and the Catalog's Delete both call this.
+    /// - Throws: ``ConfigWriteError`` when the config is not changed; a state that cannot be
+    ///   changed after the config was is in ``Removal/forgotten``.
+    public static func removeAccount(_ id: String, from path: String, state: StateStore?) throws(ConfigWriteError) -> Removal {
+        let outcome = try apply(.remove(id: id), to: path, samples: [])
+        let forgotten = state.map { store in Result { () throws(StateError) in try store.forgetAccount(id) } }
+        return Removal(outcome: outcome, forgotten: forgotten)
+    }
+}

@@ -315,3 +315,82 @@ struct CatalogOpenTests {
         #expect(state.catalog == before, "\(state.catalog) vs \(before)")
     }
 }
+
+/// Delete on the Catalog of an account from the user's own config: the rows are the config's
+/// fields, so Delete removes them from the file, through the same writer as `perch unset` and
+/// `perch remove`, instead of hiding them for the session.
+@Suite("Context menu Delete of a config row")
+struct ContextMenuConfigDeleteTests {
+    private static let accounts = [
+        Account(id: "work", name: "Work", handle: "@ada-work", group: "Jobs"), Account(id: "home", name: "Home"),
+    ]
+
+    private func configCatalog() -> AppState {
+        var state = AppState(accounts: Self.accounts, saved: SavedState(currentAccount: "work"), size: Size(width: 80, height: 24))
+        state.info.usesSampleAccounts = false
+        _ = state.update(.key(.char("2")))
+        return state
+    }
+
+    /// Moves the cursor to the row titled `title`, opens its menu, picks Delete… and confirms.
+    private func deleteRow(_ title: String, in state: inout AppState) -> (alert: Alert?, effects: [Effect]) {
+        guard let index = state.catalogItems.firstIndex(where: { $0.title == title }) else {
+            Issue.record("no row \(title)")
+            return (nil, [])
+        }
+        for _ in 0..<index { _ = state.update(.key(.char("j"))) }
+        guard let alert = openDeleteAlert(&state) else { return (nil, []) }
+        let effects = press(&state, KeyEvent(.right), enter)
+        return (alert, effects)
+    }
+
+    @Test("Delete on a field's row asks, then removes the field from the config file (perch unset's edit)")
+    func field() {
+        var state = configCatalog()
+        let (alert, effects) = deleteRow("handle", in: &state)
+        #expect(alert?.title == "Remove handle from “Work”?")
+        #expect(alert?.message.contains("perch unset work handle") == true)
+        #expect(effects == [.deleteFromConfig(accountID: "work", path: ["handle"])])
+        #expect(state.presented.isEmpty, "the alert and the menu are gone")
+        #expect(state.catalogItems.contains { $0.title == "handle" }, "nothing changes before the file is written")
+    }
+
+    @Test("Delete on the id or name row removes the account (perch remove's edit); Cancel, focused first, removes nothing")
+    func account() {
+        var state = configCatalog()
+        let (alert, effects) = deleteRow("id", in: &state)
+        #expect(alert?.title == "Remove the account “Work”?")
+        #expect(effects == [.deleteFromConfig(accountID: "work", path: [])])
+        var again = configCatalog()
+        _ = again.update(.key(.char("j")))
+        guard openDeleteAlert(&again) != nil else { return }
+        #expect(press(&again, enter).isEmpty, "Enter on the focused Cancel writes nothing")
+    }
+
+    @Test("the written config comes back into the interface: the row is gone and the banner names the file and its .bak")
+    func outcome() {
+        var state = configCatalog()
+        let written = [Account(id: "work", name: "Work", group: "Jobs"), Account(id: "home", name: "Home")]
+        _ = state.update(
+            .deletedFromConfig(
+                accountID: "work", path: ["handle"], accounts: written, configPath: "/c/accounts.json", backupPath: "/c/accounts.json.bak",
+                problem: nil))
+        #expect(!state.catalogItems.contains { $0.title == "handle" })
+        #expect(state.banner == "Removed handle of Work from /c/accounts.json (previous file kept as /c/accounts.json.bak).")
+        _ = state.update(
+            .deletedFromConfig(
+                accountID: "work", path: [], accounts: nil, configPath: "/c/accounts.json", backupPath: nil, problem: "disk full"))
+        #expect(state.banner == "Could not remove Work from the config: disk full")
+        #expect(state.accounts == written, "a failed write changes nothing in memory")
+    }
+
+    @Test("the sample accounts' rows are still hidden for the session only, never written")
+    func samplesStayInMemory() {
+        var state = catalogState()
+        guard let alert = openDeleteAlert(&state) else { return }
+        guard case .deleteItem = alert.action else {
+            Issue.record("a sample row would be written: \(alert.action)")
+            return
+        }
+    }
+}

@@ -121,6 +121,10 @@ struct FuzzyMatcherTests {
         #expect(
             SearchIndex.rankedRows(scores: wide, lengths: lengths, indices: indices) == [5, 1, 4, 2, 0, 6, 3].map { .account($0) },
             "the sorted path agrees")
+        let middle: [Int32] = [5, 9, 5, 1, 9, 3_000, 5]
+        #expect(
+            SearchIndex.rankedRows(scores: middle, lengths: lengths, indices: indices) == [5, 1, 4, 2, 0, 6, 3].map { .account($0) },
+            "the two counting sorts agree (a range too wide for one)")
     }
 
     @Test("equal scores put the shorter text first, as fzf's --tiebreak=length: /WOR lists Work before Mixed Work")
@@ -203,5 +207,75 @@ struct SheetFilterHighlightTests {
         let ellipsis = try #require(line.firstIndex(of: "…"))
         let at = line.distance(from: line.startIndex, to: ellipsis)
         #expect(screen[at, row].style == .plain, "the … stands for the hidden z, unmarked")
+    }
+
+    @Test("the search's two-row score equals the full alignment's on 20,000 random texts and patterns, ASCII and not")
+    func fastScoreAgrees() {
+        var random = SeededRandom(0x5EED_F11E)
+        func next(_ bound: Int) -> Int { random.next(bound) }
+        let alphabet: [Character] = Array("aAbBcwWkK01 -_/.@:éÉßΩ日x") + ["e\u{301}", "👍🏽"]
+        var compared = 0
+        for _ in 0..<20_000 {
+            let text = String((0..<next(24)).map { _ in alphabet[next(alphabet.count)] })
+            // Half the patterns are picked from the text (they match), half at random.
+            let source = next(2) == 0 && !text.isEmpty ? Array(text) : alphabet
+            let filter = String((0..<(1 + next(4))).map { _ in source[next(source.count)] })
+            let pattern = FuzzyPattern(filter)
+            var bytes: [UInt8] = []
+            var classes: [UInt8] = []
+            TextMatching.appendKey(of: text, to: &bytes, classes: &classes)
+            let scratch = FuzzyMatcher.Scratch(pattern)
+            let fast = bytes.withUnsafeBufferPointer { b in
+                classes.withUnsafeBufferPointer { c in FuzzyMatcher.score(b, c, 0, b.count, scratch) }
+            }
+            let full = FuzzyMatcher.score(pattern, in: text)
+            #expect(fast.map(Int.init) == full, "\(filter) in \(text)")
+            if full != nil { compared += 1 }
+        }
+        #expect(compared > 5_000, "enough of them match to compare scores")
+    }
+
+    @Test("the search index ranks 300 random accounts as scoring each name and handle alone does, for 300 patterns")
+    func indexAgreesWithReference() {
+        var random = SeededRandom(0xACC0_0475)
+        func next(_ bound: Int) -> Int { random.next(bound) }
+        let alphabet: [Character] = Array("aAbBwWkK017 -@.éßΩ")
+        func text() -> String { String((0..<(1 + next(14))).map { _ in alphabet[next(alphabet.count)] }) }
+        let accounts = (0..<300).map { Account(id: "a\($0)", name: text(), handle: next(3) == 0 ? nil : text()) }
+        let index = SearchIndex(accounts)
+        func keyLength(_ text: String) -> Int {
+            var bytes: [UInt8] = []
+            TextMatching.appendKey(of: text, to: &bytes)
+            return min(255, bytes.count)
+        }
+        var matched = 0
+        for _ in 0..<300 {
+            let filter = String((0..<(1 + next(3))).map { _ in alphabet[next(alphabet.count)] })
+            let pattern = FuzzyPattern(filter)
+            var reference: [(score: Int, length: Int, index: Int)] = []
+            for (i, account) in accounts.enumerated() {
+                let name = FuzzyMatcher.score(pattern, in: account.name)
+                let handle = account.handle.flatMap { FuzzyMatcher.score(pattern, in: $0) }
+                guard name != nil || handle != nil else { continue }
+                let byHandle = (handle ?? -1) > (name ?? -1)
+                reference.append((byHandle ? handle! : name!, keyLength(byHandle ? account.handle! : account.name), i))
+            }
+            reference.sort { ($0.score, -$0.length, -$0.index) > ($1.score, -$1.length, -$1.index) }
+            matched += reference.count
+            #expect(index.matches(pattern, among: accounts.indices) == reference.map { .account($0.index) }, "\(filter)")
+        }
+        #expect(matched > 3_000, "the patterns match enough accounts to rank")
+    }
+}
+
+/// A seeded linear congruential generator, so random cases are the same on every run.
+struct SeededRandom {
+    var seed: UInt64
+    init(_ seed: UInt64) { self.seed = seed }
+
+    /// A number in `0..<bound`.
+    mutating func next(_ bound: Int) -> Int {
+        seed = seed &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
+        return Int((seed >> 33) % UInt64(bound))
     }
 }

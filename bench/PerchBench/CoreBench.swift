@@ -6,13 +6,18 @@ import PerchStore
 struct CoreBench {
     var smoke: Bool
     var scratch: String
+    /// Only the sheet filter figures (`--only filter`, for profiling).
+    var onlyFilter = false
 
     func run() -> [Figure] {
         var figures: [Figure] = []
-        for count in [4, 1_000, 100_000] { figures.append(sheetOpen(accounts: count)) }
+        if !onlyFilter {
+            for count in [4, 1_000, 100_000] { figures.append(sheetOpen(accounts: count)) }
+        }
         for count in [1_000, 100_000] { figures.append(filterKeystroke(accounts: count)) }
         figures.append(filterKeystroke(typed: "", then: "a", id: "sheet_filter_all_100000"))
         figures.append(filterKeystroke(typed: "a", then: "1", id: "sheet_filter_next_100000"))
+        if onlyFilter { return figures }
         figures.append(configLoad(accounts: smoke ? 1_000 : 100_000))
         figures.append(stateSave(history: 0))
         figures.append(stateSave(history: 10_000))

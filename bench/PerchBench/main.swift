@@ -1,6 +1,6 @@
 // perch-bench: the in-process figures of `make bench`, written as JSON for bench/bench.py.
 //
-//   perch-bench core   --out PATH --scratch DIR [--smoke]   no terminal needed
+//   perch-bench core   --out PATH --scratch DIR [--smoke] [--only filter]   no terminal needed
 //   perch-bench frames --out PATH [--smoke] [--runs N] [--only SCREEN]   on a terminal (bench.py gives it a pty)
 //
 // Times are in milliseconds from CLOCK_MONOTONIC; --smoke makes one quick run of each figure.
@@ -57,7 +57,7 @@ func printError(_ message: String) {
 let arguments = Arguments(Array(CommandLine.arguments.dropFirst()))
 let figures: [Figure]
 switch arguments.mode {
-case "core": figures = CoreBench(smoke: arguments.smoke, scratch: arguments.scratch).run()
+case "core": figures = CoreBench(smoke: arguments.smoke, scratch: arguments.scratch, onlyFilter: arguments.only == "filter").run()
 case "frames": figures = FrameBench(smoke: arguments.smoke, runs: arguments.runs, only: arguments.only).run()
 default:
     printError("usage: perch-bench core|frames --out PATH [--scratch DIR] [--smoke]")

@@ -123,6 +123,8 @@ public final class EffectWorker: @unchecked Sendable {
             }
         case .addAccount(let account):
             storeQueue.async { self.post(self.add(account, samples: accounts)) }
+        case .deleteFromConfig(let id, let path):
+            storeQueue.async { self.post(self.delete(path, of: id)) }
         case .loadCatalog(let id, let command):
             let account = accounts.first { $0.id == id }
             let timeout = catalogTimeout
@@ -170,7 +172,8 @@ public final class EffectWorker: @unchecked Sendable {
                 // `r`: the same switch session as a pick, to the current account, every tool again.
                 let skipped = account.identities.tools.map { IdentityResult(tool: $0, status: .skipped, detail: "no identity environment") }
                 guard let identities = self.identities, let store = self.store else {
-                    self.post(.identitiesApplied(IdentityReport(accountID: id, results: skipped), previous: previous, afterSwitch: afterSwitch))
+                    self.post(
+                        .identitiesApplied(IdentityReport(accountID: id, results: skipped), previous: previous, afterSwitch: afterSwitch))
                     return
                 }
                 let session = identities.session(store: store, source: .tui, lockTimeout: self.lockTimeout, force: true)
@@ -179,7 +182,8 @@ public final class EffectWorker: @unchecked Sendable {
                     report = try session.run(to: account).report
                 } catch {
                     report = IdentityReport(
-                        accountID: id, results: account.identities.tools.map { IdentityResult(tool: $0, status: .failed, detail: "\(error)") })
+                        accountID: id,
+                        results: account.identities.tools.map { IdentityResult(tool: $0, status: .failed, detail: "\(error)") })
                 }
                 if let state = FileSystem.identity(of: store.path) { self.ownWrite = state }
                 self.post(.identitiesApplied(report, previous: previous, afterSwitch: afterSwitch))
@@ -263,7 +267,8 @@ public final class EffectWorker: @unchecked Sendable {
             let skipped = (account?.identities.tools ?? []).map { IdentityResult(tool: $0, status: .skipped, detail: "no state file") }
             return [
                 .switchSaved(outcome),
-                .identitiesApplied(IdentityReport(accountID: id, results: skipped), previous: outcome.previous, afterSwitch: outcome.changed),
+                .identitiesApplied(
+                    IdentityReport(accountID: id, results: skipped), previous: outcome.previous, afterSwitch: outcome.changed),
             ]
         }
         let account = account ?? Account(id: id, name: id)
@@ -296,7 +301,8 @@ public final class EffectWorker: @unchecked Sendable {
                 return [
                     .switchFailed(
                         accountID: id,
-                        reason: failed.joined(separator: "; ") + (rolledBack.isEmpty ? "" : "; put back: " + rolledBack.joined(separator: ", ")))
+                        reason: failed.joined(separator: "; ")
+                            + (rolledBack.isEmpty ? "" : "; put back: " + rolledBack.joined(separator: ", ")))
                 ]
             }
             var events: [AppEvent] = [.switchSaved(outcome)]
@@ -306,6 +312,34 @@ public final class EffectWorker: @unchecked Sendable {
             return events
         } catch {
             return [.switchFailed(accountID: id, reason: error.description)]
+        }
+    }
+
+    /// The Catalog's Delete of a config row: the field at `path` of account `id` unset, or the
+    /// account removed (`path` empty), by the same writer calls as `perch unset` and `perch remove`.
+    private func delete(_ path: [String], of id: String) -> AppEvent {
+        guard let configPath else {
+            return .deletedFromConfig(accountID: id, path: path, accounts: nil, configPath: "", backupPath: nil, problem: "no config file")
+        }
+        do {
+            let outcome: ConfigWriter.Outcome
+            if path.isEmpty {
+                let removal = try ConfigWriter.removeAccount(id, from: configPath, state: store)
+                outcome = removal.outcome
+                if case .failure(let error)? = removal.forgotten {
+                    return .deletedFromConfig(
+                        accountID: id, path: path, accounts: outcome.accounts, configPath: outcome.path, backupPath: outcome.backupPath,
+                        problem: "the state still names it: \(error)")
+                }
+            } else {
+                outcome = try ConfigWriter.apply(.unset(id: id, path: path), to: configPath, samples: [])
+            }
+            return .deletedFromConfig(
+                accountID: id, path: path, accounts: outcome.accounts, configPath: outcome.path, backupPath: outcome.backupPath,
+                problem: nil)
+        } catch {
+            return .deletedFromConfig(
+                accountID: id, path: path, accounts: nil, configPath: configPath, backupPath: nil, problem: error.description)
         }
     }
 

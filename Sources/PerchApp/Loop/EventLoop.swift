@@ -65,7 +65,8 @@ public final class EventLoop {
         self.poller = poller
         self.worker = EffectWorker(
             store: store, saved: state.saved, configPath: configPath, hookTimeoutMilliseconds: hookTimeoutMilliseconds,
-            lockTimeoutMilliseconds: lockTimeoutMilliseconds, identities: identities, catalogTimeoutMilliseconds: catalogTimeoutMilliseconds,
+            lockTimeoutMilliseconds: lockTimeoutMilliseconds, identities: identities,
+            catalogTimeoutMilliseconds: catalogTimeoutMilliseconds,
             settingsPath: settingsPath)
         recognizer.configuration = state.gestureConfiguration(gestures)
         self.wallClock = wallClock
@@ -262,7 +263,8 @@ public final class EventLoop {
     /// Carries out one effect: the terminal's own here, everything slow on the worker.
     private func perform(_ effect: Effect) {
         switch effect {
-        case .recordSwitch, .runHook, .addAccount, .loadCatalog, .previewCatalogItem, .savePanes, .saveSettings, .applyIdentities,
+        case .recordSwitch, .runHook, .addAccount, .deleteFromConfig, .loadCatalog, .previewCatalogItem, .savePanes, .saveSettings,
+            .applyIdentities,
             .checkIdentities:
             worker.perform(effect, accounts: state.accounts)
         case .openCatalogItem(let id, let command, let item):

@@ -79,10 +79,21 @@ public struct AccountsIndex: Hashable, Sendable {
         if let previous, !previous.isEmpty, filter.hasPrefix(previous), let previousRows {
             // The previous rows are in score order; the search goes in config order.
             var candidate = [Bool](repeating: false, count: accounts.count)
+            var count = 0
             for row in previousRows {
-                if case .account(let index) = row, index < candidate.count { candidate[index] = true }
+                if case .account(let index) = row, index < candidate.count, !candidate[index] {
+                    candidate[index] = true
+                    count += 1
+                }
             }
-            return search.matches(pattern, among: accounts.indices.lazy.filter { candidate[$0] })
+            let ascending = [Int](unsafeUninitializedCapacity: count) { indices, written in
+                written = 0
+                for index in candidate.indices where candidate[index] {
+                    indices[written] = index
+                    written += 1
+                }
+            }
+            return search.matches(pattern, among: ascending)
         }
         return search.matches(pattern, among: accounts.indices)
     }

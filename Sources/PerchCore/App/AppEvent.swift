@@ -51,6 +51,11 @@ public enum AppEvent: Hashable, Sendable {
     case stateChanged(SavedState, warning: String?)
     /// ``Effect/addAccount(_:)`` wrote the config: `accounts` are the file's accounts (the new
     /// one last), `configPath` the file now in use, `backupPath` the previous file kept.
+    /// ``Effect/deleteFromConfig(accountID:path:)`` wrote the config: `accounts` are the file's
+    /// accounts now, `backupPath` the previous file; or it did not, and `accounts` is nil with the
+    /// whole reason in `problem`.
+    case deletedFromConfig(
+        accountID: String, path: [String], accounts: [Account]?, configPath: String, backupPath: String?, problem: String?)
     case accountAdded(Account, accounts: [Account], configPath: String, backupPath: String?)
     /// ``Effect/addAccount(_:)`` failed, with the whole reason.
     case accountNotAdded(String)
@@ -78,7 +83,7 @@ extension AppEvent {
     /// rather than input or time. The one list of outcomes.
     public var isOutcome: Bool {
         switch self {
-        case .switchSaved, .switchWaiting, .switchFailed, .hookEnded, .stateChanged, .accountAdded, .accountNotAdded,
+        case .switchSaved, .switchWaiting, .switchFailed, .hookEnded, .stateChanged, .accountAdded, .accountNotAdded, .deletedFromConfig,
             .catalogLoaded, .catalogFailed, .catalogPreviewed, .catalogItemOpened, .wallClock, .historyChanged, .settingsNotSaved,
             .configEdited, .identitiesApplied, .identitiesChecked:
             true

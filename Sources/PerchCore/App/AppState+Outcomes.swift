@@ -78,6 +78,18 @@ extension AppState {
             accountAdded(account, accounts: newAccounts, configPath: path)
             banner = "Added \(account.name) to \(path)" + (backup.map { " (previous file kept as \($0))." } ?? ".")
             return []
+        case .deletedFromConfig(let id, let path, let newAccounts, let configPath, let backup, let problem):
+            let what = path.isEmpty ? context.displayName(of: id) : "\(path.joined(separator: ".")) of \(context.displayName(of: id))"
+            guard let newAccounts else {
+                banner = "Could not remove \(what) from the config: \(problem ?? "it could not be written")"
+                bannerStays = true
+                return []
+            }
+            replaceAccounts(newAccounts)
+            info.configDescription = configPath
+            if currentIndex == nil, saved.currentAccount != nil { saved.currentAccount = nil }
+            banner = "Removed \(what) from \(configPath)" + (backup.map { " (previous file kept as \($0))." } ?? ".")
+            return []
         case .accountNotAdded(let message):
             accountNotAdded(message)
             return []

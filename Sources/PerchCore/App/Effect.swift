@@ -26,6 +26,13 @@ public enum Effect: Hashable, Sendable {
     /// thread; reported with ``AppEvent/accountAdded(_:accounts:configPath:backupPath:)`` or
     /// ``AppEvent/accountNotAdded(_:)``.
     case addAccount(Account)
+    /// Remove from the config file, through the config writer (comments and order kept, the
+    /// previous file as `<config>.bak`), the field at `path` of the account with this id
+    /// (`["handle"]`, `["git"]`, `["catalog", "preview"]`; what `perch unset ID PATH` does), or
+    /// with an empty path the account itself (what `perch remove ID --yes` does: the state
+    /// forgets it, its history stays), off the UI thread; reported with
+    /// ``AppEvent/deletedFromConfig(accountID:path:accounts:configPath:backupPath:problem:)``.
+    case deleteFromConfig(accountID: String, path: [String])
     /// Run an account's `catalog.command` off the UI thread, with a timeout, with
     /// `PERCH_ACCOUNT_ID` and `PERCH_ACCOUNT_NAME` set; reported with
     /// ``AppEvent/catalogLoaded(accountID:items:skipped:)`` or ``AppEvent/catalogFailed(accountID:reason:)``.

@@ -2,6 +2,9 @@
 public enum AlertAction: Hashable, Sendable {
     /// Deletes the Catalog item with this id (and dismisses the context menu below the alert).
     case deleteItem(id: String)
+    /// Removes a field of an account, or the account, from the config file
+    /// (``Effect/deleteFromConfig(accountID:path:)``).
+    case deleteFromConfig(accountID: String, path: [String])
 }
 
 /// A confirmation alert (UIAlertController's `.alert` style): a title, a message and two
@@ -45,6 +48,8 @@ extension Alert: ScreenModel {
         guard button == 1 else { return [.dismiss] }
         switch action {
         case .deleteItem(let id): return [.dismiss, .dismissContextMenus, .editCatalog(.delete(id: id))]
+        case .deleteFromConfig(let id, let path):
+            return [.dismiss, .dismissContextMenus, .effect(.deleteFromConfig(accountID: id, path: path))]
         }
     }
 

@@ -83,12 +83,42 @@ extension ContextMenu: ScreenModel {
         case .copyID:
             return [.dismiss, .banner("Copied \(itemID) (OSC 52, where the terminal allows it)."), .effect(.copyToClipboard(itemID))]
         case .delete:
+            if let account = context.currentAccount, let path = Self.configPath(of: item, in: account, context) {
+                let shown = path.joined(separator: ".")
+                let alert =
+                    path.isEmpty
+                    ? Alert(
+                        title: "Remove the account “\(account.name)”?",
+                        message: "It leaves the config file, as `perch remove \(account.id)` does; its history stays.",
+                        confirmTitle: "Remove",
+                        action: .deleteFromConfig(accountID: account.id, path: []))
+                    : Alert(
+                        title: "Remove \(shown) from “\(account.name)”?",
+                        message: "It leaves the config file, as `perch unset \(account.id) \(shown)` does.", confirmTitle: "Remove",
+                        action: .deleteFromConfig(accountID: account.id, path: path))
+                return [.present(.alert(alert))]
+            }
             let catalog = context.currentAccount.map { "\($0.name)’s Catalog" } ?? "the Catalog"
             let alert = Alert(
                 title: "Delete “\(item.title)”?", message: "It leaves \(catalog) for this session.", confirmTitle: "Delete",
                 action: .deleteItem(id: itemID))
             return [.present(.alert(alert))]
         }
+    }
+
+    /// Where `item` is in the config, when it is a row of the Catalog made from the config file
+    /// of the user's own (``CatalogItem/configFields(of:)``): a tool identity's tool (`["git"]`),
+    /// a field's keys (`["handle"]`, `["catalog", "preview"]`), or `[]` for the id and name
+    /// rows, which an account cannot be without (Delete then removes the account). Nil for the
+    /// sample accounts, sample items and a command's items: Delete hides those for the session.
+    static func configPath(of item: CatalogItem, in account: Account, _ context: ModelContext) -> [String]? {
+        guard !context.info.usesSampleAccounts, !item.isSample, account.catalog?.command == nil, account.catalog?.samples != true else {
+            return nil
+        }
+        if let tool = item.identityTool { return [tool.rawValue] }
+        guard item.id.hasPrefix("config.") else { return nil }
+        let keys = item.id.dropFirst("config.".count).split(separator: ".").map(String.init)
+        return keys == ["id"] || keys == ["name"] ? [] : keys
     }
 
     /// The preview lines of `item`, most important first; a shrunk card shows the first ones.

@@ -110,6 +110,10 @@ public enum FuzzyMatcher {
         /// Per column: the bonus of the text's byte there.
         private(set) var bonus: UnsafeMutablePointer<Int32>
         private(set) var columns = 0
+        /// ``FuzzyMatcher/score(_:_:_:_:_:)``'s two rows (the previous pattern character's and
+        /// this one's), each `rowCapacity` columns of score, run length and run bonus interleaved.
+        private(set) var rows: UnsafeMutablePointer<Int32>
+        private(set) var rowCapacity = 0
         /// Per pattern character: where it first matches.
         let first: UnsafeMutablePointer<Int>
         /// The pattern: its key bytes, whether each was typed upper case, its characters' starts.
@@ -147,6 +151,17 @@ public enum FuzzyMatcher {
             runBonus = .allocate(capacity: 1)
             fromMatch = .allocate(capacity: 1)
             bonus = .allocate(capacity: 1)
+            rows = .allocate(capacity: 6)
+            rowCapacity = 1
+        }
+
+        /// Makes room in ``rows`` for two rows of `columns` columns.
+        @inline(__always)
+        func reserveRows(_ wanted: Int) {
+            guard wanted > rowCapacity else { return }
+            rows.deallocate()
+            rowCapacity = max(wanted, rowCapacity * 2)
+            rows = .allocate(capacity: rowCapacity * 6)
         }
 
         /// Makes room for `cells` cells and `columns` columns.
@@ -169,7 +184,7 @@ public enum FuzzyMatcher {
         }
 
         deinit {
-            for buffer in [h, consecutive, runBonus, bonus] { buffer.deallocate() }
+            for buffer in [h, consecutive, runBonus, bonus, rows] { buffer.deallocate() }
             fromMatch.deallocate()
             pattern.deallocate()
             table.deallocate()
@@ -217,6 +232,146 @@ public enum FuzzyMatcher {
         return true
     }
 
+    /// Phase 1 of the alignment (fzf's F): the first place each of the scratch's pattern
+    /// characters matches in `bytes[start..<end]`, in order, written to `scratch.first`; returns
+    /// the last place the last character matches, which bounds the alignment on the right, or
+    /// nil when the characters do not all occur in order.
+    @inline(__always)
+    private static func phaseOne(_ bytes: UnsafeBufferPointer<UInt8>, _ start: Int, _ end: Int, _ scratch: Scratch) -> Int? {
+        let m = scratch.count
+        let p = scratch.pattern
+        let units = scratch.units
+        let first = scratch.first
+        var position = start
+        for i in 0..<m {
+            let a = units[i]
+            let b = units[i + 1]
+            let lead = p[a]
+            while position < end && (bytes[position] != lead || !matches(p, a, b, bytes, position, end)) { position += 1 }
+            if position == end { return nil }
+            first[i] = position
+            position += b - a
+        }
+        let lastStart = units[m - 1]
+        let lastEnd = units[m]
+        var last = end - (lastEnd - lastStart)
+        while last > first[m - 1] && !matches(p, lastStart, lastEnd, bytes, last, end) { last -= 1 }
+        return last
+    }
+
+    /// The best score of the scratch's pattern in `bytes[start..<end]`, or nil: the same as
+    /// ``align(_:_:_:_:_:positions:)`` without positions, for searching many texts. It keeps
+    /// two rows of the alignment instead of the whole table, and works out a column's bonus only
+    /// where a pattern character matches there.
+    static func score(
+        _ bytes: UnsafeBufferPointer<UInt8>, _ classes: UnsafeBufferPointer<UInt8>, _ start: Int, _ end: Int, _ scratch: Scratch
+    ) -> Int32? {
+        let m = scratch.count
+        guard m > 1 else { return align(bytes, classes, start, end, scratch) }
+        guard end - start >= scratch.patternBytes else { return nil }
+        let p = scratch.pattern
+        let units = scratch.units
+        let first = scratch.first
+        let table = scratch.table
+        guard let last = phaseOne(bytes, start, end, scratch) else { return nil }
+        let f0 = first[0]
+        let width = last - f0 + 1
+        scratch.reserveRows(width)
+        // Cell c of a row is at c * 3: score, run length, run bonus.
+        var previous = scratch.rows
+        var current = scratch.rows + 3 * width
+        // The last row is not stored: only its best cell counts.
+        var best: Int32 = -1
+        for i in 0..<m {
+            let isLast = i == m - 1
+            // The next row reads this one only from the column before its first match on.
+            let stored = isLast ? width : first[i + 1] - f0 - 1
+            let a = units[i]
+            let b = units[i + 1]
+            let lead = p[a]
+            let typedUpper = scratch.upper[a]
+            let from = first[i] - f0
+            var inGap = false
+            var left: Int32 = 0
+            var leftRun: Int32 = 0
+            var leftRunBonus: Int32 = 0
+            for column in from..<width {
+                let x = f0 + column
+                let byte = bytes[x]
+                let cell = current + 3 * column
+                if byte & 0xC0 == 0x80 {
+                    // Inside a character outside ASCII: carry the cell on the left.
+                    if column >= stored && !isLast {
+                        cell[0] = left
+                        cell[1] = leftRun
+                        cell[2] = leftRunBonus
+                    }
+                    continue
+                }
+                guard byte == lead && (b - a == 1 || matches(p, a, b, bytes, x, end)) else {
+                    // No match here (never at `from`, where phase one found one): the gap goes on,
+                    // and the score only falls, so the last row's best cannot be here.
+                    left = max(0, left &+ (inGap ? scoreGapExtension : scoreGapStart))
+                    leftRun = 0
+                    leftRunBonus = 0
+                    inGap = true
+                    if column >= stored && !isLast {
+                        cell[0] = left
+                        cell[1] = 0
+                        cell[2] = 0
+                    }
+                    continue
+                }
+                let s2: Int32 = column > from ? left &+ (inGap ? scoreGapExtension : scoreGapStart) : Int32.min / 2
+                let own = table[Int(x == start ? TextMatching.CharacterClass.white.rawValue : classes[x - 1]) &* 7 &+ Int(classes[x])]
+                var bonus = own
+                let caseBonus = typedUpper && classes[x] == TextMatching.CharacterClass.upper.rawValue ? bonusCase : 0
+                var s1: Int32
+                var run: Int32
+                var runBonus: Int32
+                if i == 0 {
+                    s1 = scoreMatch &+ bonus &* bonusFirstCharMultiplier &+ caseBonus
+                    run = 1
+                    runBonus = bonus
+                } else {
+                    let diagonal = previous + 3 * (column - 1)
+                    s1 = diagonal[0] &+ scoreMatch &+ caseBonus
+                    run = diagonal[1] &+ 1
+                    runBonus = bonus
+                    if run > 1 {
+                        let firstBonus = diagonal[2]
+                        if bonus >= bonusBoundary && bonus > firstBonus {
+                            run = 1
+                        } else {
+                            bonus = max(bonus, max(bonusConsecutive, firstBonus))
+                            runBonus = firstBonus
+                        }
+                    }
+                    if s1 &+ bonus < s2 {
+                        s1 = s1 &+ own
+                        run = 0
+                    } else {
+                        s1 = s1 &+ bonus
+                    }
+                }
+                let fromMatch = s1 >= s2 && run > 0
+                left = max(0, max(s1, s2))
+                leftRun = fromMatch ? run : 0
+                leftRunBonus = fromMatch ? runBonus : 0
+                inGap = !fromMatch
+                if isLast {
+                    if left > best { best = left }
+                } else if column >= stored {
+                    cell[0] = left
+                    cell[1] = leftRun
+                    cell[2] = leftRunBonus
+                }
+            }
+            swap(&previous, &current)
+        }
+        return best
+    }
+
     /// The best score of the scratch's pattern in `bytes[start..<end]` (a text's key, `classes`
     /// beside it), or nil. When `positions` is given it receives the byte offsets (from `start`)
     /// where the pattern's characters matched, last first.
@@ -261,22 +416,7 @@ public enum FuzzyMatcher {
                 positions?.pointee = [bestPosition - start]
                 return best
             }
-            // Phase 1: the first place each character can match, in order (fzf's F), or no match.
-            var position = start
-            for i in 0..<m {
-                let a = units[i]
-                let b = units[i + 1]
-                let lead = p[a]
-                while position < end && (bytes[position] != lead || !matches(p, a, b, bytes, position, end)) { position += 1 }
-                if position == end { return nil }
-                first[i] = position
-                position += b - a
-            }
-            // The last place the last character matches bounds the alignment on the right.
-            let lastStart = units[m - 1]
-            let lastEnd = units[m]
-            var last = end - (lastEnd - lastStart)
-            while last > first[m - 1] && !matches(p, lastStart, lastEnd, bytes, last, end) { last -= 1 }
+            guard let last = phaseOne(bytes, start, end, scratch) else { return nil }
             let f0 = first[0]
             let width = last - f0 + 1
             scratch.reserve(cells: m * width, columns: width)

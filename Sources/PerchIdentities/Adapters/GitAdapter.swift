@@ -364,23 +364,44 @@ public struct GitAdapter: ToolAdapter {
 
     // MARK: Import
 
+    /// One candidate per email (identities of the global config and its `includeIf` files that
+    /// share an email are one, the first value of each field kept), and one per identity with no
+    /// email. Named after the person (user.name, else the email's name part) and the email's
+    /// domain, never the address itself (issue 22, item 7): a name is shown on screen and in prompts.
     public func importCandidates(in context: ToolContext) -> [ImportCandidate] {
-        IdentityImport.gitIdentities(context.environment).map { git in
-            // Named after the person and the email's domain, never the address itself (issue 22,
-            // item 7): a name is shown on screen and in prompts.
-            let domain = git.email.flatMap { $0.contains("@") ? String($0.split(separator: "@").last ?? "") : nil }.flatMap {
-                $0.isEmpty ? nil : $0
+        Self.mergedByEmail(IdentityImport.gitIdentities(context.environment)).map { git in
+            let parts = git.email.flatMap { email -> (local: String, domain: String)? in
+                guard let at = email.lastIndex(of: "@") else { return nil }
+                return (String(email[..<at]), String(email[email.index(after: at)...]))
             }
+            let person = git.name ?? parts.map(\.local).flatMap { $0.isEmpty ? nil : $0 }
+            let domain = parts.map(\.domain).flatMap { $0.isEmpty ? nil : $0 }
             let label: String
-            switch (git.name, domain) {
+            switch (person, domain) {
             case (let person?, let domain?): label = "\(person) (\(domain))"
             case (let person?, nil): label = person
             case (nil, let domain?): label = "git (\(domain))"
             case (nil, nil): label = "git"
             }
-            let base = domain ?? git.name ?? "git"
-            return ImportCandidate(idBase: "git-" + base, name: label, group: "git", setting: Self.setting(git))
+            let base = domain ?? person ?? "git"
+            return ImportCandidate(
+                idBase: "git-" + base, name: label, group: "git", setting: Self.setting(git), keys: [git.email, git.name].compactMap { $0 })
         }
+    }
+
+    /// `identities` with those sharing an email folded into the first of them (a field it lacks
+    /// taken from the later ones), in the order found.
+    static func mergedByEmail(_ identities: [Setting]) -> [Setting] {
+        var merged: [Setting] = []
+        for git in identities {
+            if let email = git.email, let index = merged.firstIndex(where: { $0.email?.lowercased() == email.lowercased() }) {
+                merged[index].name = merged[index].name ?? git.name
+                merged[index].signingKey = merged[index].signingKey ?? git.signingKey
+            } else if !merged.contains(git) {
+                merged.append(git)
+            }
+        }
+        return merged
     }
 }
 

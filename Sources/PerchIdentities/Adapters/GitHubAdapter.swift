@@ -120,7 +120,8 @@ public struct GitHubAdapter: ToolAdapter {
             (host.users.isEmpty ? host.active.map { [$0] } ?? [] : host.users).map { user in
                 ImportCandidate(
                     idBase: "gh-" + user, name: "\(user) on \(host.host)", group: "GitHub", handle: "@" + user,
-                    setting: Self.setting(Setting(user: user, host: host.host == "github.com" ? nil : host.host)))
+                    setting: Self.setting(Setting(user: user, host: host.host == "github.com" ? nil : host.host)),
+                    keys: host.host == "github.com" ? [user] : [user, host.host])
             }
         }
     }

@@ -152,8 +152,38 @@ public struct SSHAdapter: ToolAdapter {
         return overridden(check, in: context)
     }
 
-    /// ssh keys and `Host` blocks: a candidate per `~/.ssh/*.pub` whose private key is beside it.
-    public func importCandidates(in context: ToolContext) -> [ImportCandidate] { [] }
+    /// ssh keys and `Host` blocks: a candidate per `~/.ssh/*.pub` whose private key is beside
+    /// it, and per existing file a `Host` block of `~/.ssh/config` names as its `IdentityFile`.
+    /// Its hosts are the patterns of the blocks naming the key (without wildcards or negations);
+    /// a key no block names is proposed for `github.com`, where people most often hold one key
+    /// per account. Known by its file name, its comment (often an email) and its hosts.
+    public func importCandidates(in context: ToolContext) -> [ImportCandidate] {
+        let environment = context.environment
+        let blocks = ToolReaders.sshHostBlocks(ToolReaders.read(context.files.userSSHConfig) ?? "")
+        var keys = ToolReaders.sshKeys(environment)
+        for block in blocks {
+            for file in block.identityFiles {
+                let path = environment.expandingTilde(file)
+                if access(path, F_OK) == 0, !keys.contains(where: { $0.path == path }) { keys.append((path, "")) }
+            }
+        }
+        let sshFolder = environment.home + "/.ssh/"
+        return keys.map { key in
+            var hosts: [String] = []
+            for block in blocks where block.identityFiles.contains(where: { environment.expandingTilde($0) == key.path }) {
+                for pattern in block.patterns where !pattern.contains(where: { "*?!".contains($0) }) && !hosts.contains(pattern) {
+                    hosts.append(pattern)
+                }
+            }
+            let shown = key.path.hasPrefix(sshFolder) ? "~/.ssh/" + key.path.dropFirst(sshFolder.count) : key.path
+            let file = String(key.path.split(separator: "/").last ?? "key")
+            let setting = Setting(hosts: hosts.isEmpty ? ["github.com"] : hosts, identityFile: shown)
+            let base = file.hasPrefix("id_") ? String(file.dropFirst(3)) : file
+            return ImportCandidate(
+                idBase: "ssh-" + base, name: "ssh key \(file)", group: "ssh", setting: Self.setting(setting),
+                keys: [file, key.comment].filter { !$0.isEmpty } + hosts)
+        }
+    }
 
     // MARK: Scope
 

@@ -1,0 +1,70 @@
+import Foundation
+import PerchCore
+import PerchStore
+import Testing
+
+@testable import PerchApp
+
+extension LoopSuites {
+    /// The Catalog's Delete of a config row, carried out by the effect worker with the config
+    /// writer's calls that `perch unset` and `perch remove` make.
+    @Suite("Delete from the config through the worker", .serialized)
+    struct ConfigDeleteWorkerTests {
+        func outcome(of worker: EffectWorker) -> AppEvent? {
+            let deadline = Date().addingTimeInterval(10)
+            while Date() < deadline {
+                var entry = pollfd(fd: worker.wakeDescriptor, events: Int16(POLLIN), revents: 0)
+                if poll(&entry, 1, 50) > 0, let first = worker.drain().first { return first }
+            }
+            return nil
+        }
+
+        @Test("a field is unset and then the account removed: comments kept, a .bak left, the state forgets the account, its history stays")
+        func unsetThenRemove() throws {
+            let folder = FileManager.default.temporaryDirectory.appendingPathComponent("perch-delete-\(UUID().uuidString)").path
+            try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+            defer { try? FileManager.default.removeItem(atPath: folder) }
+            let config = folder + "/accounts.json"
+            let original = """
+                {"accounts": [
+                  // work first
+                  {"id": "work", "name": "Work", "handle": "@ada-work", "git": {"email": "ada@work.example"}},
+                  {"id": "home", "name": "Home"},
+                ]}
+
+                """
+            try original.write(toFile: config, atomically: true, encoding: .utf8)
+            let store = StateStore(path: folder + "/state.json")
+            _ = try store.recordSwitch(to: "work", source: .cli)
+            let worker = EffectWorker(store: store, configPath: config)
+
+            worker.perform(.deleteFromConfig(accountID: "work", path: ["handle"]), accounts: [])
+            guard case .deletedFromConfig("work", ["handle"], let accounts?, config, let backup?, nil)? = outcome(of: worker) else {
+                Issue.record("expected the field removed")
+                return
+            }
+            #expect(accounts.map(\.id) == ["work", "home"] && accounts[0].handle == nil)
+            let text = try String(contentsOfFile: config, encoding: .utf8)
+            #expect(text.contains("// work first") && !text.contains("@ada-work") && text.contains("ada@work.example"))
+            #expect(try String(contentsOfFile: backup, encoding: .utf8) == original)
+
+            worker.perform(.deleteFromConfig(accountID: "work", path: []), accounts: [])
+            guard case .deletedFromConfig("work", [], let left?, _, _, nil)? = outcome(of: worker) else {
+                Issue.record("expected the account removed")
+                return
+            }
+            #expect(left.map(\.id) == ["home"])
+            #expect(try String(contentsOfFile: config, encoding: .utf8).contains("// work first"), "the comment before it is kept")
+            let state = try store.load().state
+            #expect(state.currentAccount == nil, "it was current: no account is now")
+            #expect(try store.history.read(limit: 10).contains { $0.account == "work" }, "the history keeps its entry")
+
+            worker.perform(.deleteFromConfig(accountID: "gone", path: ["handle"]), accounts: [])
+            guard case .deletedFromConfig("gone", _, nil, _, _, let problem?)? = outcome(of: worker) else {
+                Issue.record("expected a refusal")
+                return
+            }
+            #expect(problem.contains("gone"), "\(problem)")
+        }
+    }
+}
