@@ -228,19 +228,32 @@ struct InlinePickerEndToEndTests {
         #expect(try session.terminalRestored())
     }
 
+    // Issue 21: killed by SIGUSR1 or SIGSEGV, the picker's own loop left its sheet on the shell's screen.
     @Test(
-        "Ended by SIGTERM, SIGHUP, SIGUSR1 or SIGSEGV, the picker leaves the shell's screen and modes clean",
-        arguments: [SIGTERM, SIGHUP, SIGUSR1, SIGSEGV])
+        "Ended by SIGTERM, SIGHUP, SIGUSR1, SIGUSR2 or SIGSEGV, the picker leaves the shell's screen and terminal modes as they were",
+        arguments: [SIGTERM, SIGHUP, SIGUSR1, SIGUSR2, SIGSEGV])
     func signalsLeaveTheScreenClean(signal: Int32) throws {
-        let session = try session(["switch"])
-        defer { try? FileManager.default.removeItem(at: session.home) }
+        let home = try TmuxSession.makeScratchHome()
+        defer { try? FileManager.default.removeItem(at: home) }
+        let before = home.appendingPathComponent("stty-before.txt").path
+        // The shell's terminal modes, read on the pane's terminal just before Perch starts.
+        let launcher = ["sh", "-c", "stty -a > \(TmuxSession.quote(before)); exec \"$@\"", "sh"]
+        let session = try TmuxSession(arguments: ["switch"], home: home, launcher: launcher)
         #expect(try session.waitFor("Switch account"))
         #expect(try session.waitUntil { _ in (try? session.terminalModes()) == "0 1" }, "mouse on")
+        let raw = try session.stty()
+        #expect(raw.contains("-icanon") && raw.contains("-echo "), "raw mode while the picker is up: \(raw)")
         kill(try session.perchPID(), signal)
         #expect(try session.waitFor("EXIT=\(128 + signal)"))
         let after = try session.screen()
+        // The shell's own lines: its report of a crash, then the status.
+        let shell = (signal == SIGSEGV ? ["Segmentation fault"] : []) + ["EXIT=\(128 + signal)"]
         #expect(after[0] == "BEFORE")
-        #expect(!after.contains { $0.contains("━━━") || $0.contains("Switch account") || $0.contains("Add account") }, "\(after)")
+        #expect(Array(after[1...shell.count]) == shell, "the cursor is back on the row under the prompt: \(after)")
+        let below = after[(shell.count + 1)...]
+        #expect(below.allSatisfy { $0.trimmingCharacters(in: .whitespaces).isEmpty }, "the rows are cleared: \(after)")
         #expect(try session.terminalRestored(), "mouse off, main screen, cursor shown")
+        let modes = try String(contentsOfFile: before, encoding: .utf8)
+        #expect(try session.stty() == modes, "the shell's terminal modes are back (stty -a)")
     }
 }

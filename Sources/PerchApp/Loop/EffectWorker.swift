@@ -192,7 +192,7 @@ public final class EffectWorker: @unchecked Sendable {
                 let checks = account.identities.settings.filter { !$0.isPerShell }.map { identities.check($0.tool, of: account) }
                 self.post(.identitiesChecked(accountID: id, checks))
             }
-        case .copyToClipboard, .quit, .suspend, .openCatalogItem, .setMouse, .pushKeyboardFlags, .editConfig:
+        case .copyToClipboard, .quit, .suspend, .openCatalogItem, .setMouse, .pushKeyboardFlags, .editConfig, .ask, .takeRows:
             break
         }
     }

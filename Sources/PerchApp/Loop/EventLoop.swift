@@ -98,9 +98,9 @@ public final class EventLoop {
     public func run(exitAfterFirstFrame: Bool = false) -> Int32 {
         var dirty = true
         _ = readWallClock()
-        // What the current account's tools report now, read on the worker: Overview shows drift.
+        // What the root asks before the first frame (``AppState/startupEffects``).
         if !exitAfterFirstFrame {
-            for effect in state.refreshIdentities(apply: false) { perform(effect) }
+            for effect in state.startupEffects { perform(effect) }
         }
         var asked = false
         while exitStatus == nil {
@@ -205,6 +205,8 @@ public final class EventLoop {
         for query in list where queries.shouldAsk(query) {
             backend.write(control: query.bytes)
             queries.sent(query, at: now())
+            // `CSI r ; c R` is read as a report only while one is expected (else it is Shift-F3).
+            if query == .cursorPosition { decoder.expectsCursorReport = true }
         }
     }
 
@@ -233,8 +235,14 @@ public final class EventLoop {
 
     private func feed(_ events: [InputEvent], at time: Int64) -> Bool {
         var changed = false
-        for event in events {
+        for var event in events {
             if case .reply(let reply) = event { queries.received(reply) }
+            if case .mouse(var mouse) = event {
+                // The frame may sit lower than the terminal's top row (the inline picker's block).
+                guard let position = state.framePosition(mouse.position) else { continue }
+                mouse.position = position
+                event = .mouse(mouse)
+            }
             let state = self.state
             let drawn = self.drawn
             changed =
@@ -272,7 +280,11 @@ public final class EventLoop {
         case .pushKeyboardFlags(let flags):
             backend.pushKeyboardFlags(flags)
         case .setMouse(let on):
-            backend.write(control: Array((on ? Self.mouseOn : Self.mouseOff).utf8))
+            backend.setMouse(on)
+        case .ask(let query):
+            ask([query])
+        case .takeRows(let count, let clearingLine):
+            backend.takeRows(count, clearingLine: clearingLine)
         case .editConfig:
             editConfig()
         case .copyToClipboard(let text):
@@ -296,14 +308,10 @@ public final class EventLoop {
         return failure
     }
 
-    /// xterm mouse reporting on (press/release, drag, SGR encoding) and off.
-    static let mouseOn = "\u{1B}[?1000h\u{1B}[?1002h\u{1B}[?1006h"
-    static let mouseOff = "\u{1B}[?1006l\u{1B}[?1002l\u{1B}[?1000l"
-
     /// Takes the terminal back (modes on), with the mouse off again when Settings turned it off.
     private func resumeBackend() {
         backend.resume()
-        if !state.settingsState.values.mouse { backend.write(control: Array(Self.mouseOff.utf8)) }
+        if !state.settingsState.values.mouse { backend.setMouse(false) }
     }
 
     /// `Edit config…`, as `perch config edit` does it: the editor (`$VISUAL`, else `$EDITOR`,

@@ -7,6 +7,11 @@ extension AppState {
     ///   clock; animations started by the event start then. Nil leaves ``clock`` as it is.
     public mutating func update(_ event: AppEvent, at time: Int64? = nil) -> [Effect] {
         if let time { clock = max(clock, time) }
+        if inlinePicker != nil {
+            let effects = handleInPicker(event)
+            settlePresentations()
+            return effects
+        }
         var effects = handle(event)
         settlePresentations()
         effects += catalogLoadsDue()
@@ -117,8 +122,30 @@ extension AppState {
     }
 
     /// What the terminal is asked at start, after the first frame is drawn (never before it):
-    /// the kitty keyboard protocol query under `--key-hold auto`.
-    public var startupQueries: [TerminalQuery] { info.keyHoldPreference == .auto ? [.keyboardProtocol] : [] }
+    /// the kitty keyboard protocol query under `--key-hold auto`; in the inline picker, where the
+    /// cursor's line is (DSR 6), which places the block for the pointer.
+    public var startupQueries: [TerminalQuery] {
+        if inlinePicker != nil { return [.cursorPosition] }
+        return info.keyHoldPreference == .auto ? [.keyboardProtocol] : []
+    }
+
+    /// What the loop carries out before the first frame: in the interface, reading what the
+    /// current account's tools report (Overview shows drift); in the inline picker, taking the
+    /// block's rows below the cursor's line.
+    public var startupEffects: [Effect] {
+        if let inlinePicker { return [.takeRows(inlinePicker.blockHeight, clearingLine: false)] }
+        return identityCheck
+    }
+
+    /// Where a pointer report at `position` (0-based, on the terminal) falls on the frame
+    /// ``renderFrame()`` draws, or nil when it cannot be placed: the interface's frame is the
+    /// whole screen; the inline picker's block starts at the row under the cursor's line, unknown
+    /// until the terminal reports the cursor's position.
+    public func framePosition(_ position: Position) -> Position? {
+        guard let inlinePicker else { return position }
+        guard let top = inlinePicker.blockTop else { return nil }
+        return Position(column: position.column, row: position.row - top)
+    }
 
     /// `base` with what the state decides for the recogniser: the long-press duration from
     /// Settings and the key-hold mode in effect. The loop hands it to the recogniser after every
@@ -142,7 +169,7 @@ extension AppState {
 
     /// Hands `message` to the model that takes input now (the top active layer, else the
     /// selected pane), then carries out what it asks.
-    private mutating func route(_ message: ModelMessage) -> [Effect] {
+    mutating func route(_ message: ModelMessage) -> [Effect] {
         let context = self.context
         let intents: [Intent]
         if let top = activeTop {
@@ -159,7 +186,7 @@ extension AppState {
     }
 
     /// Typed or pasted text for a filter or a form field; a filter's search text is built first.
-    private mutating func routeText(_ text: String) -> [Effect] {
+    mutating func routeText(_ text: String) -> [Effect] {
         if sheet != nil { accountsIndex.prepareSearch() }
         return route(.text(text))
     }
@@ -173,7 +200,7 @@ extension AppState {
         for index in presented.indices { _ = presented[index].update(.relayout, context) }
     }
 
-    private mutating func handleKey(_ key: KeyEvent) -> [Effect] {
+    mutating func handleKey(_ key: KeyEvent) -> [Effect] {
         let context = inputContext
         if let action = KeyBindings.binding(for: key, in: context)?.action { return perform(action, in: context) }
         if context == .accountSheetFilter || context == .accountForm, case .character(let c) = key.key,
@@ -186,7 +213,7 @@ extension AppState {
 
     /// Carries out a key's action: the root's own (quit, tabs, the sheet, help, dismissing),
     /// or the model's that takes input.
-    private mutating func perform(_ action: KeyAction, in context: InputContext) -> [Effect] {
+    mutating func perform(_ action: KeyAction, in context: InputContext) -> [Effect] {
         switch action {
         case .quit: return [.quit]
         case .suspend: return [.suspend]
@@ -220,7 +247,7 @@ extension AppState {
             case .dismissContextMenus:
                 while let top = activeTop, case .contextMenu = presented[top] { presented.remove(at: top) }
             case .present(let layer): presented.append(layer)
-            case .pick(let index): effects += pick(index)
+            case .pick(let index): effects += inlinePicker == nil ? pick(index) : pickInPicker(index)
             case .openSheet: openSheet()
             case .openAccountForm: openAccountForm()
             case .openContextMenu(let index): effects += openContextMenu(at: index)

@@ -67,6 +67,9 @@ public struct AppState: Hashable, Sendable {
     var savedPanes: [String: AccountPanes]
     /// The current account's tool identities as last applied and checked; Overview shows them.
     public internal(set) var identities: IdentityStatus?
+    /// The inline picker's block and rules when this root runs the picker
+    /// (``init(picking:saved:terminal:height:verb:)``); nil in the interface.
+    public internal(set) var inlinePicker: InlinePickerMode?
 
     /// - Parameters:
     ///   - reduceMotion: true (the default, for callers without a clock) draws every change at
@@ -199,11 +202,16 @@ public struct AppState: Hashable, Sendable {
     /// Asks for the current account's identities to be applied again (`r` in Overview), or for
     /// them to be read at start-up (`check`); nothing without a current account with identities.
     public mutating func refreshIdentities(apply: Bool) -> [Effect] {
+        guard apply else { return identityCheck }
         guard let account = currentAccount, !account.identities.isEmpty else { return [] }
-        if apply {
-            identities = IdentityStatus(accountID: account.id, report: nil, checks: identities?.checks, applying: true)
-            return [.applyIdentities(accountID: account.id, previous: nil, afterSwitch: false)]
-        }
+        identities = IdentityStatus(accountID: account.id, report: nil, checks: identities?.checks, applying: true)
+        return [.applyIdentities(accountID: account.id, previous: nil, afterSwitch: false)]
+    }
+
+    /// Reading what the current account's tools report now; nothing without a current account
+    /// with identities.
+    var identityCheck: [Effect] {
+        guard let account = currentAccount, !account.identities.isEmpty else { return [] }
         return [.checkIdentities(accountID: account.id)]
     }
 

@@ -48,6 +48,13 @@ public enum Effect: Hashable, Sendable {
     case pushKeyboardFlags(Int)
     /// Turn the terminal's mouse reporting on or off (xterm modes 1000, 1002, 1006).
     case setMouse(Bool)
+    /// Ask the terminal `query` (when it is worth asking: ``TerminalQueries/shouldAsk(_:)``); the
+    /// answer comes back as ``AppEvent/terminalReply(_:)``.
+    case ask(TerminalQuery)
+    /// Take this many rows below the cursor's line for the frame (the inline picker's block),
+    /// clearing rows taken before; with `clearingLine`, the cursor's line (empty) is cleared too.
+    /// A full-screen backend has every row already and does nothing.
+    case takeRows(Int, clearingLine: Bool)
     /// Run `$VISUAL`, else `$EDITOR`, else `vi` on the config file with the interface suspended,
     /// then validate the file and load it again; reported with
     /// ``AppEvent/configEdited(accounts:configPath:problem:)``.

@@ -19,6 +19,18 @@ public struct Screen: Hashable, Sendable {
         cells[row * size.width + column]
     }
 
+    /// Rows `rows` of this screen as a screen of their own, as wide as this one; rows past its
+    /// bottom (or above its top) are blank.
+    public func rows(_ rows: Range<Int>) -> Screen {
+        var result = Screen(size: Size(width: size.width, height: rows.count))
+        let kept = rows.clamped(to: 0..<size.height)
+        guard !kept.isEmpty else { return result }
+        let start = (kept.lowerBound - rows.lowerBound) * size.width
+        result.cells.replaceSubrange(
+            start..<(start + kept.count * size.width), with: cells[(kept.lowerBound * size.width)..<(kept.upperBound * size.width)])
+        return result
+    }
+
     /// The text of each row, continuation cells left out (so a wide character reads once).
     public var lines: [String] {
         (0..<size.height).map { row in
