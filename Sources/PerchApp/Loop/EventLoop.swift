@@ -314,53 +314,46 @@ public final class EventLoop {
         if !state.settingsState.values.mouse { backend.setMouse(false) }
     }
 
-    /// `Edit config…`, as `perch config edit` does it: the editor (`$VISUAL`, else `$EDITOR`,
-    /// else `vi`, as shell text with the path as its argument) gets a copy beside the config (the
-    /// starter config when there is none) with the interface suspended. A valid copy replaces the
-    /// config atomically (the old one kept as `<config>.bak`) and its accounts are handed to
-    /// `update`; an invalid one leaves the config and the accounts as they were, and is kept for
-    /// the person to fix, with its problems shown.
+    /// `Edit config…`, as `perch config edit` does it: the editor (``ConfigEditPolicy/editor(visual:editor:)``)
+    /// gets a copy beside the config (the starter config when there is none) with the interface
+    /// suspended; what follows is ``ConfigEditPolicy/decide(editor:editorFailure:original:edited:problems:copyPath:)``'s
+    /// decision, carried out here: a valid copy replaces the config atomically (the old one kept
+    /// as `<config>.bak`) and its accounts are handed to `update`; an invalid one leaves the
+    /// config and the accounts as they were, and is kept for the person to fix.
     private func editConfig() {
         func report(_ accounts: [Account]?, _ problem: String?) {
             _ = apply([.configEdited(accounts: accounts, configPath: configPath ?? "", problem: problem)], at: now())
         }
         guard let path = configPath else { return report(nil, "there is no config file to edit") }
         let original = try? FileSystem.readContents(path)
-        let starting = original?.bytes ?? Array(StarterConfig.text.utf8)
         let copy: String
         do {
-            copy = try CommandLineTool.makeEditCopy(of: path, holding: starting)
+            copy = try CommandLineTool.makeEditCopy(of: path, holding: original?.bytes ?? Array(StarterConfig.text.utf8))
         } catch {
             return report(nil, "cannot make a copy to edit: \(error)")
         }
-        let editor =
-            [PerchPaths.environment("VISUAL"), PerchPaths.environment("EDITOR")].compactMap { $0 }.first { !$0.isEmpty } ?? "vi"
-        if let failure = runOnTerminal(editor + " \"$1\"", arguments: [copy], variables: []) {
+        let editor = ConfigEditPolicy.editor(visual: PerchPaths.environment("VISUAL"), editor: PerchPaths.environment("EDITOR"))
+        let failure = runOnTerminal(editor + " \"$1\"", arguments: [copy], variables: [])
+        let edited = failure == nil ? try? FileSystem.read(copy) : nil
+        let decision = ConfigEditPolicy.decide(
+            editor: editor, editorFailure: failure, original: original.map { ($0.bytes, $0.mode) }, edited: edited,
+            problems: edited.map { CommandLineTool.problems(in: $0, path: path) } ?? [], copyPath: copy)
+        switch decision {
+        case .refuse(let problem, let keepCopy):
+            if !keepCopy { unlink(copy) }
+            report(nil, problem)
+        case .install(let mode, let backup, let writesConfig):
             unlink(copy)
-            return report(nil, "the editor (\(editor)) \(failure); the config is unchanged")
-        }
-        guard let edited = try? FileSystem.read(copy) else {
-            unlink(copy)
-            return report(nil, "cannot read the edited copy")
-        }
-        let problems = CommandLineTool.problems(in: edited, path: path)
-        guard problems.isEmpty else {
-            return report(nil, "your edit is kept in \(copy); " + problems.joined(separator: "; "))
-        }
-        unlink(copy)
-        do {
-            if let original, edited != original.bytes {
-                try FileSystem.writeAtomically(original.bytes, to: path + ".bak", mode: mode_t(original.mode))
-                try FileSystem.writeAtomically(edited, to: path, mode: mode_t(original.mode))
-            } else if original == nil {
-                try FileSystem.writeAtomically(edited, to: path, mode: 0o600)
+            do {
+                if let backup { try FileSystem.writeAtomically(backup, to: path + ".bak", mode: mode_t(mode)) }
+                if writesConfig, let edited { try FileSystem.writeAtomically(edited, to: path, mode: mode_t(mode)) }
+                let config = try ConfigLoader.load(PerchPaths(config: path, state: "/"))
+                report(config.accounts, nil)
+            } catch let error as ConfigError {
+                report(nil, error.lines.joined(separator: "; "))
+            } catch {
+                report(nil, "\(error)")
             }
-            let config = try ConfigLoader.load(PerchPaths(config: path, state: "/"))
-            report(config.accounts, nil)
-        } catch let error as ConfigError {
-            report(nil, error.lines.joined(separator: "; "))
-        } catch {
-            report(nil, "\(error)")
         }
     }
 

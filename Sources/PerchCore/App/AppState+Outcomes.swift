@@ -134,11 +134,7 @@ extension AppState {
         guard let accountIndex = accounts.firstIndex(where: { $0.id == account.id }) else { return }
         if form.opensSheet || sheet == nil { openSheet() }
         guard let top = activeTop, case .accountSheet(var sheet) = presented[top] else { return }
-        let context = self.context
-        sheet.filter = nil
-        sheet.isEditingFilter = false
-        sheet.rows = accountsIndex.groupedRows
-        sheet.moveCursor(to: sheet.rows?.firstIndex(of: .account(accountIndex)) ?? accountIndex, direction: 1, context)
+        sheet.reveal(accountAt: accountIndex, context)
         presented[top] = .accountSheet(sheet)
         relayout()
         // The sheet has one more row: it fits itself to it, as after any change of content.
@@ -150,7 +146,7 @@ extension AppState {
         guard let index = presented.lastIndex(where: { if case .accountForm = $0 { true } else { false } }),
             case .accountForm(var form) = presented[index]
         else { return }
-        form.writeError = message
+        form.notAdded(message)
         presented[index] = .accountForm(form)
     }
 }

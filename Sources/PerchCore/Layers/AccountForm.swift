@@ -108,6 +108,10 @@ extension AccountForm: ScreenModel {
         return []
     }
 
+    /// The config could not be written (``AppEvent/accountNotAdded(_:)``): the form stays up
+    /// with `message` shown, and the fields as typed.
+    mutating func notAdded(_ message: String) { writeError = message }
+
     /// Checks the fields (``AccountValidation``, ids unique among the accounts): with a problem,
     /// they are shown beside their fields and nothing is asked; otherwise the root is asked to
     /// append the account to the config (``Effect/addAccount(_:)``), and the form stays up until

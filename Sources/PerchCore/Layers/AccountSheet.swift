@@ -207,6 +207,15 @@ extension AccountSheet {
         return []
     }
 
+    /// Shows the account at `index` (one just added): the filter cleared, the rows grouped
+    /// anew from `context`'s accounts, the cursor on it.
+    mutating func reveal(accountAt index: Int, _ context: ModelContext) {
+        filter = nil
+        isEditingFilter = false
+        rows = context.accounts.groupedRows
+        moveCursor(to: rows?.firstIndex(of: .account(index)) ?? index, direction: 1, context)
+    }
+
     /// Types `text` into the filter (starting one if needed); controls and line breaks are left
     /// out, and the filter stops at ``maximumFilterLength`` characters.
     private mutating func type(_ text: String, _ context: ModelContext) {
