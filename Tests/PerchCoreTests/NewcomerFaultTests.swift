@@ -79,7 +79,7 @@ struct NewcomerFaultTests {
         check(state.render(), "menu")
         for _ in 0..<4 { _ = state.update(.key(.char("j"))) }
         _ = state.update(.key(KeyEvent(.enter)))
-        guard case .alert? = state.presented.last else {
+        guard state.presented.last?.is(Alert.self) == true else {
             Issue.record("Delete… opened no alert")
             return
         }
@@ -111,7 +111,7 @@ struct NewcomerFaultTests {
         #expect(after.hasPrefix("  ") && after.drop { $0 == " " }.hasPrefix("close it"), "\(lines.joined(separator: "\n"))")
         for context in [InputContext.pane(.overview), .pane(.catalog), .accountSheet, .accountSheetFilter, .contextMenu, .cover] {
             var help = AppState(accounts: Account.samples, size: Size(width: width, height: 60))
-            help.presented.append(.help(HelpOverlay(context: context)))
+            help.presented.append(Presentation(HelpOverlay(context: context)))
             let lines = help.render().lines
             for binding in KeyBindings.table(for: context) {
                 guard let line = lines.first(where: { $0.contains("│ " + binding.label + " ") }) else { continue }

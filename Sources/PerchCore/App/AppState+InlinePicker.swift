@@ -58,7 +58,7 @@ extension AppState {
             return []
         }
         // Only the sheet is shown: any other layer (help, a form) is taken back at once.
-        presented.removeAll { if case .accountSheet = $0 { false } else { true } }
+        presented.removeAll { !$0.is(AccountSheet.self) }
         if sheet == nil { return endPicker(.cancelled) }
         return effects.filter { $0 == .quit }
     }
@@ -98,9 +98,7 @@ extension AppState {
     /// footer, blank rows under a sheet the filter made shorter; hits in the block's rows.
     func renderPickerFrame(_ picker: InlinePickerMode) -> Frame {
         var frame = Frame(size: size)
-        guard let index = presented.lastIndex(where: { if case .accountSheet = $0 { true } else { false } }),
-            case .accountSheet(let sheet) = presented[index], !layout.isTooSmall
-        else { return Frame(size: Size(width: size.width, height: picker.blockHeight)) }
+        guard let sheet = presented.topmost(AccountSheet.self)?.layer, !layout.isTooSmall else { return Frame(size: Size(width: size.width, height: picker.blockHeight)) }
         let context = self.context
         sheet.render(into: &frame, context)
         let layout = sheet.layout(context)

@@ -222,7 +222,7 @@ extension AppState {
             let step = action == .previousTab ? Tab.allCases.count - 1 : 1
             selectedTab = Tab(rawValue: (selectedTab.rawValue + step) % Tab.allCases.count) ?? .overview
         case .openAccountSheet: openSheet()
-        case .showHelp: presented.append(.help(HelpOverlay(context: context)))
+        case .showHelp: presented.append(Presentation(HelpOverlay(context: context)))
         case .dismiss: dismissTop()
         case .addAccount: openAccountForm()
         case .reapplyIdentities: return refreshIdentities(apply: true)
@@ -245,7 +245,7 @@ extension AppState {
             case .effect(let effect): effects.append(effect)
             case .dismiss: dismissTop()
             case .dismissContextMenus:
-                while let top = activeTop, case .contextMenu = presented[top] { presented.remove(at: top) }
+                while let top = activeTop, presented[top].is(ContextMenu.self) { presented.remove(at: top) }
             case .present(let layer): presented.append(layer)
             case .pick(let index): effects += inlinePicker == nil ? pick(index) : pickInPicker(index)
             case .openSheet: openSheet()
@@ -276,7 +276,7 @@ extension AppState {
         sheet.rows = accountsIndex.groupedRows
         sheet.offersAddAccount = offeringAddAccount
         // A sheet still sliding away is taken back: the new one rises from where that one is.
-        if case .accountSheet(let closing)? = presented.last, closing.isClosing {
+        if let closing = presented.last?.as(AccountSheet.self), closing.isClosing {
             sheet.target = closing.displayedHeight(context)
             presented.removeLast()
         }
@@ -284,7 +284,7 @@ extension AppState {
         // under a group heading in the middle of the list).
         let row = currentIndex.map { current in sheet.rows?.firstIndex(of: .account(current)) ?? current } ?? 0
         sheet.moveCursor(to: row, direction: 1, context)
-        presented.append(.accountSheet(sheet))
+        presented.append(Presentation(sheet))
         settlePresentations()
     }
 
@@ -292,7 +292,7 @@ extension AppState {
     /// new account once it is added; from the sheet, the sheet below shows it.
     mutating func openAccountForm() {
         guard !layout.isTooSmall else { return }
-        presented.append(.accountForm(AccountForm(opensSheet: sheet == nil)))
+        presented.append(Presentation(AccountForm(opensSheet: sheet == nil)))
     }
 
     /// Opens the context menu of the Catalog item at `index`, putting the pane's cursor on it,
@@ -302,7 +302,7 @@ extension AppState {
     mutating func openContextMenu(at index: Int) -> [Effect] {
         guard activeTop == nil, selectedTab == .catalog, catalogItems.indices.contains(index) else { return [] }
         catalogPane.list.moveTo(index, count: catalogItems.count, visible: layout.listRows)
-        presented.append(.contextMenu(ContextMenu(itemID: catalogItems[index].id)))
+        presented.append(Presentation(ContextMenu(itemID: catalogItems[index].id)))
         return previewEffects(for: catalogItems[index])
     }
 
@@ -339,16 +339,17 @@ extension AppState {
     mutating func openItem(_ id: String) {
         guard let item = catalogPane.item(id) else { return }
         _ = apply([.dismissContextMenus])
-        presented.append(.cover(.item(item, scroll: 0)))
+        presented.append(Presentation(Cover.item(item, scroll: 0)))
     }
 
     /// Dismisses the top layer that takes input; a sheet slides away unless motion is reduced.
     mutating func dismissTop() {
         guard let index = activeTop else { return }
-        if case .accountSheet(var sheet) = presented[index], !reduceMotion {
-            sheet.isClosing = true
-            sheet.dragTop = nil
-            presented[index] = .accountSheet(sheet)
+        if presented[index].is(AccountSheet.self), !reduceMotion {
+            presented[index].modify(AccountSheet.self) { sheet in
+                sheet.isClosing = true
+                sheet.dragTop = nil
+            }
         } else {
             presented.remove(at: index)
         }
@@ -357,20 +358,16 @@ extension AppState {
     /// After every event: context menus whose item is gone are removed, and each sheet settles
     /// its animation (one that has slid away is removed).
     mutating func settlePresentations() {
-        if presented.contains(where: { if case .contextMenu = $0 { true } else { false } }) {
+        if presented.contains(where: { $0.is(ContextMenu.self) }) {
             presented.removeAll { layer in
-                if case .contextMenu(let menu) = layer { return catalogPane.index(of: menu.itemID) == nil }
-                return false
+                guard let menu = layer.as(ContextMenu.self) else { return false }
+                return catalogPane.index(of: menu.itemID) == nil
             }
         }
         let context = self.context
         for index in presented.indices.reversed() {
-            guard case .accountSheet(var sheet) = presented[index] else { continue }
-            if sheet.settle(context) {
-                presented[index] = .accountSheet(sheet)
-            } else {
-                presented.remove(at: index)
-            }
+            // A sheet that has slid away is gone.
+            if presented[index].modify(AccountSheet.self, { $0.settle(context) }) == false { presented.remove(at: index) }
         }
     }
 
@@ -387,7 +384,7 @@ extension AppState {
         dismissTop()
         // Layers below the sheet (an item's cover, a context menu) belong to the Catalog of the
         // account being left: Overview is shown, so they go too.
-        presented.removeAll { if case .accountSheet = $0 { false } else { true } }
+        presented.removeAll { !$0.is(AccountSheet.self) }
         selectedTab = .overview
         return requestSwitch(to: accounts[index].id)
     }

@@ -149,22 +149,21 @@ public struct AppState: Hashable, Sendable {
 
     /// The account sheet when it is the top layer and takes input.
     public var sheet: AccountSheet? {
-        if case .accountSheet(let sheet)? = presented.last, !sheet.isClosing { return sheet }
-        return nil
+        guard let sheet = presented.last?.as(AccountSheet.self), !sheet.isClosing else { return nil }
+        return sheet
     }
 
     /// The top layer's form, when it is the `Add account…` form.
     public var accountForm: AccountForm? {
-        guard let index = activeTop, case .accountForm(let form) = presented[index] else { return nil }
-        return form
+        activeTop.flatMap { presented[$0].as(AccountForm.self) }
     }
 
     /// Geometry of the top account sheet as drawn now (mid-animation or dragged), or of a sheet
     /// at rest at the fit detent over every account when none is up.
     public var sheetLayout: SheetLayout {
-        guard let index = presented.lastIndex(where: { if case .accountSheet = $0 { true } else { false } }),
-            case .accountSheet(let sheet) = presented[index]
-        else { return SheetLayout(rowCount: (accountsIndex.groupedRows?.count ?? accounts.count) + 1, screen: size) }
+        guard let sheet = presented.topmost(AccountSheet.self)?.layer else {
+            return SheetLayout(rowCount: (accountsIndex.groupedRows?.count ?? accounts.count) + 1, screen: size)
+        }
         return sheet.layout(context)
     }
 
@@ -176,7 +175,7 @@ public struct AppState: Hashable, Sendable {
     /// while its source runs and the Catalog is shown.
     public var nextAnimationDeadline: Int64? {
         for layer in presented {
-            if case .accountSheet(let sheet) = layer, sheet.animation != nil { return clock + AccountSheet.animationFrameMilliseconds }
+            if let sheet = layer.as(AccountSheet.self), sheet.animation != nil { return clock + AccountSheet.animationFrameMilliseconds }
         }
         if selectedTab == .catalog, !isCovered, catalogPane.isLoading { return clock + CatalogPane.spinnerFrameMilliseconds }
         return nil
@@ -194,7 +193,7 @@ public struct AppState: Hashable, Sendable {
 
     /// Whether a full-screen layer hides the panes.
     var isCovered: Bool {
-        presented.contains { if case .cover = $0 { true } else if case .accountForm = $0 { true } else { false } }
+        presented.contains(where: \.coversScreen)
     }
 
     // MARK: Accounts and saved state

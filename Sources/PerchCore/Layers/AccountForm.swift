@@ -88,7 +88,11 @@ extension AccountField {
     }
 }
 
-extension AccountForm: ScreenModel {
+extension AccountForm: PresentedLayer {
+    public var inputContext: InputContext { .accountForm }
+    /// Full-screen, like a cover.
+    public var coversScreen: Bool { true }
+
     /// Most rows the reason for a failed write takes at the form's foot; a longer one ends in `…`.
     public static let maximumWriteErrorRows = 6
 
@@ -212,4 +216,24 @@ extension AccountForm: ScreenModel {
                 " Enter add · Tab next field · Esc or ✕ cancel · F1 help", column: 0, row: footerRow, style: .dim, width: size.width)
         }
     }
+}
+
+extension InputContext {
+    /// The `Add account…` form: printable keys and pastes go into the focused field.
+    public static let accountForm = InputContext(
+        title: "Add account",
+        bindings: [
+            KeyBinding(KeyBindings.keys(.escape), "Esc", .dismiss, "cancel (nothing is written)"),
+            KeyBinding(gesture: "click ✕ or Cancel", "cancel"),
+            KeyBinding(KeyBindings.keys(.enter), "Enter", .activate, "add the account to the config"),
+            KeyBinding(gesture: "click Add", "add the account"),
+            KeyBinding(
+                [KeyEvent(.tab), KeyEvent(.down)], "Tab ↓", .focusNext, "next field"),
+            KeyBinding(
+                [KeyEvent(.tab, modifiers: .shift), KeyEvent(.up)], "Shift-Tab ↑", .focusPrevious, "previous field"),
+            KeyBinding(KeyBindings.keys(.backspace), "Backspace", .deleteBackward, "delete a character"),
+            KeyBinding(KeyBindings.keys(.function(1)), "F1", .showHelp, "this help"),
+            KeyBinding(gesture: "type or paste", "fill the focused field"),
+            KeyBinding(gesture: "click a field", "focus it"),
+        ])
 }

@@ -34,7 +34,7 @@ public struct HeightAnimation: Hashable, Sendable {
 /// The account sheet's state: its cursor over the rows shown, the filter, the detent, a drag
 /// in progress and the animation of its height; its update and render follow (a layer of the
 /// presentation stack, ``Presentation/accountSheet(_:)``).
-public struct AccountSheet: ScreenModel, Hashable, Sendable {
+public struct AccountSheet: PresentedLayer {
     /// Cursor over ``rows`` (or over all accounts when ``rows`` is nil).
     public var cursor = ListCursor()
     /// The filter typed after `/`, or nil when there is none.
@@ -347,4 +347,42 @@ extension AccountSheet {
         if let handle, handle.score > name?.score ?? -1 { return ([], handle.characters) }
         return (name?.characters ?? [], [])
     }
+}
+
+extension AccountSheet {
+    /// The filter's keys while it is typed, else the sheet's.
+    public var inputContext: InputContext { isEditingFilter ? .accountSheetFilter : .accountSheet }
+    /// A sheet sliding away after its dismissal takes no input.
+    public var isActive: Bool { !isClosing }
+}
+
+extension InputContext {
+    /// The account sheet's keys.
+    public static let accountSheet = InputContext(
+        title: "Account sheet",
+        bindings: [
+            KeyBinding(KeyBindings.keys(.escape), "Esc", .dismiss, "close the sheet"),
+            KeyBinding(gesture: "click above the sheet", "close it"),
+            KeyBinding(KeyBindings.keys(.enter), "Enter", .activate, "switch to the account"),
+            KeyBinding(gesture: "click an account", "switch to it"),
+        ] + KeyBindings.listMoves + [
+            KeyBinding(KeyBindings.keys(.character("/")), "/", .startFilter, "filter by name or handle"),
+            KeyBinding(KeyBindings.keys(.character("+")), "+", .addAccount, "add an account (or the last row)"),
+            KeyBinding([KeyEvent(.up, modifiers: .shift), .char("K")], "Shift-↑ K", .largerDetent, "larger detent"),
+            KeyBinding([KeyEvent(.down, modifiers: .shift), .char("J")], "Shift-↓ J", .smallerDetent, "smaller detent"),
+            KeyBinding(gesture: "drag the grabber", "resize; drag down to close"),
+            KeyBinding(KeyBindings.keys(.character("?")), "?", .showHelp, "this help"),
+        ])
+
+    /// The account sheet's keys while its filter is typed: printable keys go to the filter.
+    public static let accountSheetFilter = InputContext(
+        title: "Sheet filter",
+        bindings: [
+            KeyBinding(KeyBindings.keys(.escape), "Esc", .clearFilter, "clear the filter"),
+            KeyBinding(KeyBindings.keys(.enter), "Enter", .activate, "switch to the account"),
+            KeyBinding(KeyBindings.keys(.up), "↑", .moveUp, "move up"),
+            KeyBinding(KeyBindings.keys(.down), "↓", .moveDown, "move down"),
+            KeyBinding(KeyBindings.keys(.backspace), "Backspace", .deleteBackward, "delete a character"),
+            KeyBinding(gesture: "type or paste", "narrow the list"),
+        ])
 }

@@ -27,7 +27,9 @@ public struct Alert: Hashable, Sendable {
     public var buttons: [String] { ["Cancel", confirmTitle] }
 }
 
-extension Alert: ScreenModel {
+extension Alert: PresentedLayer {
+    public var inputContext: InputContext { .alert }
+
     public mutating func update(_ message: ModelMessage, _ context: ModelContext) -> [Intent] {
         switch message {
         case .action(.focusPrevious): cursor = max(0, cursor - 1)
@@ -70,4 +72,19 @@ extension Alert: ScreenModel {
                 AlertLayout.buttonText(buttons[index]), column: rect.x, row: rect.y, style: style, width: box.maxX - 1 - rect.x)
         }
     }
+}
+
+extension InputContext {
+    /// A confirmation alert: ←→ move between its buttons.
+    public static let alert = InputContext(
+        title: "Alert",
+        bindings: [
+            KeyBinding(KeyBindings.keys(.escape), "Esc", .dismiss, "cancel"),
+            KeyBinding(
+                [KeyEvent(.left), .char("h"), KeyEvent(.tab, modifiers: .shift)], "← h Shift-Tab", .focusPrevious, "previous button"),
+            KeyBinding([KeyEvent(.right), .char("l"), KeyEvent(.tab)], "→ l Tab", .focusNext, "next button"),
+            KeyBinding(KeyBindings.keys(.enter), "Enter", .activate, "press the focused button"),
+            KeyBinding(gesture: "click a button", "press it"),
+            KeyBinding(gesture: "click outside", "cancel"),
+        ])
 }

@@ -38,7 +38,9 @@ public struct ContextMenu: Hashable, Sendable {
     public var focusedAction: ContextMenuAction? { cursor > 0 ? ContextMenuAction.allCases[cursor - 1] : nil }
 }
 
-extension ContextMenu: ScreenModel {
+extension ContextMenu: PresentedLayer {
+    public var inputContext: InputContext { .contextMenu }
+
     /// Geometry of the menu as drawn now, anchored at its item's row; nil when the item is gone.
     public func layout(_ context: ModelContext) -> ContextMenuLayout? {
         guard let index = context.catalog.index(of: itemID) else { return nil }
@@ -87,7 +89,7 @@ extension ContextMenu: ScreenModel {
             let alert = Alert(
                 title: "Delete “\(item.title)”?", message: "It leaves \(catalog) for this session.", confirmTitle: "Delete",
                 action: .deleteItem(id: itemID))
-            return [.present(.alert(alert))]
+            return [.present(Presentation(alert))]
         }
     }
 
@@ -168,4 +170,20 @@ extension ContextMenu: ScreenModel {
             frame.screen.put(" ↓ more ", column: markColumn, row: box.maxY - 1, style: .bold, width: box.maxX - 1 - markColumn)
         }
     }
+}
+
+extension InputContext {
+    /// A Catalog item's context menu: ↑↓ move between the preview and the actions.
+    public static let contextMenu = InputContext(
+        title: "Context menu",
+        bindings: [
+            KeyBinding(KeyBindings.keys(.escape), "Esc", .dismiss, "close the menu"),
+            KeyBinding(gesture: "click outside", "close the menu"),
+            KeyBinding(KeyBindings.keys(.up, .character("k")), "↑ k", .moveUp, "previous action (the preview is first)"),
+            KeyBinding(KeyBindings.keys(.down, .character("j")), "↓ j", .moveDown, "next action"),
+            KeyBinding(KeyBindings.keys(.enter), "Enter", .activate, "run the action, or open the item"),
+            KeyBinding(gesture: "click the preview", "open the item full-screen"),
+            KeyBinding(gesture: "click an action", "run it"),
+            KeyBinding(KeyBindings.keys(.character("?")), "?", .showHelp, "this help"),
+        ])
 }
