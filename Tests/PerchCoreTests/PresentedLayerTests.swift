@@ -3,19 +3,25 @@ import Testing
 @testable import PerchCore
 
 /// A layer written in this file alone, to show that a new layer needs no central enum (issue
-/// 21): a one-line toast that `Esc` or a click outside dismisses, with its own keys and title.
+/// 21): a one-line toast that `Esc`, a click on it or a click outside dismisses, with its own
+/// keys, title and part under the pointer.
 struct Toast: PresentedLayer {
+    enum Part: LayerPart { case text }
+
     var text: String
 
     var inputContext: InputContext { .toast }
 
     mutating func update(_ message: ModelMessage, _ context: ModelContext) -> [Intent] {
-        if case .action(.dismiss) = message { return [.dismiss] }
-        return []
+        switch message {
+        case .action(.dismiss): return [.dismiss]
+        case .tap(let target) where target.part(Part.self) == .text: return [.dismiss]
+        default: return []
+        }
     }
 
     func render(into frame: inout Frame, _ context: ModelContext) {
-        frame.hits.mark(Rect(x: 2, y: 1, width: text.count + 2, height: 1), .layerChrome)
+        frame.hits.mark(Rect(x: 2, y: 1, width: text.count + 2, height: 1), .layer(Part.text))
         frame.screen.put(" \(text) ", column: 2, row: 1, style: .bold)
     }
 }
@@ -43,6 +49,12 @@ struct PresentedLayerTests {
         var clicked = Self.withToast()
         _ = clicked.update(.tap(clicked.hitTest(Position(column: 40, row: 10))))
         #expect(clicked.presented.isEmpty, "a click outside dismisses it, as for every modal layer")
+        var tapped = Self.withToast()
+        let target = tapped.hitTest(Position(column: 4, row: 1))
+        #expect(target.part(Toast.Part.self) == .text, "its own part, declared beside it")
+        #expect(!target.acceptsDrag && !target.acceptsLongPress)
+        _ = tapped.update(.tap(target))
+        #expect(tapped.presented.isEmpty)
     }
 
     @Test("Help over the toast lists the toast's keys under its title")

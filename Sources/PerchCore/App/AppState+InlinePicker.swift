@@ -42,8 +42,8 @@ extension AppState {
         case .paste(let text):
             startPickerFilter()
             effects = routeText(text)
-        case .tap(.sheetRow(let index)):
-            effects = route(.tap(.sheetRow(index)))
+        case .tap(let target) where target.part(AccountSheet.Part.self)?.accountIndex != nil:
+            effects = route(.tap(target))
         case .scroll(let target, let notches):
             effects = route(.scroll(target, notches: notches))
         case .resize(let terminal):
@@ -98,7 +98,9 @@ extension AppState {
     /// footer, blank rows under a sheet the filter made shorter; hits in the block's rows.
     func renderPickerFrame(_ picker: InlinePickerMode) -> Frame {
         var frame = Frame(size: size)
-        guard let sheet = presented.topmost(AccountSheet.self)?.layer, !layout.isTooSmall else { return Frame(size: Size(width: size.width, height: picker.blockHeight)) }
+        guard let sheet = presented.topmost(AccountSheet.self)?.layer, !layout.isTooSmall else {
+            return Frame(size: Size(width: size.width, height: picker.blockHeight))
+        }
         let context = self.context
         sheet.render(into: &frame, context)
         let layout = sheet.layout(context)

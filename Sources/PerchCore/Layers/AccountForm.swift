@@ -104,7 +104,8 @@ extension AccountForm: PresentedLayer {
         case .action(.moveDown), .action(.focusNext): moveFocus(by: 1)
         case .scroll(_, let notches): moveFocus(by: notches < 0 ? -1 : 1)
         case .action(.activate), .tap(.formButton(.add)): return submit(context)
-        case .tap(.formField(let field)): focus = field
+        case .tap(let target) where target.part(AccountFormPart.self) != nil:
+            if case .field(let field)? = target.part(AccountFormPart.self) { focus = field }
         case .tap(.layerScroll(let delta)): moveFocus(by: delta)
         case .tap(.formButton(.cancel)), .tap(.coverClose): return [.dismiss]
         default: break
@@ -236,4 +237,19 @@ extension InputContext {
             KeyBinding(gesture: "type or paste", "fill the focused field"),
             KeyBinding(gesture: "click a field", "focus it"),
         ])
+}
+
+/// The `Add account…` form's parts under the pointer.
+public enum AccountFormPart: LayerPart {
+    /// A text field.
+    case field(AccountField)
+    /// A button.
+    case button(AccountFormButton)
+}
+
+extension HitTarget {
+    /// A text field of the `Add account…` form.
+    public static func formField(_ field: AccountField) -> HitTarget { .layer(AccountFormPart.field(field)) }
+    /// A button of the `Add account…` form.
+    public static func formButton(_ button: AccountFormButton) -> HitTarget { .layer(AccountFormPart.button(button)) }
 }

@@ -190,10 +190,9 @@ extension AccountSheet {
             }
         case .text(let text):
             type(text, context)
-        case .tap(.sheetRow(let index)):
-            return [.pick(accountIndex: index)]
-        case .tap(.sheetAddAccount):
-            return [.openAccountForm]
+        case .tap(let target) where target.part(Part.self) != nil:
+            if let index = target.part(Part.self)?.accountIndex { return [.pick(accountIndex: index)] }
+            if target == .sheetAddAccount { return [.openAccountForm] }
         case .scroll(_, let notches):
             return update(.action(notches < 0 ? .moveUp : .moveDown), context)
         case .drag(.sheetGrabber, let position):
@@ -385,4 +384,34 @@ extension InputContext {
             KeyBinding(KeyBindings.keys(.backspace), "Backspace", .deleteBackward, "delete a character"),
             KeyBinding(gesture: "type or paste", "narrow the list"),
         ])
+}
+
+extension AccountSheet {
+    /// The sheet's parts under the pointer.
+    public enum Part: LayerPart {
+        /// An account row, by account index.
+        case row(Int)
+        /// The `Add account…` row, last in the list.
+        case addAccount
+        /// The title, group headings or footer.
+        case chrome
+        /// The top edge with the grabber (drag indicator): dragging it resizes the sheet.
+        case grabber
+
+        public var acceptsDrag: Bool { self == .grabber }
+
+        /// The account index of an account row, else nil.
+        public var accountIndex: Int? { if case .row(let index) = self { index } else { nil } }
+    }
+}
+
+extension HitTarget {
+    /// An account row of the account sheet, by account index.
+    public static func sheetRow(_ index: Int) -> HitTarget { .layer(AccountSheet.Part.row(index)) }
+    /// The account sheet's `Add account…` row.
+    public static let sheetAddAccount = HitTarget.layer(AccountSheet.Part.addAccount)
+    /// The sheet's title, group headings or footer.
+    public static let sheetChrome = HitTarget.layer(AccountSheet.Part.chrome)
+    /// The sheet's grabber.
+    public static let sheetGrabber = HitTarget.layer(AccountSheet.Part.grabber)
 }

@@ -35,7 +35,8 @@ extension Alert: PresentedLayer {
         case .action(.focusPrevious): cursor = max(0, cursor - 1)
         case .action(.focusNext): cursor = min(buttons.count - 1, cursor + 1)
         case .action(.activate): return activate(button: cursor)
-        case .tap(.alertButton(let button)): return activate(button: button)
+        case .tap(let target):
+            if case .button(let button)? = target.part(Part.self) { return activate(button: button) }
         default: break
         }
         return []
@@ -87,4 +88,17 @@ extension InputContext {
             KeyBinding(gesture: "click a button", "press it"),
             KeyBinding(gesture: "click outside", "cancel"),
         ])
+}
+
+extension Alert {
+    /// The alert's parts under the pointer.
+    public enum Part: LayerPart {
+        /// A button, by index in ``Alert/buttons``.
+        case button(Int)
+    }
+}
+
+extension HitTarget {
+    /// A button of an alert, by index in ``Alert/buttons``.
+    public static func alertButton(_ index: Int) -> HitTarget { .layer(Alert.Part.button(index)) }
 }

@@ -57,7 +57,9 @@ extension ContextMenu: PresentedLayer {
             guard let action = focusedAction else { return [.openItem(id: itemID)] }
             return perform(action, context)
         case .tap(.contextPreview): return [.openItem(id: itemID)]
-        case .tap(.contextAction(let index)): return perform(ContextMenuAction.allCases[index], context)
+        case .tap(let target) where target.part(Part.self) != nil:
+            guard case .action(let index)? = target.part(Part.self) else { return [] }
+            return perform(ContextMenuAction.allCases[index], context)
         case .tap(.layerScroll(let delta)):
             // A scroll mark: the focus goes to the first action past that edge, which scrolls it into view.
             guard let layout = layout(context) else { return [] }
@@ -186,4 +188,21 @@ extension InputContext {
             KeyBinding(gesture: "click an action", "run it"),
             KeyBinding(KeyBindings.keys(.character("?")), "?", .showHelp, "this help"),
         ])
+}
+
+extension ContextMenu {
+    /// The context menu's parts under the pointer.
+    public enum Part: LayerPart {
+        /// The preview card: activating it opens the item.
+        case preview
+        /// An action row, by index in ``ContextMenuAction/allCases``.
+        case action(Int)
+    }
+}
+
+extension HitTarget {
+    /// A context menu's preview card.
+    public static let contextPreview = HitTarget.layer(ContextMenu.Part.preview)
+    /// An action row of a context menu, by index in ``ContextMenuAction/allCases``.
+    public static func contextAction(_ index: Int) -> HitTarget { .layer(ContextMenu.Part.action(index)) }
 }

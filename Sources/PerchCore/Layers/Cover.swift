@@ -118,3 +118,18 @@ extension InputContext {
             KeyBinding(KeyBindings.keys(.character("?")), "?", .showHelp, "this help"),
         ])
 }
+
+/// A full-screen layer's parts under the pointer (a cover's, and the form's, which is full-screen too).
+public enum CoverPart: LayerPart {
+    /// The close control (`✕`).
+    case close
+    /// Anywhere else on it.
+    case body
+}
+
+extension HitTarget {
+    /// A full-screen cover's close control (`✕`).
+    public static let coverClose = HitTarget.layer(CoverPart.close)
+    /// Anywhere else on a full-screen cover.
+    public static let coverBody = HitTarget.layer(CoverPart.body)
+}

@@ -71,3 +71,16 @@ extension InputContext {
             KeyBinding(KeyBindings.keys(.down, .character("j")), "↓ j", .moveDown, "scroll down"),
         ])
 }
+
+extension HitTarget {
+    /// Inside the help overlay.
+    public static let helpBody = HitTarget.layer(HelpOverlay.Part.body)
+}
+
+extension HelpOverlay {
+    /// The help overlay's parts under the pointer.
+    public enum Part: LayerPart {
+        /// Inside the box.
+        case body
+    }
+}
