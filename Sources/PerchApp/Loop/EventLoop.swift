@@ -81,7 +81,7 @@ public final class EventLoop {
     /// Tells `update` the wall time: at start and when Stats' next minute comes round.
     private func readWallClock() -> Bool {
         guard let time = wallClock() else { return false }
-        return apply([.wallClock(time)], at: now())
+        return apply([.outcome(.wallClock(time))], at: now())
     }
 
     private func now() -> Int64 { poller.now() }
@@ -276,7 +276,7 @@ public final class EventLoop {
         case .openCatalogItem(let id, let command, let item):
             let account = state.accounts.first { $0.id == id }
             let failure = runOnTerminal(command, variables: EffectWorker.variables(account, id: id, item: item))
-            _ = apply([.catalogItemOpened(accountID: id, failure: failure)], at: now())
+            _ = apply([.outcome(.catalogItemOpened(accountID: id, failure: failure))], at: now())
         case .pushKeyboardFlags(let flags):
             backend.pushKeyboardFlags(flags)
         case .setMouse(let on):
@@ -322,7 +322,7 @@ public final class EventLoop {
     /// config and the accounts as they were, and is kept for the person to fix.
     private func editConfig() {
         func report(_ accounts: [Account]?, _ problem: String?) {
-            _ = apply([.configEdited(accounts: accounts, configPath: configPath ?? "", problem: problem)], at: now())
+            _ = apply([.outcome(.configEdited(accounts: accounts, configPath: configPath ?? "", problem: problem))], at: now())
         }
         guard let path = configPath else { return report(nil, "there is no config file to edit") }
         let original = try? FileSystem.readContents(path)

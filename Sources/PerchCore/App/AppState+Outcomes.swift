@@ -1,7 +1,7 @@
 extension AppState {
-    /// Takes in the outcome of an effect (see ``AppEvent``); returns the effects that follow
+    /// Takes in the outcome of an effect (see ``Outcome``); returns the effects that follow
     /// (a saved switch runs its hook; a queued pick is asked for next).
-    mutating func handleOutcome(_ event: AppEvent) -> [Effect] {
+    mutating func handleOutcome(_ event: Outcome) -> [Effect] {
         let context = self.context
         switch event {
         case .switchSaved(let outcome):
@@ -115,8 +115,6 @@ extension AppState {
                     event.here = mine.contains("\(event.account)@\(event.time)")
                     return event
                 })
-            return []
-        default:
             return []
         }
     }

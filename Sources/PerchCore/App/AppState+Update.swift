@@ -55,7 +55,7 @@ extension AppState {
             switch event {
             case .key(let key) where key.key == .character("q") && presented.isEmpty: return [.quit]
             case .resize, .terminalReply, .focus: break
-            case _ where event.isOutcome: break
+            case .outcome: break
             default: return []
             }
         }
@@ -108,8 +108,8 @@ extension AppState {
             return refreshIdentities(apply: false)
         case .terminalReply(let reply):
             return takeReply(reply)
-        default:
-            return handleOutcome(event)
+        case .outcome(let outcome):
+            return handleOutcome(outcome)
         }
     }
 
@@ -375,7 +375,7 @@ extension AppState {
 
     /// Picks the account at `index`: the Overview tab is selected, the sheet is dismissed and the
     /// switch is handed to the store (``requestSwitch(to:)``). The account becomes current only
-    /// when the store confirms it (``AppEvent/switchSaved(_:)``): the screen never shows a switch
+    /// when the store confirms it (``Outcome/switchSaved(_:)``): the screen never shows a switch
     /// that was not saved. The store reads the file under its lock and records nothing when the
     /// account is already current there, so another instance's switch that this one has not seen
     /// yet cannot make a pick be lost.

@@ -60,7 +60,7 @@ public struct AppState: Hashable, Sendable {
     public internal(set) var pendingSwitch: PendingSwitch?
     /// The switches, for Stats.
     public internal(set) var history: SwitchHistory
-    /// The wall clock as last read by the loop (``AppEvent/wallClock(_:)``); nil before.
+    /// The wall clock as last read by the loop (``Outcome/wallClock(_:)``); nil before.
     public internal(set) var wallTime: WallTime?
     /// The pane state last handed to the store (``Effect/savePanes(_:)``), so that an unchanged
     /// one is not written again.
@@ -181,7 +181,7 @@ public struct AppState: Hashable, Sendable {
         return nil
     }
 
-    /// When the loop must read the wall clock again (``AppEvent/wallClock(_:)``), in milliseconds
+    /// When the loop must read the wall clock again (``Outcome/wallClock(_:)``), in milliseconds
     /// on the clock: the next minute, while Stats is shown (its current interval counts up); nil
     /// elsewhere, so that idle stays at zero wake-ups.
     public var nextWallClockDeadline: Int64? {

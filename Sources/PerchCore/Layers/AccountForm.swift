@@ -113,15 +113,15 @@ extension AccountForm: PresentedLayer {
         return []
     }
 
-    /// The config could not be written (``AppEvent/accountNotAdded(_:)``): the form stays up
+    /// The config could not be written (``Outcome/accountNotAdded(_:)``): the form stays up
     /// with `message` shown, and the fields as typed.
     mutating func notAdded(_ message: String) { writeError = message }
 
     /// Checks the fields (``AccountValidation``, ids unique among the accounts): with a problem,
     /// they are shown beside their fields and nothing is asked; otherwise the root is asked to
     /// append the account to the config (``Effect/addAccount(_:)``), and the form stays up until
-    /// the outcome, ``AppEvent/accountAdded(_:accounts:configPath:backupPath:)`` or
-    /// ``AppEvent/accountNotAdded(_:)``.
+    /// the outcome, ``Outcome/accountAdded(_:accounts:configPath:backupPath:)`` or
+    /// ``Outcome/accountNotAdded(_:)``.
     mutating func submit(_ context: ModelContext) -> [Intent] {
         writeError = nil
         switch validated(existingIDs: Set(context.accounts.accounts.map(\.id))) {
