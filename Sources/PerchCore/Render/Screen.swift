@@ -95,6 +95,13 @@ public struct Screen: Hashable, Sendable {
                 guard place(Cell(ascii: byte, style: style), width: 1) else { return limit }
                 continue
             }
+            // One safe scalar (a bar, a box line, `·`) is drawn as it is: no cluster to rework.
+            let scalars = raw.unicodeScalars
+            if let only = scalars.first, scalars.index(after: scalars.startIndex) == scalars.endIndex, !DisplayWidth.isUnsafe(only) {
+                let w = DisplayWidth.columns(of: only)
+                if w > 0, !place(Cell(raw, style: style), width: w) { return limit }
+                continue
+            }
             for character in DisplayWidth.drawable(raw) {
                 let w = DisplayWidth.columns(of: character)
                 if w == 0 { continue }
