@@ -134,7 +134,7 @@ public enum PerchApp {
         let state = AppState(
             accounts: config.accounts, saved: saved, size: backend.size, info: info, reduceMotion: options.reduceMotion, banner: banner,
             history: history, settings: settings)
-        if !settings.values.mouse { backend.write(control: Array(EventLoop.mouseOff.utf8)) }
+        if !settings.values.mouse { backend.setMouse(false) }
         let gestures = GestureRecognizer.Configuration(longPressMilliseconds: settings.values.longPressMilliseconds)
         // Measuring start-up needs no watch on the state folder.
         let watcher = options.exitAfterFirstFrame ? nil : StateWatcher(watching: paths.state)

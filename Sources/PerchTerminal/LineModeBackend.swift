@@ -12,16 +12,20 @@ import PerchCore
 /// input and SGR mouse reporting (xterm ctlseqs modes 1000 and 1006) are turned on and off here,
 /// and a fatal signal's restore (``EmergencyRestore``) clears the block too. References: xterm
 /// ctlseqs (IND, DECSC, DECRC, CUU, CUD, ED, EL, DSR).
-public final class LineModeBackend {
+public final class LineModeBackend: TerminalBackend {
     public let input: Int32
     public let output: Int32
     private let colors: Bool
+    /// The terminal's size, columns × rows, as last read (``updateSize()``).
+    public private(set) var size: Size
     /// Rows taken below the cursor's line.
     public private(set) var height = 0
     /// What each row of the block shows now.
     private var drawn: [String] = []
     private var saved: termios?
     private var mouse = false
+    /// The kitty keyboard protocol's pop, once ``pushKeyboardFlags(_:)`` pushed flags.
+    private var keyboardOff = ""
 
     private static let mouseOn = "\u{1B}[?1000h\u{1B}[?1006h"
     private static let mouseOff = "\u{1B}[?1006l\u{1B}[?1000l"
@@ -37,7 +41,10 @@ public final class LineModeBackend {
         self.input = input
         self.output = output
         self.colors = colors
+        size = Self.size(of: output) ?? Size(width: 0, height: 0)
     }
+
+    public var inputDescriptor: Int32 { input }
 
     /// The size of the terminal on `fd` (TIOCGWINSZ), or nil.
     public static func size(of fd: Int32) -> Size? {
@@ -62,6 +69,13 @@ public final class LineModeBackend {
         return true
     }
 
+    /// Re-reads the terminal's size (TIOCGWINSZ) after SIGWINCH; the rows are taken again when
+    /// the root asks (``takeRows(_:clearingLine:)``).
+    public func updateSize() -> Size {
+        if let current = Self.size(of: output) { size = current }
+        return size
+    }
+
     /// Takes `count` rows below the cursor's line (clearing any taken before), so that the next
     /// ``draw(_:)`` fills them; `count` is at most the terminal's height less one. Taken again
     /// after a resize, the line's position is saved anew first: the cursor rests on the line
@@ -69,22 +83,22 @@ public final class LineModeBackend {
     /// position stays where it was. With `clearingLine` (the line was empty: nothing on it to
     /// keep) the cursor's line is cleared too, which also clears what is left of the old rows
     /// when the terminal pushed the line itself off the top while rewrapping them.
-    public func takeRows(_ count: Int, clearingLine: Bool = false) {
+    public func takeRows(_ count: Int, clearingLine: Bool) {
         var text = height > 0 ? "\u{1B}7" + Self.clearBlock : ""
         if clearingLine { text += "\r\u{1B}[J" }
         if count > 0 { text += String(repeating: "\u{1B}D", count: count) + "\u{1B}[\(count)A\u{1B}7" }
         write(text)
         height = count
         drawn = Array(repeating: "\u{0}", count: count)
-        EmergencyRestore.setBytes(Array((Self.clearBlock + Self.restoreModes).utf8), output: output)
+        EmergencyRestore.setBytes(Array((Self.clearBlock + keyboardOff + Self.restoreModes).utf8), output: output)
     }
 
-    /// Draws `screen`'s rows `rows` into the block's rows from the top (rows past the screen
-    /// blank), only those that changed; the cursor goes back to the line.
-    public func draw(_ screen: Screen, rows: Range<Int>) {
+    /// Draws `screen`'s rows into the block's rows from the top (rows past the screen blank),
+    /// only those that changed; the cursor goes back to the line.
+    public func draw(_ screen: Screen) {
         var text = ""
         for row in 0..<height {
-            let line = rows.startIndex + row < rows.endIndex ? screen.ansiLine(rows.startIndex + row, colors: colors) : ""
+            let line = row < screen.size.height ? screen.ansiLine(row, colors: colors) : ""
             guard drawn[row] != line else { continue }
             text += "\u{1B}8\u{1B}[\(row + 1)B\r" + line + "\u{1B}[0m\u{1B}[K"
             drawn[row] = line
@@ -102,12 +116,41 @@ public final class LineModeBackend {
     /// Sends a complete control sequence that draws nothing (a query), with the cursor on the line.
     public func write(control bytes: [UInt8]) { write(String(decoding: bytes, as: UTF8.self)) }
 
+    /// Turns on kitty keyboard protocol `flags` (`CSI > flags u`); every way out pops them.
+    public func pushKeyboardFlags(_ flags: Int) {
+        keyboardOff = "\u{1B}[<u"
+        write("\u{1B}[>\(flags)u")
+    }
+
+    /// Gives the terminal back for a stop (Ctrl-Z from outside, SIGTSTP): as ``shutdown()``, but
+    /// the shell's termios stay known for ``resume()``.
+    public func suspend() {
+        let kept = saved
+        shutdown()
+        saved = kept
+    }
+
+    /// Takes the terminal again after a stop: raw input, the cursor hidden; the rows are taken
+    /// again when the root asks (after the resize the loop applies on resume).
+    public func resume() {
+        guard let shell = saved else { return }
+        var attributes = shell
+        cfmakeraw(&attributes)
+        attributes.c_oflag = shell.c_oflag
+        EmergencyRestore.setBytes(Array(Self.restoreModes.utf8), output: output)
+        tcsetattr(input, TCSADRAIN, &attributes)
+        write("\u{1B}[?25l")
+    }
+
     /// Gives the terminal back as it was: the block cleared, the cursor on its line where it
-    /// was, the mouse off, attributes reset, the cursor shown, the shell's termios.
-    public func leave() {
-        write((height > 0 ? Self.clearBlock : "") + Self.restoreModes)
+    /// was, the mouse off, the keyboard flags popped, attributes reset, the cursor shown, the
+    /// shell's termios.
+    public func shutdown() {
+        write((height > 0 ? Self.clearBlock : "") + keyboardOff + Self.restoreModes)
         height = 0
+        drawn = []
         mouse = false
+        keyboardOff = ""
         if var saved { tcsetattr(input, TCSADRAIN, &saved) }
         saved = nil
         EmergencyRestore.setBytes([], output: output)

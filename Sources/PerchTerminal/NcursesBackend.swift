@@ -195,6 +195,13 @@ public final class NcursesBackend: TerminalBackend {
         active = false
     }
 
+    /// xterm mouse reporting: press and release (1000), drag (1002), SGR encoding (1006).
+    public static let mouseOn = "\u{1B}[?1000h\u{1B}[?1002h\u{1B}[?1006h"
+    /// Mouse reporting off, in reverse order.
+    public static let mouseOff = "\u{1B}[?1006l\u{1B}[?1002l\u{1B}[?1000l"
+
+    public func setMouse(_ on: Bool) { write(control: Array((on ? Self.mouseOn : Self.mouseOff).utf8)) }
+
     public func write(control bytes: [UInt8]) {
         guard active else { return }
         Self.write(bytes: bytes)

@@ -23,6 +23,16 @@ public protocol TerminalBackend: AnyObject {
     /// Sends a complete control sequence that draws nothing (e.g. ``OSC52``) after the frame
     /// drawn last, so it never lands inside a frame's output.
     func write(control bytes: [UInt8])
+    /// Turns the terminal's mouse reporting on or off (SGR reports, xterm ctlseqs "Mouse Tracking").
+    func setMouse(_ on: Bool)
+    /// Takes `count` rows below the cursor's line for the frames that follow, clearing any taken
+    /// before (a line-mode backend: ``LineModeBackend``); with `clearingLine`, the cursor's line
+    /// (empty) is cleared too. A full-screen backend has every row already and does nothing.
+    func takeRows(_ count: Int, clearingLine: Bool)
+}
+
+extension TerminalBackend {
+    public func takeRows(_ count: Int, clearingLine: Bool) {}
 }
 
 /// A backend with no terminal: it records every frame drawn. For tests and tools; the frames
@@ -33,7 +43,8 @@ public final class RecordingBackend: TerminalBackend, @unchecked Sendable {
     private let recorded = Mutex<[Screen]>([])
     /// Every frame drawn, oldest first.
     public var frames: [Screen] { recorded.withLock { $0 } }
-    /// Calls made besides `draw`, in order: "updateSize", "suspend", "resume", "shutdown".
+    /// Calls made besides `draw` and `write(control:)`, in order: "updateSize", "suspend",
+    /// "resume", "shutdown", "pushKeyboardFlags FLAGS", "setMouse on|off", "takeRows COUNT".
     public private(set) var calls: [String] = []
     /// Control sequences sent with ``write(control:)``, in order.
     public private(set) var controls: [[UInt8]] = []
@@ -57,4 +68,8 @@ public final class RecordingBackend: TerminalBackend, @unchecked Sendable {
     public func shutdown() { calls.append("shutdown") }
     public func write(control bytes: [UInt8]) { controls.append(bytes) }
     public func pushKeyboardFlags(_ flags: Int) { calls.append("pushKeyboardFlags \(flags)") }
+    /// Recorded as "setMouse on" or "setMouse off".
+    public func setMouse(_ on: Bool) { calls.append("setMouse \(on ? "on" : "off")") }
+    /// Recorded as "takeRows COUNT" (with " clearingLine" when asked).
+    public func takeRows(_ count: Int, clearingLine: Bool) { calls.append("takeRows \(count)" + (clearingLine ? " clearingLine" : "")) }
 }

@@ -228,19 +228,58 @@ struct InlinePickerEndToEndTests {
         #expect(try session.terminalRestored())
     }
 
-    @Test(
-        "Ended by SIGTERM, SIGHUP, SIGUSR1 or SIGSEGV, the picker leaves the shell's screen and modes clean",
-        arguments: [SIGTERM, SIGHUP, SIGUSR1, SIGSEGV])
-    func signalsLeaveTheScreenClean(signal: Int32) throws {
-        let session = try session(["switch"])
-        defer { try? FileManager.default.removeItem(at: session.home) }
+    // On the interface's loop the picker takes a stop as the interface does (it ignored SIGTSTP
+    // on its own loop): the rows go and the shell's modes are back while it is stopped.
+    @Test("Stopped by SIGTSTP, the picker gives the shell its screen and modes; fg takes its rows again and a pick still works")
+    func stopAndContinue() throws {
+        let home = try TmuxSession.makeScratchHome()
+        defer { try? FileManager.default.removeItem(at: home) }
+        let cli = try PerchCommandLine(home: home)
+        #expect(try cli.run(["switch", "personal"]).status == 0)
+        let session = try TmuxSession(arguments: ["switch"], home: home, interactiveShell: true)
         #expect(try session.waitFor("Switch account"))
         #expect(try session.waitUntil { _ in (try? session.terminalModes()) == "0 1" }, "mouse on")
+        kill(try session.perchPID(), SIGTSTP)
+        #expect(try session.waitFor("Stopped"), "the shell reports the stopped job")
+        #expect(try session.waitUntil { lines in !lines.contains { $0.contains("Switch account") } }, "the rows are cleared")
+        // (The terminal's line modes are readline's now, at bash's prompt: not Perch's to check.)
+        #expect(try session.terminalRestored(), "mouse off, cursor shown while stopped")
+        try session.sendLiteral("fg")
+        try session.send("Enter")
+        #expect(try session.waitFor("Switch account"), "the sheet is drawn again")
+        #expect(try session.waitUntil { _ in (try? session.terminalModes()) == "0 1" }, "mouse on again after the new cursor report")
+        try session.send("Down")
+        try session.send("Enter")
+        #expect(try session.waitFor("Switched to oss"))
+        #expect(try session.terminalRestored())
+    }
+
+    // Issue 21: killed by SIGUSR1 or SIGSEGV, the picker's own loop left its sheet on the shell's screen.
+    @Test(
+        "Ended by SIGTERM, SIGHUP, SIGUSR1, SIGUSR2 or SIGSEGV, the picker leaves the shell's screen and terminal modes as they were",
+        arguments: [SIGTERM, SIGHUP, SIGUSR1, SIGUSR2, SIGSEGV])
+    func signalsLeaveTheScreenClean(signal: Int32) throws {
+        let home = try TmuxSession.makeScratchHome()
+        defer { try? FileManager.default.removeItem(at: home) }
+        let before = home.appendingPathComponent("stty-before.txt").path
+        // The shell's terminal modes, read on the pane's terminal just before Perch starts.
+        let launcher = ["sh", "-c", "stty -a > \(TmuxSession.quote(before)); exec \"$@\"", "sh"]
+        let session = try TmuxSession(arguments: ["switch"], home: home, launcher: launcher)
+        #expect(try session.waitFor("Switch account"))
+        #expect(try session.waitUntil { _ in (try? session.terminalModes()) == "0 1" }, "mouse on")
+        let raw = try session.stty()
+        #expect(raw.contains("-icanon") && raw.contains("-echo "), "raw mode while the picker is up: \(raw)")
         kill(try session.perchPID(), signal)
         #expect(try session.waitFor("EXIT=\(128 + signal)"))
         let after = try session.screen()
+        // The shell's own lines: its report of a crash, then the status.
+        let shell = (signal == SIGSEGV ? ["Segmentation fault"] : []) + ["EXIT=\(128 + signal)"]
         #expect(after[0] == "BEFORE")
-        #expect(!after.contains { $0.contains("━━━") || $0.contains("Switch account") || $0.contains("Add account") }, "\(after)")
+        #expect(Array(after[1...shell.count]) == shell, "the cursor is back on the row under the prompt: \(after)")
+        let below = after[(shell.count + 1)...]
+        #expect(below.allSatisfy { $0.trimmingCharacters(in: .whitespaces).isEmpty }, "the rows are cleared: \(after)")
         #expect(try session.terminalRestored(), "mouse off, main screen, cursor shown")
+        let modes = try String(contentsOfFile: before, encoding: .utf8)
+        #expect(try session.stty() == modes, "the shell's terminal modes are back (stty -a)")
     }
 }

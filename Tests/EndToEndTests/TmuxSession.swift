@@ -194,6 +194,12 @@ final class TmuxSession {
         throw CocoaError(.fileNoSuchFile)
     }
 
+    /// `stty -a` of the pane's terminal, read from outside it: the terminal modes in force now.
+    func stty() throws -> String {
+        let tty = try tmux(["display", "-p", "#{pane_tty}"]).trimmingCharacters(in: .whitespacesAndNewlines)
+        return try Spawn.run(["stty", "-a", "-F", tty]).stdout
+    }
+
     /// Resizes the pane's window (the program gets SIGWINCH).
     func resize(width: Int, height: Int) throws {
         try tmux(["resize-window", "-x", "\(width)", "-y", "\(height)"])

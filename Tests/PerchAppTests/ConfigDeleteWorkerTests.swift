@@ -39,7 +39,7 @@ extension LoopSuites {
             let worker = EffectWorker(store: store, configPath: config)
 
             worker.perform(.deleteFromConfig(accountID: "work", path: ["handle"]), accounts: [])
-            guard case .deletedFromConfig("work", ["handle"], let accounts?, config, let backup?, nil)? = outcome(of: worker) else {
+            guard case .outcome(.deletedFromConfig("work", ["handle"], let accounts?, config, let backup?, nil))? = outcome(of: worker) else {
                 Issue.record("expected the field removed")
                 return
             }
@@ -49,7 +49,7 @@ extension LoopSuites {
             #expect(try String(contentsOfFile: backup, encoding: .utf8) == original)
 
             worker.perform(.deleteFromConfig(accountID: "work", path: []), accounts: [])
-            guard case .deletedFromConfig("work", [], let left?, _, _, nil)? = outcome(of: worker) else {
+            guard case .outcome(.deletedFromConfig("work", [], let left?, _, _, nil))? = outcome(of: worker) else {
                 Issue.record("expected the account removed")
                 return
             }
@@ -60,7 +60,7 @@ extension LoopSuites {
             #expect(try store.history.read(limit: 10).contains { $0.account == "work" }, "the history keeps its entry")
 
             worker.perform(.deleteFromConfig(accountID: "gone", path: ["handle"]), accounts: [])
-            guard case .deletedFromConfig("gone", _, nil, _, _, let problem?)? = outcome(of: worker) else {
+            guard case .outcome(.deletedFromConfig("gone", _, nil, _, _, let problem?))? = outcome(of: worker) else {
                 Issue.record("expected a refusal")
                 return
             }

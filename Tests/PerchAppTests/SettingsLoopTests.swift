@@ -57,7 +57,7 @@ extension LoopSuites {
             type("j\r")  // mouse off
             type("j\u{1B}[D")  // theme: default ← monochrome
             #expect(waitUntil { backend.frames.last?.text.contains("monochrome") == true })
-            #expect(backend.controls.contains(Array(EventLoop.mouseOff.utf8)), "mouse reporting turned off at once")
+            #expect(backend.calls.contains("setMouse off"), "mouse reporting turned off at once")
             type("q")
             #expect(end())
             let read = SettingsFile.read(path)

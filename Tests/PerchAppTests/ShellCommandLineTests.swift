@@ -127,6 +127,6 @@ struct ShellCommandLineTests {
             (30, Size(width: 80, height: 4), 50, 3),  // never more than the rows below the cursor's line (fzf #2446)
         ] as [(Int, Size, Int?, Int)])
     func blockHeight(rows: Int, terminal: Size, requested: Int?, expected: Int) {
-        #expect(InlinePicker.blockHeight(rowCount: rows, terminal: terminal, requested: requested) == expected)
+        #expect(InlinePickerMode.blockHeight(rowCount: rows, terminal: terminal, requested: requested) == expected)
     }
 }

@@ -181,7 +181,7 @@ struct AccountFormTests {
     func help() {
         var state = formState()
         _ = state.update(.key(KeyEvent(.function(1))))
-        guard case .help(let help)? = state.presented.last else {
+        guard let help = state.presented.last?.as(HelpOverlay.self) else {
             Issue.record("no help")
             return
         }
@@ -264,7 +264,7 @@ struct SmallScreenTests {
         var state = AppState(accounts: Account.samples, saved: SavedState(currentAccount: "work"), size: Size(width: 30, height: 8))
         _ = state.update(.key(.char("2")))
         _ = state.update(.key(.char("m")))
-        let menu = try #require({ if case .contextMenu(let m)? = state.presented.last { m } else { nil } }())
+        let menu = try #require(state.presented.last?.as(ContextMenu.self))
         let layout = try #require(state.contextMenuLayout(menu))
         try #require(layout.visibleActions < ContextMenuAction.allCases.count, "the screen is small enough to hide actions")
         let lines = state.render().lines

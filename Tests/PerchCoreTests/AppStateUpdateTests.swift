@@ -371,7 +371,7 @@ struct AppStateUpdateTests {
         var state = makeState(accounts: manyAccounts(100))
         let start = WallTime.parseISO8601("2026-12-01T00:00:00Z")!
         state.history = SwitchHistory(events: (0..<100).map { SwitchEvent(account: "a\($0)", time: start + Int64($0) * 60, source: .tui) })
-        _ = state.update(.wallClock(WallTime(seconds: start + 100 * 60)))
+        _ = state.update(.outcome(.wallClock(WallTime(seconds: start + 100 * 60))))
         _ = state.update(char("3"))
         let before = state.render().lines
         _ = state.update(char("j"))

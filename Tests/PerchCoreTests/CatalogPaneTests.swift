@@ -32,7 +32,7 @@ struct CatalogPaneTests {
         #expect(state.nextAnimationDeadline == 3_600)
         _ = state.update(.key(.char("1")), at: 3_600)
         #expect(state.nextAnimationDeadline == nil, "no spinner frames while the Catalog is not shown")
-        _ = state.update(.catalogLoaded(accountID: "gh", items: Self.items("repo", 5), skipped: 0))
+        _ = state.update(.outcome(.catalogLoaded(accountID: "gh", items: Self.items("repo", 5), skipped: 0)))
         #expect(state.catalogItems.count == 5)
         #expect(!state.catalogPane.isLoading)
     }
@@ -41,9 +41,9 @@ struct CatalogPaneTests {
     func refreshAndFailure() {
         var state = state()
         _ = state.update(.key(.char("2")))
-        _ = state.update(.catalogLoaded(accountID: "gh", items: Self.items("repo", 5), skipped: 0))
+        _ = state.update(.outcome(.catalogLoaded(accountID: "gh", items: Self.items("repo", 5), skipped: 0)))
         #expect(state.update(.key(.char("r"))) == [.loadCatalog(accountID: "gh", command: "gh repo list")])
-        _ = state.update(.catalogFailed(accountID: "gh", reason: "exited with status 1\nHTTP 401"))
+        _ = state.update(.outcome(.catalogFailed(accountID: "gh", reason: "exited with status 1\nHTTP 401")))
         #expect(state.catalogItems.count == 5, "the last good list stays")
         #expect(state.render().lines[0].contains("load failed · r retry"))
         #expect(state.banner?.contains("HTTP 401") == true)
@@ -53,13 +53,15 @@ struct CatalogPaneTests {
     func keptPerAccount() {
         var state = state()
         _ = state.update(.key(.char("2")))
-        _ = state.update(.catalogLoaded(accountID: "gh", items: Self.items("repo", 30), skipped: 0))
+        _ = state.update(.outcome(.catalogLoaded(accountID: "gh", items: Self.items("repo", 30), skipped: 0)))
         let toKube = state.update(
-            .switchSaved(SwitchOutcome(accountID: "kube", state: SavedState(currentAccount: "kube"), previous: "gh", changed: true)))
+            .outcome(
+                .switchSaved(SwitchOutcome(accountID: "kube", state: SavedState(currentAccount: "kube"), previous: "gh", changed: true))))
         #expect(toKube.contains(.loadCatalog(accountID: "kube", command: "kubectl get pods -o name")))
-        _ = state.update(.catalogLoaded(accountID: "kube", items: Self.items("pod", 3), skipped: 0))
+        _ = state.update(.outcome(.catalogLoaded(accountID: "kube", items: Self.items("pod", 3), skipped: 0)))
         let back = state.update(
-            .switchSaved(SwitchOutcome(accountID: "gh", state: SavedState(currentAccount: "gh"), previous: "kube", changed: true)))
+            .outcome(.switchSaved(SwitchOutcome(accountID: "gh", state: SavedState(currentAccount: "gh"), previous: "kube", changed: true)))
+        )
         #expect(!back.contains { if case .loadCatalog = $0 { true } else { false } })
         #expect(state.catalogItems.count == 30)
     }
@@ -82,7 +84,8 @@ struct CatalogPaneTests {
         #expect(state.catalogItems.first?.detail == "prod, namespace web")
         #expect(state.catalogItems.dropFirst().map(\.title) == ["id", "name"])
         _ = state.update(
-            .identitiesChecked(accountID: "ops", [IdentityCheck(tool: .kube, expected: "prod", actual: "staging", matches: false)]))
+            .outcome(
+                .identitiesChecked(accountID: "ops", [IdentityCheck(tool: .kube, expected: "prod", actual: "staging", matches: false)])))
         _ = state.update(.key(.char("m")))
         #expect(state.render().text.contains("now: staging  (drift)"))
     }
@@ -91,11 +94,11 @@ struct CatalogPaneTests {
     func preview() {
         var state = state()
         _ = state.update(.key(.char("2")))
-        _ = state.update(.catalogLoaded(accountID: "gh", items: Self.items("repo", 5), skipped: 0))
+        _ = state.update(.outcome(.catalogLoaded(accountID: "gh", items: Self.items("repo", 5), skipped: 0)))
         let item = state.catalogItems[0]
         #expect(state.update(.key(.char("m"))) == [.previewCatalogItem(accountID: "gh", command: "gh repo view", item: item)])
         #expect(state.render().text.contains("loading preview…"))
-        _ = state.update(.catalogPreviewed(accountID: "gh", itemID: item.id, .text("Stars: 12\nForks: 3\n")))
+        _ = state.update(.outcome(.catalogPreviewed(accountID: "gh", itemID: item.id, .text("Stars: 12\nForks: 3\n"))))
         let text = state.render().text
         #expect(text.contains("Stars: 12") && text.contains("Forks: 3"))
     }
@@ -104,10 +107,11 @@ struct CatalogPaneTests {
     func coverScrolls() {
         var state = state()
         _ = state.update(.key(.char("2")))
-        _ = state.update(.catalogLoaded(accountID: "gh", items: Self.items("repo", 5), skipped: 0))
+        _ = state.update(.outcome(.catalogLoaded(accountID: "gh", items: Self.items("repo", 5), skipped: 0)))
         _ = state.update(.key(.char("m")))
         let id = state.catalogItems[0].id
-        _ = state.update(.catalogPreviewed(accountID: "gh", itemID: id, .text((1...100).map { "line \($0)" }.joined(separator: "\n"))))
+        _ = state.update(
+            .outcome(.catalogPreviewed(accountID: "gh", itemID: id, .text((1...100).map { "line \($0)" }.joined(separator: "\n")))))
         _ = state.update(.key(KeyEvent(.enter)))  // Open: no catalog.open, so the cover
         #expect(state.render().lines.contains { $0.trimmingSpaces() == "line 1" })
         _ = state.update(.key(KeyEvent(.end)))
@@ -121,7 +125,7 @@ struct CatalogPaneTests {
     func paneStateRoundTrip() {
         var state = state()
         _ = state.update(.key(.char("2")))
-        _ = state.update(.catalogLoaded(accountID: "gh", items: Self.items("repo", 100), skipped: 0))
+        _ = state.update(.outcome(.catalogLoaded(accountID: "gh", items: Self.items("repo", 100), skipped: 0)))
         for _ in 0..<40 { _ = state.update(.key(.char("j"))) }
         _ = state.update(.key(.char("m")))
         _ = state.update(.key(.char("j")))
@@ -132,12 +136,14 @@ struct CatalogPaneTests {
         #expect(state.isPinned("repo-41"))
         // To another account and back.
         let away = state.update(
-            .switchSaved(SwitchOutcome(accountID: "kube", state: SavedState(currentAccount: "kube"), previous: "gh", changed: true)))
+            .outcome(
+                .switchSaved(SwitchOutcome(accountID: "kube", state: SavedState(currentAccount: "kube"), previous: "gh", changed: true))))
         _ = away
         #expect(state.catalog == ListCursor())
-        _ = state.update(.catalogLoaded(accountID: "kube", items: Self.items("pod", 3), skipped: 0))
+        _ = state.update(.outcome(.catalogLoaded(accountID: "kube", items: Self.items("pod", 3), skipped: 0)))
         _ = state.update(
-            .switchSaved(SwitchOutcome(accountID: "gh", state: SavedState(currentAccount: "gh"), previous: "kube", changed: true)))
+            .outcome(.switchSaved(SwitchOutcome(accountID: "gh", state: SavedState(currentAccount: "gh"), previous: "kube", changed: true)))
+        )
         #expect(state.catalog == ghCursor)
         // Quitting saves the panes; a new run from that state restores them before the list arrives.
         let quit = state.update(.key(.char("q")))
@@ -151,7 +157,7 @@ struct CatalogPaneTests {
         var next = AppState(accounts: Self.accounts, saved: saved, size: Size(width: 80, height: 24))
         _ = next.update(.key(.char("2")))
         #expect(next.catalog == ghCursor, "kept while the source runs")
-        _ = next.update(.catalogLoaded(accountID: "gh", items: Self.items("repo", 100), skipped: 0))
+        _ = next.update(.outcome(.catalogLoaded(accountID: "gh", items: Self.items("repo", 100), skipped: 0)))
         #expect(next.catalog == ghCursor)
         #expect(next.isPinned("repo-41"))
         #expect(next.catalogItems.first?.id == "repo-41")
@@ -172,15 +178,17 @@ struct CatalogPaneTests {
         var state = state()
         state.history = SwitchHistory(
             events: (0..<50).map { SwitchEvent(account: $0 % 2 == 0 ? "gh" : "kube", time: Int64($0) * 600, source: .tui) })
-        _ = state.update(.wallClock(WallTime(seconds: 50 * 600)))
+        _ = state.update(.outcome(.wallClock(WallTime(seconds: 50 * 600))))
         _ = state.update(.key(.char("3")))
         for _ in 0..<7 { _ = state.update(.key(.char("j"))) }
         #expect(state.stats.scroll == 7)
         _ = state.update(
-            .switchSaved(SwitchOutcome(accountID: "kube", state: SavedState(currentAccount: "kube"), previous: "gh", changed: true)))
+            .outcome(
+                .switchSaved(SwitchOutcome(accountID: "kube", state: SavedState(currentAccount: "kube"), previous: "gh", changed: true))))
         #expect(state.stats.scroll == 0)
         _ = state.update(
-            .switchSaved(SwitchOutcome(accountID: "gh", state: SavedState(currentAccount: "gh"), previous: "kube", changed: true)))
+            .outcome(.switchSaved(SwitchOutcome(accountID: "gh", state: SavedState(currentAccount: "gh"), previous: "kube", changed: true)))
+        )
         #expect(state.stats.scroll == 7)
         #expect(state.paneMemory["gh"]?.statsScroll == 7)
     }

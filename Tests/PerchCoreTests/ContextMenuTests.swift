@@ -13,8 +13,7 @@ private func press(_ state: inout AppState, _ keys: KeyEvent...) -> [Effect] {
 }
 
 private func menu(_ state: AppState) -> ContextMenu? {
-    if case .contextMenu(let menu)? = state.presented.last { return menu }
-    return nil
+    state.presented.last?.as(ContextMenu.self)
 }
 
 private func tapAt(_ state: inout AppState, column: Int, row: Int) -> [Effect] {
@@ -26,7 +25,7 @@ private let enter = KeyEvent(.enter)
 /// Opens the first item's menu and picks Delete…; returns the alert, or records an issue.
 private func openDeleteAlert(_ state: inout AppState) -> Alert? {
     _ = press(&state, .char("m"), .char("j"), .char("j"), .char("j"), enter)
-    guard case .alert(let alert)? = state.presented.last else {
+    guard let alert = state.presented.last?.as(Alert.self) else {
         Issue.record("no alert")
         return nil
     }
@@ -74,7 +73,7 @@ struct ContextMenuTests {
                 _ = state.update(event)
             }
         }
-        #expect(state.presented == [.cover(.item(state.catalogItems[2], scroll: 0))])
+        #expect(state.presented == [Presentation(Cover.item(state.catalogItems[2], scroll: 0))])
     }
 
     @Test("a hold of Enter (as the recogniser reports it with key release events) opens the menu of the item under the cursor")
@@ -158,7 +157,7 @@ struct ContextMenuTests {
         _ = press(&state, KeyEvent(.pageDown), .char("k"))
         let before = state
         _ = press(&state, .char("m"), .char("k"), enter)
-        guard case .cover(.item(let item, _))? = state.presented.last else {
+        guard case .item(let item, _)? = state.presented.last?.as(Cover.self) else {
             Issue.record("no cover")
             return
         }
@@ -169,7 +168,7 @@ struct ContextMenuTests {
         _ = press(&state, .char("m"))
         let card = state.contextMenuLayout(menu(state)!)!.card
         _ = tapAt(&state, column: card.x + 3, row: card.y + 2)
-        #expect({ if case .cover? = state.presented.last { true } else { false } }())
+        #expect(state.presented.last?.is(Cover.self) == true)
     }
 
     @Test("clicking an action runs it; clicking the cover's ✕ closes it")
@@ -178,7 +177,7 @@ struct ContextMenuTests {
         _ = press(&state, .char("m"))
         let layout = state.contextMenuLayout(menu(state)!)!
         _ = tapAt(&state, column: layout.menu.x + 2, row: layout.menu.y + 1)  // Open
-        #expect({ if case .cover? = state.presented.last { true } else { false } }())
+        #expect(state.presented.last?.is(Cover.self) == true)
         #expect(state.hitTest(Position(column: 1, row: 0)) == .coverClose)
         #expect(state.hitTest(Position(column: 40, row: state.size.height - 1)) == .coverBody, "the tab bar is covered")
         _ = tapAt(&state, column: 1, row: 0)
@@ -282,7 +281,7 @@ struct CatalogOpenTests {
         var state = catalogState()
         _ = state.update(.key(.char("j")))
         _ = state.update(.key(KeyEvent(.enter)))
-        #expect(state.presented == [.cover(.item(state.catalogItems[1], scroll: 0))])
+        #expect(state.presented == [Presentation(Cover.item(state.catalogItems[1], scroll: 0))])
     }
 
     @Test("a click on another row moves the cursor there; a click on the cursor's row (a double click) opens it")
@@ -292,14 +291,14 @@ struct CatalogOpenTests {
         #expect(state.catalog.cursor == 4)
         #expect(state.presented.isEmpty)
         _ = state.update(.tap(.catalogRow(4)))
-        #expect(state.presented == [.cover(.item(state.catalogItems[4], scroll: 0))])
+        #expect(state.presented == [Presentation(Cover.item(state.catalogItems[4], scroll: 0))])
     }
 
     @Test("Shift-F10 opens the context menu, as m and the Menu key do")
     func shiftF10() {
         var state = catalogState()
         _ = state.update(.key(KeyEvent(.function(10), modifiers: .shift)))
-        #expect(state.presented == [.contextMenu(ContextMenu(itemID: state.catalogItems[0].id))])
+        #expect(state.presented == [Presentation(ContextMenu(itemID: state.catalogItems[0].id))])
     }
 
     // Bug: resized to 80×12 and back, the Catalog's top row had moved from item 10 to item 22.
@@ -372,14 +371,16 @@ struct ContextMenuConfigDeleteTests {
         var state = configCatalog()
         let written = [Account(id: "work", name: "Work", group: "Jobs"), Account(id: "home", name: "Home")]
         _ = state.update(
-            .deletedFromConfig(
-                accountID: "work", path: ["handle"], accounts: written, configPath: "/c/accounts.json", backupPath: "/c/accounts.json.bak",
-                problem: nil))
+            .outcome(
+                .deletedFromConfig(
+                    accountID: "work", path: ["handle"], accounts: written, configPath: "/c/accounts.json", backupPath: "/c/accounts.json.bak",
+                    problem: nil)))
         #expect(!state.catalogItems.contains { $0.title == "handle" })
         #expect(state.banner == "Removed handle of Work from /c/accounts.json (previous file kept as /c/accounts.json.bak).")
         _ = state.update(
-            .deletedFromConfig(
-                accountID: "work", path: [], accounts: nil, configPath: "/c/accounts.json", backupPath: nil, problem: "disk full"))
+            .outcome(
+                .deletedFromConfig(
+                    accountID: "work", path: [], accounts: nil, configPath: "/c/accounts.json", backupPath: nil, problem: "disk full")))
         #expect(state.banner == "Could not remove Work from the config: disk full")
         #expect(state.accounts == written, "a failed write changes nothing in memory")
     }

@@ -501,14 +501,14 @@ struct EnterReleaseTests {
         let pressed = run([(.key(enter), 1_000)])
         #expect(pressed.presented.isEmpty, "nothing yet while the key is down")
         let released = run([(.key(enter), 1_000), (.keyRelease(enter), 1_120)])
-        #expect(released.presented == [.cover(.item(released.catalogItems[0], scroll: 0))])
+        #expect(released.presented == [Presentation(Cover.item(released.catalogItems[0], scroll: 0))])
     }
 
     @Test("Enter held: the context menu opens at the long-press duration, and the release opens nothing more")
     func holdOpensMenu() {
         let enter = KeyEvent(.enter)
         let state = run([(.key(enter), 1_000), (.keyRepeat(enter), 1_300)], expireAt: 1_500)
-        #expect(state.presented == [.contextMenu(ContextMenu(itemID: state.catalogItems[0].id))])
+        #expect(state.presented == [Presentation(ContextMenu(itemID: state.catalogItems[0].id))])
         let released = run([(.key(enter), 1_000)], expireAt: 1_500, then: [(.keyRelease(enter), 1_700)])
         #expect(released.presented == state.presented, "the release after the hold is nothing")
     }

@@ -27,19 +27,20 @@ struct IdentityOverviewTests {
                 IdentityResult(tool: .gh, status: .skipped, detail: "gh not found"),
                 IdentityResult(tool: .aws, status: .applied, detail: ""),
             ])
-        _ = state.update(.identitiesApplied(report, previous: nil, afterSwitch: false))
+        _ = state.update(.outcome(.identitiesApplied(report, previous: nil, afterSwitch: false)))
         var lines = state.render().lines
         #expect(lines.contains { $0.contains("✓ git   applied: ada@work.example") })
         #expect(lines.contains { $0.contains("✗ kube  failed: exited with status 1") })
         #expect(lines.contains { $0.contains("– gh    skipped: gh not found") })
         _ = state.update(
-            .identitiesChecked(
-                accountID: "work",
-                [
-                    IdentityCheck(tool: .git, expected: "<ada@work.example>", actual: "<ada@work.example>", matches: true),
-                    IdentityCheck(tool: .kube, expected: "prod", actual: "dev", matches: false),
-                    IdentityCheck(tool: .gh, expected: "ada on github.com", actual: nil, matches: nil, note: "gh not found"),
-                ]))
+            .outcome(
+                .identitiesChecked(
+                    accountID: "work",
+                    [
+                        IdentityCheck(tool: .git, expected: "<ada@work.example>", actual: "<ada@work.example>", matches: true),
+                        IdentityCheck(tool: .kube, expected: "prod", actual: "dev", matches: false),
+                        IdentityCheck(tool: .gh, expected: "ada on github.com", actual: nil, matches: nil, note: "gh not found"),
+                    ])))
         lines = state.render().lines
         #expect(lines.contains { $0.contains("✓ git   <ada@work.example>") })
         #expect(lines.contains { $0.contains("✗ kube  prod (now dev)  failed: exited with status 1") })
@@ -53,7 +54,8 @@ struct IdentityOverviewTests {
         let effects = state.update(.key(.char("r")))
         #expect(effects == [.applyIdentities(accountID: "work", previous: nil, afterSwitch: false)])
         #expect(state.render().lines.contains { $0.contains("Tools: applying…") })
-        let next = state.update(.identitiesApplied(IdentityReport(accountID: "work", results: []), previous: nil, afterSwitch: false))
+        let next = state.update(
+            .outcome(.identitiesApplied(IdentityReport(accountID: "work", results: []), previous: nil, afterSwitch: false)))
         #expect(next == [.checkIdentities(accountID: "work")], "checked after, and no hook")
         #expect(!state.render().lines.contains { $0.contains("applying") })
     }
@@ -71,23 +73,24 @@ struct IdentityOverviewTests {
         var state = state(current: "home")
         let report = IdentityReport(
             accountID: "work", results: [IdentityResult(tool: .kube, status: .failed, detail: "timed out after 10 s and was killed")])
-        _ = state.update(.switchSaved(.inMemory("work", from: state.saved)))
-        let effects = state.update(.identitiesApplied(report, previous: "home", afterSwitch: true))
+        _ = state.update(.outcome(.switchSaved(.inMemory("work", from: state.saved))))
+        let effects = state.update(.outcome(.identitiesApplied(report, previous: "home", afterSwitch: true)))
         #expect(state.banner == "Work: kube timed out after 10 s and was killed")
         #expect(effects == [.checkIdentities(accountID: "work")], "work has no onSwitch hook")
         var back = state
-        _ = back.update(.switchSaved(.inMemory("home", from: back.saved)))
+        _ = back.update(.outcome(.switchSaved(.inMemory("home", from: back.saved))))
         #expect(
-            back.update(.identitiesApplied(IdentityReport(accountID: "home", results: []), previous: "work", afterSwitch: true)) == [
-                .runHook(accountID: "home", previous: "work")
-            ])
+            back.update(.outcome(.identitiesApplied(IdentityReport(accountID: "home", results: []), previous: "work", afterSwitch: true)))
+                == [
+                    .runHook(accountID: "home", previous: "work")
+                ])
     }
 
     @Test("a check for an account no longer current is dropped")
     func staleCheck() {
         var state = state(current: "home")
         _ = state.update(
-            .identitiesChecked(accountID: "work", [IdentityCheck(tool: .kube, expected: "prod", actual: "dev", matches: false)]))
+            .outcome(.identitiesChecked(accountID: "work", [IdentityCheck(tool: .kube, expected: "prod", actual: "dev", matches: false)])))
         #expect(state.identities == nil)
     }
 

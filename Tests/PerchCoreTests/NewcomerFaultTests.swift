@@ -12,7 +12,8 @@ struct NewcomerFaultTests {
         info.usesSampleAccounts = true
         var state = AppState(accounts: Account.samples, size: Size(width: 80, height: 24), info: info)
         #expect(state.render().lines.contains { $0.contains("Sample accounts (no config yet): perch init writes one to edit.") })
-        _ = state.update(.configEdited(accounts: Account.samples, configPath: "/home/ada/.config/perch/accounts.json", problem: nil))
+        _ = state.update(
+            .outcome(.configEdited(accounts: Account.samples, configPath: "/home/ada/.config/perch/accounts.json", problem: nil)))
         #expect(!state.render().lines.contains { $0.contains("Sample accounts") }, "a config is in use now")
         let own = AppState(accounts: Account.samples, size: Size(width: 80, height: 24))
         #expect(!own.render().lines.contains { $0.contains("Sample accounts") })
@@ -27,7 +28,7 @@ struct NewcomerFaultTests {
         ])
         var state = AppState(
             accounts: Account.samples, saved: SavedState(currentAccount: "oss"), size: Size(width: 80, height: 24), history: history)
-        _ = state.update(.wallClock(WallTime(seconds: base + 70, monotonic: 0)), at: 0)
+        _ = state.update(.outcome(.wallClock(WallTime(seconds: base + 70, monotonic: 0))), at: 0)
         _ = state.update(.key(.char("3")), at: 0)
         let lines = state.render().lines
         let today = try #require(lines.firstIndex { $0.hasPrefix(" Today") }, "\(lines.joined(separator: "\n"))")
@@ -51,7 +52,8 @@ struct NewcomerFaultTests {
         var state = AppState(accounts: Account.samples, size: Size(width: 80, height: 24))
         let reason =
             "config /home/ada.lovelace/.config/perch/accounts.json: line 3, column 10: accounts[1].id: duplicate id \"work\" (first at accounts[0]); line 5, column 20: accounts[2].name: must not be empty"
-        _ = state.update(.configEdited(accounts: nil, configPath: "/home/ada.lovelace/.config/perch/accounts.json", problem: reason))
+        _ = state.update(
+            .outcome(.configEdited(accounts: nil, configPath: "/home/ada.lovelace/.config/perch/accounts.json", problem: reason)))
         func bannerText(_ state: AppState) -> String { state.bannerLines.joined(separator: " ") }
         #expect(bannerText(state).contains("must not be empty"), "the whole reason: \(state.bannerLines)")
         #expect(!bannerText(state).contains("…"))
@@ -61,7 +63,7 @@ struct NewcomerFaultTests {
         #expect(bannerText(state).contains("must not be empty"), "other keys leave it")
         _ = state.update(.key(KeyEvent(.escape)))
         #expect(state.banner == nil, "Esc dismisses it")
-        _ = state.update(.configEdited(accounts: Account.samples, configPath: "/x", problem: nil))
+        _ = state.update(.outcome(.configEdited(accounts: Account.samples, configPath: "/x", problem: nil)))
         _ = state.update(.key(.char("j")))
         #expect(state.banner == nil, "a reload's banner still goes at the next key")
     }
@@ -79,7 +81,7 @@ struct NewcomerFaultTests {
         check(state.render(), "menu")
         for _ in 0..<4 { _ = state.update(.key(.char("j"))) }
         _ = state.update(.key(KeyEvent(.enter)))
-        guard case .alert? = state.presented.last else {
+        guard state.presented.last?.is(Alert.self) == true else {
             Issue.record("Delete… opened no alert")
             return
         }
@@ -111,7 +113,7 @@ struct NewcomerFaultTests {
         #expect(after.hasPrefix("  ") && after.drop { $0 == " " }.hasPrefix("close it"), "\(lines.joined(separator: "\n"))")
         for context in [InputContext.pane(.overview), .pane(.catalog), .accountSheet, .accountSheetFilter, .contextMenu, .cover] {
             var help = AppState(accounts: Account.samples, size: Size(width: width, height: 60))
-            help.presented.append(.help(HelpOverlay(context: context)))
+            help.presented.append(Presentation(HelpOverlay(context: context)))
             let lines = help.render().lines
             for binding in KeyBindings.table(for: context) {
                 guard let line = lines.first(where: { $0.contains("│ " + binding.label + " ") }) else { continue }

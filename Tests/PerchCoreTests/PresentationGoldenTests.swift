@@ -105,7 +105,7 @@ let bigHistory: SwitchHistory = {
 func statsCase(_ name: String, _ history: SwitchHistory) -> PresentationCase {
     PresentationCase(name: name) { state in
         state.history = history
-        _ = state.update(.wallClock(statsWallTime))
+        _ = state.update(.outcome(.wallClock(statsWallTime)))
         _ = state.update(.key(.char("3")))
     }
 }
@@ -128,7 +128,9 @@ private let commandCases: [PresentationCase] = [
         setUp: { state in
             _ = state.update(.key(.char("2")))
             _ = state.update(
-                .catalogFailed(accountID: "gh", reason: "exited with status 4\nerror: \u{1B}[31mnot logged in\u{1B}[0m\nrun gh auth login"))
+                .outcome(
+                    .catalogFailed(
+                        accountID: "gh", reason: "exited with status 4\nerror: \u{1B}[31mnot logged in\u{1B}[0m\nrun gh auth login")))
         }, accounts: commandAccounts),
     PresentationCase(
         name: "catalog-command-preview",
@@ -137,11 +139,13 @@ private let commandCases: [PresentationCase] = [
             let items = (1...40).map {
                 CatalogItem(id: "ada/repo-\($0)", title: "ada/repo-\($0)", detail: "Repository number \($0)", kind: "")
             }
-            _ = state.update(.catalogLoaded(accountID: "gh", items: items, skipped: 0))
+            _ = state.update(.outcome(.catalogLoaded(accountID: "gh", items: items, skipped: 0)))
             _ = state.update(.key(.char("j")))
             _ = state.update(.key(.char("m")))
             _ = state.update(
-                .catalogPreviewed(accountID: "gh", itemID: "ada/repo-2", .text("ada/repo-2\n\u{1B}]0;owned\u{07}Stars: 12\tForks: 3\n")))
+                .outcome(
+                    .catalogPreviewed(accountID: "gh", itemID: "ada/repo-2", .text("ada/repo-2\n\u{1B}]0;owned\u{07}Stars: 12\tForks: 3\n"))
+                ))
         }, accounts: commandAccounts),
     PresentationCase(
         name: "catalog-config-fields", setUp: PresentationCase.keys(.char("2")),

@@ -9,7 +9,7 @@ extension AppState {
         var following: [Effect] = []
         for effect in effects {
             guard case .recordSwitch(let id) = effect else { continue }
-            let next = update(.switchSaved(.inMemory(id, from: saved)))
+            let next = update(.outcome(.switchSaved(.inMemory(id, from: saved))))
             following += next + confirm(next)
         }
         return following

@@ -12,7 +12,7 @@ import Synchronization
 ///
 /// - State file work (switches, reading another process's change) and the config append run in
 ///   order on one serial queue, so a reload never overtakes a save. A lock held by another
-///   process is waited for here, with ``AppEvent/switchWaiting(accountID:reason:)`` sent first.
+///   process is waited for here, with ``Outcome/switchWaiting(accountID:reason:)`` sent first.
 /// - Each `onSwitch` hook runs on a queue of its own, so a slow hook delays no save.
 /// - Tool identities are applied and checked in order on a serial queue of their own (each
 ///   program with its own timeout), so a slow `gcloud` delays neither a save nor a redraw.
@@ -119,7 +119,7 @@ public final class EffectWorker: @unchecked Sendable {
                 case .success(let hook): result = hook.waitForEnd()
                 case .failure(let error): result = .notStarted(error.description)
                 }
-                self.post(.hookEnded(accountID: id, failure: result.failure))
+                self.post(.outcome(.hookEnded(accountID: id, failure: result.failure)))
             }
         case .addAccount(let account):
             storeQueue.async { self.post(self.add(account, samples: accounts)) }
@@ -132,10 +132,10 @@ public final class EffectWorker: @unchecked Sendable {
                 let output = CapturedCommand.run(
                     command, variables: Self.variables(account, id: id), timeout: timeout, running: self.catalogCommands)
                 if let failure = output.failure {
-                    self.post(.catalogFailed(accountID: id, reason: failure))
+                    self.post(.outcome(.catalogFailed(accountID: id, reason: failure)))
                 } else {
                     let parsed = CatalogOutput.parse(output.stdout)
-                    self.post(.catalogLoaded(accountID: id, items: parsed.items, skipped: parsed.skipped))
+                    self.post(.outcome(.catalogLoaded(accountID: id, items: parsed.items, skipped: parsed.skipped)))
                 }
             }
         case .previewCatalogItem(let id, let command, let item):
@@ -147,7 +147,7 @@ public final class EffectWorker: @unchecked Sendable {
                 let preview: CatalogPreview =
                     output.failure.map { .failed($0.split(separator: "\n").joined(separator: " · ")) }
                     ?? .text(String(decoding: output.stdout.prefix(Self.previewLimit), as: UTF8.self))
-                self.post(.catalogPreviewed(accountID: id, itemID: item.id, preview))
+                self.post(.outcome(.catalogPreviewed(accountID: id, itemID: item.id, preview)))
             }
         case .savePanes(let panes):
             storeQueue.async {
@@ -163,7 +163,7 @@ public final class EffectWorker: @unchecked Sendable {
                 do {
                     try SettingsFile.write(settings, to: path)
                 } catch {
-                    self.post(.settingsNotSaved("\(error)"))
+                    self.post(.outcome(.settingsNotSaved("\(error)")))
                 }
             }
         case .applyIdentities(let id, let previous, let afterSwitch):
@@ -172,8 +172,7 @@ public final class EffectWorker: @unchecked Sendable {
                 // `r`: the same switch session as a pick, to the current account, every tool again.
                 let skipped = account.identities.tools.map { IdentityResult(tool: $0, status: .skipped, detail: "no identity environment") }
                 guard let identities = self.identities, let store = self.store else {
-                    self.post(
-                        .identitiesApplied(IdentityReport(accountID: id, results: skipped), previous: previous, afterSwitch: afterSwitch))
+                    self.post(.outcome(.identitiesApplied(IdentityReport(accountID: id, results: skipped), previous: previous, afterSwitch: afterSwitch)))
                     return
                 }
                 let session = identities.session(store: store, source: .tui, lockTimeout: self.lockTimeout, force: true)
@@ -186,7 +185,7 @@ public final class EffectWorker: @unchecked Sendable {
                         results: account.identities.tools.map { IdentityResult(tool: $0, status: .failed, detail: "\(error)") })
                 }
                 if let state = FileSystem.identity(of: store.path) { self.ownWrite = state }
-                self.post(.identitiesApplied(report, previous: previous, afterSwitch: afterSwitch))
+                self.post(.outcome(.identitiesApplied(report, previous: previous, afterSwitch: afterSwitch)))
             }
         case .checkIdentities(let id):
             guard let account = accounts.first(where: { $0.id == id }), let identities else { return }
@@ -194,9 +193,9 @@ public final class EffectWorker: @unchecked Sendable {
                 // Per-shell tools are the shell's business: the interface's own environment is
                 // the one it started with, not what its shell will get after a pick.
                 let checks = account.identities.settings.filter { !$0.isPerShell }.map { identities.check($0.tool, of: account) }
-                self.post(.identitiesChecked(accountID: id, checks))
+                self.post(.outcome(.identitiesChecked(accountID: id, checks)))
             }
-        case .copyToClipboard, .quit, .suspend, .openCatalogItem, .setMouse, .pushKeyboardFlags, .editConfig:
+        case .copyToClipboard, .quit, .suspend, .openCatalogItem, .setMouse, .pushKeyboardFlags, .editConfig, .ask, .takeRows:
             break
         }
     }
@@ -215,7 +214,7 @@ public final class EffectWorker: @unchecked Sendable {
     }
 
     /// Reads the state file again after the folder watch fired, unless the file is still the
-    /// one this process wrote last; posts ``AppEvent/stateChanged(_:warning:)`` when it was read.
+    /// one this process wrote last; posts ``Outcome/stateChanged(_:warning:)`` when it was read.
     public func reloadState() {
         storeQueue.async {
             guard let store = self.store else { return }
@@ -227,8 +226,8 @@ public final class EffectWorker: @unchecked Sendable {
             // Read only: this process's config may be older than the one the other process
             // used, so an account unknown here is not a reason to change the file.
             guard let loaded = try? store.peek() else { return }  // unreadable: the next change tells again
-            self.post(.stateChanged(loaded.state, warning: loaded.warning))
-            if let records = try? store.history.read() { self.post(.historyChanged(SwitchHistory(records: records))) }
+            self.post(.outcome(.stateChanged(loaded.state, warning: loaded.warning)))
+            if let records = try? store.history.read() { self.post(.outcome(.historyChanged(SwitchHistory(records: records)))) }
         }
     }
 
@@ -266,9 +265,8 @@ public final class EffectWorker: @unchecked Sendable {
             memory = outcome.state
             let skipped = (account?.identities.tools ?? []).map { IdentityResult(tool: $0, status: .skipped, detail: "no state file") }
             return [
-                .switchSaved(outcome),
-                .identitiesApplied(
-                    IdentityReport(accountID: id, results: skipped), previous: outcome.previous, afterSwitch: outcome.changed),
+                .outcome(.switchSaved(outcome)),
+                .outcome(.identitiesApplied(IdentityReport(accountID: id, results: skipped), previous: outcome.previous, afterSwitch: outcome.changed)),
             ]
         }
         let account = account ?? Account(id: id, name: id)
@@ -282,7 +280,8 @@ public final class EffectWorker: @unchecked Sendable {
                 shouldWaitForLock: { milliseconds in
                     if milliseconds == 0, !waited {
                         waited = true
-                        self.post(.switchWaiting(accountID: id, reason: "waiting for another process to release the state file's lock…"))
+                        let reason = "waiting for another process to release the state file's lock…"
+                        self.post(.outcome(.switchWaiting(accountID: id, reason: reason)))
                     }
                     return !self.stopping.withLock { $0 }
                 },
@@ -292,26 +291,22 @@ public final class EffectWorker: @unchecked Sendable {
                         results.append(step)
                         return IdentityReport(accountID: id, results: results)
                     }
-                    self.post(.identitiesApplied(report, previous: nil, afterSwitch: false))
+                    self.post(.outcome(.identitiesApplied(report, previous: nil, afterSwitch: false)))
                 })
             ownWrite = FileSystem.identity(of: store.path)
             guard let outcome = result.outcome else {
                 let rolledBack = result.report.results.filter { $0.status == .rolledBack }.map(\.tool.rawValue)
                 let failed = result.report.results.filter { $0.status == .failed }.map { "\($0.tool.rawValue) \($0.detail)" }
-                return [
-                    .switchFailed(
-                        accountID: id,
-                        reason: failed.joined(separator: "; ")
-                            + (rolledBack.isEmpty ? "" : "; put back: " + rolledBack.joined(separator: ", ")))
-                ]
+                let reason = failed.joined(separator: "; ") + (rolledBack.isEmpty ? "" : "; put back: " + rolledBack.joined(separator: ", "))
+                return [.outcome(.switchFailed(accountID: id, reason: reason))]
             }
-            var events: [AppEvent] = [.switchSaved(outcome)]
+            var events: [AppEvent] = [.outcome(.switchSaved(outcome))]
             if outcome.changed || result.changedTools {
-                events.append(.identitiesApplied(result.report, previous: outcome.previous, afterSwitch: outcome.changed))
+                events.append(.outcome(.identitiesApplied(result.report, previous: outcome.previous, afterSwitch: outcome.changed)))
             }
             return events
         } catch {
-            return [.switchFailed(accountID: id, reason: error.description)]
+            return [.outcome(.switchFailed(accountID: id, reason: error.description))]
         }
     }
 
@@ -319,7 +314,7 @@ public final class EffectWorker: @unchecked Sendable {
     /// account removed (`path` empty), by the same writer calls as `perch unset` and `perch remove`.
     private func delete(_ path: [String], of id: String) -> AppEvent {
         guard let configPath else {
-            return .deletedFromConfig(accountID: id, path: path, accounts: nil, configPath: "", backupPath: nil, problem: "no config file")
+            return .outcome(.deletedFromConfig(accountID: id, path: path, accounts: nil, configPath: "", backupPath: nil, problem: "no config file"))
         }
         do {
             let outcome: ConfigWriter.Outcome
@@ -327,29 +322,29 @@ public final class EffectWorker: @unchecked Sendable {
                 let removal = try ConfigWriter.removeAccount(id, from: configPath, state: store)
                 outcome = removal.outcome
                 if case .failure(let error)? = removal.forgotten {
-                    return .deletedFromConfig(
+                    return .outcome(.deletedFromConfig(
                         accountID: id, path: path, accounts: outcome.accounts, configPath: outcome.path, backupPath: outcome.backupPath,
-                        problem: "the state still names it: \(error)")
+                        problem: "the state still names it: \(error)"))
                 }
             } else {
                 outcome = try ConfigWriter.apply(.unset(id: id, path: path), to: configPath, samples: [])
             }
-            return .deletedFromConfig(
+            return .outcome(.deletedFromConfig(
                 accountID: id, path: path, accounts: outcome.accounts, configPath: outcome.path, backupPath: outcome.backupPath,
-                problem: nil)
+                problem: nil))
         } catch {
-            return .deletedFromConfig(
-                accountID: id, path: path, accounts: nil, configPath: configPath, backupPath: nil, problem: error.description)
+            return .outcome(.deletedFromConfig(
+                accountID: id, path: path, accounts: nil, configPath: configPath, backupPath: nil, problem: error.description))
         }
     }
 
     private func add(_ account: Account, samples: [Account]) -> AppEvent {
-        guard let configPath else { return .accountNotAdded("No config file to add the account to.") }
+        guard let configPath else { return .outcome(.accountNotAdded("No config file to add the account to.")) }
         do {
             let outcome = try ConfigWriter.append(account, to: configPath, samples: samples)
-            return .accountAdded(account, accounts: outcome.accounts, configPath: outcome.path, backupPath: outcome.backupPath)
+            return .outcome(.accountAdded(account, accounts: outcome.accounts, configPath: outcome.path, backupPath: outcome.backupPath))
         } catch {
-            return .accountNotAdded(error.description)
+            return .outcome(.accountNotAdded(error.description))
         }
     }
 }

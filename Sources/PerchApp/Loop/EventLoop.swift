@@ -82,7 +82,7 @@ public final class EventLoop {
     /// Tells `update` the wall time: at start and when Stats' next minute comes round.
     private func readWallClock() -> Bool {
         guard let time = wallClock() else { return false }
-        return apply([.wallClock(time)], at: now())
+        return apply([.outcome(.wallClock(time))], at: now())
     }
 
     private func now() -> Int64 { poller.now() }
@@ -99,9 +99,9 @@ public final class EventLoop {
     public func run(exitAfterFirstFrame: Bool = false) -> Int32 {
         var dirty = true
         _ = readWallClock()
-        // What the current account's tools report now, read on the worker: Overview shows drift.
+        // What the root asks before the first frame (``AppState/startupEffects``).
         if !exitAfterFirstFrame {
-            for effect in state.refreshIdentities(apply: false) { perform(effect) }
+            for effect in state.startupEffects { perform(effect) }
         }
         var asked = false
         while exitStatus == nil {
@@ -206,6 +206,8 @@ public final class EventLoop {
         for query in list where queries.shouldAsk(query) {
             backend.write(control: query.bytes)
             queries.sent(query, at: now())
+            // `CSI r ; c R` is read as a report only while one is expected (else it is Shift-F3).
+            if query == .cursorPosition { decoder.expectsCursorReport = true }
         }
     }
 
@@ -234,8 +236,14 @@ public final class EventLoop {
 
     private func feed(_ events: [InputEvent], at time: Int64) -> Bool {
         var changed = false
-        for event in events {
+        for var event in events {
             if case .reply(let reply) = event { queries.received(reply) }
+            if case .mouse(var mouse) = event {
+                // The frame may sit lower than the terminal's top row (the inline picker's block).
+                guard let position = state.framePosition(mouse.position) else { continue }
+                mouse.position = position
+                event = .mouse(mouse)
+            }
             let state = self.state
             let drawn = self.drawn
             changed =
@@ -270,11 +278,15 @@ public final class EventLoop {
         case .openCatalogItem(let id, let command, let item):
             let account = state.accounts.first { $0.id == id }
             let failure = runOnTerminal(command, variables: EffectWorker.variables(account, id: id, item: item))
-            _ = apply([.catalogItemOpened(accountID: id, failure: failure)], at: now())
+            _ = apply([.outcome(.catalogItemOpened(accountID: id, failure: failure))], at: now())
         case .pushKeyboardFlags(let flags):
             backend.pushKeyboardFlags(flags)
         case .setMouse(let on):
-            backend.write(control: Array((on ? Self.mouseOn : Self.mouseOff).utf8))
+            backend.setMouse(on)
+        case .ask(let query):
+            ask([query])
+        case .takeRows(let count, let clearingLine):
+            backend.takeRows(count, clearingLine: clearingLine)
         case .editConfig:
             editConfig()
         case .copyToClipboard(let text):
@@ -298,63 +310,52 @@ public final class EventLoop {
         return failure
     }
 
-    /// xterm mouse reporting on (press/release, drag, SGR encoding) and off.
-    static let mouseOn = "\u{1B}[?1000h\u{1B}[?1002h\u{1B}[?1006h"
-    static let mouseOff = "\u{1B}[?1006l\u{1B}[?1002l\u{1B}[?1000l"
-
     /// Takes the terminal back (modes on), with the mouse off again when Settings turned it off.
     private func resumeBackend() {
         backend.resume()
-        if !state.settingsState.values.mouse { backend.write(control: Array(Self.mouseOff.utf8)) }
+        if !state.settingsState.values.mouse { backend.setMouse(false) }
     }
 
-    /// `Edit config…`, as `perch config edit` does it: the editor (`$VISUAL`, else `$EDITOR`,
-    /// else `vi`, as shell text with the path as its argument) gets a copy beside the config (the
-    /// starter config when there is none) with the interface suspended. A valid copy replaces the
-    /// config atomically (the old one kept as `<config>.bak`) and its accounts are handed to
-    /// `update`; an invalid one leaves the config and the accounts as they were, and is kept for
-    /// the person to fix, with its problems shown.
+    /// `Edit config…`, as `perch config edit` does it: the editor (``ConfigEditPolicy/editor(visual:editor:)``)
+    /// gets a copy beside the config (the starter config when there is none) with the interface
+    /// suspended; what follows is ``ConfigEditPolicy/decide(editor:editorFailure:original:edited:problems:copyPath:)``'s
+    /// decision, carried out here: a valid copy replaces the config atomically (the old one kept
+    /// as `<config>.bak`) and its accounts are handed to `update`; an invalid one leaves the
+    /// config and the accounts as they were, and is kept for the person to fix.
     private func editConfig() {
         func report(_ accounts: [Account]?, _ problem: String?) {
-            _ = apply([.configEdited(accounts: accounts, configPath: configPath ?? "", problem: problem)], at: now())
+            _ = apply([.outcome(.configEdited(accounts: accounts, configPath: configPath ?? "", problem: problem))], at: now())
         }
         guard let path = configPath else { return report(nil, "there is no config file to edit") }
         let original = try? FileSystem.readContents(path)
-        let starting = original?.bytes ?? Array(StarterConfig.text.utf8)
         let copy: String
         do {
-            copy = try CommandLineTool.makeEditCopy(of: path, holding: starting)
+            copy = try CommandLineTool.makeEditCopy(of: path, holding: original?.bytes ?? Array(StarterConfig.text.utf8))
         } catch {
             return report(nil, "cannot make a copy to edit: \(error)")
         }
-        let editor =
-            [PerchPaths.environment("VISUAL"), PerchPaths.environment("EDITOR")].compactMap { $0 }.first { !$0.isEmpty } ?? "vi"
-        if let failure = runOnTerminal(editor + " \"$1\"", arguments: [copy], variables: []) {
+        let editor = ConfigEditPolicy.editor(visual: PerchPaths.environment("VISUAL"), editor: PerchPaths.environment("EDITOR"))
+        let failure = runOnTerminal(editor + " \"$1\"", arguments: [copy], variables: [])
+        let edited = failure == nil ? try? FileSystem.read(copy) : nil
+        let decision = ConfigEditPolicy.decide(
+            editor: editor, editorFailure: failure, original: original.map { ($0.bytes, $0.mode) }, edited: edited,
+            problems: edited.map { CommandLineTool.problems(in: $0, path: path) } ?? [], copyPath: copy)
+        switch decision {
+        case .refuse(let problem, let keepCopy):
+            if !keepCopy { unlink(copy) }
+            report(nil, problem)
+        case .install(let mode, let backup, let writesConfig):
             unlink(copy)
-            return report(nil, "the editor (\(editor)) \(failure); the config is unchanged")
-        }
-        guard let edited = try? FileSystem.read(copy) else {
-            unlink(copy)
-            return report(nil, "cannot read the edited copy")
-        }
-        let problems = CommandLineTool.problems(in: edited, path: path)
-        guard problems.isEmpty else {
-            return report(nil, "your edit is kept in \(copy); " + problems.joined(separator: "; "))
-        }
-        unlink(copy)
-        do {
-            if let original, edited != original.bytes {
-                try FileSystem.writeAtomically(original.bytes, to: path + ".bak", mode: mode_t(original.mode))
-                try FileSystem.writeAtomically(edited, to: path, mode: mode_t(original.mode))
-            } else if original == nil {
-                try FileSystem.writeAtomically(edited, to: path, mode: 0o600)
+            do {
+                if let backup { try FileSystem.writeAtomically(backup, to: path + ".bak", mode: mode_t(mode)) }
+                if writesConfig, let edited { try FileSystem.writeAtomically(edited, to: path, mode: mode_t(mode)) }
+                let config = try ConfigLoader.load(PerchPaths(config: path, state: "/"))
+                report(config.accounts, nil)
+            } catch let error as ConfigError {
+                report(nil, error.lines.joined(separator: "; "))
+            } catch {
+                report(nil, "\(error)")
             }
-            let config = try ConfigLoader.load(PerchPaths(config: path, state: "/"))
-            report(config.accounts, nil)
-        } catch let error as ConfigError {
-            report(nil, error.lines.joined(separator: "; "))
-        } catch {
-            report(nil, "\(error)")
         }
     }
 

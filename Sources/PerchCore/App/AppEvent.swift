@@ -29,8 +29,13 @@ public enum AppEvent: Hashable, Sendable {
     /// protocol's flags turn release events on under `--key-hold auto`.
     case terminalReply(TerminalReply)
 
-    // MARK: Outcomes of effects
+    /// The outcome of an effect, from whatever performed it.
+    case outcome(Outcome)
+}
 
+/// How an effect went, reported by whatever performed it (the event loop's worker) and handed to
+/// ``AppState/update(_:at:)`` as ``AppEvent/outcome(_:)``: the one list of outcomes.
+public enum Outcome: Hashable, Sendable {
     /// The store recorded (or declined, when already current) a switch asked for with
     /// ``Effect/recordSwitch(accountID:)``.
     case switchSaved(SwitchOutcome)
@@ -76,19 +81,4 @@ public enum AppEvent: Hashable, Sendable {
     case historyChanged(SwitchHistory)
     /// The wall clock, read by the loop at start and when the Stats pane's minute comes round.
     case wallClock(WallTime)
-}
-
-extension AppEvent {
-    /// Whether this is the outcome of an effect (taken in even on a screen too small to lay out),
-    /// rather than input or time. The one list of outcomes.
-    public var isOutcome: Bool {
-        switch self {
-        case .switchSaved, .switchWaiting, .switchFailed, .hookEnded, .stateChanged, .accountAdded, .accountNotAdded, .deletedFromConfig,
-            .catalogLoaded, .catalogFailed, .catalogPreviewed, .catalogItemOpened, .wallClock, .historyChanged, .settingsNotSaved,
-            .configEdited, .identitiesApplied, .identitiesChecked:
-            true
-        case .key, .keyHold, .tap, .longPress, .scroll, .drag, .dragEnded, .animationFrame, .paste, .resize, .focus, .terminalReply:
-            false
-        }
-    }
 }

@@ -1,7 +1,7 @@
 extension AppState {
-    /// Takes in the outcome of an effect (see ``AppEvent``); returns the effects that follow
+    /// Takes in the outcome of an effect (see ``Outcome``); returns the effects that follow
     /// (a saved switch runs its hook; a queued pick is asked for next).
-    mutating func handleOutcome(_ event: AppEvent) -> [Effect] {
+    mutating func handleOutcome(_ event: Outcome) -> [Effect] {
         let context = self.context
         switch event {
         case .switchSaved(let outcome):
@@ -128,8 +128,6 @@ extension AppState {
                     return event
                 })
             return []
-        default:
-            return []
         }
     }
 
@@ -138,20 +136,16 @@ extension AppState {
     /// account with its cursor on it (opened when the form came from Settings).
     /// - Parameter configPath: the file now in use, shown in Settings.
     mutating func accountAdded(_ account: Account, accounts newAccounts: [Account], configPath: String) {
-        guard let formIndex = presented.lastIndex(where: { if case .accountForm = $0 { true } else { false } }) else { return }
+        guard let (formIndex, form) = presented.topmost(AccountForm.self) else { return }
         replaceAccounts(newAccounts)
         info.configDescription = configPath
         info.usesSampleAccounts = false
-        guard case .accountForm(let form) = presented.remove(at: formIndex) else { return }
+        presented.remove(at: formIndex)
         guard let accountIndex = accounts.firstIndex(where: { $0.id == account.id }) else { return }
         if form.opensSheet || sheet == nil { openSheet() }
-        guard let top = activeTop, case .accountSheet(var sheet) = presented[top] else { return }
+        guard let top = activeTop else { return }
         let context = self.context
-        sheet.filter = nil
-        sheet.isEditingFilter = false
-        sheet.rows = accountsIndex.groupedRows
-        sheet.moveCursor(to: sheet.rows?.firstIndex(of: .account(accountIndex)) ?? accountIndex, direction: 1, context)
-        presented[top] = .accountSheet(sheet)
+        presented[top].modify(AccountSheet.self) { $0.reveal(accountAt: accountIndex, context) }
         relayout()
         // The sheet has one more row: it fits itself to it, as after any change of content.
         settlePresentations()
@@ -159,10 +153,7 @@ extension AppState {
 
     /// The config could not be written: the form stays up with `message` shown.
     mutating func accountNotAdded(_ message: String) {
-        guard let index = presented.lastIndex(where: { if case .accountForm = $0 { true } else { false } }),
-            case .accountForm(var form) = presented[index]
-        else { return }
-        form.writeError = message
-        presented[index] = .accountForm(form)
+        guard let index = presented.topmost(AccountForm.self)?.index else { return }
+        presented[index].modify(AccountForm.self) { $0.notAdded(message) }
     }
 }

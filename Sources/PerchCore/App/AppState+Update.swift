@@ -7,6 +7,11 @@ extension AppState {
     ///   clock; animations started by the event start then. Nil leaves ``clock`` as it is.
     public mutating func update(_ event: AppEvent, at time: Int64? = nil) -> [Effect] {
         if let time { clock = max(clock, time) }
+        if inlinePicker != nil {
+            let effects = handleInPicker(event)
+            settlePresentations()
+            return effects
+        }
         var effects = handle(event)
         settlePresentations()
         effects += catalogLoadsDue()
@@ -50,7 +55,7 @@ extension AppState {
             switch event {
             case .key(let key) where key.key == .character("q") && presented.isEmpty: return [.quit]
             case .resize, .terminalReply, .focus: break
-            case _ where event.isOutcome: break
+            case .outcome: break
             default: return []
             }
         }
@@ -103,8 +108,8 @@ extension AppState {
             return refreshIdentities(apply: false)
         case .terminalReply(let reply):
             return takeReply(reply)
-        default:
-            return handleOutcome(event)
+        case .outcome(let outcome):
+            return handleOutcome(outcome)
         }
     }
 
@@ -117,8 +122,30 @@ extension AppState {
     }
 
     /// What the terminal is asked at start, after the first frame is drawn (never before it):
-    /// the kitty keyboard protocol query under `--key-hold auto`.
-    public var startupQueries: [TerminalQuery] { info.keyHoldPreference == .auto ? [.keyboardProtocol] : [] }
+    /// the kitty keyboard protocol query under `--key-hold auto`; in the inline picker, where the
+    /// cursor's line is (DSR 6), which places the block for the pointer.
+    public var startupQueries: [TerminalQuery] {
+        if inlinePicker != nil { return [.cursorPosition] }
+        return info.keyHoldPreference == .auto ? [.keyboardProtocol] : []
+    }
+
+    /// What the loop carries out before the first frame: in the interface, reading what the
+    /// current account's tools report (Overview shows drift); in the inline picker, taking the
+    /// block's rows below the cursor's line.
+    public var startupEffects: [Effect] {
+        if let inlinePicker { return [.takeRows(inlinePicker.blockHeight, clearingLine: false)] }
+        return identityCheck
+    }
+
+    /// Where a pointer report at `position` (0-based, on the terminal) falls on the frame
+    /// ``renderFrame()`` draws, or nil when it cannot be placed: the interface's frame is the
+    /// whole screen; the inline picker's block starts at the row under the cursor's line, unknown
+    /// until the terminal reports the cursor's position.
+    public func framePosition(_ position: Position) -> Position? {
+        guard let inlinePicker else { return position }
+        guard let top = inlinePicker.blockTop else { return nil }
+        return Position(column: position.column, row: position.row - top)
+    }
 
     /// `base` with what the state decides for the recogniser: the long-press duration from
     /// Settings and the key-hold mode in effect. The loop hands it to the recogniser after every
@@ -142,7 +169,7 @@ extension AppState {
 
     /// Hands `message` to the model that takes input now (the top active layer, else the
     /// selected pane), then carries out what it asks.
-    private mutating func route(_ message: ModelMessage) -> [Effect] {
+    mutating func route(_ message: ModelMessage) -> [Effect] {
         let context = self.context
         let intents: [Intent]
         if let top = activeTop {
@@ -159,7 +186,7 @@ extension AppState {
     }
 
     /// Typed or pasted text for a filter or a form field; a filter's search text is built first.
-    private mutating func routeText(_ text: String) -> [Effect] {
+    mutating func routeText(_ text: String) -> [Effect] {
         if sheet != nil { accountsIndex.prepareSearch() }
         return route(.text(text))
     }
@@ -173,7 +200,7 @@ extension AppState {
         for index in presented.indices { _ = presented[index].update(.relayout, context) }
     }
 
-    private mutating func handleKey(_ key: KeyEvent) -> [Effect] {
+    mutating func handleKey(_ key: KeyEvent) -> [Effect] {
         let context = inputContext
         if let action = KeyBindings.binding(for: key, in: context)?.action { return perform(action, in: context) }
         if context == .accountSheetFilter || context == .accountForm, case .character(let c) = key.key,
@@ -186,7 +213,7 @@ extension AppState {
 
     /// Carries out a key's action: the root's own (quit, tabs, the sheet, help, dismissing),
     /// or the model's that takes input.
-    private mutating func perform(_ action: KeyAction, in context: InputContext) -> [Effect] {
+    mutating func perform(_ action: KeyAction, in context: InputContext) -> [Effect] {
         switch action {
         case .quit: return [.quit]
         case .suspend: return [.suspend]
@@ -195,7 +222,7 @@ extension AppState {
             let step = action == .previousTab ? Tab.allCases.count - 1 : 1
             selectedTab = Tab(rawValue: (selectedTab.rawValue + step) % Tab.allCases.count) ?? .overview
         case .openAccountSheet: openSheet()
-        case .showHelp: presented.append(.help(HelpOverlay(context: context)))
+        case .showHelp: presented.append(Presentation(HelpOverlay(context: context)))
         case .dismiss: dismissTop()
         case .addAccount: openAccountForm()
         case .reapplyIdentities: return refreshIdentities(apply: true)
@@ -218,9 +245,9 @@ extension AppState {
             case .effect(let effect): effects.append(effect)
             case .dismiss: dismissTop()
             case .dismissContextMenus:
-                while let top = activeTop, case .contextMenu = presented[top] { presented.remove(at: top) }
+                while let top = activeTop, presented[top].is(ContextMenu.self) { presented.remove(at: top) }
             case .present(let layer): presented.append(layer)
-            case .pick(let index): effects += pick(index)
+            case .pick(let index): effects += inlinePicker == nil ? pick(index) : pickInPicker(index)
             case .openSheet: openSheet()
             case .openAccountForm: openAccountForm()
             case .openContextMenu(let index): effects += openContextMenu(at: index)
@@ -249,7 +276,7 @@ extension AppState {
         sheet.rows = accountsIndex.groupedRows
         sheet.offersAddAccount = offeringAddAccount
         // A sheet still sliding away is taken back: the new one rises from where that one is.
-        if case .accountSheet(let closing)? = presented.last, closing.isClosing {
+        if let closing = presented.last?.as(AccountSheet.self), closing.isClosing {
             sheet.target = closing.displayedHeight(context)
             presented.removeLast()
         }
@@ -257,7 +284,7 @@ extension AppState {
         // under a group heading in the middle of the list).
         let row = currentIndex.map { current in sheet.rows?.firstIndex(of: .account(current)) ?? current } ?? 0
         sheet.moveCursor(to: row, direction: 1, context)
-        presented.append(.accountSheet(sheet))
+        presented.append(Presentation(sheet))
         settlePresentations()
     }
 
@@ -265,7 +292,7 @@ extension AppState {
     /// new account once it is added; from the sheet, the sheet below shows it.
     mutating func openAccountForm() {
         guard !layout.isTooSmall else { return }
-        presented.append(.accountForm(AccountForm(opensSheet: sheet == nil)))
+        presented.append(Presentation(AccountForm(opensSheet: sheet == nil)))
     }
 
     /// Opens the context menu of the Catalog item at `index`, putting the pane's cursor on it,
@@ -275,7 +302,7 @@ extension AppState {
     mutating func openContextMenu(at index: Int) -> [Effect] {
         guard activeTop == nil, selectedTab == .catalog, catalogItems.indices.contains(index) else { return [] }
         catalogPane.list.moveTo(index, count: catalogItems.count, visible: layout.listRows)
-        presented.append(.contextMenu(ContextMenu(itemID: catalogItems[index].id)))
+        presented.append(Presentation(ContextMenu(itemID: catalogItems[index].id)))
         return previewEffects(for: catalogItems[index])
     }
 
@@ -312,16 +339,17 @@ extension AppState {
     mutating func openItem(_ id: String) {
         guard let item = catalogPane.item(id) else { return }
         _ = apply([.dismissContextMenus])
-        presented.append(.cover(.item(item, scroll: 0)))
+        presented.append(Presentation(Cover.item(item, scroll: 0)))
     }
 
     /// Dismisses the top layer that takes input; a sheet slides away unless motion is reduced.
     mutating func dismissTop() {
         guard let index = activeTop else { return }
-        if case .accountSheet(var sheet) = presented[index], !reduceMotion {
-            sheet.isClosing = true
-            sheet.dragTop = nil
-            presented[index] = .accountSheet(sheet)
+        if presented[index].is(AccountSheet.self), !reduceMotion {
+            presented[index].modify(AccountSheet.self) { sheet in
+                sheet.isClosing = true
+                sheet.dragTop = nil
+            }
         } else {
             presented.remove(at: index)
         }
@@ -330,20 +358,16 @@ extension AppState {
     /// After every event: context menus whose item is gone are removed, and each sheet settles
     /// its animation (one that has slid away is removed).
     mutating func settlePresentations() {
-        if presented.contains(where: { if case .contextMenu = $0 { true } else { false } }) {
+        if presented.contains(where: { $0.is(ContextMenu.self) }) {
             presented.removeAll { layer in
-                if case .contextMenu(let menu) = layer { return catalogPane.index(of: menu.itemID) == nil }
-                return false
+                guard let menu = layer.as(ContextMenu.self) else { return false }
+                return catalogPane.index(of: menu.itemID) == nil
             }
         }
         let context = self.context
         for index in presented.indices.reversed() {
-            guard case .accountSheet(var sheet) = presented[index] else { continue }
-            if sheet.settle(context) {
-                presented[index] = .accountSheet(sheet)
-            } else {
-                presented.remove(at: index)
-            }
+            // A sheet that has slid away is gone.
+            if presented[index].modify(AccountSheet.self, { $0.settle(context) }) == false { presented.remove(at: index) }
         }
     }
 
@@ -351,7 +375,7 @@ extension AppState {
 
     /// Picks the account at `index`: the Overview tab is selected, the sheet is dismissed and the
     /// switch is handed to the store (``requestSwitch(to:)``). The account becomes current only
-    /// when the store confirms it (``AppEvent/switchSaved(_:)``): the screen never shows a switch
+    /// when the store confirms it (``Outcome/switchSaved(_:)``): the screen never shows a switch
     /// that was not saved. The store reads the file under its lock and records nothing when the
     /// account is already current there, so another instance's switch that this one has not seen
     /// yet cannot make a pick be lost.
@@ -360,7 +384,7 @@ extension AppState {
         dismissTop()
         // Layers below the sheet (an item's cover, a context menu) belong to the Catalog of the
         // account being left: Overview is shown, so they go too.
-        presented.removeAll { if case .accountSheet = $0 { false } else { true } }
+        presented.removeAll { !$0.is(AccountSheet.self) }
         selectedTab = .overview
         return requestSwitch(to: accounts[index].id)
     }

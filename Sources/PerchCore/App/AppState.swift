@@ -60,13 +60,16 @@ public struct AppState: Hashable, Sendable {
     public internal(set) var pendingSwitch: PendingSwitch?
     /// The switches, for Stats.
     public internal(set) var history: SwitchHistory
-    /// The wall clock as last read by the loop (``AppEvent/wallClock(_:)``); nil before.
+    /// The wall clock as last read by the loop (``Outcome/wallClock(_:)``); nil before.
     public internal(set) var wallTime: WallTime?
     /// The pane state last handed to the store (``Effect/savePanes(_:)``), so that an unchanged
     /// one is not written again.
     var savedPanes: [String: AccountPanes]
     /// The current account's tool identities as last applied and checked; Overview shows them.
     public internal(set) var identities: IdentityStatus?
+    /// The inline picker's block and rules when this root runs the picker
+    /// (``init(picking:saved:terminal:height:verb:)``); nil in the interface.
+    public internal(set) var inlinePicker: InlinePickerMode?
 
     /// - Parameters:
     ///   - reduceMotion: true (the default, for callers without a clock) draws every change at
@@ -146,22 +149,21 @@ public struct AppState: Hashable, Sendable {
 
     /// The account sheet when it is the top layer and takes input.
     public var sheet: AccountSheet? {
-        if case .accountSheet(let sheet)? = presented.last, !sheet.isClosing { return sheet }
-        return nil
+        guard let sheet = presented.last?.as(AccountSheet.self), !sheet.isClosing else { return nil }
+        return sheet
     }
 
     /// The top layer's form, when it is the `Add account…` form.
     public var accountForm: AccountForm? {
-        guard let index = activeTop, case .accountForm(let form) = presented[index] else { return nil }
-        return form
+        activeTop.flatMap { presented[$0].as(AccountForm.self) }
     }
 
     /// Geometry of the top account sheet as drawn now (mid-animation or dragged), or of a sheet
     /// at rest at the fit detent over every account when none is up.
     public var sheetLayout: SheetLayout {
-        guard let index = presented.lastIndex(where: { if case .accountSheet = $0 { true } else { false } }),
-            case .accountSheet(let sheet) = presented[index]
-        else { return SheetLayout(rowCount: (accountsIndex.groupedRows?.count ?? accounts.count) + 1, screen: size) }
+        guard let sheet = presented.topmost(AccountSheet.self)?.layer else {
+            return SheetLayout(rowCount: (accountsIndex.groupedRows?.count ?? accounts.count) + 1, screen: size)
+        }
         return sheet.layout(context)
     }
 
@@ -173,13 +175,13 @@ public struct AppState: Hashable, Sendable {
     /// while its source runs and the Catalog is shown.
     public var nextAnimationDeadline: Int64? {
         for layer in presented {
-            if case .accountSheet(let sheet) = layer, sheet.animation != nil { return clock + AccountSheet.animationFrameMilliseconds }
+            if let sheet = layer.as(AccountSheet.self), sheet.animation != nil { return clock + AccountSheet.animationFrameMilliseconds }
         }
         if selectedTab == .catalog, !isCovered, catalogPane.isLoading { return clock + CatalogPane.spinnerFrameMilliseconds }
         return nil
     }
 
-    /// When the loop must read the wall clock again (``AppEvent/wallClock(_:)``), in milliseconds
+    /// When the loop must read the wall clock again (``Outcome/wallClock(_:)``), in milliseconds
     /// on the clock: the next minute, while Stats is shown (its current interval counts up); nil
     /// elsewhere, so that idle stays at zero wake-ups.
     public var nextWallClockDeadline: Int64? {
@@ -191,7 +193,7 @@ public struct AppState: Hashable, Sendable {
 
     /// Whether a full-screen layer hides the panes.
     var isCovered: Bool {
-        presented.contains { if case .cover = $0 { true } else if case .accountForm = $0 { true } else { false } }
+        presented.contains(where: \.coversScreen)
     }
 
     // MARK: Accounts and saved state
@@ -199,11 +201,16 @@ public struct AppState: Hashable, Sendable {
     /// Asks for the current account's identities to be applied again (`r` in Overview), or for
     /// them to be read at start-up (`check`); nothing without a current account with identities.
     public mutating func refreshIdentities(apply: Bool) -> [Effect] {
+        guard apply else { return identityCheck }
         guard let account = currentAccount, !account.identities.isEmpty else { return [] }
-        if apply {
-            identities = IdentityStatus(accountID: account.id, report: nil, checks: identities?.checks, applying: true)
-            return [.applyIdentities(accountID: account.id, previous: nil, afterSwitch: false)]
-        }
+        identities = IdentityStatus(accountID: account.id, report: nil, checks: identities?.checks, applying: true)
+        return [.applyIdentities(accountID: account.id, previous: nil, afterSwitch: false)]
+    }
+
+    /// Reading what the current account's tools report now; nothing without a current account
+    /// with identities.
+    var identityCheck: [Effect] {
+        guard let account = currentAccount, !account.identities.isEmpty else { return [] }
         return [.checkIdentities(accountID: account.id)]
     }
 

@@ -4,27 +4,27 @@
 public enum Effect: Hashable, Sendable {
     /// Record a switch to the account with this id in the state file, off the UI thread (nothing
     /// is recorded when it is already current there). Reported with
-    /// ``AppEvent/switchSaved(_:)``, ``AppEvent/switchWaiting(accountID:reason:)`` or
-    /// ``AppEvent/switchFailed(accountID:reason:)``.
+    /// ``Outcome/switchSaved(_:)``, ``Outcome/switchWaiting(accountID:reason:)`` or
+    /// ``Outcome/switchFailed(accountID:reason:)``.
     case recordSwitch(accountID: String)
     /// Run the `onSwitch` hook of the account with this id, off the UI thread, after a saved
-    /// switch from `previous`; reported with ``AppEvent/hookEnded(accountID:failure:)``.
+    /// switch from `previous`; reported with ``Outcome/hookEnded(accountID:failure:)``.
     case runHook(accountID: String, previous: String?)
     /// Apply the tool identities of the account with this id (git, ssh, kube, gcloud, gh, aws,
     /// env, in that order, each program with its own timeout), off the UI thread; reported with
-    /// ``AppEvent/identitiesApplied(_:previous:afterSwitch:)``. With `afterSwitch`, a switch from
+    /// ``Outcome/identitiesApplied(_:previous:afterSwitch:)``. With `afterSwitch`, a switch from
     /// `previous` was just saved and its `onSwitch` hook follows once they are applied.
     case applyIdentities(accountID: String, previous: String?, afterSwitch: Bool)
     /// Read what each tool of the account with this id reports now, off the UI thread; reported
-    /// with ``AppEvent/identitiesChecked(accountID:_:)``.
+    /// with ``Outcome/identitiesChecked(accountID:_:)``.
     case checkIdentities(accountID: String)
     /// Put this text on the terminal's clipboard with OSC 52 (``OSC52``), where the terminal
     /// allows programs to set it.
     case copyToClipboard(String)
     /// Append this account to the config file (a new file holding the sample accounts and it when
     /// there is none), atomically and keeping the previous file as `<config>.bak`, off the UI
-    /// thread; reported with ``AppEvent/accountAdded(_:accounts:configPath:backupPath:)`` or
-    /// ``AppEvent/accountNotAdded(_:)``.
+    /// thread; reported with ``Outcome/accountAdded(_:accounts:configPath:backupPath:)`` or
+    /// ``Outcome/accountNotAdded(_:)``.
     case addAccount(Account)
     /// Remove from the config file, through the config writer (comments and order kept, the
     /// previous file as `<config>.bak`), the field at `path` of the account with this id
@@ -35,29 +35,36 @@ public enum Effect: Hashable, Sendable {
     case deleteFromConfig(accountID: String, path: [String])
     /// Run an account's `catalog.command` off the UI thread, with a timeout, with
     /// `PERCH_ACCOUNT_ID` and `PERCH_ACCOUNT_NAME` set; reported with
-    /// ``AppEvent/catalogLoaded(accountID:items:skipped:)`` or ``AppEvent/catalogFailed(accountID:reason:)``.
+    /// ``Outcome/catalogLoaded(accountID:items:skipped:)`` or ``Outcome/catalogFailed(accountID:reason:)``.
     case loadCatalog(accountID: String, command: String)
     /// Run an account's `catalog.preview` for one item off the UI thread, with a timeout, the item
     /// in `PERCH_ITEM_ID` and `PERCH_ITEM_TITLE` (never in the shell text); reported with
-    /// ``AppEvent/catalogPreviewed(accountID:itemID:_:)``.
+    /// ``Outcome/catalogPreviewed(accountID:itemID:_:)``.
     case previewCatalogItem(accountID: String, command: String, item: CatalogItem)
     /// Run an account's `catalog.open` for one item on the terminal: the interface is suspended
     /// and the terminal restored while it runs, then resumed and redrawn; reported with
-    /// ``AppEvent/catalogItemOpened(accountID:failure:)``.
+    /// ``Outcome/catalogItemOpened(accountID:failure:)``.
     case openCatalogItem(accountID: String, command: String, item: CatalogItem)
     /// Keep what each account's panes look like (Catalog cursor, scroll and pins, Stats' scroll)
     /// in the state file, under its lock, off the UI thread; nothing else in the file changes.
     case savePanes([String: AccountPanes])
     /// Write the settings file (atomically, beside the config), off the UI thread; a failure is
-    /// reported with ``AppEvent/settingsNotSaved(_:)``.
+    /// reported with ``Outcome/settingsNotSaved(_:)``.
     case saveSettings(SavedSettings)
     /// Turn the kitty keyboard protocol on with these flags (`CSI > flags u`), popped on every way out.
     case pushKeyboardFlags(Int)
     /// Turn the terminal's mouse reporting on or off (xterm modes 1000, 1002, 1006).
     case setMouse(Bool)
+    /// Ask the terminal `query` (when it is worth asking: ``TerminalQueries/shouldAsk(_:)``); the
+    /// answer comes back as ``AppEvent/terminalReply(_:)``.
+    case ask(TerminalQuery)
+    /// Take this many rows below the cursor's line for the frame (the inline picker's block),
+    /// clearing rows taken before; with `clearingLine`, the cursor's line (empty) is cleared too.
+    /// A full-screen backend has every row already and does nothing.
+    case takeRows(Int, clearingLine: Bool)
     /// Run `$VISUAL`, else `$EDITOR`, else `vi` on the config file with the interface suspended,
     /// then validate the file and load it again; reported with
-    /// ``AppEvent/configEdited(accounts:configPath:problem:)``.
+    /// ``Outcome/configEdited(accounts:configPath:problem:)``.
     case editConfig
     /// Restore the terminal and exit with status 0.
     case quit

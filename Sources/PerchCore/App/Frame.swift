@@ -14,6 +14,15 @@ public struct Frame: Sendable {
 
     /// The frame's size, columns × rows.
     public var size: Size { screen.size }
+
+    /// Rows `rows` of this frame as a frame of their own (``Screen/rows(_:)``), with the hit map
+    /// moved up to match: row `rows.lowerBound` becomes row 0.
+    public func rows(_ rows: Range<Int>) -> Frame {
+        var result = Frame(size: Size(width: size.width, height: rows.count))
+        result.screen = screen.rows(rows)
+        result.hits = hits.moved(rows: -rows.lowerBound)
+        return result
+    }
 }
 
 /// Rectangles of the screen and what lies under each, in drawing order: a later rectangle is
@@ -29,6 +38,13 @@ public struct HitMap: Sendable {
     public mutating func mark(_ rect: Rect, _ target: HitTarget) {
         guard !rect.isEmpty else { return }
         regions.append((rect, target))
+    }
+
+    /// The same regions, each moved down by `rows` (up when negative).
+    public func moved(rows: Int) -> HitMap {
+        var result = HitMap()
+        result.regions = regions.map { (Rect(x: $0.rect.x, y: $0.rect.y + rows, width: $0.rect.width, height: $0.rect.height), $0.target) }
+        return result
     }
 
     /// What was drawn last at `position`, or ``HitTarget/none``.

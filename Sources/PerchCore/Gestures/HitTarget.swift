@@ -1,4 +1,6 @@
-/// What lies under a cell of the screen, as far as pointer gestures care.
+/// What lies under a cell of the screen, as far as pointer gestures care: the root's own
+/// targets (tabs, pane rows, outside a layer), and the parts each presented layer declares
+/// beside it (``LayerPart``: a sheet's rows, a form's fields, an alert's buttons).
 public enum HitTarget: Hashable, Sendable {
     /// Nothing that reacts to the pointer.
     case none
@@ -8,37 +10,24 @@ public enum HitTarget: Hashable, Sendable {
     case catalogRow(Int)
     /// A row of the Settings pane, by row index.
     case settingsRow(Int)
-    /// An account row of the account sheet, by account index.
-    case sheetRow(Int)
-    /// The account sheet's `Add account…` row, last in its list.
-    case sheetAddAccount
-    /// A text field of the `Add account…` form.
-    case formField(AccountField)
-    /// A button of the `Add account…` form.
-    case formButton(AccountFormButton)
-    /// The sheet's title, group headings or footer.
-    case sheetChrome
-    /// The sheet's top edge with the grabber (drag indicator): dragging it resizes the sheet.
-    case sheetGrabber
-    /// Inside the help overlay.
-    case helpBody
-    /// A context menu's preview card: activating it opens the item.
-    case contextPreview
-    /// An action row of a context menu, by index in ``ContextMenuAction/allCases``.
-    case contextAction(Int)
     /// A context menu's border or an alert's text: inside the layer, reacting to nothing.
     case layerChrome
-    /// A button of an alert, by index in ``Alert/buttons``.
-    case alertButton(Int)
-    /// A full-screen cover's close control (`✕`).
-    case coverClose
-    /// Anywhere else on a full-screen cover.
-    case coverBody
     /// Outside the top presented layer (a tap there dismisses it).
     case outside
     /// A layer's `↑` or `↓` mark at an edge past which its content goes on (a form on a short
     /// screen, a menu's actions): a tap moves that way by this many rows.
     case layerScroll(Int)
+    /// A part of a presented layer, with the meaning that layer gives it.
+    case part(AnyLayerPart)
+
+    /// The target for `part` of a layer.
+    public static func layer(_ part: some LayerPart) -> HitTarget { .part(AnyLayerPart(part)) }
+
+    /// The layer part here when it is a `P`, else nil.
+    public func part<P: LayerPart>(_ type: P.Type) -> P? {
+        guard case .part(let part) = self else { return nil }
+        return part.base as? P
+    }
 
     /// Whether holding the pointer here can become a long-press; elsewhere a press only taps.
     /// The Overview tab (the account sheet) and a Catalog row (its context menu).
@@ -47,6 +36,32 @@ public enum HitTarget: Hashable, Sendable {
         return self == .tab(.overview)
     }
 
-    /// Whether pressing here and moving drags it (``AppEvent/drag(_:_:)``) instead of cancelling.
-    public var acceptsDrag: Bool { self == .sheetGrabber }
+    /// Whether pressing here and moving drags it (``AppEvent/drag(_:_:)``) instead of cancelling
+    /// (``LayerPart/acceptsDrag``: the sheet's grabber).
+    public var acceptsDrag: Bool {
+        guard case .part(let part) = self else { return false }
+        return part.base.acceptsDrag
+    }
+}
+
+/// A part of a presented layer under the pointer, declared by the layer in its own file (as a
+/// nested enum) and read back by it in `update`; the root and the recogniser only compare them.
+public protocol LayerPart: Hashable, Sendable {
+    /// Whether pressing on it and moving drags it instead of cancelling the press. False by default.
+    var acceptsDrag: Bool { get }
+}
+
+extension LayerPart {
+    public var acceptsDrag: Bool { false }
+}
+
+/// Any ``LayerPart``; two are equal when they are equal parts of the same type.
+public struct AnyLayerPart: Hashable, Sendable {
+    /// The layer's own part.
+    public let base: any LayerPart
+
+    public init(_ base: some LayerPart) { self.base = base }
+
+    public static func == (lhs: AnyLayerPart, rhs: AnyLayerPart) -> Bool { AnyHashable(lhs.base) == AnyHashable(rhs.base) }
+    public func hash(into hasher: inout Hasher) { AnyHashable(base).hash(into: &hasher) }
 }

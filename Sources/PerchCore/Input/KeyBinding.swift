@@ -34,21 +34,39 @@ public enum KeyAction: Hashable, Sendable {
     case reapplyIdentities
 }
 
-/// Who receives keys now: the selected pane, or the kind of the top presented layer.
-public enum InputContext: Hashable, Sendable {
-    case pane(Tab)
-    case accountSheet
-    /// The account sheet while its filter is being typed: printable keys go to the filter.
-    case accountSheetFilter
-    case help
-    /// A Catalog item's context menu: ↑↓ move between the preview and the actions.
-    case contextMenu
-    /// A confirmation alert: ←→ move between its buttons.
-    case alert
-    /// A full-screen cover.
-    case cover
-    /// The `Add account…` form: printable keys and pastes go into the focused field.
-    case accountForm
+/// Who receives keys now: the selected pane, or the top presented layer, with the keys bound
+/// there. A layer declares its own contexts beside it (``AccountSheet``'s `accountSheet`, …),
+/// and ``layers`` lists them all. Contexts are told apart by their title.
+public struct InputContext: Hashable, Sendable {
+    /// The context's name, as the help overlay's title shows it.
+    public let title: String
+    /// The pane, for a pane's context; nil for a layer's.
+    public let tab: Tab?
+    /// The bindings of this context, after those that work everywhere (``KeyBindings/table(for:)``).
+    let bindings: [KeyBinding]
+
+    /// A layer's context: its `title` and its `bindings`, in the order help lists them.
+    public init(title: String, bindings: [KeyBinding]) {
+        self.init(title: title, tab: nil, bindings: bindings)
+    }
+
+    private init(title: String, tab: Tab?, bindings: [KeyBinding]) {
+        self.title = title
+        self.tab = tab
+        self.bindings = bindings
+    }
+
+    /// The keys of the pane of `tab`, with no layer up.
+    public static func pane(_ tab: Tab) -> InputContext {
+        InputContext(title: tab.title, tab: tab, bindings: KeyBindings.paneBindings(tab))
+    }
+
+    /// Every layer's context, for help and the tests that check every table: a new layer adds
+    /// its contexts here, the one line it needs outside its own file.
+    public static let layers: [InputContext] = [.accountSheet, .accountSheetFilter, .help, .contextMenu, .alert, .cover, .accountForm]
+
+    public static func == (lhs: InputContext, rhs: InputContext) -> Bool { lhs.title == rhs.title }
+    public func hash(into hasher: inout Hasher) { hasher.combine(title) }
 }
 
 /// One row of the key-binding table: the keys, what they do, and the words the help overlay
@@ -98,9 +116,9 @@ public struct KeyHoldBinding: Hashable, Sendable {
 /// The one table of keys and gestures: ``AppState/update(_:)`` looks keys up in it and the help
 /// overlay (`?`) lists it, so the two cannot disagree.
 public enum KeyBindings {
-    private static func keys(_ keys: Key...) -> [KeyEvent] { keys.map { KeyEvent($0) } }
+    static func keys(_ keys: Key...) -> [KeyEvent] { keys.map { KeyEvent($0) } }
 
-    private static let listMoves: [KeyBinding] = [
+    static let listMoves: [KeyBinding] = [
         KeyBinding(keys(.up, .character("k")), "↑ k", .moveUp, "move up"),
         KeyBinding(keys(.down, .character("j")), "↓ j", .moveDown, "move down"),
         KeyBinding(keys(.pageUp), "PgUp", .pageUp, "page up"),
@@ -141,7 +159,7 @@ public enum KeyBindings {
     /// What holding `key` does in `context`, or nil when holding it means nothing there (only
     /// on panes: a layer up takes its presses as presses).
     public static func holdAction(for key: KeyEvent, in context: InputContext) -> KeyAction? {
-        guard case .pane(let tab) = context else { return nil }
+        guard let tab = context.tab else { return nil }
         return holds.first { $0.key == key && $0.panes.contains(tab) }?.action
     }
 
@@ -157,110 +175,38 @@ public enum KeyBindings {
             KeyBinding([KeyEvent(.control("c"))], "Ctrl-C", .quit, "quit"),
             KeyBinding([KeyEvent(.control("z"))], "Ctrl-Z", .suspend, "suspend (fg resumes)"),
         ]
-        switch context {
-        case .pane(let tab):
-            var paneKeys: [KeyBinding] = []
-            switch tab {
-            case .overview:
-                paneKeys = [KeyBinding(keys(.character("r")), "r", .reapplyIdentities, "apply the account's tools again")]
-            case .catalog:
-                paneKeys =
-                    listMoves + [
-                        KeyBinding(keys(.enter), "Enter", .activate, "open the item full-screen"),
-                        KeyBinding(gesture: "click a row, wheel", "move the cursor, scroll"),
-                        KeyBinding(gesture: "click the cursor's row", "open it (or double-click)"),
-                        KeyBinding(
-                            [.char("m"), KeyEvent(.menu), KeyEvent(.function(10), modifiers: .shift)], "m Menu Shift-F10",
-                            .openContextMenu, "context menu of the item"),
-                        KeyBinding(gesture: "press and hold a row", "its context menu"),
-                        KeyBinding(keys(.character("r")), "r", .refresh, "run the catalog command again"),
-                    ]
-            case .stats: paneKeys = listMoves.map { KeyBinding($0.keys, $0.label, $0.action!, $0.summary.replacingMove()) }
-            case .settings:
-                paneKeys =
-                    listMoves + [
-                        KeyBinding(keys(.enter), "Enter", .activate, "run the action, next value"),
-                        KeyBinding(keys(.left, .character("h")), "← h", .decrease, "previous value (100 ms less)"),
-                        KeyBinding(keys(.right, .character("l")), "→ l", .increase, "next value (100 ms more)"),
-                        KeyBinding(gesture: "click an action", "run it"),
-                    ]
-            }
-            return always + paneKeys + holdRows(tab) + tabs + global
-        case .accountSheet:
-            return always + [
-                KeyBinding(keys(.escape), "Esc", .dismiss, "close the sheet"),
-                KeyBinding(gesture: "click above the sheet", "close it"),
-                KeyBinding(keys(.enter), "Enter", .activate, "switch to the account"),
-                KeyBinding(gesture: "click an account", "switch to it"),
-            ] + listMoves + [
-                KeyBinding(keys(.character("/")), "/", .startFilter, "filter by name or handle"),
-                KeyBinding(keys(.character("+")), "+", .addAccount, "add an account (or the last row)"),
-                KeyBinding([KeyEvent(.up, modifiers: .shift), .char("K")], "Shift-↑ K", .largerDetent, "larger detent"),
-                KeyBinding([KeyEvent(.down, modifiers: .shift), .char("J")], "Shift-↓ J", .smallerDetent, "smaller detent"),
-                KeyBinding(gesture: "drag the grabber", "resize; drag down to close"),
-                KeyBinding(keys(.character("?")), "?", .showHelp, "this help"),
-            ]
-        case .accountSheetFilter:
-            return always + [
-                KeyBinding(keys(.escape), "Esc", .clearFilter, "clear the filter"),
-                KeyBinding(keys(.enter), "Enter", .activate, "switch to the account"),
-                KeyBinding(keys(.up), "↑", .moveUp, "move up"),
-                KeyBinding(keys(.down), "↓", .moveDown, "move down"),
-                KeyBinding(keys(.backspace), "Backspace", .deleteBackward, "delete a character"),
-                KeyBinding(gesture: "type or paste", "narrow the list"),
-            ]
-        case .contextMenu:
-            return always + [
-                KeyBinding(keys(.escape), "Esc", .dismiss, "close the menu"),
-                KeyBinding(gesture: "click outside", "close the menu"),
-                KeyBinding(keys(.up, .character("k")), "↑ k", .moveUp, "previous action (the preview is first)"),
-                KeyBinding(keys(.down, .character("j")), "↓ j", .moveDown, "next action"),
-                KeyBinding(keys(.enter), "Enter", .activate, "run the action, or open the previewed item"),
-                KeyBinding(gesture: "click the preview", "open the item full-screen"),
-                KeyBinding(gesture: "click an action", "run it"),
-                KeyBinding(keys(.character("?")), "?", .showHelp, "this help"),
-            ]
-        case .alert:
-            return always + [
-                KeyBinding(keys(.escape), "Esc", .dismiss, "cancel"),
-                KeyBinding(
-                    [KeyEvent(.left), .char("h"), KeyEvent(.tab, modifiers: .shift)], "← h Shift-Tab", .focusPrevious, "previous button"),
-                KeyBinding([KeyEvent(.right), .char("l"), KeyEvent(.tab)], "→ l Tab", .focusNext, "next button"),
-                KeyBinding(keys(.enter), "Enter", .activate, "press the focused button"),
-                KeyBinding(gesture: "click a button", "press it"),
-                KeyBinding(gesture: "click outside", "cancel"),
-            ]
-        case .cover:
-            return always + [
-                KeyBinding(keys(.escape), "Esc", .dismiss, "close"),
-                KeyBinding(gesture: "click ✕", "close"),
-            ] + listMoves.map { KeyBinding($0.keys, $0.label, $0.action!, $0.summary.replacingMove()) } + [
-                KeyBinding(keys(.character("a")), "a", .openAccountSheet, "switch account (a sheet over the cover)"),
-                KeyBinding(keys(.character("?")), "?", .showHelp, "this help"),
-            ]
-        case .accountForm:
-            return always + [
-                KeyBinding(keys(.escape), "Esc", .dismiss, "cancel (nothing is written)"),
-                KeyBinding(gesture: "click ✕ or Cancel", "cancel"),
-                KeyBinding(keys(.enter), "Enter", .activate, "add the account to the config"),
-                KeyBinding(gesture: "click Add", "add the account"),
-                KeyBinding(
-                    [KeyEvent(.tab), KeyEvent(.down)], "Tab ↓", .focusNext, "next field"),
-                KeyBinding(
-                    [KeyEvent(.tab, modifiers: .shift), KeyEvent(.up)], "Shift-Tab ↑", .focusPrevious, "previous field"),
-                KeyBinding(keys(.backspace), "Backspace", .deleteBackward, "delete a character"),
-                KeyBinding(keys(.function(1)), "F1", .showHelp, "this help"),
-                KeyBinding(gesture: "type or paste", "fill the focused field"),
-                KeyBinding(gesture: "click a field", "focus it"),
-            ]
-        case .help:
-            return always + [
-                KeyBinding(keys(.escape, .character("?")), "Esc ?", .dismiss, "close help"),
-                KeyBinding(gesture: "click outside", "close help"),
-                KeyBinding(keys(.up, .character("k")), "↑ k", .moveUp, "scroll up"),
-                KeyBinding(keys(.down, .character("j")), "↓ j", .moveDown, "scroll down"),
-            ]
+        return always + context.bindings
+    }
+
+    /// The keys of the pane of `tab`: its own, its holds, the tabs' and the global ones.
+    static func paneBindings(_ tab: Tab) -> [KeyBinding] {
+        var paneKeys: [KeyBinding] = []
+        switch tab {
+        case .overview:
+            paneKeys = [KeyBinding(keys(.character("r")), "r", .reapplyIdentities, "apply the account's tools again")]
+        case .catalog:
+            paneKeys =
+                listMoves + [
+                    KeyBinding(keys(.enter), "Enter", .activate, "open the item full-screen"),
+                    KeyBinding(gesture: "click a row, wheel", "move the cursor, scroll"),
+                    KeyBinding(gesture: "click the cursor's row", "open it (or double-click)"),
+                    KeyBinding(
+                        [.char("m"), KeyEvent(.menu), KeyEvent(.function(10), modifiers: .shift)], "m Menu Shift-F10",
+                        .openContextMenu, "context menu of the item"),
+                    KeyBinding(gesture: "press and hold a row", "its context menu"),
+                    KeyBinding(keys(.character("r")), "r", .refresh, "run the catalog command again"),
+                ]
+        case .stats: paneKeys = listMoves.map { KeyBinding($0.keys, $0.label, $0.action!, $0.summary.replacingMove()) }
+        case .settings:
+            paneKeys =
+                listMoves + [
+                    KeyBinding(keys(.enter), "Enter", .activate, "run the action, next value"),
+                    KeyBinding(keys(.left, .character("h")), "← h", .decrease, "previous value (100 ms less)"),
+                    KeyBinding(keys(.right, .character("l")), "→ l", .increase, "next value (100 ms more)"),
+                    KeyBinding(gesture: "click an action", "run it"),
+                ]
         }
+        return paneKeys + holdRows(tab) + tabs + global
     }
 
     /// The binding of `key` in `context`, if any.
@@ -271,7 +217,7 @@ public enum KeyBindings {
 
 extension String {
     /// "move up" → "scroll up", for panes whose list has no cursor.
-    fileprivate func replacingMove() -> String {
+    func replacingMove() -> String {
         hasPrefix("move ") ? "scroll " + dropFirst(5) : self
     }
 }

@@ -88,7 +88,11 @@ extension AccountField {
     }
 }
 
-extension AccountForm: ScreenModel {
+extension AccountForm: PresentedLayer {
+    public var inputContext: InputContext { .accountForm }
+    /// Full-screen, like a cover.
+    public var coversScreen: Bool { true }
+
     /// Most rows the reason for a failed write takes at the form's foot; a longer one ends in `…`.
     public static let maximumWriteErrorRows = 6
 
@@ -100,7 +104,8 @@ extension AccountForm: ScreenModel {
         case .action(.moveDown), .action(.focusNext): moveFocus(by: 1)
         case .scroll(_, let notches): moveFocus(by: notches < 0 ? -1 : 1)
         case .action(.activate), .tap(.formButton(.add)): return submit(context)
-        case .tap(.formField(let field)): focus = field
+        case .tap(let target) where target.part(AccountFormPart.self) != nil:
+            if case .field(let field)? = target.part(AccountFormPart.self) { focus = field }
         case .tap(.layerScroll(let delta)): moveFocus(by: delta)
         case .tap(.formButton(.cancel)), .tap(.coverClose): return [.dismiss]
         default: break
@@ -108,11 +113,15 @@ extension AccountForm: ScreenModel {
         return []
     }
 
+    /// The config could not be written (``Outcome/accountNotAdded(_:)``): the form stays up
+    /// with `message` shown, and the fields as typed.
+    mutating func notAdded(_ message: String) { writeError = message }
+
     /// Checks the fields (``AccountValidation``, ids unique among the accounts): with a problem,
     /// they are shown beside their fields and nothing is asked; otherwise the root is asked to
     /// append the account to the config (``Effect/addAccount(_:)``), and the form stays up until
-    /// the outcome, ``AppEvent/accountAdded(_:accounts:configPath:backupPath:)`` or
-    /// ``AppEvent/accountNotAdded(_:)``.
+    /// the outcome, ``Outcome/accountAdded(_:accounts:configPath:backupPath:)`` or
+    /// ``Outcome/accountNotAdded(_:)``.
     mutating func submit(_ context: ModelContext) -> [Intent] {
         writeError = nil
         switch validated(existingIDs: Set(context.accounts.accounts.map(\.id))) {
@@ -208,4 +217,39 @@ extension AccountForm: ScreenModel {
                 " Enter add · Tab next field · Esc or ✕ cancel · F1 help", column: 0, row: footerRow, style: .dim, width: size.width)
         }
     }
+}
+
+extension InputContext {
+    /// The `Add account…` form: printable keys and pastes go into the focused field.
+    public static let accountForm = InputContext(
+        title: "Add account",
+        bindings: [
+            KeyBinding(KeyBindings.keys(.escape), "Esc", .dismiss, "cancel (nothing is written)"),
+            KeyBinding(gesture: "click ✕ or Cancel", "cancel"),
+            KeyBinding(KeyBindings.keys(.enter), "Enter", .activate, "add the account to the config"),
+            KeyBinding(gesture: "click Add", "add the account"),
+            KeyBinding(
+                [KeyEvent(.tab), KeyEvent(.down)], "Tab ↓", .focusNext, "next field"),
+            KeyBinding(
+                [KeyEvent(.tab, modifiers: .shift), KeyEvent(.up)], "Shift-Tab ↑", .focusPrevious, "previous field"),
+            KeyBinding(KeyBindings.keys(.backspace), "Backspace", .deleteBackward, "delete a character"),
+            KeyBinding(KeyBindings.keys(.function(1)), "F1", .showHelp, "this help"),
+            KeyBinding(gesture: "type or paste", "fill the focused field"),
+            KeyBinding(gesture: "click a field", "focus it"),
+        ])
+}
+
+/// The `Add account…` form's parts under the pointer.
+public enum AccountFormPart: LayerPart {
+    /// A text field.
+    case field(AccountField)
+    /// A button.
+    case button(AccountFormButton)
+}
+
+extension HitTarget {
+    /// A text field of the `Add account…` form.
+    public static func formField(_ field: AccountField) -> HitTarget { .layer(AccountFormPart.field(field)) }
+    /// A button of the `Add account…` form.
+    public static func formButton(_ button: AccountFormButton) -> HitTarget { .layer(AccountFormPart.button(button)) }
 }

@@ -34,7 +34,7 @@ public struct HeightAnimation: Hashable, Sendable {
 /// The account sheet's state: its cursor over the rows shown, the filter, the detent, a drag
 /// in progress and the animation of its height; its update and render follow (a layer of the
 /// presentation stack, ``Presentation/accountSheet(_:)``).
-public struct AccountSheet: ScreenModel, Hashable, Sendable {
+public struct AccountSheet: PresentedLayer {
     /// Cursor over ``rows`` (or over all accounts when ``rows`` is nil).
     public var cursor = ListCursor()
     /// The filter typed after `/`, or nil when there is none.
@@ -190,10 +190,9 @@ extension AccountSheet {
             }
         case .text(let text):
             type(text, context)
-        case .tap(.sheetRow(let index)):
-            return [.pick(accountIndex: index)]
-        case .tap(.sheetAddAccount):
-            return [.openAccountForm]
+        case .tap(let target) where target.part(Part.self) != nil:
+            if let index = target.part(Part.self)?.accountIndex { return [.pick(accountIndex: index)] }
+            if target == .sheetAddAccount { return [.openAccountForm] }
         case .scroll(_, let notches):
             return update(.action(notches < 0 ? .moveUp : .moveDown), context)
         case .drag(.sheetGrabber, let position):
@@ -205,6 +204,15 @@ extension AccountSheet {
         default: break
         }
         return []
+    }
+
+    /// Shows the account at `index` (one just added): the filter cleared, the rows grouped
+    /// anew from `context`'s accounts, the cursor on it.
+    mutating func reveal(accountAt index: Int, _ context: ModelContext) {
+        filter = nil
+        isEditingFilter = false
+        rows = context.accounts.groupedRows
+        moveCursor(to: rows?.firstIndex(of: .account(index)) ?? index, direction: 1, context)
     }
 
     /// Types `text` into the filter (starting one if needed); controls and line breaks are left
@@ -338,4 +346,72 @@ extension AccountSheet {
         if let handle, handle.score > name?.score ?? -1 { return ([], handle.characters) }
         return (name?.characters ?? [], [])
     }
+}
+
+extension AccountSheet {
+    /// The filter's keys while it is typed, else the sheet's.
+    public var inputContext: InputContext { isEditingFilter ? .accountSheetFilter : .accountSheet }
+    /// A sheet sliding away after its dismissal takes no input.
+    public var isActive: Bool { !isClosing }
+}
+
+extension InputContext {
+    /// The account sheet's keys.
+    public static let accountSheet = InputContext(
+        title: "Account sheet",
+        bindings: [
+            KeyBinding(KeyBindings.keys(.escape), "Esc", .dismiss, "close the sheet"),
+            KeyBinding(gesture: "click above the sheet", "close it"),
+            KeyBinding(KeyBindings.keys(.enter), "Enter", .activate, "switch to the account"),
+            KeyBinding(gesture: "click an account", "switch to it"),
+        ] + KeyBindings.listMoves + [
+            KeyBinding(KeyBindings.keys(.character("/")), "/", .startFilter, "filter by name or handle"),
+            KeyBinding(KeyBindings.keys(.character("+")), "+", .addAccount, "add an account (or the last row)"),
+            KeyBinding([KeyEvent(.up, modifiers: .shift), .char("K")], "Shift-↑ K", .largerDetent, "larger detent"),
+            KeyBinding([KeyEvent(.down, modifiers: .shift), .char("J")], "Shift-↓ J", .smallerDetent, "smaller detent"),
+            KeyBinding(gesture: "drag the grabber", "resize; drag down to close"),
+            KeyBinding(KeyBindings.keys(.character("?")), "?", .showHelp, "this help"),
+        ])
+
+    /// The account sheet's keys while its filter is typed: printable keys go to the filter.
+    public static let accountSheetFilter = InputContext(
+        title: "Sheet filter",
+        bindings: [
+            KeyBinding(KeyBindings.keys(.escape), "Esc", .clearFilter, "clear the filter"),
+            KeyBinding(KeyBindings.keys(.enter), "Enter", .activate, "switch to the account"),
+            KeyBinding(KeyBindings.keys(.up), "↑", .moveUp, "move up"),
+            KeyBinding(KeyBindings.keys(.down), "↓", .moveDown, "move down"),
+            KeyBinding(KeyBindings.keys(.backspace), "Backspace", .deleteBackward, "delete a character"),
+            KeyBinding(gesture: "type or paste", "narrow the list"),
+        ])
+}
+
+extension AccountSheet {
+    /// The sheet's parts under the pointer.
+    public enum Part: LayerPart {
+        /// An account row, by account index.
+        case row(Int)
+        /// The `Add account…` row, last in the list.
+        case addAccount
+        /// The title, group headings or footer.
+        case chrome
+        /// The top edge with the grabber (drag indicator): dragging it resizes the sheet.
+        case grabber
+
+        public var acceptsDrag: Bool { self == .grabber }
+
+        /// The account index of an account row, else nil.
+        public var accountIndex: Int? { if case .row(let index) = self { index } else { nil } }
+    }
+}
+
+extension HitTarget {
+    /// An account row of the account sheet, by account index.
+    public static func sheetRow(_ index: Int) -> HitTarget { .layer(AccountSheet.Part.row(index)) }
+    /// The account sheet's `Add account…` row.
+    public static let sheetAddAccount = HitTarget.layer(AccountSheet.Part.addAccount)
+    /// The sheet's title, group headings or footer.
+    public static let sheetChrome = HitTarget.layer(AccountSheet.Part.chrome)
+    /// The sheet's grabber.
+    public static let sheetGrabber = HitTarget.layer(AccountSheet.Part.grabber)
 }

@@ -30,13 +30,16 @@ public struct Alert: Hashable, Sendable {
     public var buttons: [String] { ["Cancel", confirmTitle] }
 }
 
-extension Alert: ScreenModel {
+extension Alert: PresentedLayer {
+    public var inputContext: InputContext { .alert }
+
     public mutating func update(_ message: ModelMessage, _ context: ModelContext) -> [Intent] {
         switch message {
         case .action(.focusPrevious): cursor = max(0, cursor - 1)
         case .action(.focusNext): cursor = min(buttons.count - 1, cursor + 1)
         case .action(.activate): return activate(button: cursor)
-        case .tap(.alertButton(let button)): return activate(button: button)
+        case .tap(let target):
+            if case .button(let button)? = target.part(Part.self) { return activate(button: button) }
         default: break
         }
         return []
@@ -75,4 +78,32 @@ extension Alert: ScreenModel {
                 AlertLayout.buttonText(buttons[index]), column: rect.x, row: rect.y, style: style, width: box.maxX - 1 - rect.x)
         }
     }
+}
+
+extension InputContext {
+    /// A confirmation alert: ←→ move between its buttons.
+    public static let alert = InputContext(
+        title: "Alert",
+        bindings: [
+            KeyBinding(KeyBindings.keys(.escape), "Esc", .dismiss, "cancel"),
+            KeyBinding(
+                [KeyEvent(.left), .char("h"), KeyEvent(.tab, modifiers: .shift)], "← h Shift-Tab", .focusPrevious, "previous button"),
+            KeyBinding([KeyEvent(.right), .char("l"), KeyEvent(.tab)], "→ l Tab", .focusNext, "next button"),
+            KeyBinding(KeyBindings.keys(.enter), "Enter", .activate, "press the focused button"),
+            KeyBinding(gesture: "click a button", "press it"),
+            KeyBinding(gesture: "click outside", "cancel"),
+        ])
+}
+
+extension Alert {
+    /// The alert's parts under the pointer.
+    public enum Part: LayerPart {
+        /// A button, by index in ``Alert/buttons``.
+        case button(Int)
+    }
+}
+
+extension HitTarget {
+    /// A button of an alert, by index in ``Alert/buttons``.
+    public static func alertButton(_ index: Int) -> HitTarget { .layer(Alert.Part.button(index)) }
 }

@@ -38,7 +38,9 @@ public struct ContextMenu: Hashable, Sendable {
     public var focusedAction: ContextMenuAction? { cursor > 0 ? ContextMenuAction.allCases[cursor - 1] : nil }
 }
 
-extension ContextMenu: ScreenModel {
+extension ContextMenu: PresentedLayer {
+    public var inputContext: InputContext { .contextMenu }
+
     /// Geometry of the menu as drawn now, anchored at its item's row; nil when the item is gone.
     public func layout(_ context: ModelContext) -> ContextMenuLayout? {
         guard let index = context.catalog.index(of: itemID) else { return nil }
@@ -55,7 +57,9 @@ extension ContextMenu: ScreenModel {
             guard let action = focusedAction else { return [.openItem(id: itemID)] }
             return perform(action, context)
         case .tap(.contextPreview): return [.openItem(id: itemID)]
-        case .tap(.contextAction(let index)): return perform(ContextMenuAction.allCases[index], context)
+        case .tap(let target) where target.part(Part.self) != nil:
+            guard case .action(let index)? = target.part(Part.self) else { return [] }
+            return perform(ContextMenuAction.allCases[index], context)
         case .tap(.layerScroll(let delta)):
             // A scroll mark: the focus goes to the first action past that edge, which scrolls it into view.
             guard let layout = layout(context) else { return [] }
@@ -96,13 +100,13 @@ extension ContextMenu: ScreenModel {
                         title: "Remove \(shown) from “\(account.name)”?",
                         message: "It leaves the config file, as `perch unset \(account.id) \(shown)` does.", confirmTitle: "Remove",
                         action: .deleteFromConfig(accountID: account.id, path: path))
-                return [.present(.alert(alert))]
+                return [.present(Presentation(alert))]
             }
             let catalog = context.currentAccount.map { "\($0.name)’s Catalog" } ?? "the Catalog"
             let alert = Alert(
                 title: "Delete “\(item.title)”?", message: "It leaves \(catalog) for this session.", confirmTitle: "Delete",
                 action: .deleteItem(id: itemID))
-            return [.present(.alert(alert))]
+            return [.present(Presentation(alert))]
         }
     }
 
@@ -198,4 +202,37 @@ extension ContextMenu: ScreenModel {
             frame.screen.put(" ↓ more ", column: markColumn, row: box.maxY - 1, style: .bold, width: box.maxX - 1 - markColumn)
         }
     }
+}
+
+extension InputContext {
+    /// A Catalog item's context menu: ↑↓ move between the preview and the actions.
+    public static let contextMenu = InputContext(
+        title: "Context menu",
+        bindings: [
+            KeyBinding(KeyBindings.keys(.escape), "Esc", .dismiss, "close the menu"),
+            KeyBinding(gesture: "click outside", "close the menu"),
+            KeyBinding(KeyBindings.keys(.up, .character("k")), "↑ k", .moveUp, "previous action (the preview is first)"),
+            KeyBinding(KeyBindings.keys(.down, .character("j")), "↓ j", .moveDown, "next action"),
+            KeyBinding(KeyBindings.keys(.enter), "Enter", .activate, "run the action, or open the item"),
+            KeyBinding(gesture: "click the preview", "open the item full-screen"),
+            KeyBinding(gesture: "click an action", "run it"),
+            KeyBinding(KeyBindings.keys(.character("?")), "?", .showHelp, "this help"),
+        ])
+}
+
+extension ContextMenu {
+    /// The context menu's parts under the pointer.
+    public enum Part: LayerPart {
+        /// The preview card: activating it opens the item.
+        case preview
+        /// An action row, by index in ``ContextMenuAction/allCases``.
+        case action(Int)
+    }
+}
+
+extension HitTarget {
+    /// A context menu's preview card.
+    public static let contextPreview = HitTarget.layer(ContextMenu.Part.preview)
+    /// An action row of a context menu, by index in ``ContextMenuAction/allCases``.
+    public static func contextAction(_ index: Int) -> HitTarget { .layer(ContextMenu.Part.action(index)) }
 }

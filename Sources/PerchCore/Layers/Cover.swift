@@ -6,7 +6,11 @@ public enum Cover: Hashable, Sendable {
     case item(CatalogItem, scroll: Int)
 }
 
-extension Cover: ScreenModel {
+extension Cover: PresentedLayer {
+    public var inputContext: InputContext { .cover }
+    /// Over everything, the tab bar included.
+    public var coversScreen: Bool { true }
+
     public mutating func update(_ message: ModelMessage, _ context: ModelContext) -> [Intent] {
         guard case .item(let item, var scroll) = self else { return [] }
         let lineCount = Self.textLines(item, context).count
@@ -100,4 +104,32 @@ extension Cover: ScreenModel {
         line("activity", .dim)
         frame.screen.put(" Esc or ✕ close · a switch account · ? help", column: 0, row: size.height - 1, style: .dim, width: size.width)
     }
+}
+
+extension InputContext {
+    /// A full-screen cover's keys.
+    public static let cover = InputContext(
+        title: "Cover",
+        bindings: [
+            KeyBinding(KeyBindings.keys(.escape), "Esc", .dismiss, "close"),
+            KeyBinding(gesture: "click ✕", "close"),
+        ] + KeyBindings.listMoves.map { KeyBinding($0.keys, $0.label, $0.action!, $0.summary.replacingMove()) } + [
+            KeyBinding(KeyBindings.keys(.character("a")), "a", .openAccountSheet, "switch account (a sheet over the cover)"),
+            KeyBinding(KeyBindings.keys(.character("?")), "?", .showHelp, "this help"),
+        ])
+}
+
+/// A full-screen layer's parts under the pointer (a cover's, and the form's, which is full-screen too).
+public enum CoverPart: LayerPart {
+    /// The close control (`✕`).
+    case close
+    /// Anywhere else on it.
+    case body
+}
+
+extension HitTarget {
+    /// A full-screen cover's close control (`✕`).
+    public static let coverClose = HitTarget.layer(CoverPart.close)
+    /// Anywhere else on a full-screen cover.
+    public static let coverBody = HitTarget.layer(CoverPart.body)
 }

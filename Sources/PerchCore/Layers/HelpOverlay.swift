@@ -1,12 +1,14 @@
 /// The help overlay (`?`): the bindings of the context it was opened from, from ``KeyBindings``,
 /// and how far they are scrolled.
-public struct HelpOverlay: ScreenModel, Hashable, Sendable {
+public struct HelpOverlay: PresentedLayer {
     /// The context below the overlay (the one it describes).
     public var context: InputContext
     /// Index of the first binding shown.
     public var scroll = 0
 
     public init(context: InputContext) { self.context = context }
+
+    public var inputContext: InputContext { .help }
 
     /// The bindings listed.
     public var bindings: [KeyBinding] { KeyBindings.table(for: context) }
@@ -59,17 +61,26 @@ public struct HelpOverlay: ScreenModel, Hashable, Sendable {
 }
 
 extension InputContext {
-    /// The context's name, as the help overlay's title shows it.
-    public var title: String {
-        switch self {
-        case .pane(let tab): tab.title
-        case .accountSheet: "Account sheet"
-        case .accountSheetFilter: "Sheet filter"
-        case .help: "Help"
-        case .contextMenu: "Context menu"
-        case .alert: "Alert"
-        case .cover: "Cover"
-        case .accountForm: "Add account"
-        }
+    /// The help overlay's keys.
+    public static let help = InputContext(
+        title: "Help",
+        bindings: [
+            KeyBinding(KeyBindings.keys(.escape, .character("?")), "Esc ?", .dismiss, "close help"),
+            KeyBinding(gesture: "click outside", "close help"),
+            KeyBinding(KeyBindings.keys(.up, .character("k")), "↑ k", .moveUp, "scroll up"),
+            KeyBinding(KeyBindings.keys(.down, .character("j")), "↓ j", .moveDown, "scroll down"),
+        ])
+}
+
+extension HitTarget {
+    /// Inside the help overlay.
+    public static let helpBody = HitTarget.layer(HelpOverlay.Part.body)
+}
+
+extension HelpOverlay {
+    /// The help overlay's parts under the pointer.
+    public enum Part: LayerPart {
+        /// Inside the box.
+        case body
     }
 }

@@ -1,61 +1,76 @@
-/// A layer presented above the panes. ``AppState/presented`` holds them bottom first, so the
-/// last element is on top: keys go to it, and a click outside it dismisses it.
-public enum Presentation: Hashable, Sendable {
-    /// The account sheet.
-    case accountSheet(AccountSheet)
-    /// The help overlay (`?`), listing the bindings of the context below it.
-    case help(HelpOverlay)
-    /// A Catalog item's context menu: preview card and actions, over a dimmed screen.
-    case contextMenu(ContextMenu)
-    /// A confirmation alert, over a dimmed screen.
-    case alert(Alert)
-    /// A full-screen cover, over everything including the tab bar.
-    case cover(Cover)
-    /// The `Add account…` form, full-screen like a cover.
-    case accountForm(AccountForm)
-
-    /// Whether this layer takes input; a sheet sliding away after its dismissal does not.
-    public var isActive: Bool {
-        if case .accountSheet(let sheet) = self { return !sheet.isClosing }
-        return true
-    }
-
-    /// Who receives keys while this layer is on top.
-    public var inputContext: InputContext {
-        switch self {
-        case .accountSheet(let sheet): sheet.isEditingFilter ? .accountSheetFilter : .accountSheet
-        case .help: .help
-        case .contextMenu: .contextMenu
-        case .alert: .alert
-        case .cover: .cover
-        case .accountForm: .accountForm
-        }
-    }
+/// A layer presented above the panes: its own model (state, `update`, `render`), and what the
+/// root needs to know of it to compose the stack, all in the layer's own file.
+///
+/// A new layer is a type that conforms (and its ``InputContext``, declared beside it), plus one
+/// line in ``InputContext/layers`` so that help and the tests list its keys. The root presents
+/// it with ``Intent/present(_:)`` and finds it again by its type (``Presentation/as(_:)``).
+public protocol PresentedLayer: ScreenModel, Hashable, Sendable {
+    /// Who receives keys while this layer is on top: its title (the help overlay's) and its
+    /// key bindings (``KeyBindings/table(for:)``).
+    var inputContext: InputContext { get }
+    /// Whether it covers the whole screen, tab bar included, so nothing below it is drawn or
+    /// animates (a cover, a form). False by default.
+    var coversScreen: Bool { get }
+    /// Whether it takes input; a sheet sliding away after its dismissal does not. True by default.
+    var isActive: Bool { get }
 }
 
+extension PresentedLayer {
+    public var coversScreen: Bool { false }
+    public var isActive: Bool { true }
+}
 
-extension Presentation {
+/// One element of the stack of presented layers (``AppState/presented``, bottom first, so the
+/// last is on top: keys go to it, and a click outside it dismisses it). It holds any
+/// ``PresentedLayer``; two are equal when they hold equal layers of the same type.
+public struct Presentation: Hashable, Sendable {
+    /// The layer's model.
+    public private(set) var layer: any PresentedLayer
+
+    public init(_ layer: some PresentedLayer) { self.layer = layer }
+
+    /// The layer when it is an `L`, else nil.
+    public func `as`<L: PresentedLayer>(_ type: L.Type) -> L? { layer as? L }
+
+    /// Whether the layer is an `L`.
+    public func `is`<L: PresentedLayer>(_ type: L.Type) -> Bool { layer is L }
+
+    /// Changes the layer in place with `change` when it is an `L`; returns what `change`
+    /// returned, or nil when it is not an `L`.
+    @discardableResult
+    mutating func modify<L: PresentedLayer, R>(_ type: L.Type, _ change: (inout L) -> R) -> R? {
+        guard var typed = layer as? L else { return nil }
+        let result = change(&typed)
+        layer = typed
+        return result
+    }
+
+    /// Whether this layer takes input (``PresentedLayer/isActive``).
+    public var isActive: Bool { layer.isActive }
+    /// Who receives keys while this layer is on top.
+    public var inputContext: InputContext { layer.inputContext }
+    /// Whether the layer covers the whole screen.
+    public var coversScreen: Bool { layer.coversScreen }
+
     /// Hands `message` to the layer's own model; returns what it asks of the root.
     mutating func update(_ message: ModelMessage, _ context: ModelContext) -> [Intent] {
-        switch self {
-        case .accountSheet(var model): defer { self = .accountSheet(model) }; return model.update(message, context)
-        case .help(var model): defer { self = .help(model) }; return model.update(message, context)
-        case .contextMenu(var model): defer { self = .contextMenu(model) }; return model.update(message, context)
-        case .alert(var model): defer { self = .alert(model) }; return model.update(message, context)
-        case .cover(var model): defer { self = .cover(model) }; return model.update(message, context)
-        case .accountForm(var model): defer { self = .accountForm(model) }; return model.update(message, context)
-        }
+        layer.update(message, context)
     }
 
     /// Draws the layer with its own model.
-    func render(into frame: inout Frame, _ context: ModelContext) {
-        switch self {
-        case .accountSheet(let model): model.render(into: &frame, context)
-        case .help(let model): model.render(into: &frame, context)
-        case .contextMenu(let model): model.render(into: &frame, context)
-        case .alert(let model): model.render(into: &frame, context)
-        case .cover(let model): model.render(into: &frame, context)
-        case .accountForm(let model): model.render(into: &frame, context)
+    func render(into frame: inout Frame, _ context: ModelContext) { layer.render(into: &frame, context) }
+
+    public static func == (lhs: Presentation, rhs: Presentation) -> Bool { AnyHashable(lhs.layer) == AnyHashable(rhs.layer) }
+
+    public func hash(into hasher: inout Hasher) { AnyHashable(layer).hash(into: &hasher) }
+}
+
+extension Array where Element == Presentation {
+    /// Index and model of the topmost layer that is an `L`, or nil.
+    func topmost<L: PresentedLayer>(_ type: L.Type) -> (index: Int, layer: L)? {
+        for index in indices.reversed() {
+            if let layer = self[index].as(L.self) { return (index, layer) }
         }
+        return nil
     }
 }

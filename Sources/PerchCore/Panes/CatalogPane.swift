@@ -286,7 +286,7 @@ extension CatalogPane {
     /// ``Effect/previewCatalogItem(accountID:command:item:)``, ``Effect/openCatalogItem(accountID:command:item:)``),
     /// as a Bubble Tea model gets back its command's message; returns what the root must do
     /// besides (a banner). Other events change nothing.
-    mutating func take(_ outcome: AppEvent, _ context: ModelContext) -> [Intent] {
+    mutating func take(_ outcome: Outcome, _ context: ModelContext) -> [Intent] {
         switch outcome {
         case .catalogLoaded(let id, let items, let skipped):
             loaded(items, skipped: skipped, accountID: id, account: context.currentAccount, visible: context.layout.listRows)

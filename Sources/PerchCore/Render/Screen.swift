@@ -19,6 +19,18 @@ public struct Screen: Hashable, Sendable {
         cells[row * size.width + column]
     }
 
+    /// Rows `rows` of this screen as a screen of their own, as wide as this one; rows past its
+    /// bottom (or above its top) are blank.
+    public func rows(_ rows: Range<Int>) -> Screen {
+        var result = Screen(size: Size(width: size.width, height: rows.count))
+        let kept = rows.clamped(to: 0..<size.height)
+        guard !kept.isEmpty else { return result }
+        let start = (kept.lowerBound - rows.lowerBound) * size.width
+        result.cells.replaceSubrange(
+            start..<(start + kept.count * size.width), with: cells[(kept.lowerBound * size.width)..<(kept.upperBound * size.width)])
+        return result
+    }
+
     /// The text of each row, continuation cells left out (so a wide character reads once).
     public var lines: [String] {
         (0..<size.height).map { row in
@@ -81,6 +93,13 @@ public struct Screen: Hashable, Sendable {
             // Printable ASCII in mixed text (a row with a `·` in it) needs no look-ups either.
             if raw.utf8.count == 1, let byte = raw.utf8.first, byte >= 0x20, byte < 0x7F {
                 guard place(Cell(ascii: byte, style: style), width: 1) else { return limit }
+                continue
+            }
+            // One safe scalar (a bar, a box line, `·`) is drawn as it is: no cluster to rework.
+            let scalars = raw.unicodeScalars
+            if let only = scalars.first, scalars.index(after: scalars.startIndex) == scalars.endIndex, !DisplayWidth.isUnsafe(only) {
+                let w = DisplayWidth.columns(of: only)
+                if w > 0, !place(Cell(raw, style: style), width: w) { return limit }
                 continue
             }
             for character in DisplayWidth.drawable(raw) {
