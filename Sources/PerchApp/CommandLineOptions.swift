@@ -502,8 +502,11 @@ public enum Command: CaseIterable, Hashable, Sendable {
         let options = self.options.filter { $0 != .help }.map { option in
             "[" + option.names.last! + (option.valueName.map { " " + $0 } ?? "") + "]"
         }
-        let words = (name.isEmpty ? "" : " " + name) + operandText
-        return "usage: perch\(words) " + (options + ["[--help]"]).joined(separator: " ")
+        // `perch exec`'s command comes last: what follows `--` is the command's own.
+        let command = " -- COMMAND [ARGS…]"
+        let trailing = operandText.hasSuffix(command) ? command : ""
+        let words = (name.isEmpty ? "" : " " + name) + operandText.dropLast(trailing.count)
+        return "usage: perch\(words) " + (options + ["[--help]"]).joined(separator: " ") + trailing
     }
 
     /// The Keys section of `perch --help`, made from ``KeyBindings`` (the table the interface

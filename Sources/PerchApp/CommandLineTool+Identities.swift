@@ -114,9 +114,10 @@ extension CommandLineTool {
             console.print("Current: \(describe(account))")
         }
         if let rule, scope == nil || scope == .directory {
-            console.print(
-                "Folder: \(shown(rule.written)) is bound to \(shown(rule.account)) (its \"directories\"); git uses it here through perch setup git"
-            )
+            let git =
+                GitDirectoryRules.isIncluded(in: switcher.context) == true
+                ? "git uses it here (Perch's includeIf rules)" : "git will use it here once perch setup git has been run"
+            console.print("Folder: \(shown(rule.written)) is bound to \(shown(rule.account)) (its \"directories\"); \(git)")
         } else if let rule {
             console.print("Folder: \(shown(rule.written)) is bound to \(shown(rule.account)), but this shell's own account comes first")
         }

@@ -50,7 +50,7 @@ extension CommandLineTool {
         let hasRules = config.accounts.contains { !$0.identities.directories.isEmpty }
         guard hasRules || access(switcher.files.gitDirectories, F_OK) == 0 else { return }
         do {
-            try GitDirectoryRules.write(config.accounts, files: switcher.files, home: switcher.environment.home)
+            try GitDirectoryRules.write(config.accounts, in: switcher.context)
         } catch {
             console.error("cannot write git's rules for the bound folders: \(error)")
         }
@@ -134,7 +134,7 @@ extension CommandLineTool {
         var target: ScopedEnvironment?
         if kind == .pinned || kind == .exec {
             if let own {
-                target = scope(own, kind: kind!, config: config, command: "perch", keepGoing: true)
+                target = scope(own, kind: kind!, config: config, command: "this shell", keepGoing: true)
             } else {
                 console.error(
                     "this shell's account '\(shown(variables[ShellExports.accountVariable] ?? ""))' is no longer in the config; it follows the global account again"
@@ -143,7 +143,7 @@ extension CommandLineTool {
         } else if let rule = DirectoryRules.match(variables["PWD"] ?? ShellMarker.workingDirectory(), in: rules),
             let account = config.accounts.first(where: { $0.id == rule.account })
         {
-            target = scope(account, kind: .directory, config: config, command: "perch", keepGoing: true)
+            target = scope(account, kind: .directory, config: config, command: "this shell", keepGoing: true)
             if target != nil, kind != .directory || own?.id != account.id, variables["PERCH_DIRECTORY_NOTICE"] != "0" {
                 console.error("\(shown(rule.written)): this shell is \(shown(account.id)) (\(shown(account.name))) here")
             }

@@ -62,7 +62,7 @@ public enum PerchApp {
         case .run:
             // A closed pipe must end only the printing, not a switch before its hook has run:
             // writes fail with EPIPE instead, and the status says so once the work is done.
-            signal(SIGPIPE, SIG_IGN)
+            ProcessSpawn.inheritedPipeAction = (true, signal(SIGPIPE, SIG_IGN))
             let status = CommandLineTool(options: options, console: console).run()
             if let code = console.outputFailure {
                 console.error("cannot write the output: \(String(cString: strerror(code)))")

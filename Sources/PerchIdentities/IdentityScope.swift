@@ -122,7 +122,11 @@ public enum IdentityScope {
         }
         target[ShellExports.accountVariable] = account.id
         target[scopeVariable] = kind.rawValue
-        target[savedVariable] = encode(differences(from: base, to: target))
+        // A command of perch exec gets the secrets in its environment: they are saved as what
+        // they replaced too, so a scope inside it (perch exec, perch use) drops them.
+        var given = target
+        if kind == .exec { for entries in secrets.values { for entry in entries { given[entry.name] = entry.value } } }
+        target[savedVariable] = encode(differences(from: base, to: given))
         if !secrets.isEmpty { target[wrapsVariable] = secrets.keys.sorted().joined(separator: " ") }
         return ScopedEnvironment(variables: target, secrets: secrets, failures: failures, account: account.id, kind: kind)
     }

@@ -193,17 +193,18 @@ public enum ProcessSpawn {
         return Int64(time.tv_sec) * 1000 + Int64(time.tv_nsec) / 1_000_000
     }
 
+    /// What SIGPIPE did when Perch started, before the command line set it to be ignored
+    /// (``replaceProcess(with:arguments:environment:)`` gives it back). Set once at start-up.
+    /// (In Swift `SIG_DFL` is the nil function pointer, so `recorded` says whether it was set.)
+    nonisolated(unsafe) public static var inheritedPipeAction: (recorded: Bool, action: sighandler_t?) = (false, nil)
+
     /// Replaces this process with `program` (a path) run with `arguments` (the program's name
-    /// first) and exactly `environment` (execve(2)): every signal back at its default action
-    /// and none blocked first, as a shell's child would start, so that what Perch ignored or
-    /// blocked (SIGPIPE) never reaches it. Returns only on failure: the errno value.
+    /// first) and exactly `environment` (execve(2)). Signals are as Perch got them, as a
+    /// shell's child would have them: SIGPIPE goes back to what it was before Perch ignored it
+    /// (``inheritedPipeAction``), signals Perch's parent ignored stay ignored (`nohup`), and the
+    /// mask is the inherited one. Returns only on failure: the errno value.
     public static func replaceProcess(with program: String, arguments: [String], environment: [String: String]) -> Int32 {
-        var empty = sigset_t()
-        sigemptyset(&empty)
-        sigprocmask(SIG_SETMASK, &empty, nil)
-        for signal in Int32(1)..<Int32(32) where signal != SIGKILL && signal != SIGSTOP {
-            Glibc.signal(signal, SIG_DFL)
-        }
+        if inheritedPipeAction.recorded { signal(SIGPIPE, inheritedPipeAction.action) }
         let argv = arguments.map { strdup($0) } + [nil]
         let envp = environment.map { strdup("\($0.key)=\($0.value)") } + [nil]
         execve(program, argv, envp)

@@ -96,7 +96,8 @@ struct ConfigReading {
         var bound: [String: String] = [:]
         for account in accounts {
             for folder in account.identities.directories {
-                let key = DirectoryRules.normalized(folder)
+                // `~/work` and `/home/ada/work` are one folder.
+                let key = DirectoryRules.absolute(folder, home: PerchPaths.environment("HOME") ?? "~")
                 if let other = bound[key] {
                     problem(list, "accounts: \"\(folder)\" is in the directories of both \"\(other)\" and \"\(account.id)\"")
                 } else {

@@ -149,10 +149,20 @@ struct ExecEndToEndTests {
         #expect((try? String(contentsOfFile: pidFile, encoding: .utf8)) == "\(pid)\n")
         kill(pid, SIGTERM)
         #expect(try Spawn.wait(pid) == 128 + SIGTERM, "ended by the signal itself")
+        // Bug: `nohup perch exec …` lost nohup: every signal was reset to its default. A signal
+        // the parent ignored stays ignored, as a shell's child has it (SigIgn bit 1 is SIGHUP).
+        let ignored = try Spawn.run(
+            ["sh", "-c", "trap '' HUP; exec '\(TmuxSession.binary)' exec personal -- grep SigIgn /proc/self/status"],
+            environment: scoped.cli.environment)
+        let mask = UInt64(ignored.stdout.split(separator: "\t").last?.trimmingCharacters(in: .whitespacesAndNewlines) ?? "", radix: 16) ?? 0
+        #expect(mask & 1 == 1, "SIGHUP still ignored: \(ignored.stdout)\(ignored.stderr)")
         // SIGPIPE is at its default again in the command (Perch ignores it itself).
         // (Ignored, `yes` would see EPIPE and say "Broken pipe"; at its default it just ends.)
+        // Perch starts with SIGPIPE at its default (`env --default-signal`: the test runner
+        // ignores it), ignores it itself, and gives the command back the default.
         let pipe = try Spawn.run(
-            ["sh", "-c", "'\(TmuxSession.binary)' exec personal -- yes | head -1"], environment: scoped.cli.environment)
+            ["sh", "-c", "env --default-signal=PIPE '\(TmuxSession.binary)' exec personal -- yes | head -1"],
+            environment: scoped.cli.environment)
         #expect(pipe.stdout == "y\n" && !pipe.stderr.contains("Broken pipe"), "\(pipe.stdout)\(pipe.stderr)")
     }
 

@@ -64,10 +64,32 @@ struct ScopedCommandTests {
         defer { home.cli.remove() }
         try FileManager.default.createDirectory(atPath: home.home + "/proj/api", withIntermediateDirectories: true)
         #expect(try home.cli.run(["switch", "personal"]).status == 0)
+        // Bug: status said git used the folder's account through perch setup git when setup had not been run.
+        let before = try run(home, ["status"], in: home.home + "/proj/api")
+        #expect(before.stdout.contains("Folder: ~/proj is bound to work (its \"directories\"); git will use it here once perch setup git has been run"), "\(before.stdout)\(before.stderr)")
+        #expect(try home.cli.run(["setup", "git", "--yes"]).status == 0)
+        #expect(try home.cli.run(["switch", "personal", "--force"]).status == 0)
         let inside = try run(home, ["status"], in: home.home + "/proj/api")
-        #expect(inside.stdout.contains("Folder: ~/proj is bound to work (its \"directories\")"), "\(inside.stdout)\(inside.stderr)")
+        #expect(inside.stdout.contains("Folder: ~/proj is bound to work (its \"directories\"); git uses it here"), "\(inside.stdout)\(inside.stderr)")
         let outside = try run(home, ["status"])
         #expect(!outside.stdout.contains("Folder:"), "\(outside.stdout)")
+    }
+
+    // Bug: the git note in a bound folder cut an id at its first dot ("bound to my").
+    @Test("in a folder bound to an id with dots, the git note names the whole id", .enabled(if: ShellEndToEndTests.installed("git")))
+    func dottedID() throws {
+        let home = try ScopedHome(
+            accounts: [
+                #"{"id": "my.work-1", "name": "Work", "git": {"email": "ada@work.example"}, "directories": ["~/proj"]}"#,
+                #"{"id": "personal", "name": "Personal", "git": {"email": "ada@home.example"}}"#,
+            ], contexts: ["dev"], configurations: ["home"])
+        defer { home.cli.remove() }
+        try FileManager.default.createDirectory(atPath: home.home + "/proj/api", withIntermediateDirectories: true)
+        #expect(try Spawn.run(["git", "init", "-q", home.home + "/proj/api"], environment: home.cli.environment).status == 0)
+        #expect(try home.cli.run(["setup", "git", "--yes"]).status == 0)
+        #expect(try home.cli.run(["switch", "personal"]).status == 0)
+        let status = try run(home, ["status"], in: home.home + "/proj/api")
+        #expect(status.stdout.contains("this folder is bound to my.work-1 (its \"directories\")"), "\(status.stdout)\(status.stderr)")
     }
 
     @Test("directories are validated: relative, / and a folder bound twice are refused with where")
@@ -75,12 +97,14 @@ struct ScopedCommandTests {
         let cli = try PerchCommandLine()
         defer { cli.remove() }
         try cli.writeConfig(
-            #"{"accounts": [{"id": "a", "name": "A", "directories": ["work", "/"]}, {"id": "b", "name": "B", "directories": ["~/x"]}, {"id": "c", "name": "C", "directories": ["~/x/"]}]}"#
+            #"{"accounts": [{"id": "a", "name": "A", "directories": ["work", "/"]}, {"id": "b", "name": "B", "directories": ["~/x"]}, {"id": "c", "name": "C", "directories": ["~/x/"]}, {"id": "d", "name": "D", "directories": ["~/y"]}, {"id": "e", "name": "E", "directories": ["\#(cli.home.path)/y"]}]}"#
         )
         let check = try cli.run(["config", "check"])
         #expect(check.status == 2)
         #expect(check.stderr.contains("accounts[0].directories[0]: \"work\" is not an absolute path"), "\(check.stderr)")
         #expect(check.stderr.contains("accounts[0].directories[1]: \"/\" would bind every folder"))
         #expect(check.stderr.contains("\"~/x/\" is in the directories of both \"b\" and \"c\""))
+        // Bug: the same folder written as ~/y and as an absolute path was taken for two folders.
+        #expect(check.stderr.contains("is in the directories of both \"d\" and \"e\""), "\(check.stderr)")
     }
 }

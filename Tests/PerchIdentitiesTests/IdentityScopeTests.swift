@@ -151,6 +151,39 @@ struct IdentityScopeTests {
     }
 }
 
+extension IdentityScopeTests {
+    // Bug: `perch exec work -- perch exec personal -- gh` still gave gh work's token: the outer
+    // scope's GH_TOKEN was not saved as replaced, so the inner scope kept it.
+    @Test("a scope inside perch exec drops the outer command's gh token")
+    func innerScopeDropsToken() throws {
+        let scratch = try ScratchHome(fakes: [])
+        try scratch.install("gh", #"[ "$1 $2" = "auth token" ] && echo "tok-$6""#)
+        let ada = Account.with("ada", ToolIdentities.make(gh: GitHubAdapter.Setting(user: "ada")))
+        let context = ToolContext(environment: scratch.environment)
+        let outer = IdentityScope.scoped(ada, kind: .exec, over: scratch.environment.variables, in: context).variablesWithSecrets
+        #expect(outer["GH_TOKEN"] == "tok-ada")
+        let inner = IdentityScope.scoped(personal, kind: .exec, over: outer, in: context)
+        #expect(inner.variablesWithSecrets["GH_TOKEN"] == nil, "\(inner.variables)")
+        #expect(IdentityScope.unscoped(outer) == scratch.environment.variables)
+    }
+
+    // Bug: an account with no git identity got an empty user.signingkey in its scope, so
+    // `git commit -S` asked gpg for no key at all.
+    @Test("an account with no git identity gets no empty signing key when Perch's file sets none", .enabled(if: ScratchHome.installed("git")))
+    func noEmptySigningKey() throws {
+        let scratch = try scratch()
+        let files = IdentityFiles(scratch.environment)
+        try FileSystem.writeAtomically(Array("[user]\n\temail = global@account.example\n".utf8), to: files.gitInclude)
+        try scratch.write("[user]\n\tname = Own Self\n\temail = own@self.example\n[include]\n\tpath = \(files.gitInclude)\n", to: ".gitconfig")
+        let variables = IdentityScope.scoped(personal, kind: .exec, over: scratch.environment.variables, in: ToolContext(environment: scratch.environment))
+            .variables
+        let keys = (0..<(Int(variables["GIT_CONFIG_COUNT"] ?? "0") ?? 0)).map { variables["GIT_CONFIG_KEY_\($0)"] ?? "" }
+        #expect(keys.sorted() == ["user.email", "user.name"], "\(keys)")
+        let key = ProgramRunner.run("git", ["config", "user.signingkey"], in: IdentityEnvironment(variables: variables))
+        #expect(key.output == nil, "no signing key at all, not an empty one")
+    }
+}
+
 /// Issue 19: which account a folder is bound to.
 @Suite("Directory rules")
 struct DirectoryRulesTests {
@@ -189,12 +222,22 @@ struct DirectoryRulesTests {
             Account(
                 id: "oss", name: "OSS",
                 identities: ToolIdentities([GitAdapter.setting(.init(email: "ada@oss.example"))], directories: ["~/work/oss"])),
+            Account(id: "plain", name: "Plain", identities: ToolIdentities([], directories: ["~/work/plain"])),
+            Account(
+                id: "glob", name: "Glob",
+                identities: ToolIdentities([GitAdapter.setting(.init(email: "ada@glob.example"))], directories: ["~/br[1]"])),
         ]
-        try GitDirectoryRules.write(accounts, files: files, home: scratch.home)
-        #expect(GitDirectoryRules.isCurrent(accounts, files: files, home: scratch.home))
         try FileSystem.writeAtomically(Array(GitAdapter.ownText(files).utf8), to: files.gitInclude)
         try scratch.write("[user]\n\temail = own@self.example\n[include]\n\tpath = \(files.gitInclude)\n", to: ".gitconfig")
-        for (folder, email) in [("work/api", "ada@work.example"), ("work/oss/lib", "ada@oss.example"), ("elsewhere", "own@self.example")] {
+        try GitDirectoryRules.write(accounts, in: ToolContext(environment: scratch.environment))
+        #expect(GitDirectoryRules.isCurrent(accounts, in: ToolContext(environment: scratch.environment)))
+        for (folder, email) in [
+            ("work/api", "ada@work.example"), ("work/oss/lib", "ada@oss.example"), ("elsewhere", "own@self.example"),
+            // Bug: a folder of an account with no git identity had no rule, so git kept the enclosing one's.
+            ("work/plain/x", "own@self.example"),
+            // Bug: glob characters in a bound folder were not escaped, so git matched other folders.
+            ("br[1]/x", "ada@glob.example"), ("br1/x", "own@self.example"),
+        ] {
             let path = scratch.home + "/" + folder
             try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
             _ = ProgramRunner.run("git", ["init", "-q", path], in: scratch.environment)

@@ -220,7 +220,9 @@ public struct GitAdapter: ToolAdapter {
             let origin = Self.origin(of: key, in: nil, context) ?? "a file of yours"
             let accounts = GitConfigFile.shown(context.files.gitAccounts, context.environment) + "/"
             if origin.hasPrefix(accounts) {
-                let bound = origin.dropFirst(accounts.count).prefix { $0 != "." }
+                // `ID.gitconfig:LINE`: an id may hold dots, so the suffix is cut, not the first dot.
+                let file = origin.dropFirst(accounts.count).prefix { $0 != ":" }
+                let bound = file.hasSuffix(".gitconfig") ? file.dropLast(".gitconfig".count) : file
                 return IdentityCheck(
                     tool: .git, expected: expected, actual: described(here), matches: nil,
                     note: "this folder is bound to \(bound) (its \"directories\"), so git uses that account here; elsewhere the current one"
@@ -321,7 +323,13 @@ public struct GitAdapter: ToolAdapter {
                 return .success(ToolScope())
             }
             guard let own = Self.ownValues(context) else { return .failure(ToolFailure("git could not be asked")) }
-            values = ["user.name", "user.email", "user.signingkey"].map { ($0, own[$0] ?? "") }
+            // The user's own value of each key; an empty one only over a value of Perch's (an
+            // empty signing key would make `git commit -S` ask gpg for no key at all).
+            let perchSets = Self.ownValues(context, only: true) ?? [:]
+            values = ["user.name", "user.email", "user.signingkey"].compactMap { key in
+                if let value = own[key], !value.isEmpty { return (key, value) }
+                return perchSets[key] != nil ? (key, "") : nil
+            }
         }
         var count = Int(environment["GIT_CONFIG_COUNT"] ?? "") ?? 0
         var variables = removedOverrides(environment)
@@ -346,7 +354,8 @@ public struct GitAdapter: ToolAdapter {
     /// The `user.*` values git uses in Perch's working folder from the user's own files: every
     /// value whose origin is not one of Perch's git files, the last of each key; nil when git
     /// cannot be asked.
-    static func ownValues(_ context: ToolContext) -> [String: String]? {
+    /// - Parameter only: the values of Perch's files instead (the keys they set).
+    static func ownValues(_ context: ToolContext, only perchs: Bool = false) -> [String: String]? {
         let run = context.run("git", ["config", "--includes", "--show-origin", "--get-regexp", "^user\\.(name|email|signingkey)$"])
         guard case .exited(let status, let output, let errors) = run, status == 0 || (status == 1 && errors.isEmpty) else { return nil }
         let files = context.files
@@ -355,7 +364,7 @@ public struct GitAdapter: ToolAdapter {
         for line in output.split(whereSeparator: \.isNewline) {
             guard let tab = line.firstIndex(of: "\t") else { continue }
             let origin = Self.originPath(line[..<tab])
-            if perch.contains(origin) || origin.hasPrefix(files.gitAccounts + "/") { continue }
+            if (perch.contains(origin) || origin.hasPrefix(files.gitAccounts + "/")) != perchs { continue }
             let parts = line[line.index(after: tab)...].split(separator: " ", maxSplits: 1)
             values[String(parts[0]).lowercased()] = parts.count > 1 ? String(parts[1]) : ""
         }
@@ -413,28 +422,65 @@ public struct GitAdapter: ToolAdapter {
 /// include file includes the rules after the current account's `[user]`, so git follows the
 /// folders with no shell hook; the user's own `includeIf` rules, after Perch's include, still win.
 public enum GitDirectoryRules {
-    /// The rules file's text and each account file's text (by path), for `accounts`.
-    public static func texts(_ accounts: [Account], files: IdentityFiles, home: String) -> (rules: String, accounts: [String: String]) {
+    /// Whether the user's global git config includes Perch's file (`perch setup git` was run),
+    /// so that git follows the rules; nil when git cannot be asked.
+    public static func isIncluded(in context: ToolContext) -> Bool? {
+        switch GitConfigFile.includeState(context) {
+        case .included: true
+        case .notIncluded: false
+        case .unknown: nil
+        }
+    }
+
+    /// The rules file's text and each account file's text (by path), for `accounts`. A folder
+    /// of an account naming no git identity gets `own`, the values git uses without Perch's
+    /// files (so git there is the user's own, as in a shell and in `perch exec`); without
+    /// `own` such a folder has no rule.
+    public static func texts(_ accounts: [Account], files: IdentityFiles, home: String, own: [String: String]? = nil)
+        -> (rules: String, accounts: [String: String])
+    {
         var rules = "# Written by Perch from the config's \"directories\": in these folders git uses their account.\n"
         var accountFiles: [String: String] = [:]
         for rule in DirectoryRules.rules(accounts, home: home) {
-            guard let account = accounts.first(where: { $0.id == rule.account }),
-                let git = account.identities[.git]?.value(as: GitAdapter.Setting.self)
-            else { continue }
+            guard let account = accounts.first(where: { $0.id == rule.account }) else { continue }
             let path = files.gitAccounts + "/" + account.id + ".gitconfig"
-            accountFiles[path] = GitAdapter.includeText(git, account: account)
-                .replacing("; replaced at each switch.", with: "; used in its bound folders.")
-            rules += "[includeIf \(GitAdapter.quoted("gitdir:" + rule.folder + "/"))]\n\tpath = \(GitAdapter.quoted(path))\n"
+            if let git = account.identities[.git]?.value(as: GitAdapter.Setting.self) {
+                accountFiles[path] = GitAdapter.includeText(git, account: account)
+                    .replacing("; replaced at each switch.", with: "; used in its bound folders.")
+            } else if let own {
+                let mine = GitAdapter.Setting(
+                    name: own["user.name"].flatMap { $0.isEmpty ? nil : $0 }, email: own["user.email"].flatMap { $0.isEmpty ? nil : $0 },
+                    signingKey: own["user.signingkey"].flatMap { $0.isEmpty ? nil : $0 })
+                guard mine.name != nil || mine.email != nil else { continue }
+                accountFiles[path] = GitAdapter.includeText(mine, account: account)
+                    .replacing("; replaced at each switch.", with: ", which names no git identity: your own, in its bound folders.")
+            } else {
+                continue
+            }
+            rules += "[includeIf \(GitAdapter.quoted("gitdir:" + pattern(rule.folder) + "/"))]\n\tpath = \(GitAdapter.quoted(path))\n"
         }
         return (rules, accountFiles)
     }
 
-    /// Writes the rules and account files for `accounts` where they differ from what is there
-    /// (and removes account files no rule names); whether anything changed.
+    /// `folder` as a `gitdir:` pattern matching itself only: git matches it with wildmatch, so
+    /// `*`, `?`, `[` and `\\` are escaped with a backslash (git-config(1), "Conditional includes").
+    static func pattern(_ folder: String) -> String {
+        var text = ""
+        for character in folder {
+            if "*?[\\".contains(character) { text.append("\\") }
+            text.append(character)
+        }
+        return text
+    }
+
+    /// Writes the rules and account files for `accounts` in `context` where they differ from
+    /// what is there (and removes account files no rule names); whether anything changed. The
+    /// user's own git identity is asked of git only when a bound account names none.
     /// - Throws: ``FileError`` when a file cannot be written.
     @discardableResult
-    public static func write(_ accounts: [Account], files: IdentityFiles, home: String) throws(FileError) -> Bool {
-        let (rules, accountFiles) = texts(accounts, files: files, home: home)
+    public static func write(_ accounts: [Account], in context: ToolContext) throws(FileError) -> Bool {
+        let files = context.files
+        let (rules, accountFiles) = texts(accounts, files: files, home: context.environment.home, own: own(accounts, context))
         var changed = false
         for (path, text) in [(files.gitDirectories, rules)] + accountFiles.sorted(by: { $0.key < $1.key }) {
             if (try? FileSystem.read(path)).map({ String(decoding: $0, as: UTF8.self) }) == text { continue }
@@ -455,12 +501,18 @@ public enum GitDirectoryRules {
         return changed
     }
 
-    /// Whether the files on disk are what `accounts` give (false: `perch setup git` or a switch
-    /// writes them again).
-    public static func isCurrent(_ accounts: [Account], files: IdentityFiles, home: String) -> Bool {
-        let (rules, accountFiles) = texts(accounts, files: files, home: home)
-        return ([(files.gitDirectories, rules)] + accountFiles.map { ($0.key, $0.value) }).allSatisfy { path, text in
+    /// Whether the files on disk are what `accounts` give in `context` (false: `perch setup
+    /// git` or a switch writes them again).
+    public static func isCurrent(_ accounts: [Account], in context: ToolContext) -> Bool {
+        let (rules, accountFiles) = texts(accounts, files: context.files, home: context.environment.home, own: own(accounts, context))
+        return ([(context.files.gitDirectories, rules)] + accountFiles.map { ($0.key, $0.value) }).allSatisfy { path, text in
             (try? FileSystem.read(path)).map { String(decoding: $0, as: UTF8.self) } == text
         }
+    }
+
+    /// The user's own git identity, when a bound account names no git identity; else nil.
+    static func own(_ accounts: [Account], _ context: ToolContext) -> [String: String]? {
+        let needed = accounts.contains { !$0.identities.directories.isEmpty && $0.identities[.git] == nil }
+        return needed ? GitAdapter.ownValues(context) : nil
     }
 }

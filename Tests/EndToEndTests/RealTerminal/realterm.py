@@ -176,13 +176,16 @@ class RealTerm:
 
     def _cell(self, x, y):
         """Screen pixel of the middle of the 1-based cell (x, y), from the window's geometry."""
-        # A window still being mapped (a loaded machine) reports no geometry yet: ask again, up to 5 s.
-        deadline = time.monotonic() + 5
+        # A window still being mapped (a loaded machine) reports no geometry yet: ask again, up to
+        # 30 s (with every suite running at once on 2 cores, 5 s was seen to be too short).
+        deadline = time.monotonic() + 30
         while True:
             fields = dict(line.split("=", 1) for line in self._xdotool("getwindowgeometry", "--shell", self.window).split("\n") if "=" in line)
             if all(key in fields for key in ("WIDTH", "HEIGHT", "X", "Y")) or time.monotonic() > deadline:
                 break
             time.sleep(0.05)
+        if not all(key in fields for key in ("WIDTH", "HEIGHT", "X", "Y")):
+            raise RuntimeError("kitty's window %s reported no geometry in 30 s: %r" % (self.window, fields))
         width = int(fields["WIDTH"]) / self.cols
         height = int(fields["HEIGHT"]) / self.rows
         return str(int(int(fields["X"]) + (x - 0.5) * width)), str(int(int(fields["Y"]) + (y - 0.5) * height))
