@@ -178,17 +178,28 @@ class RealTerm:
         """Screen pixel of the middle of the 1-based cell (x, y), from the window's geometry."""
         # A window still being mapped (a loaded machine) reports no geometry yet: ask again, up to
         # 30 s (with every suite running at once on 2 cores, 5 s was seen to be too short).
+        # The first window `xdotool search` listed can be one kitty drops again (seen under full
+        # load): then the visible kitty windows are searched again for one with a geometry.
         deadline = time.monotonic() + 30
         while True:
-            fields = dict(line.split("=", 1) for line in self._xdotool("getwindowgeometry", "--shell", self.window).split("\n") if "=" in line)
+            fields = self._geometry(self.window)
             if all(key in fields for key in ("WIDTH", "HEIGHT", "X", "Y")) or time.monotonic() > deadline:
                 break
+            for window in self._xdotool("search", "--onlyvisible", "--class", "kitty").split("\n"):
+                if window and "WIDTH" in self._geometry(window):
+                    self.window = window
+                    break
             time.sleep(0.05)
         if not all(key in fields for key in ("WIDTH", "HEIGHT", "X", "Y")):
             raise RuntimeError("kitty's window %s reported no geometry in 30 s: %r" % (self.window, fields))
         width = int(fields["WIDTH"]) / self.cols
         height = int(fields["HEIGHT"]) / self.rows
         return str(int(int(fields["X"]) + (x - 0.5) * width)), str(int(int(fields["Y"]) + (y - 0.5) * height))
+
+    def _geometry(self, window):
+        """`xdotool getwindowgeometry --shell` of `window` as a dict (empty when it has none)."""
+        output = self._xdotool("getwindowgeometry", "--shell", window) if window else ""
+        return dict(line.split("=", 1) for line in output.split("\n") if "=" in line)
 
     def press_cell(self, x, y, button=1):
         """Moves to the cell and presses `button`, which stays down until release_cell."""
