@@ -28,7 +28,7 @@ struct EndToEndTests {
         #expect(screen.contains { $0.contains("Switch account") })
         #expect(screen.contains { $0.contains("━") }, "the grabber is drawn")
         try session.mouseRelease(column: overviewColumn, row: tabRow)
-        TmuxSession.pause(0.2)
+        try session.settle()
         #expect(try session.screen().contains { $0.contains("Switch account") }, "releasing after the long-press keeps the sheet")
     }
 
@@ -95,7 +95,7 @@ struct EndToEndTests {
             try session.expectAfter("a", shows: "Switch account")
             try session.send("Down")
             try session.expectAfter("Enter", shows: "Switches so far: 1")
-            session.settle()
+            try session.settle()
             let screen = try session.screen()
             #expect(screen.contains { $0.contains("● Personal") }, "\(screen.joined(separator: "\n"))")
             #expect(!screen.contains { $0.contains("Switch account") })
@@ -107,7 +107,7 @@ struct EndToEndTests {
 
             // A click on a row picks it too.
             try session.expectAfter("a", shows: "Switch account")
-            session.settle()
+            try session.settle()
             let sheet = try session.screen()
             let row = try #require(sheet.firstIndex { $0.contains("Side Project") })
             try session.mousePress(column: 10, row: row)
@@ -246,7 +246,7 @@ struct EndToEndTests {
         let session = try TmuxSession.started(home: home)
         try session.expectAfter("2", shows: "Catalog ·")
         try session.expectAfter("a", shows: "Switch account")
-        session.settle()
+        try session.settle()
         let screen = try session.screen()
         for (index, name) in names.enumerated() {
             let row = try #require(screen.first { $0.contains("@h\(index)") }, "row for \(name)")
@@ -323,7 +323,7 @@ struct EndToEndTests {
         let status = try String(contentsOfFile: "/proc/\(try session.perchPID())/status", encoding: .utf8)
         #expect(status.contains("SigBlk:\t0000000000000000"), "Perch unblocked the signals it relies on")
         try session.expectAfter("a", shows: "Switch account")
-        session.settle()
+        try session.settle()
         let top = try session.screen().firstIndex { $0.contains("━") }
         #expect(top == 24 - 8, "4 accounts, `Add account…` and the chrome")
         try session.resize(width: 80, height: 30)

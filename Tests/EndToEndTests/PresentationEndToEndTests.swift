@@ -101,7 +101,7 @@ struct PresentationEndToEndTests {
         #expect(held.contains { $0.contains("Enter or click here to open") }, "the preview card is up while the button is held")
         #expect(held.contains { $0.contains("│ Pin") } && held.contains { $0.contains("│ Copy id") }, "and the menu")
         try session.mouseRelease(column: 12, row: 5)
-        TmuxSession.pause(0.2)
+        try session.settle()
         #expect(try session.screen().contains { $0.contains("│ Pin") }, "the release leaves the menu up")
         let pin = try session.screen().firstIndex { $0.contains("│ Pin") }!
         try session.mousePress(column: 6, row: pin)

@@ -105,7 +105,7 @@ struct SwitchingEndToEndTests {
             #"""
             {"accounts": [
               {"id": "ask", "name": "Ask", "onSwitch": "printf 'Passphrase: ' > /dev/tty; read answer < /dev/tty; echo \"got=$answer\" > \"$OUT\""},
-              {"id": "slow", "name": "Slow", "onSwitch": "sleep 30"}
+              {"id": "slow", "name": "Slow", "onSwitch": "touch \"$HOME/hook-started\"; sleep 30"}
             ]}
             """#, home: home)
         chmod(home.appendingPathComponent("config/perch/accounts.json").path, 0o600)
@@ -126,7 +126,9 @@ struct SwitchingEndToEndTests {
         try session.sendLiteral(command)
         try session.send("Enter")
         #expect(try session.waitFor("Switched to slow"))
-        TmuxSession.pause(0.3)
+        // The hook is running once it has made its file: then Ctrl-C is for it.
+        let started = home.appendingPathComponent("hook-started").path
+        #expect(try session.waitUntil { _ in FileManager.default.fileExists(atPath: started) }, "the hook started")
         try session.send("C-c")
         #expect(try session.waitFor("STATUS=3", timeout: 3))
         let screen = try session.screen().joined()  // the message wraps at 80 columns

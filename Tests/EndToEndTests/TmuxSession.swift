@@ -227,7 +227,19 @@ final class TmuxSession {
     /// Sleeps `seconds` of real time (gestures need it).
     static func pause(_ seconds: Double) { Thread.sleep(forTimeInterval: seconds) }
 
-    /// Waits out the sheet's rise or fall (150 ms) with a wide margin, for tests that read the
-    /// screen right after opening or closing it.
-    func settle() { Self.pause(0.4) }
+    /// Waits until the screen has stopped changing (the same in 3 reads 50 ms apart, which is
+    /// longer than two animation frames of 16 ms), at most `timeout` seconds: for tests that read
+    /// the screen after a sheet rises or falls, or after an event whose effect is a redraw.
+    /// - Returns: whether the screen came to rest before the deadline.
+    @discardableResult
+    func settle(timeout: Double = 5) throws -> Bool {
+        var last: [String] = []
+        var same = 0
+        return try waitUntil(timeout: timeout) { lines in
+            same = lines == last ? same + 1 : 0
+            last = lines
+            if same < 2 { Thread.sleep(forTimeInterval: 0.05) }
+            return same >= 2
+        }
+    }
 }
