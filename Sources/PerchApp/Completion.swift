@@ -54,36 +54,35 @@ enum Completion {
 
     /// The operand cases of bash's script: one per command, one branch per operand.
     private static var bashOperandCases: String {
-        commandsWithOperands.map { command, kinds in
-            let branches = kinds.map { index, kind -> String in
-                let action: String
-                switch kind {
-                case .account: action = "_perch_accounts"
-                case .values(let values): action = "COMPREPLY=($(compgen -W \"\(values.joined(separator: " "))\" -- \"$cur\"))"
-                case .fieldPath: action = "COMPREPLY=($(compgen -W \"\(fieldPaths.joined(separator: " "))\" -- \"$cur\"))"
-                case .file: action = "COMPREPLY=($(compgen -f -- \"$cur\"))"
-                case .none: action = ":"
-                }
-                return "\(index)) \(action) ;;"
+        operandCases { kind in
+            switch kind {
+            case .account: "_perch_accounts"
+            case .values(let values): "COMPREPLY=($(compgen -W \"\(values.joined(separator: " "))\" -- \"$cur\"))"
+            case .fieldPath: "COMPREPLY=($(compgen -W \"\(fieldPaths.joined(separator: " "))\" -- \"$cur\"))"
+            case .file: "COMPREPLY=($(compgen -f -- \"$cur\"))"
+            case .none: ":"
             }
-            return "    \"\(command.name)\") case $operands in \(branches.joined(separator: " ")) esac ;;"
-        }.joined(separator: "\n")
+        }
     }
 
     /// The operand cases of zsh's script.
     private static var zshOperandCases: String {
-        commandsWithOperands.map { command, kinds in
-            let branches = kinds.map { index, kind -> String in
-                let action: String
-                switch kind {
-                case .account: action = "_perch_accounts"
-                case .values(let values): action = "compadd -- \(values.joined(separator: " "))"
-                case .fieldPath: action = "compadd -- \(fieldPaths.joined(separator: " "))"
-                case .file: action = "_files"
-                case .none: action = ":"
-                }
-                return "\(index)) \(action) ;;"
+        operandCases { kind in
+            switch kind {
+            case .account: "_perch_accounts"
+            case .values(let values): "compadd -- \(values.joined(separator: " "))"
+            case .fieldPath: "compadd -- \(fieldPaths.joined(separator: " "))"
+            case .file: "_files"
+            case .none: ":"
             }
+        }
+    }
+
+    /// `"CMD") case $operands in N) ACTION ;; … esac ;;`, one line per command with operands,
+    /// the same `case` syntax in bash and zsh; `action` is the shell's completion of one kind.
+    private static func operandCases(_ action: (CompletionKind) -> String) -> String {
+        commandsWithOperands.map { command, kinds in
+            let branches = kinds.map { index, kind in "\(index)) \(action(kind)) ;;" }
             return "    \"\(command.name)\") case $operands in \(branches.joined(separator: " ")) esac ;;"
         }.joined(separator: "\n")
     }
