@@ -137,8 +137,11 @@ extension ConfigWriter {
         keys.reversed().reduce(value) { inner, key in "{\(json(key)): \(inner)}" }
     }
 
-    /// Keeps `file` as `<path>.bak` and writes `bytes` over `path` atomically with the file's mode;
-    /// a `.bak` that was there is put back when the config cannot be written. Returns the `.bak`.
+    /// Keeps `file` as `<path>.bak` (with the config's mode) and writes `bytes` over `path`
+    /// atomically with the file's mode; a `.bak` that was there is put back when the config
+    /// cannot be written, so no `.bak` is left behind or changed when nothing was saved.
+    /// - Returns: the path of the `.bak`.
+    /// - Throws: ``ConfigWriteError/file(_:)`` when either file cannot be written.
     static func write(_ bytes: [UInt8], replacing file: FileContents, at path: String) throws(ConfigWriteError) -> String {
         let backup = backupPath(of: path)
         let previousBackup = try? FileSystem.readContents(backup)

@@ -92,27 +92,8 @@ public enum ConfigWriter {
             bytes = inserted
         }
         let all = try check(bytes, path: path, adding: accounts)
-        let backup = backupPath(of: path)
-        // The .bak as it was, put back if the config cannot be written: no .bak is left behind
-        // (or changed) when nothing was saved.
-        let previousBackup = try? FileSystem.readContents(backup)
-        do {
-            try FileSystem.writeAtomically(file.bytes, to: backup, mode: mode_t(file.mode))
-            // A .bak that existed keeps its own mode through the atomic write; it gets the config's.
-            _ = chmod(FileSystem.resolvingSymbolicLink(backup), mode_t(file.mode))
-        } catch {
-            throw .file(error)
-        }
-        do {
-            try FileSystem.writeAtomically(bytes, to: path, mode: mode_t(file.mode))
-        } catch {
-            if let previousBackup {
-                try? FileSystem.writeAtomically(previousBackup.bytes, to: backup, mode: mode_t(previousBackup.mode))
-            } else {
-                unlink(FileSystem.resolvingSymbolicLink(backup))
-            }
-            throw .file(error)
-        }
+        // The .bak as it was is put back if the config cannot be written (ConfigWriter+Edit.swift).
+        let backup = try write(bytes, replacing: file, at: path)
         return Outcome(accounts: all, path: path, backupPath: backup)
     }
 
