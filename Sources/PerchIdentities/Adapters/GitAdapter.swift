@@ -322,10 +322,9 @@ public struct GitAdapter: ToolAdapter {
             guard perch.contains("[user]") || rules.contains("[includeIf") else {
                 return .success(ToolScope())
             }
-            guard let own = Self.ownValues(context) else { return .failure(ToolFailure("git could not be asked")) }
+            guard let (own, perchSets) = Self.values(byOrigin: context) else { return .failure(ToolFailure("git could not be asked")) }
             // The user's own value of each key; an empty one only over a value of Perch's (an
             // empty signing key would make `git commit -S` ask gpg for no key at all).
-            let perchSets = Self.ownValues(context, only: true) ?? [:]
             values = ["user.name", "user.email", "user.signingkey"].compactMap { key in
                 if let value = own[key], !value.isEmpty { return (key, value) }
                 return perchSets[key] != nil ? (key, "") : nil
@@ -351,24 +350,26 @@ public struct GitAdapter: ToolAdapter {
         return origin
     }
 
-    /// The `user.*` values git uses in Perch's working folder from the user's own files: every
-    /// value whose origin is not one of Perch's git files, the last of each key; nil when git
-    /// cannot be asked.
-    /// - Parameter only: the values of Perch's files instead (the keys they set).
-    static func ownValues(_ context: ToolContext, only perchs: Bool = false) -> [String: String]? {
+    /// The `user.*` values git uses in Perch's working folder, split by where they come from,
+    /// from one `git config --show-origin` run: `own`, the user's files (the last value of each
+    /// key whose origin is not one of Perch's git files), and `perchs`, Perch's files (the keys
+    /// they set). Nil when git cannot be asked.
+    static func values(byOrigin context: ToolContext) -> (own: [String: String], perchs: [String: String])? {
         let run = context.run("git", ["config", "--includes", "--show-origin", "--get-regexp", "^user\\.(name|email|signingkey)$"])
         guard case .exited(let status, let output, let errors) = run, status == 0 || (status == 1 && errors.isEmpty) else { return nil }
         let files = context.files
         let perch = [files.gitInclude, files.gitDirectories]
-        var values: [String: String] = [:]
+        var own: [String: String] = [:]
+        var perchs: [String: String] = [:]
         for line in output.split(whereSeparator: \.isNewline) {
             guard let tab = line.firstIndex(of: "\t") else { continue }
             let origin = Self.originPath(line[..<tab])
-            if (perch.contains(origin) || origin.hasPrefix(files.gitAccounts + "/")) != perchs { continue }
             let parts = line[line.index(after: tab)...].split(separator: " ", maxSplits: 1)
-            values[String(parts[0]).lowercased()] = parts.count > 1 ? String(parts[1]) : ""
+            let key = String(parts[0]).lowercased()
+            let value = parts.count > 1 ? String(parts[1]) : ""
+            if perch.contains(origin) || origin.hasPrefix(files.gitAccounts + "/") { perchs[key] = value } else { own[key] = value }
         }
-        return values
+        return (own, perchs)
     }
 
     // MARK: Import
@@ -513,6 +514,6 @@ public enum GitDirectoryRules {
     /// The user's own git identity, when a bound account names no git identity; else nil.
     static func own(_ accounts: [Account], _ context: ToolContext) -> [String: String]? {
         let needed = accounts.contains { !$0.identities.directories.isEmpty && $0.identities[.git] == nil }
-        return needed ? GitAdapter.ownValues(context) : nil
+        return needed ? GitAdapter.values(byOrigin: context)?.own : nil
     }
 }
