@@ -31,7 +31,7 @@ extension LoopSuites {
         }
 
         func parsed(_ event: AppEvent?) -> ([CatalogItem], Int)? {
-            guard case .outcome(.catalogLoaded("gh", let items, let skipped))? = event else { return nil }
+            guard case .outcome(.catalogLoaded("gh", let items, let skipped), _)? = event else { return nil }
             return (items, skipped)
         }
 
@@ -62,7 +62,7 @@ extension LoopSuites {
             var state = AppState(
                 accounts: [Self.account.withCommand("true")], saved: SavedState(currentAccount: "gh"), size: Size(width: 80, height: 24))
             _ = state.update(.key(.char("2")))
-            _ = state.update(.outcome(.catalogLoaded(accountID: "gh", items: [], skipped: 0)))
+            _ = state.update(.outcome(.catalogLoaded(accountID: "gh", items: [], skipped: 0), for: .pane(.catalog)))
             #expect(state.render().text.contains("printed nothing"))
         }
 
@@ -74,7 +74,7 @@ extension LoopSuites {
             var state = AppState(
                 accounts: [Self.account.withCommand("x")], saved: SavedState(currentAccount: "gh"), size: Size(width: 80, height: 24))
             _ = state.update(.key(.char("2")))
-            _ = state.update(.outcome(.catalogLoaded(accountID: "gh", items: items, skipped: skipped)))
+            _ = state.update(.outcome(.catalogLoaded(accountID: "gh", items: items, skipped: skipped), for: .pane(.catalog)))
             #expect(state.render().lines[0].contains("4 unreadable"))
         }
 
@@ -85,7 +85,7 @@ extension LoopSuites {
             var state = AppState(
                 accounts: [Self.account.withCommand("x")], saved: SavedState(currentAccount: "gh"), size: Size(width: 80, height: 24))
             _ = state.update(.key(.char("2")))
-            _ = state.update(.outcome(.catalogLoaded(accountID: "gh", items: items, skipped: 0)))
+            _ = state.update(.outcome(.catalogLoaded(accountID: "gh", items: items, skipped: 0), for: .pane(.catalog)))
             let text = state.render().text
             #expect(!text.unicodeScalars.contains { $0.value < 0x20 && $0 != "\n" || (0x80..<0xA0).contains($0.value) })
             #expect(text.contains("�]0;owned�title"))
@@ -98,7 +98,7 @@ extension LoopSuites {
             var state = AppState(
                 accounts: [Self.account.withCommand("seq")], saved: SavedState(currentAccount: "gh"), size: Size(width: 80, height: 24))
             _ = state.update(.key(.char("2")))
-            _ = state.update(.outcome(.catalogLoaded(accountID: "gh", items: items, skipped: 0)))
+            _ = state.update(.outcome(.catalogLoaded(accountID: "gh", items: items, skipped: 0), for: .pane(.catalog)))
             _ = state.update(.key(KeyEvent(.end)))
             let lines = state.render().lines
             #expect(lines[0].hasSuffix("100000/100000 "))
@@ -108,7 +108,7 @@ extension LoopSuites {
         @Test("a failing source: its status and the end of its stderr")
         func failing() throws {
             let event = load("echo 'first line' >&2; echo 'error: not logged in' >&2; exit 4")
-            guard case .outcome(.catalogFailed("gh", let reason))? = event else {
+            guard case .outcome(.catalogFailed("gh", let reason), _)? = event else {
                 Issue.record("expected a failure, got \(String(describing: event))")
                 return
             }
@@ -120,7 +120,7 @@ extension LoopSuites {
         func hanging() throws {
             let started = Date()
             let event = load("sleep 30 & sleep 30", timeout: 300)
-            guard case .outcome(.catalogFailed("gh", let reason))? = event else {
+            guard case .outcome(.catalogFailed("gh", let reason), _)? = event else {
                 Issue.record("expected a timeout, got \(String(describing: event))")
                 return
             }
@@ -144,23 +144,30 @@ extension LoopSuites {
             let pid = try #require(child)
             worker.finishStoreWork()
             #expect(waitUntil { kill(pid, 0) != 0 }, "the source's child ended with Perch")
-            guard case .outcome(.catalogFailed("gh", let reason))? = outcome(of: worker) else {
+            guard case .outcome(.catalogFailed("gh", let reason), _)? = outcome(of: worker) else {
                 Issue.record("expected the killed source to be reported")
                 return
             }
             #expect(reason.contains("signal 9"))
         }
 
-        @Test("a preview gets the item in environment variables, never in the shell text")
+        @Test("a preview gets the item in environment variables, never in the shell text; its outcome goes to the pane that asked")
         func previewEnvironment() throws {
             let worker = EffectWorker(store: nil, configPath: nil)
             let item = CatalogItem(id: "x'; touch /tmp/perch-pwned-$$; '", title: "$(echo nope) `id`", detail: "", kind: "")
             worker.perform(
-                .previewCatalogItem(
-                    accountID: "gh", command: #"printf '%s|%s|%s' "$PERCH_ITEM_ID" "$PERCH_ITEM_TITLE" "$PERCH_ACCOUNT_NAME""#, item: item),
+                .asked(
+                    by: .pane(.catalog),
+                    .previewCatalogItem(
+                        accountID: "gh", command: #"printf '%s|%s|%s' "$PERCH_ITEM_ID" "$PERCH_ITEM_TITLE" "$PERCH_ACCOUNT_NAME""#,
+                        item: item)),
                 accounts: [Self.account])
             let event = outcome(of: worker)
-            #expect(event == .outcome(.catalogPreviewed(accountID: "gh", itemID: item.id, .text(item.id + "|" + item.title + "|GitHub"))))
+            #expect(
+                event
+                    == .outcome(
+                        .catalogPreviewed(accountID: "gh", itemID: item.id, .text(item.id + "|" + item.title + "|GitHub")),
+                        for: .pane(.catalog)))
         }
 
         @Test("a failing preview says why in the card")
@@ -168,7 +175,7 @@ extension LoopSuites {
             let worker = EffectWorker(store: nil, configPath: nil)
             let item = CatalogItem(id: "a", title: "a", detail: "", kind: "")
             worker.perform(.previewCatalogItem(accountID: "gh", command: "echo boom >&2; exit 2", item: item), accounts: [Self.account])
-            guard case .outcome(.catalogPreviewed("gh", "a", .failed(let reason)))? = outcome(of: worker) else {
+            guard case .outcome(.catalogPreviewed("gh", "a", .failed(let reason)), _)? = outcome(of: worker) else {
                 Issue.record("expected a failed preview")
                 return
             }

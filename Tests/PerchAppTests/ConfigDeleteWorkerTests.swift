@@ -38,8 +38,11 @@ extension LoopSuites {
             _ = try store.recordSwitch(to: "work", source: .cli)
             let worker = EffectWorker(store: store, configPath: config)
 
-            worker.perform(.deleteFromConfig(accountID: "work", path: ["handle"]), accounts: [])
-            guard case .outcome(.deletedFromConfig("work", ["handle"], let accounts?, config, let backup?, nil))? = outcome(of: worker) else {
+            worker.perform(.asked(by: .pane(.catalog), .deleteFromConfig(accountID: "work", path: ["handle"])), accounts: [])
+            guard
+                case .outcome(.deletedFromConfig("work", ["handle"], let accounts?, config, let backup?, nil), .pane(.catalog))? = outcome(
+                    of: worker)
+            else {
                 Issue.record("expected the field removed")
                 return
             }
@@ -49,7 +52,7 @@ extension LoopSuites {
             #expect(try String(contentsOfFile: backup, encoding: .utf8) == original)
 
             worker.perform(.deleteFromConfig(accountID: "work", path: []), accounts: [])
-            guard case .outcome(.deletedFromConfig("work", [], let left?, _, _, nil))? = outcome(of: worker) else {
+            guard case .outcome(.deletedFromConfig("work", [], let left?, _, _, nil), _)? = outcome(of: worker) else {
                 Issue.record("expected the account removed")
                 return
             }
@@ -60,7 +63,7 @@ extension LoopSuites {
             #expect(try store.history.read(limit: 10).contains { $0.account == "work" }, "the history keeps its entry")
 
             worker.perform(.deleteFromConfig(accountID: "gone", path: ["handle"]), accounts: [])
-            guard case .outcome(.deletedFromConfig("gone", _, nil, _, _, let problem?))? = outcome(of: worker) else {
+            guard case .outcome(.deletedFromConfig("gone", _, nil, _, _, let problem?), _)? = outcome(of: worker) else {
                 Issue.record("expected a refusal")
                 return
             }

@@ -124,7 +124,8 @@ struct AccountFormTests {
         type(&state, "Ada L")
         _ = state.update(.key(KeyEvent(.tab)))
         type(&state, "@ada")
-        #expect(state.update(.key(KeyEvent(.enter))) == [.addAccount(Account(id: "ada", name: "Ada L", handle: "@ada"))])
+        let asker = formAsker(state)
+        #expect(state.update(.key(KeyEvent(.enter))) == [.asked(by: asker, .addAccount(Account(id: "ada", name: "Ada L", handle: "@ada")))])
         #expect(state.accountForm != nil, "the form stays until the write is done")
         let layout = AccountFormLayout(screen: state.size)
         let add = layout.button(.add)
@@ -136,7 +137,10 @@ struct AccountFormTests {
     func added() {
         var state = formState()
         let account = Account(id: "ada", name: "Ada")
-        state.accountAdded(account, accounts: Account.samples + [account], configPath: "/c/accounts.json")
+        _ = state.update(
+            .outcome(
+                .accountAdded(account, accounts: Account.samples + [account], configPath: "/c/accounts.json", backupPath: nil),
+                for: formAsker(state)))
         #expect(state.accountForm == nil)
         #expect(state.accounts.last == account)
         #expect(state.sheet?.cursor.cursor == 4)
@@ -153,7 +157,9 @@ struct AccountFormTests {
         _ = state.update(.key(.char("j")))
         _ = state.update(.key(KeyEvent(.enter)))
         let account = Account(id: "ada", name: "Ada", group: "Home")
-        state.accountAdded(account, accounts: Account.samples + [account], configPath: "/c")
+        _ = state.update(
+            .outcome(
+                .accountAdded(account, accounts: Account.samples + [account], configPath: "/c", backupPath: nil), for: formAsker(state)))
         #expect(state.presented.count == 1)
         guard let sheet = state.sheet else {
             Issue.record("no sheet")
@@ -165,7 +171,8 @@ struct AccountFormTests {
     @Test("a failed write keeps the form open with the error; Esc and ✕ cancel")
     func failedAndCancel() {
         var state = formState()
-        state.accountNotAdded("Could not write the config: /c: cannot replace: Permission denied")
+        _ = state.update(
+            .outcome(.accountNotAdded("Could not write the config: /c: cannot replace: Permission denied"), for: formAsker(state)))
         #expect(state.accountForm?.writeError != nil)
         #expect(state.render().lines[23].contains("Permission denied"))
         _ = state.update(.key(KeyEvent(.escape)))
@@ -294,4 +301,9 @@ struct NarrowSettingsTests {
         let config = try #require(lines.first { $0.contains("Config file") })
         #expect(config.contains("…") && config.contains("accounts.json"), "\(config)")
     }
+}
+
+/// Where the `Add account…` form's outcomes are addressed: its layer.
+func formAsker(_ state: AppState) -> ModelID {
+    .layer(state.presented.last { $0.is(AccountForm.self) }?.id ?? -1)
 }

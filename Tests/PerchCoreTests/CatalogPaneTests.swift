@@ -25,14 +25,14 @@ struct CatalogPaneTests {
     func loading() {
         var state = state()
         let effects = state.update(.key(.char("2")), at: 1_000)
-        #expect(effects == [.loadCatalog(accountID: "gh", command: "gh repo list")])
+        #expect(effects == [.asked(by: .pane(.catalog), .loadCatalog(accountID: "gh", command: "gh repo list"))])
         #expect(state.update(.key(.char("j")), at: 1_100).isEmpty, "not run again while it runs")
         _ = state.update(.animationFrame, at: 3_500)
         #expect(state.render().lines[0].contains("loading 2 s"))
         #expect(state.nextAnimationDeadline == 3_600)
         _ = state.update(.key(.char("1")), at: 3_600)
         #expect(state.nextAnimationDeadline == nil, "no spinner frames while the Catalog is not shown")
-        _ = state.update(.outcome(.catalogLoaded(accountID: "gh", items: Self.items("repo", 5), skipped: 0)))
+        _ = state.update(.outcome(.catalogLoaded(accountID: "gh", items: Self.items("repo", 5), skipped: 0), for: .pane(.catalog)))
         #expect(state.catalogItems.count == 5)
         #expect(!state.catalogPane.isLoading)
     }
@@ -41,9 +41,9 @@ struct CatalogPaneTests {
     func refreshAndFailure() {
         var state = state()
         _ = state.update(.key(.char("2")))
-        _ = state.update(.outcome(.catalogLoaded(accountID: "gh", items: Self.items("repo", 5), skipped: 0)))
-        #expect(state.update(.key(.char("r"))) == [.loadCatalog(accountID: "gh", command: "gh repo list")])
-        _ = state.update(.outcome(.catalogFailed(accountID: "gh", reason: "exited with status 1\nHTTP 401")))
+        _ = state.update(.outcome(.catalogLoaded(accountID: "gh", items: Self.items("repo", 5), skipped: 0), for: .pane(.catalog)))
+        #expect(state.update(.key(.char("r"))) == [.asked(by: .pane(.catalog), .loadCatalog(accountID: "gh", command: "gh repo list"))])
+        _ = state.update(.outcome(.catalogFailed(accountID: "gh", reason: "exited with status 1\nHTTP 401"), for: .pane(.catalog)))
         #expect(state.catalogItems.count == 5, "the last good list stays")
         #expect(state.render().lines[0].contains("load failed · r retry"))
         #expect(state.banner?.contains("HTTP 401") == true)
@@ -53,12 +53,12 @@ struct CatalogPaneTests {
     func keptPerAccount() {
         var state = state()
         _ = state.update(.key(.char("2")))
-        _ = state.update(.outcome(.catalogLoaded(accountID: "gh", items: Self.items("repo", 30), skipped: 0)))
+        _ = state.update(.outcome(.catalogLoaded(accountID: "gh", items: Self.items("repo", 30), skipped: 0), for: .pane(.catalog)))
         let toKube = state.update(
             .outcome(
                 .switchSaved(SwitchOutcome(accountID: "kube", state: SavedState(currentAccount: "kube"), previous: "gh", changed: true))))
-        #expect(toKube.contains(.loadCatalog(accountID: "kube", command: "kubectl get pods -o name")))
-        _ = state.update(.outcome(.catalogLoaded(accountID: "kube", items: Self.items("pod", 3), skipped: 0)))
+        #expect(toKube.contains(.asked(by: .pane(.catalog), .loadCatalog(accountID: "kube", command: "kubectl get pods -o name"))))
+        _ = state.update(.outcome(.catalogLoaded(accountID: "kube", items: Self.items("pod", 3), skipped: 0), for: .pane(.catalog)))
         let back = state.update(
             .outcome(.switchSaved(SwitchOutcome(accountID: "gh", state: SavedState(currentAccount: "gh"), previous: "kube", changed: true)))
         )
@@ -94,11 +94,15 @@ struct CatalogPaneTests {
     func preview() {
         var state = state()
         _ = state.update(.key(.char("2")))
-        _ = state.update(.outcome(.catalogLoaded(accountID: "gh", items: Self.items("repo", 5), skipped: 0)))
+        _ = state.update(.outcome(.catalogLoaded(accountID: "gh", items: Self.items("repo", 5), skipped: 0), for: .pane(.catalog)))
         let item = state.catalogItems[0]
-        #expect(state.update(.key(.char("m"))) == [.previewCatalogItem(accountID: "gh", command: "gh repo view", item: item)])
+        #expect(
+            state.update(.key(.char("m"))) == [
+                .asked(by: .pane(.catalog), .previewCatalogItem(accountID: "gh", command: "gh repo view", item: item))
+            ])
         #expect(state.render().text.contains("loading preview…"))
-        _ = state.update(.outcome(.catalogPreviewed(accountID: "gh", itemID: item.id, .text("Stars: 12\nForks: 3\n"))))
+        _ = state.update(
+            .outcome(.catalogPreviewed(accountID: "gh", itemID: item.id, .text("Stars: 12\nForks: 3\n")), for: .pane(.catalog)))
         let text = state.render().text
         #expect(text.contains("Stars: 12") && text.contains("Forks: 3"))
     }
@@ -107,11 +111,13 @@ struct CatalogPaneTests {
     func coverScrolls() {
         var state = state()
         _ = state.update(.key(.char("2")))
-        _ = state.update(.outcome(.catalogLoaded(accountID: "gh", items: Self.items("repo", 5), skipped: 0)))
+        _ = state.update(.outcome(.catalogLoaded(accountID: "gh", items: Self.items("repo", 5), skipped: 0), for: .pane(.catalog)))
         _ = state.update(.key(.char("m")))
         let id = state.catalogItems[0].id
         _ = state.update(
-            .outcome(.catalogPreviewed(accountID: "gh", itemID: id, .text((1...100).map { "line \($0)" }.joined(separator: "\n")))))
+            .outcome(
+                .catalogPreviewed(accountID: "gh", itemID: id, .text((1...100).map { "line \($0)" }.joined(separator: "\n"))),
+                for: .pane(.catalog)))
         _ = state.update(.key(KeyEvent(.enter)))  // Open: no catalog.open, so the cover
         #expect(state.render().lines.contains { $0.trimmingSpaces() == "line 1" })
         _ = state.update(.key(KeyEvent(.end)))
@@ -125,7 +131,7 @@ struct CatalogPaneTests {
     func paneStateRoundTrip() {
         var state = state()
         _ = state.update(.key(.char("2")))
-        _ = state.update(.outcome(.catalogLoaded(accountID: "gh", items: Self.items("repo", 100), skipped: 0)))
+        _ = state.update(.outcome(.catalogLoaded(accountID: "gh", items: Self.items("repo", 100), skipped: 0), for: .pane(.catalog)))
         for _ in 0..<40 { _ = state.update(.key(.char("j"))) }
         _ = state.update(.key(.char("m")))
         _ = state.update(.key(.char("j")))
@@ -140,7 +146,7 @@ struct CatalogPaneTests {
                 .switchSaved(SwitchOutcome(accountID: "kube", state: SavedState(currentAccount: "kube"), previous: "gh", changed: true))))
         _ = away
         #expect(state.catalog == ListCursor())
-        _ = state.update(.outcome(.catalogLoaded(accountID: "kube", items: Self.items("pod", 3), skipped: 0)))
+        _ = state.update(.outcome(.catalogLoaded(accountID: "kube", items: Self.items("pod", 3), skipped: 0), for: .pane(.catalog)))
         _ = state.update(
             .outcome(.switchSaved(SwitchOutcome(accountID: "gh", state: SavedState(currentAccount: "gh"), previous: "kube", changed: true)))
         )
@@ -157,7 +163,7 @@ struct CatalogPaneTests {
         var next = AppState(accounts: Self.accounts, saved: saved, size: Size(width: 80, height: 24))
         _ = next.update(.key(.char("2")))
         #expect(next.catalog == ghCursor, "kept while the source runs")
-        _ = next.update(.outcome(.catalogLoaded(accountID: "gh", items: Self.items("repo", 100), skipped: 0)))
+        _ = next.update(.outcome(.catalogLoaded(accountID: "gh", items: Self.items("repo", 100), skipped: 0), for: .pane(.catalog)))
         #expect(next.catalog == ghCursor)
         #expect(next.isPinned("repo-41"))
         #expect(next.catalogItems.first?.id == "repo-41")

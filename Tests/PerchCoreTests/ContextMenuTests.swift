@@ -146,7 +146,7 @@ struct ContextMenuTests {
     func copyID() {
         var state = catalogState()
         let effects = press(&state, .char("m"), .char("j"), .char("j"), enter)
-        #expect(effects == [.copyToClipboard(state.catalogItems[0].id)])
+        #expect(effects.map(\.work) == [.copyToClipboard(state.catalogItems[0].id)])
         #expect(state.presented.isEmpty)
         #expect(state.banner?.contains("OSC 52") == true)
     }
@@ -349,7 +349,9 @@ struct ContextMenuConfigDeleteTests {
         let (alert, effects) = deleteRow("handle", in: &state)
         #expect(alert?.title == "Remove handle from “Work”?")
         #expect(alert?.message.contains("perch unset work handle") == true)
-        #expect(effects == [.deleteFromConfig(accountID: "work", path: ["handle"])])
+        #expect(
+            effects == [.asked(by: .pane(.catalog), .deleteFromConfig(accountID: "work", path: ["handle"]))],
+            "the Catalog takes the outcome: the alert is gone by then")
         #expect(state.presented.isEmpty, "the alert and the menu are gone")
         #expect(state.catalogItems.contains { $0.title == "handle" }, "nothing changes before the file is written")
     }
@@ -359,7 +361,7 @@ struct ContextMenuConfigDeleteTests {
         var state = configCatalog()
         let (alert, effects) = deleteRow("id", in: &state)
         #expect(alert?.title == "Remove the account “Work”?")
-        #expect(effects == [.deleteFromConfig(accountID: "work", path: [])])
+        #expect(effects == [.asked(by: .pane(.catalog), .deleteFromConfig(accountID: "work", path: []))])
         var again = configCatalog()
         _ = again.update(.key(.char("j")))
         guard openDeleteAlert(&again) != nil else { return }
@@ -373,14 +375,16 @@ struct ContextMenuConfigDeleteTests {
         _ = state.update(
             .outcome(
                 .deletedFromConfig(
-                    accountID: "work", path: ["handle"], accounts: written, configPath: "/c/accounts.json", backupPath: "/c/accounts.json.bak",
-                    problem: nil)))
+                    accountID: "work", path: ["handle"], accounts: written, configPath: "/c/accounts.json",
+                    backupPath: "/c/accounts.json.bak",
+                    problem: nil), for: .pane(.catalog)))
         #expect(!state.catalogItems.contains { $0.title == "handle" })
         #expect(state.banner == "Removed handle of Work from /c/accounts.json (previous file kept as /c/accounts.json.bak).")
         _ = state.update(
             .outcome(
                 .deletedFromConfig(
-                    accountID: "work", path: [], accounts: nil, configPath: "/c/accounts.json", backupPath: nil, problem: "disk full")))
+                    accountID: "work", path: [], accounts: nil, configPath: "/c/accounts.json", backupPath: nil, problem: "disk full"),
+                for: .pane(.catalog)))
         #expect(state.banner == "Could not remove Work from the config: disk full")
         #expect(state.accounts == written, "a failed write changes nothing in memory")
     }

@@ -130,7 +130,8 @@ private let commandCases: [PresentationCase] = [
             _ = state.update(
                 .outcome(
                     .catalogFailed(
-                        accountID: "gh", reason: "exited with status 4\nerror: \u{1B}[31mnot logged in\u{1B}[0m\nrun gh auth login")))
+                        accountID: "gh", reason: "exited with status 4\nerror: \u{1B}[31mnot logged in\u{1B}[0m\nrun gh auth login"),
+                    for: .pane(.catalog)))
         }, accounts: commandAccounts),
     PresentationCase(
         name: "catalog-command-preview",
@@ -139,13 +140,14 @@ private let commandCases: [PresentationCase] = [
             let items = (1...40).map {
                 CatalogItem(id: "ada/repo-\($0)", title: "ada/repo-\($0)", detail: "Repository number \($0)", kind: "")
             }
-            _ = state.update(.outcome(.catalogLoaded(accountID: "gh", items: items, skipped: 0)))
+            _ = state.update(.outcome(.catalogLoaded(accountID: "gh", items: items, skipped: 0), for: .pane(.catalog)))
             _ = state.update(.key(.char("j")))
             _ = state.update(.key(.char("m")))
             _ = state.update(
                 .outcome(
-                    .catalogPreviewed(accountID: "gh", itemID: "ada/repo-2", .text("ada/repo-2\n\u{1B}]0;owned\u{07}Stars: 12\tForks: 3\n"))
-                ))
+                    .catalogPreviewed(
+                        accountID: "gh", itemID: "ada/repo-2", .text("ada/repo-2\n\u{1B}]0;owned\u{07}Stars: 12\tForks: 3\n")),
+                    for: .pane(.catalog)))
         }, accounts: commandAccounts),
     PresentationCase(
         name: "catalog-config-fields", setUp: PresentationCase.keys(.char("2")),

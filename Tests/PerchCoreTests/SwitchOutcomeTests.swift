@@ -126,7 +126,7 @@ struct SwitchOutcomeTests {
         _ = state.update(.key(.char("+")))
         let reason =
             "Could not write the config: /home/someone/.config/perch/accounts.json: cannot replace: Read-only file system (remount it or use --config)"
-        _ = state.update(.outcome(.accountNotAdded(reason)))
+        _ = state.update(.outcome(.accountNotAdded(reason), for: formAsker(state)))
         let text = state.render().lines.map { $0.trimmingCharacters(in: .whitespaces) }.joined(separator: " ")
         #expect(text.contains("Read-only file system (remount it or use --config)"), "\(text)")
     }

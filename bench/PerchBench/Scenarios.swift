@@ -70,7 +70,7 @@ enum Scenarios {
         let items = (1...lines).map {
             CatalogItem(id: "item-\($0)", title: "repository-\($0)", detail: "line \($0) of the source", kind: "")
         }
-        _ = state.update(.outcome(.catalogLoaded(accountID: "src", items: items, skipped: 0)))
+        _ = state.update(.outcome(.catalogLoaded(accountID: "src", items: items, skipped: 0), for: .pane(.catalog)))
         return state
     }
 }

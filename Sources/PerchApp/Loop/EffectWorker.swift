@@ -99,16 +99,24 @@ public final class EffectWorker: @unchecked Sendable {
         }
     }
 
-    /// Starts `effect` (one of ``Effect/recordSwitch(accountID:)``, ``Effect/runHook(accountID:previous:)``
-    /// and ``Effect/addAccount(_:)``; the others belong to the terminal and are ignored here).
+    /// Starts `effect` when it is slow work (a switch, a hook, a config write, a Catalog source
+    /// or preview, saving panes or settings, applying or checking identities; the terminal's own
+    /// effects are ignored here). Its outcomes are posted for the model that asked
+    /// (``Effect/asker``), as ``AppEvent/outcome(_:for:)``.
     /// - Parameter accounts: the accounts as the interface has them (hooks are looked up there,
     ///   and a new config without a file starts from them).
     public func perform(_ effect: Effect, accounts: [Account]) {
-        switch effect {
+        // Each outcome goes back to the model that asked (``Effect/asker``).
+        let asker = effect.asker
+        @Sendable func post(_ event: AppEvent) {
+            guard case .outcome(let outcome, _) = event else { return self.post(event) }
+            self.post(.outcome(outcome, for: asker))
+        }
+        switch effect.work {
         case .recordSwitch(let id):
             let account = accounts.first { $0.id == id }
             storeQueue.async {
-                for event in self.recordSwitch(to: id, account: account) { self.post(event) }
+                for event in self.recordSwitch(to: id, account: account) { post(event) }
             }
         case .runHook(let id, let previous):
             guard let account = accounts.first(where: { $0.id == id }), let command = account.onSwitch else { return }
@@ -119,12 +127,12 @@ public final class EffectWorker: @unchecked Sendable {
                 case .success(let hook): result = hook.waitForEnd()
                 case .failure(let error): result = .notStarted(error.description)
                 }
-                self.post(.outcome(.hookEnded(accountID: id, failure: result.failure)))
+                post(.outcome(.hookEnded(accountID: id, failure: result.failure)))
             }
         case .addAccount(let account):
-            storeQueue.async { self.post(self.add(account, samples: accounts)) }
+            storeQueue.async { post(self.add(account, samples: accounts)) }
         case .deleteFromConfig(let id, let path):
-            storeQueue.async { self.post(self.delete(path, of: id)) }
+            storeQueue.async { post(self.delete(path, of: id)) }
         case .loadCatalog(let id, let command):
             let account = accounts.first { $0.id == id }
             let timeout = catalogTimeout
@@ -132,10 +140,10 @@ public final class EffectWorker: @unchecked Sendable {
                 let output = CapturedCommand.run(
                     command, variables: Self.variables(account, id: id), timeout: timeout, running: self.catalogCommands)
                 if let failure = output.failure {
-                    self.post(.outcome(.catalogFailed(accountID: id, reason: failure)))
+                    post(.outcome(.catalogFailed(accountID: id, reason: failure)))
                 } else {
                     let parsed = CatalogOutput.parse(output.stdout)
-                    self.post(.outcome(.catalogLoaded(accountID: id, items: parsed.items, skipped: parsed.skipped)))
+                    post(.outcome(.catalogLoaded(accountID: id, items: parsed.items, skipped: parsed.skipped)))
                 }
             }
         case .previewCatalogItem(let id, let command, let item):
@@ -147,7 +155,7 @@ public final class EffectWorker: @unchecked Sendable {
                 let preview: CatalogPreview =
                     output.failure.map { .failed($0.split(separator: "\n").joined(separator: " · ")) }
                     ?? .text(String(decoding: output.stdout.prefix(Self.previewLimit), as: UTF8.self))
-                self.post(.outcome(.catalogPreviewed(accountID: id, itemID: item.id, preview)))
+                post(.outcome(.catalogPreviewed(accountID: id, itemID: item.id, preview)))
             }
         case .savePanes(let panes):
             storeQueue.async {
@@ -163,7 +171,7 @@ public final class EffectWorker: @unchecked Sendable {
                 do {
                     try SettingsFile.write(settings, to: path)
                 } catch {
-                    self.post(.outcome(.settingsNotSaved("\(error)")))
+                    post(.outcome(.settingsNotSaved("\(error)")))
                 }
             }
         case .applyIdentities(let id, let previous, let afterSwitch):
@@ -172,7 +180,10 @@ public final class EffectWorker: @unchecked Sendable {
                 // `r`: the same switch session as a pick, to the current account, every tool again.
                 let skipped = account.identities.tools.map { IdentityResult(tool: $0, status: .skipped, detail: "no identity environment") }
                 guard let identities = self.identities, let store = self.store else {
-                    self.post(.outcome(.identitiesApplied(IdentityReport(accountID: id, results: skipped), previous: previous, afterSwitch: afterSwitch)))
+                    post(
+                        .outcome(
+                            .identitiesApplied(
+                                IdentityReport(accountID: id, results: skipped), previous: previous, afterSwitch: afterSwitch)))
                     return
                 }
                 let session = identities.session(store: store, source: .tui, lockTimeout: self.lockTimeout, force: true)
@@ -185,7 +196,7 @@ public final class EffectWorker: @unchecked Sendable {
                         results: account.identities.tools.map { IdentityResult(tool: $0, status: .failed, detail: "\(error)") })
                 }
                 if let state = FileSystem.identity(of: store.path) { self.ownWrite = state }
-                self.post(.outcome(.identitiesApplied(report, previous: previous, afterSwitch: afterSwitch)))
+                post(.outcome(.identitiesApplied(report, previous: previous, afterSwitch: afterSwitch)))
             }
         case .checkIdentities(let id):
             guard let account = accounts.first(where: { $0.id == id }), let identities else { return }
@@ -193,9 +204,9 @@ public final class EffectWorker: @unchecked Sendable {
                 // Per-shell tools are the shell's business: the interface's own environment is
                 // the one it started with, not what its shell will get after a pick.
                 let checks = account.identities.settings.filter { !$0.isPerShell }.map { identities.check($0.tool, of: account) }
-                self.post(.outcome(.identitiesChecked(accountID: id, checks)))
+                post(.outcome(.identitiesChecked(accountID: id, checks)))
             }
-        case .copyToClipboard, .quit, .suspend, .openCatalogItem, .setMouse, .pushKeyboardFlags, .editConfig, .ask, .takeRows:
+        case .copyToClipboard, .quit, .suspend, .openCatalogItem, .setMouse, .pushKeyboardFlags, .editConfig, .ask, .takeRows, .asked:
             break
         }
     }
@@ -266,7 +277,9 @@ public final class EffectWorker: @unchecked Sendable {
             let skipped = (account?.identities.tools ?? []).map { IdentityResult(tool: $0, status: .skipped, detail: "no state file") }
             return [
                 .outcome(.switchSaved(outcome)),
-                .outcome(.identitiesApplied(IdentityReport(accountID: id, results: skipped), previous: outcome.previous, afterSwitch: outcome.changed)),
+                .outcome(
+                    .identitiesApplied(
+                        IdentityReport(accountID: id, results: skipped), previous: outcome.previous, afterSwitch: outcome.changed)),
             ]
         }
         let account = account ?? Account(id: id, name: id)
@@ -297,7 +310,8 @@ public final class EffectWorker: @unchecked Sendable {
             guard let outcome = result.outcome else {
                 let rolledBack = result.report.results.filter { $0.status == .rolledBack }.map(\.tool.rawValue)
                 let failed = result.report.results.filter { $0.status == .failed }.map { "\($0.tool.rawValue) \($0.detail)" }
-                let reason = failed.joined(separator: "; ") + (rolledBack.isEmpty ? "" : "; put back: " + rolledBack.joined(separator: ", "))
+                let reason =
+                    failed.joined(separator: "; ") + (rolledBack.isEmpty ? "" : "; put back: " + rolledBack.joined(separator: ", "))
                 return [.outcome(.switchFailed(accountID: id, reason: reason))]
             }
             var events: [AppEvent] = [.outcome(.switchSaved(outcome))]
@@ -314,7 +328,8 @@ public final class EffectWorker: @unchecked Sendable {
     /// account removed (`path` empty), by the same writer calls as `perch unset` and `perch remove`.
     private func delete(_ path: [String], of id: String) -> AppEvent {
         guard let configPath else {
-            return .outcome(.deletedFromConfig(accountID: id, path: path, accounts: nil, configPath: "", backupPath: nil, problem: "no config file"))
+            return .outcome(
+                .deletedFromConfig(accountID: id, path: path, accounts: nil, configPath: "", backupPath: nil, problem: "no config file"))
         }
         do {
             let outcome: ConfigWriter.Outcome
@@ -322,19 +337,22 @@ public final class EffectWorker: @unchecked Sendable {
                 let removal = try ConfigWriter.removeAccount(id, from: configPath, state: store)
                 outcome = removal.outcome
                 if case .failure(let error)? = removal.forgotten {
-                    return .outcome(.deletedFromConfig(
-                        accountID: id, path: path, accounts: outcome.accounts, configPath: outcome.path, backupPath: outcome.backupPath,
-                        problem: "the state still names it: \(error)"))
+                    return .outcome(
+                        .deletedFromConfig(
+                            accountID: id, path: path, accounts: outcome.accounts, configPath: outcome.path, backupPath: outcome.backupPath,
+                            problem: "the state still names it: \(error)"))
                 }
             } else {
                 outcome = try ConfigWriter.apply(.unset(id: id, path: path), to: configPath, samples: [])
             }
-            return .outcome(.deletedFromConfig(
-                accountID: id, path: path, accounts: outcome.accounts, configPath: outcome.path, backupPath: outcome.backupPath,
-                problem: nil))
+            return .outcome(
+                .deletedFromConfig(
+                    accountID: id, path: path, accounts: outcome.accounts, configPath: outcome.path, backupPath: outcome.backupPath,
+                    problem: nil))
         } catch {
-            return .outcome(.deletedFromConfig(
-                accountID: id, path: path, accounts: nil, configPath: configPath, backupPath: nil, problem: error.description))
+            return .outcome(
+                .deletedFromConfig(
+                    accountID: id, path: path, accounts: nil, configPath: configPath, backupPath: nil, problem: error.description))
         }
     }
 

@@ -268,9 +268,10 @@ public final class EventLoop {
         return !events.isEmpty
     }
 
-    /// Carries out one effect: the terminal's own here, everything slow on the worker.
+    /// Carries out one effect: the terminal's own here, everything slow on the worker. Its
+    /// outcome is addressed to the model that asked for it (``Effect/asker``).
     private func perform(_ effect: Effect) {
-        switch effect {
+        switch effect.work {
         case .recordSwitch, .runHook, .addAccount, .deleteFromConfig, .loadCatalog, .previewCatalogItem, .savePanes, .saveSettings,
             .applyIdentities,
             .checkIdentities:
@@ -278,7 +279,7 @@ public final class EventLoop {
         case .openCatalogItem(let id, let command, let item):
             let account = state.accounts.first { $0.id == id }
             let failure = runOnTerminal(command, variables: EffectWorker.variables(account, id: id, item: item))
-            _ = apply([.outcome(.catalogItemOpened(accountID: id, failure: failure))], at: now())
+            _ = apply([.outcome(.catalogItemOpened(accountID: id, failure: failure), for: effect.asker)], at: now())
         case .pushKeyboardFlags(let flags):
             backend.pushKeyboardFlags(flags)
         case .setMouse(let on):
@@ -288,13 +289,15 @@ public final class EventLoop {
         case .takeRows(let count, let clearingLine):
             backend.takeRows(count, clearingLine: clearingLine)
         case .editConfig:
-            editConfig()
+            editConfig(for: effect.asker)
         case .copyToClipboard(let text):
             backend.write(control: OSC52.sequence(for: text))
         case .quit:
             exitStatus = 0
         case .suspend:
             suspend()
+        case .asked:
+            break  // `work` is never wrapped
         }
     }
 
@@ -322,9 +325,9 @@ public final class EventLoop {
     /// decision, carried out here: a valid copy replaces the config atomically (the old one kept
     /// as `<config>.bak`) and its accounts are handed to `update`; an invalid one leaves the
     /// config and the accounts as they were, and is kept for the person to fix.
-    private func editConfig() {
+    private func editConfig(for asker: ModelID) {
         func report(_ accounts: [Account]?, _ problem: String?) {
-            _ = apply([.outcome(.configEdited(accounts: accounts, configPath: configPath ?? "", problem: problem))], at: now())
+            _ = apply([.outcome(.configEdited(accounts: accounts, configPath: configPath ?? "", problem: problem), for: asker)], at: now())
         }
         guard let path = configPath else { return report(nil, "there is no config file to edit") }
         let original = try? FileSystem.readContents(path)

@@ -29,12 +29,13 @@ public enum AppEvent: Hashable, Sendable {
     /// protocol's flags turn release events on under `--key-hold auto`.
     case terminalReply(TerminalReply)
 
-    /// The outcome of an effect, from whatever performed it.
-    case outcome(Outcome)
+    /// The outcome of an effect, from whatever performed it, for the model that asked for the
+    /// effect (``Effect/asker``): the root hands it to that model alone.
+    case outcome(Outcome, for: ModelID = .root)
 }
 
 /// How an effect went, reported by whatever performed it (the event loop's worker) and handed to
-/// ``AppState/update(_:at:)`` as ``AppEvent/outcome(_:)``: the one list of outcomes.
+/// ``AppState/update(_:at:)`` as ``AppEvent/outcome(_:for:)``: the one list of outcomes.
 public enum Outcome: Hashable, Sendable {
     /// The store recorded (or declined, when already current) a switch asked for with
     /// ``Effect/recordSwitch(accountID:)``.
@@ -54,13 +55,13 @@ public enum Outcome: Hashable, Sendable {
     /// Another process changed the state file: this is what it holds now (`warning` when it
     /// could not be read as it is, e.g. it names an account this config lacks).
     case stateChanged(SavedState, warning: String?)
-    /// ``Effect/addAccount(_:)`` wrote the config: `accounts` are the file's accounts (the new
-    /// one last), `configPath` the file now in use, `backupPath` the previous file kept.
     /// ``Effect/deleteFromConfig(accountID:path:)`` wrote the config: `accounts` are the file's
     /// accounts now, `backupPath` the previous file; or it did not, and `accounts` is nil with the
     /// whole reason in `problem`.
     case deletedFromConfig(
         accountID: String, path: [String], accounts: [Account]?, configPath: String, backupPath: String?, problem: String?)
+    /// ``Effect/addAccount(_:)`` wrote the config: `accounts` are the file's accounts (the new
+    /// one last), `configPath` the file now in use, `backupPath` the previous file kept.
     case accountAdded(Account, accounts: [Account], configPath: String, backupPath: String?)
     /// ``Effect/addAccount(_:)`` failed, with the whole reason.
     case accountNotAdded(String)
@@ -81,4 +82,18 @@ public enum Outcome: Hashable, Sendable {
     case historyChanged(SwitchHistory)
     /// The wall clock, read by the loop at start and when the Stats pane's minute comes round.
     case wallClock(WallTime)
+}
+
+extension Outcome {
+    /// The config's accounts and the file now in use, when this outcome wrote the config (an
+    /// account added or removed, the config edited): the root adopts them even when the layer
+    /// that asked was dismissed before the outcome came back.
+    var writtenAccounts: (accounts: [Account], configPath: String)? {
+        switch self {
+        case .accountAdded(_, let accounts, let path, _): (accounts, path)
+        case .deletedFromConfig(_, _, let accounts?, let path, _, _): (accounts, path)
+        case .configEdited(let accounts?, let path, _): (accounts, path)
+        default: nil
+        }
+    }
 }

@@ -1,7 +1,33 @@
 extension AppState {
-    /// Takes in the outcome of an effect (see ``Outcome``); returns the effects that follow
-    /// (a saved switch runs its hook; a queued pick is asked for next).
-    mutating func handleOutcome(_ event: Outcome) -> [Effect] {
+    /// Takes in the outcome of an effect: the model that asked for it (``Effect/asker``) gets it
+    /// alone and says what the root must do besides, as a Bubble Tea component gets back its
+    /// command's message. An outcome for a layer dismissed meanwhile is dropped, except that the
+    /// accounts a config write left (``Outcome/writtenAccounts``) are adopted all the same.
+    mutating func handleOutcome(_ outcome: Outcome, for asker: ModelID) -> [Effect] {
+        let context = self.context
+        let intents: [Intent]
+        switch asker {
+        case .root: return handleRootOutcome(outcome)
+        case .pane(let tab):
+            switch tab {
+            case .overview: intents = overviewPane.take(outcome, context)
+            case .catalog: intents = catalogPane.take(outcome, context)
+            case .stats: intents = statsPane.take(outcome, context)
+            case .settings: intents = settingsPane.take(outcome, context)
+            }
+        case .layer(let id):
+            if let index = presented.firstIndex(where: { $0.id == id }) {
+                intents = presented[index].take(outcome, context)
+            } else {
+                intents = outcome.writtenAccounts.map { [.replaceAccounts($0.accounts, configPath: $0.configPath)] } ?? []
+            }
+        }
+        return apply(intents, from: asker)
+    }
+
+    /// The outcomes of what the root asks for itself: the switch, the tool identities, the state
+    /// file and history changed by another process, and the wall clock.
+    private mutating func handleRootOutcome(_ event: Outcome) -> [Effect] {
         let context = self.context
         switch event {
         case .switchSaved(let outcome):
@@ -74,46 +100,9 @@ extension AppState {
                 banner = "No account is current now: changed in another Perch."
             }
             return check
-        case .accountAdded(let account, let newAccounts, let path, let backup):
-            accountAdded(account, accounts: newAccounts, configPath: path)
-            banner = "Added \(account.name) to \(path)" + (backup.map { " (previous file kept as \($0))." } ?? ".")
-            return []
-        case .deletedFromConfig(let id, let path, let newAccounts, let configPath, let backup, let problem):
-            let what = path.isEmpty ? context.displayName(of: id) : "\(path.joined(separator: ".")) of \(context.displayName(of: id))"
-            guard let newAccounts else {
-                banner = "Could not remove \(what) from the config: \(problem ?? "it could not be written")"
-                bannerStays = true
-                return []
-            }
-            replaceAccounts(newAccounts)
-            info.configDescription = configPath
-            if currentIndex == nil, saved.currentAccount != nil { saved.currentAccount = nil }
-            banner = "Removed \(what) from \(configPath)" + (backup.map { " (previous file kept as \($0))." } ?? ".")
-            return []
-        case .accountNotAdded(let message):
-            accountNotAdded(message)
-            return []
-        case .catalogLoaded, .catalogFailed, .catalogPreviewed, .catalogItemOpened:
-            // The Catalog pane asked for these (its source, a preview, an open): they go back to it.
-            return apply(catalogPane.take(event, context))
-        case .settingsNotSaved(let reason):
-            banner = "Settings apply, but could not be saved: \(reason)"
-            return []
-        case .configEdited(let newAccounts, let path, let problem):
-            if let newAccounts {
-                replaceAccounts(newAccounts)
-                info.configDescription = path
-                info.usesSampleAccounts = false
-                if currentIndex == nil, saved.currentAccount != nil {
-                    banner = "Config reloaded: \(newAccounts.count) accounts; the current account is no longer in it."
-                    saved.currentAccount = nil
-                } else {
-                    banner = "Config reloaded: \(newAccounts.count) account\(newAccounts.count == 1 ? "" : "s")."
-                }
-            } else {
-                banner = "The config was not reloaded (the previous accounts stay): \(problem ?? "it is not valid")"
-                bannerStays = true
-            }
+        case .accountAdded, .accountNotAdded, .deletedFromConfig, .catalogLoaded, .catalogFailed, .catalogPreviewed,
+            .catalogItemOpened, .settingsNotSaved, .configEdited:
+            // A pane's or a layer's, addressed to it: the root never asked for these.
             return []
         case .wallClock(let time):
             wallTime = time
@@ -131,29 +120,24 @@ extension AppState {
         }
     }
 
-    /// The account was written to the config: `accounts` (the file's accounts, the new one
-    /// last) replace those in memory, the form closes, and the account sheet shows the new
-    /// account with its cursor on it (opened when the form came from Settings).
-    /// - Parameter configPath: the file now in use, shown in Settings.
-    mutating func accountAdded(_ account: Account, accounts newAccounts: [Account], configPath: String) {
-        guard let (formIndex, form) = presented.topmost(AccountForm.self) else { return }
+    /// The config was written: `newAccounts` replace those in use, `configPath` is the file now
+    /// in use (no longer the sample accounts), and a current account no longer in it is dropped.
+    mutating func adoptAccounts(_ newAccounts: [Account], configPath: String) {
         replaceAccounts(newAccounts)
         info.configDescription = configPath
         info.usesSampleAccounts = false
-        presented.remove(at: formIndex)
-        guard let accountIndex = accounts.firstIndex(where: { $0.id == account.id }) else { return }
-        if form.opensSheet || sheet == nil { openSheet() }
+        if currentIndex == nil, saved.currentAccount != nil { saved.currentAccount = nil }
+    }
+
+    /// Shows the account with this id in the account sheet, with its cursor on it, opening the
+    /// sheet when none is up; the sheet then fits itself to its rows, as after any change.
+    mutating func revealAccount(_ id: String) {
+        guard let accountIndex = accounts.firstIndex(where: { $0.id == id }) else { return }
+        if sheet == nil { openSheet() }
         guard let top = activeTop else { return }
         let context = self.context
         presented[top].modify(AccountSheet.self) { $0.reveal(accountAt: accountIndex, context) }
         relayout()
-        // The sheet has one more row: it fits itself to it, as after any change of content.
         settlePresentations()
-    }
-
-    /// The config could not be written: the form stays up with `message` shown.
-    mutating func accountNotAdded(_ message: String) {
-        guard let index = presented.topmost(AccountForm.self)?.index else { return }
-        presented[index].modify(AccountForm.self) { $0.notAdded(message) }
     }
 }

@@ -26,7 +26,7 @@ extension AppState {
     /// after a switch to an account whose source has not run yet).
     private mutating func catalogLoadsDue() -> [Effect] {
         guard catalogPane.needsFirstLoad, let account = currentAccount, let command = catalogPane.startLoading(at: clock) else { return [] }
-        return [.loadCatalog(accountID: account.id, command: command)]
+        return [.asked(by: .pane(.catalog), .loadCatalog(accountID: account.id, command: command))]
     }
 
     /// ``Effect/savePanes(_:)`` when the panes' memory changed since last saved.
@@ -108,8 +108,8 @@ extension AppState {
             return refreshIdentities(apply: false)
         case .terminalReply(let reply):
             return takeReply(reply)
-        case .outcome(let outcome):
-            return handleOutcome(outcome)
+        case .outcome(let outcome, let asker):
+            return handleOutcome(outcome, for: asker)
         }
     }
 
@@ -171,18 +171,25 @@ extension AppState {
     /// selected pane), then carries out what it asks.
     mutating func route(_ message: ModelMessage) -> [Effect] {
         let context = self.context
-        let intents: [Intent]
         if let top = activeTop {
-            intents = presented[top].update(message, context)
-        } else {
-            switch selectedTab {
-            case .overview: intents = overviewPane.update(message, context)
-            case .catalog: intents = catalogPane.update(message, context)
-            case .stats: intents = statsPane.update(message, context)
-            case .settings: intents = settingsPane.update(message, context)
-            }
+            return apply(presented[top].update(message, context), from: .layer(presented[top].id))
         }
-        return apply(intents)
+        let tab = selectedTab
+        let intents: [Intent]
+        switch tab {
+        case .overview: intents = overviewPane.update(message, context)
+        case .catalog: intents = catalogPane.update(message, context)
+        case .stats: intents = statsPane.update(message, context)
+        case .settings: intents = settingsPane.update(message, context)
+        }
+        return apply(intents, from: .pane(tab))
+    }
+
+    /// Presents `layer` on top, with the next ``Presentation/id``.
+    mutating func present(_ layer: Presentation) {
+        var layer = layer
+        layer.id = nextLayerID.take()
+        presented.append(layer)
     }
 
     /// Typed or pasted text for a filter or a form field; a filter's search text is built first.
@@ -222,7 +229,7 @@ extension AppState {
             let step = action == .previousTab ? Tab.allCases.count - 1 : 1
             selectedTab = Tab(rawValue: (selectedTab.rawValue + step) % Tab.allCases.count) ?? .overview
         case .openAccountSheet: openSheet()
-        case .showHelp: presented.append(Presentation(HelpOverlay(context: context)))
+        case .showHelp: present(Presentation(HelpOverlay(context: context)))
         case .dismiss: dismissTop()
         case .addAccount: openAccountForm()
         case .reapplyIdentities: return refreshIdentities(apply: true)
@@ -237,16 +244,23 @@ extension AppState {
 
     // MARK: Intents
 
-    /// Carries out what a model asked, in order; returns the effects among them.
-    mutating func apply(_ intents: [Intent]) -> [Effect] {
+    /// Carries out what a model asked, in order; returns the effects among them, each the
+    /// `model`'s (``Effect/asked(by:_:)``), so that its outcome goes back to it.
+    mutating func apply(_ intents: [Intent], from model: ModelID = .root) -> [Effect] {
         var effects: [Effect] = []
         for intent in intents {
             switch intent {
-            case .effect(let effect): effects.append(effect)
-            case .dismiss: dismissTop()
+            case .effect(let effect): effects.append(effect.asked(by: model))
+            case .dismiss:
+                // A layer dismisses itself (it may no longer be on top when its outcome comes back).
+                if case .layer(let id) = model, let index = presented.firstIndex(where: { $0.id == id }) {
+                    dismiss(at: index)
+                } else {
+                    dismissTop()
+                }
             case .dismissContextMenus:
                 while let top = activeTop, presented[top].is(ContextMenu.self) { presented.remove(at: top) }
-            case .present(let layer): presented.append(layer)
+            case .present(let layer): present(layer)
             case .pick(let index): effects += inlinePicker == nil ? pick(index) : pickInPicker(index)
             case .openSheet: openSheet()
             case .openAccountForm: openAccountForm()
@@ -255,13 +269,12 @@ extension AppState {
             case .editCatalog(let change):
                 catalogPane.apply(change, visible: layout.listRows, account: currentAccount)
                 if case .togglePin = change { effects += panesToSave() }
-            case .refreshCatalog:
-                if let account = currentAccount, let command = catalogPane.startLoading(at: clock) {
-                    effects.append(.loadCatalog(accountID: account.id, command: command))
-                }
-            case .banner(let text): banner = text
-            case .changeSetting(let key, let step): effects += changeSetting(key, step: step)
-            case .editConfig: effects.append(.editConfig)
+            case .banner(let text, let stays):
+                banner = text
+                bannerStays = stays
+            case .changeSetting(let key, let step): effects += changeSetting(key, step: step).map { $0.asked(by: model) }
+            case .replaceAccounts(let newAccounts, let configPath): adoptAccounts(newAccounts, configPath: configPath)
+            case .revealAccount(let id): revealAccount(id)
             }
         }
         return effects
@@ -284,7 +297,7 @@ extension AppState {
         // under a group heading in the middle of the list).
         let row = currentIndex.map { current in sheet.rows?.firstIndex(of: .account(current)) ?? current } ?? 0
         sheet.moveCursor(to: row, direction: 1, context)
-        presented.append(Presentation(sheet))
+        present(Presentation(sheet))
         settlePresentations()
     }
 
@@ -292,7 +305,7 @@ extension AppState {
     /// new account once it is added; from the sheet, the sheet below shows it.
     mutating func openAccountForm() {
         guard !layout.isTooSmall else { return }
-        presented.append(Presentation(AccountForm(opensSheet: sheet == nil)))
+        present(Presentation(AccountForm(opensSheet: sheet == nil)))
     }
 
     /// Opens the context menu of the Catalog item at `index`, putting the pane's cursor on it,
@@ -302,7 +315,7 @@ extension AppState {
     mutating func openContextMenu(at index: Int) -> [Effect] {
         guard activeTop == nil, selectedTab == .catalog, catalogItems.indices.contains(index) else { return [] }
         catalogPane.list.moveTo(index, count: catalogItems.count, visible: layout.listRows)
-        presented.append(Presentation(ContextMenu(itemID: catalogItems[index].id)))
+        present(Presentation(ContextMenu(itemID: catalogItems[index].id)))
         return previewEffects(for: catalogItems[index])
     }
 
@@ -325,26 +338,31 @@ extension AppState {
             return previewEffects(for: item)
         }
         _ = apply([.dismissContextMenus])
-        return [.openCatalogItem(accountID: account.id, command: command, item: item)]
+        return [.asked(by: .pane(.catalog), .openCatalogItem(accountID: account.id, command: command, item: item))]
     }
 
     /// Runs the current account's `catalog.preview` for `item`, when it has one.
     mutating func previewEffects(for item: CatalogItem) -> [Effect] {
         guard let account = currentAccount, let command = account.catalog?.preview else { return [] }
         catalogPane.startPreview(item.id)
-        return [.previewCatalogItem(accountID: account.id, command: command, item: item)]
+        return [.asked(by: .pane(.catalog), .previewCatalogItem(accountID: account.id, command: command, item: item))]
     }
 
     /// Dismisses the context menus on top and opens the item with this id in a cover.
     mutating func openItem(_ id: String) {
         guard let item = catalogPane.item(id) else { return }
         _ = apply([.dismissContextMenus])
-        presented.append(Presentation(Cover.item(item, scroll: 0)))
+        present(Presentation(Cover.item(item, scroll: 0)))
     }
 
     /// Dismisses the top layer that takes input; a sheet slides away unless motion is reduced.
     mutating func dismissTop() {
         guard let index = activeTop else { return }
+        dismiss(at: index)
+    }
+
+    /// Dismisses the layer at `index` in ``presented``; a sheet slides away unless motion is reduced.
+    mutating func dismiss(at index: Int) {
         if presented[index].is(AccountSheet.self), !reduceMotion {
             presented[index].modify(AccountSheet.self) { sheet in
                 sheet.isClosing = true

@@ -28,6 +28,9 @@ public struct AppState: Hashable, Sendable {
     public internal(set) var settingsPane = SettingsPane()
     /// Layers above the panes, bottom first.
     public internal(set) var presented: [Presentation] = []
+    /// The ``Presentation/id`` the next presented layer gets: counted up for the whole run, so
+    /// that an outcome for a dismissed layer never reaches a later one.
+    var nextLayerID = LayerCounter()
     /// Terminal size, columns × rows, at most ``Layout/maximumSize``.
     public internal(set) var size: Size
     /// A message shown above the tab bar until the next key, e.g. a save failure; a new one

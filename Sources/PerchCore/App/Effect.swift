@@ -1,6 +1,19 @@
+/// Which model asked for an effect: the effect's outcome is handed back to that model
+/// (``AppEvent/outcome(_:for:)``), as Bubble Tea routes a message to the component whose id it
+/// carries, instead of the root taking every outcome in.
+public enum ModelID: Hashable, Sendable {
+    /// The root: the switch, the tool identities, the state file, the clock.
+    case root
+    /// One of the panes, each kept for the whole run.
+    case pane(Tab)
+    /// The presented layer with this ``Presentation/id`` (given when it was presented; a layer
+    /// dismissed before its outcome came back no longer takes it).
+    case layer(Int)
+}
+
 /// Work that ``AppState/update(_:)`` asks the event loop to do; update itself does no I/O.
 /// Whatever performs an effect reports how it went as an ``AppEvent`` (an outcome) back into
-/// update; nothing else changes the state.
+/// update, addressed to the model that asked (``asker``); nothing else changes the state.
 public enum Effect: Hashable, Sendable {
     /// Record a switch to the account with this id in the state file, off the UI thread (nothing
     /// is recorded when it is already current there). Reported with
@@ -70,9 +83,25 @@ public enum Effect: Hashable, Sendable {
     case quit
     /// Restore the terminal and stop the process (Ctrl-Z); redraw everything when continued.
     case suspend
+    /// `effect`, asked for by `model`: its outcome goes back to that model. The root wraps what
+    /// a pane or a layer asks for (``Intent/effect(_:)``); what it asks for itself is not wrapped.
+    indirect case asked(by: ModelID, Effect)
 }
 
 extension Effect {
     /// Whether this effect asks the store for a switch.
-    var isSwitch: Bool { if case .recordSwitch = self { true } else { false } }
+    var isSwitch: Bool { if case .recordSwitch = work { true } else { false } }
+
+    /// The model whose outcome this is: the one named by ``asked(by:_:)``, else the root.
+    public var asker: ModelID { if case .asked(let model, _) = self { model } else { .root } }
+
+    /// The work itself, without who asked for it.
+    public var work: Effect { if case .asked(_, let effect) = self { effect.work } else { self } }
+
+    /// This effect asked for by `model` (an effect already addressed keeps its asker; the root's
+    /// own stay unwrapped).
+    public func asked(by model: ModelID) -> Effect {
+        if case .asked = self { return self }
+        return model == .root ? self : .asked(by: model, self)
+    }
 }

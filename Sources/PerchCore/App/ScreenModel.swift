@@ -8,6 +8,14 @@ public protocol ScreenModel {
     /// Draws the model into `frame` and marks in its hit map what reacts to the pointer where it
     /// was drawn: hit-testing reads that map, never the layout arithmetic again.
     func render(into frame: inout Frame, _ context: ModelContext)
+    /// Takes in the outcome of an effect this model asked for (``Intent/effect(_:)``; the root
+    /// hands each outcome to its asker alone, ``ModelID``); returns what the root must do besides.
+    /// Nothing by default.
+    mutating func take(_ outcome: Outcome, _ context: ModelContext) -> [Intent]
+}
+
+extension ScreenModel {
+    public mutating func take(_ outcome: Outcome, _ context: ModelContext) -> [Intent] { [] }
 }
 
 /// What the root hands a pane or layer: a key's action from ``KeyBindings`` (looked up in the
@@ -74,7 +82,9 @@ public struct ModelContext {
 /// What a pane or layer asks of the root, which owns the stack of layers, the tab, the accounts
 /// and the switch.
 public enum Intent: Hashable, Sendable {
-    /// An effect for the event loop.
+    /// An effect for the event loop, asked for by this model: its outcome comes back to it
+    /// (``ScreenModel/take(_:_:)``), unless the effect already names another asker
+    /// (``Effect/asked(by:_:)``: an alert that is gone by then leaves it to its pane).
     case effect(Effect)
     /// Dismiss the top layer that takes input (a sheet slides away).
     case dismiss
@@ -94,15 +104,17 @@ public enum Intent: Hashable, Sendable {
     case openItem(id: String)
     /// Pin or unpin, or delete, a Catalog item of the current account.
     case editCatalog(CatalogChange)
-    /// Show a one-line message above the tab bar until the next key.
-    case banner(String)
+    /// Show a one-line message above the tab bar until the next key, or with `stays` whole
+    /// until `Esc` dismisses it (a reason to read and act on).
+    case banner(String, stays: Bool = false)
+    /// The config was written (``Outcome/writtenAccounts``): these accounts replace those in
+    /// use, and `configPath` is the file now in use.
+    case replaceAccounts([Account], configPath: String)
+    /// Show the account with this id in the account sheet, opening it when it is not up.
+    case revealAccount(id: String)
     /// Change a kept setting by one step (-1 for `←`, +1 for `→` or `Enter`); it applies at
     /// once and is saved.
     case changeSetting(SettingKey, step: Int)
-    /// Edit the config in `$VISUAL`/`$EDITOR` with the interface suspended, then reload it.
-    case editConfig
-    /// Run the current account's Catalog source again (`r`).
-    case refreshCatalog
 }
 
 /// A change to the current account's Catalog.

@@ -117,6 +117,24 @@ extension AccountForm: PresentedLayer {
     /// with `message` shown, and the fields as typed.
     mutating func notAdded(_ message: String) { writeError = message }
 
+    /// Takes in how ``Effect/addAccount(_:)`` went: written, the form closes and the account
+    /// sheet shows the new account (opened when the form came from Settings; from the sheet, the
+    /// sheet below shows it); not written, the form stays with the reason shown.
+    public mutating func take(_ outcome: Outcome, _ context: ModelContext) -> [Intent] {
+        switch outcome {
+        case .accountAdded(let account, let accounts, let path, let backup):
+            return [
+                .replaceAccounts(accounts, configPath: path), .dismiss, .revealAccount(id: account.id),
+                .banner("Added \(account.name) to \(path)" + (backup.map { " (previous file kept as \($0))." } ?? ".")),
+            ]
+        case .accountNotAdded(let message):
+            notAdded(message)
+            return []
+        default:
+            return []
+        }
+    }
+
     /// Checks the fields (``AccountValidation``, ids unique among the accounts): with a problem,
     /// they are shown beside their fields and nothing is asked; otherwise the root is asked to
     /// append the account to the config (``Effect/addAccount(_:)``), and the form stays up until

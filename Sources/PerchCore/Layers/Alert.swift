@@ -52,7 +52,8 @@ extension Alert: PresentedLayer {
         switch action {
         case .deleteItem(let id): return [.dismiss, .dismissContextMenus, .editCatalog(.delete(id: id))]
         case .deleteFromConfig(let id, let path):
-            return [.dismiss, .dismissContextMenus, .effect(.deleteFromConfig(accountID: id, path: path))]
+            // The alert and its menu are gone when the config is written: the Catalog takes the outcome.
+            return [.dismiss, .dismissContextMenus, .effect(.asked(by: .pane(.catalog), .deleteFromConfig(accountID: id, path: path)))]
         }
     }
 

@@ -26,6 +26,10 @@ extension PresentedLayer {
 public struct Presentation: Hashable, Sendable {
     /// The layer's model.
     public private(set) var layer: any PresentedLayer
+    /// The layer's identity for the run, given by the root when it is presented: the outcomes
+    /// of the effects it asks for are addressed to it (``ModelID/layer(_:)``). 0 until presented.
+    /// It takes no part in equality: two presentations of equal layers look and act alike.
+    public internal(set) var id = 0
 
     public init(_ layer: some PresentedLayer) { self.layer = layer }
 
@@ -57,12 +61,32 @@ public struct Presentation: Hashable, Sendable {
         layer.update(message, context)
     }
 
+    /// Hands the outcome of an effect the layer asked for to its own model.
+    mutating func take(_ outcome: Outcome, _ context: ModelContext) -> [Intent] {
+        layer.take(outcome, context)
+    }
+
     /// Draws the layer with its own model.
     func render(into frame: inout Frame, _ context: ModelContext) { layer.render(into: &frame, context) }
 
     public static func == (lhs: Presentation, rhs: Presentation) -> Bool { AnyHashable(lhs.layer) == AnyHashable(rhs.layer) }
 
     public func hash(into hasher: inout Hasher) { AnyHashable(layer).hash(into: &hasher) }
+}
+
+/// The next ``Presentation/id`` to give (from 1): bookkeeping that takes no part in the root's
+/// equality, as two states showing the same layers are alike whatever ids they gave.
+struct LayerCounter: Hashable, Sendable {
+    private(set) var next = 1
+
+    /// The next id, counted up.
+    mutating func take() -> Int {
+        defer { next += 1 }
+        return next
+    }
+
+    static func == (lhs: LayerCounter, rhs: LayerCounter) -> Bool { true }
+    func hash(into hasher: inout Hasher) {}
 }
 
 extension Array where Element == Presentation {

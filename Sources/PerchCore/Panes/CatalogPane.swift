@@ -186,7 +186,8 @@ public struct CatalogPane: ScreenModel, Hashable, Sendable {
         case .action(.openContextMenu):
             return items.isEmpty ? [] : [.openContextMenu(itemIndex: list.cursor)]
         case .action(.refresh):
-            return [.refreshCatalog]
+            guard let account = context.currentAccount, let command = startLoading(at: context.clock) else { return [] }
+            return [.effect(.loadCatalog(accountID: account.id, command: command))]
         case .action(.activate):
             // Enter, a tap on a list: opens the item (a hold opens its menu, ``KeyBindings/holds``).
             return items.indices.contains(list.cursor) ? [.openItem(id: items[list.cursor].id)] : []
@@ -283,10 +284,11 @@ public struct CatalogPane: ScreenModel, Hashable, Sendable {
 
 extension CatalogPane {
     /// Takes in the outcome of an effect this pane asked for (``Effect/loadCatalog(accountID:command:)``,
-    /// ``Effect/previewCatalogItem(accountID:command:item:)``, ``Effect/openCatalogItem(accountID:command:item:)``),
-    /// as a Bubble Tea model gets back its command's message; returns what the root must do
-    /// besides (a banner). Other events change nothing.
-    mutating func take(_ outcome: Outcome, _ context: ModelContext) -> [Intent] {
+    /// ``Effect/previewCatalogItem(accountID:command:item:)``, ``Effect/openCatalogItem(accountID:command:item:)``,
+    /// and ``Effect/deleteFromConfig(accountID:path:)`` from its items' alert), as a Bubble Tea
+    /// model gets back its command's message; returns what the root must do besides (a banner,
+    /// the accounts the config holds now). Other outcomes change nothing.
+    public mutating func take(_ outcome: Outcome, _ context: ModelContext) -> [Intent] {
         switch outcome {
         case .catalogLoaded(let id, let items, let skipped):
             loaded(items, skipped: skipped, accountID: id, account: context.currentAccount, visible: context.layout.listRows)
@@ -301,6 +303,15 @@ extension CatalogPane {
             previewed(preview, itemID: itemID, accountID: id)
         case .catalogItemOpened(let id, let failure?):
             return [.banner("catalog.open for \(context.displayName(of: id)) \(failure)")]
+        case .deletedFromConfig(let id, let path, let accounts, let configPath, let backup, let problem):
+            let what = path.isEmpty ? context.displayName(of: id) : "\(path.joined(separator: ".")) of \(context.displayName(of: id))"
+            guard let accounts else {
+                return [.banner("Could not remove \(what) from the config: \(problem ?? "it could not be written")", stays: true)]
+            }
+            return [
+                .replaceAccounts(accounts, configPath: configPath),
+                .banner("Removed \(what) from \(configPath)" + (backup.map { " (previous file kept as \($0))." } ?? ".")),
+            ]
         default:
             break
         }

@@ -129,8 +129,28 @@ public struct SettingsPane: ScreenModel, Hashable, Sendable {
         switch action {
         case .switchAccount: [.openSheet]
         case .addAccount: [.openAccountForm]
-        case .editConfig: [.editConfig]
+        case .editConfig: [.effect(.editConfig)]
         case .reduceMotion, .sheetStyle, .longPress, .mouse, .theme: [.changeSetting(action.setting!, step: step)]
+        }
+    }
+
+    /// Takes in the outcome of what this pane asked for: the settings file written after a
+    /// change (only a failure comes back), and `Edit config…` (``Effect/editConfig``).
+    public mutating func take(_ outcome: Outcome, _ context: ModelContext) -> [Intent] {
+        switch outcome {
+        case .settingsNotSaved(let reason):
+            return [.banner("Settings apply, but could not be saved: \(reason)")]
+        case .configEdited(let accounts?, let path, _):
+            let keepsCurrent = context.saved.currentAccount.map { id in accounts.contains { $0.id == id } } ?? true
+            let text =
+                keepsCurrent
+                ? "Config reloaded: \(accounts.count) account\(accounts.count == 1 ? "" : "s")."
+                : "Config reloaded: \(accounts.count) accounts; the current account is no longer in it."
+            return [.replaceAccounts(accounts, configPath: path), .banner(text)]
+        case .configEdited(nil, _, let problem):
+            return [.banner("The config was not reloaded (the previous accounts stay): \(problem ?? "it is not valid")", stays: true)]
+        default:
+            return []
         }
     }
 
