@@ -6,7 +6,7 @@ RELEASE_BIN := .build/release/perch
 RELEASE := -c release --static-swift-stdlib
 ARGS ?=
 
-.PHONY: run build bench bench-build bench-smoke test unit fuzz fuzz-input fuzz-json deps test-deps bench-deps deb deb-deps format lint clean install uninstall
+.PHONY: run build bench bench-build bench-smoke symbol-order test unit fuzz fuzz-input fuzz-json deps test-deps bench-deps deb deb-deps format lint clean install uninstall
 
 ## Build in release mode and start Perch (embedded sample accounts when there is no config).
 run: build
@@ -47,6 +47,15 @@ bench-smoke: bench-build
 ## The release binary and the in-process benchmark, perch-bench.
 bench-build: bench-deps build
 	$(SWIFT) build $(RELEASE) --product perch-bench
+
+## The link order of perch's functions (Sources/perch/symbol-order.txt): those the hot paths run
+## (perch current, the first frame, --version, list) under callgrind, in the order they first run;
+## then the binary is linked again with it. Run it after large changes; needs valgrind.
+symbol-order: build
+	@./scripts/ensure-packages.sh valgrind
+	python3 scripts/symbol-order.py $(RELEASE_BIN) Sources/perch/symbol-order.txt
+	@rm -f $(RELEASE_BIN)  # the build does not know the linker reads the file: link again
+	$(SWIFT) build $(RELEASE) --product perch
 
 ## Unit tests only (no terminal needed).
 unit: deps

@@ -56,6 +56,19 @@ def p99(samples):
     return ordered[max(0, min(len(ordered) - 1, rank))]
 
 
+def evict(path):
+    """Drops the file's clean pages from the page cache (posix_fadvise(2), POSIX_FADV_DONTNEED), so
+    that the next run reads it from disk as after a reboot. The kernel maps a file's pages in
+    whole page-cache folios, whose size depends on how the pages came into the cache (read ahead
+    from disk, or written by the linker), so without this a binary's peak RSS would depend on how
+    it was last written or read."""
+    descriptor = os.open(path, os.O_RDONLY)
+    try:
+        os.posix_fadvise(descriptor, 0, 0, os.POSIX_FADV_DONTNEED)
+    finally:
+        os.close(descriptor)
+
+
 def now_ms():
     return time.monotonic_ns() / 1e6
 
@@ -676,19 +689,22 @@ class Bench:
                      p99_value=None, ok=per_call <= 2 and quiet == 0,
                      note="mean of %d calls; perch started %d times after the first" % (calls, quiet))
 
-    def run(self):
-        figures = self.in_process()
-        self.startup()
-        self.current()
-        self.prompt_hook()
-        self.switch_tools()
-        self.frames(figures)
-        self.sheet(figures)
-        self.store(figures)
-        self.bytes_per_action(figures)
-        self.idle()
-        self.long_press()
-        self.input_to_screen()
+    #: The measurements, in the order they run; `--only` picks some of them by these names.
+    SECTIONS = ("startup", "current", "prompt_hook", "switch_tools", "frames", "sheet", "store", "bytes_per_action", "idle",
+                "long_press", "input_to_screen")
+
+    def run(self, only=None):
+        """Takes every measurement, or those named in `only` (names from ``SECTIONS``)."""
+        evict(PERCH)
+        figures = self.in_process() if only is None or {"frames", "sheet", "store", "bytes_per_action"} & set(only) else {}
+        for name in self.SECTIONS:
+            if only is not None and name not in only:
+                continue
+            method = getattr(self, name)
+            if name in ("frames", "sheet", "store", "bytes_per_action"):
+                method(figures)
+            else:
+                method()
 
 
 # ---------------------------------------------------------------------------------------------
@@ -732,14 +748,22 @@ def main():
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--smoke", action="store_true", help="one quick run of each measurement")
     parser.add_argument("--out", default=os.path.join(ROOT, "bench/results.json"), help="where the JSON goes")
+    parser.add_argument("--only", help="comma-separated measurements to take: " + ", ".join(Bench.SECTIONS)
+                        + " (the table then holds only theirs, and bench/results.json is left alone unless --out is given)")
     options = parser.parse_args()
+    only = None
+    if options.only:
+        only = [name.strip() for name in options.only.split(",") if name.strip()]
+        unknown = [name for name in only if name not in Bench.SECTIONS]
+        if unknown:
+            parser.error(f"unknown measurement {', '.join(unknown)}; choose from {', '.join(Bench.SECTIONS)}")
     for binary in (PERCH, PERCH_BENCH):
         if not os.access(binary, os.X_OK):
             sys.exit(f"bench: {binary} is missing; build with `make bench`")
     scratch = tempfile.mkdtemp(prefix="perch-bench-")
     bench = Bench(options.smoke, scratch)
     try:
-        bench.run()
+        bench.run(only)
     except (BenchError, subprocess.CalledProcessError, KeyError) as error:
         print(f"bench: a measurement broke: {error!r}", file=sys.stderr)
         return 1
@@ -754,7 +778,7 @@ def main():
     print(table(bench.rows, header))
     over = [r["figure"] for r in bench.rows if r["status"].startswith("OVER")]
     print(f"\n{len(over)} budget(s) missed" + (": " + "; ".join(over) if over else ""))
-    if not options.smoke or options.out != parser.get_default("out"):
+    if (not options.smoke and only is None) or options.out != parser.get_default("out"):
         with open(options.out, "w") as file:
             json.dump({"header": header, "cores": os.cpu_count(), "load_average": load, "rows": bench.rows}, file, indent=2)
             file.write("\n")
