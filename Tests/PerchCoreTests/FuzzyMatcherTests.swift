@@ -235,6 +235,59 @@ struct SheetFilterHighlightTests {
         #expect(compared > 5_000, "enough of them match to compare scores")
     }
 
+    @Test(
+        "the search's sweep scores as the full alignment on 6,000 long texts mid-buffer, for patterns of 2 to 10 characters with repeats, ASCII and not"
+    )
+    func sweepAgreesOnLongPatterns() {
+        var random = SeededRandom(0x5EED_5EE9)
+        func next(_ bound: Int) -> Int { random.next(bound) }
+        let alphabet: [Character] = Array("aaAbbBcC1 -_/.@:éΩ日ßk") + ["e\u{301}"]
+        func text(_ count: Int) -> String { String((0..<count).map { _ in alphabet[next(alphabet.count)] }) }
+        var compared = 0
+        for _ in 0..<6_000 {
+            // The text sits after another one in the buffer, as in the search index.
+            let before = text(next(6))
+            let characters = Array(text(next(48)))
+            let length = 2 + next(9)
+            let filter: String
+            if next(3) != 0 && characters.count >= length {
+                // Characters of the text, in order: the pattern matches, often in several ways.
+                let picked = (0..<characters.count).shuffled(using: &random).prefix(length).sorted()
+                filter = String(picked.map { characters[$0] })
+            } else {
+                filter = text(length)
+            }
+            let pattern = FuzzyPattern(filter)
+            var bytes: [UInt8] = []
+            var classes: [UInt8] = []
+            TextMatching.appendKey(of: before, to: &bytes, classes: &classes)
+            let start = bytes.count
+            TextMatching.appendKey(of: String(characters), to: &bytes, classes: &classes)
+            let (sweep, full) = bytes.withUnsafeBufferPointer { b in
+                classes.withUnsafeBufferPointer { c in
+                    (
+                        FuzzyMatcher.score(b, c, start, b.count, FuzzyMatcher.Scratch(pattern)),
+                        FuzzyMatcher.align(b, c, start, b.count, FuzzyMatcher.Scratch(pattern))
+                    )
+                }
+            }
+            #expect(sweep == full, "\(filter) in \(String(characters)) after \(before)")
+            if full != nil { compared += 1 }
+        }
+        #expect(compared > 3_000, "enough of them match to compare scores")
+        // A pattern of more than 64 characters takes the full table, through the same entry.
+        let long = String(repeating: "ab", count: 40)
+        let text = "x " + long + " y"
+        var bytes: [UInt8] = []
+        var classes: [UInt8] = []
+        TextMatching.appendKey(of: text, to: &bytes, classes: &classes)
+        let fast = bytes.withUnsafeBufferPointer { b in
+            classes.withUnsafeBufferPointer { c in FuzzyMatcher.score(b, c, 0, b.count, FuzzyMatcher.Scratch(FuzzyPattern(long))) }
+        }
+        #expect(fast != nil)
+        #expect(fast.map(Int.init) == FuzzyMatcher.score(FuzzyPattern(long), in: text))
+    }
+
     @Test("the search index ranks 300 random accounts as scoring each name and handle alone does, for 300 patterns")
     func indexAgreesWithReference() {
         var random = SeededRandom(0xACC0_0475)
@@ -269,7 +322,7 @@ struct SheetFilterHighlightTests {
 }
 
 /// A seeded linear congruential generator, so random cases are the same on every run.
-struct SeededRandom {
+struct SeededRandom: RandomNumberGenerator {
     var seed: UInt64
     init(_ seed: UInt64) { self.seed = seed }
 
@@ -277,5 +330,11 @@ struct SeededRandom {
     mutating func next(_ bound: Int) -> Int {
         seed = seed &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
         return Int((seed >> 33) % UInt64(bound))
+    }
+
+    /// 64 random bits (for `shuffled(using:)`).
+    mutating func next() -> UInt64 {
+        seed = seed &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
+        return seed
     }
 }

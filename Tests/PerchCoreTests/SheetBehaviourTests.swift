@@ -296,6 +296,63 @@ struct SearchIndexTests {
         #expect(state.sheet?.rows == AccountsIndex.matches(of: "wo", in: Self.accounts))
     }
 
+    @Test(
+        "typed keystroke by keystroke, with deletes and restarts, the filter lists what a fresh search lists: 2,000 mixed accounts, 30 filters"
+    )
+    func narrowingAgreesWithFreshSearch() {
+        var random = SeededRandom(0xF117_E125)
+        func next(_ bound: Int) -> Int { random.next(bound) }
+        let words = [
+            "Work", "work", "Personal", "Open Source", "Ada", "Zoë", "Ångström", "Straße", "Ωmega", "日本", "Café", "cafe\u{301}", "GitHub",
+            "gitlab", "Δelta", "été", "ﬁle",
+        ]
+        func name() -> String {
+            (0..<(1 + next(3))).map { _ in next(4) == 0 ? String(next(1_000)) : words[next(words.count)] }.joined(
+                separator: next(2) == 0 ? " " : "-")
+        }
+        let accounts = (0..<2_000).map { Account(id: "a\($0)", name: name(), handle: next(3) == 0 ? nil : "@" + name()) }
+        let fresh = SearchIndex(accounts)
+        var state = AppState(accounts: accounts, size: Size(width: 80, height: 24))
+        _ = state.update(.key(.char("a")))
+        var checked = 0
+        var listed = 0
+        func check(_ what: String) {
+            guard let sheet = state.sheet, let filter = sheet.filter else {
+                Issue.record("no filter after \(what)")
+                return
+            }
+            let expected = filter.isEmpty ? nil : fresh.matches(FuzzyPattern(filter), among: accounts.indices)
+            #expect(sheet.rows == expected, "/\(filter) after \(what)")
+            // The matches kept for the next keystroke are the listed accounts, in config order.
+            let indices = (sheet.rows ?? []).compactMap { row -> Int32? in if case .account(let i) = row { Int32(i) } else { nil } }
+            #expect(sheet.filterMatches == (filter.isEmpty ? nil : indices.sorted()), "/\(filter) after \(what)")
+            checked += 1
+            listed += sheet.rows?.count ?? 0
+        }
+        for _ in 0..<30 {
+            _ = state.update(.key(.char("/")))
+            // Letters of an account's name or handle in order half the time (they keep matching), else any.
+            let source = Array(next(2) == 0 ? accounts[next(accounts.count)].name : "aeiouwkrs0123 -@.éßΩ日Åé")
+            let typed = (0..<(1 + next(6))).map { _ in source[next(source.count)] }
+            for c in typed {
+                _ = state.update(.key(.char(c)))
+                check("typing \(c)")
+            }
+            for _ in 0..<next(3) {
+                _ = state.update(.key(KeyEvent(.backspace)))
+                check("a delete")
+            }
+            for _ in 0..<next(3) {
+                let c = source[next(source.count)]
+                _ = state.update(.key(.char(c)))
+                check("typing \(c) again")
+            }
+            _ = state.update(.key(KeyEvent(.escape)))
+        }
+        #expect(checked > 100)
+        #expect(listed > 10_000, "the filters list enough accounts to compare")
+    }
+
     @Test("after the accounts are replaced (an account added), the filter searches the new list")
     func indexFollowsAccounts() {
         var state = AppState(accounts: Self.accounts, size: Size(width: 80, height: 24))

@@ -67,38 +67,32 @@ public struct AccountsIndex: Hashable, Sendable {
 
     /// The sheet's rows for `filter`: accounts whose name or handle the filter matches as fzf
     /// does (``FuzzyMatcher``: its characters in order, compared by match keys, so case,
-    /// canonical equivalence and accents aside), best score first, equal scores in config order.
-    /// An empty or nil filter gives the grouped rows (nil: every account).
+    /// canonical equivalence and accents aside), best score first, equal scores in config order;
+    /// beside them, the same accounts by index in config order (``SearchIndex/Matches/indices``),
+    /// for the next keystroke. An empty or nil filter gives the grouped rows (nil: every
+    /// account) and no matches.
     ///
     /// When the filter only grew from `previous` (typing on), only the accounts among
-    /// `previousRows` can match; they are the ones searched.
-    public func rows(matching filter: String?, narrowingFrom previous: String? = nil, previousRows: [SheetRow]? = nil) -> [SheetRow]? {
-        guard let filter, !filter.isEmpty else { return groupedRows }
+    /// `previousMatches` (what this gave for `previous`) can match; they are the ones searched.
+    public func rows(
+        matching filter: String?, narrowingFrom previous: String? = nil, among previousMatches: [Int32]? = nil
+    ) -> (rows: [SheetRow]?, matches: [Int32]?) {
+        guard let filter, !filter.isEmpty else { return (groupedRows, nil) }
         let pattern = FuzzyPattern(filter)
-        guard let search else { return Self.matches(of: filter, in: accounts) }
-        if let previous, !previous.isEmpty, filter.hasPrefix(previous), let previousRows {
-            // The previous rows are in score order; the search goes in config order.
-            var candidate = [Bool](repeating: false, count: accounts.count)
-            var count = 0
-            for row in previousRows {
-                if case .account(let index) = row, index < candidate.count, !candidate[index] {
-                    candidate[index] = true
-                    count += 1
-                }
-            }
-            let ascending = [Int](unsafeUninitializedCapacity: count) { indices, written in
-                written = 0
-                for index in candidate.indices where candidate[index] {
-                    indices[written] = index
-                    written += 1
-                }
-            }
-            return search.matches(pattern, among: ascending)
+        guard let search else {
+            let found = SearchIndex(accounts).search(pattern, among: 0..<Int32(accounts.count))
+            return (found.rows, found.indices)
         }
-        return search.matches(pattern, among: accounts.indices)
+        let found: SearchIndex.Matches
+        if let previous, !previous.isEmpty, filter.hasPrefix(previous), let previousMatches {
+            found = search.search(pattern, among: previousMatches)
+        } else {
+            found = search.search(pattern, among: 0..<Int32(accounts.count))
+        }
+        return (found.rows, found.indices)
     }
 
-    /// Rows of the accounts matching `filter`, best first (see ``rows(matching:narrowingFrom:previousRows:)``).
+    /// Rows of the accounts matching `filter`, best first (see ``rows(matching:narrowingFrom:among:)``).
     static func matches(of filter: String, in accounts: [Account]) -> [SheetRow] {
         SearchIndex(accounts).matches(FuzzyPattern(filter), among: accounts.indices)
     }

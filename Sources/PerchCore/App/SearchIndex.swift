@@ -16,6 +16,8 @@ public struct SearchIndex: Hashable, Sendable {
         let starts: UnsafeBufferPointer<Int>
         /// Per text (`2i` name, `2i+1` handle): ``SearchIndex/mask(_:)`` of its key bytes.
         let masks: UnsafeBufferPointer<UInt64>
+        /// Number of accounts.
+        let count: Int
 
         init(_ accounts: [Account]) {
             var bytes: [UInt8] = []
@@ -29,6 +31,7 @@ public struct SearchIndex: Hashable, Sendable {
                 if let handle = account.handle { TextMatching.appendKey(of: handle, to: &bytes, classes: &classes) }
             }
             starts.append(bytes.count)
+            count = accounts.count
             let masks = (0..<accounts.count * 2).map { SearchIndex.mask(bytes[starts[$0]..<starts[$0 + 1]]) }
             self.bytes = Self.owned(bytes)
             self.classes = Self.owned(classes)
@@ -67,14 +70,30 @@ public struct SearchIndex: Hashable, Sendable {
     }
     public func hash(into hasher: inout Hasher) {}
 
+    /// The accounts a filter matched: as the sheet lists them, and in config order.
+    public struct Matches: Hashable, Sendable {
+        /// Their rows, best first (see ``SearchIndex/matches(_:among:)``).
+        public var rows: [SheetRow]
+        /// Their indices in the accounts, ascending (config order). A filter that only grew
+        /// can match no other account, so its search takes these as its candidates.
+        public var indices: [Int32]
+    }
+
     /// Rows of the accounts among `candidates` (indices, ascending) whose name or handle the
     /// pattern matches (``FuzzyMatcher``), best score first (an account scores its better text,
     /// the name on a tie); equal scores put the shorter text first, then keep config order, as
     /// fzf's default `--tiebreak=length`. Same rows as ``AccountsIndex/matches(of:in:)``.
     func matches(_ pattern: FuzzyPattern, among candidates: some Collection<Int>) -> [SheetRow] {
+        search(pattern, among: candidates.lazy.map { Int32(truncatingIfNeeded: $0) }).rows
+    }
+
+    /// The accounts among `candidates` (indices, ascending) that the pattern matches: their rows
+    /// ranked as ``matches(_:among:)`` ranks them, and their indices in config order. Indices
+    /// that are not an account's (left from a list of accounts since replaced) are passed over.
+    func search(_ pattern: FuzzyPattern, among candidates: some Collection<Int32>) -> Matches {
         let scratch = FuzzyMatcher.Scratch(pattern)
         let wanted = Self.mask(pattern.bytes)
-        let (bytes, classes, starts, masks) = (storage.bytes, storage.classes, storage.starts, storage.masks)
+        let (bytes, classes, starts, masks, count) = (storage.bytes, storage.classes, storage.starts, storage.masks, storage.count)
         // Written through raw buffers: appending 100,000 times checks uniqueness 300,000 times.
         let capacity = max(1, candidates.count)
         let scores = UnsafeMutableBufferPointer<Int32>.allocate(capacity: capacity)
@@ -86,7 +105,9 @@ public struct SearchIndex: Hashable, Sendable {
             indices.deallocate()
         }
         var found = 0
-        for index in candidates {
+        for candidate in candidates {
+            let index = Int(candidate)
+            guard index >= 0 && index < count else { continue }
             let nameStart = starts[2 * index]
             let handleStart = starts[2 * index + 1]
             let handleEnd = starts[2 * index + 2]
@@ -99,10 +120,12 @@ public struct SearchIndex: Hashable, Sendable {
             let byHandle = (handle ?? -1) > (name ?? -1)
             scores[found] = byHandle ? handle! : name!
             lengths[found] = UInt8(min(255, byHandle ? handleEnd - handleStart : handleStart - nameStart))
-            indices[found] = Int32(index)
+            indices[found] = candidate
             found += 1
         }
-        return Self.rankedRows(scores: Array(scores[..<found]), lengths: Array(lengths[..<found]), indices: Array(indices[..<found]))
+        let matched = Array(indices[..<found])
+        let rows = Self.rankedRows(scores: Array(scores[..<found]), lengths: Array(lengths[..<found]), indices: matched)
+        return Matches(rows: rows, indices: matched)
     }
 
     /// `indices` as rows by descending score, then ascending length (key bytes, at most 255),

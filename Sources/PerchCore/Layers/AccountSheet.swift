@@ -44,6 +44,9 @@ public struct AccountSheet: PresentedLayer {
     /// The rows shown when they are not simply every account in order: groups or a filter.
     /// Nil means row `i` is account `i` (built in constant time, whatever the number of accounts).
     public var rows: [SheetRow]?
+    /// The accounts a non-empty filter matched, by index in config order (ascending), else nil:
+    /// the accounts of ``rows`` when it lists a filter's matches. Typing on searches only these.
+    public var filterMatches: [Int32]?
     public var detent: SheetDetent = .fit
     /// Screen row of the grabber while it is dragged with the pointer.
     public var dragTop: Int?
@@ -212,6 +215,7 @@ extension AccountSheet {
         filter = nil
         isEditingFilter = false
         rows = context.accounts.groupedRows
+        filterMatches = nil
         moveCursor(to: rows?.firstIndex(of: .account(index)) ?? index, direction: 1, context)
     }
 
@@ -225,10 +229,11 @@ extension AccountSheet {
         refilter(context, narrowingFrom: previous)
     }
 
-    /// Rebuilds the rows from the filter (``AccountsIndex/rows(matching:narrowingFrom:previousRows:)``)
-    /// and puts the cursor on the first.
+    /// Rebuilds the rows from the filter (``AccountsIndex/rows(matching:narrowingFrom:among:)``),
+    /// searching only the previous matches when the filter grew from `previous`, and puts the
+    /// cursor on the first.
     mutating func refilter(_ context: ModelContext, narrowingFrom previous: String? = nil) {
-        rows = context.accounts.rows(matching: filter, narrowingFrom: previous, previousRows: rows)
+        (rows, filterMatches) = context.accounts.rows(matching: filter, narrowingFrom: previous, among: filterMatches)
         moveCursor(to: 0, direction: 1, context)
     }
 

@@ -110,10 +110,15 @@ public enum FuzzyMatcher {
         /// Per column: the bonus of the text's byte there.
         private(set) var bonus: UnsafeMutablePointer<Int32>
         private(set) var columns = 0
-        /// ``FuzzyMatcher/score(_:_:_:_:_:)``'s two rows (the previous pattern character's and
-        /// this one's), each `rowCapacity` columns of score, run length and run bonus interleaved.
-        private(set) var rows: UnsafeMutablePointer<Int32>
-        private(set) var rowCapacity = 0
+        /// ``FuzzyMatcher/score(_:_:_:_:_:)``'s rows, one per pattern character: each as it
+        /// stood at the last column where its character matched.
+        let states: UnsafeMutablePointer<RowState>
+        /// Per byte value (256): the pattern characters that start with it, bit `i` for
+        /// character `i` (the first 64 characters; a longer pattern takes the full table).
+        let rowsByLead: UnsafeMutablePointer<UInt64>
+        /// ``FuzzyMatcher/score(_:_:_:_:_:)``'s column from which each row may start (`count + 1`
+        /// of them: the last is written and never read).
+        let opens: UnsafeMutablePointer<Int>
         /// Per pattern character: where it first matches.
         let first: UnsafeMutablePointer<Int>
         /// The pattern: its key bytes, whether each was typed upper case, its characters' starts.
@@ -151,17 +156,13 @@ public enum FuzzyMatcher {
             runBonus = .allocate(capacity: 1)
             fromMatch = .allocate(capacity: 1)
             bonus = .allocate(capacity: 1)
-            rows = .allocate(capacity: 6)
-            rowCapacity = 1
-        }
-
-        /// Makes room in ``rows`` for two rows of `columns` columns.
-        @inline(__always)
-        func reserveRows(_ wanted: Int) {
-            guard wanted > rowCapacity else { return }
-            rows.deallocate()
-            rowCapacity = max(wanted, rowCapacity * 2)
-            rows = .allocate(capacity: rowCapacity * 6)
+            states = .allocate(capacity: max(1, count))
+            states.initialize(repeating: RowState(score: 0, run: 0, runBonus: 0, unit: 0, inGap: false), count: max(1, count))
+            opens = .allocate(capacity: count + 1)
+            opens.initialize(repeating: 0, count: count + 1)
+            rowsByLead = .allocate(capacity: 256)
+            rowsByLead.initialize(repeating: 0, count: 256)
+            for i in 0..<min(count, 64) { rowsByLead[Int(pattern.bytes[pattern.unitStarts[i]])] |= 1 << UInt64(i) }
         }
 
         /// Makes room for `cells` cells and `columns` columns.
@@ -184,7 +185,10 @@ public enum FuzzyMatcher {
         }
 
         deinit {
-            for buffer in [h, consecutive, runBonus, bonus, rows] { buffer.deallocate() }
+            for buffer in [h, consecutive, runBonus, bonus] { buffer.deallocate() }
+            states.deallocate()
+            rowsByLead.deallocate()
+            opens.deallocate()
             fromMatch.deallocate()
             pattern.deallocate()
             table.deallocate()
@@ -260,72 +264,80 @@ public enum FuzzyMatcher {
     }
 
     /// The best score of the scratch's pattern in `bytes[start..<end]`, or nil: the same as
-    /// ``align(_:_:_:_:_:positions:)`` without positions, for searching many texts. It keeps
-    /// two rows of the alignment instead of the whole table, and works out a column's bonus only
-    /// where a pattern character matches there.
+    /// ``align(_:_:_:_:_:positions:)`` without positions, for searching many texts.
+    ///
+    /// It sweeps the text once, left to right, and visits a row of the alignment only at the
+    /// columns where that row's character matches (the bytes ``Scratch/rowsByLead`` marks); in
+    /// between, a row's cell only decays by the gap penalty, which ``RowState/at(_:)`` works out
+    /// in one step when the row is next read. So a text costs one pass over its bytes up to the
+    /// last place its last character matches, plus work per match, instead of phase one's pass
+    /// and one more per pattern character. Row `i` starts where phase one would put it: at the
+    /// first match of its character after row `i - 1`'s start and character. Rows are updated
+    /// from the last to the first at a column, so that a row reads the row above as it stood one
+    /// column before. Patterns of more than 64 characters (a bit each in the lead table) take the
+    /// full table.
     static func score(
         _ bytes: UnsafeBufferPointer<UInt8>, _ classes: UnsafeBufferPointer<UInt8>, _ start: Int, _ end: Int, _ scratch: Scratch
     ) -> Int32? {
         let m = scratch.count
-        guard m > 1 else { return align(bytes, classes, start, end, scratch) }
+        guard m > 1 && m <= 64 else { return align(bytes, classes, start, end, scratch) }
         guard end - start >= scratch.patternBytes else { return nil }
         let p = scratch.pattern
         let units = scratch.units
-        let first = scratch.first
         let table = scratch.table
-        guard let last = phaseOne(bytes, start, end, scratch) else { return nil }
-        let f0 = first[0]
-        let width = last - f0 + 1
-        scratch.reserveRows(width)
-        // Cell c of a row is at c * 3: score, run length, run bonus.
-        var previous = scratch.rows
-        var current = scratch.rows + 3 * width
-        // The last row is not stored: only its best cell counts.
-        var best: Int32 = -1
+        let rowsByLead = scratch.rowsByLead
+        let states = scratch.states
+        let opens = scratch.opens
+        let typedUpper = scratch.upper
+        let upperClass = TextMatching.CharacterClass.upper.rawValue
+        // The last place the last character matches: nothing right of it can raise the score.
+        let lastStart = units[m - 1]
+        let lastEnd = units[m]
+        var last = end - (lastEnd - lastStart)
+        while last >= start && !matches(p, lastStart, lastEnd, bytes, last, end) { last -= 1 }
+        guard last >= start else { return nil }
+        // No row has started; row 0 may start anywhere, the others once the row above has.
+        opens[0] = start
         for i in 0..<m {
-            let isLast = i == m - 1
-            // The next row reads this one only from the column before its first match on.
-            let stored = isLast ? width : first[i + 1] - f0 - 1
-            let a = units[i]
-            let b = units[i + 1]
-            let lead = p[a]
-            let typedUpper = scratch.upper[a]
-            let from = first[i] - f0
-            var inGap = false
-            var left: Int32 = 0
-            var leftRun: Int32 = 0
-            var leftRunBonus: Int32 = 0
-            for column in from..<width {
-                let x = f0 + column
-                let byte = bytes[x]
-                let cell = current + 3 * column
-                if byte & 0xC0 == 0x80 {
-                    // Inside a character outside ASCII: carry the cell on the left.
-                    if column >= stored && !isLast {
-                        cell[0] = left
-                        cell[1] = leftRun
-                        cell[2] = leftRunBonus
-                    }
-                    continue
+            states[i].unit = 0
+            opens[i + 1] = Int.max
+        }
+        var best: Int32 = -1
+        // Column of the text in characters (continuation bytes of a character outside ASCII
+        // take none): gaps are counted in these, as the full table counts its columns.
+        var unit: Int32 = 0
+        var x = start
+        while x <= last {
+            // On to the next byte a pattern character starts with (there is one at `last`).
+            while rowsByLead[Int(bytes[x])] == 0 {
+                unit &+= bytes[x] & 0xC0 == 0x80 ? 0 : 1
+                x &+= 1
+            }
+            let column = x
+            var rows = rowsByLead[Int(bytes[column])]
+            unit &+= 1
+            x &+= 1
+            // The rows whose character starts with this byte, the last row first.
+            while rows != 0 {
+                let i = 63 &- rows.leadingZeroBitCount
+                rows &= ~(1 << UInt64(i))
+                let a = units[i]
+                let b = units[i &+ 1]
+                guard column >= opens[i], b &- a == 1 || matches(p, a, b, bytes, column, end) else { continue }
+                let previousClass = column == start ? TextMatching.CharacterClass.white.rawValue : classes[column &- 1]
+                let own = table[Int(previousClass) &* 7 &+ Int(classes[column])]
+                let caseBonus = typedUpper[a] && classes[column] == upperClass ? bonusCase : 0
+                // The row's own cell one column back, gone on by a gap (none at its first column).
+                let s2: Int32
+                if states[i].unit != 0 {
+                    let left = states[i].at(unit &- 1)
+                    s2 = left.score &+ (left.inGap ? scoreGapExtension : scoreGapStart)
+                } else {
+                    s2 = Int32.min / 2
+                    // The row starts here: the next may start after this character.
+                    opens[i &+ 1] = column &+ (b &- a)
                 }
-                guard byte == lead && (b - a == 1 || matches(p, a, b, bytes, x, end)) else {
-                    // No match here (never at `from`, where phase one found one): the gap goes on,
-                    // and the score only falls, so the last row's best cannot be here.
-                    left = max(0, left &+ (inGap ? scoreGapExtension : scoreGapStart))
-                    leftRun = 0
-                    leftRunBonus = 0
-                    inGap = true
-                    if column >= stored && !isLast {
-                        cell[0] = left
-                        cell[1] = 0
-                        cell[2] = 0
-                    }
-                    continue
-                }
-                let s2: Int32 = column > from ? left &+ (inGap ? scoreGapExtension : scoreGapStart) : Int32.min / 2
-                let own = table[Int(x == start ? TextMatching.CharacterClass.white.rawValue : classes[x - 1]) &* 7 &+ Int(classes[x])]
                 var bonus = own
-                let caseBonus = typedUpper && classes[x] == TextMatching.CharacterClass.upper.rawValue ? bonusCase : 0
                 var s1: Int32
                 var run: Int32
                 var runBonus: Int32
@@ -334,13 +346,15 @@ public enum FuzzyMatcher {
                     run = 1
                     runBonus = bonus
                 } else {
-                    let diagonal = previous + 3 * (column - 1)
-                    s1 = diagonal[0] &+ scoreMatch &+ caseBonus
-                    run = diagonal[1] &+ 1
+                    // The previous character's row one column back: not yet updated at this one.
+                    let diagonal = states[i &- 1].at(unit &- 1)
+                    s1 = diagonal.score &+ scoreMatch &+ caseBonus
+                    run = diagonal.run &+ 1
                     runBonus = bonus
                     if run > 1 {
-                        let firstBonus = diagonal[2]
+                        let firstBonus = diagonal.runBonus
                         if bonus >= bonusBoundary && bonus > firstBonus {
+                            // A word start inside a run begins a new one.
                             run = 1
                         } else {
                             bonus = max(bonus, max(bonusConsecutive, firstBonus))
@@ -355,23 +369,42 @@ public enum FuzzyMatcher {
                     }
                 }
                 let fromMatch = s1 >= s2 && run > 0
-                left = max(0, max(s1, s2))
-                leftRun = fromMatch ? run : 0
-                leftRunBonus = fromMatch ? runBonus : 0
-                inGap = !fromMatch
-                if isLast {
-                    if left > best { best = left }
-                } else if column >= stored {
-                    cell[0] = left
-                    cell[1] = leftRun
-                    cell[2] = leftRunBonus
-                }
+                let score = max(0, max(s1, s2))
+                states[i] = RowState(
+                    score: score, run: fromMatch ? run : 0, runBonus: fromMatch ? runBonus : 0, unit: unit, inGap: !fromMatch)
+                // The last row's best is at a column where it matched: elsewhere its cells only fall.
+                if i == m &- 1 && score > best { best = score }
             }
-            swap(&previous, &current)
         }
-        return best
+        return best >= 0 ? best : nil
     }
 
+    /// One row of the alignment as ``score(_:_:_:_:_:)`` last updated it: its cell at column
+    /// ``unit`` (in characters of the text), and how it goes on to the right.
+    struct RowState {
+        /// The cell's score.
+        var score: Int32
+        /// Length of the run of consecutive matches ending at the cell (0: not from a match).
+        var run: Int32
+        /// Bonus of that run's first character.
+        var runBonus: Int32
+        /// The column, in characters of the text from its start (1 for the first); 0 before the
+        /// row has started in this text.
+        var unit: Int32
+        /// Whether the cell ends a gap (its best did not come from matching there).
+        var inGap: Bool
+
+        /// The row's cell at `unit` (at or right of ``unit``) when its character matched nowhere
+        /// in between: each column of the gap costs ``scoreGapStart`` (the first after a match)
+        /// or ``scoreGapExtension``, the score never below 0, the run broken.
+        @inline(__always)
+        func at(_ unit: Int32) -> RowState {
+            let gap = unit &- self.unit
+            guard gap > 0 else { return self }
+            let cost = inGap ? scoreGapExtension &* gap : scoreGapStart &+ scoreGapExtension &* (gap &- 1)
+            return RowState(score: max(0, score &+ cost), run: 0, runBonus: 0, unit: unit, inGap: true)
+        }
+    }
     /// The best score of the scratch's pattern in `bytes[start..<end]` (a text's key, `classes`
     /// beside it), or nil. When `positions` is given it receives the byte offsets (from `start`)
     /// where the pattern's characters matched, last first.
