@@ -20,6 +20,7 @@
 #include <sys/ioctl.h>
 #include <termios.h>
 #include <unistd.h>
+#include <wchar.h>
 
 /* Video attributes (curs_attr(3X)). */
 static const attr_t perch_A_NORMAL = A_NORMAL;
@@ -61,6 +62,29 @@ static inline int perch_put_n(int y, int x, const char *text, int count, attr_t 
     attr_set(attrs, pair, NULL);
     mvaddnstr(y, x, text, count);
     return getcurx(stdscr);
+}
+
+/* Copies `count` wide characters from `text` into stdscr at row y, column x with `attrs` and
+   colour pair `pair`, as complex characters (curs_getcchar(3X) setcchar, curs_add_wchstr(3X)
+   mvadd_wchnstr): the cells mvaddnstr makes of the same text, without its decoding of UTF-8 one
+   byte at a time. Each character must be one spacing character (wcwidth(3) 1 or 2). Returns the
+   column after them; or -1, with nothing drawn, when one is not (a combining mark, a control),
+   when they do not fit on the row or are more than 512. */
+static inline int perch_put_wide(int y, int x, const wchar_t *text, int count, attr_t attrs, short pair) {
+    cchar_t cells[512];
+    if (count < 0 || count > 512 || x < 0) return -1;
+    int end = x;
+    for (int i = 0; i < count; i++) {
+        int width = wcwidth(text[i]);
+        if (width < 1) return -1;
+        end += width;
+        wchar_t one[2] = {text[i], L'\0'};
+        if (setcchar(&cells[i], one, attrs, pair, NULL) != OK) return -1;
+    }
+    if (end > getmaxx(stdscr)) return -1;
+    attr_set(attrs, pair, NULL);
+    if (mvadd_wchnstr(y, x, cells, count) != OK) return -1;
+    return end;
 }
 
 /* Copies `count` printable ASCII bytes from `text` into stdscr at row y, column x with `attrs`

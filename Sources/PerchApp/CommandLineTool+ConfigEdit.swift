@@ -27,60 +27,60 @@ extension CommandLineTool {
             return ExitStatus.unmet
         }
         defer { unlink(copy) }
-        let editor =
-            [PerchPaths.environment("VISUAL"), PerchPaths.environment("EDITOR")].compactMap { $0 }.first { !$0.isEmpty } ?? "vi"
+        let editor = ConfigEditPolicy.editor(visual: PerchPaths.environment("VISUAL"), editor: PerchPaths.environment("EDITOR"))
         let interactive = isatty(STDIN_FILENO) == 1 && isatty(STDERR_FILENO) == 1
         while true {
             let status = runEditor(editor, path: copy)
-            if status != 0 {
-                console.error("the editor (\(editor)) exited with status \(status); the config is unchanged")
-                return ExitStatus.unmet
+            var edited: [UInt8]?
+            var readFailure: String?
+            if status == 0 {
+                do {
+                    edited = try FileSystem.read(copy)
+                } catch {
+                    readFailure = "\(error)"
+                }
             }
-            let edited: [UInt8]
-            do {
-                edited = try FileSystem.read(copy)
-            } catch {
-                console.error("cannot read the edited copy: \(error)")
+            let verdict = ConfigEditPolicy.verdict(
+                editor: editor, editorFailure: status == 0 ? nil : "exited with status \(status)",
+                original: original.map { ($0.bytes, $0.mode) }, edited: edited, readFailure: readFailure,
+                problems: edited.map { Self.problems(in: $0, path: paths.config) } ?? [])
+            switch verdict {
+            case .failed(let problem):
+                console.error(problem)
                 return ExitStatus.unmet
-            }
-            if let original, edited == original.bytes {
+            case .unchanged:
                 console.print("config \(paths.config): no changes.")
                 return ExitStatus.ok
-            }
-            let problems = Self.problems(in: edited, path: paths.config)
-            if problems.isEmpty {
-                return install(edited, original: original, valid: true)
-            }
-            for line in problems { console.error(line) }
-            guard interactive else {
-                console.error("the edit is discarded; the config is unchanged (edit it on a terminal to fix it)")
-                return ExitStatus.usage
-            }
-            switch ask("(e)dit again, (d)iscard, (k)eep anyway? ") {
-            case "e": continue
-            case "k": return install(edited, original: original, valid: false)
-            default:
-                console.error("the edit is discarded; the config is unchanged")
-                return ExitStatus.usage
+            case .valid(let mode, let backup):
+                return install(edited ?? [], mode: mode, backup: backup, valid: true)
+            case .invalid(let problems, let mode, let backup):
+                for line in problems { console.error(line) }
+                switch ConfigEditPolicy.retry(answer: interactive ? ask(ConfigEditPolicy.retryPrompt) : nil) {
+                case .editAgain: continue
+                case .keepAnyway: return install(edited ?? [], mode: mode, backup: backup, valid: false)
+                case .discard(let message):
+                    console.error(message)
+                    return ExitStatus.usage
+                }
             }
         }
     }
 
-    /// Puts `bytes` in place of the config, the old one (if any) kept as `<config>.bak` with its mode.
-    private func install(_ bytes: [UInt8], original: FileContents?, valid: Bool) -> Int32 {
-        let mode = mode_t(original?.mode ?? 0o600)
-        let backup = ConfigWriter.backupPath(of: paths.config)
+    /// Puts `bytes` in place of the config with `mode` (permission bits), `backup` (the previous
+    /// config, if any) first written to `<config>.bak` with the same mode.
+    private func install(_ bytes: [UInt8], mode: UInt32, backup: [UInt8]?, valid: Bool) -> Int32 {
+        let backupPath = ConfigWriter.backupPath(of: paths.config)
         do {
-            if let original {
-                try FileSystem.writeAtomically(original.bytes, to: backup, mode: mode)
-                _ = chmod(FileSystem.resolvingSymbolicLink(backup), mode)
+            if let backup {
+                try FileSystem.writeAtomically(backup, to: backupPath, mode: mode_t(mode))
+                _ = chmod(FileSystem.resolvingSymbolicLink(backupPath), mode_t(mode))
             }
-            try FileSystem.writeAtomically(bytes, to: paths.config, mode: mode)
+            try FileSystem.writeAtomically(bytes, to: paths.config, mode: mode_t(mode))
         } catch {
             console.error("cannot write the config: \(error); it is unchanged")
             return ExitStatus.unmet
         }
-        let kept = original == nil ? "" : "; the previous one is \(backup)"
+        let kept = backup == nil ? "" : "; the previous one is \(backupPath)"
         guard valid else {
             console.error("config \(paths.config): kept as written, not valid\(kept); perch commands exit 2 until it is fixed")
             return ExitStatus.usage
@@ -104,8 +104,8 @@ extension CommandLineTool {
         }
     }
 
-    /// Writes `prompt` to stderr and reads one answer from stdin: its first letter, lowercased,
-    /// or "" at the end of input.
+    /// Writes `prompt` to stderr and reads one line from stdin: the line without its newline,
+    /// "" at the end of input.
     private func ask(_ prompt: String) -> String {
         console.note(prompt, newline: false)
         var answer: [UInt8] = []
@@ -116,8 +116,7 @@ extension CommandLineTool {
             if n <= 0 || byte == 0x0A { break }
             answer.append(byte)
         }
-        let text = String(decoding: answer, as: UTF8.self).trimmingSpaces.lowercased()
-        return text.first.map(String.init) ?? ""
+        return String(decoding: answer, as: UTF8.self)
     }
 
     /// A new file beside `path` (`.NAME.edit-XXXXXX.json`, mode 0600) holding `bytes`; its path.

@@ -93,6 +93,10 @@ public final class NcursesBackend: TerminalBackend {
     public func draw(_ screen: Screen) {
         guard active else { return }
         if previous.map({ $0.size != screen.size }) ?? true { wclear(perch_stdscr()) }
+        // Non-ASCII text is handed to ncurses as wide characters, decoded here (a Stats frame draws
+        // hundreds of bars and chart columns).
+        let wide = UnsafeMutableBufferPointer<wchar_t>.allocate(capacity: 512)
+        defer { wide.deallocate() }
         for run in screen.changedRuns(from: previous) {
             let (attrs, pair) = attributes(run.style)
             var text = run.text
@@ -113,7 +117,11 @@ public final class NcursesBackend: TerminalBackend {
                             _ = perch_put_ascii(row, column, bytes.baseAddress! + start, Int32(end - start), attrs, pair)
                             column += Int32(end - start)
                         } else {
-                            column = perch_put_n(row, column, bytes.baseAddress! + start, Int32(end - start), attrs, pair)
+                            // As complex characters when each is one spacing character, else as UTF-8.
+                            let count = Self.decode(UnsafeBufferPointer(rebasing: utf8[start..<end]), into: wide)
+                            let drawn = count.map { perch_put_wide(row, column, wide.baseAddress, Int32($0), attrs, pair) } ?? -1
+                            column =
+                                drawn >= 0 ? drawn : perch_put_n(row, column, bytes.baseAddress! + start, Int32(end - start), attrs, pair)
                         }
                         start = end
                     }
@@ -125,6 +133,24 @@ public final class NcursesBackend: TerminalBackend {
     }
 
     @inline(__always) private static func isPrintableASCII(_ byte: UInt8) -> Bool { byte >= 0x20 && byte < 0x7F }
+
+    /// The scalars of UTF-8 `bytes` as wide characters in `buffer`; their count, or nil when the
+    /// bytes are not valid UTF-8 or hold more scalars than `buffer` does.
+    private static func decode(_ bytes: UnsafeBufferPointer<UInt8>, into buffer: UnsafeMutableBufferPointer<wchar_t>) -> Int? {
+        var iterator = bytes.makeIterator()
+        var decoder = Unicode.UTF8()
+        var count = 0
+        while true {
+            switch decoder.decode(&iterator) {
+            case .scalarValue(let scalar):
+                guard count < buffer.count else { return nil }
+                buffer[count] = wchar_t(bitPattern: scalar.value)
+                count += 1
+            case .emptyInput: return count
+            case .error: return nil
+            }
+        }
+    }
 
     private func attributes(_ style: Style) -> (attr_t, Int16) {
         var attrs = perch_A_NORMAL

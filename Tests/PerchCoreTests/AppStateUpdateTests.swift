@@ -385,6 +385,43 @@ struct AppStateUpdateTests {
         #expect(state.stats.scroll == count - Layout(size: state.size).listRows)
     }
 
+    @Test("Stats draws anew when the history, the clock, the time zone, the accounts or the size change: its kept picture is never stale")
+    func statsPictureFollowsItsInputs() {
+        let accounts = manyAccounts(12)
+        var state = makeState(current: "a1", accounts: accounts)
+        let start = WallTime.parseISO8601("2026-12-01T08:00:00Z")!
+        state.history = SwitchHistory(
+            events: (0..<500).map { SwitchEvent(account: "a\($0 % 12 + 1)", time: start - 20 * 86_400 + Int64($0) * 3_000, source: .tui) })
+        _ = state.update(.outcome(.wallClock(WallTime(seconds: start, monotonic: state.clock))))
+        _ = state.update(char("3"))
+        /// The frame of a pane that never drew before (its own, empty cache).
+        func fresh(_ state: AppState) -> [String] {
+            var copy = state
+            copy.statsPane = StatsPane()
+            return copy.render().lines
+        }
+        var before = state.render().lines
+        #expect(before == fresh(state))
+        func expectRedrawn(_ change: String, sourceLocation: SourceLocation = #_sourceLocation) {
+            let after = state.render().lines
+            #expect(after != before, "\(change) changes what Stats shows", sourceLocation: sourceLocation)
+            #expect(after == fresh(state), "\(change): not the picture from before", sourceLocation: sourceLocation)
+            before = after
+        }
+        state.history.append(SwitchEvent(account: "a7", time: start - 30, source: .cli))
+        expectRedrawn("a switch")
+        _ = state.update(.outcome(.wallClock(WallTime(seconds: start + 60, monotonic: state.clock))))
+        expectRedrawn("a minute later")
+        _ = state.update(.outcome(.wallClock(WallTime(seconds: start + 60, utcOffset: 3_600, zone: "CET", monotonic: state.clock))))
+        expectRedrawn("another time zone")
+        _ = state.update(
+            .outcome(
+                .configEdited(accounts: accounts.map { Account(id: $0.id, name: "Renamed " + $0.name) }, configPath: "/c", problem: nil)))
+        expectRedrawn("renamed accounts")
+        _ = state.update(.resize(Size(width: 120, height: 40)))
+        expectRedrawn("a larger screen")
+    }
+
     // MARK: Hit testing
 
     @Test("the last row maps to the tabs")

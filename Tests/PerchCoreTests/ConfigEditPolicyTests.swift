@@ -59,4 +59,62 @@ struct ConfigEditPolicyTests {
             ConfigEditPolicy.decide(editor: "vi", editorFailure: nil, original: nil, edited: Self.after, problems: [], copyPath: "/c")
                 == .install(mode: 0o600, backup: nil, writesConfig: true))
     }
+
+    @Test("Unchanged wins over invalid: a config the editor left as it was is not reported as an edit to keep")
+    func unchangedInvalid() {
+        #expect(
+            ConfigEditPolicy.verdict(
+                editor: "vi", editorFailure: nil, original: (Self.before, 0o640), edited: Self.before, problems: ["line 1: a"])
+                == .unchanged(mode: 0o640))
+        #expect(
+            ConfigEditPolicy.decide(
+                editor: "vi", editorFailure: nil, original: (Self.before, 0o640), edited: Self.before, problems: ["line 1: a"],
+                copyPath: "/c")
+                == .install(mode: 0o640, backup: nil, writesConfig: false))
+    }
+
+    @Test("The verdict on the command line: failures with their reason, and what keeping an invalid edit would write")
+    func verdicts() {
+        #expect(
+            ConfigEditPolicy.verdict(editor: "nano", editorFailure: "exited with status 4", original: nil, edited: nil, problems: [])
+                == .failed(problem: "the editor (nano) exited with status 4; the config is unchanged"))
+        #expect(
+            ConfigEditPolicy.verdict(
+                editor: "vi", editorFailure: nil, original: (Self.before, 0o640), edited: nil,
+                readFailure: "cannot read /c: Permission denied",
+                problems: []) == .failed(problem: "cannot read the edited copy: cannot read /c: Permission denied"))
+        #expect(
+            ConfigEditPolicy.verdict(
+                editor: "vi", editorFailure: nil, original: (Self.before, 0o640), edited: Self.after, problems: ["line 1: a"])
+                == .invalid(problems: ["line 1: a"], mode: 0o640, backup: Self.before))
+        #expect(
+            ConfigEditPolicy.verdict(editor: "vi", editorFailure: nil, original: nil, edited: Self.after, problems: ["line 1: a"])
+                == .invalid(problems: ["line 1: a"], mode: 0o600, backup: nil))
+        #expect(
+            ConfigEditPolicy.verdict(editor: "vi", editorFailure: nil, original: (Self.before, 0o640), edited: Self.after, problems: [])
+                == .valid(mode: 0o640, backup: Self.before))
+        #expect(
+            ConfigEditPolicy.verdict(editor: "vi", editorFailure: nil, original: nil, edited: Self.after, problems: [])
+                == .valid(mode: 0o600, backup: nil))
+    }
+
+    @Test(
+        "After an invalid edit on a terminal: e edits again, k keeps it, anything else (or the end of input) discards",
+        arguments: [
+            ("e", .editAgain), ("E", .editAgain), ("  edit", .editAgain), ("k", .keepAnyway), ("Keep", .keepAnyway),
+            ("d", .discard(message: "the edit is discarded; the config is unchanged")),
+            ("", .discard(message: "the edit is discarded; the config is unchanged")),
+            ("x", .discard(message: "the edit is discarded; the config is unchanged")),
+        ] as [(String, ConfigEditPolicy.Retry)])
+    func retry(answer: String, expected: ConfigEditPolicy.Retry) {
+        #expect(ConfigEditPolicy.retry(answer: answer) == expected)
+    }
+
+    @Test("Off a terminal nobody is asked: an invalid edit is discarded, with where to fix it")
+    func retryOffTerminal() {
+        #expect(
+            ConfigEditPolicy.retry(answer: nil)
+                == .discard(message: "the edit is discarded; the config is unchanged (edit it on a terminal to fix it)"))
+        #expect(ConfigEditPolicy.retryPrompt == "(e)dit again, (d)iscard, (k)eep anyway? ")
+    }
 }

@@ -1,3 +1,5 @@
+import Synchronization
+
 /// The Stats pane: pictures from the switch history. Time spent in each account today, in the
 /// last 7 days and in the last 30 days, as bars with hours and minutes (the current interval
 /// counting up); switches per day over the last 30 days as a column chart with a date axis; and
@@ -10,6 +12,8 @@ public struct StatsPane: ScreenModel, Hashable, Sendable {
     private var scrolls: [String: Int] = [:]
     /// The account whose scroll ``list`` is.
     private var owner = ""
+    /// The picture last drawn, with what it was drawn from (shared by copies of the pane).
+    private let cache = StatsPictureCache()
 
     public init() {}
 
@@ -35,7 +39,7 @@ public struct StatsPane: ScreenModel, Hashable, Sendable {
     }
 
     public mutating func update(_ message: ModelMessage, _ context: ModelContext) -> [Intent] {
-        let count = StatsPicture(context).lines.count
+        let count = cache.picture(context).lines.count
         let visible = context.layout.listRows
         switch message {
         case .action(let action):
@@ -56,16 +60,25 @@ public struct StatsPane: ScreenModel, Hashable, Sendable {
 
     public func render(into frame: inout Frame, _ context: ModelContext) {
         let rect = context.layout.pane
-        let picture = StatsPicture(context)
+        let picture = cache.picture(context)
         frame.screen.header("Stats · time per account", trailing: picture.clockText, in: rect)
         let visible = max(0, rect.height - Layout.paneHeaderRows)
         let top = min(list.scroll, max(0, picture.lines.count - visible))
         for (offset, line) in picture.lines.dropFirst(top).prefix(visible).enumerated() {
             let row = rect.y + Layout.paneHeaderRows + offset
             for segment in line where segment.column < rect.width {
-                frame.screen.put(
-                    segment.text, column: rect.x + segment.column, row: row, style: segment.style,
-                    width: min(segment.width ?? rect.width, rect.width - segment.column))
+                let column = rect.x + segment.column
+                let width = min(segment.width ?? rect.width, rect.width - segment.column)
+                // A bar, a chart column or the axis that fits is a fill: the cells `put` would
+                // write, without reading the text character by character.
+                if let run = segment.run, column >= 0, column + run.columns <= min(frame.screen.size.width, column + width) {
+                    frame.screen.put(run.lead, column: column, row: row, style: segment.style)
+                    frame.screen.fill(
+                        Rect(x: column + run.lead.count, y: row, width: run.count, height: 1), with: run.character, style: segment.style)
+                    frame.screen.put(run.tail, column: column + run.lead.count + run.count, row: row, style: segment.style)
+                } else {
+                    frame.screen.put(segment.text, column: column, row: row, style: segment.style, width: width)
+                }
             }
         }
     }
@@ -73,13 +86,34 @@ public struct StatsPane: ScreenModel, Hashable, Sendable {
 
 /// What Stats draws, as lines of text placed at columns: pure, from the history, the wall clock
 /// and the pane's width and height.
-struct StatsPicture {
-    struct Segment {
+struct StatsPicture: Sendable {
+    struct Segment: Sendable {
         var text: String
         var column: Int
         var style: Style = .plain
         /// Columns the text may take (it is cut with `…`); nil for the rest of the row.
         var width: Int?
+        /// The text as a run of one character (a bar, a chart column, the axis), drawn as a fill
+        /// where it fits; nil for other text.
+        var run: Run? = nil
+
+        /// `lead`, then `character` `count` times, then `tail`, at `column`: each character one
+        /// column wide and drawn as it is (block elements and box lines).
+        static func run(_ character: Character, _ count: Int, lead: String = "", tail: String = "", column: Int, style: Style) -> Segment {
+            Segment(
+                text: lead + String(repeating: String(character), count: count) + tail, column: column, style: style,
+                run: Run(lead: lead, character: character, count: count, tail: tail))
+        }
+    }
+
+    /// A segment's text as `lead`, `character` × `count`, `tail`, every character one column wide.
+    struct Run: Sendable {
+        var lead: String
+        var character: Character
+        var count: Int
+        var tail: String
+        /// Columns the text takes.
+        var columns: Int { lead.count + count + tail.count }
     }
 
     private(set) var lines: [[Segment]] = []
@@ -132,7 +166,9 @@ struct StatsPicture {
             let total = spent.reduce(0) { $0 + $1.seconds }
             lines.append([
                 Segment(text: title, column: 1, style: .bold),
-                Segment(text: "total " + durationText(total), column: max(14, min(width, 3 + nameWidth + 2 + Self.widestBar + 10) - 16), style: .dim),
+                Segment(
+                    text: "total " + durationText(total), column: max(14, min(width, 3 + nameWidth + 2 + Self.widestBar + 10) - 16),
+                    style: .dim),
             ])
             if spent.isEmpty {
                 lines.append([Segment(text: "no time recorded", column: 3, style: .dim)])
@@ -150,7 +186,7 @@ struct StatsPicture {
                     Segment(text: isCurrent ? "●" : " ", column: 1, style: Style(foreground: .green)),
                     Segment(
                         text: DisplayWidth.truncated(name, to: nameWidth), column: 3, style: isCurrent ? .bold : .plain, width: nameWidth),
-                    Segment(text: Self.bar(entry.seconds, of: most, width: barWidth), column: barColumn, style: Style(foreground: .cyan)),
+                    Self.bar(entry.seconds, of: most, width: barWidth, column: barColumn, style: Style(foreground: .cyan)),
                     Segment(text: Self.padded(durationText(entry.seconds), 8), column: barColumn + barWidth + 1),
                 ])
             }
@@ -206,15 +242,14 @@ struct StatsPicture {
                 let eighths = max(1, Int((Double(count) / Double(most) * Double(rows * 8)).rounded()))
                 let filled = eighths - band * 8
                 guard filled > 0 else { continue }
-                let cell = filled >= 8 ? "█" : String(levels[filled - 1])
-                segments.append(
-                    Segment(text: String(repeating: cell, count: barWidth), column: left + day * step, style: Style(foreground: .cyan)))
+                let cell = filled >= 8 ? "█" : levels[filled - 1]
+                segments.append(.run(cell, barWidth, column: left + day * step, style: Style(foreground: .cyan)))
             }
             lines.append(segments)
         }
         // The axis: a tick under each labelled day, the label starting there.
         let labelEvery = max(1, (7 + step - 1) / step)
-        var axis: [Segment] = [Segment(text: "└" + String(repeating: "─", count: days * step), column: left - 1, style: .dim)]
+        var axis: [Segment] = [.run("─", days * step, lead: "└", column: left - 1, style: .dim)]
         var labels: [Segment] = []
         let months = ["Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"]
         var day = (days - 1) % labelEvery
@@ -229,11 +264,11 @@ struct StatsPicture {
     }
 
     /// A horizontal bar of `value` against `most`, `width` columns at most, in eighths of a
-    /// column (`▏`…`█`); at least one eighth for a value above 0.
-    static func bar(_ value: Int64, of most: Int64, width: Int) -> String {
+    /// column (`▏`…`█`); at least one eighth for a value above 0. A segment at `column` in `style`.
+    static func bar(_ value: Int64, of most: Int64, width: Int, column: Int, style: Style) -> Segment {
         let eighths = max(value > 0 ? 1 : 0, Int((Double(value) / Double(max(1, most)) * Double(width * 8)).rounded(.down)))
         let partial: [String] = ["", "▏", "▎", "▍", "▌", "▋", "▊", "▉"]
-        return String(repeating: "█", count: eighths / 8) + partial[eighths % 8]
+        return .run("█", eighths / 8, tail: partial[eighths % 8], column: column, style: style)
     }
 
     static func two(_ value: Int) -> String { value < 10 ? "0\(value)" : "\(value)" }
@@ -242,6 +277,57 @@ struct StatsPicture {
     static func padded(_ text: String, _ width: Int) -> String {
         String(repeating: " ", count: max(0, width - text.count)) + text
     }
+}
+
+/// The last ``StatsPicture`` made and what it was made from, so that a frame of Stats over a
+/// long history (10,000 switches) does not add up the history again: the picture is made anew
+/// whenever any of its inputs differs (the pane's size, the history, the wall clock, the second
+/// now, the current account, the accounts). Copies of a pane share one cache; a cache is no
+/// part of the pane's value (every cache equals every other).
+///
+/// The inputs are compared by value; an unchanged history or account list compares in constant
+/// time, as it is the same array storage as the one kept here.
+final class StatsPictureCache: Hashable, Sendable {
+    private struct Inputs: Equatable {
+        var size: Size
+        var history: SwitchHistory
+        var wallTime: WallTime?
+        /// The wall time now, in seconds (a picture counts the current interval to the second).
+        var now: Int64
+        var current: String?
+        var accounts: [Account]
+        var nameColumns: Int
+
+        init(_ context: ModelContext) {
+            size = context.size
+            history = context.history
+            wallTime = context.wallTime
+            now = (context.wallTime ?? WallTime(seconds: context.history.events.last?.time ?? 0)).seconds(at: context.clock)
+            current = context.saved.currentAccount
+            accounts = context.accounts.accounts
+            nameColumns = context.accounts.nameColumns
+        }
+    }
+
+    private let last = Mutex<(inputs: Inputs, picture: StatsPicture)?>(nil)
+
+    /// The picture of `context`: the kept one when it was made from the same inputs.
+    func picture(_ context: ModelContext) -> StatsPicture {
+        let inputs = Inputs(context)
+        let kept: StatsPicture? = last.withLock { last in
+            guard let kept = last, kept.inputs == inputs else { return nil }
+            // Equal inputs in other storage (a history read again): keep these, compared at once next time.
+            last = (inputs, kept.picture)
+            return kept.picture
+        }
+        if let kept { return kept }
+        let picture = StatsPicture(context)
+        last.withLock { $0 = (inputs, picture) }
+        return picture
+    }
+
+    static func == (lhs: StatsPictureCache, rhs: StatsPictureCache) -> Bool { true }
+    func hash(into hasher: inout Hasher) {}
 }
 
 /// Where a list move goes, from a key's action: by a number of rows, or to an index.
