@@ -416,7 +416,8 @@ struct AppStateUpdateTests {
         expectRedrawn("another time zone")
         _ = state.update(
             .outcome(
-                .configEdited(accounts: accounts.map { Account(id: $0.id, name: "Renamed " + $0.name) }, configPath: "/c", problem: nil)))
+                .configEdited(accounts: accounts.map { Account(id: $0.id, name: "Renamed " + $0.name) }, configPath: "/c", problem: nil),
+                for: .pane(.settings)))
         expectRedrawn("renamed accounts")
         _ = state.update(.resize(Size(width: 120, height: 40)))
         expectRedrawn("a larger screen")
