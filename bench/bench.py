@@ -224,10 +224,16 @@ class Bench:
     def runs(self, full):
         return 1 if self.smoke else full
 
-    def row(self, id, label, unit, budget, samples=None, median_value=None, p99_value=None, ok=None, note=""):
-        """Adds one row of the table. `ok` is None for a figure with no budget of its own."""
+    def row(self, id, label, unit, budget, samples=None, median_value=None, p99_value=None, ok=None, note="",
+            cpu_samples=None, cpu_ok=None):
+        """Adds one row of the table. `ok` is None for a figure with no budget of its own. With
+        `cpu_samples`, the CPU time of the same runs is shown beside; a figure that misses while
+        `cpu_ok` says its CPU time holds is marked "OVER, CPU ok" (it waited for a busy core)."""
         if samples is not None:
             median_value, p99_value = median(samples), p99(samples)
+        status = "not built yet" if median_value is None else ("info" if ok is None else ("ok" if ok else "OVER"))
+        if status == "OVER" and cpu_ok:
+            status = "OVER, CPU ok"
         self.rows.append(
             {
                 "id": id,
@@ -237,9 +243,9 @@ class Bench:
                 "p99": p99_value,
                 "runs": len(samples) if samples is not None else (1 if median_value is not None else 0),
                 "budget": budget,
-                "cpu_median": None,
-                "cpu_p99": None,
-                "status": "not built yet" if median_value is None else ("info" if ok is None else ("ok" if ok else "OVER")),
+                "cpu_median": median(cpu_samples) if cpu_samples else None,
+                "cpu_p99": p99(cpu_samples) if cpu_samples else None,
+                "status": status,
                 "note": note,
             }
         )
@@ -298,6 +304,7 @@ class Bench:
         times = {name: [] for name in programs}
         exits = {name: [] for name in programs}
         memory = {name: [] for name in programs}
+        cpu = {name: [] for name in programs}
         for run in range(self.runs(40)):
             for name, (argv, delay) in programs.items():  # interleaved, so that noise falls on all alike
                 if name == "perch_100000" and run % 4:
@@ -311,25 +318,33 @@ class Bench:
                 times[name].append(session.first_frame - session.start)
                 exits[name].append(now_ms() - session.start)
                 with open(rss_file) as file:
-                    memory[name].append(int(file.read()) / 1024)  # KiB → MiB
+                    peak, used = file.read().split()
+                memory[name].append(int(peak) / 1024)  # KiB → MiB
+                cpu[name].append(int(used) / 1000)  # µs → ms, the whole process (to its exit)
         floor, floor_rss = median(times["baseline"]), median(memory["baseline"])
+        floor_cpu = median(cpu["baseline"])
         self.floor_rss = floor_rss
-        self.row("startup_baseline", "start-up, C ncurses floor (80×24)", "ms", "the floor", times["baseline"])
+        self.row("startup_baseline", "start-up, C ncurses floor (80×24)", "ms", "the floor", times["baseline"],
+                 cpu_samples=cpu["baseline"])
         self.row("rss_baseline", "peak RSS, C ncurses floor", "MiB", "the floor", memory["baseline"])
         budgets = {4: 3, 10_000: 10}
         for count in counts:
             name = f"perch_{count}"
             over = [t - floor for t in times[name]]
+            cpu_over = [c - floor_cpu for c in cpu[name]]
             limit = budgets.get(count)
             self.row(f"startup_{count}", f"first frame over the floor, {count:,} accounts" +
                      (", terminal answering at once" if count == 4 else ""), "ms",
                      f"≤ {limit} ms median" if limit else "(how it grows)", over,
-                     ok=(median(over) <= limit) if limit else None)
+                     ok=(median(over) <= limit) if limit else None, cpu_samples=cpu_over,
+                     cpu_ok=(median(cpu_over) <= limit) if limit else None)
             if count == 4:
                 for name, label in (("perch_4_80ms", "answering after 80 ms"), ("perch_4_never", "never answering")):
                     over = [t - floor for t in times[name]]
+                    cpu_over = [c - floor_cpu for c in cpu[name]]
                     self.row(f"startup_4_{name.split('_')[-1]}", f"first frame over the floor, 4 accounts, terminal {label}",
-                             "ms", "≤ 3 ms median", over, ok=median(over) <= 3,
+                             "ms", "≤ 3 ms median", over, ok=median(over) <= 3, cpu_samples=cpu_over,
+                             cpu_ok=median(cpu_over) <= 3,
                              note=f"process exit {median(exits[name]) - median(exits['baseline']):.0f} ms over the floor's"
                                   " (the answers are read before the terminal is given back)")
         rss = [m - floor_rss for m in memory["perch_4"]]
@@ -351,6 +366,8 @@ class Bench:
         start = os.path.join(self.scratch, "start")
         subprocess.run(["cc", "-O2", start_source, "-o", start], check=True)
         peakrss = os.path.join(self.scratch, "peakrss")
+        if not os.access(peakrss, os.X_OK):  # built by startup(), unless it was left out (--only)
+            subprocess.run(["cc", "-O2", PEAKRSS_SOURCE, "-o", peakrss], check=True)
         rss_file = os.path.join(self.scratch, "rss")
         state = os.path.join(self.scratch, "current-state.json")
         config = self.configs[10_000]
@@ -372,7 +389,7 @@ class Bench:
             if result.returncode != 0 or not result.stdout.strip():
                 raise BenchError(f"{argv[0]} exited with {result.returncode}: {result.stderr!r}")
             with open(rss_file) as file:
-                return elapsed, int(file.read()) / 1024
+                return elapsed, int(file.read().split()[0]) / 1024
 
         def forget():
             try:
