@@ -20,7 +20,9 @@ struct EndToEndTests {
     func longPressShowsSheetWhileHeld(term: String) throws {
         let session = try TmuxSession.started(term: term)
         try session.mousePress(column: overviewColumn, row: tabRow)
-        TmuxSession.pause(0.8)
+        // The long-press fires at 500 ms with the button still down: wait for its sheet.
+        #expect(try session.waitFor("Switch account", timeout: 3), "no sheet while held")
+        try session.settle()
         let screen = try session.screen()
         for name in Self.names {
             #expect(screen.contains { $0.contains(name) }, "\(name) missing while held:\n\(screen.joined(separator: "\n"))")

@@ -96,7 +96,9 @@ struct PresentationEndToEndTests {
         let row = try session.screen()[5]
         let title = row.dropFirst(7).prefix(24).trimmingCharacters(in: .whitespaces)
         try session.mousePress(column: 12, row: 5)
-        TmuxSession.pause(0.8)
+        // The long-press fires at 500 ms with the button still down: wait for its menu.
+        _ = try session.waitUntil { $0.contains { $0.contains("│ Copy id") } }
+        try session.settle()
         let held = try session.screen()
         #expect(held.contains { $0.contains("Enter or click here to open") }, "the preview card is up while the button is held")
         #expect(held.contains { $0.contains("│ Pin") } && held.contains { $0.contains("│ Copy id") }, "and the menu")
