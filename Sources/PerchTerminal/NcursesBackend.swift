@@ -44,6 +44,9 @@ public final class NcursesBackend: TerminalBackend {
     public let inputDescriptor: Int32 = STDIN_FILENO
     private let colors: Bool
     private var previous: Screen?
+    /// Where ``draw(_:)`` decodes a run of non-ASCII text for ncurses: 512 wide characters, as
+    /// many as `perch_put_wide` takes, allocated once rather than per frame.
+    private let wide = UnsafeMutableBufferPointer<wchar_t>.allocate(capacity: 512)
     private var active = true
     private let screenPointer: OpaquePointer
     /// Sent after ``modesOn`` and before ``modesOff``: the kitty keyboard protocol's push and pop,
@@ -54,6 +57,8 @@ public final class NcursesBackend: TerminalBackend {
     /// Takes over the terminal: alternate screen, raw input, no echo, hidden cursor, mouse and
     /// bracketed paste on. `colors` false (for `NO_COLOR`) draws with attributes only.
     /// - Throws: ``TerminalError`` before touching the terminal when it cannot be used.
+    deinit { wide.deallocate() }
+
     public init(colors: Bool) throws(TerminalError) {
         guard isatty(STDIN_FILENO) == 1, isatty(STDOUT_FILENO) == 1 else { throw .notATerminal }
         let term = getenv("TERM").map { String(cString: $0) } ?? ""
@@ -93,10 +98,8 @@ public final class NcursesBackend: TerminalBackend {
     public func draw(_ screen: Screen) {
         guard active else { return }
         if previous.map({ $0.size != screen.size }) ?? true { wclear(perch_stdscr()) }
-        // Non-ASCII text is handed to ncurses as wide characters, decoded here (a Stats frame draws
-        // hundreds of bars and chart columns).
-        let wide = UnsafeMutableBufferPointer<wchar_t>.allocate(capacity: 512)
-        defer { wide.deallocate() }
+        // Non-ASCII text is handed to ncurses as wide characters, decoded into `wide` (a Stats
+        // frame draws hundreds of bars and chart columns).
         for run in screen.changedRuns(from: previous) {
             let (attrs, pair) = attributes(run.style)
             var text = run.text

@@ -112,12 +112,7 @@ public struct GitAdapter: ToolAdapter {
             return .failure(ToolFailure(run.failure ?? "git config failed"))
         }
         state["included"] = "0"
-        for line in output.split(whereSeparator: \.isNewline) {
-            guard let tab = line.firstIndex(of: "\t") else { continue }
-            let origin = Self.originPath(line[..<tab])
-            let parts = line[line.index(after: tab)...].split(separator: " ", maxSplits: 1)
-            let key = String(parts[0]).lowercased()
-            let value = parts.count > 1 ? String(parts[1]) : ""
+        for (origin, key, value) in Self.originEntries(output) {
             if key == "include.path" {
                 if origin == context.files.userGitConfig, context.environment.expandingTilde(value) == context.files.gitInclude {
                     state["included"] = "1"
@@ -341,6 +336,18 @@ public struct GitAdapter: ToolAdapter {
         return .success(ToolScope(variables: variables))
     }
 
+    /// The entries of `git config --show-origin --get-regexp` output, in git's order: each line's
+    /// origin (``originPath(_:)``), key (lower-cased, as git compares them) and value ("" for a
+    /// key with none); lines without the origin's tab are skipped.
+    static func originEntries(_ output: String) -> [(origin: String, key: String, value: String)] {
+        output.split(whereSeparator: \.isNewline).compactMap { line in
+            guard let tab = line.firstIndex(of: "\t") else { return nil }
+            let parts = line[line.index(after: tab)...].split(separator: " ", maxSplits: 1)
+            guard let key = parts.first else { return nil }
+            return (originPath(line[..<tab]), key.lowercased(), parts.count > 1 ? String(parts[1]) : "")
+        }
+    }
+
     /// The file of a `--show-origin` origin (`file:PATH`, quoted when it holds odd characters),
     /// or the origin as it is (`command line:`).
     static func originPath(_ origin: Substring) -> String {
@@ -361,12 +368,7 @@ public struct GitAdapter: ToolAdapter {
         let perch = [files.gitInclude, files.gitDirectories]
         var own: [String: String] = [:]
         var perchs: [String: String] = [:]
-        for line in output.split(whereSeparator: \.isNewline) {
-            guard let tab = line.firstIndex(of: "\t") else { continue }
-            let origin = Self.originPath(line[..<tab])
-            let parts = line[line.index(after: tab)...].split(separator: " ", maxSplits: 1)
-            let key = String(parts[0]).lowercased()
-            let value = parts.count > 1 ? String(parts[1]) : ""
+        for (origin, key, value) in Self.originEntries(output) {
             if perch.contains(origin) || origin.hasPrefix(files.gitAccounts + "/") { perchs[key] = value } else { own[key] = value }
         }
         return (own, perchs)
