@@ -56,6 +56,8 @@ public enum ShellExports {
         }.map(\.name)
     }
 
+    /// The line that sets the environment variable `name` to `value` in `shell` (`export N='v'`,
+    /// fish's `set -gx N 'v'`), the value quoted for that shell.
     public static func export(_ name: String, _ value: String, _ shell: ShellKind) -> String {
         switch shell {
         case .bash, .zsh: "export \(name)=\(posixQuoted(value))"
@@ -63,6 +65,7 @@ public enum ShellExports {
         }
     }
 
+    /// The line that removes the environment variable `name` in `shell` (`unset N`, fish's `set -e N`).
     public static func unset(_ name: String, _ shell: ShellKind) -> String {
         switch shell {
         case .bash, .zsh: "unset \(name)"

@@ -157,6 +157,9 @@ extension ToolAdapter {
     public func apply(_ state: ToolState, over now: ToolState, in context: ToolContext) -> ToolStep { apply(state, in: context) }
     public func importCandidates(in context: ToolContext) -> [ImportCandidate] { [] }
 
+    /// By default a tool's scope is its exported variables (``exports(_:)``) and, removed, those
+    /// of ``overrides`` set in `environment` (``removedOverrides(_:)``), when the account names
+    /// the tool; nothing otherwise. Never fails.
     public func scope(_ setting: ToolSetting?, account: Account, over environment: [String: String], in context: ToolContext)
         -> Result<ToolScope, ToolFailure>
     {

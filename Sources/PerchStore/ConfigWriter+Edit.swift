@@ -241,7 +241,10 @@ extension ConfigWriter {
     /// What removing an account did: the config as written, and what the state forgot (nil
     /// without a state store), or why it could not.
     public struct Removal: Sendable {
+        /// The config as written: its accounts, its path and the `.bak` kept.
         public var outcome: Outcome
+        /// What the state file forgot of the account (current account, pane state), or why it
+        /// could not; nil without a state store.
         public var forgotten: Result<StateStore.AccountChange, StateError>?
     }
 

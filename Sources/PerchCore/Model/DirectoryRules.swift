@@ -4,6 +4,7 @@
 public enum DirectoryRules {
     /// One bound folder: the account and the folder as written and as an absolute path.
     public struct Rule: Hashable, Sendable {
+        /// The id of the account the folder is bound to.
         public var account: String
         /// As written in the config (`~/work`).
         public var written: String

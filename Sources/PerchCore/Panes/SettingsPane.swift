@@ -25,7 +25,10 @@ public struct RunInfo: Hashable, Sendable {
 
     /// A shell's own account: its id, and `pinned`, `directory` or `exec`.
     public struct ShellScope: Hashable, Sendable {
+        /// The id of the shell's account (`PERCH_ACCOUNT`).
         public var account: String
+        /// How the shell got it, as `PERCH_SCOPE` says: `pinned` (`perch use`), `directory` (a
+        /// bound folder) or `exec` (`perch exec`).
         public var kind: String
         public init(account: String, kind: String) {
             self.account = account
