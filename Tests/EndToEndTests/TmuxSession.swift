@@ -214,6 +214,14 @@ final class TmuxSession {
             .reduce(0, +)
     }
 
+    /// Whether the process is stopped (state `T` in `/proc/PID/stat`, proc(5)).
+    static func isStopped(_ pid: pid_t) -> Bool {
+        guard let stat = try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8), let end = stat.lastIndex(of: ")") else {
+            return false
+        }
+        return stat[stat.index(after: end)...].trimmingCharacters(in: .whitespaces).hasPrefix("T")
+    }
+
     /// Path of the state file in the scratch XDG folders.
     var statePath: URL { home.appendingPathComponent("state/perch/state.json") }
 
