@@ -205,9 +205,9 @@ struct EndToEndTests {
         try session.send("Enter")
         // Continued in the background, Perch ran (its context switches grew) and stopped again
         // at its first touch of the terminal (SIGTTOU): what it did there is done.
-        let ranAndStopped = try TmuxSession.waitUntil(timeout: 5, screen: { try session.screen() }) { _ in
-            ((try? TmuxSession.contextSwitches(pid)) ?? before) > before && TmuxSession.isStopped(pid)
-        }
+        let ranAndStopped = try TmuxSession.waitUntil(
+            timeout: 5, screen: { try session.screen() },
+            { _ in ((try? TmuxSession.contextSwitches(pid)) ?? before) > before && TmuxSession.isStopped(pid) })
         #expect(ranAndStopped, "Perch did not run and stop again after bg")
         #expect(try session.terminalModes() == "0 0", "no mode turned on from the background")
         #expect(try session.waitFor("Stopped"), "Perch stops again in the background")
