@@ -28,7 +28,8 @@ import termios
 import time
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-PERCH = os.path.join(ROOT, ".build/release/perch")
+# PERCH_BIN measures another build of perch (two builds compared in turn, say).
+PERCH = os.environ.get("PERCH_BIN") or os.path.join(ROOT, ".build/release/perch")
 PERCH_BENCH = os.path.join(ROOT, ".build/release/perch-bench")
 BASELINE_SOURCE = os.path.join(ROOT, "bench/baseline.c")
 PEAKRSS_SOURCE = os.path.join(ROOT, "bench/peakrss.c")

@@ -3,9 +3,10 @@
 
 Usage: scripts/symbol-order.py BINARY OUTPUT
 
-The statically linked binary holds 16 MiB of code, and the kernel maps a file's pages in whole
-page-cache folios (16 to 32 pages here), so the few hundred functions a start-up runs, scattered
-over that code, made `perch current` resident in 6 to 7 MiB of it. Linked with lld's
+The statically linked binary holds 18 MiB of code (Perch's, the Swift runtime's and Foundation's,
+the C++ runtime's and the C library's), and the kernel maps a file's pages in whole page-cache
+folios (16 to 32 pages here), so the two thousand functions a start-up runs, scattered over that
+code, made `perch current` resident in 7 to 8 MiB of it. Linked with lld's
 `--symbol-ordering-file` (Package.swift), the functions listed here come first, next to each
 other, and every start touches far fewer folios (docs/performance.md has the figures).
 
@@ -17,7 +18,8 @@ information (valgrind 3.19 cannot read its DWARF 5) runs, in a scratch home:
   4. the same with the embedded sample accounts and no config;
   5. `perch current` with no cache (the config read);
   6. `perch list`.
-Only symbols BINARY defines are written (the rest are the C library's). A function that is gone
+Only symbols BINARY defines are written (valgrind's own are not; a dynamically linked BINARY
+would also leave out the shared libraries'). A function that is gone
 from the code later is skipped by the linker; run `make symbol-order` again after large changes.
 """
 

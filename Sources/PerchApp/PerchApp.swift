@@ -1,3 +1,4 @@
+import CSystem
 import Glibc
 import PerchCore
 import PerchIdentities
@@ -30,6 +31,9 @@ public enum PerchApp {
 
     /// Runs `perch` with `arguments` (without the program name); returns the exit status.
     public static func main(_ arguments: [String]) -> Int32 {
+        // Before any user lookup: the static release binary reads the user database from files
+        // only (CSystem.h says why).
+        _ = perch_static_user_lookup_files_only()
         // Before any config is read: the tools the config may name.
         ToolAdapters.install()
         let console = Console()

@@ -56,6 +56,44 @@ struct AccountSafetyEndToEndTests {
         #expect(try cli.run(["--help"]).status == 0, "help creates nothing and is not refused")
     }
 
+    // The static release binary's glibc loaded the `systemd` source of Debian's default
+    // /etc/nsswitch.conf (`passwd: files systemd`) for a uid missing from /etc/passwd, and
+    // getpwuid crashed the process with SIGSEGV (exit 139) wherever Perch asked for a user's
+    // home (HOME unset) or name (ownership messages).
+    @Test("a uid missing from /etc/passwd, with HOME unset, gets Perch's answer and no crash (static glibc's NSS, exit 139)")
+    func unknownUser() throws {
+        try #require(geteuid() == 0, "needs root to run as a uid no account database knows")
+        let setpriv = "/usr/bin/setpriv"
+        try #require(FileManager.default.isExecutableFile(atPath: setpriv), "setpriv (util-linux) is not installed")
+        let uid = 12345
+        let passwd = try String(contentsOfFile: "/etc/passwd", encoding: .utf8)
+        try #require(!passwd.split(separator: "\n").contains { $0.split(separator: ":").dropFirst(2).first == "\(uid)" })
+        let folder = try TmuxSession.makeScratchHome()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        var environment = ["PATH": ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin", "GIT_CONFIG_NOSYSTEM": "1"]
+        environment["XDG_CONFIG_HOME"] = folder.appendingPathComponent("config").path
+        environment["XDG_STATE_HOME"] = folder.appendingPathComponent("state").path
+        environment["XDG_CACHE_HOME"] = folder.appendingPathComponent("cache").path
+        _ = try Spawn.run(["chown", "-R", "\(uid):\(uid)", folder.path])
+        let asUser = [setpriv, "--reuid=\(uid)", "--regid=\(uid)", "--clear-groups", TmuxSession.binary]
+        let current = try Spawn.run(asUser + ["current"], environment: environment)
+        #expect(current.status == 1, "exit \(current.status): \(current.stderr)")
+        #expect(current.stderr.contains("no account chosen yet"), "\(current.stderr)")
+        let list = try Spawn.run(asUser + ["list"], environment: environment)
+        #expect(list.status == 0, "exit \(list.status): \(list.stderr)")
+        // An owner no database knows either is named by number: another unknown uid owns a
+        // folder the user cannot enter.
+        let owner = 54321
+        try #require(!passwd.split(separator: "\n").contains { $0.split(separator: ":").dropFirst(2).first == "\(owner)" })
+        let locked = folder.appendingPathComponent("state/perch")
+        try FileManager.default.createDirectory(at: locked, withIntermediateDirectories: true)
+        _ = try Spawn.run(["chown", "-R", "\(owner):\(owner)", folder.appendingPathComponent("state").path])
+        chmod(folder.appendingPathComponent("state").path, 0o700)
+        let switched = try Spawn.run(asUser + ["switch", "personal"], environment: environment)
+        #expect(switched.status == 1, "exit \(switched.status): \(switched.stderr)")
+        #expect(switched.stderr.contains("Permission denied (owned by \(owner))"), "\(switched.stderr)")
+    }
+
     // opentap #637: a user locked out by root-owned folders got "Permission denied" with no hint about the owner.
     @Test("a user locked out of the state folder is told its owner and the chown to run (opentap #637)")
     func lockedOutUser() throws {

@@ -158,18 +158,45 @@ struct RobustnessEndToEndTests {
         #expect(!(try session.screen()).contains { $0.contains("[200~") }, "the shell got paste markers")
     }
 
-    /// C source of a preloaded library whose read(2) executes a trap instruction (what a Swift
-    /// runtime trap executes: ud2 on x86_64, brk on arm64) when the input holds Ctrl-].
-    static let trappingRead = """
-        #define _GNU_SOURCE
-        #include <dlfcn.h>
+    /// C source of `trap-after PID`: attaches to the process PID with ptrace(2) while it waits in
+    /// a system call, writes a trap instruction (what a Swift runtime trap executes: `ud2` on
+    /// x86_64, `brk` on arm64) where that call returns to, and detaches. The process executes it
+    /// when the call returns, in its own thread. The release binary is statically linked, so a
+    /// preloaded library cannot put the trap in its way.
+    static let trapAfter = """
+        #include <errno.h>
+        #include <stdio.h>
+        #include <stdlib.h>
         #include <string.h>
-        #include <unistd.h>
-        ssize_t read(int fd, void *buffer, size_t count) {
-            ssize_t (*real)(int, void *, size_t) = (ssize_t (*)(int, void *, size_t))dlsym(RTLD_NEXT, "read");
-            ssize_t n = real(fd, buffer, count);
-            if (fd == 0 && n > 0 && memchr(buffer, 0x1D, (size_t)n)) __builtin_trap();
-            return n;
+        #include <sys/ptrace.h>
+        #include <sys/uio.h>
+        #include <sys/user.h>
+        #include <sys/wait.h>
+        #include <elf.h>
+        int main(int argc, char **argv) {
+            if (argc != 2) return 2;
+            pid_t pid = (pid_t)atoi(argv[1]);
+            if (ptrace(PTRACE_ATTACH, pid, 0, 0) != 0) { perror("PTRACE_ATTACH"); return 1; }
+            int status;
+            if (waitpid(pid, &status, __WALL) != pid) { perror("waitpid"); return 1; }
+            struct user_regs_struct regs;
+            struct iovec vector = { &regs, sizeof regs };
+            if (ptrace(PTRACE_GETREGSET, pid, (void *)NT_PRSTATUS, &vector) != 0) { perror("PTRACE_GETREGSET"); return 1; }
+        #if defined(__x86_64__)
+            unsigned long at = regs.rip; unsigned long mask = 0xffffUL, trap = 0x0b0fUL;      /* ud2: 0f 0b */
+        #elif defined(__aarch64__)
+            unsigned long at = regs.pc; unsigned long mask = 0xffffffffUL, trap = 0xd4200000UL; /* brk #0 */
+        #else
+            fprintf(stderr, "no trap instruction known for this architecture\\n"); return 1;
+        #endif
+            errno = 0;
+            long word = ptrace(PTRACE_PEEKTEXT, pid, (void *)at, 0);
+            if (errno != 0) { perror("PTRACE_PEEKTEXT"); return 1; }
+            word = (long)(((unsigned long)word & ~mask) | trap);
+            if (ptrace(PTRACE_POKETEXT, pid, (void *)at, (void *)word) != 0) { perror("PTRACE_POKETEXT"); return 1; }
+            if (ptrace(PTRACE_DETACH, pid, 0, 0) != 0) { perror("PTRACE_DETACH"); return 1; }
+            printf("%lx\\n", at);
+            return 0;
         }
         """
 
@@ -177,14 +204,17 @@ struct RobustnessEndToEndTests {
     func trapRestoresTerminal() throws {
         let folder = try TmuxSession.makeScratchHome()
         defer { try? FileManager.default.removeItem(at: folder) }
-        let source = folder.appendingPathComponent("trap.c")
-        try Self.trappingRead.write(to: source, atomically: true, encoding: .utf8)
-        let library = folder.appendingPathComponent("trap.so").path
-        let compiled = try Spawn.run(["cc", "-shared", "-fPIC", "-o", library, source.path, "-ldl"])
+        let source = folder.appendingPathComponent("trap-after.c")
+        try Self.trapAfter.write(to: source, atomically: true, encoding: .utf8)
+        let injector = folder.appendingPathComponent("trap-after").path
+        let compiled = try Spawn.run(["cc", "-o", injector, source.path])
         try #require(compiled.status == 0, "cc: \(compiled.stderr)")
-        let session = try TmuxSession.started(launcher: ["env", "LD_PRELOAD=\(library)"])
+        let session = try TmuxSession.started()
         try session.expectAfter("a", shows: "Switch account")
-        try session.sendLiteral("\u{1D}")
+        // The main thread waits in poll(2) for input; the trap is where that call returns to.
+        let injected = try Spawn.run([injector, String(try session.perchPID())])
+        try #require(injected.status == 0, "trap-after: \(injected.stderr)")
+        try session.sendLiteral("j")
         #expect(try session.waitUntil { $0.contains { $0.contains("EXIT=\(128 + SIGILL)") || $0.contains("EXIT=\(128 + SIGTRAP)") } })
         #expect(try session.terminalRestored())
     }

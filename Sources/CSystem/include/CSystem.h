@@ -37,4 +37,12 @@ short perch_spawnattr_reset_signals(posix_spawnattr_t *attributes);
  * before the program starts. Returns 0 or an errno value. */
 int perch_spawn_add_chdir(posix_spawn_file_actions_t *actions, const char *path);
 
+/* In a statically linked process, makes getpwuid(3) and getgrgid(3) read /etc/passwd and
+ * /etc/group only (glibc's built-in `files` source, __nss_configure_lookup): a static glibc that
+ * loads another source's module from /etc/nsswitch.conf (`files systemd`, Debian's default)
+ * crashes with SIGSEGV when the uid is not in /etc/passwd. A user of another source (LDAP, sssd)
+ * is then unknown: named by number, with no home from the database. Returns 1 when it applied,
+ * 0 in a dynamically linked process, which it leaves alone. Call before any lookup. */
+int perch_static_user_lookup_files_only(void);
+
 #endif
