@@ -209,6 +209,35 @@ struct RenderTests {
         #expect(state.nextWallClockDeadline == nil, "no wake-ups for Stats elsewhere")
     }
 
+    @Test("a band of the Stats chart is one colour from its first day to its last, gaps included (one colour change per band)")
+    func statsChartBandsAreOneColour() throws {
+        let base = WallTime.parseISO8601("2026-12-01T08:00:00Z")!
+        // A switch every other day: every band has columns with gaps between them.
+        var events: [SwitchEvent] = []
+        for day in stride(from: 28, through: 0, by: -2) {
+            let time: Int64 = base - Int64(day) * 86_400
+            events.append(SwitchEvent(account: day % 4 == 0 ? "work" : "oss", time: time, source: .cli))
+        }
+        var state = AppState(
+            accounts: Account.samples, saved: SavedState(currentAccount: "oss"), size: Size(width: 200, height: 60),
+            history: SwitchHistory(events: events))
+        _ = state.update(.outcome(.wallClock(WallTime(seconds: base + 3600, monotonic: 0))), at: 0)
+        _ = state.update(.key(.char("3")), at: 0)
+        let screen = state.render()
+        let lines = screen.lines
+        let axis = try #require(lines.firstIndex { $0.contains("└") })
+        let corner = try #require(Array(lines[axis]).firstIndex(of: "└"))
+        let bands = (0..<axis).filter { lines[$0].contains("│") && lines[$0].contains { "▁▂▃▄▅▆▇█".contains($0) } }
+        #expect(bands.count >= 2, "\(lines.joined(separator: "\n"))")
+        let first = corner + 1
+        let end = min(screen.size.width, first + 30 * 3)
+        for row in bands {
+            var styles: Set<Style> = []
+            for column in first..<end { styles.insert(screen[column, row].style) }
+            #expect(styles == [Style(foreground: .cyan)], "row \(row): \(lines[row])")
+        }
+    }
+
     @Test("the Settings pane shows the run's files, its actions and each kept setting with its value and source")
     func settingsPane() {
         let info = RunInfo(configDescription: "/c/accounts.json", statePath: "/s/state.json", settingsPath: "/c/settings.json")

@@ -183,7 +183,7 @@ struct StatsPicture: Sendable {
                 let isCurrent = entry.account == current
                 let name = names[entry.account] ?? entry.account
                 lines.append([
-                    Segment(text: isCurrent ? "●" : " ", column: 1, style: Style(foreground: .green)),
+                    Segment(text: isCurrent ? "●" : " ", column: 1, style: isCurrent ? Style(foreground: .green) : .plain),
                     Segment(
                         text: DisplayWidth.truncated(name, to: nameWidth), column: 3, style: isCurrent ? .bold : .plain, width: nameWidth),
                     Self.bar(entry.seconds, of: most, width: barWidth, column: barColumn, style: Style(foreground: .cyan)),
@@ -238,6 +238,9 @@ struct StatsPicture: Sendable {
             if band == rows - 1 { segments.append(Segment(text: Self.padded(String(most), labelWidth - 1), column: 1, style: .dim)) }
             if band == 0 { segments.append(Segment(text: Self.padded("0", labelWidth - 1), column: 1, style: .dim)) }
             segments.append(Segment(text: "│", column: left - 1, style: .dim))
+            // The gaps between columns are spaces in the columns' style: nothing shows of it,
+            // and the terminal is sent one colour for the band instead of one per day.
+            segments.append(.run(" ", days * step, column: left, style: Style(foreground: .cyan)))
             for (day, count) in counts.enumerated() where count > 0 {
                 let eighths = max(1, Int((Double(count) / Double(most) * Double(rows * 8)).rounded()))
                 let filled = eighths - band * 8
