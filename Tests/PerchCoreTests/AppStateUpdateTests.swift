@@ -385,7 +385,9 @@ struct AppStateUpdateTests {
         #expect(state.stats.scroll == count - Layout(size: state.size).listRows)
     }
 
-    @Test("Stats draws anew when the history, the clock, the time zone, the accounts or the size change: its kept picture is never stale")
+    @Test(
+        "Stats draws anew when the history, the clock, the time zone, the accounts, the size or the scroll change: its kept picture and rows are never stale"
+    )
     func statsPictureFollowsItsInputs() {
         let accounts = manyAccounts(12)
         var state = makeState(current: "a1", accounts: accounts)
@@ -394,16 +396,20 @@ struct AppStateUpdateTests {
             events: (0..<500).map { SwitchEvent(account: "a\($0 % 12 + 1)", time: start - 20 * 86_400 + Int64($0) * 3_000, source: .tui) })
         _ = state.update(.outcome(.wallClock(WallTime(seconds: start, monotonic: state.clock))))
         _ = state.update(char("3"))
-        /// The frame of a pane that never drew before (its own, empty cache).
-        func fresh(_ state: AppState) -> [String] {
+        /// The frame of a pane that never drew before (its own, empty caches), scrolled as this one.
+        func fresh(_ state: AppState) -> Screen {
             var copy = state
-            copy.statsPane = StatsPane()
-            return copy.render().lines
+            var pane = StatsPane()
+            pane.list = state.statsPane.list
+            copy.statsPane = pane
+            return copy.render()
         }
-        var before = state.render().lines
+        // Cells and their styles, not only the text: the kept rows are copied as they were drawn.
+        var before = state.render()
         #expect(before == fresh(state))
+        #expect(state.render() == before, "drawn again from what it kept")
         func expectRedrawn(_ change: String, sourceLocation: SourceLocation = #_sourceLocation) {
-            let after = state.render().lines
+            let after = state.render()
             #expect(after != before, "\(change) changes what Stats shows", sourceLocation: sourceLocation)
             #expect(after == fresh(state), "\(change): not the picture from before", sourceLocation: sourceLocation)
             before = after
@@ -421,6 +427,10 @@ struct AppStateUpdateTests {
         expectRedrawn("renamed accounts")
         _ = state.update(.resize(Size(width: 120, height: 40)))
         expectRedrawn("a larger screen")
+        _ = state.update(char("j"))
+        expectRedrawn("a scroll down")
+        _ = state.update(char("k"))
+        expectRedrawn("a scroll back up")
     }
 
     // MARK: Hit testing

@@ -230,3 +230,45 @@ struct CellLayoutTests {
         #expect(MemoryLayout<Style>.size + MemoryLayout<Bool>.size + MemoryLayout<UInt16>.size + 16 == 24)
     }
 }
+
+@Suite("Screen.paste")
+struct ScreenPasteTests {
+    /// A block with a wide character (日) and styled text, drawn at its own top-left.
+    static func block() -> Screen {
+        var block = Screen(size: Size(width: 6, height: 2))
+        block.put("a日b", column: 0, row: 0, style: Style(foreground: .cyan))
+        block.put("xyz", column: 1, row: 1, style: .bold)
+        return block
+    }
+
+    @Test("a block pasted inside the screen is what drawing its content there writes over blank cells, styles included")
+    func insideEqualsDrawing() {
+        var pasted = Screen(size: Size(width: 10, height: 4))
+        pasted.paste(Self.block(), column: 2, row: 1)
+        var drawn = Screen(size: Size(width: 10, height: 4))
+        drawn.put("a日b", column: 2, row: 1, style: Style(foreground: .cyan))
+        drawn.put("xyz", column: 3, row: 2, style: .bold)
+        #expect(pasted == drawn)
+        #expect(pasted.lines[1] == "  a日b    ", "10 columns, 日 in two of them")
+    }
+
+    @Test("a wide character cut by either edge of the paste becomes spaces, the block's and the screen's")
+    func cutWideCharacters() {
+        // The block's 日 (columns 1–2) cut by the screen's right edge.
+        var right = Screen(size: Size(width: 4, height: 2))
+        right.paste(Self.block(), column: 2, row: 0)
+        #expect(right.lines[0] == "  a ")
+        #expect(!right[3, 0].isContinuation)
+        // Its 日 cut by the screen's left edge.
+        var left = Screen(size: Size(width: 6, height: 2))
+        left.paste(Self.block(), column: -2, row: 0)
+        #expect(left.lines[0] == " b    ")
+        #expect(!left[0, 0].isContinuation)
+        // The screen's own 日 under the paste's left edge is detached, not left half drawn.
+        var under = Screen(size: Size(width: 10, height: 2))
+        under.put("日", column: 1, row: 0)
+        under.paste(Screen(size: Size(width: 3, height: 1)), column: 2, row: 0)
+        #expect(under.lines[0] == "          ")
+        #expect((0..<10).allSatisfy { !under[$0, 0].isContinuation })
+    }
+}

@@ -64,20 +64,28 @@ public struct StatsPane: ScreenModel, Hashable, Sendable {
         frame.screen.header("Stats · time per account", trailing: picture.clockText, in: rect)
         let visible = max(0, rect.height - Layout.paneHeaderRows)
         let top = min(list.scroll, max(0, picture.lines.count - visible))
-        for (offset, line) in picture.lines.dropFirst(top).prefix(visible).enumerated() {
-            let row = rect.y + Layout.paneHeaderRows + offset
-            for segment in line where segment.column < rect.width {
-                let column = rect.x + segment.column
-                let width = min(segment.width ?? rect.width, rect.width - segment.column)
+        let body = cache.body(context, top: top, size: Size(width: rect.width, height: visible)) { block in
+            Self.draw(picture.lines.dropFirst(top).prefix(visible), into: &block)
+        }
+        frame.screen.paste(body, column: rect.x, row: rect.y + Layout.paneHeaderRows)
+    }
+
+    /// Draws `lines` from the top-left of `block`, a line per row.
+    static func draw(_ lines: ArraySlice<[StatsPicture.Segment]>, into block: inout Screen) {
+        let width = block.size.width
+        for (row, line) in lines.enumerated() {
+            for segment in line where segment.column < width {
+                let column = segment.column
+                let columns = min(segment.width ?? width, width - segment.column)
                 // A bar, a chart column or the axis that fits is a fill: the cells `put` would
                 // write, without reading the text character by character.
-                if let run = segment.run, column >= 0, column + run.columns <= min(frame.screen.size.width, column + width) {
-                    frame.screen.put(run.lead, column: column, row: row, style: segment.style)
-                    frame.screen.fill(
+                if let run = segment.run, column >= 0, run.columns <= columns {
+                    block.put(run.lead, column: column, row: row, style: segment.style)
+                    block.fill(
                         Rect(x: column + run.lead.count, y: row, width: run.count, height: 1), with: run.character, style: segment.style)
-                    frame.screen.put(run.tail, column: column + run.lead.count + run.count, row: row, style: segment.style)
+                    block.put(run.tail, column: column + run.lead.count + run.count, row: row, style: segment.style)
                 } else {
-                    frame.screen.put(segment.text, column: column, row: row, style: segment.style, width: width)
+                    block.put(segment.text, column: column, row: row, style: segment.style, width: columns)
                 }
             }
         }
@@ -313,6 +321,9 @@ final class StatsPictureCache: Hashable, Sendable {
     }
 
     private let last = Mutex<(inputs: Inputs, picture: StatsPicture)?>(nil)
+    /// The picture's rows last drawn, from line `top`, with the picture they were drawn from
+    /// (a cache of the picture's own cells, so that an unchanged frame copies them).
+    private let drawn = Mutex<(inputs: Inputs, top: Int, body: Screen)?>(nil)
 
     /// The picture of `context`: the kept one when it was made from the same inputs.
     func picture(_ context: ModelContext) -> StatsPicture {
@@ -327,6 +338,17 @@ final class StatsPictureCache: Hashable, Sendable {
         let picture = StatsPicture(context)
         last.withLock { $0 = (inputs, picture) }
         return picture
+    }
+
+    /// The picture's rows from line `top` drawn into a block of `size` (columns × rows) by
+    /// `draw`: the kept block when it was drawn from the same inputs, `top` and size.
+    func body(_ context: ModelContext, top: Int, size: Size, draw: (inout Screen) -> Void) -> Screen {
+        let inputs = Inputs(context)
+        if let kept = drawn.withLock({ $0 }), kept.inputs == inputs, kept.top == top, kept.body.size == size { return kept.body }
+        var block = Screen(size: size)
+        draw(&block)
+        drawn.withLock { $0 = (inputs, top, block) }
+        return block
     }
 
     static func == (lhs: StatsPictureCache, rhs: StatsPictureCache) -> Bool { true }

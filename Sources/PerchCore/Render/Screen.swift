@@ -126,6 +126,38 @@ public struct Screen: Hashable, Sendable {
         }
     }
 
+    /// Copies every cell of `block` so that its top-left cell lands on (`column`, `row`), clipped
+    /// to this screen: what drawing `block`'s content there would have written over blank cells.
+    /// A wide character of this screen cut at either edge of the copy is detached first, and one
+    /// of `block`'s cut by either edge of the copy becomes spaces.
+    public mutating func paste(_ block: Screen, column: Int, row: Int) {
+        let x0 = max(0, column)
+        let x1 = min(size.width, column + block.size.width)
+        let y0 = max(0, row)
+        let y1 = min(size.height, row + block.size.height)
+        guard x0 < x1, y0 < y1 else { return }
+        for y in y0..<y1 {
+            detachWideCharacters(column: x0, row: y)
+            detachWideCharacters(column: x1 - 1, row: y)
+            let from = (y - row) * block.size.width + (x0 - column)
+            cells.replaceSubrange((y * size.width + x0)..<(y * size.width + x1), with: block.cells[from..<(from + x1 - x0)])
+            // A character of `block` cut by either edge of the copy is shown as spaces.
+            let start = y * size.width
+            if cells[start + x0].isContinuation {
+                var x = x0
+                while x < x1, cells[start + x].isContinuation {
+                    cells[start + x] = Cell(ascii: 0x20, style: cells[start + x].style)
+                    x += 1
+                }
+            }
+            if x1 - column < block.size.width, block[x1 - column, y - row].isContinuation {
+                var x = x1 - 1
+                while x > x0, cells[start + x].isContinuation { x -= 1 }
+                for pad in x..<x1 { cells[start + pad] = Cell(ascii: 0x20, style: cells[start + pad].style) }
+            }
+        }
+    }
+
     /// Applies `change` to the style of every cell in `rect` (clipped).
     public mutating func restyle(_ rect: Rect, _ change: (inout Style) -> Void) {
         let x0 = max(0, rect.x)
