@@ -151,7 +151,7 @@ public struct CommandLineOptions: Hashable, Sendable {
             } else if inline != nil {
                 throw UsageError(description: "option \(name) takes no value", usage: Self.guessUsage(words))
             }
-            try apply(option, value: value, usage: Self.guessUsage(words))
+            try apply(option, value: value, usage: Self.guessUsage(words))  // made only for a message
             seen.append(option)
         }
         try interpret(words)
@@ -273,24 +273,24 @@ public struct CommandLineOptions: Hashable, Sendable {
         return (Command.all.first { $0.name == name && $0 != .interface } ?? .interface).usage
     }
 
-    private mutating func apply(_ option: Option, value: String, usage: String) throws(UsageError) {
+    private mutating func apply(_ option: Option, value: String, usage: @autoclosure () -> String) throws(UsageError) {
         switch option {
         case .help:
             request = .help
         case .version:
             if request != .help { request = .version }
         case .config:
-            guard !value.isEmpty else { throw UsageError(description: "option --config needs a non-empty path", usage: usage) }
+            guard !value.isEmpty else { throw UsageError(description: "option --config needs a non-empty path", usage: usage()) }
             configPath = value
         case .state:
-            guard !value.isEmpty else { throw UsageError(description: "option --state needs a non-empty path", usage: usage) }
+            guard !value.isEmpty else { throw UsageError(description: "option --state needs a non-empty path", usage: usage()) }
             statePath = value
         case .longPress:
             guard let number = Int64(value), Self.longPressRange.contains(number) else {
                 throw UsageError(
                     description:
                         "option --long-press-ms needs a whole number of milliseconds from \(Self.longPressRange.lowerBound) to \(Self.longPressRange.upperBound), not '\(value)'",
-                    usage: usage)
+                    usage: usage())
             }
             longPressMilliseconds = number
             flaggedSettings.insert(.longPress)
@@ -303,7 +303,7 @@ public struct CommandLineOptions: Hashable, Sendable {
                 throw UsageError(
                     description:
                         "option --field needs a field of an account (id, name, handle, group, kube.context, git.email, aws.profile, …), not '\(value)'",
-                    usage: usage)
+                    usage: usage())
             }
             self.field = value
         case .exitAfterFirstFrame:
@@ -317,25 +317,25 @@ public struct CommandLineOptions: Hashable, Sendable {
         case .theme:
             guard let theme = ColorTheme(rawValue: value) ?? (value == "high-contrast" ? .highContrast : nil) else {
                 throw UsageError(
-                    description: "option --theme needs one of default, high-contrast, monochrome, not '\(value)'", usage: usage)
+                    description: "option --theme needs one of default, high-contrast, monochrome, not '\(value)'", usage: usage())
             }
             self.theme = theme
             flaggedSettings.insert(.theme)
         case .since, .until:
             guard let date = ReportDate(value) else {
-                throw UsageError(description: "option \(option.names.last!) needs a date as YYYY-MM-DD, not '\(value)'", usage: usage)
+                throw UsageError(description: "option \(option.names.last!) needs a date as YYYY-MM-DD, not '\(value)'", usage: usage())
             }
             if option == .since { since = date } else { until = date }
         case .csv:
             csv = true
         case .keyHold:
             guard let preference = KeyHoldPreference(rawValue: value) else {
-                throw UsageError(description: "option --key-hold needs one of auto, kitty, repeat, off, not '\(value)'", usage: usage)
+                throw UsageError(description: "option --key-hold needs one of auto, kitty, repeat, off, not '\(value)'", usage: usage())
             }
             keyHold = preference
         case .format:
             guard let format = OutputFormat(rawValue: value) else {
-                throw UsageError(description: "option --format needs one of ids, tsv, json, not '\(value)'", usage: usage)
+                throw UsageError(description: "option --format needs one of ids, tsv, json, not '\(value)'", usage: usage())
             }
             self.format = format
         case .height:
@@ -343,19 +343,19 @@ public struct CommandLineOptions: Hashable, Sendable {
                 throw UsageError(
                     description:
                         "option --height needs a whole number of rows from \(Self.pickerHeightRange.lowerBound) to \(Self.pickerHeightRange.upperBound), not '\(value)'",
-                    usage: usage)
+                    usage: usage())
             }
             pickerHeight = number
         case .limit:
             guard let number = Int(value), number >= 0 else {
-                throw UsageError(description: "option --limit needs a whole number of entries (0 or more), not '\(value)'", usage: usage)
+                throw UsageError(description: "option --limit needs a whole number of entries (0 or more), not '\(value)'", usage: usage())
             }
             limit = number
         case .newName: newName = value
         case .newHandle: newHandle = value
         case .newGroup: newGroup = value
         case .dryRun, .force, .keepGoing, .shell, .files, .undo, .write, .yes, .global:
-            try identity.apply(option, value: value, usage: usage)
+            try identity.apply(option, value: value, usage: usage())
         }
     }
 

@@ -76,8 +76,9 @@ extension CommandLineTool {
 
     /// Puts right a switch left half done by a process killed meanwhile, and says so in one line.
     func recoverInterruptedSwitch() {
+        // Nothing else first: every command, `perch current` in each prompt included, comes here.
+        guard access(IdentityFiles.journal(besideState: paths.state), F_OK) == 0 else { return }
         let switcher = switcher(nil)
-        guard access(switcher.files.journal, F_OK) == 0 else { return }
         let session = switcher.session(store: StateStore(path: paths.state), source: .cli)
         if let message = session.recoverInterrupted() { console.error(shown(message)) }
     }

@@ -72,10 +72,13 @@ extension Command {
     private static let shells = ["bash", "zsh", "fish"]
 
     /// The record of this command.
-    var record: CommandRecord { Self.records[self]! }
+    var record: CommandRecord { Self.records.first { $0.key == self }!.value }
 
-    /// Every command's record.
-    static let records: [Command: CommandRecord] = {
+    /// Every command's record. Pairs, not a dictionary: a `Dictionary<Command, …>` is made at
+    /// run time from its mangled name, which makes the Swift runtime look up `Command: Hashable`
+    /// among every conformance the binary holds (0.4 M instructions and scattered pages of type
+    /// descriptors at every start, `perch current` in a prompt included).
+    static let records: KeyValuePairs<Command, CommandRecord> = {
         let common = Option.common
         let shellOperand = Operand(
             name: "SHELL", completion: .values(shells), needs: "a shell: bash, zsh or fish", knows: "knows bash, zsh and fish")

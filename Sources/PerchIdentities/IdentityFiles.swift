@@ -42,11 +42,7 @@ public struct IdentityFiles: Hashable, Sendable {
     public var userGitConfig: String
 
     public init(_ environment: IdentityEnvironment) {
-        let state = environment.statePath
-        let folderEnd = state.lastIndex(of: "/").map { state.index(after: $0) } ?? state.startIndex
-        var stem = String(state[folderEnd...])
-        if stem.hasSuffix(".json") { stem.removeLast(5) }
-        let beside = String(state[..<folderEnd]) + stem
+        let beside = Self.stem(besideState: environment.statePath)
         if environment.ownFilesBesideState {
             gitInclude = beside + ".git.gitconfig"
             gitDirectories = beside + ".git-directories.gitconfig"
@@ -64,10 +60,22 @@ public struct IdentityFiles: Hashable, Sendable {
         userSSHConfig = environment.home + "/.ssh/config"
         userGitConfig = environment["GIT_CONFIG_GLOBAL"].map(environment.expandingTilde) ?? environment.home + "/.gitconfig"
         results = beside + ".identities.json"
-        journal = beside + ".journal.json"
+        journal = Self.journal(besideState: environment.statePath)
         baseline = beside + ".baseline.json"
         undo = beside + ".undo.json"
     }
+
+    /// The path of the state file without `.json`, which the files beside it start with.
+    static func stem(besideState state: String) -> String {
+        let folderEnd = state.lastIndex(of: "/").map { state.index(after: $0) } ?? state.startIndex
+        var stem = String(state[folderEnd...])
+        if stem.hasSuffix(".json") { stem.removeLast(5) }
+        return String(state[..<folderEnd]) + stem
+    }
+
+    /// The journal beside the state file `state` (``journal``), known without the environment:
+    /// every command looks for it first.
+    public static func journal(besideState state: String) -> String { stem(besideState: state) + ".journal.json" }
 
     /// Every file Perch writes for identities, in the order listed.
     public var all: [String] { [gitInclude, gitDirectories, sshInclude, results, journal, baseline, undo] }

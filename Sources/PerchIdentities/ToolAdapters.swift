@@ -18,7 +18,12 @@ public enum ToolAdapters {
     /// Makes the registry the tools the config reader knows (``ToolConfigRegistry``); call
     /// once at start-up, before a config is read.
     public static func install() {
-        ToolConfigRegistry.install(registry)
+        // Element by element: each adapter is a config reader by inheritance, known here. Passed
+        // as the array, `[any ToolAdapter]` is cast to `[any ToolConfigReader]` at run time, a
+        // conformance look-up per element among every conformance the binary holds (2 M
+        // instructions at every start).
+        let readers: [any ToolConfigReader] = registry.map { $0 }
+        ToolConfigRegistry.install(readers)
     }
 
     /// The adapter of `tool`, or nil.

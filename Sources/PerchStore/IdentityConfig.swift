@@ -84,29 +84,29 @@ public protocol ToolConfigReader: Sendable {
 /// start-up, before any config is read (as a logging system is bootstrapped); until then no key
 /// is a tool.
 public enum ToolConfigRegistry {
-    private struct Installed: Sendable {
-        var readers: [any ToolConfigReader] = []
-        var byKey: [String: Int] = [:]
-    }
-    private static let installed = Mutex(Installed())
+    // A handful of tools, looked up by a scan: a `[String: Int]` made here, the first of its
+    // type at start-up, cost a run-time look-up of `String: Hashable` among every conformance
+    // the binary holds (0.36 M instructions at every start).
+    private static let installed = Mutex<[any ToolConfigReader]>([])
 
     /// Makes `readers` the tools (call before reading a config; later calls replace them).
     /// Safe to call from several threads at once.
     public static func install(_ readers: [any ToolConfigReader]) {
-        let byKey = Dictionary(readers.enumerated().map { ($0.element.tool.rawValue, $0.offset) }, uniquingKeysWith: { first, _ in first })
-        installed.withLock { $0 = Installed(readers: readers, byKey: byKey) }
+        installed.withLock { $0 = readers }
     }
 
     /// The readers, in registry order.
-    public static var readers: [any ToolConfigReader] { installed.withLock { $0.readers } }
+    public static var readers: [any ToolConfigReader] { installed.withLock { $0 } }
 
-    /// The reader for config key `key`, or nil when it names no tool.
+    /// The reader for config key `key`, or nil when it names no tool (the first of that name).
     public static func reader(for key: String) -> (any ToolConfigReader)? {
-        installed.withLock { installed in installed.byKey[key].map { installed.readers[$0] } }
+        installed.withLock { readers in readers.first { $0.tool.rawValue == key } }
     }
 
     /// The position of `tool` in the registry (unknown tools last), for ordering.
-    public static func order(of tool: IdentityTool) -> Int { installed.withLock { $0.byKey[tool.rawValue] } ?? Int.max }
+    public static func order(of tool: IdentityTool) -> Int {
+        installed.withLock { readers in readers.firstIndex { $0.tool == tool } } ?? Int.max
+    }
 }
 
 /// Reads and checks the tool identity keys of an account through the installed adapters
