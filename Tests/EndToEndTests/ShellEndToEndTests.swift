@@ -254,15 +254,11 @@ struct ShellEndToEndTests {
         }
     }
 
-    /// Types `line`, presses Tab (twice when `twice`), and returns the screen.
-    static func complete(_ pane: ShellPane, _ line: String, twice: Bool = false, expecting: String) throws -> String {
+    /// Types `line`, presses Tab, and returns the screen once it shows `expecting`.
+    static func complete(_ pane: ShellPane, _ line: String, expecting: String) throws -> String {
         try pane.reset()
         try pane.type(line)
         try pane.press("Tab")
-        if twice {
-            Thread.sleep(forTimeInterval: 0.2)
-            try pane.press("Tab")
-        }
         try pane.wait { $0.contains(expecting) }
         return try pane.screen()
     }

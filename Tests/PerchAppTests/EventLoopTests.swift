@@ -116,8 +116,10 @@ extension LoopSuites {
             try #require(terminal >= 0)
             defer { close(terminal) }
             let (loop, backend) = makeLoop(reading: terminal)
+            // Hangs up once the loop runs (it has drawn its first frame), at most 5 s on.
             let writer = Thread {
-                Thread.sleep(forTimeInterval: 0.1)
+                let deadline = Date().addingTimeInterval(5)
+                while backend.frames.isEmpty, Date() < deadline { sched_yield() }
                 close(master)
             }
             writer.start()
