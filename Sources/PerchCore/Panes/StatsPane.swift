@@ -60,13 +60,9 @@ public struct StatsPane: ScreenModel, Hashable, Sendable {
 
     public func render(into frame: inout Frame, _ context: ModelContext) {
         let rect = context.layout.pane
-        let picture = cache.picture(context)
-        frame.screen.header("Stats · time per account", trailing: picture.clockText, in: rect)
         let visible = max(0, rect.height - Layout.paneHeaderRows)
-        let top = min(list.scroll, max(0, picture.lines.count - visible))
-        let body = cache.body(context, top: top, size: Size(width: rect.width, height: visible)) { block in
-            Self.draw(picture.lines.dropFirst(top).prefix(visible), into: &block)
-        }
+        let (picture, body) = cache.rows(context, scroll: list.scroll, size: Size(width: rect.width, height: visible))
+        frame.screen.header("Stats · time per account", trailing: picture.clockText, in: rect)
         frame.screen.paste(body, column: rect.x, row: rect.y + Layout.paneHeaderRows)
     }
 
@@ -320,35 +316,44 @@ final class StatsPictureCache: Hashable, Sendable {
         }
     }
 
-    private let last = Mutex<(inputs: Inputs, picture: StatsPicture)?>(nil)
-    /// The picture's rows last drawn, from line `top`, with the picture they were drawn from
-    /// (a cache of the picture's own cells, so that an unchanged frame copies them).
-    private let drawn = Mutex<(inputs: Inputs, top: Int, body: Screen)?>(nil)
+    /// The last picture with its inputs, and the cells of its rows last drawn (from line `top`),
+    /// so that an unchanged frame copies them.
+    private struct Kept {
+        var inputs: Inputs
+        var picture: StatsPicture
+        var body: (top: Int, screen: Screen)?
+    }
+    private let last = Mutex<Kept?>(nil)
 
     /// The picture of `context`: the kept one when it was made from the same inputs.
-    func picture(_ context: ModelContext) -> StatsPicture {
-        let inputs = Inputs(context)
-        let kept: StatsPicture? = last.withLock { last in
-            guard let kept = last, kept.inputs == inputs else { return nil }
-            // Equal inputs in other storage (a history read again): keep these, compared at once next time.
-            last = (inputs, kept.picture)
-            return kept.picture
-        }
-        if let kept { return kept }
-        let picture = StatsPicture(context)
-        last.withLock { $0 = (inputs, picture) }
-        return picture
+    func picture(_ context: ModelContext) -> StatsPicture { kept(context).picture }
+
+    /// The picture of `context` and its rows from line `scroll` (clamped to the picture) drawn
+    /// into a block of `size` (columns × rows): the kept block when the picture, that line and
+    /// the size are the same.
+    func rows(_ context: ModelContext, scroll: Int, size: Size) -> (picture: StatsPicture, body: Screen) {
+        let kept = kept(context)
+        let top = min(scroll, max(0, kept.picture.lines.count - size.height))
+        if let body = kept.body, body.top == top, body.screen.size == size { return (kept.picture, body.screen) }
+        var block = Screen(size: size)
+        StatsPane.draw(kept.picture.lines.dropFirst(top).prefix(size.height), into: &block)
+        last.withLock { $0?.body = (top, block) }
+        return (kept.picture, block)
     }
 
-    /// The picture's rows from line `top` drawn into a block of `size` (columns × rows) by
-    /// `draw`: the kept block when it was drawn from the same inputs, `top` and size.
-    func body(_ context: ModelContext, top: Int, size: Size, draw: (inout Screen) -> Void) -> Screen {
+    private func kept(_ context: ModelContext) -> Kept {
         let inputs = Inputs(context)
-        if let kept = drawn.withLock({ $0 }), kept.inputs == inputs, kept.top == top, kept.body.size == size { return kept.body }
-        var block = Screen(size: size)
-        draw(&block)
-        drawn.withLock { $0 = (inputs, top, block) }
-        return block
+        let kept: Kept? = last.withLock { last in
+            guard var kept = last, kept.inputs == inputs else { return nil }
+            // Equal inputs in other storage (a history read again): keep these, compared at once next time.
+            kept.inputs = inputs
+            last = kept
+            return kept
+        }
+        if let kept { return kept }
+        let made = Kept(inputs: inputs, picture: StatsPicture(context), body: nil)
+        last.withLock { $0 = made }
+        return made
     }
 
     static func == (lhs: StatsPictureCache, rhs: StatsPictureCache) -> Bool { true }

@@ -126,8 +126,8 @@ public struct Screen: Hashable, Sendable {
         }
     }
 
-    /// Copies every cell of `block` so that its top-left cell lands on (`column`, `row`), clipped
-    /// to this screen: what drawing `block`'s content there would have written over blank cells.
+    /// Copies every cell of `block` so that its top-left cell lands on (`column`, `row`) (0-based,
+    /// in cells; either may be negative or past the edge), clipped to this screen: what drawing `block`'s content there would have written over blank cells.
     /// A wide character of this screen cut at either edge of the copy is detached first, and one
     /// of `block`'s cut by either edge of the copy becomes spaces.
     public mutating func paste(_ block: Screen, column: Int, row: Int) {
