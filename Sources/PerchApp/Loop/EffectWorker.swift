@@ -108,7 +108,8 @@ public final class EffectWorker: @unchecked Sendable {
     public func perform(_ effect: Effect, accounts: [Account]) {
         // Each outcome goes back to the model that asked (``Effect/asker``).
         let asker = effect.asker
-        @Sendable func post(_ event: AppEvent) {
+        // Posts `event`, an outcome addressed to the asker (a local name: `post` is the method).
+        @Sendable func answer(_ event: AppEvent) {
             guard case .outcome(let outcome, _) = event else { return self.post(event) }
             self.post(.outcome(outcome, for: asker))
         }
@@ -116,7 +117,7 @@ public final class EffectWorker: @unchecked Sendable {
         case .recordSwitch(let id):
             let account = accounts.first { $0.id == id }
             storeQueue.async {
-                for event in self.recordSwitch(to: id, account: account) { post(event) }
+                for event in self.recordSwitch(to: id, account: account) { answer(event) }
             }
         case .runHook(let id, let previous):
             guard let account = accounts.first(where: { $0.id == id }), let command = account.onSwitch else { return }
@@ -127,12 +128,12 @@ public final class EffectWorker: @unchecked Sendable {
                 case .success(let hook): result = hook.waitForEnd()
                 case .failure(let error): result = .notStarted(error.description)
                 }
-                post(.outcome(.hookEnded(accountID: id, failure: result.failure)))
+                answer(.outcome(.hookEnded(accountID: id, failure: result.failure)))
             }
         case .addAccount(let account):
-            storeQueue.async { post(self.add(account, samples: accounts)) }
+            storeQueue.async { answer(self.add(account, samples: accounts)) }
         case .deleteFromConfig(let id, let path):
-            storeQueue.async { post(self.delete(path, of: id)) }
+            storeQueue.async { answer(self.delete(path, of: id)) }
         case .loadCatalog(let id, let command):
             let account = accounts.first { $0.id == id }
             let timeout = catalogTimeout
@@ -140,10 +141,10 @@ public final class EffectWorker: @unchecked Sendable {
                 let output = CapturedCommand.run(
                     command, variables: Self.variables(account, id: id), timeout: timeout, running: self.catalogCommands)
                 if let failure = output.failure {
-                    post(.outcome(.catalogFailed(accountID: id, reason: failure)))
+                    answer(.outcome(.catalogFailed(accountID: id, reason: failure)))
                 } else {
                     let parsed = CatalogOutput.parse(output.stdout)
-                    post(.outcome(.catalogLoaded(accountID: id, items: parsed.items, skipped: parsed.skipped)))
+                    answer(.outcome(.catalogLoaded(accountID: id, items: parsed.items, skipped: parsed.skipped)))
                 }
             }
         case .previewCatalogItem(let id, let command, let item):
@@ -155,7 +156,7 @@ public final class EffectWorker: @unchecked Sendable {
                 let preview: CatalogPreview =
                     output.failure.map { .failed($0.split(separator: "\n").joined(separator: " · ")) }
                     ?? .text(String(decoding: output.stdout.prefix(Self.previewLimit), as: UTF8.self))
-                post(.outcome(.catalogPreviewed(accountID: id, itemID: item.id, preview)))
+                answer(.outcome(.catalogPreviewed(accountID: id, itemID: item.id, preview)))
             }
         case .savePanes(let panes):
             storeQueue.async {
@@ -171,7 +172,7 @@ public final class EffectWorker: @unchecked Sendable {
                 do {
                     try SettingsFile.write(settings, to: path)
                 } catch {
-                    post(.outcome(.settingsNotSaved("\(error)")))
+                    answer(.outcome(.settingsNotSaved("\(error)")))
                 }
             }
         case .applyIdentities(let id, let previous, let afterSwitch):
@@ -180,7 +181,7 @@ public final class EffectWorker: @unchecked Sendable {
                 // `r`: the same switch session as a pick, to the current account, every tool again.
                 let skipped = account.identities.tools.map { IdentityResult(tool: $0, status: .skipped, detail: "no identity environment") }
                 guard let identities = self.identities, let store = self.store else {
-                    post(
+                    answer(
                         .outcome(
                             .identitiesApplied(
                                 IdentityReport(accountID: id, results: skipped), previous: previous, afterSwitch: afterSwitch)))
@@ -196,7 +197,7 @@ public final class EffectWorker: @unchecked Sendable {
                         results: account.identities.tools.map { IdentityResult(tool: $0, status: .failed, detail: "\(error)") })
                 }
                 if let state = FileSystem.identity(of: store.path) { self.ownWrite = state }
-                post(.outcome(.identitiesApplied(report, previous: previous, afterSwitch: afterSwitch)))
+                answer(.outcome(.identitiesApplied(report, previous: previous, afterSwitch: afterSwitch)))
             }
         case .checkIdentities(let id):
             guard let account = accounts.first(where: { $0.id == id }), let identities else { return }
@@ -204,7 +205,7 @@ public final class EffectWorker: @unchecked Sendable {
                 // Per-shell tools are the shell's business: the interface's own environment is
                 // the one it started with, not what its shell will get after a pick.
                 let checks = account.identities.settings.filter { !$0.isPerShell }.map { identities.check($0.tool, of: account) }
-                post(.outcome(.identitiesChecked(accountID: id, checks)))
+                answer(.outcome(.identitiesChecked(accountID: id, checks)))
             }
         case .copyToClipboard, .quit, .suspend, .openCatalogItem, .setMouse, .pushKeyboardFlags, .editConfig, .ask, .takeRows, .asked:
             break
