@@ -146,8 +146,12 @@ struct SwitchingEndToEndTests {
         let cli = try PerchCommandLine(home: home)
         #expect(try cli.run(["switch", "oss"]).status == 0)
         #expect(try session.waitFor("● Open Source"))
-        try FileManager.default.removeItem(atPath: home.appendingPathComponent("state/perch").path)
-        TmuxSession.pause(0.3)
+        let folder = home.appendingPathComponent("state/perch").path
+        try FileManager.default.removeItem(atPath: folder)
+        // The interface has noticed and watches again when it has made the folder anew itself.
+        let remade = try TmuxSession.waitUntil(
+            timeout: 5, screen: { [String(FileManager.default.fileExists(atPath: folder))] }, { $0 == ["true"] })
+        #expect(remade, "the interface made the state folder again")
         #expect(try cli.run(["switch", "side"]).status == 0)
         #expect(try session.waitFor("● Side Project"))
         #expect(try cli.run(["switch", "personal"]).status == 0)
