@@ -342,6 +342,16 @@ struct EndToEndTests {
         #expect(try session.terminalModes() == "0 0")
     }
 
+    /// `swift test` sets NO_COLOR=1 for the tests it runs; the panes used to inherit it, so no
+    /// end-to-end test saw Perch's colours.
+    @Test("Without NO_COLOR in the pane the selected tab is drawn in colour (the test run's own NO_COLOR does not reach it)")
+    func panesAreInColour() throws {
+        let session = try TmuxSession.started()
+        let styled = try session.screenWithAttributes()
+        let tabLine = try #require(styled.components(separatedBy: "\n").last { $0.contains("Overview") })
+        #expect(tabLine.contains("\u{1B}[36m") || tabLine.contains(";36m"), "the selected tab in cyan: \(tabLine.debugDescription)")
+    }
+
     @Test("With NO_COLOR the selected tab is still marked (reverse video)")
     func noColorKeepsSelectionVisible() throws {
         let session = try TmuxSession.started(environment: ["NO_COLOR": "1"])

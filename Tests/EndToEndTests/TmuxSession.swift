@@ -50,7 +50,10 @@ final class TmuxSession {
         env.merge(environment) { $1 }
         let assignments = env.sorted { $0.key < $1.key }.map { "\($0.key)=\(Self.quote($0.value))" }.joined(separator: " ")
         let perch = (launcher + [Self.binary] + arguments).map(Self.quote).joined(separator: " ")
-        let inner = "echo $$ > \(Self.quote(pidFile.path)); exec env \(assignments) \(perch)"
+        // `swift test` runs tests with NO_COLOR=1; Perch in the pane sees it only when a test asks,
+        // so the pane is drawn in colour as a person's terminal is.
+        let unset = environment["NO_COLOR"] == nil ? "-u NO_COLOR " : ""
+        let inner = "echo $$ > \(Self.quote(pidFile.path)); exec env \(unset)\(assignments) \(perch)"
         let command = "echo BEFORE; sh -c \(Self.quote(inner)); echo EXIT=$?"
         if interactiveShell {
             let shell = "exec env PS1='$ ' TERM=\(Self.quote(term)) bash --norc --noprofile -i"
