@@ -32,6 +32,10 @@ static const attr_t perch_A_UNDERLINE = A_UNDERLINE;
 /* The attribute bits of color pair n (curs_color(3X) COLOR_PAIR). */
 static inline attr_t perch_color_pair(int n) { return (attr_t)COLOR_PAIR(n); }
 
+/* How many colours and colour pairs the terminal has, once start_color ran (curs_color(3X)). */
+static inline int perch_colors(void) { return COLORS; }
+static inline int perch_color_pairs(void) { return COLOR_PAIRS; }
+
 /* Screen size in rows and columns of a window (curs_getyx(3X) getmaxyx). */
 static inline int perch_getmaxy(WINDOW *w) { return getmaxy(w); }
 static inline int perch_getmaxx(WINDOW *w) { return getmaxx(w); }
@@ -95,6 +99,17 @@ static inline int perch_put_ascii(int y, int x, const char *text, int count, att
     if (count > 1024) count = 1024;
     chtype style = (chtype)attrs | (chtype)COLOR_PAIR(pair);
     for (int i = 0; i < count; i++) cells[i] = (chtype)(unsigned char)text[i] | style;
+    return mvaddchnstr(y, x, cells, count);
+}
+
+/* Copies `count` blanks into stdscr at row y, column x with `attrs` and colour pair `pair`, as
+   chtypes (curs_addchstr(3X) mvaddchnstr): a cell filled with the pair's background colour, which
+   ncurses may send as erase-characters (ECH) on a terminal with back_color_erase. At most 1024. */
+static inline int perch_put_blanks(int y, int x, int count, attr_t attrs, short pair) {
+    chtype cells[1024];
+    if (count > 1024) count = 1024;
+    chtype blank = (chtype)' ' | (chtype)attrs | (chtype)COLOR_PAIR(pair);
+    for (int i = 0; i < count; i++) cells[i] = blank;
     return mvaddchnstr(y, x, cells, count);
 }
 

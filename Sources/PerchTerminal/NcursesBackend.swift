@@ -43,6 +43,9 @@ public final class NcursesBackend: TerminalBackend {
     public private(set) var size: Size
     public let inputDescriptor: Int32 = STDIN_FILENO
     private let colors: Bool
+    /// Whether colour pairs ``solidPairBase`` + 1 … + 8 exist: each colour on itself, for a cell
+    /// filled with that colour (see ``draw(_:)``).
+    private var solidColors = false
     private var previous: Screen?
     /// Where ``draw(_:)`` decodes a run of non-ASCII text for ncurses: 512 wide characters, as
     /// many as `perch_put_wide` takes, allocated once rather than per frame.
@@ -82,6 +85,12 @@ public final class NcursesBackend: TerminalBackend {
             for color in TerminalColor.allCases {
                 init_pair(Int16(color.rawValue + 1), Int16(color.rawValue), -1)
             }
+            let count = TerminalColor.allCases.count
+            if perch_colors() >= count, perch_color_pairs() > Int32(Self.solidPairBase) + Int32(count) {
+                solidColors = TerminalColor.allCases.allSatisfy { color in
+                    init_pair(Self.solidPairBase + Int16(color.rawValue + 1), Int16(color.rawValue), Int16(color.rawValue)) == perch_OK
+                }
+            }
         }
         size = Size(width: Int(perch_getmaxx(perch_stdscr())), height: Int(perch_getmaxy(perch_stdscr())))
         refresh()
@@ -95,6 +104,19 @@ public final class NcursesBackend: TerminalBackend {
         if codeset != "UTF-8" { setlocale(LC_CTYPE, "C.UTF-8") }
     }
 
+    /// Colour pair `solidPairBase` + n + 1 is colour n on itself.
+    static let solidPairBase: Int16 = 8
+    /// The fewest full blocks in a row drawn as a filled stretch (below): fewer cost less as
+    /// characters than the two colour changes around the stretch (about 20 bytes).
+    static let solidRunMinimum = 8
+
+    /// Draws the cells of `screen` that differ from the last frame drawn.
+    ///
+    /// A stretch of at least ``solidRunMinimum`` full blocks (`█`, U+2588) in a foreground colour
+    /// and no other attribute, such as a Stats bar, is drawn as blanks on that colour's background:
+    /// the same picture, sent as ASCII (or as one erase-characters, ECH, on a terminal with
+    /// `bce`) instead of three bytes a cell, and without ncurses' conversion of each wide
+    /// character. Without colour the blocks are drawn as they are.
     public func draw(_ screen: Screen) {
         guard active else { return }
         if previous.map({ $0.size != screen.size }) ?? true { wclear(perch_stdscr()) }
@@ -102,6 +124,7 @@ public final class NcursesBackend: TerminalBackend {
         // frame draws hundreds of bars and chart columns).
         for run in screen.changedRuns(from: previous) {
             let (attrs, pair) = attributes(run.style)
+            let solid = solidPair(run.style)
             var text = run.text
             // Printable ASCII (most of most runs) is copied in as chtypes; only the other
             // characters go through ncurses' UTF-8 decoding and width look-ups.
@@ -111,11 +134,28 @@ public final class NcursesBackend: TerminalBackend {
                     var column = Int32(run.column)
                     var start = 0
                     while start < bytes.count {
+                        if solid != 0 {
+                            let blocks = Self.fullBlocks(utf8, at: start)
+                            if blocks >= Self.solidRunMinimum {
+                                _ = perch_put_blanks(row, column, Int32(blocks), perch_A_NORMAL, solid)
+                                column += Int32(blocks)
+                                start += blocks * 3  // U+2588 is 3 bytes of UTF-8
+                                continue
+                            }
+                        }
                         var end = start
                         let ascii = Self.isPrintableASCII(utf8[start])
                         // An ASCII stretch is at most one row (frames are capped at 1000 columns, the shim
-                        // at 1024); other text is never cut, so no character is split.
-                        while end < bytes.count, Self.isPrintableASCII(utf8[end]) == ascii, !ascii || end - start < 1024 { end += 1 }
+                        // at 1024); other text is never cut, so no character is split; it ends
+                        // where a stretch of full blocks to fill begins.
+                        while end < bytes.count, Self.isPrintableASCII(utf8[end]) == ascii, !ascii || end - start < 1024 {
+                            end += 1
+                            if solid != 0, !ascii, end < bytes.count, utf8[end] == 0xE2,
+                                Self.fullBlocks(utf8, at: end) >= Self.solidRunMinimum
+                            {
+                                break
+                            }
+                        }
                         if ascii {
                             _ = perch_put_ascii(row, column, bytes.baseAddress! + start, Int32(end - start), attrs, pair)
                             column += Int32(end - start)
@@ -136,6 +176,24 @@ public final class NcursesBackend: TerminalBackend {
     }
 
     @inline(__always) private static func isPrintableASCII(_ byte: UInt8) -> Bool { byte >= 0x20 && byte < 0x7F }
+
+    /// How many full blocks (U+2588, `E2 96 88` in UTF-8) follow one another in `utf8` from byte `start` (0 when none does).
+    private static func fullBlocks(_ utf8: UnsafeBufferPointer<UInt8>, at start: Int) -> Int {
+        var count = 0
+        var index = start
+        while index + 2 < utf8.count, utf8[index] == 0xE2, utf8[index + 1] == 0x96, utf8[index + 2] == 0x88 {
+            count += 1
+            index += 3
+        }
+        return count
+    }
+
+    /// The colour pair that fills a cell with `style`'s foreground colour, or 0 when a cell in
+    /// `style` is drawn as it is: no colour, or an attribute that a filled cell would not show.
+    private func solidPair(_ style: Style) -> Int16 {
+        guard solidColors, let color = style.foreground, !style.bold, !style.reverse, !style.dim, !style.underline else { return 0 }
+        return Self.solidPairBase + Int16(color.rawValue + 1)
+    }
 
     /// The scalars of UTF-8 `bytes` as wide characters in `buffer`; their count, or nil when the
     /// bytes are not valid UTF-8 or hold more scalars than `buffer` does.

@@ -1,7 +1,8 @@
 // perch-bench: the in-process figures of `make bench`, written as JSON for bench/bench.py.
 //
 //   perch-bench core   --out PATH --scratch DIR [--smoke] [--only filter]   no terminal needed
-//   perch-bench frames --out PATH [--smoke] [--runs N] [--only SCREEN]   on a terminal (bench.py gives it a pty)
+//   perch-bench frames --out PATH [--smoke] [--runs N] [--only SCREEN]   on a terminal (bench.py gives it a pty);
+//     SCREEN is a screen's name (overview, stats, …), cursor_move or source_cursor_move
 //
 // Times are in milliseconds from CLOCK_MONOTONIC; --smoke makes one quick run of each figure.
 import FoundationEssentials
