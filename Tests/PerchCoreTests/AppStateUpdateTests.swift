@@ -433,6 +433,47 @@ struct AppStateUpdateTests {
         expectRedrawn("a scroll back up")
     }
 
+    @Test(
+        "The Catalog draws its rows anew when the cursor, the pins, the items, the size or the scroll change: its kept rows are never stale"
+    )
+    func catalogRowsFollowTheirInputs() throws {
+        var state = makeState(current: "work", size: Size(width: 200, height: 60))
+        _ = state.update(char("2"))
+        #expect(state.catalogPane.items.count > 40)
+        /// The frame of a pane whose rows were never kept.
+        func fresh(_ state: AppState) -> Screen {
+            var copy = state
+            copy.catalogPane.rowsCache = CatalogRowsCache()
+            return copy.render()
+        }
+        // Cells and their styles, not only the text: the kept rows are copied as they were drawn.
+        var before = state.render()
+        #expect(before == fresh(state))
+        #expect(state.render() == before, "drawn again from what it kept")
+        func expectRedrawn(_ change: String, sourceLocation: SourceLocation = #_sourceLocation) {
+            let after = state.render()
+            #expect(after != before, "\(change) changes what the Catalog shows", sourceLocation: sourceLocation)
+            #expect(after == fresh(state), "\(change): not the rows from before", sourceLocation: sourceLocation)
+            before = after
+        }
+        let visible = Layout(size: state.size).listRows
+        let work = try #require(state.currentAccount)
+        _ = state.update(char("j"))
+        expectRedrawn("a cursor move")
+        _ = state.update(char("k"))
+        expectRedrawn("a cursor move back")
+        // The first item, pinned, stays first: only its title's pin mark changes.
+        state.catalogPane.apply(.togglePin(id: state.catalogPane.items[0].id), visible: visible, account: work)
+        #expect(state.catalogPane.list.cursor == 0)
+        expectRedrawn("a pin")
+        state.catalogPane.apply(.delete(id: state.catalogPane.items[1].id), visible: visible, account: work)
+        expectRedrawn("a deleted item")
+        _ = state.update(.resize(Size(width: 120, height: 40)))
+        expectRedrawn("a smaller screen")
+        _ = state.update(key(.end))
+        expectRedrawn("a scroll to the end")
+    }
+
     // MARK: Hit testing
 
     @Test("the last row maps to the tabs")

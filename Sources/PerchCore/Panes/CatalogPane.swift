@@ -1,3 +1,5 @@
+import Synchronization
+
 /// The Catalog pane: the current account's items and the list cursor.
 ///
 /// Where the items come from, per account (``CatalogCommands``):
@@ -29,6 +31,8 @@ public struct CatalogPane: ScreenModel, Hashable, Sendable {
     public private(set) var owner = ""
     /// Its Catalog commands.
     private var commands: CatalogCommands?
+    /// The rows last drawn, shared by copies of the pane and no part of its value.
+    var rowsCache = CatalogRowsCache()
 
     /// The mark before a pinned item's title, in its row and its preview.
     public static let pinMark = "★"
@@ -234,25 +238,42 @@ public struct CatalogPane: ScreenModel, Hashable, Sendable {
             renderEmpty(into: &frame, context, rows: visible)
             return
         }
+        // Only rows with an item are drawn; the rest of the pane stays as it is.
+        let rows = min(visible, max(0, items.count - list.scroll))
+        for offset in 0..<rows {
+            frame.hits.mark(
+                Rect(x: rect.x, y: rect.y + Layout.paneHeaderRows + offset, width: rect.width, height: 1), .catalogRow(list.scroll + offset)
+            )
+        }
+        let pinned = edits[owner]?.pinned ?? []
+        let body = rowsCache.rows(items: items, pinned: pinned, list: list, size: Size(width: rect.width, height: rows)) { block in
+            Self.drawRows(items, pinned: pinned, list: list, into: &block)
+        }
+        frame.screen.paste(body, column: rect.x, row: rect.y + Layout.paneHeaderRows)
+    }
+
+    /// The rows of `items` from `list`'s scroll into `block` (one row an item, as wide as the
+    /// pane): the cursor's gutter, the number, the title (after ``pinMark`` when pinned) and the
+    /// detail, dim.
+    private static func drawRows(_ items: [CatalogItem], pinned: [String], list: ListCursor, into block: inout Screen) {
+        let width = block.size.width
         let numberWidth = String(items.count).count
-        for offset in 0..<visible {
-            let index = list.scroll + offset
+        for row in 0..<block.size.height {
+            let index = list.scroll + row
             guard items.indices.contains(index) else { break }
             let item = items[index]
-            let row = rect.y + Layout.paneHeaderRows + offset
-            frame.hits.mark(Rect(x: rect.x, y: row, width: rect.width, height: 1), .catalogRow(index))
             let isCursor = index == list.cursor
             let numberText = String(index + 1)
             let number = String(repeating: " ", count: numberWidth - numberText.count) + numberText
             // The cursor is the gutter in reverse video: a move changes 3 cells per row, not the rows.
-            var x = frame.screen.put(isCursor ? " ▸ " : "   ", column: rect.x, row: row, style: isCursor ? .selected : .plain)
-            x = frame.screen.put(number + "  ", column: x, row: row, style: .dim)
-            let titleWidth = min(item.detail.isEmpty ? rect.width : max(24, (rect.maxX - x) / 2), max(0, rect.maxX - x))
-            let title = isPinned(item.id) ? Self.pinMark + " " + item.title : item.title
-            frame.screen.put(DisplayWidth.truncated(title, to: titleWidth), column: x, row: row)
+            var x = block.put(isCursor ? " ▸ " : "   ", column: 0, row: row, style: isCursor ? .selected : .plain)
+            x = block.put(number + "  ", column: x, row: row, style: .dim)
+            let titleWidth = min(item.detail.isEmpty ? width : max(24, (width - x) / 2), max(0, width - x))
+            let title = pinned.contains(item.id) ? pinMark + " " + item.title : item.title
+            block.put(DisplayWidth.truncated(title, to: titleWidth), column: x, row: row)
             x += titleWidth + 1
-            if x < rect.maxX, !item.detail.isEmpty {
-                frame.screen.put(DisplayWidth.truncated(item.detail, to: rect.maxX - x), column: x, row: row, style: .dim)
+            if x < width, !item.detail.isEmpty {
+                block.put(DisplayWidth.truncated(item.detail, to: width - x), column: x, row: row, style: .dim)
             }
         }
     }
@@ -317,4 +338,43 @@ extension CatalogPane {
         }
         return []
     }
+}
+
+/// The Catalog's rows last drawn and what they were drawn from, so that a frame that draws the
+/// same rows again (a tab switch back to the Catalog, each frame of the sheet rising over it or
+/// of a context menu on it) copies their cells instead of laying out 57 rows of text at 200×60.
+/// The rows are drawn anew whenever any input differs: the items, the pins, the cursor or
+/// scroll, the size. Copies of a pane share one cache; every cache equals every other.
+///
+/// An unchanged item list compares in constant time: it is the same array storage as the one kept.
+final class CatalogRowsCache: Hashable, Sendable {
+    private struct Kept {
+        var items: [CatalogItem]
+        var pinned: [String]
+        var list: ListCursor
+        var block: Screen
+    }
+    private let last = Mutex<Kept?>(nil)
+
+    /// The rows drawn by `draw` into a blank block of `size` (columns × rows): the kept block
+    /// when `items`, `pinned`, `list` and `size` are those it was drawn from.
+    func rows(items: [CatalogItem], pinned: [String], list: ListCursor, size: Size, draw: (inout Screen) -> Void) -> Screen {
+        let kept: Screen? = last.withLock { last in
+            guard var kept = last, kept.block.size == size, kept.list == list, kept.pinned == pinned, kept.items == items else {
+                return nil
+            }
+            // Equal items in other storage (a list loaded again): keep these, compared at once next time.
+            kept.items = items
+            last = kept
+            return kept.block
+        }
+        if let kept { return kept }
+        var block = Screen(size: size)
+        draw(&block)
+        last.withLock { $0 = Kept(items: items, pinned: pinned, list: list, block: block) }
+        return block
+    }
+
+    static func == (lhs: CatalogRowsCache, rhs: CatalogRowsCache) -> Bool { true }
+    func hash(into hasher: inout Hasher) {}
 }
