@@ -7,6 +7,73 @@ import Testing
 struct ScreenDiffTests {
     let size = Size(width: 10, height: 3)
 
+    /// The diff written plainly, cell by cell through `Cell`'s fields: what `changedRuns` must
+    /// give, however it reads the cells.
+    static func referenceRuns(_ new: Screen, from old: Screen?) -> [ScreenRun] {
+        let comparable = old.map { $0.size == new.size } ?? false
+        func changed(_ column: Int, _ row: Int) -> Bool { !comparable || new[column, row] != old![column, row] }
+        var runs: [ScreenRun] = []
+        for row in 0..<new.size.height {
+            var column = 0
+            while column < new.size.width {
+                guard changed(column, row) else {
+                    column += 1
+                    continue
+                }
+                var start = column
+                while start > 0, new[start, row].isContinuation { start -= 1 }
+                let style = new[start, row].style
+                var text = ""
+                column = start
+                while column < new.size.width {
+                    let cell = new[column, row]
+                    if cell.isContinuation {
+                        column += 1
+                        continue
+                    }
+                    if column > start, cell.style != style || !changed(column, row) { break }
+                    text.append(cell.character)
+                    column += 1
+                }
+                runs.append(ScreenRun(row: row, column: start, text: text, columns: column - start, style: style))
+            }
+        }
+        return runs
+    }
+
+    @Test(
+        "changedRuns equals the plain cell-by-cell diff on 2,000 random pairs of screens (ASCII, wide, combining, long clusters, every style)"
+    )
+    func matchesReference() {
+        var generator = SplitMix64(seed: 0x5EED_D1FF)
+        let pieces = ["a", "Z", " ", "·", "█", "▆", "日本", "é", "e\u{301}", "👩‍👩‍👧", "ß", "a" + String(repeating: "\u{301}", count: 9), "─"]
+        let colors: [TerminalColor?] = [nil] + TerminalColor.allCases
+        func randomStyle() -> Style {
+            Style(
+                foreground: colors.randomElement(using: &generator)!, bold: Bool.random(using: &generator),
+                reverse: Int.random(in: 0..<4, using: &generator) == 0, dim: Bool.random(using: &generator),
+                underline: Int.random(in: 0..<4, using: &generator) == 0)
+        }
+        func scribble(_ screen: inout Screen, times: Int) {
+            for _ in 0..<times {
+                var text = ""
+                for _ in 0..<Int.random(in: 1...6, using: &generator) { text += pieces.randomElement(using: &generator)! }
+                screen.put(
+                    text, column: Int.random(in: -2..<screen.size.width, using: &generator),
+                    row: Int.random(in: 0..<screen.size.height, using: &generator), style: randomStyle())
+            }
+        }
+        for round in 0..<2_000 {
+            let size = Size(width: Int.random(in: 1...40, using: &generator), height: Int.random(in: 1...4, using: &generator))
+            var old = Screen(size: size)
+            scribble(&old, times: Int.random(in: 0...8, using: &generator))
+            var new = old
+            scribble(&new, times: Int.random(in: 0...4, using: &generator))
+            let previous: Screen? = round % 10 == 0 ? nil : old
+            #expect(new.changedRuns(from: previous) == Self.referenceRuns(new, from: previous), "round \(round)")
+        }
+    }
+
     @Test("the same screen twice changes nothing")
     func sameScreen() {
         var screen = Screen(size: size)
