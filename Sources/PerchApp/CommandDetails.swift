@@ -80,9 +80,10 @@ enum CommandDetails {
 
     static let status =
         "For each tool the current account names, what the tool uses here: ✓ when it is the\n"
-        + "account's, ✗ when it failed when applied (with the error) or changed since (drift:\n"
-        + "kubectl config use-context by hand, a variable such as AWS_DEFAULT_PROFILE that\n"
-        + "beats the selection), – when it cannot be checked here or a rule of yours (git's\n"
+        + "account's, ✗ when it failed when applied (with the error), changed since (drift:\n"
+        + "kubectl config use-context by hand, a variable such as AWS_DEFAULT_PROFILE that beats\n"
+        + "the selection) or not in effect (the last switch did not set it: skipped, or named in\n"
+        + "the config after it), – when it cannot be checked here or a rule of yours (git's\n"
         + "includeIf) wins in this folder. Then the results of the last switch. Exit status 1\n"
         + "when a tool drifted or failed or no account is current. --files lists the files Perch\n"
         + "writes for tools instead. --json prints {\"account\", \"checks\", \"lastSwitch\"}."

@@ -133,7 +133,12 @@ extension CommandLineTool {
             case false? where failure != nil:
                 failedWhenApplied = true
                 text += "expected \(check.expected): failed when applied (\(failure!.detail)); tool reports \(check.actual ?? "nothing")"
-            case false?: text += "expected \(check.expected), changed since: tool reports \(check.actual ?? "nothing")"
+            case false?:
+                // "Changed since" only when the last switch set it; otherwise it never took effect
+                // (the tool was skipped, or named in the config after that switch).
+                let wasSet = last?.report.results.contains { $0.tool == check.tool && [.applied, .unchanged].contains($0.status) } ?? false
+                text +=
+                    "expected \(check.expected), \(wasSet ? "changed since" : "not in effect"): tool reports \(check.actual ?? "nothing")"
             case nil: text += check.expected
             }
             if let note = check.note { text += "  (\(note))" }

@@ -142,6 +142,23 @@ struct IdentityCommandLineTests {
         #expect(scratch.calls("gh").isEmpty)
     }
 
+    /// The status said "changed since" for a tool the last switch never set (an ssh include
+    /// never set up, a tool named in the config after the switch): nothing had changed.
+    @Test("perch status says a tool the last switch did not set is not in effect, not that it changed since")
+    func notInEffectIsNotDrift() throws {
+        let scratch = try IdentityHome(config: #"{"accounts": [{"id": "work", "name": "Work", "gh": {"user": "ada-work"}}]}"#)
+        defer { scratch.cli.remove() }
+        try scratch.writeKubeconfig(current: "dev", contexts: ["dev", "prod"])
+        #expect(try scratch.run("switch", "work").status == 0)
+        // The account's kube context is written into the config after the switch.
+        try #"{"accounts": [{"id": "work", "name": "Work", "gh": {"user": "ada-work"}, "kube": {"context": "prod"}}]}"#.write(
+            toFile: scratch.cli.configPath, atomically: true, encoding: .utf8)
+        let status = try scratch.run("status")
+        #expect(status.status == 1, "the tool does not use the account's identity")
+        #expect(status.stdout.contains("  ✗ kube  expected prod, not in effect: tool reports dev\n"), "\(status.stdout)")
+        #expect(!status.stdout.contains("changed since"), "\(status.stdout)")
+    }
+
     @Test("perch status: ✓ when every tool matches (exit 0), ✗ after a change by hand (exit 1); --json and --files")
     func statusAndDrift() throws {
         let scratch = try IdentityHome(
