@@ -103,7 +103,7 @@ public enum PerchApp {
         let store = StateStore(path: paths.state)
         let identities = identitySwitcher(paths, config: config)
         // A switch left half done by a killed process is put right before the state is read.
-        var banner = identities.session(store: store, source: .tui).recoverInterrupted()
+        var banner = identities.session(store: store, source: .tui).recoverInterrupted().map { $0.prefix(1).uppercased() + $0.dropFirst() }
         var saved = SavedState()
         do {
             let loaded = try store.load(accounts: config.accounts)

@@ -245,7 +245,8 @@ public struct SwitchSession: Sendable {
     /// power loss), if one is found and no other process is switching: a switch already
     /// recorded is completed (its journal removed); any other is rolled back, every tool given
     /// its before-state, so nothing is left half switched. Returns one line saying so (with the
-    /// word "interrupted" and both accounts), or nil when there was nothing to do. Costs one
+    /// word "interrupted" and both accounts; without the program's name, which the command line
+    /// puts before it on stderr), or nil when there was nothing to do. Costs one
     /// `access(2)` when there is no journal.
     public func recoverInterrupted() -> String? {
         guard access(files.journal, F_OK) == 0 else { return nil }
@@ -258,14 +259,14 @@ public struct SwitchSession: Sendable {
         guard access(files.journal, F_OK) == 0 else { return nil }
         guard let journal = RecordFile.read(SwitchJournal.self, at: files.journal) else {
             RecordFile.remove(files.journal)
-            return "perch: an interrupted switch left a journal that could not be read; it was removed (check `perch status`)"
+            return "an interrupted switch left a journal that could not be read; it was removed (check `perch status`)"
         }
         let state = (try? store.readForUpdate()) ?? SavedState()
         let from = journal.from ?? "no account"
         if state.lastSwitch == journal.id {
             try? RecordFile.write(UndoRecord(from: journal.from, to: journal.to, time: journal.time, tools: journal.tools), to: files.undo)
             RecordFile.remove(files.journal)
-            return "perch: the interrupted switch from \(from) to \(journal.to) had been recorded; it is complete"
+            return "the interrupted switch from \(from) to \(journal.to) had been recorded; it is complete"
         }
         let context = self.context
         let backs = Parallel.map(
@@ -280,7 +281,7 @@ public struct SwitchSession: Sendable {
         let tools = journal.tools.map(\.tool.rawValue).joined(separator: ", ")
         let failures = backs.compactMap { $0 }
         let told = failures.isEmpty ? "" : "; could not put back: " + failures.joined(separator: ", ")
-        return "perch: an interrupted switch from \(from) to \(journal.to) was rolled back"
+        return "an interrupted switch from \(from) to \(journal.to) was rolled back"
             + (tools.isEmpty ? "" : " (\(tools) as on \(from))") + "; still on \(state.currentAccount ?? "no account")" + told
     }
 

@@ -40,7 +40,8 @@ private struct ToolHome {
         for folder in ["bin", "faults", "gh", ".kube", "gcloud/configurations", "work/api", ".docker"] {
             try FileManager.default.createDirectory(atPath: home + "/" + folder, withIntermediateDirectories: true)
         }
-        try "apiVersion: v1\nkind: Config\nclusters:\n- cluster:\n    server: https://127.0.0.1:1\n  name: c\ncontexts:\n- context:\n    cluster: c\n    user: u\n  name: dev\n- context:\n    cluster: c\n    user: u\n  name: prod\ncurrent-context: dev\nusers:\n- name: u\n  user: {}\n"
+        try
+            "apiVersion: v1\nkind: Config\nclusters:\n- cluster:\n    server: https://127.0.0.1:1\n  name: c\ncontexts:\n- context:\n    cluster: c\n    user: u\n  name: dev\n- context:\n    cluster: c\n    user: u\n  name: prod\ncurrent-context: dev\nusers:\n- name: u\n  user: {}\n"
             .write(toFile: home + "/.kube/config", atomically: true, encoding: .utf8)
         try "[core]\naccount = ada@home\n".write(toFile: home + "/gcloud/configurations/config_default", atomically: true, encoding: .utf8)
         try "[core]\naccount = ada@work\n".write(toFile: home + "/gcloud/configurations/config_work", atomically: true, encoding: .utf8)
@@ -61,23 +62,32 @@ private struct ToolHome {
 
             """#
         writeExecutable(
-            "#!/bin/sh\nchanging=no; [ \"$1 $2\" = \"auth switch\" ] && changing=yes\n" + fault.replacingOccurrences(of: "changing=$1\n", with: "")
+            "#!/bin/sh\nchanging=no; [ \"$1 $2\" = \"auth switch\" ] && changing=yes\n"
+                + fault.replacingOccurrences(of: "changing=$1\n", with: "")
                 + "if [ $changing = yes ]; then printf 'github.com:\\n    users:\\n        me:\\n        ada-a:\\n        ada-b:\\n    user: %s\\n' \"$6\" > \"$GH_CONFIG_DIR/hosts.yml\"; fi\n"
                 + "[ \"$fault:$changing\" = kill-after:yes ] && kill -9 $PPID\nexit 0\n", to: bin + "/gh")
         writeExecutable(
-            "#!/bin/sh\nchanging=no; [ \"$1 $2\" = \"context use\" ] && changing=yes\n" + fault.replacingOccurrences(of: "changing=$1\n", with: "")
+            "#!/bin/sh\nchanging=no; [ \"$1 $2\" = \"context use\" ] && changing=yes\n"
+                + fault.replacingOccurrences(of: "changing=$1\n", with: "")
                 + "case \"$1 $2\" in \"context use\") printf '%s' \"$3\" > \"$HOME/.docker/context\" ;; \"context show\") cat \"$HOME/.docker/context\" 2>/dev/null || echo default ;; esac\n"
                 + "[ \"$fault:$changing\" = kill-after:yes ] && kill -9 $PPID\nexit 0\n", to: bin + "/docker")
         // git and kubectl: the real programs behind a wrapper that injects the fault into the
         // calls that change or verify (git config --includes …; kubectl config set-context/unset).
         for (tool, real, changing) in [
             // The first read of a run is the plan's; the later ones are the apply's and its verification.
-            ("git", "/usr/bin/git", #"case "$*" in *--includes*) n=$(cat "$HOME/faults/git.count" 2>/dev/null || echo 0); n=$((n + 1)); echo $n > "$HOME/faults/git.count"; [ $n -gt 1 ] && changing=yes ;; esac"#),
-            ("kubectl", Self.which("kubectl") ?? "/usr/bin/kubectl", #"n=$(cat "$HOME/faults/kubectl.count" 2>/dev/null || echo 0); n=$((n + 1)); echo $n > "$HOME/faults/kubectl.count"; [ $n -gt 1 ] && changing=yes"#),
+            (
+                "git", "/usr/bin/git",
+                #"case "$*" in *--includes*) n=$(cat "$HOME/faults/git.count" 2>/dev/null || echo 0); n=$((n + 1)); echo $n > "$HOME/faults/git.count"; [ $n -gt 1 ] && changing=yes ;; esac"#
+            ),
+            (
+                "kubectl", Self.which("kubectl") ?? "/usr/bin/kubectl",
+                #"n=$(cat "$HOME/faults/kubectl.count" 2>/dev/null || echo 0); n=$((n + 1)); echo $n > "$HOME/faults/kubectl.count"; [ $n -gt 1 ] && changing=yes"#
+            ),
         ] {
             writeExecutable(
                 "#!/bin/sh\nchanging=no\n\(changing)\n" + fault.replacingOccurrences(of: "changing=$1\n", with: "")
-                    + "\(real) \"$@\"; status=$?\n[ \"$fault:$changing\" = kill-after:yes ] && kill -9 $PPID\nexit $status\n", to: bin + "/" + tool)
+                    + "\(real) \"$@\"; status=$?\n[ \"$fault:$changing\" = kill-after:yes ] && kill -9 $PPID\nexit $status\n",
+                to: bin + "/" + tool)
         }
         // PATH is only the fakes' folder (and the few programs they use), so a program taken away is missing.
         for program in ["cat", "basename", "sleep"] {
@@ -100,6 +110,31 @@ private struct ToolHome {
 
     func run(_ arguments: String...) throws -> Spawn.Result { try cli.run(arguments) }
 
+    /// Waits, at most `timeout` seconds, until no process runs with this HOME (read from
+    /// `/proc/PID/environ`): the tools a killed Perch had started keep running to their end,
+    /// as they would for a person, who comes back to the shell after them. Returns whether
+    /// none is left. Nothing is signalled.
+    func waitForOrphans(timeout: Double = 10) -> Bool {
+        let marker = Array("HOME=\(home)\u{0}".utf8)
+        let deadline = Date().addingTimeInterval(timeout)
+        while true {
+            let running = ((try? FileManager.default.contentsOfDirectory(atPath: "/proc")) ?? []).contains { entry in
+                guard let pid = Int32(entry), pid != getpid(),
+                    let environ = FileManager.default.contents(atPath: "/proc/\(entry)/environ")
+                else { return false }
+                return [UInt8](environ).withUnsafeBufferPointer { bytes in
+                    bytes.count >= marker.count
+                        && (0...(bytes.count - marker.count)).contains { start in
+                            (start == 0 || bytes[start - 1] == 0) && bytes[start..<(start + marker.count)].elementsEqual(marker)
+                        }
+                }
+            }
+            if !running { return true }
+            if Date() > deadline { return false }
+            Thread.sleep(forTimeInterval: 0.02)  // the poll interval of a deadline wait
+        }
+    }
+
     /// Runs a program in this HOME's environment (the fakes first on PATH), in `folder`.
     func tool(_ arguments: [String], in folder: String? = nil) throws -> String {
         var argv = arguments
@@ -113,17 +148,24 @@ private struct ToolHome {
     func fault(_ tool: String, _ kind: String?) throws {
         for counter in ["git", "kubectl"] { try? FileManager.default.removeItem(atPath: home + "/faults/\(counter).count") }
         let file = home + "/faults/" + tool
-        if let kind { try kind.write(toFile: file, atomically: true, encoding: .utf8) } else { try? FileManager.default.removeItem(atPath: file) }
+        if let kind {
+            try kind.write(toFile: file, atomically: true, encoding: .utf8)
+        } else {
+            try? FileManager.default.removeItem(atPath: file)
+        }
     }
 
     /// What each tool uses now: git's author email (outside any directory rule), kube's current
     /// context, gcloud's active configuration, gh's user and docker's context, as the tools report them.
     func uses() throws -> [String] {
-        let gcloud = try tool(["gcloud", "config", "configurations", "list", "--format=value(name,is_active)"]).split(separator: "\n")
+        let gcloud =
+            try tool(["gcloud", "config", "configurations", "list", "--format=value(name,is_active)"]).split(separator: "\n")
             .first { $0.hasSuffix("True") }.map { String($0.split(separator: "\t")[0]) } ?? "?"
         return [
             try tool(["git", "config", "user.email"], in: "/"), try tool(["kubectl", "config", "current-context"]), gcloud,
-            (try? String(contentsOfFile: home + "/gh/hosts.yml", encoding: .utf8))?.split(separator: "\n").last.map { String($0.split(separator: " ").last ?? "") } ?? "?",
+            (try? String(contentsOfFile: home + "/gh/hosts.yml", encoding: .utf8))?.split(separator: "\n").last.map {
+                String($0.split(separator: " ").last ?? "")
+            } ?? "?",
             try tool(["docker", "context", "show"]),
         ]
     }
@@ -131,14 +173,18 @@ private struct ToolHome {
     /// The files of the user's tools, byte for byte.
     func toolFiles() -> [String: Data] {
         var files: [String: Data] = [:]
-        for file in [".kube/config", ".gitconfig", "gcloud/active_config", "gh/hosts.yml", ".docker/context", "config/perch/git/identity.gitconfig"] {
+        for file in [
+            ".kube/config", ".gitconfig", "gcloud/active_config", "gh/hosts.yml", ".docker/context", "config/perch/git/identity.gitconfig",
+        ] {
             files[file] = FileManager.default.contents(atPath: home + "/" + file)
         }
         return files
     }
 }
 
-@Suite("A switch you can trust: the real git, kubectl and gcloud, fakes for gh and docker", .serialized, .enabled(if: realTools, "needs git, kubectl and gcloud"))
+@Suite(
+    "A switch you can trust: the real git, kubectl and gcloud, fakes for gh and docker", .serialized,
+    .enabled(if: realTools, "needs git, kubectl and gcloud"))
 struct SwitchSessionEndToEndTests {
     static let onA = ["ada@a.example", "dev", "default", "ada-a", "ctx-a"]
     static let onB = ["ada@b.example", "prod", "work", "ada-b", "ctx-b"]
@@ -155,7 +201,8 @@ struct SwitchSessionEndToEndTests {
         #expect(try scratch.tool(["git", "config", "user.email"], in: scratch.home + "/work/api") == "me@work.example")
         #expect(try scratch.tool(["git", "config", "user.email"], in: scratch.home) == "ada@oss.example")
         let status = try Spawn.run(
-            ["sh", "-c", "cd \"$1\" && exec \"$0\" status", TmuxSession.binary, scratch.home + "/work/api"], environment: scratch.cli.environment)
+            ["sh", "-c", "cd \"$1\" && exec \"$0\" status", TmuxSession.binary, scratch.home + "/work/api"],
+            environment: scratch.cli.environment)
         #expect(status.stdout.contains("comes from ~/.gitconfig-work"), "\(status.stdout)")
         // Case 3.
         #expect(try scratch.run("switch", "b").status == 0)
@@ -163,7 +210,9 @@ struct SwitchSessionEndToEndTests {
         let before = scratch.toolFiles()
         let failed = try scratch.run("switch", "broken")
         #expect(failed.status == 3)
-        #expect(failed.stderr.contains("kube: failed") && failed.stderr.contains("git: rolled back") && failed.stderr.contains("Still on b: Beta."))
+        #expect(
+            failed.stderr.contains("kube: failed") && failed.stderr.contains("git: rolled back")
+                && failed.stderr.contains("Still on b: Beta."))
         #expect(scratch.toolFiles() == before, "byte for byte")
         #expect(try scratch.run("current", "--field", "id").stdout == "b\n")
         // Case 6: nothing failed on the account that is current, nothing drifted.
@@ -214,7 +263,8 @@ struct SwitchSessionEndToEndTests {
         #expect(!(try String(contentsOfFile: scratch.home + "/.gitconfig", encoding: .utf8)).contains("perch"))
     }
 
-    @Test("fault injection: each tool missing, failing, hanging, and Perch killed before and after its change; nothing is left half switched")
+    @Test(
+        "fault injection: each tool missing, failing, hanging, and Perch killed before and after its change; nothing is left half switched")
     func faults() throws {
         let scratch = try ToolHome()
         defer { scratch.cli.remove() }
@@ -240,13 +290,16 @@ struct SwitchSessionEndToEndTests {
                 if fault == "missing" { try FileManager.default.moveItem(atPath: scratch.bin + "/" + tool, toPath: hidden) }
                 try scratch.fault(tool, fault == "missing" ? nil : fault)
                 let result = try scratch.run("switch", "b")
+                let killed = fault.hasPrefix("kill")
+                // The tools the killed Perch had started finish first, as they would before a person's next command.
+                if killed { #expect(scratch.waitForOrphans(), "\(tool) \(fault): the killed switch's tools still run after 10 s") }
                 let journalLeft = FileManager.default.fileExists(atPath: scratch.home + "/state/perch/state.journal.json")
                 try scratch.fault(tool, nil)
                 if fault == "missing" { try FileManager.default.moveItem(atPath: hidden, toPath: scratch.bin + "/" + tool) }
                 let next = try scratch.run("current", "--field", "id")
                 let current = next.stdout.trimmingCharacters(in: .whitespacesAndNewlines)
                 let uses = try scratch.uses()
-                let killed = fault.hasPrefix("kill")
+                #expect(!(result.stderr + next.stderr).contains("perch: perch:"), "one prefix: \(result.stderr)\(next.stderr)")
                 var ok = true
                 let files = scratch.toolFiles()
                 if current == "a" {
@@ -254,7 +307,11 @@ struct SwitchSessionEndToEndTests {
                 } else if current == "b" {
                     // A program missing skips its tool (nothing changed there); every other tool is on b.
                     let skipped = ["git": 0, "kubectl": 1, "gh": 3, "docker": 4][tool]!
-                    ok = ok && zip(uses, Self.onB).enumerated().allSatisfy { $0.element.0 == $0.element.1 || (fault == "missing" && $0.offset == skipped) }
+                    ok =
+                        ok
+                        && zip(uses, Self.onB).enumerated().allSatisfy {
+                            $0.element.0 == $0.element.1 || (fault == "missing" && $0.offset == skipped)
+                        }
                 } else {
                     ok = false
                 }
@@ -265,7 +322,9 @@ struct SwitchSessionEndToEndTests {
                 if ok {
                     survived += 1
                 } else {
-                    Issue.record("\(tool) \(fault): status \(result.status), current \(current), uses \(uses), files differing \(differing); \(result.stderr) \(next.stderr)")
+                    Issue.record(
+                        "\(tool) \(fault): status \(result.status), current \(current), uses \(uses), files differing \(differing); \(result.stderr) \(next.stderr)"
+                    )
                 }
                 // Back to a whole switch to a for the next fault.
                 if current != "a" { _ = try scratch.run("switch", "a") }
@@ -294,7 +353,10 @@ struct SwitchSessionEndToEndTests {
         let status = try Spawn.run([TmuxSession.binary, "status"], environment: environment)
         #expect(status.status == 1)
         #expect(status.stdout.contains("✗ aws") && status.stdout.contains("unset AWS_DEFAULT_PROFILE"), "\(status.stdout)")
-        environment["PATH"] = [URL(fileURLWithPath: TmuxSession.binary).deletingLastPathComponent().path, URL(fileURLWithPath: awsPath!).deletingLastPathComponent().path, "/usr/local/bin:/usr/bin:/bin"].joined(separator: ":")
+        environment["PATH"] = [
+            URL(fileURLWithPath: TmuxSession.binary).deletingLastPathComponent().path,
+            URL(fileURLWithPath: awsPath!).deletingLastPathComponent().path, "/usr/local/bin:/usr/bin:/bin",
+        ].joined(separator: ":")
         let list = try Spawn.run(["bash", "--norc", "-c", #"eval "$(perch env)"; aws configure list"#], environment: environment)
         let profileLine = list.stdout.split(separator: "\n").first { $0.contains("profile") } ?? ""
         #expect(profileLine.contains("b-admin"), "\(list.stdout)\(list.stderr)")
