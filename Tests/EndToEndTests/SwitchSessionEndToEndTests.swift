@@ -115,24 +115,16 @@ private struct ToolHome {
     /// as they would for a person, who comes back to the shell after them. Returns whether
     /// none is left. Nothing is signalled.
     func waitForOrphans(timeout: Double = 10) -> Bool {
-        let marker = Array("HOME=\(home)\u{0}".utf8)
-        let deadline = Date().addingTimeInterval(timeout)
-        while true {
-            let running = ((try? FileManager.default.contentsOfDirectory(atPath: "/proc")) ?? []).contains { entry in
-                guard let pid = Int32(entry), pid != getpid(),
-                    let environ = FileManager.default.contents(atPath: "/proc/\(entry)/environ")
+        let variable = Array("HOME=\(home)".utf8)
+        /// The pids of the processes with this HOME (each variable of `environ` ends in a NUL), as text.
+        func running() -> [String] {
+            ((try? FileManager.default.contentsOfDirectory(atPath: "/proc")) ?? []).filter { entry in
+                guard let pid = Int32(entry), pid != getpid(), let environ = FileManager.default.contents(atPath: "/proc/\(entry)/environ")
                 else { return false }
-                return [UInt8](environ).withUnsafeBufferPointer { bytes in
-                    bytes.count >= marker.count
-                        && (0...(bytes.count - marker.count)).contains { start in
-                            (start == 0 || bytes[start - 1] == 0) && bytes[start..<(start + marker.count)].elementsEqual(marker)
-                        }
-                }
+                return environ.split(separator: 0).contains { $0.elementsEqual(variable) }
             }
-            if !running { return true }
-            if Date() > deadline { return false }
-            Thread.sleep(forTimeInterval: 0.02)  // the poll interval of a deadline wait
         }
+        return (try? TmuxSession.waitUntil(timeout: timeout, screen: running) { $0.isEmpty }) ?? false
     }
 
     /// Runs a program in this HOME's environment (the fakes first on PATH), in `folder`.

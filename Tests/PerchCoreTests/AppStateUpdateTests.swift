@@ -404,15 +404,9 @@ struct AppStateUpdateTests {
             copy.statsPane = pane
             return copy.render()
         }
-        // Cells and their styles, not only the text: the kept rows are copied as they were drawn.
-        var before = state.render()
-        #expect(before == fresh(state))
-        #expect(state.render() == before, "drawn again from what it kept")
+        var kept = KeptDrawingCheck(state, pane: "Stats", fresh: fresh)
         func expectRedrawn(_ change: String, sourceLocation: SourceLocation = #_sourceLocation) {
-            let after = state.render()
-            #expect(after != before, "\(change) changes what Stats shows", sourceLocation: sourceLocation)
-            #expect(after == fresh(state), "\(change): not the picture from before", sourceLocation: sourceLocation)
-            before = after
+            kept.expectRedrawn(change, in: state, sourceLocation: sourceLocation)
         }
         state.history.append(SwitchEvent(account: "a7", time: start - 30, source: .cli))
         expectRedrawn("a switch")
@@ -446,15 +440,9 @@ struct AppStateUpdateTests {
             copy.catalogPane.rowsCache = CatalogRowsCache()
             return copy.render()
         }
-        // Cells and their styles, not only the text: the kept rows are copied as they were drawn.
-        var before = state.render()
-        #expect(before == fresh(state))
-        #expect(state.render() == before, "drawn again from what it kept")
+        var kept = KeptDrawingCheck(state, pane: "the Catalog", fresh: fresh)
         func expectRedrawn(_ change: String, sourceLocation: SourceLocation = #_sourceLocation) {
-            let after = state.render()
-            #expect(after != before, "\(change) changes what the Catalog shows", sourceLocation: sourceLocation)
-            #expect(after == fresh(state), "\(change): not the rows from before", sourceLocation: sourceLocation)
-            before = after
+            kept.expectRedrawn(change, in: state, sourceLocation: sourceLocation)
         }
         let visible = Layout(size: state.size).listRows
         let work = try #require(state.currentAccount)
@@ -568,5 +556,30 @@ struct AppStateUpdateTests {
         let state = makeState(current: "gone")
         #expect(state.saved.currentAccount == nil)
         #expect(state.currentAccount == nil)
+    }
+}
+
+/// A pane's kept drawing checked against a fresh one (`fresh`: the frame drawn by a pane that
+/// kept nothing): equal at first and drawn again from what it kept, then, after each change,
+/// different from the frame before and equal to a fresh one. Cells and their styles are
+/// compared, not only the text: kept rows are copied as they were drawn.
+private struct KeptDrawingCheck {
+    let pane: String
+    let fresh: (AppState) -> Screen
+    private var before: Screen
+
+    init(_ state: AppState, pane: String, fresh: @escaping (AppState) -> Screen, sourceLocation: SourceLocation = #_sourceLocation) {
+        self.pane = pane
+        self.fresh = fresh
+        before = state.render()
+        #expect(before == fresh(state), sourceLocation: sourceLocation)
+        #expect(state.render() == before, "drawn again from what it kept", sourceLocation: sourceLocation)
+    }
+
+    mutating func expectRedrawn(_ change: String, in state: AppState, sourceLocation: SourceLocation) {
+        let after = state.render()
+        #expect(after != before, "\(change) changes what \(pane) shows", sourceLocation: sourceLocation)
+        #expect(after == fresh(state), "\(change): not what \(pane) drew before", sourceLocation: sourceLocation)
+        before = after
     }
 }
