@@ -80,7 +80,7 @@ extension CommandLineTool {
         guard access(IdentityFiles.journal(besideState: paths.state), F_OK) == 0 else { return }
         let switcher = switcher(nil)
         let session = switcher.session(store: StateStore(path: paths.state), source: .cli)
-        if let message = session.recoverInterrupted() { console.error(shown(message)) }
+        if let message = session.recoverInterrupted(waitingMilliseconds: session.lockTimeout) { console.error(shown(message)) }
     }
 
     private func runSession(to account: Account, target: SwitchSession.Target, config: LoadedConfig, verb: String) -> Int32 {

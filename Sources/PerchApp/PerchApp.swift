@@ -102,8 +102,11 @@ public enum PerchApp {
         }
         let store = StateStore(path: paths.state)
         let identities = identitySwitcher(paths, config: config)
-        // A switch left half done by a killed process is put right before the state is read.
-        var banner = identities.session(store: store, source: .tui).recoverInterrupted().map { $0.prefix(1).uppercased() + $0.dropFirst() }
+        // A switch left half done by a killed process is put right before the state is read
+        // (never waiting for its programs: the first frame does not wait).
+        var banner = identities.session(store: store, source: .tui).recoverInterrupted(waitingMilliseconds: 0).map {
+            $0.prefix(1).uppercased() + $0.dropFirst()
+        }
         var saved = SavedState()
         do {
             let loaded = try store.load(accounts: config.accounts)

@@ -49,14 +49,19 @@ public enum ProcessSpawn {
     }
 
     /// Starts the program at `path` with `argv` (its name first) and `environment` (`NAME=value`).
-    /// - Parameter folder: the child's working directory (nil: Perch's).
+    /// - Parameters:
+    ///   - folder: the child's working directory (nil: Perch's).
+    ///   - keeping: descriptors of Perch's (close-on-exec, as all of Perch's are) that the child
+    ///     inherits under the same numbers: their close-on-exec flag is cleared in the child
+    ///     alone (`posix_spawn_file_actions_adddup2` with equal descriptors, POSIX.1-2024).
     /// - Throws: ``SpawnError`` when the pipes or the process cannot be created.
     public static func spawn(
-        _ path: String, _ argv: [String], environment: [String], attachment: Attachment, folder: String? = nil
+        _ path: String, _ argv: [String], environment: [String], attachment: Attachment, folder: String? = nil, keeping: [Int32] = []
     ) throws(SpawnError) -> Spawned {
         var actions = posix_spawn_file_actions_t()
         posix_spawn_file_actions_init(&actions)
         defer { posix_spawn_file_actions_destroy(&actions) }
+        for fd in keeping where fd > 2 { posix_spawn_file_actions_adddup2(&actions, fd, fd) }
         if case .passThrough(let terminal?) = attachment {
             // Before stdin is replaced: the actions run in the child, in order.
             let result = perch_spawn_add_foreground(&actions, terminal)

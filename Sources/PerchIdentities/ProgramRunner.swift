@@ -55,14 +55,16 @@ public enum ProgramRunner {
     /// - Parameters:
     ///   - timeout: in milliseconds.
     ///   - folder: the working directory of the program (nil: Perch's own).
+    ///   - keeping: descriptors the program inherits (``ProcessSpawn/spawn(_:_:environment:attachment:folder:keeping:)``).
     public static func run(
         _ program: String, _ arguments: [String], in environment: IdentityEnvironment,
-        timeout: Int64 = defaultTimeoutMilliseconds, folder: String? = nil
+        timeout: Int64 = defaultTimeoutMilliseconds, folder: String? = nil, keeping: [Int32] = []
     ) -> ProgramResult {
         guard let path = environment.which(program) else { return .notFound(program: program) }
         let spawned: ProcessSpawn.Spawned
         do {
-            spawned = try ProcessSpawn.spawn(path, [program] + arguments, environment: environment.entries, attachment: .captured, folder: folder)
+            spawned = try ProcessSpawn.spawn(
+                path, [program] + arguments, environment: environment.entries, attachment: .captured, folder: folder, keeping: keeping)
         } catch {
             return .notStarted(error.description)
         }
@@ -75,7 +77,8 @@ public enum ProgramRunner {
                 stderr: String(decoding: collected.stderr, as: UTF8.self))
         case .exited(let code):
             return .exited(
-                status: code, stdout: String(decoding: collected.stdout, as: UTF8.self), stderr: String(decoding: collected.stderr, as: UTF8.self))
+                status: code, stdout: String(decoding: collected.stdout, as: UTF8.self),
+                stderr: String(decoding: collected.stderr, as: UTF8.self))
         }
     }
 }

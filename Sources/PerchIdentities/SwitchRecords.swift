@@ -7,7 +7,7 @@ import PerchStore
 /// changes (``IdentityFiles/journal``), and removed once the switch is recorded: the accounts
 /// switched from and to, and each tool's state before the switch. A journal found by a later
 /// command belongs to a process that died in between; the switch is then rolled back (see
-/// ``SwitchSession/recoverInterrupted()``).
+/// ``SwitchSession/recoverInterrupted(waitingMilliseconds:)``).
 public struct SwitchJournal: Codable, Hashable, Sendable {
     /// The session's id, kept in the state file (``SavedState/lastSwitch``) once recorded.
     public var id: String

@@ -73,7 +73,7 @@ public struct SwitchSession: Sendable {
         try store.withLock(timeoutMilliseconds: lockTimeout, shouldWait: shouldWaitForLock) { () throws(StateError) in
             // Under the lock: what a writer killed mid-write left of Perch's own files.
             for file in files.all { FileSystem.removeStaleTemporaryFiles(of: file) }
-            let recovered = recoverLocked()
+            let recovered = try recoverLocked(waitingMilliseconds: Int(clamping: context.timeout))
             let current = try store.readForUpdate()
             let previous = current.currentAccount
             let isSwitch = previous != account.id
@@ -163,14 +163,19 @@ public struct SwitchSession: Sendable {
             let journal = SwitchJournal(
                 id: token, from: previous, to: account.id, time: StateStore.timestamp(), pid: getpid(),
                 tools: steps.map { SwitchJournal.Entry(tool: $0.step.adapter.tool, before: $0.before) })
+            // The programs of the apply and of a roll-back inherit the journal's lock, so a
+            // recovery after Perch is killed waits until they have all ended.
+            var applying = context
             if !steps.isEmpty {
                 do { try RecordFile.write(journal, to: files.journal) } catch let error as FileError { throw .file(error) } catch {}
+                applying.journalLock = try? FileSystem.openLocked(files.journal, timeoutMilliseconds: 0)
             }
+            defer { if let lock = applying.journalLock { close(lock) } }
             for (step, _) in steps { progress(IdentityResult(tool: step.adapter.tool, status: .pending, detail: "")) }
             let applied = Parallel.map(
-                steps.map { entry in
+                steps.map { [applying] entry in
                     { @Sendable in
-                        let step = entry.step.adapter.apply(entry.step.wanted, over: entry.before, in: context)
+                        let step = entry.step.adapter.apply(entry.step.wanted, over: entry.before, in: applying)
                         progress(Self.result(entry.step.adapter.tool, step, fromBaseline: entry.step.fromBaseline))
                         return step
                     }
@@ -182,7 +187,7 @@ public struct SwitchSession: Sendable {
             if !failed.isEmpty, !keepGoing {
                 // All or nothing: every tool changed goes back to its before-state.
                 let restored = Parallel.map(
-                    steps.map { entry in { @Sendable in entry.step.adapter.apply(entry.before, in: context) } })
+                    steps.map { [applying] entry in { @Sendable in entry.step.adapter.apply(entry.before, in: applying) } })
                 for ((entry, step), back) in zip(zip(steps, applied), restored) {
                     let tool = entry.step.adapter.tool
                     if case .failed = step {
@@ -244,18 +249,33 @@ public struct SwitchSession: Sendable {
     /// Puts right a switch whose process died between its journal and its commit (SIGKILL,
     /// power loss), if one is found and no other process is switching: a switch already
     /// recorded is completed (its journal removed); any other is rolled back, every tool given
-    /// its before-state, so nothing is left half switched. Returns one line saying so (with the
-    /// word "interrupted" and both accounts; without the program's name, which the command line
-    /// puts before it on stderr), or nil when there was nothing to do. Costs one
-    /// `access(2)` when there is no journal.
-    public func recoverInterrupted() -> String? {
+    /// its before-state, so nothing is left half switched. The programs the dead process had
+    /// started may still be running (they outlive it): the roll-back waits until they have all
+    /// ended (they hold the journal's lock, see ``ToolContext/journalLock``), at most
+    /// `waitingMilliseconds`, so that none of them changes its tool after it was put back.
+    /// Returns one line saying what was done, or that the switch is still finishing and was
+    /// left for a later command (with the word "interrupted" and both accounts; without the
+    /// program's name, which the command line puts before it on stderr), or nil when there was
+    /// nothing to do or another process holds the state lock. Costs one `access(2)` when there
+    /// is no journal.
+    public func recoverInterrupted(waitingMilliseconds: Int) -> String? {
         guard access(files.journal, F_OK) == 0 else { return nil }
         // A journal whose writer still holds the lock is a switch under way, not an interrupted one.
-        return try? store.withLock(timeoutMilliseconds: 0) { () throws(StateError) in recoverLocked() }
+        do {
+            return try store.withLock(timeoutMilliseconds: 0) { () throws(StateError) in
+                try recoverLocked(waitingMilliseconds: waitingMilliseconds)
+            }
+        } catch {
+            guard case .file(let failure) = error, failure.path == files.journal, let journal = failure.reason else { return nil }
+            return journal
+        }
     }
 
-    /// ``recoverInterrupted()`` for a caller holding the state lock.
-    private func recoverLocked() -> String? {
+    /// ``recoverInterrupted(waitingMilliseconds:)`` for a caller holding the state lock.
+    /// - Throws: ``StateError/file(_:)`` for the journal's path (`EWOULDBLOCK`, with a reason to
+    ///   print) when the interrupted switch's programs are still running after
+    ///   `waitingMilliseconds`; the journal is then kept and nothing is changed.
+    private func recoverLocked(waitingMilliseconds: Int) throws(StateError) -> String? {
         guard access(files.journal, F_OK) == 0 else { return nil }
         guard let journal = RecordFile.read(SwitchJournal.self, at: files.journal) else {
             RecordFile.remove(files.journal)
@@ -268,9 +288,20 @@ public struct SwitchSession: Sendable {
             RecordFile.remove(files.journal)
             return "the interrupted switch from \(from) to \(journal.to) had been recorded; it is complete"
         }
-        let context = self.context
+        var context = self.context
+        do {
+            context.journalLock = try FileSystem.openLocked(files.journal, timeoutMilliseconds: waitingMilliseconds)
+        } catch {
+            guard error.code == EWOULDBLOCK else { throw .file(error) }
+            throw .file(
+                FileError(
+                    path: files.journal, code: EWOULDBLOCK, operation: "recover",
+                    reason: "the interrupted switch from \(from) to \(journal.to) is still finishing: programs it started are running "
+                        + "(waited \(waitingMilliseconds) ms); nothing was changed, and it will be rolled back once they have ended"))
+        }
+        defer { if let lock = context.journalLock { close(lock) } }
         let backs = Parallel.map(
-            journal.tools.map { entry in
+            journal.tools.map { [context] entry in
                 { @Sendable () -> String? in
                     guard let adapter = ToolAdapters.adapter(for: entry.tool) else { return "\(entry.tool.rawValue) (unknown tool)" }
                     if case .failed(let why) = adapter.apply(entry.before, in: context) { return "\(entry.tool.rawValue) (\(why))" }
@@ -298,7 +329,7 @@ public struct SwitchSession: Sendable {
     /// - Throws: ``StateError`` when the lock cannot be had.
     public func restoreBaselines() throws(StateError) -> [IdentityResult] {
         try store.withLock(timeoutMilliseconds: lockTimeout) { () throws(StateError) in
-            _ = recoverLocked()
+            _ = try recoverLocked(waitingMilliseconds: Int(clamping: context.timeout))
             let kept = baseline.tools.sorted {
                 ToolConfigRegistry.order(of: IdentityTool($0.key)) < ToolConfigRegistry.order(of: IdentityTool($1.key))
             }

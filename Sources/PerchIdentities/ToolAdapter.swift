@@ -53,6 +53,11 @@ public struct ToolContext: Sendable {
     public var files: IdentityFiles
     /// How long one program may run, in milliseconds.
     public var timeout: Int64
+    /// While a switch applies or puts back tools: a descriptor of its journal holding the
+    /// journal's lock (flock(2)). Every program run with this context inherits it, so the lock
+    /// lasts until the last of them has ended, even when Perch itself was killed; recovery
+    /// waits for it (``SwitchSession/recoverInterrupted(waitingMilliseconds:)``). nil otherwise.
+    public var journalLock: Int32?
 
     public init(environment: IdentityEnvironment, timeout: Int64 = ProgramRunner.defaultTimeoutMilliseconds) {
         self.environment = environment
@@ -60,9 +65,10 @@ public struct ToolContext: Sendable {
         self.timeout = timeout
     }
 
-    /// Runs `program` with `arguments` (see ``ProgramRunner``) with this context's environment and timeout.
+    /// Runs `program` with `arguments` (see ``ProgramRunner``) with this context's environment,
+    /// timeout and journal lock.
     public func run(_ program: String, _ arguments: [String], in folder: String? = nil) -> ProgramResult {
-        ProgramRunner.run(program, arguments, in: environment, timeout: timeout, folder: folder)
+        ProgramRunner.run(program, arguments, in: environment, timeout: timeout, folder: folder, keeping: journalLock.map { [$0] } ?? [])
     }
 }
 

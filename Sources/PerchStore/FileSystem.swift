@@ -192,22 +192,42 @@ public enum FileSystem {
         _ lockPath: String, timeoutMilliseconds: Int = 2000, shouldWait: (Int) -> Bool = { _ in true }, _ body: () throws -> T
     ) throws -> T {
         try createDirectory(directory(of: lockPath))
-        let fd = open(lockPath, O_RDWR | O_CREAT | O_CLOEXEC, 0o600)
-        guard fd >= 0 else { throw FileError(path: lockPath, code: errno, operation: "open the lock file") }
-        defer { close(fd) }
+        let fd = try openLocked(lockPath, timeoutMilliseconds: timeoutMilliseconds, shouldWait: shouldWait)
+        defer {
+            flock(fd, LOCK_UN)
+            close(fd)
+        }
+        return try body()
+    }
+
+    /// Opens `path` (created if missing, mode 0600, close-on-exec) and takes an exclusive
+    /// advisory lock (flock(2)) on it, waiting at most `timeoutMilliseconds` for other holders.
+    /// The lock belongs to the open file: it lasts until this descriptor and every copy of it
+    /// (in children it was handed to, see ``ProcessSpawn``) are closed, or until one of them
+    /// unlocks it. The caller closes the descriptor.
+    /// - Parameter shouldWait: as for ``withExclusiveLock(_:timeoutMilliseconds:shouldWait:_:)``.
+    /// - Returns: the descriptor holding the lock.
+    /// - Throws: ``FileError`` when the file cannot be opened, or is still locked at the timeout
+    ///   (`EWOULDBLOCK`, "is locked by another process").
+    public static func openLocked(_ path: String, timeoutMilliseconds: Int, shouldWait: (Int) -> Bool = { _ in true }) throws(FileError)
+        -> Int32
+    {
+        let fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0o600)
+        guard fd >= 0 else { throw FileError(path: path, code: errno, operation: "open the lock file") }
         var waited = 0
         while flock(fd, LOCK_EX | LOCK_NB) != 0 {
-            guard errno == EWOULDBLOCK || errno == EINTR else { throw FileError(path: lockPath, code: errno, operation: "lock") }
-            guard waited < timeoutMilliseconds, shouldWait(waited) else {
+            let code = errno
+            guard code == EWOULDBLOCK || code == EINTR, waited < timeoutMilliseconds, shouldWait(waited) else {
+                close(fd)
+                guard code == EWOULDBLOCK || code == EINTR else { throw FileError(path: path, code: code, operation: "lock") }
                 throw FileError(
-                    path: lockPath, code: EWOULDBLOCK, operation: "lock",
+                    path: path, code: EWOULDBLOCK, operation: "lock",
                     reason: "is locked by another process (waited \(timeoutMilliseconds) ms)")
             }
-            usleep(10_000)  // a bounded wait for another writer, not an idle poll
+            usleep(10_000)  // a bounded wait for another holder, not an idle poll
             waited += 10
         }
-        defer { flock(fd, LOCK_UN) }
-        return try body()
+        return fd
     }
 
     /// The identity of the file at `path` (followed through symbolic links), or nil when it

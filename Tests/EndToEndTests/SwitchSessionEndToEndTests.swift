@@ -18,7 +18,9 @@ private let awsPath: String? = (ProcessInfo.processInfo.environment["PATH"] ?? "
 
 /// A scratch HOME with the real git, kubectl and gcloud, and fakes for gh and docker that keep
 /// their state in files as the real ones do; each tool's fault can be set by a file
-/// (`faults/TOOL`: `missing`, `fail`, `hang`, `kill-before` or `kill-after`).
+/// (`faults/TOOL`: `missing`, `fail`, `hang`, `kill-before` or `kill-after`; `slow`, which
+/// makes its change a second after it has started, and `kill-once-started`, which kills Perch
+/// once a `slow` program has started).
 private struct ToolHome {
     var cli: PerchCommandLine
     var home: String { cli.home.path }
@@ -58,6 +60,10 @@ private struct ToolHome {
               fail:yes) echo "error: injected failure" >&2; exit 1 ;;
               hang:yes) sleep 30 ;;
               kill-before:yes) kill -9 $PPID; exit 1 ;;
+              slow:yes) : > "$HOME/faults/started"; sleep 1 ;;
+              kill-once-started:yes)
+                i=0; while [ ! -e "$HOME/faults/started" ] && [ $i -lt 500 ]; do sleep 0.01; i=$((i + 1)); done
+                kill -9 $PPID; exit 1 ;;
             esac
 
             """#
@@ -325,6 +331,29 @@ struct SwitchSessionEndToEndTests {
         }
         print("fault injection: \(tried) faults tried, \(survived) survived")
         #expect(survived == tried)
+    }
+
+    @Test(
+        "a switch killed while another tool's program still runs: the next command waits for that program to end before it rolls back, so it is not overtaken"
+    )
+    func killedWhileAToolRuns() throws {
+        let scratch = try ToolHome()
+        defer { scratch.cli.remove() }
+        _ = try scratch.run("setup", "git", "--yes")
+        for id in ["a", "b", "a"] { #expect(try scratch.run("switch", id).status == 0) }
+        #expect(try scratch.uses() == Self.onA, "\((try? scratch.uses()) ?? [])")
+        try scratch.fault("gh", "slow")
+        try scratch.fault("docker", "kill-once-started")
+        let killed = try scratch.run("switch", "b")
+        #expect(killed.status == 137, "\(killed.stderr)")
+        try scratch.fault("gh", nil)
+        try scratch.fault("docker", nil)
+        // At once, as a prompt would: gh's program, started by the killed Perch, is still asleep.
+        let next = try scratch.run("current", "--field", "id")
+        #expect(next.stdout == "a\n", "\(next.stdout)\(next.stderr)")
+        #expect(next.stderr.contains("interrupted switch from a to b was rolled back"), "\(next.stderr)")
+        #expect(scratch.waitForOrphans(), "the killed switch's programs still run after 10 s")
+        #expect(try scratch.uses() == Self.onA, "gh's late change must not outlast the rollback: \((try? scratch.uses()) ?? [])")
     }
 
     @Test(

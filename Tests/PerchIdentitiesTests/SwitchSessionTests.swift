@@ -173,13 +173,67 @@ struct SwitchSessionTests {
         try RecordFile.write(journal, to: files.journal)
         try KubeAdapter.writeCurrentContext("prod", scratch.environment)
         try FileSystem.writeAtomically(Array("[user]\n\temail = half@switched\n".utf8), to: files.gitInclude, mode: 0o644)
-        let message = try #require(scratch.session().recoverInterrupted())
+        let message = try #require(scratch.session().recoverInterrupted(waitingMilliseconds: 0))
         #expect(message.contains("interrupted") && message.contains("oss") && message.contains("work"))
         #expect(currentContext(scratch) == "dev")
         #expect(scratch.gitUses("user.email") == "ada@oss.example")
         #expect(access(files.journal, F_OK) != 0)
         #expect(scratch.snapshot().filter { !$0.key.hasSuffix(".lock") } == before.filter { !$0.key.hasSuffix(".lock") })
-        #expect(scratch.session().recoverInterrupted() == nil, "said once")
+        #expect(scratch.session().recoverInterrupted(waitingMilliseconds: 0) == nil, "said once")
+    }
+
+    @Test(
+        "killed while a program it started still runs: recovery waits for that program (it holds the journal's lock), changes nothing while it runs, and rolls back once it has ended"
+    )
+    func interruptedWhileProgramsRun() throws {
+        let scratch = try home()
+        _ = try scratch.session().run(to: oss)
+        let files = scratch.switcher().files
+        let journal = SwitchJournal(
+            id: "dead", from: "oss", to: "work", time: "t", pid: 1,
+            tools: [.init(tool: .kube, before: try KubeAdapter().current(in: scratch.switcher().context).get())])
+        try RecordFile.write(journal, to: files.journal)
+        try KubeAdapter.writeCurrentContext("prod", scratch.environment)
+        // What the killed switch leaves running: a program given the journal's lock, which Perch
+        // no longer holds itself.
+        let lock = try FileSystem.openLocked(files.journal, timeoutMilliseconds: 0)
+        let program = try ProcessSpawn.spawn("/bin/sleep", ["sleep", "30"], environment: [], attachment: .captured, keeping: [lock])
+        close(lock)
+        close(program.stdout)
+        close(program.stderr)
+        let started = ContinuousClock.now
+        let waiting = try #require(scratch.session().recoverInterrupted(waitingMilliseconds: 200))
+        #expect(ContinuousClock.now - started >= .milliseconds(200), "it waited for the program")
+        #expect(waiting.contains("still finishing") && waiting.contains("from oss to work"), "\(waiting)")
+        #expect(currentContext(scratch) == "prod", "nothing put back while the program runs")
+        #expect(access(files.journal, F_OK) == 0, "the journal is kept for later")
+        // A switch meanwhile waits as long as one program may run, then fails the same way and changes nothing.
+        #expect(throws: StateError.self) { try scratch.session(timeout: 300).run(to: work) }
+        #expect(currentContext(scratch) == "prod")
+        // The program ends (it is ours: signalled by its id); then the roll-back is done.
+        kill(program.pid, SIGKILL)
+        var status: Int32 = 0
+        waitpid(program.pid, &status, 0)
+        let message = try #require(scratch.session().recoverInterrupted(waitingMilliseconds: 2000))
+        #expect(message.contains("was rolled back"), "\(message)")
+        #expect(currentContext(scratch) == "dev")
+        #expect(access(files.journal, F_OK) != 0)
+    }
+
+    @Test("a program given a descriptor with ProcessSpawn's keeping inherits it, and no other descriptor of Perch's")
+    func keptDescriptor() throws {
+        try withTemporaryFolder { folder in
+            let lock = try FileSystem.openLocked(folder + "/held", timeoutMilliseconds: 0)
+            defer { close(lock) }
+            let other = open(folder + "/other", O_RDWR | O_CREAT | O_CLOEXEC, 0o600)
+            defer { close(other) }
+            let spawned = try ProcessSpawn.spawn(
+                "/bin/sh", ["sh", "-c", "ls /proc/$$/fd"], environment: [], attachment: .captured, keeping: [lock])
+            let collected = ProcessSpawn.collect(spawned, timeout: 5000, stdoutLimit: 4096, stderrTail: 4096)
+            let descriptors = Set(String(decoding: collected.stdout, as: UTF8.self).split(separator: "\n").compactMap { Int32($0) })
+            #expect(descriptors.contains(lock), "\(descriptors)")
+            #expect(!descriptors.contains(other), "\(descriptors)")
+        }
     }
 
     @Test("issue 18 case 2: a session with its own files leaves the default config's git file byte-identical")

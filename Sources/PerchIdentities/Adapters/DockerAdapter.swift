@@ -39,9 +39,9 @@ public struct DockerAdapter: ToolAdapter {
 
     public func current(in context: ToolContext) -> Result<ToolState, ToolFailure> {
         // What the CLI uses: DOCKER_CONTEXT is exported by Perch itself, so the global one is asked.
-        var environment = context.environment
-        environment.variables["DOCKER_CONTEXT"] = nil
-        let run = ProgramRunner.run("docker", ["context", "show"], in: environment, timeout: context.timeout)
+        var global = context
+        global.environment.variables["DOCKER_CONTEXT"] = nil
+        let run = global.run("docker", ["context", "show"])
         if case .notFound = run { return .failure(ToolFailure("docker not found")) }
         guard let output = run.output else { return .failure(ToolFailure("docker context show \(run.failure ?? "failed")")) }
         return .success(ToolState(["context": output.trimmingWhitespace]))
