@@ -261,15 +261,20 @@ struct SwitchSessionEndToEndTests {
         #expect(!(try String(contentsOfFile: scratch.home + "/.gitconfig", encoding: .utf8)).contains("perch"))
     }
 
+    /// Sets up git and makes round trips a → b → a, so kubectl has written the kubeconfig in
+    /// its own form; every tool is then on a.
+    fileprivate static func settle(_ scratch: ToolHome) throws {
+        _ = try scratch.run("setup", "git", "--yes")
+        for id in ["a", "b", "a"] { #expect(try scratch.run("switch", id).status == 0) }
+        #expect(try scratch.uses() == onA, "\((try? scratch.uses()) ?? [])")
+    }
+
     @Test(
         "fault injection: each tool missing, failing, hanging, and Perch killed before and after its change; nothing is left half switched")
     func faults() throws {
         let scratch = try ToolHome()
         defer { scratch.cli.remove() }
-        _ = try scratch.run("setup", "git", "--yes")
-        // Round trips first, so kubectl has written the kubeconfig in its own form.
-        for id in ["a", "b", "a"] { #expect(try scratch.run("switch", id).status == 0) }
-        #expect(try scratch.uses() == Self.onA, "\((try? scratch.uses()) ?? [])")
+        try Self.settle(scratch)
         // After asking gcloud once: it writes its active_config when it has none.
         var onA = scratch.toolFiles()
         var tried = 0
@@ -339,9 +344,7 @@ struct SwitchSessionEndToEndTests {
     func killedWhileAToolRuns() throws {
         let scratch = try ToolHome()
         defer { scratch.cli.remove() }
-        _ = try scratch.run("setup", "git", "--yes")
-        for id in ["a", "b", "a"] { #expect(try scratch.run("switch", id).status == 0) }
-        #expect(try scratch.uses() == Self.onA, "\((try? scratch.uses()) ?? [])")
+        try Self.settle(scratch)
         try scratch.fault("gh", "slow")
         try scratch.fault("docker", "kill-once-started")
         let killed = try scratch.run("switch", "b")
