@@ -185,11 +185,43 @@ extension CommandLineTool {
         switch removal.forgotten {
         case .success(let change)?:
             console.print(historyText + (change.wasCurrent ? " It was the current account: no account is current now." : ""))
+            if change.wasCurrent { return giveBackTools(of: account, config: config) }
         case .failure(let error)?:
             console.error("the account is removed from the config, but the state still names it: \(error)")
             return ExitStatus.unmet
         case nil: break
         }
+        return ExitStatus.ok
+    }
+
+    /// After the current account is removed: every tool it names gets back what the person
+    /// has without Perch (``SwitchSession/giveBack(_:shouldWaitForLock:progress:)``), one line
+    /// each, so that no tool keeps an identity no account stands for. Exit status 0, or 3 when a
+    /// tool failed (all were then put back: they keep the removed account's identity).
+    private func giveBackTools(of account: Account, config: LoadedConfig) -> Int32 {
+        let perShell = Set(ToolAdapters.registry.filter(\.isPerShell).map(\.tool))
+        guard ToolAdapters.registry.contains(where: { account.identities[$0.tool] != nil && !perShell.contains($0.tool) }) else {
+            return ExitStatus.ok
+        }
+        let session = switcher(config).session(store: StateStore(path: paths.state), source: .cli)
+        let result: SwitchSession.Result
+        do {
+            result = try session.giveBack(account)
+        } catch {
+            console.error("its tools still use its identities: \(error); `perch reset` gives them what they had before Perch")
+            return ExitStatus.unmet
+        }
+        if let message = result.recovered { console.error(shown(message)) }
+        let lines = result.report.results.filter { !$0.summary.isEmpty && !perShell.contains($0.tool) }
+        guard result.outcome != nil else {
+            console.error(
+                "its tools still use its identities: \(result.failure ?? "a tool failed"); every tool was put back "
+                    + "(`perch reset` gives them what they had before Perch)")
+            for line in lines { console.note("  " + shown(line.summary)) }
+            return ExitStatus.toolFailed
+        }
+        if !lines.isEmpty { console.print("Its tools are back to your own:") }
+        for line in lines { console.print("  " + shown(line.summary)) }
         return ExitStatus.ok
     }
 

@@ -70,13 +70,41 @@ public struct SwitchSession: Sendable {
         to account: Account, target: Target = .account, shouldWaitForLock: (Int) -> Bool = { _ in true },
         progress: @escaping @Sendable (IdentityResult) -> Void = { _ in }
     ) throws(StateError) -> Result {
-        try store.withLock(timeoutMilliseconds: lockTimeout, shouldWait: shouldWaitForLock) { () throws(StateError) in
+        try perform(to: account, target: target, shouldWaitForLock: shouldWaitForLock, progress: progress)
+    }
+
+    /// Gives every tool that `account` names back what the person has without Perch (git's
+    /// include holds their own identity again, the others get their baseline), as a switch to
+    /// an account naming nothing would, with the same journal, verification and all-or-nothing
+    /// roll-back; for an account that was current and has been removed from the config (`perch
+    /// remove`), so that no tool keeps an identity nobody chose. Nothing is recorded: no state,
+    /// history, undo record or results; the outcome is nil only when a tool failed (every tool
+    /// is then put back, on the removed account's identity).
+    /// - Throws: ``StateError`` when the state lock or file cannot be had; nothing is changed then.
+    public func giveBack(
+        _ account: Account, shouldWaitForLock: (Int) -> Bool = { _ in true },
+        progress: @escaping @Sendable (IdentityResult) -> Void = { _ in }
+    ) throws(StateError) -> Result {
+        let bare = Account(id: account.id, name: account.name)
+        return try perform(
+            to: bare, target: .account, shouldWaitForLock: shouldWaitForLock, progress: progress,
+            giving: Set(ToolAdapters.registry.map(\.tool).filter { account.identities[$0] != nil }))
+    }
+
+    /// ``run(to:target:shouldWaitForLock:progress:)``, or with `giving` (the tools to give back)
+    /// ``giveBack(_:shouldWaitForLock:progress:)``.
+    private func perform(
+        to account: Account, target: Target, shouldWaitForLock: (Int) -> Bool, progress: @escaping @Sendable (IdentityResult) -> Void,
+        giving: Set<IdentityTool>? = nil
+    ) throws(StateError) -> Result {
+        let recording = giving == nil
+        return try store.withLock(timeoutMilliseconds: lockTimeout, shouldWait: shouldWaitForLock) { () throws(StateError) in
             // Under the lock: what a writer killed mid-write left of Perch's own files.
             for file in files.all { FileSystem.removeStaleTemporaryFiles(of: file) }
             let recovered = try recoverLocked(waitingMilliseconds: Int(clamping: context.timeout))
             let current = try store.readForUpdate()
             let previous = current.currentAccount
-            let isSwitch = previous != account.id
+            let isSwitch = recording && previous != account.id
             var baseline = RecordFile.read(ToolBaseline.self, at: files.baseline) ?? ToolBaseline()
             var baselineChanged = false
 
@@ -88,7 +116,7 @@ public struct SwitchSession: Sendable {
             }
             var results: [IdentityTool: IdentityResult] = [:]
             var candidates: [(adapter: any ToolAdapter, wanted: ToolState, fromBaseline: Bool)] = []
-            for adapter in ToolAdapters.registry {
+            for adapter in ToolAdapters.registry where giving?.contains(adapter.tool) ?? true {
                 let setting = account.identities[adapter.tool]
                 if adapter.isPerShell {
                     if let setting {
@@ -122,7 +150,7 @@ public struct SwitchSession: Sendable {
             var steps: [(step: Step, before: ToolState)] = []
             for (candidate, now) in zip(candidates, nows) {
                 let tool = candidate.adapter.tool
-                let named = account.identities[tool] != nil
+                let named = account.identities[tool] != nil || giving?.contains(tool) == true
                 switch now {
                 case .failure(let failure):
                     // The tool cannot be read (not installed): nothing is changed.
@@ -140,7 +168,7 @@ public struct SwitchSession: Sendable {
                         }
                         continue
                     }
-                    if candidate.adapter.keepsBaseline, baseline.tools[tool.rawValue] == nil, !candidate.fromBaseline,
+                    if candidate.adapter.keepsBaseline, baseline.tools[tool.rawValue] == nil, !candidate.fromBaseline, recording,
                         case .account = target
                     {
                         baseline.tools[tool.rawValue] = now
@@ -153,7 +181,7 @@ public struct SwitchSession: Sendable {
             func finish(_ outcome: SwitchOutcome?, failure: String? = nil) -> Result {
                 let ordered = ToolAdapters.registry.compactMap { results[$0.tool] }
                 let report = IdentityReport(accountID: account.id, results: ordered)
-                if outcome != nil { recordReport(report) }
+                if outcome != nil, recording { recordReport(report) }
                 return Result(outcome: outcome, report: report, failure: failure, recovered: recovered, changedTools: !steps.isEmpty)
             }
             if steps.isEmpty, !isSwitch {
@@ -209,7 +237,7 @@ public struct SwitchSession: Sendable {
             if isSwitch {
                 outcome = try store.commitSwitch(from: current, to: account.id, source: source, token: steps.isEmpty ? nil : token)
             }
-            if !steps.isEmpty || isSwitch {
+            if (!steps.isEmpty && recording) || isSwitch {
                 try? RecordFile.write(
                     UndoRecord(
                         from: previous, to: account.id, time: journal.time,

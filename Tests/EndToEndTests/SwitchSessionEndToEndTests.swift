@@ -359,6 +359,30 @@ struct SwitchSessionEndToEndTests {
         #expect(try scratch.uses() == Self.onA, "gh's late change must not outlast the rollback: \((try? scratch.uses()) ?? [])")
     }
 
+    @Test("perch remove of the current account gives its tools back to your own; git, kube, gcloud, gh and docker say so themselves")
+    func removeCurrent() throws {
+        let scratch = try ToolHome()
+        defer { scratch.cli.remove() }
+        try Self.settle(scratch)
+        #expect(try scratch.run("switch", "b").status == 0)
+        #expect(try scratch.uses() == Self.onB, "\((try? scratch.uses()) ?? [])")
+        let removed = try scratch.run("remove", "b", "--yes")
+        #expect(removed.status == 0, "\(removed.stdout)\(removed.stderr)")
+        #expect(
+            removed.stdout.contains("no account is current now") && removed.stdout.contains("Its tools are back to your own:"),
+            "\(removed.stdout)")
+        #expect(removed.stdout.contains("git: back to your own"), "\(removed.stdout)")
+        #expect(try scratch.uses() == ["me@home.example", "dev", "default", "me", "default"], "\((try? scratch.uses()) ?? [])")
+        #expect(try scratch.tool(["git", "var", "GIT_AUTHOR_IDENT"], in: "/").contains("Me <me@home.example>"))
+        // Nothing is recorded as a switch to it: no account is current.
+        #expect(try scratch.run("current").status == 1)
+        // Removing an account that is not current changes no tool.
+        #expect(try scratch.run("switch", "a").status == 0)
+        let other = try scratch.run("remove", "oss", "--yes")
+        #expect(other.status == 0 && !other.stdout.contains("back to your own"), "\(other.stdout)")
+        #expect(try scratch.uses() == Self.onA, "\((try? scratch.uses()) ?? [])")
+    }
+
     @Test(
         "botocore #1725: with AWS_DEFAULT_PROFILE set, status never shows ✓ for aws, and eval \"$(perch env)\" makes aws use the account's profile",
         .enabled(if: awsPath != nil, "needs the aws CLI"))

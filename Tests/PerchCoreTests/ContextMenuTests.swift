@@ -380,6 +380,14 @@ struct ContextMenuConfigDeleteTests {
                     problem: nil), for: .pane(.catalog)))
         #expect(!state.catalogItems.contains { $0.title == "handle" })
         #expect(state.banner == "Removed handle of Work from /c/accounts.json (previous file kept as /c/accounts.json.bak).")
+        // Written, but something after it went wrong: the banner says both, and stays.
+        var late = configCatalog()
+        _ = late.update(
+            .outcome(
+                .deletedFromConfig(
+                    accountID: "work", path: [], accounts: written, configPath: "/c/accounts.json", backupPath: nil,
+                    problem: "its tools still use its identities (kube failed)"), for: .pane(.catalog)))
+        #expect(late.banner == "Removed Work from /c/accounts.json. But its tools still use its identities (kube failed).")
         _ = state.update(
             .outcome(
                 .deletedFromConfig(

@@ -236,6 +236,33 @@ struct SwitchSessionTests {
         }
     }
 
+    @Test(
+        "giving back a removed current account's tools: those it names get your own, one it names nothing for keeps what you set by hand, and nothing is recorded"
+    )
+    func giveBack() throws {
+        let scratch = try home()
+        _ = try scratch.session().run(to: work)
+        _ = try scratch.session().run(to: oss)
+        #expect(scratch.gitUses("user.email") == "ada@oss.example")
+        // oss names no kube: set by hand, it is the person's, not the account's.
+        try KubeAdapter.writeCurrentContext("prod", scratch.environment)
+        let files = scratch.switcher().files
+        let state = scratch.environment.statePath
+        let kept = [state, files.undo, files.results, state.replacingOccurrences(of: ".json", with: ".history.jsonl")].map {
+            FileManager.default.contents(atPath: $0)
+        }
+        let result = try scratch.session().giveBack(oss)
+        #expect(result.outcome != nil && result.failure == nil)
+        #expect(result.report.results.map(\.tool) == [.git], "\(result.report.results)")
+        #expect(scratch.gitUses("user.email") == "me@home.example", "git's own identity again")
+        #expect(currentContext(scratch) == "prod", "a tool the account names nothing for is left alone")
+        let after = [state, files.undo, files.results, state.replacingOccurrences(of: ".json", with: ".history.jsonl")].map {
+            FileManager.default.contents(atPath: $0)
+        }
+        #expect(after == kept, "no state, undo record, results or history written")
+        #expect(access(files.journal, F_OK) != 0)
+    }
+
     @Test("issue 18 case 2: a session with its own files leaves the default config's git file byte-identical")
     func ownFilesPerConfig() throws {
         let scratch = try home()

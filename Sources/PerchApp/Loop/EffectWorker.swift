@@ -335,14 +335,23 @@ public final class EffectWorker: @unchecked Sendable {
         do {
             let outcome: ConfigWriter.Outcome
             if path.isEmpty {
+                // Read before it goes: the tools it names are given back if it was current.
+                let removed = (try? ConfigLoader.parse(FileSystem.read(configPath), path: configPath))?.accounts.first { $0.id == id }
                 let removal = try ConfigWriter.removeAccount(id, from: configPath, state: store)
                 outcome = removal.outcome
-                if case .failure(let error)? = removal.forgotten {
-                    return .outcome(
-                        .deletedFromConfig(
-                            accountID: id, path: path, accounts: outcome.accounts, configPath: outcome.path, backupPath: outcome.backupPath,
-                            problem: "the state still names it: \(error)"))
+                var problem: String?
+                switch removal.forgotten {
+                case .failure(let error)?: problem = "the state still names it: \(error)"
+                case .success(let change)? where change.wasCurrent:
+                    if let removed, let identities, let store {
+                        problem = Self.giveBack(removed, with: identities.session(store: store, source: .tui, lockTimeout: lockTimeout))
+                    }
+                default: break
                 }
+                return .outcome(
+                    .deletedFromConfig(
+                        accountID: id, path: path, accounts: outcome.accounts, configPath: outcome.path, backupPath: outcome.backupPath,
+                        problem: problem))
             } else {
                 outcome = try ConfigWriter.apply(.unset(id: id, path: path), to: configPath, samples: [])
             }
@@ -354,6 +363,19 @@ public final class EffectWorker: @unchecked Sendable {
             return .outcome(
                 .deletedFromConfig(
                     accountID: id, path: path, accounts: nil, configPath: configPath, backupPath: nil, problem: error.description))
+        }
+    }
+
+    /// The tools of the current account just removed, given back to the person's own
+    /// (``SwitchSession/giveBack(_:shouldWaitForLock:progress:)``, as `perch remove` does);
+    /// nil when that was done, else what keeps them on its identity.
+    private static func giveBack(_ account: Account, with session: SwitchSession) -> String? {
+        do {
+            let result = try session.giveBack(account)
+            guard result.outcome == nil else { return nil }
+            return "its tools still use its identities (\(result.failure ?? "a tool failed"); every tool was put back)"
+        } catch {
+            return "its tools still use its identities (\(error))"
         }
     }
 

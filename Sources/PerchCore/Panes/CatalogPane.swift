@@ -331,7 +331,9 @@ extension CatalogPane {
             }
             return [
                 .replaceAccounts(accounts, configPath: configPath),
-                .banner("Removed \(what) from \(configPath)" + (backup.map { " (previous file kept as \($0))." } ?? ".")),
+                .banner(
+                    "Removed \(what) from \(configPath)" + (backup.map { " (previous file kept as \($0))." } ?? ".")
+                        + (problem.map { " But " + $0 + "." } ?? ""), stays: problem != nil),
             ]
         default:
             break
