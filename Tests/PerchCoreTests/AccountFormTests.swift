@@ -116,6 +116,14 @@ struct AccountFormTests {
         #expect(AccountProblem.blank.message == "must not be only spaces")
     }
 
+    @Test(
+        "an optional text is blank exactly when every character is white space, ASCII or not",
+        arguments: ["", " ", "   ", "\t\n", "\u{3000}", " \u{00A0} ", "@ada", " x ", "\u{7F}", "\u{1}", " é", "\u{3000}の", "e\u{301}"])
+    func blankText(_ text: String) {
+        let reference = text.allSatisfy(\.isWhitespace)
+        #expect((AccountValidation.optionalTextProblem(text) == .blank) == reference, "\(Array(text.unicodeScalars))")
+    }
+
     @Test("a valid form asks for the account to be appended; empty optional fields are absent")
     func submit() {
         var state = formState()

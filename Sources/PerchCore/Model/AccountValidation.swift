@@ -47,7 +47,9 @@ public enum AccountValidation {
     /// What is wrong with an optional text field (handle, group) that is present, or nil: it
     /// must hold something other than white space.
     public static func optionalTextProblem(_ text: String) -> AccountProblem? {
-        text.allSatisfy(\.isWhitespace) ? .blank : nil
+        // A printable ASCII character (the common case) settles it in one byte scan.
+        if text.utf8.contains(where: { $0 > 0x20 && $0 < 0x7F }) { return nil }
+        return text.allSatisfy { $0.isWhitespace } ? .blank : nil
     }
 
     /// What is wrong with `name`, or nil when it shows something: a name must hold at least one
