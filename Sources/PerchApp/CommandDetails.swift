@@ -194,8 +194,9 @@ enum CommandDetails {
     static let removeAccount =
         "Asks first on a terminal; --yes removes without asking (needed without a\n"
         + "terminal). The history keeps the account's entries (perch history lists them);\n"
-        + "its switch count and pane state go. When it was current, no account is, and\n"
-        + "each tool it names gets back what it has without Perch (git your own identity,\n"
-        + "the others what they had before Perch first changed them), all or nothing as in\n"
-        + "a switch (exit status 3 when a tool fails: they then keep its identities).\n" + writerNote
+        + "its switch count and pane state go. When it is current, each tool it names first\n"
+        + "gets back what it has without Perch (git your own identity, the others what they\n"
+        + "had before Perch first changed them), all or nothing as in a switch, and then no\n"
+        + "account is current. A tool that fails puts every tool back and removes nothing\n"
+        + "(exit status 3); an interrupted switch still finishing removes nothing (exit 1).\n" + writerNote
 }

@@ -163,16 +163,44 @@ extension CommandLineTool {
             entries == 0
             ? "It has no history entries."
             : "Its \(entries) history entr\(entries == 1 ? "y stays" : "ies stay") (perch history lists \(entries == 1 ? "it" : "them") under \(shown(id)))."
+        let perShell = Set(ToolAdapters.registry.filter(\.isPerShell).map(\.tool))
+        let isCurrent = (try? store.peek())?.state.currentAccount == id
+        let givesBack = isCurrent && ToolAdapters.registry.contains { account.identities[$0.tool] != nil && !perShell.contains($0.tool) }
         if !options.identity.yes {
             guard isatty(STDIN_FILENO) == 1 else {
                 console.error("perch remove asks first; run it again with --yes to remove \(shown(id)) without asking")
                 return ExitStatus.usage
             }
             console.write(
-                "Remove \(describe(account)) from \(paths.config)? \(historyText) Its switch count and pane state go.\nRemove it? [y/N] ")
+                "Remove \(describe(account)) from \(paths.config)? \(historyText) Its switch count and pane state go"
+                    + (givesBack ? ", and as it is current, its tools go back to your own" : "") + ".\nRemove it? [y/N] ")
             guard let answer = readLine(), answer.lowercased().hasPrefix("y") else {
                 console.print("Nothing changed.")
                 return ExitStatus.unmet
+            }
+        }
+        // The current account's tools are given back first, and only if the config will take
+        // the removal: a failure then changes nothing, and a Perch killed meanwhile leaves the
+        // account current, to be rolled back onto.
+        var given: [IdentityResult] = []
+        if givesBack {
+            do { try ConfigWriter.check(.remove(id: id), at: paths.config, samples: []) } catch { return report(error) }
+            let session = switcher(config).session(store: store, source: .cli)
+            let result: SwitchSession.Result
+            do {
+                result = try session.giveBack(account)
+            } catch {
+                console.error("cannot give back the tools of \(shown(id)): \(error); nothing was changed")
+                return ExitStatus.unmet
+            }
+            if let message = result.recovered { console.error(shown(message)) }
+            given = result.report.results.filter { !$0.summary.isEmpty && !perShell.contains($0.tool) }
+            guard result.outcome != nil else {
+                console.error(
+                    "cannot give back the tools of \(shown(id)): \(result.failure ?? "a tool failed"); every tool was put back and nothing was removed"
+                )
+                for line in given { console.note("  " + shown(line.summary)) }
+                return ExitStatus.toolFailed
             }
         }
         let removal: ConfigWriter.Removal
@@ -185,43 +213,16 @@ extension CommandLineTool {
         switch removal.forgotten {
         case .success(let change)?:
             console.print(historyText + (change.wasCurrent ? " It was the current account: no account is current now." : ""))
-            if change.wasCurrent { return giveBackTools(of: account, config: config) }
         case .failure(let error)?:
             console.error("the account is removed from the config, but the state still names it: \(error)")
             return ExitStatus.unmet
         case nil: break
         }
-        return ExitStatus.ok
-    }
-
-    /// After the current account is removed: every tool it names gets back what the person
-    /// has without Perch (``SwitchSession/giveBack(_:shouldWaitForLock:progress:)``), one line
-    /// each, so that no tool keeps an identity no account stands for. Exit status 0, or 3 when a
-    /// tool failed (all were then put back: they keep the removed account's identity).
-    private func giveBackTools(of account: Account, config: LoadedConfig) -> Int32 {
-        let perShell = Set(ToolAdapters.registry.filter(\.isPerShell).map(\.tool))
-        guard ToolAdapters.registry.contains(where: { account.identities[$0.tool] != nil && !perShell.contains($0.tool) }) else {
-            return ExitStatus.ok
+        if !given.isEmpty {
+            console.print(
+                given.allSatisfy(\.succeeded) ? "Its tools are back to your own:" : "Its tools, back to your own where they could be:")
         }
-        let session = switcher(config).session(store: StateStore(path: paths.state), source: .cli)
-        let result: SwitchSession.Result
-        do {
-            result = try session.giveBack(account)
-        } catch {
-            console.error("its tools still use its identities: \(error); `perch reset` gives them what they had before Perch")
-            return ExitStatus.unmet
-        }
-        if let message = result.recovered { console.error(shown(message)) }
-        let lines = result.report.results.filter { !$0.summary.isEmpty && !perShell.contains($0.tool) }
-        guard result.outcome != nil else {
-            console.error(
-                "its tools still use its identities: \(result.failure ?? "a tool failed"); every tool was put back "
-                    + "(`perch reset` gives them what they had before Perch)")
-            for line in lines { console.note("  " + shown(line.summary)) }
-            return ExitStatus.toolFailed
-        }
-        if !lines.isEmpty { console.print("Its tools are back to your own:") }
-        for line in lines { console.print("  " + shown(line.summary)) }
+        for line in given { console.print("  " + shown(line.summary)) }
         return ExitStatus.ok
     }
 

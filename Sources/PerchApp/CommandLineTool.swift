@@ -20,8 +20,12 @@ struct CommandLineTool {
     /// Runs the command its record names; the exit status.
     func run() -> Int32 {
         // A switch whose process was killed between its journal and its commit is put right
-        // first, whatever the command (one access(2) when there is none).
-        if ![.completion, .manPage, .configPath, .shellInit].contains(options.command) { recoverInterruptedSwitch() }
+        // first, whatever the command (one access(2) when there is none). A switch does it
+        // itself under the state lock, waiting as long as a tool's program may run, and says it
+        // once. (An undo reads the undo record first, which a recovery may write.)
+        if ![.completion, .manPage, .configPath, .shellInit, .switchAccount].contains(options.command) {
+            recoverInterruptedSwitch()
+        }
         return options.command.record.run?(self) ?? ExitStatus.usage
     }
 

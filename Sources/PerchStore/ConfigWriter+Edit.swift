@@ -39,6 +39,27 @@ extension ConfigWriter {
     public static func apply(_ edit: ConfigEdit, to path: String, samples: [Account] = Account.samples) throws(ConfigWriteError)
         -> Outcome
     {
+        let (file, bytes, after) = try prepared(edit, to: path, samples: samples)
+        guard let file else {
+            do { try FileSystem.writeAtomically(bytes, to: path, mode: 0o600) } catch { throw .file(error) }
+            return Outcome(accounts: after.accounts, path: path, backupPath: nil)
+        }
+        let backup = try write(bytes, replacing: file, at: path)
+        return Outcome(accounts: after.accounts, path: path, backupPath: backup)
+    }
+
+    /// Whether ``apply(_:to:samples:)`` would write `edit`, without writing anything (`perch
+    /// remove` asks before it gives the account's tools back).
+    /// - Throws: what ``apply(_:to:samples:)`` throws before it writes.
+    public static func check(_ edit: ConfigEdit, at path: String, samples: [Account] = Account.samples) throws(ConfigWriteError) {
+        _ = try prepared(edit, to: path, samples: samples)
+    }
+
+    /// The file as read (nil when there is none), the edited bytes and what they parse to,
+    /// refused as ``apply(_:to:samples:)`` says.
+    private static func prepared(_ edit: ConfigEdit, to path: String, samples: [Account]) throws(ConfigWriteError) -> (
+        file: FileContents?, bytes: [UInt8], after: ConfigLoader.Parsed
+    ) {
         var file: FileContents?
         do {
             file = try FileSystem.readContents(path)
@@ -57,12 +78,7 @@ extension ConfigWriter {
         // A new warning is a key the loader would ignore: a typo that would silently do nothing.
         let newWarnings = after.warnings.map(withoutPosition).filter { !before.warnings.map(withoutPosition).contains($0) }
         if !newWarnings.isEmpty { throw .refused(.invalid(path: path, problems: newWarnings)) }
-        guard let file else {
-            do { try FileSystem.writeAtomically(bytes, to: path, mode: 0o600) } catch { throw .file(error) }
-            return Outcome(accounts: after.accounts, path: path, backupPath: nil)
-        }
-        let backup = try write(bytes, replacing: file, at: path)
-        return Outcome(accounts: after.accounts, path: path, backupPath: backup)
+        return (file, bytes, after)
     }
 
     /// `text` without its leading `line L, column C: `, for comparing warnings across edits.

@@ -19,7 +19,7 @@ private let awsPath: String? = (ProcessInfo.processInfo.environment["PATH"] ?? "
 /// A scratch HOME with the real git, kubectl and gcloud, and fakes for gh and docker that keep
 /// their state in files as the real ones do; each tool's fault can be set by a file
 /// (`faults/TOOL`: `missing`, `fail`, `hang`, `kill-before` or `kill-after`; `slow`, which
-/// makes its change a second after it has started, and `kill-once-started`, which kills Perch
+/// makes its change a second (or `faults/slow-seconds`) after it has started, and `kill-once-started`, which kills Perch
 /// once a `slow` program has started).
 private struct ToolHome {
     var cli: PerchCommandLine
@@ -60,7 +60,7 @@ private struct ToolHome {
               fail:yes) echo "error: injected failure" >&2; exit 1 ;;
               hang:yes) sleep 30 ;;
               kill-before:yes) kill -9 $PPID; exit 1 ;;
-              slow:yes) : > "$HOME/faults/started"; sleep 1 ;;
+              slow:yes) : > "$HOME/faults/started"; sleep "$(cat "$HOME/faults/slow-seconds" 2>/dev/null || echo 1)" ;;
               kill-once-started:yes)
                 i=0; while [ ! -e "$HOME/faults/started" ] && [ $i -lt 500 ]; do sleep 0.01; i=$((i + 1)); done
                 kill -9 $PPID; exit 1 ;;
@@ -150,7 +150,19 @@ private struct ToolHome {
             try kind.write(toFile: file, atomically: true, encoding: .utf8)
         } else {
             try? FileManager.default.removeItem(atPath: file)
+            try? FileManager.default.removeItem(atPath: home + "/faults/started")
         }
+    }
+
+    /// A switch to `id` that docker's fake kills (SIGKILL) once gh's fake has started a change
+    /// it makes a second (or `faults/slow-seconds`) later; the faults are cleared afterwards.
+    func killSwitchWhileGhRuns(to id: String) throws -> Spawn.Result {
+        try fault("gh", "slow")
+        try fault("docker", "kill-once-started")
+        let killed = try run("switch", id)
+        try fault("gh", nil)
+        try fault("docker", nil)
+        return killed
     }
 
     /// What each tool uses now: git's author email (outside any directory rule), kube's current
@@ -345,12 +357,8 @@ struct SwitchSessionEndToEndTests {
         let scratch = try ToolHome()
         defer { scratch.cli.remove() }
         try Self.settle(scratch)
-        try scratch.fault("gh", "slow")
-        try scratch.fault("docker", "kill-once-started")
-        let killed = try scratch.run("switch", "b")
+        let killed = try scratch.killSwitchWhileGhRuns(to: "b")
         #expect(killed.status == 137, "\(killed.stderr)")
-        try scratch.fault("gh", nil)
-        try scratch.fault("docker", nil)
         // At once, as a prompt would: gh's program, started by the killed Perch, is still asleep.
         let next = try scratch.run("current", "--field", "id")
         #expect(next.stdout == "a\n", "\(next.stdout)\(next.stderr)")
@@ -380,6 +388,47 @@ struct SwitchSessionEndToEndTests {
         #expect(try scratch.run("switch", "a").status == 0)
         let other = try scratch.run("remove", "oss", "--yes")
         #expect(other.status == 0 && !other.stdout.contains("back to your own"), "\(other.stdout)")
+        #expect(try scratch.uses() == Self.onA, "\((try? scratch.uses()) ?? [])")
+    }
+
+    @Test(
+        "perch remove of the current account changes nothing when its tools cannot be given back: a tool failing, or an interrupted switch still finishing"
+    )
+    func removeCurrentRefused() throws {
+        let scratch = try ToolHome()
+        defer { scratch.cli.remove() }
+        try Self.settle(scratch)
+        #expect(try scratch.run("switch", "b").status == 0)
+        let config = try String(contentsOfFile: scratch.cli.configPath, encoding: .utf8)
+        // A tool that fails: every tool is put back, the account stays, current and in the config.
+        try scratch.fault("gh", "fail")
+        let failed = try scratch.run("remove", "b", "--yes")
+        try scratch.fault("gh", nil)
+        #expect(failed.status == 3, "\(failed.stdout)\(failed.stderr)")
+        #expect(failed.stderr.contains("nothing was removed"), "\(failed.stderr)")
+        #expect(try String(contentsOfFile: scratch.cli.configPath, encoding: .utf8) == config)
+        #expect(try scratch.run("current", "--field", "id").stdout == "b\n")
+        #expect(try scratch.uses() == Self.onB, "\((try? scratch.uses()) ?? [])")
+        // A switch killed while gh's program runs for 4 s more: the removal waits, then changes nothing.
+        #expect(try scratch.run("switch", "a").status == 0)
+        try "4".write(toFile: scratch.home + "/faults/slow-seconds", atomically: true, encoding: .utf8)
+        #expect(try scratch.killSwitchWhileGhRuns(to: "b").status == 137)
+        let waiting = try scratch.run("remove", "a", "--yes")
+        #expect(waiting.status == 1, "\(waiting.stdout)\(waiting.stderr)")
+        #expect(waiting.stderr.contains("still finishing") && waiting.stderr.contains("nothing was changed"), "\(waiting.stderr)")
+        #expect(!waiting.stdout.contains("Removed"), "\(waiting.stdout)")
+        #expect(try String(contentsOfFile: scratch.cli.configPath, encoding: .utf8) == config)
+        #expect(scratch.waitForOrphans(), "the killed switch's programs still run after 10 s")
+        let next = try scratch.run("current", "--field", "id")
+        #expect(next.stdout == "a\n" && next.stderr.contains("was rolled back"), "\(next.stdout)\(next.stderr)")
+        #expect(try scratch.uses() == Self.onA, "\((try? scratch.uses()) ?? [])")
+        // A switch meanwhile says so once (it waits under the state lock itself), and changes nothing.
+        #expect(try scratch.killSwitchWhileGhRuns(to: "b").status == 137)
+        let switching = try scratch.run("switch", "oss")
+        #expect(switching.status == 1, "\(switching.stdout)\(switching.stderr)")
+        #expect(switching.stderr.components(separatedBy: "still finishing").count == 2, "one line: \(switching.stderr)")
+        #expect(scratch.waitForOrphans(), "the killed switch's programs still run after 10 s")
+        #expect(try scratch.run("current", "--field", "id").stdout == "a\n")
         #expect(try scratch.uses() == Self.onA, "\((try? scratch.uses()) ?? [])")
     }
 

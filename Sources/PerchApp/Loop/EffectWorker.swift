@@ -335,23 +335,26 @@ public final class EffectWorker: @unchecked Sendable {
         do {
             let outcome: ConfigWriter.Outcome
             if path.isEmpty {
-                // Read before it goes: the tools it names are given back if it was current.
+                // The current account's tools are given back first, and only if the config will
+                // take the removal (as `perch remove` does): a failure then changes nothing.
                 let removed = (try? ConfigLoader.parse(FileSystem.read(configPath), path: configPath))?.accounts.first { $0.id == id }
+                if let removed, let identities, let store, (try? store.peek())?.state.currentAccount == id {
+                    try ConfigWriter.check(.remove(id: id), at: configPath, samples: [])
+                    let session = identities.session(store: store, source: .tui, lockTimeout: lockTimeout)
+                    if let problem = Self.giveBack(removed, with: session) {
+                        return .outcome(
+                            .deletedFromConfig(
+                                accountID: id, path: path, accounts: nil, configPath: configPath, backupPath: nil, problem: problem))
+                    }
+                }
                 let removal = try ConfigWriter.removeAccount(id, from: configPath, state: store)
                 outcome = removal.outcome
-                var problem: String?
-                switch removal.forgotten {
-                case .failure(let error)?: problem = "the state still names it: \(error)"
-                case .success(let change)? where change.wasCurrent:
-                    if let removed, let identities, let store {
-                        problem = Self.giveBack(removed, with: identities.session(store: store, source: .tui, lockTimeout: lockTimeout))
-                    }
-                default: break
+                if case .failure(let error)? = removal.forgotten {
+                    return .outcome(
+                        .deletedFromConfig(
+                            accountID: id, path: path, accounts: outcome.accounts, configPath: outcome.path, backupPath: outcome.backupPath,
+                            problem: "the state still names it: \(error)"))
                 }
-                return .outcome(
-                    .deletedFromConfig(
-                        accountID: id, path: path, accounts: outcome.accounts, configPath: outcome.path, backupPath: outcome.backupPath,
-                        problem: problem))
             } else {
                 outcome = try ConfigWriter.apply(.unset(id: id, path: path), to: configPath, samples: [])
             }
@@ -366,16 +369,16 @@ public final class EffectWorker: @unchecked Sendable {
         }
     }
 
-    /// The tools of the current account just removed, given back to the person's own
+    /// The tools of the current account about to be removed, given back to the person's own
     /// (``SwitchSession/giveBack(_:shouldWaitForLock:progress:)``, as `perch remove` does);
-    /// nil when that was done, else what keeps them on its identity.
+    /// nil when that was done, else why not (nothing is then removed).
     private static func giveBack(_ account: Account, with session: SwitchSession) -> String? {
         do {
             let result = try session.giveBack(account)
             guard result.outcome == nil else { return nil }
-            return "its tools still use its identities (\(result.failure ?? "a tool failed"); every tool was put back)"
+            return "its tools could not be given back to your own (\(result.failure ?? "a tool failed"); every tool was put back)"
         } catch {
-            return "its tools still use its identities (\(error))"
+            return "its tools could not be given back to your own (\(error))"
         }
     }
 
