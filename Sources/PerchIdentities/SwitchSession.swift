@@ -168,9 +168,9 @@ public struct SwitchSession: Sendable {
                         }
                         continue
                     }
-                    if candidate.adapter.keepsBaseline, baseline.tools[tool.rawValue] == nil, !candidate.fromBaseline, recording,
-                        case .account = target
-                    {
+                    // An undo's states too: a tool without a baseline has the person's own state
+                    // now, which an undo would otherwise overwrite unrecorded.
+                    if candidate.adapter.keepsBaseline, baseline.tools[tool.rawValue] == nil, !candidate.fromBaseline, recording {
                         baseline.tools[tool.rawValue] = now
                         baselineChanged = true
                     }

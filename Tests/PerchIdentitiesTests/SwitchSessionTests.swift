@@ -220,6 +220,21 @@ struct SwitchSessionTests {
         #expect(access(files.journal, F_OK) != 0)
     }
 
+    @Test("an undo that changes a tool without a baseline records the baseline first, so a later give-back or reset still finds the person's own")
+    func undoKeepsBaseline() throws {
+        let scratch = try home()
+        _ = try scratch.session().run(to: work)
+        #expect(currentContext(scratch) == "prod")
+        _ = try scratch.session().giveBack(work)
+        #expect(currentContext(scratch) == "dev", "back to the baseline, which is then used up")
+        // What `perch undo` back onto work asks: the tool states from before, given whole.
+        _ = try scratch.session().run(to: work, target: .states([.kube: ToolState(["context": "prod", "namespace": "web"])]))
+        #expect(currentContext(scratch) == "prod")
+        #expect(scratch.session().baseline.tools["kube"]?["context"] == "dev", "\(scratch.session().baseline)")
+        _ = try scratch.session().giveBack(work)
+        #expect(currentContext(scratch) == "dev", "the person's own context again")
+    }
+
     @Test("a program given a descriptor with ProcessSpawn's keeping inherits it, and no other descriptor of Perch's")
     func keptDescriptor() throws {
         try withTemporaryFolder { folder in
