@@ -124,7 +124,8 @@ struct CommandLineTests {
             Transcript(
                 name: "previous",
                 steps: [
-                    Step("-"), Step("switch", "-"), Step("switch", "work"), Step("-"), Step("switch", "oss"), Step("-"), Step("switch", "-"),
+                    Step("-"), Step("switch", "-"), Step("switch", "work"), Step("-"), Step("switch", "oss"), Step("-"),
+                    Step("switch", "-"),
                     Step("-"), Step("current", "--field", "id"), Step("history", "--limit", "2"),
                 ]),
             Transcript(
@@ -331,9 +332,10 @@ struct CommandLineTests {
         let result = try cli.run(["switch", "Wrk", "--config", other])
         #expect(result.status == 1)
         #expect(try String(contentsOfFile: cli.statePath, encoding: .utf8) == before)
-        #expect(!(try FileManager.default.contentsOfDirectory(atPath: (cli.statePath as NSString).deletingLastPathComponent)).contains {
-            $0.contains(".corrupt-")
-        }, "no copy set aside")
+        #expect(
+            !(try FileManager.default.contentsOfDirectory(atPath: (cli.statePath as NSString).deletingLastPathComponent)).contains {
+                $0.contains(".corrupt-")
+            }, "no copy set aside")
     }
 
     @Test("A config with hooks that others can write is refused with the chmod to run, exit 2")
@@ -526,12 +528,13 @@ struct CommandLineTests {
         #expect(try cli.run(["switch", "work"]).status == 0)
         // The cache is only made from files older than 2 s: ask until it appears, with a deadline.
         let cache = cli.statePath + ".current"
-        let deadline = Date().addingTimeInterval(10)
-        while !FileManager.default.fileExists(atPath: cache), Date() < deadline {
-            #expect(try cli.run(["current", "--field", "name"]).stdout == "Work\n")
-            usleep(200_000)
+        var answers: Set<String> = []
+        let made = try TmuxSession.eventually(timeout: 10) {
+            answers.insert(try cli.run(["current", "--field", "name"]).stdout)
+            return FileManager.default.fileExists(atPath: cache)
         }
-        #expect(FileManager.default.fileExists(atPath: cache), "no cache after 10 s")
+        #expect(made, "no cache after 10 s")
+        #expect(answers == ["Work\n"], "the same answer while the cache was made: \(answers)")
         #expect(try cli.run(["current", "--field", "name"]).stdout == "Work\n")
         // The same number of bytes, in place: same inode, same size.
         let handle = try #require(FileHandle(forWritingAtPath: cli.configPath))

@@ -139,11 +139,9 @@ struct ExecEndToEndTests {
             [TmuxSession.binary, "exec", "personal", "--", "sh", "-c", "echo $$ > \(pidFile); exec sleep 30"],
             environment: scoped.cli.environment)
         var named = ""
-        let deadline = Date().addingTimeInterval(10)
-        while Date() < deadline {
+        _ = TmuxSession.eventually(timeout: 10) {
             named = (try? String(contentsOfFile: "/proc/\(pid)/comm", encoding: .utf8)) ?? ""
-            if named == "sleep\n" { break }
-            Thread.sleep(forTimeInterval: 0.02)
+            return named == "sleep\n"
         }
         #expect(named == "sleep\n", "the started process became the command: \(named)")
         #expect((try? String(contentsOfFile: pidFile, encoding: .utf8)) == "\(pid)\n")

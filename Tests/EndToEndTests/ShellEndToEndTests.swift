@@ -238,12 +238,7 @@ struct ShellEndToEndTests {
         /// Waits until the screen satisfies `condition` or 5 s pass.
         @discardableResult
         func wait(_ condition: (String) -> Bool) throws -> Bool {
-            let end = Date().addingTimeInterval(5)
-            while Date() < end {
-                if condition(try screen()) { return true }
-                Thread.sleep(forTimeInterval: 0.05)
-            }
-            return condition(try screen())
+            try TmuxSession.eventually(timeout: 5) { condition(try screen()) }
         }
 
         /// Clears the line being edited and the screen, for the next attempt.

@@ -130,7 +130,7 @@ private struct ToolHome {
                 return environ.split(separator: 0).contains { $0.elementsEqual(variable) }
             }
         }
-        return (try? TmuxSession.waitUntil(timeout: timeout, screen: running) { $0.isEmpty }) ?? false
+        return TmuxSession.eventually(timeout: timeout) { running().isEmpty }
     }
 
     /// Runs a program in this HOME's environment (the fakes first on PATH), in `folder`.
@@ -275,7 +275,7 @@ struct SwitchSessionEndToEndTests {
 
     /// Sets up git and makes round trips a → b → a, so kubectl has written the kubeconfig in
     /// its own form; every tool is then on a.
-    fileprivate static func settle(_ scratch: ToolHome) throws {
+    fileprivate static func startOnA(_ scratch: ToolHome) throws {
         _ = try scratch.run("setup", "git", "--yes")
         for id in ["a", "b", "a"] { #expect(try scratch.run("switch", id).status == 0) }
         #expect(try scratch.uses() == onA, "\((try? scratch.uses()) ?? [])")
@@ -286,7 +286,7 @@ struct SwitchSessionEndToEndTests {
     func faults() throws {
         let scratch = try ToolHome()
         defer { scratch.cli.remove() }
-        try Self.settle(scratch)
+        try Self.startOnA(scratch)
         // After asking gcloud once: it writes its active_config when it has none.
         var onA = scratch.toolFiles()
         var tried = 0
@@ -356,7 +356,7 @@ struct SwitchSessionEndToEndTests {
     func killedWhileAToolRuns() throws {
         let scratch = try ToolHome()
         defer { scratch.cli.remove() }
-        try Self.settle(scratch)
+        try Self.startOnA(scratch)
         let killed = try scratch.killSwitchWhileGhRuns(to: "b")
         #expect(killed.status == 137, "\(killed.stderr)")
         // At once, as a prompt would: gh's program, started by the killed Perch, is still asleep.
@@ -371,7 +371,7 @@ struct SwitchSessionEndToEndTests {
     func removeCurrent() throws {
         let scratch = try ToolHome()
         defer { scratch.cli.remove() }
-        try Self.settle(scratch)
+        try Self.startOnA(scratch)
         #expect(try scratch.run("switch", "b").status == 0)
         #expect(try scratch.uses() == Self.onB, "\((try? scratch.uses()) ?? [])")
         let removed = try scratch.run("remove", "b", "--yes")
@@ -397,7 +397,7 @@ struct SwitchSessionEndToEndTests {
     func removeCurrentRefused() throws {
         let scratch = try ToolHome()
         defer { scratch.cli.remove() }
-        try Self.settle(scratch)
+        try Self.startOnA(scratch)
         #expect(try scratch.run("switch", "b").status == 0)
         let config = try String(contentsOfFile: scratch.cli.configPath, encoding: .utf8)
         // A tool that fails: every tool is put back, the account stays, current and in the config.

@@ -125,12 +125,19 @@ final class TmuxSession {
 
     /// Waits until `condition` holds for what `screen` reads (every 20 ms) or `timeout` seconds pass.
     static func waitUntil(timeout: Double, screen: () throws -> [String], _ condition: ([String]) -> Bool) throws -> Bool {
+        try eventually(timeout: timeout) { condition(try screen()) }
+    }
+
+    /// Waits until `condition` holds, asking every 20 ms, for at most `timeout` seconds (asked
+    /// once more at the deadline): the one deadline wait of the end-to-end tests, which every
+    /// other wait for a process, a file or a screen goes through. Returns whether it held.
+    static func eventually(timeout: Double, _ condition: () throws -> Bool) rethrows -> Bool {
         let end = Date().addingTimeInterval(timeout)
         repeat {
-            if condition(try screen()) { return true }
+            if try condition() { return true }
             Thread.sleep(forTimeInterval: 0.02)
         } while Date() < end
-        return condition(try screen())
+        return try condition()
     }
 
     /// Waits for `text` to appear anywhere on the screen.
@@ -185,16 +192,13 @@ final class TmuxSession {
 
     /// The process id of Perch (written by the pane's shell before it execs Perch).
     func perchPID() throws -> pid_t {
-        let end = Date().addingTimeInterval(5)
-        while Date() < end {
-            if let text = try? String(contentsOf: pidFile, encoding: .utf8),
-                let pid = pid_t(text.trimmingCharacters(in: .whitespacesAndNewlines))
-            {
-                return pid
-            }
-            Thread.sleep(forTimeInterval: 0.02)
+        var pid: pid_t?
+        _ = Self.eventually(timeout: 5) {
+            pid = (try? String(contentsOf: pidFile, encoding: .utf8)).flatMap { pid_t($0.trimmingCharacters(in: .whitespacesAndNewlines)) }
+            return pid != nil
         }
-        throw CocoaError(.fileNoSuchFile)
+        guard let pid else { throw CocoaError(.fileNoSuchFile) }
+        return pid
     }
 
     /// `stty -a` of the pane's terminal, read from outside it: the terminal modes in force now.
@@ -238,19 +242,20 @@ final class TmuxSession {
     /// Sleeps `seconds` of real time (gestures need it).
     static func pause(_ seconds: Double) { Thread.sleep(forTimeInterval: seconds) }
 
-    /// Waits until the screen has stopped changing (the same in 3 reads 50 ms apart, which is
-    /// longer than two animation frames of 16 ms), at most `timeout` seconds: for tests that read
+    /// Waits until the screen has stopped changing (the same for 100 ms of reads, which is
+    /// longer than six animation frames of 16 ms), at most `timeout` seconds: for tests that read
     /// the screen after a sheet rises or falls, or after an event whose effect is a redraw.
     /// - Returns: whether the screen came to rest before the deadline.
     @discardableResult
     func settle(timeout: Double = 5) throws -> Bool {
-        var last: [String] = []
-        var same = 0
+        var last: [String]?
+        var since = Date()
         return try waitUntil(timeout: timeout) { lines in
-            same = lines == last ? same + 1 : 0
-            last = lines
-            if same < 2 { Thread.sleep(forTimeInterval: 0.05) }
-            return same >= 2
+            if lines != last {
+                last = lines
+                since = Date()
+            }
+            return Date().timeIntervalSince(since) >= 0.1
         }
     }
 }
