@@ -74,15 +74,14 @@ extension LoopSuites {
         @Test("removing the current account gives the tools it names back to your own, as perch remove does")
         func removeCurrentGivesBack() throws {
             ToolAdapters.install()
-            let folder = FileManager.default.temporaryDirectory.appendingPathComponent("perch-delete-\(UUID().uuidString)").path
+            let folder = LoopSuites.scratchFolder("delete")
             try FileManager.default.createDirectory(atPath: folder + "/bin", withIntermediateDirectories: true)
             defer { try? FileManager.default.removeItem(atPath: folder) }
             let kubeconfig = folder + "/kubeconfig"
             try "contexts:\n- context: {}\n  name: dev\n- context: {}\n  name: prod\ncurrent-context: dev\n".write(
                 toFile: kubeconfig, atomically: true, encoding: .utf8)
             // Perch writes current-context itself; kubectl need only be there.
-            try "#!/bin/sh\nexit 0\n".write(toFile: folder + "/bin/kubectl", atomically: true, encoding: .utf8)
-            chmod(folder + "/bin/kubectl", 0o755)
+            writeExecutable("#!/bin/sh\nexit 0\n", to: folder + "/bin/kubectl")
             let config = folder + "/accounts.json"
             try #"{"accounts": [{"id": "work", "name": "Work", "kube": {"context": "prod"}}, {"id": "home", "name": "Home"}]}"#.write(
                 toFile: config, atomically: true, encoding: .utf8)
@@ -94,7 +93,7 @@ extension LoopSuites {
             let switched = try identities.session(store: store, source: .cli).run(to: work)
             #expect(ToolReaders.kubeCurrentContext(environment) == "prod", "\(switched.report.results)")
             let worker = EffectWorker(store: store, configPath: config, identities: identities)
-            worker.perform(.deleteFromConfig(accountID: "work", path: []), accounts: [])
+            worker.perform(.deleteFromConfig(accountID: "work", path: []), accounts: [work])
             guard case .outcome(.deletedFromConfig("work", [], let left?, _, _, nil), _)? = outcome(of: worker) else {
                 Issue.record("expected the account removed, with nothing wrong")
                 return

@@ -22,13 +22,10 @@ extension LoopSuites {
             let kubeconfig = folder + "/kubeconfig"
             try "contexts:\n- context: {}\n  name: dev\n- context: {}\n  name: prod\ncurrent-context: dev\n".write(
                 toFile: kubeconfig, atomically: true, encoding: .utf8)
-            let kubectl = folder + "/bin/kubectl"
-            // O_CLOEXEC: no child forked meanwhile keeps it open for writing (exec would fail with ETXTBSY).
-            let fd = open(kubectl, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o755)
             // Perch writes current-context itself; kubectl is only asked for the namespace (slowly).
-            let script = Array("#!/bin/sh\nsleep 0.2\n[ \"$2\" = use-context ] && sed -i \"s/^current-context:.*/current-context: $3/\" \"$KUBECONFIG\"\nexit 0\n".utf8)
-            _ = script.withUnsafeBytes { write(fd, $0.baseAddress, $0.count) }
-            close(fd)
+            writeExecutable(
+                "#!/bin/sh\nsleep 0.2\n[ \"$2\" = use-context ] && sed -i \"s/^current-context:.*/current-context: $3/\" \"$KUBECONFIG\"\nexit 0\n",
+                to: folder + "/bin/kubectl")
             let marker = folder + "/hook-saw"
             let accounts = [
                 Account(id: "a", name: "Alpha"),
@@ -37,7 +34,8 @@ extension LoopSuites {
                     identities: ToolIdentities([KubeAdapter.setting(.init(context: "prod"))])),
             ]
             let environment = IdentityEnvironment(
-                variables: ["HOME": folder, "PATH": folder + "/bin:/usr/bin:/bin", "KUBECONFIG": kubeconfig], statePath: folder + "/state.json")
+                variables: ["HOME": folder, "PATH": folder + "/bin:/usr/bin:/bin", "KUBECONFIG": kubeconfig],
+                statePath: folder + "/state.json")
             var ends: [Int32] = [0, 0]
             _ = pipe(&ends)
             let backend = RecordingBackend(size: Size(width: 80, height: 24), inputDescriptor: ends[0])
@@ -56,7 +54,8 @@ extension LoopSuites {
             _ = keys.withUnsafeBytes { write(ends[1], $0.baseAddress, $0.count) }
             #expect(waitUntil { backend.frames.last?.text.contains("✓ kube  prod") == true }, "applied, checked, shown")
             #expect(
-                waitUntil { (try? String(contentsOfFile: marker, encoding: .utf8)) == "current-context: prod\n" }, "the hook ran after kubectl")
+                waitUntil { (try? String(contentsOfFile: marker, encoding: .utf8)) == "current-context: prod\n" },
+                "the hook ran after kubectl")
             let last = IdentitySwitcher(environment: environment).lastReport()
             #expect(last?.report.results == [IdentityResult(tool: .kube, status: .applied, detail: "prod")], "recorded with the switch")
             _ = Array("q".utf8).withUnsafeBytes { write(ends[1], $0.baseAddress, $0.count) }

@@ -133,7 +133,7 @@ public final class EffectWorker: @unchecked Sendable {
         case .addAccount(let account):
             storeQueue.async { answer(self.add(account, samples: accounts)) }
         case .deleteFromConfig(let id, let path):
-            storeQueue.async { answer(self.delete(path, of: id)) }
+            storeQueue.async { answer(self.delete(path, of: id, accounts: accounts)) }
         case .loadCatalog(let id, let command):
             let account = accounts.first { $0.id == id }
             let timeout = catalogTimeout
@@ -327,7 +327,7 @@ public final class EffectWorker: @unchecked Sendable {
 
     /// The Catalog's Delete of a config row: the field at `path` of account `id` unset, or the
     /// account removed (`path` empty), by the same writer calls as `perch unset` and `perch remove`.
-    private func delete(_ path: [String], of id: String) -> AppEvent {
+    private func delete(_ path: [String], of id: String, accounts: [Account]) -> AppEvent {
         guard let configPath else {
             return .outcome(
                 .deletedFromConfig(accountID: id, path: path, accounts: nil, configPath: "", backupPath: nil, problem: "no config file"))
@@ -335,10 +335,12 @@ public final class EffectWorker: @unchecked Sendable {
         do {
             let outcome: ConfigWriter.Outcome
             if path.isEmpty {
-                // The current account's tools are given back first, and only if the config will
-                // take the removal (as `perch remove` does): a failure then changes nothing.
-                let removed = (try? ConfigLoader.parse(FileSystem.read(configPath), path: configPath))?.accounts.first { $0.id == id }
-                if let removed, let identities, let store, (try? store.peek())?.state.currentAccount == id {
+                // The current account's tools (as the interface holds it, which is what they
+                // were given) are given back first, and only if the config will take the
+                // removal (as `perch remove` does): a failure then changes nothing.
+                if let removed = accounts.first(where: { $0.id == id }), let identities, let store,
+                    (try? store.peek())?.state.currentAccount == id
+                {
                     try ConfigWriter.check(.remove(id: id), at: configPath, samples: [])
                     let session = identities.session(store: store, source: .tui, lockTimeout: lockTimeout)
                     if let problem = Self.giveBack(removed, with: session) {
