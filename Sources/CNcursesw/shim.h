@@ -106,11 +106,8 @@ static inline int perch_put_ascii(int y, int x, const char *text, int count, att
    chtypes (curs_addchstr(3X) mvaddchnstr): a cell filled with the pair's background colour, which
    ncurses may send as erase-characters (ECH) on a terminal with back_color_erase. At most 1024. */
 static inline int perch_put_blanks(int y, int x, int count, attr_t attrs, short pair) {
-    chtype cells[1024];
-    if (count > 1024) count = 1024;
-    chtype blank = (chtype)' ' | (chtype)attrs | (chtype)COLOR_PAIR(pair);
-    for (int i = 0; i < count; i++) cells[i] = blank;
-    return mvaddchnstr(y, x, cells, count);
+    static const char spaces[1024] = {[0 ... 1023] = ' '};
+    return perch_put_ascii(y, x, spaces, count, attrs, pair);
 }
 
 /* The standard screen and the current-screen image (curs_initscr(3X), curs_refresh(3X)). */
