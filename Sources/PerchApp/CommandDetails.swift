@@ -88,6 +88,24 @@ enum CommandDetails {
         + "when a tool drifted or failed or no account is current. --files lists the files Perch\n"
         + "writes for tools instead. --json prints {\"account\", \"checks\", \"lastSwitch\"}."
 
+    static let verify =
+        "Asks each tool the account names what it will really use here, in this folder and in\n"
+        + "this shell's scope, never reading Perch's own files: git var GIT_AUTHOR_IDENT and\n"
+        + "GIT_COMMITTER_IDENT (and user.signingkey), ssh -G HOST (and ssh-add -l when\n"
+        + "IdentitiesOnly is off), git credential fill for gh's host (the user name only), gh\n"
+        + "config get user, kubectl config view --minify, gcloud's active configuration, aws\n"
+        + "configure list, docker context show, and the env values. The account is ID, else\n"
+        + "the one that owns this place: perch exec's or perch use's, a bound folder's, a\n"
+        + "repository remote's (\"remotes\"), else the global one. One line per tool: ✓ agrees,\n"
+        + "✗ disagrees (with the reason and the command that puts it right), – cannot tell or\n"
+        + "not installed. The tools are asked at once, each for at most --timeout MS (5000).\n"
+        + "--online also asks the servers: ssh -T git@HOST (BatchMode, no host key accepted),\n"
+        + "gh api user, aws sts get-caller-identity, kubectl auth whoami, judged against the\n"
+        + "account's \"expect\" ({\"ssh\": \"ada-work\", \"aws\": \"123456789012\"}; gh: gh.user);\n"
+        + "a server not reached is –. Nothing prompts, no file is written, no secret is\n"
+        + "printed. Exit status 0 when every answer agrees, 3 when one disagrees.\n"
+        + "--json prints {\"account\", \"chosenBy\", \"folder\", \"online\", \"agrees\", \"answers\"}."
+
     static let env =
         "Prints export lines for PERCH_ACCOUNT, AWS_PROFILE and the account's env values,\n"
         + "and unset lines for the variables of the account this shell had before. With no\n"

@@ -23,6 +23,10 @@ public struct IdentityOptions: Hashable, Sendable {
     /// `--global` of `perch use` (follow the global account again) and of `perch current` (the
     /// global account, not this shell's).
     public var global = false
+    /// `--online` of `perch verify`: ask the servers too.
+    public var online = false
+    /// `--timeout MS` of `perch verify`: how long each check may take, in milliseconds.
+    public var timeout: Int64 = 5000
 
     mutating func apply(_ option: Option, value: String, usage: String) throws(CommandLineOptions.UsageError) {
         switch option {
@@ -34,6 +38,13 @@ public struct IdentityOptions: Hashable, Sendable {
         case .write: write = true
         case .yes: yes = true
         case .global: global = true
+        case .online: online = true
+        case .timeout:
+            guard let number = Int64(value), (1...600_000).contains(number) else {
+                throw CommandLineOptions.UsageError(
+                    description: "option --timeout needs a whole number of milliseconds from 1 to 600000, not '\(value)'", usage: usage)
+            }
+            timeout = number
         case .shell:
             guard let kind = ShellKind(rawValue: value) else {
                 throw CommandLineOptions.UsageError(
@@ -57,6 +68,8 @@ extension Option {
         case .write: ["--write"]
         case .yes: ["--yes"]
         case .global: ["--global"]
+        case .online: ["--online"]
+        case .timeout: ["--timeout"]
         default: []
         }
     }
@@ -72,6 +85,8 @@ extension Option {
         case .write: "add the proposed accounts to the config (keeping a .bak)"
         case .yes: "do it without asking (consent given here)"
         case .global: "the global account, not this shell's own (perch use: follow it again)"
+        case .online: "ask the servers too (ssh -T, gh api user, aws sts get-caller-identity, kubectl auth whoami)"
+        case .timeout: "how long each check may take, in milliseconds (default 5000)"
         default: ""
         }
     }

@@ -212,7 +212,7 @@ public struct CommandLineOptions: Hashable, Sendable {
             operands = Array(words.prefix(count))
             words = words.dropFirst(count)
             switch command {
-            case .switchAccount, .env, .exec, .use: account = operands.first
+            case .switchAccount, .env, .exec, .use, .verify: account = operands.first
             case .shellInit, .setup, .shellHook: operand = operands.first
             case .completion: shell = operands.first.flatMap(CompletionShell.init(rawValue:))
             default: break
@@ -354,7 +354,7 @@ public struct CommandLineOptions: Hashable, Sendable {
         case .newName: newName = value
         case .newHandle: newHandle = value
         case .newGroup: newGroup = value
-        case .dryRun, .force, .keepGoing, .shell, .files, .undo, .write, .yes, .global:
+        case .dryRun, .force, .keepGoing, .shell, .files, .undo, .write, .yes, .global, .online, .timeout:
             try identity.apply(option, value: value, usage: usage())
         }
     }
@@ -382,7 +382,7 @@ public enum Option: CaseIterable, Hashable, Sendable {
     // `perch add` (CommandLineOptions+Accounts.swift).
     case newName, newHandle, newGroup
     // Tool identities (CommandLineOptions+Identities.swift).
-    case dryRun, force, keepGoing, shell, files, undo, write, yes, global
+    case dryRun, force, keepGoing, shell, files, undo, write, yes, global, online, timeout
 
     static let all = allCases
 
@@ -410,7 +410,7 @@ public enum Option: CaseIterable, Hashable, Sendable {
         case .newName: ["--name"]
         case .newHandle: ["--handle"]
         case .newGroup: ["--group"]
-        case .dryRun, .force, .keepGoing, .shell, .files, .undo, .write, .yes, .global: identityNames
+        case .dryRun, .force, .keepGoing, .shell, .files, .undo, .write, .yes, .global, .online, .timeout: identityNames
         }
     }
 
@@ -429,8 +429,9 @@ public enum Option: CaseIterable, Hashable, Sendable {
         case .newHandle: "HANDLE"
         case .newGroup: "GROUP"
         case .help, .version, .json, .exitAfterFirstFrame, .reduceMotion, .csv, .noMouse, .dryRun, .force, .keepGoing, .files, .undo,
-            .write, .yes, .global:
+            .write, .yes, .global, .online:
             nil
+        case .timeout: "MS"
         }
     }
 
@@ -474,7 +475,7 @@ public enum Option: CaseIterable, Hashable, Sendable {
         case .newName: text = "the new account's name (required)"
         case .newHandle: text = "its handle, e.g. @ada (optional)"
         case .newGroup: text = "its group in the sheet (optional)"
-        case .dryRun, .force, .keepGoing, .shell, .files, .undo, .write, .yes, .global: text = identityHelp
+        case .dryRun, .force, .keepGoing, .shell, .files, .undo, .write, .yes, .global, .online, .timeout: text = identityHelp
         }
         return left.padded(toColumns: 26) + text
     }
@@ -491,7 +492,7 @@ public enum Command: CaseIterable, Hashable, Sendable {
     // Accounts from the command line (CommandLineTool+Accounts.swift).
     case addAccount, setField, unsetField, renameAccount, removeAccount
     // Tool identities (CommandLineTool+Identities.swift, CommandLineTool+Switch.swift).
-    case status, env, shellInit, setup, importAccounts, undo, reset
+    case status, verify, env, shellInit, setup, importAccounts, undo, reset
     // Scopes (CommandLineTool+Scope.swift).
     case exec, use, shellHook
 

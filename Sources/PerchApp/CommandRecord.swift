@@ -156,6 +156,10 @@ extension Command {
             .status: CommandRecord(
                 name: "status", summary: "show each tool's identity against the current account (exit 1 on drift)",
                 details: CommandDetails.status, options: common + [.json, .files, .global, .help], run: { $0.status() }),
+            .verify: CommandRecord(
+                name: "verify", summary: "ask each tool (--online: each server) who it will be here; exit 3 on a disagreement",
+                details: CommandDetails.verify, options: common + [.online, .timeout, .json, .help],
+                operands: [Operand(name: "ID", optional: true, completion: .account)], run: { $0.verify() }),
             .env: CommandRecord(
                 name: "env", summary: "print the account's variables for this shell (eval \"$(perch env)\")", details: CommandDetails.env,
                 options: common + [.shell, .help], operands: [Operand(name: "ACCOUNT", optional: true, completion: .account)],

@@ -18,6 +18,9 @@ public enum ExitStatus {
     /// A tool could not be given the account's identity: the switch was rolled back (every tool
     /// as it was, the account unchanged), or kept partly with `--keep-going`.
     public static let toolFailed: Int32 = 3
+    /// A tool's own answer (or a server's) disagrees with the account (`perch verify`), or the
+    /// guard refused a commit or push.
+    public static let disagrees: Int32 = 3
     /// The output pipe was closed before everything was printed (the work itself was done):
     /// 128 + SIGPIPE, what a shell shows for a program that a closed pipe ended.
     public static let outputClosed: Int32 = 128 + SIGPIPE

@@ -54,9 +54,12 @@ public enum ProcessSpawn {
     ///   - keeping: descriptors of Perch's (close-on-exec, as all of Perch's are) that the child
     ///     inherits under the same numbers: their close-on-exec flag is cleared in the child
     ///     alone (`posix_spawn_file_actions_adddup2` with equal descriptors, POSIX.1-2024).
+    ///   - input: bytes the child reads on stdin instead of `/dev/null` (at most 4 KiB, so that
+    ///     they fit the pipe and the write never waits; ignored for ``Attachment/interactive``).
     /// - Throws: ``SpawnError`` when the pipes or the process cannot be created.
     public static func spawn(
-        _ path: String, _ argv: [String], environment: [String], attachment: Attachment, folder: String? = nil, keeping: [Int32] = []
+        _ path: String, _ argv: [String], environment: [String], attachment: Attachment, folder: String? = nil, keeping: [Int32] = [],
+        input: [UInt8]? = nil
     ) throws(SpawnError) -> Spawned {
         var actions = posix_spawn_file_actions_t()
         posix_spawn_file_actions_init(&actions)
@@ -67,7 +70,17 @@ public enum ProcessSpawn {
             let result = perch_spawn_add_foreground(&actions, terminal)
             if result != 0 { throw SpawnError(code: result) }
         }
-        if attachment != .interactive { posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0) }
+        var inPipe: [Int32] = [-1, -1]
+        if let input, attachment != .interactive, input.count <= 4096 {
+            guard perch_pipe_cloexec(&inPipe) == 0 else { throw SpawnError(code: errno) }
+            posix_spawn_file_actions_adddup2(&actions, inPipe[0], 0)
+        } else if attachment != .interactive {
+            posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
+        }
+        defer {
+            if inPipe[0] >= 0 { close(inPipe[0]) }
+            if inPipe[1] >= 0 { close(inPipe[1]) }
+        }
         if let folder { _ = perch_spawn_add_chdir(&actions, folder) }
         let captures = attachment == .captured || attachment == .capturedDetached
         var outPipe: [Int32] = [-1, -1]
@@ -113,6 +126,12 @@ public enum ProcessSpawn {
                 close(errPipe[0])
             }
             throw SpawnError(code: result)
+        }
+        if let input, inPipe[1] >= 0 {
+            close(inPipe[0])
+            inPipe[0] = -1
+            // Fits the pipe's buffer (64 KiB on Linux): written whole, never waiting on the child.
+            _ = input.withUnsafeBytes { write(inPipe[1], $0.baseAddress, $0.count) }
         }
         return Spawned(pid: pid, stdout: outPipe[0], stderr: errPipe[0])
     }

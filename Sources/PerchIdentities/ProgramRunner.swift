@@ -55,16 +55,17 @@ public enum ProgramRunner {
     /// - Parameters:
     ///   - timeout: in milliseconds.
     ///   - folder: the working directory of the program (nil: Perch's own).
-    ///   - keeping: descriptors the program inherits (``ProcessSpawn/spawn(_:_:environment:attachment:folder:keeping:)``).
+    ///   - keeping: descriptors the program inherits (``ProcessSpawn/spawn(_:_:environment:attachment:folder:keeping:input:)``).
+    ///   - input: what the program reads on stdin (at most 4 KiB); nil: `/dev/null`.
     public static func run(
         _ program: String, _ arguments: [String], in environment: IdentityEnvironment,
-        timeout: Int64 = defaultTimeoutMilliseconds, folder: String? = nil, keeping: [Int32] = []
+        timeout: Int64 = defaultTimeoutMilliseconds, folder: String? = nil, keeping: [Int32] = [], input: [UInt8]? = nil
     ) -> ProgramResult {
         guard let path = environment.which(program) else { return .notFound(program: program) }
         let spawned: ProcessSpawn.Spawned
         do {
             spawned = try ProcessSpawn.spawn(
-                path, [program] + arguments, environment: environment.entries, attachment: .captured, folder: folder, keeping: keeping)
+                path, [program] + arguments, environment: environment.entries, attachment: .captured, folder: folder, keeping: keeping, input: input)
         } catch {
             return .notStarted(error.description)
         }

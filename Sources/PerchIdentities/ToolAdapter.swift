@@ -144,6 +144,13 @@ public protocol ToolAdapter: ToolConfigReader {
     /// cannot be made (no such context, no token), said in one phrase.
     func scope(_ setting: ToolSetting?, account: Account, over environment: [String: String], in context: ToolContext)
         -> Result<ToolScope, ToolFailure>
+    /// What the tool itself says it will use for `setting`, asked in `context`'s folder and
+    /// environment (`git var`, `ssh -G`, `kubectl config view --minify`, …), never from Perch's
+    /// own files: one answer per line of `perch verify` (IdentityProof.swift has the default).
+    func ask(_ setting: ToolSetting, in context: ProofContext) -> [ToolAnswer]
+    /// What the tool's server says (`ssh -T`, `gh api user`, …), only for `perch verify
+    /// --online`; by default nothing is asked.
+    func askServer(_ setting: ToolSetting, in context: ProofContext) -> [ToolAnswer]
 }
 
 /// Why a tool's state could not be read or changed, in one phrase.

@@ -223,12 +223,3 @@ public enum ToolReaders {
         return value
     }
 }
-
-extension StringProtocol {
-    /// Without leading and trailing spaces, tabs and line ends.
-    var trimmingWhitespace: String {
-        let isSpace: (Character) -> Bool = { $0 == " " || $0 == "\t" || $0.isNewline }
-        guard let start = firstIndex(where: { !isSpace($0) }), let end = lastIndex(where: { !isSpace($0) }) else { return "" }
-        return String(self[start...end])
-    }
-}

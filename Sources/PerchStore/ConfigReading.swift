@@ -17,7 +17,7 @@ struct ConfigReading {
 
     /// The keys of format version 1, top level and account.
     static let fileKeys = ["version", "accounts"]
-    static let accountKeys = ["id", "name", "handle", "group", "color", "onSwitch", "catalog", "directories"]
+    static let accountKeys = ["id", "name", "handle", "group", "color", "onSwitch", "catalog", "directories", "remotes", "expect"]
 
     private mutating func place(_ value: JSONDocument.Index) -> String {
         if positions == nil { positions = JSONDocument.Positions(document) }
@@ -172,7 +172,7 @@ struct ConfigReading {
     /// Where each of ``accountKeys`` is in one account, by position in that list (no array: one
     /// allocation per account was a tenth of the load).
     private struct Fields {
-        var id, name, handle, group, color, onSwitch, catalog, directories: JSONDocument.Index?
+        var id, name, handle, group, color, onSwitch, catalog, directories, remotes, expect: JSONDocument.Index?
 
         subscript(field: Int) -> JSONDocument.Index? {
             get {
@@ -184,7 +184,9 @@ struct ConfigReading {
                 case 4: color
                 case 5: onSwitch
                 case 6: catalog
-                default: directories
+                case 7: directories
+                case 8: remotes
+                default: expect
                 }
             }
             set {
@@ -196,7 +198,9 @@ struct ConfigReading {
                 case 4: color = newValue
                 case 5: onSwitch = newValue
                 case 6: catalog = newValue
-                default: directories = newValue
+                case 7: directories = newValue
+                case 8: remotes = newValue
+                default: expect = newValue
                 }
             }
         }
@@ -257,6 +261,8 @@ struct ConfigReading {
         let onSwitch = string(5, required: false)
         let catalog = catalogCommands(values.catalog, path: path)
         let directories = directoryList(values.directories, path: path)
+        let remotes = remoteList(values.remotes, path: path)
+        let expect = expectations(values.expect, path: path)
         // Sorted: the message order must not depend on the order of keys in the file.
         if !unknown.isEmpty {
             for (key, at) in unknown.sorted(by: { $0.key < $1.key }) {
@@ -285,6 +291,8 @@ struct ConfigReading {
         }
         identities.settings.sort { ToolConfigRegistry.order(of: $0.tool) < ToolConfigRegistry.order(of: $1.tool) }
         identities.directories = directories
+        identities.remotes = remotes
+        identities.expect = expect
         guard problems.count == before, let id, let name else { return (nil, id, values[0]) }
         let account = Account(
             id: id, name: name, handle: handle, group: group, color: color, onSwitch: onSwitch, identities: identities,
@@ -316,6 +324,60 @@ struct ConfigReading {
             }
         }
         return folders
+    }
+
+    /// An account's `remotes`: a list of remote patterns (`["github.com/acme/*"]`, see
+    /// ``RemotePattern``), none twice; empty when absent or null.
+    private mutating func remoteList(_ value: JSONDocument.Index?, path: () -> String) -> [String] {
+        guard let value, document.kind(value) != .null else { return [] }
+        guard document.kind(value) == .array else {
+            problem(value, #"\#(path()).remotes: expected a list of remotes like ["github.com/acme/*"]"#)
+            return []
+        }
+        var patterns: [String] = []
+        for (index, element) in document.elements(value).enumerated() {
+            let place = "\(path()).remotes[\(index)]"
+            guard let text = document.string(element) else {
+                problem(element, "\(place): expected a string")
+                continue
+            }
+            if let reason = RemotePattern.problem(text) {
+                problem(element, "\(place): \(reason)")
+            } else if patterns.contains(where: { RemotePattern($0) == RemotePattern(text) }) {
+                problem(element, "\(place): \"\(text)\" is listed twice")
+            } else {
+                patterns.append(text)
+            }
+        }
+        return patterns
+    }
+
+    /// The tools whose servers `expect` may name (`perch verify --online`).
+    static let expectKeys = ["ssh", "gh", "aws", "kube"]
+
+    /// An account's `expect` (`{"ssh": "ada-work", "aws": "123456789012"}`): what each server
+    /// should answer; empty when absent or null.
+    private mutating func expectations(_ value: JSONDocument.Index?, path: () -> String) -> [String: String] {
+        guard let value, document.kind(value) != .null else { return [:] }
+        guard document.kind(value) == .object else {
+            problem(value, #"\#(path()).expect: expected an object like {"ssh": "ada-work", "aws": "123456789012"}"#)
+            return [:]
+        }
+        var expect: [String: String] = [:]
+        for member in document.members(value) {
+            let key = document.string(member.key) ?? ""
+            let place = "\(path()).expect.\(key)"
+            guard Self.expectKeys.contains(key) else {
+                problem(member.key, "\(place): unknown server; expect names \(Self.expectKeys.joined(separator: ", "))")
+                continue
+            }
+            guard let text = document.string(member.value), !text.isEmpty else {
+                problem(member.value, "\(place): expected a non-empty string")
+                continue
+            }
+            expect[key] = text
+        }
+        return expect
     }
 
     /// The keys of an account's `catalog` object.

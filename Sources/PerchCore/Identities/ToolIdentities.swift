@@ -95,16 +95,29 @@ public struct ToolIdentities: Hashable, Sendable {
     /// `includeIf` rules) and a shell with `perch shell-init` use this account. Empty for none.
     public var directories: [String]
 
-    public init(_ settings: [ToolSetting] = [], directories: [String] = []) {
+    /// The repositories the account owns by remote (the config's `"remotes"`), as written
+    /// (`github.com/acme/*`: a host, a path, `*` for one path component and `**` for several):
+    /// in any clone with a matching remote, git (through `perch setup git`'s `includeIf
+    /// "hasconfig:remote.*.url:…"` rules) and a shell with `perch shell-init` use this account.
+    public var remotes: [String]
+
+    /// What each server should answer for this account when asked (`perch verify --online`),
+    /// by tool (`ssh`: the user its greeting names; `aws`: the account number or ARN; `kube`:
+    /// the user name; `gh`: the login, else `gh.user`). Empty: answers are shown, not judged.
+    public var expect: [String: String]
+
+    public init(_ settings: [ToolSetting] = [], directories: [String] = [], remotes: [String] = [], expect: [String: String] = [:]) {
         self.settings = settings
         self.directories = directories
+        self.remotes = remotes
+        self.expect = expect
     }
 
     /// No identity at all.
     public static let none = ToolIdentities()
 
     /// Whether no tool is named and no folder bound.
-    public var isEmpty: Bool { settings.isEmpty && directories.isEmpty }
+    public var isEmpty: Bool { settings.isEmpty && directories.isEmpty && remotes.isEmpty }
 
     /// The tools named, in the order a switch takes them.
     public var tools: [IdentityTool] { settings.map(\.tool) }
@@ -179,6 +192,12 @@ public struct EnvironmentEntry: Hashable, Sendable, Codable {
         let upper = bytes.contains { $0 >= 0x41 && $0 <= 0x5A }
         let lower = bytes.contains { $0 >= 0x61 && $0 <= 0x7A }
         return digits && upper && lower && !value.contains("://")
+    }
+
+    /// `value` as Perch may print it: a value that looks like a secret (``looksLikeSecret(_:)``)
+    /// as `…` and its last 4 characters, anything else as it is.
+    public static func masked(_ value: String) -> String {
+        looksLikeSecret(value) ? "…" + String(value.suffix(4)) : value
     }
 }
 

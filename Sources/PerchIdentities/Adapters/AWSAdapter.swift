@@ -45,3 +45,101 @@ public struct AWSAdapter: PerShellToolAdapter {
         }
     }
 }
+
+// MARK: - Verify
+
+extension AWSAdapter {
+    /// The aws CLI itself: `aws configure list` (the profile it uses here and where that came
+    /// from: `env`, `manual`, none), and whether static keys in the environment beat it.
+    public func ask(_ setting: ToolSetting, in context: ProofContext) -> [ToolAnswer] {
+        guard let profile = setting.value(as: String.self) else { return [] }
+        let asked = "aws configure list"
+        let run = context.run("aws", ["configure", "list"])
+        switch run {
+        case .notFound:
+            return [.unknown("aws", kind: .aws, expected: profile, reason: "aws not found", asked: asked)]
+        case .exited(0, let stdout, _):
+            let rows = Self.configureList(stdout)
+            let used = rows["profile"]
+            let name = used.map(\.value).flatMap { $0 == "<not set>" ? nil : $0 } ?? "default"
+            let source = used.map { $0.type == "None" || $0.type.isEmpty ? "" : " (\($0.type)\($0.location.isEmpty ? "" : " \($0.location)"))" } ?? ""
+            let keys = rows["access_key"].map { $0.type == "env" } ?? false
+            if keys {
+                return [
+                    ToolAnswer(
+                        tool: "aws", kind: .aws, expected: profile, answer: "\(name)\(source), access key from the environment",
+                        verdict: .disagrees, reason: "AWS_ACCESS_KEY_ID in this environment beats any profile",
+                        fix: "unset AWS_ACCESS_KEY_ID AWS_SECRET_ACCESS_KEY AWS_SESSION_TOKEN", asked: asked)
+                ]
+            }
+            let fix =
+                context.tool.environment["AWS_DEFAULT_PROFILE"] != nil && context.tool.environment["AWS_PROFILE"] == profile
+                ? "unset AWS_DEFAULT_PROFILE" : "eval \"$(perch env \(context.account.id))\" (or perch shell-init in your shell's rc file)"
+            return [
+                .judged(
+                    "aws", kind: .aws, expected: profile, answer: name + source, agrees: name == profile,
+                    reason: "aws uses the profile \(name) in this environment", fix: fix, asked: asked)
+            ]
+        default:
+            // `The config profile (work) could not be found`: the profile the shell names is missing.
+            return [
+                ToolAnswer(
+                    tool: "aws", kind: .aws, expected: profile, answer: nil, verdict: .disagrees, reason: run.failure ?? "aws failed",
+                    fix: "aws configure --profile \(profile)", asked: asked)
+            ]
+        }
+    }
+
+    /// The rows of `aws configure list` by name: value, type and location.
+    static func configureList(_ output: String) -> [String: (value: String, type: String, location: String)] {
+        var rows: [String: (value: String, type: String, location: String)] = [:]
+        for line in output.split(whereSeparator: \.isNewline) {
+            let words = line.split(separator: " ", maxSplits: 3, omittingEmptySubsequences: true).map { String($0).trimmingWhitespace }
+            guard words.count >= 2, ["profile", "access_key", "secret_key", "region"].contains(words[0]) else { continue }
+            rows[words[0]] = (words[1], words.count > 2 ? words[2] : "", words.count > 3 ? words[3] : "")
+        }
+        return rows
+    }
+
+    /// `aws sts get-caller-identity`: the account number and ARN the credentials belong to (the
+    /// account's `expect.aws` names the number or the ARN it should be).
+    public func askServer(_ setting: ToolSetting, in context: ProofContext) -> [ToolAnswer] {
+        guard let profile = setting.value(as: String.self) else { return [] }
+        let expected = context.account.identities.expect["aws"] ?? ""
+        let seconds = max(1, (context.tool.timeout + 999) / 1000)
+        let arguments = [
+            "sts", "get-caller-identity", "--profile", profile, "--query", "[Account,Arn]", "--output", "text",
+            "--cli-connect-timeout", "\(seconds)", "--cli-read-timeout", "\(seconds)",
+        ]
+        let asked = "aws sts get-caller-identity --profile \(profile)"
+        let run = context.run("aws", arguments)
+        switch run {
+        case .notFound: return [.unknown("aws (server)", kind: .aws, expected: expected, reason: "aws not found", asked: asked, online: true)]
+        case .exited(0, let stdout, _):
+            let fields = stdout.trimmingWhitespace.split(whereSeparator: { $0 == "\t" || $0 == " " }).map(String.init)
+            guard fields.count >= 2 else {
+                return [.unknown("aws (server)", kind: .aws, expected: expected, reason: "an answer Perch cannot read", asked: asked, online: true)]
+            }
+            let agrees = fields[0] == expected || fields[1] == expected
+            return [
+                .judged(
+                    "aws (server)", kind: .aws, expected: expected, answer: "account \(fields[0]), \(fields[1])", agrees: agrees,
+                    reason: "the credentials of \(profile) belong to \(fields[1])",
+                    fix: "aws configure --profile \(profile) (or aws sso login --profile \(profile))", asked: asked, online: true)
+            ]
+        default:
+            let failure = run.failure ?? "no answer"
+            let unreachable = ["Could not connect", "timed out", "Connect timeout", "Read timeout", "Name or service not known"]
+                .contains { failure.contains($0) }
+            if unreachable || { if case .timedOut = run { true } else { false } }() {
+                return [.unknown("aws (server)", kind: .aws, expected: expected, reason: "could not reach AWS: \(failure)", asked: asked, online: true)]
+            }
+            return [
+                ToolAnswer(
+                    tool: "aws (server)", kind: .aws, expected: expected, answer: nil, verdict: .disagrees,
+                    reason: "AWS refused the credentials of \(profile): \(failure)",
+                    fix: "aws configure --profile \(profile) (or aws sso login --profile \(profile))", asked: asked, online: true)
+            ]
+        }
+    }
+}

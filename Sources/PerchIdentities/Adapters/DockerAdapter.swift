@@ -62,3 +62,31 @@ public struct DockerAdapter: ToolAdapter {
 
     public func importCandidates(in context: ToolContext) -> [ImportCandidate] { [] }
 }
+
+// MARK: - Verify
+
+extension DockerAdapter {
+    /// The docker CLI itself: `docker context show` (which honours `DOCKER_CONTEXT`); a set
+    /// `DOCKER_HOST` beats any context (docker cli environment variables).
+    public func ask(_ setting: ToolSetting, in context: ProofContext) -> [ToolAnswer] {
+        guard let name = setting.value(as: String.self) else { return [] }
+        let asked = "docker context show"
+        let run = context.run("docker", ["context", "show"])
+        if case .notFound = run { return [.unknown("docker", kind: .docker, expected: name, reason: "docker not found", asked: asked)] }
+        guard let shown = run.output?.trimmingWhitespace, !shown.isEmpty else {
+            return [.unknown("docker", kind: .docker, expected: name, reason: run.failure ?? "docker context show said nothing", asked: asked)]
+        }
+        if let host = context.tool.environment["DOCKER_HOST"] {
+            return [
+                ToolAnswer(
+                    tool: "docker", kind: .docker, expected: name, answer: "\(shown), DOCKER_HOST=\(host)", verdict: .disagrees,
+                    reason: "DOCKER_HOST in this environment beats the context", fix: "unset DOCKER_HOST", asked: asked)
+            ]
+        }
+        let fix = context.tool.environment["DOCKER_CONTEXT"] != nil ? "eval \"$(perch env \(context.account.id))\"" : "perch switch \(context.account.id)"
+        return [
+            .judged(
+                "docker", kind: .docker, expected: name, answer: shown, reason: "docker uses the context \(shown)", fix: fix, asked: asked)
+        ]
+    }
+}

@@ -52,3 +52,13 @@ public struct EnvAdapter: PerShellToolAdapter {
         IdentityConfig.object((setting.value(as: [EnvironmentEntry].self) ?? []).map { ($0.name, $0.value) })
     }
 }
+
+// MARK: - Verify
+
+extension EnvAdapter {
+    /// This environment's variables against the account's (values that look like secrets
+    /// shown by their last 4 characters only).
+    public func ask(_ setting: ToolSetting, in context: ProofContext) -> [ToolAnswer] {
+        [IdentityProof.variables(self, setting, in: context)]
+    }
+}

@@ -115,3 +115,41 @@ public struct GcloudAdapter: ToolAdapter {
         }
     }
 }
+
+// MARK: - Verify
+
+extension GcloudAdapter {
+    /// gcloud itself: `gcloud config configurations list` filtered to the active one (which
+    /// honours `CLOUDSDK_ACTIVE_CONFIG_NAME`), with its account and project; `CLOUDSDK_CORE_ACCOUNT`
+    /// and `CLOUDSDK_CORE_PROJECT` beat those (gcloud topic configurations).
+    public func ask(_ setting: ToolSetting, in context: ProofContext) -> [ToolAnswer] {
+        guard let name = setting.value(as: String.self) else { return [] }
+        let asked = "gcloud config configurations list --filter=is_active:true"
+        let run = context.run(
+            "gcloud", ["config", "configurations", "list", "--filter=is_active:true", "--format=value(name,properties.core.account,properties.core.project)"])
+        if case .notFound = run { return [.unknown("gcloud", kind: .gcloud, expected: name, reason: "gcloud not found", asked: asked)] }
+        guard let output = run.output else {
+            return [.unknown("gcloud", kind: .gcloud, expected: name, reason: run.failure ?? "gcloud failed", asked: asked)]
+        }
+        let fields = output.trimmingWhitespace.split(separator: "\t", omittingEmptySubsequences: false).map(String.init)
+        let active = fields.first ?? ""
+        let environment = context.tool.environment
+        let account = environment["CLOUDSDK_CORE_ACCOUNT"] ?? (fields.count > 1 ? fields[1] : "")
+        let project = environment["CLOUDSDK_CORE_PROJECT"] ?? (fields.count > 2 ? fields[2] : "")
+        var answer = active.isEmpty ? "(no active configuration)" : active
+        if !account.isEmpty { answer += ", account \(account)" }
+        if !project.isEmpty { answer += ", project \(project)" }
+        let variables = ["CLOUDSDK_ACTIVE_CONFIG_NAME", "CLOUDSDK_CORE_ACCOUNT"].filter { environment[$0] != nil }
+        let agrees = active == name && environment["CLOUDSDK_CORE_ACCOUNT"] == nil
+        let reason =
+            !variables.isEmpty
+            ? variables.map { "\($0)=\(environment[$0]!)" }.joined(separator: ", ") + " in this environment beats the active configuration"
+            : "gcloud's active configuration is \(active.isEmpty ? "none" : active)"
+        return [
+            ToolAnswer(
+                tool: "gcloud", kind: .gcloud, expected: name, answer: answer, verdict: agrees ? .agrees : .disagrees,
+                reason: agrees ? nil : reason, fix: agrees ? nil : variables.isEmpty ? "perch switch \(context.account.id)" : "unset " + variables.joined(separator: " "),
+                asked: asked)
+        ]
+    }
+}

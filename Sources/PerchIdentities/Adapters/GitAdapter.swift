@@ -519,3 +519,109 @@ public enum GitDirectoryRules {
         return needed ? GitAdapter.values(byOrigin: context)?.own : nil
     }
 }
+
+// MARK: - Verify
+
+extension GitAdapter {
+    /// git itself, asked in the folder: `git var GIT_AUTHOR_IDENT` and `GIT_COMMITTER_IDENT`
+    /// (git-var(1): the identity a commit made here gets, variables and `includeIf` rules
+    /// included), and `user.signingkey` when the account names one. A disagreement names the
+    /// file (`git config --show-origin`) or the variable the value came from.
+    public func ask(_ setting: ToolSetting, in context: ProofContext) -> [ToolAnswer] {
+        guard let git = setting.value(as: Setting.self) else { return [] }
+        var answers: [ToolAnswer] = []
+        if git.name != nil || git.email != nil {
+            answers.append(Self.askAuthor(git, in: context))
+        }
+        if let key = git.signingKey {
+            let asked = "git config --get user.signingkey"
+            let run = context.run("git", ["config", "--get", "user.signingkey"])
+            if case .notFound = run {
+                answers.append(.unknown("git signing", kind: .git, expected: key, reason: "git not found", asked: asked))
+            } else {
+                let actual = run.output?.trimmingWhitespace ?? ""
+                let origin = Self.origin(of: "user.signingkey", in: context)
+                answers.append(
+                    .judged(
+                        "git signing", kind: .git, expected: key, answer: actual.isEmpty ? "(none)" : actual,
+                        reason: "user.signingkey is \(actual.isEmpty ? "not set" : "\"\(actual)\"")\(origin.map { " (from \($0))" } ?? "")",
+                        fix: Self.fix(origin: origin, context: context), asked: asked))
+            }
+        }
+        return answers
+    }
+
+    /// The author git resolves here, against the account's name and email.
+    static func askAuthor(_ git: Setting, in context: ProofContext) -> ToolAnswer {
+        let asked = "git var GIT_AUTHOR_IDENT"
+        let expected = [git.name, git.email.map { "<\($0)>" }].compactMap { $0 }.joined(separator: " ")
+        let author = context.run("git", ["var", "GIT_AUTHOR_IDENT"])
+        if case .notFound = author { return .unknown("git", kind: .git, expected: expected, reason: "git not found", asked: asked) }
+        guard let authorText = author.output, let (name, email) = ident(authorText) else {
+            return ToolAnswer(
+                tool: "git", kind: .git, expected: expected, answer: nil, verdict: .disagrees,
+                reason: "git has no author here: \(author.failure ?? "no identity")", fix: "perch switch \(context.account.id)", asked: asked)
+        }
+        let committer = context.run("git", ["var", "GIT_COMMITTER_IDENT"]).output.flatMap(ident)
+        let nameAgrees = git.name.map { $0 == name } ?? true
+        let emailAgrees = git.email.map { $0.lowercased() == email.lowercased() } ?? true
+        let committerAgrees = committer.map { c in (git.name.map { $0 == c.0 } ?? true) && (git.email.map { $0.lowercased() == c.1.lowercased() } ?? true) } ?? true
+        var answer = "\(name) <\(email)>"
+        if let committer, committer != (name, email) { answer += ", committer \(committer.0) <\(committer.1)>" }
+        guard !(nameAgrees && emailAgrees && committerAgrees) else {
+            return ToolAnswer(tool: "git", kind: .git, expected: expected, answer: answer, verdict: .agrees, asked: asked)
+        }
+        // Why: a variable first (git-var(1): they beat the config), else the file and line.
+        let environment = context.tool.environment.variables
+        let variables = ["GIT_AUTHOR_NAME", "GIT_AUTHOR_EMAIL", "GIT_COMMITTER_NAME", "GIT_COMMITTER_EMAIL"].filter { environment[$0] != nil }
+        if !variables.isEmpty {
+            return ToolAnswer(
+                tool: "git", kind: .git, expected: expected, answer: answer, verdict: .disagrees,
+                reason: variables.map { "\($0)=\(environment[$0]!)" }.joined(separator: ", ") + " in this environment beats user.name and user.email",
+                fix: "unset " + variables.joined(separator: " "), asked: asked)
+        }
+        let key = emailAgrees ? "user.name" : "user.email"
+        let origin = Self.origin(of: key, in: context)
+        return ToolAnswer(
+            tool: "git", kind: .git, expected: expected, answer: answer, verdict: .disagrees,
+            reason: "\(key) comes from \(origin ?? "git's defaults (no user.email set)")", fix: fix(origin: origin, context: context),
+            asked: asked)
+    }
+
+    /// `Name <email> 1700000000 +0000` as its name and email.
+    static func ident(_ text: String) -> (String, String)? {
+        let line = text.trimmingWhitespace
+        guard let open = line.lastIndex(of: "<"), let close = line.lastIndex(of: ">"), open < close else { return nil }
+        return (String(line[..<open].trimmingWhitespace), String(line[line.index(after: open)..<close]))
+    }
+
+    /// Where `key`'s value comes from here (`~/.gitconfig:3`, `command line`), from
+    /// `git config --show-origin --show-scope`'s last line; nil when unset.
+    static func origin(of key: String, in context: ProofContext) -> String? {
+        let run = context.run("git", ["config", "--show-origin", "--get-all", key])
+        guard let output = run.output, let last = output.split(whereSeparator: \.isNewline).last, let tab = last.firstIndex(of: "\t") else {
+            return nil
+        }
+        let origin = last[..<tab]
+        if origin.hasPrefix("file:") { return context.shown(originPath(origin)) }
+        return String(origin)
+    }
+
+    /// The command that puts git right when its value comes from `origin`: Perch's own files are
+    /// put right by a switch; a value from a file of the user's wins by the user's own rule
+    /// (an `includeIf` for this folder), which only the user can change.
+    static func fix(origin: String?, context: ProofContext) -> String {
+        let files = context.tool.files
+        let perchs = [files.gitInclude, files.gitDirectories, files.gitAccounts].map(context.shown)
+        if let origin, origin.hasPrefix("command line") || origin.hasPrefix("command") {
+            return "unset GIT_CONFIG_PARAMETERS GIT_CONFIG_COUNT (a git -c or a variable sets it)"
+        }
+        if let origin, !perchs.contains(where: { origin.hasPrefix($0) }) {
+            switch GitConfigFile.includeState(context.tool) {
+            case .notIncluded: return "perch setup git"
+            default: return "edit \(origin.split(separator: ":").first.map(String.init) ?? origin) (your own rule sets it in this folder), or perch setup git"
+            }
+        }
+        return "perch switch \(context.account.id)"
+    }
+}

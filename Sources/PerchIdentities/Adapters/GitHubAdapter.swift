@@ -126,3 +126,80 @@ public struct GitHubAdapter: ToolAdapter {
         }
     }
 }
+
+// MARK: - Verify
+
+extension GitHubAdapter {
+    /// gh itself: `gh config get user -h HOST` (the active user gh keeps for the host), and git
+    /// over https: `git credential fill` for the host (gitcredentials(7)), the user name only;
+    /// the password or token it may return is dropped unread, and nothing prompts.
+    public func ask(_ setting: ToolSetting, in context: ProofContext) -> [ToolAnswer] {
+        guard let gh = setting.value(as: Setting.self) else { return [] }
+        return [askUser(gh, in: context), Self.askCredential(host: gh.hostname, expected: gh.user, in: context)]
+    }
+
+    func askUser(_ gh: Setting, in context: ProofContext) -> ToolAnswer {
+        let expected = "\(gh.user) on \(gh.hostname)"
+        let asked = "gh config get user -h \(gh.hostname)"
+        let environment = context.tool.environment
+        if let token = overrides.map(\.name).first(where: { environment[$0] != nil }) {
+            return .unknown(
+                "gh", kind: .gh, expected: expected,
+                reason: "\(token) (…\(environment[token]!.suffix(4))) in this environment is used instead of the stored user; perch verify --online asks whose it is",
+                asked: asked)
+        }
+        let run = context.run("gh", ["config", "get", "user", "-h", gh.hostname])
+        if case .notFound = run { return .unknown("gh", kind: .gh, expected: expected, reason: "gh not found", asked: asked) }
+        let user = run.output?.trimmingWhitespace ?? ""
+        return .judged(
+            "gh", kind: .gh, expected: expected, answer: user.isEmpty ? "(none) on \(gh.hostname)" : "\(user) on \(gh.hostname)",
+            reason: "gh's active user on \(gh.hostname) is \(user.isEmpty ? "none" : user)", fix: "perch switch \(context.account.id)",
+            asked: asked)
+    }
+
+    /// The user git's credential helper gives for `https://HOST`.
+    static func askCredential(host: String, expected: String, in context: ProofContext) -> ToolAnswer {
+        let label = "git https \(host)"
+        let asked = "git credential fill (https://\(host))"
+        let run = context.run("git", ["-c", "credential.interactive=never", "credential", "fill"], input: "protocol=https\nhost=\(host)\n\n")
+        switch run {
+        case .notFound: return .unknown(label, kind: .gh, expected: expected, reason: "git not found", asked: asked)
+        case .exited(0, let stdout, _):
+            let user =
+                stdout.split(whereSeparator: \.isNewline).first { $0.hasPrefix("username=") }.map { String($0.dropFirst(9)) } ?? ""
+            guard !user.isEmpty else { return .unknown(label, kind: .gh, expected: expected, reason: "no stored credential names a user", asked: asked) }
+            return .judged(
+                label, kind: .gh, expected: expected, answer: user, reason: "git's credential helper gives \(user)'s credential for https://\(host)",
+                fix: "gh auth setup-git --hostname \(host) (then gh auth switch), or remove the stored credential: printf 'protocol=https\\nhost=\(host)\\n' | git credential reject",
+                asked: asked)
+        default:
+            return .unknown(label, kind: .gh, expected: expected, reason: "no credential stored for https://\(host)", asked: asked)
+        }
+    }
+
+    /// `gh api user`: the login the server gives for gh's credentials here (`expect.gh`, else
+    /// `gh.user`, names who it should be).
+    public func askServer(_ setting: ToolSetting, in context: ProofContext) -> [ToolAnswer] {
+        guard let gh = setting.value(as: Setting.self) else { return [] }
+        let expected = context.account.identities.expect["gh"] ?? gh.user
+        let asked = "gh api user --hostname \(gh.hostname)"
+        let run = context.run("gh", ["api", "user", "--hostname", gh.hostname, "--jq", ".login"])
+        switch run {
+        case .notFound: return [.unknown("gh (server)", kind: .gh, expected: expected, reason: "gh not found", asked: asked, online: true)]
+        case .exited(0, let stdout, _) where !stdout.trimmingWhitespace.isEmpty:
+            let login = stdout.trimmingWhitespace
+            return [
+                .judged(
+                    "gh (server)", kind: .gh, expected: expected, answer: login, agrees: login.lowercased() == expected.lowercased(),
+                    reason: "the server knows gh's token as \(login)", fix: "gh auth switch --hostname \(gh.hostname) --user \(gh.user)",
+                    asked: asked, online: true)
+            ]
+        default:
+            return [
+                .unknown(
+                    "gh (server)", kind: .gh, expected: expected, reason: "could not ask \(gh.hostname): \(run.failure ?? "no answer")", asked: asked,
+                    online: true)
+            ]
+        }
+    }
+}

@@ -229,3 +229,64 @@ public struct KubeAdapter: ToolAdapter {
     /// `text` as a YAML double-quoted scalar: a JSON string (YAML 1.2 §7.3.1 takes JSON's escapes).
     static func yamlQuoted(_ text: String) -> String { ConfigWriter.jsonString(text) }
 }
+
+// MARK: - Verify
+
+extension KubeAdapter {
+    static let minifyFormat = #"{.current-context}{"\t"}{.contexts[0].context.cluster}{"\t"}{.contexts[0].context.user}{"\t"}{.contexts[0].context.namespace}"#
+
+    /// kubectl itself: `kubectl config view --minify` (the context kubectl uses here, with its
+    /// cluster, user and namespace, `$KUBECONFIG` merged as kubectl merges it).
+    public func ask(_ setting: ToolSetting, in context: ProofContext) -> [ToolAnswer] {
+        guard let kube = setting.value(as: Setting.self) else { return [] }
+        let expected = kube.context + (kube.namespace.map { ", namespace \($0)" } ?? "")
+        let asked = "kubectl config view --minify"
+        let run = context.run("kubectl", ["config", "view", "--minify", "-o", "jsonpath=" + Self.minifyFormat])
+        if case .notFound = run { return [.unknown("kube", kind: .kube, expected: expected, reason: "kubectl not found", asked: asked)] }
+        guard let output = run.output else {
+            return [
+                ToolAnswer(
+                    tool: "kube", kind: .kube, expected: expected, answer: "(no current context)", verdict: .disagrees,
+                    reason: run.failure ?? "kubectl has no current context", fix: "perch switch \(context.account.id)", asked: asked)
+            ]
+        }
+        let fields = output.split(separator: "\t", omittingEmptySubsequences: false).map(String.init)
+        let name = fields.first ?? ""
+        let namespace = fields.count > 3 && !fields[3].isEmpty ? fields[3] : "default"
+        var answer = name.isEmpty ? "(no current context)" : name
+        if fields.count > 2 { answer += ", namespace \(namespace), cluster \(fields[1]), user \(fields[2])" }
+        let agrees = name == kube.context && (kube.namespace.map { $0 == namespace } ?? true)
+        let beaten = context.tool.environment["KUBECONFIG"].map { " (KUBECONFIG=\($0))" } ?? ""
+        return [
+            ToolAnswer(
+                tool: "kube", kind: .kube, expected: expected, answer: answer, verdict: agrees ? .agrees : .disagrees,
+                reason: agrees ? nil : "kubectl uses \(name.isEmpty ? "no context" : name)\(name == kube.context ? ", namespace \(namespace)" : "")\(beaten)",
+                fix: agrees ? nil : "perch switch \(context.account.id)", asked: asked)
+        ]
+    }
+
+    /// `kubectl auth whoami`: the user the API server authenticates (the account's
+    /// `expect.kube` names who it should be).
+    public func askServer(_ setting: ToolSetting, in context: ProofContext) -> [ToolAnswer] {
+        let expected = context.account.identities.expect["kube"] ?? ""
+        let seconds = max(1, (context.tool.timeout + 999) / 1000)
+        let asked = "kubectl auth whoami"
+        let run = context.run("kubectl", ["auth", "whoami", "--request-timeout=\(seconds)s", "-o", "jsonpath={.status.userInfo.username}"])
+        switch run {
+        case .notFound: return [.unknown("kube (server)", kind: .kube, expected: expected, reason: "kubectl not found", asked: asked, online: true)]
+        case .exited(0, let stdout, _) where !stdout.trimmingWhitespace.isEmpty:
+            let user = stdout.trimmingWhitespace
+            return [
+                .judged(
+                    "kube (server)", kind: .kube, expected: expected, answer: user, reason: "the API server knows you as \(user)",
+                    fix: "kubectl config view --minify (the credentials of the context's user)", asked: asked, online: true)
+            ]
+        default:
+            return [
+                .unknown(
+                    "kube (server)", kind: .kube, expected: expected, reason: "could not reach the API server: \(run.failure ?? "no answer")",
+                    asked: asked, online: true)
+            ]
+        }
+    }
+}

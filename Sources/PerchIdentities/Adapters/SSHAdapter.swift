@@ -199,3 +199,217 @@ public struct SSHAdapter: ToolAdapter {
             ToolScope(variables: [ScopeVariable("GIT_SSH_COMMAND", "ssh -i \(ShellExports.posixQuoted(key)) -o IdentitiesOnly=yes")]))
     }
 }
+
+// MARK: - Verify
+
+extension SSHAdapter {
+    /// What `ssh -G HOST` resolves for each of the account's hosts (ssh(1) `-G`: the
+    /// configuration after every `Host`, `Match` and `Include`, with nothing connected), run as
+    /// git would run it here: through `GIT_SSH_COMMAND` when it is set (`perch exec`). The first
+    /// identity file must be the account's; when `IdentitiesOnly` is off, the agent's keys come
+    /// first (sshconnect2.c, `pubkey_prepare`), so the first key `ssh-add -l` lists must be the
+    /// account's too.
+    public func ask(_ setting: ToolSetting, in context: ProofContext) -> [ToolAnswer] {
+        guard let ssh = setting.value(as: Setting.self) else { return [] }
+        return ssh.hosts.map { Self.askHost($0, ssh, in: context) }
+    }
+
+    /// The ssh command git runs here, as words (`GIT_SSH_COMMAND`, else `ssh`, with the user's
+    /// `~/.ssh/config` named when `$HOME` is not the password database's home).
+    static func command(in context: ProofContext) -> [String] {
+        if let command = context.tool.environment["GIT_SSH_COMMAND"], let words = IdentityProof.shellWords(command), !words.isEmpty {
+            return words
+        }
+        if let program = context.tool.environment["GIT_SSH"] { return [program] }
+        let config = context.tool.files.userSSHConfig
+        return access(config, F_OK) == 0 ? ["ssh", "-F", config] : ["ssh"]
+    }
+
+    /// The values of `ssh -G` output: every `identityfile`, and the last value of other keys.
+    static func resolved(_ output: String) -> (identityFiles: [String], values: [String: String]) {
+        var values: [String: String] = [:]
+        for line in output.split(whereSeparator: \.isNewline) {
+            let parts = line.split(separator: " ", maxSplits: 1)
+            guard parts.count == 2 else { continue }
+            values[String(parts[0])] = String(parts[1])
+        }
+        return (ToolReaders.sshIdentityFiles(fromSSHG: output), values)
+    }
+
+    static func askHost(_ host: String, _ ssh: Setting, in context: ProofContext) -> ToolAnswer {
+        let label = "ssh \(host)"
+        let expected = context.expand(ssh.identityFile)
+        let shownExpected = context.shown(expected)
+        let words = command(in: context)
+        let asked = (words + ["-G", host]).joined(separator: " ")
+        let run = context.run(words[0], Array(words.dropFirst()) + ["-G", host])
+        if case .notFound = run { return .unknown(label, kind: .ssh, expected: shownExpected, reason: "\(words[0]) not found", asked: asked) }
+        guard let output = run.output else {
+            return .unknown(label, kind: .ssh, expected: shownExpected, reason: run.failure ?? "ssh -G failed", asked: asked)
+        }
+        let (files, values) = resolved(output)
+        let first = files.first.map(context.expand)
+        let identitiesOnly = values["identitiesonly"] == "yes"
+        let user = values["user"] ?? ""
+        var answer = "\(first.map(context.shown) ?? "(no identity file)"), IdentitiesOnly \(identitiesOnly ? "yes" : "no")"
+        if !user.isEmpty { answer += ", user \(user)" }
+        if let agent = values["identityagent"], agent != "SSH_AUTH_SOCK" { answer += ", agent \(context.shown(agent))" }
+        guard first == expected else {
+            let fix = IdentitySetup.sshIncluded(context.tool) ? "perch switch \(context.account.id)" : "perch setup ssh"
+            return ToolAnswer(
+                tool: label, kind: .ssh, expected: shownExpected, answer: answer, verdict: .disagrees,
+                reason: "ssh offers \(first.map(context.shown) ?? "no identity file") first for \(host)", fix: fix, asked: asked)
+        }
+        guard !identitiesOnly else {
+            return ToolAnswer(tool: label, kind: .ssh, expected: shownExpected, answer: answer, verdict: .agrees, asked: asked)
+        }
+        // IdentitiesOnly off: the agent's keys are offered in the agent's order, before the files.
+        let agentKeys = agentFingerprints(values["identityagent"], in: context)
+        guard let firstKey = agentKeys.first else {
+            return ToolAnswer(tool: label, kind: .ssh, expected: shownExpected, answer: answer, verdict: .agrees, asked: asked)
+        }
+        let own = fingerprint(expected, in: context)
+        answer += "; the agent offers \(firstKey.shown) first"
+        if let own, firstKey.fingerprint == own {
+            return ToolAnswer(tool: label, kind: .ssh, expected: shownExpected, answer: answer, verdict: .agrees, asked: asked + "; ssh-add -l")
+        }
+        return ToolAnswer(
+            tool: label, kind: .ssh, expected: shownExpected, answer: answer, verdict: .disagrees,
+            reason: "IdentitiesOnly is off, so the agent's \(firstKey.shown) is offered before \(shownExpected)",
+            fix: IdentitySetup.sshIncluded(context.tool) ? "ssh-add -d KEY, or IdentitiesOnly yes for \(host)" : "perch setup ssh",
+            asked: asked + "; ssh-add -l")
+    }
+
+    /// The agent's keys in the order it offers them (`ssh-add -l`), from `identityAgent` (the
+    /// resolved `IdentityAgent`) or `SSH_AUTH_SOCK`; empty when there is none or it is empty.
+    static func agentFingerprints(_ identityAgent: String?, in context: ProofContext) -> [(fingerprint: String, shown: String)] {
+        var extra: [String: String] = [:]
+        if let agent = identityAgent, agent != "SSH_AUTH_SOCK" {
+            if agent == "none" { return [] }
+            extra["SSH_AUTH_SOCK"] = context.expand(agent)
+        }
+        guard (extra["SSH_AUTH_SOCK"] ?? context.tool.environment["SSH_AUTH_SOCK"]) != nil else { return [] }
+        guard let output = context.run("ssh-add", ["-l"], extra: extra).output else { return [] }
+        return output.split(whereSeparator: \.isNewline).compactMap { line in
+            // `256 SHA256:… comment (ED25519)`
+            let parts = line.split(separator: " ")
+            guard parts.count >= 2 else { return nil }
+            let comment = parts.count > 3 ? parts[2..<(parts.count - 1)].joined(separator: " ") : String(parts[1])
+            return (String(parts[1]), "key \(comment)")
+        }
+    }
+
+    /// The SHA256 fingerprint of the key at `path` (its `.pub` beside it when there is one),
+    /// from `ssh-keygen -l -f`; nil when it cannot be read.
+    static func fingerprint(_ path: String, in context: ProofContext) -> String? {
+        let file = access(path + ".pub", R_OK) == 0 ? path + ".pub" : path
+        guard let output = context.run("ssh-keygen", ["-l", "-f", file]).output else { return nil }
+        let parts = output.split(separator: " ")
+        return parts.count >= 2 ? String(parts[1]) : nil
+    }
+
+    /// `ssh -T git@HOST` (the account's `expect.ssh` names the user the greeting should name),
+    /// with `BatchMode=yes` (nothing asked), `StrictHostKeyChecking=yes` and
+    /// `UpdateHostKeys=no` (no host key accepted or written): the server's greeting, read in
+    /// GitHub's, GitLab's, Bitbucket's and Gitea's forms, or shown as it came.
+    public func askServer(_ setting: ToolSetting, in context: ProofContext) -> [ToolAnswer] {
+        guard let ssh = setting.value(as: Setting.self) else { return [] }
+        let expected = context.account.identities.expect["ssh"] ?? ""
+        return ssh.hosts.filter { !$0.contains(where: { "*?!".contains($0) }) }.map { host in
+            let label = "ssh \(host) (server)"
+            let words = Self.command(in: context)
+            let seconds = max(1, (context.tool.timeout + 999) / 1000)
+            let options = [
+                "-T", "-o", "BatchMode=yes", "-o", "StrictHostKeyChecking=yes", "-o", "UpdateHostKeys=no", "-o", "ConnectTimeout=\(seconds)",
+            ]
+            let target = host.contains("@") ? host : "git@" + host
+            let asked = (words + options + [target]).joined(separator: " ")
+            let run = context.run(words[0], Array(words.dropFirst()) + options + [target])
+            let text: String
+            switch run {
+            case .notFound: return .unknown(label, kind: .ssh, expected: expected, reason: "\(words[0]) not found", asked: asked, online: true)
+            case .timedOut: return .unknown(label, kind: .ssh, expected: expected, reason: "could not reach \(host): no answer in time", asked: asked, online: true)
+            case .notStarted(let why): return .unknown(label, kind: .ssh, expected: expected, reason: why, asked: asked, online: true)
+            case .exited(_, let stdout, let stderr): text = stdout + "\n" + stderr
+            }
+            switch SSHGreeting.read(text) {
+            case .user(let user, let form):
+                return .judged(
+                    label, kind: .ssh, expected: expected, answer: "\(user) (\(form))", agrees: user.lowercased() == expected.lowercased(),
+                    reason: "the server greets \(user), not \(expected)",
+                    fix: "check which key \(host) knows as \(expected): ssh -v -T \(target)", asked: asked, online: true)
+            case .refused:
+                return ToolAnswer(
+                    tool: label, kind: .ssh, expected: expected, answer: "permission denied", verdict: .disagrees,
+                    reason: "the server took none of the keys offered", fix: "add \(context.shown(context.expand(ssh.identityFile))).pub to the account on \(host)",
+                    asked: asked, online: true)
+            case .hostKeyUnknown:
+                return .unknown(
+                    label, kind: .ssh, expected: expected, reason: "the host key of \(host) is not known here (ssh \(target) once checks and keeps it)",
+                    asked: asked, online: true)
+            case .unreachable(let why):
+                return .unknown(label, kind: .ssh, expected: expected, reason: "could not reach \(host): \(why)", asked: asked, online: true)
+            case .other(let line):
+                return ToolAnswer(
+                    tool: label, kind: .ssh, expected: expected, answer: line, verdict: .unknown, reason: "a greeting in a form Perch does not know",
+                    asked: asked, online: true)
+            }
+        }
+    }
+}
+
+/// What an ssh git server said to `ssh -T`: the user its greeting names, in the forms the
+/// hosts document (GitHub "Testing your SSH connection", GitLab "Verify that you can connect",
+/// Bitbucket "Set up SSH", Gitea and Forgejo's `serv` greeting), or why there was none.
+public enum SSHGreeting: Hashable, Sendable {
+    /// The greeting named a user; `form` is the host kind (`GitHub`).
+    case user(String, form: String)
+    /// `Permission denied (publickey)`: no key offered was taken.
+    case refused
+    /// `Host key verification failed`: the server's key is not in known_hosts.
+    case hostKeyUnknown
+    /// The connection failed (refused, no route, no such host): the last line.
+    case unreachable(String)
+    /// Something else: its first line, shown as it came (control characters as `?`).
+    case other(String)
+
+    public static func read(_ text: String) -> SSHGreeting {
+        let lines = text.split(whereSeparator: \.isNewline).map { String($0).trimmingWhitespace }.filter { !$0.isEmpty }
+        for line in lines {
+            // GitHub: "Hi USER! You've successfully authenticated, but GitHub does not provide shell access."
+            // Gitea/Forgejo: "Hi there, USER! You've successfully authenticated with the key named …"
+            if line.hasPrefix("Hi "), let bang = line.firstIndex(of: "!") {
+                var user = String(line[line.index(line.startIndex, offsetBy: 3)..<bang])
+                let form: String
+                if user.hasPrefix("there, ") {
+                    user.removeFirst(7)
+                    form = line.contains("Forgejo") ? "Forgejo" : "Gitea"
+                } else {
+                    form = line.contains("GitHub") ? "GitHub" : "GitHub-like"
+                }
+                if !user.isEmpty, !user.contains(" ") { return .user(user, form: form) }
+            }
+            // GitLab: "Welcome to GitLab, @USER!"
+            if line.hasPrefix("Welcome to GitLab, @") {
+                let user = line.dropFirst("Welcome to GitLab, @".count).prefix { $0 != "!" }
+                if !user.isEmpty { return .user(String(user), form: "GitLab") }
+            }
+            // Bitbucket: "logged in as USER." (and "authenticated via ssh key." with no user)
+            if let range = line.firstRange(of: "logged in as ") {
+                let user = line[range.upperBound...].prefix { $0 != "." && $0 != " " }
+                if !user.isEmpty { return .user(String(user), form: "Bitbucket") }
+            }
+        }
+        if lines.contains(where: { $0.contains("Host key verification failed") || $0.contains("No ED25519 host key is known") || $0.contains("host key for") && $0.contains("not known") }) {
+            return .hostKeyUnknown
+        }
+        if lines.contains(where: { $0.contains("Permission denied (") }) { return .refused }
+        if let line = lines.first(where: {
+            $0.contains("Connection refused") || $0.contains("Could not resolve hostname") || $0.contains("No route to host")
+                || $0.contains("Connection timed out") || $0.contains("Network is unreachable") || $0.contains("Connection closed")
+        }) {
+            return .unreachable(line)
+        }
+        return .other(ProgramResult.lastLine(lines.first ?? "") ?? "(nothing)")
+    }
+}

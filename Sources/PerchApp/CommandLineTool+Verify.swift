@@ -1,0 +1,91 @@
+import FoundationEssentials
+import Glibc
+import PerchCore
+import PerchIdentities
+import PerchStore
+
+/// `perch verify [ID] [--online] [--timeout MS] [--json]`: each tool's own answer, asked here
+/// and now, against the account that owns this place (``PlaceOwner``), and the servers' when
+/// asked (``IdentityProof``).
+extension CommandLineTool {
+    /// `perch verify`'s JSON: the account, how it was chosen, the folder, and every answer.
+    struct VerifyJSON: Encodable {
+        var account: String
+        var chosenBy: String
+        var folder: String
+        var online: Bool
+        var agrees: Bool
+        var answers: [ToolAnswer]
+    }
+
+    func verify() -> Int32 {
+        guard let config = loadConfig() else { return ExitStatus.usage }
+        guard let state = loadState(config) else { return ExitStatus.unmet }
+        let switcher = switcher(config)
+        let variables = processVariables
+        let folder = ShellMarker.workingDirectory()
+        let owner: PlaceOwner
+        if let text = options.account {
+            guard let account = scopeAccount(text, in: config, command: "verify") else { return ExitStatus.unmet }
+            owner = PlaceOwner(account: account.id, reason: .named)
+        } else {
+            guard
+                let found = PlaceOwner.find(
+                    in: config.accounts, global: state.currentAccount, environment: variables, folder: folder,
+                    home: switcher.context.environment.home)
+            else {
+                console.error("no account chosen yet, and none owns this folder: name one (perch verify ID) or pick one with perch switch")
+                return ExitStatus.unmet
+            }
+            owner = found
+        }
+        guard let account = config.accounts.first(where: { $0.id == owner.account }) else {
+            console.error("the account '\(shown(owner.account))' (\(owner.description)) is not in the config")
+            return ExitStatus.unmet
+        }
+        if switcher.samplesOnly {
+            console.error("these are the embedded sample accounts, which name no real tool: nothing to verify (perch init writes a config)")
+            return ExitStatus.unmet
+        }
+        var context = switcher.context
+        context.environment = IdentityEnvironment(
+            variables: variables, statePath: context.environment.statePath, ownFilesBesideState: context.environment.ownFilesBesideState)
+        context.timeout = options.identity.timeout
+        let proof = ProofContext(tool: context, folder: folder, account: account)
+        let answers = IdentityProof.verify(proof, online: options.identity.online)
+        let disagrees = IdentityProof.disagrees(answers)
+        if options.json {
+            let json = VerifyJSON(
+                account: account.id, chosenBy: owner.description, folder: folder, online: options.identity.online, agrees: !disagrees,
+                answers: answers)
+            let status = printJSON(json)
+            return status == ExitStatus.ok && disagrees ? ExitStatus.disagrees : status
+        }
+        console.print("Verifying \(describe(account)) (\(owner.description)) in \(shown(proof.shown(folder)))")
+        if answers.isEmpty { console.print("  no tool identities to verify (see docs/identities.md)") }
+        let width = answers.map { columns($0.tool) }.max() ?? 0
+        let indent = String(repeating: " ", count: 6 + width)
+        for answer in answers {
+            let tool = shown(answer.tool) + String(repeating: " ", count: width - columns(answer.tool))
+            var line = "  \(answer.mark) \(tool)  "
+            switch answer.verdict {
+            case .agrees: line += shown(answer.answer ?? answer.expected)
+            case .disagrees:
+                line += "expected \(shown(answer.expected.isEmpty ? "(nothing)" : answer.expected)); says \(shown(answer.answer ?? "nothing"))"
+            case .unknown:
+                line += answer.answer.map { shown($0) + (answer.reason.map { "  (\(shown($0)))" } ?? "") } ?? shown(answer.reason ?? "cannot tell")
+            }
+            console.print(line)
+            if answer.verdict == .disagrees {
+                if let reason = answer.reason { console.print(indent + shown(reason)) }
+                if let fix = answer.fix { console.print(indent + "fix: " + shown(fix)) }
+            }
+        }
+        if disagrees {
+            let count = answers.filter { $0.verdict == .disagrees }.count
+            console.error("\(count) answer\(count == 1 ? "" : "s") disagree\(count == 1 ? "s" : "") with \(shown(account.id)) (each line says what puts it right)")
+            return ExitStatus.disagrees
+        }
+        return ExitStatus.ok
+    }
+}

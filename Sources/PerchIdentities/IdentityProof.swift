@@ -1,0 +1,183 @@
+import Dispatch
+import Glibc
+import PerchCore
+import PerchStore
+
+/// Where and how the tools are asked who they will be (`perch verify`): this process's
+/// environment (its scope's variables included: a pin, a bound folder, `perch exec`), the
+/// folder git is asked in, the account expected, and how long each program may run.
+public struct ProofContext: Sendable {
+    /// The environment the tools run in, with the timeout of each program (milliseconds).
+    public var tool: ToolContext
+    /// The folder the tools are asked in (git resolves its `includeIf` rules from it).
+    public var folder: String
+    /// The account the answers are judged against.
+    public var account: Account
+
+    public init(tool: ToolContext, folder: String, account: Account) {
+        self.tool = tool
+        self.folder = folder
+        self.account = account
+    }
+
+    /// `program` run in ``folder`` with this context's environment and timeout; never prompts:
+    /// stdin is `/dev/null` (or `input`), `GIT_TERMINAL_PROMPT=0`, `GCM_INTERACTIVE=never`,
+    /// `GH_PROMPT_DISABLED=1` and no askpass program (an empty `GIT_ASKPASS` ends git's
+    /// search for one, gitcredentials(7)).
+    public func run(_ program: String, _ arguments: [String], input: String? = nil, extra: [String: String] = [:]) -> ProgramResult {
+        var environment = tool.environment
+        environment.variables["GIT_TERMINAL_PROMPT"] = "0"
+        environment.variables["GCM_INTERACTIVE"] = "never"
+        environment.variables["GH_PROMPT_DISABLED"] = "1"
+        environment.variables["GIT_ASKPASS"] = ""
+        environment.variables.removeValue(forKey: "SSH_ASKPASS")
+        environment.variables["SSH_ASKPASS_REQUIRE"] = "never"
+        for (name, value) in extra { environment.variables[name] = value }
+        return ProgramRunner.run(program, arguments, in: environment, timeout: tool.timeout, folder: folder, input: input.map { Array($0.utf8) })
+    }
+
+    /// `~/…` expanded with this environment's home.
+    public func expand(_ path: String) -> String { tool.environment.expandingTilde(path) }
+
+    /// A path shown with `~` for the home folder.
+    public func shown(_ path: String) -> String {
+        let home = tool.environment.home
+        return path.hasPrefix(home + "/") ? "~" + path.dropFirst(home.count) : path
+    }
+}
+
+/// Asking each tool (and, when asked for, each server) who it will be: the adapters' ``ToolAdapter/ask(_:in:)``
+/// and ``ToolAdapter/askServer(_:in:)``, all at once, each program with its own timeout.
+public enum IdentityProof {
+    /// Every answer for `context`'s account, in registry order: each tool the account names is
+    /// asked itself, and its server too when `online`. The adapters are asked in parallel (one
+    /// thread each), so the whole takes about as long as the slowest.
+    public static func verify(_ context: ProofContext, online: Bool, adapters: [any ToolAdapter] = ToolAdapters.registry) -> [ToolAnswer] {
+        let asked = adapters.filter { context.account.identities[$0.tool] != nil }
+        let results = Results(count: asked.count)
+        let group = DispatchGroup()
+        for (index, adapter) in asked.enumerated() {
+            // A serial queue of its own each: it gets a thread of its own however many block.
+            let queue = DispatchQueue(label: "perch.verify.\(adapter.tool.rawValue)")
+            queue.async(group: group) {
+                let setting = context.account.identities[adapter.tool]!
+                let start = ProcessSpawn.now()
+                var answers = adapter.ask(setting, in: context)
+                if online { answers += adapter.askServer(setting, in: context) }
+                let spent = ProcessSpawn.now() - start
+                for i in answers.indices where answers[i].milliseconds == 0 { answers[i].milliseconds = spent }
+                results.set(index, answers)
+            }
+        }
+        group.wait()
+        return results.all
+    }
+
+    /// Answers gathered from several threads, by adapter.
+    final class Results: @unchecked Sendable {
+        private var slots: [[ToolAnswer]]
+        private var lock = pthread_mutex_t()
+        init(count: Int) {
+            slots = Array(repeating: [], count: count)
+            pthread_mutex_init(&lock, nil)
+        }
+        deinit { pthread_mutex_destroy(&lock) }
+        func set(_ index: Int, _ answers: [ToolAnswer]) {
+            pthread_mutex_lock(&lock)
+            slots[index] = answers
+            pthread_mutex_unlock(&lock)
+        }
+        var all: [ToolAnswer] {
+            pthread_mutex_lock(&lock)
+            defer { pthread_mutex_unlock(&lock) }
+            return slots.flatMap { $0 }
+        }
+    }
+
+    /// Whether any answer disagrees.
+    public static func disagrees(_ answers: [ToolAnswer]) -> Bool { answers.contains { $0.verdict == .disagrees } }
+
+    /// `command` split into words as a POSIX shell would (single and double quotes, backslash),
+    /// for `GIT_SSH_COMMAND`, which git runs through the shell; nil when a quote is left open.
+    public static func shellWords(_ command: String) -> [String]? {
+        var words: [String] = []
+        var word = ""
+        var inWord = false
+        var quote: Character?
+        var escaped = false
+        for character in command {
+            if escaped {
+                word.append(character)
+                escaped = false
+                inWord = true
+                continue
+            }
+            switch (quote, character) {
+            case (nil, "\\"), ("\"", "\\"):
+                escaped = true
+            case (nil, "'"), (nil, "\""):
+                quote = character
+                inWord = true
+            case ("'", "'"), ("\"", "\""):
+                quote = nil
+            case (nil, " "), (nil, "\t"), (nil, "\n"):
+                if inWord { words.append(word) }
+                word = ""
+                inWord = false
+            default:
+                word.append(character)
+                inWord = true
+            }
+        }
+        guard quote == nil, !escaped else { return nil }
+        if inWord { words.append(word) }
+        return words
+    }
+
+    /// The answer of a per-shell tool: `setting`'s variables against this environment's. Where
+    /// they differ, ✗ with `eval "$(perch env)"` (or the scope's command) as the fix.
+    static func variables(_ adapter: some ToolAdapter, _ setting: ToolSetting, in context: ProofContext) -> ToolAnswer {
+        let environment = context.tool.environment.variables
+        let expected = setting.exports.map { "\($0.name)=\($0.value)" }.joined(separator: " ")
+        let actual = setting.exports.map { "\($0.name)=\(environment[$0.name].map { EnvironmentEntry.masked($0) } ?? "(unset)")" }
+            .joined(separator: " ")
+        let names = setting.exports.map(\.name)
+        let asked = "echo " + names.map { "$" + $0 }.joined(separator: " ")
+        let beaten = adapter.overrides.filter { environment[$0.name] != nil }
+        if !beaten.isEmpty {
+            return ToolAnswer(
+                tool: adapter.tool.rawValue, kind: adapter.tool, expected: expected, answer: actual, verdict: .disagrees,
+                reason: beaten.map { "\($0.name) is set in this environment and beats it (\($0.reason))" }.joined(separator: "; "),
+                fix: "unset " + beaten.map(\.name).joined(separator: " "), asked: asked)
+        }
+        let same = setting.exports.allSatisfy { environment[$0.name] == $0.value }
+        let masked = setting.exports.map { "\($0.name)=\(EnvironmentEntry.masked($0.value))" }.joined(separator: " ")
+        return ToolAnswer(
+            tool: adapter.tool.rawValue, kind: adapter.tool, expected: masked, answer: same ? masked : actual,
+            verdict: same ? .agrees : .disagrees,
+            reason: same ? nil : "this shell does not have the account's variables",
+            fix: same ? nil : "eval \"$(perch env \(context.account.id))\" (or perch shell-init in your shell's rc file)", asked: asked)
+    }
+}
+
+extension ToolAdapter {
+    /// By default, the answer of ``check(_:in:)`` (what the tool's settings say) asked in the
+    /// proof's folder; adapters whose tool can be asked do so instead.
+    public func ask(_ setting: ToolSetting, in context: ProofContext) -> [ToolAnswer] {
+        let check = self.check(setting, in: context.tool)
+        let verdict: ToolAnswer.Verdict =
+            switch check.matches {
+            case true?: .agrees
+            case false?: .disagrees
+            case nil: .unknown
+            }
+        return [
+            ToolAnswer(
+                tool: tool.rawValue, kind: tool, expected: check.expected, answer: check.actual, verdict: verdict, reason: check.note,
+                fix: verdict == .disagrees ? "perch switch \(context.account.id)" : nil, asked: "perch status")
+        ]
+    }
+
+    /// By default no server is asked.
+    public func askServer(_ setting: ToolSetting, in context: ProofContext) -> [ToolAnswer] { [] }
+}

@@ -1,0 +1,114 @@
+import Glibc
+import PerchCore
+
+/// Which account owns a place (a folder, in a process's scope): the one rule `perch verify`,
+/// the guard, `perch status` and `perch current` decide by, in the order git's own files give
+/// (docs/scopes.md): a scope of the process (`perch exec`, `perch use`), then a bound folder
+/// (`"directories"`), then a repository's remote (`"remotes"`), then the global account.
+public struct PlaceOwner: Hashable, Sendable {
+    /// Why the account owns the place.
+    public enum Reason: Hashable, Sendable {
+        /// Named on the command line.
+        case named
+        /// `perch exec`'s process.
+        case exec
+        /// A shell pinned by `perch use`.
+        case pinned
+        /// A bound folder, as written in the config.
+        case directory(String)
+        /// A remote of the repository, matched by this pattern as written.
+        case remote(String)
+        /// The global account (`perch switch`).
+        case global
+    }
+
+    /// The account's id.
+    public var account: String
+    public var reason: Reason
+
+    public init(account: String, reason: Reason) {
+        self.account = account
+        self.reason = reason
+    }
+
+    /// How it was chosen, in words (`chosen by remote github.com/acme/*`).
+    public var description: String {
+        switch reason {
+        case .named: "named on the command line"
+        case .exec: "given by perch exec"
+        case .pinned: "pinned by perch use"
+        case .directory(let folder): "chosen by folder \(folder)"
+        case .remote(let pattern): "chosen by remote \(pattern)"
+        case .global: "the global account"
+        }
+    }
+
+    /// The account that owns `folder` for a process with `environment`, given the config's
+    /// `accounts` and the `global` account; nil when none does.
+    public static func find(
+        in accounts: [Account], global: String?, environment: [String: String], folder: String, home: String
+    ) -> PlaceOwner? {
+        if let kind = IdentityScope.kind(environment), kind != .directory, let id = environment[ShellExports.accountVariable],
+            accounts.contains(where: { $0.id == id })
+        {
+            return PlaceOwner(account: id, reason: kind == .exec ? .exec : .pinned)
+        }
+        if let rule = DirectoryRules.match(folder, in: DirectoryRules.rules(accounts, home: home)) {
+            return PlaceOwner(account: rule.account, reason: .directory(rule.written))
+        }
+        if accounts.contains(where: { !$0.identities.remotes.isEmpty }),
+            let owner = RemotePattern.owner(of: remoteURLs(of: folder), in: accounts)
+        {
+            return PlaceOwner(account: owner.account, reason: .remote(owner.pattern))
+        }
+        return global.map { PlaceOwner(account: $0, reason: .global) }
+    }
+
+    /// The remote URLs of the repository `folder` is in, read from its config file without
+    /// starting git (the shell hook asks at every prompt): the nearest `.git` above `folder`, a
+    /// folder, or a file saying `gitdir: PATH` (a worktree or submodule, whose `commondir` names
+    /// the shared folder holding `config`). Empty outside a repository.
+    public static func remoteURLs(of folder: String) -> [String] {
+        guard let gitDir = gitDirectory(above: folder) else { return [] }
+        var configFolder = gitDir
+        if let common = readSmall(gitDir + "/commondir")?.trimmingWhitespace, !common.isEmpty {
+            configFolder = common.hasPrefix("/") ? common : gitDir + "/" + common
+        }
+        return RemotePattern.remoteURLs(inGitConfig: readSmall(configFolder + "/config") ?? "")
+    }
+
+    /// The git folder of the repository holding `folder` (its `.git`, or where a `.git` file
+    /// points), nil outside any.
+    static func gitDirectory(above folder: String) -> String? {
+        var current = folder
+        while true {
+            let candidate = (current == "/" ? "" : current) + "/.git"
+            var info = stat()
+            if stat(candidate, &info) == 0 {
+                if info.st_mode & S_IFMT == S_IFDIR { return candidate }
+                if let text = readSmall(candidate), text.hasPrefix("gitdir:") {
+                    let path = String(text.dropFirst(7)).trimmingWhitespace
+                    return path.hasPrefix("/") ? path : (current == "/" ? "" : current) + "/" + path
+                }
+            }
+            guard current != "/", let slash = current.lastIndex(of: "/") else { return nil }
+            current = slash == current.startIndex ? "/" : String(current[..<slash])
+        }
+    }
+
+    /// A small file's text (at most 64 KiB), or nil.
+    static func readSmall(_ path: String) -> String? {
+        let fd = open(path, O_RDONLY | O_CLOEXEC)
+        guard fd >= 0 else { return nil }
+        defer { close(fd) }
+        var bytes = [UInt8](repeating: 0, count: 65_536)
+        var count = 0
+        while count < bytes.count {
+            let n = bytes.withUnsafeMutableBytes { Glibc.read(fd, $0.baseAddress! + count, $0.count - count) }
+            if n < 0, errno == EINTR { continue }
+            guard n > 0 else { break }
+            count += n
+        }
+        return String(decoding: bytes[0..<count], as: UTF8.self)
+    }
+}
