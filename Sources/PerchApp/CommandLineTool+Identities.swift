@@ -120,6 +120,15 @@ extension CommandLineTool {
             console.print("Folder: \(shown(rule.written)) is bound to \(shown(rule.account)) (its \"directories\"); \(git)")
         } else if let rule {
             console.print("Folder: \(shown(rule.written)) is bound to \(shown(rule.account)), but this shell's own account comes first")
+        } else if config.accounts.contains(where: { !$0.identities.remotes.isEmpty }),
+            let place = PlaceOwner.find(in: config.accounts, global: nil, environment: [:], folder: ShellMarker.workingDirectory(), home: home),
+            case .remote(let pattern) = place.reason
+        {
+            let git =
+                GitDirectoryRules.isIncluded(in: switcher.context) == true
+                ? "git uses it here (Perch's includeIf rules)" : "git will use it here once perch setup git has been run"
+            let order = scope == nil || scope == .directory ? "" : ", but this shell's own account comes first"
+            console.print("Repository: chosen by remote \(shown(pattern)): \(shown(place.account)) (its \"remotes\"); \(git)\(order)")
         }
         if checks.isEmpty { console.print("  no tool identities (see docs/identities.md)") }
         let width = checks.map { $0.tool.rawValue.count }.max() ?? 0

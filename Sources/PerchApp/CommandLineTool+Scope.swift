@@ -47,7 +47,7 @@ extension CommandLineTool {
     func refreshGitDirectoryRules(_ config: LoadedConfig) {
         guard config.path != nil else { return }
         let switcher = switcher(config)
-        let hasRules = config.accounts.contains { !$0.identities.directories.isEmpty }
+        let hasRules = config.accounts.contains { !$0.identities.directories.isEmpty || !$0.identities.remotes.isEmpty }
         guard hasRules || access(switcher.files.gitDirectories, F_OK) == 0 else { return }
         do {
             try GitDirectoryRules.write(config.accounts, in: switcher.context)
@@ -129,6 +129,8 @@ extension CommandLineTool {
         let home = IdentityEnvironment(variables: variables).home
         let rules = DirectoryRules.rules(config.accounts, home: home)
         var text = ShellMarker.folderList(rules.map(\.folder), shell: shell)
+        let hasRemotes = config.accounts.contains { !$0.identities.remotes.isEmpty }
+        text += ShellMarker.remotesFlag(hasRemotes, shell: shell)
         let kind = IdentityScope.kind(variables)
         let own = variables[ShellExports.accountVariable].flatMap { id in config.accounts.first { $0.id == id } }
         var target: ScopedEnvironment?
@@ -140,12 +142,20 @@ extension CommandLineTool {
                     "this shell's account '\(shown(variables[ShellExports.accountVariable] ?? ""))' is no longer in the config; it follows the global account again"
                 )
             }
-        } else if let rule = DirectoryRules.match(variables["PWD"] ?? ShellMarker.workingDirectory(), in: rules),
-            let account = config.accounts.first(where: { $0.id == rule.account })
+        } else if let place = PlaceOwner.find(
+            in: config.accounts, global: nil, environment: [:], folder: variables["PWD"] ?? ShellMarker.workingDirectory(), home: home),
+            let account = config.accounts.first(where: { $0.id == place.account })
         {
+            // A bound folder, else a repository's remote (the same rule git's includes follow).
             target = scope(account, kind: .directory, config: config, command: "this shell", keepGoing: true)
             if target != nil, kind != .directory || own?.id != account.id, variables["PERCH_DIRECTORY_NOTICE"] != "0" {
-                console.error("\(shown(rule.written)): this shell is \(shown(account.id)) (\(shown(account.name))) here")
+                let place: String =
+                    switch place.reason {
+                    case .directory(let written): shown(written)
+                    case .remote(let pattern): "remote \(shown(pattern))"
+                    default: place.description
+                    }
+                console.error("\(place): this shell is \(shown(account.id)) (\(shown(account.name))) here")
             }
         }
         if target == nil {

@@ -65,6 +65,15 @@ struct ShellMarker {
         }
     }
 
+    /// Whether the hook looks for the repository it is in (some account names `"remotes"`):
+    /// `__perch_remotes=1` (or empty) for bash and zsh, `set -g __perch_remotes 1` for fish.
+    static func remotesFlag(_ on: Bool, shell: ShellKind) -> String {
+        switch shell {
+        case .bash, .zsh: "__perch_remotes=\(on ? "1" : "")\n"
+        case .fish: "set -g __perch_remotes \(on ? "1" : "''")\n"
+        }
+    }
+
     /// The working directory (getcwd(3)), `/` when it cannot be had.
     static func workingDirectory() -> String {
         var buffer = [CChar](repeating: 0, count: Int(PATH_MAX) + 1)

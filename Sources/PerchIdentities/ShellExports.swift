@@ -120,6 +120,8 @@ public enum ShellExports {
                 __perch_marker=\(posixQuoted(markers))/$$
                 __perch_dirs=()
                 __perch_dir=
+                __perch_remotes=
+                __perch_repo=
                 perch() {
                   local perch_status perch_text
                   if [[ ${1-} == use ]]; then
@@ -135,16 +137,21 @@ public enum ShellExports {
                   return $perch_status
                 }
                 __perch_hook() {
-                  local perch_status=$? perch_match= perch_folder
+                  local perch_status=$? perch_match= perch_folder perch_repo=
                   if [[ ${PERCH_SCOPE-} != pinned && ${PERCH_SCOPE-} != exec ]]; then
                     for perch_folder in "${__perch_dirs[@]}"; do
                       if [[ $PWD == "$perch_folder" || $PWD == "$perch_folder"/* ]] && (( ${#perch_folder} > ${#perch_match} )); then
                         perch_match=$perch_folder
                       fi
                     done
+                    if [[ -n $__perch_remotes ]]; then
+                      perch_repo=$PWD
+                      while [[ -n $perch_repo && ! -e $perch_repo/.git ]]; do perch_repo=${perch_repo%/*}; done
+                    fi
                   fi
-                  if [[ $perch_match != "$__perch_dir" || ! -e $__perch_marker || $__perch_state -nt $__perch_marker || $__perch_config -nt $__perch_marker ]]; then
+                  if [[ $perch_match != "$__perch_dir" || $perch_repo != "$__perch_repo" || ! -e $__perch_marker || $__perch_state -nt $__perch_marker || $__perch_config -nt $__perch_marker ]]; then
                     __perch_dir=$perch_match
+                    __perch_repo=$perch_repo
                     eval "$(command \(program) shell-hook \(shell.rawValue) $$)"
                   fi
                   return $perch_status
@@ -161,6 +168,8 @@ public enum ShellExports {
                 set -g __perch_marker \(fishQuoted(markers))/$fish_pid
                 set -g __perch_dirs
                 set -g __perch_dir ''
+                set -g __perch_remotes ''
+                set -g __perch_repo ''
                 function perch --wraps \(program) --description 'Perch account switcher'
                     set -l perch_status 0
                     if test "$argv[1]" = use
@@ -176,6 +185,7 @@ public enum ShellExports {
                 end
                 function __perch_hook --on-event fish_prompt
                     set -l perch_match ''
+                    set -l perch_repo ''
                     if not contains -- "$PERCH_SCOPE" pinned exec
                         for perch_folder in $__perch_dirs
                             if test "$PWD" = "$perch_folder"; or test (string sub -l (string length -- "$perch_folder/") -- "$PWD") = "$perch_folder/"
@@ -184,9 +194,16 @@ public enum ShellExports {
                                 end
                             end
                         end
+                        if test -n "$__perch_remotes"
+                            set perch_repo $PWD
+                            while test -n "$perch_repo"; and not test -e "$perch_repo/.git"
+                                set perch_repo (string replace -r '/[^/]*$' '' -- $perch_repo)
+                            end
+                        end
                     end
-                    if test "$perch_match" != "$__perch_dir"; or not test -e $__perch_marker; or test $__perch_state -nt $__perch_marker; or test $__perch_config -nt $__perch_marker
+                    if test "$perch_match" != "$__perch_dir"; or test "$perch_repo" != "$__perch_repo"; or not test -e $__perch_marker; or test $__perch_state -nt $__perch_marker; or test $__perch_config -nt $__perch_marker
                         set -g __perch_dir $perch_match
+                        set -g __perch_repo $perch_repo
                         command \(program) shell-hook fish $fish_pid | source
                     end
                 end

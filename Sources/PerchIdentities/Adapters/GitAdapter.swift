@@ -220,7 +220,8 @@ public struct GitAdapter: ToolAdapter {
                 let bound = file.hasSuffix(".gitconfig") ? file.dropLast(".gitconfig".count) : file
                 return IdentityCheck(
                     tool: .git, expected: expected, actual: described(here), matches: nil,
-                    note: "this folder is bound to \(bound) (its \"directories\"), so git uses that account here; elsewhere the current one"
+                    note:
+                        "this folder is \(bound)'s (its \"directories\" or \"remotes\"), so git uses that account here; elsewhere the current one"
                 )
             }
             return IdentityCheck(
@@ -442,24 +443,39 @@ public enum GitDirectoryRules {
     public static func texts(_ accounts: [Account], files: IdentityFiles, home: String, own: [String: String]? = nil)
         -> (rules: String, accounts: [String: String])
     {
-        var rules = "# Written by Perch from the config's \"directories\": in these folders git uses their account.\n"
+        var rules = "# Written by Perch from the config's \"remotes\" and \"directories\": in those repositories and folders git uses their account.\n"
         var accountFiles: [String: String] = [:]
-        for rule in DirectoryRules.rules(accounts, home: home) {
-            guard let account = accounts.first(where: { $0.id == rule.account }) else { continue }
+        /// The account file of `account` (made once), or nil when it has none to give.
+        func accountFile(_ account: Account) -> String? {
             let path = files.gitAccounts + "/" + account.id + ".gitconfig"
+            if accountFiles[path] != nil { return path }
             if let git = account.identities[.git]?.value(as: GitAdapter.Setting.self) {
                 accountFiles[path] = GitAdapter.includeText(git, account: account)
-                    .replacing("; replaced at each switch.", with: "; used in its bound folders.")
+                    .replacing("; replaced at each switch.", with: "; used in its repositories and bound folders.")
             } else if let own {
                 let mine = GitAdapter.Setting(
                     name: own["user.name"].flatMap { $0.isEmpty ? nil : $0 }, email: own["user.email"].flatMap { $0.isEmpty ? nil : $0 },
                     signingKey: own["user.signingkey"].flatMap { $0.isEmpty ? nil : $0 })
-                guard mine.name != nil || mine.email != nil else { continue }
+                guard mine.name != nil || mine.email != nil else { return nil }
                 accountFiles[path] = GitAdapter.includeText(mine, account: account)
-                    .replacing("; replaced at each switch.", with: ", which names no git identity: your own, in its bound folders.")
+                    .replacing("; replaced at each switch.", with: ", which names no git identity: your own, in its repositories and bound folders.")
             } else {
-                continue
+                return nil
             }
+            return path
+        }
+        // Remotes first: a bound folder's rule, later, wins over a remote's (docs/scopes.md).
+        for account in accounts where !account.identities.remotes.isEmpty {
+            guard let path = accountFile(account) else { continue }
+            for written in account.identities.remotes {
+                rules += "# remote \(written)\n"
+                for pattern in RemotePattern(written).gitPatterns {
+                    rules += "[includeIf \(GitAdapter.quoted("hasconfig:remote.*.url:" + pattern))]\n\tpath = \(GitAdapter.quoted(path))\n"
+                }
+            }
+        }
+        for rule in DirectoryRules.rules(accounts, home: home) {
+            guard let account = accounts.first(where: { $0.id == rule.account }), let path = accountFile(account) else { continue }
             rules += "[includeIf \(GitAdapter.quoted("gitdir:" + pattern(rule.folder) + "/"))]\n\tpath = \(GitAdapter.quoted(path))\n"
         }
         return (rules, accountFiles)
@@ -515,7 +531,7 @@ public enum GitDirectoryRules {
 
     /// The user's own git identity, when a bound account names no git identity; else nil.
     static func own(_ accounts: [Account], _ context: ToolContext) -> [String: String]? {
-        let needed = accounts.contains { !$0.identities.directories.isEmpty && $0.identities[.git] == nil }
+        let needed = accounts.contains { !($0.identities.directories.isEmpty && $0.identities.remotes.isEmpty) && $0.identities[.git] == nil }
         return needed ? GitAdapter.values(byOrigin: context)?.own : nil
     }
 }
