@@ -106,6 +106,20 @@ enum CommandDetails {
         + "printed. Exit status 0 when every answer agrees, 3 when one disagrees.\n"
         + "--json prints {\"account\", \"chosenBy\", \"folder\", \"online\", \"agrees\", \"answers\"}."
 
+    static let guardHooks =
+        "install makes git's global core.hooksPath Perch's own hooks folder (through Perch's\n"
+        + "git include: run perch setup git first). Before each commit the hook refuses an\n"
+        + "author (git var GIT_AUTHOR_IDENT) that is not the account owning the repository (its\n"
+        + "perch exec or perch use account, a bound folder's, a remote's, else the global one);\n"
+        + "before each push, credentials that are not the remote owner's (the key ssh -G\n"
+        + "resolves, the user git credential fill names). Each refusal names the author or key,\n"
+        + "where it came from and the command that puts it right, and exits 3. The repository's\n"
+        + "own hooks (.git/hooks) and a core.hooksPath set before still run after the check; a\n"
+        + "repository's own local core.hooksPath (husky's) beats the guard there, and git commit\n"
+        + "--no-verify skips it. --undo removes Perch's files only: your git config is as before.\n"
+        + "perch status says whether the guard is in place. check-commit and check-push REMOTE\n"
+        + "URL are what the hooks run."
+
     static let env =
         "Prints export lines for PERCH_ACCOUNT, AWS_PROFILE and the account's env values,\n"
         + "and unset lines for the variables of the account this shell had before. With no\n"

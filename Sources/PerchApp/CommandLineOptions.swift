@@ -213,7 +213,7 @@ public struct CommandLineOptions: Hashable, Sendable {
             words = words.dropFirst(count)
             switch command {
             case .switchAccount, .env, .exec, .use, .verify: account = operands.first
-            case .shellInit, .setup, .shellHook: operand = operands.first
+            case .shellInit, .setup, .shellHook, .guardHooks: operand = operands.first
             case .completion: shell = operands.first.flatMap(CompletionShell.init(rawValue:))
             default: break
             }
@@ -492,7 +492,7 @@ public enum Command: CaseIterable, Hashable, Sendable {
     // Accounts from the command line (CommandLineTool+Accounts.swift).
     case addAccount, setField, unsetField, renameAccount, removeAccount
     // Tool identities (CommandLineTool+Identities.swift, CommandLineTool+Switch.swift).
-    case status, verify, env, shellInit, setup, importAccounts, undo, reset
+    case status, verify, guardHooks, env, shellInit, setup, importAccounts, undo, reset
     // Scopes (CommandLineTool+Scope.swift).
     case exec, use, shellHook
 

@@ -153,6 +153,12 @@ extension CommandLineTool {
             if let note = check.note { text += "  (\(note))" }
             console.print(shown(text))
         }
+        if account.identities[.git] != nil || access(switcher.files.gitGuard, F_OK) == 0 {
+            console.print(
+                GitGuard.isInstalled(switcher.context)
+                    ? "Guard: in place (git's pre-commit and pre-push hooks refuse the wrong account; perch guard --undo removes it)"
+                    : "Guard: not installed (perch guard install refuses commits and pushes as the wrong account)")
+        }
         if let last {
             console.print("Last applied \(last.time):")
             for result in last.report.results { console.print("  " + shown(result.summary)) }

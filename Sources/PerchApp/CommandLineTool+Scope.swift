@@ -48,7 +48,7 @@ extension CommandLineTool {
         guard config.path != nil else { return }
         let switcher = switcher(config)
         let hasRules = config.accounts.contains { !$0.identities.directories.isEmpty || !$0.identities.remotes.isEmpty }
-        guard hasRules || access(switcher.files.gitDirectories, F_OK) == 0 else { return }
+        guard hasRules || access(switcher.files.gitDirectories, F_OK) == 0 || access(switcher.files.gitGuard, F_OK) == 0 else { return }
         do {
             try GitDirectoryRules.write(config.accounts, in: switcher.context)
         } catch {

@@ -160,6 +160,16 @@ extension Command {
                 name: "verify", summary: "ask each tool (--online: each server) who it will be here; exit 3 on a disagreement",
                 details: CommandDetails.verify, options: common + [.online, .timeout, .json, .help],
                 operands: [Operand(name: "ID", optional: true, completion: .account)], run: { $0.verify() }),
+            .guardHooks: CommandRecord(
+                name: "guard", summary: "refuse a commit or push as the wrong account (install; --undo removes it)",
+                details: CommandDetails.guardHooks, options: common + [.undo, .help],
+                operands: [
+                    Operand(
+                        name: "install", optional: true, completion: .values(["install", "check-commit", "check-push"]),
+                        needs: "install (or --undo)", knows: "takes install (or --undo)"),
+                    Operand(name: "REMOTE", optional: true), Operand(name: "URL", optional: true),
+                ],
+                run: { $0.guardCommand() }),
             .env: CommandRecord(
                 name: "env", summary: "print the account's variables for this shell (eval \"$(perch env)\")", details: CommandDetails.env,
                 options: common + [.shell, .help], operands: [Operand(name: "ACCOUNT", optional: true, completion: .account)],

@@ -28,6 +28,11 @@ public struct IdentityFiles: Hashable, Sendable {
     public var gitDirectories: String
     /// The folder of the per-account git files the directory rules include (`ID.gitconfig`).
     public var gitAccounts: String
+    /// The git config file of `perch guard install` (`core.hooksPath` = ``gitHooks``, and the
+    /// hooks path that was set before), included from ``gitDirectories`` while it exists.
+    public var gitGuard: String
+    /// The folder of the guard's `pre-commit` and `pre-push` hooks.
+    public var gitHooks: String
     /// The folder of the files `perch exec` and `perch use` give one process (a kubeconfig
     /// naming the account's context, `ID.kubeconfig`), beside the state file, mode 0700.
     public var scopes: String
@@ -47,12 +52,16 @@ public struct IdentityFiles: Hashable, Sendable {
             gitInclude = beside + ".git.gitconfig"
             gitDirectories = beside + ".git-directories.gitconfig"
             gitAccounts = beside + ".git-accounts"
+            gitGuard = beside + ".git-guard.gitconfig"
+            gitHooks = beside + ".git-hooks"
             sshInclude = beside + ".ssh.config"
         } else {
             let base = environment.configHome + "/perch"
             gitInclude = base + "/git/identity.gitconfig"
             gitDirectories = base + "/git/directories.gitconfig"
             gitAccounts = base + "/git/accounts"
+            gitGuard = base + "/git/guard.gitconfig"
+            gitHooks = base + "/git/hooks"
             sshInclude = base + "/ssh/config"
         }
         scopes = beside + ".scopes"

@@ -478,6 +478,8 @@ public enum GitDirectoryRules {
             guard let account = accounts.first(where: { $0.id == rule.account }), let path = accountFile(account) else { continue }
             rules += "[includeIf \(GitAdapter.quoted("gitdir:" + pattern(rule.folder) + "/"))]\n\tpath = \(GitAdapter.quoted(path))\n"
         }
+        // The guard's hooks (perch guard install), while its file exists.
+        if access(files.gitGuard, F_OK) == 0 { rules += "[include]\n\tpath = \(GitAdapter.quoted(files.gitGuard))\n" }
         return (rules, accountFiles)
     }
 
@@ -561,14 +563,17 @@ extension GitAdapter {
                     .judged(
                         "git signing", kind: .git, expected: key, answer: actual.isEmpty ? "(none)" : actual,
                         reason: "user.signingkey is \(actual.isEmpty ? "not set" : "\"\(actual)\"")\(origin.map { " (from \($0))" } ?? "")",
-                        fix: Self.fix(origin: origin, context: context), asked: asked))
+                        fix: Self.fix(origin: origin, key: "user.signingkey", context: context), asked: asked))
             }
         }
         return answers
     }
 
     /// The author git resolves here, against the account's name and email.
-    static func askAuthor(_ git: Setting, in context: ProofContext) -> ToolAnswer {
+    /// - Parameter inHook: asked from a hook of `git commit`, which exports the author it
+    ///   resolved as `GIT_AUTHOR_*` (githooks(5)): those are git's own, not the user's, unless
+    ///   they differ from what the config gives.
+    static func askAuthor(_ git: Setting, in context: ProofContext, inHook: Bool = false) -> ToolAnswer {
         let asked = "git var GIT_AUTHOR_IDENT"
         let expected = [git.name, git.email.map { "<\($0)>" }].compactMap { $0 }.joined(separator: " ")
         let author = context.run("git", ["var", "GIT_AUTHOR_IDENT"])
@@ -589,7 +594,8 @@ extension GitAdapter {
         }
         // Why: a variable first (git-var(1): they beat the config), else the file and line.
         let environment = context.tool.environment.variables
-        let variables = ["GIT_AUTHOR_NAME", "GIT_AUTHOR_EMAIL", "GIT_COMMITTER_NAME", "GIT_COMMITTER_EMAIL"].filter { environment[$0] != nil }
+        var variables = ["GIT_AUTHOR_NAME", "GIT_AUTHOR_EMAIL", "GIT_COMMITTER_NAME", "GIT_COMMITTER_EMAIL"].filter { environment[$0] != nil }
+        if inHook, context.run("git", ["config", "--get", "user.email"]).output?.trimmingWhitespace == email { variables = [] }
         if !variables.isEmpty {
             return ToolAnswer(
                 tool: "git", kind: .git, expected: expected, answer: answer, verdict: .disagrees,
@@ -600,7 +606,7 @@ extension GitAdapter {
         let origin = Self.origin(of: key, in: context)
         return ToolAnswer(
             tool: "git", kind: .git, expected: expected, answer: answer, verdict: .disagrees,
-            reason: "\(key) comes from \(origin ?? "git's defaults (no user.email set)")", fix: fix(origin: origin, context: context),
+            reason: "\(key) comes from \(origin ?? "git's defaults (no user.email set)")", fix: fix(origin: origin, key: key, context: context),
             asked: asked)
     }
 
@@ -626,11 +632,15 @@ extension GitAdapter {
     /// The command that puts git right when its value comes from `origin`: Perch's own files are
     /// put right by a switch; a value from a file of the user's wins by the user's own rule
     /// (an `includeIf` for this folder), which only the user can change.
-    static func fix(origin: String?, context: ProofContext) -> String {
+    static func fix(origin: String?, key: String, context: ProofContext) -> String {
         let files = context.tool.files
         let perchs = [files.gitInclude, files.gitDirectories, files.gitAccounts].map(context.shown)
         if let origin, origin.hasPrefix("command line") || origin.hasPrefix("command") {
             return "unset GIT_CONFIG_PARAMETERS GIT_CONFIG_COUNT (a git -c or a variable sets it)"
+        }
+        // The repository's own config (git config --local), found relative to it.
+        if let origin, !origin.hasPrefix("/"), !origin.hasPrefix("~"), origin.hasSuffix("config") {
+            return "git config --local --unset \(key) (this repository's own setting)"
         }
         if let origin, !perchs.contains(where: { origin.hasPrefix($0) }) {
             switch GitConfigFile.includeState(context.tool) {

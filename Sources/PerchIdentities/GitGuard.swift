@@ -1,0 +1,178 @@
+import Glibc
+import PerchCore
+import PerchStore
+
+/// The guard against a commit or push as the wrong account: git hooks (githooks(5),
+/// `pre-commit` and `pre-push`) in Perch's own folder (``IdentityFiles/gitHooks``), made git's
+/// `core.hooksPath` by Perch's own file ``IdentityFiles/gitGuard``, which Perch's rules file
+/// includes while it exists. Nothing of the user's is edited, so `perch guard --undo` (removing
+/// Perch's files) leaves every git config byte for byte as it was.
+///
+/// git 2.39 has one place for the hooks of every repository, `core.hooksPath`; the hooks run
+/// the guard's check (`perch guard check-commit|check-push`), then the repository's own hook
+/// (`$GIT_COMMON_DIR/hooks/NAME`) and the hooks of a `core.hooksPath` set before the guard's
+/// (kept as `perch.previousHooksPath`). A repository's own local `core.hooksPath` (husky's)
+/// beats the global one: the guard does not run there. `git commit --no-verify` skips it.
+public enum GitGuard {
+    /// The hooks the guard installs.
+    public static let hookNames = ["pre-commit", "pre-push"]
+
+    /// The text of hook `name`: check with `program`, then the repository's own hook and the
+    /// previous hooks path's, each given the same arguments and standard input.
+    static func hookText(_ name: String, program: String) -> String {
+        // pre-push reads the refs on stdin (githooks(5)), which every hook of the chain gets;
+        // pre-commit's stdin may be the terminal, so it is left alone.
+        let push = name == "pre-push"
+        let check = push ? "printf '%s' \"$perch_input\" | \"$perch_program\" guard check-push \"$@\"" : "\"$perch_program\" guard check-commit"
+        let run = push ? "printf '%s' \"$perch_input\" | \"$perch_hook\" \"$@\"" : "\"$perch_hook\" \"$@\""
+        return """
+            #!/bin/sh
+            # Written by Perch (perch guard install; perch guard --undo removes it): refuses a
+            # \(push ? "push" : "commit") as the wrong account, then runs this repository's own \(name) hook
+            # and the one of the hooks path set before the guard. git \(push ? "push" : "commit") --no-verify skips it.
+            \(push ? "perch_input=$(cat; echo x)\nperch_input=${perch_input%x}" : "")
+            perch_program=\(ShellExports.posixQuoted(program))
+            [ -x "$perch_program" ] || perch_program=perch
+            \(check) || exit $?
+            perch_common=$(git rev-parse --git-common-dir 2>/dev/null) || perch_common=.git
+            for perch_hook in "$perch_common/hooks/\(name)" "$(git config --get perch.previousHooksPath 2>/dev/null)/\(name)"; do
+              case $perch_hook in /\(name)) continue ;; esac
+              if [ -f "$perch_hook" ] && [ -x "$perch_hook" ]; then
+                \(run) || exit $?
+              fi
+            done
+            exit 0
+
+            """
+    }
+
+    /// The text of the guard's git config file: `core.hooksPath`, and the one set before.
+    static func configText(hooks: String, previous: String?) -> String {
+        var text = "# Written by Perch (perch guard install); perch guard --undo removes it.\n[core]\n\thooksPath = \(GitAdapter.quoted(hooks))\n"
+        if let previous { text += "[perch]\n\tpreviousHooksPath = \(GitAdapter.quoted(previous))\n" }
+        return text
+    }
+
+    /// Whether the guard is in place: its file exists and git's global `core.hooksPath` is its
+    /// folder (asked of git, includes followed).
+    public static func isInstalled(_ context: ToolContext) -> Bool {
+        guard access(context.files.gitGuard, F_OK) == 0 else { return false }
+        let run = context.run("git", ["config", "--global", "--includes", "--get", "core.hooksPath"], in: "/")
+        return run.output.map { context.environment.expandingTilde($0.trimmingWhitespace) } == context.files.gitHooks
+    }
+
+    /// What `perch guard install` did, or why it could not.
+    public enum Outcome: Hashable, Sendable {
+        case changed(String)
+        case unchanged(String)
+        case failed(String)
+    }
+
+    /// Writes the hooks and the guard's file (with the `core.hooksPath` set before, for the
+    /// hooks to chain to), then checks that git uses them; gives everything back when it does
+    /// not (Perch's git include is not in the global config: `perch setup git` first).
+    /// `refresh` writes Perch's rules file again so that it includes the guard's file.
+    public static func install(program: String, in context: ToolContext, refresh: () throws(FileError) -> Void) -> Outcome {
+        let files = context.files
+        if isInstalled(context) {
+            // The hooks are written again: the program's path may have moved.
+            for name in hookNames { try? FileSystem.writeAtomically(Array(hookText(name, program: program).utf8), to: files.gitHooks + "/" + name, mode: 0o755) }
+            return .unchanged("the guard is in place already (core.hooksPath = \(GitConfigFile.shown(files.gitHooks, context.environment)))")
+        }
+        let before = context.run("git", ["config", "--global", "--includes", "--get", "core.hooksPath"], in: "/").output?.trimmingWhitespace
+        let previous = before.flatMap { $0.isEmpty || context.environment.expandingTilde($0) == files.gitHooks ? nil : context.environment.expandingTilde($0) }
+        do {
+            for name in hookNames {
+                try FileSystem.writeAtomically(Array(hookText(name, program: program).utf8), to: files.gitHooks + "/" + name, mode: 0o755)
+            }
+            try FileSystem.writeAtomically(Array(configText(hooks: files.gitHooks, previous: previous).utf8), to: files.gitGuard, mode: 0o644)
+            try refresh()
+        } catch {
+            _ = remove(in: context)
+            return .failed("cannot write the guard's files: \(error)")
+        }
+        guard isInstalled(context) else {
+            _ = remove(in: context)
+            try? refresh()
+            let hint =
+                GitConfigFile.includeState(context) == .included
+                ? "your global config sets core.hooksPath after Perch's include, which beats the guard's"
+                : "Perch's git include is not in your global config: run perch setup git first"
+            return .failed("git does not use the guard's hooks: \(hint)")
+        }
+        let chained = previous.map { "; it then runs the hooks of \(GitConfigFile.shown($0, context.environment)) too" } ?? ""
+        return .changed(
+            "the guard is in place: git's core.hooksPath is \(GitConfigFile.shown(files.gitHooks, context.environment)) (pre-commit, pre-push), which runs each repository's own hooks after its check\(chained)"
+        )
+    }
+
+    /// Removes the guard's files (its hooks folder's two hooks and its config file); whether
+    /// anything was there.
+    public static func remove(in context: ToolContext) -> Bool {
+        var removed = false
+        for path in hookNames.map({ context.files.gitHooks + "/" + $0 }) + [context.files.gitGuard] where unlink(path) == 0 {
+            removed = true
+        }
+        rmdir(context.files.gitHooks)
+        return removed
+    }
+
+    // MARK: Checks
+
+    /// Why a commit here would be made as another account than the one owning the place, or
+    /// nil when it is the right one (or the account names no git author).
+    public static func checkCommit(owner: PlaceOwner, account: Account, in context: ProofContext) -> String? {
+        guard let git = account.identities[.git]?.value(as: GitAdapter.Setting.self), git.name != nil || git.email != nil else { return nil }
+        let answer = GitAdapter.askAuthor(git, in: context, inHook: true)
+        guard answer.verdict == .disagrees else { return nil }
+        return refusal(
+            "commit", as: answer.answer ?? "no author", owner: owner, account: account, expected: answer.expected, reason: answer.reason,
+            fix: answer.fix, skip: "git commit --no-verify")
+    }
+
+    /// Why a push to `url` would go with another account's credentials than the account
+    /// owning the remote's: the key `ssh -G` resolves for an ssh URL, the user `git credential
+    /// fill` names for an https one. Nil when they agree or nothing says what to expect.
+    public static func checkPush(url: String, owner: PlaceOwner, account: Account, in context: ProofContext) -> String? {
+        guard let host = RemotePattern.hostAndPath(url)?.prefix(while: { $0 != "/" }) else { return nil }
+        let isHTTPS = url.lowercased().hasPrefix("https://") || url.lowercased().hasPrefix("http://")
+        let answer: ToolAnswer
+        if isHTTPS {
+            guard let gh = account.identities[.gh]?.value(as: GitHubAdapter.Setting.self), gh.hostname.lowercased() == host else { return nil }
+            answer = GitHubAdapter.askCredential(host: String(host), expected: gh.user, in: context)
+        } else {
+            guard let ssh = account.identities[.ssh]?.value(as: SSHAdapter.Setting.self) else { return nil }
+            // The host as the URL names it: an alias in ~/.ssh/config resolves as ssh resolves it.
+            let named = urlHost(url) ?? String(host)
+            answer = SSHAdapter.askHost(named, ssh, in: context)
+        }
+        guard answer.verdict == .disagrees else { return nil }
+        return refusal(
+            "push to \(url)", as: answer.answer ?? "unknown credentials", owner: owner, account: account, expected: answer.expected,
+            reason: answer.reason, fix: answer.fix, skip: "git push --no-verify")
+    }
+
+    /// The host of `url` as written (case kept, an ssh alias as it is), without user or port.
+    static func urlHost(_ url: String) -> String? {
+        var rest = Substring(url)
+        if let scheme = rest.firstRange(of: "://") {
+            rest = rest[scheme.upperBound...]
+            rest = rest.prefix { $0 != "/" }
+        } else {
+            rest = rest.prefix { $0 != ":" }
+        }
+        if let at = rest.lastIndex(of: "@") { rest = rest[rest.index(after: at)...] }
+        if !rest.hasPrefix("["), let colon = rest.firstIndex(of: ":") { rest = rest[..<colon] }
+        return rest.isEmpty ? nil : String(rest)
+    }
+
+    static func refusal(
+        _ what: String, as actual: String, owner: PlaceOwner, account: Account, expected: String, reason: String?, fix: String?, skip: String
+    ) -> String {
+        var text = "perch guard: this \(what) would go as \(actual), but here it belongs to \(account.id) (\(owner.description)), which is \(expected).\n"
+        if let reason { text += "  why: \(reason)\n" }
+        if let fix { text += "  fix: \(fix)\n" }
+        text += "  (\(skip) skips the guard)\n"
+        return text
+    }
+}
