@@ -162,7 +162,11 @@ public enum GitGuard {
             rest = rest.prefix { $0 != ":" }
         }
         if let at = rest.lastIndex(of: "@") { rest = rest[rest.index(after: at)...] }
-        if !rest.hasPrefix("["), let colon = rest.firstIndex(of: ":") { rest = rest[..<colon] }
+        if rest.hasPrefix("[") {
+            if let close = rest.firstIndex(of: "]") { rest = rest[...close] }
+        } else if let colon = rest.firstIndex(of: ":") {
+            rest = rest[..<colon]
+        }
         return rest.isEmpty ? nil : String(rest)
     }
 

@@ -117,7 +117,7 @@ public struct ToolIdentities: Hashable, Sendable {
     public static let none = ToolIdentities()
 
     /// Whether no tool is named and no folder bound.
-    public var isEmpty: Bool { settings.isEmpty && directories.isEmpty && remotes.isEmpty }
+    public var isEmpty: Bool { settings.isEmpty && directories.isEmpty && remotes.isEmpty && expect.isEmpty }
 
     /// The tools named, in the order a switch takes them.
     public var tools: [IdentityTool] { settings.map(\.tool) }

@@ -1,0 +1,106 @@
+import PerchCore
+import Testing
+
+/// Accounts chosen by a repository's remote (`"remotes"`): URLs in every form git takes, read
+/// the way hosts treat them, and the patterns git's `hasconfig:remote.*.url:` rules get.
+@Suite("Remote patterns")
+struct RemotePatternTests {
+    @Test(
+        "a remote URL is read as host and path in each of git's forms",
+        arguments: [
+            ("git@github.com:acme/site.git", "github.com/acme/site"),
+            ("git@GitHub.com:Acme/Site.git", "github.com/acme/site"),
+            ("ssh://git@github.com/acme/site", "github.com/acme/site"),
+            ("ssh://git@github.com:2222/acme/site.git", "github.com/acme/site"),
+            ("https://github.com/acme/site", "github.com/acme/site"),
+            ("https://ada@github.com/acme/site.git/", "github.com/acme/site"),
+            ("https://gitlab.example.com:8443/team/sub/app.git", "gitlab.example.com/team/sub/app"),
+            ("git://github.com/acme/site", "github.com/acme/site"),
+            ("github.com:acme/site", "github.com/acme/site"),
+            ("  git@github.com:acme/site.git\n", "github.com/acme/site"),
+        ])
+    func hostAndPath(url: String, expected: String) {
+        #expect(RemotePattern.hostAndPath(url) == expected)
+    }
+
+    @Test(
+        "a local path or file URL names no host", arguments: ["/srv/git/site.git", "./site", "../a:b/site", "file:///srv/site.git", ""])
+    func noHost(url: String) {
+        #expect(RemotePattern.hostAndPath(url) == nil)
+    }
+
+    @Test(
+        "a pattern matches remotes with a port, a user, .git or not, in either case, and * stays within one component",
+        arguments: [
+            ("github.com/acme/*", "git@github.com:acme/site.git", true),
+            ("github.com/acme/*", "ssh://git@GITHUB.com:22/ACME/Site", true),
+            ("github.com/acme/*", "https://ada@github.com/acme/site/", true),
+            ("github.com/acme/*", "git@github.com:acme-labs/site.git", false),
+            ("github.com/acme/*", "git@github.com:acme/team/site.git", false),
+            ("gitlab.example.com/team/**", "git@gitlab.example.com:team/sub/app.git", true),
+            ("github.com/acme/site", "git@github.com:acme/site.git", true),
+            ("github.com/acme/site", "git@github.com:acme/site2.git", false),
+            ("github.com/acme/si?e", "git@github.com:acme/site.git", true),
+            ("github.com/acme/*", "git@gitlab.com:acme/site.git", false),
+            ("github.com/acme/*", "/srv/acme/site", false),
+        ])
+    func matches(pattern: String, url: String, expected: Bool) {
+        #expect(RemotePattern(pattern).matches(url: url) == expected)
+    }
+
+    @Test(
+        "a pattern is refused with its reason when it has a scheme, a user, no path, a space or a wildcard host",
+        arguments: [
+            ("https://github.com/acme/*", "scheme or user"), ("git@github.com:acme/*", "scheme or user"), ("github.com", "needs a host and a path"),
+            ("github.com/", "needs a host and a path"), ("github.com/acme /x", "space"), ("*.example.com/team/*", "may not hold wildcards"),
+            ("", "must not be empty"),
+        ])
+    func problems(pattern: String, reason: String) {
+        #expect(RemotePattern.problem(pattern)?.contains(reason) == true, "\(RemotePattern.problem(pattern) ?? "nil")")
+    }
+
+    @Test("a valid pattern has no problem, and two spellings of one pattern are equal")
+    func valid() {
+        #expect(RemotePattern.problem("github.com/acme/*") == nil)
+        #expect(RemotePattern("GitHub.com/Acme/site.git") == RemotePattern("github.com/acme/site/"))
+    }
+
+    @Test("git's patterns cover https, ssh with and without a port, and scp-like forms, with letters of either case")
+    func gitPatterns() {
+        let patterns = RemotePattern("github.com/acme/*").gitPatterns
+        #expect(patterns.contains("*@[gG][iI][tT][hH][uU][bB].[cC][oO][mM]:[aA][cC][mM][eE]/*"))
+        #expect(patterns.contains("ssh://*@[gG][iI][tT][hH][uU][bB].[cC][oO][mM]:*/[aA][cC][mM][eE]/*"))
+        #expect(patterns.contains("https://[gG][iI][tT][hH][uU][bB].[cC][oO][mM]/[aA][cC][mM][eE]/*"))
+        // A literal last component also takes `.git` and a trailing slash.
+        let literal = RemotePattern("github.com/acme/site").gitPatterns
+        #expect(literal.contains { $0.hasSuffix("[sS][iI][tT][eE].git") } && literal.contains { $0.hasSuffix("[sS][iI][tT][eE]/") })
+    }
+
+    @Test("the remotes of a repository's config are read without git: quoted, commented, several remotes, other sections ignored")
+    func remoteURLs() {
+        let text = """
+            [core]
+            \turl = not-a-remote
+            [remote "origin"]
+            \turl = git@github.com:acme/site.git ; a comment
+            \tfetch = +refs/heads/*:refs/remotes/origin/*
+            [remote "fork"]
+            \tURL = "https://github.com/ada/site"
+            [branch "main"]
+            \tremote = origin
+            """
+        #expect(RemotePattern.remoteURLs(inGitConfig: text) == ["git@github.com:acme/site.git", "https://github.com/ada/site"])
+    }
+
+    @Test("the owner of a repository is the first account with a matching remote, with the pattern as written")
+    func owner() {
+        var work = Account(id: "work", name: "Work")
+        work.identities.remotes = ["github.com/acme/*"]
+        var oss = Account(id: "oss", name: "OSS")
+        oss.identities.remotes = ["github.com/**"]
+        let accounts = [work, oss]
+        #expect(RemotePattern.owner(of: ["git@github.com:acme/site.git"], in: accounts)?.account == "work")
+        #expect(RemotePattern.owner(of: ["git@github.com:ada/notes.git"], in: accounts)?.pattern == "github.com/**")
+        #expect(RemotePattern.owner(of: ["git@gitlab.com:ada/notes.git"], in: accounts) == nil)
+    }
+}
