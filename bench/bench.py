@@ -707,8 +707,79 @@ class Bench:
                      p99_value=None, ok=per_call <= 2 and quiet == 0,
                      note="mean of %d calls; perch started %d times after the first" % (calls, quiet))
 
+    def verify_guard(self):
+        """`perch verify` with git, ssh, kube, docker and env identities, beside the slowest of
+        the tools' own commands it runs (each timed alone, as whole processes); and what the
+        guard adds to a commit (`git commit` with it, less without). Real git, ssh and kubectl
+        where installed; a fake docker."""
+        if not all(shutil.which(tool, path="/usr/local/bin:/usr/bin:/bin") for tool in ("git", "ssh", "ssh-keygen")):
+            self.not_built("verify", "perch verify, git+ssh+kube+docker+env", "≤ slowest tool + 30 ms", "git or ssh not installed")
+            return
+        home = os.path.join(self.scratch, "verify-home")
+        bin_dir = os.path.join(home, "bin")
+        for folder in (bin_dir, os.path.join(home, ".kube"), os.path.join(home, ".ssh"), os.path.join(home, "config", "perch")):
+            os.makedirs(folder, exist_ok=True)
+        env = dict(self.env, HOME=home, XDG_CONFIG_HOME=os.path.join(home, "config"), XDG_STATE_HOME=os.path.join(home, "state"),
+                   KUBECONFIG=os.path.join(home, ".kube", "config"), GIT_CONFIG_NOSYSTEM="1", TEAM="web",
+                   PATH=bin_dir + ":/usr/local/bin:/usr/bin:/bin")
+        with open(env["KUBECONFIG"], "w") as f:
+            f.write("apiVersion: v1\nkind: Config\nclusters:\n- cluster:\n    server: https://127.0.0.1:1\n  name: c\ncontexts:\n"
+                    "- context:\n    cluster: c\n    user: u\n  name: prod\ncurrent-context: prod\nusers:\n- name: u\n  user: {}\n")
+        docker = os.path.join(bin_dir, "docker")
+        with open(docker, "w") as f:
+            f.write('#!/bin/sh\ncase "$1 $2" in "context use") printf %s "$3" > "$HOME/docker-context" ;; '
+                    '"context show") cat "$HOME/docker-context" 2>/dev/null || echo default ;; esac\n')
+        os.chmod(docker, 0o755)
+        if not shutil.which("kubectl", path="/usr/local/bin:/usr/bin:/bin"):
+            with open(os.path.join(bin_dir, "kubectl"), "w") as f:
+                f.write("#!/bin/sh\nprintf 'prod\\tc\\tu\\t'\n")
+            os.chmod(os.path.join(bin_dir, "kubectl"), 0o755)
+        subprocess.run(["ssh-keygen", "-q", "-t", "ed25519", "-N", "", "-f", os.path.join(home, ".ssh", "id_work")], env=env, check=True)
+        with open(os.path.join(home, "config", "perch", "accounts.json"), "w") as f:
+            f.write('{"accounts": [{"id": "work", "name": "Work", "git": {"name": "Ada", "email": "ada@work.example"}, '
+                    '"ssh": {"host": "github.com", "identityFile": "~/.ssh/id_work"}, "kube": {"context": "prod"}, '
+                    '"docker": "default", "env": {"TEAM": "web"}}]}')
+        for arguments in (("setup", "git", "--yes"), ("setup", "ssh", "--yes"), ("switch", "work")):
+            subprocess.run([PERCH] + list(arguments), env=env, capture_output=True, check=True)
+
+        def timed(argv, cwd=home, runs=20, expect=0):
+            samples = []
+            for _ in range(self.runs(runs)):
+                start = now_ms()
+                result = subprocess.run(argv, env=env, cwd=cwd, capture_output=True)
+                samples.append(now_ms() - start)
+                if result.returncode != expect:
+                    raise BenchError("%s exited %d: %s" % (" ".join(argv), result.returncode, result.stderr.decode(errors="replace")))
+            return samples
+
+        tools = {
+            "git var": ["git", "var", "GIT_AUTHOR_IDENT"],
+            "ssh -G": ["ssh", "-F", os.path.join(home, ".ssh", "config"), "-G", "github.com"],
+            "kubectl config view --minify": ["kubectl", "config", "view", "--minify"],
+            "docker context show": ["docker", "context", "show"],
+        }
+        singles = {name: median(timed(argv)) for name, argv in tools.items()}
+        slowest = max(singles, key=singles.get)
+        verify = timed([PERCH, "verify"])
+        limit = singles[slowest] + 30
+        self.row("verify", "perch verify, git+ssh+kube+docker+env", "ms", "≤ slowest tool + 30 ms", samples=verify,
+                 ok=median(verify) <= limit,
+                 note="slowest tool alone: %s %.1f ms (limit %.1f); %s" % (
+                     slowest, singles[slowest], limit, ", ".join("%s %.1f" % (n, v) for n, v in singles.items())))
+
+        repo = os.path.join(home, "repo")
+        subprocess.run(["git", "init", "-q", repo], env=env, check=True)
+        commit = ["git", "commit", "-q", "--allow-empty", "-m", "bench"]
+        without = timed(commit, cwd=repo)
+        subprocess.run([PERCH, "guard", "install"], env=env, capture_output=True, check=True)
+        with_guard = timed(commit, cwd=repo)
+        subprocess.run([PERCH, "guard", "--undo"], env=env, capture_output=True, check=True)
+        added = median(with_guard) - median(without)
+        self.row("guard_commit", "the guard's cost to a git commit", "ms", "≤ 20 ms", median_value=added, p99_value=None,
+                 ok=added <= 20, note="git commit %.1f ms with the guard, %.1f ms without (medians)" % (median(with_guard), median(without)))
+
     #: The measurements, in the order they run; `--only` picks some of them by these names.
-    SECTIONS = ("startup", "current", "prompt_hook", "switch_tools", "frames", "sheet", "store", "bytes_per_action", "idle",
+    SECTIONS = ("startup", "current", "prompt_hook", "switch_tools", "verify_guard", "frames", "sheet", "store", "bytes_per_action", "idle",
                 "long_press", "input_to_screen")
 
     def run(self, only=None):

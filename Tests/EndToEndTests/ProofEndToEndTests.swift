@@ -1,0 +1,256 @@
+import Foundation
+import Testing
+
+/// `perch verify` (each tool's own answer), accounts chosen by a repository's remote, and the
+/// guard against a commit or push as the wrong account: the release binary with the real git,
+/// ssh, ssh-keygen and kubectl in a scratch home (``ScopedHome``).
+@Suite("Proof: verify, remotes and the guard", .serialized, .enabled(if: ["git", "ssh", "ssh-keygen", "kubectl"].allSatisfy(ShellEndToEndTests.installed)))
+struct ProofEndToEndTests {
+    /// Two accounts with git, ssh and kube; `work` owns `github.com/acme/*` by remote. Their
+    /// keys are made with ssh-keygen; git is set up (Perch's include in ~/.gitconfig).
+    func home() throws -> ScopedHome {
+        let home = try ScopedHome(
+            accounts: [
+                #"{"id": "work", "name": "Work", "git": {"name": "Ada", "email": "ada@work.example"}, "ssh": {"host": "github.com", "identityFile": "~/.ssh/id_work"}, "kube": {"context": "prod"}, "remotes": ["github.com/acme/*"]}"#,
+                #"{"id": "home", "name": "Home", "git": {"name": "Ada", "email": "ada@home.example"}, "ssh": {"host": "github.com", "identityFile": "~/.ssh/id_home"}, "kube": {"context": "dev"}}"#,
+            ], contexts: ["dev", "prod"], configurations: ["default"])
+        try FileManager.default.createDirectory(atPath: home.home + "/.ssh", withIntermediateDirectories: true)
+        for key in ["id_work", "id_home"] {
+            let made = try Spawn.run(["ssh-keygen", "-q", "-t", "ed25519", "-N", "", "-C", key, "-f", home.home + "/.ssh/" + key])
+            #expect(made.status == 0, "\(made.stderr)")
+        }
+        for tool in ["git", "ssh"] { #expect(try home.cli.run(["setup", tool, "--yes"]).status == 0) }
+        return home
+    }
+
+    /// `perch arguments` run in `folder` (the home when nil) with `extra` variables.
+    func run(_ home: ScopedHome, _ arguments: [String], in folder: String? = nil, extra: [String: String] = [:]) throws -> Spawn.Result {
+        try shell(home, ([TmuxSession.binary] + arguments).map(TmuxSession.quote).joined(separator: " "), in: folder, extra: extra)
+    }
+
+    /// `command` run by sh in `folder` with the home's environment and `extra`.
+    func shell(_ home: ScopedHome, _ command: String, in folder: String? = nil, extra: [String: String] = [:]) throws -> Spawn.Result {
+        var environment = home.cli.environment
+        environment.merge(extra) { $1 }
+        return try Spawn.run(["sh", "-c", "cd \(TmuxSession.quote(folder ?? home.home)) && \(command)"], environment: environment)
+    }
+
+    /// A new repository at `path` (under the home) with `remote` as its origin.
+    func repository(_ home: ScopedHome, _ path: String, remote: String?) throws -> String {
+        let folder = home.home + "/" + path
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        #expect(try shell(home, "git init -q && git config commit.gpgsign false", in: folder).status == 0)
+        if let remote { #expect(try shell(home, "git remote add origin \(TmuxSession.quote(remote))", in: folder).status == 0) }
+        return folder
+    }
+
+    /// The author git itself resolves in `folder`, without its time.
+    func author(_ home: ScopedHome, in folder: String) throws -> String {
+        let run = try shell(home, "git var GIT_AUTHOR_IDENT", in: folder)
+        return String(run.stdout.split(separator: ">").first ?? "") + ">"
+    }
+
+    @Test("perch verify agrees after a switch, and for another account says each disagreement with its fix; running the fix agrees (exit 0, 3, 0)")
+    func verifyMismatchAndFix() throws {
+        let home = try home()
+        defer { home.cli.remove() }
+        #expect(try home.cli.run(["switch", "home"]).status == 0)
+        let agrees = try run(home, ["verify"])
+        #expect(agrees.status == 0, "\(agrees.stdout)\(agrees.stderr)")
+        #expect(agrees.stdout.contains("Verifying home: Home (the global account)"), "\(agrees.stdout)")
+        #expect(agrees.stdout.contains("✓ git") && agrees.stdout.contains("Ada <ada@home.example>"), "\(agrees.stdout)")
+        #expect(agrees.stdout.contains("✓ ssh github.com") && agrees.stdout.contains("~/.ssh/id_home, IdentitiesOnly yes"), "\(agrees.stdout)")
+        #expect(agrees.stdout.contains("✓ kube") && agrees.stdout.contains("dev"), "\(agrees.stdout)")
+
+        let other = try run(home, ["verify", "work"])
+        #expect(other.status == 3, "\(other.stdout)\(other.stderr)")
+        #expect(other.stdout.contains("✗ git") && other.stdout.contains("expected Ada <ada@work.example>; says Ada <ada@home.example>"), "\(other.stdout)")
+        #expect(other.stdout.contains("✗ ssh github.com") && other.stdout.contains("ssh offers ~/.ssh/id_home first for github.com"), "\(other.stdout)")
+        #expect(other.stdout.contains("✗ kube") && other.stdout.contains("fix: perch switch work"), "\(other.stdout)")
+        #expect(other.stderr.contains("disagree with work"), "\(other.stderr)")
+
+        // What the fix line says, run, puts every tool right.
+        #expect(try home.cli.run(["switch", "work"]).status == 0)
+        let fixed = try run(home, ["verify", "work"])
+        #expect(fixed.status == 0, "\(fixed.stdout)\(fixed.stderr)")
+        #expect(!fixed.stdout.contains("✗"), "\(fixed.stdout)")
+    }
+
+    @Test("perch verify --json gives the same facts: the account, how it was chosen, and each answer's verdict, reason and fix")
+    func verifyJSON() throws {
+        let home = try home()
+        defer { home.cli.remove() }
+        #expect(try home.cli.run(["switch", "home"]).status == 0)
+        let run = try run(home, ["verify", "work", "--json"])
+        #expect(run.status == 3, "\(run.stderr)")
+        let json = try #require(try JSONSerialization.jsonObject(with: Data(run.stdout.utf8)) as? [String: Any])
+        #expect(json["account"] as? String == "work")
+        #expect(json["chosenBy"] as? String == "named on the command line")
+        #expect(json["agrees"] as? Bool == false)
+        let answers = try #require(json["answers"] as? [[String: Any]])
+        let git = try #require(answers.first { $0["tool"] as? String == "git" })
+        #expect(git["verdict"] as? String == "disagrees")
+        #expect(git["answer"] as? String == "Ada <ada@home.example>")
+        #expect(git["asked"] as? String == "git var GIT_AUTHOR_IDENT")
+        #expect((git["fix"] as? String)?.isEmpty == false)
+    }
+
+    @Test("a variable that beats git's config is named with the command that removes it")
+    func verifyVariable() throws {
+        let home = try home()
+        defer { home.cli.remove() }
+        #expect(try home.cli.run(["switch", "work"]).status == 0)
+        let run = try run(home, ["verify"], extra: ["GIT_AUTHOR_EMAIL": "someone@else.example"])
+        #expect(run.status == 3)
+        #expect(run.stdout.contains("GIT_AUTHOR_EMAIL=someone@else.example in this environment beats"), "\(run.stdout)")
+        #expect(run.stdout.contains("fix: unset GIT_AUTHOR_EMAIL"), "\(run.stdout)")
+    }
+
+    @Test("inside perch exec, verify judges the exec account, and git and ssh agree with it while the global account is another")
+    func verifyInExec() throws {
+        let home = try home()
+        defer { home.cli.remove() }
+        #expect(try home.cli.run(["switch", "home"]).status == 0)
+        let run = try run(home, ["exec", "work", "--", TmuxSession.binary, "verify"])
+        #expect(run.stdout.contains("Verifying work: Work (given by perch exec)"), "\(run.stdout)\(run.stderr)")
+        #expect(run.stdout.contains("✓ git") && run.stdout.contains("ada@work.example"), "\(run.stdout)")
+        #expect(run.stdout.contains("✓ ssh github.com") && run.stdout.contains("~/.ssh/id_work"), "\(run.stdout)")
+    }
+
+    @Test("an agent offering another key first is a disagreement when IdentitiesOnly is off, and none while it is on")
+    func verifyAgent() throws {
+        let home = try home()
+        defer { home.cli.remove() }
+        #expect(try home.cli.run(["switch", "work"]).status == 0)
+        let socket = home.home + "/agent.sock"
+        let agent = try Spawn.run(["ssh-agent", "-a", socket, "-s"], environment: home.cli.environment)
+        #expect(agent.status == 0, "\(agent.stderr)")
+        let pid = agent.stdout.split(separator: "\n").first { $0.hasPrefix("SSH_AGENT_PID=") }.flatMap { Int32($0.dropFirst(14).prefix { $0 != ";" }) }
+        defer { if let pid { kill(pid, SIGTERM) } }
+        let extra = ["SSH_AUTH_SOCK": socket]
+        #expect(try shell(home, "ssh-add -q ~/.ssh/id_home", extra: extra).status == 0)
+        let only = try run(home, ["verify"], extra: extra)
+        #expect(only.stdout.contains("✓ ssh github.com"), "IdentitiesOnly yes (Perch's include): \(only.stdout)")
+        // Without Perch's ssh include, the user's own config has no IdentitiesOnly.
+        #expect(try home.cli.run(["setup", "ssh", "--undo", "--yes"]).status == 0)
+        try "Host github.com\n\tIdentityFile ~/.ssh/id_work\n".write(toFile: home.home + "/.ssh/config", atomically: true, encoding: .utf8)
+        let offered = try run(home, ["verify"], extra: extra)
+        #expect(offered.status == 3, "\(offered.stdout)\(offered.stderr)")
+        #expect(offered.stdout.contains("IdentitiesOnly is off, so the agent's key id_home is offered before ~/.ssh/id_work"), "\(offered.stdout)")
+    }
+
+    @Test("a clone whose remote matches an account's remotes commits as that account anywhere, without the shell hook, whatever the URL's form")
+    func remotesChooseTheAccount() throws {
+        let home = try home()
+        defer { home.cli.remove() }
+        #expect(try home.cli.run(["switch", "home"]).status == 0)
+        let clone = try repository(home, "anywhere/site", remote: "git@GitHub.com:Acme/Site.git")
+        #expect(try author(home, in: clone) == "Ada <ada@work.example>")
+        for url in ["ssh://git@github.com:2222/acme/site", "https://ada@github.com/acme/site.git", "https://github.com/ACME/site"] {
+            #expect(try shell(home, "git remote set-url origin \(TmuxSession.quote(url))", in: clone).status == 0)
+            #expect(try author(home, in: clone) == "Ada <ada@work.example>", "\(url)")
+        }
+        let other = try repository(home, "anywhere/other", remote: "git@github.com:acme-labs/site.git")
+        #expect(try author(home, in: other) == "Ada <ada@home.example>", "another owner's repository")
+        let bare = try repository(home, "anywhere/none", remote: nil)
+        #expect(try author(home, in: bare) == "Ada <ada@home.example>", "a repository without a remote")
+        let verify = try run(home, ["verify"], in: clone)
+        #expect(verify.stdout.contains("Verifying work: Work (chosen by remote github.com/acme/*)"), "\(verify.stdout)")
+        #expect(verify.stdout.contains("✓ git"), "\(verify.stdout)")
+        let status = try run(home, ["status"], in: clone)
+        #expect(status.stdout.contains("Repository: chosen by remote github.com/acme/*: work"), "\(status.stdout)")
+    }
+
+    @Test("with the shell hook, a shell inside a matching clone is that account, and the global one again outside it")
+    func remotesInTheShell() throws {
+        let home = try home()
+        defer { home.cli.remove() }
+        #expect(try home.cli.run(["switch", "home"]).status == 0)
+        let clone = try repository(home, "src/site", remote: "git@github.com:acme/site.git")
+        try FileManager.default.createDirectory(atPath: clone + "/deep/er", withIntermediateDirectories: true)
+        // The binary's folder first on PATH, as an installed perch would be.
+        let script = """
+            eval "$(perch shell-init bash)"
+            __perch_hook; echo "A=$PERCH_ACCOUNT"
+            cd \(TmuxSession.quote(clone))/deep/er; __perch_hook; echo "B=$PERCH_ACCOUNT $PERCH_SCOPE"
+            cd \(TmuxSession.quote(home.home)); __perch_hook; echo "C=$PERCH_ACCOUNT"
+            """
+        var environment = home.cli.environment
+        environment["HISTFILE"] = home.home + "/.bash_history_test"
+        environment["PATH"] = (TmuxSession.binary as NSString).deletingLastPathComponent + ":" + (environment["PATH"] ?? "")
+        let run = try Spawn.run(["bash", "--norc", "--noprofile", "-c", script], environment: environment)
+        #expect(run.stdout.contains("A=home\n"), "\(run.stdout)\(run.stderr)")
+        #expect(run.stdout.contains("B=work directory\n"), "\(run.stdout)\(run.stderr)")
+        #expect(run.stdout.contains("C=home\n"), "\(run.stdout)\(run.stderr)")
+        #expect(run.stderr.contains("remote github.com/acme/*: this shell is work (Work) here"), "\(run.stderr)")
+    }
+
+    @Test("the guard refuses a commit as the wrong account with the fix, lets the right one through, runs the repository's own hook, and --undo leaves ~/.gitconfig byte for byte")
+    func guardCommit() throws {
+        let home = try home()
+        defer { home.cli.remove() }
+        #expect(try home.cli.run(["switch", "home"]).status == 0)
+        let gitconfig = home.home + "/.gitconfig"
+        let before = try Data(contentsOf: URL(fileURLWithPath: gitconfig))
+        let installed = try home.cli.run(["guard", "install"])
+        #expect(installed.status == 0, "\(installed.stdout)\(installed.stderr)")
+        #expect(try home.cli.run(["status"]).stdout.contains("Guard: in place"))
+        let clone = try repository(home, "src/site", remote: "git@github.com:acme/site.git")
+        let marker = home.home + "/repo-hook-ran"
+        writeExecutable("#!/bin/sh\necho ran >> \(TmuxSession.quote(marker))\n", to: clone + "/.git/hooks/pre-commit")
+        // The repository's own setting names the wrong person: refused, with where it came from.
+        #expect(try shell(home, "git config user.email ada@home.example && echo a > f && git add f", in: clone).status == 0)
+        let refused = try shell(home, "git commit -qm one", in: clone)
+        #expect(refused.status != 0)
+        #expect(refused.stderr.contains("perch guard: this commit would go as Ada <ada@home.example>, but here it belongs to work (chosen by remote github.com/acme/*)"), "\(refused.stderr)")
+        #expect(refused.stderr.contains("fix: git config --local --unset user.email"), "\(refused.stderr)")
+        #expect(!FileManager.default.fileExists(atPath: marker), "the guard refuses before the repository's hook runs")
+        // Put right as the fix says: the commit goes through, and the repository's hook ran.
+        #expect(try shell(home, "git config --local --unset user.email", in: clone).status == 0)
+        let committed = try shell(home, "git commit -qm one", in: clone)
+        #expect(committed.status == 0, "\(committed.stderr)")
+        #expect(try shell(home, "git log -1 --format=%ae", in: clone).stdout == "ada@work.example\n")
+        #expect(FileManager.default.fileExists(atPath: marker), "the repository's own pre-commit hook still runs")
+        let undone = try home.cli.run(["guard", "--undo"])
+        #expect(undone.status == 0, "\(undone.stderr)")
+        #expect(try Data(contentsOf: URL(fileURLWithPath: gitconfig)) == before, "~/.gitconfig byte for byte")
+        #expect(try shell(home, "git config --global --includes --get core.hooksPath").status == 1, "no hooks path is left")
+        #expect(try home.cli.run(["status"]).stdout.contains("Guard: not installed"))
+    }
+
+    @Test("the guard refuses a push whose ssh key is not the remote owner's, and lets it through once the key is the owner's")
+    func guardPush() throws {
+        let home = try home()
+        defer { home.cli.remove() }
+        #expect(try home.cli.run(["switch", "home"]).status == 0)
+        #expect(try home.cli.run(["guard", "install"]).status == 0)
+        let bare = home.home + "/served/acme/site.git"
+        #expect(try shell(home, "git init -q --bare \(TmuxSession.quote(bare))").status == 0)
+        // A stand-in for the server: `ssh -G` is the real ssh's; a connection runs git's
+        // receive-pack on the bare repository (no network).
+        writeExecutable(
+            """
+            #!/bin/sh
+            for a in "$@"; do [ "$a" = -G ] && exec \(try realSSH()) "$@"; done
+            eval "last=\\${$#}"
+            cd \(TmuxSession.quote(home.home + "/served")) && exec sh -c "$last"
+            """, to: home.bin + "/ssh")
+        // A repository of no one's (commits as the global home are right); the push goes to a remote work owns.
+        let clone = try repository(home, "src/mine", remote: nil)
+        #expect(try shell(home, "git remote add acme git@github.com:acme/site.git && echo a > f && git add f && git commit -qm one", in: clone).status == 0)
+        let refused = try shell(home, "git push -q acme HEAD:main", in: clone)
+        #expect(refused.status != 0)
+        #expect(refused.stderr.contains("perch guard: this push to git@github.com:acme/site.git would go as ~/.ssh/id_home"), "\(refused.stderr)")
+        #expect(refused.stderr.contains("which is ~/.ssh/id_work"), "\(refused.stderr)")
+        #expect(try shell(home, "git --git-dir=\(TmuxSession.quote(bare)) rev-parse --verify -q main").status != 0, "nothing was pushed")
+        #expect(try home.cli.run(["switch", "work"]).status == 0)
+        let pushed = try shell(home, "git push -q acme HEAD:main", in: clone)
+        #expect(pushed.status == 0, "\(pushed.stderr)")
+        #expect(try shell(home, "git --git-dir=\(TmuxSession.quote(bare)) rev-parse --verify -q main").status == 0)
+    }
+
+    /// The ssh on PATH before the test's own bin folder.
+    func realSSH() throws -> String {
+        TmuxSession.quote(try Spawn.run(["sh", "-c", "command -v ssh"]).stdout.trimmingCharacters(in: .whitespacesAndNewlines))
+    }
+}
