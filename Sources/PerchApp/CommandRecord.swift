@@ -29,6 +29,9 @@ struct Operand: Sendable {
     /// What `'perch CMD' … , not 'x'` says when the value is not one of ``CompletionKind/values(_:)``
     /// (`knows bash, zsh and fish`).
     var knows: String?
+    /// Whether the usage line, help and completions leave it out (what a program other than a
+    /// person passes, such as the remote a git hook gives).
+    var hidden = false
 }
 
 /// One command of `perch`: everything parsing, `--help`, the completions of bash, zsh and fish
@@ -164,10 +167,9 @@ extension Command {
                 name: "guard", summary: "refuse a commit or push as the wrong account (install; --undo removes it)",
                 details: CommandDetails.guardHooks, options: common + [.undo, .help],
                 operands: [
-                    Operand(
-                        name: "install", optional: true, completion: .values(["install", "check-commit", "check-push"]),
-                        needs: "install (or --undo)", knows: "takes install (or --undo)"),
-                    Operand(name: "REMOTE", optional: true), Operand(name: "URL", optional: true),
+                    // check-commit and check-push REMOTE URL are what the hooks run.
+                    Operand(name: "install", optional: true, needs: "install (or --undo)"),
+                    Operand(name: "REMOTE", optional: true, hidden: true), Operand(name: "URL", optional: true, hidden: true),
                 ],
                 run: { $0.guardCommand() }),
             .env: CommandRecord(
@@ -229,6 +231,6 @@ extension Command {
 
     /// Its operands in the usage line: ` ID PATH VALUE`, ` [ACCOUNT]`.
     var operandText: String {
-        record.operands.map { " " + ($0.optional ? "[\($0.name)]" : $0.name) }.joined() + (self == .exec ? " -- COMMAND [ARGS…]" : "")
+        record.operands.filter { !$0.hidden }.map { " " + ($0.optional ? "[\($0.name)]" : $0.name) }.joined() + (self == .exec ? " -- COMMAND [ARGS…]" : "")
     }
 }
