@@ -100,7 +100,7 @@ func writeExecutable(_ text: String, to path: String) {
     close(fd)
 }
 
-@Suite("Command line: tool identities")
+@Suite("Command line: tool identities", .currentBinary)
 struct IdentityCommandLineTests {
     @Test("perch switch applies each tool and prints its result; a failed tool exits 3, every tool is put back and the account kept")
     func switchApplies() throws {
