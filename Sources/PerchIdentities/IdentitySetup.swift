@@ -40,7 +40,8 @@ public enum IdentitySetup {
             return "put `[include] path = \(include)` in \(gitConfig) \(placed.where)"
         case (.git, true):
             let holding = files.userGitConfigs.filter { includedElsewhere("", switcher, only: $0) }
-            return "remove the include of \(include) from \((holding.isEmpty ? [target] : holding).map { GitConfigFile.shown($0, environment) }.joined(separator: " and "))"
+            return
+                "remove the include of \(include) from \((holding.isEmpty ? [target] : holding).map { GitConfigFile.shown($0, environment) }.joined(separator: " and "))"
         case (.ssh, false): return "add `Include \(files.sshInclude)` at the top of \(files.userSSHConfig)"
         default: return "remove the `Include \(files.sshInclude)` line Perch added to \(files.userSSHConfig)"
         }
@@ -109,7 +110,8 @@ public enum IdentitySetup {
         switcher.files.userGitConfigs.contains { path in
             guard path != target, only == nil || only == path, let bytes = try? FileSystem.read(path) else { return false }
             let lines = FileLines(bytes)
-            return GitConfigFile.removingInclude(from: lines, include: switcher.files.gitInclude, environment: switcher.environment) != lines
+            return GitConfigFile.removingInclude(from: lines, include: switcher.files.gitInclude, environment: switcher.environment)
+                != lines
         }
     }
 
@@ -145,7 +147,8 @@ public enum IdentitySetup {
             }
         }
         guard !messages.isEmpty else {
-            return .unchanged("your global git config does not include \(GitConfigFile.shown(switcher.files.gitInclude, switcher.environment))")
+            return .unchanged(
+                "your global git config does not include \(GitConfigFile.shown(switcher.files.gitInclude, switcher.environment))")
         }
         return .changed(messages.joined(separator: "; "))
     }
@@ -182,7 +185,10 @@ public enum IdentitySetup {
             // with the file's own line ends, every byte of the user's as it was.
             var lines = FileLines(existing?.bytes ?? [])
             lines.insert(
-                [existing == nil ? sshCreatedMarker : sshMarker, "Include \(files.sshInclude.contains(" ") ? "\"\(files.sshInclude)\"" : files.sshInclude)"],
+                [
+                    existing == nil ? sshCreatedMarker : sshMarker,
+                    "Include \(files.sshInclude.contains(" ") ? "\"\(files.sshInclude)\"" : files.sshInclude)",
+                ],
                 at: 0)
             let folder = FileSystem.directory(of: files.userSSHConfig)
             if existing == nil, access(folder, F_OK) != 0 {
@@ -203,7 +209,10 @@ public enum IdentitySetup {
         var lines = FileLines(contents.bytes)
         let texts = lines.texts
         let created = texts.contains(sshCreatedMarker[...])
-        lines.remove(texts.indices.filter { texts[$0] == sshMarker[...] || texts[$0] == sshCreatedMarker[...] || includeTarget(texts[$0]) == files.sshInclude })
+        lines.remove(
+            texts.indices.filter {
+                texts[$0] == sshMarker[...] || texts[$0] == sshCreatedMarker[...] || includeTarget(texts[$0]) == files.sshInclude
+            })
         // Perch made the file and nothing else was written into it since: it goes again. A
         // file that was there, even empty, is given back byte for byte.
         if created, lines.texts.allSatisfy({ $0.allSatisfy(\.isWhitespace) }) {

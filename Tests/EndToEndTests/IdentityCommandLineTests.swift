@@ -208,7 +208,9 @@ struct IdentityCommandLineTests {
         #expect(shell.stdout == "home|unset|unset|birds", "\(shell.stderr)")
     }
 
-    @Test("perch setup git asks for consent: without a terminal or --yes nothing changes; --yes adds the include once; --undo removes it (and the file it made)")
+    @Test(
+        "perch setup git asks for consent: without a terminal or --yes nothing changes; --yes adds the include once; --undo removes it (and the file it made)"
+    )
     func setupGit() throws {
         guard FileManager.default.isExecutableFile(atPath: "/usr/bin/git") else { return }
         let scratch = try IdentityHome()
@@ -266,7 +268,8 @@ struct IdentityCommandLineTests {
         // account beats the rule there: status says so and fails; setup moves the include.
         #expect(try scratch.run("setup", "git", "--undo", "--yes").status == 0)
         #expect(try String(contentsOfFile: xdg, encoding: .utf8) == rules, "the undo gives the XDG file back byte for byte")
-        let stale = "# Added by `perch setup git`; `perch setup git --undo` removes these lines.\n[include]\n\tpath = ~/config/perch/git/identity.gitconfig\n"
+        let stale =
+            "# Added by `perch setup git`; `perch setup git --undo` removes these lines.\n[include]\n\tpath = ~/config/perch/git/identity.gitconfig\n"
         try stale.write(toFile: home + "/.gitconfig", atomically: true, encoding: .utf8)
         #expect(try author(in: home + "/clients/repo").contains("<ada@work.example>"), "the stale include beats the rule")
         let beaten = try gitStatusLine(in: home + "/clients/repo")

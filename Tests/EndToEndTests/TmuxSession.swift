@@ -97,7 +97,8 @@ final class TmuxSession {
             var file = stat()
             guard stat(root.appendingPathComponent(source).path, &file) == 0, file.st_mode & S_IFMT == S_IFREG else { continue }
             if (file.st_mtim.tv_sec, file.st_mtim.tv_nsec) > (built.tv_sec, built.tv_nsec) {
-                return "the perch binary \(binary) is older than \(source): stale, so these tests would run old code; run `make build` or `make test`, which builds it first"
+                return
+                    "the perch binary \(binary) is older than \(source): stale, so these tests would run old code; run `make build` or `make test`, which builds it first"
             }
         }
         return nil

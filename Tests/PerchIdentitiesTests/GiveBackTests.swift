@@ -56,7 +56,8 @@ struct FileVariant: Sendable, CustomTestStringConvertible {
         let same = now == bytes
         #expect(
             same,
-            "\(what) \(name): \(String(decoding: now ?? [], as: UTF8.self).debugDescription), was \(String(decoding: bytes, as: UTF8.self).debugDescription)")
+            "\(what) \(name): \(String(decoding: now ?? [], as: UTF8.self).debugDescription), was \(String(decoding: bytes, as: UTF8.self).debugDescription)"
+        )
     }
 }
 
@@ -67,7 +68,9 @@ struct FileVariant: Sendable, CustomTestStringConvertible {
 struct GiveBackTests {
     static let gitconfig = "[user]\n\tname = Me\n\temail = me@home.example\n[includeIf \"gitdir:~/work/\"]\n\tpath = ~/.gitconfig-work\n"
 
-    @Test("bug: setup git then its undo dropped the final newline of ~/.gitconfig; now it comes back byte for byte", arguments: FileVariant.all)
+    @Test(
+        "bug: setup git then its undo dropped the final newline of ~/.gitconfig; now it comes back byte for byte",
+        arguments: FileVariant.all)
     func gitconfigGivenBack(_ variant: FileVariant) throws {
         let scratch = try ScratchHome(fakes: [])
         let path = scratch.home + "/.gitconfig"
@@ -98,7 +101,8 @@ struct GiveBackTests {
     func sshConfigGivenBack(_ variant: FileVariant) throws {
         let scratch = try ScratchHome(fakes: [])
         let path = scratch.home + "/.ssh/config"
-        let before = try variant.plant("Host github.com\n\tUser git\n\tIdentityFile ~/.ssh/id_home\n", at: path, elsewhere: scratch.root + "/dotfiles")
+        let before = try variant.plant(
+            "Host github.com\n\tUser git\n\tIdentityFile ~/.ssh/id_home\n", at: path, elsewhere: scratch.root + "/dotfiles")
         guard case .changed = IdentitySetup.run(.ssh, undo: false, scratch.switcher()) else {
             Issue.record("setup ssh changed nothing")
             return

@@ -254,7 +254,11 @@ public struct GitAdapter: ToolAdapter {
         rule: String, key: String, value: String, include: String
     )? {
         let run = context.run(
-            "git", ["config", "--includes", "--show-origin", "--get-regexp", "^(includeif\\..*\\.path|include\\.path|user\\.(name|email|signingkey))$"],
+            "git",
+            [
+                "config", "--includes", "--show-origin", "--get-regexp",
+                "^(includeif\\..*\\.path|include\\.path|user\\.(name|email|signingkey))$",
+            ],
             in: folder)
         guard case .exited(0, let output, _) = run else { return nil }
         let environment = context.environment

@@ -85,7 +85,8 @@ enum GitConfigFile {
                 continue
             }
             let trimmed = line.drop { $0 == " " || $0 == "\t" }.lowercased()
-            if inSection, trimmed.hasPrefix(name), trimmed.dropFirst(name.count).first.map({ $0 == " " || $0 == "=" || $0 == "\t" }) ?? true {
+            if inSection, trimmed.hasPrefix(name), trimmed.dropFirst(name.count).first.map({ $0 == " " || $0 == "=" || $0 == "\t" }) ?? true
+            {
                 found = number + 1
             }
         }
@@ -118,7 +119,9 @@ enum GitConfigFile {
             insertAt = firstRule
         }
         // Back over blank lines and comments that belong to the next section.
-        while insertAt > 0, insertAt < end, texts[insertAt - 1].trimmingWhitespace.isEmpty || texts[insertAt - 1].trimmingWhitespace.hasPrefix("#") {
+        while insertAt > 0, insertAt < end,
+            texts[insertAt - 1].trimmingWhitespace.isEmpty || texts[insertAt - 1].trimmingWhitespace.hasPrefix("#")
+        {
             insertAt -= 1
         }
         if let rule = texts[insertAt..<end].firstIndex(where: { opens($0)?.hasPrefix("includeif") == true }) {
@@ -146,7 +149,9 @@ enum GitConfigFile {
                 while end < texts.count, opens(texts[end]) == nil, !isMarker(texts[end]) { end += 1 }
                 let paths = (index + 1..<end).filter { isPerchPath(texts[$0], include: include, environment) }
                 let rest = (index + 1..<end).filter { !paths.contains($0) }
-                if !paths.isEmpty, !rest.contains(where: { !texts[$0].trimmingWhitespace.isEmpty && !texts[$0].trimmingWhitespace.hasPrefix("#") }) {
+                if !paths.isEmpty,
+                    !rest.contains(where: { !texts[$0].trimmingWhitespace.isEmpty && !texts[$0].trimmingWhitespace.hasPrefix("#") })
+                {
                     // Nothing of the user's in it: the header and Perch's path go (blank lines stay).
                     removed += [index] + paths
                 } else {
