@@ -864,9 +864,21 @@ def main():
         f"{os.cpu_count()} cores, load average {load[0]:.2f} at the end, TERM={TERM}, "
         f"terminal 80×24 unless a row says otherwise"
     )
+    if options.smoke:
+        # One run each on a machine busy with the tests: a figure says the measurement works,
+        # never whether a budget holds, so no row gets a verdict.
+        for row in bench.rows:
+            if row["status"] != "not built yet":
+                row["status"] = "ran"
     print(table(bench.rows, header))
-    over = [r["figure"] for r in bench.rows if r["status"].startswith("OVER")]
-    print(f"\n{len(over)} budget(s) missed" + (": " + "; ".join(over) if over else ""))
+    if options.smoke:
+        missing = [r["figure"] for r in bench.rows if r["status"] == "not built yet"]
+        print(f"\nSmoke run: {len(bench.rows) - len(missing)} measurement(s) ran"
+              + (f", {len(missing)} not built: " + "; ".join(missing) if missing else "")
+              + "; no timing is judged (`make bench` compares figures with their budgets).")
+    else:
+        over = [r["figure"] for r in bench.rows if r["status"].startswith("OVER")]
+        print(f"\n{len(over)} budget(s) missed" + (": " + "; ".join(over) if over else ""))
     if (not options.smoke and only is None) or options.out != parser.get_default("out"):
         with open(options.out, "w") as file:
             json.dump({"header": header, "cores": os.cpu_count(), "load_average": load, "rows": bench.rows}, file, indent=2)

@@ -1,5 +1,5 @@
 /// The files Perch writes for tool identities: all its own, each written atomically
-/// (`perch status --files` lists them). The user's own `~/.gitconfig` and `~/.ssh/config` only
+/// (`perch status --files` lists them). The user's own global git config and `~/.ssh/config` only
 /// ever get one include, added by `perch setup git|ssh` and removed by `--undo`.
 ///
 /// The generated files belong to their config: with the default config and state they are
@@ -42,9 +42,11 @@ public struct IdentityFiles: Hashable, Sendable {
     public var shells: String
     /// The user's ssh config, which `perch setup ssh` adds the `Include` line to.
     public var userSSHConfig: String
-    /// The user's global git config (`$GIT_CONFIG_GLOBAL`, else `~/.gitconfig`), which `perch
-    /// setup git` adds the include to.
-    public var userGitConfig: String
+    /// The user's global git config files in the order git reads them (git-config(1), "FILES"):
+    /// `$GIT_CONFIG_GLOBAL` alone when set; else `$XDG_CONFIG_HOME/git/config` (default
+    /// `~/.config/git/config`), then `~/.gitconfig`, whose values win. `perch setup git` adds the
+    /// include to the one holding the user's rules (``GitConfigFile/target(_:include:environment:)``).
+    public var userGitConfigs: [String]
 
     public init(_ environment: IdentityEnvironment) {
         let beside = Self.stem(besideState: environment.statePath)
@@ -67,7 +69,9 @@ public struct IdentityFiles: Hashable, Sendable {
         scopes = beside + ".scopes"
         shells = beside + ".shells"
         userSSHConfig = environment.home + "/.ssh/config"
-        userGitConfig = environment["GIT_CONFIG_GLOBAL"].map(environment.expandingTilde) ?? environment.home + "/.gitconfig"
+        userGitConfigs =
+            environment["GIT_CONFIG_GLOBAL"].map { [environment.expandingTilde($0)] }
+            ?? [environment.configHome + "/git/config", environment.home + "/.gitconfig"]
         results = beside + ".identities.json"
         journal = Self.journal(besideState: environment.statePath)
         baseline = beside + ".baseline.json"

@@ -26,16 +26,22 @@ public enum IdentitySetup {
         let files = switcher.files
         let environment = switcher.environment
         let include = GitConfigFile.shown(files.gitInclude, environment)
-        let gitConfig = GitConfigFile.shown(files.userGitConfig, environment)
+        let target = GitConfigFile.target(files.userGitConfigs, include: files.gitInclude, environment: environment)
+        let gitConfig = GitConfigFile.shown(target, environment)
         switch (tool, undo) {
         case (.git, false):
-            let text = (try? FileSystem.read(files.userGitConfig)).map { String(decoding: $0, as: UTF8.self) } ?? ""
-            guard
-                let placed = GitConfigFile.placingInclude(
-                    in: text, include: files.gitInclude, shownInclude: include, environment: environment)
-            else { return "leave \(gitConfig) as it is (it already includes \(include) in the right place)" }
+            let placed = GitConfigFile.placingInclude(
+                in: try? FileSystem.read(target), shownInclude: include, include: files.gitInclude, environment: environment)
+            guard let placed else {
+                return includedElsewhere(target, switcher)
+                    ? "move the include of \(include) to \(gitConfig), where your rules are"
+                    : "leave \(gitConfig) as it is (it already includes \(include) in the right place)"
+            }
             return "put `[include] path = \(include)` in \(gitConfig) \(placed.where)"
-        case (.git, true): return "remove the include of \(include) from \(gitConfig)"
+        case (.git, true):
+            let holding = files.userGitConfigs.filter { includedElsewhere("", switcher, only: $0) }
+            return
+                "remove the include of \(include) from \((holding.isEmpty ? [target] : holding).map { GitConfigFile.shown($0, environment) }.joined(separator: " and "))"
         case (.ssh, false): return "add `Include \(files.sshInclude)` at the top of \(files.userSSHConfig)"
         default: return "remove the `Include \(files.sshInclude)` line Perch added to \(files.userSSHConfig)"
         }
@@ -50,15 +56,17 @@ public enum IdentitySetup {
         }
     }
 
-    /// Places Perch's include in the user's global git config after their plain `[user]` and
-    /// before their `includeIf` rules (moving it there when it was elsewhere, as after `git
-    /// config --global user.email …` appended a `[user]` below it), written atomically with the
-    /// file's mode kept.
+    /// Places Perch's include in the user's global git config file that holds their rules
+    /// (``GitConfigFile/target(_:include:environment:)``), after their plain `[user]` and before
+    /// their `includeIf` rules (moving it there when it was elsewhere, as after `git config
+    /// --global user.email …` appended a `[user]` below it, or in the other global file), written
+    /// atomically with the file's mode kept and every other byte as it was.
     private static func setUpGit(_ switcher: IdentitySwitcher) -> Outcome {
         let files = switcher.files
         let environment = switcher.environment
         let include = GitConfigFile.shown(files.gitInclude, environment)
-        let gitConfig = GitConfigFile.shown(files.userGitConfig, environment)
+        let target = GitConfigFile.target(files.userGitConfigs, include: files.gitInclude, environment: environment)
+        let gitConfig = GitConfigFile.shown(target, environment)
         // The file must exist for git not to complain; an empty one changes nothing.
         if access(files.gitInclude, F_OK) != 0 {
             do { try FileSystem.writeAtomically(Array(GitAdapter.ownText(files).utf8), to: files.gitInclude, mode: 0o644) } catch {
@@ -67,40 +75,82 @@ public enum IdentitySetup {
         }
         let existing: FileContents?
         do {
-            existing = try FileSystem.readContents(files.userGitConfig)
+            existing = try FileSystem.readContents(target)
         } catch {
             guard error.isNotFound else { return .failed("\(error)") }
             existing = nil
         }
-        let text = existing.map { String(decoding: $0.bytes, as: UTF8.self) } ?? ""
+        // Out of the other global file first: there it would beat the rules, or be beaten.
+        var moved = false
+        for other in files.userGitConfigs where other != target {
+            switch removeGitInclude(from: other, switcher) {
+            case .changed: moved = true
+            case .unchanged: break
+            case .failed(let message): return .failed(message)
+            }
+        }
         guard
-            let placed = GitConfigFile.placingInclude(in: text, include: files.gitInclude, shownInclude: include, environment: environment)
-        else { return .unchanged("\(gitConfig) already includes \(include) in the right place") }
+            let placed = GitConfigFile.placingInclude(
+                in: existing?.bytes, shownInclude: include, include: files.gitInclude, environment: environment)
+        else {
+            return moved
+                ? .changed("moved the include of \(include) to \(gitConfig), where your rules are")
+                : .unchanged("\(gitConfig) already includes \(include) in the right place")
+        }
         do {
-            try FileSystem.writeAtomically(Array(placed.text.utf8), to: files.userGitConfig, mode: mode_t(existing?.mode ?? 0o644))
+            try FileSystem.writeAtomically(placed.bytes, to: target, mode: mode_t(existing?.mode ?? 0o644))
         } catch {
             return .failed("\(error)")
         }
         return .changed("put `[include] path = \(include)` in \(gitConfig) \(placed.where)")
     }
 
-    private static func undoGit(_ switcher: IdentitySwitcher) -> Outcome {
-        let files = switcher.files
-        let environment = switcher.environment
-        let include = GitConfigFile.shown(files.gitInclude, environment)
-        guard let contents = try? FileSystem.readContents(files.userGitConfig) else {
-            return .unchanged("your global git config does not include \(include)")
+    /// Whether a global git file other than `target` includes Perch's file (setup then moves it).
+    private static func includedElsewhere(_ target: String, _ switcher: IdentitySwitcher, only: String? = nil) -> Bool {
+        switcher.files.userGitConfigs.contains { path in
+            guard path != target, only == nil || only == path, let bytes = try? FileSystem.read(path) else { return false }
+            let lines = FileLines(bytes)
+            return GitConfigFile.removingInclude(from: lines, include: switcher.files.gitInclude, environment: switcher.environment)
+                != lines
         }
-        let text = String(decoding: contents.bytes, as: UTF8.self)
-        let kept = GitConfigFile.removingInclude(from: text, include: files.gitInclude, environment: environment).map { String($0.text) }
-            .joined(separator: "\n")
-        guard kept != text else { return .unchanged("your global git config does not include \(include)") }
+    }
+
+    /// Removes Perch's include from the global git file at `path`, giving back every other byte;
+    /// a file `perch setup git` made and nothing else was written into goes again.
+    private static func removeGitInclude(from path: String, _ switcher: IdentitySwitcher) -> Outcome {
+        let shownPath = GitConfigFile.shown(path, switcher.environment)
+        guard let contents = try? FileSystem.readContents(path) else { return .unchanged("") }
+        let lines = FileLines(contents.bytes)
+        let kept = GitConfigFile.removingInclude(from: lines, include: switcher.files.gitInclude, environment: switcher.environment)
+        guard kept != lines else { return .unchanged("") }
+        if GitConfigFile.madeByPerch(lines), kept.bytes.allSatisfy({ $0 == 0x0A || $0 == 0x0D || $0 == 0x20 || $0 == 0x09 }) {
+            guard unlink(FileSystem.resolvingSymbolicLink(path)) == 0 || errno == ENOENT else {
+                return .failed("\(FileError(path: path, code: errno, operation: "remove"))")
+            }
+            return .changed("removed \(shownPath), which only held the include Perch added")
+        }
         do {
-            try FileSystem.writeAtomically(Array(kept.utf8), to: files.userGitConfig, mode: mode_t(contents.mode))
+            try FileSystem.writeAtomically(kept.bytes, to: path, mode: mode_t(contents.mode))
         } catch {
             return .failed("\(error)")
         }
-        return .changed("removed the include of \(include) from \(GitConfigFile.shown(files.userGitConfig, environment))")
+        return .changed("removed the include of \(GitConfigFile.shown(switcher.files.gitInclude, switcher.environment)) from \(shownPath)")
+    }
+
+    private static func undoGit(_ switcher: IdentitySwitcher) -> Outcome {
+        var messages: [String] = []
+        for path in switcher.files.userGitConfigs {
+            switch removeGitInclude(from: path, switcher) {
+            case .changed(let message): messages.append(message)
+            case .unchanged: break
+            case .failed(let message): return .failed(message)
+            }
+        }
+        guard !messages.isEmpty else {
+            return .unchanged(
+                "your global git config does not include \(GitConfigFile.shown(switcher.files.gitInclude, switcher.environment))")
+        }
+        return .changed(messages.joined(separator: "; "))
     }
 
     /// Whether `~/.ssh/config` has Perch's `Include` line.
@@ -131,15 +181,20 @@ public enum IdentitySetup {
                 try FileSystem.writeAtomically(
                     Array("# Written by Perch; replaced at each switch.\n".utf8), to: files.sshInclude, mode: 0o600)
             }
-            // At the top: an Include after a Host line would apply only to that host.
-            let line =
-                "\(existing == nil ? sshCreatedMarker : sshMarker)\nInclude \(files.sshInclude.contains(" ") ? "\"\(files.sshInclude)\"" : files.sshInclude)\n"
+            // At the top: an Include after a Host line would apply only to that host. Whole lines
+            // with the file's own line ends, every byte of the user's as it was.
+            var lines = FileLines(existing?.bytes ?? [])
+            lines.insert(
+                [
+                    existing == nil ? sshCreatedMarker : sshMarker,
+                    "Include \(files.sshInclude.contains(" ") ? "\"\(files.sshInclude)\"" : files.sshInclude)",
+                ],
+                at: 0)
             let folder = FileSystem.directory(of: files.userSSHConfig)
             if existing == nil, access(folder, F_OK) != 0 {
                 mkdir(folder, 0o700)
             }
-            try FileSystem.writeAtomically(
-                Array(line.utf8) + (existing?.bytes ?? []), to: files.userSSHConfig, mode: mode_t(existing?.mode ?? 0o600))
+            try FileSystem.writeAtomically(lines.bytes, to: files.userSSHConfig, mode: mode_t(existing?.mode ?? 0o600))
         } catch {
             return .failed("\(error)")
         }
@@ -151,31 +206,23 @@ public enum IdentitySetup {
         guard sshIncluded(switcher), let contents = try? FileSystem.readContents(files.userSSHConfig) else {
             return .unchanged("\(files.userSSHConfig) does not include \(files.sshInclude)")
         }
-        let text = String(decoding: contents.bytes, as: UTF8.self)
-        var kept: [Substring] = []
-        var created = false
-        for line in text.split(separator: "\n", omittingEmptySubsequences: false) {
-            if line == sshCreatedMarker[...] { created = true }
-            if line == sshMarker[...] || line == sshCreatedMarker[...] || includeTarget(line) == files.sshInclude { continue }
-            kept.append(line)
-        }
-        // Perch made the file and nothing else was written into it since: it goes again.
-        if created, kept.allSatisfy({ $0.allSatisfy(\.isWhitespace) }) {
-            guard unlink(files.userSSHConfig) == 0 || errno == ENOENT else {
+        var lines = FileLines(contents.bytes)
+        let texts = lines.texts
+        let created = texts.contains(sshCreatedMarker[...])
+        lines.remove(
+            texts.indices.filter {
+                texts[$0] == sshMarker[...] || texts[$0] == sshCreatedMarker[...] || includeTarget(texts[$0]) == files.sshInclude
+            })
+        // Perch made the file and nothing else was written into it since: it goes again. A
+        // file that was there, even empty, is given back byte for byte.
+        if created, lines.texts.allSatisfy({ $0.allSatisfy(\.isWhitespace) }) {
+            guard unlink(FileSystem.resolvingSymbolicLink(files.userSSHConfig)) == 0 || errno == ENOENT else {
                 return .failed("\(FileError(path: files.userSSHConfig, code: errno, operation: "remove"))")
             }
             return .changed("removed \(files.userSSHConfig), which only held the `Include \(files.sshInclude)` line Perch added")
         }
         do {
-            let remaining = kept.joined(separator: "\n")
-            if remaining.allSatisfy(\.isWhitespace) {
-                // The file held nothing but Perch's lines (setup made it): none is left, not an empty one.
-                if unlink(files.userSSHConfig) != 0 {
-                    return .failed("cannot remove \(files.userSSHConfig): \(String(cString: strerror(errno)))")
-                }
-            } else {
-                try FileSystem.writeAtomically(Array(remaining.utf8), to: files.userSSHConfig, mode: mode_t(contents.mode))
-            }
+            try FileSystem.writeAtomically(lines.bytes, to: files.userSSHConfig, mode: mode_t(contents.mode))
         } catch {
             return .failed("\(error)")
         }

@@ -213,8 +213,11 @@ public enum ToolReaders {
     /// A YAML scalar as written after a key: trimmed, its quotes and a trailing comment removed.
     static func unquoted(_ text: Substring) -> String {
         var value = text.trimmingWhitespace
-        if value.count >= 2, let first = value.first, first == "\"" || first == "'", value.last == first {
-            value = String(value.dropFirst().dropLast())
+        if value.count >= 2, let first = value.first, first == "\"" || first == "'",
+            let close = value.dropFirst().firstIndex(of: first)
+        {
+            // A quoted value, then perhaps a comment (`current-context: "dev"  # mine`).
+            value = String(value[value.index(after: value.startIndex)..<close])
         } else if let hash = value.indices.first(where: {
             value[$0] == "#" && $0 > value.startIndex && value[value.index(before: $0)] == " "
         }) {

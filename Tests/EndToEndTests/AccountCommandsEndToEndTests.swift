@@ -15,7 +15,7 @@ private let twoAccounts = """
 
 /// `perch add`, `set`, `unset`, `rename` and `remove` (issue 20), and the fields and JSON a
 /// prompt reads, on the real binary in a scratch home.
-@Suite("Account commands, end to end")
+@Suite("Account commands, end to end", .currentBinary)
 struct AccountCommandsEndToEndTests {
     private func configText(_ cli: PerchCommandLine) throws -> String { try String(contentsOfFile: cli.configPath, encoding: .utf8) }
 

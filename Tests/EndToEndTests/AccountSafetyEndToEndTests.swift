@@ -3,7 +3,7 @@ import Testing
 
 /// Ids that look like options and root in a user's home (issue 22, items 3 and 4), on the
 /// real binary in a scratch home.
-@Suite("Ids and ownership, end to end")
+@Suite("Ids and ownership, end to end", .currentBinary)
 struct AccountSafetyEndToEndTests {
     // fish-shell PR #10319: `config check` accepted the ids "-rf" and "--help", and completion offered them.
     @Test("config check refuses ids that begin with '-', with the JSON path and the reason (fish-shell PR #10319)")

@@ -3,7 +3,7 @@ import Testing
 
 /// End-to-end: `Add account…` from the sheet and from Settings, in tmux at 80×24, writing the
 /// scratch config.
-@Suite(.serialized)
+@Suite(.serialized, .currentBinary)
 struct AddAccountEndToEndTests {
     static func config(_ home: URL) -> URL { home.appendingPathComponent("config/perch/accounts.json") }
 

@@ -3,7 +3,7 @@ import Testing
 
 /// The Catalog's Delete on a row of the user's own config, in tmux with real keys: the row
 /// leaves the file through the config writer, as `perch unset` would remove it.
-@Suite("Catalog Delete writes the config", .serialized)
+@Suite("Catalog Delete writes the config", .serialized, .currentBinary)
 struct CatalogDeleteEndToEndTests {
     @Test("m, Delete…, → and Enter on the handle row remove it from the file, keeping its comment and a .bak")
     func deleteHandle() throws {

@@ -2,7 +2,7 @@ import Foundation
 import Testing
 
 /// The Catalog from a source command, its preview and its open command, in tmux with the real binary.
-@Suite("Catalog from a command, end to end", .serialized)
+@Suite("Catalog from a command, end to end", .serialized, .currentBinary)
 struct CatalogEndToEndTests {
     /// A scratch HOME with an account whose Catalog comes from commands, signed in to it.
     func home() throws -> URL {

@@ -78,7 +78,7 @@ private let groupsConfig = #"""
 
 /// The command line as a script sees it: golden transcripts of every command (help included)
 /// and error path, hooks, and the state file under concurrent and killed writers.
-@Suite("Command line")
+@Suite("Command line", .currentBinary)
 struct CommandLineTests {
     static let goldenFolder = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("Golden")
 

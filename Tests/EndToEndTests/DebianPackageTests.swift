@@ -5,7 +5,7 @@ import Testing
 /// the binary, the man page, the three shells' completions, the README and a copyright file, and
 /// the binary runs from there. `make test` builds the package first and names it in `PERCH_DEB`;
 /// without it the suite is reported as skipped.
-@Suite("Debian package", .serialized)
+@Suite("Debian package", .serialized, .currentBinary)
 struct DebianPackageTests {
     /// The package to check: `$PERCH_DEB`, or nil.
     static let package: String? = {

@@ -2,7 +2,7 @@ import Foundation
 import Testing
 
 /// End-to-end: `perch doctor`, as a script runs it and in a terminal with a key held.
-@Suite(.serialized)
+@Suite(.serialized, .currentBinary)
 struct DoctorEndToEndTests {
     static let capabilities = [
         "TERM", "colours", "SGR mouse", "bracketed paste", "kitty keyboard", "key hold", "long-press", "OSC 52 clipboard",

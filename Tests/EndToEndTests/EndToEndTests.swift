@@ -4,7 +4,7 @@ import Testing
 /// End-to-end: the built binary in tmux, real keys and SGR mouse bytes with real delays.
 /// Waits are generous upper bounds; nothing here fails because a machine is slow, only
 /// because the behaviour is wrong. Gesture timing uses the default 500 ms long-press.
-@Suite(.serialized)
+@Suite(.serialized, .currentBinary)
 struct EndToEndTests {
     static let names = ["Work", "Personal", "Open Source", "Side Project"]
 

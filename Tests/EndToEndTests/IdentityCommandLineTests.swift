@@ -100,7 +100,7 @@ func writeExecutable(_ text: String, to path: String) {
     close(fd)
 }
 
-@Suite("Command line: tool identities")
+@Suite("Command line: tool identities", .currentBinary)
 struct IdentityCommandLineTests {
     @Test("perch switch applies each tool and prints its result; a failed tool exits 3, every tool is put back and the account kept")
     func switchApplies() throws {
@@ -208,7 +208,9 @@ struct IdentityCommandLineTests {
         #expect(shell.stdout == "home|unset|unset|birds", "\(shell.stderr)")
     }
 
-    @Test("perch setup git asks for consent: without a terminal or --yes nothing changes; --yes adds the include once; --undo removes it")
+    @Test(
+        "perch setup git asks for consent: without a terminal or --yes nothing changes; --yes adds the include once; --undo removes it (and the file it made)"
+    )
     func setupGit() throws {
         guard FileManager.default.isExecutableFile(atPath: "/usr/bin/git") else { return }
         let scratch = try IdentityHome()
@@ -223,7 +225,59 @@ struct IdentityCommandLineTests {
         let email = try Spawn.run(["git", "-C", scratch.cli.home.path, "config", "user.email"], environment: scratch.cli.environment)
         #expect(email.stdout == "ada@work.example\n")
         #expect(try scratch.run("setup", "git", "--undo", "--yes").status == 0)
-        #expect((try? String(contentsOfFile: gitconfig, encoding: .utf8))?.contains("perch") == false)
+        #expect(!FileManager.default.fileExists(atPath: gitconfig), "setup made the file, so the undo removes it: there was none")
+    }
+
+    @Test(
+        "bug: with the user's rules in ~/.config/git/config, setup git made ~/.gitconfig, whose include beat their includeIf and status said ✓; now the include goes before their rules in that file"
+    )
+    func setupGitInXDGFile() throws {
+        guard FileManager.default.isExecutableFile(atPath: "/usr/bin/git") else { return }
+        let scratch = try IdentityHome()
+        defer { scratch.cli.remove() }
+        let home = scratch.cli.home.path
+        let xdg = home + "/config/git/config"  // XDG_CONFIG_HOME is HOME/config here
+        try FileManager.default.createDirectory(atPath: home + "/config/git", withIntermediateDirectories: true)
+        let rules = "[user]\n\tname = Me\n\temail = me@home.example\n[includeIf \"gitdir:~/clients/\"]\n\tpath = ~/.gitconfig-client\n"
+        try rules.write(toFile: xdg, atomically: true, encoding: .utf8)
+        try "[user]\n\temail = me@client.example\n".write(toFile: home + "/.gitconfig-client", atomically: true, encoding: .utf8)
+        #expect(try Spawn.run(["git", "init", "-q", home + "/clients/repo"], environment: scratch.cli.environment).status == 0)
+        func author(in folder: String) throws -> String {
+            try scratch.bash("cd '\(folder)' && git var GIT_AUTHOR_IDENT").stdout
+        }
+        func gitStatusLine(in folder: String) throws -> (line: String, status: Int32) {
+            let status = try scratch.bash("cd '\(folder)' && perch status")
+            return (status.stdout.split(separator: "\n").first { $0.contains(" git ") }.map(String.init) ?? "", status.status)
+        }
+
+        let setup = try scratch.run("setup", "git", "--yes")
+        #expect(setup.status == 0, "\(setup.stderr)")
+        #expect(setup.stdout.contains("~/config/git/config"), "it says it writes the file holding the rules: \(setup.stdout)")
+        #expect(!FileManager.default.fileExists(atPath: home + "/.gitconfig"), "no ~/.gitconfig made to outrank the XDG file")
+        let placed = try String(contentsOfFile: xdg, encoding: .utf8)
+        let include = try #require(placed.range(of: "identity.gitconfig"))
+        #expect(include.lowerBound < placed.range(of: "[includeIf")!.lowerBound, "before the user's includeIf")
+        #expect(try scratch.run("switch", "work").status == 0)
+        #expect(try author(in: home + "/clients/repo").contains("<me@client.example>"), "the user's directory rule wins in its folder")
+        #expect(try author(in: home).contains("<ada@work.example>"), "the account everywhere else")
+        let inRule = try gitStatusLine(in: home + "/clients/repo")
+        #expect(!inRule.line.contains("✓"), "no ✓ where the user's rule wins: \(inRule.line)")
+        #expect(try gitStatusLine(in: home).line.contains("✓ git"))
+
+        // Where an earlier setup left the include in ~/.gitconfig (read after the XDG file), the
+        // account beats the rule there: status says so and fails; setup moves the include.
+        #expect(try scratch.run("setup", "git", "--undo", "--yes").status == 0)
+        #expect(try String(contentsOfFile: xdg, encoding: .utf8) == rules, "the undo gives the XDG file back byte for byte")
+        let stale =
+            "# Added by `perch setup git`; `perch setup git --undo` removes these lines.\n[include]\n\tpath = ~/config/perch/git/identity.gitconfig\n"
+        try stale.write(toFile: home + "/.gitconfig", atomically: true, encoding: .utf8)
+        #expect(try author(in: home + "/clients/repo").contains("<ada@work.example>"), "the stale include beats the rule")
+        let beaten = try gitStatusLine(in: home + "/clients/repo")
+        #expect(beaten.line.contains("✗ git"), "\(beaten.line)")
+        #expect(beaten.status == 1)
+        #expect(try scratch.run("setup", "git", "--yes").status == 0)
+        #expect(try String(contentsOfFile: home + "/.gitconfig", encoding: .utf8) == "", "moved out of ~/.gitconfig")
+        #expect(try author(in: home + "/clients/repo").contains("<me@client.example>"))
     }
 
     @Test("perch import proposes accounts and changes nothing; --write adds them and keeps a .bak")

@@ -7,7 +7,7 @@ import Testing
 
 /// Tool identities in the interface, in tmux: a pick applies them off the UI thread and Overview
 /// shows each tool's mark; a change by hand shows as drift once checked, and `r` applies again.
-@Suite(.serialized)
+@Suite(.serialized, .currentBinary)
 struct IdentityEndToEndTests {
     @Test("A pick applies the kube context; Overview shows ✓, a slow kubectl freezes nothing, and r mends a change made by hand")
     func overviewMarks() throws {

@@ -81,7 +81,7 @@ private let proposedIDs = ["work", "home", "kube-work-staging", "kube-minikube",
 
 @Suite(
     "perch import from a HOME of real tool files", .serialized,
-    .enabled(if: ShellEndToEndTests.installed("git"), "git is not installed: the git identities would be missing"))
+    .enabled(if: ShellEndToEndTests.installed("git"), "git is not installed: the git identities would be missing"), .currentBinary)
 struct ImportEndToEndTests {
     @Test("without a terminal, import prints one account per person, with ssh settings, and changes nothing")
     func printsProposals() throws {

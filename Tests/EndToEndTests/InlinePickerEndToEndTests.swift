@@ -3,7 +3,7 @@ import Testing
 
 /// `perch switch` with no account and `perch pick`: the account sheet drawn inline below the
 /// prompt, driven by keys and SGR mouse reports in tmux; the screen is read before and after.
-@Suite("Inline picker", .serialized)
+@Suite("Inline picker", .serialized, .currentBinary)
 struct InlinePickerEndToEndTests {
     /// A session running `perch arguments` below a line `BEFORE`, with the state at `current`.
     private func session(_ arguments: [String], current: String? = "personal", fill: Int = 0, width: Int = 80) throws -> TmuxSession {

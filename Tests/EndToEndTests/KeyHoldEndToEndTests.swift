@@ -8,7 +8,7 @@ import Testing
 /// End-to-end: the key-hold mode chosen from what the terminal answers, the kitty keyboard
 /// protocol's flags pushed and popped, and a hold with release events firing at the long-press
 /// duration. The release binary runs on a pseudo-terminal played by ``ScriptedTerminal``.
-@Suite(.serialized)
+@Suite(.serialized, .currentBinary)
 struct KeyHoldEndToEndTests {
     static let push = "\u{1B}[>31u"
     static let pop = "\u{1B}[<u"

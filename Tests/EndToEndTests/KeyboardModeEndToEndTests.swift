@@ -4,7 +4,7 @@ import Testing
 /// End-to-end, issue 11 §4: a terminal left sending kitty-protocol or `modifyOtherKeys` forms by
 /// a program that crashed earlier still drives Perch, which did not turn either on (tmux does not
 /// answer the protocol query).
-@Suite(.serialized)
+@Suite(.serialized, .currentBinary)
 struct KeyboardModeEndToEndTests {
     @Test("With the sheet open, the kitty form of Esc (CSI 27 u) closes it, and Enter's (CSI 13 u) picks")
     func kittyFormsOfEscAndEnter() throws {

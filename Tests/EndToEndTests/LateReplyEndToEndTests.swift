@@ -9,7 +9,7 @@ import Testing
 /// they come, and the first frame never waits for them (issue 21; qwen-code PR #2718). The
 /// release binary runs on a pseudo-terminal played by ``ScriptedTerminal``; after Perch, the
 /// same terminal is read as the shell would read it.
-@Suite(.serialized)
+@Suite(.serialized, .currentBinary)
 struct LateReplyEndToEndTests {
     /// Shell text that keeps, in `$HOME/leftover`, whatever is left to read on the terminal
     /// (it stops after 0.5 s without input).

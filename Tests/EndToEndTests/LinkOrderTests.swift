@@ -6,7 +6,7 @@ import Testing
 /// touches fewer of the pages of the binary's 18 MiB of code (docs/performance.md). Checked on the
 /// binary under test with `nm`, which lists its functions' addresses, and `objdump`, which lists
 /// the shared libraries it needs.
-@Suite("Link order of the hot paths' functions")
+@Suite("Link order of the hot paths' functions", .currentBinary)
 struct LinkOrderTests {
     /// The ordering file, beside the `perch` target's sources.
     static let orderFile = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()

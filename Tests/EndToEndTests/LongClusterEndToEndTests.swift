@@ -2,7 +2,7 @@ import Foundation
 import Testing
 
 /// End-to-end, issue 11 §6: a name of one letter under 600,000 combining marks.
-@Suite(.serialized)
+@Suite(.serialized, .currentBinary)
 struct LongClusterEndToEndTests {
     @Test("perch list and current print such a name cut to 32 scalars per cluster, not whole")
     func listAndCurrent() throws {

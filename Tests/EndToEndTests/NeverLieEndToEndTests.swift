@@ -3,7 +3,7 @@ import Testing
 
 /// "Never lie, never freeze", as a person sees it: the real binary in tmux, with a state file
 /// whose save fails and with a state lock held by another process.
-@Suite(.serialized)
+@Suite(.serialized, .currentBinary)
 struct NeverLieEndToEndTests {
     // Bug: with a state path whose save fails, Overview said "Signed in as" the picked account and
     // "Switches so far: 1", while only a banner told that nothing was saved.

@@ -3,7 +3,7 @@ import Testing
 
 /// End-to-end: the presentation stack, the sheet's filter, detents and grabber drag, and help,
 /// driven with real keys and SGR mouse bytes in tmux at 80×24.
-@Suite(.serialized)
+@Suite(.serialized, .currentBinary)
 struct PresentationEndToEndTests {
     /// Screen row of the grabber, or nil when no sheet is up.
     static func grabberRow(_ screen: [String]) -> Int? { screen.firstIndex { $0.contains("━━━━━━") } }

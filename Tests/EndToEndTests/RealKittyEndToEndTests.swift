@@ -6,7 +6,7 @@ import Testing
 /// `Tests/EndToEndTests/RealTerminal/kitty_hold.py` (which drives kitty through the driver beside
 /// it, `RealTerminal/realterm.py`). Reported as skipped, with the reason, where kitty, Xvfb or
 /// xdotool is missing (`make test-deps` installs them) or X or kitty cannot start.
-@Suite(.serialized)
+@Suite(.serialized, .currentBinary)
 struct RealKittyEndToEndTests {
     static let script = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("RealTerminal/kitty_hold.py")
 

@@ -2,7 +2,7 @@ import Foundation
 import Testing
 
 /// `perch report` against a fixed history, read in several time zones.
-@Suite("perch report")
+@Suite("perch report", .currentBinary)
 struct ReportTests {
     /// Four switches around the end of November 2026, in UTC.
     static let history = """

@@ -2,7 +2,7 @@ import Foundation
 import Testing
 
 /// End-to-end: hostile terminals and hostile data, with the release binary in tmux.
-@Suite(.serialized)
+@Suite(.serialized, .currentBinary)
 struct RobustnessEndToEndTests {
     /// Starts Perch with `accounts` (JSON objects) as its config.
     func started(accounts: [String], width: Int = 80, height: Int = 24) throws -> (TmuxSession, URL) {

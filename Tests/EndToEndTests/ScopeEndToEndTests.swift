@@ -65,7 +65,7 @@ struct ScopedHome {
 }
 
 /// Issue 19: `perch exec` gives one command an account; nothing global changes.
-@Suite("perch exec", .serialized)
+@Suite("perch exec", .serialized, .currentBinary)
 struct ExecEndToEndTests {
     static let tools = ["git", "kubectl"].allSatisfy(ShellEndToEndTests.installed)
 

@@ -3,7 +3,7 @@ import Testing
 
 /// Issue 19: `perch current`, `perch status` and `perch env` in a shell with an account of its
 /// own, and `perch status` in a bound folder.
-@Suite("Scoped commands", .serialized)
+@Suite("Scoped commands", .serialized, .currentBinary)
 struct ScopedCommandTests {
     func home() throws -> ScopedHome {
         try ScopedHome(

@@ -7,7 +7,7 @@ import Testing
 
 /// The command line as a shell sees it: closed pipes, a safe `config edit`, completions through
 /// each shell's own machinery, the man page, and `make install`.
-@Suite("Shell citizen", .serialized)
+@Suite("Shell citizen", .serialized, .currentBinary)
 struct ShellEndToEndTests {
     static let repository = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
         .deletingLastPathComponent()
@@ -222,7 +222,10 @@ struct ShellEndToEndTests {
             try tmux(["new-session", "-d", "-x", "120", "-y", "30", "exec env -i \(assignments) \(command)"])
         }
 
-        deinit { _ = try? tmux(["kill-server"]) }
+        deinit {
+            _ = try? tmux(["kill-server"])
+            unlink(TmuxSession.socketPath(socket))
+        }
 
         @discardableResult
         func tmux(_ arguments: [String]) throws -> String {

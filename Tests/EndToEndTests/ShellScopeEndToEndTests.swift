@@ -58,6 +58,7 @@ final class ShellPane {
 
     deinit {
         _ = try? tmux(["kill-server"])
+        unlink(TmuxSession.socketPath(socket))
     }
 
     @discardableResult
@@ -109,7 +110,7 @@ final class ShellPane {
 }
 
 /// Issue 19, per shell and per folder: real bash, zsh and fish in tmux, each with a prompt.
-@Suite("perch use, following at the prompt, bound folders", .serialized)
+@Suite("perch use, following at the prompt, bound folders", .serialized, .currentBinary)
 struct ShellScopeEndToEndTests {
     static let available = ["tmux", "kubectl"].allSatisfy(ShellEndToEndTests.installed)
 

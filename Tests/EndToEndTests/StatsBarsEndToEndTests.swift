@@ -4,7 +4,7 @@ import Testing
 /// How Stats' bars reach a real terminal (tmux): a long bar of full blocks is sent as blanks on
 /// the bar's colour, which looks the same and costs a byte a cell instead of three (or one
 /// erase-characters for the whole bar); without colour the blocks are drawn as they are.
-@Suite("Stats bars on a terminal")
+@Suite("Stats bars on a terminal", .currentBinary)
 struct StatsBarsEndToEndTests {
     /// Two switches in the last two hours: each account has a bar in Today's rows, and the one
     /// with more time a bar as wide as the pane allows.

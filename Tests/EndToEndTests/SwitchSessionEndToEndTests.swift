@@ -194,7 +194,7 @@ private struct ToolHome {
 
 @Suite(
     "A switch you can trust: the real git, kubectl and gcloud, fakes for gh and docker", .serialized,
-    .enabled(if: realTools, "needs git, kubectl and gcloud"))
+    .enabled(if: realTools, "needs git, kubectl and gcloud"), .currentBinary)
 struct SwitchSessionEndToEndTests {
     static let onA = ["ada@a.example", "dev", "default", "ada-a", "ctx-a"]
     static let onB = ["ada@b.example", "prod", "work", "ada-b", "ctx-b"]

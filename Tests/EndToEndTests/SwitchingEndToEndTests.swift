@@ -3,7 +3,7 @@ import Testing
 
 /// Switching in the interface beside the command line: hooks that must not touch the screen,
 /// and switches made by another process that the open interface picks up.
-@Suite(.serialized)
+@Suite(.serialized, .currentBinary)
 struct SwitchingEndToEndTests {
     @Test("A hook run from the interface never writes to the terminal; its failure shows as a banner with its last stderr line")
     func hookInInterface() throws {

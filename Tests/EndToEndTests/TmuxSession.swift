@@ -56,7 +56,10 @@ final class TmuxSession {
         let inner = "echo $$ > \(Self.quote(pidFile.path)); exec env \(unset)\(assignments) \(perch)"
         let command = "echo BEFORE; sh -c \(Self.quote(inner)); echo EXIT=$?"
         if interactiveShell {
-            let shell = "exec env PS1='$ ' TERM=\(Self.quote(term)) bash --norc --noprofile -i"
+            // The scratch HOME and a history file in it: an interactive bash writes its history on
+            // exit, and the tmux server has the runner's own HOME.
+            let shell =
+                "exec env HOME=\(Self.quote(self.home.path)) HISTFILE=\(Self.quote(self.home.appendingPathComponent(".bash_history").path)) PS1='$ ' TERM=\(Self.quote(term)) bash --norc --noprofile -i"
             try tmux(["new-session", "-d", "-x", "\(width)", "-y", "\(height)", shell])
             try tmux(["send-keys", "-l", command])
             try tmux(["send-keys", "Enter"])
@@ -67,9 +70,39 @@ final class TmuxSession {
 
     deinit {
         _ = try? tmux(["kill-server"])
-        unlink("/tmp/tmux-\(getuid())/\(socket)")
+        unlink(Self.socketPath(socket))
         if ownsHome { try? FileManager.default.removeItem(at: home) }
     }
+
+    /// The file of tmux socket `name` (`tmux -L name`): in `$TMUX_TMPDIR` (default /tmp),
+    /// `tmux-UID/name`. tmux leaves it behind after `kill-server`; its owner removes it.
+    static func socketPath(_ name: String) -> String {
+        let folder = ProcessInfo.processInfo.environment["TMUX_TMPDIR"].flatMap { $0.isEmpty ? nil : $0 } ?? "/tmp"
+        return "\(folder)/tmux-\(getuid())/\(name)"
+    }
+
+    /// Why the binary under test cannot be trusted, or nil: it is missing, or older than a file
+    /// of the sources it is built from (`Sources/`, `Package.swift`), so a test could pass on
+    /// old code. Every end-to-end suite is then skipped with this reason (``Trait/currentBinary``).
+    static let staleBinary: String? = {
+        let binary = TmuxSession.binary
+        var info = stat()
+        guard stat(binary, &info) == 0 else { return "no perch binary at \(binary): run `make build` (`make test` builds it first)" }
+        let built = info.st_mtim
+        let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+        var sources = ["Package.swift"]
+        let enumerator = FileManager.default.enumerator(atPath: root.appendingPathComponent("Sources").path)
+        while let relative = enumerator?.nextObject() as? String { sources.append("Sources/" + relative) }
+        for source in sources {
+            var file = stat()
+            guard stat(root.appendingPathComponent(source).path, &file) == 0, file.st_mode & S_IFMT == S_IFREG else { continue }
+            if (file.st_mtim.tv_sec, file.st_mtim.tv_nsec) > (built.tv_sec, built.tv_nsec) {
+                return
+                    "the perch binary \(binary) is older than \(source): stale, so these tests would run old code; run `make build` or `make test`, which builds it first"
+            }
+        }
+        return nil
+    }()
 
     static func makeScratchHome() throws -> URL {
         let url = FileManager.default.temporaryDirectory.appendingPathComponent("perch-e2e-\(UUID().uuidString)")
@@ -258,4 +291,10 @@ final class TmuxSession {
             return Date().timeIntervalSince(since) >= 0.1
         }
     }
+}
+
+extension Trait where Self == ConditionTrait {
+    /// Skips an end-to-end suite, saying why, when the binary under test is missing or older than
+    /// the sources (``TmuxSession/staleBinary``).
+    static var currentBinary: Self { .enabled(if: TmuxSession.staleBinary == nil, "\(TmuxSession.staleBinary ?? "")") }
 }

@@ -45,11 +45,13 @@ public struct GcloudAdapter: ToolAdapter {
         setting?.value(as: String.self).map { ToolState(["active_config": $0]) }
     }
 
-    /// `active_config`'s text (`""` when there is none: gcloud then uses `default`).
+    /// `active_config`'s name (`""` when there is none: gcloud then uses `default`) and, when
+    /// the file exists, its whole text (`file`), so a give-back writes it as it was.
     public func current(in context: ToolContext) -> Result<ToolState, ToolFailure> {
         let file = ToolReaders.gcloudFolder(context.environment) + "/active_config"
-        let text = (try? FileSystem.read(file)).map { String(decoding: $0, as: UTF8.self).trimmingWhitespace } ?? ""
-        return .success(ToolState(["active_config": text]))
+        guard let bytes = try? FileSystem.read(file) else { return .success(ToolState(["active_config": ""])) }
+        let text = String(decoding: bytes, as: UTF8.self)
+        return .success(ToolState(["active_config": text.trimmingWhitespace, "file": text]))
     }
 
     public func isMet(_ wanted: ToolState, by now: ToolState) -> Bool {
@@ -62,7 +64,10 @@ public struct GcloudAdapter: ToolAdapter {
         let file = folder + "/active_config"
         let name = state["active_config"] ?? ""
         do {
-            if name.isEmpty {
+            if let own = state["file"], own.trimmingWhitespace == name {
+                // A before-state: the file as the user had it (a line end, an empty file).
+                try FileSystem.writeAtomically(Array(own.utf8), to: file, mode: 0o644)
+            } else if name.isEmpty {
                 if unlink(file) != 0, errno != ENOENT { return .failed("cannot remove \(file): \(String(cString: strerror(errno)))") }
             } else {
                 // gcloud refuses to activate a configuration that does not exist; so does Perch.

@@ -114,7 +114,7 @@ public struct GitAdapter: ToolAdapter {
         state["included"] = "0"
         for (origin, key, value) in Self.originEntries(output) {
             if key == "include.path" {
-                if origin == context.files.userGitConfig, context.environment.expandingTilde(value) == context.files.gitInclude {
+                if context.files.userGitConfigs.contains(origin), context.environment.expandingTilde(value) == context.files.gitInclude {
                     state["included"] = "1"
                 }
             } else {
@@ -230,10 +230,59 @@ public struct GitAdapter: ToolAdapter {
                     "in this folder \(key) comes from \(origin) (your includeIf or the repository's config), which beats the account here; elsewhere git uses the account's"
             )
         }
+        if let beaten = Self.beatenRule(wanted: wantedValues, in: nil, context) {
+            // The account is used here only because Perch's include comes after the user's
+            // directory rule: their rule loses, which is never a ✓.
+            return IdentityCheck(
+                tool: .git, expected: expected, actual: described(here), matches: false,
+                note:
+                    "your includeIf in \(beaten.rule) gives \(beaten.key) \(beaten.value) in this folder, but Perch's include in \(beaten.include) is read after it and beats it; `perch setup git` puts the include before your rules"
+            )
+        }
         let origin = Self.origin(of: wantedValues.first?.0 ?? "user.email", in: nil, context)
         var check = IdentityCheck(tool: .git, expected: expected, actual: described(here), matches: true)
         if let origin { check.note = "from \(origin)" }
         return overridden(check, in: context)
+    }
+
+    /// A directory rule of the user's (`includeIf`) that applies in `folder` (nil: Perch's
+    /// working directory) and sets one of `wanted`'s keys to another value, but is read before
+    /// Perch's include, so the account beats it: the rule's file and line, the key and its value,
+    /// and the file holding Perch's include. Nil when no rule of the user's loses here, or git
+    /// cannot be asked. One `git config --includes --show-origin` run, whose entries come in the
+    /// order git reads them, an `includeIf`'s file right after its `path` when it applies.
+    static func beatenRule(wanted: [(String, String)], in folder: String?, _ context: ToolContext) -> (
+        rule: String, key: String, value: String, include: String
+    )? {
+        let run = context.run(
+            "git",
+            [
+                "config", "--includes", "--show-origin", "--get-regexp",
+                "^(includeif\\..*\\.path|include\\.path|user\\.(name|email|signingkey))$",
+            ],
+            in: folder)
+        guard case .exited(0, let output, _) = run else { return nil }
+        let environment = context.environment
+        var rule: (origin: String, file: String)?
+        var beaten: (origin: String, key: String, value: String)?
+        for (origin, key, value) in Self.originEntries(output) {
+            if key.hasPrefix("includeif."), key.hasSuffix(".path") {
+                let path = environment.expandingTilde(value)
+                rule = (origin, path.hasPrefix("/") ? path : FileSystem.directory(of: origin) + "/" + path)
+            } else if key == "include.path", environment.expandingTilde(value) == context.files.gitInclude {
+                guard let beaten else { return nil }
+                let line = GitConfigFile.firstRuleLine(in: beaten.origin)
+                return (
+                    GitConfigFile.shown(beaten.origin, environment) + (line.map { ":\($0)" } ?? ""), beaten.key, beaten.value,
+                    GitConfigFile.shown(origin, environment)
+                )
+            } else if let rule, origin == rule.file, beaten == nil, let wantedValue = wanted.first(where: { $0.0 == key })?.1,
+                wantedValue != value
+            {
+                beaten = (rule.origin, key, value)
+            }
+        }
+        return nil
     }
 
     static func describe(_ git: Setting) -> String {

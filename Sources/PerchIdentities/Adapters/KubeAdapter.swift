@@ -59,6 +59,8 @@ public struct KubeAdapter: ToolAdapter {
         guard context.environment.which("kubectl") != nil else { return .failure(ToolFailure("kubectl not found")) }
         let name = ToolReaders.kubeCurrentContext(context.environment) ?? ""
         var state = ToolState(["context": name, "namespace": ""])
+        // The line as the user wrote it (quotes, a comment), so a give-back writes it as it was.
+        if let line = Self.currentContextLine(context.environment) { state["line"] = line }
         do {
             // The namespaces sit inside the contexts' entries: kubectl resolves them.
             let run = context.run(
@@ -71,6 +73,12 @@ public struct KubeAdapter: ToolAdapter {
             state["namespace"] = state["ns:" + name] ?? ""
         }
         return .success(state)
+    }
+
+    /// The text of the kubeconfig's `current-context` line, without its line end; nil when it has none.
+    static func currentContextLine(_ environment: IdentityEnvironment) -> String? {
+        guard let found = currentContextFile(environment), let index = found.index else { return nil }
+        return String(found.lines.text(index))
     }
 
     public func isMet(_ wanted: ToolState, by now: ToolState) -> Bool {
@@ -94,7 +102,7 @@ public struct KubeAdapter: ToolAdapter {
             return .failed("no context \"\(name)\" in the kubeconfig (kubectl config get-contexts lists them)")
         }
         do {
-            try Self.writeCurrentContext(name, context.environment)
+            try Self.writeCurrentContext(name, line: state["line"], context.environment)
         } catch {
             return .failed("\(error)")
         }
@@ -114,6 +122,7 @@ public struct KubeAdapter: ToolAdapter {
         }
         var after = now
         after["context"] = ToolReaders.kubeCurrentContext(context.environment) ?? ""
+        after["line"] = Self.currentContextLine(context.environment)
         after["namespace"] = now["ns:" + (after["context"] ?? "")] ?? ""
         if setOne {
             guard case .success(let read) = current(in: context) else { return .failed("kubectl could not be asked after the change") }
@@ -132,39 +141,43 @@ public struct KubeAdapter: ToolAdapter {
         return namespace.isEmpty ? name : "\(name), namespace \(namespace)"
     }
 
-    /// Sets the top-level `current-context` of the kubeconfig file kubectl would change (the
-    /// first of `$KUBECONFIG` that sets one, else the first), rewriting that line only and
-    /// atomically; `""` removes the line.
-    static func writeCurrentContext(_ name: String, _ environment: IdentityEnvironment) throws(FileError) {
+    /// The kubeconfig file kubectl would change for the current context (the first of
+    /// `$KUBECONFIG` that sets one, else the first), its contents (nil: no such file), its
+    /// lines, and the index of its top-level `current-context` line, if any.
+    static func currentContextFile(_ environment: IdentityEnvironment) -> (
+        path: String, contents: FileContents?, lines: FileLines, index: Int?
+    )? {
         let files = ToolReaders.kubeconfigFiles(environment)
-        guard !files.isEmpty else { return }
-        var target = files[0]
-        var contents: FileContents?
+        guard !files.isEmpty else { return nil }
+        var found: (path: String, contents: FileContents?, lines: FileLines, index: Int?)?
         for file in files {
-            guard let read = try? FileSystem.readContents(file) else { continue }
-            let text = String(decoding: read.bytes, as: UTF8.self)
-            if text.split(separator: "\n").contains(where: {
-                $0.hasPrefix("current-context:") && !ToolReaders.unquoted($0.dropFirst(16)).isEmpty
-            }) {
-                target = file
-                contents = read
-                break
-            }
-            if file == files[0] { contents = read }
+            let read = try? FileSystem.readContents(file)
+            let lines = FileLines(read?.bytes ?? [])
+            let index = lines.texts.firstIndex { $0.hasPrefix("current-context:") }
+            if let index, !ToolReaders.unquoted(lines.text(index).dropFirst(16)).isEmpty { return (file, read, lines, index) }
+            if found == nil { found = (file, read, lines, index) }
         }
-        var lines =
-            contents.map {
-                String(decoding: $0.bytes, as: UTF8.self).split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
-            } ?? []
+        return found
+    }
+
+    /// Sets the top-level `current-context` of the kubeconfig file kubectl would change
+    /// (``currentContextFile(_:)``), rewriting that line only and atomically; `""` removes the
+    /// line. `line`, the line as the user had it (from a before-state), is written as it was
+    /// when it names `name`, so a give-back returns the file byte for byte; every other byte
+    /// always stays as it was.
+    static func writeCurrentContext(_ name: String, line: String? = nil, _ environment: IdentityEnvironment) throws(FileError) {
+        guard let found = currentContextFile(environment) else { return }
+        var lines = found.lines
         let value = name.isEmpty ? "" : (name.contains(where: { ":#'\" ".contains($0) }) ? "\"\(name)\"" : name)
-        if let index = lines.firstIndex(where: { $0.hasPrefix("current-context:") }) {
-            if name.isEmpty { lines.remove(at: index) } else { lines[index] = "current-context: \(value)" }
-        } else if !name.isEmpty {
-            if lines.last == "" { lines.removeLast() }
-            lines.append("current-context: \(value)")
-            lines.append("")
+        let own = line.flatMap { ToolReaders.unquoted($0.dropFirst(16)) == name && $0.hasPrefix("current-context:") ? $0 : nil }
+        let text = own ?? "current-context: \(value)"
+        if let index = found.index {
+            if name.isEmpty, own == nil { lines.remove([index]) } else { lines.replace(index, with: text) }
+        } else if !name.isEmpty || own != nil {
+            lines.insert([text], at: lines.endIndex)
         }
-        try FileSystem.writeAtomically(Array(lines.joined(separator: "\n").utf8), to: target, mode: mode_t(contents?.mode ?? 0o600))
+        guard lines != found.lines else { return }
+        try FileSystem.writeAtomically(lines.bytes, to: found.path, mode: mode_t(found.contents?.mode ?? 0o600))
     }
 
     public func importCandidates(in context: ToolContext) -> [ImportCandidate] {
