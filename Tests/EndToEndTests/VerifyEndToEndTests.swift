@@ -384,10 +384,10 @@ struct VerifyEndToEndTests {
 
         // The fix, in a shell: perch env's AWS_PROFILE (what eval "$(perch env work)" sets).
         let transcript = try bashTranscript(
-            cli, "export AWS_PROFILE=home\nperch verify work --online\neval \"$(perch env work --shell bash)\"\nperch verify work --online\necho \"[exit $?]\"")
+            cli, "export AWS_PROFILE=home\nperch verify work --online\necho \"[exit $?]\"\neval \"$(perch env work --shell bash)\"\nperch verify work --online\necho \"[exit $?]\"")
         let parts = transcript.stdout.components(separatedBy: "$ eval ")
         #expect(parts.count == 2, "\(transcript.stdout)")
-        #expect(parts.first.map { answerLine($0, "✗", "aws") != nil } == true, "\(transcript.stdout)")
+        #expect(parts.first.map { answerLine($0, "✗", "aws") != nil && $0.contains("[exit 3]") } == true, "\(transcript.stdout)")
         #expect(parts.last.map { answerLine($0, "✓", "aws")?.line.contains("work-admin (env") == true } == true, "\(transcript.stdout)")
         #expect(transcript.stdout.hasSuffix("[exit 0]\n"), "\(transcript.stdout)")
         print("aws mismatch transcript:\n\(transcript.stdout)")
@@ -422,13 +422,13 @@ struct VerifyEndToEndTests {
         #expect(clean.status == 0, "\(clean.stdout)\(clean.stderr)")
         #expect(answerLine(clean.stdout, "✓", "git")?.line.hasSuffix(" Ada Lovelace <ada@work.example>") == true, "\(clean.stdout)")
 
-        let transcript = try bashTranscript(cli, "export GIT_AUTHOR_EMAIL=x@y\nperch verify\nunset GIT_AUTHOR_EMAIL\nperch verify\necho \"[exit $?]\"")
+        let transcript = try bashTranscript(cli, "export GIT_AUTHOR_EMAIL=x@y\nperch verify\necho \"[exit $?]\"\nunset GIT_AUTHOR_EMAIL\nperch verify\necho \"[exit $?]\"")
         let parts = transcript.stdout.components(separatedBy: "$ unset GIT_AUTHOR_EMAIL")
         #expect(parts.count == 2, "\(transcript.stdout)")
         let wrong = parts.first ?? ""
         #expect(answerLine(wrong, "✗", "git")?.line.contains("expected Ada Lovelace <ada@work.example>; says Ada Lovelace <x@y>") == true, "\(wrong)")
         #expect(answerLine(wrong, "✗", "git")?.fix == "unset GIT_AUTHOR_EMAIL", "\(wrong)")
-        #expect(wrong.contains("[exit") == false && wrong.contains("1 answer disagrees with work"), "\(wrong)")
+        #expect(wrong.contains("[exit 3]") && wrong.contains("1 answer disagrees with work"), "\(wrong)")
         #expect(parts.last.map { answerLine($0, "✓", "git") != nil } == true && transcript.stdout.hasSuffix("[exit 0]\n"), "\(transcript.stdout)")
         print("git mismatch transcript:\n\(transcript.stdout)")
 
