@@ -213,7 +213,8 @@ struct VerifyEndToEndTests {
 
     @Test(
         "ssh: the server greets the account whose key ssh offers; verify follows switch, exec and the agent, and a mismatch's fix puts it right",
-        .enabled(if: sshMissing == nil, "\(sshMissing ?? "")"), .enabled(if: TestUser.cannotCreate == nil, "\(TestUser.cannotCreate ?? "")"))
+        .enabled(if: sshMissing == nil, "\(sshMissing ?? "")"), .enabled(if: TestUser.cannotCreate == nil, "\(TestUser.cannotCreate ?? "")")
+    )
     func sshAgainstRealServer() throws {
         let lab = try startLab()
         defer { lab.stop() }
@@ -224,7 +225,8 @@ struct VerifyEndToEndTests {
         #expect(work.status == 0, "\(work.stdout)\(work.stderr)")
         #expect(work.stdout.contains("Verifying work: Work (the global account)"), "\(work.stdout)")
         #expect(answerLine(work.stdout, "✓", "ssh gitserver (server)")?.line.hasSuffix(" ada-work (GitHub)") == true, "\(work.stdout)")
-        #expect(answerLine(work.stdout, "✓", "ssh gitserver")?.line.contains("~/.ssh/id_work, IdentitiesOnly yes") == true, "\(work.stdout)")
+        #expect(
+            answerLine(work.stdout, "✓", "ssh gitserver")?.line.contains("~/.ssh/id_work, IdentitiesOnly yes") == true, "\(work.stdout)")
 
         #expect(try lab.perch(["switch", "home"]).status == 0)
         let home = try lab.perch(["verify", "--online"])
@@ -269,7 +271,9 @@ struct VerifyEndToEndTests {
         #expect(try lab.runAsUser(["ssh-add", "-l"], extra: agent).stdout.contains(" home (ED25519)"))
         let withAgent = try lab.perch(["verify", "--online"], extra: agent)
         #expect(withAgent.status == 0, "\(withAgent.stdout)\(withAgent.stderr)")
-        #expect(answerLine(withAgent.stdout, "✓", "ssh gitserver (server)")?.line.hasSuffix(" ada-work (GitHub)") == true, "\(withAgent.stdout)")
+        #expect(
+            answerLine(withAgent.stdout, "✓", "ssh gitserver (server)")?.line.hasSuffix(" ada-work (GitHub)") == true, "\(withAgent.stdout)"
+        )
         #expect(try lab.greeting("gitserver", extra: agent).contains("Hi ada-work!"))
 
         // IdentitiesOnly no in the user's own block, below Perch's include: ssh takes the first
@@ -287,14 +291,17 @@ struct VerifyEndToEndTests {
         let above = try lab.perch(["verify", "--online"], extra: agent)
         #expect(above.status == 3, "\(above.stdout)\(above.stderr)")
         let offered = answerLine(above.stdout, "✗", "ssh gitserver")
-        #expect(offered?.line.contains("IdentitiesOnly no") == true && offered?.line.contains("the agent offers key home first") == true, "\(above.stdout)")
+        #expect(
+            offered?.line.contains("IdentitiesOnly no") == true && offered?.line.contains("the agent offers key home first") == true,
+            "\(above.stdout)")
         #expect(above.stdout.contains("IdentitiesOnly is off, so the agent's key home is offered before ~/.ssh/id_work"), "\(above.stdout)")
         #expect(answerLine(above.stdout, "✗", "ssh gitserver (server)")?.line.contains("says ada-home (GitHub)") == true, "\(above.stdout)")
     }
 
     @Test(
         "ssh: a silent server with --timeout 500 and an unknown host key give – and exit 0, writing no file; a greeting with nothing expected or in an unknown form is shown, not judged",
-        .enabled(if: sshMissing == nil, "\(sshMissing ?? "")"), .enabled(if: TestUser.cannotCreate == nil, "\(TestUser.cannotCreate ?? "")"))
+        .enabled(if: sshMissing == nil, "\(sshMissing ?? "")"), .enabled(if: TestUser.cannotCreate == nil, "\(TestUser.cannotCreate ?? "")")
+    )
     func sshBadInput() throws {
         let lab = try startLab()
         defer { lab.stop() }
@@ -321,7 +328,8 @@ struct VerifyEndToEndTests {
         let lab1 = try lab.perch(["verify", "--online"])
         #expect(lab1.status == 0, "\(lab1.stdout)\(lab1.stderr)")
         #expect(
-            answerLine(lab1.stdout, "–", "ssh gitserver (server)")?.line.hasSuffix(" ada-lab (GitLab)  (nothing expected: shown, not judged)")
+            answerLine(lab1.stdout, "–", "ssh gitserver (server)")?.line.hasSuffix(
+                " ada-lab (GitLab)  (nothing expected: shown, not judged)")
                 == true, "\(lab1.stdout)")
 
         #expect(try lab.perch(["switch", "odd"]).status == 0)
@@ -355,7 +363,9 @@ struct VerifyEndToEndTests {
         defer { cli.remove() }
         let profile = { (name: String) in "[profile \(name)]\nregion = us-east-1\nendpoint_url = \(moto.endpoint)\n" }
         try Loopback.write(profile("boot") + profile("work-admin") + profile("home"), to: folder.path + "/aws-config")
-        try Loopback.write("[boot]\naws_access_key_id = AKIAIOSFODNN7EXAMPLE\naws_secret_access_key = boot\n", to: folder.path + "/aws-credentials", mode: 0o600)
+        try Loopback.write(
+            "[boot]\naws_access_key_id = AKIAIOSFODNN7EXAMPLE\naws_secret_access_key = boot\n", to: folder.path + "/aws-credentials",
+            mode: 0o600)
         func aws(_ arguments: [String]) throws -> [String] {
             let result = try Spawn.run(["aws", "--profile", "boot", "--output", "text"] + arguments, environment: cli.environment)
             try #require(result.status == 0, "aws \(arguments): \(result.stderr)")
@@ -380,11 +390,15 @@ struct VerifyEndToEndTests {
         let local = answerLine(wrong.stdout, "✗", "aws")
         #expect(local?.line.contains("expected work-admin; says home (env") == true, "\(wrong.stdout)")
         #expect(local?.fix?.hasPrefix("eval \"$(perch env work)\"") == true, "\(wrong.stdout)")
-        #expect(answerLine(wrong.stdout, "✓", "aws (server)")?.line.contains("account 123456789012, arn:aws:iam::123456789012:user/ada-work") == true, "\(wrong.stdout)")
+        #expect(
+            answerLine(wrong.stdout, "✓", "aws (server)")?.line.contains("account 123456789012, arn:aws:iam::123456789012:user/ada-work")
+                == true, "\(wrong.stdout)")
 
         // The fix, in a shell: perch env's AWS_PROFILE (what eval "$(perch env work)" sets).
         let transcript = try bashTranscript(
-            cli, "export AWS_PROFILE=home\nperch verify work --online\necho \"[exit $?]\"\neval \"$(perch env work --shell bash)\"\nperch verify work --online\necho \"[exit $?]\"")
+            cli,
+            "export AWS_PROFILE=home\nperch verify work --online\necho \"[exit $?]\"\neval \"$(perch env work --shell bash)\"\nperch verify work --online\necho \"[exit $?]\""
+        )
         let parts = transcript.stdout.components(separatedBy: "$ eval ")
         #expect(parts.count == 2, "\(transcript.stdout)")
         #expect(parts.first.map { answerLine($0, "✗", "aws") != nil && $0.contains("[exit 3]") } == true, "\(transcript.stdout)")
@@ -395,11 +409,17 @@ struct VerifyEndToEndTests {
         // Another profile, another account; and an account expecting another than its profile's.
         let home = try perch(cli, ["verify", "home", "--online"], extra: ["AWS_PROFILE": "home"])
         #expect(home.status == 0, "\(home.stdout)\(home.stderr)")
-        #expect(answerLine(home.stdout, "✓", "aws (server)")?.line.contains("account 210987654321, arn:aws:sts::210987654321:assumed-role/home/ada-home") == true, "\(home.stdout)")
+        #expect(
+            answerLine(home.stdout, "✓", "aws (server)")?.line.contains(
+                "account 210987654321, arn:aws:sts::210987654321:assumed-role/home/ada-home") == true, "\(home.stdout)")
         let audit = try perch(cli, ["verify", "audit", "--online"], extra: ["AWS_PROFILE": "home"])
         #expect(audit.status == 3, "\(audit.stdout)\(audit.stderr)")
-        #expect(answerLine(audit.stdout, "✗", "aws (server)")?.line.contains("expected 123456789012; says account 210987654321") == true, "\(audit.stdout)")
-        #expect(audit.stdout.contains("the credentials of home belong to arn:aws:sts::210987654321:assumed-role/home/ada-home"), "\(audit.stdout)")
+        #expect(
+            answerLine(audit.stdout, "✗", "aws (server)")?.line.contains("expected 123456789012; says account 210987654321") == true,
+            "\(audit.stdout)")
+        #expect(
+            audit.stdout.contains("the credentials of home belong to arn:aws:sts::210987654321:assumed-role/home/ada-home"),
+            "\(audit.stdout)")
     }
 
     static let gitConfig = #"""
@@ -422,19 +442,26 @@ struct VerifyEndToEndTests {
         #expect(clean.status == 0, "\(clean.stdout)\(clean.stderr)")
         #expect(answerLine(clean.stdout, "✓", "git")?.line.hasSuffix(" Ada Lovelace <ada@work.example>") == true, "\(clean.stdout)")
 
-        let transcript = try bashTranscript(cli, "export GIT_AUTHOR_EMAIL=x@y\nperch verify\necho \"[exit $?]\"\nunset GIT_AUTHOR_EMAIL\nperch verify\necho \"[exit $?]\"")
+        let transcript = try bashTranscript(
+            cli, "export GIT_AUTHOR_EMAIL=x@y\nperch verify\necho \"[exit $?]\"\nunset GIT_AUTHOR_EMAIL\nperch verify\necho \"[exit $?]\"")
         let parts = transcript.stdout.components(separatedBy: "$ unset GIT_AUTHOR_EMAIL")
         #expect(parts.count == 2, "\(transcript.stdout)")
         let wrong = parts.first ?? ""
-        #expect(answerLine(wrong, "✗", "git")?.line.contains("expected Ada Lovelace <ada@work.example>; says Ada Lovelace <x@y>") == true, "\(wrong)")
+        #expect(
+            answerLine(wrong, "✗", "git")?.line.contains("expected Ada Lovelace <ada@work.example>; says Ada Lovelace <x@y>") == true,
+            "\(wrong)")
         #expect(answerLine(wrong, "✗", "git")?.fix == "unset GIT_AUTHOR_EMAIL", "\(wrong)")
         #expect(wrong.contains("[exit 3]") && wrong.contains("1 answer disagrees with work"), "\(wrong)")
-        #expect(parts.last.map { answerLine($0, "✓", "git") != nil } == true && transcript.stdout.hasSuffix("[exit 0]\n"), "\(transcript.stdout)")
+        #expect(
+            parts.last.map { answerLine($0, "✓", "git") != nil } == true && transcript.stdout.hasSuffix("[exit 0]\n"),
+            "\(transcript.stdout)")
         print("git mismatch transcript:\n\(transcript.stdout)")
 
         // The user's own rule for a folder, after Perch's include: it wins there, and verify names its file.
         try Loopback.write("[user]\n\temail = ada@client.example\n", to: home + "/.gitconfig-client")
-        try Loopback.write(Loopback.text(home + "/.gitconfig") + "[includeIf \"gitdir:~/client/\"]\n\tpath = ~/.gitconfig-client\n", to: home + "/.gitconfig")
+        try Loopback.write(
+            Loopback.text(home + "/.gitconfig") + "[includeIf \"gitdir:~/client/\"]\n\tpath = ~/.gitconfig-client\n",
+            to: home + "/.gitconfig")
         try FileManager.default.createDirectory(atPath: home + "/client/app", withIntermediateDirectories: true)
         #expect(try Spawn.run(["git", "init", "-q", home + "/client/app"], environment: cli.environment).status == 0)
         let client = try perch(cli, ["verify"], in: home + "/client/app")
@@ -462,7 +489,9 @@ struct VerifyEndToEndTests {
                 // Perch writes no git rule for "remotes" (RemotePattern.gitPatterns has no caller),
                 // so git itself keeps the global account's identity in these repositories.
                 withKnownIssue("git does not follow an account's \"remotes\": no includeIf hasconfig:remote.*.url rule is written") {
-                    #expect(answerLine(result.stdout, "✓", "git")?.line.hasSuffix(" <ada@acme.example>") == true, "git itself follows \(url): \(result.stdout)")
+                    #expect(
+                        answerLine(result.stdout, "✓", "git")?.line.hasSuffix(" <ada@acme.example>") == true,
+                        "git itself follows \(url): \(result.stdout)")
                     #expect(result.status == 0, "\(url): \(result.stdout)\(result.stderr)")
                 }
             } else {
@@ -485,7 +514,8 @@ struct VerifyEndToEndTests {
         }
         // A helper that has nothing stored: git then asks for a user name, by askpass or terminal.
         writeExecutable("#!/bin/sh\necho \"$1\" >> \(home)/helper-ran\n", to: home + "/helper")
-        try Loopback.write("[core]\n\taskPass = \(home)/askpass-config\n[credential]\n\thelper = \(home)/helper\n", to: home + "/.gitconfig")
+        try Loopback.write(
+            "[core]\n\taskPass = \(home)/askpass-config\n[credential]\n\thelper = \(home)/helper\n", to: home + "/.gitconfig")
         #expect(try perch(cli, ["setup", "git", "--yes"]).status == 0)
         #expect(try perch(cli, ["switch", "work"]).status == 0)
         let askpass = ["GIT_ASKPASS": home + "/askpass-env", "SSH_ASKPASS": home + "/askpass-ssh", "SSH_ASKPASS_REQUIRE": "force"]
