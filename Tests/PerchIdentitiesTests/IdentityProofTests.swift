@@ -197,3 +197,15 @@ private struct ServerAdapter: ToolAdapter {
         [ToolAnswer(tool: tool.rawValue + " (server)", kind: tool, expected: "x", answer: "x", verdict: .agrees, asked: "test", online: true)]
     }
 }
+
+/// Bugs found by the loopback server tests.
+@Suite("Identity proof: what ssh says when it stops at its own config")
+struct SSHConfigErrorTests {
+    // Bug: a broken ~/.ssh/config was shown as "a greeting in a form Perch does not know".
+    @Test("an ssh config ssh cannot read is said as such, not as an unknown greeting")
+    func configError() {
+        let read = SSHGreeting.read("/home/ada/.ssh/config line 9: no argument after keyword \"port\"\n/home/ada/.ssh/config: terminating, 1 bad configuration options")
+        #expect(read == .configError("/home/ada/.ssh/config line 9: no argument after keyword \"port\""))
+        #expect(SSHGreeting.read("command-line line 0: Bad configuration option: identitiesonlyy") == .configError("command-line line 0: Bad configuration option: identitiesonlyy"))
+    }
+}

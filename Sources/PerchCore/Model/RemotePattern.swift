@@ -123,7 +123,8 @@ public struct RemotePattern: Hashable, Sendable {
         let h = Self.anyCase(host)
         let p = Self.anyCase(path)
         var forms = [
-            "https://\(h)/\(p)", "https://*@\(h)/\(p)", "http://\(h)/\(p)", "ssh://\(h)/\(p)", "ssh://*@\(h)/\(p)",
+            "https://\(h)/\(p)", "https://*@\(h)/\(p)", "https://\(h):*/\(p)", "https://*@\(h):*/\(p)", "http://\(h)/\(p)",
+            "ssh://\(h)/\(p)", "ssh://*@\(h)/\(p)",
             "ssh://\(h):*/\(p)", "ssh://*@\(h):*/\(p)", "*@\(h):\(p)", "\(h):\(p)",
         ]
         // `*` at the end already takes `.git` and a trailing slash; a literal end does not.

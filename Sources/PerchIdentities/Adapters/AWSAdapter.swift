@@ -62,7 +62,8 @@ extension AWSAdapter {
             let rows = Self.configureList(stdout)
             let used = rows["profile"]
             let name = used.map(\.value).flatMap { $0 == "<not set>" ? nil : $0 } ?? "default"
-            let source = used.map { $0.type == "None" || $0.type.isEmpty ? "" : " (\($0.type)\($0.location.isEmpty ? "" : " \($0.location)"))" } ?? ""
+            // The type only (`env`, `manual`): aws CLI v1's location is a Python list of every variable it reads.
+            let source = used.map { $0.type == "None" || $0.type.isEmpty ? "" : " (\($0.type))" } ?? ""
             let keys = rows["access_key"].map { $0.type == "env" } ?? false
             if keys {
                 return [
@@ -101,17 +102,20 @@ extension AWSAdapter {
         return rows
     }
 
-    /// `aws sts get-caller-identity`: the account number and ARN the credentials belong to (the
-    /// account's `expect.aws` names the number or the ARN it should be).
+    /// `aws sts get-caller-identity`, as aws runs in this environment (the profile it resolves
+    /// here, not the account's: the server's answer is for what this shell would use): the
+    /// account number and ARN the credentials belong to (the account's `expect.aws` names the
+    /// number or the ARN it should be).
     public func askServer(_ setting: ToolSetting, in context: ProofContext) -> [ToolAnswer] {
-        guard let profile = setting.value(as: String.self) else { return [] }
+        guard let setting = setting.value(as: String.self) else { return [] }
+        let profile = context.tool.environment["AWS_PROFILE"] ?? context.tool.environment["AWS_DEFAULT_PROFILE"] ?? "default"
         let expected = context.account.identities.expect["aws"] ?? ""
         let seconds = max(1, (context.tool.timeout + 999) / 1000)
         let arguments = [
-            "sts", "get-caller-identity", "--profile", profile, "--query", "[Account,Arn]", "--output", "text",
+            "sts", "get-caller-identity", "--query", "[Account,Arn]", "--output", "text",
             "--cli-connect-timeout", "\(seconds)", "--cli-read-timeout", "\(seconds)",
         ]
-        let asked = "aws sts get-caller-identity --profile \(profile)"
+        let asked = "aws sts get-caller-identity"
         let run = context.run("aws", arguments)
         switch run {
         case .notFound: return [.unknown("aws (server)", kind: .aws, expected: expected, reason: "aws not found", asked: asked, online: true)]

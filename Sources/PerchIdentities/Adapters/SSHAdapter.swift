@@ -276,7 +276,9 @@ extension SSHAdapter {
         return ToolAnswer(
             tool: label, kind: .ssh, expected: shownExpected, answer: answer, verdict: .disagrees,
             reason: "IdentitiesOnly is off, so the agent's \(firstKey.shown) is offered before \(shownExpected)",
-            fix: IdentitySetup.sshIncluded(context.tool) ? "ssh-add -d KEY, or IdentitiesOnly yes for \(host)" : "perch setup ssh",
+            fix: IdentitySetup.sshIncluded(context.tool)
+                ? "IdentitiesOnly yes for \(host) in your ~/.ssh/config (an IdentitiesOnly no there comes first), or take the agent's \(firstKey.shown) out of it (ssh-add -d with its file)"
+                : "perch setup ssh (its include sets IdentitiesOnly yes)",
             asked: asked + "; ssh-add -l")
     }
 
@@ -336,8 +338,9 @@ extension SSHAdapter {
             case .user(let user, let form):
                 return .judged(
                     label, kind: .ssh, expected: expected, answer: "\(user) (\(form))", agrees: user.lowercased() == expected.lowercased(),
-                    reason: "the server greets \(user), not \(expected)",
-                    fix: "check which key \(host) knows as \(expected): ssh -v -T \(target)", asked: asked, online: true)
+                    reason: "the server knows the key ssh offers as \(user), not \(expected)",
+                    fix: "perch switch \(context.account.id) if the ssh line above is ✗; else register \(context.shown(context.expand(ssh.identityFile))).pub with \(expected) on \(host)",
+                    asked: asked, online: true)
             case .refused:
                 return ToolAnswer(
                     tool: label, kind: .ssh, expected: expected, answer: "permission denied", verdict: .disagrees,
@@ -349,6 +352,8 @@ extension SSHAdapter {
                     asked: asked, online: true)
             case .unreachable(let why):
                 return .unknown(label, kind: .ssh, expected: expected, reason: "could not reach \(host): \(why)", asked: asked, online: true)
+            case .configError(let line):
+                return .unknown(label, kind: .ssh, expected: expected, reason: "ssh could not read its config: \(line)", asked: asked, online: true)
             case .other(let line):
                 return ToolAnswer(
                     tool: label, kind: .ssh, expected: expected, answer: line, verdict: .unknown, reason: "a greeting in a form Perch does not know",
@@ -370,6 +375,8 @@ public enum SSHGreeting: Hashable, Sendable {
     case hostKeyUnknown
     /// The connection failed (refused, no route, no such host): the last line.
     case unreachable(String)
+    /// ssh stopped at its own configuration (`… line 9: no argument after keyword "port"`).
+    case configError(String)
     /// Something else: its first line, shown as it came (control characters as `?`).
     case other(String)
 
@@ -399,6 +406,12 @@ public enum SSHGreeting: Hashable, Sendable {
                 let user = line[range.upperBound...].prefix { $0 != "." && $0 != " " }
                 if !user.isEmpty { return .user(String(user), form: "Bitbucket") }
             }
+        }
+        if let line = lines.first(where: {
+            $0.contains("Bad configuration option") || $0.contains("no argument after keyword") || $0.contains("terminating, ")
+                || ($0.contains("config line ") && $0.contains(": "))
+        }) {
+            return .configError(ProgramResult.lastLine(line) ?? line)
         }
         if lines.contains(where: { $0.contains("Host key verification failed") || $0.contains("No ED25519 host key is known") || $0.contains("host key for") && $0.contains("not known") }) {
             return .hostKeyUnknown
