@@ -249,6 +249,24 @@ struct ProofEndToEndTests {
         #expect(try shell(home, "git --git-dir=\(TmuxSession.quote(bare)) rev-parse --verify -q main").status == 0)
     }
 
+    @Test("v in Overview asks each tool on the worker and shows its verdict; a kubectl use-context by hand shows as ✗ with the fix at the next v")
+    func verifyInTheInterface() throws {
+        let home = try home()
+        defer { home.cli.remove() }
+        #expect(try home.cli.run(["switch", "work"]).status == 0)
+        let session = try TmuxSession.started(width: 120, height: 30, environment: home.cli.extraEnvironment, home: home.cli.home)
+        try session.expectAfter("v", shows: "Verified: every tool agrees (v asks again)", timeout: 10)
+        let agreed = try session.screen()
+        #expect(agreed.contains { $0.contains("✓ git") && $0.contains("ada@work.example") }, "\(agreed.joined(separator: "\n"))")
+        #expect(agreed.contains { $0.contains("✓ ssh github.com") }, "\(agreed.joined(separator: "\n"))")
+        // By hand, as kubectx would: the next v says so, with the fix.
+        #expect(try shell(home, "kubectl config use-context dev").status == 0)
+        try session.expectAfter("v", shows: "Verified: 1 disagree (v asks again)", timeout: 10)
+        let disagreed = try session.screen()
+        #expect(disagreed.contains { $0.contains("✗ kube") && $0.contains("says dev") && $0.contains("fix: perch switch work") }, "\(disagreed.joined(separator: "\n"))")
+        try session.expectAfter("q", shows: "EXIT=0")
+    }
+
     /// The ssh on PATH before the test's own bin folder.
     func realSSH() throws -> String {
         TmuxSession.quote(try Spawn.run(["sh", "-c", "command -v ssh"]).stdout.trimmingCharacters(in: .whitespacesAndNewlines))

@@ -50,13 +50,15 @@ extension LoopSuites {
             let (backend, type, end) = run(
                 AppState(accounts: Account.samples, size: Size(width: 80, height: 24), settings: SettingsState()), configPath: nil,
                 settingsPath: path)
-            // Settings; rows 2… are Reduce motion, Sheet style, Long-press, Mouse, Colour theme.
+            // Settings; rows 2… are Reduce motion, Sheet style, Long-press, Mouse, Colour theme, Check with servers.
             type("4jj\r")  // reduce motion on
             type("j\r")  // sheet style inset
             type("j\u{1B}[C\u{1B}[C\u{1B}[C")  // long-press 500 → 800 ms
             type("j\r")  // mouse off
             type("j\u{1B}[D")  // theme: default ← monochrome
-            #expect(waitUntil { backend.frames.last?.text.contains("monochrome") == true })
+            type("j\r")  // check with servers on
+            #expect(waitUntil { backend.frames.last?.text.contains("on (v asks them)") == true })
+            #expect(backend.frames.last?.text.contains("monochrome") == true)
             #expect(backend.calls.contains("setMouse off"), "mouse reporting turned off at once")
             type("q")
             #expect(end())
@@ -69,6 +71,7 @@ extension LoopSuites {
             expected.longPressMilliseconds = 800
             expected.mouse = false
             expected.theme = .monochrome
+            expected.checkWithServers = true
             #expect(restarted.values == expected)
             #expect(SettingKey.allCases.allSatisfy { restarted.source($0) == .saved })
             var flags = Settings()
@@ -114,7 +117,7 @@ extension LoopSuites {
                 AppState(accounts: [Account(id: "work", name: "Work")], size: Size(width: 80, height: 24)), configPath: config,
                 settingsPath: nil)
             type("4")
-            for _ in 0..<7 { type("j") }
+            for _ in 0..<8 { type("j") }
             type("\r")
             _ = waitUntil {
                 backend.frames.last?.text.contains("Config reloaded") == true || backend.frames.last?.text.contains("not reloaded") == true

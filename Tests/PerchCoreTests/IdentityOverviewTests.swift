@@ -100,3 +100,73 @@ struct IdentityOverviewTests {
         #expect(work.identities.entries.map(\.expected) == ["<ada@work.example>", "prod", "ada on github.com", "AWS_PROFILE=admin"])
     }
 }
+
+/// `v` in Overview: each tool asked who it will be, as `perch verify` asks, and the answers shown.
+@Suite("Verify from Overview")
+struct VerifyOverviewTests {
+    private func state(checkWithServers: Bool = false) -> AppState {
+        var file = SavedSettings()
+        file.checkWithServers = checkWithServers
+        return AppState(
+            accounts: [work, home], saved: SavedState(currentAccount: "work"), size: Size(width: 100, height: 30),
+            settings: SettingsState(file: file))
+    }
+
+    @Test("v asks the worker for the offline checks, shows that it is asking, and a second v meanwhile asks nothing more")
+    func asks() {
+        var state = state()
+        #expect(state.update(.key(.char("v"))) == [.verifyIdentities(accountID: "work", online: false)])
+        #expect(state.render().lines.contains { $0.contains("Asking each tool who it will be…") })
+        #expect(state.update(.key(.char("v"))) == [])
+    }
+
+    @Test("with Check with servers on, v asks the servers too")
+    func online() {
+        var state = state(checkWithServers: true)
+        #expect(state.update(.key(.char("v"))) == [.verifyIdentities(accountID: "work", online: true)])
+        #expect(state.render().lines.contains { $0.contains("Asking each tool and server who it will be…") })
+    }
+
+    @Test("the answers are shown one per tool: ✓ with what it says, ✗ with what it says and the fix, – with why")
+    func answers() {
+        var state = state()
+        _ = state.update(.key(.char("v")))
+        _ = state.update(
+            .outcome(
+                .identitiesVerified(
+                    accountID: "work",
+                    [
+                        ToolAnswer(tool: "git", kind: .git, expected: "<ada@work.example>", answer: "Ada <ada@work.example>", verdict: .agrees, asked: "git var"),
+                        ToolAnswer(
+                            tool: "kube", kind: .kube, expected: "prod", answer: "dev", verdict: .disagrees, reason: "kubectl uses dev",
+                            fix: "perch switch work", asked: "kubectl config view --minify"),
+                        .unknown("gh", kind: .gh, expected: "ada", reason: "gh not found", asked: "gh config get user"),
+                    ])))
+        let lines = state.render().lines
+        #expect(lines.contains { $0.contains("Verified: 1 disagree (v asks again)") })
+        #expect(lines.contains { $0.contains("✓ git   Ada <ada@work.example>") })
+        #expect(lines.contains { $0.contains("✗ kube  says dev, expected prod; fix: perch switch work") })
+        #expect(lines.contains { $0.contains("– gh    gh not found") })
+        #expect(!lines.contains { $0.contains("Asking each tool") })
+    }
+
+    @Test("answers for an account that is no longer current are dropped")
+    func stale() {
+        var state = state()
+        _ = state.update(.key(.char("v")))
+        _ = state.update(.outcome(.identitiesVerified(accountID: "home", [])))
+        #expect(state.render().lines.contains { $0.contains("Asking each tool who it will be…") })
+    }
+
+    @Test("Check with servers is a Settings row, off by default, toggled and kept in the settings file")
+    func setting() {
+        var state = state()
+        _ = state.update(.key(.char("4")))
+        #expect(state.render().lines.contains { $0.contains("Check with servers") && $0.contains("off") })
+        var settings = SettingsState()
+        settings.change(.checkWithServers, step: 1)
+        #expect(settings.values.checkWithServers)
+        #expect(settings.file.checkWithServers == true)
+        #expect(settings.source(.checkWithServers) == .saved)
+    }
+}

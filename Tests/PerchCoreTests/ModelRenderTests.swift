@@ -98,9 +98,9 @@ struct ModelRenderTests {
         Self.expect(HelpOverlay(context: .pane(.overview)), [
             "", " ╭─ Keys · Overview ──────────────────────╮", " │ Ctrl-C             quit                │",
             " │ Ctrl-Z             suspend (fg resumes)│", " │ r                  apply the account's…│",
-            " │ hold 1             switch account      │", " │ 1                  Overview tab        │",
-            " │ 2                  Catalog tab         │", " │ 3                  Stats tab           │",
-            " │ 4                  Settings tab        │", " ╰─ 1–8 of 15 · Esc close ────────────────╯",
+            " │ v                  ask each tool who i…│", " │ hold 1             switch account      │",
+            " │ 1                  Overview tab        │", " │ 2                  Catalog tab         │",
+            " │ 3                  Stats tab           │", " ╰─ 1–8 of 16 · Esc close ────────────────╯",
         ])
     }
 

@@ -263,7 +263,8 @@ struct RenderTests {
                 10: pad("   Long-press duration", 25) + pad("750 ms  ←/→", 19) + "  flag",
                 11: pad("   Mouse", 25) + pad("on", 19) + "  default",
                 12: pad("   Colour theme", 25) + pad("default", 19) + "  default",
-                13: "   Edit config…  (Enter)",
+                13: pad("   Check with servers", 25) + pad("off", 19) + "  default",
+                14: "   Edit config…  (Enter)",
                 22: rule,
                 23: tabLabels80,
             ]))

@@ -207,6 +207,17 @@ public final class EffectWorker: @unchecked Sendable {
                 let checks = account.identities.settings.filter { !$0.isPerShell }.map { identities.check($0.tool, of: account) }
                 answer(.outcome(.identitiesChecked(accountID: id, checks)))
             }
+        case .verifyIdentities(let id, let online):
+            guard let account = accounts.first(where: { $0.id == id }), let identities else { return }
+            identityQueue.async {
+                // As perch verify in the folder Perch was started in; per-shell tools are the
+                // shell's business (the interface's environment is the one it started with).
+                var context = identities.context
+                context.timeout = 5000
+                let proof = ProofContext(tool: context, folder: ShellMarker.workingDirectory(), account: account)
+                let answers = IdentityProof.verify(proof, online: online, adapters: ToolAdapters.registry.filter { !$0.isPerShell })
+                answer(.outcome(.identitiesVerified(accountID: id, answers)))
+            }
         case .copyToClipboard, .quit, .suspend, .openCatalogItem, .setMouse, .pushKeyboardFlags, .editConfig, .ask, .takeRows, .asked:
             break
         }

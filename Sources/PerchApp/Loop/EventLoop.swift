@@ -274,7 +274,7 @@ public final class EventLoop {
         switch effect.work {
         case .recordSwitch, .runHook, .addAccount, .deleteFromConfig, .loadCatalog, .previewCatalogItem, .savePanes, .saveSettings,
             .applyIdentities,
-            .checkIdentities:
+            .checkIdentities, .verifyIdentities:
             worker.perform(effect, accounts: state.accounts)
         case .openCatalogItem(let id, let command, let item):
             let account = state.accounts.first { $0.id == id }

@@ -52,6 +52,8 @@ public enum Outcome: Hashable, Sendable {
     case identitiesApplied(IdentityReport, previous: String?, afterSwitch: Bool)
     /// ``Effect/checkIdentities(accountID:)`` read what each tool reports now.
     case identitiesChecked(accountID: String, [IdentityCheck])
+    /// ``Effect/verifyIdentities(accountID:online:)`` asked each tool what it will use.
+    case identitiesVerified(accountID: String, [ToolAnswer])
     /// Another process changed the state file: this is what it holds now (`warning` when it
     /// could not be read as it is, e.g. it names an account this config lacks).
     case stateChanged(SavedState, warning: String?)

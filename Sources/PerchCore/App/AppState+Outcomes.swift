@@ -82,6 +82,12 @@ extension AppState {
             if identities?.accountID != id { identities = IdentityStatus(accountID: id) }
             identities?.checks = checks
             return []
+        case .identitiesVerified(let id, let answers):
+            guard saved.currentAccount == id else { return [] }
+            if identities?.accountID != id { identities = IdentityStatus(accountID: id) }
+            identities?.answers = answers
+            identities?.verifying = false
+            return []
         case .hookEnded(let id, let failure):
             if let failure { banner = "onSwitch hook for \(context.displayName(of: id)) \(failure)" }
             return []

@@ -233,6 +233,7 @@ extension AppState {
         case .dismiss: dismissTop()
         case .addAccount: openAccountForm()
         case .reapplyIdentities: return refreshIdentities(apply: true)
+        case .verifyIdentities: return verifyIdentities()
         case .startFilter:
             accountsIndex.prepareSearch()
             return route(.action(action))

@@ -210,6 +210,17 @@ public struct AppState: Hashable, Sendable {
         return [.applyIdentities(accountID: account.id, previous: nil, afterSwitch: false)]
     }
 
+    /// Asking each tool of the current account who it will be (and each server, with the
+    /// setting on); nothing without a current account with identities, or while one is asked.
+    public mutating func verifyIdentities() -> [Effect] {
+        guard let account = currentAccount, !account.identities.settings.isEmpty, identities?.verifying != true else { return [] }
+        if identities?.accountID != account.id { identities = IdentityStatus(accountID: account.id) }
+        identities?.verifying = true
+        identities?.verifyingOnline = settingsState.values.checkWithServers
+        identities?.answers = nil
+        return [.verifyIdentities(accountID: account.id, online: settingsState.values.checkWithServers)]
+    }
+
     /// Reading what the current account's tools report now; nothing without a current account
     /// with identities.
     var identityCheck: [Effect] {

@@ -31,6 +31,10 @@ public enum Effect: Hashable, Sendable {
     /// Read what each tool of the account with this id reports now, off the UI thread; reported
     /// with ``Outcome/identitiesChecked(accountID:_:)``.
     case checkIdentities(accountID: String)
+    /// Ask each tool of the account with this id what it will use (and each server too when
+    /// `online`), off the UI thread, as `perch verify` does; reported with
+    /// ``Outcome/identitiesVerified(accountID:_:)``.
+    case verifyIdentities(accountID: String, online: Bool)
     /// Put this text on the terminal's clipboard with OSC 52 (``OSC52``), where the terminal
     /// allows programs to set it.
     case copyToClipboard(String)

@@ -100,6 +100,11 @@ public struct IdentityStatus: Hashable, Sendable {
     public var checks: [IdentityCheck]?
     /// Whether an apply is under way.
     public var applying: Bool
+    /// What each tool itself answered when last verified (`v` in Overview), or nil before.
+    public var answers: [ToolAnswer]?
+    /// Whether a verification is under way, and whether it asks the servers too.
+    public var verifying: Bool = false
+    public var verifyingOnline: Bool = false
 
     public init(accountID: String, report: IdentityReport? = nil, checks: [IdentityCheck]? = nil, applying: Bool = false) {
         self.accountID = accountID

@@ -32,6 +32,8 @@ public enum KeyAction: Hashable, Sendable {
     case decrease, increase
     /// Apply the current account's tool identities again (Overview).
     case reapplyIdentities
+    /// Ask each tool (and, with the setting on, each server) who it will be (Overview).
+    case verifyIdentities
 }
 
 /// Who receives keys now: the selected pane, or the top presented layer, with the keys bound
@@ -183,7 +185,10 @@ public enum KeyBindings {
         var paneKeys: [KeyBinding] = []
         switch tab {
         case .overview:
-            paneKeys = [KeyBinding(keys(.character("r")), "r", .reapplyIdentities, "apply the account's tools again")]
+            paneKeys = [
+                KeyBinding(keys(.character("r")), "r", .reapplyIdentities, "apply the account's tools again"),
+                KeyBinding(keys(.character("v")), "v", .verifyIdentities, "ask each tool who it will be"),
+            ]
         case .catalog:
             paneKeys =
                 listMoves + [

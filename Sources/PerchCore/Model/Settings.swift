@@ -10,7 +10,7 @@ public enum ColorTheme: String, CaseIterable, Codable, Hashable, Sendable {
 
 /// A setting that Settings shows, changes and keeps.
 public enum SettingKey: String, CaseIterable, Hashable, Sendable {
-    case longPress, sheetStyle, reduceMotion, mouse, theme
+    case longPress, sheetStyle, reduceMotion, mouse, theme, checkWithServers
 }
 
 /// Where a setting's value comes from.
@@ -32,6 +32,9 @@ public struct Settings: Hashable, Sendable {
     /// Whether the terminal reports the mouse (xterm modes 1000, 1002, 1006).
     public var mouse = true
     public var theme: ColorTheme = .standard
+    /// Whether `v` in Overview asks the servers too (`perch verify --online`): off by default,
+    /// since it reaches the network.
+    public var checkWithServers = false
 
     public init() {}
 
@@ -50,11 +53,12 @@ public struct SavedSettings: Codable, Hashable, Sendable {
     public var reduceMotion: Bool?
     public var mouse: Bool?
     public var theme: String?
+    public var checkWithServers: Bool?
 
     public init() {}
 
     private enum CodingKeys: String, CodingKey {
-        case longPressMilliseconds, sheetStyle, reduceMotion, mouse, theme
+        case longPressMilliseconds, sheetStyle, reduceMotion, mouse, theme, checkWithServers
     }
 
     public init(from decoder: any Decoder) throws {
@@ -64,6 +68,7 @@ public struct SavedSettings: Codable, Hashable, Sendable {
         reduceMotion = try? container.decodeIfPresent(Bool.self, forKey: .reduceMotion)
         mouse = try? container.decodeIfPresent(Bool.self, forKey: .mouse)
         theme = try? container.decodeIfPresent(String.self, forKey: .theme)
+        checkWithServers = try? container.decodeIfPresent(Bool.self, forKey: .checkWithServers)
     }
 
     /// Whether the file sets `key` to a usable value.
@@ -74,6 +79,7 @@ public struct SavedSettings: Codable, Hashable, Sendable {
         case .reduceMotion: reduceMotion != nil
         case .mouse: mouse != nil
         case .theme: theme.flatMap(ColorTheme.init(rawValue:)) != nil
+        case .checkWithServers: checkWithServers != nil
         }
     }
 
@@ -85,6 +91,7 @@ public struct SavedSettings: Codable, Hashable, Sendable {
         case .reduceMotion: reduceMotion = values.reduceMotion
         case .mouse: mouse = values.mouse
         case .theme: theme = values.theme.rawValue
+        case .checkWithServers: checkWithServers = values.checkWithServers
         }
     }
 }
@@ -113,6 +120,7 @@ public struct SettingsState: Hashable, Sendable {
                 case .reduceMotion: values.reduceMotion = file.reduceMotion ?? values.reduceMotion
                 case .mouse: values.mouse = file.mouse ?? values.mouse
                 case .theme: values.theme = file.theme.flatMap(ColorTheme.init(rawValue:)) ?? values.theme
+                case .checkWithServers: values.checkWithServers = file.checkWithServers ?? values.checkWithServers
                 }
                 sources[key] = .saved
             }
@@ -129,6 +137,7 @@ public struct SettingsState: Hashable, Sendable {
         case .reduceMotion: values.reduceMotion = other.reduceMotion
         case .mouse: values.mouse = other.mouse
         case .theme: values.theme = other.theme
+        case .checkWithServers: values.checkWithServers = other.checkWithServers
         }
     }
 
@@ -144,6 +153,7 @@ public struct SettingsState: Hashable, Sendable {
         case .reduceMotion: values.reduceMotion.toggle()
         case .mouse: values.mouse.toggle()
         case .theme: values.theme = values.theme.cycled(step)
+        case .checkWithServers: values.checkWithServers.toggle()
         }
         file.store(key, from: values)
         sources[key] = .saved

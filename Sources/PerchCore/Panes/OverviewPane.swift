@@ -57,11 +57,47 @@ public struct OverviewPane: ScreenModel, Hashable, Sendable {
         {
             row += 1
             for (text, style, indent) in Self.toolLines(account, context.identities) { line(text, style, indent: indent) }
+            for (text, style, indent) in Self.verifyLines(context.identities) { line(text, style, indent: indent) }
         }
         row += 1
         line("Switches so far: \(context.saved.switchCount)")
         row += 1
         line("Hold the Overview tab (or the 1 key), or press a, to switch account.", .dim)
+    }
+
+    /// What the tools themselves answered when `v` asked them (``ToolAnswer``, as `perch verify`
+    /// prints them): a line while they are asked, then one per answer, ✓ green, ✗ red with what
+    /// it says and the fix, – dim with why it cannot tell. Nothing before the first `v`.
+    static func verifyLines(_ status: IdentityStatus?) -> [(String, Style, Int)] {
+        guard let status else { return [] }
+        if status.verifying {
+            return [("Asking each tool\(status.verifyingOnline ? " and server" : "") who it will be…", Style(foreground: .yellow), 3)]
+        }
+        guard let answers = status.answers else { return [] }
+        let disagreeing = answers.filter { $0.verdict == .disagrees }.count
+        var lines: [(String, Style, Int)] = [
+            (
+                answers.isEmpty
+                    ? "Verified: no tool to ask here (per-shell tools: perch verify in your shell)"
+                    : disagreeing == 0 ? "Verified: every tool agrees (v asks again)" : "Verified: \(disagreeing) disagree (v asks again)",
+                disagreeing == 0 ? .dim : Style(foreground: .red, bold: true), 3
+            )
+        ]
+        let width = answers.map { DisplayWidth.columns(of: $0.tool) }.max() ?? 0
+        for answer in answers {
+            let name = answer.tool + String(repeating: " ", count: width - DisplayWidth.columns(of: answer.tool))
+            switch answer.verdict {
+            case .agrees:
+                lines.append(("✓ \(name)  \(answer.answer ?? answer.expected)", Style(foreground: .green), 5))
+            case .disagrees:
+                var text = "✗ \(name)  says \(answer.answer ?? "nothing"), expected \(answer.expected)"
+                if let fix = answer.fix { text += "; fix: \(fix)" }
+                lines.append((text, Style(foreground: .red, bold: true), 5))
+            case .unknown:
+                lines.append(("– \(name)  \(answer.answer.map { $0 + "  " } ?? "")\(answer.reason ?? "cannot tell")", .dim, 5))
+            }
+        }
+        return lines
     }
 
     /// The Tools section: one line per tool the account names, marked ✓ (the tool reports the

@@ -62,6 +62,8 @@ public enum SettingsAction: CaseIterable, Hashable, Sendable {
     case mouse
     /// The colour theme.
     case theme
+    /// Whether `v` in Overview asks the servers too.
+    case checkWithServers
     /// Edits the config in `$VISUAL`/`$EDITOR`, then reloads it.
     case editConfig
     // A key-hold mode row (kitty keyboard protocol or auto-repeat) belongs here once the input
@@ -76,6 +78,7 @@ public enum SettingsAction: CaseIterable, Hashable, Sendable {
         case .longPress: "Long-press duration"
         case .mouse: "Mouse"
         case .theme: "Colour theme"
+        case .checkWithServers: "Check with servers"
         case .editConfig: "Edit config…"
         }
     }
@@ -88,6 +91,7 @@ public enum SettingsAction: CaseIterable, Hashable, Sendable {
         case .longPress: .longPress
         case .mouse: .mouse
         case .theme: .theme
+        case .checkWithServers: .checkWithServers
         case .switchAccount, .addAccount, .editConfig: nil
         }
     }
@@ -133,7 +137,7 @@ public struct SettingsPane: ScreenModel, Hashable, Sendable {
         case .switchAccount: [.openSheet]
         case .addAccount: [.openAccountForm]
         case .editConfig: [.effect(.editConfig)]
-        case .reduceMotion, .sheetStyle, .longPress, .mouse, .theme: [.changeSetting(action.setting!, step: step)]
+        case .reduceMotion, .sheetStyle, .longPress, .mouse, .theme, .checkWithServers: [.changeSetting(action.setting!, step: step)]
         }
     }
 
@@ -165,6 +169,7 @@ public struct SettingsPane: ScreenModel, Hashable, Sendable {
         case .reduceMotion: values.reduceMotion ? "on" : "off"
         case .mouse: values.mouse ? "on" : "off"
         case .theme: values.theme.rawValue
+        case .checkWithServers: values.checkWithServers ? "on (v asks them)" : "off"
         }
     }
 
