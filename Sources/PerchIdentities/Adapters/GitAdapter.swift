@@ -12,17 +12,29 @@ extension IdentityTool {
 /// "Includes": the last value read wins). An account naming no git identity empties the file,
 /// so git falls back to the user's own.
 public struct GitAdapter: ToolAdapter {
-    /// The account's git identity, as read from `"git": {"name": …, "email": …, "signingKey": …}`.
+    /// The account's git identity, as read from `"git": {"name": …, "email": …, "signingKey": …}`
+    /// or with signing as one unit, `"signing": {"key": "~/.ssh/id_work.pub", "format": "ssh", "sign": true}`.
     public struct Setting: Hashable, Sendable {
         public var name: String?
         public var email: String?
+        /// `user.signingkey`: a key id (openpgp, x509) or an ssh key's file.
         public var signingKey: String?
-        public init(name: String? = nil, email: String? = nil, signingKey: String? = nil) {
+        /// `gpg.format` (`ssh`, `openpgp`, `x509`) when the account signs as one unit (the
+        /// `signing` object); nil for the older `signingKey` alone, which sets only the key.
+        public var signingFormat: String?
+        /// `commit.gpgsign` and `tag.gpgsign` with ``signingFormat``.
+        public var sign: Bool?
+        public init(name: String? = nil, email: String? = nil, signingKey: String? = nil, signingFormat: String? = nil, sign: Bool? = nil) {
             self.name = name
             self.email = email
             self.signingKey = signingKey
+            self.signingFormat = signingFormat
+            self.sign = sign
         }
     }
+
+    /// The formats of `gpg.format` (git-config(1)).
+    public static let signingFormats = ["ssh", "openpgp", "x509"]
 
     public init() {}
     public var tool: IdentityTool { .git }
@@ -42,17 +54,51 @@ public struct GitAdapter: ToolAdapter {
         var parts: [String] = []
         if let name = value.name { parts.append(name) }
         if let email = value.email { parts.append("<\(email)>") }
-        if let key = value.signingKey { parts.append("key \(key)") }
-        let fields = [("name", value.name), ("email", value.email), ("signingKey", value.signingKey)].compactMap { key, text in
-            text.map { ToolField(key, $0) }
+        if let key = value.signingKey {
+            parts.append(value.signingFormat.map { "signs with \($0) key \(key)" + (value.sign == false ? " (when asked)" : "") } ?? "key \(key)")
         }
+        let unit = value.signingFormat != nil
+        let fields = [
+            ("name", value.name), ("email", value.email), (unit ? "signing.key" : "signingKey", value.signingKey),
+            ("signing.format", value.signingFormat), ("signing.sign", value.sign.map { $0 ? "true" : "false" }),
+        ].compactMap { key, text in text.map { ToolField(key, $0) } }
         return ToolSetting(tool: .git, summary: parts.joined(separator: " "), fields: fields, value: value)
     }
 
     public func read(_ reader: inout ToolMemberReader) -> ToolSetting? {
         guard reader.expectObject(#"{"name": "Ada", "email": "ada@work.example"}"#) else { return nil }
-        let git = Setting(name: reader.string("name"), email: reader.string("email"), signingKey: reader.string("signingKey"))
-        reader.finish(known: ["name", "email", "signingKey"])
+        var git = Setting(name: reader.string("name"), email: reader.string("email"), signingKey: reader.string("signingKey"))
+        let place = reader.place
+        switch reader.member("signing") {
+        case nil, .null?: break
+        case .object(let members)?:
+            var signing = ToolMemberReader(value: .object(members), place: place + ".signing", reportUnknownKeys: reader.reportUnknownKeys)
+            _ = signing.expectObject(#"{"key": "~/.ssh/id_work.pub", "format": "ssh", "sign": true}"#)
+            let key = signing.string("key", required: true)
+            let format = signing.string("format")
+            var sign = true
+            switch signing.member("sign") {
+            case nil, .null?: break
+            case .bool(let value)?: sign = value
+            case let other?: signing.problems.append("\(place).signing.sign: expected true or false, found \(other.kind)")
+            }
+            signing.finish(known: ["key", "format", "sign"])
+            if let format, !Self.signingFormats.contains(format) {
+                signing.problems.append("\(place).signing.format: \"\(format)\" is not one of \(Self.signingFormats.joined(separator: ", "))")
+            }
+            if git.signingKey != nil { signing.problems.append("\(place).signing: name the key once (signing.key), not also signingKey") }
+            reader.problems += signing.problems
+            reader.warnings += signing.warnings
+            if let key {
+                git.signingKey = key
+                // A key file ending in .pub is an ssh key; otherwise a gpg key id (git-config(1), gpg.format).
+                git.signingFormat = format ?? (key.hasSuffix(".pub") ? "ssh" : "openpgp")
+                git.sign = sign
+            }
+        case let other?:
+            reader.problems.append("\(place).signing: expected an object like {\"key\": \"~/.ssh/id_work.pub\", \"format\": \"ssh\"}, found \(other.kind)")
+        }
+        reader.finish(known: ["name", "email", "signingKey", "signing"])
         if git.name == nil, git.email == nil, git.signingKey == nil, reader.problems.isEmpty {
             reader.problems.append("\(reader.place): name at least one of name, email, signingKey")
         }
@@ -62,7 +108,12 @@ public struct GitAdapter: ToolAdapter {
 
     public func json(_ setting: ToolSetting) -> String {
         let git = setting.value(as: Setting.self) ?? Setting()
-        return IdentityConfig.object([("name", git.name), ("email", git.email), ("signingKey", git.signingKey)])
+        guard let format = git.signingFormat, let key = git.signingKey else {
+            return IdentityConfig.object([("name", git.name), ("email", git.email), ("signingKey", git.signingKey)])
+        }
+        let base = IdentityConfig.object([("name", git.name), ("email", git.email)])
+        let signing = "\"signing\": {\"key\": \(ConfigWriter.json(key)), \"format\": \(ConfigWriter.json(format)), \"sign\": \(git.sign == false ? "false" : "true")}"
+        return base == "{}" ? "{\(signing)}" : String(base.dropLast()) + ", " + signing + "}"
     }
 
     // MARK: State
@@ -83,11 +134,23 @@ public struct GitAdapter: ToolAdapter {
     static func isOwnText(_ text: String?) -> Bool { text?.hasPrefix(ownHeader) == true }
 
     public func wanted(_ setting: ToolSetting?, account: Account, in context: ToolContext) -> ToolState? {
-        guard let git = setting?.value(as: Setting.self) else { return ToolState(["exists": "1", "file": Self.ownText(context.files)]) }
-        var state = ToolState(["exists": "1", "file": Self.includeText(git, account: account) + Self.directoriesInclude(context.files)])
+        guard let setting = setting?.value(as: Setting.self) else { return ToolState(["exists": "1", "file": Self.ownText(context.files)]) }
+        let git = Self.expanded(setting, context.environment)
+        var state = ToolState([
+            "exists": "1", "file": Self.includeText(git, account: account, files: context.files) + Self.directoriesInclude(context.files),
+        ])
         if let name = git.name { state["user.name"] = name }
         if let email = git.email { state["user.email"] = email }
         if let key = git.signingKey { state["user.signingkey"] = key }
+        if let format = git.signingFormat {
+            state["gpg.format"] = format
+            state["commit.gpgsign"] = git.sign == false ? "false" : "true"
+            state["tag.gpgsign"] = git.sign == false ? "false" : "true"
+            if let signers = Self.allowedSigners(git, account: account, files: context.files, environment: context.environment) {
+                state["signers.path"] = signers.path
+                state["signers.text"] = signers.text
+            }
+        }
         return state
     }
 
@@ -104,7 +167,9 @@ public struct GitAdapter: ToolAdapter {
         }
         // One git start for both: whether the global config includes Perch's file, and the values.
         let run = context.run(
-            "git", ["config", "--includes", "--show-origin", "--get-regexp", "^(include\\.path|user\\.(name|email|signingkey))$"], in: "/")
+            "git",
+            ["config", "--includes", "--show-origin", "--get-regexp", "^(include\\.path|user\\.(name|email|signingkey)|gpg\\.format|(commit|tag)\\.gpgsign)$"],
+            in: "/")
         // Exit status 1 with nothing on stderr: no such key (git-config(1), "EXIT STATUS"); with a
         // message, git failed.
         guard case .exited(let status, let output, let errors) = run, status == 0 || (status == 1 && errors.isEmpty) else {
@@ -121,7 +186,7 @@ public struct GitAdapter: ToolAdapter {
                 state[key] = value
             }
         }
-        for key in ["user.name", "user.email", "user.signingkey"] where state[key] == nil { state[key] = "" }
+        for key in ["user.name", "user.email", "user.signingkey"] + Self.signingKeys where state[key] == nil { state[key] = "" }
         return .success(state)
     }
 
@@ -131,7 +196,34 @@ public struct GitAdapter: ToolAdapter {
         // An absent file is as good as an empty one: git then uses the user's own.
         if Self.isOwnText(wanted["file"]), now["exists"] == "0" { return true }
         if now["included"] == "0" { return wanted["file"] == now["file"] && wanted["exists"] == now["exists"] }
-        return wanted.isMet(by: now)
+        // The allowed-signers file is written with the include; git is not asked about it.
+        return ToolState(wanted.values.filter { !$0.key.hasPrefix("signers.") }).isMet(by: now)
+    }
+
+    /// The signing keys a switch sets together (beside `user.signingkey`).
+    static let signingKeys = ["gpg.format", "commit.gpgsign", "tag.gpgsign"]
+
+    /// `git` with its signing key's `~` put in: git reads `user.signingkey` as it is written.
+    static func expanded(_ git: Setting, _ environment: IdentityEnvironment) -> Setting {
+        var git = git
+        if git.signingFormat == "ssh", let key = git.signingKey { git.signingKey = environment.expandingTilde(key) }
+        return git
+    }
+
+    /// The allowed-signers file of an account that signs with an ssh key (git-config(1),
+    /// `gpg.ssh.allowedSignersFile`; ssh-keygen(1), "ALLOWED SIGNERS"): one line naming its
+    /// email for its public key, so that `git log --show-signature` and `git verify-commit`
+    /// verify its commits. Nil without an email, or when the public key cannot be read.
+    static func allowedSigners(_ git: Setting, account: Account, files: IdentityFiles, environment: IdentityEnvironment)
+        -> (path: String, text: String)?
+    {
+        guard git.signingFormat == "ssh", let email = git.email, let key = git.signingKey else { return nil }
+        let file = environment.expandingTilde(key)
+        let publicFile = file.hasSuffix(".pub") ? file : file + ".pub"
+        guard let bytes = try? FileSystem.read(publicFile) else { return nil }
+        let publicKey = String(decoding: bytes, as: UTF8.self).split(whereSeparator: \.isNewline).first.map(String.init) ?? ""
+        guard !publicKey.isEmpty else { return nil }
+        return (files.gitAccounts + "/" + account.id + ".allowed_signers", "\(email) namespaces=\"git\" \(publicKey)\n")
     }
 
     public func apply(_ state: ToolState, in context: ToolContext) -> ToolStep {
@@ -140,6 +232,9 @@ public struct GitAdapter: ToolAdapter {
             if state["exists"] == "0" {
                 if unlink(file) != 0, errno != ENOENT { return .failed("cannot remove \(file): \(String(cString: strerror(errno)))") }
             } else {
+                if let path = state["signers.path"], let text = state["signers.text"] {
+                    try FileSystem.writeAtomically(Array(text.utf8), to: path, mode: 0o644)
+                }
                 try FileSystem.writeAtomically(Array((state["file"] ?? "").utf8), to: file, mode: 0o644)
             }
         } catch {
@@ -156,8 +251,8 @@ public struct GitAdapter: ToolAdapter {
             return state["user.email"] == nil && state["user.name"] == nil
                 ? .applied("your own") : .skipped("\(describe(state)) written; run `perch setup git` to use it")
         }
-        guard state.isMet(by: now) else {
-            let key = ["user.email", "user.name", "user.signingkey"].first { state[$0] != nil && now[$0] != state[$0] } ?? "user.email"
+        guard isMet(state, by: now) else {
+            let key = (["user.email", "user.name", "user.signingkey"] + Self.signingKeys).first { state[$0] != nil && now[$0] != state[$0] } ?? "user.email"
             return .failed(
                 "git uses \(key) \(now[key].map { $0.isEmpty ? "(none)" : $0 } ?? "?")\(Self.origin(of: key, in: "/", context).map { " from \($0)" } ?? ""), not the account's; `perch setup git` puts Perch's include after it"
             )
@@ -320,11 +415,22 @@ public struct GitAdapter: ToolAdapter {
     // MARK: Perch's file
 
     /// The git config text Perch includes: the account's `[user]` keys.
-    public static func includeText(_ git: Setting, account: Account) -> String {
+    /// With signing as one unit (``Setting/signingFormat``), its `gpg.format`, `commit.gpgsign`
+    /// and `tag.gpgsign` follow, and for an ssh key the allowed-signers file Perch writes for the
+    /// account (in `files`' account folder; left out without `files`).
+    public static func includeText(_ git: Setting, account: Account, files: IdentityFiles? = nil) -> String {
         var text = "# Written by Perch for the account \"\(account.id)\"; replaced at each switch.\n[user]\n"
         if let name = git.name { text += "\tname = \(quoted(name))\n" }
         if let email = git.email { text += "\temail = \(quoted(email))\n" }
         if let key = git.signingKey { text += "\tsigningKey = \(quoted(key))\n" }
+        if let format = git.signingFormat {
+            let sign = git.sign == false ? "false" : "true"
+            text += "[gpg]\n\tformat = \(format)\n"
+            if format == "ssh", git.email != nil, let files {
+                text += "[gpg \"ssh\"]\n\tallowedSignersFile = \(quoted(files.gitAccounts + "/" + account.id + ".allowed_signers"))\n"
+            }
+            text += "[commit]\n\tgpgsign = \(sign)\n[tag]\n\tgpgsign = \(sign)\n"
+        }
         return text
     }
 
@@ -356,9 +462,21 @@ public struct GitAdapter: ToolAdapter {
         -> Result<ToolScope, ToolFailure>
     {
         var values: [(String, String)]
-        if let git = setting?.value(as: Setting.self) {
+        if let setting = setting?.value(as: Setting.self) {
+            let git = Self.expanded(setting, context.environment)
             values = [("user.name", git.name), ("user.email", git.email), ("user.signingkey", git.signingKey)].compactMap { key, value in
                 value.map { (key, $0) }
+            }
+            if let format = git.signingFormat {
+                let sign = git.sign == false ? "false" : "true"
+                values += [("gpg.format", format), ("commit.gpgsign", sign), ("tag.gpgsign", sign)]
+                if let signers = Self.allowedSigners(git, account: account, files: context.files, environment: context.environment) {
+                    try? FileSystem.writeAtomically(Array(signers.text.utf8), to: signers.path, mode: 0o644)
+                    values.append(("gpg.ssh.allowedsignersfile", signers.path))
+                }
+            } else {
+                // The global account's signing (in Perch's file) must not reach this process.
+                values += Self.ownSigning(in: context, except: Set(values.map(\.0)))
             }
         } else {
             // Only when a file of Perch's gives git an account's values is anything needed.
@@ -374,6 +492,7 @@ public struct GitAdapter: ToolAdapter {
                 if let value = own[key], !value.isEmpty { return (key, value) }
                 return perchSets[key] != nil ? (key, "") : nil
             }
+            values += Self.ownSigning(in: context, except: Set(values.map(\.0)))
         }
         var count = Int(environment["GIT_CONFIG_COUNT"] ?? "") ?? 0
         var variables = removedOverrides(environment)
@@ -384,6 +503,21 @@ public struct GitAdapter: ToolAdapter {
         }
         variables.append(ScopeVariable("GIT_CONFIG_COUNT", String(count)))
         return .success(ToolScope(variables: variables))
+    }
+
+    /// The user's own signing settings for the keys Perch's files set (`user.signingkey`,
+    /// `gpg.format`, `commit.gpgsign`, `tag.gpgsign`), for a process whose account signs with
+    /// nothing of its own: the user's value, else git's default (no key, `openpgp`, `false`).
+    /// Nothing when Perch's include file sets no signing.
+    static func ownSigning(in context: ToolContext, except: Set<String>) -> [(String, String)] {
+        let perch = (try? FileSystem.read(context.files.gitInclude)).map { String(decoding: $0, as: UTF8.self) } ?? ""
+        guard perch.contains("[commit]") || perch.contains("signingKey") else { return [] }
+        let (own, perchSets) = values(byOrigin: context) ?? ([:], [:])
+        let defaults = ["user.signingkey": "", "gpg.format": "openpgp", "commit.gpgsign": "false", "tag.gpgsign": "false"]
+        return (["user.signingkey"] + signingKeys).compactMap { key in
+            guard !except.contains(key), perchSets[key] != nil || perch.contains("[commit]") else { return nil }
+            return (key, own[key].flatMap { $0.isEmpty ? nil : $0 } ?? defaults[key]!)
+        }
     }
 
     /// The entries of `git config --show-origin --get-regexp` output, in git's order: each line's
@@ -412,7 +546,8 @@ public struct GitAdapter: ToolAdapter {
     /// key whose origin is not one of Perch's git files), and `perchs`, Perch's files (the keys
     /// they set). Nil when git cannot be asked.
     static func values(byOrigin context: ToolContext) -> (own: [String: String], perchs: [String: String])? {
-        let run = context.run("git", ["config", "--includes", "--show-origin", "--get-regexp", "^user\\.(name|email|signingkey)$"])
+        let run = context.run(
+            "git", ["config", "--includes", "--show-origin", "--get-regexp", "^(user\\.(name|email|signingkey)|gpg\\.format|(commit|tag)\\.gpgsign)$"])
         guard case .exited(let status, let output, let errors) = run, status == 0 || (status == 1 && errors.isEmpty) else { return nil }
         let files = context.files
         let perch = [files.gitInclude, files.gitDirectories]
@@ -498,9 +633,13 @@ public enum GitDirectoryRules {
         func accountFile(_ account: Account) -> String? {
             let path = files.gitAccounts + "/" + account.id + ".gitconfig"
             if accountFiles[path] != nil { return path }
-            if let git = account.identities[.git]?.value(as: GitAdapter.Setting.self) {
-                accountFiles[path] = GitAdapter.includeText(git, account: account)
+            if let setting = account.identities[.git]?.value(as: GitAdapter.Setting.self) {
+                let git = GitAdapter.expanded(setting, IdentityEnvironment(variables: ["HOME": home]))
+                accountFiles[path] = GitAdapter.includeText(git, account: account, files: files)
                     .replacing("; replaced at each switch.", with: "; used in its repositories and bound folders.")
+                if let signers = GitAdapter.allowedSigners(git, account: account, files: files, environment: IdentityEnvironment(variables: ["HOME": home])) {
+                    accountFiles[signers.path] = signers.text
+                }
             } else if let own {
                 let mine = GitAdapter.Setting(
                     name: own["user.name"].flatMap { $0.isEmpty ? nil : $0 }, email: own["user.email"].flatMap { $0.isEmpty ? nil : $0 },

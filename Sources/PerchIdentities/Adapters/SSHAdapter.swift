@@ -11,14 +11,18 @@ extension IdentityTool {
 /// `~/.ssh/config` (ssh_config(5), `Include`; the first value obtained wins). An account naming
 /// no ssh identity empties the file.
 public struct SSHAdapter: ToolAdapter {
-    /// `"ssh": {"host": "github.com" | [...], "identityFile": "~/.ssh/id_work"}`.
+    /// `"ssh": {"host": "github.com" | [...], "identityFile": "~/.ssh/id_work", "agent": "~/.1password/agent.sock"}`.
     public struct Setting: Hashable, Sendable {
         /// Host patterns, as ssh_config's `Host` takes them; at least one.
         public var hosts: [String]
         public var identityFile: String
-        public init(hosts: [String], identityFile: String) {
+        /// The ssh agent's socket for the account's hosts (ssh_config(5) `IdentityAgent`), or nil
+        /// for the one `SSH_AUTH_SOCK` names.
+        public var agent: String?
+        public init(hosts: [String], identityFile: String, agent: String? = nil) {
             self.hosts = hosts
             self.identityFile = identityFile
+            self.agent = agent
         }
     }
 
@@ -38,7 +42,8 @@ public struct SSHAdapter: ToolAdapter {
     public static func setting(_ value: Setting) -> ToolSetting {
         ToolSetting(
             tool: .ssh, summary: value.identityFile,
-            fields: [ToolField("host", value.hosts.joined(separator: " ")), ToolField("identityFile", value.identityFile)], value: value)
+            fields: [ToolField("host", value.hosts.joined(separator: " ")), ToolField("identityFile", value.identityFile)]
+                + (value.agent.map { [ToolField("agent", $0)] } ?? []), value: value)
     }
 
     public func read(_ reader: inout ToolMemberReader) -> ToolSetting? {
@@ -65,16 +70,19 @@ public struct SSHAdapter: ToolAdapter {
         }
         let file = reader.string("identityFile", required: true)
         if let file, file.contains(where: \.isNewline) { reader.problems.append("\(place).identityFile: must be one line") }
-        reader.finish(known: ["host", "identityFile"])
+        let agent = reader.string("agent")
+        if let agent, agent.contains(where: \.isNewline) { reader.problems.append("\(place).agent: must be one line") }
+        reader.finish(known: ["host", "identityFile", "agent"])
         guard let file else { return nil }
-        return Self.setting(Setting(hosts: hosts, identityFile: file))
+        return Self.setting(Setting(hosts: hosts, identityFile: file, agent: agent))
     }
 
     public func json(_ setting: ToolSetting) -> String {
         guard let ssh = setting.value(as: Setting.self) else { return "{}" }
         let hosts =
             ssh.hosts.count == 1 ? ConfigWriter.json(ssh.hosts[0]) : "[" + ssh.hosts.map(ConfigWriter.json).joined(separator: ", ") + "]"
-        return "{\"host\": \(hosts), \"identityFile\": \(ConfigWriter.json(ssh.identityFile))}"
+        return "{\"host\": \(hosts), \"identityFile\": \(ConfigWriter.json(ssh.identityFile))"
+            + (ssh.agent.map { ", \"agent\": \(ConfigWriter.json($0))" } ?? "") + "}"
     }
 
     static let ownText = "# Written by Perch: the current account names no ssh identity, so ssh uses your own.\n"
@@ -83,8 +91,9 @@ public struct SSHAdapter: ToolAdapter {
     /// and `IdentitiesOnly yes` (so the agent's other keys are not offered first).
     public static func includeText(_ ssh: Setting, account: Account) -> String {
         let file = ssh.identityFile.contains(" ") ? "\"\(ssh.identityFile)\"" : ssh.identityFile
+        let agent = ssh.agent.map { "\tIdentityAgent \($0.contains(" ") ? "\"\($0)\"" : $0)\n" } ?? ""
         return "# Written by Perch for the account \"\(account.id)\"; replaced at each switch.\n"
-            + "Host \(ssh.hosts.joined(separator: " "))\n\tIdentityFile \(file)\n\tIdentitiesOnly yes\n"
+            + "Host \(ssh.hosts.joined(separator: " "))\n\tIdentityFile \(file)\n\tIdentitiesOnly yes\n" + agent
     }
 
     public func wanted(_ setting: ToolSetting?, account: Account, in context: ToolContext) -> ToolState? {
@@ -115,7 +124,11 @@ public struct SSHAdapter: ToolAdapter {
             return .failed("\(error)")
         }
         if state["file"] == Self.ownText || state["exists"] == "0" { return .applied("your own") }
-        let shown = describe(state)
+        var shown = describe(state)
+        if let agent = Self.agentLine(state["file"] ?? ""), !Self.isSocket(context.environment.expandingTilde(agent)) {
+            // Written all the same: the agent may start later (a password manager not yet open).
+            shown += "; warning: its agent \(agent) is not a socket here (no agent listens there yet)"
+        }
         return IdentitySetup.sshIncluded(context) ? .applied(shown) : .skipped("\(shown) written; run `perch setup ssh` to use it")
     }
 
@@ -125,6 +138,21 @@ public struct SSHAdapter: ToolAdapter {
         let hosts = lines.first { $0.hasPrefix("Host ") }.map { $0.dropFirst(5) } ?? ""
         let file = lines.first { $0.trimmingWhitespace.hasPrefix("IdentityFile ") }.map { $0.trimmingWhitespace.dropFirst(13) } ?? ""
         return "\(file) for \(hosts.split(separator: " ").joined(separator: ", "))"
+    }
+
+    /// The `IdentityAgent` of Perch's file text, or nil.
+    static func agentLine(_ text: String) -> String? {
+        text.split(separator: "\n").first { $0.trimmingWhitespace.hasPrefix("IdentityAgent ") }.map {
+            var value = String($0.trimmingWhitespace.dropFirst("IdentityAgent ".count))
+            if value.hasPrefix("\""), value.hasSuffix("\""), value.count >= 2 { value = String(value.dropFirst().dropLast()) }
+            return value
+        }
+    }
+
+    /// Whether `path` is a Unix socket.
+    static func isSocket(_ path: String) -> Bool {
+        var info = stat()
+        return stat(path, &info) == 0 && info.st_mode & S_IFMT == S_IFSOCK
     }
 
     /// What `ssh -G HOST` resolves as the first identity file for each of the account's hosts.
@@ -145,8 +173,12 @@ public struct SSHAdapter: ToolAdapter {
             }
             actuals.append(ToolReaders.sshIdentityFiles(fromSSHG: output).first.map(environment.expandingTilde) ?? "(none)")
         }
-        let matches = actuals.allSatisfy { $0 == expected }
-        let note = !matches && !IdentitySetup.sshIncluded(context) ? "run `perch setup ssh`" : nil
+        var matches = actuals.allSatisfy { $0 == expected }
+        var note = !matches && !IdentitySetup.sshIncluded(context) ? "run `perch setup ssh`" : nil
+        if matches, let agent = ssh.agent, !Self.isSocket(environment.expandingTilde(agent)) {
+            matches = false
+            note = "its agent \(agent) is not a socket: start the agent, or fix the account's ssh.agent"
+        }
         let check = IdentityCheck(
             tool: .ssh, expected: expected, actual: Array(Set(actuals)).sorted().joined(separator: ", "), matches: matches, note: note)
         return overridden(check, in: context)
@@ -195,8 +227,10 @@ public struct SSHAdapter: ToolAdapter {
     {
         guard let ssh = setting?.value(as: Setting.self) else { return .success(ToolScope()) }
         let key = context.environment.expandingTilde(ssh.identityFile)
-        return .success(
-            ToolScope(variables: [ScopeVariable("GIT_SSH_COMMAND", "ssh -i \(ShellExports.posixQuoted(key)) -o IdentitiesOnly=yes")]))
+        var variables = [ScopeVariable("GIT_SSH_COMMAND", "ssh -i \(ShellExports.posixQuoted(key)) -o IdentitiesOnly=yes")]
+        // The account's agent for every ssh the process runs (ssh-agent(1), SSH_AUTH_SOCK).
+        if let agent = ssh.agent { variables.append(ScopeVariable("SSH_AUTH_SOCK", context.environment.expandingTilde(agent))) }
+        return .success(ToolScope(variables: variables))
     }
 }
 
@@ -254,6 +288,12 @@ extension SSHAdapter {
         var answer = "\(first.map(context.shown) ?? "(no identity file)"), IdentitiesOnly \(identitiesOnly ? "yes" : "no")"
         if !user.isEmpty { answer += ", user \(user)" }
         if let agent = values["identityagent"], agent != "SSH_AUTH_SOCK" { answer += ", agent \(context.shown(agent))" }
+        if let agent = ssh.agent, !isSocket(context.expand(agent)) {
+            return ToolAnswer(
+                tool: label, kind: .ssh, expected: shownExpected + ", agent \(agent)", answer: answer, verdict: .disagrees,
+                reason: "the account's agent \(agent) is not a socket: no agent listens there", fix: "start the agent (or fix ssh.agent in the config)",
+                asked: asked)
+        }
         guard first == expected else {
             let fix = IdentitySetup.sshIncluded(context.tool) ? "perch switch \(context.account.id)" : "perch setup ssh"
             return ToolAnswer(

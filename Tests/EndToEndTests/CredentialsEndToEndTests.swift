@@ -1,0 +1,170 @@
+import Foundation
+import Testing
+
+#if canImport(Glibc)
+    import Glibc
+#endif
+
+/// Credentials behind the names: commit signing per account as one unit (real git and
+/// ssh-keygen), and an ssh agent per account (two real ssh-agents and a real sshd on 127.0.0.1).
+@Suite("Credentials: signing and agents per account", .serialized)
+struct CredentialsEndToEndTests {
+    static let signingAccounts = #"""
+        {"accounts": [
+          {"id": "a", "name": "A", "git": {"name": "Ada", "email": "ada@a.example", "signing": {"key": "~/.ssh/id_a.pub", "format": "ssh", "sign": true}}},
+          {"id": "b", "name": "B", "git": {"name": "Ada", "email": "ada@b.example"}}
+        ]}
+        """#
+
+    /// `command` run by sh in `folder` with the command line's environment.
+    func shell(_ cli: PerchCommandLine, _ command: String, in folder: String) throws -> Spawn.Result {
+        try Spawn.run(["sh", "-c", "cd \(TmuxSession.quote(folder)) && \(command)"], environment: cli.environment)
+    }
+
+    @Test(
+        "a commit as an account that signs is signed and verifies; after a switch to one that does not, the next is unsigned and its key is nowhere in git's config; perch exec signs as it",
+        .enabled(if: ["git", "ssh-keygen"].allSatisfy(ShellEndToEndTests.installed)))
+    func signing() throws {
+        var cli = try PerchCommandLine()
+        defer { cli.remove() }
+        cli.extraEnvironment = ["GIT_CONFIG_NOSYSTEM": "1"]
+        let home = cli.home.path
+        try FileManager.default.createDirectory(atPath: home + "/.ssh", withIntermediateDirectories: true)
+        #expect(try Spawn.run(["ssh-keygen", "-q", "-t", "ed25519", "-N", "", "-C", "a", "-f", home + "/.ssh/id_a"]).status == 0)
+        try "[user]\n\tname = Own\n\temail = own@self.example\n".write(toFile: home + "/.gitconfig", atomically: true, encoding: .utf8)
+        try cli.writeConfig(Self.signingAccounts)
+        #expect(try cli.run(["config", "check"]).status == 0)
+        #expect(try cli.run(["setup", "git", "--yes"]).status == 0)
+        let switched = try cli.run(["switch", "a"])
+        #expect(switched.status == 0, "\(switched.stdout)\(switched.stderr)")
+        let repo = home + "/repo"
+        #expect(try shell(cli, "git init -q repo", in: home).status == 0)
+        #expect(try shell(cli, "git commit -q --allow-empty -m one", in: repo).status == 0)
+        let verified = try shell(cli, "git verify-commit HEAD", in: repo)
+        #expect(verified.status == 0, "\(verified.stderr)")
+        #expect(verified.stderr.contains("Good \"git\" signature for ada@a.example"), "\(verified.stderr)")
+        let shown = try shell(cli, "git log --show-signature -1", in: repo)
+        #expect(shown.stdout.contains("Good \"git\" signature for ada@a.example"), "\(shown.stdout)")
+
+        #expect(try cli.run(["switch", "b"]).status == 0)
+        #expect(try shell(cli, "git commit -q --allow-empty -m two", in: repo).status == 0)
+        #expect(try shell(cli, "git log -1 --format=%G?", in: repo).stdout == "N\n", "unsigned")
+        let config = try shell(cli, "git config --show-origin --get-regexp 'user|gpg|commit|tag'", in: repo)
+        #expect(!config.stdout.contains("id_a"), "A's key is gone: \(config.stdout)")
+        #expect(!config.stdout.contains("gpgsign") && !config.stdout.contains("gpg.format"), "\(config.stdout)")
+
+        // perch exec a, while b is global: signed as a, and it verifies there.
+        let exec = try shell(cli, "\(TmuxSession.quote(TmuxSession.binary)) exec a -- git commit -q --allow-empty -m three", in: repo)
+        #expect(exec.status == 0, "\(exec.stderr)")
+        let execVerified = try shell(cli, "\(TmuxSession.quote(TmuxSession.binary)) exec a -- git verify-commit HEAD", in: repo)
+        #expect(execVerified.status == 0 && execVerified.stderr.contains("Good \"git\" signature for ada@a.example"), "\(execVerified.stderr)")
+        // perch exec b, while a is global: unsigned, none of a's signing reaches it.
+        #expect(try cli.run(["switch", "a"]).status == 0)
+        #expect(try shell(cli, "\(TmuxSession.quote(TmuxSession.binary)) exec b -- git commit -q --allow-empty -m four", in: repo).status == 0)
+        #expect(try shell(cli, "git log -1 --format=%G?", in: repo).stdout == "N\n", "unsigned in exec b")
+    }
+
+    @Test("the signing object is checked with its JSON path: the format, sign's type, and a key named twice")
+    func signingValidation() throws {
+        let cli = try PerchCommandLine()
+        defer { cli.remove() }
+        try cli.writeConfig(
+            #"{"accounts": [{"id": "a", "name": "A", "git": {"email": "a@x", "signingKey": "K", "signing": {"key": "K2", "format": "pgp", "sign": "yes"}}}]}"#)
+        let check = try cli.run(["config", "check"])
+        #expect(check.status == 2)
+        #expect(check.stderr.contains("accounts[0].git.signing.format: \"pgp\" is not one of ssh, openpgp, x509"), "\(check.stderr)")
+        #expect(check.stderr.contains("accounts[0].git.signing.sign: expected true or false, found a string"), "\(check.stderr)")
+        #expect(check.stderr.contains("accounts[0].git.signing: name the key once"), "\(check.stderr)")
+    }
+
+    @Test(
+        "each account's own ssh agent: after each switch the server greets the account whose agent holds the key; a socket that does not exist is ✗ in status and verify, and the switch warns",
+        .enabled(if: FileManager.default.isExecutableFile(atPath: SSHServer.program) && ShellEndToEndTests.installed("ssh-agent")))
+    func agents() throws {
+        if let reason = TestUser.cannotCreate {
+            print("skipped: \(reason)")
+            return
+        }
+        var cli = try PerchCommandLine()
+        let serverFolder = try TmuxSession.makeScratchHome()
+        let home = cli.home.path
+        var gitUser: TestUser?
+        var user: TestUser?
+        var server: SSHServer?
+        var agents: [pid_t] = []
+        defer {
+            for pid in agents { kill(pid, SIGTERM) }
+            server?.stop()
+            user?.remove()
+            gitUser?.remove()
+            cli.remove()
+            try? FileManager.default.removeItem(at: serverFolder)
+        }
+        let ssh = home + "/.ssh"
+        try FileManager.default.createDirectory(atPath: ssh, withIntermediateDirectories: true)
+        var authorized = ""
+        for name in ["work", "home"] {
+            #expect(try Spawn.run(["ssh-keygen", "-q", "-t", "ed25519", "-N", "", "-C", name, "-f", ssh + "/id_" + name]).status == 0)
+            authorized += SSHServer.forcedGreeting(
+                "Hi ada-\(name)! You've successfully authenticated, but GitHub does not provide shell access.", key: Loopback.text(ssh + "/id_\(name).pub"))
+        }
+        do {
+            gitUser = try TestUser.create("git", home: serverFolder.path)
+        } catch {
+            print("skipped: \(error)")
+            return
+        }
+        user = try TestUser.create(TestUser.freshName(), home: home)
+        server = try SSHServer.start(in: serverFolder.path, login: "git", authorizedKeys: authorized)
+        try Loopback.write(server!.knownHostsLine, to: ssh + "/known_hosts_test")
+        try Loopback.write(
+            "Host gitserver\n  HostName 127.0.0.1\n  Port \(server!.port)\n  UserKnownHostsFile ~/.ssh/known_hosts_test\n", to: ssh + "/config")
+        // Each account's key lives in its own agent only: the files name the public keys.
+        cli.extraEnvironment = ["PATH": "/usr/local/bin:/usr/bin:/bin", "USER": user!.name, "LOGNAME": user!.name]
+        try cli.writeConfig(
+            """
+            {"accounts": [
+              {"id": "work", "name": "Work", "ssh": {"host": "gitserver", "identityFile": "~/.ssh/id_work.pub", "agent": "~/agents/work.sock"}},
+              {"id": "home", "name": "Home", "ssh": {"host": "gitserver", "identityFile": "~/.ssh/id_home.pub", "agent": "~/agents/home.sock"}},
+              {"id": "gone", "name": "Gone", "ssh": {"host": "gitserver", "identityFile": "~/.ssh/id_home.pub", "agent": "~/agents/none.sock"}}
+            ]}
+            """)
+        try FileManager.default.createDirectory(atPath: home + "/agents", withIntermediateDirectories: true)
+        try user!.own(home)
+        func asUser(_ argv: [String], _ extra: [String: String] = [:]) throws -> Spawn.Result {
+            var environment = cli.environment
+            environment.merge(extra) { $1 }
+            return try Spawn.run(user!.command(["/bin/sh", "-c", "cd \"$HOME\" && exec \"$@\"", "sh"] + argv), environment: environment)
+        }
+        for name in ["work", "home"] {
+            let socket = home + "/agents/\(name).sock"
+            let started = try asUser(["ssh-agent", "-a", socket, "-s"])
+            #expect(started.status == 0, "\(started.stderr)")
+            if let pid = started.stdout.split(separator: "\n").first(where: { $0.hasPrefix("SSH_AGENT_PID=") }).flatMap({ Int32($0.dropFirst(14).prefix { $0 != ";" }) }) {
+                agents.append(pid)
+            }
+            #expect(try asUser(["ssh-add", "-q", ssh + "/id_" + name], ["SSH_AUTH_SOCK": socket]).status == 0)
+            unlink(ssh + "/id_" + name)  // the private key is the agent's alone now
+        }
+        #expect(try asUser([TmuxSession.binary, "setup", "ssh", "--yes"]).status == 0)
+        for name in ["work", "home", "work"] {
+            let switched = try asUser([TmuxSession.binary, "switch", name])
+            #expect(switched.status == 0, "\(switched.stdout)\(switched.stderr)")
+            let greeted = try asUser(["ssh", "-T", "-o", "BatchMode=yes", "git@gitserver"])
+            #expect(greeted.stderr.contains("Hi ada-\(name)!"), "after switch \(name): \(greeted.stderr)")
+            let resolved = try asUser(["ssh", "-G", "gitserver"])
+            #expect(resolved.stdout.contains("identityagent \(home)/agents/\(name).sock") || resolved.stdout.contains("identityagent ~/agents/\(name).sock"), "\(resolved.stdout)")
+        }
+        // perch exec home while work is global: the process gets home's agent.
+        let exec = try asUser([TmuxSession.binary, "exec", "home", "--", "sh", "-c", "echo $SSH_AUTH_SOCK"])
+        #expect(exec.stdout == home + "/agents/home.sock\n", "\(exec.stdout)\(exec.stderr)")
+        // An agent that is not there: the switch warns and succeeds; status and verify say ✗.
+        let gone = try asUser([TmuxSession.binary, "switch", "gone"])
+        #expect(gone.status == 0, "\(gone.stdout)\(gone.stderr)")
+        #expect(gone.stdout.contains("warning: its agent ~/agents/none.sock is not a socket"), "\(gone.stdout)")
+        let status = try asUser([TmuxSession.binary, "status"])
+        #expect(status.stdout.contains("✗ ssh") && status.stdout.contains("its agent ~/agents/none.sock is not a socket"), "\(status.stdout)")
+        let verify = try asUser([TmuxSession.binary, "verify"])
+        #expect(verify.status == 3 && verify.stdout.contains("the account's agent ~/agents/none.sock is not a socket"), "\(verify.stdout)")
+    }
+}
