@@ -104,7 +104,11 @@ enum Completion {
     /// the keys of each tool, as the config names them.
     static var fieldPaths: [String] {
         ["name", "handle", "group", "color", "onSwitch", "catalog.command", "catalog.preview", "catalog.open"]
-            + CommandLineOptions.commonFields.filter { $0.contains(".") } + ["git.signingKey", "ssh.host", "env."]
+            + CommandLineOptions.commonFields.filter { $0.contains(".") }
+            + [
+                "git.signingKey", "git.signing.key", "git.signing.format", "git.signing.sign", "ssh.host", "ssh.agent", "remotes",
+                "expect.ssh", "expect.gh", "expect.aws", "expect.kube", "env.",
+            ]
     }
 
     /// Options taking a value.

@@ -80,6 +80,9 @@ public struct GitAdapter: ToolAdapter {
             switch signing.member("sign") {
             case nil, .null?: break
             case .bool(let value)?: sign = value
+            // `perch set ID git.signing.sign true` writes the word as a string.
+            case .string("true")?: sign = true
+            case .string("false")?: sign = false
             case let other?: signing.problems.append("\(place).signing.sign: expected true or false, found \(other.kind)")
             }
             signing.finish(known: ["key", "format", "sign"])
