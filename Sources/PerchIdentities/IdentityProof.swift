@@ -63,6 +63,9 @@ public enum IdentityProof {
                 let setting = context.account.identities[adapter.tool]!
                 let start = ProcessSpawn.now()
                 var answers = adapter.ask(setting, in: context)
+                if adapter.tool == .kube || adapter.tool == .aws {
+                    answers += SessionExpiries.read(context.account, tool: adapter.tool, in: context.tool).map(SessionExpiries.answer)
+                }
                 if online { answers += adapter.askServer(setting, in: context) }
                 let spent = ProcessSpawn.now() - start
                 for i in answers.indices where answers[i].milliseconds == 0 { answers[i].milliseconds = spent }

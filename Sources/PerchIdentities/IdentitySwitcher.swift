@@ -54,7 +54,10 @@ public struct IdentitySwitcher: Sendable {
         guard let setting = account.identities[tool], let adapter = ToolAdapters.adapter(for: tool) else {
             return IdentityCheck(tool: tool, expected: "", actual: nil, matches: nil, note: "no \(tool.rawValue) identity")
         }
-        return adapter.check(setting, in: context)
+        let check = adapter.check(setting, in: context)
+        // When its credentials end, read where the tool keeps it (kube's certificate, AWS's SSO session).
+        guard tool == .kube || tool == .aws else { return check }
+        return SessionExpiries.annotated(check, SessionExpiries.read(account, tool: tool, in: context), now: SessionExpiries.now())
     }
 
     /// Whether any check of `checks` found a tool that differs from the account (drift).

@@ -54,8 +54,9 @@ public enum ProcessSpawn {
     ///   - keeping: descriptors of Perch's (close-on-exec, as all of Perch's are) that the child
     ///     inherits under the same numbers: their close-on-exec flag is cleared in the child
     ///     alone (`posix_spawn_file_actions_adddup2` with equal descriptors, POSIX.1-2024).
-    ///   - input: bytes the child reads on stdin instead of `/dev/null` (at most 4 KiB, so that
-    ///     they fit the pipe and the write never waits; ignored for ``Attachment/interactive``).
+    ///   - input: bytes the child reads on stdin instead of `/dev/null` (at most 60,000 bytes, so
+    ///     that they fit the pipe's 64 KiB and the write never waits; ignored for
+    ///     ``Attachment/interactive``).
     /// - Throws: ``SpawnError`` when the pipes or the process cannot be created.
     public static func spawn(
         _ path: String, _ argv: [String], environment: [String], attachment: Attachment, folder: String? = nil, keeping: [Int32] = [],
@@ -71,7 +72,7 @@ public enum ProcessSpawn {
             if result != 0 { throw SpawnError(code: result) }
         }
         var inPipe: [Int32] = [-1, -1]
-        if let input, attachment != .interactive, input.count <= 4096 {
+        if let input, attachment != .interactive, input.count <= 60_000 {
             guard perch_pipe_cloexec(&inPipe) == 0 else { throw SpawnError(code: errno) }
             posix_spawn_file_actions_adddup2(&actions, inPipe[0], 0)
         } else if attachment != .interactive {

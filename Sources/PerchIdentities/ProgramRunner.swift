@@ -56,7 +56,7 @@ public enum ProgramRunner {
     ///   - timeout: in milliseconds.
     ///   - folder: the working directory of the program (nil: Perch's own).
     ///   - keeping: descriptors the program inherits (``ProcessSpawn/spawn(_:_:environment:attachment:folder:keeping:input:)``).
-    ///   - input: what the program reads on stdin (at most 4 KiB); nil: `/dev/null`.
+    ///   - input: what the program reads on stdin (at most 60,000 bytes); nil: `/dev/null`.
     public static func run(
         _ program: String, _ arguments: [String], in environment: IdentityEnvironment,
         timeout: Int64 = defaultTimeoutMilliseconds, folder: String? = nil, keeping: [Int32] = [], input: [UInt8]? = nil

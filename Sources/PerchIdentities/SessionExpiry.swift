@@ -1,0 +1,223 @@
+import FoundationEssentials
+import Glibc
+import PerchCore
+import PerchStore
+
+/// When one of an account's credentials ends, as its tool records it locally (no network call).
+public struct SessionExpiry: Hashable, Sendable, Codable {
+    /// The tool (`kube`, `aws`).
+    public var tool: IdentityTool
+    /// What ends (`certificate of user ada`, `SSO session`, `temporary credentials`).
+    public var what: String
+    /// When, in seconds since 1970 (UTC).
+    public var ends: Int64
+    /// The tool's own command that renews it (`aws sso login --profile work`), or nil.
+    public var renew: String?
+
+    public init(tool: IdentityTool, what: String, ends: Int64, renew: String?) {
+        self.tool = tool
+        self.what = what
+        self.ends = ends
+        self.renew = renew
+    }
+
+    /// The end as ISO 8601 in UTC (`2026-12-03T15:00:00Z`).
+    public var endsText: String { Date(timeIntervalSince1970: TimeInterval(ends)).formatted(.iso8601) }
+
+    /// Whether it has ended at `now` (seconds since 1970).
+    public func hasEnded(at now: Int64) -> Bool { ends <= now }
+
+    /// `certificate ends in 3 h`, `SSO session ended 2 d ago`, as of `now`.
+    public func phrase(at now: Int64) -> String {
+        let left = ends - now
+        return left <= 0 ? "\(what) ended \(Self.span(-left)) ago" : "\(what) ends in \(Self.span(left))"
+    }
+
+    /// A span of seconds in the largest whole unit: `45 s`, `12 min`, `3 h`, `2 d`.
+    static func span(_ seconds: Int64) -> String {
+        switch seconds {
+        case ..<60: "\(seconds) s"
+        case ..<3600: "\(seconds / 60) min"
+        case ..<86_400: "\(seconds / 3600) h"
+        default: "\(seconds / 86_400) d"
+        }
+    }
+}
+
+/// Reading when an account's credentials end, where each tool keeps it, without a network call:
+/// kube's client certificate (its `notAfter`, read by openssl from the kubeconfig's
+/// `client-certificate-data` or `client-certificate`), and AWS's SSO session (`expiresAt` of the
+/// token in `~/.aws/sso/cache/` for the profile's `sso_session` or `sso_start_url`) or the end
+/// of temporary credentials a tool wrote beside them (`aws_expiration`, `x_security_token_expires`,
+/// `expiration`). gcloud keeps its tokens in SQLite databases, and gh's tokens do not end; for
+/// them, and wherever nothing is recorded, nothing is shown.
+public enum SessionExpiries {
+    /// Under this many seconds left, an end is marked (1 h).
+    public static let warningSeconds: Int64 = 3600
+
+    /// The ends of `account`'s credentials, in registry order (of `tool` only, when given).
+    public static func read(_ account: Account, tool: IdentityTool? = nil, in context: ToolContext) -> [SessionExpiry] {
+        var ends: [SessionExpiry] = []
+        if tool == nil || tool == .kube, let kube = account.identities[.kube]?.value(as: KubeAdapter.Setting.self),
+            let end = kubeCertificate(kube.context, in: context)
+        {
+            ends.append(end)
+        }
+        if tool == nil || tool == .aws, let profile = account.identities[.aws]?.value(as: String.self) { ends += aws(profile, in: context) }
+        return ends
+    }
+
+    /// `end` as a line of `perch verify`: ✗ `expired` with the command that renews it once
+    /// ended, else ✓ with the time left (marked `⚠` under ``warningSeconds``).
+    public static func answer(_ end: SessionExpiry) -> ToolAnswer {
+        let now = now()
+        let label = "\(end.tool.rawValue) \(end.what.split(separator: " ").first.map(String.init) ?? end.what)"
+        let asked = end.tool == .kube ? "openssl x509 -enddate (the kubeconfig's client certificate)" : "~/.aws/sso/cache, ~/.aws/credentials"
+        if end.hasEnded(at: now) {
+            return ToolAnswer(
+                tool: label, kind: end.tool, expected: "not ended", answer: "expired: \(end.phrase(at: now)) (\(end.endsText))", verdict: .disagrees,
+                reason: "\(end.what) has ended", fix: end.renew, asked: asked)
+        }
+        let soon = end.ends - now < warningSeconds ? "⚠ " : ""
+        return ToolAnswer(
+            tool: label, kind: end.tool, expected: "not ended", answer: "\(soon)\(end.phrase(at: now)) (\(end.endsText))", verdict: .agrees,
+            asked: asked)
+    }
+
+    /// `check` with the ends of its tool's credentials in its note: said when far, marked `⚠`
+    /// under ``warningSeconds``, and ✗ (not matching) with the command that renews it once ended.
+    public static func annotated(_ check: IdentityCheck, _ ends: [SessionExpiry], now: Int64) -> IdentityCheck {
+        var check = check
+        for end in ends where end.tool == check.tool {
+            var text = end.phrase(at: now)
+            if end.hasEnded(at: now) {
+                check.matches = false
+                text += end.renew.map { "; renew: \($0)" } ?? ""
+            } else if end.ends - now < warningSeconds {
+                text = "⚠ " + text
+            }
+            check.note = check.note.map { $0 + "; " + text } ?? text
+        }
+        return check
+    }
+
+    /// Seconds since 1970 now.
+    public static func now() -> Int64 { Int64(Date().timeIntervalSince1970) }
+
+    // MARK: kube
+
+    /// The end of the client certificate of `contextName`'s user: the kubeconfig as kubectl
+    /// merges it (`kubectl config view --raw --minify --context`), then `openssl x509 -enddate`.
+    static func kubeCertificate(_ contextName: String, in context: ToolContext) -> SessionExpiry? {
+        let format = #"{.users[0].name}{"\t"}{.users[0].user.client-certificate-data}{"\t"}{.users[0].user.client-certificate}"#
+        guard let output = context.run("kubectl", ["config", "view", "--raw", "--minify", "--context", contextName, "-o", "jsonpath=" + format]).output
+        else { return nil }
+        let fields = output.split(separator: "\t", omittingEmptySubsequences: false).map { String($0).trimmingWhitespace }
+        guard fields.count == 3 else { return nil }
+        var pem: [UInt8]?
+        if !fields[1].isEmpty {
+            pem = Data(base64Encoded: fields[1]).map { Array($0) }
+        } else if !fields[2].isEmpty {
+            pem = try? FileSystem.read(context.environment.expandingTilde(fields[2]))
+        }
+        guard let pem, let ends = certificateEnd(pem, in: context) else { return nil }
+        return SessionExpiry(
+            tool: .kube, what: "certificate of \(fields[0].isEmpty ? contextName : fields[0])", ends: ends,
+            renew: "ask your cluster's administrator for a new certificate (it is in the kubeconfig's user \(fields[0]))")
+    }
+
+    /// A PEM certificate's `notAfter` (RFC 5280, 4.1.2.5), read by `openssl x509 -noout -enddate
+    /// -dateopt iso_8601` (OpenSSL 3.0 or later); nil when it cannot be read.
+    static func certificateEnd(_ pem: [UInt8], in context: ToolContext) -> Int64? {
+        guard pem.count <= 60_000 else { return nil }
+        var environment = context.environment
+        environment.variables["OPENSSL_CONF"] = "/dev/null"
+        let run = ProgramRunner.run(
+            "openssl", ["x509", "-noout", "-enddate", "-dateopt", "iso_8601"], in: environment, timeout: context.timeout, input: pem)
+        guard let line = run.output?.trimmingWhitespace, line.hasPrefix("notAfter=") else { return nil }
+        // `2027-12-03 12:00:00Z`
+        return iso8601(String(line.dropFirst(9)).replacing(" ", with: "T"))
+    }
+
+    /// An ISO 8601 time (`2026-12-03T12:00:00Z`, with fractions or an offset) as seconds since 1970.
+    static func iso8601(_ text: String) -> Int64? {
+        (try? Date(text.trimmingWhitespace, strategy: .iso8601)).map { Int64($0.timeIntervalSince1970) }
+    }
+
+    // MARK: aws
+
+    /// The aws CLI's config file (`$AWS_CONFIG_FILE`, else `~/.aws/config`) and credentials file
+    /// (`$AWS_SHARED_CREDENTIALS_FILE`, else `~/.aws/credentials`).
+    static func awsFiles(_ environment: IdentityEnvironment) -> (config: String, credentials: String) {
+        (
+            environment["AWS_CONFIG_FILE"].map(environment.expandingTilde) ?? environment.home + "/.aws/config",
+            environment["AWS_SHARED_CREDENTIALS_FILE"].map(environment.expandingTilde) ?? environment.home + "/.aws/credentials"
+        )
+    }
+
+    /// The INI sections of an aws file, by name (`profile work`, `sso-session corp`, `work`), each
+    /// key's value (keys lower-cased); comments (`#`, `;`) and blank lines skipped.
+    static func sections(_ text: String) -> [String: [String: String]] {
+        var result: [String: [String: String]] = [:]
+        var current: String?
+        for raw in text.split(whereSeparator: \.isNewline) {
+            let line = raw.trimmingWhitespace
+            if line.isEmpty || line.hasPrefix("#") || line.hasPrefix(";") { continue }
+            if line.hasPrefix("["), line.hasSuffix("]") {
+                current = String(line.dropFirst().dropLast()).trimmingWhitespace
+                continue
+            }
+            guard let current, let equals = line.firstIndex(of: "=") else { continue }
+            result[current, default: [:]][line[..<equals].trimmingWhitespace.lowercased()] = line[line.index(after: equals)...].trimmingWhitespace
+        }
+        return result
+    }
+
+    /// The ends of `profile`'s SSO session and temporary credentials.
+    static func aws(_ profile: String, in context: ToolContext) -> [SessionExpiry] {
+        let files = awsFiles(context.environment)
+        let config = sections((try? FileSystem.read(files.config)).map { String(decoding: $0.prefix(1 << 20), as: UTF8.self) } ?? "")
+        let section = config[profile == "default" ? "default" : "profile \(profile)"] ?? [:]
+        var ends: [SessionExpiry] = []
+        // SSO: the session's start URL (sso-session section, or the legacy profile key).
+        let session = section["sso_session"]
+        let startURL = session.flatMap { config["sso-session \($0)"]?["sso_start_url"] } ?? section["sso_start_url"]
+        if let startURL, let end = ssoCacheEnd(startURL: startURL, session: session, in: context.environment) {
+            ends.append(SessionExpiry(tool: .aws, what: "SSO session", ends: end, renew: "aws sso login --profile \(profile)"))
+        }
+        let credentials = sections((try? FileSystem.read(files.credentials)).map { String(decoding: $0.prefix(1 << 20), as: UTF8.self) } ?? "")
+        if let keys = credentials[profile], keys["aws_session_token"] != nil,
+            let text = keys["aws_expiration"] ?? keys["x_security_token_expires"] ?? keys["expiration"], let end = iso8601(text)
+        {
+            ends.append(SessionExpiry(tool: .aws, what: "temporary credentials", ends: end, renew: "renew them with the tool that wrote them for \(profile)"))
+        }
+        return ends
+    }
+
+    /// The keys of an SSO cache file Perch reads (the token itself is only looked for, never kept
+    /// or shown).
+    struct SSOToken: Decodable {
+        var startUrl: String?
+        var sessionName: String?
+        var accessToken: String?
+        var expiresAt: String?
+    }
+
+    /// The latest `expiresAt` among the SSO cache's tokens (`~/.aws/sso/cache/*.json`) for
+    /// `startURL` (or the session's name): the aws CLI's cache, one JSON file per session.
+    static func ssoCacheEnd(startURL: String, session: String?, in environment: IdentityEnvironment) -> Int64? {
+        let folder = environment.home + "/.aws/sso/cache"
+        guard let directory = opendir(folder) else { return nil }
+        defer { closedir(directory) }
+        var latest: Int64?
+        while let entry = readdir(directory) {
+            let name = withUnsafeBytes(of: entry.pointee.d_name) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }
+            guard name.hasSuffix(".json"), let bytes = try? FileSystem.read(folder + "/" + name), bytes.count <= 1 << 20 else { continue }
+            guard let token = try? JSONDecoder().decode(SSOToken.self, from: Data(bytes)) else { continue }
+            let matches = token.startUrl == startURL || (session != nil && token.sessionName == session)
+            guard matches, token.accessToken != nil, let text = token.expiresAt, let end = iso8601(text) else { continue }
+            latest = max(latest ?? end, end)
+        }
+        return latest
+    }
+}
