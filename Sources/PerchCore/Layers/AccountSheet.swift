@@ -376,6 +376,8 @@ extension InputContext {
             KeyBinding([KeyEvent(.down, modifiers: .shift), .char("J")], "Shift-↓ J", .smallerDetent, "smaller detent"),
             KeyBinding(gesture: "drag the grabber", "resize; drag down to close"),
             KeyBinding(KeyBindings.keys(.character("?")), "?", .showHelp, "this help"),
+            // Bug: `q` did nothing with the sheet up (and after `Add account…` the sheet is up).
+            KeyBinding(KeyBindings.keys(.character("q")), "q", .quit, "quit"),
         ])
 
     /// The account sheet's keys while its filter is typed: printable keys go to the filter.
