@@ -216,6 +216,7 @@ extension CommandLineTool {
         if tool == .git, !options.identity.undo, let config = try? ConfigLoader.load(paths) { refreshGitDirectoryRules(config) }
         switch IdentitySetup.run(tool, undo: options.identity.undo, switcher) {
         case .changed(let message):
+            if !options.identity.undo { switcher.recordSetUp(tool) }
             console.print(shown(message.prefix(1).uppercased() + message.dropFirst()) + ".")
             return ExitStatus.ok
         case .unchanged(let message):

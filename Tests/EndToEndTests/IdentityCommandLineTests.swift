@@ -226,6 +226,23 @@ struct IdentityCommandLineTests {
         #expect((try? String(contentsOfFile: gitconfig, encoding: .utf8))?.contains("perch") == false)
     }
 
+    // Issue 33: perch status still said "git: skipped … run `perch setup git`" after it was run,
+    // until the next switch.
+    @Test("perch status after perch setup git no longer says to run it: the git the switch wrote is applied")
+    func statusAfterSetupGit() throws {
+        guard FileManager.default.isExecutableFile(atPath: "/usr/bin/git") else { return }
+        let scratch = try IdentityHome()
+        defer { scratch.cli.remove() }
+        #expect(try scratch.run("switch", "work").status == 0)
+        let before = try scratch.run("status")
+        #expect(before.stdout.contains("run `perch setup git` to use it"), "\(before.stdout)")
+        #expect(try scratch.run("setup", "git", "--yes").status == 0)
+        let after = try scratch.run("status")
+        #expect(!after.stdout.contains("perch setup git"), "\(after.stdout)")
+        #expect(after.stdout.contains("  git: applied (<ada@work.example>)"), "\(after.stdout)")
+        #expect(after.stdout.contains("✓ git"), "\(after.stdout)")
+    }
+
     @Test("perch import proposes accounts and changes nothing; --write adds them and keeps a .bak")
     func importAccounts() throws {
         let scratch = try IdentityHome(config: #"{"accounts": [{"id": "a", "name": "A"}]}"#)
