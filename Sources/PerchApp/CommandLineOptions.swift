@@ -555,8 +555,9 @@ public enum Command: CaseIterable, Hashable, Sendable {
                 Environment: NO_COLOR (non-empty) draws without colour; VISUAL, EDITOR for config edit.
                 Exit status: 0 fine; 1 a request that cannot be met (unknown account, no current
                 account, config exists) or a tool that drifted (perch status); 2 bad usage, bad
-                config or no usable terminal; 3 a switch was saved but a tool or its onSwitch hook
-                failed; 128 + N ended by signal N, terminal restored.
+                config or no usable terminal; 3 a tool failed (the switch is not saved: every tool
+                it changed is put back; --keep-going saves it without that tool) or the onSwitch
+                hook of a saved switch failed; 128 + N ended by signal N, terminal restored.
                 """
         default:
             let sections = ["perch \(name): \(summary).", usage, details, "Options:\n" + optionLines]

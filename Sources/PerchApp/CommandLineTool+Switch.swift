@@ -100,7 +100,10 @@ extension CommandLineTool {
         let before = result.outcome?.previous.flatMap { id in config.accounts.first { $0.id == id } }
         guard let outcome = result.outcome else {
             // Rolled back: nothing changed.
-            console.error("could not switch to \(account.id): \(result.failure ?? "a tool failed"); every tool was put back")
+            let putBack = result.report.results.contains { $0.status == .rolledBack }
+            console.error(
+                "could not switch to \(account.id): \(result.failure ?? "a tool failed"); "
+                    + (putBack ? "every tool it had changed was put back" : "no tool was changed"))
             for line in result.report.results where !line.summary.isEmpty { console.note("  " + shown(line.summary)) }
             let stay = StateStore(path: paths.state)
             let current = (try? stay.peek())?.state.currentAccount.flatMap { id in config.accounts.first { $0.id == id } }

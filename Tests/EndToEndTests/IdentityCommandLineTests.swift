@@ -124,6 +124,28 @@ struct IdentityCommandLineTests {
         #expect(scratch.snapshot().filter { !$0.key.hasSuffix(".lock") } == before.filter { !$0.key.hasSuffix(".lock") })
     }
 
+    // Issue 33: a failed switch listed `env: applied` under "every tool was put back", and a
+    // failed --force listed as rolled back tools it had left as they were.
+    @Test("a failed switch lists as put back only the tools it changed: not env, not a tool a --force left as it was")
+    func failedSwitchListsOnlyChangedTools() throws {
+        let scratch = try IdentityHome()
+        defer { scratch.cli.remove() }
+        #expect(try scratch.run("switch", "work").status == 0)
+        try scratch.writeKubeconfig(current: "prod", contexts: ["prod"])  // "dev" is gone
+        let failed = try scratch.run("switch", "home")
+        #expect(failed.status == 3)
+        #expect(failed.stderr.contains("could not switch to home: kube failed;"), "\(failed.stderr)")
+        #expect(!failed.stderr.contains("env:"), "env was never applied: \(failed.stderr)")
+        #expect(!failed.stderr.contains("kube: rolled back") && !failed.stderr.contains("could not be put back"), "\(failed.stderr)")
+        #expect(failed.stderr.contains("Still on work: Work."))
+        try scratch.install("gh", #"echo "error: gh is down" >&2; exit 1"#)
+        let forced = try scratch.run("switch", "work", "--force")
+        #expect(forced.status == 3)
+        #expect(forced.stderr.contains("gh: failed"), "\(forced.stderr)")
+        #expect(!forced.stderr.contains("rolled back"), "kube and git were left as they were: \(forced.stderr)")
+        #expect(forced.stderr.contains("no tool was changed"), "\(forced.stderr)")
+    }
+
     @Test("perch switch --dry-run prints what would change, tool by tool, and changes no file")
     func dryRun() throws {
         let scratch = try IdentityHome()
