@@ -265,6 +265,26 @@ struct IdentityCommandLineTests {
         #expect(after.stdout.contains("✓ git"), "\(after.stdout)")
     }
 
+    // Issue 33: perch status showed `✓ ssh ~/.ssh/id_acme` for a key file that does not exist.
+    @Test("a missing ssh key file is ✗ in perch status, never ✓, and config check warns about it")
+    func missingKeyFile() throws {
+        let scratch = try IdentityHome(
+            config: #"{"accounts": [{"id": "acme", "name": "Acme", "ssh": {"host": "github.com", "identityFile": "~/.ssh/id_acme"}}]}"#)
+        defer { scratch.cli.remove() }
+        let check = try scratch.run("config", "check")
+        #expect(check.status == 0, "a warning, not a refusal: \(check.stderr)")
+        #expect(check.stderr.contains(#"accounts[0].ssh.identityFile: "~/.ssh/id_acme" does not exist"#), "\(check.stderr)")
+        _ = try scratch.run("setup", "ssh", "--yes")
+        _ = try scratch.run("switch", "acme")
+        let status = try scratch.run("status")
+        #expect(!status.stdout.contains("✓ ssh"), "\(status.stdout)")
+        #expect(status.stdout.contains("✗ ssh") && status.stdout.contains("the key file does not exist"), "\(status.stdout)")
+        // With the file there, the warning goes.
+        try FileManager.default.createDirectory(at: scratch.cli.home.appendingPathComponent(".ssh"), withIntermediateDirectories: true)
+        try "key".write(toFile: scratch.cli.home.appendingPathComponent(".ssh/id_acme").path, atomically: true, encoding: .utf8)
+        #expect(!(try scratch.run("config", "check").stderr.contains("does not exist")))
+    }
+
     @Test("perch import proposes accounts and changes nothing; --write adds them and keeps a .bak")
     func importAccounts() throws {
         let scratch = try IdentityHome(config: #"{"accounts": [{"id": "a", "name": "A"}]}"#)

@@ -132,6 +132,10 @@ public struct SSHAdapter: ToolAdapter {
         guard let ssh = setting.value(as: Setting.self) else { return IdentityCheck(tool: .ssh, expected: "", actual: nil, matches: nil) }
         let environment = context.environment
         let expected = environment.expandingTilde(ssh.identityFile)
+        // Bug: a key file that does not exist was shown as ✓ when ssh -G named it.
+        if access(expected, F_OK) != 0 {
+            return IdentityCheck(tool: .ssh, expected: expected, actual: nil, matches: false, note: "the key file does not exist")
+        }
         var actuals: [String] = []
         for host in ssh.hosts {
             var arguments = ["-G", host]
