@@ -157,7 +157,8 @@ enum CommandDetails {
         "Switches back to the account before the last switch and gives each tool the state\n"
         + "it had then (recorded when the switch was made). It is a switch itself, so a second\n"
         + "perch undo redoes. Exit status 1 when there is nothing to undo, 3 when a tool fails\n"
-        + "(every tool is then left as it was)."
+        + "(every tool is then left as it was). It first says which switch it undoes; only\n"
+        + "switches are undone (an account removed since stays removed)."
 
     static let reset =
         "The first time Perch changes a tool it records what the tool had (its baseline):\n"

@@ -33,6 +33,10 @@ extension CommandLineTool {
             console.error("cannot undo: the account before the last switch, '\(shown(from))', is no longer in the config")
             return ExitStatus.unmet
         }
+        // Said before it is done (bug: after `perch remove`, undo undid the switch before the
+        // removal without a word, as if it undid the removal).
+        let removed = config.accounts.contains { $0.id == record.to } ? "" : "; \(shown(record.to)) was removed since, and stays removed"
+        console.print("Undoing the last switch, \(shown(from)) → \(shown(record.to)) at \(record.time)\(removed).")
         let states = Dictionary(record.tools.map { ($0.tool, $0.before) }, uniquingKeysWith: { first, _ in first })
         return runSession(to: account, target: .states(states), config: config, verb: "Undone: back to")
     }

@@ -127,6 +127,37 @@ struct AccountCommandsEndToEndTests {
         #expect(stderr.isEmpty, "no warning about a state naming an account that is gone: \(stderr)")
     }
 
+    // Issue 33: after `perch remove acme --yes`, `perch undo` undid the switch before it without
+    // a word, and `perch report --csv` listed the removed account with an empty name.
+    @Test("perch undo after a removal says first which switch it undoes and that the removal stays; report names a removed account")
+    func undoAfterRemove() throws {
+        let cli = try PerchCommandLine()
+        defer { cli.remove() }
+        try cli.writeConfig(twoAccounts)
+        #expect(try cli.run(["switch", "work"]).status == 0)
+        #expect(try cli.run(["switch", "home"]).status == 0)
+        #expect(try cli.run(["remove", "home", "--yes"]).status == 0)
+        let undo = try cli.run(["undo"])
+        #expect(undo.status == 0, "\(undo.stderr)")
+        let lines = undo.stdout.split(separator: "\n")
+        #expect(lines.first?.hasPrefix("Undoing the last switch, work → home at ") == true, "\(undo.stdout)")
+        #expect(lines.first?.hasSuffix("; home was removed since, and stays removed.") == true, "\(undo.stdout)")
+        #expect(try cli.run(["current", "--field", "id"]).stdout == "work\n")
+        // An hour in home, on a fixed day.
+        let history = """
+            {"account":"home","previous":null,"source":"cli","time":"2026-11-29T08:00:00Z"}
+            {"account":"work","previous":"home","source":"cli","time":"2026-11-29T09:00:00Z"}
+
+            """
+        let folder = (cli.statePath as NSString).deletingLastPathComponent
+        try history.write(toFile: folder + "/state.history.jsonl", atomically: true, encoding: .utf8)
+        var utc = cli
+        utc.extraEnvironment = ["TZ": "UTC"]
+        let csv = try utc.run(["report", "--since", "2026-11-29", "--until", "2026-11-29", "--csv"])
+        #expect(csv.status == 0, "\(csv.stderr)")
+        #expect(csv.stdout.contains("\nhome,(removed),60,1.00\n"), "\(csv.stdout)")
+    }
+
     @Test("perch remove asks first (--yes does not), says what becomes of the history, and forgets the pane state")
     func remove() throws {
         let cli = try PerchCommandLine()
