@@ -183,7 +183,10 @@ enum CommandDetails {
         + "kube.context, kube.namespace, gcloud.configuration, aws.profile, gh.user, gh.host,\n"
         + "env.NAME, catalog.command. VALUE is written as a string, or as it is when it is a\n"
         + "JSON list or object ('[\"github.com\", \"gitlab.com\"]'). It is checked as\n"
-        + "perch config check checks it. The id is changed with perch rename.\n" + writerNote
+        + "perch config check checks it: a key it does not know is refused with the paths\n"
+        + "there are, and a field that cannot stand without another (kube.namespace without\n"
+        + "kube.context) with the object form to set them together. ssh.host is optional\n"
+        + "(github.com). The id is changed with perch rename.\n" + writerNote
 
     static let unsetField =
         "Removes the key at PATH (as for perch set); a tool's object left empty goes too.\n"

@@ -499,9 +499,15 @@ public enum Command: CaseIterable, Hashable, Sendable {
 
     /// The usage line.
     public var usage: String {
-        let options = self.options.filter { $0 != .help }.map { option in
-            "[" + option.names.last! + (option.valueName.map { " " + $0 } ?? "") + "]"
+        // A required option is shown first and without brackets (bug: `perch add [--name NAME]`).
+        let required: [Option] = self == .addAccount ? [.newName] : []
+        let options = (required + self.options.filter { $0 != .help && !required.contains($0) }).map { option in
+            let text = option.names.last! + (option.valueName.map { " " + $0 } ?? "")
+            return required.contains(option) ? text : "[" + text + "]"
         }
+        // `perch setup --undo` with no tool is `perch reset`, not a use of `perch setup`: the
+        // usage line shows TOOL as required (bug: `perch setup [TOOL]`).
+        let operandText = self == .setup ? self.operandText.replacing("[TOOL]", with: "TOOL") : self.operandText
         // `perch exec`'s command comes last: what follows `--` is the command's own.
         let command = " -- COMMAND [ARGS…]"
         let trailing = operandText.hasSuffix(command) ? command : ""

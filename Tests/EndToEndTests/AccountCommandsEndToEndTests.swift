@@ -40,8 +40,10 @@ struct AccountCommandsEndToEndTests {
         let blank = try cli.run(["add", "x", "--name", "X", "--group", "   "])
         #expect(blank.status == 2)
         #expect(blank.stderr.contains("accounts[3].group: must not be only spaces"), "\(blank.stderr)")
+        // Issue 33: a taken id was reported at accounts[3], an index that does not exist.
         let taken = try cli.run(["add", "work", "--name", "Again"])
-        #expect(taken.status == 2 && taken.stderr.contains(#""work" is already used by another account"#), "\(taken.stderr)")
+        #expect(taken.status == 2 && taken.stderr.contains(#"id: "work" is already used by accounts[0] (Work)"#), "\(taken.stderr)")
+        #expect(!taken.stderr.contains("accounts[3]"), "\(taken.stderr)")
         #expect(try cli.run(["add", "y"]).status == 2, "--name is required")
         #expect(try cli.run(["list", "--format", "ids"]).stdout == "work\nhome\nclient\n", "nothing refused was written")
     }
@@ -83,6 +85,43 @@ struct AccountCommandsEndToEndTests {
         #expect(try cli.run(["current", "--field", "kube.context"]).stdout == "\n")
         let missing = try cli.run(["unset", "work", "kube"])
         #expect(missing.status == 1 && missing.stderr.contains(#"the account "work" has no kube"#), "\(missing.stderr)")
+    }
+
+    // Issue 33: `perch set client nosuch.field 1` said "unknown key, ignored" while it refused the
+    // change, and listed no path; `perch set acme ssh.host github.com` was refused, and so was the
+    // other order, though help lists both paths.
+    @Test("perch set: an unknown key is refused as unknown with the paths listed; ssh's fields one at a time; the object form where one cannot stand alone")
+    func setOneFieldAtATime() throws {
+        let cli = try PerchCommandLine()
+        defer { cli.remove() }
+        try cli.writeConfig(twoAccounts)
+        let unknown = try cli.run(["set", "home", "nosuch.field", "1"])
+        #expect(unknown.status == 2)
+        #expect(unknown.stderr.contains("accounts[1].nosuch: unknown key") && !unknown.stderr.contains("ignored"), "\(unknown.stderr)")
+        #expect(unknown.stderr.contains("PATH is one of: name, handle,") && unknown.stderr.contains("ssh.host, ssh.identityFile"), "\(unknown.stderr)")
+        let hostFirst = try cli.run(["set", "home", "ssh.host", "gitlab.com"])
+        #expect(hostFirst.status == 2)
+        #expect(
+            hostFirst.stderr.contains(#"perch set home ssh '{"host": "gitlab.com", "identityFile": "…"}'"#), "\(hostFirst.stderr)")
+        let file = try cli.run(["set", "home", "ssh.identityFile", "~/.ssh/id_home"])
+        #expect(file.status == 0, "the key file alone stands (host github.com): \(file.stderr)")
+        let host = try cli.run(["set", "home", "ssh.host", "gitlab.com"])
+        #expect(host.status == 0, "\(host.stderr)")
+        let text = try configText(cli)
+        #expect(text.contains(#""ssh": {"identityFile": "~/.ssh/id_home", "host": "gitlab.com"}"#), "\(text)")
+        let namespace = try cli.run(["set", "work", "kube.namespace", "web"])
+        #expect(namespace.status == 2)
+        #expect(namespace.stderr.contains(#"perch set work kube '{"namespace": "web", "context": "…"}'"#), "\(namespace.stderr)")
+    }
+
+    @Test("usage lines show required arguments without brackets: perch add ID --name NAME, perch setup TOOL")
+    func usageShowsRequiredArguments() throws {
+        let cli = try PerchCommandLine()
+        defer { cli.remove() }
+        let add = try cli.run(["add", "x"])
+        #expect(add.stderr.contains("usage: perch add ID --name NAME [--config PATH]"), "\(add.stderr)")
+        let setup = try cli.run(["setup"])
+        #expect(setup.stderr.contains("usage: perch setup TOOL [--config PATH]"), "\(setup.stderr)")
     }
 
     /// The two accounts, work's git name equal to its id (a rename must leave that value alone).

@@ -56,7 +56,8 @@ public struct SSHAdapter: ToolAdapter {
                 }
             }
             if list.isEmpty { reader.problems.append("\(place).host: the list is empty; name at least one host") }
-        case nil, .null?: reader.problems.append("\(place).host: missing (required)")
+        // Optional, so that `perch set ID ssh.identityFile FILE` stands alone: github.com, as import proposes.
+        case nil, .null?: hosts = ["github.com"]
         case let other?: reader.problems.append("\(place).host: expected a string or a list of strings, found \(other.kind)")
         }
         for (index, host) in hosts.enumerated() where host.isEmpty || host.contains(where: { $0 == " " || $0 == "\t" || $0.isNewline }) {
