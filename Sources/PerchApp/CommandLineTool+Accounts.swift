@@ -83,7 +83,8 @@ extension CommandLineTool {
         guard keys.count == 2 else { return }
         let tool = keys[0]
         let missing = lines.compactMap { line -> String? in
-            guard let start = line.firstRange(of: "].\(tool)."), let end = line.firstRange(of: ": missing (required)"), start.upperBound <= end.lowerBound
+            guard let start = line.firstRange(of: "].\(tool)."), let end = line.firstRange(of: ": missing (required)"),
+                start.upperBound <= end.lowerBound
             else { return nil }
             return String(line[start.upperBound..<end.lowerBound])
         }

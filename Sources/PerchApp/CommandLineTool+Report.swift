@@ -33,7 +33,8 @@ extension CommandLineTool {
         let spent = SwitchHistory(records: records).timeSpent(from: from, to: to, now: now.seconds)
         let names = Dictionary(config.accounts.map { ($0.id, $0.name) }, uniquingKeysWith: { first, _ in first })
         // An account no longer in the config (bug: listed with an empty name in the CSV and the table).
-        let shownNames = Dictionary(spent.map { ($0.account, names[$0.account] ?? Self.removedName) }, uniquingKeysWith: { first, _ in first })
+        let shownNames = Dictionary(
+            spent.map { ($0.account, names[$0.account] ?? Self.removedName) }, uniquingKeysWith: { first, _ in first })
         let total = spent.reduce(0) { $0 + $1.seconds }
         if options.json {
             return printJSON(

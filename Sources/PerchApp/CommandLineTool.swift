@@ -265,7 +265,8 @@ struct CommandLineTool {
                 access(environment.expandingTilde(ssh.identityFile), F_OK) != 0
             else { continue }
             console.error(
-                "warning: config \(paths.config): accounts[\(index)].ssh.identityFile: \"\(shown(ssh.identityFile))\" does not exist (ssh cannot use it)")
+                "warning: config \(paths.config): accounts[\(index)].ssh.identityFile: \"\(shown(ssh.identityFile))\" does not exist (ssh cannot use it)"
+            )
         }
         let count = config.accounts.count
         let hooks = config.accounts.filter { $0.onSwitch != nil }.count

@@ -90,7 +90,9 @@ struct AccountCommandsEndToEndTests {
     // Issue 33: `perch set client nosuch.field 1` said "unknown key, ignored" while it refused the
     // change, and listed no path; `perch set acme ssh.host github.com` was refused, and so was the
     // other order, though help lists both paths.
-    @Test("perch set: an unknown key is refused as unknown with the paths listed; ssh's fields one at a time; the object form where one cannot stand alone")
+    @Test(
+        "perch set: an unknown key is refused as unknown with the paths listed; ssh's fields one at a time; the object form where one cannot stand alone"
+    )
     func setOneFieldAtATime() throws {
         let cli = try PerchCommandLine()
         defer { cli.remove() }
@@ -98,7 +100,9 @@ struct AccountCommandsEndToEndTests {
         let unknown = try cli.run(["set", "home", "nosuch.field", "1"])
         #expect(unknown.status == 2)
         #expect(unknown.stderr.contains("accounts[1].nosuch: unknown key") && !unknown.stderr.contains("ignored"), "\(unknown.stderr)")
-        #expect(unknown.stderr.contains("PATH is one of: name, handle,") && unknown.stderr.contains("ssh.host, ssh.identityFile"), "\(unknown.stderr)")
+        #expect(
+            unknown.stderr.contains("PATH is one of: name, handle,") && unknown.stderr.contains("ssh.host, ssh.identityFile"),
+            "\(unknown.stderr)")
         let hostFirst = try cli.run(["set", "home", "ssh.host", "gitlab.com"])
         #expect(hostFirst.status == 2)
         #expect(

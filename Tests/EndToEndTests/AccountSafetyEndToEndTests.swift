@@ -36,7 +36,9 @@ struct AccountSafetyEndToEndTests {
         try cli.writeConfig(#"{"accounts": [{"id": "work", "name": "Work"}, {"id": "home", "name": "Home"}]}"#)
         #expect(try cli.run(["switch", "work"]).status == 0)
         #expect(try cli.run(["switch", "home"]).status == 0)
-        try cli.writeConfig(#"{"accounts": [{"id": "work", "name": "Work"}, {"id": "home", "name": "Home"}, {"id": "dash", "name": "-"}, {"id": "w", "name": " -Work-"}]}"#)
+        try cli.writeConfig(
+            #"{"accounts": [{"id": "work", "name": "Work"}, {"id": "home", "name": "Home"}, {"id": "dash", "name": "-"}, {"id": "w", "name": " -Work-"}]}"#
+        )
         let check = try cli.run(["config", "check"])
         #expect(check.status == 2)
         #expect(check.stderr.contains(#"accounts[2].name: "-" must not begin with '-' (it would read as an option)"#), "\(check.stderr)")
