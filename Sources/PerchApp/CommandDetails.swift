@@ -25,9 +25,11 @@ enum CommandDetails {
         + "(ignoring case); - is the account that was current before (two in a row swap).\n"
         + "With no account, on a terminal, the account sheet is drawn below the prompt to\n"
         + "pick from (type to filter, arrows, Enter, the mouse; Esc or Ctrl-C exits 1).\n"
-        + "The switch is saved, then the account's tool identities are applied (git, ssh,\n"
-        + "kube, gcloud, gh, aws, env, in that order) and its onSwitch hook runs with its\n"
-        + "output passed through; a failed tool or hook exits 3 (the switch stands). A closed\n"
+        + "The account's tool identities are applied (git, ssh, kube, gcloud, gh, aws, env),\n"
+        + "then the switch is saved and its onSwitch hook runs with its output passed through.\n"
+        + "A failed tool exits 3 and saves nothing (every tool it changed is put back;\n"
+        + "--keep-going saves the switch without it); a failed hook exits 3 after the switch\n"
+        + "is saved. A closed\n"
         + "output pipe ends only the printing: the hook still runs, then the exit status is 141.\n"
         + "--dry-run prints what would change, tool by tool, and changes nothing; --force\n"
         + "applies the identities again when the account is already current.\n"
@@ -177,8 +179,8 @@ enum CommandDetails {
         + "configurations, gh hosts and users, and AWS profiles. What belongs to one person\n"
         + "becomes one account: the same email, or a word shared across tools (kube work-prod,\n"
         + "gcloud work, aws work-admin and git ada@work.example make an account work).\n"
-        + "On a terminal it shows each proposal and asks: y adds it, i and n edit its id or\n"
-        + "name, s skips it, q stops. --write adds them all without asking; elsewhere it\n"
+        + "On a terminal it shows each proposal and asks: y adds it, n skips it, i and e edit\n"
+        + "its id or name, q stops. --write adds them all without asking; elsewhere it\n"
         + "prints them as a config fragment and changes nothing. Accounts are added through\n"
         + "the config writer (the previous file kept as .bak); with no config of your own, the\n"
         + "new file holds only the imported accounts."
@@ -187,7 +189,8 @@ enum CommandDetails {
         "Switches back to the account before the last switch and gives each tool the state\n"
         + "it had then (recorded when the switch was made). It is a switch itself, so a second\n"
         + "perch undo redoes. Exit status 1 when there is nothing to undo, 3 when a tool fails\n"
-        + "(every tool is then left as it was)."
+        + "(every tool is then left as it was). It first says which switch it undoes; only\n"
+        + "switches are undone (an account removed since stays removed)."
 
     static let reset =
         "The first time Perch changes a tool it records what the tool had (its baseline):\n"
@@ -212,7 +215,10 @@ enum CommandDetails {
         + "kube.context, kube.namespace, gcloud.configuration, aws.profile, gh.user, gh.host,\n"
         + "env.NAME, catalog.command. VALUE is written as a string, or as it is when it is a\n"
         + "JSON list or object ('[\"github.com\", \"gitlab.com\"]'). It is checked as\n"
-        + "perch config check checks it. The id is changed with perch rename.\n" + writerNote
+        + "perch config check checks it: a key it does not know is refused with the paths\n"
+        + "there are, and a field that cannot stand without another (kube.namespace without\n"
+        + "kube.context) with the object form to set them together. ssh.host is optional\n"
+        + "(github.com). The id is changed with perch rename.\n" + writerNote
 
     static let unsetField =
         "Removes the key at PATH (as for perch set); a tool's object left empty goes too.\n"

@@ -500,9 +500,15 @@ public enum Command: CaseIterable, Hashable, Sendable {
 
     /// The usage line.
     public var usage: String {
-        let options = self.options.filter { $0 != .help }.map { option in
-            "[" + option.names.last! + (option.valueName.map { " " + $0 } ?? "") + "]"
+        // A required option is shown first and without brackets (bug: `perch add [--name NAME]`).
+        let required: [Option] = self == .addAccount ? [.newName] : []
+        let options = (required + self.options.filter { $0 != .help && !required.contains($0) }).map { option in
+            let text = option.names.last! + (option.valueName.map { " " + $0 } ?? "")
+            return required.contains(option) ? text : "[" + text + "]"
         }
+        // `perch setup --undo` with no tool is `perch reset`, not a use of `perch setup`: the
+        // usage line shows TOOL as required (bug: `perch setup [TOOL]`).
+        let operandText = self == .setup ? self.operandText.replacing("[TOOL]", with: "TOOL") : self.operandText
         // `perch exec`'s command comes last: what follows `--` is the command's own.
         let command = " -- COMMAND [ARGS…]"
         let trailing = operandText.hasSuffix(command) ? command : ""
@@ -556,8 +562,9 @@ public enum Command: CaseIterable, Hashable, Sendable {
                 Environment: NO_COLOR (non-empty) draws without colour; VISUAL, EDITOR for config edit.
                 Exit status: 0 fine; 1 a request that cannot be met (unknown account, no current
                 account, config exists) or a tool that drifted (perch status); 2 bad usage, bad
-                config or no usable terminal; 3 a switch was saved but a tool or its onSwitch hook
-                failed; 128 + N ended by signal N, terminal restored.
+                config or no usable terminal; 3 a tool failed (the switch is not saved: every tool
+                it changed is put back; --keep-going saves it without that tool) or the onSwitch
+                hook of a saved switch failed; 128 + N ended by signal N, terminal restored.
                 """
         default:
             let sections = ["perch \(name): \(summary).", usage, details, "Options:\n" + optionLines]

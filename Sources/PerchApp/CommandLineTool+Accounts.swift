@@ -23,7 +23,13 @@ extension CommandLineTool {
         let place = "accounts[\(config.accounts.count)]"
         if !problems.isEmpty {
             for field in AccountForm.fields {
-                if let problem = problems[field] { console.error("\(place).\(field.rawValue): \(problem.message)") }
+                guard let problem = problems[field] else { continue }
+                if case .duplicateID = problem, let index = config.accounts.firstIndex(where: { $0.id == id }) {
+                    // Bug: this said accounts[N].id for the N the new account would have had, which does not exist.
+                    console.error("id: \"\(shown(id))\" is already used by accounts[\(index)] (\(shown(config.accounts[index].name)))")
+                    continue
+                }
+                console.error("\(place).\(field.rawValue): \(problem.message)")
             }
             return ExitStatus.usage
         }
@@ -53,7 +59,41 @@ extension CommandLineTool {
             console.error("the id is changed with `perch rename \(shown(id)) NEW`, which carries its state and history along")
             return ExitStatus.usage
         }
-        return edit(.set(id: id, path: keys, json: Self.jsonValue(value)), done: "Set \(pathText) of \(shown(id))")
+        return edit(.set(id: id, path: keys, json: Self.jsonValue(value)), done: "Set \(pathText) of \(shown(id))") { lines in
+            setHint(lines, id: id, keys: keys, value: value)
+        }
+    }
+
+    /// The paths `perch set` takes (as its help lists them).
+    static let settablePaths = [
+        "name", "handle", "group", "color", "onSwitch", "git.name", "git.email", "git.signingKey", "ssh.host", "ssh.identityFile",
+        "kube.context", "kube.namespace", "gcloud.configuration", "aws.profile", "gh.user", "gh.host", "docker.context", "env.NAME",
+        "catalog.command",
+    ]
+
+    /// After a refused `perch set`: the paths there are, for a key the config does not know; the
+    /// whole object at once, for a tool's key that cannot stand without another one (bug: an
+    /// unknown key was called "ignored" while it was refused, with no path listed; `ssh.host`
+    /// alone gave only "ssh.identityFile: missing (required)").
+    private func setHint(_ lines: [String], id: String, keys: [String], value: String) {
+        if lines.contains(where: { $0.contains(": unknown key") }) {
+            console.note("PATH is one of: " + Self.settablePaths.joined(separator: ", ") + ".")
+            return
+        }
+        guard keys.count == 2 else { return }
+        let tool = keys[0]
+        let missing = lines.compactMap { line -> String? in
+            guard let start = line.firstRange(of: "].\(tool)."), let end = line.firstRange(of: ": missing (required)"),
+                start.upperBound <= end.lowerBound
+            else { return nil }
+            return String(line[start.upperBound..<end.lowerBound])
+        }
+        guard !missing.isEmpty else { return }
+        let members = [(keys[1], Self.jsonValue(value))] + missing.map { ($0, "\"…\"") }
+        let object = "{" + members.map { "\"\($0.0)\": \($0.1)" }.joined(separator: ", ") + "}"
+        console.note(
+            "\(tool).\(keys[1]) cannot stand alone: \(tool) needs \(missing.map { "\(tool).\($0)" }.joined(separator: " and ")) too. "
+                + "Set them together: perch set \(shown(id)) \(tool) '\(shown(object))'")
     }
 
     func unsetField() -> Int32 {
@@ -86,7 +126,8 @@ extension CommandLineTool {
         return ConfigWriter.jsonString(text)
     }
 
-    private func edit(_ change: ConfigEdit, done: String) -> Int32 {
+    /// - Parameter hint: given the lines of a refusal, after they are printed.
+    private func edit(_ change: ConfigEdit, done: String, hint: ([String]) -> Void = { _ in }) -> Int32 {
         // The writer loads the config itself (a config that does not load is reported with its
         // lines, as `config check` reports it): loading it here first would read it twice.
         do {
@@ -94,7 +135,9 @@ extension CommandLineTool {
             console.print(done + " in \(outcome.path)" + backupNote(outcome) + ".")
             return ExitStatus.ok
         } catch {
-            return report(error)
+            let status = report(error)
+            if case .refused(let reason) = error { hint(reason.lines) }
+            return status
         }
     }
 
@@ -245,8 +288,9 @@ extension CommandLineTool {
     private func report(_ error: ConfigWriteError) -> Int32 {
         switch error {
         case .refused(let reason):
-            console.error("nothing was written: the config would not load, or would ignore a key:")
-            for line in reason.lines { console.error(line) }
+            console.error("nothing was written: the config would not load, or would not know a key:")
+            // Refused, so not "ignored", as the loader says of a key it would skip.
+            for line in reason.lines { console.error(line.replacing("unknown key, ignored (a warning)", with: "unknown key")) }
             return ExitStatus.usage
         case .invalid(let reason):
             for line in reason.lines { console.error(line) }

@@ -231,6 +231,7 @@ extension CommandLineTool {
         if tool == .git, !options.identity.undo, let config = try? ConfigLoader.load(paths) { refreshGitDirectoryRules(config) }
         switch IdentitySetup.run(tool, undo: options.identity.undo, switcher) {
         case .changed(let message):
+            if !options.identity.undo { switcher.recordSetUp(tool) }
             console.print(shown(message.prefix(1).uppercased() + message.dropFirst()) + ".")
             return ExitStatus.ok
         case .unchanged(let message):
@@ -301,15 +302,15 @@ extension CommandLineTool {
         return ExitStatus.ok
     }
 
-    /// Shows each proposal with its tool identities and asks: `y` or Enter accepts it, `i` and
-    /// `n` edit its id or name (checked as the config checks them; an id must not be one of
-    /// `taken` or of those accepted), `s` skips it, `q` or end of input stops the review.
+    /// Shows each proposal with its tool identities and asks: `y` or Enter accepts it, `n` (or
+    /// `s`) declines it, `i` and `e` edit its id or name (checked as the config checks them; an id
+    /// must not be one of `taken` or of those accepted), `q` or end of input stops the review.
     /// Returns the accepted accounts, edited, in order.
     func reviewImport(_ proposals: [Account], taken: Set<String>) -> [Account] {
         var taken = taken
         var accepted: [Account] = []
         console.print(
-            "Perch found \(proposals.count) account\(proposals.count == 1 ? "" : "s") to propose. For each: y adds it, i and n edit its id or name, s skips it, q stops."
+            "Perch found \(proposals.count) account\(proposals.count == 1 ? "" : "s") to propose. For each: y adds it, n skips it, i and e edit its id or name, q stops."
         )
         review: for (index, proposal) in proposals.enumerated() {
             var account = proposal
@@ -322,7 +323,7 @@ extension CommandLineTool {
                     let tool = setting.tool.rawValue
                     console.print(shown("  \(tool)" + String(repeating: " ", count: width - tool.count) + "  \(setting.summary)"))
                 }
-                console.write("Add it? [Y/i/n/s/q] ")
+                console.write("Add it? [Y/n/i/e/q] ")
                 guard let answer = readLine()?.trimmingSpaces.lowercased() else { break review }
                 switch answer {
                 case "", "y", "yes":
@@ -342,7 +343,8 @@ extension CommandLineTool {
                     } else {
                         account.id = id
                     }
-                case "n":
+                case "e":
+                    // Bug: this was `n`, so whoever typed n to decline got a name prompt.
                     console.write("Name [\(account.name)]: ")
                     guard let name = readLine()?.trimmingSpaces else { break review }
                     if name.isEmpty { continue }
@@ -351,9 +353,9 @@ extension CommandLineTool {
                     } else {
                         account.name = name
                     }
-                case "s", "skip": continue review
+                case "n", "no", "s", "skip": continue review
                 case "q", "quit": break review
-                default: console.print("Answer y, i, n, s or q.")
+                default: console.print("Answer y, n, i, e or q.")
                 }
             }
         }

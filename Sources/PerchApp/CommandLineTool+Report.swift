@@ -32,6 +32,9 @@ extension CommandLineTool {
         let zone = LocalTime.at(min(to - 1, now.seconds))
         let spent = SwitchHistory(records: records).timeSpent(from: from, to: to, now: now.seconds)
         let names = Dictionary(config.accounts.map { ($0.id, $0.name) }, uniquingKeysWith: { first, _ in first })
+        // An account no longer in the config (bug: listed with an empty name in the CSV and the table).
+        let shownNames = Dictionary(
+            spent.map { ($0.account, names[$0.account] ?? Self.removedName) }, uniquingKeysWith: { first, _ in first })
         let total = spent.reduce(0) { $0 + $1.seconds }
         if options.json {
             return printJSON(
@@ -45,7 +48,7 @@ extension CommandLineTool {
             for entry in spent {
                 let minutes = entry.seconds / 60
                 console.print(
-                    [entry.account, names[entry.account] ?? "", String(minutes), Self.hours(entry.seconds)].map(Self.csvField).joined(
+                    [entry.account, shownNames[entry.account] ?? "", String(minutes), Self.hours(entry.seconds)].map(Self.csvField).joined(
                         separator: ","))
             }
             return ExitStatus.ok
@@ -56,16 +59,19 @@ extension CommandLineTool {
             return ExitStatus.ok
         }
         let idWidth = spent.map { columns(shown($0.account)) }.max() ?? 0
-        let nameWidth = spent.map { columns(shown(names[$0.account] ?? "")) }.max() ?? 0
+        let nameWidth = spent.map { columns(shown(shownNames[$0.account] ?? "")) }.max() ?? 0
         for entry in spent {
             let id = shown(entry.account)
-            let name = shown(names[entry.account] ?? "")
+            let name = shown(shownNames[entry.account] ?? "")
             console.print(
                 "  " + id.padded(toColumns: idWidth + 2) + name.padded(toColumns: nameWidth + 2) + Self.right(durationText(entry.seconds)))
         }
         console.print("  " + "total".padded(toColumns: idWidth + 2 + nameWidth + 2) + Self.right(durationText(total)))
         return ExitStatus.ok
     }
+
+    /// The name shown for an account that is no longer in the config (`--json` gives null).
+    static let removedName = "(removed)"
 
     /// Hours with two decimals (`4.50`), for a spreadsheet.
     static func hours(_ seconds: Int64) -> String {

@@ -33,6 +33,10 @@ extension CommandLineTool {
             console.error("cannot undo: the account before the last switch, '\(shown(from))', is no longer in the config")
             return ExitStatus.unmet
         }
+        // Said before it is done (bug: after `perch remove`, undo undid the switch before the
+        // removal without a word, as if it undid the removal).
+        let removed = config.accounts.contains { $0.id == record.to } ? "" : "; \(shown(record.to)) was removed since, and stays removed"
+        console.print("Undoing the last switch, \(shown(from)) → \(shown(record.to)) at \(record.time)\(removed).")
         let states = Dictionary(record.tools.map { ($0.tool, $0.before) }, uniquingKeysWith: { first, _ in first })
         return runSession(to: account, target: .states(states), config: config, verb: "Undone: back to")
     }
@@ -100,7 +104,10 @@ extension CommandLineTool {
         let before = result.outcome?.previous.flatMap { id in config.accounts.first { $0.id == id } }
         guard let outcome = result.outcome else {
             // Rolled back: nothing changed.
-            console.error("could not switch to \(account.id): \(result.failure ?? "a tool failed"); every tool was put back")
+            let putBack = result.report.results.contains { $0.status == .rolledBack }
+            console.error(
+                "could not switch to \(account.id): \(result.failure ?? "a tool failed"); "
+                    + (putBack ? "every tool it had changed was put back" : "no tool was changed"))
             for line in result.report.results where !line.summary.isEmpty { console.note("  " + shown(line.summary)) }
             let stay = StateStore(path: paths.state)
             let current = (try? stay.peek())?.state.currentAccount.flatMap { id in config.accounts.first { $0.id == id } }

@@ -259,6 +259,15 @@ struct CommandLineTool {
         }
         guard let config = loadConfig(reportUnknownKeys: true) else { return ExitStatus.usage }
         for warning in config.warnings { console.error("warning: config \(paths.config): \(warning)") }
+        let environment = IdentityEnvironment.current()
+        for (index, account) in config.accounts.enumerated() {
+            guard let ssh = account.identities[.ssh]?.value(as: SSHAdapter.Setting.self),
+                access(environment.expandingTilde(ssh.identityFile), F_OK) != 0
+            else { continue }
+            console.error(
+                "warning: config \(paths.config): accounts[\(index)].ssh.identityFile: \"\(shown(ssh.identityFile))\" does not exist (ssh cannot use it)"
+            )
+        }
         let count = config.accounts.count
         let hooks = config.accounts.filter { $0.onSwitch != nil }.count
         let hookText = hooks == 0 ? "" : ", \(hooks) with an onSwitch hook"

@@ -13,10 +13,11 @@ public enum ExitStatus {
     public static let unmet: Int32 = 1
     /// Bad usage, a bad config, or no usable terminal.
     public static let usage: Int32 = 2
-    /// A switch was saved but its `onSwitch` hook failed or timed out.
+    /// A switch was saved but its `onSwitch` hook failed or timed out (the same status as
+    /// ``toolFailed``).
     public static let hookFailed: Int32 = 3
-    /// A tool could not be given the account's identity: the switch was rolled back (every tool
-    /// as it was, the account unchanged), or kept partly with `--keep-going`.
+    /// A tool could not be given the account's identity: the switch was not saved (every tool
+    /// it had changed put back, the account unchanged), or saved partly with `--keep-going`.
     public static let toolFailed: Int32 = 3
     /// A tool's own answer (or a server's) disagrees with the account (`perch verify`), or the
     /// guard refused a commit or push.

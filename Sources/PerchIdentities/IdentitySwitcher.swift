@@ -119,6 +119,23 @@ public struct IdentitySwitcher: Sendable {
         try? FileSystem.writeAtomically(Array(data) + [0x0A], to: files.results, mode: 0o600)
     }
 
+    /// Brings the last switch's report up to date once `perch setup TOOL` has put its include
+    /// in place: the result "… written; run `perch setup TOOL` to use it" becomes applied, since
+    /// the file the switch wrote is now in effect (`perch status` said "skipped" until the next
+    /// switch). Nothing happens when the report has no such result.
+    public func recordSetUp(_ tool: IdentityTool) {
+        guard var (report, _) = lastReport() else { return }
+        let hint = " written; run `perch setup \(tool.rawValue)` to use it"
+        var changed = false
+        for index in report.results.indices where report.results[index].tool == tool && report.results[index].status == .skipped {
+            guard report.results[index].detail.hasSuffix(hint) else { continue }
+            report.results[index].status = .applied
+            report.results[index].detail = String(report.results[index].detail.dropLast(hint.count))
+            changed = true
+        }
+        if changed { record(report) }
+    }
+
     /// The report of the last switch, as recorded, or nil.
     public func lastReport() -> (report: IdentityReport, time: String)? {
         struct Record: Decodable {

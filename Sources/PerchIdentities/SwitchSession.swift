@@ -213,13 +213,31 @@ public struct SwitchSession: Sendable {
             }
             let failed = zip(steps, applied).filter { if case .failed = $0.1 { true } else { false } }
             if !failed.isEmpty, !keepGoing {
-                // All or nothing: every tool changed goes back to its before-state.
+                // All or nothing: every tool changed goes back to its before-state. A tool that
+                // still has it (an apply that failed before changing anything) is left alone; one
+                // whose change meant nothing (a --force apply of what it had, Perch's empty ssh
+                // file where there was none) is put back byte for byte, but not reported as put
+                // back (bug: `ssh: rolled back` for an account with no ssh identity).
                 let restored = Parallel.map(
-                    steps.map { [applying] entry in { @Sendable in entry.step.adapter.apply(entry.before, in: applying) } })
-                for ((entry, step), back) in zip(zip(steps, applied), restored) {
+                    steps.map { [applying] entry in
+                        { @Sendable () -> (ToolStep?, Bool) in
+                            let adapter = entry.step.adapter
+                            guard case .success(let now) = adapter.current(in: applying) else {
+                                return (adapter.apply(entry.before, in: applying), true)
+                            }
+                            if adapter.isMet(entry.before, by: now) { return (nil, false) }
+                            return (adapter.apply(entry.before, in: applying), !adapter.isMet(now, by: entry.before))
+                        }
+                    })
+                for ((entry, step), (back, changed)) in zip(zip(steps, applied), restored) {
                     let tool = entry.step.adapter.tool
                     if case .failed = step {
-                        if case .failed(let why) = back { results[tool]?.detail += "; could not be put back: \(why)" }
+                        if case .failed(let why)? = back { results[tool]?.detail += "; could not be put back: \(why)" }
+                        continue
+                    }
+                    let backFailed = if case .failed? = back { true } else { false }
+                    guard let back, changed || backFailed else {
+                        results[tool] = nil
                         continue
                     }
                     if case .failed(let why) = back {
@@ -228,6 +246,8 @@ public struct SwitchSession: Sendable {
                         results[tool] = IdentityResult(tool: tool, status: .rolledBack, detail: entry.step.adapter.describe(entry.before))
                     }
                 }
+                // Per-shell tools (env) are applied by `perch env` after a switch: none was.
+                for adapter in ToolAdapters.registry where adapter.isPerShell { results[adapter.tool] = nil }
                 RecordFile.remove(files.journal)
                 let tools = failed.map { $0.0.step.adapter.tool.rawValue }.joined(separator: ", ")
                 return finish(nil, failure: "\(tools) failed")

@@ -77,7 +77,10 @@ extension ConfigWriter {
         do { after = try ConfigLoader.parse(bytes, path: path, reportUnknownKeys: true) } catch { throw .refused(error) }
         // A new warning is a key the loader would ignore: a typo that would silently do nothing.
         let newWarnings = after.warnings.map(withoutPosition).filter { !before.warnings.map(withoutPosition).contains($0) }
-        if !newWarnings.isEmpty { throw .refused(.invalid(path: path, problems: newWarnings)) }
+        // Refused, so not "ignored": said as what it is (it was "unknown key, ignored").
+        if !newWarnings.isEmpty {
+            throw .refused(.invalid(path: path, problems: newWarnings.map { $0.replacing("unknown key, ignored", with: "unknown key") }))
+        }
         return (file, bytes, after)
     }
 

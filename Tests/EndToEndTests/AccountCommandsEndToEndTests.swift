@@ -40,8 +40,10 @@ struct AccountCommandsEndToEndTests {
         let blank = try cli.run(["add", "x", "--name", "X", "--group", "   "])
         #expect(blank.status == 2)
         #expect(blank.stderr.contains("accounts[3].group: must not be only spaces"), "\(blank.stderr)")
+        // Issue 33: a taken id was reported at accounts[3], an index that does not exist.
         let taken = try cli.run(["add", "work", "--name", "Again"])
-        #expect(taken.status == 2 && taken.stderr.contains(#""work" is already used by another account"#), "\(taken.stderr)")
+        #expect(taken.status == 2 && taken.stderr.contains(#"id: "work" is already used by accounts[0] (Work)"#), "\(taken.stderr)")
+        #expect(!taken.stderr.contains("accounts[3]"), "\(taken.stderr)")
         #expect(try cli.run(["add", "y"]).status == 2, "--name is required")
         #expect(try cli.run(["list", "--format", "ids"]).stdout == "work\nhome\nclient\n", "nothing refused was written")
     }
@@ -85,6 +87,47 @@ struct AccountCommandsEndToEndTests {
         #expect(missing.status == 1 && missing.stderr.contains(#"the account "work" has no kube"#), "\(missing.stderr)")
     }
 
+    // Issue 33: `perch set client nosuch.field 1` said "unknown key, ignored" while it refused the
+    // change, and listed no path; `perch set acme ssh.host github.com` was refused, and so was the
+    // other order, though help lists both paths.
+    @Test(
+        "perch set: an unknown key is refused as unknown with the paths listed; ssh's fields one at a time; the object form where one cannot stand alone"
+    )
+    func setOneFieldAtATime() throws {
+        let cli = try PerchCommandLine()
+        defer { cli.remove() }
+        try cli.writeConfig(twoAccounts)
+        let unknown = try cli.run(["set", "home", "nosuch.field", "1"])
+        #expect(unknown.status == 2)
+        #expect(unknown.stderr.contains("accounts[1].nosuch: unknown key") && !unknown.stderr.contains("ignored"), "\(unknown.stderr)")
+        #expect(
+            unknown.stderr.contains("PATH is one of: name, handle,") && unknown.stderr.contains("ssh.host, ssh.identityFile"),
+            "\(unknown.stderr)")
+        let hostFirst = try cli.run(["set", "home", "ssh.host", "gitlab.com"])
+        #expect(hostFirst.status == 2)
+        #expect(
+            hostFirst.stderr.contains(#"perch set home ssh '{"host": "gitlab.com", "identityFile": "…"}'"#), "\(hostFirst.stderr)")
+        let file = try cli.run(["set", "home", "ssh.identityFile", "~/.ssh/id_home"])
+        #expect(file.status == 0, "the key file alone stands (host github.com): \(file.stderr)")
+        let host = try cli.run(["set", "home", "ssh.host", "gitlab.com"])
+        #expect(host.status == 0, "\(host.stderr)")
+        let text = try configText(cli)
+        #expect(text.contains(#""ssh": {"identityFile": "~/.ssh/id_home", "host": "gitlab.com"}"#), "\(text)")
+        let namespace = try cli.run(["set", "work", "kube.namespace", "web"])
+        #expect(namespace.status == 2)
+        #expect(namespace.stderr.contains(#"perch set work kube '{"namespace": "web", "context": "…"}'"#), "\(namespace.stderr)")
+    }
+
+    @Test("usage lines show required arguments without brackets: perch add ID --name NAME, perch setup TOOL")
+    func usageShowsRequiredArguments() throws {
+        let cli = try PerchCommandLine()
+        defer { cli.remove() }
+        let add = try cli.run(["add", "x"])
+        #expect(add.stderr.contains("usage: perch add ID --name NAME [--config PATH]"), "\(add.stderr)")
+        let setup = try cli.run(["setup"])
+        #expect(setup.stderr.contains("usage: perch setup TOOL [--config PATH]"), "\(setup.stderr)")
+    }
+
     /// The two accounts, work's git name equal to its id (a rename must leave that value alone).
     private var withGitNamedWork: String {
         twoAccounts.replacingOccurrences(
@@ -125,6 +168,37 @@ struct AccountCommandsEndToEndTests {
         #expect(try cli.run(["rename", "nope", "x"]).status == 1)
         let stderr = try cli.run(["list"]).stderr
         #expect(stderr.isEmpty, "no warning about a state naming an account that is gone: \(stderr)")
+    }
+
+    // Issue 33: after `perch remove acme --yes`, `perch undo` undid the switch before it without
+    // a word, and `perch report --csv` listed the removed account with an empty name.
+    @Test("perch undo after a removal says first which switch it undoes and that the removal stays; report names a removed account")
+    func undoAfterRemove() throws {
+        let cli = try PerchCommandLine()
+        defer { cli.remove() }
+        try cli.writeConfig(twoAccounts)
+        #expect(try cli.run(["switch", "work"]).status == 0)
+        #expect(try cli.run(["switch", "home"]).status == 0)
+        #expect(try cli.run(["remove", "home", "--yes"]).status == 0)
+        let undo = try cli.run(["undo"])
+        #expect(undo.status == 0, "\(undo.stderr)")
+        let lines = undo.stdout.split(separator: "\n")
+        #expect(lines.first?.hasPrefix("Undoing the last switch, work → home at ") == true, "\(undo.stdout)")
+        #expect(lines.first?.hasSuffix("; home was removed since, and stays removed.") == true, "\(undo.stdout)")
+        #expect(try cli.run(["current", "--field", "id"]).stdout == "work\n")
+        // An hour in home, on a fixed day.
+        let history = """
+            {"account":"home","previous":null,"source":"cli","time":"2026-11-29T08:00:00Z"}
+            {"account":"work","previous":"home","source":"cli","time":"2026-11-29T09:00:00Z"}
+
+            """
+        let folder = (cli.statePath as NSString).deletingLastPathComponent
+        try history.write(toFile: folder + "/state.history.jsonl", atomically: true, encoding: .utf8)
+        var utc = cli
+        utc.extraEnvironment = ["TZ": "UTC"]
+        let csv = try utc.run(["report", "--since", "2026-11-29", "--until", "2026-11-29", "--csv"])
+        #expect(csv.status == 0, "\(csv.stderr)")
+        #expect(csv.stdout.contains("\nhome,(removed),60,1.00\n"), "\(csv.stdout)")
     }
 
     @Test("perch remove asks first (--yes does not), says what becomes of the history, and forgets the pane state")

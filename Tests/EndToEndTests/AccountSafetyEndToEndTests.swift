@@ -27,14 +27,43 @@ struct AccountSafetyEndToEndTests {
         #expect(!offered.stdout.contains("-rf") && !offered.stdout.contains("--help"), "\(offered.stdout)")
     }
 
+    // Issue 33: a name "-" passed config check, bash completed a bare "-", and
+    // `perch switch -- -` then went to the previous account.
+    @Test("config check refuses names that begin with '-' as it refuses such ids; completion offers none; switch -- - switches nothing")
+    func optionLikeNames() throws {
+        let cli = try PerchCommandLine()
+        defer { cli.remove() }
+        try cli.writeConfig(#"{"accounts": [{"id": "work", "name": "Work"}, {"id": "home", "name": "Home"}]}"#)
+        #expect(try cli.run(["switch", "work"]).status == 0)
+        #expect(try cli.run(["switch", "home"]).status == 0)
+        try cli.writeConfig(
+            #"{"accounts": [{"id": "work", "name": "Work"}, {"id": "home", "name": "Home"}, {"id": "dash", "name": "-"}, {"id": "w", "name": " -Work-"}]}"#
+        )
+        let check = try cli.run(["config", "check"])
+        #expect(check.status == 2)
+        #expect(check.stderr.contains(#"accounts[2].name: "-" must not begin with '-' (it would read as an option)"#), "\(check.stderr)")
+        #expect(check.stderr.contains(#"accounts[3].name: " -Work-" must not begin with '-'"#), "\(check.stderr)")
+        let script = try cli.run(["completion", "bash"]).stdout
+        let scriptPath = cli.home.appendingPathComponent("perch.bash").path
+        try script.write(toFile: scriptPath, atomically: true, encoding: .utf8)
+        let complete = """
+            source \(TmuxSession.quote(scriptPath)); COMP_WORDS=(\(TmuxSession.quote(TmuxSession.binary)) switch ''); COMP_CWORD=2
+            _perch; printf '%s\\n' "${COMPREPLY[@]}"
+            """
+        let offered = try Spawn.run(["bash", "--norc", "--noprofile", "-c", complete], environment: cli.environment)
+        #expect(!offered.stdout.split(separator: "\n").contains { $0.hasPrefix("-") }, "\(offered.stdout)")
+        let switched = try cli.run(["switch", "--", "-"])
+        #expect(switched.status == 2, "the config is refused: \(switched.stderr)")
+        #expect(try cli.run(["current", "--field", "id"]).status == 2)
+        try cli.writeConfig(#"{"accounts": [{"id": "work", "name": "Work"}, {"id": "home", "name": "Home"}]}"#)
+        #expect(try cli.run(["current", "--field", "id"]).stdout == "home\n", "still on home, not back on work")
+    }
+
     @Test("after --, an operand that begins with '-' is an operand")
     func afterDoubleDash() throws {
         let cli = try PerchCommandLine()
         defer { cli.remove() }
-        try cli.writeConfig(#"{"accounts": [{"id": "work", "name": "-Work-"}, {"id": "home", "name": "Home"}]}"#)
-        let switched = try cli.run(["switch", "--", "-Work-"])
-        #expect(switched.status == 0, "\(switched.stderr)")
-        #expect(try cli.run(["current", "--field", "id"]).stdout == "work\n")
+        try cli.writeConfig(#"{"accounts": [{"id": "work", "name": "Work"}, {"id": "home", "name": "Home"}]}"#)
         let unknown = try cli.run(["switch", "--", "-rf"])
         #expect(unknown.status == 1, "an unknown account, not an unknown option: \(unknown.stderr)")
         #expect(unknown.stderr.contains("no account '-rf'"), "\(unknown.stderr)")

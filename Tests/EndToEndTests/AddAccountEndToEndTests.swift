@@ -35,6 +35,24 @@ struct AddAccountEndToEndTests {
         #expect(try session.screen().contains { $0.contains("Switch account") }, "the sheet is up")
     }
 
+    @Test(
+        "q with the account sheet up quits and restores the terminal (it did nothing), also after Add account… gave the sheet back",
+        arguments: [false, true])
+    func qInTheSheetQuits(afterAdding: Bool) throws {
+        let home = try TmuxSession.makeScratchHome()
+        defer { try? FileManager.default.removeItem(at: home) }
+        try TmuxSession.writeConfig(#"{"accounts": [{"id": "work", "name": "Work"}]}"#, home: home)
+        let session = try TmuxSession.started(home: home)
+        try session.expectAfter("a", shows: "Add account…")
+        if afterAdding {
+            try session.send("End", "Enter")
+            try Self.fill(session, id: "travel", name: "Travel Desk", next: "Tab")
+            #expect(try session.waitUntil { !$0.contains { $0.contains("[ Add ]") } && $0.contains { $0.contains("Travel Desk") } })
+        }
+        try session.expectAfter("q", shows: "EXIT=0")
+        #expect(try session.terminalRestored())
+    }
+
     @Test("From Settings with no config: the samples and the new account are written, and the sheet opens on it")
     func fromSettings() throws {
         let home = try TmuxSession.makeScratchHome()

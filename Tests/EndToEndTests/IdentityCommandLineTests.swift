@@ -124,6 +124,28 @@ struct IdentityCommandLineTests {
         #expect(scratch.snapshot().filter { !$0.key.hasSuffix(".lock") } == before.filter { !$0.key.hasSuffix(".lock") })
     }
 
+    // Issue 33: a failed switch listed `env: applied` under "every tool was put back", and a
+    // failed --force listed as rolled back tools it had left as they were.
+    @Test("a failed switch lists as put back only the tools it changed: not env, not a tool a --force left as it was")
+    func failedSwitchListsOnlyChangedTools() throws {
+        let scratch = try IdentityHome()
+        defer { scratch.cli.remove() }
+        #expect(try scratch.run("switch", "work").status == 0)
+        try scratch.writeKubeconfig(current: "prod", contexts: ["prod"])  // "dev" is gone
+        let failed = try scratch.run("switch", "home")
+        #expect(failed.status == 3)
+        #expect(failed.stderr.contains("could not switch to home: kube failed;"), "\(failed.stderr)")
+        #expect(!failed.stderr.contains("env:"), "env was never applied: \(failed.stderr)")
+        #expect(!failed.stderr.contains("kube: rolled back") && !failed.stderr.contains("could not be put back"), "\(failed.stderr)")
+        #expect(failed.stderr.contains("Still on work: Work."))
+        try scratch.install("gh", #"echo "error: gh is down" >&2; exit 1"#)
+        let forced = try scratch.run("switch", "work", "--force")
+        #expect(forced.status == 3)
+        #expect(forced.stderr.contains("gh: failed"), "\(forced.stderr)")
+        #expect(!forced.stderr.contains("rolled back"), "kube and git were left as they were: \(forced.stderr)")
+        #expect(forced.stderr.contains("no tool was changed"), "\(forced.stderr)")
+    }
+
     @Test("perch switch --dry-run prints what would change, tool by tool, and changes no file")
     func dryRun() throws {
         let scratch = try IdentityHome()
@@ -278,6 +300,43 @@ struct IdentityCommandLineTests {
         #expect(try scratch.run("setup", "git", "--yes").status == 0)
         #expect(try String(contentsOfFile: home + "/.gitconfig", encoding: .utf8) == "", "moved out of ~/.gitconfig")
         #expect(try author(in: home + "/clients/repo").contains("<me@client.example>"))
+    }
+
+    // Issue 33: perch status still said "git: skipped … run `perch setup git`" after it was run,
+    // until the next switch.
+    @Test("perch status after perch setup git no longer says to run it: the git the switch wrote is applied")
+    func statusAfterSetupGit() throws {
+        guard FileManager.default.isExecutableFile(atPath: "/usr/bin/git") else { return }
+        let scratch = try IdentityHome()
+        defer { scratch.cli.remove() }
+        #expect(try scratch.run("switch", "work").status == 0)
+        let before = try scratch.run("status")
+        #expect(before.stdout.contains("run `perch setup git` to use it"), "\(before.stdout)")
+        #expect(try scratch.run("setup", "git", "--yes").status == 0)
+        let after = try scratch.run("status")
+        #expect(!after.stdout.contains("perch setup git"), "\(after.stdout)")
+        #expect(after.stdout.contains("  git: applied (<ada@work.example>)"), "\(after.stdout)")
+        #expect(after.stdout.contains("✓ git"), "\(after.stdout)")
+    }
+
+    // Issue 33: perch status showed `✓ ssh ~/.ssh/id_acme` for a key file that does not exist.
+    @Test("a missing ssh key file is ✗ in perch status, never ✓, and config check warns about it")
+    func missingKeyFile() throws {
+        let scratch = try IdentityHome(
+            config: #"{"accounts": [{"id": "acme", "name": "Acme", "ssh": {"host": "github.com", "identityFile": "~/.ssh/id_acme"}}]}"#)
+        defer { scratch.cli.remove() }
+        let check = try scratch.run("config", "check")
+        #expect(check.status == 0, "a warning, not a refusal: \(check.stderr)")
+        #expect(check.stderr.contains(#"accounts[0].ssh.identityFile: "~/.ssh/id_acme" does not exist"#), "\(check.stderr)")
+        _ = try scratch.run("setup", "ssh", "--yes")
+        _ = try scratch.run("switch", "acme")
+        let status = try scratch.run("status")
+        #expect(!status.stdout.contains("✓ ssh"), "\(status.stdout)")
+        #expect(status.stdout.contains("✗ ssh") && status.stdout.contains("the key file does not exist"), "\(status.stdout)")
+        // With the file there, the warning goes.
+        try FileManager.default.createDirectory(at: scratch.cli.home.appendingPathComponent(".ssh"), withIntermediateDirectories: true)
+        try "key".write(toFile: scratch.cli.home.appendingPathComponent(".ssh/id_acme").path, atomically: true, encoding: .utf8)
+        #expect(!(try scratch.run("config", "check").stderr.contains("does not exist")))
     }
 
     @Test("perch import proposes accounts and changes nothing; --write adds them and keeps a .bak")

@@ -182,7 +182,7 @@ struct ImportEndToEndTests {
         try edit("i", prompt: "Id [work]:", typing: "Bad Id", shows: "id: \"Bad Id\" may hold only")
         try edit("i", prompt: "Id [work]:", typing: "mine", shows: "id: \"mine\" is already used by another account")
         try edit("i", prompt: "Id [work]:", typing: "job", shows: "1 of 7: job  Work")
-        try edit("n", prompt: "Name [Work]:", typing: "Day job", shows: "1 of 7: job  Day job")
+        try edit("e", prompt: "Name [Work]:", typing: "Day job", shows: "1 of 7: job  Day job")
         try session.expectAfter("y", "Enter", shows: "2 of 7: home  Home")
         try session.expectAfter("s", "Enter", shows: "3 of 7: kube-work-staging")
         try session.expectAfter("Enter", shows: "4 of 7: kube-minikube")
@@ -193,6 +193,21 @@ struct ImportEndToEndTests {
         let text = try String(contentsOfFile: scratch.cli.configPath, encoding: .utf8)
         #expect(text.contains("// mine") && text.contains(#""name": "Day job""#))
         #expect(try String(contentsOfFile: scratch.cli.configPath + ".bak", encoding: .utf8) == original)
+    }
+
+    // Issue 33: `n` at `Add it? [Y/i/n/s/q]` asked for a new name instead of declining.
+    @Test("on a terminal, n at the import prompt declines the proposal instead of asking for a name")
+    func reviewNDeclines() throws {
+        let scratch = try ImportHome()
+        defer { scratch.cli.remove() }
+        let session = try TmuxSession(width: 100, height: 40, arguments: ["import"], environment: scratch.environment, home: scratch.home)
+        #expect(try session.waitFor("1 of 7: work"))
+        try session.expectAfter("n", "Enter", shows: "2 of 7: home")
+        #expect(!(try session.screen()).contains { $0.contains("Name [") }, "no name prompt")
+        try session.expectAfter("no", "Enter", shows: "3 of 7: kube-work-staging")
+        try session.expectAfter("q", "Enter", shows: "EXIT=0")
+        #expect(try session.waitFor("Nothing changed."))
+        #expect(!FileManager.default.fileExists(atPath: scratch.cli.configPath))
     }
 
     @Test("on a terminal, skipping every proposal changes nothing")

@@ -212,13 +212,28 @@ struct AppStateUpdateTests {
 
     // MARK: Quitting
 
-    @Test("q quits only when nothing is presented")
+    @Test("q quits with no layer up and with the account sheet up")
     func qQuits() {
         var state = makeState()
-        #expect(state.update(char("q")) == [.quit])
+        #expect(state.update(char("q")).last == .quit)
         _ = state.update(char("a"))
+        #expect(state.sheet != nil)
+        #expect(state.update(char("q")).last == .quit)
+    }
+
+    @Test("q in the account sheet quits (it did nothing), also after Add account… gave the sheet back; in its filter it is text")
+    func qInTheSheetQuits() {
+        var state = makeState()
+        _ = state.update(char("a"))
+        _ = state.update(char("+"))
+        #expect(state.accountForm != nil)
+        #expect(state.update(char("q")) == [], "in a form field q is text")
+        _ = state.update(key(.escape))
+        #expect(state.accountForm == nil && state.sheet != nil, "cancelling the form goes back to the sheet")
+        #expect(state.update(char("q")).contains(.quit))
+        _ = state.update(char("/"))
         #expect(state.update(char("q")) == [])
-        #expect(state.sheet != nil, "q in the sheet does nothing")
+        #expect(state.sheet?.filter == "q", "in the filter q is text")
     }
 
     @Test("Ctrl-C always quits", arguments: [false, true])

@@ -52,6 +52,18 @@ struct ModelRenderTests {
         ])
     }
 
+    // Issue 33: at 60 columns the hint was cut mid-word (`… or press a, to swi…`).
+    @Test("Overview alone at 60 columns: the hint is wrapped at word boundaries, not cut mid-word")
+    func overviewHintWraps() {
+        let context = Self.context(size: Size(width: 60, height: 24))
+        let drawn = Self.lines(OverviewPane(), context)
+        let start = try? #require(drawn.firstIndex { $0.hasPrefix("   Hold the Overview tab") })
+        guard let start else { return }
+        #expect(drawn[start] == "   Hold the Overview tab (or the 1 key), or press a, to")
+        #expect(drawn[start + 1] == "   switch account.")
+        #expect(!drawn.joined().contains("…"), "\(drawn.joined(separator: "\n"))")
+    }
+
     @Test("Catalog alone: the title with the position, the cursor row, and rows cut to the width")
     func catalog() {
         let context = Self.context()

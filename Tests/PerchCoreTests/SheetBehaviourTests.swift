@@ -27,6 +27,25 @@ private func shownIDs(_ state: AppState) -> [String] {
 
 @Suite("The account sheet: filter, groups, detents, drag, animation")
 struct SheetBehaviourTests {
+    // Issue 33: the inset sheet left the selected tab's reverse-video cyan in the bottom-left
+    // cell, and the tab bar's rule stuck out on both sides (`─│   + Add account…   │─`).
+    @Test(
+        "the inset sheet covers its side margins: no tab-bar rule nor the selected tab's colour shows beside it",
+        arguments: [Size(width: 80, height: 24), Size(width: 200, height: 60)])
+    func insetSheetCoversItsMargins(size: Size) {
+        var s = AppState(accounts: accounts(4), size: size, reduceMotion: true)
+        s.sheetStyle = .inset
+        _ = s.update(.key(.char("a")), at: 1_000)
+        let screen = s.render()
+        let top = s.sheetLayout.top
+        #expect(top < size.height - 4)
+        for row in top..<size.height {
+            for column in [0, size.width - 1] {
+                #expect(screen[column, row] == .blank, "column \(column), row \(row): \(screen[column, row])")
+            }
+        }
+    }
+
     // MARK: Filter
 
     @Test("typing after / narrows the list keystroke by keystroke, and the sheet re-fits to the matches")

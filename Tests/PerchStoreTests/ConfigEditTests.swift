@@ -103,7 +103,7 @@ struct ConfigEditTests {
         arguments: [
             (ConfigEdit.set(id: "home", path: ["git", "email"], json: #""no-at-sign""#), #"accounts[1].git.email: "no-at-sign" has no @"#),
             (.set(id: "work", path: ["color"], json: #""pink""#), #"accounts[0].color: "pink" is not one of"#),
-            (.set(id: "work", path: ["gti", "email"], json: #""a@b""#), #"accounts[0].gti: unknown key, ignored (did you mean "git"?)"#),
+            (.set(id: "work", path: ["gti", "email"], json: #""a@b""#), #"accounts[0].gti: unknown key (did you mean "git"?)"#),
             (.set(id: "work", path: ["env", "AWS_PROFILE"], json: #""x""#), "accounts[0].env.AWS_PROFILE: Perch sets AWS_PROFILE itself"),
             (.set(id: "work", path: ["handle"], json: #""   ""#), "accounts[0].handle: must not be only spaces"),
             (.unset(id: "work", path: ["name"]), "accounts[0].name: missing (required)"),

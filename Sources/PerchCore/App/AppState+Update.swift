@@ -53,7 +53,7 @@ extension AppState {
             // Only the "terminal too small" notice is on the screen: nothing else can be acted on,
             // but the outcomes of effects already under way are still taken in.
             switch event {
-            case .key(let key) where key.key == .character("q") && presented.isEmpty: return [.quit]
+            case .key(let key) where key.key == .character("q") && (presented.isEmpty || inputContext == .accountSheet): return [.quit]
             case .resize, .terminalReply, .focus: break
             case .outcome: break
             default: return []

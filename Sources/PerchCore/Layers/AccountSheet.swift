@@ -261,6 +261,11 @@ extension AccountSheet {
         let layout = layout(context)
         guard layout.height > 0 else { return }
         let box = layout.frame
+        if context.sheetStyle == .inset, box.x > 0 {
+            // The side margins of an inset sheet are drawn blank (the tab bar's rule and the
+            // selected tab's colour under them showed beside it); a click there is still outside.
+            frame.screen.fill(Rect(x: 0, y: layout.top, width: context.size.width, height: box.maxY - layout.top))
+        }
         frame.hits.mark(box, isClosing ? .none : .sheetChrome)
         if !isClosing { frame.hits.mark(Rect(x: box.x, y: layout.top, width: box.width, height: 1), .sheetGrabber) }
         let inset = context.sheetStyle == .inset && box.x > 0
@@ -376,6 +381,8 @@ extension InputContext {
             KeyBinding([KeyEvent(.down, modifiers: .shift), .char("J")], "Shift-↓ J", .smallerDetent, "smaller detent"),
             KeyBinding(gesture: "drag the grabber", "resize; drag down to close"),
             KeyBinding(KeyBindings.keys(.character("?")), "?", .showHelp, "this help"),
+            // Bug: `q` did nothing with the sheet up (and after `Add account…` the sheet is up).
+            KeyBinding(KeyBindings.keys(.character("q")), "q", .quit, "quit"),
         ])
 
     /// The account sheet's keys while its filter is typed: printable keys go to the filter.

@@ -17,6 +17,9 @@ public enum AccountProblem: Hashable, Sendable {
     /// An id that begins with `-`: on a command line it would read as an option
     /// (`perch switch -rf`), and a completion offering it would type one (fish-shell PR #10319).
     case optionLikeID(String)
+    /// A name whose first visible character is `-`: completion offers names as well as ids, and
+    /// `perch switch -` means the previous account, so a name `-` typed after `--` switched there.
+    case optionLikeName(String)
     /// An optional field (handle, group) that is there but holds only white space.
     case blank
 
@@ -28,6 +31,7 @@ public enum AccountProblem: Hashable, Sendable {
         case .nothingVisible: "has nothing visible (only zero-width or control characters)"
         case .duplicateID(let id): "\"\(id)\" is already used by another account"
         case .optionLikeID(let id): "\"\(id)\" must not begin with '-' (it would read as an option)"
+        case .optionLikeName(let name): "\"\(name)\" must not begin with '-' (it would read as an option)"
         case .blank: "must not be only spaces"
         }
     }
@@ -54,8 +58,10 @@ public enum AccountValidation {
 
     /// What is wrong with `name`, or nil when it shows something: a name must hold at least one
     /// character that is not white space, a control, default-ignorable (Unicode's
-    /// Default_Ignorable_Code_Point) or the blank braille pattern, and takes at least one column.
+    /// Default_Ignorable_Code_Point) or the blank braille pattern, and takes at least one column;
+    /// its first character other than white space must not be `-` (as an id's).
     public static func nameProblem(_ name: String) -> AccountProblem? {
+        if name.first(where: { !$0.isWhitespace }) == "-" { return .optionLikeName(name) }
         // A printable ASCII character (the common case) settles both checks in one byte scan.
         if name.utf8.contains(where: { $0 > 0x20 && $0 < 0x7F }) { return nil }
         if name.allSatisfy(\.isWhitespace) { return .empty }

@@ -62,7 +62,9 @@ public struct OverviewPane: ScreenModel, Hashable, Sendable {
         row += 1
         line("Switches so far: \(context.saved.switchCount)")
         row += 1
-        line("Hold the Overview tab (or the 1 key), or press a, to switch account.", .dim)
+        // Wrapped at word boundaries (it was cut mid-word on a narrow screen).
+        let hint = "Hold the Overview tab (or the 1 key), or press a, to switch account."
+        for text in DisplayWidth.wrapped(hint, to: rect.width - 3, rows: max(1, rect.maxY - row)) { line(text, .dim) }
     }
 
     /// What the tools themselves answered when `v` asked them (``ToolAnswer``, as `perch verify`

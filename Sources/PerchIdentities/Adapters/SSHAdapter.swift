@@ -61,7 +61,8 @@ public struct SSHAdapter: ToolAdapter {
                 }
             }
             if list.isEmpty { reader.problems.append("\(place).host: the list is empty; name at least one host") }
-        case nil, .null?: reader.problems.append("\(place).host: missing (required)")
+        // Optional, so that `perch set ID ssh.identityFile FILE` stands alone: github.com, as import proposes.
+        case nil, .null?: hosts = ["github.com"]
         case let other?: reader.problems.append("\(place).host: expected a string or a list of strings, found \(other.kind)")
         }
         for (index, host) in hosts.enumerated() where host.isEmpty || host.contains(where: { $0 == " " || $0 == "\t" || $0.isNewline }) {
@@ -160,6 +161,10 @@ public struct SSHAdapter: ToolAdapter {
         guard let ssh = setting.value(as: Setting.self) else { return IdentityCheck(tool: .ssh, expected: "", actual: nil, matches: nil) }
         let environment = context.environment
         let expected = environment.expandingTilde(ssh.identityFile)
+        // Bug: a key file that does not exist was shown as ✓ when ssh -G named it.
+        if access(expected, F_OK) != 0 {
+            return IdentityCheck(tool: .ssh, expected: expected, actual: nil, matches: false, note: "the key file does not exist")
+        }
         var actuals: [String] = []
         for host in ssh.hosts {
             var arguments = ["-G", host]
