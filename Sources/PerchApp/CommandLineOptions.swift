@@ -22,7 +22,7 @@ public struct CommandLineOptions: Hashable, Sendable {
     /// account is accepted, dotted for a tool's (``PerchStore/ConfigLoader/accountKeys``).
     public static let commonFields = [
         "id", "name", "handle", "group", "color", "git.name", "git.email", "kube.context", "kube.namespace", "gcloud.configuration",
-        "aws.profile", "gh.user", "gh.host", "ssh.identityFile",
+        "aws.profile", "gh.user", "gh.host", "ssh.identityFile", "kube.expires", "aws.expires",
     ]
 
     /// What to do: run the command (the default), or print help or the version.
@@ -563,8 +563,10 @@ public enum Command: CaseIterable, Hashable, Sendable {
                 Exit status: 0 fine; 1 a request that cannot be met (unknown account, no current
                 account, config exists) or a tool that drifted (perch status); 2 bad usage, bad
                 config or no usable terminal; 3 a tool failed (the switch is not saved: every tool
-                it changed is put back; --keep-going saves it without that tool) or the onSwitch
-                hook of a saved switch failed; 128 + N ended by signal N, terminal restored.
+                it changed is put back; --keep-going saves it without that tool), the onSwitch
+                hook of a saved switch failed, perch verify found a tool that disagrees, perch
+                audit found a finding, or the guard refused a commit or push; 128 + N ended by
+                signal N, terminal restored.
                 """
         default:
             let sections = ["perch \(name): \(summary).", usage, details, "Options:\n" + optionLines]

@@ -133,6 +133,14 @@ extension CommandLineTool {
             let text = "  " + shown(line.summary)
             if line.status == .failed { console.note(text) } else { console.print(text) }
         }
+        // A session that has ended (kube's certificate, AWS's SSO session): the switch stands, and
+        // says so with the command that renews it; the exit status is unchanged.
+        if !switcher.samplesOnly {
+            let now = SessionExpiries.now()
+            for end in SessionExpiries.read(account, in: switcher.context) where end.hasEnded(at: now) {
+                console.error("\(end.tool.rawValue): \(end.phrase(at: now)) (\(end.endsText))" + (end.renew.map { "; renew it: \($0)" } ?? ""))
+            }
+        }
         // A shell pinned by perch use (or a command of perch exec) keeps its own account.
         if let scope = PerchPaths.environment(IdentityScope.scopeVariable).flatMap(ScopeKind.init(rawValue:)), scope != .directory,
             let own = PerchPaths.environment(ShellExports.accountVariable), own != account.id

@@ -156,6 +156,14 @@ struct CommandLineTool {
             console.print(describe(account))
             return ExitStatus.ok
         }
+        // When a tool's credentials end (kube's certificate, AWS's session), read where the tool
+        // keeps it: ISO 8601 in UTC, the earliest; an empty line when nothing is recorded.
+        if field == "kube.expires" || field == "aws.expires" {
+            let tool = IdentityTool(String(field.prefix { $0 != "." }))
+            let ends = SessionExpiries.read(account, tool: tool, in: switcher(nil).context).min { $0.ends < $1.ends }
+            console.print(ends?.endsText ?? "")
+            return ExitStatus.ok
+        }
         // Any key of the account, tools' included; an empty line when it has nothing there.
         console.print(shown(AccountFields.value(of: account, at: field).map(AccountFields.text) ?? ""))
         return ExitStatus.ok

@@ -104,7 +104,7 @@ enum Completion {
     /// the keys of each tool, as the config names them.
     static var fieldPaths: [String] {
         ["name", "handle", "group", "color", "onSwitch", "catalog.command", "catalog.preview", "catalog.open"]
-            + CommandLineOptions.commonFields.filter { $0.contains(".") }
+            + CommandLineOptions.commonFields.filter { $0.contains(".") && !$0.hasSuffix(".expires") }
             + [
                 "git.signingKey", "git.signing.key", "git.signing.format", "git.signing.sign", "ssh.host", "ssh.agent", "remotes",
                 "expect.ssh", "expect.gh", "expect.aws", "expect.kube", "env.",

@@ -109,6 +109,12 @@ public enum SessionExpiries {
     /// The end of the client certificate of `contextName`'s user: the kubeconfig as kubectl
     /// merges it (`kubectl config view --raw --minify --context`), then `openssl x509 -enddate`.
     static func kubeCertificate(_ contextName: String, in context: ToolContext) -> SessionExpiry? {
+        // Most kubeconfigs authenticate by token or exec plugin: kubectl is asked only when a
+        // file of `$KUBECONFIG` holds a client certificate at all (a switch stays fast).
+        let holdsCertificate = ToolReaders.kubeconfigFiles(context.environment).contains { file in
+            (try? FileSystem.read(file)).map { String(decoding: $0.prefix(1 << 20), as: UTF8.self).contains("client-certificate") } ?? false
+        }
+        guard holdsCertificate else { return nil }
         let format = #"{.users[0].name}{"\t"}{.users[0].user.client-certificate-data}{"\t"}{.users[0].user.client-certificate}"#
         guard let output = context.run("kubectl", ["config", "view", "--raw", "--minify", "--context", contextName, "-o", "jsonpath=" + format]).output
         else { return nil }

@@ -1,0 +1,62 @@
+import Foundation
+import PerchCore
+import Testing
+
+@testable import PerchIdentities
+
+/// When credentials end, read locally: the words, the marks, and AWS's files.
+@Suite("Session ends")
+struct SessionExpiryTests {
+    static let spans: [(Int64, String)] = [(45, "45 s"), (125, "2 min"), (10_805, "3 h"), (172_807, "2 d")]
+
+    @Test("a span is said in its largest whole unit", arguments: spans)
+    func span(seconds: Int64, text: String) {
+        #expect(SessionExpiry.span(seconds) == text)
+    }
+
+    @Test("a check is marked by its tool's end: plain when far, ⚠ under an hour, ✗ with what renews it once ended")
+    func annotated() {
+        let now: Int64 = 1_800_000_000
+        let check = IdentityCheck(tool: .aws, expected: "work", actual: "work", matches: true)
+        func end(_ offset: Int64) -> SessionExpiry {
+            SessionExpiry(tool: .aws, what: "SSO session", ends: now + offset, renew: "aws sso login --profile work")
+        }
+        let far = SessionExpiries.annotated(check, [end(5 * 86_400)], now: now)
+        #expect(far.matches == true && far.note == "SSO session ends in 5 d")
+        let soon = SessionExpiries.annotated(check, [end(1800)], now: now)
+        #expect(soon.matches == true && soon.note == "⚠ SSO session ends in 30 min")
+        let ended = SessionExpiries.annotated(check, [end(-7200)], now: now)
+        #expect(ended.matches == false && ended.note == "SSO session ended 2 h ago; renew: aws sso login --profile work")
+        // Another tool's end leaves the check alone.
+        #expect(SessionExpiries.annotated(IdentityCheck(tool: .kube, expected: "p", actual: "p", matches: true), [end(-1)], now: now).note == nil)
+    }
+
+    @Test("an AWS profile's SSO session is found by its sso-session's start URL, and temporary credentials by their recorded end")
+    func aws() throws {
+        let home = try ScratchHome(fakes: [])
+        try FileManager.default.createDirectory(atPath: home.home + "/.aws/sso/cache", withIntermediateDirectories: true)
+        try """
+            # a comment
+            [profile work]
+            sso_session = corp
+            [sso-session corp]
+            sso_start_url = https://corp.awsapps.com/start
+            [profile legacy]
+            sso_start_url = https://old.awsapps.com/start
+            """.write(toFile: home.home + "/.aws/config", atomically: true, encoding: .utf8)
+        for (name, url, end) in [("a", "https://corp.awsapps.com/start", "2026-12-03T10:00:00Z"), ("b", "https://corp.awsapps.com/start", "2026-12-03T12:00:00Z"), ("c", "https://old.awsapps.com/start", "2026-12-04T00:00:00.000Z")] {
+            try #"{"startUrl": "\#(url)", "accessToken": "x", "expiresAt": "\#(end)"}"#.write(
+                toFile: home.home + "/.aws/sso/cache/\(name).json", atomically: true, encoding: .utf8)
+        }
+        try "not json".write(toFile: home.home + "/.aws/sso/cache/broken.json", atomically: true, encoding: .utf8)
+        try "[temp]\naws_access_key_id = ASIAEXAMPLE\naws_session_token = t\naws_expiration = 2026-12-03T13:00:00Z\n".write(
+            toFile: home.home + "/.aws/credentials", atomically: true, encoding: .utf8)
+        let context = ToolContext(environment: home.environment)
+        let work = SessionExpiries.aws("work", in: context)
+        #expect(work.map(\.ends) == [SessionExpiries.iso8601("2026-12-03T12:00:00Z")!], "the latest token of the session")
+        #expect(work.first?.renew == "aws sso login --profile work")
+        #expect(SessionExpiries.aws("legacy", in: context).first?.ends == SessionExpiries.iso8601("2026-12-04T00:00:00Z"))
+        #expect(SessionExpiries.aws("temp", in: context).map(\.what) == ["temporary credentials"])
+        #expect(SessionExpiries.aws("none", in: context).isEmpty, "nothing recorded, nothing shown")
+    }
+}
