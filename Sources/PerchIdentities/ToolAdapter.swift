@@ -202,13 +202,16 @@ extension ToolAdapter {
 
     /// `check` marked as not matching when a variable of ``overrides`` is set in this
     /// environment, with the variable and what to run in its note.
-    public func overridden(_ check: IdentityCheck, in context: ToolContext) -> IdentityCheck {
-        let set = overrides.filter { context.environment[$0.name] != nil }
+    /// - Parameter own: variables whose value here is the one Perch's own scope set (`perch exec`,
+    ///   `perch use`, a bound folder): the expected state there, not something beating it.
+    public func overridden(_ check: IdentityCheck, in context: ToolContext, own: [String: String] = [:]) -> IdentityCheck {
+        let set = overrides.filter { context.environment[$0.name] != nil && own[$0.name] != context.environment[$0.name] }
         guard !set.isEmpty else { return check }
         var check = check
         check.matches = false
         let names = set.map(\.name)
-        let shown = set.map { "\($0.name)=\(context.environment[$0.name] ?? "")" }.joined(separator: ", ")
+        // A token is never printed whole: its last 4 characters at most (EnvironmentEntry.masked).
+        let shown = set.map { "\($0.name)=\(EnvironmentEntry.masked(context.environment[$0.name] ?? ""))" }.joined(separator: ", ")
         let advice =
             set.allSatisfy(\.unsetByShell)
             ? "run: unset \(names.joined(separator: " ")) (eval \"$(perch env)\" does)" : "run: unset \(names.joined(separator: " "))"
@@ -236,14 +239,15 @@ extension PerShellToolAdapter {
 enum IdentityEnvironmentCheck {
     static func check(_ adapter: some ToolAdapter, _ setting: ToolSetting, in context: ToolContext) -> IdentityCheck {
         let expected = setting.exports
-        let shown = expected.map { "\($0.name)=\($0.value)" }.joined(separator: " ")
+        let shown = expected.map { "\($0.name)=\(EnvironmentEntry.masked($0.value))" }.joined(separator: " ")
         guard context.environment["PERCH_ACCOUNT"] != nil || adapter.overrides.contains(where: { context.environment[$0.name] != nil })
         else {
             return IdentityCheck(
                 tool: adapter.tool, expected: shown, actual: nil, matches: nil, note: "per shell: eval \"$(perch env)\" or perch shell-init"
             )
         }
-        let actual = expected.map { "\($0.name)=\(context.environment.variables[$0.name] ?? "(unset)")" }.joined(separator: " ")
+        let actual = expected.map { "\($0.name)=\(context.environment.variables[$0.name].map(EnvironmentEntry.masked) ?? "(unset)")" }
+            .joined(separator: " ")
         return adapter.overridden(IdentityCheck(tool: adapter.tool, expected: shown, actual: actual, matches: actual == shown), in: context)
     }
 }

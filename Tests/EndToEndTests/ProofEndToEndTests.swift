@@ -272,3 +272,55 @@ struct ProofEndToEndTests {
         TmuxSession.quote(try Spawn.run(["sh", "-c", "command -v ssh"]).stdout.trimmingCharacters(in: .whitespacesAndNewlines))
     }
 }
+
+/// Leaks and false alarms at the edges of scopes.
+@Suite("Edges: scopes' own variables, tokens, folder spellings", .serialized)
+struct ScopeEdgeEndToEndTests {
+    // Bug: status showed ✗ for ssh in every scope and told the user to unset the
+    // GIT_SSH_COMMAND that Perch itself set, and exited 1.
+    @Test("in perch exec, status takes the GIT_SSH_COMMAND Perch set as expected: ✓ ssh, exit 0", .enabled(if: ["git", "ssh", "ssh-keygen", "kubectl"].allSatisfy(ShellEndToEndTests.installed)))
+    func scopeOwnVariable() throws {
+        let proof = ProofEndToEndTests()
+        let home = try proof.home()
+        defer { home.cli.remove() }
+        #expect(try home.cli.run(["switch", "home"]).status == 0)
+        let status = try proof.run(home, ["exec", "work", "--", TmuxSession.binary, "status"])
+        #expect(status.stdout.contains("✓ ssh"), "\(status.stdout)\(status.stderr)")
+        #expect(!status.stdout.contains("unset GIT_SSH_COMMAND"), "\(status.stdout)")
+        // A GIT_SSH_COMMAND of someone else's in the same scope still beats it, and is said.
+        let other = try proof.run(home, ["exec", "work", "--", "env", "GIT_SSH_COMMAND=ssh -i /elsewhere", TmuxSession.binary, "status"])
+        #expect(other.stdout.contains("✗ ssh") && other.stdout.contains("GIT_SSH_COMMAND=ssh -i /elsewhere"), "\(other.stdout)")
+    }
+
+    // Bug: perch status printed a whole GH_TOKEN=ghp_… that beat gh's stored user.
+    @Test("a token that beats a tool is named with its last 4 characters only, in status and verify, text and JSON")
+    func tokenMasked() throws {
+        let home = try ScopedHome(
+            accounts: [#"{"id": "work", "name": "Work", "gh": {"user": "ada-work"}, "env": {"TEAM": "web"}}"#], contexts: ["dev"],
+            configurations: ["default"])
+        defer { home.cli.remove() }
+        #expect(try home.cli.run(["switch", "work"]).status == 0)
+        let token = "ghp_" + "Z9yX8wV7uT6sR5qP4oN3mL2kJ1iH0gF9eD8c"
+        var environment = home.cli.environment
+        environment["GH_TOKEN"] = token
+        for arguments in [["status"], ["status", "--json"], ["verify"], ["verify", "--json"]] {
+            let run = try Spawn.run([TmuxSession.binary] + arguments, environment: environment)
+            #expect(!run.stdout.contains(token) && !run.stderr.contains(token), "\(arguments): \(run.stdout)\(run.stderr)")
+            #expect(!run.stdout.contains(String(token.dropLast(4))), "no long prefix either: \(run.stdout)")
+        }
+        let status = try Spawn.run([TmuxSession.binary, "status"], environment: environment)
+        #expect(status.stdout.contains("GH_TOKEN=…eD8c"), "\(status.stdout)")
+    }
+
+    // Bug: a bound folder written ~/a/../work or ~//work passed config check and bound nothing.
+    @Test("a bound folder with .. or a doubled slash is refused with its JSON path and the plain spelling", arguments: ["~/a/../work", "~//work", "/srv/./work"])
+    func folderSpelling(_ folder: String) throws {
+        let cli = try PerchCommandLine()
+        defer { cli.remove() }
+        try cli.writeConfig(#"{"accounts": [{"id": "work", "name": "Work", "directories": ["\#(folder)"]}]}"#)
+        let check = try cli.run(["config", "check"])
+        #expect(check.status == 2)
+        #expect(check.stderr.contains("accounts[0].directories[0]: \"\(folder)\" holds a . or .. or a doubled /"), "\(check.stderr)")
+        #expect(check.stderr.contains(folder == "/srv/./work" ? "as /srv/work" : "as ~/work"), "\(check.stderr)")
+    }
+}

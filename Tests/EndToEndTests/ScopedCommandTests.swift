@@ -89,7 +89,7 @@ struct ScopedCommandTests {
         #expect(try home.cli.run(["setup", "git", "--yes"]).status == 0)
         #expect(try home.cli.run(["switch", "personal"]).status == 0)
         let status = try run(home, ["status"], in: home.home + "/proj/api")
-        #expect(status.stdout.contains("this folder is bound to my.work-1 (its \"directories\")"), "\(status.stdout)\(status.stderr)")
+        #expect(status.stdout.contains("this folder is my.work-1's (its \"directories\" or \"remotes\")"), "\(status.stdout)\(status.stderr)")
     }
 
     @Test("directories are validated: relative, / and a folder bound twice are refused with where")

@@ -262,7 +262,9 @@ struct SwitchSessionEndToEndTests {
         _ = try scratch.run("switch", "b")
         let undone = try scratch.run("undo")
         #expect(undone.status == 0, "\(undone.stderr)")
-        #expect(undone.stdout.hasPrefix("Undone: back to a: Alpha, was b: Beta."))
+        // It says first which switch it undoes, then what it did.
+        #expect(undone.stdout.hasPrefix("Undoing the last switch, a → b at "), "\(undone.stdout)")
+        #expect(undone.stdout.contains("\nUndone: back to a: Alpha, was b: Beta."), "\(undone.stdout)")
         #expect(try scratch.uses() == Self.onA, "\((try? scratch.uses()) ?? [])")
         #expect(try scratch.run("undo").status == 0)
         #expect(try scratch.uses() == Self.onB, "\((try? scratch.uses()) ?? [])")

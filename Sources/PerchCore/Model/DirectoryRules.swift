@@ -26,7 +26,23 @@ public enum DirectoryRules {
             return "\"\(text)\" is not an absolute path or one starting with ~/"
         }
         if normalized(text) == "/" { return "\"/\" would bind every folder" }
+        // git's gitdir: patterns and the shell hook compare the path as written: a `..`, `.` or
+        // doubled slash would bind nothing (both see the folder by its plain path).
+        let parts = normalized(text).split(separator: "/", omittingEmptySubsequences: false).dropFirst()
+        if parts.contains(where: { $0 == ".." || $0 == "." }) || parts.dropLast().contains("") {
+            return "\"\(text)\" holds a . or .. or a doubled /; write the folder plainly, as \(plain(text))"
+        }
         return nil
+    }
+
+    /// `text` with `.`, `..` and doubled slashes resolved on the path alone (no symlink is read).
+    static func plain(_ text: String) -> String {
+        let home = text.hasPrefix("~")
+        var parts: [Substring] = []
+        for part in text.dropFirst(home ? 1 : 0).split(separator: "/") where part != "." {
+            if part == ".." { if !parts.isEmpty { parts.removeLast() } } else { parts.append(part) }
+        }
+        return (home ? "~/" : "/") + parts.joined(separator: "/")
     }
 
     /// `text` without trailing slashes (`~/work/` → `~/work`), `/` kept.

@@ -166,7 +166,12 @@ public struct KubeAdapter: ToolAdapter {
     /// when it names `name`, so a give-back returns the file byte for byte; every other byte
     /// always stays as it was.
     static func writeCurrentContext(_ name: String, line: String? = nil, _ environment: IdentityEnvironment) throws(FileError) {
-        guard let found = currentContextFile(environment) else { return }
+        guard let path = currentContextFile(environment)?.path else { return }
+        // Read, changed and written under kubectl's own lock, so that a kubectl writing at the
+        // same time loses nothing (and Perch loses nothing of kubectl's).
+        let lock = try KubeconfigLock.acquire(path)
+        defer { lock.release() }
+        guard let found = currentContextFile(environment), found.path == path else { return }
         var lines = found.lines
         let value = name.isEmpty ? "" : (name.contains(where: { ":#'\" ".contains($0) }) ? "\"\(name)\"" : name)
         let own = line.flatMap { ToolReaders.unquoted($0.dropFirst(16)) == name && $0.hasPrefix("current-context:") ? $0 : nil }
@@ -302,4 +307,41 @@ extension KubeAdapter {
             ]
         }
     }
+}
+
+/// kubectl's lock on a kubeconfig (client-go's clientcmd `lockFile`: `FILE.lock` created with
+/// `O_CREAT|O_EXCL`, removed when the write is done). Perch takes it the same way, waiting a
+/// bounded time for a kubectl that holds it; a lock still there after that is reported with its
+/// age, never written around (a kubectl killed mid-write leaves one, which stops kubectl too).
+struct KubeconfigLock {
+    let path: String
+
+    /// How long to wait for the lock, in milliseconds.
+    static let waitMilliseconds: Int64 = 2000
+
+    /// Takes the lock of `kubeconfig`, waiting up to ``waitMilliseconds``.
+    /// - Throws: ``FileError`` naming the lock and its age when it stays held, or why it could not be made.
+    static func acquire(_ kubeconfig: String, waitMilliseconds: Int64 = waitMilliseconds) throws(FileError) -> KubeconfigLock {
+        let lock = kubeconfig + ".lock"
+        let deadline = ProcessSpawn.now() + waitMilliseconds
+        while true {
+            let fd = open(lock, O_CREAT | O_EXCL | O_WRONLY | O_CLOEXEC, 0o600)
+            if fd >= 0 {
+                close(fd)
+                return KubeconfigLock(path: lock)
+            }
+            guard errno == EEXIST else { throw FileError(path: lock, code: errno, operation: "create the kubeconfig's lock") }
+            if ProcessSpawn.now() >= deadline { break }
+            usleep(20_000)
+        }
+        var info = stat()
+        let age = stat(lock, &info) == 0 ? max(0, Int64(time(nil)) - Int64(info.st_mtim.tv_sec)) : 0
+        throw FileError(
+            path: kubeconfig, code: EBUSY, operation: "lock",
+            reason:
+                "locked by \(lock) (\(age) s old): a kubectl is writing it, or one was killed and left the lock; when no kubectl runs, remove \(lock)"
+        )
+    }
+
+    func release() { unlink(path) }
 }

@@ -141,6 +141,9 @@ public struct SSHAdapter: ToolAdapter {
         return "\(file) for \(hosts.split(separator: " ").joined(separator: ", "))"
     }
 
+    /// The `GIT_SSH_COMMAND` a scope gives git for the key at `key` (absolute).
+    static func scopeCommand(_ key: String) -> String { "ssh -i \(ShellExports.posixQuoted(key)) -o IdentitiesOnly=yes" }
+
     /// The `IdentityAgent` of Perch's file text, or nil.
     static func agentLine(_ text: String) -> String? {
         text.split(separator: "\n").first { $0.trimmingWhitespace.hasPrefix("IdentityAgent ") }.map {
@@ -186,7 +189,9 @@ public struct SSHAdapter: ToolAdapter {
         }
         let check = IdentityCheck(
             tool: .ssh, expected: expected, actual: Array(Set(actuals)).sorted().joined(separator: ", "), matches: matches, note: note)
-        return overridden(check, in: context)
+        // In a scope of this account, the GIT_SSH_COMMAND Perch set is the expected state.
+        let scoped = context.environment["PERCH_SCOPE"] != nil ? ["GIT_SSH_COMMAND": Self.scopeCommand(expected)] : [:]
+        return overridden(check, in: context, own: scoped)
     }
 
     /// ssh keys and `Host` blocks: a candidate per `~/.ssh/*.pub` whose private key is beside
@@ -232,7 +237,7 @@ public struct SSHAdapter: ToolAdapter {
     {
         guard let ssh = setting?.value(as: Setting.self) else { return .success(ToolScope()) }
         let key = context.environment.expandingTilde(ssh.identityFile)
-        var variables = [ScopeVariable("GIT_SSH_COMMAND", "ssh -i \(ShellExports.posixQuoted(key)) -o IdentitiesOnly=yes")]
+        var variables = [ScopeVariable("GIT_SSH_COMMAND", Self.scopeCommand(key))]
         // The account's agent for every ssh the process runs (ssh-agent(1), SSH_AUTH_SOCK).
         if let agent = ssh.agent { variables.append(ScopeVariable("SSH_AUTH_SOCK", context.environment.expandingTilde(agent))) }
         return .success(ToolScope(variables: variables))
