@@ -130,6 +130,9 @@ public enum SecretAudit {
         if info.st_mode & 0o077 != 0 {
             guard let bytes = try? FileSystem.read(key, limit: 4096) else { return .unknown("cannot read it, or larger than 4 KiB") }
             result = ProgramRunner.run("ssh-keygen", ["-y", "-P", "", "-f", "/dev/stdin"], in: environment, timeout: 10_000, input: bytes)
+            // From a pipe, ssh-keygen says "error in libcrypto" for an encrypted key (it tries
+            // the other formats on a stream already read): the key's own header tells.
+            if case .exited(let status, _, _) = result, status != 0, let check = headerCheck(bytes) { return check }
         } else {
             result = ProgramRunner.run("ssh-keygen", ["-y", "-P", "", "-f", key], in: environment, timeout: 10_000)
         }
@@ -139,6 +142,29 @@ public enum SecretAudit {
         case .notFound: return .unknown("ssh-keygen is not installed")
         default: return .unknown("ssh-keygen could not load it: " + (result.failure ?? ""))
         }
+    }
+
+    /// Whether a private key's text says it is encrypted: the cipher name of an
+    /// `openssh-key-v1` key (PROTOCOL.key: `none` when there is no passphrase), a PEM key's
+    /// `Proc-Type: 4,ENCRYPTED`, or PKCS #8's `ENCRYPTED PRIVATE KEY`; nil when it is none of these.
+    static func headerCheck(_ bytes: [UInt8]) -> KeyCheck? {
+        let text = String(decoding: bytes, as: UTF8.self)
+        if text.contains("-----BEGIN ENCRYPTED PRIVATE KEY-----") || text.contains("Proc-Type: 4,ENCRYPTED") { return .hasPassphrase }
+        if text.contains("-----BEGIN RSA PRIVATE KEY-----") || text.contains("-----BEGIN EC PRIVATE KEY-----")
+            || text.contains("-----BEGIN PRIVATE KEY-----")
+        {
+            return .noPassphrase
+        }
+        guard text.contains("-----BEGIN OPENSSH PRIVATE KEY-----") else { return nil }
+        let body = text.split(whereSeparator: \.isNewline).filter { !$0.hasPrefix("-----") }.joined()
+        guard let decoded = Run.base64Bytes(String(body)) else { return nil }
+        let magic = Array("openssh-key-v1".utf8) + [0]
+        guard decoded.count > magic.count + 4, Array(decoded.prefix(magic.count)) == magic else { return nil }
+        let lengthBytes = decoded[magic.count..<magic.count + 4]
+        let length = lengthBytes.reduce(0) { $0 << 8 | Int($1) }
+        guard decoded.count >= magic.count + 4 + length else { return nil }
+        let cipher = String(decoding: decoded[(magic.count + 4)..<(magic.count + 4 + length)], as: UTF8.self)
+        return cipher == "none" ? .noPassphrase : .hasPassphrase
     }
 
     /// The last 4 characters of `secret` when it has at least 12, else nil.
@@ -403,7 +429,10 @@ extension SecretAudit {
         }
 
         /// RFC 4648 base64 (padding optional), as text; nil when it is not base64 of UTF-8.
-        static func base64Decoded(_ text: String) -> String? {
+        static func base64Decoded(_ text: String) -> String? { base64Bytes(text).flatMap { String(validating: $0, as: UTF8.self) } }
+
+        /// RFC 4648 base64 (padding optional) as bytes; nil when a character is not base64.
+        static func base64Bytes(_ text: String) -> [UInt8]? {
             let alphabet = Array("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/".utf8)
             var value: UInt32 = 0
             var bits = 0
@@ -417,7 +446,7 @@ extension SecretAudit {
                     bytes.append(UInt8((value >> UInt32(bits)) & 0xFF))
                 }
             }
-            return String(validating: bytes, as: UTF8.self)
+            return bytes
         }
 
         // MARK: aws

@@ -121,7 +121,7 @@ struct AuditEndToEndTests {
         }
         #expect(out.contains("fix: chmod 600 \(home.home)/.git-credentials"))
         #expect(out.contains("fix: ssh-keygen -p -f ~/.ssh/id_work"))
-        #expect(out.contains("fix: kubectl config set-credentials robot --client-key=PATH --embed-certs=false"))
+        #expect(out.contains("kubectl config set-credentials robot --client-key=PATH --embed-certs=false"))
         #expect(out.contains("fix: gh auth login --hostname github.com"))
         #expect(out.contains("docker logout registry.example && docker login registry.example"))
         #expect(out.contains("aws configure sso --profile work-admin"))
@@ -193,7 +193,7 @@ struct AuditEndToEndTests {
         let text = try home.cli.run(["audit"])
         #expect(text.status == 3)
         let err = text.stderr
-        #expect(err.contains("~/.docker/config.json line 4: is not valid JSON (line 4"), "\(err)")
+        #expect(err.contains("~/.docker/config.json line 3: is not valid JSON (line 3"), "\(err)")
         #expect(err.contains("~/kube/config line 3: indented with a tab, which YAML does not allow; skipped"), "\(err)")
         #expect(err.contains("~/gh/hosts.yml: is not a regular file: not read"), "\(err)")
         #expect(err.contains("~/elsewhere-credentials: is larger than 1 MiB") || err.contains("~/.git-credentials: is larger than 1 MiB"), "\(err)")
@@ -202,6 +202,7 @@ struct AuditEndToEndTests {
         // The rest is still read.
         #expect(text.stdout.contains("an inline token for user ada"), "\(text.stdout)")
         #expect(text.stdout.contains("a private ssh key without a passphrase"))
+        #expect(!err.contains("id_home"), "a key with a passphrase but open to others is told from its header: \(err)")
         let json = try home.cli.run(["audit", "--json"])
         let notes = try #require(try JSONSerialization.jsonObject(with: Data(json.stdout.utf8)) as? [String: Any])["notes"] as? [[String: Any]]
         #expect(notes?.contains { ($0["file"] as? String)?.hasSuffix("kube/config") == true && $0["line"] as? Int == 3 } == true, "\(notes ?? [])")

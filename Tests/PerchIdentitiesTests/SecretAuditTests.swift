@@ -215,21 +215,23 @@ struct SecretAuditTests {
         }
     }
 
-    @Test("ssh keys: one without a passphrase is found (real ssh-keygen), one with a passphrase is not, a 0644 key is readable by others")
+    @Test("ssh keys: one without a passphrase is found (real ssh-keygen), one with a passphrase is not, 0644 keys are readable by others and still told apart")
     func sshKeys() throws {
         let home = try AuditHome()
         try home.key("id_open", passphrase: "")
         try home.key("id_locked", passphrase: "correct horse")
         try home.key("id_wide", passphrase: "", mode: 0o644)
+        try home.key("id_wide_locked", passphrase: "correct horse", mode: 0o644)
         let report = try home.audit([
             #"{"id": "open", "name": "O", "ssh": {"host": "github.com", "identityFile": "~/.ssh/id_open"}}"#,
             #"{"id": "locked", "name": "L", "ssh": {"host": "gitlab.com", "identityFile": "~/.ssh/id_locked"}}"#,
             #"{"id": "wide", "name": "W", "ssh": {"host": "example.org", "identityFile": "~/.ssh/id_wide"}}"#,
+            #"{"id": "wide-locked", "name": "WL", "ssh": {"host": "example.net", "identityFile": "~/.ssh/id_wide_locked"}}"#,
         ])
         #expect(
             Set(report.findings.map(Expected.init)) == [
                 Expected("ssh-key-no-passphrase", ["open"], .medium), Expected("ssh-key-no-passphrase", ["wide"], .medium),
-                Expected("readable-by-others", ["wide"], .high),
+                Expected("readable-by-others", ["wide"], .high), Expected("readable-by-others", ["wide-locked"], .high),
             ], "\(report.findings)")
         #expect(report.findings.first?.kind == "readable-by-others", "high first")
         #expect(report.findings.first { $0.kind == "ssh-key-no-passphrase" }?.fix.contains("ssh-keygen -p -f ~/.ssh/id_") == true)
