@@ -122,6 +122,22 @@ enum CommandDetails {
         + "perch status says whether the guard is in place. check-commit and check-push REMOTE\n"
         + "URL are what the hooks run."
 
+    static let audit =
+        "Reads the files of the tools the accounts name and reports each secret kept in plain\n"
+        + "text or open to others: ~/.git-credentials (git's store helper), an oauth_token in\n"
+        + "gh's hosts.yml, docker config.json auths with no credsStore or credHelpers, long-lived\n"
+        + "AWS keys (AKIA…) of a profile an account names, kubeconfig users with an inline token,\n"
+        + "password or client-key-data, the accounts' ssh keys without a passphrase (ssh-keygen\n"
+        + "-y -P \"\"), any of these readable by group or others, and Perch's own files with a\n"
+        + "wider mode than it writes them with. Each finding gives the file, what is in it (never\n"
+        + "the secret: its kind and at most its last 4 characters), the accounts that depend on\n"
+        + "it, a severity (high, medium, low) and the tool's own fix. A file that cannot be read,\n"
+        + "a line that cannot, and a file over 1 MiB (only its first 1 MiB is read) are said on\n"
+        + "standard error; a symbolic link is followed once. Exit status 0 with no findings, 3\n"
+        + "with any. --json prints {\"accounts\", \"clean\", \"findings\": [{\"file\", \"target\",\n"
+        + "\"kind\", \"what\", \"last4\", \"accounts\", \"severity\", \"fix\"}], \"notes\": [{\"file\",\n"
+        + "\"line\", \"message\"}]}."
+
     static let env =
         "Prints export lines for PERCH_ACCOUNT, AWS_PROFILE and the account's env values,\n"
         + "and unset lines for the variables of the account this shell had before. With no\n"

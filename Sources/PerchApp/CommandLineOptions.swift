@@ -493,6 +493,8 @@ public enum Command: CaseIterable, Hashable, Sendable {
     case addAccount, setField, unsetField, renameAccount, removeAccount
     // Tool identities (CommandLineTool+Identities.swift, CommandLineTool+Switch.swift).
     case status, verify, guardHooks, env, shellInit, setup, importAccounts, undo, reset
+    // Secrets in plain text (CommandLineTool+Audit.swift).
+    case audit
     // Scopes (CommandLineTool+Scope.swift).
     case exec, use, shellHook
 

@@ -163,6 +163,9 @@ extension Command {
                 name: "verify", summary: "ask each tool (--online: each server) who it will be here; exit 3 on a disagreement",
                 details: CommandDetails.verify, options: common + [.online, .timeout, .json, .help],
                 operands: [Operand(name: "ID", optional: true, completion: .account)], run: { $0.verify() }),
+.audit: CommandRecord(
+                name: "audit", summary: "report secrets the accounts' tools keep in plain text or open to others; exit 3 on any",
+                details: CommandDetails.audit, options: common + [.json, .help], run: { $0.audit() }),
             .guardHooks: CommandRecord(
                 name: "guard", summary: "refuse a commit or push as the wrong account (install; --undo removes it)",
                 details: CommandDetails.guardHooks, options: common + [.undo, .help],

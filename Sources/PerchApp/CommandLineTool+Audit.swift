@@ -1,0 +1,64 @@
+import FoundationEssentials
+import PerchCore
+import PerchIdentities
+import PerchStore
+
+/// `perch audit [--json]`: the secrets the accounts' tools keep in plain text or open to others
+/// (``SecretAudit``), each with the file, what is in it (never the secret: its kind and at most
+/// its last 4 characters), the accounts that depend on it, a severity and the tool's own fix.
+/// Exit status 0 with no findings, 3 with any.
+extension CommandLineTool {
+    /// `perch audit --json`: the accounts looked at, the findings and the notes.
+    struct AuditJSON: Encodable {
+        var accounts: [String]
+        var clean: Bool
+        var findings: [AuditFinding]
+        var notes: [AuditNote]
+    }
+
+    func audit() -> Int32 {
+        guard let config = loadConfig() else { return ExitStatus.usage }
+        let switcher = switcher(config)
+        let context = switcher.context
+        let environment = IdentityEnvironment(
+            variables: processVariables, statePath: context.environment.statePath, ownFilesBesideState: context.environment.ownFilesBesideState)
+        let accounts = switcher.samplesOnly ? [] : config.accounts
+        let report = SecretAudit.audit(accounts: accounts, environment: environment)
+        let status = report.findings.isEmpty ? ExitStatus.ok : ExitStatus.disagrees
+        if options.json {
+            let json = AuditJSON(accounts: accounts.map(\.id), clean: report.findings.isEmpty, findings: report.findings, notes: report.notes)
+            let printed = printJSON(json)
+            return printed == ExitStatus.ok ? status : printed
+        }
+        let home = environment.home
+        func place(_ path: String) -> String {
+            shown(path == home ? "~" : path.hasPrefix(home + "/") ? "~" + path.dropFirst(home.count) : path)
+        }
+        let tools = Set(accounts.flatMap(\.identities.tools))
+        let names = ["git", "ssh", "kube", "gh", "aws", "docker"].filter { tools.contains(IdentityTool($0)) || ($0 == "git" && tools.contains(.gh)) }
+        let count = accounts.count
+        console.print(
+            "Auditing the files of \(count) account\(count == 1 ? "" : "s")"
+                + (names.isEmpty ? "" : " (\(names.joined(separator: ", ")))") + " and Perch's own")
+        if report.findings.isEmpty { console.print("  no secret in plain text or open to others") }
+        for finding in report.findings {
+            let label = finding.severity.rawValue.padded(toColumns: 8)
+            console.print("  " + label + place(finding.file) + (finding.target.map { " → " + place($0) } ?? ""))
+            let indent = String(repeating: " ", count: 10)
+            console.print(indent + shown(finding.what) + (finding.last4.map { ", ends in …" + shown($0) } ?? ""))
+            console.print(indent + "accounts: " + (finding.accounts.isEmpty ? "none names it" : finding.accounts.map(shown).joined(separator: ", ")))
+            console.print(indent + "fix: " + shown(finding.fix))
+        }
+        for note in report.notes {
+            console.error(place(note.file) + (note.line.map { " line \($0)" } ?? "") + ": " + shown(note.message))
+        }
+        guard !report.findings.isEmpty else { return status }
+        let bySeverity = AuditFinding.Severity.allCases.compactMap { severity -> String? in
+            let n = report.findings.filter { $0.severity == severity }.count
+            return n == 0 ? nil : "\(n) \(severity.rawValue)"
+        }
+        let total = report.findings.count
+        console.error("\(total) finding\(total == 1 ? "" : "s") (\(bySeverity.joined(separator: ", "))): each says what puts it right")
+        return status
+    }
+}
