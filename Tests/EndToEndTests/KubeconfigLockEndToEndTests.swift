@@ -18,7 +18,10 @@ struct KubeconfigLockEndToEndTests {
         defer { home.cli.remove() }
         let binary = TmuxSession.quote(TmuxSession.binary)
         // Two loops at once, each in its own shell; both must end within the deadline.
-        let kubectl = "for i in $(seq 1 60); do kubectl config set-context added-$i --cluster local --user ada >/dev/null || echo FAIL-$i; done"
+        // kubectl does not wait for a held lock ("config.lock: file exists"): like a script, the
+        // loop tries again, at most 200 times, so that a lock held for good fails the test.
+        let kubectl =
+            "for i in $(seq 1 60); do n=0; until kubectl config set-context added-$i --cluster local --user ada >/dev/null 2>&1; do n=$((n+1)); [ $n -ge 200 ] && { echo FAIL-$i; break; }; sleep 0.02; done; done"
         let perch = "for i in $(seq 1 80); do if [ $((i % 2)) = 0 ]; then t=a; else t=b; fi; \(binary) switch $t >/dev/null 2>&1 || echo FAIL-switch-$i; done"
         let both = try Spawn.run(["bash", "-c", "(\(kubectl)) > \(home.home)/kubectl.out & (\(perch)) > \(home.home)/perch.out; wait"], environment: home.cli.environment)
         #expect(both.status == 0, "\(both.stderr)")

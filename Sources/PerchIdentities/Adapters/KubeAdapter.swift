@@ -98,11 +98,19 @@ public struct KubeAdapter: ToolAdapter {
     /// context, kubectl for namespaces only when one was set.
     public func apply(_ state: ToolState, over now: ToolState, in context: ToolContext) -> ToolStep {
         let name = state["context"] ?? ""
-        if !name.isEmpty, !ToolReaders.kubeContexts(context.environment).contains(name) {
-            return .failed("no context \"\(name)\" in the kubeconfig (kubectl config get-contexts lists them)")
-        }
+        // Checked, written and read back under kubectl's own lock: kubectl writes the file in
+        // place (not by rename), so a read beside it could see it half written, and a write
+        // beside it would lose one of the two.
+        var after = now
         do {
+            let lock = try Self.currentContextFile(context.environment).map { file throws(FileError) in try KubeconfigLock.acquire(file.path) }
+            defer { lock?.release() }
+            if !name.isEmpty, !ToolReaders.kubeContexts(context.environment).contains(name) {
+                return .failed("no context \"\(name)\" in the kubeconfig (kubectl config get-contexts lists them)")
+            }
             try Self.writeCurrentContext(name, line: state["line"], context.environment)
+            after["context"] = ToolReaders.kubeCurrentContext(context.environment) ?? ""
+            after["line"] = Self.currentContextLine(context.environment)
         } catch {
             return .failed("\(error)")
         }
@@ -120,9 +128,6 @@ public struct KubeAdapter: ToolAdapter {
             if let failure = run.failure { return .failed("kubectl config set-context: \(failure)") }
             setOne = true
         }
-        var after = now
-        after["context"] = ToolReaders.kubeCurrentContext(context.environment) ?? ""
-        after["line"] = Self.currentContextLine(context.environment)
         after["namespace"] = now["ns:" + (after["context"] ?? "")] ?? ""
         if setOne {
             guard case .success(let read) = current(in: context) else { return .failed("kubectl could not be asked after the change") }
@@ -166,12 +171,8 @@ public struct KubeAdapter: ToolAdapter {
     /// when it names `name`, so a give-back returns the file byte for byte; every other byte
     /// always stays as it was.
     static func writeCurrentContext(_ name: String, line: String? = nil, _ environment: IdentityEnvironment) throws(FileError) {
-        guard let path = currentContextFile(environment)?.path else { return }
-        // Read, changed and written under kubectl's own lock, so that a kubectl writing at the
-        // same time loses nothing (and Perch loses nothing of kubectl's).
-        let lock = try KubeconfigLock.acquire(path)
-        defer { lock.release() }
-        guard let found = currentContextFile(environment), found.path == path else { return }
+        // The caller holds kubectl's lock on the file (``KubeconfigLock``).
+        guard let found = currentContextFile(environment) else { return }
         var lines = found.lines
         let value = name.isEmpty ? "" : (name.contains(where: { ":#'\" ".contains($0) }) ? "\"\(name)\"" : name)
         let own = line.flatMap { ToolReaders.unquoted($0.dropFirst(16)) == name && $0.hasPrefix("current-context:") ? $0 : nil }

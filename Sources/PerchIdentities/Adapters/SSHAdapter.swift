@@ -169,10 +169,11 @@ public struct SSHAdapter: ToolAdapter {
             return IdentityCheck(tool: .ssh, expected: expected, actual: nil, matches: false, note: "the key file does not exist")
         }
         var actuals: [String] = []
+        // As git runs ssh here: through GIT_SSH_COMMAND when it is set (a scope's `-i KEY`).
+        var words = ["ssh"] + (access(context.files.userSSHConfig, F_OK) == 0 ? ["-F", context.files.userSSHConfig] : [])
+        if let command = environment["GIT_SSH_COMMAND"], let given = IdentityProof.shellWords(command), !given.isEmpty { words = given }
         for host in ssh.hosts {
-            var arguments = ["-G", host]
-            if access(context.files.userSSHConfig, F_OK) == 0 { arguments = ["-F", context.files.userSSHConfig] + arguments }
-            let run = context.run("ssh", arguments)
+            let run = context.run(words[0], Array(words.dropFirst()) + ["-G", host])
             if case .notFound = run {
                 return IdentityCheck(tool: .ssh, expected: ssh.identityFile, actual: nil, matches: nil, note: "ssh not found")
             }
