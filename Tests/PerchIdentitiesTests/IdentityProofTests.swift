@@ -159,17 +159,23 @@ struct IdentityProofTests {
     }
 }
 
-/// An adapter whose answer signals one semaphore, then waits for another (at most 5 s).
-private struct WaitingAdapter: ToolAdapter {
-    let tool: IdentityTool
-    let signal: DispatchSemaphore
-    let wait: DispatchSemaphore
+/// An adapter for these tests: it holds, reads and applies nothing; each gives its own answers.
+private protocol AnsweringAdapter: ToolAdapter {}
+
+extension AnsweringAdapter {
     func read(_ reader: inout ToolMemberReader) -> ToolSetting? { nil }
     func json(_ setting: ToolSetting) -> String { "{}" }
     func wanted(_ setting: ToolSetting?, account: Account, in context: ToolContext) -> ToolState? { nil }
     func current(in context: ToolContext) -> Result<ToolState, ToolFailure> { .success(ToolState()) }
     func apply(_ state: ToolState, in context: ToolContext) -> ToolStep { .skipped("test") }
     func describe(_ state: ToolState) -> String { "" }
+}
+
+/// An adapter whose answer signals one semaphore, then waits for another (at most 5 s).
+private struct WaitingAdapter: AnsweringAdapter {
+    let tool: IdentityTool
+    let signal: DispatchSemaphore
+    let wait: DispatchSemaphore
     func ask(_ setting: ToolSetting, in context: ProofContext) -> [ToolAnswer] {
         signal.signal()
         let met = wait.wait(timeout: .now() + 5) == .success
@@ -182,14 +188,8 @@ private struct WaitingAdapter: ToolAdapter {
 }
 
 /// An adapter with an answer of its own and a server's.
-private struct ServerAdapter: ToolAdapter {
+private struct ServerAdapter: AnsweringAdapter {
     var tool: IdentityTool { IdentityTool("server-tool") }
-    func read(_ reader: inout ToolMemberReader) -> ToolSetting? { nil }
-    func json(_ setting: ToolSetting) -> String { "{}" }
-    func wanted(_ setting: ToolSetting?, account: Account, in context: ToolContext) -> ToolState? { nil }
-    func current(in context: ToolContext) -> Result<ToolState, ToolFailure> { .success(ToolState()) }
-    func apply(_ state: ToolState, in context: ToolContext) -> ToolStep { .skipped("test") }
-    func describe(_ state: ToolState) -> String { "" }
     func ask(_ setting: ToolSetting, in context: ProofContext) -> [ToolAnswer] {
         [ToolAnswer(tool: tool.rawValue, kind: tool, expected: "x", answer: "x", verdict: .agrees, asked: "test")]
     }
