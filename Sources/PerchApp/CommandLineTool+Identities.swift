@@ -92,7 +92,7 @@ extension CommandLineTool {
             }
         }
         let home = IdentityEnvironment(variables: variables).home
-        let rule = DirectoryRules.match(ShellMarker.workingDirectory(), in: DirectoryRules.rules(config.accounts, home: home))
+        let rule = PlaceOwner.boundRule(ShellMarker.workingDirectory(), in: DirectoryRules.rules(config.accounts, home: home))
         let last = switcher.lastReport().flatMap { $0.report.accountID == account.id ? $0 : nil }
         let drift = IdentitySwitcher.hasDrift(checks)
         if options.json {

@@ -129,8 +129,10 @@ extension CommandLineTool {
         let home = IdentityEnvironment(variables: variables).home
         let rules = DirectoryRules.rules(config.accounts, home: home)
         var text = ShellMarker.folderList(rules.map(\.folder), shell: shell)
-        let hasRemotes = config.accounts.contains { !$0.identities.remotes.isEmpty }
-        text += ShellMarker.remotesFlag(hasRemotes, shell: shell)
+        // The hook also watches which repository it is in when a folder or a remote can bind one:
+        // git decides a bound folder by the repository's git folder (a worktree, a symlink).
+        let watchesRepositories = config.accounts.contains { !$0.identities.remotes.isEmpty || !$0.identities.directories.isEmpty }
+        text += ShellMarker.remotesFlag(watchesRepositories, shell: shell)
         let kind = IdentityScope.kind(variables)
         let own = variables[ShellExports.accountVariable].flatMap { id in config.accounts.first { $0.id == id } }
         var target: ScopedEnvironment?

@@ -19,7 +19,7 @@ public enum GitGuard {
 
     /// The text of hook `name`: check with `program`, then the repository's own hook and the
     /// previous hooks path's, each given the same arguments and standard input.
-    static func hookText(_ name: String, program: String) -> String {
+    static func hookText(_ name: String, program: String, previous: String? = nil) -> String {
         // pre-push reads the refs on stdin (githooks(5)), which every hook of the chain gets;
         // pre-commit's stdin may be the terminal, so it is left alone.
         let push = name == "pre-push"
@@ -34,8 +34,9 @@ public enum GitGuard {
             perch_program=\(ShellExports.posixQuoted(program))
             [ -x "$perch_program" ] || perch_program=perch
             \(check) || exit $?
-            perch_common=$(git rev-parse --git-common-dir 2>/dev/null) || perch_common=.git
-            for perch_hook in "$perch_common/hooks/\(name)" "$(git config --get perch.previousHooksPath 2>/dev/null)/\(name)"; do
+            # The repository's own hooks folder: .git/hooks, or a worktree's common folder's.
+            if [ -d .git ]; then perch_common=.git; else perch_common=$(git rev-parse --git-common-dir 2>/dev/null) || perch_common=.git; fi
+            for perch_hook in "$perch_common/hooks/\(name)" \(ShellExports.posixQuoted((previous ?? "") + "/" + name)); do
               case $perch_hook in /\(name)) continue ;; esac
               if [ -f "$perch_hook" ] && [ -x "$perch_hook" ]; then
                 \(run) || exit $?
@@ -76,14 +77,22 @@ public enum GitGuard {
         let files = context.files
         if isInstalled(context) {
             // The hooks are written again: the program's path may have moved.
-            for name in hookNames { try? FileSystem.writeAtomically(Array(hookText(name, program: program).utf8), to: files.gitHooks + "/" + name, mode: 0o755) }
+            let kept = (try? FileSystem.read(files.gitGuard)).map { String(decoding: $0, as: UTF8.self) } ?? ""
+            let previous = kept.split(separator: "\n").first { $0.trimmingWhitespace.hasPrefix("previousHooksPath = ") }.map {
+                ToolReaders.unquoted($0.trimmingWhitespace.dropFirst("previousHooksPath = ".count))
+            }
+            for name in hookNames {
+                try? FileSystem.writeAtomically(
+                    Array(hookText(name, program: program, previous: previous).utf8), to: files.gitHooks + "/" + name, mode: 0o755)
+            }
             return .unchanged("the guard is in place already (core.hooksPath = \(GitConfigFile.shown(files.gitHooks, context.environment)))")
         }
         let before = context.run("git", ["config", "--global", "--includes", "--get", "core.hooksPath"], in: "/").output?.trimmingWhitespace
         let previous = before.flatMap { $0.isEmpty || context.environment.expandingTilde($0) == files.gitHooks ? nil : context.environment.expandingTilde($0) }
         do {
             for name in hookNames {
-                try FileSystem.writeAtomically(Array(hookText(name, program: program).utf8), to: files.gitHooks + "/" + name, mode: 0o755)
+                try FileSystem.writeAtomically(
+                    Array(hookText(name, program: program, previous: previous).utf8), to: files.gitHooks + "/" + name, mode: 0o755)
             }
             try FileSystem.writeAtomically(Array(configText(hooks: files.gitHooks, previous: previous).utf8), to: files.gitGuard, mode: 0o644)
             try refresh()

@@ -53,7 +53,7 @@ public struct PlaceOwner: Hashable, Sendable {
         {
             return PlaceOwner(account: id, reason: kind == .exec ? .exec : .pinned)
         }
-        if let rule = DirectoryRules.match(folder, in: DirectoryRules.rules(accounts, home: home)) {
+        if let rule = boundRule(folder, in: DirectoryRules.rules(accounts, home: home)) {
             return PlaceOwner(account: rule.account, reason: .directory(rule.written))
         }
         if accounts.contains(where: { !$0.identities.remotes.isEmpty }),
@@ -62,6 +62,31 @@ public struct PlaceOwner: Hashable, Sendable {
             return PlaceOwner(account: owner.account, reason: .remote(owner.pattern))
         }
         return global.map { PlaceOwner(account: $0, reason: .global) }
+    }
+
+    /// The bound folder holding `folder` as git decides it (git-config(1), "Conditional includes",
+    /// `gitdir:`): inside a repository, by the repository's git folder, symlinks resolved (a
+    /// worktree's or submodule's git folder lives in its main repository's `.git`), else by the
+    /// folder itself; each rule's folder as written and resolved (Perch's rules file names both).
+    public static func boundRule(_ folder: String, in rules: [DirectoryRules.Rule]) -> DirectoryRules.Rule? {
+        guard !rules.isEmpty else { return nil }
+        let resolvedRules = rules.map { rule in
+            var resolved = rule
+            resolved.folder = realPath(rule.folder) ?? rule.folder
+            return resolved
+        }
+        if let gitDir = gitDirectory(above: folder) {
+            let place = realPath(gitDir) ?? gitDir
+            return DirectoryRules.match(place, in: resolvedRules) ?? DirectoryRules.match(place, in: rules)
+        }
+        return DirectoryRules.match(folder, in: rules) ?? DirectoryRules.match(realPath(folder) ?? folder, in: resolvedRules)
+    }
+
+    /// `path` with every symlink resolved (realpath(3)), or nil when it does not exist.
+    public static func realPath(_ path: String) -> String? {
+        guard let resolved = realpath(path, nil) else { return nil }
+        defer { free(resolved) }
+        return String(cString: resolved)
     }
 
     /// The remote URLs of the repository `folder` is in, read from its config file without

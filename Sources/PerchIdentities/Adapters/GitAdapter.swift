@@ -668,6 +668,11 @@ public enum GitDirectoryRules {
         for rule in DirectoryRules.rules(accounts, home: home) {
             guard let account = accounts.first(where: { $0.id == rule.account }), let path = accountFile(account) else { continue }
             rules += "[includeIf \(GitAdapter.quoted("gitdir:" + pattern(rule.folder) + "/"))]\n\tpath = \(GitAdapter.quoted(path))\n"
+            // git matches gitdir: against the git folder with symlinks resolved: a folder bound
+            // by a symlinked path gets its resolved path's rule too, so git binds it as the shell does.
+            if let resolved = PlaceOwner.realPath(rule.folder), resolved != rule.folder {
+                rules += "[includeIf \(GitAdapter.quoted("gitdir:" + pattern(resolved) + "/"))]\n\tpath = \(GitAdapter.quoted(path))\n"
+            }
         }
         // The guard's hooks (perch guard install), while its file exists.
         if access(files.gitGuard, F_OK) == 0 { rules += "[include]\n\tpath = \(GitAdapter.quoted(files.gitGuard))\n" }
@@ -767,6 +772,14 @@ extension GitAdapter {
     static func askAuthor(_ git: Setting, in context: ProofContext, inHook: Bool = false) -> ToolAnswer {
         let asked = "git var GIT_AUTHOR_IDENT"
         let expected = [git.name, git.email.map { "<\($0)>" }].compactMap { $0 }.joined(separator: " ")
+        // In a hook of git commit, git has exported the author it resolved: no git is started
+        // for an author that agrees (the guard's whole cost to a commit).
+        let environment = context.tool.environment.variables
+        if inHook, let name = environment["GIT_AUTHOR_NAME"], let email = environment["GIT_AUTHOR_EMAIL"],
+            git.name.map({ $0 == name }) ?? true, git.email.map({ $0.lowercased() == email.lowercased() }) ?? true
+        {
+            return ToolAnswer(tool: "git", kind: .git, expected: expected, answer: "\(name) <\(email)>", verdict: .agrees, asked: "GIT_AUTHOR_* of git commit")
+        }
         let author = context.run("git", ["var", "GIT_AUTHOR_IDENT"])
         if case .notFound = author { return .unknown("git", kind: .git, expected: expected, reason: "git not found", asked: asked) }
         guard let authorText = author.output, let (name, email) = ident(authorText) else {
@@ -774,7 +787,7 @@ extension GitAdapter {
                 tool: "git", kind: .git, expected: expected, answer: nil, verdict: .disagrees,
                 reason: "git has no author here: \(author.failure ?? "no identity")", fix: "perch switch \(context.account.id)", asked: asked)
         }
-        let committer = context.run("git", ["var", "GIT_COMMITTER_IDENT"]).output.flatMap(ident)
+        let committer = inHook ? nil : context.run("git", ["var", "GIT_COMMITTER_IDENT"]).output.flatMap(ident)
         let nameAgrees = git.name.map { $0 == name } ?? true
         let emailAgrees = git.email.map { $0.lowercased() == email.lowercased() } ?? true
         let committerAgrees = committer.map { c in (git.name.map { $0 == c.0 } ?? true) && (git.email.map { $0.lowercased() == c.1.lowercased() } ?? true) } ?? true
@@ -784,7 +797,6 @@ extension GitAdapter {
             return ToolAnswer(tool: "git", kind: .git, expected: expected, answer: answer, verdict: .agrees, asked: asked)
         }
         // Why: a variable first (git-var(1): they beat the config), else the file and line.
-        let environment = context.tool.environment.variables
         var variables = ["GIT_AUTHOR_NAME", "GIT_AUTHOR_EMAIL", "GIT_COMMITTER_NAME", "GIT_COMMITTER_EMAIL"].filter { environment[$0] != nil }
         if inHook, context.run("git", ["config", "--get", "user.email"]).output?.trimmingWhitespace == email { variables = [] }
         if !variables.isEmpty {
