@@ -389,6 +389,9 @@ struct ShellEndToEndTests {
             #expect(FileManager.default.fileExists(atPath: prefix + "/" + file), "\(file) was not installed")
         }
         #expect(FileManager.default.isExecutableFile(atPath: prefix + "/bin/perch"))
+        if Self.installed("readelf") {  // stripped: no symbol table, no debug sections
+            #expect(try DebianPackageTests.symbolSections(prefix + "/bin/perch").isEmpty)
+        }
         let version = try Spawn.run([prefix + "/bin/perch", "--version"])
         #expect(version.stdout.hasPrefix("perch "))
         let script = try String(contentsOfFile: prefix + "/share/bash-completion/completions/perch", encoding: .utf8)
