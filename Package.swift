@@ -52,9 +52,8 @@ let package = Package(
         // In-process figures for `make bench` (bench/bench.py runs it and prints the table).
         .executableTarget(
             name: "PerchBench", dependencies: ["PerchCore", "PerchStore", "PerchIdentities", "PerchTerminal"], path: "bench/PerchBench",
-            linkerSettings: [  // linked as perch is (`make bench-build`), so its figures are the shipped binary's
-                .linkedLibrary("tinfo", .when(configuration: .release)),
-            ]),
+            // Linked as perch is (`make bench-build`), so its figures are the shipped binary's.
+            linkerSettings: [.linkedLibrary("tinfo", .when(configuration: .release))]),
         .testTarget(name: "PerchCoreTests", dependencies: ["PerchCore"], exclude: ["Golden"]),
         .testTarget(name: "PerchStoreTests", dependencies: ["PerchStore", "PerchCore", "PerchIdentities"]),
         .testTarget(name: "PerchIdentitiesTests", dependencies: ["PerchIdentities", "PerchStore", "PerchCore"]),

@@ -390,7 +390,8 @@ struct ShellEndToEndTests {
         }
         #expect(FileManager.default.isExecutableFile(atPath: prefix + "/bin/perch"))
         if Self.installed("readelf") {  // stripped: no symbol table, no debug sections
-            #expect(try DebianPackageTests.symbolSections(prefix + "/bin/perch").isEmpty)
+            let sections = try DebianPackageTests.symbolSections(prefix + "/bin/perch")
+            #expect(sections.isEmpty, "\(sections)")
         }
         let version = try Spawn.run([prefix + "/bin/perch", "--version"])
         #expect(version.stdout.hasPrefix("perch "))
