@@ -137,7 +137,7 @@ BIN ?= $(RELEASE_BIN)
 INSTALLED_FILES := bin/perch share/man/man1/perch.1 share/bash-completion/completions/perch \
 	share/zsh/site-functions/_perch share/fish/vendor_completions.d/perch.fish
 
-## Install the binary (stripped: its symbols and debug information are 23 MB that nothing reads
+## Install the binary (stripped: its symbols and debug information are 18 MB that nothing reads
 ## at run time), the man page and the completions where each shell looks, under PREFIX
 ## (`make install PREFIX=~/.local`). The page and the scripts are written by the binary itself.
 install: $(if $(filter $(RELEASE_BIN),$(BIN)),build)
