@@ -33,9 +33,12 @@ let package = Package(
         // start touches fewer of the code's pages: peak RSS 3 MiB lower; and its own symbols are
         // not exported (the toolchain asks for -export-dynamic, which nothing here needs): the
         // loader searches a 13 KiB symbol table instead of 440 KiB, 0.3 MiB lower (DECISIONS.md).
-        // The release build is a static executable: no shared library is mapped, relocated and
-        // bound at start (the C++ runtime, libm, libgcc_s, ncurses and terminfo, the C library),
-        // 3 ms of CPU and 2.5 MiB of peak RSS less a start; static ncurses needs libtinfo after it.
+        // `make build` links a static executable (`-static-executable` on its command line, with
+        // --static-swift-stdlib): no shared library is mapped, relocated and bound at start (the
+        // C++ runtime, libm, libgcc_s, ncurses and terminfo, the C library), 3 ms of CPU and
+        // 2.5 MiB of peak RSS less a start. The flag is not set here: it links only with
+        // --static-swift-stdlib, and a plain `swift build -c release` gives a dynamic binary.
+        // Static ncurses needs libtinfo after it (harmless when linked dynamically).
         .executableTarget(
             name: "perch", dependencies: ["PerchApp"], exclude: ["symbol-order.txt"],
             linkerSettings: [
@@ -44,16 +47,13 @@ let package = Package(
                     "-Xlinker", "--symbol-ordering-file=\(Context.packageDirectory)/Sources/perch/symbol-order.txt",
                     "-Xlinker", "--no-warn-symbol-ordering", "-Xlinker", "--no-export-dynamic",
                 ]),
-                .unsafeFlags(["-static-executable"], .when(configuration: .release)),
                 .linkedLibrary("tinfo", .when(configuration: .release)),
             ]),
         // In-process figures for `make bench` (bench/bench.py runs it and prints the table).
         .executableTarget(
             name: "PerchBench", dependencies: ["PerchCore", "PerchStore", "PerchIdentities", "PerchTerminal"], path: "bench/PerchBench",
-            linkerSettings: [  // linked as perch is, so its figures are the shipped binary's
-                .unsafeFlags(["-static-executable"], .when(configuration: .release)),
-                .linkedLibrary("tinfo", .when(configuration: .release)),
-            ]),
+            // Linked as perch is (`make bench-build`), so its figures are the shipped binary's.
+            linkerSettings: [.linkedLibrary("tinfo", .when(configuration: .release))]),
         .testTarget(name: "PerchCoreTests", dependencies: ["PerchCore"], exclude: ["Golden"]),
         .testTarget(name: "PerchStoreTests", dependencies: ["PerchStore", "PerchCore", "PerchIdentities"]),
         .testTarget(name: "PerchIdentitiesTests", dependencies: ["PerchIdentities", "PerchStore", "PerchCore"]),

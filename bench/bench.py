@@ -31,6 +31,8 @@ ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 # PERCH_BIN measures another build of perch (two builds compared in turn, say).
 PERCH = os.environ.get("PERCH_BIN") or os.path.join(ROOT, ".build/release/perch")
 PERCH_BENCH = os.path.join(ROOT, ".build/release/perch-bench")
+# The Debian package to weigh: PERCH_DEB, else the one `make deb` built last.
+DEB_LATEST = os.path.join(ROOT, ".build/deb/latest")
 BASELINE_SOURCE = os.path.join(ROOT, "bench/baseline.c")
 PEAKRSS_SOURCE = os.path.join(ROOT, "bench/peakrss.c")
 SIZES = [(80, 24), (200, 60)]
@@ -286,6 +288,43 @@ class Bench:
         if config:
             argv += ["--config", config]
         return argv + list(arguments)
+
+    # 0. Sizes on disk ------------------------------------------------------------------------------
+
+    def sizes(self):
+        """The binary as `make install` installs it (stripped), put in a scratch root by
+        `make install` itself, and the Debian package `make deb` built (PERCH_DEB, else
+        .build/deb/latest), with the size of the binary inside it."""
+        root = os.path.join(self.scratch, "install")
+        env = dict(self.env, PATH=os.environ.get("PATH", "/usr/bin:/bin"))
+        result = subprocess.run(["make", "--no-print-directory", "-C", ROOT, "install", f"BIN={PERCH}", "PREFIX=/usr",
+                                 f"DESTDIR={root}"], env=env, capture_output=True, text=True)
+        if result.returncode != 0:
+            raise BenchError(f"make install exited with {result.returncode}: {result.stderr}")
+        installed = os.path.join(root, "usr/bin/perch")
+        size = os.path.getsize(installed) / 1e6
+        kind = subprocess.run(["file", "-b", installed], capture_output=True, text=True).stdout.strip()
+        self.row("size_installed", "installed binary (make install, stripped)", "MB", "≤ 25 MB", median_value=size,
+                 p99_value=size, ok=size <= 25 and "not stripped" not in kind,
+                 note=f"built binary {os.path.getsize(PERCH) / 1e6:.1f} MB; " + ", ".join(
+                     part for part in kind.split(", ") if "linked" in part or "stripped" in part))
+        package = os.environ.get("PERCH_DEB")
+        if not package and os.path.exists(DEB_LATEST):
+            with open(DEB_LATEST) as file:
+                package = file.read().strip()
+        if not package or not os.path.exists(package):
+            self.not_built("size_deb", ".deb package", "≤ 8 MB", "no package: build it with `make deb`")
+            return
+        size = os.path.getsize(package) / 1e6
+        listing = subprocess.run(["dpkg-deb", "-c", package], capture_output=True, text=True, check=True).stdout
+        inside = [line.split() for line in listing.splitlines() if line.endswith("./usr/bin/perch")]
+        note = os.path.basename(package)
+        if inside:
+            note += f"; usr/bin/perch {int(inside[0][2]) / 1e6:.1f} MB inside"
+        if os.path.getmtime(package) < os.path.getmtime(PERCH):
+            note += "; older than the built binary (`make deb` again)"
+        self.row("size_deb", ".deb package (make deb)", "MB", "≤ 8 MB", median_value=size, p99_value=size, ok=size <= 8,
+                 note=note)
 
     # 1. Start-up to first frame ----------------------------------------------------------------
 
@@ -779,7 +818,7 @@ class Bench:
                  ok=added <= 20, note="git commit %.1f ms with the guard, %.1f ms without (medians)" % (median(with_guard), median(without)))
 
     #: The measurements, in the order they run; `--only` picks some of them by these names.
-    SECTIONS = ("startup", "current", "prompt_hook", "switch_tools", "verify_guard", "frames", "sheet", "store", "bytes_per_action", "idle",
+    SECTIONS = ("sizes", "startup", "current", "prompt_hook", "switch_tools", "verify_guard", "frames", "sheet", "store", "bytes_per_action", "idle",
                 "long_press", "input_to_screen")
 
     def run(self, only=None):
@@ -846,7 +885,8 @@ def main():
         unknown = [name for name in only if name not in Bench.SECTIONS]
         if unknown:
             parser.error(f"unknown measurement {', '.join(unknown)}; choose from {', '.join(Bench.SECTIONS)}")
-    for binary in (PERCH, PERCH_BENCH):
+    in_process = only is None or {"frames", "sheet", "store", "bytes_per_action"} & set(only)
+    for binary in (PERCH, PERCH_BENCH) if in_process else (PERCH,):
         if not os.access(binary, os.X_OK):
             sys.exit(f"bench: {binary} is missing; build with `make bench`")
     scratch = tempfile.mkdtemp(prefix="perch-bench-")
@@ -866,9 +906,9 @@ def main():
     )
     if options.smoke:
         # One run each on a machine busy with the tests: a figure says the measurement works,
-        # never whether a budget holds, so no row gets a verdict.
+        # never whether a budget holds, so no row gets a verdict, but sizes on disk (no timing).
         for row in bench.rows:
-            if row["status"] != "not built yet":
+            if row["status"] != "not built yet" and row["unit"] != "MB":
                 row["status"] = "ran"
     print(table(bench.rows, header))
     if options.smoke:

@@ -62,6 +62,39 @@ struct DebianPackageTests {
         #expect(copyright.hasPrefix("Format: https://www.debian.org/doc/packaging-manuals/copyright-format/1.0/"))
     }
 
+    /// The sections of the ELF file at `path` that only a debugger or a symbolizer reads: the
+    /// symbol table (`.symtab`, `.strtab`) and the DWARF sections (`.debug_*`), from `readelf -S`.
+    static func symbolSections(_ path: String) throws -> [String] {
+        let headers = try Spawn.run(["readelf", "-S", "-W", path])
+        try #require(headers.status == 0 && headers.stdout.contains(".text"), "\(headers.stderr)")
+        return headers.stdout.split(separator: "\n").compactMap { line in
+            line.split(separator: " ").first { $0.hasPrefix(".") }.map(String.init)
+        }.filter { $0 == ".symtab" || $0 == ".strtab" || $0.hasPrefix(".debug_") }
+    }
+
+    /// Issue 32: the binary was 61 MB stripped, 38 MB of it ICU's data, linked because one file
+    /// imported all of Foundation; with `FoundationEssentials` only, no ICU data is linked (its
+    /// tables are named `icudt74l_…` and so on), and the packaged binary carries no symbols.
+    @Test(
+        "the packaged binary is stripped (no symbol table, no debug sections) and holds no ICU data",
+        .enabled(if: missing == nil && ShellEndToEndTests.installed("readelf"), "\(missing ?? "readelf is not installed (binutils)")"))
+    func strippedWithoutICU() throws {
+        let package = try #require(Self.package)
+        let cli = try PerchCommandLine()
+        defer { cli.remove() }
+        let root = cli.home.appendingPathComponent("root").path
+        let extracted = try Spawn.run(["dpkg-deb", "-x", package, root])
+        try #require(extracted.status == 0, "\(extracted.stderr)")
+        let binary = root + "/usr/bin/perch"
+        let sections = try Self.symbolSections(binary)
+        #expect(sections.isEmpty, "\(sections)")
+        let file = try Spawn.run(["file", "-b", binary])
+        #expect(file.stdout.contains(", stripped"), "\(file.stdout)")
+        // grep -c counts the lines (runs between newline bytes) that name ICU's data: 0 for none.
+        let icu = try Spawn.run(["grep", "-a", "-c", "icudt", binary])
+        #expect(icu.status == 1 && icu.stdout.hasPrefix("0"), "ICU data in the packaged binary: \(icu.stdout)\(icu.stderr)")
+    }
+
     @Test(
         "the control file names the package, its version, the architecture and the packages of the files it reads",
         .enabled(if: missing == nil, "\(missing ?? "")"))

@@ -389,6 +389,10 @@ struct ShellEndToEndTests {
             #expect(FileManager.default.fileExists(atPath: prefix + "/" + file), "\(file) was not installed")
         }
         #expect(FileManager.default.isExecutableFile(atPath: prefix + "/bin/perch"))
+        if Self.installed("readelf") {  // stripped: no symbol table, no debug sections
+            let sections = try DebianPackageTests.symbolSections(prefix + "/bin/perch")
+            #expect(sections.isEmpty, "\(sections)")
+        }
         let version = try Spawn.run([prefix + "/bin/perch", "--version"])
         #expect(version.stdout.hasPrefix("perch "))
         let script = try String(contentsOfFile: prefix + "/share/bash-completion/completions/perch", encoding: .utf8)
