@@ -305,7 +305,7 @@ extension SecretAudit {
                 for (index, line) in file.text.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
                     let line = line.trimmingWhitespace
                     guard !line.isEmpty, !line.hasPrefix("#") else { continue }
-                    guard let schemeEnd = line.range(of: "://"), let at = line.lastIndex(of: "@"), at > schemeEnd.upperBound else {
+                    guard let schemeEnd = line.firstRange(of: "://"), let at = line.lastIndex(of: "@"), at > schemeEnd.upperBound else {
                         note(path, line: index + 1, "not a credential line (scheme://user:password@host); skipped")
                         continue
                     }

@@ -107,7 +107,7 @@ extension AWSAdapter {
     /// account number and ARN the credentials belong to (the account's `expect.aws` names the
     /// number or the ARN it should be).
     public func askServer(_ setting: ToolSetting, in context: ProofContext) -> [ToolAnswer] {
-        guard let setting = setting.value(as: String.self) else { return [] }
+        guard setting.value(as: String.self) != nil else { return [] }
         let profile = context.tool.environment["AWS_PROFILE"] ?? context.tool.environment["AWS_DEFAULT_PROFILE"] ?? "default"
         let expected = context.account.identities.expect["aws"] ?? ""
         let seconds = max(1, (context.tool.timeout + 999) / 1000)
