@@ -34,7 +34,7 @@ test: test-deps build deb bench-build
 	$(SPM) build --build-tests
 	@python3 scripts/home-guard.py snapshot $(GUARD_SNAPSHOT)
 	@rm -f $(TEST_RESULTS); \
-	PERCH_BIN="$(CURDIR)/$(RELEASE_BIN)" PERCH_DEB="$$(cat $(DEB_DIR)/latest)" $(SWIFT) test --skip-build --disable-xctest \
+	PERCH_BIN="$(CURDIR)/$(RELEASE_BIN)" PERCH_DEB="$$(cat $(DEB_DIR)/latest)" $(SWIFT) test --skip-build --disable-xctest --manifest-cache local \
 		--xunit-output $(TEST_RESULTS); tests=$$?; \
 	python3 bench/bench.py --smoke; smoke=$$?; \
 	python3 scripts/home-guard.py check $(GUARD_SNAPSHOT); guard=$$?; \

@@ -314,6 +314,8 @@ extension KubeAdapter {
 /// `O_CREAT|O_EXCL`, removed when the write is done). Perch takes it the same way, waiting a
 /// bounded time for a kubectl that holds it; a lock still there after that is reported with its
 /// age, never written around (a kubectl killed mid-write leaves one, which stops kubectl too).
+/// Perch writes `perch PID` into its own lock (kubectl's are empty), so that a lock left by a
+/// Perch that was killed is known as such and taken over by the next command's recovery.
 struct KubeconfigLock {
     let path: String
 
@@ -328,10 +330,16 @@ struct KubeconfigLock {
         while true {
             let fd = open(lock, O_CREAT | O_EXCL | O_WRONLY | O_CLOEXEC, 0o600)
             if fd >= 0 {
+                let mark = Array("perch \(getpid())\n".utf8)
+                _ = mark.withUnsafeBytes { write(fd, $0.baseAddress, $0.count) }
                 close(fd)
                 return KubeconfigLock(path: lock)
             }
             guard errno == EEXIST else { throw FileError(path: lock, code: errno, operation: "create the kubeconfig's lock") }
+            if leftByDeadPerch(lock) {
+                unlink(lock)
+                continue
+            }
             if ProcessSpawn.now() >= deadline { break }
             usleep(20_000)
         }
@@ -345,4 +353,12 @@ struct KubeconfigLock {
     }
 
     func release() { unlink(path) }
+
+    /// Whether `lock` says `perch PID` for a process that no longer exists.
+    static func leftByDeadPerch(_ lock: String) -> Bool {
+        guard let bytes = try? FileSystem.read(lock), bytes.count < 64 else { return false }
+        let text = String(decoding: bytes, as: UTF8.self).trimmingWhitespace
+        guard text.hasPrefix("perch "), let pid = pid_t(text.dropFirst(6)), pid > 0, pid != getpid() else { return false }
+        return kill(pid, 0) != 0 && errno == ESRCH
+    }
 }

@@ -1,0 +1,100 @@
+import Foundation
+import Testing
+
+/// Issue: where you are, by one rule. The shell hook decided a bound folder by `$PWD`, git by
+/// the repository's git folder with symlinks resolved, and they disagreed: the prompt named one
+/// account while git committed as another. Now git, the shell hook, `perch verify` and `perch
+/// status` agree, in each case below (real git, real bash).
+@Suite("One rule for where you are", .serialized, .enabled(if: ["git", "bash"].allSatisfy(ShellEndToEndTests.installed)))
+struct PlaceRuleEndToEndTests {
+    /// `work` is bound to `~/proj`; `home` is global. git is set up.
+    func home(directories: String = "~/proj") throws -> PerchCommandLine {
+        var cli = try PerchCommandLine()
+        cli.extraEnvironment = ["GIT_CONFIG_NOSYSTEM": "1"]
+        try "[user]\n\tname = Own\n\temail = own@self.example\n".write(toFile: cli.home.path + "/.gitconfig", atomically: true, encoding: .utf8)
+        try cli.writeConfig(
+            """
+            {"accounts": [
+              {"id": "work", "name": "Work", "git": {"email": "ada@work.example"}, "directories": ["\(directories)"]},
+              {"id": "home", "name": "Home", "git": {"email": "ada@home.example"}}
+            ]}
+            """)
+        #expect(try cli.run(["setup", "git", "--yes"]).status == 0)
+        #expect(try cli.run(["switch", "home"]).status == 0)
+        return cli
+    }
+
+    func sh(_ cli: PerchCommandLine, _ command: String, in folder: String) throws -> Spawn.Result {
+        try Spawn.run(["sh", "-c", "cd \(TmuxSession.quote(folder)) && \(command)"], environment: cli.environment)
+    }
+
+    /// What each of them says in `folder`, entered by that path: git's author email, the
+    /// account verify judges, and the account the shell hook gives a bash there.
+    func answers(_ cli: PerchCommandLine, in folder: String) throws -> (git: String, verify: String, shell: String) {
+        let git = try sh(cli, "git var GIT_AUTHOR_IDENT", in: folder).stdout
+        let email = git.split(separator: "<").dropFirst().first.map { String($0.prefix { $0 != ">" }) } ?? ""
+        let verify = try sh(cli, "\(TmuxSession.quote(TmuxSession.binary)) verify --json", in: folder)
+        let account = (try? JSONSerialization.jsonObject(with: Data(verify.stdout.utf8)) as? [String: Any])?["account"] as? String ?? "?"
+        var environment = cli.environment
+        environment["HISTFILE"] = cli.home.path + "/.bash_history_test"
+        environment["PATH"] = (TmuxSession.binary as NSString).deletingLastPathComponent + ":" + (environment["PATH"] ?? "")
+        let shell = try Spawn.run(
+            ["bash", "--norc", "--noprofile", "-c", "eval \"$(perch shell-init bash)\"; cd \(TmuxSession.quote(folder)); __perch_hook; echo \"$PERCH_ACCOUNT\""],
+            environment: environment)
+        return (email, account, shell.stdout.trimmingCharacters(in: .whitespacesAndNewlines))
+    }
+
+    @Test("a worktree of a bound repository outside the bound folder is the bound account for git, verify and the shell alike")
+    func worktreeOutside() throws {
+        let cli = try home()
+        defer { cli.remove() }
+        let h = cli.home.path
+        try FileManager.default.createDirectory(atPath: h + "/proj/repo", withIntermediateDirectories: true)
+        #expect(try sh(cli, "git init -q && git commit -q --allow-empty -m one && git worktree add -q ../../elsewhere/wt", in: h + "/proj/repo").status == 0)
+        let said = try answers(cli, in: h + "/elsewhere/wt")
+        #expect(said.git == "ada@work.example", "git binds it by its git folder, inside ~/proj/repo/.git")
+        #expect(said.verify == "work", "\(said)")
+        #expect(said.shell == "work", "\(said)")
+    }
+
+    @Test("a worktree of another repository inside the bound folder is the global account for git, verify and the shell alike")
+    func worktreeInside() throws {
+        let cli = try home()
+        defer { cli.remove() }
+        let h = cli.home.path
+        try FileManager.default.createDirectory(atPath: h + "/other/repo", withIntermediateDirectories: true)
+        try FileManager.default.createDirectory(atPath: h + "/proj", withIntermediateDirectories: true)
+        #expect(try sh(cli, "git init -q && git commit -q --allow-empty -m one && git worktree add -q ../../proj/wt", in: h + "/other/repo").status == 0)
+        let said = try answers(cli, in: h + "/proj/wt")
+        #expect(said.git == "ada@home.example", "its git folder is outside ~/proj")
+        #expect(said.verify == "home", "\(said)")
+        #expect(said.shell == "home", "\(said)")
+    }
+
+    @Test("a bound folder entered through a symlink is the bound account for git, verify and the shell alike")
+    func enteredThroughSymlink() throws {
+        let cli = try home()
+        defer { cli.remove() }
+        let h = cli.home.path
+        try FileManager.default.createDirectory(atPath: h + "/proj/repo", withIntermediateDirectories: true)
+        #expect(try sh(cli, "git init -q", in: h + "/proj/repo").status == 0)
+        try FileManager.default.createSymbolicLink(atPath: h + "/shortcut", withDestinationPath: h + "/proj")
+        let said = try answers(cli, in: h + "/shortcut/repo")
+        #expect(said == ("ada@work.example", "work", "work"), "\(said)")
+    }
+
+    @Test("a folder bound by its symlinked path is the bound account for git (its resolved path's rule), verify and the shell alike")
+    func boundBySymlink() throws {
+        let cli = try home(directories: "~/link")
+        defer { cli.remove() }
+        let h = cli.home.path
+        try FileManager.default.createDirectory(atPath: h + "/real/repo", withIntermediateDirectories: true)
+        try FileManager.default.createSymbolicLink(atPath: h + "/link", withDestinationPath: h + "/real")
+        #expect(try cli.run(["switch", "home", "--force"]).status == 0, "the rules are written with the link in place")
+        #expect(try sh(cli, "git init -q", in: h + "/real/repo").status == 0)
+        for folder in [h + "/link/repo", h + "/real/repo"] {
+            let said = try answers(cli, in: folder)
+            #expect(said == ("ada@work.example", "work", "work"), "\(folder): \(said)")
+        }
+    }
+}
