@@ -66,6 +66,10 @@ extension CommandLineTool {
         guard let id = options.account, let account = scopeAccount(id, in: config, command: "exec") else { return ExitStatus.unmet }
         guard let scoped = scope(account, kind: .exec, config: config, command: "exec") else { return ExitStatus.toolFailed }
         let arguments = options.commandArguments
+        if let parameters = processVariables["GIT_CONFIG_PARAMETERS"], !parameters.isEmpty, account.identities[.git] != nil {
+            console.error(
+                "exec: GIT_CONFIG_PARAMETERS (git -c) in this environment would beat the account's git identity; its values are put after it")
+        }
         let variables = scoped.variablesWithSecrets
         let environment = IdentityEnvironment(variables: variables)
         guard let program = environment.which(arguments[0]) else {

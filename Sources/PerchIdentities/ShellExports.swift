@@ -112,6 +112,8 @@ public enum ShellExports {
                 : """
                 autoload -Uz add-zsh-hook
                 add-zsh-hook precmd __perch_hook
+                # First, before a theme's precmd that draws the prompt from this shell's variables.
+                precmd_functions=(__perch_hook ${precmd_functions:#__perch_hook})
                 """
             return """
                 # Perch: this shell's account (perch use, bound folders) and the global one's switches.
@@ -137,7 +139,16 @@ public enum ShellExports {
                   return $perch_status
                 }
                 __perch_hook() {
-                  local perch_status=$? perch_match= perch_folder perch_repo=
+                  local perch_status=$? perch_match= perch_folder perch_repo= perch_rest
+                  # Stay first, before a theme's hook added later that draws the prompt from this
+                  # shell's variables (so the first prompt after a switch is never stale).
+                  if [[ -n ${ZSH_VERSION-} ]]; then
+                    [[ ${precmd_functions[1]-} == __perch_hook ]] || precmd_functions=(__perch_hook ${precmd_functions:#__perch_hook})
+                  elif [[ "${PROMPT_COMMAND-}" != __perch_hook && "${PROMPT_COMMAND-}" != "__perch_hook;"* ]]; then
+                    perch_rest=${PROMPT_COMMAND//__perch_hook;/}
+                    perch_rest=${perch_rest//;__perch_hook/}
+                    PROMPT_COMMAND="__perch_hook${perch_rest:+;$perch_rest}"
+                  fi
                   if [[ ${PERCH_SCOPE-} != pinned && ${PERCH_SCOPE-} != exec ]]; then
                     for perch_folder in "${__perch_dirs[@]}"; do
                       if [[ $PWD == "$perch_folder" || $PWD == "$perch_folder"/* ]] && (( ${#perch_folder} > ${#perch_match} )); then

@@ -98,3 +98,74 @@ struct PlaceRuleEndToEndTests {
         }
     }
 }
+
+/// Issue: the prompt lies once, and `git -c` beats `perch exec`.
+@Suite("The prompt hook first, and perch exec over git -c", .serialized)
+struct PromptHookOrderEndToEndTests {
+    func cli() throws -> PerchCommandLine {
+        var cli = try PerchCommandLine()
+        cli.extraEnvironment = ["GIT_CONFIG_NOSYSTEM": "1", "HISTFILE": "/dev/null"]
+        try cli.writeConfig(
+            #"{"accounts": [{"id": "work", "name": "Work", "git": {"email": "ada@work.example"}}, {"id": "home", "name": "Home", "git": {"email": "ada@home.example"}}]}"#)
+        #expect(try cli.run(["switch", "home"]).status == 0)
+        return cli
+    }
+
+    var path: String { (TmuxSession.binary as NSString).deletingLastPathComponent + ":" + (ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin") }
+
+    // Bug: with a theme's precmd registered before Perch's hook, the first prompt after a switch
+    // made elsewhere still showed the previous account.
+    @Test("zsh: a theme's precmd registered before Perch's hook sees a switch made elsewhere at the first prompt after it", .enabled(if: ShellEndToEndTests.installed("zsh")))
+    func zshOrder() throws {
+        let cli = try cli()
+        defer { cli.remove() }
+        var environment = cli.environment
+        environment["PATH"] = path
+        let script = """
+            autoload -Uz add-zsh-hook; theme() { print "theme sees $PERCH_ACCOUNT" }; add-zsh-hook precmd theme
+            eval "$(perch shell-init zsh)"
+            command perch switch work >/dev/null 2>&1
+            for f in $precmd_functions; do $f; done
+            """
+        let run = try Spawn.run(["zsh", "-f", "-c", script], environment: environment)
+        #expect(run.stdout.contains("theme sees work"), "\(run.stdout)\(run.stderr)")
+        #expect(!run.stdout.contains("theme sees home"), "\(run.stdout)")
+    }
+
+    @Test("bash: a theme put before Perch's hook in PROMPT_COMMAND finds the hook first again at the next prompt, and sees a later switch", .enabled(if: ShellEndToEndTests.installed("bash")))
+    func bashOrder() throws {
+        let cli = try cli()
+        defer { cli.remove() }
+        var environment = cli.environment
+        environment["PATH"] = path
+        let script = """
+            theme() { echo "theme sees $PERCH_ACCOUNT"; }
+            eval "$(perch shell-init bash)"
+            PROMPT_COMMAND="theme;$PROMPT_COMMAND"
+            eval "$PROMPT_COMMAND"
+            echo "order: $PROMPT_COMMAND"
+            command perch switch work >/dev/null 2>&1
+            eval "$PROMPT_COMMAND"
+            """
+        let run = try Spawn.run(["bash", "--norc", "--noprofile", "-c", script], environment: environment)
+        #expect(run.stdout.contains("order: __perch_hook;theme\n"), "\(run.stdout)\(run.stderr)")
+        #expect(run.stdout.hasSuffix("theme sees work\n"), "\(run.stdout)")
+    }
+
+    // Bug: GIT_CONFIG_PARAMETERS (set by git -c, or inherited) beat perch exec's GIT_CONFIG_COUNT
+    // entries inside perch exec, and nothing said so.
+    @Test("inside perch exec, an inherited GIT_CONFIG_PARAMETERS no longer beats the account's git identity, and exec says so", .enabled(if: ShellEndToEndTests.installed("git")))
+    func gitConfigParameters() throws {
+        let cli = try cli()
+        defer { cli.remove() }
+        var environment = cli.environment
+        environment["GIT_CONFIG_PARAMETERS"] = "'user.email'='someone@else.example' 'core.quotepath'='false'"
+        let run = try Spawn.run([TmuxSession.binary, "exec", "work", "--", "git", "config", "--get-all", "user.email"], environment: environment)
+        #expect(run.stdout.split(separator: "\n").last == "ada@work.example", "\(run.stdout)\(run.stderr)")
+        #expect(run.stderr.contains("GIT_CONFIG_PARAMETERS (git -c) in this environment would beat the account's git identity"), "\(run.stderr)")
+        let kept = try Spawn.run([TmuxSession.binary, "exec", "work", "--", "git", "config", "--get", "core.quotepath"], environment: environment)
+        #expect(kept.stdout == "false\n", "the other -c settings stay: \(kept.stdout)")
+        let author = try Spawn.run([TmuxSession.binary, "exec", "work", "--", "git", "var", "GIT_AUTHOR_IDENT"], environment: environment)
+        #expect(author.stdout.contains("<ada@work.example>"), "\(author.stdout)\(author.stderr)")
+    }
+}

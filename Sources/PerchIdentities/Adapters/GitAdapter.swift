@@ -499,6 +499,12 @@ public struct GitAdapter: ToolAdapter {
         }
         var count = Int(environment["GIT_CONFIG_COUNT"] ?? "") ?? 0
         var variables = removedOverrides(environment)
+        // `git -c` (or an inherited GIT_CONFIG_PARAMETERS) is read after GIT_CONFIG_COUNT's
+        // entries and would beat them: the account's values go after its own, so they win there too.
+        if let parameters = environment["GIT_CONFIG_PARAMETERS"], !parameters.isEmpty, !values.isEmpty {
+            let added = values.map { "\(Self.singleQuoted($0.0))=\(Self.singleQuoted($0.1))" }.joined(separator: " ")
+            variables.append(ScopeVariable("GIT_CONFIG_PARAMETERS", parameters + " " + added))
+        }
         for (key, value) in values {
             variables.append(ScopeVariable("GIT_CONFIG_KEY_\(count)", key))
             variables.append(ScopeVariable("GIT_CONFIG_VALUE_\(count)", value))
@@ -507,6 +513,10 @@ public struct GitAdapter: ToolAdapter {
         variables.append(ScopeVariable("GIT_CONFIG_COUNT", String(count)))
         return .success(ToolScope(variables: variables))
     }
+
+    /// `text` in single quotes as git writes GIT_CONFIG_PARAMETERS (quote.c, `sq_quote_buf`: a
+    /// `'` becomes `'\''`).
+    static func singleQuoted(_ text: String) -> String { "'" + text.replacing("'", with: "'\\''") + "'" }
 
     /// The user's own signing settings for the keys Perch's files set (`user.signingkey`,
     /// `gpg.format`, `commit.gpgsign`, `tag.gpgsign`), for a process whose account signs with
