@@ -232,8 +232,7 @@ public enum ConfigWriter {
         else { return nil }
         let open = document.range(list).lowerBound
         guard let last = document.elements(list).last else {
-            return Array(bytes[...open]) + Array(laidOut(json(account), indent: "", unit: indentationUnit(of: bytes)).utf8)
-                + Array(bytes[(open + 1)...])
+            return Array(bytes[...open]) + Array(json(account).utf8) + Array(bytes[(open + 1)...])
         }
         let lastStart = document.range(last).lowerBound
         let lastEnd = document.range(last).upperBound
