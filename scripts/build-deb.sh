@@ -7,7 +7,9 @@
 # (all three written by the binary itself), the README and the docs, a copyright file and a
 # changelog, under /usr as Debian Policy places them. The version is the binary's own
 # (`perch --version`), the dependencies are the packages of the shared libraries it needs (or,
-# for a statically linked binary, of the C library and the terminfo database it reads).
+# for a statically linked binary, of the C library and the terminfo database it reads). The
+# maintainer (the control file's Maintainer and the changelog's sign-off) is the one line of
+# scripts/debian/maintainer, its only place; MAINTAINER in the environment overrides it.
 # Prints the path of the package.
 set -euo pipefail
 bin=$1
@@ -15,7 +17,7 @@ out=$(cd "$2" && pwd)
 root=$(cd "$(dirname "$0")/.." && pwd)
 version=$("$bin" --version | awk '{print $2}')
 arch=$(dpkg --print-architecture)
-maintainer=${MAINTAINER:-Perch maintainers <perch@example.org>}
+maintainer=${MAINTAINER:-$(sed -n 1p "$root/scripts/debian/maintainer")}
 name="perch_${version}_${arch}"
 stage="$out/$name"
 rm -rf "$stage"

@@ -231,10 +231,30 @@ struct CommandLineTool {
         return ExitStatus.ok
     }
 
+    /// Moves the state the embedded samples were switched in (the state file, its history and
+    /// the `perch current` cache) to ``PerchPaths/samplesState``: the starter config has the
+    /// samples' ids, and its state and history start empty rather than with the samples'
+    /// switches. rename(2) each, under the state lock; a file that is not there is skipped.
+    private func moveSamplesState() {
+        let store = StateStore(path: paths.state)
+        let samples = paths.samplesState
+        let moves = [
+            (paths.state, samples), (store.history.path, HistoryLog(statePath: samples).path),
+            (CurrentAccountCache(statePath: paths.state).path, CurrentAccountCache(statePath: samples).path),
+        ]
+        let lock = open(store.lockPath, O_RDWR | O_CLOEXEC)
+        if lock >= 0 { _ = flock(lock, LOCK_EX) }
+        defer { if lock >= 0 { close(lock) } }
+        for (from, to) in moves where access(from, F_OK) == 0 {
+            if rename(from, to) != 0 { console.error("could not keep the samples' state apart: \(from): \(String(cString: strerror(errno)))") }
+        }
+    }
+
     func initConfig() -> Int32 {
         // Only a missing file, or an empty regular one, may be written: anything else at the path
         // (a config too large or unreadable, a folder, a FIFO, a device) is left alone.
         var info = stat()
+        let samplesInUse = !paths.configIsExplicit && stat(paths.config, &info) != 0 && errno == ENOENT
         if stat(paths.config, &info) == 0 {
             let blank =
                 info.st_mode & S_IFMT == S_IFREG
@@ -255,6 +275,7 @@ struct CommandLineTool {
             console.error("cannot write the config: \(error)")
             return ExitStatus.unmet
         }
+        if samplesInUse, !paths.stateIsExplicit { moveSamplesState() }
         console.print("Wrote a starter config to \(paths.config).")
         console.print("Edit it with `perch config edit`; check it with `perch config check`.")
         return ExitStatus.ok

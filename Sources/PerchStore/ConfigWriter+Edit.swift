@@ -122,8 +122,12 @@ extension ConfigWriter {
                     break
                 }
                 if rest.isEmpty || document.kind(member.value) != .object {
-                    // A plain value on the way (`"aws": "work"` for aws.profile) gives way to the object.
-                    text.replace(document.range(member.value), with: nested(rest, value))
+                    // A plain value on the way (`"aws": "work"` for aws.profile) gives way to the
+                    // object, laid out over lines when its key has a line of its own.
+                    let keyStart = document.range(member.key).lowerBound
+                    let indent = value.contains("\n") ? nil : text.lineIndentation(before: keyStart)
+                    let replacement = indent.map { laidOut(nested(rest, value), indent: $0, unit: indentationUnit(of: bytes)) }
+                    text.replace(document.range(member.value), with: replacement ?? nested(rest, value))
                     break
                 }
                 object = member.value
@@ -194,6 +198,15 @@ struct TextEdit {
 
     private func isBlank(_ byte: UInt8) -> Bool { byte == 0x20 || byte == 0x09 }
 
+    /// The white space before `position` when only white space stands between it and the start
+    /// of its line (a line of its own), else nil.
+    func lineIndentation(before position: Int) -> String? {
+        var lineStart = position
+        while lineStart > 0, isBlank(bytes[lineStart - 1]) { lineStart -= 1 }
+        guard lineStart > 0, bytes[lineStart - 1] == 0x0A else { return nil }
+        return String(decoding: bytes[lineStart..<position], as: UTF8.self)
+    }
+
     /// Removes the list element or object member from `start` to `end` with its comma: the one
     /// after it, or (the last item, no trailing comma) the one after `previousEnd`. An item on
     /// lines of its own takes those lines with it.
@@ -232,11 +245,13 @@ struct TextEdit {
 
     /// Adds `"key": value` as the last member of `object`: on a line of its own, indented like
     /// the member before it, when that one has a line of its own; a trailing comma is kept.
+    /// An object value set into a member with a line of its own is laid out over lines as
+    /// that member is indented (``ConfigWriter/laidOut(_:indent:unit:newline:)``), one level
+    /// being the file's own (``ConfigWriter/indentationUnit(of:)``).
     mutating func insertMember(into object: JSONDocument.Index, of document: JSONDocument, key: String, value: String) {
-        let member = ConfigWriter.json(key) + ": " + value
         guard let last = document.members(object).last else {
             let open = document.range(object).lowerBound
-            bytes.insert(contentsOf: Array(member.utf8), at: open + 1)
+            bytes.insert(contentsOf: Array((ConfigWriter.json(key) + ": " + value).utf8), at: open + 1)
             return
         }
         let keyStart = document.range(last.key).lowerBound
@@ -247,6 +262,11 @@ struct TextEdit {
         let indent = String(decoding: bytes[lineStart..<keyStart], as: UTF8.self)
         let crlf = lineStart > 1 && bytes[lineStart - 2] == 0x0D
         let separator = ownLine ? (crlf ? "\r\n" : "\n") + indent : " "
+        let laidOut =
+            ownLine && !value.contains("\n")
+            ? ConfigWriter.laidOut(value, indent: indent, unit: ConfigWriter.indentationUnit(of: bytes), newline: crlf ? "\r\n" : "\n")
+            : value
+        let member = ConfigWriter.json(key) + ": " + laidOut
         let next = JSONReader.skippingTrivia(in: bytes, from: valueEnd, comments: true)
         if next < bytes.count, bytes[next] == UInt8(ascii: ",") {
             bytes.insert(contentsOf: Array((separator + member + ",").utf8), at: next + 1)

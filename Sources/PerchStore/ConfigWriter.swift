@@ -107,10 +107,77 @@ public enum ConfigWriter {
         return parsed.accounts
     }
 
-    /// A new config file (format version 1) holding `accounts`, one per line.
+    /// A new config file (format version 1) holding `accounts`, each over several lines,
+    /// indented by two spaces a level as the starter config is.
     static func newConfig(_ accounts: [Account]) -> String {
         "{\n  \"version\": \(ConfigLoader.currentVersion),\n  \"accounts\": [\n"
-            + accounts.map { "    " + json($0) }.joined(separator: ",\n") + "\n  ]\n}\n"
+            + accounts.map { "    " + laidOut(json($0), indent: "    ", unit: "  ") }.joined(separator: ",\n") + "\n  ]\n}\n"
+    }
+
+    /// `text` (one-line JSON as ``json(_:)-swift.type.method`` writes it) with each member of a
+    /// non-empty object on a line of its own: indented by `indent` plus `unit` a level, the
+    /// closing brace by `indent` plus the levels outside it. Lists stay on one line, as do the
+    /// objects inside them. The first line is not indented (it follows what comes before it).
+    static func laidOut(_ text: String, indent: String, unit: String, newline: String = "\n") -> String {
+        var result = ""
+        var depth = 0  // objects open around this point, outside any list
+        var lists = 0  // lists open around this point: inside one, nothing is laid out
+        var inString = false
+        var escaped = false
+        var skipSpace = false
+        let characters = Array(text)
+        for (index, character) in characters.enumerated() {
+            if skipSpace {
+                skipSpace = false
+                if character == " " { continue }
+            }
+            if inString {
+                result.append(character)
+                if escaped { escaped = false } else if character == "\\" { escaped = true } else if character == "\"" { inString = false }
+                continue
+            }
+            let line = { (levels: Int) in newline + indent + String(repeating: unit, count: levels) }
+            switch character {
+            case "\"":
+                inString = true
+                result.append(character)
+            case "[":
+                lists += 1
+                result.append(character)
+            case "]":
+                lists -= 1
+                result.append(character)
+            case "{" where lists == 0 && index + 1 < characters.count && characters[index + 1] != "}":
+                depth += 1
+                result += "{" + line(depth)
+            case "}" where lists == 0 && depth > 0 && index > 0 && characters[index - 1] != "{":
+                depth -= 1
+                result += line(depth) + "}"
+            case "," where lists == 0 && depth > 0:
+                result += "," + line(depth)
+                skipSpace = true
+            default:
+                result.append(character)
+            }
+        }
+        return result
+    }
+
+    /// The indentation of one level in `bytes`: the shortest run of white space that starts a
+    /// line holding something else (a tab, two or four spaces, …), or two spaces when no line
+    /// is indented (a config on one line).
+    static func indentationUnit(of bytes: [UInt8]) -> String {
+        var shortest: ArraySlice<UInt8>?
+        var index = 0
+        while index < bytes.count {
+            var end = index
+            while end < bytes.count, bytes[end] == 0x20 || bytes[end] == 0x09 { end += 1 }
+            let content = end < bytes.count && bytes[end] != 0x0A && bytes[end] != 0x0D
+            if end > index, content, shortest.map({ end - index < $0.count }) ?? true { shortest = bytes[index..<end] }
+            guard let lineBreak = bytes[end...].firstIndex(of: 0x0A) else { break }
+            index = lineBreak + 1
+        }
+        return shortest.map { String(decoding: $0, as: UTF8.self) } ?? "  "
     }
 
     /// `account` as a one-line JSON object, as it is written into the config.
@@ -150,6 +217,10 @@ public enum ConfigWriter {
         return result + "\""
     }
 
+    /// The longest line, in columns, that an added account on one line may make (past it, the
+    /// account is laid out over lines).
+    static let maximumLineLength = 100
+
     /// `bytes` (a config that loads) with `account` inserted as the last element of the
     /// top-level `accounts` list, indented like the element before it; nil when there is no
     /// such list. The text is read with ``JSONReader`` (JSON with Comments, as the loader does);
@@ -170,6 +241,34 @@ public enum ConfigWriter {
         while start > 0, bytes[start - 1] == 0x20 || bytes[start - 1] == 0x09 { start -= 1 }
         let newline = start > 0 && bytes[start - 1] == 0x0A
         let indent = Array(bytes[start..<lastStart])
+        // The new account is laid out like the last one: its members one a line when the last
+        // one's are, indented as its first member (else one level deeper than the account, the
+        // level being the file's own: a tab, two or four spaces). An account on one line is
+        // followed on one line while that line stays within `maximumLineLength` columns, and laid
+        // out over lines past it: a hand-edited file gets no 200-column line to find errors on.
+        let base = newline ? String(decoding: indent, as: UTF8.self) : ""
+        var unit = indentationUnit(of: bytes)
+        var overLines = false
+        if document.kind(last) == .object, let member = document.members(last).first {
+            let keyStart = document.range(member.key).lowerBound
+            var lineStart = keyStart
+            while lineStart > 0, bytes[lineStart - 1] == 0x20 || bytes[lineStart - 1] == 0x09 { lineStart -= 1 }
+            let memberIndent = String(decoding: bytes[lineStart..<keyStart], as: UTF8.self)
+            if newline, lineStart > 0, bytes[lineStart - 1] == 0x0A, memberIndent.hasPrefix(base), memberIndent.count > base.count {
+                unit = String(memberIndent.dropFirst(base.count))
+                overLines = true
+            }
+        }
+        let oneLine = json(account)
+        if !overLines {
+            // The columns of the line the account would be on: its own, or the rest of the last one's.
+            let lineStart = (bytes[..<lastStart].lastIndex(of: 0x0A)).map { $0 + 1 } ?? 0
+            let lineBreak = bytes[lastEnd...].firstIndex(of: 0x0A) ?? bytes.count
+            let before = newline ? base.count : String(decoding: bytes[lineStart..<lineBreak], as: UTF8.self).count + 2
+            overLines = before + oneLine.count + 1 > maximumLineLength
+        }
+        let fileNewline = bytes.firstIndex(of: 0x0A).map { $0 > 0 && bytes[$0 - 1] == 0x0D } == true ? "\r\n" : "\n"
+        let text = Array((overLines ? laidOut(oneLine, indent: base, unit: unit, newline: fileNewline) : oneLine).utf8)
         // A trailing comma after the last element, then the rest of its line (a comment).
         var commaAt: Int?
         let next = JSONReader.skippingTrivia(in: bytes, from: lastEnd, comments: true)
@@ -206,7 +305,7 @@ public enum ConfigWriter {
         } else {
             result.append(0x20)
         }
-        result += Array(json(account).utf8)
+        result += text
         if commaAt != nil { result.append(UInt8(ascii: ",")) }
         result += bytes[lineEnd...]
         return result

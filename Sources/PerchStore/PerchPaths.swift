@@ -13,6 +13,8 @@ public struct PerchPaths: Hashable, Sendable {
     public var configIsExplicit: Bool
     /// The state file.
     public var state: String
+    /// Whether ``state`` was given explicitly (`--state`); then it is used whatever the config.
+    public var stateIsExplicit: Bool
 
     /// Resolves the paths from explicit options and the environment (`lookup` returns a variable's value).
     public init(config: String? = nil, state: String? = nil, lookup: (String) -> String? = PerchPaths.environment) {
@@ -26,6 +28,15 @@ public struct PerchPaths: Hashable, Sendable {
         self.config = config ?? base("XDG_CONFIG_HOME", ".config") + "/perch/accounts.json"
         self.configIsExplicit = config != nil
         self.state = state ?? base("XDG_STATE_HOME", ".local/state") + "/perch/state.json"
+        self.stateIsExplicit = state != nil
+    }
+
+    /// Where `perch init` moves the state of the embedded sample accounts: `state.samples.json`
+    /// beside ``state`` (its `.json` suffix replaced by `.samples.json`), so that switches among
+    /// the samples, their counts and their history (`state.samples.history.jsonl`) never carry
+    /// over into the config it writes, whose starter accounts have the samples' ids.
+    public var samplesState: String {
+        (state.hasSuffix(".json") ? String(state.dropLast(5)) : state) + ".samples.json"
     }
 
     /// The process environment.

@@ -48,6 +48,59 @@ struct AccountCommandsEndToEndTests {
         #expect(try cli.run(["list", "--format", "ids"]).stdout == "work\nhome\nclient\n", "nothing refused was written")
     }
 
+    /// A config with one account laid out over lines, indented by `unit` a level; `unit` nil
+    /// gives the whole config on one line.
+    static func laidOutConfig(_ unit: String?) -> String {
+        guard let unit else {
+            return #"{"version": 1, "accounts": [{"id": "work", "name": "Work", "handle": "@ada.work", "group": "Jobs", "color": "blue"}]}"#
+                + "\n"
+        }
+        let (one, two, three) = (unit, unit + unit, unit + unit + unit)
+        return "{\n\(one)\"version\": 1,\n\(one)\"accounts\": [\n\(two){\n\(three)\"id\": \"work\",\n\(three)\"name\": \"Work\"\n\(two)}\n\(one)]\n}\n"
+    }
+
+    /// Issue 33: `perch add` and `perch set` wrote a new account (and a new object) as one line
+    /// of 200 columns and more in a file meant for hand editing, and later errors pointed at
+    /// "line 24, column 207". The account is laid out like the file's own, in its indentation;
+    /// the rest of the file stays byte for byte.
+    @Test(
+        "perch add and set lay a new account out over lines in the file's own indentation, not one 200-column line",
+        arguments: ["two spaces", "four spaces", "tabs", "one line"])
+    func addedAccountFollowsTheIndentation(style: String) throws {
+        let unit: String? = ["two spaces": "  ", "four spaces": "    ", "tabs": "\t"][style]
+        let cli = try PerchCommandLine()
+        defer { cli.remove() }
+        let original = Self.laidOutConfig(unit)
+        try cli.writeConfig(original)
+        let added = try cli.run(["add", "client", "--name", "Client Work", "--handle", "@c", "--group", "Jobs"])
+        #expect(added.status == 0, "\(added.stderr)")
+        let set = try cli.run(["set", "client", "git.email", "ada@client.example"])
+        #expect(set.status == 0, "\(set.stderr)")
+        let text = try configText(cli)
+        #expect(try cli.run(["config", "check"]).status == 0, "the file still loads: \(text)")
+        if let unit {
+            let (two, three, four) = (unit + unit, unit + unit + unit, unit + unit + unit + unit)
+            let block =
+                "\(two)},\n\(two){\n\(three)\"id\": \"client\",\n\(three)\"name\": \"Client Work\",\n\(three)\"handle\": \"@c\",\n"
+                + "\(three)\"group\": \"Jobs\",\n\(three)\"git\": {\n\(four)\"email\": \"ada@client.example\"\n\(three)}\n\(two)}\n"
+            let expected = original.replacingOccurrences(of: "\(two)}\n", with: block)
+            #expect(text == expected, "laid out like its neighbour, the rest byte for byte:\n\(text)")
+        } else {
+            let head = String(original.dropLast(3))  // without `]}` and the line break
+            #expect(text.hasPrefix(head + ", {\n  \"id\": \"client\",\n"), "the one line is kept as it was:\n\(text)")
+            #expect(text.contains("  \"git\": {\n    \"email\": \"ada@client.example\"\n  }\n}]}\n"), "\(text)")
+        }
+        // The lines added (a one-line config's own line only gains `, {`).
+        let newLines = text.split(separator: "\n").filter { !original.contains($0) && !$0.hasPrefix("{\"version\"") }
+        #expect(newLines.count >= 7 && newLines.allSatisfy { $0.count <= 50 }, "no long line added: \(newLines)")
+        // An error in the new account is reported on a short line.
+        try cli.writeConfig(text.replacingOccurrences(of: "\"Client Work\"", with: "\"\""))
+        let check = try cli.run(["config", "check"])
+        #expect(check.status == 2)
+        let position = try #require(check.stderr.firstMatch(of: /line (\d+), column (\d+): accounts\[1\]\.name/), "\(check.stderr)")
+        #expect(Int(position.1)! > 1 && Int(position.2)! <= 30, "\(check.stderr)")
+    }
+
     @Test("perch set and unset change one field, are checked as config check checks, and --field reads any field back")
     func setAndUnset() throws {
         let cli = try PerchCommandLine()

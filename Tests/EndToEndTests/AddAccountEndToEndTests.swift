@@ -29,7 +29,8 @@ struct AddAccountEndToEndTests {
         try Self.fill(session, id: "travel", name: "Travel Desk", next: "Tab")
         #expect(try session.waitUntil { $0.contains { $0.hasPrefix(" ▸ ") == false && $0.contains("Travel Desk") } })
         let text = try String(contentsOf: Self.config(home), encoding: .utf8)
-        #expect(text.contains(#"{"id": "travel", "name": "Travel Desk"}"#))
+        // A one-line config past 100 columns gets the account over lines of its own (issue 33).
+        #expect(text.contains(", {\n  \"id\": \"travel\",\n  \"name\": \"Travel Desk\"\n}]"), "\(text)")
         let backup = try String(contentsOf: home.appendingPathComponent("config/perch/accounts.json.bak"), encoding: .utf8)
         #expect(backup == original)
         #expect(try session.screen().contains { $0.contains("Switch account") }, "the sheet is up")
@@ -64,6 +65,6 @@ struct AddAccountEndToEndTests {
         #expect(try session.waitFor("Switch account"))
         #expect(try session.waitUntil { $0.contains { $0.contains("Zed") } })
         let text = try String(contentsOf: Self.config(home), encoding: .utf8)
-        #expect(text.contains(#""id": "work""#) && text.contains(#"{"id": "zed", "name": "Zed"}"#))
+        #expect(text.contains(#""id": "work""#) && text.contains("    {\n      \"id\": \"zed\",\n      \"name\": \"Zed\"\n    }\n"), "\(text)")
     }
 }

@@ -239,6 +239,48 @@ struct CommandLineTests {
         #expect(try String(contentsOfFile: cli.configPath, encoding: .utf8).contains("mine"), "the existing config is untouched")
     }
 
+    /// Issue 33: the starter config said "JSON has no comments" and showed no tool identity.
+    /// It is JSON with Comments: the identities are shown, commented out where they would fail
+    /// on a machine without them, and a switch to its first account still succeeds.
+    @Test("perch init's starter shows the tool identities, commented out where they would fail, and its accounts switch")
+    func starterShowsIdentities() throws {
+        let cli = try PerchCommandLine()
+        defer { cli.remove() }
+        #expect(try cli.run(["init"]).status == 0)
+        let text = try String(contentsOfFile: cli.configPath, encoding: .utf8)
+        for key in ["git", "ssh", "kube", "gcloud", "aws", "gh", "docker"] {
+            #expect(text.contains("// \"\(key)\": "), "\(key) is shown commented out: \(text)")
+        }
+        let switched = try cli.run(["switch", "work"])
+        #expect(switched.status == 0, "\(switched.stderr)")
+        #expect(try cli.run(["current", "--field", "env.TEAM"]).stdout == "web\n")
+    }
+
+    /// Issue 33: the embedded samples and the starter config share ids (`work`, `personal`,
+    /// `oss`), so switches among the samples carried over into the real config's state and
+    /// history after `perch init`. `perch init` moves the samples' to `state.samples.json`.
+    @Test("switches among the samples do not carry over into the config perch init writes")
+    func samplesStateStaysApart() throws {
+        let cli = try PerchCommandLine()
+        defer { cli.remove() }
+        #expect(try cli.run(["switch", "work"]).status == 0)
+        #expect(try cli.run(["switch", "personal"]).status == 0)
+        #expect(try cli.run(["current", "--field", "id"]).stdout == "personal\n")
+        #expect(try cli.run(["init"]).status == 0)
+        let current = try cli.run(["current", "--field", "id"])
+        #expect(current.stdout.isEmpty, "no sample switch is current: \(current.stdout)")
+        let history = try cli.run(["history", "--json"])
+        #expect(history.status == 0 && !history.stdout.contains("personal") && !history.stdout.contains("work"), "\(history.stdout)")
+        #expect(!FileManager.default.fileExists(atPath: cli.statePath), "the config's state starts empty")
+        let samples = (cli.statePath as NSString).deletingPathExtension + ".samples"
+        #expect(FileManager.default.fileExists(atPath: samples + ".json"), "the samples' state is kept apart")
+        #expect(try String(contentsOfFile: samples + ".history.jsonl", encoding: .utf8).split(separator: "\n").count == 2)
+        // A switch in the new config starts its own history.
+        #expect(try cli.run(["switch", "oss"]).status == 0)
+        #expect(try cli.historyLines().count == 1)
+        #expect(try cli.state()["switchCount"] as? Int == 1)
+    }
+
     // Bug: perch init took any file it could not read for "no config" and replaced it: a config over 16 MiB, a FIFO, /dev/null.
     @Test(
         "perch init writes nothing over a file it cannot read, a folder, a FIFO or a device",

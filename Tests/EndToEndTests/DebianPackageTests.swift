@@ -118,6 +118,29 @@ struct DebianPackageTests {
         #expect(!contents.stdout.contains(" ./usr/local/"), "nothing under /usr/local")
     }
 
+    /// Issue 33: the package's Maintainer was the placeholder `perch@example.org`, written into
+    /// scripts/build-deb.sh. It is the one line of scripts/debian/maintainer, and the control
+    /// file and the changelog's sign-off both say it.
+    @Test(
+        "the package's Maintainer is the one in scripts/debian/maintainer, not the placeholder perch@example.org",
+        .enabled(if: missing == nil, "\(missing ?? "")"))
+    func maintainerIsNotThePlaceholder() throws {
+        let package = try #require(Self.package)
+        let file = ShellEndToEndTests.repository.appendingPathComponent("scripts/debian/maintainer").path
+        let maintainer = try #require(
+            String(contentsOfFile: file, encoding: .utf8).split(separator: "\n").first.map(String.init), "scripts/debian/maintainer is empty")
+        #expect(!maintainer.contains("example."), "\(maintainer)")
+        #expect(maintainer.wholeMatch(of: /[^<>]+ <[^@<> ]+@[^@<> ]+\.[a-z]+>/) != nil, "\(maintainer) is not Name <address>")
+        let field = try Spawn.run(["dpkg-deb", "--field", package, "Maintainer"])
+        #expect(field.stdout == maintainer + "\n", "\(field.stdout)\(field.stderr)")
+        let cli = try PerchCommandLine()
+        defer { cli.remove() }
+        let root = cli.home.appendingPathComponent("root").path
+        try #require(try Spawn.run(["dpkg-deb", "-x", package, root]).status == 0)
+        let changelog = try Spawn.run(["sh", "-c", "gzip -dc '\(root)/usr/share/doc/perch/changelog.gz'"])
+        #expect(changelog.stdout.contains(" -- \(maintainer)  "), "\(changelog.stdout)")
+    }
+
     @Test(
         "lintian reports no errors",
         .enabled(if: missing == nil && ShellEndToEndTests.installed("lintian"), "lintian or the package is missing"))
