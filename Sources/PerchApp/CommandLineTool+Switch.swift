@@ -72,6 +72,15 @@ extension CommandLineTool {
         }
         for file in [switcher.files.gitInclude, switcher.files.sshInclude] { _ = unlink(file) }
         console.print(results.isEmpty ? "Perch had changed no tool; its includes are gone." : "Every tool is as it was before Perch.")
+        // The tools are your own: no account is current, so no prompt names one they no longer use.
+        do {
+            if let was = try StateStore(path: paths.state).clearCurrentAccount() {
+                console.print("No account is current (it was \(shown(was))); perch switch ID makes one current again.")
+            }
+        } catch {
+            console.error("the tools are your own, but the state still names an account: \(error)")
+            failed = true
+        }
         return failed ? ExitStatus.toolFailed : ExitStatus.ok
     }
 
@@ -132,6 +141,20 @@ extension CommandLineTool {
             if !outcome.changed, !result.changedTools, line.status == .unchanged { continue }
             let text = "  " + shown(line.summary)
             if line.status == .failed { console.note(text) } else { console.print(text) }
+        }
+        // A variable of this shell that beats a tool just applied (GH_TOKEN, CLOUDSDK_ACTIVE_CONFIG_NAME…):
+        // the tool is switched, but not for this shell; said as status says it.
+        let environment = processVariables
+        for result in report.results where result.succeeded && !perShell.contains(result.tool) {
+            guard let adapter = ToolAdapters.adapter(for: result.tool) else { continue }
+            // A scope's own GIT_SSH_COMMAND (perch exec, perch use) is not something beating it.
+            let beating = adapter.overrides.filter {
+                !(environment[$0.name] ?? "").isEmpty && !(environment[IdentityScope.scopeVariable] != nil && $0.name == "GIT_SSH_COMMAND")
+            }
+            guard !beating.isEmpty else { continue }
+            let shownNames = beating.map { "\($0.name)=\(EnvironmentEntry.masked(environment[$0.name] ?? ""))" }.joined(separator: ", ")
+            console.error(
+                "\(result.tool.rawValue): switched, but \(shownNames) in this shell beats it here (\(beating[0].reason)); unset \(beating.map(\.name).joined(separator: " "))")
         }
         // A session that has ended (kube's certificate, AWS's SSO session): the switch stands, and
         // says so with the command that renews it; the exit status is unchanged.

@@ -267,6 +267,20 @@ public struct StateStore: Sendable {
             })
     }
 
+    /// Makes no account current (`perch reset`: every tool is the user's own again), keeping
+    /// the counts, panes and history; the account that was current, or nil.
+    /// - Throws: ``StateError`` when the file cannot be read or written, or the lock fails.
+    @discardableResult
+    public func clearCurrentAccount() throws(StateError) -> String? {
+        try locked { () throws(StateError) in
+            var state = try readForUpdate()
+            guard let current = state.currentAccount else { return nil }
+            state.currentAccount = nil
+            try write(state)
+            return current
+        }
+    }
+
     /// Forgets what the state keeps for account `id`, which is leaving the config: it stops
     /// being current (no account is, until the next switch), and its switch count and pane
     /// state go. The history is kept as it was: it records what happened, and `perch history`

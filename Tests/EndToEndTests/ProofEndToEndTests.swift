@@ -324,3 +324,55 @@ struct ScopeEdgeEndToEndTests {
         #expect(check.stderr.contains(folder == "/srv/./work" ? "as /srv/work" : "as ~/work"), "\(check.stderr)")
     }
 }
+
+/// Leaks at the edges of a switch: what git carries for a folder, and what beats a switch here.
+@Suite("Edges: a folder's ssh key, and a switch's report", .serialized, .enabled(if: ["git", "ssh", "ssh-keygen", "kubectl"].allSatisfy(ShellEndToEndTests.installed)))
+struct SwitchEdgeEndToEndTests {
+    // Bug: a bound folder's commit was by its account, but a push from it without the shell hook
+    // (an IDE, cron, cd && git push) used the global account's key: core.sshCommand was not in
+    // the folder's include.
+    @Test("a push from a bound folder without the shell hook uses the folder's account's key, as a remote-owned clone's does")
+    func folderKeyWithoutHook() throws {
+        let proof = ProofEndToEndTests()
+        let home = try ScopedHome(
+            accounts: [
+                #"{"id": "work", "name": "Work", "git": {"email": "ada@work.example"}, "ssh": {"host": "github.com", "identityFile": "~/.ssh/id_work"}, "directories": ["~/proj"], "remotes": ["github.com/acme/*"]}"#,
+                #"{"id": "home", "name": "Home", "git": {"email": "ada@home.example"}, "ssh": {"host": "github.com", "identityFile": "~/.ssh/id_home"}}"#,
+            ], contexts: ["dev"], configurations: ["default"])
+        defer { home.cli.remove() }
+        #expect(try home.cli.run(["setup", "git", "--yes"]).status == 0)
+        #expect(try home.cli.run(["switch", "home"]).status == 0)
+        // A stand-in ssh that logs the key it is given (-i), as the server's log would.
+        writeExecutable(
+            """
+            #!/bin/sh
+            key=none; prev=
+            for a in "$@"; do [ "$prev" = -i ] && key=$a; prev=$a; done
+            echo "key=$key" >> \(TmuxSession.quote(home.home + "/ssh.log"))
+            exit 1
+            """, to: home.bin + "/ssh")
+        for (folder, remote) in [("proj/site", "git@github.com:someone/site.git"), ("anywhere/api", "git@github.com:acme/api.git")] {
+            let repo = try proof.repository(home, folder, remote: remote)
+            _ = try proof.shell(home, "git commit -q --allow-empty -m one && git push -q origin HEAD 2>/dev/null", in: repo)
+        }
+        let log = (try? String(contentsOfFile: home.home + "/ssh.log", encoding: .utf8)) ?? ""
+        #expect(log == "key=\(home.home)/.ssh/id_work\nkey=\(home.home)/.ssh/id_work\n", "\(log)")
+    }
+
+    // Bug: with GH_TOKEN set in the shell, a plain perch switch printed "gh: applied" though this
+    // shell's gh stayed on the token's user.
+    @Test("a switch says which variable of this shell beats a tool it applied, with the token masked")
+    func switchSaysWhatBeatsIt() throws {
+        let home = try ScopedHome(
+            accounts: [#"{"id": "work", "name": "Work", "gh": {"user": "ada-work"}}"#, #"{"id": "home", "name": "Home"}"#], contexts: ["dev"],
+            configurations: ["default"])
+        defer { home.cli.remove() }
+        var environment = home.cli.environment
+        environment["GH_TOKEN"] = "ghp_" + "T0k3nT0k3nT0k3nT0k3nT0k3nT0k3nWXYZ"
+        let run = try Spawn.run([TmuxSession.binary, "switch", "work"], environment: environment)
+        #expect(run.status == 0, "\(run.stdout)\(run.stderr)")
+        #expect(run.stderr.contains("gh: switched, but GH_TOKEN=…WXYZ in this shell beats it here"), "\(run.stderr)")
+        #expect(run.stderr.contains("unset GH_TOKEN"), "\(run.stderr)")
+        #expect(!run.stderr.contains("T0k3nT0k3n"), "\(run.stderr)")
+    }
+}

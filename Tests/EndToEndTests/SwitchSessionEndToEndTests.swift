@@ -273,6 +273,10 @@ struct SwitchSessionEndToEndTests {
         #expect(reset.status == 0, "\(reset.stderr)")
         #expect(try scratch.uses() == ["me@home.example", "dev", "default", "me", "default"], "\((try? scratch.uses()) ?? [])")
         #expect(!(try String(contentsOfFile: scratch.home + "/.gitconfig", encoding: .utf8)).contains("perch"))
+        // Bug: reset gave every tool back but left the account current, so prompts still named it.
+        #expect(reset.stdout.contains("No account is current (it was b)"), "\(reset.stdout)")
+        let current = try scratch.run("current")
+        #expect(current.status == 1 && current.stderr.contains("no account chosen yet"), "\(current.stdout)\(current.stderr)")
     }
 
     /// Sets up git and makes round trips a → b → a, so kubectl has written the kubeconfig in

@@ -663,6 +663,14 @@ public enum GitDirectoryRules {
             } else {
                 return nil
             }
+            // git carries the account's ssh key too, so a push from its folders or repositories
+            // uses it without the shell hook (an IDE, cron, a one-line cd && git push).
+            if let ssh = account.identities[.ssh]?.value(as: SSHAdapter.Setting.self) {
+                let environment = IdentityEnvironment(variables: ["HOME": home])
+                var command = SSHAdapter.scopeCommand(environment.expandingTilde(ssh.identityFile))
+                if let agent = ssh.agent { command += " -o IdentityAgent=" + ShellExports.posixQuoted(environment.expandingTilde(agent)) }
+                accountFiles[path]! += "[core]\n\tsshCommand = \(GitAdapter.quoted(command))\n"
+            }
             return path
         }
         // Remotes first: a bound folder's rule, later, wins over a remote's (docs/scopes.md).
