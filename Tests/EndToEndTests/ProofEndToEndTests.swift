@@ -376,3 +376,24 @@ struct SwitchEdgeEndToEndTests {
         #expect(!run.stderr.contains("T0k3nT0k3n"), "\(run.stderr)")
     }
 }
+
+/// Issue: other tools' files. gcloud's active_config naming a configuration gcloud does not have.
+@Suite("Edges: gcloud's active configuration")
+struct GcloudEdgeEndToEndTests {
+    // Bug: "home\n" in active_config showed ✓ although gcloud had no such configuration.
+    @Test("a configuration named in active_config that gcloud does not have is ✗ in status, with the command that makes it")
+    func missingConfiguration() throws {
+        let home = try ScopedHome(
+            accounts: [#"{"id": "work", "name": "Work", "gcloud": "ghost"}"#], contexts: ["dev"], configurations: ["default"])
+        defer { home.cli.remove() }
+        try "ghost\n".write(toFile: home.gcloud + "/active_config", atomically: true, encoding: .utf8)
+        // The switch finds the configuration missing and says so; status then agrees.
+        _ = try home.cli.run(["switch", "work"])
+        let status = try home.cli.run(["status"])
+        #expect(status.status == 1, "\(status.stdout)\(status.stderr)")
+        #expect(status.stdout.contains("✗ gcloud") && status.stdout.contains("gcloud has no configuration ghost"), "\(status.stdout)")
+        try "[core]\naccount = ghost@example.org\n".write(toFile: home.gcloud + "/configurations/config_ghost", atomically: true, encoding: .utf8)
+        let fixed = try home.cli.run(["status"])
+        #expect(fixed.stdout.contains("✓ gcloud"), "\(fixed.stdout)")
+    }
+}

@@ -91,7 +91,12 @@ public struct GcloudAdapter: ToolAdapter {
     public func check(_ setting: ToolSetting, in context: ToolContext) -> IdentityCheck {
         let name = setting.value(as: String.self) ?? ""
         let actual = ToolReaders.gcloudActiveConfiguration(context.environment)
-        let check = IdentityCheck(tool: .gcloud, expected: name, actual: actual, matches: actual == name)
+        var check = IdentityCheck(tool: .gcloud, expected: name, actual: actual, matches: actual == name)
+        // The file naming it is not enough: gcloud needs the configuration itself (gcloud topic configurations).
+        if actual == name, !ToolReaders.gcloudConfigurations(context.environment).contains(name) {
+            check.matches = false
+            check.note = "gcloud has no configuration \(name): gcloud config configurations create \(name)"
+        }
         // `CLOUDSDK_ACTIVE_CONFIG_NAME` naming this very configuration (a scope's) beats nothing.
         guard context.environment["CLOUDSDK_ACTIVE_CONFIG_NAME"] == name else { return overridden(check, in: context) }
         var scoped = context
