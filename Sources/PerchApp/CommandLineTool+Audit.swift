@@ -21,12 +21,14 @@ extension CommandLineTool {
         let switcher = switcher(config)
         let context = switcher.context
         let environment = IdentityEnvironment(
-            variables: processVariables, statePath: context.environment.statePath, ownFilesBesideState: context.environment.ownFilesBesideState)
+            variables: processVariables, statePath: context.environment.statePath,
+            ownFilesBesideState: context.environment.ownFilesBesideState)
         let accounts = switcher.samplesOnly ? [] : config.accounts
         let report = SecretAudit.audit(accounts: accounts, environment: environment)
         let status = report.findings.isEmpty ? ExitStatus.ok : ExitStatus.disagrees
         if options.json {
-            let json = AuditJSON(accounts: accounts.map(\.id), clean: report.findings.isEmpty, findings: report.findings, notes: report.notes)
+            let json = AuditJSON(
+                accounts: accounts.map(\.id), clean: report.findings.isEmpty, findings: report.findings, notes: report.notes)
             let printed = printJSON(json)
             return printed == ExitStatus.ok ? status : printed
         }
@@ -35,7 +37,9 @@ extension CommandLineTool {
             shown(path == home ? "~" : path.hasPrefix(home + "/") ? "~" + path.dropFirst(home.count) : path)
         }
         let tools = Set(accounts.flatMap(\.identities.tools))
-        let names = ["git", "ssh", "kube", "gh", "aws", "docker"].filter { tools.contains(IdentityTool($0)) || ($0 == "git" && tools.contains(.gh)) }
+        let names = ["git", "ssh", "kube", "gh", "aws", "docker"].filter {
+            tools.contains(IdentityTool($0)) || ($0 == "git" && tools.contains(.gh))
+        }
         let count = accounts.count
         console.print(
             "Auditing the files of \(count) account\(count == 1 ? "" : "s")"
@@ -46,7 +50,8 @@ extension CommandLineTool {
             console.print("  " + label + place(finding.file) + (finding.target.map { " → " + place($0) } ?? ""))
             let indent = String(repeating: " ", count: 10)
             console.print(indent + shown(finding.what) + (finding.last4.map { ", ends in …" + shown($0) } ?? ""))
-            console.print(indent + "accounts: " + (finding.accounts.isEmpty ? "none names it" : finding.accounts.map(shown).joined(separator: ", ")))
+            console.print(
+                indent + "accounts: " + (finding.accounts.isEmpty ? "none names it" : finding.accounts.map(shown).joined(separator: ", ")))
             console.print(indent + "fix: " + shown(finding.fix))
         }
         for note in report.notes {

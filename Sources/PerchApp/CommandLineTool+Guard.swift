@@ -12,7 +12,9 @@ extension CommandLineTool {
             let switcher = switcher(config)
             let removed = GitGuard.remove(in: switcher.context)
             refreshGitDirectoryRules(config)
-            console.print(removed ? "the guard is removed: git runs each repository's own hooks again" : "the guard was not installed: nothing to remove")
+            console.print(
+                removed
+                    ? "the guard is removed: git runs each repository's own hooks again" : "the guard was not installed: nothing to remove")
             return ExitStatus.ok
         }
         switch options.operand {
@@ -62,7 +64,8 @@ extension CommandLineTool {
         let variables = processVariables
         let folder = ShellMarker.workingDirectory()
         var owner = PlaceOwner.find(
-            in: config.accounts, global: state?.currentAccount, environment: variables, folder: folder, home: switcher.context.environment.home)
+            in: config.accounts, global: state?.currentAccount, environment: variables, folder: folder,
+            home: switcher.context.environment.home)
         // A push goes to the remote's owner, whatever folder it is made from.
         if let url, owner == nil || owner?.reason == .global, let byRemote = RemotePattern.owner(of: [url], in: config.accounts) {
             owner = PlaceOwner(account: byRemote.account, reason: .remote(byRemote.pattern))

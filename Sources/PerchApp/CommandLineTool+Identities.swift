@@ -121,7 +121,8 @@ extension CommandLineTool {
         } else if let rule {
             console.print("Folder: \(shown(rule.written)) is bound to \(shown(rule.account)), but this shell's own account comes first")
         } else if config.accounts.contains(where: { !$0.identities.remotes.isEmpty }),
-            let place = PlaceOwner.find(in: config.accounts, global: nil, environment: [:], folder: ShellMarker.workingDirectory(), home: home),
+            let place = PlaceOwner.find(
+                in: config.accounts, global: nil, environment: [:], folder: ShellMarker.workingDirectory(), home: home),
             case .remote(let pattern) = place.reason
         {
             let git =

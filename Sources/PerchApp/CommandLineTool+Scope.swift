@@ -68,7 +68,8 @@ extension CommandLineTool {
         let arguments = options.commandArguments
         if let parameters = processVariables["GIT_CONFIG_PARAMETERS"], !parameters.isEmpty, account.identities[.git] != nil {
             console.error(
-                "exec: GIT_CONFIG_PARAMETERS (git -c) in this environment would beat the account's git identity; its values are put after it")
+                "exec: GIT_CONFIG_PARAMETERS (git -c) in this environment would beat the account's git identity; its values are put after it"
+            )
         }
         let variables = scoped.variablesWithSecrets
         let environment = IdentityEnvironment(variables: variables)

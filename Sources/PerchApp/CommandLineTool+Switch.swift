@@ -154,14 +154,16 @@ extension CommandLineTool {
             guard !beating.isEmpty else { continue }
             let shownNames = beating.map { "\($0.name)=\(EnvironmentEntry.masked(environment[$0.name] ?? ""))" }.joined(separator: ", ")
             console.error(
-                "\(result.tool.rawValue): switched, but \(shownNames) in this shell beats it here (\(beating[0].reason)); unset \(beating.map(\.name).joined(separator: " "))")
+                "\(result.tool.rawValue): switched, but \(shownNames) in this shell beats it here (\(beating[0].reason)); unset \(beating.map(\.name).joined(separator: " "))"
+            )
         }
         // A session that has ended (kube's certificate, AWS's SSO session): the switch stands, and
         // says so with the command that renews it; the exit status is unchanged.
         if !switcher.samplesOnly {
             let now = SessionExpiries.now()
             for end in SessionExpiries.read(account, in: switcher.context) where end.hasEnded(at: now) {
-                console.error("\(end.tool.rawValue): \(end.phrase(at: now)) (\(end.endsText))" + (end.renew.map { "; renew it: \($0)" } ?? ""))
+                console.error(
+                    "\(end.tool.rawValue): \(end.phrase(at: now)) (\(end.endsText))" + (end.renew.map { "; renew it: \($0)" } ?? ""))
             }
         }
         // A shell pinned by perch use (or a command of perch exec) keeps its own account.

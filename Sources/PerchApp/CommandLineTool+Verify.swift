@@ -71,9 +71,12 @@ extension CommandLineTool {
             switch answer.verdict {
             case .agrees: line += shown(answer.answer ?? answer.expected)
             case .disagrees:
-                line += "expected \(shown(answer.expected.isEmpty ? "(nothing)" : answer.expected)); says \(shown(answer.answer ?? "nothing"))"
+                line +=
+                    "expected \(shown(answer.expected.isEmpty ? "(nothing)" : answer.expected)); says \(shown(answer.answer ?? "nothing"))"
             case .unknown:
-                line += answer.answer.map { shown($0) + (answer.reason.map { "  (\(shown($0)))" } ?? "") } ?? shown(answer.reason ?? "cannot tell")
+                line +=
+                    answer.answer.map { shown($0) + (answer.reason.map { "  (\(shown($0)))" } ?? "") }
+                    ?? shown(answer.reason ?? "cannot tell")
             }
             console.print(line)
             if answer.verdict == .disagrees {
@@ -83,7 +86,9 @@ extension CommandLineTool {
         }
         if disagrees {
             let count = answers.filter { $0.verdict == .disagrees }.count
-            console.error("\(count) answer\(count == 1 ? "" : "s") disagree\(count == 1 ? "s" : "") with \(shown(account.id)) (each line says what puts it right)")
+            console.error(
+                "\(count) answer\(count == 1 ? "" : "s") disagree\(count == 1 ? "s" : "") with \(shown(account.id)) (each line says what puts it right)"
+            )
             return ExitStatus.disagrees
         }
         return ExitStatus.ok

@@ -246,7 +246,9 @@ struct CommandLineTool {
         if lock >= 0 { _ = flock(lock, LOCK_EX) }
         defer { if lock >= 0 { close(lock) } }
         for (from, to) in moves where access(from, F_OK) == 0 {
-            if rename(from, to) != 0 { console.error("could not keep the samples' state apart: \(from): \(String(cString: strerror(errno)))") }
+            if rename(from, to) != 0 {
+                console.error("could not keep the samples' state apart: \(from): \(String(cString: strerror(errno)))")
+            }
         }
     }
 

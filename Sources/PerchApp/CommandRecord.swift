@@ -163,7 +163,7 @@ extension Command {
                 name: "verify", summary: "ask each tool (--online: each server) who it will be here; exit 3 on a disagreement",
                 details: CommandDetails.verify, options: common + [.online, .timeout, .json, .help],
                 operands: [Operand(name: "ID", optional: true, completion: .account)], run: { $0.verify() }),
-.audit: CommandRecord(
+            .audit: CommandRecord(
                 name: "audit", summary: "report secrets the accounts' tools keep in plain text or open to others; exit 3 on any",
                 details: CommandDetails.audit, options: common + [.json, .help], run: { $0.audit() }),
             .guardHooks: CommandRecord(
@@ -234,6 +234,7 @@ extension Command {
 
     /// Its operands in the usage line: ` ID PATH VALUE`, ` [ACCOUNT]`.
     var operandText: String {
-        record.operands.filter { !$0.hidden }.map { " " + ($0.optional ? "[\($0.name)]" : $0.name) }.joined() + (self == .exec ? " -- COMMAND [ARGS…]" : "")
+        record.operands.filter { !$0.hidden }.map { " " + ($0.optional ? "[\($0.name)]" : $0.name) }.joined()
+            + (self == .exec ? " -- COMMAND [ARGS…]" : "")
     }
 }

@@ -23,7 +23,8 @@ public enum GitGuard {
         // pre-push reads the refs on stdin (githooks(5)), which every hook of the chain gets;
         // pre-commit's stdin may be the terminal, so it is left alone.
         let push = name == "pre-push"
-        let check = push ? "printf '%s' \"$perch_input\" | \"$perch_program\" guard check-push \"$@\"" : "\"$perch_program\" guard check-commit"
+        let check =
+            push ? "printf '%s' \"$perch_input\" | \"$perch_program\" guard check-push \"$@\"" : "\"$perch_program\" guard check-commit"
         let run = push ? "printf '%s' \"$perch_input\" | \"$perch_hook\" \"$@\"" : "\"$perch_hook\" \"$@\""
         return """
             #!/bin/sh
@@ -49,7 +50,8 @@ public enum GitGuard {
 
     /// The text of the guard's git config file: `core.hooksPath`, and the one set before.
     static func configText(hooks: String, previous: String?) -> String {
-        var text = "# Written by Perch (perch guard install); perch guard --undo removes it.\n[core]\n\thooksPath = \(GitAdapter.quoted(hooks))\n"
+        var text =
+            "# Written by Perch (perch guard install); perch guard --undo removes it.\n[core]\n\thooksPath = \(GitAdapter.quoted(hooks))\n"
         if let previous { text += "[perch]\n\tpreviousHooksPath = \(GitAdapter.quoted(previous))\n" }
         return text
     }
@@ -85,16 +87,20 @@ public enum GitGuard {
                 try? FileSystem.writeAtomically(
                     Array(hookText(name, program: program, previous: previous).utf8), to: files.gitHooks + "/" + name, mode: 0o755)
             }
-            return .unchanged("the guard is in place already (core.hooksPath = \(GitConfigFile.shown(files.gitHooks, context.environment)))")
+            return .unchanged(
+                "the guard is in place already (core.hooksPath = \(GitConfigFile.shown(files.gitHooks, context.environment)))")
         }
         let before = context.run("git", ["config", "--global", "--includes", "--get", "core.hooksPath"], in: "/").output?.trimmingWhitespace
-        let previous = before.flatMap { $0.isEmpty || context.environment.expandingTilde($0) == files.gitHooks ? nil : context.environment.expandingTilde($0) }
+        let previous = before.flatMap {
+            $0.isEmpty || context.environment.expandingTilde($0) == files.gitHooks ? nil : context.environment.expandingTilde($0)
+        }
         do {
             for name in hookNames {
                 try FileSystem.writeAtomically(
                     Array(hookText(name, program: program, previous: previous).utf8), to: files.gitHooks + "/" + name, mode: 0o755)
             }
-            try FileSystem.writeAtomically(Array(configText(hooks: files.gitHooks, previous: previous).utf8), to: files.gitGuard, mode: 0o644)
+            try FileSystem.writeAtomically(
+                Array(configText(hooks: files.gitHooks, previous: previous).utf8), to: files.gitGuard, mode: 0o644)
             try refresh()
         } catch {
             _ = remove(in: context)
@@ -131,7 +137,9 @@ public enum GitGuard {
     /// Why a commit here would be made as another account than the one owning the place, or
     /// nil when it is the right one (or the account names no git author).
     public static func checkCommit(owner: PlaceOwner, account: Account, in context: ProofContext) -> String? {
-        guard let git = account.identities[.git]?.value(as: GitAdapter.Setting.self), git.name != nil || git.email != nil else { return nil }
+        guard let git = account.identities[.git]?.value(as: GitAdapter.Setting.self), git.name != nil || git.email != nil else {
+            return nil
+        }
         let answer = GitAdapter.askAuthor(git, in: context, inHook: true)
         guard answer.verdict == .disagrees else { return nil }
         return refusal(
@@ -147,7 +155,9 @@ public enum GitGuard {
         let isHTTPS = url.lowercased().hasPrefix("https://") || url.lowercased().hasPrefix("http://")
         let answer: ToolAnswer
         if isHTTPS {
-            guard let gh = account.identities[.gh]?.value(as: GitHubAdapter.Setting.self), gh.hostname.lowercased() == host else { return nil }
+            guard let gh = account.identities[.gh]?.value(as: GitHubAdapter.Setting.self), gh.hostname.lowercased() == host else {
+                return nil
+            }
             answer = GitHubAdapter.askCredential(host: String(host), expected: gh.user, in: context)
         } else {
             guard let ssh = account.identities[.ssh]?.value(as: SSHAdapter.Setting.self) else { return nil }
@@ -180,9 +190,11 @@ public enum GitGuard {
     }
 
     static func refusal(
-        _ what: String, as actual: String, owner: PlaceOwner, account: Account, expected: String, reason: String?, fix: String?, skip: String
+        _ what: String, as actual: String, owner: PlaceOwner, account: Account, expected: String, reason: String?, fix: String?,
+        skip: String
     ) -> String {
-        var text = "perch guard: this \(what) would go as \(actual), but here it belongs to \(account.id) (\(owner.description)), which is \(expected).\n"
+        var text =
+            "perch guard: this \(what) would go as \(actual), but here it belongs to \(account.id) (\(owner.description)), which is \(expected).\n"
         if let reason { text += "  why: \(reason)\n" }
         if let fix { text += "  fix: \(fix)\n" }
         text += "  (\(skip) skips the guard)\n"

@@ -33,7 +33,8 @@ public struct ProofContext: Sendable {
         environment.variables.removeValue(forKey: "SSH_ASKPASS")
         environment.variables["SSH_ASKPASS_REQUIRE"] = "never"
         for (name, value) in extra { environment.variables[name] = value }
-        return ProgramRunner.run(program, arguments, in: environment, timeout: tool.timeout, folder: folder, input: input.map { Array($0.utf8) })
+        return ProgramRunner.run(
+            program, arguments, in: environment, timeout: tool.timeout, folder: folder, input: input.map { Array($0.utf8) })
     }
 
     /// `~/…` expanded with this environment's home.

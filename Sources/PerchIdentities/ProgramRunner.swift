@@ -65,7 +65,8 @@ public enum ProgramRunner {
         let spawned: ProcessSpawn.Spawned
         do {
             spawned = try ProcessSpawn.spawn(
-                path, [program] + arguments, environment: environment.entries, attachment: .captured, folder: folder, keeping: keeping, input: input)
+                path, [program] + arguments, environment: environment.entries, attachment: .captured, folder: folder, keeping: keeping,
+                input: input)
         } catch {
             return .notStarted(error.description)
         }

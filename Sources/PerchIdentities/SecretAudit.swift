@@ -262,14 +262,16 @@ extension SecretAudit {
                 }
             }
             if more { note(path, "is larger than 1 MiB: only its first 1 MiB was read") }
-            return AuditedFile(path: path, target: target, text: String(decoding: bytes, as: UTF8.self), mode: UInt32(info.st_mode & 0o7777))
+            return AuditedFile(
+                path: path, target: target, text: String(decoding: bytes, as: UTF8.self), mode: UInt32(info.st_mode & 0o7777))
         }
 
         /// A finding for `file`, and one for its mode when group or others can read it.
         mutating func add(_ file: AuditedFile, kind: String, what: String, last4: String?, accounts: [String], fix: String) {
             findings.append(
                 AuditFinding(
-                    file: file.path, target: file.target, kind: kind, what: what, last4: last4, accounts: accounts, severity: .medium, fix: fix))
+                    file: file.path, target: file.target, kind: kind, what: what, last4: last4, accounts: accounts, severity: .medium,
+                    fix: fix))
             readableByOthers(file, accounts: accounts)
         }
 
@@ -316,7 +318,8 @@ extension SecretAudit {
                     let host = line[line.index(after: at)...].prefix { $0 != "/" }
                     // gh's accounts on this host, else every account with git.
                     let hosted = accounts.filter { account in
-                        account.identities[.gh]?.value(as: GitHubAdapter.Setting.self).map { $0.hostname == host && $0.user == user } ?? false
+                        account.identities[.gh]?.value(as: GitHubAdapter.Setting.self).map { $0.hostname == host && $0.user == user }
+                            ?? false
                     }.map(\.id)
                     add(
                         file, kind: "git-credentials",
@@ -333,7 +336,9 @@ extension SecretAudit {
             var bytes: [UInt8] = []
             var utf8 = Array(text.utf8)[...]
             while let byte = utf8.first {
-                if byte == UInt8(ascii: "%"), utf8.count >= 3, let value = UInt8(String(decoding: utf8.dropFirst().prefix(2), as: UTF8.self), radix: 16) {
+                if byte == UInt8(ascii: "%"), utf8.count >= 3,
+                    let value = UInt8(String(decoding: utf8.dropFirst().prefix(2), as: UTF8.self), radix: 16)
+                {
                     bytes.append(value)
                     utf8 = utf8.dropFirst(3)
                 } else {
@@ -370,7 +375,9 @@ extension SecretAudit {
                     entry.path.count == 4 && entry.path[1] == "users" ? entry.path[2] : entry.path.count == 2 ? active[host] : nil
                 guard seen.insert([host, user ?? "", entry.value]).inserted else { continue }
                 let owners = accounts.filter { account in
-                    account.identities[.gh]?.value(as: GitHubAdapter.Setting.self).map { $0.hostname == host && (user == nil || $0.user == user) }
+                    account.identities[.gh]?.value(as: GitHubAdapter.Setting.self).map {
+                        $0.hostname == host && (user == nil || $0.user == user)
+                    }
                         ?? false
                 }.map(\.id)
                 add(
@@ -414,7 +421,9 @@ extension SecretAudit {
                     "name a credential helper in \(shown(path)) (docker login, \"Credential stores\": \"credsStore\": \"pass\" or \"secretservice\"), then docker logout \(registry) && docker login \(registry)"
                 if let auth = document.value(of: value, forKey: "auth").flatMap(document.string), !auth.isEmpty {
                     let decoded = Self.base64Decoded(auth)
-                    let password = decoded.flatMap { $0.firstIndex(of: ":").map { index in String(decoded![decoded!.index(after: index)...]) } }
+                    let password = decoded.flatMap {
+                        $0.firstIndex(of: ":").map { index in String(decoded![decoded!.index(after: index)...]) }
+                    }
                     add(
                         file, kind: "docker-auth",
                         what: "a registry password for \(registry) in plain text (base64 in \"auth\", no credsStore or credHelpers)",
@@ -495,7 +504,9 @@ extension SecretAudit {
                 _ = path
                 guard let file else { continue }
                 for section in Self.iniSections(file.text, config: isConfig) {
-                    guard let ids = dependents[section.name], let key = section.keys["aws_access_key_id"], key.hasPrefix("AKIA") else { continue }
+                    guard let ids = dependents[section.name], let key = section.keys["aws_access_key_id"], key.hasPrefix("AKIA") else {
+                        continue
+                    }
                     let secret = section.keys["aws_secret_access_key"] ?? ""
                     let ordered = accounts.map(\.id).filter(ids.contains)
                     add(
@@ -536,7 +547,10 @@ extension SecretAudit {
                 }
                 for (item, name) in contextNames { if let user = contextUsers[item] { contextUser[name] = user } }
                 for entry in yaml.entries where entry.path.count == 4 && entry.path[0] == "users" && entry.path[2] == "user" {
-                    let kinds = ["token": ("kube-token", "an inline token"), "password": ("kube-password", "an inline password"), "client-key-data": ("kube-client-key", "an inline client key (client-key-data)")]
+                    let kinds = [
+                        "token": ("kube-token", "an inline token"), "password": ("kube-password", "an inline password"),
+                        "client-key-data": ("kube-client-key", "an inline client key (client-key-data)"),
+                    ]
                     guard let (kind, words) = kinds[entry.key], !entry.value.isEmpty, let item = entry.item else { continue }
                     let user = userNames[item] ?? "?"
                     let owners = accounts.filter { account in
@@ -585,8 +599,11 @@ extension SecretAudit {
                 switch checkKey(key.path) {
                 case .noPassphrase:
                     add(
-                        file, kind: "ssh-key-no-passphrase", what: "a private ssh key without a passphrase", last4: nil, accounts: key.accounts,
-                        fix: "ssh-keygen -p -f \(shown(key.path)) gives it a passphrase (ssh-keygen(1)); ssh-add then keeps it unlocked in the agent")
+                        file, kind: "ssh-key-no-passphrase", what: "a private ssh key without a passphrase", last4: nil,
+                        accounts: key.accounts,
+                        fix:
+                            "ssh-keygen -p -f \(shown(key.path)) gives it a passphrase (ssh-keygen(1)); ssh-add then keeps it unlocked in the agent"
+                    )
                 case .hasPassphrase:
                     readableByOthers(file, accounts: key.accounts)
                 case .unknown(let why):

@@ -72,10 +72,12 @@ public enum SessionExpiries {
     public static func answer(_ end: SessionExpiry) -> ToolAnswer {
         let now = now()
         let label = "\(end.tool.rawValue) \(end.what.split(separator: " ").first.map(String.init) ?? end.what)"
-        let asked = end.tool == .kube ? "openssl x509 -enddate (the kubeconfig's client certificate)" : "~/.aws/sso/cache, ~/.aws/credentials"
+        let asked =
+            end.tool == .kube ? "openssl x509 -enddate (the kubeconfig's client certificate)" : "~/.aws/sso/cache, ~/.aws/credentials"
         if end.hasEnded(at: now) {
             return ToolAnswer(
-                tool: label, kind: end.tool, expected: "not ended", answer: "expired: \(end.phrase(at: now)) (\(end.endsText))", verdict: .disagrees,
+                tool: label, kind: end.tool, expected: "not ended", answer: "expired: \(end.phrase(at: now)) (\(end.endsText))",
+                verdict: .disagrees,
                 reason: "\(end.what) has ended", fix: end.renew, asked: asked)
         }
         let soon = end.ends - now < warningSeconds ? "⚠ " : ""
@@ -116,7 +118,10 @@ public enum SessionExpiries {
         }
         guard holdsCertificate else { return nil }
         let format = #"{.users[0].name}{"\t"}{.users[0].user.client-certificate-data}{"\t"}{.users[0].user.client-certificate}"#
-        guard let output = context.run("kubectl", ["config", "view", "--raw", "--minify", "--context", contextName, "-o", "jsonpath=" + format]).output
+        guard
+            let output = context.run(
+                "kubectl", ["config", "view", "--raw", "--minify", "--context", contextName, "-o", "jsonpath=" + format]
+            ).output
         else { return nil }
         let fields = output.split(separator: "\t", omittingEmptySubsequences: false).map { String($0).trimmingWhitespace }
         guard fields.count == 3 else { return nil }
@@ -174,7 +179,8 @@ public enum SessionExpiries {
                 continue
             }
             guard let current, let equals = line.firstIndex(of: "=") else { continue }
-            result[current, default: [:]][line[..<equals].trimmingWhitespace.lowercased()] = line[line.index(after: equals)...].trimmingWhitespace
+            result[current, default: [:]][line[..<equals].trimmingWhitespace.lowercased()] =
+                line[line.index(after: equals)...].trimmingWhitespace
         }
         return result
     }
@@ -191,11 +197,14 @@ public enum SessionExpiries {
         if let startURL, let end = ssoCacheEnd(startURL: startURL, session: session, in: context.environment) {
             ends.append(SessionExpiry(tool: .aws, what: "SSO session", ends: end, renew: "aws sso login --profile \(profile)"))
         }
-        let credentials = sections((try? FileSystem.read(files.credentials)).map { String(decoding: $0.prefix(1 << 20), as: UTF8.self) } ?? "")
+        let credentials = sections(
+            (try? FileSystem.read(files.credentials)).map { String(decoding: $0.prefix(1 << 20), as: UTF8.self) } ?? "")
         if let keys = credentials[profile], keys["aws_session_token"] != nil,
             let text = keys["aws_expiration"] ?? keys["x_security_token_expires"] ?? keys["expiration"], let end = iso8601(text)
         {
-            ends.append(SessionExpiry(tool: .aws, what: "temporary credentials", ends: end, renew: "renew them with the tool that wrote them for \(profile)"))
+            ends.append(
+                SessionExpiry(
+                    tool: .aws, what: "temporary credentials", ends: end, renew: "renew them with the tool that wrote them for \(profile)"))
         }
         return ends
     }

@@ -56,7 +56,8 @@ struct AccountCommandsEndToEndTests {
                 + "\n"
         }
         let (one, two, three) = (unit, unit + unit, unit + unit + unit)
-        return "{\n\(one)\"version\": 1,\n\(one)\"accounts\": [\n\(two){\n\(three)\"id\": \"work\",\n\(three)\"name\": \"Work\"\n\(two)}\n\(one)]\n}\n"
+        return
+            "{\n\(one)\"version\": 1,\n\(one)\"accounts\": [\n\(two){\n\(three)\"id\": \"work\",\n\(three)\"name\": \"Work\"\n\(two)}\n\(one)]\n}\n"
     }
 
     /// Issue 33: `perch add` and `perch set` wrote a new account (and a new object) as one line

@@ -65,6 +65,7 @@ struct AddAccountEndToEndTests {
         #expect(try session.waitFor("Switch account"))
         #expect(try session.waitUntil { $0.contains { $0.contains("Zed") } })
         let text = try String(contentsOf: Self.config(home), encoding: .utf8)
-        #expect(text.contains(#""id": "work""#) && text.contains("    {\n      \"id\": \"zed\",\n      \"name\": \"Zed\"\n    }\n"), "\(text)")
+        #expect(
+            text.contains(#""id": "work""#) && text.contains("    {\n      \"id\": \"zed\",\n      \"name\": \"Zed\"\n    }\n"), "\(text)")
     }
 }

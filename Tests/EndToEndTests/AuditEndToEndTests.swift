@@ -60,12 +60,16 @@ struct AuditEndToEndTests {
         let keyData = try Data(contentsOf: URL(fileURLWithPath: root + "/client.key")).base64EncodedString()
         try FileManager.default.removeItem(atPath: root + "/client.key")
         var kube = try String(contentsOfFile: home.kubeconfig, encoding: .utf8)
-        kube = kube.replacingOccurrences(of: "    token: x\n", with: "    token: \(Self.kubeToken)\n- name: robot\n  user:\n    client-key-data: \(keyData)\n")
-        kube = kube.replacingOccurrences(of: "- name: dev\n  context:\n    cluster: local\n    user: ada\n", with: "- name: dev\n  context:\n    cluster: local\n    user: robot\n")
+        kube = kube.replacingOccurrences(
+            of: "    token: x\n", with: "    token: \(Self.kubeToken)\n- name: robot\n  user:\n    client-key-data: \(keyData)\n")
+        kube = kube.replacingOccurrences(
+            of: "- name: dev\n  context:\n    cluster: local\n    user: ada\n",
+            with: "- name: dev\n  context:\n    cluster: local\n    user: robot\n")
         try kube.write(toFile: home.kubeconfig, atomically: true, encoding: .utf8)
         chmod(home.kubeconfig, 0o600)
         // gh's hosts.yml as gh writes it with --insecure-storage.
-        try "github.com:\n    users:\n        ada-work:\n            oauth_token: \(Self.ghToken)\n    git_protocol: https\n    oauth_token: \(Self.ghToken)\n    user: ada-work\n"
+        try
+            "github.com:\n    users:\n        ada-work:\n            oauth_token: \(Self.ghToken)\n    git_protocol: https\n    oauth_token: \(Self.ghToken)\n    user: ada-work\n"
             .write(toFile: root + "/gh/hosts.yml", atomically: true, encoding: .utf8)
         chmod(root + "/gh/hosts.yml", 0o600)
         // docker's config.json as docker login writes it without a credential store.
@@ -98,7 +102,8 @@ struct AuditEndToEndTests {
         let (home, secrets) = try plantedHome()
         defer { home.cli.remove() }
         let text = try home.cli.run(["audit"])
-        let transcript = "$ perch audit\n" + text.stdout + text.stderr.split(separator: "\n").map { "[stderr] \($0)\n" }.joined()
+        let transcript =
+            "$ perch audit\n" + text.stdout + text.stderr.split(separator: "\n").map { "[stderr] \($0)\n" }.joined()
             + "[exit \(text.status)]\n"
         print(transcript.replacingOccurrences(of: home.home, with: "~"))
         #expect(text.status == 3, "\(text.stdout)\(text.stderr)")
@@ -111,7 +116,10 @@ struct AuditEndToEndTests {
             ("high    ~/.ssh/id_home", "holds a secret and is readable by group and others (mode 0644)"),
             ("medium  ~/.ssh/id_work", "a private ssh key without a passphrase"),
             ("medium  ~/gh/hosts.yml", "gh's OAuth token for ada-work on github.com in plain text (line 4), ends in …3390"),
-            ("medium  ~/.docker/config.json", "a registry password for registry.example in plain text (base64 in \"auth\", no credsStore or credHelpers), ends in …6642"),
+            (
+                "medium  ~/.docker/config.json",
+                "a registry password for registry.example in plain text (base64 in \"auth\", no credsStore or credHelpers), ends in …6642"
+            ),
             ("medium  ~/.aws/credentials", "a long-lived access key (AKIA…K4Z9) and its secret for profile work-admin"),
             ("medium  ~/kube/config", "an inline token for user ada"),
             ("medium  ~/kube/config", "an inline client key (client-key-data) for user robot"),
@@ -125,8 +133,12 @@ struct AuditEndToEndTests {
         #expect(out.contains("fix: gh auth login --hostname github.com"))
         #expect(out.contains("docker logout registry.example && docker login registry.example"))
         #expect(out.contains("aws configure sso --profile work-admin"))
-        #expect(!out.contains("~/.ssh/id_home\n          a private ssh key without a passphrase"), "a key with a passphrase is not passphrase-free")
-        #expect(text.stderr.contains("findings (3 high, 8 medium): each says what puts it right") || text.stderr.contains("high, "), "\(text.stderr)")
+        #expect(
+            !out.contains("~/.ssh/id_home\n          a private ssh key without a passphrase"),
+            "a key with a passphrase is not passphrase-free")
+        #expect(
+            text.stderr.contains("findings (3 high, 8 medium): each says what puts it right") || text.stderr.contains("high, "),
+            "\(text.stderr)")
 
         let json = try home.cli.run(["audit", "--json"])
         #expect(json.status == 3)
@@ -135,7 +147,10 @@ struct AuditEndToEndTests {
         #expect(object["clean"] as? Bool == false)
         #expect(object["accounts"] as? [String] == ["work", "home"])
         let kinds = findings.map { $0["kind"] as? String ?? "" }
-        for kind in ["git-credentials", "gh-token", "docker-auth", "aws-access-key", "kube-token", "kube-client-key", "ssh-key-no-passphrase", "readable-by-others"] {
+        for kind in [
+            "git-credentials", "gh-token", "docker-auth", "aws-access-key", "kube-token", "kube-client-key", "ssh-key-no-passphrase",
+            "readable-by-others",
+        ] {
             #expect(kinds.contains(kind), "\(kind) in \(kinds)")
         }
         let git = findings.first { $0["kind"] as? String == "git-credentials" }
@@ -149,19 +164,24 @@ struct AuditEndToEndTests {
         // The fixes it names, run with the real tools, put those findings right.
         chmod(home.home + "/.git-credentials", 0o600)
         chmod(home.home + "/.ssh/id_home", 0o600)
-        let passphrase = try Spawn.run(["ssh-keygen", "-q", "-p", "-P", "", "-N", "now locked", "-f", home.home + "/.ssh/id_work"], environment: home.cli.environment)
+        let passphrase = try Spawn.run(
+            ["ssh-keygen", "-q", "-p", "-P", "", "-N", "now locked", "-f", home.home + "/.ssh/id_work"], environment: home.cli.environment)
         #expect(passphrase.status == 0, "\(passphrase.stderr)")
         let logout = try Spawn.run(["docker", "logout", "registry.example"], environment: home.cli.environment)
         #expect(logout.status == 0, "\(logout.stderr)")
         let after = try home.cli.run(["audit", "--json"])
-        let remaining = try #require(try JSONSerialization.jsonObject(with: Data(after.stdout.utf8)) as? [String: Any])["findings"] as? [[String: Any]]
+        let remaining =
+            try #require(try JSONSerialization.jsonObject(with: Data(after.stdout.utf8)) as? [String: Any])["findings"] as? [[String: Any]]
         let left = Set((remaining ?? []).map { $0["kind"] as? String ?? "" })
         #expect(left == ["git-credentials", "gh-token", "aws-access-key", "kube-token", "kube-client-key"], "\(left)")
         expectNoSecret([after.stdout, after.stderr], secrets)
 
         // Clean: nothing left in plain text, exit 0.
-        for path in [".git-credentials", "gh/hosts.yml", ".aws/credentials"] { try FileManager.default.removeItem(atPath: home.home + "/" + path) }
-        try "apiVersion: v1\nkind: Config\ncontexts:\n- name: prod\n  context:\n    cluster: local\n    user: ada\nusers:\n- name: ada\n  user:\n    exec:\n      command: kubelogin\n"
+        for path in [".git-credentials", "gh/hosts.yml", ".aws/credentials"] {
+            try FileManager.default.removeItem(atPath: home.home + "/" + path)
+        }
+        try
+            "apiVersion: v1\nkind: Config\ncontexts:\n- name: prod\n  context:\n    cluster: local\n    user: ada\nusers:\n- name: ada\n  user:\n    exec:\n      command: kubelogin\n"
             .write(toFile: home.kubeconfig, atomically: true, encoding: .utf8)
         let clean = try home.cli.run(["audit"])
         #expect(clean.status == 0, "\(clean.stdout)\(clean.stderr)")
@@ -196,7 +216,9 @@ struct AuditEndToEndTests {
         #expect(err.contains("~/.docker/config.json line 3: is not valid JSON (line 3"), "\(err)")
         #expect(err.contains("~/kube/config line 3: indented with a tab, which YAML does not allow; skipped"), "\(err)")
         #expect(err.contains("~/gh/hosts.yml: is not a regular file: not read"), "\(err)")
-        #expect(err.contains("~/elsewhere-credentials: is larger than 1 MiB") || err.contains("~/.git-credentials: is larger than 1 MiB"), "\(err)")
+        #expect(
+            err.contains("~/elsewhere-credentials: is larger than 1 MiB") || err.contains("~/.git-credentials: is larger than 1 MiB"),
+            "\(err)")
         #expect(text.stdout.contains("  high    ~/.git-credentials → ~/elsewhere-credentials\n"), "\(text.stdout)")
         #expect(text.stdout.contains("fix: chmod 600 \(elsewhere)"), "the target's mode is the one to change")
         // The rest is still read.
@@ -204,8 +226,11 @@ struct AuditEndToEndTests {
         #expect(text.stdout.contains("a private ssh key without a passphrase"))
         #expect(!err.contains("id_home"), "a key with a passphrase but open to others is told from its header: \(err)")
         let json = try home.cli.run(["audit", "--json"])
-        let notes = try #require(try JSONSerialization.jsonObject(with: Data(json.stdout.utf8)) as? [String: Any])["notes"] as? [[String: Any]]
-        #expect(notes?.contains { ($0["file"] as? String)?.hasSuffix("kube/config") == true && $0["line"] as? Int == 3 } == true, "\(notes ?? [])")
+        let notes =
+            try #require(try JSONSerialization.jsonObject(with: Data(json.stdout.utf8)) as? [String: Any])["notes"] as? [[String: Any]]
+        #expect(
+            notes?.contains { ($0["file"] as? String)?.hasSuffix("kube/config") == true && $0["line"] as? Int == 3 } == true,
+            "\(notes ?? [])")
         expectNoSecret([text.stdout, text.stderr, json.stdout, json.stderr], secrets)
     }
 }

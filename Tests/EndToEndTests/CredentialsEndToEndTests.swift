@@ -57,10 +57,12 @@ struct CredentialsEndToEndTests {
         let exec = try shell(cli, "\(TmuxSession.quote(TmuxSession.binary)) exec a -- git commit -q --allow-empty -m three", in: repo)
         #expect(exec.status == 0, "\(exec.stderr)")
         let execVerified = try shell(cli, "\(TmuxSession.quote(TmuxSession.binary)) exec a -- git verify-commit HEAD", in: repo)
-        #expect(execVerified.status == 0 && execVerified.stderr.contains("Good \"git\" signature for ada@a.example"), "\(execVerified.stderr)")
+        #expect(
+            execVerified.status == 0 && execVerified.stderr.contains("Good \"git\" signature for ada@a.example"), "\(execVerified.stderr)")
         // perch exec b, while a is global: unsigned, none of a's signing reaches it.
         #expect(try cli.run(["switch", "a"]).status == 0)
-        #expect(try shell(cli, "\(TmuxSession.quote(TmuxSession.binary)) exec b -- git commit -q --allow-empty -m four", in: repo).status == 0)
+        #expect(
+            try shell(cli, "\(TmuxSession.quote(TmuxSession.binary)) exec b -- git commit -q --allow-empty -m four", in: repo).status == 0)
         #expect(try shell(cli, "git log -1 --format=%G?", in: repo).stdout == "N\n", "unsigned in exec b")
     }
 
@@ -69,7 +71,8 @@ struct CredentialsEndToEndTests {
         let cli = try PerchCommandLine()
         defer { cli.remove() }
         try cli.writeConfig(
-            #"{"accounts": [{"id": "a", "name": "A", "git": {"email": "a@x", "signingKey": "K", "signing": {"key": "K2", "format": "pgp", "sign": "yes"}}}]}"#)
+            #"{"accounts": [{"id": "a", "name": "A", "git": {"email": "a@x", "signingKey": "K", "signing": {"key": "K2", "format": "pgp", "sign": "yes"}}}]}"#
+        )
         let check = try cli.run(["config", "check"])
         #expect(check.status == 2)
         #expect(check.stderr.contains("accounts[0].git.signing.format: \"pgp\" is not one of ssh, openpgp, x509"), "\(check.stderr)")
@@ -106,7 +109,8 @@ struct CredentialsEndToEndTests {
         for name in ["work", "home"] {
             #expect(try Spawn.run(["ssh-keygen", "-q", "-t", "ed25519", "-N", "", "-C", name, "-f", ssh + "/id_" + name]).status == 0)
             authorized += SSHServer.forcedGreeting(
-                "Hi ada-\(name)! You've successfully authenticated, but GitHub does not provide shell access.", key: Loopback.text(ssh + "/id_\(name).pub"))
+                "Hi ada-\(name)! You've successfully authenticated, but GitHub does not provide shell access.",
+                key: Loopback.text(ssh + "/id_\(name).pub"))
         }
         do {
             gitUser = try TestUser.create("git", home: serverFolder.path)
@@ -118,7 +122,8 @@ struct CredentialsEndToEndTests {
         server = try SSHServer.start(in: serverFolder.path, login: "git", authorizedKeys: authorized)
         try Loopback.write(server!.knownHostsLine, to: ssh + "/known_hosts_test")
         try Loopback.write(
-            "Host gitserver\n  HostName 127.0.0.1\n  Port \(server!.port)\n  UserKnownHostsFile ~/.ssh/known_hosts_test\n", to: ssh + "/config")
+            "Host gitserver\n  HostName 127.0.0.1\n  Port \(server!.port)\n  UserKnownHostsFile ~/.ssh/known_hosts_test\n",
+            to: ssh + "/config")
         // Each account's key lives in its own agent only: the files name the public keys.
         cli.extraEnvironment = ["PATH": "/usr/local/bin:/usr/bin:/bin", "USER": user!.name, "LOGNAME": user!.name]
         try cli.writeConfig(
@@ -140,7 +145,9 @@ struct CredentialsEndToEndTests {
             let socket = home + "/agents/\(name).sock"
             let started = try asUser(["ssh-agent", "-a", socket, "-s"])
             #expect(started.status == 0, "\(started.stderr)")
-            if let pid = started.stdout.split(separator: "\n").first(where: { $0.hasPrefix("SSH_AGENT_PID=") }).flatMap({ Int32($0.dropFirst(14).prefix { $0 != ";" }) }) {
+            if let pid = started.stdout.split(separator: "\n").first(where: { $0.hasPrefix("SSH_AGENT_PID=") }).flatMap({
+                Int32($0.dropFirst(14).prefix { $0 != ";" })
+            }) {
                 agents.append(pid)
             }
             #expect(try asUser(["ssh-add", "-q", ssh + "/id_" + name], ["SSH_AUTH_SOCK": socket]).status == 0)
@@ -153,7 +160,9 @@ struct CredentialsEndToEndTests {
             let greeted = try asUser(["ssh", "-T", "-o", "BatchMode=yes", "git@gitserver"])
             #expect(greeted.stderr.contains("Hi ada-\(name)!"), "after switch \(name): \(greeted.stderr)")
             let resolved = try asUser(["ssh", "-G", "gitserver"])
-            #expect(resolved.stdout.contains("identityagent \(home)/agents/\(name).sock") || resolved.stdout.contains("identityagent ~/agents/\(name).sock"), "\(resolved.stdout)")
+            #expect(
+                resolved.stdout.contains("identityagent \(home)/agents/\(name).sock")
+                    || resolved.stdout.contains("identityagent ~/agents/\(name).sock"), "\(resolved.stdout)")
         }
         // perch exec home while work is global: the process gets home's agent.
         let exec = try asUser([TmuxSession.binary, "exec", "home", "--", "sh", "-c", "echo $SSH_AUTH_SOCK"])
@@ -163,7 +172,8 @@ struct CredentialsEndToEndTests {
         #expect(gone.status == 0, "\(gone.stdout)\(gone.stderr)")
         #expect(gone.stdout.contains("warning: its agent ~/agents/none.sock is not a socket"), "\(gone.stdout)")
         let status = try asUser([TmuxSession.binary, "status"])
-        #expect(status.stdout.contains("✗ ssh") && status.stdout.contains("its agent ~/agents/none.sock is not a socket"), "\(status.stdout)")
+        #expect(
+            status.stdout.contains("✗ ssh") && status.stdout.contains("its agent ~/agents/none.sock is not a socket"), "\(status.stdout)")
         let verify = try asUser([TmuxSession.binary, "verify"])
         #expect(verify.status == 3 && verify.stdout.contains("the account's agent ~/agents/none.sock is not a socket"), "\(verify.stdout)")
     }

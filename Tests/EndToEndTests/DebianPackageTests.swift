@@ -100,7 +100,9 @@ struct DebianPackageTests {
         .enabled(if: missing == nil, "\(missing ?? "")"))
     func control() throws {
         let package = try #require(Self.package)
-        let info = try Spawn.run(["dpkg-deb", "--field", package, "Package", "Version", "Architecture", "Depends", "Built-Using", "Maintainer"])
+        let info = try Spawn.run([
+            "dpkg-deb", "--field", package, "Package", "Version", "Architecture", "Depends", "Built-Using", "Maintainer",
+        ])
         try #require(info.status == 0, "\(info.stderr)")
         #expect(info.stdout.contains("Package: perch\n"))
         let architecture = try Spawn.run(["dpkg", "--print-architecture"]).stdout
@@ -128,7 +130,8 @@ struct DebianPackageTests {
         let package = try #require(Self.package)
         let file = ShellEndToEndTests.repository.appendingPathComponent("scripts/debian/maintainer").path
         let maintainer = try #require(
-            String(contentsOfFile: file, encoding: .utf8).split(separator: "\n").first.map(String.init), "scripts/debian/maintainer is empty")
+            String(contentsOfFile: file, encoding: .utf8).split(separator: "\n").first.map(String.init),
+            "scripts/debian/maintainer is empty")
         #expect(!maintainer.contains("example."), "\(maintainer)")
         #expect(maintainer.wholeMatch(of: /[^<>]+ <[^@<> ]+@[^@<> ]+\.[a-z]+>/) != nil, "\(maintainer) is not Name <address>")
         let field = try Spawn.run(["dpkg-deb", "--field", package, "Maintainer"])
@@ -170,10 +173,10 @@ struct DebianPackageTests {
             ["/usr/sbin/ldconfig", "/sbin/ldconfig"].first { FileManager.default.isExecutableFile(atPath: $0) })
         let fake = fakes.appendingPathComponent("ldconfig")
         try """
-            #!/bin/sh
-            \(real) "$@"
-            seq 1 20000 | sed 's|.*|\tlibfiller&.so (libc6,x86-64) => /nonexistent/libfiller&.so|'
-            """.write(to: fake, atomically: true, encoding: .utf8)
+        #!/bin/sh
+        \(real) "$@"
+        seq 1 20000 | sed 's|.*|\tlibfiller&.so (libc6,x86-64) => /nonexistent/libfiller&.so|'
+        """.write(to: fake, atomically: true, encoding: .utf8)
         try FileManager.default.setAttributes([.posixPermissions: 0o755], ofItemAtPath: fake.path)
         var environment = ProcessInfo.processInfo.environment
         environment["PATH"] = fakes.path + ":" + (environment["PATH"] ?? "/usr/bin:/bin")

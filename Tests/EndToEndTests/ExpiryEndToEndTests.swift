@@ -16,25 +16,27 @@ struct ExpiryEndToEndTests {
         try "".write(toFile: ca + "/index.txt", atomically: true, encoding: .utf8)
         try "01\n".write(toFile: ca + "/serial", atomically: true, encoding: .utf8)
         try """
-            [ca]
-            default_ca = d
-            [d]
-            dir = \(ca)
-            database = $dir/index.txt
-            new_certs_dir = $dir/newcerts
-            serial = $dir/serial
-            default_md = sha256
-            policy = p
-            [p]
-            commonName = supplied
+        [ca]
+        default_ca = d
+        [d]
+        dir = \(ca)
+        database = $dir/index.txt
+        new_certs_dir = $dir/newcerts
+        serial = $dir/serial
+        default_md = sha256
+        policy = p
+        [p]
+        commonName = supplied
 
-            """.write(toFile: ca + "/ca.cnf", atomically: true, encoding: .utf8)
+        """.write(toFile: ca + "/ca.cnf", atomically: true, encoding: .utf8)
         func openssl(_ arguments: [String]) throws {
-            let run = try Spawn.run(["openssl"] + arguments, environment: ["PATH": "/usr/bin:/bin", "HOME": home, "RANDFILE": home + "/.rnd"])
+            let run = try Spawn.run(
+                ["openssl"] + arguments, environment: ["PATH": "/usr/bin:/bin", "HOME": home, "RANDFILE": home + "/.rnd"])
             try #require(run.status == 0, "openssl \(arguments.joined(separator: " ")): \(run.stderr)")
         }
         let curve = ["-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:prime256v1", "-nodes"]
-        try openssl(["req", "-x509"] + curve + ["-keyout", ca + "/ca.key", "-out", ca + "/ca.pem", "-subj", "/CN=test-ca", "-days", "400"])
+        try openssl(
+            ["req", "-x509"] + curve + ["-keyout", ca + "/ca.key", "-out", ca + "/ca.pem", "-subj", "/CN=test-ca", "-days", "400"])
         let formatter = DateFormatter()
         formatter.dateFormat = "yyyyMMddHHmmss'Z'"
         formatter.timeZone = TimeZone(identifier: "UTC")
@@ -50,7 +52,8 @@ struct ExpiryEndToEndTests {
             try openssl(["req", "-new"] + curve + ["-keyout", "\(ca)/\(name).key", "-out", "\(ca)/\(name).csr", "-subj", "/CN=\(name)"])
             try openssl([
                 "ca", "-batch", "-config", ca + "/ca.cnf", "-cert", ca + "/ca.pem", "-keyfile", ca + "/ca.key", "-in", "\(ca)/\(name).csr",
-                "-out", "\(ca)/\(name).pem", "-notext", "-startdate", formatter.string(from: start), "-enddate", formatter.string(from: end),
+                "-out", "\(ca)/\(name).pem", "-notext", "-startdate", formatter.string(from: start), "-enddate",
+                formatter.string(from: end),
             ])
             // One in the file inline (base64), the others by path: both places kubectl reads.
             if name == "ended" {
@@ -62,15 +65,17 @@ struct ExpiryEndToEndTests {
             contexts += "- name: \(name)\n  context:\n    cluster: c\n    user: \(name)-user\n"
         }
         try FileManager.default.createDirectory(atPath: home + "/kube", withIntermediateDirectories: true)
-        try (
-            "apiVersion: v1\nkind: Config\nclusters:\n- name: c\n  cluster:\n    server: https://127.0.0.1:1\nusers:\n\(users)contexts:\n\(contexts)current-context: year\n"
-        ).write(toFile: home + "/kube/config", atomically: true, encoding: .utf8)
+        try
+            ("apiVersion: v1\nkind: Config\nclusters:\n- name: c\n  cluster:\n    server: https://127.0.0.1:1\nusers:\n\(users)contexts:\n\(contexts)current-context: year\n")
+            .write(toFile: home + "/kube/config", atomically: true, encoding: .utf8)
         // AWS: a profile of an SSO session whose token in the cache ended an hour ago.
         try FileManager.default.createDirectory(atPath: home + "/.aws/sso/cache", withIntermediateDirectories: true)
-        try "[profile work]\nsso_session = corp\nsso_account_id = 123456789012\nsso_role_name = Admin\n[sso-session corp]\nsso_start_url = https://corp.awsapps.com/start\nsso_region = eu-west-1\n"
+        try
+            "[profile work]\nsso_session = corp\nsso_account_id = 123456789012\nsso_role_name = Admin\n[sso-session corp]\nsso_start_url = https://corp.awsapps.com/start\nsso_region = eu-west-1\n"
             .write(toFile: home + "/.aws/config", atomically: true, encoding: .utf8)
         let ended = ISO8601DateFormatter().string(from: now.addingTimeInterval(-3600))
-        try #"{"startUrl": "https://corp.awsapps.com/start", "region": "eu-west-1", "accessToken": "planted-token-SECRET", "expiresAt": "\#(ended)"}"#
+        try
+            #"{"startUrl": "https://corp.awsapps.com/start", "region": "eu-west-1", "accessToken": "planted-token-SECRET", "expiresAt": "\#(ended)"}"#
             .write(toFile: home + "/.aws/sso/cache/0123abcd.json", atomically: true, encoding: .utf8)
         cli.extraEnvironment = ["KUBECONFIG": home + "/kube/config", "GIT_CONFIG_NOSYSTEM": "1", "AWS_CONFIG_FILE": home + "/.aws/config"]
         try cli.writeConfig(
@@ -94,10 +99,14 @@ struct ExpiryEndToEndTests {
         #expect(switched.stderr.contains("kube: certificate of ended-user ended 2 d ago"), "\(switched.stderr)")
         let status = try cli.run(["status"])
         #expect(status.status == 1)
-        #expect(status.stdout.contains("✗ kube") && status.stdout.contains("certificate of ended-user ended 2 d ago; renew:"), "\(status.stdout)")
+        #expect(
+            status.stdout.contains("✗ kube") && status.stdout.contains("certificate of ended-user ended 2 d ago; renew:"),
+            "\(status.stdout)")
         let verify = try cli.run(["verify"])
         #expect(verify.status == 3)
-        #expect(verify.stdout.contains("✗ kube certificate") && verify.stdout.contains("says expired: certificate of ended-user ended 2 d ago"), "\(verify.stdout)")
+        #expect(
+            verify.stdout.contains("✗ kube certificate") && verify.stdout.contains("says expired: certificate of ended-user ended 2 d ago"),
+            "\(verify.stdout)")
         let field = try cli.run(["current", "--field", "kube.expires"])
         let expected = ISO8601DateFormatter().string(from: Date().addingTimeInterval(-2 * 86_400))
         #expect(field.stdout.prefix(10) == expected.prefix(10), "\(field.stdout) vs \(expected)")
@@ -112,7 +121,8 @@ struct ExpiryEndToEndTests {
         #expect(soon.status == 0, "\(soon.stdout)\(soon.stderr)")
         #expect(
             soon.stdout.contains("✓ kube")
-                && (soon.stdout.contains("⚠ certificate of soon-user ends in 29 min") || soon.stdout.contains("⚠ certificate of soon-user ends in 30 min")),
+                && (soon.stdout.contains("⚠ certificate of soon-user ends in 29 min")
+                    || soon.stdout.contains("⚠ certificate of soon-user ends in 30 min")),
             "\(soon.stdout)")
         let verify = try cli.run(["verify"])
         #expect(verify.status == 0 && verify.stdout.contains("✓ kube certificate") && verify.stdout.contains("⚠"), "\(verify.stdout)")
@@ -128,9 +138,12 @@ struct ExpiryEndToEndTests {
         defer { cli.remove() }
         let switched = try cli.run(["switch", "work"])
         #expect(switched.status == 0)
-        #expect(switched.stderr.contains("aws: SSO session ended 1 h ago") && switched.stderr.contains("renew it: aws sso login --profile work"), "\(switched.stderr)")
+        #expect(
+            switched.stderr.contains("aws: SSO session ended 1 h ago")
+                && switched.stderr.contains("renew it: aws sso login --profile work"), "\(switched.stderr)")
         let verify = try cli.run(["verify", "--json"])
-        #expect(verify.stdout.contains("\"tool\" : \"aws SSO\"") && verify.stdout.contains("aws sso login --profile work"), "\(verify.stdout)")
+        #expect(
+            verify.stdout.contains("\"tool\" : \"aws SSO\"") && verify.stdout.contains("aws sso login --profile work"), "\(verify.stdout)")
         let field = try cli.run(["current", "--field", "aws.expires"])
         #expect(!field.stdout.isEmpty, "\(field.stderr)")
         for run in [switched, verify, field, try cli.run(["status"]), try cli.run(["status", "--json"])] {

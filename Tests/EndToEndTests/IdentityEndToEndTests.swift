@@ -20,7 +20,8 @@ struct IdentityEndToEndTests {
         try (contexts + "current-context: dev\n").write(toFile: kubeconfig, atomically: true, encoding: .utf8)
         // A slow kubectl: the interface must answer keys while it runs.
         writeExecutable(
-            "#!/bin/sh\nsleep 1\n[ \"$2\" = use-context ] && sed -i \"s/^current-context:.*/current-context: $3/\" \"$KUBECONFIG\"\nexit 0\n", to: bin + "/kubectl")
+            "#!/bin/sh\nsleep 1\n[ \"$2\" = use-context ] && sed -i \"s/^current-context:.*/current-context: $3/\" \"$KUBECONFIG\"\nexit 0\n",
+            to: bin + "/kubectl")
         try TmuxSession.writeConfig(
             #"{"accounts": [{"id": "dev", "name": "Dev", "kube": {"context": "dev"}}, {"id": "prod", "name": "Prod", "kube": {"context": "prod"}}]}"#,
             home: home)

@@ -11,7 +11,8 @@ struct PlaceRuleEndToEndTests {
     func home(directories: String = "~/proj") throws -> PerchCommandLine {
         var cli = try PerchCommandLine()
         cli.extraEnvironment = ["GIT_CONFIG_NOSYSTEM": "1"]
-        try "[user]\n\tname = Own\n\temail = own@self.example\n".write(toFile: cli.home.path + "/.gitconfig", atomically: true, encoding: .utf8)
+        try "[user]\n\tname = Own\n\temail = own@self.example\n".write(
+            toFile: cli.home.path + "/.gitconfig", atomically: true, encoding: .utf8)
         try cli.writeConfig(
             """
             {"accounts": [
@@ -39,7 +40,10 @@ struct PlaceRuleEndToEndTests {
         environment["HISTFILE"] = cli.home.path + "/.bash_history_test"
         environment["PATH"] = (TmuxSession.binary as NSString).deletingLastPathComponent + ":" + (environment["PATH"] ?? "")
         let shell = try Spawn.run(
-            ["bash", "--norc", "--noprofile", "-c", "eval \"$(perch shell-init bash)\"; cd \(TmuxSession.quote(folder)); __perch_hook; echo \"$PERCH_ACCOUNT\""],
+            [
+                "bash", "--norc", "--noprofile", "-c",
+                "eval \"$(perch shell-init bash)\"; cd \(TmuxSession.quote(folder)); __perch_hook; echo \"$PERCH_ACCOUNT\"",
+            ],
             environment: environment)
         return (email, account, shell.stdout.trimmingCharacters(in: .whitespacesAndNewlines))
     }
@@ -50,7 +54,9 @@ struct PlaceRuleEndToEndTests {
         defer { cli.remove() }
         let h = cli.home.path
         try FileManager.default.createDirectory(atPath: h + "/proj/repo", withIntermediateDirectories: true)
-        #expect(try sh(cli, "git init -q && git commit -q --allow-empty -m one && git worktree add -q ../../elsewhere/wt", in: h + "/proj/repo").status == 0)
+        #expect(
+            try sh(cli, "git init -q && git commit -q --allow-empty -m one && git worktree add -q ../../elsewhere/wt", in: h + "/proj/repo")
+                .status == 0)
         let said = try answers(cli, in: h + "/elsewhere/wt")
         #expect(said.git == "ada@work.example", "git binds it by its git folder, inside ~/proj/repo/.git")
         #expect(said.verify == "work", "\(said)")
@@ -64,7 +70,9 @@ struct PlaceRuleEndToEndTests {
         let h = cli.home.path
         try FileManager.default.createDirectory(atPath: h + "/other/repo", withIntermediateDirectories: true)
         try FileManager.default.createDirectory(atPath: h + "/proj", withIntermediateDirectories: true)
-        #expect(try sh(cli, "git init -q && git commit -q --allow-empty -m one && git worktree add -q ../../proj/wt", in: h + "/other/repo").status == 0)
+        #expect(
+            try sh(cli, "git init -q && git commit -q --allow-empty -m one && git worktree add -q ../../proj/wt", in: h + "/other/repo")
+                .status == 0)
         let said = try answers(cli, in: h + "/proj/wt")
         #expect(said.git == "ada@home.example", "its git folder is outside ~/proj")
         #expect(said.verify == "home", "\(said)")
@@ -106,16 +114,21 @@ struct PromptHookOrderEndToEndTests {
         var cli = try PerchCommandLine()
         cli.extraEnvironment = ["GIT_CONFIG_NOSYSTEM": "1", "HISTFILE": "/dev/null"]
         try cli.writeConfig(
-            #"{"accounts": [{"id": "work", "name": "Work", "git": {"email": "ada@work.example"}}, {"id": "home", "name": "Home", "git": {"email": "ada@home.example"}}]}"#)
+            #"{"accounts": [{"id": "work", "name": "Work", "git": {"email": "ada@work.example"}}, {"id": "home", "name": "Home", "git": {"email": "ada@home.example"}}]}"#
+        )
         #expect(try cli.run(["switch", "home"]).status == 0)
         return cli
     }
 
-    var path: String { (TmuxSession.binary as NSString).deletingLastPathComponent + ":" + (ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin") }
+    var path: String {
+        (TmuxSession.binary as NSString).deletingLastPathComponent + ":" + (ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin")
+    }
 
     // Bug: with a theme's precmd registered before Perch's hook, the first prompt after a switch
     // made elsewhere still showed the previous account.
-    @Test("zsh: a theme's precmd registered before Perch's hook sees a switch made elsewhere at the first prompt after it", .enabled(if: ShellEndToEndTests.installed("zsh")))
+    @Test(
+        "zsh: a theme's precmd registered before Perch's hook sees a switch made elsewhere at the first prompt after it",
+        .enabled(if: ShellEndToEndTests.installed("zsh")))
     func zshOrder() throws {
         let cli = try cli()
         defer { cli.remove() }
@@ -132,7 +145,9 @@ struct PromptHookOrderEndToEndTests {
         #expect(!run.stdout.contains("theme sees home"), "\(run.stdout)")
     }
 
-    @Test("bash: a theme put before Perch's hook in PROMPT_COMMAND finds the hook first again at the next prompt, and sees a later switch", .enabled(if: ShellEndToEndTests.installed("bash")))
+    @Test(
+        "bash: a theme put before Perch's hook in PROMPT_COMMAND finds the hook first again at the next prompt, and sees a later switch",
+        .enabled(if: ShellEndToEndTests.installed("bash")))
     func bashOrder() throws {
         let cli = try cli()
         defer { cli.remove() }
@@ -154,16 +169,22 @@ struct PromptHookOrderEndToEndTests {
 
     // Bug: GIT_CONFIG_PARAMETERS (set by git -c, or inherited) beat perch exec's GIT_CONFIG_COUNT
     // entries inside perch exec, and nothing said so.
-    @Test("inside perch exec, an inherited GIT_CONFIG_PARAMETERS no longer beats the account's git identity, and exec says so", .enabled(if: ShellEndToEndTests.installed("git")))
+    @Test(
+        "inside perch exec, an inherited GIT_CONFIG_PARAMETERS no longer beats the account's git identity, and exec says so",
+        .enabled(if: ShellEndToEndTests.installed("git")))
     func gitConfigParameters() throws {
         let cli = try cli()
         defer { cli.remove() }
         var environment = cli.environment
         environment["GIT_CONFIG_PARAMETERS"] = "'user.email'='someone@else.example' 'core.quotepath'='false'"
-        let run = try Spawn.run([TmuxSession.binary, "exec", "work", "--", "git", "config", "--get-all", "user.email"], environment: environment)
+        let run = try Spawn.run(
+            [TmuxSession.binary, "exec", "work", "--", "git", "config", "--get-all", "user.email"], environment: environment)
         #expect(run.stdout.split(separator: "\n").last == "ada@work.example", "\(run.stdout)\(run.stderr)")
-        #expect(run.stderr.contains("GIT_CONFIG_PARAMETERS (git -c) in this environment would beat the account's git identity"), "\(run.stderr)")
-        let kept = try Spawn.run([TmuxSession.binary, "exec", "work", "--", "git", "config", "--get", "core.quotepath"], environment: environment)
+        #expect(
+            run.stderr.contains("GIT_CONFIG_PARAMETERS (git -c) in this environment would beat the account's git identity"), "\(run.stderr)"
+        )
+        let kept = try Spawn.run(
+            [TmuxSession.binary, "exec", "work", "--", "git", "config", "--get", "core.quotepath"], environment: environment)
         #expect(kept.stdout == "false\n", "the other -c settings stay: \(kept.stdout)")
         let author = try Spawn.run([TmuxSession.binary, "exec", "work", "--", "git", "var", "GIT_AUTHOR_IDENT"], environment: environment)
         #expect(author.stdout.contains("<ada@work.example>"), "\(author.stdout)\(author.stderr)")

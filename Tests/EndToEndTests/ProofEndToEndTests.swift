@@ -4,7 +4,9 @@ import Testing
 /// `perch verify` (each tool's own answer), accounts chosen by a repository's remote, and the
 /// guard against a commit or push as the wrong account: the release binary with the real git,
 /// ssh, ssh-keygen and kubectl in a scratch home (``ScopedHome``).
-@Suite("Proof: verify, remotes and the guard", .serialized, .enabled(if: ["git", "ssh", "ssh-keygen", "kubectl"].allSatisfy(ShellEndToEndTests.installed)))
+@Suite(
+    "Proof: verify, remotes and the guard", .serialized,
+    .enabled(if: ["git", "ssh", "ssh-keygen", "kubectl"].allSatisfy(ShellEndToEndTests.installed)))
 struct ProofEndToEndTests {
     /// Two accounts with git, ssh and kube; `work` owns `github.com/acme/*` by remote. Their
     /// keys are made with ssh-keygen; git is set up (Perch's include in ~/.gitconfig).
@@ -50,7 +52,9 @@ struct ProofEndToEndTests {
         return String(run.stdout.split(separator: ">").first ?? "") + ">"
     }
 
-    @Test("perch verify agrees after a switch, and for another account says each disagreement with its fix; running the fix agrees (exit 0, 3, 0)")
+    @Test(
+        "perch verify agrees after a switch, and for another account says each disagreement with its fix; running the fix agrees (exit 0, 3, 0)"
+    )
     func verifyMismatchAndFix() throws {
         let home = try home()
         defer { home.cli.remove() }
@@ -59,13 +63,18 @@ struct ProofEndToEndTests {
         #expect(agrees.status == 0, "\(agrees.stdout)\(agrees.stderr)")
         #expect(agrees.stdout.contains("Verifying home: Home (the global account)"), "\(agrees.stdout)")
         #expect(agrees.stdout.contains("✓ git") && agrees.stdout.contains("Ada <ada@home.example>"), "\(agrees.stdout)")
-        #expect(agrees.stdout.contains("✓ ssh github.com") && agrees.stdout.contains("~/.ssh/id_home, IdentitiesOnly yes"), "\(agrees.stdout)")
+        #expect(
+            agrees.stdout.contains("✓ ssh github.com") && agrees.stdout.contains("~/.ssh/id_home, IdentitiesOnly yes"), "\(agrees.stdout)")
         #expect(agrees.stdout.contains("✓ kube") && agrees.stdout.contains("dev"), "\(agrees.stdout)")
 
         let other = try run(home, ["verify", "work"])
         #expect(other.status == 3, "\(other.stdout)\(other.stderr)")
-        #expect(other.stdout.contains("✗ git") && other.stdout.contains("expected Ada <ada@work.example>; says Ada <ada@home.example>"), "\(other.stdout)")
-        #expect(other.stdout.contains("✗ ssh github.com") && other.stdout.contains("ssh offers ~/.ssh/id_home first for github.com"), "\(other.stdout)")
+        #expect(
+            other.stdout.contains("✗ git") && other.stdout.contains("expected Ada <ada@work.example>; says Ada <ada@home.example>"),
+            "\(other.stdout)")
+        #expect(
+            other.stdout.contains("✗ ssh github.com") && other.stdout.contains("ssh offers ~/.ssh/id_home first for github.com"),
+            "\(other.stdout)")
         #expect(other.stdout.contains("✗ kube") && other.stdout.contains("fix: perch switch work"), "\(other.stdout)")
         #expect(other.stderr.contains("disagree with work"), "\(other.stderr)")
 
@@ -125,7 +134,9 @@ struct ProofEndToEndTests {
         let socket = home.home + "/agent.sock"
         let agent = try Spawn.run(["ssh-agent", "-a", socket, "-s"], environment: home.cli.environment)
         #expect(agent.status == 0, "\(agent.stderr)")
-        let pid = agent.stdout.split(separator: "\n").first { $0.hasPrefix("SSH_AGENT_PID=") }.flatMap { Int32($0.dropFirst(14).prefix { $0 != ";" }) }
+        let pid = agent.stdout.split(separator: "\n").first { $0.hasPrefix("SSH_AGENT_PID=") }.flatMap {
+            Int32($0.dropFirst(14).prefix { $0 != ";" })
+        }
         defer { if let pid { kill(pid, SIGTERM) } }
         let extra = ["SSH_AUTH_SOCK": socket]
         #expect(try shell(home, "ssh-add -q ~/.ssh/id_home", extra: extra).status == 0)
@@ -136,10 +147,14 @@ struct ProofEndToEndTests {
         try "Host github.com\n\tIdentityFile ~/.ssh/id_work\n".write(toFile: home.home + "/.ssh/config", atomically: true, encoding: .utf8)
         let offered = try run(home, ["verify"], extra: extra)
         #expect(offered.status == 3, "\(offered.stdout)\(offered.stderr)")
-        #expect(offered.stdout.contains("IdentitiesOnly is off, so the agent's key id_home is offered before ~/.ssh/id_work"), "\(offered.stdout)")
+        #expect(
+            offered.stdout.contains("IdentitiesOnly is off, so the agent's key id_home is offered before ~/.ssh/id_work"),
+            "\(offered.stdout)")
     }
 
-    @Test("a clone whose remote matches an account's remotes commits as that account anywhere, without the shell hook, whatever the URL's form")
+    @Test(
+        "a clone whose remote matches an account's remotes commits as that account anywhere, without the shell hook, whatever the URL's form"
+    )
     func remotesChooseTheAccount() throws {
         let home = try home()
         defer { home.cli.remove() }
@@ -185,7 +200,9 @@ struct ProofEndToEndTests {
         #expect(run.stderr.contains("remote github.com/acme/*: this shell is work (Work) here"), "\(run.stderr)")
     }
 
-    @Test("the guard refuses a commit as the wrong account with the fix, lets the right one through, runs the repository's own hook, and --undo leaves ~/.gitconfig byte for byte")
+    @Test(
+        "the guard refuses a commit as the wrong account with the fix, lets the right one through, runs the repository's own hook, and --undo leaves ~/.gitconfig byte for byte"
+    )
     func guardCommit() throws {
         let home = try home()
         defer { home.cli.remove() }
@@ -202,7 +219,10 @@ struct ProofEndToEndTests {
         #expect(try shell(home, "git config user.email ada@home.example && echo a > f && git add f", in: clone).status == 0)
         let refused = try shell(home, "git commit -qm one", in: clone)
         #expect(refused.status != 0)
-        #expect(refused.stderr.contains("perch guard: this commit would go as Ada <ada@home.example>, but here it belongs to work (chosen by remote github.com/acme/*)"), "\(refused.stderr)")
+        #expect(
+            refused.stderr.contains(
+                "perch guard: this commit would go as Ada <ada@home.example>, but here it belongs to work (chosen by remote github.com/acme/*)"
+            ), "\(refused.stderr)")
         #expect(refused.stderr.contains("fix: git config --local --unset user.email"), "\(refused.stderr)")
         #expect(!FileManager.default.fileExists(atPath: marker), "the guard refuses before the repository's hook runs")
         // Put right as the fix says: the commit goes through, and the repository's hook ran.
@@ -237,10 +257,14 @@ struct ProofEndToEndTests {
             """, to: home.bin + "/ssh")
         // A repository of no one's (commits as the global home are right); the push goes to a remote work owns.
         let clone = try repository(home, "src/mine", remote: nil)
-        #expect(try shell(home, "git remote add acme git@github.com:acme/site.git && echo a > f && git add f && git commit -qm one", in: clone).status == 0)
+        #expect(
+            try shell(home, "git remote add acme git@github.com:acme/site.git && echo a > f && git add f && git commit -qm one", in: clone)
+                .status == 0)
         let refused = try shell(home, "git push -q acme HEAD:main", in: clone)
         #expect(refused.status != 0)
-        #expect(refused.stderr.contains("perch guard: this push to git@github.com:acme/site.git would go as ~/.ssh/id_home"), "\(refused.stderr)")
+        #expect(
+            refused.stderr.contains("perch guard: this push to git@github.com:acme/site.git would go as ~/.ssh/id_home"),
+            "\(refused.stderr)")
         #expect(refused.stderr.contains("which is ~/.ssh/id_work"), "\(refused.stderr)")
         #expect(try shell(home, "git --git-dir=\(TmuxSession.quote(bare)) rev-parse --verify -q main").status != 0, "nothing was pushed")
         #expect(try home.cli.run(["switch", "work"]).status == 0)
@@ -249,7 +273,9 @@ struct ProofEndToEndTests {
         #expect(try shell(home, "git --git-dir=\(TmuxSession.quote(bare)) rev-parse --verify -q main").status == 0)
     }
 
-    @Test("v in Overview asks each tool on the worker and shows its verdict; a kubectl use-context by hand shows as ✗ with the fix at the next v")
+    @Test(
+        "v in Overview asks each tool on the worker and shows its verdict; a kubectl use-context by hand shows as ✗ with the fix at the next v"
+    )
     func verifyInTheInterface() throws {
         let home = try home()
         defer { home.cli.remove() }
@@ -263,7 +289,9 @@ struct ProofEndToEndTests {
         #expect(try shell(home, "kubectl config use-context dev").status == 0)
         try session.expectAfter("v", shows: "Verified: 1 disagree (v asks again)", timeout: 10)
         let disagreed = try session.screen()
-        #expect(disagreed.contains { $0.contains("✗ kube") && $0.contains("says dev") && $0.contains("fix: perch switch work") }, "\(disagreed.joined(separator: "\n"))")
+        #expect(
+            disagreed.contains { $0.contains("✗ kube") && $0.contains("says dev") && $0.contains("fix: perch switch work") },
+            "\(disagreed.joined(separator: "\n"))")
         try session.expectAfter("q", shows: "EXIT=0")
     }
 
@@ -278,7 +306,9 @@ struct ProofEndToEndTests {
 struct ScopeEdgeEndToEndTests {
     // Bug: status showed ✗ for ssh in every scope and told the user to unset the
     // GIT_SSH_COMMAND that Perch itself set, and exited 1.
-    @Test("in perch exec, status takes the GIT_SSH_COMMAND Perch set as expected: ✓ ssh, exit 0", .enabled(if: ["git", "ssh", "ssh-keygen", "kubectl"].allSatisfy(ShellEndToEndTests.installed)))
+    @Test(
+        "in perch exec, status takes the GIT_SSH_COMMAND Perch set as expected: ✓ ssh, exit 0",
+        .enabled(if: ["git", "ssh", "ssh-keygen", "kubectl"].allSatisfy(ShellEndToEndTests.installed)))
     func scopeOwnVariable() throws {
         let proof = ProofEndToEndTests()
         let home = try proof.home()
@@ -313,7 +343,9 @@ struct ScopeEdgeEndToEndTests {
     }
 
     // Bug: a bound folder written ~/a/../work or ~//work passed config check and bound nothing.
-    @Test("a bound folder with .. or a doubled slash is refused with its JSON path and the plain spelling", arguments: ["~/a/../work", "~//work", "/srv/./work"])
+    @Test(
+        "a bound folder with .. or a doubled slash is refused with its JSON path and the plain spelling",
+        arguments: ["~/a/../work", "~//work", "/srv/./work"])
     func folderSpelling(_ folder: String) throws {
         let cli = try PerchCommandLine()
         defer { cli.remove() }
@@ -326,7 +358,9 @@ struct ScopeEdgeEndToEndTests {
 }
 
 /// Leaks at the edges of a switch: what git carries for a folder, and what beats a switch here.
-@Suite("Edges: a folder's ssh key, and a switch's report", .serialized, .enabled(if: ["git", "ssh", "ssh-keygen", "kubectl"].allSatisfy(ShellEndToEndTests.installed)))
+@Suite(
+    "Edges: a folder's ssh key, and a switch's report", .serialized,
+    .enabled(if: ["git", "ssh", "ssh-keygen", "kubectl"].allSatisfy(ShellEndToEndTests.installed)))
 struct SwitchEdgeEndToEndTests {
     // Bug: a bound folder's commit was by its account, but a push from it without the shell hook
     // (an IDE, cron, cd && git push) used the global account's key: core.sshCommand was not in
@@ -364,7 +398,8 @@ struct SwitchEdgeEndToEndTests {
     @Test("a switch says which variable of this shell beats a tool it applied, with the token masked")
     func switchSaysWhatBeatsIt() throws {
         let home = try ScopedHome(
-            accounts: [#"{"id": "work", "name": "Work", "gh": {"user": "ada-work"}}"#, #"{"id": "home", "name": "Home"}"#], contexts: ["dev"],
+            accounts: [#"{"id": "work", "name": "Work", "gh": {"user": "ada-work"}}"#, #"{"id": "home", "name": "Home"}"#],
+            contexts: ["dev"],
             configurations: ["default"])
         defer { home.cli.remove() }
         var environment = home.cli.environment
@@ -392,7 +427,8 @@ struct GcloudEdgeEndToEndTests {
         let status = try home.cli.run(["status"])
         #expect(status.status == 1, "\(status.stdout)\(status.stderr)")
         #expect(status.stdout.contains("✗ gcloud") && status.stdout.contains("gcloud has no configuration ghost"), "\(status.stdout)")
-        try "[core]\naccount = ghost@example.org\n".write(toFile: home.gcloud + "/configurations/config_ghost", atomically: true, encoding: .utf8)
+        try "[core]\naccount = ghost@example.org\n".write(
+            toFile: home.gcloud + "/configurations/config_ghost", atomically: true, encoding: .utf8)
         let fixed = try home.cli.run(["status"])
         #expect(fixed.stdout.contains("✓ gcloud"), "\(fixed.stdout)")
     }

@@ -66,11 +66,16 @@ struct ScopedCommandTests {
         #expect(try home.cli.run(["switch", "personal"]).status == 0)
         // Bug: status said git used the folder's account through perch setup git when setup had not been run.
         let before = try run(home, ["status"], in: home.home + "/proj/api")
-        #expect(before.stdout.contains("Folder: ~/proj is bound to work (its \"directories\"); git will use it here once perch setup git has been run"), "\(before.stdout)\(before.stderr)")
+        #expect(
+            before.stdout.contains(
+                "Folder: ~/proj is bound to work (its \"directories\"); git will use it here once perch setup git has been run"),
+            "\(before.stdout)\(before.stderr)")
         #expect(try home.cli.run(["setup", "git", "--yes"]).status == 0)
         #expect(try home.cli.run(["switch", "personal", "--force"]).status == 0)
         let inside = try run(home, ["status"], in: home.home + "/proj/api")
-        #expect(inside.stdout.contains("Folder: ~/proj is bound to work (its \"directories\"); git uses it here"), "\(inside.stdout)\(inside.stderr)")
+        #expect(
+            inside.stdout.contains("Folder: ~/proj is bound to work (its \"directories\"); git uses it here"),
+            "\(inside.stdout)\(inside.stderr)")
         let outside = try run(home, ["status"])
         #expect(!outside.stdout.contains("Folder:"), "\(outside.stdout)")
     }
@@ -89,7 +94,8 @@ struct ScopedCommandTests {
         #expect(try home.cli.run(["setup", "git", "--yes"]).status == 0)
         #expect(try home.cli.run(["switch", "personal"]).status == 0)
         let status = try run(home, ["status"], in: home.home + "/proj/api")
-        #expect(status.stdout.contains("this folder is my.work-1's (its \"directories\" or \"remotes\")"), "\(status.stdout)\(status.stderr)")
+        #expect(
+            status.stdout.contains("this folder is my.work-1's (its \"directories\" or \"remotes\")"), "\(status.stdout)\(status.stderr)")
     }
 
     @Test("directories are validated: relative, / and a folder bound twice are refused with where")

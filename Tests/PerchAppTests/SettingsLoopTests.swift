@@ -40,7 +40,6 @@ extension LoopSuites {
             )
         }
 
-
         @Test(
             "every setting changed in Settings is written, and read back after a restart with its source; a flag overrides it for one run")
         func roundTrip() throws {

@@ -136,7 +136,9 @@ struct VerifyOverviewTests {
                 .identitiesVerified(
                     accountID: "work",
                     [
-                        ToolAnswer(tool: "git", kind: .git, expected: "<ada@work.example>", answer: "Ada <ada@work.example>", verdict: .agrees, asked: "git var"),
+                        ToolAnswer(
+                            tool: "git", kind: .git, expected: "<ada@work.example>", answer: "Ada <ada@work.example>", verdict: .agrees,
+                            asked: "git var"),
                         ToolAnswer(
                             tool: "kube", kind: .kube, expected: "prod", answer: "dev", verdict: .disagrees, reason: "kubectl uses dev",
                             fix: "perch switch work", asked: "kubectl config view --minify"),

@@ -51,7 +51,8 @@ struct RemotePatternTests {
     @Test(
         "a pattern is refused with its reason when it has a scheme, a user, no path, a space or a wildcard host",
         arguments: [
-            ("https://github.com/acme/*", "scheme or user"), ("git@github.com:acme/*", "scheme or user"), ("github.com", "needs a host and a path"),
+            ("https://github.com/acme/*", "scheme or user"), ("git@github.com:acme/*", "scheme or user"),
+            ("github.com", "needs a host and a path"),
             ("github.com/", "needs a host and a path"), ("github.com/acme /x", "space"), ("*.example.com/team/*", "may not hold wildcards"),
             ("", "must not be empty"),
         ])

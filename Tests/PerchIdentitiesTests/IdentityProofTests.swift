@@ -15,16 +15,23 @@ struct IdentityProofTests {
         arguments: [
             ("Hi ada-work! You've successfully authenticated, but GitHub does not provide shell access.", "ada-work", "GitHub"),
             ("Welcome to GitLab, @ada.lovelace!", "ada.lovelace", "GitLab"),
-            ("authenticated via ssh key.\n\nYou can use git to connect to Bitbucket. Shell access is disabled.\nlogged in as ada.", "ada", "Bitbucket"),
+            (
+                "authenticated via ssh key.\n\nYou can use git to connect to Bitbucket. Shell access is disabled.\nlogged in as ada.",
+                "ada", "Bitbucket"
+            ),
             (
                 "Hi there, ada! You've successfully authenticated with the key named work, but Gitea does not provide shell access.", "ada",
                 "Gitea"
             ),
             (
-                "Hi there, ada! You've successfully authenticated with the key named work, but Forgejo does not provide shell access.", "ada",
+                "Hi there, ada! You've successfully authenticated with the key named work, but Forgejo does not provide shell access.",
+                "ada",
                 "Forgejo"
             ),
-            ("Warning: Permanently added 'x' (ED25519) to the list of known hosts.\nHi ada! You've successfully authenticated", "ada", "GitHub-like"),
+            (
+                "Warning: Permanently added 'x' (ED25519) to the list of known hosts.\nHi ada! You've successfully authenticated", "ada",
+                "GitHub-like"
+            ),
         ])
     func greetings(text: String, user: String, form: String) {
         #expect(SSHGreeting.read(text) == .user(user, form: form))
@@ -33,8 +40,13 @@ struct IdentityProofTests {
     @Test("what is not a greeting is said as what it is: refused, host key unknown, unreachable, or shown as it came")
     func notGreetings() {
         #expect(SSHGreeting.read("git@127.0.0.1: Permission denied (publickey).") == .refused)
-        #expect(SSHGreeting.read("No ED25519 host key is known for [127.0.0.1]:2222 and you have requested strict checking.\nHost key verification failed.") == .hostKeyUnknown)
-        #expect(SSHGreeting.read("ssh: connect to host 127.0.0.1 port 1: Connection refused") == .unreachable("ssh: connect to host 127.0.0.1 port 1: Connection refused"))
+        #expect(
+            SSHGreeting.read(
+                "No ED25519 host key is known for [127.0.0.1]:2222 and you have requested strict checking.\nHost key verification failed.")
+                == .hostKeyUnknown)
+        #expect(
+            SSHGreeting.read("ssh: connect to host 127.0.0.1 port 1: Connection refused")
+                == .unreachable("ssh: connect to host 127.0.0.1 port 1: Connection refused"))
         #expect(SSHGreeting.read("Welcome, friend\nsecond line") == .other("Welcome, friend"))
         #expect(SSHGreeting.read("Hi\u{1B}[31m there") == .other("Hi?[31m there"))
     }
@@ -194,7 +206,10 @@ private struct ServerAdapter: AnsweringAdapter {
         [ToolAnswer(tool: tool.rawValue, kind: tool, expected: "x", answer: "x", verdict: .agrees, asked: "test")]
     }
     func askServer(_ setting: ToolSetting, in context: ProofContext) -> [ToolAnswer] {
-        [ToolAnswer(tool: tool.rawValue + " (server)", kind: tool, expected: "x", answer: "x", verdict: .agrees, asked: "test", online: true)]
+        [
+            ToolAnswer(
+                tool: tool.rawValue + " (server)", kind: tool, expected: "x", answer: "x", verdict: .agrees, asked: "test", online: true)
+        ]
     }
 }
 
@@ -204,8 +219,12 @@ struct SSHConfigErrorTests {
     // Bug: a broken ~/.ssh/config was shown as "a greeting in a form Perch does not know".
     @Test("an ssh config ssh cannot read is said as such, not as an unknown greeting")
     func configError() {
-        let read = SSHGreeting.read("/home/ada/.ssh/config line 9: no argument after keyword \"port\"\n/home/ada/.ssh/config: terminating, 1 bad configuration options")
+        let read = SSHGreeting.read(
+            "/home/ada/.ssh/config line 9: no argument after keyword \"port\"\n/home/ada/.ssh/config: terminating, 1 bad configuration options"
+        )
         #expect(read == .configError("/home/ada/.ssh/config line 9: no argument after keyword \"port\""))
-        #expect(SSHGreeting.read("command-line line 0: Bad configuration option: identitiesonlyy") == .configError("command-line line 0: Bad configuration option: identitiesonlyy"))
+        #expect(
+            SSHGreeting.read("command-line line 0: Bad configuration option: identitiesonlyy")
+                == .configError("command-line line 0: Bad configuration option: identitiesonlyy"))
     }
 }

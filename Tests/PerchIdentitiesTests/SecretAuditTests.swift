@@ -12,7 +12,9 @@ private final class AuditHome {
     init() throws {
         ToolAdapters.install()
         root = FileManager.default.temporaryDirectory.appendingPathComponent("perch-audit-\(UUID().uuidString)").path
-        for folder in [home + "/.ssh", home + "/.docker", home + "/.kube", home + "/.aws", home + "/gh", home + "/.config", root + "/elsewhere"] {
+        for folder in [
+            home + "/.ssh", home + "/.docker", home + "/.kube", home + "/.aws", home + "/gh", home + "/.config", root + "/elsewhere",
+        ] {
             try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
         }
     }
@@ -85,7 +87,8 @@ private struct AuditCase: CustomTestStringConvertible, Sendable {
     var testDescription: String { name }
 }
 
-private let work = #"{"id": "work", "name": "Work", "git": {"email": "ada@work.example"}, "gh": {"user": "ada-work"}, "kube": {"context": "prod"}, "aws": "work-admin", "docker": "default"}"#
+private let work =
+    #"{"id": "work", "name": "Work", "git": {"email": "ada@work.example"}, "gh": {"user": "ada-work"}, "kube": {"context": "prod"}, "aws": "work-admin", "docker": "default"}"#
 private let deploy = #"{"id": "deploy", "name": "Deploy", "aws": "deploy"}"#
 
 private let gitSecret = "ghp_PlantedGitStorePassword4321"
@@ -215,7 +218,9 @@ struct SecretAuditTests {
         }
     }
 
-    @Test("ssh keys: one without a passphrase is found (real ssh-keygen), one with a passphrase is not, 0644 keys are readable by others and still told apart")
+    @Test(
+        "ssh keys: one without a passphrase is found (real ssh-keygen), one with a passphrase is not, 0644 keys are readable by others and still told apart"
+    )
     func sshKeys() throws {
         let home = try AuditHome()
         try home.key("id_open", passphrase: "")
@@ -252,7 +257,8 @@ struct SecretAuditTests {
 
         try FileManager.default.removeItem(atPath: home.home + "/.git-credentials")
         try FileManager.default.createSymbolicLink(atPath: home.root + "/elsewhere/link", withDestinationPath: target)
-        try FileManager.default.createSymbolicLink(atPath: home.home + "/.git-credentials", withDestinationPath: home.root + "/elsewhere/link")
+        try FileManager.default.createSymbolicLink(
+            atPath: home.home + "/.git-credentials", withDestinationPath: home.root + "/elsewhere/link")
         report = try home.audit([work])
         #expect(report.findings.isEmpty)
         #expect(report.notes.map(\.message).contains { $0.contains("another link: followed once only") }, "\(report.notes)")
@@ -290,7 +296,9 @@ struct SecretAuditTests {
     func brokenFiles() throws {
         let home = try AuditHome()
         try home.plant(".docker/config.json", "{\n  \"auths\": {\n    \"r\": {\"auth\": \"\(dockerAuth)\"\n}\n")
-        try home.plant(".kube/config", kubeconfig.replacingOccurrences(of: "kind: Config\n", with: "kind: Config\n\tbroken: tab\nnot a key value line\n"))
+        try home.plant(
+            ".kube/config",
+            kubeconfig.replacingOccurrences(of: "kind: Config\n", with: "kind: Config\n\tbroken: tab\nnot a key value line\n"))
         let report = try home.audit([work])
         let docker = report.notes.first { $0.file.hasSuffix("config.json") }
         #expect(docker?.line == 5 && docker?.message.hasPrefix("is not valid JSON (line 5") == true, "\(report.notes)")

@@ -28,7 +28,9 @@ struct SessionExpiryTests {
         let ended = SessionExpiries.annotated(check, [end(-7200)], now: now)
         #expect(ended.matches == false && ended.note == "SSO session ended 2 h ago; renew: aws sso login --profile work")
         // Another tool's end leaves the check alone.
-        #expect(SessionExpiries.annotated(IdentityCheck(tool: .kube, expected: "p", actual: "p", matches: true), [end(-1)], now: now).note == nil)
+        #expect(
+            SessionExpiries.annotated(IdentityCheck(tool: .kube, expected: "p", actual: "p", matches: true), [end(-1)], now: now).note
+                == nil)
     }
 
     @Test("an AWS profile's SSO session is found by its sso-session's start URL, and temporary credentials by their recorded end")
@@ -36,15 +38,19 @@ struct SessionExpiryTests {
         let home = try ScratchHome(fakes: [])
         try FileManager.default.createDirectory(atPath: home.home + "/.aws/sso/cache", withIntermediateDirectories: true)
         try """
-            # a comment
-            [profile work]
-            sso_session = corp
-            [sso-session corp]
-            sso_start_url = https://corp.awsapps.com/start
-            [profile legacy]
-            sso_start_url = https://old.awsapps.com/start
-            """.write(toFile: home.home + "/.aws/config", atomically: true, encoding: .utf8)
-        for (name, url, end) in [("a", "https://corp.awsapps.com/start", "2026-12-03T10:00:00Z"), ("b", "https://corp.awsapps.com/start", "2026-12-03T12:00:00Z"), ("c", "https://old.awsapps.com/start", "2026-12-04T00:00:00.000Z")] {
+        # a comment
+        [profile work]
+        sso_session = corp
+        [sso-session corp]
+        sso_start_url = https://corp.awsapps.com/start
+        [profile legacy]
+        sso_start_url = https://old.awsapps.com/start
+        """.write(toFile: home.home + "/.aws/config", atomically: true, encoding: .utf8)
+        for (name, url, end) in [
+            ("a", "https://corp.awsapps.com/start", "2026-12-03T10:00:00Z"),
+            ("b", "https://corp.awsapps.com/start", "2026-12-03T12:00:00Z"),
+            ("c", "https://old.awsapps.com/start", "2026-12-04T00:00:00.000Z"),
+        ] {
             try #"{"startUrl": "\#(url)", "accessToken": "x", "expiresAt": "\#(end)"}"#.write(
                 toFile: home.home + "/.aws/sso/cache/\(name).json", atomically: true, encoding: .utf8)
         }

@@ -47,7 +47,10 @@ struct ConfigWriterTests {
         let text = String(decoding: try FileSystem.read(path), as: UTF8.self)
         #expect(text.hasPrefix("{\n  \"version\": 1,\n  \"x-note\": \"kept\",\n"))
         // Laid out over lines as the last account is (issue 33), its members one a line.
-        #expect(text.contains("    },\n    {\n      \"id\": \"c\",\n      \"name\": \"C \\\"q\\\"\",\n      \"handle\": \"@c\"\n    }\n  ]\n}\n"), "\(text)")
+        #expect(
+            text.contains(
+                "    },\n    {\n      \"id\": \"c\",\n      \"name\": \"C \\\"q\\\"\",\n      \"handle\": \"@c\"\n    }\n  ]\n}\n"),
+            "\(text)")
         #expect(outcome.accounts.map(\.id) == ["a", "b", "c"])
         #expect(try FileSystem.read(path + ".bak") == Array(original.utf8))
         #expect(try FileSystem.readContents(path).mode == 0o640)

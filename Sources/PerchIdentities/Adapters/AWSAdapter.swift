@@ -37,8 +37,6 @@ public struct AWSAdapter: PerShellToolAdapter {
 
     public func json(_ setting: ToolSetting) -> String { IdentityConfig.object([("profile", setting.value(as: String.self))]) }
 
-
-
     public func importCandidates(in context: ToolContext) -> [ImportCandidate] {
         ToolReaders.awsProfiles(context.environment).map {
             ImportCandidate(idBase: "aws-" + $0, name: $0, group: "AWS", setting: Self.setting($0))
@@ -118,11 +116,15 @@ extension AWSAdapter {
         let asked = "aws sts get-caller-identity"
         let run = context.run("aws", arguments)
         switch run {
-        case .notFound: return [.unknown("aws (server)", kind: .aws, expected: expected, reason: "aws not found", asked: asked, online: true)]
+        case .notFound:
+            return [.unknown("aws (server)", kind: .aws, expected: expected, reason: "aws not found", asked: asked, online: true)]
         case .exited(0, let stdout, _):
             let fields = stdout.trimmingWhitespace.split(whereSeparator: { $0 == "\t" || $0 == " " }).map(String.init)
             guard fields.count >= 2 else {
-                return [.unknown("aws (server)", kind: .aws, expected: expected, reason: "an answer Perch cannot read", asked: asked, online: true)]
+                return [
+                    .unknown(
+                        "aws (server)", kind: .aws, expected: expected, reason: "an answer Perch cannot read", asked: asked, online: true)
+                ]
             }
             let agrees = fields[0] == expected || fields[1] == expected
             return [
@@ -136,7 +138,11 @@ extension AWSAdapter {
             let unreachable = ["Could not connect", "timed out", "Connect timeout", "Read timeout", "Name or service not known"]
                 .contains { failure.contains($0) }
             if unreachable || { if case .timedOut = run { true } else { false } }() {
-                return [.unknown("aws (server)", kind: .aws, expected: expected, reason: "could not reach AWS: \(failure)", asked: asked, online: true)]
+                return [
+                    .unknown(
+                        "aws (server)", kind: .aws, expected: expected, reason: "could not reach AWS: \(failure)", asked: asked,
+                        online: true)
+                ]
             }
             return [
                 ToolAnswer(

@@ -74,7 +74,9 @@ extension DockerAdapter {
         let run = context.run("docker", ["context", "show"])
         if case .notFound = run { return [.unknown("docker", kind: .docker, expected: name, reason: "docker not found", asked: asked)] }
         guard let shown = run.output?.trimmingWhitespace, !shown.isEmpty else {
-            return [.unknown("docker", kind: .docker, expected: name, reason: run.failure ?? "docker context show said nothing", asked: asked)]
+            return [
+                .unknown("docker", kind: .docker, expected: name, reason: run.failure ?? "docker context show said nothing", asked: asked)
+            ]
         }
         if let host = context.tool.environment["DOCKER_HOST"] {
             return [
@@ -83,7 +85,9 @@ extension DockerAdapter {
                     reason: "DOCKER_HOST in this environment beats the context", fix: "unset DOCKER_HOST", asked: asked)
             ]
         }
-        let fix = context.tool.environment["DOCKER_CONTEXT"] != nil ? "eval \"$(perch env \(context.account.id))\"" : "perch switch \(context.account.id)"
+        let fix =
+            context.tool.environment["DOCKER_CONTEXT"] != nil
+            ? "eval \"$(perch env \(context.account.id))\"" : "perch switch \(context.account.id)"
         return [
             .judged(
                 "docker", kind: .docker, expected: name, answer: shown, reason: "docker uses the context \(shown)", fix: fix, asked: asked)

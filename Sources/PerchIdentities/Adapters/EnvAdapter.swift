@@ -40,7 +40,8 @@ public struct EnvAdapter: PerShellToolAdapter {
             } else {
                 if EnvironmentEntry.looksLikeSecret(text) {
                     reader.warnings.append(
-                        "\(path): looks like a secret (a token or key); secrets do not belong in the config (use a secret manager or a hook)")
+                        "\(path): looks like a secret (a token or key); secrets do not belong in the config (use a secret manager or a hook)"
+                    )
                 }
                 entries.append(EnvironmentEntry(name: name, value: text))
             }

@@ -136,7 +136,11 @@ extension GcloudAdapter {
         guard let name = setting.value(as: String.self) else { return [] }
         let asked = "gcloud config configurations list --filter=is_active:true"
         let run = context.run(
-            "gcloud", ["config", "configurations", "list", "--filter=is_active:true", "--format=value(name,properties.core.account,properties.core.project)"])
+            "gcloud",
+            [
+                "config", "configurations", "list", "--filter=is_active:true",
+                "--format=value(name,properties.core.account,properties.core.project)",
+            ])
         if case .notFound = run { return [.unknown("gcloud", kind: .gcloud, expected: name, reason: "gcloud not found", asked: asked)] }
         guard let output = run.output else {
             return [.unknown("gcloud", kind: .gcloud, expected: name, reason: run.failure ?? "gcloud failed", asked: asked)]
@@ -158,7 +162,8 @@ extension GcloudAdapter {
         return [
             ToolAnswer(
                 tool: "gcloud", kind: .gcloud, expected: name, answer: answer, verdict: agrees ? .agrees : .disagrees,
-                reason: agrees ? nil : reason, fix: agrees ? nil : variables.isEmpty ? "perch switch \(context.account.id)" : "unset " + variables.joined(separator: " "),
+                reason: agrees ? nil : reason,
+                fix: agrees ? nil : variables.isEmpty ? "perch switch \(context.account.id)" : "unset " + variables.joined(separator: " "),
                 asked: asked)
         ]
     }

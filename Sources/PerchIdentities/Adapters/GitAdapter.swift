@@ -55,7 +55,8 @@ public struct GitAdapter: ToolAdapter {
         if let name = value.name { parts.append(name) }
         if let email = value.email { parts.append("<\(email)>") }
         if let key = value.signingKey {
-            parts.append(value.signingFormat.map { "signs with \($0) key \(key)" + (value.sign == false ? " (when asked)" : "") } ?? "key \(key)")
+            parts.append(
+                value.signingFormat.map { "signs with \($0) key \(key)" + (value.sign == false ? " (when asked)" : "") } ?? "key \(key)")
         }
         let unit = value.signingFormat != nil
         let fields = [
@@ -87,7 +88,8 @@ public struct GitAdapter: ToolAdapter {
             }
             signing.finish(known: ["key", "format", "sign"])
             if let format, !Self.signingFormats.contains(format) {
-                signing.problems.append("\(place).signing.format: \"\(format)\" is not one of \(Self.signingFormats.joined(separator: ", "))")
+                signing.problems.append(
+                    "\(place).signing.format: \"\(format)\" is not one of \(Self.signingFormats.joined(separator: ", "))")
             }
             if git.signingKey != nil { signing.problems.append("\(place).signing: name the key once (signing.key), not also signingKey") }
             reader.problems += signing.problems
@@ -99,7 +101,8 @@ public struct GitAdapter: ToolAdapter {
                 git.sign = sign
             }
         case let other?:
-            reader.problems.append("\(place).signing: expected an object like {\"key\": \"~/.ssh/id_work.pub\", \"format\": \"ssh\"}, found \(other.kind)")
+            reader.problems.append(
+                "\(place).signing: expected an object like {\"key\": \"~/.ssh/id_work.pub\", \"format\": \"ssh\"}, found \(other.kind)")
         }
         reader.finish(known: ["name", "email", "signingKey", "signing"])
         if git.name == nil, git.email == nil, git.signingKey == nil, reader.problems.isEmpty {
@@ -115,7 +118,8 @@ public struct GitAdapter: ToolAdapter {
             return IdentityConfig.object([("name", git.name), ("email", git.email), ("signingKey", git.signingKey)])
         }
         let base = IdentityConfig.object([("name", git.name), ("email", git.email)])
-        let signing = "\"signing\": {\"key\": \(ConfigWriter.json(key)), \"format\": \(ConfigWriter.json(format)), \"sign\": \(git.sign == false ? "false" : "true")}"
+        let signing =
+            "\"signing\": {\"key\": \(ConfigWriter.json(key)), \"format\": \(ConfigWriter.json(format)), \"sign\": \(git.sign == false ? "false" : "true")}"
         return base == "{}" ? "{\(signing)}" : String(base.dropLast()) + ", " + signing + "}"
     }
 
@@ -137,7 +141,9 @@ public struct GitAdapter: ToolAdapter {
     static func isOwnText(_ text: String?) -> Bool { text?.hasPrefix(ownHeader) == true }
 
     public func wanted(_ setting: ToolSetting?, account: Account, in context: ToolContext) -> ToolState? {
-        guard let setting = setting?.value(as: Setting.self) else { return ToolState(["exists": "1", "file": Self.ownText(context.files)]) }
+        guard let setting = setting?.value(as: Setting.self) else {
+            return ToolState(["exists": "1", "file": Self.ownText(context.files)])
+        }
         let git = Self.expanded(setting, context.environment)
         var state = ToolState([
             "exists": "1", "file": Self.includeText(git, account: account, files: context.files) + Self.directoriesInclude(context.files),
@@ -171,7 +177,10 @@ public struct GitAdapter: ToolAdapter {
         // One git start for both: whether the global config includes Perch's file, and the values.
         let run = context.run(
             "git",
-            ["config", "--includes", "--show-origin", "--get-regexp", "^(include\\.path|user\\.(name|email|signingkey)|gpg\\.format|(commit|tag)\\.gpgsign)$"],
+            [
+                "config", "--includes", "--show-origin", "--get-regexp",
+                "^(include\\.path|user\\.(name|email|signingkey)|gpg\\.format|(commit|tag)\\.gpgsign)$",
+            ],
             in: "/")
         // Exit status 1 with nothing on stderr: no such key (git-config(1), "EXIT STATUS"); with a
         // message, git failed.
@@ -255,7 +264,9 @@ public struct GitAdapter: ToolAdapter {
                 ? .applied("your own") : .skipped("\(describe(state)) written; run `perch setup git` to use it")
         }
         guard isMet(state, by: now) else {
-            let key = (["user.email", "user.name", "user.signingkey"] + Self.signingKeys).first { state[$0] != nil && now[$0] != state[$0] } ?? "user.email"
+            let key =
+                (["user.email", "user.name", "user.signingkey"] + Self.signingKeys).first { state[$0] != nil && now[$0] != state[$0] }
+                ?? "user.email"
             return .failed(
                 "git uses \(key) \(now[key].map { $0.isEmpty ? "(none)" : $0 } ?? "?")\(Self.origin(of: key, in: "/", context).map { " from \($0)" } ?? ""), not the account's; `perch setup git` puts Perch's include after it"
             )
@@ -560,7 +571,11 @@ public struct GitAdapter: ToolAdapter {
     /// they set). Nil when git cannot be asked.
     static func values(byOrigin context: ToolContext) -> (own: [String: String], perchs: [String: String])? {
         let run = context.run(
-            "git", ["config", "--includes", "--show-origin", "--get-regexp", "^(user\\.(name|email|signingkey)|gpg\\.format|(commit|tag)\\.gpgsign)$"])
+            "git",
+            [
+                "config", "--includes", "--show-origin", "--get-regexp",
+                "^(user\\.(name|email|signingkey)|gpg\\.format|(commit|tag)\\.gpgsign)$",
+            ])
         guard case .exited(let status, let output, let errors) = run, status == 0 || (status == 1 && errors.isEmpty) else { return nil }
         let files = context.files
         let perch = [files.gitInclude, files.gitDirectories]
@@ -640,7 +655,8 @@ public enum GitDirectoryRules {
     public static func texts(_ accounts: [Account], files: IdentityFiles, home: String, own: [String: String]? = nil)
         -> (rules: String, accounts: [String: String])
     {
-        var rules = "# Written by Perch from the config's \"remotes\" and \"directories\": in those repositories and folders git uses their account.\n"
+        var rules =
+            "# Written by Perch from the config's \"remotes\" and \"directories\": in those repositories and folders git uses their account.\n"
         var accountFiles: [String: String] = [:]
         /// The account file of `account` (made once), or nil when it has none to give.
         func accountFile(_ account: Account) -> String? {
@@ -650,7 +666,9 @@ public enum GitDirectoryRules {
                 let git = GitAdapter.expanded(setting, IdentityEnvironment(variables: ["HOME": home]))
                 accountFiles[path] = GitAdapter.includeText(git, account: account, files: files)
                     .replacing("; replaced at each switch.", with: "; used in its repositories and bound folders.")
-                if let signers = GitAdapter.allowedSigners(git, account: account, files: files, environment: IdentityEnvironment(variables: ["HOME": home])) {
+                if let signers = GitAdapter.allowedSigners(
+                    git, account: account, files: files, environment: IdentityEnvironment(variables: ["HOME": home]))
+                {
                     accountFiles[signers.path] = signers.text
                 }
             } else if let own {
@@ -659,7 +677,9 @@ public enum GitDirectoryRules {
                     signingKey: own["user.signingkey"].flatMap { $0.isEmpty ? nil : $0 })
                 guard mine.name != nil || mine.email != nil else { return nil }
                 accountFiles[path] = GitAdapter.includeText(mine, account: account)
-                    .replacing("; replaced at each switch.", with: ", which names no git identity: your own, in its repositories and bound folders.")
+                    .replacing(
+                        "; replaced at each switch.",
+                        with: ", which names no git identity: your own, in its repositories and bound folders.")
             } else {
                 return nil
             }
@@ -747,7 +767,9 @@ public enum GitDirectoryRules {
 
     /// The user's own git identity, when a bound account names no git identity; else nil.
     static func own(_ accounts: [Account], _ context: ToolContext) -> [String: String]? {
-        let needed = accounts.contains { !($0.identities.directories.isEmpty && $0.identities.remotes.isEmpty) && $0.identities[.git] == nil }
+        let needed = accounts.contains {
+            !($0.identities.directories.isEmpty && $0.identities.remotes.isEmpty) && $0.identities[.git] == nil
+        }
         return needed ? GitAdapter.values(byOrigin: context)?.own : nil
     }
 }
@@ -796,38 +818,47 @@ extension GitAdapter {
         if inHook, let name = environment["GIT_AUTHOR_NAME"], let email = environment["GIT_AUTHOR_EMAIL"],
             git.name.map({ $0 == name }) ?? true, git.email.map({ $0.lowercased() == email.lowercased() }) ?? true
         {
-            return ToolAnswer(tool: "git", kind: .git, expected: expected, answer: "\(name) <\(email)>", verdict: .agrees, asked: "GIT_AUTHOR_* of git commit")
+            return ToolAnswer(
+                tool: "git", kind: .git, expected: expected, answer: "\(name) <\(email)>", verdict: .agrees,
+                asked: "GIT_AUTHOR_* of git commit")
         }
         let author = context.run("git", ["var", "GIT_AUTHOR_IDENT"])
         if case .notFound = author { return .unknown("git", kind: .git, expected: expected, reason: "git not found", asked: asked) }
         guard let authorText = author.output, let (name, email) = ident(authorText) else {
             return ToolAnswer(
                 tool: "git", kind: .git, expected: expected, answer: nil, verdict: .disagrees,
-                reason: "git has no author here: \(author.failure ?? "no identity")", fix: "perch switch \(context.account.id)", asked: asked)
+                reason: "git has no author here: \(author.failure ?? "no identity")", fix: "perch switch \(context.account.id)",
+                asked: asked)
         }
         let committer = inHook ? nil : context.run("git", ["var", "GIT_COMMITTER_IDENT"]).output.flatMap(ident)
         let nameAgrees = git.name.map { $0 == name } ?? true
         let emailAgrees = git.email.map { $0.lowercased() == email.lowercased() } ?? true
-        let committerAgrees = committer.map { c in (git.name.map { $0 == c.0 } ?? true) && (git.email.map { $0.lowercased() == c.1.lowercased() } ?? true) } ?? true
+        let committerAgrees =
+            committer.map { c in (git.name.map { $0 == c.0 } ?? true) && (git.email.map { $0.lowercased() == c.1.lowercased() } ?? true) }
+            ?? true
         var answer = "\(name) <\(email)>"
         if let committer, committer != (name, email) { answer += ", committer \(committer.0) <\(committer.1)>" }
         guard !(nameAgrees && emailAgrees && committerAgrees) else {
             return ToolAnswer(tool: "git", kind: .git, expected: expected, answer: answer, verdict: .agrees, asked: asked)
         }
         // Why: a variable first (git-var(1): they beat the config), else the file and line.
-        var variables = ["GIT_AUTHOR_NAME", "GIT_AUTHOR_EMAIL", "GIT_COMMITTER_NAME", "GIT_COMMITTER_EMAIL"].filter { environment[$0] != nil }
+        var variables = ["GIT_AUTHOR_NAME", "GIT_AUTHOR_EMAIL", "GIT_COMMITTER_NAME", "GIT_COMMITTER_EMAIL"].filter {
+            environment[$0] != nil
+        }
         if inHook, context.run("git", ["config", "--get", "user.email"]).output?.trimmingWhitespace == email { variables = [] }
         if !variables.isEmpty {
             return ToolAnswer(
                 tool: "git", kind: .git, expected: expected, answer: answer, verdict: .disagrees,
-                reason: variables.map { "\($0)=\(environment[$0]!)" }.joined(separator: ", ") + " in this environment beats user.name and user.email",
+                reason: variables.map { "\($0)=\(environment[$0]!)" }.joined(separator: ", ")
+                    + " in this environment beats user.name and user.email",
                 fix: "unset " + variables.joined(separator: " "), asked: asked)
         }
         let key = emailAgrees ? "user.name" : "user.email"
         let origin = Self.origin(of: key, in: context)
         return ToolAnswer(
             tool: "git", kind: .git, expected: expected, answer: answer, verdict: .disagrees,
-            reason: "\(key) comes from \(origin ?? "git's defaults (no user.email set)")", fix: fix(origin: origin, key: key, context: context),
+            reason: "\(key) comes from \(origin ?? "git's defaults (no user.email set)")",
+            fix: fix(origin: origin, key: key, context: context),
             asked: asked)
     }
 
@@ -866,7 +897,9 @@ extension GitAdapter {
         if let origin, !perchs.contains(where: { origin.hasPrefix($0) }) {
             switch GitConfigFile.includeState(context.tool) {
             case .notIncluded: return "perch setup git"
-            default: return "edit \(origin.split(separator: ":").first.map(String.init) ?? origin) (your own rule sets it in this folder), or perch setup git"
+            default:
+                return
+                    "edit \(origin.split(separator: ":").first.map(String.init) ?? origin) (your own rule sets it in this folder), or perch setup git"
             }
         }
         return "perch switch \(context.account.id)"

@@ -145,7 +145,8 @@ extension GitHubAdapter {
         if let token = overrides.map(\.name).first(where: { environment[$0] != nil }) {
             return .unknown(
                 "gh", kind: .gh, expected: expected,
-                reason: "\(token) (…\(environment[token]!.suffix(4))) in this environment is used instead of the stored user; perch verify --online asks whose it is",
+                reason:
+                    "\(token) (…\(environment[token]!.suffix(4))) in this environment is used instead of the stored user; perch verify --online asks whose it is",
                 asked: asked)
         }
         let run = context.run("gh", ["config", "get", "user", "-h", gh.hostname])
@@ -161,16 +162,21 @@ extension GitHubAdapter {
     static func askCredential(host: String, expected: String, in context: ProofContext) -> ToolAnswer {
         let label = "git https \(host)"
         let asked = "git credential fill (https://\(host))"
-        let run = context.run("git", ["-c", "credential.interactive=never", "credential", "fill"], input: "protocol=https\nhost=\(host)\n\n")
+        let run = context.run(
+            "git", ["-c", "credential.interactive=never", "credential", "fill"], input: "protocol=https\nhost=\(host)\n\n")
         switch run {
         case .notFound: return .unknown(label, kind: .gh, expected: expected, reason: "git not found", asked: asked)
         case .exited(0, let stdout, _):
             let user =
                 stdout.split(whereSeparator: \.isNewline).first { $0.hasPrefix("username=") }.map { String($0.dropFirst(9)) } ?? ""
-            guard !user.isEmpty else { return .unknown(label, kind: .gh, expected: expected, reason: "no stored credential names a user", asked: asked) }
+            guard !user.isEmpty else {
+                return .unknown(label, kind: .gh, expected: expected, reason: "no stored credential names a user", asked: asked)
+            }
             return .judged(
-                label, kind: .gh, expected: expected, answer: user, reason: "git's credential helper gives \(user)'s credential for https://\(host)",
-                fix: "gh auth setup-git --hostname \(host) (then gh auth switch), or remove the stored credential: printf 'protocol=https\\nhost=\(host)\\n' | git credential reject",
+                label, kind: .gh, expected: expected, answer: user,
+                reason: "git's credential helper gives \(user)'s credential for https://\(host)",
+                fix:
+                    "gh auth setup-git --hostname \(host) (then gh auth switch), or remove the stored credential: printf 'protocol=https\\nhost=\(host)\\n' | git credential reject",
                 asked: asked)
         default:
             return .unknown(label, kind: .gh, expected: expected, reason: "no credential stored for https://\(host)", asked: asked)
@@ -197,7 +203,8 @@ extension GitHubAdapter {
         default:
             return [
                 .unknown(
-                    "gh (server)", kind: .gh, expected: expected, reason: "could not ask \(gh.hostname): \(run.failure ?? "no answer")", asked: asked,
+                    "gh (server)", kind: .gh, expected: expected, reason: "could not ask \(gh.hostname): \(run.failure ?? "no answer")",
+                    asked: asked,
                     online: true)
             ]
         }

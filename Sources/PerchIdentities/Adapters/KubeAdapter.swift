@@ -103,7 +103,9 @@ public struct KubeAdapter: ToolAdapter {
         // beside it would lose one of the two.
         var after = now
         do {
-            let lock = try Self.currentContextFile(context.environment).map { file throws(FileError) in try KubeconfigLock.acquire(file.path) }
+            let lock = try Self.currentContextFile(context.environment).map { file throws(FileError) in
+                try KubeconfigLock.acquire(file.path)
+            }
             defer { lock?.release() }
             if !name.isEmpty, !ToolReaders.kubeContexts(context.environment).contains(name) {
                 return .failed("no context \"\(name)\" in the kubeconfig (kubectl config get-contexts lists them)")
@@ -252,7 +254,8 @@ public struct KubeAdapter: ToolAdapter {
 // MARK: - Verify
 
 extension KubeAdapter {
-    static let minifyFormat = #"{.current-context}{"\t"}{.contexts[0].context.cluster}{"\t"}{.contexts[0].context.user}{"\t"}{.contexts[0].context.namespace}"#
+    static let minifyFormat =
+        #"{.current-context}{"\t"}{.contexts[0].context.cluster}{"\t"}{.contexts[0].context.user}{"\t"}{.contexts[0].context.namespace}"#
 
     /// kubectl itself: `kubectl config view --minify` (the context kubectl uses here, with its
     /// cluster, user and namespace, `$KUBECONFIG` merged as kubectl merges it).
@@ -279,7 +282,9 @@ extension KubeAdapter {
         return [
             ToolAnswer(
                 tool: "kube", kind: .kube, expected: expected, answer: answer, verdict: agrees ? .agrees : .disagrees,
-                reason: agrees ? nil : "kubectl uses \(name.isEmpty ? "no context" : name)\(name == kube.context ? ", namespace \(namespace)" : "")\(beaten)",
+                reason: agrees
+                    ? nil
+                    : "kubectl uses \(name.isEmpty ? "no context" : name)\(name == kube.context ? ", namespace \(namespace)" : "")\(beaten)",
                 fix: agrees ? nil : "perch switch \(context.account.id)", asked: asked)
         ]
     }
@@ -292,7 +297,8 @@ extension KubeAdapter {
         let asked = "kubectl auth whoami"
         let run = context.run("kubectl", ["auth", "whoami", "--request-timeout=\(seconds)s", "-o", "jsonpath={.status.userInfo.username}"])
         switch run {
-        case .notFound: return [.unknown("kube (server)", kind: .kube, expected: expected, reason: "kubectl not found", asked: asked, online: true)]
+        case .notFound:
+            return [.unknown("kube (server)", kind: .kube, expected: expected, reason: "kubectl not found", asked: asked, online: true)]
         case .exited(0, let stdout, _) where !stdout.trimmingWhitespace.isEmpty:
             let user = stdout.trimmingWhitespace
             return [
@@ -303,7 +309,8 @@ extension KubeAdapter {
         default:
             return [
                 .unknown(
-                    "kube (server)", kind: .kube, expected: expected, reason: "could not reach the API server: \(run.failure ?? "no answer")",
+                    "kube (server)", kind: .kube, expected: expected,
+                    reason: "could not reach the API server: \(run.failure ?? "no answer")",
                     asked: asked, online: true)
             ]
         }

@@ -288,7 +288,9 @@ extension SSHAdapter {
         let words = command(in: context)
         let asked = (words + ["-G", host]).joined(separator: " ")
         let run = context.run(words[0], Array(words.dropFirst()) + ["-G", host])
-        if case .notFound = run { return .unknown(label, kind: .ssh, expected: shownExpected, reason: "\(words[0]) not found", asked: asked) }
+        if case .notFound = run {
+            return .unknown(label, kind: .ssh, expected: shownExpected, reason: "\(words[0]) not found", asked: asked)
+        }
         guard let output = run.output else {
             return .unknown(label, kind: .ssh, expected: shownExpected, reason: run.failure ?? "ssh -G failed", asked: asked)
         }
@@ -302,7 +304,8 @@ extension SSHAdapter {
         if let agent = ssh.agent, !isSocket(context.expand(agent)) {
             return ToolAnswer(
                 tool: label, kind: .ssh, expected: shownExpected + ", agent \(agent)", answer: answer, verdict: .disagrees,
-                reason: "the account's agent \(agent) is not a socket: no agent listens there", fix: "start the agent (or fix ssh.agent in the config)",
+                reason: "the account's agent \(agent) is not a socket: no agent listens there",
+                fix: "start the agent (or fix ssh.agent in the config)",
                 asked: asked)
         }
         guard first == expected else {
@@ -322,7 +325,8 @@ extension SSHAdapter {
         let own = fingerprint(expected, in: context)
         answer += "; the agent offers \(firstKey.shown) first"
         if let own, firstKey.fingerprint == own {
-            return ToolAnswer(tool: label, kind: .ssh, expected: shownExpected, answer: answer, verdict: .agrees, asked: asked + "; ssh-add -l")
+            return ToolAnswer(
+                tool: label, kind: .ssh, expected: shownExpected, answer: answer, verdict: .agrees, asked: asked + "; ssh-add -l")
         }
         return ToolAnswer(
             tool: label, kind: .ssh, expected: shownExpected, answer: answer, verdict: .disagrees,
@@ -373,15 +377,19 @@ extension SSHAdapter {
             let words = Self.command(in: context)
             let seconds = max(1, (context.tool.timeout + 999) / 1000)
             let options = [
-                "-T", "-o", "BatchMode=yes", "-o", "StrictHostKeyChecking=yes", "-o", "UpdateHostKeys=no", "-o", "ConnectTimeout=\(seconds)",
+                "-T", "-o", "BatchMode=yes", "-o", "StrictHostKeyChecking=yes", "-o", "UpdateHostKeys=no", "-o",
+                "ConnectTimeout=\(seconds)",
             ]
             let target = host.contains("@") ? host : "git@" + host
             let asked = (words + options + [target]).joined(separator: " ")
             let run = context.run(words[0], Array(words.dropFirst()) + options + [target])
             let text: String
             switch run {
-            case .notFound: return .unknown(label, kind: .ssh, expected: expected, reason: "\(words[0]) not found", asked: asked, online: true)
-            case .timedOut: return .unknown(label, kind: .ssh, expected: expected, reason: "could not reach \(host): no answer in time", asked: asked, online: true)
+            case .notFound:
+                return .unknown(label, kind: .ssh, expected: expected, reason: "\(words[0]) not found", asked: asked, online: true)
+            case .timedOut:
+                return .unknown(
+                    label, kind: .ssh, expected: expected, reason: "could not reach \(host): no answer in time", asked: asked, online: true)
             case .notStarted(let why): return .unknown(label, kind: .ssh, expected: expected, reason: why, asked: asked, online: true)
             case .exited(_, let stdout, let stderr): text = stdout + "\n" + stderr
             }
@@ -390,24 +398,30 @@ extension SSHAdapter {
                 return .judged(
                     label, kind: .ssh, expected: expected, answer: "\(user) (\(form))", agrees: user.lowercased() == expected.lowercased(),
                     reason: "the server knows the key ssh offers as \(user), not \(expected)",
-                    fix: "perch switch \(context.account.id) if the ssh line above is ✗; else register \(context.shown(context.expand(ssh.identityFile))).pub with \(expected) on \(host)",
+                    fix:
+                        "perch switch \(context.account.id) if the ssh line above is ✗; else register \(context.shown(context.expand(ssh.identityFile))).pub with \(expected) on \(host)",
                     asked: asked, online: true)
             case .refused:
                 return ToolAnswer(
                     tool: label, kind: .ssh, expected: expected, answer: "permission denied", verdict: .disagrees,
-                    reason: "the server took none of the keys offered", fix: "add \(context.shown(context.expand(ssh.identityFile))).pub to the account on \(host)",
+                    reason: "the server took none of the keys offered",
+                    fix: "add \(context.shown(context.expand(ssh.identityFile))).pub to the account on \(host)",
                     asked: asked, online: true)
             case .hostKeyUnknown:
                 return .unknown(
-                    label, kind: .ssh, expected: expected, reason: "the host key of \(host) is not known here (ssh \(target) once checks and keeps it)",
+                    label, kind: .ssh, expected: expected,
+                    reason: "the host key of \(host) is not known here (ssh \(target) once checks and keeps it)",
                     asked: asked, online: true)
             case .unreachable(let why):
-                return .unknown(label, kind: .ssh, expected: expected, reason: "could not reach \(host): \(why)", asked: asked, online: true)
+                return .unknown(
+                    label, kind: .ssh, expected: expected, reason: "could not reach \(host): \(why)", asked: asked, online: true)
             case .configError(let line):
-                return .unknown(label, kind: .ssh, expected: expected, reason: "ssh could not read its config: \(line)", asked: asked, online: true)
+                return .unknown(
+                    label, kind: .ssh, expected: expected, reason: "ssh could not read its config: \(line)", asked: asked, online: true)
             case .other(let line):
                 return ToolAnswer(
-                    tool: label, kind: .ssh, expected: expected, answer: line, verdict: .unknown, reason: "a greeting in a form Perch does not know",
+                    tool: label, kind: .ssh, expected: expected, answer: line, verdict: .unknown,
+                    reason: "a greeting in a form Perch does not know",
                     asked: asked, online: true)
             }
         }
@@ -464,7 +478,10 @@ public enum SSHGreeting: Hashable, Sendable {
         }) {
             return .configError(ProgramResult.lastLine(line) ?? line)
         }
-        if lines.contains(where: { $0.contains("Host key verification failed") || $0.contains("No ED25519 host key is known") || $0.contains("host key for") && $0.contains("not known") }) {
+        if lines.contains(where: {
+            $0.contains("Host key verification failed") || $0.contains("No ED25519 host key is known")
+                || $0.contains("host key for") && $0.contains("not known")
+        }) {
             return .hostKeyUnknown
         }
         if lines.contains(where: { $0.contains("Permission denied (") }) { return .refused }
