@@ -133,6 +133,8 @@ extension CommandLineTool {
         do {
             let outcome = try ConfigWriter.apply(change, to: paths.config)
             console.print(done + " in \(outcome.path)" + backupNote(outcome) + ".")
+            // git's rules for bound folders and remotes follow the config at once, not at the next switch.
+            if let config = try? ConfigLoader.load(paths) { refreshGitDirectoryRules(config) }
             return ExitStatus.ok
         } catch {
             let status = report(error)

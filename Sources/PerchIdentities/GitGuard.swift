@@ -14,27 +14,46 @@ import PerchStore
 /// (kept as `perch.previousHooksPath`). A repository's own local `core.hooksPath` (husky's)
 /// beats the global one: the guard does not run there. `git commit --no-verify` skips it.
 public enum GitGuard {
-    /// The hooks the guard installs.
-    public static let hookNames = ["pre-commit", "pre-push"]
+    /// The hooks that check: before a commit and before a push.
+    public static let checkingHooks = ["pre-commit", "pre-push"]
 
-    /// The text of hook `name`: check with `program`, then the repository's own hook and the
-    /// previous hooks path's, each given the same arguments and standard input.
+    /// Every hook git runs (githooks(5), git 2.39): with `core.hooksPath` set, git looks for all
+    /// of them in the guard's folder only, so each one is there and runs the repository's own
+    /// (a commit-msg of Gerrit's, git-lfs's post-checkout) and the previous hooks path's.
+    public static let hookNames = [
+        "applypatch-msg", "pre-applypatch", "post-applypatch", "pre-commit", "pre-merge-commit", "prepare-commit-msg", "commit-msg",
+        "post-commit", "pre-rebase", "post-checkout", "post-merge", "pre-push", "pre-receive", "update", "post-receive", "post-update",
+        "reference-transaction", "push-to-checkout", "pre-auto-gc", "post-rewrite", "sendemail-validate", "fsmonitor-watchman",
+        "p4-changelist", "p4-prepare-changelist", "p4-post-changelist", "p4-pre-submit", "post-index-change",
+    ]
+
+    /// The hooks git gives input on stdin (githooks(5)): the chain reads it once and gives it to each.
+    static let stdinHooks: Set<String> = ["pre-push", "pre-receive", "post-receive", "post-rewrite", "reference-transaction"]
+
+    /// The text of hook `name`: for pre-commit and pre-push a check with `program` first, then
+    /// the repository's own hook and the previous hooks path's, each given the same arguments
+    /// and standard input (read once for the hooks git gives input; else passed through, since
+    /// it may be the terminal).
     static func hookText(_ name: String, program: String, previous: String? = nil) -> String {
-        // pre-push reads the refs on stdin (githooks(5)), which every hook of the chain gets;
-        // pre-commit's stdin may be the terminal, so it is left alone.
-        let push = name == "pre-push"
-        let check =
-            push ? "printf '%s' \"$perch_input\" | \"$perch_program\" guard check-push \"$@\"" : "\"$perch_program\" guard check-commit"
-        let run = push ? "printf '%s' \"$perch_input\" | \"$perch_hook\" \"$@\"" : "\"$perch_hook\" \"$@\""
+        let reads = stdinHooks.contains(name)
+        let check: String
+        switch name {
+        case "pre-commit": check = "\"$perch_program\" guard check-commit || exit $?"
+        case "pre-push": check = "printf '%s' \"$perch_input\" | \"$perch_program\" guard check-push \"$@\" || exit $?"
+        default: check = ""
+        }
+        let run = reads ? "printf '%s' \"$perch_input\" | \"$perch_hook\" \"$@\"" : "\"$perch_hook\" \"$@\""
+        let what =
+            check.isEmpty
+            ? "runs this repository's own \(name) hook and the one of the hooks path set before the guard (git looks\n# for every hook in the guard's folder while it is in place)."
+            : "refuses a \(name == "pre-push" ? "push" : "commit") as the wrong account, then runs this repository's own \(name) hook\n# and the one of the hooks path set before the guard. git \(name == "pre-push" ? "push" : "commit") --no-verify skips it."
         return """
             #!/bin/sh
-            # Written by Perch (perch guard install; perch guard --undo removes it): refuses a
-            # \(push ? "push" : "commit") as the wrong account, then runs this repository's own \(name) hook
-            # and the one of the hooks path set before the guard. git \(push ? "push" : "commit") --no-verify skips it.
-            \(push ? "perch_input=$(cat; echo x)\nperch_input=${perch_input%x}" : "")
+            # Written by Perch (perch guard install; perch guard --undo removes it): \(what)
+            \(reads ? "perch_input=$(cat; echo x)\nperch_input=${perch_input%x}" : "")
             perch_program=\(ShellExports.posixQuoted(program))
             [ -x "$perch_program" ] || perch_program=perch
-            \(check) || exit $?
+            \(check)
             # The repository's own hooks folder: .git/hooks, or a worktree's common folder's.
             if [ -d .git ]; then perch_common=.git; else perch_common=$(git rev-parse --git-common-dir 2>/dev/null) || perch_common=.git; fi
             for perch_hook in "$perch_common/hooks/\(name)" \(ShellExports.posixQuoted((previous ?? "") + "/" + name)); do
@@ -111,7 +130,7 @@ public enum GitGuard {
             try? refresh()
             let hint =
                 GitConfigFile.includeState(context) == .included
-                ? "your global config sets core.hooksPath after Perch's include, which beats the guard's"
+                ? "your global config sets core.hooksPath after Perch's include, which beats the guard's; move that line above Perch's [include] (the guard then runs those hooks after its check), or remove it"
                 : "Perch's git include is not in your global config: run perch setup git first"
             return .failed("git does not use the guard's hooks: \(hint)")
         }

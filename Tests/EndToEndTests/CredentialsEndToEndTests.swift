@@ -37,6 +37,11 @@ struct CredentialsEndToEndTests {
         #expect(try cli.run(["setup", "git", "--yes"]).status == 0)
         let switched = try cli.run(["switch", "a"])
         #expect(switched.status == 0, "\(switched.stdout)\(switched.stderr)")
+        // Bug: a signing key written with ~ (as the docs show it) always read as drift.
+        let status = try cli.run(["status"])
+        #expect(status.status == 0 && status.stdout.contains("✓ git"), "\(status.stdout)")
+        let verify = try cli.run(["verify"])
+        #expect(verify.status == 0 && verify.stdout.contains("✓ git signing"), "\(verify.stdout)")
         let repo = home + "/repo"
         #expect(try shell(cli, "git init -q repo", in: home).status == 0)
         #expect(try shell(cli, "git commit -q --allow-empty -m one", in: repo).status == 0)

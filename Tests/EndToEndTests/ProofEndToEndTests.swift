@@ -161,7 +161,11 @@ struct ProofEndToEndTests {
         #expect(try home.cli.run(["switch", "home"]).status == 0)
         let clone = try repository(home, "anywhere/site", remote: "git@GitHub.com:Acme/Site.git")
         #expect(try author(home, in: clone) == "Ada <ada@work.example>")
-        for url in ["ssh://git@github.com:2222/acme/site", "https://ada@github.com/acme/site.git", "https://github.com/ACME/site"] {
+        // Bug: a trailing slash and git:// chose the account for Perch but not for git.
+        for url in [
+            "ssh://git@github.com:2222/acme/site", "https://ada@github.com/acme/site.git", "https://github.com/ACME/site",
+            "https://github.com/acme/site/", "git://github.com/acme/site.git",
+        ] {
             #expect(try shell(home, "git remote set-url origin \(TmuxSession.quote(url))", in: clone).status == 0)
             #expect(try author(home, in: clone) == "Ada <ada@work.example>", "\(url)")
         }
@@ -172,6 +176,8 @@ struct ProofEndToEndTests {
         let verify = try run(home, ["verify"], in: clone)
         #expect(verify.stdout.contains("Verifying work: Work (chosen by remote github.com/acme/*)"), "\(verify.stdout)")
         #expect(verify.stdout.contains("✓ git"), "\(verify.stdout)")
+        // Bug: verify said ✗ ssh in a remote-owned clone, whose include gives git the account's key (core.sshCommand).
+        #expect(verify.stdout.contains("✓ ssh github.com") && verify.stdout.contains("~/.ssh/id_work"), "\(verify.stdout)")
         let status = try run(home, ["status"], in: clone)
         #expect(status.stdout.contains("Repository: chosen by remote github.com/acme/*: work"), "\(status.stdout)")
     }
@@ -215,6 +221,11 @@ struct ProofEndToEndTests {
         let clone = try repository(home, "src/site", remote: "git@github.com:acme/site.git")
         let marker = home.home + "/repo-hook-ran"
         writeExecutable("#!/bin/sh\necho ran >> \(TmuxSession.quote(marker))\n", to: clone + "/.git/hooks/pre-commit")
+        // Bug: with the guard in place, git looked for every hook in its folder, and the repository's
+        // other hooks (a commit-msg, a post-commit) stopped running.
+        for name in ["commit-msg", "post-commit"] {
+            writeExecutable("#!/bin/sh\necho \(name) >> \(TmuxSession.quote(marker + "-others"))\n", to: clone + "/.git/hooks/" + name)
+        }
         // The repository's own setting names the wrong person: refused, with where it came from.
         #expect(try shell(home, "git config user.email ada@home.example && echo a > f && git add f", in: clone).status == 0)
         let refused = try shell(home, "git commit -qm one", in: clone)
@@ -231,6 +242,7 @@ struct ProofEndToEndTests {
         #expect(committed.status == 0, "\(committed.stderr)")
         #expect(try shell(home, "git log -1 --format=%ae", in: clone).stdout == "ada@work.example\n")
         #expect(FileManager.default.fileExists(atPath: marker), "the repository's own pre-commit hook still runs")
+        #expect((try? String(contentsOfFile: marker + "-others", encoding: .utf8)) == "commit-msg\npost-commit\n", "and its other hooks")
         let undone = try home.cli.run(["guard", "--undo"])
         #expect(undone.status == 0, "\(undone.stderr)")
         #expect(try Data(contentsOf: URL(fileURLWithPath: gitconfig)) == before, "~/.gitconfig byte for byte")
@@ -255,11 +267,13 @@ struct ProofEndToEndTests {
             eval "last=\\${$#}"
             cd \(TmuxSession.quote(home.home + "/served")) && exec sh -c "$last"
             """, to: home.bin + "/ssh")
-        // A repository of no one's (commits as the global home are right); the push goes to a remote work owns.
+        // A clone of a remote work owns: its include gives git work's key. The repository's own
+        // core.sshCommand names home's key instead, and beats it.
         let clone = try repository(home, "src/mine", remote: nil)
         #expect(
             try shell(home, "git remote add acme git@github.com:acme/site.git && echo a > f && git add f && git commit -qm one", in: clone)
                 .status == 0)
+        #expect(try shell(home, "git config core.sshCommand 'ssh -i ~/.ssh/id_home'", in: clone).status == 0)
         let refused = try shell(home, "git push -q acme HEAD:main", in: clone)
         #expect(refused.status != 0)
         #expect(
@@ -267,7 +281,8 @@ struct ProofEndToEndTests {
             "\(refused.stderr)")
         #expect(refused.stderr.contains("which is ~/.ssh/id_work"), "\(refused.stderr)")
         #expect(try shell(home, "git --git-dir=\(TmuxSession.quote(bare)) rev-parse --verify -q main").status != 0, "nothing was pushed")
-        #expect(try home.cli.run(["switch", "work"]).status == 0)
+        // Without the repository's own setting, the include's key is work's: the push goes through.
+        #expect(try shell(home, "git config --unset core.sshCommand", in: clone).status == 0)
         let pushed = try shell(home, "git push -q acme HEAD:main", in: clone)
         #expect(pushed.status == 0, "\(pushed.stderr)")
         #expect(try shell(home, "git --git-dir=\(TmuxSession.quote(bare)) rev-parse --verify -q main").status == 0)
@@ -293,6 +308,37 @@ struct ProofEndToEndTests {
             disagreed.contains { $0.contains("✗ kube") && $0.contains("says dev") && $0.contains("fix: perch switch work") },
             "\(disagreed.joined(separator: "\n"))")
         try session.expectAfter("q", shows: "EXIT=0")
+    }
+
+    // Bug: perch set of an account's directories left git's folder rules as they were until the next switch.
+    @Test("perch set of an account's directories brings git's folder rules up to date at once")
+    func setDirectoriesRefreshesRules() throws {
+        let home = try home()
+        defer { home.cli.remove() }
+        #expect(try home.cli.run(["switch", "home"]).status == 0)
+        let repo = try repository(home, "proj2/repo", remote: nil)
+        #expect(try author(home, in: repo) == "Ada <ada@home.example>")
+        #expect(try home.cli.run(["set", "work", "directories", #"["~/proj2"]"#]).status == 0)
+        #expect(try author(home, in: repo) == "Ada <ada@work.example>", "no switch needed")
+    }
+
+    // Bug: in a folder of the user's own includeIf rule, status said – (the rule wins by
+    // design) while verify said ✗ and the guard refused every commit.
+    @Test("in a folder of your own includeIf rule, verify says your rule wins (–, exit 0) and the guard lets the commit through")
+    func usersOwnRule() throws {
+        let home = try home()
+        defer { home.cli.remove() }
+        #expect(try home.cli.run(["switch", "home"]).status == 0)
+        #expect(try home.cli.run(["guard", "install"]).status == 0)
+        try "[user]\n\temail = ada@client.example\n".write(toFile: home.home + "/.gitconfig-client", atomically: true, encoding: .utf8)
+        #expect(try shell(home, "git config --global 'includeIf.gitdir:~/clients/.path' '~/.gitconfig-client'").status == 0)
+        let repo = try repository(home, "clients/c1", remote: nil)
+        let verify = try run(home, ["verify"], in: repo)
+        #expect(verify.status == 0, "\(verify.stdout)\(verify.stderr)")
+        #expect(verify.stdout.contains("– git") && verify.stdout.contains("your own rule wins in this folder"), "\(verify.stdout)")
+        let commit = try shell(home, "git commit -q --allow-empty -m one", in: repo)
+        #expect(commit.status == 0, "\(commit.stderr)")
+        #expect(try shell(home, "git log -1 --format=%ae", in: repo).stdout == "ada@client.example\n")
     }
 
     /// The ssh on PATH before the test's own bin folder.

@@ -124,11 +124,12 @@ public struct RemotePattern: Hashable, Sendable {
         let p = Self.anyCase(path)
         var forms = [
             "https://\(h)/\(p)", "https://*@\(h)/\(p)", "https://\(h):*/\(p)", "https://*@\(h):*/\(p)", "http://\(h)/\(p)",
-            "ssh://\(h)/\(p)", "ssh://*@\(h)/\(p)",
+            "ssh://\(h)/\(p)", "ssh://*@\(h)/\(p)", "git://\(h)/\(p)",
             "ssh://\(h):*/\(p)", "ssh://*@\(h):*/\(p)", "*@\(h):\(p)", "\(h):\(p)",
         ]
-        // `*` at the end already takes `.git` and a trailing slash; a literal end does not.
-        if !path.hasSuffix("*") { forms += forms.flatMap { [$0 + ".git", $0 + "/"] } }
+        // `*` at the end already takes `.git`, but not a trailing slash (wildmatch's `*` stops at
+        // `/`); a literal end takes neither.
+        forms += path.hasSuffix("*") ? forms.map { $0 + "/" } : forms.flatMap { [$0 + ".git", $0 + "/", $0 + ".git/"] }
         return forms
     }
 

@@ -290,9 +290,11 @@ public struct GitAdapter: ToolAdapter {
     /// the account.
     public func check(_ setting: ToolSetting, in context: ToolContext) -> IdentityCheck {
         let expected = setting.summary
-        guard let git = setting.value(as: Setting.self) else {
+        guard let written = setting.value(as: Setting.self) else {
             return IdentityCheck(tool: .git, expected: expected, actual: nil, matches: nil)
         }
+        // An ssh key is written to git with `~` put in: compared the same way.
+        let git = Self.expanded(written, context.environment)
         guard context.environment.which("git") != nil else {
             return IdentityCheck(tool: .git, expected: expected, actual: nil, matches: nil, note: "git not found")
         }
@@ -787,7 +789,7 @@ extension GitAdapter {
         if git.name != nil || git.email != nil {
             answers.append(Self.askAuthor(git, in: context))
         }
-        if let key = git.signingKey {
+        if let key = Self.expanded(git, context.tool.environment).signingKey {
             let asked = "git config --get user.signingkey"
             let run = context.run("git", ["config", "--get", "user.signingkey"])
             if case .notFound = run {
@@ -824,6 +826,9 @@ extension GitAdapter {
         }
         let author = context.run("git", ["var", "GIT_AUTHOR_IDENT"])
         if case .notFound = author { return .unknown("git", kind: .git, expected: expected, reason: "git not found", asked: asked) }
+        if case .timedOut = author {
+            return .unknown("git", kind: .git, expected: expected, reason: author.failure ?? "timed out", asked: asked)
+        }
         guard let authorText = author.output, let (name, email) = ident(authorText) else {
             return ToolAnswer(
                 tool: "git", kind: .git, expected: expected, answer: nil, verdict: .disagrees,
@@ -845,7 +850,18 @@ extension GitAdapter {
         var variables = ["GIT_AUTHOR_NAME", "GIT_AUTHOR_EMAIL", "GIT_COMMITTER_NAME", "GIT_COMMITTER_EMAIL"].filter {
             environment[$0] != nil
         }
-        if inHook, context.run("git", ["config", "--get", "user.email"]).output?.trimmingWhitespace == email { variables = [] }
+        if inHook, !variables.isEmpty {
+            // git exported them for this commit: given by --author (or variables of the shell's),
+            // else from the config (then the file below says where).
+            if context.run("git", ["config", "--get", "user.email"]).output?.trimmingWhitespace == email {
+                variables = []
+            } else {
+                return ToolAnswer(
+                    tool: "git", kind: .git, expected: expected, answer: answer, verdict: .disagrees,
+                    reason: "this commit's author was given by --author, or by GIT_AUTHOR_* variables of this shell",
+                    fix: "commit without --author (and unset GIT_AUTHOR_NAME GIT_AUTHOR_EMAIL if your shell sets them)", asked: asked)
+            }
+        }
         if !variables.isEmpty {
             return ToolAnswer(
                 tool: "git", kind: .git, expected: expected, answer: answer, verdict: .disagrees,
@@ -855,6 +871,13 @@ extension GitAdapter {
         }
         let key = emailAgrees ? "user.name" : "user.email"
         let origin = Self.origin(of: key, in: context)
+        // A file of the user's own, included by one of their rules (an includeIf for this
+        // folder): their rule wins here by design (Perch's include sits before it), as status says.
+        if let origin, Self.isUsersOwnRule(origin, in: context) {
+            return ToolAnswer(
+                tool: "git", kind: .git, expected: expected, answer: answer, verdict: .unknown,
+                reason: "your own rule wins in this folder: \(key) comes from \(origin)", asked: asked)
+        }
         return ToolAnswer(
             tool: "git", kind: .git, expected: expected, answer: answer, verdict: .disagrees,
             reason: "\(key) comes from \(origin ?? "git's defaults (no user.email set)")",
@@ -878,7 +901,20 @@ extension GitAdapter {
         }
         let origin = last[..<tab]
         if origin.hasPrefix("file:") { return context.shown(originPath(origin)) }
-        return String(origin)
+        // `command line:` is git's way of saying it; shown without its colon.
+        return origin.hasSuffix(":") ? String(origin.dropLast()) : String(origin)
+    }
+
+    /// Whether `origin` (as ``origin(of:in:)`` shows it) is a file of the user's that their own
+    /// global config includes: not a global file itself, not Perch's, not the repository's, not
+    /// the command line.
+    static func isUsersOwnRule(_ origin: String, in context: ProofContext) -> Bool {
+        let file = String(origin.prefix { $0 != ":" })
+        guard file.hasPrefix("/") || file.hasPrefix("~") else { return false }
+        let files = context.tool.files
+        let path = context.expand(file)
+        let perchs = [files.gitInclude, files.gitDirectories]
+        return !files.userGitConfigs.contains(path) && !perchs.contains(path) && !path.hasPrefix(files.gitAccounts + "/")
     }
 
     /// The command that puts git right when its value comes from `origin`: Perch's own files are
@@ -888,6 +924,9 @@ extension GitAdapter {
         let files = context.tool.files
         let perchs = [files.gitInclude, files.gitDirectories, files.gitAccounts].map(context.shown)
         if let origin, origin.hasPrefix("command line") || origin.hasPrefix("command") {
+            if context.tool.environment[IdentityScope.scopeVariable] == ScopeKind.directory.rawValue {
+                return "this shell still has its last folder's account until its next prompt: run git there on a line of its own"
+            }
             return "unset GIT_CONFIG_PARAMETERS GIT_CONFIG_COUNT (a git -c or a variable sets it)"
         }
         // The repository's own config (git config --local), found relative to it.

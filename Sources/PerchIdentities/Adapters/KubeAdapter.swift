@@ -265,6 +265,9 @@ extension KubeAdapter {
         let asked = "kubectl config view --minify"
         let run = context.run("kubectl", ["config", "view", "--minify", "-o", "jsonpath=" + Self.minifyFormat])
         if case .notFound = run { return [.unknown("kube", kind: .kube, expected: expected, reason: "kubectl not found", asked: asked)] }
+        if case .timedOut = run {
+            return [.unknown("kube", kind: .kube, expected: expected, reason: run.failure ?? "timed out", asked: asked)]
+        }
         guard let output = run.output else {
             return [
                 ToolAnswer(

@@ -262,10 +262,22 @@ extension SSHAdapter {
     /// The ssh command git runs here, as words (`GIT_SSH_COMMAND`, else `ssh`, with the user's
     /// `~/.ssh/config` named when `$HOME` is not the password database's home).
     static func command(in context: ProofContext) -> [String] {
+        // As the shell git runs it through would: `~/` at a word's start is the home folder.
+        func expanded(_ words: [String]) -> [String] { words.map { $0.hasPrefix("~/") ? context.expand($0) : $0 } }
+        return expanded(givenCommand(in: context))
+    }
+
+    static func givenCommand(in context: ProofContext) -> [String] {
         if let command = context.tool.environment["GIT_SSH_COMMAND"], let words = IdentityProof.shellWords(command), !words.isEmpty {
             return words
         }
         if let program = context.tool.environment["GIT_SSH"] { return [program] }
+        // git's core.sshCommand here (a bound folder's or a remote-owned clone's include sets it).
+        if let command = context.run("git", ["config", "--get", "core.sshCommand"]).output?.trimmingWhitespace,
+            let words = IdentityProof.shellWords(command), !words.isEmpty
+        {
+            return words
+        }
         let config = context.tool.files.userSSHConfig
         return access(config, F_OK) == 0 ? ["ssh", "-F", config] : ["ssh"]
     }
