@@ -1,4 +1,3 @@
-import Dispatch
 import Glibc
 import PerchCore
 import PerchStore
@@ -41,10 +40,7 @@ public struct ProofContext: Sendable {
     public func expand(_ path: String) -> String { tool.environment.expandingTilde(path) }
 
     /// A path shown with `~` for the home folder.
-    public func shown(_ path: String) -> String {
-        let home = tool.environment.home
-        return path.hasPrefix(home + "/") ? "~" + path.dropFirst(home.count) : path
-    }
+    public func shown(_ path: String) -> String { GitConfigFile.shown(path, tool.environment) }
 }
 
 /// Asking each tool (and, when asked for, each server) who it will be: the adapters' ``ToolAdapter/ask(_:in:)``
@@ -55,47 +51,23 @@ public enum IdentityProof {
     /// thread each), so the whole takes about as long as the slowest.
     public static func verify(_ context: ProofContext, online: Bool, adapters: [any ToolAdapter] = ToolAdapters.registry) -> [ToolAnswer] {
         let asked = adapters.filter { context.account.identities[$0.tool] != nil }
-        let results = Results(count: asked.count)
-        let group = DispatchGroup()
-        for (index, adapter) in asked.enumerated() {
-            // A serial queue of its own each: it gets a thread of its own however many block.
-            let queue = DispatchQueue(label: "perch.verify.\(adapter.tool.rawValue)")
-            queue.async(group: group) {
-                let setting = context.account.identities[adapter.tool]!
-                let start = ProcessSpawn.now()
-                var answers = adapter.ask(setting, in: context)
-                if adapter.tool == .kube || adapter.tool == .aws {
-                    answers += SessionExpiries.read(context.account, tool: adapter.tool, in: context.tool).map(SessionExpiries.answer)
+        // A thread each (the switch's own Parallel.map): the whole takes about the slowest.
+        return Parallel.map(
+            asked.map { adapter in
+                { @Sendable in
+                    let setting = context.account.identities[adapter.tool]!
+                    let start = ProcessSpawn.now()
+                    var answers = adapter.ask(setting, in: context)
+                    if adapter.tool == .kube || adapter.tool == .aws {
+                        answers += SessionExpiries.read(context.account, tool: adapter.tool, in: context.tool).map(SessionExpiries.answer)
+                    }
+                    if online { answers += adapter.askServer(setting, in: context) }
+                    let spent = ProcessSpawn.now() - start
+                    for i in answers.indices where answers[i].milliseconds == 0 { answers[i].milliseconds = spent }
+                    return answers
                 }
-                if online { answers += adapter.askServer(setting, in: context) }
-                let spent = ProcessSpawn.now() - start
-                for i in answers.indices where answers[i].milliseconds == 0 { answers[i].milliseconds = spent }
-                results.set(index, answers)
             }
-        }
-        group.wait()
-        return results.all
-    }
-
-    /// Answers gathered from several threads, by adapter.
-    final class Results: @unchecked Sendable {
-        private var slots: [[ToolAnswer]]
-        private var lock = pthread_mutex_t()
-        init(count: Int) {
-            slots = Array(repeating: [], count: count)
-            pthread_mutex_init(&lock, nil)
-        }
-        deinit { pthread_mutex_destroy(&lock) }
-        func set(_ index: Int, _ answers: [ToolAnswer]) {
-            pthread_mutex_lock(&lock)
-            slots[index] = answers
-            pthread_mutex_unlock(&lock)
-        }
-        var all: [ToolAnswer] {
-            pthread_mutex_lock(&lock)
-            defer { pthread_mutex_unlock(&lock) }
-            return slots.flatMap { $0 }
-        }
+        ).flatMap { $0 }
     }
 
     /// Whether any answer disagrees.

@@ -1,5 +1,6 @@
 import Glibc
 import PerchCore
+import PerchStore
 
 /// Which account owns a place (a folder, in a process's scope): the one rule `perch verify`,
 /// the guard, `perch status` and `perch current` decide by, in the order git's own files give
@@ -121,19 +122,8 @@ public struct PlaceOwner: Hashable, Sendable {
         }
     }
 
-    /// A small file's text (at most 64 KiB), or nil.
+    /// A small file's text (its first 64 KiB), or nil.
     static func readSmall(_ path: String) -> String? {
-        let fd = open(path, O_RDONLY | O_CLOEXEC)
-        guard fd >= 0 else { return nil }
-        defer { close(fd) }
-        var bytes = [UInt8](repeating: 0, count: 65_536)
-        var count = 0
-        while count < bytes.count {
-            let n = bytes.withUnsafeMutableBytes { Glibc.read(fd, $0.baseAddress! + count, $0.count - count) }
-            if n < 0, errno == EINTR { continue }
-            guard n > 0 else { break }
-            count += n
-        }
-        return String(decoding: bytes[0..<count], as: UTF8.self)
+        (try? FileSystem.read(path)).map { String(decoding: $0.prefix(65_536), as: UTF8.self) }
     }
 }
