@@ -140,6 +140,7 @@ struct CredentialsEndToEndTests {
             ]}
             """)
         try FileManager.default.createDirectory(atPath: home + "/agents", withIntermediateDirectories: true)
+        let binary = try TestUser.binaryCopy(in: home)
         try user!.own(home)
         func asUser(_ argv: [String], _ extra: [String: String] = [:]) throws -> Spawn.Result {
             var environment = cli.environment
@@ -158,9 +159,9 @@ struct CredentialsEndToEndTests {
             #expect(try asUser(["ssh-add", "-q", ssh + "/id_" + name], ["SSH_AUTH_SOCK": socket]).status == 0)
             unlink(ssh + "/id_" + name)  // the private key is the agent's alone now
         }
-        #expect(try asUser([TmuxSession.binary, "setup", "ssh", "--yes"]).status == 0)
+        #expect(try asUser([binary, "setup", "ssh", "--yes"]).status == 0)
         for name in ["work", "home", "work"] {
-            let switched = try asUser([TmuxSession.binary, "switch", name])
+            let switched = try asUser([binary, "switch", name])
             #expect(switched.status == 0, "\(switched.stdout)\(switched.stderr)")
             let greeted = try asUser(["ssh", "-T", "-o", "BatchMode=yes", "git@gitserver"])
             #expect(greeted.stderr.contains("Hi ada-\(name)!"), "after switch \(name): \(greeted.stderr)")
@@ -170,16 +171,16 @@ struct CredentialsEndToEndTests {
                     || resolved.stdout.contains("identityagent ~/agents/\(name).sock"), "\(resolved.stdout)")
         }
         // perch exec home while work is global: the process gets home's agent.
-        let exec = try asUser([TmuxSession.binary, "exec", "home", "--", "sh", "-c", "echo $SSH_AUTH_SOCK"])
+        let exec = try asUser([binary, "exec", "home", "--", "sh", "-c", "echo $SSH_AUTH_SOCK"])
         #expect(exec.stdout == home + "/agents/home.sock\n", "\(exec.stdout)\(exec.stderr)")
         // An agent that is not there: the switch warns and succeeds; status and verify say ✗.
-        let gone = try asUser([TmuxSession.binary, "switch", "gone"])
+        let gone = try asUser([binary, "switch", "gone"])
         #expect(gone.status == 0, "\(gone.stdout)\(gone.stderr)")
         #expect(gone.stdout.contains("warning: its agent ~/agents/none.sock is not a socket"), "\(gone.stdout)")
-        let status = try asUser([TmuxSession.binary, "status"])
+        let status = try asUser([binary, "status"])
         #expect(
             status.stdout.contains("✗ ssh") && status.stdout.contains("its agent ~/agents/none.sock is not a socket"), "\(status.stdout)")
-        let verify = try asUser([TmuxSession.binary, "verify"])
+        let verify = try asUser([binary, "verify"])
         #expect(verify.status == 3 && verify.stdout.contains("the account's agent ~/agents/none.sock is not a socket"), "\(verify.stdout)")
     }
 }

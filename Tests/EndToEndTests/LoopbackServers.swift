@@ -134,6 +134,17 @@ struct TestUser {
         ["setpriv", "--reuid=\(uid)", "--regid=\(gid)", "--clear-groups"] + argv
     }
 
+    /// A copy of the binary under test in `home` (`home/bin/perch`, mode 0755), for a user who
+    /// may not reach the checkout (a clone in a 0700 folder, as `mktemp -d` makes): the path.
+    static func binaryCopy(in home: String) throws -> String {
+        let path = home + "/bin/perch"
+        try FileManager.default.createDirectory(atPath: home + "/bin", withIntermediateDirectories: true)
+        if FileManager.default.fileExists(atPath: path) { try FileManager.default.removeItem(atPath: path) }
+        try FileManager.default.copyItem(atPath: TmuxSession.binary, toPath: path)
+        chmod(path, 0o755)
+        return path
+    }
+
     /// Gives `path` and everything under it to this user.
     func own(_ path: String) throws {
         let result = try Spawn.run(["chown", "-R", "\(uid):\(gid)", path])

@@ -14,6 +14,8 @@ final class SSHLab {
     let serverFolder: URL
     var user: TestUser?
     var gitUser: TestUser?
+    /// The binary under test, copied where the user can run it (``TestUser/binaryCopy(in:)``).
+    var binary = TmuxSession.binary
     var server: SSHServer?
     var silent: SilentListener?
     var agent: pid_t = 0
@@ -81,6 +83,7 @@ final class SSHLab {
 
             """, to: ssh + "/config")
         try cli.writeConfig(Self.accounts)
+        binary = try TestUser.binaryCopy(in: home)
         try user!.own(home)
         let setup = try perch(["setup", "ssh", "--yes"])
         try #require(setup.status == 0, "perch setup ssh: \(setup.stdout)\(setup.stderr)")
@@ -106,7 +109,7 @@ final class SSHLab {
 
     /// `perch arguments` run as the user.
     func perch(_ arguments: [String], extra: [String: String] = [:]) throws -> Spawn.Result {
-        try runAsUser([TmuxSession.binary] + arguments, extra: extra)
+        try runAsUser([binary] + arguments, extra: extra)
     }
 
     /// `ssh -T git@HOST` as the user, as a person would test the connection: what the server said.
@@ -257,7 +260,7 @@ struct VerifyEndToEndTests {
 
         // perch exec: the process's account, while the global one is home.
         #expect(try lab.perch(["switch", "home"]).status == 0)
-        let exec = try lab.perch(["exec", "work", "--", TmuxSession.binary, "verify", "--online"])
+        let exec = try lab.perch(["exec", "work", "--", lab.binary, "verify", "--online"])
         #expect(exec.status == 0, "\(exec.stdout)\(exec.stderr)")
         #expect(exec.stdout.contains("Verifying work: Work (given by perch exec)"), "\(exec.stdout)")
         #expect(answerLine(exec.stdout, "✓", "ssh gitserver (server)")?.line.hasSuffix(" ada-work (GitHub)") == true, "\(exec.stdout)")
