@@ -172,12 +172,12 @@ struct DebianPackageTests {
         let real = try #require(
             ["/usr/sbin/ldconfig", "/sbin/ldconfig"].first { FileManager.default.isExecutableFile(atPath: $0) })
         let fake = fakes.appendingPathComponent("ldconfig")
-        try """
-        #!/bin/sh
-        \(real) "$@"
-        seq 1 20000 | sed 's|.*|\tlibfiller&.so (libc6,x86-64) => /nonexistent/libfiller&.so|'
-        """.write(to: fake, atomically: true, encoding: .utf8)
-        try FileManager.default.setAttributes([.posixPermissions: 0o755], ofItemAtPath: fake.path)
+        writeExecutable(
+            """
+            #!/bin/sh
+            \(real) "$@"
+            seq 1 20000 | sed 's|.*|\tlibfiller&.so (libc6,x86-64) => /nonexistent/libfiller&.so|'
+            """, to: fake.path)
         var environment = ProcessInfo.processInfo.environment
         environment["PATH"] = fakes.path + ":" + (environment["PATH"] ?? "/usr/bin:/bin")
         let script = ShellEndToEndTests.repository.appendingPathComponent("scripts/build-deb.sh").path

@@ -140,8 +140,11 @@ struct TestUser {
         let path = home + "/bin/perch"
         try FileManager.default.createDirectory(atPath: home + "/bin", withIntermediateDirectories: true)
         if FileManager.default.fileExists(atPath: path) { try FileManager.default.removeItem(atPath: path) }
-        try FileManager.default.copyItem(atPath: TmuxSession.binary, toPath: path)
-        chmod(path, 0o755)
+        // Copied by a child process, not in this one: a copy written here holds a descriptor open
+        // for writing that a process forked meanwhile by a test running in parallel inherits, and
+        // exec(2) of the copy then fails with ETXTBSY ("Text file busy", seen in CI).
+        let copied = try Spawn.run(["install", "-m", "0755", TmuxSession.binary, path])
+        if copied.status != 0 { throw Failure("install \(path): \(copied.stderr)") }
         return path
     }
 

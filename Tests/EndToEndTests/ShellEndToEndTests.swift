@@ -92,8 +92,7 @@ struct ShellEndToEndTests {
             script += "\(index + 1)) sed -i '\(expression)' \"$1\" ;;\n"
         }
         script += "esac\n"
-        try script.write(toFile: path, atomically: true, encoding: .utf8)
-        chmod(path, 0o755)
+        writeExecutable(script, to: path)
         return path
     }
 
