@@ -169,6 +169,44 @@ struct InlinePickerEndToEndTests {
         #expect(try cli.run(["current"]).status == 1, "pick does not switch")
     }
 
+    @Test(
+        "Two long names alike but for their end: whole where the width allows (not cut at 32 columns), cut in the middle in a narrow terminal so both ends show; a filter on the end picks"
+    )
+    func longNamesAlikeAtTheStart() throws {
+        let home = try TmuxSession.makeScratchHome()
+        defer { try? FileManager.default.removeItem(at: home) }
+        try PerchCommandLine(home: home).writeConfig(
+            #"""
+            {"accounts": [
+              {"id": "west", "name": "Platform Engineering — Europe West", "handle": "@pe-west"},
+              {"id": "north", "name": "Platform Engineering — Europe North", "handle": "@pe-north"},
+              {"id": "me", "name": "Personal", "handle": "@ada"}
+            ]}
+            """#)
+        let out = home.appendingPathComponent("picked.txt").path
+        for width in [80, 36] {
+            let session = try TmuxSession(
+                width: width, height: 24, arguments: ["pick"], home: home, launcher: ["sh", "-c", "exec \"$@\" > \(out)", "sh"])
+            #expect(try session.waitFor("Switch account"))
+            let screen = try session.screen()
+            let west = screen.first { $0.contains("@pe-west") || $0.contains("West") } ?? ""
+            let north = screen.first { $0.contains("@pe-north") || $0.contains("North") } ?? ""
+            if width == 80 {
+                #expect(west.contains("Platform Engineering — Europe West") && west.contains("@pe-west"), "\(screen)")
+                #expect(north.contains("Platform Engineering — Europe North") && north.contains("@pe-north"), "\(screen)")
+            } else {
+                #expect(west.contains("Platform") && west.contains("…") && west.contains("West"), "\(screen)")
+                #expect(north.contains("Platform") && north.contains("…") && north.contains("North"), "\(screen)")
+                #expect(screen.contains { $0.contains("Personal") })
+            }
+            try session.sendLiteral("north")
+            #expect(try session.waitFor("1 of 3"))
+            try session.send("Enter")
+            #expect(try session.waitFor("EXIT=0"))
+            #expect(try String(contentsOfFile: out, encoding: .utf8) == "north\n")
+        }
+    }
+
     @Test("The mouse wheel moves the cursor; after a resize the sheet is drawn again at the new width, and a pick still works")
     func wheelAndResize() throws {
         let session = try session(["switch"])

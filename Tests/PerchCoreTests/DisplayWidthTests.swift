@@ -112,4 +112,19 @@ struct DisplayWidthTests {
             }
         }
     }
+
+    @Test(
+        "a middle cut keeps the start and the end, with one … between, within the width",
+        arguments: [
+            ("Platform Engineering — Europe North", 20, "Platform …rope North"),
+            ("Platform Engineering — Europe North", 35, "Platform Engineering — Europe North"),
+            ("abcdef", 1, "…"),
+            ("abcdef", 0, ""),
+            ("中文テキスト中文", 7, "中…文"),
+        ])
+    func middleCut(_ c: (String, Int, String)) {
+        let result = DisplayWidth.truncatedMiddle(c.0, to: c.1)
+        #expect(result == c.2)
+        #expect(DisplayWidth.columns(of: result) <= max(0, c.1))
+    }
 }

@@ -199,7 +199,7 @@ struct SheetFilterHighlightTests {
 
     @Test("a name cut with … marks only the letters shown")
     func cutName() throws {
-        let long = "Alpha " + String(repeating: "x", count: 40) + "z"
+        let long = "Alpha " + String(repeating: "x", count: 200) + "z"
         let (screen, _) = screen("az", accounts: [Account(id: "a", name: long)])
         let (row, column) = try #require(find("Alpha", on: screen), "\(screen.text)")
         #expect(screen[column, row].style == .filterMatch)
@@ -207,6 +207,50 @@ struct SheetFilterHighlightTests {
         let ellipsis = try #require(line.firstIndex(of: "…"))
         let at = line.distance(from: line.startIndex, to: ellipsis)
         #expect(screen[at, row].style == .plain, "the … stands for the hidden z, unmarked")
+    }
+
+    @Test(
+        "bug: two long names alike but for their end read the same in the sheet (cut at 32 columns); they get the width there is, and a middle cut where still alike"
+    )
+    func longNamesAlikeAtTheStart() throws {
+        let accounts = [
+            Account(id: "w", name: "Platform Engineering — Europe West", handle: "@pe-west"),
+            Account(id: "n", name: "Platform Engineering — Europe North", handle: "@pe-north"),
+            Account(id: "l", name: "Long name unlike any other in this list", handle: "@long"),
+        ]
+        func sheet(width: Int) -> Screen {
+            var state = AppState(accounts: accounts, size: Size(width: width, height: 24))
+            _ = state.update(.key(.char("a")))
+            return state.render()
+        }
+        let wide = sheet(width: 100).text
+        #expect(wide.contains("Platform Engineering — Europe West  ") && wide.contains("Platform Engineering — Europe North "), "\(wide)")
+        let narrow = sheet(width: 40)
+        let west = try #require(narrow.lines.first { $0.contains("West") }, "\(narrow.text)")
+        let north = try #require(narrow.lines.first { $0.contains("North") }, "\(narrow.text)")
+        #expect(west.contains("Platform") && west.contains("…") && north.contains("Platform") && north.contains("…"))
+        // The name that starts like no other is cut at its end, as any other cut name.
+        let long = try #require(narrow.lines.first { $0.contains("Long name") }, "\(narrow.text)")
+        #expect(long.contains("…") && !long.contains("list"), "\(long)")
+    }
+
+    @Test("a filter's marks follow a middle cut: the end's letters are marked where they are drawn, the … never")
+    func marksAfterMiddleCut() throws {
+        let accounts = [
+            Account(id: "w", name: "Platform Engineering — Europe West"), Account(id: "n", name: "Platform Engineering — Europe North"),
+        ]
+        var state = AppState(accounts: accounts, size: Size(width: 30, height: 24))
+        _ = state.update(.key(.char("a")))
+        _ = state.update(.key(.char("/")))
+        for c in "north" { _ = state.update(.key(.char(c))) }
+        let screen = state.render()
+        let row = try #require(screen.lines.firstIndex { $0.contains("North") }, "\(screen.text)")
+        let line = screen.lines[row]
+        let north = line.distance(from: line.startIndex, to: try #require(line.range(of: "North")).lowerBound)
+        let ellipsis = line.distance(from: line.startIndex, to: try #require(line.firstIndex(of: "…")))
+        #expect((0..<5).allSatisfy { screen[north + $0, row].style == .filterMatch }, "North")
+        #expect(screen[ellipsis, row].style != .filterMatch)
+        #expect(AccountSheet.shownMarks([0, 30, 31], of: "Platform Engineering — Europe North", as: "Platform…ope North") == [0, 13, 14])
     }
 
     @Test("the search's two-row score equals the full alignment's on 20,000 random texts and patterns, ASCII and not")

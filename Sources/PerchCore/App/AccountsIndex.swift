@@ -1,3 +1,5 @@
+import Synchronization
+
 /// The accounts and everything derived from them, in one place and built once per change of
 /// accounts: the widest name, the sheet's grouped rows, and (when a filter first needs it) the
 /// folded search text. No frame and no keystroke scans the accounts for these.
@@ -6,18 +8,26 @@ public struct AccountsIndex: Hashable, Sendable {
     public let accounts: [Account]
     /// Display width of the longest account name, in columns, capped at ``maximumNameColumns``.
     public let nameColumns: Int
+    /// Display width of the longest handle, in columns, capped at ``maximumNameColumns``; 0 when
+    /// no account has one.
+    public let handleColumns: Int
     /// The sheet's rows in group order (accounts without a group first, then each group under
     /// its heading, groups in order of first appearance); nil when no account has a group.
     public let groupedRows: [SheetRow]?
     /// Names and handles folded for the filter; built by ``prepareSearch()`` when a filter opens.
     public private(set) var search: SearchIndex?
 
-    /// Widest name column drawn, in columns; longer names are truncated with `…`.
-    public static let maximumNameColumns = 32
+    /// Widest name column drawn, in columns; longer names are cut with `…` (a column of 120
+    /// already leaves a handle no room on a 200-column terminal).
+    public static let maximumNameColumns = 120
+    /// Which names share their start with another account's name, found the first time a drawn
+    /// name is cut (``sharesShownPrefix(_:columns:)``); no part of the index's value.
+    private let prefixes = SharedNamePrefixes()
 
     public init(_ accounts: [Account]) {
         self.accounts = accounts
-        nameColumns = Self.nameColumns(accounts)
+        nameColumns = Self.widest(accounts.lazy.map(\.name))
+        handleColumns = Self.widest(accounts.lazy.compactMap(\.handle))
         groupedRows = Self.groupedRows(accounts)
     }
 
@@ -34,12 +44,21 @@ public struct AccountsIndex: Hashable, Sendable {
         if search == nil { search = SearchIndex(accounts) }
     }
 
-    /// Display width of the longest name in `accounts`, capped at ``maximumNameColumns``.
-    private static func nameColumns(_ accounts: [Account]) -> Int {
-        accounts.reduce(0) { widest, account in
-            widest >= Self.maximumNameColumns || DisplayWidth.fits(account.name, in: widest)
-                ? widest : min(Self.maximumNameColumns, DisplayWidth.columns(of: String(account.name.prefix(Self.maximumNameColumns + 1))))
+    /// Display width of the widest of `texts`, capped at ``maximumNameColumns``.
+    private static func widest(_ texts: some Sequence<String>) -> Int {
+        texts.reduce(0) { widest, text in
+            widest >= Self.maximumNameColumns || DisplayWidth.fits(text, in: widest)
+                ? widest : min(Self.maximumNameColumns, DisplayWidth.columns(of: String(text.prefix(Self.maximumNameColumns + 1))))
         }
+    }
+
+    /// Whether the name of the account at `index`, cut to its first `columns` columns, starts
+    /// another account's name too: two names that differ only past the cut would then be drawn
+    /// alike (bug: two `Platform Engineering — Europe W…` rows in the sheet and the picker).
+    /// The first call sorts the names wider than 12 columns (narrower ones are never cut), once
+    /// per list of accounts.
+    public func sharesShownPrefix(_ index: Int, columns: Int) -> Bool {
+        prefixes.sharedColumns(of: index, in: accounts) >= columns
     }
 
     /// Rows of the sheet grouped under headings, or nil when no account has a group.
@@ -96,4 +115,46 @@ public struct AccountsIndex: Hashable, Sendable {
     static func matches(of filter: String, in accounts: [Account]) -> [SheetRow] {
         SearchIndex(accounts).matches(FuzzyPattern(filter), among: accounts.indices)
     }
+}
+
+/// For each account, the columns of the longest start its name shares with another account's
+/// name (0 when none), computed on first use from the names sorted by their UTF-8 bytes (two
+/// names' longest shared start is with a neighbour in that order). Copies of an index share one;
+/// every one equals every other.
+final class SharedNamePrefixes: Hashable, Sendable {
+    /// Names no wider than this are never cut (the sheet's narrowest name column), in columns.
+    static let neverCutColumns = 12
+    private let shared = Mutex<[Int32: Int]?>(nil)
+
+    func sharedColumns(of index: Int, in accounts: [Account]) -> Int {
+        if let known = shared.withLock({ $0 }) { return known[Int32(index)] ?? 0 }
+        let made = Self.make(accounts)
+        shared.withLock { $0 = made }
+        return made[Int32(index)] ?? 0
+    }
+
+    private static func make(_ accounts: [Account]) -> [Int32: Int] {
+        let long = accounts.indices.filter { !DisplayWidth.fits(accounts[$0].name, in: neverCutColumns) }
+            .sorted { accounts[$0].name.utf8.lexicographicallyPrecedes(accounts[$1].name.utf8) }
+        var shared: [Int32: Int] = [:]
+        for (left, right) in zip(long, long.dropFirst()) {
+            let columns = commonColumns(accounts[left].name, accounts[right].name)
+            guard columns > 0 else { continue }
+            for index in [left, right] { shared[Int32(index)] = max(shared[Int32(index)] ?? 0, columns) }
+        }
+        return shared
+    }
+
+    /// Columns of the grapheme clusters `a` and `b` start with alike.
+    private static func commonColumns(_ a: String, _ b: String) -> Int {
+        var columns = 0
+        for (x, y) in zip(a, b) {
+            guard x == y else { break }
+            columns += DisplayWidth.columns(of: x)
+        }
+        return columns
+    }
+
+    static func == (lhs: SharedNamePrefixes, rhs: SharedNamePrefixes) -> Bool { true }
+    func hash(into hasher: inout Hasher) {}
 }

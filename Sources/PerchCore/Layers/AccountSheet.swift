@@ -298,7 +298,7 @@ extension AccountSheet {
         } else {
             frame.screen.header("Switch account", trailing: "\(accounts.count) account\(accounts.count == 1 ? "" : "s")", in: titleRect)
         }
-        let nameWidth = max(12, min(width / 2, context.accounts.nameColumns))
+        let nameWidth = Self.nameWidth(width, names: context.accounts.nameColumns, handles: context.accounts.handleColumns)
         // The filter's letters are marked where they matched, in the name or the handle, whichever scored better.
         let pattern = filter.flatMap { $0.isEmpty ? nil : FuzzyPattern($0) }
         // Only the visible rows are built, so a sheet over 100,000 accounts costs what one over 4 does.
@@ -326,8 +326,15 @@ extension AccountSheet {
                 var x = frame.screen.put(
                     isCurrent ? " ● " : "   ", column: left, row: row, style: isCursor ? .selected : Style(foreground: .green, bold: true))
                 let marks = pattern.map { Self.matchedCharacters($0, account) } ?? (name: [], handle: [])
+                // A name cut where another one starts alike is cut in its middle, so their ends tell them apart.
+                let shownName =
+                    DisplayWidth.fits(account.name, in: nameWidth)
+                    ? account.name
+                    : context.accounts.sharesShownPrefix(accountIndex, columns: nameWidth - 1)
+                        ? DisplayWidth.truncatedMiddle(account.name, to: nameWidth) : DisplayWidth.truncated(account.name, to: nameWidth)
                 frame.screen.put(
-                    DisplayWidth.truncated(account.name, to: nameWidth), column: x, row: row, width: left + width - x, marking: marks.name,
+                    shownName, column: x, row: row, width: left + width - x,
+                    marking: Self.shownMarks(marks.name, of: account.name, as: shownName),
                     with: .filterMatch)
                 x += nameWidth + 2
                 if let handle = account.handle, x < left + width {
@@ -346,6 +353,29 @@ extension AccountSheet {
             footer += " · \(cursor.scroll + 1)–\(min(count, cursor.scroll + layout.visibleRows)) of \(count)"
         }
         frame.screen.put(footer, column: left, row: footerRow, style: .dim, width: width)
+    }
+
+    /// Columns of the name column in a sheet `width` columns wide (inside its border) whose
+    /// widest name takes `names` columns and widest handle `handles` (0: no handle): every
+    /// name whole when the handles still fit beside it, else at least half of what is left
+    /// beside the 3-column gutter; never under 12.
+    static func nameWidth(_ width: Int, names: Int, handles: Int) -> Int {
+        let available = width - 3
+        let besideHandles = available - (handles > 0 ? handles + 2 : 0)
+        return max(12, min(names, max(available / 2, besideHandles)))
+    }
+
+    /// `marks` (indices of grapheme clusters in `name`) moved to where they are in `shown`,
+    /// `name` cut at its end or in its middle with one `…`; a mark on a hidden cluster is
+    /// dropped, and the `…` is never marked.
+    static func shownMarks(_ marks: [Int], of name: String, as shown: String) -> [Int] {
+        guard !marks.isEmpty, shown != name, let cut = shown.firstIndex(of: "…") else { return marks }
+        let head = shown.distance(from: shown.startIndex, to: cut)
+        let tail = shown.count - head - 1
+        let tailStart = name.count - tail
+        return marks.compactMap { index in
+            index < head ? index : index >= tailStart ? index - tailStart + head + 1 : nil
+        }
     }
 
     /// The characters of `account`'s name and handle that `pattern` matched (indices of grapheme

@@ -123,6 +123,17 @@ public enum DisplayWidth {
         return "…" + String(kept.reversed())
     }
 
+    /// `text` cut to at most `width` columns by dropping its middle, which becomes `…`: the
+    /// start takes half the columns left beside `…` (rounded down), the end the rest, so that
+    /// two texts alike at the start show where they differ at the end. Empty when `width` < 1.
+    public static func truncatedMiddle(_ text: String, to width: Int) -> String {
+        guard width > 0 else { return "" }
+        if fits(text, in: width) { return text }
+        let tail = truncatedLeading(text, to: width - (width - 1) / 2)
+        let head = truncated(text, to: (width - 1) / 2 + 1).dropLast()
+        return head + tail
+    }
+
     /// Whether `text` fits in `width` columns; stops reading at the first column past it, so a
     /// very long text costs no more than a short one.
     public static func fits(_ text: String, in width: Int) -> Bool {
