@@ -478,4 +478,50 @@ struct GcloudEdgeEndToEndTests {
         let fixed = try home.cli.run(["status"])
         #expect(fixed.stdout.contains("✓ gcloud"), "\(fixed.stdout)")
     }
+
+    // Bug: with an empty active_config, a switch to an account without gcloud removed the file,
+    // and gcloud then truncated config_default to 0 bytes.
+    @Test(
+        "an empty active_config, or none, is given back as it was by a switch to an account without gcloud: real gcloud then leaves its files as it does without Perch",
+        .enabled(if: ShellEndToEndTests.installed("gcloud"), "needs gcloud"), arguments: ["an empty file", "no file"])
+    func baselineFileGivenBack(kind: String) throws {
+        let home = try ScopedHome(
+            accounts: [#"{"id": "work", "name": "Work", "gcloud": "work"}"#, #"{"id": "plain", "name": "Plain"}"#], contexts: ["dev"],
+            configurations: ["default", "work"])
+        defer { home.cli.remove() }
+        let active = home.gcloud + "/active_config"
+        if kind == "no file" {
+            try FileManager.default.removeItem(atPath: active)
+        } else {
+            try Data().write(to: URL(fileURLWithPath: active))
+        }
+        // An untouched copy: what gcloud does to the same files without Perch (with no
+        // active_config at all, gcloud itself empties config_default).
+        let untouched = home.home + "/gcloud-untouched"
+        try FileManager.default.copyItem(atPath: home.gcloud, toPath: untouched)
+        func gcloudActive(_ folder: String? = nil) throws -> String {
+            var environment = home.cli.environment
+            if let folder { environment["CLOUDSDK_CONFIG"] = folder }
+            let list = try Spawn.run(
+                ["gcloud", "config", "configurations", "list", "--format=value(name,is_active)"], environment: environment)
+            return list.stdout.split(separator: "\n").first { $0.hasSuffix("True") }.map { String($0.split(separator: "\t")[0]) } ?? "?"
+        }
+        #expect(try home.cli.run(["switch", "work"]).status == 0)
+        #expect(try gcloudActive() == "work")
+        let back = try home.cli.run(["switch", "plain"])
+        #expect(back.status == 0, "\(back.stdout)\(back.stderr)")
+        if kind == "no file" {
+            #expect(!FileManager.default.fileExists(atPath: active), "active_config is back to none")
+        } else {
+            #expect(FileManager.default.contents(atPath: active) == Data(), "active_config is back to an empty file")
+        }
+        #expect(try gcloudActive() == "default")
+        #expect(try gcloudActive(untouched) == "default")
+        for file in ["active_config", "configurations/config_default", "configurations/config_work"] {
+            #expect(
+                FileManager.default.contents(atPath: home.gcloud + "/" + file)
+                    == FileManager.default.contents(atPath: untouched + "/" + file),
+                "\(file) is as gcloud leaves it without Perch")
+        }
+    }
 }
