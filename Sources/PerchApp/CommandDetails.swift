@@ -18,6 +18,10 @@ enum CommandDetails {
         + "every field and the identities, as perch list --json does. In a shell with an\n"
         + "account of its own (perch use, a bound folder, perch exec), that account; --global\n"
         + "gives the global one.\n"
+        + "It never waits: while a switch is under way (or a killed one still finishing) it\n"
+        + "prints the account last recorded, marked (switching to ID) (on stderr with\n"
+        + "--field; --json adds \"switching\": {\"to\", \"interrupted\"}); --field switching\n"
+        + "prints the account being switched to, an empty line when none.\n"
         + "Exit status 1 when no account has been chosen yet (--json then prints null)."
 
     static let switchAccount =

@@ -22,7 +22,7 @@ public struct CommandLineOptions: Hashable, Sendable {
     /// account is accepted, dotted for a tool's (``PerchStore/ConfigLoader/accountKeys``).
     public static let commonFields = [
         "id", "name", "handle", "group", "color", "git.name", "git.email", "kube.context", "kube.namespace", "gcloud.configuration",
-        "aws.profile", "gh.user", "gh.host", "ssh.identityFile", "kube.expires", "aws.expires",
+        "aws.profile", "gh.user", "gh.host", "ssh.identityFile", "kube.expires", "aws.expires", "switching",
     ]
 
     /// What to do: run the command (the default), or print help or the version.
@@ -299,7 +299,9 @@ public struct CommandLineOptions: Hashable, Sendable {
         case .field:
             // Any key of an account, dotted for a tool's key (git.email), as the config names it.
             let first = String(value.split(separator: ".", maxSplits: 1, omittingEmptySubsequences: false).first ?? "")
-            guard ConfigLoader.accountKeys.contains(first), !value.hasSuffix("."), !value.contains("..") else {
+            // And `switching`: the account a switch under way goes to (not an account's key).
+            guard value == "switching" || (ConfigLoader.accountKeys.contains(first) && !value.hasSuffix(".") && !value.contains(".."))
+            else {
                 throw UsageError(
                     description:
                         "option --field needs a field of an account (id, name, handle, group, kube.context, git.email, aws.profile, …), not '\(value)'",

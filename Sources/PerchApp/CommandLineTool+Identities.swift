@@ -64,6 +64,7 @@ extension CommandLineTool {
 
     func status() -> Int32 {
         guard let config = loadConfig() else { return ExitStatus.usage }
+        let pending = pendingSwitch()
         let switcher = switcher(config)
         if options.identity.files {
             let files = switcher.files.all
@@ -95,10 +96,15 @@ extension CommandLineTool {
         let rule = PlaceOwner.boundRule(ShellMarker.workingDirectory(), in: DirectoryRules.rules(config.accounts, home: home))
         let last = switcher.lastReport().flatMap { $0.report.accountID == account.id ? $0 : nil }
         let drift = IdentitySwitcher.hasDrift(checks)
+        let onTheirWay =
+            pending.map { switcher.session(store: StateStore(path: paths.state), source: .cli).toolsOnTheirWay($0.journal) } ?? []
         if options.json {
             let json = StatusJSON(
                 account: account.id, drift: drift, checks: checks,
-                lastSwitch: last.map { LastSwitchJSON(time: $0.time, results: $0.report.results) })
+                lastSwitch: last.map { LastSwitchJSON(time: $0.time, results: $0.report.results) },
+                switching: pending.map {
+                    StatusJSON.PendingJSON(to: $0.journal.to, interrupted: $0.isFinishing, onTheirWay: onTheirWay.map(\.rawValue))
+                })
             let status = printJSON(json)
             return status == ExitStatus.ok && drift ? ExitStatus.unmet : status
         }
@@ -112,6 +118,12 @@ extension CommandLineTool {
             console.print("This shell: \(describe(account)) (\(how); the global account is \(state.currentAccount.map(shown) ?? "none"))")
         } else {
             console.print("Current: \(describe(account))")
+        }
+        if let pending {
+            // The checks below are the committed account's: a tool already changed shows ✗ until the switch is recorded.
+            let waiting =
+                onTheirWay.isEmpty ? "every tool has changed" : onTheirWay.map(\.rawValue).joined(separator: ", ") + " on their way"
+            console.print("Switching: \(Self.pendingNote(pending, shown: shown)); \(waiting)")
         }
         if let rule, scope == nil || scope == .directory {
             let git =
@@ -382,4 +394,12 @@ private struct StatusJSON: Encodable {
     var drift: Bool
     var checks: [IdentityCheck]
     var lastSwitch: LastSwitchJSON?
+    /// A switch not yet committed, with the tools it has not reached (encoded only when there is one).
+    var switching: PendingJSON?
+
+    struct PendingJSON: Encodable {
+        var to: String
+        var interrupted: Bool
+        var onTheirWay: [String]
+    }
 }

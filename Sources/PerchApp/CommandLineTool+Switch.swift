@@ -96,6 +96,25 @@ extension CommandLineTool {
         if let message = session.recoverInterrupted(waitingMilliseconds: session.lockTimeout) { console.error(shown(message)) }
     }
 
+    /// For the commands a prompt runs: an interrupted switch put right at once when nothing it
+    /// started still runs (said in one line), else the switch under way or still finishing,
+    /// without waiting for either.
+    func pendingSwitch() -> SwitchSession.Pending? {
+        guard access(IdentityFiles.journal(besideState: paths.state), F_OK) == 0 else { return nil }
+        let session = switcher(nil).session(store: StateStore(path: paths.state), source: .cli)
+        let (message, pending) = session.recoverWithoutWaiting()
+        if let message { console.error(shown(message)) }
+        return pending
+    }
+
+    /// `switching to ID`, or for a killed switch whose programs still run, what happens to it.
+    static func pendingNote(_ pending: SwitchSession.Pending, shown: (String) -> String) -> String {
+        switch pending {
+        case .underWay(let journal): "switching to \(shown(journal.to))"
+        case .finishing(let journal): "an interrupted switch to \(shown(journal.to)) is rolled back once its programs end"
+        }
+    }
+
     private func runSession(to account: Account, target: SwitchSession.Target, config: LoadedConfig, verb: String) -> Int32 {
         refreshGitDirectoryRules(config)
         let switcher = switcher(config)

@@ -23,7 +23,9 @@ struct CommandLineTool {
         // first, whatever the command (one access(2) when there is none). A switch does it
         // itself under the state lock, waiting as long as a tool's program may run, and says it
         // once. (An undo reads the undo record first, which a recovery may write.)
-        if ![.completion, .manPage, .configPath, .shellInit, .switchAccount].contains(options.command) {
+        // `perch current` and `perch status`, which prompts run, never wait for it: they put it
+        // right when they can at once, and otherwise say that a switch is under way.
+        if ![.completion, .manPage, .configPath, .shellInit, .switchAccount, .current, .status].contains(options.command) {
             recoverInterruptedSwitch()
         }
         return options.command.record.run?(self) ?? ExitStatus.usage
@@ -106,6 +108,7 @@ struct CommandLineTool {
             console.note(Command.current.usage)
             return ExitStatus.usage
         }
+        let pending = pendingSwitch()
         // A prompt runs this every time: the account comes from the cache while neither file changed.
         let cache = CurrentAccountCache(statePath: paths.state)
         var account: Account
@@ -151,11 +154,21 @@ struct CommandLineTool {
                 cache.store(account, configPath: paths.config, config: configIdentity, statePath: paths.state, state: stateIdentity)
             }
         }
-        if options.json { return printJSON(AccountJSON(account, current: true)) }
+        if options.json {
+            var json = AccountJSON(account, current: true)
+            json.switching = pending.map { SwitchingJSON(to: $0.journal.to, interrupted: $0.isFinishing) }
+            return printJSON(json)
+        }
         guard let field = options.field else {
-            console.print(describe(account))
+            console.print(describe(account) + (pending.map { "  (" + Self.pendingNote($0, shown: shown) + ")" } ?? ""))
             return ExitStatus.ok
         }
+        // The account being switched to, for a prompt; an empty line when no switch is under way.
+        if field == "switching" {
+            console.print(pending.map { shown($0.journal.to) } ?? "")
+            return ExitStatus.ok
+        }
+        if let pending { console.note(Self.pendingNote(pending, shown: shown)) }
         // When a tool's credentials end (kube's certificate, AWS's session), read where the tool
         // keeps it: ISO 8601 in UTC, the earliest; an empty line when nothing is recorded.
         if field == "kube.expires" || field == "aws.expires" {
@@ -341,6 +354,9 @@ struct CommandLineTool {
 struct AccountJSON: Encodable {
     var account: Account
     var current: Bool
+    /// `perch current --json` while a switch is under way (or a killed one still finishing):
+    /// the key `switching`, left out otherwise.
+    var switching: SwitchingJSON?
 
     init(_ account: Account, current: Bool) {
         self.account = account
@@ -348,7 +364,7 @@ struct AccountJSON: Encodable {
     }
 
     private enum CodingKeys: String, CodingKey {
-        case id, name, handle, group, color, onSwitch, current, identities
+        case id, name, handle, group, color, onSwitch, current, identities, switching
     }
 
     func encode(to encoder: any Encoder) throws {
@@ -361,7 +377,15 @@ struct AccountJSON: Encodable {
         try container.encode(account.onSwitch, forKey: .onSwitch)
         try container.encode(current, forKey: .current)
         try container.encode(EncodableJSON(AccountFields.identities(account)), forKey: .identities)
+        try container.encodeIfPresent(switching, forKey: .switching)
     }
+}
+
+/// A switch not yet committed: the account it goes to, and whether it was interrupted (its
+/// process killed; it is rolled back once the programs it started have ended).
+struct SwitchingJSON: Encodable {
+    var to: String
+    var interrupted: Bool
 }
 
 /// A ``JSONValue`` for `JSONEncoder`: objects keep their keys (the encoder sorts them).

@@ -319,6 +319,58 @@ public struct SwitchSession: Sendable {
         }
     }
 
+    /// A switch not yet committed, as ``recoverWithoutWaiting()`` finds it.
+    public enum Pending: Hashable, Sendable {
+        /// Another process is switching now (it holds the state lock).
+        case underWay(SwitchJournal)
+        /// A switch whose process was killed, its programs still running: it is rolled back
+        /// once they have ended.
+        case finishing(SwitchJournal)
+
+        public var journal: SwitchJournal {
+            switch self {
+            case .underWay(let journal), .finishing(let journal): journal
+            }
+        }
+
+        public var isFinishing: Bool { if case .finishing = self { true } else { false } }
+    }
+
+    /// ``recoverInterrupted(waitingMilliseconds:)`` for commands a prompt runs (`perch current`,
+    /// `perch status`), which must answer at once: an interrupted switch is put right when
+    /// nothing it started still runs (`message` says so), and otherwise nothing waits: the
+    /// switch under way, or still finishing, is told in `pending` (nil when there is none, or
+    /// when its journal cannot be read).
+    public func recoverWithoutWaiting() -> (message: String?, pending: Pending?) {
+        guard access(files.journal, F_OK) == 0 else { return (nil, nil) }
+        do {
+            let message = try store.withLock(timeoutMilliseconds: 0) { () throws(StateError) in
+                try recoverLocked(waitingMilliseconds: 0)
+            }
+            return (message, nil)
+        } catch {
+            guard let journal = RecordFile.read(SwitchJournal.self, at: files.journal) else { return (nil, nil) }
+            if case .file(let failure) = error, failure.path == files.journal { return (nil, .finishing(journal)) }
+            return (nil, .underWay(journal))
+        }
+    }
+
+    /// The tools of `journal` that still have what they had before it (a switch under way has
+    /// not reached them yet), in the journal's order; a tool that cannot be read counts as on its way.
+    public func toolsOnTheirWay(_ journal: SwitchJournal) -> [IdentityTool] {
+        let context = self.context
+        let waiting = Parallel.map(
+            journal.tools.map { entry in
+                { @Sendable () -> Bool in
+                    guard let adapter = ToolAdapters.adapter(for: entry.tool), case .success(let now) = adapter.current(in: context) else {
+                        return true
+                    }
+                    return adapter.isMet(entry.before, by: now)
+                }
+            })
+        return zip(journal.tools, waiting).filter { $0.1 }.map(\.0.tool)
+    }
+
     /// ``recoverInterrupted(waitingMilliseconds:)`` for a caller holding the state lock.
     /// - Throws: ``StateError/file(_:)`` for the journal's path (`EWOULDBLOCK`, with a reason to
     ///   print) when the interrupted switch's programs are still running after
