@@ -170,19 +170,26 @@ extension IdentityScopeTests {
     }
 
     // Bug: an account with no git identity got an empty user.signingkey in its scope, so
-    // `git commit -S` asked gpg for no key at all.
-    @Test("an account with no git identity gets no empty signing key when Perch's file sets none", .enabled(if: ScratchHome.installed("git")))
+    // `git commit -S` asked gpg for no key at all. Sealed, it gets git's own default instead.
+    @Test(
+        "an account with no git identity gets your own identity and git's default signing key (Name <email>), never an empty one",
+        .enabled(if: ScratchHome.installed("git")))
     func noEmptySigningKey() throws {
         let scratch = try scratch()
         let files = IdentityFiles(scratch.environment)
         try FileSystem.writeAtomically(Array("[user]\n\temail = global@account.example\n".utf8), to: files.gitInclude)
-        try scratch.write("[user]\n\tname = Own Self\n\temail = own@self.example\n[include]\n\tpath = \(files.gitInclude)\n", to: ".gitconfig")
-        let variables = IdentityScope.scoped(personal, kind: .exec, over: scratch.environment.variables, in: ToolContext(environment: scratch.environment))
-            .variables
+        try scratch.write(
+            "[user]\n\tname = Own Self\n\temail = own@self.example\n[include]\n\tpath = \(files.gitInclude)\n", to: ".gitconfig")
+        let variables = IdentityScope.scoped(
+            personal, kind: .exec, over: scratch.environment.variables, in: ToolContext(environment: scratch.environment)
+        )
+        .variables
         let keys = (0..<(Int(variables["GIT_CONFIG_COUNT"] ?? "0") ?? 0)).map { variables["GIT_CONFIG_KEY_\($0)"] ?? "" }
-        #expect(keys.sorted() == ["user.email", "user.name"], "\(keys)")
+        #expect(keys.sorted() == ["commit.gpgsign", "gpg.format", "tag.gpgsign", "user.email", "user.name", "user.signingkey"], "\(keys)")
         let key = ProgramRunner.run("git", ["config", "user.signingkey"], in: IdentityEnvironment(variables: variables))
-        #expect(key.output == nil, "no signing key at all, not an empty one")
+        #expect(key.output == "Own Self <own@self.example>\n", "git's default for openpgp, not an empty key")
+        let ident = ProgramRunner.run("git", ["var", "GIT_AUTHOR_IDENT"], in: IdentityEnvironment(variables: variables))
+        #expect(ident.output?.hasPrefix("Own Self <own@self.example> ") == true, "\(ident)")
     }
 }
 
