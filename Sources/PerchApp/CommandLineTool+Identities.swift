@@ -85,6 +85,8 @@ extension CommandLineTool {
         }
         var checks = (scope == nil ? switcher : self.switcher(config, scoped: true)).check(account)
         if scope != nil {
+            // The tools the account names nothing for: sealed on the user's own.
+            checks += self.switcher(config, scoped: true).sealedChecks(account)
             // A scope gives gh a token for gh alone (a function in a shell), which no file shows.
             for index in checks.indices where checks[index].tool == .gh {
                 checks[index].matches = nil

@@ -108,9 +108,23 @@ public enum IdentityScope {
         var secrets: [String: [EnvironmentEntry]] = [:]
         var failures: [(IdentityTool, String)] = []
         var toolContext = context
+        toolContext.environment.variables = target
+        // The tools the account names nothing for are sealed on the user's own state, so that a
+        // global switch while the scope lasts never reaches them.
+        let owns = ownStates(adapters.filter { account.identities[$0.tool] == nil }, in: toolContext)
         for adapter in adapters {
             toolContext.environment.variables = target
-            switch adapter.scope(account.identities[adapter.tool], account: account, over: target, in: toolContext) {
+            let setting = account.identities[adapter.tool]
+            let part: Result<ToolScope, ToolFailure>
+            switch owns[adapter.tool] {
+            case .success(let own)? where setting == nil:
+                part = adapter.sealed(own, account: account, over: target, in: toolContext)
+            case .failure(let failure)? where setting == nil:
+                part = .failure(failure)
+            default:
+                part = adapter.scope(setting, account: account, over: target, in: toolContext)
+            }
+            switch part {
             case .success(let scope):
                 for variable in scope.variables {
                     if let value = variable.value { target[variable.name] = value } else { target.removeValue(forKey: variable.name) }
@@ -129,6 +143,45 @@ public enum IdentityScope {
         target[savedVariable] = encode(differences(from: base, to: given))
         if !secrets.isEmpty { target[wrapsVariable] = secrets.keys.sorted().joined(separator: " ") }
         return ScopedEnvironment(variables: target, secrets: secrets, failures: failures, account: account.id, kind: kind)
+    }
+
+    /// The user's own state of each tool of `adapters` that keeps a baseline
+    /// (``ToolAdapter/keepsBaseline``) and is installed (its program on `PATH`): the baseline a
+    /// switch kept, else the before-state of an interrupted switch's journal, else what the tool
+    /// has now, which is then the user's own (Perch gives a baseline back when it forgets it). Read
+    /// under the state lock, so that no switch is half done meanwhile. A tool that is not
+    /// installed, or whose state cannot be read, is left out: a switch cannot change it either
+    /// (it skips the tool). A failure for each tool when the lock cannot be had in 2 s.
+    public static func ownStates(_ adapters: [any ToolAdapter], in context: ToolContext) -> [IdentityTool: Result<ToolState, ToolFailure>] {
+        let sealed = adapters.filter { adapter in
+            adapter.keepsBaseline && !adapter.isPerShell && adapter.program.map { context.environment.which($0) != nil } ?? true
+        }
+        guard !sealed.isEmpty else { return [:] }
+        let files = context.files
+        do {
+            return try StateStore(path: context.environment.statePath).withLock { () throws(StateError) in
+                let baseline = RecordFile.read(ToolBaseline.self, at: files.baseline) ?? ToolBaseline()
+                let journal = RecordFile.read(SwitchJournal.self, at: files.journal)
+                var owns: [IdentityTool: Result<ToolState, ToolFailure>] = [:]
+                var asked: [any ToolAdapter] = []
+                for adapter in sealed {
+                    if let kept = baseline.tools[adapter.tool.rawValue] ?? journal?.tools.first(where: { $0.tool == adapter.tool })?.before
+                    {
+                        owns[adapter.tool] = .success(kept)
+                    } else {
+                        asked.append(adapter)
+                    }
+                }
+                let nows = Parallel.map(asked.map { adapter in { @Sendable in adapter.current(in: context) } })
+                for (adapter, now) in zip(asked, nows) {
+                    if case .success = now { owns[adapter.tool] = now }
+                }
+                return owns
+            }
+        } catch {
+            let failure = ToolFailure("your own state could not be read under the state lock (\(error)); a switch may be under way")
+            return Dictionary(uniqueKeysWithValues: sealed.map { ($0.tool, .failure(failure)) })
+        }
     }
 
     /// The environment of a shell that follows the global `account` (nil: none chosen): the

@@ -60,6 +60,36 @@ public struct IdentitySwitcher: Sendable {
         return SessionExpiries.annotated(check, SessionExpiries.read(account, tool: tool, in: context), now: SessionExpiries.now())
     }
 
+    /// In a scope (this environment's): what each tool `account` names nothing for uses, beside
+    /// the user's own state the scope seals it on (``IdentityScope/ownStates(_:in:)``), in
+    /// registry order; a tool with nothing to seal (not installed, no state of its own, chosen
+    /// by a variable of the user's own) is left out.
+    public func sealedChecks(_ account: Account) -> [IdentityCheck] {
+        let adapters = ToolAdapters.registry.filter { account.identities[$0.tool] == nil && !$0.isPerShell }
+        // The user's own state is read outside the scope, as the scope was made.
+        var outside = context
+        outside.environment.variables = IdentityScope.unscoped(context.environment.variables)
+        for name in (outside.environment.variables[ShellExports.namesVariable] ?? "").split(separator: " ") {
+            outside.environment.variables.removeValue(forKey: String(name))
+        }
+        let owns = IdentityScope.ownStates(adapters, in: outside)
+        let context = self.context
+        let checked = adapters.compactMap { adapter -> (any ToolAdapter, ToolSetting)? in
+            guard case .success(let own)? = owns[adapter.tool], let setting = adapter.ownSetting(own, over: outside.environment.variables)
+            else { return nil }
+            return (adapter, setting)
+        }
+        return Parallel.map(
+            checked.map { adapter, setting in
+                { @Sendable in
+                    var check = adapter.check(setting, in: context)
+                    check.expected = "your own: " + check.expected
+                    check.note = [check.note, "sealed: a global switch does not reach this scope"].compactMap { $0 }.joined(separator: "; ")
+                    return check
+                }
+            })
+    }
+
     /// Whether any check of `checks` found a tool that differs from the account (drift).
     public static func hasDrift(_ checks: [IdentityCheck]) -> Bool {
         checks.contains { $0.matches == false }

@@ -144,6 +144,18 @@ public protocol ToolAdapter: ToolConfigReader {
     /// cannot be made (no such context, no token), said in one phrase.
     func scope(_ setting: ToolSetting?, account: Account, over environment: [String: String], in context: ToolContext)
         -> Result<ToolScope, ToolFailure>
+    /// The setting that asks for `own`, the user's own state of the tool (their baseline, else
+    /// what the tool has now, see ``IdentityScope/ownStates(_:in:)``), for a scope whose account
+    /// names nothing for the tool; nil when there is nothing to pin: `own` names no identity,
+    /// or a variable of the user's own in `environment` already chooses one
+    /// (`CLOUDSDK_ACTIVE_CONFIG_NAME`). By default nil.
+    func ownSetting(_ own: ToolState, over environment: [String: String]) -> ToolSetting?
+    /// The variables that seal one process on `own` for a tool its account names nothing for,
+    /// so that a global switch meanwhile never reaches it (see ``ownSetting(_:over:)``). By
+    /// default the scope of ``ownSetting(_:over:)`` (``scope(_:account:over:in:)``), or
+    /// nothing when it is nil.
+    func sealed(_ own: ToolState, account: Account, over environment: [String: String], in context: ToolContext)
+        -> Result<ToolScope, ToolFailure>
     /// What the tool itself says it will use for `setting`, asked in `context`'s folder and
     /// environment (`git var`, `ssh -G`, `kubectl config view --minify`, …), never from Perch's
     /// own files: one answer per line of `perch verify` (IdentityProof.swift has the default).
@@ -180,14 +192,25 @@ extension ToolAdapter {
         return .success(ToolScope(variables: exports(setting).map { ScopeVariable($0.name, $0.value) } + removedOverrides(environment)))
     }
 
+    public func ownSetting(_ own: ToolState, over environment: [String: String]) -> ToolSetting? { nil }
+
+    public func sealed(_ own: ToolState, account: Account, over environment: [String: String], in context: ToolContext)
+        -> Result<ToolScope, ToolFailure>
+    {
+        guard let setting = ownSetting(own, over: environment) else { return .success(ToolScope()) }
+        return scope(setting, account: account, over: environment, in: context)
+    }
+
     /// The variables of ``overrides`` that `perch env` unsets, set in `environment`, as removals.
     public func removedOverrides(_ environment: [String: String]) -> [ScopeVariable] {
         overrides.filter { $0.unsetByShell && !(environment[$0.name] ?? "").isEmpty }.map { ScopeVariable($0.name, nil) }
     }
 
+    public func check(_ setting: ToolSetting, in context: ToolContext) -> IdentityCheck { defaultCheck(setting, in: context) }
+
     /// The generic check: the tool's state now against what `setting` wants, then the overrides
     /// set in this environment.
-    public func check(_ setting: ToolSetting, in context: ToolContext) -> IdentityCheck {
+    public func defaultCheck(_ setting: ToolSetting, in context: ToolContext) -> IdentityCheck {
         guard let wanted = wanted(setting, account: Account(id: "-", name: "-"), in: context) else {
             return IdentityCheck(tool: tool, expected: setting.summary, actual: nil, matches: nil)
         }

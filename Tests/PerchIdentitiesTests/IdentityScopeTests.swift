@@ -44,7 +44,9 @@ struct IdentityScopeTests {
         #expect(after["GIT_CONFIG_COUNT"] == "2")
         // Pinned again to another account: built on what was there before the first scope.
         let again = IdentityScope.scoped(personal, kind: .pinned, over: after, in: context)
-        #expect(again.variables["KUBECONFIG"] == scratch.kubeconfig && again.variables["GIT_CONFIG_COUNT"] == nil)
+        // kube, which personal names nothing for, is sealed on the user's own context (when kubectl is installed).
+        let sealed = ScratchHome.installed("kubectl") ? files.scopes + "/personal.kubeconfig:" : ""
+        #expect(again.variables["KUBECONFIG"] == sealed + scratch.kubeconfig && again.variables["GIT_CONFIG_COUNT"] == nil)
         #expect(again.variables["AWS_PROFILE"] == "home" && again.variables["TEAM"] == nil && again.variables["MOOD"] == "calm")
         // Unscoped: byte for byte the environment before.
         #expect(IdentityScope.unscoped(again.variables) == before)
@@ -168,19 +170,26 @@ extension IdentityScopeTests {
     }
 
     // Bug: an account with no git identity got an empty user.signingkey in its scope, so
-    // `git commit -S` asked gpg for no key at all.
-    @Test("an account with no git identity gets no empty signing key when Perch's file sets none", .enabled(if: ScratchHome.installed("git")))
+    // `git commit -S` asked gpg for no key at all. Sealed, it gets git's own default instead.
+    @Test(
+        "an account with no git identity gets your own identity and git's default signing key (Name <email>), never an empty one",
+        .enabled(if: ScratchHome.installed("git")))
     func noEmptySigningKey() throws {
         let scratch = try scratch()
         let files = IdentityFiles(scratch.environment)
         try FileSystem.writeAtomically(Array("[user]\n\temail = global@account.example\n".utf8), to: files.gitInclude)
-        try scratch.write("[user]\n\tname = Own Self\n\temail = own@self.example\n[include]\n\tpath = \(files.gitInclude)\n", to: ".gitconfig")
-        let variables = IdentityScope.scoped(personal, kind: .exec, over: scratch.environment.variables, in: ToolContext(environment: scratch.environment))
-            .variables
+        try scratch.write(
+            "[user]\n\tname = Own Self\n\temail = own@self.example\n[include]\n\tpath = \(files.gitInclude)\n", to: ".gitconfig")
+        let variables = IdentityScope.scoped(
+            personal, kind: .exec, over: scratch.environment.variables, in: ToolContext(environment: scratch.environment)
+        )
+        .variables
         let keys = (0..<(Int(variables["GIT_CONFIG_COUNT"] ?? "0") ?? 0)).map { variables["GIT_CONFIG_KEY_\($0)"] ?? "" }
-        #expect(keys.sorted() == ["user.email", "user.name"], "\(keys)")
+        #expect(keys.sorted() == ["commit.gpgsign", "gpg.format", "tag.gpgsign", "user.email", "user.name", "user.signingkey"], "\(keys)")
         let key = ProgramRunner.run("git", ["config", "user.signingkey"], in: IdentityEnvironment(variables: variables))
-        #expect(key.output == nil, "no signing key at all, not an empty one")
+        #expect(key.output == "Own Self <own@self.example>\n", "git's default for openpgp, not an empty key")
+        let ident = ProgramRunner.run("git", ["var", "GIT_AUTHOR_IDENT"], in: IdentityEnvironment(variables: variables))
+        #expect(ident.output?.hasPrefix("Own Self <own@self.example> ") == true, "\(ident)")
     }
 }
 

@@ -61,6 +61,30 @@ public struct DockerAdapter: ToolAdapter {
     public func describe(_ state: ToolState) -> String { state["context"].flatMap { $0.isEmpty ? nil : $0 } ?? "default" }
 
     public func importCandidates(in context: ToolContext) -> [ImportCandidate] { [] }
+
+    /// The user's own context (`default` when none is named); nil when `DOCKER_CONTEXT` or
+    /// `DOCKER_HOST` of the user's own already chooses one.
+    public func ownSetting(_ own: ToolState, over environment: [String: String]) -> ToolSetting? {
+        guard (environment["DOCKER_CONTEXT"] ?? "").isEmpty, (environment["DOCKER_HOST"] ?? "").isEmpty else { return nil }
+        let name = own["context"] ?? ""
+        return Self.setting(name.isEmpty ? "default" : name)
+    }
+
+    /// In a scope (`PERCH_SCOPE` set), `DOCKER_CONTEXT` is the scope's own choice, which the
+    /// docker CLI honours: the context `docker context show` gives with it is checked. Elsewhere
+    /// the global context is (``current(in:)``), as a switch sets it.
+    public func check(_ setting: ToolSetting, in context: ToolContext) -> IdentityCheck {
+        let name = setting.value(as: String.self) ?? ""
+        guard IdentityScope.kind(context.environment.variables) != nil, context.environment["DOCKER_CONTEXT"] != nil else {
+            return defaultCheck(setting, in: context)
+        }
+        let run = context.run("docker", ["context", "show"])
+        guard let shown = run.output?.trimmingWhitespace, !shown.isEmpty else {
+            return IdentityCheck(
+                tool: .docker, expected: name, actual: nil, matches: nil, note: run.failure ?? "docker context show failed")
+        }
+        return overridden(IdentityCheck(tool: .docker, expected: name, actual: shown, matches: shown == name), in: context)
+    }
 }
 
 // MARK: - Verify

@@ -119,6 +119,24 @@ public struct GcloudAdapter: ToolAdapter {
         return .success(ToolScope(variables: [ScopeVariable("CLOUDSDK_ACTIVE_CONFIG_NAME", name)] + others))
     }
 
+    /// The user's own active configuration (`default` when `active_config` names none); nil
+    /// when `CLOUDSDK_ACTIVE_CONFIG_NAME` of the user's own already chooses one.
+    public func ownSetting(_ own: ToolState, over environment: [String: String]) -> ToolSetting? {
+        guard (environment["CLOUDSDK_ACTIVE_CONFIG_NAME"] ?? "").isEmpty else { return nil }
+        let name = own["active_config"] ?? ""
+        return Self.setting(name.isEmpty ? "default" : name)
+    }
+
+    /// `CLOUDSDK_ACTIVE_CONFIG_NAME` naming the user's own configuration, even one gcloud no
+    /// longer has (gcloud then says so, as it would without Perch); the user's own
+    /// `CLOUDSDK_CORE_ACCOUNT` is theirs, and kept.
+    public func sealed(_ own: ToolState, account: Account, over environment: [String: String], in context: ToolContext)
+        -> Result<ToolScope, ToolFailure>
+    {
+        guard let name = ownSetting(own, over: environment)?.value(as: String.self) else { return .success(ToolScope()) }
+        return .success(ToolScope(variables: [ScopeVariable("CLOUDSDK_ACTIVE_CONFIG_NAME", name)]))
+    }
+
     public func importCandidates(in context: ToolContext) -> [ImportCandidate] {
         ToolReaders.gcloudConfigurations(context.environment).map {
             ImportCandidate(idBase: "gcloud-" + $0, name: $0, group: "gcloud", setting: Self.setting($0))

@@ -477,7 +477,7 @@ public struct GitAdapter: ToolAdapter {
     public func scope(_ setting: ToolSetting?, account: Account, over environment: [String: String], in context: ToolContext)
         -> Result<ToolScope, ToolFailure>
     {
-        var values: [(String, String)]
+        var values: [(String, String)] = []
         if let setting = setting?.value(as: Setting.self) {
             let git = Self.expanded(setting, context.environment)
             values = [("user.name", git.name), ("user.email", git.email), ("user.signingkey", git.signingKey)].compactMap { key, value in
@@ -490,25 +490,17 @@ public struct GitAdapter: ToolAdapter {
                     try? FileSystem.writeAtomically(Array(signers.text.utf8), to: signers.path, mode: 0o644)
                     values.append(("gpg.ssh.allowedsignersfile", signers.path))
                 }
-            } else {
-                // The global account's signing (in Perch's file) must not reach this process.
-                values += Self.ownSigning(in: context, except: Set(values.map(\.0)))
             }
-        } else {
-            // Only when a file of Perch's gives git an account's values is anything needed.
-            let perch = (try? FileSystem.read(context.files.gitInclude)).map { String(decoding: $0, as: UTF8.self) } ?? ""
-            let rules = (try? FileSystem.read(context.files.gitDirectories)).map { String(decoding: $0, as: UTF8.self) } ?? ""
-            guard perch.contains("[user]") || rules.contains("[includeIf") else {
-                return .success(ToolScope())
-            }
-            guard let (own, perchSets) = Self.values(byOrigin: context) else { return .failure(ToolFailure("git could not be asked")) }
-            // The user's own value of each key; an empty one only over a value of Perch's (an
-            // empty signing key would make `git commit -S` ask gpg for no key at all).
-            values = ["user.name", "user.email", "user.signingkey"].compactMap { key in
-                if let value = own[key], !value.isEmpty { return (key, value) }
-                return perchSets[key] != nil ? (key, "") : nil
-            }
-            values += Self.ownSigning(in: context, except: Set(values.map(\.0)))
+        }
+        // Sealed: while a file of Perch's can give git an account's values (its include, which a
+        // global switch rewrites at any moment, or a folder's rule), every identity key the
+        // account does not name gets the user's own value, so the global account's never leaks in.
+        let rules = (try? FileSystem.read(context.files.gitDirectories)).map { String(decoding: $0, as: UTF8.self) } ?? ""
+        if access(context.files.gitInclude, F_OK) == 0 || rules.contains("[includeIf") {
+            guard let (own, _) = Self.values(byOrigin: context) else { return .failure(ToolFailure("git could not be asked")) }
+            values += Self.ownIdentity(own, besides: values, in: context)
+        } else if setting == nil {
+            return .success(ToolScope())
         }
         var count = Int(environment["GIT_CONFIG_COUNT"] ?? "") ?? 0
         var variables = removedOverrides(environment)
@@ -531,19 +523,55 @@ public struct GitAdapter: ToolAdapter {
     /// `'` becomes `'\''`).
     static func singleQuoted(_ text: String) -> String { "'" + text.replacing("'", with: "'\\''") + "'" }
 
-    /// The user's own signing settings for the keys Perch's files set (`user.signingkey`,
-    /// `gpg.format`, `commit.gpgsign`, `tag.gpgsign`), for a process whose account signs with
-    /// nothing of its own: the user's value, else git's default (no key, `openpgp`, `false`).
-    /// Nothing when Perch's include file sets no signing.
-    static func ownSigning(in context: ToolContext, except: Set<String>) -> [(String, String)] {
-        let perch = (try? FileSystem.read(context.files.gitInclude)).map { String(decoding: $0, as: UTF8.self) } ?? ""
-        guard perch.contains("[commit]") || perch.contains("signingKey") else { return [] }
-        let (own, perchSets) = values(byOrigin: context) ?? ([:], [:])
-        let defaults = ["user.signingkey": "", "gpg.format": "openpgp", "commit.gpgsign": "false", "tag.gpgsign": "false"]
-        return (["user.signingkey"] + signingKeys).compactMap { key in
-            guard !except.contains(key), perchSets[key] != nil || perch.contains("[commit]") else { return nil }
-            return (key, own[key].flatMap { $0.isEmpty ? nil : $0 } ?? defaults[key]!)
+    /// The user's own identity for each key of `user.name`, `user.email`, `user.signingkey`,
+    /// `gpg.format`, `commit.gpgsign` and `tag.gpgsign` that `pinned` (the account's) does not
+    /// set, as a global give-back
+    /// leaves git: the user's value from their own files (`own`), else what git itself falls back
+    /// on without any (the name and email it detects, ``detectedIdentity(in:)``; `openpgp`,
+    /// `false`; for openpgp and x509 the committer's `Name <email>` as the signing key, git's own
+    /// default). A signing key is never empty (`git commit -S` would ask gpg for no key at all),
+    /// so with ssh signing and no key of the user's own, none is set.
+    static func ownIdentity(_ own: [String: String], besides pinned: [(String, String)], in context: ToolContext) -> [(String, String)] {
+        let except = Set(pinned.map(\.0))
+        func mine(_ key: String) -> String? { own[key].flatMap { $0.isEmpty ? nil : $0 } }
+        var values: [(String, String)] = []
+        var detected: (name: String, email: String)??
+        func fallback(_ key: String) -> String {
+            if detected == nil { detected = .some(Self.detectedIdentity(in: context)) }
+            return (key == "user.name" ? detected!?.name : detected!?.email) ?? ""
         }
+        for key in ["user.name", "user.email"] where !except.contains(key) { values.append((key, mine(key) ?? fallback(key))) }
+        let defaults = ["gpg.format": "openpgp", "commit.gpgsign": "false", "tag.gpgsign": "false"]
+        for key in signingKeys where !except.contains(key) { values.append((key, mine(key) ?? defaults[key]!)) }
+        if !except.contains("user.signingkey") {
+            let given = pinned + values
+            let format = given.first { $0.0 == "gpg.format" }?.1 ?? "openpgp"
+            if let key = mine("user.signingkey") {
+                values.append(("user.signingkey", key))
+            } else if format != "ssh" {
+                let name = given.first { $0.0 == "user.name" }?.1 ?? ""
+                let email = given.first { $0.0 == "user.email" }?.1 ?? ""
+                if !name.isEmpty || !email.isEmpty { values.append(("user.signingkey", "\(name) <\(email)>")) }
+            }
+        }
+        return values
+    }
+
+    /// The name and email git makes up when no config names them (git-commit-tree(1), "Commit
+    /// information": `EMAIL`, the password database's name, the user and host names), asked of
+    /// `git var GIT_COMMITTER_IDENT` with no config file read; nil when git cannot make one up.
+    static func detectedIdentity(in context: ToolContext) -> (name: String, email: String)? {
+        var bare = context
+        for name in ["GIT_CONFIG_COUNT", "GIT_CONFIG_PARAMETERS", "GIT_COMMITTER_NAME", "GIT_COMMITTER_EMAIL", "GIT_DIR"] {
+            bare.environment.variables.removeValue(forKey: name)
+        }
+        bare.environment.variables["GIT_CONFIG_GLOBAL"] = "/dev/null"
+        bare.environment.variables["GIT_CONFIG_NOSYSTEM"] = "1"
+        let run = bare.run("git", ["var", "GIT_COMMITTER_IDENT"], in: "/")
+        guard let line = run.output?.trimmingWhitespace, let open = line.firstIndex(of: "<"), let close = line.lastIndex(of: ">"),
+            open < close
+        else { return nil }
+        return (String(line[..<open]).trimmingWhitespace, String(line[line.index(after: open)..<close]))
     }
 
     /// The entries of `git config --show-origin --get-regexp` output, in git's order: each line's

@@ -115,6 +115,17 @@ public struct GitHubAdapter: ToolAdapter {
         return .success(ToolScope(secrets: ["gh": entries]))
     }
 
+    /// The user's own active user on github.com, else on their only host; nil when a token
+    /// variable of the user's own already chooses (gh help environment), or no host has a user.
+    /// Hosts besides that one are not sealed: one process has one token variable for them.
+    public func ownSetting(_ own: ToolState, over environment: [String: String]) -> ToolSetting? {
+        guard !overrides.contains(where: { !(environment[$0.name] ?? "").isEmpty }) else { return nil }
+        let users = own.values.filter { $0.key.hasPrefix("user@") && !$0.value.isEmpty }
+        if let user = users["user@github.com"] { return Self.setting(Setting(user: user)) }
+        guard users.count == 1, let (key, user) = users.first else { return nil }
+        return Self.setting(Setting(user: user, host: String(key.dropFirst(5))))
+    }
+
     public func importCandidates(in context: ToolContext) -> [ImportCandidate] {
         ToolReaders.ghHosts(context.environment).flatMap { host in
             (host.users.isEmpty ? host.active.map { [$0] } ?? [] : host.users).map { user in

@@ -200,13 +200,12 @@ public struct KubeAdapter: ToolAdapter {
     /// mode 0600) put first in `KUBECONFIG`, before the user's own list, as kubie does: it sets
     /// `current-context` and, for a namespace, the context's entry again with it (kubeconfig
     /// merging: the first file to set a value or a map key wins). The user's files are never
-    /// written. With no kube setting the process keeps the user's own list (the global context).
+    /// written. With no kube setting the process keeps the user's own list (a scope seals it
+    /// instead, see ``sealed(_:account:over:in:)``).
     public func scope(_ setting: ToolSetting?, account: Account, over environment: [String: String], in context: ToolContext)
         -> Result<ToolScope, ToolFailure>
     {
-        let overlay = context.files.scopes + "/" + account.id + ".kubeconfig"
-        // The user's own list, without any kubeconfig of Perch's from an enclosing scope.
-        let own = ToolReaders.kubeconfigFiles(context.environment).filter { !$0.hasPrefix(context.files.scopes + "/") }
+        let own = Self.ownFiles(context)
         guard let kube = setting?.value(as: Setting.self) else {
             let restored = own.joined(separator: ":")
             return .success(
@@ -217,34 +216,80 @@ public struct KubeAdapter: ToolAdapter {
         guard ToolReaders.kubeContexts(user).contains(kube.context) else {
             return .failure(ToolFailure("no context \"\(kube.context)\" in the kubeconfig (kubectl config get-contexts lists them)"))
         }
+        return overlay(kube.context, namespace: kube.namespace, entry: kube.namespace != nil, account: account, in: context)
+    }
+
+    /// The user's own context (`own`: their baseline, else the kubeconfig's now) in a kubeconfig
+    /// of Perch's put first, as ``scope(_:account:over:in:)`` does for an account's: its
+    /// `current-context`, and the context's entry again with its namespace or none, so that
+    /// neither a global switch's `current-context` nor its namespace reaches the process. With
+    /// no context of the user's own, the file names `(none)`, a context no kubeconfig has:
+    /// kubectl then says the context was not found instead of using the global account's.
+    public func sealed(_ own: ToolState, account: Account, over environment: [String: String], in context: ToolContext)
+        -> Result<ToolScope, ToolFailure>
+    {
+        let name = own["context"] ?? ""
+        guard !name.isEmpty else { return overlay(Self.noContext, namespace: nil, entry: false, account: account, in: context) }
+        let namespace = own["ns:" + name] ?? own["namespace"] ?? ""
+        // A context gone from the kubeconfig is named all the same: kubectl says so, as without Perch.
+        var user = context.environment
+        user.variables["KUBECONFIG"] = Self.ownFiles(context).joined(separator: ":")
+        let listed = ToolReaders.kubeContexts(user).contains(name)
+        return overlay(name, namespace: namespace.isEmpty ? nil : namespace, entry: listed, account: account, in: context)
+    }
+
+    /// The user's own context as a setting, for `perch status` in a scope; nil with none.
+    public func ownSetting(_ own: ToolState, over environment: [String: String]) -> ToolSetting? {
+        let name = own["context"] ?? ""
+        guard !name.isEmpty else { return nil }
+        let namespace = own["ns:" + name] ?? own["namespace"] ?? ""
+        return Self.setting(Setting(context: name, namespace: namespace.isEmpty ? nil : namespace))
+    }
+
+    /// The context a sealed scope names when the user has no current context of their own.
+    static let noContext = "(none)"
+
+    /// The user's own kubeconfig list, without any kubeconfig of Perch's from an enclosing scope.
+    static func ownFiles(_ context: ToolContext) -> [String] {
+        ToolReaders.kubeconfigFiles(context.environment).filter { !$0.hasPrefix(context.files.scopes + "/") }
+    }
+
+    /// Writes the scope's kubeconfig (``scope(_:account:over:in:)``) naming `name` as the current
+    /// context and, with `entry`, the context's entry again (its cluster and user as kubectl
+    /// merges the user's files) with `namespace` or none; returns `KUBECONFIG` with it first.
+    func overlay(_ name: String, namespace: String?, entry: Bool, account: Account, in context: ToolContext)
+        -> Result<ToolScope, ToolFailure>
+    {
+        let path = context.files.scopes + "/" + account.id + ".kubeconfig"
+        let own = Self.ownFiles(context)
         var text =
             "# Written by Perch for `perch exec` and `perch use` of the account \"\(account.id)\"; your kubeconfig is never written.\n"
-        text += "apiVersion: v1\nkind: Config\ncurrent-context: \(Self.yamlQuoted(kube.context))\n"
-        if let namespace = kube.namespace {
+        text += "apiVersion: v1\nkind: Config\ncurrent-context: \(Self.yamlQuoted(name))\n"
+        if entry {
             // The context's cluster and user, from the user's files as kubectl merges them.
             var reader = context
-            reader.environment = user
+            reader.environment.variables["KUBECONFIG"] = own.joined(separator: ":")
             let run = reader.run(
                 "kubectl",
                 ["config", "view", "-o", #"jsonpath={range .contexts[*]}{.name}{"\t"}{.context.cluster}{"\t"}{.context.user}{"\n"}{end}"#])
             guard let output = run.output else { return .failure(ToolFailure("kubectl config view: \(run.failure ?? "failed")")) }
-            let entry = output.split(separator: "\n").map { $0.split(separator: "\t", omittingEmptySubsequences: false) }.first {
-                $0.first.map(String.init) == kube.context
+            let found = output.split(separator: "\n").map { $0.split(separator: "\t", omittingEmptySubsequences: false) }.first {
+                $0.first.map(String.init) == name
             }
-            guard let entry, entry.count >= 3 else { return .failure(ToolFailure("kubectl does not list the context \"\(kube.context)\"")) }
-            text += "contexts:\n- name: \(Self.yamlQuoted(kube.context))\n  context:\n"
-            text += "    cluster: \(Self.yamlQuoted(String(entry[1])))\n    user: \(Self.yamlQuoted(String(entry[2])))\n"
-            text += "    namespace: \(Self.yamlQuoted(namespace))\n"
+            guard let found, found.count >= 3 else { return .failure(ToolFailure("kubectl does not list the context \"\(name)\"")) }
+            text += "contexts:\n- name: \(Self.yamlQuoted(name))\n  context:\n"
+            text += "    cluster: \(Self.yamlQuoted(String(found[1])))\n    user: \(Self.yamlQuoted(String(found[2])))\n"
+            if let namespace { text += "    namespace: \(Self.yamlQuoted(namespace))\n" }
         }
         do {
-            if (try? FileSystem.read(overlay)).map({ String(decoding: $0, as: UTF8.self) }) != text {
+            if (try? FileSystem.read(path)).map({ String(decoding: $0, as: UTF8.self) }) != text {
                 try FileSystem.createDirectory(context.files.scopes)
-                try FileSystem.writeAtomically(Array(text.utf8), to: overlay, mode: 0o600)
+                try FileSystem.writeAtomically(Array(text.utf8), to: path, mode: 0o600)
             }
         } catch {
             return .failure(ToolFailure("\(error)"))
         }
-        return .success(ToolScope(variables: [ScopeVariable("KUBECONFIG", ([overlay] + own).joined(separator: ":"))]))
+        return .success(ToolScope(variables: [ScopeVariable("KUBECONFIG", ([path] + own).joined(separator: ":"))]))
     }
 
     /// `text` as a YAML double-quoted scalar: a JSON string (YAML 1.2 §7.3.1 takes JSON's escapes).
