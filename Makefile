@@ -53,7 +53,8 @@ deb: deb-deps build
 deb-deps:
 	@./scripts/ensure-packages.sh dpkg-dev binutils lintian
 
-## The benchmark: one table of figures beside their budgets, and bench/results.json.
+## The benchmark: one table of figures beside their budgets, and bench/results.json. It fails
+## when a frame takes more instructions than its budget (counted by callgrind), never on a time.
 bench: bench-build
 	python3 bench/bench.py
 
@@ -114,8 +115,9 @@ test-deps:
 	@command -v aws >/dev/null || python3 -m pip install --quiet awscli
 	@python3 -c 'import moto.server' 2>/dev/null || python3 -m pip install --quiet 'moto[server]'
 
+## valgrind counts each frame's instructions (callgrind), the bench's figures no busy machine moves.
 bench-deps:
-	@./scripts/ensure-packages.sh libncurses-dev python3 gcc
+	@./scripts/ensure-packages.sh libncurses-dev python3 gcc valgrind
 
 ## Format the sources with the toolchain's swift-format.
 format:

@@ -7,9 +7,10 @@
 Whole-process figures (start-up, bytes per action, idle, long-press, input to screen) run the
 release binary on a pseudo-terminal made here; in-process figures come from the `perch-bench`
 executable (bench/PerchBench). Times come from the monotonic clock, memory from getrusage(2) of the
-child, wake-ups from the kernel's context-switch counts in /proc. The bench never fails on a
-timing; it fails (status 1) when a measurement breaks: a process that does not start, exits
-badly or does not draw what it should.
+child, wake-ups from the kernel's context-switch counts in /proc, instructions per frame from
+valgrind's callgrind. The bench never fails on a timing; it fails (status 1) when a measurement
+breaks (a process that does not start, exits badly or does not draw what it should) and when a
+frame takes more instructions than its budget: a count no busy machine can move.
 """
 
 import argparse
@@ -37,6 +38,22 @@ BASELINE_SOURCE = os.path.join(ROOT, "bench/baseline.c")
 PEAKRSS_SOURCE = os.path.join(ROOT, "bench/peakrss.c")
 SIZES = [(80, 24), (200, 60)]
 TERM = "xterm-256color"
+#: A frame's instruction budget (callgrind's Ir: instructions executed, render + diff + ncurses):
+#: a fixed part for what every frame does whatever its size (ncurses' refresh, the tab bar; a
+#: frame redrawing the whole screen measured 1.2 M of it at both sizes) and a part per cell, so
+#: that a 200×60 frame (12,000 cells) may take 4,000,000 instructions and an 80×24 one (1,920
+#: cells) 1,984,000.
+FRAME_INSTRUCTIONS_FIXED = 1_600_000
+FRAME_INSTRUCTIONS_PER_CELL = 200
+#: A machine whose C ncurses floor starts this many times slower than its idle value (the fastest
+#: floor start-up of the same run) is busy: a frame's wall-clock time missing its budget there is
+#: marked "machine busy" rather than "OVER" (its instruction count still holds it to account).
+BUSY_FLOOR_RATIO = 1.3
+
+
+def frame_instruction_budget(cols, rows):
+    """Most instructions one frame of `cols` × `rows` cells may take."""
+    return FRAME_INSTRUCTIONS_FIXED + FRAME_INSTRUCTIONS_PER_CELL * cols * rows
 
 
 class BenchError(Exception):
@@ -222,6 +239,11 @@ class Bench:
         }
         os.makedirs(self.env["HOME"], exist_ok=True)
         self.configs = {n: self.write_config(n) for n in (4, 1_000, 10_000, 100_000)}
+        # Every start-up of the C ncurses floor this run, in ms: the fastest is the machine's idle
+        # value, against which the floor measured beside the frames tells a busy machine.
+        self.floor_samples = []
+        # The floor measured just before each size's frames were timed, by size.
+        self.frame_floors = {}
 
 
     def runs(self, full):
@@ -329,8 +351,7 @@ class Bench:
     # 1. Start-up to first frame ----------------------------------------------------------------
 
     def startup(self):
-        baseline = os.path.join(self.scratch, "baseline")
-        subprocess.run(["cc", "-O2", BASELINE_SOURCE, "-o", baseline, "-lncursesw"], check=True)
+        baseline = self.baseline()
         peakrss = os.path.join(self.scratch, "peakrss")
         subprocess.run(["cc", "-O2", PEAKRSS_SOURCE, "-o", peakrss], check=True)
         rss_file = os.path.join(self.scratch, "rss")
@@ -364,6 +385,7 @@ class Bench:
         floor, floor_rss = median(times["baseline"]), median(memory["baseline"])
         floor_cpu = median(cpu["baseline"])
         self.floor_rss = floor_rss
+        self.floor_samples += times["baseline"]
         self.row("startup_baseline", "start-up, C ncurses floor (80×24)", "ms", "the floor", times["baseline"],
                  cpu_samples=cpu["baseline"])
         self.row("rss_baseline", "peak RSS, C ncurses floor", "MiB", "the floor", memory["baseline"])
@@ -458,6 +480,26 @@ class Bench:
 
     # 2, 3, 4. In-process figures (perch-bench) ---------------------------------------------------
 
+    def baseline(self):
+        """The C ncurses floor (bench/baseline.c), built once into the scratch folder."""
+        path = os.path.join(self.scratch, "baseline")
+        if not os.access(path, os.X_OK):
+            subprocess.run(["cc", "-O2", BASELINE_SOURCE, "-o", path, "-lncursesw"], check=True)
+        return path
+
+    def floor_startups(self, runs):
+        """`runs` start-ups of the C ncurses floor to its frame, in ms (also kept in
+        `floor_samples`)."""
+        samples = []
+        for _ in range(runs):
+            session = Session([self.baseline()], self.env)
+            session.finish()
+            if session.status != 0 or session.first_frame is None:
+                raise BenchError(f"the C ncurses floor exited with {session.status} without drawing its frame")
+            samples.append(session.first_frame - session.start)
+        self.floor_samples += samples
+        return samples
+
     def in_process(self):
         figures = {}
         smoke = ["--smoke"] if self.smoke else []
@@ -465,6 +507,8 @@ class Bench:
         subprocess.run([PERCH_BENCH, "core", "--out", out, "--scratch", self.scratch] + smoke, check=True)
         figures.update({f["id"]: f for f in json.load(open(out))})
         for cols, rows in SIZES:
+            # The machine's state as the frames are timed: the floor's start-up just before.
+            self.frame_floors[(cols, rows)] = median(self.floor_startups(self.runs(8)))
             out = os.path.join(self.scratch, f"frames-{cols}x{rows}.json")
             session = Session([PERCH_BENCH, "frames", "--out", out] + smoke, self.env, cols, rows)
             if session.finish(limit=120) != 0:
@@ -472,16 +516,92 @@ class Bench:
             figures.update({f["id"]: f for f in json.load(open(out))})
         return figures
 
+    #: The screens perch-bench draws (its Scenarios.screens, in order) and their labels.
+    SCREENS = {"overview": "Overview", "catalog": "Catalog", "stats": "Stats", "settings": "Settings",
+               "sheet": "Sheet (sheet up)", "context_menu": "Catalog context menu", "cover": "item cover (full screen)",
+               "alert": "alert (Delete… over the context menu)", "help": "help overlay (over the Catalog)",
+               "form": "account form (full screen)"}
+
     def frames(self, figures):
+        """Each frame's wall-clock time (p99 ≤ 1 ms), beside the floor's start-up measured just
+        before it was timed: a row over its budget while that floor is over BUSY_FLOOR_RATIO times
+        its idle value (the fastest floor start-up of this run) is marked "machine busy"."""
+        idle = min(self.floor_samples)
         for cols, rows in SIZES:
-            labels = {"cursor_move": "Catalog cursor move", "sheet": "Sheet (sheet up)",
-                      "context_menu": "Catalog context menu", "cover": "item cover (full screen)",
-                      "source_cursor_move": "Catalog cursor move, 100,000 lines from a source"}
-            for screen in ("overview", "catalog", "stats", "settings", "sheet", "context_menu", "cover", "cursor_move",
-                           "source_cursor_move"):
+            floor = self.frame_floors[(cols, rows)]
+            busy = floor > BUSY_FLOOR_RATIO * idle
+            note = f"floor start-up {floor:.2f} ms just before, idle {idle:.2f} ms" + (" (machine busy)" if busy else "")
+            labels = dict(self.SCREENS, cursor_move="Catalog cursor move",
+                          source_cursor_move="Catalog cursor move, 100,000 lines from a source")
+            for screen in labels:
                 f = figures[f"frame_{screen}_{cols}x{rows}"]
-                label = labels.get(screen, screen.capitalize())
-                self.from_figure(f, f"frame, {label}, {cols}×{rows}", "p99 ≤ 1 ms", 1)
+                self.from_figure(f, f"frame, {labels[screen]}, {cols}×{rows}", "p99 ≤ 1 ms", 1, note=note)
+                if busy and self.rows[-1]["status"].startswith("OVER"):
+                    self.rows[-1]["status"] = "machine busy"
+
+    def instructions(self):
+        """Instructions per frame of every screen (each pane and each layer) at each size, counted
+        by callgrind in `perch-bench instructions` (FrameBench.countInstructions): collection is on
+        only inside measuredFrame (render, diff, ncurses, the bytes written), and a dump after each
+        screen's frames holds that screen's count alone, which is divided by its frames. Hashing
+        is made deterministic (SWIFT_DETERMINISTIC_HASHING), so a count is the same from run to
+        run. Without valgrind a smoke run says so and goes on; a full run breaks."""
+        valgrind = shutil.which("valgrind")
+        if not valgrind:
+            if not self.smoke:
+                raise BenchError("valgrind is not installed (`make bench` installs it)")
+            for cols, rows in SIZES:
+                self.not_built(f"instructions_{cols}x{rows}", f"instructions per frame, {cols}×{rows}", "—",
+                               "skipped: valgrind is not installed")
+            return
+        frames = self.runs(5)
+        env = dict(self.env, SWIFT_DETERMINISTIC_HASHING="1")
+        for cols, rows in SIZES:
+            out = os.path.join(self.scratch, f"instructions-{cols}x{rows}.json")
+            dumps = os.path.join(self.scratch, f"callgrind-{cols}x{rows}.out")
+            log = os.path.join(self.scratch, f"callgrind-{cols}x{rows}.log")
+            argv = [valgrind, "--tool=callgrind", f"--log-file={log}", f"--callgrind-out-file={dumps}",
+                    "--collect-atstart=no", "--toggle-collect=*measuredFrame*", "--dump-after=*instructionCheckpoint*",
+                    PERCH_BENCH, "instructions", "--out", out, "--runs", str(frames)]
+            started = now_ms()
+            session = Session(argv, env, cols, rows)
+            if session.finish(limit=600) != 0:
+                with open(log) as file:
+                    raise BenchError(f"perch-bench instructions at {cols}×{rows} under callgrind exited with "
+                                     f"{session.status}: {file.read()[-2000:]}")
+            elapsed = (now_ms() - started) / 1000
+            figures = json.load(open(out))
+            counts = self.callgrind_dumps(dumps)
+            if len(counts) < len(figures):
+                raise BenchError(f"callgrind wrote {len(counts)} dumps for {len(figures)} screens at {cols}×{rows}")
+            budget = frame_instruction_budget(cols, rows)
+            for f, total in zip(figures, counts):
+                screen = f["id"][len("instructions_"):].rsplit("_", 1)[0]
+                per_frame = total / f["median"]
+                self.row(f["id"], f"instructions per frame, {self.SCREENS[screen]}, {cols}×{rows}", "instructions",
+                         f"≤ {budget / 1e6:g} M", median_value=per_frame, p99_value=None, ok=per_frame <= budget,
+                         note=f"{per_frame / 1e6:.2f} M; {int(f['median'])} frame(s) counted")
+                self.rows[-1]["runs"] = int(f["median"])
+            self.rows[-1]["note"] += f"; callgrind run of every screen at {cols}×{rows}: {elapsed:.1f} s"
+
+    @staticmethod
+    def callgrind_dumps(path):
+        """The instructions of each of callgrind's dumps written at `path` (`path.1`, `path.2`, …,
+        in the order they were written), from each file's `summary:` (or `totals:`) line."""
+        counts = []
+        part = 1
+        while os.path.exists(f"{path}.{part}"):
+            total = None
+            with open(f"{path}.{part}") as file:
+                for line in file:
+                    if line.startswith(("summary:", "totals:")):
+                        total = int(line.split()[1])
+                        break
+            if total is None:
+                raise BenchError(f"callgrind's dump {path}.{part} holds no total")
+            counts.append(total)
+            part += 1
+        return counts
 
     def sheet(self, figures):
         for count in (4, 1_000, 100_000):
@@ -818,8 +938,8 @@ class Bench:
                  ok=added <= 20, note="git commit %.1f ms with the guard, %.1f ms without (medians)" % (median(with_guard), median(without)))
 
     #: The measurements, in the order they run; `--only` picks some of them by these names.
-    SECTIONS = ("sizes", "startup", "current", "prompt_hook", "switch_tools", "verify_guard", "frames", "sheet", "store", "bytes_per_action", "idle",
-                "long_press", "input_to_screen")
+    SECTIONS = ("sizes", "startup", "current", "prompt_hook", "switch_tools", "verify_guard", "frames", "instructions", "sheet", "store",
+                "bytes_per_action", "idle", "long_press", "input_to_screen")
 
     def run(self, only=None):
         """Takes every measurement, or those named in `only` (names from ``SECTIONS``)."""
@@ -844,6 +964,8 @@ def format_value(value, unit):
         return "—"
     if unit in ("bytes", "cells", "wake-ups"):
         return f"{value:.0f}"
+    if unit == "instructions":
+        return f"{value:,.0f}"
     return f"{value:.2f}" if abs(value) < 100 else f"{value:.0f}"
 
 
@@ -885,7 +1007,7 @@ def main():
         unknown = [name for name in only if name not in Bench.SECTIONS]
         if unknown:
             parser.error(f"unknown measurement {', '.join(unknown)}; choose from {', '.join(Bench.SECTIONS)}")
-    in_process = only is None or {"frames", "sheet", "store", "bytes_per_action"} & set(only)
+    in_process = only is None or {"frames", "instructions", "sheet", "store", "bytes_per_action"} & set(only)
     for binary in (PERCH, PERCH_BENCH) if in_process else (PERCH,):
         if not os.access(binary, os.X_OK):
             sys.exit(f"bench: {binary} is missing; build with `make bench`")
@@ -919,10 +1041,19 @@ def main():
     else:
         over = [r["figure"] for r in bench.rows if r["status"].startswith("OVER")]
         print(f"\n{len(over)} budget(s) missed" + (": " + "; ".join(over) if over else ""))
+        busy = [r["figure"] for r in bench.rows if r["status"] == "machine busy"]
+        if busy:
+            print(f"{len(busy)} wall-clock budget(s) missed while the machine was busy (its floor over "
+                  f"{BUSY_FLOOR_RATIO}× its idle value): " + "; ".join(busy))
     if (not options.smoke and only is None) or options.out != parser.get_default("out"):
         with open(options.out, "w") as file:
             json.dump({"header": header, "cores": os.cpu_count(), "load_average": load, "rows": bench.rows}, file, indent=2)
             file.write("\n")
+    # Instructions are no timing: a count over its budget fails the bench, whatever the machine.
+    missed = [r["figure"] for r in bench.rows if r["unit"] == "instructions" and r["status"] == "OVER"]
+    if missed:
+        print(f"bench: {len(missed)} frame(s) over their instruction budget: " + "; ".join(missed), file=sys.stderr)
+        return 1
     return 0
 
 

@@ -122,15 +122,24 @@ public final class NcursesBackend: TerminalBackend {
         if previous.map({ $0.size != screen.size }) ?? true { wclear(perch_stdscr()) }
         // Non-ASCII text is handed to ncurses as wide characters, decoded into `wide` (a Stats
         // frame draws hundreds of bars and chart columns).
-        for run in screen.changedRuns(from: previous) {
-            let (attrs, pair) = attributes(run.style)
-            let solid = solidPair(run.style)
-            var text = run.text
-            // Printable ASCII (most of most runs) is copied in as chtypes; only the other
-            // characters go through ncurses' UTF-8 decoding and width look-ups.
-            text.withUTF8 { utf8 in
+        let changes = screen.changes(from: previous)
+        changes.utf8.withUnsafeBufferPointer { all in
+            for run in changes.spans {
+                let (attrs, pair) = attributes(run.style)
+                let row = Int32(run.row)
+                // A run of printable ASCII (most runs) is copied in as chtypes at once (the
+                // diff has looked at every byte already).
+                if run.isPrintableASCII, !run.bytes.isEmpty, run.bytes.count <= 1024 {
+                    all.baseAddress!.withMemoryRebound(to: CChar.self, capacity: all.count) { bytes in
+                        _ = perch_put_ascii(row, Int32(run.column), bytes + run.bytes.lowerBound, Int32(run.bytes.count), attrs, pair)
+                    }
+                    continue
+                }
+                let solid = solidPair(run.style)
+                // Otherwise printable ASCII is still copied in as chtypes; only the other
+                // characters go through ncurses' UTF-8 decoding and width look-ups.
+                let utf8 = UnsafeBufferPointer(rebasing: all[run.bytes])
                 utf8.withMemoryRebound(to: CChar.self) { bytes in
-                    let row = Int32(run.row)
                     var column = Int32(run.column)
                     var start = 0
                     while start < bytes.count {

@@ -71,6 +71,11 @@ struct ScreenDiffTests {
             scribble(&new, times: Int.random(in: 0...4, using: &generator))
             let previous: Screen? = round % 10 == 0 ? nil : old
             #expect(new.changedRuns(from: previous) == Self.referenceRuns(new, from: previous), "round \(round)")
+            let changes = new.changes(from: previous)
+            for span in changes.spans {
+                let ascii = changes.utf8[span.bytes].allSatisfy { $0 >= 0x20 && $0 < 0x7F }
+                #expect(span.isPrintableASCII == ascii, "round \(round): \(changes.text(of: span).debugDescription)")
+            }
         }
     }
 

@@ -33,6 +33,35 @@ struct FrameBench {
         return figures
     }
 
+    /// The frames callgrind counts (`perch-bench instructions`): for each screen, one frame of
+    /// it drawn untimed after one of another screen (caches warm, as in the timed runs), then
+    /// `runs` frames of it through ``measuredFrame(_:_:)``, each after a frame of another screen,
+    /// then one call of ``instructionCheckpoint()``. bench.py runs this under
+    /// `valgrind --tool=callgrind --collect-atstart=no --toggle-collect=*measuredFrame*
+    /// --dump-after=*instructionCheckpoint*`: each dump holds the instructions of one screen's
+    /// `runs` frames and nothing else, in the order of the figures returned (unit "frames").
+    func countInstructions() -> [Figure] {
+        guard let backend = try? NcursesBackend(colors: true) else { fatalError("perch-bench instructions needs a terminal") }
+        defer { backend.shutdown() }
+        let size = backend.size
+        let screens = Scenarios.screens(size: size)
+        let runs = max(1, self.runs ?? 10)
+        let overview = screens[0].1
+        var figures: [Figure] = []
+        for (name, state) in screens where only == nil || only == name {
+            let other = name == "overview" ? screens[1].1 : overview
+            backend.draw(other.render())
+            backend.draw(state.render())
+            for _ in 0..<runs {
+                backend.draw(other.render())
+                measuredFrame(backend, state)
+            }
+            instructionCheckpoint()
+            figures.append(Figure(id: "instructions_\(name)_\(size.width)x\(size.height)", unit: "frames", samples: [Double(runs)]))
+        }
+        return figures
+    }
+
     private func cursorMove(backend: NcursesBackend, overview: AppState, runs: Int, size: Size) -> Figure {
         var catalog = overview
         _ = catalog.update(.key(.char(Tab.catalog.shortcut)))
@@ -59,4 +88,12 @@ struct FrameBench {
 @inline(never)
 func measuredFrame(_ backend: NcursesBackend, _ state: AppState) {
     backend.draw(state.render())
+}
+
+/// Marks the end of one screen's frames for callgrind (`--dump-after=*instructionCheckpoint*`
+/// writes the counts so far and zeroes them); does nothing else. Never inlined, so the symbol
+/// exists and is called.
+@inline(never)
+func instructionCheckpoint() {
+    keep(0)
 }

@@ -7,8 +7,10 @@ enum Scenarios {
         (1...max(1, count)).map { Account(id: "a\($0)", name: "Account \($0)", handle: "@user\($0)") }
     }
 
-    /// Every screen, by name: each tab, the account sheet up over Overview, a Catalog item's
-    /// context menu (`m`) and its full-screen cover (Open).
+    /// Every screen, by name: each tab, then each layer the app presents: the account sheet up
+    /// over Overview, a Catalog item's context menu (`m`), its full-screen cover (Open), the
+    /// confirmation alert over the menu (Delete…), the help overlay over the Catalog (`?`) and
+    /// the account form (Settings, Add account…).
     static func screens(size: Size, accounts: [Account] = Account.samples) -> [(String, AppState)] {
         let saved = SavedState(currentAccount: accounts[accounts.count / 2].id, switchCount: 3, switchesPerAccount: [accounts[0].id: 3])
         // Stats draws from a full history: 10,000 switches among the accounts over 40 days.
@@ -37,6 +39,26 @@ enum Scenarios {
         _ = cover.update(.key(KeyEvent(.enter)))
         precondition(cover.presented.count == 1 && cover.presented != menu.presented, "Enter on Open did not show the cover")
         result.append(("cover", cover))
+        var alert = menu
+        while alert.presented.count == 1, alert.presented[0].as(ContextMenu.self)?.focusedAction != .delete {
+            _ = alert.update(.key(.char("j")))
+        }
+        _ = alert.update(.key(KeyEvent(.enter)))
+        precondition(alert.presented.count == 2 && alert.presented[1].is(Alert.self), "Enter on Delete… did not show the alert")
+        result.append(("alert", alert))
+        var help = base
+        _ = help.update(.key(.char(Tab.catalog.shortcut)))
+        _ = help.update(.key(.char("?")))
+        precondition(help.presented.count == 1 && help.presented[0].is(HelpOverlay.self), "? did not show the help overlay")
+        result.append(("help", help))
+        var form = base
+        _ = form.update(.key(.char(Tab.settings.shortcut)))
+        while form.presented.isEmpty, SettingsAction.allCases[form.settingsPane.list.cursor] != .addAccount {
+            _ = form.update(.key(.char("j")))
+        }
+        _ = form.update(.key(KeyEvent(.enter)))
+        precondition(form.presented.count == 1 && form.presented[0].is(AccountForm.self), "Add account… did not show the form")
+        result.append(("form", form))
         return result
     }
 

@@ -3,6 +3,8 @@
 //   perch-bench core   --out PATH --scratch DIR [--smoke] [--only filter]   no terminal needed
 //   perch-bench frames --out PATH [--smoke] [--runs N] [--only SCREEN]   on a terminal (bench.py gives it a pty);
 //     SCREEN is a screen's name (overview, stats, …), cursor_move or source_cursor_move
+//   perch-bench instructions --out PATH [--runs N] [--only SCREEN]   under callgrind, on a terminal
+//     (bench.py runs it so; see FrameBench.countInstructions)
 //
 // Times are in milliseconds from CLOCK_MONOTONIC; --smoke makes one quick run of each figure.
 import FoundationEssentials
@@ -60,8 +62,10 @@ let figures: [Figure]
 switch arguments.mode {
 case "core": figures = CoreBench(smoke: arguments.smoke, scratch: arguments.scratch, onlyFilter: arguments.only == "filter").run()
 case "frames": figures = FrameBench(smoke: arguments.smoke, runs: arguments.runs, only: arguments.only).run()
+case "instructions":
+    figures = FrameBench(smoke: arguments.smoke, runs: arguments.runs, only: arguments.only).countInstructions()
 default:
-    printError("usage: perch-bench core|frames --out PATH [--scratch DIR] [--smoke]")
+    printError("usage: perch-bench core|frames|instructions --out PATH [--scratch DIR] [--smoke] [--runs N] [--only NAME]")
     exit(2)
 }
 let encoder = JSONEncoder()

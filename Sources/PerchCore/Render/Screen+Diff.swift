@@ -47,59 +47,157 @@ extension Screen {
     /// The runs that turn `old` into this screen: only changed cells, each run on one row and in
     /// one style, and a changed continuation cell drawn by the wide character it belongs to.
     /// With `old` nil or of another size every cell is changed (one run per row and style).
+    /// ``changes(from:)`` gives the same runs without a string for each.
     public func changedRuns(from old: Screen?) -> [ScreenRun] {
+        let changes = changes(from: old)
+        return changes.spans.map { span in
+            ScreenRun(row: span.row, column: span.column, text: changes.text(of: span), columns: span.columns, style: span.style)
+        }
+    }
+
+    /// The runs of ``changedRuns(from:)``, their UTF-8 kept one after another in one buffer: what a
+    /// backend draws from, made without a string, an allocation or a bounds check per run.
+    ///
+    /// Cells are read as the three words they are (``Cell`` is 24 bytes without padding): a cell
+    /// is changed when its words differ, a continuation when its flag's byte is set, and in a
+    /// run's style when its style's bytes are the run's.
+    public func changes(from old: Screen?) -> ScreenChanges {
         let hasOld = old.map { $0.size == size } ?? false
         let oldCells = hasOld ? old!.cells : []
-        var runs: [ScreenRun] = []
+        var changes = ScreenChanges()
         let width = size.width
+        let layout = CellLayout.current
+        let styleMask = layout.styleMask
+        let continuationMask = layout.continuationMask
         // One run's UTF-8, reused from run to run: a row of the longest glyphs fits.
-        let text = UnsafeMutableBufferPointer<UInt8>.allocate(capacity: max(1, width * Glyph.capacity))
+        let text = UnsafeMutablePointer<UInt8>.allocate(capacity: max(1, width * Glyph.capacity))
         defer { text.deallocate() }
+        // Without an old screen, each row is compared with a row no cell can equal (a glyph
+        // never counts 255 bytes), so every cell is changed and the loop below has one shape.
+        let unequalRow = UnsafeMutablePointer<UInt64>.allocate(capacity: hasOld ? 1 : max(1, width * 3))
+        defer { unequalRow.deallocate() }
+        if !hasOld { unequalRow.initialize(repeating: .max, count: max(1, width * 3)) }
+        changes.utf8.reserveCapacity(cells.count)
         cells.withUnsafeBufferPointer { new in
             oldCells.withUnsafeBufferPointer { previous in
-                @inline(__always) func changed(_ index: Int) -> Bool { !hasOld || !Self.same(new, previous, index) }
+                guard let newBase = new.baseAddress else { return }
+                // Each cell as its three words.
+                let newWords = UnsafeRawPointer(newBase).assumingMemoryBound(to: UInt64.self)
+                let oldWords = previous.baseAddress.map { UnsafeRawPointer($0).assumingMemoryBound(to: UInt64.self) }
                 for row in 0..<size.height {
-                    let rowStart = row * width
+                    let rowStart = row &* width
                     // A row whose bytes are all the same is skipped at once (most rows of most frames).
-                    if hasOld, Self.sameBytes(new.baseAddress! + rowStart, previous.baseAddress! + rowStart, count: width) { continue }
+                    if let oldBase = previous.baseAddress, Self.sameBytes(newBase + rowStart, oldBase + rowStart, count: width) {
+                        continue
+                    }
+                    let newRow = newWords + rowStart &* 3
+                    let oldRow = oldWords.map { $0 + rowStart &* 3 } ?? UnsafePointer(unequalRow)
+                    @inline(__always) func same(_ word: Int) -> Bool {
+                        (newRow[word] ^ oldRow[word]) | (newRow[word &+ 1] ^ oldRow[word &+ 1]) | (newRow[word &+ 2] ^ oldRow[word &+ 2])
+                            == 0
+                    }
                     var column = 0
                     while column < width {
-                        guard changed(rowStart + column) else {
-                            column += 1
+                        if same(column &* 3) {
+                            column &+= 1
                             continue
                         }
                         // Start at the first column of the character this cell belongs to.
                         var start = column
-                        while start > 0, new[rowStart + start].isContinuation { start -= 1 }
-                        let style = new[rowStart + start].style
+                        while start > 0, newRow[start &* 3 &+ 2] & continuationMask != 0 { start &-= 1 }
+                        let style = newRow[start &* 3 &+ 2] & styleMask
                         var length = 0
-                        column = start
-                        while column < width {
-                            let next = new[rowStart + column]
-                            if next.isContinuation {
-                                column += 1
-                                continue
-                            }
-                            if column > start, next.style != style || !changed(rowStart + column) { break }
-                            let glyph = next.glyph
-                            let count = glyph.count
-                            if count == 1 {
-                                text[length] = UInt8(truncatingIfNeeded: glyph.low)
+                        // The largest byte - 0x20 of a one-byte glyph, wrapping below 0x20: under
+                        // 0x5F when every one was printable ASCII.
+                        var asciiOffset: UInt64 = 0
+                        var multiByte = false
+                        @inline(__always) func append(_ low: UInt64, _ high: UInt64) {
+                            if high == 1 << 56 {  // one byte
+                                text[length] = UInt8(truncatingIfNeeded: low)
+                                asciiOffset = max(asciiOffset, low &- 0x20)
+                                length &+= 1
                             } else {
-                                for index in 0..<count { text[length + index] = glyph[index] }
+                                let glyph = Glyph(low: low, high: high)
+                                let count = glyph.count
+                                for byte in 0..<count { text[length &+ byte] = glyph[byte] }
+                                multiByte = true
+                                length &+= count
                             }
-                            length += count
-                            column += 1
                         }
-                        let utf8 = UnsafeBufferPointer(rebasing: text[0..<length])
-                        runs.append(
-                            ScreenRun(
-                                row: row, column: start, text: String(decoding: utf8, as: UTF8.self), columns: column - start, style: style)
-                        )
+                        // The first cell is the run's whatever it holds; a continuation draws nothing.
+                        var word = start &* 3
+                        if newRow[word &+ 2] & continuationMask == 0 { append(newRow[word], newRow[word &+ 1]) }
+                        column = start &+ 1
+                        word &+= 3
+                        while column < width {
+                            let flags = newRow[word &+ 2]
+                            if flags & continuationMask == 0 {
+                                if (flags ^ style) & styleMask != 0 || same(word) { break }
+                                append(newRow[word], newRow[word &+ 1])
+                            }
+                            column &+= 1
+                            word &+= 3
+                        }
+                        let bytes = changes.utf8.count..<(changes.utf8.count + length)
+                        changes.utf8.append(contentsOf: UnsafeBufferPointer(start: text, count: length))
+                        changes.spans.append(
+                            ScreenChanges.Span(
+                                row: row, column: start, columns: column - start, style: new[rowStart + start].style, bytes: bytes,
+                                isPrintableASCII: !multiByte && asciiOffset < 0x5F))
                     }
                 }
             }
         }
-        return runs
+        return changes
     }
+}
+
+/// The changed cells of a frame as runs (``Screen/changes(from:)``): each run's place, width and
+/// style, and its UTF-8 in one buffer shared by all.
+public struct ScreenChanges: Hashable, Sendable {
+    /// One run: a stretch of changed cells on one row in one style.
+    public struct Span: Hashable, Sendable {
+        /// 0-based row.
+        public var row: Int
+        /// 0-based column of the run's first cell (always a character's first column).
+        public var column: Int
+        /// Cells covered, in columns (a two-column character counts two).
+        public var columns: Int
+        public var style: Style
+        /// Where the run's UTF-8 is in ``ScreenChanges/utf8``, in bytes (continuation cells
+        /// left out).
+        public var bytes: Range<Int>
+        /// Whether every byte of the run is printable ASCII (0x20–0x7E), one cell each.
+        public var isPrintableASCII: Bool
+    }
+
+    /// The runs, top to bottom and left to right.
+    public internal(set) var spans: [Span] = []
+    /// The UTF-8 of every run, one after another.
+    public internal(set) var utf8: [UInt8] = []
+
+    /// The characters `span` draws.
+    public func text(of span: Span) -> String { String(decoding: utf8[span.bytes], as: UTF8.self) }
+}
+
+/// Where a ``Cell``'s style and continuation flag lie in its third word (bytes 16–23), read once
+/// from the type's layout so that ``Screen/changes(from:)`` compares them as masked words.
+struct CellLayout {
+    /// Bits of the third word that hold the style.
+    var styleMask: UInt64
+    /// Bits of the third word that hold the continuation flag.
+    var continuationMask: UInt64
+
+    static let current: CellLayout = {
+        let style = MemoryLayout<Cell>.offset(of: \Cell.style)!
+        let continuation = MemoryLayout<Cell>.offset(of: \Cell.isContinuation)!
+        let styleSize = MemoryLayout<Style>.size
+        precondition(
+            MemoryLayout<Cell>.stride == 24 && style >= 16 && style + styleSize <= 24 && continuation >= 16 && continuation < 24,
+            "a Cell's style and continuation flag are expected in its third word")
+        func mask(from offset: Int, bytes: Int) -> UInt64 {
+            (0..<bytes).reduce(0) { $0 | (0xFF << UInt64((offset - 16 + $1) * 8)) }
+        }
+        return CellLayout(styleMask: mask(from: style, bytes: styleSize), continuationMask: mask(from: continuation, bytes: 1))
+    }()
 }

@@ -87,7 +87,7 @@ extension Screen {
 
     /// Dims everything drawn so far: the screen behind a context menu or an alert.
     mutating func dimAll() {
-        restyle(Rect(x: 0, y: 0, width: size.width, height: size.height)) { style in
+        restyleAll { style in
             style.dim = true
             style.bold = false
             style.reverse = false

@@ -94,6 +94,12 @@ struct Glyph: Hashable, Sendable {
         high = 1 << 56
     }
 
+    /// The glyph whose two words are `low` and `high` (as a ``Cell`` holds them).
+    @inline(__always) init(low: UInt64, high: UInt64) {
+        self.low = low
+        self.high = high
+    }
+
     init(_ character: Character) {
         low = 0
         high = 0
