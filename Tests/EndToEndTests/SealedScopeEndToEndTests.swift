@@ -190,4 +190,47 @@ struct SealedScopeEndToEndTests {
         #expect(leaked.isEmpty, "a shell pinned to personal: \(summary): \(leaked.prefix(5))")
         #expect(try pane.waitForPrompt("[personal|pinned]> "), "\(pane.text)")
     }
+
+    // Bug: where git cannot make up an email (a host name without a domain), perch exec of an
+    // account naming only git's email pinned user.name to "" and git refused every commit
+    // ("empty ident name not allowed").
+    @Test(
+        "perch exec of an account naming only git's email, where git cannot make up an email: the name git detects, not empty and not the global account's",
+        .enabled(if: ShellEndToEndTests.installed("git")))
+    func detectedNameWithoutEmail() throws {
+        var cli = try PerchCommandLine()
+        defer { cli.remove() }
+        let bin = cli.home.path + "/bin"
+        try FileManager.default.createDirectory(atPath: bin, withIntermediateDirectories: true)
+        let real = try #require(
+            ["/usr/bin/git", "/usr/local/bin/git", "/bin/git"].first { FileManager.default.isExecutableFile(atPath: $0) })
+        // git as on such a host: asked to make up an identity with no config and no EMAIL, it fails.
+        writeExecutable(
+            """
+            #!/bin/sh
+            if [ "$1 $2" = "var GIT_COMMITTER_IDENT" ] && [ "$GIT_CONFIG_GLOBAL" = /dev/null ] && [ -z "$EMAIL" ]; then
+              echo "fatal: unable to auto-detect email address (got 'ada@host.(none)')" >&2; exit 128
+            fi
+            exec \(real) "$@"
+
+            """, to: bin + "/git")
+        cli.extraEnvironment = [
+            "GIT_CONFIG_NOSYSTEM": "1", "PATH": bin + ":" + (ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin"),
+        ]
+        try cli.writeConfig(
+            #"{"accounts": [{"id": "work", "name": "Work", "git": {"email": "ada@work.example"}}, {"id": "home", "name": "Home", "git": {"name": "Home Global", "email": "ada@home.example"}}]}"#
+        )
+        #expect(try cli.run(["setup", "git", "--yes"]).status == 0)
+        #expect(try cli.run(["switch", "home"]).status == 0)
+        var detect = cli.environment
+        detect["EMAIL"] = "x@y.example"
+        detect["GIT_CONFIG_GLOBAL"] = "/dev/null"
+        let name =
+            try Spawn.run([real, "var", "GIT_COMMITTER_IDENT"], environment: detect).stdout.split(separator: "<").first
+            .map { $0.trimmingCharacters(in: .whitespaces) } ?? ""
+        try #require(!name.isEmpty)
+        let author = try cli.run(["exec", "work", "--", "git", "var", "GIT_AUTHOR_IDENT"])
+        #expect(author.status == 0, "\(author.stdout)\(author.stderr)")
+        #expect(author.stdout.hasPrefix("\(name) <ada@work.example>"), "\(author.stdout)\(author.stderr)")
+    }
 }

@@ -540,7 +540,12 @@ public struct GitAdapter: ToolAdapter {
             if detected == nil { detected = .some(Self.detectedIdentity(in: context)) }
             return (key == "user.name" ? detected!?.name : detected!?.email) ?? ""
         }
-        for key in ["user.name", "user.email"] where !except.contains(key) { values.append((key, mine(key) ?? fallback(key))) }
+        // A value git cannot make up either is left unset: pinned empty, git would refuse every
+        // commit ("empty ident name not allowed") where it detects the rest itself.
+        for key in ["user.name", "user.email"] where !except.contains(key) {
+            let value = mine(key) ?? fallback(key)
+            if !value.isEmpty { values.append((key, value)) }
+        }
         let defaults = ["gpg.format": "openpgp", "commit.gpgsign": "false", "tag.gpgsign": "false"]
         for key in signingKeys where !except.contains(key) { values.append((key, mine(key) ?? defaults[key]!)) }
         if !except.contains("user.signingkey") {
@@ -559,7 +564,9 @@ public struct GitAdapter: ToolAdapter {
 
     /// The name and email git makes up when no config names them (git-commit-tree(1), "Commit
     /// information": `EMAIL`, the password database's name, the user and host names), asked of
-    /// `git var GIT_COMMITTER_IDENT` with no config file read; nil when git cannot make one up.
+    /// `git var GIT_COMMITTER_IDENT` with no config file read. Where git cannot make up an email
+    /// (a host name without a domain: "unable to auto-detect email address") the name alone,
+    /// with the email empty; nil when git cannot make up a name either.
     static func detectedIdentity(in context: ToolContext) -> (name: String, email: String)? {
         var bare = context
         for name in ["GIT_CONFIG_COUNT", "GIT_CONFIG_PARAMETERS", "GIT_COMMITTER_NAME", "GIT_COMMITTER_EMAIL", "GIT_DIR"] {
@@ -567,11 +574,17 @@ public struct GitAdapter: ToolAdapter {
         }
         bare.environment.variables["GIT_CONFIG_GLOBAL"] = "/dev/null"
         bare.environment.variables["GIT_CONFIG_NOSYSTEM"] = "1"
-        let run = bare.run("git", ["var", "GIT_COMMITTER_IDENT"], in: "/")
-        guard let line = run.output?.trimmingWhitespace, let open = line.firstIndex(of: "<"), let close = line.lastIndex(of: ">"),
-            open < close
-        else { return nil }
-        return (String(line[..<open]).trimmingWhitespace, String(line[line.index(after: open)..<close]))
+        func ident() -> (name: String, email: String)? {
+            let run = bare.run("git", ["var", "GIT_COMMITTER_IDENT"], in: "/")
+            guard let line = run.output?.trimmingWhitespace, let open = line.firstIndex(of: "<"), let close = line.lastIndex(of: ">"),
+                open < close
+            else { return nil }
+            return (String(line[..<open]).trimmingWhitespace, String(line[line.index(after: open)..<close]))
+        }
+        if let detected = ident() { return detected }
+        // The name alone, asked with a stand-in EMAIL (git-commit-tree(1): EMAIL is its last resort).
+        bare.environment.variables["EMAIL"] = "detected@name.invalid"
+        return ident().map { ($0.name, "") }
     }
 
     /// The entries of `git config --show-origin --get-regexp` output, in git's order: each line's
