@@ -34,8 +34,8 @@ struct AccountsLoadingTests {
         var state = loadingState()
         _ = state.update(.key(.char("a")), at: 1_000)
         let shown = text(state)
-        #expect(shown.contains(AccountSheet.loadingText), shown)
-        #expect(!shown.contains("Add account"), shown)
+        #expect(shown.contains(AccountSheet.loadingText), "\(shown)")
+        #expect(!shown.contains("Add account"), "\(shown)")
         #expect(state.update(.key(KeyEvent(.enter)), at: 1_010).isEmpty, "nothing to pick")
         // Typing a filter matches nothing yet, not even the cached account.
         for c in "/acc" { _ = state.update(.key(.char(c)), at: 1_020) }
@@ -50,8 +50,8 @@ struct AccountsLoadingTests {
         _ = state.update(.key(.char("a")), at: 1_000)
         _ = state.update(.outcome(.configLoaded(accounts: accounts(30))), at: 1_100)
         let shown = text(state)
-        #expect(!shown.contains(AccountSheet.loadingText), shown)
-        #expect(shown.contains("30 accounts"), shown)
+        #expect(!shown.contains(AccountSheet.loadingText), "\(shown)")
+        #expect(shown.contains("30 accounts"), "\(shown)")
         #expect(state.sheet?.cursor.cursor == 1, "the cursor on the current account")
         _ = state.update(.key(KeyEvent(.down)), at: 1_200)
         #expect(state.update(.key(KeyEvent(.enter)), at: 1_210).contains { $0.isSwitch })
@@ -65,7 +65,7 @@ struct AccountsLoadingTests {
         _ = state.update(.outcome(.configLoaded(accounts: without)), at: 1_100)
         #expect(state.currentAccount == nil)
         #expect(state.saved.currentAccount == nil)
-        #expect(!text(state).contains("Account 2"), text(state))
+        #expect(!text(state).contains("Account 2"), "\(text(state))")
         #expect(state.banner?.contains("not in the config") == true)
     }
 
