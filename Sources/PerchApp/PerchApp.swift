@@ -83,12 +83,24 @@ public enum PerchApp {
 
     private static func runInterface(_ options: CommandLineOptions) -> Int32 {
         let paths = PerchPaths(config: options.configPath, state: options.statePath)
+        // The first frame shows the current account, the switch count and the tab bar. When the
+        // cache `perch current` keeps matches both files as they are, the account comes from
+        // there and the whole config is read on the worker after the first frame; otherwise the
+        // config is read now, as it always was. The files are identified before they are read.
+        let cache = CurrentAccountCache(statePath: paths.state)
+        let configIdentity = CurrentAccountCache.FileIdentity.of(paths.config)
+        let stateIdentity = CurrentAccountCache.FileIdentity.of(paths.state)
+        let cached = cache.account(configPath: paths.config, statePath: paths.state)
         let config: LoadedConfig
-        do {
-            config = try ConfigLoader.load(paths)
-        } catch {
-            for line in error.lines { printError("perch: " + line) }
-            return ExitStatus.usage
+        if let cached {
+            config = LoadedConfig(accounts: [cached], path: paths.config)
+        } else {
+            do {
+                config = try ConfigLoader.load(paths)
+            } catch {
+                for line in error.lines { printError("perch: " + line) }
+                return ExitStatus.usage
+            }
         }
         if let refusal = terminalRefusal() {
             printError("perch: \(refusal)")
@@ -112,8 +124,12 @@ public enum PerchApp {
             $0.prefix(1).uppercased() + $0.dropFirst()
         }
         var saved = SavedState()
+        var stateWarning: String?
         do {
-            let loaded = try store.load(accounts: config.accounts)
+            // Before the accounts are known, the state is only read: its current account is
+            // checked against the config when the config arrives.
+            let loaded = try cached == nil ? store.load(accounts: config.accounts) : store.peek()
+            stateWarning = loaded.warning
             saved = loaded.state
             banner = banner ?? loaded.warning
         } catch {
@@ -144,7 +160,7 @@ public enum PerchApp {
         let history = SwitchHistory(records: (try? store.history.read()) ?? [])
         let state = AppState(
             accounts: config.accounts, saved: saved, size: backend.size, info: info, reduceMotion: options.reduceMotion, banner: banner,
-            history: history, settings: settings)
+            history: history, settings: settings, loading: cached != nil)
         if !settings.values.mouse { backend.setMouse(false) }
         let gestures = GestureRecognizer.Configuration(longPressMilliseconds: settings.values.longPressMilliseconds)
         // Measuring start-up needs no watch on the state folder.
@@ -152,9 +168,21 @@ public enum PerchApp {
         let loop = EventLoop(
             state: state, backend: backend, store: store, gestures: gestures, watcher: watcher, configPath: paths.config,
             identities: identities,
-            wallClock: { LocalTime.now(monotonic: MonotonicClock.now()) }, settingsPath: settingsPath)
+            wallClock: { LocalTime.now(monotonic: MonotonicClock.now()) }, settingsPath: settingsPath,
+            configPaths: cached == nil ? nil : paths)
+        // Read from the files, the current account is kept for the next start (and prompt), off
+        // this thread: the cache only takes files older than its racy window.
+        if cached == nil, config.path != nil, stateWarning == nil, let account = state.currentAccount {
+            loop.worker.keep(
+                account, in: cache, configPath: paths.config, config: configIdentity, statePath: paths.state, state: stateIdentity)
+        }
         let status = loop.run(exitAfterFirstFrame: options.exitAfterFirstFrame)
         if let failure = loop.failure { printError("perch: " + failure) }
+        // A config found unusable after the first frame is reported as a start with it always was.
+        if let lines = loop.state.unusableConfig {
+            for line in lines { printError("perch: " + line) }
+            return ExitStatus.usage
+        }
         return status
     }
 

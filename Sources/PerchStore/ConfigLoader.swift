@@ -13,6 +13,13 @@ public struct LoadedConfig: Hashable, Sendable {
     /// Problems that do not stop Perch (unknown keys), each starting with its JSON path.
     public var warnings: [String] = []
 
+    /// - Parameter path: the file read, or nil for the embedded sample accounts.
+    public init(accounts: [Account], path: String?, warnings: [String] = []) {
+        self.accounts = accounts
+        self.path = path
+        self.warnings = warnings
+    }
+
     /// A one-line description for the Settings pane.
     public var description: String {
         path ?? "none (embedded sample accounts)"

@@ -282,22 +282,37 @@ struct ConfigReading {
                 problem(values[4]!, "\(path()).color: \"\(colorName)\" is not one of \(names)")
             }
         }
+        // Most accounts name no tool, folder, remote nor server: nothing to gather or sort.
+        var identities = ToolIdentities.none
+        if !tools.isEmpty || !directories.isEmpty || !remotes.isEmpty || !expect.isEmpty {
+            identities = Self.identities(tools, directories: directories, remotes: remotes, expect: expect, path: path, in: &self)
+        }
+        guard problems.count == before, let id, let name else { return (nil, id, values[0]) }
+        let account = Account(
+            id: id, name: name, handle: handle, group: group, color: color, onSwitch: onSwitch, identities: identities,
+            catalog: catalog)
+        return (account, id, values[0])
+    }
+
+    /// An account's tool identities from its tool members, with its folders, remotes and servers.
+    private static func identities(
+        _ tools: [(tool: IdentityTool, at: JSONDocument.Index)], directories: [String], remotes: [String], expect: [String: String],
+        path: () -> String, in reading: inout ConfigReading
+    ) -> ToolIdentities {
+        let document = reading.document
         var identities = ToolIdentities()
         for (tool, at) in tools where document.kind(at) != .null {
-            let parsed = IdentityConfig.parse([(tool.rawValue, JSONValue(document, at))], at: path(), reportUnknownKeys: reportUnknownKeys)
-            for text in parsed.problems { problem(at, text) }
-            for text in parsed.warnings { warning(at, text) }
+            let parsed = IdentityConfig.parse(
+                [(tool.rawValue, JSONValue(document, at))], at: path(), reportUnknownKeys: reading.reportUnknownKeys)
+            for text in parsed.problems { reading.problem(at, text) }
+            for text in parsed.warnings { reading.warning(at, text) }
             identities.settings += parsed.identities.settings
         }
         identities.settings.sort { ToolConfigRegistry.order(of: $0.tool) < ToolConfigRegistry.order(of: $1.tool) }
         identities.directories = directories
         identities.remotes = remotes
         identities.expect = expect
-        guard problems.count == before, let id, let name else { return (nil, id, values[0]) }
-        let account = Account(
-            id: id, name: name, handle: handle, group: group, color: color, onSwitch: onSwitch, identities: identities,
-            catalog: catalog)
-        return (account, id, values[0])
+        return identities
     }
 
     /// An account's `directories`: a list of folders, each absolute or starting with `~/`

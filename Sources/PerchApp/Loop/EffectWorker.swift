@@ -37,6 +37,7 @@ public final class EffectWorker: @unchecked Sendable {
     private let identities: IdentitySwitcher?
     private let store: StateStore?
     private let configPath: String?
+    private let configPaths: PerchPaths?
     private let hookTimeoutMilliseconds: Int64
     private let lockTimeout: Int
     /// Without a store: the state switches are recorded in (only touched on `storeQueue`).
@@ -54,12 +55,15 @@ public final class EffectWorker: @unchecked Sendable {
     ///   - lockTimeoutMilliseconds: how long a switch waits for another holder of the state lock.
     ///   - identities: applies and checks tool identities; nil reports every tool as skipped
     ///     (runs without a real environment, such as tests of the loop).
+    ///   - configPaths: the files ``Effect/loadConfig`` reads the config of; nil reports none.
     public init(
         store: StateStore?, saved: SavedState = SavedState(), configPath: String?,
         hookTimeoutMilliseconds: Int64 = HookProcess.timeoutMilliseconds,
         lockTimeoutMilliseconds: Int = EffectWorker.lockTimeoutMilliseconds, identities: IdentitySwitcher? = nil,
-        catalogTimeoutMilliseconds: Int64 = CapturedCommand.timeoutMilliseconds, settingsPath: String? = nil
+        catalogTimeoutMilliseconds: Int64 = CapturedCommand.timeoutMilliseconds, settingsPath: String? = nil,
+        configPaths: PerchPaths? = nil
     ) {
+        self.configPaths = configPaths
         self.identities = identities
         self.settingsPath = settingsPath
         self.lockTimeout = lockTimeoutMilliseconds
@@ -218,8 +222,31 @@ public final class EffectWorker: @unchecked Sendable {
                 let answers = IdentityProof.verify(proof, online: online, adapters: ToolAdapters.registry.filter { !$0.isPerShell })
                 answer(.outcome(.identitiesVerified(accountID: id, answers)))
             }
+        case .loadConfig:
+            guard let paths = configPaths else { return }
+            // On the store's queue: a config write asked for later is made after this read.
+            storeQueue.async { answer(.outcome(Self.loadConfig(paths))) }
         case .copyToClipboard, .quit, .suspend, .openCatalogItem, .setMouse, .pushKeyboardFlags, .editConfig, .ask, .takeRows, .asked:
             break
+        }
+    }
+
+    /// Test-only: milliseconds ``Effect/loadConfig`` waits before it reads the config
+    /// (`PERCH_TEST_CONFIG_READ_DELAY_MS`, at most 60000), so that end-to-end tests can act while
+    /// the accounts have not arrived. Not for use outside tests; unset, nothing waits.
+    static let testConfigReadDelayVariable = "PERCH_TEST_CONFIG_READ_DELAY_MS"
+
+    /// Reads and checks the whole config, as a start reads it, after the test-only delay (if any).
+    static func loadConfig(_ paths: PerchPaths) -> Outcome {
+        if let text = PerchPaths.environment(testConfigReadDelayVariable), let delay = Int64(text), (1...60_000).contains(delay) {
+            var wait = timespec(tv_sec: Int(delay / 1000), tv_nsec: Int(delay % 1000) * 1_000_000)
+            var left = timespec()
+            while nanosleep(&wait, &left) != 0, errno == EINTR { wait = left }
+        }
+        do {
+            return .configLoaded(accounts: try ConfigLoader.load(paths).accounts)
+        } catch {
+            return .configUnusable(lines: error.lines)
         }
     }
 
@@ -252,6 +279,16 @@ public final class EffectWorker: @unchecked Sendable {
             self.post(.outcome(.stateChanged(loaded.state, warning: loaded.warning)))
             if let records = try? store.history.read() { self.post(.outcome(.historyChanged(SwitchHistory(records: records)))) }
         }
+    }
+
+    /// Keeps `account` in the current-account cache for the config and state files as `config`
+    /// and `state` identified them before they were read (``CurrentAccountCache/store(_:configPath:config:statePath:state:now:)``),
+    /// on the state file's queue, so that the next start draws its first frame from it.
+    public func keep(
+        _ account: Account, in cache: CurrentAccountCache, configPath: String, config: CurrentAccountCache.FileIdentity?,
+        statePath: String, state: CurrentAccountCache.FileIdentity?
+    ) {
+        storeQueue.async { cache.store(account, configPath: configPath, config: config, statePath: statePath, state: state) }
     }
 
     /// How long a switch from the interface waits for another holder of the state lock by

@@ -49,13 +49,15 @@ public final class EventLoop {
     ///   - lockTimeoutMilliseconds: how long a switch waits for another holder of the state lock.
     ///   - poller: the clock and the wait (``SystemPoller``, or ``VirtualPoller`` in tests).
     ///   - identities: applies and checks the accounts' tool identities; nil for none.
+    ///   - configPaths: where ``Effect/loadConfig`` reads the whole config after the first frame
+    ///     (a first frame drawn from the current-account cache); nil for none.
     public init(
         state: AppState, backend: TerminalBackend, store: StateStore?, gestures: GestureRecognizer.Configuration,
         watcher: StateWatcher? = nil, configPath: String? = nil, hookTimeoutMilliseconds: Int64 = HookProcess.timeoutMilliseconds,
         lockTimeoutMilliseconds: Int = EffectWorker.lockTimeoutMilliseconds, poller: Poller = SystemPoller(),
         identities: IdentitySwitcher? = nil,
         catalogTimeoutMilliseconds: Int64 = CapturedCommand.timeoutMilliseconds, wallClock: @escaping () -> WallTime? = { nil },
-        settingsPath: String? = nil
+        settingsPath: String? = nil, configPaths: PerchPaths? = nil
     ) {
         self.configPath = configPath
         self.state = state
@@ -67,7 +69,7 @@ public final class EventLoop {
             store: store, saved: state.saved, configPath: configPath, hookTimeoutMilliseconds: hookTimeoutMilliseconds,
             lockTimeoutMilliseconds: lockTimeoutMilliseconds, identities: identities,
             catalogTimeoutMilliseconds: catalogTimeoutMilliseconds,
-            settingsPath: settingsPath)
+            settingsPath: settingsPath, configPaths: configPaths)
         recognizer.configuration = state.gestureConfiguration(gestures)
         self.wallClock = wallClock
     }
@@ -113,6 +115,10 @@ public final class EventLoop {
                 if !asked {
                     asked = true
                     ask(state.startupQueries)
+                    // The whole config is read after the first frame, never before it.
+                    if !exitAfterFirstFrame {
+                        for effect in state.firstFrameEffects { perform(effect) }
+                    }
                 }
                 if exitAfterFirstFrame {
                     exitStatus = 0
@@ -273,7 +279,7 @@ public final class EventLoop {
     private func perform(_ effect: Effect) {
         switch effect.work {
         case .recordSwitch, .runHook, .addAccount, .deleteFromConfig, .loadCatalog, .previewCatalogItem, .savePanes, .saveSettings,
-            .applyIdentities,
+            .applyIdentities, .loadConfig,
             .checkIdentities, .verifyIdentities:
             worker.perform(effect, accounts: state.accounts)
         case .openCatalogItem(let id, let command, let item):

@@ -16,6 +16,9 @@ public struct AccountsIndex: Hashable, Sendable {
     public let groupedRows: [SheetRow]?
     /// Names and handles folded for the filter; built by ``prepareSearch()`` when a filter opens.
     public private(set) var search: SearchIndex?
+    /// Whether the config is still being read (``init(loadingWith:)``): ``accounts`` then holds
+    /// at most the current account, known from the cache, and no account is offered to pick.
+    public let isLoading: Bool
 
     /// Widest name column drawn, in columns; longer names are cut with `…` (a column of 120
     /// already leaves a handle no room on a 200-column terminal).
@@ -29,9 +32,23 @@ public struct AccountsIndex: Hashable, Sendable {
         nameColumns = Self.widest(accounts.lazy.map(\.name))
         handleColumns = Self.widest(accounts.lazy.compactMap(\.handle))
         groupedRows = Self.groupedRows(accounts)
+        isLoading = false
+    }
+
+    /// The index of a run whose config is still being read: only `current` (the current account
+    /// as the cache keeps it, or nil) is known, for Overview; the sheet and the filter offer
+    /// nothing until the accounts arrive.
+    public init(loadingWith current: Account?) {
+        accounts = current.map { [$0] } ?? []
+        nameColumns = Self.nameColumns(accounts)
+        groupedRows = nil
+        isLoading = true
     }
 
     public var count: Int { accounts.count }
+
+    /// How many accounts the sheet and the filter may offer: every account, or none while loading.
+    public var offeredCount: Int { isLoading ? 0 : accounts.count }
 
     /// The index of the account with this id, or nil (nil for a nil id).
     public func index(of id: String?) -> Int? {
@@ -97,6 +114,8 @@ public struct AccountsIndex: Hashable, Sendable {
         matching filter: String?, narrowingFrom previous: String? = nil, among previousMatches: [Int32]? = nil
     ) -> (rows: [SheetRow]?, matches: [Int32]?) {
         guard let filter, !filter.isEmpty else { return (groupedRows, nil) }
+        // Nothing is offered before the accounts arrive, not even the account known from the cache.
+        if isLoading { return ([], []) }
         let pattern = FuzzyPattern(filter)
         guard let search else {
             let found = SearchIndex(accounts).search(pattern, among: 0..<Int32(accounts.count))

@@ -80,6 +80,12 @@ public enum Outcome: Hashable, Sendable {
     /// ``Effect/editConfig`` ended: the config's accounts when it loaded (they replace those in
     /// use), else the problem (the accounts in use are kept).
     case configEdited(accounts: [Account]?, configPath: String, problem: String?)
+    /// ``Effect/loadConfig`` read the config: its accounts, in config order (they replace the
+    /// current account the first frame was drawn from).
+    case configLoaded(accounts: [Account])
+    /// ``Effect/loadConfig`` found the config unusable: its problems, one line each, as a start
+    /// with it prints them (``AppState/unusableConfig``).
+    case configUnusable(lines: [String])
     /// The history log as it is now, read after another process changed the state file.
     case historyChanged(SwitchHistory)
     /// The wall clock, read by the loop at start and when the Stats pane's minute comes round.

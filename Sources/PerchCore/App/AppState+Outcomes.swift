@@ -110,6 +110,11 @@ extension AppState {
             .catalogItemOpened, .settingsNotSaved, .configEdited:
             // A pane's or a layer's, addressed to it: the root never asked for these.
             return []
+        case .configLoaded(let newAccounts):
+            return takeLoadedAccounts(newAccounts)
+        case .configUnusable(let lines):
+            unusableConfig = lines
+            return [.quit]
         case .wallClock(let time):
             wallTime = time
             return []
@@ -124,6 +129,46 @@ extension AppState {
                 })
             return []
         }
+    }
+
+    /// The whole config arrived after a first frame drawn from the cache: the sheet, the filter
+    /// and the Catalog get every account. A current account the config no longer has is dropped,
+    /// as a start with that config drops it (never offered, never shown as current); the tools
+    /// are read again and the Catalog loads again only when the current account changed.
+    mutating func takeLoadedAccounts(_ newAccounts: [Account]) -> [Effect] {
+        let before = currentAccount
+        accountsIndex = AccountsIndex(newAccounts)
+        currentIndex = accountsIndex.index(of: saved.currentAccount)
+        if currentIndex == nil, let id = saved.currentAccount {
+            saved.currentAccount = nil
+            banner = "State names account \"\(id)\", which is not in the config; read as no current account."
+        }
+        // Pane state of accounts no longer in the config is not kept on.
+        let index = accountsIndex
+        savedPanes = savedPanes.filter { index.index(of: $0.key) != nil }
+        var effects: [Effect] = []
+        if currentAccount != before {
+            catalogPane.forgetLoads()
+            catalogPane.load(for: currentAccount, visible: layout.listRows)
+            statsPane.show(saved.currentAccount ?? "")
+            identities = nil
+            effects += identityCheck
+        }
+        // A sheet opened meanwhile shows the accounts now, its filter applied, on the current one.
+        if let top = presented.lastIndex(where: { $0.is(AccountSheet.self) }) {
+            let context = self.context
+            let current = currentIndex
+            presented[top].modify(AccountSheet.self) { sheet in
+                sheet.filterMatches = nil
+                sheet.refilter(context)
+                if sheet.filter?.isEmpty ?? true, let current {
+                    sheet.moveCursor(to: sheet.rows?.firstIndex(of: .account(current)) ?? current, direction: 1, context)
+                }
+            }
+        }
+        relayout()
+        settlePresentations()
+        return effects
     }
 
     /// The config was written: `newAccounts` replace those in use, `configPath` is the file now

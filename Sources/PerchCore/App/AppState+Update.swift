@@ -137,6 +137,12 @@ extension AppState {
         return identityCheck
     }
 
+    /// What the loop carries out once the first frame is drawn: reading the whole config when
+    /// the first frame came from the current-account cache (``AccountsIndex/isLoading``).
+    public var firstFrameEffects: [Effect] {
+        accountsIndex.isLoading ? [.loadConfig] : []
+    }
+
     /// Where a pointer report at `position` (0-based, on the terminal) falls on the frame
     /// ``renderFrame()`` draws, or nil when it cannot be placed: the interface's frame is the
     /// whole screen; the inline picker's block starts at the row under the cursor's line, unknown

@@ -18,7 +18,7 @@ public struct AppState: Hashable, Sendable {
     }
     /// Index in ``accounts`` of the current account, kept with ``saved`` so that neither a frame
     /// nor opening the sheet searches the accounts (100,000 of them took 1 ms per search).
-    public private(set) var currentIndex: Int?
+    public internal(set) var currentIndex: Int?
     /// The tab whose pane is drawn.
     public internal(set) var selectedTab: Tab = .overview
     /// The panes' own models, each kept for the whole run.
@@ -70,6 +70,10 @@ public struct AppState: Hashable, Sendable {
     var savedPanes: [String: AccountPanes]
     /// The current account's tool identities as last applied and checked; Overview shows them.
     public internal(set) var identities: IdentityStatus?
+    /// The config's problems, one line each (`config PATH: line L, column C: …`), when the config
+    /// read after the first frame could not be used: the interface then ends, and the caller
+    /// reports them as a start with that config always did (exit status 2). Nil otherwise.
+    public internal(set) var unusableConfig: [String]?
     /// The inline picker's block and rules when this root runs the picker
     /// (``init(picking:saved:terminal:height:verb:)``); nil in the interface.
     public internal(set) var inlinePicker: InlinePickerMode?
@@ -78,11 +82,15 @@ public struct AppState: Hashable, Sendable {
     ///   - reduceMotion: true (the default, for callers without a clock) draws every change at
     ///     once; the interface passes false unless `--reduce-motion` is given.
     ///   - banner: a message to show from the first frame (e.g. a state file read with a warning).
+    ///   - loading: the config is still being read: `accounts` holds only the current account as
+    ///     the cache keeps it (or nothing), the sheet offers no account, and the accounts arrive
+    ///     with ``Outcome/configLoaded(accounts:)`` after ``firstFrameEffects`` asked for them.
     public init(
         accounts: [Account], saved: SavedState = SavedState(), size: Size, info: RunInfo = RunInfo(), reduceMotion: Bool = true,
-        banner: String? = nil, history: SwitchHistory = SwitchHistory(), wallTime: WallTime? = nil, settings: SettingsState? = nil
+        banner: String? = nil, history: SwitchHistory = SwitchHistory(), wallTime: WallTime? = nil, settings: SettingsState? = nil,
+        loading: Bool = false
     ) {
-        self.accountsIndex = AccountsIndex(accounts)
+        self.accountsIndex = loading ? AccountsIndex(loadingWith: accounts.first) : AccountsIndex(accounts)
         self.banner = banner
         var initialSettings = settings ?? SettingsState()
         if settings == nil {
@@ -94,12 +102,13 @@ public struct AppState: Hashable, Sendable {
         self.size = Layout.capped(size)
         self.info = info
         self.currentIndex = accountsIndex.index(of: saved.currentAccount)
-        if currentIndex == nil { self.saved.currentAccount = nil }
+        if currentIndex == nil, !loading { self.saved.currentAccount = nil }
         self.history = history
         self.wallTime = wallTime
-        // Only accounts still in the config: a removed account's pane state is not kept on.
+        // Only accounts still in the config: a removed account's pane state is not kept on
+        // (while the config is read, every account's is kept: which are still there is not known).
         let index = accountsIndex
-        let kept = (saved.panes ?? [:]).filter { index.index(of: $0.key) != nil }
+        let kept = (saved.panes ?? [:]).filter { loading || index.index(of: $0.key) != nil }
         savedPanes = kept
         catalogPane = CatalogPane(memory: kept.compactMapValues(\.catalog))
         statsPane = StatsPane(scrolls: kept.compactMapValues(\.statsScroll))
@@ -233,7 +242,8 @@ public struct AppState: Hashable, Sendable {
     mutating func adopt(_ newSaved: SavedState) {
         let previous = saved.currentAccount
         saved = newSaved
-        if currentIndex == nil { saved.currentAccount = nil }
+        // While the config is read, an account not known yet is looked for again when it arrives.
+        if currentIndex == nil, !accountsIndex.isLoading { saved.currentAccount = nil }
         if saved.currentAccount != previous {
             catalogPane.load(for: currentAccount, visible: layout.listRows)
             statsPane.show(saved.currentAccount ?? "")

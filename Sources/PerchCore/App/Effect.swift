@@ -83,6 +83,10 @@ public enum Effect: Hashable, Sendable {
     /// then validate the file and load it again; reported with
     /// ``Outcome/configEdited(accounts:configPath:problem:)``.
     case editConfig
+    /// Read and check the whole config off the UI thread (the first frame came from the
+    /// current-account cache); reported with ``Outcome/configLoaded(accounts:)`` or
+    /// ``Outcome/configUnusable(lines:)``.
+    case loadConfig
     /// Restore the terminal and exit with status 0.
     case quit
     /// Restore the terminal and stop the process (Ctrl-Z); redraw everything when continued.

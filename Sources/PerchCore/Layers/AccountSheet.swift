@@ -56,7 +56,11 @@ public struct AccountSheet: PresentedLayer {
     public var target = 0
     public var animation: HeightAnimation?
     /// Whether the last row is `Add account…` (not in the inline picker, which has no form).
+    /// While the accounts are being read (``AccountsIndex/isLoading``), that row says so instead.
     public var offersAddAccount = true
+
+    /// What the sheet shows while the config is still being read: no account can be picked.
+    public static let loadingText = "loading…"
 
     public init() {}
 
@@ -86,7 +90,7 @@ extension AccountSheet {
     func targetHeight(_ context: ModelContext) -> Int {
         if isClosing { return 0 }
         if let top = dragTop { return context.size.height - top }
-        return SheetLayout.height(for: detent, rowCount: rowCount(accounts: context.accounts.count), screen: context.size)
+        return SheetLayout.height(for: detent, rowCount: rowCount(accounts: context.accounts.offeredCount), screen: context.size)
     }
 
     /// The height in rows the sheet is drawn at for the clock: on its way from where an
@@ -129,7 +133,7 @@ extension AccountSheet {
     /// Puts the cursor on row `index` (clamped), stepping on in `direction` (+1 or −1) past
     /// group headings, or back the other way at the end of the list.
     mutating func moveCursor(to index: Int, direction: Int, _ context: ModelContext) {
-        let accountCount = context.accounts.count
+        let accountCount = context.accounts.offeredCount
         let count = rowCount(accounts: accountCount)
         let visible = restingLayout(context).visibleRows
         guard count > 0 else {
@@ -149,7 +153,7 @@ extension AccountSheet {
 
     /// Clamps the cursor after the size or the rows changed.
     mutating func clamp(_ context: ModelContext) {
-        cursor.clamp(count: rowCount(accounts: context.accounts.count), visible: restingLayout(context).visibleRows)
+        cursor.clamp(count: rowCount(accounts: context.accounts.offeredCount), visible: restingLayout(context).visibleRows)
     }
 }
 
@@ -162,8 +166,8 @@ extension AccountSheet {
     public mutating func update(_ message: ModelMessage, _ context: ModelContext) -> [Intent] {
         switch message {
         case .action(.activate):
-            guard restingLayout(context).visibleRows > 0 else { return [] }
-            switch row(cursor.cursor, accounts: context.accounts.count) {
+            guard restingLayout(context).visibleRows > 0, !context.accounts.isLoading else { return [] }
+            switch row(cursor.cursor, accounts: context.accounts.offeredCount) {
             case .account(let index): return [.pick(accountIndex: index)]
             case .addAccount: return [.openAccountForm]
             case .heading: return []
@@ -185,7 +189,7 @@ extension AccountSheet {
             detent = .fit
             clamp(context)
         case .action(let action):
-            let count = rowCount(accounts: context.accounts.count)
+            let count = rowCount(accounts: context.accounts.offeredCount)
             switch ListMove(action, count: count, visible: restingLayout(context).visibleRows) {
             case .by(let delta)?: moveCursor(to: cursor.cursor + delta, direction: delta < 0 ? -1 : 1, context)
             case .to(let index)?: moveCursor(to: index, direction: index == 0 ? 1 : -1, context)
@@ -195,7 +199,7 @@ extension AccountSheet {
             type(text, context)
         case .tap(let target) where target.part(Part.self) != nil:
             if let index = target.part(Part.self)?.accountIndex { return [.pick(accountIndex: index)] }
-            if target == .sheetAddAccount { return [.openAccountForm] }
+            if target == .sheetAddAccount, !context.accounts.isLoading { return [.openAccountForm] }
         case .scroll(_, let notches):
             return update(.action(notches < 0 ? .moveUp : .moveDown), context)
         case .drag(.sheetGrabber, let position):
@@ -241,7 +245,7 @@ extension AccountSheet {
     /// the sheet is dismissed, otherwise it snaps to the nearest detent (fit on a tie).
     private mutating func endDrag(at row: Int, _ context: ModelContext) -> [Intent] {
         let height = context.size.height - max(1, min(row, context.size.height - 1))
-        let count = rowCount(accounts: context.accounts.count)
+        let count = rowCount(accounts: context.accounts.offeredCount)
         let fit = SheetLayout.height(for: .fit, rowCount: count, screen: context.size)
         if height * 3 < fit { return [.dismiss] }
         let large = SheetLayout.height(for: .large, rowCount: count, screen: context.size)
@@ -289,14 +293,18 @@ extension AccountSheet {
             grabber, column: box.x + max(0, (box.width - DisplayWidth.columns(of: grabber)) / 2), row: layout.top, style: .bold)
         guard layout.height >= 2 else { return }
         let accounts = context.accounts.accounts
-        let count = rowCount(accounts: accounts.count)
+        let offered = context.accounts.offeredCount
+        let count = rowCount(accounts: offered)
         let titleRect = Rect(x: left, y: layout.top + 1, width: width, height: 1)
-        if let filter {
+        if context.accounts.isLoading {
+            let title = filter.map { "/ " + $0 + (isEditingFilter ? "▏" : "") } ?? "Switch account"
+            frame.screen.header(title, trailing: Self.loadingText, in: titleRect)
+        } else if let filter {
             // An empty filter shows the grouped list: its heading rows are not matches.
-            let matches = filter.isEmpty ? accounts.count : listedCount(accounts: accounts.count)
-            frame.screen.header("/ " + filter + (isEditingFilter ? "▏" : ""), trailing: "\(matches) of \(accounts.count)", in: titleRect)
+            let matches = filter.isEmpty ? offered : listedCount(accounts: offered)
+            frame.screen.header("/ " + filter + (isEditingFilter ? "▏" : ""), trailing: "\(matches) of \(offered)", in: titleRect)
         } else {
-            frame.screen.header("Switch account", trailing: "\(accounts.count) account\(accounts.count == 1 ? "" : "s")", in: titleRect)
+            frame.screen.header("Switch account", trailing: "\(offered) account\(offered == 1 ? "" : "s")", in: titleRect)
         }
         let nameWidth = Self.nameWidth(width, names: context.accounts.nameColumns, handles: context.accounts.handleColumns)
         // The filter's letters are marked where they matched, in the name or the handle, whichever scored better.
@@ -308,9 +316,12 @@ extension AccountSheet {
             let row = layout.firstRow + offset
             guard row < box.maxY - (layout.height >= SheetLayout.chromeRows ? 1 : 0) else { break }
             let rowRect = Rect(x: box.x, y: row, width: box.width, height: 1)
-            switch self.row(index, accounts: accounts.count) {
+            switch self.row(index, accounts: offered) {
             case .heading(let group):
                 frame.screen.put(" " + group, column: left, row: row, style: Style(bold: true, dim: true), width: width)
+            case .addAccount where context.accounts.isLoading:
+                // The one row of a sheet whose accounts have not arrived: nothing to pick or add yet.
+                frame.screen.put("   " + Self.loadingText, column: left, row: row, style: .dim, width: width)
             case .addAccount:
                 if !isClosing { frame.hits.mark(rowRect, .sheetAddAccount) }
                 let isCursor = index == cursor.cursor

@@ -61,6 +61,9 @@ public enum AccountValidation {
     /// Default_Ignorable_Code_Point) or the blank braille pattern, and takes at least one column;
     /// its first character other than white space must not be `-` (as an id's).
     public static func nameProblem(_ name: String) -> AccountProblem? {
+        // The common case in one byte: a name that starts with a printable ASCII character other
+        // than `-` begins a cluster that is neither white space nor `-`, and shows something.
+        if let first = name.utf8.first, first > 0x20, first < 0x7F, first != 0x2D { return nil }
         if name.first(where: { !$0.isWhitespace }) == "-" { return .optionLikeName(name) }
         // A printable ASCII character (the common case) settles both checks in one byte scan.
         if name.utf8.contains(where: { $0 > 0x20 && $0 < 0x7F }) { return nil }
