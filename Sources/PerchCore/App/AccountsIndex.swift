@@ -40,7 +40,8 @@ public struct AccountsIndex: Hashable, Sendable {
     /// nothing until the accounts arrive.
     public init(loadingWith current: Account?) {
         accounts = current.map { [$0] } ?? []
-        nameColumns = Self.nameColumns(accounts)
+        nameColumns = Self.widest(accounts.lazy.map(\.name))
+        handleColumns = Self.widest(accounts.lazy.compactMap(\.handle))
         groupedRows = nil
         isLoading = true
     }
