@@ -401,6 +401,20 @@ struct ScopeEdgeEndToEndTests {
         #expect(check.stderr.contains("accounts[0].directories[0]: \"\(folder)\" holds a . or .. or a doubled /"), "\(check.stderr)")
         #expect(check.stderr.contains(folder == "/srv/./work" ? "as /srv/work" : "as ~/work"), "\(check.stderr)")
     }
+
+    // Bug: a remote pattern with an unclosed [ passed config check, and git's rule for it bound nothing.
+    @Test("a remote pattern holding a [ is refused by config check with its JSON path, and the config is left as it was")
+    func remoteBracket() throws {
+        let cli = try PerchCommandLine()
+        defer { cli.remove() }
+        let config =
+            #"{"accounts": [{"id": "work", "name": "Work", "git": {"email": "w@example.org"}, "remotes": ["github.com/acme/[site"]}]}"#
+        try cli.writeConfig(config)
+        let check = try cli.run(["config", "check"])
+        #expect(check.status == 2)
+        #expect(check.stderr.contains("accounts[0].remotes[0]: \"github.com/acme/[site\" holds a [ or ]"), "\(check.stderr)")
+        #expect(try String(contentsOfFile: cli.configPath, encoding: .utf8) == config)
+    }
 }
 
 /// Leaks at the edges of a switch: what git carries for a folder, and what beats a switch here.

@@ -49,12 +49,14 @@ struct RemotePatternTests {
     }
 
     @Test(
-        "a pattern is refused with its reason when it has a scheme, a user, no path, a space or a wildcard host",
+        "a pattern is refused with its reason when it has a scheme, a user, no path, a space, a wildcard host or a [ (bug: an unclosed [ bound nothing)",
         arguments: [
             ("https://github.com/acme/*", "scheme or user"), ("git@github.com:acme/*", "scheme or user"),
             ("github.com", "needs a host and a path"),
             ("github.com/", "needs a host and a path"), ("github.com/acme /x", "space"), ("*.example.com/team/*", "may not hold wildcards"),
             ("", "must not be empty"),
+            // Bug: an unclosed [ passed config check, and git's rule then bound nothing.
+            ("github.com/acme/[site", "holds a [ or ]"), ("github.com/acme/[sS]ite", "holds a [ or ]"),
         ])
     func problems(pattern: String, reason: String) {
         #expect(RemotePattern.problem(pattern)?.contains(reason) == true, "\(RemotePattern.problem(pattern) ?? "nil")")
