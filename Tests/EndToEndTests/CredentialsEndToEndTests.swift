@@ -85,6 +85,28 @@ struct CredentialsEndToEndTests {
         #expect(check.stderr.contains("accounts[0].git.signing: name the key once"), "\(check.stderr)")
     }
 
+    // Bug: format ssh with a gpg key id passed config check, and every signed commit then failed.
+    @Test("format ssh with a gpg key id is refused by config check with its JSON path; an ssh key file or a literal key is taken")
+    func sshFormatWithKeyID() throws {
+        let cli = try PerchCommandLine()
+        defer { cli.remove() }
+        func check(_ key: String) throws -> Spawn.Result {
+            try cli.writeConfig(
+                #"{"accounts": [{"id": "a", "name": "A", "git": {"email": "a@x", "signing": {"key": "\#(key)", "format": "ssh"}}}]}"#)
+            return try cli.run(["config", "check"])
+        }
+        for key in ["3AA5C34371567BD2", "0x3AA5C34371567BD2!"] {
+            let refused = try check(key)
+            #expect(refused.status == 2, "\(key): \(refused.stderr)")
+            #expect(
+                refused.stderr.contains("accounts[0].git.signing.key: \"\(key)\" is a gpg key id, but format is ssh"), "\(refused.stderr)")
+        }
+        for key in ["~/.ssh/id_work.pub", "ssh-ed25519 AAAAC3NzaC1lZDI1NTE5AAAAIGq", "key::ssh-ed25519 AAAAC3Nz"] {
+            let taken = try check(key)
+            #expect(taken.status == 0, "\(key): \(taken.stderr)")
+        }
+    }
+
     @Test(
         "each account's own ssh agent: after each switch the server greets the account whose agent holds the key; a socket that does not exist is ✗ in status and verify, and the switch warns",
         .enabled(if: FileManager.default.isExecutableFile(atPath: SSHServer.program) && ShellEndToEndTests.installed("ssh-agent")))

@@ -92,6 +92,13 @@ public struct GitAdapter: ToolAdapter {
                     "\(place).signing.format: \"\(format)\" is not one of \(Self.signingFormats.joined(separator: ", "))")
             }
             if git.signingKey != nil { signing.problems.append("\(place).signing: name the key once (signing.key), not also signingKey") }
+            // git-config(1), user.signingKey: with gpg.format ssh, a key file or a literal key
+            // (`ssh-ed25519 AAAA…`, `key::…`); a gpg key id there makes every signed commit fail.
+            if format == "ssh", let key, Self.looksLikeGPGKeyID(key) {
+                signing.problems.append(
+                    "\(place).signing.key: \"\(key)\" is a gpg key id, but format is ssh: give the public key file (~/.ssh/id_work.pub), or format openpgp"
+                )
+            }
             reader.problems += signing.problems
             reader.warnings += signing.warnings
             if let key {
@@ -517,6 +524,15 @@ public struct GitAdapter: ToolAdapter {
         }
         variables.append(ScopeVariable("GIT_CONFIG_COUNT", String(count)))
         return .success(ToolScope(variables: variables))
+    }
+
+    /// Whether `key` reads as a gpg key id or fingerprint: 8 to 40 hexadecimal digits, with an
+    /// optional `0x` and an optional `!` (gpg(1), "HOW TO SPECIFY A USER ID").
+    static func looksLikeGPGKeyID(_ key: String) -> Bool {
+        var digits = Substring(key)
+        if digits.hasPrefix("0x") || digits.hasPrefix("0X") { digits = digits.dropFirst(2) }
+        if digits.hasSuffix("!") { digits = digits.dropLast() }
+        return (8...40).contains(digits.count) && digits.allSatisfy(\.isHexDigit)
     }
 
     /// `text` in single quotes as git writes GIT_CONFIG_PARAMETERS (quote.c, `sq_quote_buf`: a
