@@ -297,7 +297,14 @@ extension CommandLineTool {
         case .invalid(let reason):
             for line in reason.lines { console.error(line) }
             return ExitStatus.usage
-        case .noKey, .noAccount, .duplicate:
+        case .noAccount(let id, _):
+            // In the words every command uses for an unknown account, with what it may have meant.
+            guard let config = try? ConfigLoader.load(paths) else {
+                console.error("\(error)")
+                return ExitStatus.unmet
+            }
+            return noAccount(id, config)
+        case .noKey, .duplicate:
             console.error("\(error)")
             return ExitStatus.unmet
         case .file, .noAccountsList:

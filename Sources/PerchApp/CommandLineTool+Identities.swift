@@ -196,10 +196,7 @@ extension CommandLineTool {
         let shell = options.identity.shell ?? ShellKind.from(shellPath: PerchPaths.environment("SHELL"))
         var account: Account?
         if let text = options.account {
-            guard case .found(let found) = Account.lookup(text, in: config.accounts) else {
-                console.error("no single account '\(text)' (perch list shows them)")
-                return ExitStatus.unmet
-            }
+            guard let found = lookupAccount(text, in: config, command: "env") else { return ExitStatus.unmet }
             account = found
         } else if let kind = IdentityScope.kind(IdentityEnvironment.current().variables),
             let own = PerchPaths.environment(ShellExports.accountVariable).flatMap({ id in config.accounts.first { $0.id == id } })

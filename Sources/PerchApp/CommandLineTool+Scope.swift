@@ -10,19 +10,6 @@ extension CommandLineTool {
     /// The process's variables.
     var processVariables: [String: String] { IdentityEnvironment.current().variables }
 
-    /// The account `text` names in `config`, or nil after saying why.
-    func scopeAccount(_ text: String, in config: LoadedConfig, command: String) -> Account? {
-        switch Account.lookup(text, in: config.accounts) {
-        case .found(let account): return account
-        default:
-            let near = Account.suggestions(for: text, in: config.accounts)
-            console.error(
-                "\(command): no single account '\(text)'"
-                    + (near.isEmpty ? " (perch list shows them)" : "; did you mean \(near.map { "'\($0)'" }.joined(separator: " or "))?"))
-            return nil
-        }
-    }
-
     /// `account`'s scope over this process's environment, with the tools' failures said on
     /// stderr; nil when one failed and `--keep-going` was not given.
     func scope(_ account: Account, kind: ScopeKind, config: LoadedConfig, command: String, keepGoing: Bool? = nil) -> ScopedEnvironment? {
@@ -63,7 +50,7 @@ extension CommandLineTool {
     /// Perch's waits for it. Returns only when the command could not be started.
     func execAccount() -> Int32 {
         guard let config = loadConfig() else { return ExitStatus.usage }
-        guard let id = options.account, let account = scopeAccount(id, in: config, command: "exec") else { return ExitStatus.unmet }
+        guard let id = options.account, let account = lookupAccount(id, in: config, command: "exec") else { return ExitStatus.unmet }
         guard let scoped = scope(account, kind: .exec, config: config, command: "exec") else { return ExitStatus.toolFailed }
         let arguments = options.commandArguments
         if let parameters = processVariables["GIT_CONFIG_PARAMETERS"], !parameters.isEmpty, account.identities[.git] != nil {
@@ -107,7 +94,7 @@ extension CommandLineTool {
                     + (global.map { ": \(shown($0.id)) (\(shown($0.name)))" } ?? " (none chosen yet)"))
             return ExitStatus.ok
         }
-        guard let id = options.account, let account = scopeAccount(id, in: config, command: "use") else { return ExitStatus.unmet }
+        guard let id = options.account, let account = lookupAccount(id, in: config, command: "use") else { return ExitStatus.unmet }
         guard let scoped = scope(account, kind: .pinned, config: config, command: "use") else { return ExitStatus.toolFailed }
         console.write(IdentityScope.script(from: variables, to: scoped, shell: shell))
         console.error(

@@ -26,7 +26,7 @@ extension CommandLineTool {
         let folder = ShellMarker.workingDirectory()
         let owner: PlaceOwner
         if let text = options.account {
-            guard let account = scopeAccount(text, in: config, command: "verify") else { return ExitStatus.unmet }
+            guard let account = lookupAccount(text, in: config, command: "verify") else { return ExitStatus.unmet }
             owner = PlaceOwner(account: account.id, reason: .named)
         } else {
             guard

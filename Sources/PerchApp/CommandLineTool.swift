@@ -195,31 +195,38 @@ struct CommandLineTool {
             if options.identity.dryRun { return dryRun(to: account, state: state, config: config) }
             return perform(account, config: config)
         }
-        let account: Account
+        guard let account = lookupAccount(text, in: config) else { return ExitStatus.unmet }
+        guard let state = loadState(config, repair: repair) else { return ExitStatus.unmet }
+        if options.identity.dryRun { return dryRun(to: account, state: state, config: config) }
+        return perform(account, config: config)
+    }
+
+    /// The account `text` names in `config` (its id, or its name when exactly one account has
+    /// it), or nil after saying why on stderr, in the same words for every command that takes
+    /// an account: the accounts a name belongs to, or `no account 'X'` with what it may have
+    /// meant; `command` (`exec`) goes first when given.
+    func lookupAccount(_ text: String, in config: LoadedConfig, command: String? = nil) -> Account? {
+        let prefix = command.map { $0 + ": " } ?? ""
         switch Account.lookup(text, in: config.accounts) {
         case .found(let found):
-            account = found
+            return found
         case .ambiguous(let matches):
-            console.error("'\(text)' is the name of \(matches.count) accounts; give one of their ids:")
+            console.error(prefix + "'\(shown(text))' is the name of \(matches.count) accounts; give one of their ids:")
             for match in matches { console.note("  " + describe(match)) }
-            return ExitStatus.unmet
         case .unknown(let candidates):
             let suggestions = Account.suggestions(for: text, in: config.accounts)
             if !suggestions.isEmpty {
                 let quoted = suggestions.map { "'" + shown($0) + "'" }
                 let list = quoted.count == 1 ? quoted[0] : quoted.dropLast().joined(separator: ", ") + " or " + quoted.last!
-                console.error("no account '\(text)'; did you mean \(list)?")
-                return ExitStatus.unmet
+                console.error(prefix + "no account '\(shown(text))'; did you mean \(list)?")
+                return nil
             }
             let near = candidates.count < config.accounts.count
-            console.error("no account '\(text)'; " + (near ? "did you mean one of these?" : "the accounts are:"))
+            console.error(prefix + "no account '\(shown(text))'; " + (near ? "did you mean one of these?" : "the accounts are:"))
             for candidate in candidates.prefix(20) { console.note("  " + describe(candidate)) }
             if candidates.count > 20 { console.note("  … and \(candidates.count - 20) more (perch list)") }
-            return ExitStatus.unmet
         }
-        guard let state = loadState(config, repair: repair) else { return ExitStatus.unmet }
-        if options.identity.dryRun { return dryRun(to: account, state: state, config: config) }
-        return perform(account, config: config)
+        return nil
     }
 
     func history() -> Int32 {

@@ -17,6 +17,28 @@ private let twoAccounts = """
 /// prompt reads, on the real binary in a scratch home.
 @Suite("Account commands, end to end", .currentBinary)
 struct AccountCommandsEndToEndTests {
+    // Bug: an unknown account was "no single account 'wrk' (perch list shows them)" in perch
+    // env, "exec: no single account" in exec, use and verify, and `config …: no account "wrk"`
+    // in set, while switch, remove and rename said "no account 'wrk'; did you mean 'work'?".
+    @Test(
+        "every command that takes an account says an unknown one in the same words, with what it may have meant, and exits 1",
+        arguments: [
+            ["switch", "wrk"], ["exec", "wrk", "--", "true"], ["use", "wrk"], ["verify", "wrk"], ["env", "wrk"],
+            ["remove", "wrk", "--yes"],
+            ["rename", "wrk", "new"], ["set", "wrk", "name", "X"],
+        ])
+    func unknownAccountWords(_ arguments: [String]) throws {
+        let cli = try PerchCommandLine()
+        defer { cli.remove() }
+        try cli.writeConfig(#"{"accounts": [{"id": "work", "name": "Work"}, {"id": "home", "name": "Home"}]}"#)
+        let before = try String(contentsOfFile: cli.configPath, encoding: .utf8)
+        let run = try cli.run(arguments)
+        #expect(run.status == 1, "\(run.stderr)")
+        #expect(run.stderr.contains("no account 'wrk'; did you mean 'work'?"), "\(run.stderr)")
+        #expect(!run.stderr.contains("no single account"), "\(run.stderr)")
+        #expect(try String(contentsOfFile: cli.configPath, encoding: .utf8) == before)
+    }
+
     private func configText(_ cli: PerchCommandLine) throws -> String { try String(contentsOfFile: cli.configPath, encoding: .utf8) }
 
     @Test("perch add appends as text with a .bak, and refuses what the form refuses, with the JSON path")
