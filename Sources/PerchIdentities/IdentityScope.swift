@@ -148,40 +148,55 @@ public enum IdentityScope {
     /// The user's own state of each tool of `adapters` that keeps a baseline
     /// (``ToolAdapter/keepsBaseline``) and is installed (its program on `PATH`): the baseline a
     /// switch kept, else the before-state of an interrupted switch's journal, else what the tool
-    /// has now, which is then the user's own (Perch gives a baseline back when it forgets it). Read
-    /// under the state lock, so that no switch is half done meanwhile. A tool that is not
-    /// installed, or whose state cannot be read, is left out: a switch cannot change it either
-    /// (it skips the tool). A failure for each tool when the lock cannot be had in 2 s.
+    /// has now, which is then the user's own (Perch gives a baseline back when it forgets it). A
+    /// tool that is not installed, or whose state cannot be read, is left out: a switch cannot
+    /// change it either (it skips the tool).
+    ///
+    /// Read without the state lock, so a scope never waits for a switch: every change a switch
+    /// makes to a tool lies between its journal's write and its baseline's or journal's removal,
+    /// so when the baseline and journal files read the same before and after the tools were
+    /// asked, no switch touched them meanwhile; otherwise they are read again (5 times), then
+    /// under the state lock (a failure for each tool when it cannot be had in 2 s).
     public static func ownStates(_ adapters: [any ToolAdapter], in context: ToolContext) -> [IdentityTool: Result<ToolState, ToolFailure>] {
         let sealed = adapters.filter { adapter in
             adapter.keepsBaseline && !adapter.isPerShell && adapter.program.map { context.environment.which($0) != nil } ?? true
         }
         guard !sealed.isEmpty else { return [:] }
         let files = context.files
+        func records() -> [[UInt8]?] { [try? FileSystem.read(files.baseline), try? FileSystem.read(files.journal)] }
+        for _ in 0..<5 {
+            let before = records()
+            let owns = ownStatesNow(sealed, in: context)
+            if records() == before { return owns }
+        }
         do {
-            return try StateStore(path: context.environment.statePath).withLock { () throws(StateError) in
-                let baseline = RecordFile.read(ToolBaseline.self, at: files.baseline) ?? ToolBaseline()
-                let journal = RecordFile.read(SwitchJournal.self, at: files.journal)
-                var owns: [IdentityTool: Result<ToolState, ToolFailure>] = [:]
-                var asked: [any ToolAdapter] = []
-                for adapter in sealed {
-                    if let kept = baseline.tools[adapter.tool.rawValue] ?? journal?.tools.first(where: { $0.tool == adapter.tool })?.before
-                    {
-                        owns[adapter.tool] = .success(kept)
-                    } else {
-                        asked.append(adapter)
-                    }
-                }
-                let nows = Parallel.map(asked.map { adapter in { @Sendable in adapter.current(in: context) } })
-                for (adapter, now) in zip(asked, nows) {
-                    if case .success = now { owns[adapter.tool] = now }
-                }
-                return owns
+            return try StateStore(path: context.environment.statePath).withLock { () throws(StateError) in ownStatesNow(sealed, in: context)
             }
         } catch {
             let failure = ToolFailure("your own state could not be read under the state lock (\(error)); a switch may be under way")
             return Dictionary(uniqueKeysWithValues: sealed.map { ($0.tool, .failure(failure)) })
         }
+    }
+
+    /// ``ownStates(_:in:)`` of `sealed` from the baseline and journal as they are now.
+    private static func ownStatesNow(_ sealed: [any ToolAdapter], in context: ToolContext) -> [IdentityTool: Result<ToolState, ToolFailure>]
+    {
+        let baseline = RecordFile.read(ToolBaseline.self, at: context.files.baseline) ?? ToolBaseline()
+        let journal = RecordFile.read(SwitchJournal.self, at: context.files.journal)
+        var owns: [IdentityTool: Result<ToolState, ToolFailure>] = [:]
+        var asked: [any ToolAdapter] = []
+        for adapter in sealed {
+            if let kept = baseline.tools[adapter.tool.rawValue] ?? journal?.tools.first(where: { $0.tool == adapter.tool })?.before {
+                owns[adapter.tool] = .success(kept)
+            } else {
+                asked.append(adapter)
+            }
+        }
+        let nows = Parallel.map(asked.map { adapter in { @Sendable in adapter.current(in: context) } })
+        for (adapter, now) in zip(asked, nows) {
+            if case .success = now { owns[adapter.tool] = now }
+        }
+        return owns
     }
 
     /// The environment of a shell that follows the global `account` (nil: none chosen): the
