@@ -84,6 +84,8 @@ extension CommandLineTool {
             return ExitStatus.unmet
         }
         var checks = (scope == nil ? switcher : self.switcher(config, scoped: true)).check(account)
+        // Another account's variables left behind (a scope or an .envrc not handed back).
+        checks += switcher.leakedChecks(account, among: config.accounts)
         if scope != nil {
             // The tools the account names nothing for: sealed on the user's own.
             checks += self.switcher(config, scoped: true).sealedChecks(account)

@@ -161,6 +161,9 @@ extension CommandLineTool {
             target = IdentityScope.following(global, over: variables)
         }
         text += IdentityScope.script(from: variables, to: target!, shell: shell)
+        text += ShellMarker.place(
+            pwd: variables["PWD"] ?? ShellMarker.workingDirectory(), folders: rules.map(\.folder), repositories: watchesRepositories,
+            scope: target!.kind, shell: shell)
         console.write(text)
         return ExitStatus.ok
     }

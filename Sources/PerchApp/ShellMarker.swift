@@ -74,6 +74,34 @@ struct ShellMarker {
         }
     }
 
+    /// Where the hook is, as the hook itself finds it before each prompt (see
+    /// ``ShellExports/initScript(_:program:state:config:markers:)``), so that its next prompt
+    /// compares with the place this shell-hook decided on: the deepest of `folders` that `pwd`
+    /// is or is under, and with `repositories`, the nearest folder up from `pwd` holding a
+    /// `.git` (both "" in a pinned or exec scope, where the hook looks for neither). Two lines:
+    /// `__perch_dir='…'` and `__perch_repo='…'` (fish: `set -g …`).
+    static func place(pwd: String, folders: [String], repositories: Bool, scope: ScopeKind?, shell: ShellKind) -> String {
+        var folder = ""
+        var repository = ""
+        if scope != .pinned, scope != .exec {
+            for candidate in folders where (pwd == candidate || pwd.hasPrefix(candidate + "/")) && candidate.count > folder.count {
+                folder = candidate
+            }
+            if repositories {
+                repository = pwd
+                while !repository.isEmpty, access(repository + "/.git", F_OK) != 0 {
+                    guard let slash = repository.lastIndex(of: "/") else { break }
+                    repository = String(repository[..<slash])
+                }
+            }
+        }
+        switch shell {
+        case .bash, .zsh: return "__perch_dir=\(ShellExports.posixQuoted(folder))\n__perch_repo=\(ShellExports.posixQuoted(repository))\n"
+        case .fish:
+            return "set -g __perch_dir \(ShellExports.fishQuoted(folder))\nset -g __perch_repo \(ShellExports.fishQuoted(repository))\n"
+        }
+    }
+
     /// The working directory (getcwd(3)), `/` when it cannot be had.
     static func workingDirectory() -> String {
         var buffer = [CChar](repeating: 0, count: Int(PATH_MAX) + 1)

@@ -64,14 +64,19 @@ public struct ScopedEnvironment: Sendable {
 /// Scopes: an account's whole identity given to one process and its children (`perch exec`)
 /// or one shell (`perch use`, a bound folder), through variables only, nothing global changed.
 /// Each adapter says what its tool needs (``ToolAdapter/scope(_:account:over:in:)``); this
-/// puts them together, remembers what the process had before (``savedVariable``), so that
-/// leaving a scope gives back exactly that, and writes the shell text that moves a shell from
-/// one environment to another.
+/// puts them together, remembers what the process had before (``savedVariable``) and what the
+/// scope set (``setVariable``), so that leaving a scope gives back exactly that wherever the
+/// scope's value is still there, and writes the shell text that moves a shell from one
+/// environment to another.
 public enum IdentityScope {
     /// `exec`, `pinned` or `directory` (``ScopeKind``); unset when following the global account.
     public static let scopeVariable = "PERCH_SCOPE"
     /// What the scoped variables were before the scope, as a JSON object (`null` for unset).
     public static let savedVariable = "PERCH_SCOPE_SAVED"
+    /// What the scope set each of those variables to, as a JSON object (`null` for removed):
+    /// a variable whose value is no longer this one was changed since by someone else (direnv,
+    /// the user) and is theirs, so leaving the scope leaves it as it is.
+    public static let setVariable = "PERCH_SCOPE_SET"
     /// The programs a shell wraps in a function to give them their secrets (`gh`), space-separated.
     public static let wrapsVariable = "PERCH_SCOPE_WRAPS"
 
@@ -80,16 +85,23 @@ public enum IdentityScope {
         environment[scopeVariable].flatMap(ScopeKind.init(rawValue:))
     }
 
-    /// `environment` as it was before any scope: the saved variables given back, Perch's scope
-    /// variables removed.
+    /// Perch's own variables of a scope, which say what it is and never belong to what it saved.
+    static let ownVariables = [scopeVariable, savedVariable, setVariable, wrapsVariable]
+
+    /// `environment` as it was before any scope: each saved variable given back where it still
+    /// has the value the scope set (``setVariable``; a value changed since is someone else's and
+    /// stays), Perch's scope variables removed. A scope made before ``setVariable`` existed gives
+    /// back every saved variable.
     public static func unscoped(_ environment: [String: String]) -> [String: String] {
         var base = environment
         if let saved = environment[savedVariable].flatMap(decode) {
+            let given = environment[setVariable].flatMap(decode)
             for (name, value) in saved {
+                if let given, let set = given[name], environment[name] != set { continue }
                 if let value { base[name] = value } else { base.removeValue(forKey: name) }
             }
         }
-        for name in [scopeVariable, savedVariable, wrapsVariable] { base.removeValue(forKey: name) }
+        for name in ownVariables { base.removeValue(forKey: name) }
         return base
     }
 
@@ -140,7 +152,13 @@ public enum IdentityScope {
         // they replaced too, so a scope inside it (perch exec, perch use) drops them.
         var given = target
         if kind == .exec { for entries in secrets.values { for entry in entries { given[entry.name] = entry.value } } }
-        target[savedVariable] = encode(differences(from: base, to: given))
+        let saved = differences(from: base, to: given)
+        target[savedVariable] = encode(saved)
+        // The secrets of perch exec are left out: a token is not written twice into an environment
+        // (a nested scope gives them back whatever their value).
+        let secretNames = Set(secrets.values.joined().map(\.name))
+        target[setVariable] = encode(
+            Dictionary(uniqueKeysWithValues: saved.keys.filter { !secretNames.contains($0) }.map { ($0, given[$0]) }))
         if !secrets.isEmpty { target[wrapsVariable] = secrets.keys.sorted().joined(separator: " ") }
         return ScopedEnvironment(variables: target, secrets: secrets, failures: failures, account: account.id, kind: kind)
     }
@@ -259,7 +277,7 @@ public enum IdentityScope {
     static func differences(from before: [String: String], to after: [String: String]) -> [String: String?] {
         var saved: [String: String?] = [:]
         for name in Set(before.keys).union(after.keys) where before[name] != after[name] {
-            guard ![scopeVariable, savedVariable, wrapsVariable].contains(name) else { continue }
+            guard !ownVariables.contains(name) else { continue }
             saved[name] = .some(before[name])
         }
         return saved
@@ -271,7 +289,7 @@ public enum IdentityScope {
         return (try? encoder.encode(saved)).map { String(decoding: $0, as: UTF8.self) } ?? "{}"
     }
 
-    static func decode(_ text: String) -> [String: String?]? {
+    public static func decode(_ text: String) -> [String: String?]? {
         try? JSONDecoder().decode([String: String?].self, from: Data(text.utf8))
     }
 }

@@ -90,6 +90,38 @@ public struct IdentitySwitcher: Sendable {
             })
     }
 
+    /// The variables of a tool `account` names nothing for that still hold what another of
+    /// `accounts` exports for that tool (`AWS_PROFILE=client-prod`, left by a scope or an
+    /// `.envrc` of that account's folder): the tool uses that account's identity here, so each
+    /// is a check that does not match, with the `unset` to run. A value this environment's own
+    /// scope set (``IdentityScope/setVariable``) is not one.
+    public func leakedChecks(_ account: Account, among accounts: [Account]) -> [IdentityCheck] {
+        let variables = context.environment.variables
+        let scopeSet = variables[IdentityScope.setVariable].flatMap(IdentityScope.decode) ?? [:]
+        var checks: [IdentityCheck] = []
+        for adapter in ToolAdapters.registry where account.identities[adapter.tool] == nil && !adapter.exportedNames.isEmpty {
+            var leaked: [(name: String, value: String, owner: String)] = []
+            for name in adapter.exportedNames {
+                guard let value = variables[name], scopeSet[name] != .some(value) else { continue }
+                let owner = accounts.first { other in
+                    other.id != account.id
+                        && other.identities[adapter.tool].map { adapter.exports($0).contains { $0.name == name && $0.value == value } }
+                            == true
+                }
+                if let owner { leaked.append((name, value, owner.id)) }
+            }
+            guard !leaked.isEmpty else { continue }
+            let shown = leaked.map { "\($0.name)=\(EnvironmentEntry.masked($0.value))" }.joined(separator: " ")
+            let whose = leaked.map { "\($0.name) is \($0.owner)'s" }.joined(separator: ", ")
+            checks.append(
+                IdentityCheck(
+                    tool: adapter.tool, expected: "none (\(account.id) names no \(adapter.tool.rawValue))",
+                    actual: shown, matches: false,
+                    note: "\(shown) in this environment: \(whose); run: unset \(leaked.map(\.name).joined(separator: " "))"))
+        }
+        return checks
+    }
+
     /// Whether any check of `checks` found a tool that differs from the account (drift).
     public static func hasDrift(_ checks: [IdentityCheck]) -> Bool {
         checks.contains { $0.matches == false }

@@ -92,7 +92,9 @@ public enum ShellExports {
     ///   shell's marker (`[[ A -nt B ]]`, a stat(2) each, no process) and matches the working
     ///   folder against the bound folders (a loop in the shell): only when one of them changed
     ///   does it run `perch shell-hook`, which follows a switch made elsewhere, a pin, or a
-    ///   bound folder.
+    ///   bound folder. The first hook of a shell always runs it (a shell exec'd in place keeps
+    ///   its process id, hence an up-to-date marker). It runs first, or right after direnv's
+    ///   hook when the shell has one, so that it reads what direnv left.
     /// - Parameters:
     ///   - program: how to call the real program (`perch`, or a path).
     ///   - state, config: the files whose changes the hook watches.
@@ -121,7 +123,9 @@ public enum ShellExports {
                 __perch_config=\(posixQuoted(config))
                 __perch_marker=\(posixQuoted(markers))/$$
                 __perch_dirs=()
-                __perch_dir=
+                # No place is '-': the first hook of every shell asks perch shell-hook, even when the
+                # marker of this process id is up to date (a shell exec'd in place keeps its pid).
+                __perch_dir=-
                 __perch_remotes=
                 __perch_repo=
                 perch() {
@@ -139,15 +143,26 @@ public enum ShellExports {
                   return $perch_status
                 }
                 __perch_hook() {
-                  local perch_status=$? perch_match= perch_folder perch_repo= perch_rest
+                  local perch_status=$? perch_match= perch_folder perch_repo= perch_rest perch_first=__perch_hook
                   # Stay first, before a theme's hook added later that draws the prompt from this
-                  # shell's variables (so the first prompt after a switch is never stale).
+                  # shell's variables (so the first prompt after a switch is never stale); only
+                  # direnv's hook comes before, so that Perch reads what direnv left (docs/scopes.md).
                   if [[ -n ${ZSH_VERSION-} ]]; then
-                    [[ ${precmd_functions[1]-} == __perch_hook ]] || precmd_functions=(__perch_hook ${precmd_functions:#__perch_hook})
-                  elif [[ "${PROMPT_COMMAND-}" != __perch_hook && "${PROMPT_COMMAND-}" != "__perch_hook;"* ]]; then
-                    perch_rest=${PROMPT_COMMAND//__perch_hook;/}
-                    perch_rest=${perch_rest//;__perch_hook/}
-                    PROMPT_COMMAND="__perch_hook${perch_rest:+;$perch_rest}"
+                    if (( ${precmd_functions[(I)_direnv_hook]} )); then
+                      [[ ${precmd_functions[1]-} == _direnv_hook && ${precmd_functions[2]-} == __perch_hook ]] ||
+                        precmd_functions=(_direnv_hook __perch_hook ${${precmd_functions:#__perch_hook}:#_direnv_hook})
+                    else
+                      [[ ${precmd_functions[1]-} == __perch_hook ]] || precmd_functions=(__perch_hook ${precmd_functions:#__perch_hook})
+                    fi
+                  else
+                    [[ ";${PROMPT_COMMAND-};" == *";_direnv_hook;"* ]] && perch_first="_direnv_hook;__perch_hook"
+                    if [[ "${PROMPT_COMMAND-}" != "$perch_first" && "${PROMPT_COMMAND-}" != "$perch_first;"* ]]; then
+                      perch_rest=";${PROMPT_COMMAND-};"
+                      perch_rest=${perch_rest//;__perch_hook;/;}
+                      perch_rest=${perch_rest//;_direnv_hook;/;}
+                      perch_rest=${perch_rest#;}
+                      PROMPT_COMMAND="$perch_first${perch_rest:+;${perch_rest%;}}"
+                    fi
                   fi
                   if [[ ${PERCH_SCOPE-} != pinned && ${PERCH_SCOPE-} != exec ]]; then
                     for perch_folder in "${__perch_dirs[@]}"; do
@@ -178,7 +193,9 @@ public enum ShellExports {
                 set -g __perch_config \(fishQuoted(config))
                 set -g __perch_marker \(fishQuoted(markers))/$fish_pid
                 set -g __perch_dirs
-                set -g __perch_dir ''
+                # No place is '-': the first hook of every shell asks perch shell-hook, even when the
+                # marker of this process id is up to date (a shell exec'd in place keeps its pid).
+                set -g __perch_dir -
                 set -g __perch_remotes ''
                 set -g __perch_repo ''
                 function perch --wraps \(program) --description 'Perch account switcher'
@@ -194,7 +211,18 @@ public enum ShellExports {
                     command \(program) shell-hook fish $fish_pid | source
                     return $perch_status
                 end
-                function __perch_hook --on-event fish_prompt
+                function __perch_prompt --on-event fish_prompt
+                    __perch_hook
+                end
+                function __perch_hook
+                    # After direnv's prompt handler, so that Perch reads what direnv left
+                    # (docs/scopes.md): a handler defined again runs after those defined before it.
+                    if not set -q __perch_after_direnv; and functions -q __direnv_export_eval
+                        set -g __perch_after_direnv 1
+                        function __perch_prompt --on-event fish_prompt
+                            __perch_hook
+                        end
+                    end
                     set -l perch_match ''
                     set -l perch_repo ''
                     if not contains -- "$PERCH_SCOPE" pinned exec

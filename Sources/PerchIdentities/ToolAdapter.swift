@@ -271,6 +271,17 @@ enum IdentityEnvironmentCheck {
         }
         let actual = expected.map { "\($0.name)=\(context.environment.variables[$0.name].map(EnvironmentEntry.masked) ?? "(unset)")" }
             .joined(separator: " ")
-        return adapter.overridden(IdentityCheck(tool: adapter.tool, expected: shown, actual: actual, matches: actual == shown), in: context)
+        var check = adapter.overridden(
+            IdentityCheck(tool: adapter.tool, expected: shown, actual: actual, matches: actual == shown), in: context)
+        if check.matches == false, check.note == nil {
+            let wrong = expected.filter { context.environment.variables[$0.name] != $0.value }
+            // A secret is never printed: perch env gives it.
+            let fix =
+                wrong.contains { EnvironmentEntry.looksLikeSecret($0.value) }
+                ? "eval \"$(perch env)\""
+                : wrong.map { "export \($0.name)=\(ShellExports.posixQuoted($0.value))" }.joined(separator: "; ")
+            check.note = "\(actual) in this environment beats it; run: \(fix)"
+        }
+        return check
     }
 }

@@ -11,8 +11,12 @@ import Testing
 final class ShellPane {
     let socket = "perch-shell-\(getpid())-\(UUID().uuidString.prefix(8))"
     let shell: String
+    /// The command that starts this shell with its startup file (for `exec` in the pane).
+    let command: String
 
-    init(_ shell: String, home: ScopedHome) throws {
+    /// `before` and `after` are lines of the startup file before and after Perch's shell-init;
+    /// `extra` is added to the shell's environment.
+    init(_ shell: String, home: ScopedHome, extra: [String: String] = [:], before: String = "", after: String = "") throws {
         self.shell = shell
         let folder = home.home + "/rc-\(shell)"
         try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
@@ -23,13 +27,15 @@ final class ShellPane {
         environment["PATH"] = perchFolder + ":" + (environment["PATH"] ?? "/usr/bin:/bin")
         environment["TERM"] = "xterm-256color"
         environment["SHELL"] = "/bin/" + shell
-        let command: String
+        environment.merge(extra) { $1 }
         switch shell {
         case "zsh":
             try """
             setopt PROMPT_SUBST
             PS1='[${PERCH_ACCOUNT-none}|${PERCH_SCOPE:-following}]> '
+            \(before)
             eval "$(perch shell-init zsh)"
+            \(after)
 
             """.write(toFile: folder + "/.zshrc", atomically: true, encoding: .utf8)
             environment["ZDOTDIR"] = folder
@@ -40,14 +46,18 @@ final class ShellPane {
             function fish_prompt
                 printf '[%s|%s]> ' (set -q PERCH_ACCOUNT; and echo $PERCH_ACCOUNT; or echo none) (set -q PERCH_SCOPE; and echo $PERCH_SCOPE; or echo following)
             end
+            \(before)
             perch shell-init fish | source
+            \(after)
 
             """.write(toFile: folder + "/rc.fish", atomically: true, encoding: .utf8)
             command = "fish --no-config -i -C 'source \(folder)/rc.fish'"
         default:
             try """
             PS1='[${PERCH_ACCOUNT-none}|${PERCH_SCOPE:-following}]> '
+            \(before)
             eval "$(perch shell-init bash)"
+            \(after)
 
             """.write(toFile: folder + "/bashrc", atomically: true, encoding: .utf8)
             command = "bash --noprofile --rcfile \(folder)/bashrc -i"

@@ -83,6 +83,29 @@ struct IdentityScopeTests {
         #expect(IdentityScope.unscoped(scoped.variables) == following)
     }
 
+    // Bug: leaving a bound folder gave back every saved variable, so an .envrc's AWS_PROFILE
+    // that direnv had already taken back came back under the global account's prompt.
+    @Test("leaving a scope gives back only the variables that still have the scope's value; one changed since stays")
+    func givesBackOnlyItsOwn() throws {
+        let scratch = try scratch()
+        var before = scratch.environment.variables
+        before["AWS_PROFILE"] = "mine"
+        before["TEAM"] = "own-team"
+        let scoped = IdentityScope.scoped(work, kind: .directory, over: before, in: ToolContext(environment: scratch.environment))
+        let set = try #require(scoped.variables[IdentityScope.setVariable].flatMap(IdentityScope.decode))
+        #expect(set["AWS_PROFILE"] == .some("work-admin") && set["TEAM"] == .some("core") && set["PERCH_SCOPE"] == nil)
+        var changed = scoped.variables
+        changed["AWS_PROFILE"] = "client-dev"  // someone else's (an .envrc's) since
+        changed.removeValue(forKey: "TEAM")  // removed by hand
+        let back = IdentityScope.unscoped(changed)
+        #expect(back["AWS_PROFILE"] == "client-dev" && back["TEAM"] == nil, "theirs stays")
+        #expect(back["KUBECONFIG"] == before["KUBECONFIG"] && back["PERCH_ACCOUNT"] == nil, "its own is given back")
+        #expect(back[IdentityScope.setVariable] == nil && back[IdentityScope.savedVariable] == nil)
+        // A scope made before PERCH_SCOPE_SET existed gives back everything it saved.
+        changed.removeValue(forKey: IdentityScope.setVariable)
+        #expect(IdentityScope.unscoped(changed)["AWS_PROFILE"] == "mine")
+    }
+
     @Test(
         "real git in a scope: git var GIT_AUTHOR_IDENT and git config --show-origin give the account's",
         .enabled(if: ScratchHome.installed("git")))
