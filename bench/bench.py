@@ -582,7 +582,9 @@ class Bench:
         """Instructions per frame of every screen (each pane and each layer) at each size, counted
         by callgrind in `perch-bench instructions` (FrameBench.countInstructions): collection is on
         only inside measuredFrame (render, diff, ncurses, the bytes written), and a dump after each
-        screen's frames holds that screen's count alone, which is divided by its frames. Hashing
+        screen's frames holds that screen's count alone, which is divided by its frames. A frame
+        is the one a person sees after a key: a tab's after another tab, a layer's the one it opens
+        on, over the screen it opens from (Scenarios.Screen; DECISIONS.md, 2026-12-03). Hashing
         is made deterministic (SWIFT_DETERMINISTIC_HASHING), so a count is the same from run to
         run. Without valgrind a smoke run says so and goes on; a full run breaks."""
         valgrind = shutil.which("valgrind")

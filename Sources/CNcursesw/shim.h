@@ -53,28 +53,21 @@ static inline int perch_window_size(int fd, int *rows, int *cols) {
     return 0;
 }
 
-/* Draws `text` (UTF-8) at row y, column x of stdscr with `attrs` and colour pair `pair`
-   (curs_addstr(3X) mvaddstr, curs_attr(3X) attr_set). */
-static inline int perch_put(int y, int x, const char *text, attr_t attrs, short pair) {
-    attr_set(attrs, pair, NULL);
-    return mvaddstr(y, x, text);
+/* Draws `count` bytes of UTF-8 `text` at row y, column x of window `win` with `attrs` and colour
+   pair `pair` (curs_addstr(3X) mvwaddnstr); returns the column after them (curs_getyx(3X) getcurx). */
+static inline int perch_put_n(WINDOW *win, int y, int x, const char *text, int count, attr_t attrs, short pair) {
+    wattr_set(win, attrs, pair, NULL);
+    mvwaddnstr(win, y, x, text, count);
+    return getcurx(win);
 }
 
-/* Draws `count` bytes of UTF-8 `text` at row y, column x of stdscr with `attrs` and colour pair
-   `pair` (curs_addstr(3X) mvaddnstr); returns the column after them (curs_getyx(3X) getcurx). */
-static inline int perch_put_n(int y, int x, const char *text, int count, attr_t attrs, short pair) {
-    attr_set(attrs, pair, NULL);
-    mvaddnstr(y, x, text, count);
-    return getcurx(stdscr);
-}
-
-/* Copies `count` wide characters from `text` into stdscr at row y, column x with `attrs` and
-   colour pair `pair`, as complex characters (curs_getcchar(3X) setcchar, curs_add_wchstr(3X)
-   mvadd_wchnstr): the cells mvaddnstr makes of the same text, without its decoding of UTF-8 one
+/* Copies `count` wide characters from `text` into window `win` at row y, column x with `attrs`
+   and colour pair `pair`, as complex characters (curs_getcchar(3X) setcchar, curs_add_wchstr(3X)
+   mvwadd_wchnstr): the cells mvwaddnstr makes of the same text, without its decoding of UTF-8 one
    byte at a time. Each character must be one spacing character (wcwidth(3) 1 or 2). Returns the
    column after them; or -1, with nothing drawn, when one is not (a combining mark, a control),
    when they do not fit on the row or are more than 512. */
-static inline int perch_put_wide(int y, int x, const wchar_t *text, int count, attr_t attrs, short pair) {
+static inline int perch_put_wide(WINDOW *win, int y, int x, const wchar_t *text, int count, attr_t attrs, short pair) {
     cchar_t cells[512];
     if (count < 0 || count > 512 || x < 0) return -1;
     int end = x;
@@ -85,34 +78,36 @@ static inline int perch_put_wide(int y, int x, const wchar_t *text, int count, a
         wchar_t one[2] = {text[i], L'\0'};
         if (setcchar(&cells[i], one, attrs, pair, NULL) != OK) return -1;
     }
-    if (end > getmaxx(stdscr)) return -1;
-    attr_set(attrs, pair, NULL);
-    if (mvadd_wchnstr(y, x, cells, count) != OK) return -1;
+    if (end > getmaxx(win)) return -1;
+    wattr_set(win, attrs, pair, NULL);
+    if (mvwadd_wchnstr(win, y, x, cells, count) != OK) return -1;
     return end;
 }
 
-/* Copies `count` printable ASCII bytes from `text` into stdscr at row y, column x with `attrs`
-   and colour pair `pair`, as chtypes (curs_addchstr(3X) mvaddchnstr): no conversion, wrapping
-   or control-character handling, which waddstr does byte by byte. At most 1024 bytes. */
-static inline int perch_put_ascii(int y, int x, const char *text, int count, attr_t attrs, short pair) {
+/* Copies `count` printable ASCII bytes from `text` into window `win` at row y, column x with
+   `attrs` and colour pair `pair`, as chtypes (curs_addchstr(3X) mvwaddchnstr): no conversion,
+   wrapping or control-character handling, which waddstr does byte by byte. At most 1024 bytes. */
+static inline int perch_put_ascii(WINDOW *win, int y, int x, const char *text, int count, attr_t attrs, short pair) {
     chtype cells[1024];
     if (count > 1024) count = 1024;
     chtype style = (chtype)attrs | (chtype)COLOR_PAIR(pair);
     for (int i = 0; i < count; i++) cells[i] = (chtype)(unsigned char)text[i] | style;
-    return mvaddchnstr(y, x, cells, count);
+    return mvwaddchnstr(win, y, x, cells, count);
 }
 
-/* Copies `count` blanks into stdscr at row y, column x with `attrs` and colour pair `pair`, as
-   chtypes (curs_addchstr(3X) mvaddchnstr): a cell filled with the pair's background colour, which
-   ncurses may send as erase-characters (ECH) on a terminal with back_color_erase. At most 1024. */
-static inline int perch_put_blanks(int y, int x, int count, attr_t attrs, short pair) {
+/* Copies `count` blanks into window `win` at row y, column x with `attrs` and colour pair `pair`,
+   as chtypes (curs_addchstr(3X) mvwaddchnstr): a cell filled with the pair's background colour,
+   which ncurses may send as erase-characters (ECH) on a terminal with back_color_erase. At most 1024. */
+static inline int perch_put_blanks(WINDOW *win, int y, int x, int count, attr_t attrs, short pair) {
     static const char spaces[1024] = {[0 ... 1023] = ' '};
-    return perch_put_ascii(y, x, spaces, count, attrs, pair);
+    return perch_put_ascii(win, y, x, spaces, count, attrs, pair);
 }
 
-/* The standard screen and the current-screen image (curs_initscr(3X), curs_refresh(3X)). */
+/* The standard screen, the current-screen image and the virtual screen that doupdate sends
+   (curs_initscr(3X), curs_refresh(3X), curs_variables(3X)). */
 static inline WINDOW *perch_stdscr(void) { return stdscr; }
 static inline WINDOW *perch_curscr(void) { return curscr; }
+static inline WINDOW *perch_newscr(void) { return newscr; }
 
 /* Whether terminfo has an entry for `term` (curs_terminfo(3X) setupterm), without printing. */
 static inline int perch_terminfo_knows(const char *term) {

@@ -127,4 +127,24 @@ struct DisplayWidthTests {
         #expect(result == c.2)
         #expect(DisplayWidth.columns(of: result) <= max(0, c.1))
     }
+
+    /// Every scalar ``DisplayWidth/isOneColumnCluster(_:)`` admits, from U+0000 to U+2FFFF.
+    static let oneColumnClusterScalars: [Unicode.Scalar] = (0..<0x30000).compactMap { Unicode.Scalar(UInt32($0)) }.filter(
+        DisplayWidth.isOneColumnCluster)
+
+    @Test("a scalar drawn one to a cell is a cluster of its own beside any other, one column wide, drawn as it is")
+    func oneColumnClusters() {
+        let scalars = Self.oneColumnClusterScalars
+        #expect(scalars.count > 1000)
+        for scalar in scalars {
+            let character = Character(scalar)
+            #expect(DisplayWidth.columns(of: character) == 1, "U+\(String(scalar.value, radix: 16))")
+            #expect(DisplayWidth.drawable(character) == String(character), "U+\(String(scalar.value, radix: 16))")
+            // No break rule joins it to what comes before or after it, nor to itself.
+            for other in ["a", "\u{E9}", "\u{2500}", String(scalar)] {
+                #expect(
+                    (other + String(scalar) + other).count == 3, "U+\(String(scalar.value, radix: 16)) joined \(other.debugDescription)")
+            }
+        }
+    }
 }

@@ -109,6 +109,26 @@ struct ScreenTests {
         #expect(screen.lines == ["ab  "])
     }
 
+    @Test(
+        "text of letters, dashes, arrows, box lines and blocks gives the cells that drawing it cluster by cluster gives",
+        arguments: ["─│╭╮╰╯", "▁▂▃▄▅▆▇█ █▇", "Zoë · naïve → ↑↓ … ▶ ● ◆", "a\u{A0}b\u{2D0}c", "éé█─"])
+    func oneColumnText(_ text: String) {
+        for width in 1...12 {
+            var fast = Screen(size: Size(width: 14, height: 2))
+            fast.put("中中中中中中中", column: 0, row: 0)
+            var slow = fast
+            let end = fast.put(text, column: 1, row: 0, style: .bold, width: width)
+            // What the cluster path does: each character's cell set in turn, wide ones detached.
+            var x = 1
+            for character in DisplayWidth.truncated(text, to: width) {
+                slow.set(column: x, row: 0, Cell(character, style: .bold))
+                x += 1
+            }
+            #expect(end == x, "\(text) at \(width)")
+            #expect(fast == slow, "\(text) at \(width): \(fast.lines) against \(slow.lines)")
+        }
+    }
+
     @Test("text of any kind, at any width: rows stay full width, cells hold drawn forms, the next text starts where put said")
     func hostileTextAtEveryWidth() {
         for text in DisplayWidthTests.hostileTexts {

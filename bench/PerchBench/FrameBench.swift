@@ -7,21 +7,36 @@ struct FrameBench {
     var smoke: Bool
     var runs: Int?
     var only: String?
+    /// Each screen drawn after Overview (Overview after the Catalog) instead of after the screen
+    /// a person reaches it from: the definition of a frame before 2026-12-03, for comparison.
+    var afterOverview = false
+
+    /// The screens to draw and, for each, the state drawn before it.
+    private func screens(size: Size) -> [Scenarios.Screen] {
+        let screens = Scenarios.screens(size: size)
+        guard afterOverview else { return screens }
+        return screens.map { screen in
+            var screen = screen
+            screen.before = screen.name == "overview" ? screens[1].state : screens[0].state
+            return screen
+        }
+    }
 
     func run() -> [Figure] {
         guard let backend = try? NcursesBackend(colors: true) else { fatalError("perch-bench frames needs a terminal") }
         defer { backend.shutdown() }
         let size = backend.size
-        let screens = Scenarios.screens(size: size)
+        let screens = screens(size: size)
         let runs = self.runs ?? (smoke ? 1 : 400)
         var figures: [Figure] = []
-        let overview = screens[0].1
-        for (name, state) in screens where only == nil || only == name {
-            // Each frame follows a frame of another screen, so most of the screen is redrawn.
-            let other = name == "overview" ? screens[1].1 : overview
+        let overview = screens[0].state
+        for screen in screens where only == nil || only == screen.name {
+            // Each frame follows a frame of the screen a person reaches it from: another tab, or
+            // the screen a layer opens over.
+            let before = screen.before.render()
             let samples = timeRuns(
-                runs: runs, prepare: { backend.draw(other.render()) }, body: { measuredFrame(backend, state) })
-            figures.append(Figure(id: "frame_\(name)_\(size.width)x\(size.height)", timed: samples))
+                runs: runs, prepare: { backend.draw(before) }, body: { measuredFrame(backend, screen.state) })
+            figures.append(Figure(id: "frame_\(screen.name)_\(size.width)x\(size.height)", timed: samples))
         }
         // A small frame: the Catalog cursor moving down and back up.
         if only == nil || only == "cursor_move" {
@@ -34,9 +49,9 @@ struct FrameBench {
     }
 
     /// The frames callgrind counts (`perch-bench instructions`): for each screen, one frame of
-    /// it drawn untimed after one of another screen (caches warm, as in the timed runs), then
-    /// `runs` frames of it through ``measuredFrame(_:_:)``, each after a frame of another screen,
-    /// then one call of ``instructionCheckpoint()``. bench.py runs this under
+    /// it drawn untimed after the screen a person reaches it from (caches warm, as in the timed
+    /// runs; see ``Scenarios/Screen``), then `runs` frames of it through ``measuredFrame(_:_:)``,
+    /// each after a frame of that screen, then one call of ``instructionCheckpoint()``. bench.py runs this under
     /// `valgrind --tool=callgrind --collect-atstart=no --toggle-collect=*measuredFrame*
     /// --dump-after=*instructionCheckpoint*`: each dump holds the instructions of one screen's
     /// `runs` frames and nothing else, in the order of the figures returned (unit "frames").
@@ -44,20 +59,20 @@ struct FrameBench {
         guard let backend = try? NcursesBackend(colors: true) else { fatalError("perch-bench instructions needs a terminal") }
         defer { backend.shutdown() }
         let size = backend.size
-        let screens = Scenarios.screens(size: size)
+        let screens = screens(size: size)
         let runs = max(1, self.runs ?? 10)
-        let overview = screens[0].1
         var figures: [Figure] = []
-        for (name, state) in screens where only == nil || only == name {
-            let other = name == "overview" ? screens[1].1 : overview
-            backend.draw(other.render())
-            backend.draw(state.render())
+        for screen in screens where only == nil || only == screen.name {
+            let before = screen.before.render()
+            backend.draw(before)
+            backend.draw(screen.state.render())
             for _ in 0..<runs {
-                backend.draw(other.render())
-                measuredFrame(backend, state)
+                backend.draw(before)
+                measuredFrame(backend, screen.state)
             }
             instructionCheckpoint()
-            figures.append(Figure(id: "instructions_\(name)_\(size.width)x\(size.height)", unit: "frames", samples: [Double(runs)]))
+            figures.append(
+                Figure(id: "instructions_\(screen.name)_\(size.width)x\(size.height)", unit: "frames", samples: [Double(runs)]))
         }
         return figures
     }

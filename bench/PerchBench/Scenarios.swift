@@ -7,11 +7,20 @@ enum Scenarios {
         (1...max(1, count)).map { Account(id: "a\($0)", name: "Account \($0)", handle: "@user\($0)") }
     }
 
+    /// One screen the bench draws: its name, its state, and the state drawn just before it
+    /// when a person reaches it: another tab for a tab (Overview for each other tab, the Catalog
+    /// for Overview), the screen a layer is opened over for a layer.
+    struct Screen {
+        var name: String
+        var state: AppState
+        var before: AppState
+    }
+
     /// Every screen, by name: each tab, then each layer the app presents: the account sheet up
     /// over Overview, a Catalog item's context menu (`m`), its full-screen cover (Open), the
     /// confirmation alert over the menu (Delete…), the help overlay over the Catalog (`?`) and
-    /// the account form (Settings, Add account…).
-    static func screens(size: Size, accounts: [Account] = Account.samples) -> [(String, AppState)] {
+    /// the account form (Settings, Add account…). Each comes with the state drawn before it.
+    static func screens(size: Size, accounts: [Account] = Account.samples) -> [Screen] {
         let saved = SavedState(currentAccount: accounts[accounts.count / 2].id, switchCount: 3, switchesPerAccount: [accounts[0].id: 3])
         // Stats draws from a full history: 10,000 switches among the accounts over 40 days.
         let end: Int64 = 1_796_000_000
@@ -21,44 +30,48 @@ enum Scenarios {
             })
         var base = AppState(accounts: accounts, saved: saved, size: size, history: history)
         _ = base.update(.outcome(.wallClock(WallTime(seconds: end))))
-        var result: [(String, AppState)] = []
+        var tabs: [AppState] = []
         for tab in Tab.allCases {
             var state = base
             _ = state.update(.key(.char(tab.shortcut)))
-            result.append((tab.title.lowercased(), state))
+            tabs.append(state)
         }
+        var result: [Screen] = Tab.allCases.enumerated().map { index, tab in
+            Screen(name: tab.title.lowercased(), state: tabs[index], before: index == 0 ? tabs[1] : tabs[0])
+        }
+        let catalog = tabs[Tab.allCases.firstIndex(of: .catalog)!]
+        let settings = tabs[Tab.allCases.firstIndex(of: .settings)!]
         var sheet = base
         sheet.openSheet()
-        result.append(("sheet", sheet))
-        var menu = base
-        _ = menu.update(.key(.char(Tab.catalog.shortcut)))
+        result.append(Screen(name: "sheet", state: sheet, before: base))
+        var menu = catalog
         _ = menu.update(.key(.char("m")))
         precondition(menu.presented.count == 1, "m did not open the context menu")
-        result.append(("context_menu", menu))
+        result.append(Screen(name: "context_menu", state: menu, before: catalog))
         var cover = menu
         _ = cover.update(.key(KeyEvent(.enter)))
         precondition(cover.presented.count == 1 && cover.presented != menu.presented, "Enter on Open did not show the cover")
-        result.append(("cover", cover))
-        var alert = menu
-        while alert.presented.count == 1, alert.presented[0].as(ContextMenu.self)?.focusedAction != .delete {
-            _ = alert.update(.key(.char("j")))
+        result.append(Screen(name: "cover", state: cover, before: menu))
+        var onDelete = menu
+        while onDelete.presented.count == 1, onDelete.presented[0].as(ContextMenu.self)?.focusedAction != .delete {
+            _ = onDelete.update(.key(.char("j")))
         }
+        var alert = onDelete
         _ = alert.update(.key(KeyEvent(.enter)))
         precondition(alert.presented.count == 2 && alert.presented[1].is(Alert.self), "Enter on Delete… did not show the alert")
-        result.append(("alert", alert))
-        var help = base
-        _ = help.update(.key(.char(Tab.catalog.shortcut)))
+        result.append(Screen(name: "alert", state: alert, before: onDelete))
+        var help = catalog
         _ = help.update(.key(.char("?")))
         precondition(help.presented.count == 1 && help.presented[0].is(HelpOverlay.self), "? did not show the help overlay")
-        result.append(("help", help))
-        var form = base
-        _ = form.update(.key(.char(Tab.settings.shortcut)))
-        while form.presented.isEmpty, SettingsAction.allCases[form.settingsPane.list.cursor] != .addAccount {
-            _ = form.update(.key(.char("j")))
+        result.append(Screen(name: "help", state: help, before: catalog))
+        var onAdd = settings
+        while onAdd.presented.isEmpty, SettingsAction.allCases[onAdd.settingsPane.list.cursor] != .addAccount {
+            _ = onAdd.update(.key(.char("j")))
         }
+        var form = onAdd
         _ = form.update(.key(KeyEvent(.enter)))
         precondition(form.presented.count == 1 && form.presented[0].is(AccountForm.self), "Add account… did not show the form")
-        result.append(("form", form))
+        result.append(Screen(name: "form", state: form, before: onAdd))
         return result
     }
 

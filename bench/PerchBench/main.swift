@@ -3,8 +3,9 @@
 //   perch-bench core   --out PATH --scratch DIR [--smoke] [--only filter]   no terminal needed
 //   perch-bench frames --out PATH [--smoke] [--runs N] [--only SCREEN]   on a terminal (bench.py gives it a pty);
 //     SCREEN is a screen's name (overview, stats, …), cursor_move or source_cursor_move
-//   perch-bench instructions --out PATH [--runs N] [--only SCREEN]   under callgrind, on a terminal
-//     (bench.py runs it so; see FrameBench.countInstructions)
+//   perch-bench instructions --out PATH [--runs N] [--only SCREEN] [--after-overview]   under callgrind,
+//     on a terminal (bench.py runs it so; see FrameBench.countInstructions); --after-overview draws
+//     each screen after Overview rather than after the screen a person reaches it from
 //
 // Times are in milliseconds from CLOCK_MONOTONIC; --smoke makes one quick run of each figure.
 import FoundationEssentials
@@ -26,6 +27,8 @@ struct Arguments {
     var runs: Int?
     /// Only the frame figure of this screen (for profiling).
     var only: String?
+    /// Each screen drawn after Overview, as frames were defined before 2026-12-03 (for comparison).
+    var afterOverview = false
 
     init(_ arguments: [String]) {
         var index = 0
@@ -38,6 +41,7 @@ struct Arguments {
                 index += 1
                 scratch = arguments[index]
             case "--smoke": smoke = true
+            case "--after-overview": afterOverview = true
             case "--runs":
                 index += 1
                 runs = Int(arguments[index])
@@ -61,9 +65,11 @@ let arguments = Arguments(Array(CommandLine.arguments.dropFirst()))
 let figures: [Figure]
 switch arguments.mode {
 case "core": figures = CoreBench(smoke: arguments.smoke, scratch: arguments.scratch, onlyFilter: arguments.only == "filter").run()
-case "frames": figures = FrameBench(smoke: arguments.smoke, runs: arguments.runs, only: arguments.only).run()
+case "frames":
+    figures = FrameBench(smoke: arguments.smoke, runs: arguments.runs, only: arguments.only, afterOverview: arguments.afterOverview).run()
 case "instructions":
-    figures = FrameBench(smoke: arguments.smoke, runs: arguments.runs, only: arguments.only).countInstructions()
+    figures = FrameBench(smoke: arguments.smoke, runs: arguments.runs, only: arguments.only, afterOverview: arguments.afterOverview)
+        .countInstructions()
 default:
     printError("usage: perch-bench core|frames|instructions --out PATH [--scratch DIR] [--smoke] [--runs N] [--only NAME]")
     exit(2)

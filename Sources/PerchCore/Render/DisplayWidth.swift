@@ -97,6 +97,22 @@ public enum DisplayWidth {
         }
     }
 
+    /// Whether `scalar` is drawn as it is in one column and is a grapheme cluster of its own
+    /// beside any other such scalar (Grapheme_Cluster_Break Other: no mark, joiner, control or
+    /// jamo): printable ASCII, and the spacing letters and signs of ``columns(of:)``'s short list
+    /// but the soft hyphen. A text of these alone is drawn one scalar a cell, with no cluster
+    /// segmentation (a test holds every one of them to that).
+    @inline(__always)
+    static func isOneColumnCluster(_ scalar: Unicode.Scalar) -> Bool {
+        let v = scalar.value
+        if v >= 0x20, v < 0x7F { return true }
+        switch v {
+        case 0xAD: return false
+        case 0xA0...0x2FF, 0x2010...0x2027, 0x2190...0x21FF, 0x2500...0x25FC: return true
+        default: return false
+        }
+    }
+
     /// Whether every character of `text` is printable ASCII (one column each, nothing to sanitize).
     static func isPrintableASCII(_ text: String) -> Bool {
         text.utf8.allSatisfy { $0 >= 0x20 && $0 < 0x7F }

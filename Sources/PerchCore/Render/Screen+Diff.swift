@@ -31,15 +31,24 @@ extension Screen {
         sameBytes(a.baseAddress! + index, b.baseAddress! + index, count: 1)
     }
 
-    /// Whether `count` cells at `a` and `b` hold the same bytes, compared a word at a time.
+    /// Whether `count` cells at `a` and `b` hold the same bytes, compared a word at a time, eight
+    /// words (64 bytes) between checks: a changed row is given up at its first changed block.
     @inline(__always)
     private static func sameBytes(_ a: UnsafePointer<Cell>, _ b: UnsafePointer<Cell>, count: Int) -> Bool {
         let words = count * MemoryLayout<Cell>.stride / 8
-        let x = UnsafeRawPointer(a)
-        let y = UnsafeRawPointer(b)
+        let x = UnsafeRawPointer(a).assumingMemoryBound(to: UInt64.self)
+        let y = UnsafeRawPointer(b).assumingMemoryBound(to: UInt64.self)
+        var word = 0
+        while word &+ 8 <= words {
+            var difference: UInt64 = 0
+            for offset in 0..<8 { difference |= x[word &+ offset] ^ y[word &+ offset] }
+            if difference != 0 { return false }
+            word &+= 8
+        }
         var difference: UInt64 = 0
-        for word in 0..<words {
-            difference |= x.load(fromByteOffset: word * 8, as: UInt64.self) ^ y.load(fromByteOffset: word * 8, as: UInt64.self)
+        while word < words {
+            difference |= x[word] ^ y[word]
+            word &+= 1
         }
         return difference == 0
     }
@@ -69,6 +78,8 @@ extension Screen {
         let layout = CellLayout.current
         let styleMask = layout.styleMask
         let continuationMask = layout.continuationMask
+        // A glyph's second word when it is one byte long (its count in the top byte).
+        let oneByte: UInt64 = 1 << 56
         // One run's UTF-8, reused from run to run: a row of the longest glyphs fits.
         let text = UnsafeMutablePointer<UInt8>.allocate(capacity: max(1, width * Glyph.capacity))
         defer { text.deallocate() }
@@ -112,7 +123,7 @@ extension Screen {
                         var asciiOffset: UInt64 = 0
                         var multiByte = false
                         @inline(__always) func append(_ low: UInt64, _ high: UInt64) {
-                            if high == 1 << 56 {  // one byte
+                            if high == oneByte {
                                 text[length] = UInt8(truncatingIfNeeded: low)
                                 asciiOffset = max(asciiOffset, low &- 0x20)
                                 length &+= 1
@@ -131,9 +142,19 @@ extension Screen {
                         word &+= 3
                         while column < width {
                             let flags = newRow[word &+ 2]
-                            if flags & continuationMask == 0 {
+                            let high = newRow[word &+ 1]
+                            if flags == style, high == oneByte {
+                                // Most cells: one byte, in the run's style and no continuation
+                                // (the third word is then the style alone: the flag and the
+                                // reserved bytes are 0). Changed unless the old cell's words are these.
+                                let low = newRow[word]
+                                if low == oldRow[word], oldRow[word &+ 1] == oneByte, oldRow[word &+ 2] == style { break }
+                                text[length] = UInt8(truncatingIfNeeded: low)
+                                asciiOffset = max(asciiOffset, low &- 0x20)
+                                length &+= 1
+                            } else if flags & continuationMask == 0 {
                                 if (flags ^ style) & styleMask != 0 || same(word) { break }
-                                append(newRow[word], newRow[word &+ 1])
+                                append(newRow[word], high)
                             }
                             column &+= 1
                             word &+= 3

@@ -68,6 +68,19 @@ public struct Screen: Hashable, Sendable {
             }
             return end
         }
+        if column >= 0, fitted.unicodeScalars.allSatisfy(DisplayWidth.isOneColumnCluster) {
+            // Letters, dashes, arrows, box lines and blocks: one cell a scalar, each its own
+            // cluster, so no segmentation into characters (a chart row is 48 of them).
+            let end = column + fitted.unicodeScalars.count
+            detachWideCharacters(column: column, row: row)
+            detachWideCharacters(column: end - 1, row: row)
+            var index = row * size.width + column
+            for scalar in fitted.unicodeScalars {
+                cells[index] = Cell(scalar, style: style)
+                index += 1
+            }
+            return end
+        }
         var x = column
         // Places one character `w` columns wide; false when it does not fit (the rest is padded).
         func place(_ cell: Cell, width w: Int) -> Bool {
@@ -122,7 +135,14 @@ public struct Screen: Hashable, Sendable {
         for y in y0..<y1 {
             detachWideCharacters(column: x0, row: y)
             detachWideCharacters(column: x1 - 1, row: y)
-            for x in x0..<x1 { cells[y * size.width + x] = cell }
+        }
+        // One stretch of cells a row, written through the buffer: no bounds or uniqueness check
+        // per cell (a full-screen fill is 12,000 cells at 200×60).
+        let width = size.width
+        cells.withUnsafeMutableBufferPointer { cells in
+            for y in y0..<y1 {
+                UnsafeMutableBufferPointer(rebasing: cells[(y * width + x0)..<(y * width + x1)]).update(repeating: cell)
+            }
         }
     }
 

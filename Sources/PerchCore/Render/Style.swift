@@ -77,6 +77,13 @@ public struct Cell: Hashable, Sendable {
         self.isContinuation = false
     }
 
+    /// A cell holding `scalar` alone, made without a `Character`.
+    init(_ scalar: Unicode.Scalar, style: Style) {
+        self.glyph = Glyph(scalar)
+        self.style = style
+        self.isContinuation = false
+    }
+
     public static let blank = Cell(" ")
 }
 
@@ -98,6 +105,17 @@ struct Glyph: Hashable, Sendable {
     @inline(__always) init(low: UInt64, high: UInt64) {
         self.low = low
         self.high = high
+    }
+
+    /// The UTF-8 of `scalar` alone (as ``init(_:)-(Character)`` makes it for a one-scalar character).
+    init(_ scalar: Unicode.Scalar) {
+        low = 0
+        var count = 0
+        for byte in UTF8.encode(scalar)! {
+            low |= UInt64(byte) << (count * 8)
+            count += 1
+        }
+        high = UInt64(count) << 56
     }
 
     init(_ character: Character) {
