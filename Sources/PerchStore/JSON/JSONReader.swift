@@ -58,6 +58,15 @@ public enum JSONReader {
         }
     }
 
+    /// By byte value: whether the byte stands for itself inside a string, as printable ASCII
+    /// other than `"` and `\\` does (0x7F too); a table, so that the loop over a string's bytes
+    /// takes one test a byte. Made once, never written again nor freed (so shared safely).
+    nonisolated(unsafe) static let plainStringBytes: UnsafePointer<Bool> = {
+        let table = UnsafeMutablePointer<Bool>.allocate(capacity: 256)
+        for byte in 0..<256 { table[byte] = byte >= 0x20 && byte < 0x80 && byte != 0x22 && byte != 0x5C }
+        return UnsafePointer(table)
+    }()
+
     struct Failure: Error {
         var offset: Int
         var message: String
@@ -69,6 +78,8 @@ public enum JSONReader {
         let comments: Bool
         var index = 0
         var nodes: [JSONDocument.Node] = []
+        /// ``JSONReader/plainStringBytes``, looked up once per parser rather than once per string.
+        let plain = JSONReader.plainStringBytes
 
         init(_ bytes: UnsafeBufferPointer<UInt8>, comments: Bool) {
             self.bytes = bytes
@@ -302,11 +313,7 @@ public enum JSONReader {
         mutating func string() throws(Failure) -> Bool {
             // Printable ASCII other than a quote or a backslash, the common case, in a tight loop.
             var i = index + 1
-            while i < bytes.count {
-                let byte = bytes[i]
-                guard byte &- 0x20 < 0x60, byte != UInt8(ascii: "\""), byte != UInt8(ascii: "\\") else { break }
-                i += 1
-            }
+            while i < bytes.count, plain[Int(bytes[i])] { i += 1 }
             index = i
             if i < bytes.count, bytes[i] == UInt8(ascii: "\"") {
                 index += 1
