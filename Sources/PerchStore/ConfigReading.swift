@@ -94,8 +94,8 @@ struct ConfigReading {
             document.nodes.withUnsafeBufferPointer { nodes in
                 for (index, element) in elements.enumerated() {
                     // Most accounts are settled by their bytes; the others, and every problem, go the long way.
-                    if let idValue = Self.appendPlainAccount(element, nodes: nodes, bytes: bytes, to: &accounts) {
-                        if let first = ids.insert(idValue, account: index, in: document) {
+                    if let (idValue, hash) = Self.appendPlainAccount(element, nodes: nodes, bytes: bytes, to: &accounts) {
+                        if let first = ids.insert(idValue, hash: hash, account: index, in: document) {
                             let id = accounts[accounts.count - 1].id
                             problem(idValue, "accounts[\(index)].id: duplicate id \"\(id)\" (first at accounts[\(first)])")
                         }
@@ -152,9 +152,10 @@ struct ConfigReading {
 
         /// Adds string `value` (the id of account `account`); returns the account that had the
         /// same id first, or nil when it is new.
-        mutating func insert(_ value: JSONDocument.Index, account: Int, in document: JSONDocument) -> Int? {
+        /// - Parameter hash: `document.stringHash(value)`, when known.
+        mutating func insert(_ value: JSONDocument.Index, hash: UInt64? = nil, account: Int, in document: JSONDocument) -> Int? {
             // FNV-1a's low bits repeat for ids alike but for their last characters: mixed first.
-            var hash = document.stringHash(value)
+            var hash = hash ?? document.stringHash(value)
             hash ^= hash >> 33
             hash &*= 0xff51_afd7_ed55_8ccd
             hash ^= hash >> 33
@@ -172,7 +173,7 @@ struct ConfigReading {
     }
 
     /// Appends an element of `accounts` that bytes alone show to be a valid account, and returns
-    /// where its id is; nil (nothing appended) sends it through ``account(_:index:)``, which reads
+    /// where its id is, with the id's ``JSONDocument/stringHash(_:)``; nil (nothing appended) sends it through ``account(_:index:)``, which reads
     /// every other element and finds every problem. It must be an object whose keys are among `id`, `name`, `handle`, `group`,
     /// `color` and `onSwitch`, each a string of printable ASCII (0x20–0x7E) without escapes, with
     /// an id of `a`–`z`, `0`–`9`, `.`, `_`, `-` not beginning with `-`, a name beginning with a
@@ -183,7 +184,7 @@ struct ConfigReading {
     private static func appendPlainAccount(
         _ element: JSONDocument.Index, nodes: UnsafeBufferPointer<JSONDocument.Node>, bytes: UnsafeBufferPointer<UInt8>,
         to accounts: inout [Account]
-    ) -> JSONDocument.Index? {
+    ) -> (id: JSONDocument.Index, hash: UInt64)? {
         let object = nodes[element]
         guard object.kind == .object else { return nil }
         var id: JSONDocument.Index?
@@ -192,6 +193,7 @@ struct ConfigReading {
         var group: JSONDocument.Index?
         var color: JSONDocument.Index?
         var onSwitch: JSONDocument.Index?
+        var hash: UInt64 = 0xcbf2_9ce4_8422_2325
         var key = element + 1
         for _ in 0..<object.count {
             let value = key + 1
@@ -210,6 +212,7 @@ struct ConfigReading {
                     guard (byte >= 0x61 && byte <= 0x7A) || (byte >= 0x2D && byte <= 0x39 && byte != 0x2F) || byte == 0x5F else {
                         return nil
                     }
+                    hash = (hash ^ UInt64(byte)) &* 0x100_0000_01b3
                     i += 1
                 }
                 id = value
@@ -251,7 +254,7 @@ struct ConfigReading {
             Account(
                 id: text(id), name: text(name), handle: handle.map(text), group: group.map(text), color: terminalColor,
                 onSwitch: onSwitch.map(text)))
-        return id
+        return (id, hash)
     }
 
     /// Whether `bytes[start..<end]` are all printable ASCII (0x20–0x7E).

@@ -29,10 +29,11 @@ public struct Account: Hashable, Sendable {
     /// cluster; the rest of a longer one is dropped here, when the account is made.
     /// Inlinable: called from another module, it cost some 800 instructions an account in copies
     /// and reference counting, most of a config's accounts naming no identity nor catalog.
+    /// `identities` nil (or `.none`) means none, as empty identities do.
     @inlinable
     public init(
         id: String, name: String, handle: String? = nil, group: String? = nil, color: TerminalColor? = nil, onSwitch: String? = nil,
-        identities: ToolIdentities = .none,
+        identities: ToolIdentities? = nil,
         catalog: CatalogCommands? = nil
     ) {
         self.id = id
@@ -42,7 +43,7 @@ public struct Account: Hashable, Sendable {
         self.color = color
         self.onSwitch = onSwitch
         self.catalog = catalog
-        self.identityBox = identities.isEmpty ? nil : IdentityBox(identities)
+        self.identityBox = identities.flatMap { $0.isEmpty ? nil : IdentityBox($0) }
     }
 
     /// Whether the config makes Perch run a command for this account (`onSwitch` or `catalog`).
