@@ -248,7 +248,14 @@ public enum JSONReader {
                 try skipTrivia()
                 try expect(UInt8(ascii: ":"), "':' after the key")
                 try skipTrivia()
-                try value(depth: depth + 1)
+                if depth + 1 < JSONReader.maximumDepth, index < bytes.count, bytes[index] == UInt8(ascii: "\"") {
+                    // A string, most members' value, read here as ``value(depth:)`` would.
+                    let start = index
+                    let escaped = try string()
+                    append(.string, start: start, end: index, escaped: escaped)
+                } else {
+                    try value(depth: depth + 1)
+                }
                 count += 1
                 try skipTrivia()
                 if index < bytes.count, bytes[index] == UInt8(ascii: ",") {
