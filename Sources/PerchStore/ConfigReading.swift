@@ -1,5 +1,9 @@
 import PerchCore
 
+#if canImport(Glibc)
+    import Glibc
+#endif
+
 /// One pass over a config document (format version 1) that collects the accounts and every
 /// problem and warning, each as `line L, column C: json.path: what is wrong`.
 struct ConfigReading {
@@ -84,14 +88,32 @@ struct ConfigReading {
         var accounts: [Account] = []
         accounts.reserveCapacity(elements.count)
         var ids = IDTable(capacity: elements.count)
-        for (index, element) in elements.enumerated() {
-            let (account, id, idValue) = self.account(element, index: index)
-            // Every problem is reported: a duplicate id too, in an account with other problems.
-            if let id, let idValue, !id.isEmpty, let first = ids.insert(idValue, account: index, in: document) {
-                problem(idValue, "accounts[\(index)].id: duplicate id \"\(id)\" (first at accounts[\(first)])")
+        var bindsFolders = false
+        let document = self.document
+        document.bytes.withUnsafeBufferPointer { bytes in
+            document.nodes.withUnsafeBufferPointer { nodes in
+                for (index, element) in elements.enumerated() {
+                    // Most accounts are settled by their bytes; the others, and every problem, go the long way.
+                    if let (idValue, hash) = Self.appendPlainAccount(element, nodes: nodes, bytes: bytes, to: &accounts) {
+                        if let first = ids.insert(idValue, hash: hash, account: index, in: document) {
+                            let id = accounts[accounts.count - 1].id
+                            problem(idValue, "accounts[\(index)].id: duplicate id \"\(id)\" (first at accounts[\(first)])")
+                        }
+                        continue
+                    }
+                    let (account, id, idValue) = self.account(element, index: index)
+                    // Every problem is reported: a duplicate id too, in an account with other problems.
+                    if let id, let idValue, !id.isEmpty, let first = ids.insert(idValue, account: index, in: document) {
+                        problem(idValue, "accounts[\(index)].id: duplicate id \"\(id)\" (first at accounts[\(first)])")
+                    }
+                    if let account {
+                        bindsFolders = bindsFolders || !account.identities.directories.isEmpty
+                        accounts.append(account)
+                    }
+                }
             }
-            if let account { accounts.append(account) }
         }
+        guard bindsFolders else { return accounts }
         // A folder bound to two accounts would pick one of them by the order of the file.
         var bound: [String: String] = [:]
         for account in accounts {
@@ -130,9 +152,10 @@ struct ConfigReading {
 
         /// Adds string `value` (the id of account `account`); returns the account that had the
         /// same id first, or nil when it is new.
-        mutating func insert(_ value: JSONDocument.Index, account: Int, in document: JSONDocument) -> Int? {
+        /// - Parameter hash: `document.stringHash(value)`, when known.
+        mutating func insert(_ value: JSONDocument.Index, hash: UInt64? = nil, account: Int, in document: JSONDocument) -> Int? {
             // FNV-1a's low bits repeat for ids alike but for their last characters: mixed first.
-            var hash = document.stringHash(value)
+            var hash = hash ?? document.stringHash(value)
             hash ^= hash >> 33
             hash &*= 0xff51_afd7_ed55_8ccd
             hash ^= hash >> 33
@@ -146,6 +169,125 @@ struct ConfigReading {
             slots[slot] = (check, Int32(account))
             values[account] = Int32(value)
             return nil
+        }
+    }
+
+    /// Appends an element of `accounts` that bytes alone show to be a valid account, and returns
+    /// where its id is, with the id's ``JSONDocument/stringHash(_:)``; nil (nothing appended) sends it through ``account(_:index:)``, which reads
+    /// every other element and finds every problem. It must be an object whose keys are among `id`, `name`, `handle`, `group`,
+    /// `color` and `onSwitch`, each a string of printable ASCII (0x20–0x7E) without escapes, with
+    /// an id of `a`–`z`, `0`–`9`, `.`, `_`, `-` not beginning with `-`, a name beginning with a
+    /// character other than a space or `-`, a handle and group not only spaces, a colour's name
+    /// and non-empty optional fields. Such text meets ``AccountValidation``'s rules and holds no
+    /// grapheme cluster to cut, so the account is the one ``account(_:index:)`` makes, with no
+    /// `Character` looked at (those checks were most of the cost of loading the accounts).
+    private static func appendPlainAccount(
+        _ element: JSONDocument.Index, nodes: UnsafeBufferPointer<JSONDocument.Node>, bytes: UnsafeBufferPointer<UInt8>,
+        to accounts: inout [Account]
+    ) -> (id: JSONDocument.Index, hash: UInt64)? {
+        let object = nodes[element]
+        guard object.kind == .object else { return nil }
+        var id: JSONDocument.Index?
+        var name: JSONDocument.Index?
+        var handle: JSONDocument.Index?
+        var group: JSONDocument.Index?
+        var color: JSONDocument.Index?
+        var onSwitch: JSONDocument.Index?
+        var hash: UInt64 = 0xcbf2_9ce4_8422_2325
+        var key = element + 1
+        for _ in 0..<object.count {
+            let value = key + 1
+            let node = nodes[value]
+            guard let field = plainField(nodes[key], bytes), node.kind == .string, !node.escaped else { return nil }
+            // The text between the quotes: at least one byte, all printable ASCII.
+            let start = Int(node.start) + 1
+            let end = Int(node.end) - 1
+            guard start < end else { return nil }
+            var i = start
+            switch field {
+            case .id:
+                guard bytes[start] != 0x2D else { return nil }
+                while i < end {
+                    let byte = bytes[i]
+                    guard (byte >= 0x61 && byte <= 0x7A) || (byte >= 0x2D && byte <= 0x39 && byte != 0x2F) || byte == 0x5F else {
+                        return nil
+                    }
+                    hash = (hash ^ UInt64(byte)) &* 0x100_0000_01b3
+                    i += 1
+                }
+                id = value
+            case .name:
+                guard bytes[start] != 0x20, bytes[start] != 0x2D, isPrintableASCII(bytes, start, end) else { return nil }
+                name = value
+            case .handle, .group:
+                var shows = false
+                while i < end {
+                    let byte = bytes[i]
+                    guard byte >= 0x20, byte < 0x7F else { return nil }
+                    shows = shows || byte != 0x20
+                    i += 1
+                }
+                guard shows else { return nil }
+                if field == .handle { handle = value } else { group = value }
+            case .color, .onSwitch:
+                guard isPrintableASCII(bytes, start, end) else { return nil }
+                if field == .color { color = value } else { onSwitch = value }
+            }
+            key = Int(node.next)
+        }
+        guard let id, let name else { return nil }
+        // Without an escape, the text is the bytes between the quotes, known to be ASCII.
+        func text(_ value: JSONDocument.Index) -> String {
+            let start = Int(nodes[value].start) + 1
+            let count = Int(nodes[value].end) - 1 - start
+            return String(unsafeUninitializedCapacity: count) { text in
+                text.baseAddress!.initialize(from: bytes.baseAddress! + start, count: count)
+                return count
+            }
+        }
+        var terminalColor: TerminalColor?
+        if let color {
+            terminalColor = TerminalColor(name: text(color))
+            guard terminalColor != nil else { return nil }
+        }
+        accounts.append(
+            Account(
+                id: text(id), name: text(name), handle: handle.map(text), group: group.map(text), color: terminalColor,
+                onSwitch: onSwitch.map(text)))
+        return (id, hash)
+    }
+
+    /// Whether `bytes[start..<end]` are all printable ASCII (0x20–0x7E).
+    @inline(__always)
+    private static func isPrintableASCII(_ bytes: UnsafeBufferPointer<UInt8>, _ start: Int, _ end: Int) -> Bool {
+        var i = start
+        while i < end {
+            guard bytes[i] >= 0x20, bytes[i] < 0x7F else { return false }
+            i += 1
+        }
+        return true
+    }
+
+    /// The account fields ``appendPlainAccount(_:nodes:bytes:to:)`` reads.
+    private enum PlainField {
+        case id, name, handle, group, color, onSwitch
+    }
+
+    /// Which plain field key `node` names, compared as bytes; nil for another key or one with an escape.
+    @inline(__always)
+    private static func plainField(_ node: JSONDocument.Node, _ bytes: UnsafeBufferPointer<UInt8>) -> PlainField? {
+        guard !node.escaped else { return nil }
+        let s = Int(node.start) + 1
+        func reads(_ word: StaticString) -> Bool {
+            memcmp(bytes.baseAddress! + s, word.utf8Start, word.utf8CodeUnitCount) == 0
+        }
+        switch node.end - node.start - 2 {
+        case 2: return bytes[s] == 0x69 && bytes[s + 1] == 0x64 ? .id : nil
+        case 4: return reads("name") ? .name : nil
+        case 5: return reads("group") ? .group : reads("color") ? .color : nil
+        case 6: return reads("handle") ? .handle : nil
+        case 8: return reads("onSwitch") ? .onSwitch : nil
+        default: return nil
         }
     }
 

@@ -68,10 +68,25 @@ public enum FileSystem {
         let tooLarge = FileError(path: path, code: EFBIG, operation: "read", reason: "is larger than \(limit >> 20) MiB")
         guard Int(info.st_size) <= limit else { throw tooLarge }
         _ = fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) & ~O_NONBLOCK)
-        var result: [UInt8] = []
-        result.reserveCapacity(Int(info.st_size))
-        var chunk = [UInt8](repeating: 0, count: 65536)
-        while true {
+        // The size fstat gave is read straight into the result (copying it from a chunk cost a
+        // tenth of loading a config); a file that grew since is read on in chunks.
+        let size = Int(info.st_size)
+        var failure: Int32?
+        var result = [UInt8](unsafeUninitializedCapacity: size) { buffer, count in
+            while count < size {
+                let n = Glibc.read(fd, buffer.baseAddress! + count, size - count)
+                if n < 0 {
+                    if errno == EINTR { continue }
+                    failure = errno
+                    return
+                }
+                if n == 0 { return }
+                count += n
+            }
+        }
+        if let failure { throw FileError(path: path, code: failure, operation: "read") }
+        var chunk = [UInt8](repeating: 0, count: result.count < size ? 0 : 65536)
+        while result.count >= size {
             let n = chunk.withUnsafeMutableBytes { Glibc.read(fd, $0.baseAddress, $0.count) }
             if n < 0 {
                 if errno == EINTR { continue }

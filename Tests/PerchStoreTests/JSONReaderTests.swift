@@ -231,4 +231,15 @@ struct JSONReaderTests {
         let problem = try #require(firstProblem([0xEF, 0xBB, 0xBF] + Array("[1,]".utf8)))
         #expect((problem.line, problem.column) == (1, 4))
     }
+
+    @Test("a string member is a nesting level of its own: one below the deepest object is too deep")
+    func stringMemberDepth() {
+        func nested(_ objects: Int) -> String {
+            String(repeating: #"{"a":"#, count: objects) + #""x""# + String(repeating: "}", count: objects)
+        }
+        #expect(firstProblem(nested(JSONReader.maximumDepth - 1)) == nil)
+        let problem = firstProblem(nested(JSONReader.maximumDepth))
+        #expect(problem?.message == "nested too deeply")
+        #expect(problem?.column == 5 * JSONReader.maximumDepth + 1)
+    }
 }

@@ -58,6 +58,15 @@ public enum JSONReader {
         }
     }
 
+    /// By byte value: whether the byte stands for itself inside a string, as printable ASCII
+    /// other than `"` and `\\` does (0x7F too); a table, so that the loop over a string's bytes
+    /// takes one test a byte. Made once, never written again nor freed (so shared safely).
+    nonisolated(unsafe) static let plainStringBytes: UnsafePointer<Bool> = {
+        let table = UnsafeMutablePointer<Bool>.allocate(capacity: 256)
+        for byte in 0..<256 { table[byte] = byte >= 0x20 && byte < 0x80 && byte != 0x22 && byte != 0x5C }
+        return UnsafePointer(table)
+    }()
+
     struct Failure: Error {
         var offset: Int
         var message: String
@@ -69,8 +78,8 @@ public enum JSONReader {
         let comments: Bool
         var index = 0
         var nodes: [JSONDocument.Node] = []
-        /// Key nodes of the objects being read, innermost last (for the duplicate check).
-        var keys: [UInt32] = []
+        /// ``JSONReader/plainStringBytes``, looked up once per parser rather than once per string.
+        let plain = JSONReader.plainStringBytes
 
         init(_ bytes: UnsafeBufferPointer<UInt8>, comments: Bool) {
             self.bytes = bytes
@@ -102,7 +111,17 @@ public enum JSONReader {
             byte == 0x20 || byte == 0x0A || byte == 0x0D || byte == 0x09
         }
 
-        mutating func skipTrivia() throws(Failure) {
+        /// Steps over white space and (with `comments`) comments. White space alone, the common
+        /// case, is skipped here; a comment is left to ``skipComments()``.
+        @inline(__always) mutating func skipTrivia() throws(Failure) {
+            var i = index
+            while i < bytes.count, Self.isSpace(bytes[i]) { i += 1 }
+            index = i
+            if comments, i < bytes.count, bytes[i] == UInt8(ascii: "/") { try skipComments() }
+        }
+
+        /// Steps over comments and the white space between them.
+        mutating func skipComments() throws(Failure) {
             while index < bytes.count {
                 let byte = bytes[index]
                 if Self.isSpace(byte) {
@@ -163,10 +182,15 @@ public enum JSONReader {
                 JSONDocument.Node(kind: kind, escaped: escaped, start: UInt32(start), end: UInt32(end), next: next, count: 0))
         }
 
-        mutating func expect(_ byte: UInt8, _ what: String) throws(Failure) {
-            guard index < bytes.count else { throw fail("unexpected end of file, expected \(what)") }
-            guard bytes[index] == byte else { throw unexpected("expected \(what)") }
+        @inline(__always) mutating func expect(_ byte: UInt8, _ what: String) throws(Failure) {
+            guard index < bytes.count, bytes[index] == byte else { throw missing(what) }
             index += 1
+        }
+
+        /// The failure where ``expect(_:_:)`` did not find `what`.
+        @inline(never) func missing(_ what: String) -> Failure {
+            guard index < bytes.count else { return fail("unexpected end of file, expected \(what)") }
+            return unexpected("expected \(what)")
         }
 
         mutating func value(depth: Int) throws(Failure) {
@@ -208,8 +232,6 @@ public enum JSONReader {
             let node = nodes.count
             append(.object, start: index, end: index)
             index += 1
-            let keysStart = keys.count
-            defer { keys.removeSubrange(keysStart...) }
             var count = 0
             try skipTrivia()
             if index < bytes.count, bytes[index] == UInt8(ascii: "}") { return close(node, count: 0) }
@@ -222,12 +244,18 @@ public enum JSONReader {
                 let escaped = try string()
                 let key = nodes.count
                 append(.string, start: keyStart, end: index, escaped: escaped)
-                try checkDuplicate(key, among: keysStart)
-                keys.append(UInt32(key))
+                try checkDuplicate(key, inObject: node, count: count)
                 try skipTrivia()
                 try expect(UInt8(ascii: ":"), "':' after the key")
                 try skipTrivia()
-                try value(depth: depth + 1)
+                if depth + 1 < JSONReader.maximumDepth, index < bytes.count, bytes[index] == UInt8(ascii: "\"") {
+                    // A string, most members' value, read here as ``value(depth:)`` would.
+                    let start = index
+                    let escaped = try string()
+                    append(.string, start: start, end: index, escaped: escaped)
+                } else {
+                    try value(depth: depth + 1)
+                }
                 count += 1
                 try skipTrivia()
                 if index < bytes.count, bytes[index] == UInt8(ascii: ",") {
@@ -240,23 +268,23 @@ public enum JSONReader {
             }
         }
 
-        /// Throws when key node `key` repeats one of `keys[from...]` (the current object's).
-        mutating func checkDuplicate(_ key: Int, among from: Int) throws(Failure) {
+        /// Throws when key node `key` repeats one of the first `count` keys of object node `object`.
+        func checkDuplicate(_ key: Int, inObject object: Int, count: Int) throws(Failure) {
             let new = nodes[key]
-            var i = from
-            while i < keys.count {
-                let old = nodes[Int(keys[i])]
+            var oldKey = object + 1
+            for _ in 0..<count {
+                let old = nodes[oldKey]
                 if sameKey(old, new) {
                     let name = JSONDocument.decodeString(bytes, new)
                     let (line, column) = JSONSyntaxError.position(of: Int(old.start), in: bytes)
                     throw fail(
                         "duplicate key \(JSONDocument.quoted(name)) (first at line \(line), column \(column))", at: Int(new.start))
                 }
-                i += 1
+                oldKey = Int(nodes[oldKey + 1].next)
             }
         }
 
-        func sameKey(_ a: JSONDocument.Node, _ b: JSONDocument.Node) -> Bool {
+        @inline(__always) func sameKey(_ a: JSONDocument.Node, _ b: JSONDocument.Node) -> Bool {
             if !a.escaped, !b.escaped {
                 let length = a.end - a.start
                 guard length == b.end - b.start else { return false }
@@ -290,7 +318,19 @@ public enum JSONReader {
 
         /// Reads the string whose opening quote is at `index`; returns whether it holds an escape.
         mutating func string() throws(Failure) -> Bool {
-            index += 1
+            // Printable ASCII other than a quote or a backslash, the common case, in a tight loop.
+            var i = index + 1
+            while i < bytes.count, plain[Int(bytes[i])] { i += 1 }
+            index = i
+            if i < bytes.count, bytes[i] == UInt8(ascii: "\"") {
+                index += 1
+                return false
+            }
+            return try stringRest()
+        }
+
+        /// Reads the rest of a string from `index`, which is inside it; returns whether it holds an escape.
+        mutating func stringRest() throws(Failure) -> Bool {
             var escaped = false
             while index < bytes.count {
                 let byte = bytes[index]
