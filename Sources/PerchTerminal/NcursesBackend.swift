@@ -285,7 +285,9 @@ public final class NcursesBackend: TerminalBackend {
         if active { reset_prog_mode() }
         Self.write(Self.modesOn + keyboardOn)
         active = true
-        refresh()
+        // doupdate, not refresh: frames are in the virtual screen, and stdscr, which refresh
+        // would copy over them, is blank (a blank screen would flash before the next frame).
+        doupdate()
         clearok(perch_curscr(), true)
         previous = nil
     }
