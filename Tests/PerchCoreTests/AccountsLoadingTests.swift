@@ -77,6 +77,11 @@ struct AccountsLoadingTests {
         let effects = state.update(.outcome(.configUnusable(lines: lines)), at: 1_100)
         #expect(effects == [.quit])
         #expect(state.unusableConfig == lines)
+        // Nothing was switched, and Enter on the sheet still switches nothing.
+        let afterEnter = state.update(.key(KeyEvent(.enter)), at: 1_200)
+        #expect(afterEnter.isEmpty || afterEnter == [.quit], "\(afterEnter)")
+        #expect(state.saved.currentAccount == "a2")
+        #expect(state.saved.switchCount == 3)
     }
 
     @Test("pane state of every account is kept while the config is read")
