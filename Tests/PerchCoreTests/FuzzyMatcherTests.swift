@@ -251,6 +251,8 @@ struct SheetFilterHighlightTests {
         #expect((0..<5).allSatisfy { screen[north + $0, row].style == .filterMatch }, "North")
         #expect(screen[ellipsis, row].style != .filterMatch)
         #expect(AccountSheet.shownMarks([0, 30, 31], of: "Platform Engineering — Europe North", as: "Platform…ope North") == [0, 13, 14])
+        // A name holding a … of its own before the cut.
+        #expect(AccountSheet.shownMarks([0, 2, 9], of: "A…bcdefghij", as: "A…bc…ij") == [0, 2, 5])
     }
 
     @Test("the search's two-row score equals the full alignment's on 20,000 random texts and patterns, ASCII and not")

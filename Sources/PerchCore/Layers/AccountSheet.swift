@@ -380,9 +380,11 @@ extension AccountSheet {
     /// `name` cut at its end or in its middle with one `…`; a mark on a hidden cluster is
     /// dropped, and the `…` is never marked.
     static func shownMarks(_ marks: [Int], of name: String, as shown: String) -> [Int] {
-        guard !marks.isEmpty, shown != name, let cut = shown.firstIndex(of: "…") else { return marks }
-        let head = shown.distance(from: shown.startIndex, to: cut)
-        let tail = shown.count - head - 1
+        guard !marks.isEmpty, shown != name else { return marks }
+        // The clusters shown before the `…` are the name's first ones (a `…` in the name itself
+        // is not taken for the cut).
+        let head = zip(name, shown).prefix { $0 == $1 }.count
+        let tail = max(0, shown.count - head - 1)
         let tailStart = name.count - tail
         return marks.compactMap { index in
             index < head ? index : index >= tailStart ? index - tailStart + head + 1 : nil
