@@ -92,7 +92,7 @@ fuzz: fuzz-input fuzz-json
 fuzz-input:
 	mkdir -p .build/fuzz/corpus
 	swiftc -O -sanitize=fuzzer,address -parse-as-library -module-name PerchInputFuzzer \
-		$$(find Sources/PerchCore -name '*.swift') Tests/PerchCoreTests/InputPipelineCheck.swift Fuzz/InputFuzzer.swift \
+		$$(find Sources/PerchKit Sources/PerchCore -name '*.swift' ! -name PerchKitExports.swift) Tests/PerchCoreTests/InputPipelineCheck.swift Fuzz/InputFuzzer.swift \
 		-o $(FUZZ_BIN)
 	cd .build/fuzz && ./perch-input-fuzzer -max_total_time=$(FUZZ_SECONDS) -max_len=4096 corpus
 

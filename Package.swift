@@ -6,6 +6,11 @@ let package = Package(
     products: [
         .executable(name: "perch", targets: ["perch"]),
         .executable(name: "perch-bench", targets: ["PerchBench"]),
+        // The terminal toolkit Perch is built on: a tab bar of kept-alive panes, a presentation
+        // stack with sheets, long-press by mouse and key hold, ncurses drawing and the event loop.
+        .library(name: "PerchKit", targets: ["PerchKit", "PerchKitTerminal", "PerchKitLoop"]),
+        // An app on PerchKit alone (`swift run perchkit-demo`; docs/perchkit.md).
+        .executable(name: "perchkit-demo", targets: ["PerchKitDemo"]),
     ],
     targets: [
         // ncurses (wide-character) and the shim for macros Swift cannot import.
@@ -15,17 +20,28 @@ let package = Package(
         ),
         // C library values Swift's Glibc module leaves out (GNU extensions).
         .target(name: "CSystem"),
-        // Pure core: input decoding, gestures, state, update, layout, rendering. No I/O.
-        .target(name: "PerchCore"),
+        // PerchKit, pure: input decoding, gestures, screens and frames, the tab bar, panes, the
+        // presentation stack and its layers, the root. No I/O. Names nothing of Perch's.
+        .target(name: "PerchKit", swiftSettings: [.unsafeFlags(["-warnings-as-errors"])]),
+        // PerchKit's terminal backends: the only target that imports ncurses.
+        .target(
+            name: "PerchKitTerminal", dependencies: ["CNcursesw", "PerchKit"], swiftSettings: [.unsafeFlags(["-warnings-as-errors"])]),
+        // PerchKit's event loop: the one place with time and I/O (poll(2), signals, worker threads).
+        .target(
+            name: "PerchKitLoop", dependencies: ["PerchKit", "PerchKitTerminal"], swiftSettings: [.unsafeFlags(["-warnings-as-errors"])]),
+        // An example app on PerchKit alone.
+        .executableTarget(
+            name: "PerchKitDemo", dependencies: ["PerchKit", "PerchKitTerminal", "PerchKitLoop"], path: "Examples/PerchKitDemo",
+            linkerSettings: [.linkedLibrary("tinfo", .when(configuration: .release))]),
+        // Perch's pure core on PerchKit: accounts, panes, layers, state, update. No I/O.
+        .target(name: "PerchCore", dependencies: ["PerchKit"]),
         // Persistence: config, state, XDG paths, atomic writes, locks. No UI.
         .target(name: "PerchStore", dependencies: ["PerchCore"]),
         // Tool identities: what a switch applies to git, ssh, kube, gcloud, gh, AWS and the
         // environment, checks, exports per shell, sets up and imports. No UI.
         .target(name: "PerchIdentities", dependencies: ["CSystem", "PerchCore", "PerchStore"]),
-        // The only target that imports ncurses.
-        .target(name: "PerchTerminal", dependencies: ["CNcursesw", "PerchCore"]),
         // Command line and the event loop (the only place with time and I/O).
-        .target(name: "PerchApp", dependencies: ["CSystem", "PerchCore", "PerchStore", "PerchIdentities", "PerchTerminal"]),
+        .target(name: "PerchApp", dependencies: ["CSystem", "PerchCore", "PerchStore", "PerchIdentities", "PerchKitTerminal", "PerchKitLoop"]),
         // Linked by lld with packed relative relocations (RELR, glibc 2.36+): the loader reads a
         // few KiB of relocations instead of 0.9 MiB at every start, still position-independent;
         // peak RSS 0.8 MiB lower (DECISIONS.md, 2026-12-01). The functions the hot paths run
@@ -51,13 +67,14 @@ let package = Package(
             ]),
         // In-process figures for `make bench` (bench/bench.py runs it and prints the table).
         .executableTarget(
-            name: "PerchBench", dependencies: ["PerchCore", "PerchStore", "PerchIdentities", "PerchTerminal"], path: "bench/PerchBench",
+            name: "PerchBench", dependencies: ["PerchCore", "PerchStore", "PerchIdentities", "PerchKitTerminal", "PerchKitLoop"], path: "bench/PerchBench",
             // Linked as perch is (`make bench-build`), so its figures are the shipped binary's.
             linkerSettings: [.linkedLibrary("tinfo", .when(configuration: .release))]),
-        .testTarget(name: "PerchCoreTests", dependencies: ["PerchCore"], exclude: ["Golden"]),
+        .testTarget(name: "PerchKitTests", dependencies: ["PerchKit", "PerchKitTerminal", "PerchKitLoop"]),
+        .testTarget(name: "PerchCoreTests", dependencies: ["PerchCore", "PerchKit"], exclude: ["Golden"]),
         .testTarget(name: "PerchStoreTests", dependencies: ["PerchStore", "PerchCore", "PerchIdentities"]),
         .testTarget(name: "PerchIdentitiesTests", dependencies: ["PerchIdentities", "PerchStore", "PerchCore"]),
-        .testTarget(name: "PerchAppTests", dependencies: ["PerchApp", "PerchCore", "PerchStore", "PerchTerminal"]),
+        .testTarget(name: "PerchAppTests", dependencies: ["PerchApp", "PerchCore", "PerchStore", "PerchKitTerminal", "PerchKitLoop"]),
         .testTarget(name: "EndToEndTests", exclude: ["Golden", "RealTerminal"]),
     ]
 )

@@ -1,7 +1,7 @@
 import Glibc
 import PerchCore
 import PerchStore
-import PerchTerminal
+import PerchKitTerminal
 
 /// `perch doctor`: what this terminal and setup give Perch, one line each with how it was found,
 /// then (on a terminal) a measured key-repeat test. Where long-press does not work for someone,

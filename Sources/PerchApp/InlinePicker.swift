@@ -1,6 +1,6 @@
 import Glibc
 import PerchCore
-import PerchTerminal
+import PerchKitTerminal
 
 /// The account sheet drawn inline, below the cursor's line, as `fzf --height` draws: no
 /// alternate screen and no ncurses. It is the interface's own stack run in the picker's mode:
@@ -66,7 +66,7 @@ final class InlinePicker {
             throw Failure(description: "cannot set the terminal to raw mode: \(String(cString: strerror(errno)))")
         }
         // No store: the picker records nothing; `perch switch` switches after it, as with an id.
-        let loop = EventLoop(state: state, backend: terminal, store: nil, gestures: GestureRecognizer.Configuration())
+        let loop = EventLoop(state: state, backend: terminal, store: nil, gestures: .perch)
         let status = loop.run()
         switch loop.state.inlinePicker?.outcome {
         case .picked(let id)?:

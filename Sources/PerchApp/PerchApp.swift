@@ -3,7 +3,7 @@ import Glibc
 import PerchCore
 import PerchIdentities
 import PerchStore
-import PerchTerminal
+import PerchKitTerminal
 
 /// Exit statuses of `perch` (also listed in `--help` and `docs/command-line.md`).
 public enum ExitStatus {
@@ -162,7 +162,8 @@ public enum PerchApp {
             accounts: config.accounts, saved: saved, size: backend.size, info: info, reduceMotion: options.reduceMotion, banner: banner,
             history: history, settings: settings, loading: cached != nil)
         if !settings.values.mouse { backend.setMouse(false) }
-        let gestures = GestureRecognizer.Configuration(longPressMilliseconds: settings.values.longPressMilliseconds)
+        let gestures = GestureRecognizer.Configuration(
+            longPressMilliseconds: settings.values.longPressMilliseconds, holdableKeys: KeyBindings.holdableKeys)
         // Measuring start-up needs no watch on the state folder.
         let watcher = options.exitAfterFirstFrame ? nil : StateWatcher(watching: paths.state)
         let loop = EventLoop(

@@ -5,7 +5,7 @@ import Synchronization
 import Testing
 
 @testable import PerchApp
-@testable import PerchTerminal
+@testable import PerchKitTerminal
 
 extension LoopSuites {
     /// Catalog sources, previews and opens through the effect worker and the loop, with scripted

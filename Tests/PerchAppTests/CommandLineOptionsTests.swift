@@ -218,7 +218,7 @@ struct KeyHelpTests {
 
     @Test("the holdable keys are those of KeyBindings.holds, and each acts only where the table says")
     func holdsFromTheTable() {
-        #expect(GestureRecognizer.Configuration().holdableKeys == KeyBindings.holdableKeys)
+        #expect(GestureRecognizer.Configuration.perch.holdableKeys == KeyBindings.holdableKeys)
         var state = AppState(accounts: Account.samples, saved: SavedState(currentAccount: "work"), size: Size(width: 80, height: 24))
         for tab in Tab.allCases {
             _ = state.update(.key(.char(tab.shortcut)))

@@ -5,7 +5,8 @@ import Synchronization
 import Testing
 
 @testable import PerchApp
-@testable import PerchTerminal
+@testable import PerchKitTerminal
+@testable import PerchKitLoop
 
 /// The loop with its effect worker: slow work off the UI thread, outcomes back as events.
 extension LoopSuites {

@@ -1,7 +1,7 @@
 import Foundation
 import PerchCore
 import PerchStore
-import PerchTerminal
+import PerchKitTerminal
 import Testing
 
 @testable import PerchApp

@@ -6,7 +6,7 @@ import Synchronization
 import Testing
 
 @testable import PerchApp
-@testable import PerchTerminal
+@testable import PerchKitTerminal
 
 /// The interface applies identities on its worker, before the hook, and shows them in Overview.
 extension LoopSuites {

@@ -1,6 +1,6 @@
 import Foundation
 import PerchCore
-import PerchTerminal
+import PerchKitTerminal
 import Testing
 
 @testable import PerchApp

@@ -5,7 +5,7 @@ import Synchronization
 import Testing
 
 @testable import PerchApp
-@testable import PerchTerminal
+@testable import PerchKitTerminal
 
 extension LoopSuites {
     /// Settings kept across a restart, and `Edit config…` with a scripted editor, through the loop.

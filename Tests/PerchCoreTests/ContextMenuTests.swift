@@ -38,12 +38,12 @@ struct ContextMenuTests {
     @Test("a mouse long-press on a Catalog row opens its menu at the deadline, while the button is held")
     func mouseLongPress() {
         var state = catalogState()
-        var recognizer = GestureRecognizer()
+        var recognizer = GestureRecognizer(configuration: .perch)
         // Row 4 of the screen is the fourth item (index 3).
         let press = InputEvent.mouse(MouseEvent(kind: .press, button: .left, position: Position(column: 10, row: 4)))
-        for event in recognizer.handle(press, at: 1000, hitTest: state.hitTest) { _ = state.update(event) }
+        for event in recognizer.handle(press, at: 1000, hitTest: state.hitTest) { _ = state.update(AppEvent(event)) }
         #expect(recognizer.expire(at: 1499).isEmpty, "never early")
-        for event in recognizer.expire(at: 1500) { _ = state.update(event) }
+        for event in recognizer.expire(at: 1500) { _ = state.update(AppEvent(event)) }
         #expect(menu(state)?.itemID == state.catalogItems[3].id)
         #expect(state.catalog.cursor == 3, "the pane's cursor moved to the item")
         let release = InputEvent.mouse(MouseEvent(kind: .release, button: .left, position: Position(column: 10, row: 4)))
@@ -53,11 +53,11 @@ struct ContextMenuTests {
     @Test("a short click on a Catalog row only moves the cursor")
     func shortClick() {
         var state = catalogState()
-        var recognizer = GestureRecognizer()
+        var recognizer = GestureRecognizer(configuration: .perch)
         let at = Position(column: 10, row: 4)
         var events = recognizer.handle(.mouse(MouseEvent(kind: .press, button: .left, position: at)), at: 0, hitTest: state.hitTest)
         events += recognizer.handle(.mouse(MouseEvent(kind: .release, button: .left, position: at)), at: 100, hitTest: state.hitTest)
-        for event in events { _ = state.update(event) }
+        for event in events { _ = state.update(AppEvent(event)) }
         #expect(state.presented.isEmpty)
         #expect(state.catalog.cursor == 3)
     }
@@ -66,11 +66,11 @@ struct ContextMenuTests {
     func enterHoldWithoutReleases() {
         var state = catalogState()
         _ = press(&state, .char("j"), .char("j"))
-        var recognizer = GestureRecognizer()
+        var recognizer = GestureRecognizer(configuration: .perch)
         // A press, then auto-repeats every 33 ms after a 400 ms repeat delay.
         for time in [Int64(0), 400] + stride(from: 433, through: 600, by: 33).map(Int64.init) {
             for event in recognizer.handle(.key(enter), at: time, hitTest: state.hitTest, holdable: state.acceptsKeyHold) {
-                _ = state.update(event)
+                _ = state.update(AppEvent(event))
             }
         }
         #expect(state.presented == [Presentation(Cover.item(state.catalogItems[2], scroll: 0))])

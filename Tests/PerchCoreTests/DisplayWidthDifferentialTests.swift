@@ -2,6 +2,7 @@ import Glibc
 import Testing
 
 @testable import PerchCore
+@testable import PerchKit
 
 /// glibc's wcwidth(3), which the Glibc module leaves out without _XOPEN_SOURCE.
 @_silgen_name("wcwidth") private func systemWidth(_ character: Int32) -> Int32

@@ -1,6 +1,7 @@
 import Testing
 
 @testable import PerchCore
+@testable import PerchKit
 
 @Suite("DisplayWidth")
 struct DisplayWidthTests {

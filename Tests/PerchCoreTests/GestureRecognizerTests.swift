@@ -27,16 +27,16 @@ private func mouse(_ kind: MouseEvent.Kind, column: Int, button: MouseEvent.Butt
 private let one = KeyEvent.char("1")
 
 extension GestureRecognizer {
-    fileprivate mutating func press(_ column: Int, at time: Int64) -> [AppEvent] {
+    fileprivate mutating func press(_ column: Int, at time: Int64) -> [UIEvent] {
         handle(mouse(.press, column: column), at: time, hitTest: hitTest)
     }
-    fileprivate mutating func drag(_ column: Int, at time: Int64) -> [AppEvent] {
+    fileprivate mutating func drag(_ column: Int, at time: Int64) -> [UIEvent] {
         handle(mouse(.drag, column: column), at: time, hitTest: hitTest)
     }
-    fileprivate mutating func release(_ column: Int, at time: Int64) -> [AppEvent] {
+    fileprivate mutating func release(_ column: Int, at time: Int64) -> [UIEvent] {
         handle(mouse(.release, column: column), at: time, hitTest: hitTest)
     }
-    fileprivate mutating func key(_ key: KeyEvent, at time: Int64) -> [AppEvent] {
+    fileprivate mutating func key(_ key: KeyEvent, at time: Int64) -> [UIEvent] {
         handle(.key(key), at: time, hitTest: hitTest)
     }
 }
@@ -49,7 +49,7 @@ struct GestureRecognizerTests {
 
     @Test("press and release on the same target is a tap", arguments: [catalogColumn, overviewColumn, rowColumn])
     func tap(column: Int) {
-        var g = GestureRecognizer()
+        var g = GestureRecognizer(configuration: .perch)
         #expect(g.press(column, at: 1_000) == [])
         #expect(g.release(column, at: 1_100) == [.tap(hitTest(Position(column: column, row: 23)))])
         #expect(g.nextDeadline == nil)
@@ -57,7 +57,7 @@ struct GestureRecognizerTests {
 
     @Test("release on another target gives nothing")
     func releaseElsewhere() {
-        var g = GestureRecognizer()
+        var g = GestureRecognizer(configuration: .perch)
         #expect(g.press(catalogColumn, at: 0) == [])
         #expect(g.release(overviewColumn, at: 100) == [])
         #expect(g.expire(at: 10_000) == [])
@@ -65,13 +65,13 @@ struct GestureRecognizerTests {
 
     @Test("a release with no press before it gives nothing")
     func releaseWithoutPress() {
-        var g = GestureRecognizer()
+        var g = GestureRecognizer(configuration: .perch)
         #expect(g.release(catalogColumn, at: 100) == [])
     }
 
     @Test("long-press fires exactly at start + threshold, not 1 ms before")
     func longPressDeadline() {
-        var g = GestureRecognizer()
+        var g = GestureRecognizer(configuration: .perch)
         #expect(g.press(overviewColumn, at: 1_000) == [])
         #expect(g.nextDeadline == 1_500)
         #expect(g.expire(at: 1_000) == [])
@@ -86,7 +86,7 @@ struct GestureRecognizerTests {
 
     @Test("long-press honours a configured duration")
     func longPressCustomDuration() {
-        var g = GestureRecognizer(configuration: .init(longPressMilliseconds: 120))
+        var g = GestureRecognizer(configuration: .init(longPressMilliseconds: 120, holdableKeys: KeyBindings.holdableKeys))
         _ = g.press(overviewColumn, at: 40)
         #expect(g.nextDeadline == 160)
         #expect(g.expire(at: 159) == [])
@@ -95,14 +95,14 @@ struct GestureRecognizerTests {
 
     @Test("a late expire still fires a pending long-press")
     func lateExpire() {
-        var g = GestureRecognizer()
+        var g = GestureRecognizer(configuration: .perch)
         _ = g.press(overviewColumn, at: 0)
         #expect(g.expire(at: 2_000) == [.longPress(.tab(.overview))])
     }
 
     @Test("the release after a long-press fired gives no tap")
     func releaseAfterLongPress() {
-        var g = GestureRecognizer()
+        var g = GestureRecognizer(configuration: .perch)
         _ = g.press(overviewColumn, at: 0)
         #expect(g.expire(at: 500) == [.longPress(.tab(.overview))])
         #expect(g.release(overviewColumn, at: 700) == [])
@@ -110,7 +110,7 @@ struct GestureRecognizerTests {
 
     @Test("a release before the deadline is a tap, and no long-press follows")
     func releaseBeforeDeadline() {
-        var g = GestureRecognizer()
+        var g = GestureRecognizer(configuration: .perch)
         _ = g.press(overviewColumn, at: 0)
         #expect(g.release(overviewColumn, at: 499) == [.tap(.tab(.overview))])
         #expect(g.nextDeadline == nil)
@@ -119,7 +119,7 @@ struct GestureRecognizerTests {
 
     @Test("dragging off the target cancels the long-press and the tap")
     func dragOffCancels() {
-        var g = GestureRecognizer()
+        var g = GestureRecognizer(configuration: .perch)
         _ = g.press(overviewColumn, at: 0)
         #expect(g.drag(overviewColumn + 1, at: 50) == [])  // still on the same target: not cancelled
         #expect(g.nextDeadline == 500)
@@ -134,7 +134,7 @@ struct GestureRecognizerTests {
 
     @Test("a press on a target that does not accept long-press has no deadline", arguments: [catalogColumn, nothingColumn])
     func noDeadline(column: Int) {
-        var g = GestureRecognizer()
+        var g = GestureRecognizer(configuration: .perch)
         _ = g.press(column, at: 0)
         #expect(g.nextDeadline == nil)
         #expect(g.expire(at: 10_000) == [])
@@ -142,7 +142,7 @@ struct GestureRecognizerTests {
 
     @Test("holding a Catalog row fires a long-press on it at the deadline (its context menu)")
     func catalogRowLongPress() {
-        var g = GestureRecognizer()
+        var g = GestureRecognizer(configuration: .perch)
         _ = g.press(rowColumn, at: 0)
         #expect(g.nextDeadline == 500)
         #expect(g.expire(at: 499) == [])
@@ -152,7 +152,7 @@ struct GestureRecognizerTests {
 
     @Test("a lost release: a new press starts afresh")
     func lostRelease() {
-        var g = GestureRecognizer()
+        var g = GestureRecognizer(configuration: .perch)
         _ = g.press(overviewColumn, at: 0)
         // The release never arrives; the next press is on another target.
         #expect(g.press(catalogColumn, at: 300) == [])
@@ -163,7 +163,7 @@ struct GestureRecognizerTests {
 
     @Test("a lost release after a long-press fired does not block the next tap")
     func lostReleaseAfterFiring() {
-        var g = GestureRecognizer()
+        var g = GestureRecognizer(configuration: .perch)
         _ = g.press(overviewColumn, at: 0)
         #expect(g.expire(at: 500) == [.longPress(.tab(.overview))])
         _ = g.press(overviewColumn, at: 2_000)
@@ -174,13 +174,13 @@ struct GestureRecognizerTests {
     // Issue 11 §5: presses at 0 and 300 ms delayed the sheet to 819 ms, and a stream never opened it.
     @Test("a press report repeated at the same cell with no release between does not restart the long-press")
     func repeatedPressReportDoesNotRestart() {
-        var g = GestureRecognizer()
+        var g = GestureRecognizer(configuration: .perch)
         _ = g.press(overviewColumn, at: 0)
         _ = g.press(overviewColumn, at: 300)
         #expect(g.nextDeadline == 500)
         #expect(g.expire(at: 500) == [.longPress(.tab(.overview))])
-        var stream = GestureRecognizer()
-        var fired: [AppEvent] = []
+        var stream = GestureRecognizer(configuration: .perch)
+        var fired: [UIEvent] = []
         for time in stride(from: Int64(0), through: 1500, by: 50) {
             fired += stream.press(overviewColumn, at: time)
             fired += stream.expire(at: time)
@@ -190,7 +190,7 @@ struct GestureRecognizerTests {
 
     @Test("buttons other than left (middle, right, 8–11) neither tap nor long-press", arguments: [MouseEvent.Button.middle, .right, .other])
     func otherButtons(button: MouseEvent.Button) {
-        var g = GestureRecognizer()
+        var g = GestureRecognizer(configuration: .perch)
         #expect(g.handle(mouse(.press, column: overviewColumn, button: button), at: 0, hitTest: hitTest) == [])
         #expect(g.nextDeadline == nil)
         #expect(g.expire(at: 1000) == [])
@@ -201,7 +201,7 @@ struct GestureRecognizerTests {
 
     @Test("a resize that moves the target from under a press cancels its long-press; one that keeps it does not")
     func resizeDuringLongPress() {
-        var g = GestureRecognizer()
+        var g = GestureRecognizer(configuration: .perch)
         _ = g.press(overviewColumn, at: 0)
         g.layoutChanged(hitTest: hitTest)
         #expect(g.nextDeadline == 500, "the same target is still under the press")
@@ -216,7 +216,7 @@ struct GestureRecognizerTests {
 
     @Test("wheel notches become scroll events on the target under the pointer")
     func wheel() {
-        var g = GestureRecognizer()
+        var g = GestureRecognizer(configuration: .perch)
         #expect(
             g.handle(mouse(.scrollUp, column: rowColumn, button: .none), at: 0, hitTest: hitTest) == [.scroll(.catalogRow(0), notches: -1)])
         #expect(g.handle(mouse(.scrollDown, column: nothingColumn, button: .none), at: 0, hitTest: hitTest) == [.scroll(.none, notches: 1)])
@@ -224,14 +224,14 @@ struct GestureRecognizerTests {
 
     @Test("right-button clicks are not taps")
     func rightButton() {
-        var g = GestureRecognizer()
+        var g = GestureRecognizer(configuration: .perch)
         #expect(g.handle(mouse(.press, column: catalogColumn, button: .right), at: 0, hitTest: hitTest) == [])
         #expect(g.handle(mouse(.release, column: catalogColumn, button: .right), at: 50, hitTest: hitTest) == [])
     }
 
     @Test("paste and focus pass through; unknown input is dropped")
     func passThrough() {
-        var g = GestureRecognizer()
+        var g = GestureRecognizer(configuration: .perch)
         #expect(g.handle(.paste("q"), at: 0, hitTest: hitTest) == [.paste("q")])
         #expect(g.handle(.focus(false), at: 0, hitTest: hitTest) == [.focus(false)])
         #expect(g.handle(.unknown([0x1B, 0x5B, 0x39, 0x39, 0x7E]), at: 0, hitTest: hitTest) == [])
@@ -241,7 +241,7 @@ struct GestureRecognizerTests {
 
     @Test("a single 1 is a key, once, and never a hold")
     func singleKey() {
-        var g = GestureRecognizer()
+        var g = GestureRecognizer(configuration: .perch)
         #expect(g.key(one, at: 0) == [.key(one)])
         // No repeat has arrived, so nothing is pending (or what is pending fires nothing).
         if let deadline = g.nextDeadline {
@@ -253,7 +253,7 @@ struct GestureRecognizerTests {
 
     @Test("keys that are not holdable are delivered every time")
     func nonHoldableKeys() {
-        var g = GestureRecognizer()
+        var g = GestureRecognizer(configuration: .perch)
         let j = KeyEvent.char("j")
         for t in stride(from: Int64(0), through: 900, by: 30) {
             #expect(g.key(j, at: t) == [.key(j)])
@@ -264,7 +264,7 @@ struct GestureRecognizerTests {
 
     @Test("held 1 (repeats every 30 ms from 300 ms) fires keyHold on the first repeat at or after 500 ms; repeats are swallowed")
     func holdFiresOnRepeatAfterThreshold() {
-        var g = GestureRecognizer()
+        var g = GestureRecognizer(configuration: .perch)
         #expect(g.key(one, at: 0) == [.key(one)])
         for t in stride(from: Int64(300), through: 480, by: 30) {
             #expect(g.key(one, at: t) == [], "repeat at \(t) ms must be swallowed")
@@ -281,7 +281,7 @@ struct GestureRecognizerTests {
 
     @Test("repeats that start after the threshold (660 ms) fire once a second repeat confirms the pace")
     func lateRepeatsFire() {
-        var g = GestureRecognizer()
+        var g = GestureRecognizer(configuration: .perch)
         #expect(g.key(one, at: 0) == [.key(one)])
         #expect(g.expire(at: 500) == [])
         #expect(g.key(one, at: 660) == [])
@@ -293,7 +293,7 @@ struct GestureRecognizerTests {
     // Bug: two separate taps of 1 between 0.36 s and 0.78 s apart opened the sheet.
     @Test("two separate taps of 1 are never a hold, whatever the gap", arguments: [100, 300, 360, 500, 700, 780, 900] as [Int64])
     func twoTapsAreNotAHold(gap: Int64) {
-        var g = GestureRecognizer()
+        var g = GestureRecognizer(configuration: .perch)
         #expect(g.key(one, at: 0) == [.key(one)])
         let second = g.key(one, at: gap)
         #expect(!second.contains(.keyHold(one)))
@@ -304,7 +304,7 @@ struct GestureRecognizerTests {
     // Bug: a hold released at 0.42 s (repeats stopped) still opened the sheet at the 0.5 s deadline.
     @Test("a hold released before the threshold does not fire")
     func releasedBeforeThreshold() {
-        var g = GestureRecognizer()
+        var g = GestureRecognizer(configuration: .perch)
         _ = g.key(one, at: 0)
         for t in stride(from: Int64(300), through: 420, by: 30) { _ = g.key(one, at: t) }
         #expect(g.expire(at: 500) == [])
@@ -314,7 +314,7 @@ struct GestureRecognizerTests {
 
     @Test("repeats that stop before the deadline (last at 330 ms, gap > repeatGap) give no hold")
     func repeatsStopEarly() {
-        var g = GestureRecognizer()
+        var g = GestureRecognizer(configuration: .perch)
         #expect(g.key(one, at: 0) == [.key(one)])
         #expect(g.key(one, at: 300) == [])
         #expect(g.key(one, at: 330) == [])
@@ -327,7 +327,7 @@ struct GestureRecognizerTests {
 
     @Test("another key in between cancels the hold")
     func otherKeyCancels() {
-        var g = GestureRecognizer()
+        var g = GestureRecognizer(configuration: .perch)
         let x = KeyEvent.char("x")
         #expect(g.key(one, at: 0) == [.key(one)])
         #expect(g.key(one, at: 300) == [])
@@ -342,7 +342,7 @@ struct GestureRecognizerTests {
 
     @Test("a hold can fire again after the key was released and held anew")
     func holdAgain() {
-        var g = GestureRecognizer()
+        var g = GestureRecognizer(configuration: .perch)
         _ = g.key(one, at: 0)
         for t in stride(from: Int64(300), through: 480, by: 30) { _ = g.key(one, at: t) }
         #expect(g.key(one, at: 510) == [.keyHold(one)])
@@ -356,7 +356,7 @@ struct GestureRecognizerTests {
 
     @Test("a mouse long-press keeps its deadline while a key is held")
     func pointerDeadlineWithKeyHold() {
-        var g = GestureRecognizer()
+        var g = GestureRecognizer(configuration: .perch)
         _ = g.key(one, at: 0)
         _ = g.key(one, at: 300)
         _ = g.press(overviewColumn, at: 200)
@@ -372,12 +372,12 @@ struct GestureRecognizerTests {
 @Suite("Key hold with release events")
 struct KeyHoldReleaseEventTests {
     func recognizer() -> GestureRecognizer {
-        var configuration = GestureRecognizer.Configuration()
+        var configuration = GestureRecognizer.Configuration.perch
         configuration.keyHoldMode = .releaseEvents
         return GestureRecognizer(configuration: configuration)
     }
 
-    func handle(_ r: inout GestureRecognizer, _ event: InputEvent, at time: Int64) -> [AppEvent] {
+    func handle(_ r: inout GestureRecognizer, _ event: InputEvent, at time: Int64) -> [UIEvent] {
         r.handle(event, at: time, hitTest: { _ in .none })
     }
 
@@ -448,10 +448,10 @@ struct KeyHoldReleaseEventTests {
 
     @Test("mode off: auto-repeats are presses and never a hold")
     func off() {
-        var configuration = GestureRecognizer.Configuration()
+        var configuration = GestureRecognizer.Configuration.perch
         configuration.keyHoldMode = .off
         var r = GestureRecognizer(configuration: configuration)
-        var events: [AppEvent] = []
+        var events: [UIEvent] = []
         for time in stride(from: Int64(0), through: 1000, by: 30) { events += handle(&r, .key(one), at: time) }
         #expect(events.allSatisfy { $0 == .key(one) } && events.count == 34)
     }
@@ -462,7 +462,7 @@ struct KeyHoldReleaseEventTests {
 struct KeyHoldAfterTapTests {
     @Test("a tap of 1, then 1 held 400 ms later: the hold is timed from the second press (about 700 ms, not 1180)")
     func tapThenHold() {
-        var r = GestureRecognizer()
+        var r = GestureRecognizer(configuration: .perch)
         let one = KeyEvent.char("1")
         var fired: Int64?
         func feed(_ time: Int64) {
@@ -480,17 +480,17 @@ struct KeyHoldAfterTapTests {
 @Suite("Enter on a Catalog item with release events")
 struct EnterReleaseTests {
     func run(_ events: [(InputEvent, Int64)], expireAt: Int64? = nil, then after: [(InputEvent, Int64)] = []) -> AppState {
-        var configuration = GestureRecognizer.Configuration()
+        var configuration = GestureRecognizer.Configuration.perch
         configuration.keyHoldMode = .releaseEvents
         var r = GestureRecognizer(configuration: configuration)
         var state = AppState(accounts: Account.samples, saved: SavedState(currentAccount: "work"), size: Size(width: 80, height: 24))
         _ = state.update(.key(.char("2")))
         for (event, time) in events {
-            for appEvent in r.handle(event, at: time, hitTest: state.hitTest, holdable: state.acceptsKeyHold) { _ = state.update(appEvent) }
+            for appEvent in r.handle(event, at: time, hitTest: state.hitTest, holdable: state.acceptsKeyHold) { _ = state.update(AppEvent(appEvent)) }
         }
-        if let expireAt { for appEvent in r.expire(at: expireAt) { _ = state.update(appEvent) } }
+        if let expireAt { for appEvent in r.expire(at: expireAt) { _ = state.update(AppEvent(appEvent)) } }
         for (event, time) in after {
-            for appEvent in r.handle(event, at: time, hitTest: state.hitTest, holdable: state.acceptsKeyHold) { _ = state.update(appEvent) }
+            for appEvent in r.handle(event, at: time, hitTest: state.hitTest, holdable: state.acceptsKeyHold) { _ = state.update(AppEvent(appEvent)) }
         }
         return state
     }

@@ -1,6 +1,7 @@
 import Testing
 
 @testable import PerchCore
+@testable import PerchKit
 
 // MARK: - Helpers
 

@@ -1,6 +1,7 @@
 import Testing
 
 @testable import PerchCore
+@testable import PerchKit
 
 /// Generates the fuzz input: random bytes, well-formed sequences of every kind Perch decodes, and
 /// those sequences mutated (bytes flipped, inserted, dropped or repeated, cut short, numbers made

@@ -2,6 +2,7 @@
 // the libFuzzer target (`make fuzz`), where it is one module with them.
 #if canImport(PerchCore)
     @testable import PerchCore
+    @testable import PerchKit
 #endif
 
 /// Drives bytes through ``InputDecoder``, ``GestureRecognizer`` and ``AppState/update(_:)`` as the
@@ -38,7 +39,7 @@ public struct InputPipelineCheck {
     /// A check on a state with the sample accounts at `size` (columns × rows).
     public init(size: Size = Size(width: 80, height: 24), recordsEvents: Bool = false, renderEvery: Int = 0) {
         state = AppState(accounts: Account.samples, size: size)
-        recognizer = GestureRecognizer()
+        recognizer = GestureRecognizer(configuration: .perch)
         self.recordsEvents = recordsEvents
         self.renderEvery = renderEvery
     }
@@ -118,7 +119,7 @@ public struct InputPipelineCheck {
             let state = self.state
             let appEvents = recognizer.handle(event, at: time, hitTest: state.hitTest, holdable: state.acceptsKeyHold)
             guard appEvents.count <= 1 else { throw Violation(description: "\(event) gave \(appEvents)") }
-            try apply(appEvents, at: time)
+            try apply(appEvents.map(AppEvent.init), at: time)
         }
     }
 
@@ -131,7 +132,7 @@ public struct InputPipelineCheck {
         if !fired.isEmpty {
             guard let deadline, time >= deadline else { throw Violation(description: "a long-press fired at \(time), before its deadline") }
         }
-        try apply(fired, at: time)
+        try apply(fired.map(AppEvent.init), at: time)
     }
 
     private mutating func apply(_ appEvents: [AppEvent], at time: Int64) throws(Violation) {

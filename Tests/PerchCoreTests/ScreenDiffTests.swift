@@ -1,6 +1,7 @@
 import Testing
 
 @testable import PerchCore
+@testable import PerchKit
 
 /// `Screen.changedRuns(from:)` and `changedCellCount(from:)`: what a backend is handed to draw.
 @Suite("Screen diff")

@@ -168,13 +168,13 @@ struct SheetBehaviourTests {
         var s = sheetState(Account.samples)
         let grabber = Position(column: 40, row: s.sheetLayout.top)
         #expect(s.hitTest(grabber) == .sheetGrabber)
-        var recognizer = GestureRecognizer()
+        var recognizer = GestureRecognizer(configuration: .perch)
         var time: Int64 = 2_000
         func feed(_ kind: MouseEvent.Kind, _ row: Int) {
             time += 20
             let event = InputEvent.mouse(MouseEvent(kind: kind, button: .left, position: Position(column: 40, row: row)))
             let snapshot = s
-            for appEvent in recognizer.handle(event, at: time, hitTest: snapshot.hitTest) { _ = s.update(appEvent, at: time) }
+            for appEvent in recognizer.handle(event, at: time, hitTest: snapshot.hitTest) { _ = s.update(AppEvent(appEvent), at: time) }
         }
         feed(.press, grabber.row)
         for row in moves {
@@ -390,7 +390,7 @@ struct KeyHoldContextTests {
     func quickSecondEnter() {
         var state = AppState(accounts: Account.samples, size: Size(width: 80, height: 24))
         _ = state.update(.key(.char("a")))
-        var recognizer = GestureRecognizer(configuration: .init(longPressMilliseconds: 500))
+        var recognizer = GestureRecognizer(configuration: .init(longPressMilliseconds: 500, holdableKeys: KeyBindings.holdableKeys))
         let first = recognizer.handle(.key(KeyEvent(.enter)), at: 1_000, hitTest: state.hitTest, holdable: state.acceptsKeyHold)
         let second = recognizer.handle(.key(KeyEvent(.enter)), at: 1_400, hitTest: state.hitTest, holdable: state.acceptsKeyHold)
         #expect(first == [.key(KeyEvent(.enter))])
@@ -421,11 +421,11 @@ struct KeyHoldContextTests {
     func heldEnterThenPresses() {
         var state = AppState(accounts: Account.samples, saved: SavedState(currentAccount: "work"), size: Size(width: 80, height: 24))
         state.selectedTab = .catalog
-        var recognizer = GestureRecognizer(configuration: .init(longPressMilliseconds: 500))
-        func press(at time: Int64) -> [AppEvent] {
+        var recognizer = GestureRecognizer(configuration: .init(longPressMilliseconds: 500, holdableKeys: KeyBindings.holdableKeys))
+        func press(at time: Int64) -> [UIEvent] {
             let snapshot = state
             let events = recognizer.handle(.key(KeyEvent(.enter)), at: time, hitTest: snapshot.hitTest, holdable: snapshot.acceptsKeyHold)
-            for event in events { _ = state.update(event) }
+            for event in events { _ = state.update(AppEvent(event)) }
             return events
         }
         _ = press(at: 0)

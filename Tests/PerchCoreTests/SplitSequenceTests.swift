@@ -1,6 +1,7 @@
 import Testing
 
 @testable import PerchCore
+@testable import PerchKit
 
 /// Issue 11 §3: sequences that arrive in pieces, over ssh or under load. The decoder is driven as
 /// the event loop drives it: bytes at a time, and ``InputDecoder/flush()`` once the input has
@@ -42,9 +43,9 @@ struct SplitSequenceTests {
         #expect(events == [.mouse(MouseEvent(kind: .press, button: .left, position: Position(column: 4, row: 23)))])
         var state = AppState(accounts: Account.samples, size: Size(width: 80, height: 24))
         _ = state.update(.key(.char("3")))
-        var recognizer = GestureRecognizer()
+        var recognizer = GestureRecognizer(configuration: .perch)
         for event in events {
-            for appEvent in recognizer.handle(event, at: 30, hitTest: state.hitTest) { _ = state.update(appEvent) }
+            for appEvent in recognizer.handle(event, at: 30, hitTest: state.hitTest) { _ = state.update(AppEvent(appEvent)) }
         }
         #expect(state.selectedTab == .stats)
     }

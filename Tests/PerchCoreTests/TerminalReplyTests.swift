@@ -15,9 +15,9 @@ struct TerminalReplyTests {
             events += decoder.feed(Self.attributes[cut...])
             #expect(events == [.reply(.primaryDeviceAttributes([62, 22]))], "cut at \(cut)")
             var state = AppState(accounts: Account.samples, size: Size(width: 80, height: 24))
-            var recognizer = GestureRecognizer()
+            var recognizer = GestureRecognizer(configuration: .perch)
             for event in events {
-                for appEvent in recognizer.handle(event, at: 0, hitTest: { _ in .none }) { _ = state.update(appEvent) }
+                for appEvent in recognizer.handle(event, at: 0, hitTest: { _ in .none }) { _ = state.update(AppEvent(appEvent)) }
             }
             #expect(state.selectedTab == .overview, "no tab selected by the answer, cut at \(cut)")
         }

@@ -1,5 +1,5 @@
 import PerchCore
-import PerchTerminal
+import PerchKitTerminal
 
 /// Frame time on a real terminal: state → rendered screen → changed runs → ncurses → bytes out,
 /// for every screen that exists, at the terminal's size. bench.py runs this on a pty.

@@ -13,7 +13,7 @@ import Glibc
 import PerchCore
 import PerchIdentities
 import PerchStore
-import PerchTerminal
+import PerchKitTerminal
 
 // The tools the config may name, before any config is read.
 let adaptersInstalled: Void = ToolAdapters.install()

@@ -2,7 +2,7 @@ import Glibc
 import PerchCore
 import PerchIdentities
 import PerchStore
-import PerchTerminal
+import PerchKitTerminal
 
 /// The one place with time and I/O: it waits on the terminal, the signal pipe, the state folder's
 /// watch and the effect worker's pipe, with a timeout equal to the next deadline (a pending
@@ -149,7 +149,7 @@ public final class EventLoop {
                     dirty = handle(signal: signal) || dirty
                 }
             }
-            dirty = apply(recognizer.expire(at: time), at: time) || dirty
+            dirty = apply(recognizer.expire(at: time).map(AppEvent.init), at: time) || dirty
             if let frame = state.nextAnimationDeadline, time >= frame {
                 dirty = apply([.animationFrame], at: time) || dirty
             }
@@ -253,7 +253,9 @@ public final class EventLoop {
             let state = self.state
             let drawn = self.drawn
             changed =
-                apply(recognizer.handle(event, at: time, hitTest: { drawn.target(at: $0) }, holdable: state.acceptsKeyHold), at: time)
+                apply(
+                    recognizer.handle(event, at: time, hitTest: { drawn.target(at: $0) }, holdable: state.acceptsKeyHold).map(AppEvent.init),
+                    at: time)
                 || changed
             if exitStatus != nil { break }
         }

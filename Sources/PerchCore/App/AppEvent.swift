@@ -34,6 +34,26 @@ public enum AppEvent: Hashable, Sendable {
     case outcome(Outcome, for: ModelID = .root)
 }
 
+extension AppEvent {
+    /// The same event from PerchKit's terminal side (the recogniser and the loop).
+    public init(_ event: UIEvent) {
+        switch event {
+        case .key(let key): self = .key(key)
+        case .keyHold(let key): self = .keyHold(key)
+        case .tap(let target): self = .tap(target)
+        case .longPress(let target): self = .longPress(target)
+        case .scroll(let target, let notches): self = .scroll(target, notches: notches)
+        case .drag(let target, let position): self = .drag(target, position)
+        case .dragEnded(let target, let position): self = .dragEnded(target, position)
+        case .animationFrame: self = .animationFrame
+        case .paste(let text): self = .paste(text)
+        case .resize(let size): self = .resize(size)
+        case .focus(let focused): self = .focus(focused)
+        case .terminalReply(let reply): self = .terminalReply(reply)
+        }
+    }
+}
+
 /// How an effect went, reported by whatever performed it (the event loop's worker) and handed to
 /// ``AppState/update(_:at:)`` as ``AppEvent/outcome(_:for:)``: the one list of outcomes.
 public enum Outcome: Hashable, Sendable {

@@ -73,18 +73,16 @@ extension AppState {
             return perform(action, in: inputContext)
         case .longPress(let target):
             guard activeTop == nil else { return [] }
-            switch target {
-            case .tab(.overview):
+            if target.tab == .overview {
                 selectedTab = .overview
                 openSheet()
-            case .catalogRow(let index):
+            } else if let index = target.catalogRow {
                 return openContextMenu(at: index)
-            default: break
             }
             return []
         case .tap(let target):
             if activeTop != nil, target == .outside { return apply([.dismiss]) }
-            if activeTop == nil, case .tab(let tab) = target {
+            if activeTop == nil, let tab = target.tab {
                 selectedTab = tab
                 return []
             }
@@ -160,6 +158,7 @@ extension AppState {
         var configuration = base
         configuration.longPressMilliseconds = settingsState.values.longPressMilliseconds
         configuration.keyHoldMode = info.keyHold
+        configuration.holdableKeys = KeyBindings.holdableKeys
         return configuration
     }
 

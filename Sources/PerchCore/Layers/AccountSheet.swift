@@ -1,19 +1,3 @@
-/// Height a sheet rests at (UISheetPresentationController's detents, in rows).
-public enum SheetDetent: Hashable, Sendable, CaseIterable {
-    /// As tall as its content, capped so that ``SheetLayout/minimumRowsAbove`` rows stay visible.
-    case fit
-    /// All of the screen but its top row.
-    case large
-}
-
-/// How the sheet sits on the screen.
-public enum SheetStyle: String, Hashable, Sendable, CaseIterable {
-    /// Full width, square top edge (the default).
-    case edgeToEdge = "edge to edge"
-    /// One column of margin on each side, rounded corners.
-    case inset
-}
-
 /// A row of the account sheet's list: a group heading, or an account by its index in
 /// ``AppState/accounts``.
 public enum SheetRow: Hashable, Sendable {
@@ -21,14 +5,6 @@ public enum SheetRow: Hashable, Sendable {
     case account(Int)
     /// The `Add account…` row, last in the list.
     case addAccount
-}
-
-/// An animation of a sheet's height, from ``from`` rows to the sheet's current target.
-public struct HeightAnimation: Hashable, Sendable {
-    /// Height when the animation started, in rows.
-    public var from: Int
-    /// Clock time the animation started, in milliseconds.
-    public var start: Int64
 }
 
 /// The account sheet's state: its cursor over the rows shown, the filter, the detent, a drag

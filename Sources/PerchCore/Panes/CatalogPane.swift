@@ -195,12 +195,14 @@ public struct CatalogPane: ScreenModel, Hashable, Sendable {
         case .action(.activate):
             // Enter, a tap on a list: opens the item (a hold opens its menu, ``KeyBindings/holds``).
             return items.indices.contains(list.cursor) ? [.openItem(id: items[list.cursor].id)] : []
-        case .tap(.catalogRow(let index)) where index == list.cursor && items.indices.contains(index):
+        case .tap(let target) where target.catalogRow.map { $0 == list.cursor && items.indices.contains($0) } == true:
+            let index = list.cursor
             // A click on the row already under the cursor (the second click of a double click too) opens it.
             return [.openItem(id: items[index].id)]
         case .action(let action):
             ListMove.apply(action, to: &list, count: items.count, visible: visible)
-        case .tap(.catalogRow(let index)):
+        case .tap(let target) where target.catalogRow != nil:
+            let index = target.catalogRow ?? 0
             list.moveTo(index, count: items.count, visible: visible)
         case .scroll(_, let notches):
             list.scroll(by: notches * ListMove.rowsPerScrollNotch, count: items.count, visible: visible)

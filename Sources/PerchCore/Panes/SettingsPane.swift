@@ -121,7 +121,8 @@ public struct SettingsPane: ScreenModel, Hashable, Sendable {
             return [.changeSetting(key, step: message == .action(.decrease) ? -1 : 1)]
         case .action(let move):
             ListMove.apply(move, to: &list, count: count, visible: visible)
-        case .tap(.settingsRow(let index)):
+        case .tap(let target) where target.settingsRow != nil:
+            let index = target.settingsRow ?? 0
             list.moveTo(index, count: count, visible: visible)
             return Self.intents(for: SettingsAction.allCases[list.cursor], step: 1)
         case .relayout:

@@ -12,11 +12,11 @@ public struct Layout: Hashable, Sendable {
     /// Largest screen Perch lays out, columns × rows. A terminal reporting more (a window size is
     /// up to 65535 × 65535) is drawn in its top-left part, so a frame never takes more than
     /// 500,000 cells.
-    public static let maximumSize = Size(width: 1000, height: 500)
+    public static let maximumSize = Screen.maximumSize
 
     /// `size` limited to ``maximumSize``.
     public static func capped(_ size: Size) -> Size {
-        Size(width: min(size.width, maximumSize.width), height: min(size.height, maximumSize.height))
+        Screen.capped(size)
     }
 
     /// Whether the screen is below ``minimumSize`` in either direction.

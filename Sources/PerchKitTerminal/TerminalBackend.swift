@@ -1,5 +1,5 @@
 import Synchronization
-import PerchCore
+import PerchKit
 
 /// What the event loop needs from a terminal: its size, a byte source, and a way to show a
 /// ``Screen``. ``NcursesBackend`` is the real one; ``RecordingBackend`` keeps frames in memory.

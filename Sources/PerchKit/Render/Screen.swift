@@ -8,6 +8,16 @@ public struct Screen: Hashable, Sendable {
     /// Row-major cells, `size.width * size.height` of them.
     public private(set) var cells: [Cell]
 
+    /// Largest screen laid out, columns × rows. A terminal reporting more (a window size is up to
+    /// 65535 × 65535) is drawn in its top-left part, so a frame never takes more than 500,000
+    /// cells.
+    public static let maximumSize = Size(width: 1000, height: 500)
+
+    /// `size` limited to ``maximumSize``, columns × rows.
+    public static func capped(_ size: Size) -> Size {
+        Size(width: min(size.width, maximumSize.width), height: min(size.height, maximumSize.height))
+    }
+
     /// A blank screen of `size` (columns × rows).
     public init(size: Size) {
         self.size = size
@@ -193,13 +203,13 @@ public struct Screen: Hashable, Sendable {
     /// Applies `change` to the style of every cell, in place: inlined with its closure, so no
     /// call is made per cell (12,000 of them at 200×60).
     @inline(__always)
-    mutating func restyleAll(_ change: (inout Style) -> Void) {
+    public mutating func restyleAll(_ change: (inout Style) -> Void) {
         cells.withUnsafeMutableBufferPointer { cells in
             for index in cells.indices { change(&cells[index].style) }
         }
     }
 
-    mutating func set(column: Int, row: Int, _ cell: Cell) {
+    public mutating func set(column: Int, row: Int, _ cell: Cell) {
         guard column >= 0, column < size.width, row >= 0, row < size.height else { return }
         detachWideCharacters(column: column, row: row)
         cells[row * size.width + column] = cell

@@ -44,9 +44,10 @@ public struct KeyRepeatMeasurement: Hashable, Sendable {
 
         var configuration = GestureRecognizer.Configuration(longPressMilliseconds: longPressMilliseconds)
         configuration.keyHoldMode = mode
+        configuration.holdableKeys = [key]
         var recognizer = GestureRecognizer(configuration: configuration)
         var fired: Int64?
-        func note(_ output: [AppEvent], at time: Int64) {
+        func note(_ output: [UIEvent], at time: Int64) {
             if fired == nil, output.contains(.keyHold(key)) { fired = time }
         }
         for (event, time) in events {

@@ -6,7 +6,7 @@ import Glibc
 ///
 /// A serial queue runs its jobs in order on one thread kept for its life; a concurrent one
 /// starts a thread per job, which ends with the job.
-final class WorkerQueue: @unchecked Sendable {
+public final class WorkerQueue: @unchecked Sendable {
     private let mutex = UnsafeMutablePointer<pthread_mutex_t>.allocate(capacity: 1)
     private let changed = UnsafeMutablePointer<pthread_cond_t>.allocate(capacity: 1)
     private var jobs: [@Sendable () -> Void] = []
@@ -16,14 +16,14 @@ final class WorkerQueue: @unchecked Sendable {
     private var threadStarted = false
 
     /// - Parameter serial: one job at a time, in order; else each job at once on its own thread.
-    init(serial: Bool) {
+    public init(serial: Bool) {
         self.serial = serial
         pthread_mutex_init(mutex, nil)
         pthread_cond_init(changed, nil)
     }
 
     /// Queues `job` (serial) or starts it at once (concurrent).
-    func async(_ job: @escaping @Sendable () -> Void) {
+    public func async(_ job: @escaping @Sendable () -> Void) {
         pthread_mutex_lock(mutex)
         defer { pthread_mutex_unlock(mutex) }
         if serial {
@@ -46,7 +46,7 @@ final class WorkerQueue: @unchecked Sendable {
     }
 
     /// Waits until every job given so far (and any given meanwhile) has run.
-    func wait() {
+    public func wait() {
         pthread_mutex_lock(mutex)
         while !jobs.isEmpty || running > 0 { pthread_cond_wait(changed, mutex) }
         pthread_mutex_unlock(mutex)

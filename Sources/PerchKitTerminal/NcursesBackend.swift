@@ -1,6 +1,6 @@
 import CNcursesw
 import Glibc
-import PerchCore
+import PerchKit
 
 /// Why the terminal cannot be used. Its ``description`` is the one line printed on stderr.
 public enum TerminalError: Error, Hashable, Sendable, CustomStringConvertible {
@@ -240,10 +240,10 @@ public final class NcursesBackend: TerminalBackend {
         return (attrs, pair)
     }
 
-    /// A window size as given to resizeterm(3): at most ``Layout/maximumSize``, so ncurses never
+    /// A window size as given to resizeterm(3): at most ``Screen/maximumSize``, so ncurses never
     /// allocates the 65535 × 65535 cells a terminal may claim (frames are capped the same way).
     static func cappedWindowSize(rows: Int32, columns: Int32) -> (rows: Int32, columns: Int32) {
-        let capped = Layout.capped(Size(width: Int(columns), height: Int(rows)))
+        let capped = Screen.capped(Size(width: Int(columns), height: Int(rows)))
         return (Int32(capped.height), Int32(capped.width))
     }
 

@@ -31,7 +31,7 @@ public enum KeyHoldPreference: String, CaseIterable, Hashable, Sendable {
     case off
 
     /// The mode in effect before the terminal has answered anything: under `auto`, auto-repeat
-    /// until the kitty keyboard protocol's query is answered (``AppState`` then changes it).
+    /// until the kitty keyboard protocol's query is answered (the app then changes it).
     public var initialMode: KeyHoldMode {
         switch self {
         case .auto, .repeat: .autoRepeat

@@ -1,5 +1,5 @@
 import Glibc
-import PerchTerminal
+import PerchKitTerminal
 
 /// Turns signals into bytes on a pipe (the self-pipe pattern), so the event loop learns of
 /// them in the same poll(2) that waits for input, and nothing else runs in a signal handler.
@@ -10,20 +10,20 @@ import PerchTerminal
 /// those end Perch with the terminal restored and status 128 + the signal number.
 /// Fatal signals (SIGSEGV, SIGBUS, SIGILL, SIGTRAP, SIGABRT, SIGFPE, SIGSYS; Swift runtime traps
 /// raise SIGILL or SIGTRAP) restore the terminal and then end the process as before.
-enum SignalPipe {
-    static let fatal: [Int32] = [SIGSEGV, SIGBUS, SIGILL, SIGTRAP, SIGABRT, SIGFPE, SIGSYS]
+public enum SignalPipe {
+    public static let fatal: [Int32] = [SIGSEGV, SIGBUS, SIGILL, SIGTRAP, SIGABRT, SIGFPE, SIGSYS]
     /// Signals Perch leaves alone: uncatchable, ignored by default, or job control it does not drive.
-    static let untouched: Set<Int32> = [SIGKILL, SIGSTOP, SIGURG, SIGTTIN, SIGTTOU, SIGPIPE]
+    public static let untouched: Set<Int32> = [SIGKILL, SIGSTOP, SIGURG, SIGTTIN, SIGTTOU, SIGPIPE]
     /// Every catchable signal that is neither fatal nor untouched, the real-time ones included
     /// (those glibc reserves for itself refuse a handler, which is harmless).
-    static let watched: [Int32] = (1..<Int32(NSIG)).filter { !fatal.contains($0) && !untouched.contains($0) }
+    public static let watched: [Int32] = (1..<Int32(NSIG)).filter { !fatal.contains($0) && !untouched.contains($0) }
 
     nonisolated(unsafe) static var writeEnd: Int32 = -1
-    nonisolated(unsafe) static var readEnd: Int32 = -1
+    nonisolated(unsafe) public static var readEnd: Int32 = -1
 
     /// Creates the pipe and installs the handlers. Call before starting ncurses, so that ncurses
     /// keeps them rather than installing its own.
-    static func install() {
+    public static func install() {
         var ends: [Int32] = [0, 0]
         guard pipe(&ends) == 0 else { return }
         for end in ends {
@@ -52,7 +52,7 @@ enum SignalPipe {
     }
 
     /// Puts the default handlers back (before exiting) and closes the pipe.
-    static func uninstall() {
+    public static func uninstall() {
         for signal in watched + fatal { Glibc.signal(signal, SIG_DFL) }
         for end in [readEnd, writeEnd] where end >= 0 { close(end) }
         readEnd = -1
@@ -68,7 +68,7 @@ enum SignalPipe {
     }
 
     /// Signals received since the last call, in order (reads the pipe without blocking).
-    static func drain() -> [Int32] {
+    public static func drain() -> [Int32] {
         var buffer = [UInt8](repeating: 0, count: 64)
         var result: [Int32] = []
         while true {
@@ -82,7 +82,7 @@ enum SignalPipe {
     /// Stops the process with `signal`'s default action (SIGTSTP as Ctrl-Z would, SIGTTOU as a
     /// background write to the terminal would), then returns once continued. In an orphaned
     /// process group the kernel discards these signals and this returns at once.
-    static func stop(with signal: Int32) {
+    public static func stop(with signal: Int32) {
         Glibc.signal(signal, SIG_DFL)
         raise(signal)
         if watched.contains(signal) { setHandler(signal, forwardSignal) }

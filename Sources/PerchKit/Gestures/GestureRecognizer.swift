@@ -8,15 +8,15 @@
 ///   the same target is a tap. Holding on a target that ``HitTarget/acceptsLongPress`` until
 ///   the deadline fires a long-press while the button is still down; its release is then
 ///   swallowed. Dragging off the target cancels both, except on a target that
-///   ``HitTarget/acceptsDrag``: there each move is a ``AppEvent/drag(_:_:)`` and the release
-///   ``AppEvent/dragEnded(_:_:)``. A new press starts afresh, so a release the terminal lost
+///   ``HitTarget/acceptsDrag``: there each move is a ``UIEvent/drag(_:_:)`` and the release
+///   ``UIEvent/dragEnded(_:_:)``. A new press starts afresh, so a release the terminal lost
 ///   cannot leave a gesture stuck, except a press report repeated at the same cell with no
 ///   release between (some terminals send one again): it continues the gesture. Other buttons
 ///   (middle, right, 8–11) neither tap nor long-press. A resize that moves the target from under
 ///   the press, or removes it, cancels the gesture (``layoutChanged(hitTest:)``).
 /// - Keys: terminals report a held key as a press, then (after the system's repeat delay,
 ///   roughly 250–660 ms) auto-repeats at 25–40 per second, and no release. A holdable key
-///   is delivered at once as ``AppEvent/key(_:)``. It becomes ``AppEvent/keyHold(_:)`` on the
+///   is delivered at once as ``UIEvent/key(_:)``. It becomes ``UIEvent/keyHold(_:)`` on the
 ///   first auto-repeat that arrives at or after the long-press duration, provided the repeats
 ///   have kept coming at an auto-repeat pace (a first repeat within the repeat delay, then each
 ///   within the repeat gap). So a hold released early never fires, two separate taps never
@@ -24,8 +24,8 @@
 ///   remaining repeats are swallowed.
 /// - Keys with release events (``KeyHoldMode/releaseEvents``, the kitty keyboard protocol): a
 ///   holdable key, where holding it means something, is held back: released before the
-///   long-press duration it is delivered then as ``AppEvent/key(_:)`` (a tap), and held it fires
-///   ``AppEvent/keyHold(_:)`` from ``expire(at:)`` exactly at that duration, whatever the repeat
+///   long-press duration it is delivered then as ``UIEvent/key(_:)`` (a tap), and held it fires
+///   ``UIEvent/keyHold(_:)`` from ``expire(at:)`` exactly at that duration, whatever the repeat
 ///   settings, and is never delivered as a press. Focus going away cancels it; its repeats are
 ///   swallowed. Other keys are delivered at once, their repeats are presses, and releases are
 ///   dropped.
@@ -38,7 +38,7 @@ public struct GestureRecognizer: Sendable {
         public var repeatGapMilliseconds: Int64
         /// Longest wait for the first auto-repeat after the press (ms), above common repeat delays.
         public var repeatDelayMilliseconds: Int64
-        /// Keys whose hold is a gesture.
+        /// Keys whose hold is a gesture (none by default: the app names them).
         public var holdableKeys: Set<KeyEvent>
         /// How a key hold is recognised.
         public var keyHoldMode: KeyHoldMode = .autoRepeat
@@ -47,7 +47,7 @@ public struct GestureRecognizer: Sendable {
             longPressMilliseconds: Int64 = 500,
             repeatGapMilliseconds: Int64 = 150,
             repeatDelayMilliseconds: Int64 = 800,
-            holdableKeys: Set<KeyEvent> = KeyBindings.holdableKeys
+            holdableKeys: Set<KeyEvent> = []
         ) {
             self.longPressMilliseconds = longPressMilliseconds
             self.repeatGapMilliseconds = repeatGapMilliseconds
@@ -99,7 +99,7 @@ public struct GestureRecognizer: Sendable {
     /// quick second `Enter` in a form is a second `Enter`). Returns the events for the app, in order.
     public mutating func handle(
         _ event: InputEvent, at time: Int64, hitTest: (Position) -> HitTarget, holdable: (KeyEvent) -> Bool = { _ in true }
-    ) -> [AppEvent] {
+    ) -> [UIEvent] {
         switch event {
         case .key(let key) where configuration.keyHoldMode == .releaseEvents:
             return handlePress(key, at: time, holdable: { holdable(key) })
@@ -140,8 +140,8 @@ public struct GestureRecognizer: Sendable {
     }
 
     /// Fires every gesture whose deadline is at or before `now` (ms). Never fires early.
-    public mutating func expire(at now: Int64) -> [AppEvent] {
-        var events: [AppEvent] = []
+    public mutating func expire(at now: Int64) -> [UIEvent] {
+        var events: [UIEvent] = []
         if var current = hold, current.phase == .down, now >= current.start + configuration.longPressMilliseconds {
             current.phase = .fired
             hold = current
@@ -150,7 +150,7 @@ public struct GestureRecognizer: Sendable {
         return events + expirePointer(at: now)
     }
 
-    private mutating func expirePointer(at now: Int64) -> [AppEvent] {
+    private mutating func expirePointer(at now: Int64) -> [UIEvent] {
         guard var gesture = pointer, !gesture.fired, !gesture.cancelled, gesture.target.acceptsLongPress,
             now >= gesture.start + configuration.longPressMilliseconds
         else { return [] }
@@ -159,7 +159,7 @@ public struct GestureRecognizer: Sendable {
         return [.longPress(gesture.target)]
     }
 
-    private mutating func handleKey(_ key: KeyEvent, at time: Int64, holdable: () -> Bool) -> [AppEvent] {
+    private mutating func handleKey(_ key: KeyEvent, at time: Int64, holdable: () -> Bool) -> [UIEvent] {
         guard configuration.holdableKeys.contains(key) else {
             hold = nil
             return [.key(key)]
@@ -181,7 +181,7 @@ public struct GestureRecognizer: Sendable {
                 return startHold(key, at: time, holdable: holdable())  // too slow for a repeat: a new press
             }
             current.last = time
-            var events: [AppEvent] = []
+            var events: [UIEvent] = []
             if current.phase == .repeating, time >= current.start + configuration.longPressMilliseconds {
                 current.phase = .fired
                 events.append(.keyHold(key))
@@ -197,7 +197,7 @@ public struct GestureRecognizer: Sendable {
     /// opens a Catalog item on release), and holding it fires the hold instead (its menu).
     /// Elsewhere it is delivered at once. A second press of the key still down (its release
     /// lost) does not restart it.
-    private mutating func handlePress(_ key: KeyEvent, at time: Int64, holdable: () -> Bool) -> [AppEvent] {
+    private mutating func handlePress(_ key: KeyEvent, at time: Int64, holdable: () -> Bool) -> [UIEvent] {
         if let current = hold, current.key == key, current.phase == .down { return [] }
         let watched = configuration.holdableKeys.contains(key) && holdable()
         hold = watched ? KeyHold(key: key, start: time, last: time, phase: .down) : nil
@@ -206,14 +206,14 @@ public struct GestureRecognizer: Sendable {
 
     /// A new press of `key`: delivered at once, and watched for auto-repeats when holding it
     /// means something (else its repeats are presses of their own).
-    private mutating func startHold(_ key: KeyEvent, at time: Int64, holdable: Bool) -> [AppEvent] {
+    private mutating func startHold(_ key: KeyEvent, at time: Int64, holdable: Bool) -> [UIEvent] {
         hold = holdable ? KeyHold(key: key, start: time, last: time, phase: .awaitingRepeat) : nil
         return [.key(key)]
     }
 
     private mutating func handleMouse(
         _ mouse: MouseEvent, at time: Int64, hitTest: (Position) -> HitTarget
-    ) -> [AppEvent] {
+    ) -> [UIEvent] {
         switch mouse.kind {
         case .press where mouse.button == .left:
             if var gesture = pointer, gesture.position == mouse.position,

@@ -2,7 +2,7 @@
 extension Screen {
     /// A pane or sheet title in bold on `rect`'s first row, with a dim note (a count, a position)
     /// at its right end that keeps its place; the title gives way, with `…`.
-    mutating func header(_ title: String, trailing: String = "", in rect: Rect) {
+    public mutating func header(_ title: String, trailing: String = "", in rect: Rect) {
         guard rect.height > 0 else { return }
         let width = DisplayWidth.columns(of: trailing)
         let showTrailing = !trailing.isEmpty && width + 8 < rect.width
@@ -18,7 +18,7 @@ extension Screen {
     /// `markStyle`; returns the column after the last one written. A text cut to fit (ending in
     /// `…`) has its marks inside the part shown.
     @discardableResult
-    mutating func put(
+    public mutating func put(
         _ text: String, column: Int, row: Int, style: Style = .plain, width: Int? = nil, marking marked: [Int], with markStyle: Style
     ) -> Int {
         guard !marked.isEmpty else { return put(text, column: column, row: row, style: style, width: width) }
@@ -45,7 +45,7 @@ extension Screen {
     }
 
     /// A box: `rect` cleared, with a border of rounded lines.
-    mutating func box(_ rect: Rect, style: Style = .dim) {
+    public mutating func box(_ rect: Rect, style: Style = .dim) {
         guard rect.width >= 2, rect.height >= 2 else { return }
         fill(rect)
         fill(Rect(x: rect.x, y: rect.y, width: rect.width, height: 1), with: "─", style: style)
@@ -61,7 +61,7 @@ extension Screen {
     /// screen) cut at their left and right edges, so that no stray letter stands beside a box's
     /// border: on each row of a box, the cells beside it up to the nearest one that is not a
     /// letter or a digit (a space, a rule, another border). Cells inside any of `rects` are kept.
-    mutating func clearCutWords(beside rects: [Rect]) {
+    public mutating func clearCutWords(beside rects: [Rect]) {
         func inside(_ column: Int, _ row: Int) -> Bool { rects.contains { $0.contains(Position(column: column, row: row)) } }
         func isWordCell(_ column: Int, _ row: Int) -> Bool {
             guard column >= 0, column < size.width, !inside(column, row) else { return false }
@@ -86,7 +86,7 @@ extension Screen {
     }
 
     /// Dims everything drawn so far: the screen behind a context menu or an alert.
-    mutating func dimAll() {
+    public mutating func dimAll() {
         restyleAll { style in
             style.dim = true
             style.bold = false

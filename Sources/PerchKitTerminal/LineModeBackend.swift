@@ -1,5 +1,5 @@
 import Glibc
-import PerchCore
+import PerchKit
 
 /// The inline picker's terminal: a block of rows below the cursor's line on the main screen (no
 /// alternate screen, no ncurses), as `fzf --height` draws.

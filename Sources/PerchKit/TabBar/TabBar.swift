@@ -1,0 +1,82 @@
+/// The bottom tab bar: one label cell per tab, the width shared out evenly left to right, the
+/// selected tab in reverse video, and a rule above the labels when the screen has room.
+///
+/// It draws itself and marks each tab in the hit map as ``Part/tab(_:holdable:)``; a tap on a
+/// tab selects it, and holding a tab the app names ``holdable`` fires a long-press (Perch's
+/// Overview tab raises its account sheet). What each tab shows is the app's panes (``TabApp``).
+public struct TabBar: Hashable, Sendable {
+    /// The labels, in order.
+    public var titles: [String]
+    /// Index in ``titles`` of the selected tab.
+    public var selected: Int
+    /// The tabs whose long-press means something (``HitPart/acceptsLongPress``).
+    public var holdable: Set<Int>
+    /// How the selected tab is drawn.
+    public var selectedStyle = Style(foreground: .cyan, bold: true, reverse: true)
+
+    public init(titles: [String], selected: Int = 0, holdable: Set<Int> = []) {
+        self.titles = titles
+        self.selected = selected
+        self.holdable = holdable
+    }
+
+    /// What the tab bar marks in the hit map.
+    public enum Part: HitPart {
+        /// The label cell of the tab at this index; `holdable` when a long-press on it means something.
+        case tab(Int, holdable: Bool)
+
+        public var acceptsLongPress: Bool {
+            switch self {
+            case .tab(_, let holdable): holdable
+            }
+        }
+
+        /// Index of the tab.
+        public var index: Int {
+            switch self {
+            case .tab(let index, _): index
+            }
+        }
+    }
+
+    /// The hit target of the tab at `index`, as ``render(into:in:)`` marks it.
+    public func target(_ index: Int) -> HitTarget { .hit(Part.tab(index, holdable: holdable.contains(index))) }
+
+    /// Rows the tab bar takes on a screen `screenHeight` rows tall: a rule and the labels, or the
+    /// labels alone on a screen under 6 rows.
+    public static func height(screenHeight: Int) -> Int { screenHeight >= 6 ? 2 : min(screenHeight, 1) }
+
+    /// Columns of the label cell of the tab at `index` of `count`, on a bar `width` columns wide.
+    public static func columns(of index: Int, count: Int, width: Int) -> Range<Int> {
+        guard count > 0 else { return 0..<0 }
+        return (index * width / count)..<((index + 1) * width / count)
+    }
+
+    /// Index of the tab whose label cell holds `column` on a bar `width` columns wide, or nil.
+    public func index(atColumn column: Int, width: Int) -> Int? {
+        guard column >= 0, column < width else { return nil }
+        return titles.indices.first { Self.columns(of: $0, count: titles.count, width: width).contains(column) }
+    }
+
+    /// Draws the bar into `rect` (its bottom row holds the labels; a row above it, when `rect`
+    /// is 2 rows tall, the rule) and marks the bar as ``HitTarget/none`` and each tab's cell as
+    /// its ``Part``.
+    public func render(into frame: inout Frame, in rect: Rect) {
+        guard rect.height > 0 else { return }
+        frame.hits.mark(rect, .none)
+        if rect.height >= 2 {
+            frame.screen.fill(Rect(x: rect.x, y: rect.y, width: rect.width, height: 1), with: "─", style: .dim)
+        }
+        let row = rect.maxY - 1
+        for index in titles.indices {
+            let columns = Self.columns(of: index, count: titles.count, width: rect.width)
+            let cell = Rect(x: rect.x + columns.lowerBound, y: row, width: columns.count, height: 1)
+            frame.hits.mark(cell, target(index))
+            let style = index == selected ? selectedStyle : Style.plain
+            frame.screen.fill(cell, style: style)
+            let label = DisplayWidth.truncated(titles[index], to: columns.count)
+            let start = cell.x + max(0, (columns.count - DisplayWidth.columns(of: label)) / 2)
+            frame.screen.put(label, column: start, row: row, style: style, width: cell.maxX - start)
+        }
+    }
+}
