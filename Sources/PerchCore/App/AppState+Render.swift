@@ -81,20 +81,7 @@ extension AppState {
     }
 
     private func renderTabBar(into frame: inout Frame, _ layout: Layout) {
-        frame.hits.mark(layout.tabBar, .none)
-        if layout.tabBarHeight == 2 {
-            frame.screen.fill(Rect(x: 0, y: layout.tabBar.y, width: size.width, height: 1), with: "─", style: .dim)
-        }
-        for tab in Tab.allCases {
-            let columns = layout.tabColumns(tab)
-            let rect = Rect(x: columns.lowerBound, y: layout.tabRow, width: columns.count, height: 1)
-            frame.hits.mark(rect, .tab(tab))
-            let selected = tab == selectedTab
-            let style = selected ? Style(foreground: .cyan, bold: true, reverse: true) : Style.plain
-            frame.screen.fill(rect, style: style)
-            let label = DisplayWidth.truncated(tab.title, to: columns.count)
-            let start = columns.lowerBound + max(0, (columns.count - DisplayWidth.columns(of: label)) / 2)
-            frame.screen.put(label, column: start, row: layout.tabRow, style: style, width: columns.upperBound - start)
-        }
+        TabBar(titles: Tab.allCases.map(\.title), selected: selectedTab.rawValue, holdable: [Tab.overview.rawValue])
+            .render(into: &frame, in: layout.tabBar)
     }
 }

@@ -23,7 +23,7 @@ public struct Layout: Hashable, Sendable {
     public var isTooSmall: Bool { size.width < Self.minimumSize.width || size.height < Self.minimumSize.height }
 
     /// Rows taken by the tab bar: a rule and the labels, or the labels alone on a short screen.
-    public var tabBarHeight: Int { size.height >= 6 ? 2 : min(size.height, 1) }
+    public var tabBarHeight: Int { TabBar.height(screenHeight: size.height) }
 
     /// The tab bar, at the bottom.
     public var tabBar: Rect { Rect(x: 0, y: size.height - tabBarHeight, width: size.width, height: tabBarHeight) }
@@ -36,10 +36,7 @@ public struct Layout: Hashable, Sendable {
 
     /// Columns of `tab`'s label cell: the width is shared out evenly, left to right.
     public func tabColumns(_ tab: Tab) -> Range<Int> {
-        let count = Tab.allCases.count
-        let start = tab.rawValue * size.width / count
-        let end = (tab.rawValue + 1) * size.width / count
-        return start..<end
+        TabBar.columns(of: tab.rawValue, count: Tab.allCases.count, width: size.width)
     }
 
     /// Rows of the pane used by its title line.
