@@ -1,1 +1,123 @@
-print("perchkit-demo")
+// perchkit-demo: a two-tab app on PerchKit alone (docs/perchkit.md walks through it).
+//
+// Hold the Colors tab (press and hold it with the mouse, or hold `1`) and a sheet fitted to its
+// list of colours rises; pick one (Enter, or a click) and the Colors pane shows its name.
+
+import Glibc
+import PerchKit
+import PerchKitLoop
+
+/// The first tab: the colour picked so far, and a sheet of colours raised by holding the tab.
+struct ColorsPane: Pane {
+    /// The colours the sheet offers, in order.
+    static let colors: [(name: String, color: TerminalColor)] = [
+        ("Red", .red), ("Green", .green), ("Blue", .blue), ("Yellow", .yellow), ("Magenta", .magenta), ("Cyan", .cyan),
+    ]
+
+    /// Index in ``colors`` of the colour picked, or nil before the first pick.
+    var picked: Int?
+    /// What ``Describe`` said of the colour picked.
+    var description: String?
+
+    /// The pane's own messages: the sheet's reply, and its work's outcome.
+    enum Message: Sendable {
+        case picked(Int)
+        case described(String)
+    }
+
+    /// The pane's own key verbs.
+    enum Verb: Hashable, Sendable { case openSheet }
+
+    /// The pane's own work: describing a colour (a stand-in for something slow, such as saving).
+    struct Describe: Work {
+        let name: String
+        let code: Int
+        func perform() -> String { "\(name) is colour \(code) of the terminal's eight (SGR \(30 + code))." }
+    }
+
+    var title: String { "Colors" }
+    var holdsTab: Bool { true }
+
+    var keys: KeyTable<Verb> {
+        KeyTable("Colors", [.init([KeyEvent(.enter)], "Enter", "pick a colour", .openSheet)])
+    }
+
+    func sheet() -> Reaction<Message> {
+        let items = Self.colors.enumerated().map { index, entry in
+            Sheet.Item(entry.name, mark: index == picked ? "✓" : nil, swatch: entry.color)
+        }
+        return .present(Sheet(title: "Pick a colour", items: items, selected: picked ?? 0), onReply: { .picked($0) })
+    }
+
+    mutating func tabHeld(_ context: Context) -> [Reaction<Message>] { [sheet()] }
+
+    mutating func update(_ input: ComponentInput<Verb>, _ context: Context) -> [Reaction<Message>] {
+        if case .verb(.openSheet) = input { return [sheet()] }
+        return []
+    }
+
+    mutating func receive(_ message: Message, _ context: Context) -> [Reaction<Message>] {
+        switch message {
+        case .picked(let index):
+            picked = index
+            description = nil
+            let entry = Self.colors[index]
+            return [.perform(Describe(name: entry.name, code: entry.color.rawValue), then: { .described($0) })]
+        case .described(let text):
+            description = text
+            return []
+        }
+    }
+
+    func render(into frame: inout Frame, in area: Rect, _ context: Context) {
+        frame.screen.header("Colors", in: area)
+        let name = picked.map { Self.colors[$0].name } ?? "none"
+        let style = picked.map { Style(foreground: Self.colors[$0].color, bold: true) } ?? .bold
+        frame.screen.put("Picked: ", column: 2, row: area.y + 2)
+        frame.screen.put(name, column: 10, row: area.y + 2, style: style)
+        if let description { frame.screen.put(description, column: 2, row: area.y + 3, style: .dim, width: area.width - 4) }
+        let hint = "Hold the Colors tab, or hold 1, to pick a colour (Enter works too). ? for help, q to quit."
+        for (offset, line) in DisplayWidth.wrapped(hint, to: max(1, area.width - 4), rows: 3).enumerated() {
+            frame.screen.put(line, column: 2, row: area.y + 5 + offset, style: .dim)
+        }
+    }
+}
+
+/// The second tab: a few lines of text.
+struct AboutPane: Pane {
+    var title: String { "About" }
+    var keys: KeyTable<Never> { KeyTable("About") }
+
+    mutating func update(_ input: ComponentInput<Never>, _ context: Context) -> [Reaction<Never>] { [] }
+
+    func render(into frame: inout Frame, in area: Rect, _ context: Context) {
+        frame.screen.header("About", in: area)
+        let text = [
+            "perchkit-demo runs on PerchKit alone: a tab bar of panes that keep state,",
+            "a bottom sheet fitted to its rows, and a long-press by mouse or by key hold.",
+            "Perch, the account switcher, is built on the same toolkit.",
+        ]
+        for (offset, line) in text.enumerated() {
+            frame.screen.put(line, column: 2, row: area.y + 2 + offset, width: area.width - 4)
+        }
+    }
+}
+
+let arguments = CommandLine.arguments.dropFirst()
+if arguments.contains("--help") || arguments.contains("-h") {
+    print(
+        """
+        usage: perchkit-demo [--reduce-motion]
+
+        A two-tab app on PerchKit. Hold the Colors tab (mouse, or hold 1) to raise a sheet of
+        colours; pick one with Enter or a click. Keys: 1 2 tabs, ? help, q quit.
+        """)
+    exit(0)
+}
+if let unknown = arguments.first(where: { $0 != "--reduce-motion" }) {
+    let message = "perchkit-demo: unknown option '\(unknown)' (try --help)\n"
+    _ = Array(message.utf8).withUnsafeBytes { write(STDERR_FILENO, $0.baseAddress, $0.count) }
+    exit(2)
+}
+let reduceMotion = arguments.contains("--reduce-motion")
+exit(TabAppRunner.runFullScreen { size in TabApp(panes: [ColorsPane(), AboutPane()], size: size, reduceMotion: reduceMotion) })

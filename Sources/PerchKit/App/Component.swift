@@ -1,0 +1,165 @@
+/// A pane or a presented layer: its own state, its own `update`, its own `render`, and its own
+/// types: the messages it takes (``Message``: replies of the layers it presents, outcomes of the
+/// work it asks for), the verbs its keys mean (``Verb``, bound in ``keys``), and the parts it
+/// marks in the hit map (a nested ``HitPart`` enum). The root (``TabApp``) routes input to the
+/// component it is for and carries out the ``Reaction``s it returns; it knows no component's
+/// cases, as Bubble Tea's components return their own `Cmd` and `Msg`.
+public protocol Component: Sendable {
+    /// What this component takes besides input: the replies of the layers it presents and the
+    /// outcomes of the work it asks for, each mapped to a message when it asked.
+    associatedtype Message: Sendable = Never
+    /// What its keys mean.
+    associatedtype Verb: Hashable & Sendable = Never
+
+    /// Its key bindings, for ``update(_:_:)`` (keys arrive as verbs) and the help overlay.
+    var keys: KeyTable<Verb> { get }
+    /// Reacts to input meant for it; returns what the root must do.
+    mutating func update(_ input: ComponentInput<Verb>, _ context: Context) -> [Reaction<Message>]
+    /// Takes one of its own messages; returns what the root must do. Nothing by default.
+    mutating func receive(_ message: Message, _ context: Context) -> [Reaction<Message>]
+    /// Draws itself into `area` of `frame` (a pane: the screen above the tab bar; a layer: the
+    /// whole screen) and marks its parts in the frame's hit map.
+    func render(into frame: inout Frame, in area: Rect, _ context: Context)
+}
+
+extension Component {
+    public mutating func receive(_ message: Message, _ context: Context) -> [Reaction<Message>] { [] }
+}
+
+/// A pane of the tab bar, kept for the whole run: switching tabs only changes which is drawn, so
+/// its cursor and scroll are as they were when it is shown again.
+public protocol Pane: Component {
+    /// Its tab's label.
+    var title: String { get }
+    /// Whether holding its tab (a long-press with the mouse, or holding its digit key) means
+    /// something (``tabHeld(_:)``). False by default.
+    var holdsTab: Bool { get }
+    /// Its tab was held: what the root must do (present a sheet). Nothing by default.
+    mutating func tabHeld(_ context: Context) -> [Reaction<Message>]
+}
+
+extension Pane {
+    public var holdsTab: Bool { false }
+    public mutating func tabHeld(_ context: Context) -> [Reaction<Message>] { [] }
+}
+
+/// A layer presented above the panes (a sheet, an alert, a cover, the help overlay). It is
+/// modal: keys go to the top layer that takes input, and a tap outside it dismisses it.
+/// It may reply to the component that presented it (``Reaction/reply(_:)``), which mapped the
+/// reply to one of its own messages when it presented it (``Reaction/present(_:onReply:)``).
+public protocol Layer: Component {
+    /// What it replies to its presenter (a sheet: the row picked; an alert: the button).
+    associatedtype Reply: Sendable = Never
+    /// Whether it covers the whole screen, tab bar included, so nothing below it is drawn.
+    /// False by default.
+    var coversScreen: Bool { get }
+    /// Whether it takes input; a sheet sliding away after its dismissal does not. True by default.
+    var isActive: Bool { get }
+    /// Whether it is animating: the loop then sends animation frames. False by default.
+    var isAnimating: Bool { get }
+    /// Asked to go: it may animate away (return true and stop being active) or go at once
+    /// (return false, the default).
+    mutating func beginDismissal(_ context: Context) -> Bool
+    /// After every event: moves its animation on; returns false once it is gone (a sheet that
+    /// has slid away). True by default.
+    mutating func settle(_ context: Context) -> Bool
+}
+
+extension Layer {
+    public var coversScreen: Bool { false }
+    public var isActive: Bool { true }
+    public var isAnimating: Bool { false }
+    public mutating func beginDismissal(_ context: Context) -> Bool { false }
+    public mutating func settle(_ context: Context) -> Bool { true }
+}
+
+/// Work a component asks for that takes time or does I/O (reading a file, running a program):
+/// the loop performs it off its thread and the ``Outcome`` comes back to the component that
+/// asked, as the message it named (``Reaction/perform(_:then:)``). Each component declares its
+/// own work types beside it; nothing lists them all.
+public protocol Work: Sendable {
+    /// How the work went.
+    associatedtype Outcome: Sendable
+    /// Does the work (on a worker thread) and says how it went.
+    func perform() -> Outcome
+}
+
+/// What a component is handed: a key as the verb its table binds it to, typed or pasted text,
+/// or a pointer gesture on one of the parts it drew.
+public enum ComponentInput<Verb: Hashable & Sendable>: Hashable, Sendable {
+    /// A key bound in the component's ``KeyTable``.
+    case verb(Verb)
+    /// A key its table does not bind (a character for a filter or a field).
+    case key(KeyEvent)
+    /// Bracketed-paste text.
+    case paste(String)
+    /// A tap on a target it drew.
+    case tap(HitTarget)
+    /// A long-press on a target it drew that ``HitTarget/acceptsLongPress``.
+    case longPress(HitTarget)
+    /// The mouse wheel over it, in notches (negative is up).
+    case scroll(HitTarget, notches: Int)
+    /// The pointer moved to a position while dragging a target it drew.
+    case drag(HitTarget, Position)
+    /// The drag ended at a position.
+    case dragEnded(HitTarget, Position)
+    /// The screen's size changed: lists are clamped to what is visible.
+    case relayout
+}
+
+/// What a component sees of the run while it updates or draws.
+public struct Context: Hashable, Sendable {
+    /// The screen, columns × rows.
+    public var size: Size
+    /// The loop's clock, in milliseconds: animations are drawn for it.
+    public var clock: Int64
+    /// Whether animations are off: every change shows at once.
+    public var reduceMotion: Bool
+
+    public init(size: Size, clock: Int64 = 0, reduceMotion: Bool = false) {
+        self.size = size
+        self.clock = clock
+        self.reduceMotion = reduceMotion
+    }
+}
+
+/// A component's key bindings: each row's keys, the verb they mean, and the words the help
+/// overlay shows for them.
+public struct KeyTable<Verb: Hashable & Sendable>: Sendable {
+    /// One binding.
+    public struct Row: Sendable {
+        /// The keys; empty for a pointer gesture listed for help only.
+        public var keys: [KeyEvent]
+        /// The keys as help names them, e.g. `↑ k`.
+        public var label: String
+        /// What they do, in help's words.
+        public var help: String
+        /// The verb, or nil for a row help lists but the component does not take as a verb.
+        public var verb: Verb?
+
+        public init(_ keys: [KeyEvent], _ label: String, _ help: String, _ verb: Verb?) {
+            self.keys = keys
+            self.label = label
+            self.help = help
+            self.verb = verb
+        }
+    }
+
+    /// The component's name, as the help overlay's title shows it.
+    public var title: String
+    /// The bindings, in the order help lists them.
+    public var rows: [Row]
+
+    public init(_ title: String, _ rows: [Row] = []) {
+        self.title = title
+        self.rows = rows
+    }
+
+    /// The verb `key` is bound to, or nil.
+    public func verb(for key: KeyEvent) -> Verb? {
+        rows.first { $0.keys.contains(key) }?.verb
+    }
+
+    /// What help lists: each row's label and words.
+    public var help: [(label: String, help: String)] { rows.map { ($0.label, $0.help) } }
+}

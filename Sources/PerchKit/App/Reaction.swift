@@ -1,0 +1,53 @@
+/// What a component asks of the root (``TabApp``), which owns the tab bar, the layer stack and
+/// the loop's work: present a layer, dismiss itself, reply to its presenter, ask for work, select
+/// a tab, quit. `Message` is the component's own: replies and outcomes come back as one.
+public struct Reaction<Message: Sendable>: Sendable {
+    /// The command with the component's message type erased, as the root keeps it.
+    let erased: ErasedReaction
+
+    /// Presents `layer` on top; its replies (``reply(_:)``) come back to this component as
+    /// `onReply(reply)`.
+    public static func present<L: Layer>(_ layer: L, onReply: @escaping @Sendable (L.Reply) -> Message) -> Reaction {
+        Reaction(erased: .present(AnyLayer(layer), reply: { ($0 as? L.Reply).map(onReply) }))
+    }
+
+    /// Presents `layer` on top; whatever it replies is dropped.
+    public static func present<L: Layer>(_ layer: L) -> Reaction {
+        Reaction(erased: .present(AnyLayer(layer), reply: { _ in nil as Message? }))
+    }
+
+    /// Dismisses the layer that returns it (a sheet slides away), or, from a pane, the top layer.
+    public static var dismiss: Reaction { Reaction(erased: .dismiss) }
+
+    /// From a layer: hands `value` to the component that presented it (as the message it named).
+    public static func reply(_ value: some Sendable) -> Reaction { Reaction(erased: .reply(value)) }
+
+    /// Performs `work` off the loop's thread; its outcome comes back to this component as
+    /// `then(outcome)`.
+    public static func perform<W: Work>(_ work: W, then: @escaping @Sendable (W.Outcome) -> Message) -> Reaction {
+        Reaction(erased: .perform(AnyWork(run: { then(work.perform()) })))
+    }
+
+    /// Selects the tab at `index`.
+    public static func selectTab(_ index: Int) -> Reaction { Reaction(erased: .selectTab(index)) }
+
+    /// Ends the run (exit status 0, the terminal restored).
+    public static var quit: Reaction { Reaction(erased: .quit) }
+}
+
+/// A ``Reaction`` with its message type erased: messages travel as `any Sendable` and each
+/// component's own type is restored where it is delivered.
+enum ErasedReaction: Sendable {
+    case present(AnyLayer, reply: @Sendable (any Sendable) -> (any Sendable)?)
+    case dismiss
+    case reply(any Sendable)
+    case perform(AnyWork)
+    case selectTab(Int)
+    case quit
+}
+
+/// Work with its outcome already mapped to the asker's message.
+public struct AnyWork: Sendable {
+    /// Performs the work and returns the asker's message.
+    public let run: @Sendable () -> any Sendable
+}

@@ -1,0 +1,380 @@
+/// Which component a message or a piece of work belongs to.
+public enum ComponentID: Hashable, Sendable {
+    /// The pane at this index of ``TabApp/panes``.
+    case pane(Int)
+    /// The presented layer with this id (given when it was presented, counted up for the run, so
+    /// that an outcome for a dismissed layer never reaches a later one).
+    case layer(Int)
+}
+
+/// The root of a tab-bar app: the panes (each kept for the whole run), the tab bar over them,
+/// and the stack of presented layers. It knows no component's cases: it routes input to the
+/// component it is for (the top layer that takes input, else the selected pane), carries out the
+/// ``Reaction``s they return, and hands their messages back to them.
+///
+/// Its own keys: `1`–`9` select a tab, `Tab`/`Shift-Tab` the next or previous, `?` shows help
+/// (built from the key tables), `Esc` dismisses the top layer, `q` and `Ctrl-C` quit, `Ctrl-Z`
+/// suspends. A component's own binding of a key comes first. Holding a tab (the mouse held on
+/// it, or its digit key held) calls its pane's ``Pane/tabHeld(_:)`` when ``Pane/holdsTab``.
+public struct TabApp: Sendable {
+    /// The panes, in tab order.
+    public private(set) var panes: [AnyPane]
+    /// Index of the selected tab.
+    public private(set) var selected = 0
+    /// The presented layers, bottom first.
+    public private(set) var layers: [AnyLayer] = []
+    private var nextLayerID = 1
+    /// The screen, columns × rows.
+    public private(set) var size: Size
+    /// Time of the latest event, in milliseconds on the loop's clock.
+    public private(set) var clock: Int64 = 0
+    /// Whether animations are off.
+    public var reduceMotion: Bool
+
+    /// What the root asks the loop to carry out.
+    public enum Effect: Sendable {
+        /// Perform `work` off the loop's thread; deliver its message to `component`
+        /// (``Event/deliver(_:to:)``).
+        case perform(AnyWork, for: ComponentID)
+        /// End the run (exit status 0).
+        case quit
+        /// Give the terminal back and stop the process (Ctrl-Z).
+        case suspend
+    }
+
+    /// What the root takes.
+    public enum Event: Sendable {
+        /// Input, a gesture, a frame or a resize.
+        case ui(UIEvent)
+        /// A message for a component (the outcome of its work).
+        case deliver(any Sendable, to: ComponentID)
+    }
+
+    /// The root's own verbs.
+    public enum Verb: Hashable, Sendable {
+        case selectTab(Int), nextTab, previousTab, help, dismiss, quit, suspend
+    }
+
+    /// An app of `panes` on a screen of `size` (columns × rows).
+    public init(panes: [any Pane], size: Size, reduceMotion: Bool = false) {
+        self.panes = panes.map(AnyPane.init)
+        self.size = size
+        self.reduceMotion = reduceMotion
+    }
+
+    /// What the components see.
+    public var context: Context { Context(size: size, clock: clock, reduceMotion: reduceMotion) }
+
+    /// The root's key bindings (help lists them after the component's).
+    public var keys: KeyTable<Verb> {
+        let digits = panes.indices.prefix(9).map { index in
+            KeyTable<Verb>.Row([.char(Character(String(index + 1)))], "\(index + 1)", panes[index].title, .selectTab(index))
+        }
+        return KeyTable(
+            "Everywhere",
+            digits + [
+                .init([KeyEvent(.tab)], "Tab", "next tab", .nextTab),
+                .init([KeyEvent(.tab, modifiers: .shift)], "Shift-Tab", "previous tab", .previousTab),
+                .init([.char("?")], "?", "help", .help),
+                .init([KeyEvent(.escape)], "Esc", "close the top layer", .dismiss),
+                .init([.char("q"), KeyEvent(.control("c"))], "q Ctrl-C", "quit", .quit),
+                .init([KeyEvent(.control("z"))], "Ctrl-Z", "suspend", .suspend),
+                .init([], "hold a tab", "its sheet, where it has one", nil),
+            ])
+    }
+
+    /// Index in ``layers`` of the top layer that takes input.
+    var activeTop: Int? { layers.lastIndex { $0.base.isActive } }
+
+    /// The selected pane when it is a `P`.
+    public func pane<P: Pane>(_ type: P.Type) -> P? { panes.lazy.compactMap { $0.base as? P }.first }
+
+    /// The topmost presented layer that is a `L`.
+    public func layer<L: Layer>(_ type: L.Type) -> L? { layers.reversed().lazy.compactMap { $0.base as? L }.first }
+
+    /// The keys whose hold means something: the digits of the panes that hold their tab.
+    public var holdableKeys: Set<KeyEvent> {
+        Set(panes.indices.prefix(9).filter { panes[$0].base.holdsTab }.map { .char(Character(String($0 + 1))) })
+    }
+
+    /// Whether holding `key` means something now: a digit of a pane that holds its tab, with no
+    /// layer up.
+    public func acceptsKeyHold(_ key: KeyEvent) -> Bool { activeTop == nil && holdableKeys.contains(key) }
+
+    /// When the loop must send an animation frame next: a frame from now while a layer animates.
+    public var nextAnimationDeadline: Int64? {
+        layers.contains { $0.base.isAnimating } ? clock + SheetMotion.animationFrameMilliseconds : nil
+    }
+
+    // MARK: Update
+
+    /// Applies one event at `time` (milliseconds; nil keeps the clock) and returns what the loop
+    /// must carry out.
+    public mutating func update(_ event: Event, at time: Int64? = nil) -> [Effect] {
+        if let time { clock = max(clock, time) }
+        var effects: [Effect] = []
+        switch event {
+        case .ui(let ui): effects = handle(ui)
+        case .deliver(let message, let id): effects = deliver(message, to: id)
+        }
+        settle()
+        return effects
+    }
+
+    private mutating func handle(_ event: UIEvent) -> [Effect] {
+        switch event {
+        case .key(let key): return handleKey(key)
+        case .keyHold(let key):
+            guard activeTop == nil, let index = panes.indices.first(where: { Character(String($0 + 1)) == key.character }) else { return [] }
+            selected = index
+            return holdTab(index)
+        case .tap(let target):
+            if activeTop != nil, target == .outside { return dismissTop() }
+            if activeTop == nil, let tab = target.part(TabBar.Part.self), panes.indices.contains(tab.index) {
+                selected = tab.index
+                return []
+            }
+            return route(.tap(target))
+        case .longPress(let target):
+            if activeTop == nil, let tab = target.part(TabBar.Part.self), panes.indices.contains(tab.index) {
+                selected = tab.index
+                return holdTab(tab.index)
+            }
+            return route(.longPress(target))
+        case .scroll(let target, let notches): return route(.scroll(target, notches: notches))
+        case .drag(let target, let position): return route(.drag(target, position))
+        case .dragEnded(let target, let position): return route(.dragEnded(target, position))
+        case .paste(let text): return route(.paste(text))
+        case .resize(let newSize):
+            size = Screen.capped(newSize)
+            return relayout()
+        case .animationFrame, .focus, .terminalReply: return []
+        }
+    }
+
+    private mutating func handleKey(_ key: KeyEvent) -> [Effect] {
+        let component: Bool = {
+            if let top = activeTop { return layers[top].binds(key) }
+            return panes[selected].binds(key)
+        }()
+        if !component, let verb = keys.verb(for: key) {
+            // With a layer up only its way out and the process's keys are the root's.
+            let anywhere: Set<Verb> = [.dismiss, .suspend]
+            if activeTop == nil || anywhere.contains(verb) || key == KeyEvent(.control("c")) { return perform(verb) }
+        }
+        return route(.key(key))
+    }
+
+    private mutating func perform(_ verb: Verb) -> [Effect] {
+        switch verb {
+        case .selectTab(let index): if panes.indices.contains(index) { selected = index }
+        case .nextTab: selected = (selected + 1) % max(1, panes.count)
+        case .previousTab: selected = (selected + panes.count - 1) % max(1, panes.count)
+        case .help:
+            let table = activeTop.map { layers[$0].help } ?? panes[selected].help
+            present(AnyLayer(HelpLayer(sections: [table, (keys.title, keys.help)])), by: nil)
+        case .dismiss: return dismissTop()
+        case .quit: return [.quit]
+        case .suspend: return [.suspend]
+        }
+        return []
+    }
+
+    /// Hands `input` to the top layer that takes input, else the selected pane.
+    private mutating func route(_ input: RawInput) -> [Effect] {
+        let context = self.context
+        if let top = activeTop {
+            let id = ComponentID.layer(layers[top].id)
+            return carryOut(layers[top].update(input, context), from: id)
+        }
+        let index = selected
+        return carryOut(panes[index].update(input, context), from: .pane(index))
+    }
+
+    private mutating func holdTab(_ index: Int) -> [Effect] {
+        guard panes[index].base.holdsTab else { return [] }
+        return carryOut(panes[index].tabHeld(context), from: .pane(index))
+    }
+
+    /// Hands `message` to the component `id`, when it is still there.
+    private mutating func deliver(_ message: any Sendable, to id: ComponentID) -> [Effect] {
+        let context = self.context
+        switch id {
+        case .pane(let index):
+            guard panes.indices.contains(index) else { return [] }
+            return carryOut(panes[index].receive(message, context), from: id)
+        case .layer(let layerID):
+            guard let index = layers.firstIndex(where: { $0.id == layerID }) else { return [] }
+            return carryOut(layers[index].receive(message, context), from: id)
+        }
+    }
+
+    /// Carries out what component `id` asked, in order.
+    private mutating func carryOut(_ reactions: [ErasedReaction], from id: ComponentID) -> [Effect] {
+        var effects: [Effect] = []
+        for reaction in reactions {
+            switch reaction {
+            case .present(let layer, let reply): present(layer, by: (id, reply))
+            case .dismiss:
+                if case .layer(let layerID) = id, let index = layers.firstIndex(where: { $0.id == layerID }) {
+                    dismiss(at: index)
+                } else {
+                    effects += dismissTop()
+                }
+            case .reply(let value):
+                guard case .layer(let layerID) = id, let layer = layers.first(where: { $0.id == layerID }),
+                    let presenter = layer.presenter, let message = presenter.reply(value)
+                else { continue }
+                effects += deliver(message, to: presenter.id)
+            case .perform(let work): effects.append(.perform(work, for: id))
+            case .selectTab(let index): if panes.indices.contains(index) { selected = index }
+            case .quit: effects.append(.quit)
+            }
+        }
+        return effects
+    }
+
+    private mutating func present(_ layer: AnyLayer, by presenter: (id: ComponentID, reply: @Sendable (any Sendable) -> (any Sendable)?)?) {
+        var layer = layer
+        layer.id = nextLayerID
+        nextLayerID += 1
+        layer.presenter = presenter.map { AnyLayer.Presenter(id: $0.id, reply: $0.reply) }
+        layers.append(layer)
+        _ = layers[layers.count - 1].update(.relayout, context)
+    }
+
+    private mutating func dismissTop() -> [Effect] {
+        if let top = activeTop { dismiss(at: top) }
+        return []
+    }
+
+    private mutating func dismiss(at index: Int) {
+        if !layers[index].beginDismissal(context) { layers.remove(at: index) }
+    }
+
+    private mutating func relayout() -> [Effect] {
+        let context = self.context
+        var effects: [Effect] = []
+        for index in panes.indices { effects += carryOut(panes[index].update(.relayout, context), from: .pane(index)) }
+        for index in layers.indices { effects += carryOut(layers[index].update(.relayout, context), from: .layer(layers[index].id)) }
+        return effects
+    }
+
+    /// After every event, each layer moves its animation on; one that is gone is removed.
+    private mutating func settle() {
+        let context = self.context
+        for index in layers.indices.reversed() where !layers[index].settle(context) { layers.remove(at: index) }
+    }
+
+    // MARK: Render
+
+    /// The frame for the state as it is: the selected pane above the tab bar, then each layer,
+    /// bottom first. Just before the top layer that takes input, the whole screen is marked
+    /// ``HitTarget/outside``, so only that layer reacts to the pointer.
+    public func renderFrame() -> Frame {
+        var frame = Frame(size: size)
+        guard size.width > 0, size.height > 0 else { return frame }
+        let context = self.context
+        let barHeight = TabBar.height(screenHeight: size.height)
+        let screen = Rect(x: 0, y: 0, width: size.width, height: size.height)
+        if !layers.contains(where: { $0.base.coversScreen }) {
+            panes[selected].base.render(into: &frame, in: Rect(x: 0, y: 0, width: size.width, height: size.height - barHeight), context)
+            TabBar(titles: panes.map(\.title), selected: selected, holdable: Set(panes.indices.filter { panes[$0].base.holdsTab }))
+                .render(into: &frame, in: Rect(x: 0, y: size.height - barHeight, width: size.width, height: barHeight))
+        }
+        let top = activeTop
+        for (index, layer) in layers.enumerated() {
+            if index == top { frame.hits.mark(screen, .outside) }
+            layer.base.render(into: &frame, in: screen, context)
+        }
+        return frame
+    }
+}
+
+/// Input for a component before its key table turns keys into its verbs.
+enum RawInput {
+    case key(KeyEvent), paste(String), tap(HitTarget), longPress(HitTarget), scroll(HitTarget, notches: Int)
+    case drag(HitTarget, Position), dragEnded(HitTarget, Position), relayout
+
+    /// The same input for `C`, a key as its verb when its table binds it.
+    func typed<C: Component>(for component: C) -> ComponentInput<C.Verb> {
+        switch self {
+        case .key(let key): component.keys.verb(for: key).map { .verb($0) } ?? .key(key)
+        case .paste(let text): .paste(text)
+        case .tap(let target): .tap(target)
+        case .longPress(let target): .longPress(target)
+        case .scroll(let target, let notches): .scroll(target, notches: notches)
+        case .drag(let target, let position): .drag(target, position)
+        case .dragEnded(let target, let position): .dragEnded(target, position)
+        case .relayout: .relayout
+        }
+    }
+}
+
+/// Calls into a component whose type is known only at run time (``AnyPane``, ``AnyLayer``).
+private enum Dispatch {
+    static func update<C: Component>(_ component: inout C, _ input: RawInput, _ context: Context) -> [ErasedReaction] {
+        component.update(input.typed(for: component), context).map(\.erased)
+    }
+
+    static func receive<C: Component>(_ component: inout C, _ message: any Sendable, _ context: Context) -> [ErasedReaction] {
+        guard let message = message as? C.Message else { return [] }
+        return component.receive(message, context).map(\.erased)
+    }
+
+    static func binds<C: Component>(_ component: C, _ key: KeyEvent) -> Bool { component.keys.verb(for: key) != nil }
+
+    static func help<C: Component>(_ component: C) -> (String, [(label: String, help: String)]) {
+        (component.keys.title, component.keys.help)
+    }
+
+    static func tabHeld<P: Pane>(_ pane: inout P, _ context: Context) -> [ErasedReaction] { pane.tabHeld(context).map(\.erased) }
+}
+
+/// Any ``Pane``, as the root keeps it.
+public struct AnyPane: Sendable {
+    /// The pane.
+    public internal(set) var base: any Pane
+
+    init(_ base: any Pane) { self.base = base }
+
+    /// Its tab's label.
+    public var title: String { base.title }
+    var help: (String, [(label: String, help: String)]) { Dispatch.help(base) }
+    func binds(_ key: KeyEvent) -> Bool { Dispatch.binds(base, key) }
+    mutating func update(_ input: RawInput, _ context: Context) -> [ErasedReaction] { Dispatch.update(&base, input, context) }
+    mutating func receive(_ message: any Sendable, _ context: Context) -> [ErasedReaction] { Dispatch.receive(&base, message, context) }
+    mutating func tabHeld(_ context: Context) -> [ErasedReaction] { Dispatch.tabHeld(&base, context) }
+}
+
+/// Any ``Layer``, with its id and who presented it, as the root keeps it.
+public struct AnyLayer: Sendable {
+    /// The layer.
+    public internal(set) var base: any Layer
+    /// Its id for the run (``ComponentID/layer(_:)``); 0 until presented.
+    public internal(set) var id = 0
+
+    /// The component that presented it, and how its replies become that component's messages.
+    struct Presenter: Sendable {
+        var id: ComponentID
+        var reply: @Sendable (any Sendable) -> (any Sendable)?
+    }
+
+    var presenter: Presenter?
+
+    init(_ base: any Layer) { self.base = base }
+
+    var help: (String, [(label: String, help: String)]) { Dispatch.help(base) }
+    func binds(_ key: KeyEvent) -> Bool { Dispatch.binds(base, key) }
+    mutating func update(_ input: RawInput, _ context: Context) -> [ErasedReaction] { Dispatch.update(&base, input, context) }
+    mutating func receive(_ message: any Sendable, _ context: Context) -> [ErasedReaction] { Dispatch.receive(&base, message, context) }
+    mutating func beginDismissal(_ context: Context) -> Bool { base.beginDismissal(context) }
+    mutating func settle(_ context: Context) -> Bool { base.settle(context) }
+}
+
+extension KeyEvent {
+    /// The character of a plain character key, else nil.
+    var character: Character? {
+        if case .character(let c) = key, modifiers.isEmpty { c } else { nil }
+    }
+}

@@ -1,0 +1,126 @@
+import Glibc
+import PerchKit
+import PerchKitTerminal
+import Synchronization
+
+extension TabApp.Event: LoopEvent {
+    public init(_ event: UIEvent) { self = .ui(event) }
+}
+
+extension TabApp: LoopRoot {
+    /// `base` with the digit keys of the panes that hold their tab as the holdable keys.
+    public func gestureConfiguration(_ base: GestureRecognizer.Configuration) -> GestureRecognizer.Configuration {
+        var configuration = base
+        configuration.holdableKeys = holdableKeys
+        return configuration
+    }
+}
+
+/// Runs a ``TabApp`` on a ``TerminalLoop``: the work its components ask for runs on threads of
+/// its own (one per piece of work, ``WorkerQueue``), and each outcome comes back through a pipe
+/// the loop waits on, to the component that asked, on the loop's thread.
+public final class TabAppRunner {
+    /// The loop, whose ``TerminalLoop/root`` is the app.
+    public let loop: TerminalLoop<TabApp>
+    private let workers = WorkerQueue(serial: false)
+    /// The outcomes back from the workers, and the work still running.
+    private final class Inbox: Sendable {
+        let finished = Mutex<[(message: any Sendable, component: ComponentID)]>([])
+        let running = Mutex(0)
+    }
+
+    private let inbox = Inbox()
+    private var pipeEnds: [Int32] = [-1, -1]
+
+    /// - Parameters:
+    ///   - app: the root.
+    ///   - backend: the terminal.
+    ///   - gestures: the recogniser's timing (the app names the holdable keys).
+    ///   - poller: the clock and the wait (``VirtualPoller`` in tests).
+    public init(app: TabApp, backend: TerminalBackend, gestures: GestureRecognizer.Configuration = .init(), poller: Poller = SystemPoller()) {
+        loop = TerminalLoop(root: app, backend: backend, gestures: gestures, poller: poller)
+        if pipeEnds.withUnsafeMutableBufferPointer({ pipe($0.baseAddress) }) == 0 {
+            for end in pipeEnds {
+                _ = fcntl(end, F_SETFD, FD_CLOEXEC)
+                _ = fcntl(end, F_SETFL, fcntl(end, F_GETFL) | O_NONBLOCK)
+            }
+        }
+        loop.perform = { [unowned self] effect in perform(effect) }
+        let readEnd = pipeEnds[0]
+        loop.sources = [
+            .init(
+                descriptor: { readEnd },
+                ready: { [unowned self] time in
+                    var buffer = [UInt8](repeating: 0, count: 64)
+                    while read(readEnd, &buffer, buffer.count) > 0 {}
+                    let messages = inbox.finished.withLock { list in
+                        defer { list.removeAll() }
+                        return list
+                    }
+                    return loop.send(messages.map { .deliver($0.message, to: $0.component) }, at: time)
+                })
+        ]
+    }
+
+    deinit {
+        for end in pipeEnds where end >= 0 { close(end) }
+    }
+
+    /// Work handed out whose outcome has not come back yet.
+    public var workInFlight: Int { inbox.running.withLock { $0 } }
+
+    private func perform(_ effect: TabApp.Effect) {
+        switch effect {
+        case .perform(let work, let component):
+            inbox.running.withLock { $0 += 1 }
+            let writeEnd = pipeEnds[1]
+            workers.async { [inbox] in
+                let message = work.run()
+                inbox.finished.withLock { $0.append((message, component)) }
+                inbox.running.withLock { $0 -= 1 }
+                var byte: UInt8 = 1
+                _ = write(writeEnd, &byte, 1)
+            }
+        case .quit: loop.quit()
+        case .suspend: loop.suspend()
+        }
+    }
+
+    /// Runs until quit or a terminating signal; returns the exit status (``TerminalLoop/run(firstFrame:exitAfterFirstFrame:)``).
+    /// Work still running is waited for; the backend is shut down.
+    public func run() -> Int32 {
+        let status = loop.run()
+        workers.wait()
+        loop.backend.shutdown()
+        return status
+    }
+
+    /// Runs the app made by `app` (given the terminal's size) full-screen on the process's
+    /// terminal with ncurses (``NcursesBackend``): signals are watched (``SignalPipe``), colour
+    /// follows `NO_COLOR`, and the terminal is restored on every way out. Returns the exit status
+    /// (0 after quit; 128 + a signal's number), or 2 with the reason on standard error when the
+    /// terminal cannot be used (not a terminal, an unknown `TERM`).
+    public static func runFullScreen(_ app: (Size) -> TabApp) -> Int32 {
+        guard isatty(STDIN_FILENO) == 1, isatty(STDOUT_FILENO) == 1 else {
+            printError("standard input and output must be a terminal")
+            return 2
+        }
+        SignalPipe.install()
+        defer { SignalPipe.uninstall() }
+        let noColor = getenv("NO_COLOR").map { String(cString: $0).isEmpty == false } ?? false
+        let backend: NcursesBackend
+        do {
+            backend = try NcursesBackend(colors: !noColor)
+        } catch {
+            printError("\(error)")
+            return 2
+        }
+        return TabAppRunner(app: app(backend.size), backend: backend).run()
+    }
+}
+
+/// Writes `line` and a line break to standard error.
+private func printError(_ line: String) {
+    let bytes = Array((line + "\n").utf8)
+    _ = bytes.withUnsafeBytes { write(STDERR_FILENO, $0.baseAddress, $0.count) }
+}
