@@ -32,9 +32,10 @@ GUARD_SNAPSHOT := .build/home-guard.json
 TEST_RESULTS := .build/test-results.xml
 test: test-deps build deb bench-build
 	$(SPM) build --build-tests
+	$(SPM) build --product perchkit-demo
 	@python3 scripts/home-guard.py snapshot $(GUARD_SNAPSHOT)
 	@rm -f $(TEST_RESULTS); \
-	PERCH_BIN="$(CURDIR)/$(RELEASE_BIN)" PERCH_DEB="$$(cat $(DEB_DIR)/latest)" $(SWIFT) test --skip-build --disable-xctest --manifest-cache local \
+	PERCH_BIN="$(CURDIR)/$(RELEASE_BIN)" PERCHKIT_DEMO_BIN="$(CURDIR)/.build/debug/perchkit-demo" PERCH_DEB="$$(cat $(DEB_DIR)/latest)" $(SWIFT) test --skip-build --disable-xctest --manifest-cache local \
 		--xunit-output $(TEST_RESULTS); tests=$$?; \
 	python3 bench/bench.py --smoke; smoke=$$?; \
 	python3 scripts/home-guard.py check $(GUARD_SNAPSHOT); guard=$$?; \

@@ -77,9 +77,9 @@ public final class TabAppRunner {
             workers.async { [inbox] in
                 let message = work.run()
                 inbox.finished.withLock { $0.append((message, component)) }
-                inbox.running.withLock { $0 -= 1 }
                 var byte: UInt8 = 1
                 _ = write(writeEnd, &byte, 1)
+                inbox.running.withLock { $0 -= 1 }
             }
         case .quit: loop.quit()
         case .suspend: loop.suspend()

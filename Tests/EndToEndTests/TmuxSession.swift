@@ -29,12 +29,12 @@ final class TmuxSession {
     /// has ended can be read too.
     ///
     /// `launcher` is a command that execs Perch (given as its last arguments), for tests that
-    /// need Perch started in a particular way.
+    /// need Perch started in a particular way; `program` runs instead of Perch (an example app).
     /// With `interactiveShell`, the pane runs an interactive bash with job control instead, and
     /// Perch is typed at its prompt, as a person would (Ctrl-Z and `fg` then work as usual).
     init(
         width: Int = 80, height: Int = 24, term: String = "xterm-256color", arguments: [String] = [], environment: [String: String] = [:],
-        home: URL? = nil, interactiveShell: Bool = false, launcher: [String] = []
+        home: URL? = nil, interactiveShell: Bool = false, launcher: [String] = [], program: String? = nil
     ) throws {
         self.width = width
         self.height = height
@@ -49,7 +49,7 @@ final class TmuxSession {
         ]
         env.merge(environment) { $1 }
         let assignments = env.sorted { $0.key < $1.key }.map { "\($0.key)=\(Self.quote($0.value))" }.joined(separator: " ")
-        let perch = (launcher + [Self.binary] + arguments).map(Self.quote).joined(separator: " ")
+        let perch = (launcher + [program ?? Self.binary] + arguments).map(Self.quote).joined(separator: " ")
         // `swift test` runs tests with NO_COLOR=1; Perch in the pane sees it only when a test asks,
         // so the pane is drawn in colour as a person's terminal is.
         let unset = environment["NO_COLOR"] == nil ? "-u NO_COLOR " : ""

@@ -1,0 +1,98 @@
+import Foundation
+import Testing
+
+/// perchkit-demo, the example app on PerchKit alone, driven in tmux as a person would: a mouse
+/// press held on its first tab, a held key, picks by key and by click.
+@Suite("perchkit-demo, end to end", .serialized)
+struct PerchKitDemoEndToEndTests {
+    /// The demo under test: `$PERCHKIT_DEMO_BIN`, else the debug build.
+    static var binary: String {
+        if let path = ProcessInfo.processInfo.environment["PERCHKIT_DEMO_BIN"], !path.isEmpty { return path }
+        let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+        return root.appendingPathComponent(".build/debug/perchkit-demo").path
+    }
+
+    /// Row (0-based) of the tab labels, and a column of the Colors tab, on an 80×24 pane.
+    let tabRow = 23
+    let colorsColumn = 17
+
+    func started() throws -> TmuxSession {
+        try #require(FileManager.default.isExecutableFile(atPath: Self.binary), "no perchkit-demo at \(Self.binary): `make test` builds it")
+        let session = try TmuxSession(program: Self.binary)
+        let shown = try session.waitUntil(timeout: 10) { lines in lines.contains { $0.contains("Colors") && $0.contains("About") } }
+        let screen = try session.screen().joined(separator: "\n")
+        try #require(shown, "perchkit-demo did not draw its tab bar:\n\(screen)")
+        return session
+    }
+
+    /// Whether the sheet of colours is up: its title and the three colours it must offer.
+    static func sheetIsUp(_ lines: [String]) -> Bool {
+        let text = lines.joined(separator: "\n")
+        return text.contains("Pick a colour") && ["Red", "Green", "Blue"].allSatisfy { text.contains("██ " + $0) }
+    }
+
+    /// Holds the mouse on the Colors tab until the sheet has risen and rests, fitted to its 6
+    /// colours (grabber, title, 6 rows, footer: its grabber on row 15), then lets go.
+    func raiseSheet(_ session: TmuxSession) throws {
+        try session.mousePress(column: colorsColumn, row: tabRow)
+        let atRest = try session.waitUntil { Self.sheetIsUp($0) && $0.firstIndex { $0.contains("━━━━━━") } == 24 - 9 }
+        let screen = try session.screen().joined(separator: "\n")
+        try #require(atRest, "no sheet at rest:\n\(screen)")
+        try session.mouseRelease(column: colorsColumn, row: tabRow)
+    }
+
+    @Test("A mouse press held on the first tab raises the sheet fitted to the colours; picking Green shows it on the Colors pane")
+    func holdWithMouseThenPick() throws {
+        let session = try started()
+        #expect(try session.waitFor("Picked: none"), "none at first")
+        try session.mousePress(column: colorsColumn, row: tabRow)
+        #expect(try session.waitUntil(Self.sheetIsUp), "the sheet rose while the button was still down")
+        // Fitted to its 6 colours: grabber, title, 6 rows and a footer (9 rows) above the bottom.
+        let fitted = try session.waitUntil { lines in lines.firstIndex { $0.contains("━━━━━━") } == 24 - 9 }
+        let grabber = try session.screen().firstIndex { $0.contains("━━━━━━") }
+        #expect(fitted, "the sheet comes to rest as tall as its rows: grabber on row \(String(describing: grabber))")
+        try session.mouseRelease(column: colorsColumn, row: tabRow)
+        try session.send("Down")
+        try session.send("Enter")
+        #expect(try session.waitFor("Picked: Green"), "the pick shows on the first tab's pane")
+        #expect(try session.waitUntil { !Self.sheetIsUp($0) }, "the sheet closed")
+        #expect(try session.waitFor("Green is colour 2"), "the pane's work came back to it")
+    }
+
+    @Test("A click on a row of the sheet picks it; a click outside closes it without a pick")
+    func clickRowAndOutside() throws {
+        let session = try started()
+        try raiseSheet(session)
+        let lines = try session.screen()
+        let blueRow = try #require(lines.firstIndex { $0.contains("██ Blue") })
+        try session.mousePress(column: 10, row: blueRow)
+        try session.mouseRelease(column: 10, row: blueRow)
+        #expect(try session.waitFor("Picked: Blue"))
+        try raiseSheet(session)
+        try session.mousePress(column: 10, row: 2)
+        try session.mouseRelease(column: 10, row: 2)
+        #expect(try session.waitUntil { !Self.sheetIsUp($0) }, "a tap outside closed the sheet")
+        #expect(try session.screen().contains { $0.contains("Picked: Blue") }, "and picked nothing")
+    }
+
+    @Test("Holding the key 1 (a press, then auto-repeats) raises the sheet; q quits with status 0 and the terminal restored")
+    func holdKeyThenQuit() throws {
+        let session = try started()
+        try session.sendLiteral("1")
+        // A held key: the first auto-repeat after 300 ms, then one every 30 ms, until the sheet shows.
+        let start = Date()
+        Thread.sleep(forTimeInterval: 0.3)
+        var up = false
+        while !up, Date().timeIntervalSince(start) < 3 {
+            try session.sendLiteral("1")
+            up = Self.sheetIsUp(try session.screen())
+            Thread.sleep(forTimeInterval: 0.03)
+        }
+        #expect(up, "holding 1 raised the sheet")
+        try session.send("Escape")
+        #expect(try session.waitUntil { !Self.sheetIsUp($0) })
+        try session.send("q")
+        #expect(try session.waitFor("EXIT=0"), "q quits with status 0")
+        #expect(try session.terminalRestored(), "the terminal is restored")
+    }
+}

@@ -1,0 +1,123 @@
+import Testing
+
+@testable import PerchKit
+
+/// The sheet alone: its update and its render into a small area, without the root.
+@Suite("Sheet")
+struct SheetTests {
+    let context = Context(size: Size(width: 30, height: 12), clock: 0, reduceMotion: true)
+
+    func sheet(_ count: Int = 3) -> Sheet {
+        var sheet = Sheet(title: "Pick", items: (0..<count).map { Sheet.Item("Row \($0)", swatch: .red) })
+        _ = sheet.settle(context)
+        return sheet
+    }
+
+    @Test("At the fit detent the sheet is as tall as its rows plus grabber, title and footer; at large, all but the top row")
+    func fitted() {
+        var sheet = sheet(3)
+        #expect(sheet.layout(context).height == 3 + SheetLayout.chromeRows)
+        _ = sheet.update(.verb(.larger), context)
+        _ = sheet.settle(context)
+        #expect(sheet.layout(context).height == 11)
+        var long = self.sheet(40)
+        #expect(long.layout(context).height == 12 - SheetLayout.minimumRowsAbove, "capped to leave 2 rows above")
+        _ = long.update(.verb(.last), context)
+        #expect(long.cursor.cursor == 39)
+        #expect(long.cursor.scroll == 40 - long.layout(context).visibleRows, "scrolled to show the last row")
+    }
+
+    @Test("Enter replies with the row under the cursor and dismisses; a tap on a row picks that row")
+    func picks() {
+        var sheet = sheet()
+        _ = sheet.update(.verb(.down), context)
+        let reactions = sheet.update(.verb(.pick), context)
+        #expect(reactions.count == 2)
+        if case .reply(let value) = reactions[0].erased { #expect(value as? Int == 1) } else { Issue.record("no reply") }
+        if case .dismiss = reactions[1].erased {} else { Issue.record("no dismiss") }
+        let tapped = sheet.update(.tap(.hit(Sheet.Part.row(2))), context)
+        if case .reply(let value)? = tapped.first?.erased { #expect(value as? Int == 2) } else { Issue.record("no reply to a tap") }
+    }
+
+    @Test("Dragging the grabber follows the pointer; released low it dismisses, released high it snaps to large")
+    func drag() {
+        var sheet = sheet()
+        _ = sheet.update(.drag(.hit(Sheet.Part.grabber), Position(column: 3, row: 4)), context)
+        _ = sheet.settle(context)
+        #expect(sheet.layout(context).top == 4)
+        #expect(sheet.update(.dragEnded(.hit(Sheet.Part.grabber), Position(column: 3, row: 2)), context).isEmpty)
+        _ = sheet.settle(context)
+        #expect(sheet.motion.detent == .large)
+        let released = sheet.update(.dragEnded(.hit(Sheet.Part.grabber), Position(column: 3, row: 11)), context)
+        if case .dismiss? = released.first?.erased {} else { Issue.record("released low, it did not dismiss: \(released.count)") }
+    }
+
+    @Test("Rendered into 30×12: grabber on the top edge, title and count, the rows with their swatches, the footer; rows and grabber marked")
+    func render() {
+        let sheet = sheet()
+        var frame = Frame(size: context.size)
+        sheet.render(into: &frame, in: Rect(x: 0, y: 0, width: 30, height: 12), context)
+        let lines = frame.screen.lines
+        #expect(lines[6].contains("━━━━━━"))
+        #expect(lines[7].contains("Pick") && lines[7].contains("3 items"))
+        #expect(lines[8].contains("██ Row 0") && lines[10].contains("██ Row 2"))
+        #expect(lines[11].contains("Enter pick"))
+        #expect(frame.hits.target(at: Position(column: 5, row: 9)) == .hit(Sheet.Part.row(1)))
+        #expect(frame.hits.target(at: Position(column: 5, row: 6)).acceptsDrag)
+        #expect(frame.screen[8, 8].style.reverse, "the cursor's row is highlighted")
+        #expect(frame.screen[4, 8].style.foreground == .red, "the swatch")
+    }
+
+    @Test("With motion, the sheet rises over 150 ms with an ease-out and slides away after dismissal")
+    func motion() {
+        var moving = Context(size: context.size, clock: 0, reduceMotion: false)
+        var sheet = Sheet(title: "Pick", items: [.init("a"), .init("b")])
+        let present = sheet.settle(moving)
+        #expect(present)
+        #expect(sheet.isAnimating)
+        moving.clock = 50
+        let midway = sheet.layout(moving).height
+        #expect(midway > 0 && midway < 5, "part way up at 50 ms: \(midway)")
+        moving.clock = 150
+        _ = sheet.settle(moving)
+        #expect(!sheet.isAnimating && sheet.layout(moving).height == 5)
+        let slides = sheet.beginDismissal(moving)
+        #expect(slides)
+        #expect(!sheet.isActive)
+        _ = sheet.settle(moving)
+        moving.clock = 300
+        let stays = sheet.settle(moving)
+        #expect(!stays, "gone once it slid away")
+    }
+}
+
+@Suite("TabBar, HelpLayer")
+struct TabBarAndHelpTests {
+    @Test("The tab bar shares the width out, draws a rule above the labels, and marks each tab with its index")
+    func tabBar() {
+        var frame = Frame(size: Size(width: 21, height: 6))
+        TabBar(titles: ["One", "Two", "Three"], selected: 1, holdable: [0]).render(into: &frame, in: Rect(x: 0, y: 4, width: 21, height: 2))
+        #expect(frame.screen.lines[4] == String(repeating: "─", count: 21))
+        #expect(frame.screen.lines[5] == "  One    Two   Three ")
+        #expect(frame.hits.target(at: Position(column: 8, row: 5)).part(TabBar.Part.self)?.index == 1)
+        #expect(frame.hits.target(at: Position(column: 1, row: 5)).acceptsLongPress)
+        #expect(!frame.hits.target(at: Position(column: 15, row: 5)).acceptsLongPress)
+        #expect(frame.screen[8, 5].style.reverse, "the selected tab")
+        #expect(TabBar.height(screenHeight: 5) == 1, "no rule on a short screen")
+    }
+
+    @Test("Help lists each section's keys padded to the widest label, and closes on Esc, ? or q")
+    func help() {
+        var help = HelpLayer(sections: [("Pane", [("+", "more")]), ("Everywhere", [("Shift-Tab", "back")])])
+        #expect(help.lines.map(\.text) == ["Pane", "+          more", "", "Everywhere", "Shift-Tab  back"])
+        for key in [KeyEvent(.escape), .char("?"), .char("q")] {
+            let verb = help.keys.verb(for: key)
+            #expect(verb == .close)
+        }
+        let context = Context(size: Size(width: 30, height: 10))
+        if case .dismiss? = help.update(.verb(.close), context).first?.erased {} else { Issue.record("close did not dismiss") }
+        var frame = Frame(size: context.size)
+        help.render(into: &frame, in: Rect(x: 0, y: 0, width: 30, height: 10), context)
+        #expect(frame.screen.lines.contains { $0.contains("Shift-Tab  back") })
+    }
+}

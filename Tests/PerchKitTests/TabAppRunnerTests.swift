@@ -1,0 +1,37 @@
+import Glibc
+import Testing
+
+@testable import PerchKit
+@testable import PerchKitLoop
+@testable import PerchKitTerminal
+
+/// The runner on the real loop with a virtual clock and a recording backend: input bytes in,
+/// frames out, work on a worker thread and its outcome back to the pane.
+@Suite("TabAppRunner", .serialized)
+struct TabAppRunnerTests {
+    @Test("Bytes typed reach the pane, its work runs off the loop and comes back, and q ends the run with 0")
+    func runs() throws {
+        var ends: [Int32] = [0, 0]
+        try #require(pipe(&ends) == 0)
+        defer { close(ends[0]) }
+        let backend = RecordingBackend(size: Size(width: 40, height: 12), inputDescriptor: ends[0])
+        let poller = VirtualPoller()
+        let runner = TabAppRunner(
+            app: TabApp(panes: [CounterPane(), PlainPane()], size: backend.size, reduceMotion: true), backend: backend, poller: poller)
+        func type(_ text: String) { _ = Array(text.utf8).withUnsafeBytes { write(ends[1], $0.baseAddress, $0.count) } }
+        poller.at(1_100) { type("+++d") }
+        // q once the work has come back (its outcome is in the pipe the loop reads before input).
+        poller.at(1_200) {
+            let deadline = MonotonicClock.now() + 5_000
+            while runner.workInFlight > 0, MonotonicClock.now() < deadline { usleep(1_000) }
+            type("q")
+        }
+        let status = runner.run()
+        close(ends[1])
+        #expect(status == 0)
+        #expect(runner.loop.root.pane(CounterPane.self)?.count == 3)
+        #expect(runner.loop.root.pane(CounterPane.self)?.doubled == 6, "the work's outcome reached the pane before q")
+        #expect(backend.frames.last?.lines[0].hasPrefix("Counter 3") == true)
+        #expect(backend.calls.contains("shutdown"))
+    }
+}

@@ -1,0 +1,146 @@
+import Testing
+
+@testable import PerchKit
+
+/// The root alone: routing, the layer stack, replies and work, without a terminal.
+@Suite("TabApp")
+struct TabAppTests {
+    let size = Size(width: 40, height: 16)
+
+    func app(reduceMotion: Bool = true) -> TabApp {
+        TabApp(panes: [CounterPane(), PlainPane()], size: size, reduceMotion: reduceMotion)
+    }
+
+    /// The row of the tab labels and a column of the first tab.
+    var firstTab: Position { Position(column: 5, row: 15) }
+
+    @Test("Keys bound by the pane go to it as its verbs; digits and Tab select tabs; a pane keeps its state across tabs")
+    func panesKeepState() {
+        var app = app()
+        _ = app.update(.ui(.key(.char("+"))))
+        _ = app.update(.ui(.key(.char("+"))))
+        _ = app.update(.ui(.key(.char("2"))))
+        #expect(app.selected == 1)
+        _ = app.update(.ui(.key(.char("+"))))  // not Plain's: nothing
+        _ = app.update(.ui(.key(KeyEvent(.tab))))
+        #expect(app.selected == 0)
+        #expect(app.pane(CounterPane.self)?.count == 2)
+        #expect(app.renderFrame().screen.lines[0].hasPrefix("Counter 2"))
+    }
+
+    @Test("A long-press on a holding tab presents its pane's sheet; the sheet's pick reaches the pane as its own message")
+    func longPressTabThenPick() {
+        var app = app()
+        let target = app.renderFrame().hits.target(at: firstTab)
+        #expect(target.acceptsLongPress, "the tab bar marks a holding pane's tab as one a long-press fires on")
+        _ = app.update(.ui(.longPress(target)))
+        #expect(app.layer(Sheet.self) != nil)
+        _ = app.update(.ui(.key(KeyEvent(.down))))
+        _ = app.update(.ui(.key(KeyEvent(.enter))))
+        #expect(app.pane(CounterPane.self)?.picked == 1)
+        #expect(app.layers.isEmpty, "picking closed the sheet (at once with reduced motion)")
+    }
+
+    @Test("A tab whose pane holds nothing is no long-press target, and its digit is no holdable key")
+    func plainTabHoldsNothing() {
+        let app = app()
+        let second = app.renderFrame().hits.target(at: Position(column: 30, row: 15))
+        #expect(second.part(TabBar.Part.self)?.index == 1)
+        #expect(!second.acceptsLongPress)
+        #expect(app.holdableKeys == [.char("1")])
+    }
+
+    @Test("A held digit key selects its tab and raises the sheet; with a layer up no key hold is taken")
+    func keyHold() {
+        var app = app()
+        _ = app.update(.ui(.key(.char("2"))))
+        #expect(app.acceptsKeyHold(.char("1")))
+        _ = app.update(.ui(.keyHold(.char("1"))))
+        #expect(app.selected == 0)
+        #expect(app.layer(Sheet.self) != nil)
+        #expect(!app.acceptsKeyHold(.char("1")))
+    }
+
+    @Test("A tap outside the top layer dismisses it without a reply; Esc too")
+    func outsideDismisses() {
+        var app = app()
+        _ = app.update(.ui(.keyHold(.char("1"))))
+        let frame = app.renderFrame()
+        #expect(frame.hits.target(at: Position(column: 1, row: 0)) == .outside)
+        _ = app.update(.ui(.tap(.outside)))
+        #expect(app.layers.isEmpty)
+        #expect(app.pane(CounterPane.self)?.picked == nil)
+        _ = app.update(.ui(.keyHold(.char("1"))))
+        _ = app.update(.ui(.key(KeyEvent(.escape))))
+        #expect(app.layers.isEmpty)
+    }
+
+    @Test("A sheet slides away over 150 ms when motion is not reduced, taking no input meanwhile, and asks for frames")
+    func slidesAway() {
+        var app = app(reduceMotion: false)
+        _ = app.update(.ui(.keyHold(.char("1"))), at: 1_000)
+        #expect(app.nextAnimationDeadline == 1_016, "rising")
+        _ = app.update(.ui(.animationFrame), at: 1_200)
+        #expect(app.nextAnimationDeadline == nil, "at rest: nothing wakes the loop")
+        _ = app.update(.ui(.key(KeyEvent(.escape))), at: 1_300)
+        #expect(app.layers.count == 1, "still drawn while it slides")
+        #expect(app.activeTop == nil, "but takes no input")
+        _ = app.update(.ui(.animationFrame), at: 1_460)
+        #expect(app.layers.isEmpty, "gone once it slid away")
+    }
+
+    @Test("Work a pane asks for goes to the loop addressed to it; its outcome comes back as the pane's message")
+    func workComesBack() throws {
+        var app = app()
+        _ = app.update(.ui(.key(.char("+"))))
+        _ = app.update(.ui(.key(.char("+"))))
+        _ = app.update(.ui(.key(.char("+"))))
+        let effects = app.update(.ui(.key(.char("d"))))
+        guard case .perform(let work, let component)? = effects.first else {
+            Issue.record("no work: \(effects)")
+            return
+        }
+        #expect(component == .pane(0))
+        _ = app.update(.deliver(work.run(), to: component))
+        #expect(app.pane(CounterPane.self)?.doubled == 6)
+    }
+
+    @Test("An outcome for a layer dismissed meanwhile reaches no one")
+    func outcomeForGoneLayer() {
+        var app = app()
+        _ = app.update(.ui(.keyHold(.char("1"))))
+        let id = app.layers[0].id
+        _ = app.update(.ui(.key(KeyEvent(.escape))))
+        #expect(app.update(.deliver(3, to: .layer(id))).isEmpty)
+        _ = app.update(.ui(.keyHold(.char("1"))))
+        #expect(app.layers[0].id != id, "ids are never given twice")
+    }
+
+    @Test("? shows help built from the pane's key table and the root's; q and Ctrl-C quit, but not while a layer is up")
+    func helpAndQuit() {
+        var app = app()
+        _ = app.update(.ui(.key(.char("?"))))
+        let help = app.layer(HelpLayer.self)
+        #expect(help != nil)
+        let text = help?.lines.map(\.text).joined(separator: "\n") ?? ""
+        #expect(text.contains("+") && text.contains("count one more"), "the pane's keys")
+        #expect(text.contains("Shift-Tab") && text.contains("quit"), "the root's keys")
+        #expect(app.update(.ui(.key(.char("q")))).isEmpty, "q closes help, it does not quit")
+        #expect(app.layers.isEmpty)
+        let quit = app.update(.ui(.key(.char("q"))))
+        #expect(quit.count == 1)
+        if case .quit? = quit.first {} else { Issue.record("q did not quit: \(quit)") }
+        _ = app.update(.ui(.keyHold(.char("1"))))
+        if case .quit? = app.update(.ui(.key(KeyEvent(.control("c"))))).first {} else { Issue.record("Ctrl-C did not quit with a layer up") }
+    }
+
+    @Test("A resize relays out every pane and layer; a too-large size is capped")
+    func resize() {
+        var app = app()
+        _ = app.update(.ui(.keyHold(.char("1"))))
+        _ = app.update(.ui(.resize(Size(width: 5_000, height: 20))))
+        #expect(app.size == Size(width: 1_000, height: 20))
+        let frame = app.renderFrame()
+        #expect(frame.screen.lines.contains { $0.contains("━━━━━━") })
+    }
+}
