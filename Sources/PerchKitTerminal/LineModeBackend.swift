@@ -35,7 +35,7 @@ public final class LineModeBackend: TerminalBackend {
 
     /// - Parameters:
     ///   - input: the terminal to read keys from (standard input).
-    ///   - output: the terminal to draw on (standard output, or standard error for `perch pick`).
+    ///   - output: the terminal to draw on (standard output, or standard error when the output is piped).
     ///   - colors: false (for `NO_COLOR`) draws with attributes only.
     public init(input: Int32, output: Int32, colors: Bool) {
         self.input = input

@@ -118,7 +118,7 @@ public final class NcursesBackend: TerminalBackend {
     /// Draws the cells of `screen` that differ from the last frame drawn.
     ///
     /// A stretch of at least ``solidRunMinimum`` full blocks (`█`, U+2588) in a foreground colour
-    /// and no other attribute, such as a Stats bar, is drawn as blanks on that colour's background:
+    /// and no other attribute, such as a bar of a chart, is drawn as blanks on that colour's background:
     /// the same picture, sent as ASCII (or as one erase-characters, ECH, on a terminal with
     /// `bce`) instead of three bytes a cell, and without ncurses' conversion of each wide
     /// character. Without colour the blocks are drawn as they are.
@@ -126,7 +126,7 @@ public final class NcursesBackend: TerminalBackend {
         guard active else { return }
         let window = perch_newscr()
         if previous.map({ $0.size != screen.size }) ?? true { wclear(window) }
-        // Non-ASCII text is handed to ncurses as wide characters, decoded into `wide` (a Stats
+        // Non-ASCII text is handed to ncurses as wide characters, decoded into `wide` (a bar chart's
         // frame draws hundreds of bars and chart columns).
         let changes = screen.changes(from: previous)
         changes.utf8.withUnsafeBufferPointer { all in
@@ -328,7 +328,7 @@ public final class NcursesBackend: TerminalBackend {
         }
     }
 
-    // MARK: What terminfo says (perch doctor)
+    // MARK: What terminfo says (for a diagnosis)
 
     /// terminfo's `colors` for `term`: the number of colours, nil when the entry has none.
     /// - Throws: ``TerminalError/unknownTerminalType(_:)`` when terminfo has no entry for `term`.

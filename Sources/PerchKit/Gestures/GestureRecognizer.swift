@@ -26,7 +26,7 @@
 ///   holdable key, where holding it means something, is held back: released before the
 ///   long-press duration it is delivered then as ``UIEvent/key(_:)`` (a tap), and held it fires
 ///   ``UIEvent/keyHold(_:)`` from ``expire(at:)`` exactly at that duration, whatever the repeat
-///   settings, and is never delivered as a press. Focus going away cancels it; its repeats are
+///   rate, and is never delivered as a press. Focus going away cancels it; its repeats are
 ///   swallowed. Other keys are delivered at once, their repeats are presses, and releases are
 ///   dropped.
 public struct GestureRecognizer: Sendable {
@@ -194,7 +194,7 @@ public struct GestureRecognizer: Sendable {
 
     /// A press with release events to come. Where holding it means something it is timed, and
     /// held back: its release before the long-press duration delivers it as a tap (so `Enter`
-    /// opens a Catalog item on release), and holding it fires the hold instead (its menu).
+    /// opens a list's item on release), and holding it fires the hold instead (the item's menu).
     /// Elsewhere it is delivered at once. A second press of the key still down (its release
     /// lost) does not restart it.
     private mutating func handlePress(_ key: KeyEvent, at time: Int64, holdable: () -> Bool) -> [UIEvent] {

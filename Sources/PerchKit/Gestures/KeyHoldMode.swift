@@ -9,7 +9,7 @@ public enum KeyHoldMode: String, CaseIterable, Hashable, Sendable {
     /// Holding a key is never a gesture.
     case off
 
-    /// The line the Settings pane and `perch doctor` show.
+    /// One line describing the mode, for a preferences screen or a diagnosis.
     public var summary: String {
         switch self {
         case .releaseEvents: "press and release (kitty keyboard protocol)"

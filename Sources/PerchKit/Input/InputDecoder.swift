@@ -5,7 +5,7 @@
 /// when ``pendingTimeoutMilliseconds`` is not nil the caller waits at most that long for more
 /// input and then calls ``flush()``, which delivers it as the Escape key. Once `ESC [`, `ESC O`
 /// or more has arrived it is a sequence, not a key: its final byte is waited for much longer
-/// (``sequenceTimeoutMilliseconds``, for reports split over ssh or under load), and a sequence
+/// (``sequenceTimeoutMilliseconds``, for reports split over a remote login or under load), and a sequence
 /// whose final byte never comes is dropped whole, so no byte of it ever becomes a key. A bracketed paste
 /// whose end marker never comes is ended the same way, after ``pasteTimeoutMilliseconds``,
 /// so a stray paste-start cannot swallow every later key.

@@ -76,7 +76,7 @@ public enum DisplayWidth {
         case 0, 0x1160...0x11FF, 0xD7B0...0xD7FF, 0x1171E: return 0
         // Spacing letters and signs Perch draws often (Latin-1 and Latin Extended, dashes and
         // `…`, arrows, box drawing, block elements and the geometric shapes up to U+25FC), all
-        // one column in glibc, without the look-ups below: a Stats frame draws hundreds of bars.
+        // one column in glibc, without the look-ups below: a frame of bar charts draws hundreds of them.
         case 0xA0...0x2FF, 0x2010...0x2027, 0x2190...0x21FF, 0x2500...0x25FC: return 1
         default: break
         }

@@ -1,4 +1,4 @@
-/// Geometry of the account sheet, anchored to the bottom edge. At the ``SheetDetent/fit`` detent
+/// Geometry of a bottom sheet, anchored to the bottom edge. At the ``SheetDetent/fit`` detent
 /// it is as tall as its content (one row per list row plus its chrome), capped so that at least
 /// ``minimumRowsAbove`` rows of the screen stay visible above it; at ``SheetDetent/large`` it
 /// takes all but the top row. Past its height the rows scroll. Rendering and hit-testing both

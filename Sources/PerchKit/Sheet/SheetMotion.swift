@@ -1,7 +1,7 @@
 /// How a bottom sheet moves: the detent it rests at, a drag of its grabber, its dismissal, and the
 /// animation of its height between them (150 ms, ease-out), all in rows and milliseconds. A sheet
-/// keeps one and asks it where it is drawn (``layout(rowCount:_:)``); ``Sheet`` and Perch's
-/// account sheet both move by it.
+/// keeps one and asks it where it is drawn (``layout(at:_:)``); ``Sheet`` moves by it, and so may
+/// an app's own sheet.
 public struct SheetMotion: Hashable, Sendable {
     /// The height it rests at when not dragged.
     public var detent: SheetDetent = .fit

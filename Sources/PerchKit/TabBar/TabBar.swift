@@ -2,8 +2,8 @@
 /// selected tab in reverse video, and a rule above the labels when the screen has room.
 ///
 /// It draws itself and marks each tab in the hit map as ``Part/tab(_:holdable:)``; a tap on a
-/// tab selects it, and holding a tab the app names ``holdable`` fires a long-press (Perch's
-/// Overview tab raises its account sheet). What each tab shows is the app's panes (``TabApp``).
+/// tab selects it, and holding a tab the app names ``holdable`` fires a long-press (its pane
+/// raises a sheet). What each tab shows is the app's panes (``TabApp``).
 public struct TabBar: Hashable, Sendable {
     /// The labels, in order.
     public var titles: [String]
