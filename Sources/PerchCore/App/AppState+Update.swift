@@ -370,10 +370,7 @@ extension AppState {
     /// Dismisses the layer at `index` in ``presented``; a sheet slides away unless motion is reduced.
     mutating func dismiss(at index: Int) {
         if presented[index].is(AccountSheet.self), !reduceMotion {
-            presented[index].modify(AccountSheet.self) { sheet in
-                sheet.isClosing = true
-                sheet.dragTop = nil
-            }
+            presented[index].modify(AccountSheet.self) { $0.motion.close() }
         } else {
             presented.remove(at: index)
         }

@@ -23,14 +23,30 @@ public struct AccountSheet: PresentedLayer {
     /// The accounts a non-empty filter matched, by index in config order (ascending), else nil:
     /// the accounts of ``rows`` when it lists a filter's matches. Typing on searches only these.
     public var filterMatches: [Int32]?
-    public var detent: SheetDetent = .fit
+    /// How it moves (PerchKit's ``SheetMotion``): detent, drag, dismissal, animation.
+    public var motion = SheetMotion()
+    /// The detent it rests at.
+    public var detent: SheetDetent {
+        get { motion.detent }
+        set { motion.detent = newValue }
+    }
     /// Screen row of the grabber while it is dragged with the pointer.
-    public var dragTop: Int?
+    public var dragTop: Int? {
+        get { motion.dragTop }
+        set { motion.dragTop = newValue }
+    }
     /// Set once dismissed: the sheet slides down, taking no input, and is removed at the end.
-    public var isClosing = false
+    public var isClosing: Bool {
+        get { motion.isClosing }
+        set { motion.isClosing = newValue }
+    }
     /// The height last aimed at, in rows; a new target starts an ``animation`` from where it is.
-    public var target = 0
-    public var animation: HeightAnimation?
+    public var target: Int {
+        get { motion.target }
+        set { motion.target = newValue }
+    }
+    /// The animation of its height under way, or nil at rest.
+    public var animation: HeightAnimation? { motion.animation }
     /// Whether the last row is `Add account…` (not in the inline picker, which has no form).
     /// While the accounts are being read (``AccountsIndex/isLoading``), that row says so instead.
     public var offersAddAccount = true
@@ -57,53 +73,42 @@ public struct AccountSheet: PresentedLayer {
 
 extension AccountSheet {
     /// How long a sheet's rise, fall or change of height takes, in milliseconds.
-    public static let animationMilliseconds: Int64 = 150
+    public static let animationMilliseconds = SheetMotion.animationMilliseconds
     /// Time between animation frames, in milliseconds (about 60 per second).
-    public static let animationFrameMilliseconds: Int64 = 16
+    public static let animationFrameMilliseconds = SheetMotion.animationFrameMilliseconds
+
+    /// The motion with the sheet style of `context` (a Settings switch, read when drawn).
+    private func motion(_ context: ModelContext) -> SheetMotion {
+        var styled = motion
+        styled.style = context.sheetStyle
+        return styled
+    }
 
     /// Height in rows the sheet is headed for: 0 once dismissed, the pointer's row while
     /// dragged, otherwise its detent's height.
     func targetHeight(_ context: ModelContext) -> Int {
-        if isClosing { return 0 }
-        if let top = dragTop { return context.size.height - top }
-        return SheetLayout.height(for: detent, rowCount: rowCount(accounts: context.accounts.offeredCount), screen: context.size)
+        motion.targetHeight(rowCount: rowCount(accounts: context.accounts.offeredCount), context.size)
     }
 
     /// The height in rows the sheet is drawn at for the clock: on its way from where an
     /// animation started to its target, with an ease-out curve, or at its target.
-    func displayedHeight(_ context: ModelContext) -> Int {
-        guard let animation else { return target }
-        let elapsed = context.clock - animation.start
-        guard elapsed < Self.animationMilliseconds, elapsed >= 0 else { return target }
-        let t = Double(elapsed) / Double(Self.animationMilliseconds)
-        let eased = 1 - (1 - t) * (1 - t) * (1 - t)
-        return animation.from + Int((Double(target - animation.from) * eased).rounded())
-    }
+    func displayedHeight(_ context: ModelContext) -> Int { motion.displayedHeight(at: context.clock) }
 
     /// Geometry as drawn now (mid-animation or dragged).
-    func layout(_ context: ModelContext) -> SheetLayout {
-        SheetLayout(height: displayedHeight(context), screen: context.size, style: context.sheetStyle)
-    }
+    func layout(_ context: ModelContext) -> SheetLayout { motion(context).layout(at: context.clock, context.size) }
 
     /// The layout the sheet rests at when its animation ends; cursor moves use it.
     func restingLayout(_ context: ModelContext) -> SheetLayout {
-        SheetLayout(height: targetHeight(context), screen: context.size, style: context.sheetStyle)
+        motion(context).restingLayout(rowCount: rowCount(accounts: context.accounts.offeredCount), context.size)
     }
 
     /// After every event: a target height that changed starts animating from where the sheet is
     /// drawn now (at once with reduced motion or while dragged); a finished animation ends.
     /// Returns false once a dismissed sheet has slid away (the root removes it).
     mutating func settle(_ context: ModelContext) -> Bool {
-        let newTarget = targetHeight(context)
-        if newTarget != target {
-            let from = displayedHeight(context)
-            animation = context.reduceMotion || dragTop != nil ? nil : HeightAnimation(from: from, start: context.clock)
-            target = newTarget
-        }
-        if let animation, context.clock - animation.start >= Self.animationMilliseconds || context.reduceMotion {
-            self.animation = nil
-        }
-        return !(isClosing && animation == nil)
+        motion.settle(
+            rowCount: rowCount(accounts: context.accounts.offeredCount), context.size, clock: context.clock,
+            reduceMotion: context.reduceMotion)
     }
 
     /// Puts the cursor on row `index` (clamped), stepping on in `direction` (+1 or −1) past
@@ -220,13 +225,7 @@ extension AccountSheet {
     /// Ends a drag of the grabber released on screen row `row`: below a third of the fit height
     /// the sheet is dismissed, otherwise it snaps to the nearest detent (fit on a tie).
     private mutating func endDrag(at row: Int, _ context: ModelContext) -> [Intent] {
-        let height = context.size.height - max(1, min(row, context.size.height - 1))
-        let count = rowCount(accounts: context.accounts.offeredCount)
-        let fit = SheetLayout.height(for: .fit, rowCount: count, screen: context.size)
-        if height * 3 < fit { return [.dismiss] }
-        let large = SheetLayout.height(for: .large, rowCount: count, screen: context.size)
-        dragTop = nil
-        detent = abs(large - height) < abs(fit - height) ? .large : .fit
+        guard motion.endDrag(at: row, rowCount: rowCount(accounts: context.accounts.offeredCount), context.size) else { return [.dismiss] }
         clamp(context)
         return []
     }
@@ -241,32 +240,11 @@ extension AccountSheet {
         let layout = layout(context)
         guard layout.height > 0 else { return }
         let box = layout.frame
-        if context.sheetStyle == .inset, box.x > 0 {
-            // The side margins of an inset sheet are drawn blank (the tab bar's rule and the
-            // selected tab's colour under them showed beside it); a click there is still outside.
-            frame.screen.fill(Rect(x: 0, y: layout.top, width: context.size.width, height: box.maxY - layout.top))
-        }
-        frame.hits.mark(box, isClosing ? .none : .sheetChrome)
-        if !isClosing { frame.hits.mark(Rect(x: box.x, y: layout.top, width: box.width, height: 1), .sheetGrabber) }
-        let inset = context.sheetStyle == .inset && box.x > 0
         // Content sits inside the side borders of an inset sheet.
-        let left = box.x + (inset ? 1 : 0)
-        let width = box.width - (inset ? 2 : 0)
-        frame.screen.fill(box)
-        // Top edge with the grabber (drag indicator) centred on it.
-        frame.screen.fill(Rect(x: box.x, y: layout.top, width: box.width, height: 1), with: "─", style: .dim)
-        if inset {
-            frame.screen.put("╭", column: box.x, row: layout.top, style: .dim)
-            frame.screen.put("╮", column: box.maxX - 1, row: layout.top, style: .dim)
-            for row in (layout.top + 1)..<box.maxY {
-                let last = row == box.maxY - 1
-                frame.screen.put(last ? "╰" : "│", column: box.x, row: row, style: .dim)
-                frame.screen.put(last ? "╯" : "│", column: box.maxX - 1, row: row, style: .dim)
-            }
-        }
-        let grabber = " ━━━━━━ "
-        frame.screen.put(
-            grabber, column: box.x + max(0, (box.width - DisplayWidth.columns(of: grabber)) / 2), row: layout.top, style: .bold)
+        let columns = motion(context).drawChrome(
+            layout, into: &frame, screenWidth: context.size.width, chrome: .sheetChrome, grabber: .sheetGrabber)
+        let left = columns.lowerBound
+        let width = columns.count
         guard layout.height >= 2 else { return }
         let accounts = context.accounts.accounts
         let offered = context.accounts.offeredCount
