@@ -22,12 +22,12 @@ private func manyAccounts(_ n: Int) -> [Account] {
     (1...n).map { Account(id: "a\($0)", name: "Account \($0)") }
 }
 
-private func key(_ k: Key, _ modifiers: Modifiers = []) -> AppEvent { .key(KeyEvent(k, modifiers: modifiers)) }
-private func char(_ c: Character) -> AppEvent { .key(.char(c)) }
+private func key(_ k: Key, _ modifiers: Modifiers = []) -> UIEvent { .key(KeyEvent(k, modifiers: modifiers)) }
+private func char(_ c: Character) -> UIEvent { .key(.char(c)) }
 
 extension AppState {
     /// Applies events in order and returns all effects.
-    fileprivate mutating func send(_ events: AppEvent...) -> [Effect] {
+    fileprivate mutating func send(_ events: UIEvent...) -> [Effect] {
         events.flatMap { update($0) }
     }
 }
@@ -203,7 +203,7 @@ struct AppStateUpdateTests {
     @Test("sheet navigation: Home, End, j, k, clamped")
     func sheetNavigation() {
         var state = makeStateWithSheet()
-        let steps: [(AppEvent, Int)] = [(key(.end), 4), (key(.down), 4), (char("k"), 3), (key(.home), 0), (key(.up), 0), (char("j"), 1)]
+        let steps: [(UIEvent, Int)] = [(key(.end), 4), (key(.down), 4), (char("k"), 3), (key(.home), 0), (key(.up), 0), (char("j"), 1)]
         for (event, cursor) in steps {
             _ = state.update(event)
             #expect(state.sheet?.cursor.cursor == cursor, "after \(event)")

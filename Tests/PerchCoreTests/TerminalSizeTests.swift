@@ -108,7 +108,7 @@ struct TerminalSizeTests {
         var state = AppState(accounts: Account.samples, size: Size(width: 80, height: 24))
         _ = state.update(.resize(Size(width: 10, height: 3)))
         let before = state
-        for event: AppEvent in [
+        for event: UIEvent in [
             .key(.char("a")), .key(.char("2")), .key(KeyEvent(.tab)), .key(.char("j")), .keyHold(.char("1")),
             .longPress(.tab(.overview)), .tap(.tab(.stats)), .scroll(.none, notches: 3), .paste("q"),
         ] {

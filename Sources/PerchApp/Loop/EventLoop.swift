@@ -5,7 +5,6 @@ import PerchStore
 import PerchKitTerminal
 
 extension AppState: LoopRoot {}
-extension AppEvent: LoopEvent {}
 
 /// Perch's interface on PerchKit's loop (``TerminalLoop``, the one place with time and I/O): it
 /// adds the state folder's watch and the effect worker's pipe to what the loop waits on, reads

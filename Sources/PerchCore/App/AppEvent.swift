@@ -1,57 +1,14 @@
-/// What ``AppState/update(_:)`` reacts to: plain input, the gestures recognised from it, and the
-/// outcomes of effects, which come back from whatever performed them (the event loop's worker).
-public enum AppEvent: Hashable, Sendable {
-    /// A key press (a key held down delivers this once, for its first press).
-    case key(KeyEvent)
-    /// A key held down past the long-press duration (its auto-repeats kept arriving).
-    case keyHold(KeyEvent)
-    /// Press and release of the primary button on the same target.
-    case tap(HitTarget)
-    /// The primary button held on a target for the long-press duration, fired while still down.
-    case longPress(HitTarget)
-    /// Mouse wheel over a target: negative is up, in notches.
-    case scroll(HitTarget, notches: Int)
-    /// The pointer moved to `position` with the primary button down, in a drag that started on
-    /// a target that ``HitTarget/acceptsDrag`` (the sheet's grabber).
-    case drag(HitTarget, Position)
-    /// The button was released at `position`, ending a drag of the target.
-    case dragEnded(HitTarget, Position)
-    /// Time passed while something animates: the loop sends this at
-    /// ``AppState/nextAnimationDeadline`` so the next frame is drawn.
-    case animationFrame
-    /// Bracketed-paste text.
-    case paste(String)
-    /// The terminal now has this size (columns × rows).
-    case resize(Size)
-    /// The terminal gained (`true`) or lost focus.
-    case focus(Bool)
-    /// The terminal answered a query (``TerminalQuery``), at whatever time: the kitty keyboard
-    /// protocol's flags turn release events on under `--key-hold auto`.
-    case terminalReply(TerminalReply)
-
+/// What ``AppState/update(_:)`` reacts to: PerchKit's input, gestures, frames and resizes
+/// (``UIEvent``), and the outcomes of effects, which come back from whatever performed them (the
+/// event loop's worker).
+public enum AppEvent: Hashable, Sendable, LoopEvent {
+    /// Input, a gesture, an animation frame or a resize, from PerchKit's loop and recogniser.
+    case ui(UIEvent)
     /// The outcome of an effect, from whatever performed it, for the model that asked for the
     /// effect (``Effect/asker``): the root hands it to that model alone.
     case outcome(Outcome, for: ModelID = .root)
-}
 
-extension AppEvent {
-    /// The same event from PerchKit's terminal side (the recogniser and the loop).
-    public init(_ event: UIEvent) {
-        switch event {
-        case .key(let key): self = .key(key)
-        case .keyHold(let key): self = .keyHold(key)
-        case .tap(let target): self = .tap(target)
-        case .longPress(let target): self = .longPress(target)
-        case .scroll(let target, let notches): self = .scroll(target, notches: notches)
-        case .drag(let target, let position): self = .drag(target, position)
-        case .dragEnded(let target, let position): self = .dragEnded(target, position)
-        case .animationFrame: self = .animationFrame
-        case .paste(let text): self = .paste(text)
-        case .resize(let size): self = .resize(size)
-        case .focus(let focused): self = .focus(focused)
-        case .terminalReply(let reply): self = .terminalReply(reply)
-        }
-    }
+    public init(_ event: UIEvent) { self = .ui(event) }
 }
 
 /// How an effect went, reported by whatever performed it (the event loop's worker) and handed to

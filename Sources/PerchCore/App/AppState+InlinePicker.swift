@@ -25,6 +25,7 @@ extension AppState {
     /// Takes one event in the picker's rules (``InlinePickerMode``); returns the effects.
     mutating func handleInPicker(_ event: AppEvent) -> [Effect] {
         guard inlinePicker?.outcome == nil else { return [] }
+        guard case .ui(let event) = event else { return [] }  // outcomes mean nothing here
         let effects: [Effect]
         switch event {
         case .key(let key):

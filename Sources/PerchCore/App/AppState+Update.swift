@@ -22,6 +22,9 @@ extension AppState {
         return effects
     }
 
+    /// ``update(_:at:)`` for input, a gesture, a frame or a resize.
+    public mutating func update(_ event: UIEvent, at time: Int64? = nil) -> [Effect] { update(.ui(event), at: time) }
+
     /// Runs the current account's Catalog source when it never ran (at the first event, and
     /// after a switch to an account whose source has not run yet).
     private mutating func catalogLoadsDue() -> [Effect] {
@@ -38,6 +41,13 @@ extension AppState {
     }
 
     private mutating func handle(_ event: AppEvent) -> [Effect] {
+        switch event {
+        case .ui(let ui): handle(ui)
+        case .outcome(let outcome, let asker): handleOutcome(outcome, for: asker)
+        }
+    }
+
+    private mutating func handle(_ event: UIEvent) -> [Effect] {
         if case .key(let key) = event {
             if !bannerStays {
                 banner = nil
@@ -55,7 +65,6 @@ extension AppState {
             switch event {
             case .key(let key) where key.key == .character("q") && (presented.isEmpty || inputContext == .accountSheet): return [.quit]
             case .resize, .terminalReply, .focus: break
-            case .outcome: break
             default: return []
             }
         }
@@ -106,8 +115,6 @@ extension AppState {
             return refreshIdentities(apply: false)
         case .terminalReply(let reply):
             return takeReply(reply)
-        case .outcome(let outcome, let asker):
-            return handleOutcome(outcome, for: asker)
         }
     }
 
