@@ -12,11 +12,15 @@ RELEASE_BIN := .build/release/perch
 RELEASE := -c release --static-swift-stdlib -Xswiftc -static-executable
 ARGS ?=
 
-.PHONY: run build bench bench-build bench-smoke symbol-order test unit fuzz fuzz-input fuzz-json deps test-deps bench-deps deb deb-deps format lint clean install uninstall
+.PHONY: run demo build bench bench-build bench-smoke symbol-order test unit fuzz fuzz-input fuzz-json deps test-deps bench-deps deb deb-deps format lint clean install uninstall
 
 ## Build in release mode and start Perch (embedded sample accounts when there is no config).
 run: build
 	@$(RELEASE_BIN) $(ARGS)
+
+## Build and start perchkit-demo, the example app on PerchKit alone (docs/perchkit.md).
+demo: deps
+	$(SPM) run perchkit-demo
 
 ## Build the release binary.
 build: deps
