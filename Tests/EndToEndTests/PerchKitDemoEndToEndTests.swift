@@ -68,6 +68,8 @@ struct PerchKitDemoEndToEndTests {
         try session.mousePress(column: 10, row: blueRow)
         try session.mouseRelease(column: 10, row: blueRow)
         #expect(try session.waitFor("Picked: Blue"))
+        // A sheet sliding away still covers the tab bar (and swallows the pointer) until it is gone.
+        #expect(try session.waitUntil { !Self.sheetIsUp($0) })
         try raiseSheet(session)
         try session.mousePress(column: 10, row: 2)
         try session.mouseRelease(column: 10, row: 2)
