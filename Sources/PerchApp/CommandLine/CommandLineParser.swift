@@ -43,7 +43,10 @@ struct ParsedCommandLine: Sendable {
 /// the next argument or after `=`; `--` ends the options.
 enum CommandLineParser {
     /// An option as given: the spelling, and the value (`""` for a flag).
-    private typealias Given = (name: String, value: String)
+    private struct Given {
+        var name: String
+        var value: String
+    }
 
     /// Parses `arguments` (without the program name).
     /// - Throws: ``UsageError`` for an unknown command or option, an option the command does
@@ -117,7 +120,7 @@ enum CommandLineParser {
                 } catch {
                     throw UsageError(description: error.description, usage: guessUsage(words))
                 }
-                given.append((name, value))
+                given.append(Given(name: name, value: value))
             }
         }
         let (type, operands) = try interpret(words, into: &result)
@@ -146,10 +149,8 @@ enum CommandLineParser {
         var type: any PerchCommand.Type = InterfaceCommand.self
         var operands: [String]?
         if let first = words.first {
-            if result.request == .run, let found = Commands.all.first(where: { $0.configuration.shorthand == first }) {
-                // `perch -`: the previous account, as `cd -` and `kubectx -`.
+            if let found = command(named: first), !found.name.isEmpty {
                 type = found
-                operands = [first]
                 words = words.dropFirst()
             } else if let group = CommandGroup.all.first(where: { $0.name == first }) {
                 guard words.count >= 2 else {
@@ -165,13 +166,13 @@ enum CommandLineParser {
                 }
                 type = found
                 words = words.dropFirst(2)
-            } else {
-                guard let found = command(named: first), !found.name.isEmpty else {
-                    throw UsageError(
-                        description: "unknown command '\(first)'" + commandGuess(first) + " (perch --help lists the commands)")
-                }
+            } else if result.request == .run, let found = Commands.all.first(where: { $0.configuration.shorthand == first }) {
+                // `perch -`: the previous account, as `cd -` and `kubectx -`.
                 type = found
+                operands = [first]
                 words = words.dropFirst()
+            } else {
+                throw UsageError(description: "unknown command '\(first)'" + commandGuess(first) + " (perch --help lists the commands)")
             }
         }
         // The operands its configuration names, in order; checked once the options are known.
@@ -190,25 +191,20 @@ enum CommandLineParser {
     private static func make<Command: PerchCommand>(_ type: Command.Type, given: [Given], operands: [String], trailing: [String])
         throws(UsageError) -> Command
     {
-        let usage = Help.usage(of: type)
-        let options = Command.options
         var command = Command()
-        var applying: [(CommandOption<Command>, String)] = []
-        for (name, value) in given {
-            guard let option = options.first(where: { $0.info.names.contains(name) }) else {
-                let info = optionInfo(named: name, words: [])!
-                throw UsageError(description: "option \(info.name) does not apply to 'perch \(type.name)'", usage: usage)
-            }
-            applying.append((option, value))
+        for option in given where Command.option(named: option.name) == nil {
+            let info = optionInfo(named: option.name, words: [])!
+            throw UsageError(description: "option \(info.name) does not apply to 'perch \(type.name)'", usage: Help.usage(of: type))
         }
         do throws(UsageError) {
-            for (option, value) in applying { try option.apply(&command, value) }
+            for option in given { try Command.option(named: option.name)?.apply(&command, option.value) }
             try checkOperands(operands, of: type)
             command.bind(operands: operands)
             command.bind(trailing: trailing)
             try command.validate()
         } catch {
-            throw UsageError(description: error.description, usage: usage)
+            // The usage line is made only for a message (it reads every option's declaration).
+            throw UsageError(description: error.description, usage: Help.usage(of: type))
         }
         return command
     }
@@ -239,15 +235,13 @@ enum CommandLineParser {
     /// declaration of the command the words so far name, else the first command's that takes it.
     private static func optionInfo(named name: String, words: [String]) -> OptionInfo? {
         for builtin in [SharedOption.help, SharedOption.version] where builtin.names.contains(name) { return builtin }
-        return declaringCommand(of: name, words: words).flatMap { type in
-            type.optionInfos.first { $0.names.contains(name) }
-        }
+        return declaringCommand(of: name, words: words)?.optionInfo(named: name)
     }
 
     /// The command whose declaration of option `name` reads its value.
     private static func declaringCommand(of name: String, words: [String]) -> (any PerchCommand.Type)? {
-        if let named = namedCommand(words), named.optionInfos.contains(where: { $0.names.contains(name) }) { return named }
-        return Commands.all.first { $0.optionInfos.contains { $0.names.contains(name) } }
+        if let named = namedCommand(words), named.optionInfo(named: name) != nil { return named }
+        return Commands.all.first { $0.optionInfo(named: name) != nil }
     }
 
     /// Reads `value` as option `name`'s declaration does.
@@ -258,7 +252,7 @@ enum CommandLineParser {
     }
 
     private static func check<Command: PerchCommand>(_ type: Command.Type, _ name: String, value: String) throws(UsageError) {
-        guard let option = Command.options.first(where: { $0.info.names.contains(name) }) else { return }
+        guard let option = Command.option(named: name) else { return }
         var scratch = Command()
         try option.apply(&scratch, value)
     }

@@ -13,8 +13,10 @@ enum SharedOption {
     static let config = OptionDefinition<String>(
         info: OptionInfo(
             names: ["--config"], valueName: "PATH",
-            help: "accounts file (default: $XDG_CONFIG_HOME/perch/accounts.json,\n"
-                + "                          else ~/.config/perch/accounts.json; sample accounts when absent)",
+            help: """
+                accounts file (default: $XDG_CONFIG_HOME/perch/accounts.json,
+                                          else ~/.config/perch/accounts.json; sample accounts when absent)
+                """,
             completion: .file, common: true),
         parse: { value throws(UsageError) in
             guard !value.isEmpty else { throw UsageError(description: "option --config needs a non-empty path") }
@@ -24,8 +26,10 @@ enum SharedOption {
     static let state = OptionDefinition<String>(
         info: OptionInfo(
             names: ["--state"], valueName: "PATH",
-            help: "state file (default: $XDG_STATE_HOME/perch/state.json,\n"
-                + "                          else ~/.local/state/perch/state.json)",
+            help: """
+                state file (default: $XDG_STATE_HOME/perch/state.json,
+                                          else ~/.local/state/perch/state.json)
+                """,
             completion: .file, common: true),
         parse: { value throws(UsageError) in
             guard !value.isEmpty else { throw UsageError(description: "option --state needs a non-empty path") }
@@ -58,8 +62,10 @@ enum SharedOption {
     static let keyHold = OptionDefinition<KeyHoldPreference>(
         info: OptionInfo(
             names: ["--key-hold"], valueName: "MODE",
-            help: "how a key hold is told: auto (default), kitty (release\n" + "".padded(toColumns: OptionInfo.helpColumn)
-                + "events), repeat (auto-repeat) or off",
+            help: """
+                how a key hold is told: auto (default), kitty (release
+                                          events), repeat (auto-repeat) or off
+                """,
             completion: .values(KeyHoldPreference.allCases.map(\.rawValue))),
         parse: { value throws(UsageError) in
             guard let preference = KeyHoldPreference(rawValue: value) else {

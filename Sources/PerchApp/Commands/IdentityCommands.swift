@@ -58,7 +58,7 @@ struct ShellInitCommand: ReadsPerchFiles {
     static let options: [CommandOption<Self>] = fileOptions
 
     var files = FileOptions()
-    /// The shell as given (one of ``ShellNames/all``, checked by the parser).
+    /// The shell as given (bash, zsh or fish: checked by the parser).
     var shell: String?
 
     mutating func bind(operands: [String]) { shell = operands.first }

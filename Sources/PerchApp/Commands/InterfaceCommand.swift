@@ -36,19 +36,29 @@ struct InterfaceCommand: ReadsPerchFiles {
     static let theme = OptionDefinition<ColorTheme>(
         info: OptionInfo(
             names: ["--theme"], valueName: "NAME", help: "colour theme: default, high-contrast or monochrome (this run)",
-            // As the command line spells them (`high-contrast`: no space to quote).
-            completion: .values(ColorTheme.allCases.map { $0.rawValue.replacing(" ", with: "-") })),
+            completion: .values(ColorTheme.allCases.map { spelled($0) })),
         parse: { value throws(UsageError) in
             guard let theme = ColorTheme(rawValue: value) ?? (value == "high-contrast" ? .highContrast : nil) else {
                 throw UsageError(description: "option --theme needs one of default, high-contrast, monochrome, not '\(value)'")
             }
             return theme
         })
+    /// `theme` as the command line spells it: `high-contrast`, with no space to quote. (Character
+    /// by character: `replacing` and generic initialisers would cost run-time conformance
+    /// look-ups at every start with options.)
+    static func spelled(_ theme: ColorTheme) -> String {
+        var text = ""
+        for character in theme.rawValue { text.append(character == " " ? "-" : character) }
+        return text
+    }
+
     /// `--exit-after-first-frame`: draw the first full frame, restore the terminal and exit 0.
     static let exitAfterFirstFrame = OptionDefinition.flag(
         "--exit-after-first-frame",
-        help: "draw the first full frame, restore the terminal and exit 0\n" + "".padded(toColumns: OptionInfo.helpColumn)
-            + "(measures start-up)")
+        help: """
+            draw the first full frame, restore the terminal and exit 0
+                                      (measures start-up)
+            """)
 
     var files = FileOptions()
     /// `--long-press-ms N`: long-press and key-hold duration, in milliseconds.

@@ -79,7 +79,7 @@ struct ShellHookCommand: ReadsPerchFiles {
     static let options: [CommandOption<Self>] = fileOptions
 
     var files = FileOptions()
-    /// The shell as given (one of ``ShellNames/all``, checked by the parser).
+    /// The shell as given (bash, zsh or fish: checked by the parser).
     var shell: String?
     /// The operands as given.
     var operands: [String] = []
