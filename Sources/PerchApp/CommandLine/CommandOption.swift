@@ -56,6 +56,40 @@ extension OptionDefinition where Value == Bool {
     }
 }
 
+extension OptionDefinition where Value: FixedWidthInteger & LosslessStringConvertible {
+    /// An option whose value is a whole number in `range`, counted in `unit` (`milliseconds`,
+    /// `rows`) in its message.
+    static func number(_ info: OptionInfo, in range: ClosedRange<Value>, unit: String) -> OptionDefinition {
+        OptionDefinition(
+            info: info,
+            parse: { value throws(UsageError) in
+                guard let number = Value(value), range.contains(number) else {
+                    throw UsageError(
+                        description:
+                            "option \(info.name) needs a whole number of \(unit) from \(range.lowerBound) to \(range.upperBound), not '\(value)'"
+                    )
+                }
+                return number
+            })
+    }
+}
+
+extension OptionDefinition where Value: RawRepresentable & CaseIterable, Value.RawValue == String {
+    /// An option whose value is one of `Value`'s cases, as spelled by its raw value; completion
+    /// offers them all, and the message names them in their order.
+    static func choice(_ name: String, valueName: String, help: String) -> OptionDefinition {
+        OptionDefinition(
+            info: OptionInfo(names: [name], valueName: valueName, help: help, completion: .values(Value.allCases.map(\.rawValue))),
+            parse: { value throws(UsageError) in
+                guard let choice = Value(rawValue: value) else {
+                    let names = Value.allCases.map(\.rawValue).joined(separator: ", ")
+                    throw UsageError(description: "option \(name) needs one of \(names), not '\(value)'")
+                }
+                return choice
+            })
+    }
+}
+
 /// One option of command `Command`: what is known of it and how its value lands in the
 /// command's own field.
 struct CommandOption<Command>: Sendable {

@@ -42,37 +42,21 @@ enum SharedOption {
     static let defaultLongPress: Int64 = 500
 
     /// `--long-press-ms N`: long-press and key-hold duration, in milliseconds (``longPressRange``).
-    static let longPress = OptionDefinition<Int64>(
-        info: OptionInfo(
+    static let longPress = OptionDefinition<Int64>.number(
+        OptionInfo(
             names: ["--long-press-ms"], valueName: "N",
             help:
                 "how long a press or key must be held, \(longPressRange.lowerBound)–\(longPressRange.upperBound) ms (default \(defaultLongPress))"
         ),
-        parse: { value throws(UsageError) in
-            guard let number = Int64(value), longPressRange.contains(number) else {
-                throw UsageError(
-                    description:
-                        "option --long-press-ms needs a whole number of milliseconds from \(longPressRange.lowerBound) to \(longPressRange.upperBound), not '\(value)'"
-                )
-            }
-            return number
-        })
+        in: longPressRange, unit: "milliseconds")
 
     /// `--key-hold auto|kitty|repeat|off`: how a key hold is recognised.
-    static let keyHold = OptionDefinition<KeyHoldPreference>(
-        info: OptionInfo(
-            names: ["--key-hold"], valueName: "MODE",
-            help: """
-                how a key hold is told: auto (default), kitty (release
-                                          events), repeat (auto-repeat) or off
-                """,
-            completion: .values(KeyHoldPreference.allCases.map(\.rawValue))),
-        parse: { value throws(UsageError) in
-            guard let preference = KeyHoldPreference(rawValue: value) else {
-                throw UsageError(description: "option --key-hold needs one of auto, kitty, repeat, off, not '\(value)'")
-            }
-            return preference
-        })
+    static let keyHold = OptionDefinition<KeyHoldPreference>.choice(
+        "--key-hold", valueName: "MODE",
+        help: """
+            how a key hold is told: auto (default), kitty (release
+                                      events), repeat (auto-repeat) or off
+            """)
 
     static let json = OptionDefinition.flag("--json", help: "print JSON instead of text")
 
@@ -82,16 +66,8 @@ enum SharedOption {
         "--global", help: "the global account, not this shell's own (perch use: follow it again)")
 
     /// `--shell bash|zsh|fish` of `perch env` and `perch use`; not given: from `$SHELL`.
-    static let shell = OptionDefinition<ShellKind>(
-        info: OptionInfo(
-            names: ["--shell"], valueName: "bash|zsh|fish", help: "the shell to write for (default: from $SHELL, else bash)",
-            completion: .values(ShellKind.allCases.map(\.rawValue))),
-        parse: { value throws(UsageError) in
-            guard let kind = ShellKind(rawValue: value) else {
-                throw UsageError(description: "option --shell needs one of bash, zsh, fish, not '\(value)'")
-            }
-            return kind
-        })
+    static let shell = OptionDefinition<ShellKind>.choice(
+        "--shell", valueName: "bash|zsh|fish", help: "the shell to write for (default: from $SHELL, else bash)")
 
     /// `--keep-going`: keep a partial switch (or scope) when a tool fails.
     static let keepGoing = OptionDefinition.flag(
@@ -108,16 +84,32 @@ enum SharedOption {
     static let pickerHeightRange: ClosedRange<Int> = 4...200
 
     /// `--height N` of the inline picker: at most this many rows (``pickerHeightRange``).
-    static let height = OptionDefinition<Int>(
-        info: OptionInfo(
+    static let height = OptionDefinition<Int>.number(
+        OptionInfo(
             names: ["--height"], valueName: "N", help: "draw the picker in at most N rows (default: fitted, at most half the terminal)"),
-        parse: { value throws(UsageError) in
-            guard let number = Int(value), pickerHeightRange.contains(number) else {
-                throw UsageError(
-                    description:
-                        "option --height needs a whole number of rows from \(pickerHeightRange.lowerBound) to \(pickerHeightRange.upperBound), not '\(value)'"
-                )
-            }
-            return number
-        })
+        in: pickerHeightRange, unit: "rows")
+}
+
+/// A command that takes the interface's hold settings, `--long-press-ms` and `--key-hold`: the
+/// interface, and `perch doctor`, which tests them.
+protocol TakesHoldSettings: ReadsPerchFiles {
+    /// `--long-press-ms N`, in milliseconds.
+    var longPressMilliseconds: Int64 { get set }
+    /// `--key-hold MODE`.
+    var keyHold: KeyHoldPreference { get set }
+    /// The settings given as flags, which override the saved ones for this run.
+    var flaggedSettings: Set<SettingKey> { get set }
+}
+
+extension TakesHoldSettings {
+    /// `--long-press-ms N` and `--key-hold MODE`.
+    static var holdOptions: [CommandOption<Self>] {
+        [
+            CommandOption(SharedOption.longPress) {
+                $0.longPressMilliseconds = $1
+                $0.flaggedSettings.insert(.longPress)
+            },
+            CommandOption(SharedOption.keyHold) { $0.keyHold = $1 },
+        ]
+    }
 }

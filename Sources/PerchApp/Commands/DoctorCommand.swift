@@ -1,19 +1,12 @@
 import PerchCore
 
 /// `perch doctor`: what this terminal gives Perch, and a key-repeat test (``Doctor``).
-struct DoctorCommand: ReadsPerchFiles {
+struct DoctorCommand: TakesHoldSettings {
     static let configuration = CommandConfiguration(
         name: "doctor", summary: "what this terminal gives Perch, and a key-repeat test")
     static var details: String { CommandDetails.doctor }
 
-    static let options: [CommandOption<Self>] =
-        fileOptions + [
-            CommandOption(SharedOption.longPress) {
-                $0.longPressMilliseconds = $1
-                $0.flaggedSettings.insert(.longPress)
-            },
-            CommandOption(SharedOption.keyHold) { $0.keyHold = $1 },
-        ]
+    static let options: [CommandOption<Self>] = fileOptions + holdOptions
 
     var files = FileOptions()
     /// `--long-press-ms N`, in milliseconds: the hold the key-repeat test judges by.

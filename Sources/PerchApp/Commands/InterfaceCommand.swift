@@ -1,16 +1,11 @@
 import PerchCore
 
 /// `perch` with no command: the full-screen interface (``PerchApp/runInterface(_:)``).
-struct InterfaceCommand: ReadsPerchFiles {
+struct InterfaceCommand: TakesHoldSettings {
     static let configuration = CommandConfiguration(name: "", summary: "start the interface")
 
     static let options: [CommandOption<Self>] =
-        fileOptions + [
-            CommandOption(SharedOption.longPress) {
-                $0.longPressMilliseconds = $1
-                $0.flaggedSettings.insert(.longPress)
-            },
-            CommandOption(SharedOption.keyHold) { $0.keyHold = $1 },
+        fileOptions + holdOptions + [
             CommandOption(reduceMotion) {
                 $0.reduceMotion = $1
                 $0.flaggedSettings.insert(.reduceMotion)

@@ -11,16 +11,8 @@ struct ListCommand: ReadsPerchFiles {
         fileOptions + [CommandOption(SharedOption.json) { $0.json = $1 }, CommandOption(format) { $0.format = $1 }]
 
     /// `--format ids|tsv|json`.
-    static let format = OptionDefinition<OutputFormat>(
-        info: OptionInfo(
-            names: ["--format"], valueName: "ids|tsv|json", help: "print ids only, tab-separated fields, or JSON",
-            completion: .values(OutputFormat.allCases.map(\.rawValue))),
-        parse: { value throws(UsageError) in
-            guard let format = OutputFormat(rawValue: value) else {
-                throw UsageError(description: "option --format needs one of ids, tsv, json, not '\(value)'")
-            }
-            return format
-        })
+    static let format = OptionDefinition<OutputFormat>.choice(
+        "--format", valueName: "ids|tsv|json", help: "print ids only, tab-separated fields, or JSON")
 
     var files = FileOptions()
     /// `--json`: the same as `--format json`.

@@ -20,14 +20,9 @@ struct VerifyCommand: ReadsPerchFiles {
     static let online = OptionDefinition.flag(
         "--online", help: "ask the servers too (ssh -T, gh api user, aws sts get-caller-identity, kubectl auth whoami)")
     /// `--timeout MS`: how long each check may take, in milliseconds (1 to 600000).
-    static let timeout = OptionDefinition<Int64>(
-        info: OptionInfo(names: ["--timeout"], valueName: "MS", help: "how long each check may take, in milliseconds (default 5000)"),
-        parse: { value throws(UsageError) in
-            guard let number = Int64(value), (1...600_000).contains(number) else {
-                throw UsageError(description: "option --timeout needs a whole number of milliseconds from 1 to 600000, not '\(value)'")
-            }
-            return number
-        })
+    static let timeout = OptionDefinition<Int64>.number(
+        OptionInfo(names: ["--timeout"], valueName: "MS", help: "how long each check may take, in milliseconds (default 5000)"),
+        in: 1...600_000, unit: "milliseconds")
 
     var files = FileOptions()
     /// The account as given; nil for the one that owns this place.
