@@ -40,6 +40,7 @@ struct ToolListsTests {
             #expect(page.contains("perchdummy.handle"), "man: perch set's paths")
             #expect(page.contains("env, perchdummy)"), "man: perch switch's tools")
             #expect(ToolLists.setPaths.contains("perchdummy.handle"))
+            #expect(ToolLists.settablePaths.contains("perchdummy.KEY"), "set's hint after an unknown key")
             #expect(ToolLists.setPaths.contains("perchdummy."), "a key of any name is completed up to its dot")
             #expect(ToolLists.currentFields.contains("perchdummy.handle"))
             #expect(!ToolLists.currentFields.contains("perchdummy.KEY"), "--field offers no placeholder")

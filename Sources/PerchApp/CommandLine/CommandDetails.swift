@@ -233,9 +233,7 @@ enum CommandDetails {
 
     /// The paths named from the registry (``ToolLists``).
     static var setField: String {
-        let paths = ToolLists.accountPaths + ToolLists.toolPaths + ["catalog.command"]
-        return
-            ("PATH is a key of the account, dotted for a tool's key: " + paths.joined(separator: ", ")
+        ("PATH is a key of the account, dotted for a tool's key: " + ToolLists.settablePaths.joined(separator: ", ")
             + ". VALUE is written as a string, or as it is when it is a").wrapped(toColumns: 86) + "\n"
             + "JSON list or object ('[\"github.com\", \"gitlab.com\"]'). It is checked as\n"
             + "perch config check checks it: a key it does not know is refused with the paths\n"

@@ -16,6 +16,9 @@ enum ToolLists {
     /// The account's own keys `perch set` takes before the tools' (``toolPaths``).
     static let accountPaths = ["name", "handle", "group", "color", "onSwitch"]
 
+    /// The paths `perch set` takes, as its help and its hint after an unknown key list them.
+    static var settablePaths: [String] { accountPaths + toolPaths + ["catalog.command"] }
+
     /// The field paths `perch set ID PATH` and `perch unset ID PATH` complete: the account's
     /// own keys, its catalog's, the tools' (`env.` for a variable's), and the keys that name
     /// tools' owners and expected answers.

@@ -164,20 +164,13 @@ extension CommandLineTool {
         }
     }
 
-    /// The paths `perch set` takes (as its help lists them).
-    static let settablePaths = [
-        "name", "handle", "group", "color", "onSwitch", "git.name", "git.email", "git.signingKey", "ssh.host", "ssh.identityFile",
-        "kube.context", "kube.namespace", "gcloud.configuration", "aws.profile", "gh.user", "gh.host", "docker.context", "env.NAME",
-        "catalog.command",
-    ]
-
     /// After a refused `perch set`: the paths there are, for a key the config does not know; the
     /// whole object at once, for a tool's key that cannot stand without another one (bug: an
     /// unknown key was called "ignored" while it was refused, with no path listed; `ssh.host`
     /// alone gave only "ssh.identityFile: missing (required)").
     private func setHint(_ lines: [String], id: String, keys: [String], value: String) {
         if lines.contains(where: { $0.contains(": unknown key") }) {
-            console.note("PATH is one of: " + Self.settablePaths.joined(separator: ", ") + ".")
+            console.note("PATH is one of: " + ToolLists.settablePaths.joined(separator: ", ") + ".")
             return
         }
         guard keys.count == 2 else { return }
