@@ -41,37 +41,39 @@ public enum PerchApp {
         // Before any config is read: the tools the config may name.
         ToolAdapters.install()
         let console = Console()
-        let options: CommandLineOptions
+        let parsed: ParsedCommandLine
         do {
-            options = try CommandLineOptions(parsing: arguments)
+            parsed = try CommandLineParser.parse(arguments)
         } catch {
             console.error("\(error)")
             console.note(error.usage)
             return ExitStatus.usage
         }
+        let command = parsed.command
         // Root in another user's home (`sudo -E perch …`) would leave root-owned files there
         // and lock that user out (opentap #637): refused before anything is created.
-        if options.request == .run, options.command.touchesFiles,
+        if parsed.request == .run, type(of: command).configuration.touchesFiles,
             let refusal = Ownership.refusal(
-                paths: PerchPaths(config: options.configPath, state: options.statePath), home: PerchPaths.environment("HOME"))
+                paths: PerchPaths(config: command.files.config, state: command.files.state), home: PerchPaths.environment("HOME"))
         {
             console.error(refusal)
             return ExitStatus.usage
         }
-        switch options.request {
+        switch parsed.request {
         case .help:
-            console.print(options.helpText)
+            console.print(parsed.helpText)
             return ExitStatus.ok
         case .version:
             console.print("perch \(version)")
             return ExitStatus.ok
-        case .run where options.command == .interface:
-            return runInterface(options)
+        case .run where type(of: command).name.isEmpty:
+            // The interface finds its own paths: nothing a command needs is made first.
+            return (command as? InterfaceCommand).map(runInterface) ?? ExitStatus.usage
         case .run:
             // A closed pipe must end only the printing, not a switch before its hook has run:
             // writes fail with EPIPE instead, and the status says so once the work is done.
             ProcessSpawn.inheritedPipeAction = (true, signal(SIGPIPE, SIG_IGN))
-            let status = CommandLineTool(options: options, console: console).run()
+            let status = CommandLineTool(files: command.files, console: console).run(command)
             if let code = console.outputFailure {
                 console.error("cannot write the output: \(String(cString: strerror(code)))")
                 return status == ExitStatus.ok ? ExitStatus.unmet : status
@@ -79,112 +81,6 @@ public enum PerchApp {
             if console.outputClosed, status == ExitStatus.ok { return ExitStatus.outputClosed }
             return status
         }
-    }
-
-    private static func runInterface(_ options: CommandLineOptions) -> Int32 {
-        let paths = PerchPaths(config: options.configPath, state: options.statePath)
-        // The first frame shows the current account, the switch count and the tab bar. When the
-        // cache `perch current` keeps matches both files as they are, the account comes from
-        // there and the whole config is read on the worker after the first frame; otherwise the
-        // config is read now, as it always was. The files are identified before they are read.
-        let cache = CurrentAccountCache(statePath: paths.state)
-        let configIdentity = CurrentAccountCache.FileIdentity.of(paths.config)
-        let stateIdentity = CurrentAccountCache.FileIdentity.of(paths.state)
-        let cached = cache.account(configPath: paths.config, statePath: paths.state)
-        let config: LoadedConfig
-        if let cached {
-            config = LoadedConfig(accounts: [cached], path: paths.config)
-        } else {
-            do {
-                config = try ConfigLoader.load(paths)
-            } catch {
-                for line in error.lines { printError("perch: " + line) }
-                return ExitStatus.usage
-            }
-        }
-        if let refusal = terminalRefusal() {
-            printError("perch: \(refusal)")
-            return ExitStatus.usage
-        }
-        SignalPipe.install()
-        defer { SignalPipe.uninstall() }
-        let noColor = PerchPaths.environment("NO_COLOR").map { !$0.isEmpty } ?? false
-        let backend: NcursesBackend
-        do {
-            backend = try NcursesBackend(colors: !noColor)
-        } catch {
-            printError("perch: \(error)")
-            return ExitStatus.usage
-        }
-        let store = StateStore(path: paths.state)
-        let identities = identitySwitcher(paths, config: config)
-        // A switch left half done by a killed process is put right before the state is read
-        // (never waiting for its programs: the first frame does not wait).
-        var banner = identities.session(store: store, source: .tui).recoverInterrupted(waitingMilliseconds: 0).map {
-            $0.prefix(1).uppercased() + $0.dropFirst()
-        }
-        var saved = SavedState()
-        var stateWarning: String?
-        do {
-            // Before the accounts are known, the state is only read: its current account is
-            // checked against the config when the config arrives.
-            let loaded = try cached == nil ? store.load(accounts: config.accounts) : store.peek()
-            stateWarning = loaded.warning
-            saved = loaded.state
-            banner = banner ?? loaded.warning
-        } catch {
-            banner = "Could not read the state file: \(error)"
-        }
-        // Saved settings, then the flags of this run over them.
-        let settingsPath = SettingsFile.path(besideConfig: paths.config)
-        let savedSettings = SettingsFile.read(settingsPath)
-        if banner == nil { banner = savedSettings.warning }
-        var flags = Settings()
-        flags.longPressMilliseconds = options.longPressMilliseconds
-        flags.reduceMotion = options.reduceMotion
-        flags.mouse = !options.noMouse
-        flags.theme = options.theme ?? .standard
-        let settings = SettingsState(file: savedSettings.settings, flags: flags, flagged: options.flaggedSettings)
-        // `--key-hold kitty` turns the protocol on without asking; `auto` asks after the first
-        // frame, and the answer is an event for `update` (``AppState/startupQueries``).
-        if options.keyHold == .kitty { backend.pushKeyboardFlags(KeyHoldPreference.keyboardFlags) }
-        var info = RunInfo(
-            longPressMilliseconds: settings.values.longPressMilliseconds, configDescription: config.description, statePath: paths.state,
-            settingsPath: settingsPath)
-        info.keyHoldPreference = options.keyHold
-        info.usesSampleAccounts = config.path == nil
-        if let kind = PerchPaths.environment(IdentityScope.scopeVariable), let id = PerchPaths.environment(ShellExports.accountVariable) {
-            info.shellScope = RunInfo.ShellScope(account: id, kind: kind)
-        }
-        // The history is for Stats: one that cannot be read shows as none.
-        let history = SwitchHistory(records: (try? store.history.read()) ?? [])
-        let state = AppState(
-            accounts: config.accounts, saved: saved, size: backend.size, info: info, reduceMotion: options.reduceMotion, banner: banner,
-            history: history, settings: settings, loading: cached != nil)
-        if !settings.values.mouse { backend.setMouse(false) }
-        let gestures = GestureRecognizer.Configuration(
-            longPressMilliseconds: settings.values.longPressMilliseconds, holdableKeys: KeyBindings.holdableKeys)
-        // Measuring start-up needs no watch on the state folder.
-        let watcher = options.exitAfterFirstFrame ? nil : StateWatcher(watching: paths.state)
-        let loop = EventLoop(
-            state: state, backend: backend, store: store, gestures: gestures, watcher: watcher, configPath: paths.config,
-            identities: identities,
-            wallClock: { LocalTime.now(monotonic: MonotonicClock.now()) }, settingsPath: settingsPath,
-            configPaths: cached == nil ? nil : paths)
-        // Read from the files, the current account is kept for the next start (and prompt), off
-        // this thread: the cache only takes files older than its racy window.
-        if cached == nil, config.path != nil, stateWarning == nil, let account = state.currentAccount {
-            loop.worker.keep(
-                account, in: cache, configPath: paths.config, config: configIdentity, statePath: paths.state, state: stateIdentity)
-        }
-        let status = loop.run(exitAfterFirstFrame: options.exitAfterFirstFrame)
-        if let failure = loop.failure { printError("perch: " + failure) }
-        // A config found unusable after the first frame is reported as a start with it always was.
-        if let lines = loop.state.unusableConfig {
-            for line in lines { printError("perch: " + line) }
-            return ExitStatus.usage
-        }
-        return status
     }
 
     /// The identities of a run with `paths`: the process's environment, Perch's own files for
@@ -208,14 +104,6 @@ public enum PerchApp {
             return ProgramRunner.defaultTimeoutMilliseconds
         }
         return value
-    }
-
-    /// Why the interface cannot start on these standard streams, or nil when both are terminals.
-    /// Checked after the config (whose errors say more) and before any signal or terminal is touched.
-    static func terminalRefusal() -> String? {
-        let streams = [(STDIN_FILENO, "standard input"), (STDOUT_FILENO, "standard output")]
-        guard let (_, name) = streams.first(where: { isatty($0.0) != 1 }) else { return nil }
-        return "\(name) is not a terminal; the interface needs a terminal on standard input and output"
     }
 
     /// Writes `message` as one line to stderr, with control characters (newlines included) shown

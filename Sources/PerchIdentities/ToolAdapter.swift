@@ -114,6 +114,10 @@ public protocol ToolAdapter: ToolConfigReader {
     var overrides: [ToolOverride] { get }
     /// The names of the variables its settings export (`AWS_PROFILE`), which `env` may not name.
     var exportedNames: [String] { get }
+    /// The dotted paths of its config member that `perch set` takes (`kube.context`), in the
+    /// order help and completions list them; a last word in capitals (`env.NAME`) stands for
+    /// any key there. By default the member itself (the tool's name).
+    var fieldPaths: [String] { get }
 
     /// The state `setting` asks for; with no setting, the state the tool takes for an account
     /// naming nothing (nil: the baseline, when one was kept, else the tool is left alone).
@@ -176,6 +180,7 @@ extension ToolAdapter {
     public var keepsBaseline: Bool { !isPerShell }
     public var overrides: [ToolOverride] { [] }
     public var exportedNames: [String] { [] }
+    public var fieldPaths: [String] { [tool.rawValue] }
     public var program: String? { nil }
     public func exports(_ setting: ToolSetting) -> [EnvironmentEntry] { setting.exports }
     public func isMet(_ wanted: ToolState, by now: ToolState) -> Bool { wanted.isMet(by: now) }

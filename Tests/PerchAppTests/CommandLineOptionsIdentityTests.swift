@@ -7,21 +7,21 @@ import Testing
 struct CommandLineOptionsIdentityTests {
     @Test("each command and option parses into its field")
     func valid() throws {
-        let dry = try CommandLineOptions(parsing: ["switch", "work", "--dry-run"])
-        #expect(dry.command == .switchAccount && dry.account == "work" && dry.identity.dryRun && !dry.identity.force)
-        #expect(try CommandLineOptions(parsing: ["--force", "switch", "work"]).identity.force)
-        let status = try CommandLineOptions(parsing: ["status", "--json", "--files"])
-        #expect(status.command == .status && status.json && status.identity.files)
-        let env = try CommandLineOptions(parsing: ["env", "home", "--shell=fish"])
-        #expect(env.command == .env && env.account == "home" && env.identity.shell == .fish)
-        #expect(try CommandLineOptions(parsing: ["env"]).account == nil, "the account is optional")
-        let initScript = try CommandLineOptions(parsing: ["shell-init", "zsh"])
-        #expect(initScript.command == .shellInit && initScript.operand == "zsh")
-        let setup = try CommandLineOptions(parsing: ["setup", "ssh", "--undo", "--yes"])
-        #expect(setup.command == .setup && setup.operand == "ssh" && setup.identity.undo && setup.identity.yes)
-        let importing = try CommandLineOptions(parsing: ["import", "--write"])
-        #expect(importing.command == .importAccounts && importing.identity.write)
-        #expect(try CommandLineOptions(parsing: ["help", "setup"]).request == .help)
+        let dry = try #require(CommandLineParser.parse(["switch", "work", "--dry-run"]).command as? SwitchCommand)
+        #expect(dry.account == "work" && dry.switching.dryRun && !dry.switching.force)
+        #expect(try (CommandLineParser.parse(["--force", "switch", "work"]).command as? SwitchCommand)?.switching.force == true)
+        let status = try #require(CommandLineParser.parse(["status", "--json", "--files"]).command as? StatusCommand)
+        #expect(status.json && status.listFiles)
+        let env = try #require(CommandLineParser.parse(["env", "home", "--shell=fish"]).command as? EnvCommand)
+        #expect(env.account == "home" && env.shell == .fish)
+        #expect(try CommandLineParser.parse(["env"]).account == nil, "the account is optional")
+        let initScript = try #require(CommandLineParser.parse(["shell-init", "zsh"]).command as? ShellInitCommand)
+        #expect(initScript.shell == "zsh")
+        let setup = try #require(CommandLineParser.parse(["setup", "ssh", "--undo", "--yes"]).command as? SetupCommand)
+        #expect(setup.tool == "ssh" && setup.undo && setup.yes)
+        let importing = try #require(CommandLineParser.parse(["import", "--write"]).command as? ImportCommand)
+        #expect(importing.write)
+        #expect(try CommandLineParser.parse(["help", "setup"]).request == .help)
     }
 
     @Test(
@@ -38,9 +38,9 @@ struct CommandLineOptionsIdentityTests {
             (["env", "a", "b"], "unexpected argument 'b'"),
         ])
     func invalid(arguments: [String], message: String) {
-        #expect(throws: CommandLineOptions.UsageError.self) { try CommandLineOptions(parsing: arguments) }
+        #expect(throws: UsageError.self) { try CommandLineParser.parse(arguments) }
         do {
-            _ = try CommandLineOptions(parsing: arguments)
+            _ = try CommandLineParser.parse(arguments)
         } catch {
             #expect(error.description == message)
         }

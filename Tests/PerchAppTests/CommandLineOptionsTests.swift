@@ -7,11 +7,12 @@ import Testing
 /// A command line that parses, and the fields expected.
 struct ValidCommandLine: Sendable, CustomTestStringConvertible {
     var arguments: [String]
-    var request: CommandLineOptions.Request = .run
+    var request: ParsedCommandLine.Request = .run
     var config: String? = nil
     var state: String? = nil
     var longPress: Int64 = 500
-    var command: Command = .interface
+    /// The words that name the command; empty for the interface.
+    var command = ""
     var account: String? = nil
     var json = false
     var field: String? = nil
@@ -54,37 +55,37 @@ struct CommandLineOptionsTests {
                 arguments: ["--config", "c.json", "--state=s.json", "--long-press-ms", "120"],
                 config: "c.json", state: "s.json", longPress: 120),
             ValidCommandLine(arguments: ["--config", "a.json", "--config", "b.json"], config: "b.json"),
-            ValidCommandLine(arguments: ["list"], command: .list),
-            ValidCommandLine(arguments: ["list", "--json"], command: .list, json: true),
-            ValidCommandLine(arguments: ["--json", "list"], command: .list, json: true),
-            ValidCommandLine(arguments: ["--config", "c.json", "list"], config: "c.json", command: .list),
-            ValidCommandLine(arguments: ["current", "--field", "name"], command: .current, field: "name"),
-            ValidCommandLine(arguments: ["current", "--field", "kube.context"], command: .current, field: "kube.context"),
-            ValidCommandLine(arguments: ["switch", "--", "-rf"], command: .switchAccount, account: "-rf"),
-            ValidCommandLine(arguments: ["current", "--field=handle", "--state", "s"], state: "s", command: .current, field: "handle"),
-            ValidCommandLine(arguments: ["switch", "work"], command: .switchAccount, account: "work"),
+            ValidCommandLine(arguments: ["list"], command: "list"),
+            ValidCommandLine(arguments: ["list", "--json"], command: "list", json: true),
+            ValidCommandLine(arguments: ["--json", "list"], command: "list", json: true),
+            ValidCommandLine(arguments: ["--config", "c.json", "list"], config: "c.json", command: "list"),
+            ValidCommandLine(arguments: ["current", "--field", "name"], command: "current", field: "name"),
+            ValidCommandLine(arguments: ["current", "--field", "kube.context"], command: "current", field: "kube.context"),
+            ValidCommandLine(arguments: ["switch", "--", "-rf"], command: "switch", account: "-rf"),
+            ValidCommandLine(arguments: ["current", "--field=handle", "--state", "s"], state: "s", command: "current", field: "handle"),
+            ValidCommandLine(arguments: ["switch", "work"], command: "switch", account: "work"),
             ValidCommandLine(
-                arguments: ["switch", "Open Source", "--state=s"], state: "s", command: .switchAccount, account: "Open Source"),
-            ValidCommandLine(arguments: ["switch", "--", "-odd"], command: .switchAccount, account: "-odd"),
-            ValidCommandLine(arguments: ["history", "--limit", "5", "--json"], command: .history, json: true, limit: 5),
-            ValidCommandLine(arguments: ["init"], command: .initConfig),
-            ValidCommandLine(arguments: ["config", "path"], command: .configPath),
-            ValidCommandLine(arguments: ["config", "check", "--config", "x"], config: "x", command: .configCheck),
-            ValidCommandLine(arguments: ["config", "edit"], command: .configEdit),
+                arguments: ["switch", "Open Source", "--state=s"], state: "s", command: "switch", account: "Open Source"),
+            ValidCommandLine(arguments: ["switch", "--", "-odd"], command: "switch", account: "-odd"),
+            ValidCommandLine(arguments: ["history", "--limit", "5", "--json"], command: "history", json: true, limit: 5),
+            ValidCommandLine(arguments: ["init"], command: "init"),
+            ValidCommandLine(arguments: ["config", "path"], command: "config path"),
+            ValidCommandLine(arguments: ["config", "check", "--config", "x"], config: "x", command: "config check"),
+            ValidCommandLine(arguments: ["config", "edit"], command: "config edit"),
             ValidCommandLine(arguments: ["help"], request: .help),
             // Bug: `perch help help` was an unknown command.
             ValidCommandLine(arguments: ["help", "help"], request: .help),
-            ValidCommandLine(arguments: ["help", "switch"], request: .help, command: .switchAccount),
-            ValidCommandLine(arguments: ["switch", "--help"], request: .help, command: .switchAccount),
-            ValidCommandLine(arguments: ["help", "config", "edit"], request: .help, command: .configEdit),
+            ValidCommandLine(arguments: ["help", "switch"], request: .help, command: "switch"),
+            ValidCommandLine(arguments: ["switch", "--help"], request: .help, command: "switch"),
+            ValidCommandLine(arguments: ["help", "config", "edit"], request: .help, command: "config edit"),
         ])
     func valid(_ c: ValidCommandLine) throws {
-        let options = try CommandLineOptions(parsing: c.arguments)
+        let options = try CommandLineParser.parse(c.arguments)
         #expect(options.request == c.request)
-        #expect(options.configPath == c.config)
-        #expect(options.statePath == c.state)
-        #expect(options.longPressMilliseconds == c.longPress)
-        #expect(options.command == c.command)
+        #expect(options.config == c.config)
+        #expect(options.state == c.state)
+        #expect(options.longPress == c.longPress)
+        #expect(options.name == c.command)
         #expect(options.account == c.account)
         #expect(options.json == c.json)
         #expect(options.field == c.field)
@@ -156,7 +157,7 @@ struct CommandLineOptionsTests {
         ])
     func invalid(_ c: InvalidCommandLine) {
         do {
-            let options = try CommandLineOptions(parsing: c.arguments)
+            let options = try CommandLineParser.parse(c.arguments)
             Issue.record("accepted: \(options)")
         } catch {
             #expect(error.description == c.message)
@@ -166,18 +167,18 @@ struct CommandLineOptionsTests {
     // Bug: `--help=yes` and `--version=2` were accepted and the value silently ignored.
     @Test("options that take no value reject one given with =", arguments: ["--help=yes", "--version=2"])
     func flagWithValue(_ argument: String) {
-        #expect(throws: CommandLineOptions.UsageError.self, "\(argument) was accepted") {
-            try CommandLineOptions(parsing: [argument])
+        #expect(throws: UsageError.self, "\(argument) was accepted") {
+            try CommandLineParser.parse([argument])
         }
     }
 
     @Test("the default long-press duration is inside the allowed range and matches the help")
     func defaults() {
-        let options = CommandLineOptions()
-        #expect(options.request == .run)
-        #expect(CommandLineOptions.longPressRange.contains(options.longPressMilliseconds))
-        #expect(CommandLineOptions.help.contains("50–10000 ms (default \(options.longPressMilliseconds))"))
-        #expect(CommandLineOptions.help.contains(CommandLineOptions.usage))
+        let options = InterfaceCommand()
+        #expect(ParsedCommandLine().request == .run)
+        #expect(SharedOption.longPressRange.contains(options.longPressMilliseconds))
+        #expect(Help.program.contains("50–10000 ms (default \(options.longPressMilliseconds))"))
+        #expect(Help.program.contains(Help.usage(of: InterfaceCommand.self)))
     }
 }
 
@@ -205,7 +206,7 @@ struct ErrorMessageTests {
 struct KeyHelpTests {
     @Test("every key and gesture of every pane and of the sheet is in perch --help, with the words ? shows")
     func helpListsTheTable() {
-        let help = Command.interface.help
+        let help = Help.program
         for context in Tab.allCases.map(InputContext.pane) + [.accountSheet, .accountSheetFilter] {
             for binding in KeyBindings.table(for: context) {
                 #expect(help.contains("  " + binding.label), "\(binding.label) missing (\(context))")
@@ -248,18 +249,17 @@ struct HelpColumnTests {
 struct KeyHoldOptionTests {
     @Test("--key-hold takes auto, kitty, repeat or off, for the interface and doctor", arguments: KeyHoldPreference.allCases)
     func keyHold(_ preference: KeyHoldPreference) throws {
-        #expect(try CommandLineOptions(parsing: ["--key-hold", preference.rawValue]).keyHold == preference)
-        let doctor = try CommandLineOptions(parsing: ["doctor", "--key-hold=\(preference.rawValue)"])
-        #expect(doctor.command == .doctor && doctor.keyHold == preference)
+        #expect(try CommandLineParser.parse(["--key-hold", preference.rawValue]).interface?.keyHold == preference)
+        let doctor = try CommandLineParser.parse(["doctor", "--key-hold=\(preference.rawValue)"])
+        #expect(doctor.name == "doctor" && (doctor.command as? DoctorCommand)?.keyHold == preference)
     }
 
     @Test("--key-hold with another value is a usage error naming the four")
     func badKeyHold() {
-        #expect(throws: CommandLineOptions.UsageError(description: "option --key-hold needs one of auto, kitty, repeat, off, not 'always'"))
-        {
-            try CommandLineOptions(parsing: ["--key-hold", "always"])
+        #expect(throws: UsageError(description: "option --key-hold needs one of auto, kitty, repeat, off, not 'always'")) {
+            try CommandLineParser.parse(["--key-hold", "always"])
         }
-        #expect(CommandLineOptions().keyHold == .auto)
+        #expect(InterfaceCommand().keyHold == .auto)
     }
 
     @Test("the modes: auto follows the terminal's answer, the others are forced")

@@ -10,12 +10,12 @@ import Testing
 struct ExitAfterFirstFrameTests {
     @Test("the flag parses, takes no value, and is listed in --help")
     func flag() throws {
-        #expect(try CommandLineOptions(parsing: ["--exit-after-first-frame"]).exitAfterFirstFrame)
-        #expect(try !CommandLineOptions(parsing: []).exitAfterFirstFrame)
-        #expect(throws: CommandLineOptions.UsageError.self) {
-            try CommandLineOptions(parsing: ["--exit-after-first-frame=1"])
+        #expect(try CommandLineParser.parse(["--exit-after-first-frame"]).interface?.exitAfterFirstFrame == true)
+        #expect(try CommandLineParser.parse([]).interface?.exitAfterFirstFrame == false)
+        #expect(throws: UsageError.self) {
+            try CommandLineParser.parse(["--exit-after-first-frame=1"])
         }
-        #expect(CommandLineOptions.help.contains("--exit-after-first-frame"))
+        #expect(Help.program.contains("--exit-after-first-frame"))
     }
 
     @Test("the loop draws one full frame, restores the terminal and returns 0 without reading input")

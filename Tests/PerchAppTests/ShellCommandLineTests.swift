@@ -12,8 +12,8 @@ struct ShellCommandLineTests {
             (["-"], "-"), (["switch", "-"], "-"), (["--state", "s", "-"], "-"), (["switch"], nil), (["switch", "--height", "8"], nil),
         ] as [([String], String?)])
     func previousAndPicker(arguments: [String], account: String?) throws {
-        let options = try CommandLineOptions(parsing: arguments)
-        #expect(options.command == .switchAccount)
+        let options = try CommandLineParser.parse(arguments)
+        #expect(options.name == "switch")
         #expect(options.account == account)
     }
 
@@ -24,7 +24,7 @@ struct ShellCommandLineTests {
             (["list", "--format", "json", "--json"], .json),
         ] as [([String], OutputFormat?)])
     func formats(arguments: [String], format: OutputFormat?) throws {
-        #expect(try CommandLineOptions(parsing: arguments).listFormat == format)
+        #expect(try (CommandLineParser.parse(arguments).command as? ListCommand)?.listFormat == format)
     }
 
     @Test(
@@ -43,7 +43,7 @@ struct ShellCommandLineTests {
         ])
     func usageErrors(arguments: [String], message: String) {
         do {
-            let options = try CommandLineOptions(parsing: arguments)
+            let options = try CommandLineParser.parse(arguments)
             Issue.record("accepted: \(options)")
         } catch {
             #expect(error.description == message)
@@ -52,8 +52,8 @@ struct ShellCommandLineTests {
 
     @Test("completion takes its shell and pick its height", arguments: CompletionShell.allCases)
     func completionShell(shell: CompletionShell) throws {
-        #expect(try CommandLineOptions(parsing: ["completion", shell.rawValue]).shell == shell)
-        #expect(try CommandLineOptions(parsing: ["pick", "--height", "12"]).pickerHeight == 12)
+        #expect(try (CommandLineParser.parse(["completion", shell.rawValue]).command as? CompletionCommand)?.shell == shell)
+        #expect(try (CommandLineParser.parse(["pick", "--height", "12"]).command as? PickCommand)?.height == 12)
     }
 
     @Test("the completion scripts name every command word and every option of the table")
@@ -63,7 +63,7 @@ struct ShellCommandLineTests {
             for word in Completion.commandWords + Completion.configWords {
                 #expect(script.contains(word), "\(shell) lacks \(word)")
             }
-            for option in Option.allCases {
+            for option in Commands.allOptions {
                 for name in option.names where name.hasPrefix("--") {
                     let spelled = shell == .fish ? "-l " + name.dropFirst(2) : name
                     #expect(script.contains(spelled), "\(shell) lacks \(name)")
@@ -76,8 +76,8 @@ struct ShellCommandLineTests {
     func manPage() {
         let page = ManPage.text
         #expect(page.hasPrefix(#".\""#))
-        #expect(page.components(separatedBy: ".SY perch").count - 1 == Command.allCases.count)
-        for command in Command.allCases where command != .interface {
+        #expect(page.components(separatedBy: ".SY perch").count - 1 == Commands.all.count)
+        for command in Commands.all where !command.name.isEmpty {
             #expect(page.contains("\\fBperch " + ManPage.escaped(command.name) + "\\fR"), "no entry for \(command.name)")
         }
         #expect(page.contains(".SH KEYS"), "the keys come from the interface's help")
@@ -100,11 +100,11 @@ struct ShellCommandLineTests {
 
     @Test("completion values come from the command table: --theme, --key-hold, --shell, field paths")
     func completionValues() {
-        #expect(Completion.values(of: .theme) == ["default", "high-contrast", "monochrome"])
-        #expect(Completion.values(of: .keyHold) == ["auto", "kitty", "repeat", "off"])
-        #expect(Completion.values(of: .shell) == ["bash", "zsh", "fish"])
-        for theme in Completion.values(of: .theme)! {
-            #expect((try? CommandLineOptions(parsing: ["--theme", theme])) != nil, "\(theme) is offered and accepted")
+        #expect(Completion.values(of: InterfaceCommand.theme.info) == ["default", "high-contrast", "monochrome"])
+        #expect(Completion.values(of: SharedOption.keyHold.info) == ["auto", "kitty", "repeat", "off"])
+        #expect(Completion.values(of: SharedOption.shell.info) == ["bash", "zsh", "fish"])
+        for theme in Completion.values(of: InterfaceCommand.theme.info)! {
+            #expect((try? CommandLineParser.parse(["--theme", theme])) != nil, "\(theme) is offered and accepted")
         }
         let bash = Completion.script(for: .bash)
         for command in ["switch", "env", "set", "unset", "rename", "remove"] {

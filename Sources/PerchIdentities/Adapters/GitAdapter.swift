@@ -38,6 +38,9 @@ public struct GitAdapter: ToolAdapter {
 
     public init() {}
     public var tool: IdentityTool { .git }
+    public var fieldPaths: [String] {
+        ["git.name", "git.email", "git.signingKey", "git.signing.key", "git.signing.format", "git.signing.sign"]
+    }
     public var program: String? { "git" }
     /// Its state is Perch's own file: an account without git empties it, so nothing is kept.
     public var keepsBaseline: Bool { false }

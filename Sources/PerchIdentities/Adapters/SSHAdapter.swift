@@ -28,6 +28,7 @@ public struct SSHAdapter: ToolAdapter {
 
     public init() {}
     public var tool: IdentityTool { .ssh }
+    public var fieldPaths: [String] { ["ssh.host", "ssh.identityFile", "ssh.agent"] }
     public var program: String? { "ssh" }
     public var keepsBaseline: Bool { false }
     /// git(1), "Environment": `GIT_SSH_COMMAND` and `GIT_SSH` replace the ssh git runs, so its

@@ -4,6 +4,115 @@ import PerchCore
 import PerchIdentities
 import PerchStore
 
+/// `perch status`: each tool's identity against the current account.
+struct StatusCommand: ReadsPerchFiles {
+    static let configuration = CommandConfiguration(
+        name: "status", summary: "show each tool's identity against the current account (exit 1 on drift)",
+        recoversInterruptedSwitch: false)
+    static var details: String { CommandDetails.status }
+
+    static let options: [CommandOption<Self>] =
+        fileOptions + [
+            CommandOption(SharedOption.json) { $0.json = $1 }, CommandOption(listFilesOption) { $0.listFiles = $1 },
+            CommandOption(SharedOption.global) { $0.global = $1 },
+        ]
+
+    /// `--files`: list Perch's own identity files.
+    static let listFilesOption = OptionDefinition.flag("--files", help: "list the files Perch writes for tool identities")
+
+    var files = FileOptions()
+    /// `--json`.
+    var json = false
+    /// `--files`.
+    var listFiles = false
+    /// `--global`: the global account, not this shell's own.
+    var global = false
+
+    func run(_ tool: CommandLineTool) -> Int32 { tool.status(self) }
+}
+
+/// `perch env [ACCOUNT]`: the account's variables for this shell.
+struct EnvCommand: ReadsPerchFiles {
+    static let configuration = CommandConfiguration(
+        name: "env", summary: "print the account's variables for this shell (eval \"$(perch env)\")",
+        operands: [Operand(name: "ACCOUNT", optional: true, completion: .account)])
+    static var details: String { CommandDetails.env }
+    static let options: [CommandOption<Self>] = fileOptions + [CommandOption(SharedOption.shell) { $0.shell = $1 }]
+
+    var files = FileOptions()
+    /// The account as given; nil for this shell's or the current one.
+    var account: String?
+    /// `--shell`; nil: from `$SHELL`.
+    var shell: ShellKind?
+
+    mutating func bind(operands: [String]) { account = operands.first }
+    func run(_ tool: CommandLineTool) -> Int32 { tool.env(self) }
+}
+
+/// `perch shell-init SHELL`: the shell functions that keep a shell's variables in step.
+struct ShellInitCommand: ReadsPerchFiles {
+    static let configuration = CommandConfiguration(
+        name: "shell-init", summary: "print a shell function that keeps this shell's variables in step", operands: [.shell],
+        recoversInterruptedSwitch: false)
+    static var details: String { CommandDetails.shellInit }
+    static let options: [CommandOption<Self>] = fileOptions
+
+    var files = FileOptions()
+    /// The shell as given (bash, zsh or fish: checked by the parser).
+    var shell: String?
+
+    mutating func bind(operands: [String]) { shell = operands.first }
+    func run(_ tool: CommandLineTool) -> Int32 { tool.shellInit(self) }
+}
+
+/// `perch setup TOOL`: Perch's git or ssh file included from the user's own config.
+struct SetupCommand: ReadsPerchFiles {
+    static let configuration = CommandConfiguration(
+        name: "setup", summary: "include Perch's git or ssh file from your own config, once, with consent",
+        // Optional: `perch setup --undo` with no tool is `perch reset` (checked in validate).
+        operands: [
+            Operand(
+                name: "TOOL", optional: true, completion: .values(["git", "ssh"]), needs: "a tool: git or ssh",
+                knows: "sets up git or ssh", shownRequired: true)
+        ])
+    static var details: String { CommandDetails.setup }
+    static let options: [CommandOption<Self>] =
+        fileOptions + [CommandOption(SharedOption.undo) { $0.undo = $1 }, CommandOption(SharedOption.yes) { $0.yes = $1 }]
+
+    var files = FileOptions()
+    /// `git` or `ssh`; nil with `--undo` for every one (`perch reset`).
+    var tool: String?
+    /// `--undo`: remove the include.
+    var undo = false
+    /// `--yes`: consent given here.
+    var yes = false
+
+    mutating func bind(operands: [String]) { tool = operands.first }
+
+    func validate() throws(UsageError) {
+        if tool == nil, !undo { throw UsageError(description: "'perch setup' needs a tool: git or ssh") }
+    }
+
+    func run(_ tool: CommandLineTool) -> Int32 { tool.with(assumeYes: yes).setup(self) }
+}
+
+/// `perch import`: accounts proposed from the tools' own settings, one per person.
+struct ImportCommand: ReadsPerchFiles {
+    static let configuration = CommandConfiguration(
+        name: "import", summary: "propose accounts from git, ssh, kube, gcloud, gh and AWS, one per person")
+    static var details: String { CommandDetails.importAccounts }
+    static let options: [CommandOption<Self>] = fileOptions + [CommandOption(write) { $0.write = $1 }]
+
+    /// `--write`: add the proposals without asking.
+    static let write = OptionDefinition.flag("--write", help: "add the proposed accounts to the config (keeping a .bak)")
+
+    var files = FileOptions()
+    /// `--write`.
+    var write = false
+
+    func run(_ tool: CommandLineTool) -> Int32 { tool.importAccounts(self) }
+}
+
 /// The tool identity commands: `perch status`, `env`, `shell-init`, `setup`, `import`, and
 /// what `perch switch` does for identities (apply, `--dry-run`).
 extension CommandLineTool {
@@ -48,11 +157,11 @@ extension CommandLineTool {
         if current?.id == account.id {
             console.print(
                 "Already on \(describe(account)); the switch would "
-                    + (options.identity.force ? "apply every tool identity again:" : "put right any tool that changed:"))
+                    + (switching.force ? "apply every tool identity again:" : "put right any tool that changed:"))
         } else {
             console.print("Would switch to \(describe(account))" + (current.map { ", from \(describe($0))" } ?? "") + ".")
         }
-        let lines = switcher(config).plan(account, force: options.identity.force)
+        let lines = switcher(config).plan(account, force: switching.force)
         if lines.isEmpty { console.print("  no tool identities: no tool would change") }
         for line in lines { console.print("  " + shown(line)) }
         if account.onSwitch != nil, current?.id != account.id { console.print("  then its onSwitch hook would run") }
@@ -62,11 +171,11 @@ extension CommandLineTool {
 
     // MARK: perch status
 
-    func status() -> Int32 {
+    func status(_ options: StatusCommand) -> Int32 {
         guard let config = loadConfig() else { return ExitStatus.usage }
         let pending = pendingSwitch()
         let switcher = switcher(config)
-        if options.identity.files {
+        if options.listFiles {
             let files = switcher.files.all
             if options.json { return printJSON(files.map { FileJSON(path: $0, exists: access($0, F_OK) == 0) }) }
             for file in files { console.print(shown(file) + (access(file, F_OK) == 0 ? "" : "  (not written yet)")) }
@@ -74,7 +183,7 @@ extension CommandLineTool {
         }
         guard let state = loadState(config) else { return ExitStatus.unmet }
         let variables = IdentityEnvironment.current().variables
-        let scope = options.identity.global ? nil : IdentityScope.kind(variables)
+        let scope = options.global ? nil : IdentityScope.kind(variables)
         // In a shell with an account of its own, that account is checked, in this shell's scope.
         let own = scope.flatMap { _ in variables[ShellExports.accountVariable] }
         guard let id = own ?? state.currentAccount, let account = config.accounts.first(where: { $0.id == id }) else {
@@ -193,9 +302,9 @@ extension CommandLineTool {
 
     // MARK: perch env, shell-init
 
-    func env() -> Int32 {
+    func env(_ options: EnvCommand) -> Int32 {
         guard let config = loadConfig() else { return ExitStatus.usage }
-        let shell = options.identity.shell ?? ShellKind.from(shellPath: PerchPaths.environment("SHELL"))
+        let shell = options.shell ?? ShellKind.from(shellPath: PerchPaths.environment("SHELL"))
         var account: Account?
         if let text = options.account {
             guard let found = lookupAccount(text, in: config, command: "env") else { return ExitStatus.unmet }
@@ -220,32 +329,32 @@ extension CommandLineTool {
         return ExitStatus.ok
     }
 
-    func shellInit() -> Int32 {
-        guard let shell = options.operand.flatMap(ShellKind.init(rawValue:)) else { return ExitStatus.usage }
+    func shellInit(_ options: ShellInitCommand) -> Int32 {
+        guard let shell = options.shell.flatMap(ShellKind.init(rawValue:)) else { return ExitStatus.usage }
         let files = switcher(nil).files
         // The files given on this command line are the ones the functions use too.
         let quote = shell == .fish ? ShellExports.fishQuoted : ShellExports.posixQuoted
         let program =
-            "perch" + (options.configPath.map { _ in " --config " + quote(paths.config) } ?? "")
-            + (options.statePath.map { _ in " --state " + quote(paths.state) } ?? "")
+            "perch" + (options.files.config.map { _ in " --config " + quote(paths.config) } ?? "")
+            + (options.files.state.map { _ in " --state " + quote(paths.state) } ?? "")
         console.write(ShellExports.initScript(shell, program: program, state: paths.state, config: paths.config, markers: files.shells))
         return ExitStatus.ok
     }
 
     // MARK: perch setup
 
-    func setup() -> Int32 {
-        guard let tool = options.operand.map(IdentityTool.init(rawValue:)) else {
-            return options.identity.undo ? reset() : ExitStatus.usage
+    func setup(_ options: SetupCommand) -> Int32 {
+        guard let tool = options.tool.map(IdentityTool.init(rawValue:)) else {
+            return options.undo ? reset() : ExitStatus.usage
         }
         // Setting up is asked for by name, so it needs no config: the files are Perch's own.
         let switcher = switcher(nil)
-        let what = IdentitySetup.describe(tool, undo: options.identity.undo, switcher)
+        let what = IdentitySetup.describe(tool, undo: options.undo, switcher)
         guard consent("perch setup \(tool.rawValue)", would: what) else { return ExitStatus.unmet }
-        if tool == .git, !options.identity.undo, let config = try? ConfigLoader.load(paths) { refreshGitDirectoryRules(config) }
-        switch IdentitySetup.run(tool, undo: options.identity.undo, switcher) {
+        if tool == .git, !options.undo, let config = try? ConfigLoader.load(paths) { refreshGitDirectoryRules(config) }
+        switch IdentitySetup.run(tool, undo: options.undo, switcher) {
         case .changed(let message):
-            if !options.identity.undo { switcher.recordSetUp(tool) }
+            if !options.undo { switcher.recordSetUp(tool) }
             console.print(shown(message.prefix(1).uppercased() + message.dropFirst()) + ".")
             return ExitStatus.ok
         case .unchanged(let message):
@@ -260,7 +369,7 @@ extension CommandLineTool {
     /// Whether the user agrees to what `command` would do: `--yes`, or "y" at a terminal's
     /// question; without a terminal it says how to agree. Says "Nothing changed." on a no.
     func consent(_ command: String, would what: String) -> Bool {
-        if options.identity.yes { return true }
+        if assumeYes { return true }
         guard isatty(STDIN_FILENO) == 1 else {
             console.error("\(command) would \(what); run it again with --yes to agree")
             return false
@@ -280,7 +389,7 @@ extension CommandLineTool {
     /// added without asking; otherwise the fragment is printed and nothing changes. Adding goes
     /// through ``ConfigWriter`` (comments kept, a `.bak` left); with no config of the user's own,
     /// the new file holds only the imported accounts, never the samples.
-    func importAccounts() -> Int32 {
+    func importAccounts(_ options: ImportCommand) -> Int32 {
         guard let config = loadConfig() else { return ExitStatus.usage }
         let environment = IdentityEnvironment.current(statePath: paths.state)
         let existing = config.path == nil ? [] : config.accounts
@@ -290,7 +399,7 @@ extension CommandLineTool {
             return ExitStatus.ok
         }
         let accepted: [Account]
-        if !options.identity.write, isatty(STDIN_FILENO) == 1, isatty(STDOUT_FILENO) == 1 {
+        if !options.write, isatty(STDIN_FILENO) == 1, isatty(STDOUT_FILENO) == 1 {
             accepted = reviewImport(proposals, taken: Set(existing.map(\.id)))
             guard !accepted.isEmpty else {
                 console.print("Nothing changed.")
@@ -298,7 +407,7 @@ extension CommandLineTool {
             }
         } else {
             console.write(IdentityImport.fragment(proposals))
-            guard options.identity.write else {
+            guard options.write else {
                 console.note("Nothing changed; `perch import --write` adds these \(proposals.count) accounts to \(paths.config).")
                 return ExitStatus.ok
             }

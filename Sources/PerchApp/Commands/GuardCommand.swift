@@ -3,11 +3,36 @@ import PerchCore
 import PerchIdentities
 import PerchStore
 
+/// `perch guard install|--undo`, and the checks its hooks run.
+struct GuardCommand: ReadsPerchFiles {
+    static let configuration = CommandConfiguration(
+        name: "guard", summary: "refuse a commit or push as the wrong account (install; --undo removes it)",
+        operands: [
+            // check-commit and check-push REMOTE URL are what the hooks run.
+            Operand(name: "install", optional: true, needs: "install (or --undo)"),
+            Operand(name: "REMOTE", optional: true, hidden: true), Operand(name: "URL", optional: true, hidden: true),
+        ])
+    static var details: String { CommandDetails.guardHooks }
+    static let options: [CommandOption<Self>] = fileOptions + [CommandOption(SharedOption.undo) { $0.undo = $1 }]
+
+    var files = FileOptions()
+    /// `--undo`: remove the guard.
+    var undo = false
+    /// The operands as given: the action (`install`, `check-commit`, `check-push`), then a
+    /// push's remote and URL.
+    var operands: [String] = []
+    /// The action; nil when none was given.
+    var action: String? { operands.first }
+
+    mutating func bind(operands: [String]) { self.operands = operands }
+    func run(_ tool: CommandLineTool) -> Int32 { tool.guardCommand(self) }
+}
+
 /// `perch guard install|--undo` and the checks its hooks run (`perch guard check-commit`,
 /// `perch guard check-push REMOTE URL`): see ``GitGuard``.
 extension CommandLineTool {
-    func guardCommand() -> Int32 {
-        if options.identity.undo {
+    func guardCommand(_ options: GuardCommand) -> Int32 {
+        if options.undo {
             guard let config = loadConfig() else { return ExitStatus.usage }
             let switcher = switcher(config)
             let removed = GitGuard.remove(in: switcher.context)
@@ -17,7 +42,7 @@ extension CommandLineTool {
                     ? "the guard is removed: git runs each repository's own hooks again" : "the guard was not installed: nothing to remove")
             return ExitStatus.ok
         }
-        switch options.operand {
+        switch options.action {
         case "install": return guardInstall()
         case "check-commit": return guardCheck(push: nil)
         case "check-push":
@@ -28,7 +53,7 @@ extension CommandLineTool {
             return guardCheck(push: options.operands[2])
         default:
             console.error("'perch guard' needs install (or --undo)")
-            console.note(Command.guardHooks.usage)
+            console.note(Help.usage(of: GuardCommand.self))
             return ExitStatus.usage
         }
     }

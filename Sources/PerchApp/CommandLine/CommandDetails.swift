@@ -1,5 +1,5 @@
 /// What `perch COMMAND --help` and the man page say of each command beyond its summary,
-/// read by the command records (``Command/record``).
+/// read by each command's ``PerchCommand/details``.
 enum CommandDetails {
     static let list =
         "Prints one account per line: id, name and handle, with a * before the current one\n"
@@ -24,21 +24,23 @@ enum CommandDetails {
         + "prints the account being switched to, an empty line when none.\n"
         + "Exit status 1 when no account has been chosen yet (--json then prints null)."
 
-    static let switchAccount =
+    /// The tools named from the registry (``ToolLists``).
+    static var switchAccount: String {
         "The account is its exact id, or its name when exactly one name matches it\n"
-        + "(ignoring case); - is the account that was current before (two in a row swap).\n"
-        + "With no account, on a terminal, the account sheet is drawn below the prompt to\n"
-        + "pick from (type to filter, arrows, Enter, the mouse; Esc or Ctrl-C exits 1).\n"
-        + "The account's tool identities are applied (git, ssh, kube, gcloud, gh, aws, env),\n"
-        + "then the switch is saved and its onSwitch hook runs with its output passed through.\n"
-        + "A failed tool exits 3 and saves nothing (every tool it changed is put back;\n"
-        + "--keep-going saves the switch without it); a failed hook exits 3 after the switch\n"
-        + "is saved. A closed\n"
-        + "output pipe ends only the printing: the hook still runs, then the exit status is 141.\n"
-        + "--dry-run prints what would change, tool by tool, and changes nothing; --force\n"
-        + "applies the identities again when the account is already current.\n"
-        + "Exit status 1 for an unknown or ambiguous account (with the nearest ones\n"
-        + "suggested, never switched to) or no previous account."
+            + "(ignoring case); - is the account that was current before (two in a row swap).\n"
+            + "With no account, on a terminal, the account sheet is drawn below the prompt to\n"
+            + "pick from (type to filter, arrows, Enter, the mouse; Esc or Ctrl-C exits 1).\n"
+            + ("The account's tool identities are applied (\(ToolLists.toolNames)), "
+            + "then the switch is saved and its onSwitch hook runs with its output passed through.").wrapped(toColumns: 86) + "\n"
+            + "A failed tool exits 3 and saves nothing (every tool it changed is put back;\n"
+            + "--keep-going saves the switch without it); a failed hook exits 3 after the switch\n"
+            + "is saved. A closed\n"
+            + "output pipe ends only the printing: the hook still runs, then the exit status is 141.\n"
+            + "--dry-run prints what would change, tool by tool, and changes nothing; --force\n"
+            + "applies the identities again when the account is already current.\n"
+            + "Exit status 1 for an unknown or ambiguous account (with the nearest ones\n"
+            + "suggested, never switched to) or no previous account."
+    }
 
     static let history =
         "Prints `time  source  previous → account`, newest first (at most 10000 are kept).\n"
@@ -229,16 +231,16 @@ enum CommandDetails {
         "ID is a–z, 0–9, '.', '_' and '-', not beginning with '-', and not used yet.\n"
         + "  perch add client --name 'Client Work' --handle @ada --group Jobs\n" + writerNote
 
-    static let setField =
-        "PATH is a key of the account, dotted for a tool's key: name, handle, group,\n"
-        + "color, onSwitch, git.name, git.email, git.signingKey, ssh.host, ssh.identityFile,\n"
-        + "kube.context, kube.namespace, gcloud.configuration, aws.profile, gh.user, gh.host,\n"
-        + "env.NAME, catalog.command. VALUE is written as a string, or as it is when it is a\n"
-        + "JSON list or object ('[\"github.com\", \"gitlab.com\"]'). It is checked as\n"
-        + "perch config check checks it: a key it does not know is refused with the paths\n"
-        + "there are, and a field that cannot stand without another (kube.namespace without\n"
-        + "kube.context) with the object form to set them together. ssh.host is optional\n"
-        + "(github.com). The id is changed with perch rename.\n" + writerNote
+    /// The paths named from the registry (``ToolLists``).
+    static var setField: String {
+        ("PATH is a key of the account, dotted for a tool's key: " + ToolLists.settablePaths.joined(separator: ", ")
+            + ". VALUE is written as a string, or as it is when it is a").wrapped(toColumns: 86) + "\n"
+            + "JSON list or object ('[\"github.com\", \"gitlab.com\"]'). It is checked as\n"
+            + "perch config check checks it: a key it does not know is refused with the paths\n"
+            + "there are, and a field that cannot stand without another (kube.namespace without\n"
+            + "kube.context) with the object form to set them together. ssh.host is optional\n"
+            + "(github.com). The id is changed with perch rename.\n" + writerNote
+    }
 
     static let unsetField =
         "Removes the key at PATH (as for perch set); a tool's object left empty goes too.\n"

@@ -2,8 +2,8 @@ import Glibc
 import PerchCore
 import PerchIdentities
 
-/// The manual page `perch.1`, in man(7) format, generated from the command table (``Command``,
-/// ``Option``) and the program's help, so it says what the parser accepts.
+/// The manual page `perch.1`, in man(7) format, generated from the commands' declarations
+/// (``Commands/all``) and the program's help, so it says what the parser accepts.
 enum ManPage {
     /// The page's date, `YYYY-MM-DD` in UTC: from `SOURCE_DATE_EPOCH` (seconds, the
     /// reproducible-builds convention) when it is set, else the time the running binary was
@@ -23,19 +23,19 @@ enum ManPage {
     /// The whole page.
     static var text: String {
         var page = [
-            #".\" perch(1), written by `perch man-page` from the command table; do not edit."#,
+            #".\" perch(1), written by `perch man-page` from the commands' declarations; do not edit."#,
             ".TH PERCH 1 \"\(buildDate())\" \"perch \(escaped(PerchApp.version))\" \"User Commands\"",
             ".SH NAME",
             "perch \\- a terminal account switcher",
             ".SH SYNOPSIS",
         ]
-        for command in Command.all {
+        for command in Commands.all {
             page.append(".SY perch")
             if !command.name.isEmpty { page.append(bold(command.name)) }
             let operands = command.operandText.trimmingSpaces
             if !operands.isEmpty { page.append(escaped(operands)) }
-            for option in command.options where option != .help {
-                page.append(".OP " + escaped(option.names.last!) + (option.valueName.map { " " + escaped($0) } ?? ""))
+            for option in command.optionInfos where option != SharedOption.help {
+                page.append(".OP " + escaped(option.name) + (option.valueName.map { " " + escaped($0) } ?? ""))
             }
             page.append(".YS")
         }
@@ -47,11 +47,11 @@ enum ManPage {
             "The commands print for shells and scripts.",
             ".SH COMMANDS",
         ]
-        for command in Command.all where command != .interface {
+        for command in Commands.all where !command.name.isEmpty {
             page.append(".TP")
             page.append(
                 bold("perch " + command.name) + (command.operandText.isEmpty ? "" : " " + escaped(command.operandText.trimmingSpaces)))
-            page.append(escaped(capitalized(command.summary)) + ".")
+            page.append(escaped(capitalized(command.configuration.summary)) + ".")
             let details = command.details
             if !details.isEmpty {
                 page.append(".IP")
@@ -59,17 +59,17 @@ enum ManPage {
             }
         }
         page.append(".SH OPTIONS")
-        for option in Option.all {
-            let users = Command.all.filter { $0.options.contains(option) }
+        for option in Commands.allOptions {
+            let users = Commands.all.filter { $0.optionInfos.contains { $0.names == option.names } }
             let names = option.names.map(bold).joined(separator: ", ")
             page.append(".TP")
             page.append(names + (option.valueName.map { " " + italic($0) } ?? ""))
             let usedBy =
-                Option.common.contains(option) || option == .help
-                ? "" : " (" + users.map { $0 == .interface ? "the interface" : "perch " + $0.name }.joined(separator: ", ") + ")"
+                option.common || option == SharedOption.help
+                ? "" : " (" + users.map { $0.name.isEmpty ? "the interface" : "perch " + $0.name }.joined(separator: ", ") + ")"
             page.append(escaped(capitalized(option.summary)) + escaped(usedBy) + ".")
         }
-        let help = Command.interface.help
+        let help = Help.program
         if let keys = section(of: help, from: "Keys", to: "Environment:") {
             page += [".SH KEYS", "In the interface (" + bold("?") + " lists those of the screen you are on):", ".PP", ".nf"]
             page += keys.split(separator: "\n", omittingEmptySubsequences: false).map { escaped(String($0)) }

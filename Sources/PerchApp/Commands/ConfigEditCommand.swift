@@ -2,6 +2,16 @@ import Glibc
 import PerchCore
 import PerchStore
 
+/// `perch config edit`: a copy of the config edited, installed only when valid.
+struct ConfigEditCommand: ReadsPerchFiles {
+    static let configuration = CommandConfiguration(
+        name: "config edit", summary: "edit a copy of the config, install it only when valid")
+    static var details: String { CommandDetails.configEdit }
+    static let options: [CommandOption<Self>] = fileOptions
+    var files = FileOptions()
+    func run(_ tool: CommandLineTool) -> Int32 { tool.configEdit() }
+}
+
 extension CommandLineTool {
     /// `perch config edit`, as `visudo` and `crontab -e` do it: the editor gets a copy, and the
     /// config is replaced (atomically, the old one kept as `<config>.bak`) only by a valid copy.

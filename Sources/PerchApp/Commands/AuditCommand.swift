@@ -3,6 +3,18 @@ import PerchCore
 import PerchIdentities
 import PerchStore
 
+/// `perch audit`: secrets the accounts' tools keep in plain text or open to others.
+struct AuditCommand: ReadsPerchFiles {
+    static let configuration = CommandConfiguration(
+        name: "audit", summary: "report secrets the accounts' tools keep in plain text or open to others; exit 3 on any")
+    static var details: String { CommandDetails.audit }
+    static let options: [CommandOption<Self>] = fileOptions + [CommandOption(SharedOption.json) { $0.json = $1 }]
+    var files = FileOptions()
+    /// `--json`.
+    var json = false
+    func run(_ tool: CommandLineTool) -> Int32 { tool.audit(self) }
+}
+
 /// `perch audit [--json]`: the secrets the accounts' tools keep in plain text or open to others
 /// (``SecretAudit``), each with the file, what is in it (never the secret: its kind and at most
 /// its last 4 characters), the accounts that depend on it, a severity and the tool's own fix.
@@ -16,7 +28,7 @@ extension CommandLineTool {
         var notes: [AuditNote]
     }
 
-    func audit() -> Int32 {
+    func audit(_ options: AuditCommand) -> Int32 {
         guard let config = loadConfig() else { return ExitStatus.usage }
         let switcher = switcher(config)
         let context = switcher.context

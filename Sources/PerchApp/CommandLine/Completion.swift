@@ -1,8 +1,8 @@
 import PerchCore
 import PerchIdentities
 
-/// Completion scripts for bash, zsh and fish, generated from the command table (``Command``
-/// and ``Option``) that the parser and `--help` read, so they offer exactly what is accepted.
+/// Completion scripts for bash, zsh and fish, generated from the commands' declarations
+/// (``Commands/all``) that the parser and `--help` read, so they offer exactly what is accepted.
 ///
 /// Account ids and names are not in the script: it asks `perch list --format tsv` for them at
 /// completion time (passing on a `--config` already typed), so they follow the config in use.
@@ -19,7 +19,7 @@ enum Completion {
     /// The commands completed first: their first words, `-` included (`perch -`).
     static var commandWords: [String] {
         var words: [String] = []
-        for command in Command.all where command != .interface {
+        for command in Commands.all where !command.name.isEmpty {
             let first = String(command.name.split(separator: " ").first ?? "")
             if !words.contains(first) { words.append(first) }
         }
@@ -28,25 +28,33 @@ enum Completion {
 
     /// Subcommands of `config`.
     static var configWords: [String] {
-        Command.all.filter { $0.name.hasPrefix("config ") }.map { String($0.name.dropFirst("config ".count)) }
+        Commands.all.filter { $0.name.hasPrefix("config ") }.map { String($0.name.dropFirst("config ".count)) }
     }
 
     /// Every spelling of the options `command` takes.
-    static func optionWords(_ command: Command) -> [String] {
-        command.options.flatMap(\.names)
+    static func optionWords(_ command: any PerchCommand.Type) -> [String] {
+        command.optionInfos.flatMap(\.names)
     }
 
-    /// The fixed values of an option's value (``Option/completion``), or nil when it takes free text.
-    static func values(of option: Option) -> [String]? {
-        if case .values(let values) = option.completion { return values }
-        return nil
+    /// The fixed values of an option's value (``OptionInfo/completion``), or nil when it takes
+    /// free text or a file.
+    static func values(of option: OptionInfo) -> [String]? { words(for: option.completion) }
+
+    /// The words a shell offers for `kind`, or nil when it offers none or files.
+    static func words(for kind: CompletionKind) -> [String]? {
+        switch kind {
+        case .values(let values): values
+        case .fieldPath: fieldPaths
+        case .accountField: ToolLists.currentFields
+        case .none, .file, .account: nil
+        }
     }
 
     /// Every operand with something to complete, from the command records: its command, its
     /// place among the operands, and its kind.
-    static var operandCompletions: [(command: Command, index: Int, kind: CompletionKind)] {
-        Command.all.flatMap { command in
-            command.record.operands.enumerated().compactMap { index, operand in
+    static var operandCompletions: [(command: any PerchCommand.Type, index: Int, kind: CompletionKind)] {
+        Commands.all.flatMap { command in
+            command.configuration.operands.enumerated().compactMap { index, operand in
                 operand.completion == .none ? nil : (command, index, operand.completion)
             }
         }
@@ -57,8 +65,8 @@ enum Completion {
         operandCases { kind in
             switch kind {
             case .account: "_perch_accounts"
-            case .values(let values): "COMPREPLY=($(compgen -W \"\(values.joined(separator: " "))\" -- \"$cur\"))"
-            case .fieldPath: "COMPREPLY=($(compgen -W \"\(fieldPaths.joined(separator: " "))\" -- \"$cur\"))"
+            case .values, .fieldPath, .accountField:
+                "COMPREPLY=($(compgen -W \"\((words(for: kind) ?? []).joined(separator: " "))\" -- \"$cur\"))"
             case .file: "COMPREPLY=($(compgen -f -- \"$cur\"))"
             case .none: ":"
             }
@@ -70,8 +78,7 @@ enum Completion {
         operandCases { kind in
             switch kind {
             case .account: "_perch_accounts"
-            case .values(let values): "compadd -- \(values.joined(separator: " "))"
-            case .fieldPath: "compadd -- \(fieldPaths.joined(separator: " "))"
+            case .values, .fieldPath, .accountField: "compadd -- \((words(for: kind) ?? []).joined(separator: " "))"
             case .file: "_files"
             case .none: ":"
             }
@@ -88,10 +95,10 @@ enum Completion {
     }
 
     /// The commands with an operand to complete, each with its (index, kind) pairs.
-    private static var commandsWithOperands: [(Command, [(Int, CompletionKind)])] {
-        var result: [(Command, [(Int, CompletionKind)])] = []
+    private static var commandsWithOperands: [(any PerchCommand.Type, [(Int, CompletionKind)])] {
+        var result: [(any PerchCommand.Type, [(Int, CompletionKind)])] = []
         for (command, index, kind) in operandCompletions {
-            if let last = result.indices.last, result[last].0 == command {
+            if let last = result.indices.last, result[last].0.name == command.name {
                 result[last].1.append((index, kind))
             } else {
                 result.append((command, [(index, kind)]))
@@ -100,29 +107,27 @@ enum Completion {
         return result
     }
 
-    /// The field paths `perch set ID PATH` and `perch unset ID PATH` complete: the fields and
-    /// the keys of each tool, as the config names them.
-    static var fieldPaths: [String] {
-        ["name", "handle", "group", "color", "onSwitch", "catalog.command", "catalog.preview", "catalog.open"]
-            + CommandLineOptions.commonFields.filter { $0.contains(".") && !$0.hasSuffix(".expires") }
-            + [
-                "git.signingKey", "git.signing.key", "git.signing.format", "git.signing.sign", "ssh.host", "ssh.agent", "remotes",
-                "expect.ssh", "expect.gh", "expect.aws", "expect.kube", "env.",
-            ]
+    /// The field paths `perch set ID PATH` and `perch unset ID PATH` complete (``ToolLists/setPaths``).
+    static var fieldPaths: [String] { ToolLists.setPaths }
+
+    /// What completion says of the `config` group: `the config file (path, check, edit)`.
+    private static var groupSummary: String {
+        let group = CommandGroup.all.first { $0.name == "config" }!
+        return group.summary + " (" + group.memberNames.joined(separator: ", ") + ")"
     }
 
     /// Options taking a value.
-    static var valued: [Option] { Option.all.filter { $0.valueName != nil } }
+    static var valued: [OptionInfo] { Commands.allOptions.filter { $0.valueName != nil } }
 
     // MARK: - bash
 
     static var bash: String {
-        let optionCases = Command.all.map { command in
+        let optionCases = Commands.all.map { command in
             "        \(bashWord(command)) options=\"\(optionWords(command).joined(separator: " "))\" ;;"
         }.joined(separator: "\n")
         let valueCases = valued.map { option in
             let names = option.names.joined(separator: "|")
-            if option == .config || option == .state {
+            if option.completion == .file {
                 return "        \(names)) COMPREPLY=($(compgen -f -- \"$cur\")); return ;;"
             }
             if let values = values(of: option) {
@@ -190,32 +195,32 @@ enum Completion {
     }
 
     /// The `case` pattern of `command` in the bash script.
-    private static func bashWord(_ command: Command) -> String {
-        command == .interface ? "\"\"|help)" : "\"\(command.name)\")"
+    private static func bashWord(_ command: any PerchCommand.Type) -> String {
+        command.name.isEmpty ? "\"\"|help)" : "\"\(command.name)\")"
     }
 
     // MARK: - zsh
 
     static var zsh: String {
-        let optionCases = Command.all.map { command in
+        let optionCases = Commands.all.map { command in
             "        \(bashWord(command)) options=(\(optionWords(command).joined(separator: " "))) ;;"
         }.joined(separator: "\n")
         let valueCases = valued.map { option in
             let names = option.names.joined(separator: "|")
-            if option == .config || option == .state { return "        \(names)) _files; return ;;" }
+            if option.completion == .file { return "        \(names)) _files; return ;;" }
             if let values = values(of: option) { return "        \(names)) compadd -- \(values.joined(separator: " ")); return ;;" }
             return "        \(names)) return ;;"
         }.joined(separator: "\n")
         let valuedNames = valued.flatMap(\.names).joined(separator: "|")
         let commandLines =
-            Command.all.filter { $0 != .interface && !$0.name.hasPrefix("config ") }.map {
-                "        '\($0.name):\(zshQuoted($0.summary))'"
+            Commands.all.filter { !$0.name.isEmpty && !$0.name.hasPrefix("config ") }.map {
+                "        '\($0.name):\(zshQuoted($0.configuration.summary))'"
             } + [
-                "        'config:the config file (path, check, edit)'", "        'help:show the help of a command'",
+                "        'config:\(groupSummary)'", "        'help:show the help of a command'",
                 "        '-:switch to the previous account'",
             ]
-        let configLines = Command.all.filter { $0.name.hasPrefix("config ") }.map {
-            "        '\($0.name.dropFirst("config ".count)):\(zshQuoted($0.summary))'"
+        let configLines = Commands.all.filter { $0.name.hasPrefix("config ") }.map {
+            "        '\($0.name.dropFirst("config ".count)):\(zshQuoted($0.configuration.summary))'"
         }
         return """
             #compdef perch
@@ -328,34 +333,35 @@ enum Completion {
             "complete -c perch -f",
         ]
         let top = "'contains -- (__perch_command) \"\" help'"
-        for command in Command.all where command != .interface && !command.name.hasPrefix("config ") {
-            lines.append("complete -c perch -n \(top) -a \(command.name) -d \(fishQuoted(command.summary))")
+        for command in Commands.all where !command.name.isEmpty && !command.name.hasPrefix("config ") {
+            lines.append("complete -c perch -n \(top) -a \(command.name) -d \(fishQuoted(command.configuration.summary))")
         }
-        lines.append("complete -c perch -n \(top) -a config -d 'the config file (path, check, edit)'")
+        lines.append("complete -c perch -n \(top) -a config -d \(fishQuoted(groupSummary))")
         lines.append("complete -c perch -n \(top) -a - -d 'switch to the previous account'")
-        for command in Command.all where command.name.hasPrefix("config ") {
+        for command in Commands.all where command.name.hasPrefix("config ") {
             let word = command.name.dropFirst("config ".count)
-            lines.append("complete -c perch -n 'test (__perch_command) = config' -a \(word) -d \(fishQuoted(command.summary))")
+            lines.append(
+                "complete -c perch -n 'test (__perch_command) = config' -a \(word) -d \(fishQuoted(command.configuration.summary))")
         }
         for (command, index, kind) in operandCompletions {
-            let words = ([command.name] + Array(repeating: "+", count: index)).joined(separator: " ")
-            let condition = "'test (__perch_command) = \"\(words)\"'"
+            let typed = ([command.name] + Array(repeating: "+", count: index)).joined(separator: " ")
+            let condition = "'test (__perch_command) = \"\(typed)\"'"
             switch kind {
             case .account: lines.append("complete -c perch -n \(condition) -a '(__perch_accounts)'")
-            case .values(let values): lines.append("complete -c perch -n \(condition) -a '\(values.joined(separator: " "))'")
-            case .fieldPath: lines.append("complete -c perch -n \(condition) -a '\(fieldPaths.joined(separator: " "))'")
+            case .values, .fieldPath, .accountField:
+                lines.append("complete -c perch -n \(condition) -a '\((words(for: kind) ?? []).joined(separator: " "))'")
             case .file: lines.append("complete -c perch -n \(condition) -F")
             case .none: break
             }
         }
-        for command in Command.all {
-            let condition = command == .interface ? top : "'test (__perch_command) = \"\(command.name)\"'"
-            for option in command.options {
+        for command in Commands.all {
+            let condition = command.name.isEmpty ? top : "'test (__perch_command) = \"\(command.name)\"'"
+            for option in command.optionInfos {
                 var line = "complete -c perch -n \(condition)"
                 for name in option.names {
                     line += name.hasPrefix("--") ? " -l \(name.dropFirst(2))" : " -s \(name.dropFirst(1))"
                 }
-                if option == .config || option == .state {
+                if option.completion == .file {
                     line += " -r -F"
                 } else if let values = values(of: option) {
                     line += " -x -a '\(values.joined(separator: " "))'"
@@ -370,15 +376,6 @@ enum Completion {
 
     private static func fishQuoted(_ text: String) -> String {
         "'" + text.replacingAll("\\", with: "\\\\").replacingAll("'", with: "\\'") + "'"
-    }
-}
-
-extension Option {
-    /// Its help text on one line, without the option's name (from ``helpLine``).
-    var summary: String {
-        helpLine.split(separator: "\n").map { line in
-            line.count > 26 ? String(line.dropFirst(26)) : ""
-        }.filter { !$0.isEmpty }.joined(separator: " ")
     }
 }
 

@@ -12,7 +12,7 @@ import PerchKitTerminal
 /// keyboard protocol query (`CSI ? u`) and a primary device attributes request (`CSI c`), which
 /// every terminal answers and so ends the wait (at most ``queryTimeoutMilliseconds``).
 struct Doctor {
-    let options: CommandLineOptions
+    let options: DoctorCommand
     let console: Console
     let paths: PerchPaths
     var environment: (String) -> String? = PerchPaths.environment

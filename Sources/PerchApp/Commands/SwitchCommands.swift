@@ -3,17 +3,102 @@ import PerchCore
 import PerchIdentities
 import PerchStore
 
+/// `perch switch`: to an account by id or name, to the previous one (`perch -`), or to one
+/// picked in the inline picker.
+struct SwitchCommand: ReadsPerchFiles {
+    static let configuration = CommandConfiguration(
+        name: "switch", summary: "switch to an account by id or name; - for the previous; none: pick",
+        operands: [Operand(name: "ID-OR-NAME|-", optional: true, completion: .account)], recoversInterruptedSwitch: false,
+        shorthand: "-")
+    static var details: String { CommandDetails.switchAccount }
+
+    static let options: [CommandOption<Self>] =
+        fileOptions + [
+            CommandOption(SharedOption.height) { $0.height = $1 }, CommandOption(dryRun) { $0.switching.dryRun = $1 },
+            CommandOption(force) { $0.switching.force = $1 }, CommandOption(SharedOption.keepGoing) { $0.switching.keepGoing = $1 },
+        ]
+
+    static let dryRun = OptionDefinition.flag("--dry-run", help: "print what would change, tool by tool, and change nothing")
+    static let force = OptionDefinition.flag("--force", help: "apply every tool identity again, not only those that drifted")
+
+    var files = FileOptions()
+    /// The account as given (`-` for the previous one); nil: pick one.
+    var account: String?
+    /// `--height N` of the picker, in rows.
+    var height: Int?
+    /// `--dry-run`, `--force`, `--keep-going`.
+    var switching = SwitchSettings()
+
+    mutating func bind(operands: [String]) { account = operands.first }
+
+    func run(_ tool: CommandLineTool) -> Int32 {
+        let tool = tool.with(switching: switching)
+        return account.map(tool.switchAccount) ?? tool.pickAndSwitch(height: height)
+    }
+}
+
+/// How a switch runs (``CommandLineTool/perform(_:config:)``).
+struct SwitchSettings: Hashable, Sendable {
+    /// `--dry-run`: print what would change and change nothing.
+    var dryRun = false
+    /// `--force`: apply every tool identity again, not only those that drifted.
+    var force = false
+    /// `--keep-going`: keep a partial switch when a tool fails.
+    var keepGoing = false
+}
+
+/// `perch undo`: back to the account and tool states from before the last switch.
+struct UndoCommand: ReadsPerchFiles {
+    static let configuration = CommandConfiguration(
+        name: "undo", summary: "bring back the account and every tool's state from before the last switch")
+    static var details: String { CommandDetails.undo }
+    static let options: [CommandOption<Self>] = fileOptions
+    var files = FileOptions()
+    func run(_ tool: CommandLineTool) -> Int32 { tool.undo() }
+}
+
+/// `perch reset`: every tool's baseline back, and what `perch setup` added removed.
+struct ResetCommand: ReadsPerchFiles {
+    static let configuration = CommandConfiguration(
+        name: "reset", summary: "give every tool back what it had before Perch, and remove what setup added")
+    static var details: String { CommandDetails.reset }
+    static let options: [CommandOption<Self>] = fileOptions + [CommandOption(SharedOption.yes) { $0.yes = $1 }]
+    var files = FileOptions()
+    /// `--yes`: consent given here.
+    var yes = false
+    func run(_ tool: CommandLineTool) -> Int32 { tool.with(assumeYes: yes).reset() }
+}
+
 /// `perch switch ID`, `perch -`, a pick in the inline picker, `perch undo` and `perch reset`:
 /// each runs the one ``SwitchSession`` and prints what it did, tool by tool.
 extension CommandLineTool {
     /// Switches to `account` (or re-applies what drifted when it is current); prints what
     /// changed and runs its hook; returns the exit status.
     func perform(_ account: Account, config: LoadedConfig) -> Int32 {
-        if options.identity.dryRun {  // picked in the inline picker with --dry-run
+        if switching.dryRun {  // picked in the inline picker with --dry-run
             guard let state = loadState(config) else { return ExitStatus.unmet }
             return dryRun(to: account, state: state, config: config)
         }
         return runSession(to: account, target: .account, config: config, verb: "Switched to")
+    }
+
+    func switchAccount(_ text: String) -> Int32 {
+        guard let config = loadConfig() else { return ExitStatus.usage }
+        // The state is repaired (a corrupt file set aside, an unknown current account cleared)
+        // only once the account is known: a switch that fails (a typo, another config) changes
+        // nothing. A dry run changes nothing at all.
+        let repair = !switching.dryRun
+        if text == "-" {
+            guard let peeked = loadState(config), let account = previousAccount(config, state: peeked),
+                let state = repair ? loadState(config, repair: true) : peeked
+            else { return ExitStatus.unmet }
+            if switching.dryRun { return dryRun(to: account, state: state, config: config) }
+            return perform(account, config: config)
+        }
+        guard let account = lookupAccount(text, in: config) else { return ExitStatus.unmet }
+        guard let state = loadState(config, repair: repair) else { return ExitStatus.unmet }
+        if switching.dryRun { return dryRun(to: account, state: state, config: config) }
+        return perform(account, config: config)
     }
 
     /// `perch undo`: back to the account and tool states from before the last switch.
@@ -119,7 +204,7 @@ extension CommandLineTool {
         refreshGitDirectoryRules(config)
         let switcher = switcher(config)
         let session = switcher.session(
-            store: StateStore(path: paths.state), source: .cli, force: options.identity.force, keepGoing: options.identity.keepGoing)
+            store: StateStore(path: paths.state), source: .cli, force: switching.force, keepGoing: switching.keepGoing)
         let result: SwitchSession.Result
         do {
             result = try session.run(to: account, target: target)
@@ -148,7 +233,7 @@ extension CommandLineTool {
         } else if result.changedTools {
             console.print(
                 "Already on \(describe(account)); "
-                    + (options.identity.force ? "applied its tool identities again." : "put right what had changed:"))
+                    + (switching.force ? "applied its tool identities again." : "put right what had changed:"))
         } else {
             console.print(
                 "Already on \(describe(account)); nothing changed" + (report.results.isEmpty ? "." : ", every tool has its identity."))

@@ -4,6 +4,40 @@ import PerchCore
 import PerchIdentities
 import PerchStore
 
+/// `perch verify [ID]`: each tool (and, with `--online`, each server) asked who it will be here.
+struct VerifyCommand: ReadsPerchFiles {
+    static let configuration = CommandConfiguration(
+        name: "verify", summary: "ask each tool (--online: each server) who it will be here; exit 3 on a disagreement",
+        operands: [Operand(name: "ID", optional: true, completion: .account)])
+    static var details: String { CommandDetails.verify }
+
+    static let options: [CommandOption<Self>] =
+        fileOptions + [
+            CommandOption(online) { $0.online = $1 }, CommandOption(timeout) { $0.timeout = $1 },
+            CommandOption(SharedOption.json) { $0.json = $1 },
+        ]
+
+    static let online = OptionDefinition.flag(
+        "--online", help: "ask the servers too (ssh -T, gh api user, aws sts get-caller-identity, kubectl auth whoami)")
+    /// `--timeout MS`: how long each check may take, in milliseconds (1 to 600000).
+    static let timeout = OptionDefinition<Int64>.number(
+        OptionInfo(names: ["--timeout"], valueName: "MS", help: "how long each check may take, in milliseconds (default 5000)"),
+        in: 1...600_000, unit: "milliseconds")
+
+    var files = FileOptions()
+    /// The account as given; nil for the one that owns this place.
+    var account: String?
+    /// `--online`: ask the servers too.
+    var online = false
+    /// `--timeout MS`, in milliseconds.
+    var timeout: Int64 = 5000
+    /// `--json`.
+    var json = false
+
+    mutating func bind(operands: [String]) { account = operands.first }
+    func run(_ tool: CommandLineTool) -> Int32 { tool.verify(self) }
+}
+
 /// `perch verify [ID] [--online] [--timeout MS] [--json]`: each tool's own answer, asked here
 /// and now, against the account that owns this place (``PlaceOwner``), and the servers' when
 /// asked (``IdentityProof``).
@@ -18,7 +52,7 @@ extension CommandLineTool {
         var answers: [ToolAnswer]
     }
 
-    func verify() -> Int32 {
+    func verify(_ options: VerifyCommand) -> Int32 {
         guard let config = loadConfig() else { return ExitStatus.usage }
         guard let state = loadState(config) else { return ExitStatus.unmet }
         let switcher = switcher(config)
@@ -50,13 +84,13 @@ extension CommandLineTool {
         var context = switcher.context
         context.environment = IdentityEnvironment(
             variables: variables, statePath: context.environment.statePath, ownFilesBesideState: context.environment.ownFilesBesideState)
-        context.timeout = options.identity.timeout
+        context.timeout = options.timeout
         let proof = ProofContext(tool: context, folder: folder, account: account)
-        let answers = IdentityProof.verify(proof, online: options.identity.online)
+        let answers = IdentityProof.verify(proof, online: options.online)
         let disagrees = IdentityProof.disagrees(answers)
         if options.json {
             let json = VerifyJSON(
-                account: account.id, chosenBy: owner.description, folder: folder, online: options.identity.online, agrees: !disagrees,
+                account: account.id, chosenBy: owner.description, folder: folder, online: options.online, agrees: !disagrees,
                 answers: answers)
             let status = printJSON(json)
             return status == ExitStatus.ok && disagrees ? ExitStatus.disagrees : status

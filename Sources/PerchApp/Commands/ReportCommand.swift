@@ -3,10 +3,58 @@ import Glibc
 import PerchCore
 import PerchStore
 
+/// `perch report`: the time spent in each account, for timesheets.
+struct ReportCommand: ReadsPerchFiles {
+    static let configuration = CommandConfiguration(
+        name: "report", summary: "print the time spent in each account (for timesheets)")
+    static var details: String { CommandDetails.report }
+
+    static let options: [CommandOption<Self>] =
+        fileOptions + [
+            CommandOption(since) { $0.since = $1 }, CommandOption(until) { $0.until = $1 },
+            CommandOption(SharedOption.json) { $0.json = $1 }, CommandOption(csv) { $0.csv = $1 },
+        ]
+
+    static let since = date("--since", help: "from this local day (YYYY-MM-DD)")
+    static let until = date("--until", help: "to this local day, included (YYYY-MM-DD)")
+    static let csv = OptionDefinition.flag("--csv", help: "print CSV instead of text")
+
+    /// An option whose value is a local day, `YYYY-MM-DD`.
+    private static func date(_ name: String, help: String) -> OptionDefinition<ReportDate> {
+        OptionDefinition(
+            info: OptionInfo(names: [name], valueName: "DATE", help: help),
+            parse: { value throws(UsageError) in
+                guard let date = ReportDate(value) else {
+                    throw UsageError(description: "option \(name) needs a date as YYYY-MM-DD, not '\(value)'")
+                }
+                return date
+            })
+    }
+
+    var files = FileOptions()
+    /// `--since DATE`: the first local day; nil for 29 days before `until`.
+    var since: ReportDate?
+    /// `--until DATE`: the last local day, included; nil for today.
+    var until: ReportDate?
+    /// `--json`.
+    var json = false
+    /// `--csv`.
+    var csv = false
+
+    func validate() throws(UsageError) {
+        if json, csv { throw UsageError(description: "options --json and --csv do not go together") }
+        if let since, let until, until < since {
+            throw UsageError(description: "--until \(until) is before --since \(since)")
+        }
+    }
+
+    func run(_ tool: CommandLineTool) -> Int32 { tool.report(self) }
+}
+
 /// `perch report`: the time spent in each account between two local dates, from the history
 /// (the same computation as the Stats pane, ``SwitchHistory/timeSpent(from:to:now:)``).
 extension CommandLineTool {
-    func report() -> Int32 {
+    func report(_ options: ReportCommand) -> Int32 {
         guard let config = loadConfig() else { return ExitStatus.usage }
         let records: [SwitchRecord]
         do {

@@ -3,6 +3,103 @@ import PerchCore
 import PerchIdentities
 import PerchStore
 
+/// `perch exec ID -- COMMAND [ARGS…]`: a command run as an account, nothing global changed.
+struct ExecCommand: ReadsPerchFiles {
+    static let configuration = CommandConfiguration(
+        name: "exec", summary: "run a command as an account; nothing global changes", operands: [.account], trailingCommand: true)
+    static var details: String { CommandDetails.exec }
+    static let options: [CommandOption<Self>] = fileOptions + [CommandOption(SharedOption.keepGoing) { $0.keepGoing = $1 }]
+
+    var files = FileOptions()
+    /// The account as given.
+    var account: String?
+    /// The command to run, program first.
+    var commandArguments: [String] = []
+    /// `--keep-going`: run it without a tool whose part cannot be made.
+    var keepGoing = false
+
+    mutating func bind(operands: [String]) { account = operands.first }
+    mutating func bind(trailing: [String]) { commandArguments = trailing }
+
+    func validate() throws(UsageError) {
+        if commandArguments.isEmpty {
+            throw UsageError(description: "'perch exec' needs a command to run: perch exec ID -- COMMAND [ARGS…]")
+        }
+        if commandArguments.first?.isEmpty == true {
+            throw UsageError(description: "'perch exec': the command's name is empty")
+        }
+    }
+
+    func run(_ tool: CommandLineTool) -> Int32 {
+        tool.with(switching: SwitchSettings(keepGoing: keepGoing)).execAccount(self)
+    }
+}
+
+/// `perch use ID|--global`: this shell made an account's, or the global one's again.
+struct UseCommand: ReadsPerchFiles {
+    static let configuration = CommandConfiguration(
+        name: "use", summary: "make this shell an account's (--global: follow the global one again)",
+        operands: [Operand(name: "ID", optional: true, completion: .account)])
+    static var details: String { CommandDetails.use }
+    static let options: [CommandOption<Self>] =
+        fileOptions + [
+            CommandOption(SharedOption.global) { $0.global = $1 }, CommandOption(SharedOption.shell) { $0.shell = $1 },
+            CommandOption(SharedOption.keepGoing) { $0.keepGoing = $1 },
+        ]
+
+    var files = FileOptions()
+    /// The account as given; nil with `--global`.
+    var account: String?
+    /// `--global`: follow the global account again.
+    var global = false
+    /// `--shell`; nil: from `$SHELL`.
+    var shell: ShellKind?
+    /// `--keep-going`.
+    var keepGoing = false
+
+    mutating func bind(operands: [String]) { account = operands.first }
+
+    func validate() throws(UsageError) {
+        if (account == nil) != global {
+            throw UsageError(description: global ? "'perch use --global' takes no account" : "'perch use' needs an account, or --global")
+        }
+    }
+
+    func run(_ tool: CommandLineTool) -> Int32 {
+        tool.with(switching: SwitchSettings(keepGoing: keepGoing)).useAccount(self)
+    }
+}
+
+/// `perch shell-hook SHELL [PID]`: what shell-init's prompt hook runs when something changed.
+struct ShellHookCommand: ReadsPerchFiles {
+    static let configuration = CommandConfiguration(
+        name: "shell-hook", summary: "what shell-init's prompt hook runs when the state or config changed",
+        operands: [.shell, Operand(name: "PID", optional: true)])
+    static var details: String { CommandDetails.shellHook }
+    static let options: [CommandOption<Self>] = fileOptions
+
+    var files = FileOptions()
+    /// The shell as given (bash, zsh or fish: checked by the parser).
+    var shell: String?
+    /// The operands as given.
+    var operands: [String] = []
+    /// The shell's process id, whose marker is touched; nil when not given.
+    var pid: Int32? { operands.count > 1 ? Int32(operands[1]) : nil }
+
+    mutating func bind(operands: [String]) {
+        self.operands = operands
+        shell = operands.first
+    }
+
+    func validate() throws(UsageError) {
+        if operands.count > 1, Int32(operands[1]).map({ $0 > 0 }) != true {
+            throw UsageError(description: "'perch shell-hook': the shell's process id must be a number, not '\(operands[1])'")
+        }
+    }
+
+    func run(_ tool: CommandLineTool) -> Int32 { tool.shellHook(self) }
+}
+
 /// Scopes: `perch exec ID -- COMMAND`, `perch use ID|--global` and `perch shell-hook`, which
 /// give one process or one shell an account of its own through variables only
 /// (``IdentityScope``), nothing global changed.
@@ -20,7 +117,7 @@ extension CommandLineTool {
         for failure in scoped.failures {
             console.error("\(command): \(failure.tool.rawValue): \(failure.why)")
         }
-        if !scoped.failures.isEmpty, !(keepGoing ?? options.identity.keepGoing) {
+        if !scoped.failures.isEmpty, !(keepGoing ?? switching.keepGoing) {
             console.error(
                 "\(command): nothing was changed (--keep-going goes on without \(scoped.failures.map(\.tool.rawValue).joined(separator: ", ")))"
             )
@@ -48,7 +145,7 @@ extension CommandLineTool {
     /// Runs the command as the account: its scope's environment, then execve(2), so that the
     /// command's exit status, signals and standard streams are its own and no process of
     /// Perch's waits for it. Returns only when the command could not be started.
-    func execAccount() -> Int32 {
+    func execAccount(_ options: ExecCommand) -> Int32 {
         guard let config = loadConfig() else { return ExitStatus.usage }
         guard let id = options.account, let account = lookupAccount(id, in: config, command: "exec") else { return ExitStatus.unmet }
         guard let scoped = scope(account, kind: .exec, config: config, command: "exec") else { return ExitStatus.toolFailed }
@@ -74,8 +171,8 @@ extension CommandLineTool {
 
     /// Prints the shell text that pins this shell to the account (or, with `--global`, lets it
     /// follow the global account again), for shell-init's `perch` function to evaluate.
-    func useAccount() -> Int32 {
-        let shell = options.identity.shell ?? ShellKind.from(shellPath: PerchPaths.environment("SHELL"))
+    func useAccount(_ options: UseCommand) -> Int32 {
+        let shell = options.shell ?? ShellKind.from(shellPath: PerchPaths.environment("SHELL"))
         if isatty(STDOUT_FILENO) == 1 {
             console.error("perch use changes this shell only, through perch shell-init; add to your shell's startup file:")
             console.note(
@@ -85,7 +182,7 @@ extension CommandLineTool {
         }
         guard let config = loadConfig() else { return ExitStatus.usage }
         let variables = processVariables
-        if options.identity.global {
+        if options.global {
             guard let state = loadState(config) else { return ExitStatus.unmet }
             let global = state.currentAccount.flatMap { id in config.accounts.first { $0.id == id } }
             console.write(IdentityScope.script(from: variables, to: IdentityScope.following(global, over: variables), shell: shell))
@@ -108,10 +205,10 @@ extension CommandLineTool {
     /// entered or left a bound folder): the text that brings this shell to its scope's account,
     /// the bound folder's, or the global one; the bound folders for the hook to match; then the
     /// shell's marker is touched (``ShellMarker``).
-    func shellHook() -> Int32 {
-        guard let shell = options.operand.flatMap(ShellKind.init(rawValue:)) else { return ExitStatus.usage }
+    func shellHook(_ options: ShellHookCommand) -> Int32 {
+        guard let shell = options.shell.flatMap(ShellKind.init(rawValue:)) else { return ExitStatus.usage }
         let files = switcher(nil).files
-        let marker = options.operands.count > 1 ? ShellMarker(folder: files.shells, pid: Int32(options.operands[1])!) : nil
+        let marker = options.pid.map { ShellMarker(folder: files.shells, pid: $0) }
         // Touched whatever happens below, so a broken config is said once, not at every prompt.
         defer { marker?.touch(after: [paths.state, paths.config]) }
         guard let config = loadConfig() else { return ExitStatus.usage }

@@ -3,23 +3,123 @@ import PerchCore
 import PerchIdentities
 import PerchStore
 
+/// `perch add ID --name NAME`: a new account in the config.
+struct AddCommand: ReadsPerchFiles {
+    static let configuration = CommandConfiguration(
+        name: "add", summary: "add an account to the config (--name required)", operands: [Operand(name: "ID")])
+    static var details: String { CommandDetails.addAccount }
+
+    static let options: [CommandOption<Self>] =
+        fileOptions + [
+            CommandOption(name) { $0.name = $1 }, CommandOption(handle) { $0.handle = $1 }, CommandOption(group) { $0.group = $1 },
+        ]
+
+    static let name = OptionDefinition<String>(
+        info: OptionInfo(names: ["--name"], valueName: "NAME", help: "the new account's name (required)", required: true),
+        parse: { $0 })
+    static let handle = OptionDefinition<String>(
+        info: OptionInfo(names: ["--handle"], valueName: "HANDLE", help: "its handle, e.g. @ada (optional)"), parse: { $0 })
+    static let group = OptionDefinition<String>(
+        info: OptionInfo(names: ["--group"], valueName: "GROUP", help: "its group in the sheet (optional)"), parse: { $0 })
+
+    var files = FileOptions()
+    /// The new account's id.
+    var id = ""
+    /// `--name NAME` (required: said when missing, by the command).
+    var name: String?
+    /// `--handle HANDLE`.
+    var handle: String?
+    /// `--group GROUP`.
+    var group: String?
+
+    mutating func bind(operands: [String]) { id = operands[0] }
+    func run(_ tool: CommandLineTool) -> Int32 { tool.addAccount(self) }
+}
+
+/// `perch set ID PATH VALUE`: one field of an account.
+struct SetCommand: ReadsPerchFiles {
+    static let configuration = CommandConfiguration(
+        name: "set", summary: "set a field of an account: name, git.email, kube.context, env.TEAM, …",
+        operands: [.account, Operand(name: "PATH", completion: .fieldPath), Operand(name: "VALUE")])
+    static var details: String { CommandDetails.setField }
+    static let options: [CommandOption<Self>] = fileOptions
+
+    var files = FileOptions()
+    var id = ""
+    /// The field, dotted for a tool's key (`kube.context`).
+    var path = ""
+    /// The value as given: a string, or JSON when it is a list or object.
+    var value = ""
+
+    mutating func bind(operands: [String]) { (id, path, value) = (operands[0], operands[1], operands[2]) }
+    func run(_ tool: CommandLineTool) -> Int32 { tool.setField(self) }
+}
+
+/// `perch unset ID PATH`: one field of an account removed.
+struct UnsetCommand: ReadsPerchFiles {
+    static let configuration = CommandConfiguration(
+        name: "unset", summary: "remove a field of an account", operands: [.account, Operand(name: "PATH", completion: .fieldPath)])
+    static var details: String { CommandDetails.unsetField }
+    static let options: [CommandOption<Self>] = fileOptions
+
+    var files = FileOptions()
+    var id = ""
+    /// The field, as for `perch set`.
+    var path = ""
+
+    mutating func bind(operands: [String]) { (id, path) = (operands[0], operands[1]) }
+    func run(_ tool: CommandLineTool) -> Int32 { tool.unsetField(self) }
+}
+
+/// `perch rename OLD NEW`: an account's id changed, with everything Perch keeps of it.
+struct RenameCommand: ReadsPerchFiles {
+    static let configuration = CommandConfiguration(
+        name: "rename", summary: "give an account a new id; its state, history and panes follow",
+        operands: [Operand(name: "OLD", completion: .account), Operand(name: "NEW")])
+    static var details: String { CommandDetails.renameAccount }
+    static let options: [CommandOption<Self>] = fileOptions
+
+    var files = FileOptions()
+    var old = ""
+    var new = ""
+
+    mutating func bind(operands: [String]) { (old, new) = (operands[0], operands[1]) }
+    func run(_ tool: CommandLineTool) -> Int32 { tool.renameAccount(self) }
+}
+
+/// `perch remove ID`: an account taken out of the config.
+struct RemoveCommand: ReadsPerchFiles {
+    static let configuration = CommandConfiguration(
+        name: "remove", summary: "remove an account from the config (asks first; --yes does not)", operands: [.account])
+    static var details: String { CommandDetails.removeAccount }
+    static let options: [CommandOption<Self>] = fileOptions + [CommandOption(SharedOption.yes) { $0.yes = $1 }]
+
+    var files = FileOptions()
+    var id = ""
+    /// `--yes`: remove without asking.
+    var yes = false
+
+    mutating func bind(operands: [String]) { id = operands[0] }
+    func run(_ tool: CommandLineTool) -> Int32 { tool.removeAccount(self) }
+}
+
 /// `perch add`, `set`, `unset`, `rename` and `remove`: each changes the config through
 /// ``ConfigWriter`` (the same writer as the interface's Add account form), then what Perch keeps
 /// about the account (state, history, pane state, identity files).
 extension CommandLineTool {
     // MARK: perch add
 
-    func addAccount() -> Int32 {
-        let id = options.operands[0]
-        guard let name = options.newName else {
+    func addAccount(_ options: AddCommand) -> Int32 {
+        let id = options.id
+        guard let name = options.name else {
             console.error("'perch add' needs --name NAME")
-            console.note(Command.addAccount.usage)
+            console.note(Help.usage(of: AddCommand.self))
             return ExitStatus.usage
         }
         guard let config = loadConfig() else { return ExitStatus.usage }
         // The form's rules, in the form's words, with the JSON path the account will have.
         let problems = AccountValidation.problems(
-            id: id, name: name, handle: options.newHandle ?? "", group: options.newGroup ?? "", existingIDs: Set(config.accounts.map(\.id)))
+            id: id, name: name, handle: options.handle ?? "", group: options.group ?? "", existingIDs: Set(config.accounts.map(\.id)))
         let place = "accounts[\(config.accounts.count)]"
         if !problems.isEmpty {
             for field in AccountForm.fields {
@@ -33,9 +133,9 @@ extension CommandLineTool {
             }
             return ExitStatus.usage
         }
-        if let handle = options.newHandle, handle.isEmpty { return emptyOption("--handle") }
-        if let group = options.newGroup, group.isEmpty { return emptyOption("--group") }
-        let account = Account(id: id, name: name, handle: options.newHandle, group: options.newGroup)
+        if let handle = options.handle, handle.isEmpty { return emptyOption("--handle") }
+        if let group = options.group, group.isEmpty { return emptyOption("--group") }
+        let account = Account(id: id, name: name, handle: options.handle, group: options.group)
         do {
             let outcome = try ConfigWriter.append(account, to: paths.config)
             console.print("Added \(describe(account)) to \(outcome.path)" + backupNote(outcome) + ".")
@@ -52,8 +152,8 @@ extension CommandLineTool {
 
     // MARK: perch set / unset
 
-    func setField() -> Int32 {
-        let (id, pathText, value) = (options.operands[0], options.operands[1], options.operands[2])
+    func setField(_ options: SetCommand) -> Int32 {
+        let (id, pathText, value) = (options.id, options.path, options.value)
         guard let keys = fieldPath(pathText) else { return ExitStatus.usage }
         if keys == ["id"] {
             console.error("the id is changed with `perch rename \(shown(id)) NEW`, which carries its state and history along")
@@ -64,20 +164,13 @@ extension CommandLineTool {
         }
     }
 
-    /// The paths `perch set` takes (as its help lists them).
-    static let settablePaths = [
-        "name", "handle", "group", "color", "onSwitch", "git.name", "git.email", "git.signingKey", "ssh.host", "ssh.identityFile",
-        "kube.context", "kube.namespace", "gcloud.configuration", "aws.profile", "gh.user", "gh.host", "docker.context", "env.NAME",
-        "catalog.command",
-    ]
-
     /// After a refused `perch set`: the paths there are, for a key the config does not know; the
     /// whole object at once, for a tool's key that cannot stand without another one (bug: an
     /// unknown key was called "ignored" while it was refused, with no path listed; `ssh.host`
     /// alone gave only "ssh.identityFile: missing (required)").
     private func setHint(_ lines: [String], id: String, keys: [String], value: String) {
         if lines.contains(where: { $0.contains(": unknown key") }) {
-            console.note("PATH is one of: " + Self.settablePaths.joined(separator: ", ") + ".")
+            console.note("PATH is one of: " + ToolLists.settablePaths.joined(separator: ", ") + ".")
             return
         }
         guard keys.count == 2 else { return }
@@ -96,8 +189,8 @@ extension CommandLineTool {
                 + "Set them together: perch set \(shown(id)) \(tool) '\(shown(object))'")
     }
 
-    func unsetField() -> Int32 {
-        let (id, pathText) = (options.operands[0], options.operands[1])
+    func unsetField(_ options: UnsetCommand) -> Int32 {
+        let (id, pathText) = (options.id, options.path)
         guard let keys = fieldPath(pathText) else { return ExitStatus.usage }
         if keys == ["id"] || keys == ["name"] {
             console.error("accounts need an \(keys[0]); set it with `perch \(keys[0] == "id" ? "rename" : "set") \(shown(id)) …` instead")
@@ -145,8 +238,8 @@ extension CommandLineTool {
 
     // MARK: perch rename
 
-    func renameAccount() -> Int32 {
-        let (old, new) = (options.operands[0], options.operands[1])
+    func renameAccount(_ options: RenameCommand) -> Int32 {
+        let (old, new) = (options.old, options.new)
         guard let config = loadConfig() else { return ExitStatus.usage }
         guard let index = config.accounts.firstIndex(where: { $0.id == old }) else { return noAccount(old, config) }
         if let problem = AccountValidation.idProblem(new) {
@@ -198,8 +291,8 @@ extension CommandLineTool {
 
     // MARK: perch remove
 
-    func removeAccount() -> Int32 {
-        let id = options.operands[0]
+    func removeAccount(_ options: RemoveCommand) -> Int32 {
+        let id = options.id
         guard let config = loadConfig() else { return ExitStatus.usage }
         guard let account = config.accounts.first(where: { $0.id == id }) else { return noAccount(id, config) }
         let store = StateStore(path: paths.state)
@@ -211,7 +304,7 @@ extension CommandLineTool {
         let perShell = Set(ToolAdapters.registry.filter(\.isPerShell).map(\.tool))
         let isCurrent = (try? store.peek())?.state.currentAccount == id
         let givesBack = isCurrent && ToolAdapters.registry.contains { account.identities[$0.tool] != nil && !perShell.contains($0.tool) }
-        if !options.identity.yes {
+        if !options.yes {
             guard isatty(STDIN_FILENO) == 1 else {
                 console.error("perch remove asks first; run it again with --yes to remove \(shown(id)) without asking")
                 return ExitStatus.usage

@@ -1,0 +1,128 @@
+import PerchCore
+
+/// `perch --help`, `perch COMMAND --help` and the usage lines of messages, written from the
+/// commands' declarations (``PerchCommand``), so they say what the parser accepts.
+enum Help {
+    /// The usage line of `type`.
+    static func usage(of type: any PerchCommand.Type) -> String {
+        let infos = type.optionInfos.filter { $0 != SharedOption.help }
+        // A required option is shown first and without brackets (bug: `perch add [--name NAME]`).
+        let options = (infos.filter(\.required) + infos.filter { !$0.required }).map { option in
+            let text = option.name + (option.valueName.map { " " + $0 } ?? "")
+            return option.required ? text : "[" + text + "]"
+        }
+        let operands = type.configuration.operands.filter { !$0.hidden }.map { operand in
+            " " + (operand.optional && !operand.shownRequired ? "[\(operand.name)]" : operand.name)
+        }
+        // A trailing command comes last: what follows `--` is the command's own.
+        let trailing = type.configuration.trailingCommand ? CommandConfiguration.trailingText : ""
+        let words = (type.name.isEmpty ? "" : " " + type.name) + operands.joined()
+        return "usage: perch\(words) " + (options + ["[--help]"]).joined(separator: " ") + trailing
+    }
+
+    /// The usage line of a group: its members' words, and the options of its first member.
+    static func usage(of group: CommandGroup) -> String {
+        let first = group.members.first!
+        let options = first.optionInfos.filter { $0 != SharedOption.help }.map {
+            "[" + $0.name + ($0.valueName.map { " " + $0 } ?? "") + "]"
+        }
+        return "usage: perch \(group.name) " + group.memberNames.joined(separator: "|") + " "
+            + (options + ["[--help]"]).joined(separator: " ")
+    }
+
+    /// The full help text of `type`: the program's overview for the interface.
+    static func text(of type: any PerchCommand.Type) -> String {
+        let optionLines = type.optionInfos.map(\.helpLine).joined(separator: "\n")
+        guard type.name.isEmpty else {
+            let configuration = type.configuration
+            let sections = [
+                "perch \(configuration.name): \(configuration.summary).", usage(of: type), type.details, "Options:\n" + optionLines,
+            ]
+            return sections.filter { !$0.isEmpty }.joined(separator: "\n\n")
+        }
+        let commands = Commands.all.dropFirst().map { "  " + ($0.name + $0.operandText).padded(toColumns: 24) + $0.configuration.summary }
+        return """
+            perch: a terminal account switcher.
+
+            \(usage(of: type))
+                   perch COMMAND [OPTIONS]     (perch COMMAND --help for its options)
+
+            Commands:
+            \(commands.joined(separator: "\n"))
+
+            Options:
+            \(optionLines)
+
+            \(keyHelp)
+
+            Environment: NO_COLOR (non-empty) draws without colour; VISUAL, EDITOR for config edit.
+            Exit status: 0 fine; 1 a request that cannot be met (unknown account, no current
+            account, config exists) or a tool that drifted (perch status); 2 bad usage, bad
+            config or no usable terminal; 3 a tool failed (the switch is not saved: every tool
+            it changed is put back; --keep-going saves it without that tool), the onSwitch
+            hook of a saved switch failed, perch verify found a tool that disagrees, perch
+            audit found a finding, or the guard refused a commit or push; 128 + N ended by
+            signal N, terminal restored.
+            """
+    }
+
+    /// The help of a group asked for without a member (`perch help config`).
+    static func text(of group: CommandGroup) -> String {
+        let lines = group.members.map { "  " + $0.name.padded(toColumns: 24) + $0.configuration.summary }
+        return "perch \(group.name): \(group.summary).\n\n\(usage(of: group))\n\n" + lines.joined(separator: "\n")
+    }
+
+    /// The program's help.
+    static var program: String { text(of: InterfaceCommand.self) }
+
+    /// The Keys section of `perch --help`, made from ``KeyBindings`` (the table the interface
+    /// looks keys up in and `?` lists), so the two cannot disagree: the panes' keys and gestures,
+    /// then those the account sheet adds.
+    static var keyHelp: String {
+        // A row is listed once: in the panes, the first pane's meaning of a key (Stats' `↑` scrolls
+        // where the Catalog's moves); in the sheet, whatever it adds.
+        var seen = Set<String>()
+        func rows(_ context: InputContext, byLabel: Bool) -> [String] {
+            KeyBindings.table(for: context).compactMap { binding in
+                let row = binding.label + "\t" + binding.summary
+                guard !seen.contains(row), seen.insert(byLabel ? binding.label : row).inserted else { return nil }
+                seen.insert(row)
+                return "  " + binding.label.padded(toColumns: 23) + binding.summary
+            }
+        }
+        let panes = Tab.allCases.flatMap { rows(.pane($0), byLabel: true) }
+        let sheet = rows(.accountSheet, byLabel: false) + rows(.accountSheetFilter, byLabel: false)
+        return "Keys (? lists those of the screen you are on):\n" + panes.joined(separator: "\n") + "\n\nIn the account sheet:\n"
+            + sheet.joined(separator: "\n")
+    }
+}
+
+extension String {
+    /// This text followed by spaces up to `columns` display columns (``DisplayWidth``), or by one
+    /// space when it is that wide already (never cut). Not Foundation's `padding(toLength:…)`,
+    /// which counts characters and cuts.
+    func padded(toColumns columns: Int) -> String {
+        let width = DisplayWidth.columns(of: self)
+        return width >= columns ? self + " " : self + String(repeating: " ", count: columns - width)
+    }
+
+    /// This text filled into lines of at most `columns` display columns, broken at spaces; a
+    /// newline in it is kept.
+    func wrapped(toColumns columns: Int) -> String {
+        split(separator: "\n", omittingEmptySubsequences: false).map { paragraph in
+            var lines: [String] = []
+            var line = ""
+            for word in paragraph.split(separator: " ") {
+                let candidate = line.isEmpty ? String(word) : line + " " + word
+                if !line.isEmpty, DisplayWidth.columns(of: candidate) > columns {
+                    lines.append(line)
+                    line = String(word)
+                } else {
+                    line = candidate
+                }
+            }
+            lines.append(line)
+            return lines.joined(separator: "\n")
+        }.joined(separator: "\n")
+    }
+}

@@ -1,0 +1,48 @@
+import PerchIdentities
+
+/// Every list of tools that help, the man page and the completions give, made from the adapter
+/// registry (``PerchIdentities/ToolAdapters/registry``), so a new adapter appears in all of them.
+enum ToolLists {
+    /// The adapters the lists are made from: the registry. A test may give others for the task
+    /// it runs in (`ToolLists.$adapters.withValue(…)`), without touching any other test's.
+    @TaskLocal static var adapters: [any ToolAdapter] = ToolAdapters.registry
+
+    /// The tools' names in registry order, for prose: `git, ssh, kube, …, env`.
+    static var toolNames: String { adapters.map(\.tool.rawValue).joined(separator: ", ") }
+
+    /// The tools' paths `perch set` takes, as help writes them (`env.NAME` for any variable).
+    static var toolPaths: [String] { adapters.flatMap(\.fieldPaths) }
+
+    /// The account's own keys `perch set` takes before the tools' (``toolPaths``).
+    static let accountPaths = ["name", "handle", "group", "color", "onSwitch"]
+
+    /// The paths `perch set` takes, as its help and its hint after an unknown key list them.
+    static var settablePaths: [String] { accountPaths + toolPaths + ["catalog.command"] }
+
+    /// The field paths `perch set ID PATH` and `perch unset ID PATH` complete: the account's
+    /// own keys, its catalog's, the tools' (`env.` for a variable's), and the keys that name
+    /// tools' owners and expected answers.
+    static var setPaths: [String] {
+        accountPaths + ["catalog.command", "catalog.preview", "catalog.open"] + toolPaths.map(completed)
+            + ["remotes", "expect.ssh", "expect.gh", "expect.aws", "expect.kube"]
+    }
+
+    /// The fields `perch current --field` is often asked for, offered by completion; any key of
+    /// an account is accepted, dotted for a tool's (``PerchStore/ConfigLoader/accountKeys``).
+    static var currentFields: [String] {
+        ["id", "name", "handle", "group", "color"] + toolPaths.filter { !isPattern($0) }
+            + ["kube.expires", "aws.expires", "switching"]
+    }
+
+    /// `env.NAME` as completion offers it: `env.`, to be followed by a name.
+    private static func completed(_ path: String) -> String {
+        guard isPattern(path), let dot = path.lastIndex(of: ".") else { return path }
+        return String(path[...dot])
+    }
+
+    /// Whether the last word of `path` stands for any key (`NAME`).
+    private static func isPattern(_ path: String) -> Bool {
+        let last = path.split(separator: ".").last ?? ""
+        return !last.isEmpty && last.allSatisfy { $0.isUppercase }
+    }
+}

@@ -1,0 +1,112 @@
+import Glibc
+import PerchCore
+import PerchIdentities
+import PerchStore
+
+/// `perch init`: a starter config, never over an existing one.
+struct InitCommand: ReadsPerchFiles {
+    static let configuration = CommandConfiguration(name: "init", summary: "write a starter config (never over an existing one)")
+    static var details: String { CommandDetails.initConfig }
+    static let options: [CommandOption<Self>] = fileOptions
+    var files = FileOptions()
+    func run(_ tool: CommandLineTool) -> Int32 { tool.initConfig() }
+}
+
+/// `perch config path`: where the config is.
+struct ConfigPathCommand: ReadsPerchFiles {
+    static let configuration = CommandConfiguration(
+        name: "config path", summary: "print the path of the config file", recoversInterruptedSwitch: false)
+    static let options: [CommandOption<Self>] = fileOptions
+    var files = FileOptions()
+    func run(_ tool: CommandLineTool) -> Int32 {
+        tool.console.print(tool.paths.config)
+        return ExitStatus.ok
+    }
+}
+
+/// `perch config check`: every problem of the config.
+struct ConfigCheckCommand: ReadsPerchFiles {
+    static let configuration = CommandConfiguration(name: "config check", summary: "validate the config and report every problem")
+    static let options: [CommandOption<Self>] = fileOptions
+    var files = FileOptions()
+    func run(_ tool: CommandLineTool) -> Int32 { tool.configCheck() }
+}
+
+extension CommandLineTool {
+    /// Moves the state the embedded samples were switched in (the state file, its history and
+    /// the `perch current` cache) to ``PerchPaths/samplesState``: the starter config has the
+    /// samples' ids, and its state and history start empty rather than with the samples'
+    /// switches. rename(2) each, under the state lock; a file that is not there is skipped.
+    private func moveSamplesState() {
+        let store = StateStore(path: paths.state)
+        let samples = paths.samplesState
+        let moves = [
+            (paths.state, samples), (store.history.path, HistoryLog(statePath: samples).path),
+            (CurrentAccountCache(statePath: paths.state).path, CurrentAccountCache(statePath: samples).path),
+        ]
+        let lock = open(store.lockPath, O_RDWR | O_CLOEXEC)
+        if lock >= 0 { _ = flock(lock, LOCK_EX) }
+        defer { if lock >= 0 { close(lock) } }
+        for (from, to) in moves where access(from, F_OK) == 0 {
+            if rename(from, to) != 0 {
+                console.error("could not keep the samples' state apart: \(from): \(String(cString: strerror(errno)))")
+            }
+        }
+    }
+
+    func initConfig() -> Int32 {
+        // Only a missing file, or an empty regular one, may be written: anything else at the path
+        // (a config too large or unreadable, a folder, a FIFO, a device) is left alone.
+        var info = stat()
+        let samplesInUse = !paths.configIsExplicit && stat(paths.config, &info) != 0 && errno == ENOENT
+        if stat(paths.config, &info) == 0 {
+            let blank =
+                info.st_mode & S_IFMT == S_IFREG
+                && (try? FileSystem.read(paths.config))?.allSatisfy { [0x20, 0x0A, 0x0D, 0x09].contains($0) } == true
+            guard blank else {
+                let what = info.st_mode & S_IFMT == S_IFREG ? "a config already exists" : "something that is not a config file is"
+                console.error(
+                    "\(what) at \(paths.config); perch init writes only where there is no file (edit one with `perch config edit`)")
+                return ExitStatus.unmet
+            }
+        } else if errno != ENOENT {
+            console.error("cannot write the config: \(FileError(path: paths.config, code: errno, operation: "check"))")
+            return ExitStatus.unmet
+        }
+        do {
+            try FileSystem.writeAtomically(Array(StarterConfig.text.utf8), to: paths.config, mode: 0o600)
+        } catch {
+            console.error("cannot write the config: \(error)")
+            return ExitStatus.unmet
+        }
+        if samplesInUse, !paths.stateIsExplicit { moveSamplesState() }
+        console.print("Wrote a starter config to \(paths.config).")
+        console.print("Edit it with `perch config edit`; check it with `perch config check`.")
+        return ExitStatus.ok
+    }
+
+    func configCheck() -> Int32 {
+        if !paths.configIsExplicit, access(paths.config, F_OK) != 0 {
+            console.error("no config at \(paths.config) (Perch is using its sample accounts); write one with `perch init`")
+            return ExitStatus.usage
+        }
+        guard let config = loadConfig(reportUnknownKeys: true) else { return ExitStatus.usage }
+        for warning in config.warnings { console.error("warning: config \(paths.config): \(warning)") }
+        let environment = IdentityEnvironment.current()
+        for (index, account) in config.accounts.enumerated() {
+            guard let ssh = account.identities[.ssh]?.value(as: SSHAdapter.Setting.self),
+                access(environment.expandingTilde(ssh.identityFile), F_OK) != 0
+            else { continue }
+            console.error(
+                "warning: config \(paths.config): accounts[\(index)].ssh.identityFile: \"\(shown(ssh.identityFile))\" does not exist (ssh cannot use it)"
+            )
+        }
+        let count = config.accounts.count
+        let hooks = config.accounts.filter { $0.onSwitch != nil }.count
+        let hookText = hooks == 0 ? "" : ", \(hooks) with an onSwitch hook"
+        let tools = config.accounts.filter { !$0.identities.isEmpty }.count
+        let toolText = tools == 0 ? "" : ", \(tools) with tool identities"
+        console.print("config \(paths.config): valid, \(count) account\(count == 1 ? "" : "s")\(hookText)\(toolText).")
+        return ExitStatus.ok
+    }
+}

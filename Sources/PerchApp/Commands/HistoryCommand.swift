@@ -1,0 +1,53 @@
+import PerchCore
+import PerchStore
+
+/// `perch history`: the recorded switches, newest first.
+struct HistoryCommand: ReadsPerchFiles {
+    static let configuration = CommandConfiguration(name: "history", summary: "print the recorded switches, newest first")
+    static var details: String { CommandDetails.history }
+
+    static let options: [CommandOption<Self>] =
+        fileOptions + [CommandOption(SharedOption.json) { $0.json = $1 }, CommandOption(limit) { $0.limit = $1 }]
+
+    /// `--limit N`: at most this many entries.
+    static let limit = OptionDefinition<Int>(
+        info: OptionInfo(names: ["--limit"], valueName: "N", help: "print at most N entries"),
+        parse: { value throws(UsageError) in
+            guard let number = Int(value), number >= 0 else {
+                throw UsageError(description: "option --limit needs a whole number of entries (0 or more), not '\(value)'")
+            }
+            return number
+        })
+
+    var files = FileOptions()
+    /// `--json`.
+    var json = false
+    /// `--limit N`; nil for every entry kept.
+    var limit: Int?
+
+    func run(_ tool: CommandLineTool) -> Int32 { tool.history(self) }
+}
+
+extension CommandLineTool {
+    func history(_ options: HistoryCommand) -> Int32 {
+        guard let config = loadConfig() else { return ExitStatus.usage }
+        guard loadState(config) != nil else { return ExitStatus.unmet }
+        let entries: [SwitchRecord]
+        do {
+            entries = try StateStore(path: paths.state).history.read(limit: options.limit ?? SavedState.historyLimit).reversed()
+        } catch {
+            console.error("cannot read the history: \(error)")
+            return ExitStatus.unmet
+        }
+        if options.json { return printJSON(entries) }
+        if entries.isEmpty, options.limit != 0 {
+            console.print("No switches recorded yet.")
+            return ExitStatus.ok
+        }
+        for entry in entries {
+            let from = entry.previous.map(shown) ?? "(none)"
+            console.print("\(shown(entry.time))  \(entry.source.rawValue)  \(from) → \(shown(entry.account))")
+        }
+        return ExitStatus.ok
+    }
+}

@@ -1,0 +1,76 @@
+import Glibc
+import PerchCore
+import PerchStore
+
+/// `perch list`: the accounts, the current one marked.
+struct ListCommand: ReadsPerchFiles {
+    static let configuration = CommandConfiguration(name: "list", summary: "list the accounts, the current one marked with *")
+    static var details: String { CommandDetails.list }
+
+    static let options: [CommandOption<Self>] =
+        fileOptions + [CommandOption(SharedOption.json) { $0.json = $1 }, CommandOption(format) { $0.format = $1 }]
+
+    /// `--format ids|tsv|json`.
+    static let format = OptionDefinition<OutputFormat>.choice(
+        "--format", valueName: "ids|tsv|json", help: "print ids only, tab-separated fields, or JSON")
+
+    var files = FileOptions()
+    /// `--json`: the same as `--format json`.
+    var json = false
+    /// `--format F`; nil for the default text.
+    var format: OutputFormat?
+
+    /// The format to print: `--format`, or JSON for `--json`; nil for text.
+    var listFormat: OutputFormat? { format ?? (json ? .json : nil) }
+
+    func validate() throws(UsageError) {
+        if json, let format, format != .json {
+            throw UsageError(description: "use either --json or --format \(format.rawValue), not both")
+        }
+    }
+
+    func run(_ tool: CommandLineTool) -> Int32 { tool.list(self) }
+}
+
+extension CommandLineTool {
+    func list(_ options: ListCommand) -> Int32 {
+        guard let config = loadConfig() else { return ExitStatus.usage }
+        guard let state = loadState(config) else { return ExitStatus.unmet }
+        let current = state.currentAccount
+        if let format = options.listFormat {
+            return list(config.accounts, current: current, format: format)
+        }
+        // Piped (`perch list | fzf | awk '{print $1}'`), the first column must be the id.
+        let markerFirst = isatty(STDOUT_FILENO) == 1
+        let ids = config.accounts.map { shown($0.id) }
+        let names = config.accounts.map { shown($0.name) }
+        let idWidths = ids.map(columns)
+        let nameWidths = names.map(columns)
+        let idWidth = idWidths.max() ?? 0
+        let nameWidth = nameWidths.max() ?? 0
+        var text = ""
+        let handles = config.accounts.map { $0.handle.map(shown) ?? "" }
+        let handleWidth = markerFirst ? 0 : handles.map(columns).max() ?? 0
+        for (index, account) in config.accounts.enumerated() {
+            let isCurrent = account.id == current
+            if markerFirst { text += isCurrent ? "* " : "  " }
+            text += ids[index] + String(repeating: " ", count: idWidth - idWidths[index] + 2)
+            if account.handle != nil || (isCurrent && !markerFirst) {
+                text += names[index] + String(repeating: " ", count: nameWidth - nameWidths[index] + 2) + handles[index]
+            } else {
+                text += names[index]
+            }
+            if isCurrent, !markerFirst {
+                text += String(repeating: " ", count: handleWidth - columns(handles[index]) + 2) + "*"
+            }
+            text += "\n"
+        }
+        console.write(text)
+        if config.path == nil, console.outputFailure == nil, !console.outputClosed { console.error(Self.samplesNote) }
+        return ExitStatus.ok
+    }
+
+    /// Said on standard error after the list in words (so that the list stays the same for a
+    /// pipe; `--format` and `--json` say nothing) when the accounts are the embedded samples.
+    static let samplesNote = "these are the embedded sample accounts: there is no config yet (`perch init` writes one to edit)"
+}

@@ -1,0 +1,33 @@
+/// `perch completion SHELL`: the completion script for bash, zsh or fish (``Completion``).
+struct CompletionCommand: PerchCommand {
+    static let configuration = CommandConfiguration(
+        name: "completion", summary: "print the completion script for bash, zsh or fish", operands: [.shell], touchesFiles: false,
+        recoversInterruptedSwitch: false)
+    static var details: String { CommandDetails.completion }
+    static let options: [CommandOption<Self>] = []
+    /// The shell given; checked against ``CompletionShell`` by the parser.
+    var shell: CompletionShell?
+    mutating func bind(operands: [String]) { shell = operands.first.flatMap(CompletionShell.init(rawValue:)) }
+    func run(_ tool: CommandLineTool) -> Int32 { tool.completion(shell ?? .bash) }
+}
+
+/// `perch man-page`: the manual page in man(7) format (``ManPage``).
+struct ManPageCommand: PerchCommand {
+    static let configuration = CommandConfiguration(
+        name: "man-page", summary: "print the manual page (roff), as installed as perch.1", touchesFiles: false,
+        recoversInterruptedSwitch: false)
+    static var details: String { CommandDetails.manPage }
+    static let options: [CommandOption<Self>] = []
+    func run(_ tool: CommandLineTool) -> Int32 {
+        tool.console.write(ManPage.text)
+        return ExitStatus.ok
+    }
+}
+
+extension CommandLineTool {
+    /// `perch completion bash|zsh|fish`.
+    func completion(_ shell: CompletionShell) -> Int32 {
+        console.write(Completion.script(for: shell))
+        return ExitStatus.ok
+    }
+}
