@@ -284,7 +284,7 @@ public final class EventLoop {
             worker.perform(effect, accounts: state.accounts)
         case .openCatalogItem(let id, let command, let item):
             let account = state.accounts.first { $0.id == id }
-            let failure = runOnTerminal(command, variables: EffectWorker.variables(account, id: id, item: item))
+            let failure = runOnTerminal { TerminalCommand.run(command, variables: EffectWorker.variables(account, id: id, item: item)) }
             _ = apply([.outcome(.catalogItemOpened(accountID: id, failure: failure), for: effect.asker)], at: now())
         case .pushKeyboardFlags(let flags):
             backend.pushKeyboardFlags(flags)
@@ -307,13 +307,13 @@ public final class EventLoop {
         }
     }
 
-    /// Runs `script` on the terminal with the interface suspended (modes off, main screen) and
-    /// waits for it, then takes the terminal back and redraws (``TerminalCommand``). Returns why
-    /// it failed, or nil.
-    private func runOnTerminal(_ script: String, arguments: [String] = [], variables: [(String, String)]) -> String? {
+    /// Runs a program on the terminal (`run`, a ``TerminalCommand``) with the interface suspended
+    /// (modes off, main screen) and waits for it, then takes the terminal back and redraws.
+    /// Returns why it failed, or nil.
+    private func runOnTerminal(_ run: () -> TerminalCommand.Ended) -> String? {
         finishReplies()
         backend.suspend()
-        let failure = TerminalCommand.run(script, arguments: arguments, variables: variables)
+        let failure = run().failure
         resumeBackend()
         _ = apply([.resize(backend.updateSize())], at: now())
         return failure
@@ -344,7 +344,7 @@ public final class EventLoop {
             return report(nil, "cannot make a copy to edit: \(error)")
         }
         let editor = ConfigEditPolicy.editor(visual: PerchPaths.environment("VISUAL"), editor: PerchPaths.environment("EDITOR"))
-        let failure = runOnTerminal(editor + " \"$1\"", arguments: [copy], variables: [])
+        let failure = runOnTerminal { TerminalCommand.edit(copy, with: editor) }
         let edited = failure == nil ? try? FileSystem.read(copy) : nil
         let decision = ConfigEditPolicy.decide(
             editor: editor, editorFailure: failure, original: original.map { ($0.bytes, $0.mode) }, edited: edited,
