@@ -169,7 +169,7 @@ struct Doctor {
 
     /// Sends the queries and collects the answers, in raw mode.
     private func query() -> Answers {
-        let bytes = Array("\u{1B}[?1006$p\u{1B}[?2004$p\u{1B}[?u\u{1B}[c".utf8)
+        let bytes = TerminalQuery.privateModeRequest(1006) + TerminalQuery.privateModeRequest(2004) + TerminalQuery.keyboardProtocol.bytes
         let received = withRawInput { readAnswers(after: bytes, timeout: Self.queryTimeoutMilliseconds) }
         return Self.parseAnswers(received) ?? Answers()
     }

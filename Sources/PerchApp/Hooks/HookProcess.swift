@@ -58,8 +58,6 @@ public final class HookProcess {
     public let account: Account
     /// When it must have ended, on the monotonic clock, in milliseconds.
     public let deadline: Int64
-    /// Read ends of its stdout and stderr pipes still open (interface hooks only).
-    public var descriptors: [Int32] { pipes?.open ?? [] }
     /// Its pipes: stdout dropped, the end of stderr kept (interface hooks only).
     private var pipes: PipeDrain?
 
@@ -158,14 +156,6 @@ public final class HookProcess {
         } catch {
             return .failure(error)
         }
-    }
-
-    /// Reads what is waiting on `fd` (one of ``descriptors``): stdout is dropped, the end of
-    /// stderr kept (``PipeDrain/drain(_:)``). Closes `fd` at end of file. A descriptor this hook
-    /// no longer holds is left alone: it was closed already, and its number may belong to
-    /// another file by now.
-    public func drain(_ fd: Int32) {
-        pipes?.drain(fd)
     }
 
     /// Waits for the hook to end, draining its pipes (``ProcessSpawn/collect(_:draining:timeout:)``:

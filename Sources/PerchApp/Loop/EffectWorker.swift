@@ -309,14 +309,6 @@ public final class EffectWorker: @unchecked Sendable {
         storeQueue.wait()
     }
 
-    /// Waits until the effects asked for so far, hooks included, have posted their outcomes (for tests).
-    public func finishAll() {
-        storeQueue.wait()
-        identityQueue.wait()
-        hookQueue.wait()
-        catalogQueue.wait()
-    }
-
     /// The switch session (the one `perch switch` runs): each tool's step posted as it comes
     /// back, then the switch saved (and its report, which runs the hook) or failed and rolled back.
     private func recordSwitch(to id: String, account: Account?) -> [AppEvent] {
