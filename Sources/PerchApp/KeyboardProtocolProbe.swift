@@ -34,36 +34,6 @@ struct KeyboardProtocolProbe {
     /// keys and associated text keep shifted and non-ASCII characters typed as they are.
     static let flags = KeyHoldPreference.keyboardFlags
 
-    /// Bytes read so far.
-    private(set) var received: [UInt8] = []
-
-    /// Adds bytes read from the terminal; returns the answer once the device attributes reply
-    /// has arrived, else nil.
-    mutating func feed(_ bytes: some Sequence<UInt8>) -> Answer? {
-        received.append(contentsOf: bytes)
-        var kittyFlags: Int?
-        var index = 0
-        while index < received.count {
-            guard received[index] == 0x1B, index + 2 < received.count, received[index + 1] == UInt8(ascii: "["),
-                received[index + 2] == UInt8(ascii: "?")
-            else {
-                index += 1
-                continue
-            }
-            var end = index + 3
-            while end < received.count, received[end] >= 0x20, received[end] < 0x40 { end += 1 }
-            guard end < received.count else { break }
-            let body = String(decoding: received[(index + 3)..<end], as: UTF8.self)
-            switch received[end] {
-            case UInt8(ascii: "u"): kittyFlags = Int(body) ?? 0
-            case UInt8(ascii: "c"): return kittyFlags.map { .kitty(flags: $0) } ?? .primaryAttributesOnly
-            default: break
-            }
-            index = end + 1
-        }
-        return nil
-    }
-
     /// The key-hold mode for `requested` (`--key-hold`) and the terminal's answer: `auto` uses
     /// release events where the terminal speaks the protocol, else auto-repeat.
     static func mode(requested: KeyHoldPreference, answer: Answer?) -> KeyHoldMode {
