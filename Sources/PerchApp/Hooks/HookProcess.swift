@@ -19,6 +19,16 @@ public enum HookResult: Hashable, Sendable {
     /// Whether the hook did its job.
     public var succeeded: Bool { self == .succeeded }
 
+    /// How a collected child ended (``ProcessSpawn/collect(_:draining:timeout:)``), with the
+    /// timeout it was given (milliseconds) and the last line of its stderr.
+    init(_ ending: ProcessSpawn.Ending, timeout: Int64, lastLine: String?) {
+        switch ending {
+        case .timedOut: self = .timedOut(milliseconds: timeout, lastLine: lastLine)
+        case .signalled(let signal): self = .signalled(signal, lastLine: lastLine)
+        case .exited(let code): self = code == 0 ? .succeeded : .failed(status: code, lastLine: lastLine)
+        }
+    }
+
     /// What went wrong, as a phrase: `exited with status 1: no such remote`.
     public var failure: String? {
         func tail(_ line: String?) -> String { line.map { ": " + $0 } ?? "" }
@@ -167,13 +177,7 @@ public final class HookProcess {
         var pipes = self.pipes ?? PipeDrain(ProcessSpawn.Spawned(pid: pid), stdoutLimit: 0, stderrTail: 0)
         let ending = ProcessSpawn.collect(pid, draining: &pipes, timeout: max(0, deadline - now()))
         self.pipes = pipes
-        let line = lastLine(pipes.stderr)
-        let result: HookResult
-        switch ending {
-        case .timedOut: result = .timedOut(milliseconds: timeout, lastLine: line)
-        case .signalled(let signal): result = .signalled(signal, lastLine: line)
-        case .exited(let code): result = code == 0 ? .succeeded : .failed(status: code, lastLine: line)
-        }
+        let result = HookResult(ending, timeout: timeout, lastLine: lastLine(pipes.stderr))
         ended = result
         return result
     }
