@@ -200,6 +200,10 @@ public struct SwitchSession: Sendable {
                         ToolChange(adapter: candidate.adapter, wanted: candidate.wanted, before: now, fromBaseline: candidate.fromBaseline))
                 }
             }
+            /// Writes `baseline`, or removes its file when it names no tool any more.
+            func keep(_ baseline: ToolBaseline) {
+                if baseline.tools.isEmpty { RecordFile.remove(files.baseline) } else { try? RecordFile.write(baseline, to: files.baseline) }
+            }
             let token = Self.newToken()
             func finish(_ outcome: SwitchOutcome?, failure: String? = nil) -> Result {
                 let ordered = ToolAdapters.registry.compactMap { results[$0.tool] }
@@ -208,6 +212,8 @@ public struct SwitchSession: Sendable {
                 return Result(outcome: outcome, report: report, failure: failure, recovered: recovered, changedTools: !steps.isEmpty)
             }
             if steps.isEmpty, !isSwitch {
+                // A reset with every tool already on its own: the baseline is done with all the same.
+                if resetting { keep(baseline) }
                 return finish(SwitchOutcome(accountID: account.id, state: current, previous: previous, changed: false))
             }
             // Journal, then apply.
@@ -273,11 +279,7 @@ public struct SwitchSession: Sendable {
                 baseline.tools[change.adapter.tool.rawValue] = nil
                 baselineChanged = true
             }
-            if resetting, baseline.tools.isEmpty {
-                RecordFile.remove(files.baseline)
-            } else if baselineChanged {
-                try? RecordFile.write(baseline, to: files.baseline)
-            }
+            if resetting || baselineChanged { keep(baseline) }
             RecordFile.remove(files.journal)
             let failure = failed.isEmpty ? nil : failed.map { $0.0.adapter.tool.rawValue }.joined(separator: ", ") + " failed"
             return finish(outcome, failure: failure)

@@ -311,6 +311,22 @@ struct SwitchSessionTests {
         #expect(access(files.baseline, F_OK) != 0)
     }
 
+    // Bug: a reset with nothing left to change (every tool already had its own again) kept the
+    // baseline file, so a later reset or switch still took those tools for Perch's to give back.
+    @Test("perch reset where every tool already has its own again changes nothing, and forgets the baseline")
+    func resetAlreadyOwn() throws {
+        let scratch = try home()
+        let before = try #require(FileManager.default.contents(atPath: scratch.kubeconfig))
+        _ = try scratch.session().run(to: Account.with("k", .make(kube: .init(context: "prod"))))
+        #expect(scratch.session().baseline.tools["kube"] != nil)
+        // Put back by hand, byte for byte.
+        try before.write(to: URL(fileURLWithPath: scratch.kubeconfig))
+        let reset = try scratch.session().restoreBaselines()
+        #expect(reset.outcome != nil && !reset.changedTools)
+        #expect(reset.report.results.map(\.status) == [.restored], "\(reset.report.results.map(\.summary))")
+        #expect(access(scratch.switcher().files.baseline, F_OK) != 0, "the baseline is forgotten")
+    }
+
     @Test("issue 18 case 2: a session with its own files leaves the default config's git file byte-identical")
     func ownFilesPerConfig() throws {
         let scratch = try home()
