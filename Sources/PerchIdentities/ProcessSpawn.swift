@@ -149,66 +149,52 @@ public enum ProcessSpawn {
 
     /// Reads a captured child's stdout (at most `stdoutLimit` bytes kept; more is read and
     /// dropped) and stderr (its last `stderrTail` bytes kept) until it ends, killing its process
-    /// group (SIGKILL) at `timeout` milliseconds. Waits with one poll(2) over the pipes and a
-    /// pidfd: no polling. A child it left behind holding the pipes is not waited for.
+    /// group (SIGKILL) at `timeout` milliseconds (``collect(_:draining:timeout:)``).
     public static func collect(_ spawned: Spawned, timeout: Int64, stdoutLimit: Int, stderrTail: Int) -> (
         ending: Ending, stdout: [UInt8], stderr: [UInt8]
     ) {
-        let pid = spawned.pid
-        var open = [spawned.stdout, spawned.stderr].filter { $0 >= 0 }
-        for fd in open { _ = fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) | O_NONBLOCK) }
-        var stdout: [UInt8] = []
-        var stderr: [UInt8] = []
+        var pipes = PipeDrain(spawned, stdoutLimit: stdoutLimit, stderrTail: stderrTail)
+        let ending = collect(spawned.pid, draining: &pipes, timeout: timeout)
+        return (ending, pipes.stdout, pipes.stderr)
+    }
+
+    /// Waits for the child `pid` to end (``ChildEnd/wait(for:blocking:)``), draining `pipes` as
+    /// they become readable, and killing its process group (SIGKILL) at `timeout` milliseconds;
+    /// the pipes are then drained to their end and closed (``PipeDrain/finish()``). Waits with
+    /// one poll(2) over the pipes and a pidfd: no polling. A child it left behind holding the
+    /// pipes is not waited for.
+    public static func collect(_ pid: pid_t, draining pipes: inout PipeDrain, timeout: Int64) -> Ending {
         let deadline = now() + timeout
         var killed = false
         let processDescriptor = perch_pidfd_open(pid)
         defer { if processDescriptor >= 0 { close(processDescriptor) } }
-        var buffer = [UInt8](repeating: 0, count: 65_536)
-        func drain(_ fd: Int32) {
-            while true {
-                let n = buffer.withUnsafeMutableBytes { read(fd, $0.baseAddress, $0.count) }
-                if n > 0 {
-                    if fd == spawned.stdout {
-                        if stdout.count < stdoutLimit { stdout += buffer[0..<min(n, stdoutLimit - stdout.count)] }
-                    } else {
-                        stderr += buffer[0..<n]
-                        if stderr.count > stderrTail { stderr.removeFirst(stderr.count - stderrTail) }
-                    }
-                    continue
-                }
-                if n < 0, errno == EINTR { continue }
-                if n == 0 || (errno != EAGAIN && errno != EWOULDBLOCK) {
-                    close(fd)
-                    open.removeAll { $0 == fd }
-                }
-                return
-            }
-        }
-        var status: Int32 = 0
+        var ended: ChildEnd?
         while true {
             if now() >= deadline, !killed {
                 kill(-pid, SIGKILL)
                 killed = true
             }
-            let waited = waitpid(pid, &status, WNOHANG)
-            if waited == pid || (waited < 0 && errno == ECHILD) {
-                // Ended (ECHILD: reaped already, by a caller that asked twice).
-                // What is still in the pipes was written before it ended.
-                for fd in open { drain(fd) }
-                for fd in open { close(fd) }
-                break
+            do {
+                ended = try ChildEnd.wait(for: pid, blocking: false)
+                if ended != nil { break }
+            } catch {
+                break  // ECHILD: reaped already, by a caller that asked twice.
             }
             let left = max(0, deadline - now())
             // Without a pidfd (kernels before 5.3), the wait wakes every 10 ms to look again.
             let wait = killed ? 10 : processDescriptor >= 0 ? left : min(left, 10)
-            var fds = open.map { pollfd(fd: $0, events: Int16(POLLIN), revents: 0) }
+            var fds = pipes.open.map { pollfd(fd: $0, events: Int16(POLLIN), revents: 0) }
             fds.append(pollfd(fd: processDescriptor, events: Int16(POLLIN), revents: 0))
             guard poll(&fds, nfds_t(fds.count), Int32(clamping: wait)) > 0 else { continue }
-            for entry in fds.dropLast() where entry.revents != 0 { drain(entry.fd) }
+            for entry in fds.dropLast() where entry.revents != 0 { pipes.drain(entry.fd) }
         }
-        if killed { return (.timedOut, stdout, stderr) }
-        if status & 0x7F != 0 { return (.signalled(status & 0x7F), stdout, stderr) }
-        return (.exited((status >> 8) & 0xFF), stdout, stderr)
+        // What is still in the pipes was written before it ended.
+        pipes.finish()
+        if killed { return .timedOut }
+        switch ended ?? .exited(0) {
+        case .exited(let code): return .exited(code)
+        case .signalled(let signal): return .signalled(signal)
+        }
     }
 
     /// Milliseconds of CLOCK_MONOTONIC.

@@ -88,16 +88,28 @@ public struct SwitchSession: Sendable {
         let bare = Account(id: account.id, name: account.name)
         return try perform(
             to: bare, target: .account, shouldWaitForLock: shouldWaitForLock, progress: progress,
-            giving: Set(ToolAdapters.registry.map(\.tool).filter { account.identities[$0] != nil }))
+            mode: .givingBack(Set(ToolAdapters.registry.map(\.tool).filter { account.identities[$0] != nil })))
     }
 
-    /// ``run(to:target:shouldWaitForLock:progress:)``, or with `giving` (the tools to give back)
-    /// ``giveBack(_:shouldWaitForLock:progress:)``.
-    private func perform(
+    /// What a session changes, and whether it is recorded.
+    enum Mode: Sendable {
+        /// A switch: every tool, recorded (state, history, undo record, results).
+        case switching
+        /// These tools only, unrecorded (``giveBack(_:shouldWaitForLock:progress:)``).
+        case givingBack(Set<IdentityTool>)
+        /// Every tool with a baseline gets it back, unrecorded, and its baseline is then
+        /// forgotten (``restoreBaselines(progress:)``); sample accounts do not stop it.
+        case resetting
+    }
+
+    /// ``run(to:target:shouldWaitForLock:progress:)``, ``giveBack(_:shouldWaitForLock:progress:)``
+    /// or ``restoreBaselines(progress:)``, as `mode` says.
+    func perform(
         to account: Account, target: Target, shouldWaitForLock: (Int) -> Bool, progress: @escaping @Sendable (IdentityResult) -> Void,
-        giving: Set<IdentityTool>? = nil
+        mode: Mode = .switching
     ) throws(StateError) -> Result {
-        let recording = giving == nil
+        let recording = if case .switching = mode { true } else { false }
+        let resetting = if case .resetting = mode { true } else { false }
         return try store.withLock(timeoutMilliseconds: lockTimeout, shouldWait: shouldWaitForLock) { () throws(StateError) in
             // Under the lock: what a writer killed mid-write left of Perch's own files.
             for file in files.all { FileSystem.removeStaleTemporaryFiles(of: file) }
@@ -108,15 +120,23 @@ public struct SwitchSession: Sendable {
             var baseline = RecordFile.read(ToolBaseline.self, at: files.baseline) ?? ToolBaseline()
             var baselineChanged = false
 
-            // Plan: what each tool should have, against what it has.
-            struct Step: Sendable {
-                var adapter: any ToolAdapter
-                var wanted: ToolState
-                var fromBaseline: Bool
+            /// Whether the session is about `tool` (a switch is about every tool).
+            func includes(_ tool: IdentityTool) -> Bool {
+                switch mode {
+                case .switching: true
+                case .givingBack(let tools): tools.contains(tool)
+                case .resetting: baseline.tools[tool.rawValue] != nil
+                }
             }
+            if resetting {
+                // A baseline of a tool this Perch does not know (kept by another version) cannot be given back.
+                for key in baseline.tools.keys where ToolAdapters.adapter(for: IdentityTool(key)) == nil { baseline.tools[key] = nil }
+            }
+
+            // Plan: what each tool should have, against what it has.
             var results: [IdentityTool: IdentityResult] = [:]
             var candidates: [(adapter: any ToolAdapter, wanted: ToolState, fromBaseline: Bool)] = []
-            for adapter in ToolAdapters.registry where giving?.contains(adapter.tool) ?? true {
+            for adapter in ToolAdapters.registry where includes(adapter.tool) {
                 let setting = account.identities[adapter.tool]
                 if adapter.isPerShell {
                     if let setting {
@@ -125,7 +145,7 @@ public struct SwitchSession: Sendable {
                     }
                     continue
                 }
-                if samplesOnly {
+                if samplesOnly, !resetting {
                     if setting != nil {
                         results[adapter.tool] = IdentityResult(
                             tool: adapter.tool, status: .skipped, detail: "sample accounts never change a tool")
@@ -135,6 +155,8 @@ public struct SwitchSession: Sendable {
                 var wanted: ToolState?
                 var fromBaseline = false
                 switch target {
+                case .account where resetting:
+                    (wanted, fromBaseline) = (baseline.tools[adapter.tool.rawValue], true)
                 case .account:
                     (wanted, fromBaseline) =
                         Self.wantedState(adapter, for: account, baseline: baseline, in: context).map { ($0.state, $0.fromBaseline) }
@@ -147,10 +169,10 @@ public struct SwitchSession: Sendable {
             }
             let context = self.context
             let nows = Parallel.map(candidates.map { candidate in { @Sendable in candidate.adapter.current(in: context) } })
-            var steps: [(step: Step, before: ToolState)] = []
+            var steps: [ToolChange] = []
             for (candidate, now) in zip(candidates, nows) {
                 let tool = candidate.adapter.tool
-                let named = account.identities[tool] != nil || giving?.contains(tool) == true
+                let named = account.identities[tool] != nil || !recording
                 switch now {
                 case .failure(let failure):
                     // The tool cannot be read (not installed): nothing is changed.
@@ -174,8 +196,13 @@ public struct SwitchSession: Sendable {
                         baseline.tools[tool.rawValue] = now
                         baselineChanged = true
                     }
-                    steps.append((Step(adapter: candidate.adapter, wanted: candidate.wanted, fromBaseline: candidate.fromBaseline), now))
+                    steps.append(
+                        ToolChange(adapter: candidate.adapter, wanted: candidate.wanted, before: now, fromBaseline: candidate.fromBaseline))
                 }
+            }
+            /// Writes `baseline`, or removes its file when it names no tool any more.
+            func keep(_ baseline: ToolBaseline) {
+                if baseline.tools.isEmpty { RecordFile.remove(files.baseline) } else { try? RecordFile.write(baseline, to: files.baseline) }
             }
             let token = Self.newToken()
             func finish(_ outcome: SwitchOutcome?, failure: String? = nil) -> Result {
@@ -185,12 +212,14 @@ public struct SwitchSession: Sendable {
                 return Result(outcome: outcome, report: report, failure: failure, recovered: recovered, changedTools: !steps.isEmpty)
             }
             if steps.isEmpty, !isSwitch {
+                // A reset with every tool already on its own: the baseline is done with all the same.
+                if resetting { keep(baseline) }
                 return finish(SwitchOutcome(accountID: account.id, state: current, previous: previous, changed: false))
             }
             // Journal, then apply.
             let journal = SwitchJournal(
                 id: token, from: previous, to: account.id, time: StateStore.timestamp(), pid: getpid(),
-                tools: steps.map { SwitchJournal.Entry(tool: $0.step.adapter.tool, before: $0.before) })
+                tools: steps.map { SwitchJournal.Entry(tool: $0.adapter.tool, before: $0.before) })
             // The programs of the apply and of a roll-back inherit the journal's lock, so a
             // recovery after Perch is killed waits until they have all ended.
             var applying = context
@@ -199,38 +228,18 @@ public struct SwitchSession: Sendable {
                 applying.journalLock = try? FileSystem.openLocked(files.journal, timeoutMilliseconds: 0)
             }
             defer { if let lock = applying.journalLock { close(lock) } }
-            for (step, _) in steps { progress(IdentityResult(tool: step.adapter.tool, status: .pending, detail: "")) }
-            let applied = Parallel.map(
-                steps.map { [applying] entry in
-                    { @Sendable in
-                        let step = entry.step.adapter.apply(entry.step.wanted, over: entry.before, in: applying)
-                        progress(Self.result(entry.step.adapter.tool, step, fromBaseline: entry.step.fromBaseline))
-                        return step
-                    }
-                })
-            for (entry, step) in zip(steps, applied) {
-                results[entry.step.adapter.tool] = Self.result(entry.step.adapter.tool, step, fromBaseline: entry.step.fromBaseline)
+            let applied = Self.apply(steps, in: applying, progress: progress)
+            for (change, step) in zip(steps, applied) {
+                results[change.adapter.tool] = Self.result(change.adapter.tool, step, fromBaseline: change.fromBaseline)
             }
             let failed = zip(steps, applied).filter { if case .failed = $0.1 { true } else { false } }
             if !failed.isEmpty, !keepGoing {
-                // All or nothing: every tool changed goes back to its before-state. A tool that
-                // still has it (an apply that failed before changing anything) is left alone; one
-                // whose change meant nothing (a --force apply of what it had, Perch's empty ssh
-                // file where there was none) is put back byte for byte, but not reported as put
-                // back (bug: `ssh: rolled back` for an account with no ssh identity).
-                let restored = Parallel.map(
-                    steps.map { [applying] entry in
-                        { @Sendable () -> (ToolStep?, Bool) in
-                            let adapter = entry.step.adapter
-                            guard case .success(let now) = adapter.current(in: applying) else {
-                                return (adapter.apply(entry.before, in: applying), true)
-                            }
-                            if adapter.isMet(entry.before, by: now) { return (nil, false) }
-                            return (adapter.apply(entry.before, in: applying), !adapter.isMet(now, by: entry.before))
-                        }
-                    })
-                for ((entry, step), (back, changed)) in zip(zip(steps, applied), restored) {
-                    let tool = entry.step.adapter.tool
+                // All or nothing: every tool changed goes back to its before-state. One whose
+                // change meant nothing is not reported as put back (bug: `ssh: rolled back` for
+                // an account with no ssh identity).
+                let restored = Self.putBack(steps.map { ($0.adapter, $0.before) }, in: applying)
+                for ((change, step), (back, changed)) in zip(zip(steps, applied), restored) {
+                    let tool = change.adapter.tool
                     if case .failed = step {
                         if case .failed(let why)? = back { results[tool]?.detail += "; could not be put back: \(why)" }
                         continue
@@ -243,13 +252,13 @@ public struct SwitchSession: Sendable {
                     if case .failed(let why) = back {
                         results[tool] = IdentityResult(tool: tool, status: .failed, detail: "could not be put back: \(why)")
                     } else {
-                        results[tool] = IdentityResult(tool: tool, status: .rolledBack, detail: entry.step.adapter.describe(entry.before))
+                        results[tool] = IdentityResult(tool: tool, status: .rolledBack, detail: change.adapter.describe(change.before))
                     }
                 }
                 // Per-shell tools (env) are applied by `perch env` after a switch: none was.
                 for adapter in ToolAdapters.registry where adapter.isPerShell { results[adapter.tool] = nil }
                 RecordFile.remove(files.journal)
-                let tools = failed.map { $0.0.step.adapter.tool.rawValue }.joined(separator: ", ")
+                let tools = failed.map { $0.0.adapter.tool.rawValue }.joined(separator: ", ")
                 return finish(nil, failure: "\(tools) failed")
             }
             // Commit: the state and history, the undo record, the baseline; then the journal goes.
@@ -262,17 +271,17 @@ public struct SwitchSession: Sendable {
                     UndoRecord(
                         from: previous, to: account.id, time: journal.time,
                         tools: journal.tools.filter { entry in
-                            !failed.contains { $0.0.step.adapter.tool == entry.tool }
+                            !failed.contains { $0.0.adapter.tool == entry.tool }
                         }), to: files.undo)
             }
-            for (entry, step) in zip(steps, applied) where entry.step.fromBaseline {
+            for (change, step) in zip(steps, applied) where change.fromBaseline {
                 if case .failed = step { continue }
-                baseline.tools[entry.step.adapter.tool.rawValue] = nil
+                baseline.tools[change.adapter.tool.rawValue] = nil
                 baselineChanged = true
             }
-            if baselineChanged { try? RecordFile.write(baseline, to: files.baseline) }
+            if resetting || baselineChanged { keep(baseline) }
             RecordFile.remove(files.journal)
-            let failure = failed.isEmpty ? nil : failed.map { $0.0.step.adapter.tool.rawValue }.joined(separator: ", ") + " failed"
+            let failure = failed.isEmpty ? nil : failed.map { $0.0.adapter.tool.rawValue }.joined(separator: ", ") + " failed"
             return finish(outcome, failure: failure)
         }
     }
@@ -400,17 +409,19 @@ public struct SwitchSession: Sendable {
                         + "(waited \(waitingMilliseconds) ms); nothing was changed, and it will be rolled back once they have ended"))
         }
         defer { if let lock = context.journalLock { close(lock) } }
-        let backs = Parallel.map(
-            journal.tools.map { [context] entry in
-                { @Sendable () -> String? in
-                    guard let adapter = ToolAdapters.adapter(for: entry.tool) else { return "\(entry.tool.rawValue) (unknown tool)" }
-                    if case .failed(let why) = adapter.apply(entry.before, in: context) { return "\(entry.tool.rawValue) (\(why))" }
-                    return nil
-                }
-            })
+        // The session's own roll-back, each tool back to the journal's before-state.
+        let known = journal.tools.compactMap { entry in ToolAdapters.adapter(for: entry.tool).map { (adapter: $0, before: entry.before) } }
+        let backs = Self.putBack(known, in: context)
         RecordFile.remove(files.journal)
         let tools = journal.tools.map(\.tool.rawValue).joined(separator: ", ")
-        let failures = backs.compactMap { $0 }
+        var failures: [String] = []
+        for entry in journal.tools {
+            guard let index = known.firstIndex(where: { $0.adapter.tool == entry.tool }) else {
+                failures.append("\(entry.tool.rawValue) (unknown tool)")
+                continue
+            }
+            if case .failed(let why)? = backs[index].step { failures.append("\(entry.tool.rawValue) (\(why))") }
+        }
         let told = failures.isEmpty ? "" : "; could not put back: " + failures.joined(separator: ", ")
         return "an interrupted switch from \(from) to \(journal.to) was rolled back"
             + (tools.isEmpty ? "" : " (\(tools) as on \(from))") + "; still on \(state.currentAccount ?? "no account")" + told
@@ -423,33 +434,6 @@ public struct SwitchSession: Sendable {
 
     /// The tools Perch changed and their baselines.
     public var baseline: ToolBaseline { RecordFile.read(ToolBaseline.self, at: files.baseline) ?? ToolBaseline() }
-
-    /// Gives every tool with a baseline its baseline back (`perch reset`), under the state lock;
-    /// the baseline file is then removed. One result per tool.
-    /// - Throws: ``StateError`` when the lock cannot be had.
-    public func restoreBaselines() throws(StateError) -> [IdentityResult] {
-        try store.withLock(timeoutMilliseconds: lockTimeout) { () throws(StateError) in
-            _ = try recoverLocked(waitingMilliseconds: Int(clamping: context.timeout))
-            let kept = baseline.tools.sorted {
-                ToolConfigRegistry.order(of: IdentityTool($0.key)) < ToolConfigRegistry.order(of: IdentityTool($1.key))
-            }
-            let context = self.context
-            let results = Parallel.map(
-                kept.map { entry in
-                    { @Sendable in
-                        let tool = IdentityTool(entry.key)
-                        guard let adapter = ToolAdapters.adapter(for: tool) else {
-                            return IdentityResult(tool: tool, status: .skipped, detail: "unknown tool")
-                        }
-                        return Self.result(tool, adapter.apply(entry.value, in: context), fromBaseline: true)
-                    }
-                })
-            var left = ToolBaseline()
-            for (entry, result) in zip(kept, results) where result.status == .failed { left.tools[entry.key] = entry.value }
-            if left.tools.isEmpty { RecordFile.remove(files.baseline) } else { try? RecordFile.write(left, to: files.baseline) }
-            return results
-        }
-    }
 
     // MARK: Results file
 

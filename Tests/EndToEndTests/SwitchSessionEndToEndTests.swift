@@ -279,6 +279,30 @@ struct SwitchSessionEndToEndTests {
         #expect(current.status == 1 && current.stderr.contains("no account chosen yet"), "\(current.stdout)\(current.stderr)")
     }
 
+    @Test("perch reset with a tool that fails is rolled back as a failed switch is: every tool on the account, the failure named, status 3")
+    func resetRolledBack() throws {
+        let scratch = try ToolHome()
+        defer { scratch.cli.remove() }
+        _ = try scratch.run("setup", "git", "--yes")
+        #expect(try scratch.run("switch", "a").status == 0)
+        #expect(try scratch.run("switch", "b").status == 0)
+        #expect(try scratch.uses() == Self.onB, "\((try? scratch.uses()) ?? [])")
+        let before = scratch.toolFiles()
+        try scratch.fault("docker", "fail")
+        let reset = try scratch.run("reset", "--yes")
+        try scratch.fault("docker", nil)
+        #expect(reset.status == 3, "\(reset.stdout)\(reset.stderr)")
+        #expect(reset.stderr.contains("could not reset: docker failed"), "\(reset.stderr)")
+        #expect(reset.stderr.contains("docker: failed") && reset.stderr.contains("kube: rolled back"), "\(reset.stderr)")
+        #expect(try scratch.uses() == Self.onB, "\((try? scratch.uses()) ?? [])")
+        #expect(scratch.toolFiles() == before, "byte for byte")
+        #expect(try scratch.run("current", "--field", "id").stdout == "b\n", "the account stays current")
+        // Bug (before reset was a session): the other tools were given back and stayed so, and the account stayed current.
+        let again = try scratch.run("reset", "--yes")
+        #expect(again.status == 0, "\(again.stderr)")
+        #expect(try scratch.uses() == ["me@home.example", "dev", "default", "me", "default"], "\((try? scratch.uses()) ?? [])")
+    }
+
     /// Sets up git and makes round trips a → b → a, so kubectl has written the kubeconfig in
     /// its own form; every tool is then on a.
     fileprivate static func startOnA(_ scratch: ToolHome) throws {

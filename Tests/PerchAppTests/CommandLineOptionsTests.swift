@@ -272,18 +272,18 @@ struct KeyHoldOptionTests {
         #expect(KeyboardProtocolProbe.mode(requested: .off, answer: .kitty(flags: 0)) == .off)
     }
 
-    @Test("the probe reads the replies in any split, keeps typed keys, and doctor reads DECRQM answers")
+    @Test("doctor reads the replies in any split with the shared decoder, DECRQM answers included")
     func probeParsing() {
-        var probe = KeyboardProtocolProbe()
-        #expect(probe.feed(Array("j\u{1B}[?1".utf8)) == nil)
-        #expect(probe.feed(Array("u\u{1B}[?62;".utf8)) == nil)
-        #expect(probe.feed(Array("22ck".utf8)) == .kitty(flags: 1))
-        #expect(probe.otherInput == Array("jk".utf8))
-        var plain = KeyboardProtocolProbe()
-        #expect(plain.feed(Array("\u{1B}[?1;2c".utf8)) == .primaryAttributesOnly)
+        let replies = Array("\u{1B}[?1006;2$y\u{1B}[?2004;0$yj\u{1B}[?1u\u{1B}[?62;22ck".utf8)
+        for split in 0...replies.count {
+            var decoder = InputDecoder()
+            var answers = Doctor.Answers()
+            let events = decoder.feed(replies[..<split]) + decoder.feed(replies[split...])
+            let ended = events.contains { if case .reply(let reply) = $0 { answers.take(reply) } else { false } }
+            #expect(ended && answers.modes == [1006: 2, 2004: 0] && answers.keyboard == .kitty(flags: 1), "split at \(split)")
+        }
         let answers = Doctor.parseAnswers(Array("\u{1B}[?1006;2$y\u{1B}[?2004;0$y\u{1B}[?1;2c".utf8))
         #expect(answers?.modes == [1006: 2, 2004: 0] && answers?.keyboard == .primaryAttributesOnly)
-        #expect(KeyboardProtocolProbe.isFlagsReply(Array("\u{1B}[?31u".utf8)))
-        #expect(!KeyboardProtocolProbe.isFlagsReply(Array("\u{1B}[?62;22c".utf8)))
+        #expect(Doctor.parseAnswers(Array("\u{1B}[?1006;2$y\u{1B}[?1u".utf8)) == nil, "no device attributes yet")
     }
 }

@@ -1,4 +1,6 @@
+import Glibc
 import PerchCore
+import PerchKitTerminal
 import Testing
 
 @testable import PerchApp
@@ -32,5 +34,70 @@ struct DoctorTests {
     func unchanged() {
         #expect(Doctor.fitted("long-press", "500 ms (the default)", width: 80) == ["  long-press        500 ms (the default)"])
         #expect(Doctor.fitted("config", Self.value, width: nil) == ["  config            " + Self.value])
+    }
+}
+
+/// `perch doctor` on the interface's terminal stack: the shared decoder, one wait on a poller.
+@Suite("perch doctor's questions and key test, on a virtual clock")
+struct DoctorTerminalTests {
+    /// A pipe standing for the terminal's input, and what writes into it.
+    final class Terminal {
+        var fds: [Int32] = [-1, -1]
+        init() { _ = pipe(&fds) }
+        deinit { for fd in fds { close(fd) } }
+        func send(_ text: String) { _ = Array(text.utf8).withUnsafeBytes { write(fds[1], $0.baseAddress, $0.count) } }
+    }
+
+    @Test("the answers are read as they come, split and with a key between, and the wait ends at the device attributes")
+    func answersInPieces() {
+        let terminal = Terminal()
+        let backend = RecordingBackend(size: Size(width: 80, height: 24), inputDescriptor: terminal.fds[0])
+        let poller = VirtualPoller(start: 1_000)
+        poller.at(1_010) { terminal.send("\u{1B}[?1006;1$y\u{1B}[?20") }
+        poller.at(1_020) { terminal.send("04;2$yx\u{1B}[?3u") }
+        poller.at(1_030) { terminal.send("\u{1B}[?62;22c") }
+        let answers = Doctor.askTerminal(backend, poller: poller, timeout: 300)
+        #expect(backend.controls == [Doctor.queries])
+        #expect(Doctor.queries.suffix(TerminalQuery.keyboardProtocol.bytes.count).elementsEqual(TerminalQuery.keyboardProtocol.bytes))
+        #expect(answers == Doctor.Answers(modes: [1006: 1, 2004: 2], keyboard: .kitty(flags: 3)))
+        #expect(poller.time == 1_030, "ended by the device attributes, not by the timeout")
+    }
+
+    @Test("a silent terminal is given up on at the timeout, after one wait")
+    func silentTerminal() {
+        let terminal = Terminal()
+        let backend = RecordingBackend(size: Size(width: 80, height: 24), inputDescriptor: terminal.fds[0])
+        let poller = VirtualPoller(start: 1_000)
+        let answers = Doctor.askTerminal(backend, poller: poller, timeout: 300)
+        #expect(answers == Doctor.Answers())
+        #expect(answers.keyboard.summary.contains("within 300 ms"), "the wait it really had")
+        #expect(poller.time == 1_300)
+        #expect(poller.timeouts == [300], "one wait to the deadline: no polling")
+    }
+
+    @Test("a held 1 (a press, then repeats every 33 ms from 400 ms) is recorded until 1 s without input, one wait per read")
+    func heldKey() {
+        let terminal = Terminal()
+        let poller = VirtualPoller(start: 1_000)
+        poller.at(2_000) { terminal.send("1") }
+        let repeats = Array(stride(from: Int64(2_400), through: 3_000, by: 33))
+        for time in repeats { poller.at(time) { terminal.send("1") } }
+        let events = Doctor.recordHold(from: terminal.fds[0], poller: poller)
+        #expect(events.count == 1 + repeats.count)
+        #expect(events.allSatisfy { $0.0 == .key(.char("1")) })
+        #expect(events.map(\.1) == [2_000] + repeats)
+        #expect(poller.time == repeats.last! + 1_000, "ended 1 s after the last repeat")
+        #expect(poller.timeouts.count == events.count + 1, "one wait per read, and the last to the end")
+    }
+
+    @Test("another key first skips the key test at once; a lone Esc is that key once the decoder's wait has passed")
+    func otherKeySkips() {
+        let terminal = Terminal()
+        let poller = VirtualPoller(start: 1_000)
+        poller.at(1_100) { terminal.send("\u{1B}") }
+        poller.at(1_500) { terminal.send("1") }
+        let events = Doctor.recordHold(from: terminal.fds[0], poller: poller)
+        #expect(events.map(\.0) == [.key(KeyEvent(.escape))], "\(events)")
+        #expect(poller.time == 1_100 + InputDecoder.escapeTimeoutMilliseconds, "given out when the decoder's wait ended")
     }
 }

@@ -24,11 +24,15 @@ struct TerminalReplyTests {
     }
 
     @Test(
-        "Replies to the start-up queries decode as replies",
+        "Replies to the start-up queries and doctor's decode as replies",
         arguments: [
             ("\u{1B}[?1u", InputEvent.reply(.keyboardFlags(1))),
             ("\u{1B}[?0u", .reply(.keyboardFlags(0))),
             ("\u{1B}[?64;1;2;6;22c", .reply(.primaryDeviceAttributes([64, 1, 2, 6, 22]))),
+            // DECRQM's answers, which perch doctor asks for: before, they were unknown bytes doctor parsed itself.
+            ("\u{1B}[?1006;1$y", .reply(.privateMode(1006, value: 1))),
+            ("\u{1B}[?2004;0$y", .reply(.privateMode(2004, value: 0))),
+            ("\u{1B}[?2004$y", .unknown(Array("\u{1B}[?2004$y".utf8))),
         ])
     func replies(_ text: String, _ expected: InputEvent) {
         var decoder = InputDecoder()

@@ -154,7 +154,7 @@ struct GiveBackTests {
         #expect(result.outcome != nil, "\(result.report.results.map(\.summary))")
         #expect(ToolReaders.kubeCurrentContext(scratch.environment) == "prod")
         let reset = try scratch.session().restoreBaselines()
-        #expect(reset.map(\.status) == [.restored], "\(reset.map(\.summary))")
+        #expect(reset.report.results.map(\.status) == [.restored], "\(reset.report.results.map(\.summary))")
         variant.expectGivenBack(before, at: scratch.kubeconfig, "the kubeconfig")
     }
 

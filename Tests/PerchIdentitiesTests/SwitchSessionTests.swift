@@ -220,7 +220,9 @@ struct SwitchSessionTests {
         #expect(access(files.journal, F_OK) != 0)
     }
 
-    @Test("an undo that changes a tool without a baseline records the baseline first, so a later give-back or reset still finds the person's own")
+    @Test(
+        "an undo that changes a tool without a baseline records the baseline first, so a later give-back or reset still finds the person's own"
+    )
     func undoKeepsBaseline() throws {
         let scratch = try home()
         _ = try scratch.session().run(to: work)
@@ -276,6 +278,53 @@ struct SwitchSessionTests {
         }
         #expect(after == kept, "no state, undo record, results or history written")
         #expect(access(files.journal, F_OK) != 0)
+    }
+
+    @Test("perch reset is one session: a tool that fails puts every tool already given back on what it had, and keeps the baseline")
+    func resetRolledBack() throws {
+        let scratch = try home()
+        _ = try scratch.session().run(to: work)
+        let files = scratch.switcher().files
+        var baseline = scratch.session().baseline
+        #expect(baseline.tools["kube"] != nil && baseline.tools["gcloud"] != nil, "\(baseline)")
+        // kube's baseline names a context the kubeconfig does not have: giving it back fails.
+        baseline.tools["kube"]?["context"] = "nope"
+        try RecordFile.write(baseline, to: files.baseline)
+        let kept = FileManager.default.contents(atPath: files.baseline)
+        let result = try scratch.session().restoreBaselines()
+        #expect(result.outcome == nil)
+        #expect(result.failure == "kube failed")
+        let statuses = Dictionary(uniqueKeysWithValues: result.report.results.map { ($0.tool, $0.status) })
+        #expect(statuses[.kube] == .failed, "\(result.report.results.map(\.summary))")
+        #expect(statuses[.gcloud] == .rolledBack, "\(result.report.results.map(\.summary))")
+        #expect(currentContext(scratch) == "prod")
+        #expect(activeGcloud(scratch) == "work", "rolled back onto the account's")
+        #expect(scratch.gitUses("user.email") == "ada@work.example")
+        #expect(FileManager.default.contents(atPath: files.baseline) == kept, "the baseline is kept whole")
+        #expect(access(files.journal, F_OK) != 0)
+        // Once every tool can be given back, all are, and the baseline goes.
+        baseline.tools["kube"]?["context"] = "dev"
+        try RecordFile.write(baseline, to: files.baseline)
+        let again = try scratch.session().restoreBaselines()
+        #expect(again.outcome != nil && again.failure == nil, "\(again.report.results.map(\.summary))")
+        #expect(currentContext(scratch) == "dev" && activeGcloud(scratch) == "default")
+        #expect(access(files.baseline, F_OK) != 0)
+    }
+
+    // Bug: a reset with nothing left to change (every tool already had its own again) kept the
+    // baseline file, so a later reset or switch still took those tools for Perch's to give back.
+    @Test("perch reset where every tool already has its own again changes nothing, and forgets the baseline")
+    func resetAlreadyOwn() throws {
+        let scratch = try home()
+        let before = try #require(FileManager.default.contents(atPath: scratch.kubeconfig))
+        _ = try scratch.session().run(to: Account.with("k", .make(kube: .init(context: "prod"))))
+        #expect(scratch.session().baseline.tools["kube"] != nil)
+        // Put back by hand, byte for byte.
+        try before.write(to: URL(fileURLWithPath: scratch.kubeconfig))
+        let reset = try scratch.session().restoreBaselines()
+        #expect(reset.outcome != nil && !reset.changedTools)
+        #expect(reset.report.results.map(\.status) == [.restored], "\(reset.report.results.map(\.summary))")
+        #expect(access(scratch.switcher().files.baseline, F_OK) != 0, "the baseline is forgotten")
     }
 
     @Test("issue 18 case 2: a session with its own files leaves the default config's git file byte-identical")

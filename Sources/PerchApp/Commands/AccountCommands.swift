@@ -302,8 +302,8 @@ extension CommandLineTool {
             ? "It has no history entries."
             : "Its \(entries) history entr\(entries == 1 ? "y stays" : "ies stay") (perch history lists \(entries == 1 ? "it" : "them") under \(shown(id)))."
         let perShell = Set(ToolAdapters.registry.filter(\.isPerShell).map(\.tool))
-        let isCurrent = (try? store.peek())?.state.currentAccount == id
-        let givesBack = isCurrent && ToolAdapters.registry.contains { account.identities[$0.tool] != nil && !perShell.contains($0.tool) }
+        let remover = AccountRemoval(configPath: paths.config, store: store, session: switcher(config).session(store: store, source: .cli))
+        let givesBack = remover.givesBack(account)
         if !options.yes {
             guard isatty(STDIN_FILENO) == 1 else {
                 console.error("perch remove asks first; run it again with --yes to remove \(shown(id)) without asking")
@@ -318,35 +318,30 @@ extension CommandLineTool {
             }
         }
         // The current account's tools are given back first, and only if the config will take
-        // the removal: a failure then changes nothing, and a Perch killed meanwhile leaves the
-        // account current, to be rolled back onto.
-        var given: [IdentityResult] = []
-        if givesBack {
-            do { try ConfigWriter.check(.remove(id: id), at: paths.config, samples: []) } catch { return report(error) }
-            let session = switcher(config).session(store: store, source: .cli)
-            let result: SwitchSession.Result
-            do {
-                result = try session.giveBack(account)
-            } catch {
+        // the removal (``AccountRemoval``, as the interface removes one).
+        let removed: AccountRemoval.Removed
+        do {
+            removed = try remover.remove(id, givingBack: account)
+        } catch {
+            switch error {
+            case .config(let error): return report(error)
+            case .state(let error):
                 console.error("cannot give back the tools of \(shown(id)): \(error); nothing was changed")
                 return ExitStatus.unmet
-            }
-            if let message = result.recovered { console.error(shown(message)) }
-            given = result.report.results.filter { !$0.summary.isEmpty && !perShell.contains($0.tool) }
-            guard result.outcome != nil else {
+            case .toolFailed(let result):
+                if let message = result.recovered { console.error(shown(message)) }
                 console.error(
                     "cannot give back the tools of \(shown(id)): \(result.failure ?? "a tool failed"); every tool was put back and nothing was removed"
                 )
-                for line in given { console.note("  " + shown(line.summary)) }
+                for line in result.report.results where !line.summary.isEmpty && !perShell.contains(line.tool) {
+                    console.note("  " + shown(line.summary))
+                }
                 return ExitStatus.toolFailed
             }
         }
-        let removal: ConfigWriter.Removal
-        do {
-            removal = try ConfigWriter.removeAccount(id, from: paths.config, state: store)
-        } catch {
-            return report(error)
-        }
+        if let message = removed.givenBack?.recovered { console.error(shown(message)) }
+        let given = removed.givenBack?.report.results.filter { !$0.summary.isEmpty && !perShell.contains($0.tool) } ?? []
+        let removal = removed.removal
         console.print("Removed \(describe(account)) from \(removal.outcome.path)" + backupNote(removal.outcome) + ".")
         switch removal.forgotten {
         case .success(let change)?:

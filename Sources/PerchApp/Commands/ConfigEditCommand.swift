@@ -157,26 +157,8 @@ extension CommandLineTool {
     /// Runs `editor "$path"` on Perch's terminal and waits; returns its exit status (127 when
     /// it cannot be found, 128 + N when ended by signal N).
     func runEditor(_ editor: String, path: String) -> Int32 {
-        let spawned: ShellSpawn.Spawned
-        do {
-            // As git does: the editor setting is shell text (it may hold options), the path an argument.
-            spawned = try ShellSpawn.spawn(
-                editor + " \"$1\"", arguments: [path], environment: ShellSpawn.environment(adding: []), mode: .interactive)
-        } catch {
-            console.error("cannot start the editor: \(error)")
-            return 127
-        }
-        // Ctrl-C in the editor is the editor's business, as with git.
-        let previousInterrupt = signal(SIGINT, SIG_IGN)
-        let previousQuit = signal(SIGQUIT, SIG_IGN)
-        defer {
-            signal(SIGINT, previousInterrupt)
-            signal(SIGQUIT, previousQuit)
-        }
-        var status: Int32 = 0
-        while waitpid(spawned.pid, &status, 0) < 0 {
-            if errno != EINTR { return 127 }
-        }
-        return status & 0x7F == 0 ? (status >> 8) & 0xFF : 128 + (status & 0x7F)
+        let ended = TerminalCommand.edit(path, with: editor)
+        if case .notStarted(let error) = ended { console.error("cannot start the editor: \(error)") }
+        return ended.shellStatus
     }
 }

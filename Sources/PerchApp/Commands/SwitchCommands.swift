@@ -134,12 +134,23 @@ extension CommandLineTool {
             "give every tool back what it had before Perch, empty its own git and ssh files, and remove the includes perch setup added"
         guard consent("perch reset", would: what) else { return ExitStatus.unmet }
         let session = switcher.session(store: StateStore(path: paths.state), source: .cli)
-        let results: [IdentityResult]
+        let result: SwitchSession.Result
         do {
-            results = try session.restoreBaselines()
+            result = try session.restoreBaselines()
         } catch {
             console.error("cannot reset: \(error)")
             return ExitStatus.unmet
+        }
+        if let message = result.recovered { console.error(shown(message)) }
+        let results = result.report.results
+        guard result.outcome != nil else {
+            // Rolled back, as a failed switch is: every tool as it was, the includes and the account kept.
+            let putBack = results.contains { $0.status == .rolledBack }
+            console.error(
+                "could not reset: \(result.failure ?? "a tool failed"); "
+                    + (putBack ? "every tool it had given back was put back" : "no tool was changed"))
+            for line in results where !line.summary.isEmpty { console.note("  " + shown(line.summary)) }
+            return ExitStatus.toolFailed
         }
         var failed = false
         for result in results {

@@ -1,7 +1,7 @@
 import CSystem
 import Glibc
-import PerchIdentities
 import PerchCore
+import PerchIdentities
 
 /// How an `onSwitch` hook ended.
 public enum HookResult: Hashable, Sendable {
@@ -18,6 +18,16 @@ public enum HookResult: Hashable, Sendable {
 
     /// Whether the hook did its job.
     public var succeeded: Bool { self == .succeeded }
+
+    /// How a collected child ended (``ProcessSpawn/collect(_:draining:timeout:)``), with the
+    /// timeout it was given (milliseconds) and the last line of its stderr.
+    init(_ ending: ProcessSpawn.Ending, timeout: Int64, lastLine: String?) {
+        switch ending {
+        case .timedOut: self = .timedOut(milliseconds: timeout, lastLine: lastLine)
+        case .signalled(let signal): self = .signalled(signal, lastLine: lastLine)
+        case .exited(let code): self = code == 0 ? .succeeded : .failed(status: code, lastLine: lastLine)
+        }
+    }
 
     /// What went wrong, as a phrase: `exited with status 1: no such remote`.
     public var failure: String? {
@@ -58,11 +68,8 @@ public final class HookProcess {
     public let account: Account
     /// When it must have ended, on the monotonic clock, in milliseconds.
     public let deadline: Int64
-    /// Read ends of its stdout and stderr pipes still open (interface hooks only).
-    public private(set) var descriptors: [Int32] = []
-    private var stderrDescriptor: Int32 = -1
-    private var stderrTail: [UInt8] = []
-    private var killed = false
+    /// Its pipes: stdout dropped, the end of stderr kept (interface hooks only).
+    private var pipes: PipeDrain?
 
     /// How long it may run, in milliseconds.
     private let timeout: Int64
@@ -109,26 +116,27 @@ public final class HookProcess {
         }
         defer { if let terminal { takeForeground(terminal) } }
         let start = MonotonicClock.now()
-        var status: Int32 = 0
-        while waitpid(pid, &status, WNOHANG) == 0 {
+        while true {
+            let ended: ChildEnd?
+            do { ended = try ChildEnd.wait(for: pid, blocking: false) } catch { return .succeeded }  // reaped already
+            if let ended { return result(ended, lastLine: nil) }
             let left = start + timeout - MonotonicClock.now()
             if left <= 0 {
                 kill(-pid, SIGKILL)
-                _ = waitpid(pid, &status, 0)
+                _ = try? ChildEnd.wait(for: pid)
                 return .timedOut(milliseconds: timeout, lastLine: nil)
             }
             var wait = timespec(tv_sec: Int(left / 1000), tv_nsec: Int(left % 1000) * 1_000_000)
             let signal = sigtimedwait(&watched, nil, &wait)
             if signal == SIGINT || signal == SIGTERM || signal == SIGHUP || signal == SIGQUIT {
                 kill(-pid, signal)
-                _ = waitpid(pid, &status, 0)
+                _ = try? ChildEnd.wait(for: pid)
                 if let terminal { takeForeground(terminal) }
                 pthread_sigmask(SIG_SETMASK, &old, nil)
                 Glibc.signal(signal, SIG_DFL)
                 raise(signal)
             }
         }
-        return result(status: status, lastLine: nil)
     }
 
     /// Makes Perch's process group the foreground of the terminal on `fd` again (tcsetpgrp(3)
@@ -153,60 +161,23 @@ public final class HookProcess {
         do {
             let spawned = try ShellSpawn.spawn(command, environment: environment(account: account, previous: previous), mode: .captured)
             let process = HookProcess(pid: spawned.pid, account: account, deadline: now + timeout, timeout: timeout)
-            for fd in [spawned.stdout, spawned.stderr] {
-                _ = fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) | O_NONBLOCK)
-            }
-            process.descriptors = [spawned.stdout, spawned.stderr]
-            process.stderrDescriptor = spawned.stderr
+            process.pipes = PipeDrain(spawned, stdoutLimit: 0, stderrTail: stderrTailBytes)
             return .success(process)
         } catch {
             return .failure(error)
         }
     }
 
-    /// Reads what is waiting on `fd` (one of ``descriptors``): stdout is dropped, the end of
-    /// stderr kept. Closes `fd` at end of file. A descriptor this hook no longer holds is left
-    /// alone: it was closed already, and its number may belong to another file by now.
-    public func drain(_ fd: Int32) {
-        guard descriptors.contains(fd) else { return }
-        var buffer = [UInt8](repeating: 0, count: 4096)
-        while true {
-            let n = buffer.withUnsafeMutableBytes { read(fd, $0.baseAddress, $0.count) }
-            if n > 0 {
-                if fd == stderrDescriptor {
-                    stderrTail += buffer[0..<n]
-                    if stderrTail.count > Self.stderrTailBytes { stderrTail.removeFirst(stderrTail.count - Self.stderrTailBytes) }
-                }
-                continue
-            }
-            if n < 0, errno == EINTR { continue }
-            if n == 0 || (errno != EAGAIN && errno != EWOULDBLOCK) {
-                close(fd)
-                descriptors.removeAll { $0 == fd }
-            }
-            return
-        }
-    }
-
-    /// Waits for the hook to end, draining its pipes (``ProcessSpawn/collect(_:timeout:stdoutLimit:stderrTail:)``:
+    /// Waits for the hook to end, draining its pipes (``ProcessSpawn/collect(_:draining:timeout:)``:
     /// stdout dropped, the end of stderr kept), and returns how it ended; past the deadline its
     /// process group is killed. Blocks the calling thread (the event loop's worker runs it).
     /// - Parameter now: the monotonic clock, in milliseconds.
     public func waitForEnd(now: () -> Int64 = MonotonicClock.now) -> HookResult {
         if let ended { return ended }
-        let spawned = ProcessSpawn.Spawned(
-            pid: pid, stdout: descriptors.first { $0 != stderrDescriptor } ?? -1,
-            stderr: descriptors.contains(stderrDescriptor) ? stderrDescriptor : -1)
-        let collected = ProcessSpawn.collect(spawned, timeout: max(0, deadline - now()), stdoutLimit: 0, stderrTail: Self.stderrTailBytes)
-        descriptors = []
-        stderrTail = Array((stderrTail + collected.stderr).suffix(Self.stderrTailBytes))
-        let line = lastLine()
-        let result: HookResult
-        switch collected.ending {
-        case .timedOut: result = .timedOut(milliseconds: timeout, lastLine: line)
-        case .signalled(let signal): result = .signalled(signal, lastLine: line)
-        case .exited(let code): result = code == 0 ? .succeeded : .failed(status: code, lastLine: line)
-        }
+        var pipes = self.pipes ?? PipeDrain(ProcessSpawn.Spawned(pid: pid), stdoutLimit: 0, stderrTail: 0)
+        let ending = ProcessSpawn.collect(pid, draining: &pipes, timeout: max(0, deadline - now()))
+        self.pipes = pipes
+        let result = HookResult(ending, timeout: timeout, lastLine: lastLine(pipes.stderr))
         ended = result
         return result
     }
@@ -215,16 +186,16 @@ public final class HookProcess {
     private var ended: HookResult?
 
     /// The last non-empty line of the captured stderr, at most 200 characters.
-    private func lastLine() -> String? {
+    private func lastLine(_ stderrTail: [UInt8]) -> String? {
         let text = String(decoding: stderrTail, as: UTF8.self)
         guard let line = text.split(whereSeparator: \.isNewline).last(where: { !$0.allSatisfy(\.isWhitespace) }) else { return nil }
         return String(line.prefix(200))
     }
 
-    private static func result(status: Int32, lastLine: String?) -> HookResult {
-        let signal = status & 0x7F
-        if signal != 0 { return .signalled(signal, lastLine: lastLine) }
-        let code = (status >> 8) & 0xFF
-        return code == 0 ? .succeeded : .failed(status: code, lastLine: lastLine)
+    private static func result(_ ended: ChildEnd, lastLine: String?) -> HookResult {
+        switch ended {
+        case .signalled(let signal): .signalled(signal, lastLine: lastLine)
+        case .exited(let code): code == 0 ? .succeeded : .failed(status: code, lastLine: lastLine)
+        }
     }
 }

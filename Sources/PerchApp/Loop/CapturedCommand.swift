@@ -66,12 +66,6 @@ public enum CapturedCommand {
         let stdout = collected.stdout
         let stderr = collected.stderr
         let text = String(decoding: stderr, as: UTF8.self)
-        let result: HookResult
-        switch collected.ending {
-        case .timedOut: result = .timedOut(milliseconds: timeout, lastLine: nil)
-        case .signalled(let signal): result = .signalled(signal, lastLine: nil)
-        case .exited(let code): result = code == 0 ? .succeeded : .failed(status: code, lastLine: nil)
-        }
-        return Output(result: result, stdout: stdout, stderrTail: text)
+        return Output(result: HookResult(collected.ending, timeout: timeout, lastLine: nil), stdout: stdout, stderrTail: text)
     }
 }

@@ -309,14 +309,6 @@ public final class EffectWorker: @unchecked Sendable {
         storeQueue.wait()
     }
 
-    /// Waits until the effects asked for so far, hooks included, have posted their outcomes (for tests).
-    public func finishAll() {
-        storeQueue.wait()
-        identityQueue.wait()
-        hookQueue.wait()
-        catalogQueue.wait()
-    }
-
     /// The switch session (the one `perch switch` runs): each tool's step posted as it comes
     /// back, then the switch saved (and its report, which runs the hook) or failed and rolled back.
     private func recordSwitch(to id: String, account: Account?) -> [AppEvent] {
@@ -384,20 +376,19 @@ public final class EffectWorker: @unchecked Sendable {
             let outcome: ConfigWriter.Outcome
             if path.isEmpty {
                 // The current account's tools (as the interface holds it, which is what they
-                // were given) are given back first, and only if the config will take the
-                // removal (as `perch remove` does): a failure then changes nothing.
-                if let removed = accounts.first(where: { $0.id == id }), let identities, let store,
-                    (try? store.peek())?.state.currentAccount == id
-                {
-                    try ConfigWriter.check(.remove(id: id), at: configPath, samples: [])
-                    let session = identities.session(store: store, source: .tui, lockTimeout: lockTimeout)
-                    if let problem = Self.giveBack(removed, with: session) {
-                        return .outcome(
-                            .deletedFromConfig(
-                                accountID: id, path: path, accounts: nil, configPath: configPath, backupPath: nil, problem: problem))
-                    }
+                // were given) are given back first, as `perch remove` does (``AccountRemoval``).
+                let remover = AccountRemoval(
+                    configPath: configPath, store: store,
+                    session: store.flatMap { store in identities?.session(store: store, source: .tui, lockTimeout: lockTimeout) })
+                let removal: ConfigWriter.Removal
+                do {
+                    removal = try remover.remove(id, givingBack: accounts.first { $0.id == id }).removal
+                } catch {
+                    return .outcome(
+                        .deletedFromConfig(
+                            accountID: id, path: path, accounts: nil, configPath: configPath, backupPath: nil, problem: Self.problem(error))
+                    )
                 }
-                let removal = try ConfigWriter.removeAccount(id, from: configPath, state: store)
                 outcome = removal.outcome
                 if case .failure(let error)? = removal.forgotten {
                     return .outcome(
@@ -419,16 +410,13 @@ public final class EffectWorker: @unchecked Sendable {
         }
     }
 
-    /// The tools of the current account about to be removed, given back to the person's own
-    /// (``SwitchSession/giveBack(_:shouldWaitForLock:progress:)``, as `perch remove` does);
-    /// nil when that was done, else why not (nothing is then removed).
-    private static func giveBack(_ account: Account, with session: SwitchSession) -> String? {
-        do {
-            let result = try session.giveBack(account)
-            guard result.outcome == nil else { return nil }
-            return "its tools could not be given back to your own (\(result.failure ?? "a tool failed"); every tool was put back)"
-        } catch {
-            return "its tools could not be given back to your own (\(error))"
+    /// Why an account was not removed, in the words the Catalog shows.
+    private static func problem(_ failure: AccountRemoval.Failure) -> String {
+        switch failure {
+        case .config(let error): error.description
+        case .state(let error): "its tools could not be given back to your own (\(error))"
+        case .toolFailed(let result):
+            "its tools could not be given back to your own (\(result.failure ?? "a tool failed"); every tool was put back)"
         }
     }
 

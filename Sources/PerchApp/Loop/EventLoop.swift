@@ -129,7 +129,7 @@ public final class EventLoop {
             worker.perform(effect, accounts: state.accounts)
         case .openCatalogItem(let id, let command, let item):
             let account = state.accounts.first { $0.id == id }
-            let failure = runOnTerminal(command, variables: EffectWorker.variables(account, id: id, item: item))
+            let failure = runOnTerminal { TerminalCommand.run(command, variables: EffectWorker.variables(account, id: id, item: item)) }
             loop.send([.outcome(.catalogItemOpened(accountID: id, failure: failure), for: effect.asker)])
         case .pushKeyboardFlags(let flags):
             backend.pushKeyboardFlags(flags)
@@ -152,11 +152,11 @@ public final class EventLoop {
         }
     }
 
-    /// Runs `script` on the terminal with the interface suspended (modes off, main screen) and
-    /// waits for it, then takes the terminal back and redraws (``TerminalCommand``). Returns why
-    /// it failed, or nil.
-    private func runOnTerminal(_ script: String, arguments: [String] = [], variables: [(String, String)]) -> String? {
-        loop.runOnTerminal { TerminalCommand.run(script, arguments: arguments, variables: variables) }
+    /// Runs a program on the terminal (`run`, a ``TerminalCommand``) with the interface suspended
+    /// (modes off, main screen) and waits for it, then takes the terminal back and redraws
+    /// (``TerminalLoop/runOnTerminal(_:)``). Returns why it failed, or nil.
+    private func runOnTerminal(_ run: () -> TerminalCommand.Ended) -> String? {
+        loop.runOnTerminal { run().failure }
     }
 
     /// `Edit config…`, as `perch config edit` does it: the editor (``ConfigEditPolicy/editor(visual:editor:)``)
@@ -178,7 +178,7 @@ public final class EventLoop {
             return report(nil, "cannot make a copy to edit: \(error)")
         }
         let editor = ConfigEditPolicy.editor(visual: PerchPaths.environment("VISUAL"), editor: PerchPaths.environment("EDITOR"))
-        let failure = runOnTerminal(editor + " \"$1\"", arguments: [copy], variables: [])
+        let failure = runOnTerminal { TerminalCommand.edit(copy, with: editor) }
         let edited = failure == nil ? try? FileSystem.read(copy) : nil
         let decision = ConfigEditPolicy.decide(
             editor: editor, editorFailure: failure, original: original.map { ($0.bytes, $0.mode) }, edited: edited,

@@ -401,11 +401,16 @@ public struct InputDecoder: Sendable {
     }
 
     /// Replies to queries, which begin `CSI ?`: the kitty keyboard protocol's flags
-    /// (`CSI ? flags u`) and the primary device attributes (`CSI ? Ps ; … c`).
+    /// (`CSI ? flags u`), the primary device attributes (`CSI ? Ps ; … c`) and DECRQM's report
+    /// of a DEC private mode (`CSI ? mode ; value $ y`).
     static func interpretReply(parameters: [UInt8], final: UInt8) -> InputEvent? {
-        guard parameters.first == UInt8(ascii: "?"),
-            let params = numbers(Substring(String(decoding: parameters.dropFirst(), as: UTF8.self)))
-        else { return nil }
+        guard parameters.first == UInt8(ascii: "?") else { return nil }
+        if final == UInt8(ascii: "y"), parameters.last == UInt8(ascii: "$") {
+            guard let params = numbers(Substring(String(decoding: parameters.dropFirst().dropLast(), as: UTF8.self))), params.count == 2
+            else { return nil }
+            return .reply(.privateMode(params[0], value: params[1]))
+        }
+        guard let params = numbers(Substring(String(decoding: parameters.dropFirst(), as: UTF8.self))) else { return nil }
         switch final {
         case UInt8(ascii: "u") where params.count == 1: return .reply(.keyboardFlags(params[0]))
         case UInt8(ascii: "c"): return .reply(.primaryDeviceAttributes(params))

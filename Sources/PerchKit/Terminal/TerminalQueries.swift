@@ -15,6 +15,11 @@ public enum TerminalQuery: Hashable, Sendable, CaseIterable {
         }
     }
 
+    /// DECRQM for the DEC private mode `mode` (`CSI ? mode $ p`), answered `CSI ? mode ; value $ y`
+    /// (xterm ctlseqs "Request DEC private mode"): a diagnosis asks it for SGR mouse (1006)
+    /// and bracketed paste (2004), before ``keyboardProtocol``, whose device attributes end the wait.
+    public static func privateModeRequest(_ mode: Int) -> [UInt8] { Array("\u{1B}[?\(mode)$p".utf8) }
+
     /// Whether `reply` ends the wait for this query: the device attributes end the keyboard
     /// query (the flags, when they come, come before them).
     func isAnswered(by reply: TerminalReply) -> Bool {

@@ -7,10 +7,12 @@ import PerchKitTerminal
 /// then (on a terminal) a measured key-repeat test. Where long-press does not work for someone,
 /// this is where they look.
 ///
-/// The terminal is asked with xterm's DECRQM (`CSI ? mode $ p`, answered `CSI ? mode ; value $ y`,
-/// ctlseqs "Request DEC private mode") for SGR mouse (1006) and bracketed paste (2004), the kitty
-/// keyboard protocol query (`CSI ? u`) and a primary device attributes request (`CSI c`), which
-/// every terminal answers and so ends the wait (at most ``queryTimeoutMilliseconds``).
+/// The terminal is asked with xterm's DECRQM (``TerminalQuery/privateModeRequest(_:)``) for SGR
+/// mouse (1006) and bracketed paste (2004), then ``TerminalQuery/keyboardProtocol`` (the kitty
+/// keyboard protocol query and a primary device attributes request, which every terminal
+/// answers and so ends the wait, at most ``queryTimeoutMilliseconds``). The terminal stack is
+/// the inline picker's: ``LineModeBackend``'s raw mode, the shared ``InputDecoder`` for the
+/// answers and the keys, and one wait on a ``Poller`` (``readEvents(from:poller:deadline:take:)``).
 struct Doctor {
     let options: DoctorCommand
     let console: Console
@@ -22,23 +24,50 @@ struct Doctor {
     /// How long the key-repeat test listens after the first press, in milliseconds.
     static let keyTestMilliseconds: Int64 = 2_500
 
+    /// The queries, in the order the terminal answers them: the device attributes last.
+    static let queries =
+        TerminalQuery.privateModeRequest(1006) + TerminalQuery.privateModeRequest(2004) + TerminalQuery.keyboardProtocol.bytes
+
     /// The terminal's answers to the doctor's queries.
     struct Answers: Hashable {
         /// DECRQM values by mode: 0 not recognised, 1 set, 2 reset, 3 permanently set, 4 permanently reset.
         var modes: [Int: Int] = [:]
         var keyboard: KeyboardProtocolProbe.Answer = .silent
+
+        /// Takes in `reply` (as the shared decoder gives it); returns true for the device
+        /// attributes, which come last and end the wait.
+        mutating func take(_ reply: TerminalReply) -> Bool {
+            switch reply {
+            case .privateMode(let mode, let value): modes[mode] = value
+            case .keyboardFlags(let flags): keyboard = .kitty(flags: flags)
+            case .primaryDeviceAttributes:
+                if keyboard == .silent { keyboard = .primaryAttributesOnly }
+                return true
+            case .cursorPosition: break
+            }
+            return false
+        }
     }
 
-    /// Parses the answers in `bytes`; nil until the device attributes reply has arrived.
+    /// The answers in `bytes`, decoded by the shared decoder; nil until the device attributes
+    /// reply has arrived.
     static func parseAnswers(_ bytes: [UInt8]) -> Answers? {
-        var probe = KeyboardProtocolProbe()
-        guard let keyboard = probe.feed(bytes) else { return nil }
-        var answers = Answers(keyboard: keyboard)
-        let text = String(decoding: bytes, as: UTF8.self)
-        for part in text.split(separator: "\u{1B}", omittingEmptySubsequences: false).dropFirst()
-        where part.hasPrefix("[?") && part.hasSuffix("$y") {
-            let fields = part.dropFirst(2).dropLast(2).split(separator: ";")
-            if fields.count == 2, let mode = Int(fields[0]), let value = Int(fields[1]) { answers.modes[mode] = value }
+        var decoder = InputDecoder()
+        var answers = Answers()
+        for case .reply(let reply) in decoder.feed(bytes) where answers.take(reply) { return answers }
+        return nil
+    }
+
+    /// Sends ``queries`` on `backend` and reads the answers from its input until the device
+    /// attributes, or until `timeout` milliseconds have passed; what came by then is kept, and
+    /// keys typed meanwhile are dropped.
+    static func askTerminal(_ backend: some TerminalBackend, poller: Poller, timeout: Int64) -> Answers {
+        var answers = Answers()
+        backend.write(control: queries)
+        let deadline = poller.now() + timeout
+        readEvents(from: backend.inputDescriptor, poller: poller, deadline: { deadline }) { event, _ in
+            guard case .reply(let reply) = event else { return false }
+            return answers.take(reply)
         }
         return answers
     }
@@ -167,57 +196,63 @@ struct Doctor {
         return Int(size.ws_col)
     }
 
-    /// Sends the queries and collects the answers, in raw mode.
+    /// Sends the queries and collects the answers, on the line-mode backend's raw input.
     private func query() -> Answers {
-        let bytes = Array("\u{1B}[?1006$p\u{1B}[?2004$p\u{1B}[?u\u{1B}[c".utf8)
-        let received = withRawInput { readAnswers(after: bytes, timeout: Self.queryTimeoutMilliseconds) }
-        return Self.parseAnswers(received) ?? Answers()
+        Self.onTerminal { backend in Self.askTerminal(backend, poller: SystemPoller(), timeout: Self.queryTimeoutMilliseconds) }
+            ?? Answers()
     }
 
-    /// Runs `body` with standard input in raw mode, restored after.
-    private func withRawInput<T>(_ body: () -> T) -> T {
-        var saved = termios()
-        guard tcgetattr(STDIN_FILENO, &saved) == 0 else { return body() }
-        var raw = saved
-        cfmakeraw(&raw)
-        raw.c_oflag = saved.c_oflag  // keep newline translation for what is printed meanwhile
-        tcsetattr(STDIN_FILENO, TCSANOW, &raw)
-        defer { tcsetattr(STDIN_FILENO, TCSANOW, &saved) }
-        return body()
+    /// Runs `body` on standard input and output through ``LineModeBackend`` (raw input, output
+    /// as the shell has it, the cursor hidden), given back as it was after (keyboard flags
+    /// pushed meanwhile popped); nil when raw mode cannot be set.
+    private static func onTerminal<T>(_ body: (LineModeBackend) -> T) -> T? {
+        let backend = LineModeBackend(input: STDIN_FILENO, output: STDOUT_FILENO, colors: false)
+        guard backend.enter() else { return nil }
+        defer { backend.shutdown() }
+        return body(backend)
     }
 
-    private func write(_ bytes: [UInt8]) {
-        _ = bytes.withUnsafeBytes { Glibc.write(STDOUT_FILENO, $0.baseAddress, $0.count) }
-    }
-
-    /// Writes `query` and reads until the device attributes answer or `timeout` ms.
-    private func readAnswers(after query: [UInt8], timeout: Int64) -> [UInt8] {
-        write(query)
-        var received: [UInt8] = []
-        let deadline = MonotonicClock.now() + timeout
+    /// Reads `input` through the shared decoder (``InputDecoder``), giving `take` each event with
+    /// the time it was read (milliseconds on `poller`'s clock), until `take` returns true, the
+    /// input ends, or the time `deadline()` gives (asked again after each read) has come. A lone
+    /// `Esc` or an unfinished sequence is given out once the decoder's wait for the rest has
+    /// passed. One wait, poll(2) through `poller` with a timeout at the next deadline: no polling.
+    static func readEvents(from input: Int32, poller: Poller, deadline: () -> Int64, take: (InputEvent, Int64) -> Bool) {
+        var decoder = InputDecoder()
         var buffer = [UInt8](repeating: 0, count: 1024)
-        while MonotonicClock.now() < deadline, Self.parseAnswers(received) == nil {
-            var fd = pollfd(fd: STDIN_FILENO, events: Int16(POLLIN), revents: 0)
-            guard poll(&fd, 1, Int32(max(1, deadline - MonotonicClock.now()))) > 0 else { continue }
-            let n = buffer.withUnsafeMutableBytes { read(STDIN_FILENO, $0.baseAddress, $0.count) }
-            if n <= 0 { break }
-            received += buffer[0..<n]
+        var lastRead = poller.now()
+        while true {
+            let now = poller.now()
+            if let wait = decoder.pendingTimeoutMilliseconds, now - lastRead >= wait {
+                for event in decoder.flush() where take(event, now) { return }
+            }
+            let end = deadline()
+            guard now < end else { return }
+            var timeout = end - now
+            if let wait = decoder.pendingTimeoutMilliseconds { timeout = min(timeout, max(0, lastRead + wait - now)) }
+            var fds = [pollfd(fd: input, events: Int16(POLLIN), revents: 0)]
+            let ready = poller.poll(&fds, timeout: Int32(clamping: timeout))
+            if ready < 0, errno == EINTR { continue }
+            guard ready >= 0 else { return }
+            guard ready > 0 else { continue }
+            let n = buffer.withUnsafeMutableBytes { read(input, $0.baseAddress, $0.count) }
+            if n < 0, errno == EINTR || errno == EAGAIN { continue }
+            guard n > 0 else { return }
+            lastRead = poller.now()
+            for event in decoder.feed(buffer[0..<n]) where take(event, lastRead) { return }
         }
-        return received
     }
 
     /// Asks for the 1 key to be held, records what arrives, and reports the measurement.
     private func keyRepeatTest(mode: KeyHoldMode, keyboard: KeyboardProtocolProbe.Answer?, longPressMilliseconds: Int64) {
         console.print("Key-repeat test: hold the 1 key for 2 seconds now (any other key skips; 10 s at most).")
         let useReleases = mode == .releaseEvents
-        let events: [(InputEvent, Int64)] = withRawInput {
-            if useReleases { write(Array("\u{1B}[>\(KeyboardProtocolProbe.flags)u".utf8)) }
-            defer {
-                if useReleases { write(Array("\u{1B}[<u".utf8)) }
-                tcflush(STDIN_FILENO, TCIFLUSH)  // repeats still on their way are not typed at the shell
-            }
-            return recordHold()
-        }
+        let events: [(InputEvent, Int64)] =
+            Self.onTerminal { backend in
+                if useReleases { backend.pushKeyboardFlags(KeyboardProtocolProbe.flags) }
+                return Self.recordHold(from: backend.inputDescriptor, poller: SystemPoller())
+            } ?? []
+        tcflush(STDIN_FILENO, TCIFLUSH)  // repeats still on their way are not typed at the shell
         let one = KeyEvent.char("1")
         guard let first = events.first, first.0 == .key(one) else {
             console.print("  skipped (no 1 key)")
@@ -247,32 +282,26 @@ struct Doctor {
         printLine("hold", verdict)
     }
 
-    /// Reads keys until the first press of something, then for ``keyTestMilliseconds``, or until
-    /// 1 s passes without input; returns the decoded events with their times (ms).
-    private func recordHold() -> [(InputEvent, Int64)] {
-        var decoder = InputDecoder()
+    /// Reads keys from `input` until the first press of something, then for
+    /// ``keyTestMilliseconds``, or until 1 s passes without input, or another key than 1 comes;
+    /// returns the decoded events with their times (milliseconds on `poller`'s clock).
+    static func recordHold(from input: Int32, poller: Poller) -> [(InputEvent, Int64)] {
         var events: [(InputEvent, Int64)] = []
-        let start = MonotonicClock.now()
-        var buffer = [UInt8](repeating: 0, count: 1024)
+        let start = poller.now()
         var lastInput = start
-        while true {
-            let now = MonotonicClock.now()
-            let firstPress = events.first?.1
-            if firstPress == nil, now - start > 10_000 { break }
-            // Quiet for longer than any repeat delay (X's default is 660 ms): the key was let go.
-            if let firstPress, now - firstPress > Self.keyTestMilliseconds || now - lastInput > 1_000 { break }
-            var fd = pollfd(fd: STDIN_FILENO, events: Int16(POLLIN), revents: 0)
-            guard poll(&fd, 1, 50) > 0 else { continue }
-            let n = buffer.withUnsafeMutableBytes { read(STDIN_FILENO, $0.baseAddress, $0.count) }
-            if n <= 0 { break }
-            let time = MonotonicClock.now()
-            lastInput = time
-            for event in decoder.feed(buffer[0..<n]) {
-                if case .unknown = event { continue }
+        readEvents(
+            from: input, poller: poller,
+            deadline: {
+                guard let firstPress = events.first?.1 else { return start + 10_000 }
+                // Quiet for longer than any repeat delay (X's default is 660 ms): the key was let go.
+                return min(firstPress + Self.keyTestMilliseconds, lastInput + 1_000)
+            },
+            take: { event, time in
+                lastInput = time
+                if case .unknown = event { return false }
                 events.append((event, time))
-            }
-            if let first = events.first, first.0 != .key(.char("1")) { break }
-        }
+                return events[0].0 != .key(.char("1"))
+            })
         return events
     }
 
