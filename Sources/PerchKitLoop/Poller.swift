@@ -12,8 +12,11 @@ public protocol Poller: AnyObject {
 
 /// The real clock (``MonotonicClock``) and poll(2).
 public final class SystemPoller: Poller {
+    /// The system's clock and wait; it holds no state.
     public init() {}
+    /// ``MonotonicClock/now()``: milliseconds on `CLOCK_MONOTONIC`.
     public func now() -> Int64 { MonotonicClock.now() }
+    /// poll(2) itself: waits up to `timeout` milliseconds (-1: no limit).
     public func poll(_ descriptors: inout [pollfd], timeout: Int32) -> Int32 {
         Glibc.poll(&descriptors, nfds_t(descriptors.count), timeout)
     }
@@ -30,9 +33,11 @@ public final class VirtualPoller: Poller {
     private var steps: [(at: Int64, action: () -> Void)] = []
     /// Each timeout the loop asked for, in order (-1 for none).
     public private(set) var timeouts: [Int32] = []
-    /// What poll(2) returns once nothing is left to do (set to simulate a failing poll).
+    /// An `errno` value to fail every wait with (``poll(_:timeout:)`` then returns -1), to
+    /// simulate a failing poll(2); nil by default.
     public var failure: Int32?
 
+    /// A virtual clock reading `start` milliseconds, with no step scripted.
     public init(start: Int64 = 1_000) { time = start }
 
     /// Runs `action` when the virtual clock reaches `at` (milliseconds).
@@ -41,8 +46,13 @@ public final class VirtualPoller: Poller {
         steps.sort { $0.at < $1.at }
     }
 
+    /// The virtual time (``time``), in milliseconds.
     public func now() -> Int64 { time }
 
+    /// Records `timeout`; returns what is ready now, else runs the next step due within
+    /// `timeout` milliseconds (any step with -1), moving the clock to it, and returns what is
+    /// ready then; else moves the clock by `timeout` and returns 0 (with -1 and no step left,
+    /// waits for real up to 1,000 ms). With ``failure`` set, returns -1 with `errno` set to it.
     public func poll(_ descriptors: inout [pollfd], timeout: Int32) -> Int32 {
         timeouts.append(timeout)
         if let failure {

@@ -4,21 +4,26 @@ import PerchKitTerminal
 /// Turns signals into bytes on a pipe (the self-pipe pattern), so the event loop learns of
 /// them in the same poll(2) that waits for input, and nothing else runs in a signal handler.
 ///
-/// Watched: SIGWINCH (resize), SIGTSTP (suspend), SIGCONT (resume), SIGCHLD (a hook ended), and every other signal whose
+/// Watched: SIGWINCH (resize), SIGTSTP (suspend), SIGCONT (resume), SIGCHLD (a child process ended), and every other signal whose
 /// default action ends the process (SIGTERM, SIGHUP, SIGINT, SIGQUIT, SIGUSR1, SIGUSR2, SIGALRM,
 /// SIGVTALRM, SIGPROF, SIGXCPU, SIGXFSZ, SIGPWR, SIGSTKFLT, SIGIO and the real-time signals):
-/// those end Perch with the terminal restored and status 128 + the signal number.
+/// those end the program with the terminal restored and status 128 + the signal number.
 /// Fatal signals (SIGSEGV, SIGBUS, SIGILL, SIGTRAP, SIGABRT, SIGFPE, SIGSYS; Swift runtime traps
 /// raise SIGILL or SIGTRAP) restore the terminal and then end the process as before.
 public enum SignalPipe {
+    /// Signals whose handler restores the terminal, then ends the process with the signal's
+    /// default action (a core dump where that is the default).
     public static let fatal: [Int32] = [SIGSEGV, SIGBUS, SIGILL, SIGTRAP, SIGABRT, SIGFPE, SIGSYS]
-    /// Signals Perch leaves alone: uncatchable, ignored by default, or job control it does not drive.
+    /// Signals left alone: uncatchable, ignored by default, or job control the loop does not drive
+    /// (SIGPIPE is ignored, so a write to a closed pipe fails with `EPIPE` instead).
     public static let untouched: Set<Int32> = [SIGKILL, SIGSTOP, SIGURG, SIGTTIN, SIGTTOU, SIGPIPE]
     /// Every catchable signal that is neither fatal nor untouched, the real-time ones included
     /// (those glibc reserves for itself refuse a handler, which is harmless).
     public static let watched: [Int32] = (1..<Int32(NSIG)).filter { !fatal.contains($0) && !untouched.contains($0) }
 
     nonisolated(unsafe) static var writeEnd: Int32 = -1
+    /// The pipe's read end, which the loop polls: one byte per signal, its number. -1 before
+    /// ``install()`` and after ``uninstall()``.
     nonisolated(unsafe) public static var readEnd: Int32 = -1
 
     /// Creates the pipe and installs the handlers. Call before starting ncurses, so that ncurses
@@ -43,7 +48,7 @@ public enum SignalPipe {
             }
         }
         Glibc.signal(SIGPIPE, SIG_IGN)
-        // A blocked signal mask is inherited across exec: unblock what Perch relies on, or a
+        // A blocked signal mask is inherited across exec: unblock what the loop relies on, or a
         // parent that blocked SIGTSTP (say) would make Ctrl-Z or a resize silently do nothing.
         var set = sigset_t()
         sigemptyset(&set)

@@ -4,6 +4,7 @@ import PerchKitTerminal
 import Synchronization
 
 extension TabApp.Event: LoopEvent {
+    /// `.ui(event)`.
     public init(_ event: UIEvent) { self = .ui(event) }
 }
 

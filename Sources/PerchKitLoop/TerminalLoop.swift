@@ -45,9 +45,14 @@ public final class TerminalLoop<Root: LoopRoot> {
     /// watch): when it is readable, `ready` runs on the loop's thread with the time, and returns
     /// whether anything may have changed (a frame is then drawn).
     public struct Source {
+        /// The descriptor to wait on, asked before every wait (it may change or be -1 for none).
         public var descriptor: () -> Int32
+        /// Called with the time (milliseconds on the loop's clock) when the descriptor is
+        /// readable; returns whether anything may have changed. It must read what is ready, or
+        /// the next wait returns at once.
         public var ready: (Int64) -> Bool
 
+        /// A source waiting on `descriptor()` and calling `ready` when it is readable.
         public init(descriptor: @escaping () -> Int32, ready: @escaping (Int64) -> Bool) {
             self.descriptor = descriptor
             self.ready = ready
@@ -60,9 +65,15 @@ public final class TerminalLoop<Root: LoopRoot> {
     /// A deadline of the app's besides the root's animation (a clock to read each minute): the
     /// loop wakes at `deadline()` (milliseconds on the clock; nil for none) and runs `fire`.
     public struct Timer {
+        /// When it fires next, in milliseconds on the loop's clock, or nil for never; asked
+        /// before every wait.
         public var deadline: () -> Int64?
+        /// Called with the time (milliseconds) on a wake-up at or after the deadline; returns
+        /// whether anything may have changed (a frame is then drawn). It should move the
+        /// deadline on, or the loop wakes at once again.
         public var fire: (Int64) -> Bool
 
+        /// A timer firing `fire` at each `deadline()`.
         public init(deadline: @escaping () -> Int64?, fire: @escaping (Int64) -> Bool) {
             self.deadline = deadline
             self.fire = fire

@@ -1,8 +1,8 @@
 import Glibc
 
-/// Runs jobs on threads of Perch's own that sleep without a timeout while there is nothing to
-/// do. Dispatch's pool threads wake from a timed wait to retire after a burst of work, which an
-/// idle Perch would count as a wake-up (the bench saw one); these never do.
+/// Runs jobs on threads of its own that sleep without a timeout while there is nothing to do.
+/// Dispatch's pool threads wake from a timed wait to retire after a burst of work, which an
+/// idle program would count as a wake-up (a benchmark saw one); these never do.
 ///
 /// A serial queue runs its jobs in order on one thread kept for its life; a concurrent one
 /// starts a thread per job, which ends with the job.

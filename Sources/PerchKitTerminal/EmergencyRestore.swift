@@ -2,8 +2,8 @@ import Glibc
 
 /// What a fatal signal's handler sends and sets to give the terminal back, kept ready before the
 /// signal can come: the bytes that turn the current backend's modes off, and the terminal
-/// attributes (termios) it found. One for the interface (``NcursesBackend``) and the inline
-/// picker (``LineModeBackend``), whichever holds the terminal.
+/// attributes (termios) it found. One for the full-screen backend (``NcursesBackend``) and the
+/// line-mode one (``LineModeBackend``), whichever holds the terminal.
 public enum EmergencyRestore {
     nonisolated(unsafe) private static var bytes: UnsafeMutableBufferPointer<UInt8>?
     nonisolated(unsafe) private static var attributes: UnsafeMutablePointer<termios>?

@@ -1,7 +1,7 @@
 import Glibc
 import PerchKit
 
-/// The inline picker's terminal: a block of rows below the cursor's line on the main screen (no
+/// A terminal of a few rows: a block of rows below the cursor's line on the main screen (no
 /// alternate screen, no ncurses), as `fzf --height` draws.
 ///
 /// Text already on the cursor's line stays where it is (fzf #2446): the block opens on the rows
@@ -13,7 +13,9 @@ import PerchKit
 /// and a fatal signal's restore (``EmergencyRestore``) clears the block too. References: xterm
 /// ctlseqs (IND, DECSC, DECRC, CUU, CUD, ED, EL, DSR).
 public final class LineModeBackend: TerminalBackend {
+    /// The descriptor input is read from (the terminal, usually standard input).
     public let input: Int32
+    /// The descriptor the block is drawn on.
     public let output: Int32
     private let colors: Bool
     /// The terminal's size, columns × rows, as last read (``updateSize()``).
@@ -44,6 +46,7 @@ public final class LineModeBackend: TerminalBackend {
         size = Self.size(of: output) ?? Size(width: 0, height: 0)
     }
 
+    /// ``input``.
     public var inputDescriptor: Int32 { input }
 
     /// The size of the terminal on `fd` (TIOCGWINSZ), or nil.

@@ -11,6 +11,7 @@ public enum TerminalError: Error, Hashable, Sendable, CustomStringConvertible {
     /// terminfo has no entry for `TERM`.
     case unknownTerminalType(String)
 
+    /// One line for standard error, saying what to do (set `TERM`, e.g. to `xterm-256color`).
     public var description: String {
         switch self {
         case .notATerminal:
@@ -37,13 +38,16 @@ public enum TerminalError: Error, Hashable, Sendable, CustomStringConvertible {
 /// says. References: ncurses curs_initscr(3X), curs_inopts(3X), curs_kernel(3X),
 /// resizeterm(3X); xterm "Control Sequences" (ctlseqs), "Mouse Tracking".
 public final class NcursesBackend: TerminalBackend {
-    /// Bytes that turn on the modes Perch uses: mouse press/release, drag, SGR encoding, bracketed
+    /// Bytes that turn on the modes the backend uses: mouse press/release, drag, SGR encoding, bracketed
     /// paste, focus reporting (1004: `CSI I` and `CSI O` when the window gains and loses focus).
     public static let modesOn = "\u{1B}[?1000h\u{1B}[?1002h\u{1B}[?1006h\u{1B}[?2004h\u{1B}[?1004h"
     /// Bytes that turn them off again, in reverse order.
     public static let modesOff = "\u{1B}[?1004l\u{1B}[?2004l\u{1B}[?1006l\u{1B}[?1002l\u{1B}[?1000l"
 
+    /// The terminal's size, columns × rows, as ncurses last gave it (capped to
+    /// ``Screen/maximumSize`` by ``updateSize()``).
     public private(set) var size: Size
+    /// Standard input, read raw by the event loop (ncurses reads no input).
     public let inputDescriptor: Int32 = STDIN_FILENO
     private let colors: Bool
     /// Whether colour pairs ``solidPairBase`` + 1 … + 8 exist: each colour on itself, for a cell
@@ -60,11 +64,13 @@ public final class NcursesBackend: TerminalBackend {
     private var keyboardOn = ""
     private var keyboardOff = ""
 
+    /// Frees the buffer ``draw(_:)`` decodes wide text into; the terminal is given back by
+    /// ``shutdown()``, not here.
+    deinit { wide.deallocate() }
+
     /// Takes over the terminal: alternate screen, raw input, no echo, hidden cursor, mouse and
     /// bracketed paste on. `colors` false (for `NO_COLOR`) draws with attributes only.
     /// - Throws: ``TerminalError`` before touching the terminal when it cannot be used.
-    deinit { wide.deallocate() }
-
     public init(colors: Bool) throws(TerminalError) {
         guard isatty(STDIN_FILENO) == 1, isatty(STDOUT_FILENO) == 1 else { throw .notATerminal }
         let term = getenv("TERM").map { String(cString: $0) } ?? ""
@@ -247,6 +253,8 @@ public final class NcursesBackend: TerminalBackend {
         return (Int32(capped.height), Int32(capped.width))
     }
 
+    /// Reads the window size (TIOCGWINSZ), capped to ``Screen/maximumSize``, and resizes ncurses
+    /// to it (resizeterm(3X)); the next frame is drawn in full. Returns the new size.
     public func updateSize() -> Size {
         var rows: Int32 = 0
         var columns: Int32 = 0
@@ -271,6 +279,8 @@ public final class NcursesBackend: TerminalBackend {
         if active { Self.write(keyboardOn) }
     }
 
+    /// Pops the keyboard flags, turns the modes off and leaves curses mode (endwin(3X)), so the
+    /// shell has the terminal as it was; ``resume()`` takes it back.
     public func suspend() {
         guard active else { return }
         Self.write(keyboardOff + Self.modesOff)
@@ -278,7 +288,7 @@ public final class NcursesBackend: TerminalBackend {
         active = false
     }
 
-    /// After Perch's own suspend this re-enters the program's modes; after a stop it did not see
+    /// After its own ``suspend()`` this re-enters the program's modes; after a stop it did not see
     /// coming (SIGSTOP), when the shell may have put the terminal back in cooked mode, it restores
     /// the saved program mode (raw, no echo) too.
     public func resume() {
@@ -292,6 +302,8 @@ public final class NcursesBackend: TerminalBackend {
         previous = nil
     }
 
+    /// Turns the modes off, shows the cursor, leaves curses mode and frees its screen
+    /// (endwin(3X), delscreen(3X)); nothing is drawn after it. Safe to call twice.
     public func shutdown() {
         guard active else { return }
         Self.write(keyboardOff + Self.modesOff)
@@ -306,8 +318,11 @@ public final class NcursesBackend: TerminalBackend {
     /// Mouse reporting off, in reverse order.
     public static let mouseOff = "\u{1B}[?1006l\u{1B}[?1002l\u{1B}[?1000l"
 
+    /// Sends ``mouseOn`` or ``mouseOff`` (bracketed paste and focus reporting stay on).
     public func setMouse(_ on: Bool) { write(control: Array((on ? Self.mouseOn : Self.mouseOff).utf8)) }
 
+    /// Writes `bytes` straight to standard output, retrying on `EINTR`; dropped while suspended
+    /// or after ``shutdown()``.
     public func write(control bytes: [UInt8]) {
         guard active else { return }
         Self.write(bytes: bytes)

@@ -32,13 +32,16 @@ public protocol TerminalBackend: AnyObject {
 }
 
 extension TerminalBackend {
+    /// Nothing: a full-screen backend has every row already.
     public func takeRows(_ count: Int, clearingLine: Bool) {}
 }
 
 /// A backend with no terminal: it records every frame drawn. For tests and tools; the frames
 /// may be read from another thread while a loop draws.
 public final class RecordingBackend: TerminalBackend, @unchecked Sendable {
+    /// The size given at creation or by ``setSize(_:)``, columns × rows.
     public private(set) var size: Size
+    /// The descriptor given at creation; nothing reads it here.
     public let inputDescriptor: Int32
     private let recorded = Mutex<[Screen]>([])
     /// Every frame drawn, oldest first.
@@ -58,15 +61,22 @@ public final class RecordingBackend: TerminalBackend, @unchecked Sendable {
     /// Sets the size that the next ``updateSize()`` reports.
     public func setSize(_ newSize: Size) { size = newSize }
 
+    /// Appends `screen`, whole, to ``frames``.
     public func draw(_ screen: Screen) { recorded.withLock { $0.append(screen) } }
+    /// Recorded as "updateSize"; returns ``size``.
     public func updateSize() -> Size {
         calls.append("updateSize")
         return size
     }
+    /// Recorded as "suspend".
     public func suspend() { calls.append("suspend") }
+    /// Recorded as "resume".
     public func resume() { calls.append("resume") }
+    /// Recorded as "shutdown".
     public func shutdown() { calls.append("shutdown") }
+    /// Appends `bytes` to ``controls``.
     public func write(control bytes: [UInt8]) { controls.append(bytes) }
+    /// Recorded as "pushKeyboardFlags FLAGS".
     public func pushKeyboardFlags(_ flags: Int) { calls.append("pushKeyboardFlags \(flags)") }
     /// Recorded as "setMouse on" or "setMouse off".
     public func setMouse(_ on: Bool) { calls.append("setMouse \(on ? "on" : "off")") }

@@ -23,6 +23,8 @@ public protocol Component: Sendable {
 }
 
 extension Component {
+    /// Takes no message and returns nothing: a component that presents no layer and asks for no
+    /// work has none.
     public mutating func receive(_ message: Message, _ context: Context) -> [Reaction<Message>] { [] }
 }
 
@@ -39,7 +41,9 @@ public protocol Pane: Component {
 }
 
 extension Pane {
+    /// False: holding its tab means nothing.
     public var holdsTab: Bool { false }
+    /// Nothing to do.
     public mutating func tabHeld(_ context: Context) -> [Reaction<Message>] { [] }
 }
 
@@ -66,10 +70,15 @@ public protocol Layer: Component {
 }
 
 extension Layer {
+    /// False: the panes and the tab bar show around it.
     public var coversScreen: Bool { false }
+    /// True: it takes input for as long as it is presented.
     public var isActive: Bool { true }
+    /// False: it never moves by itself.
     public var isAnimating: Bool { false }
+    /// False: it goes at once.
     public mutating func beginDismissal(_ context: Context) -> Bool { false }
+    /// True: it stays until dismissed.
     public mutating func settle(_ context: Context) -> Bool { true }
 }
 
@@ -116,6 +125,8 @@ public struct Context: Hashable, Sendable {
     /// Whether animations are off: every change shows at once.
     public var reduceMotion: Bool
 
+    /// A context for a screen of `size` (columns × rows) at `clock` (milliseconds on the loop's
+    /// clock), with animations off when `reduceMotion`.
     public init(size: Size, clock: Int64 = 0, reduceMotion: Bool = false) {
         self.size = size
         self.clock = clock
@@ -137,6 +148,8 @@ public struct KeyTable<Verb: Hashable & Sendable>: Sendable {
         /// The verb, or nil for a row help lists but the component does not take as a verb.
         public var verb: Verb?
 
+        /// A row binding `keys` to `verb`, which help lists as `label` (the keys, e.g. `↑ k`)
+        /// and `help` (what they do); with `verb` nil, help lists it but no key is bound.
         public init(_ keys: [KeyEvent], _ label: String, _ help: String, _ verb: Verb?) {
             self.keys = keys
             self.label = label
@@ -150,6 +163,8 @@ public struct KeyTable<Verb: Hashable & Sendable>: Sendable {
     /// The bindings, in the order help lists them.
     public var rows: [Row]
 
+    /// A table headed `title` in help, with `rows` in the order help lists them; a key in more
+    /// than one row means the first row's verb.
     public init(_ title: String, _ rows: [Row] = []) {
         self.title = title
         self.rows = rows

@@ -27,11 +27,14 @@ public protocol LoopRoot {
 }
 
 extension LoopRoot {
+    /// `position` as it is: the frame covers the whole terminal.
     public func framePosition(_ position: Position) -> Position? { position }
+    /// `base` unchanged.
     public func gestureConfiguration(_ base: GestureRecognizer.Configuration) -> GestureRecognizer.Configuration { base }
 }
 
 /// An event type a ``LoopRoot`` takes: it can be made from a ``UIEvent``.
 public protocol LoopEvent {
+    /// The event carrying `event` (input, a gesture, an animation frame, a resize).
     init(_ event: UIEvent)
 }

@@ -1,8 +1,12 @@
 /// A rectangle of cells: origin at (`x`, `y`) (column, row, 0-based), `width` columns by `height` rows.
 public struct Rect: Hashable, Sendable {
+    /// 0-based column of the left edge.
     public var x: Int
+    /// 0-based row of the top edge.
     public var y: Int
+    /// Width in columns.
     public var width: Int
+    /// Height in rows.
     public var height: Int
 
     /// Creates a rectangle; negative sizes are clamped to 0.
@@ -17,6 +21,7 @@ public struct Rect: Hashable, Sendable {
     public var maxY: Int { y + height }
     /// One past the last column.
     public var maxX: Int { x + width }
+    /// Whether it holds no cell (no width or no height).
     public var isEmpty: Bool { width == 0 || height == 0 }
 
     /// Whether `position` lies inside the rectangle.

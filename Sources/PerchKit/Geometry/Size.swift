@@ -11,5 +11,6 @@ public struct Size: Hashable, Sendable, CustomStringConvertible {
         self.height = max(0, height)
     }
 
+    /// `WIDTH×HEIGHT`, e.g. `80×24`.
     public var description: String { "\(width)×\(height)" }
 }

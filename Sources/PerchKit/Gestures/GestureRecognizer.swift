@@ -43,6 +43,11 @@ public struct GestureRecognizer: Sendable {
         /// How a key hold is recognised.
         public var keyHoldMode: KeyHoldMode = .autoRepeat
 
+        /// Timing in milliseconds: a press or key held `longPressMilliseconds` (500) is a
+        /// long-press or hold; a held key's first auto-repeat comes within
+        /// `repeatDelayMilliseconds` (800) and the next ones within `repeatGapMilliseconds` (150)
+        /// of each other. No key is holdable unless named in `holdableKeys`; ``keyHoldMode``
+        /// starts as ``KeyHoldMode/autoRepeat``.
         public init(
             longPressMilliseconds: Int64 = 500,
             repeatGapMilliseconds: Int64 = 150,
@@ -76,16 +81,20 @@ public struct GestureRecognizer: Sendable {
         var phase: Phase
     }
 
+    /// Its timing, holdable keys and key-hold mode. It may change between events (`TerminalLoop`
+    /// asks the root after every update); a gesture under way is judged by it from then on.
     public var configuration: Configuration
     private var pointer: PointerGesture?
     private var hold: KeyHold?
 
+    /// A recogniser with no gesture under way.
     public init(configuration: Configuration = Configuration()) {
         self.configuration = configuration
     }
 
     /// The earliest time (ms) at which ``expire(at:)`` may fire a gesture, or nil when none is
-    /// pending. Only a pointer long-press has one; key holds fire on input.
+    /// pending: a pointer long-press, or a key held with release events
+    /// (``KeyHoldMode/releaseEvents``). A hold recognised from auto-repeat fires on input and has none.
     public var nextDeadline: Int64? {
         let keyDeadline = hold.flatMap { $0.phase == .down ? $0.start + configuration.longPressMilliseconds : nil }
         guard let pointer, !pointer.fired, !pointer.cancelled, pointer.target.acceptsLongPress else { return keyDeadline }

@@ -53,7 +53,9 @@ public protocol HitPart: Hashable, Sendable {
 }
 
 extension HitPart {
+    /// False: moving off it cancels the press.
     public var acceptsDrag: Bool { false }
+    /// False: a press on it can only tap.
     public var acceptsLongPress: Bool { false }
 }
 
@@ -62,8 +64,11 @@ public struct AnyHitPart: Hashable, Sendable {
     /// The component's own part.
     public let base: any HitPart
 
+    /// Wraps `base`.
     public init(_ base: some HitPart) { self.base = base }
 
+    /// Equal when both parts are of the same type and equal as that type.
     public static func == (lhs: AnyHitPart, rhs: AnyHitPart) -> Bool { AnyHashable(lhs.base) == AnyHashable(rhs.base) }
+    /// Hashes the part as `AnyHashable` does, its type included.
     public func hash(into hasher: inout Hasher) { AnyHashable(base).hash(into: &hasher) }
 }

@@ -19,7 +19,8 @@ public enum KeyHoldMode: String, CaseIterable, Hashable, Sendable {
     }
 }
 
-/// `--key-hold`: how a key hold is to be recognised.
+/// How a key hold is to be recognised, as the person chose it (an app's `--key-hold` option,
+/// say); ``initialMode`` is the ``KeyHoldMode`` to start with.
 public enum KeyHoldPreference: String, CaseIterable, Hashable, Sendable {
     /// Release events where the terminal answers the kitty keyboard protocol query, else auto-repeat.
     case auto
@@ -40,7 +41,7 @@ public enum KeyHoldPreference: String, CaseIterable, Hashable, Sendable {
         }
     }
 
-    /// The kitty keyboard protocol flags Perch pushes (`CSI > 31 u`): disambiguate escape codes
+    /// The kitty keyboard protocol flags to push for ``KeyHoldMode/releaseEvents`` (`CSI > 31 u`): disambiguate escape codes
     /// (1), report event types (2), report alternate keys (4), report all keys as escape codes
     /// (8) and report associated text (16). All keys as escape codes makes Enter, Tab and
     /// Backspace report releases too; alternate keys and associated text keep shifted and

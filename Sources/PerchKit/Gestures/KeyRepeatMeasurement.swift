@@ -1,4 +1,4 @@
-/// What a held key sent, measured for a diagnosis (an app's doctor command): the repeat delay and rate, how long it was
+/// What a held key sent, measured for a diagnosis (an app's diagnostic command): the repeat delay and rate, how long it was
 /// down (with release events), and whether the ``GestureRecognizer`` would have taken it as a hold.
 public struct KeyRepeatMeasurement: Hashable, Sendable {
     /// Milliseconds from the press to the first auto-repeat, or nil when none came.

@@ -19,7 +19,7 @@
 ///
 /// xterm's `modifyOtherKeys` (ctlseqs, "formatOtherKeys") sends `CSI 27 ; modifiers ; code ~`, or
 /// `CSI code ; modifiers u` with formatOtherKeys=1. Both are decoded at all times, whether or not
-/// Perch turned a protocol on, so a terminal left in one of these modes by another program still
+/// the program turned a protocol on, so a terminal left in one of these modes by another program still
 /// works (Esc closes, Enter picks, Ctrl-C quits).
 extension InputDecoder {
     /// Whether a key sequence is a press, an auto-repeat or a release (kitty "Event types").
@@ -112,7 +112,7 @@ extension InputDecoder {
         return fields
     }
 
-    /// The key for a kitty key code, or nil for a key Perch does not use (a modifier or lock key
+    /// The key for a kitty key code, or nil for a key the decoder does not report (a modifier or lock key
     /// on its own, a media key) or a code that is not a Unicode scalar.
     /// - Parameters:
     ///   - shifted: the shifted key ("report alternate keys"), used when Shift is held.

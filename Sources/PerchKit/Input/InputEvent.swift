@@ -6,13 +6,14 @@ public enum InputEvent: Hashable, Sendable {
     case keyRepeat(KeyEvent)
     /// A key let go (kitty keyboard protocol event type 3).
     case keyRelease(KeyEvent)
+    /// A mouse report (SGR, or the legacy X10 encoding).
     case mouse(MouseEvent)
     /// Text received between bracketed-paste markers (`ESC [ 200 ~` … `ESC [ 201 ~`).
     case paste(String)
     /// Focus in (`true`, `ESC [ I`) or out (`false`, `ESC [ O`).
     case focus(Bool)
-    /// An answer to a query Perch sent the terminal (never a key).
+    /// An answer to a query sent to the terminal (never a key).
     case reply(TerminalReply)
-    /// A well-formed sequence Perch does not use, kept as its bytes.
+    /// A well-formed sequence that decodes to no other event, kept as its bytes.
     case unknown([UInt8])
 }

@@ -30,7 +30,7 @@ public enum DisplayWidth {
         return drawable(character).unicodeScalars.reduce(0) { $0 + columns(of: $1) }
     }
 
-    /// The grapheme cluster `character` in the form Perch draws it, whose width every terminal
+    /// The grapheme cluster `character` in the form a ``Screen`` draws it, whose width every terminal
     /// agrees on: one or more clusters (a ZWJ emoji sequence becomes its emoji side by side), or
     /// U+FFFD for a cluster holding a control or a bidirectional override.
     public static func drawable(_ character: Character) -> String {
@@ -74,7 +74,7 @@ public enum DisplayWidth {
         // a nonspacing mark in glibc's tables and a spacing one in newer Unicode (found by the
         // differential test against wcwidth).
         case 0, 0x1160...0x11FF, 0xD7B0...0xD7FF, 0x1171E: return 0
-        // Spacing letters and signs Perch draws often (Latin-1 and Latin Extended, dashes and
+        // Spacing letters and signs an interface draws often (Latin-1 and Latin Extended, dashes and
         // `…`, arrows, box drawing, block elements and the geometric shapes up to U+25FC), all
         // one column in glibc, without the look-ups below: a frame of bar charts draws hundreds of them.
         case 0xA0...0x2FF, 0x2010...0x2027, 0x2190...0x21FF, 0x2500...0x25FC: return 1

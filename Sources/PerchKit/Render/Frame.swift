@@ -32,6 +32,7 @@ public struct HitMap: Sendable {
     /// The regions marked, bottom first.
     public private(set) var regions: [(rect: Rect, target: HitTarget)] = []
 
+    /// An empty map: every position is ``HitTarget/none``.
     public init() {}
 
     /// Marks `rect` as `target`, over whatever was marked there before.

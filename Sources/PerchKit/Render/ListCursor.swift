@@ -15,13 +15,17 @@ public struct ListCursor: Hashable, Sendable {
     public private(set) var preferredScroll: Int
     private var clamping = false
 
+    /// A cursor on row `cursor` with row `scroll` at the top, which is also the preferred scroll
+    /// position. Neither is clamped until a move or ``clamp(count:visible:)``.
     public init(cursor: Int = 0, scroll: Int = 0) {
         self.cursor = cursor
         self.scroll = scroll
         self.preferredScroll = scroll
     }
 
+    /// Equal when cursor and scroll are; the preferred scroll position is not compared.
     public static func == (lhs: ListCursor, rhs: ListCursor) -> Bool { lhs.cursor == rhs.cursor && lhs.scroll == rhs.scroll }
+    /// Hashes cursor and scroll, as ``==(_:_:)`` compares them.
     public func hash(into hasher: inout Hasher) {
         hasher.combine(cursor)
         hasher.combine(scroll)

@@ -1,7 +1,8 @@
 extension Screen {
     /// Row `row` as text for a terminal, with SGR attributes (ECMA-48 §8.3.117, colours 30–37)
     /// changed only where the style changes, ending in the default style. Continuation cells of
-    /// wide characters are left out. Used by the inline picker, which draws without ncurses.
+    /// wide characters are left out. Used by a backend that draws without ncurses
+    /// (`LineModeBackend`).
     /// - Parameters:
     ///   - row: 0-based row, which must be on the screen.
     ///   - colors: false leaves out colours (`NO_COLOR`), keeping bold, dim, underline and reverse.

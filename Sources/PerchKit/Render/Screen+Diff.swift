@@ -8,6 +8,7 @@ public struct ScreenRun: Hashable, Sendable {
     public var text: String
     /// Cells covered, in columns (a two-column character counts two).
     public var columns: Int
+    /// The style every cell of the run has.
     public var style: Style
 }
 
@@ -184,6 +185,7 @@ public struct ScreenChanges: Hashable, Sendable {
         public var column: Int
         /// Cells covered, in columns (a two-column character counts two).
         public var columns: Int
+        /// The style every cell of the run has.
         public var style: Style
         /// Where the run's UTF-8 is in ``ScreenChanges/utf8``, in bytes (continuation cells
         /// left out).

@@ -209,6 +209,9 @@ public struct Screen: Hashable, Sendable {
         }
     }
 
+    /// Writes `cell` as it is at 0-based `column`, `row`; nothing happens off the screen. A wide
+    /// character the cell lands on any part of is blanked first, so none is left half drawn.
+    /// The cell's width is not measured: text goes through ``put(_:column:row:style:width:)``.
     public mutating func set(column: Int, row: Int, _ cell: Cell) {
         guard column >= 0, column < size.width, row >= 0, row < size.height else { return }
         detachWideCharacters(column: column, row: row)

@@ -2,7 +2,7 @@
 public enum TerminalColor: Int, CaseIterable, Hashable, Sendable {
     case black, red, green, yellow, blue, magenta, cyan, white
 
-    /// The colour's lower-case name, as written in the config (`"red"`).
+    /// The colour's lower-case name, as a configuration file writes it (`"red"`).
     public var name: String { String(describing: self) }
 
     /// The colour named `name` (lower-case, as in ``name``), or nil.
@@ -18,11 +18,17 @@ public enum TerminalColor: Int, CaseIterable, Hashable, Sendable {
 public struct Style: Hashable, Sendable {
     /// Foreground colour, or nil for the terminal's default.
     public var foreground: TerminalColor?
+    /// Bold, or increased intensity (SGR 1).
     public var bold: Bool
+    /// Reverse video: foreground and background swapped (SGR 7).
     public var reverse: Bool
+    /// Dim, or decreased intensity (SGR 2).
     public var dim: Bool
+    /// Underlined (SGR 4).
     public var underline: Bool
 
+    /// A style with `foreground` (nil: the terminal's default) and the attributes given; plain
+    /// by default.
     public init(foreground: TerminalColor? = nil, bold: Bool = false, reverse: Bool = false, dim: Bool = false, underline: Bool = false) {
         self.foreground = foreground
         self.bold = bold
@@ -31,8 +37,11 @@ public struct Style: Hashable, Sendable {
         self.underline = underline
     }
 
+    /// The terminal's default colour, no attribute.
     public static let plain = Style()
+    /// Bold alone.
     public static let bold = Style(bold: true)
+    /// Dim alone (secondary text, rules and borders).
     public static let dim = Style(dim: true)
     /// The selection highlight: reverse video and bold.
     public static let selected = Style(bold: true, reverse: true)
@@ -49,6 +58,7 @@ public struct Style: Hashable, Sendable {
 public struct Cell: Hashable, Sendable {
     /// The grapheme cluster's UTF-8 bytes, at most ``Glyph/capacity`` of them.
     var glyph: Glyph
+    /// How it is drawn.
     public var style: Style
     /// Whether this cell is covered by the wide character to its left (nothing to draw).
     public var isContinuation: Bool
@@ -64,6 +74,9 @@ public struct Cell: Hashable, Sendable {
         set { glyph = Glyph(newValue) }
     }
 
+    /// A cell holding the grapheme cluster `character` (cut to 15 UTF-8 bytes as ``character``
+    /// says) in `style`. It does not measure the cluster: ``Screen/put(_:column:row:style:width:)``
+    /// does, and marks the continuation cells of a wide one.
     public init(_ character: Character, style: Style = .plain, isContinuation: Bool = false) {
         self.glyph = Glyph(character)
         self.style = style
@@ -84,6 +97,7 @@ public struct Cell: Hashable, Sendable {
         self.isContinuation = false
     }
 
+    /// A space in the plain style: what a new ``Screen`` is filled with.
     public static let blank = Cell(" ")
 }
 

@@ -16,6 +16,8 @@ public struct Sheet: Layer {
         /// The swatch's colour, drawn as a two-column block before the title, or nil.
         public var swatch: TerminalColor?
 
+        /// A row showing `title`, with an optional dimmed `detail` after it, a one-column `mark`
+        /// and a colour `swatch` before it.
         public init(_ title: String, detail: String? = nil, mark: String? = nil, swatch: TerminalColor? = nil) {
             self.title = title
             self.detail = detail
@@ -41,10 +43,13 @@ public struct Sheet: Layer {
         cursor.cursor = max(0, min(selected, items.count - 1))
     }
 
+    /// The index in ``items`` of the row picked.
     public typealias Reply = Int
 
     /// What the sheet's keys mean.
     public enum Verb: Hashable, Sendable {
+        /// Move a row or a page, go to the first or last row, pick the row under the cursor, or
+        /// go to the large (`larger`) or fit (`smaller`) detent.
         case up, down, pageUp, pageDown, first, last, pick, larger, smaller
     }
 
@@ -57,9 +62,13 @@ public struct Sheet: Layer {
         /// Anywhere else on the sheet.
         case chrome
 
+        /// True for the grabber alone.
         public var acceptsDrag: Bool { self == .grabber }
     }
 
+    /// `↑`/`k`, `↓`/`j`, `PgUp`, `PgDn`, `Home`/`g`, `End`/`G`, `Enter` to pick, `Shift-↑`/`K`
+    /// and `Shift-↓`/`J` for the detents; the grabber's drag and `Esc` (the root's) are listed
+    /// for help only.
     public var keys: KeyTable<Verb> {
         KeyTable(
             "Sheet",
@@ -81,12 +90,17 @@ public struct Sheet: Layer {
     /// Rows of the list plus none: the count the geometry is fitted to.
     private var rowCount: Int { items.count }
 
+    /// False once it is sliding away.
     public var isActive: Bool { !motion.isClosing }
+    /// True while its height animates (rising, changing detent, sliding away).
     public var isAnimating: Bool { motion.animation != nil }
 
     /// Geometry as drawn now (mid-animation or dragged).
     public func layout(_ context: Context) -> SheetLayout { motion.layout(at: context.clock, context.size) }
 
+    /// Moves the cursor (keys; the wheel, 3 rows a notch), changes the detent, follows a drag of
+    /// the grabber, and picks a row (`Enter`, or a tap on it): it then replies with the row's
+    /// index and is dismissed. A drag released low enough dismisses it without a reply.
     public mutating func update(_ input: ComponentInput<Verb>, _ context: Context) -> [Reaction<Never>] {
         let visible = motion.restingLayout(rowCount: rowCount, context.size).visibleRows
         switch input {
@@ -122,16 +136,23 @@ public struct Sheet: Layer {
         return [.reply(index), .dismiss]
     }
 
+    /// Slides away (``SheetMotion/close()``), or goes at once when motion is reduced.
     public mutating func beginDismissal(_ context: Context) -> Bool {
         guard !context.reduceMotion else { return false }
         motion.close()
         return true
     }
 
+    /// Moves its height animation on (``SheetMotion/settle(rowCount:_:clock:reduceMotion:)``);
+    /// false once it has slid away.
     public mutating func settle(_ context: Context) -> Bool {
         motion.settle(rowCount: rowCount, context.size, clock: context.clock, reduceMotion: context.reduceMotion)
     }
 
+    /// Draws it at the bottom of the screen at its height now: the chrome and grabber, the title
+    /// with the count of items, the visible rows (the cursor's in ``Style/selected``), and a
+    /// footer of keys when there is room. Marks the grabber, the rows and the chrome (no row
+    /// while it slides away). `area` is not read: a sheet is laid out on the whole screen.
     public func render(into frame: inout Frame, in area: Rect, _ context: Context) {
         let layout = layout(context)
         guard layout.height > 0 else { return }

@@ -21,6 +21,7 @@ public struct HeightAnimation: Hashable, Sendable {
     /// Clock time the animation started, in milliseconds.
     public var start: Int64
 
+    /// An animation from a height of `from` rows, started at `start` (milliseconds on the clock).
     public init(from: Int, start: Int64) {
         self.from = from
         self.start = start

@@ -21,6 +21,8 @@ public struct SheetMotion: Hashable, Sendable {
     /// Time between animation frames, in milliseconds (about 60 per second).
     public static let animationFrameMilliseconds: Int64 = 16
 
+    /// Headed for `detent`, drawn in `style`, with a height of 0 rows so far: the first
+    /// ``settle(rowCount:_:clock:reduceMotion:)`` makes it rise (or appear at once, motion reduced).
     public init(detent: SheetDetent = .fit, style: SheetStyle = .edgeToEdge) {
         self.detent = detent
         self.style = style

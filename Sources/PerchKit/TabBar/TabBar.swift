@@ -14,6 +14,8 @@ public struct TabBar: Hashable, Sendable {
     /// How the selected tab is drawn.
     public var selectedStyle = Style(foreground: .cyan, bold: true, reverse: true)
 
+    /// A bar of tabs labelled `titles`, tab `selected` (an index in `titles`) selected, and a
+    /// long-press on the tabs at the indices in `holdable` meaning something.
     public init(titles: [String], selected: Int = 0, holdable: Set<Int> = []) {
         self.titles = titles
         self.selected = selected
@@ -25,6 +27,7 @@ public struct TabBar: Hashable, Sendable {
         /// The label cell of the tab at this index; `holdable` when a long-press on it means something.
         case tab(Int, holdable: Bool)
 
+        /// Whether the tab is holdable.
         public var acceptsLongPress: Bool {
             switch self {
             case .tab(_, let holdable): holdable
