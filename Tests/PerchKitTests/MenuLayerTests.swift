@@ -65,8 +65,9 @@ struct MenuLayerTests {
 
     @Test("The card's title lines up with the anchor row when there is room")
     func anchored() {
-        let layout = menu(anchorRow: 1).layout(in: area)
-        #expect(layout.card.y == 0 && layout.card.y + 1 == 1, "the title row is the anchor row")
+        let layout = menu(anchorRow: 2).layout(in: area)
+        #expect(layout.card.y + 1 == 2, "the title row is the anchor row")
+        #expect(menu(anchorRow: 0).layout(in: area).card.y == 0, "at the top it stays on the screen")
         #expect(layout.menu.y == layout.card.maxY)
     }
 
