@@ -134,6 +134,26 @@ struct TabAppTests {
         if case .quit? = app.update(.ui(.key(KeyEvent(.control("c"))))).first {} else { Issue.record("Ctrl-C did not quit with a layer up") }
     }
 
+    @Test("An alert a pane presents takes the keys; the button pressed, by key or by tap, reaches the pane as its own message")
+    func alertReplies() throws {
+        var app = TabApp(panes: [AskingPane()], size: size, reduceMotion: true)
+        _ = app.update(.ui(.key(.char("a"))))
+        #expect(app.layer(AlertLayer.self)?.focus == 0, "presented, with Cancel focused")
+        _ = app.update(.ui(.key(KeyEvent(.tab))))
+        #expect(app.selected == 0 && app.layer(AlertLayer.self)?.focus == 1, "Tab moves the alert's focus, not the tab")
+        _ = app.update(.ui(.key(KeyEvent(.enter))))
+        #expect(app.pane(AskingPane.self)?.answer == 1)
+        #expect(app.layers.isEmpty)
+        _ = app.update(.ui(.key(.char("a"))))
+        let alert = try #require(app.layer(AlertLayer.self))
+        let cancel = alert.layout(in: Rect(x: 0, y: 0, width: size.width, height: size.height)).buttons[0]
+        let target = app.renderFrame().hits.target(at: Position(column: cancel.x + 2, row: cancel.y))
+        #expect(target == .hit(AlertLayer.Part.button(0)))
+        _ = app.update(.ui(.tap(target)))
+        #expect(app.pane(AskingPane.self)?.answer == 0)
+        #expect(app.layers.isEmpty)
+    }
+
     @Test("A resize relays out every pane and layer; a too-large size is capped")
     func resize() {
         var app = app()

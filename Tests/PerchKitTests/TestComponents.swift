@@ -61,3 +61,32 @@ struct PlainPane: Pane {
     func render(into frame: inout Frame, in area: Rect, _ context: Context) { frame.screen.put("plain", column: 0, row: area.y) }
 }
 
+/// A pane that asks a question with an alert (`a`) and keeps the index of the button pressed.
+struct AskingPane: Pane {
+    var answer: Int?
+
+    enum Message: Sendable { case answered(Int) }
+    enum Verb: Hashable, Sendable { case ask }
+
+    var title: String { "Asking" }
+    var keys: KeyTable<Verb> { KeyTable("Asking", [.init([.char("a")], "a", "ask", .ask)]) }
+
+    mutating func update(_ input: ComponentInput<Verb>, _ context: Context) -> [Reaction<Message>] {
+        guard case .verb(.ask) = input else { return [] }
+        let alert = AlertLayer(
+            title: "Reset?", message: "Everything goes back to the start.",
+            buttons: [.init("Cancel", role: .cancel), .init("Reset", role: .destructive)])
+        return [.present(alert, onReply: { .answered($0) })]
+    }
+
+    mutating func receive(_ message: Message, _ context: Context) -> [Reaction<Message>] {
+        switch message {
+        case .answered(let index): answer = index
+        }
+        return []
+    }
+
+    func render(into frame: inout Frame, in area: Rect, _ context: Context) {
+        frame.screen.put("answer \(answer.map(String.init) ?? "none")", column: 0, row: area.y)
+    }
+}

@@ -1,0 +1,170 @@
+/// An alert (UIAlertController's `.alert` style): a bold box centred over the dimmed screen with
+/// a title, a message wrapped to the box, and a row of buttons, right-aligned. The focus starts on
+/// the cancel button (else the first), so a stray `Enter` never confirms. `←`/`Shift-Tab` and
+/// `→`/`Tab` move the focus (wrapping round), `Enter` presses the focused button, a tap presses
+/// the button tapped, and `Esc` presses the cancel button; the alert replies with the index of
+/// the button pressed (``Reply``) and goes. `Esc` with no cancel button, or a tap outside, closes
+/// it without a reply.
+public struct AlertLayer: Layer {
+    /// One button.
+    public struct Button: Hashable, Sendable {
+        /// What pressing the button means, as UIAlertAction's styles do.
+        public enum Role: Hashable, Sendable {
+            /// An ordinary button.
+            case normal
+            /// The button that changes nothing: it has the focus first and `Esc` presses it.
+            case cancel
+            /// A button that destroys something: drawn in red.
+            case destructive
+        }
+
+        /// The label, drawn as `[ label ]`.
+        public var label: String
+        /// What pressing it means.
+        public var role: Role
+
+        public init(_ label: String, role: Role = .normal) {
+            self.label = label
+            self.role = role
+        }
+    }
+
+    /// The bold first row.
+    public var title: String
+    /// The text below the title, wrapped at spaces to the box's inner width.
+    public var message: String
+    /// The buttons, left to right.
+    public var buttons: [Button]
+    /// Index in ``buttons`` of the focused button.
+    public var focus: Int
+
+    /// An alert titled `title` saying `message`, with `buttons` (left to right); the focus on the
+    /// first button whose role is ``Button/Role/cancel``, else on the first.
+    public init(title: String, message: String, buttons: [Button]) {
+        self.title = title
+        self.message = message
+        self.buttons = buttons
+        self.focus = buttons.firstIndex { $0.role == .cancel } ?? 0
+    }
+
+    /// The index in ``buttons`` of the button pressed.
+    public typealias Reply = Int
+
+    /// What the alert's keys mean.
+    public enum Verb: Hashable, Sendable { case previous, next, press, cancel }
+
+    /// What the alert marks in the hit map.
+    public enum Part: HitPart {
+        /// A button, by index in ``AlertLayer/buttons``.
+        case button(Int)
+    }
+
+    public var keys: KeyTable<Verb> {
+        KeyTable(
+            "Alert",
+            [
+                .init([KeyEvent(.left), KeyEvent(.tab, modifiers: .shift)], "← Shift-Tab", "previous button", .previous),
+                .init([KeyEvent(.right), KeyEvent(.tab)], "→ Tab", "next button", .next),
+                .init([KeyEvent(.enter)], "Enter", "press the focused button", .press),
+                .init([KeyEvent(.escape)], "Esc", "cancel", .cancel),
+                .init([], "click a button", "press it", nil),
+                .init([], "click outside", "close", nil),
+            ])
+    }
+
+    public mutating func update(_ input: ComponentInput<Verb>, _ context: Context) -> [Reaction<Never>] {
+        guard !buttons.isEmpty else { return input == .verb(.cancel) || input == .verb(.press) ? [.dismiss] : [] }
+        switch input {
+        case .verb(.previous): focus = (focus + buttons.count - 1) % buttons.count
+        case .verb(.next): focus = (focus + 1) % buttons.count
+        case .verb(.press): return press(focus)
+        case .verb(.cancel):
+            guard let cancel = buttons.firstIndex(where: { $0.role == .cancel }) else { return [.dismiss] }
+            return press(cancel)
+        case .tap(let target):
+            if case .button(let index)? = target.part(Part.self), buttons.indices.contains(index) { return press(index) }
+        default: break
+        }
+        return []
+    }
+
+    /// Replies with button `index` and goes.
+    private mutating func press(_ index: Int) -> [Reaction<Never>] {
+        focus = index
+        return [.reply(index), .dismiss]
+    }
+
+    /// Where the alert draws itself in `area`.
+    public func layout(in area: Rect) -> Layout {
+        Layout(title: title, message: message, buttons: buttons.map(\.label), area: area)
+    }
+
+    public func render(into frame: inout Frame, in area: Rect, _ context: Context) {
+        frame.screen.dimAll()
+        let layout = layout(in: area)
+        let box = layout.frame
+        frame.hits.mark(box, .layerChrome)
+        guard box.width >= 5, box.height >= 3 else { return }
+        frame.screen.clearCutWords(beside: [box])
+        frame.screen.box(box, style: .bold)
+        let inner = box.width - 4
+        frame.screen.put(title, column: box.x + 2, row: box.y + 1, style: .bold, width: inner)
+        for (offset, line) in layout.messageLines.enumerated() {
+            frame.screen.put(line, column: box.x + 2, row: box.y + 2 + offset, width: inner)
+        }
+        for (index, rect) in layout.buttons.enumerated() {
+            frame.hits.mark(rect, .hit(Part.button(index)))
+            var style: Style
+            switch buttons[index].role {
+            case .normal: style = .plain
+            case .cancel: style = .bold
+            case .destructive: style = Style(foreground: .red, bold: true)
+            }
+            if index == focus { style.reverse = true }
+            frame.screen.put(
+                Layout.buttonText(buttons[index].label), column: rect.x, row: rect.y, style: style, width: box.maxX - 1 - rect.x)
+        }
+    }
+}
+
+extension AlertLayer {
+    /// Geometry of an alert: a box centred in the area, as wide as its widest row plus a border
+    /// and a column of space each side (at most ``maximumWidth`` columns, and 2 fewer than the
+    /// area's), holding the title, the message's lines, a blank row and the buttons, right-aligned.
+    public struct Layout: Hashable, Sendable {
+        /// Widest box drawn, in columns.
+        public static let maximumWidth = 52
+        /// Rows besides the message's: border, title, blank, buttons, border.
+        public static let chromeRows = 5
+
+        /// The box, border included.
+        public let frame: Rect
+        /// The message wrapped to the box (as many lines as fit in the area).
+        public let messageLines: [String]
+        /// Each button's cells, left to right (`[ Cancel ]`); a button pushed past the box's left
+        /// edge starts at it.
+        public let buttons: [Rect]
+
+        /// The alert with `title`, `message` and buttons labelled `labels` in `area`.
+        public init(title: String, message: String, buttons labels: [String], area: Rect) {
+            let buttonsWidth = labels.map { DisplayWidth.columns(of: Self.buttonText($0)) + 1 }.reduce(0, +)
+            let widest = max(DisplayWidth.columns(of: title), DisplayWidth.columns(of: message), buttonsWidth)
+            let width = max(0, min(widest + 4, Self.maximumWidth, area.width - 2))
+            messageLines = DisplayWidth.wrapped(message, to: width - 4, rows: max(0, area.height - Self.chromeRows))
+            let height = max(0, min(messageLines.count + Self.chromeRows, area.height))
+            frame = Rect(x: area.x + (area.width - width) / 2, y: area.y + (area.height - height) / 2, width: width, height: height)
+            var x = frame.maxX - 2
+            var rects: [Rect] = []
+            for label in labels.reversed() {
+                let w = DisplayWidth.columns(of: Self.buttonText(label))
+                x -= w
+                rects.insert(Rect(x: max(frame.x + 1, x), y: frame.maxY - 2, width: w, height: 1), at: 0)
+                x -= 1
+            }
+            buttons = rects
+        }
+
+        /// A button as drawn, e.g. `[ Delete ]`.
+        public static func buttonText(_ label: String) -> String { "[ \(label) ]" }
+    }
+}

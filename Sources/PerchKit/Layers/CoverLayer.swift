@@ -1,0 +1,91 @@
+/// A full-screen cover (UIModalPresentationStyle `.fullScreen`): it hides everything below it,
+/// the tab bar included. Its top row holds a close mark (`✕`) and the title in bold, above a rule;
+/// the text lines below scroll (`↑`/`↓` a row, `PgUp`/`PgDn` a page, `Home`/`End`, the wheel 3
+/// rows a notch), and a dim footer on the last row says how to close it and which lines show.
+/// `Esc`, `q` or a tap on the `✕` closes it. Lines wider than the screen are cut with `…`.
+public struct CoverLayer: Layer {
+    /// The bold title on the top row, after the `✕`.
+    public var title: String
+    /// The text, one line a row.
+    public var lines: [String]
+    /// Index in ``lines`` of the first line shown.
+    public var scroll = 0
+
+    /// A cover titled `title` showing `lines` from the first.
+    public init(title: String, lines: [String]) {
+        self.title = title
+        self.lines = lines
+    }
+
+    /// What the cover's keys mean.
+    public enum Verb: Hashable, Sendable { case close, up, down, pageUp, pageDown, top, bottom }
+
+    /// What the cover marks in the hit map.
+    public enum Part: HitPart {
+        /// The close mark (`✕`) and a column each side of it: a tap closes the cover.
+        case close
+    }
+
+    /// Column of the `✕` on the top row.
+    public static let closeColumn = 1
+    /// Row of the first text line (below the title, the rule and a blank row).
+    public static let firstTextRow = 3
+
+    /// Rows of text shown on a screen `height` rows tall: all but the title, the rule, a blank row
+    /// and the footer.
+    public static func textRows(height: Int) -> Int { max(0, height - firstTextRow - 1) }
+
+    public var coversScreen: Bool { true }
+
+    public var keys: KeyTable<Verb> {
+        KeyTable(
+            "Cover",
+            [
+                .init([KeyEvent(.escape), .char("q")], "Esc q", "close", .close),
+                .init([], "click ✕", "close", nil),
+                .init([KeyEvent(.up), .char("k")], "↑ k", "scroll up", .up),
+                .init([KeyEvent(.down), .char("j")], "↓ j", "scroll down", .down),
+                .init([KeyEvent(.pageUp)], "PgUp", "page up", .pageUp),
+                .init([KeyEvent(.pageDown)], "PgDn", "page down", .pageDown),
+                .init([KeyEvent(.home), .char("g")], "Home g", "top", .top),
+                .init([KeyEvent(.end), .char("G")], "End G", "bottom", .bottom),
+            ])
+    }
+
+    public mutating func update(_ input: ComponentInput<Verb>, _ context: Context) -> [Reaction<Never>] {
+        let visible = max(1, Self.textRows(height: context.size.height))
+        let page = max(1, visible - 1)
+        switch input {
+        case .verb(.close): return [.dismiss]
+        case .tap(let target): if target.part(Part.self) == .close { return [.dismiss] }
+        case .verb(.up): scroll -= 1
+        case .verb(.down): scroll += 1
+        case .verb(.pageUp): scroll -= page
+        case .verb(.pageDown): scroll += page
+        case .verb(.top): scroll = 0
+        case .verb(.bottom): scroll = lines.count
+        case .scroll(_, let notches): scroll += notches * 3
+        default: break
+        }
+        scroll = max(0, min(scroll, lines.count - visible))
+        return []
+    }
+
+    public func render(into frame: inout Frame, in area: Rect, _ context: Context) {
+        frame.hits.mark(area, .layerChrome)
+        frame.hits.mark(Rect(x: area.x + Self.closeColumn - 1, y: area.y, width: 3, height: 1), .hit(Part.close))
+        frame.screen.fill(area)
+        guard area.height > 0 else { return }
+        let x = frame.screen.put("✕", column: area.x + Self.closeColumn, row: area.y, style: .bold)
+        frame.screen.put("  " + title, column: x, row: area.y, style: .bold, width: area.maxX - x)
+        guard area.height > 1 else { return }
+        frame.screen.fill(Rect(x: area.x, y: area.y + 1, width: area.width, height: 1), with: "─", style: .dim)
+        let rows = Self.textRows(height: area.height)
+        for (offset, line) in lines.dropFirst(scroll).prefix(rows).enumerated() {
+            frame.screen.put(line, column: area.x + 2, row: area.y + Self.firstTextRow + offset, width: max(0, area.width - 4))
+        }
+        guard area.height > Self.firstTextRow else { return }
+        let shown = lines.count > rows ? " · ↑↓ scroll (\(scroll + 1)–\(min(lines.count, scroll + rows)) of \(lines.count))" : ""
+        frame.screen.put(" Esc or ✕ close" + shown, column: area.x, row: area.maxY - 1, style: .dim, width: area.width)
+    }
+}

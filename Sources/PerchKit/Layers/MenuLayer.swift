@@ -1,0 +1,187 @@
+/// A context menu with a preview (UIContextMenuInteraction's shape), over the dimmed screen: a
+/// preview card (a bold title and a few lines of text) above a menu of actions, placed by the
+/// row it is for (``anchorRow``) and kept on the screen. `↑`/`↓` (or the wheel) move the focus
+/// between the actions; `Enter`, or a tap on an action, picks it: the menu replies with the
+/// action's index (``Reply``) and goes. `Esc`, or a tap outside, closes it without a reply.
+///
+/// The preview may come later than the menu (slow work): the presenter hands the layer a
+/// ``Message/preview(_:)`` with the new lines, which replace the card's.
+public struct MenuLayer: Layer {
+    /// One action of the menu.
+    public struct Action: Hashable, Sendable {
+        /// The row's text.
+        public var label: String
+        /// Whether it destroys something: drawn in red.
+        public var isDestructive: Bool
+
+        public init(_ label: String, isDestructive: Bool = false) {
+            self.label = label
+            self.isDestructive = isDestructive
+        }
+    }
+
+    /// The card's bold first line.
+    public var title: String
+    /// The card's lines below the title; a card cut short shows the first ones.
+    public var preview: [String]
+    /// The actions, top to bottom.
+    public var actions: [Action]
+    /// The screen row the menu is for: the card's title row lines up with it when there is room.
+    public var anchorRow: Int
+    /// Index in ``actions`` of the focused action.
+    public var focus = 0
+
+    /// A menu for screen row `anchorRow`, with a card titled `title` over `preview`'s lines and
+    /// `actions`; the focus on the first action.
+    public init(title: String, preview: [String] = [], actions: [Action], anchorRow: Int) {
+        self.title = title
+        self.preview = preview
+        self.actions = actions
+        self.anchorRow = anchorRow
+    }
+
+    /// What the presenter may send the menu while it is up.
+    public enum Message: Sendable {
+        /// The card's lines below the title, replacing those shown (a preview worked out late).
+        case preview([String])
+    }
+
+    /// The index in ``actions`` of the action picked.
+    public typealias Reply = Int
+
+    /// What the menu's keys mean.
+    public enum Verb: Hashable, Sendable { case up, down, pick, close }
+
+    /// What the menu marks in the hit map.
+    public enum Part: HitPart {
+        /// An action row, by index in ``MenuLayer/actions``.
+        case action(Int)
+    }
+
+    public var keys: KeyTable<Verb> {
+        KeyTable(
+            "Menu",
+            [
+                .init([KeyEvent(.up), .char("k")], "↑ k", "previous action", .up),
+                .init([KeyEvent(.down), .char("j")], "↓ j", "next action", .down),
+                .init([KeyEvent(.enter)], "Enter", "pick the action", .pick),
+                .init([KeyEvent(.escape)], "Esc", "close", .close),
+                .init([], "click an action", "pick it", nil),
+                .init([], "click outside", "close", nil),
+            ])
+    }
+
+    public mutating func update(_ input: ComponentInput<Verb>, _ context: Context) -> [Reaction<Message>] {
+        switch input {
+        case .verb(.up): moveFocus(by: -1)
+        case .verb(.down): moveFocus(by: 1)
+        case .scroll(_, let notches): moveFocus(by: notches < 0 ? -1 : 1)
+        case .verb(.pick): if actions.indices.contains(focus) { return [.reply(focus), .dismiss] }
+        case .verb(.close): return [.dismiss]
+        case .tap(let target):
+            if case .action(let index)? = target.part(Part.self), actions.indices.contains(index) {
+                focus = index
+                return [.reply(index), .dismiss]
+            }
+        default: break
+        }
+        return []
+    }
+
+    public mutating func receive(_ message: Message, _ context: Context) -> [Reaction<Message>] {
+        switch message {
+        case .preview(let lines): preview = lines
+        }
+        return []
+    }
+
+    /// Moves the focus by `delta`, stopping at the first and the last action.
+    private mutating func moveFocus(by delta: Int) {
+        focus = max(0, min(actions.count - 1, focus + delta))
+    }
+
+    /// Where the menu draws itself in `area`.
+    public func layout(in area: Rect) -> Layout {
+        Layout(
+            anchorRow: anchorRow, previewLines: preview.count, actionLabels: actions.map(\.label), area: area)
+    }
+
+    public func render(into frame: inout Frame, in area: Rect, _ context: Context) {
+        frame.screen.dimAll()
+        let layout = layout(in: area)
+        let card = layout.card
+        let menu = layout.menu
+        frame.hits.mark(card, .layerChrome)
+        frame.hits.mark(menu, .layerChrome)
+        frame.screen.clearCutWords(beside: [card, menu])
+        frame.screen.box(card)
+        let inner = max(0, card.width - 4)
+        let lines = [(title, Style.bold)] + preview.map { ($0, Style.plain) }
+        for (offset, (text, style)) in lines.prefix(max(0, card.height - 2)).enumerated() {
+            frame.screen.put(text, column: card.x + 2, row: card.y + 1 + offset, style: style, width: inner)
+        }
+        frame.screen.box(menu)
+        let scroll = layout.actionScroll(focused: focus)
+        for offset in 0..<layout.visibleActions {
+            let index = scroll + offset
+            guard actions.indices.contains(index) else { break }
+            var style = actions[index].isDestructive ? Style(foreground: .red) : Style.plain
+            if index == focus {
+                style.reverse = true
+                style.bold = true
+            }
+            let row = Rect(x: menu.x + 1, y: menu.y + 1 + offset, width: menu.width - 2, height: 1)
+            frame.hits.mark(row, .hit(Part.action(index)))
+            frame.screen.fill(row, style: style)
+            frame.screen.put(" " + actions[index].label, column: row.x, row: row.y, style: style, width: row.width)
+        }
+    }
+}
+
+extension MenuLayer {
+    /// Geometry of a menu: the preview card (at most ``maximumCardWidth`` columns, as tall as its
+    /// title and lines plus its border) with the menu of actions below it (as wide as its widest
+    /// label plus a border and a column of space each side, at least ``minimumMenuWidth``), three
+    /// columns in from the area's left edge (centred when the area is narrow). The card's title
+    /// row lines up with the anchor row when there is room; near the area's top or bottom the pair
+    /// moves inwards. When both do not fit in the area's height the card shrinks (down to
+    /// ``minimumCardHeight`` rows), then the menu's actions scroll, so nothing is drawn off it.
+    public struct Layout: Hashable, Sendable {
+        /// Widest card, in columns.
+        public static let maximumCardWidth = 46
+        /// Shortest card: its border and the title, in rows.
+        public static let minimumCardHeight = 3
+        /// Narrowest menu, border included, in columns.
+        public static let minimumMenuWidth = 16
+
+        /// The preview card, border included.
+        public let card: Rect
+        /// The menu of actions, border included.
+        public let menu: Rect
+
+        /// - Parameters:
+        ///   - anchorRow: screen row the menu is for.
+        ///   - previewLines: number of the card's lines below its title.
+        ///   - actionLabels: the actions' labels, top to bottom.
+        ///   - area: where the menu may draw (the screen).
+        public init(anchorRow: Int, previewLines: Int, actionLabels: [String], area: Rect) {
+            let widest = actionLabels.map { DisplayWidth.columns(of: $0) }.max() ?? 0
+            let menuWidth = max(0, min(max(Self.minimumMenuWidth, widest + 4), area.width))
+            let cardWidth = min(area.width, max(menuWidth, min(Self.maximumCardWidth, area.width - 2)))
+            let menuHeight = actionLabels.count + 2
+            let fullCard = previewLines + 3
+            let cardHeight = max(min(Self.minimumCardHeight, area.height), min(fullCard, area.height - menuHeight))
+            let menuRows = max(0, min(menuHeight, area.height - cardHeight))
+            let x = area.width - cardWidth >= 8 ? area.x + 3 : area.x + max(0, (area.width - cardWidth) / 2)
+            let top = max(area.y, min(anchorRow - 1, area.maxY - cardHeight - menuRows))
+            card = Rect(x: x, y: top, width: cardWidth, height: cardHeight)
+            menu = Rect(x: x, y: top + cardHeight, width: menuWidth, height: menuRows)
+        }
+
+        /// Action rows shown at once.
+        public var visibleActions: Int { max(0, menu.height - 2) }
+
+        /// Index of the first action shown when action `focused` must be visible.
+        public func actionScroll(focused: Int) -> Int { max(0, focused - visibleActions + 1) }
+    }
+}
