@@ -20,7 +20,8 @@ run: build
 
 ## Build and start perchkit-demo, the example app on PerchKit alone (docs/perchkit.md).
 demo: deps
-	$(SPM) run perchkit-demo
+	$(SPM) build --product perchkit-demo
+	@.build/debug/perchkit-demo $(ARGS)
 
 ## Build the release binary.
 build: deps

@@ -115,7 +115,8 @@ if arguments.contains("--help") || arguments.contains("-h") {
     exit(0)
 }
 if let unknown = arguments.first(where: { $0 != "--reduce-motion" }) {
-    let message = "perchkit-demo: unknown option '\(unknown)' (try --help)\n"
+    let kind = unknown.hasPrefix("-") ? "unknown option" : "unexpected argument"
+    let message = "perchkit-demo: \(kind) '\(unknown)' (try --help)\n"
     _ = Array(message.utf8).withUnsafeBytes { write(STDERR_FILENO, $0.baseAddress, $0.count) }
     exit(2)
 }

@@ -120,8 +120,9 @@ public final class TabAppRunner {
     }
 }
 
-/// Writes `line` and a line break to standard error.
+/// Writes `line` after the program's name, and a line break, to standard error.
 private func printError(_ line: String) {
-    let bytes = Array((line + "\n").utf8)
+    let program = CommandLine.arguments.first.map { String($0.split(separator: "/").last ?? Substring($0)) } ?? "app"
+    let bytes = Array((program + ": " + line + "\n").utf8)
     _ = bytes.withUnsafeBytes { write(STDERR_FILENO, $0.baseAddress, $0.count) }
 }

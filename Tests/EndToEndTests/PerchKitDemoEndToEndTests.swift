@@ -68,8 +68,9 @@ struct PerchKitDemoEndToEndTests {
         try session.mousePress(column: 10, row: blueRow)
         try session.mouseRelease(column: 10, row: blueRow)
         #expect(try session.waitFor("Picked: Blue"))
-        // A sheet sliding away still covers the tab bar (and swallows the pointer) until it is gone.
-        #expect(try session.waitUntil { !Self.sheetIsUp($0) })
+        // A sheet sliding away still covers the tab bar (and swallows the pointer) until it is
+        // gone, its grabber last.
+        #expect(try session.waitUntil { lines in !lines.contains { $0.contains("━━━━━━") } })
         try raiseSheet(session)
         try session.mousePress(column: 10, row: 2)
         try session.mouseRelease(column: 10, row: 2)

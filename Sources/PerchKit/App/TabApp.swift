@@ -79,7 +79,7 @@ public struct TabApp: Sendable {
                 .init([KeyEvent(.escape)], "Esc", "close the top layer", .dismiss),
                 .init([.char("q"), KeyEvent(.control("c"))], "q Ctrl-C", "quit", .quit),
                 .init([KeyEvent(.control("z"))], "Ctrl-Z", "suspend", .suspend),
-                .init([], "hold a tab", "its sheet, where it has one", nil),
+                .init([], "hold a tab or its digit", "its sheet, where it has one", nil),
             ])
     }
 
