@@ -104,10 +104,11 @@ extension AccountForm: PresentedLayer {
         case .action(.moveDown), .action(.focusNext): moveFocus(by: 1)
         case .scroll(_, let notches): moveFocus(by: notches < 0 ? -1 : 1)
         case .action(.activate), .tap(.formButton(.add)): return submit(context)
+        // Before the fields' case, which matches every part of the form: a click on Cancel did nothing.
+        case .tap(.formButton(.cancel)), .tap(.coverClose): return [.dismiss]
         case .tap(let target) where target.part(AccountFormPart.self) != nil:
             if case .field(let field)? = target.part(AccountFormPart.self) { focus = field }
         case .tap(.layerScroll(let delta)): moveFocus(by: delta)
-        case .tap(.formButton(.cancel)), .tap(.coverClose): return [.dismiss]
         default: break
         }
         return []

@@ -1,0 +1,496 @@
+import Testing
+
+@testable import PerchCore
+
+/// Each pane and each presented layer driven alone, without the root (``AppState``): messages
+/// go to the model's own `update`, outcomes to its own `take`, and the test checks the model's
+/// state afterwards and the exact intents it hands back for the root to carry out, sometimes
+/// with a line of what it then draws (``ModelRenderTests/lines(_:_:)``).
+@Suite
+struct ModelUpdateTests {
+    /// The sample accounts on the small screen, Personal current (``ModelRenderTests/context(current:size:)``).
+    static func context(current: String? = "personal", size: Size = ModelRenderTests.size) -> ModelContext {
+        ModelRenderTests.context(current: current, size: size)
+    }
+
+    /// A context whose only account lists what `gh repo list` prints (a Catalog with a command).
+    static func commandContext() -> ModelContext {
+        let account = Account(id: "gh", name: "GitHub", catalog: CatalogCommands(command: "gh repo list", preview: "gh repo view"))
+        var catalog = CatalogPane()
+        catalog.load(for: account, visible: Layout(size: ModelRenderTests.size).listRows)
+        return ModelContext(
+            accounts: AccountsIndex([account]), saved: SavedState(currentAccount: "gh"), currentIndex: 0, pendingSwitch: nil,
+            size: ModelRenderTests.size, clock: 0, info: RunInfo(), reduceMotion: true, sheetStyle: .edgeToEdge, catalog: catalog)
+    }
+
+    static let repos = [
+        CatalogItem(id: "ada/perch", title: "perch", detail: "", kind: ""),
+        CatalogItem(id: "ada/notes", title: "notes", detail: "", kind: ""),
+        CatalogItem(id: "ada/site", title: "site", detail: "", kind: ""),
+    ]
+
+    // MARK: Overview
+
+    @Test("Overview alone: keys, text, taps and a relayout change nothing and ask nothing of the root")
+    func overviewIgnoresMessages() {
+        let context = Self.context()
+        var pane = OverviewPane()
+        let before = ModelRenderTests.lines(pane, context)
+        let messages: [ModelMessage] = [
+            .action(.moveDown), .action(.activate), .action(.refresh), .text("x"), .tap(.catalogRow(0)),
+            .scroll(.catalogRow(0), notches: 1),
+            .relayout,
+        ]
+        for message in messages {
+            #expect(pane.update(message, context) == [], "\(message)")
+        }
+        #expect(pane == OverviewPane())
+        #expect(ModelRenderTests.lines(pane, context) == before)
+        #expect(pane.take(.settingsNotSaved("disk full"), context) == [])
+    }
+
+    // MARK: Catalog
+
+    @Test("Catalog alone: ↓ moves the cursor, Enter opens the item under it, the menu key opens its context menu")
+    func catalogMovesAndOpens() {
+        let context = Self.context()
+        var pane = context.catalog
+        let items = pane.items
+        #expect(pane.update(.action(.moveDown), context) == [])
+        #expect(pane.list.cursor == 1)
+        #expect(pane.update(.action(.activate), context) == [.openItem(id: items[1].id)])
+        #expect(pane.update(.action(.openContextMenu), context) == [.openContextMenu(itemIndex: 1)])
+        #expect(pane.update(.action(.moveToLast), context) == [])
+        #expect(pane.list.cursor == 59)
+        #expect(pane.update(.action(.moveToFirst), context) == [])
+        #expect(pane.list.cursor == 0)
+        // The sample accounts' Catalog has no command: r runs nothing.
+        #expect(pane.update(.action(.refresh), context) == [])
+        #expect(!pane.isLoading)
+    }
+
+    @Test("Catalog alone: a tap moves the cursor to its row, a second tap on it opens the item, and the header counts it")
+    func catalogTaps() {
+        let context = Self.context()
+        var pane = context.catalog
+        #expect(pane.update(.tap(.catalogRow(5)), context) == [])
+        #expect(pane.list.cursor == 5)
+        #expect(pane.update(.tap(.catalogRow(5)), context) == [.openItem(id: pane.items[5].id)])
+        #expect(pane.list.cursor == 5)
+        let drawn = ModelRenderTests.lines(pane, context)
+        #expect(drawn[0] == " Catalog · Personal                    6/60")
+        #expect(drawn[6] == " ▸  6  Hollow Journal           note · 665 …")
+        #expect(drawn[1] == "    1  Swift Compass            report · 38…")
+    }
+
+    @Test("Catalog alone: r runs the account's command once, and the list it prints comes back through take")
+    func catalogLoadsThroughTake() {
+        let context = Self.commandContext()
+        var pane = context.catalog
+        #expect(pane.items == [])
+        #expect(pane.update(.action(.refresh), context) == [.effect(.loadCatalog(accountID: "gh", command: "gh repo list"))])
+        #expect(pane.isLoading)
+        // Running already: a second r asks for nothing.
+        #expect(pane.update(.action(.refresh), context) == [])
+        #expect(pane.take(.catalogLoaded(accountID: "gh", items: Self.repos, skipped: 1), context) == [])
+        #expect(!pane.isLoading)
+        #expect(pane.items == Self.repos)
+        #expect(pane.loads["gh"] == .loaded(skipped: 1))
+        #expect(pane.update(.action(.moveDown), context) == [])
+        #expect(pane.update(.action(.activate), context) == [.openItem(id: "ada/notes")])
+        #expect(ModelRenderTests.lines(pane, context)[0] == " Catalog · GitHub        1 unreadable · 2/3")
+    }
+
+    @Test("Catalog alone: a failed run keeps the last list and says why in a banner; another account's failure says nothing")
+    func catalogFailsThroughTake() {
+        let context = Self.commandContext()
+        var pane = context.catalog
+        _ = pane.take(.catalogLoaded(accountID: "gh", items: Self.repos, skipped: 0), context)
+        #expect(
+            pane.take(.catalogFailed(accountID: "gh", reason: "HTTP 502\ngh: try again later"), context) == [
+                .banner("The catalog command of GitHub failed (the last list is shown): gh: try again later")
+            ])
+        #expect(pane.items == Self.repos)
+        #expect(pane.loads["gh"] == .failed("HTTP 502\ngh: try again later"))
+        #expect(pane.take(.catalogFailed(accountID: "work", reason: "no"), context) == [])
+        #expect(pane.loads["work"] == .failed("no"))
+        #expect(ModelRenderTests.lines(pane, context)[0] == " Catalog · Git… load failed · r retry · 1/3")
+    }
+
+    @Test("Catalog alone: a preview is kept for the shown account only; an item's open failure and a config removal come back as intents")
+    func catalogTakesPreviewsAndResults() {
+        let context = Self.commandContext()
+        var pane = context.catalog
+        _ = pane.take(.catalogLoaded(accountID: "gh", items: Self.repos, skipped: 0), context)
+        #expect(pane.take(.catalogPreviewed(accountID: "gh", itemID: "ada/perch", .text("A terminal account switcher")), context) == [])
+        #expect(pane.previews == ["ada/perch": .text("A terminal account switcher")])
+        #expect(pane.take(.catalogPreviewed(accountID: "work", itemID: "ada/site", .text("other")), context) == [])
+        #expect(pane.previews == ["ada/perch": .text("A terminal account switcher")])
+        #expect(
+            pane.take(.catalogItemOpened(accountID: "gh", failure: "exited with status 1"), context) == [
+                .banner("catalog.open for GitHub exited with status 1")
+            ])
+        #expect(pane.take(.catalogItemOpened(accountID: "gh", failure: nil), context) == [])
+        let left = [Account(id: "gh", name: "GitHub")]
+        #expect(
+            pane.take(
+                .deletedFromConfig(
+                    accountID: "gh", path: ["catalog", "preview"], accounts: left, configPath: "/tmp/perch.json", backupPath: nil,
+                    problem: nil),
+                context) == [
+                    .replaceAccounts(left, configPath: "/tmp/perch.json"),
+                    .banner("Removed catalog.preview of GitHub from /tmp/perch.json.", stays: false),
+                ])
+        #expect(
+            pane.take(
+                .deletedFromConfig(
+                    accountID: "gh", path: [], accounts: nil, configPath: "/tmp/perch.json", backupPath: nil, problem: "read-only"),
+                context) == [.banner("Could not remove GitHub from the config: read-only", stays: true)])
+    }
+
+    // MARK: Stats
+
+    /// The sample accounts with a switch every hour for four days, read at the end of them.
+    static func statsContext() -> ModelContext {
+        var context = Self.context()
+        let start = WallTime.parseISO8601("2026-12-01T00:00:00Z")!
+        let ids = Account.samples.map(\.id)
+        context.history = SwitchHistory(
+            events: (0..<96).map { SwitchEvent(account: ids[$0 % ids.count], time: start + Int64($0) * 3_600, source: .tui) })
+        context.wallTime = WallTime(seconds: start + 96 * 3_600)
+        return context
+    }
+
+    @Test("Stats alone: ↓ scrolls one line, End to the last screenful, Home back, the wheel by its notches; nothing is asked of the root")
+    func statsScrolls() {
+        let context = Self.statsContext()
+        var pane = StatsPane()
+        let count = StatsPicture(context).lines.count
+        let visible = context.layout.listRows
+        #expect(count > visible + ListMove.rowsPerScrollNotch)
+        let before = ModelRenderTests.lines(pane, context)
+        #expect(pane.update(.action(.moveDown), context) == [])
+        #expect(pane.list.scroll == 1)
+        let after = ModelRenderTests.lines(pane, context)
+        #expect(after[1] == before[2])
+        #expect(after[0] == before[0])
+        #expect(pane.update(.action(.moveToLast), context) == [])
+        #expect(pane.list.scroll == count - visible)
+        #expect(pane.update(.action(.moveDown), context) == [])
+        #expect(pane.list.scroll == count - visible)
+        #expect(pane.update(.action(.moveToFirst), context) == [])
+        #expect(pane.list.scroll == 0)
+        #expect(pane.update(.scroll(.catalogRow(0), notches: 1), context) == [])
+        #expect(pane.list.scroll == ListMove.rowsPerScrollNotch)
+        #expect(pane.update(.action(.activate), context) == [])
+        #expect(pane.list.scroll == ListMove.rowsPerScrollNotch)
+    }
+
+    // MARK: Settings
+
+    @Test("Settings alone: Enter on each kind of row asks the root for the sheet, the form, a setting's step or the editor")
+    func settingsActivates() {
+        let context = Self.context()
+        var pane = SettingsPane()
+        #expect(pane.update(.action(.activate), context) == [.openSheet])
+        // Switch account has no value: ← and → do nothing.
+        #expect(pane.update(.action(.increase), context) == [])
+        #expect(pane.update(.action(.moveDown), context) == [])
+        #expect(pane.list.cursor == 1)
+        #expect(pane.update(.action(.activate), context) == [.openAccountForm])
+        #expect(pane.update(.action(.moveDown), context) == [])
+        #expect(pane.list.cursor == 2)
+        #expect(pane.update(.action(.increase), context) == [.changeSetting(.reduceMotion, step: 1)])
+        #expect(pane.update(.action(.decrease), context) == [.changeSetting(.reduceMotion, step: -1)])
+        #expect(pane.update(.action(.activate), context) == [.changeSetting(.reduceMotion, step: 1)])
+        #expect(pane.update(.action(.moveDown), context) == [])
+        #expect(pane.update(.action(.decrease), context) == [.changeSetting(.sheetStyle, step: -1)])
+        let drawn = ModelRenderTests.lines(pane, context)
+        #expect(drawn[8] == "   Reduce motion         off")
+        #expect(drawn[9] == " ▸ Sheet style           edge to edge")
+    }
+
+    @Test("Settings alone: a tap on a row moves the cursor there and runs it")
+    func settingsTaps() {
+        let context = Self.context()
+        var pane = SettingsPane()
+        #expect(pane.update(.tap(.settingsRow(8)), context) == [.effect(.editConfig)])
+        #expect(pane.list.cursor == 8)
+        #expect(pane.update(.tap(.settingsRow(4)), context) == [.changeSetting(.longPress, step: 1)])
+        #expect(pane.list.cursor == 4)
+        #expect(pane.update(.action(.moveToFirst), context) == [])
+        #expect(pane.list.cursor == 0)
+    }
+
+    @Test("Settings alone: a failed save, a reloaded config and a config that did not reload come back as banners and accounts")
+    func settingsTakesOutcomes() {
+        let context = Self.context()
+        var pane = SettingsPane()
+        #expect(
+            pane.take(.settingsNotSaved("disk full"), context) == [.banner("Settings apply, but could not be saved: disk full")])
+        let kept = [Account.samples[1], Account.samples[2]]
+        #expect(
+            pane.take(.configEdited(accounts: kept, configPath: "/c.json", problem: nil), context) == [
+                .replaceAccounts(kept, configPath: "/c.json"), .banner("Config reloaded: 2 accounts."),
+            ])
+        let without = [Account.samples[0]]
+        #expect(
+            pane.take(.configEdited(accounts: without, configPath: "/c.json", problem: nil), context) == [
+                .replaceAccounts(without, configPath: "/c.json"),
+                .banner("Config reloaded: 1 accounts; the current account is no longer in it."),
+            ])
+        #expect(
+            pane.take(.configEdited(accounts: nil, configPath: "/c.json", problem: "line 3: bad"), context) == [
+                .banner("The config was not reloaded (the previous accounts stay): line 3: bad", stays: true)
+            ])
+        #expect(pane == SettingsPane())
+    }
+
+    // MARK: Account sheet
+
+    /// A sheet at rest over the context, as the root presents it.
+    static func sheet(_ context: ModelContext) -> AccountSheet {
+        var sheet = AccountSheet()
+        _ = sheet.settle(context)
+        return sheet
+    }
+
+    @Test("The account sheet alone: ↓ and Enter pick the second account, End and Enter open the form, a row's tap picks it")
+    func sheetPicks() {
+        let context = Self.context()
+        var sheet = Self.sheet(context)
+        #expect(sheet.update(.action(.moveDown), context) == [])
+        #expect(sheet.cursor.cursor == 1)
+        #expect(sheet.update(.action(.activate), context) == [.pick(accountIndex: 1)])
+        #expect(sheet.update(.action(.moveToLast), context) == [])
+        #expect(sheet.cursor.cursor == 4)
+        #expect(sheet.update(.action(.activate), context) == [.openAccountForm])
+        #expect(sheet.update(.tap(.sheetRow(2)), context) == [.pick(accountIndex: 2)])
+        #expect(sheet.update(.tap(.sheetAddAccount), context) == [.openAccountForm])
+        #expect(sheet.update(.tap(.sheetChrome), context) == [])
+    }
+
+    @Test("The account sheet alone: typed text filters the rows, Enter picks the match, Esc's clear brings every account back")
+    func sheetFilters() {
+        let context = Self.context()
+        var sheet = Self.sheet(context)
+        #expect(sheet.update(.action(.startFilter), context) == [])
+        #expect(sheet.isEditingFilter)
+        #expect(sheet.filter == "")
+        #expect(sheet.update(.text("side"), context) == [])
+        #expect(sheet.filter == "side")
+        #expect(sheet.rows == [.account(3)])
+        #expect(sheet.cursor.cursor == 0)
+        let drawn = ModelRenderTests.lines(sheet, context)
+        #expect(drawn.contains { $0.hasPrefix(" / side▏") && $0.hasSuffix("1 of 4") }, "\(drawn)")
+        #expect(sheet.update(.action(.activate), context) == [.pick(accountIndex: 3)])
+        #expect(sheet.update(.action(.deleteBackward), context) == [])
+        #expect(sheet.filter == "sid")
+        #expect(sheet.update(.action(.clearFilter), context) == [])
+        #expect(sheet.filter == nil)
+        #expect(!sheet.isEditingFilter)
+        #expect(sheet.rowCount(accounts: 4) == 5)
+    }
+
+    @Test("The account sheet alone: the grabber dragged to the screen's foot and let go dismisses the sheet")
+    func sheetDragsAway() {
+        let context = Self.context()
+        var sheet = Self.sheet(context)
+        let bottom = Position(column: 5, row: context.size.height - 1)
+        #expect(sheet.update(.drag(.sheetGrabber, bottom), context) == [])
+        #expect(sheet.dragTop == context.size.height - 1)
+        #expect(sheet.update(.dragEnded(.sheetGrabber, bottom), context) == [.dismiss])
+    }
+
+    // MARK: Help
+
+    @Test("The help overlay alone: ↓ scrolls a line and the footer counts from 2, ↑ and the wheel scroll back, never above the top")
+    func helpScrolls() {
+        let context = Self.context()
+        var help = HelpOverlay(context: .pane(.overview))
+        #expect(help.update(.action(.moveDown), context) == [])
+        #expect(help.scroll == 1)
+        let drawn = ModelRenderTests.lines(help, context)
+        #expect(drawn[10] == " ╰─ 2–9 of 16 · Esc close ────────────────╯")
+        #expect(drawn[2] == " │ Ctrl-Z             suspend (fg resumes)│")
+        #expect(help.update(.scroll(.helpBody, notches: -1), context) == [])
+        #expect(help.scroll == 0)
+        #expect(help.update(.action(.moveUp), context) == [])
+        #expect(help.scroll == 0)
+        for _ in 0..<20 { _ = help.update(.action(.moveDown), context) }
+        #expect(help.scroll == 16 - 8)
+        #expect(help.update(.action(.activate), context) == [])
+        #expect(help.scroll == 8)
+    }
+
+    // MARK: Context menu
+
+    @Test("A context menu alone: the focus starts on Open, ↓ and Enter pin the item, ↑ to the preview and Enter open it")
+    func contextMenuKeys() {
+        let context = Self.context()
+        let id = ModelRenderTests.firstItem.id
+        var menu = ContextMenu(itemID: id)
+        #expect(menu.focusedAction == .open)
+        #expect(menu.update(.action(.activate), context) == [.openItem(id: id)])
+        #expect(menu.update(.action(.moveDown), context) == [])
+        #expect(menu.cursor == 2)
+        #expect(menu.update(.action(.activate), context) == [.dismiss, .editCatalog(.togglePin(id: id))])
+        #expect(menu.update(.action(.moveUp), context) == [])
+        #expect(menu.update(.action(.moveUp), context) == [])
+        #expect(menu.update(.action(.moveUp), context) == [])
+        #expect(menu.cursor == 0)
+        #expect(menu.focusedAction == nil)
+        #expect(menu.update(.action(.activate), context) == [.openItem(id: id)])
+        for _ in 0..<6 { _ = menu.update(.action(.moveDown), context) }
+        #expect(menu.focusedAction == .delete)
+    }
+
+    @Test("A context menu alone: a tap on Copy id copies it, on Delete… presents the alert, on the preview opens the item")
+    func contextMenuTaps() {
+        let context = Self.context()
+        let item = ModelRenderTests.firstItem
+        var menu = ContextMenu(itemID: item.id)
+        #expect(
+            menu.update(.tap(.contextAction(2)), context) == [
+                .dismiss, .banner("Copied \(item.id) (OSC 52, where the terminal allows it)."), .effect(.copyToClipboard(item.id)),
+            ])
+        let alert = Alert(
+            title: "Delete “Swift Compass”?", message: "It leaves Personal’s Catalog for this session.", confirmTitle: "Delete",
+            action: .deleteItem(id: item.id))
+        #expect(menu.update(.tap(.contextAction(3)), context) == [.present(Presentation(alert))])
+        #expect(menu.update(.tap(.contextPreview), context) == [.openItem(id: item.id)])
+        #expect(menu.cursor == 1)
+        #expect(ContextMenu(itemID: "gone").perform(.pin, context) == [])
+    }
+
+    // MARK: Alert
+
+    @Test("An alert alone: Enter on Cancel dismisses it alone; Tab then Enter confirms the deletion and closes the menu below")
+    func alertConfirms() {
+        let context = Self.context()
+        var alert = Alert(title: "Delete?", message: "It goes.", confirmTitle: "Delete", action: .deleteItem(id: "personal-1"))
+        #expect(alert.update(.action(.activate), context) == [.dismiss])
+        #expect(alert.update(.action(.focusNext), context) == [])
+        #expect(alert.cursor == 1)
+        #expect(alert.update(.action(.focusNext), context) == [])
+        #expect(alert.cursor == 1)
+        #expect(alert.update(.action(.activate), context) == [.dismiss, .dismissContextMenus, .editCatalog(.delete(id: "personal-1"))])
+        #expect(alert.update(.action(.focusPrevious), context) == [])
+        #expect(alert.cursor == 0)
+        #expect(alert.update(.action(.moveDown), context) == [])
+        #expect(alert.cursor == 0)
+    }
+
+    @Test("An alert alone: a tap on its confirmation asks for the config removal on the Catalog's behalf; on Cancel it only dismisses")
+    func alertTaps() {
+        let context = Self.context()
+        var alert = Alert(
+            title: "Remove?", message: "It leaves the config.", confirmTitle: "Remove",
+            action: .deleteFromConfig(accountID: "work", path: ["handle"]))
+        #expect(
+            alert.update(.tap(.alertButton(1)), context) == [
+                .dismiss, .dismissContextMenus,
+                .effect(.asked(by: .pane(.catalog), .deleteFromConfig(accountID: "work", path: ["handle"]))),
+            ])
+        #expect(alert.update(.tap(.alertButton(0)), context) == [.dismiss])
+        #expect(alert.update(.tap(.helpBody), context) == [])
+        #expect(alert.cursor == 0)
+    }
+
+    // MARK: Cover
+
+    @Test("A cover alone: ↓ scrolls a long preview one line, End to its last screenful, the wheel back; ✕ dismisses it")
+    func coverScrolls() {
+        var context = Self.context()
+        let item = CatalogItem(id: "note-7", title: "Long note", detail: "", kind: "")
+        let text = (1...20).map { "line \($0)" }.joined(separator: "\n")
+        context.catalog.previewed(.text(text), itemID: item.id, accountID: "personal")
+        var cover = Cover.item(item, scroll: 0)
+        // Title, id, a blank line, then 20 lines of preview; 8 rows show at a time.
+        let last = 23 - Cover.textRows(context.size)
+        #expect(cover.update(.action(.moveDown), context) == [])
+        #expect(cover == .item(item, scroll: 1))
+        #expect(ModelRenderTests.lines(cover, context)[3] == "  note-7")
+        #expect(cover.update(.action(.moveToLast), context) == [])
+        #expect(cover == .item(item, scroll: last))
+        #expect(ModelRenderTests.lines(cover, context)[3] == "  line \(last - 2)")
+        #expect(cover.update(.action(.moveDown), context) == [])
+        #expect(cover == .item(item, scroll: last))
+        #expect(cover.update(.scroll(.coverBody, notches: -1), context) == [])
+        #expect(cover == .item(item, scroll: last - ListMove.rowsPerScrollNotch))
+        #expect(cover.update(.tap(.coverClose), context) == [.dismiss])
+        #expect(cover.update(.tap(.coverBody), context) == [])
+    }
+
+    // MARK: Add account form
+
+    @Test("The form alone: text goes into the focused field, Tab moves on, Enter asks for the account to be added")
+    func formSubmits() {
+        let context = Self.context()
+        var form = AccountForm()
+        #expect(form.update(.text("lab"), context) == [])
+        #expect(form.update(.action(.deleteBackward), context) == [])
+        #expect(form.update(.text("ab\n"), context) == [])
+        #expect(form.value(.id) == "laab")
+        #expect(form.update(.action(.focusNext), context) == [])
+        #expect(form.focus == .name)
+        #expect(form.update(.text("Lab"), context) == [])
+        #expect(form.update(.tap(.formField(.group)), context) == [])
+        #expect(form.focus == .group)
+        #expect(form.update(.text("Science"), context) == [])
+        #expect(ModelRenderTests.lines(form, context)[8] == " ▸ Group   [Science▏                      ]")
+        #expect(
+            form.update(.action(.activate), context) == [.effect(.addAccount(Account(id: "laab", name: "Lab", group: "Science")))])
+        #expect(form.problems == [:])
+    }
+
+    // Bug: a click on the form's Cancel button did nothing; the case for a tap on any part of the
+    // form (meant for its fields) came before the one for Cancel and swallowed it.
+    @Test("The form alone: a tap on Cancel or on ✕ dismisses it and keeps what was typed; a tap on a field only focuses it")
+    func formCancels() {
+        let context = Self.context()
+        var form = AccountForm()
+        _ = form.update(.text("lab"), context)
+        #expect(form.update(.tap(.formButton(.cancel)), context) == [.dismiss])
+        #expect(form.update(.tap(.coverClose), context) == [.dismiss])
+        #expect(form.update(.tap(.formField(.handle)), context) == [])
+        #expect(form.focus == .handle)
+        #expect(form.value(.id) == "lab")
+    }
+
+    @Test("The form alone: a submit with problems asks for nothing, shows them and focuses the first field with one")
+    func formRefuses() {
+        let context = Self.context()
+        var form = AccountForm()
+        form.focus = .group
+        #expect(form.update(.tap(.formButton(.add)), context) == [])
+        #expect(form.problems == [.id: .empty, .name: .empty])
+        #expect(form.focus == .id)
+        #expect(form.update(.text("personal"), context) == [])
+        #expect(form.problems == [.name: .empty])
+        #expect(form.update(.action(.focusNext), context) == [])
+        #expect(form.update(.text("Again"), context) == [])
+        #expect(form.update(.action(.activate), context) == [])
+        #expect(form.problems == [.id: .duplicateID("personal")])
+        #expect(form.focus == .id)
+    }
+
+    @Test("The form alone: a written config closes it and shows the new account; a failed write keeps it up with the reason")
+    func formTakesOutcomes() {
+        let context = Self.context()
+        var form = AccountForm()
+        _ = form.update(.text("lab"), context)
+        #expect(form.take(.accountNotAdded("/c.json is read-only"), context) == [])
+        #expect(form.writeError == "/c.json is read-only")
+        #expect(form.value(.id) == "lab")
+        #expect(ModelRenderTests.lines(form, context).last == " /c.json is read-only")
+        let lab = Account(id: "lab", name: "Lab")
+        let accounts = Account.samples + [lab]
+        #expect(
+            form.take(.accountAdded(lab, accounts: accounts, configPath: "/c.json", backupPath: "/c.json.bak"), context) == [
+                .replaceAccounts(accounts, configPath: "/c.json"), .dismiss, .revealAccount(id: "lab"),
+                .banner("Added Lab to /c.json (previous file kept as /c.json.bak)."),
+            ])
+        #expect(form.take(.settingsNotSaved("x"), context) == [])
+    }
+}
