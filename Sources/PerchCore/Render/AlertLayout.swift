@@ -15,17 +15,9 @@ public struct AlertLayout: Hashable, Sendable {
         let width = max(0, min(Self.maximumWidth, screen.width - 2))
         let height = max(0, min(Self.height, screen.height))
         frame = Rect(x: (screen.width - width) / 2, y: (screen.height - height) / 2, width: width, height: height)
-        var x = frame.maxX - 2
-        var rects: [Rect] = []
-        for label in labels.reversed() {
-            let w = DisplayWidth.columns(of: Self.buttonText(label))
-            x -= w
-            rects.insert(Rect(x: max(frame.x + 1, x), y: frame.maxY - 2, width: w, height: 1), at: 0)
-            x -= 1
-        }
-        buttons = rects
+        buttons = AlertLayer.Layout.buttons(labels, in: frame)
     }
 
-    /// A button as drawn, e.g. `[ Delete ]`.
-    public static func buttonText(_ label: String) -> String { "[ \(label) ]" }
+    /// A button as drawn, e.g. `[ Delete ]` (PerchKit's alert's).
+    public static func buttonText(_ label: String) -> String { AlertLayer.Layout.buttonText(label) }
 }

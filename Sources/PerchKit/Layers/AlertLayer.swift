@@ -153,15 +153,22 @@ extension AlertLayer {
             messageLines = DisplayWidth.wrapped(message, to: width - 4, rows: max(0, area.height - Self.chromeRows))
             let height = max(0, min(messageLines.count + Self.chromeRows, area.height))
             frame = Rect(x: area.x + (area.width - width) / 2, y: area.y + (area.height - height) / 2, width: width, height: height)
-            var x = frame.maxX - 2
+            buttons = Self.buttons(labels, in: frame)
+        }
+
+        /// The cells of buttons labelled `labels` on the second row from the bottom of `box`,
+        /// right-aligned 2 columns from its right edge with 1 column between them, left to right;
+        /// a button pushed past the box's left edge starts at it.
+        public static func buttons(_ labels: [String], in box: Rect) -> [Rect] {
+            var x = box.maxX - 2
             var rects: [Rect] = []
             for label in labels.reversed() {
-                let w = DisplayWidth.columns(of: Self.buttonText(label))
+                let w = DisplayWidth.columns(of: buttonText(label))
                 x -= w
-                rects.insert(Rect(x: max(frame.x + 1, x), y: frame.maxY - 2, width: w, height: 1), at: 0)
+                rects.insert(Rect(x: max(box.x + 1, x), y: box.maxY - 2, width: w, height: 1), at: 0)
                 x -= 1
             }
-            buttons = rects
+            return rects
         }
 
         /// A button as drawn, e.g. `[ Delete ]`.
