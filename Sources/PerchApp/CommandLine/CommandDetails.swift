@@ -218,7 +218,9 @@ enum CommandDetails {
         "The first time Perch changes a tool it records what the tool had (its baseline):\n"
         + "gcloud's configuration, kube's context, gh's user, docker's context. perch reset gives\n"
         + "each one back, empties Perch's own git and ssh files and removes the includes\n"
-        + "perch setup added. Asks first on a terminal; --yes gives consent without asking."
+        + "perch setup added. It is a switch session of its own: journalled, each tool checked,\n"
+        + "all or nothing. A tool that fails puts every tool back, keeps the baseline and the\n"
+        + "account, and exits 3. Asks first on a terminal; --yes gives consent without asking."
 
     /// What every account command says of the config writer.
     static let writerNote =
