@@ -69,11 +69,14 @@ struct AccountsLoadingTests {
         #expect(state.banner?.contains("not in the config") == true)
     }
 
+    /// A config reader's problem line, as a start with that config prints it.
+    static let unusableLines = ["config /x/accounts.json: line 3, column 16: expected a comma or a closing brace"]
+
     @Test("a config found unusable after the first frame ends the run with its problems, before any switch")
     func unusableConfigQuits() {
         var state = loadingState()
         _ = state.update(.key(.char("a")), at: 1_000)
-        let lines = ["config /x/accounts.json: line 3, column 16: expected ',' or '}'"]
+        let lines = Self.unusableLines
         let effects = state.update(.outcome(.configUnusable(lines: lines)), at: 1_100)
         #expect(effects == [.quit])
         #expect(state.unusableConfig == lines)
