@@ -22,7 +22,7 @@ struct EndToEndTests {
         try session.mousePress(column: overviewColumn, row: tabRow)
         // The long-press fires at 500 ms with the button still down: wait for its sheet.
         #expect(try session.waitFor("Switch account", timeout: 3), "no sheet while held")
-        try session.settle()
+        try session.waitUntilSteady()
         let screen = try session.screen()
         for name in Self.names {
             #expect(screen.contains { $0.contains(name) }, "\(name) missing while held:\n\(screen.joined(separator: "\n"))")
@@ -30,7 +30,7 @@ struct EndToEndTests {
         #expect(screen.contains { $0.contains("Switch account") })
         #expect(screen.contains { $0.contains("━") }, "the grabber is drawn")
         try session.mouseRelease(column: overviewColumn, row: tabRow)
-        try session.settle()
+        try session.waitUntilSteady()
         #expect(try session.screen().contains { $0.contains("Switch account") }, "releasing after the long-press keeps the sheet")
     }
 
@@ -97,7 +97,7 @@ struct EndToEndTests {
             try session.expectAfter("a", shows: "Switch account")
             try session.send("Down")
             try session.expectAfter("Enter", shows: "Switches so far: 1")
-            try session.settle()
+            try session.waitUntilSteady()
             let screen = try session.screen()
             #expect(screen.contains { $0.contains("● Personal") }, "\(screen.joined(separator: "\n"))")
             #expect(!screen.contains { $0.contains("Switch account") })
@@ -109,7 +109,7 @@ struct EndToEndTests {
 
             // A click on a row picks it too.
             try session.expectAfter("a", shows: "Switch account")
-            try session.settle()
+            try session.waitUntilSteady()
             let sheet = try session.screen()
             let row = try #require(sheet.firstIndex { $0.contains("Side Project") })
             try session.mousePress(column: 10, row: row)
@@ -255,7 +255,7 @@ struct EndToEndTests {
         let session = try TmuxSession.started(home: home)
         try session.expectAfter("2", shows: "Catalog ·")
         try session.expectAfter("a", shows: "Switch account")
-        try session.settle()
+        try session.waitUntilSteady()
         let screen = try session.screen()
         for (index, name) in names.enumerated() {
             let row = try #require(screen.first { $0.contains("@h\(index)") }, "row for \(name)")
@@ -332,7 +332,7 @@ struct EndToEndTests {
         let status = try String(contentsOfFile: "/proc/\(try session.perchPID())/status", encoding: .utf8)
         #expect(status.contains("SigBlk:\t0000000000000000"), "Perch unblocked the signals it relies on")
         try session.expectAfter("a", shows: "Switch account")
-        try session.settle()
+        try session.waitUntilSteady()
         let top = try session.screen().firstIndex { $0.contains("━") }
         #expect(top == 24 - 8, "4 accounts, `Add account…` and the chrome")
         try session.resize(width: 80, height: 30)

@@ -98,12 +98,12 @@ struct PresentationEndToEndTests {
         try session.mousePress(column: 12, row: 5)
         // The long-press fires at 500 ms with the button still down: wait for its menu.
         _ = try session.waitUntil { $0.contains { $0.contains("│ Copy id") } }
-        try session.settle()
+        try session.waitUntilSteady()
         let held = try session.screen()
         #expect(held.contains { $0.contains("Enter or click here to open") }, "the preview card is up while the button is held")
         #expect(held.contains { $0.contains("│ Pin") } && held.contains { $0.contains("│ Copy id") }, "and the menu")
         try session.mouseRelease(column: 12, row: 5)
-        try session.settle()
+        try session.waitUntilSteady()
         #expect(try session.screen().contains { $0.contains("│ Pin") }, "the release leaves the menu up")
         let pin = try session.screen().firstIndex { $0.contains("│ Pin") }!
         try session.mousePress(column: 6, row: pin)

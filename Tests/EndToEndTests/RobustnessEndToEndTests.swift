@@ -23,7 +23,7 @@ struct RobustnessEndToEndTests {
         let title = try session.tmux(["display", "-p", "#{pane_title}"])
         try session.expectAfter("a", shows: "Switch account")
         try session.expectAfter("Down", shows: "Switch account")
-        try session.settle()
+        try session.waitUntilSteady()
         let screen = try session.screen()
         #expect(try session.tmux(["display", "-p", "#{pane_title}"]) == title, "the window title is unchanged")
         #expect(try session.tmux(["list-buffers"]).isEmpty, "nothing reached the clipboard (OSC 52)")
@@ -87,7 +87,7 @@ struct RobustnessEndToEndTests {
         #expect(try session.waitFor("31/60"))
         try session.expectAfter("a", shows: "Switch account")
         try session.send("Down")
-        try session.settle()
+        try session.waitUntilSteady()
         let before = try session.screen()
         for (width, height) in [(1, 1), (500, 200), (3, 2), (19, 6), (20, 5), (200, 60), (1, 200), (500, 1), (20, 6), (7, 7)] {
             try session.resize(width: width, height: height)

@@ -280,7 +280,7 @@ final class TmuxSession {
     /// the screen after a sheet rises or falls, or after an event whose effect is a redraw.
     /// - Returns: whether the screen came to rest before the deadline.
     @discardableResult
-    func settle(timeout: Double = 5) throws -> Bool {
+    func waitUntilSteady(timeout: Double = 5) throws -> Bool {
         var last: [String]?
         var since = Date()
         return try waitUntil(timeout: timeout) { lines in

@@ -96,7 +96,7 @@ struct ModelRenderTests {
     func sheet() {
         let context = Self.context()
         var sheet = AccountSheet()
-        _ = sheet.settle(context)
+        _ = sheet.advance(context)
         sheet.moveCursor(to: 1, direction: 1, context)
         let drawn = Self.lines(sheet, context)
         #expect(drawn.contains { $0.contains("━━━━━━") }, "\(drawn)")

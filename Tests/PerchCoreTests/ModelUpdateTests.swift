@@ -251,7 +251,7 @@ struct ModelUpdateTests {
     /// A sheet at rest over the context, as the root presents it.
     static func sheet(_ context: ModelContext) -> AccountSheet {
         var sheet = AccountSheet()
-        _ = sheet.settle(context)
+        _ = sheet.advance(context)
         return sheet
     }
 

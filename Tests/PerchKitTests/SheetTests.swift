@@ -9,7 +9,7 @@ struct SheetTests {
 
     func sheet(_ count: Int = 3) -> Sheet {
         var sheet = Sheet(title: "Pick", items: (0..<count).map { Sheet.Item("Row \($0)", swatch: .red) })
-        _ = sheet.settle(context)
+        _ = sheet.advance(context)
         return sheet
     }
 
@@ -18,7 +18,7 @@ struct SheetTests {
         var sheet = sheet(3)
         #expect(sheet.layout(context).height == 3 + SheetLayout.chromeRows)
         _ = sheet.update(.verb(.larger), context)
-        _ = sheet.settle(context)
+        _ = sheet.advance(context)
         #expect(sheet.layout(context).height == 11)
         var long = self.sheet(40)
         #expect(long.layout(context).height == 12 - SheetLayout.minimumRowsAbove, "capped to leave 2 rows above")
@@ -43,10 +43,10 @@ struct SheetTests {
     func drag() {
         var sheet = sheet()
         _ = sheet.update(.drag(.hit(Sheet.Part.grabber), Position(column: 3, row: 4)), context)
-        _ = sheet.settle(context)
+        _ = sheet.advance(context)
         #expect(sheet.layout(context).top == 4)
         #expect(sheet.update(.dragEnded(.hit(Sheet.Part.grabber), Position(column: 3, row: 2)), context).isEmpty)
-        _ = sheet.settle(context)
+        _ = sheet.advance(context)
         #expect(sheet.motion.detent == .large)
         let released = sheet.update(.dragEnded(.hit(Sheet.Part.grabber), Position(column: 3, row: 11)), context)
         if case .dismiss? = released.first?.erased {} else { Issue.record("released low, it did not dismiss: \(released.count)") }
@@ -72,21 +72,21 @@ struct SheetTests {
     func motion() {
         var moving = Context(size: context.size, clock: 0, reduceMotion: false)
         var sheet = Sheet(title: "Pick", items: [.init("a"), .init("b")])
-        let present = sheet.settle(moving)
+        let present = sheet.advance(moving)
         #expect(present)
         #expect(sheet.isAnimating)
         moving.clock = 50
         let midway = sheet.layout(moving).height
         #expect(midway > 0 && midway < 5, "part way up at 50 ms: \(midway)")
         moving.clock = 150
-        _ = sheet.settle(moving)
+        _ = sheet.advance(moving)
         #expect(!sheet.isAnimating && sheet.layout(moving).height == 5)
         let slides = sheet.beginDismissal(moving)
         #expect(slides)
         #expect(!sheet.isActive)
-        _ = sheet.settle(moving)
+        _ = sheet.advance(moving)
         moving.clock = 300
-        let stays = sheet.settle(moving)
+        let stays = sheet.advance(moving)
         #expect(!stays, "gone once it slid away")
     }
 }

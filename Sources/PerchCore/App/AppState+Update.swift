@@ -395,7 +395,7 @@ extension AppState {
         let context = self.context
         for index in presented.indices.reversed() {
             // A sheet that has slid away is gone.
-            if presented[index].modify(AccountSheet.self, { $0.settle(context) }) == false { presented.remove(at: index) }
+            if presented[index].modify(AccountSheet.self, { $0.advance(context) }) == false { presented.remove(at: index) }
         }
     }
 

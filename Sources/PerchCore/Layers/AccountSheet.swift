@@ -105,8 +105,8 @@ extension AccountSheet {
     /// After every event: a target height that changed starts animating from where the sheet is
     /// drawn now (at once with reduced motion or while dragged); a finished animation ends.
     /// Returns false once a dismissed sheet has slid away (the root removes it).
-    mutating func settle(_ context: ModelContext) -> Bool {
-        motion.settle(
+    mutating func advance(_ context: ModelContext) -> Bool {
+        motion.advance(
             rowCount: rowCount(accounts: context.accounts.offeredCount), context.size, clock: context.clock,
             reduceMotion: context.reduceMotion)
     }

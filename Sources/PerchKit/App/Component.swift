@@ -66,7 +66,7 @@ public protocol Layer: Component {
     mutating func beginDismissal(_ context: Context) -> Bool
     /// After every event: moves its animation on; returns false once it is gone (a sheet that
     /// has slid away). True by default.
-    mutating func settle(_ context: Context) -> Bool
+    mutating func advance(_ context: Context) -> Bool
 }
 
 extension Layer {
@@ -79,7 +79,7 @@ extension Layer {
     /// False: it goes at once.
     public mutating func beginDismissal(_ context: Context) -> Bool { false }
     /// True: it stays until dismissed.
-    public mutating func settle(_ context: Context) -> Bool { true }
+    public mutating func advance(_ context: Context) -> Bool { true }
 }
 
 /// Work a component asks for that takes time or does I/O (reading a file, running a program):

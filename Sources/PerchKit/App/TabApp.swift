@@ -117,7 +117,7 @@ public struct TabApp: Sendable {
         case .ui(let ui): effects = handle(ui)
         case .deliver(let message, let id): effects = deliver(message, to: id)
         }
-        settle()
+        advanceLayers()
         return effects
     }
 
@@ -261,9 +261,9 @@ public struct TabApp: Sendable {
     }
 
     /// After every event, each layer moves its animation on; one that is gone is removed.
-    private mutating func settle() {
+    private mutating func advanceLayers() {
         let context = self.context
-        for index in layers.indices.reversed() where !layers[index].settle(context) { layers.remove(at: index) }
+        for index in layers.indices.reversed() where !layers[index].advance(context) { layers.remove(at: index) }
     }
 
     // MARK: Render
@@ -369,7 +369,7 @@ public struct AnyLayer: Sendable {
     mutating func update(_ input: RawInput, _ context: Context) -> [ErasedReaction] { Dispatch.update(&base, input, context) }
     mutating func receive(_ message: any Sendable, _ context: Context) -> [ErasedReaction] { Dispatch.receive(&base, message, context) }
     mutating func beginDismissal(_ context: Context) -> Bool { base.beginDismissal(context) }
-    mutating func settle(_ context: Context) -> Bool { base.settle(context) }
+    mutating func advance(_ context: Context) -> Bool { base.advance(context) }
 }
 
 extension KeyEvent {

@@ -49,6 +49,7 @@ public struct InputDecoder: Sendable {
     /// paste bytes past ``maximumPasteBytes``.
     private(set) var discardedByteCount = 0
 
+    /// A decoder with nothing pending.
     public init() {}
 
     /// Whether a cursor position report (`CSI row ; column R`, DSR 6's answer) is expected: while

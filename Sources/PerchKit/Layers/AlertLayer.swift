@@ -23,6 +23,7 @@ public struct AlertLayer: Layer {
         /// What pressing it means.
         public var role: Role
 
+        /// A button labelled `label` (drawn `[ label ]`), with its `role`.
         public init(_ label: String, role: Role = .normal) {
             self.label = label
             self.role = role
@@ -59,6 +60,7 @@ public struct AlertLayer: Layer {
         case button(Int)
     }
 
+    /// Its key bindings: what help lists under its title, and the verbs its keys mean.
     public var keys: KeyTable<Verb> {
         KeyTable(
             "Alert",
@@ -72,6 +74,7 @@ public struct AlertLayer: Layer {
             ])
     }
 
+    /// Takes a verb or a tap on one of its parts; returns its reply and dismissal, or nothing.
     public mutating func update(_ input: ComponentInput<Verb>, _ context: Context) -> [Reaction<Never>] {
         guard !buttons.isEmpty else { return input == .verb(.cancel) || input == .verb(.press) ? [.dismiss] : [] }
         switch input {
@@ -99,6 +102,7 @@ public struct AlertLayer: Layer {
         Layout(title: title, message: message, buttons: buttons.map(\.label), area: area)
     }
 
+    /// Draws it into `area` (the whole screen, columns × rows) and marks its parts in the hit map.
     public func render(into frame: inout Frame, in area: Rect, _ context: Context) {
         frame.screen.dimAll()
         let layout = layout(in: area)

@@ -35,8 +35,10 @@ public struct CoverLayer: Layer {
     /// and the footer.
     public static func textRows(height: Int) -> Int { max(0, height - firstTextRow - 1) }
 
+    /// Always: the tab bar is hidden too.
     public var coversScreen: Bool { true }
 
+    /// Its key bindings: what help lists under its title, and the verbs its keys mean.
     public var keys: KeyTable<Verb> {
         KeyTable(
             "Cover",
@@ -52,6 +54,7 @@ public struct CoverLayer: Layer {
             ])
     }
 
+    /// Takes a verb or a tap on one of its parts; returns its reply and dismissal, or nothing.
     public mutating func update(_ input: ComponentInput<Verb>, _ context: Context) -> [Reaction<Never>] {
         let visible = max(1, Self.textRows(height: context.size.height))
         let page = max(1, visible - 1)
@@ -71,6 +74,7 @@ public struct CoverLayer: Layer {
         return []
     }
 
+    /// Draws it into `area` (the whole screen, columns × rows) and marks its parts in the hit map.
     public func render(into frame: inout Frame, in area: Rect, _ context: Context) {
         frame.hits.mark(area, .layerChrome)
         frame.hits.mark(Rect(x: area.x + Self.closeColumn - 1, y: area.y, width: 3, height: 1), .hit(Part.close))

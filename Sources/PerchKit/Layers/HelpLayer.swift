@@ -7,12 +7,15 @@ public struct HelpLayer: Layer {
     /// The first line shown.
     public var scroll = 0
 
+    /// Help over `sections`: each a title and its rows (the keys as help names them, what they do).
     public init(sections: [(String, [(label: String, help: String)])]) {
         self.sections = sections.map { (title: $0.0, rows: $0.1) }
     }
 
+    /// What help's keys mean: close it, or scroll one line.
     public enum Verb: Hashable, Sendable { case close, up, down }
 
+    /// Its key bindings: what help lists under its title, and the verbs its keys mean.
     public var keys: KeyTable<Verb> {
         KeyTable(
             "Help",
@@ -38,6 +41,7 @@ public struct HelpLayer: Layer {
         return lines
     }
 
+    /// Takes a verb or a tap on one of its parts; returns its reply and dismissal, or nothing.
     public mutating func update(_ input: ComponentInput<Verb>, _ context: Context) -> [Reaction<Never>] {
         let visible = max(1, context.size.height - 4)
         switch input {
@@ -50,6 +54,7 @@ public struct HelpLayer: Layer {
         return []
     }
 
+    /// Draws it into `area` (the whole screen, columns × rows) and marks its parts in the hit map.
     public func render(into frame: inout Frame, in area: Rect, _ context: Context) {
         let lines = self.lines
         let widest = lines.map { DisplayWidth.columns(of: $0.text) }.max() ?? 0

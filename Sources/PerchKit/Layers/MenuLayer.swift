@@ -14,6 +14,7 @@ public struct MenuLayer: Layer {
         /// Whether it destroys something: drawn in red.
         public var isDestructive: Bool
 
+        /// An action labelled `label`; a destructive one is drawn in red.
         public init(_ label: String, isDestructive: Bool = false) {
             self.label = label
             self.isDestructive = isDestructive
@@ -58,6 +59,7 @@ public struct MenuLayer: Layer {
         case action(Int)
     }
 
+    /// Its key bindings: what help lists under its title, and the verbs its keys mean.
     public var keys: KeyTable<Verb> {
         KeyTable(
             "Menu",
@@ -71,6 +73,7 @@ public struct MenuLayer: Layer {
             ])
     }
 
+    /// Takes a verb or a tap on one of its parts; returns its reply and dismissal, or nothing.
     public mutating func update(_ input: ComponentInput<Verb>, _ context: Context) -> [Reaction<Message>] {
         switch input {
         case .verb(.up): moveFocus(by: -1)
@@ -88,6 +91,7 @@ public struct MenuLayer: Layer {
         return []
     }
 
+    /// Takes a late preview (``Message/preview(_:)``): its lines replace the card's.
     public mutating func receive(_ message: Message, _ context: Context) -> [Reaction<Message>] {
         switch message {
         case .preview(let lines): preview = lines
@@ -106,6 +110,7 @@ public struct MenuLayer: Layer {
             anchorRow: anchorRow, previewLines: preview.count, actionLabels: actions.map(\.label), area: area)
     }
 
+    /// Draws it into `area` (the whole screen, columns × rows) and marks its parts in the hit map.
     public func render(into frame: inout Frame, in area: Rect, _ context: Context) {
         frame.screen.dimAll()
         let layout = layout(in: area)

@@ -143,10 +143,10 @@ public struct Sheet: Layer {
         return true
     }
 
-    /// Moves its height animation on (``SheetMotion/settle(rowCount:_:clock:reduceMotion:)``);
+    /// Moves its height animation on (``SheetMotion/advance(rowCount:_:clock:reduceMotion:)``);
     /// false once it has slid away.
-    public mutating func settle(_ context: Context) -> Bool {
-        motion.settle(rowCount: rowCount, context.size, clock: context.clock, reduceMotion: context.reduceMotion)
+    public mutating func advance(_ context: Context) -> Bool {
+        motion.advance(rowCount: rowCount, context.size, clock: context.clock, reduceMotion: context.reduceMotion)
     }
 
     /// Draws it at the bottom of the screen at its height now: the chrome and grabber, the title

@@ -22,7 +22,7 @@ public struct SheetMotion: Hashable, Sendable {
     public static let animationFrameMilliseconds: Int64 = 16
 
     /// Headed for `detent`, drawn in `style`, with a height of 0 rows so far: the first
-    /// ``settle(rowCount:_:clock:reduceMotion:)`` makes it rise (or appear at once, motion reduced).
+    /// ``advance(rowCount:_:clock:reduceMotion:)`` makes it rise (or appear at once, motion reduced).
     public init(detent: SheetDetent = .fit, style: SheetStyle = .edgeToEdge) {
         self.detent = detent
         self.style = style
@@ -61,7 +61,7 @@ public struct SheetMotion: Hashable, Sendable {
     /// After every event: a target height that changed starts animating from where the sheet is
     /// drawn at `clock` (at once with `reduceMotion` or while dragged); a finished animation
     /// ends. Returns false once a dismissed sheet has slid away.
-    public mutating func settle(rowCount: Int, _ size: Size, clock: Int64, reduceMotion: Bool) -> Bool {
+    public mutating func advance(rowCount: Int, _ size: Size, clock: Int64, reduceMotion: Bool) -> Bool {
         let newTarget = targetHeight(rowCount: rowCount, size)
         if newTarget != target {
             let from = displayedHeight(at: clock)

@@ -46,6 +46,7 @@ public struct TerminalQueries: Hashable, Sendable {
     /// Queries the terminal did not answer in time.
     public private(set) var unanswered: Set<TerminalQuery> = []
 
+    /// No query sent yet.
     public init() {}
 
     /// Whether `query` is worth sending: it is not already waiting for its answer, and the
