@@ -71,6 +71,43 @@ struct CredentialsEndToEndTests {
         #expect(try shell(cli, "git log -1 --format=%G?", in: repo).stdout == "N\n", "unsigned in exec b")
     }
 
+    // Bug: with ssh signing of your own and no key of your own, an explicit `git commit -S` in
+    // perch exec of an account naming no signing was signed with the global account's key.
+    @Test(
+        "ssh signing of your own without a key: git commit -S in perch exec of an account naming none refuses to sign, as with your own files, and never signs with the global account's key",
+        .enabled(if: ["git", "ssh-keygen"].allSatisfy(ShellEndToEndTests.installed)))
+    func ownSSHSigningWithoutKey() throws {
+        var cli = try PerchCommandLine()
+        defer { cli.remove() }
+        cli.extraEnvironment = ["GIT_CONFIG_NOSYSTEM": "1"]
+        let home = cli.home.path
+        try FileManager.default.createDirectory(atPath: home + "/.ssh", withIntermediateDirectories: true)
+        #expect(try Spawn.run(["ssh-keygen", "-q", "-t", "ed25519", "-N", "", "-C", "a", "-f", home + "/.ssh/id_a"]).status == 0)
+        let own = "[user]\n\tname = Own\n\temail = own@self.example\n[gpg]\n\tformat = ssh\n"
+        try own.write(toFile: home + "/.gitconfig", atomically: true, encoding: .utf8)
+        try own.write(toFile: home + "/gitconfig-own", atomically: true, encoding: .utf8)
+        try cli.writeConfig(Self.signingAccounts)
+        #expect(try cli.run(["setup", "git", "--yes"]).status == 0)
+        #expect(try cli.run(["switch", "a"]).status == 0)
+        let repo = home + "/repo"
+        #expect(try shell(cli, "git init -q repo && cd repo && git -c commit.gpgsign=false commit -q --allow-empty -m zero", in: home).status == 0)
+        // Your own files alone (what a give-back leaves): git refuses to sign without a key.
+        let alone = try Spawn.run(
+            ["sh", "-c", "cd \(TmuxSession.quote(repo)) && git commit -S -q --allow-empty -m alone"],
+            environment: cli.environment.merging(["GIT_CONFIG_GLOBAL": home + "/gitconfig-own"]) { $1 })
+        #expect(alone.status != 0, "with your own files alone git does not sign: \(alone.stderr)")
+        let binary = TmuxSession.quote(TmuxSession.binary)
+        let signed = try shell(cli, "\(binary) exec b -- git commit -S -q --allow-empty -m one", in: repo)
+        #expect(signed.status != 0, "git refused to sign: \(signed.stdout)\(signed.stderr)")
+        #expect(signed.stderr.contains("user.signingKey needs to be set for ssh signing"), "\(signed.stderr)")
+        #expect(try shell(cli, "git log -1 --format=%s", in: repo).stdout == "zero\n", "no commit was made")
+        let key = try shell(cli, "\(binary) exec b -- git config --show-origin --get user.signingkey", in: repo)
+        #expect(key.stdout.hasPrefix("command line:") && !key.stdout.contains("id_a"), "\(key.stdout)")
+        // Globally, a signs as before.
+        #expect(try shell(cli, "git commit -q --allow-empty -m two", in: repo).status == 0)
+        #expect(try shell(cli, "git log -1 --format=%G?", in: repo).stdout == "G\n", "signed as a")
+    }
+
     @Test("the signing object is checked with its JSON path: the format, sign's type, and a key named twice")
     func signingValidation() throws {
         let cli = try PerchCommandLine()

@@ -6,20 +6,22 @@ import Testing
 #endif
 
 /// A scratch home for sealed scopes: the user's own kube context, gcloud configuration, docker
-/// context, gh user and git identity (all named `own`, `ada`, `Own Self`), an account naming
-/// none of those tools (`personal`), and two accounts naming all of them (`x`, `y`) for global
-/// switches to go back and forth between.
+/// context, gh user, git identity and ssh configuration (all named `own`, `ada`, `Own Self`,
+/// and ssh's default key), an account naming none of those tools (`personal`), and two
+/// accounts naming all of them (`x`, `y`) for global switches to go back and forth between.
 struct SealedHome {
     let scoped: ScopedHome
     var cli: PerchCommandLine { scoped.cli }
     var home: String { scoped.home }
 
     /// What each tool says when it uses the user's own identity.
-    static let own = ["kube": "own", "docker": "own", "gh": "ada", "git": "Own Self <own@self.example>", "gcloud": "own"]
+    static let own = [
+        "kube": "own", "docker": "own", "gh": "ada", "git": "Own Self <own@self.example>", "gcloud": "own", "ssh": "~/.ssh/id_own",
+    ]
 
     init() throws {
         let accounts = ["x", "y"].map { id in
-            #"{"id": "\#(id)", "name": "\#(id)", "git": {"name": "\#(id) Global", "email": "\#(id)@global.example"}, "kube": {"context": "c\#(id)"}, "gcloud": "g\#(id)", "docker": "d\#(id)", "gh": {"user": "\#(id)-user"}}"#
+            #"{"id": "\#(id)", "name": "\#(id)", "git": {"name": "\#(id) Global", "email": "\#(id)@global.example"}, "kube": {"context": "c\#(id)"}, "gcloud": "g\#(id)", "docker": "d\#(id)", "gh": {"user": "\#(id)-user"}, "ssh": {"host": "github.com", "identityFile": "~/.ssh/id_\#(id)"}}"#
         }
         let scoped = try ScopedHome(
             accounts: [#"{"id": "personal", "name": "Personal", "env": {"WHO": "personal"}}"#] + accounts,
@@ -41,7 +43,13 @@ struct SealedHome {
             exit 0
 
             """#, to: home + "/bin/gh")
+        // ssh: your own key for github.com in your own ~/.ssh/config, which Perch's include
+        // (`perch setup ssh`, at its top) comes before.
+        try FileManager.default.createDirectory(atPath: home + "/.ssh", withIntermediateDirectories: true)
+        for key in ["id_own", "id_x", "id_y"] { FileManager.default.createFile(atPath: home + "/.ssh/" + key, contents: Data()) }
+        try "Host github.com\n\tIdentityFile ~/.ssh/id_own\n".write(toFile: home + "/.ssh/config", atomically: true, encoding: .utf8)
         self.scoped = scoped
+        #expect(try scoped.cli.run(["setup", "ssh", "--yes"]).status == 0)
         // docker: real contexts (the CLI keeps them in the scratch HOME's ~/.docker; no daemon is needed).
         for name in ["own", "dx", "dy"] {
             let made = try Spawn.run(
@@ -56,6 +64,9 @@ struct SealedHome {
     static func probe(gcloud: Bool) -> String {
         let asked =
             #"|kube=$(kubectl config current-context)|docker=$(docker context show)|gh=$(gh api user)|git=$(git var GIT_AUTHOR_IDENT | cut -d' ' -f1-3)"#
+            // The first key ssh offers github.com, as git's ssh runs here (GIT_SSH_COMMAND when
+            // set); the scratch HOME's config named, as ssh reads the password database's.
+            + #"|ssh=$(${GIT_SSH_COMMAND:-ssh} -F "$HOME/.ssh/config" -G github.com 2>/dev/null | awk '$1 == "identityfile" {print $2; exit}')"#
         let cloud = #"|gcloud=$(gcloud config configurations list --format='value(name,is_active)' | awk '$2 == "True" {print $1}')"#
         return #"echo "R"# + asked + (gcloud ? cloud : "") + #"""#
     }
@@ -69,7 +80,7 @@ struct SealedHome {
             values[String(parts[0])] = parts.count > 1 ? String(parts[1]) : ""
         }
         var found: [String: String] = [:]
-        for tool in ["kube", "docker", "gh", "git", "gcloud"] where tool != "gcloud" || values[tool] != nil {
+        for tool in ["kube", "docker", "gh", "git", "gcloud", "ssh"] where tool != "gcloud" || values[tool] != nil {
             if values[tool] != own[tool] { found[tool] = values[tool] ?? "(no answer)" }
         }
         return found
@@ -129,7 +140,7 @@ struct SealedScopeEndToEndTests {
     static let rounds = 20
 
     @Test(
-        "perch exec: 20 commands of an account naming no tool, while global switches run, each see only your own kube, docker, gh, gcloud and git",
+        "perch exec: 20 commands of an account naming no tool, while global switches run, each see only your own kube, docker, gh, gcloud, git and ssh",
         .enabled(if: tools))
     func exec() throws {
         let sealed = try SealedHome()

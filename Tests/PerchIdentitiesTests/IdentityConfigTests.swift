@@ -59,7 +59,9 @@ struct IdentityConfigTests {
             (#""git": {"email": "ada"}"#, [#"accounts[0].git.email: "ada" has no @"#]),
             (#""git": {"name": 3}"#, ["accounts[0].git.name: expected a string, found a number"]),
             (#""ssh": {"host": [], "identityFile": "f"}"#, ["accounts[0].ssh.host: the list is empty; name at least one host"]),
-            (#""ssh": {"host": "a b", "identityFile": "f"}"#, [#"accounts[0].ssh.host: "a b" must be one host pattern, without spaces"#]),
+            (#""ssh": {"host": "a b", "identityFile": "f"}"#, [#"accounts[0].ssh.host: "a b" must be one host pattern, without spaces or commas"#]),
+            // A comma would split the pattern in the Match line Perch writes (ssh_config(5), PATTERNS).
+            (#""ssh": {"host": ["a,b"], "identityFile": "f"}"#, [#"accounts[0].ssh.host: "a,b" must be one host pattern, without spaces or commas"#]),
             (#""ssh": {"host": "h"}"#, ["accounts[0].ssh.identityFile: missing (required)"]),
             (
                 #""gcloud": "Work_1""#,

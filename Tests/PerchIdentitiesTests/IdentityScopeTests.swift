@@ -277,4 +277,37 @@ struct DirectoryRulesTests {
             #expect(used == email + "\n", "\(folder): \(used ?? "nil")")
         }
     }
+
+    // Bug: in perch exec (and perch use) of an account naming no ssh, git's ssh still followed
+    // Perch's include, which names the global account's key for its hosts.
+    @Test(
+        "Perch's ssh include applies outside a scope only: real ssh -G under sh, bash, zsh and fish as the user's shell",
+        .enabled(if: ProgramRunner.run("ssh", ["-V"], in: IdentityEnvironment(variables: ProcessInfo.processInfo.environment)).output != nil),
+        arguments: ["/bin/sh", "/bin/bash", "/usr/bin/zsh", "/usr/bin/fish"])
+    func sshIncludeSkippedInScopes(shell: String) throws {
+        try #require(FileManager.default.isExecutableFile(atPath: shell), "\(shell) is not installed (make test-deps installs it)")
+        let scratch = try ScratchHome(fakes: [])
+        let include = scratch.root + "/perch-ssh"
+        let config = scratch.root + "/ssh_config"
+        let account = Account.with("work", ToolIdentities())
+        let text = SSHAdapter.includeText(.init(hosts: ["github.com", "*.work.example"], identityFile: "~/.ssh/id_work"), account: account)
+        try text.write(toFile: include, atomically: true, encoding: .utf8)
+        try "Include \(include)\nHost *\n\tIdentityFile ~/.ssh/id_own\n".write(toFile: config, atomically: true, encoding: .utf8)
+        func first(_ host: String, scope: String?) -> String? {
+            var variables = ["PATH": ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin", "SHELL": shell, "HOME": scratch.root]
+            variables["PERCH_SCOPE"] = scope
+            let output = ProgramRunner.run("ssh", ["-F", config, "-G", host], in: IdentityEnvironment(variables: variables)).output ?? ""
+            return output.split(separator: "\n").first { $0.hasPrefix("identityfile ") }.map { String($0.dropFirst(13)) }
+        }
+        #expect(first("github.com", scope: nil) == "~/.ssh/id_work")
+        #expect(first("api.work.example", scope: nil) == "~/.ssh/id_work")
+        #expect(first("gitlab.com", scope: nil) == "~/.ssh/id_own")
+        for scope in ScopeKind.allCases.map(\.rawValue) {
+            #expect(first("github.com", scope: scope) == "~/.ssh/id_own", "PERCH_SCOPE=\(scope)")
+        }
+        #expect(SSHAdapter().describe(ToolState(["exists": "1", "file": text])) == "~/.ssh/id_work for github.com, *.work.example")
+        // As written before scopes were guarded.
+        let old = "# Written by Perch\nHost github.com gitlab.com\n\tIdentityFile ~/.ssh/id_work\n\tIdentitiesOnly yes\n"
+        #expect(SSHAdapter().describe(ToolState(["exists": "1", "file": old])) == "~/.ssh/id_work for github.com, gitlab.com")
+    }
 }

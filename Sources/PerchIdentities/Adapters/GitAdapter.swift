@@ -548,8 +548,10 @@ public struct GitAdapter: ToolAdapter {
     /// leaves git: the user's value from their own files (`own`), else what git itself falls back
     /// on without any (the name and email it detects, ``detectedIdentity(in:)``; `openpgp`,
     /// `false`; for openpgp and x509 the committer's `Name <email>` as the signing key, git's own
-    /// default). A signing key is never empty (`git commit -S` would ask gpg for no key at all),
-    /// so with ssh signing and no key of the user's own, none is set.
+    /// default). For openpgp and x509 a signing key is never empty (`git commit -S` would ask gpg
+    /// for no key at all); with ssh signing and no key of the user's own it is pinned empty, so
+    /// that git refuses to sign as it does with the user's files alone, unless the user's
+    /// `gpg.ssh.defaultKeyCommand` chooses one (git-config(1), `user.signingKey`).
     static func ownIdentity(_ own: [String: String], besides pinned: [(String, String)], in context: ToolContext) -> [(String, String)] {
         let except = Set(pinned.map(\.0))
         func mine(_ key: String) -> String? { own[key].flatMap { $0.isEmpty ? nil : $0 } }
@@ -576,6 +578,13 @@ public struct GitAdapter: ToolAdapter {
                 let name = given.first { $0.0 == "user.name" }?.1 ?? ""
                 let email = given.first { $0.0 == "user.email" }?.1 ?? ""
                 if !name.isEmpty || !email.isEmpty { values.append(("user.signingkey", "\(name) <\(email)>")) }
+            } else if mine("gpg.ssh.defaultkeycommand") == nil {
+                // Bug: with ssh signing of your own and no key, the global account's key (from
+                // Perch's include) signed an explicit `git commit -S` in a scope. Pinned empty,
+                // git refuses to sign ("user.signingKey needs to be set for ssh signing") as it
+                // does with your own files alone; a default key command of your own is left to
+                // choose the key, as it does there.
+                values.append(("user.signingkey", ""))
             }
         }
         return values
@@ -636,7 +645,7 @@ public struct GitAdapter: ToolAdapter {
             "git",
             [
                 "config", "--includes", "--show-origin", "--get-regexp",
-                "^(user\\.(name|email|signingkey)|gpg\\.format|(commit|tag)\\.gpgsign)$",
+                "^(user\\.(name|email|signingkey)|gpg\\.format|gpg\\.ssh\\.defaultkeycommand|(commit|tag)\\.gpgsign)$",
             ])
         guard case .exited(let status, let output, let errors) = run, status == 0 || (status == 1 && errors.isEmpty) else { return nil }
         let files = context.files
@@ -749,7 +758,7 @@ public enum GitDirectoryRules {
             // uses it without the shell hook (an IDE, cron, a one-line cd && git push).
             if let ssh = account.identities[.ssh]?.value(as: SSHAdapter.Setting.self) {
                 let environment = IdentityEnvironment(variables: ["HOME": home])
-                var command = SSHAdapter.scopeCommand(environment.expandingTilde(ssh.identityFile))
+                var command = SSHAdapter.folderCommand(environment.expandingTilde(ssh.identityFile))
                 if let agent = ssh.agent { command += " -o IdentityAgent=" + ShellExports.posixQuoted(environment.expandingTilde(agent)) }
                 accountFiles[path]! += "[core]\n\tsshCommand = \(GitAdapter.quoted(command))\n"
             }

@@ -66,9 +66,9 @@ public struct SSHAdapter: ToolAdapter {
         case nil, .null?: hosts = ["github.com"]
         case let other?: reader.problems.append("\(place).host: expected a string or a list of strings, found \(other.kind)")
         }
-        for (index, host) in hosts.enumerated() where host.isEmpty || host.contains(where: { $0 == " " || $0 == "\t" || $0.isNewline }) {
+        for (index, host) in hosts.enumerated() where host.isEmpty || host.contains(where: { $0 == " " || $0 == "\t" || $0 == "," || $0.isNewline }) {
             reader.problems.append(
-                "\(place).host\(hosts.count > 1 ? "[\(index)]" : ""): \"\(host)\" must be one host pattern, without spaces")
+                "\(place).host\(hosts.count > 1 ? "[\(index)]" : ""): \"\(host)\" must be one host pattern, without spaces or commas")
         }
         let file = reader.string("identityFile", required: true)
         if let file, file.contains(where: \.isNewline) { reader.problems.append("\(place).identityFile: must be one line") }
@@ -89,14 +89,27 @@ public struct SSHAdapter: ToolAdapter {
 
     static let ownText = "# Written by Perch: the current account names no ssh identity, so ssh uses your own.\n"
 
-    /// The ssh_config text Perch includes: `Host` with the account's hosts, its `IdentityFile`
-    /// and `IdentitiesOnly yes` (so the agent's other keys are not offered first).
+    /// The ssh_config text Perch includes: a `Match` block for the account's hosts with its
+    /// `IdentityFile` and `IdentitiesOnly yes` (so the agent's other keys are not offered first).
+    ///
+    /// The block applies only outside a scope of Perch's (``scopeGuard``): in `perch exec`, `perch
+    /// use` or a bound folder's shell (`PERCH_SCOPE` set), the global account's key never reaches
+    /// ssh, so an account naming no ssh gets the user's own configuration there, and one naming
+    /// ssh gets its own key alone (`GIT_SSH_COMMAND`).
     public static func includeText(_ ssh: Setting, account: Account) -> String {
         let file = ssh.identityFile.contains(" ") ? "\"\(ssh.identityFile)\"" : ssh.identityFile
         let agent = ssh.agent.map { "\tIdentityAgent \($0.contains(" ") ? "\"\($0)\"" : $0)\n" } ?? ""
         return "# Written by Perch for the account \"\(account.id)\"; replaced at each switch.\n"
-            + "Host \(ssh.hosts.joined(separator: " "))\n\tIdentityFile \(file)\n\tIdentitiesOnly yes\n" + agent
+            + "# Not in a scope of Perch's (perch exec, perch use, a bound folder's shell): it chooses its own key.\n"
+            + "Match originalhost \(ssh.hosts.joined(separator: ",")) \(scopeGuard)\n\tIdentityFile \(file)\n\tIdentitiesOnly yes\n" + agent
     }
+
+    /// The `Match` criterion that is true outside a scope of Perch's: `printenv` fails when
+    /// `PERCH_SCOPE` is not set (ssh_config(5), `Match exec`, run by the user's shell, negated
+    /// with `!`; a program, not shell syntax, so it means the same in sh, bash, zsh, fish and
+    /// csh). ssh runs it only for the account's hosts: a criterion after a failed one is skipped
+    /// (readconf.c, `match_cfg_line`).
+    static let scopeGuard = "!exec \"printenv \(IdentityScope.scopeVariable)\""
 
     public func wanted(_ setting: ToolSetting?, account: Account, in context: ToolContext) -> ToolState? {
         guard let ssh = setting?.value(as: Setting.self) else { return ToolState(["exists": "1", "file": Self.ownText]) }
@@ -137,13 +150,28 @@ public struct SSHAdapter: ToolAdapter {
     public func describe(_ state: ToolState) -> String {
         guard state["exists"] == "1", let text = state["file"], text != Self.ownText else { return "your own" }
         let lines = text.split(separator: "\n")
-        let hosts = lines.first { $0.hasPrefix("Host ") }.map { $0.dropFirst(5) } ?? ""
+        // `Match originalhost A,B !exec …`, or `Host A B` as written before scopes were guarded.
+        let hosts: [Substring]
+        if let match = lines.first(where: { $0.hasPrefix("Match originalhost ") }) {
+            hosts = match.dropFirst(19).split(separator: " ").first?.split(separator: ",") ?? []
+        } else {
+            hosts = lines.first { $0.hasPrefix("Host ") }.map { $0.dropFirst(5).split(separator: " ") } ?? []
+        }
         let file = lines.first { $0.trimmingWhitespace.hasPrefix("IdentityFile ") }.map { $0.trimmingWhitespace.dropFirst(13) } ?? ""
-        return "\(file) for \(hosts.split(separator: " ").joined(separator: ", "))"
+        return "\(file) for \(hosts.joined(separator: ", "))"
     }
 
     /// The `GIT_SSH_COMMAND` a scope gives git for the key at `key` (absolute).
     static func scopeCommand(_ key: String) -> String { "ssh -i \(ShellExports.posixQuoted(key)) -o IdentitiesOnly=yes" }
+
+    /// The `core.sshCommand` a bound folder's or a remote-owned repository's git include gives
+    /// git for the key at `key` (absolute): ``scopeCommand(_:)`` with `PERCH_SCOPE=directory` in
+    /// its environment (env(1)), so that Perch's include, which follows the global account, is
+    /// skipped there (``scopeGuard``): a key the server refuses is never followed by the global
+    /// account's, which would push as someone else.
+    static func folderCommand(_ key: String) -> String {
+        "env \(IdentityScope.scopeVariable)=\(ScopeKind.directory.rawValue) " + scopeCommand(key)
+    }
 
     /// The `IdentityAgent` of Perch's file text, or nil.
     static func agentLine(_ text: String) -> String? {
