@@ -760,7 +760,9 @@ public enum GitDirectoryRules {
                 let environment = IdentityEnvironment(variables: ["HOME": home])
                 var command = SSHAdapter.folderCommand(environment.expandingTilde(ssh.identityFile))
                 if let agent = ssh.agent { command += " -o IdentityAgent=" + ShellExports.posixQuoted(environment.expandingTilde(agent)) }
-                accountFiles[path]! += "[core]\n\tsshCommand = \(GitAdapter.quoted(command))\n"
+                // ssh.variant: git would otherwise run the command with -G first to learn what it
+                // is, since its first word (env) is not ssh (git-config(1), `ssh.variant`).
+                accountFiles[path]! += "[core]\n\tsshCommand = \(GitAdapter.quoted(command))\n[ssh]\n\tvariant = ssh\n"
             }
             return path
         }
