@@ -453,6 +453,46 @@ struct SwitchEdgeEndToEndTests {
         #expect(log == "key=\(home.home)/.ssh/id_work\nkey=\(home.home)/.ssh/id_work\n", "\(log)")
     }
 
+    static let serverMissing = Loopback.missing([SSHServer.program, "ssh", "ssh-keygen", "git"])
+
+    // The same push against a real sshd and git-receive-pack, both keys let in: sshd's log says
+    // which key ssh gave for each push.
+    @Test(
+        "a push over ssh to a real git server from a bound folder without the shell hook is made with the folder's account's key, one from elsewhere with the global account's",
+        .enabled(if: serverMissing == nil, "\(serverMissing ?? "")"),
+        .enabled(if: TestUser.cannotCreate == nil, "\(TestUser.cannotCreate ?? "")"))
+    func folderKeyPushToRealServer() throws {
+        let lab = try GitServerLab()
+        defer { lab.stop() }
+        do {
+            try lab.start()
+        } catch let failure as TestUser.Failure {
+            try Test.cancel("skipped: \(failure.description)")
+        }
+        for arguments in [["setup", "git", "--yes"], ["setup", "ssh", "--yes"], ["switch", "home"]] {
+            let run = try lab.perch(arguments)
+            try #require(run.status == 0, "perch \(arguments.joined(separator: " ")): \(run.stdout)\(run.stderr)")
+        }
+        // As from cron or an IDE: no shell hook ran, no Perch variable, no agent.
+        for (folder, account, other) in [("proj/site", "work", "home"), ("elsewhere/api", "home", "work")] {
+            let pushed = try lab.push(from: folder)
+            let lines = pushed.log.split(whereSeparator: \.isNewline).map(String.init)
+            let accepted = lines.filter { $0.contains("Accepted publickey for \(lab.login!.name) from 127.0.0.1") }
+            let shown = "sshd's log of that connection:\n\(pushed.log)git push: \(pushed.push.stdout)\(pushed.push.stderr)"
+            #expect(pushed.push.status == 0, "the push from ~/\(folder) failed (\(pushed.push.status)); \(shown)")
+            #expect(accepted.count == 1, "one connection, one key accepted; \(shown)")
+            #expect(
+                accepted.allSatisfy { $0.hasSuffix("ssh2: ED25519 \(lab.fingerprints[account]!)") },
+                "~/\(folder)'s push was let in with \(account)'s key \(lab.fingerprints[account]!), not \(other)'s \(lab.fingerprints[other]!); \(shown)"
+            )
+            #expect(pushed.forced == "key=\(account)\n", "the forced command of \(account)'s key ran: \(pushed.forced); \(shown)")
+            // The commit is in the server's repository, by the folder's account.
+            let log = try lab.asLogin(["git", "--git-dir", lab.repository(folder), "log", "--all", "--format=%ae %s"])
+            #expect(log.stdout == "ada@\(account).example one\n", "the server's repository holds: \(log.stdout)\(log.stderr)")
+            print("sshd's log of the push from ~/\(folder) (expected \(account)'s key, \(lab.fingerprints[account]!)):\n\(pushed.log)")
+        }
+    }
+
     // Bug: with GH_TOKEN set in the shell, a plain perch switch printed "gh: applied" though this
     // shell's gh stayed on the token's user.
     @Test("a switch says which variable of this shell beats a tool it applied, with the token masked")
@@ -469,6 +509,159 @@ struct SwitchEdgeEndToEndTests {
         #expect(run.stderr.contains("gh: switched, but GH_TOKEN=…WXYZ in this shell beats it here"), "\(run.stderr)")
         #expect(run.stderr.contains("unset GH_TOKEN"), "\(run.stderr)")
         #expect(!run.stderr.contains("T0k3nT0k3n"), "\(run.stderr)")
+    }
+}
+
+/// A real git server on 127.0.0.1 for a push: sshd letting in a login made for the test, whose
+/// bare repositories take `git push` (git-receive-pack) with either of two keys, `work`'s and
+/// `home`'s, each forced to note its name in a log before running the command asked. Perch, git
+/// and ssh run as a second user made for the test, in a scratch HOME owned by it (ssh finds
+/// `~/.ssh` through the password database). `stop()` ends sshd and removes the users and
+/// folders, on every way out of the test.
+final class GitServerLab {
+    let cli: PerchCommandLine
+    let serverFolder: URL
+    var user: TestUser?
+    var login: TestUser?
+    var server: SSHServer?
+    var binary = TmuxSession.binary
+    /// Each key's SHA256 fingerprint, as `ssh-keygen -lf` and sshd's log write it.
+    var fingerprints: [String: String] = [:]
+    var home: String { cli.home.path }
+    var forcedLog: String { serverFolder.path + "/keys.log" }
+
+    static let accounts = #"""
+        {"accounts": [
+          {"id": "work", "name": "Work", "git": {"name": "Ada", "email": "ada@work.example"}, "ssh": {"host": "gitserver", "identityFile": "~/.ssh/id_work"}, "directories": ["~/proj"]},
+          {"id": "home", "name": "Home", "git": {"name": "Ada", "email": "ada@home.example"}, "ssh": {"host": "gitserver", "identityFile": "~/.ssh/id_home"}}
+        ]}
+        """#
+
+    init() throws {
+        cli = try PerchCommandLine()
+        serverFolder = try TmuxSession.makeScratchHome()
+    }
+
+    /// The bare repository on the server that the repository at `folder` (under HOME) pushes to.
+    func repository(_ folder: String) -> String { serverFolder.path + "/" + (folder as NSString).lastPathComponent + ".git" }
+
+    /// Makes the users, keys, the user's ssh config, git config and the config, starts sshd and
+    /// makes the bare repositories. Throws `TestUser.Failure` with the reason when users cannot be made.
+    func start() throws {
+        if let reason = TestUser.cannotCreate { throw TestUser.Failure(reason) }
+        let ssh = home + "/.ssh"
+        try FileManager.default.createDirectory(atPath: ssh, withIntermediateDirectories: true)
+        let login = try TestUser.create(TestUser.freshName(), home: serverFolder.path)
+        self.login = login
+        user = try TestUser.create(TestUser.freshName(), home: home)
+        var authorized = ""
+        for name in ["work", "home"] {
+            let key = ssh + "/id_" + name
+            let made = try Spawn.run(["ssh-keygen", "-q", "-t", "ed25519", "-N", "", "-C", name, "-f", key])
+            try #require(made.status == 0, "ssh-keygen: \(made.stderr)")
+            // `256 SHA256:… work (ED25519)`
+            let listed = try Spawn.run(["ssh-keygen", "-lf", key + ".pub"])
+            let fields = listed.stdout.split(separator: " ")
+            try #require(fields.count > 1 && fields[1].hasPrefix("SHA256:"), "ssh-keygen -lf: \(listed.stdout)\(listed.stderr)")
+            fingerprints[name] = String(fields[1])
+            // The command runs through the login's shell; git's (git-receive-pack '…') is run as asked.
+            authorized +=
+                "command=\"echo key=\(name) >> \(forcedLog); exec /bin/sh -c \\\"$SSH_ORIGINAL_COMMAND\\\"\",no-pty,no-port-forwarding "
+                + Loopback.text(key + ".pub").trimmingCharacters(in: .whitespacesAndNewlines) + "\n"
+        }
+        try #require(fingerprints["work"] != fingerprints["home"])
+        try Loopback.write("", to: forcedLog)
+        for folder in ["proj/site", "elsewhere/api"] {
+            let made = try Spawn.run(
+                ["git", "init", "-q", "--bare", repository(folder)],
+                environment: ["HOME": serverFolder.path, "PATH": "/usr/bin:/bin", "GIT_CONFIG_NOSYSTEM": "1"])
+            try #require(made.status == 0, "git init --bare: \(made.stderr)")
+            try login.own(repository(folder))
+        }
+        try login.own(forcedLog)
+        let server = try SSHServer.start(in: serverFolder.path, login: login.name, authorizedKeys: authorized)
+        self.server = server
+        try Loopback.write(server.knownHostsLine, to: ssh + "/known_hosts_test")
+        try Loopback.write(
+            """
+            Host gitserver
+              HostName 127.0.0.1
+              Port \(server.port)
+              UserKnownHostsFile ~/.ssh/known_hosts_test
+              BatchMode yes
+
+            """, to: ssh + "/config")
+        try Loopback.write("[user]\n\tname = Own Self\n\temail = own@self.example\n", to: home + "/.gitconfig")
+        try cli.writeConfig(Self.accounts)
+        binary = try TestUser.binaryCopy(in: home)
+        try user!.own(home)
+    }
+
+    /// `argv` run as the user in its HOME with `environment`.
+    func runAsUser(_ argv: [String], environment: [String: String]) throws -> Spawn.Result {
+        let user = try #require(user)
+        return try Spawn.run(user.command(["/bin/sh", "-c", "cd \"$HOME\" && exec \"$@\"", "sh"] + argv), environment: environment)
+    }
+
+    /// `perch arguments` run as the user, with the scratch XDG folders.
+    func perch(_ arguments: [String]) throws -> Spawn.Result {
+        var environment = cli.environment
+        environment["PATH"] = "/usr/local/bin:/usr/bin:/bin"
+        environment["USER"] = user?.name ?? ""
+        environment["LOGNAME"] = user?.name ?? ""
+        environment["GIT_CONFIG_NOSYSTEM"] = "1"
+        return try runAsUser([binary] + arguments, environment: environment)
+    }
+
+    /// What a program started by cron or an IDE has: no shell hook ran, so no Perch variable,
+    /// and no ssh agent. (git's system config is left out, as in every test here.)
+    var plainEnvironment: [String: String] {
+        [
+            "HOME": home, "USER": user?.name ?? "", "LOGNAME": user?.name ?? "", "PATH": "/usr/bin:/bin", "SHELL": "/bin/sh",
+            "LC_ALL": "C.UTF-8", "GIT_CONFIG_NOSYSTEM": "1",
+        ]
+    }
+
+    /// A new repository at `folder` (under HOME) with the server's bare repository as its origin,
+    /// an empty commit in it and `git push origin HEAD`, as the user in ``plainEnvironment``:
+    /// the push, the lines sshd logged meanwhile and the lines the forced commands noted.
+    func push(from folder: String) throws -> (push: Spawn.Result, log: String, forced: String) {
+        let server = try #require(server)
+        let remote = "\(login!.name)@gitserver:\(repository(folder))"
+        let made = try runAsUser(
+            ["sh", "-c", "mkdir -p \(folder) && cd \(folder) && git init -q && git remote add origin \(TmuxSession.quote(remote))"],
+            environment: plainEnvironment)
+        try #require(made.status == 0, "git init in ~/\(folder): \(made.stderr)")
+        let logStart = Loopback.text(server.log).utf8.count
+        let forcedStart = Loopback.text(forcedLog).utf8.count
+        let push = try runAsUser(
+            ["sh", "-c", "cd \(folder) && git commit -q --allow-empty -m one && git push origin HEAD"], environment: plainEnvironment)
+        func since(_ path: String, _ start: Int) -> String { String(decoding: Loopback.text(path).utf8.dropFirst(start), as: UTF8.self) }
+        // sshd logs the key before the session's command runs; its child may still be writing.
+        _ = TmuxSession.eventually(timeout: 5) { push.status != 0 || since(server.log, logStart).contains("Accepted publickey") }
+        // sshd writes its log to standard error with \r\n line ends.
+        return (push, since(server.log, logStart).replacingOccurrences(of: "\r\n", with: "\n"), since(forcedLog, forcedStart))
+    }
+
+    /// `argv` run as the login, with its HOME (the server's folder).
+    func asLogin(_ argv: [String]) throws -> Spawn.Result {
+        let login = try #require(login)
+        return try Spawn.run(
+            login.command(argv),
+            environment: ["HOME": serverFolder.path, "PATH": "/usr/bin:/bin", "GIT_CONFIG_NOSYSTEM": "1", "LC_ALL": "C.UTF-8"])
+    }
+
+    /// Stops sshd and removes the users and folders; safe to call after a partial start. With
+    /// PERCH_KEEP_SSHD_LOG set, sshd's log is copied there first.
+    func stop() {
+        server?.stop()
+        if let keep = ProcessInfo.processInfo.environment["PERCH_KEEP_SSHD_LOG"], !keep.isEmpty, let server {
+            try? Loopback.write(Loopback.text(server.log), to: keep)
+        }
+        user?.remove()
+        login?.remove()
+        cli.remove()
+        try? FileManager.default.removeItem(at: serverFolder)
     }
 }
 
