@@ -493,6 +493,37 @@ struct SwitchEdgeEndToEndTests {
         }
     }
 
+    // Bug: where the server refused the folder account's key, ssh went on to the global account's
+    // key (Perch's ssh include names it for the same host) and the push from the bound folder
+    // went out as the global account.
+    @Test(
+        "a push from a bound folder whose account's key the server refuses fails, and is never made with the global account's key",
+        .enabled(if: serverMissing == nil, "\(serverMissing ?? "")"),
+        .enabled(if: TestUser.cannotCreate == nil, "\(TestUser.cannotCreate ?? "")"))
+    func folderKeyRefusedNeverFallsBack() throws {
+        let lab = try GitServerLab(letIn: ["home"])
+        defer { lab.stop() }
+        do {
+            try lab.start()
+        } catch let failure as TestUser.Failure {
+            try Test.cancel("skipped: \(failure.description)")
+        }
+        for arguments in [["setup", "git", "--yes"], ["setup", "ssh", "--yes"], ["switch", "home"]] {
+            let run = try lab.perch(arguments)
+            try #require(run.status == 0, "perch \(arguments.joined(separator: " ")): \(run.stdout)\(run.stderr)")
+        }
+        let pushed = try lab.push(from: "proj/site")
+        let shown = "sshd's log of that connection:\n\(pushed.log)git push: \(pushed.push.stdout)\(pushed.push.stderr)"
+        #expect(pushed.push.status != 0, "the push from ~/proj was refused; \(shown)")
+        #expect(!pushed.log.contains("Accepted publickey"), "no key was let in; \(shown)")
+        #expect(pushed.forced.isEmpty, "no forced command ran: \(pushed.forced)")
+        let log = try lab.asLogin(["git", "--git-dir", lab.repository("proj/site"), "log", "--all", "--format=%ae %s"])
+        #expect(log.stdout.isEmpty, "the server's repository holds nothing: \(log.stdout)")
+        // The control: from elsewhere the global account's key is let in.
+        let elsewhere = try lab.push(from: "elsewhere/api")
+        #expect(elsewhere.push.status == 0 && elsewhere.forced == "key=home\n", "\(elsewhere.log)\(elsewhere.push.stderr)")
+    }
+
     // Bug: with GH_TOKEN set in the shell, a plain perch switch printed "gh: applied" though this
     // shell's gh stayed on the token's user.
     @Test("a switch says which variable of this shell beats a tool it applied, with the token masked")
@@ -537,7 +568,12 @@ final class GitServerLab {
         ]}
         """#
 
-    init() throws {
+    /// The accounts whose keys the server lets in.
+    let letIn: Set<String>
+
+    /// A lab whose server lets in the keys of `letIn` (work's and home's by default).
+    init(letIn: Set<String> = ["work", "home"]) throws {
+        self.letIn = letIn
         cli = try PerchCommandLine()
         serverFolder = try TmuxSession.makeScratchHome()
     }
@@ -564,6 +600,7 @@ final class GitServerLab {
             let fields = listed.stdout.split(separator: " ")
             try #require(fields.count > 1 && fields[1].hasPrefix("SHA256:"), "ssh-keygen -lf: \(listed.stdout)\(listed.stderr)")
             fingerprints[name] = String(fields[1])
+            guard letIn.contains(name) else { continue }
             // The command runs through the login's shell; git's (git-receive-pack '…') is run as asked.
             authorized +=
                 "command=\"echo key=\(name) >> \(forcedLog); exec /bin/sh -c \\\"$SSH_ORIGINAL_COMMAND\\\"\",no-pty,no-port-forwarding "
