@@ -7,7 +7,7 @@ import Testing
 
 /// Credentials behind the names: commit signing per account as one unit (real git and
 /// ssh-keygen), and an ssh agent per account (two real ssh-agents and a real sshd on 127.0.0.1).
-@Suite("Credentials: signing and agents per account", .serialized)
+@Suite("Credentials: signing and agents per account", .serialized, .currentBinary)
 struct CredentialsEndToEndTests {
     static let signingAccounts = #"""
         {"accounts": [

@@ -4,7 +4,7 @@ import Testing
 /// How long you are who you are: the end of kube's client certificate (certificates the test
 /// makes with openssl: ended, ending in 30 minutes, ending in a year) and of AWS's SSO session
 /// (cache files the test writes), read locally, in status, verify, current and a switch.
-@Suite("Session ends", .serialized, .enabled(if: ["openssl", "kubectl"].allSatisfy(ShellEndToEndTests.installed)))
+@Suite("Session ends", .serialized, .currentBinary, .enabled(if: ["openssl", "kubectl"].allSatisfy(ShellEndToEndTests.installed)))
 struct ExpiryEndToEndTests {
     /// A scratch home with a kubeconfig of three contexts whose users' certificates end in the
     /// past, in 30 minutes and in a year, and an AWS profile whose SSO session ended.

@@ -4,7 +4,7 @@ import Testing
 /// Issue: kubeconfig races. kubectl locks the kubeconfig while it writes (`FILE.lock`); Perch
 /// ignored the lock, and 60 `kubectl config set-context` beside 80 `perch switch` runs lost a
 /// context in each of 4 runs.
-@Suite("kubeconfig lock", .serialized, .enabled(if: ShellEndToEndTests.installed("kubectl")))
+@Suite("kubeconfig lock", .serialized, .currentBinary, .enabled(if: ShellEndToEndTests.installed("kubectl")))
 struct KubeconfigLockEndToEndTests {
     func home() throws -> ScopedHome {
         try ScopedHome(

@@ -5,7 +5,7 @@ import Testing
 /// the repository's git folder with symlinks resolved, and they disagreed: the prompt named one
 /// account while git committed as another. Now git, the shell hook, `perch verify` and `perch
 /// status` agree, in each case below (real git, real bash).
-@Suite("One rule for where you are", .serialized, .enabled(if: ["git", "bash"].allSatisfy(ShellEndToEndTests.installed)))
+@Suite("One rule for where you are", .serialized, .currentBinary, .enabled(if: ["git", "bash"].allSatisfy(ShellEndToEndTests.installed)))
 struct PlaceRuleEndToEndTests {
     /// `work` is bound to `~/proj`; `home` is global. git is set up.
     func home(directories: String = "~/proj") throws -> PerchCommandLine {
@@ -108,7 +108,7 @@ struct PlaceRuleEndToEndTests {
 }
 
 /// Issue: the prompt lies once, and `git -c` beats `perch exec`.
-@Suite("The prompt hook first, and perch exec over git -c", .serialized)
+@Suite("The prompt hook first, and perch exec over git -c", .serialized, .currentBinary)
 struct PromptHookOrderEndToEndTests {
     func cli() throws -> PerchCommandLine {
         var cli = try PerchCommandLine()

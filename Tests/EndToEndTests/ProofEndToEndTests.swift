@@ -5,7 +5,7 @@ import Testing
 /// guard against a commit or push as the wrong account: the release binary with the real git,
 /// ssh, ssh-keygen and kubectl in a scratch home (``ScopedHome``).
 @Suite(
-    "Proof: verify, remotes and the guard", .serialized,
+    "Proof: verify, remotes and the guard", .serialized, .currentBinary,
     .enabled(if: ["git", "ssh", "ssh-keygen", "kubectl"].allSatisfy(ShellEndToEndTests.installed)))
 struct ProofEndToEndTests {
     /// Two accounts with git, ssh and kube; `work` owns `github.com/acme/*` by remote. Their
@@ -348,7 +348,7 @@ struct ProofEndToEndTests {
 }
 
 /// Leaks and false alarms at the edges of scopes.
-@Suite("Edges: scopes' own variables, tokens, folder spellings", .serialized)
+@Suite("Edges: scopes' own variables, tokens, folder spellings", .serialized, .currentBinary)
 struct ScopeEdgeEndToEndTests {
     // Bug: status showed ✗ for ssh in every scope and told the user to unset the
     // GIT_SSH_COMMAND that Perch itself set, and exited 1.
@@ -419,7 +419,7 @@ struct ScopeEdgeEndToEndTests {
 
 /// Leaks at the edges of a switch: what git carries for a folder, and what beats a switch here.
 @Suite(
-    "Edges: a folder's ssh key, and a switch's report", .serialized,
+    "Edges: a folder's ssh key, and a switch's report", .serialized, .currentBinary,
     .enabled(if: ["git", "ssh", "ssh-keygen", "kubectl"].allSatisfy(ShellEndToEndTests.installed)))
 struct SwitchEdgeEndToEndTests {
     // Bug: a bound folder's commit was by its account, but a push from it without the shell hook
@@ -703,7 +703,7 @@ final class GitServerLab {
 }
 
 /// Issue: other tools' files. gcloud's active_config naming a configuration gcloud does not have.
-@Suite("Edges: gcloud's active configuration")
+@Suite("Edges: gcloud's active configuration", .currentBinary)
 struct GcloudEdgeEndToEndTests {
     // Bug: "home\n" in active_config showed ✓ although gcloud had no such configuration.
     @Test("a configuration named in active_config that gcloud does not have is ✗ in status, with the command that makes it")

@@ -195,7 +195,7 @@ private func answerLine(_ output: String, _ mark: String, _ tool: String) -> (li
 /// Issue: `perch verify [ID] [--online]` end to end, with real programs on loopback only: a
 /// real sshd greeting each key's account as GitHub and GitLab do, the real aws CLI against
 /// moto's server, real git in a scratch HOME.
-@Suite("perch verify end to end", .serialized)
+@Suite("perch verify end to end", .serialized, .currentBinary)
 struct VerifyEndToEndTests {
     static let sshMissing = Loopback.missing([SSHServer.program, "ssh", "ssh-keygen", "ssh-agent", "ssh-add"])
 
