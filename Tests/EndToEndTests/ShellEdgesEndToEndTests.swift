@@ -138,7 +138,16 @@ struct ShellEdgesEndToEndTests {
         allowEnvironment.merge(extra) { $1 }
         let allow = try Spawn.run(["direnv", "allow", folder], environment: allowEnvironment)
         try #require(allow.status == 0, "direnv allow: \(allow.stderr)")
+        // The state and config older than any prompt: a file changed within the last 2 s makes
+        // every prompt ask perch shell-hook (docs/scopes.md, coarse clocks), which would hide a
+        // prompt that does not look again when direnv gives a value back.
+        func age(_ seconds: Double) throws {
+            for file in [home.cli.statePath, home.cli.configPath] {
+                try FileManager.default.setAttributes([.modificationDate: Date(timeIntervalSinceNow: -seconds)], ofItemAtPath: file)
+            }
+        }
         #expect(try home.cli.run(["switch", "personal"]).status == 0)
+        try age(60)
 
         // direnv's hook after Perch's in the startup file in one case, before it in the other.
         let hook = shell == "fish" ? "direnv hook fish | source" : "eval \"$(direnv hook \(shell))\""
@@ -156,6 +165,7 @@ struct ShellEdgesEndToEndTests {
         #expect(try profile("[personal|following]") == "aws=client-dev", "\(which): \(pane.text)")
         // 3. A switch made elsewhere, seen at the next prompt: direnv's value stays in its folder.
         #expect(try home.cli.run(["switch", "work"]).status == 0)
+        try age(30)
         try pane.type("true")
         try #require(try pane.waitForPrompt("[work|following]> "), "\(which): \(pane.text)")
         #expect(try profile("[work|following]") == "aws=client-dev", "\(which): \(pane.text)")
