@@ -1,4 +1,5 @@
 import Glibc
+import PerchCore
 import PerchIdentities
 import PerchStore
 
@@ -99,6 +100,28 @@ struct ShellMarker {
         case .bash, .zsh: return "__perch_dir=\(ShellExports.posixQuoted(folder))\n__perch_repo=\(ShellExports.posixQuoted(repository))\n"
         case .fish:
             return "set -g __perch_dir \(ShellExports.fishQuoted(folder))\nset -g __perch_repo \(ShellExports.fishQuoted(repository))\n"
+        }
+    }
+
+    /// The variables the hook watches (``ScopedEnvironment/held``) as a function that succeeds
+    /// while each still has the value it had here, so that the hook asks `perch shell-hook` again
+    /// when one changes (direnv gave back the value Perch had set): `__perch_held() { [[
+    /// ${N+x}${N-} == x'v' ]]; }` in bash and zsh (`''` for unset), `function __perch_held; test
+    /// "x$N" = 'xv'; end` (`not set -q N`) in fish; `return 0` when none is held. One line.
+    static func held(_ variables: [String: String?], shell: ShellKind) -> String {
+        let names = variables.keys.filter(EnvironmentEntry.isValidName).sorted()
+        switch shell {
+        case .bash, .zsh:
+            let tests = names.map { name in
+                "${\(name)+x}${\(name)-} == " + (variables[name]!.map { "x" + ShellExports.posixQuoted($0) } ?? "''")
+            }
+            return "__perch_held() { " + (tests.isEmpty ? "return 0" : "[[ " + tests.joined(separator: " && ") + " ]]") + "; }\n"
+        case .fish:
+            let tests = names.map { name in
+                variables[name]!.map { "set -q \(name); and test \"x$\(name)\" = " + ShellExports.fishQuoted("x" + $0) }
+                    ?? "not set -q \(name)"
+            }
+            return "function __perch_held; " + (tests.isEmpty ? "return 0" : tests.joined(separator: "; and ")) + "; end\n"
         }
     }
 

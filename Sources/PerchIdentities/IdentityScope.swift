@@ -52,6 +52,10 @@ public struct ScopedEnvironment: Sendable {
     public var account: String?
     /// The scope, nil when following the global account.
     public var kind: ScopeKind?
+    /// Following the global account: the variables Perch would change but leaves, since someone
+    /// else (direnv, the user) changed them after Perch set them, with their values (nil: unset).
+    /// The prompt hook asks again when one of them changes.
+    public var held: [String: String?] = [:]
 
     /// The variables with every secret added, for `perch exec`'s COMMAND.
     public var variablesWithSecrets: [String: String] {
@@ -107,7 +111,7 @@ public enum IdentityScope {
 
     /// The environment that gives `account` to one process or shell, built on `environment`
     /// (its own, maybe in another scope already: that one is left first). The global account's
-    /// per-shell variables (`PERCH_ENV_NAMES`) leave with it; every tool's scope is added, in the
+    /// per-shell variables that are still Perch's (``ShellExports/own(_:)``) leave with it; every tool's scope is added, in the
     /// registry's order; `PERCH_ACCOUNT` and `PERCH_SCOPE` say who and how.
     public static func scoped(
         _ account: Account, kind: ScopeKind, over environment: [String: String], in context: ToolContext,
@@ -115,8 +119,9 @@ public enum IdentityScope {
     ) -> ScopedEnvironment {
         let base = unscoped(environment)
         var target = base
-        for name in (base[ShellExports.namesVariable] ?? "").split(separator: " ") { target.removeValue(forKey: String(name)) }
+        for name in ShellExports.own(base).keys { target.removeValue(forKey: name) }
         target.removeValue(forKey: ShellExports.namesVariable)
+        target.removeValue(forKey: ShellExports.setVariable)
         var secrets: [String: [EnvironmentEntry]] = [:]
         var failures: [(IdentityTool, String)] = []
         var toolContext = context
@@ -218,24 +223,43 @@ public enum IdentityScope {
     }
 
     /// The environment of a shell that follows the global `account` (nil: none chosen): the
-    /// scope left, then what `perch env` gives (``ShellExports/script(for:shell:environment:)``).
+    /// scope left, then `account`'s exports (as `perch env` gives them,
+    /// ``ShellExports/script(for:shell:environment:)``), where Perch changes only what it set:
+    /// a variable that still has the value Perch last set (``ShellExports/lastSet(_:)``), or that
+    /// Perch never set and is unset, gets the account's value or is removed; one changed since
+    /// by someone else (direnv, the user) is left as it is (``ScopedEnvironment/held``), and the
+    /// record keeps Perch's value, so that when direnv gives that back, Perch takes it over again.
     public static func following(_ account: Account?, over environment: [String: String]) -> ScopedEnvironment {
         var target = unscoped(environment)
         let exports = account?.identities.exports ?? []
-        let names = Set(exports.map(\.name))
-        for name in (target[ShellExports.namesVariable] ?? "").split(separator: " ").map(String.init) where !names.contains(name) {
-            target.removeValue(forKey: name)
+        var wanted: [String: String] = [:]
+        for entry in exports { wanted[entry.name] = entry.value }
+        let last = ShellExports.lastSet(target)
+        var record: [String: String] = [:]
+        var held: [String: String?] = [:]
+        for name in Set(last.keys).union(wanted.keys) {
+            if target[name] == last[name] {
+                target[name] = wanted[name]
+                record[name] = wanted[name]
+            } else {
+                record[name] = last[name]
+                held[name] = .some(target[name])
+            }
         }
-        for name in ShellExports.competing(account, environment: target) where !names.contains(name) { target.removeValue(forKey: name) }
-        for entry in exports { target[entry.name] = entry.value }
+        for name in ShellExports.competing(account, environment: target) where wanted[name] == nil { target.removeValue(forKey: name) }
         if let account {
             target[ShellExports.accountVariable] = account.id
-            target[ShellExports.namesVariable] = exports.map(\.name).joined(separator: " ")
         } else {
             target.removeValue(forKey: ShellExports.accountVariable)
-            target.removeValue(forKey: ShellExports.namesVariable)
         }
-        return ScopedEnvironment(variables: target, secrets: [:], failures: [], account: account?.id, kind: nil)
+        if account != nil || !record.isEmpty {
+            target[ShellExports.namesVariable] = ShellExports.names(record, exports: exports)
+            target[ShellExports.setVariable] = encode(record.mapValues { $0 })
+        } else {
+            target.removeValue(forKey: ShellExports.namesVariable)
+            target.removeValue(forKey: ShellExports.setVariable)
+        }
+        return ScopedEnvironment(variables: target, secrets: [:], failures: [], account: account?.id, kind: nil, held: held)
     }
 
     /// The shell text that turns `current` (the shell's exported variables) into `target`:

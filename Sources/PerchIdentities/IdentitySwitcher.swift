@@ -69,9 +69,7 @@ public struct IdentitySwitcher: Sendable {
         // The user's own state is read outside the scope, as the scope was made.
         var outside = context
         outside.environment.variables = IdentityScope.unscoped(context.environment.variables)
-        for name in (outside.environment.variables[ShellExports.namesVariable] ?? "").split(separator: " ") {
-            outside.environment.variables.removeValue(forKey: String(name))
-        }
+        for name in ShellExports.own(outside.environment.variables).keys { outside.environment.variables.removeValue(forKey: name) }
         let owns = IdentityScope.ownStates(adapters, in: outside)
         let context = self.context
         let checked = adapters.compactMap { adapter -> (any ToolAdapter, ToolSetting)? in

@@ -14,35 +14,81 @@ public enum ShellKind: String, CaseIterable, Hashable, Sendable {
 /// Shell text that sets an account's variables in one shell (`perch env`) and the function that
 /// keeps a shell's variables in step with its own switches (`perch shell-init`).
 public enum ShellExports {
-    /// The variables that record what `perch env` set last: the account, and the names exported.
+    /// The variables that record what `perch env` (or the following hook) set last: the account,
+    /// the names exported, and the value each was set to (``setVariable``).
     public static let accountVariable = "PERCH_ACCOUNT"
     public static let namesVariable = "PERCH_ENV_NAMES"
+    /// What Perch last set each of `PERCH_ENV_NAMES` to, as a JSON object (`{"AWS_PROFILE":
+    /// "home"}`); a name left out was last left unset by Perch. A variable whose value is no
+    /// longer this one was changed since by someone else (direnv, the user) and is theirs: the
+    /// following hook leaves it until it has this value again (``IdentityScope/following(_:over:)``).
+    public static let setVariable = "PERCH_ENV_SET"
+
+    /// What Perch last set in a shell, by name (``setVariable``); in a shell from before that
+    /// record, each name of `PERCH_ENV_NAMES` with the value it has, as Perch's.
+    public static func lastSet(_ environment: [String: String]) -> [String: String] {
+        if let record = environment[setVariable].flatMap(IdentityScope.decode) { return record.compactMapValues { $0 } }
+        var values: [String: String] = [:]
+        for name in (environment[namesVariable] ?? "").split(separator: " ").map(String.init) { values[name] = environment[name] }
+        return values
+    }
+
+    /// The variables a shell has from Perch now: those of ``lastSet(_:)`` that still have the value Perch set.
+    public static func own(_ environment: [String: String]) -> [String: String] {
+        lastSet(environment).filter { environment[$0.key] == $0.value }
+    }
+
+    /// `PERCH_ENV_NAMES` for `record` (``setVariable``): the names of `exports` first, in order,
+    /// then the others, sorted; space-separated.
+    static func names(_ record: [String: String], exports: [EnvironmentEntry]) -> String {
+        let first = exports.map(\.name).filter { record[$0] != nil }
+        return (first + record.keys.filter { !first.contains($0) }.sorted()).joined(separator: " ")
+    }
 
     /// The commands that give a shell `account`'s variables (nil: none current): `unset` for the
-    /// names the previous `perch env` exported (read from `PERCH_ENV_NAMES` in `environment`)
-    /// that this account does not set, then an export per variable, quoted for `shell`.
+    /// variables the previous `perch env` or following hook set that still have its value
+    /// (``own(_:)``) and that this account does not set, then an export per variable, quoted for
+    /// `shell`; then the record of what was set (`PERCH_ENV_NAMES`, ``setVariable``), which keeps
+    /// the value Perch last set of a variable someone else changed since.
     ///
     /// The variables that beat a tool's selection (each adapter's ``ToolAdapter/overrides``,
     /// such as `AWS_DEFAULT_PROFILE` or `GH_TOKEN`) are unset when they are set in `environment`
     /// and the account names that tool, so the account's identity is the one used.
     public static func script(for account: Account?, shell: ShellKind, environment: [String: String]) -> String {
         let exports = account?.identities.exports ?? []
-        let previous = (environment[namesVariable] ?? "").split(separator: " ").map(String.init)
         let names = Set(exports.map(\.name))
+        var record: [String: String] = [:]
+        var removed: Set<String> = []
         var lines: [String] = []
-        for name in previous where !names.contains(name) && EnvironmentEntry.isValidName(name) {
+        let last = lastSet(environment)
+        // A shell from before the record: every name listed, as then.
+        let listed = environment[setVariable] == nil ? (environment[namesVariable] ?? "").split(separator: " ").map(String.init) : []
+        for name in Set(last.keys).union(listed).sorted() where !names.contains(name) {
+            if let value = last[name], environment[name] != value {
+                record[name] = value
+            } else if EnvironmentEntry.isValidName(name) {
+                lines.append(unset(name, shell))
+                removed.insert(name)
+            }
+        }
+        for name in competing(account, environment: environment) where !names.contains(name) && !removed.contains(name) {
             lines.append(unset(name, shell))
         }
-        for name in competing(account, environment: environment) where !names.contains(name) && !previous.contains(name) {
-            lines.append(unset(name, shell))
+        for entry in exports {
+            lines.append(export(entry.name, entry.value, shell))
+            record[entry.name] = entry.value
         }
-        for entry in exports { lines.append(export(entry.name, entry.value, shell)) }
         if let account {
             lines.append(export(accountVariable, account.id, shell))
-            lines.append(export(namesVariable, exports.map(\.name).joined(separator: " "), shell))
         } else {
             lines.append(unset(accountVariable, shell))
+        }
+        if account != nil || !record.isEmpty {
+            lines.append(export(namesVariable, self.names(record, exports: exports), shell))
+            lines.append(export(setVariable, IdentityScope.encode(record.mapValues { $0 }), shell))
+        } else {
             lines.append(unset(namesVariable, shell))
+            lines.append(unset(setVariable, shell))
         }
         return lines.joined(separator: "\n") + "\n"
     }
@@ -90,8 +136,9 @@ public enum ShellExports {
     /// - a prompt hook (bash `PROMPT_COMMAND`, zsh `precmd`, fish `fish_prompt`) that, before
     ///   each prompt, compares the state's and the config's modification times with this
     ///   shell's marker (`[[ A -nt B ]]`, a stat(2) each, no process) and matches the working
-    ///   folder against the bound folders (a loop in the shell): only when one of them changed
-    ///   does it run `perch shell-hook`, which follows a switch made elsewhere, a pin, or a
+    ///   folder against the bound folders (a loop in the shell), and checks the variables
+    ///   Perch left to someone else (`__perch_held`, a test in the shell): only when one of
+    ///   them changed does it run `perch shell-hook`, which follows a switch made elsewhere, a pin, or a
     ///   bound folder. The first hook of a shell always runs it (a shell exec'd in place keeps
     ///   its process id, hence an up-to-date marker). It runs first, or right after direnv's
     ///   hook when the shell has one, so that it reads what direnv left.
@@ -128,6 +175,8 @@ public enum ShellExports {
                 __perch_dir=-
                 __perch_remotes=
                 __perch_repo=
+                # The variables Perch left to someone else (direnv), as perch shell-hook redefines it.
+                __perch_held() { return 0; }
                 perch() {
                   local perch_status perch_text
                   if [[ ${1-} == use ]]; then
@@ -175,7 +224,7 @@ public enum ShellExports {
                       while [[ -n $perch_repo && ! -e $perch_repo/.git ]]; do perch_repo=${perch_repo%/*}; done
                     fi
                   fi
-                  if [[ $perch_match != "$__perch_dir" || $perch_repo != "$__perch_repo" || ! -e $__perch_marker || $__perch_state -nt $__perch_marker || $__perch_config -nt $__perch_marker ]]; then
+                  if [[ $perch_match != "$__perch_dir" || $perch_repo != "$__perch_repo" || ! -e $__perch_marker || $__perch_state -nt $__perch_marker || $__perch_config -nt $__perch_marker ]] || ! __perch_held; then
                     __perch_dir=$perch_match
                     __perch_repo=$perch_repo
                     eval "$(command \(program) shell-hook \(shell.rawValue) $$)"
@@ -198,6 +247,8 @@ public enum ShellExports {
                 set -g __perch_dir -
                 set -g __perch_remotes ''
                 set -g __perch_repo ''
+                # The variables Perch left to someone else (direnv), as perch shell-hook redefines it.
+                function __perch_held; return 0; end
                 function perch --wraps \(program) --description 'Perch account switcher'
                     set -l perch_status 0
                     if test "$argv[1]" = use
@@ -240,7 +291,7 @@ public enum ShellExports {
                             end
                         end
                     end
-                    if test "$perch_match" != "$__perch_dir"; or test "$perch_repo" != "$__perch_repo"; or not test -e $__perch_marker; or test $__perch_state -nt $__perch_marker; or test $__perch_config -nt $__perch_marker
+                    if test "$perch_match" != "$__perch_dir"; or test "$perch_repo" != "$__perch_repo"; or not test -e $__perch_marker; or test $__perch_state -nt $__perch_marker; or test $__perch_config -nt $__perch_marker; or not __perch_held
                         set -g __perch_dir $perch_match
                         set -g __perch_repo $perch_repo
                         command \(program) shell-hook fish $fish_pid | source

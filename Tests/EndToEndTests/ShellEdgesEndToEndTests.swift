@@ -110,6 +110,79 @@ struct ShellEdgesEndToEndTests {
             leak.contains("✗ aws") && leak.contains("client's") && leak.contains("run: unset AWS_PROFILE"), "\(shell), \(order): \(leak)")
     }
 
+    // Bug: a shell following the global account undid the variables of the account it followed
+    // unconditionally: after perch switch, its hook removed (or overwrote) the AWS_PROFILE an
+    // .envrc had set, and on leaving the folder direnv gave back the previous account's, under
+    // the new account's prompt.
+    @Test(
+        "bug: a following shell undid the previous account's AWS_PROFILE though direnv's was there; now direnv's stays in the folder and the new account's is there after",
+        .enabled(if: available && direnv),
+        arguments: [("bash", false), ("bash", true), ("zsh", false), ("zsh", true), ("fish", false), ("fish", true)])
+    func direnvFollowing(shell: String, workProfile: Bool) throws {
+        try #require(ShellEndToEndTests.installed(shell), "\(shell) is not installed (make test-deps installs it)")
+        let home = try Self.home([
+            #"{"id": "personal", "name": "Personal", "kube": {"context": "dev"}, "aws": "home"}"#,
+            workProfile
+                ? #"{"id": "work", "name": "Work", "kube": {"context": "prod"}, "aws": "work-admin"}"#
+                : #"{"id": "work", "name": "Work", "kube": {"context": "prod"}}"#,
+        ])
+        defer { home.cli.remove() }
+        let folder = home.home + "/client"
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        try "export AWS_PROFILE=client-dev\n".write(toFile: folder + "/.envrc", atomically: true, encoding: .utf8)
+        let extra = [
+            "XDG_DATA_HOME": home.home + "/data", "XDG_CACHE_HOME": home.home + "/cache", "HISTFILE": home.home + "/history-\(shell)",
+            "DIRENV_LOG_FORMAT": "",
+        ]
+        var allowEnvironment = home.cli.environment
+        allowEnvironment.merge(extra) { $1 }
+        let allow = try Spawn.run(["direnv", "allow", folder], environment: allowEnvironment)
+        try #require(allow.status == 0, "direnv allow: \(allow.stderr)")
+        // The state and config older than any prompt: a file changed within the last 2 s makes
+        // every prompt ask perch shell-hook (docs/scopes.md, coarse clocks), which would hide a
+        // prompt that does not look again when direnv gives a value back.
+        func age(_ seconds: Double) throws {
+            for file in [home.cli.statePath, home.cli.configPath] {
+                try FileManager.default.setAttributes([.modificationDate: Date(timeIntervalSinceNow: -seconds)], ofItemAtPath: file)
+            }
+        }
+        #expect(try home.cli.run(["switch", "personal"]).status == 0)
+        try age(60)
+
+        // direnv's hook after Perch's in the startup file in one case, before it in the other.
+        let hook = shell == "fish" ? "direnv hook fish | source" : "eval \"$(direnv hook \(shell))\""
+        let pane = try ShellPane(shell, home: home, extra: extra, before: workProfile ? hook : "", after: workProfile ? "" : hook)
+        let expected = workProfile ? "work-admin" : "unset"
+        let which = "\(shell), work's AWS_PROFILE \(expected)"
+        try #require(try pane.waitForPrompt("[personal|following]> "), "\(which): \(pane.text)")
+        func profile(_ prompt: String) throws -> String? {
+            try pane.answer("echo \"aws=$(printenv AWS_PROFILE || echo unset)\"", marker: "aws=", prompt: prompt)
+        }
+        // 1. The shell follows personal: Perch's hook exported its AWS_PROFILE.
+        #expect(try profile("[personal|following]") == "aws=home", "\(which): \(pane.text)")
+        // 2. In the folder: direnv's value, direnv keeping home to give back.
+        try pane.type("cd ~/client")
+        #expect(try profile("[personal|following]") == "aws=client-dev", "\(which): \(pane.text)")
+        // 3. A switch made elsewhere, seen at the next prompt: direnv's value stays in its folder.
+        #expect(try home.cli.run(["switch", "work"]).status == 0)
+        try age(30)
+        try pane.type("true")
+        try #require(try pane.waitForPrompt("[work|following]> "), "\(which): \(pane.text)")
+        #expect(try profile("[work|following]") == "aws=client-dev", "\(which): \(pane.text)")
+        // 4. Out of it: direnv gives back home, Perch's, which the next prompt puts right.
+        try pane.type("cd ~")
+        #expect(try profile("[work|following]") == "aws=\(expected)", "\(which): \(pane.text)")
+        if ShellEndToEndTests.installed("aws") {
+            #expect(
+                try pane.answer(
+                    "aws configure list | awk '$1 == \"profile\" { print \"aws-profile=\" $2 \" \" $3 }'", marker: "aws-profile=",
+                    prompt: "[work|following]") == (workProfile ? "aws-profile=work-admin env" : "aws-profile=<not set>"),
+                "\(which): \(pane.text)")
+        }
+        let (code, output) = try Self.status(pane, home: home, prompt: "[work|following]", name: "status-work")
+        #expect(code == 0 && !output.contains("✗"), "\(which): \(output)")
+    }
+
     // Bug: a shell exec'd in place (same pid) skipped its first hook, since the marker of that
     // pid was up to date: it ignored the bound folder it started in, kept the previous shell's
     // folder scope elsewhere, and a fresh environment showed no account until a perch command ran.

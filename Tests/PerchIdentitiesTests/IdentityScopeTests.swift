@@ -106,6 +106,55 @@ struct IdentityScopeTests {
         #expect(IdentityScope.unscoped(changed)["AWS_PROFILE"] == "mine")
     }
 
+    // Bug: a shell following the global account undid the variables of the account it followed
+    // unconditionally: after perch switch to an account without AWS_PROFILE, the hook removed the
+    // one an .envrc had set in its folder, and direnv, on leaving, gave back the previous
+    // account's AWS_PROFILE under the new account (the same with the new account's own value).
+    @Test(
+        "bug: a following shell undid the previous account's variables unconditionally; now it changes only what it set, and takes back what direnv gives back"
+    )
+    func followingChangesOnlyItsOwn() throws {
+        ToolAdapters.install()
+        let personal = Account.with("personal", .make(aws: "personal"))
+        for work in [
+            Account.with("work", .make(env: [EnvironmentEntry(name: "TEAM", value: "core")])),
+            Account.with("work", .make(aws: "work-admin")),
+        ] {
+            let wanted = work.identities.exports.first { $0.name == "AWS_PROFILE" }?.value
+            // 1. The shell follows personal: the hook exports its AWS_PROFILE, and records it.
+            var shell = IdentityScope.following(personal, over: ["HOME": "/home/ada", "PWD": "/home/ada"]).variables
+            #expect(shell["AWS_PROFILE"] == "personal" && shell["PERCH_ENV_NAMES"] == "AWS_PROFILE")
+            #expect(shell[ShellExports.setVariable].flatMap(IdentityScope.decode) == ["AWS_PROFILE": "personal"])
+            // 2. cd into a folder whose .envrc sets AWS_PROFILE=client: direnv's value.
+            shell["AWS_PROFILE"] = "client"
+            shell["PWD"] = "/home/ada/client"
+            // 3. perch switch work: direnv's value stays, watched; Perch's value is remembered.
+            let switched = IdentityScope.following(work, over: shell)
+            #expect(switched.variables["AWS_PROFILE"] == "client", "direnv's, not Perch's")
+            #expect(switched.variables["PERCH_ACCOUNT"] == "work" && switched.variables["TEAM"] == (wanted == nil ? "core" : nil))
+            #expect(switched.held == ["AWS_PROFILE": "client"])
+            #expect(switched.variables[ShellExports.setVariable].flatMap(IdentityScope.decode)?["AWS_PROFILE"] == .some("personal"))
+            // 4. cd ..: direnv gives back personal, which Perch recognises as its own and puts right.
+            shell = switched.variables
+            shell["AWS_PROFILE"] = "personal"
+            shell["PWD"] = "/home/ada"
+            let back = IdentityScope.following(work, over: shell)
+            #expect(back.variables["AWS_PROFILE"] == wanted, "work's: \(wanted ?? "unset")")
+            #expect(back.held.isEmpty)
+            #expect(back.variables[ShellExports.setVariable].flatMap(IdentityScope.decode)?["AWS_PROFILE"] == wanted.map { .some($0) })
+            // Every next prompt leaves it so.
+            #expect(IdentityScope.following(work, over: back.variables).variables == back.variables)
+        }
+        // A value someone else set where Perch never set one stays theirs.
+        let own = IdentityScope.following(personal, over: ["AWS_PROFILE": "mine"])
+        #expect(own.variables["AWS_PROFILE"] == "mine" && own.held == ["AWS_PROFILE": "mine"])
+        // A shell from before the record (PERCH_ENV_NAMES only): every name listed is Perch's, as then.
+        let older = ["AWS_PROFILE": "client", "PERCH_ACCOUNT": "personal", "PERCH_ENV_NAMES": "AWS_PROFILE"]
+        let work = Account.with("work", .make(aws: "work-admin"))
+        #expect(IdentityScope.following(work, over: older).variables["AWS_PROFILE"] == "work-admin")
+        #expect(IdentityScope.following(nil, over: older).variables["AWS_PROFILE"] == nil)
+    }
+
     @Test(
         "real git in a scope: git var GIT_AUTHOR_IDENT and git config --show-origin give the account's",
         .enabled(if: ScratchHome.installed("git")))

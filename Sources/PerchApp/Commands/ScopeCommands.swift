@@ -185,7 +185,8 @@ extension CommandLineTool {
         if options.global {
             guard let state = loadState(config) else { return ExitStatus.unmet }
             let global = state.currentAccount.flatMap { id in config.accounts.first { $0.id == id } }
-            console.write(IdentityScope.script(from: variables, to: IdentityScope.following(global, over: variables), shell: shell))
+            let target = IdentityScope.following(global, over: variables)
+            console.write(IdentityScope.script(from: variables, to: target, shell: shell) + ShellMarker.held(target.held, shell: shell))
             console.error(
                 "this shell follows the global account again"
                     + (global.map { ": \(shown($0.id)) (\(shown($0.name)))" } ?? " (none chosen yet)"))
@@ -203,8 +204,9 @@ extension CommandLineTool {
 
     /// What shell-init's prompt hook evaluates when the state or config changed (or the shell
     /// entered or left a bound folder): the text that brings this shell to its scope's account,
-    /// the bound folder's, or the global one; the bound folders for the hook to match; then the
-    /// shell's marker is touched (``ShellMarker``).
+    /// the bound folder's, or the global one; the bound folders for the hook to match, and the
+    /// variables it watches (``ShellMarker/held(_:shell:)``); then the shell's marker is touched
+    /// (``ShellMarker``).
     func shellHook(_ options: ShellHookCommand) -> Int32 {
         guard let shell = options.shell.flatMap(ShellKind.init(rawValue:)) else { return ExitStatus.usage }
         let files = switcher(nil).files
@@ -258,6 +260,7 @@ extension CommandLineTool {
             target = IdentityScope.following(global, over: variables)
         }
         text += IdentityScope.script(from: variables, to: target!, shell: shell)
+        text += ShellMarker.held(target!.held, shell: shell)
         text += ShellMarker.place(
             pwd: variables["PWD"] ?? ShellMarker.workingDirectory(), folders: rules.map(\.folder), repositories: watchesRepositories,
             scope: target!.kind, shell: shell)

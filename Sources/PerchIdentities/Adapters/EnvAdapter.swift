@@ -13,7 +13,7 @@ public struct EnvAdapter: PerShellToolAdapter {
 
     /// Names Perch sets itself, which `env` may not name: its own, and those the other adapters export.
     public static var reservedNames: Set<String> {
-        Set(["PERCH_ACCOUNT", "PERCH_ENV_NAMES", "PATH", "HOME"] + ToolAdapters.registry.flatMap(\.exportedNames))
+        Set(["PERCH_ACCOUNT", "PERCH_ENV_NAMES", "PERCH_ENV_SET", "PATH", "HOME"] + ToolAdapters.registry.flatMap(\.exportedNames))
     }
 
     public static func setting(_ entries: [EnvironmentEntry]) -> ToolSetting { .exporting(entries, as: .env) }
