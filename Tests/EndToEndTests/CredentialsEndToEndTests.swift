@@ -21,16 +21,24 @@ struct CredentialsEndToEndTests {
         try Spawn.run(["sh", "-c", "cd \(TmuxSession.quote(folder)) && \(command)"], environment: cli.environment)
     }
 
-    @Test(
-        "a commit as an account that signs is signed and verifies; after a switch to one that does not, the next is unsigned and its key is nowhere in git's config; perch exec signs as it",
-        .enabled(if: ["git", "ssh-keygen"].allSatisfy(ShellEndToEndTests.installed)))
-    func signing() throws {
+    /// A scratch home with a command line that reads no system git config and a real ssh key
+    /// `~/.ssh/id_a` (a's signing key).
+    func signingHome() throws -> PerchCommandLine {
         var cli = try PerchCommandLine()
-        defer { cli.remove() }
         cli.extraEnvironment = ["GIT_CONFIG_NOSYSTEM": "1"]
         let home = cli.home.path
         try FileManager.default.createDirectory(atPath: home + "/.ssh", withIntermediateDirectories: true)
         #expect(try Spawn.run(["ssh-keygen", "-q", "-t", "ed25519", "-N", "", "-C", "a", "-f", home + "/.ssh/id_a"]).status == 0)
+        return cli
+    }
+
+    @Test(
+        "a commit as an account that signs is signed and verifies; after a switch to one that does not, the next is unsigned and its key is nowhere in git's config; perch exec signs as it",
+        .enabled(if: ["git", "ssh-keygen"].allSatisfy(ShellEndToEndTests.installed)))
+    func signing() throws {
+        let cli = try signingHome()
+        defer { cli.remove() }
+        let home = cli.home.path
         try "[user]\n\tname = Own\n\temail = own@self.example\n".write(toFile: home + "/.gitconfig", atomically: true, encoding: .utf8)
         try cli.writeConfig(Self.signingAccounts)
         #expect(try cli.run(["config", "check"]).status == 0)
@@ -77,12 +85,9 @@ struct CredentialsEndToEndTests {
         "ssh signing of your own without a key: git commit -S in perch exec of an account naming none refuses to sign, as with your own files, and never signs with the global account's key",
         .enabled(if: ["git", "ssh-keygen"].allSatisfy(ShellEndToEndTests.installed)))
     func ownSSHSigningWithoutKey() throws {
-        var cli = try PerchCommandLine()
+        let cli = try signingHome()
         defer { cli.remove() }
-        cli.extraEnvironment = ["GIT_CONFIG_NOSYSTEM": "1"]
         let home = cli.home.path
-        try FileManager.default.createDirectory(atPath: home + "/.ssh", withIntermediateDirectories: true)
-        #expect(try Spawn.run(["ssh-keygen", "-q", "-t", "ed25519", "-N", "", "-C", "a", "-f", home + "/.ssh/id_a"]).status == 0)
         let own = "[user]\n\tname = Own\n\temail = own@self.example\n[gpg]\n\tformat = ssh\n"
         try own.write(toFile: home + "/.gitconfig", atomically: true, encoding: .utf8)
         try own.write(toFile: home + "/gitconfig-own", atomically: true, encoding: .utf8)

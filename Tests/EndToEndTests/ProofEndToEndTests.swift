@@ -464,15 +464,7 @@ struct SwitchEdgeEndToEndTests {
     func folderKeyPushToRealServer() throws {
         let lab = try GitServerLab()
         defer { lab.stop() }
-        do {
-            try lab.start()
-        } catch let failure as TestUser.Failure {
-            try Test.cancel("skipped: \(failure.description)")
-        }
-        for arguments in [["setup", "git", "--yes"], ["setup", "ssh", "--yes"], ["switch", "home"]] {
-            let run = try lab.perch(arguments)
-            try #require(run.status == 0, "perch \(arguments.joined(separator: " ")): \(run.stdout)\(run.stderr)")
-        }
+        try lab.startWithHomeGlobal()
         // As from cron or an IDE: no shell hook ran, no Perch variable, no agent.
         for (folder, account, other) in [("proj/site", "work", "home"), ("elsewhere/api", "home", "work")] {
             let pushed = try lab.push(from: folder)
@@ -503,15 +495,7 @@ struct SwitchEdgeEndToEndTests {
     func folderKeyRefusedNeverFallsBack() throws {
         let lab = try GitServerLab(letIn: ["home"])
         defer { lab.stop() }
-        do {
-            try lab.start()
-        } catch let failure as TestUser.Failure {
-            try Test.cancel("skipped: \(failure.description)")
-        }
-        for arguments in [["setup", "git", "--yes"], ["setup", "ssh", "--yes"], ["switch", "home"]] {
-            let run = try lab.perch(arguments)
-            try #require(run.status == 0, "perch \(arguments.joined(separator: " ")): \(run.stdout)\(run.stderr)")
-        }
+        try lab.startWithHomeGlobal()
         let pushed = try lab.push(from: "proj/site")
         let shown = "sshd's log of that connection:\n\(pushed.log)git push: \(pushed.push.stdout)\(pushed.push.stderr)"
         #expect(pushed.push.status != 0, "the push from ~/proj was refused; \(shown)")
@@ -632,6 +616,20 @@ final class GitServerLab {
         try cli.writeConfig(Self.accounts)
         binary = try TestUser.binaryCopy(in: home)
         try user!.own(home)
+    }
+
+    /// ``start()``, then `perch setup git`, `perch setup ssh` and `perch switch home` as the
+    /// user; the test is cancelled, with the reason, where users cannot be made.
+    func startWithHomeGlobal() throws {
+        do {
+            try start()
+        } catch let failure as TestUser.Failure {
+            try Test.cancel("skipped: \(failure.description)")
+        }
+        for arguments in [["setup", "git", "--yes"], ["setup", "ssh", "--yes"], ["switch", "home"]] {
+            let run = try perch(arguments)
+            try #require(run.status == 0, "perch \(arguments.joined(separator: " ")): \(run.stdout)\(run.stderr)")
+        }
     }
 
     /// `argv` run as the user in its HOME with `environment`.
