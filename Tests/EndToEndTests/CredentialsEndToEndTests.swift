@@ -113,6 +113,45 @@ struct CredentialsEndToEndTests {
         #expect(try shell(cli, "git log -1 --format=%G?", in: repo).stdout == "G\n", "signed as a")
     }
 
+    // Bug: in the bound folder of an account that does not sign (or names only part of git, or
+    // no git), a plain git commit without the shell hook was signed with the global account's
+    // key and took its name: the folder's include set only what the account named.
+    @Test(
+        "bound folders without the shell hook: an account that does not sign commits unsigned, one naming only an email gets your own name, one naming no git your own identity, while the global account signs",
+        .enabled(if: ["git", "ssh-keygen"].allSatisfy(ShellEndToEndTests.installed)))
+    func boundFoldersSealed() throws {
+        let cli = try signingHome()
+        defer { cli.remove() }
+        let home = cli.home.path
+        try "[user]\n\tname = Own\n\temail = own@self.example\n".write(toFile: home + "/.gitconfig", atomically: true, encoding: .utf8)
+        try cli.writeConfig(
+            #"""
+            {"accounts": [
+              {"id": "a", "name": "A", "git": {"name": "Ada", "email": "ada@a.example", "signing": {"key": "~/.ssh/id_a.pub", "format": "ssh", "sign": true}}},
+              {"id": "b", "name": "B", "git": {"name": "Bea", "email": "bea@b.example"}, "directories": ["~/b"]},
+              {"id": "c", "name": "C", "git": {"email": "c@c.example"}, "directories": ["~/c"]},
+              {"id": "d", "name": "D", "env": {"D": "1"}, "directories": ["~/d"]}
+            ]}
+            """#)
+        #expect(try cli.run(["setup", "git", "--yes"]).status == 0)
+        #expect(try cli.run(["switch", "a"]).status == 0)
+        for (folder, author) in [("b", "Bea <bea@b.example>"), ("c", "Own <c@c.example>"), ("d", "Own <own@self.example>")] {
+            let repo = home + "/" + folder + "/r"
+            try FileManager.default.createDirectory(atPath: repo, withIntermediateDirectories: true)
+            #expect(try shell(cli, "git init -q && git commit -q --allow-empty -m one", in: repo).status == 0)
+            let made = try shell(cli, "git log -1 --format='%an <%ae> %G?'", in: repo)
+            #expect(made.stdout == "\(author) N\n", "~/\(folder): \(made.stdout)\(made.stderr)")
+            // What git uses there (the last value wins): none of a's signing.
+            let key = try shell(cli, "git config --get user.signingkey; git config --get commit.gpgsign", in: repo)
+            #expect(!key.stdout.contains("id_a") && !key.stdout.contains("true"), "~/\(folder): \(key.stdout)")
+        }
+        // Outside them, a signs as before.
+        let repo = home + "/elsewhere"
+        try FileManager.default.createDirectory(atPath: repo, withIntermediateDirectories: true)
+        #expect(try shell(cli, "git init -q && git commit -q --allow-empty -m one", in: repo).status == 0)
+        #expect(try shell(cli, "git log -1 --format='%an <%ae> %G?'", in: repo).stdout == "Ada <ada@a.example> G\n")
+    }
+
     @Test("the signing object is checked with its JSON path: the format, sign's type, and a key named twice")
     func signingValidation() throws {
         let cli = try PerchCommandLine()

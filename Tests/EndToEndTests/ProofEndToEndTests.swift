@@ -508,6 +508,36 @@ struct SwitchEdgeEndToEndTests {
         #expect(elsewhere.push.status == 0 && elsewhere.forced == "key=home\n", "\(elsewhere.log)\(elsewhere.push.stderr)")
     }
 
+    // Bug: a push from the folder of an account naming no ssh, without the shell hook, went out
+    // with the global account's key (no core.sshCommand for it, so Perch's include applied); and
+    // perch exec of that account in another account's bound folder pushed with that folder's key.
+    @Test(
+        "an account naming no ssh pushes with your own ssh alone, from its folder without the hook and in perch exec inside another account's folder: never with the global account's key nor the folder's",
+        .enabled(if: serverMissing == nil, "\(serverMissing ?? "")"),
+        .enabled(if: TestUser.cannotCreate == nil, "\(TestUser.cannotCreate ?? "")"))
+    func noSSHAccountUsesYourOwn() throws {
+        let lab = try GitServerLab()
+        defer { lab.stop() }
+        try lab.startWithHomeGlobal()
+        // Your own ~/.ssh/config names no key for gitserver, and ~/.ssh holds only work's and
+        // home's: with your own ssh alone no key is offered, and the server lets nobody in.
+        let fromFolder = try lab.push(from: "oss/lib")
+        #expect(fromFolder.push.status != 0, "refused: \(fromFolder.log)\(fromFolder.push.stderr)")
+        #expect(fromFolder.forced.isEmpty && !fromFolder.log.contains("Accepted publickey"), "no key let in: \(fromFolder.log)")
+        // perch exec oss inside work's bound folder: not work's key from the folder's rule.
+        let made = try lab.runAsUser(
+            ["sh", "-c", "mkdir -p proj/web && cd proj/web && git init -q && git remote add origin \(TmuxSession.quote("\(lab.login!.name)@gitserver:\(lab.repository("proj/web"))"))"],
+            environment: lab.plainEnvironment)
+        try #require(made.status == 0, "\(made.stderr)")
+        let forcedStart = Loopback.text(lab.forcedLog).utf8.count
+        let exec = try lab.runAsUser(
+            ["sh", "-c", "cd proj/web && git commit -q --allow-empty -m one && \(TmuxSession.quote(lab.binary)) exec oss -- git push origin HEAD"],
+            environment: lab.plainEnvironment.merging(lab.perchEnvironment) { $1 })
+        let forced = String(decoding: Loopback.text(lab.forcedLog).utf8.dropFirst(forcedStart), as: UTF8.self)
+        #expect(exec.status != 0, "refused: \(exec.stdout)\(exec.stderr)")
+        #expect(forced.isEmpty, "no key let in: \(forced)")
+    }
+
     // Bug: with GH_TOKEN set in the shell, a plain perch switch printed "gh: applied" though this
     // shell's gh stayed on the token's user.
     @Test("a switch says which variable of this shell beats a tool it applied, with the token masked")
@@ -548,7 +578,8 @@ final class GitServerLab {
     static let accounts = #"""
         {"accounts": [
           {"id": "work", "name": "Work", "git": {"name": "Ada", "email": "ada@work.example"}, "ssh": {"host": "gitserver", "identityFile": "~/.ssh/id_work"}, "directories": ["~/proj"]},
-          {"id": "home", "name": "Home", "git": {"name": "Ada", "email": "ada@home.example"}, "ssh": {"host": "gitserver", "identityFile": "~/.ssh/id_home"}}
+          {"id": "home", "name": "Home", "git": {"name": "Ada", "email": "ada@home.example"}, "ssh": {"host": "gitserver", "identityFile": "~/.ssh/id_home"}},
+          {"id": "oss", "name": "OSS", "git": {"email": "ada@oss.example"}, "directories": ["~/oss"]}
         ]}
         """#
 
@@ -592,7 +623,7 @@ final class GitServerLab {
         }
         try #require(fingerprints["work"] != fingerprints["home"])
         try Loopback.write("", to: forcedLog)
-        for folder in ["proj/site", "elsewhere/api"] {
+        for folder in ["proj/site", "elsewhere/api", "oss/lib", "proj/web"] {
             let made = try Spawn.run(
                 ["git", "init", "-q", "--bare", repository(folder)],
                 environment: ["HOME": serverFolder.path, "PATH": "/usr/bin:/bin", "GIT_CONFIG_NOSYSTEM": "1"])
@@ -638,15 +669,18 @@ final class GitServerLab {
         return try Spawn.run(user.command(["/bin/sh", "-c", "cd \"$HOME\" && exec \"$@\"", "sh"] + argv), environment: environment)
     }
 
-    /// `perch arguments` run as the user, with the scratch XDG folders.
-    func perch(_ arguments: [String]) throws -> Spawn.Result {
+    /// What perch runs with as the user: the scratch XDG folders.
+    var perchEnvironment: [String: String] {
         var environment = cli.environment
         environment["PATH"] = "/usr/local/bin:/usr/bin:/bin"
         environment["USER"] = user?.name ?? ""
         environment["LOGNAME"] = user?.name ?? ""
         environment["GIT_CONFIG_NOSYSTEM"] = "1"
-        return try runAsUser([binary] + arguments, environment: environment)
+        return environment
     }
+
+    /// `perch arguments` run as the user, with the scratch XDG folders.
+    func perch(_ arguments: [String]) throws -> Spawn.Result { try runAsUser([binary] + arguments, environment: perchEnvironment) }
 
     /// What a program started by cron or an IDE has: no shell hook ran, so no Perch variable,
     /// and no ssh agent. (git's system config is left out, as in every test here.)

@@ -553,12 +553,20 @@ public struct GitAdapter: ToolAdapter {
     /// that git refuses to sign as it does with the user's files alone, unless the user's
     /// `gpg.ssh.defaultKeyCommand` chooses one (git-config(1), `user.signingKey`).
     static func ownIdentity(_ own: [String: String], besides pinned: [(String, String)], in context: ToolContext) -> [(String, String)] {
+        ownIdentity(own, besides: pinned, detect: { Self.detectedIdentity(in: context) })
+    }
+
+    /// ``ownIdentity(_:besides:in:)`` with `detect` giving what git makes up (asked at most once,
+    /// and only when `own` lacks a name or an email).
+    static func ownIdentity(_ own: [String: String], besides pinned: [(String, String)], detect: () -> (name: String, email: String)?)
+        -> [(String, String)]
+    {
         let except = Set(pinned.map(\.0))
         func mine(_ key: String) -> String? { own[key].flatMap { $0.isEmpty ? nil : $0 } }
         var values: [(String, String)] = []
         var detected: (name: String, email: String)??
         func fallback(_ key: String) -> String {
-            if detected == nil { detected = .some(Self.detectedIdentity(in: context)) }
+            if detected == nil { detected = .some(detect()) }
             return (key == "user.name" ? detected!?.name : detected!?.email) ?? ""
         }
         // A value git cannot make up either is left unset: pinned empty, git would refuse every
@@ -645,7 +653,7 @@ public struct GitAdapter: ToolAdapter {
             "git",
             [
                 "config", "--includes", "--show-origin", "--get-regexp",
-                "^(user\\.(name|email|signingkey)|gpg\\.format|gpg\\.ssh\\.defaultkeycommand|(commit|tag)\\.gpgsign)$",
+                "^(user\\.(name|email|signingkey)|gpg\\.format|gpg\\.ssh\\.defaultkeycommand|(commit|tag)\\.gpgsign|core\\.sshcommand)$",
             ])
         guard case .exited(let status, let output, let errors) = run, status == 0 || (status == 1 && errors.isEmpty) else { return nil }
         let files = context.files
@@ -719,13 +727,51 @@ public enum GitDirectoryRules {
         }
     }
 
-    /// The rules file's text and each account file's text (by path), for `accounts`. A folder
-    /// of an account naming no git identity gets `own`, the values git uses without Perch's
-    /// files (so git there is the user's own, as in a shell and in `perch exec`); without
-    /// `own` such a folder has no rule.
-    public static func texts(_ accounts: [Account], files: IdentityFiles, home: String, own: [String: String]? = nil)
+    /// The user's own git values (from their files, ``GitAdapter/values(byOrigin:)``), and what
+    /// git makes up where they set no name or email: what an account file gives for what its
+    /// account does not name.
+    public struct OwnGit: Sendable {
+        /// Their files' values by key, lower-cased (`user.name`, `gpg.format`, `core.sshcommand`…).
+        public var values: [String: String]
+        /// The name and email git makes up without any config (``GitAdapter/detectedIdentity(in:)``).
+        public var detectedName: String?
+        public var detectedEmail: String?
+
+        public init(values: [String: String], detectedName: String? = nil, detectedEmail: String? = nil) {
+            self.values = values
+            self.detectedName = detectedName
+            self.detectedEmail = detectedEmail
+        }
+    }
+
+    /// The rules file's text and each account file's text (by path), for `accounts`. An account
+    /// file is sealed like a scope: every identity key its account does not name (`user.*`,
+    /// `gpg.format`, `commit.gpgsign`, `tag.gpgsign`) gets `own`'s value, and an account naming
+    /// no ssh gets ssh with your own configuration, so nothing of the global account's (whose
+    /// include git reads before) reaches its folders and repositories. Without `own` (git could
+    /// not be asked) an account naming no git identity has no rule.
+    public static func texts(_ accounts: [Account], files: IdentityFiles, home: String, own: OwnGit? = nil)
         -> (rules: String, accounts: [String: String])
     {
+        /// `own`'s values for what `pinned` does not set, as git config text.
+        func ownText(besides pinned: [(String, String)]) -> String {
+            guard let own else { return "" }
+            let values = GitAdapter.ownIdentity(own.values, besides: pinned) {
+                own.detectedName.map { ($0, own.detectedEmail ?? "") }
+            }
+            var text = ""
+            var section = ""
+            for (key, value) in values {
+                let dot = key.firstIndex(of: ".")!
+                let name = String(key[..<dot])
+                if name != section {
+                    text += "[\(name)]\n"
+                    section = name
+                }
+                text += "\t\(key[key.index(after: dot)...]) = \(GitAdapter.quoted(value))\n"
+            }
+            return text.isEmpty ? "" : "# Your own, for what the account does not name.\n" + text
+        }
         var rules =
             "# Written by Perch from the config's \"remotes\" and \"directories\": in those repositories and folders git uses their account.\n"
         var accountFiles: [String: String] = [:]
@@ -735,22 +781,24 @@ public enum GitDirectoryRules {
             if accountFiles[path] != nil { return path }
             if let setting = account.identities[.git]?.value(as: GitAdapter.Setting.self) {
                 let git = GitAdapter.expanded(setting, IdentityEnvironment(variables: ["HOME": home]))
-                accountFiles[path] = GitAdapter.includeText(git, account: account, files: files)
+                var pinned: [(String, String)] = [("user.name", git.name), ("user.email", git.email), ("user.signingkey", git.signingKey)]
+                    .compactMap { key, value in value.map { (key, $0) } }
+                if git.signingFormat != nil { pinned += GitAdapter.signingKeys.map { ($0, "") } }
+                accountFiles[path] =
+                    GitAdapter.includeText(git, account: account, files: files)
                     .replacing("; replaced at each switch.", with: "; used in its repositories and bound folders.")
+                    + ownText(besides: pinned)
                 if let signers = GitAdapter.allowedSigners(
                     git, account: account, files: files, environment: IdentityEnvironment(variables: ["HOME": home]))
                 {
                     accountFiles[signers.path] = signers.text
                 }
-            } else if let own {
-                let mine = GitAdapter.Setting(
-                    name: own["user.name"].flatMap { $0.isEmpty ? nil : $0 }, email: own["user.email"].flatMap { $0.isEmpty ? nil : $0 },
-                    signingKey: own["user.signingkey"].flatMap { $0.isEmpty ? nil : $0 })
-                guard mine.name != nil || mine.email != nil else { return nil }
-                accountFiles[path] = GitAdapter.includeText(mine, account: account)
-                    .replacing(
-                        "; replaced at each switch.",
-                        with: ", which names no git identity: your own, in its repositories and bound folders.")
+            } else if own != nil {
+                let text = ownText(besides: [])
+                guard !text.isEmpty else { return nil }
+                accountFiles[path] =
+                    "# Written by Perch for the account \"\(account.id)\", which names no git identity: your own, in its repositories and bound folders.\n"
+                    + text
             } else {
                 return nil
             }
@@ -763,6 +811,11 @@ public enum GitDirectoryRules {
                 // ssh.variant: git would otherwise run the command with -G first to learn what it
                 // is, since its first word (env) is not ssh (git-config(1), `ssh.variant`).
                 accountFiles[path]! += "[core]\n\tsshCommand = \(GitAdapter.quoted(command))\n[ssh]\n\tvariant = ssh\n"
+            } else if let own {
+                // An account naming no ssh: your own ssh (your core.sshCommand, else ssh) with
+                // PERCH_SCOPE set, so Perch's include, which follows the global account, is skipped.
+                let command = SSHAdapter.folderPrefix + (own.values["core.sshcommand"].flatMap { $0.isEmpty ? nil : $0 } ?? "ssh")
+                accountFiles[path]! += "[core]\n\tsshCommand = \(GitAdapter.quoted(command))\n"
             }
             return path
         }
@@ -838,12 +891,18 @@ public enum GitDirectoryRules {
         }
     }
 
-    /// The user's own git identity, when a bound account names no git identity; else nil.
-    static func own(_ accounts: [Account], _ context: ToolContext) -> [String: String]? {
-        let needed = accounts.contains {
-            !($0.identities.directories.isEmpty && $0.identities.remotes.isEmpty) && $0.identities[.git] == nil
+    /// The user's own git values, when an account is bound to folders or remotes; else nil. git
+    /// is asked what it makes up only when their files name no name or no email.
+    static func own(_ accounts: [Account], _ context: ToolContext) -> OwnGit? {
+        guard accounts.contains(where: { !($0.identities.directories.isEmpty && $0.identities.remotes.isEmpty) }),
+            let values = GitAdapter.values(byOrigin: context)?.own
+        else { return nil }
+        var own = OwnGit(values: values)
+        if (values["user.name"] ?? "").isEmpty || (values["user.email"] ?? "").isEmpty, let detected = GitAdapter.detectedIdentity(in: context) {
+            own.detectedName = detected.name
+            own.detectedEmail = detected.email
         }
-        return needed ? GitAdapter.values(byOrigin: context)?.own : nil
+        return own
     }
 }
 

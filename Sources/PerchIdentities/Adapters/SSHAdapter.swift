@@ -169,9 +169,10 @@ public struct SSHAdapter: ToolAdapter {
     /// its environment (env(1)), so that Perch's include, which follows the global account, is
     /// skipped there (``scopeGuard``): a key the server refuses is never followed by the global
     /// account's, which would push as someone else.
-    static func folderCommand(_ key: String) -> String {
-        "env \(IdentityScope.scopeVariable)=\(ScopeKind.directory.rawValue) " + scopeCommand(key)
-    }
+    static func folderCommand(_ key: String) -> String { folderPrefix + scopeCommand(key) }
+
+    /// `env PERCH_SCOPE=directory `: what a folder's `core.sshCommand` starts with.
+    static let folderPrefix = "env \(IdentityScope.scopeVariable)=\(ScopeKind.directory.rawValue) "
 
     /// The `IdentityAgent` of Perch's file text, or nil.
     static func agentLine(_ text: String) -> String? {
@@ -265,12 +266,27 @@ public struct SSHAdapter: ToolAdapter {
     public func scope(_ setting: ToolSetting?, account: Account, over environment: [String: String], in context: ToolContext)
         -> Result<ToolScope, ToolFailure>
     {
-        guard let ssh = setting?.value(as: Setting.self) else { return .success(ToolScope()) }
+        guard let ssh = setting?.value(as: Setting.self) else { return .success(ownScope(over: environment, in: context)) }
         let key = context.environment.expandingTilde(ssh.identityFile)
         var variables = [ScopeVariable("GIT_SSH_COMMAND", Self.scopeCommand(key))]
         // The account's agent for every ssh the process runs (ssh-agent(1), SSH_AUTH_SOCK).
         if let agent = ssh.agent { variables.append(ScopeVariable("SSH_AUTH_SOCK", context.environment.expandingTilde(agent))) }
         return .success(ToolScope(variables: variables))
+    }
+}
+
+extension SSHAdapter {
+    /// For an account naming no ssh: while a folder's or a remote's rule of Perch's may give git
+    /// another account's `core.sshCommand` (Perch's rules file has one), `GIT_SSH_COMMAND` =
+    /// your own `core.sshCommand`, else `ssh`, which beats it (git(1), "Environment"); in the
+    /// scope, ssh skips Perch's include (``scopeGuard``). Nothing when your own `GIT_SSH_COMMAND`
+    /// or `GIT_SSH` is set (it beats the rule already) or no rule exists.
+    func ownScope(over environment: [String: String], in context: ToolContext) -> ToolScope {
+        guard (environment["GIT_SSH_COMMAND"] ?? "").isEmpty, (environment["GIT_SSH"] ?? "").isEmpty,
+            let rules = try? FileSystem.read(context.files.gitDirectories), String(decoding: rules, as: UTF8.self).contains("[includeIf")
+        else { return ToolScope() }
+        let own = GitAdapter.values(byOrigin: context)?.own["core.sshcommand"].flatMap { $0.isEmpty ? nil : $0 }
+        return ToolScope(variables: [ScopeVariable("GIT_SSH_COMMAND", own ?? "ssh")])
     }
 }
 
