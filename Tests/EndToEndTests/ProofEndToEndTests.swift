@@ -755,6 +755,24 @@ struct GcloudEdgeEndToEndTests {
         #expect(fixed.stdout.contains("✓ gcloud"), "\(fixed.stdout)")
     }
 
+    // Bug: in a scope, with gcloud installed but never run (no configuration yet), status said
+    // ✗ gcloud "has no configuration default" and exited 1, though gcloud makes default itself.
+    @Test(
+        "a gcloud never run: status in a scope shows your own default as ✓, and real gcloud then uses default",
+        .enabled(if: ShellEndToEndTests.installed("gcloud"), "needs gcloud"))
+    func neverRunIsNoDrift() throws {
+        let home = try ScopedHome(accounts: [#"{"id": "plain", "name": "Plain", "env": {"P": "1"}}"#], contexts: ["dev"], configurations: ["default"])
+        // As before gcloud was ever run: no folder of its own at all.
+        defer { home.cli.remove() }
+        try? FileManager.default.removeItem(atPath: home.gcloud)
+        let status = try home.cli.run(["exec", "plain", "--", TmuxSession.binary, "status"])
+        #expect(status.status == 0, "\(status.stdout)\(status.stderr)")
+        #expect(status.stdout.contains("✓ gcloud  your own: default") && !status.stdout.contains("✗"), "\(status.stdout)")
+        let list = try Spawn.run(
+            ["gcloud", "config", "configurations", "list", "--format=value(name,is_active)"], environment: home.cli.environment)
+        #expect(list.stdout.contains("default\tTrue"), "gcloud makes and uses default: \(list.stdout)\(list.stderr)")
+    }
+
     // Bug: with an empty active_config, a switch to an account without gcloud removed the file,
     // and gcloud then truncated config_default to 0 bytes.
     @Test(

@@ -93,8 +93,10 @@ public struct GcloudAdapter: ToolAdapter {
         let name = setting.value(as: String.self) ?? ""
         let actual = ToolReaders.gcloudActiveConfiguration(context.environment)
         var check = IdentityCheck(tool: .gcloud, expected: name, actual: actual, matches: actual == name)
-        // The file naming it is not enough: gcloud needs the configuration itself (gcloud topic configurations).
-        if actual == name, !ToolReaders.gcloudConfigurations(context.environment).contains(name) {
+        // The file naming it is not enough: gcloud needs the configuration itself (gcloud topic
+        // configurations), except `default`, which gcloud makes itself when it is active and
+        // missing (a gcloud never run yet has none).
+        if actual == name, name != "default", !ToolReaders.gcloudConfigurations(context.environment).contains(name) {
             check.matches = false
             check.note = "gcloud has no configuration \(name): gcloud config configurations create \(name)"
         }
