@@ -26,12 +26,12 @@ extension LoopSuites {
 
         func load(_ script: String, timeout: Int64 = 10_000) -> AppEvent? {
             let worker = EffectWorker(store: nil, configPath: nil, catalogTimeoutMilliseconds: timeout)
-            worker.perform(.loadCatalog(accountID: "gh", command: script), accounts: [Self.account])
+            worker.perform(.perform(LoadCatalog(accountID: "gh", command: script)), accounts: [Self.account])
             return outcome(of: worker)
         }
 
         func parsed(_ event: AppEvent?) -> ([CatalogItem], Int)? {
-            guard case .outcome(.catalogLoaded("gh", let items, let skipped), _)? = event else { return nil }
+            guard case .loaded("gh", let items, let skipped)? = event?.taken(CatalogLoaded.self)?.value else { return nil }
             return (items, skipped)
         }
 
@@ -62,7 +62,7 @@ extension LoopSuites {
             var state = AppState(
                 accounts: [Self.account.withCommand("true")], saved: SavedState(currentAccount: "gh"), size: Size(width: 80, height: 24))
             _ = state.update(.key(.char("2")))
-            _ = state.update(.outcome(.catalogLoaded(accountID: "gh", items: [], skipped: 0), for: .pane(.catalog)))
+            _ = state.update(.outcome(AnyOutcome(CatalogLoaded.loaded(accountID: "gh", items: [], skipped: 0)), for: .pane(.catalog)))
             #expect(state.render().text.contains("printed nothing"))
         }
 
@@ -74,7 +74,7 @@ extension LoopSuites {
             var state = AppState(
                 accounts: [Self.account.withCommand("x")], saved: SavedState(currentAccount: "gh"), size: Size(width: 80, height: 24))
             _ = state.update(.key(.char("2")))
-            _ = state.update(.outcome(.catalogLoaded(accountID: "gh", items: items, skipped: skipped), for: .pane(.catalog)))
+            _ = state.update(.outcome(AnyOutcome(CatalogLoaded.loaded(accountID: "gh", items: items, skipped: skipped)), for: .pane(.catalog)))
             #expect(state.render().lines[0].contains("4 unreadable"))
         }
 
@@ -85,7 +85,7 @@ extension LoopSuites {
             var state = AppState(
                 accounts: [Self.account.withCommand("x")], saved: SavedState(currentAccount: "gh"), size: Size(width: 80, height: 24))
             _ = state.update(.key(.char("2")))
-            _ = state.update(.outcome(.catalogLoaded(accountID: "gh", items: items, skipped: 0), for: .pane(.catalog)))
+            _ = state.update(.outcome(AnyOutcome(CatalogLoaded.loaded(accountID: "gh", items: items, skipped: 0)), for: .pane(.catalog)))
             let text = state.render().text
             #expect(!text.unicodeScalars.contains { $0.value < 0x20 && $0 != "\n" || (0x80..<0xA0).contains($0.value) })
             #expect(text.contains("�]0;owned�title"))
@@ -98,7 +98,7 @@ extension LoopSuites {
             var state = AppState(
                 accounts: [Self.account.withCommand("seq")], saved: SavedState(currentAccount: "gh"), size: Size(width: 80, height: 24))
             _ = state.update(.key(.char("2")))
-            _ = state.update(.outcome(.catalogLoaded(accountID: "gh", items: items, skipped: 0), for: .pane(.catalog)))
+            _ = state.update(.outcome(AnyOutcome(CatalogLoaded.loaded(accountID: "gh", items: items, skipped: 0)), for: .pane(.catalog)))
             _ = state.update(.key(KeyEvent(.end)))
             let lines = state.render().lines
             #expect(lines[0].hasSuffix("100000/100000 "))
@@ -108,7 +108,7 @@ extension LoopSuites {
         @Test("a failing source: its status and the end of its stderr")
         func failing() throws {
             let event = load("echo 'first line' >&2; echo 'error: not logged in' >&2; exit 4")
-            guard case .outcome(.catalogFailed("gh", let reason), _)? = event else {
+            guard case .failed("gh", let reason)? = event?.taken(CatalogLoaded.self)?.value else {
                 Issue.record("expected a failure, got \(String(describing: event))")
                 return
             }
@@ -120,7 +120,7 @@ extension LoopSuites {
         func hanging() throws {
             let started = Date()
             let event = load("sleep 30 & sleep 30", timeout: 300)
-            guard case .outcome(.catalogFailed("gh", let reason), _)? = event else {
+            guard case .failed("gh", let reason)? = event?.taken(CatalogLoaded.self)?.value else {
                 Issue.record("expected a timeout, got \(String(describing: event))")
                 return
             }
@@ -133,7 +133,7 @@ extension LoopSuites {
             let file = FileManager.default.temporaryDirectory.appendingPathComponent("perch-source-\(UUID().uuidString)").path
             defer { unlink(file) }
             let worker = EffectWorker(store: nil, configPath: nil)
-            worker.perform(.loadCatalog(accountID: "gh", command: "sleep 30 & echo $! > '\(file)'; wait"), accounts: [Self.account])
+            worker.perform(.perform(LoadCatalog(accountID: "gh", command: "sleep 30 & echo $! > '\(file)'; wait")), accounts: [Self.account])
             var child: pid_t?
             _ = waitUntil {
                 child = (try? String(contentsOfFile: file, encoding: .utf8)).flatMap {
@@ -144,7 +144,7 @@ extension LoopSuites {
             let pid = try #require(child)
             worker.finishStoreWork()
             #expect(waitUntil { kill(pid, 0) != 0 }, "the source's child ended with Perch")
-            guard case .outcome(.catalogFailed("gh", let reason), _)? = outcome(of: worker) else {
+            guard case .failed("gh", let reason)? = outcome(of: worker)?.taken(CatalogLoaded.self)?.value else {
                 Issue.record("expected the killed source to be reported")
                 return
             }
@@ -158,15 +158,15 @@ extension LoopSuites {
             worker.perform(
                 .asked(
                     by: .pane(.catalog),
-                    .previewCatalogItem(
+                    .perform(PreviewCatalogItem(
                         accountID: "gh", command: #"printf '%s|%s|%s' "$PERCH_ITEM_ID" "$PERCH_ITEM_TITLE" "$PERCH_ACCOUNT_NAME""#,
-                        item: item)),
+                        item: item))),
                 accounts: [Self.account])
             let event = outcome(of: worker)
             #expect(
                 event
                     == .outcome(
-                        .catalogPreviewed(accountID: "gh", itemID: item.id, .text(item.id + "|" + item.title + "|GitHub")),
+                        AnyOutcome(CatalogPreviewed(accountID: "gh", itemID: item.id, .text(item.id + "|" + item.title + "|GitHub"))),
                         for: .pane(.catalog)))
         }
 
@@ -174,8 +174,10 @@ extension LoopSuites {
         func previewFailure() throws {
             let worker = EffectWorker(store: nil, configPath: nil)
             let item = CatalogItem(id: "a", title: "a", detail: "", kind: "")
-            worker.perform(.previewCatalogItem(accountID: "gh", command: "echo boom >&2; exit 2", item: item), accounts: [Self.account])
-            guard case .outcome(.catalogPreviewed("gh", "a", .failed(let reason)), _)? = outcome(of: worker) else {
+            worker.perform(.perform(PreviewCatalogItem(accountID: "gh", command: "echo boom >&2; exit 2", item: item)), accounts: [Self.account])
+            guard let previewed = outcome(of: worker)?.taken(CatalogPreviewed.self)?.value,
+                previewed.accountID == "gh", previewed.itemID == "a", case .failed(let reason) = previewed.preview
+            else {
                 Issue.record("expected a failed preview")
                 return
             }

@@ -39,10 +39,10 @@ extension LoopSuites {
             _ = try store.recordSwitch(to: "work", source: .cli)
             let worker = EffectWorker(store: store, configPath: config)
 
-            worker.perform(.asked(by: .pane(.catalog), .deleteFromConfig(accountID: "work", path: ["handle"])), accounts: [])
-            guard
-                case .outcome(.deletedFromConfig("work", ["handle"], let accounts?, config, let backup?, nil), .pane(.catalog))? = outcome(
-                    of: worker)
+            worker.perform(.asked(by: .pane(.catalog), .perform(DeleteFromConfig(accountID: "work", path: ["handle"]))), accounts: [])
+            guard let (deletion, asker) = outcome(of: worker)?.taken(ConfigDeletion.self), asker == .pane(.catalog),
+                deletion.accountID == "work", deletion.path == ["handle"], deletion.configPath == config, deletion.problem == nil,
+                let accounts = deletion.accounts, let backup = deletion.backupPath
             else {
                 Issue.record("expected the field removed")
                 return
@@ -52,8 +52,10 @@ extension LoopSuites {
             #expect(text.contains("// work first") && !text.contains("@ada-work") && text.contains("ada@work.example"))
             #expect(try String(contentsOfFile: backup, encoding: .utf8) == original)
 
-            worker.perform(.deleteFromConfig(accountID: "work", path: []), accounts: [])
-            guard case .outcome(.deletedFromConfig("work", [], let left?, _, _, nil), _)? = outcome(of: worker) else {
+            worker.perform(.perform(DeleteFromConfig(accountID: "work", path: [])), accounts: [])
+            guard let deletion = outcome(of: worker)?.taken(ConfigDeletion.self)?.value, deletion.accountID == "work", deletion.path == [],
+                deletion.problem == nil, let left = deletion.accounts
+            else {
                 Issue.record("expected the account removed")
                 return
             }
@@ -63,8 +65,10 @@ extension LoopSuites {
             #expect(state.currentAccount == nil, "it was current: no account is now")
             #expect(try store.history.read(limit: 10).contains { $0.account == "work" }, "the history keeps its entry")
 
-            worker.perform(.deleteFromConfig(accountID: "gone", path: ["handle"]), accounts: [])
-            guard case .outcome(.deletedFromConfig("gone", _, nil, _, _, let problem?), _)? = outcome(of: worker) else {
+            worker.perform(.perform(DeleteFromConfig(accountID: "gone", path: ["handle"])), accounts: [])
+            guard let deletion = outcome(of: worker)?.taken(ConfigDeletion.self)?.value, deletion.accountID == "gone",
+                deletion.accounts == nil, let problem = deletion.problem
+            else {
                 Issue.record("expected a refusal")
                 return
             }
@@ -93,8 +97,10 @@ extension LoopSuites {
             let switched = try identities.session(store: store, source: .cli).run(to: work)
             #expect(ToolReaders.kubeCurrentContext(environment) == "prod", "\(switched.report.results)")
             let worker = EffectWorker(store: store, configPath: config, identities: identities)
-            worker.perform(.deleteFromConfig(accountID: "work", path: []), accounts: [work])
-            guard case .outcome(.deletedFromConfig("work", [], let left?, _, _, nil), _)? = outcome(of: worker) else {
+            worker.perform(.perform(DeleteFromConfig(accountID: "work", path: [])), accounts: [work])
+            guard let deletion = outcome(of: worker)?.taken(ConfigDeletion.self)?.value, deletion.accountID == "work", deletion.path == [],
+                deletion.problem == nil, let left = deletion.accounts
+            else {
                 Issue.record("expected the account removed, with nothing wrong")
                 return
             }

@@ -1,3 +1,4 @@
+import PerchCore
 import Foundation
 import Testing
 
@@ -34,4 +35,12 @@ func writeExecutable(_ text: String, to path: String) {
     _ = bytes.withUnsafeBytes { write(fd, $0.baseAddress, $0.count) }
     fchmod(fd, 0o755)
     close(fd)
+}
+
+extension AppEvent {
+    /// The outcome this event carries when it is a `T`, and the model it is addressed to.
+    func taken<T>(_ type: T.Type) -> (value: T, asker: ModelID)? {
+        guard case .outcome(let outcome, let asker) = self, let value = outcome.as(T.self) else { return nil }
+        return (value, asker)
+    }
 }

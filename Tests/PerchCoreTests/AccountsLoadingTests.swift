@@ -25,7 +25,7 @@ struct AccountsLoadingTests {
         #expect(state.currentAccount?.id == "a2")
         #expect(text(state).contains("Account 2"))
         #expect(text(state).contains("Switches so far: 3"))
-        #expect(state.firstFrameEffects == [.loadConfig])
+        #expect(state.firstFrameEffects == [.perform(LoadConfig())])
         #expect(AppState(accounts: accounts(4), size: Size(width: 80, height: 24)).firstFrameEffects.isEmpty)
     }
 
@@ -48,7 +48,7 @@ struct AccountsLoadingTests {
     func sheetGetsTheAccounts() {
         var state = loadingState()
         _ = state.update(.key(.char("a")), at: 1_000)
-        _ = state.update(.outcome(.configLoaded(accounts: accounts(30))), at: 1_100)
+        _ = state.update(.outcome(AnyOutcome(ConfigRead.loaded(accounts: accounts(30)))), at: 1_100)
         let shown = text(state)
         #expect(!shown.contains(AccountSheet.loadingText), "\(shown)")
         #expect(shown.contains("30 accounts"), "\(shown)")
@@ -62,7 +62,7 @@ struct AccountsLoadingTests {
         var state = loadingState()
         _ = state.update(.key(.char("a")), at: 1_000)
         let without = accounts(4).filter { $0.id != "a2" }
-        _ = state.update(.outcome(.configLoaded(accounts: without)), at: 1_100)
+        _ = state.update(.outcome(AnyOutcome(ConfigRead.loaded(accounts: without))), at: 1_100)
         #expect(state.currentAccount == nil)
         #expect(state.saved.currentAccount == nil)
         #expect(!text(state).contains("Account 2"), "\(text(state))")
@@ -77,7 +77,7 @@ struct AccountsLoadingTests {
         var state = loadingState()
         _ = state.update(.key(.char("a")), at: 1_000)
         let lines = Self.unusableLines
-        let effects = state.update(.outcome(.configUnusable(lines: lines)), at: 1_100)
+        let effects = state.update(.outcome(AnyOutcome(ConfigRead.unusable(lines: lines))), at: 1_100)
         #expect(effects == [.quit])
         #expect(state.unusableConfig == lines)
         // Nothing was switched, and Enter on the sheet still switches nothing.

@@ -105,7 +105,7 @@ struct AppStateUpdateTests {
         #expect(state.update(key(.down)) == [])
         #expect(state.sheet?.cursor.cursor == 1)
         let effects = state.update(key(.enter))
-        #expect(effects == [.recordSwitch(accountID: "personal")])
+        #expect(effects == [.perform(RecordSwitch(accountID: "personal"))])
         // Not shown as done until the store confirms it.
         #expect(state.saved.currentAccount == "work")
         #expect(state.pendingSwitch == PendingSwitch(accountID: "personal"))
@@ -125,10 +125,10 @@ struct AppStateUpdateTests {
     func pickTwice() {
         var state = makeState()
         var effects = state.send(char("a"), key(.down), key(.down), key(.enter))
-        #expect(effects == [.recordSwitch(accountID: "oss")])
+        #expect(effects == [.perform(RecordSwitch(accountID: "oss"))])
         state.confirm(effects)
         effects = state.send(char("a"), key(.up), key(.enter))
-        #expect(effects == [.recordSwitch(accountID: "personal")])
+        #expect(effects == [.perform(RecordSwitch(accountID: "personal"))])
         state.confirm(effects)
         #expect(state.saved.switchCount == 2)
         #expect(state.saved.switchesPerAccount == ["oss": 1, "personal": 1])
@@ -152,7 +152,7 @@ struct AppStateUpdateTests {
     func pickCurrent() {
         var state = makeStateWithSheet(current: "oss", on: .stats)
         #expect(state.sheet?.cursor.cursor == 2)
-        #expect(state.update(key(.enter)) == [.recordSwitch(accountID: "oss")])
+        #expect(state.update(key(.enter)) == [.perform(RecordSwitch(accountID: "oss"))])
         #expect(state.saved.switchCount == 0)
         #expect(state.saved.switchesPerAccount.isEmpty)
         #expect(state.saved.currentAccount == "oss")
@@ -164,7 +164,7 @@ struct AppStateUpdateTests {
     func tapSheetRow() {
         var state = makeStateWithSheet()
         let effects = state.update(.tap(.sheetRow(3)))
-        #expect(effects == [.recordSwitch(accountID: "side")])
+        #expect(effects == [.perform(RecordSwitch(accountID: "side"))])
         state.confirm(effects)
         #expect(state.saved.currentAccount == "side")
         #expect(state.sheet == nil)
@@ -386,7 +386,7 @@ struct AppStateUpdateTests {
         var state = makeState(accounts: manyAccounts(100))
         let start = WallTime.parseISO8601("2026-12-01T00:00:00Z")!
         state.history = SwitchHistory(events: (0..<100).map { SwitchEvent(account: "a\($0)", time: start + Int64($0) * 60, source: .tui) })
-        _ = state.update(.outcome(.wallClock(WallTime(seconds: start + 100 * 60))))
+        _ = state.update(.outcome(AnyOutcome(WallTime(seconds: start + 100 * 60))))
         _ = state.update(char("3"))
         let before = state.render().lines
         _ = state.update(char("j"))
@@ -409,7 +409,7 @@ struct AppStateUpdateTests {
         let start = WallTime.parseISO8601("2026-12-01T08:00:00Z")!
         state.history = SwitchHistory(
             events: (0..<500).map { SwitchEvent(account: "a\($0 % 12 + 1)", time: start - 20 * 86_400 + Int64($0) * 3_000, source: .tui) })
-        _ = state.update(.outcome(.wallClock(WallTime(seconds: start, monotonic: state.clock))))
+        _ = state.update(.outcome(AnyOutcome(WallTime(seconds: start, monotonic: state.clock))))
         _ = state.update(char("3"))
         /// The frame of a pane that never drew before (its own, empty caches), scrolled as this one.
         func fresh(_ state: AppState) -> Screen {
@@ -425,13 +425,13 @@ struct AppStateUpdateTests {
         }
         state.history.append(SwitchEvent(account: "a7", time: start - 30, source: .cli))
         expectRedrawn("a switch")
-        _ = state.update(.outcome(.wallClock(WallTime(seconds: start + 60, monotonic: state.clock))))
+        _ = state.update(.outcome(AnyOutcome(WallTime(seconds: start + 60, monotonic: state.clock))))
         expectRedrawn("a minute later")
-        _ = state.update(.outcome(.wallClock(WallTime(seconds: start + 60, utcOffset: 3_600, zone: "CET", monotonic: state.clock))))
+        _ = state.update(.outcome(AnyOutcome(WallTime(seconds: start + 60, utcOffset: 3_600, zone: "CET", monotonic: state.clock))))
         expectRedrawn("another time zone")
         _ = state.update(
             .outcome(
-                .configEdited(accounts: accounts.map { Account(id: $0.id, name: "Renamed " + $0.name) }, configPath: "/c", problem: nil),
+                AnyOutcome(ConfigEdited(accounts: accounts.map { Account(id: $0.id, name: "Renamed " + $0.name) }, configPath: "/c", problem: nil)),
                 for: .pane(.settings)))
         expectRedrawn("renamed accounts")
         _ = state.update(.resize(Size(width: 120, height: 40)))

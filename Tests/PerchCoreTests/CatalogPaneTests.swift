@@ -25,14 +25,14 @@ struct CatalogPaneTests {
     func loading() {
         var state = state()
         let effects = state.update(.key(.char("2")), at: 1_000)
-        #expect(effects == [.asked(by: .pane(.catalog), .loadCatalog(accountID: "gh", command: "gh repo list"))])
+        #expect(effects == [.asked(by: .pane(.catalog), .perform(LoadCatalog(accountID: "gh", command: "gh repo list")))])
         #expect(state.update(.key(.char("j")), at: 1_100).isEmpty, "not run again while it runs")
         _ = state.update(.animationFrame, at: 3_500)
         #expect(state.render().lines[0].contains("loading 2 s"))
         #expect(state.nextAnimationDeadline == 3_600)
         _ = state.update(.key(.char("1")), at: 3_600)
         #expect(state.nextAnimationDeadline == nil, "no spinner frames while the Catalog is not shown")
-        _ = state.update(.outcome(.catalogLoaded(accountID: "gh", items: Self.items("repo", 5), skipped: 0), for: .pane(.catalog)))
+        _ = state.update(.outcome(AnyOutcome(CatalogLoaded.loaded(accountID: "gh", items: Self.items("repo", 5), skipped: 0)), for: .pane(.catalog)))
         #expect(state.catalogItems.count == 5)
         #expect(!state.catalogPane.isLoading)
     }
@@ -41,9 +41,9 @@ struct CatalogPaneTests {
     func refreshAndFailure() {
         var state = state()
         _ = state.update(.key(.char("2")))
-        _ = state.update(.outcome(.catalogLoaded(accountID: "gh", items: Self.items("repo", 5), skipped: 0), for: .pane(.catalog)))
-        #expect(state.update(.key(.char("r"))) == [.asked(by: .pane(.catalog), .loadCatalog(accountID: "gh", command: "gh repo list"))])
-        _ = state.update(.outcome(.catalogFailed(accountID: "gh", reason: "exited with status 1\nHTTP 401"), for: .pane(.catalog)))
+        _ = state.update(.outcome(AnyOutcome(CatalogLoaded.loaded(accountID: "gh", items: Self.items("repo", 5), skipped: 0)), for: .pane(.catalog)))
+        #expect(state.update(.key(.char("r"))) == [.asked(by: .pane(.catalog), .perform(LoadCatalog(accountID: "gh", command: "gh repo list")))])
+        _ = state.update(.outcome(AnyOutcome(CatalogLoaded.failed(accountID: "gh", reason: "exited with status 1\nHTTP 401")), for: .pane(.catalog)))
         #expect(state.catalogItems.count == 5, "the last good list stays")
         #expect(state.render().lines[0].contains("load failed · r retry"))
         #expect(state.banner?.contains("HTTP 401") == true)
@@ -53,16 +53,16 @@ struct CatalogPaneTests {
     func keptPerAccount() {
         var state = state()
         _ = state.update(.key(.char("2")))
-        _ = state.update(.outcome(.catalogLoaded(accountID: "gh", items: Self.items("repo", 30), skipped: 0), for: .pane(.catalog)))
+        _ = state.update(.outcome(AnyOutcome(CatalogLoaded.loaded(accountID: "gh", items: Self.items("repo", 30), skipped: 0)), for: .pane(.catalog)))
         let toKube = state.update(
             .outcome(
-                .switchSaved(SwitchOutcome(accountID: "kube", state: SavedState(currentAccount: "kube"), previous: "gh", changed: true))))
-        #expect(toKube.contains(.asked(by: .pane(.catalog), .loadCatalog(accountID: "kube", command: "kubectl get pods -o name"))))
-        _ = state.update(.outcome(.catalogLoaded(accountID: "kube", items: Self.items("pod", 3), skipped: 0), for: .pane(.catalog)))
+                AnyOutcome(SwitchProgress.saved(SwitchOutcome(accountID: "kube", state: SavedState(currentAccount: "kube"), previous: "gh", changed: true)))))
+        #expect(toKube.contains(.asked(by: .pane(.catalog), .perform(LoadCatalog(accountID: "kube", command: "kubectl get pods -o name")))))
+        _ = state.update(.outcome(AnyOutcome(CatalogLoaded.loaded(accountID: "kube", items: Self.items("pod", 3), skipped: 0)), for: .pane(.catalog)))
         let back = state.update(
-            .outcome(.switchSaved(SwitchOutcome(accountID: "gh", state: SavedState(currentAccount: "gh"), previous: "kube", changed: true)))
+            .outcome(AnyOutcome(SwitchProgress.saved(SwitchOutcome(accountID: "gh", state: SavedState(currentAccount: "gh"), previous: "kube", changed: true))))
         )
-        #expect(!back.contains { if case .loadCatalog = $0 { true } else { false } })
+        #expect(!back.contains { $0.job(LoadCatalog.self) != nil })
         #expect(state.catalogItems.count == 30)
     }
 
@@ -85,7 +85,7 @@ struct CatalogPaneTests {
         #expect(state.catalogItems.dropFirst().map(\.title) == ["id", "name"])
         _ = state.update(
             .outcome(
-                .identitiesChecked(accountID: "ops", [IdentityCheck(tool: .kube, expected: "prod", actual: "staging", matches: false)])))
+                AnyOutcome(IdentitiesChecked(accountID: "ops", [IdentityCheck(tool: .kube, expected: "prod", actual: "staging", matches: false)]))))
         _ = state.update(.key(.char("m")))
         #expect(state.render().text.contains("now: staging  (drift)"))
     }
@@ -94,15 +94,15 @@ struct CatalogPaneTests {
     func preview() {
         var state = state()
         _ = state.update(.key(.char("2")))
-        _ = state.update(.outcome(.catalogLoaded(accountID: "gh", items: Self.items("repo", 5), skipped: 0), for: .pane(.catalog)))
+        _ = state.update(.outcome(AnyOutcome(CatalogLoaded.loaded(accountID: "gh", items: Self.items("repo", 5), skipped: 0)), for: .pane(.catalog)))
         let item = state.catalogItems[0]
         #expect(
             state.update(.key(.char("m"))) == [
-                .asked(by: .pane(.catalog), .previewCatalogItem(accountID: "gh", command: "gh repo view", item: item))
+                .asked(by: .pane(.catalog), .perform(PreviewCatalogItem(accountID: "gh", command: "gh repo view", item: item)))
             ])
         #expect(state.render().text.contains("loading preview…"))
         _ = state.update(
-            .outcome(.catalogPreviewed(accountID: "gh", itemID: item.id, .text("Stars: 12\nForks: 3\n")), for: .pane(.catalog)))
+            .outcome(AnyOutcome(CatalogPreviewed(accountID: "gh", itemID: item.id, .text("Stars: 12\nForks: 3\n"))), for: .pane(.catalog)))
         let text = state.render().text
         #expect(text.contains("Stars: 12") && text.contains("Forks: 3"))
     }
@@ -111,12 +111,12 @@ struct CatalogPaneTests {
     func coverScrolls() {
         var state = state()
         _ = state.update(.key(.char("2")))
-        _ = state.update(.outcome(.catalogLoaded(accountID: "gh", items: Self.items("repo", 5), skipped: 0), for: .pane(.catalog)))
+        _ = state.update(.outcome(AnyOutcome(CatalogLoaded.loaded(accountID: "gh", items: Self.items("repo", 5), skipped: 0)), for: .pane(.catalog)))
         _ = state.update(.key(.char("m")))
         let id = state.catalogItems[0].id
         _ = state.update(
             .outcome(
-                .catalogPreviewed(accountID: "gh", itemID: id, .text((1...100).map { "line \($0)" }.joined(separator: "\n"))),
+                AnyOutcome(CatalogPreviewed(accountID: "gh", itemID: id, .text((1...100).map { "line \($0)" }.joined(separator: "\n")))),
                 for: .pane(.catalog)))
         _ = state.update(.key(KeyEvent(.enter)))  // Open: no catalog.open, so the cover
         #expect(state.render().lines.contains { $0.trimmingSpaces() == "line 1" })
@@ -131,29 +131,29 @@ struct CatalogPaneTests {
     func paneStateRoundTrip() {
         var state = state()
         _ = state.update(.key(.char("2")))
-        _ = state.update(.outcome(.catalogLoaded(accountID: "gh", items: Self.items("repo", 100), skipped: 0), for: .pane(.catalog)))
+        _ = state.update(.outcome(AnyOutcome(CatalogLoaded.loaded(accountID: "gh", items: Self.items("repo", 100), skipped: 0)), for: .pane(.catalog)))
         for _ in 0..<40 { _ = state.update(.key(.char("j"))) }
         _ = state.update(.key(.char("m")))
         _ = state.update(.key(.char("j")))
         let pinEffects = state.update(.key(KeyEvent(.enter)))  // Pin
-        #expect(pinEffects.contains { if case .savePanes = $0 { true } else { false } }, "pins are saved when they change")
+        #expect(pinEffects.contains { $0.job(SavePanes.self) != nil }, "pins are saved when they change")
         for _ in 0..<5 { _ = state.update(.key(.char("j"))) }
         let ghCursor = state.catalog
         #expect(state.isPinned("repo-41"))
         // To another account and back.
         let away = state.update(
             .outcome(
-                .switchSaved(SwitchOutcome(accountID: "kube", state: SavedState(currentAccount: "kube"), previous: "gh", changed: true))))
+                AnyOutcome(SwitchProgress.saved(SwitchOutcome(accountID: "kube", state: SavedState(currentAccount: "kube"), previous: "gh", changed: true)))))
         _ = away
         #expect(state.catalog == ListCursor())
-        _ = state.update(.outcome(.catalogLoaded(accountID: "kube", items: Self.items("pod", 3), skipped: 0), for: .pane(.catalog)))
+        _ = state.update(.outcome(AnyOutcome(CatalogLoaded.loaded(accountID: "kube", items: Self.items("pod", 3), skipped: 0)), for: .pane(.catalog)))
         _ = state.update(
-            .outcome(.switchSaved(SwitchOutcome(accountID: "gh", state: SavedState(currentAccount: "gh"), previous: "kube", changed: true)))
+            .outcome(AnyOutcome(SwitchProgress.saved(SwitchOutcome(accountID: "gh", state: SavedState(currentAccount: "gh"), previous: "kube", changed: true))))
         )
         #expect(state.catalog == ghCursor)
         // Quitting saves the panes; a new run from that state restores them before the list arrives.
         let quit = state.update(.key(.char("q")))
-        guard case .savePanes(let panes)? = quit.first else {
+        guard let panes = quit.first?.job(SavePanes.self)?.panes else {
             Issue.record("quit saves the panes first: \(quit)")
             return
         }
@@ -163,7 +163,7 @@ struct CatalogPaneTests {
         var next = AppState(accounts: Self.accounts, saved: saved, size: Size(width: 80, height: 24))
         _ = next.update(.key(.char("2")))
         #expect(next.catalog == ghCursor, "kept while the source runs")
-        _ = next.update(.outcome(.catalogLoaded(accountID: "gh", items: Self.items("repo", 100), skipped: 0), for: .pane(.catalog)))
+        _ = next.update(.outcome(AnyOutcome(CatalogLoaded.loaded(accountID: "gh", items: Self.items("repo", 100), skipped: 0)), for: .pane(.catalog)))
         #expect(next.catalog == ghCursor)
         #expect(next.isPinned("repo-41"))
         #expect(next.catalogItems.first?.id == "repo-41")
@@ -184,16 +184,16 @@ struct CatalogPaneTests {
         var state = state()
         state.history = SwitchHistory(
             events: (0..<50).map { SwitchEvent(account: $0 % 2 == 0 ? "gh" : "kube", time: Int64($0) * 600, source: .tui) })
-        _ = state.update(.outcome(.wallClock(WallTime(seconds: 50 * 600))))
+        _ = state.update(.outcome(AnyOutcome(WallTime(seconds: 50 * 600))))
         _ = state.update(.key(.char("3")))
         for _ in 0..<7 { _ = state.update(.key(.char("j"))) }
         #expect(state.stats.scroll == 7)
         _ = state.update(
             .outcome(
-                .switchSaved(SwitchOutcome(accountID: "kube", state: SavedState(currentAccount: "kube"), previous: "gh", changed: true))))
+                AnyOutcome(SwitchProgress.saved(SwitchOutcome(accountID: "kube", state: SavedState(currentAccount: "kube"), previous: "gh", changed: true)))))
         #expect(state.stats.scroll == 0)
         _ = state.update(
-            .outcome(.switchSaved(SwitchOutcome(accountID: "gh", state: SavedState(currentAccount: "gh"), previous: "kube", changed: true)))
+            .outcome(AnyOutcome(SwitchProgress.saved(SwitchOutcome(accountID: "gh", state: SavedState(currentAccount: "gh"), previous: "kube", changed: true))))
         )
         #expect(state.stats.scroll == 7)
         #expect(state.paneMemory["gh"]?.statsScroll == 7)

@@ -350,7 +350,7 @@ struct ContextMenuConfigDeleteTests {
         #expect(alert?.title == "Remove handle from “Work”?")
         #expect(alert?.message.contains("perch unset work handle") == true)
         #expect(
-            effects == [.asked(by: .pane(.catalog), .deleteFromConfig(accountID: "work", path: ["handle"]))],
+            effects == [.asked(by: .pane(.catalog), .perform(DeleteFromConfig(accountID: "work", path: ["handle"])))],
             "the Catalog takes the outcome: the alert is gone by then")
         #expect(state.presented.isEmpty, "the alert and the menu are gone")
         #expect(state.catalogItems.contains { $0.title == "handle" }, "nothing changes before the file is written")
@@ -361,7 +361,7 @@ struct ContextMenuConfigDeleteTests {
         var state = configCatalog()
         let (alert, effects) = deleteRow("id", in: &state)
         #expect(alert?.title == "Remove the account “Work”?")
-        #expect(effects == [.asked(by: .pane(.catalog), .deleteFromConfig(accountID: "work", path: []))])
+        #expect(effects == [.asked(by: .pane(.catalog), .perform(DeleteFromConfig(accountID: "work", path: [])))])
         var again = configCatalog()
         _ = again.update(.key(.char("j")))
         guard openDeleteAlert(&again) != nil else { return }
@@ -374,24 +374,24 @@ struct ContextMenuConfigDeleteTests {
         let written = [Account(id: "work", name: "Work", group: "Jobs"), Account(id: "home", name: "Home")]
         _ = state.update(
             .outcome(
-                .deletedFromConfig(
+                AnyOutcome(ConfigDeletion(
                     accountID: "work", path: ["handle"], accounts: written, configPath: "/c/accounts.json",
                     backupPath: "/c/accounts.json.bak",
-                    problem: nil), for: .pane(.catalog)))
+                    problem: nil)), for: .pane(.catalog)))
         #expect(!state.catalogItems.contains { $0.title == "handle" })
         #expect(state.banner == "Removed handle of Work from /c/accounts.json (previous file kept as /c/accounts.json.bak).")
         // Written, but something after it went wrong: the banner says both, and stays.
         var late = configCatalog()
         _ = late.update(
             .outcome(
-                .deletedFromConfig(
+                AnyOutcome(ConfigDeletion(
                     accountID: "work", path: [], accounts: written, configPath: "/c/accounts.json", backupPath: nil,
-                    problem: "its tools still use its identities (kube failed)"), for: .pane(.catalog)))
+                    problem: "its tools still use its identities (kube failed)")), for: .pane(.catalog)))
         #expect(late.banner == "Removed Work from /c/accounts.json. But its tools still use its identities (kube failed).")
         _ = state.update(
             .outcome(
-                .deletedFromConfig(
-                    accountID: "work", path: [], accounts: nil, configPath: "/c/accounts.json", backupPath: nil, problem: "disk full"),
+                AnyOutcome(ConfigDeletion(
+                    accountID: "work", path: [], accounts: nil, configPath: "/c/accounts.json", backupPath: nil, problem: "disk full")),
                 for: .pane(.catalog)))
         #expect(state.banner == "Could not remove Work from the config: disk full")
         #expect(state.accounts == written, "a failed write changes nothing in memory")

@@ -27,20 +27,20 @@ struct IdentityOverviewTests {
                 IdentityResult(tool: .gh, status: .skipped, detail: "gh not found"),
                 IdentityResult(tool: .aws, status: .applied, detail: ""),
             ])
-        _ = state.update(.outcome(.identitiesApplied(report, previous: nil, afterSwitch: false)))
+        _ = state.update(.outcome(AnyOutcome(IdentitiesApplied(report, previous: nil, afterSwitch: false))))
         var lines = state.render().lines
         #expect(lines.contains { $0.contains("✓ git   applied: ada@work.example") })
         #expect(lines.contains { $0.contains("✗ kube  failed: exited with status 1") })
         #expect(lines.contains { $0.contains("– gh    skipped: gh not found") })
         _ = state.update(
             .outcome(
-                .identitiesChecked(
+                AnyOutcome(IdentitiesChecked(
                     accountID: "work",
                     [
                         IdentityCheck(tool: .git, expected: "<ada@work.example>", actual: "<ada@work.example>", matches: true),
                         IdentityCheck(tool: .kube, expected: "prod", actual: "dev", matches: false),
                         IdentityCheck(tool: .gh, expected: "ada on github.com", actual: nil, matches: nil, note: "gh not found"),
-                    ])))
+                    ]))))
         lines = state.render().lines
         #expect(lines.contains { $0.contains("✓ git   <ada@work.example>") })
         #expect(lines.contains { $0.contains("✗ kube  prod (now dev)  failed: exited with status 1") })
@@ -52,11 +52,11 @@ struct IdentityOverviewTests {
     func reapply() {
         var state = state()
         let effects = state.update(.key(.char("r")))
-        #expect(effects == [.applyIdentities(accountID: "work", previous: nil, afterSwitch: false)])
+        #expect(effects == [.perform(ApplyIdentities(accountID: "work", previous: nil, afterSwitch: false))])
         #expect(state.render().lines.contains { $0.contains("Tools: applying…") })
         let next = state.update(
-            .outcome(.identitiesApplied(IdentityReport(accountID: "work", results: []), previous: nil, afterSwitch: false)))
-        #expect(next == [.checkIdentities(accountID: "work")], "checked after, and no hook")
+            .outcome(AnyOutcome(IdentitiesApplied(IdentityReport(accountID: "work", results: []), previous: nil, afterSwitch: false))))
+        #expect(next == [.perform(CheckIdentities(accountID: "work"))], "checked after, and no hook")
         #expect(!state.render().lines.contains { $0.contains("applying") })
     }
 
@@ -73,16 +73,16 @@ struct IdentityOverviewTests {
         var state = state(current: "home")
         let report = IdentityReport(
             accountID: "work", results: [IdentityResult(tool: .kube, status: .failed, detail: "timed out after 10 s and was killed")])
-        _ = state.update(.outcome(.switchSaved(.inMemory("work", from: state.saved))))
-        let effects = state.update(.outcome(.identitiesApplied(report, previous: "home", afterSwitch: true)))
+        _ = state.update(.outcome(AnyOutcome(SwitchProgress.saved(.inMemory("work", from: state.saved)))))
+        let effects = state.update(.outcome(AnyOutcome(IdentitiesApplied(report, previous: "home", afterSwitch: true))))
         #expect(state.banner == "Work: kube timed out after 10 s and was killed")
-        #expect(effects == [.checkIdentities(accountID: "work")], "work has no onSwitch hook")
+        #expect(effects == [.perform(CheckIdentities(accountID: "work"))], "work has no onSwitch hook")
         var back = state
-        _ = back.update(.outcome(.switchSaved(.inMemory("home", from: back.saved))))
+        _ = back.update(.outcome(AnyOutcome(SwitchProgress.saved(.inMemory("home", from: back.saved)))))
         #expect(
-            back.update(.outcome(.identitiesApplied(IdentityReport(accountID: "home", results: []), previous: "work", afterSwitch: true)))
+            back.update(.outcome(AnyOutcome(IdentitiesApplied(IdentityReport(accountID: "home", results: []), previous: "work", afterSwitch: true))))
                 == [
-                    .runHook(accountID: "home", previous: "work")
+                    .perform(RunHook(accountID: "home", previous: "work"))
                 ])
     }
 
@@ -90,7 +90,7 @@ struct IdentityOverviewTests {
     func staleCheck() {
         var state = state(current: "home")
         _ = state.update(
-            .outcome(.identitiesChecked(accountID: "work", [IdentityCheck(tool: .kube, expected: "prod", actual: "dev", matches: false)])))
+            .outcome(AnyOutcome(IdentitiesChecked(accountID: "work", [IdentityCheck(tool: .kube, expected: "prod", actual: "dev", matches: false)]))))
         #expect(state.identities == nil)
     }
 
@@ -115,7 +115,7 @@ struct VerifyOverviewTests {
     @Test("v asks the worker for the offline checks, shows that it is asking, and a second v meanwhile asks nothing more")
     func asks() {
         var state = state()
-        #expect(state.update(.key(.char("v"))) == [.verifyIdentities(accountID: "work", online: false)])
+        #expect(state.update(.key(.char("v"))) == [.perform(VerifyIdentities(accountID: "work", online: false))])
         #expect(state.render().lines.contains { $0.contains("Asking each tool who it will be…") })
         #expect(state.update(.key(.char("v"))) == [])
     }
@@ -123,7 +123,7 @@ struct VerifyOverviewTests {
     @Test("with Check with servers on, v asks the servers too")
     func online() {
         var state = state(checkWithServers: true)
-        #expect(state.update(.key(.char("v"))) == [.verifyIdentities(accountID: "work", online: true)])
+        #expect(state.update(.key(.char("v"))) == [.perform(VerifyIdentities(accountID: "work", online: true))])
         #expect(state.render().lines.contains { $0.contains("Asking each tool and server who it will be…") })
     }
 
@@ -133,7 +133,7 @@ struct VerifyOverviewTests {
         _ = state.update(.key(.char("v")))
         _ = state.update(
             .outcome(
-                .identitiesVerified(
+                AnyOutcome(IdentitiesVerified(
                     accountID: "work",
                     [
                         ToolAnswer(
@@ -143,7 +143,7 @@ struct VerifyOverviewTests {
                             tool: "kube", kind: .kube, expected: "prod", answer: "dev", verdict: .disagrees, reason: "kubectl uses dev",
                             fix: "perch switch work", asked: "kubectl config view --minify"),
                         .unknown("gh", kind: .gh, expected: "ada", reason: "gh not found", asked: "gh config get user"),
-                    ])))
+                    ]))))
         let lines = state.render().lines
         #expect(lines.contains { $0.contains("Verified: 1 disagree (v asks again)") })
         #expect(lines.contains { $0.contains("✓ git   Ada <ada@work.example>") })
@@ -156,7 +156,7 @@ struct VerifyOverviewTests {
     func stale() {
         var state = state()
         _ = state.update(.key(.char("v")))
-        _ = state.update(.outcome(.identitiesVerified(accountID: "home", [])))
+        _ = state.update(.outcome(AnyOutcome(IdentitiesVerified(accountID: "home", []))))
         #expect(state.render().lines.contains { $0.contains("Asking each tool who it will be…") })
     }
 

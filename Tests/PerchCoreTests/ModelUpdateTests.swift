@@ -46,7 +46,7 @@ struct ModelUpdateTests {
         }
         #expect(pane == OverviewPane())
         #expect(ModelRenderTests.lines(pane, context) == before)
-        #expect(pane.take(.settingsNotSaved("disk full"), context) == [])
+        #expect(pane.take(AnyOutcome(SettingsNotSaved("disk full")), context) == [])
     }
 
     // MARK: Catalog
@@ -88,11 +88,11 @@ struct ModelUpdateTests {
         let context = Self.commandContext()
         var pane = context.catalog
         #expect(pane.items == [])
-        #expect(pane.update(.action(.refresh), context) == [.effect(.loadCatalog(accountID: "gh", command: "gh repo list"))])
+        #expect(pane.update(.action(.refresh), context) == [.effect(.perform(LoadCatalog(accountID: "gh", command: "gh repo list")))])
         #expect(pane.isLoading)
         // Running already: a second r asks for nothing.
         #expect(pane.update(.action(.refresh), context) == [])
-        #expect(pane.take(.catalogLoaded(accountID: "gh", items: Self.repos, skipped: 1), context) == [])
+        #expect(pane.take(AnyOutcome(CatalogLoaded.loaded(accountID: "gh", items: Self.repos, skipped: 1)), context) == [])
         #expect(!pane.isLoading)
         #expect(pane.items == Self.repos)
         #expect(pane.loads["gh"] == .loaded(skipped: 1))
@@ -105,14 +105,14 @@ struct ModelUpdateTests {
     func catalogFailsThroughTake() {
         let context = Self.commandContext()
         var pane = context.catalog
-        _ = pane.take(.catalogLoaded(accountID: "gh", items: Self.repos, skipped: 0), context)
+        _ = pane.take(AnyOutcome(CatalogLoaded.loaded(accountID: "gh", items: Self.repos, skipped: 0)), context)
         #expect(
-            pane.take(.catalogFailed(accountID: "gh", reason: "HTTP 502\ngh: try again later"), context) == [
+            pane.take(AnyOutcome(CatalogLoaded.failed(accountID: "gh", reason: "HTTP 502\ngh: try again later")), context) == [
                 .banner("The catalog command of GitHub failed (the last list is shown): gh: try again later")
             ])
         #expect(pane.items == Self.repos)
         #expect(pane.loads["gh"] == .failed("HTTP 502\ngh: try again later"))
-        #expect(pane.take(.catalogFailed(accountID: "work", reason: "no"), context) == [])
+        #expect(pane.take(AnyOutcome(CatalogLoaded.failed(accountID: "work", reason: "no")), context) == [])
         #expect(pane.loads["work"] == .failed("no"))
         #expect(ModelRenderTests.lines(pane, context)[0] == " Catalog · Git… load failed · r retry · 1/3")
     }
@@ -121,30 +121,30 @@ struct ModelUpdateTests {
     func catalogTakesPreviewsAndResults() {
         let context = Self.commandContext()
         var pane = context.catalog
-        _ = pane.take(.catalogLoaded(accountID: "gh", items: Self.repos, skipped: 0), context)
-        #expect(pane.take(.catalogPreviewed(accountID: "gh", itemID: "ada/perch", .text("A terminal account switcher")), context) == [])
+        _ = pane.take(AnyOutcome(CatalogLoaded.loaded(accountID: "gh", items: Self.repos, skipped: 0)), context)
+        #expect(pane.take(AnyOutcome(CatalogPreviewed(accountID: "gh", itemID: "ada/perch", .text("A terminal account switcher"))), context) == [])
         #expect(pane.previews == ["ada/perch": .text("A terminal account switcher")])
-        #expect(pane.take(.catalogPreviewed(accountID: "work", itemID: "ada/site", .text("other")), context) == [])
+        #expect(pane.take(AnyOutcome(CatalogPreviewed(accountID: "work", itemID: "ada/site", .text("other"))), context) == [])
         #expect(pane.previews == ["ada/perch": .text("A terminal account switcher")])
         #expect(
-            pane.take(.catalogItemOpened(accountID: "gh", failure: "exited with status 1"), context) == [
+            pane.take(AnyOutcome(CatalogItemOpened(accountID: "gh", failure: "exited with status 1")), context) == [
                 .banner("catalog.open for GitHub exited with status 1")
             ])
-        #expect(pane.take(.catalogItemOpened(accountID: "gh", failure: nil), context) == [])
+        #expect(pane.take(AnyOutcome(CatalogItemOpened(accountID: "gh", failure: nil)), context) == [])
         let left = [Account(id: "gh", name: "GitHub")]
         #expect(
             pane.take(
-                .deletedFromConfig(
+                AnyOutcome(ConfigDeletion(
                     accountID: "gh", path: ["catalog", "preview"], accounts: left, configPath: "/tmp/perch.json", backupPath: nil,
-                    problem: nil),
+                    problem: nil)),
                 context) == [
                     .replaceAccounts(left, configPath: "/tmp/perch.json"),
                     .banner("Removed catalog.preview of GitHub from /tmp/perch.json.", stays: false),
                 ])
         #expect(
             pane.take(
-                .deletedFromConfig(
-                    accountID: "gh", path: [], accounts: nil, configPath: "/tmp/perch.json", backupPath: nil, problem: "read-only"),
+                AnyOutcome(ConfigDeletion(
+                    accountID: "gh", path: [], accounts: nil, configPath: "/tmp/perch.json", backupPath: nil, problem: "read-only")),
                 context) == [.banner("Could not remove GitHub from the config: read-only", stays: true)])
     }
 
@@ -214,7 +214,7 @@ struct ModelUpdateTests {
     func settingsTaps() {
         let context = Self.context()
         var pane = SettingsPane()
-        #expect(pane.update(.tap(.settingsRow(8)), context) == [.effect(.editConfig)])
+        #expect(pane.update(.tap(.settingsRow(8)), context) == [.effect(.perform(EditConfig()))])
         #expect(pane.list.cursor == 8)
         #expect(pane.update(.tap(.settingsRow(4)), context) == [.changeSetting(.longPress, step: 1)])
         #expect(pane.list.cursor == 4)
@@ -227,20 +227,20 @@ struct ModelUpdateTests {
         let context = Self.context()
         var pane = SettingsPane()
         #expect(
-            pane.take(.settingsNotSaved("disk full"), context) == [.banner("Settings apply, but could not be saved: disk full")])
+            pane.take(AnyOutcome(SettingsNotSaved("disk full")), context) == [.banner("Settings apply, but could not be saved: disk full")])
         let kept = [Account.samples[1], Account.samples[2]]
         #expect(
-            pane.take(.configEdited(accounts: kept, configPath: "/c.json", problem: nil), context) == [
+            pane.take(AnyOutcome(ConfigEdited(accounts: kept, configPath: "/c.json", problem: nil)), context) == [
                 .replaceAccounts(kept, configPath: "/c.json"), .banner("Config reloaded: 2 accounts."),
             ])
         let without = [Account.samples[0]]
         #expect(
-            pane.take(.configEdited(accounts: without, configPath: "/c.json", problem: nil), context) == [
+            pane.take(AnyOutcome(ConfigEdited(accounts: without, configPath: "/c.json", problem: nil)), context) == [
                 .replaceAccounts(without, configPath: "/c.json"),
                 .banner("Config reloaded: 1 accounts; the current account is no longer in it."),
             ])
         #expect(
-            pane.take(.configEdited(accounts: nil, configPath: "/c.json", problem: "line 3: bad"), context) == [
+            pane.take(AnyOutcome(ConfigEdited(accounts: nil, configPath: "/c.json", problem: "line 3: bad")), context) == [
                 .banner("The config was not reloaded (the previous accounts stay): line 3: bad", stays: true)
             ])
         #expect(pane == SettingsPane())
@@ -390,7 +390,7 @@ struct ModelUpdateTests {
         #expect(
             alert.update(.tap(.alertButton(1)), context) == [
                 .dismiss, .dismissContextMenus,
-                .effect(.asked(by: .pane(.catalog), .deleteFromConfig(accountID: "work", path: ["handle"]))),
+                .effect(.asked(by: .pane(.catalog), .perform(DeleteFromConfig(accountID: "work", path: ["handle"])))),
             ])
         #expect(alert.update(.tap(.alertButton(0)), context) == [.dismiss])
         #expect(alert.update(.tap(.helpBody), context) == [])
@@ -440,7 +440,7 @@ struct ModelUpdateTests {
         #expect(form.update(.text("Science"), context) == [])
         #expect(ModelRenderTests.lines(form, context)[8] == " ▸ Group   [Science▏                      ]")
         #expect(
-            form.update(.action(.activate), context) == [.effect(.addAccount(Account(id: "laab", name: "Lab", group: "Science")))])
+            form.update(.action(.activate), context) == [.effect(.perform(AddAccount(Account(id: "laab", name: "Lab", group: "Science"))))])
         #expect(form.problems == [:])
     }
 
@@ -480,17 +480,17 @@ struct ModelUpdateTests {
         let context = Self.context()
         var form = AccountForm()
         _ = form.update(.text("lab"), context)
-        #expect(form.take(.accountNotAdded("/c.json is read-only"), context) == [])
+        #expect(form.take(AnyOutcome(AccountAddition.notAdded("/c.json is read-only")), context) == [])
         #expect(form.writeError == "/c.json is read-only")
         #expect(form.value(.id) == "lab")
         #expect(ModelRenderTests.lines(form, context).last == " /c.json is read-only")
         let lab = Account(id: "lab", name: "Lab")
         let accounts = Account.samples + [lab]
         #expect(
-            form.take(.accountAdded(lab, accounts: accounts, configPath: "/c.json", backupPath: "/c.json.bak"), context) == [
+            form.take(AnyOutcome(AccountAddition.added(lab, accounts: accounts, configPath: "/c.json", backupPath: "/c.json.bak")), context) == [
                 .replaceAccounts(accounts, configPath: "/c.json"), .dismiss, .revealAccount(id: "lab"),
                 .banner("Added Lab to /c.json (previous file kept as /c.json.bak)."),
             ])
-        #expect(form.take(.settingsNotSaved("x"), context) == [])
+        #expect(form.take(AnyOutcome(SettingsNotSaved("x")), context) == [])
     }
 }

@@ -14,7 +14,7 @@ struct NewcomerFaultTests {
         #expect(state.render().lines.contains { $0.contains("Sample accounts (no config yet): perch init writes one to edit.") })
         _ = state.update(
             .outcome(
-                .configEdited(accounts: Account.samples, configPath: "/home/ada/.config/perch/accounts.json", problem: nil),
+                AnyOutcome(ConfigEdited(accounts: Account.samples, configPath: "/home/ada/.config/perch/accounts.json", problem: nil)),
                 for: .pane(.settings)))
         #expect(!state.render().lines.contains { $0.contains("Sample accounts") }, "a config is in use now")
         let own = AppState(accounts: Account.samples, size: Size(width: 80, height: 24))
@@ -30,7 +30,7 @@ struct NewcomerFaultTests {
         ])
         var state = AppState(
             accounts: Account.samples, saved: SavedState(currentAccount: "oss"), size: Size(width: 80, height: 24), history: history)
-        _ = state.update(.outcome(.wallClock(WallTime(seconds: base + 70, monotonic: 0))), at: 0)
+        _ = state.update(.outcome(AnyOutcome(WallTime(seconds: base + 70, monotonic: 0))), at: 0)
         _ = state.update(.key(.char("3")), at: 0)
         let lines = state.render().lines
         let today = try #require(lines.firstIndex { $0.hasPrefix(" Today") }, "\(lines.joined(separator: "\n"))")
@@ -56,7 +56,7 @@ struct NewcomerFaultTests {
             "config /home/ada.lovelace/.config/perch/accounts.json: line 3, column 10: accounts[1].id: duplicate id \"work\" (first at accounts[0]); line 5, column 20: accounts[2].name: must not be empty"
         _ = state.update(
             .outcome(
-                .configEdited(accounts: nil, configPath: "/home/ada.lovelace/.config/perch/accounts.json", problem: reason),
+                AnyOutcome(ConfigEdited(accounts: nil, configPath: "/home/ada.lovelace/.config/perch/accounts.json", problem: reason)),
                 for: .pane(.settings)))
         func bannerText(_ state: AppState) -> String { state.bannerLines.joined(separator: " ") }
         #expect(bannerText(state).contains("must not be empty"), "the whole reason: \(state.bannerLines)")
@@ -67,7 +67,7 @@ struct NewcomerFaultTests {
         #expect(bannerText(state).contains("must not be empty"), "other keys leave it")
         _ = state.update(.key(KeyEvent(.escape)))
         #expect(state.banner == nil, "Esc dismisses it")
-        _ = state.update(.outcome(.configEdited(accounts: Account.samples, configPath: "/x", problem: nil), for: .pane(.settings)))
+        _ = state.update(.outcome(AnyOutcome(ConfigEdited(accounts: Account.samples, configPath: "/x", problem: nil)), for: .pane(.settings)))
         _ = state.update(.key(.char("j")))
         #expect(state.banner == nil, "a reload's banner still goes at the next key")
     }

@@ -24,16 +24,17 @@ struct OutcomeRoutingTests {
     func formAsks() {
         var state = Self.filledForm()
         let effects = state.update(.key(KeyEvent(.enter)))
-        guard case .asked(let asker, .addAccount(let account))? = effects.first, case .layer(let id) = asker else {
+        guard let first = effects.first, let account = first.job(AddAccount.self)?.account, case .layer(let id) = first.asker else {
             Issue.record("the write is not addressed to a layer: \(effects)")
             return
         }
+        let asker = first.asker
         #expect(account.id == "ada")
         #expect(state.presented.last?.id == id && state.accountForm != nil)
         // Addressed to the root, nobody asked: the form shows nothing.
-        _ = state.update(.outcome(.accountNotAdded("disk full")))
+        _ = state.update(.outcome(AnyOutcome(AccountAddition.notAdded("disk full"))))
         #expect(state.accountForm?.writeError == nil)
-        _ = state.update(.outcome(.accountNotAdded("disk full"), for: asker))
+        _ = state.update(.outcome(AnyOutcome(AccountAddition.notAdded("disk full")), for: asker))
         #expect(state.accountForm?.writeError == "disk full")
     }
 
@@ -47,7 +48,7 @@ struct OutcomeRoutingTests {
         _ = state.update(.key(KeyEvent(.enter)))
         #expect(state.accountForm != nil, "a second form is up")
         #expect(state.presented.last.map { ModelID.layer($0.id) } != asker, "the new form has an id of its own")
-        _ = state.update(.outcome(.accountNotAdded("disk full"), for: asker ?? .root))
+        _ = state.update(.outcome(AnyOutcome(AccountAddition.notAdded("disk full")), for: asker ?? .root))
         #expect(state.accountForm?.writeError == nil, "the new form never asked")
     }
 
@@ -58,7 +59,7 @@ struct OutcomeRoutingTests {
         _ = state.update(.key(KeyEvent(.escape)))
         _ = state.update(
             .outcome(
-                .accountAdded(Self.ada, accounts: Account.samples + [Self.ada], configPath: "/c/accounts.json", backupPath: nil), for: asker
+                AnyOutcome(AccountAddition.added(Self.ada, accounts: Account.samples + [Self.ada], configPath: "/c/accounts.json", backupPath: nil)), for: asker
             ))
         #expect(state.accounts.last == Self.ada, "the config holds it: so do the accounts in use")
         #expect(state.info.configDescription == "/c/accounts.json")
@@ -71,8 +72,8 @@ struct OutcomeRoutingTests {
         let asker = state.update(.key(KeyEvent(.enter))).first?.asker ?? .root
         _ = state.update(
             .outcome(
-                .accountAdded(
-                    Self.ada, accounts: Account.samples + [Self.ada], configPath: "/c/accounts.json", backupPath: "/c/accounts.json.bak"),
+                AnyOutcome(AccountAddition.added(
+                    Self.ada, accounts: Account.samples + [Self.ada], configPath: "/c/accounts.json", backupPath: "/c/accounts.json.bak")),
                 for: asker))
         #expect(state.accountForm == nil)
         #expect(state.sheet.map { $0.row($0.cursor.cursor, accounts: state.accounts.count) } == .account(4))
@@ -86,9 +87,9 @@ struct OutcomeRoutingTests {
         let effects = state.update(.key(.char("2")), at: 1_000)
         #expect(effects.map(\.asker) == [.pane(.catalog)])
         let items = [CatalogItem(id: "r1", title: "repo one", detail: "", kind: "")]
-        _ = state.update(.outcome(.catalogLoaded(accountID: "gh", items: items, skipped: 0)))
+        _ = state.update(.outcome(AnyOutcome(CatalogLoaded.loaded(accountID: "gh", items: items, skipped: 0))))
         #expect(state.catalogItems.isEmpty, "the root did not ask for it")
-        _ = state.update(.outcome(.catalogLoaded(accountID: "gh", items: items, skipped: 0), for: effects[0].asker))
+        _ = state.update(.outcome(AnyOutcome(CatalogLoaded.loaded(accountID: "gh", items: items, skipped: 0)), for: effects[0].asker))
         #expect(state.catalogItems.map(\.id) == ["r1"])
     }
 
@@ -99,8 +100,8 @@ struct OutcomeRoutingTests {
         for _ in 0..<3 { _ = state.update(.key(.char("j"))) }
         let effects = state.update(.key(KeyEvent(.enter)))
         #expect(!effects.isEmpty && effects.allSatisfy { $0.asker == .pane(.settings) }, "\(effects)")
-        #expect(effects.contains { if case .saveSettings = $0.work { true } else { false } })
-        _ = state.update(.outcome(.settingsNotSaved("read-only file system"), for: .pane(.settings)))
+        #expect(effects.contains { $0.job(SaveSettings.self) != nil })
+        _ = state.update(.outcome(AnyOutcome(SettingsNotSaved("read-only file system")), for: .pane(.settings)))
         #expect(state.banner == "Settings apply, but could not be saved: read-only file system")
         let pick = state.update(.key(.char("1")))
         #expect(pick.allSatisfy { $0.asker == .root })
@@ -108,7 +109,7 @@ struct OutcomeRoutingTests {
 
     @Test("an effect already addressed keeps its asker, and the work is the same whoever asked")
     func askedKeepsItsAsker() {
-        let effect = Effect.deleteFromConfig(accountID: "work", path: [])
+        let effect = Effect.perform(DeleteFromConfig(accountID: "work", path: []))
         #expect(effect.asker == .root && effect.work == effect)
         let catalog = effect.asked(by: .pane(.catalog))
         #expect(catalog.asked(by: .layer(7)) == catalog)

@@ -105,7 +105,7 @@ let bigHistory: SwitchHistory = {
 func statsCase(_ name: String, _ history: SwitchHistory) -> PresentationCase {
     PresentationCase(name: name) { state in
         state.history = history
-        _ = state.update(.outcome(.wallClock(statsWallTime)))
+        _ = state.update(.outcome(AnyOutcome(statsWallTime)))
         _ = state.update(.key(.char("3")))
     }
 }
@@ -129,8 +129,8 @@ private let commandCases: [PresentationCase] = [
             _ = state.update(.key(.char("2")))
             _ = state.update(
                 .outcome(
-                    .catalogFailed(
-                        accountID: "gh", reason: "exited with status 4\nerror: \u{1B}[31mnot logged in\u{1B}[0m\nrun gh auth login"),
+                    AnyOutcome(CatalogLoaded.failed(
+                        accountID: "gh", reason: "exited with status 4\nerror: \u{1B}[31mnot logged in\u{1B}[0m\nrun gh auth login")),
                     for: .pane(.catalog)))
         }, accounts: commandAccounts),
     PresentationCase(
@@ -140,13 +140,13 @@ private let commandCases: [PresentationCase] = [
             let items = (1...40).map {
                 CatalogItem(id: "ada/repo-\($0)", title: "ada/repo-\($0)", detail: "Repository number \($0)", kind: "")
             }
-            _ = state.update(.outcome(.catalogLoaded(accountID: "gh", items: items, skipped: 0), for: .pane(.catalog)))
+            _ = state.update(.outcome(AnyOutcome(CatalogLoaded.loaded(accountID: "gh", items: items, skipped: 0)), for: .pane(.catalog)))
             _ = state.update(.key(.char("j")))
             _ = state.update(.key(.char("m")))
             _ = state.update(
                 .outcome(
-                    .catalogPreviewed(
-                        accountID: "gh", itemID: "ada/repo-2", .text("ada/repo-2\n\u{1B}]0;owned\u{07}Stars: 12\tForks: 3\n")),
+                    AnyOutcome(CatalogPreviewed(
+                        accountID: "gh", itemID: "ada/repo-2", .text("ada/repo-2\n\u{1B}]0;owned\u{07}Stars: 12\tForks: 3\n"))),
                     for: .pane(.catalog)))
         }, accounts: commandAccounts),
     PresentationCase(

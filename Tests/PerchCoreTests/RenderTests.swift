@@ -190,7 +190,7 @@ struct RenderTests {
         ])
         var state = AppState(
             accounts: Account.samples, saved: SavedState(currentAccount: "oss"), size: Size(width: 80, height: 24), history: history)
-        _ = state.update(.outcome(.wallClock(WallTime(seconds: base + 3 * 3600, monotonic: 0))), at: 0)
+        _ = state.update(.outcome(AnyOutcome(WallTime(seconds: base + 3 * 3600, monotonic: 0))), at: 0)
         _ = state.update(.key(.char("3")), at: 0)
         var lines = state.render().lines
         let today = lines.firstIndex { $0.hasPrefix(" Today") } ?? 0
@@ -221,7 +221,7 @@ struct RenderTests {
         var state = AppState(
             accounts: Account.samples, saved: SavedState(currentAccount: "oss"), size: Size(width: 200, height: 60),
             history: SwitchHistory(events: events))
-        _ = state.update(.outcome(.wallClock(WallTime(seconds: base + 3600, monotonic: 0))), at: 0)
+        _ = state.update(.outcome(AnyOutcome(WallTime(seconds: base + 3600, monotonic: 0))), at: 0)
         _ = state.update(.key(.char("3")), at: 0)
         let screen = state.render()
         let lines = screen.lines
@@ -377,7 +377,7 @@ struct RenderTests {
         ])
         var state = AppState(
             accounts: Account.samples, saved: SavedState(currentAccount: "oss"), size: Size(width: 80, height: 24), history: history)
-        _ = state.update(.outcome(.wallClock(WallTime(seconds: 253_402_300_000))))
+        _ = state.update(.outcome(AnyOutcome(WallTime(seconds: 253_402_300_000))))
         state.selectedTab = .stats
         let lines = state.render().lines
         #expect(lines.contains { $0.contains("Open Source") && $0.contains("█") && $0.contains("h ") })

@@ -81,7 +81,7 @@ struct SheetBehaviourTests {
         type(&s, "/WOR")
         // Work and Mixed Work start a word with WOR (Work is shorter); @workshop starts after an @.
         #expect(shownIDs(s) == ["w", "x", "h"])
-        #expect(s.update(.key(KeyEvent(.enter))) == [.recordSwitch(accountID: "w")], "Enter picks the first match")
+        #expect(s.update(.key(KeyEvent(.enter))) == [.perform(RecordSwitch(accountID: "w"))], "Enter picks the first match")
     }
 
     @Test("pasted text goes to the filter, without its line breaks, and is never taken as keys")

@@ -8,8 +8,8 @@ extension AppState {
     mutating func confirm(_ effects: [Effect]) -> [Effect] {
         var following: [Effect] = []
         for effect in effects {
-            guard case .recordSwitch(let id) = effect else { continue }
-            let next = update(.outcome(.switchSaved(.inMemory(id, from: saved))))
+            guard effect.asker == .root, let id = effect.job(RecordSwitch.self)?.accountID else { continue }
+            let next = update(.outcome(AnyOutcome(SwitchProgress.saved(.inMemory(id, from: saved)))))
             following += next + confirm(next)
         }
         return following

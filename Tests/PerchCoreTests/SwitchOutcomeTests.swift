@@ -18,8 +18,8 @@ struct SwitchOutcomeTests {
     @Test("a failed save never shows the switch: the account, the count and Overview stay as they were; the banner says why")
     func failedSaveShowsNothing() {
         var (state, effects) = picking(1)
-        #expect(effects == [.recordSwitch(accountID: "personal")])
-        _ = state.update(.outcome(.switchFailed(accountID: "personal", reason: "/s/state.json: cannot replace: Is a directory")))
+        #expect(effects == [.perform(RecordSwitch(accountID: "personal"))])
+        _ = state.update(.outcome(AnyOutcome(SwitchProgress.failed(accountID: "personal", reason: "/s/state.json: cannot replace: Is a directory"))))
         #expect(state.saved == SavedState(currentAccount: "work"))
         #expect(state.pendingSwitch == nil)
         #expect(state.banner == "Could not switch to Personal: /s/state.json: cannot replace: Is a directory")
@@ -33,7 +33,7 @@ struct SwitchOutcomeTests {
     func lockBusyIsPending() {
         var (state, _) = picking(2)
         _ = state.update(
-            .outcome(.switchWaiting(accountID: "oss", reason: "waiting for another process to release the state file's lock…")))
+            .outcome(AnyOutcome(SwitchProgress.waiting(accountID: "oss", reason: "waiting for another process to release the state file's lock…"))))
         var lines = state.render().lines
         #expect(lines.contains { $0.contains("Switching to Open Source…") })
         #expect(lines.contains { $0.contains("waiting for another process") })
@@ -41,7 +41,7 @@ struct SwitchOutcomeTests {
         _ = state.update(.key(.char("4")))
         #expect(state.selectedTab == .settings)
         _ = state.update(.key(.char("1")))
-        _ = state.update(.outcome(.switchSaved(.inMemory("oss", from: state.saved))))
+        _ = state.update(.outcome(AnyOutcome(SwitchProgress.saved(.inMemory("oss", from: state.saved)))))
         lines = state.render().lines
         #expect(lines.contains { $0.contains("● Open Source") })
         #expect(!lines.contains { $0.contains("Switching") })
@@ -50,15 +50,15 @@ struct SwitchOutcomeTests {
     @Test("a pick made while another switch is pending is queued, shown, and asked for once the first is saved")
     func pickWhilePendingIsQueued() {
         var (state, first) = picking(1)
-        #expect(first == [.recordSwitch(accountID: "personal")])
+        #expect(first == [.perform(RecordSwitch(accountID: "personal"))])
         _ = state.update(.key(.char("a")))
         #expect(state.update(.tap(.sheetRow(3))) == [], "not asked for twice at once")
         #expect(state.pendingSwitch == PendingSwitch(accountID: "personal", queued: "side"))
         #expect(state.render().lines.contains { $0.contains("then to Side Project") })
-        let next = state.update(.outcome(.switchSaved(.inMemory("personal", from: state.saved))))
-        #expect(next == [.recordSwitch(accountID: "side")], "the tools were applied before the save; the queued pick follows")
+        let next = state.update(.outcome(AnyOutcome(SwitchProgress.saved(.inMemory("personal", from: state.saved)))))
+        #expect(next == [.perform(RecordSwitch(accountID: "side"))], "the tools were applied before the save; the queued pick follows")
         #expect(state.saved.currentAccount == "personal")
-        _ = state.update(.outcome(.switchSaved(.inMemory("side", from: state.saved))))
+        _ = state.update(.outcome(AnyOutcome(SwitchProgress.saved(.inMemory("side", from: state.saved)))))
         #expect(state.saved.currentAccount == "side")
         #expect(state.saved.switchCount == 2)
         #expect(state.pendingSwitch == nil)
@@ -69,7 +69,7 @@ struct SwitchOutcomeTests {
         var (state, _) = picking(1)
         _ = state.update(.key(.char("a")))
         _ = state.update(.tap(.sheetRow(2)))
-        #expect(state.update(.outcome(.switchFailed(accountID: "personal", reason: "locked"))) == [.recordSwitch(accountID: "oss")])
+        #expect(state.update(.outcome(AnyOutcome(SwitchProgress.failed(accountID: "personal", reason: "locked")))) == [.perform(RecordSwitch(accountID: "oss"))])
         #expect(state.pendingSwitch == PendingSwitch(accountID: "oss"))
     }
 
@@ -77,17 +77,17 @@ struct SwitchOutcomeTests {
     func hookFollowsSave() {
         let accounts = [Account(id: "a", name: "Alpha"), Account(id: "b", name: "Beta", onSwitch: "exit 3")]
         var (state, _) = picking(1, current: "a", accounts: accounts)
-        let effects = state.update(.outcome(.switchSaved(.inMemory("b", from: state.saved))))
+        let effects = state.update(.outcome(AnyOutcome(SwitchProgress.saved(.inMemory("b", from: state.saved)))))
         #expect(effects == [], "the tools were applied by the switch session before it was saved")
         #expect(state.identities?.applying == true, "their report follows")
         let report = IdentityReport(accountID: "b", results: [])
         #expect(
-            state.update(.outcome(.identitiesApplied(report, previous: "a", afterSwitch: true))) == [
-                .runHook(accountID: "b", previous: "a")
+            state.update(.outcome(AnyOutcome(IdentitiesApplied(report, previous: "a", afterSwitch: true)))) == [
+                .perform(RunHook(accountID: "b", previous: "a"))
             ])
-        _ = state.update(.outcome(.hookEnded(accountID: "b", failure: "exited with status 3")))
+        _ = state.update(.outcome(AnyOutcome(HookEnded(accountID: "b", failure: "exited with status 3"))))
         #expect(state.banner == "onSwitch hook for Beta exited with status 3")
-        _ = state.update(.outcome(.hookEnded(accountID: "b", failure: nil)))
+        _ = state.update(.outcome(AnyOutcome(HookEnded(accountID: "b", failure: nil))))
         #expect(state.banner == "onSwitch hook for Beta exited with status 3", "a success leaves the banner as it was")
     }
 
@@ -95,18 +95,18 @@ struct SwitchOutcomeTests {
     func unchangedRunsNoHook() {
         let accounts = [Account(id: "a", name: "Alpha", onSwitch: "true"), Account(id: "b", name: "Beta")]
         var (state, _) = picking(0, current: "a", accounts: accounts)
-        #expect(state.update(.outcome(.switchSaved(.inMemory("a", from: state.saved)))) == [])
+        #expect(state.update(.outcome(AnyOutcome(SwitchProgress.saved(.inMemory("a", from: state.saved))))) == [])
     }
 
     @Test("a change made by another process is adopted, with a banner naming the account")
     func changedElsewhere() {
         var state = AppState(accounts: Account.samples, saved: SavedState(currentAccount: "work"), size: Size(width: 80, height: 24))
-        _ = state.update(.outcome(.stateChanged(SavedState(currentAccount: "oss", switchCount: 4), warning: nil)))
+        _ = state.update(.outcome(AnyOutcome(StateChanged(SavedState(currentAccount: "oss", switchCount: 4), warning: nil))))
         #expect(state.saved.currentAccount == "oss")
         #expect(state.banner == "Now on Open Source: switched in another Perch.")
-        _ = state.update(.outcome(.stateChanged(SavedState(), warning: nil)))
+        _ = state.update(.outcome(AnyOutcome(StateChanged(SavedState(), warning: nil))))
         #expect(state.banner == "No account is current now: changed in another Perch.")
-        _ = state.update(.outcome(.stateChanged(SavedState(currentAccount: "work"), warning: "State names account \"x\"…")))
+        _ = state.update(.outcome(AnyOutcome(StateChanged(SavedState(currentAccount: "work"), warning: "State names account \"x\"…"))))
         #expect(state.banner == "State names account \"x\"…")
     }
 
@@ -114,7 +114,7 @@ struct SwitchOutcomeTests {
     func outcomesWhenTooSmall() {
         var (state, _) = picking(1)
         _ = state.update(.resize(Size(width: 10, height: 4)))
-        _ = state.update(.outcome(.switchSaved(.inMemory("personal", from: state.saved))))
+        _ = state.update(.outcome(AnyOutcome(SwitchProgress.saved(.inMemory("personal", from: state.saved)))))
         #expect(state.saved.currentAccount == "personal")
         #expect(state.pendingSwitch == nil)
     }
@@ -126,7 +126,7 @@ struct SwitchOutcomeTests {
         _ = state.update(.key(.char("+")))
         let reason =
             "Could not write the config: /home/someone/.config/perch/accounts.json: cannot replace: Read-only file system (remount it or use --config)"
-        _ = state.update(.outcome(.accountNotAdded(reason), for: formAsker(state)))
+        _ = state.update(.outcome(AnyOutcome(AccountAddition.notAdded(reason)), for: formAsker(state)))
         let text = state.render().lines.map { $0.trimmingCharacters(in: .whitespaces) }.joined(separator: " ")
         #expect(text.contains("Read-only file system (remount it or use --config)"), "\(text)")
     }

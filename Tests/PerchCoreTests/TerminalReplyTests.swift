@@ -89,7 +89,7 @@ struct TerminalReplyTests {
         let account = try #require(Account.samples.first { !$0.identities.isEmpty })
         var state = AppState(accounts: Account.samples, saved: SavedState(currentAccount: account.id), size: Size(width: 80, height: 24))
         #expect(state.update(.focus(false)) == [])
-        #expect(state.update(.focus(true)) == [.checkIdentities(accountID: account.id)])
+        #expect(state.update(.focus(true)) == [.perform(CheckIdentities(accountID: account.id))])
     }
 }
 

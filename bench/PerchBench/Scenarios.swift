@@ -29,7 +29,7 @@ enum Scenarios {
                 SwitchEvent(account: accounts[index * 7 % accounts.count].id, time: end - 40 * 86_400 + Int64(index) * 345, source: .tui)
             })
         var base = AppState(accounts: accounts, saved: saved, size: size, history: history)
-        _ = base.update(.outcome(.wallClock(WallTime(seconds: end))))
+        _ = base.update(.outcome(AnyOutcome(WallTime(seconds: end))))
         var tabs: [AppState] = []
         for tab in Tab.allCases {
             var state = base
@@ -105,7 +105,7 @@ enum Scenarios {
         let items = (1...lines).map {
             CatalogItem(id: "item-\($0)", title: "repository-\($0)", detail: "line \($0) of the source", kind: "")
         }
-        _ = state.update(.outcome(.catalogLoaded(accountID: "src", items: items, skipped: 0), for: .pane(.catalog)))
+        _ = state.update(.outcome(AnyOutcome(CatalogLoaded.loaded(accountID: "src", items: items, skipped: 0)), for: .pane(.catalog)))
         return state
     }
 }

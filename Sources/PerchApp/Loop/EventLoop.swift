@@ -38,7 +38,7 @@ public final class EventLoop {
     ///   - lockTimeoutMilliseconds: how long a switch waits for another holder of the state lock.
     ///   - poller: the clock and the wait (``SystemPoller``, or ``VirtualPoller`` in tests).
     ///   - identities: applies and checks the accounts' tool identities; nil for none.
-    ///   - configPaths: where ``Effect/loadConfig`` reads the whole config after the first frame
+    ///   - configPaths: where ``LoadConfig`` reads the whole config after the first frame
     ///     (a first frame drawn from the current-account cache); nil for none.
     public init(
         state: AppState, backend: TerminalBackend, store: StateStore?, gestures: GestureRecognizer.Configuration,
@@ -79,7 +79,7 @@ public final class EventLoop {
     }
 
     /// The config `Edit config…` opens; nil when there is none to edit.
-    private let configPath: String?
+    let configPath: String?
 
     /// Reads the wall clock and the local time zone (``LocalTime/now(monotonic:)`` in the
     /// interface); nil leaves the state without one (tests).
@@ -88,7 +88,7 @@ public final class EventLoop {
     /// Tells `update` the wall time: at start and when Stats' next minute comes round.
     private func readWallClock() -> Bool {
         guard let time = wallClock() else { return false }
-        return loop.send([.outcome(.wallClock(time))])
+        return loop.send([.outcome(AnyOutcome(time))])
     }
 
     /// Runs until quit, a terminating signal, the terminal going away or a failed wait; returns
@@ -119,18 +119,17 @@ public final class EventLoop {
         return status
     }
 
-    /// Carries out one effect: the terminal's own here, everything slow on the worker. Its
-    /// outcome is addressed to the model that asked for it (``Effect/asker``).
+    /// Carries out one effect: the terminal's own and jobs run on the terminal (``TerminalJob``)
+    /// here, every other job on the worker (``WorkerJob``). Its outcome is addressed to the
+    /// model that asked for it (``Effect/asker``).
     private func perform(_ effect: Effect) {
         switch effect.work {
-        case .recordSwitch, .runHook, .addAccount, .deleteFromConfig, .loadCatalog, .previewCatalogItem, .savePanes, .saveSettings,
-            .applyIdentities, .loadConfig,
-            .checkIdentities, .verifyIdentities:
-            worker.perform(effect, accounts: state.accounts)
-        case .openCatalogItem(let id, let command, let item):
-            let account = state.accounts.first { $0.id == id }
-            let failure = runOnTerminal { TerminalCommand.run(command, variables: EffectWorker.variables(account, id: id, item: item)) }
-            loop.send([.outcome(.catalogItemOpened(accountID: id, failure: failure), for: effect.asker)])
+        case .job(let job):
+            if let job = job.base as? any TerminalJob {
+                run(job, for: effect.asker)
+            } else {
+                worker.perform(effect, accounts: state.accounts)
+            }
         case .pushKeyboardFlags(let flags):
             backend.pushKeyboardFlags(flags)
         case .setMouse(let on):
@@ -139,8 +138,6 @@ public final class EventLoop {
             loop.ask([query])
         case .takeRows(let count, let clearingLine):
             backend.takeRows(count, clearingLine: clearingLine)
-        case .editConfig:
-            editConfig(for: effect.asker)
         case .copyToClipboard(let text):
             backend.write(control: OSC52.sequence(for: text))
         case .quit:
@@ -152,53 +149,15 @@ public final class EventLoop {
         }
     }
 
+    private func run<J: TerminalJob>(_ job: J, for asker: ModelID) {
+        let outcome = job.run(in: self)
+        loop.send([.outcome(AnyOutcome(outcome), for: asker)])
+    }
+
     /// Runs a program on the terminal (`run`, a ``TerminalCommand``) with the interface suspended
     /// (modes off, main screen) and waits for it, then takes the terminal back and redraws
     /// (``TerminalLoop/runOnTerminal(_:)``). Returns why it failed, or nil.
-    private func runOnTerminal(_ run: () -> TerminalCommand.Ended) -> String? {
+    func runOnTerminal(_ run: () -> TerminalCommand.Ended) -> String? {
         loop.runOnTerminal { run().failure }
-    }
-
-    /// `Edit config…`, as `perch config edit` does it: the editor (``ConfigEditPolicy/editor(visual:editor:)``)
-    /// gets a copy beside the config (the starter config when there is none) with the interface
-    /// suspended; what follows is ``ConfigEditPolicy/decide(editor:editorFailure:original:edited:problems:copyPath:)``'s
-    /// decision, carried out here: a valid copy replaces the config atomically (the old one kept
-    /// as `<config>.bak`) and its accounts are handed to `update`; an invalid one leaves the
-    /// config and the accounts as they were, and is kept for the person to fix.
-    private func editConfig(for asker: ModelID) {
-        func report(_ accounts: [Account]?, _ problem: String?) {
-            loop.send([.outcome(.configEdited(accounts: accounts, configPath: configPath ?? "", problem: problem), for: asker)])
-        }
-        guard let path = configPath else { return report(nil, "there is no config file to edit") }
-        let original = try? FileSystem.readContents(path)
-        let copy: String
-        do {
-            copy = try CommandLineTool.makeEditCopy(of: path, holding: original?.bytes ?? Array(StarterConfig.text.utf8))
-        } catch {
-            return report(nil, "cannot make a copy to edit: \(error)")
-        }
-        let editor = ConfigEditPolicy.editor(visual: PerchPaths.environment("VISUAL"), editor: PerchPaths.environment("EDITOR"))
-        let failure = runOnTerminal { TerminalCommand.edit(copy, with: editor) }
-        let edited = failure == nil ? try? FileSystem.read(copy) : nil
-        let decision = ConfigEditPolicy.decide(
-            editor: editor, editorFailure: failure, original: original.map { ($0.bytes, $0.mode) }, edited: edited,
-            problems: edited.map { CommandLineTool.problems(in: $0, path: path) } ?? [], copyPath: copy)
-        switch decision {
-        case .refuse(let problem, let keepCopy):
-            if !keepCopy { unlink(copy) }
-            report(nil, problem)
-        case .install(let mode, let backup, let writesConfig):
-            unlink(copy)
-            do {
-                if let backup { try FileSystem.writeAtomically(backup, to: path + ".bak", mode: mode_t(mode)) }
-                if writesConfig, let edited { try FileSystem.writeAtomically(edited, to: path, mode: mode_t(mode)) }
-                let config = try ConfigLoader.load(PerchPaths(config: path, state: "/"))
-                report(config.accounts, nil)
-            } catch let error as ConfigError {
-                report(nil, error.lines.joined(separator: "; "))
-            } catch {
-                report(nil, "\(error)")
-            }
-        }
     }
 }

@@ -1,9 +1,9 @@
 extension AppState {
-    /// Takes in the outcome of an effect: the model that asked for it (``Effect/asker``) gets it
+    /// Takes in the outcome of a job: the model that asked for it (``Effect/asker``) gets it
     /// alone and says what the root must do besides, as a Bubble Tea component gets back its
     /// command's message. An outcome for a layer dismissed meanwhile is dropped, except that the
-    /// accounts a config write left (``Outcome/writtenAccounts``) are adopted all the same.
-    mutating func handleOutcome(_ outcome: Outcome, for asker: ModelID) -> [Effect] {
+    /// accounts a config write left (``WritesConfig``) are adopted all the same.
+    mutating func handleOutcome(_ outcome: AnyOutcome, for asker: ModelID) -> [Effect] {
         let context = self.context
         let intents: [Intent]
         switch asker {
@@ -19,18 +19,59 @@ extension AppState {
             if let index = presented.firstIndex(where: { $0.id == id }) {
                 intents = presented[index].take(outcome, context)
             } else {
-                intents = outcome.writtenAccounts.map { [.replaceAccounts($0.accounts, configPath: $0.configPath)] } ?? []
+                let written = (outcome.base as? any WritesConfig)?.writtenAccounts
+                intents = written.map { [.replaceAccounts($0.accounts, configPath: $0.configPath)] } ?? []
             }
         }
         return apply(intents, from: asker)
     }
 
-    /// The outcomes of what the root asks for itself: the switch, the tool identities, the state
-    /// file and history changed by another process, and the wall clock.
-    private mutating func handleRootOutcome(_ event: Outcome) -> [Effect] {
-        let context = self.context
-        switch event {
-        case .switchSaved(let outcome):
+    /// The outcomes of what the root asks for itself (the switch, its hook, the tool identities,
+    /// the config read after the first frame) and its other events (the state file and history
+    /// changed by another process, the wall clock). A pane's or a layer's outcome is addressed to
+    /// it: the root never asked for one, and takes none.
+    private mutating func handleRootOutcome(_ outcome: AnyOutcome) -> [Effect] {
+        if let record = outcome.as(SwitchProgress.self) { return takeSwitchProgress(record) }
+        if let applied = outcome.as(IdentitiesApplied.self) { return takeIdentitiesApplied(applied) }
+        if let checked = outcome.as(IdentitiesChecked.self) {
+            guard saved.currentAccount == checked.accountID else { return [] }
+            if identities?.accountID != checked.accountID { identities = IdentityStatus(accountID: checked.accountID) }
+            identities?.checks = checked.checks
+        } else if let verified = outcome.as(IdentitiesVerified.self) {
+            guard saved.currentAccount == verified.accountID else { return [] }
+            if identities?.accountID != verified.accountID { identities = IdentityStatus(accountID: verified.accountID) }
+            identities?.answers = verified.answers
+            identities?.verifying = false
+        } else if let hook = outcome.as(HookEnded.self) {
+            if let failure = hook.failure { banner = "onSwitch hook for \(context.displayName(of: hook.accountID)) \(failure)" }
+        } else if let changed = outcome.as(StateChanged.self) {
+            return takeStateChanged(changed)
+        } else if let read = outcome.as(ConfigRead.self) {
+            switch read {
+            case .loaded(let newAccounts): return takeLoadedAccounts(newAccounts)
+            case .unusable(let lines):
+                unusableConfig = lines
+                return [.quit]
+            }
+        } else if let time = outcome.as(WallTime.self) {
+            wallTime = time
+        } else if let changed = outcome.as(HistoryChanged.self) {
+            // Switches this window made keep their mark.
+            let mine = Set(history.events.filter(\.here).map { "\($0.account)@\($0.time)" })
+            history = SwitchHistory(
+                events: changed.history.events.map { event in
+                    var event = event
+                    event.here = mine.contains("\(event.account)@\(event.time)")
+                    return event
+                })
+        }
+        return []
+    }
+
+    /// A step of the switch the root asked the store for (``RecordSwitch``).
+    private mutating func takeSwitchProgress(_ record: SwitchProgress) -> [Effect] {
+        switch record {
+        case .saved(let outcome):
             guard let pending = pendingSwitch, pending.accountID == outcome.accountID else {
                 adopt(outcome.state)
                 return []
@@ -49,86 +90,62 @@ extension AppState {
             }
             if let queued = pending.queued { effects += requestSwitch(to: queued) }
             return effects
-        case .switchWaiting(let id, let reason):
+        case .waiting(let id, let reason):
             if pendingSwitch?.accountID == id { pendingSwitch?.waitingReason = reason }
             return []
-        case .switchFailed(let id, let reason):
+        case .failed(let id, let reason):
             let queued = pendingSwitch?.accountID == id ? pendingSwitch?.queued : nil
             if pendingSwitch?.accountID == id { pendingSwitch = nil }
             banner = "Could not switch to \(context.displayName(of: id)): \(reason)"
             return queued.map { requestSwitch(to: $0) } ?? []
-        case .identitiesApplied(let report, let previous, let afterSwitch):
-            let account = accounts.first { $0.id == report.accountID }
-            // A step of a switch under way (a tool pending, applied or failed): shown as it comes back.
-            if report.results.contains(where: { $0.status == .pending }) || (pendingSwitch?.accountID == report.accountID && !afterSwitch) {
-                if identities?.accountID != report.accountID { identities = IdentityStatus(accountID: report.accountID) }
-                identities?.report = report
-                identities?.applying = true
-                return []
-            }
-            if identities?.accountID == report.accountID || saved.currentAccount == report.accountID {
-                identities = IdentityStatus(accountID: report.accountID, report: report, checks: identities?.checks, applying: false)
-            }
-            if !report.failures.isEmpty {
-                let failed = report.failures.map { "\($0.tool.rawValue) \($0.detail)" }.joined(separator: "; ")
-                banner = "\(context.displayName(of: report.accountID)): \(failed)"
-            }
-            var effects: [Effect] = []
-            if afterSwitch, account?.onSwitch != nil { effects.append(.runHook(accountID: report.accountID, previous: previous)) }
-            if account?.identities.isEmpty == false { effects.append(.checkIdentities(accountID: report.accountID)) }
-            return effects
-        case .identitiesChecked(let id, let checks):
-            guard saved.currentAccount == id else { return [] }
-            if identities?.accountID != id { identities = IdentityStatus(accountID: id) }
-            identities?.checks = checks
-            return []
-        case .identitiesVerified(let id, let answers):
-            guard saved.currentAccount == id else { return [] }
-            if identities?.accountID != id { identities = IdentityStatus(accountID: id) }
-            identities?.answers = answers
-            identities?.verifying = false
-            return []
-        case .hookEnded(let id, let failure):
-            if let failure { banner = "onSwitch hook for \(context.displayName(of: id)) \(failure)" }
-            return []
-        case .stateChanged(let newSaved, let warning):
-            let before = saved
-            adopt(newSaved)
-            // The other process applied the identities: read what the tools say now.
-            let check = saved.currentAccount != before.currentAccount ? refreshIdentities(apply: false) : []
-            if let warning {
-                banner = warning
-            } else if let id = newSaved.currentAccount, id != before.currentAccount {
-                banner =
-                    currentAccount.map { "Now on \($0.name): switched in another Perch." }
-                    ?? "Now on \"\(id)\", switched in another Perch; it is not in this one's config (restart Perch to load it)."
-            } else if newSaved.currentAccount == nil, before.currentAccount != nil {
-                banner = "No account is current now: changed in another Perch."
-            }
-            return check
-        case .accountAdded, .accountNotAdded, .deletedFromConfig, .catalogLoaded, .catalogFailed, .catalogPreviewed,
-            .catalogItemOpened, .settingsNotSaved, .configEdited:
-            // A pane's or a layer's, addressed to it: the root never asked for these.
-            return []
-        case .configLoaded(let newAccounts):
-            return takeLoadedAccounts(newAccounts)
-        case .configUnusable(let lines):
-            unusableConfig = lines
-            return [.quit]
-        case .wallClock(let time):
-            wallTime = time
-            return []
-        case .historyChanged(let newHistory):
-            // Switches this window made keep their mark.
-            let mine = Set(history.events.filter(\.here).map { "\($0.account)@\($0.time)" })
-            history = SwitchHistory(
-                events: newHistory.events.map { event in
-                    var event = event
-                    event.here = mine.contains("\(event.account)@\(event.time)")
-                    return event
-                })
+        case .identities(let applied):
+            return takeIdentitiesApplied(applied)
+        }
+    }
+
+    /// Tool identities applied: a step of a switch under way, or the whole report (after a
+    /// switch, or `r`), which runs the hook and reads the tools again.
+    private mutating func takeIdentitiesApplied(_ applied: IdentitiesApplied) -> [Effect] {
+        let (report, previous, afterSwitch) = (applied.report, applied.previous, applied.afterSwitch)
+        let account = accounts.first { $0.id == report.accountID }
+        // A step of a switch under way (a tool pending, applied or failed): shown as it comes back.
+        if report.results.contains(where: { $0.status == .pending }) || (pendingSwitch?.accountID == report.accountID && !afterSwitch) {
+            if identities?.accountID != report.accountID { identities = IdentityStatus(accountID: report.accountID) }
+            identities?.report = report
+            identities?.applying = true
             return []
         }
+        if identities?.accountID == report.accountID || saved.currentAccount == report.accountID {
+            identities = IdentityStatus(accountID: report.accountID, report: report, checks: identities?.checks, applying: false)
+        }
+        if !report.failures.isEmpty {
+            let failed = report.failures.map { "\($0.tool.rawValue) \($0.detail)" }.joined(separator: "; ")
+            banner = "\(context.displayName(of: report.accountID)): \(failed)"
+        }
+        var effects: [Effect] = []
+        if afterSwitch, account?.onSwitch != nil { effects.append(.perform(RunHook(accountID: report.accountID, previous: previous))) }
+        if account?.identities.isEmpty == false { effects.append(.perform(CheckIdentities(accountID: report.accountID))) }
+        return effects
+    }
+
+    /// Another process changed the state file: its state is adopted, and the tools read again
+    /// when the account changed.
+    private mutating func takeStateChanged(_ changed: StateChanged) -> [Effect] {
+        let (newSaved, warning) = (changed.saved, changed.warning)
+        let before = saved
+        adopt(newSaved)
+        // The other process applied the identities: read what the tools say now.
+        let check = saved.currentAccount != before.currentAccount ? refreshIdentities(apply: false) : []
+        if let warning {
+            banner = warning
+        } else if let id = newSaved.currentAccount, id != before.currentAccount {
+            banner =
+                currentAccount.map { "Now on \($0.name): switched in another Perch." }
+                ?? "Now on \"\(id)\", switched in another Perch; it is not in this one's config (restart Perch to load it)."
+        } else if newSaved.currentAccount == nil, before.currentAccount != nil {
+            banner = "No account is current now: changed in another Perch."
+        }
+        return check
     }
 
     /// The whole config arrived after a first frame drawn from the cache: the sheet, the filter

@@ -29,15 +29,15 @@ extension AppState {
     /// after a switch to an account whose source has not run yet).
     private mutating func catalogLoadsDue() -> [Effect] {
         guard catalogPane.needsFirstLoad, let account = currentAccount, let command = catalogPane.startLoading(at: clock) else { return [] }
-        return [.asked(by: .pane(.catalog), .loadCatalog(accountID: account.id, command: command))]
+        return [.asked(by: .pane(.catalog), .perform(LoadCatalog(accountID: account.id, command: command)))]
     }
 
-    /// ``Effect/savePanes(_:)`` when the panes' memory changed since last saved.
+    /// ``SavePanes`` when the panes' memory changed since last saved.
     private mutating func panesToSave() -> [Effect] {
         let memory = paneMemory
         guard memory != savedPanes else { return [] }
         savedPanes = memory
-        return [.savePanes(memory)]
+        return [.perform(SavePanes(memory))]
     }
 
     private mutating func handle(_ event: AppEvent) -> [Effect] {
@@ -145,7 +145,7 @@ extension AppState {
     /// What the loop carries out once the first frame is drawn: reading the whole config when
     /// the first frame came from the current-account cache (``AccountsIndex/isLoading``).
     public var firstFrameEffects: [Effect] {
-        accountsIndex.isLoading ? [.loadConfig] : []
+        accountsIndex.isLoading ? [.perform(LoadConfig())] : []
     }
 
     /// Where a pointer report at `position` (0-based, on the terminal) falls on the frame
@@ -336,7 +336,7 @@ extension AppState {
     /// the mouse from the state) and the settings file is written.
     mutating func changeSetting(_ key: SettingKey, step: Int) -> [Effect] {
         settingsState.change(key, step: step)
-        var effects: [Effect] = [.saveSettings(settingsState.file)]
+        var effects: [Effect] = [.perform(SaveSettings(settingsState.file))]
         if key == .mouse { effects.append(.setMouse(settingsState.values.mouse)) }
         if key == .longPress { info.longPressMilliseconds = settingsState.values.longPressMilliseconds }
         return effects
@@ -351,14 +351,14 @@ extension AppState {
             return previewEffects(for: item)
         }
         _ = apply([.dismissContextMenus])
-        return [.asked(by: .pane(.catalog), .openCatalogItem(accountID: account.id, command: command, item: item))]
+        return [.asked(by: .pane(.catalog), .perform(OpenCatalogItem(accountID: account.id, command: command, item: item)))]
     }
 
     /// Runs the current account's `catalog.preview` for `item`, when it has one.
     mutating func previewEffects(for item: CatalogItem) -> [Effect] {
         guard let account = currentAccount, let command = account.catalog?.preview else { return [] }
         catalogPane.startPreview(item.id)
-        return [.asked(by: .pane(.catalog), .previewCatalogItem(accountID: account.id, command: command, item: item))]
+        return [.asked(by: .pane(.catalog), .perform(PreviewCatalogItem(accountID: account.id, command: command, item: item)))]
     }
 
     /// Dismisses the context menus on top and opens the item with this id in a cover.
@@ -403,7 +403,7 @@ extension AppState {
 
     /// Picks the account at `index`: the Overview tab is selected, the sheet is dismissed and the
     /// switch is handed to the store (``requestSwitch(to:)``). The account becomes current only
-    /// when the store confirms it (``Outcome/switchSaved(_:)``): the screen never shows a switch
+    /// when the store confirms it (``SwitchProgress/saved(_:)``): the screen never shows a switch
     /// that was not saved. The store reads the file under its lock and records nothing when the
     /// account is already current there, so another instance's switch that this one has not seen
     /// yet cannot make a pick be lost.
@@ -422,7 +422,7 @@ extension AppState {
     mutating func requestSwitch(to id: String) -> [Effect] {
         guard var pending = pendingSwitch else {
             pendingSwitch = PendingSwitch(accountID: id)
-            return [.recordSwitch(accountID: id)]
+            return [.perform(RecordSwitch(accountID: id))]
         }
         pending.queued = id == pending.accountID ? nil : id
         pendingSwitch = pending

@@ -63,9 +63,9 @@ public struct AppState: Hashable, Sendable {
     public internal(set) var pendingSwitch: PendingSwitch?
     /// The switches, for Stats.
     public internal(set) var history: SwitchHistory
-    /// The wall clock as last read by the loop (``Outcome/wallClock(_:)``); nil before.
+    /// The wall clock as last read by the loop (a ``WallTime`` outcome); nil before.
     public internal(set) var wallTime: WallTime?
-    /// The pane state last handed to the store (``Effect/savePanes(_:)``), so that an unchanged
+    /// The pane state last handed to the store (``SavePanes``), so that an unchanged
     /// one is not written again.
     var savedPanes: [String: AccountPanes]
     /// The current account's tool identities as last applied and checked; Overview shows them.
@@ -84,7 +84,7 @@ public struct AppState: Hashable, Sendable {
     ///   - banner: a message to show from the first frame (e.g. a state file read with a warning).
     ///   - loading: the config is still being read: `accounts` holds only the current account as
     ///     the cache keeps it (or nothing), the sheet offers no account, and the accounts arrive
-    ///     with ``Outcome/configLoaded(accounts:)`` after ``firstFrameEffects`` asked for them.
+    ///     with ``ConfigRead/loaded(accounts:)`` after ``firstFrameEffects`` asked for them.
     public init(
         accounts: [Account], saved: SavedState = SavedState(), size: Size, info: RunInfo = RunInfo(), reduceMotion: Bool = true,
         banner: String? = nil, history: SwitchHistory = SwitchHistory(), wallTime: WallTime? = nil, settings: SettingsState? = nil,
@@ -193,7 +193,7 @@ public struct AppState: Hashable, Sendable {
         return nil
     }
 
-    /// When the loop must read the wall clock again (``Outcome/wallClock(_:)``), in milliseconds
+    /// When the loop must read the wall clock again (a ``WallTime`` outcome), in milliseconds
     /// on the clock: the next minute, while Stats is shown (its current interval counts up); nil
     /// elsewhere, so that idle stays at zero wake-ups.
     public var nextWallClockDeadline: Int64? {
@@ -216,7 +216,7 @@ public struct AppState: Hashable, Sendable {
         guard apply else { return identityCheck }
         guard let account = currentAccount, !account.identities.isEmpty else { return [] }
         identities = IdentityStatus(accountID: account.id, report: nil, checks: identities?.checks, applying: true)
-        return [.applyIdentities(accountID: account.id, previous: nil, afterSwitch: false)]
+        return [.perform(ApplyIdentities(accountID: account.id, previous: nil, afterSwitch: false))]
     }
 
     /// Asking each tool of the current account who it will be (and each server, with the
@@ -227,14 +227,14 @@ public struct AppState: Hashable, Sendable {
         identities?.verifying = true
         identities?.verifyingOnline = settingsState.values.checkWithServers
         identities?.answers = nil
-        return [.verifyIdentities(accountID: account.id, online: settingsState.values.checkWithServers)]
+        return [.perform(VerifyIdentities(accountID: account.id, online: settingsState.values.checkWithServers))]
     }
 
     /// Reading what the current account's tools report now; nothing without a current account
     /// with identities.
     var identityCheck: [Effect] {
         guard let account = currentAccount, !account.identities.isEmpty else { return [] }
-        return [.checkIdentities(accountID: account.id)]
+        return [.perform(CheckIdentities(accountID: account.id))]
     }
 
     /// Adopts a saved state from the store (it wins over what this process believed); the

@@ -11,11 +11,11 @@ public protocol ScreenModel {
     /// Takes in the outcome of an effect this model asked for (``Intent/effect(_:)``; the root
     /// hands each outcome to its asker alone, ``ModelID``); returns what the root must do besides.
     /// Nothing by default.
-    mutating func take(_ outcome: Outcome, _ context: ModelContext) -> [Intent]
+    mutating func take(_ outcome: AnyOutcome, _ context: ModelContext) -> [Intent]
 }
 
 extension ScreenModel {
-    public mutating func take(_ outcome: Outcome, _ context: ModelContext) -> [Intent] { [] }
+    public mutating func take(_ outcome: AnyOutcome, _ context: ModelContext) -> [Intent] { [] }
 }
 
 /// What the root hands a pane or layer: a key's action from ``KeyBindings`` (looked up in the
@@ -107,7 +107,7 @@ public enum Intent: Hashable, Sendable {
     /// Show a one-line message above the tab bar until the next key, or with `stays` whole
     /// until `Esc` dismisses it (a reason to read and act on).
     case banner(String, stays: Bool = false)
-    /// The config was written (``Outcome/writtenAccounts``): these accounts replace those in
+    /// The config was written (``WritesConfig``): these accounts replace those in
     /// use, and `configPath` is the file now in use.
     case replaceAccounts([Account], configPath: String)
     /// Show the account with this id in the account sheet, opening it when it is not up.

@@ -1,4 +1,4 @@
-/// What recording a switch did, as the store reports it back (``Outcome/switchSaved(_:)``).
+/// What recording a switch did, as the store reports it back (``SwitchProgress/saved(_:)``).
 public struct SwitchOutcome: Hashable, Sendable {
     /// The account the switch was asked for.
     public var accountID: String

@@ -114,33 +114,32 @@ extension AccountForm: PresentedLayer {
         return []
     }
 
-    /// The config could not be written (``Outcome/accountNotAdded(_:)``): the form stays up
+    /// The config could not be written (``AccountAddition/notAdded(_:)``): the form stays up
     /// with `message` shown, and the fields as typed.
     mutating func notAdded(_ message: String) { writeError = message }
 
-    /// Takes in how ``Effect/addAccount(_:)`` went: written, the form closes and the account
+    /// Takes in how ``AddAccount`` went: written, the form closes and the account
     /// sheet shows the new account (opened when the form came from Settings; from the sheet, the
     /// sheet below shows it); not written, the form stays with the reason shown.
-    public mutating func take(_ outcome: Outcome, _ context: ModelContext) -> [Intent] {
-        switch outcome {
-        case .accountAdded(let account, let accounts, let path, let backup):
+    public mutating func take(_ outcome: AnyOutcome, _ context: ModelContext) -> [Intent] {
+        switch outcome.as(AccountAddition.self) {
+        case .added(let account, let accounts, let path, let backup):
             return [
                 .replaceAccounts(accounts, configPath: path), .dismiss, .revealAccount(id: account.id),
                 .banner("Added \(account.name) to \(path)" + (backup.map { " (previous file kept as \($0))." } ?? ".")),
             ]
-        case .accountNotAdded(let message):
+        case .notAdded(let message):
             notAdded(message)
             return []
-        default:
+        case nil:
             return []
         }
     }
 
     /// Checks the fields (``AccountValidation``, ids unique among the accounts): with a problem,
     /// they are shown beside their fields and nothing is asked; otherwise the root is asked to
-    /// append the account to the config (``Effect/addAccount(_:)``), and the form stays up until
-    /// the outcome, ``Outcome/accountAdded(_:accounts:configPath:backupPath:)`` or
-    /// ``Outcome/accountNotAdded(_:)``.
+    /// append the account to the config (``AddAccount``), and the form stays up until its
+    /// outcome (``AccountAddition``).
     mutating func submit(_ context: ModelContext) -> [Intent] {
         writeError = nil
         switch validated(existingIDs: Set(context.accounts.accounts.map(\.id))) {
@@ -151,7 +150,7 @@ extension AccountForm: PresentedLayer {
             return []
         case .success(let account):
             problems = [:]
-            return [.effect(.addAccount(account))]
+            return [.effect(.perform(AddAccount(account)))]
         }
     }
 

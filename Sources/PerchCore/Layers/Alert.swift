@@ -3,7 +3,7 @@ public enum AlertAction: Hashable, Sendable {
     /// Deletes the Catalog item with this id (and dismisses the context menu below the alert).
     case deleteItem(id: String)
     /// Removes a field of an account, or the account, from the config file
-    /// (``Effect/deleteFromConfig(accountID:path:)``).
+    /// (``DeleteFromConfig``).
     case deleteFromConfig(accountID: String, path: [String])
 }
 
@@ -53,7 +53,7 @@ extension Alert: PresentedLayer {
         case .deleteItem(let id): return [.dismiss, .dismissContextMenus, .editCatalog(.delete(id: id))]
         case .deleteFromConfig(let id, let path):
             // The alert and its menu are gone when the config is written: the Catalog takes the outcome.
-            return [.dismiss, .dismissContextMenus, .effect(.asked(by: .pane(.catalog), .deleteFromConfig(accountID: id, path: path)))]
+            return [.dismiss, .dismissContextMenus, .effect(.asked(by: .pane(.catalog), .perform(DeleteFromConfig(accountID: id, path: path))))]
         }
     }
 

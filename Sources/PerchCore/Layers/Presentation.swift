@@ -62,7 +62,7 @@ public struct Presentation: Hashable, Sendable {
     }
 
     /// Hands the outcome of an effect the layer asked for to its own model.
-    mutating func take(_ outcome: Outcome, _ context: ModelContext) -> [Intent] {
+    mutating func take(_ outcome: AnyOutcome, _ context: ModelContext) -> [Intent] {
         layer.take(outcome, context)
     }
 

@@ -1,5 +1,5 @@
 /// The wall clock as the event loop read it: the core has no clock of its own, so Stats and
-/// the Catalog get the time as an input (``Outcome/wallClock(_:)``).
+/// the Catalog get the time as an input (a ``WallTime`` outcome for the root).
 public struct WallTime: Hashable, Sendable {
     /// Seconds since 1970-01-01T00:00:00Z.
     public var seconds: Int64

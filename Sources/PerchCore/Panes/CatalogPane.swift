@@ -191,7 +191,7 @@ public struct CatalogPane: ScreenModel, Hashable, Sendable {
             return items.isEmpty ? [] : [.openContextMenu(itemIndex: list.cursor)]
         case .action(.refresh):
             guard let account = context.currentAccount, let command = startLoading(at: context.clock) else { return [] }
-            return [.effect(.loadCatalog(accountID: account.id, command: command))]
+            return [.effect(.perform(LoadCatalog(accountID: account.id, command: command)))]
         case .action(.activate):
             // Enter, a tap on a list: opens the item (a hold opens its menu, ``KeyBindings/holds``).
             return items.indices.contains(list.cursor) ? [.openItem(id: items[list.cursor].id)] : []
@@ -306,27 +306,31 @@ public struct CatalogPane: ScreenModel, Hashable, Sendable {
 // MARK: Outcomes
 
 extension CatalogPane {
-    /// Takes in the outcome of an effect this pane asked for (``Effect/loadCatalog(accountID:command:)``,
-    /// ``Effect/previewCatalogItem(accountID:command:item:)``, ``Effect/openCatalogItem(accountID:command:item:)``,
-    /// and ``Effect/deleteFromConfig(accountID:path:)`` from its items' alert), as a Bubble Tea
-    /// model gets back its command's message; returns what the root must do besides (a banner,
-    /// the accounts the config holds now). Other outcomes change nothing.
-    public mutating func take(_ outcome: Outcome, _ context: ModelContext) -> [Intent] {
-        switch outcome {
-        case .catalogLoaded(let id, let items, let skipped):
-            loaded(items, skipped: skipped, accountID: id, account: context.currentAccount, visible: context.layout.listRows)
-        case .catalogFailed(let id, let reason):
-            failed(reason, accountID: id)
-            // With a list kept from before, the pane shows the list; the banner says why it is old.
-            if id == owner, !items.isEmpty {
-                let last = reason.split(separator: "\n").last.map(String.init) ?? reason
-                return [.banner("The catalog command of \(context.displayName(of: id)) failed (the last list is shown): \(last)")]
+    /// Takes in the outcome of a job this pane asked for (its own: ``LoadCatalog``,
+    /// ``PreviewCatalogItem``, ``OpenCatalogItem``, and ``DeleteFromConfig`` from its items'
+    /// alert), as a Bubble Tea model gets back its command's message; returns what the root must
+    /// do besides (a banner, the accounts the config holds now). Other outcomes change nothing.
+    public mutating func take(_ outcome: AnyOutcome, _ context: ModelContext) -> [Intent] {
+        if let loaded = outcome.as(CatalogLoaded.self) {
+            switch loaded {
+            case .loaded(let id, let items, let skipped):
+                self.loaded(items, skipped: skipped, accountID: id, account: context.currentAccount, visible: context.layout.listRows)
+            case .failed(let id, let reason):
+                failed(reason, accountID: id)
+                // With a list kept from before, the pane shows the list; the banner says why it is old.
+                if id == owner, !items.isEmpty {
+                    let last = reason.split(separator: "\n").last.map(String.init) ?? reason
+                    return [.banner("The catalog command of \(context.displayName(of: id)) failed (the last list is shown): \(last)")]
+                }
             }
-        case .catalogPreviewed(let id, let itemID, let preview):
-            previewed(preview, itemID: itemID, accountID: id)
-        case .catalogItemOpened(let id, let failure?):
-            return [.banner("catalog.open for \(context.displayName(of: id)) \(failure)")]
-        case .deletedFromConfig(let id, let path, let accounts, let configPath, let backup, let problem):
+        } else if let previewed = outcome.as(CatalogPreviewed.self) {
+            self.previewed(previewed.preview, itemID: previewed.itemID, accountID: previewed.accountID)
+        } else if let opened = outcome.as(CatalogItemOpened.self), let failure = opened.failure {
+            return [.banner("catalog.open for \(context.displayName(of: opened.accountID)) \(failure)")]
+        } else if let deletion = outcome.as(ConfigDeletion.self) {
+            let (id, path, accounts, configPath, backup, problem) = (
+                deletion.accountID, deletion.path, deletion.accounts, deletion.configPath, deletion.backupPath, deletion.problem
+            )
             let what = path.isEmpty ? context.displayName(of: id) : "\(path.joined(separator: ".")) of \(context.displayName(of: id))"
             guard let accounts else {
                 return [.banner("Could not remove \(what) from the config: \(problem ?? "it could not be written")", stays: true)]
@@ -337,8 +341,6 @@ extension CatalogPane {
                     "Removed \(what) from \(configPath)" + (backup.map { " (previous file kept as \($0))." } ?? ".")
                         + (problem.map { " But " + $0 + "." } ?? ""), stays: problem != nil),
             ]
-        default:
-            break
         }
         return []
     }

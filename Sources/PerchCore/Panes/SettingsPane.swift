@@ -137,28 +137,28 @@ public struct SettingsPane: ScreenModel, Hashable, Sendable {
         switch action {
         case .switchAccount: [.openSheet]
         case .addAccount: [.openAccountForm]
-        case .editConfig: [.effect(.editConfig)]
+        case .editConfig: [.effect(.perform(EditConfig()))]
         case .reduceMotion, .sheetStyle, .longPress, .mouse, .theme, .checkWithServers: [.changeSetting(action.setting!, step: step)]
         }
     }
 
     /// Takes in the outcome of what this pane asked for: the settings file written after a
-    /// change (only a failure comes back), and `Edit config…` (``Effect/editConfig``).
-    public mutating func take(_ outcome: Outcome, _ context: ModelContext) -> [Intent] {
-        switch outcome {
-        case .settingsNotSaved(let reason):
-            return [.banner("Settings apply, but could not be saved: \(reason)")]
-        case .configEdited(let accounts?, let path, _):
+    /// change (only a failure comes back, ``SettingsNotSaved``), and `Edit config…` (``EditConfig``).
+    public mutating func take(_ outcome: AnyOutcome, _ context: ModelContext) -> [Intent] {
+        if let notSaved = outcome.as(SettingsNotSaved.self) {
+            return [.banner("Settings apply, but could not be saved: \(notSaved.reason)")]
+        }
+        guard let edited = outcome.as(ConfigEdited.self) else { return [] }
+        switch (edited.accounts, edited.configPath, edited.problem) {
+        case (let accounts?, let path, _):
             let keepsCurrent = context.saved.currentAccount.map { id in accounts.contains { $0.id == id } } ?? true
             let text =
                 keepsCurrent
                 ? "Config reloaded: \(accounts.count) account\(accounts.count == 1 ? "" : "s")."
                 : "Config reloaded: \(accounts.count) accounts; the current account is no longer in it."
             return [.replaceAccounts(accounts, configPath: path), .banner(text)]
-        case .configEdited(nil, _, let problem):
+        case (nil, _, let problem):
             return [.banner("The config was not reloaded (the previous accounts stay): \(problem ?? "it is not valid")", stays: true)]
-        default:
-            return []
         }
     }
 

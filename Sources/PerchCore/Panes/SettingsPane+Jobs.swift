@@ -1,0 +1,37 @@
+// The jobs asked for from the Settings pane, and their outcomes (``SettingsPane/take(_:_:)``).
+
+/// Writes the settings file (atomically, beside the config), off the UI thread; only a failure
+/// comes back.
+public struct SaveSettings: Job {
+    public var settings: SavedSettings
+    public init(_ settings: SavedSettings) { self.settings = settings }
+    public typealias Outcome = SettingsNotSaved
+}
+
+/// The settings file could not be written, for this reason (the values still apply).
+public struct SettingsNotSaved: Hashable, Sendable {
+    public var reason: String
+    public init(_ reason: String) { self.reason = reason }
+}
+
+/// `Edit config…`: runs `$VISUAL`, else `$EDITOR`, else `vi` on a copy of the config with the
+/// interface suspended, then validates the copy and loads it as the config.
+public struct EditConfig: Job {
+    public init() {}
+    public typealias Outcome = ConfigEdited
+}
+
+/// How ``EditConfig`` ended: the config's accounts when it loaded (they replace those in use),
+/// else the problem (the accounts in use are kept).
+public struct ConfigEdited: Hashable, Sendable, WritesConfig {
+    public var accounts: [Account]?
+    public var configPath: String
+    public var problem: String?
+    public init(accounts: [Account]?, configPath: String, problem: String?) {
+        self.accounts = accounts
+        self.configPath = configPath
+        self.problem = problem
+    }
+
+    public var writtenAccounts: (accounts: [Account], configPath: String)? { accounts.map { ($0, configPath) } }
+}
