@@ -128,6 +128,16 @@ extension LoopSuites {
             #expect(Date().timeIntervalSince(started) < 5)
         }
 
+        @Test("a source started just as Perch quits, listed after the kill, is killed at once (bug: it ran to its timeout)")
+        func startedAsPerchQuits() {
+            let running = CapturedCommand.Running()
+            running.killAll()
+            let started = Date()
+            let output = CapturedCommand.run("sleep 30", variables: [], timeout: 10_000, running: running)
+            #expect(output.failure?.contains("signal 9") == true, "\(String(describing: output.failure))")
+            #expect(Date().timeIntervalSince(started) < 5)
+        }
+
         @Test("a source still running when Perch quits is killed, with what it started")
         func killedOnQuit() throws {
             let file = FileManager.default.temporaryDirectory.appendingPathComponent("perch-source-\(UUID().uuidString)").path

@@ -35,16 +35,27 @@ public enum CapturedCommand {
 
     /// The process groups of the commands one worker runs now, so that quitting ends them.
     final class Running: Sendable {
-        private let groups = Mutex<Set<pid_t>>([])
+        private let groups = Mutex<(running: Set<pid_t>, stopped: Bool)>(([], false))
 
-        func add(_ pid: pid_t) { groups.withLock { _ = $0.insert(pid) } }
-        func remove(_ pid: pid_t) { groups.withLock { _ = $0.remove(pid) } }
+        /// Lists the process group `pid` as running; after ``killAll()``, kills it at once.
+        func add(_ pid: pid_t) {
+            // Bug: a source spawned just as Perch quit was listed after killAll had run, and
+            // outlived Perch until its own timeout.
+            let stopped = groups.withLock { groups in
+                if !groups.stopped { groups.running.insert(pid) }
+                return groups.stopped
+            }
+            if stopped { kill(-pid, SIGKILL) }
+        }
 
-        /// Kills (SIGKILL) every command still running and what it started: Perch is quitting,
-        /// and a hanging source must not outlive it.
+        func remove(_ pid: pid_t) { groups.withLock { _ = $0.running.remove(pid) } }
+
+        /// Kills (SIGKILL) every command still running and what it started, and any listed
+        /// later: Perch is quitting, and a hanging source must not outlive it.
         func killAll() {
             groups.withLock { groups in
-                for group in groups { kill(-group, SIGKILL) }
+                groups.stopped = true
+                for group in groups.running { kill(-group, SIGKILL) }
             }
         }
     }

@@ -8,13 +8,7 @@ extension AppState {
         let intents: [Intent]
         switch asker {
         case .root: return handleRootOutcome(outcome)
-        case .pane(let tab):
-            switch tab {
-            case .overview: intents = overviewPane.take(outcome, context)
-            case .catalog: intents = catalogPane.take(outcome, context)
-            case .stats: intents = statsPane.take(outcome, context)
-            case .settings: intents = settingsPane.take(outcome, context)
-            }
+        case .pane(let tab): intents = self[pane: tab].take(outcome, context)
         case .layer(let id):
             if let index = presented.firstIndex(where: { $0.id == id }) {
                 intents = presented[index].take(outcome, context)

@@ -16,12 +16,7 @@ extension AppState {
             return frame
         }
         let context = self.context
-        switch selectedTab {
-        case .overview: overviewPane.render(into: &frame, context)
-        case .catalog: catalogPane.render(into: &frame, context)
-        case .stats: statsPane.render(into: &frame, context)
-        case .settings: settingsPane.render(into: &frame, context)
-        }
+        self[pane: selectedTab].render(into: &frame, context)
         let bannerLines = self.bannerLines
         let bannerStyle = Style(foreground: .yellow, reverse: true)
         for (offset, line) in bannerLines.enumerated() {

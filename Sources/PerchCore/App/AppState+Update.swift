@@ -187,14 +187,7 @@ extension AppState {
             return apply(presented[top].update(message, context), from: .layer(presented[top].id))
         }
         let tab = selectedTab
-        let intents: [Intent]
-        switch tab {
-        case .overview: intents = overviewPane.update(message, context)
-        case .catalog: intents = catalogPane.update(message, context)
-        case .stats: intents = statsPane.update(message, context)
-        case .settings: intents = settingsPane.update(message, context)
-        }
-        return apply(intents, from: .pane(tab))
+        return apply(self[pane: tab].update(message, context), from: .pane(tab))
     }
 
     /// Presents `layer` on top, with the next ``Presentation/id``.
@@ -213,9 +206,7 @@ extension AppState {
     /// Tells every pane and layer that the size or the accounts changed: each clamps its lists.
     mutating func relayout() {
         let context = self.context
-        _ = catalogPane.update(.relayout, context)
-        _ = statsPane.update(.relayout, context)
-        _ = settingsPane.update(.relayout, context)
+        for tab in Tab.allCases { _ = self[pane: tab].update(.relayout, context) }
         for index in presented.indices { _ = presented[index].update(.relayout, context) }
     }
 

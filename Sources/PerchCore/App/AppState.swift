@@ -116,6 +116,29 @@ public struct AppState: Hashable, Sendable {
         statsPane.show(saved.currentAccount ?? "")
     }
 
+    /// The pane `tab` shows, as a model (read, or changed in place): the one place that says
+    /// which model each tab shows. A new pane is its own file, a case of ``Tab`` (its title and
+    /// keys), its field above, and its line here in each branch; the root routes input, outcomes,
+    /// relayouts and drawing to it through this.
+    subscript(pane tab: Tab) -> any ScreenModel {
+        get {
+            switch tab {
+            case .overview: overviewPane
+            case .catalog: catalogPane
+            case .stats: statsPane
+            case .settings: settingsPane
+            }
+        }
+        set {
+            switch tab {
+            case .overview: overviewPane = newValue as! OverviewPane
+            case .catalog: catalogPane = newValue as! CatalogPane
+            case .stats: statsPane = newValue as! StatsPane
+            case .settings: settingsPane = newValue as! SettingsPane
+            }
+        }
+    }
+
     /// What to keep of each account's panes for the next run (``SavedState/panes``).
     public var paneMemory: [String: AccountPanes] {
         var result: [String: AccountPanes] = [:]

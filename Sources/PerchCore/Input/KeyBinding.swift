@@ -180,38 +180,10 @@ public enum KeyBindings {
         return always + context.bindings
     }
 
-    /// The keys of the pane of `tab`: its own, its holds, the tabs' and the global ones.
+    /// The keys of the pane of `tab`: its own (declared beside it, ``Tab/keys``), its holds,
+    /// the tabs' and the global ones.
     static func paneBindings(_ tab: Tab) -> [KeyBinding] {
-        var paneKeys: [KeyBinding] = []
-        switch tab {
-        case .overview:
-            paneKeys = [
-                KeyBinding(keys(.character("r")), "r", .reapplyIdentities, "apply the account's tools again"),
-                KeyBinding(keys(.character("v")), "v", .verifyIdentities, "ask each tool who it will be"),
-            ]
-        case .catalog:
-            paneKeys =
-                listMoves + [
-                    KeyBinding(keys(.enter), "Enter", .activate, "open the item full-screen"),
-                    KeyBinding(gesture: "click a row, wheel", "move the cursor, scroll"),
-                    KeyBinding(gesture: "click the cursor's row", "open it (or double-click)"),
-                    KeyBinding(
-                        [.char("m"), KeyEvent(.menu), KeyEvent(.function(10), modifiers: .shift)], "m Menu Shift-F10",
-                        .openContextMenu, "context menu of the item"),
-                    KeyBinding(gesture: "press and hold a row", "its context menu"),
-                    KeyBinding(keys(.character("r")), "r", .refresh, "run the catalog command again"),
-                ]
-        case .stats: paneKeys = listMoves.map { KeyBinding($0.keys, $0.label, $0.action!, $0.summary.replacingMove()) }
-        case .settings:
-            paneKeys =
-                listMoves + [
-                    KeyBinding(keys(.enter), "Enter", .activate, "run the action, next value"),
-                    KeyBinding(keys(.left, .character("h")), "← h", .decrease, "previous value (100 ms less)"),
-                    KeyBinding(keys(.right, .character("l")), "→ l", .increase, "next value (100 ms more)"),
-                    KeyBinding(gesture: "click an action", "run it"),
-                ]
-        }
-        return paneKeys + holdRows(tab) + tabs + global
+        tab.keys + holdRows(tab) + tabs + global
     }
 
     /// The binding of `key` in `context`, if any.

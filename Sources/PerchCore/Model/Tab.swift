@@ -12,6 +12,16 @@ public enum Tab: Int, CaseIterable, Hashable, Sendable {
         }
     }
 
+    /// The keys of its pane's own, declared beside the pane, in the order help lists them.
+    var keys: [KeyBinding] {
+        switch self {
+        case .overview: OverviewPane.keys
+        case .catalog: CatalogPane.keys
+        case .stats: StatsPane.keys
+        case .settings: SettingsPane.keys
+        }
+    }
+
     /// The digit key that selects the tab (`1`–`4`).
     public var shortcut: Character { Character(String(rawValue + 1)) }
 }

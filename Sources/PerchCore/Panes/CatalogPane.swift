@@ -384,3 +384,18 @@ final class CatalogRowsCache: Hashable, Sendable {
     static func == (lhs: CatalogRowsCache, rhs: CatalogRowsCache) -> Bool { true }
     func hash(into hasher: inout Hasher) {}
 }
+
+extension CatalogPane {
+    /// Its own keys (help lists them first on this pane).
+    static let keys =
+        KeyBindings.listMoves + [
+            KeyBinding(KeyBindings.keys(.enter), "Enter", .activate, "open the item full-screen"),
+            KeyBinding(gesture: "click a row, wheel", "move the cursor, scroll"),
+            KeyBinding(gesture: "click the cursor's row", "open it (or double-click)"),
+            KeyBinding(
+                [.char("m"), KeyEvent(.menu), KeyEvent(.function(10), modifiers: .shift)], "m Menu Shift-F10",
+                .openContextMenu, "context menu of the item"),
+            KeyBinding(gesture: "press and hold a row", "its context menu"),
+            KeyBinding(KeyBindings.keys(.character("r")), "r", .refresh, "run the catalog command again"),
+        ]
+}

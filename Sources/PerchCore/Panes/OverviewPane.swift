@@ -3,6 +3,12 @@
 public struct OverviewPane: ScreenModel, Hashable, Sendable {
     public init() {}
 
+    /// Its own keys (help lists them first on this pane).
+    static let keys = [
+        KeyBinding(KeyBindings.keys(.character("r")), "r", .reapplyIdentities, "apply the account's tools again"),
+        KeyBinding(KeyBindings.keys(.character("v")), "v", .verifyIdentities, "ask each tool who it will be"),
+    ]
+
     public mutating func update(_ message: ModelMessage, _ context: ModelContext) -> [Intent] { [] }
 
     public func render(into frame: inout Frame, _ context: ModelContext) {

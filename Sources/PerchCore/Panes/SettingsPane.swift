@@ -218,3 +218,14 @@ public struct SettingsPane: ScreenModel, Hashable, Sendable {
         }
     }
 }
+
+extension SettingsPane {
+    /// Its own keys (help lists them first on this pane).
+    static let keys =
+        KeyBindings.listMoves + [
+            KeyBinding(KeyBindings.keys(.enter), "Enter", .activate, "run the action, next value"),
+            KeyBinding(KeyBindings.keys(.left, .character("h")), "← h", .decrease, "previous value (100 ms less)"),
+            KeyBinding(KeyBindings.keys(.right, .character("l")), "→ l", .increase, "next value (100 ms more)"),
+            KeyBinding(gesture: "click an action", "run it"),
+        ]
+}

@@ -395,3 +395,8 @@ enum ListMove {
         return true
     }
 }
+
+extension StatsPane {
+    /// Its own keys: the list moves, which scroll here (the list has no cursor).
+    static let keys = KeyBindings.listMoves.map { KeyBinding($0.keys, $0.label, $0.action!, $0.summary.replacingMove()) }
+}
