@@ -228,9 +228,7 @@ struct ShellEndToEndTests {
 
         @discardableResult
         func tmux(_ arguments: [String]) throws -> String {
-            var environment = ProcessInfo.processInfo.environment
-            environment.removeValue(forKey: "TMUX")
-            return try Spawn.run(["tmux", "-u", "-L", socket, "-f", "/dev/null"] + arguments, environment: environment).stdout
+            return try Spawn.run(["tmux", "-u", "-L", socket, "-f", "/dev/null"] + arguments, environment: TmuxSession.tmuxEnvironment).stdout
         }
 
         func type(_ text: String) throws { try tmux(["send-keys", "-l", text]) }

@@ -73,9 +73,7 @@ final class ShellPane {
 
     @discardableResult
     func tmux(_ arguments: [String]) throws -> String {
-        var environment = ProcessInfo.processInfo.environment
-        environment.removeValue(forKey: "TMUX")
-        return try Spawn.run(["tmux", "-u", "-L", socket, "-f", "/dev/null"] + arguments, environment: environment).stdout
+        return try Spawn.run(["tmux", "-u", "-L", socket, "-f", "/dev/null"] + arguments, environment: TmuxSession.tmuxEnvironment).stdout
     }
 
     func screen() throws -> [String] {

@@ -74,11 +74,29 @@ final class TmuxSession {
         if ownsHome { try? FileManager.default.removeItem(at: home) }
     }
 
-    /// The file of tmux socket `name` (`tmux -L name`): in `$TMUX_TMPDIR` (default /tmp),
-    /// `tmux-UID/name`. tmux leaves it behind after `kill-server`; its owner removes it.
+    /// The file of tmux socket `name` (`tmux -L name`): `tmux-UID/name` in ``socketFolder``.
+    /// tmux leaves it behind after `kill-server`; its owner removes it.
     static func socketPath(_ name: String) -> String {
-        let folder = ProcessInfo.processInfo.environment["TMUX_TMPDIR"].flatMap { $0.isEmpty ? nil : $0 } ?? "/tmp"
-        return "\(folder)/tmux-\(getuid())/\(name)"
+        "\(socketFolder)/tmux-\(getuid())/\(name)"
+    }
+
+    /// tmux's socket folder (`TMUX_TMPDIR`) for this test process: a scratch folder of its own,
+    /// removed when the process exits. Bug: tmux made the runner's `/tmp/tmux-UID` when it was
+    /// missing, and the home guard of `make test` found it added.
+    static let socketFolder: String = {
+        var template = Array("/tmp/perch-tmux-XXXXXX".utf8CString)
+        let path = template.withUnsafeMutableBufferPointer { buffer in mkdtemp(buffer.baseAddress!).map { String(cString: $0) } }
+        atexit { try? FileManager.default.removeItem(atPath: TmuxSession.socketFolder) }
+        return path ?? FileManager.default.temporaryDirectory.path
+    }()
+
+    /// The environment every tmux command of the tests runs with: the test process's, without
+    /// `TMUX` (a test run from inside tmux must not reach that server), with ``socketFolder``.
+    static var tmuxEnvironment: [String: String] {
+        var environment = ProcessInfo.processInfo.environment
+        environment.removeValue(forKey: "TMUX")
+        environment["TMUX_TMPDIR"] = socketFolder
+        return environment
     }
 
     /// Why the binary under test cannot be trusted, or nil: it is missing, or older than a file
@@ -117,9 +135,8 @@ final class TmuxSession {
     /// Runs a tmux command on this session's server; returns its standard output.
     @discardableResult
     func tmux(_ arguments: [String]) throws -> String {
-        var environment = ProcessInfo.processInfo.environment
+        var environment = Self.tmuxEnvironment
         environment["LC_ALL"] = "C.UTF-8"
-        environment.removeValue(forKey: "TMUX")
         let result = try Spawn.run(["tmux", "-u", "-L", socket, "-f", "/dev/null"] + arguments, environment: environment)
         return result.stdout
     }

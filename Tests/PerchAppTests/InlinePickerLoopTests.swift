@@ -5,21 +5,21 @@ import Testing
 
 @testable import PerchApp
 
-/// The inline picker on the interface's own event loop (issue 21, one terminal stack): the rows
-/// taken before the first frame, the cursor's position asked after it, the pointer placed by the
-/// answer, and the picker's end. Input from a pipe, time from a ``VirtualPoller``.
+/// The inline picker on PerchKit's loop, as `perch pick` runs it (``InlinePicker/run(_:on:gestures:poller:)``):
+/// the rows taken before the first frame, the cursor's position asked after it, the pointer
+/// placed by the answer, and the picker's end. Input from a pipe, time from a ``VirtualPoller``.
 extension LoopSuites {
     @Suite("Inline picker in the loop", .serialized)
     struct InlinePickerLoopTests {
         /// A picker over a pipe with `script`'s bytes written at their virtual times; the pipe is
         /// closed at `endAt` (the end of input), else when the returned closer is called.
-        func makeLoop(_ script: [(Int64, String)], endAt: Int64? = nil) -> (EventLoop, RecordingBackend, () -> Void) {
+        func makeLoop(_ script: [(Int64, String)], endAt: Int64? = nil) -> (() -> (status: Int32, picker: AccountPicker), RecordingBackend, () -> Void) {
             var ends: [Int32] = [0, 0]
             #expect(pipe(&ends) == 0)
             _ = fcntl(ends[0], F_SETFL, fcntl(ends[0], F_GETFL) | O_NONBLOCK)
             let backend = RecordingBackend(size: Size(width: 70, height: 24), inputDescriptor: ends[0])
-            let state = AppState(
-                picking: Account.samples, saved: SavedState(currentAccount: "work"), terminal: backend.size, height: nil, verb: "switch")
+            let picker = AccountPicker(
+                accounts: Account.samples, saved: SavedState(currentAccount: "work"), terminal: backend.size, height: nil, verb: "switch")
             let poller = VirtualPoller(start: 1_000)
             let writeEnd = ends[1]
             for (time, text) in script {
@@ -34,7 +34,7 @@ extension LoopSuites {
                 close(readEnd)
                 if endAt == nil { close(writeEnd) }
             }
-            return (EventLoop(state: state, backend: backend, store: nil, gestures: .init(), poller: poller), backend, closer)
+            return ({ InlinePicker.run(picker, on: backend, gestures: .init(), poller: poller) }, backend, closer)
         }
 
         @Test("Rows taken before the first frame, DSR after it; a click before the answer is dropped, one after it picks")
@@ -42,28 +42,31 @@ extension LoopSuites {
             // Row 11 (1-based) is where the cursor's line is: the block starts on row 12, and its
             // row 5 (0-based) is Side Project.
             let click = "\u{1B}[<0;6;17M\u{1B}[<0;6;17m"
-            let (loop, backend, closer) = makeLoop([(1_010, click), (1_050, "\u{1B}[11;1R"), (1_100, click)])
+            let (run, backend, closer) = makeLoop([(1_010, click), (1_050, "\u{1B}[11;1R"), (1_100, click)])
             defer { closer() }
-            #expect(loop.run() == 0)
+            let ended = run()
+            #expect(ended.status == 0)
             #expect(backend.calls.first == "takeRows 7")
             #expect(backend.frames.first?.size == Size(width: 70, height: 7))
             #expect(backend.frames.first?.lines[1].contains("Switch account") == true)
             #expect(backend.controls.first == TerminalQuery.cursorPosition.bytes, "asked after the first frame")
             #expect(backend.calls.contains("setMouse on"))
-            #expect(loop.state.inlinePicker?.outcome == .picked(accountID: "side"), "the second click, placed by the answer")
+            #expect(ended.picker.outcome == .picked(accountID: "side"), "the second click, placed by the answer")
             #expect(backend.calls.last == "shutdown")
         }
 
         @Test("Typing filters at once and Enter ends the loop with the match; the end of input cancels")
         func typeAndEnter() {
-            let (loop, _, closer) = makeLoop([(1_010, "op"), (1_020, "\r")])
+            let (run, _, closer) = makeLoop([(1_010, "op"), (1_020, "\r")])
             defer { closer() }
-            #expect(loop.run() == 0)
-            #expect(loop.state.inlinePicker?.outcome == .picked(accountID: "oss"))
-            let (ended, _, endedCloser) = makeLoop([(1_010, "op")], endAt: 1_100)
+            let picked = run()
+            #expect(picked.status == 0)
+            #expect(picked.picker.outcome == .picked(accountID: "oss"))
+            let (runUntilEnd, _, endedCloser) = makeLoop([(1_010, "op")], endAt: 1_100)
             defer { endedCloser() }
-            #expect(ended.run() == 128 + SIGHUP)
-            #expect(ended.state.inlinePicker?.outcome == nil)
+            let ended = runUntilEnd()
+            #expect(ended.status == 128 + SIGHUP)
+            #expect(ended.picker.outcome == nil)
         }
     }
 }

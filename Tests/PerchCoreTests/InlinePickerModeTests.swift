@@ -2,13 +2,13 @@ import Testing
 
 @testable import PerchCore
 
-/// The inline picker as a mode of the root model (issue 21, one terminal stack): the same
-/// `update` and sheet as the interface, with the picker's rules, drawn as the block alone.
+/// The inline picker's root model alone (``AccountPicker``): the interface's own sheet, with the
+/// picker's rules, drawn as the block alone.
 struct InlinePickerModeTests {
     static let terminal = Size(width: 60, height: 24)
 
-    static func picker(current: String? = "personal", height: Int? = nil) -> AppState {
-        AppState(picking: Account.samples, saved: SavedState(currentAccount: current), terminal: terminal, height: height, verb: "pick")
+    static func picker(current: String? = "personal", height: Int? = nil) -> AccountPicker {
+        AccountPicker(accounts: Account.samples, saved: SavedState(currentAccount: current), terminal: terminal, height: height, verb: "pick")
     }
 
     static func trimmed(_ frame: Frame) -> [String] {
@@ -43,21 +43,20 @@ struct InlinePickerModeTests {
         var effects: [Effect] = []
         for c in "?q" { effects += state.update(.key(.char(c))) }
         #expect(state.sheet?.filter == "?q", "typed into the filter")
-        #expect(state.presented.count == 1, "no help over the sheet")
+        #expect(state.sheet?.inputContext == .accountSheetFilter, "no help over the sheet")
         #expect(effects.isEmpty, "\(effects)")
         _ = state.update(.key(KeyEvent(.backspace)))
         _ = state.update(.key(KeyEvent(.backspace)))
         for c in "side" { _ = state.update(.key(.char(c))) }
-        #expect(state.update(.key(KeyEvent(.enter))) == [.quit])
-        #expect(state.inlinePicker?.outcome == .picked(accountID: "side"))
-        #expect(state.pendingSwitch == nil, "the picker records no switch itself")
+        #expect(state.update(.key(KeyEvent(.enter))) == [.quit], "it ends, and asks for no switch itself")
+        #expect(state.outcome == .picked(accountID: "side"))
     }
 
     @Test("Enter on the current account still picks it")
     func currentIsPicked() {
         var state = Self.picker()
         #expect(state.update(.key(KeyEvent(.enter))) == [.quit])
-        #expect(state.inlinePicker?.outcome == .picked(accountID: "personal"))
+        #expect(state.outcome == .picked(accountID: "personal"))
     }
 
     @Test(
@@ -67,7 +66,7 @@ struct InlinePickerModeTests {
         var state = Self.picker()
         _ = state.update(.key(.char("o")))
         #expect(state.update(.key(key)) == [.quit])
-        #expect(state.inlinePicker?.outcome == .cancelled)
+        #expect(state.outcome == .cancelled)
         #expect(state.update(.key(.char("x"))).isEmpty, "nothing is taken after the end")
     }
 
@@ -80,7 +79,7 @@ struct InlinePickerModeTests {
         let target = state.renderFrame().hits.target(at: Position(column: 4, row: 4))
         #expect(target == .sheetRow(2))
         #expect(state.update(.tap(target)) == [.quit])
-        #expect(state.inlinePicker?.outcome == .picked(accountID: "oss"))
+        #expect(state.outcome == .picked(accountID: "oss"))
     }
 
     @Test("A tap on the blank rows under a filtered sheet does not cancel, and drags do nothing")
@@ -93,7 +92,7 @@ struct InlinePickerModeTests {
         #expect(state.update(.tap(blank)).isEmpty)
         #expect(state.update(.drag(.sheetGrabber, Position(column: 4, row: 0))).isEmpty)
         #expect(state.update(.longPress(.sheetRow(0))).isEmpty)
-        #expect(state.inlinePicker?.outcome == nil)
+        #expect(state.outcome == nil)
     }
 
     @Test("A resize fits the block again, takes the rows again and asks where they are; the pointer waits for the answer")

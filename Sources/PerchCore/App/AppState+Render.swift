@@ -7,7 +7,6 @@ extension AppState {
     /// screen is marked ``HitTarget/outside``, so only that layer reacts to the pointer. A sheet
     /// sliding away above it swallows the pointer where it is still drawn.
     public func renderFrame() -> Frame {
-        if let inlinePicker { return renderPickerFrame(inlinePicker) }
         var frame = Frame(size: size)
         let layout = Layout(size: size)
         guard size.width > 0, size.height > 0 else { return frame }

@@ -7,11 +7,6 @@ extension AppState {
     ///   clock; animations started by the event start then. Nil leaves ``clock`` as it is.
     public mutating func update(_ event: AppEvent, at time: Int64? = nil) -> [Effect] {
         if let time { clock = max(clock, time) }
-        if inlinePicker != nil {
-            let effects = handleInPicker(event)
-            settlePresentations()
-            return effects
-        }
         var effects = handle(event)
         settlePresentations()
         effects += catalogLoadsDue()
@@ -127,35 +122,19 @@ extension AppState {
     }
 
     /// What the terminal is asked at start, after the first frame is drawn (never before it):
-    /// the kitty keyboard protocol query under `--key-hold auto`; in the inline picker, where the
-    /// cursor's line is (DSR 6), which places the block for the pointer.
+    /// the kitty keyboard protocol query under `--key-hold auto`.
     public var startupQueries: [TerminalQuery] {
-        if inlinePicker != nil { return [.cursorPosition] }
-        return info.keyHoldPreference == .auto ? [.keyboardProtocol] : []
+        info.keyHoldPreference == .auto ? [.keyboardProtocol] : []
     }
 
-    /// What the loop carries out before the first frame: in the interface, reading what the
-    /// current account's tools report (Overview shows drift); in the inline picker, taking the
-    /// block's rows below the cursor's line.
-    public var startupEffects: [Effect] {
-        if let inlinePicker { return [.takeRows(inlinePicker.blockHeight, clearingLine: false)] }
-        return identityCheck
-    }
+    /// What the loop carries out before the first frame: reading what the current account's
+    /// tools report (Overview shows drift).
+    public var startupEffects: [Effect] { identityCheck }
 
     /// What the loop carries out once the first frame is drawn: reading the whole config when
     /// the first frame came from the current-account cache (``AccountsIndex/isLoading``).
     public var firstFrameEffects: [Effect] {
         accountsIndex.isLoading ? [.perform(LoadConfig())] : []
-    }
-
-    /// Where a pointer report at `position` (0-based, on the terminal) falls on the frame
-    /// ``renderFrame()`` draws, or nil when it cannot be placed: the interface's frame is the
-    /// whole screen; the inline picker's block starts at the row under the cursor's line, unknown
-    /// until the terminal reports the cursor's position.
-    public func framePosition(_ position: Position) -> Position? {
-        guard let inlinePicker else { return position }
-        guard let top = inlinePicker.blockTop else { return nil }
-        return Position(column: position.column, row: position.row - top)
     }
 
     /// `base` with what the state decides for the recogniser: the long-press duration from
@@ -265,7 +244,7 @@ extension AppState {
             case .dismissContextMenus:
                 while let top = activeTop, presented[top].is(ContextMenu.self) { presented.remove(at: top) }
             case .present(let layer): present(layer)
-            case .pick(let index): effects += inlinePicker == nil ? pick(index) : pickInPicker(index)
+            case .pick(let index): effects += pick(index)
             case .openSheet: openSheet()
             case .openAccountForm: openAccountForm()
             case .openContextMenu(let index): effects += openContextMenu(at: index)

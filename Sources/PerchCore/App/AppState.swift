@@ -74,9 +74,6 @@ public struct AppState: Hashable, Sendable {
     /// read after the first frame could not be used: the interface then ends, and the caller
     /// reports them as a start with that config always did (exit status 2). Nil otherwise.
     public internal(set) var unusableConfig: [String]?
-    /// The inline picker's block and rules when this root runs the picker
-    /// (``init(picking:saved:terminal:height:verb:)``); nil in the interface.
-    public internal(set) var inlinePicker: InlinePickerMode?
 
     /// - Parameters:
     ///   - reduceMotion: true (the default, for callers without a clock) draws every change at

@@ -1,16 +1,16 @@
-/// The inline picker (`perch pick`, `perch switch` with no account) as a mode of the root model:
-/// the interface's own account sheet, drawn as a block of rows below the cursor's line by a
-/// line-mode backend, with the picker's rules.
+/// The inline picker's block and rules (`perch pick`, `perch switch` with no account), which its
+/// root model (``AccountPicker``) follows: the interface's own account sheet, drawn as a block of
+/// rows below the cursor's line by a line-mode backend.
 ///
 /// - Printable keys and pastes type into the filter at once; `Enter` or a click on a row ends the
 ///   picker with that row's account (even the current one: the picker still chose it); `Esc`,
 ///   `Ctrl-C` and `Ctrl-D` cancel. Nothing else is presented (no help, no form), nothing is
 ///   switched or saved here, and no Catalog source or identity check runs.
 /// - The block is the sheet's fit height, capped by `--height` or by half the terminal (at least
-///   ``minimumDefaultRows``), and by the rows below the cursor's line. The root's ``AppState/size``
+///   ``minimumDefaultRows``), and by the rows below the cursor's line. The root's ``AccountPicker/size``
 ///   is a virtual screen just tall enough for that sheet; the frame drawn is the block alone
-///   (``AppState/renderFrame()``), and pointer positions are read against the block's top row,
-///   which the terminal's cursor position report (DSR 6) gives.
+///   (``AccountPicker/renderFrame()``), and pointer positions are read against the block's top
+///   row, which the terminal's cursor position report (DSR 6) gives.
 public struct InlinePickerMode: Hashable, Sendable {
     /// How the picker ended.
     public enum Outcome: Hashable, Sendable {
