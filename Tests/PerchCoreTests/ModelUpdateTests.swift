@@ -58,8 +58,8 @@ struct ModelUpdateTests {
         let items = pane.items
         #expect(pane.update(.action(.moveDown), context) == [])
         #expect(pane.list.cursor == 1)
-        #expect(pane.update(.action(.activate), context) == [.openItem(id: items[1].id)])
-        #expect(pane.update(.action(.openContextMenu), context) == [.openContextMenu(itemIndex: 1)])
+        #expect(pane.update(.action(.activate), context) == [.present(Presentation(Cover.item(items[1], scroll: 0)))])
+        #expect(pane.update(.action(.openContextMenu), context) == [.present(Presentation(ContextMenu(itemID: items[1].id)))])
         #expect(pane.update(.action(.moveToLast), context) == [])
         #expect(pane.list.cursor == 59)
         #expect(pane.update(.action(.moveToFirst), context) == [])
@@ -75,7 +75,7 @@ struct ModelUpdateTests {
         var pane = context.catalog
         #expect(pane.update(.tap(.catalogRow(5)), context) == [])
         #expect(pane.list.cursor == 5)
-        #expect(pane.update(.tap(.catalogRow(5)), context) == [.openItem(id: pane.items[5].id)])
+        #expect(pane.update(.tap(.catalogRow(5)), context) == [.present(Presentation(Cover.item(pane.items[5], scroll: 0)))])
         #expect(pane.list.cursor == 5)
         let drawn = ModelRenderTests.lines(pane, context)
         #expect(drawn[0] == " Catalog · Personal                    6/60")
@@ -97,7 +97,12 @@ struct ModelUpdateTests {
         #expect(pane.items == Self.repos)
         #expect(pane.loads["gh"] == .loaded(skipped: 1))
         #expect(pane.update(.action(.moveDown), context) == [])
-        #expect(pane.update(.action(.activate), context) == [.openItem(id: "ada/notes")])
+        #expect(
+            pane.update(.action(.activate), context) == [
+                .present(Presentation(Cover.item(Self.repos[1], scroll: 0))),
+                .effect(.perform(PreviewCatalogItem(accountID: "gh", command: "gh repo view", item: Self.repos[1]))),
+            ])
+        #expect(pane.previews["ada/notes"] == .loading, "its preview is on its way")
         #expect(ModelRenderTests.lines(pane, context)[0] == " Catalog · GitHub        1 unreadable · 2/3")
     }
 
@@ -331,16 +336,16 @@ struct ModelUpdateTests {
         let id = ModelRenderTests.firstItem.id
         var menu = ContextMenu(itemID: id)
         #expect(menu.focusedAction == .open)
-        #expect(menu.update(.action(.activate), context) == [.openItem(id: id)])
+        #expect(menu.update(.action(.activate), context) == [.dismiss, .reply(AnyOutcome(ContextMenuChoice.open(id: id)))])
         #expect(menu.update(.action(.moveDown), context) == [])
         #expect(menu.cursor == 2)
-        #expect(menu.update(.action(.activate), context) == [.dismiss, .editCatalog(.togglePin(id: id))])
+        #expect(menu.update(.action(.activate), context) == [.dismiss, .reply(AnyOutcome(ContextMenuChoice.togglePin(id: id)))])
         #expect(menu.update(.action(.moveUp), context) == [])
         #expect(menu.update(.action(.moveUp), context) == [])
         #expect(menu.update(.action(.moveUp), context) == [])
         #expect(menu.cursor == 0)
         #expect(menu.focusedAction == nil)
-        #expect(menu.update(.action(.activate), context) == [.openItem(id: id)])
+        #expect(menu.update(.action(.activate), context) == [.dismiss, .reply(AnyOutcome(ContextMenuChoice.open(id: id)))])
         for _ in 0..<6 { _ = menu.update(.action(.moveDown), context) }
         #expect(menu.focusedAction == .delete)
     }
@@ -358,9 +363,42 @@ struct ModelUpdateTests {
             title: "Delete “Swift Compass”?", message: "It leaves Personal’s Catalog for this session.", confirmTitle: "Delete",
             action: .deleteItem(id: item.id))
         #expect(menu.update(.tap(.contextAction(3)), context) == [.present(Presentation(alert))])
-        #expect(menu.update(.tap(.contextPreview), context) == [.openItem(id: item.id)])
+        #expect(menu.update(.tap(.contextPreview), context) == [.dismiss, .reply(AnyOutcome(ContextMenuChoice.open(id: item.id)))])
         #expect(menu.cursor == 1)
         #expect(ContextMenu(itemID: "gone").perform(.pin, context) == [])
+    }
+
+    @Test("A context menu alone: its alert's confirmation makes it go and hand the confirmation on to its presenter")
+    func contextMenuForwardsItsAlert() {
+        let context = Self.context()
+        var menu = ContextMenu(itemID: ModelRenderTests.firstItem.id)
+        let confirmed = AnyOutcome(AlertAction.deleteItem(id: ModelRenderTests.firstItem.id))
+        #expect(menu.take(confirmed, context) == [.dismiss, .reply(confirmed)])
+        #expect(menu.take(AnyOutcome(SettingsNotSaved("x")), context) == [], "other outcomes are not its")
+    }
+
+    @Test("Catalog alone: its menu's replies pin, open and delete; its alert's config removal is asked for as its own job")
+    func catalogTakesItsLayersReplies() {
+        let context = Self.context()
+        var pane = context.catalog
+        let item = pane.items[3]
+        #expect(pane.take(AnyOutcome(ContextMenuChoice.togglePin(id: item.id)), context) == [.keepPaneMemory])
+        #expect(pane.isPinned(item.id) && pane.items.first == item, "pinned to the top")
+        #expect(pane.take(AnyOutcome(ContextMenuChoice.open(id: item.id)), context) == [.present(Presentation(Cover.item(item, scroll: 0)))])
+        #expect(pane.take(AnyOutcome(AlertAction.deleteItem(id: item.id)), context) == [])
+        #expect(pane.item(item.id) == nil, "deleted for the session")
+        #expect(
+            pane.take(AnyOutcome(AlertAction.deleteFromConfig(accountID: "work", path: ["handle"])), context) == [
+                .effect(.perform(DeleteFromConfig(accountID: "work", path: ["handle"])))
+            ])
+    }
+
+    @Test("Catalog alone: a long-press on a row puts the cursor on it and opens its context menu")
+    func catalogLongPress() {
+        let context = Self.context()
+        var pane = context.catalog
+        #expect(pane.update(.longPress(.catalogRow(4)), context) == [.present(Presentation(ContextMenu(itemID: pane.items[4].id)))])
+        #expect(pane.list.cursor == 4)
     }
 
     // MARK: Alert
@@ -374,14 +412,14 @@ struct ModelUpdateTests {
         #expect(alert.cursor == 1)
         #expect(alert.update(.action(.focusNext), context) == [])
         #expect(alert.cursor == 1)
-        #expect(alert.update(.action(.activate), context) == [.dismiss, .dismissContextMenus, .editCatalog(.delete(id: "personal-1"))])
+        #expect(alert.update(.action(.activate), context) == [.dismiss, .reply(AnyOutcome(AlertAction.deleteItem(id: "personal-1")))])
         #expect(alert.update(.action(.focusPrevious), context) == [])
         #expect(alert.cursor == 0)
         #expect(alert.update(.action(.moveDown), context) == [])
         #expect(alert.cursor == 0)
     }
 
-    @Test("An alert alone: a tap on its confirmation asks for the config removal on the Catalog's behalf; on Cancel it only dismisses")
+    @Test("An alert alone: a tap on its confirmation replies the config removal to its presenter; on Cancel it only dismisses")
     func alertTaps() {
         let context = Self.context()
         var alert = Alert(
@@ -389,8 +427,7 @@ struct ModelUpdateTests {
             action: .deleteFromConfig(accountID: "work", path: ["handle"]))
         #expect(
             alert.update(.tap(.alertButton(1)), context) == [
-                .dismiss, .dismissContextMenus,
-                .effect(.asked(by: .pane(.catalog), .perform(DeleteFromConfig(accountID: "work", path: ["handle"])))),
+                .dismiss, .reply(AnyOutcome(AlertAction.deleteFromConfig(accountID: "work", path: ["handle"]))),
             ])
         #expect(alert.update(.tap(.alertButton(0)), context) == [.dismiss])
         #expect(alert.update(.tap(.helpBody), context) == [])

@@ -80,8 +80,8 @@ extension AppState {
             if target.tab == .overview {
                 selectedTab = .overview
                 openSheet()
-            } else if let index = target.catalogRow {
-                return openContextMenu(at: index)
+            } else if target.catalogRow != nil {
+                return route(.longPress(target))
             }
             return []
         case .tap(let target):
@@ -169,10 +169,11 @@ extension AppState {
         return apply(self[pane: tab].update(message, context), from: .pane(tab))
     }
 
-    /// Presents `layer` on top, with the next ``Presentation/id``.
-    mutating func present(_ layer: Presentation) {
+    /// Presents `layer` on top, with the next ``Presentation/id``; its replies go to `presenter`.
+    mutating func present(_ layer: Presentation, by presenter: ModelID = .root) {
         var layer = layer
         layer.id = nextLayerID.take()
+        layer.presenter = presenter
         presented.append(layer)
     }
 
@@ -231,6 +232,11 @@ extension AppState {
     /// `model`'s (``Effect/asked(by:_:)``), so that its outcome goes back to it.
     mutating func apply(_ intents: [Intent], from model: ModelID = .root) -> [Effect] {
         var effects: [Effect] = []
+        // A layer's presenter, found before the layer dismisses itself.
+        let presenter: ModelID? = {
+            guard case .layer(let id) = model else { return nil }
+            return presented.first { $0.id == id }?.presenter
+        }()
         for intent in intents {
             switch intent {
             case .effect(let effect): effects.append(effect.asked(by: model))
@@ -241,17 +247,13 @@ extension AppState {
                 } else {
                     dismissTop()
                 }
-            case .dismissContextMenus:
-                while let top = activeTop, presented[top].is(ContextMenu.self) { presented.remove(at: top) }
-            case .present(let layer): present(layer)
+            case .present(let layer): present(layer, by: model)
+            case .reply(let value):
+                if let presenter { effects += handleOutcome(value, for: presenter) }
             case .pick(let index): effects += pick(index)
             case .openSheet: openSheet()
             case .openAccountForm: openAccountForm()
-            case .openContextMenu(let index): effects += openContextMenu(at: index)
-            case .openItem(let id): effects += openCatalogItem(id)
-            case .editCatalog(let change):
-                catalogPane.apply(change, visible: layout.listRows, account: currentAccount)
-                if case .togglePin = change { effects += panesToSave() }
+            case .keepPaneMemory: effects += panesToSave()
             case .banner(let text, let stays):
                 banner = text
                 bannerStays = stays
@@ -291,17 +293,6 @@ extension AppState {
         present(Presentation(AccountForm(opensSheet: sheet == nil)))
     }
 
-    /// Opens the context menu of the Catalog item at `index`, putting the pane's cursor on it,
-    /// and runs the account's preview command for its card. Does nothing while another layer is
-    /// up, or when the index is not an item.
-    @discardableResult
-    mutating func openContextMenu(at index: Int) -> [Effect] {
-        guard activeTop == nil, selectedTab == .catalog, catalogItems.indices.contains(index) else { return [] }
-        catalogPane.list.moveTo(index, count: catalogItems.count, visible: layout.listRows)
-        present(Presentation(ContextMenu(itemID: catalogItems[index].id)))
-        return previewEffects(for: catalogItems[index])
-    }
-
     /// Changes a kept setting by one step: it applies at once (the loop reads the long-press and
     /// the mouse from the state) and the settings file is written.
     mutating func changeSetting(_ key: SettingKey, step: Int) -> [Effect] {
@@ -310,32 +301,6 @@ extension AppState {
         if key == .mouse { effects.append(.setMouse(settingsState.values.mouse)) }
         if key == .longPress { info.longPressMilliseconds = settingsState.values.longPressMilliseconds }
         return effects
-    }
-
-    /// Opens a Catalog item: the account's `catalog.open` runs on the terminal when it has one,
-    /// else the item is shown in a cover.
-    mutating func openCatalogItem(_ id: String) -> [Effect] {
-        guard let item = catalogPane.item(id) else { return [] }
-        guard let account = currentAccount, let command = account.catalog?.open else {
-            openItem(id)
-            return previewEffects(for: item)
-        }
-        _ = apply([.dismissContextMenus])
-        return [.asked(by: .pane(.catalog), .perform(OpenCatalogItem(accountID: account.id, command: command, item: item)))]
-    }
-
-    /// Runs the current account's `catalog.preview` for `item`, when it has one.
-    mutating func previewEffects(for item: CatalogItem) -> [Effect] {
-        guard let account = currentAccount, let command = account.catalog?.preview else { return [] }
-        catalogPane.startPreview(item.id)
-        return [.asked(by: .pane(.catalog), .perform(PreviewCatalogItem(accountID: account.id, command: command, item: item)))]
-    }
-
-    /// Dismisses the context menus on top and opens the item with this id in a cover.
-    mutating func openItem(_ id: String) {
-        guard let item = catalogPane.item(id) else { return }
-        _ = apply([.dismissContextMenus])
-        present(Presentation(Cover.item(item, scroll: 0)))
     }
 
     /// Dismisses the top layer that takes input; a sheet slides away unless motion is reduced.

@@ -27,6 +27,8 @@ public enum ModelMessage: Hashable, Sendable {
     case text(String)
     /// A tap on a target this model drew.
     case tap(HitTarget)
+    /// A long-press on a target this model drew that accepts one.
+    case longPress(HitTarget)
     /// The mouse wheel over the model, in notches (negative is up).
     case scroll(HitTarget, notches: Int)
     /// The pointer moved to a row while dragging a target of this model.
@@ -86,24 +88,25 @@ public enum Intent: Hashable, Sendable {
     /// (``ScreenModel/take(_:_:)``), unless the effect already names another asker
     /// (``Effect/asked(by:_:)``: an alert that is gone by then leaves it to its pane).
     case effect(Effect)
-    /// Dismiss the top layer that takes input (a sheet slides away).
+    /// From a layer: dismiss itself (a sheet slides away); from a pane: the top layer that
+    /// takes input.
     case dismiss
-    /// Remove the context menus at the top of the stack (after their alert confirmed).
-    case dismissContextMenus
-    /// Present a layer on top.
+    /// Present a layer on top; this model is its presenter, which its replies go to.
     case present(Presentation)
+    /// From a layer: hand `value` to the model that presented it, which takes it as it takes an
+    /// outcome (``ScreenModel/take(_:_:)``), as a PerchKit layer replies to its presenter. The
+    /// value's type is the layer's own (a context menu's ``ContextMenuChoice``, an alert's
+    /// ``AlertAction``): nothing lists them all.
+    case reply(AnyOutcome)
     /// Switch to the account at this index (``AppState/requestSwitch(to:)``).
     case pick(accountIndex: Int)
     /// Open the account sheet.
     case openSheet
     /// Open the `Add account…` form.
     case openAccountForm
-    /// Open the context menu of the Catalog item at this index.
-    case openContextMenu(itemIndex: Int)
-    /// Close context menus and show the Catalog item with this id in a full-screen cover.
-    case openItem(id: String)
-    /// Pin or unpin, or delete, a Catalog item of the current account.
-    case editCatalog(CatalogChange)
+    /// What the panes look like changed in a way worth keeping at once (a pin): the root hands
+    /// it to the store (``SavePanes``) when it differs from what was kept.
+    case keepPaneMemory
     /// Show a one-line message above the tab bar until the next key, or with `stays` whole
     /// until `Esc` dismisses it (a reason to read and act on).
     case banner(String, stays: Bool = false)

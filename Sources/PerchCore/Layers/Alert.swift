@@ -1,6 +1,6 @@
 /// What confirming an alert does.
 public enum AlertAction: Hashable, Sendable {
-    /// Deletes the Catalog item with this id (and dismisses the context menu below the alert).
+    /// Deletes the Catalog item with this id.
     case deleteItem(id: String)
     /// Removes a field of an account, or the account, from the config file
     /// (``DeleteFromConfig``).
@@ -45,16 +45,11 @@ extension Alert: PresentedLayer {
         return []
     }
 
-    /// Presses a button: Cancel dismisses the alert alone; the confirmation also dismisses the
-    /// context menu below and does what the alert asked.
+    /// Presses a button: Cancel dismisses the alert alone; the confirmation dismisses it and
+    /// replies its ``action`` to the layer that presented it (a context menu, which hands it on
+    /// to the Catalog and goes too).
     func activate(button: Int) -> [Intent] {
-        guard button == 1 else { return [.dismiss] }
-        switch action {
-        case .deleteItem(let id): return [.dismiss, .dismissContextMenus, .editCatalog(.delete(id: id))]
-        case .deleteFromConfig(let id, let path):
-            // The alert and its menu are gone when the config is written: the Catalog takes the outcome.
-            return [.dismiss, .dismissContextMenus, .effect(.asked(by: .pane(.catalog), .perform(DeleteFromConfig(accountID: id, path: path))))]
-        }
+        button == 1 ? [.dismiss, .reply(AnyOutcome(action))] : [.dismiss]
     }
 
     /// Draws the alert over the dimmed screen.

@@ -54,9 +54,9 @@ extension ContextMenu: PresentedLayer {
         case .action(.moveDown), .action(.focusNext): moveFocus(by: 1)
         case .scroll(_, let notches): moveFocus(by: notches < 0 ? -1 : 1)
         case .action(.activate):
-            guard let action = focusedAction else { return [.openItem(id: itemID)] }
+            guard let action = focusedAction else { return [.dismiss, .reply(AnyOutcome(ContextMenuChoice.open(id: itemID)))] }
             return perform(action, context)
-        case .tap(.contextPreview): return [.openItem(id: itemID)]
+        case .tap(.contextPreview): return [.dismiss, .reply(AnyOutcome(ContextMenuChoice.open(id: itemID)))]
         case .tap(let target) where target.part(Part.self) != nil:
             guard case .action(let index)? = target.part(Part.self) else { return [] }
             return perform(ContextMenuAction.allCases[index], context)
@@ -70,20 +70,27 @@ extension ContextMenu: PresentedLayer {
         return []
     }
 
+    /// Its alert confirmed (``AlertAction``): the menu goes, and hands the confirmation on to
+    /// the Catalog that presented it.
+    public mutating func take(_ outcome: AnyOutcome, _ context: ModelContext) -> [Intent] {
+        outcome.as(AlertAction.self) == nil ? [] : [.dismiss, .reply(outcome)]
+    }
+
     /// Moves the focus by `delta`, stopping at the preview and the last action.
     mutating func moveFocus(by delta: Int) {
         cursor = max(0, min(Self.focusCount - 1, cursor + delta))
     }
 
-    /// What an action does to the item: every action but Delete dismisses the menu; Delete
-    /// presents a confirmation alert over it.
+    /// What an action does to the item: every action but Delete dismisses the menu (replying
+    /// to the Catalog, ``ContextMenuChoice``); Delete presents a confirmation alert over it,
+    /// whose confirmation the menu hands on to the Catalog (``take(_:_:)``).
     func perform(_ action: ContextMenuAction, _ context: ModelContext) -> [Intent] {
         guard let item = context.catalog.item(itemID) else { return [] }
         switch action {
         case .open:
-            return [.openItem(id: itemID)]
+            return [.dismiss, .reply(AnyOutcome(ContextMenuChoice.open(id: itemID)))]
         case .pin:
-            return [.dismiss, .editCatalog(.togglePin(id: itemID))]
+            return [.dismiss, .reply(AnyOutcome(ContextMenuChoice.togglePin(id: itemID)))]
         case .copyID:
             return [.dismiss, .banner("Copied \(itemID) (OSC 52, where the terminal allows it)."), .effect(.copyToClipboard(itemID))]
         case .delete:

@@ -30,6 +30,9 @@ public struct Presentation: Hashable, Sendable {
     /// of the effects it asks for are addressed to it (``ModelID/layer(_:)``). 0 until presented.
     /// It takes no part in equality: two presentations of equal layers look and act alike.
     public internal(set) var id = 0
+    /// The model that presented it, which its replies go to (``Intent/reply(_:)``); the root for
+    /// a layer the root presents. It takes no part in equality.
+    public internal(set) var presenter: ModelID = .root
 
     public init(_ layer: some PresentedLayer) { self.layer = layer }
 

@@ -188,17 +188,20 @@ public struct CatalogPane: ScreenModel, Hashable, Sendable {
         let visible = context.layout.listRows
         switch message {
         case .action(.openContextMenu):
-            return items.isEmpty ? [] : [.openContextMenu(itemIndex: list.cursor)]
+            return openContextMenu(at: list.cursor, context)
+        case .longPress(let target) where target.catalogRow != nil:
+            // A row held: its menu, with the cursor on it.
+            return openContextMenu(at: target.catalogRow ?? 0, context)
         case .action(.refresh):
             guard let account = context.currentAccount, let command = startLoading(at: context.clock) else { return [] }
             return [.effect(.perform(LoadCatalog(accountID: account.id, command: command)))]
         case .action(.activate):
             // Enter, a tap on a list: opens the item (a hold opens its menu, ``KeyBindings/holds``).
-            return items.indices.contains(list.cursor) ? [.openItem(id: items[list.cursor].id)] : []
+            return items.indices.contains(list.cursor) ? open(items[list.cursor].id, context) : []
         case .tap(let target) where target.catalogRow.map { $0 == list.cursor && items.indices.contains($0) } == true:
             let index = list.cursor
             // A click on the row already under the cursor (the second click of a double click too) opens it.
-            return [.openItem(id: items[index].id)]
+            return open(items[index].id, context)
         case .action(let action):
             ListMove.apply(action, to: &list, count: items.count, visible: visible)
         case .tap(let target) where target.catalogRow != nil:
@@ -303,14 +306,75 @@ public struct CatalogPane: ScreenModel, Hashable, Sendable {
     }
 }
 
+// MARK: Its layers
+
+/// What a Catalog item's context menu replies to the Catalog that presented it
+/// (``Intent/reply(_:)``); its alert's confirmation (``AlertAction``) comes the same way.
+public enum ContextMenuChoice: Hashable, Sendable {
+    /// Open the item (its `catalog.open`, else a full-screen cover).
+    case open(id: String)
+    /// Pin the item to the top, or unpin it.
+    case togglePin(id: String)
+}
+
+extension CatalogPane {
+    /// Opens the context menu of the item at `index`, with the cursor on it, and runs the
+    /// account's preview command for its card; nothing when the index is not an item.
+    mutating func openContextMenu(at index: Int, _ context: ModelContext) -> [Intent] {
+        guard items.indices.contains(index) else { return [] }
+        list.moveTo(index, count: items.count, visible: context.layout.listRows)
+        return [.present(Presentation(ContextMenu(itemID: items[index].id)))] + preview(items[index], context)
+    }
+
+    /// Opens the item with this id: the account's `catalog.open` runs on the terminal when it
+    /// has one, else the item is shown in a full-screen cover (and previewed).
+    mutating func open(_ id: String, _ context: ModelContext) -> [Intent] {
+        guard let item = item(id) else { return [] }
+        guard let account = context.currentAccount, let command = account.catalog?.open else {
+            return [.present(Presentation(Cover.item(item, scroll: 0)))] + preview(item, context)
+        }
+        return [.effect(.perform(OpenCatalogItem(accountID: account.id, command: command, item: item)))]
+    }
+
+    /// Runs the current account's `catalog.preview` for `item`, when it has one.
+    private mutating func preview(_ item: CatalogItem, _ context: ModelContext) -> [Intent] {
+        guard let account = context.currentAccount, let command = account.catalog?.preview else { return [] }
+        startPreview(item.id)
+        return [.effect(.perform(PreviewCatalogItem(accountID: account.id, command: command, item: item)))]
+    }
+
+    /// What its menu (and the menu's alert) replied: open, pin or unpin, delete the item, or
+    /// remove it from the config (``DeleteFromConfig``, whose outcome comes back here).
+    mutating func takeReply(_ reply: AnyOutcome, _ context: ModelContext) -> [Intent]? {
+        let visible = context.layout.listRows
+        if let choice = reply.as(ContextMenuChoice.self) {
+            switch choice {
+            case .open(let id): return open(id, context)
+            case .togglePin(let id):
+                apply(.togglePin(id: id), visible: visible, account: context.currentAccount)
+                return [.keepPaneMemory]
+            }
+        }
+        guard let confirmed = reply.as(AlertAction.self) else { return nil }
+        switch confirmed {
+        case .deleteItem(let id):
+            apply(.delete(id: id), visible: visible, account: context.currentAccount)
+            return []
+        case .deleteFromConfig(let id, let path):
+            return [.effect(.perform(DeleteFromConfig(accountID: id, path: path)))]
+        }
+    }
+}
+
 // MARK: Outcomes
 
 extension CatalogPane {
     /// Takes in the outcome of a job this pane asked for (its own: ``LoadCatalog``,
-    /// ``PreviewCatalogItem``, ``OpenCatalogItem``, and ``DeleteFromConfig`` from its items'
-    /// alert), as a Bubble Tea model gets back its command's message; returns what the root must
-    /// do besides (a banner, the accounts the config holds now). Other outcomes change nothing.
+    /// ``PreviewCatalogItem``, ``OpenCatalogItem``, ``DeleteFromConfig``), as a Bubble Tea model
+    /// gets back its command's message, and its menu's replies; returns what the root must do
+    /// besides (a banner, the accounts the config holds now). Other outcomes change nothing.
     public mutating func take(_ outcome: AnyOutcome, _ context: ModelContext) -> [Intent] {
+        if let intents = takeReply(outcome, context) { return intents }
         if let loaded = outcome.as(CatalogLoaded.self) {
             switch loaded {
             case .loaded(let id, let items, let skipped):
