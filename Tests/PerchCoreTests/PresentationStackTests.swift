@@ -167,6 +167,27 @@ struct KeyBindingTests {
         }
     }
 
+    @Test("a model's own verbs (named after it) are bound only in its own tables and holds")
+    func ownVerbsStayHome() {
+        let owners: [String: Set<String>] = [
+            "catalog": [InputContext.pane(.catalog).title], "settings": [InputContext.pane(.settings).title],
+            "accountSheet": [InputContext.accountSheet.title, InputContext.accountSheetFilter.title],
+        ]
+        var seen: Set<String> = []
+        for context in Self.contexts {
+            for binding in KeyBindings.table(for: context) {
+                guard let name = binding.action?.name, let dot = name.firstIndex(of: ".") else { continue }
+                let owner = String(name[..<dot])
+                seen.insert(owner)
+                if owner == "selectTab" { continue }  // the root's, one per tab
+                #expect(owners[owner]?.contains(context.title) == true, "\(name) is bound in \(context.title)")
+            }
+        }
+        #expect(seen.isSuperset(of: owners.keys), "every model's own verbs are bound somewhere: \(seen)")
+        #expect(KeyAction.selectTab(.stats).selectedTab == .stats && KeyAction.refresh.selectedTab == nil)
+        #expect(KeyAction.refresh != KeyAction("refresh"), "a model's own verb is not a shared one of the same word")
+    }
+
     @Test("no key is bound twice in one context", arguments: contexts)
     func noDuplicateKeys(_ context: InputContext) {
         let keys = KeyBindings.table(for: context).flatMap(\.keys)

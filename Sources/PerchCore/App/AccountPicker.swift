@@ -133,11 +133,10 @@ public struct AccountPicker: LoopRoot, Hashable, Sendable {
             case .dismiss:
                 self.sheet = nil
                 return []
-            case .quit, .suspend, .selectTab, .nextTab, .previousTab, .openAccountSheet, .showHelp, .addAccount, .reapplyIdentities,
-                .verifyIdentities:
+            case .quit, .suspend, .nextTab, .previousTab, .openAccountSheet, .showHelp, .addAccount, .reapplyIdentities, .verifyIdentities:
                 return []
             default:
-                return toSheet(.action(action))
+                return action.selectedTab == nil ? toSheet(.action(action)) : []
             }
         }
         if context == .accountSheetFilter, case .character(let c) = key.key, key.modifiers.subtracting(.shift).isEmpty {

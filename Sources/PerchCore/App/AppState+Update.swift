@@ -207,7 +207,6 @@ extension AppState {
         switch action {
         case .quit: return [.quit]
         case .suspend: return [.suspend]
-        case .selectTab(let tab): selectedTab = tab
         case .nextTab, .previousTab:
             let step = action == .previousTab ? Tab.allCases.count - 1 : 1
             selectedTab = Tab(rawValue: (selectedTab.rawValue + step) % Tab.allCases.count) ?? .overview
@@ -221,6 +220,10 @@ extension AppState {
             accountsIndex.prepareSearch()
             return route(.action(action))
         default:
+            if let tab = action.selectedTab {
+                selectedTab = tab
+                return []
+            }
             return route(.action(action))
         }
         return []

@@ -1,39 +1,57 @@
-/// What a key does once it is bound in an ``InputContext``; ``AppState/update(_:)`` performs it.
-public enum KeyAction: Hashable, Sendable {
-    case quit
+/// What a key does once it is bound in an ``InputContext``; ``AppState/update(_:)`` performs
+/// the root's and hands the rest to the model that takes input. A verb is a name: the ones every
+/// model shares (moves, `activate`, focus, text editing) and the root's own are declared here,
+/// and a pane's or a layer's own beside it (``CatalogPane``'s `refresh`, the account sheet's
+/// `startFilter`, …), as PerchKit's components declare their own `Verb`. Nothing lists them
+/// all; two verbs are the same when their names are.
+public struct KeyAction: Hashable, Sendable, CustomStringConvertible {
+    /// The verb's name, unique among all verbs (a model's own start with its name).
+    public let name: String
+
+    /// The verb named `name`.
+    public init(_ name: String) { self.name = name }
+
+    public var description: String { name }
+}
+
+extension KeyAction {
+    // The root's own.
+    public static let quit = KeyAction("quit")
     /// Stop the process (Ctrl-Z).
-    case suspend
-    case selectTab(Tab)
-    case nextTab, previousTab
-    case openAccountSheet
-    case showHelp
+    public static let suspend = KeyAction("suspend")
+    /// Select the tab of `tab`.
+    public static func selectTab(_ tab: Tab) -> KeyAction { KeyAction("selectTab.\(tab.rawValue)") }
+    /// The tab this verb selects, when it is ``selectTab(_:)``.
+    public var selectedTab: Tab? {
+        name.hasPrefix("selectTab.") ? Int(name.dropFirst("selectTab.".count)).flatMap(Tab.init(rawValue:)) : nil
+    }
+    public static let nextTab = KeyAction("nextTab")
+    public static let previousTab = KeyAction("previousTab")
+    public static let openAccountSheet = KeyAction("openAccountSheet")
+    public static let showHelp = KeyAction("showHelp")
     /// Dismiss the top presented layer.
-    case dismiss
-    case moveUp, moveDown, pageUp, pageDown, moveToFirst, moveToLast
-    /// Enter on the focused row: run a Settings action, switch to an account.
-    case activate
-    /// Start typing a filter in the account sheet.
-    case startFilter
-    /// Raise or lower the sheet by one detent.
-    case largerDetent, smallerDetent
-    /// Text field editing: delete the character before the end.
-    case deleteBackward
-    /// Clear the sheet's filter and stop typing it.
-    case clearFilter
-    /// Open the context menu of the Catalog item under the cursor.
-    case openContextMenu
-    /// Move an alert's focus to the previous or next button, or a form's to another field.
-    case focusPrevious, focusNext
+    public static let dismiss = KeyAction("dismiss")
     /// Open the `Add account…` form.
-    case addAccount
-    /// Run the Catalog's source command again.
-    case refresh
-    /// Settings: the previous or next value of the setting under the cursor.
-    case decrease, increase
+    public static let addAccount = KeyAction("addAccount")
     /// Apply the current account's tool identities again (Overview).
-    case reapplyIdentities
+    public static let reapplyIdentities = KeyAction("reapplyIdentities")
     /// Ask each tool (and, with the setting on, each server) who it will be (Overview).
-    case verifyIdentities
+    public static let verifyIdentities = KeyAction("verifyIdentities")
+
+    // Shared by the models with a list, focus or a text field.
+    public static let moveUp = KeyAction("moveUp")
+    public static let moveDown = KeyAction("moveDown")
+    public static let pageUp = KeyAction("pageUp")
+    public static let pageDown = KeyAction("pageDown")
+    public static let moveToFirst = KeyAction("moveToFirst")
+    public static let moveToLast = KeyAction("moveToLast")
+    /// Enter on the focused row: run a Settings action, switch to an account, press a button.
+    public static let activate = KeyAction("activate")
+    /// Move an alert's focus to the previous or next button, or a form's to another field.
+    public static let focusPrevious = KeyAction("focusPrevious")
+    public static let focusNext = KeyAction("focusNext")
+    /// Text field editing: delete the character before the end.
+    public static let deleteBackward = KeyAction("deleteBackward")
 }
 
 /// Who receives keys now: the selected pane, or the top presented layer, with the keys bound

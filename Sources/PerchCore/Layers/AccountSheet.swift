@@ -424,3 +424,14 @@ extension HitTarget {
     /// The sheet's grabber.
     public static let sheetGrabber = HitTarget.layer(AccountSheet.Part.grabber)
 }
+
+extension KeyAction {
+    /// The account sheet's own: start typing a filter.
+    public static let startFilter = KeyAction("accountSheet.startFilter")
+    /// The account sheet's own: clear the filter and stop typing it.
+    public static let clearFilter = KeyAction("accountSheet.clearFilter")
+    /// The account sheet's own: raise the sheet by one detent.
+    public static let largerDetent = KeyAction("accountSheet.largerDetent")
+    /// The account sheet's own: lower the sheet by one detent.
+    public static let smallerDetent = KeyAction("accountSheet.smallerDetent")
+}

@@ -449,6 +449,13 @@ final class CatalogRowsCache: Hashable, Sendable {
     func hash(into hasher: inout Hasher) {}
 }
 
+extension KeyAction {
+    /// The Catalog's own: open the context menu of the item under the cursor.
+    public static let openContextMenu = KeyAction("catalog.openContextMenu")
+    /// The Catalog's own: run its source command again.
+    public static let refresh = KeyAction("catalog.refresh")
+}
+
 extension CatalogPane {
     /// Its own keys (help lists them first on this pane).
     static let keys =

@@ -219,6 +219,13 @@ public struct SettingsPane: ScreenModel, Hashable, Sendable {
     }
 }
 
+extension KeyAction {
+    /// Settings' own: the previous value of the setting under the cursor.
+    public static let decrease = KeyAction("settings.decrease")
+    /// Settings' own: the next value of the setting under the cursor.
+    public static let increase = KeyAction("settings.increase")
+}
+
 extension SettingsPane {
     /// Its own keys (help lists them first on this pane).
     static let keys =
