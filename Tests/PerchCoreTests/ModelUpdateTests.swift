@@ -368,6 +368,24 @@ struct ModelUpdateTests {
         #expect(ContextMenu(itemID: "gone").perform(.pin, context) == [])
     }
 
+    @Test("Layers alone say when they go: a menu once its item is gone; a sheet slides away, or goes at once with motion reduced")
+    func layersSayWhenTheyGo() {
+        var context = Self.context()
+        var menu = ContextMenu(itemID: ModelRenderTests.firstItem.id)
+        let stays = menu.advance(context)
+        #expect(stays, "its item is there")
+        var gone = ContextMenu(itemID: "no such item")
+        let goneStays = gone.advance(context)
+        #expect(!goneStays)
+        var sheet = AccountSheet()
+        let slides = sheet.beginDismissal(context)
+        #expect(!slides, "reduced motion: removed at once")
+        context.reduceMotion = false
+        let slidesNow = sheet.beginDismissal(context)
+        #expect(slidesNow && sheet.isClosing && !sheet.isActive, "slides away, taking no input")
+        #expect(!Alert(title: "t", message: "m", confirmTitle: "OK", action: .deleteItem(id: "x")).isAnimating)
+    }
+
     @Test("A context menu alone: its alert's confirmation makes it go and hand the confirmation on to its presenter")
     func contextMenuForwardsItsAlert() {
         let context = Self.context()

@@ -314,27 +314,14 @@ extension AppState {
 
     /// Dismisses the layer at `index` in ``presented``; a sheet slides away unless motion is reduced.
     mutating func dismiss(at index: Int) {
-        if presented[index].is(AccountSheet.self), !reduceMotion {
-            presented[index].modify(AccountSheet.self) { $0.motion.close() }
-        } else {
-            presented.remove(at: index)
-        }
+        if !presented[index].beginDismissal(context) { presented.remove(at: index) }
     }
 
-    /// After every event: context menus whose item is gone are removed, and each sheet settles
-    /// its animation (one that has slid away is removed).
+    /// After every event, each layer moves its animation on; one that is gone (a sheet that has
+    /// slid away, a menu whose item went) is removed.
     mutating func settlePresentations() {
-        if presented.contains(where: { $0.is(ContextMenu.self) }) {
-            presented.removeAll { layer in
-                guard let menu = layer.as(ContextMenu.self) else { return false }
-                return catalogPane.index(of: menu.itemID) == nil
-            }
-        }
         let context = self.context
-        for index in presented.indices.reversed() {
-            // A sheet that has slid away is gone.
-            if presented[index].modify(AccountSheet.self, { $0.advance(context) }) == false { presented.remove(at: index) }
-        }
+        for index in presented.indices.reversed() where !presented[index].advance(context) { presented.remove(at: index) }
     }
 
     // MARK: Switching

@@ -206,9 +206,7 @@ public struct AppState: Hashable, Sendable {
     /// clock; nil when nothing moves (then nothing wakes the loop). The Catalog's spinner moves
     /// while its source runs and the Catalog is shown.
     public var nextAnimationDeadline: Int64? {
-        for layer in presented {
-            if let sheet = layer.as(AccountSheet.self), sheet.animation != nil { return clock + AccountSheet.animationFrameMilliseconds }
-        }
+        if presented.contains(where: \.isAnimating) { return clock + SheetMotion.animationFrameMilliseconds }
         if selectedTab == .catalog, !isCovered, catalogPane.isLoading { return clock + CatalogPane.spinnerFrameMilliseconds }
         return nil
     }

@@ -105,10 +105,20 @@ extension AccountSheet {
     /// After every event: a target height that changed starts animating from where the sheet is
     /// drawn now (at once with reduced motion or while dragged); a finished animation ends.
     /// Returns false once a dismissed sheet has slid away (the root removes it).
-    mutating func advance(_ context: ModelContext) -> Bool {
+    public mutating func advance(_ context: ModelContext) -> Bool {
         motion.advance(
             rowCount: rowCount(accounts: context.accounts.offeredCount), context.size, clock: context.clock,
             reduceMotion: context.reduceMotion)
+    }
+
+    /// Whether it is moving to a new height (the loop sends animation frames meanwhile).
+    public var isAnimating: Bool { animation != nil }
+
+    /// Slides away (true), unless motion is reduced: then it goes at once (false).
+    public mutating func beginDismissal(_ context: ModelContext) -> Bool {
+        guard !context.reduceMotion else { return false }
+        motion.close()
+        return true
     }
 
     /// Puts the cursor on row `index` (clamped), stepping on in `direction` (+1 or −1) past

@@ -70,6 +70,9 @@ extension ContextMenu: PresentedLayer {
         return []
     }
 
+    /// Gone once its item is (deleted, or the Catalog loaded again without it).
+    public mutating func advance(_ context: ModelContext) -> Bool { context.catalog.index(of: itemID) != nil }
+
     /// Its alert confirmed (``AlertAction``): the menu goes, and hands the confirmation on to
     /// the Catalog that presented it.
     public mutating func take(_ outcome: AnyOutcome, _ context: ModelContext) -> [Intent] {

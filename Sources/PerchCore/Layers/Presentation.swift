@@ -13,11 +13,22 @@ public protocol PresentedLayer: ScreenModel, Hashable, Sendable {
     var coversScreen: Bool { get }
     /// Whether it takes input; a sheet sliding away after its dismissal does not. True by default.
     var isActive: Bool { get }
+    /// Whether it is animating: the loop then sends animation frames. False by default.
+    var isAnimating: Bool { get }
+    /// Asked to go: it may animate away (return true, and stop being active) or go at once
+    /// (return false, the default).
+    mutating func beginDismissal(_ context: ModelContext) -> Bool
+    /// After every event: moves its animation on; returns false once it is gone (a sheet that
+    /// has slid away, a menu whose item went), and the root removes it. True by default.
+    mutating func advance(_ context: ModelContext) -> Bool
 }
 
 extension PresentedLayer {
     public var coversScreen: Bool { false }
     public var isActive: Bool { true }
+    public var isAnimating: Bool { false }
+    public mutating func beginDismissal(_ context: ModelContext) -> Bool { false }
+    public mutating func advance(_ context: ModelContext) -> Bool { true }
 }
 
 /// One element of the stack of presented layers (``AppState/presented``, bottom first, so the
@@ -58,6 +69,14 @@ public struct Presentation: Hashable, Sendable {
     public var inputContext: InputContext { layer.inputContext }
     /// Whether the layer covers the whole screen.
     public var coversScreen: Bool { layer.coversScreen }
+    /// Whether the layer is animating.
+    public var isAnimating: Bool { layer.isAnimating }
+
+    /// Asks the layer to go: true when it animates away, false when it must be removed now.
+    mutating func beginDismissal(_ context: ModelContext) -> Bool { layer.beginDismissal(context) }
+
+    /// Moves the layer's animation on; false once it is gone.
+    mutating func advance(_ context: ModelContext) -> Bool { layer.advance(context) }
 
     /// Hands `message` to the layer's own model; returns what it asks of the root.
     mutating func update(_ message: ModelMessage, _ context: ModelContext) -> [Intent] {
