@@ -42,7 +42,7 @@ struct ModelRenderTests {
         #expect(drawn == wanted, Comment(rawValue: "\n" + drawn.joined(separator: "\n")), sourceLocation: sourceLocation)
     }
 
-    static var firstItem: CatalogItem { context().catalog.items[0] }
+    static var firstItem: CatalogItem { context().catalogPane.items[0] }
 
     @Test("Overview alone: the account signed in, its tools and the count")
     func overview() {
@@ -67,7 +67,7 @@ struct ModelRenderTests {
     @Test("Catalog alone: the title with the position, the cursor row, and rows cut to the width")
     func catalog() {
         let context = Self.context()
-        Self.expect(context.catalog, [
+        Self.expect(context.catalogPane, [
             " Catalog · Personal                    1/60", " ▸  1  Swift Compass            report · 38…",
             "    2  Lunar Orchard            note · 159 …", "    3  Quiet Signal             photo · 693…",
             "    4  Lunar Atlas              link · 161 …", "    5  Northern Compass         note · 687 …",
@@ -156,5 +156,13 @@ struct ModelRenderTests {
             "   Group   [                              ]", "            optional", "  [ Add ]  [ Cancel ]",
             " Enter add · Tab next field · Esc or ✕ canc…",
         ])
+    }
+}
+
+extension ModelContext {
+    /// The Catalog pane the layers' listing is, for tests that drive the pane itself.
+    var catalogPane: CatalogPane {
+        get { catalog as! CatalogPane }
+        set { catalog = newValue }
     }
 }

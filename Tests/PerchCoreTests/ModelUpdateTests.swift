@@ -54,7 +54,7 @@ struct ModelUpdateTests {
     @Test("Catalog alone: ↓ moves the cursor, Enter opens the item under it, the menu key opens its context menu")
     func catalogMovesAndOpens() {
         let context = Self.context()
-        var pane = context.catalog
+        var pane = context.catalogPane
         let items = pane.items
         #expect(pane.update(.action(.moveDown), context) == [])
         #expect(pane.list.cursor == 1)
@@ -72,7 +72,7 @@ struct ModelUpdateTests {
     @Test("Catalog alone: a tap moves the cursor to its row, a second tap on it opens the item, and the header counts it")
     func catalogTaps() {
         let context = Self.context()
-        var pane = context.catalog
+        var pane = context.catalogPane
         #expect(pane.update(.tap(.catalogRow(5)), context) == [])
         #expect(pane.list.cursor == 5)
         #expect(pane.update(.tap(.catalogRow(5)), context) == [.present(Presentation(Cover.item(pane.items[5], scroll: 0)))])
@@ -86,7 +86,7 @@ struct ModelUpdateTests {
     @Test("Catalog alone: r runs the account's command once, and the list it prints comes back through take")
     func catalogLoadsThroughTake() {
         let context = Self.commandContext()
-        var pane = context.catalog
+        var pane = context.catalogPane
         #expect(pane.items == [])
         #expect(pane.update(.action(.refresh), context) == [.effect(.perform(LoadCatalog(accountID: "gh", command: "gh repo list")))])
         #expect(pane.isLoading)
@@ -109,7 +109,7 @@ struct ModelUpdateTests {
     @Test("Catalog alone: a failed run keeps the last list and says why in a banner; another account's failure says nothing")
     func catalogFailsThroughTake() {
         let context = Self.commandContext()
-        var pane = context.catalog
+        var pane = context.catalogPane
         _ = pane.take(AnyOutcome(CatalogLoaded.loaded(accountID: "gh", items: Self.repos, skipped: 0)), context)
         #expect(
             pane.take(AnyOutcome(CatalogLoaded.failed(accountID: "gh", reason: "HTTP 502\ngh: try again later")), context) == [
@@ -125,7 +125,7 @@ struct ModelUpdateTests {
     @Test("Catalog alone: a preview is kept for the shown account only; an item's open failure and a config removal come back as intents")
     func catalogTakesPreviewsAndResults() {
         let context = Self.commandContext()
-        var pane = context.catalog
+        var pane = context.catalogPane
         _ = pane.take(AnyOutcome(CatalogLoaded.loaded(accountID: "gh", items: Self.repos, skipped: 0)), context)
         #expect(pane.take(AnyOutcome(CatalogPreviewed(accountID: "gh", itemID: "ada/perch", .text("A terminal account switcher"))), context) == [])
         #expect(pane.previews == ["ada/perch": .text("A terminal account switcher")])
@@ -398,7 +398,7 @@ struct ModelUpdateTests {
     @Test("Catalog alone: its menu's replies pin, open and delete; its alert's config removal is asked for as its own job")
     func catalogTakesItsLayersReplies() {
         let context = Self.context()
-        var pane = context.catalog
+        var pane = context.catalogPane
         let item = pane.items[3]
         #expect(pane.take(AnyOutcome(ContextMenuChoice.togglePin(id: item.id)), context) == [.keepPaneMemory])
         #expect(pane.isPinned(item.id) && pane.items.first == item, "pinned to the top")
@@ -414,7 +414,7 @@ struct ModelUpdateTests {
     @Test("Catalog alone: a long-press on a row puts the cursor on it and opens its context menu")
     func catalogLongPress() {
         let context = Self.context()
-        var pane = context.catalog
+        var pane = context.catalogPane
         #expect(pane.update(.longPress(.catalogRow(4)), context) == [.present(Presentation(ContextMenu(itemID: pane.items[4].id)))])
         #expect(pane.list.cursor == 4)
     }
@@ -459,7 +459,7 @@ struct ModelUpdateTests {
         var context = Self.context()
         let item = CatalogItem(id: "note-7", title: "Long note", detail: "", kind: "")
         let text = (1...20).map { "line \($0)" }.joined(separator: "\n")
-        context.catalog.previewed(.text(text), itemID: item.id, accountID: "personal")
+        context.catalogPane.previewed(.text(text), itemID: item.id, accountID: "personal")
         var cover = Cover.item(item, scroll: 0)
         // Title, id, a blank line, then 20 lines of preview; 8 rows show at a time.
         let last = 23 - Cover.textRows(context.size)

@@ -62,8 +62,9 @@ public struct ModelContext {
     public var sheetStyle: SheetStyle
     /// The kept settings and their sources, for Settings.
     public var settings = SettingsState()
-    /// The Catalog pane, for layers that show one of its items (a context menu, an alert, a cover).
-    public var catalog: CatalogPane
+    /// What the layers over the Catalog see of it (a context menu, a cover): its items, pins,
+    /// previews and where a row is drawn, read-only (``CatalogListing``).
+    public var catalog: any CatalogListing
     /// The switches, for Stats.
     public var history: SwitchHistory = SwitchHistory()
     /// The wall clock as last read; nil before the loop's first reading.

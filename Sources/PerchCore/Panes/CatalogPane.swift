@@ -162,7 +162,7 @@ public struct CatalogPane: ScreenModel, Hashable, Sendable {
     public func item(_ id: String) -> CatalogItem? { index(of: id).map { items[$0] } }
 
     /// Screen row of the item at `index` as the pane draws it now (off the pane when scrolled away).
-    func screenRow(of index: Int, _ context: ModelContext) -> Int {
+    public func screenRow(of index: Int, _ context: ModelContext) -> Int {
         context.layout.pane.y + Layout.paneHeaderRows + index - list.scroll
     }
 
@@ -307,6 +307,26 @@ public struct CatalogPane: ScreenModel, Hashable, Sendable {
 }
 
 // MARK: Its layers
+
+/// What a layer over the Catalog sees of it (a context menu, a cover), through
+/// ``ModelContext/catalog``: its items, their pins and previews, and where a row is drawn. It is
+/// read-only: a layer changes the Catalog only by replying to it (``ContextMenuChoice``).
+public protocol CatalogListing: Sendable {
+    /// The current account's items, pinned first.
+    var items: [CatalogItem] { get }
+    /// Each item's preview, by item id, once asked for.
+    var previews: [String: CatalogPreview] { get }
+    /// Index in ``items`` of the item with this id, or nil.
+    func index(of id: String) -> Int?
+    /// The item with this id, or nil.
+    func item(_ id: String) -> CatalogItem?
+    /// Whether the item with this id is pinned.
+    func isPinned(_ id: String) -> Bool
+    /// Screen row (0-based) the item at `index` is drawn on, for a layer anchored to it.
+    func screenRow(of index: Int, _ context: ModelContext) -> Int
+}
+
+extension CatalogPane: CatalogListing {}
 
 /// What a Catalog item's context menu replies to the Catalog that presented it
 /// (``Intent/reply(_:)``); its alert's confirmation (``AlertAction``) comes the same way.
