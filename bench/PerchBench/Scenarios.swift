@@ -65,7 +65,7 @@ enum Scenarios {
         precondition(help.presented.count == 1 && help.presented[0].is(HelpOverlay.self), "? did not show the help overlay")
         result.append(Screen(name: "help", state: help, before: catalog))
         var onAdd = settings
-        while onAdd.presented.isEmpty, SettingsAction.allCases[onAdd.settingsPane.list.cursor] != .addAccount {
+        while onAdd.presented.isEmpty, SettingsAction.allCases[onAdd.settings.cursor] != .addAccount {
             _ = onAdd.update(.key(.char("j")))
         }
         var form = onAdd

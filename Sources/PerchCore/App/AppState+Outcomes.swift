@@ -159,9 +159,7 @@ extension AppState {
         savedPanes = savedPanes.filter { index.index(of: $0.key) != nil }
         var effects: [Effect] = []
         if currentAccount != before {
-            catalogPane.forgetLoads()
-            catalogPane.load(for: currentAccount, visible: layout.listRows)
-            statsPane.show(saved.currentAccount ?? "")
+            followAccount(accountsReplaced: true)
             identities = nil
             effects += identityCheck
         }

@@ -75,7 +75,7 @@ extension AppState {
     }
 
     private func renderTabBar(into frame: inout Frame, _ layout: Layout) {
-        TabBar(titles: Tab.allCases.map(\.title), selected: selectedTab.rawValue, holdable: [Tab.overview.rawValue])
+        TabBar(titles: Tab.allCases.map(\.title), selected: selectedTab.rawValue, holdable: Set(Tab.allCases.filter(\.holdsTab).map(\.rawValue)))
             .render(into: &frame, in: layout.tabBar)
     }
 }

@@ -9,7 +9,7 @@ extension AppState {
         if let time { clock = max(clock, time) }
         var effects = handle(event)
         settlePresentations()
-        effects += catalogLoadsDue()
+        effects += panesDue()
         if effects.contains(.quit) || (effects.contains(where: \.isSwitch)) {
             // What the panes looked like is kept for the next run before leaving or switching.
             effects.insert(contentsOf: panesToSave(), at: 0)
@@ -20,11 +20,16 @@ extension AppState {
     /// ``update(_:at:)`` for input, a gesture, a frame or a resize.
     public mutating func update(_ event: UIEvent, at time: Int64? = nil) -> [Effect] { update(.ui(event), at: time) }
 
-    /// Runs the current account's Catalog source when it never ran (at the first event, and
-    /// after a switch to an account whose source has not run yet).
-    private mutating func catalogLoadsDue() -> [Effect] {
-        guard catalogPane.needsFirstLoad, let account = currentAccount, let command = catalogPane.startLoading(at: clock) else { return [] }
-        return [.asked(by: .pane(.catalog), .perform(LoadCatalog(accountID: account.id, command: command)))]
+    /// What the panes ask for without input (``TabPane/due(_:)``: the current account's
+    /// Catalog source when it never ran, at the first event and after a switch).
+    private mutating func panesDue() -> [Effect] {
+        let context = self.context
+        var effects: [Effect] = []
+        for tab in Tab.allCases {
+            let intents = self[pane: tab].due(context)
+            if !intents.isEmpty { effects += apply(intents, from: .pane(tab)) }
+        }
+        return effects
     }
 
     /// ``SavePanes`` when the panes' memory changed since last saved.
@@ -77,8 +82,8 @@ extension AppState {
             return perform(action, in: inputContext)
         case .longPress(let target):
             guard activeTop == nil else { return [] }
-            if target.tab == .overview {
-                selectedTab = .overview
+            if let tab = target.tab, tab.holdsTab {
+                selectedTab = tab
                 openSheet()
             } else if target.catalogRow != nil {
                 return route(.longPress(target))
@@ -209,7 +214,7 @@ extension AppState {
         case .suspend: return [.suspend]
         case .nextTab, .previousTab:
             let step = action == .previousTab ? Tab.allCases.count - 1 : 1
-            selectedTab = Tab(rawValue: (selectedTab.rawValue + step) % Tab.allCases.count) ?? .overview
+            selectedTab = Tab(rawValue: (selectedTab.rawValue + step) % Tab.allCases.count) ?? selectedTab
         case .openAccountSheet: openSheet()
         case .showHelp: present(Presentation(HelpOverlay(context: context)))
         case .dismiss: dismissTop()

@@ -1,5 +1,5 @@
-/// The root model: the accounts, the confirmed state, one model per pane (``OverviewPane``,
-/// ``CatalogPane``, ``StatsPane``, ``SettingsPane``) and the stack of presented layers, each with
+/// The root model: the accounts, the confirmed state, one model per pane (each registered in
+/// ``Tab/panes`` and reached through ``TabPane``) and the stack of presented layers, each with
 /// its own model (``Presentation``). Changed only by ``update(_:at:)``, which routes each event to
 /// the model it is for and carries out what that model asks (``Intent``); nothing outside the
 /// core assigns a field, and the outcomes of effects come back as events. Drawn by
@@ -21,11 +21,9 @@ public struct AppState: Hashable, Sendable {
     public internal(set) var currentIndex: Int?
     /// The tab whose pane is drawn.
     public internal(set) var selectedTab: Tab = .overview
-    /// The panes' own models, each kept for the whole run.
-    public internal(set) var overviewPane = OverviewPane()
-    public internal(set) var catalogPane = CatalogPane()
-    public internal(set) var statsPane = StatsPane()
-    public internal(set) var settingsPane = SettingsPane()
+    /// The panes' own models, one of each type registered in ``Tab/panes``, each kept for the
+    /// whole run; the root reaches them only through ``TabPane``.
+    var panes: PaneList
     /// Layers above the panes, bottom first.
     public internal(set) var presented: [Presentation] = []
     /// The ``Presentation/id`` the next presented layer gets: counted up for the whole run, so
@@ -107,40 +105,27 @@ public struct AppState: Hashable, Sendable {
         let index = accountsIndex
         let kept = (saved.panes ?? [:]).filter { loading || index.index(of: $0.key) != nil }
         savedPanes = kept
-        catalogPane = CatalogPane(memory: kept.compactMapValues(\.catalog))
-        statsPane = StatsPane(scrolls: kept.compactMapValues(\.statsScroll))
-        catalogPane.load(for: currentAccount, visible: Layout(size: self.size).listRows)
-        statsPane.show(saved.currentAccount ?? "")
+        panes = PaneList(kept: kept)
+        followAccount(accountsReplaced: false)
     }
 
-    /// The pane `tab` shows, as a model (read, or changed in place): the one place that says
-    /// which model each tab shows. A new pane is its own file, a case of ``Tab`` (its title and
-    /// keys), its field above, and its line here in each branch; the root routes input, outcomes,
-    /// relayouts and drawing to it through this.
-    subscript(pane tab: Tab) -> any ScreenModel {
-        get {
-            switch tab {
-            case .overview: overviewPane
-            case .catalog: catalogPane
-            case .stats: statsPane
-            case .settings: settingsPane
-            }
-        }
-        set {
-            switch tab {
-            case .overview: overviewPane = newValue as! OverviewPane
-            case .catalog: catalogPane = newValue as! CatalogPane
-            case .stats: statsPane = newValue as! StatsPane
-            case .settings: settingsPane = newValue as! SettingsPane
-            }
-        }
+    /// The pane `tab` shows, as a model (read, or changed in place): the root routes input,
+    /// outcomes, relayouts and drawing to it through this, never naming it.
+    subscript(pane tab: Tab) -> any TabPane {
+        get { panes[tab] }
+        set { panes[tab] = newValue }
+    }
+
+    /// The pane of type `P` (read, or changed in place), for its own readers beside it.
+    subscript<P: TabPane>(pane type: P.Type) -> P {
+        get { panes[P.self] }
+        set { panes[P.self] = newValue }
     }
 
     /// What to keep of each account's panes for the next run (``SavedState/panes``).
     public var paneMemory: [String: AccountPanes] {
         var result: [String: AccountPanes] = [:]
-        for (id, memory) in catalogPane.memory { result[id, default: AccountPanes()].catalog = memory }
-        for (id, scroll) in statsPane.memory { result[id, default: AccountPanes()].statsScroll = scroll }
+        for pane in panes.all { pane.remember(into: &result) }
         return result
     }
 
@@ -149,7 +134,7 @@ public struct AppState: Hashable, Sendable {
         ModelContext(
             accounts: accountsIndex, saved: saved, currentIndex: currentIndex, pendingSwitch: pendingSwitch, size: size, clock: clock,
             info: info,
-            reduceMotion: reduceMotion, sheetStyle: sheetStyle, settings: settingsState, catalog: catalogPane, history: history,
+            reduceMotion: reduceMotion, sheetStyle: sheetStyle, settings: settingsState, catalog: panes.first((any CatalogListing).self) ?? EmptyCatalogListing(), history: history,
             wallTime: wallTime, identities: identities?.accountID == saved.currentAccount ? identities : nil)
     }
 
@@ -161,16 +146,6 @@ public struct AppState: Hashable, Sendable {
     public static let maximumNameColumns = AccountsIndex.maximumNameColumns
     /// The current account, or nil before the first switch.
     public var currentAccount: Account? { currentIndex.map { accounts[$0] } }
-    /// The Catalog's items (the current account's, its edits applied).
-    public var catalogItems: [CatalogItem] { catalogPane.items }
-    /// The Catalog's cursor and scroll.
-    public var catalog: ListCursor { catalogPane.list }
-    /// The Stats pane's scroll.
-    public var stats: ListCursor { statsPane.list }
-    /// The Settings pane's cursor.
-    public var settings: ListCursor { settingsPane.list }
-    /// Whether the Catalog item with this id is pinned.
-    public func isPinned(_ id: String) -> Bool { catalogPane.isPinned(id) }
     var layout: Layout { Layout(size: size) }
 
     /// Index in ``presented`` of the top layer that takes input (a sheet sliding away does not).
@@ -203,12 +178,12 @@ public struct AppState: Hashable, Sendable {
     public func contextMenuLayout(_ menu: ContextMenu) -> ContextMenuLayout? { menu.layout(context) }
 
     /// When the event loop must send ``AppEvent/animationFrame`` next, in milliseconds on the
-    /// clock; nil when nothing moves (then nothing wakes the loop). The Catalog's spinner moves
-    /// while its source runs and the Catalog is shown.
+    /// clock; nil when nothing moves (then nothing wakes the loop). A layer animates, or the
+    /// pane shown asks to be drawn again (``TabPane/nextAnimationDeadline(clock:)``: the
+    /// Catalog's spinner while its source runs).
     public var nextAnimationDeadline: Int64? {
         if presented.contains(where: \.isAnimating) { return clock + SheetMotion.animationFrameMilliseconds }
-        if selectedTab == .catalog, !isCovered, catalogPane.isLoading { return clock + CatalogPane.spinnerFrameMilliseconds }
-        return nil
+        return isCovered ? nil : self[pane: selectedTab].nextAnimationDeadline(clock: clock)
     }
 
     /// When the loop must read the wall clock again (a ``WallTime`` outcome), in milliseconds
@@ -262,10 +237,14 @@ public struct AppState: Hashable, Sendable {
         saved = newSaved
         // While the config is read, an account not known yet is looked for again when it arrives.
         if currentIndex == nil, !accountsIndex.isLoading { saved.currentAccount = nil }
-        if saved.currentAccount != previous {
-            catalogPane.load(for: currentAccount, visible: layout.listRows)
-            statsPane.show(saved.currentAccount ?? "")
-        }
+        if saved.currentAccount != previous { followAccount(accountsReplaced: false) }
+    }
+
+    /// Every pane follows the current account (``TabPane/follow(_:accountsReplaced:)``); with
+    /// `accountsReplaced`, the config was read again.
+    mutating func followAccount(accountsReplaced: Bool) {
+        let context = self.context
+        for tab in Tab.allCases { self[pane: tab].follow(context, accountsReplaced: accountsReplaced) }
     }
 
     /// Replaces the accounts (the config was written again): the current account is found anew
@@ -274,8 +253,7 @@ public struct AppState: Hashable, Sendable {
         accountsIndex = AccountsIndex(newAccounts)
         currentIndex = accountsIndex.index(of: saved.currentAccount)
         // Catalog commands may have changed: each source runs again when next shown.
-        catalogPane.forgetLoads()
-        catalogPane.load(for: currentAccount, visible: layout.listRows)
+        followAccount(accountsReplaced: true)
         relayout()
     }
 }

@@ -6,7 +6,7 @@ extension HitTarget {
     public static func layer(_ part: some HitPart) -> HitTarget { .hit(part) }
 
     /// The label cell of `tab` in the tab bar; holding the Overview tab raises the account sheet.
-    public static func tab(_ tab: Tab) -> HitTarget { .hit(TabBar.Part.tab(tab.rawValue, holdable: tab == .overview)) }
+    public static func tab(_ tab: Tab) -> HitTarget { .hit(TabBar.Part.tab(tab.rawValue, holdable: tab.holdsTab)) }
 
     /// A row of the Catalog list, by item index; holding it opens the item's context menu.
     public static func catalogRow(_ index: Int) -> HitTarget { .hit(PaneRow.catalog(index)) }

@@ -1,27 +1,47 @@
-/// The four tabs of the bottom tab bar, in order.
-public enum Tab: Int, CaseIterable, Hashable, Sendable {
-    case overview, catalog, stats, settings
+/// A tab of the bottom tab bar: the pane at its place in ``Tab/panes``, the one list where a
+/// pane is registered. Each pane names its own tab beside it
+/// (`extension Tab { public static let catalog = Tab(CatalogPane.self) }`); its title, keys and
+/// whether its tab can be held are its own (``TabPane``).
+public struct Tab: Hashable, Sendable, CaseIterable, CustomStringConvertible {
+    /// The panes, in tab order. A new pane is its own file (a ``TabPane``) and one entry here.
+    static let panes: [any TabPane.Type] = [OverviewPane.self, CatalogPane.self, StatsPane.self, SettingsPane.self]
+
+    /// Its place in the tab bar, from 0 (the leftmost tab).
+    public let rawValue: Int
+
+    /// The tab at place `rawValue` (from 0), or nil when there is no such place.
+    public init?(rawValue: Int) {
+        guard Self.panes.indices.contains(rawValue) else { return nil }
+        self.rawValue = rawValue
+    }
+
+    /// The tab of the pane `P`, which must be in ``panes``.
+    public init<P: TabPane>(_ pane: P.Type) {
+        guard let index = Self.panes.firstIndex(where: { ObjectIdentifier($0) == ObjectIdentifier(pane) }) else {
+            preconditionFailure("\(P.self) is not registered in Tab.panes")
+        }
+        rawValue = index
+    }
+
+    private init(place: Int) { rawValue = place }
+
+    /// Every tab, left to right.
+    public static var allCases: [Tab] { panes.indices.map(Tab.init(place:)) }
+
+    /// The type of its pane.
+    var pane: any TabPane.Type { Self.panes[rawValue] }
 
     /// The label shown in the tab bar.
-    public var title: String {
-        switch self {
-        case .overview: "Overview"
-        case .catalog: "Catalog"
-        case .stats: "Stats"
-        case .settings: "Settings"
-        }
-    }
+    public var title: String { pane.title }
 
     /// The keys of its pane's own, declared beside the pane, in the order help lists them.
-    var keys: [KeyBinding] {
-        switch self {
-        case .overview: OverviewPane.keys
-        case .catalog: CatalogPane.keys
-        case .stats: StatsPane.keys
-        case .settings: SettingsPane.keys
-        }
-    }
+    var keys: [KeyBinding] { pane.keys }
 
-    /// The digit key that selects the tab (`1`–`4`).
+    /// Whether holding the tab (a long-press with the mouse) opens the account sheet.
+    public var holdsTab: Bool { pane.holdsTab }
+
+    /// The digit key that selects the tab (`1`–`9`).
     public var shortcut: Character { Character(String(rawValue + 1)) }
+
+    public var description: String { title }
 }

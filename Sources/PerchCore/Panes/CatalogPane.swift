@@ -12,7 +12,7 @@ import Synchronization
 ///
 /// Each account keeps its cursor, scroll and pins (``CatalogMemory``) across switches, and
 /// across runs through the state file; deletions last for the run.
-public struct CatalogPane: ScreenModel, Hashable, Sendable {
+public struct CatalogPane: TabPane {
     /// The cursor and scroll offset over ``items``.
     public internal(set) var list = ListCursor()
     /// The current account's items, pinned ones first.
@@ -51,6 +51,32 @@ public struct CatalogPane: ScreenModel, Hashable, Sendable {
             edits[id] = edit
         }
     }
+
+    /// Seeds what was kept from the previous run (``AccountPanes/catalog``).
+    public init(kept: [String: AccountPanes]) { self.init(memory: kept.compactMapValues(\.catalog)) }
+
+    public static let title = "Catalog"
+
+    /// Adds each account's cursor, scroll and pins (``memory``).
+    public func remember(into memory: inout [String: AccountPanes]) {
+        for (id, kept) in self.memory { memory[id, default: AccountPanes()].catalog = kept }
+    }
+
+    /// Lists the current account's items; with `accountsReplaced` (its commands may have
+    /// changed) each source runs again when next shown, its last list shown meanwhile.
+    public mutating func follow(_ context: ModelContext, accountsReplaced: Bool) {
+        if accountsReplaced { forgetLoads() }
+        load(for: context.currentAccount, visible: context.layout.listRows)
+    }
+
+    /// Runs the current account's source when it never ran.
+    public mutating func due(_ context: ModelContext) -> [Intent] {
+        guard needsFirstLoad, let account = context.currentAccount, let command = startLoading(at: context.clock) else { return [] }
+        return [.effect(.perform(LoadCatalog(accountID: account.id, command: command)))]
+    }
+
+    /// The spinner's next frame while the source runs.
+    public func nextAnimationDeadline(clock: Int64) -> Int64? { isLoading ? clock + Self.spinnerFrameMilliseconds : nil }
 
     /// What to keep of each account's Catalog for the next run (accounts with nothing to keep are left out).
     public var memory: [String: CatalogMemory] {
@@ -328,6 +354,16 @@ public protocol CatalogListing: Sendable {
 
 extension CatalogPane: CatalogListing {}
 
+/// What the layers see of the Catalog when no pane lists one: nothing.
+struct EmptyCatalogListing: CatalogListing {
+    var items: [CatalogItem] { [] }
+    var previews: [String: CatalogPreview] { [:] }
+    func index(of id: String) -> Int? { nil }
+    func item(_ id: String) -> CatalogItem? { nil }
+    func isPinned(_ id: String) -> Bool { false }
+    func screenRow(of index: Int, _ context: ModelContext) -> Int { 0 }
+}
+
 /// What a Catalog item's context menu replies to the Catalog that presented it
 /// (``Intent/reply(_:)``); its alert's confirmation (``AlertAction``) comes the same way.
 public enum ContextMenuChoice: Hashable, Sendable {
@@ -476,9 +512,23 @@ extension KeyAction {
     public static let refresh = KeyAction("catalog.refresh")
 }
 
+extension Tab {
+    /// The current account's items.
+    public static let catalog = Tab(CatalogPane.self)
+}
+
+extension AppState {
+    /// The Catalog's items (the current account's, its edits applied).
+    public var catalogItems: [CatalogItem] { self[pane: CatalogPane.self].items }
+    /// The Catalog's cursor and scroll.
+    public var catalog: ListCursor { self[pane: CatalogPane.self].list }
+    /// Whether the Catalog item with this id is pinned.
+    public func isPinned(_ id: String) -> Bool { self[pane: CatalogPane.self].isPinned(id) }
+}
+
 extension CatalogPane {
     /// Its own keys (help lists them first on this pane).
-    static let keys =
+    public static let keys =
         KeyBindings.listMoves + [
             KeyBinding(KeyBindings.keys(.enter), "Enter", .activate, "open the item full-screen"),
             KeyBinding(gesture: "click a row, wheel", "move the cursor, scroll"),

@@ -1,10 +1,17 @@
 /// The Overview pane: who you are signed in as, a switch under way, and the switch count. It
 /// keeps no state of its own and reacts to no key (the tab bar and the root handle them).
-public struct OverviewPane: ScreenModel, Hashable, Sendable {
+public struct OverviewPane: TabPane {
     public init() {}
 
+    /// Keeps nothing between runs.
+    public init(kept: [String: AccountPanes]) {}
+
+    public static let title = "Overview"
+    /// Holding the Overview tab opens the account sheet.
+    public static let holdsTab = true
+
     /// Its own keys (help lists them first on this pane).
-    static let keys = [
+    public static let keys = [
         KeyBinding(KeyBindings.keys(.character("r")), "r", .reapplyIdentities, "apply the account's tools again"),
         KeyBinding(KeyBindings.keys(.character("v")), "v", .verifyIdentities, "ask each tool who it will be"),
     ]
@@ -150,4 +157,9 @@ public struct OverviewPane: ScreenModel, Hashable, Sendable {
         }
         return lines
     }
+}
+
+extension Tab {
+    /// Who you are signed in as: the first tab, the one the account sheet is held from.
+    public static let overview = Tab(OverviewPane.self)
 }

@@ -100,7 +100,7 @@ public enum SettingsAction: CaseIterable, Hashable, Sendable {
 /// The Settings pane: facts about the run, then rows under a cursor: switch account, add an
 /// account, the kept settings (each with its value and where it comes from: default, saved or
 /// flag) and `Edit config…`.
-public struct SettingsPane: ScreenModel, Hashable, Sendable {
+public struct SettingsPane: TabPane {
     /// The cursor over ``SettingsAction/allCases``.
     public internal(set) var list = ListCursor()
 
@@ -108,6 +108,11 @@ public struct SettingsPane: ScreenModel, Hashable, Sendable {
     static let actionsOffset = 5
 
     public init() {}
+
+    /// Keeps nothing between runs: the cursor starts on the first row.
+    public init(kept: [String: AccountPanes]) {}
+
+    public static let title = "Settings"
 
     public mutating func update(_ message: ModelMessage, _ context: ModelContext) -> [Intent] {
         let count = SettingsAction.allCases.count
@@ -226,9 +231,19 @@ extension KeyAction {
     public static let increase = KeyAction("settings.increase")
 }
 
+extension Tab {
+    /// Facts about the run and the kept settings.
+    public static let settings = Tab(SettingsPane.self)
+}
+
+extension AppState {
+    /// The Settings pane's cursor.
+    public var settings: ListCursor { self[pane: SettingsPane.self].list }
+}
+
 extension SettingsPane {
     /// Its own keys (help lists them first on this pane).
-    static let keys =
+    public static let keys =
         KeyBindings.listMoves + [
             KeyBinding(KeyBindings.keys(.enter), "Enter", .activate, "run the action, next value"),
             KeyBinding(KeyBindings.keys(.left, .character("h")), "← h", .decrease, "previous value (100 ms less)"),

@@ -5,7 +5,7 @@ import Synchronization
 /// counting up); switches per day over the last 30 days as a column chart with a date axis; and
 /// the most recent switches with their source. Its keys scroll the view; each account keeps
 /// its own scroll.
-public struct StatsPane: ScreenModel, Hashable, Sendable {
+public struct StatsPane: TabPane {
     /// The scroll offset, in lines (the cursor follows it).
     public internal(set) var list = ListCursor()
     /// The scroll of the accounts not shown now, by account id.
@@ -21,6 +21,19 @@ public struct StatsPane: ScreenModel, Hashable, Sendable {
     public init(scrolls: [String: Int]) {
         self.scrolls = scrolls.mapValues { max(0, $0) }
     }
+
+    /// Seeds each account's scroll kept from the previous run (``AccountPanes/statsScroll``).
+    public init(kept: [String: AccountPanes]) { self.init(scrolls: kept.compactMapValues(\.statsScroll)) }
+
+    public static let title = "Stats"
+
+    /// Adds each account's scroll (``memory``).
+    public func remember(into memory: inout [String: AccountPanes]) {
+        for (id, scroll) in self.memory { memory[id, default: AccountPanes()].statsScroll = scroll }
+    }
+
+    /// Shows the current account's scroll.
+    public mutating func follow(_ context: ModelContext, accountsReplaced: Bool) { show(context.saved.currentAccount ?? "") }
 
     /// Each account's scroll, for the next run (zeros left out).
     public var memory: [String: Int] {
@@ -396,7 +409,17 @@ enum ListMove {
     }
 }
 
+extension Tab {
+    /// Pictures from the switch history.
+    public static let stats = Tab(StatsPane.self)
+}
+
+extension AppState {
+    /// The Stats pane's scroll.
+    public var stats: ListCursor { self[pane: StatsPane.self].list }
+}
+
 extension StatsPane {
     /// Its own keys: the list moves, which scroll here (the list has no cursor).
-    static let keys = KeyBindings.listMoves.map { KeyBinding($0.keys, $0.label, $0.action!, $0.summary.replacingMove()) }
+    public static let keys = KeyBindings.listMoves.map { KeyBinding($0.keys, $0.label, $0.action!, $0.summary.replacingMove()) }
 }
