@@ -1,0 +1,96 @@
+import Foundation
+import Testing
+
+@testable import PerchCore
+
+/// The panes as the root keeps them: registered in one place (``Tab/panes``), each saying
+/// through ``TabPane`` what the root needs of it, and driven here alone through those hooks.
+@Suite
+struct TabPaneTests {
+    @Test("The tabs are the registered panes in order, each with its own title, keys and tab hold")
+    func tabsAreTheRegisteredPanes() {
+        #expect(Tab.allCases.map(\.title) == ["Overview", "Catalog", "Stats", "Settings"])
+        #expect(Tab.allCases == [.overview, .catalog, .stats, .settings])
+        #expect(Tab(CatalogPane.self) == .catalog && Tab(rawValue: 2) == .stats && Tab(rawValue: 4) == nil)
+        #expect(Tab.allCases.filter(\.holdsTab) == [.overview], "only Overview's tab is held for the sheet")
+        #expect(Tab.catalog.keys == CatalogPane.keys && Tab.stats.keys == StatsPane.keys)
+        #expect(Tab.allCases.map(\.shortcut) == ["1", "2", "3", "4"])
+        // The tab bar marks as holdable what the panes say, and the hit target says the same.
+        let state = AppState(accounts: Account.samples, size: Size(width: 80, height: 24))
+        let frame = state.renderFrame()
+        let tabRow = 23
+        let targets = (0..<80).map { frame.hits.target(at: Position(column: $0, row: tabRow)) }
+        #expect(targets.contains(.tab(.overview)) && targets.contains(.tab(.settings)))
+        #expect(HitTarget.tab(.overview).part(TabBar.Part.self)?.acceptsLongPress == true)
+        #expect(HitTarget.tab(.catalog).part(TabBar.Part.self)?.acceptsLongPress == false)
+    }
+
+    @Test("Catalog alone: follows the account, runs its source once when due, spins while it runs, runs it again after the config is read again")
+    func catalogFollowsAndLoads() {
+        var context = ModelUpdateTests.commandContext()
+        var pane = CatalogPane(kept: ["gh": AccountPanes(catalog: CatalogMemory(cursor: 1, scroll: 0, pinned: ["ada/site"]))])
+        #expect(pane.owner == "")
+        pane.follow(context, accountsReplaced: false)
+        #expect(pane.owner == "gh")
+        context.clock = 500
+        let load = Intent.effect(.perform(LoadCatalog(accountID: "gh", command: "gh repo list")))
+        #expect(pane.due(context) == [load], "never ran: due now")
+        #expect(pane.due(context) == [], "running: not asked twice")
+        #expect(pane.nextAnimationDeadline(clock: 530) == 630, "the spinner's next frame")
+        _ = pane.take(AnyOutcome(CatalogLoaded.loaded(accountID: "gh", items: ModelUpdateTests.repos, skipped: 0)), context)
+        #expect(pane.nextAnimationDeadline(clock: 530) == nil, "nothing moves once it ran")
+        #expect(pane.items.first?.id == "ada/site", "the kept pin")
+        #expect(pane.list.cursor == 1, "the kept cursor")
+        #expect(pane.due(context) == [], "ran once: not due again")
+        pane.follow(context, accountsReplaced: false)
+        #expect(pane.due(context) == [], "the same account followed again: not due")
+        pane.follow(context, accountsReplaced: true)
+        #expect(pane.due(context) == [load], "the config was read again: its command may have changed")
+        var memory: [String: AccountPanes] = [:]
+        pane.remember(into: &memory)
+        #expect(memory["gh"]?.catalog == CatalogMemory(cursor: 1, scroll: 0, pinned: ["ada/site"]))
+        #expect(memory["gh"]?.statsScroll == nil, "the Catalog adds only its own part")
+    }
+
+    @Test("Stats alone: follows the current account's kept scroll and remembers each account's")
+    func statsFollowsScroll() {
+        var pane = StatsPane(kept: ["work": AccountPanes(statsScroll: 3), "personal": AccountPanes(statsScroll: 0)])
+        pane.follow(ModelUpdateTests.context(current: "work"), accountsReplaced: false)
+        #expect(pane.list.scroll == 3)
+        pane.follow(ModelUpdateTests.context(current: "personal"), accountsReplaced: false)
+        #expect(pane.list.scroll == 0)
+        var memory: [String: AccountPanes] = ["work": AccountPanes(catalog: CatalogMemory(cursor: 2))]
+        pane.remember(into: &memory)
+        #expect(memory["work"] == AccountPanes(catalog: CatalogMemory(cursor: 2), statsScroll: 3), "added beside the Catalog's part")
+        #expect(memory["personal"] == nil, "a zero scroll is not kept")
+        #expect(pane.nextAnimationDeadline(clock: 0) == nil)
+    }
+
+    @Test("Overview and Settings keep nothing, follow nothing and ask for nothing")
+    func quietPanes() {
+        let context = ModelUpdateTests.context()
+        var memory: [String: AccountPanes] = [:]
+        var overview = OverviewPane(kept: ["work": AccountPanes(statsScroll: 3)])
+        var settings = SettingsPane(kept: ["work": AccountPanes(statsScroll: 3)])
+        overview.follow(context, accountsReplaced: true)
+        settings.follow(context, accountsReplaced: true)
+        #expect(overview.due(context) == [] && settings.due(context) == [])
+        overview.remember(into: &memory)
+        settings.remember(into: &memory)
+        #expect(memory.isEmpty && overview == OverviewPane() && settings == SettingsPane())
+    }
+
+    @Test("The root names no pane: AppState's files reach panes only through TabPane and Tab")
+    func rootNamesNoPane() throws {
+        let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+        let folder = root.appendingPathComponent("Sources/PerchCore/App")
+        let files = try FileManager.default.contentsOfDirectory(atPath: folder.path).filter { $0.hasPrefix("AppState") && $0.hasSuffix(".swift") }
+        #expect(files.count >= 4, "the root's files were found: \(files)")
+        for file in files {
+            let text = try String(contentsOf: folder.appendingPathComponent(file), encoding: .utf8)
+            for name in ["OverviewPane", "CatalogPane", "StatsPane", "SettingsPane", "overviewPane", "catalogPane", "statsPane", "settingsPane"] {
+                #expect(!text.contains(name), "\(file) names \(name)")
+            }
+        }
+    }
+}
