@@ -512,6 +512,23 @@ extension KeyAction {
     public static let refresh = KeyAction("catalog.refresh")
 }
 
+extension CatalogPane {
+    /// What the Catalog marks in the hit map: a row of its list, by item index. Holding one opens
+    /// the item's context menu.
+    public struct Row: HitPart {
+        /// Index of the item.
+        public var index: Int
+        public var acceptsLongPress: Bool { true }
+    }
+}
+
+extension HitTarget {
+    /// A row of the Catalog list, by item index; holding it opens the item's context menu.
+    public static func catalogRow(_ index: Int) -> HitTarget { .hit(CatalogPane.Row(index: index)) }
+    /// The Catalog row here, by item index.
+    public var catalogRow: Int? { part(CatalogPane.Row.self)?.index }
+}
+
 extension Tab {
     /// The current account's items.
     public static let catalog = Tab(CatalogPane.self)

@@ -231,6 +231,21 @@ extension KeyAction {
     public static let increase = KeyAction("settings.increase")
 }
 
+extension SettingsPane {
+    /// What Settings marks in the hit map: one of its rows, by row index.
+    public struct Row: HitPart {
+        /// Index of the row.
+        public var index: Int
+    }
+}
+
+extension HitTarget {
+    /// A row of the Settings pane, by row index.
+    public static func settingsRow(_ index: Int) -> HitTarget { .hit(SettingsPane.Row(index: index)) }
+    /// The Settings row here, by row index.
+    public var settingsRow: Int? { part(SettingsPane.Row.self)?.index }
+}
+
 extension Tab {
     /// Facts about the run and the kept settings.
     public static let settings = Tab(SettingsPane.self)
