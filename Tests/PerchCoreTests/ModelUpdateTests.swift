@@ -202,7 +202,9 @@ struct ModelUpdateTests {
         #expect(pane.update(.action(.increase), context) == [])
         #expect(pane.update(.action(.moveDown), context) == [])
         #expect(pane.list.cursor == 1)
-        #expect(pane.update(.action(.activate), context) == [.openAccountForm])
+        #expect(
+            pane.update(.action(.activate), context) == [.present(Presentation(AccountForm(opensSheet: true)))],
+            "Settings presents the form itself; the sheet opens once the account is added")
         #expect(pane.update(.action(.moveDown), context) == [])
         #expect(pane.list.cursor == 2)
         #expect(pane.update(.action(.increase), context) == [.changeSetting(.reduceMotion, step: 1)])
@@ -269,9 +271,11 @@ struct ModelUpdateTests {
         #expect(sheet.update(.action(.activate), context) == [.pick(accountIndex: 1)])
         #expect(sheet.update(.action(.moveToLast), context) == [])
         #expect(sheet.cursor.cursor == 4)
-        #expect(sheet.update(.action(.activate), context) == [.openAccountForm])
+        let form = Intent.present(Presentation(AccountForm(opensSheet: false)))
+        #expect(sheet.update(.action(.activate), context) == [form], "the sheet presents the form itself, over it")
         #expect(sheet.update(.tap(.sheetRow(2)), context) == [.pick(accountIndex: 2)])
-        #expect(sheet.update(.tap(.sheetAddAccount), context) == [.openAccountForm])
+        #expect(sheet.update(.tap(.sheetAddAccount), context) == [form])
+        #expect(sheet.update(.action(.addAccount), context) == [form], "+ is the sheet's own key")
         #expect(sheet.update(.tap(.sheetChrome), context) == [])
     }
 

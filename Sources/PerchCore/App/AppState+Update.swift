@@ -105,7 +105,7 @@ extension AppState {
         case .dragEnded(let target, let position):
             return route(.dragEnded(target, position))
         case .paste(let text):
-            if sheet != nil || accountForm != nil { return routeText(text) }
+            if let top = activeTop, presented[top].layer.takesPaste { return routeText(text) }
             return []
         case .animationFrame, .focus(false):
             return []
@@ -198,7 +198,7 @@ extension AppState {
     mutating func handleKey(_ key: KeyEvent) -> [Effect] {
         let context = inputContext
         if let action = KeyBindings.binding(for: key, in: context)?.action { return perform(action, in: context) }
-        if context == .accountSheetFilter || context == .accountForm, case .character(let c) = key.key,
+        if context.takesTyping, case .character(let c) = key.key,
             key.modifiers.subtracting(.shift).isEmpty
         {
             return routeText(String(c))
@@ -218,7 +218,6 @@ extension AppState {
         case .openAccountSheet: openSheet()
         case .showHelp: present(Presentation(HelpOverlay(context: context)))
         case .dismiss: dismissTop()
-        case .addAccount: openAccountForm()
         case .reapplyIdentities: return refreshIdentities(apply: true)
         case .verifyIdentities: return verifyIdentities()
         case .startFilter:
@@ -260,7 +259,6 @@ extension AppState {
                 if let presenter { effects += handleOutcome(value, for: presenter) }
             case .pick(let index): effects += pick(index)
             case .openSheet: openSheet()
-            case .openAccountForm: openAccountForm()
             case .keepPaneMemory: effects += panesToSave()
             case .banner(let text, let stays):
                 banner = text
@@ -292,13 +290,6 @@ extension AppState {
         sheet.moveCursor(to: row, direction: 1, context)
         present(Presentation(sheet))
         settlePresentations()
-    }
-
-    /// Presents the `Add account…` form over everything. From Settings the sheet opens on the
-    /// new account once it is added; from the sheet, the sheet below shows it.
-    mutating func openAccountForm() {
-        guard !layout.isTooSmall else { return }
-        present(Presentation(AccountForm(opensSheet: sheet == nil)))
     }
 
     /// Changes a kept setting by one step: it applies at once (the loop reads the long-press and

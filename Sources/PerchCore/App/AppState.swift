@@ -160,10 +160,6 @@ public struct AppState: Hashable, Sendable {
         return sheet
     }
 
-    /// The top layer's form, when it is the `Add account…` form.
-    public var accountForm: AccountForm? {
-        activeTop.flatMap { presented[$0].as(AccountForm.self) }
-    }
 
     /// Geometry of the top account sheet as drawn now (mid-animation or dragged), or of a sheet
     /// at rest at the fit detent over every account when none is up.
@@ -174,8 +170,6 @@ public struct AppState: Hashable, Sendable {
         return sheet.layout(context)
     }
 
-    /// Geometry of `menu` as drawn now, or nil when its item is gone.
-    public func contextMenuLayout(_ menu: ContextMenu) -> ContextMenuLayout? { menu.layout(context) }
 
     /// When the event loop must send ``AppEvent/animationFrame`` next, in milliseconds on the
     /// clock; nil when nothing moves (then nothing wakes the loop). A layer animates, or the

@@ -103,8 +103,6 @@ public enum Intent: Hashable, Sendable {
     case pick(accountIndex: Int)
     /// Open the account sheet.
     case openSheet
-    /// Open the `Add account…` form.
-    case openAccountForm
     /// What the panes look like changed in a way worth keeping at once (a pin): the root hands
     /// it to the store (``SavePanes``) when it differs from what was kept.
     case keepPaneMemory

@@ -64,15 +64,20 @@ public struct InputContext: Hashable, Sendable {
     public let tab: Tab?
     /// The bindings of this context, after those that work everywhere (``KeyBindings/table(for:)``).
     let bindings: [KeyBinding]
+    /// Whether a printable key its bindings leave unbound is typed text (``ModelMessage/text(_:)``:
+    /// a filter, a form's field) rather than nothing.
+    public let takesTyping: Bool
 
-    /// A layer's context: its `title` and its `bindings`, in the order help lists them.
-    public init(title: String, bindings: [KeyBinding]) {
-        self.init(title: title, tab: nil, bindings: bindings)
+    /// A layer's context: its `title` and its `bindings`, in the order help lists them; with
+    /// `takesTyping`, printable keys it does not bind are typed text.
+    public init(title: String, takesTyping: Bool = false, bindings: [KeyBinding]) {
+        self.init(title: title, tab: nil, takesTyping: takesTyping, bindings: bindings)
     }
 
-    private init(title: String, tab: Tab?, bindings: [KeyBinding]) {
+    private init(title: String, tab: Tab?, takesTyping: Bool = false, bindings: [KeyBinding]) {
         self.title = title
         self.tab = tab
+        self.takesTyping = takesTyping
         self.bindings = bindings
     }
 

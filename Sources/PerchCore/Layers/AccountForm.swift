@@ -21,6 +21,13 @@ public struct AccountForm: Hashable, Sendable {
 
     public init(opensSheet: Bool = false) { self.opensSheet = opensSheet }
 
+    /// Presenting a new form (from the account sheet, or with `opensSheet` from Settings), when
+    /// the screen is large enough to lay one out.
+    public static func presentation(opensSheet: Bool) -> Intent { .present(Presentation(AccountForm(opensSheet: opensSheet))) }
+
+    /// Typed and pasted text goes into the focused field.
+    public var takesPaste: Bool { true }
+
     /// The text of `field` ("" when nothing was typed).
     public func value(_ field: AccountField) -> String { values[field] ?? "" }
 
@@ -240,7 +247,7 @@ extension AccountForm: PresentedLayer {
 extension InputContext {
     /// The `Add account…` form: printable keys and pastes go into the focused field.
     public static let accountForm = InputContext(
-        title: "Add account",
+        title: "Add account", takesTyping: true,
         bindings: [
             KeyBinding(KeyBindings.keys(.escape), "Esc", .dismiss, "cancel (nothing is written)"),
             KeyBinding(gesture: "click ✕ or Cancel", "cancel"),
@@ -270,4 +277,9 @@ extension HitTarget {
     public static func formField(_ field: AccountField) -> HitTarget { .layer(AccountFormPart.field(field)) }
     /// A button of the `Add account…` form.
     public static func formButton(_ button: AccountFormButton) -> HitTarget { .layer(AccountFormPart.button(button)) }
+}
+
+extension AppState {
+    /// The top layer's form, when it is the `Add account…` form.
+    public var accountForm: AccountForm? { activeTop.flatMap { presented[$0].as(AccountForm.self) } }
 }

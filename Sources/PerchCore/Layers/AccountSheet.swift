@@ -160,9 +160,11 @@ extension AccountSheet {
             guard restingLayout(context).visibleRows > 0, !context.accounts.isLoading else { return [] }
             switch row(cursor.cursor, accounts: context.accounts.offeredCount) {
             case .account(let index): return [.pick(accountIndex: index)]
-            case .addAccount: return [.openAccountForm]
+            case .addAccount: return [AccountForm.presentation(opensSheet: false)]
             case .heading: return []
             }
+        case .action(.addAccount):
+            return [AccountForm.presentation(opensSheet: false)]
         case .action(.startFilter):
             isEditingFilter = true
             filter = filter ?? ""
@@ -190,7 +192,7 @@ extension AccountSheet {
             type(text, context)
         case .tap(let target) where target.part(Part.self) != nil:
             if let index = target.part(Part.self)?.accountIndex { return [.pick(accountIndex: index)] }
-            if target == .sheetAddAccount, !context.accounts.isLoading { return [.openAccountForm] }
+            if target == .sheetAddAccount, !context.accounts.isLoading { return [AccountForm.presentation(opensSheet: false)] }
         case .scroll(_, let notches):
             return update(.action(notches < 0 ? .moveUp : .moveDown), context)
         case .drag(.sheetGrabber, let position):
@@ -370,6 +372,8 @@ extension AccountSheet {
     public var inputContext: InputContext { isEditingFilter ? .accountSheetFilter : .accountSheet }
     /// A sheet sliding away after its dismissal takes no input.
     public var isActive: Bool { !isClosing }
+    /// Pasted text goes to its filter.
+    public var takesPaste: Bool { true }
 }
 
 extension InputContext {
@@ -394,7 +398,7 @@ extension InputContext {
 
     /// The account sheet's keys while its filter is typed: printable keys go to the filter.
     public static let accountSheetFilter = InputContext(
-        title: "Sheet filter",
+        title: "Sheet filter", takesTyping: true,
         bindings: [
             KeyBinding(KeyBindings.keys(.escape), "Esc", .clearFilter, "clear the filter"),
             KeyBinding(KeyBindings.keys(.enter), "Enter", .activate, "switch to the account"),

@@ -246,3 +246,8 @@ extension HitTarget {
     /// An action row of a context menu, by index in ``ContextMenuAction/allCases``.
     public static func contextAction(_ index: Int) -> HitTarget { .layer(ContextMenu.Part.action(index)) }
 }
+
+extension AppState {
+    /// Geometry of `menu` as drawn now, or nil when its item is gone.
+    public func contextMenuLayout(_ menu: ContextMenu) -> ContextMenuLayout? { menu.layout(context) }
+}

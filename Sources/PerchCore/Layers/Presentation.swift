@@ -15,6 +15,9 @@ public protocol PresentedLayer: ScreenModel, Hashable, Sendable {
     var isActive: Bool { get }
     /// Whether it is animating: the loop then sends animation frames. False by default.
     var isAnimating: Bool { get }
+    /// Whether pasted text (bracketed paste) goes to it as ``ModelMessage/text(_:)``; else a
+    /// paste over it is dropped. False by default.
+    var takesPaste: Bool { get }
     /// Asked to go: it may animate away (return true, and stop being active) or go at once
     /// (return false, the default).
     mutating func beginDismissal(_ context: ModelContext) -> Bool
@@ -27,6 +30,7 @@ extension PresentedLayer {
     public var coversScreen: Bool { false }
     public var isActive: Bool { true }
     public var isAnimating: Bool { false }
+    public var takesPaste: Bool { false }
     public mutating func beginDismissal(_ context: ModelContext) -> Bool { false }
     public mutating func advance(_ context: ModelContext) -> Bool { true }
 }

@@ -141,7 +141,7 @@ public struct SettingsPane: TabPane {
     private static func intents(for action: SettingsAction, step: Int) -> [Intent] {
         switch action {
         case .switchAccount: [.openSheet]
-        case .addAccount: [.openAccountForm]
+        case .addAccount: [AccountForm.presentation(opensSheet: true)]
         case .editConfig: [.effect(.perform(EditConfig()))]
         case .reduceMotion, .sheetStyle, .longPress, .mouse, .theme, .checkWithServers: [.changeSetting(action.setting!, step: step)]
         }
