@@ -7,8 +7,9 @@ import Glibc
 import PerchKit
 import PerchKitLoop
 
-/// The first tab: the colour picked so far, and a sheet of colours raised by holding the tab.
-struct ColorsPane: Pane {
+/// What both tabs share: the colour picked so far. Panes read it from their context and change
+/// it only by sending it a message.
+struct DemoModel: AppModel {
     /// The colours the sheet offers, in order.
     static let colors: [(name: String, color: TerminalColor)] = [
         ("Red", .red), ("Green", .green), ("Blue", .blue), ("Yellow", .yellow), ("Magenta", .magenta), ("Cyan", .cyan),
@@ -16,6 +17,25 @@ struct ColorsPane: Pane {
 
     /// Index in ``colors`` of the colour picked, or nil before the first pick.
     var picked: Int?
+
+    /// What the panes send it.
+    enum Message: Sendable { case pick(Int) }
+
+    mutating func receive(_ message: Message, _ context: Context) -> [Reaction<Message>] {
+        switch message {
+        case .pick(let index): picked = index
+        }
+        return []
+    }
+
+    /// The name of the colour picked, or "none".
+    var pickedName: String { picked.map { Self.colors[$0].name } ?? "none" }
+}
+
+/// The first tab: the colour picked so far, and a sheet of colours raised by holding the tab.
+struct ColorsPane: Pane {
+    static var colors: [(name: String, color: TerminalColor)] { DemoModel.colors }
+
     /// What ``Describe`` said of the colour picked.
     var description: String?
 
@@ -42,27 +62,30 @@ struct ColorsPane: Pane {
         KeyTable("Colors", [.init([KeyEvent(.enter)], "Enter", "pick a colour", .openSheet)])
     }
 
-    func sheet() -> Reaction<Message> {
+    func sheet(_ context: Context) -> Reaction<Message> {
+        let picked = context.model(DemoModel.self)?.picked
         let items = Self.colors.enumerated().map { index, entry in
             Sheet.Item(entry.name, mark: index == picked ? "✓" : nil, swatch: entry.color)
         }
         return .present(Sheet(title: "Pick a colour", items: items, selected: picked ?? 0), onReply: { .picked($0) })
     }
 
-    mutating func tabHeld(_ context: Context) -> [Reaction<Message>] { [sheet()] }
+    mutating func tabHeld(_ context: Context) -> [Reaction<Message>] { [sheet(context)] }
 
     mutating func update(_ input: ComponentInput<Verb>, _ context: Context) -> [Reaction<Message>] {
-        if case .verb(.openSheet) = input { return [sheet()] }
+        if case .verb(.openSheet) = input { return [sheet(context)] }
         return []
     }
 
     mutating func receive(_ message: Message, _ context: Context) -> [Reaction<Message>] {
         switch message {
         case .picked(let index):
-            picked = index
             description = nil
             let entry = Self.colors[index]
-            return [.perform(Describe(name: entry.name, code: entry.color.rawValue), then: { .described($0) })]
+            return [
+                .send(DemoModel.Message.pick(index)),
+                .perform(Describe(name: entry.name, code: entry.color.rawValue), then: { .described($0) }),
+            ]
         case .described(let text):
             description = text
             return []
@@ -71,6 +94,7 @@ struct ColorsPane: Pane {
 
     func render(into frame: inout Frame, in area: Rect, _ context: Context) {
         frame.screen.header("Colors", in: area)
+        let picked = context.model(DemoModel.self)?.picked
         let name = picked.map { Self.colors[$0].name } ?? "none"
         let style = picked.map { Style(foreground: Self.colors[$0].color, bold: true) } ?? .bold
         frame.screen.put("Picked: ", column: 2, row: area.y + 2)
@@ -100,6 +124,9 @@ struct AboutPane: Pane {
         for (offset, line) in text.enumerated() {
             frame.screen.put(line, column: 2, row: area.y + 2 + offset, width: area.width - 4)
         }
+        // Read from the app's model, which the Colors tab changes.
+        let picked = "Picked so far: " + (context.model(DemoModel.self)?.pickedName ?? "none")
+        frame.screen.put(picked, column: 2, row: area.y + 3 + text.count, style: .dim, width: area.width - 4)
     }
 }
 
@@ -121,4 +148,4 @@ if let unknown = arguments.first(where: { $0 != "--reduce-motion" }) {
     exit(2)
 }
 let reduceMotion = arguments.contains("--reduce-motion")
-exit(TabAppRunner.runFullScreen { size in TabApp(panes: [ColorsPane(), AboutPane()], size: size, reduceMotion: reduceMotion) })
+exit(TabAppRunner.runFullScreen { size in TabApp(panes: [ColorsPane(), AboutPane()], model: DemoModel(), size: size, reduceMotion: reduceMotion) })

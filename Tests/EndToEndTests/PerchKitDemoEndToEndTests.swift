@@ -57,6 +57,9 @@ struct PerchKitDemoEndToEndTests {
         #expect(try session.waitFor("Picked: Green"), "the pick shows on the first tab's pane")
         #expect(try session.waitUntil { !Self.sheetIsUp($0) }, "the sheet closed")
         #expect(try session.waitFor("Green is colour 2"), "the pane's work came back to it")
+        // The pick lives in the app's model, which the About tab reads too.
+        try session.sendLiteral("2")
+        #expect(try session.waitFor("Picked so far: Green"), "the second tab shows what the app's model holds")
     }
 
     @Test("A click on a row of the sheet picks it; a click outside closes it without a pick")

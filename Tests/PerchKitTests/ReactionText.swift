@@ -1,13 +1,15 @@
 @testable import PerchKit
 
 /// What `reactions` ask of the root, as short text to compare with a list: `reply(1)`,
-/// `dismiss`, `present`, `perform`, `selectTab(2)`, `quit`.
+/// `dismiss`, `present`, `send(…)`, `tellPresented(…)`, `perform`, `selectTab(2)`, `quit`.
 func described<Message>(_ reactions: [Reaction<Message>]) -> [String] {
     reactions.map { reaction in
         switch reaction.erased {
         case .present: "present"
         case .dismiss: "dismiss"
         case .reply(let value): "reply(\(value))"
+        case .send(let value): "send(\(value))"
+        case .tellPresented(let value): "tellPresented(\(value))"
         case .perform: "perform"
         case .selectTab(let index): "selectTab(\(index))"
         case .quit: "quit"

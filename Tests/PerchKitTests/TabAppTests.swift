@@ -163,4 +163,45 @@ struct TabAppTests {
         let frame = app.renderFrame()
         #expect(frame.screen.lines.contains { $0.contains("━━━━━━") })
     }
+
+    @Test("Panes read the app's model and change it only by sending it messages; its sheet's reply and its work's outcome come back to it; a stray message is dropped")
+    func appModel() throws {
+        var app = TabApp(panes: [TallyPane(), PlainPane()], model: TallyModel(), size: size, reduceMotion: true)
+        #expect(app.renderFrame().screen.lines[0].hasPrefix("total 0"))
+        _ = app.update(.ui(.key(.char("+"))))
+        _ = app.update(.ui(.key(.char("+"))))
+        #expect(app.model(TallyModel.self)?.total == 20)
+        #expect(app.renderFrame().screen.lines[0].hasPrefix("total 20"), "the pane draws what the model holds")
+        _ = app.update(.ui(.key(.char("x"))))
+        #expect(app.model(TallyModel.self)?.total == 20, "a message of another type changes nothing")
+        _ = app.update(.ui(.key(.char("s"))))
+        #expect(app.layer(Sheet.self) != nil, "the model presented its own sheet")
+        _ = app.update(.ui(.key(KeyEvent(.down))))
+        _ = app.update(.ui(.key(KeyEvent(.enter))))
+        #expect(app.model(TallyModel.self)?.picked == 1, "the sheet replied to the model that presented it")
+        #expect(app.layers.isEmpty)
+        let effects = app.update(.ui(.key(.char("h"))))
+        guard case .perform(let work, let asker)? = effects.first else { throw TestFailure("no work asked: \(effects)") }
+        #expect(asker == .app)
+        _ = app.update(.deliver(work.run(), to: asker))
+        #expect(app.model(TallyModel.self)?.halved == 10, "the work's outcome came back to the model")
+    }
+
+    @Test("A presenter tells the layers it presented: a late preview reaches its menu; a message of another type is dropped")
+    func tellPresented() throws {
+        var app = TabApp(panes: [TallyPane(), PlainPane()], model: TallyModel(), size: size, reduceMotion: true)
+        let effects = app.update(.ui(.key(.char("m"))))
+        #expect(app.layer(MenuLayer.self)?.preview == ["loading…"])
+        guard case .perform(let work, let asker)? = effects.first else { throw TestFailure("no preview asked: \(effects)") }
+        #expect(asker == .pane(0))
+        _ = app.update(.deliver(work.run(), to: asker))
+        #expect(app.layer(MenuLayer.self)?.preview == ["ready"], "the late preview reached the menu the pane presented")
+        #expect(app.layers.count == 1)
+    }
 }
+
+struct TestFailure: Error, CustomStringConvertible {
+    let description: String
+    init(_ description: String) { self.description = description }
+}
+

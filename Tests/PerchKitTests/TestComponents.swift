@@ -90,3 +90,85 @@ struct AskingPane: Pane {
         frame.screen.put("answer \(answer.map(String.init) ?? "none")", column: 0, row: area.y)
     }
 }
+
+/// An app model for the tests: a total that panes add to by sending it messages, a sheet it
+/// presents itself, and work of its own.
+struct TallyModel: AppModel {
+    var total = 0
+    var picked: Int?
+    var halved: Int?
+
+    enum Message: Sendable {
+        case add(Int)
+        case chooseFromSheet
+        case picked(Int)
+        case halve
+        case halved(Int)
+    }
+
+    struct Halve: Work {
+        let value: Int
+        func perform() -> Int { value / 2 }
+    }
+
+    mutating func receive(_ message: Message, _ context: Context) -> [Reaction<Message>] {
+        switch message {
+        case .add(let amount): total += amount
+        case .chooseFromSheet: return [.present(Sheet(title: "Choose", items: [.init("A"), .init("B")]), onReply: { .picked($0) })]
+        case .picked(let index): picked = index
+        case .halve: return [.perform(Halve(value: total), then: { .halved($0) })]
+        case .halved(let value): halved = value
+        }
+        return []
+    }
+}
+
+/// A pane that reads the tally (it draws the total) and sends it messages: `+` adds 10, `s` asks
+/// it for its sheet, `h` for its work, `x` sends a message of a type the model does not take,
+/// and `m` opens a menu and asks for its preview, which it tells the menu when it comes.
+struct TallyPane: Pane {
+    enum Verb: Hashable, Sendable { case add, sheet, halve, stray, menu }
+    enum Message: Sendable {
+        case chosen(Int)
+        case previewed([String])
+    }
+
+    struct Preview: Work {
+        func perform() -> [String] { ["ready"] }
+    }
+
+    var title: String { "Tally" }
+    var keys: KeyTable<Verb> {
+        KeyTable("Tally", [
+            .init([.char("+")], "+", "add ten", .add), .init([.char("s")], "s", "sheet", .sheet),
+            .init([.char("h")], "h", "halve", .halve), .init([.char("x")], "x", "stray", .stray),
+            .init([.char("m")], "m", "menu", .menu),
+        ])
+    }
+
+    mutating func update(_ input: ComponentInput<Verb>, _ context: Context) -> [Reaction<Message>] {
+        switch input {
+        case .verb(.add): return [.send(TallyModel.Message.add(10))]
+        case .verb(.sheet): return [.send(TallyModel.Message.chooseFromSheet)]
+        case .verb(.halve): return [.send(TallyModel.Message.halve)]
+        case .verb(.stray): return [.send("not a tally message")]
+        case .verb(.menu):
+            return [
+                .present(MenuLayer(title: "Item", preview: ["loading…"], actions: [.init("Open")], anchorRow: 2), onReply: { .chosen($0) }),
+                .perform(Preview(), then: { .previewed($0) }),
+            ]
+        default: return []
+        }
+    }
+
+    mutating func receive(_ message: Message, _ context: Context) -> [Reaction<Message>] {
+        switch message {
+        case .chosen: return []
+        case .previewed(let lines): return [.tellPresented(MenuLayer.Message.preview(lines)), .tellPresented(42)]
+        }
+    }
+
+    func render(into frame: inout Frame, in area: Rect, _ context: Context) {
+        frame.screen.put("total \(context.model(TallyModel.self)?.total ?? -1)", column: 0, row: area.y)
+    }
+}

@@ -116,7 +116,8 @@ public enum ComponentInput<Verb: Hashable & Sendable>: Hashable, Sendable {
     case relayout
 }
 
-/// What a component sees of the run while it updates or draws.
+/// What a component sees of the run while it updates or draws: the screen, the clock, and the
+/// app's own model (``AppModel``), read-only.
 public struct Context: Hashable, Sendable {
     /// The screen, columns × rows.
     public var size: Size
@@ -124,14 +125,56 @@ public struct Context: Hashable, Sendable {
     public var clock: Int64
     /// Whether animations are off: every change shows at once.
     public var reduceMotion: Bool
+    /// The app's model as it is now (``TabApp/model``). It takes no part in equality: two
+    /// contexts of the same screen and clock are alike whatever the app holds.
+    public var appModel: any AppModel
 
     /// A context for a screen of `size` (columns × rows) at `clock` (milliseconds on the loop's
-    /// clock), with animations off when `reduceMotion`.
-    public init(size: Size, clock: Int64 = 0, reduceMotion: Bool = false) {
+    /// clock), with animations off when `reduceMotion`, for an app whose model is `model`
+    /// (none by default).
+    public init(size: Size, clock: Int64 = 0, reduceMotion: Bool = false, model: any AppModel = NoAppModel()) {
         self.size = size
         self.clock = clock
         self.reduceMotion = reduceMotion
+        self.appModel = model
     }
+
+    /// The app's model when it is an `M` (the app's own type), else nil.
+    public func model<M: AppModel>(_ type: M.Type) -> M? { appModel as? M }
+
+    public static func == (lhs: Context, rhs: Context) -> Bool {
+        lhs.size == rhs.size && lhs.clock == rhs.clock && lhs.reduceMotion == rhs.reduceMotion
+    }
+
+    public func hash(into hasher: inout Hasher) {
+        hasher.combine(size)
+        hasher.combine(clock)
+        hasher.combine(reduceMotion)
+    }
+}
+
+/// The app's own state, which every component reads (``Context/model(_:)``) and none changes
+/// itself: a component sends it a message (``Reaction/send(_:)``), as Elm's and Bubble Tea's
+/// children send messages up to the program's model. It may answer as a component does: present
+/// a layer (whose replies come back to it), ask for work (whose outcome comes back to it), select
+/// a tab, quit. The root (``TabApp``) keeps it beside the panes and the layers.
+public protocol AppModel: Sendable {
+    /// What components send it.
+    associatedtype Message: Sendable = Never
+    /// Takes a message a component sent (or a reply, or an outcome of its own work); returns
+    /// what the root must do besides. Nothing by default.
+    mutating func receive(_ message: Message, _ context: Context) -> [Reaction<Message>]
+}
+
+extension AppModel {
+    /// Takes nothing and returns nothing.
+    public mutating func receive(_ message: Message, _ context: Context) -> [Reaction<Message>] { [] }
+}
+
+/// The model of an app that shares no state between its components.
+public struct NoAppModel: AppModel {
+    /// The empty model.
+    public init() {}
 }
 
 /// A component's key bindings: each row's keys, the verb they mean, and the words the help

@@ -28,6 +28,16 @@ public struct Reaction<Message: Sendable>: Sendable {
         Reaction(erased: .perform(AnyWork(run: { then(work.perform()) })))
     }
 
+    /// Sends `message` to the app's model (``AppModel/receive(_:_:)``), after this component's
+    /// other reactions before it; a message of another type than the model's ``AppModel/Message``
+    /// is dropped.
+    public static func send(_ message: some Sendable) -> Reaction { Reaction(erased: .send(message)) }
+
+    /// Hands `message` to each layer this component presented that is still up, as that layer's
+    /// own ``Component/Message`` (a layer of another message type does not get it): a late
+    /// preview for a menu it opened, say.
+    public static func tellPresented(_ message: some Sendable) -> Reaction { Reaction(erased: .tellPresented(message)) }
+
     /// Selects the tab at `index`.
     public static func selectTab(_ index: Int) -> Reaction { Reaction(erased: .selectTab(index)) }
 
@@ -41,6 +51,8 @@ enum ErasedReaction: Sendable {
     case present(AnyLayer, reply: @Sendable (any Sendable) -> (any Sendable)?)
     case dismiss
     case reply(any Sendable)
+    case send(any Sendable)
+    case tellPresented(any Sendable)
     case perform(AnyWork)
     case selectTab(Int)
     case quit

@@ -5,18 +5,24 @@ public enum ComponentID: Hashable, Sendable {
     /// The presented layer with this id (given when it was presented, counted up for the run, so
     /// that an outcome for a dismissed layer never reaches a later one).
     case layer(Int)
+    /// The app's model (``TabApp/model``).
+    case app
 }
 
-/// The root of a tab-bar app: the panes (each kept for the whole run), the tab bar over them,
-/// and the stack of presented layers. It knows no component's cases: it routes input to the
-/// component it is for (the top layer that takes input, else the selected pane), carries out the
-/// ``Reaction``s they return, and hands their messages back to them.
+/// The root of a tab-bar app: the app's model (``AppModel``, the state its components share), the
+/// panes (each kept for the whole run), the tab bar over them, and the stack of presented layers.
+/// It knows no component's cases: it routes input to the component it is for (the top layer
+/// that takes input, else the selected pane), carries out the ``Reaction``s they return, hands
+/// their messages back to them, and what they send to the model to the model.
 ///
 /// Its own keys: `1`–`9` select a tab, `Tab`/`Shift-Tab` the next or previous, `?` shows help
 /// (built from the key tables), `Esc` dismisses the top layer, `q` and `Ctrl-C` quit, `Ctrl-Z`
 /// suspends. A component's own binding of a key comes first. Holding a tab (the mouse held on
 /// it, or its digit key held) calls its pane's ``Pane/tabHeld(_:)`` when ``Pane/holdsTab``.
 public struct TabApp: Sendable {
+    /// The app's model, which every component reads through its ``Context`` and changes only by
+    /// sending it messages (``Reaction/send(_:)``).
+    public private(set) var model: any AppModel
     /// The panes, in tab order.
     public private(set) var panes: [AnyPane]
     /// Index of the selected tab.
@@ -55,15 +61,19 @@ public struct TabApp: Sendable {
         case selectTab(Int), nextTab, previousTab, help, dismiss, quit, suspend
     }
 
-    /// An app of `panes` on a screen of `size` (columns × rows).
-    public init(panes: [any Pane], size: Size, reduceMotion: Bool = false) {
+    /// An app of `panes` sharing `model` (none by default) on a screen of `size` (columns × rows).
+    public init(panes: [any Pane], model: any AppModel = NoAppModel(), size: Size, reduceMotion: Bool = false) {
+        self.model = model
         self.panes = panes.map(AnyPane.init)
         self.size = size
         self.reduceMotion = reduceMotion
     }
 
     /// What the components see.
-    public var context: Context { Context(size: size, clock: clock, reduceMotion: reduceMotion) }
+    public var context: Context { Context(size: size, clock: clock, reduceMotion: reduceMotion, model: model) }
+
+    /// The app's model when it is an `M`.
+    public func model<M: AppModel>(_ type: M.Type) -> M? { model as? M }
 
     /// The root's key bindings (help lists them after the component's).
     public var keys: KeyTable<Verb> {
@@ -206,6 +216,8 @@ public struct TabApp: Sendable {
         case .layer(let layerID):
             guard let index = layers.firstIndex(where: { $0.id == layerID }) else { return [] }
             return carryOut(layers[index].receive(message, context), from: id)
+        case .app:
+            return carryOut(model.receiveErased(message, context), from: .app)
         }
     }
 
@@ -226,6 +238,9 @@ public struct TabApp: Sendable {
                     let presenter = layer.presenter, let message = presenter.reply(value)
                 else { continue }
                 effects += deliver(message, to: presenter.id)
+            case .send(let message): effects += deliver(message, to: .app)
+            case .tellPresented(let message):
+                for layerID in layers.filter({ $0.presenter?.id == id }).map(\.id) { effects += deliver(message, to: .layer(layerID)) }
             case .perform(let work): effects.append(.perform(work, for: id))
             case .selectTab(let index): if panes.indices.contains(index) { selected = index }
             case .quit: effects.append(.quit)
@@ -329,6 +344,15 @@ private enum Dispatch {
     }
 
     static func tabHeld<P: Pane>(_ pane: inout P, _ context: Context) -> [ErasedReaction] { pane.tabHeld(context).map(\.erased) }
+}
+
+extension AppModel {
+    /// ``receive(_:_:)`` for a message whose type is known only at run time: one of another type
+    /// than ``Message`` is dropped.
+    mutating func receiveErased(_ message: any Sendable, _ context: Context) -> [ErasedReaction] {
+        guard let message = message as? Message else { return [] }
+        return receive(message, context).map(\.erased)
+    }
 }
 
 /// Any ``Pane``, as the root keeps it.
