@@ -33,10 +33,15 @@ public protocol TabPane: ScreenModel, Hashable, Sendable {
 }
 
 extension TabPane {
+    /// False: holding its tab means nothing.
     public static var holdsTab: Bool { false }
+    /// Keeps nothing.
     public func remember(into memory: inout [String: AccountPanes]) {}
+    /// Shows the same whatever the account.
     public mutating func follow(_ context: ModelContext, accountsReplaced: Bool) {}
+    /// Asks for nothing.
     public mutating func due(_ context: ModelContext) -> [Intent] { [] }
+    /// Nothing moves.
     public func nextAnimationDeadline(clock: Int64) -> Int64? { nil }
 }
 

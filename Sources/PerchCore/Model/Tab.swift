@@ -43,5 +43,6 @@ public struct Tab: Hashable, Sendable, CaseIterable, CustomStringConvertible {
     /// The digit key that selects the tab (`1`–`9`).
     public var shortcut: Character { Character(String(rawValue + 1)) }
 
+    /// Its title, as test arguments and logs show it.
     public var description: String { title }
 }
