@@ -101,4 +101,30 @@ struct PerchKitDemoEndToEndTests {
         #expect(try session.waitFor("EXIT=0"), "q quits with status 0")
         #expect(try session.terminalRestored(), "the terminal is restored")
     }
+
+    @Test("Below 20×6 the demo draws only a notice and takes no key but quitting; grown again it is as it was, a sheet showing a row from 6 rows up")
+    func tooSmallThenGrown() throws {
+        let session = try started()
+        try raiseSheet(session)
+        try session.send("Down")
+        try session.send("Enter")
+        #expect(try session.waitFor("Picked: Green"))
+        try session.resize(width: 30, height: 5)
+        #expect(try session.waitFor("terminal too small"), "a notice instead of a sheet showing no row")
+        #expect(try session.screen().contains { $0.contains("needs 20×6") })
+        try session.sendLiteral("2")
+        try session.resize(width: 30, height: 6)
+        #expect(try session.waitFor("Picked: Green"), "the Colors tab as it was: the 2 typed meanwhile did nothing")
+        try session.send("Enter")
+        #expect(try session.waitUntil { $0.contains { $0.contains("██ Green") } }, "at 30×6 the sheet shows a row: the picked one")
+        try session.send("Up")
+        #expect(try session.waitUntil { $0.contains { $0.contains("██ Red") } }, "the one row scrolls with the cursor")
+        try session.send("Enter")
+        #expect(try session.waitFor("Picked: Red"), "and Enter picks it")
+        try session.resize(width: 30, height: 5)
+        #expect(try session.waitFor("terminal too small"))
+        try session.send("q")
+        #expect(try session.waitFor("EXIT=0"), "q quits below the minimum too")
+        #expect(try session.terminalRestored())
+    }
 }

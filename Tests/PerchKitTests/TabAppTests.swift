@@ -187,6 +187,30 @@ struct TabAppTests {
         #expect(app.model(TallyModel.self)?.halved == 10, "the work's outcome came back to the model")
     }
 
+    @Test("Below the minimum size only a notice is drawn and only q, Ctrl-C and Ctrl-Z act; growing again shows everything as it was")
+    func tooSmall() throws {
+        var app = app()
+        _ = app.update(.ui(.key(.char("+"))))
+        _ = app.update(.ui(.resize(Size(width: 19, height: 6))))
+        #expect(app.isTooSmall)
+        let lines = app.renderFrame().screen.lines
+        #expect(app.tooSmallNotice == "terminal too small (19×6, needs 20×6)")
+        #expect(lines.contains { $0.contains("terminal too small") } && lines.contains { $0.contains("(19×6, needs 20×6)") }, "wrapped to the width: \(lines)")
+        #expect(!lines.contains { $0.hasPrefix("Counter") }, "nothing of the app is drawn")
+        for key: KeyEvent in [.char("+"), .char("2"), KeyEvent(.tab), .char("?")] { _ = app.update(.ui(.key(key))) }
+        _ = app.update(.ui(.keyHold(.char("1"))))
+        #expect(app.selected == 0 && app.layers.isEmpty && app.pane(CounterPane.self)?.count == 1, "no key but quitting acts")
+        // Work asked before the shrink still comes back.
+        _ = app.update(.deliver(CounterPane.Message.doubled(2), to: .pane(0)))
+        #expect(app.pane(CounterPane.self)?.doubled == 2)
+        if case .suspend? = app.update(.ui(.key(KeyEvent(.control("z"))))).first {} else { Issue.record("Ctrl-Z did not suspend") }
+        _ = app.update(.ui(.resize(size)))
+        #expect(!app.isTooSmall)
+        #expect(app.renderFrame().screen.lines[0].hasPrefix("Counter 1"), "as it was")
+        _ = app.update(.ui(.resize(Size(width: 40, height: 3))))
+        if case .quit? = app.update(.ui(.key(.char("q")))).first {} else { Issue.record("q did not quit on a small screen") }
+    }
+
     @Test("A presenter tells the layers it presented: a late preview reaches its menu; a message of another type is dropped")
     func tellPresented() throws {
         var app = TabApp(panes: [TallyPane(), PlainPane()], model: TallyModel(), size: size, reduceMotion: true)

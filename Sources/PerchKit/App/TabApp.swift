@@ -17,7 +17,7 @@ public enum ComponentID: Hashable, Sendable {
 ///
 /// Its own keys: `1`–`9` select a tab, `Tab`/`Shift-Tab` the next or previous, `?` shows help
 /// (built from the key tables), `Esc` dismisses the top layer, `q` and `Ctrl-C` quit, `Ctrl-Z`
-/// suspends. A component's own binding of a key comes first. Holding a tab (the mouse held on
+/// suspends. On a screen below ``minimumSize`` only a notice is drawn. A component's own binding of a key comes first. Holding a tab (the mouse held on
 /// it, or its digit key held) calls its pane's ``Pane/tabHeld(_:)`` when ``Pane/holdsTab``.
 public struct TabApp: Sendable {
     /// The app's model, which every component reads through its ``Context`` and changes only by
@@ -36,6 +36,11 @@ public struct TabApp: Sendable {
     public private(set) var clock: Int64 = 0
     /// Whether animations are off.
     public var reduceMotion: Bool
+    /// The smallest screen it lays out, columns × rows (20×6 by default). Below it only a notice
+    /// is drawn (``tooSmallNotice``) and only `q`, `Ctrl-C` and `Ctrl-Z` act; nothing is laid
+    /// out, so every pane and layer is as it was when the screen grows again. The messages of
+    /// work under way are still delivered.
+    public var minimumSize = Size(width: 20, height: 6)
 
     /// What the root asks the loop to carry out.
     public enum Effect: Sendable {
@@ -67,6 +72,15 @@ public struct TabApp: Sendable {
         self.panes = panes.map(AnyPane.init)
         self.size = size
         self.reduceMotion = reduceMotion
+    }
+
+    /// Whether the screen is below ``minimumSize``.
+    public var isTooSmall: Bool { size.width < minimumSize.width || size.height < minimumSize.height }
+
+    /// What is drawn instead of the app on a screen below ``minimumSize``, e.g.
+    /// "terminal too small (19×6, needs 20×6)".
+    public var tooSmallNotice: String {
+        "terminal too small (\(size.width)×\(size.height), needs \(minimumSize.width)×\(minimumSize.height))"
     }
 
     /// What the components see.
@@ -132,6 +146,14 @@ public struct TabApp: Sendable {
     }
 
     private mutating func handle(_ event: UIEvent) -> [Effect] {
+        if isTooSmall {
+            switch event {
+            case .resize: break
+            case .key(let key) where [.char("q"), KeyEvent(.control("c"))].contains(key): return [.quit]
+            case .key(let key) where key == KeyEvent(.control("z")): return [.suspend]
+            default: return []
+            }
+        }
         switch event {
         case .key(let key): return handleKey(key)
         case .keyHold(let key):
@@ -157,7 +179,8 @@ public struct TabApp: Sendable {
         case .paste(let text): return route(.paste(text))
         case .resize(let newSize):
             size = Screen.capped(newSize)
-            return relayout()
+            // Below the minimum nothing is laid out, so nothing is clamped to it.
+            return isTooSmall ? [] : relayout()
         case .animationFrame, .focus, .terminalReply: return []
         }
     }
@@ -289,6 +312,14 @@ public struct TabApp: Sendable {
     public func renderFrame() -> Frame {
         var frame = Frame(size: size)
         guard size.width > 0, size.height > 0 else { return frame }
+        if isTooSmall {
+            let lines = DisplayWidth.wrapped(tooSmallNotice, to: size.width, rows: size.height)
+            for (offset, line) in lines.enumerated() {
+                let column = (size.width - DisplayWidth.columns(of: line)) / 2
+                frame.screen.put(line, column: max(0, column), row: (size.height - lines.count) / 2 + offset, style: .bold)
+            }
+            return frame
+        }
         let context = self.context
         let barHeight = TabBar.height(screenHeight: size.height)
         let screen = Rect(x: 0, y: 0, width: size.width, height: size.height)
