@@ -46,7 +46,7 @@ struct ColorsPane: Pane {
     }
 
     /// The pane's own key verbs.
-    enum Verb: Hashable, Sendable { case openSheet }
+    enum Verb: Hashable, Sendable { case openSheet, copy }
 
     /// The pane's own work: describing a colour (a stand-in for something slow, such as saving).
     struct Describe: Work {
@@ -59,7 +59,12 @@ struct ColorsPane: Pane {
     var holdsTab: Bool { true }
 
     var keys: KeyTable<Verb> {
-        KeyTable("Colors", [.init([KeyEvent(.enter)], "Enter", "pick a colour", .openSheet)])
+        KeyTable(
+            "Colors",
+            [
+                .init([KeyEvent(.enter)], "Enter", "pick a colour", .openSheet),
+                .init([.char("c")], "c", "copy the colour's name", .copy),
+            ])
     }
 
     func sheet(_ context: Context) -> Reaction<Message> {
@@ -73,8 +78,16 @@ struct ColorsPane: Pane {
     mutating func tabHeld(_ context: Context) -> [Reaction<Message>] { [sheet(context)] }
 
     mutating func update(_ input: ComponentInput<Verb>, _ context: Context) -> [Reaction<Message>] {
-        if case .verb(.openSheet) = input { return [sheet(context)] }
-        return []
+        switch input {
+        case .verb(.openSheet): return [sheet(context)]
+        case .verb(.copy):
+            // The terminal says nothing either way, so the banner says where it works.
+            guard let name = context.model(DemoModel.self).flatMap({ $0.picked.map { DemoModel.colors[$0].name } }) else {
+                return [.banner("Pick a colour first.")]
+            }
+            return [.terminal(.copyToClipboard(name)), .banner("Copied \"\(name)\" to the clipboard, where the terminal allows it.")]
+        default: return []
+        }
     }
 
     mutating func receive(_ message: Message, _ context: Context) -> [Reaction<Message>] {
@@ -100,7 +113,7 @@ struct ColorsPane: Pane {
         frame.screen.put("Picked: ", column: 2, row: area.y + 2)
         frame.screen.put(name, column: 10, row: area.y + 2, style: style)
         if let description { frame.screen.put(description, column: 2, row: area.y + 3, style: .dim, width: area.width - 4) }
-        let hint = "Hold the Colors tab, or hold 1, to pick a colour (Enter works too). ? for help, q to quit."
+        let hint = "Hold the Colors tab, or hold 1, to pick a colour (Enter works too); c copies its name. ? for help, q to quit."
         for (offset, line) in DisplayWidth.wrapped(hint, to: max(1, area.width - 4), rows: 3).enumerated() {
             frame.screen.put(line, column: 2, row: area.y + 5 + offset, style: .dim)
         }
@@ -137,7 +150,7 @@ if arguments.contains("--help") || arguments.contains("-h") {
         usage: perchkit-demo [--reduce-motion]
 
         A two-tab app on PerchKit. Hold the Colors tab (mouse, or hold 1) to raise a sheet of
-        colours; pick one with Enter or a click. Keys: 1 2 tabs, ? help, q quit.
+        colours; pick one with Enter or a click; c copies its name. Keys: 1 2 tabs, ? help, q quit.
         """)
     exit(0)
 }

@@ -84,6 +84,8 @@ public final class TabAppRunner {
             }
         case .quit: loop.quit()
         case .suspend: loop.suspend()
+        case .terminal(.copyToClipboard(let text)): loop.backend.write(control: OSC52.sequence(for: text))
+        case .terminal(.setMouse(let on)): loop.backend.setMouse(on)
         }
     }
 

@@ -57,9 +57,16 @@ struct PerchKitDemoEndToEndTests {
         #expect(try session.waitFor("Picked: Green"), "the pick shows on the first tab's pane")
         #expect(try session.waitUntil { !Self.sheetIsUp($0) }, "the sheet closed")
         #expect(try session.waitFor("Green is colour 2"), "the pane's work came back to it")
+        // c copies the name (OSC 52, which tmux takes with set-clipboard on) and says so in a
+        // banner above the tab bar, which goes at the next key.
+        try session.tmux(["set-option", "-g", "set-clipboard", "on"])
+        try session.sendLiteral("c")
+        #expect(try session.waitFor("Copied \"Green\" to the clipboard"), "the banner")
+        #expect(try session.waitUntil { _ in (try? session.tmux(["show-buffer"])) == "Green" }, "the terminal's clipboard holds the name")
         // The pick lives in the app's model, which the About tab reads too.
         try session.sendLiteral("2")
         #expect(try session.waitFor("Picked so far: Green"), "the second tab shows what the app's model holds")
+        #expect(try !session.screen().contains { $0.contains("Copied") }, "the banner went at the next key")
     }
 
     @Test("A click on a row of the sheet picks it; a click outside closes it without a pick")

@@ -11,6 +11,8 @@ func described<Message>(_ reactions: [Reaction<Message>]) -> [String] {
         case .send(let value): "send(\(value))"
         case .tellPresented(let value): "tellPresented(\(value))"
         case .perform: "perform"
+        case .banner(let text, let stays): "banner(\(text)\(stays ? ", stays" : ""))"
+        case .terminal(let request): "terminal(\(request))"
         case .selectTab(let index): "selectTab(\(index))"
         case .quit: "quit"
         }

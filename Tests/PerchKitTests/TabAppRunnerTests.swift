@@ -34,4 +34,24 @@ struct TabAppRunnerTests {
         #expect(backend.frames.last?.lines[0].hasPrefix("Counter 3") == true)
         #expect(backend.calls.contains("shutdown"))
     }
+
+    @Test("A copy the app asks for reaches the terminal as OSC 52 with the text in base64")
+    func copiesToClipboard() throws {
+        var ends: [Int32] = [0, 0]
+        try #require(pipe(&ends) == 0)
+        defer { close(ends[0]) }
+        let backend = RecordingBackend(size: Size(width: 40, height: 12), inputDescriptor: ends[0])
+        let poller = VirtualPoller()
+        let runner = TabAppRunner(
+            app: TabApp(panes: [TallyPane()], model: TallyModel(), size: backend.size, reduceMotion: true), backend: backend, poller: poller)
+        func type(_ text: String) { _ = Array(text.utf8).withUnsafeBytes { write(ends[1], $0.baseAddress, $0.count) } }
+        poller.at(1_100) { type("+c") }
+        poller.at(1_200) { type("q") }
+        #expect(runner.run() == 0)
+        close(ends[1])
+        // "total 10" in base64 is dG90YWwgMTA=.
+        #expect(backend.controls == [Array("\u{1B}]52;c;dG90YWwgMTA=\u{1B}\\".utf8)])
+        #expect(backend.frames.contains { $0.lines.contains { $0.contains("Copied the total") } }, "and the banner said so")
+    }
 }
+

@@ -211,6 +211,55 @@ struct TabAppTests {
         if case .quit? = app.update(.ui(.key(.char("q")))).first {} else { Issue.record("q did not quit on a small screen") }
     }
 
+    @Test("A key a pane's table holds means its hold verb when held and its own verb when pressed; help lists the hold; elsewhere its repeats are presses")
+    func paneKeyHold() {
+        var app = TabApp(panes: [TallyPane(), CounterPane()], model: TallyModel(), size: size, reduceMotion: true)
+        #expect(app.acceptsKeyHold(.char("+")), "Tally holds +")
+        #expect(app.holdableKeys.isSuperset(of: [.char("+"), .char("2")]), "the recogniser watches it, and the holding tab's digit")
+        _ = app.update(.ui(.key(.char("+"))))
+        #expect(app.model(TallyModel.self)?.total == 10, "a press is the row's verb")
+        _ = app.update(.ui(.keyHold(.char("+"))))
+        #expect(app.model(TallyModel.self)?.total == 110, "a hold is the hold's verb")
+        _ = app.update(.ui(.key(.char("?"))))
+        let help = app.renderFrame().screen.lines.joined(separator: "\n")
+        #expect(help.contains("hold +"), "help lists the hold")
+        #expect(TallyPane().keys.help.last.map { $0 == ("hold +", "add a hundred") } == true, "after the rows, in help's words")
+        _ = app.update(.ui(.key(KeyEvent(.escape))))
+        _ = app.update(.ui(.key(.char("2"))))
+        #expect(!app.acceptsKeyHold(.char("+")), "Counter holds no key: its + repeats are presses")
+        _ = app.update(.ui(.keyHold(.char("+"))))
+        #expect(app.model(TallyModel.self)?.total == 110 && app.pane(CounterPane.self)?.count == 0)
+        _ = app.update(.ui(.key(.char("m"))))
+        #expect(app.layer(MenuLayer.self) == nil, "m is Tally's, not Counter's")
+        _ = app.update(.ui(.key(.char("1"))))
+        _ = app.update(.ui(.key(.char("m"))))
+        #expect(!app.acceptsKeyHold(.char("+")), "with a layer up the pane's holds do not count")
+    }
+
+    @Test("A banner shows above the tab bar until the next key; one that stays goes only at Esc; a terminal request reaches the loop as an effect")
+    func bannerAndTerminal() throws {
+        var app = TabApp(panes: [TallyPane()], model: TallyModel(), size: size, reduceMotion: true)
+        let effects = app.update(.ui(.key(.char("c"))))
+        guard case .terminal(.copyToClipboard(let text))? = effects.first else { throw TestFailure("no clipboard request: \(effects)") }
+        #expect(text == "total 0")
+        let barRow = size.height - TabBar.height(screenHeight: size.height)
+        var lines = app.renderFrame().screen.lines
+        #expect(lines[barRow - 1].contains("Copied the total"), "on the pane's last row, above the tab bar")
+        #expect(app.renderFrame().hits.target(at: Position(column: 3, row: barRow - 1)) == .none)
+        _ = app.update(.ui(.key(.char("+"))))
+        #expect(app.banner == nil, "gone at the next key, which still acts")
+        #expect(app.model(TallyModel.self)?.total == 10)
+        _ = app.update(.ui(.key(.char("w"))))
+        lines = app.renderFrame().screen.lines
+        #expect(app.bannerLines.joined(separator: " ").hasSuffix("(Esc dismisses this.)"), "a banner that stays says how it goes: \(lines)")
+        #expect(lines.contains { $0.contains("The tally could not be saved") })
+        #expect(app.bannerLines.count >= 2, "whole, on as many rows as it needs")
+        _ = app.update(.ui(.key(.char("+"))))
+        #expect(app.banner?.stays == true && app.model(TallyModel.self)?.total == 20, "it stays; the key still acts")
+        _ = app.update(.ui(.key(KeyEvent(.escape))))
+        #expect(app.banner == nil)
+    }
+
     @Test("A presenter tells the layers it presented: a late preview reaches its menu; a message of another type is dropped")
     func tellPresented() throws {
         var app = TabApp(panes: [TallyPane(), PlainPane()], model: TallyModel(), size: size, reduceMotion: true)

@@ -127,7 +127,7 @@ struct TallyModel: AppModel {
 /// it for its sheet, `h` for its work, `x` sends a message of a type the model does not take,
 /// and `m` opens a menu and asks for its preview, which it tells the menu when it comes.
 struct TallyPane: Pane {
-    enum Verb: Hashable, Sendable { case add, sheet, halve, stray, menu }
+    enum Verb: Hashable, Sendable { case add, addHundred, sheet, halve, stray, menu, copy, warn }
     enum Message: Sendable {
         case chosen(Int)
         case previewed([String])
@@ -142,13 +142,19 @@ struct TallyPane: Pane {
         KeyTable("Tally", [
             .init([.char("+")], "+", "add ten", .add), .init([.char("s")], "s", "sheet", .sheet),
             .init([.char("h")], "h", "halve", .halve), .init([.char("x")], "x", "stray", .stray),
-            .init([.char("m")], "m", "menu", .menu),
-        ])
+            .init([.char("m")], "m", "menu", .menu), .init([.char("c")], "c", "copy", .copy),
+            .init([.char("w")], "w", "warn", .warn),
+        ], holds: [.init(.char("+"), "hold +", "add a hundred", .addHundred)])
     }
 
     mutating func update(_ input: ComponentInput<Verb>, _ context: Context) -> [Reaction<Message>] {
         switch input {
         case .verb(.add): return [.send(TallyModel.Message.add(10))]
+        case .verb(.addHundred): return [.send(TallyModel.Message.add(100))]
+        case .verb(.copy):
+            let total = context.model(TallyModel.self)?.total ?? 0
+            return [.terminal(.copyToClipboard("total \(total)")), .banner("Copied the total")]
+        case .verb(.warn): return [.banner("The tally could not be saved: the disk is full, so nothing was written.", stays: true)]
         case .verb(.sheet): return [.send(TallyModel.Message.chooseFromSheet)]
         case .verb(.halve): return [.send(TallyModel.Message.halve)]
         case .verb(.stray): return [.send("not a tally message")]

@@ -201,16 +201,40 @@ public struct KeyTable<Verb: Hashable & Sendable>: Sendable {
         }
     }
 
+    /// A key hold: what holding `key` means, recognised from release events or from
+    /// auto-repeats (``GestureRecognizer``); a quick press of the key still means its row's verb.
+    public struct Hold: Sendable {
+        /// The key held.
+        public var key: KeyEvent
+        /// The hold as help names it, e.g. `hold Enter`.
+        public var label: String
+        /// What it does, in help's words.
+        public var help: String
+        /// The verb it means.
+        public var verb: Verb
+
+        /// Holding `key` means `verb`; help lists it as `label` and `help`.
+        public init(_ key: KeyEvent, _ label: String, _ help: String, _ verb: Verb) {
+            self.key = key
+            self.label = label
+            self.help = help
+            self.verb = verb
+        }
+    }
+
     /// The component's name, as the help overlay's title shows it.
     public var title: String
     /// The bindings, in the order help lists them.
     public var rows: [Row]
+    /// The key holds, listed by help after the rows.
+    public var holds: [Hold]
 
-    /// A table headed `title` in help, with `rows` in the order help lists them; a key in more
-    /// than one row means the first row's verb.
-    public init(_ title: String, _ rows: [Row] = []) {
+    /// A table headed `title` in help, with `rows` in the order help lists them, then `holds`;
+    /// a key in more than one row means the first row's verb.
+    public init(_ title: String, _ rows: [Row] = [], holds: [Hold] = []) {
         self.title = title
         self.rows = rows
+        self.holds = holds
     }
 
     /// The verb `key` is bound to, or nil.
@@ -218,6 +242,11 @@ public struct KeyTable<Verb: Hashable & Sendable>: Sendable {
         rows.first { $0.keys.contains(key) }?.verb
     }
 
-    /// What help lists: each row's label and words.
-    public var help: [(label: String, help: String)] { rows.map { ($0.label, $0.help) } }
+    /// The verb holding `key` means, or nil.
+    public func heldVerb(for key: KeyEvent) -> Verb? {
+        holds.first { $0.key == key }?.verb
+    }
+
+    /// What help lists: each row's label and words, then each hold's.
+    public var help: [(label: String, help: String)] { rows.map { ($0.label, $0.help) } + holds.map { ($0.label, $0.help) } }
 }

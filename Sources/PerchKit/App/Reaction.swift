@@ -38,6 +38,14 @@ public struct Reaction<Message: Sendable>: Sendable {
     /// preview for a menu it opened, say.
     public static func tellPresented(_ message: some Sendable) -> Reaction { Reaction(erased: .tellPresented(message)) }
 
+    /// Shows `text` above the tab bar until the next key; with `stays`, whole, until `Esc`
+    /// dismisses it (a reason to read and act on). A new one replaces it.
+    public static func banner(_ text: String, stays: Bool = false) -> Reaction { Reaction(erased: .banner(text, stays: stays)) }
+
+    /// Asks the terminal itself for `request` (the clipboard, mouse reporting); the loop's backend
+    /// carries it out.
+    public static func terminal(_ request: TerminalRequest) -> Reaction { Reaction(erased: .terminal(request)) }
+
     /// Selects the tab at `index`.
     public static func selectTab(_ index: Int) -> Reaction { Reaction(erased: .selectTab(index)) }
 
@@ -54,6 +62,8 @@ enum ErasedReaction: Sendable {
     case send(any Sendable)
     case tellPresented(any Sendable)
     case perform(AnyWork)
+    case banner(String, stays: Bool)
+    case terminal(TerminalRequest)
     case selectTab(Int)
     case quit
 }
@@ -62,4 +72,14 @@ enum ErasedReaction: Sendable {
 public struct AnyWork: Sendable {
     /// Performs the work and returns the asker's message.
     public let run: @Sendable () -> any Sendable
+}
+
+/// What a component may ask of the terminal itself, through the root (``Reaction/terminal(_:)``);
+/// the runner hands it to the backend.
+public enum TerminalRequest: Hashable, Sendable {
+    /// Put `text` on the terminal's clipboard with OSC 52 (``OSC52``). Terminals take it only
+    /// where they allow programs to set the clipboard, and say nothing either way.
+    case copyToClipboard(String)
+    /// Turn the terminal's mouse reporting on or off (xterm modes 1000, 1002, 1006).
+    case setMouse(Bool)
 }

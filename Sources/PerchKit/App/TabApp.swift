@@ -17,7 +17,8 @@ public enum ComponentID: Hashable, Sendable {
 ///
 /// Its own keys: `1`–`9` select a tab, `Tab`/`Shift-Tab` the next or previous, `?` shows help
 /// (built from the key tables), `Esc` dismisses the top layer, `q` and `Ctrl-C` quit, `Ctrl-Z`
-/// suspends. On a screen below ``minimumSize`` only a notice is drawn. A component's own binding of a key comes first. Holding a tab (the mouse held on
+/// suspends. On a screen below ``minimumSize`` only a notice is drawn. A key the active
+/// component's table holds (``KeyTable/holds``), held, is that hold's verb. A component's own binding of a key comes first. Holding a tab (the mouse held on
 /// it, or its digit key held) calls its pane's ``Pane/tabHeld(_:)`` when ``Pane/holdsTab``.
 public struct TabApp: Sendable {
     /// The app's model, which every component reads through its ``Context`` and changes only by
@@ -36,6 +37,12 @@ public struct TabApp: Sendable {
     public private(set) var clock: Int64 = 0
     /// Whether animations are off.
     public var reduceMotion: Bool
+    /// The message shown above the tab bar (``Reaction/banner(_:stays:)``), and whether it stays
+    /// until `Esc` rather than going at the next key; nil when none is shown.
+    public private(set) var banner: (text: String, stays: Bool)?
+    /// Most rows a banner that goes at the next key takes; a longer one ends in `…`. A banner
+    /// that stays may take half the pane, so that its reason shows whole.
+    public static let maximumBannerRows = 3
     /// The smallest screen it lays out, columns × rows (20×6 by default). Below it only a notice
     /// is drawn (``tooSmallNotice``) and only `q`, `Ctrl-C` and `Ctrl-Z` act; nothing is laid
     /// out, so every pane and layer is as it was when the screen grows again. The messages of
@@ -51,6 +58,8 @@ public struct TabApp: Sendable {
         case quit
         /// Give the terminal back and stop the process (Ctrl-Z).
         case suspend
+        /// Ask the terminal for `request` (the clipboard, mouse reporting).
+        case terminal(TerminalRequest)
     }
 
     /// What the root takes.
@@ -116,14 +125,24 @@ public struct TabApp: Sendable {
     /// The topmost presented layer that is a `L`.
     public func layer<L: Layer>(_ type: L.Type) -> L? { layers.reversed().lazy.compactMap { $0.base as? L }.first }
 
-    /// The keys whose hold means something: the digits of the panes that hold their tab.
+    /// The keys whose hold may mean something: the digits of the panes that hold their tab, and
+    /// every key a pane's table holds (``KeyTable/holds``); a layer's holds are added while it is
+    /// up (``acceptsKeyHold(_:)`` says which count now).
     public var holdableKeys: Set<KeyEvent> {
-        Set(panes.indices.prefix(9).filter { panes[$0].base.holdsTab }.map { .char(Character(String($0 + 1))) })
+        var keys = Set(panes.indices.prefix(9).filter { panes[$0].base.holdsTab }.map { KeyEvent.char(Character(String($0 + 1))) })
+        for pane in panes { keys.formUnion(pane.heldKeys) }
+        if let top = activeTop { keys.formUnion(layers[top].heldKeys) }
+        return keys
     }
 
-    /// Whether holding `key` means something now: a digit of a pane that holds its tab, with no
-    /// layer up.
-    public func acceptsKeyHold(_ key: KeyEvent) -> Bool { activeTop == nil && holdableKeys.contains(key) }
+    /// Whether holding `key` means something now: a key the top layer that takes input holds;
+    /// with no layer up, a key the selected pane holds, or a digit of a pane that holds its tab.
+    /// Elsewhere its auto-repeats are plain presses.
+    public func acceptsKeyHold(_ key: KeyEvent) -> Bool {
+        if let top = activeTop { return layers[top].heldKeys.contains(key) }
+        if panes[selected].heldKeys.contains(key) { return true }
+        return panes.indices.prefix(9).contains { panes[$0].base.holdsTab && key == .char(Character(String($0 + 1))) }
+    }
 
     /// When the loop must send an animation frame next: a frame from now while a layer animates.
     public var nextAnimationDeadline: Int64? {
@@ -157,7 +176,11 @@ public struct TabApp: Sendable {
         switch event {
         case .key(let key): return handleKey(key)
         case .keyHold(let key):
-            guard activeTop == nil, let index = panes.indices.first(where: { Character(String($0 + 1)) == key.character }) else { return [] }
+            if let top = activeTop {
+                return layers[top].heldKeys.contains(key) ? route(.held(key)) : []
+            }
+            if panes[selected].heldKeys.contains(key) { return route(.held(key)) }
+            guard let index = panes.indices.first(where: { Character(String($0 + 1)) == key.character }) else { return [] }
             selected = index
             return holdTab(index)
         case .tap(let target):
@@ -186,6 +209,15 @@ public struct TabApp: Sendable {
     }
 
     private mutating func handleKey(_ key: KeyEvent) -> [Effect] {
+        if let shown = banner {
+            // A banner goes at the next key; one that stays, at Esc (with no layer up).
+            if !shown.stays {
+                banner = nil
+            } else if key == KeyEvent(.escape), activeTop == nil {
+                banner = nil
+                return []
+            }
+        }
         let component: Bool = {
             if let top = activeTop { return layers[top].binds(key) }
             return panes[selected].binds(key)
@@ -265,6 +297,8 @@ public struct TabApp: Sendable {
             case .tellPresented(let message):
                 for layerID in layers.filter({ $0.presenter?.id == id }).map(\.id) { effects += deliver(message, to: .layer(layerID)) }
             case .perform(let work): effects.append(.perform(work, for: id))
+            case .banner(let text, let stays): banner = (text, stays)
+            case .terminal(let request): effects.append(.terminal(request))
             case .selectTab(let index): if panes.indices.contains(index) { selected = index }
             case .quit: effects.append(.quit)
             }
@@ -324,7 +358,9 @@ public struct TabApp: Sendable {
         let barHeight = TabBar.height(screenHeight: size.height)
         let screen = Rect(x: 0, y: 0, width: size.width, height: size.height)
         if !layers.contains(where: { $0.base.coversScreen }) {
-            panes[selected].base.render(into: &frame, in: Rect(x: 0, y: 0, width: size.width, height: size.height - barHeight), context)
+            let paneArea = Rect(x: 0, y: 0, width: size.width, height: size.height - barHeight)
+            panes[selected].base.render(into: &frame, in: paneArea, context)
+            renderBanner(into: &frame, above: paneArea)
             TabBar(titles: panes.map(\.title), selected: selected, holdable: Set(panes.indices.filter { panes[$0].base.holdsTab }))
                 .render(into: &frame, in: Rect(x: 0, y: size.height - barHeight, width: size.width, height: barHeight))
         }
@@ -337,15 +373,43 @@ public struct TabApp: Sendable {
     }
 }
 
+extension TabApp {
+    /// The banner's lines: its text wrapped at spaces to the screen's width less two columns, on
+    /// at most ``maximumBannerRows`` rows (half the pane for one that stays, which ends saying how
+    /// to dismiss it), never more than half the pane; empty without a banner.
+    public var bannerLines: [String] {
+        guard let banner, size.width > 2 else { return [] }
+        let paneHeight = size.height - TabBar.height(screenHeight: size.height)
+        let rows = banner.stays ? paneHeight / 2 : min(Self.maximumBannerRows, paneHeight / 2)
+        guard rows > 0 else { return [] }
+        return DisplayWidth.wrapped(banner.stays ? banner.text + " (Esc dismisses this.)" : banner.text, to: size.width - 2, rows: rows)
+    }
+
+    /// Draws the banner on the last rows of `area` (the pane's), in reverse yellow; the pointer
+    /// there reaches nothing.
+    func renderBanner(into frame: inout Frame, above area: Rect) {
+        let lines = bannerLines
+        let style = Style(foreground: .yellow, reverse: true)
+        for (offset, line) in lines.enumerated() {
+            let row = area.maxY - lines.count + offset
+            let rect = Rect(x: 0, y: row, width: area.width, height: 1)
+            frame.hits.mark(rect, .none)
+            frame.screen.fill(rect, style: style)
+            frame.screen.put(" " + line, column: 0, row: row, style: style)
+        }
+    }
+}
+
 /// Input for a component before its key table turns keys into its verbs.
 enum RawInput {
-    case key(KeyEvent), paste(String), tap(HitTarget), longPress(HitTarget), scroll(HitTarget, notches: Int)
+    case key(KeyEvent), held(KeyEvent), paste(String), tap(HitTarget), longPress(HitTarget), scroll(HitTarget, notches: Int)
     case drag(HitTarget, Position), dragEnded(HitTarget, Position), relayout
 
     /// The same input for `C`, a key as its verb when its table binds it.
     func typed<C: Component>(for component: C) -> ComponentInput<C.Verb> {
         switch self {
         case .key(let key): component.keys.verb(for: key).map { .verb($0) } ?? .key(key)
+        case .held(let key): component.keys.heldVerb(for: key).map { .verb($0) } ?? .key(key)
         case .paste(let text): .paste(text)
         case .tap(let target): .tap(target)
         case .longPress(let target): .longPress(target)
@@ -369,6 +433,8 @@ private enum Dispatch {
     }
 
     static func binds<C: Component>(_ component: C, _ key: KeyEvent) -> Bool { component.keys.verb(for: key) != nil }
+
+    static func heldKeys<C: Component>(_ component: C) -> Set<KeyEvent> { Set(component.keys.holds.map(\.key)) }
 
     static func help<C: Component>(_ component: C) -> (String, [(label: String, help: String)]) {
         (component.keys.title, component.keys.help)
@@ -397,6 +463,7 @@ public struct AnyPane: Sendable {
     public var title: String { base.title }
     var help: (String, [(label: String, help: String)]) { Dispatch.help(base) }
     func binds(_ key: KeyEvent) -> Bool { Dispatch.binds(base, key) }
+    var heldKeys: Set<KeyEvent> { Dispatch.heldKeys(base) }
     mutating func update(_ input: RawInput, _ context: Context) -> [ErasedReaction] { Dispatch.update(&base, input, context) }
     mutating func receive(_ message: any Sendable, _ context: Context) -> [ErasedReaction] { Dispatch.receive(&base, message, context) }
     mutating func tabHeld(_ context: Context) -> [ErasedReaction] { Dispatch.tabHeld(&base, context) }
@@ -421,6 +488,7 @@ public struct AnyLayer: Sendable {
 
     var help: (String, [(label: String, help: String)]) { Dispatch.help(base) }
     func binds(_ key: KeyEvent) -> Bool { Dispatch.binds(base, key) }
+    var heldKeys: Set<KeyEvent> { Dispatch.heldKeys(base) }
     mutating func update(_ input: RawInput, _ context: Context) -> [ErasedReaction] { Dispatch.update(&base, input, context) }
     mutating func receive(_ message: any Sendable, _ context: Context) -> [ErasedReaction] { Dispatch.receive(&base, message, context) }
     mutating func beginDismissal(_ context: Context) -> Bool { base.beginDismissal(context) }
