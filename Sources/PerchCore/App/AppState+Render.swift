@@ -11,20 +11,12 @@ extension AppState {
         let layout = Layout(size: size)
         guard size.width > 0, size.height > 0 else { return frame }
         if layout.isTooSmall {
-            renderTooSmall(into: &frame.screen)
+            TooSmallNotice(size: size, minimum: Layout.minimumSize).render(into: &frame.screen)
             return frame
         }
         let context = self.context
         self[pane: selectedTab].render(into: &frame, context)
-        let bannerLines = self.bannerLines
-        let bannerStyle = Style(foreground: .yellow, reverse: true)
-        for (offset, line) in bannerLines.enumerated() {
-            let row = layout.pane.maxY - bannerLines.count + offset
-            let rect = Rect(x: 0, y: row, width: size.width, height: 1)
-            frame.hits.mark(rect, .none)
-            frame.screen.fill(rect, style: bannerStyle)
-            frame.screen.put(" " + line, column: 0, row: row, style: bannerStyle)
-        }
+        if let banner { Banner(banner, stays: bannerStays).render(into: &frame, above: layout.pane) }
         renderTabBar(into: &frame, layout)
         let top = activeTop
         for (index, layer) in presented.enumerated() {
@@ -44,35 +36,19 @@ extension AppState {
         renderFrame().hits.target(at: position)
     }
 
-    /// Most rows a banner takes; a longer message ends in `…`.
-    public static let maximumBannerRows = 3
+    /// Most rows a banner takes; a longer message ends in `…` (PerchKit's ``Banner``).
+    public static let maximumBannerRows = Banner.maximumRows
 
-    /// The banner's text wrapped at spaces to the screen width (less one column of margin), on at
-    /// most ``maximumBannerRows`` rows and never more than half the pane; empty without a banner.
-    /// A banner that stays until dismissed (``bannerStays``) may take half the pane, so that its
-    /// reason is shown whole, and ends saying how to dismiss it.
+    /// The banner as drawn (``Banner/lines(width:paneHeight:)``: wrapped to the screen, at most
+    /// ``maximumBannerRows`` rows, or half the pane whole for one that stays); empty without one.
     public var bannerLines: [String] {
-        let pane = Layout(size: size).pane
-        let rows = bannerStays ? pane.height / 2 : min(Self.maximumBannerRows, pane.height / 2)
-        guard let banner, rows > 0, size.width > 2 else { return [] }
-        return DisplayWidth.wrapped(bannerStays ? banner + " (Esc dismisses this.)" : banner, to: size.width - 2, rows: rows)
+        guard let banner else { return [] }
+        return Banner(banner, stays: bannerStays).lines(width: size.width, paneHeight: Layout(size: size).pane.height)
     }
 
     /// The notice shown instead of the interface on a screen below ``Layout/minimumSize``,
-    /// e.g. "terminal too small (19×6, needs 20×6)".
-    public var tooSmallNotice: String {
-        "terminal too small (\(size.width)×\(size.height), needs \(Layout.minimumSize.width)×\(Layout.minimumSize.height))"
-    }
-
-    /// The ``tooSmallNotice``, wrapped and centred on a blank screen.
-    private func renderTooSmall(into screen: inout Screen) {
-        let lines = DisplayWidth.wrapped(tooSmallNotice, to: size.width, rows: size.height)
-        let top = (size.height - lines.count) / 2
-        for (offset, line) in lines.enumerated() {
-            let column = (size.width - DisplayWidth.columns(of: line)) / 2
-            screen.put(line, column: column, row: top + offset, style: .bold)
-        }
-    }
+    /// e.g. "terminal too small (19×6, needs 20×6)" (PerchKit's ``TooSmallNotice``).
+    public var tooSmallNotice: String { TooSmallNotice(size: size, minimum: Layout.minimumSize).text }
 
     private func renderTabBar(into frame: inout Frame, _ layout: Layout) {
         TabBar(titles: Tab.allCases.map(\.title), selected: selectedTab.rawValue, holdable: Set(Tab.allCases.filter(\.holdsTab).map(\.rawValue)))

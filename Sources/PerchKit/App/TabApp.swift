@@ -37,12 +37,8 @@ public struct TabApp: Sendable {
     public private(set) var clock: Int64 = 0
     /// Whether animations are off.
     public var reduceMotion: Bool
-    /// The message shown above the tab bar (``Reaction/banner(_:stays:)``), and whether it stays
-    /// until `Esc` rather than going at the next key; nil when none is shown.
-    public private(set) var banner: (text: String, stays: Bool)?
-    /// Most rows a banner that goes at the next key takes; a longer one ends in `…`. A banner
-    /// that stays may take half the pane, so that its reason shows whole.
-    public static let maximumBannerRows = 3
+    /// The message shown above the tab bar (``Reaction/banner(_:stays:)``); nil when none is.
+    public private(set) var banner: Banner?
     /// The smallest screen it lays out, columns × rows (20×6 by default). Below it only a notice
     /// is drawn (``tooSmallNotice``) and only `q`, `Ctrl-C` and `Ctrl-Z` act; nothing is laid
     /// out, so every pane and layer is as it was when the screen grows again. The messages of
@@ -84,13 +80,11 @@ public struct TabApp: Sendable {
     }
 
     /// Whether the screen is below ``minimumSize``.
-    public var isTooSmall: Bool { size.width < minimumSize.width || size.height < minimumSize.height }
+    public var isTooSmall: Bool { TooSmallNotice(size: size, minimum: minimumSize).applies }
 
     /// What is drawn instead of the app on a screen below ``minimumSize``, e.g.
     /// "terminal too small (19×6, needs 20×6)".
-    public var tooSmallNotice: String {
-        "terminal too small (\(size.width)×\(size.height), needs \(minimumSize.width)×\(minimumSize.height))"
-    }
+    public var tooSmallNotice: String { TooSmallNotice(size: size, minimum: minimumSize).text }
 
     /// What the components see.
     public var context: Context { Context(size: size, clock: clock, reduceMotion: reduceMotion, model: model) }
@@ -297,7 +291,7 @@ public struct TabApp: Sendable {
             case .tellPresented(let message):
                 for layerID in layers.filter({ $0.presenter?.id == id }).map(\.id) { effects += deliver(message, to: .layer(layerID)) }
             case .perform(let work): effects.append(.perform(work, for: id))
-            case .banner(let text, let stays): banner = (text, stays)
+            case .banner(let text, let stays): banner = Banner(text, stays: stays)
             case .terminal(let request): effects.append(.terminal(request))
             case .selectTab(let index): if panes.indices.contains(index) { selected = index }
             case .quit: effects.append(.quit)
@@ -347,11 +341,7 @@ public struct TabApp: Sendable {
         var frame = Frame(size: size)
         guard size.width > 0, size.height > 0 else { return frame }
         if isTooSmall {
-            let lines = DisplayWidth.wrapped(tooSmallNotice, to: size.width, rows: size.height)
-            for (offset, line) in lines.enumerated() {
-                let column = (size.width - DisplayWidth.columns(of: line)) / 2
-                frame.screen.put(line, column: max(0, column), row: (size.height - lines.count) / 2 + offset, style: .bold)
-            }
+            TooSmallNotice(size: size, minimum: minimumSize).render(into: &frame.screen)
             return frame
         }
         let context = self.context
@@ -360,7 +350,7 @@ public struct TabApp: Sendable {
         if !layers.contains(where: { $0.base.coversScreen }) {
             let paneArea = Rect(x: 0, y: 0, width: size.width, height: size.height - barHeight)
             panes[selected].base.render(into: &frame, in: paneArea, context)
-            renderBanner(into: &frame, above: paneArea)
+            banner?.render(into: &frame, above: paneArea)
             TabBar(titles: panes.map(\.title), selected: selected, holdable: Set(panes.indices.filter { panes[$0].base.holdsTab }))
                 .render(into: &frame, in: Rect(x: 0, y: size.height - barHeight, width: size.width, height: barHeight))
         }
@@ -374,29 +364,9 @@ public struct TabApp: Sendable {
 }
 
 extension TabApp {
-    /// The banner's lines: its text wrapped at spaces to the screen's width less two columns, on
-    /// at most ``maximumBannerRows`` rows (half the pane for one that stays, which ends saying how
-    /// to dismiss it), never more than half the pane; empty without a banner.
+    /// The banner's lines as drawn now (``Banner/lines(width:paneHeight:)``); empty without one.
     public var bannerLines: [String] {
-        guard let banner, size.width > 2 else { return [] }
-        let paneHeight = size.height - TabBar.height(screenHeight: size.height)
-        let rows = banner.stays ? paneHeight / 2 : min(Self.maximumBannerRows, paneHeight / 2)
-        guard rows > 0 else { return [] }
-        return DisplayWidth.wrapped(banner.stays ? banner.text + " (Esc dismisses this.)" : banner.text, to: size.width - 2, rows: rows)
-    }
-
-    /// Draws the banner on the last rows of `area` (the pane's), in reverse yellow; the pointer
-    /// there reaches nothing.
-    func renderBanner(into frame: inout Frame, above area: Rect) {
-        let lines = bannerLines
-        let style = Style(foreground: .yellow, reverse: true)
-        for (offset, line) in lines.enumerated() {
-            let row = area.maxY - lines.count + offset
-            let rect = Rect(x: 0, y: row, width: area.width, height: 1)
-            frame.hits.mark(rect, .none)
-            frame.screen.fill(rect, style: style)
-            frame.screen.put(" " + line, column: 0, row: row, style: style)
-        }
+        banner?.lines(width: size.width, paneHeight: size.height - TabBar.height(screenHeight: size.height)) ?? []
     }
 }
 
