@@ -161,4 +161,7 @@ if let unknown = arguments.first(where: { $0 != "--reduce-motion" }) {
     exit(2)
 }
 let reduceMotion = arguments.contains("--reduce-motion")
-exit(TabAppRunner.runFullScreen { size in TabApp(panes: [ColorsPane(), AboutPane()], model: DemoModel(), size: size, reduceMotion: reduceMotion) })
+exit(
+    TabAppRunner.runFullScreen { size in
+        TabApp(panes: [ColorsPane(), AboutPane()], model: DemoModel(), size: size, reduceMotion: reduceMotion)
+    })

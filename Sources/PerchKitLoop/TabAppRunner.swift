@@ -38,7 +38,8 @@ public final class TabAppRunner {
     ///   - backend: the terminal.
     ///   - gestures: the recogniser's timing (the app names the holdable keys).
     ///   - poller: the clock and the wait (``VirtualPoller`` in tests).
-    public init(app: TabApp, backend: TerminalBackend, gestures: GestureRecognizer.Configuration = .init(), poller: Poller = SystemPoller()) {
+    public init(app: TabApp, backend: TerminalBackend, gestures: GestureRecognizer.Configuration = .init(), poller: Poller = SystemPoller())
+    {
         loop = TerminalLoop(root: app, backend: backend, gestures: gestures, poller: poller)
         if pipeEnds.withUnsafeMutableBufferPointer({ pipe($0.baseAddress) }) == 0 {
             for end in pipeEnds {

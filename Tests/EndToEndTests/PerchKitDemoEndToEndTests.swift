@@ -109,7 +109,9 @@ struct PerchKitDemoEndToEndTests {
         #expect(try session.terminalRestored(), "the terminal is restored")
     }
 
-    @Test("Below 20×6 the demo draws only a notice and takes no key but quitting; grown again it is as it was, a sheet showing a row from 6 rows up")
+    @Test(
+        "Below 20×6 the demo draws only a notice and takes no key but quitting; grown again it is as it was, a sheet showing a row from 6 rows up"
+    )
     func tooSmallThenGrown() throws {
         let session = try started()
         try raiseSheet(session)

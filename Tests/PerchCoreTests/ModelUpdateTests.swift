@@ -127,7 +127,9 @@ struct ModelUpdateTests {
         let context = Self.commandContext()
         var pane = context.catalogPane
         _ = pane.take(AnyOutcome(CatalogLoaded.loaded(accountID: "gh", items: Self.repos, skipped: 0)), context)
-        #expect(pane.take(AnyOutcome(CatalogPreviewed(accountID: "gh", itemID: "ada/perch", .text("A terminal account switcher"))), context) == [])
+        #expect(
+            pane.take(AnyOutcome(CatalogPreviewed(accountID: "gh", itemID: "ada/perch", .text("A terminal account switcher"))), context)
+                == [])
         #expect(pane.previews == ["ada/perch": .text("A terminal account switcher")])
         #expect(pane.take(AnyOutcome(CatalogPreviewed(accountID: "work", itemID: "ada/site", .text("other"))), context) == [])
         #expect(pane.previews == ["ada/perch": .text("A terminal account switcher")])
@@ -139,17 +141,19 @@ struct ModelUpdateTests {
         let left = [Account(id: "gh", name: "GitHub")]
         #expect(
             pane.take(
-                AnyOutcome(ConfigDeletion(
-                    accountID: "gh", path: ["catalog", "preview"], accounts: left, configPath: "/tmp/perch.json", backupPath: nil,
-                    problem: nil)),
+                AnyOutcome(
+                    ConfigDeletion(
+                        accountID: "gh", path: ["catalog", "preview"], accounts: left, configPath: "/tmp/perch.json", backupPath: nil,
+                        problem: nil)),
                 context) == [
                     .replaceAccounts(left, configPath: "/tmp/perch.json"),
                     .banner("Removed catalog.preview of GitHub from /tmp/perch.json.", stays: false),
                 ])
         #expect(
             pane.take(
-                AnyOutcome(ConfigDeletion(
-                    accountID: "gh", path: [], accounts: nil, configPath: "/tmp/perch.json", backupPath: nil, problem: "read-only")),
+                AnyOutcome(
+                    ConfigDeletion(
+                        accountID: "gh", path: [], accounts: nil, configPath: "/tmp/perch.json", backupPath: nil, problem: "read-only")),
                 context) == [.banner("Could not remove GitHub from the config: read-only", stays: true)])
     }
 
@@ -406,7 +410,8 @@ struct ModelUpdateTests {
         let item = pane.items[3]
         #expect(pane.take(AnyOutcome(ContextMenuChoice.togglePin(id: item.id)), context) == [.keepPaneMemory])
         #expect(pane.isPinned(item.id) && pane.items.first == item, "pinned to the top")
-        #expect(pane.take(AnyOutcome(ContextMenuChoice.open(id: item.id)), context) == [.present(Presentation(Cover.item(item, scroll: 0)))])
+        #expect(
+            pane.take(AnyOutcome(ContextMenuChoice.open(id: item.id)), context) == [.present(Presentation(Cover.item(item, scroll: 0)))])
         #expect(pane.take(AnyOutcome(AlertAction.deleteItem(id: item.id)), context) == [])
         #expect(pane.item(item.id) == nil, "deleted for the session")
         #expect(
@@ -546,10 +551,11 @@ struct ModelUpdateTests {
         let lab = Account(id: "lab", name: "Lab")
         let accounts = Account.samples + [lab]
         #expect(
-            form.take(AnyOutcome(AccountAddition.added(lab, accounts: accounts, configPath: "/c.json", backupPath: "/c.json.bak")), context) == [
-                .replaceAccounts(accounts, configPath: "/c.json"), .dismiss, .revealAccount(id: "lab"),
-                .banner("Added Lab to /c.json (previous file kept as /c.json.bak)."),
-            ])
+            form.take(AnyOutcome(AccountAddition.added(lab, accounts: accounts, configPath: "/c.json", backupPath: "/c.json.bak")), context)
+                == [
+                    .replaceAccounts(accounts, configPath: "/c.json"), .dismiss, .revealAccount(id: "lab"),
+                    .banner("Added Lab to /c.json (previous file kept as /c.json.bak)."),
+                ])
         #expect(form.take(AnyOutcome(SettingsNotSaved("x")), context) == [])
     }
 }

@@ -25,7 +25,9 @@ struct TabPaneTests {
         #expect(HitTarget.tab(.catalog).part(TabBar.Part.self)?.acceptsLongPress == false)
     }
 
-    @Test("Catalog alone: follows the account, runs its source once when due, spins while it runs, runs it again after the config is read again")
+    @Test(
+        "Catalog alone: follows the account, runs its source once when due, spins while it runs, runs it again after the config is read again"
+    )
     func catalogFollowsAndLoads() {
         var context = ModelUpdateTests.commandContext()
         var pane = CatalogPane(kept: ["gh": AccountPanes(catalog: CatalogMemory(cursor: 1, scroll: 0, pinned: ["ada/site"]))])
@@ -84,11 +86,15 @@ struct TabPaneTests {
     func rootNamesNoPane() throws {
         let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
         let folder = root.appendingPathComponent("Sources/PerchCore/App")
-        let files = try FileManager.default.contentsOfDirectory(atPath: folder.path).filter { $0.hasPrefix("AppState") && $0.hasSuffix(".swift") }
+        let files = try FileManager.default.contentsOfDirectory(atPath: folder.path).filter {
+            $0.hasPrefix("AppState") && $0.hasSuffix(".swift")
+        }
         #expect(files.count >= 4, "the root's files were found: \(files)")
         for file in files {
             let text = try String(contentsOf: folder.appendingPathComponent(file), encoding: .utf8)
-            for name in ["OverviewPane", "CatalogPane", "StatsPane", "SettingsPane", "overviewPane", "catalogPane", "statsPane", "settingsPane"] {
+            for name in [
+                "OverviewPane", "CatalogPane", "StatsPane", "SettingsPane", "overviewPane", "catalogPane", "statsPane", "settingsPane",
+            ] {
                 #expect(!text.contains(name), "\(file) names \(name)")
             }
         }

@@ -43,7 +43,8 @@ struct TabAppRunnerTests {
         let backend = RecordingBackend(size: Size(width: 40, height: 12), inputDescriptor: ends[0])
         let poller = VirtualPoller()
         let runner = TabAppRunner(
-            app: TabApp(panes: [TallyPane()], model: TallyModel(), size: backend.size, reduceMotion: true), backend: backend, poller: poller)
+            app: TabApp(panes: [TallyPane()], model: TallyModel(), size: backend.size, reduceMotion: true), backend: backend, poller: poller
+        )
         func type(_ text: String) { _ = Array(text.utf8).withUnsafeBytes { write(ends[1], $0.baseAddress, $0.count) } }
         poller.at(1_100) { type("+c") }
         poller.at(1_200) { type("q") }
@@ -54,4 +55,3 @@ struct TabAppRunnerTests {
         #expect(backend.frames.contains { $0.lines.contains { $0.contains("Copied the total") } }, "and the banner said so")
     }
 }
-

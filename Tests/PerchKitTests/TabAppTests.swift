@@ -131,7 +131,10 @@ struct TabAppTests {
         #expect(quit.count == 1)
         if case .quit? = quit.first {} else { Issue.record("q did not quit: \(quit)") }
         _ = app.update(.ui(.keyHold(.char("1"))))
-        if case .quit? = app.update(.ui(.key(KeyEvent(.control("c"))))).first {} else { Issue.record("Ctrl-C did not quit with a layer up") }
+        if case .quit? = app.update(.ui(.key(KeyEvent(.control("c"))))).first {
+        } else {
+            Issue.record("Ctrl-C did not quit with a layer up")
+        }
     }
 
     @Test("An alert a pane presents takes the keys; the button pressed, by key or by tap, reaches the pane as its own message")
@@ -164,7 +167,9 @@ struct TabAppTests {
         #expect(frame.screen.lines.contains { $0.contains("━━━━━━") })
     }
 
-    @Test("Panes read the app's model and change it only by sending it messages; its sheet's reply and its work's outcome come back to it; a stray message is dropped")
+    @Test(
+        "Panes read the app's model and change it only by sending it messages; its sheet's reply and its work's outcome come back to it; a stray message is dropped"
+    )
     func appModel() throws {
         var app = TabApp(panes: [TallyPane(), PlainPane()], model: TallyModel(), size: size, reduceMotion: true)
         #expect(app.renderFrame().screen.lines[0].hasPrefix("total 0"))
@@ -195,7 +200,9 @@ struct TabAppTests {
         #expect(app.isTooSmall)
         let lines = app.renderFrame().screen.lines
         #expect(app.tooSmallNotice == "terminal too small (19×6, needs 20×6)")
-        #expect(lines.contains { $0.contains("terminal too small") } && lines.contains { $0.contains("(19×6, needs 20×6)") }, "wrapped to the width: \(lines)")
+        #expect(
+            lines.contains { $0.contains("terminal too small") } && lines.contains { $0.contains("(19×6, needs 20×6)") },
+            "wrapped to the width: \(lines)")
         #expect(!lines.contains { $0.hasPrefix("Counter") }, "nothing of the app is drawn")
         for key: KeyEvent in [.char("+"), .char("2"), KeyEvent(.tab), .char("?")] { _ = app.update(.ui(.key(key))) }
         _ = app.update(.ui(.keyHold(.char("1"))))
@@ -211,7 +218,9 @@ struct TabAppTests {
         if case .quit? = app.update(.ui(.key(.char("q")))).first {} else { Issue.record("q did not quit on a small screen") }
     }
 
-    @Test("A key a pane's table holds means its hold verb when held and its own verb when pressed; help lists the hold; elsewhere its repeats are presses")
+    @Test(
+        "A key a pane's table holds means its hold verb when held and its own verb when pressed; help lists the hold; elsewhere its repeats are presses"
+    )
     func paneKeyHold() {
         var app = TabApp(panes: [TallyPane(), CounterPane()], model: TallyModel(), size: size, reduceMotion: true)
         #expect(app.acceptsKeyHold(.char("+")), "Tally holds +")
@@ -236,7 +245,9 @@ struct TabAppTests {
         #expect(!app.acceptsKeyHold(.char("+")), "with a layer up the pane's holds do not count")
     }
 
-    @Test("A banner shows above the tab bar until the next key; one that stays goes only at Esc; a terminal request reaches the loop as an effect")
+    @Test(
+        "A banner shows above the tab bar until the next key; one that stays goes only at Esc; a terminal request reaches the loop as an effect"
+    )
     func bannerAndTerminal() throws {
         var app = TabApp(panes: [TallyPane()], model: TallyModel(), size: size, reduceMotion: true)
         let effects = app.update(.ui(.key(.char("c"))))
@@ -277,4 +288,3 @@ struct TestFailure: Error, CustomStringConvertible {
     let description: String
     init(_ description: String) { self.description = description }
 }
-

@@ -139,12 +139,14 @@ struct TallyPane: Pane {
 
     var title: String { "Tally" }
     var keys: KeyTable<Verb> {
-        KeyTable("Tally", [
-            .init([.char("+")], "+", "add ten", .add), .init([.char("s")], "s", "sheet", .sheet),
-            .init([.char("h")], "h", "halve", .halve), .init([.char("x")], "x", "stray", .stray),
-            .init([.char("m")], "m", "menu", .menu), .init([.char("c")], "c", "copy", .copy),
-            .init([.char("w")], "w", "warn", .warn),
-        ], holds: [.init(.char("+"), "hold +", "add a hundred", .addHundred)])
+        KeyTable(
+            "Tally",
+            [
+                .init([.char("+")], "+", "add ten", .add), .init([.char("s")], "s", "sheet", .sheet),
+                .init([.char("h")], "h", "halve", .halve), .init([.char("x")], "x", "stray", .stray),
+                .init([.char("m")], "m", "menu", .menu), .init([.char("c")], "c", "copy", .copy),
+                .init([.char("w")], "w", "warn", .warn),
+            ], holds: [.init(.char("+"), "hold +", "add a hundred", .addHundred)])
     }
 
     mutating func update(_ input: ComponentInput<Verb>, _ context: Context) -> [Reaction<Message>] {

@@ -134,7 +134,8 @@ public struct AppState: Hashable, Sendable {
         ModelContext(
             accounts: accountsIndex, saved: saved, currentIndex: currentIndex, pendingSwitch: pendingSwitch, size: size, clock: clock,
             info: info,
-            reduceMotion: reduceMotion, sheetStyle: sheetStyle, settings: settingsState, catalog: panes.first((any CatalogListing).self) ?? EmptyCatalogListing(), history: history,
+            reduceMotion: reduceMotion, sheetStyle: sheetStyle, settings: settingsState,
+            catalog: panes.first((any CatalogListing).self) ?? EmptyCatalogListing(), history: history,
             wallTime: wallTime, identities: identities?.accountID == saved.currentAccount ? identities : nil)
     }
 
@@ -160,7 +161,6 @@ public struct AppState: Hashable, Sendable {
         return sheet
     }
 
-
     /// Geometry of the top account sheet as drawn now (mid-animation or dragged), or of a sheet
     /// at rest at the fit detent over every account when none is up.
     public var sheetLayout: SheetLayout {
@@ -169,7 +169,6 @@ public struct AppState: Hashable, Sendable {
         }
         return sheet.layout(context)
     }
-
 
     /// When the event loop must send ``AppEvent/animationFrame`` next, in milliseconds on the
     /// clock; nil when nothing moves (then nothing wakes the loop). A layer animates, or the

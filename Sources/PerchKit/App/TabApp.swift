@@ -68,7 +68,8 @@ public struct TabApp: Sendable {
 
     /// The root's own verbs.
     public enum Verb: Hashable, Sendable {
-        case selectTab(Int), nextTab, previousTab, help, dismiss, quit, suspend
+        case selectTab(Int)
+        case nextTab, previousTab, help, dismiss, quit, suspend
     }
 
     /// An app of `panes` sharing `model` (none by default) on a screen of `size` (columns × rows).
@@ -372,8 +373,15 @@ extension TabApp {
 
 /// Input for a component before its key table turns keys into its verbs.
 enum RawInput {
-    case key(KeyEvent), held(KeyEvent), paste(String), tap(HitTarget), longPress(HitTarget), scroll(HitTarget, notches: Int)
-    case drag(HitTarget, Position), dragEnded(HitTarget, Position), relayout
+    case key(KeyEvent)
+    case held(KeyEvent)
+    case paste(String)
+    case tap(HitTarget)
+    case longPress(HitTarget)
+    case scroll(HitTarget, notches: Int)
+    case drag(HitTarget, Position)
+    case dragEnded(HitTarget, Position)
+    case relayout
 
     /// The same input for `C`, a key as its verb when its table binds it.
     func typed<C: Component>(for component: C) -> ComponentInput<C.Verb> {
