@@ -1,4 +1,4 @@
-// swift-tools-version:6.0
+// swift-tools-version:6.2
 import PackageDescription
 
 let package = Package(
@@ -22,13 +22,15 @@ let package = Package(
         .target(name: "CSystem"),
         // PerchKit, pure: input decoding, gestures, screens and frames, the tab bar, panes, the
         // presentation stack and its layers, the root. No I/O. Names nothing of Perch's.
-        .target(name: "PerchKit", swiftSettings: [.unsafeFlags(["-warnings-as-errors"])]),
+        // Its three targets treat warnings as errors with a setting SwiftPM allows in a
+        // dependency (unsafe flags made another package refuse PerchKit).
+        .target(name: "PerchKit", swiftSettings: [.treatAllWarnings(as: .error)]),
         // PerchKit's terminal backends: the only target that imports ncurses.
         .target(
-            name: "PerchKitTerminal", dependencies: ["CNcursesw", "PerchKit"], swiftSettings: [.unsafeFlags(["-warnings-as-errors"])]),
+            name: "PerchKitTerminal", dependencies: ["CNcursesw", "PerchKit"], swiftSettings: [.treatAllWarnings(as: .error)]),
         // PerchKit's event loop: the one place with time and I/O (poll(2), signals, worker threads).
         .target(
-            name: "PerchKitLoop", dependencies: ["PerchKit", "PerchKitTerminal"], swiftSettings: [.unsafeFlags(["-warnings-as-errors"])]),
+            name: "PerchKitLoop", dependencies: ["PerchKit", "PerchKitTerminal"], swiftSettings: [.treatAllWarnings(as: .error)]),
         // An example app on PerchKit alone.
         .executableTarget(
             name: "PerchKitDemo", dependencies: ["PerchKit", "PerchKitTerminal", "PerchKitLoop"], path: "Examples/PerchKitDemo",
@@ -41,7 +43,8 @@ let package = Package(
         // environment, checks, exports per shell, sets up and imports. No UI.
         .target(name: "PerchIdentities", dependencies: ["CSystem", "PerchCore", "PerchStore"]),
         // Command line and the event loop (the only place with time and I/O).
-        .target(name: "PerchApp", dependencies: ["CSystem", "PerchCore", "PerchStore", "PerchIdentities", "PerchKitTerminal", "PerchKitLoop"]),
+        .target(
+            name: "PerchApp", dependencies: ["CSystem", "PerchCore", "PerchStore", "PerchIdentities", "PerchKitTerminal", "PerchKitLoop"]),
         // Linked by lld with packed relative relocations (RELR, glibc 2.36+): the loader reads a
         // few KiB of relocations instead of 0.9 MiB at every start, still position-independent;
         // peak RSS 0.8 MiB lower (DECISIONS.md, 2026-12-01). The functions the hot paths run
@@ -67,7 +70,8 @@ let package = Package(
             ]),
         // In-process figures for `make bench` (bench/bench.py runs it and prints the table).
         .executableTarget(
-            name: "PerchBench", dependencies: ["PerchCore", "PerchStore", "PerchIdentities", "PerchKitTerminal", "PerchKitLoop"], path: "bench/PerchBench",
+            name: "PerchBench", dependencies: ["PerchCore", "PerchStore", "PerchIdentities", "PerchKitTerminal", "PerchKitLoop"],
+            path: "bench/PerchBench",
             // Linked as perch is (`make bench-build`), so its figures are the shipped binary's.
             linkerSettings: [.linkedLibrary("tinfo", .when(configuration: .release))]),
         .testTarget(name: "PerchKitTests", dependencies: ["PerchKit", "PerchKitTerminal", "PerchKitLoop"]),

@@ -46,10 +46,12 @@ struct ModelRenderTests {
 
     @Test("Overview alone: the account signed in, its tools and the count")
     func overview() {
-        Self.expect(OverviewPane(), [
-            " Overview", "", "   Signed in as", "   ● Personal", "     @ada", "", "   Tools (r applies them again)",
-            "     – env  PERCH_SAMPLE_ROLE=self  per she…", "", "   Switches so far: 0",
-        ])
+        Self.expect(
+            OverviewPane(),
+            [
+                " Overview", "", "   Signed in as", "   ● Personal", "     @ada", "", "   Tools (r applies them again)",
+                "     – env  PERCH_SAMPLE_ROLE=self  per she…", "", "   Switches so far: 0",
+            ])
     }
 
     // Issue 33: at 60 columns the hint was cut mid-word (`… or press a, to swi…`).
@@ -67,29 +69,54 @@ struct ModelRenderTests {
     @Test("Catalog alone: the title with the position, the cursor row, and rows cut to the width")
     func catalog() {
         let context = Self.context()
-        Self.expect(context.catalogPane, [
-            " Catalog · Personal                    1/60", " ▸  1  Swift Compass            report · 38…",
-            "    2  Lunar Orchard            note · 159 …", "    3  Quiet Signal             photo · 693…",
-            "    4  Lunar Atlas              link · 161 …", "    5  Northern Compass         note · 687 …",
-            "    6  Hollow Journal           note · 665 …", "    7  Bright Canvas            report · 65…",
-            "    8  Northern Compass         note · 872 …", "    9  Amber Atlas              report · 50…",
-        ], in: context)
+        Self.expect(
+            context.catalogPane,
+            [
+                " Catalog · Personal                    1/60", " ▸  1  Swift Compass            report · 38…",
+                "    2  Lunar Orchard            note · 159 …", "    3  Quiet Signal             photo · 693…",
+                "    4  Lunar Atlas              link · 161 …", "    5  Northern Compass         note · 687 …",
+                "    6  Hollow Journal           note · 665 …", "    7  Bright Canvas            report · 65…",
+                "    8  Northern Compass         note · 872 …", "    9  Amber Atlas              report · 50…",
+            ], in: context)
     }
 
     @Test("Stats alone, before any switch: what it will count")
     func stats() {
-        Self.expect(StatsPane(), [
-            " Stats · time per accou… UTC +00:00 · 00:00", "", "   No switches recorded yet.", "   Time per account counts from the first s…",
-        ])
+        Self.expect(
+            StatsPane(),
+            [
+                " Stats · time per accou… UTC +00:00 · 00:00", "", "   No switches recorded yet.",
+                "   Time per account counts from the first s…",
+            ])
     }
 
     @Test("Settings alone: the facts, then the action rows with the cursor on the first")
     func settings() {
-        Self.expect(SettingsPane(), [
-            " Settings", "   Key hold              from auto-repeat (…", "   Config file           …ed sample accounts", "   State file",
-            "   Settings file", "", " ▸ Switch account…  (Enter)", "   Add account…  (Enter)", "   Reduce motion         off",
-            "   Sheet style           edge to edge",
-        ])
+        Self.expect(
+            SettingsPane(),
+            [
+                " Settings", "   Key hold              from auto-repeat (…", "   Config file           …ed sample accounts",
+                "   State file",
+                "   Settings file", "", " ▸ Switch account…  (Enter)", "   Add account…  (Enter)", "   Reduce motion         off",
+                "   Sheet style           edge to edge",
+            ])
+    }
+
+    // Bug: at heights 6 to 8 the facts filled the pane and the action rows the keys moved
+    // through were never shown.
+    @Test(
+        "Settings alone on a short pane: the action rows come under the header, the cursor's in view; taller, the facts come back",
+        arguments: [6, 7, 8, 9])
+    func settingsOnShortPane(height: Int) {
+        let context = Self.context(size: Size(width: 30, height: height))
+        var pane = SettingsPane()
+        #expect(Self.lines(pane, context)[1].hasPrefix(" ▸ Switch account"), "\(Self.lines(pane, context))")
+        for _ in 0..<3 { _ = pane.update(.action(.moveDown), context) }
+        let drawn = Self.lines(pane, context)
+        #expect(drawn.contains { $0.hasPrefix(" ▸ Sheet style") }, "the cursor's row is shown: \(drawn)")
+        #expect(!drawn.contains { $0.contains("Config file") })
+        let tall = Self.context(size: Size(width: 30, height: 12))
+        #expect(Self.lines(SettingsPane(), tall)[2].hasPrefix("   Config file"), "\(Self.lines(SettingsPane(), tall))")
     }
 
     @Test("The account sheet alone, at its fit height over the bottom of the screen")
@@ -107,33 +134,40 @@ struct ModelRenderTests {
 
     @Test("The help overlay alone: the context in its title, the first keys, the count in its footer")
     func help() {
-        Self.expect(HelpOverlay(context: .pane(.overview)), [
-            "", " ╭─ Keys · Overview ──────────────────────╮", " │ Ctrl-C             quit                │",
-            " │ Ctrl-Z             suspend (fg resumes)│", " │ r                  apply the account's…│",
-            " │ v                  ask each tool who i…│", " │ hold 1             switch account      │",
-            " │ 1                  Overview tab        │", " │ 2                  Catalog tab         │",
-            " │ 3                  Stats tab           │", " ╰─ 1–8 of 16 · Esc close ────────────────╯",
-        ])
+        Self.expect(
+            HelpOverlay(context: .pane(.overview)),
+            [
+                "", " ╭─ Keys · Overview ──────────────────────╮", " │ Ctrl-C             quit                │",
+                " │ Ctrl-Z             suspend (fg resumes)│", " │ r                  apply the account's…│",
+                " │ v                  ask each tool who i…│", " │ hold 1             switch account      │",
+                " │ 1                  Overview tab        │", " │ 2                  Catalog tab         │",
+                " │ 3                  Stats tab           │", " ╰─ 1–8 of 16 · Esc close ────────────────╯",
+            ])
     }
 
     @Test("A context menu alone: the preview card above its actions")
     func contextMenu() {
-        Self.expect(ContextMenu(itemID: Self.firstItem.id), [
-            " ╭────────────────────────────────────────╮", " │ Swift Compass                          │",
-            " │ A report of 389 words, by Personal.    │", " │ personal-1 · 1 of 60                   │",
-            " │ activity ▆▅▇██▇▂▆▅▂▁▃▃▃█▅▃▆▄▂▂▇█▅      │", " ╰────────────────────────────────────────╯",
-            " ╭──────────────╮", " │ Open         │", " │ Pin          │", " │ Copy id      │", " │ Delete…      │", " ╰──────────────╯",
-        ])
+        Self.expect(
+            ContextMenu(itemID: Self.firstItem.id),
+            [
+                " ╭────────────────────────────────────────╮", " │ Swift Compass                          │",
+                " │ A report of 389 words, by Personal.    │", " │ personal-1 · 1 of 60                   │",
+                " │ activity ▆▅▇██▇▂▆▅▂▁▃▃▃█▅▃▆▄▂▂▇█▅      │", " ╰────────────────────────────────────────╯",
+                " ╭──────────────╮", " │ Open         │", " │ Pin          │", " │ Copy id      │", " │ Delete…      │",
+                " ╰──────────────╯",
+            ])
     }
 
     @Test("An alert alone: centred, Cancel before the action")
     func alert() {
         let alert = Alert(title: "Delete?", message: "It goes.", confirmTitle: "Delete", action: .deleteItem(id: Self.firstItem.id))
-        Self.expect(alert, [
-            "", "", "", " ╭────────────────────────────────────────╮", " │ Delete?                                │",
-            " │ It goes.                               │", " │                                        │",
-            " │                  [ Cancel ] [ Delete ] │", " ╰────────────────────────────────────────╯",
-        ])
+        Self.expect(
+            alert,
+            [
+                "", "", "", " ╭────────────────────────────────────────╮", " │ Delete?                                │",
+                " │ It goes.                               │", " │                                        │",
+                " │                  [ Cancel ] [ Delete ] │", " ╰────────────────────────────────────────╯",
+            ])
     }
 
     @Test("A cover alone: its close control, the item's text, its footer")
@@ -149,13 +183,15 @@ struct ModelRenderTests {
 
     @Test("The Add account form alone: its fields with their rules, the focus on Id")
     func accountForm() {
-        Self.expect(AccountForm(), [
-            " ✕  Add account", String(repeating: "─", count: 44), " ▸ Id      [▏                             ]",
-            "            a–z 0–9 . _ -, unique", "   Name    [                              ]", "            required",
-            "   Handle  [                              ]", "            optional, e.g. @someone",
-            "   Group   [                              ]", "            optional", "  [ Add ]  [ Cancel ]",
-            " Enter add · Tab next field · Esc or ✕ canc…",
-        ])
+        Self.expect(
+            AccountForm(),
+            [
+                " ✕  Add account", String(repeating: "─", count: 44), " ▸ Id      [▏                             ]",
+                "            a–z 0–9 . _ -, unique", "   Name    [                              ]", "            required",
+                "   Handle  [                              ]", "            optional, e.g. @someone",
+                "   Group   [                              ]", "            optional", "  [ Add ]  [ Cancel ]",
+                " Enter add · Tab next field · Esc or ✕ canc…",
+            ])
     }
 }
 

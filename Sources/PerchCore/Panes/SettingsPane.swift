@@ -106,6 +106,13 @@ public struct SettingsPane: TabPane {
 
     /// List rows before the first action row (the information lines and a blank line).
     static let actionsOffset = 5
+    /// Fewest action rows shown below the information lines; on a pane shorter than that the
+    /// actions come right under the header and the information lines are left out.
+    static let minimumActionRows = 3
+
+    /// Rows before the first action row on a pane with `listRows` rows below its header: the
+    /// information lines and a blank line, or none on a short pane (``minimumActionRows``).
+    static func actionsOffset(listRows: Int) -> Int { listRows - actionsOffset >= minimumActionRows ? actionsOffset : 0 }
 
     public init() {}
 
@@ -116,7 +123,8 @@ public struct SettingsPane: TabPane {
 
     public mutating func update(_ message: ModelMessage, _ context: ModelContext) -> [Intent] {
         let count = SettingsAction.allCases.count
-        let visible = max(0, context.layout.listRows - Self.actionsOffset)
+        let listRows = context.layout.listRows
+        let visible = max(0, listRows - Self.actionsOffset(listRows: listRows))
         let action = SettingsAction.allCases[list.cursor]
         switch message {
         case .action(.activate):
@@ -184,6 +192,9 @@ public struct SettingsPane: TabPane {
         frame.screen.header("Settings", in: rect)
         let first = rect.y + Layout.paneHeaderRows
         let info = context.info
+        // Bug: at heights 6 to 8 the information lines filled the pane, and the actions the
+        // keys moved through were never shown; a short pane shows the actions alone.
+        let actionsTop = Self.actionsOffset(listRows: rect.maxY - first)
         // Paths keep their end (the file's name) when cut; words keep their beginning.
         let rows: [(String, String, isPath: Bool)] = [
             ("Key hold", info.keyHold.summary, false),
@@ -191,7 +202,7 @@ public struct SettingsPane: TabPane {
             ("State file", info.statePath, true),
             ("Settings file", info.settingsPath, true),
         ]
-        for (offset, (label, value, isPath)) in rows.enumerated() where first + offset < rect.maxY {
+        for (offset, (label, value, isPath)) in rows.enumerated() where actionsTop > 0 && first + offset < rect.maxY {
             let x = frame.screen.put("   " + label, column: rect.x, row: first + offset, style: .dim, width: rect.width)
             let valueColumn = max(x + 1, rect.x + 25)
             let valueWidth = max(0, rect.maxX - valueColumn)
@@ -199,10 +210,10 @@ public struct SettingsPane: TabPane {
             frame.screen.put(shown, column: valueColumn, row: first + offset, width: valueWidth)
         }
         let settings = context.settings
-        let visible = max(0, rect.maxY - first - Self.actionsOffset)
+        let visible = max(0, rect.maxY - first - actionsTop)
         let top = visible > 0 && list.cursor >= visible ? list.cursor - visible + 1 : 0
         for (index, action) in SettingsAction.allCases.enumerated().dropFirst(top) {
-            let row = first + Self.actionsOffset + index - top
+            let row = first + actionsTop + index - top
             guard row < rect.maxY else { break }
             frame.hits.mark(Rect(x: rect.x, y: row, width: rect.width, height: 1), .settingsRow(index))
             let isCursor = index == list.cursor
