@@ -21,8 +21,8 @@ public struct AccountForm: Hashable, Sendable {
 
     public init(opensSheet: Bool = false) { self.opensSheet = opensSheet }
 
-    /// Presenting a new form (from the account sheet, or with `opensSheet` from Settings), when
-    /// the screen is large enough to lay one out.
+    /// Presenting a new form: from the account sheet, or with `opensSheet` from Settings (the
+    /// sheet then opens on the account added).
     public static func presentation(opensSheet: Bool) -> Intent { .present(Presentation(AccountForm(opensSheet: opensSheet))) }
 
     /// Typed and pasted text goes into the focused field.

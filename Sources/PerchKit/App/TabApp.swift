@@ -17,9 +17,10 @@ public enum ComponentID: Hashable, Sendable {
 ///
 /// Its own keys: `1`–`9` select a tab, `Tab`/`Shift-Tab` the next or previous, `?` shows help
 /// (built from the key tables), `Esc` dismisses the top layer, `q` and `Ctrl-C` quit, `Ctrl-Z`
-/// suspends. On a screen below ``minimumSize`` only a notice is drawn. A key the active
-/// component's table holds (``KeyTable/holds``), held, is that hold's verb. A component's own binding of a key comes first. Holding a tab (the mouse held on
-/// it, or its digit key held) calls its pane's ``Pane/tabHeld(_:)`` when ``Pane/holdsTab``.
+/// suspends. A component's own binding of a key comes first. Holding a tab (the mouse held on
+/// it, or its digit key held) calls its pane's ``Pane/tabHeld(_:)`` when ``Pane/holdsTab``; a
+/// key the active component's table holds (``KeyTable/holds``), held, is that hold's verb. On a
+/// screen below ``minimumSize`` only a notice is drawn.
 public struct TabApp: Sendable {
     /// The app's model, which every component reads through its ``Context`` and changes only by
     /// sending it messages (``Reaction/send(_:)``).
