@@ -24,6 +24,8 @@ public final class TabAppRunner {
     /// The loop, whose ``TerminalLoop/root`` is the app.
     public let loop: TerminalLoop<TabApp>
     private let workers = WorkerQueue(serial: false)
+    /// One serial queue per lane of work (``Work/lane``), made when its first piece is asked for.
+    private var lanes: [String: WorkerQueue] = [:]
     /// The outcomes back from the workers, and the work still running.
     private final class Inbox: Sendable {
         let finished = Mutex<[(message: any Sendable, component: ComponentID)]>([])
@@ -76,7 +78,14 @@ public final class TabAppRunner {
         case .perform(let work, let component):
             inbox.running.withLock { $0 += 1 }
             let writeEnd = pipeEnds[1]
-            workers.async { [inbox] in
+            let queue =
+                work.lane.map { lane in
+                    if let queue = lanes[lane] { return queue }
+                    let queue = WorkerQueue(serial: true)
+                    lanes[lane] = queue
+                    return queue
+                } ?? workers
+            queue.async { [inbox] in
                 let message = work.run()
                 inbox.finished.withLock { $0.append((message, component)) }
                 var byte: UInt8 = 1
@@ -95,6 +104,7 @@ public final class TabAppRunner {
     public func run() -> Int32 {
         let status = loop.run()
         workers.wait()
+        for queue in lanes.values { queue.wait() }
         loop.backend.shutdown()
         return status
     }

@@ -54,4 +54,27 @@ struct TabAppRunnerTests {
         #expect(backend.controls == [Array("\u{1B}]52;c;dG90YWwgMTA=\u{1B}\\".utf8)])
         #expect(backend.frames.contains { $0.lines.contains { $0.contains("Copied the total") } }, "and the banner said so")
     }
+
+    @Test("Work of one lane runs one piece at a time in the order asked: a slow piece asked first ends first")
+    func laneKeepsOrder() throws {
+        var ends: [Int32] = [0, 0]
+        try #require(pipe(&ends) == 0)
+        defer { close(ends[0]) }
+        workLog.withLock { $0.removeAll() }
+        let backend = RecordingBackend(size: Size(width: 40, height: 12), inputDescriptor: ends[0])
+        let poller = VirtualPoller()
+        let runner = TabAppRunner(
+            app: TabApp(panes: [LanePane()], size: backend.size, reduceMotion: true), backend: backend, poller: poller)
+        func type(_ text: String) { _ = Array(text.utf8).withUnsafeBytes { write(ends[1], $0.baseAddress, $0.count) } }
+        poller.at(1_100) { type("g") }
+        poller.at(1_200) {
+            let deadline = MonotonicClock.now() + 5_000
+            while workLog.withLock({ $0.count }) < 2 || runner.workInFlight > 0, MonotonicClock.now() < deadline { usleep(1_000) }
+            type("q")
+        }
+        #expect(runner.run() == 0)
+        close(ends[1])
+        #expect(workLog.withLock { $0 } == ["slow", "quick"], "the quick piece waited for the slow one")
+        #expect(runner.loop.root.pane(LanePane.self)?.arrived == ["slow", "quick"], "and came back after it")
+    }
 }

@@ -1,4 +1,6 @@
+import Glibc
 import PerchKit
+import Synchronization
 
 /// A pane for the tests: it counts its `+` presses, holds its tab to raise a sheet of three
 /// rows, and asks for work that doubles its count.
@@ -179,4 +181,40 @@ struct TallyPane: Pane {
     func render(into frame: inout Frame, in area: Rect, _ context: Context) {
         frame.screen.put("total \(context.model(TallyModel.self)?.total ?? -1)", column: 0, row: area.y)
     }
+}
+
+/// What ``LoggedWork`` did, in the order it did it.
+let workLog = Mutex<[String]>([])
+
+/// Work of one lane that records its name when done, after `delay` microseconds.
+struct LoggedWork: Work {
+    static var lane: String? { "log" }
+    let name: String
+    let delay: UInt32
+    func perform() -> String {
+        usleep(delay)
+        workLog.withLock { $0.append(name) }
+        return name
+    }
+}
+
+/// A pane whose `g` asks for a slow piece of work, then a quick one, in one lane.
+struct LanePane: Pane {
+    var arrived: [String] = []
+    enum Verb: Hashable, Sendable { case go }
+    enum Message: Sendable { case done(String) }
+    var title: String { "Lane" }
+    var keys: KeyTable<Verb> { KeyTable("Lane", [.init([.char("g")], "g", "go", .go)]) }
+    mutating func update(_ input: ComponentInput<Verb>, _ context: Context) -> [Reaction<Message>] {
+        guard case .verb(.go) = input else { return [] }
+        return [
+            .perform(LoggedWork(name: "slow", delay: 150_000), then: { .done($0) }),
+            .perform(LoggedWork(name: "quick", delay: 0), then: { .done($0) }),
+        ]
+    }
+    mutating func receive(_ message: Message, _ context: Context) -> [Reaction<Message>] {
+        if case .done(let name) = message { arrived.append(name) }
+        return []
+    }
+    func render(into frame: inout Frame, in area: Rect, _ context: Context) {}
 }

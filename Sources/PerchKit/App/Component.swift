@@ -89,8 +89,16 @@ extension Layer {
 public protocol Work: Sendable {
     /// How the work went.
     associatedtype Outcome: Sendable
+    /// Work of the same lane runs one piece at a time, in the order it was asked for (writes to
+    /// one file, say); nil, the default, runs each piece at once on a thread of its own.
+    static var lane: String? { get }
     /// Does the work (on a worker thread) and says how it went.
     func perform() -> Outcome
+}
+
+extension Work {
+    /// No lane: each piece runs at once, beside any other.
+    public static var lane: String? { nil }
 }
 
 /// What a component is handed: a key as the verb its table binds it to, typed or pasted text,

@@ -25,7 +25,7 @@ public struct Reaction<Message: Sendable>: Sendable {
     /// Performs `work` off the loop's thread; its outcome comes back to this component as
     /// `then(outcome)`.
     public static func perform<W: Work>(_ work: W, then: @escaping @Sendable (W.Outcome) -> Message) -> Reaction {
-        Reaction(erased: .perform(AnyWork(run: { then(work.perform()) })))
+        Reaction(erased: .perform(AnyWork(lane: W.lane, run: { then(work.perform()) })))
     }
 
     /// Sends `message` to the app's model (``AppModel/receive(_:_:)``), after this component's
@@ -70,6 +70,8 @@ enum ErasedReaction: Sendable {
 
 /// Work with its outcome already mapped to the asker's message.
 public struct AnyWork: Sendable {
+    /// Its lane (``Work/lane``): work of one lane runs in order, one piece at a time; nil for none.
+    public let lane: String?
     /// Performs the work and returns the asker's message.
     public let run: @Sendable () -> any Sendable
 }
