@@ -70,6 +70,33 @@ public final class TabAppRunner {
         for end in pipeEnds where end >= 0 { close(end) }
     }
 
+    /// Also waits on `descriptor` (a watch on a folder, a socket of the app's): when it is
+    /// readable, `read` is called with the time (milliseconds on the loop's clock) and must read
+    /// what is ready; each message it returns goes to the app's model (``AppModel``), in order.
+    /// The descriptor stays the caller's to close, after the run.
+    public func watch(_ descriptor: Int32, read: @escaping (Int64) -> [any Sendable]) {
+        loop.sources.append(
+            .init(
+                descriptor: { descriptor },
+                ready: { [unowned self] time in
+                    let messages = read(time)
+                    return messages.isEmpty ? false : loop.send(messages.map { .deliver($0, to: .app) }, at: time)
+                }))
+    }
+
+    /// Also wakes at `deadline()` (milliseconds on the loop's clock; nil for none, asked before
+    /// every wait): `fire` is called with the time, and each message it returns goes to the app's
+    /// model, in order (a clock read each minute, say).
+    public func every(_ deadline: @escaping () -> Int64?, fire: @escaping (Int64) -> [any Sendable]) {
+        loop.timers.append(
+            .init(
+                deadline: deadline,
+                fire: { [unowned self] time in
+                    let messages = fire(time)
+                    return messages.isEmpty ? false : loop.send(messages.map { .deliver($0, to: .app) }, at: time)
+                }))
+    }
+
     /// Work handed out whose outcome has not come back yet.
     public var workInFlight: Int { inbox.running.withLock { $0 } }
 

@@ -1,4 +1,5 @@
 import Glibc
+import Synchronization
 import Testing
 
 @testable import PerchKit
@@ -76,5 +77,35 @@ struct TabAppRunnerTests {
         close(ends[1])
         #expect(workLog.withLock { $0 } == ["slow", "quick"], "the quick piece waited for the slow one")
         #expect(runner.loop.root.pane(LanePane.self)?.arrived == ["slow", "quick"], "and came back after it")
+    }
+
+    @Test("A descriptor and a deadline of the app's send messages to its model")
+    func watchAndEvery() throws {
+        var ends: [Int32] = [0, 0]
+        var watched: [Int32] = [0, 0]
+        try #require(pipe(&ends) == 0 && pipe(&watched) == 0)
+        defer { for end in [ends[0], watched[0], watched[1]] { close(end) } }
+        let backend = RecordingBackend(size: Size(width: 40, height: 12), inputDescriptor: ends[0])
+        let poller = VirtualPoller()
+        let runner = TabAppRunner(
+            app: TabApp(panes: [TallyPane()], model: TallyModel(), size: backend.size, reduceMotion: true), backend: backend, poller: poller
+        )
+        runner.watch(watched[0]) { _ in
+            var buffer = [UInt8](repeating: 0, count: 64)
+            let count = read(watched[0], &buffer, buffer.count)
+            return count > 0 ? [TallyModel.Message.add(count)] : []
+        }
+        let fired = Mutex(false)
+        runner.every({ fired.withLock { $0 } ? nil : 1_150 }) { _ in
+            fired.withLock { $0 = true }
+            return [TallyModel.Message.add(1_000)]
+        }
+        func type(_ text: String) { _ = Array(text.utf8).withUnsafeBytes { write(ends[1], $0.baseAddress, $0.count) } }
+        poller.at(1_100) { _ = Array("abc".utf8).withUnsafeBytes { write(watched[1], $0.baseAddress, $0.count) } }
+        poller.at(1_300) { type("q") }
+        #expect(runner.run() == 0)
+        close(ends[1])
+        #expect(runner.loop.root.model(TallyModel.self)?.total == 1_003, "3 bytes read from the descriptor, 1,000 from the deadline")
+        #expect(backend.frames.last?.lines[0].hasPrefix("total 1003") == true, "and drawn")
     }
 }
