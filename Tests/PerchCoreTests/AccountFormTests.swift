@@ -133,7 +133,10 @@ struct AccountFormTests {
         _ = state.update(.key(KeyEvent(.tab)))
         type(&state, "@ada")
         let asker = formAsker(state)
-        #expect(state.update(.key(KeyEvent(.enter))) == [.asked(by: asker, .perform(AddAccount(Account(id: "ada", name: "Ada L", handle: "@ada"))))])
+        #expect(
+            state.update(.key(KeyEvent(.enter))) == [
+                .asked(by: asker, .perform(AddAccount(Account(id: "ada", name: "Ada L", handle: "@ada"))))
+            ])
         #expect(state.accountForm != nil, "the form stays until the write is done")
         let layout = AccountFormLayout(screen: state.size)
         let add = layout.button(.add)
@@ -147,7 +150,8 @@ struct AccountFormTests {
         let account = Account(id: "ada", name: "Ada")
         _ = state.update(
             .outcome(
-                AnyOutcome(AccountAddition.added(account, accounts: Account.samples + [account], configPath: "/c/accounts.json", backupPath: nil)),
+                AnyOutcome(
+                    AccountAddition.added(account, accounts: Account.samples + [account], configPath: "/c/accounts.json", backupPath: nil)),
                 for: formAsker(state)))
         #expect(state.accountForm == nil)
         #expect(state.accounts.last == account)
@@ -167,7 +171,8 @@ struct AccountFormTests {
         let account = Account(id: "ada", name: "Ada", group: "Home")
         _ = state.update(
             .outcome(
-                AnyOutcome(AccountAddition.added(account, accounts: Account.samples + [account], configPath: "/c", backupPath: nil)), for: formAsker(state)))
+                AnyOutcome(AccountAddition.added(account, accounts: Account.samples + [account], configPath: "/c", backupPath: nil)),
+                for: formAsker(state)))
         #expect(state.presented.count == 1)
         guard let sheet = state.sheet else {
             Issue.record("no sheet")
@@ -180,7 +185,9 @@ struct AccountFormTests {
     func failedAndCancel() {
         var state = formState()
         _ = state.update(
-            .outcome(AnyOutcome(AccountAddition.notAdded("Could not write the config: /c: cannot replace: Permission denied")), for: formAsker(state)))
+            .outcome(
+                AnyOutcome(AccountAddition.notAdded("Could not write the config: /c: cannot replace: Permission denied")),
+                for: formAsker(state)))
         #expect(state.accountForm?.writeError != nil)
         #expect(state.render().lines[23].contains("Permission denied"))
         _ = state.update(.key(KeyEvent(.escape)))
@@ -196,12 +203,13 @@ struct AccountFormTests {
     func help() {
         var state = formState()
         _ = state.update(.key(KeyEvent(.function(1))))
-        guard let help = state.presented.last?.as(HelpOverlay.self) else {
+        guard let help = state.presented.last?.help else {
             Issue.record("no help")
             return
         }
-        #expect(help.context == .accountForm)
-        #expect(help.bindings.contains { $0.action == .focusNext && $0.keys.contains(KeyEvent(.tab)) })
+        #expect(help.title == InputContext.accountForm.title)
+        #expect(help.rows == InputContext.accountForm.helpRows)
+        #expect(KeyBindings.binding(for: KeyEvent(.tab), in: .accountForm)?.action == .focusNext)
     }
 }
 

@@ -20,3 +20,37 @@ extension AppState {
         set { self[pane: SettingsPane.self] = newValue }
     }
 }
+
+/// PerchKit's layers as Perch's root presents them (``KitLayer``), for tests that look at them.
+extension Presentation {
+    /// The layer, when it is PerchKit's alert.
+    var alert: AlertLayer? { self.as(KitLayer<AlertLayer>.self)?.layer }
+    /// What confirming the alert replies to its presenter, when it is an alert.
+    var alertAction: AlertAction? { self.as(KitLayer<AlertLayer>.self)?.replies[1]?.as(AlertAction.self) }
+    /// The layer, when it is PerchKit's help overlay.
+    var help: HelpLayer? { self.as(KitLayer<HelpLayer>.self)?.layer }
+}
+
+extension HelpLayer {
+    /// Every row listed, in order.
+    var rows: [Row] { sections.flatMap(\.rows) }
+}
+
+extension InputContext {
+    /// What `key` does here, as the root looks it up.
+    func action(for key: KeyEvent) -> KeyAction? { KeyBindings.binding(for: key, in: self)?.action }
+    /// The rows help lists for this context.
+    var helpRows: [HelpLayer.Row] { KeyBindings.table(for: self).map { HelpLayer.Row($0.label, $0.summary) } }
+}
+
+extension InputContext {
+    /// The help overlay over this context, as the layer the root presents.
+    var helpLayer: KitLayer<HelpLayer> { help.as(KitLayer<HelpLayer>.self)! }
+}
+
+extension AlertAction {
+    /// The alert confirming this action, as the layer the root presents.
+    func alertLayer(title: String, message: String, confirmTitle: String) -> KitLayer<AlertLayer> {
+        confirmation(title: title, message: message, confirmTitle: confirmTitle).as(KitLayer<AlertLayer>.self)!
+    }
+}

@@ -23,9 +23,9 @@ private func tapAt(_ state: inout AppState, column: Int, row: Int) -> [Effect] {
 private let enter = KeyEvent(.enter)
 
 /// Opens the first item's menu and picks Delete…; returns the alert, or records an issue.
-private func openDeleteAlert(_ state: inout AppState) -> Alert? {
+private func openDeleteAlert(_ state: inout AppState) -> Presentation? {
     _ = press(&state, .char("m"), .char("j"), .char("j"), .char("j"), enter)
-    guard let alert = state.presented.last?.as(Alert.self) else {
+    guard let alert = state.presented.last, alert.alert != nil else {
         Issue.record("no alert")
         return nil
     }
@@ -132,7 +132,7 @@ struct ContextMenuTests {
         var state = catalogState()
         let item = state.catalogItems[0]
         guard let alert = openDeleteAlert(&state) else { return }
-        #expect(alert.cursor == 0, "Cancel has the focus")
+        #expect(alert.alert?.focus == 0, "Cancel has the focus")
         _ = press(&state, enter)
         #expect(menu(state) != nil, "Cancel dismissed only the alert")
         #expect(state.catalogItems[0] == item)
@@ -185,11 +185,11 @@ struct ContextMenuTests {
     }
 
     @Test("an alert's buttons react to clicks")
-    func alertClicks() {
+    func alertClicks() throws {
         var state = catalogState()
         let item = state.catalogItems[0]
         guard let alert = openDeleteAlert(&state) else { return }
-        let buttons = AlertLayout(buttons: alert.buttons, screen: state.size).buttons
+        let buttons = try #require(alert.alert).layout(in: Rect(x: 0, y: 0, width: state.size.width, height: state.size.height)).buttons
         _ = tapAt(&state, column: buttons[1].x + 1, row: buttons[1].y)
         #expect(state.presented.isEmpty)
         #expect(!state.catalogItems.contains(item))
@@ -324,23 +324,26 @@ struct ContextMenuConfigDeleteTests {
         Account(id: "work", name: "Work", handle: "@ada-work", group: "Jobs"), Account(id: "home", name: "Home"),
     ]
 
-    private func configCatalog() -> AppState {
-        var state = AppState(accounts: Self.accounts, saved: SavedState(currentAccount: "work"), size: Size(width: 80, height: 24))
+    private func configCatalog(size: Size = Size(width: 80, height: 24)) -> AppState {
+        var state = AppState(accounts: Self.accounts, saved: SavedState(currentAccount: "work"), size: size)
         state.info.usesSampleAccounts = false
         _ = state.update(.key(.char("2")))
         return state
     }
 
-    /// Moves the cursor to the row titled `title`, opens its menu, picks Delete… and confirms.
-    private func deleteRow(_ title: String, in state: inout AppState) -> (alert: Alert?, effects: [Effect]) {
+    /// Moves the cursor to the row titled `title`, opens its menu, picks Delete… and, unless told
+    /// not to, confirms.
+    @discardableResult
+    private func deleteRow(_ title: String, in state: inout AppState, confirming: Bool = true) -> (alert: AlertLayer?, effects: [Effect]) {
         guard let index = state.catalogItems.firstIndex(where: { $0.title == title }) else {
             Issue.record("no row \(title)")
             return (nil, [])
         }
         for _ in 0..<index { _ = state.update(.key(.char("j"))) }
         guard let alert = openDeleteAlert(&state) else { return (nil, []) }
+        guard confirming else { return (alert.alert, []) }
         let effects = press(&state, KeyEvent(.right), enter)
-        return (alert, effects)
+        return (alert.alert, effects)
     }
 
     @Test("Delete on a field's row asks, then removes the field from the config file (perch unset's edit)")
@@ -354,6 +357,21 @@ struct ContextMenuConfigDeleteTests {
             "the Catalog takes the outcome: the alert is gone by then")
         #expect(state.presented.isEmpty, "the alert and the menu are gone")
         #expect(state.catalogItems.contains { $0.title == "handle" }, "nothing changes before the file is written")
+    }
+
+    // Bug: the confirmation's message was cut to one line ("as `perch unset oss …"), even at 100
+    // columns, so it never said which command it does; PerchKit's alert wraps it.
+    @Test("Delete's confirmation shows its whole message, wrapped, at 100 columns and at 40")
+    func confirmationNotCut() {
+        for width in [100, 40] {
+            var state = configCatalog(size: Size(width: width, height: 30))
+            guard let alert = deleteRow("handle", in: &state, confirming: false).alert else { continue }
+            let box = alert.layout(in: Rect(x: 0, y: 0, width: width, height: 30)).frame
+            // The box's inner text, row by row.
+            let inside = state.render().lines[box.y..<box.maxY].map { String(Array($0)[(box.x + 1)..<(box.maxX - 1)]) }
+            let words = inside.joined(separator: " ").split(separator: " ").joined(separator: " ")
+            #expect(words.contains("It leaves the config file, as `perch unset work handle` does."), "\(width) columns: \(words)")
+        }
     }
 
     @Test("Delete on the id or name row removes the account (perch remove's edit); Cancel, focused first, removes nothing")
@@ -374,24 +392,27 @@ struct ContextMenuConfigDeleteTests {
         let written = [Account(id: "work", name: "Work", group: "Jobs"), Account(id: "home", name: "Home")]
         _ = state.update(
             .outcome(
-                AnyOutcome(ConfigDeletion(
-                    accountID: "work", path: ["handle"], accounts: written, configPath: "/c/accounts.json",
-                    backupPath: "/c/accounts.json.bak",
-                    problem: nil)), for: .pane(.catalog)))
+                AnyOutcome(
+                    ConfigDeletion(
+                        accountID: "work", path: ["handle"], accounts: written, configPath: "/c/accounts.json",
+                        backupPath: "/c/accounts.json.bak",
+                        problem: nil)), for: .pane(.catalog)))
         #expect(!state.catalogItems.contains { $0.title == "handle" })
         #expect(state.banner == "Removed handle of Work from /c/accounts.json (previous file kept as /c/accounts.json.bak).")
         // Written, but something after it went wrong: the banner says both, and stays.
         var late = configCatalog()
         _ = late.update(
             .outcome(
-                AnyOutcome(ConfigDeletion(
-                    accountID: "work", path: [], accounts: written, configPath: "/c/accounts.json", backupPath: nil,
-                    problem: "its tools still use its identities (kube failed)")), for: .pane(.catalog)))
+                AnyOutcome(
+                    ConfigDeletion(
+                        accountID: "work", path: [], accounts: written, configPath: "/c/accounts.json", backupPath: nil,
+                        problem: "its tools still use its identities (kube failed)")), for: .pane(.catalog)))
         #expect(late.banner == "Removed Work from /c/accounts.json. But its tools still use its identities (kube failed).")
         _ = state.update(
             .outcome(
-                AnyOutcome(ConfigDeletion(
-                    accountID: "work", path: [], accounts: nil, configPath: "/c/accounts.json", backupPath: nil, problem: "disk full")),
+                AnyOutcome(
+                    ConfigDeletion(
+                        accountID: "work", path: [], accounts: nil, configPath: "/c/accounts.json", backupPath: nil, problem: "disk full")),
                 for: .pane(.catalog)))
         #expect(state.banner == "Could not remove Work from the config: disk full")
         #expect(state.accounts == written, "a failed write changes nothing in memory")
@@ -401,8 +422,8 @@ struct ContextMenuConfigDeleteTests {
     func samplesStayInMemory() {
         var state = catalogState()
         guard let alert = openDeleteAlert(&state) else { return }
-        guard case .deleteItem = alert.action else {
-            Issue.record("a sample row would be written: \(alert.action)")
+        guard case .deleteItem? = alert.alertAction else {
+            Issue.record("a sample row would be written: \(String(describing: alert.alertAction))")
             return
         }
     }

@@ -135,7 +135,7 @@ struct ModelRenderTests {
     @Test("The help overlay alone: the context in its title, the first keys, the count in its footer")
     func help() {
         Self.expect(
-            HelpOverlay(context: .pane(.overview)),
+            InputContext.pane(.overview).helpLayer,
             [
                 "", " ╭─ Keys · Overview ──────────────────────╮", " │ Ctrl-C             quit                │",
                 " │ Ctrl-Z             suspend (fg resumes)│", " │ r                  apply the account's…│",
@@ -158,15 +158,15 @@ struct ModelRenderTests {
             ])
     }
 
-    @Test("An alert alone: centred, Cancel before the action")
+    @Test("An alert alone (PerchKit's): centred and fitted to its text, Cancel before the action")
     func alert() {
-        let alert = Alert(title: "Delete?", message: "It goes.", confirmTitle: "Delete", action: .deleteItem(id: Self.firstItem.id))
+        let alert = AlertAction.deleteItem(id: Self.firstItem.id).alertLayer(title: "Delete?", message: "It goes.", confirmTitle: "Delete")
         Self.expect(
             alert,
             [
-                "", "", "", " ╭────────────────────────────────────────╮", " │ Delete?                                │",
-                " │ It goes.                               │", " │                                        │",
-                " │                  [ Cancel ] [ Delete ] │", " ╰────────────────────────────────────────╯",
+                "", "", "", "         ╭────────────────────────╮", "         │ Delete?                │",
+                "         │ It goes.               │", "         │                        │",
+                "         │  [ Cancel ] [ Delete ] │", "         ╰────────────────────────╯",
             ])
     }
 

@@ -318,22 +318,25 @@ struct ModelUpdateTests {
     // MARK: Help
 
     @Test("The help overlay alone: ↓ scrolls a line and the footer counts from 2, ↑ and the wheel scroll back, never above the top")
-    func helpScrolls() {
+    func helpScrolls() throws {
         let context = Self.context()
-        var help = HelpOverlay(context: .pane(.overview))
-        #expect(help.update(.action(.moveDown), context) == [])
-        #expect(help.scroll == 1)
+        var help = InputContext.pane(.overview).helpLayer
+        let down = try #require(InputContext.help.action(for: KeyEvent(.down)))
+        let up = try #require(InputContext.help.action(for: .char("k")))
+        #expect(help.update(.action(down), context) == [])
+        #expect(help.layer.scroll == 1)
         let drawn = ModelRenderTests.lines(help, context)
         #expect(drawn[10] == " ╰─ 2–9 of 16 · Esc close ────────────────╯")
         #expect(drawn[2] == " │ Ctrl-Z             suspend (fg resumes)│")
-        #expect(help.update(.scroll(.helpBody, notches: -1), context) == [])
-        #expect(help.scroll == 0)
-        #expect(help.update(.action(.moveUp), context) == [])
-        #expect(help.scroll == 0)
-        for _ in 0..<20 { _ = help.update(.action(.moveDown), context) }
-        #expect(help.scroll == 16 - 8)
-        #expect(help.update(.action(.activate), context) == [])
-        #expect(help.scroll == 8)
+        #expect(help.update(.scroll(.layerChrome, notches: -1), context) == [])
+        #expect(help.layer.scroll == 0)
+        #expect(help.update(.action(up), context) == [])
+        #expect(help.layer.scroll == 0)
+        for _ in 0..<20 { _ = help.update(.action(down), context) }
+        #expect(help.layer.scroll == 16 - 8)
+        #expect(help.update(.action(.activate), context) == [], "a verb not of help's table does nothing")
+        #expect(help.update(.action(try #require(InputContext.help.action(for: KeyEvent(.escape)))), context) == [.dismiss])
+        #expect(help.layer.scroll == 8)
     }
 
     // MARK: Context menu
@@ -367,10 +370,9 @@ struct ModelUpdateTests {
             menu.update(.tap(.contextAction(2)), context) == [
                 .dismiss, .banner("Copied \(item.id) (OSC 52, where the terminal allows it)."), .effect(.copyToClipboard(item.id)),
             ])
-        let alert = Alert(
-            title: "Delete “Swift Compass”?", message: "It leaves Personal’s Catalog for this session.", confirmTitle: "Delete",
-            action: .deleteItem(id: item.id))
-        #expect(menu.update(.tap(.contextAction(3)), context) == [.present(Presentation(alert))])
+        let alert = AlertAction.deleteItem(id: item.id).confirmation(
+            title: "Delete “Swift Compass”?", message: "It leaves Personal’s Catalog for this session.", confirmTitle: "Delete")
+        #expect(menu.update(.tap(.contextAction(3)), context) == [.present(alert)])
         #expect(menu.update(.tap(.contextPreview), context) == [.dismiss, .reply(AnyOutcome(ContextMenuChoice.open(id: item.id)))])
         #expect(menu.cursor == 1)
         #expect(ContextMenu(itemID: "gone").perform(.pin, context) == [])
@@ -391,7 +393,7 @@ struct ModelUpdateTests {
         context.reduceMotion = false
         let slidesNow = sheet.beginDismissal(context)
         #expect(slidesNow && sheet.isClosing && !sheet.isActive, "slides away, taking no input")
-        #expect(!Alert(title: "t", message: "m", confirmTitle: "OK", action: .deleteItem(id: "x")).isAnimating)
+        #expect(!AlertAction.deleteItem(id: "x").alertLayer(title: "t", message: "m", confirmTitle: "OK").isAnimating)
     }
 
     @Test("A context menu alone: its alert's confirmation makes it go and hand the confirmation on to its presenter")
@@ -430,35 +432,38 @@ struct ModelUpdateTests {
 
     // MARK: Alert
 
-    @Test("An alert alone: Enter on Cancel dismisses it alone; Tab then Enter confirms the deletion and closes the menu below")
-    func alertConfirms() {
+    @Test("An alert alone: Enter on Cancel dismisses it alone; → then Enter confirms the deletion; the focus wraps round")
+    func alertConfirms() throws {
         let context = Self.context()
-        var alert = Alert(title: "Delete?", message: "It goes.", confirmTitle: "Delete", action: .deleteItem(id: "personal-1"))
-        #expect(alert.update(.action(.activate), context) == [.dismiss])
-        #expect(alert.update(.action(.focusNext), context) == [])
-        #expect(alert.cursor == 1)
-        #expect(alert.update(.action(.focusNext), context) == [])
-        #expect(alert.cursor == 1)
-        #expect(alert.update(.action(.activate), context) == [.dismiss, .reply(AnyOutcome(AlertAction.deleteItem(id: "personal-1")))])
-        #expect(alert.update(.action(.focusPrevious), context) == [])
-        #expect(alert.cursor == 0)
-        #expect(alert.update(.action(.moveDown), context) == [])
-        #expect(alert.cursor == 0)
+        var alert = AlertAction.deleteItem(id: "personal-1").alertLayer(title: "Delete?", message: "It goes.", confirmTitle: "Delete")
+        let press = try #require(InputContext.alert.action(for: KeyEvent(.enter)))
+        let next = try #require(InputContext.alert.action(for: .char("l")))
+        let previous = try #require(InputContext.alert.action(for: KeyEvent(.left)))
+        #expect(alert.update(.action(press), context) == [.dismiss], "Cancel replies nothing")
+        #expect(alert.update(.action(next), context) == [])
+        #expect(alert.layer.focus == 1)
+        #expect(alert.update(.action(press), context) == [.reply(AnyOutcome(AlertAction.deleteItem(id: "personal-1"))), .dismiss])
+        #expect(alert.update(.action(next), context) == [])
+        #expect(alert.layer.focus == 0, "past the last button, the first")
+        #expect(alert.update(.action(previous), context) == [])
+        #expect(alert.layer.focus == 1)
+        #expect(alert.update(.action(.moveDown), context) == [], "a verb not of the alert's table does nothing")
+        #expect(alert.layer.focus == 1)
+        #expect(alert.update(.action(try #require(InputContext.alert.action(for: KeyEvent(.escape)))), context) == [.dismiss])
     }
 
     @Test("An alert alone: a tap on its confirmation replies the config removal to its presenter; on Cancel it only dismisses")
     func alertTaps() {
         let context = Self.context()
-        var alert = Alert(
-            title: "Remove?", message: "It leaves the config.", confirmTitle: "Remove",
-            action: .deleteFromConfig(accountID: "work", path: ["handle"]))
+        var alert = AlertAction.deleteFromConfig(accountID: "work", path: ["handle"]).alertLayer(
+            title: "Remove?", message: "It leaves the config.", confirmTitle: "Remove")
         #expect(
             alert.update(.tap(.alertButton(1)), context) == [
-                .dismiss, .reply(AnyOutcome(AlertAction.deleteFromConfig(accountID: "work", path: ["handle"]))),
+                .reply(AnyOutcome(AlertAction.deleteFromConfig(accountID: "work", path: ["handle"]))), .dismiss,
             ])
         #expect(alert.update(.tap(.alertButton(0)), context) == [.dismiss])
-        #expect(alert.update(.tap(.helpBody), context) == [])
-        #expect(alert.cursor == 0)
+        #expect(alert.update(.tap(.layerChrome), context) == [])
+        #expect(alert.layer.focus == 0)
     }
 
     // MARK: Cover

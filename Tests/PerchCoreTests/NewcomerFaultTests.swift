@@ -67,7 +67,8 @@ struct NewcomerFaultTests {
         #expect(bannerText(state).contains("must not be empty"), "other keys leave it")
         _ = state.update(.key(KeyEvent(.escape)))
         #expect(state.banner == nil, "Esc dismisses it")
-        _ = state.update(.outcome(AnyOutcome(ConfigEdited(accounts: Account.samples, configPath: "/x", problem: nil)), for: .pane(.settings)))
+        _ = state.update(
+            .outcome(AnyOutcome(ConfigEdited(accounts: Account.samples, configPath: "/x", problem: nil)), for: .pane(.settings)))
         _ = state.update(.key(.char("j")))
         #expect(state.banner == nil, "a reload's banner still goes at the next key")
     }
@@ -85,7 +86,7 @@ struct NewcomerFaultTests {
         check(state.render(), "menu")
         for _ in 0..<4 { _ = state.update(.key(.char("j"))) }
         _ = state.update(.key(KeyEvent(.enter)))
-        guard state.presented.last?.is(Alert.self) == true else {
+        guard state.presented.last?.alert != nil else {
             Issue.record("Delete… opened no alert")
             return
         }
@@ -117,7 +118,7 @@ struct NewcomerFaultTests {
         #expect(after.hasPrefix("  ") && after.drop { $0 == " " }.hasPrefix("close it"), "\(lines.joined(separator: "\n"))")
         for context in [InputContext.pane(.overview), .pane(.catalog), .accountSheet, .accountSheetFilter, .contextMenu, .cover] {
             var help = AppState(accounts: Account.samples, size: Size(width: width, height: 60))
-            help.presented.append(Presentation(HelpOverlay(context: context)))
+            help.presented.append(context.help)
             let lines = help.render().lines
             for binding in KeyBindings.table(for: context) {
                 guard let line = lines.first(where: { $0.contains("│ " + binding.label + " ") }) else { continue }

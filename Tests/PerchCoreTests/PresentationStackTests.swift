@@ -15,7 +15,7 @@ private let escape = KeyEvent(.escape)
 /// Kinds of the layers, bottom first, for readable expectations.
 private func kinds(_ state: AppState) -> [String] {
     let names: [(any PresentedLayer.Type, String)] = [
-        (AccountSheet.self, "sheet"), (HelpOverlay.self, "help"), (ContextMenu.self, "menu"), (Alert.self, "alert"),
+        (AccountSheet.self, "sheet"), (KitLayer<HelpLayer>.self, "help"), (ContextMenu.self, "menu"), (KitLayer<AlertLayer>.self, "alert"),
         (AccountForm.self, "form"), (Cover.self, "cover"),
     ]
     return state.presented.map { layer in names.first { type(of: layer.layer) == $0.0 }?.1 ?? "?" }
@@ -91,10 +91,12 @@ struct PresentationStackTests {
     func insideClickKeepsLayer() {
         var s = state()
         press(&s, .char("?"))
-        let frame = HelpLayout(lineCount: KeyBindings.table(for: .pane(.overview)).count, screen: s.size).frame
+        let frame = HelpLayer.layout(
+            lineCount: KeyBindings.table(for: .pane(.overview)).count, in: Rect(x: 0, y: 0, width: s.size.width, height: s.size.height)
+        ).box
         let inside = Position(column: frame.x + 3, row: frame.y + 2)
-        #expect(s.hitTest(inside) == .helpBody)
-        _ = s.update(.tap(.helpBody))
+        #expect(s.hitTest(inside) == .layerChrome)
+        _ = s.update(.tap(.layerChrome))
         #expect(kinds(s) == ["help"])
     }
 
@@ -104,7 +106,7 @@ struct PresentationStackTests {
         press(&s, .char("a"))
         let before = try #require(s.sheet).cursor
         press(&s, .char("?"), .char("j"))
-        guard let help = s.presented.last?.as(HelpOverlay.self) else {
+        guard let help = s.presented.last?.help else {
             Issue.record("no help on top")
             return
         }
@@ -155,11 +157,12 @@ struct KeyBindingTests {
     @Test("help lists every binding of the context below it, label and summary, none cut short", arguments: contexts)
     func helpListsTable(_ context: InputContext) {
         let bindings = KeyBindings.table(for: context)
-        let help = HelpOverlay(context: context)
-        #expect(help.bindings == bindings)
+        let help = context.help
+        #expect(help.help?.rows == context.helpRows)
+        #expect(help.help?.title == context.title)
         // Tall and wide enough to show every line at once.
         var s = state(size: Size(width: 200, height: 60))
-        s.presented = [Presentation(help)]
+        s.presented = [help]
         let text = s.render().text
         for binding in bindings {
             #expect(text.contains(binding.label), "\(binding.label)")
@@ -172,6 +175,8 @@ struct KeyBindingTests {
         let owners: [String: Set<String>] = [
             "catalog": [InputContext.pane(.catalog).title], "settings": [InputContext.pane(.settings).title],
             "accountSheet": [InputContext.accountSheet.title, InputContext.accountSheetFilter.title],
+            // PerchKit's layers, whose verbs are named after their key tables (KitLayer).
+            "Alert": [InputContext.alert.title], "Help": [InputContext.help.title],
         ]
         var seen: Set<String> = []
         for context in Self.contexts {
@@ -212,11 +217,11 @@ struct KeyBindingTests {
     func helpContext() {
         var s = state()
         press(&s, .char("a"), .char("?"))
-        guard let help = s.presented.last?.as(HelpOverlay.self) else {
+        guard let help = s.presented.last?.help else {
             Issue.record("no help")
             return
         }
-        #expect(help.context == .accountSheet)
+        #expect(help.title == InputContext.accountSheet.title)
         press(&s, .char("?"))
         #expect(kinds(s) == ["sheet"])
     }

@@ -59,10 +59,10 @@ struct PresentedLayerTests {
 
     @Test("Help over the toast lists the toast's keys under its title")
     func toastHelp() {
-        let help = HelpOverlay(context: .toast)
-        #expect(help.bindings.map(\.label) == ["Ctrl-C", "Ctrl-Z", "Esc"])
+        let help = InputContext.toast.help
+        #expect(help.help?.rows.map(\.label) == ["Ctrl-C", "Ctrl-Z", "Esc"])
         var state = Self.withToast()
-        _ = state.apply([.present(Presentation(help))])
+        _ = state.apply([.present(help)])
         #expect(state.render().text.contains("Keys · Toast"))
     }
 
@@ -70,7 +70,7 @@ struct PresentedLayerTests {
     func equality() {
         #expect(Presentation(Toast(text: "a")) == Presentation(Toast(text: "a")))
         #expect(Presentation(Toast(text: "a")) != Presentation(Toast(text: "b")))
-        #expect(Presentation(HelpOverlay(context: .toast)) != Presentation(Toast(text: "a")))
+        #expect(InputContext.toast.help != Presentation(Toast(text: "a")))
         #expect(Set([Presentation(Toast(text: "a")), Presentation(Toast(text: "a"))]).count == 1)
     }
 }

@@ -4,7 +4,7 @@
 /// `dismiss`, `present`, `send(…)`, `tellPresented(…)`, `perform`, `selectTab(2)`, `quit`.
 func described<Message>(_ reactions: [Reaction<Message>]) -> [String] {
     reactions.map { reaction in
-        switch reaction.erased {
+        switch reaction.request {
         case .present: "present"
         case .dismiss: "dismiss"
         case .reply(let value): "reply(\(value))"

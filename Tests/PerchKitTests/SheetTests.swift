@@ -33,10 +33,10 @@ struct SheetTests {
         _ = sheet.update(.verb(.down), context)
         let reactions = sheet.update(.verb(.pick), context)
         #expect(reactions.count == 2)
-        if case .reply(let value) = reactions[0].erased { #expect(value as? Int == 1) } else { Issue.record("no reply") }
-        if case .dismiss = reactions[1].erased {} else { Issue.record("no dismiss") }
+        if case .reply(let value) = reactions[0].request { #expect(value as? Int == 1) } else { Issue.record("no reply") }
+        if case .dismiss = reactions[1].request {} else { Issue.record("no dismiss") }
         let tapped = sheet.update(.tap(.hit(Sheet.Part.row(2))), context)
-        if case .reply(let value)? = tapped.first?.erased { #expect(value as? Int == 2) } else { Issue.record("no reply to a tap") }
+        if case .reply(let value)? = tapped.first?.request { #expect(value as? Int == 2) } else { Issue.record("no reply to a tap") }
     }
 
     @Test("Dragging the grabber follows the pointer; released low it dismisses, released high it snaps to large")
@@ -49,10 +49,11 @@ struct SheetTests {
         _ = sheet.advance(context)
         #expect(sheet.motion.detent == .large)
         let released = sheet.update(.dragEnded(.hit(Sheet.Part.grabber), Position(column: 3, row: 11)), context)
-        if case .dismiss? = released.first?.erased {} else { Issue.record("released low, it did not dismiss: \(released.count)") }
+        if case .dismiss? = released.first?.request {} else { Issue.record("released low, it did not dismiss: \(released.count)") }
     }
 
-    @Test("Rendered into 30×12: grabber on the top edge, title and count, the rows with their swatches, the footer; rows and grabber marked")
+    @Test(
+        "Rendered into 30×12: grabber on the top edge, title and count, the rows with their swatches, the footer; rows and grabber marked")
     func render() {
         let sheet = sheet()
         var frame = Frame(size: context.size)
@@ -108,16 +109,38 @@ struct TabBarAndHelpTests {
 
     @Test("Help lists each section's keys padded to the widest label, and closes on Esc, ? or q")
     func help() {
-        var help = HelpLayer(sections: [("Pane", [("+", "more")]), ("Everywhere", [("Shift-Tab", "back")])])
-        #expect(help.lines.map(\.text) == ["Pane", "+          more", "", "Everywhere", "Shift-Tab  back"])
+        var help = HelpLayer(title: "Pane", sections: [.init("", [("+", "more")]), .init("Everywhere", [("Shift-Tab", "back")])])
+        #expect(help.text == ["+          more", "", "Everywhere", "Shift-Tab  back"], "an untitled section has no heading")
         for key in [KeyEvent(.escape), .char("?"), .char("q")] {
             let verb = help.keys.verb(for: key)
             #expect(verb == .close)
         }
         let context = Context(size: Size(width: 30, height: 10))
-        if case .dismiss? = help.update(.verb(.close), context).first?.erased {} else { Issue.record("close did not dismiss") }
+        if case .dismiss? = help.update(.verb(.close), context).first?.request {} else { Issue.record("close did not dismiss") }
         var frame = Frame(size: context.size)
         help.render(into: &frame, in: Rect(x: 0, y: 0, width: 30, height: 10), context)
-        #expect(frame.screen.lines.contains { $0.contains("Shift-Tab  back") })
+        let lines = frame.screen.lines
+        #expect(lines.contains { $0.contains("Shift-Tab  back") })
+        #expect(lines[2].contains("Keys · Pane"), "the top border names what help describes: \(lines[2])")
+        #expect(lines[7].contains("Esc close") && !lines[7].contains(" of "), "all shows: the footer only says how to close")
+    }
+
+    @Test("Help longer than its box scrolls a line at a time, and its footer says which lines show")
+    func helpScrolls() {
+        var help = HelpLayer(title: "Long", sections: [.init("", (1...20).map { HelpLayer.Row("k\($0)", "does \($0)") })])
+        let context = Context(size: Size(width: 40, height: 10))
+        let screen = Rect(x: 0, y: 0, width: 40, height: 10)
+        var frame = Frame(size: context.size)
+        help.render(into: &frame, in: screen, context)
+        #expect(frame.screen.lines.contains { $0.contains("1–6 of 20 · Esc close") }, "\(frame.screen.lines)")
+        _ = help.update(.verb(.down), context)
+        _ = help.update(.scroll(.layerChrome, notches: 3), context)
+        #expect(help.scroll == 2, "a key and a wheel event move one line each")
+        for _ in 0..<30 { _ = help.update(.verb(.down), context) }
+        #expect(help.scroll == 14, "no further than the last line at the bottom")
+        frame = Frame(size: context.size)
+        help.render(into: &frame, in: screen, context)
+        #expect(frame.screen.lines.contains { $0.contains("15–20 of 20") })
+        #expect(frame.screen.lines.contains { $0.contains("k20") && $0.contains("does 20") })
     }
 }

@@ -122,7 +122,7 @@ struct TabAppTests {
         _ = app.update(.ui(.key(.char("?"))))
         let help = app.layer(HelpLayer.self)
         #expect(help != nil)
-        let text = help?.lines.map(\.text).joined(separator: "\n") ?? ""
+        let text = help?.text.joined(separator: "\n") ?? ""
         #expect(text.contains("+") && text.contains("count one more"), "the pane's keys")
         #expect(text.contains("Shift-Tab") && text.contains("quit"), "the root's keys")
         #expect(app.update(.ui(.key(.char("q")))).isEmpty, "q closes help, it does not quit")

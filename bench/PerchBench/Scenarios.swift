@@ -58,11 +58,12 @@ enum Scenarios {
         }
         var alert = onDelete
         _ = alert.update(.key(KeyEvent(.enter)))
-        precondition(alert.presented.count == 2 && alert.presented[1].is(Alert.self), "Enter on Delete… did not show the alert")
+        precondition(
+            alert.presented.count == 2 && alert.presented[1].is(KitLayer<AlertLayer>.self), "Enter on Delete… did not show the alert")
         result.append(Screen(name: "alert", state: alert, before: onDelete))
         var help = catalog
         _ = help.update(.key(.char("?")))
-        precondition(help.presented.count == 1 && help.presented[0].is(HelpOverlay.self), "? did not show the help overlay")
+        precondition(help.presented.count == 1 && help.presented[0].is(KitLayer<HelpLayer>.self), "? did not show the help overlay")
         result.append(Screen(name: "help", state: help, before: catalog))
         var onAdd = settings
         while onAdd.presented.isEmpty, SettingsAction.allCases[onAdd.settings.cursor] != .addAccount {

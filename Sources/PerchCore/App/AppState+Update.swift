@@ -216,7 +216,7 @@ extension AppState {
             let step = action == .previousTab ? Tab.allCases.count - 1 : 1
             selectedTab = Tab(rawValue: (selectedTab.rawValue + step) % Tab.allCases.count) ?? selectedTab
         case .openAccountSheet: openSheet()
-        case .showHelp: present(Presentation(HelpOverlay(context: context)))
+        case .showHelp: present(context.help)
         case .dismiss: dismissTop()
         case .reapplyIdentities: return refreshIdentities(apply: true)
         case .verifyIdentities: return verifyIdentities()

@@ -101,22 +101,19 @@ extension ContextMenu: PresentedLayer {
                 let shown = path.joined(separator: ".")
                 let alert =
                     path.isEmpty
-                    ? Alert(
+                    ? AlertAction.deleteFromConfig(accountID: account.id, path: []).confirmation(
                         title: "Remove the account “\(account.name)”?",
                         message: "It leaves the config file, as `perch remove \(account.id)` does; its history stays.",
-                        confirmTitle: "Remove",
-                        action: .deleteFromConfig(accountID: account.id, path: []))
-                    : Alert(
+                        confirmTitle: "Remove")
+                    : AlertAction.deleteFromConfig(accountID: account.id, path: path).confirmation(
                         title: "Remove \(shown) from “\(account.name)”?",
-                        message: "It leaves the config file, as `perch unset \(account.id) \(shown)` does.", confirmTitle: "Remove",
-                        action: .deleteFromConfig(accountID: account.id, path: path))
-                return [.present(Presentation(alert))]
+                        message: "It leaves the config file, as `perch unset \(account.id) \(shown)` does.", confirmTitle: "Remove")
+                return [.present(alert)]
             }
             let catalog = context.currentAccount.map { "\($0.name)’s Catalog" } ?? "the Catalog"
-            let alert = Alert(
-                title: "Delete “\(item.title)”?", message: "It leaves \(catalog) for this session.", confirmTitle: "Delete",
-                action: .deleteItem(id: itemID))
-            return [.present(Presentation(alert))]
+            let alert = AlertAction.deleteItem(id: itemID).confirmation(
+                title: "Delete “\(item.title)”?", message: "It leaves \(catalog) for this session.", confirmTitle: "Delete")
+            return [.present(alert)]
         }
     }
 

@@ -2,69 +2,82 @@
 /// the loop's work: present a layer, dismiss itself, reply to its presenter, ask for work, select
 /// a tab, quit. `Message` is the component's own: replies and outcomes come back as one.
 public struct Reaction<Message: Sendable>: Sendable {
-    /// The command with the component's message type erased, as the root keeps it.
-    let erased: ErasedReaction
+    /// What is asked, with the component's message type erased, as a root carries it out
+    /// (``TabApp``, or a root of an app's own that hosts PerchKit components).
+    public let request: ReactionRequest
 
     /// Presents `layer` on top; its replies (``reply(_:)``) come back to this component as
     /// `onReply(reply)`.
     public static func present<L: Layer>(_ layer: L, onReply: @escaping @Sendable (L.Reply) -> Message) -> Reaction {
-        Reaction(erased: .present(AnyLayer(layer), reply: { ($0 as? L.Reply).map(onReply) }))
+        Reaction(request: .present(AnyLayer(layer), reply: { ($0 as? L.Reply).map(onReply) }))
     }
 
     /// Presents `layer` on top; whatever it replies is dropped.
     public static func present<L: Layer>(_ layer: L) -> Reaction {
-        Reaction(erased: .present(AnyLayer(layer), reply: { _ in nil as Message? }))
+        Reaction(request: .present(AnyLayer(layer), reply: { _ in nil as Message? }))
     }
 
     /// Dismisses the layer that returns it (a sheet slides away), or, from a pane, the top layer.
-    public static var dismiss: Reaction { Reaction(erased: .dismiss) }
+    public static var dismiss: Reaction { Reaction(request: .dismiss) }
 
     /// From a layer: hands `value` to the component that presented it (as the message it named).
-    public static func reply(_ value: some Sendable) -> Reaction { Reaction(erased: .reply(value)) }
+    public static func reply(_ value: some Sendable) -> Reaction { Reaction(request: .reply(value)) }
 
     /// Performs `work` off the loop's thread; its outcome comes back to this component as
     /// `then(outcome)`.
     public static func perform<W: Work>(_ work: W, then: @escaping @Sendable (W.Outcome) -> Message) -> Reaction {
-        Reaction(erased: .perform(AnyWork(lane: W.lane, run: { then(work.perform()) })))
+        Reaction(request: .perform(AnyWork(lane: W.lane, run: { then(work.perform()) })))
     }
 
     /// Sends `message` to the app's model (``AppModel/receive(_:_:)``), after this component's
     /// other reactions before it; a message of another type than the model's ``AppModel/Message``
     /// is dropped.
-    public static func send(_ message: some Sendable) -> Reaction { Reaction(erased: .send(message)) }
+    public static func send(_ message: some Sendable) -> Reaction { Reaction(request: .send(message)) }
 
     /// Hands `message` to each layer this component presented that is still up, as that layer's
     /// own ``Component/Message`` (a layer of another message type does not get it): a late
     /// preview for a menu it opened, say.
-    public static func tellPresented(_ message: some Sendable) -> Reaction { Reaction(erased: .tellPresented(message)) }
+    public static func tellPresented(_ message: some Sendable) -> Reaction { Reaction(request: .tellPresented(message)) }
 
     /// Shows `text` above the tab bar until the next key; with `stays`, whole, until `Esc`
     /// dismisses it (a reason to read and act on). A new one replaces it.
-    public static func banner(_ text: String, stays: Bool = false) -> Reaction { Reaction(erased: .banner(text, stays: stays)) }
+    public static func banner(_ text: String, stays: Bool = false) -> Reaction { Reaction(request: .banner(text, stays: stays)) }
 
     /// Asks the terminal itself for `request` (the clipboard, mouse reporting); the loop's backend
     /// carries it out.
-    public static func terminal(_ request: TerminalRequest) -> Reaction { Reaction(erased: .terminal(request)) }
+    public static func terminal(_ request: TerminalRequest) -> Reaction { Reaction(request: .terminal(request)) }
 
     /// Selects the tab at `index`.
-    public static func selectTab(_ index: Int) -> Reaction { Reaction(erased: .selectTab(index)) }
+    public static func selectTab(_ index: Int) -> Reaction { Reaction(request: .selectTab(index)) }
 
     /// Ends the run (exit status 0, the terminal restored).
-    public static var quit: Reaction { Reaction(erased: .quit) }
+    public static var quit: Reaction { Reaction(request: .quit) }
 }
 
-/// A ``Reaction`` with its message type erased: messages travel as `any Sendable` and each
-/// component's own type is restored where it is delivered.
-enum ErasedReaction: Sendable {
+/// What a ``Reaction`` asks, with its message type erased: messages travel as `any Sendable` and
+/// each component's own type is restored where it is delivered. ``TabApp`` carries these out; an
+/// app with a root of its own that presents PerchKit layers reads them to do the same.
+public enum ReactionRequest: Sendable {
+    /// Present the layer on top; `reply` turns what it replies into the presenter's message
+    /// (nil: the reply is dropped).
     case present(AnyLayer, reply: @Sendable (any Sendable) -> (any Sendable)?)
+    /// Dismiss the asking layer, or from a pane the top layer.
     case dismiss
+    /// From a layer: this value (its ``Layer/Reply``) for its presenter.
     case reply(any Sendable)
+    /// This message for the app's model.
     case send(any Sendable)
+    /// This message for each layer the asker presented that is still up.
     case tellPresented(any Sendable)
+    /// This work, off the loop's thread.
     case perform(AnyWork)
+    /// This banner above the tab bar; with `stays`, until `Esc`.
     case banner(String, stays: Bool)
+    /// This request of the terminal itself.
     case terminal(TerminalRequest)
+    /// Select the tab at this index.
     case selectTab(Int)
+    /// End the run.
     case quit
 }
 

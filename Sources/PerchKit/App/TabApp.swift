@@ -233,7 +233,7 @@ public struct TabApp: Sendable {
         case .previousTab: selected = (selected + panes.count - 1) % max(1, panes.count)
         case .help:
             let table = activeTop.map { layers[$0].help } ?? panes[selected].help
-            present(AnyLayer(HelpLayer(sections: [table, (keys.title, keys.help)])), by: nil)
+            present(AnyLayer(HelpLayer(title: table.0, sections: [.init("", table.1), .init(keys.title, keys.help)])), by: nil)
         case .dismiss: return dismissTop()
         case .quit: return [.quit]
         case .suspend: return [.suspend]
@@ -273,7 +273,7 @@ public struct TabApp: Sendable {
     }
 
     /// Carries out what component `id` asked, in order.
-    private mutating func carryOut(_ reactions: [ErasedReaction], from id: ComponentID) -> [Effect] {
+    private mutating func carryOut(_ reactions: [ReactionRequest], from id: ComponentID) -> [Effect] {
         var effects: [Effect] = []
         for reaction in reactions {
             switch reaction {
@@ -402,13 +402,13 @@ enum RawInput {
 
 /// Calls into a component whose type is known only at run time (``AnyPane``, ``AnyLayer``).
 private enum Dispatch {
-    static func update<C: Component>(_ component: inout C, _ input: RawInput, _ context: Context) -> [ErasedReaction] {
-        component.update(input.typed(for: component), context).map(\.erased)
+    static func update<C: Component>(_ component: inout C, _ input: RawInput, _ context: Context) -> [ReactionRequest] {
+        component.update(input.typed(for: component), context).map(\.request)
     }
 
-    static func receive<C: Component>(_ component: inout C, _ message: any Sendable, _ context: Context) -> [ErasedReaction] {
+    static func receive<C: Component>(_ component: inout C, _ message: any Sendable, _ context: Context) -> [ReactionRequest] {
         guard let message = message as? C.Message else { return [] }
-        return component.receive(message, context).map(\.erased)
+        return component.receive(message, context).map(\.request)
     }
 
     static func binds<C: Component>(_ component: C, _ key: KeyEvent) -> Bool { component.keys.verb(for: key) != nil }
@@ -419,15 +419,15 @@ private enum Dispatch {
         (component.keys.title, component.keys.help)
     }
 
-    static func tabHeld<P: Pane>(_ pane: inout P, _ context: Context) -> [ErasedReaction] { pane.tabHeld(context).map(\.erased) }
+    static func tabHeld<P: Pane>(_ pane: inout P, _ context: Context) -> [ReactionRequest] { pane.tabHeld(context).map(\.request) }
 }
 
 extension AppModel {
     /// ``receive(_:_:)`` for a message whose type is known only at run time: one of another type
     /// than ``Message`` is dropped.
-    mutating func receiveErased(_ message: any Sendable, _ context: Context) -> [ErasedReaction] {
+    mutating func receiveErased(_ message: any Sendable, _ context: Context) -> [ReactionRequest] {
         guard let message = message as? Message else { return [] }
-        return receive(message, context).map(\.erased)
+        return receive(message, context).map(\.request)
     }
 }
 
@@ -443,9 +443,9 @@ public struct AnyPane: Sendable {
     var help: (String, [(label: String, help: String)]) { Dispatch.help(base) }
     func binds(_ key: KeyEvent) -> Bool { Dispatch.binds(base, key) }
     var heldKeys: Set<KeyEvent> { Dispatch.heldKeys(base) }
-    mutating func update(_ input: RawInput, _ context: Context) -> [ErasedReaction] { Dispatch.update(&base, input, context) }
-    mutating func receive(_ message: any Sendable, _ context: Context) -> [ErasedReaction] { Dispatch.receive(&base, message, context) }
-    mutating func tabHeld(_ context: Context) -> [ErasedReaction] { Dispatch.tabHeld(&base, context) }
+    mutating func update(_ input: RawInput, _ context: Context) -> [ReactionRequest] { Dispatch.update(&base, input, context) }
+    mutating func receive(_ message: any Sendable, _ context: Context) -> [ReactionRequest] { Dispatch.receive(&base, message, context) }
+    mutating func tabHeld(_ context: Context) -> [ReactionRequest] { Dispatch.tabHeld(&base, context) }
 }
 
 /// Any ``Layer``, with its id and who presented it, as the root keeps it.
@@ -468,8 +468,8 @@ public struct AnyLayer: Sendable {
     var help: (String, [(label: String, help: String)]) { Dispatch.help(base) }
     func binds(_ key: KeyEvent) -> Bool { Dispatch.binds(base, key) }
     var heldKeys: Set<KeyEvent> { Dispatch.heldKeys(base) }
-    mutating func update(_ input: RawInput, _ context: Context) -> [ErasedReaction] { Dispatch.update(&base, input, context) }
-    mutating func receive(_ message: any Sendable, _ context: Context) -> [ErasedReaction] { Dispatch.receive(&base, message, context) }
+    mutating func update(_ input: RawInput, _ context: Context) -> [ReactionRequest] { Dispatch.update(&base, input, context) }
+    mutating func receive(_ message: any Sendable, _ context: Context) -> [ReactionRequest] { Dispatch.receive(&base, message, context) }
     mutating func beginDismissal(_ context: Context) -> Bool { base.beginDismissal(context) }
     mutating func advance(_ context: Context) -> Bool { base.advance(context) }
 }

@@ -1,11 +1,11 @@
 /// An alert (UIAlertController's `.alert` style): a bold box centred over the dimmed screen with
 /// a title, a message wrapped to the box, and a row of buttons, right-aligned. The focus starts on
-/// the cancel button (else the first), so a stray `Enter` never confirms. `←`/`Shift-Tab` and
-/// `→`/`Tab` move the focus (wrapping round), `Enter` presses the focused button, a tap presses
+/// the cancel button (else the first), so a stray `Enter` never confirms. `←`/`h`/`Shift-Tab` and
+/// `→`/`l`/`Tab` move the focus (wrapping round), `Enter` presses the focused button, a tap presses
 /// the button tapped, and `Esc` presses the cancel button; the alert replies with the index of
 /// the button pressed (``Reply``) and goes. `Esc` with no cancel button, or a tap outside, closes
 /// it without a reply.
-public struct AlertLayer: Layer {
+public struct AlertLayer: Layer, Hashable {
     /// One button.
     public struct Button: Hashable, Sendable {
         /// What pressing the button means, as UIAlertAction's styles do.
@@ -65,8 +65,8 @@ public struct AlertLayer: Layer {
         KeyTable(
             "Alert",
             [
-                .init([KeyEvent(.left), KeyEvent(.tab, modifiers: .shift)], "← Shift-Tab", "previous button", .previous),
-                .init([KeyEvent(.right), KeyEvent(.tab)], "→ Tab", "next button", .next),
+                .init([KeyEvent(.left), .char("h"), KeyEvent(.tab, modifiers: .shift)], "← h Shift-Tab", "previous button", .previous),
+                .init([KeyEvent(.right), .char("l"), KeyEvent(.tab)], "→ l Tab", "next button", .next),
                 .init([KeyEvent(.enter)], "Enter", "press the focused button", .press),
                 .init([KeyEvent(.escape)], "Esc", "cancel", .cancel),
                 .init([], "click a button", "press it", nil),

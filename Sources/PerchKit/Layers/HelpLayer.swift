@@ -1,15 +1,60 @@
-/// The help overlay: a box in the middle of the screen listing key bindings, section by section
-/// (the component's that had the keys, then the root's), built from their ``KeyTable``s, so help
-/// can never list a key that does nothing. `Esc`, `?` or `q` closes it; a long list scrolls.
-public struct HelpLayer: Layer {
-    /// Each section's title and rows (keys as help names them, and what they do).
-    public var sections: [(title: String, rows: [(label: String, help: String)])]
-    /// The first line shown.
+/// The help overlay: a box in the middle of the screen listing key bindings, built from
+/// ``KeyTable``s, so help can never list a key that does nothing. Its top border is titled
+/// "Keys · " and the component it describes; each section lists its rows (the keys in bold,
+/// padded to the widest, then what they do), under its own bold heading when it has one, with a
+/// blank line between sections. A list longer than the box scrolls, and the bottom border says
+/// which rows show ("1–12 of 30 · Esc close"). `Esc`, `?` or `q` closes it; `↑`/`k`, `↓`/`j` and
+/// the wheel scroll it.
+public struct HelpLayer: Layer, Hashable {
+    /// One row: the keys as help names them (`↑ k`), and what they do.
+    public struct Row: Hashable, Sendable {
+        /// The keys or the gesture, e.g. `↑ k` or `click a tab`.
+        public var label: String
+        /// What they do.
+        public var help: String
+
+        /// A row saying that `label` does `help`.
+        public init(_ label: String, _ help: String) {
+            self.label = label
+            self.help = help
+        }
+    }
+
+    /// One section: its heading (none when empty) and its rows.
+    public struct Section: Hashable, Sendable {
+        /// The bold heading above the rows; empty for none.
+        public var title: String
+        /// The rows, in order.
+        public var rows: [Row]
+
+        /// A section headed `title` (empty: no heading) listing `rows`.
+        public init(_ title: String, _ rows: [Row]) {
+            self.title = title
+            self.rows = rows
+        }
+
+        /// A section headed `title` listing the rows of a key table (``KeyTable/help``).
+        public init(_ title: String, _ rows: [(label: String, help: String)]) {
+            self.init(title, rows.map { Row($0.label, $0.help) })
+        }
+    }
+
+    /// Widest box drawn, in columns.
+    public static let maximumWidth = 60
+    /// Blank columns between a row's keys and what they do.
+    public static let columnGap = 2
+
+    /// What help describes, shown on the top border as "Keys · title".
+    public var title: String
+    /// The sections, in order.
+    public var sections: [Section]
+    /// Index of the first line shown.
     public var scroll = 0
 
-    /// Help over `sections`: each a title and its rows (the keys as help names them, what they do).
-    public init(sections: [(String, [(label: String, help: String)])]) {
-        self.sections = sections.map { (title: $0.0, rows: $0.1) }
+    /// Help titled `title` (the component it describes) over `sections`.
+    public init(title: String, sections: [Section]) {
+        self.title = title
+        self.sections = sections
     }
 
     /// What help's keys mean: close it, or scroll one line.
@@ -20,52 +65,104 @@ public struct HelpLayer: Layer {
         KeyTable(
             "Help",
             [
-                .init([KeyEvent(.escape), .char("?"), .char("q")], "Esc ? q", "close", .close),
+                .init([KeyEvent(.escape), .char("?"), .char("q")], "Esc ? q", "close help", .close),
+                .init([], "click outside", "close help", nil),
                 .init([KeyEvent(.up), .char("k")], "↑ k", "scroll up", .up),
                 .init([KeyEvent(.down), .char("j")], "↓ j", "scroll down", .down),
             ])
     }
 
-    /// The text lines of the overlay: each section's title, then its rows with the keys padded
-    /// to the widest label; a blank line between sections.
-    public var lines: [(text: String, bold: Bool)] {
-        let keyWidth = sections.flatMap(\.rows).map { DisplayWidth.columns(of: $0.label) }.max() ?? 0
-        var lines: [(String, Bool)] = []
+    /// One line of the overlay: a section's heading, a row, or the blank line between sections.
+    public enum Line: Hashable, Sendable {
+        case heading(String)
+        case row(Row)
+        case blank
+    }
+
+    /// The lines of the overlay, in order: each section's heading (when it has one), then its
+    /// rows; a blank line between sections.
+    public var lines: [Line] {
+        var lines: [Line] = []
         for (index, section) in sections.enumerated() {
-            if index > 0 { lines.append(("", false)) }
-            lines.append((section.title, true))
-            for row in section.rows {
-                lines.append((row.label + String(repeating: " ", count: keyWidth - DisplayWidth.columns(of: row.label)) + "  " + row.help, false))
-            }
+            if index > 0 { lines.append(.blank) }
+            if !section.title.isEmpty { lines.append(.heading(section.title)) }
+            lines += section.rows.map(Line.row)
         }
         return lines
     }
 
-    /// Takes a verb or a tap on one of its parts; returns its reply and dismissal, or nothing.
+    /// The lines as text: a row's keys padded to the widest label, two columns, what they do.
+    public var text: [String] {
+        let keyWidth = sections.flatMap(\.rows).map { DisplayWidth.columns(of: $0.label) }.max() ?? 0
+        return lines.map { line in
+            switch line {
+            case .heading(let title): title
+            case .row(let row):
+                row.label + String(repeating: " ", count: keyWidth - DisplayWidth.columns(of: row.label)) + "  " + row.help
+            case .blank: ""
+            }
+        }
+    }
+
+    /// Where help draws itself in `area`: a box centred in it, at most ``maximumWidth`` columns
+    /// wide and one column clear of each side, as tall as its `lineCount` lines plus a border
+    /// row above and below and one row clear of the top and the bottom; past that its lines scroll.
+    public static func layout(lineCount: Int, in area: Rect) -> (box: Rect, visibleRows: Int) {
+        let width = max(0, min(maximumWidth, area.width - 2))
+        let height = max(0, min(lineCount + 2, area.height - 2))
+        let box = Rect(x: area.x + (area.width - width) / 2, y: area.y + (area.height - height) / 2, width: width, height: height)
+        return (box, max(0, height - 2))
+    }
+
+    /// Takes a verb or the wheel; returns its dismissal, or nothing.
     public mutating func update(_ input: ComponentInput<Verb>, _ context: Context) -> [Reaction<Never>] {
-        let visible = max(1, context.size.height - 4)
+        let step: Int
         switch input {
         case .verb(.close): return [.dismiss]
-        case .verb(.up): scroll = max(0, scroll - 1)
-        case .verb(.down): scroll = max(0, min(scroll + 1, lines.count - visible))
-        case .scroll(_, let notches): scroll = max(0, min(scroll + notches, lines.count - visible))
-        default: break
+        case .verb(.up): step = -1
+        case .verb(.down): step = 1
+        case .scroll(_, let notches): step = notches < 0 ? -1 : 1
+        default: return []
         }
+        let count = lines.count
+        let visible = Self.layout(lineCount: count, in: Rect(x: 0, y: 0, width: context.size.width, height: context.size.height))
+            .visibleRows
+        scroll = max(0, min(scroll + step, count - visible))
         return []
     }
 
-    /// Draws it into `area` (the whole screen, columns × rows) and marks its parts in the hit map.
+    /// Draws it into `area` (the whole screen, columns × rows) and marks the box as its chrome.
     public func render(into frame: inout Frame, in area: Rect, _ context: Context) {
         let lines = self.lines
-        let widest = lines.map { DisplayWidth.columns(of: $0.text) }.max() ?? 0
-        let width = min(area.width, widest + 4)
-        let height = min(area.height, lines.count + 2)
-        let box = Rect(x: area.x + (area.width - width) / 2, y: area.y + (area.height - height) / 2, width: width, height: height)
+        let (box, visibleRows) = Self.layout(lineCount: lines.count, in: area)
         frame.hits.mark(box, .layerChrome)
-        guard box.width >= 4, box.height >= 3 else { return }
-        frame.screen.box(box, style: .bold)
-        for (offset, line) in lines.dropFirst(scroll).prefix(box.height - 2).enumerated() {
-            frame.screen.put(line.text, column: box.x + 2, row: box.y + 1 + offset, style: line.bold ? .bold : .plain, width: box.width - 4)
+        guard box.width >= 4, box.height >= 2 else { return }
+        frame.screen.box(box)
+        frame.screen.put(" Keys · \(title) ", column: box.x + 2, row: box.y, style: .bold, width: box.width - 4)
+        var footer = " Esc close "
+        if visibleRows < lines.count {
+            footer = " \(scroll + 1)–\(min(lines.count, scroll + visibleRows)) of \(lines.count) ·" + footer
+        }
+        frame.screen.put(footer, column: box.x + 2, row: box.maxY - 1, style: .dim, width: box.width - 4)
+        // Keys, then two blank columns, then what they do: with one, the longest key ran into
+        // what it does ("click above the sheet close it").
+        let inner = box.width - 2
+        let keyWidth = min(inner / 2 - 1, sections.flatMap(\.rows).map { DisplayWidth.columns(of: $0.label) }.max() ?? 0)
+        for offset in 0..<visibleRows {
+            let index = scroll + offset
+            guard lines.indices.contains(index) else { break }
+            let row = box.y + 1 + offset
+            switch lines[index] {
+            case .heading(let heading):
+                frame.screen.put(DisplayWidth.truncated(heading, to: inner - 2), column: box.x + 2, row: row, style: .bold)
+            case .row(let binding):
+                frame.screen.put(DisplayWidth.truncated(binding.label, to: keyWidth), column: box.x + 2, row: row, style: .bold)
+                let x = box.x + 2 + keyWidth + Self.columnGap
+                if x < box.maxX - 1 {
+                    frame.screen.put(DisplayWidth.truncated(binding.help, to: box.maxX - 1 - x), column: x, row: row)
+                }
+            case .blank: break
+            }
         }
     }
 }

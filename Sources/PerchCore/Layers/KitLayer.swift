@@ -1,0 +1,97 @@
+/// A PerchKit ``Layer`` presented by Perch's root: how Perch shows PerchKit's own standard
+/// layers (its ``AlertLayer``, its ``HelpLayer``) instead of keeping copies of them. The layer
+/// keeps its own state, keys, parts and drawing; this says what Perch's root needs of it
+/// (``PresentedLayer``) and translates between the two:
+/// - its key table becomes its ``InputContext`` (each row a verb named after the table and the
+///   row), so help, the man page and `--help` list its keys as they list every layer's;
+/// - Perch's messages become its input (a bound key its row's verb, text a paste, a gesture the
+///   same gesture), and the root's context its ``Context`` (the screen, the clock, reduced motion);
+/// - what it asks becomes Perch's intents: ``Reaction/dismiss`` a dismissal,
+///   ``Reaction/reply(_:)`` the presenter's value for that reply (``replies``),
+///   ``Reaction/banner(_:stays:)`` a banner, a request of the terminal (the clipboard, the mouse)
+///   an effect. A layer that takes no message (`Message == Never`) asks for nothing else that
+///   Perch's layers may ask.
+public struct KitLayer<L: Layer & Hashable>: PresentedLayer where L.Message == Never, L.Reply: Hashable {
+    /// The PerchKit layer.
+    public private(set) var layer: L
+    /// What each of the layer's replies is for its presenter (``Intent/reply(_:)``), taken as an
+    /// outcome (an alert's button 1: the action it confirms); a reply not listed goes nowhere.
+    public let replies: [L.Reply: AnyOutcome]
+
+    /// `layer`, whose reply `r` is `replies[r]` for its presenter.
+    public init(_ layer: L, replies: [L.Reply: AnyOutcome] = [:]) {
+        self.layer = layer
+        self.replies = replies
+    }
+
+    /// The keys of a layer whose key table is `table`: its title and rows, each row's keys bound to
+    /// a verb named `<title>.<row index>` (a row without keys is a gesture help lists).
+    public static func inputContext(_ table: KeyTable<L.Verb>) -> InputContext {
+        InputContext(
+            title: table.title,
+            bindings: table.rows.enumerated().map { index, row in
+                row.keys.isEmpty || row.verb == nil
+                    ? KeyBinding(gesture: row.label, row.help)
+                    : KeyBinding(row.keys, row.label, KeyAction("\(table.title).\(index)"), row.help)
+            })
+    }
+
+    public var inputContext: InputContext { Self.inputContext(layer.keys) }
+    public var coversScreen: Bool { layer.coversScreen }
+    public var isActive: Bool { layer.isActive }
+    public var isAnimating: Bool { layer.isAnimating }
+
+    public mutating func beginDismissal(_ context: ModelContext) -> Bool { layer.beginDismissal(Self.kitContext(context)) }
+    public mutating func advance(_ context: ModelContext) -> Bool { layer.advance(Self.kitContext(context)) }
+
+    public mutating func update(_ message: ModelMessage, _ context: ModelContext) -> [Intent] {
+        guard let input = input(for: message) else { return [] }
+        return layer.update(input, Self.kitContext(context)).flatMap(intents)
+    }
+
+    public func render(into frame: inout Frame, _ context: ModelContext) {
+        layer.render(into: &frame, in: Rect(x: 0, y: 0, width: context.size.width, height: context.size.height), Self.kitContext(context))
+    }
+
+    /// What PerchKit's layers see of Perch's root.
+    static func kitContext(_ context: ModelContext) -> Context {
+        Context(size: context.size, clock: context.clock, reduceMotion: context.reduceMotion)
+    }
+
+    /// `message` as the layer's input; nil for a verb not of its table.
+    private func input(for message: ModelMessage) -> ComponentInput<L.Verb>? {
+        switch message {
+        case .action(let action):
+            let table = layer.keys
+            let prefix = table.title + "."
+            guard action.name.hasPrefix(prefix), let index = Int(action.name.dropFirst(prefix.count)),
+                table.rows.indices.contains(index), let verb = table.rows[index].verb
+            else { return nil }
+            return .verb(verb)
+        case .text(let text): return .paste(text)
+        case .tap(let target): return .tap(target)
+        case .longPress(let target): return .longPress(target)
+        case .scroll(let target, let notches): return .scroll(target, notches: notches)
+        case .drag(let target, let position): return .drag(target, position)
+        case .dragEnded(let target, let position): return .dragEnded(target, position)
+        case .relayout: return .relayout
+        }
+    }
+
+    /// What the layer asked, as Perch's root carries it out.
+    private func intents(_ reaction: Reaction<Never>) -> [Intent] {
+        switch reaction.request {
+        case .dismiss: return [.dismiss]
+        case .reply(let value):
+            guard let reply = value as? L.Reply, let outcome = replies[reply] else { return [] }
+            return [.reply(outcome)]
+        case .banner(let text, let stays): return [.banner(text, stays: stays)]
+        case .terminal(.copyToClipboard(let text)): return [.effect(.copyToClipboard(text))]
+        case .terminal(.setMouse(let on)): return [.effect(.setMouse(on))]
+        // What a layer that takes no message cannot ask with a purpose (work or a layer whose
+        // answer it could not take), a message for an app model Perch does not have, and what
+        // only the root decides (the tab, quitting).
+        case .present, .send, .tellPresented, .perform, .selectTab, .quit: return []
+        }
+    }
+}
