@@ -123,13 +123,15 @@ public final class TabAppRunner {
         case .suspend: loop.suspend()
         case .terminal(.copyToClipboard(let text)): loop.backend.write(control: OSC52.sequence(for: text))
         case .terminal(.setMouse(let on)): loop.backend.setMouse(on)
+        case .terminal(.ask(let query)): loop.ask([query])
+        case .terminal(.pushKeyboardFlags(let flags)): loop.backend.pushKeyboardFlags(flags)
         }
     }
 
     /// Runs until quit or a terminating signal; returns the exit status (``TerminalLoop/run(firstFrame:exitAfterFirstFrame:)``).
     /// Work still running is waited for; the backend is shut down.
     public func run() -> Int32 {
-        let status = loop.run()
+        let status = loop.run(firstFrame: { [unowned self] in loop.send([.started]) })
         workers.wait()
         for queue in lanes.values { queue.wait() }
         loop.backend.shutdown()

@@ -56,6 +56,32 @@ struct TabAppRunnerTests {
         #expect(backend.frames.contains { $0.lines.contains { $0.contains("Copied the total") } }, "and the banner said so")
     }
 
+    @Test("The app's model asks the terminal once the first frame is up, takes the answer and turns the protocol on; focus reaches it")
+    func queriesRepliesAndFocus() throws {
+        var ends: [Int32] = [0, 0]
+        try #require(pipe(&ends) == 0)
+        defer { close(ends[0]) }
+        let backend = RecordingBackend(size: Size(width: 40, height: 12), inputDescriptor: ends[0])
+        let poller = VirtualPoller()
+        let runner = TabAppRunner(
+            app: TabApp(panes: [PlainPane()], model: KeyboardModel(), size: backend.size, reduceMotion: true), backend: backend,
+            poller: poller)
+        func type(_ text: String) { _ = Array(text.utf8).withUnsafeBytes { write(ends[1], $0.baseAddress, $0.count) } }
+        // kitty's answer: its flags (none pushed yet), then the device attributes every terminal sends.
+        poller.at(1_100) { type("\u{1B}[?0u\u{1B}[?62;22c") }
+        poller.at(1_200) { type("\u{1B}[O\u{1B}[I") }
+        poller.at(1_300) { type("q") }
+        #expect(runner.run() == 0)
+        close(ends[1])
+        #expect(backend.controls.first == TerminalQuery.keyboardProtocol.bytes, "asked once the first frame was drawn")
+        #expect(backend.controls.count == 1, "and only once")
+        #expect(backend.calls.contains("pushKeyboardFlags 3"))
+        let model = try #require(runner.loop.root.model(KeyboardModel.self))
+        #expect(model.flags == 0 && model.focusRegained == 1 && model.startedCount == 1)
+        #expect(backend.frames.contains { $0.lines.contains { $0.contains("welcome back") } }, "focus regained showed the banner")
+        #expect(!runner.loop.queries.isWaiting, "the answer ended the wait")
+    }
+
     @Test("Work of one lane runs one piece at a time in the order asked: a slow piece asked first ends first")
     func laneKeepsOrder() throws {
         var ends: [Int32] = [0, 0]

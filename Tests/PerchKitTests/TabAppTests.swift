@@ -282,9 +282,26 @@ struct TabAppTests {
         #expect(app.layer(MenuLayer.self)?.preview == ["ready"], "the late preview reached the menu the pane presented")
         #expect(app.layers.count == 1)
     }
+
+    @Test("Focus and the terminal's answers go to the app's model, even on a screen too small to lay out; started is its own")
+    func terminalEventsReachTheModel() {
+        var app = TabApp(panes: [PlainPane()], model: KeyboardModel(), size: Size(width: 40, height: 12))
+        let started = app.update(.started)
+        if case .terminal(.ask(.keyboardProtocol))? = started.first {} else { Issue.record("started asked nothing: \(started)") }
+        _ = app.update(.ui(.resize(Size(width: 10, height: 3))))
+        #expect(app.isTooSmall)
+        let pushed = app.update(.ui(.terminalReply(.keyboardFlags(1))))
+        if case .terminal(.pushKeyboardFlags(3))? = pushed.first {} else { Issue.record("the answer pushed nothing: \(pushed)") }
+        _ = app.update(.ui(.focus(false)))
+        _ = app.update(.ui(.focus(true)))
+        #expect(app.model(KeyboardModel.self)?.flags == 1)
+        #expect(app.model(KeyboardModel.self)?.focusRegained == 1)
+        #expect(app.model(KeyboardModel.self)?.startedCount == 1)
+    }
 }
 
 struct TestFailure: Error, CustomStringConvertible {
     let description: String
     init(_ description: String) { self.description = description }
+
 }

@@ -218,3 +218,27 @@ struct LanePane: Pane {
     }
     func render(into frame: inout Frame, in area: Rect, _ context: Context) {}
 }
+
+/// An app model that asks whether the terminal speaks the kitty keyboard protocol once the first
+/// frame is up, turns key releases on when it does, and counts the times focus came back.
+struct KeyboardModel: AppModel {
+    var flags: Int?
+    var focusRegained = 0
+    var startedCount = 0
+
+    mutating func started(_ context: Context) -> [Reaction<Never>] {
+        startedCount += 1
+        return [.terminal(.ask(.keyboardProtocol))]
+    }
+
+    mutating func terminalReplied(_ reply: TerminalReply, _ context: Context) -> [Reaction<Never>] {
+        guard case .keyboardFlags(let current) = reply else { return [] }
+        flags = current
+        return [.terminal(.pushKeyboardFlags(3))]
+    }
+
+    mutating func focusChanged(to focused: Bool, _ context: Context) -> [Reaction<Never>] {
+        if focused { focusRegained += 1 }
+        return focused ? [.banner("welcome back")] : []
+    }
+}

@@ -8,8 +8,8 @@
 ///   same gesture), and the root's context its ``Context`` (the screen, the clock, reduced motion);
 /// - what it asks becomes Perch's intents: ``Reaction/dismiss`` a dismissal,
 ///   ``Reaction/reply(_:)`` the presenter's value for that reply (``replies``),
-///   ``Reaction/banner(_:stays:)`` a banner, a request of the terminal (the clipboard, the mouse)
-///   an effect. A layer that takes no message (`Message == Never`) asks for nothing else that
+///   ``Reaction/banner(_:stays:)`` a banner, a request of the terminal (the clipboard, the mouse, a
+///   query, the keyboard protocol) an effect. A layer that takes no message (`Message == Never`) asks for nothing else that
 ///   Perch's layers may ask.
 public struct KitLayer<L: Layer & Hashable>: PresentedLayer where L.Message == Never, L.Reply: Hashable {
     /// The PerchKit layer.
@@ -88,6 +88,8 @@ public struct KitLayer<L: Layer & Hashable>: PresentedLayer where L.Message == N
         case .banner(let text, let stays): return [.banner(text, stays: stays)]
         case .terminal(.copyToClipboard(let text)): return [.effect(.copyToClipboard(text))]
         case .terminal(.setMouse(let on)): return [.effect(.setMouse(on))]
+        case .terminal(.ask(let query)): return [.effect(.ask(query))]
+        case .terminal(.pushKeyboardFlags(let flags)): return [.effect(.pushKeyboardFlags(flags))]
         // What a layer that takes no message cannot ask with a purpose (work or a layer whose
         // answer it could not take), a message for an app model Perch does not have, and what
         // only the root decides (the tab, quitting).

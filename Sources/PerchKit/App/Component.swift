@@ -172,11 +172,27 @@ public protocol AppModel: Sendable {
     /// Takes a message a component sent (or a reply, or an outcome of its own work); returns
     /// what the root must do besides. Nothing by default.
     mutating func receive(_ message: Message, _ context: Context) -> [Reaction<Message>]
+    /// The first frame is on the screen: what is worth doing only once it is, so that start-up
+    /// never waits on it (a query to the terminal, reading a large file). Nothing by default.
+    mutating func started(_ context: Context) -> [Reaction<Message>]
+    /// The terminal gained (`true`) or lost focus (xterm's focus events, mode 1004, where the
+    /// terminal sends them): a tool may have been changed from another window meanwhile.
+    /// Nothing by default.
+    mutating func focusChanged(to focused: Bool, _ context: Context) -> [Reaction<Message>]
+    /// The terminal answered a query (``TerminalRequest/ask(_:)``), at whatever time; it comes
+    /// even while the screen is too small to lay out. Nothing by default.
+    mutating func terminalReplied(_ reply: TerminalReply, _ context: Context) -> [Reaction<Message>]
 }
 
 extension AppModel {
     /// Takes nothing and returns nothing.
     public mutating func receive(_ message: Message, _ context: Context) -> [Reaction<Message>] { [] }
+    /// Nothing to do.
+    public mutating func started(_ context: Context) -> [Reaction<Message>] { [] }
+    /// Nothing to do.
+    public mutating func focusChanged(to focused: Bool, _ context: Context) -> [Reaction<Message>] { [] }
+    /// Nothing to do.
+    public mutating func terminalReplied(_ reply: TerminalReply, _ context: Context) -> [Reaction<Message>] { [] }
 }
 
 /// The model of an app that shares no state between its components.

@@ -97,4 +97,13 @@ public enum TerminalRequest: Hashable, Sendable {
     case copyToClipboard(String)
     /// Turn the terminal's mouse reporting on or off (xterm modes 1000, 1002, 1006).
     case setMouse(Bool)
+    /// Ask the terminal `query`; its answer comes to the app's model whenever it comes
+    /// (``AppModel/terminalReplied(_:_:)``). A query still waiting for its answer, or one the
+    /// terminal let go unanswered (500 ms, ``TerminalQueries``), is not sent again; before the
+    /// terminal is given back, answers still expected are read, so none is left for the shell.
+    case ask(TerminalQuery)
+    /// Turn the kitty keyboard protocol on with these flags (`CSI > flags u`: 1 disambiguates
+    /// escape codes, 2 reports key releases; kitty "Comprehensive keyboard handling in
+    /// terminals"), popped again on every way out.
+    case pushKeyboardFlags(Int)
 }

@@ -65,6 +65,9 @@ public struct TabApp: Sendable {
         case ui(UIEvent)
         /// A message for a component (the outcome of its work).
         case deliver(any Sendable, to: ComponentID)
+        /// The first frame is on the screen (the loop sends this once): the app's model does
+        /// what waits for it (``AppModel/started(_:)``).
+        case started
     }
 
     /// The root's own verbs.
@@ -155,6 +158,7 @@ public struct TabApp: Sendable {
         switch event {
         case .ui(let ui): effects = handle(ui)
         case .deliver(let message, let id): effects = deliver(message, to: id)
+        case .started: effects = carryOut(model.startedErased(context), from: .app)
         }
         advanceLayers()
         return effects
@@ -163,7 +167,7 @@ public struct TabApp: Sendable {
     private mutating func handle(_ event: UIEvent) -> [Effect] {
         if isTooSmall {
             switch event {
-            case .resize: break
+            case .resize, .focus, .terminalReply: break
             case .key(let key) where [.char("q"), KeyEvent(.control("c"))].contains(key): return [.quit]
             case .key(let key) where key == KeyEvent(.control("z")): return [.suspend]
             default: return []
@@ -200,7 +204,9 @@ public struct TabApp: Sendable {
             size = Screen.capped(newSize)
             // Below the minimum nothing is laid out, so nothing is clamped to it.
             return isTooSmall ? [] : relayout()
-        case .animationFrame, .focus, .terminalReply: return []
+        case .focus(let focused): return carryOut(model.focusChangedErased(to: focused, context), from: .app)
+        case .terminalReply(let reply): return carryOut(model.terminalRepliedErased(reply, context), from: .app)
+        case .animationFrame: return []
         }
     }
 
@@ -428,6 +434,16 @@ extension AppModel {
     mutating func receiveErased(_ message: any Sendable, _ context: Context) -> [ReactionRequest] {
         guard let message = message as? Message else { return [] }
         return receive(message, context).map(\.request)
+    }
+
+    mutating func startedErased(_ context: Context) -> [ReactionRequest] { started(context).map(\.request) }
+
+    mutating func focusChangedErased(to focused: Bool, _ context: Context) -> [ReactionRequest] {
+        focusChanged(to: focused, context).map(\.request)
+    }
+
+    mutating func terminalRepliedErased(_ reply: TerminalReply, _ context: Context) -> [ReactionRequest] {
+        terminalReplied(reply, context).map(\.request)
     }
 }
 
