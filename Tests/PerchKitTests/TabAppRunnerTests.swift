@@ -6,20 +6,36 @@ import Testing
 @testable import PerchKitLoop
 @testable import PerchKitTerminal
 
+/// A runner of `app` on a recording backend of 40×12 whose input is a pipe the test types into,
+/// with a virtual clock; the pipe is closed when the rig goes.
+final class RunnerRig {
+    let backend: RecordingBackend
+    let poller = VirtualPoller()
+    let runner: TabAppRunner
+    private var ends: [Int32] = [-1, -1]
+
+    init(panes: [any Pane], model: any AppModel = NoAppModel()) throws {
+        try #require(pipe(&ends) == 0)
+        backend = RecordingBackend(size: Size(width: 40, height: 12), inputDescriptor: ends[0])
+        runner = TabAppRunner(
+            app: TabApp(panes: panes, model: model, size: backend.size, reduceMotion: true), backend: backend, poller: poller)
+    }
+
+    deinit { for end in ends where end >= 0 { close(end) } }
+
+    /// Writes `text` to the program's input, as typed.
+    func type(_ text: String) { _ = Array(text.utf8).withUnsafeBytes { write(ends[1], $0.baseAddress, $0.count) } }
+}
+
 /// The runner on the real loop with a virtual clock and a recording backend: input bytes in,
 /// frames out, work on a worker thread and its outcome back to the pane.
 @Suite("TabAppRunner", .serialized)
 struct TabAppRunnerTests {
     @Test("Bytes typed reach the pane, its work runs off the loop and comes back, and q ends the run with 0")
     func runs() throws {
-        var ends: [Int32] = [0, 0]
-        try #require(pipe(&ends) == 0)
-        defer { close(ends[0]) }
-        let backend = RecordingBackend(size: Size(width: 40, height: 12), inputDescriptor: ends[0])
-        let poller = VirtualPoller()
-        let runner = TabAppRunner(
-            app: TabApp(panes: [CounterPane(), PlainPane()], size: backend.size, reduceMotion: true), backend: backend, poller: poller)
-        func type(_ text: String) { _ = Array(text.utf8).withUnsafeBytes { write(ends[1], $0.baseAddress, $0.count) } }
+        let rig = try RunnerRig(panes: [CounterPane(), PlainPane()])
+        let (backend, poller, runner) = (rig.backend, rig.poller, rig.runner)
+        let type = rig.type
         poller.at(1_100) { type("+++d") }
         // q once the work has come back (its outcome is in the pipe the loop reads before input).
         poller.at(1_200) {
@@ -28,7 +44,6 @@ struct TabAppRunnerTests {
             type("q")
         }
         let status = runner.run()
-        close(ends[1])
         #expect(status == 0)
         #expect(runner.loop.root.pane(CounterPane.self)?.count == 3)
         #expect(runner.loop.root.pane(CounterPane.self)?.doubled == 6, "the work's outcome reached the pane before q")
@@ -38,19 +53,12 @@ struct TabAppRunnerTests {
 
     @Test("A copy the app asks for reaches the terminal as OSC 52 with the text in base64")
     func copiesToClipboard() throws {
-        var ends: [Int32] = [0, 0]
-        try #require(pipe(&ends) == 0)
-        defer { close(ends[0]) }
-        let backend = RecordingBackend(size: Size(width: 40, height: 12), inputDescriptor: ends[0])
-        let poller = VirtualPoller()
-        let runner = TabAppRunner(
-            app: TabApp(panes: [TallyPane()], model: TallyModel(), size: backend.size, reduceMotion: true), backend: backend, poller: poller
-        )
-        func type(_ text: String) { _ = Array(text.utf8).withUnsafeBytes { write(ends[1], $0.baseAddress, $0.count) } }
+        let rig = try RunnerRig(panes: [TallyPane()], model: TallyModel())
+        let (backend, poller, runner) = (rig.backend, rig.poller, rig.runner)
+        let type = rig.type
         poller.at(1_100) { type("+c") }
         poller.at(1_200) { type("q") }
         #expect(runner.run() == 0)
-        close(ends[1])
         // "total 10" in base64 is dG90YWwgMTA=.
         #expect(backend.controls == [Array("\u{1B}]52;c;dG90YWwgMTA=\u{1B}\\".utf8)])
         #expect(backend.frames.contains { $0.lines.contains { $0.contains("Copied the total") } }, "and the banner said so")
@@ -58,21 +66,14 @@ struct TabAppRunnerTests {
 
     @Test("The app's model asks the terminal once the first frame is up, takes the answer and turns the protocol on; focus reaches it")
     func queriesRepliesAndFocus() throws {
-        var ends: [Int32] = [0, 0]
-        try #require(pipe(&ends) == 0)
-        defer { close(ends[0]) }
-        let backend = RecordingBackend(size: Size(width: 40, height: 12), inputDescriptor: ends[0])
-        let poller = VirtualPoller()
-        let runner = TabAppRunner(
-            app: TabApp(panes: [PlainPane()], model: KeyboardModel(), size: backend.size, reduceMotion: true), backend: backend,
-            poller: poller)
-        func type(_ text: String) { _ = Array(text.utf8).withUnsafeBytes { write(ends[1], $0.baseAddress, $0.count) } }
+        let rig = try RunnerRig(panes: [PlainPane()], model: KeyboardModel())
+        let (backend, poller, runner) = (rig.backend, rig.poller, rig.runner)
+        let type = rig.type
         // kitty's answer: its flags (none pushed yet), then the device attributes every terminal sends.
         poller.at(1_100) { type("\u{1B}[?0u\u{1B}[?62;22c") }
         poller.at(1_200) { type("\u{1B}[O\u{1B}[I") }
         poller.at(1_300) { type("q") }
         #expect(runner.run() == 0)
-        close(ends[1])
         #expect(backend.controls.first == TerminalQuery.keyboardProtocol.bytes, "asked once the first frame was drawn")
         #expect(backend.controls.count == 1, "and only once")
         #expect(backend.calls.contains("pushKeyboardFlags 3"))
@@ -84,15 +85,10 @@ struct TabAppRunnerTests {
 
     @Test("Work of one lane runs one piece at a time in the order asked: a slow piece asked first ends first")
     func laneKeepsOrder() throws {
-        var ends: [Int32] = [0, 0]
-        try #require(pipe(&ends) == 0)
-        defer { close(ends[0]) }
         workLog.withLock { $0.removeAll() }
-        let backend = RecordingBackend(size: Size(width: 40, height: 12), inputDescriptor: ends[0])
-        let poller = VirtualPoller()
-        let runner = TabAppRunner(
-            app: TabApp(panes: [LanePane()], size: backend.size, reduceMotion: true), backend: backend, poller: poller)
-        func type(_ text: String) { _ = Array(text.utf8).withUnsafeBytes { write(ends[1], $0.baseAddress, $0.count) } }
+        let rig = try RunnerRig(panes: [LanePane()])
+        let (poller, runner) = (rig.poller, rig.runner)
+        let type = rig.type
         poller.at(1_100) { type("g") }
         poller.at(1_200) {
             let deadline = MonotonicClock.now() + 5_000
@@ -100,22 +96,17 @@ struct TabAppRunnerTests {
             type("q")
         }
         #expect(runner.run() == 0)
-        close(ends[1])
         #expect(workLog.withLock { $0 } == ["slow", "quick"], "the quick piece waited for the slow one")
         #expect(runner.loop.root.pane(LanePane.self)?.arrived == ["slow", "quick"], "and came back after it")
     }
 
     @Test("A descriptor and a deadline of the app's send messages to its model")
     func watchAndEvery() throws {
-        var ends: [Int32] = [0, 0]
         var watched: [Int32] = [0, 0]
-        try #require(pipe(&ends) == 0 && pipe(&watched) == 0)
-        defer { for end in [ends[0], watched[0], watched[1]] { close(end) } }
-        let backend = RecordingBackend(size: Size(width: 40, height: 12), inputDescriptor: ends[0])
-        let poller = VirtualPoller()
-        let runner = TabAppRunner(
-            app: TabApp(panes: [TallyPane()], model: TallyModel(), size: backend.size, reduceMotion: true), backend: backend, poller: poller
-        )
+        try #require(pipe(&watched) == 0)
+        defer { for end in watched { close(end) } }
+        let rig = try RunnerRig(panes: [TallyPane()], model: TallyModel())
+        let (backend, poller, runner) = (rig.backend, rig.poller, rig.runner)
         runner.watch(watched[0]) { _ in
             var buffer = [UInt8](repeating: 0, count: 64)
             let count = read(watched[0], &buffer, buffer.count)
@@ -126,11 +117,10 @@ struct TabAppRunnerTests {
             fired.withLock { $0 = true }
             return [TallyModel.Message.add(1_000)]
         }
-        func type(_ text: String) { _ = Array(text.utf8).withUnsafeBytes { write(ends[1], $0.baseAddress, $0.count) } }
+        let type = rig.type
         poller.at(1_100) { _ = Array("abc".utf8).withUnsafeBytes { write(watched[1], $0.baseAddress, $0.count) } }
         poller.at(1_300) { type("q") }
         #expect(runner.run() == 0)
-        close(ends[1])
         #expect(runner.loop.root.model(TallyModel.self)?.total == 1_003, "3 bytes read from the descriptor, 1,000 from the deadline")
         #expect(backend.frames.last?.lines[0].hasPrefix("total 1003") == true, "and drawn")
     }
