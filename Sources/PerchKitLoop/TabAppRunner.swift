@@ -17,9 +17,22 @@ extension TabApp: LoopRoot {
     }
 }
 
+/// How an app's jobs are done (``Job``: work that only says what to do, asked for by a pure
+/// core): the app layer's own, given to a ``TabAppRunner``, which hands it every job a component
+/// asks for. It finds how through the job's type (`job.as(WriteFile.self)`, or a protocol of its
+/// own the jobs conform to), never through a list of every job.
+public protocol JobPerformer: AnyObject {
+    /// Starts `job`, on whatever thread suits it (the loop's, for a job that needs the terminal:
+    /// ``TerminalLoop/runOnTerminal(_:)``), and calls `answer` with each of its outcomes, in
+    /// order, from any thread; each goes to the component that asked, on the loop's thread. A job
+    /// it does not know it answers nothing.
+    func perform(_ job: AnyJob, answer: @escaping @Sendable (any Sendable) -> Void)
+}
+
 /// Runs a ``TabApp`` on a ``TerminalLoop``: the work its components ask for runs on threads of
-/// its own (one per piece of work, ``WorkerQueue``), and each outcome comes back through a pipe
-/// the loop waits on, to the component that asked, on the loop's thread.
+/// its own (one per piece of work, ``WorkerQueue``), their jobs are done by the app's
+/// ``performer``, and each outcome comes back through a pipe the loop waits on, to the component
+/// that asked, on the loop's thread.
 public final class TabAppRunner {
     /// The loop, whose ``TerminalLoop/root`` is the app.
     public let loop: TerminalLoop<TabApp>
@@ -34,6 +47,9 @@ public final class TabAppRunner {
 
     private let inbox = Inbox()
     private var pipeEnds: [Int32] = [-1, -1]
+    /// Who does the jobs components ask for (``Job``); without one, a job is not done and its
+    /// asker hears nothing.
+    public var performer: JobPerformer?
 
     /// - Parameters:
     ///   - app: the root.
@@ -103,21 +119,22 @@ public final class TabAppRunner {
     private func perform(_ effect: TabApp.Effect) {
         switch effect {
         case .perform(let work, let component):
-            inbox.running.withLock { $0 += 1 }
-            let writeEnd = pipeEnds[1]
-            let queue =
-                work.lane.map { lane in
-                    if let queue = lanes[lane] { return queue }
-                    let queue = WorkerQueue(serial: true)
-                    lanes[lane] = queue
-                    return queue
-                } ?? workers
-            queue.async { [inbox] in
-                let message = work.run()
-                inbox.finished.withLock { $0.append((message, component)) }
-                var byte: UInt8 = 1
-                _ = write(writeEnd, &byte, 1)
-                inbox.running.withLock { $0 -= 1 }
+            switch work.kind {
+            case .job(let job, let message): performer?.perform(job, answer: answer(component, message))
+            case .run(let run):
+                inbox.running.withLock { $0 += 1 }
+                let post = answer(component, { $0 })
+                let queue =
+                    work.lane.map { lane in
+                        if let queue = lanes[lane] { return queue }
+                        let queue = WorkerQueue(serial: true)
+                        lanes[lane] = queue
+                        return queue
+                    } ?? workers
+                queue.async { [inbox] in
+                    post(run())
+                    inbox.running.withLock { $0 -= 1 }
+                }
             }
         case .quit: loop.quit()
         case .suspend: loop.suspend()
@@ -125,6 +142,20 @@ public final class TabAppRunner {
         case .terminal(.setMouse(let on)): loop.backend.setMouse(on)
         case .terminal(.ask(let query)): loop.ask([query])
         case .terminal(.pushKeyboardFlags(let flags)): loop.backend.pushKeyboardFlags(flags)
+        }
+    }
+
+    /// Where the outcomes of a job for `component` go: each mapped by `message` to the
+    /// component's own, into the inbox the loop reads.
+    private func answer(_ component: ComponentID, _ message: @escaping @Sendable (any Sendable) -> (any Sendable)?)
+        -> @Sendable (any Sendable) -> Void
+    {
+        let writeEnd = pipeEnds[1]
+        return { [inbox] outcome in
+            guard let mapped = message(outcome) else { return }
+            inbox.finished.withLock { $0.append((mapped, component)) }
+            var byte: UInt8 = 1
+            _ = write(writeEnd, &byte, 1)
         }
     }
 

@@ -83,6 +83,27 @@ struct TabAppRunnerTests {
         #expect(!runner.loop.queries.isWaiting, "the answer ended the wait")
     }
 
+    @Test("A job goes to the app layer's performer, and each of its outcomes comes back to the pane that asked, in order")
+    func jobsGoToThePerformer() throws {
+        let rig = try RunnerRig(panes: [LookupPane()])
+        let (poller, runner) = (rig.poller, rig.runner)
+        let performer = LookupPerformer()
+        runner.performer = performer
+        let type = rig.type
+        poller.at(1_100) { type("l") }
+        poller.at(1_200) {
+            let deadline = MonotonicClock.now() + 5_000
+            // q once the answers are in the pipe, which the loop reads before input.
+            while !performer.done.withLock({ $0 }), MonotonicClock.now() < deadline { usleep(1_000) }
+            type("q")
+        }
+        #expect(runner.run() == 0)
+        #expect(performer.asked.withLock { $0 } == [AnyJob(Lookup(word: "wren"))], "the job as the pane asked for it")
+        #expect(
+            runner.loop.root.pane(LookupPane.self)?.answers == ["looking up wren", "wren: a small bird"],
+            "both outcomes, in order; 42 dropped")
+    }
+
     @Test("Work of one lane runs one piece at a time in the order asked: a slow piece asked first ends first")
     func laneKeepsOrder() throws {
         workLog.withLock { $0.removeAll() }

@@ -96,12 +96,12 @@ struct TabAppTests {
         _ = app.update(.ui(.key(.char("+"))))
         _ = app.update(.ui(.key(.char("+"))))
         let effects = app.update(.ui(.key(.char("d"))))
-        guard case .perform(let work, let component)? = effects.first else {
+        guard case .perform(let work, let component)? = effects.first, case .run(let run) = work.kind else {
             Issue.record("no work: \(effects)")
             return
         }
         #expect(component == .pane(0))
-        _ = app.update(.deliver(work.run(), to: component))
+        _ = app.update(.deliver(run(), to: component))
         #expect(app.pane(CounterPane.self)?.doubled == 6)
     }
 
@@ -188,7 +188,7 @@ struct TabAppTests {
         let effects = app.update(.ui(.key(.char("h"))))
         guard case .perform(let work, let asker)? = effects.first else { throw TestFailure("no work asked: \(effects)") }
         #expect(asker == .app)
-        _ = app.update(.deliver(work.run(), to: asker))
+        _ = app.update(.deliver(work.performNow(), to: asker))
         #expect(app.model(TallyModel.self)?.halved == 10, "the work's outcome came back to the model")
     }
 
@@ -278,7 +278,7 @@ struct TabAppTests {
         #expect(app.layer(MenuLayer.self)?.preview == ["loading…"])
         guard case .perform(let work, let asker)? = effects.first else { throw TestFailure("no preview asked: \(effects)") }
         #expect(asker == .pane(0))
-        _ = app.update(.deliver(work.run(), to: asker))
+        _ = app.update(.deliver(work.performNow(), to: asker))
         #expect(app.layer(MenuLayer.self)?.preview == ["ready"], "the late preview reached the menu the pane presented")
         #expect(app.layers.count == 1)
     }
@@ -297,6 +297,50 @@ struct TabAppTests {
         #expect(app.model(KeyboardModel.self)?.flags == 1)
         #expect(app.model(KeyboardModel.self)?.focusRegained == 1)
         #expect(app.model(KeyboardModel.self)?.startedCount == 1)
+    }
+
+    @Test("Every pane hears that the model changed, once per event, shown or not; due work is asked once without input")
+    func panesFollowTheModel() {
+        var app = TabApp(panes: [TallyPane(), FollowerPane()], model: TallyModel(), size: Size(width: 40, height: 12), reduceMotion: true)
+        let first = app.update(.ui(.key(.char("?"))))
+        guard case .perform(let work, let asker)? = first.first else {
+            Issue.record("the follower's list was not asked for at the first event: \(first)")
+            return
+        }
+        #expect(asker == .pane(1))
+        _ = app.update(.ui(.key(KeyEvent(.escape))))
+        #expect(app.update(.ui(.key(.char("+")))).isEmpty, "asked once only")
+        #expect(app.pane(FollowerPane.self)?.seenTotal == 10, "the hidden pane followed the model")
+        #expect(app.pane(FollowerPane.self)?.told == 1)
+        _ = app.update(.ui(.key(.char("x"))))
+        #expect(app.pane(FollowerPane.self)?.told == 1, "a message of another type, which the model drops, tells no pane")
+        _ = app.update(.deliver(work.performNow(), to: asker))
+        #expect(app.pane(FollowerPane.self)?.list == ["one", "two"])
+    }
+
+    @Test("The selected pane's deadline wakes the loop while it shows; a covering layer, another tab or a screen too small stop it")
+    func paneDeadline() {
+        var app = TabApp(panes: [FollowerPane(), PlainPane()], size: Size(width: 40, height: 12), reduceMotion: true)
+        _ = app.update(.ui(.animationFrame), at: 1_000)
+        #expect(app.nextAnimationDeadline == 1_080, "the spinner's next frame")
+        _ = app.update(.ui(.key(.char("2"))))
+        #expect(app.nextAnimationDeadline == nil, "not shown")
+        _ = app.update(.ui(.key(.char("1"))))
+        _ = app.update(.ui(.resize(Size(width: 10, height: 3))))
+        #expect(app.nextAnimationDeadline == nil, "too small to draw")
+        var covered = TabApp(panes: [FollowerPane()], size: Size(width: 40, height: 12), reduceMotion: true)
+        _ = covered.update(.ui(.animationFrame), at: 1_000)
+        _ = covered.update(.ui(.key(.char("c"))))
+        #expect(covered.layer(CoverLayer.self) != nil)
+        #expect(covered.nextAnimationDeadline == nil, "under a cover")
+    }
+
+    @Test("The app's model finishes every frame (a theme)")
+    func modelFinishesFrames() {
+        let plain = TabApp(panes: [PlainPane()], size: Size(width: 20, height: 6)).renderFrame()
+        let themed = TabApp(panes: [PlainPane()], model: ThemedModel(), size: Size(width: 20, height: 6)).renderFrame()
+        #expect(!plain.screen[0, 0].style.reverse && themed.screen[0, 0].style.reverse)
+        #expect(themed.screen.lines == plain.screen.lines, "the same text")
     }
 }
 

@@ -1,5 +1,7 @@
+import Dispatch
 import Glibc
 import PerchKit
+import PerchKitLoop
 import Synchronization
 
 /// A pane for the tests: it counts its `+` presses, holds its tab to raise a sheet of three
@@ -240,5 +242,111 @@ struct KeyboardModel: AppModel {
     mutating func focusChanged(to focused: Bool, _ context: Context) -> [Reaction<Never>] {
         if focused { focusRegained += 1 }
         return focused ? [.banner("welcome back")] : []
+    }
+}
+
+extension AnyWork {
+    /// Runs work that performs itself here, at once, and returns the asker's message; a job
+    /// (which needs a performer) returns nothing.
+    func performNow() -> any Sendable {
+        if case .run(let run) = kind { return run() }
+        return ()
+    }
+}
+
+/// A job that only says what to do: look `word` up; the app layer's performer does it.
+struct Lookup: Job {
+    typealias Outcome = String
+    var word: String
+}
+
+/// A pane whose `l` asks for a ``Lookup`` and keeps each answer, in order.
+struct LookupPane: Pane {
+    var answers: [String] = []
+    var title: String { "Lookup" }
+    enum Message: Sendable { case answered(String) }
+    var keys: KeyTable<Never> { KeyTable("Lookup") }
+
+    mutating func update(_ input: ComponentInput<Never>, _ context: Context) -> [Reaction<Message>] {
+        input == .key(.char("l")) ? [.perform(Lookup(word: "wren"), then: { .answered($0) })] : []
+    }
+
+    mutating func receive(_ message: Message, _ context: Context) -> [Reaction<Message>] {
+        if case .answered(let text) = message { answers.append(text) }
+        return []
+    }
+
+    func render(into frame: inout Frame, in area: Rect, _ context: Context) {
+        frame.screen.put("answers: " + answers.joined(separator: ", "), column: 0, row: area.y)
+    }
+}
+
+/// The app layer's performer of ``Lookup``s: it answers twice, from a thread of its own.
+final class LookupPerformer: JobPerformer, @unchecked Sendable {
+    let asked = Mutex<[AnyJob]>([])
+    /// Whether the last answer was posted.
+    let done = Mutex(false)
+
+    func perform(_ job: AnyJob, answer: @escaping @Sendable (any Sendable) -> Void) {
+        asked.withLock { $0.append(job) }
+        guard let lookup = job.as(Lookup.self) else { return }
+        DispatchQueue.global().async {
+            answer("looking up \(lookup.word)")
+            answer(42)  // not one of its outcomes: dropped
+            answer("\(lookup.word): a small bird")
+            self.done.withLock { $0 = true }
+        }
+    }
+}
+
+/// A pane that follows the app's model (the total it last saw, and how often it was told), asks
+/// once, without input, for the list it shows, and spins every 80 ms until that list is in;
+/// `c` presents a cover.
+struct FollowerPane: Pane {
+    var seenTotal: Int?
+    var told = 0
+    var asked = false
+    var list: [String]?
+    var title: String { "Follower" }
+    enum Message: Sendable { case loaded([String]) }
+    var keys: KeyTable<Never> { KeyTable("Follower") }
+
+    struct Load: Work {
+        func perform() -> [String] { ["one", "two"] }
+    }
+
+    /// `c` covers the screen.
+    mutating func update(_ input: ComponentInput<Never>, _ context: Context) -> [Reaction<Message>] {
+        input == .key(.char("c")) ? [.present(CoverLayer(title: "Cover", lines: []))] : []
+    }
+
+    mutating func receive(_ message: Message, _ context: Context) -> [Reaction<Message>] {
+        if case .loaded(let lines) = message { list = lines }
+        return []
+    }
+
+    mutating func modelChanged(_ context: Context) -> [Reaction<Message>] {
+        told += 1
+        seenTotal = context.model(TallyModel.self)?.total
+        return []
+    }
+
+    mutating func due(_ context: Context) -> [Reaction<Message>] {
+        guard !asked else { return [] }
+        asked = true
+        return [.perform(Load(), then: { .loaded($0) })]
+    }
+
+    func nextDeadline(clock: Int64) -> Int64? { list == nil ? clock + 80 : nil }
+
+    func render(into frame: inout Frame, in area: Rect, _ context: Context) {
+        frame.screen.put(list?.joined(separator: " ") ?? "loading", column: 0, row: area.y)
+    }
+}
+
+/// A model whose frames are finished in its theme: every cell's style reversed.
+struct ThemedModel: AppModel {
+    func finish(_ frame: inout Frame, _ context: Context) {
+        frame.screen.restyleAll { $0.reverse.toggle() }
     }
 }

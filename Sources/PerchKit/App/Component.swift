@@ -38,6 +38,17 @@ public protocol Pane: Component {
     var holdsTab: Bool { get }
     /// Its tab was held: what the root must do (present a sheet). Nothing by default.
     mutating func tabHeld(_ context: Context) -> [Reaction<Message>]
+    /// The app's model took a message (``AppModel``): the pane may follow what changed, say the
+    /// item it shows, comparing with what it showed. Every pane is asked, shown or not. Nothing
+    /// by default.
+    mutating func modelChanged(_ context: Context) -> [Reaction<Message>]
+    /// Asked after every event, shown or not: work due without input (a list never loaded yet,
+    /// at the first event). Nothing by default.
+    mutating func due(_ context: Context) -> [Reaction<Message>]
+    /// While it is shown and no layer covers the screen: when it must be drawn again without
+    /// input (a spinner's next frame), in milliseconds on the loop's clock, `clock` being now;
+    /// nil when nothing moves (the default), so an idle app makes no wake-ups.
+    func nextDeadline(clock: Int64) -> Int64?
 }
 
 extension Pane {
@@ -45,6 +56,12 @@ extension Pane {
     public var holdsTab: Bool { false }
     /// Nothing to do.
     public mutating func tabHeld(_ context: Context) -> [Reaction<Message>] { [] }
+    /// Shows the same whatever the model holds.
+    public mutating func modelChanged(_ context: Context) -> [Reaction<Message>] { [] }
+    /// Asks for nothing.
+    public mutating func due(_ context: Context) -> [Reaction<Message>] { [] }
+    /// Nothing moves.
+    public func nextDeadline(clock: Int64) -> Int64? { nil }
 }
 
 /// A layer presented above the panes (a sheet, an alert, a cover, the help overlay). It is
@@ -182,6 +199,9 @@ public protocol AppModel: Sendable {
     /// The terminal answered a query (``TerminalRequest/ask(_:)``), at whatever time; it comes
     /// even while the screen is too small to lay out. Nothing by default.
     mutating func terminalReplied(_ reply: TerminalReply, _ context: Context) -> [Reaction<Message>]
+    /// The frame as the panes, the tab bar and the layers drew it, before the terminal gets it:
+    /// a colour theme applied to every cell, say. Unchanged by default.
+    func finish(_ frame: inout Frame, _ context: Context)
 }
 
 extension AppModel {
@@ -193,6 +213,8 @@ extension AppModel {
     public mutating func focusChanged(to focused: Bool, _ context: Context) -> [Reaction<Message>] { [] }
     /// Nothing to do.
     public mutating func terminalReplied(_ reply: TerminalReply, _ context: Context) -> [Reaction<Message>] { [] }
+    /// Leaves the frame as drawn.
+    public func finish(_ frame: inout Frame, _ context: Context) {}
 }
 
 /// The model of an app that shares no state between its components.

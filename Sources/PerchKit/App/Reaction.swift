@@ -26,7 +26,13 @@ public struct Reaction<Message: Sendable>: Sendable {
     /// Performs `work` off the loop's thread; its outcome comes back to this component as
     /// `then(outcome)`.
     public static func perform<W: Work>(_ work: W, then: @escaping @Sendable (W.Outcome) -> Message) -> Reaction {
-        Reaction(request: .perform(AnyWork(lane: W.lane, run: { then(work.perform()) })))
+        Reaction(request: .perform(AnyWork(lane: W.lane, kind: .run({ then(work.perform()) }))))
+    }
+
+    /// Asks the app layer to do `job` (the runner's `JobPerformer`); each of its outcomes comes
+    /// back to this component as `then(outcome)`, in order.
+    public static func perform<J: Job>(_ job: J, then: @escaping @Sendable (J.Outcome) -> Message) -> Reaction {
+        Reaction(request: .perform(AnyWork(lane: nil, kind: .job(AnyJob(job), message: { ($0 as? J.Outcome).map(then) }))))
     }
 
     /// Sends `message` to the app's model (``AppModel/receive(_:_:)``), after this component's
@@ -81,12 +87,22 @@ public enum ReactionRequest: Sendable {
     case quit
 }
 
-/// Work with its outcome already mapped to the asker's message.
+/// Work or a job, with its outcome already mapped to the asker's message.
 public struct AnyWork: Sendable {
-    /// Its lane (``Work/lane``): work of one lane runs in order, one piece at a time; nil for none.
+    /// Its lane (``Work/lane``): work of one lane runs in order, one piece at a time; nil for none
+    /// (and for a job, whose performer says where it runs).
     public let lane: String?
-    /// Performs the work and returns the asker's message.
-    public let run: @Sendable () -> any Sendable
+    /// How it is done.
+    public let kind: Kind
+
+    /// How a piece of work is done.
+    public enum Kind: Sendable {
+        /// ``Work`` that performs itself: this runs it and returns the asker's message.
+        case run(@Sendable () -> any Sendable)
+        /// A ``Job`` the app layer does; `message` maps each of its outcomes to the asker's
+        /// message (nil for a value that is not one of its outcomes).
+        case job(AnyJob, message: @Sendable (any Sendable) -> (any Sendable)?)
+    }
 }
 
 /// What a component may ask of the terminal itself, through the root (``Reaction/terminal(_:)``);

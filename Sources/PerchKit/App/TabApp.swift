@@ -32,6 +32,9 @@ public struct TabApp: Sendable {
     /// The presented layers, bottom first.
     public private(set) var layers: [AnyLayer] = []
     private var nextLayerID = 1
+    /// Whether the app's model took a message during the current event: the panes are told once
+    /// it has been handled (``Pane/modelChanged(_:)``).
+    private var modelTookMessage = false
     /// The screen, columns × rows.
     public private(set) var size: Size
     /// Time of the latest event, in milliseconds on the loop's clock.
@@ -143,9 +146,13 @@ public struct TabApp: Sendable {
         return panes.indices.prefix(9).contains { panes[$0].base.holdsTab && key == .char(Character(String($0 + 1))) }
     }
 
-    /// When the loop must send an animation frame next: a frame from now while a layer animates.
+    /// When the loop must draw again without input: a frame from now while a layer animates,
+    /// else the selected pane's own deadline (``Pane/nextDeadline(clock:)``) while no layer
+    /// covers the screen; nil when nothing moves.
     public var nextAnimationDeadline: Int64? {
-        layers.contains { $0.base.isAnimating } ? clock + SheetMotion.animationFrameMilliseconds : nil
+        if layers.contains(where: { $0.base.isAnimating }) { return clock + SheetMotion.animationFrameMilliseconds }
+        guard !isTooSmall, !layers.contains(where: { $0.base.coversScreen }) else { return nil }
+        return panes[selected].base.nextDeadline(clock: clock)
     }
 
     // MARK: Update
@@ -158,8 +165,16 @@ public struct TabApp: Sendable {
         switch event {
         case .ui(let ui): effects = handle(ui)
         case .deliver(let message, let id): effects = deliver(message, to: id)
-        case .started: effects = carryOut(model.startedErased(context), from: .app)
+        case .started:
+            modelTookMessage = true
+            effects = carryOut(model.startedErased(context), from: .app)
         }
+        if modelTookMessage {
+            // One pass, so a pane that sends the model a message here cannot loop.
+            modelTookMessage = false
+            for index in panes.indices { effects += carryOut(panes[index].modelChanged(context), from: .pane(index)) }
+        }
+        for index in panes.indices { effects += carryOut(panes[index].due(context), from: .pane(index)) }
         advanceLayers()
         return effects
     }
@@ -204,8 +219,12 @@ public struct TabApp: Sendable {
             size = Screen.capped(newSize)
             // Below the minimum nothing is laid out, so nothing is clamped to it.
             return isTooSmall ? [] : relayout()
-        case .focus(let focused): return carryOut(model.focusChangedErased(to: focused, context), from: .app)
-        case .terminalReply(let reply): return carryOut(model.terminalRepliedErased(reply, context), from: .app)
+        case .focus(let focused):
+            modelTookMessage = true
+            return carryOut(model.focusChangedErased(to: focused, context), from: .app)
+        case .terminalReply(let reply):
+            modelTookMessage = true
+            return carryOut(model.terminalRepliedErased(reply, context), from: .app)
         case .animationFrame: return []
         }
     }
@@ -274,7 +293,9 @@ public struct TabApp: Sendable {
             guard let index = layers.firstIndex(where: { $0.id == layerID }) else { return [] }
             return carryOut(layers[index].receive(message, context), from: id)
         case .app:
-            return carryOut(model.receiveErased(message, context), from: .app)
+            guard let reactions = model.receiveErased(message, context) else { return [] }
+            modelTookMessage = true
+            return carryOut(reactions, from: .app)
         }
     }
 
@@ -367,6 +388,7 @@ public struct TabApp: Sendable {
             if index == top { frame.hits.mark(screen, .outside) }
             layer.base.render(into: &frame, in: screen, context)
         }
+        model.finish(&frame, context)
         return frame
     }
 }
@@ -426,13 +448,19 @@ private enum Dispatch {
     }
 
     static func tabHeld<P: Pane>(_ pane: inout P, _ context: Context) -> [ReactionRequest] { pane.tabHeld(context).map(\.request) }
+
+    static func modelChanged<P: Pane>(_ pane: inout P, _ context: Context) -> [ReactionRequest] {
+        pane.modelChanged(context).map(\.request)
+    }
+
+    static func due<P: Pane>(_ pane: inout P, _ context: Context) -> [ReactionRequest] { pane.due(context).map(\.request) }
 }
 
 extension AppModel {
     /// ``receive(_:_:)`` for a message whose type is known only at run time: one of another type
-    /// than ``Message`` is dropped.
-    mutating func receiveErased(_ message: any Sendable, _ context: Context) -> [ReactionRequest] {
-        guard let message = message as? Message else { return [] }
+    /// than ``Message`` is dropped (nil).
+    mutating func receiveErased(_ message: any Sendable, _ context: Context) -> [ReactionRequest]? {
+        guard let message = message as? Message else { return nil }
         return receive(message, context).map(\.request)
     }
 
@@ -462,6 +490,8 @@ public struct AnyPane: Sendable {
     mutating func update(_ input: RawInput, _ context: Context) -> [ReactionRequest] { Dispatch.update(&base, input, context) }
     mutating func receive(_ message: any Sendable, _ context: Context) -> [ReactionRequest] { Dispatch.receive(&base, message, context) }
     mutating func tabHeld(_ context: Context) -> [ReactionRequest] { Dispatch.tabHeld(&base, context) }
+    mutating func modelChanged(_ context: Context) -> [ReactionRequest] { Dispatch.modelChanged(&base, context) }
+    mutating func due(_ context: Context) -> [ReactionRequest] { Dispatch.due(&base, context) }
 }
 
 /// Any ``Layer``, with its id and who presented it, as the root keeps it.
