@@ -342,6 +342,25 @@ struct TabAppTests {
         #expect(!plain.screen[0, 0].style.reverse && themed.screen[0, 0].style.reverse)
         #expect(themed.screen.lines == plain.screen.lines, "the same text")
     }
+
+    @Test("The app's model has keys of its own on every tab, after the pane's and before the root's, and help lists them between")
+    func appModelKeys() {
+        var app = TabApp(
+            panes: [PlainPane(), CounterPane()], model: ShortcutModel(), size: Size(width: 40, height: 16), reduceMotion: true)
+        _ = app.update(.ui(.key(.char("2"))))
+        _ = app.update(.ui(.key(.char("a"))))
+        #expect(app.layer(Sheet.self) != nil, "a raised the app's sheet on the second tab")
+        _ = app.update(.ui(.key(KeyEvent(.down))))
+        _ = app.update(.ui(.key(KeyEvent(.enter))))
+        #expect(app.model(ShortcutModel.self)?.picked == 1, "the sheet replied to the model")
+        _ = app.update(.ui(.key(.char("?"))))
+        let text = app.layer(HelpLayer.self)?.text ?? []
+        let app_ = text.firstIndex { $0.hasPrefix("a ") && $0.contains("choose from anywhere") }
+        let everywhere = text.firstIndex(of: "Everywhere")
+        #expect(app_ != nil && everywhere != nil && app_! < everywhere!, "\(text)")
+        _ = app.update(.ui(.key(.char("a"))))
+        #expect(app.layer(Sheet.self) == nil, "with a layer up the key is not the app's")
+    }
 }
 
 struct TestFailure: Error, CustomStringConvertible {

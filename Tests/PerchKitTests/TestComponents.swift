@@ -350,3 +350,21 @@ struct ThemedModel: AppModel {
         frame.screen.restyleAll { $0.reverse.toggle() }
     }
 }
+
+/// A model with a key of its own: `a` raises a sheet from any tab, and keeps the row picked.
+struct ShortcutModel: AppModel {
+    var picked: Int?
+    enum Verb: Hashable, Sendable { case choose }
+    enum Message: Sendable { case picked(Int) }
+
+    var keys: KeyTable<Verb> { KeyTable("App", [.init([.char("a")], "a", "choose from anywhere", .choose)]) }
+
+    mutating func perform(_ verb: Verb, _ context: Context) -> [Reaction<Message>] {
+        [.present(Sheet(title: "Choose", items: [.init("A"), .init("B")]), onReply: { .picked($0) })]
+    }
+
+    mutating func receive(_ message: Message, _ context: Context) -> [Reaction<Message>] {
+        if case .picked(let index) = message { picked = index }
+        return []
+    }
+}

@@ -186,6 +186,14 @@ public struct Context: Hashable, Sendable {
 public protocol AppModel: Sendable {
     /// What components send it.
     associatedtype Message: Sendable = Never
+    /// What its keys mean.
+    associatedtype Verb: Hashable & Sendable = Never
+    /// The app's own keys, which work on every pane while no layer is up: after the selected
+    /// pane's own and before the root's (`a` to open a sheet from any tab, say). Help lists them
+    /// between the two. None by default.
+    var keys: KeyTable<Verb> { get }
+    /// One of its keys was pressed; returns what the root must do. Nothing by default.
+    mutating func perform(_ verb: Verb, _ context: Context) -> [Reaction<Message>]
     /// Takes a message a component sent (or a reply, or an outcome of its own work); returns
     /// what the root must do besides. Nothing by default.
     mutating func receive(_ message: Message, _ context: Context) -> [Reaction<Message>]
@@ -205,6 +213,10 @@ public protocol AppModel: Sendable {
 }
 
 extension AppModel {
+    /// No keys of its own.
+    public var keys: KeyTable<Verb> { KeyTable("App") }
+    /// Nothing to do.
+    public mutating func perform(_ verb: Verb, _ context: Context) -> [Reaction<Message>] { [] }
     /// Takes nothing and returns nothing.
     public mutating func receive(_ message: Message, _ context: Context) -> [Reaction<Message>] { [] }
     /// Nothing to do.

@@ -17,7 +17,8 @@ public enum ComponentID: Hashable, Sendable {
 ///
 /// Its own keys: `1`–`9` select a tab, `Tab`/`Shift-Tab` the next or previous, `?` shows help
 /// (built from the key tables), `Esc` dismisses the top layer, `q` and `Ctrl-C` quit, `Ctrl-Z`
-/// suspends. A component's own binding of a key comes first. Holding a tab (the mouse held on
+/// suspends. A component's own binding of a key comes first, then, with no layer up, the app
+/// model's own (``AppModel/keys``). Holding a tab (the mouse held on
 /// it, or its digit key held) calls its pane's ``Pane/tabHeld(_:)`` when ``Pane/holdsTab``; a
 /// key the active component's table holds (``KeyTable/holds``), held, is that hold's verb. On a
 /// screen below ``minimumSize`` only a notice is drawn.
@@ -243,6 +244,10 @@ public struct TabApp: Sendable {
             if let top = activeTop { return layers[top].binds(key) }
             return panes[selected].binds(key)
         }()
+        if !component, activeTop == nil, model.binds(key) {
+            modelTookMessage = true
+            return carryOut(model.press(key, context), from: .app)
+        }
         if !component, let verb = keys.verb(for: key) {
             // With a layer up only its way out and the process's keys are the root's.
             let anywhere: Set<Verb> = [.dismiss, .suspend]
@@ -258,7 +263,10 @@ public struct TabApp: Sendable {
         case .previousTab: selected = (selected + panes.count - 1) % max(1, panes.count)
         case .help:
             let table = activeTop.map { layers[$0].help } ?? panes[selected].help
-            present(AnyLayer(HelpLayer(title: table.0, sections: [.init("", table.1), .init(keys.title, keys.help)])), by: nil)
+            var sections = [HelpLayer.Section("", table.1)]
+            if activeTop == nil, !model.help.1.isEmpty { sections.append(HelpLayer.Section(model.help.0, model.help.1)) }
+            sections.append(HelpLayer.Section(keys.title, keys.help))
+            present(AnyLayer(HelpLayer(title: table.0, sections: sections)), by: nil)
         case .dismiss: return dismissTop()
         case .quit: return [.quit]
         case .suspend: return [.suspend]
@@ -465,6 +473,18 @@ extension AppModel {
     }
 
     mutating func startedErased(_ context: Context) -> [ReactionRequest] { started(context).map(\.request) }
+
+    /// Whether `key` is one of the app's own.
+    func binds(_ key: KeyEvent) -> Bool { keys.verb(for: key) != nil }
+
+    /// `key` pressed: its verb performed.
+    mutating func press(_ key: KeyEvent, _ context: Context) -> [ReactionRequest] {
+        guard let verb = keys.verb(for: key) else { return [] }
+        return perform(verb, context).map(\.request)
+    }
+
+    /// Its keys as help lists them: the table's title and rows.
+    var help: (String, [(label: String, help: String)]) { (keys.title, keys.help) }
 
     mutating func focusChangedErased(to focused: Bool, _ context: Context) -> [ReactionRequest] {
         focusChanged(to: focused, context).map(\.request)
