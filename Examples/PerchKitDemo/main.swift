@@ -17,6 +17,9 @@ struct DemoModel: AppModel {
 
     /// Index in ``colors`` of the colour picked, or nil before the first pick.
     var picked: Int?
+    /// How a held key is told from a press: by auto-repeat until the terminal says it speaks the
+    /// kitty keyboard protocol, then by its release events.
+    var keyHold = KeyHoldMode.autoRepeat
 
     /// What the panes send it.
     enum Message: Sendable { case pick(Int) }
@@ -26,6 +29,22 @@ struct DemoModel: AppModel {
         case .pick(let index): picked = index
         }
         return []
+    }
+
+    /// Once the first frame is up: does the terminal speak the kitty keyboard protocol?
+    func started(_ context: Context) -> [Reaction<Message>] { [.terminal(.ask(.keyboardProtocol))] }
+
+    /// It does: key releases are turned on, and a hold is their absence for the long-press time.
+    mutating func terminalReplied(_ reply: TerminalReply, _ context: Context) -> [Reaction<Message>] {
+        guard case .keyboardFlags = reply, keyHold != .releaseEvents else { return [] }
+        keyHold = .releaseEvents
+        return [.terminal(.pushKeyboardFlags(KeyHoldPreference.keyboardFlags))]
+    }
+
+    func gestures(_ base: GestureRecognizer.Configuration) -> GestureRecognizer.Configuration {
+        var configuration = base
+        configuration.keyHoldMode = keyHold
+        return configuration
     }
 
     /// The name of the colour picked, or "none".
@@ -138,8 +157,11 @@ struct AboutPane: Pane {
             frame.screen.put(line, column: 2, row: area.y + 2 + offset, width: area.width - 4)
         }
         // Read from the app's model, which the Colors tab changes.
-        let picked = "Picked so far: " + (context.model(DemoModel.self)?.pickedName ?? "none")
+        let model = context.model(DemoModel.self)
+        let picked = "Picked so far: " + (model?.pickedName ?? "none")
         frame.screen.put(picked, column: 2, row: area.y + 3 + text.count, style: .dim, width: area.width - 4)
+        let holds = "Key holds: " + (model?.keyHold ?? .autoRepeat).summary
+        frame.screen.put(holds, column: 2, row: area.y + 4 + text.count, style: .dim, width: area.width - 4)
     }
 }
 

@@ -9,11 +9,13 @@ extension TabApp.Event: LoopEvent {
 }
 
 extension TabApp: LoopRoot {
-    /// `base` with the digit keys of the panes that hold their tab as the holdable keys.
+    /// `base` with the keys the panes hold (the digits of those that hold their tab, and their
+    /// tables' holds) as the holdable keys, then as the app's model wants it
+    /// (``AppModel/gestures(_:)``).
     public func gestureConfiguration(_ base: GestureRecognizer.Configuration) -> GestureRecognizer.Configuration {
         var configuration = base
         configuration.holdableKeys = holdableKeys
-        return configuration
+        return model.gestures(configuration)
     }
 }
 

@@ -66,6 +66,8 @@ struct PerchKitDemoEndToEndTests {
         // The pick lives in the app's model, which the About tab reads too.
         try session.sendLiteral("2")
         #expect(try session.waitFor("Picked so far: Green"), "the second tab shows what the app's model holds")
+        // tmux answers the kitty keyboard query's device attributes, not its flags.
+        #expect(try session.waitFor("Key holds: from auto-repeat"), "the model heard no kitty answer")
         #expect(try !session.screen().contains { $0.contains("Copied") }, "the banner went at the next key")
     }
 

@@ -51,4 +51,25 @@ struct RealKittyEndToEndTests {
         #expect(keyTimes.count == 5 && keyTimes[2] < 660, "held 1, median under X's repeat delay: \(keyTimes)")
         #expect(outcome.tapOpenedSheet == false, "a quick 1 is a tap")
     }
+
+    static let demoScript = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent(
+        "RealTerminal/kitty_demo_hold.py")
+
+    @Test(
+        "In a real kitty, perchkit-demo asks for the protocol once drawn, says so on About, and a held 1 raises its sheet before X's repeat",
+        .enabled(if: missing == nil, "\(missing ?? "")"))
+    func demoHoldInKitty() throws {
+        try #require(
+            FileManager.default.isExecutableFile(atPath: PerchKitDemoEndToEndTests.binary),
+            "no perchkit-demo at \(PerchKitDemoEndToEndTests.binary): `make test` builds it")
+        let result = try Spawn.run(["python3", Self.demoScript.path, PerchKitDemoEndToEndTests.binary, "--tries", "3"])
+        if result.status == 77 { try Test.cancel("skipped: \(result.stderr.trimmingCharacters(in: .whitespacesAndNewlines))") }
+        try #require(result.status == 0, "kitty_demo_hold.py failed: \(result.stderr)")
+        let outcome = try JSONDecoder().decode(Outcome.self, from: Data(result.stdout.utf8))
+        print("hold to sheet in kitty (demo), ms: \(outcome.key)")
+        #expect(outcome.mode == "press and release (kitty keyboard protocol)", "About: \(outcome.mode ?? "nothing")")
+        let times = outcome.key.compactMap { $0 }.sorted()
+        // X's first auto-repeat comes at 660 ms: a hold before it came from the release events.
+        #expect(times.count == 3 && times[1] < 660, "held 1, median under X's repeat delay: \(outcome.key)")
+    }
 }

@@ -83,6 +83,20 @@ struct TabAppRunnerTests {
         #expect(!runner.loop.queries.isWaiting, "the answer ended the wait")
     }
 
+    @Test("Once kitty's answer has come, the model's gestures take key holds from release events: 1 held, with no repeat, raises the sheet")
+    func modelSetsGestures() throws {
+        let rig = try RunnerRig(panes: [CounterPane()], model: KeyboardModel())
+        let (poller, runner) = (rig.poller, rig.runner)
+        let type = rig.type
+        poller.at(1_100) { type("\u{1B}[?0u\u{1B}[?62;22c") }
+        // 1 pressed in the protocol's own form, then released 700 ms later: no auto-repeat came.
+        poller.at(1_200) { type("\u{1B}[49u") }
+        poller.at(1_900) { type("\u{1B}[49;1:3u") }
+        poller.at(2_000) { type("\u{03}") }
+        #expect(runner.run() == 0)
+        #expect(runner.loop.root.layer(Sheet.self) != nil, "the hold fired at its deadline, from the press alone")
+    }
+
     @Test("A job goes to the app layer's performer, and each of its outcomes comes back to the pane that asked, in order")
     func jobsGoToThePerformer() throws {
         let rig = try RunnerRig(panes: [LookupPane()])

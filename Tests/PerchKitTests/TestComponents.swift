@@ -243,6 +243,13 @@ struct KeyboardModel: AppModel {
         if focused { focusRegained += 1 }
         return focused ? [.banner("welcome back")] : []
     }
+
+    /// Key holds by release events once the terminal said it speaks the protocol.
+    func gestures(_ base: GestureRecognizer.Configuration) -> GestureRecognizer.Configuration {
+        var configuration = base
+        if flags != nil { configuration.keyHoldMode = .releaseEvents }
+        return configuration
+    }
 }
 
 extension AnyWork {

@@ -210,6 +210,11 @@ public protocol AppModel: Sendable {
     /// The frame as the panes, the tab bar and the layers drew it, before the terminal gets it:
     /// a colour theme applied to every cell, say. Unchanged by default.
     func finish(_ frame: inout Frame, _ context: Context)
+    /// The gesture recogniser's configuration as the model wants it now, from `base` (the app's,
+    /// with the keys its panes hold): the long-press duration the person chose, or key holds by
+    /// release events once the terminal has turned them on. Asked after every event, so a change
+    /// applies to the next gesture. `base` unchanged by default.
+    func gestures(_ base: GestureRecognizer.Configuration) -> GestureRecognizer.Configuration
 }
 
 extension AppModel {
@@ -227,6 +232,8 @@ extension AppModel {
     public mutating func terminalReplied(_ reply: TerminalReply, _ context: Context) -> [Reaction<Message>] { [] }
     /// Leaves the frame as drawn.
     public func finish(_ frame: inout Frame, _ context: Context) {}
+    /// The app's configuration as it is.
+    public func gestures(_ base: GestureRecognizer.Configuration) -> GestureRecognizer.Configuration { base }
 }
 
 /// The model of an app that shares no state between its components.
