@@ -2,8 +2,8 @@ import CSystem
 import Glibc
 import PerchCore
 import PerchIdentities
-import PerchStore
 import PerchKitTerminal
+import PerchStore
 
 /// What starts the full-screen interface.
 extension PerchApp {
@@ -98,7 +98,7 @@ extension PerchApp {
             state: state, backend: backend, store: store, gestures: gestures, watcher: watcher, configPath: paths.config,
             identities: identities,
             wallClock: { LocalTime.now(monotonic: MonotonicClock.now()) }, settingsPath: settingsPath,
-            configPaths: cached == nil ? nil : paths)
+            configPaths: paths)
         // Read from the files, the current account is kept for the next start (and prompt), off
         // this thread: the cache only takes files older than its racy window.
         if cached == nil, config.path != nil, stateWarning == nil, let account = state.currentAccount {

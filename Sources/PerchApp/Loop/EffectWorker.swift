@@ -57,7 +57,9 @@ public final class EffectWorker: @unchecked Sendable {
     ///   - lockTimeoutMilliseconds: how long a switch waits for another holder of the state lock.
     ///   - identities: applies and checks tool identities; nil reports every tool as skipped
     ///     (runs without a real environment, such as tests of the loop).
-    ///   - configPaths: the files ``LoadConfig`` reads the config of; nil reports none.
+    ///   - configPaths: the files the config is read from: by ``LoadConfig``, and before each
+    ///     switch, which is made to the account as the config has it now (nil: as the interface
+    ///     has it).
     public init(
         store: StateStore?, saved: SavedState = SavedState(), configPath: String?,
         hookTimeoutMilliseconds: Int64 = HookProcess.timeoutMilliseconds,
@@ -88,7 +90,7 @@ public final class EffectWorker: @unchecked Sendable {
     }
 
     /// Hands an outcome to the loop: queued, then one byte on the pipe to wake its poll(2).
-    private func post(_ event: AppEvent) {
+    func post(_ event: AppEvent) {
         outcomes.withLock { $0.append(event) }
         var byte: UInt8 = 1
         // A full pipe already wakes the loop, which then takes every queued outcome.

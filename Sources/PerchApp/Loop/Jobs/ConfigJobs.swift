@@ -29,7 +29,8 @@ extension DeleteFromConfig: WorkerJob {
 
     private func perform(on worker: EffectWorker, accounts: [Account]) -> ConfigDeletion {
         func deletion(_ accounts: [Account]?, _ configPath: String, _ backup: String?, _ problem: String?) -> ConfigDeletion {
-            ConfigDeletion(accountID: accountID, path: path, accounts: accounts, configPath: configPath, backupPath: backup, problem: problem)
+            ConfigDeletion(
+                accountID: accountID, path: path, accounts: accounts, configPath: configPath, backupPath: backup, problem: problem)
         }
         guard let configPath = worker.configPath else { return deletion(nil, "", nil, "no config file") }
         do {
@@ -70,7 +71,8 @@ extension DeleteFromConfig: WorkerJob {
 
 extension LoadConfig: WorkerJob {
     /// On the store's queue, so that a config write asked for later is made after this read;
-    /// nothing when the worker has no config paths.
+    /// nothing when the worker has no config paths. (Only a first frame drawn from the
+    /// current-account cache asks for it.)
     func start(on worker: EffectWorker, accounts: [Account], answer: @escaping @Sendable (ConfigRead) -> Void) {
         guard let paths = worker.configPaths else { return }
         worker.storeQueue.async { answer(Self.read(paths)) }

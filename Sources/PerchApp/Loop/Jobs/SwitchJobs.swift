@@ -7,9 +7,32 @@ extension RecordSwitch: WorkerJob {
     /// On the store's queue: the switch session (the one `perch switch` runs), each tool's step
     /// posted as it comes back, then the switch saved (and its report, which runs the hook) or
     /// failed and rolled back. Without a store, the switch is kept in the worker's memory.
+    ///
+    /// The account is taken from the config as it is on disk now, read on the store's queue just
+    /// before the session, not from the list the interface showed: another process may have
+    /// removed or changed it since (`perch remove`, an editor). One no longer in the config is not
+    /// switched to: the switch fails with the reason, and the interface gets the config's
+    /// accounts as they are (``ConfigRead``).
     func start(on worker: EffectWorker, accounts: [Account], answer: @escaping @Sendable (SwitchProgress) -> Void) {
-        let account = accounts.first { $0.id == accountID }
-        worker.storeQueue.async { worker.record(self, account: account, answer: answer) }
+        let shown = accounts.first { $0.id == accountID }
+        worker.storeQueue.async {
+            guard let paths = worker.configPaths else { return worker.record(self, account: shown, answer: answer) }
+            let id = accountID
+            switch LoadConfig.read(paths) {
+            case .loaded(let now):
+                guard let account = now.first(where: { $0.id == id }) else {
+                    // Bug: the interface switched to an account another process had removed.
+                    worker.post(.outcome(AnyOutcome(ConfigRead.loaded(accounts: now))))
+                    return answer(
+                        .failed(
+                            accountID: id, reason: "it is no longer in the config (\(paths.config)); the list now shows the config as it is"
+                        ))
+                }
+                worker.record(self, account: account, answer: answer)
+            case .unusable(let lines):
+                answer(.failed(accountID: id, reason: "the config cannot be read now: " + (lines.first ?? "unknown error")))
+            }
+        }
     }
 }
 
@@ -23,7 +46,9 @@ extension EffectWorker {
             let skipped = (account?.identities.tools ?? []).map { IdentityResult(tool: $0, status: .skipped, detail: "no state file") }
             answer(.saved(outcome))
             answer(
-                .identities(IdentitiesApplied(IdentityReport(accountID: id, results: skipped), previous: outcome.previous, afterSwitch: outcome.changed)))
+                .identities(
+                    IdentitiesApplied(
+                        IdentityReport(accountID: id, results: skipped), previous: outcome.previous, afterSwitch: outcome.changed)))
             return
         }
         let account = account ?? Account(id: id, name: id)
