@@ -184,6 +184,22 @@ struct ContextMenuTests {
         #expect(state.presented.isEmpty)
     }
 
+    // Bug: `?` over the Delete alert did nothing, though help works everywhere but a text field.
+    @Test("? over the Delete alert shows the alert's keys; Esc closes the help, then the alert is still up")
+    func helpOverAlert() {
+        var state = catalogState()
+        guard openDeleteAlert(&state) != nil else { return }
+        _ = press(&state, .char("?"))
+        guard let help = state.presented.last?.help else {
+            Issue.record("no help over the alert")
+            return
+        }
+        #expect(help.title == "Alert")
+        #expect(help.rows.contains { $0.label == "← h Shift-Tab" })
+        _ = press(&state, escape)
+        #expect(state.presented.last?.alert != nil, "Esc closed only the help")
+    }
+
     @Test("an alert's buttons react to clicks")
     func alertClicks() throws {
         var state = catalogState()

@@ -91,4 +91,22 @@ struct AlertLayerTests {
         #expect(layout.frame == Rect(x: 1, y: 0, width: 22, height: 6))
         #expect(layout.buttons.allSatisfy { $0.x > layout.frame.x && $0.maxX < layout.frame.maxX })
     }
+
+    // Bug: on a screen 24 columns wide the buttons overlapped (`[ Cancel [ Delete ]`).
+    @Test(
+        "On a narrow screen the buttons lose their inner spaces, then cut their labels, and never overlap",
+        arguments: [
+            (24, "[Cancel] [Delete]"), (20, "[Canc…] [Dele…]"), (40, "[ Cancel ] [ Delete ]"),
+        ])
+    func narrowButtons(width: Int, drawn: String) {
+        let area = Rect(x: 0, y: 0, width: width, height: 8)
+        let layout = alert().layout(in: area)
+        let rects = layout.buttons
+        #expect(rects.count == 2 && rects[0].maxX < rects[1].x, "a column between them: \(rects)")
+        #expect(rects.allSatisfy { $0.x > layout.frame.x && $0.maxX < layout.frame.maxX }, "inside the box")
+        var frame = Frame(size: Size(width: width, height: 8))
+        alert().render(into: &frame, in: area, Context(size: Size(width: width, height: 8)))
+        #expect(frame.screen.lines[rects[0].y].contains(drawn), "\(frame.screen.lines[rects[0].y])")
+        #expect(frame.hits.target(at: Position(column: rects[1].x, row: rects[1].y)).part(AlertLayer.Part.self) == .button(1))
+    }
 }

@@ -125,7 +125,7 @@ struct TabBarAndHelpTests {
         #expect(lines[7].contains("Esc close") && !lines[7].contains(" of "), "all shows: the footer only says how to close")
     }
 
-    @Test("Help longer than its box scrolls a line at a time, and its footer says which lines show")
+    @Test("Help longer than its box scrolls a line, a page or to either end, and its footer says which lines show")
     func helpScrolls() {
         var help = HelpLayer(title: "Long", sections: [.init("", (1...20).map { HelpLayer.Row("k\($0)", "does \($0)") })])
         let context = Context(size: Size(width: 40, height: 10))
@@ -141,6 +141,13 @@ struct TabBarAndHelpTests {
         frame = Frame(size: context.size)
         help.render(into: &frame, in: screen, context)
         #expect(frame.screen.lines.contains { $0.contains("15–20 of 20") })
+        _ = help.update(.verb(.top), context)
+        _ = help.update(.verb(.pageDown), context)
+        #expect(help.scroll == 5, "a page is the lines shown but one")
+        _ = help.update(.verb(.bottom), context)
+        #expect(help.scroll == 14)
+        _ = help.update(.verb(.pageUp), context)
+        #expect(help.scroll == 9)
         #expect(frame.screen.lines.contains { $0.contains("k20") && $0.contains("does 20") })
     }
 }

@@ -361,6 +361,19 @@ struct TabAppTests {
         _ = app.update(.ui(.key(.char("a"))))
         #expect(app.layer(Sheet.self) == nil, "with a layer up the key is not the app's")
     }
+
+    @Test("? over a layer lists the layer's keys, then only the root's that work over it; Esc closes the help, then the layer")
+    func helpOverALayer() {
+        var app = app()
+        _ = app.update(.ui(.keyHold(.char("1"))))
+        #expect(app.layer(Sheet.self) != nil)
+        _ = app.update(.ui(.key(.char("?"))))
+        let text = app.layer(HelpLayer.self)?.text ?? []
+        #expect(app.layer(HelpLayer.self)?.title == "Sheet", "\(text)")
+        #expect(text.contains { $0.contains("Esc") } && !text.contains { $0.contains("next tab") }, "\(text)")
+        _ = app.update(.ui(.key(KeyEvent(.escape))))
+        #expect(app.layer(HelpLayer.self) == nil && app.layer(Sheet.self) != nil)
+    }
 }
 
 struct TestFailure: Error, CustomStringConvertible {

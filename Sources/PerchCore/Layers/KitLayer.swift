@@ -25,15 +25,17 @@ public struct KitLayer<L: Layer & Hashable>: PresentedLayer where L.Message == N
     }
 
     /// The keys of a layer whose key table is `table`: its title and rows, each row's keys bound to
-    /// a verb named `<title>.<row index>` (a row without keys is a gesture help lists).
+    /// a verb named `<title>.<row index>` (a row without keys is a gesture help lists), then `?`
+    /// for help over it, as over every layer of Perch's, unless its table binds `?` itself.
     public static func inputContext(_ table: KeyTable<L.Verb>) -> InputContext {
-        InputContext(
-            title: table.title,
-            bindings: table.rows.enumerated().map { index, row in
-                row.keys.isEmpty || row.verb == nil
-                    ? KeyBinding(gesture: row.label, row.help)
-                    : KeyBinding(row.keys, row.label, KeyAction("\(table.title).\(index)"), row.help)
-            })
+        var bindings = table.rows.enumerated().map { index, row in
+            row.keys.isEmpty || row.verb == nil
+                ? KeyBinding(gesture: row.label, row.help)
+                : KeyBinding(row.keys, row.label, KeyAction("\(table.title).\(index)"), row.help)
+        }
+        // Bug: `?` over the Delete alert did nothing, though help works everywhere but a text field.
+        if table.verb(for: .char("?")) == nil { bindings.append(KeyBinding([.char("?")], "?", .showHelp, "this help")) }
+        return InputContext(title: table.title, bindings: bindings)
     }
 
     public var inputContext: InputContext { Self.inputContext(layer.keys) }

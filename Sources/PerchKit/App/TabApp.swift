@@ -17,7 +17,7 @@ public enum ComponentID: Hashable, Sendable {
 ///
 /// Its own keys: `1`–`9` select a tab, `Tab`/`Shift-Tab` the next or previous, `?` shows help
 /// (built from the key tables), `Esc` dismisses the top layer, `q` and `Ctrl-C` quit, `Ctrl-Z`
-/// suspends. A component's own binding of a key comes first, then, with no layer up, the app
+/// suspends; with a layer up, only `?`, `Esc`, `Ctrl-C` and `Ctrl-Z` (``keysOverLayers``). A component's own binding of a key comes first, then, with no layer up, the app
 /// model's own (``AppModel/keys``). Holding a tab (the mouse held on
 /// it, or its digit key held) calls its pane's ``Pane/tabHeld(_:)`` when ``Pane/holdsTab``; a
 /// key the active component's table holds (``KeyTable/holds``), held, is that hold's verb. On a
@@ -116,6 +116,19 @@ public struct TabApp: Sendable {
                 .init([.char("q"), KeyEvent(.control("c"))], "q Ctrl-C", "quit", .quit),
                 .init([KeyEvent(.control("z"))], "Ctrl-Z", "suspend", .suspend),
                 .init([], "hold a tab or its digit", "its sheet, where it has one", nil),
+            ])
+    }
+
+    /// The root's keys while a layer takes input (help lists them after the layer's): help over
+    /// the layer, closing it, and the process's own; the others wait until it goes.
+    public var keysOverLayers: KeyTable<Verb> {
+        KeyTable(
+            "Everywhere",
+            [
+                .init([.char("?")], "?", "help", .help),
+                .init([KeyEvent(.escape)], "Esc", "close the top layer", .dismiss),
+                .init([KeyEvent(.control("c"))], "Ctrl-C", "quit", .quit),
+                .init([KeyEvent(.control("z"))], "Ctrl-Z", "suspend", .suspend),
             ])
     }
 
@@ -248,11 +261,8 @@ public struct TabApp: Sendable {
             modelTookMessage = true
             return carryOut(model.press(key, context), from: .app)
         }
-        if !component, let verb = keys.verb(for: key) {
-            // With a layer up only its way out and the process's keys are the root's.
-            let anywhere: Set<Verb> = [.dismiss, .suspend]
-            if activeTop == nil || anywhere.contains(verb) || key == KeyEvent(.control("c")) { return perform(verb) }
-        }
+        // With a layer up only help, its way out and the process's keys are the root's.
+        if !component, let verb = (activeTop == nil ? keys : keysOverLayers).verb(for: key) { return perform(verb) }
         return route(.key(key))
     }
 
@@ -265,7 +275,8 @@ public struct TabApp: Sendable {
             let table = activeTop.map { layers[$0].help } ?? panes[selected].help
             var sections = [HelpLayer.Section("", table.1)]
             if activeTop == nil, !model.help.1.isEmpty { sections.append(HelpLayer.Section(model.help.0, model.help.1)) }
-            sections.append(HelpLayer.Section(keys.title, keys.help))
+            let root = activeTop == nil ? keys : keysOverLayers
+            sections.append(HelpLayer.Section(root.title, root.help))
             present(AnyLayer(HelpLayer(title: table.0, sections: sections)), by: nil)
         case .dismiss: return dismissTop()
         case .quit: return [.quit]

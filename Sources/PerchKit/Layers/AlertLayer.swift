@@ -126,7 +126,7 @@ public struct AlertLayer: Layer, Hashable {
             }
             if index == focus { style.reverse = true }
             frame.screen.put(
-                Layout.buttonText(buttons[index].label), column: rect.x, row: rect.y, style: style, width: box.maxX - 1 - rect.x)
+                layout.buttonTexts[index], column: rect.x, row: rect.y, style: style, width: box.maxX - 1 - rect.x)
         }
     }
 }
@@ -145,9 +145,11 @@ extension AlertLayer {
         public let frame: Rect
         /// The message wrapped to the box (as many lines as fit in the area).
         public let messageLines: [String]
-        /// Each button's cells, left to right (`[ Cancel ]`); a button pushed past the box's left
-        /// edge starts at it.
+        /// Each button's cells, left to right (`[ Cancel ]`).
         public let buttons: [Rect]
+        /// Each button as drawn (``buttonTexts(_:width:)``): `[ Cancel ]`, or on a box too narrow
+        /// for that, `[Cancel]`, or the labels cut (`[Canc…]`), so that no two overlap.
+        public let buttonTexts: [String]
 
         /// The alert with `title`, `message` and buttons labelled `labels` in `area`.
         public init(title: String, message: String, buttons labels: [String], area: Rect) {
@@ -157,17 +159,31 @@ extension AlertLayer {
             messageLines = DisplayWidth.wrapped(message, to: width - 4, rows: max(0, area.height - Self.chromeRows))
             let height = max(0, min(messageLines.count + Self.chromeRows, area.height))
             frame = Rect(x: area.x + (area.width - width) / 2, y: area.y + (area.height - height) / 2, width: width, height: height)
-            buttons = Self.buttons(labels, in: frame)
+            buttonTexts = Self.buttonTexts(labels, width: width - 3)
+            buttons = Self.buttons(buttonTexts, in: frame)
         }
 
-        /// The cells of buttons labelled `labels` on the second row from the bottom of `box`,
-        /// right-aligned 2 columns from its right edge with 1 column between them, left to right;
-        /// a button pushed past the box's left edge starts at it.
-        public static func buttons(_ labels: [String], in box: Rect) -> [Rect] {
+        /// Buttons labelled `labels` as drawn in `width` columns with a column between each:
+        /// `[ label ]` where they fit, else `[label]`, else each label cut to an equal share.
+        // Bug: on a screen 24 columns wide the buttons overlapped (`[ Cancel [ Delete ]`).
+        public static func buttonTexts(_ labels: [String], width: Int) -> [String] {
+            func fits(_ texts: [String]) -> Bool { texts.map(DisplayWidth.columns(of:)).reduce(texts.count - 1, +) <= width }
+            let full = labels.map(buttonText)
+            if fits(full) { return full }
+            let compact = labels.map { "[\($0)]" }
+            if fits(compact) { return compact }
+            let share = max(1, (width - (labels.count - 1)) / max(1, labels.count) - 2)
+            return labels.map { "[" + DisplayWidth.truncated($0, to: share) + "]" }
+        }
+
+        /// The cells of buttons drawn as `texts` (``buttonTexts(_:width:)``) on the second row
+        /// from the bottom of `box`, right-aligned 2 columns from its right edge with 1 column
+        /// between them, left to right; a button pushed past the box's left edge starts at it.
+        public static func buttons(_ texts: [String], in box: Rect) -> [Rect] {
             var x = box.maxX - 2
             var rects: [Rect] = []
-            for label in labels.reversed() {
-                let w = DisplayWidth.columns(of: buttonText(label))
+            for text in texts.reversed() {
+                let w = DisplayWidth.columns(of: text)
                 x -= w
                 rects.insert(Rect(x: max(box.x + 1, x), y: box.maxY - 2, width: w, height: 1), at: 0)
                 x -= 1

@@ -4,7 +4,7 @@
 /// padded to the widest, then what they do), under its own bold heading when it has one, with a
 /// blank line between sections. A list longer than the box scrolls, and the bottom border says
 /// which rows show ("1–12 of 30 · Esc close"). `Esc`, `?` or `q` closes it; `↑`/`k`, `↓`/`j` and
-/// the wheel scroll it.
+/// the wheel scroll it a line, `PgUp`/`PgDn` a page, `Home`/`g` and `End`/`G` to either end.
 public struct HelpLayer: Layer, Hashable {
     /// One row: the keys as help names them (`↑ k`), and what they do.
     public struct Row: Hashable, Sendable {
@@ -57,8 +57,8 @@ public struct HelpLayer: Layer, Hashable {
         self.sections = sections
     }
 
-    /// What help's keys mean: close it, or scroll one line.
-    public enum Verb: Hashable, Sendable { case close, up, down }
+    /// What help's keys mean: close it, or scroll a line, a page, or to either end.
+    public enum Verb: Hashable, Sendable { case close, up, down, pageUp, pageDown, top, bottom }
 
     /// Its key bindings: what help lists under its title, and the verbs its keys mean.
     public var keys: KeyTable<Verb> {
@@ -69,6 +69,10 @@ public struct HelpLayer: Layer, Hashable {
                 .init([], "click outside", "close help", nil),
                 .init([KeyEvent(.up), .char("k")], "↑ k", "scroll up", .up),
                 .init([KeyEvent(.down), .char("j")], "↓ j", "scroll down", .down),
+                .init([KeyEvent(.pageUp)], "PgUp", "page up", .pageUp),
+                .init([KeyEvent(.pageDown)], "PgDn", "page down", .pageDown),
+                .init([KeyEvent(.home), .char("g")], "Home g", "top", .top),
+                .init([KeyEvent(.end), .char("G")], "End G", "bottom", .bottom),
             ])
     }
 
@@ -116,17 +120,22 @@ public struct HelpLayer: Layer, Hashable {
 
     /// Takes a verb or the wheel; returns its dismissal, or nothing.
     public mutating func update(_ input: ComponentInput<Verb>, _ context: Context) -> [Reaction<Never>] {
+        let count = lines.count
+        let visible = Self.layout(lineCount: count, in: Rect(x: 0, y: 0, width: context.size.width, height: context.size.height))
+            .visibleRows
+        let page = max(1, visible - 1)
         let step: Int
         switch input {
         case .verb(.close): return [.dismiss]
         case .verb(.up): step = -1
         case .verb(.down): step = 1
+        case .verb(.pageUp): step = -page
+        case .verb(.pageDown): step = page
+        case .verb(.top): step = -count
+        case .verb(.bottom): step = count
         case .scroll(_, let notches): step = notches < 0 ? -1 : 1
         default: return []
         }
-        let count = lines.count
-        let visible = Self.layout(lineCount: count, in: Rect(x: 0, y: 0, width: context.size.width, height: context.size.height))
-            .visibleRows
         scroll = max(0, min(scroll + step, count - visible))
         return []
     }
