@@ -176,7 +176,12 @@ public final class TabAppRunner {
     /// follows `NO_COLOR`, and the terminal is restored on every way out. Returns the exit status
     /// (0 after quit; 128 + a signal's number), or 2 with the reason on standard error when the
     /// terminal cannot be used (not a terminal, an unknown `TERM`).
-    public static func runFullScreen(_ app: (Size) -> TabApp) -> Int32 {
+    /// - Parameters:
+    ///   - configure: called with the runner before it runs: give it a ``JobPerformer``
+    ///     (`runner.performer = …`), descriptors to watch (``watch(_:read:)``) or deadlines
+    ///     (``every(_:fire:)``). Nothing by default.
+    ///   - app: makes the app for the terminal's size (columns × rows).
+    public static func runFullScreen(configure: (TabAppRunner) -> Void = { _ in }, _ app: (Size) -> TabApp) -> Int32 {
         guard isatty(STDIN_FILENO) == 1, isatty(STDOUT_FILENO) == 1 else {
             printError("standard input and output must be a terminal")
             return 2
@@ -191,7 +196,9 @@ public final class TabAppRunner {
             printError("\(error)")
             return 2
         }
-        return TabAppRunner(app: app(backend.size), backend: backend).run()
+        let runner = TabAppRunner(app: app(backend.size), backend: backend)
+        configure(runner)
+        return runner.run()
     }
 }
 
