@@ -172,7 +172,7 @@ struct ModelRenderTests {
 
     @Test("A cover alone: its close control, the item's text, its footer")
     func cover() {
-        let drawn = Self.lines(Cover.item(Self.firstItem, scroll: 0), Self.context())
+        let drawn = Self.lines(KitLayer(Cover.item(Self.firstItem, scroll: 0)), Self.context())
         #expect(
             Array(drawn.prefix(6)) == [
                 " ✕  Swift Compass", String(repeating: "─", count: 44), "", "  Swift Compass", "  A report of 389 words, by Personal.",

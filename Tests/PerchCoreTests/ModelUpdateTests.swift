@@ -468,27 +468,35 @@ struct ModelUpdateTests {
 
     // MARK: Cover
 
-    @Test("A cover alone: ↓ scrolls a long preview one line, End to its last screenful, the wheel back; ✕ dismisses it")
-    func coverScrolls() {
+    @Test(
+        "A cover alone: ↓ scrolls a long preview one line, End to its last screenful, the wheel back; ✕ dismisses it; a asks for the sheet")
+    func coverScrolls() throws {
         var context = Self.context()
         let item = CatalogItem(id: "note-7", title: "Long note", detail: "", kind: "")
         let text = (1...20).map { "line \($0)" }.joined(separator: "\n")
         context.catalogPane.previewed(.text(text), itemID: item.id, accountID: "personal")
-        var cover = Cover.item(item, scroll: 0)
+        // As Perch's root holds it: PerchKit's layer, its keys as Perch's context binds them.
+        var cover = KitLayer(Cover.item(item, scroll: 0))
+        func action(_ key: KeyEvent) throws -> ModelMessage { .action(try #require(InputContext.cover.action(for: key))) }
         // Title, id, a blank line, then 20 lines of preview; 8 rows show at a time.
         let last = 23 - Cover.textRows(context.size)
-        #expect(cover.update(.action(.moveDown), context) == [])
-        #expect(cover == .item(item, scroll: 1))
+        #expect(cover.update(try action(.char("j")), context) == [])
+        #expect(cover.layer == .item(item, scroll: 1))
         #expect(ModelRenderTests.lines(cover, context)[3] == "  note-7")
-        #expect(cover.update(.action(.moveToLast), context) == [])
-        #expect(cover == .item(item, scroll: last))
+        #expect(cover.update(try action(KeyEvent(.end)), context) == [])
+        #expect(cover.layer == .item(item, scroll: last))
         #expect(ModelRenderTests.lines(cover, context)[3] == "  line \(last - 2)")
-        #expect(cover.update(.action(.moveDown), context) == [])
-        #expect(cover == .item(item, scroll: last))
+        #expect(cover.update(try action(KeyEvent(.down)), context) == [])
+        #expect(cover.layer == .item(item, scroll: last))
         #expect(cover.update(.scroll(.coverBody, notches: -1), context) == [])
-        #expect(cover == .item(item, scroll: last - ListMove.rowsPerScrollNotch))
+        #expect(cover.layer == .item(item, scroll: last - ListMove.rowsPerScrollNotch))
+        #expect(cover.update(try action(KeyEvent(.pageUp)), context) == [])
+        #expect(cover.layer == .item(item, scroll: last - ListMove.rowsPerScrollNotch - ListMove.pageStep(Cover.textRows(context.size))))
+        #expect(cover.update(try action(.char("a")), context) == [.openSheet], "the sheet over the cover, from Perch's root")
+        #expect(cover.update(try action(KeyEvent(.escape)), context) == [.dismiss])
         #expect(cover.update(.tap(.coverClose), context) == [.dismiss])
         #expect(cover.update(.tap(.coverBody), context) == [])
+        #expect(InputContext.cover.action(for: .char("?")) == .showHelp, "help over it")
     }
 
     // MARK: Add account form

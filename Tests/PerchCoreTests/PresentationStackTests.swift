@@ -16,7 +16,7 @@ private let escape = KeyEvent(.escape)
 private func kinds(_ state: AppState) -> [String] {
     let names: [(any PresentedLayer.Type, String)] = [
         (AccountSheet.self, "sheet"), (KitLayer<HelpLayer>.self, "help"), (ContextMenu.self, "menu"), (KitLayer<AlertLayer>.self, "alert"),
-        (AccountForm.self, "form"), (Cover.self, "cover"),
+        (AccountForm.self, "form"), (KitLayer<Cover>.self, "cover"),
     ]
     return state.presented.map { layer in names.first { type(of: layer.layer) == $0.0 }?.1 ?? "?" }
 }
@@ -176,7 +176,7 @@ struct KeyBindingTests {
             "catalog": [InputContext.pane(.catalog).title], "settings": [InputContext.pane(.settings).title],
             "accountSheet": [InputContext.accountSheet.title, InputContext.accountSheetFilter.title],
             // PerchKit's layers, whose verbs are named after their key tables (KitLayer).
-            "Alert": [InputContext.alert.title], "Help": [InputContext.help.title],
+            "Alert": [InputContext.alert.title], "Help": [InputContext.help.title], "Cover": [InputContext.cover.title],
         ]
         var seen: Set<String> = []
         for context in Self.contexts {

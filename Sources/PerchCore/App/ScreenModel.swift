@@ -41,7 +41,7 @@ public enum ModelMessage: Hashable, Sendable {
 
 /// What the rest of the program looks like to a pane or a layer while it updates or draws:
 /// read-only facts owned by the root.
-public struct ModelContext {
+public struct ModelContext: Sendable {
     /// The accounts, with what is derived from them.
     public var accounts: AccountsIndex
     /// The confirmed state: current account and counts.

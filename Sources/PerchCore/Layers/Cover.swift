@@ -6,24 +6,48 @@ public enum Cover: Hashable, Sendable {
     case item(CatalogItem, scroll: Int)
 }
 
-extension Cover: PresentedLayer {
-    public var inputContext: InputContext { .cover }
+extension Cover: Layer {
+    /// What the cover's keys mean.
+    public enum Verb: Hashable, Sendable { case close, up, down, pageUp, pageDown, top, bottom, switchAccount }
+
+    /// Its keys, in the order help lists them (Perch adds `?`, help over it).
+    public var keys: KeyTable<Verb> { Self.keyTable }
+
+    /// The cover's key table, the same for every cover.
+    static let keyTable = KeyTable<Verb>(
+        "Cover",
+        [
+            .init([KeyEvent(.escape)], "Esc", "close", .close),
+            .init([], "click ✕", "close", nil),
+            .init([KeyEvent(.up), .char("k")], "↑ k", "scroll up", .up),
+            .init([KeyEvent(.down), .char("j")], "↓ j", "scroll down", .down),
+            .init([KeyEvent(.pageUp)], "PgUp", "page up", .pageUp),
+            .init([KeyEvent(.pageDown)], "PgDn", "page down", .pageDown),
+            .init([KeyEvent(.home), .char("g")], "Home g", "first row", .top),
+            .init([KeyEvent(.end), .char("G")], "End G", "last row", .bottom),
+            .init([.char("a")], "a", "switch account (a sheet over the cover)", .switchAccount),
+        ])
+
     /// Over everything, the tab bar included.
     public var coversScreen: Bool { true }
 
-    public mutating func update(_ message: ModelMessage, _ context: ModelContext) -> [Intent] {
-        guard case .item(let item, var scroll) = self else { return [] }
-        let lineCount = Self.textLines(item, context).count
+    /// Scrolls the item's text, closes on `Esc` or `✕`, and asks Perch's root for the account
+    /// sheet on `a` (``Intent/openSheet``, sent to the app: Perch's root).
+    public mutating func update(_ input: ComponentInput<Verb>, _ context: Context) -> [Reaction<Never>] {
+        guard case .item(let item, var scroll) = self, let perch = context.model(ModelContext.self) else { return [] }
+        let lineCount = Self.textLines(item, perch).count
         let visible = max(1, Self.textRows(context.size))
         let last = max(0, lineCount - visible)
-        switch message {
+        switch input {
+        case .verb(.close): return [.dismiss]
         case .tap(.coverClose): return [.dismiss]
-        case .action(let action):
-            switch ListMove(action, count: lineCount, visible: visible) {
-            case .by(let delta)?: scroll += delta
-            case .to(let index)?: scroll = index == 0 ? 0 : last
-            case nil: break
-            }
+        case .verb(.switchAccount): return [.send(Intent.openSheet)]
+        case .verb(.up): scroll -= 1
+        case .verb(.down): scroll += 1
+        case .verb(.pageUp): scroll -= ListMove.pageStep(visible)
+        case .verb(.pageDown): scroll += ListMove.pageStep(visible)
+        case .verb(.top): scroll = 0
+        case .verb(.bottom): scroll = last
         case .scroll(_, let notches): scroll += notches * ListMove.rowsPerScrollNotch
         default: break
         }
@@ -52,8 +76,9 @@ extension Cover: PresentedLayer {
         return lines
     }
 
-    /// Draws the cover over everything, tab bar included.
-    public func render(into frame: inout Frame, _ context: ModelContext) {
+    /// Draws the cover over everything, tab bar included, into `area` (the whole screen).
+    public func render(into frame: inout Frame, in area: Rect, _ kit: Context) {
+        guard let context = kit.model(ModelContext.self) else { return }
         let size = context.size
         let layout = CoverLayout(screen: size)
         frame.hits.mark(layout.frame, .coverBody)
@@ -107,16 +132,8 @@ extension Cover: PresentedLayer {
 }
 
 extension InputContext {
-    /// A full-screen cover's keys.
-    public static let cover = InputContext(
-        title: "Cover",
-        bindings: [
-            KeyBinding(KeyBindings.keys(.escape), "Esc", .dismiss, "close"),
-            KeyBinding(gesture: "click ✕", "close"),
-        ] + KeyBindings.listMoves.map { KeyBinding($0.keys, $0.label, $0.action!, $0.summary.replacingMove()) } + [
-            KeyBinding(KeyBindings.keys(.character("a")), "a", .openAccountSheet, "switch account (a sheet over the cover)"),
-            KeyBinding(KeyBindings.keys(.character("?")), "?", .showHelp, "this help"),
-        ])
+    /// A full-screen cover's keys (its key table, with `?` for help over it).
+    public static let cover = KitLayer<Cover>.inputContext(Cover.keyTable)
 }
 
 /// A full-screen layer's parts under the pointer (a cover's, and the form's, which is full-screen too).

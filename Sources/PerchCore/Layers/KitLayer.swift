@@ -5,7 +5,10 @@
 /// - its key table becomes its ``InputContext`` (each row a verb named after the table and the
 ///   row), so help, the man page and `--help` list its keys as they list every layer's;
 /// - Perch's messages become its input (a bound key its row's verb, text a paste, a gesture the
-///   same gesture), and the root's context its ``Context`` (the screen, the clock, reduced motion);
+///   same gesture), and the root's context its ``Context``: the screen, the clock, reduced
+///   motion, and as the app's model what every Perch model reads (``ModelContext``,
+///   `context.model(ModelContext.self)`), so a layer of Perch's own can be a PerchKit `Layer`
+///   (the ``Cover``), sending the root an ``Intent`` (`.send(Intent.openSheet)`);
 /// - what it asks becomes Perch's intents: ``Reaction/dismiss`` a dismissal,
 ///   ``Reaction/reply(_:)`` the presenter's value for that reply (``replies``),
 ///   ``Reaction/banner(_:stays:)`` a banner, a request of the terminal (the clipboard, the mouse, a
@@ -57,7 +60,7 @@ public struct KitLayer<L: Layer & Hashable>: PresentedLayer where L.Message == N
 
     /// What PerchKit's layers see of Perch's root.
     static func kitContext(_ context: ModelContext) -> Context {
-        Context(size: context.size, clock: context.clock, reduceMotion: context.reduceMotion)
+        Context(size: context.size, clock: context.clock, reduceMotion: context.reduceMotion, model: context)
     }
 
     /// `message` as the layer's input; nil for a verb not of its table.
@@ -88,6 +91,10 @@ public struct KitLayer<L: Layer & Hashable>: PresentedLayer where L.Message == N
             guard let reply = value as? L.Reply, let outcome = replies[reply] else { return [] }
             return [.reply(outcome)]
         case .banner(let text, let stays): return [.banner(text, stays: stays)]
+        case .send(let message):
+            // Perch's root takes intents: what a layer of Perch's own asks of it (the sheet).
+            guard let intent = message as? Intent else { return [] }
+            return [intent]
         case .terminal(.copyToClipboard(let text)): return [.effect(.copyToClipboard(text))]
         case .terminal(.setMouse(let on)): return [.effect(.setMouse(on))]
         case .terminal(.ask(let query)): return [.effect(.ask(query))]
@@ -95,7 +102,27 @@ public struct KitLayer<L: Layer & Hashable>: PresentedLayer where L.Message == N
         // What a layer that takes no message cannot ask with a purpose (work or a layer whose
         // answer it could not take), a message for an app model Perch does not have, and what
         // only the root decides (the tab, quitting).
-        case .present, .send, .tellPresented, .perform, .selectTab, .quit: return []
+        case .present, .tellPresented, .perform, .selectTab, .quit: return []
         }
+    }
+}
+
+/// What every Perch model reads, as the app's model PerchKit layers hosted in Perch's root read
+/// (``KitLayer``): a snapshot the root makes for each update and draw. It takes no message; what a
+/// layer asks of the root it sends as an ``Intent``.
+extension ModelContext: AppModel {}
+
+extension Presentation {
+    /// A PerchKit layer (one that takes no message) presented in Perch's stack, through ``KitLayer``.
+    public init<L: Layer & Hashable>(_ layer: L) where L.Message == Never, L.Reply: Hashable { self.init(KitLayer(layer)) }
+
+    /// The PerchKit layer when it is an `L` presented through ``KitLayer``, else nil.
+    public func `as`<L: Layer & Hashable>(_ type: L.Type) -> L? where L.Message == Never, L.Reply: Hashable {
+        self.as(KitLayer<L>.self)?.layer
+    }
+
+    /// Whether the layer is the PerchKit layer `L`, presented through ``KitLayer``.
+    public func `is`<L: Layer & Hashable>(_ type: L.Type) -> Bool where L.Message == Never, L.Reply: Hashable {
+        self.is(KitLayer<L>.self)
     }
 }
