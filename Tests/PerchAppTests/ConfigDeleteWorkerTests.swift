@@ -11,14 +11,7 @@ extension LoopSuites {
     /// writer's calls that `perch unset` and `perch remove` make.
     @Suite("Delete from the config through the worker", .serialized)
     struct ConfigDeleteWorkerTests {
-        func outcome(of worker: EffectWorker) -> AppEvent? {
-            let deadline = Date().addingTimeInterval(10)
-            while Date() < deadline {
-                var entry = pollfd(fd: worker.wakeDescriptor, events: Int16(POLLIN), revents: 0)
-                if poll(&entry, 1, 50) > 0, let first = worker.drain().first { return first }
-            }
-            return nil
-        }
+        func outcome(of worker: EffectWorker) -> AppEvent? { outcomes(of: worker, count: 1).first }
 
         @Test("a field is unset and then the account removed: comments kept, a .bak left, the state forgets the account, its history stays")
         func unsetThenRemove() throws {

@@ -1,6 +1,8 @@
-import PerchCore
 import Foundation
+import PerchCore
 import Testing
+
+@testable import PerchApp
 
 /// Every suite that runs an event loop, nested here so that they run one at a time: a loop polls
 /// the process-wide signal pipe, and two loops (or a loop and a test of the pipe) at once would
@@ -24,6 +26,18 @@ func waitUntil(timeout: Double = 10, _ condition: () -> Bool) -> Bool {
         usleep(5_000)
     }
     return condition()
+}
+
+/// The events `worker` posts until `count` have come, for at most 10 s (polling its wake-up
+/// descriptor every 50 ms).
+func outcomes(of worker: EffectWorker, count: Int) -> [AppEvent] {
+    var events: [AppEvent] = []
+    let deadline = Date().addingTimeInterval(10)
+    while events.count < count, Date() < deadline {
+        var entry = pollfd(fd: worker.wakeDescriptor, events: Int16(POLLIN), revents: 0)
+        if poll(&entry, 1, 50) > 0 { events += worker.drain() }
+    }
+    return events
 }
 
 /// Writes an executable file with O_CLOEXEC, so that no child forked meanwhile by a test running

@@ -11,17 +11,6 @@ extension LoopSuites {
     /// that moment, not as the interface last read it.
     @Suite("A switch to an account another process removed", .serialized)
     struct StaleAccountSwitchTests {
-        /// The worker's outcomes until `count` have come (at most 10 s).
-        func outcomes(of worker: EffectWorker, count: Int) -> [AppEvent] {
-            var events: [AppEvent] = []
-            let deadline = Date().addingTimeInterval(10)
-            while events.count < count, Date() < deadline {
-                var entry = pollfd(fd: worker.wakeDescriptor, events: Int16(POLLIN), revents: 0)
-                if poll(&entry, 1, 50) > 0 { events += worker.drain() }
-            }
-            return events
-        }
-
         // Bug: with the interface open, `perch remove oss --yes` in another terminal, then OSS
         // picked in the sheet (which still listed it): the interface said "Signed in as Open
         // Source", the tools were set to it, and the state named an account the config no longer

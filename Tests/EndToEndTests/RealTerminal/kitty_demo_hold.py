@@ -6,15 +6,10 @@ milliseconds from the key going down to the sheet of colours' first frame.
 
 Exit status 77 (with the reason on stderr) when X or kitty cannot start here; 1 on a failure.
 """
-import json, os, shutil, sys, tempfile, time
+import json, os, shutil, sys, time
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from realterm import RealTerm, Unavailable  # noqa: E402  (the driver beside this script)
-
-
-def skip(reason):
-    print(reason, file=sys.stderr)
-    sys.exit(77)
+from realterm import scratch_environment, skip, start_or_skip  # noqa: E402  (the driver beside this script)
 
 
 def sheet_up(screen):
@@ -24,16 +19,10 @@ def sheet_up(screen):
 def main():
     binary = sys.argv[1]
     tries = int(sys.argv[sys.argv.index("--tries") + 1]) if "--tries" in sys.argv else 3
-    home = tempfile.mkdtemp(prefix="perchkit-demo-kitty-")
-    env = {"HOME": home, "XDG_CONFIG_HOME": home + "/config", "XDG_STATE_HOME": home + "/state",
-           "XDG_RUNTIME_DIR": home, "XDG_CACHE_HOME": home + "/cache", "LC_ALL": "C.UTF-8"}
+    home, env = scratch_environment("perchkit-demo-kitty-")
     result = {"mode": None, "key": [], "mouse": []}
     try:
-        try:
-            term = RealTerm([binary, "--reduce-motion"], cols=80, rows=24, env=env)
-        except Unavailable as error:
-            skip(f"a real kitty cannot run here: {error}")
-        with term as t:
+        with start_or_skip([binary, "--reduce-motion"], env) as t:
             if t.wait_for(lambda s: "Colors" in s and "About" in s, timeout=15) is None:
                 skip("kitty started but the demo drew nothing (no usable X display?)")
             t.key("2")

@@ -26,6 +26,7 @@ import select
 import shutil
 import socket
 import subprocess
+import sys
 import tempfile
 import time
 
@@ -39,6 +40,29 @@ class Unavailable(RuntimeError):
 def missing_tool():
     """The first of kitty, Xvfb and xdotool not on PATH, or None."""
     return next((tool for tool in TOOLS if shutil.which(tool) is None), None)
+
+
+def skip(reason):
+    """Ends a test script with exit status 77 (skipped), the reason on stderr."""
+    print(reason, file=sys.stderr)
+    sys.exit(77)
+
+
+def scratch_environment(prefix):
+    """A scratch HOME (a new folder named with `prefix`) and the environment of a program under
+    test there: HOME, the XDG folders inside it, and a UTF-8 locale. The caller removes HOME."""
+    home = tempfile.mkdtemp(prefix=prefix)
+    env = {"HOME": home, "XDG_CONFIG_HOME": home + "/config", "XDG_STATE_HOME": home + "/state",
+           "XDG_RUNTIME_DIR": home, "XDG_CACHE_HOME": home + "/cache", "LC_ALL": "C.UTF-8"}
+    return home, env
+
+
+def start_or_skip(argv, env, cols=80, rows=24):
+    """`argv` in a real kitty of `cols` × `rows`, or a skip (exit 77) when none can run here."""
+    try:
+        return RealTerm(argv, cols=cols, rows=rows, env=env)
+    except Unavailable as error:
+        skip(f"a real kitty cannot run here: {error}")
 
 
 class RealTerm:
