@@ -1,19 +1,20 @@
 /// A PerchKit ``Layer`` presented by Perch's root: how Perch shows PerchKit's own standard
-/// layers (its ``AlertLayer``, its ``HelpLayer``) instead of keeping copies of them. The layer
-/// keeps its own state, keys, parts and drawing; this says what Perch's root needs of it
-/// (``PresentedLayer``) and translates between the two:
+/// layers (its ``AlertLayer``, its ``HelpLayer``) instead of keeping copies of them, and its own
+/// layers written as PerchKit layers (the ``Cover``). The layer keeps its own state, keys, parts
+/// and drawing; this says what Perch's root needs of it (``PresentedLayer``) and translates:
 /// - its key table becomes its ``InputContext`` (each row a verb named after the table and the
-///   row), so help, the man page and `--help` list its keys as they list every layer's;
+///   row, and `?` for help over it), so help and the tests that check every key table see its
+///   keys as they see every layer's;
 /// - Perch's messages become its input (a bound key its row's verb, text a paste, a gesture the
 ///   same gesture), and the root's context its ``Context``: the screen, the clock, reduced
 ///   motion, and as the app's model what every Perch model reads (``ModelContext``,
-///   `context.model(ModelContext.self)`), so a layer of Perch's own can be a PerchKit `Layer`
-///   (the ``Cover``), sending the root an ``Intent`` (`.send(Intent.openSheet)`);
+///   `context.model(ModelContext.self)`);
 /// - what it asks becomes Perch's intents: ``Reaction/dismiss`` a dismissal,
 ///   ``Reaction/reply(_:)`` the presenter's value for that reply (``replies``),
-///   ``Reaction/banner(_:stays:)`` a banner, a request of the terminal (the clipboard, the mouse, a
-///   query, the keyboard protocol) an effect. A layer that takes no message (`Message == Never`) asks for nothing else that
-///   Perch's layers may ask.
+///   ``Reaction/banner(_:stays:)`` a banner, a request of the terminal (the clipboard, the
+///   mouse, a query, the keyboard protocol) an effect, and ``Reaction/send(_:)`` of an
+///   ``Intent`` that intent (`.send(Intent.openSheet)`). A layer that takes no message
+///   (`Message == Never`) asks for nothing else that Perch's layers may ask.
 public struct KitLayer<L: Layer & Hashable>: PresentedLayer where L.Message == Never, L.Reply: Hashable {
     /// The PerchKit layer.
     public private(set) var layer: L

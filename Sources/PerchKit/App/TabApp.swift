@@ -17,11 +17,12 @@ public enum ComponentID: Hashable, Sendable {
 ///
 /// Its own keys: `1`–`9` select a tab, `Tab`/`Shift-Tab` the next or previous, `?` shows help
 /// (built from the key tables), `Esc` dismisses the top layer, `q` and `Ctrl-C` quit, `Ctrl-Z`
-/// suspends; with a layer up, only `?`, `Esc`, `Ctrl-C` and `Ctrl-Z` (``keysOverLayers``). A component's own binding of a key comes first, then, with no layer up, the app
-/// model's own (``AppModel/keys``). Holding a tab (the mouse held on
-/// it, or its digit key held) calls its pane's ``Pane/tabHeld(_:)`` when ``Pane/holdsTab``; a
-/// key the active component's table holds (``KeyTable/holds``), held, is that hold's verb. On a
-/// screen below ``minimumSize`` only a notice is drawn.
+/// suspends; with a layer up, only `?`, `Esc`, `Ctrl-C` and `Ctrl-Z` (``keysOverLayers``). A
+/// component's own binding of a key comes first, then, with no layer up, the app model's own
+/// (``AppModel/keys``). Holding a tab (the mouse held on it, or its digit key held) calls its
+/// pane's ``Pane/tabHeld(_:)`` when ``Pane/holdsTab``; a key the active component's table holds
+/// (``KeyTable/holds``), held, is that hold's verb. On a screen below ``minimumSize`` only a
+/// notice is drawn.
 public struct TabApp: Sendable {
     /// The app's model, which every component reads through its ``Context`` and changes only by
     /// sending it messages (``Reaction/send(_:)``).
