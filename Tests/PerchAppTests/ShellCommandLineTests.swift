@@ -85,6 +85,19 @@ struct ShellCommandLineTests {
         #expect(!page.split(separator: "\n").contains { $0.hasPrefix("'") }, "no line starts a roff control by accident")
     }
 
+    // Bug: the man page listed only the panes' and the account sheet's keys.
+    @Test(
+        "the man page lists the keys of every layer, under its title (the sheet's as In the account sheet)", arguments: InputContext.layers)
+    func manPageLayerKeys(_ context: InputContext) {
+        let page = ManPage.text
+        let heading = [InputContext.accountSheet, .accountSheetFilter].contains(context) ? "In the account sheet" : context.title
+        #expect(page.contains(ManPage.escaped(heading) + ":"), "no \(heading)")
+        for binding in KeyBindings.table(for: context) {
+            #expect(page.contains(ManPage.escaped(binding.label)), "\(context.title): no \(binding.label)")
+            #expect(page.contains(ManPage.escaped(binding.summary)), "\(context.title): no \(binding.summary)")
+        }
+    }
+
     // Issue 20: the man page's date was a constant.
     @Test("the man page's date comes from the build: SOURCE_DATE_EPOCH, else the binary's time")
     func manPageDate() {

@@ -95,6 +95,19 @@ enum Help {
         return "Keys (? lists those of the screen you are on):\n" + panes.joined(separator: "\n") + "\n\nIn the account sheet:\n"
             + sheet.joined(separator: "\n")
     }
+
+    /// The keys of every other layer (``InputContext/layers`` but the account sheet's), each
+    /// under its title, for the man page: the keys each adds to Ctrl-C and Ctrl-Z, which work
+    /// everywhere.
+    static var layerKeyHelp: String {
+        let always = Set(KeyBindings.table(for: .help).prefix(2).map(\.label))
+        return InputContext.layers.filter { ![InputContext.accountSheet, .accountSheetFilter].contains($0) }.map { context in
+            let rows = KeyBindings.table(for: context).filter { !always.contains($0.label) }.map {
+                "  " + $0.label.padded(toColumns: 23) + $0.summary
+            }
+            return "\(context.title):\n" + rows.joined(separator: "\n")
+        }.joined(separator: "\n\n")
+    }
 }
 
 extension String {

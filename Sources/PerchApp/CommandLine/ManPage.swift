@@ -73,6 +73,9 @@ enum ManPage {
         if let keys = section(of: help, from: "Keys", to: "Environment:") {
             page += [".SH KEYS", "In the interface (" + bold("?") + " lists those of the screen you are on):", ".PP", ".nf"]
             page += keys.split(separator: "\n", omittingEmptySubsequences: false).map { escaped(String($0)) }
+            // Bug: the man page listed only the panes' and the account sheet's keys.
+            page.append("")
+            page += Help.layerKeyHelp.split(separator: "\n", omittingEmptySubsequences: false).map { escaped(String($0)) }
             page.append(".fi")
         }
         page += [
