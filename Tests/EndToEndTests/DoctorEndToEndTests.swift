@@ -56,12 +56,7 @@ struct DoctorEndToEndTests {
         let session = try TmuxSession(width: 120, height: 30, arguments: ["doctor"])
         #expect(try session.waitFor("hold the 1 key"))
         #expect(try session.waitFor("kitty keyboard    no (answered only CSI c)"), "tmux answers only CSI c")
-        try session.send("1")
-        TmuxSession.pause(0.4)
-        for _ in 0..<30 {
-            try session.send("1")
-            TmuxSession.pause(0.033)
-        }
+        try session.holdKey("1", delay: 0.4, interval: 0.033, count: 30)
         #expect(try session.waitFor("  hold "), "the test ended")
         let screen = try session.screen()
         let text = screen.joined(separator: "\n")

@@ -41,9 +41,10 @@ struct EndToEndTests {
         try session.mousePress(column: overviewColumn, row: tabRow)
         try session.mouseRelease(column: overviewColumn, row: tabRow)
         #expect(try session.waitFor("Switches so far"), "the click selected Overview")
-        // Past the long-press duration, then a key whose answer shows what had input: the
-        // pane's help proves no sheet came up in between (over a sheet, ? lists the sheet's keys).
-        TmuxSession.pause(0.8)
+        // No deadline left after the release (no long-press can fire), then a key whose answer
+        // shows what had input: the pane's help proves no sheet came up (over a sheet, ? lists
+        // the sheet's keys).
+        #expect(try session.waitUntilIdle(), "a long-press deadline was left after the release")
         try session.expectAfter("?", shows: "Keys · Overview")
         let screen = try session.screen()
         #expect(!screen.contains { $0.contains("Switch account") }, "no sheet after a click:\n\(screen.joined(separator: "\n"))")
@@ -53,9 +54,9 @@ struct EndToEndTests {
     func dragOffCancelsLongPress() throws {
         let session = try TmuxSession.started()
         try session.mousePress(column: overviewColumn, row: tabRow)
-        TmuxSession.pause(0.1)
         try session.mouseDrag(column: overviewColumn, row: 5)
-        TmuxSession.pause(0.8)
+        // The button still down, off the tab: the drag cancelled the long-press's deadline.
+        #expect(try session.waitUntilIdle(), "the long-press deadline outlived the drag")
         try session.mouseRelease(column: overviewColumn, row: 5)
         // The pane's help (not the sheet's) proves the long-press never fired.
         try session.expectAfter("?", shows: "Keys · Overview")
@@ -67,7 +68,7 @@ struct EndToEndTests {
         let session = try TmuxSession.started()
         try session.expectAfter("2", shows: "Catalog ·")
         try session.expectAfter("1", shows: "Switches so far")
-        TmuxSession.pause(0.9)
+        #expect(try session.waitUntilIdle(), "a single 1 left a deadline")
         // The pane's help (not the sheet's) proves a single 1 opened nothing.
         try session.expectAfter("?", shows: "Keys · Overview")
         #expect(!(try session.screen()).contains { $0.contains("Switch account") }, "a single 1 only selects the tab")
@@ -75,12 +76,7 @@ struct EndToEndTests {
         #expect(try session.waitUntil { !$0.contains { $0.contains("Keys · Overview") } })
 
         // A held key: the press, the repeat delay, then auto-repeats at ~30 per second.
-        try session.send("1")
-        TmuxSession.pause(0.3)
-        for _ in 0..<20 {
-            try session.send("1")
-            TmuxSession.pause(0.03)
-        }
+        try session.holdKey("1")
         #expect(try session.waitFor("Switch account", timeout: 2))
         for name in Self.names {
             #expect(try session.screen().contains { $0.contains(name) })
@@ -239,7 +235,8 @@ struct EndToEndTests {
     func strayPasteStart() throws {
         let session = try TmuxSession.started()
         try session.sendLiteral("\u{1B}[200~")
-        TmuxSession.pause(1.3)
+        // Once the wait for the paste's end is over, nothing is pending.
+        #expect(try session.waitUntilIdle(), "still waiting for the paste's end")
         try session.expectAfter("3", shows: "Stats ·")
     }
 
@@ -269,20 +266,13 @@ struct EndToEndTests {
         }
     }
 
-    @Test("Idle costs nothing: no wake-ups in 1.5 s with nothing happening, with and without the sheet up")
+    @Test("Idle costs nothing: with nothing happening the loop waits in poll(2) with no timeout, with and without the sheet up")
     func idleMakesNoWakeUps() throws {
         let session = try TmuxSession.started()
-        let pid = try session.perchPID()
-        TmuxSession.pause(0.3)
-        var before = try TmuxSession.contextSwitches(pid)
-        TmuxSession.pause(1.5)
-        #expect(try TmuxSession.contextSwitches(pid) == before, "woke up while idle")
-
+        // No timeout: it wakes for nothing but input and signals (`make bench` counts 0 wake-ups in 5 s).
+        #expect(try session.waitUntilIdle(), "woke up while idle")
         try session.expectAfter("a", shows: "Switch account")
-        TmuxSession.pause(0.3)
-        before = try TmuxSession.contextSwitches(pid)
-        TmuxSession.pause(1.5)
-        #expect(try TmuxSession.contextSwitches(pid) == before, "woke up while idle with the sheet up")
+        #expect(try session.waitUntilIdle(), "woke up while idle with the sheet up")
     }
 
     @Test("Ctrl-Z suspends with the terminal restored; fg brings Perch back with its modes and a full redraw")

@@ -93,16 +93,8 @@ struct PerchKitDemoEndToEndTests {
     @Test("Holding the key 1 (a press, then auto-repeats) raises the sheet; q quits with status 0 and the terminal restored")
     func holdKeyThenQuit() throws {
         let session = try started()
-        try session.sendLiteral("1")
         // A held key: the first auto-repeat after 300 ms, then one every 30 ms, until the sheet shows.
-        let start = Date()
-        Thread.sleep(forTimeInterval: 0.3)
-        var up = false
-        while !up, Date().timeIntervalSince(start) < 3 {
-            try session.sendLiteral("1")
-            up = Self.sheetIsUp(try session.screen())
-            Thread.sleep(forTimeInterval: 0.03)
-        }
+        let up = try session.holdKey("1", count: 90, until: Self.sheetIsUp)
         #expect(up, "holding 1 raised the sheet")
         try session.send("Escape")
         #expect(try session.waitUntil { !Self.sheetIsUp($0) })

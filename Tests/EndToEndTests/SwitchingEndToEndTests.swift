@@ -59,10 +59,7 @@ struct SwitchingEndToEndTests {
         defer { try? FileManager.default.removeItem(at: home) }
         let session = try TmuxSession.started(home: home)
         #expect(try session.waitFor("No account chosen yet"))
-        let pid = try session.perchPID()
-        let before = try TmuxSession.contextSwitches(pid)
-        TmuxSession.pause(1)
-        #expect(try TmuxSession.contextSwitches(pid) - before <= 1, "idle: no polling for the state file")
+        #expect(try session.waitUntilIdle(), "idle: no polling for the state file")
 
         let cli = try PerchCommandLine(home: home)
         #expect(try cli.run(["switch", "oss"]).status == 0)

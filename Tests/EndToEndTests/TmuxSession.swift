@@ -290,7 +290,49 @@ final class TmuxSession {
     }
 
     /// Sleeps `seconds` of real time (gestures need it).
-    static func pause(_ seconds: Double) { Thread.sleep(forTimeInterval: seconds) }
+    /// Whether process `pid`'s main thread (Perch's event loop) is blocked in poll(2) with no
+    /// timeout: no deadline is left (a long-press, an animation frame, a paste or a reply
+    /// waited for), so it wakes only for input or a signal, and makes no wake-ups while idle.
+    /// Read from `/proc/PID/syscall` (proc(5): the system call's number, then its arguments):
+    /// x86-64's `poll` (7) with a timeout of -1, or `ppoll` (271 on x86-64, 73 on AArch64) with
+    /// no timespec.
+    static func waitsWithoutDeadline(_ pid: pid_t) -> Bool {
+        guard let line = try? String(contentsOfFile: "/proc/\(pid)/syscall", encoding: .utf8) else { return false }
+        let fields = line.split(separator: " ").map(String.init)
+        guard fields.count > 3, let number = Int(fields[0]) else { return false }  // "running": not in a call
+        switch number {
+        case 7: return fields[3] == "0xffffffff" || fields[3] == "0xffffffffffffffff"
+        case 271, 73: return fields[3] == "0x0"
+        default: return false
+        }
+    }
+
+    /// Waits until Perch has no deadline left (``waitsWithoutDeadline(_:)``), at most `timeout`
+    /// seconds: from then on nothing happens without input, so a test that checks that nothing
+    /// happened (no long-press fired, no wake-up) needs no fixed wait.
+    /// - Returns: whether it came to wait without a deadline before `timeout`.
+    func waitUntilIdle(timeout: Double = 5) throws -> Bool {
+        let pid = try perchPID()
+        return Self.eventually(timeout: timeout) { Self.waitsWithoutDeadline(pid) }
+    }
+
+    /// Types `key` as a key held down would in a terminal without key releases: one press, then
+    /// after `delay` seconds an auto-repeat every `interval` seconds, `count` of them, or fewer
+    /// once `until` holds for the screen. This is the input's own timing, not a wait for output.
+    /// - Returns: whether `until` held once the repeats ended.
+    @discardableResult
+    func holdKey(
+        _ key: String, delay: Double = 0.3, interval: Double = 0.03, count: Int = 20, until: ([String]) -> Bool = { _ in false }
+    ) throws -> Bool {
+        try sendLiteral(key)
+        Thread.sleep(forTimeInterval: delay)
+        for _ in 0..<count {
+            try sendLiteral(key)
+            if until(try screen()) { return true }
+            Thread.sleep(forTimeInterval: interval)
+        }
+        return until(try screen())
+    }
 
     /// Waits until the screen has stopped changing (the same for 100 ms of reads, which is
     /// longer than six animation frames of 16 ms), at most `timeout` seconds: for tests that read

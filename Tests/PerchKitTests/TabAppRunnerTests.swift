@@ -6,6 +6,14 @@ import Testing
 @testable import PerchKitLoop
 @testable import PerchKitTerminal
 
+/// Waits on this thread until `condition` holds, for at most `timeout` milliseconds of the real
+/// clock (asking every millisecond): work on the runner's threads is real, though the loop's
+/// clock is virtual. The runner tests' one wait; a condition that never held fails their checks.
+func waitUntil(timeout: Int64 = 5_000, _ condition: () -> Bool) {
+    let deadline = MonotonicClock.now() + timeout
+    while !condition(), MonotonicClock.now() < deadline { usleep(1_000) }
+}
+
 /// A runner of `app` on a recording backend of 40×12 whose input is a pipe the test types into,
 /// with a virtual clock; the pipe is closed when the rig goes.
 final class RunnerRig {
@@ -39,8 +47,7 @@ struct TabAppRunnerTests {
         poller.at(1_100) { type("+++d") }
         // q once the work has come back (its outcome is in the pipe the loop reads before input).
         poller.at(1_200) {
-            let deadline = MonotonicClock.now() + 5_000
-            while runner.workInFlight > 0, MonotonicClock.now() < deadline { usleep(1_000) }
+            waitUntil { runner.workInFlight == 0 }
             type("q")
         }
         let status = runner.run()
@@ -106,9 +113,8 @@ struct TabAppRunnerTests {
         let type = rig.type
         poller.at(1_100) { type("l") }
         poller.at(1_200) {
-            let deadline = MonotonicClock.now() + 5_000
             // q once the answers are in the pipe, which the loop reads before input.
-            while !performer.done.withLock({ $0 }), MonotonicClock.now() < deadline { usleep(1_000) }
+            waitUntil { performer.done.withLock { $0 } }
             type("q")
         }
         #expect(runner.run() == 0)
@@ -126,8 +132,7 @@ struct TabAppRunnerTests {
         let type = rig.type
         poller.at(1_100) { type("g") }
         poller.at(1_200) {
-            let deadline = MonotonicClock.now() + 5_000
-            while workLog.withLock({ $0.count }) < 2 || runner.workInFlight > 0, MonotonicClock.now() < deadline { usleep(1_000) }
+            waitUntil { workLog.withLock { $0.count } == 2 && runner.workInFlight == 0 }
             type("q")
         }
         #expect(runner.run() == 0)
