@@ -60,7 +60,7 @@ struct PresentedLayerTests {
     @Test("Help over the toast lists the toast's keys under its title")
     func toastHelp() {
         let help = InputContext.toast.help
-        #expect(help.help?.rows.map(\.label) == ["Ctrl-C", "Ctrl-Z", "Esc"])
+        #expect(help.help?.rows.map(\.label) == ["Ctrl-C", "Ctrl-Z", "Esc", "?"], "? (help) works over every layer that takes no text")
         var state = Self.withToast()
         _ = state.apply([.present(help)])
         #expect(state.render().text.contains("Keys · Toast"))

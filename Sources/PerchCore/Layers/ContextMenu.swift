@@ -223,7 +223,6 @@ extension InputContext {
             KeyBinding(KeyBindings.keys(.enter), "Enter", .activate, "run the action, or open the item"),
             KeyBinding(gesture: "click the preview", "open the item full-screen"),
             KeyBinding(gesture: "click an action", "run it"),
-            KeyBinding(KeyBindings.keys(.character("?")), "?", .showHelp, "this help"),
         ])
 }
 

@@ -22,39 +22,54 @@ public struct KitLayer<L: Layer & Hashable>: PresentedLayer where L.Message == N
     /// outcome (an alert's button 1: the action it confirms); a reply not listed goes nowhere.
     public let replies: [L.Reply: AnyOutcome]
 
+    /// Who receives keys while it is on top: its key table as Perch binds it, read once when it
+    /// is made (a PerchKit layer's table does not change with its state), so that no key
+    /// builds it again.
+    public let inputContext: InputContext
+    /// Each row's verb, by row index: the verb a bound key's action (`<title>.<row>`) stands for.
+    private let verbs: [L.Verb?]
+
     /// `layer`, whose reply `r` is `replies[r]` for its presenter.
     public init(_ layer: L, replies: [L.Reply: AnyOutcome] = [:]) {
         self.layer = layer
         self.replies = replies
+        let table = layer.keys
+        inputContext = Self.inputContext(table)
+        verbs = table.rows.map(\.verb)
     }
 
     /// The keys of a layer whose key table is `table`: its title and rows, each row's keys bound to
-    /// a verb named `<title>.<row index>` (a row without keys is a gesture help lists), then `?`
-    /// for help over it, as over every layer of Perch's, unless its table binds `?` itself.
+    /// a verb named `<title>.<row index>` (a row without keys is a gesture help lists). Perch's
+    /// table adds what works everywhere (``KeyBindings/table(for:)``: Ctrl-C, Ctrl-Z, `?`).
     public static func inputContext(_ table: KeyTable<L.Verb>) -> InputContext {
-        var bindings = table.rows.enumerated().map { index, row in
-            row.keys.isEmpty || row.verb == nil
-                ? KeyBinding(gesture: row.label, row.help)
-                : KeyBinding(row.keys, row.label, KeyAction("\(table.title).\(index)"), row.help)
-        }
-        // Bug: `?` over the Delete alert did nothing, though help works everywhere but a text field.
-        if table.verb(for: .char("?")) == nil { bindings.append(KeyBinding([.char("?")], "?", .showHelp, "this help")) }
-        return InputContext(title: table.title, bindings: bindings)
+        InputContext(
+            title: table.title,
+            bindings: table.rows.enumerated().map { index, row in
+                row.keys.isEmpty || row.verb == nil
+                    ? KeyBinding(gesture: row.label, row.help)
+                    : KeyBinding(row.keys, row.label, KeyAction("\(table.title).\(index)"), row.help)
+            })
     }
 
-    public var inputContext: InputContext { Self.inputContext(layer.keys) }
+    /// Whether the PerchKit layer covers the whole screen.
     public var coversScreen: Bool { layer.coversScreen }
+    /// Whether the PerchKit layer takes input.
     public var isActive: Bool { layer.isActive }
+    /// Whether the PerchKit layer is animating.
     public var isAnimating: Bool { layer.isAnimating }
 
+    /// Asks the PerchKit layer to go; true when it animates away.
     public mutating func beginDismissal(_ context: ModelContext) -> Bool { layer.beginDismissal(Self.kitContext(context)) }
+    /// Moves the PerchKit layer's animation on; false once it is gone.
     public mutating func advance(_ context: ModelContext) -> Bool { layer.advance(Self.kitContext(context)) }
 
+    /// Hands `message` to the PerchKit layer as its input; returns what it asks, as intents.
     public mutating func update(_ message: ModelMessage, _ context: ModelContext) -> [Intent] {
         guard let input = input(for: message) else { return [] }
         return layer.update(input, Self.kitContext(context)).flatMap(intents)
     }
 
+    /// Draws the PerchKit layer over the whole screen (columns × rows of `context.size`).
     public func render(into frame: inout Frame, _ context: ModelContext) {
         layer.render(into: &frame, in: Rect(x: 0, y: 0, width: context.size.width, height: context.size.height), Self.kitContext(context))
     }
@@ -68,10 +83,9 @@ public struct KitLayer<L: Layer & Hashable>: PresentedLayer where L.Message == N
     private func input(for message: ModelMessage) -> ComponentInput<L.Verb>? {
         switch message {
         case .action(let action):
-            let table = layer.keys
-            let prefix = table.title + "."
+            let prefix = inputContext.title + "."
             guard action.name.hasPrefix(prefix), let index = Int(action.name.dropFirst(prefix.count)),
-                table.rows.indices.contains(index), let verb = table.rows[index].verb
+                verbs.indices.contains(index), let verb = verbs[index]
             else { return nil }
             return .verb(verb)
         case .text(let text): return .paste(text)

@@ -21,7 +21,9 @@ public struct AnyJob: Hashable, Sendable {
     /// The job when it is a `J`, else nil.
     public func `as`<J: Job>(_ type: J.Type) -> J? { base as? J }
 
+    /// Equal when both jobs are of the same type and equal as that type.
     public static func == (lhs: AnyJob, rhs: AnyJob) -> Bool { AnyHashable(lhs.base) == AnyHashable(rhs.base) }
+    /// Hashes the job as `AnyHashable` does, its type included.
     public func hash(into hasher: inout Hasher) { AnyHashable(base).hash(into: &hasher) }
 }
 
@@ -37,6 +39,8 @@ public struct AnyOutcome: Hashable, Sendable {
     /// The outcome when it is a `T`, else nil.
     public func `as`<T>(_ type: T.Type) -> T? { base as? T }
 
+    /// Equal when both outcomes are of the same type and equal as that type.
     public static func == (lhs: AnyOutcome, rhs: AnyOutcome) -> Bool { AnyHashable(lhs.base) == AnyHashable(rhs.base) }
+    /// Hashes the outcome as `AnyHashable` does, its type included.
     public func hash(into hasher: inout Hasher) { AnyHashable(base).hash(into: &hasher) }
 }

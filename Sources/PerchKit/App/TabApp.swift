@@ -180,9 +180,7 @@ public struct TabApp: Sendable {
         switch event {
         case .ui(let ui): effects = handle(ui)
         case .deliver(let message, let id): effects = deliver(message, to: id)
-        case .started:
-            modelTookMessage = true
-            effects = carryOut(model.startedErased(context), from: .app)
+        case .started: effects = fromModel(model.startedErased(context))
         }
         if modelTookMessage {
             // One pass, so a pane that sends the model a message here cannot loop.
@@ -234,12 +232,8 @@ public struct TabApp: Sendable {
             size = Screen.capped(newSize)
             // Below the minimum nothing is laid out, so nothing is clamped to it.
             return isTooSmall ? [] : relayout()
-        case .focus(let focused):
-            modelTookMessage = true
-            return carryOut(model.focusChangedErased(to: focused, context), from: .app)
-        case .terminalReply(let reply):
-            modelTookMessage = true
-            return carryOut(model.terminalRepliedErased(reply, context), from: .app)
+        case .focus(let focused): return fromModel(model.focusChangedErased(to: focused, context))
+        case .terminalReply(let reply): return fromModel(model.terminalRepliedErased(reply, context))
         case .animationFrame: return []
         }
     }
@@ -258,10 +252,7 @@ public struct TabApp: Sendable {
             if let top = activeTop { return layers[top].binds(key) }
             return panes[selected].binds(key)
         }()
-        if !component, activeTop == nil, model.binds(key) {
-            modelTookMessage = true
-            return carryOut(model.press(key, context), from: .app)
-        }
+        if !component, activeTop == nil, model.binds(key) { return fromModel(model.press(key, context)) }
         // With a layer up only help, its way out and the process's keys are the root's.
         if !component, let verb = (activeTop == nil ? keys : keysOverLayers).verb(for: key) { return perform(verb) }
         return route(.key(key))
@@ -312,11 +303,17 @@ public struct TabApp: Sendable {
         case .layer(let layerID):
             guard let index = layers.firstIndex(where: { $0.id == layerID }) else { return [] }
             return carryOut(layers[index].receive(message, context), from: id)
-        case .app:
-            guard let reactions = model.receiveErased(message, context) else { return [] }
-            modelTookMessage = true
-            return carryOut(reactions, from: .app)
+        case .app: return fromModel(model.receiveErased(message, context))
         }
+    }
+
+    /// Carries out what the app's model answered, noting that it took a message, so that the
+    /// panes hear of it once the event is handled (``Pane/modelChanged(_:)``); nil (a message of
+    /// another type than its own, dropped) is nothing taken.
+    private mutating func fromModel(_ reactions: [ReactionRequest]?) -> [Effect] {
+        guard let reactions else { return [] }
+        modelTookMessage = true
+        return carryOut(reactions, from: .app)
     }
 
     /// Carries out what component `id` asked, in order.

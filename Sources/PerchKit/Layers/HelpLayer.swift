@@ -78,8 +78,11 @@ public struct HelpLayer: Layer, Hashable {
 
     /// One line of the overlay: a section's heading, a row, or the blank line between sections.
     public enum Line: Hashable, Sendable {
+        /// A section's bold title.
         case heading(String)
+        /// A row: keys and what they do.
         case row(Row)
+        /// The empty line between two sections.
         case blank
     }
 
