@@ -54,6 +54,7 @@ struct EndToEndTests {
     func dragOffCancelsLongPress() throws {
         let session = try TmuxSession.started()
         try session.mousePress(column: overviewColumn, row: tabRow)
+        #expect(try session.waitUntilDeadline(), "the press on the tab started the long-press's deadline")
         try session.mouseDrag(column: overviewColumn, row: 5)
         // The button still down, off the tab: the drag cancelled the long-press's deadline.
         #expect(try session.waitUntilIdle(), "the long-press deadline outlived the drag")
@@ -235,6 +236,7 @@ struct EndToEndTests {
     func strayPasteStart() throws {
         let session = try TmuxSession.started()
         try session.sendLiteral("\u{1B}[200~")
+        #expect(try session.waitUntilDeadline(), "the paste's start was read: its end is waited for")
         // Once the wait for the paste's end is over, nothing is pending.
         #expect(try session.waitUntilIdle(), "still waiting for the paste's end")
         try session.expectAfter("3", shows: "Stats ·")

@@ -296,14 +296,22 @@ final class TmuxSession {
     /// Read from `/proc/PID/syscall` (proc(5): the system call's number, then its arguments):
     /// x86-64's `poll` (7) with a timeout of -1, or `ppoll` (271 on x86-64, 73 on AArch64) with
     /// no timespec.
-    static func waitsWithoutDeadline(_ pid: pid_t) -> Bool {
-        guard let line = try? String(contentsOfFile: "/proc/\(pid)/syscall", encoding: .utf8) else { return false }
+    static func waitsWithoutDeadline(_ pid: pid_t) -> Bool { pollTimeout(pid) == -1 }
+
+    /// The timeout, in milliseconds, of the poll(2) process `pid`'s main thread is blocked in:
+    /// -1 for none, nil when it is not blocked in poll (running, or in another call). Read from
+    /// `/proc/PID/syscall` as ``waitsWithoutDeadline(_:)`` says; a `ppoll` with a timespec counts
+    /// as a deadline of unknown length (1).
+    static func pollTimeout(_ pid: pid_t) -> Int64? {
+        guard let line = try? String(contentsOfFile: "/proc/\(pid)/syscall", encoding: .utf8) else { return nil }
         let fields = line.split(separator: " ").map(String.init)
-        guard fields.count > 3, let number = Int(fields[0]) else { return false }  // "running": not in a call
+        guard fields.count > 3, let number = Int(fields[0]) else { return nil }  // "running": not in a call
         switch number {
-        case 7: return fields[3] == "0xffffffff" || fields[3] == "0xffffffffffffffff"
-        case 271, 73: return fields[3] == "0x0"
-        default: return false
+        case 7:
+            guard let value = UInt64(fields[3].dropFirst(2), radix: 16) else { return nil }
+            return Int64(Int32(truncatingIfNeeded: value))
+        case 271, 73: return fields[3] == "0x0" ? -1 : 1
+        default: return nil
         }
     }
 
@@ -314,6 +322,15 @@ final class TmuxSession {
     func waitUntilIdle(timeout: Double = 5) throws -> Bool {
         let pid = try perchPID()
         return Self.eventually(timeout: timeout) { Self.waitsWithoutDeadline(pid) }
+    }
+
+    /// Waits until Perch waits with a deadline (``pollTimeout(_:)`` above 0), at most `timeout`
+    /// seconds: the input just sent has been read and started something timed (a long-press, a
+    /// paste's wait for its end), so that a following ``waitUntilIdle(timeout:)`` means it ended.
+    /// - Returns: whether a deadline came before `timeout`.
+    func waitUntilDeadline(timeout: Double = 5) throws -> Bool {
+        let pid = try perchPID()
+        return Self.eventually(timeout: timeout) { (Self.pollTimeout(pid) ?? 0) > 0 }
     }
 
     /// Types `key` as a key held down would in a terminal without key releases: one press, then
