@@ -25,8 +25,6 @@ extension AppState {
 extension Presentation {
     /// The layer, when it is PerchKit's alert.
     var alert: AlertLayer? { self.as(KitLayer<AlertLayer>.self)?.layer }
-    /// What confirming the alert replies to its presenter, when it is an alert.
-    var alertAction: AlertAction? { self.as(KitLayer<AlertLayer>.self)?.replies[1]?.as(AlertAction.self) }
     /// The layer, when it is PerchKit's help overlay.
     var help: HelpLayer? { self.as(KitLayer<HelpLayer>.self)?.layer }
 }
@@ -51,6 +49,6 @@ extension InputContext {
 extension AlertAction {
     /// The alert confirming this action, as the layer the root presents.
     func alertLayer(title: String, message: String, confirmTitle: String) -> KitLayer<AlertLayer> {
-        confirmation(title: title, message: message, confirmTitle: confirmTitle).as(KitLayer<AlertLayer>.self)!
+        KitLayer(alert(title: title, message: message, confirmTitle: confirmTitle))
     }
 }

@@ -148,7 +148,7 @@ struct ModelRenderTests {
     @Test("A context menu alone: the preview card above its actions")
     func contextMenu() {
         Self.expect(
-            ContextMenu(itemID: Self.firstItem.id),
+            KitLayer(ContextMenu(itemID: Self.firstItem.id)),
             [
                 " ╭────────────────────────────────────────╮", " │ Swift Compass                          │",
                 " │ A report of 389 words, by Personal.    │", " │ personal-1 · 1 of 60                   │",

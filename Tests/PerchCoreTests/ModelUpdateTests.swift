@@ -342,49 +342,51 @@ struct ModelUpdateTests {
     // MARK: Context menu
 
     @Test("A context menu alone: the focus starts on Open, ↓ and Enter pin the item, ↑ to the preview and Enter open it")
-    func contextMenuKeys() {
+    func contextMenuKeys() throws {
         let context = Self.context()
         let id = ModelRenderTests.firstItem.id
-        var menu = ContextMenu(itemID: id)
-        #expect(menu.focusedAction == .open)
-        #expect(menu.update(.action(.activate), context) == [.dismiss, .reply(AnyOutcome(ContextMenuChoice.open(id: id)))])
-        #expect(menu.update(.action(.moveDown), context) == [])
-        #expect(menu.cursor == 2)
-        #expect(menu.update(.action(.activate), context) == [.dismiss, .reply(AnyOutcome(ContextMenuChoice.togglePin(id: id)))])
-        #expect(menu.update(.action(.moveUp), context) == [])
-        #expect(menu.update(.action(.moveUp), context) == [])
-        #expect(menu.update(.action(.moveUp), context) == [])
-        #expect(menu.cursor == 0)
-        #expect(menu.focusedAction == nil)
-        #expect(menu.update(.action(.activate), context) == [.dismiss, .reply(AnyOutcome(ContextMenuChoice.open(id: id)))])
-        for _ in 0..<6 { _ = menu.update(.action(.moveDown), context) }
-        #expect(menu.focusedAction == .delete)
+        // As Perch's root holds it: a PerchKit layer of Perch's own, its keys as Perch's context binds them.
+        var menu = KitLayer(ContextMenu(itemID: id))
+        func action(_ key: KeyEvent) throws -> ModelMessage { .action(try #require(InputContext.contextMenu.action(for: key))) }
+        #expect(menu.layer.focusedAction == .open)
+        #expect(try menu.update(action(KeyEvent(.enter)), context) == [.dismiss, .reply(AnyOutcome(ContextMenuChoice.open(id: id)))])
+        #expect(try menu.update(action(.char("j")), context) == [])
+        #expect(menu.layer.cursor == 2)
+        #expect(try menu.update(action(KeyEvent(.enter)), context) == [.dismiss, .reply(AnyOutcome(ContextMenuChoice.togglePin(id: id)))])
+        for _ in 0..<3 { #expect(try menu.update(action(KeyEvent(.up)), context) == []) }
+        #expect(menu.layer.cursor == 0)
+        #expect(menu.layer.focusedAction == nil)
+        #expect(try menu.update(action(KeyEvent(.enter)), context) == [.dismiss, .reply(AnyOutcome(ContextMenuChoice.open(id: id)))])
+        for _ in 0..<6 { _ = menu.update(.scroll(.layerChrome, notches: 1), context) }
+        #expect(menu.layer.focusedAction == .delete)
+        #expect(try menu.update(action(KeyEvent(.escape)), context) == [.dismiss])
+        #expect(menu.update(.action(.activate), context) == [], "a verb not of the menu's table does nothing")
     }
 
     @Test("A context menu alone: a tap on Copy id copies it, on Delete… presents the alert, on the preview opens the item")
     func contextMenuTaps() {
         let context = Self.context()
         let item = ModelRenderTests.firstItem
-        var menu = ContextMenu(itemID: item.id)
+        var menu = KitLayer(ContextMenu(itemID: item.id))
         #expect(
             menu.update(.tap(.contextAction(2)), context) == [
                 .dismiss, .banner("Copied \(item.id) (OSC 52, where the terminal allows it)."), .effect(.copyToClipboard(item.id)),
             ])
-        let alert = AlertAction.deleteItem(id: item.id).confirmation(
+        let alert = AlertAction.deleteItem(id: item.id).alert(
             title: "Delete “Swift Compass”?", message: "It leaves Personal’s Catalog for this session.", confirmTitle: "Delete")
-        #expect(menu.update(.tap(.contextAction(3)), context) == [.present(alert)])
+        #expect(menu.update(.tap(.contextAction(3)), context) == [.present(Presentation(alert))])
         #expect(menu.update(.tap(.contextPreview), context) == [.dismiss, .reply(AnyOutcome(ContextMenuChoice.open(id: item.id)))])
-        #expect(menu.cursor == 1)
-        #expect(ContextMenu(itemID: "gone").perform(.pin, context) == [])
+        #expect(menu.layer.cursor == 1)
+        #expect(ContextMenu(itemID: "gone").perform(.pin, context).isEmpty)
     }
 
     @Test("Layers alone say when they go: a menu once its item is gone; a sheet slides away, or goes at once with motion reduced")
     func layersSayWhenTheyGo() {
         var context = Self.context()
-        var menu = ContextMenu(itemID: ModelRenderTests.firstItem.id)
+        var menu = KitLayer(ContextMenu(itemID: ModelRenderTests.firstItem.id))
         let stays = menu.advance(context)
         #expect(stays, "its item is there")
-        var gone = ContextMenu(itemID: "no such item")
+        var gone = KitLayer(ContextMenu(itemID: "no such item"))
         let goneStays = gone.advance(context)
         #expect(!goneStays)
         var sheet = AccountSheet()
@@ -396,12 +398,18 @@ struct ModelUpdateTests {
         #expect(!AlertAction.deleteItem(id: "x").alertLayer(title: "t", message: "m", confirmTitle: "OK").isAnimating)
     }
 
-    @Test("A context menu alone: its alert's confirmation makes it go and hand the confirmation on to its presenter")
+    @Test("A context menu alone: its alert's confirmation makes it go and hand the confirmation on to its presenter; Cancel keeps it")
     func contextMenuForwardsItsAlert() {
         let context = Self.context()
-        var menu = ContextMenu(itemID: ModelRenderTests.firstItem.id)
-        let confirmed = AnyOutcome(AlertAction.deleteItem(id: ModelRenderTests.firstItem.id))
-        #expect(menu.take(confirmed, context) == [.dismiss, .reply(confirmed)])
+        let id = ModelRenderTests.firstItem.id
+        var menu = KitLayer(ContextMenu(itemID: id))
+        #expect(menu.take(AnyOutcome(AlertAction.confirmButton), context) == [], "nothing presented yet: a reply is not its")
+        _ = menu.update(.tap(.contextAction(3)), context)
+        #expect(menu.take(AnyOutcome(0), context) == [], "Cancel: the menu stays")
+        #expect(
+            menu.take(AnyOutcome(AlertAction.confirmButton), context) == [
+                .dismiss, .reply(AnyOutcome(ContextMenuChoice.confirmed(.deleteItem(id: id)))),
+            ])
         #expect(menu.take(AnyOutcome(SettingsNotSaved("x")), context) == [], "other outcomes are not its")
     }
 
@@ -414,10 +422,10 @@ struct ModelUpdateTests {
         #expect(pane.isPinned(item.id) && pane.items.first == item, "pinned to the top")
         #expect(
             pane.take(AnyOutcome(ContextMenuChoice.open(id: item.id)), context) == [.present(Presentation(Cover.item(item, scroll: 0)))])
-        #expect(pane.take(AnyOutcome(AlertAction.deleteItem(id: item.id)), context) == [])
+        #expect(pane.take(AnyOutcome(ContextMenuChoice.confirmed(.deleteItem(id: item.id))), context) == [])
         #expect(pane.item(item.id) == nil, "deleted for the session")
         #expect(
-            pane.take(AnyOutcome(AlertAction.deleteFromConfig(accountID: "work", path: ["handle"])), context) == [
+            pane.take(AnyOutcome(ContextMenuChoice.confirmed(.deleteFromConfig(accountID: "work", path: ["handle"]))), context) == [
                 .effect(.perform(DeleteFromConfig(accountID: "work", path: ["handle"])))
             ])
     }
@@ -432,36 +440,40 @@ struct ModelUpdateTests {
 
     // MARK: Alert
 
-    @Test("An alert alone: Enter on Cancel dismisses it alone; → then Enter confirms the deletion; the focus wraps round")
+    @Test("An alert alone: Enter on Cancel replies Cancel's index; → then Enter replies the confirmation's; the focus wraps round")
     func alertConfirms() throws {
         let context = Self.context()
         var alert = AlertAction.deleteItem(id: "personal-1").alertLayer(title: "Delete?", message: "It goes.", confirmTitle: "Delete")
         let press = try #require(InputContext.alert.action(for: KeyEvent(.enter)))
         let next = try #require(InputContext.alert.action(for: .char("l")))
         let previous = try #require(InputContext.alert.action(for: KeyEvent(.left)))
-        #expect(alert.update(.action(press), context) == [.dismiss], "Cancel replies nothing")
+        #expect(alert.update(.action(press), context) == [.reply(AnyOutcome(0)), .dismiss], "Cancel")
         #expect(alert.update(.action(next), context) == [])
         #expect(alert.layer.focus == 1)
-        #expect(alert.update(.action(press), context) == [.reply(AnyOutcome(AlertAction.deleteItem(id: "personal-1"))), .dismiss])
+        #expect(alert.update(.action(press), context) == [.reply(AnyOutcome(AlertAction.confirmButton)), .dismiss])
         #expect(alert.update(.action(next), context) == [])
         #expect(alert.layer.focus == 0, "past the last button, the first")
         #expect(alert.update(.action(previous), context) == [])
         #expect(alert.layer.focus == 1)
         #expect(alert.update(.action(.moveDown), context) == [], "a verb not of the alert's table does nothing")
         #expect(alert.layer.focus == 1)
-        #expect(alert.update(.action(try #require(InputContext.alert.action(for: KeyEvent(.escape)))), context) == [.dismiss])
+        #expect(
+            alert.update(.action(try #require(InputContext.alert.action(for: KeyEvent(.escape)))), context) == [
+                .reply(AnyOutcome(0)), .dismiss,
+            ],
+            "Esc presses Cancel")
     }
 
-    @Test("An alert alone: a tap on its confirmation replies the config removal to its presenter; on Cancel it only dismisses")
+    @Test("An alert alone: a tap on a button replies its index to its presenter and dismisses; a tap on its text does nothing")
     func alertTaps() {
         let context = Self.context()
         var alert = AlertAction.deleteFromConfig(accountID: "work", path: ["handle"]).alertLayer(
             title: "Remove?", message: "It leaves the config.", confirmTitle: "Remove")
         #expect(
             alert.update(.tap(.alertButton(1)), context) == [
-                .reply(AnyOutcome(AlertAction.deleteFromConfig(accountID: "work", path: ["handle"]))), .dismiss,
+                .reply(AnyOutcome(AlertAction.confirmButton)), .dismiss,
             ])
-        #expect(alert.update(.tap(.alertButton(0)), context) == [.dismiss])
+        #expect(alert.update(.tap(.alertButton(0)), context) == [.reply(AnyOutcome(0)), .dismiss])
         #expect(alert.update(.tap(.layerChrome), context) == [])
         #expect(alert.layer.focus == 0)
     }

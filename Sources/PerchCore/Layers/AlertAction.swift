@@ -8,15 +8,17 @@ public enum AlertAction: Hashable, Sendable {
 
     /// A confirmation alert for this action: PerchKit's ``AlertLayer`` (UIAlertController's
     /// `.alert` style) titled `title`, saying `message`, with Cancel, which has the focus first so
-    /// that a stray Enter never destroys anything, and a destructive `confirmTitle` button.
-    /// Confirming replies this action to the layer that presented the alert; Cancel, `Esc` and a
-    /// click outside reply nothing.
-    public func confirmation(title: String, message: String, confirmTitle: String) -> Presentation {
-        let alert = AlertLayer(
+    /// that a stray Enter never destroys anything, and a destructive `confirmTitle` button (index
+    /// ``confirmButton``). The alert replies the index of the button pressed; `Esc` presses
+    /// Cancel, and a click outside replies nothing.
+    public func alert(title: String, message: String, confirmTitle: String) -> AlertLayer {
+        AlertLayer(
             title: title, message: message,
             buttons: [AlertLayer.Button("Cancel", role: .cancel), AlertLayer.Button(confirmTitle, role: .destructive)])
-        return Presentation(KitLayer(alert, replies: [1: AnyOutcome(self)]))
     }
+
+    /// The index of the confirming button in an alert of ``alert(title:message:confirmTitle:)``.
+    public static let confirmButton = 1
 }
 
 extension InputContext {

@@ -21,7 +21,11 @@ public enum ContextMenuAction: CaseIterable, Hashable, Sendable {
 }
 
 /// A context menu over a Catalog item (UIContextMenuInteraction's shape): a preview card that
-/// shows the item more richly than its row, and a menu of actions beside or below it.
+/// shows the item more richly than its row, and a menu of actions beside or below it. It is a
+/// PerchKit ``Layer`` of Perch's own, hosted in Perch's stack (``KitLayer``): it reads the
+/// Catalog through the app's model (``ModelContext``), replies what was picked to the Catalog
+/// that presented it (``ContextMenuChoice``), and presents PerchKit's ``AlertLayer`` before a
+/// Delete, taking its answer as its own message (``Message``).
 public struct ContextMenu: Hashable, Sendable {
     /// The item the menu is for.
     public var itemID: String
@@ -38,8 +42,36 @@ public struct ContextMenu: Hashable, Sendable {
     public var focusedAction: ContextMenuAction? { cursor > 0 ? ContextMenuAction.allCases[cursor - 1] : nil }
 }
 
-extension ContextMenu: PresentedLayer {
-    public var inputContext: InputContext { .contextMenu }
+extension ContextMenu: HostableLayer {
+    /// What the menu's keys mean.
+    public enum Verb: Hashable, Sendable { case close, up, down, activate }
+
+    /// How the Delete alert it presented was answered.
+    public enum Message: Hashable, Sendable {
+        /// Its destructive button was pressed: the action to carry out.
+        case confirmed(AlertAction)
+        /// Cancel was pressed.
+        case cancelled
+    }
+
+    /// What it replies to the Catalog.
+    public typealias Reply = ContextMenuChoice
+
+    /// Its keys, in the order help lists them (Perch adds `?`, help over it).
+    public var keys: KeyTable<Verb> { Self.keyTable }
+
+    /// The menu's key table, the same for every menu.
+    static let keyTable = KeyTable<Verb>(
+        "Context menu",
+        [
+            .init([KeyEvent(.escape)], "Esc", "close the menu", .close),
+            .init([], "click outside", "close the menu", nil),
+            .init([KeyEvent(.up), .char("k")], "↑ k", "previous action (the preview is first)", .up),
+            .init([KeyEvent(.down), .char("j")], "↓ j", "next action", .down),
+            .init([KeyEvent(.enter)], "Enter", "run the action, or open the item", .activate),
+            .init([], "click the preview", "open the item full-screen", nil),
+            .init([], "click an action", "run it", nil),
+        ])
 
     /// Geometry of the menu as drawn now, anchored at its item's row; nil when the item is gone.
     public func layout(_ context: ModelContext) -> ContextMenuLayout? {
@@ -48,15 +80,18 @@ extension ContextMenu: PresentedLayer {
             anchorRow: context.catalog.screenRow(of: index, context), actionCount: ContextMenuAction.allCases.count, screen: context.size)
     }
 
-    public mutating func update(_ message: ModelMessage, _ context: ModelContext) -> [Intent] {
-        switch message {
-        case .action(.moveUp), .action(.focusPrevious): moveFocus(by: -1)
-        case .action(.moveDown), .action(.focusNext): moveFocus(by: 1)
+    /// Moves the focus, closes, or runs the focused action or the one tapped.
+    public mutating func update(_ input: ComponentInput<Verb>, _ kit: Context) -> [Reaction<Message>] {
+        guard let context = kit.model(ModelContext.self) else { return [] }
+        switch input {
+        case .verb(.close): return [.dismiss]
+        case .verb(.up): moveFocus(by: -1)
+        case .verb(.down): moveFocus(by: 1)
         case .scroll(_, let notches): moveFocus(by: notches < 0 ? -1 : 1)
-        case .action(.activate):
-            guard let action = focusedAction else { return [.dismiss, .reply(AnyOutcome(ContextMenuChoice.open(id: itemID)))] }
+        case .verb(.activate):
+            guard let action = focusedAction else { return [.dismiss, .reply(ContextMenuChoice.open(id: itemID))] }
             return perform(action, context)
-        case .tap(.contextPreview): return [.dismiss, .reply(AnyOutcome(ContextMenuChoice.open(id: itemID)))]
+        case .tap(.contextPreview): return [.dismiss, .reply(ContextMenuChoice.open(id: itemID))]
         case .tap(let target) where target.part(Part.self) != nil:
             guard case .action(let index)? = target.part(Part.self) else { return [] }
             return perform(ContextMenuAction.allCases[index], context)
@@ -71,12 +106,13 @@ extension ContextMenu: PresentedLayer {
     }
 
     /// Gone once its item is (deleted, or the Catalog loaded again without it).
-    public mutating func advance(_ context: ModelContext) -> Bool { context.catalog.index(of: itemID) != nil }
+    public mutating func advance(_ kit: Context) -> Bool { kit.model(ModelContext.self)?.catalog.index(of: itemID) != nil }
 
-    /// Its alert confirmed (``AlertAction``): the menu goes, and hands the confirmation on to
-    /// the Catalog that presented it.
-    public mutating func take(_ outcome: AnyOutcome, _ context: ModelContext) -> [Intent] {
-        outcome.as(AlertAction.self) == nil ? [] : [.dismiss, .reply(outcome)]
+    /// Its alert confirmed: the menu goes, and hands the confirmation on to the Catalog that
+    /// presented it (``ContextMenuChoice/confirmed(_:)``); Cancel leaves the menu up.
+    public mutating func receive(_ message: Message, _ kit: Context) -> [Reaction<Message>] {
+        guard case .confirmed(let action) = message else { return [] }
+        return [.dismiss, .reply(ContextMenuChoice.confirmed(action))]
     }
 
     /// Moves the focus by `delta`, stopping at the preview and the last action.
@@ -86,34 +122,38 @@ extension ContextMenu: PresentedLayer {
 
     /// What an action does to the item: every action but Delete dismisses the menu (replying
     /// to the Catalog, ``ContextMenuChoice``); Delete presents a confirmation alert over it,
-    /// whose confirmation the menu hands on to the Catalog (``take(_:_:)``).
-    func perform(_ action: ContextMenuAction, _ context: ModelContext) -> [Intent] {
+    /// whose confirmation the menu hands on to the Catalog (``receive(_:_:)``).
+    func perform(_ action: ContextMenuAction, _ context: ModelContext) -> [Reaction<Message>] {
         guard let item = context.catalog.item(itemID) else { return [] }
         switch action {
         case .open:
-            return [.dismiss, .reply(AnyOutcome(ContextMenuChoice.open(id: itemID)))]
+            return [.dismiss, .reply(ContextMenuChoice.open(id: itemID))]
         case .pin:
-            return [.dismiss, .reply(AnyOutcome(ContextMenuChoice.togglePin(id: itemID)))]
+            return [.dismiss, .reply(ContextMenuChoice.togglePin(id: itemID))]
         case .copyID:
-            return [.dismiss, .banner("Copied \(itemID) (OSC 52, where the terminal allows it)."), .effect(.copyToClipboard(itemID))]
+            return [.dismiss, .banner("Copied \(itemID) (OSC 52, where the terminal allows it)."), .terminal(.copyToClipboard(itemID))]
         case .delete:
+            let confirmed: AlertAction
+            let alert: AlertLayer
             if let account = context.currentAccount, let path = Self.configPath(of: item, in: account, context) {
                 let shown = path.joined(separator: ".")
-                let alert =
+                confirmed = .deleteFromConfig(accountID: account.id, path: path)
+                alert =
                     path.isEmpty
-                    ? AlertAction.deleteFromConfig(accountID: account.id, path: []).confirmation(
+                    ? confirmed.alert(
                         title: "Remove the account “\(account.name)”?",
                         message: "It leaves the config file, as `perch remove \(account.id)` does; its history stays.",
                         confirmTitle: "Remove")
-                    : AlertAction.deleteFromConfig(accountID: account.id, path: path).confirmation(
+                    : confirmed.alert(
                         title: "Remove \(shown) from “\(account.name)”?",
                         message: "It leaves the config file, as `perch unset \(account.id) \(shown)` does.", confirmTitle: "Remove")
-                return [.present(alert)]
+            } else {
+                let catalog = context.currentAccount.map { "\($0.name)’s Catalog" } ?? "the Catalog"
+                confirmed = .deleteItem(id: itemID)
+                alert = confirmed.alert(
+                    title: "Delete “\(item.title)”?", message: "It leaves \(catalog) for this session.", confirmTitle: "Delete")
             }
-            let catalog = context.currentAccount.map { "\($0.name)’s Catalog" } ?? "the Catalog"
-            let alert = AlertAction.deleteItem(id: itemID).confirmation(
-                title: "Delete “\(item.title)”?", message: "It leaves \(catalog) for this session.", confirmTitle: "Delete")
-            return [.present(alert)]
+            return [.present(alert, onReply: { $0 == AlertAction.confirmButton ? .confirmed(confirmed) : .cancelled })]
         }
     }
 
@@ -162,10 +202,13 @@ extension ContextMenu: PresentedLayer {
         ]
     }
 
-    /// Draws the menu over the dimmed screen: the preview card and the action menu.
-    public func render(into frame: inout Frame, _ context: ModelContext) {
+    /// Draws the menu over the dimmed screen (`area` is the whole screen): the preview card and
+    /// the action menu.
+    public func render(into frame: inout Frame, in area: Rect, _ kit: Context) {
         frame.screen.dimAll()
-        guard let layout = layout(context), let item = context.catalog.item(itemID) else { return }
+        guard let context = kit.model(ModelContext.self), let layout = layout(context), let item = context.catalog.item(itemID) else {
+            return
+        }
         let card = layout.card
         // Bug: the tails of the words the card and the menu cut stood beside their borders.
         frame.screen.clearCutWords(beside: [card, layout.menu])
@@ -213,17 +256,7 @@ extension ContextMenu: PresentedLayer {
 
 extension InputContext {
     /// A Catalog item's context menu: ↑↓ move between the preview and the actions.
-    public static let contextMenu = InputContext(
-        title: "Context menu",
-        bindings: [
-            KeyBinding(KeyBindings.keys(.escape), "Esc", .dismiss, "close the menu"),
-            KeyBinding(gesture: "click outside", "close the menu"),
-            KeyBinding(KeyBindings.keys(.up, .character("k")), "↑ k", .moveUp, "previous action (the preview is first)"),
-            KeyBinding(KeyBindings.keys(.down, .character("j")), "↓ j", .moveDown, "next action"),
-            KeyBinding(KeyBindings.keys(.enter), "Enter", .activate, "run the action, or open the item"),
-            KeyBinding(gesture: "click the preview", "open the item full-screen"),
-            KeyBinding(gesture: "click an action", "run it"),
-        ])
+    public static let contextMenu = KitLayer<ContextMenu>.inputContext(ContextMenu.keyTable)
 }
 
 extension ContextMenu {

@@ -1,7 +1,8 @@
 /// A PerchKit ``Layer`` presented by Perch's root: how Perch shows PerchKit's own standard
 /// layers (its ``AlertLayer``, its ``HelpLayer``) instead of keeping copies of them, and its own
-/// layers written as PerchKit layers (the ``Cover``). The layer keeps its own state, keys, parts
-/// and drawing; this says what Perch's root needs of it (``PresentedLayer``) and translates:
+/// layers written as PerchKit layers (the ``Cover``, the ``ContextMenu``). The layer keeps its own
+/// state, keys, parts, messages and drawing; this says what Perch's root needs of it
+/// (``PresentedLayer``) and translates:
 /// - its key table becomes its ``InputContext`` (each row a verb named after the table and the
 ///   row, and `?` for help over it), so help and the tests that check every key table see its
 ///   keys as they see every layer's;
@@ -10,17 +11,23 @@
 ///   motion, and as the app's model what every Perch model reads (``ModelContext``,
 ///   `context.model(ModelContext.self)`);
 /// - what it asks becomes Perch's intents: ``Reaction/dismiss`` a dismissal,
-///   ``Reaction/reply(_:)`` the presenter's value for that reply (``replies``),
+///   ``Reaction/reply(_:)`` a reply to its presenter (``Intent/reply(_:)``, the value itself),
 ///   ``Reaction/banner(_:stays:)`` a banner, a request of the terminal (the clipboard, the
-///   mouse, a query, the keyboard protocol) an effect, and ``Reaction/send(_:)`` of an
-///   ``Intent`` that intent (`.send(Intent.openSheet)`). A layer that takes no message
-///   (`Message == Never`) asks for nothing else that Perch's layers may ask.
-public struct KitLayer<L: Layer & Hashable>: PresentedLayer where L.Message == Never, L.Reply: Hashable {
+///   mouse, a query, the keyboard protocol) an effect, ``Reaction/send(_:)`` of an ``Intent``
+///   that intent (`.send(Intent.openSheet)`), a ``Job`` (``Reaction/perform(_:then:)-(J,_)``)
+///   the same job, and a layer it presents (``Reaction/present(_:onReply:)``, a
+///   ``HostableLayer``) that layer, hosted the same way;
+/// - what comes back to it becomes its own ``Component/Message``, as the mapping it gave when it
+///   asked says (``Component/receive(_:_:)``): the replies of the layers it presented, and each
+///   outcome of its jobs.
+///
+/// Perch's root does no ``Work`` that performs itself (its slow work is jobs), holds no app
+/// model's messages but ``Intent``s, and keeps the tab itself: a hosted layer asking for those
+/// (``Reaction/perform(_:then:)-(W,_)``, ``Reaction/tellPresented(_:)``,
+/// ``Reaction/selectTab(_:)``, ``Reaction/quit``) is not carried out.
+public struct KitLayer<L: Layer & Hashable>: PresentedLayer where L.Reply: Hashable {
     /// The PerchKit layer.
     public private(set) var layer: L
-    /// What each of the layer's replies is for its presenter (``Intent/reply(_:)``), taken as an
-    /// outcome (an alert's button 1: the action it confirms); a reply not listed goes nowhere.
-    public let replies: [L.Reply: AnyOutcome]
 
     /// Who receives keys while it is on top: its key table as Perch binds it, read once when it
     /// is made (a PerchKit layer's table does not change with its state), so that no key
@@ -28,11 +35,12 @@ public struct KitLayer<L: Layer & Hashable>: PresentedLayer where L.Message == N
     public let inputContext: InputContext
     /// Each row's verb, by row index: the verb a bound key's action (`<title>.<row>`) stands for.
     private let verbs: [L.Verb?]
+    /// How what comes back to the layer becomes its messages.
+    private var answers = Answers()
 
-    /// `layer`, whose reply `r` is `replies[r]` for its presenter.
-    public init(_ layer: L, replies: [L.Reply: AnyOutcome] = [:]) {
+    /// `layer`, hosted in Perch's stack.
+    public init(_ layer: L) {
         self.layer = layer
-        self.replies = replies
         let table = layer.keys
         inputContext = Self.inputContext(table)
         verbs = table.rows.map(\.verb)
@@ -66,7 +74,17 @@ public struct KitLayer<L: Layer & Hashable>: PresentedLayer where L.Message == N
     /// Hands `message` to the PerchKit layer as its input; returns what it asks, as intents.
     public mutating func update(_ message: ModelMessage, _ context: ModelContext) -> [Intent] {
         guard let input = input(for: message) else { return [] }
-        return layer.update(input, Self.kitContext(context)).flatMap(intents)
+        let reactions = layer.update(input, Self.kitContext(context))
+        return reactions.flatMap { intents($0) }
+    }
+
+    /// Takes what came back to the layer: the reply of a layer it presented, or an outcome of a
+    /// job it asked for, handed to it as the message it named when it asked; anything else, or a
+    /// value it named no message for, changes nothing.
+    public mutating func take(_ outcome: AnyOutcome, _ context: ModelContext) -> [Intent] {
+        guard let message = answers.message(for: outcome.base) as? L.Message else { return [] }
+        let reactions = layer.receive(message, Self.kitContext(context))
+        return reactions.flatMap { intents($0) }
     }
 
     /// Draws the PerchKit layer over the whole screen (columns × rows of `context.size`).
@@ -98,29 +116,75 @@ public struct KitLayer<L: Layer & Hashable>: PresentedLayer where L.Message == N
         }
     }
 
-    /// What the layer asked, as Perch's root carries it out.
-    private func intents(_ reaction: Reaction<Never>) -> [Intent] {
+    /// What the layer asked, as Perch's root carries it out; what it named for the answers (a
+    /// presented layer's replies, a job's outcomes) is kept until they come.
+    private mutating func intents(_ reaction: Reaction<L.Message>) -> [Intent] {
         switch reaction.request {
         case .dismiss: return [.dismiss]
         case .reply(let value):
-            guard let reply = value as? L.Reply, let outcome = replies[reply] else { return [] }
-            return [.reply(outcome)]
+            guard let reply = value as? L.Reply else { return [] }
+            return [.reply(AnyOutcome(reply))]
         case .banner(let text, let stays): return [.banner(text, stays: stays)]
         case .send(let message):
             // Perch's root takes intents: what a layer of Perch's own asks of it (the sheet).
             guard let intent = message as? Intent else { return [] }
             return [intent]
+        case .present(let presented, let reply):
+            guard let hostable = presented.base as? any HostableLayer else { return [] }
+            answers.replies[ObjectIdentifier(type(of: hostable))] = reply
+            return [.present(hostable.presentation)]
+        case .perform(let work):
+            guard case .job(let job, let message) = work.kind else { return [] }
+            answers.outcomes[ObjectIdentifier(type(of: job.base))] = message
+            return [.effect(.job(job))]
         case .terminal(.copyToClipboard(let text)): return [.effect(.copyToClipboard(text))]
         case .terminal(.setMouse(let on)): return [.effect(.setMouse(on))]
         case .terminal(.ask(let query)): return [.effect(.ask(query))]
         case .terminal(.pushKeyboardFlags(let flags)): return [.effect(.pushKeyboardFlags(flags))]
-        // What a layer that takes no message cannot ask with a purpose (work or a layer whose
-        // answer it could not take), a message for an app model Perch does not have, and what
-        // only the root decides (the tab, quitting).
-        case .present, .tellPresented, .perform, .selectTab, .quit: return []
+        // Work that performs itself, a message for the layers it presented, and what only the
+        // root decides (the tab, quitting): see the type's documentation.
+        case .tellPresented, .selectTab, .quit: return []
         }
     }
 }
+
+/// How what comes back to a hosted layer becomes its messages: the mapping it gave for each kind
+/// of layer it presented (``Reaction/present(_:onReply:)``, the latest of a kind) and each type of
+/// job it asked for. Each mapping turns a value of another type into nil; replies are tried
+/// before outcomes. Bookkeeping, not state: two hosts of equal layers are equal whatever they
+/// wait for.
+struct Answers: Hashable, Sendable {
+    typealias Mapping = @Sendable (any Sendable) -> (any Sendable)?
+    /// By the type of the layer presented.
+    var replies: [ObjectIdentifier: Mapping] = [:]
+    /// By the type of the job asked for.
+    var outcomes: [ObjectIdentifier: Mapping] = [:]
+
+    /// The message `value` is for the layer, or nil when it named none for it.
+    func message(for value: any Sendable) -> (any Sendable)? {
+        for map in replies.values { if let message = map(value) { return message } }
+        for map in outcomes.values { if let message = map(value) { return message } }
+        return nil
+    }
+
+    static func == (lhs: Answers, rhs: Answers) -> Bool { true }
+    func hash(into hasher: inout Hasher) {}
+}
+
+/// A PerchKit layer Perch's root can present when a hosted layer presents it
+/// (``Reaction/present(_:onReply:)``, as the context menu presents its alert): its
+/// ``presentation`` hosts it in a ``KitLayer``. Conforming is one line; its reply must be
+/// `Hashable`, as it travels to its presenter as an ``AnyOutcome``.
+public protocol HostableLayer: Layer, Hashable where Reply: Hashable {
+    /// The layer hosted in Perch's stack.
+    var presentation: Presentation { get }
+}
+
+extension HostableLayer {
+    public var presentation: Presentation { Presentation(KitLayer(self)) }
+}
+
+extension AlertLayer: HostableLayer {}
 
 /// What every Perch model reads, as the app's model PerchKit layers hosted in Perch's root read
 /// (``KitLayer``): a snapshot the root makes for each update and draw. It takes no message; what a
@@ -128,16 +192,16 @@ public struct KitLayer<L: Layer & Hashable>: PresentedLayer where L.Message == N
 extension ModelContext: AppModel {}
 
 extension Presentation {
-    /// A PerchKit layer (one that takes no message) presented in Perch's stack, through ``KitLayer``.
-    public init<L: Layer & Hashable>(_ layer: L) where L.Message == Never, L.Reply: Hashable { self.init(KitLayer(layer)) }
+    /// A PerchKit layer presented in Perch's stack, through ``KitLayer``.
+    public init<L: Layer & Hashable>(_ layer: L) where L.Reply: Hashable { self.init(KitLayer(layer)) }
 
     /// The PerchKit layer when it is an `L` presented through ``KitLayer``, else nil.
-    public func `as`<L: Layer & Hashable>(_ type: L.Type) -> L? where L.Message == Never, L.Reply: Hashable {
+    public func `as`<L: Layer & Hashable>(_ type: L.Type) -> L? where L.Reply: Hashable {
         self.as(KitLayer<L>.self)?.layer
     }
 
     /// Whether the layer is the PerchKit layer `L`, presented through ``KitLayer``.
-    public func `is`<L: Layer & Hashable>(_ type: L.Type) -> Bool where L.Message == Never, L.Reply: Hashable {
+    public func `is`<L: Layer & Hashable>(_ type: L.Type) -> Bool where L.Reply: Hashable {
         self.is(KitLayer<L>.self)
     }
 }

@@ -365,12 +365,14 @@ struct EmptyCatalogListing: CatalogListing {
 }
 
 /// What a Catalog item's context menu replies to the Catalog that presented it
-/// (``Intent/reply(_:)``); its alert's confirmation (``AlertAction``) comes the same way.
+/// (``Intent/reply(_:)``), its alert's confirmation included.
 public enum ContextMenuChoice: Hashable, Sendable {
     /// Open the item (its `catalog.open`, else a full-screen cover).
     case open(id: String)
     /// Pin the item to the top, or unpin it.
     case togglePin(id: String)
+    /// Carry out what the menu's Delete alert confirmed.
+    case confirmed(AlertAction)
 }
 
 extension CatalogPane {
@@ -403,20 +405,16 @@ extension CatalogPane {
     /// remove it from the config (``DeleteFromConfig``, whose outcome comes back here).
     mutating func takeReply(_ reply: AnyOutcome, _ context: ModelContext) -> [Intent]? {
         let visible = context.layout.listRows
-        if let choice = reply.as(ContextMenuChoice.self) {
-            switch choice {
-            case .open(let id): return open(id, context)
-            case .togglePin(let id):
-                apply(.togglePin(id: id), visible: visible, account: context.currentAccount)
-                return [.keepPaneMemory]
-            }
-        }
-        guard let confirmed = reply.as(AlertAction.self) else { return nil }
-        switch confirmed {
-        case .deleteItem(let id):
+        guard let choice = reply.as(ContextMenuChoice.self) else { return nil }
+        switch choice {
+        case .open(let id): return open(id, context)
+        case .togglePin(let id):
+            apply(.togglePin(id: id), visible: visible, account: context.currentAccount)
+            return [.keepPaneMemory]
+        case .confirmed(.deleteItem(let id)):
             apply(.delete(id: id), visible: visible, account: context.currentAccount)
             return []
-        case .deleteFromConfig(let id, let path):
+        case .confirmed(.deleteFromConfig(let id, let path)):
             return [.effect(.perform(DeleteFromConfig(accountID: id, path: path)))]
         }
     }
