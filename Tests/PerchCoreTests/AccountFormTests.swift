@@ -148,11 +148,12 @@ struct AccountFormTests {
     func added() {
         var state = formState()
         let account = Account(id: "ada", name: "Ada")
+        let asker = submittedForm(&state)
         _ = state.update(
             .outcome(
                 AnyOutcome(
                     AccountAddition.added(account, accounts: Account.samples + [account], configPath: "/c/accounts.json", backupPath: nil)),
-                for: formAsker(state)))
+                for: asker))
         #expect(state.accountForm == nil)
         #expect(state.accounts.last == account)
         #expect(state.sheet?.cursor.cursor == 4)
@@ -169,10 +170,11 @@ struct AccountFormTests {
         _ = state.update(.key(.char("j")))
         _ = state.update(.key(KeyEvent(.enter)))
         let account = Account(id: "ada", name: "Ada", group: "Home")
+        let asker = submittedForm(&state)
         _ = state.update(
             .outcome(
                 AnyOutcome(AccountAddition.added(account, accounts: Account.samples + [account], configPath: "/c", backupPath: nil)),
-                for: formAsker(state)))
+                for: asker))
         #expect(state.presented.count == 1)
         guard let sheet = state.sheet else {
             Issue.record("no sheet")
@@ -184,10 +186,11 @@ struct AccountFormTests {
     @Test("a failed write keeps the form open with the error; Esc and ✕ cancel")
     func failedAndCancel() {
         var state = formState()
+        let asker = submittedForm(&state)
         _ = state.update(
             .outcome(
                 AnyOutcome(AccountAddition.notAdded("Could not write the config: /c: cannot replace: Permission denied")),
-                for: formAsker(state)))
+                for: asker))
         #expect(state.accountForm?.writeError != nil)
         #expect(state.render().lines[23].contains("Permission denied"))
         _ = state.update(.key(KeyEvent(.escape)))
@@ -209,7 +212,7 @@ struct AccountFormTests {
         }
         #expect(help.title == InputContext.accountForm.title)
         #expect(help.rows == InputContext.accountForm.helpRows)
-        #expect(KeyBindings.binding(for: KeyEvent(.tab), in: .accountForm)?.action == .focusNext)
+        #expect(help.rows.last == HelpLayer.Row("F1", "this help"), "help's key where you type")
     }
 }
 
@@ -322,4 +325,16 @@ struct NarrowSettingsTests {
 /// Where the `Add account…` form's outcomes are addressed: its layer.
 func formAsker(_ state: AppState) -> ModelID {
     .layer(state.presented.last { $0.is(AccountForm.self) }?.id ?? -1)
+}
+
+/// Fills the `Add account…` form on top with a valid account and presses Enter, so that it asks
+/// for its job (a layer takes only the outcomes of what it asked for); returns where the job's
+/// outcomes are addressed.
+func submittedForm(_ state: inout AppState) -> ModelID {
+    for c in "ada" { _ = state.update(.key(.char(c))) }
+    _ = state.update(.key(KeyEvent(.tab)))
+    for c in "Ada" { _ = state.update(.key(.char(c))) }
+    let asker = formAsker(state)
+    #expect(state.update(.key(KeyEvent(.enter))) == [.asked(by: asker, .perform(AddAccount(Account(id: "ada", name: "Ada"))))])
+    return asker
 }

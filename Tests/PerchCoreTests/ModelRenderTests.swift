@@ -184,7 +184,7 @@ struct ModelRenderTests {
     @Test("The Add account form alone: its fields with their rules, the focus on Id")
     func accountForm() {
         Self.expect(
-            AccountForm(),
+            KitLayer(AccountForm()),
             [
                 " ✕  Add account", String(repeating: "─", count: 44), " ▸ Id      [▏                             ]",
                 "            a–z 0–9 . _ -, unique", "   Name    [                              ]", "            required",

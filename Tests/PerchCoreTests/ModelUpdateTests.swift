@@ -513,65 +513,84 @@ struct ModelUpdateTests {
 
     // MARK: Add account form
 
+    /// The form as Perch's root holds it: a PerchKit layer of Perch's own, its keys as Perch's
+    /// context binds them.
+    static func form() -> KitLayer<AccountForm> { KitLayer(AccountForm()) }
+
+    /// The message Perch's root sends the form for `key`, as its context binds it.
+    static func formKey(_ key: KeyEvent) throws -> ModelMessage { .action(try #require(InputContext.accountForm.action(for: key))) }
+
     @Test("The form alone: text goes into the focused field, Tab moves on, Enter asks for the account to be added")
-    func formSubmits() {
+    func formSubmits() throws {
         let context = Self.context()
-        var form = AccountForm()
+        var form = Self.form()
         #expect(form.update(.text("lab"), context) == [])
-        #expect(form.update(.action(.deleteBackward), context) == [])
+        #expect(try form.update(Self.formKey(KeyEvent(.backspace)), context) == [])
         #expect(form.update(.text("ab\n"), context) == [])
-        #expect(form.value(.id) == "laab")
-        #expect(form.update(.action(.focusNext), context) == [])
-        #expect(form.focus == .name)
+        #expect(form.layer.value(.id) == "laab")
+        #expect(try form.update(Self.formKey(KeyEvent(.tab)), context) == [])
+        #expect(form.layer.focus == .name)
         #expect(form.update(.text("Lab"), context) == [])
         #expect(form.update(.tap(.formField(.group)), context) == [])
-        #expect(form.focus == .group)
+        #expect(form.layer.focus == .group)
         #expect(form.update(.text("Science"), context) == [])
         #expect(ModelRenderTests.lines(form, context)[8] == " ▸ Group   [Science▏                      ]")
         #expect(
-            form.update(.action(.activate), context) == [.effect(.perform(AddAccount(Account(id: "laab", name: "Lab", group: "Science"))))])
-        #expect(form.problems == [:])
+            try form.update(Self.formKey(KeyEvent(.enter)), context) == [
+                .effect(.perform(AddAccount(Account(id: "laab", name: "Lab", group: "Science"))))
+            ])
+        #expect(form.layer.problems == [:])
+        #expect(InputContext.accountForm.takesTyping && form.takesPaste, "typed and pasted text go into the focused field")
+        #expect(InputContext.accountForm.action(for: KeyEvent(.function(1))) == .showHelp, "help where you type")
+        #expect(InputContext.accountForm.action(for: .char("?")) == nil, "? is text in a field")
     }
 
     // Bug: a click on the form's Cancel button did nothing; the case for a tap on any part of the
     // form (meant for its fields) came before the one for Cancel and swallowed it.
     @Test("The form alone: a tap on Cancel or on ✕ dismisses it and keeps what was typed; a tap on a field only focuses it")
-    func formCancels() {
+    func formCancels() throws {
         let context = Self.context()
-        var form = AccountForm()
+        var form = Self.form()
         _ = form.update(.text("lab"), context)
         #expect(form.update(.tap(.formButton(.cancel)), context) == [.dismiss])
         #expect(form.update(.tap(.coverClose), context) == [.dismiss])
+        #expect(try form.update(Self.formKey(KeyEvent(.escape)), context) == [.dismiss])
         #expect(form.update(.tap(.formField(.handle)), context) == [])
-        #expect(form.focus == .handle)
-        #expect(form.value(.id) == "lab")
+        #expect(form.layer.focus == .handle)
+        #expect(form.layer.value(.id) == "lab")
     }
 
     @Test("The form alone: a submit with problems asks for nothing, shows them and focuses the first field with one")
-    func formRefuses() {
+    func formRefuses() throws {
         let context = Self.context()
-        var form = AccountForm()
-        form.focus = .group
+        var form = KitLayer(AccountForm())
+        _ = form.update(.tap(.formField(.group)), context)
         #expect(form.update(.tap(.formButton(.add)), context) == [])
-        #expect(form.problems == [.id: .empty, .name: .empty])
-        #expect(form.focus == .id)
+        #expect(form.layer.problems == [.id: .empty, .name: .empty])
+        #expect(form.layer.focus == .id)
         #expect(form.update(.text("personal"), context) == [])
-        #expect(form.problems == [.name: .empty])
-        #expect(form.update(.action(.focusNext), context) == [])
+        #expect(form.layer.problems == [.name: .empty])
+        #expect(try form.update(Self.formKey(KeyEvent(.down)), context) == [])
         #expect(form.update(.text("Again"), context) == [])
-        #expect(form.update(.action(.activate), context) == [])
-        #expect(form.problems == [.id: .duplicateID("personal")])
-        #expect(form.focus == .id)
+        #expect(try form.update(Self.formKey(KeyEvent(.enter)), context) == [])
+        #expect(form.layer.problems == [.id: .duplicateID("personal")])
+        #expect(form.layer.focus == .id)
     }
 
     @Test("The form alone: a written config closes it and shows the new account; a failed write keeps it up with the reason")
-    func formTakesOutcomes() {
+    func formTakesOutcomes() throws {
         let context = Self.context()
-        var form = AccountForm()
+        var form = Self.form()
+        let addition = AnyOutcome(AccountAddition.notAdded("/c.json is read-only"))
+        #expect(form.take(addition, context) == [], "not asked for yet: not its")
         _ = form.update(.text("lab"), context)
-        #expect(form.take(AnyOutcome(AccountAddition.notAdded("/c.json is read-only")), context) == [])
-        #expect(form.writeError == "/c.json is read-only")
-        #expect(form.value(.id) == "lab")
+        _ = try form.update(Self.formKey(KeyEvent(.tab)), context)
+        _ = form.update(.text("Lab"), context)
+        #expect(
+            try form.update(Self.formKey(KeyEvent(.enter)), context) == [.effect(.perform(AddAccount(Account(id: "lab", name: "Lab"))))])
+        #expect(form.take(addition, context) == [])
+        #expect(form.layer.writeError == "/c.json is read-only")
+        #expect(form.layer.value(.id) == "lab")
         #expect(ModelRenderTests.lines(form, context).last == " /c.json is read-only")
         let lab = Account(id: "lab", name: "Lab")
         let accounts = Account.samples + [lab]

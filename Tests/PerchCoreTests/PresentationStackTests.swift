@@ -17,7 +17,7 @@ private func kinds(_ state: AppState) -> [String] {
     let names: [(any PresentedLayer.Type, String)] = [
         (AccountSheet.self, "sheet"), (KitLayer<HelpLayer>.self, "help"), (KitLayer<ContextMenu>.self, "menu"),
         (KitLayer<AlertLayer>.self, "alert"),
-        (AccountForm.self, "form"), (KitLayer<Cover>.self, "cover"),
+        (KitLayer<AccountForm>.self, "form"), (KitLayer<Cover>.self, "cover"),
     ]
     return state.presented.map { layer in names.first { type(of: layer.layer) == $0.0 }?.1 ?? "?" }
 }
@@ -178,7 +178,7 @@ struct KeyBindingTests {
             "accountSheet": [InputContext.accountSheet.title, InputContext.accountSheetFilter.title],
             // PerchKit's layers, whose verbs are named after their key tables (KitLayer).
             "Alert": [InputContext.alert.title], "Help": [InputContext.help.title], "Cover": [InputContext.cover.title],
-            "Context menu": [InputContext.contextMenu.title],
+            "Context menu": [InputContext.contextMenu.title], "Add account": [InputContext.accountForm.title],
         ]
         var seen: Set<String> = []
         for context in Self.contexts {

@@ -19,7 +19,8 @@ struct SwitchOutcomeTests {
     func failedSaveShowsNothing() {
         var (state, effects) = picking(1)
         #expect(effects == [.perform(RecordSwitch(accountID: "personal"))])
-        _ = state.update(.outcome(AnyOutcome(SwitchProgress.failed(accountID: "personal", reason: "/s/state.json: cannot replace: Is a directory"))))
+        _ = state.update(
+            .outcome(AnyOutcome(SwitchProgress.failed(accountID: "personal", reason: "/s/state.json: cannot replace: Is a directory"))))
         #expect(state.saved == SavedState(currentAccount: "work"))
         #expect(state.pendingSwitch == nil)
         #expect(state.banner == "Could not switch to Personal: /s/state.json: cannot replace: Is a directory")
@@ -33,7 +34,9 @@ struct SwitchOutcomeTests {
     func lockBusyIsPending() {
         var (state, _) = picking(2)
         _ = state.update(
-            .outcome(AnyOutcome(SwitchProgress.waiting(accountID: "oss", reason: "waiting for another process to release the state file's lock…"))))
+            .outcome(
+                AnyOutcome(
+                    SwitchProgress.waiting(accountID: "oss", reason: "waiting for another process to release the state file's lock…"))))
         var lines = state.render().lines
         #expect(lines.contains { $0.contains("Switching to Open Source…") })
         #expect(lines.contains { $0.contains("waiting for another process") })
@@ -69,7 +72,10 @@ struct SwitchOutcomeTests {
         var (state, _) = picking(1)
         _ = state.update(.key(.char("a")))
         _ = state.update(.tap(.sheetRow(2)))
-        #expect(state.update(.outcome(AnyOutcome(SwitchProgress.failed(accountID: "personal", reason: "locked")))) == [.perform(RecordSwitch(accountID: "oss"))])
+        #expect(
+            state.update(.outcome(AnyOutcome(SwitchProgress.failed(accountID: "personal", reason: "locked")))) == [
+                .perform(RecordSwitch(accountID: "oss"))
+            ])
         #expect(state.pendingSwitch == PendingSwitch(accountID: "oss"))
     }
 
@@ -126,7 +132,8 @@ struct SwitchOutcomeTests {
         _ = state.update(.key(.char("+")))
         let reason =
             "Could not write the config: /home/someone/.config/perch/accounts.json: cannot replace: Read-only file system (remount it or use --config)"
-        _ = state.update(.outcome(AnyOutcome(AccountAddition.notAdded(reason)), for: formAsker(state)))
+        let asker = submittedForm(&state)
+        _ = state.update(.outcome(AnyOutcome(AccountAddition.notAdded(reason)), for: asker))
         let text = state.render().lines.map { $0.trimmingCharacters(in: .whitespaces) }.joined(separator: " ")
         #expect(text.contains("Read-only file system (remount it or use --config)"), "\(text)")
     }

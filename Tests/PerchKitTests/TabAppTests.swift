@@ -374,6 +374,27 @@ struct TabAppTests {
         _ = app.update(.ui(.key(KeyEvent(.escape))))
         #expect(app.layer(HelpLayer.self) == nil && app.layer(Sheet.self) != nil)
     }
+
+    @Test("Over a layer that takes typing, printable keys are its text even where the root binds them (q, ?, a digit); F1 is help there")
+    func typingLayer() {
+        var app = TabApp(panes: [NotePane(), PlainPane()], size: size, reduceMotion: true)
+        _ = app.update(.ui(.key(.char("n"))))
+        #expect(app.layer(NoteField.self) != nil)
+        for c in "q2?A" { #expect(app.update(.ui(.key(.char(c)))).isEmpty, "\(c) does not quit") }
+        _ = app.update(.ui(.key(KeyEvent(.backspace))))
+        _ = app.update(.ui(.paste(" b")))
+        #expect(app.layer(NoteField.self)?.text == "q2? b")
+        #expect(app.selected == 0 && app.layer(HelpLayer.self) == nil, "no tab selected, no help")
+        _ = app.update(.ui(.key(KeyEvent(.function(1)))))
+        #expect(app.layer(HelpLayer.self)?.title == "Note", "F1 is help over it")
+        #expect(app.layer(HelpLayer.self)?.text.contains { $0.contains("? F1") } == true)
+        _ = app.update(.ui(.key(KeyEvent(.escape))))
+        _ = app.update(.ui(.key(KeyEvent(.enter))))
+        #expect(app.layer(NoteField.self) == nil)
+        #expect(app.pane(NotePane.self)?.note == "q2? b", "the text reached the pane that opened the field")
+        _ = app.update(.ui(.key(.char("2"))))
+        #expect(app.selected == 1, "with no field up, a digit selects its tab again")
+    }
 }
 
 struct TestFailure: Error, CustomStringConvertible {

@@ -65,6 +65,61 @@ struct PlainPane: Pane {
     func render(into frame: inout Frame, in area: Rect, _ context: Context) { frame.screen.put("plain", column: 0, row: area.y) }
 }
 
+/// A pane that opens a one-line text field (`n`) and keeps the text it replies.
+struct NotePane: Pane {
+    var note: String?
+
+    enum Message: Sendable { case written(String) }
+    enum Verb: Hashable, Sendable { case write }
+
+    var title: String { "Notes" }
+    var keys: KeyTable<Verb> { KeyTable("Notes", [.init([.char("n")], "n", "write a note", .write)]) }
+
+    mutating func update(_ input: ComponentInput<Verb>, _ context: Context) -> [Reaction<Message>] {
+        input == .verb(.write) ? [.present(NoteField(), onReply: { .written($0) })] : []
+    }
+
+    mutating func receive(_ message: Message, _ context: Context) -> [Reaction<Message>] {
+        if case .written(let text) = message { note = text }
+        return []
+    }
+
+    func render(into frame: inout Frame, in area: Rect, _ context: Context) {
+        frame.screen.put("note: \(note ?? "none")", column: 0, row: area.y)
+    }
+}
+
+/// A one-line text field: every printable key it does not bind is its text (``KeyTable/takesTyping``);
+/// Enter replies the text and goes.
+struct NoteField: Layer {
+    var text = ""
+
+    typealias Reply = String
+    enum Verb: Hashable, Sendable { case done, erase }
+
+    var keys: KeyTable<Verb> {
+        KeyTable(
+            "Note",
+            [.init([KeyEvent(.enter)], "Enter", "keep the note", .done), .init([KeyEvent(.backspace)], "Backspace", "erase", .erase)],
+            takesTyping: true)
+    }
+
+    mutating func update(_ input: ComponentInput<Verb>, _ context: Context) -> [Reaction<Never>] {
+        switch input {
+        case .key(let key): if case .character(let c) = key.key { text.append(c) }
+        case .paste(let pasted): text += pasted
+        case .verb(.erase): if !text.isEmpty { text.removeLast() }
+        case .verb(.done): return [.reply(text), .dismiss]
+        default: break
+        }
+        return []
+    }
+
+    func render(into frame: inout Frame, in area: Rect, _ context: Context) {
+        frame.screen.put("[\(text)]", column: 0, row: area.y + 1)
+    }
+}
+
 /// A pane that asks a question with an alert (`a`) and keeps the index of the button pressed.
 struct AskingPane: Pane {
     var answer: Int?

@@ -194,17 +194,20 @@ public enum KeyBindings {
     }
 
     /// The bindings in effect in `context`, in the order help lists them. Ctrl-C (quit) and
-    /// Ctrl-Z (suspend) work everywhere and come first; `?` (help) works wherever the context
-    /// neither binds it nor takes typed text, and comes last when the context does not list it.
+    /// Ctrl-Z (suspend) work everywhere and come first; help works on `?` wherever the context
+    /// neither binds it nor takes typed text, and on `F1` where it takes typed text, and comes
+    /// last when the context does not bind that key itself.
     public static func table(for context: InputContext) -> [KeyBinding] {
         let always = [
             KeyBinding([KeyEvent(.control("c"))], "Ctrl-C", .quit, "quit"),
             KeyBinding([KeyEvent(.control("z"))], "Ctrl-Z", .suspend, "suspend (fg resumes)"),
         ]
         // Bug: `?` over the Delete alert did nothing, though help works everywhere but a text field.
-        let help = KeyEvent.char("?")
-        let listsHelp = context.takesTyping || context.bindings.contains { $0.keys.contains(help) }
-        return always + context.bindings + (listsHelp ? [] : [KeyBinding([help], "?", .showHelp, "this help")])
+        let help =
+            context.takesTyping
+            ? KeyBinding(keys(.function(1)), "F1", .showHelp, "this help") : KeyBinding([.char("?")], "?", .showHelp, "this help")
+        let bound = context.bindings.contains { $0.keys.contains(help.keys[0]) }
+        return always + context.bindings + (bound ? [] : [help])
     }
 
     /// The keys of the pane of `tab`: its own (declared beside it, ``Tab/keys``), its holds,

@@ -1,5 +1,8 @@
 /// The `Add account…` form, shown in a full-screen cover: four text fields, the focused one,
-/// the problems found at the last submit, and a failure to write the config.
+/// the problems found at the last submit, and a failure to write the config. It is a PerchKit
+/// ``Layer`` of Perch's own that takes typed text (``KeyTable/takesTyping``), hosted in Perch's
+/// stack (``KitLayer``): it asks for its own job (``AddAccount``) and takes its outcome
+/// (``AccountAddition``) as its message.
 public struct AccountForm: Hashable, Sendable {
     /// The fields in the order they are shown and focused.
     public static let fields: [AccountField] = [.id, .name, .handle, .group]
@@ -24,9 +27,6 @@ public struct AccountForm: Hashable, Sendable {
     /// Presenting a new form: from the account sheet, or with `opensSheet` from Settings (the
     /// sheet then opens on the account added).
     public static func presentation(opensSheet: Bool) -> Intent { .present(Presentation(AccountForm(opensSheet: opensSheet))) }
-
-    /// Typed and pasted text goes into the focused field.
-    public var takesPaste: Bool { true }
 
     /// The text of `field` ("" when nothing was typed).
     public func value(_ field: AccountField) -> String { values[field] ?? "" }
@@ -95,24 +95,52 @@ extension AccountField {
     }
 }
 
-extension AccountForm: PresentedLayer {
-    public var inputContext: InputContext { .accountForm }
+extension AccountForm: HostableLayer {
+    /// What the form's keys mean.
+    public enum Verb: Hashable, Sendable { case cancel, add, nextField, previousField, deleteBackward }
+
+    /// How the job it asked for went.
+    public typealias Message = AccountAddition
+
+    /// Its keys, in the order help lists them (Perch adds F1, help over a layer that takes text).
+    public var keys: KeyTable<Verb> { Self.keyTable }
+
+    /// The form's key table: printable keys and pastes go into the focused field.
+    static let keyTable = KeyTable<Verb>(
+        "Add account",
+        [
+            .init([KeyEvent(.escape)], "Esc", "cancel (nothing is written)", .cancel),
+            .init([], "click ✕ or Cancel", "cancel", nil),
+            .init([KeyEvent(.enter)], "Enter", "add the account to the config", .add),
+            .init([], "click Add", "add the account", nil),
+            .init([KeyEvent(.tab), KeyEvent(.down)], "Tab ↓", "next field", .nextField),
+            .init([KeyEvent(.tab, modifiers: .shift), KeyEvent(.up)], "Shift-Tab ↑", "previous field", .previousField),
+            .init([KeyEvent(.backspace)], "Backspace", "delete a character", .deleteBackward),
+            .init([], "type or paste", "fill the focused field", nil),
+            .init([], "click a field", "focus it", nil),
+        ], takesTyping: true)
+
     /// Full-screen, like a cover.
     public var coversScreen: Bool { true }
 
     /// Most rows the reason for a failed write takes at the form's foot; a longer one ends in `…`.
     public static let maximumWriteErrorRows = 6
 
-    public mutating func update(_ message: ModelMessage, _ context: ModelContext) -> [Intent] {
-        switch message {
-        case .text(let text): type(text)
-        case .action(.deleteBackward): deleteBackward()
-        case .action(.moveUp), .action(.focusPrevious): moveFocus(by: -1)
-        case .action(.moveDown), .action(.focusNext): moveFocus(by: 1)
+    /// Types, moves the focus, submits or cancels.
+    public mutating func update(_ input: ComponentInput<Verb>, _ kit: Context) -> [Reaction<Message>] {
+        switch input {
+        case .key(let key):
+            if case .character(let character) = key.key, key.modifiers.isEmpty { type(String(character)) }
+        case .paste(let text): type(text)
+        case .verb(.deleteBackward): deleteBackward()
+        case .verb(.previousField): moveFocus(by: -1)
+        case .verb(.nextField): moveFocus(by: 1)
         case .scroll(_, let notches): moveFocus(by: notches < 0 ? -1 : 1)
-        case .action(.activate), .tap(.formButton(.add)): return submit(context)
+        case .verb(.add), .tap(.formButton(.add)):
+            guard let context = kit.model(ModelContext.self) else { return [] }
+            return submit(context)
         // Before the fields' case, which matches every part of the form: a click on Cancel did nothing.
-        case .tap(.formButton(.cancel)), .tap(.coverClose): return [.dismiss]
+        case .verb(.cancel), .tap(.formButton(.cancel)), .tap(.coverClose): return [.dismiss]
         case .tap(let target) where target.part(AccountFormPart.self) != nil:
             if case .field(let field)? = target.part(AccountFormPart.self) { focus = field }
         case .tap(.layerScroll(let delta)): moveFocus(by: delta)
@@ -128,17 +156,15 @@ extension AccountForm: PresentedLayer {
     /// Takes in how ``AddAccount`` went: written, the form closes and the account
     /// sheet shows the new account (opened when the form came from Settings; from the sheet, the
     /// sheet below shows it); not written, the form stays with the reason shown.
-    public mutating func take(_ outcome: AnyOutcome, _ context: ModelContext) -> [Intent] {
-        switch outcome.as(AccountAddition.self) {
+    public mutating func receive(_ message: AccountAddition, _ kit: Context) -> [Reaction<Message>] {
+        switch message {
         case .added(let account, let accounts, let path, let backup):
             return [
-                .replaceAccounts(accounts, configPath: path), .dismiss, .revealAccount(id: account.id),
+                .send(Intent.replaceAccounts(accounts, configPath: path)), .dismiss, .send(Intent.revealAccount(id: account.id)),
                 .banner("Added \(account.name) to \(path)" + (backup.map { " (previous file kept as \($0))." } ?? ".")),
             ]
         case .notAdded(let message):
             notAdded(message)
-            return []
-        case nil:
             return []
         }
     }
@@ -147,7 +173,7 @@ extension AccountForm: PresentedLayer {
     /// they are shown beside their fields and nothing is asked; otherwise the root is asked to
     /// append the account to the config (``AddAccount``), and the form stays up until its
     /// outcome (``AccountAddition``).
-    mutating func submit(_ context: ModelContext) -> [Intent] {
+    mutating func submit(_ context: ModelContext) -> [Reaction<Message>] {
         writeError = nil
         switch validated(existingIDs: Set(context.accounts.accounts.map(\.id))) {
         case .failure(let list):
@@ -157,15 +183,15 @@ extension AccountForm: PresentedLayer {
             return []
         case .success(let account):
             problems = [:]
-            return [.effect(.perform(AddAccount(account)))]
+            return [.perform(AddAccount(account), then: { $0 })]
         }
     }
 
     /// Draws the form over everything, tab bar included: the close control and title, each
     /// field with its problem (red) or a hint (dim) under it, the buttons, and a footer with the
     /// keys, or the whole reason the config could not be written.
-    public func render(into frame: inout Frame, _ context: ModelContext) {
-        let size = context.size
+    public func render(into frame: inout Frame, in area: Rect, _ kit: Context) {
+        let size = kit.size
         let form = self
         let layout = AccountFormLayout(screen: size, focus: form.focus)
         frame.hits.mark(Rect(x: 0, y: 0, width: size.width, height: size.height), .coverBody)
@@ -246,22 +272,7 @@ extension AccountForm: PresentedLayer {
 
 extension InputContext {
     /// The `Add account…` form: printable keys and pastes go into the focused field.
-    public static let accountForm = InputContext(
-        title: "Add account", takesTyping: true,
-        bindings: [
-            KeyBinding(KeyBindings.keys(.escape), "Esc", .dismiss, "cancel (nothing is written)"),
-            KeyBinding(gesture: "click ✕ or Cancel", "cancel"),
-            KeyBinding(KeyBindings.keys(.enter), "Enter", .activate, "add the account to the config"),
-            KeyBinding(gesture: "click Add", "add the account"),
-            KeyBinding(
-                [KeyEvent(.tab), KeyEvent(.down)], "Tab ↓", .focusNext, "next field"),
-            KeyBinding(
-                [KeyEvent(.tab, modifiers: .shift), KeyEvent(.up)], "Shift-Tab ↑", .focusPrevious, "previous field"),
-            KeyBinding(KeyBindings.keys(.backspace), "Backspace", .deleteBackward, "delete a character"),
-            KeyBinding(KeyBindings.keys(.function(1)), "F1", .showHelp, "this help"),
-            KeyBinding(gesture: "type or paste", "fill the focused field"),
-            KeyBinding(gesture: "click a field", "focus it"),
-        ])
+    public static let accountForm = KitLayer<AccountForm>.inputContext(AccountForm.keyTable)
 }
 
 /// The `Add account…` form's parts under the pointer.

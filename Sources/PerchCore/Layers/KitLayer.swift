@@ -6,8 +6,8 @@
 /// - its key table becomes its ``InputContext`` (each row a verb named after the table and the
 ///   row, and `?` for help over it), so help and the tests that check every key table see its
 ///   keys as they see every layer's;
-/// - Perch's messages become its input (a bound key its row's verb, text a paste, a gesture the
-///   same gesture), and the root's context its ``Context``: the screen, the clock, reduced
+/// - Perch's messages become its input (a bound key its row's verb, typed or pasted text a paste,
+///   a gesture the same gesture), and the root's context its ``Context``: the screen, the clock, reduced
 ///   motion, and as the app's model what every Perch model reads (``ModelContext``,
 ///   `context.model(ModelContext.self)`);
 /// - what it asks becomes Perch's intents: ``Reaction/dismiss`` a dismissal,
@@ -47,11 +47,12 @@ public struct KitLayer<L: Layer & Hashable>: PresentedLayer where L.Reply: Hasha
     }
 
     /// The keys of a layer whose key table is `table`: its title and rows, each row's keys bound to
-    /// a verb named `<title>.<row index>` (a row without keys is a gesture help lists). Perch's
-    /// table adds what works everywhere (``KeyBindings/table(for:)``: Ctrl-C, Ctrl-Z, `?`).
+    /// a verb named `<title>.<row index>` (a row without keys is a gesture help lists), taking
+    /// typed text when the table does. Perch's table adds what works everywhere
+    /// (``KeyBindings/table(for:)``: Ctrl-C, Ctrl-Z, and help on `?`, or on `F1` where you type).
     public static func inputContext(_ table: KeyTable<L.Verb>) -> InputContext {
         InputContext(
-            title: table.title,
+            title: table.title, takesTyping: table.takesTyping,
             bindings: table.rows.enumerated().map { index, row in
                 row.keys.isEmpty || row.verb == nil
                     ? KeyBinding(gesture: row.label, row.help)
@@ -65,6 +66,8 @@ public struct KitLayer<L: Layer & Hashable>: PresentedLayer where L.Reply: Hasha
     public var isActive: Bool { layer.isActive }
     /// Whether the PerchKit layer is animating.
     public var isAnimating: Bool { layer.isAnimating }
+    /// Whether pasted text goes to it: when it takes typed text (``KeyTable/takesTyping``).
+    public var takesPaste: Bool { inputContext.takesTyping }
 
     /// Asks the PerchKit layer to go; true when it animates away.
     public mutating func beginDismissal(_ context: ModelContext) -> Bool { layer.beginDismissal(Self.kitContext(context)) }

@@ -293,13 +293,26 @@ public struct KeyTable<Verb: Hashable & Sendable>: Sendable {
     public var rows: [Row]
     /// The key holds, listed by help after the rows.
     public var holds: [Hold]
+    /// Whether the component takes typed text (a text field, a filter): a printable key its rows
+    /// do not bind reaches it (``ComponentInput/key(_:)``) even where the root binds that key
+    /// (`q`, `?`, a tab's digit), and pasted text too; help is then on `F1`.
+    public var takesTyping: Bool
 
     /// A table headed `title` in help, with `rows` in the order help lists them, then `holds`;
-    /// a key in more than one row means the first row's verb.
-    public init(_ title: String, _ rows: [Row] = [], holds: [Hold] = []) {
+    /// a key in more than one row means the first row's verb. With `takesTyping`, printable keys
+    /// it does not bind are the component's text.
+    public init(_ title: String, _ rows: [Row] = [], holds: [Hold] = [], takesTyping: Bool = false) {
         self.title = title
         self.rows = rows
         self.holds = holds
+        self.takesTyping = takesTyping
+    }
+
+    /// Whether `key` is text for the component: it takes typing, its rows do not bind the key,
+    /// and the key is a character typed with no modifier but Shift.
+    public func typesText(_ key: KeyEvent) -> Bool {
+        guard takesTyping, verb(for: key) == nil, case .character = key.key else { return false }
+        return key.modifiers.subtracting(.shift).isEmpty
     }
 
     /// The verb `key` is bound to, or nil.

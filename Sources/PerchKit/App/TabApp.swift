@@ -112,7 +112,7 @@ public struct TabApp: Sendable {
             digits + [
                 .init([KeyEvent(.tab)], "Tab", "next tab", .nextTab),
                 .init([KeyEvent(.tab, modifiers: .shift)], "Shift-Tab", "previous tab", .previousTab),
-                .init([.char("?")], "?", "help", .help),
+                .init([.char("?"), KeyEvent(.function(1))], "? F1", "help (F1 where you type)", .help),
                 .init([KeyEvent(.escape)], "Esc", "close the top layer", .dismiss),
                 .init([.char("q"), KeyEvent(.control("c"))], "q Ctrl-C", "quit", .quit),
                 .init([KeyEvent(.control("z"))], "Ctrl-Z", "suspend", .suspend),
@@ -126,7 +126,7 @@ public struct TabApp: Sendable {
         KeyTable(
             "Everywhere",
             [
-                .init([.char("?")], "?", "help", .help),
+                .init([.char("?"), KeyEvent(.function(1))], "? F1", "help (F1 where you type)", .help),
                 .init([KeyEvent(.escape)], "Esc", "close the top layer", .dismiss),
                 .init([KeyEvent(.control("c"))], "Ctrl-C", "quit", .quit),
                 .init([KeyEvent(.control("z"))], "Ctrl-Z", "suspend", .suspend),
@@ -249,8 +249,8 @@ public struct TabApp: Sendable {
             }
         }
         let component: Bool = {
-            if let top = activeTop { return layers[top].binds(key) }
-            return panes[selected].binds(key)
+            if let top = activeTop { return layers[top].binds(key) || layers[top].typesText(key) }
+            return panes[selected].binds(key) || panes[selected].typesText(key)
         }()
         if !component, activeTop == nil, model.binds(key) { return fromModel(model.press(key, context)) }
         // With a layer up only help, its way out and the process's keys are the root's.
@@ -458,6 +458,8 @@ private enum Dispatch {
 
     static func binds<C: Component>(_ component: C, _ key: KeyEvent) -> Bool { component.keys.verb(for: key) != nil }
 
+    static func typesText<C: Component>(_ component: C, _ key: KeyEvent) -> Bool { component.keys.typesText(key) }
+
     static func heldKeys<C: Component>(_ component: C) -> Set<KeyEvent> { Set(component.keys.holds.map(\.key)) }
 
     static func help<C: Component>(_ component: C) -> (String, [(label: String, help: String)]) {
@@ -515,6 +517,7 @@ public struct AnyPane: Sendable {
     public var title: String { base.title }
     var help: (String, [(label: String, help: String)]) { Dispatch.help(base) }
     func binds(_ key: KeyEvent) -> Bool { Dispatch.binds(base, key) }
+    func typesText(_ key: KeyEvent) -> Bool { Dispatch.typesText(base, key) }
     var heldKeys: Set<KeyEvent> { Dispatch.heldKeys(base) }
     mutating func update(_ input: RawInput, _ context: Context) -> [ReactionRequest] { Dispatch.update(&base, input, context) }
     mutating func receive(_ message: any Sendable, _ context: Context) -> [ReactionRequest] { Dispatch.receive(&base, message, context) }
@@ -542,6 +545,7 @@ public struct AnyLayer: Sendable {
 
     var help: (String, [(label: String, help: String)]) { Dispatch.help(base) }
     func binds(_ key: KeyEvent) -> Bool { Dispatch.binds(base, key) }
+    func typesText(_ key: KeyEvent) -> Bool { Dispatch.typesText(base, key) }
     var heldKeys: Set<KeyEvent> { Dispatch.heldKeys(base) }
     mutating func update(_ input: RawInput, _ context: Context) -> [ReactionRequest] { Dispatch.update(&base, input, context) }
     mutating func receive(_ message: any Sendable, _ context: Context) -> [ReactionRequest] { Dispatch.receive(&base, message, context) }
