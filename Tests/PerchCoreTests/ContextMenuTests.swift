@@ -254,30 +254,30 @@ struct ContextMenuLayoutTests {
     func insideTheScreen(_ size: Size) {
         let screen = Rect(x: 0, y: 0, width: size.width, height: size.height)
         for row in 0..<size.height {
-            let layout = ContextMenuLayout(anchorRow: row, actionCount: 4, screen: size)
+            let layout = ContextMenu.layout(anchorRow: row, screen: size)
             for rect in [layout.card, layout.menu] {
                 #expect(rect.x >= 0 && rect.y >= 0 && rect.maxX <= screen.maxX && rect.maxY <= screen.maxY, "\(size) row \(row)")
             }
             let overlapX = layout.card.x < layout.menu.maxX && layout.menu.x < layout.card.maxX
             let overlapY = layout.card.y < layout.menu.maxY && layout.menu.y < layout.card.maxY
             #expect(!(overlapX && overlapY), "\(size) row \(row)")
-            #expect(layout.card.height >= ContextMenuLayout.minimumCardHeight)
+            #expect(layout.card.height >= MenuLayer.Layout.minimumCardHeight)
             #expect(layout.visibleActions >= 1)
         }
     }
 
     @Test("the menu goes below when both fit, beside on a wide short screen, below a shrunk card on a narrow one")
     func placement() {
-        let tall = ContextMenuLayout(anchorRow: 5, actionCount: 4, screen: Size(width: 80, height: 24))
-        #expect(!tall.isBeside && tall.card.height == ContextMenuLayout.cardHeight && tall.card.y == 4)
+        let tall = ContextMenu.layout(anchorRow: 5, screen: Size(width: 80, height: 24))
+        #expect(!tall.isBeside && tall.card.height == 7 && tall.card.y == 4)
         #expect(tall.menu.y == tall.card.maxY && tall.visibleActions == 4)
-        let wide = ContextMenuLayout(anchorRow: 5, actionCount: 4, screen: Size(width: 80, height: 12))
-        #expect(wide.isBeside && wide.menu.x > wide.card.maxX - 1 && wide.card.height == ContextMenuLayout.cardHeight)
-        let narrow = ContextMenuLayout(anchorRow: 5, actionCount: 4, screen: Size(width: 40, height: 12))
+        let wide = ContextMenu.layout(anchorRow: 5, screen: Size(width: 80, height: 12))
+        #expect(wide.isBeside && wide.menu.x > wide.card.maxX - 1 && wide.card.height == 7)
+        let narrow = ContextMenu.layout(anchorRow: 5, screen: Size(width: 40, height: 12))
         #expect(!narrow.isBeside && narrow.card.height == 6 && narrow.visibleActions == 4, "the card shrank, no action was cut")
-        let bottom = ContextMenuLayout(anchorRow: 21, actionCount: 4, screen: Size(width: 80, height: 24))
+        let bottom = ContextMenu.layout(anchorRow: 21, screen: Size(width: 80, height: 24))
         #expect(bottom.menu.maxY == 24, "moved up from the bottom edge")
-        let top = ContextMenuLayout(anchorRow: 0, actionCount: 4, screen: Size(width: 80, height: 24))
+        let top = ContextMenu.layout(anchorRow: 0, screen: Size(width: 80, height: 24))
         #expect(top.card.y == 0)
     }
 }

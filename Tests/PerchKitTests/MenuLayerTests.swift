@@ -97,4 +97,15 @@ struct MenuLayerTests {
         #expect(frame.screen.lines[4].hasPrefix(" │ 340 words"))
         #expect(!frame.screen.text.contains("12 lines"))
     }
+
+    @Test("On a wide short screen the menu goes beside the full card; on a narrow one below a card that shrinks")
+    func beside() {
+        let wide = menu(anchorRow: 5).layout(in: Rect(x: 0, y: 0, width: 80, height: 8))
+        #expect(wide.isBeside && wide.card.height == 5 && wide.menu.x == wide.card.maxX + 1 && wide.menu.y == wide.card.y)
+        #expect(wide.card.maxY <= 8 && wide.menu.maxY <= 8 && wide.menu.maxX <= 80)
+        let narrow = menu(anchorRow: 5).layout(in: Rect(x: 0, y: 0, width: 40, height: 8))
+        #expect(!narrow.isBeside && narrow.card.height == 3 && narrow.menu.y == narrow.card.maxY)
+        let tall = menu(anchorRow: 5).layout(in: area)
+        #expect(!tall.isBeside, "below when both fit")
+    }
 }

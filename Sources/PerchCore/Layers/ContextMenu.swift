@@ -74,10 +74,22 @@ extension ContextMenu: HostableLayer {
         ])
 
     /// Geometry of the menu as drawn now, anchored at its item's row; nil when the item is gone.
-    public func layout(_ context: ModelContext) -> ContextMenuLayout? {
+    public func layout(_ context: ModelContext) -> MenuLayer.Layout? {
         guard let index = context.catalog.index(of: itemID) else { return nil }
-        return ContextMenuLayout(
-            anchorRow: context.catalog.screenRow(of: index, context), actionCount: ContextMenuAction.allCases.count, screen: context.size)
+        return Self.layout(anchorRow: context.catalog.screenRow(of: index, context), screen: context.size)
+    }
+
+    /// Lines of the preview card below its title, whatever the item: a shorter card is a shrunk one.
+    static let previewLineCount = 4
+
+    /// Geometry of a menu for the item on screen row `anchorRow`, on a screen of `screen`
+    /// (columns × rows): PerchKit's menu geometry (``MenuLayer/Layout``) for a card of a title
+    /// and ``previewLineCount`` lines and the four actions (the card 46 × 7 at most; the menu
+    /// below it, beside it on a wide short screen, else below a shrunk card).
+    public static func layout(anchorRow: Int, screen: Size) -> MenuLayer.Layout {
+        MenuLayer.Layout(
+            anchorRow: anchorRow, previewLines: previewLineCount, actionLabels: ContextMenuAction.allCases.map { $0.title(pinned: false) },
+            area: Rect(x: 0, y: 0, width: screen.width, height: screen.height))
     }
 
     /// Moves the focus, closes, or runs the focused action or the one tapped.
@@ -278,5 +290,5 @@ extension HitTarget {
 
 extension AppState {
     /// Geometry of `menu` as drawn now, or nil when its item is gone.
-    public func contextMenuLayout(_ menu: ContextMenu) -> ContextMenuLayout? { menu.layout(context) }
+    public func contextMenuLayout(_ menu: ContextMenu) -> MenuLayer.Layout? { menu.layout(context) }
 }

@@ -21,10 +21,11 @@
 ///   asked says (``Component/receive(_:_:)``): the replies of the layers it presented, and each
 ///   outcome of its jobs.
 ///
-/// Perch's root does no ``Work`` that performs itself (its slow work is jobs), holds no app
-/// model's messages but ``Intent``s, and keeps the tab itself: a hosted layer asking for those
-/// (``Reaction/perform(_:then:)-(W,_)``, ``Reaction/tellPresented(_:)``,
-/// ``Reaction/selectTab(_:)``, ``Reaction/quit``) is not carried out.
+/// Perch's root does no ``Work`` that performs itself (its slow work is jobs), presents only
+/// ``HostableLayer``s, holds no app model's messages but ``Intent``s, and keeps the tab itself:
+/// a hosted layer asking for those (``Reaction/perform(_:then:)-(W,_)``, another layer,
+/// ``Reaction/tellPresented(_:)``, ``Reaction/selectTab(_:)``, ``Reaction/quit``) is not
+/// carried out, and the first two stop a debug build.
 public struct KitLayer<L: Layer & Hashable>: PresentedLayer where L.Reply: Hashable {
     /// The PerchKit layer.
     public private(set) var layer: L
@@ -133,11 +134,17 @@ public struct KitLayer<L: Layer & Hashable>: PresentedLayer where L.Reply: Hasha
             guard let intent = message as? Intent else { return [] }
             return [intent]
         case .present(let presented, let reply):
-            guard let hostable = presented.base as? any HostableLayer else { return [] }
+            guard let hostable = presented.base as? any HostableLayer else {
+                assertionFailure("\(type(of: presented.base)) is not a HostableLayer: Perch's root cannot present it")
+                return []
+            }
             answers.replies[ObjectIdentifier(type(of: hostable))] = reply
             return [.present(hostable.presentation)]
         case .perform(let work):
-            guard case .job(let job, let message) = work.kind else { return [] }
+            guard case .job(let job, let message) = work.kind else {
+                assertionFailure("Perch's root does jobs, not Work that performs itself")
+                return []
+            }
             answers.outcomes[ObjectIdentifier(type(of: job.base))] = message
             return [.effect(.job(job))]
         case .terminal(.copyToClipboard(let text)): return [.effect(.copyToClipboard(text))]

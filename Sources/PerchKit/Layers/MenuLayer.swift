@@ -145,12 +145,14 @@ public struct MenuLayer: Layer {
 
 extension MenuLayer {
     /// Geometry of a menu: the preview card (at most ``maximumCardWidth`` columns, as tall as its
-    /// title and lines plus its border) with the menu of actions below it (as wide as its widest
-    /// label plus a border and a column of space each side, at least ``minimumMenuWidth``), three
-    /// columns in from the area's left edge (centred when the area is narrow). The card's title
-    /// row lines up with the anchor row when there is room; near the area's top or bottom the pair
-    /// moves inwards. When both do not fit in the area's height the card shrinks (down to
-    /// ``minimumCardHeight`` rows), then the menu's actions scroll, so nothing is drawn off it.
+    /// title and lines plus its border) with the menu of actions (as wide as its widest label plus
+    /// a border and a column of space each side, at least ``minimumMenuWidth``), three columns in
+    /// from the area's left edge (centred when the area is narrow). The card's title row lines up
+    /// with the anchor row when there is room; near the area's top or bottom the pair moves
+    /// inwards. The menu goes below the card when both fit in the area's height; beside it when
+    /// they do not and the area is wide enough for a card of ``minimumBesideWidth`` columns and
+    /// the menu; otherwise below a card that shrinks (down to ``minimumCardHeight`` rows). Past
+    /// that the menu's actions scroll, so nothing is drawn off the area.
     public struct Layout: Hashable, Sendable {
         /// Widest card, in columns.
         public static let maximumCardWidth = 46
@@ -158,11 +160,15 @@ extension MenuLayer {
         public static let minimumCardHeight = 3
         /// Narrowest menu, border included, in columns.
         public static let minimumMenuWidth = 16
+        /// Narrowest card put beside the menu, in columns.
+        public static let minimumBesideWidth = 30
 
         /// The preview card, border included.
         public let card: Rect
         /// The menu of actions, border included.
         public let menu: Rect
+        /// Whether the menu is beside the card (else below it).
+        public let isBeside: Bool
 
         /// - Parameters:
         ///   - anchorRow: screen row the menu is for.
@@ -172,15 +178,33 @@ extension MenuLayer {
         public init(anchorRow: Int, previewLines: Int, actionLabels: [String], area: Rect) {
             let widest = actionLabels.map { DisplayWidth.columns(of: $0) }.max() ?? 0
             let menuWidth = max(0, min(max(Self.minimumMenuWidth, widest + 4), area.width))
-            let cardWidth = min(area.width, max(menuWidth, min(Self.maximumCardWidth, area.width - 2)))
+            var cardWidth = min(area.width, max(menuWidth, min(Self.maximumCardWidth, area.width - 2)))
             let menuHeight = actionLabels.count + 2
             let fullCard = previewLines + 3
-            let cardHeight = max(min(Self.minimumCardHeight, area.height), min(fullCard, area.height - menuHeight))
-            let menuRows = max(0, min(menuHeight, area.height - cardHeight))
-            let x = area.width - cardWidth >= 8 ? area.x + 3 : area.x + max(0, (area.width - cardWidth) / 2)
-            let top = max(area.y, min(anchorRow - 1, area.maxY - cardHeight - menuRows))
+            var cardHeight = fullCard
+            var menuRows = menuHeight
+            let besideWidth = min(Self.maximumCardWidth, area.width - 3 - menuWidth)
+            if fullCard + menuHeight <= area.height {
+                isBeside = false
+            } else if besideWidth >= Self.minimumBesideWidth {
+                isBeside = true
+                cardWidth = besideWidth
+                cardHeight = min(fullCard, area.height)
+                menuRows = min(menuHeight, area.height)
+            } else {
+                isBeside = false
+                cardHeight = max(min(Self.minimumCardHeight, area.height), area.height - menuHeight)
+                menuRows = max(0, min(menuHeight, area.height - cardHeight))
+            }
+            let totalWidth = isBeside ? cardWidth + 1 + menuWidth : max(cardWidth, menuWidth)
+            let totalHeight = isBeside ? max(cardHeight, menuRows) : cardHeight + menuRows
+            let x = area.width - totalWidth >= 8 ? area.x + 3 : area.x + max(0, (area.width - totalWidth) / 2)
+            let top = max(area.y, min(anchorRow - 1, area.maxY - totalHeight))
             card = Rect(x: x, y: top, width: cardWidth, height: cardHeight)
-            menu = Rect(x: x, y: top + cardHeight, width: menuWidth, height: menuRows)
+            menu =
+                isBeside
+                ? Rect(x: x + cardWidth + 1, y: top, width: menuWidth, height: menuRows)
+                : Rect(x: x, y: top + cardHeight, width: menuWidth, height: menuRows)
         }
 
         /// Action rows shown at once.
