@@ -545,6 +545,16 @@ struct ModelUpdateTests {
         #expect(InputContext.accountForm.action(for: .char("?")) == nil, "? is text in a field")
     }
 
+    @Test("The form alone, as PerchKit's root sends keys: a printable key (with Shift too) types; Ctrl with a key does not")
+    func formTakesKeys() {
+        let kit = KitLayer<AccountForm>.kitContext(Self.context())
+        var form = AccountForm()
+        _ = form.update(.key(KeyEvent(.character("A"), modifiers: .shift)), kit)
+        _ = form.update(.key(.char("q")), kit)
+        _ = form.update(.key(KeyEvent(.character("x"), modifiers: .control)), kit)
+        #expect(form.value(.id) == "Aq")
+    }
+
     // Bug: a click on the form's Cancel button did nothing; the case for a tap on any part of the
     // form (meant for its fields) came before the one for Cancel and swallowed it.
     @Test("The form alone: a tap on Cancel or on ✕ dismisses it and keeps what was typed; a tap on a field only focuses it")

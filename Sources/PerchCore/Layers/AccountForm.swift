@@ -130,7 +130,8 @@ extension AccountForm: HostableLayer {
     public mutating func update(_ input: ComponentInput<Verb>, _ kit: Context) -> [Reaction<Message>] {
         switch input {
         case .key(let key):
-            if case .character(let character) = key.key, key.modifiers.isEmpty { type(String(character)) }
+            // A printable key its table does not bind (PerchKit's root sends these; Perch's sends text).
+            if keys.typesText(key), case .character(let character) = key.key { type(String(character)) }
         case .paste(let text): type(text)
         case .verb(.deleteBackward): deleteBackward()
         case .verb(.previousField): moveFocus(by: -1)

@@ -79,7 +79,8 @@ extension ContextMenu: HostableLayer {
         return Self.layout(anchorRow: context.catalog.screenRow(of: index, context), screen: context.size)
     }
 
-    /// Lines of the preview card below its title, whatever the item: a shorter card is a shrunk one.
+    /// Lines of the preview card below its title, whatever the item: a shorter card is a shrunk
+    /// one.
     static let previewLineCount = 4
 
     /// Geometry of a menu for the item on screen row `anchorRow`, on a screen of `screen`

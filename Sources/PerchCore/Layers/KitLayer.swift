@@ -6,10 +6,10 @@
 /// - its key table becomes its ``InputContext`` (each row a verb named after the table and the
 ///   row, and `?` for help over it), so help and the tests that check every key table see its
 ///   keys as they see every layer's;
-/// - Perch's messages become its input (a bound key its row's verb, typed or pasted text a paste,
-///   a gesture the same gesture), and the root's context its ``Context``: the screen, the clock, reduced
-///   motion, and as the app's model what every Perch model reads (``ModelContext``,
-///   `context.model(ModelContext.self)`);
+/// - Perch's messages become its input (a bound key its row's verb, typed or pasted text a
+///   paste, a gesture the same gesture), and the root's context its ``Context``: the screen, the
+///   clock, reduced motion, and as the app's model what every Perch model reads
+///   (``ModelContext``, `context.model(ModelContext.self)`);
 /// - what it asks becomes Perch's intents: ``Reaction/dismiss`` a dismissal,
 ///   ``Reaction/reply(_:)`` a reply to its presenter (``Intent/reply(_:)``, the value itself),
 ///   ``Reaction/banner(_:stays:)`` a banner, a request of the terminal (the clipboard, the
