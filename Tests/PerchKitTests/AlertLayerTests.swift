@@ -109,4 +109,24 @@ struct AlertLayerTests {
         #expect(frame.screen.lines[rects[0].y].contains(drawn), "\(frame.screen.lines[rects[0].y])")
         #expect(frame.hits.target(at: Position(column: rects[1].x, row: rects[1].y)).part(AlertLayer.Part.self) == .button(1))
     }
+
+    // Bug: a title wider than the box was cut, not wrapped (at 20 columns, "Delete “Swift…").
+    @Test("A title wider than the box wraps onto more rows, above the message, up to three")
+    func titleWraps() {
+        let area = Rect(x: 0, y: 0, width: 20, height: 12)
+        let alert = AlertLayer(
+            title: "Delete “Swift Compass”?", message: "It goes.", buttons: [.init("Cancel", role: .cancel), .init("Delete")])
+        let layout = alert.layout(in: area)
+        #expect(layout.titleLines == ["Delete “Swift", "Compass”?"])
+        var frame = Frame(size: Size(width: 20, height: 12))
+        alert.render(into: &frame, in: area, Context(size: Size(width: 20, height: 12)))
+        let lines = frame.screen.lines
+        let top = layout.frame.y
+        #expect(lines[top + 1].contains("Delete “Swift") && lines[top + 2].contains("Compass”?"), "\(lines)")
+        #expect(lines[top + 3].contains("It goes."), "the message below the title")
+        #expect(frame.screen[layout.frame.x + 2, top + 2].style.bold, "the title is bold on every row")
+        let long = AlertLayer(title: String(repeating: "word ", count: 20), message: "m", buttons: [.init("OK")])
+        #expect(long.layout(in: area).titleLines.count == AlertLayer.Layout.maximumTitleRows)
+        #expect(long.layout(in: area).titleLines.last?.hasSuffix("…") == true)
+    }
 }

@@ -112,9 +112,12 @@ public struct AlertLayer: Layer, Hashable {
         frame.screen.clearCutWords(beside: [box])
         frame.screen.box(box, style: .bold)
         let inner = box.width - 4
-        frame.screen.put(title, column: box.x + 2, row: box.y + 1, style: .bold, width: inner)
-        for (offset, line) in layout.messageLines.enumerated() {
-            frame.screen.put(line, column: box.x + 2, row: box.y + 2 + offset, width: inner)
+        for (offset, line) in layout.titleLines.enumerated() {
+            frame.screen.put(line, column: box.x + 2, row: box.y + 1 + offset, style: .bold, width: inner)
+        }
+        let messageTop = box.y + 1 + max(1, layout.titleLines.count)
+        for (offset, line) in layout.messageLines.enumerated() where messageTop + offset < box.maxY - 3 {
+            frame.screen.put(line, column: box.x + 2, row: messageTop + offset, width: inner)
         }
         for (index, rect) in layout.buttons.enumerated() {
             frame.hits.mark(rect, .hit(Part.button(index)))
@@ -134,15 +137,20 @@ public struct AlertLayer: Layer, Hashable {
 extension AlertLayer {
     /// Geometry of an alert: a box centred in the area, as wide as its widest row plus a border
     /// and a column of space each side (at most ``maximumWidth`` columns, and 2 fewer than the
-    /// area's), holding the title, the message's lines, a blank row and the buttons, right-aligned.
+    /// area's), holding the title and the message, each wrapped to it, a blank row and the
+    /// buttons, right-aligned.
     public struct Layout: Hashable, Sendable {
         /// Widest box drawn, in columns.
         public static let maximumWidth = 52
         /// Rows besides the message's: border, title, blank, buttons, border.
         public static let chromeRows = 5
+        /// Most rows the title takes; a longer one ends in `…`.
+        public static let maximumTitleRows = 3
 
         /// The box, border included.
         public let frame: Rect
+        /// The title wrapped to the box (at most ``maximumTitleRows`` lines, fewer on a short area).
+        public let titleLines: [String]
         /// The message wrapped to the box (as many lines as fit in the area).
         public let messageLines: [String]
         /// Each button's cells, left to right (`[ Cancel ]`).
@@ -156,8 +164,11 @@ extension AlertLayer {
             let buttonsWidth = labels.map { DisplayWidth.columns(of: Self.buttonText($0)) + 1 }.reduce(0, +)
             let widest = max(DisplayWidth.columns(of: title), DisplayWidth.columns(of: message), buttonsWidth)
             let width = max(0, min(widest + 4, Self.maximumWidth, area.width - 2))
-            messageLines = DisplayWidth.wrapped(message, to: width - 4, rows: max(0, area.height - Self.chromeRows))
-            let height = max(0, min(messageLines.count + Self.chromeRows, area.height))
+            // Bug: a title wider than the box was cut (at 20 columns, "Delete “Swift…").
+            titleLines = DisplayWidth.wrapped(title, to: width - 4, rows: max(1, min(Self.maximumTitleRows, area.height - Self.chromeRows)))
+            let extraTitleRows = max(0, titleLines.count - 1)
+            messageLines = DisplayWidth.wrapped(message, to: width - 4, rows: max(0, area.height - Self.chromeRows - extraTitleRows))
+            let height = max(0, min(extraTitleRows + messageLines.count + Self.chromeRows, area.height))
             frame = Rect(x: area.x + (area.width - width) / 2, y: area.y + (area.height - height) / 2, width: width, height: height)
             buttonTexts = Self.buttonTexts(labels, width: width - 3)
             buttons = Self.buttons(buttonTexts, in: frame)
