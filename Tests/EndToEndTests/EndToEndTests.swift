@@ -299,6 +299,28 @@ struct EndToEndTests {
         #expect(!(try session.screen()).contains { $0.contains("Stats ·") }, "the main screen is back")
     }
 
+    // Bug: on a screen of about 122,000 cells or more Perch crashed (SIGSEGV) at its first frame
+    // and at every resize to such a size: the diff read past the end of an empty old screen.
+    @Test("A terminal of 1000×200 cells is drawn, at start and after a resize, with the context menu up")
+    func largestScreens() throws {
+        let session = try TmuxSession.started(width: 1000, height: 200)
+        try session.waitForStart()
+        try session.expectAfter("a", shows: "Switch account")
+        try session.send("Enter")
+        #expect(try session.waitFor("Signed in as"))
+        try session.send("2")
+        #expect(try session.waitFor("Catalog ·"))
+        try session.send("m")
+        #expect(try session.waitFor("Copy id"))
+        try session.resize(width: 1000, height: 130)
+        try session.resize(width: 600, height: 300)
+        #expect(try session.waitUntil { $0.count > 200 && $0.contains { $0.contains("Copy id") } }, "redrawn at 600×300, the menu up")
+        try session.send("Escape")
+        #expect(try session.waitUntil { !$0.contains { $0.contains("Copy id") } }, "the menu closed")
+        try session.send("q")
+        #expect(try session.waitUntil { _ in (try? session.terminalModes()) == "0 0" }, "it quit normally, not by a crash")
+    }
+
     @Test("Resizing the terminal re-fits the sheet to the new height")
     func resizeRefitsSheet() throws {
         let home = try TmuxSession.makeScratchHome()

@@ -42,6 +42,22 @@ struct ScreenDiffTests {
         return runs
     }
 
+    // Bug: with no old screen (the first frame, a resize) the rows were compared with memory past
+    // the end of an empty array: from about 122,000 cells (1000×122) Perch crashed (SIGSEGV) at
+    // its first frame; below that the garbage could make a row look unchanged and leave it undrawn.
+    @Test(
+        "Without an old screen every row is drawn, on the largest screen too (1000×500)",
+        arguments: [
+            Size(width: 1000, height: 500), Size(width: 1000, height: 122), Size(width: 80, height: 24),
+        ])
+    func noOldScreen(_ size: Size) {
+        var screen = Screen(size: size)
+        for row in stride(from: 0, to: size.height, by: 7) { screen.put("row \(row)", column: 1, row: row) }
+        let changes = screen.changes(from: nil)
+        #expect(Set(changes.spans.map(\.row)) == Set(0..<size.height), "every row has a run")
+        #expect(changes.spans.map(\.columns).reduce(0, +) == size.width * size.height, "every cell is in a run")
+    }
+
     @Test(
         "changedRuns equals the plain cell-by-cell diff on 2,000 random pairs of screens (ASCII, wide, combining, long clusters, every style)"
     )

@@ -95,11 +95,15 @@ extension Screen {
                 guard let newBase = new.baseAddress else { return }
                 // Each cell as its three words.
                 let newWords = UnsafeRawPointer(newBase).assumingMemoryBound(to: UInt64.self)
-                let oldWords = previous.baseAddress.map { UnsafeRawPointer($0).assumingMemoryBound(to: UInt64.self) }
+                // Bug: an empty array may still give a base address, so without an old screen the
+                // rows were compared with memory past its end: garbage, and from about 122,000
+                // cells (1000×122) a crash (SIGSEGV) at the first frame or after a resize.
+                let oldBase = hasOld ? previous.baseAddress : nil
+                let oldWords = oldBase.map { UnsafeRawPointer($0).assumingMemoryBound(to: UInt64.self) }
                 for row in 0..<size.height {
                     let rowStart = row &* width
                     // A row whose bytes are all the same is skipped at once (most rows of most frames).
-                    if let oldBase = previous.baseAddress, Self.sameBytes(newBase + rowStart, oldBase + rowStart, count: width) {
+                    if let oldBase, Self.sameBytes(newBase + rowStart, oldBase + rowStart, count: width) {
                         continue
                     }
                     let newRow = newWords + rowStart &* 3
