@@ -32,7 +32,8 @@ struct CatalogPaneTests {
         #expect(state.nextAnimationDeadline == 3_600)
         _ = state.update(.key(.char("1")), at: 3_600)
         #expect(state.nextAnimationDeadline == nil, "no spinner frames while the Catalog is not shown")
-        _ = state.update(.outcome(AnyOutcome(CatalogLoaded.loaded(accountID: "gh", items: Self.items("repo", 5), skipped: 0)), for: .pane(.catalog)))
+        _ = state.update(
+            .outcome(AnyOutcome(CatalogLoaded.loaded(accountID: "gh", items: Self.items("repo", 5), skipped: 0)), for: .pane(.catalog)))
         #expect(state.catalogItems.count == 5)
         #expect(!state.catalogPane.isLoading)
     }
@@ -41,9 +42,13 @@ struct CatalogPaneTests {
     func refreshAndFailure() {
         var state = state()
         _ = state.update(.key(.char("2")))
-        _ = state.update(.outcome(AnyOutcome(CatalogLoaded.loaded(accountID: "gh", items: Self.items("repo", 5), skipped: 0)), for: .pane(.catalog)))
-        #expect(state.update(.key(.char("r"))) == [.asked(by: .pane(.catalog), .perform(LoadCatalog(accountID: "gh", command: "gh repo list")))])
-        _ = state.update(.outcome(AnyOutcome(CatalogLoaded.failed(accountID: "gh", reason: "exited with status 1\nHTTP 401")), for: .pane(.catalog)))
+        _ = state.update(
+            .outcome(AnyOutcome(CatalogLoaded.loaded(accountID: "gh", items: Self.items("repo", 5), skipped: 0)), for: .pane(.catalog)))
+        #expect(
+            state.update(.key(.char("r"))) == [.asked(by: .pane(.catalog), .perform(LoadCatalog(accountID: "gh", command: "gh repo list")))]
+        )
+        _ = state.update(
+            .outcome(AnyOutcome(CatalogLoaded.failed(accountID: "gh", reason: "exited with status 1\nHTTP 401")), for: .pane(.catalog)))
         #expect(state.catalogItems.count == 5, "the last good list stays")
         #expect(state.render().lines[0].contains("load failed · r retry"))
         #expect(state.banner?.contains("HTTP 401") == true)
@@ -53,14 +58,21 @@ struct CatalogPaneTests {
     func keptPerAccount() {
         var state = state()
         _ = state.update(.key(.char("2")))
-        _ = state.update(.outcome(AnyOutcome(CatalogLoaded.loaded(accountID: "gh", items: Self.items("repo", 30), skipped: 0)), for: .pane(.catalog)))
+        _ = state.update(
+            .outcome(AnyOutcome(CatalogLoaded.loaded(accountID: "gh", items: Self.items("repo", 30), skipped: 0)), for: .pane(.catalog)))
         let toKube = state.update(
             .outcome(
-                AnyOutcome(SwitchProgress.saved(SwitchOutcome(accountID: "kube", state: SavedState(currentAccount: "kube"), previous: "gh", changed: true)))))
+                AnyOutcome(
+                    SwitchProgress.saved(
+                        SwitchOutcome(accountID: "kube", state: SavedState(currentAccount: "kube"), previous: "gh", changed: true)))))
         #expect(toKube.contains(.asked(by: .pane(.catalog), .perform(LoadCatalog(accountID: "kube", command: "kubectl get pods -o name")))))
-        _ = state.update(.outcome(AnyOutcome(CatalogLoaded.loaded(accountID: "kube", items: Self.items("pod", 3), skipped: 0)), for: .pane(.catalog)))
+        _ = state.update(
+            .outcome(AnyOutcome(CatalogLoaded.loaded(accountID: "kube", items: Self.items("pod", 3), skipped: 0)), for: .pane(.catalog)))
         let back = state.update(
-            .outcome(AnyOutcome(SwitchProgress.saved(SwitchOutcome(accountID: "gh", state: SavedState(currentAccount: "gh"), previous: "kube", changed: true))))
+            .outcome(
+                AnyOutcome(
+                    SwitchProgress.saved(
+                        SwitchOutcome(accountID: "gh", state: SavedState(currentAccount: "gh"), previous: "kube", changed: true))))
         )
         #expect(!back.contains { $0.job(LoadCatalog.self) != nil })
         #expect(state.catalogItems.count == 30)
@@ -85,7 +97,9 @@ struct CatalogPaneTests {
         #expect(state.catalogItems.dropFirst().map(\.title) == ["id", "name"])
         _ = state.update(
             .outcome(
-                AnyOutcome(IdentitiesChecked(accountID: "ops", [IdentityCheck(tool: .kube, expected: "prod", actual: "staging", matches: false)]))))
+                AnyOutcome(
+                    IdentitiesChecked(accountID: "ops", [IdentityCheck(tool: .kube, expected: "prod", actual: "staging", matches: false)])))
+        )
         _ = state.update(.key(.char("m")))
         #expect(state.render().text.contains("now: staging  (drift)"))
     }
@@ -94,7 +108,8 @@ struct CatalogPaneTests {
     func preview() {
         var state = state()
         _ = state.update(.key(.char("2")))
-        _ = state.update(.outcome(AnyOutcome(CatalogLoaded.loaded(accountID: "gh", items: Self.items("repo", 5), skipped: 0)), for: .pane(.catalog)))
+        _ = state.update(
+            .outcome(AnyOutcome(CatalogLoaded.loaded(accountID: "gh", items: Self.items("repo", 5), skipped: 0)), for: .pane(.catalog)))
         let item = state.catalogItems[0]
         #expect(
             state.update(.key(.char("m"))) == [
@@ -111,7 +126,8 @@ struct CatalogPaneTests {
     func coverScrolls() {
         var state = state()
         _ = state.update(.key(.char("2")))
-        _ = state.update(.outcome(AnyOutcome(CatalogLoaded.loaded(accountID: "gh", items: Self.items("repo", 5), skipped: 0)), for: .pane(.catalog)))
+        _ = state.update(
+            .outcome(AnyOutcome(CatalogLoaded.loaded(accountID: "gh", items: Self.items("repo", 5), skipped: 0)), for: .pane(.catalog)))
         _ = state.update(.key(.char("m")))
         let id = state.catalogItems[0].id
         _ = state.update(
@@ -131,7 +147,8 @@ struct CatalogPaneTests {
     func paneStateRoundTrip() {
         var state = state()
         _ = state.update(.key(.char("2")))
-        _ = state.update(.outcome(AnyOutcome(CatalogLoaded.loaded(accountID: "gh", items: Self.items("repo", 100), skipped: 0)), for: .pane(.catalog)))
+        _ = state.update(
+            .outcome(AnyOutcome(CatalogLoaded.loaded(accountID: "gh", items: Self.items("repo", 100), skipped: 0)), for: .pane(.catalog)))
         for _ in 0..<40 { _ = state.update(.key(.char("j"))) }
         _ = state.update(.key(.char("m")))
         _ = state.update(.key(.char("j")))
@@ -143,12 +160,18 @@ struct CatalogPaneTests {
         // To another account and back.
         let away = state.update(
             .outcome(
-                AnyOutcome(SwitchProgress.saved(SwitchOutcome(accountID: "kube", state: SavedState(currentAccount: "kube"), previous: "gh", changed: true)))))
+                AnyOutcome(
+                    SwitchProgress.saved(
+                        SwitchOutcome(accountID: "kube", state: SavedState(currentAccount: "kube"), previous: "gh", changed: true)))))
         _ = away
         #expect(state.catalog == ListCursor())
-        _ = state.update(.outcome(AnyOutcome(CatalogLoaded.loaded(accountID: "kube", items: Self.items("pod", 3), skipped: 0)), for: .pane(.catalog)))
         _ = state.update(
-            .outcome(AnyOutcome(SwitchProgress.saved(SwitchOutcome(accountID: "gh", state: SavedState(currentAccount: "gh"), previous: "kube", changed: true))))
+            .outcome(AnyOutcome(CatalogLoaded.loaded(accountID: "kube", items: Self.items("pod", 3), skipped: 0)), for: .pane(.catalog)))
+        _ = state.update(
+            .outcome(
+                AnyOutcome(
+                    SwitchProgress.saved(
+                        SwitchOutcome(accountID: "gh", state: SavedState(currentAccount: "gh"), previous: "kube", changed: true))))
         )
         #expect(state.catalog == ghCursor)
         // Quitting saves the panes; a new run from that state restores them before the list arrives.
@@ -163,7 +186,8 @@ struct CatalogPaneTests {
         var next = AppState(accounts: Self.accounts, saved: saved, size: Size(width: 80, height: 24))
         _ = next.update(.key(.char("2")))
         #expect(next.catalog == ghCursor, "kept while the source runs")
-        _ = next.update(.outcome(AnyOutcome(CatalogLoaded.loaded(accountID: "gh", items: Self.items("repo", 100), skipped: 0)), for: .pane(.catalog)))
+        _ = next.update(
+            .outcome(AnyOutcome(CatalogLoaded.loaded(accountID: "gh", items: Self.items("repo", 100), skipped: 0)), for: .pane(.catalog)))
         #expect(next.catalog == ghCursor)
         #expect(next.isPinned("repo-41"))
         #expect(next.catalogItems.first?.id == "repo-41")
@@ -190,13 +214,36 @@ struct CatalogPaneTests {
         #expect(state.stats.scroll == 7)
         _ = state.update(
             .outcome(
-                AnyOutcome(SwitchProgress.saved(SwitchOutcome(accountID: "kube", state: SavedState(currentAccount: "kube"), previous: "gh", changed: true)))))
+                AnyOutcome(
+                    SwitchProgress.saved(
+                        SwitchOutcome(accountID: "kube", state: SavedState(currentAccount: "kube"), previous: "gh", changed: true)))))
         #expect(state.stats.scroll == 0)
         _ = state.update(
-            .outcome(AnyOutcome(SwitchProgress.saved(SwitchOutcome(accountID: "gh", state: SavedState(currentAccount: "gh"), previous: "kube", changed: true))))
+            .outcome(
+                AnyOutcome(
+                    SwitchProgress.saved(
+                        SwitchOutcome(accountID: "gh", state: SavedState(currentAccount: "gh"), previous: "kube", changed: true))))
         )
         #expect(state.stats.scroll == 7)
         #expect(state.paneMemory["gh"]?.statsScroll == 7)
+    }
+
+    // Bug: a Catalog reload that took the menu's item away left its Delete alert up over nothing,
+    // and a confirmation went to the menu that was gone, so the item the person deleted stayed.
+    @Test("a reload without the menu's item closes the menu and the alert it presented")
+    func reloadClosesTheMenusAlert() {
+        var state = state()
+        _ = state.update(.key(.char("2")))
+        _ = state.update(
+            .outcome(AnyOutcome(CatalogLoaded.loaded(accountID: "gh", items: Self.items("repo", 3), skipped: 0)), for: .pane(.catalog)))
+        _ = state.update(.key(.char("j")))
+        for key in [KeyEvent.char("m"), .char("j"), .char("j"), .char("j"), KeyEvent(.enter)] { _ = state.update(.key(key)) }
+        #expect(state.presented.last?.alert?.title == "Delete “repo 2”?")
+        let reloaded =
+            [CatalogItem(id: "repo-9", title: "repo 9", detail: "", kind: "")] + Self.items("repo", 3).filter { $0.id != "repo-2" }
+        _ = state.update(.outcome(AnyOutcome(CatalogLoaded.loaded(accountID: "gh", items: reloaded, skipped: 0)), for: .pane(.catalog)))
+        #expect(state.presented.isEmpty, "the menu went with its item, and its alert with it")
+        #expect(state.catalogItems.map(\.id) == ["repo-9", "repo-1", "repo-3"])
     }
 }
 
@@ -204,4 +251,5 @@ extension String {
     func trimmingSpaces() -> String {
         String(drop { $0 == " " }.reversed().drop { $0 == " " }.reversed())
     }
+
 }

@@ -395,6 +395,18 @@ struct TabAppTests {
         _ = app.update(.ui(.key(.char("2"))))
         #expect(app.selected == 1, "with no field up, a digit selects its tab again")
     }
+
+    // Bug: a layer that went by itself (a menu whose item went) left the alert it presented up,
+    // and the alert's reply went nowhere.
+    @Test("A layer that goes by itself takes the layers it presented with it")
+    func orphansGo() {
+        var app = TabApp(panes: [ExpiringPane()], size: size, reduceMotion: true)
+        _ = app.update(.ui(.key(.char("x"))), at: 10)
+        _ = app.update(.ui(.key(.char("a"))), at: 20)
+        #expect(app.layers.count == 2 && app.layer(AlertLayer.self) != nil)
+        _ = app.update(.ui(.animationFrame), at: 1_000)
+        #expect(app.layers.isEmpty, "the alert went with the layer that presented it")
+    }
 }
 
 struct TestFailure: Error, CustomStringConvertible {

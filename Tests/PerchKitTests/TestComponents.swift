@@ -120,6 +120,46 @@ struct NoteField: Layer {
     }
 }
 
+/// A layer that is gone once the clock reaches `until` (as a menu goes with its item), and asks
+/// its question with an alert (`a`).
+struct ExpiringLayer: Layer {
+    var until: Int64
+    var answered: Int?
+
+    enum Message: Sendable { case answered(Int) }
+    enum Verb: Hashable, Sendable { case ask }
+
+    var keys: KeyTable<Verb> { KeyTable("Expiring", [.init([.char("a")], "a", "ask", .ask)]) }
+
+    mutating func update(_ input: ComponentInput<Verb>, _ context: Context) -> [Reaction<Message>] {
+        guard input == .verb(.ask) else { return [] }
+        return [
+            .present(
+                AlertLayer(title: "Sure?", message: "", buttons: [.init("No", role: .cancel), .init("Yes")]), onReply: { .answered($0) })
+        ]
+    }
+
+    mutating func receive(_ message: Message, _ context: Context) -> [Reaction<Message>] {
+        if case .answered(let index) = message { answered = index }
+        return []
+    }
+
+    mutating func advance(_ context: Context) -> Bool { context.clock < until }
+
+    func render(into frame: inout Frame, in area: Rect, _ context: Context) {}
+}
+
+/// A pane that opens an ``ExpiringLayer`` (`x`).
+struct ExpiringPane: Pane {
+    enum Verb: Hashable, Sendable { case open }
+    var title: String { "Expiring" }
+    var keys: KeyTable<Verb> { KeyTable("Expiring", [.init([.char("x")], "x", "open", .open)]) }
+    mutating func update(_ input: ComponentInput<Verb>, _ context: Context) -> [Reaction<Never>] {
+        input == .verb(.open) ? [.present(ExpiringLayer(until: 1_000))] : []
+    }
+    func render(into frame: inout Frame, in area: Rect, _ context: Context) {}
+}
+
 /// A pane that asks a question with an alert (`a`) and keeps the index of the button pressed.
 struct AskingPane: Pane {
     var answer: Int?

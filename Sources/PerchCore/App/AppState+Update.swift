@@ -314,10 +314,22 @@ extension AppState {
     }
 
     /// After every event, each layer moves its animation on; one that is gone (a sheet that has
-    /// slid away, a menu whose item went) is removed.
+    /// slid away, a menu whose item went) is removed, and with it every layer it presented (the
+    /// menu's alert), whose answer would have nowhere to go.
     mutating func settlePresentations() {
         let context = self.context
-        for index in presented.indices.reversed() where !presented[index].advance(context) { presented.remove(at: index) }
+        var gone: Set<Int> = []
+        for index in presented.indices.reversed() where !presented[index].advance(context) {
+            gone.insert(presented[index].id)
+            presented.remove(at: index)
+        }
+        // Bug: when a Catalog reload took the menu's item away, its Delete alert stayed up over
+        // nothing, and a confirmation went to the menu that was gone: the item came back.
+        while !gone.isEmpty {
+            let orphans = presented.filter { if case .layer(let id) = $0.presenter { gone.contains(id) } else { false } }
+            gone = Set(orphans.map(\.id))
+            presented.removeAll { gone.contains($0.id) }
+        }
     }
 
     // MARK: Switching

@@ -372,10 +372,21 @@ public struct TabApp: Sendable {
         return effects
     }
 
-    /// After every event, each layer moves its animation on; one that is gone is removed.
+    /// After every event, each layer moves its animation on; one that is gone is removed, and with
+    /// it every layer it presented (an alert over a menu whose item went), whose reply would have
+    /// nowhere to go.
     private mutating func advanceLayers() {
         let context = self.context
-        for index in layers.indices.reversed() where !layers[index].advance(context) { layers.remove(at: index) }
+        var gone: Set<Int> = []
+        for index in layers.indices.reversed() where !layers[index].advance(context) {
+            gone.insert(layers[index].id)
+            layers.remove(at: index)
+        }
+        while !gone.isEmpty {
+            let orphans = layers.filter { if case .layer(let id)? = $0.presenter?.id { gone.contains(id) } else { false } }
+            gone = Set(orphans.map(\.id))
+            layers.removeAll { gone.contains($0.id) }
+        }
     }
 
     // MARK: Render
