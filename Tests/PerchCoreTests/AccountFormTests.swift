@@ -213,6 +213,10 @@ struct AccountFormTests {
         #expect(help.title == InputContext.accountForm.title)
         #expect(help.rows == InputContext.accountForm.helpRows)
         #expect(help.rows.last == HelpLayer.Row("F1", "this help"), "help's key where you type")
+        // Bug: F1 opened help in the form, but a second F1 did not close it (Esc, ? and q did).
+        _ = state.update(.key(KeyEvent(.function(1))))
+        #expect(state.presented.last?.help == nil && state.accountForm != nil, "F1 again closes help, back to the form")
+        #expect(InputContext.accountForm.helpRows.contains(HelpLayer.Row("wheel", "previous or next field")))
     }
 }
 

@@ -84,6 +84,16 @@ struct ContextMenuTests {
         #expect(menu(state)?.itemID == state.catalogItems[2].id)
     }
 
+    // Bug: the wheel moved the menu's focus, but its help did not say so.
+    @Test("the menu's help lists the wheel, which moves between its actions")
+    func wheelInHelp() {
+        var state = catalogState()
+        _ = press(&state, .char("m"))
+        #expect(InputContext.contextMenu.helpRows.contains(HelpLayer.Row("wheel", "previous or next action")))
+        _ = state.update(.scroll(.layerChrome, notches: 1))
+        #expect(menu(state)?.cursor == 2, "the wheel moved the focus")
+    }
+
     @Test("m and the Menu key (CSI 29 ~) open the menu", arguments: [KeyEvent.char("m"), KeyEvent(.menu)])
     func menuKeys(_ key: KeyEvent) {
         var state = catalogState()

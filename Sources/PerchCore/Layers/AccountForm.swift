@@ -115,6 +115,7 @@ extension AccountForm: HostableLayer {
             .init([], "click Add", "add the account", nil),
             .init([KeyEvent(.tab), KeyEvent(.down)], "Tab ↓", "next field", .nextField),
             .init([KeyEvent(.tab, modifiers: .shift), KeyEvent(.up)], "Shift-Tab ↑", "previous field", .previousField),
+            .init([], "wheel", "previous or next field", nil),
             .init([KeyEvent(.backspace)], "Backspace", "delete a character", .deleteBackward),
             .init([], "type or paste", "fill the focused field", nil),
             .init([], "click a field", "focus it", nil),

@@ -68,6 +68,7 @@ extension ContextMenu: HostableLayer {
             .init([], "click outside", "close the menu", nil),
             .init([KeyEvent(.up), .char("k")], "↑ k", "previous action (the preview is first)", .up),
             .init([KeyEvent(.down), .char("j")], "↓ j", "next action", .down),
+            .init([], "wheel", "previous or next action", nil),
             .init([KeyEvent(.enter)], "Enter", "run the action, or open the item", .activate),
             .init([], "click the preview", "open the item full-screen", nil),
             .init([], "click an action", "run it", nil),
