@@ -135,6 +135,18 @@ public final class NcursesBackend: TerminalBackend {
         // Non-ASCII text is handed to ncurses as wide characters, decoded into `wide` (a bar chart's
         // frame draws hundreds of bars and chart columns).
         let changes = screen.changes(from: previous)
+        let last = previous.flatMap { $0.size == screen.size ? $0 : nil }
+        /// After cells written as chtypes (which ncurses copies without its wide-character
+        /// bookkeeping) from `column` for `count` columns: the cell just after them is written
+        /// blank too when it was the right half of a wide character in the last frame.
+        // Bug: a character was lost on a redraw where narrow and wide characters shifted (a
+        // field holding `日ax漢漢…` after a Backspace showed `日a 漢漢…`): that cell kept ncurses'
+        // continuation mark, so the wide character drawn there next blanked the `x` before it.
+        func clearHalf(after column: Int32, _ count: Int32, row: Int32) {
+            let next = Int(column + count)
+            guard let last, next < screen.size.width, last[next, Int(row)].isContinuation else { return }
+            _ = perch_put_blanks(window, row, Int32(next), 1, perch_A_NORMAL, 0)
+        }
         changes.utf8.withUnsafeBufferPointer { all in
             for run in changes.spans {
                 let (attrs, pair) = attributes(run.style)
@@ -146,6 +158,7 @@ public final class NcursesBackend: TerminalBackend {
                         _ = perch_put_ascii(
                             window, row, Int32(run.column), bytes + run.bytes.lowerBound, Int32(run.bytes.count), attrs, pair)
                     }
+                    clearHalf(after: Int32(run.column), Int32(run.bytes.count), row: row)
                     continue
                 }
                 let solid = solidPair(run.style)
@@ -160,6 +173,7 @@ public final class NcursesBackend: TerminalBackend {
                             let blocks = Self.fullBlocks(utf8, at: start)
                             if blocks >= Self.solidRunMinimum {
                                 _ = perch_put_blanks(window, row, column, Int32(blocks), perch_A_NORMAL, solid)
+                                clearHalf(after: column, Int32(blocks), row: row)
                                 column += Int32(blocks)
                                 start += blocks * 3  // U+2588 is 3 bytes of UTF-8
                                 continue
@@ -180,6 +194,7 @@ public final class NcursesBackend: TerminalBackend {
                         }
                         if ascii {
                             _ = perch_put_ascii(window, row, column, bytes.baseAddress! + start, Int32(end - start), attrs, pair)
+                            clearHalf(after: column, Int32(end - start), row: row)
                             column += Int32(end - start)
                         } else {
                             // As complex characters when each is one spacing character, else as UTF-8.

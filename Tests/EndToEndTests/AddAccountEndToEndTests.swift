@@ -17,6 +17,32 @@ struct AddAccountEndToEndTests {
         try session.send("Enter")
     }
 
+    // Bug: a character was lost on a redraw where narrow and wide characters shifted: after
+    // Backspaces a field holding `日ax漢漢…` showed `日a 漢漢…` until the next full redraw.
+    @Test("Backspaces in a field of wide and narrow characters redraw every character (a field of 日ax and 25 漢)")
+    func wideCharactersShift() throws {
+        let session = try TmuxSession.started(width: 100, height: 30)
+        try session.expectAfter("a", shows: "Add account…")
+        try session.send("+")
+        #expect(try session.waitFor("[ Add ]"))
+        try session.send("Tab")
+        try session.tmux(["set-buffer", "日ax" + String(repeating: "漢", count: 25)])
+        try session.tmux(["paste-buffer", "-p"])
+        func field(_ lines: [String]) -> String { lines.first { $0.contains("Name") } ?? "" }
+        func field() throws -> String { field(try session.screen()) }
+        #expect(try session.waitUntil { field($0).contains("漢▏") })
+        // A person's pace, one key at a time (the input's own timing): each Backspace is a frame
+        // of its own, as in the bug.
+        for _ in 0..<7 {
+            try session.send("BSpace")
+            Thread.sleep(forTimeInterval: 0.1)
+        }
+        let expected = "[日ax" + String(repeating: "漢", count: 18) + "▏"
+        #expect(try session.waitUntil { field($0).contains(expected) }, "every character drawn")
+        let shown = try field()
+        #expect(!shown.contains("日a "), "\(shown)")
+    }
+
     @Test("From the sheet: the last row opens the form; id and name, Enter; the file, its .bak and the sheet show the account")
     func fromSheet() throws {
         let home = try TmuxSession.makeScratchHome()
