@@ -136,9 +136,10 @@ public final class NcursesBackend: TerminalBackend {
         // frame draws hundreds of bars and chart columns).
         let changes = screen.changes(from: previous)
         let last = previous.flatMap { $0.size == screen.size ? $0 : nil }
-        /// After cells written as chtypes (which ncurses copies without its wide-character
-        /// bookkeeping) from `column` for `count` columns: the cell just after them is written
-        /// blank too when it was the right half of a wide character in the last frame.
+        /// After cells copied in whole (chtypes or complex characters, which ncurses copies without
+        /// its wide-character bookkeeping) from `column` for `count` columns: the cell just after
+        /// them is written blank too when it was the right half of a wide character in the last
+        /// frame; a later run of this frame draws it.
         // Bug: a character was lost on a redraw where narrow and wide characters shifted (a
         // field holding `日ax漢漢…` after a Backspace showed `日a 漢漢…`): that cell kept ncurses'
         // continuation mark, so the wide character drawn there next blanked the `x` before it.
@@ -200,6 +201,7 @@ public final class NcursesBackend: TerminalBackend {
                             // As complex characters when each is one spacing character, else as UTF-8.
                             let count = Self.decode(UnsafeBufferPointer(rebasing: utf8[start..<end]), into: wide)
                             let drawn = count.map { perch_put_wide(window, row, column, wide.baseAddress, Int32($0), attrs, pair) } ?? -1
+                            if drawn >= 0 { clearHalf(after: column, drawn - column, row: row) }
                             column =
                                 drawn >= 0
                                 ? drawn : perch_put_n(window, row, column, bytes.baseAddress! + start, Int32(end - start), attrs, pair)
