@@ -228,6 +228,24 @@ struct CatalogPaneTests {
         #expect(state.paneMemory["gh"]?.statsScroll == 7)
     }
 
+    // Bug: with every item of a command's Catalog deleted, the pane said the command had printed nothing.
+    @Test("with every item deleted the pane says so, not that the command printed nothing")
+    func everyItemDeleted() {
+        var state = state()
+        _ = state.update(.key(.char("2")))
+        _ = state.update(
+            .outcome(AnyOutcome(CatalogLoaded.loaded(accountID: "gh", items: Self.items("repo", 2), skipped: 0)), for: .pane(.catalog)))
+        for _ in 0..<2 {
+            for key in [KeyEvent.char("m"), .char("j"), .char("j"), .char("j"), KeyEvent(.enter), .char("l"), KeyEvent(.enter)] {
+                _ = state.update(.key(key))
+            }
+        }
+        #expect(state.catalogItems.isEmpty)
+        let text = state.render().lines.joined(separator: "\n")
+        #expect(text.contains("Every item is deleted for this session"), "\(text)")
+        #expect(!text.contains("printed nothing"))
+    }
+
     // Bug: a Catalog reload that took the menu's item away left its Delete alert up over nothing,
     // and a confirmation went to the menu that was gone, so the item the person deleted stayed.
     @Test("a reload without the menu's item closes the menu and the alert it presented")

@@ -322,7 +322,12 @@ public struct CatalogPane: TabPane {
             lines.append(("r runs it again.", .dim))
         default:
             lines = [(context.currentAccount == nil ? "No account yet: switch to one to see its Catalog." : "Nothing to list.", .dim)]
-            if hasCommand { lines.append(("The catalog command printed nothing. r runs it again.", .dim)) }
+            // Bug: with every item deleted, the pane said the command had printed nothing.
+            if edits[owner]?.deleted.isEmpty == false, !baseItems(context.currentAccount).isEmpty {
+                lines.append(("Every item is deleted for this session (Delete… in the context menu).", .dim))
+            } else if hasCommand {
+                lines.append(("The catalog command printed nothing. r runs it again.", .dim))
+            }
         }
         let width = max(0, rect.width - 6)
         for (offset, (text, style)) in lines.prefix(rows).enumerated() {
