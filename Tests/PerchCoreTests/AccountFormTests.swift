@@ -161,6 +161,16 @@ struct AccountFormTests {
         #expect(state.render().lines.contains { $0.hasPrefix("   Ada ") })
         // Bug: after adding, the sheet stayed one row short (no `Add account…` row) until reopened.
         #expect(state.render().lines.contains { $0.contains("Add account…") }, "the sheet fits its new content")
+        // Bug: the banner was never seen from the keyboard: the sheet covered it, and the Esc that
+        // closed the sheet took it too.
+        #expect(state.banner == "Added Ada to /c/accounts.json.")
+        _ = state.update(.key(KeyEvent(.down)))
+        _ = state.update(.key(KeyEvent(.escape)))
+        _ = state.update(.animationFrame, at: 10_000)
+        #expect(state.presented.isEmpty && state.banner == "Added Ada to /c/accounts.json.", "shown once the sheet is gone")
+        #expect(state.render().lines.contains { $0.contains("Added Ada to /c/accounts.json.") })
+        _ = state.update(.key(.char("j")))
+        #expect(state.banner == nil, "the next key with no layer up takes it")
     }
 
     @Test("from Settings, the sheet opens on the new account")

@@ -407,6 +407,21 @@ struct TabAppTests {
         _ = app.update(.ui(.animationFrame), at: 1_000)
         #expect(app.layers.isEmpty, "the alert went with the layer that presented it")
     }
+
+    // Bug: a banner shown while a layer was up went at the layer's next key, before it could be
+    // seen (the layer may cover it).
+    @Test("A banner goes at the next key with no layer up; keys over a layer leave it")
+    func bannerWaitsForTheLayer() {
+        var app = TabApp(panes: [NotePane(), PlainPane()], size: size, reduceMotion: true)
+        _ = app.update(.ui(.key(.char("n"))))
+        _ = app.update(.ui(.key(KeyEvent(.tab))))
+        #expect(app.banner?.text == "Draft saved")
+        _ = app.update(.ui(.key(.char("x"))))
+        _ = app.update(.ui(.key(KeyEvent(.enter))))
+        #expect(app.layers.isEmpty && app.banner?.text == "Draft saved", "still there once the field is gone")
+        _ = app.update(.ui(.key(.char("+"))))
+        #expect(app.banner == nil, "the next key with no layer up takes it")
+    }
 }
 
 struct TestFailure: Error, CustomStringConvertible {

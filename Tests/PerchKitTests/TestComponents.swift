@@ -95,12 +95,15 @@ struct NoteField: Layer {
     var text = ""
 
     typealias Reply = String
-    enum Verb: Hashable, Sendable { case done, erase }
+    enum Verb: Hashable, Sendable { case done, erase, draft }
 
     var keys: KeyTable<Verb> {
         KeyTable(
             "Note",
-            [.init([KeyEvent(.enter)], "Enter", "keep the note", .done), .init([KeyEvent(.backspace)], "Backspace", "erase", .erase)],
+            [
+                .init([KeyEvent(.enter)], "Enter", "keep the note", .done), .init([KeyEvent(.backspace)], "Backspace", "erase", .erase),
+                .init([KeyEvent(.tab)], "Tab", "save a draft (a banner says so)", .draft),
+            ],
             takesTyping: true)
     }
 
@@ -110,6 +113,7 @@ struct NoteField: Layer {
         case .paste(let pasted): text += pasted
         case .verb(.erase): if !text.isEmpty { text.removeLast() }
         case .verb(.done): return [.reply(text), .dismiss]
+        case .verb(.draft): return [.banner("Draft saved")]
         default: break
         }
         return []

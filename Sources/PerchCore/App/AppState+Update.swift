@@ -50,7 +50,10 @@ extension AppState {
     private mutating func handle(_ event: UIEvent) -> [Effect] {
         if case .key(let key) = event {
             if !bannerStays {
-                banner = nil
+                // Bug: the banner after Add account… was never seen from the keyboard: the sheet
+                // opened on the new account covered it, and the Esc that closed the sheet took it.
+                // A key pressed while a layer is up is the layer's; the banner waits for the panes.
+                if activeTop == nil { banner = nil }
             } else if key.key == .escape, presented.isEmpty {
                 // Bug: the Edit config… banner went at the next key, before it could be read.
                 banner = nil

@@ -240,9 +240,11 @@ public struct TabApp: Sendable {
 
     private mutating func handleKey(_ key: KeyEvent) -> [Effect] {
         if let shown = banner {
-            // A banner goes at the next key; one that stays, at Esc (with no layer up).
+            // A banner goes at the next key with no layer taking input (a key pressed over a layer
+            // is the layer's, and the layer may cover the banner); one that stays, at Esc (with no
+            // layer up).
             if !shown.stays {
-                banner = nil
+                if activeTop == nil { banner = nil }
             } else if key == KeyEvent(.escape), activeTop == nil {
                 banner = nil
                 return []
