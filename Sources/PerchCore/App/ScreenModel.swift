@@ -106,8 +106,8 @@ public enum Intent: Hashable, Sendable {
     /// What the panes look like changed in a way worth keeping at once (a pin): the root hands
     /// it to the store (``SavePanes``) when it differs from what was kept.
     case keepPaneMemory
-    /// Show a one-line message above the tab bar until the next key pressed with no layer up, or
-    /// with `stays` whole until `Esc` dismisses it (a reason to read and act on).
+    /// Show a one-line message above the tab bar until the next key pressed while no layer takes
+    /// keys, or with `stays` whole until `Esc` dismisses it (a reason to read and act on).
     case banner(String, stays: Bool = false)
     /// The config was written (``WritesConfig``): these accounts replace those in
     /// use, and `configPath` is the file now in use.

@@ -45,8 +45,9 @@ public struct Reaction<Message: Sendable>: Sendable {
     /// preview for a menu it opened, say.
     public static func tellPresented(_ message: some Sendable) -> Reaction { Reaction(request: .tellPresented(message)) }
 
-    /// Shows `text` above the tab bar until the next key pressed with no layer up; with `stays`,
-    /// whole, until `Esc` dismisses it (a reason to read and act on). A new one replaces it.
+    /// Shows `text` above the tab bar until the next key pressed while no layer takes keys; with
+    /// `stays`, whole, until `Esc` dismisses it (a reason to read and act on). A new one replaces
+    /// it.
     public static func banner(_ text: String, stays: Bool = false) -> Reaction { Reaction(request: .banner(text, stays: stays)) }
 
     /// Asks the terminal itself for `request` (the clipboard, mouse reporting); the loop's backend
