@@ -298,6 +298,29 @@ struct SmallScreenTests {
         #expect(state.accountForm?.focus == .handle, "a click on the mark moves the focus that way")
     }
 
+    // Bug: the form's ↑/↓ marks overwrote a field's `]` and its hint (`Handle  [        ↓`, `requir↓d`).
+    @Test(
+        "while the form scrolls its fields and hints end before the ↑/↓ marks",
+        arguments: [
+            Size(width: 30, height: 8), Size(width: 20, height: 6), Size(width: 25, height: 10),
+        ])
+    func marksCoverNothing(_ size: Size) throws {
+        var state = AppState(accounts: Account.samples, size: size)
+        _ = state.update(.key(.char("a")))
+        _ = state.update(.key(.char("+")))
+        try #require(state.accountForm != nil)
+        for _ in 0..<4 {
+            let lines = state.render().lines
+            let layout = AccountFormLayout(screen: size, focus: try #require(state.accountForm?.focus))
+            #expect(layout.scrolls)
+            for field in AccountForm.fields where layout.isContentRow(layout.row(of: field)) {
+                #expect(lines[layout.row(of: field)].dropLast(2).contains("]"), "\(field) ends in ]: \(lines[layout.row(of: field)])")
+            }
+            #expect(!lines.contains { $0.contains("requir↓") || $0.contains("option↓") }, "\(lines.joined(separator: "\n"))")
+            _ = state.update(.key(KeyEvent(.tab)))
+        }
+    }
+
     // Bug: a context menu's actions past the screen's edge had no mark, so a mouse-only user could not reach Delete.
     @Test("a context menu whose actions do not all fit marks the rest, and a click on the mark brings Delete into view")
     func menuMarksHiddenActions() throws {

@@ -225,7 +225,7 @@ extension AccountForm: HostableLayer {
             frame.screen.put("]", column: input.maxX - 1, row: row, style: .dim)
             let noteRow = row + 1
             guard layout.isContentRow(noteRow) else { continue }
-            let noteWidth = size.width - AccountFormLayout.inputColumn - 1
+            let noteWidth = size.width - AccountFormLayout.inputColumn - 1 - layout.markColumns
             if let problem = form.problems[field] {
                 frame.screen.put(
                     DisplayWidth.truncated(problem.message, to: max(0, noteWidth)), column: input.x + 1, row: noteRow,

@@ -61,8 +61,15 @@ public struct AccountFormLayout: Hashable, Sendable {
     /// Whether content (a field or the buttons) lies below the last content row (a `↓` mark).
     public var hasMoreBelow: Bool { buttonRow >= screen.height - 1 }
 
+    /// Whether content lies past an edge, so the `↑`/`↓` marks take the two rightmost columns.
+    public var scrolls: Bool { hasMoreAbove || hasMoreBelow }
+
+    /// Columns on the right that content leaves free: 2 for the marks while the form scrolls
+    /// (they overwrote a field's `]` and its hint: `Handle  [        ↓`, `requir↓d`), else 0.
+    public var markColumns: Int { scrolls ? 2 : 0 }
+
     /// Width of an input, brackets included, in columns.
-    public var inputWidth: Int { max(4, min(Self.maximumInputWidth, screen.width - Self.inputColumn - 1)) }
+    public var inputWidth: Int { max(4, min(Self.maximumInputWidth, screen.width - Self.inputColumn - 1 - markColumns)) }
 
     /// The input of `field`, brackets included.
     public func input(_ field: AccountField) -> Rect { Rect(x: Self.inputColumn, y: row(of: field), width: inputWidth, height: 1) }
