@@ -328,11 +328,7 @@ extension AppState {
         }
         // Bug: when a Catalog reload took the menu's item away, its Delete alert stayed up over
         // nothing, and a confirmation went to the menu that was gone: the item came back.
-        while !gone.isEmpty {
-            let orphans = presented.filter { if case .layer(let id) = $0.presenter { gone.contains(id) } else { false } }
-            gone = Set(orphans.map(\.id))
-            presented.removeAll { gone.contains($0.id) }
-        }
+        presented.removePresented(by: gone, id: \.id) { if case .layer(let id) = $0.presenter { id } else { nil } }
     }
 
     // MARK: Switching

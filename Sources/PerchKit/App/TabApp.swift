@@ -112,10 +112,9 @@ public struct TabApp: Sendable {
             digits + [
                 .init([KeyEvent(.tab)], "Tab", "next tab", .nextTab),
                 .init([KeyEvent(.tab, modifiers: .shift)], "Shift-Tab", "previous tab", .previousTab),
-                .init([.char("?"), KeyEvent(.function(1))], "? F1", "help (F1 where you type)", .help),
-                .init([KeyEvent(.escape)], "Esc", "close the top layer", .dismiss),
+                Self.helpRow, Self.dismissRow,
                 .init([.char("q"), KeyEvent(.control("c"))], "q Ctrl-C", "quit", .quit),
-                .init([KeyEvent(.control("z"))], "Ctrl-Z", "suspend", .suspend),
+                Self.suspendRow,
                 .init([], "hold a tab or its digit", "its sheet, where it has one", nil),
             ])
     }
@@ -123,15 +122,14 @@ public struct TabApp: Sendable {
     /// The root's keys while a layer takes input (help lists them after the layer's): help over
     /// the layer, closing it, and the process's own; the others wait until it goes.
     public var keysOverLayers: KeyTable<Verb> {
-        KeyTable(
-            "Everywhere",
-            [
-                .init([.char("?"), KeyEvent(.function(1))], "? F1", "help (F1 where you type)", .help),
-                .init([KeyEvent(.escape)], "Esc", "close the top layer", .dismiss),
-                .init([KeyEvent(.control("c"))], "Ctrl-C", "quit", .quit),
-                .init([KeyEvent(.control("z"))], "Ctrl-Z", "suspend", .suspend),
-            ])
+        KeyTable("Everywhere", [Self.helpRow, Self.dismissRow, .init([KeyEvent(.control("c"))], "Ctrl-C", "quit", .quit), Self.suspendRow])
     }
+
+    /// The rows both root tables hold: help (`?`, or `F1` where a component takes typing),
+    /// closing the top layer, suspending.
+    private static let helpRow = KeyTable<Verb>.Row([.char("?"), KeyEvent(.function(1))], "? F1", "help (F1 where you type)", .help)
+    private static let dismissRow = KeyTable<Verb>.Row([KeyEvent(.escape)], "Esc", "close the top layer", .dismiss)
+    private static let suspendRow = KeyTable<Verb>.Row([KeyEvent(.control("z"))], "Ctrl-Z", "suspend", .suspend)
 
     /// Index in ``layers`` of the top layer that takes input.
     var activeTop: Int? { layers.lastIndex { $0.base.isActive } }
@@ -250,10 +248,7 @@ public struct TabApp: Sendable {
                 return []
             }
         }
-        let component: Bool = {
-            if let top = activeTop { return layers[top].binds(key) || layers[top].typesText(key) }
-            return panes[selected].binds(key) || panes[selected].typesText(key)
-        }()
+        let component = activeTop.map { layers[$0].takes(key) } ?? panes[selected].takes(key)
         if !component, activeTop == nil, model.binds(key) { return fromModel(model.press(key, context)) }
         // With a layer up only help, its way out and the process's keys are the root's.
         if !component, let verb = (activeTop == nil ? keys : keysOverLayers).verb(for: key) { return perform(verb) }
@@ -384,11 +379,7 @@ public struct TabApp: Sendable {
             gone.insert(layers[index].id)
             layers.remove(at: index)
         }
-        while !gone.isEmpty {
-            let orphans = layers.filter { if case .layer(let id)? = $0.presenter?.id { gone.contains(id) } else { false } }
-            gone = Set(orphans.map(\.id))
-            layers.removeAll { gone.contains($0.id) }
-        }
+        layers.removePresented(by: gone, id: \.id) { if case .layer(let id)? = $0.presenter?.id { id } else { nil } }
     }
 
     // MARK: Render
@@ -469,9 +460,11 @@ private enum Dispatch {
         return component.receive(message, context).map(\.request)
     }
 
-    static func binds<C: Component>(_ component: C, _ key: KeyEvent) -> Bool { component.keys.verb(for: key) != nil }
-
-    static func typesText<C: Component>(_ component: C, _ key: KeyEvent) -> Bool { component.keys.typesText(key) }
+    /// Whether `key` is the component's: bound in its table, or text it types (its table read once).
+    static func takes<C: Component>(_ component: C, _ key: KeyEvent) -> Bool {
+        let table = component.keys
+        return table.verb(for: key) != nil || table.typesText(key)
+    }
 
     static func heldKeys<C: Component>(_ component: C) -> Set<KeyEvent> { Set(component.keys.holds.map(\.key)) }
 
@@ -529,8 +522,7 @@ public struct AnyPane: Sendable {
     /// Its tab's label.
     public var title: String { base.title }
     var help: (String, [(label: String, help: String)]) { Dispatch.help(base) }
-    func binds(_ key: KeyEvent) -> Bool { Dispatch.binds(base, key) }
-    func typesText(_ key: KeyEvent) -> Bool { Dispatch.typesText(base, key) }
+    func takes(_ key: KeyEvent) -> Bool { Dispatch.takes(base, key) }
     var heldKeys: Set<KeyEvent> { Dispatch.heldKeys(base) }
     mutating func update(_ input: RawInput, _ context: Context) -> [ReactionRequest] { Dispatch.update(&base, input, context) }
     mutating func receive(_ message: any Sendable, _ context: Context) -> [ReactionRequest] { Dispatch.receive(&base, message, context) }
@@ -557,8 +549,7 @@ public struct AnyLayer: Sendable {
     init(_ base: any Layer) { self.base = base }
 
     var help: (String, [(label: String, help: String)]) { Dispatch.help(base) }
-    func binds(_ key: KeyEvent) -> Bool { Dispatch.binds(base, key) }
-    func typesText(_ key: KeyEvent) -> Bool { Dispatch.typesText(base, key) }
+    func takes(_ key: KeyEvent) -> Bool { Dispatch.takes(base, key) }
     var heldKeys: Set<KeyEvent> { Dispatch.heldKeys(base) }
     mutating func update(_ input: RawInput, _ context: Context) -> [ReactionRequest] { Dispatch.update(&base, input, context) }
     mutating func receive(_ message: any Sendable, _ context: Context) -> [ReactionRequest] { Dispatch.receive(&base, message, context) }
