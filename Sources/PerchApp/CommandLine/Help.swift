@@ -100,9 +100,8 @@ enum Help {
     /// under its title, for the man page: the keys each adds to Ctrl-C and Ctrl-Z, which work
     /// everywhere.
     static var layerKeyHelp: String {
-        let always = Set(KeyBindings.table(for: .help).prefix(2).map(\.label))
-        return InputContext.layers.filter { ![InputContext.accountSheet, .accountSheetFilter].contains($0) }.map { context in
-            let rows = KeyBindings.table(for: context).filter { !always.contains($0.label) }.map {
+        InputContext.layers.filter { ![InputContext.accountSheet, .accountSheetFilter].contains($0) }.map { context in
+            let rows = KeyBindings.table(for: context).filter { !KeyBindings.everywhere.contains($0) }.map {
                 "  " + $0.label.padded(toColumns: 23) + $0.summary
             }
             return "\(context.title):\n" + rows.joined(separator: "\n")

@@ -198,17 +198,19 @@ public enum KeyBindings {
     /// neither binds it nor takes typed text, and on `F1` where it takes typed text, and comes
     /// last when the context does not bind that key itself.
     public static func table(for context: InputContext) -> [KeyBinding] {
-        let always = [
-            KeyBinding([KeyEvent(.control("c"))], "Ctrl-C", .quit, "quit"),
-            KeyBinding([KeyEvent(.control("z"))], "Ctrl-Z", .suspend, "suspend (fg resumes)"),
-        ]
         // Bug: `?` over the Delete alert did nothing, though help works everywhere but a text field.
         let help =
             context.takesTyping
             ? KeyBinding(keys(.function(1)), "F1", .showHelp, "this help") : KeyBinding([.char("?")], "?", .showHelp, "this help")
         let bound = context.bindings.contains { $0.keys.contains(help.keys[0]) }
-        return always + context.bindings + (bound ? [] : [help])
+        return everywhere + context.bindings + (bound ? [] : [help])
     }
+
+    /// The keys that work in every context, first in each table: Ctrl-C quits, Ctrl-Z suspends.
+    public static let everywhere = [
+        KeyBinding([KeyEvent(.control("c"))], "Ctrl-C", .quit, "quit"),
+        KeyBinding([KeyEvent(.control("z"))], "Ctrl-Z", .suspend, "suspend (fg resumes)"),
+    ]
 
     /// The keys of the pane of `tab`: its own (declared beside it, ``Tab/keys``), its holds,
     /// the tabs' and the global ones.
