@@ -35,12 +35,9 @@ def main():
             for _ in range(tries):
                 time.sleep(0.3)
                 t.key_down("1")
-                start = time.monotonic()
-                while not sheet_up(t.text()) and time.monotonic() - start < 3:
-                    time.sleep(0.001)
-                took = time.monotonic() - start
+                took = t.wait_for(sheet_up, timeout=3, step=0.001)
                 t.key_up("1")
-                result["key"].append(round(took * 1000, 1) if took < 3 else None)
+                result["key"].append(None if took is None else round(took * 1000, 1))
                 t.key("Escape")
                 t.wait_for(lambda s: not sheet_up(s))
             t.key("q")
