@@ -24,9 +24,10 @@ public struct AccountForm: Hashable, Sendable {
 
     public init(opensSheet: Bool = false) { self.opensSheet = opensSheet }
 
-    /// Presenting a new form: from the account sheet, or with `opensSheet` from Settings (the
-    /// sheet then opens on the account added).
-    public static func presentation(opensSheet: Bool) -> Intent { .present(Presentation(AccountForm(opensSheet: opensSheet))) }
+    /// The intent that presents a new form: from the account sheet, or with `opensSheet` from
+    /// Settings (the sheet then opens on the account added). (Not ``presentation``, the form
+    /// hosted in Perch's stack, which this presents.)
+    public static func present(opensSheet: Bool) -> Intent { .present(AccountForm(opensSheet: opensSheet).presentation) }
 
     /// The text of `field` ("" when nothing was typed).
     public func value(_ field: AccountField) -> String { values[field] ?? "" }

@@ -160,11 +160,11 @@ extension AccountSheet {
             guard restingLayout(context).visibleRows > 0, !context.accounts.isLoading else { return [] }
             switch row(cursor.cursor, accounts: context.accounts.offeredCount) {
             case .account(let index): return [.pick(accountIndex: index)]
-            case .addAccount: return [AccountForm.presentation(opensSheet: false)]
+            case .addAccount: return [AccountForm.present(opensSheet: false)]
             case .heading: return []
             }
         case .action(.addAccount):
-            return [AccountForm.presentation(opensSheet: false)]
+            return [AccountForm.present(opensSheet: false)]
         case .action(.startFilter):
             isEditingFilter = true
             filter = filter ?? ""
@@ -192,7 +192,7 @@ extension AccountSheet {
             type(text, context)
         case .tap(let target) where target.part(Part.self) != nil:
             if let index = target.part(Part.self)?.accountIndex { return [.pick(accountIndex: index)] }
-            if target == .sheetAddAccount, !context.accounts.isLoading { return [AccountForm.presentation(opensSheet: false)] }
+            if target == .sheetAddAccount, !context.accounts.isLoading { return [AccountForm.present(opensSheet: false)] }
         case .scroll(_, let notches):
             return update(.action(notches < 0 ? .moveUp : .moveDown), context)
         case .drag(.sheetGrabber, let position):

@@ -191,6 +191,7 @@ public protocol HostableLayer: Layer, Hashable where Reply: Hashable {
 }
 
 extension HostableLayer {
+    /// The layer in a ``KitLayer``, its reply handed to its presenter as the value itself.
     public var presentation: Presentation { Presentation(KitLayer(self)) }
 }
 

@@ -149,7 +149,7 @@ public struct SettingsPane: TabPane {
     private static func intents(for action: SettingsAction, step: Int) -> [Intent] {
         switch action {
         case .switchAccount: [.openSheet]
-        case .addAccount: [AccountForm.presentation(opensSheet: true)]
+        case .addAccount: [AccountForm.present(opensSheet: true)]
         case .editConfig: [.effect(.perform(EditConfig()))]
         case .reduceMotion, .sheetStyle, .longPress, .mouse, .theme, .checkWithServers: [.changeSetting(action.setting!, step: step)]
         }

@@ -116,7 +116,7 @@ public struct AlertLayer: Layer, Hashable {
             frame.screen.put(line, column: box.x + 2, row: box.y + 1 + offset, style: .bold, width: inner)
         }
         let messageTop = box.y + 1 + max(1, layout.titleLines.count)
-        for (offset, line) in layout.messageLines.enumerated() where messageTop + offset < box.maxY - 3 {
+        for (offset, line) in layout.messageLines.enumerated() {
             frame.screen.put(line, column: box.x + 2, row: messageTop + offset, width: inner)
         }
         for (index, rect) in layout.buttons.enumerated() {
@@ -174,9 +174,9 @@ extension AlertLayer {
             buttons = Self.buttons(buttonTexts, in: frame)
         }
 
+        // Bug: on a screen 24 columns wide the buttons overlapped (`[ Cancel [ Delete ]`).
         /// Buttons labelled `labels` as drawn in `width` columns with a column between each:
         /// `[ label ]` where they fit, else `[label]`, else each label cut to an equal share.
-        // Bug: on a screen 24 columns wide the buttons overlapped (`[ Cancel [ Delete ]`).
         public static func buttonTexts(_ labels: [String], width: Int) -> [String] {
             func fits(_ texts: [String]) -> Bool { texts.map(DisplayWidth.columns(of:)).reduce(texts.count - 1, +) <= width }
             let full = labels.map(buttonText)

@@ -3,8 +3,9 @@
 /// "Keys · " and the component it describes; each section lists its rows (the keys in bold,
 /// padded to the widest, then what they do), under its own bold heading when it has one, with a
 /// blank line between sections. A list longer than the box scrolls, and the bottom border says
-/// which rows show ("1–12 of 30 · Esc close"). `Esc`, `?`, `q` or `F1` closes it; `↑`/`k`, `↓`/`j` and
-/// the wheel scroll it a line, `PgUp`/`PgDn` a page, `Home`/`g` and `End`/`G` to either end.
+/// which rows show ("1–12 of 30 · Esc close"). `Esc`, `?`, `q` or `F1` closes it; `↑`/`k`,
+/// `↓`/`j` and the wheel scroll it a line, `PgUp`/`PgDn` a page, `Home`/`g` and `End`/`G` to
+/// either end.
 public struct HelpLayer: Layer, Hashable {
     /// One row: the keys as help names them (`↑ k`), and what they do.
     public struct Row: Hashable, Sendable {
