@@ -8,7 +8,8 @@ struct InlinePickerModeTests {
     static let terminal = Size(width: 60, height: 24)
 
     static func picker(current: String? = "personal", height: Int? = nil) -> AccountPicker {
-        AccountPicker(accounts: Account.samples, saved: SavedState(currentAccount: current), terminal: terminal, height: height, verb: "pick")
+        AccountPicker(
+            accounts: Account.samples, saved: SavedState(currentAccount: current), terminal: terminal, height: height, verb: "pick")
     }
 
     static func trimmed(_ frame: Frame) -> [String] {
@@ -43,7 +44,7 @@ struct InlinePickerModeTests {
         var effects: [Effect] = []
         for c in "?q" { effects += state.update(.key(.char(c))) }
         #expect(state.sheet?.filter == "?q", "typed into the filter")
-        #expect(state.sheet?.inputContext == .accountSheetFilter, "no help over the sheet")
+        #expect(state.sheet?.keys.title == AccountSheet.filterKeyTable.title, "no help over the sheet")
         #expect(effects.isEmpty, "\(effects)")
         _ = state.update(.key(KeyEvent(.backspace)))
         _ = state.update(.key(KeyEvent(.backspace)))

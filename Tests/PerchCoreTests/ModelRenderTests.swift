@@ -123,9 +123,9 @@ struct ModelRenderTests {
     func sheet() {
         let context = Self.context()
         var sheet = AccountSheet()
-        _ = sheet.advance(context)
+        _ = sheet.advance(context.kit)
         sheet.moveCursor(to: 1, direction: 1, context)
-        let drawn = Self.lines(sheet, context)
+        let drawn = Self.lines(KitLayer(sheet), context)
         #expect(drawn.contains { $0.contains("━━━━━━") }, "\(drawn)")
         #expect(drawn.contains { $0.hasPrefix(" Switch account") && $0.hasSuffix("4 accounts") }, "\(drawn)")
         #expect(drawn.contains { $0.contains("● Personal") || $0.contains("Personal") }, "\(drawn)")

@@ -259,50 +259,63 @@ struct ModelUpdateTests {
 
     // MARK: Account sheet
 
-    /// A sheet at rest over the context, as the root presents it.
-    static func sheet(_ context: ModelContext) -> AccountSheet {
-        var sheet = AccountSheet()
+    /// A sheet at rest over the context, as the root presents it: a PerchKit layer hosted in
+    /// Perch's stack.
+    static func sheet(_ context: ModelContext) -> KitLayer<AccountSheet> {
+        var sheet = KitLayer(AccountSheet())
         _ = sheet.advance(context)
         return sheet
     }
 
-    @Test("The account sheet alone: ↓ and Enter pick the second account, End and Enter open the form, a row's tap picks it")
-    func sheetPicks() {
-        let context = Self.context()
-        var sheet = Self.sheet(context)
-        #expect(sheet.update(.action(.moveDown), context) == [])
-        #expect(sheet.cursor.cursor == 1)
-        #expect(sheet.update(.action(.activate), context) == [.pick(accountIndex: 1)])
-        #expect(sheet.update(.action(.moveToLast), context) == [])
-        #expect(sheet.cursor.cursor == 4)
-        let form = Intent.present(Presentation(AccountForm(opensSheet: false)))
-        #expect(sheet.update(.action(.activate), context) == [form], "the sheet presents the form itself, over it")
-        #expect(sheet.update(.tap(.sheetRow(2)), context) == [.pick(accountIndex: 2)])
-        #expect(sheet.update(.tap(.sheetAddAccount), context) == [form])
-        #expect(sheet.update(.action(.addAccount), context) == [form], "+ is the sheet's own key")
-        #expect(sheet.update(.tap(.sheetChrome), context) == [])
+    /// The message Perch's root hands the layer on top for `key`, as `sheet`'s keys bind it now.
+    static func key(_ key: KeyEvent, _ sheet: KitLayer<AccountSheet>) throws -> ModelMessage {
+        .action(try #require(sheet.inputContext.action(for: key), "\(key) is bound in \(sheet.inputContext.title)"))
     }
 
-    @Test("The account sheet alone: typed text filters the rows, Enter picks the match, Esc's clear brings every account back")
-    func sheetFilters() {
+    @Test("The account sheet alone: ↓ and Enter pick the second account, End and Enter open the form, a row's tap picks it")
+    func sheetPicks() throws {
         let context = Self.context()
         var sheet = Self.sheet(context)
-        #expect(sheet.update(.action(.startFilter), context) == [])
-        #expect(sheet.isEditingFilter)
-        #expect(sheet.filter == "")
+        #expect(try sheet.update(Self.key(KeyEvent(.down), sheet), context) == [])
+        #expect(sheet.layer.cursor.cursor == 1)
+        #expect(try sheet.update(Self.key(KeyEvent(.enter), sheet), context) == [.pick(accountIndex: 1)])
+        #expect(try sheet.update(Self.key(KeyEvent(.end), sheet), context) == [])
+        #expect(sheet.layer.cursor.cursor == 4)
+        let form = Intent.present(Presentation(AccountForm(opensSheet: false)))
+        #expect(try sheet.update(Self.key(KeyEvent(.enter), sheet), context) == [form], "the sheet presents the form itself, over it")
+        #expect(sheet.update(.tap(.sheetRow(2)), context) == [.pick(accountIndex: 2)])
+        #expect(sheet.update(.tap(.sheetAddAccount), context) == [form])
+        #expect(try sheet.update(Self.key(.char("+"), sheet), context) == [form], "+ is the sheet's own key")
+        #expect(sheet.update(.tap(.sheetChrome), context) == [])
+        #expect(try sheet.update(Self.key(.char("q"), sheet), context) == [.quit], "q quits over the sheet")
+        #expect(try sheet.update(Self.key(KeyEvent(.escape), sheet), context) == [.dismiss])
+        #expect(sheet.update(.action(.activate), context) == [], "a verb not of the sheet's table does nothing")
+    }
+
+    @Test("The account sheet alone: / opens the filter and its own keys, typed text filters, Enter picks the match, Esc clears it")
+    func sheetFilters() throws {
+        let context = Self.context()
+        var sheet = Self.sheet(context)
+        #expect(sheet.inputContext == .accountSheet)
+        #expect(try sheet.update(Self.key(.char("/"), sheet), context) == [.prepareSearch], "the root builds the search text")
+        #expect(sheet.layer.isEditingFilter)
+        #expect(sheet.layer.filter == "")
+        #expect(sheet.inputContext == .accountSheetFilter, "the filter's keys are the sheet's now: q is text, Esc clears")
+        #expect(sheet.inputContext.takesTyping)
         #expect(sheet.update(.text("side"), context) == [])
-        #expect(sheet.filter == "side")
-        #expect(sheet.rows == [.account(3)])
-        #expect(sheet.cursor.cursor == 0)
+        #expect(sheet.layer.filter == "side")
+        #expect(sheet.layer.rows == [.account(3)])
+        #expect(sheet.layer.cursor.cursor == 0)
         let drawn = ModelRenderTests.lines(sheet, context)
         #expect(drawn.contains { $0.hasPrefix(" / side▏") && $0.hasSuffix("1 of 4") }, "\(drawn)")
-        #expect(sheet.update(.action(.activate), context) == [.pick(accountIndex: 3)])
-        #expect(sheet.update(.action(.deleteBackward), context) == [])
-        #expect(sheet.filter == "sid")
-        #expect(sheet.update(.action(.clearFilter), context) == [])
-        #expect(sheet.filter == nil)
-        #expect(!sheet.isEditingFilter)
-        #expect(sheet.rowCount(accounts: 4) == 5)
+        #expect(try sheet.update(Self.key(KeyEvent(.enter), sheet), context) == [.pick(accountIndex: 3)])
+        #expect(try sheet.update(Self.key(KeyEvent(.backspace), sheet), context) == [])
+        #expect(sheet.layer.filter == "sid")
+        #expect(try sheet.update(Self.key(KeyEvent(.escape), sheet), context) == [])
+        #expect(sheet.layer.filter == nil)
+        #expect(!sheet.layer.isEditingFilter)
+        #expect(sheet.inputContext == .accountSheet, "back to the sheet's keys")
+        #expect(sheet.layer.rowCount(accounts: 4) == 5)
     }
 
     @Test("The account sheet alone: the grabber dragged to the screen's foot and let go dismisses the sheet")
@@ -311,8 +324,27 @@ struct ModelUpdateTests {
         var sheet = Self.sheet(context)
         let bottom = Position(column: 5, row: context.size.height - 1)
         #expect(sheet.update(.drag(.sheetGrabber, bottom), context) == [])
-        #expect(sheet.dragTop == context.size.height - 1)
+        #expect(sheet.layer.dragTop == context.size.height - 1)
         #expect(sheet.update(.dragEnded(.sheetGrabber, bottom), context) == [.dismiss])
+    }
+
+    @Test("The account sheet under a PerchKit root alone: typed keys and pastes go to its filter, and it asks for the switch")
+    func sheetUnderPerchKit() {
+        let context = Self.context()
+        var sheet = AccountSheet()
+        _ = sheet.advance(context.kit)
+        #expect(sheet.update(.key(.char("x")), Context(size: context.size)).isEmpty, "without Perch's model it does nothing")
+        #expect(sheet.filter == nil)
+        _ = sheet.update(.key(KeyEvent(.character("S"), modifiers: .shift)), context.kit)
+        _ = sheet.update(.paste("id\ne"), context.kit)
+        #expect(sheet.filter == "Side", "the line break left out")
+        #expect(sheet.keys.title == AccountSheet.filterKeyTable.title)
+        let picked = sheet.update(.verb(.pick), context.kit).map(\.request)
+        guard picked.count == 1, case .send(let intent as Intent) = picked[0] else {
+            Issue.record("\(picked)")
+            return
+        }
+        #expect(intent == .pick(accountIndex: 3))
     }
 
     // MARK: Help
@@ -390,10 +422,10 @@ struct ModelUpdateTests {
         let goneStays = gone.advance(context)
         #expect(!goneStays)
         var sheet = AccountSheet()
-        let slides = sheet.beginDismissal(context)
+        let slides = sheet.beginDismissal(context.kit)
         #expect(!slides, "reduced motion: removed at once")
         context.reduceMotion = false
-        let slidesNow = sheet.beginDismissal(context)
+        let slidesNow = sheet.beginDismissal(context.kit)
         #expect(slidesNow && sheet.isClosing && !sheet.isActive, "slides away, taking no input")
         #expect(!AlertAction.deleteItem(id: "x").alertLayer(title: "t", message: "m", confirmTitle: "OK").isAnimating)
     }
@@ -540,14 +572,14 @@ struct ModelUpdateTests {
                 .effect(.perform(AddAccount(Account(id: "laab", name: "Lab", group: "Science"))))
             ])
         #expect(form.layer.problems == [:])
-        #expect(InputContext.accountForm.takesTyping && form.takesPaste, "typed and pasted text go into the focused field")
+        #expect(InputContext.accountForm.takesTyping, "typed and pasted text go into the focused field")
         #expect(InputContext.accountForm.action(for: KeyEvent(.function(1))) == .showHelp, "help where you type")
         #expect(InputContext.accountForm.action(for: .char("?")) == nil, "? is text in a field")
     }
 
     @Test("The form alone, as PerchKit's root sends keys: a printable key (with Shift too) types; Ctrl with a key does not")
     func formTakesKeys() {
-        let kit = KitLayer<AccountForm>.kitContext(Self.context())
+        let kit = Self.context().kit
         var form = AccountForm()
         _ = form.update(.key(KeyEvent(.character("A"), modifiers: .shift)), kit)
         _ = form.update(.key(.char("q")), kit)

@@ -15,7 +15,7 @@ private let escape = KeyEvent(.escape)
 /// Kinds of the layers, bottom first, for readable expectations.
 private func kinds(_ state: AppState) -> [String] {
     let names: [(any PresentedLayer.Type, String)] = [
-        (AccountSheet.self, "sheet"), (KitLayer<HelpLayer>.self, "help"), (KitLayer<ContextMenu>.self, "menu"),
+        (KitLayer<AccountSheet>.self, "sheet"), (KitLayer<HelpLayer>.self, "help"), (KitLayer<ContextMenu>.self, "menu"),
         (KitLayer<AlertLayer>.self, "alert"),
         (KitLayer<AccountForm>.self, "form"), (KitLayer<Cover>.self, "cover"),
     ]
@@ -175,8 +175,8 @@ struct KeyBindingTests {
     func ownVerbsStayHome() {
         let owners: [String: Set<String>] = [
             "catalog": [InputContext.pane(.catalog).title], "settings": [InputContext.pane(.settings).title],
-            "accountSheet": [InputContext.accountSheet.title, InputContext.accountSheetFilter.title],
             // PerchKit's layers, whose verbs are named after their key tables (KitLayer).
+            "Account sheet": [InputContext.accountSheet.title], "Sheet filter": [InputContext.accountSheetFilter.title],
             "Alert": [InputContext.alert.title], "Help": [InputContext.help.title], "Cover": [InputContext.cover.title],
             "Context menu": [InputContext.contextMenu.title], "Add account": [InputContext.accountForm.title],
         ]
@@ -207,7 +207,7 @@ struct KeyBindingTests {
         var s = state()
         press(&s, .char("2"), last.keys[1])
         #expect(s.catalog.cursor == s.catalogItems.count - 1)
-        let larger = try #require(KeyBindings.table(for: .accountSheet).first { $0.action == .largerDetent })
+        let larger = try #require(KeyBindings.table(for: .accountSheet).first { $0.label == "Shift-↑ K" })
         for key in larger.keys {
             var t = state()
             press(&t, .char("a"), key)

@@ -4,30 +4,33 @@ import Testing
 
 /// A layer written in this file alone, to show that a new layer needs no central enum (issue
 /// 21): a one-line toast that `Esc`, a click on it or a click outside dismisses, with its own
-/// keys, title and part under the pointer.
-struct Toast: PresentedLayer {
-    enum Part: LayerPart { case text }
+/// keys, title and part under the pointer. It is a PerchKit `Layer`, as every layer of Perch's
+/// stack is, hosted by `KitLayer`.
+struct Toast: Layer, Hashable {
+    enum Part: HitPart { case text }
+    enum Verb: Hashable, Sendable { case close }
 
     var text: String
 
-    var inputContext: InputContext { .toast }
+    static let keyTable = KeyTable<Verb>("Toast", [.init([KeyEvent(.escape)], "Esc", "close the toast", .close)])
+    var keys: KeyTable<Verb> { Self.keyTable }
 
-    mutating func update(_ message: ModelMessage, _ context: ModelContext) -> [Intent] {
-        switch message {
-        case .action(.dismiss): return [.dismiss]
+    mutating func update(_ input: ComponentInput<Verb>, _ context: Context) -> [Reaction<Never>] {
+        switch input {
+        case .verb(.close): return [.dismiss]
         case .tap(let target) where target.part(Part.self) == .text: return [.dismiss]
         default: return []
         }
     }
 
-    func render(into frame: inout Frame, _ context: ModelContext) {
-        frame.hits.mark(Rect(x: 2, y: 1, width: text.count + 2, height: 1), .layer(Part.text))
+    func render(into frame: inout Frame, in area: Rect, _ context: Context) {
+        frame.hits.mark(Rect(x: 2, y: 1, width: text.count + 2, height: 1), .hit(Part.text))
         frame.screen.put(" \(text) ", column: 2, row: 1, style: .bold)
     }
 }
 
 extension InputContext {
-    static let toast = InputContext(title: "Toast", bindings: [KeyBinding([KeyEvent(.escape)], "Esc", .dismiss, "close the toast")])
+    static let toast = KitLayer<Toast>.inputContext(Toast.keyTable)
 }
 
 struct PresentedLayerTests {

@@ -70,8 +70,9 @@ public struct AccountPicker: LoopRoot, Hashable, Sendable {
         sheet.offersAddAccount = false
         let context = self.context
         let current = context.currentIndex
-        sheet.moveCursor(to: current.map { current in sheet.rows?.firstIndex(of: .account(current)) ?? current } ?? 0, direction: 1, context)
-        self.sheet = sheet.advance(context) ? sheet : nil
+        sheet.moveCursor(
+            to: current.map { current in sheet.rows?.firstIndex(of: .account(current)) ?? current } ?? 0, direction: 1, context)
+        self.sheet = sheet.advance(context.kit) ? sheet : nil
     }
 
     // MARK: LoopRoot
@@ -86,7 +87,7 @@ public struct AccountPicker: LoopRoot, Hashable, Sendable {
         let effects = handle(event)
         if mode.outcome == nil, sheet == nil { return end(.cancelled) }
         let context = self.context
-        if sheet?.advance(context) == false { sheet = nil }
+        if sheet?.advance(context.kit) == false { sheet = nil }
         return effects
     }
 
@@ -99,7 +100,7 @@ public struct AccountPicker: LoopRoot, Hashable, Sendable {
             if key == KeyEvent(.escape) || key == KeyEvent(.control("c")) || key == KeyEvent(.control("d")) { return end(.cancelled) }
             // Raw mode delivers Ctrl-Z as a key: the picker does not stop for it.
             if key == KeyEvent(.control("z")) { return [] }
-            if key == KeyEvent(.enter) { return toSheet(.action(.activate)) }
+            if key == KeyEvent(.enter) { return toSheet(.verb(.pick)) }
             if case .character = key.key, key.modifiers.isEmpty { startFilter() }
             return handleKey(key)
         case .paste(let text):
@@ -122,56 +123,57 @@ public struct AccountPicker: LoopRoot, Hashable, Sendable {
         }
     }
 
-    /// A key as the sheet's table binds it (the interface's own keys for a sheet); a key the
-    /// filter does not bind types into it. The interface's keys for other layers and the panes
-    /// (help, the form, tabs) mean nothing here.
+    /// A key as the sheet's own table binds it (``AccountSheet/keys``); a key the filter does
+    /// not bind types into it. Its keys for quitting and the form mean nothing here, nor do the
+    /// interface's (help, tabs).
     private mutating func handleKey(_ key: KeyEvent) -> [Effect] {
         guard let sheet else { return [] }
-        let context = sheet.inputContext
-        if let action = KeyBindings.binding(for: key, in: context)?.action {
-            switch action {
-            case .dismiss:
+        let keys = sheet.keys
+        if let verb = keys.verb(for: key) {
+            switch verb {
+            case .close:
                 self.sheet = nil
                 return []
-            case .quit, .suspend, .nextTab, .previousTab, .openAccountSheet, .showHelp, .addAccount, .reapplyIdentities, .verifyIdentities:
-                return []
-            default:
-                return action.selectedTab == nil ? toSheet(.action(action)) : []
+            case .quit, .addAccount: return []
+            default: return toSheet(.verb(verb))
             }
         }
-        if context == .accountSheetFilter, case .character(let c) = key.key, key.modifiers.subtracting(.shift).isEmpty {
-            return type(String(c))
-        }
-        return []
+        guard keys.typesText(key), case .character(let character) = key.key else { return [] }
+        return type(String(character))
     }
 
     /// A printable key or a paste starts the filter at once.
     private mutating func startFilter() {
         guard let sheet, !sheet.isEditingFilter else { return }
-        accountsIndex.prepareSearch()
-        _ = toSheet(.action(.startFilter))
+        _ = toSheet(.verb(.startFilter))
     }
 
     /// Typed or pasted text for the filter; the search text is built first.
     private mutating func type(_ text: String) -> [Effect] {
         accountsIndex.prepareSearch()
-        return toSheet(.text(text))
+        return toSheet(.paste(text))
     }
 
-    /// Hands `message` to the sheet and carries out what it asks that means something here: a
-    /// pick ends the picker with that account, a dismissal takes the sheet away.
-    private mutating func toSheet(_ message: ModelMessage) -> [Effect] {
+    /// Hands `input` to the sheet and carries out what it asks that means something here: a
+    /// pick ends the picker with that account, a dismissal takes the sheet away, and the
+    /// filter's search text is built when the filter opens.
+    private mutating func toSheet(_ input: ComponentInput<AccountSheet.Verb>) -> [Effect] {
         guard var sheet else { return [] }
-        let intents = sheet.update(message, context)
+        let reactions = sheet.update(input, context.kit)
         self.sheet = sheet
-        for intent in intents {
-            switch intent {
-            case .pick(let index) where accounts.indices.contains(index):
-                return end(.picked(accountID: accounts[index].id))
+        for reaction in reactions {
+            switch reaction.request {
+            case .send(let intent as Intent):
+                switch intent {
+                case .pick(let index) where accounts.indices.contains(index):
+                    return end(.picked(accountID: accounts[index].id))
+                case .prepareSearch: accountsIndex.prepareSearch()
+                default: break  // the form is the interface's
+                }
             case .dismiss:
                 self.sheet = nil
             default:
-                break  // the form, banners and effects are the interface's
+                break  // quitting is the picker's own (Esc, Ctrl-C, Ctrl-D)
             }
         }
         return []
@@ -182,11 +184,12 @@ public struct AccountPicker: LoopRoot, Hashable, Sendable {
     /// where the rows are.
     private mutating func resize(to terminal: Size) -> [Effect] {
         mode.terminal = terminal
-        mode.blockHeight = max(1, InlinePickerMode.blockHeight(rowCount: mode.rowCount, terminal: terminal, requested: mode.requestedHeight))
+        mode.blockHeight = max(
+            1, InlinePickerMode.blockHeight(rowCount: mode.rowCount, terminal: terminal, requested: mode.requestedHeight))
         mode.blockTop = nil
         size = Layout.capped(mode.virtualSize)
         if !layout.isTooSmall, var sheet {
-            _ = sheet.update(.relayout, context)
+            _ = sheet.update(.relayout, context.kit)
             self.sheet = sheet
         }
         return [.setMouse(false), .takeRows(mode.blockHeight, clearingLine: mode.lineColumn == 0), .ask(.cursorPosition)]

@@ -108,8 +108,9 @@ extension AppState {
         case .dragEnded(let target, let position):
             return route(.dragEnded(target, position))
         case .paste(let text):
-            if let top = activeTop, presented[top].layer.takesPaste { return routeText(text) }
-            return []
+            // Over the panes a paste means nothing; a layer on top gets it, as PerchKit's root hands
+            // one to any layer, and one that takes no text ignores it.
+            return activeTop == nil ? [] : routeText(text)
         case .animationFrame, .focus(false):
             return []
         case .focus(true):
@@ -223,9 +224,6 @@ extension AppState {
         case .dismiss: dismissTop()
         case .reapplyIdentities: return refreshIdentities(apply: true)
         case .verifyIdentities: return verifyIdentities()
-        case .startFilter:
-            accountsIndex.prepareSearch()
-            return route(.action(action))
         default:
             if let tab = action.selectedTab {
                 selectedTab = tab
@@ -262,6 +260,8 @@ extension AppState {
                 if let presenter { effects += handleOutcome(value, for: presenter) }
             case .pick(let index): effects += pick(index)
             case .openSheet: openSheet()
+            case .prepareSearch: accountsIndex.prepareSearch()
+            case .quit: effects.append(.quit)
             case .keepPaneMemory: effects += panesToSave()
             case .banner(let text, let stays):
                 banner = text

@@ -103,6 +103,11 @@ public enum Intent: Hashable, Sendable {
     case pick(accountIndex: Int)
     /// Open the account sheet.
     case openSheet
+    /// The account sheet's filter opened: build the accounts' search text now
+    /// (``AccountsIndex/prepareSearch()``), so that the first key typed into it is quick.
+    case prepareSearch
+    /// End the run (the account sheet's `q`).
+    case quit
     /// What the panes look like changed in a way worth keeping at once (a pin): the root hands
     /// it to the store (``SavePanes``) when it differs from what was kept.
     case keepPaneMemory

@@ -7,10 +7,14 @@ public enum SheetRow: Hashable, Sendable {
     case addAccount
 }
 
-/// The account sheet's state: its cursor over the rows shown, the filter, the detent, a drag
-/// in progress and the animation of its height; its update and render follow (a layer of the
-/// presentation stack, ``Presentation/accountSheet(_:)``).
-public struct AccountSheet: PresentedLayer {
+/// The account sheet: a PerchKit ``Layer`` of Perch's own (hosted in Perch's stack by
+/// ``KitLayer``, driven alone by the inline picker, ``AccountPicker``). It keeps its cursor over
+/// the rows shown, the filter, and how it moves (PerchKit's ``SheetMotion``: detent, drag,
+/// dismissal, the animation of its height); it reads the accounts through the app's model
+/// (``ModelContext``, `context.model(ModelContext.self)`) and asks Perch's root for a switch, the
+/// form or the filter's search text by sending it ``Intent``s (``Reaction/send(_:)``). Its keys
+/// change while the filter is typed (``keys``: ``keyTable``, ``filterKeyTable``).
+public struct AccountSheet: Layer, Hashable {
     /// Cursor over ``rows`` (or over all accounts when ``rows`` is nil).
     public var cursor = ListCursor()
     /// The filter typed after `/`, or nil when there is none.
@@ -105,18 +109,20 @@ extension AccountSheet {
     /// After every event: a target height that changed starts animating from where the sheet is
     /// drawn now (at once with reduced motion or while dragged); a finished animation ends.
     /// Returns false once a dismissed sheet has slid away (the root removes it).
-    public mutating func advance(_ context: ModelContext) -> Bool {
-        motion.advance(
-            rowCount: rowCount(accounts: context.accounts.offeredCount), context.size, clock: context.clock,
-            reduceMotion: context.reduceMotion)
+    public mutating func advance(_ kit: Context) -> Bool {
+        let offered = kit.model(ModelContext.self)?.accounts.offeredCount ?? 0
+        return motion.advance(rowCount: rowCount(accounts: offered), kit.size, clock: kit.clock, reduceMotion: kit.reduceMotion)
     }
 
     /// Whether it is moving to a new height (the loop sends animation frames meanwhile).
     public var isAnimating: Bool { animation != nil }
 
+    /// A sheet sliding away after its dismissal takes no input.
+    public var isActive: Bool { !isClosing }
+
     /// Slides away (true), unless motion is reduced: then it goes at once (false).
-    public mutating func beginDismissal(_ context: ModelContext) -> Bool {
-        guard !context.reduceMotion else { return false }
+    public mutating func beginDismissal(_ kit: Context) -> Bool {
+        guard !kit.reduceMotion else { return false }
         motion.close()
         return true
     }
@@ -154,54 +160,77 @@ extension AccountSheet {
     /// Longest filter kept, in characters; more typed or pasted text is dropped.
     public static let maximumFilterLength = 64
 
-    public mutating func update(_ message: ModelMessage, _ context: ModelContext) -> [Intent] {
-        switch message {
-        case .action(.activate):
+    /// Moves the cursor (keys, the wheel a row a notch), changes the detent, follows a drag of
+    /// the grabber (let go low enough, it asks to be dismissed), types and clears the filter,
+    /// and picks: an account row asks Perch's root for the switch (``Intent/pick(accountIndex:)``),
+    /// the `Add account…` row (or `+`) for the form over it. Starting the filter asks the root to
+    /// build the accounts' search text (``Intent/prepareSearch``); `q` quits. Without Perch's
+    /// model in `kit` it does nothing.
+    public mutating func update(_ input: ComponentInput<Verb>, _ kit: Context) -> [Reaction<Never>] {
+        guard let context = kit.model(ModelContext.self) else { return [] }
+        switch input {
+        case .verb(.close): return [.dismiss]
+        case .verb(.quit): return [.quit]
+        case .verb(.pick):
             guard restingLayout(context).visibleRows > 0, !context.accounts.isLoading else { return [] }
             switch row(cursor.cursor, accounts: context.accounts.offeredCount) {
-            case .account(let index): return [.pick(accountIndex: index)]
-            case .addAccount: return [AccountForm.present(opensSheet: false)]
+            case .account(let index): return [.send(Intent.pick(accountIndex: index))]
+            case .addAccount: return [.send(AccountForm.present(opensSheet: false))]
             case .heading: return []
             }
-        case .action(.addAccount):
-            return [AccountForm.present(opensSheet: false)]
-        case .action(.startFilter):
+        case .verb(.addAccount):
+            return [.send(AccountForm.present(opensSheet: false))]
+        case .verb(.startFilter):
             isEditingFilter = true
             filter = filter ?? ""
-        case .action(.clearFilter):
+            return [.send(Intent.prepareSearch)]
+        case .verb(.clearFilter):
             isEditingFilter = false
             filter = nil
             refilter(context)
-        case .action(.deleteBackward):
+        case .verb(.deleteBackward):
             if filter?.isEmpty == false { filter?.removeLast() }
             refilter(context)
-        case .action(.largerDetent):
+        case .verb(.larger):
             detent = .large
             clamp(context)
-        case .action(.smallerDetent):
+        case .verb(.smaller):
             detent = .fit
             clamp(context)
-        case .action(let action):
+        case .verb(let verb):
             let count = rowCount(accounts: context.accounts.offeredCount)
-            switch ListMove(action, count: count, visible: restingLayout(context).visibleRows) {
-            case .by(let delta)?: moveCursor(to: cursor.cursor + delta, direction: delta < 0 ? -1 : 1, context)
-            case .to(let index)?: moveCursor(to: index, direction: index == 0 ? 1 : -1, context)
-            case nil: break
+            let page = ListMove.pageStep(restingLayout(context).visibleRows)
+            switch verb {
+            case .up: moveCursor(to: cursor.cursor - 1, direction: -1, context)
+            case .down: moveCursor(to: cursor.cursor + 1, direction: 1, context)
+            case .pageUp: moveCursor(to: cursor.cursor - page, direction: -1, context)
+            case .pageDown: moveCursor(to: cursor.cursor + page, direction: 1, context)
+            case .first: moveCursor(to: 0, direction: 1, context)
+            case .last: moveCursor(to: count - 1, direction: -1, context)
+            default: break
             }
-        case .text(let text):
+        case .key(let key):
+            // Under a root that hands typed keys over as keys (PerchKit's ``TabApp``).
+            guard case .character(let character) = key.key else { return [] }
+            type(String(character), context)
+        case .paste(let text):
             type(text, context)
-        case .tap(let target) where target.part(Part.self) != nil:
-            if let index = target.part(Part.self)?.accountIndex { return [.pick(accountIndex: index)] }
-            if target == .sheetAddAccount, !context.accounts.isLoading { return [AccountForm.present(opensSheet: false)] }
+        case .tap(let target):
+            if let index = target.part(Part.self)?.accountIndex { return [.send(Intent.pick(accountIndex: index))] }
+            if target == .sheetAddAccount, !context.accounts.isLoading { return [.send(AccountForm.present(opensSheet: false))] }
         case .scroll(_, let notches):
-            return update(.action(notches < 0 ? .moveUp : .moveDown), context)
+            return update(.verb(notches < 0 ? .up : .down), kit)
         case .drag(.sheetGrabber, let position):
             dragTop = max(1, min(position.row, context.size.height - 1))
         case .dragEnded(.sheetGrabber, let position):
-            return endDrag(at: position.row, context)
+            guard motion.endDrag(at: position.row, rowCount: rowCount(accounts: context.accounts.offeredCount), context.size) else {
+                return [.dismiss]
+            }
+            clamp(context)
         case .relayout:
             clamp(context)
-        default: break
+        case .drag, .dragEnded, .longPress:
+            break
         }
         return []
     }
@@ -233,14 +262,6 @@ extension AccountSheet {
         (rows, filterMatches) = context.accounts.rows(matching: filter, narrowingFrom: previous, among: filterMatches)
         moveCursor(to: 0, direction: 1, context)
     }
-
-    /// Ends a drag of the grabber released on screen row `row`: below a third of the fit height
-    /// the sheet is dismissed, otherwise it snaps to the nearest detent (fit on a tie).
-    private mutating func endDrag(at row: Int, _ context: ModelContext) -> [Intent] {
-        guard motion.endDrag(at: row, rowCount: rowCount(accounts: context.accounts.offeredCount), context.size) else { return [.dismiss] }
-        clamp(context)
-        return []
-    }
 }
 
 // MARK: Render
@@ -248,7 +269,15 @@ extension AccountSheet {
 extension AccountSheet {
     /// Draws the sheet at the height it has now (rising, falling, dragged or at rest) and marks
     /// its grabber, rows and chrome; a sheet sliding away swallows the pointer where it is drawn.
-    public func render(into frame: inout Frame, _ context: ModelContext) {
+    /// `area` is not read: a sheet is laid out on the whole screen. Without Perch's model in
+    /// `kit` it draws nothing.
+    public func render(into frame: inout Frame, in area: Rect, _ kit: Context) {
+        guard let context = kit.model(ModelContext.self) else { return }
+        render(into: &frame, context)
+    }
+
+    /// Draws the sheet over `context`'s accounts.
+    func render(into frame: inout Frame, _ context: ModelContext) {
         let layout = layout(context)
         guard layout.height > 0 else { return }
         let box = layout.frame
@@ -368,45 +397,66 @@ extension AccountSheet {
 }
 
 extension AccountSheet {
-    /// The filter's keys while it is typed, else the sheet's.
-    public var inputContext: InputContext { isEditingFilter ? .accountSheetFilter : .accountSheet }
-    /// A sheet sliding away after its dismissal takes no input.
-    public var isActive: Bool { !isClosing }
-    /// Pasted text goes to its filter.
-    public var takesPaste: Bool { true }
+    /// What the sheet's keys mean.
+    public enum Verb: Hashable, Sendable {
+        /// Close the sheet, quit, or pick the row under the cursor (an account, or the form).
+        case close, quit, pick
+        /// Move a row or a page, or go to the first or last row.
+        case up, down, pageUp, pageDown, first, last
+        /// Start typing a filter, clear it (and stop typing it), delete its last character.
+        case startFilter, clearFilter, deleteBackward
+        /// Open the `Add account…` form.
+        case addAccount
+        /// Go to the large (`larger`) or fit (`smaller`) detent.
+        case larger, smaller
+    }
+
+    /// The filter's keys while it is typed (``filterKeyTable``), else the sheet's (``keyTable``).
+    public var keys: KeyTable<Verb> { isEditingFilter ? Self.filterKeyTable : Self.keyTable }
+
+    /// The sheet's keys, in the order help lists them (Perch adds `?`, help over it).
+    public static let keyTable = KeyTable<Verb>(
+        "Account sheet",
+        [
+            .init([KeyEvent(.escape)], "Esc", "close the sheet", .close),
+            .init([], "click above the sheet", "close it", nil),
+            .init([KeyEvent(.enter)], "Enter", "switch to the account", .pick),
+            .init([], "click an account", "switch to it", nil),
+            .init([KeyEvent(.up), .char("k")], "↑ k", "move up", .up),
+            .init([KeyEvent(.down), .char("j")], "↓ j", "move down", .down),
+            .init([KeyEvent(.pageUp)], "PgUp", "page up", .pageUp),
+            .init([KeyEvent(.pageDown)], "PgDn", "page down", .pageDown),
+            .init([KeyEvent(.home), .char("g")], "Home g", "first row", .first),
+            .init([KeyEvent(.end), .char("G")], "End G", "last row", .last),
+            .init([.char("/")], "/", "filter by name or handle", .startFilter),
+            .init([.char("+")], "+", "add an account (or the last row)", .addAccount),
+            .init([KeyEvent(.up, modifiers: .shift), .char("K")], "Shift-↑ K", "larger detent", .larger),
+            .init([KeyEvent(.down, modifiers: .shift), .char("J")], "Shift-↓ J", "smaller detent", .smaller),
+            .init([], "drag the grabber", "resize; drag down to close", nil),
+            // Bug: `q` did nothing with the sheet up (and after `Add account…` the sheet is up).
+            .init([.char("q")], "q", "quit", .quit),
+        ])
+
+    /// The sheet's keys while its filter is typed: printable keys it does not bind go to the
+    /// filter (Perch adds `F1`, help over it).
+    public static let filterKeyTable = KeyTable<Verb>(
+        "Sheet filter",
+        [
+            .init([KeyEvent(.escape)], "Esc", "clear the filter", .clearFilter),
+            .init([KeyEvent(.enter)], "Enter", "switch to the account", .pick),
+            .init([KeyEvent(.up)], "↑", "move up", .up),
+            .init([KeyEvent(.down)], "↓", "move down", .down),
+            .init([KeyEvent(.backspace)], "Backspace", "delete a character", .deleteBackward),
+            .init([], "type or paste", "narrow the list", nil),
+        ], takesTyping: true)
 }
 
 extension InputContext {
     /// The account sheet's keys.
-    public static let accountSheet = InputContext(
-        title: "Account sheet",
-        bindings: [
-            KeyBinding(KeyBindings.keys(.escape), "Esc", .dismiss, "close the sheet"),
-            KeyBinding(gesture: "click above the sheet", "close it"),
-            KeyBinding(KeyBindings.keys(.enter), "Enter", .activate, "switch to the account"),
-            KeyBinding(gesture: "click an account", "switch to it"),
-        ] + KeyBindings.listMoves + [
-            KeyBinding(KeyBindings.keys(.character("/")), "/", .startFilter, "filter by name or handle"),
-            KeyBinding(KeyBindings.keys(.character("+")), "+", .addAccount, "add an account (or the last row)"),
-            KeyBinding([KeyEvent(.up, modifiers: .shift), .char("K")], "Shift-↑ K", .largerDetent, "larger detent"),
-            KeyBinding([KeyEvent(.down, modifiers: .shift), .char("J")], "Shift-↓ J", .smallerDetent, "smaller detent"),
-            KeyBinding(gesture: "drag the grabber", "resize; drag down to close"),
-            KeyBinding(KeyBindings.keys(.character("?")), "?", .showHelp, "this help"),
-            // Bug: `q` did nothing with the sheet up (and after `Add account…` the sheet is up).
-            KeyBinding(KeyBindings.keys(.character("q")), "q", .quit, "quit"),
-        ])
+    public static let accountSheet = KitLayer<AccountSheet>.inputContext(AccountSheet.keyTable)
 
     /// The account sheet's keys while its filter is typed: printable keys go to the filter.
-    public static let accountSheetFilter = InputContext(
-        title: "Sheet filter", takesTyping: true,
-        bindings: [
-            KeyBinding(KeyBindings.keys(.escape), "Esc", .clearFilter, "clear the filter"),
-            KeyBinding(KeyBindings.keys(.enter), "Enter", .activate, "switch to the account"),
-            KeyBinding(KeyBindings.keys(.up), "↑", .moveUp, "move up"),
-            KeyBinding(KeyBindings.keys(.down), "↓", .moveDown, "move down"),
-            KeyBinding(KeyBindings.keys(.backspace), "Backspace", .deleteBackward, "delete a character"),
-            KeyBinding(gesture: "type or paste", "narrow the list"),
-        ])
+    public static let accountSheetFilter = KitLayer<AccountSheet>.inputContext(AccountSheet.filterKeyTable)
 }
 
 extension AccountSheet {
@@ -437,15 +487,4 @@ extension HitTarget {
     public static let sheetChrome = HitTarget.layer(AccountSheet.Part.chrome)
     /// The sheet's grabber.
     public static let sheetGrabber = HitTarget.layer(AccountSheet.Part.grabber)
-}
-
-extension KeyAction {
-    /// The account sheet's own: start typing a filter.
-    public static let startFilter = KeyAction("accountSheet.startFilter")
-    /// The account sheet's own: clear the filter and stop typing it.
-    public static let clearFilter = KeyAction("accountSheet.clearFilter")
-    /// The account sheet's own: raise the sheet by one detent.
-    public static let largerDetent = KeyAction("accountSheet.largerDetent")
-    /// The account sheet's own: lower the sheet by one detent.
-    public static let smallerDetent = KeyAction("accountSheet.smallerDetent")
 }

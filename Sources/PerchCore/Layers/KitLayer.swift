@@ -21,21 +21,21 @@
 ///   asked says (``Component/receive(_:_:)``): the replies of the layers it presented, and each
 ///   outcome of its jobs.
 ///
-/// Perch's root does no ``Work`` that performs itself (its slow work is jobs), presents only
-/// ``HostableLayer``s, holds no app model's messages but ``Intent``s, and keeps the tab itself:
-/// a hosted layer asking for those (``Reaction/perform(_:then:)-(W,_)``, another layer,
-/// ``Reaction/tellPresented(_:)``, ``Reaction/selectTab(_:)``, ``Reaction/quit``) is not
-/// carried out, and the first two stop a debug build.
+/// ``Reaction/quit`` quits (the account sheet's `q`). Perch's root does no ``Work`` that performs
+/// itself (its slow work is jobs), presents only ``HostableLayer``s, holds no app model's
+/// messages but ``Intent``s, and keeps the tab itself: a hosted layer asking for those
+/// (``Reaction/perform(_:then:)-(W,_)``, another layer, ``Reaction/tellPresented(_:)``,
+/// ``Reaction/selectTab(_:)``) is not carried out, and the first two stop a debug build.
 public struct KitLayer<L: Layer & Hashable>: PresentedLayer where L.Reply: Hashable {
     /// The PerchKit layer.
     public private(set) var layer: L
 
-    /// Who receives keys while it is on top: its key table as Perch binds it, read once when it
-    /// is made (a PerchKit layer's table does not change with its state), so that no key
-    /// builds it again.
-    public let inputContext: InputContext
+    /// Who receives keys while it is on top: its key table as Perch binds it, read when it is
+    /// made and again after each change of the layer, when the table's title changed (the
+    /// account sheet's filter has keys of its own), so that no key builds it again.
+    public private(set) var inputContext: InputContext
     /// Each row's verb, by row index: the verb a bound key's action (`<title>.<row>`) stands for.
-    private let verbs: [L.Verb?]
+    private var verbs: [L.Verb?]
     /// How what comes back to the layer becomes its messages.
     private var answers = Answers()
 
@@ -67,19 +67,29 @@ public struct KitLayer<L: Layer & Hashable>: PresentedLayer where L.Reply: Hasha
     public var isActive: Bool { layer.isActive }
     /// Whether the PerchKit layer is animating.
     public var isAnimating: Bool { layer.isAnimating }
-    /// Whether pasted text goes to it: when it takes typed text (``KeyTable/takesTyping``).
-    public var takesPaste: Bool { inputContext.takesTyping }
-
     /// Asks the PerchKit layer to go; true when it animates away.
-    public mutating func beginDismissal(_ context: ModelContext) -> Bool { layer.beginDismissal(Self.kitContext(context)) }
+    public mutating func beginDismissal(_ context: ModelContext) -> Bool { layer.beginDismissal(context.kit) }
     /// Moves the PerchKit layer's animation on; false once it is gone.
-    public mutating func advance(_ context: ModelContext) -> Bool { layer.advance(Self.kitContext(context)) }
+    public mutating func advance(_ context: ModelContext) -> Bool { layer.advance(context.kit) }
 
     /// Hands `message` to the PerchKit layer as its input; returns what it asks, as intents.
     public mutating func update(_ message: ModelMessage, _ context: ModelContext) -> [Intent] {
         guard let input = input(for: message) else { return [] }
-        let reactions = layer.update(input, Self.kitContext(context))
+        let reactions = modify { $0.update(input, context.kit) }
         return reactions.flatMap { intents($0) }
+    }
+
+    /// Changes the PerchKit layer in place with `change` (the root revealing an account in the
+    /// sheet); its keys are read again when its table changed. Returns what `change` returned.
+    @discardableResult
+    public mutating func modify<R>(_ change: (inout L) -> R) -> R {
+        let result = change(&layer)
+        let table = layer.keys
+        if table.title != inputContext.title {
+            inputContext = Self.inputContext(table)
+            verbs = table.rows.map(\.verb)
+        }
+        return result
     }
 
     /// Takes what came back to the layer: the reply of a layer it presented, or an outcome of a
@@ -87,18 +97,13 @@ public struct KitLayer<L: Layer & Hashable>: PresentedLayer where L.Reply: Hasha
     /// value it named no message for, changes nothing.
     public mutating func take(_ outcome: AnyOutcome, _ context: ModelContext) -> [Intent] {
         guard let message = answers.message(for: outcome.base) as? L.Message else { return [] }
-        let reactions = layer.receive(message, Self.kitContext(context))
+        let reactions = modify { $0.receive(message, context.kit) }
         return reactions.flatMap { intents($0) }
     }
 
     /// Draws the PerchKit layer over the whole screen (columns × rows of `context.size`).
     public func render(into frame: inout Frame, _ context: ModelContext) {
-        layer.render(into: &frame, in: Rect(x: 0, y: 0, width: context.size.width, height: context.size.height), Self.kitContext(context))
-    }
-
-    /// What PerchKit's layers see of Perch's root.
-    static func kitContext(_ context: ModelContext) -> Context {
-        Context(size: context.size, clock: context.clock, reduceMotion: context.reduceMotion, model: context)
+        layer.render(into: &frame, in: Rect(x: 0, y: 0, width: context.size.width, height: context.size.height), context.kit)
     }
 
     /// `message` as the layer's input; nil for a verb not of its table.
@@ -151,9 +156,10 @@ public struct KitLayer<L: Layer & Hashable>: PresentedLayer where L.Reply: Hasha
         case .terminal(.setMouse(let on)): return [.effect(.setMouse(on))]
         case .terminal(.ask(let query)): return [.effect(.ask(query))]
         case .terminal(.pushKeyboardFlags(let flags)): return [.effect(.pushKeyboardFlags(flags))]
-        // Work that performs itself, a message for the layers it presented, and what only the
-        // root decides (the tab, quitting): see the type's documentation.
-        case .tellPresented, .selectTab, .quit: return []
+        case .quit: return [.quit]
+        // A message for the layers it presented, and the tab, which only the root decides: see
+        // the type's documentation.
+        case .tellPresented, .selectTab: return []
         }
     }
 }
@@ -202,7 +208,20 @@ extension AlertLayer: HostableLayer {}
 /// layer asks of the root it sends as an ``Intent``.
 extension ModelContext: AppModel {}
 
+extension ModelContext {
+    /// What PerchKit's layers see of Perch's root: the screen, the clock, reduced motion, and
+    /// this context as the app's model.
+    public var kit: Context { Context(size: size, clock: clock, reduceMotion: reduceMotion, model: self) }
+}
+
 extension Presentation {
+    /// Changes the PerchKit layer in place with `change` when it is an `L` presented through
+    /// ``KitLayer``; returns what `change` returned, or nil when it is not an `L`.
+    @discardableResult
+    mutating func modify<L: Layer & Hashable, R>(_ type: L.Type, _ change: (inout L) -> R) -> R? where L.Reply: Hashable {
+        modify(KitLayer<L>.self) { $0.modify(change) }
+    }
+
     /// A PerchKit layer presented in Perch's stack, through ``KitLayer``.
     public init<L: Layer & Hashable>(_ layer: L) where L.Reply: Hashable { self.init(KitLayer(layer)) }
 
@@ -214,5 +233,12 @@ extension Presentation {
     /// Whether the layer is the PerchKit layer `L`, presented through ``KitLayer``.
     public func `is`<L: Layer & Hashable>(_ type: L.Type) -> Bool where L.Reply: Hashable {
         self.is(KitLayer<L>.self)
+    }
+}
+
+extension Array where Element == Presentation {
+    /// Index and model of the topmost layer that is the PerchKit layer `L`, or nil.
+    func topmost<L: Layer & Hashable>(_ type: L.Type) -> (index: Int, layer: L)? where L.Reply: Hashable {
+        topmost(KitLayer<L>.self).map { ($0.index, $0.layer.layer) }
     }
 }

@@ -1,38 +1,28 @@
-/// A layer presented above the panes: its own model (state, `update`, `render`), and what the
-/// root needs to know of it to compose the stack, all in the layer's own file.
+/// What Perch's root needs of a layer in its stack, in Perch's terms: every layer is a PerchKit
+/// ``Layer`` (its state, keys, parts, messages and drawing its own) hosted by ``KitLayer``, the
+/// one type that conforms; this protocol lets ``Presentation`` hold a ``KitLayer`` of any layer.
 ///
-/// A new layer is a type that conforms (and its ``InputContext``, declared beside it), plus one
-/// line in ``InputContext/layers`` so that help and the tests list its keys. The root presents
-/// it with ``Intent/present(_:)`` and finds it again by its type (``Presentation/as(_:)``).
+/// A new layer is a PerchKit ``Layer`` in its own file, plus one line in
+/// ``InputContext/layers`` (`KitLayer<MyLayer>.inputContext(MyLayer.keyTable)`) so that help and
+/// the tests list its keys. The root presents it with ``Intent/present(_:)`` and finds it again
+/// by its type (``Presentation/as(_:)``).
 public protocol PresentedLayer: ScreenModel, Hashable, Sendable {
     /// Who receives keys while this layer is on top: its title (the help overlay's) and its
     /// key bindings (``KeyBindings/table(for:)``).
     var inputContext: InputContext { get }
     /// Whether it covers the whole screen, tab bar included, so nothing below it is drawn or
-    /// animates (a cover, a form). False by default.
+    /// animates (a cover, a form).
     var coversScreen: Bool { get }
-    /// Whether it takes input; a sheet sliding away after its dismissal does not. True by default.
+    /// Whether it takes input; a sheet sliding away after its dismissal does not.
     var isActive: Bool { get }
-    /// Whether it is animating: the loop then sends animation frames. False by default.
+    /// Whether it is animating: the loop then sends animation frames.
     var isAnimating: Bool { get }
-    /// Whether pasted text (bracketed paste) goes to it as ``ModelMessage/text(_:)``; else a
-    /// paste over it is dropped. False by default.
-    var takesPaste: Bool { get }
     /// Asked to go: it may animate away (return true, and stop being active) or go at once
-    /// (return false, the default).
+    /// (return false).
     mutating func beginDismissal(_ context: ModelContext) -> Bool
     /// After every event: moves its animation on; returns false once it is gone (a sheet that
-    /// has slid away, a menu whose item went), and the root removes it. True by default.
+    /// has slid away, a menu whose item went), and the root removes it.
     mutating func advance(_ context: ModelContext) -> Bool
-}
-
-extension PresentedLayer {
-    public var coversScreen: Bool { false }
-    public var isActive: Bool { true }
-    public var isAnimating: Bool { false }
-    public var takesPaste: Bool { false }
-    public mutating func beginDismissal(_ context: ModelContext) -> Bool { false }
-    public mutating func advance(_ context: ModelContext) -> Bool { true }
 }
 
 /// One element of the stack of presented layers (``AppState/presented``, bottom first, so the
