@@ -47,7 +47,7 @@ struct ModelRenderTests {
     @Test("Overview alone: the account signed in, its tools and the count")
     func overview() {
         Self.expect(
-            OverviewPane(),
+            KitPane(OverviewPane()),
             [
                 " Overview", "", "   Signed in as", "   ● Personal", "     @ada", "", "   Tools (r applies them again)",
                 "     – env  PERCH_SAMPLE_ROLE=self  per she…", "", "   Switches so far: 0",
@@ -58,7 +58,7 @@ struct ModelRenderTests {
     @Test("Overview alone at 60 columns: the hint is wrapped at word boundaries, not cut mid-word")
     func overviewHintWraps() {
         let context = Self.context(size: Size(width: 60, height: 24))
-        let drawn = Self.lines(OverviewPane(), context)
+        let drawn = Self.lines(KitPane(OverviewPane()), context)
         let start = try? #require(drawn.firstIndex { $0.hasPrefix("   Hold the Overview tab") })
         guard let start else { return }
         #expect(drawn[start] == "   Hold the Overview tab (or the 1 key), or press a, to")
@@ -83,7 +83,7 @@ struct ModelRenderTests {
     @Test("Stats alone, before any switch: what it will count")
     func stats() {
         Self.expect(
-            StatsPane(),
+            KitPane(StatsPane()),
             [
                 " Stats · time per accou… UTC +00:00 · 00:00", "", "   No switches recorded yet.",
                 "   Time per account counts from the first s…",

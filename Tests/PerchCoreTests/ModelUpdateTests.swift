@@ -31,22 +31,26 @@ struct ModelUpdateTests {
 
     // MARK: Overview
 
-    @Test("Overview alone: keys, text, taps and a relayout change nothing and ask nothing of the root")
-    func overviewIgnoresMessages() {
+    @Test("Overview alone: r and v ask the root to apply and to verify; text, taps and a relayout change nothing and ask nothing")
+    func overviewIgnoresMessages() throws {
         let context = Self.context()
         var pane = OverviewPane()
-        let before = ModelRenderTests.lines(pane, context)
-        let messages: [ModelMessage] = [
-            .action(.moveDown), .action(.activate), .action(.refresh), .text("x"), .tap(.catalogRow(0)),
-            .scroll(.catalogRow(0), notches: 1),
-            .relayout,
+        let before = ModelRenderTests.lines(KitPane(pane), context)
+        let inputs: [ComponentInput<OverviewPane.Verb>] = [
+            .paste("x"), .key(.char("x")), .tap(.catalogRow(0)), .scroll(.catalogRow(0), notches: 1), .relayout,
         ]
-        for message in messages {
-            #expect(pane.update(message, context) == [], "\(message)")
+        for input in inputs {
+            #expect(pane.update(input, context.kit).isEmpty, "\(input)")
         }
         #expect(pane == OverviewPane())
-        #expect(ModelRenderTests.lines(pane, context) == before)
-        #expect(pane.take(AnyOutcome(SettingsNotSaved("disk full")), context) == [])
+        #expect(ModelRenderTests.lines(KitPane(pane), context) == before)
+        // As Perch's root holds it and binds its keys.
+        var hosted = KitPane(pane)
+        let keys = InputContext.pane(.overview)
+        #expect(hosted.update(.action(try #require(keys.action(for: .char("r")))), context) == [.reapplyIdentities])
+        #expect(hosted.update(.action(try #require(keys.action(for: .char("v")))), context) == [.verifyIdentities])
+        #expect(hosted.update(.action(.moveDown), context) == [], "a verb not of its table does nothing")
+        #expect(hosted.take(AnyOutcome(SettingsNotSaved("disk full")), context) == [])
     }
 
     // MARK: Catalog
@@ -171,28 +175,35 @@ struct ModelUpdateTests {
     }
 
     @Test("Stats alone: ↓ scrolls one line, End to the last screenful, Home back, the wheel by its notches; nothing is asked of the root")
-    func statsScrolls() {
+    func statsScrolls() throws {
         let context = Self.statsContext()
+        // As PerchKit's root would hand it its verbs, and as Perch's root holds it.
         var pane = StatsPane()
         let count = StatsPicture(context).lines.count
         let visible = context.layout.listRows
         #expect(count > visible + ListMove.rowsPerScrollNotch)
-        let before = ModelRenderTests.lines(pane, context)
-        #expect(pane.update(.action(.moveDown), context) == [])
+        let before = ModelRenderTests.lines(KitPane(pane), context)
+        #expect(pane.update(.verb(.down), context.kit).isEmpty)
         #expect(pane.list.scroll == 1)
-        let after = ModelRenderTests.lines(pane, context)
+        let after = ModelRenderTests.lines(KitPane(pane), context)
         #expect(after[1] == before[2])
         #expect(after[0] == before[0])
-        #expect(pane.update(.action(.moveToLast), context) == [])
+        #expect(pane.update(.verb(.last), context.kit).isEmpty)
         #expect(pane.list.scroll == count - visible)
-        #expect(pane.update(.action(.moveDown), context) == [])
+        #expect(pane.update(.verb(.down), context.kit).isEmpty)
         #expect(pane.list.scroll == count - visible)
-        #expect(pane.update(.action(.moveToFirst), context) == [])
+        #expect(pane.update(.verb(.first), context.kit).isEmpty)
         #expect(pane.list.scroll == 0)
-        #expect(pane.update(.scroll(.catalogRow(0), notches: 1), context) == [])
+        #expect(pane.update(.scroll(.catalogRow(0), notches: 1), context.kit).isEmpty)
         #expect(pane.list.scroll == ListMove.rowsPerScrollNotch)
-        #expect(pane.update(.action(.activate), context) == [])
+        #expect(pane.update(.verb(.pageDown), Context(size: context.size)).isEmpty, "without Perch's model it does nothing")
         #expect(pane.list.scroll == ListMove.rowsPerScrollNotch)
+        var hosted = KitPane(pane)
+        let pageDown = try #require(InputContext.pane(.stats).action(for: KeyEvent(.pageDown)))
+        #expect(hosted.update(.action(pageDown), context) == [])
+        #expect(hosted.pane.list.scroll == ListMove.rowsPerScrollNotch + ListMove.pageStep(visible), "PgDn as Perch binds it")
+        #expect(hosted.update(.action(.activate), context) == [], "a verb not of its table does nothing")
+        #expect(hosted.pane.list.scroll == ListMove.rowsPerScrollNotch + ListMove.pageStep(visible))
     }
 
     // MARK: Settings

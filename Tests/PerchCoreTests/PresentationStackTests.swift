@@ -175,6 +175,7 @@ struct KeyBindingTests {
     func ownVerbsStayHome() {
         let owners: [String: Set<String>] = [
             "catalog": [InputContext.pane(.catalog).title], "settings": [InputContext.pane(.settings).title],
+            "Stats": [InputContext.pane(.stats).title], "Overview": [InputContext.pane(.overview).title],
             // PerchKit's layers, whose verbs are named after their key tables (KitLayer).
             "Account sheet": [InputContext.accountSheet.title], "Sheet filter": [InputContext.accountSheetFilter.title],
             "Alert": [InputContext.alert.title], "Help": [InputContext.help.title], "Cover": [InputContext.cover.title],

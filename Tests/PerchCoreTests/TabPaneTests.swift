@@ -13,7 +13,8 @@ struct TabPaneTests {
         #expect(Tab.allCases == [.overview, .catalog, .stats, .settings])
         #expect(Tab(CatalogPane.self) == .catalog && Tab(rawValue: 2) == .stats && Tab(rawValue: 4) == nil)
         #expect(Tab.allCases.filter(\.holdsTab) == [.overview], "only Overview's tab is held for the sheet")
-        #expect(Tab.catalog.keys == CatalogPane.keys && Tab.stats.keys == StatsPane.keys)
+        #expect(Tab.catalog.keys == CatalogPane.keys && Tab.stats.keys == KitPane<StatsPane>.keys)
+        #expect(Tab.stats.keys.map(\.label) == StatsPane.keyTable.rows.map(\.label), "a PerchKit pane's table is its tab's keys")
         #expect(Tab.allCases.map(\.shortcut) == ["1", "2", "3", "4"])
         // The tab bar marks as holdable what the panes say, and the hit target says the same.
         let state = AppState(accounts: Account.samples, size: Size(width: 80, height: 24))
@@ -57,15 +58,15 @@ struct TabPaneTests {
     @Test("Stats alone: follows the current account's kept scroll and remembers each account's")
     func statsFollowsScroll() {
         var pane = StatsPane(kept: ["work": AccountPanes(statsScroll: 3), "personal": AccountPanes(statsScroll: 0)])
-        pane.follow(ModelUpdateTests.context(current: "work"), accountsReplaced: false)
+        #expect(pane.modelChanged(ModelUpdateTests.context(current: "work").kit).isEmpty)
         #expect(pane.list.scroll == 3)
-        pane.follow(ModelUpdateTests.context(current: "personal"), accountsReplaced: false)
+        #expect(pane.modelChanged(ModelUpdateTests.context(current: "personal").kit).isEmpty)
         #expect(pane.list.scroll == 0)
         var memory: [String: AccountPanes] = ["work": AccountPanes(catalog: CatalogMemory(cursor: 2))]
         pane.remember(into: &memory)
         #expect(memory["work"] == AccountPanes(catalog: CatalogMemory(cursor: 2), statsScroll: 3), "added beside the Catalog's part")
         #expect(memory["personal"] == nil, "a zero scroll is not kept")
-        #expect(pane.nextAnimationDeadline(clock: 0) == nil)
+        #expect(pane.nextDeadline(clock: 0) == nil)
     }
 
     @Test("Overview and Settings keep nothing, follow nothing and ask for nothing")
@@ -74,9 +75,9 @@ struct TabPaneTests {
         var memory: [String: AccountPanes] = [:]
         var overview = OverviewPane(kept: ["work": AccountPanes(statsScroll: 3)])
         var settings = SettingsPane(kept: ["work": AccountPanes(statsScroll: 3)])
-        overview.follow(context, accountsReplaced: true)
+        #expect(overview.modelChanged(context.kit).isEmpty)
         settings.follow(context, accountsReplaced: true)
-        #expect(overview.due(context) == [] && settings.due(context) == [])
+        #expect(overview.due(context.kit).isEmpty && settings.due(context) == [])
         overview.remember(into: &memory)
         settings.remember(into: &memory)
         #expect(memory.isEmpty && overview == OverviewPane() && settings == SettingsPane())

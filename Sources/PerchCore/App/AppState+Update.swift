@@ -222,8 +222,6 @@ extension AppState {
         case .openAccountSheet: openSheet()
         case .showHelp: present(context.help)
         case .dismiss: dismissTop()
-        case .reapplyIdentities: return refreshIdentities(apply: true)
-        case .verifyIdentities: return verifyIdentities()
         default:
             if let tab = action.selectedTab {
                 selectedTab = tab
@@ -262,6 +260,8 @@ extension AppState {
             case .openSheet: openSheet()
             case .prepareSearch: accountsIndex.prepareSearch()
             case .quit: effects.append(.quit)
+            case .reapplyIdentities: effects += refreshIdentities(apply: true)
+            case .verifyIdentities: effects += verifyIdentities()
             case .keepPaneMemory: effects += panesToSave()
             case .banner(let text, let stays):
                 banner = text

@@ -122,6 +122,12 @@ public struct AppState: Hashable, Sendable {
         set { panes[P.self] = newValue }
     }
 
+    /// The PerchKit pane of type `P` (read, or changed in place), for its own readers beside it.
+    subscript<P: KitTabPane>(pane type: P.Type) -> P {
+        get { panes[P.self] }
+        set { panes[P.self] = newValue }
+    }
+
     /// What to keep of each account's panes for the next run (``SavedState/panes``).
     public var paneMemory: [String: AccountPanes] {
         var result: [String: AccountPanes] = [:]

@@ -108,6 +108,11 @@ public enum Intent: Hashable, Sendable {
     case prepareSearch
     /// End the run (the account sheet's `q`).
     case quit
+    /// Apply the current account's tool identities again (Overview's `r`).
+    case reapplyIdentities
+    /// Ask each tool of the current account (and each server, with the setting on) who it will
+    /// be (Overview's `v`).
+    case verifyIdentities
     /// What the panes look like changed in a way worth keeping at once (a pin): the root hands
     /// it to the store (``SavePanes``) when it differs from what was kept.
     case keepPaneMemory

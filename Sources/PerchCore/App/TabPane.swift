@@ -65,6 +65,12 @@ struct PaneList: Hashable, Sendable {
         set { all[Tab(P.self).rawValue] = newValue }
     }
 
+    /// The PerchKit pane of type `P`, registered as `KitPane<P>`.
+    subscript<P: KitTabPane>(type: P.Type) -> P {
+        get { self[KitPane<P>.self].pane }
+        set { self[KitPane<P>.self].pane = newValue }
+    }
+
     /// The first pane that is a `T` (a protocol the layers see a pane through), or nil.
     func first<T>(_ type: T.Type) -> T? {
         for pane in all { if let match = pane as? T { return match } }

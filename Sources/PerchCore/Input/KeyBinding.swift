@@ -33,10 +33,6 @@ extension KeyAction {
     public static let dismiss = KeyAction("dismiss")
     /// Open the `Add account…` form.
     public static let addAccount = KeyAction("addAccount")
-    /// Apply the current account's tool identities again (Overview).
-    public static let reapplyIdentities = KeyAction("reapplyIdentities")
-    /// Ask each tool (and, with the setting on, each server) who it will be (Overview).
-    public static let verifyIdentities = KeyAction("verifyIdentities")
 
     // Shared by the models with a list, focus or a text field.
     public static let moveUp = KeyAction("moveUp")

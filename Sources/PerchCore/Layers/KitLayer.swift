@@ -34,31 +34,22 @@ public struct KitLayer<L: Layer & Hashable>: PresentedLayer where L.Reply: Hasha
     /// made and again after each change of the layer, when the table's title changed (the
     /// account sheet's filter has keys of its own), so that no key builds it again.
     public private(set) var inputContext: InputContext
-    /// Each row's verb, by row index: the verb a bound key's action (`<title>.<row>`) stands for.
-    private var verbs: [L.Verb?]
-    /// How what comes back to the layer becomes its messages.
-    private var answers = Answers()
+    /// Its verbs by name, and what comes back to it.
+    private var host: KitHost<L>
 
     /// `layer`, hosted in Perch's stack.
     public init(_ layer: L) {
         self.layer = layer
         let table = layer.keys
         inputContext = Self.inputContext(table)
-        verbs = table.rows.map(\.verb)
+        host = KitHost(table)
     }
 
-    /// The keys of a layer whose key table is `table`: its title and rows, each row's keys bound to
-    /// a verb named `<title>.<row index>` (a row without keys is a gesture help lists), taking
-    /// typed text when the table does. Perch's table adds what works everywhere
+    /// The keys of a layer whose key table is `table` (``KitHost/bindings(_:)``), taking typed
+    /// text when the table does. Perch's table adds what works everywhere
     /// (``KeyBindings/table(for:)``: Ctrl-C, Ctrl-Z, and help on `?`, or on `F1` where you type).
     public static func inputContext(_ table: KeyTable<L.Verb>) -> InputContext {
-        InputContext(
-            title: table.title, takesTyping: table.takesTyping,
-            bindings: table.rows.enumerated().map { index, row in
-                row.keys.isEmpty || row.verb == nil
-                    ? KeyBinding(gesture: row.label, row.help)
-                    : KeyBinding(row.keys, row.label, KeyAction("\(table.title).\(index)"), row.help)
-            })
+        InputContext(title: table.title, takesTyping: table.takesTyping, bindings: KitHost<L>.bindings(table))
     }
 
     /// Whether the PerchKit layer covers the whole screen.
@@ -74,7 +65,7 @@ public struct KitLayer<L: Layer & Hashable>: PresentedLayer where L.Reply: Hasha
 
     /// Hands `message` to the PerchKit layer as its input; returns what it asks, as intents.
     public mutating func update(_ message: ModelMessage, _ context: ModelContext) -> [Intent] {
-        guard let input = input(for: message) else { return [] }
+        guard let input = host.input(for: message) else { return [] }
         let reactions = modify { $0.update(input, context.kit) }
         return reactions.flatMap { intents($0) }
     }
@@ -87,7 +78,7 @@ public struct KitLayer<L: Layer & Hashable>: PresentedLayer where L.Reply: Hasha
         let table = layer.keys
         if table.title != inputContext.title {
             inputContext = Self.inputContext(table)
-            verbs = table.rows.map(\.verb)
+            host.read(table)
         }
         return result
     }
@@ -96,7 +87,7 @@ public struct KitLayer<L: Layer & Hashable>: PresentedLayer where L.Reply: Hasha
     /// job it asked for, handed to it as the message it named when it asked; anything else, or a
     /// value it named no message for, changes nothing.
     public mutating func take(_ outcome: AnyOutcome, _ context: ModelContext) -> [Intent] {
-        guard let message = answers.message(for: outcome.base) as? L.Message else { return [] }
+        guard let message = host.message(for: outcome) else { return [] }
         let reactions = modify { $0.receive(message, context.kit) }
         return reactions.flatMap { intents($0) }
     }
@@ -106,11 +97,58 @@ public struct KitLayer<L: Layer & Hashable>: PresentedLayer where L.Reply: Hasha
         layer.render(into: &frame, in: Rect(x: 0, y: 0, width: context.size.width, height: context.size.height), context.kit)
     }
 
-    /// `message` as the layer's input; nil for a verb not of its table.
-    private func input(for message: ModelMessage) -> ComponentInput<L.Verb>? {
+    /// What the layer asked, as Perch's root carries it out: a reply goes to its presenter as the
+    /// value itself; the rest as any hosted component's (``KitHost/intents(_:)``).
+    private mutating func intents(_ reaction: Reaction<L.Message>) -> [Intent] {
+        guard case .reply(let value) = reaction.request else { return host.intents(reaction) }
+        return (value as? L.Reply).map { [.reply(AnyOutcome($0))] } ?? []
+    }
+}
+
+/// What Perch's root keeps to talk to a PerchKit component it hosts (a layer, ``KitLayer``; a
+/// pane, ``KitPane``), and the translation both share:
+/// - a key table becomes Perch's bindings, each row's keys bound to a verb named
+///   `<title>.<row index>` (``bindings(_:)``), and such a verb comes back as the row's
+///   (``input(for:)``); typed or pasted text is a paste, and a gesture the same gesture;
+/// - what the component asks becomes Perch's intents (``intents(_:)``), and what it named for
+///   the answers (a presented layer's replies, a job's outcomes) is kept until they come
+///   (``message(for:)``).
+struct KitHost<C: Component>: Hashable, Sendable {
+    /// The title of the key table read last: the first part of its verbs' names.
+    private var title: String
+    /// Each row's verb, by row index.
+    private var verbs: [C.Verb?]
+    /// How what comes back to the component becomes its messages.
+    private var answers = Answers()
+
+    /// A host of a component whose key table is `table`.
+    init(_ table: KeyTable<C.Verb>) {
+        title = table.title
+        verbs = table.rows.map(\.verb)
+    }
+
+    /// Reads the component's key table again (it changed with the component's state); what it
+    /// waits for is kept.
+    mutating func read(_ table: KeyTable<C.Verb>) {
+        title = table.title
+        verbs = table.rows.map(\.verb)
+    }
+
+    /// `table`'s rows as Perch's bindings: each row's keys bound to a verb named
+    /// `<title>.<row index>`; a row without keys or verb is a gesture help lists.
+    static func bindings(_ table: KeyTable<C.Verb>) -> [KeyBinding] {
+        table.rows.enumerated().map { index, row in
+            row.keys.isEmpty || row.verb == nil
+                ? KeyBinding(gesture: row.label, row.help)
+                : KeyBinding(row.keys, row.label, KeyAction("\(table.title).\(index)"), row.help)
+        }
+    }
+
+    /// `message` as the component's input; nil for a verb not of its table.
+    func input(for message: ModelMessage) -> ComponentInput<C.Verb>? {
         switch message {
         case .action(let action):
-            let prefix = inputContext.title + "."
+            let prefix = title + "."
             guard action.name.hasPrefix(prefix), let index = Int(action.name.dropFirst(prefix.count)),
                 verbs.indices.contains(index), let verb = verbs[index]
             else { return nil }
@@ -125,17 +163,19 @@ public struct KitLayer<L: Layer & Hashable>: PresentedLayer where L.Reply: Hasha
         }
     }
 
-    /// What the layer asked, as Perch's root carries it out; what it named for the answers (a
-    /// presented layer's replies, a job's outcomes) is kept until they come.
-    private mutating func intents(_ reaction: Reaction<L.Message>) -> [Intent] {
+    /// The message `outcome` is for the component: a reply of a layer it presented, or an outcome
+    /// of a job it asked for, as it named when it asked; nil for anything else.
+    func message(for outcome: AnyOutcome) -> C.Message? { answers.message(for: outcome.base) as? C.Message }
+
+    /// What the component asked, as Perch's root carries it out. A reply means nothing here (a
+    /// layer's goes to its presenter, ``KitLayer``).
+    mutating func intents(_ reaction: Reaction<C.Message>) -> [Intent] {
         switch reaction.request {
         case .dismiss: return [.dismiss]
-        case .reply(let value):
-            guard let reply = value as? L.Reply else { return [] }
-            return [.reply(AnyOutcome(reply))]
+        case .reply: return []
         case .banner(let text, let stays): return [.banner(text, stays: stays)]
         case .send(let message):
-            // Perch's root takes intents: what a layer of Perch's own asks of it (the sheet).
+            // Perch's root takes intents: what a component of Perch's own asks of it (the sheet).
             guard let intent = message as? Intent else { return [] }
             return [intent]
         case .present(let presented, let reply):
@@ -158,10 +198,13 @@ public struct KitLayer<L: Layer & Hashable>: PresentedLayer where L.Reply: Hasha
         case .terminal(.pushKeyboardFlags(let flags)): return [.effect(.pushKeyboardFlags(flags))]
         case .quit: return [.quit]
         // A message for the layers it presented, and the tab, which only the root decides: see
-        // the type's documentation.
+        // ``KitLayer``'s documentation.
         case .tellPresented, .selectTab: return []
         }
     }
+
+    static func == (lhs: Self, rhs: Self) -> Bool { lhs.title == rhs.title }
+    func hash(into hasher: inout Hasher) { hasher.combine(title) }
 }
 
 /// How what comes back to a hosted layer becomes its messages: the mapping it gave for each kind

@@ -3,8 +3,9 @@
 /// (`extension Tab { public static let catalog = Tab(CatalogPane.self) }`); its title, keys and
 /// whether its tab can be held are its own (``TabPane``).
 public struct Tab: Hashable, Sendable, CaseIterable, CustomStringConvertible {
-    /// The panes, in tab order. A new pane is its own file (a ``TabPane``) and one entry here.
-    static let panes: [any TabPane.Type] = [OverviewPane.self, CatalogPane.self, StatsPane.self, SettingsPane.self]
+    /// The panes, in tab order. A new pane is its own file (a PerchKit ``Pane``, ``KitTabPane``,
+    /// hosted by ``KitPane``) and one entry here.
+    static let panes: [any TabPane.Type] = [KitPane<OverviewPane>.self, CatalogPane.self, KitPane<StatsPane>.self, SettingsPane.self]
 
     /// Its place in the tab bar, from 0 (the leftmost tab).
     public let rawValue: Int
@@ -22,6 +23,9 @@ public struct Tab: Hashable, Sendable, CaseIterable, CustomStringConvertible {
         }
         rawValue = index
     }
+
+    /// The tab of the PerchKit pane `P`, registered in ``panes`` as `KitPane<P>.self`.
+    public init<P: KitTabPane>(_ pane: P.Type) { self.init(KitPane<P>.self) }
 
     private init(place: Int) { rawValue = place }
 

@@ -1,25 +1,46 @@
 /// The Overview pane: who you are signed in as, a switch under way, and the switch count. It
-/// keeps no state of its own and reacts to no key (the tab bar and the root handle them).
-public struct OverviewPane: TabPane {
+/// keeps no state of its own; its keys ask Perch's root to apply the account's tools again (`r`)
+/// or to ask each tool who it will be (`v`). A PerchKit ``Pane`` of Perch's own (``KitTabPane``,
+/// hosted by ``KitPane``): it reads the accounts, the switch and the tools through the app's
+/// model (``ModelContext``) and sends the root ``Intent``s.
+public struct OverviewPane: KitTabPane {
     public init() {}
 
     /// Keeps nothing between runs.
     public init(kept: [String: AccountPanes]) {}
 
-    public static let title = "Overview"
-    /// Holding the Overview tab opens the account sheet.
+    /// Holding the Overview tab opens the account sheet (Perch's root opens it).
     public static let holdsTab = true
 
+    /// What its keys mean.
+    public enum Verb: Hashable, Sendable {
+        /// Apply the current account's tool identities again.
+        case reapply
+        /// Ask each tool (and, with the setting on, each server) who it will be.
+        case verify
+    }
+
     /// Its own keys (help lists them first on this pane).
-    public static let keys = [
-        KeyBinding(KeyBindings.keys(.character("r")), "r", .reapplyIdentities, "apply the account's tools again"),
-        KeyBinding(KeyBindings.keys(.character("v")), "v", .verifyIdentities, "ask each tool who it will be"),
-    ]
+    public static let keyTable = KeyTable<Verb>(
+        "Overview",
+        [
+            .init([.char("r")], "r", "apply the account's tools again", .reapply),
+            .init([.char("v")], "v", "ask each tool who it will be", .verify),
+        ])
 
-    public mutating func update(_ message: ModelMessage, _ context: ModelContext) -> [Intent] { [] }
+    /// `r` and `v` ask the root (``Intent/reapplyIdentities``, ``Intent/verifyIdentities``);
+    /// nothing else reaches it.
+    public mutating func update(_ input: ComponentInput<Verb>, _ kit: Context) -> [Reaction<Never>] {
+        switch input {
+        case .verb(.reapply): [.send(Intent.reapplyIdentities)]
+        case .verb(.verify): [.send(Intent.verifyIdentities)]
+        default: []
+        }
+    }
 
-    public func render(into frame: inout Frame, _ context: ModelContext) {
-        let rect = context.layout.pane
+    /// Draws who you are, the switch under way, the tools and the count into `rect`.
+    public func render(into frame: inout Frame, in rect: Rect, _ kit: Context) {
+        guard let context = kit.model(ModelContext.self) else { return }
         frame.screen.header("Overview", in: rect)
         var row = rect.y + 2
         func line(_ text: String, _ style: Style = .plain, indent: Int = 3) {

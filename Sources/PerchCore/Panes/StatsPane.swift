@@ -4,8 +4,9 @@ import Synchronization
 /// last 7 days and in the last 30 days, as bars with hours and minutes (the current interval
 /// counting up); switches per day over the last 30 days as a column chart with a date axis; and
 /// the most recent switches with their source. Its keys scroll the view; each account keeps
-/// its own scroll.
-public struct StatsPane: TabPane {
+/// its own scroll. A PerchKit ``Pane`` of Perch's own (``KitTabPane``, hosted by ``KitPane``): it
+/// reads the history and the wall clock through the app's model (``ModelContext``).
+public struct StatsPane: KitTabPane {
     /// The scroll offset, in lines (the cursor follows it).
     public internal(set) var list = ListCursor()
     /// The scroll of the accounts not shown now, by account id.
@@ -25,15 +26,16 @@ public struct StatsPane: TabPane {
     /// Seeds each account's scroll kept from the previous run (``AccountPanes/statsScroll``).
     public init(kept: [String: AccountPanes]) { self.init(scrolls: kept.compactMapValues(\.statsScroll)) }
 
-    public static let title = "Stats"
-
     /// Adds each account's scroll (``memory``).
     public func remember(into memory: inout [String: AccountPanes]) {
         for (id, scroll) in self.memory { memory[id, default: AccountPanes()].statsScroll = scroll }
     }
 
     /// Shows the current account's scroll.
-    public mutating func follow(_ context: ModelContext, accountsReplaced: Bool) { show(context.saved.currentAccount ?? "") }
+    public mutating func modelChanged(_ kit: Context) -> [Reaction<Never>] {
+        if let context = kit.model(ModelContext.self) { show(context.saved.currentAccount ?? "") }
+        return []
+    }
 
     /// Each account's scroll, for the next run (zeros left out).
     public var memory: [String: Int] {
@@ -51,16 +53,25 @@ public struct StatsPane: TabPane {
         owner = id
     }
 
-    public mutating func update(_ message: ModelMessage, _ context: ModelContext) -> [Intent] {
+    /// Scrolls by a line, a page or to either end (its keys), or 3 lines a notch of the wheel;
+    /// keeps the scroll in the picture when the screen changes.
+    public mutating func update(_ input: ComponentInput<Verb>, _ kit: Context) -> [Reaction<Never>] {
+        guard let context = kit.model(ModelContext.self) else { return [] }
         let count = cache.picture(context).lines.count
         let visible = context.layout.listRows
-        switch message {
-        case .action(let action):
-            switch ListMove(action, count: count, visible: visible) {
-            case .by(let delta)?: list.scroll(by: delta, count: count, visible: visible)
-            case .to(let index)?: list.scroll(by: index == 0 ? -count : count, count: count, visible: visible)
-            case nil: break
-            }
+        switch input {
+        case .verb(let verb):
+            let page = ListMove.pageStep(visible)
+            let delta =
+                switch verb {
+                case .up: -1
+                case .down: 1
+                case .pageUp: -page
+                case .pageDown: page
+                case .first: -count
+                case .last: count
+                }
+            list.scroll(by: delta, count: count, visible: visible)
         case .scroll(_, let notches):
             list.scroll(by: notches * ListMove.rowsPerScrollNotch, count: count, visible: visible)
         case .relayout:
@@ -71,8 +82,9 @@ public struct StatsPane: TabPane {
         return []
     }
 
-    public func render(into frame: inout Frame, _ context: ModelContext) {
-        let rect = context.layout.pane
+    /// Draws the header and the picture's lines from the scroll into `area`.
+    public func render(into frame: inout Frame, in rect: Rect, _ kit: Context) {
+        guard let context = kit.model(ModelContext.self) else { return }
         let visible = max(0, rect.height - Layout.paneHeaderRows)
         let (picture, body) = cache.rows(context, scroll: list.scroll, size: Size(width: rect.width, height: visible))
         frame.screen.header("Stats · time per account", trailing: picture.clockText, in: rect)
@@ -420,6 +432,18 @@ extension AppState {
 }
 
 extension StatsPane {
-    /// Its own keys: the list moves, which scroll here (the list has no cursor).
-    public static let keys = KeyBindings.listMoves.map { KeyBinding($0.keys, $0.label, $0.action!, $0.summary.replacingMove()) }
+    /// What its keys mean: scroll a line, a page, or to the top or the bottom.
+    public enum Verb: Hashable, Sendable { case up, down, pageUp, pageDown, first, last }
+
+    /// Its keys: the list moves, which scroll here (the list has no cursor).
+    public static let keyTable = KeyTable<Verb>(
+        "Stats",
+        [
+            .init([KeyEvent(.up), .char("k")], "↑ k", "scroll up", .up),
+            .init([KeyEvent(.down), .char("j")], "↓ j", "scroll down", .down),
+            .init([KeyEvent(.pageUp)], "PgUp", "page up", .pageUp),
+            .init([KeyEvent(.pageDown)], "PgDn", "page down", .pageDown),
+            .init([KeyEvent(.home), .char("g")], "Home g", "first row", .first),
+            .init([KeyEvent(.end), .char("G")], "End G", "last row", .last),
+        ])
 }
