@@ -21,6 +21,18 @@ extension AppState {
     }
 }
 
+extension AppState {
+    /// `Edit config…` run from Settings as a person runs it (its tab, its last row, `Enter`), the
+    /// tab shown before selected again, and the editor's end, `edited`, delivered: Settings takes
+    /// the outcomes of the jobs it asked for, and only those.
+    mutating func finishEditConfig(_ edited: ConfigEdited) {
+        let shown = selectedTab
+        for key in [KeyEvent.char("4"), .char("G"), KeyEvent(.enter)] { _ = update(.key(key)) }
+        selectedTab = shown
+        _ = update(.outcome(AnyOutcome(edited), for: .pane(.settings)))
+    }
+}
+
 /// PerchKit's layers as Perch's root presents them (``KitLayer``), for tests that look at them.
 extension Presentation {
     /// The layer, when it is PerchKit's alert.

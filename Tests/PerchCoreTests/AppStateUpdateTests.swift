@@ -429,10 +429,8 @@ struct AppStateUpdateTests {
         expectRedrawn("a minute later")
         _ = state.update(.outcome(AnyOutcome(WallTime(seconds: start + 60, utcOffset: 3_600, zone: "CET", monotonic: state.clock))))
         expectRedrawn("another time zone")
-        _ = state.update(
-            .outcome(
-                AnyOutcome(ConfigEdited(accounts: accounts.map { Account(id: $0.id, name: "Renamed " + $0.name) }, configPath: "/c", problem: nil)),
-                for: .pane(.settings)))
+        state.finishEditConfig(
+            ConfigEdited(accounts: accounts.map { Account(id: $0.id, name: "Renamed " + $0.name) }, configPath: "/c", problem: nil))
         expectRedrawn("renamed accounts")
         _ = state.update(.resize(Size(width: 120, height: 40)))
         expectRedrawn("a larger screen")

@@ -93,7 +93,7 @@ struct ModelRenderTests {
     @Test("Settings alone: the facts, then the action rows with the cursor on the first")
     func settings() {
         Self.expect(
-            SettingsPane(),
+            KitPane(SettingsPane()),
             [
                 " Settings", "   Key hold              from auto-repeat (…", "   Config file           …ed sample accounts",
                 "   State file",
@@ -110,13 +110,14 @@ struct ModelRenderTests {
     func settingsOnShortPane(height: Int) {
         let context = Self.context(size: Size(width: 30, height: height))
         var pane = SettingsPane()
-        #expect(Self.lines(pane, context)[1].hasPrefix(" ▸ Switch account"), "\(Self.lines(pane, context))")
-        for _ in 0..<3 { _ = pane.update(.action(.moveDown), context) }
-        let drawn = Self.lines(pane, context)
+        #expect(Self.lines(KitPane(pane), context)[1].hasPrefix(" ▸ Switch account"), "\(Self.lines(KitPane(pane), context))")
+        for _ in 0..<3 { _ = pane.update(.verb(.down), context.kit) }
+        let drawn = Self.lines(KitPane(pane), context)
         #expect(drawn.contains { $0.hasPrefix(" ▸ Sheet style") }, "the cursor's row is shown: \(drawn)")
         #expect(!drawn.contains { $0.contains("Config file") })
         let tall = Self.context(size: Size(width: 30, height: 12))
-        #expect(Self.lines(SettingsPane(), tall)[2].hasPrefix("   Config file"), "\(Self.lines(SettingsPane(), tall))")
+        let tallDrawn = Self.lines(KitPane(SettingsPane()), tall)
+        #expect(tallDrawn[2].hasPrefix("   Config file"), "\(tallDrawn)")
     }
 
     @Test("The account sheet alone, at its fit height over the bottom of the screen")

@@ -208,46 +208,75 @@ struct ModelUpdateTests {
 
     // MARK: Settings
 
+    /// The message Perch's root hands the pane of `tab` for `key`, as its tab's keys bind it.
+    static func paneKey(_ key: KeyEvent, _ tab: Tab) throws -> ModelMessage {
+        .action(try #require(InputContext.pane(tab).action(for: key), "\(key) is bound on \(tab)"))
+    }
+
     @Test("Settings alone: Enter on each kind of row asks the root for the sheet, the form, a setting's step or the editor")
-    func settingsActivates() {
+    func settingsActivates() throws {
         let context = Self.context()
-        var pane = SettingsPane()
-        #expect(pane.update(.action(.activate), context) == [.openSheet])
+        // As Perch's root holds it and binds its keys.
+        var pane = KitPane(SettingsPane())
+        func key(_ key: KeyEvent) throws -> [Intent] { pane.update(try Self.paneKey(key, .settings), context) }
+        #expect(try key(KeyEvent(.enter)) == [.openSheet])
         // Switch account has no value: ← and → do nothing.
-        #expect(pane.update(.action(.increase), context) == [])
-        #expect(pane.update(.action(.moveDown), context) == [])
-        #expect(pane.list.cursor == 1)
+        #expect(try key(.char("l")) == [])
+        #expect(try key(KeyEvent(.down)) == [])
+        #expect(pane.pane.list.cursor == 1)
         #expect(
-            pane.update(.action(.activate), context) == [.present(Presentation(AccountForm(opensSheet: true)))],
+            try key(KeyEvent(.enter)) == [.present(Presentation(AccountForm(opensSheet: true)))],
             "Settings presents the form itself; the sheet opens once the account is added")
-        #expect(pane.update(.action(.moveDown), context) == [])
-        #expect(pane.list.cursor == 2)
-        #expect(pane.update(.action(.increase), context) == [.changeSetting(.reduceMotion, step: 1)])
-        #expect(pane.update(.action(.decrease), context) == [.changeSetting(.reduceMotion, step: -1)])
-        #expect(pane.update(.action(.activate), context) == [.changeSetting(.reduceMotion, step: 1)])
-        #expect(pane.update(.action(.moveDown), context) == [])
-        #expect(pane.update(.action(.decrease), context) == [.changeSetting(.sheetStyle, step: -1)])
+        #expect(try key(KeyEvent(.down)) == [])
+        #expect(pane.pane.list.cursor == 2)
+        /// The file written with `key` stepped, then the root asked to apply it.
+        func stepped(_ setting: SettingKey, _ step: Int) -> [Intent] {
+            var settings = context.settings
+            settings.change(setting, step: step)
+            return [.effect(.perform(SaveSettings(settings.file))), .changeSetting(setting, step: step)]
+        }
+        #expect(try key(KeyEvent(.right)) == stepped(.reduceMotion, 1))
+        #expect(try key(.char("h")) == stepped(.reduceMotion, -1))
+        #expect(try key(KeyEvent(.enter)) == stepped(.reduceMotion, 1))
+        #expect(stepped(.reduceMotion, 1) != stepped(.reduceMotion, -1), "the file written holds the new value")
+        #expect(try key(KeyEvent(.down)) == [])
+        #expect(try key(KeyEvent(.left)) == stepped(.sheetStyle, -1))
         let drawn = ModelRenderTests.lines(pane, context)
         #expect(drawn[8] == "   Reduce motion         off")
         #expect(drawn[9] == " ▸ Sheet style           edge to edge")
     }
 
     @Test("Settings alone: a tap on a row moves the cursor there and runs it")
-    func settingsTaps() {
+    func settingsTaps() throws {
         let context = Self.context()
         var pane = SettingsPane()
-        #expect(pane.update(.tap(.settingsRow(8)), context) == [.effect(.perform(EditConfig()))])
+        let edit = pane.update(.tap(.settingsRow(8)), context.kit).map(\.request)
+        guard edit.count == 1, case .perform(let work) = edit[0], case .job(let job, _) = work.kind else {
+            Issue.record("\(edit)")
+            return
+        }
+        #expect(job.as(EditConfig.self) != nil, "Edit config… is its own job")
         #expect(pane.list.cursor == 8)
-        #expect(pane.update(.tap(.settingsRow(4)), context) == [.changeSetting(.longPress, step: 1)])
-        #expect(pane.list.cursor == 4)
-        #expect(pane.update(.action(.moveToFirst), context) == [])
-        #expect(pane.list.cursor == 0)
+        var hosted = KitPane(pane)
+        var settings = context.settings
+        settings.change(.longPress, step: 1)
+        #expect(
+            hosted.update(.tap(.settingsRow(4)), context) == [
+                .effect(.perform(SaveSettings(settings.file))), .changeSetting(.longPress, step: 1),
+            ])
+        #expect(hosted.pane.list.cursor == 4)
+        #expect(hosted.update(try Self.paneKey(KeyEvent(.home), .settings), context) == [])
+        #expect(hosted.pane.list.cursor == 0)
     }
 
     @Test("Settings alone: a failed save, a reloaded config and a config that did not reload come back as banners and accounts")
-    func settingsTakesOutcomes() {
+    func settingsTakesOutcomes() throws {
         let context = Self.context()
-        var pane = SettingsPane()
+        var pane = KitPane(SettingsPane())
+        #expect(pane.take(AnyOutcome(SettingsNotSaved("disk full")), context) == [], "nothing asked for yet: not its")
+        // A setting stepped and the editor run: their outcomes are its own now.
+        _ = pane.update(.tap(.settingsRow(2)), context)
+        _ = pane.update(.tap(.settingsRow(8)), context)
         #expect(
             pane.take(AnyOutcome(SettingsNotSaved("disk full")), context) == [.banner("Settings apply, but could not be saved: disk full")])
         let kept = [Account.samples[1], Account.samples[2]]
@@ -265,7 +294,7 @@ struct ModelUpdateTests {
             pane.take(AnyOutcome(ConfigEdited(accounts: nil, configPath: "/c.json", problem: "line 3: bad")), context) == [
                 .banner("The config was not reloaded (the previous accounts stay): line 3: bad", stays: true)
             ])
-        #expect(pane == SettingsPane())
+        #expect(pane.take(AnyOutcome(WallTime(seconds: 0, monotonic: 0)), context) == [], "another job's outcome is not its")
     }
 
     // MARK: Account sheet

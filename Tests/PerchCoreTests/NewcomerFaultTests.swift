@@ -12,10 +12,7 @@ struct NewcomerFaultTests {
         info.usesSampleAccounts = true
         var state = AppState(accounts: Account.samples, size: Size(width: 80, height: 24), info: info)
         #expect(state.render().lines.contains { $0.contains("Sample accounts (no config yet): perch init writes one to edit.") })
-        _ = state.update(
-            .outcome(
-                AnyOutcome(ConfigEdited(accounts: Account.samples, configPath: "/home/ada/.config/perch/accounts.json", problem: nil)),
-                for: .pane(.settings)))
+        state.finishEditConfig(ConfigEdited(accounts: Account.samples, configPath: "/home/ada/.config/perch/accounts.json", problem: nil))
         #expect(!state.render().lines.contains { $0.contains("Sample accounts") }, "a config is in use now")
         let own = AppState(accounts: Account.samples, size: Size(width: 80, height: 24))
         #expect(!own.render().lines.contains { $0.contains("Sample accounts") })
@@ -54,10 +51,7 @@ struct NewcomerFaultTests {
         var state = AppState(accounts: Account.samples, size: Size(width: 80, height: 24))
         let reason =
             "config /home/ada.lovelace/.config/perch/accounts.json: line 3, column 10: accounts[1].id: duplicate id \"work\" (first at accounts[0]); line 5, column 20: accounts[2].name: must not be empty"
-        _ = state.update(
-            .outcome(
-                AnyOutcome(ConfigEdited(accounts: nil, configPath: "/home/ada.lovelace/.config/perch/accounts.json", problem: reason)),
-                for: .pane(.settings)))
+        state.finishEditConfig(ConfigEdited(accounts: nil, configPath: "/home/ada.lovelace/.config/perch/accounts.json", problem: reason))
         func bannerText(_ state: AppState) -> String { state.bannerLines.joined(separator: " ") }
         #expect(bannerText(state).contains("must not be empty"), "the whole reason: \(state.bannerLines)")
         #expect(!bannerText(state).contains("…"))
@@ -67,8 +61,7 @@ struct NewcomerFaultTests {
         #expect(bannerText(state).contains("must not be empty"), "other keys leave it")
         _ = state.update(.key(KeyEvent(.escape)))
         #expect(state.banner == nil, "Esc dismisses it")
-        _ = state.update(
-            .outcome(AnyOutcome(ConfigEdited(accounts: Account.samples, configPath: "/x", problem: nil)), for: .pane(.settings)))
+        state.finishEditConfig(ConfigEdited(accounts: Account.samples, configPath: "/x", problem: nil))
         _ = state.update(.key(.char("j")))
         #expect(state.banner == nil, "a reload's banner still goes at the next key")
     }

@@ -174,7 +174,7 @@ struct KeyBindingTests {
     @Test("a model's own verbs (named after it) are bound only in its own tables and holds")
     func ownVerbsStayHome() {
         let owners: [String: Set<String>] = [
-            "catalog": [InputContext.pane(.catalog).title], "settings": [InputContext.pane(.settings).title],
+            "catalog": [InputContext.pane(.catalog).title], "Settings": [InputContext.pane(.settings).title],
             "Stats": [InputContext.pane(.stats).title], "Overview": [InputContext.pane(.overview).title],
             // PerchKit's layers, whose verbs are named after their key tables (KitLayer).
             "Account sheet": [InputContext.accountSheet.title], "Sheet filter": [InputContext.accountSheetFilter.title],

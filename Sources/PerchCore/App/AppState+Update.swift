@@ -266,7 +266,7 @@ extension AppState {
             case .banner(let text, let stays):
                 banner = text
                 bannerStays = stays
-            case .changeSetting(let key, let step): effects += changeSetting(key, step: step).map { $0.asked(by: model) }
+            case .changeSetting(let key, let step): effects += changeSetting(key, step: step)
             case .replaceAccounts(let newAccounts, let configPath): adoptAccounts(newAccounts, configPath: configPath)
             case .revealAccount(let id): revealAccount(id)
             }
@@ -296,13 +296,11 @@ extension AppState {
     }
 
     /// Changes a kept setting by one step: it applies at once (the loop reads the long-press and
-    /// the mouse from the state) and the settings file is written.
+    /// the mouse from the state). Settings, which asked, writes the settings file itself.
     mutating func changeSetting(_ key: SettingKey, step: Int) -> [Effect] {
         settingsState.change(key, step: step)
-        var effects: [Effect] = [.perform(SaveSettings(settingsState.file))]
-        if key == .mouse { effects.append(.setMouse(settingsState.values.mouse)) }
         if key == .longPress { info.longPressMilliseconds = settingsState.values.longPressMilliseconds }
-        return effects
+        return key == .mouse ? [.setMouse(settingsState.values.mouse)] : []
     }
 
     /// Dismisses the top layer that takes input; a sheet slides away unless motion is reduced.

@@ -125,7 +125,7 @@ public enum Intent: Hashable, Sendable {
     /// Show the account with this id in the account sheet, opening it when it is not up.
     case revealAccount(id: String)
     /// Change a kept setting by one step (-1 for `←`, +1 for `→` or `Enter`); it applies at
-    /// once and is saved.
+    /// once. Settings, which asks it, writes the settings file itself (``SaveSettings``).
     case changeSetting(SettingKey, step: Int)
 }
 

@@ -99,8 +99,12 @@ public enum SettingsAction: CaseIterable, Hashable, Sendable {
 
 /// The Settings pane: facts about the run, then rows under a cursor: switch account, add an
 /// account, the kept settings (each with its value and where it comes from: default, saved or
-/// flag) and `Edit config…`.
-public struct SettingsPane: TabPane {
+/// flag) and `Edit config…`. A PerchKit ``Pane`` of Perch's own (``KitTabPane``, hosted by
+/// ``KitPane``): it reads the settings and the run through the app's model (``ModelContext``),
+/// asks the root to open the sheet, present the form or change a setting (``Intent``s), and asks
+/// for its own jobs: writing the settings file and `Edit config…`, whose outcomes come back as its
+/// ``Message``.
+public struct SettingsPane: KitTabPane {
     /// The cursor over ``SettingsAction/allCases``.
     public internal(set) var list = ListCursor()
 
@@ -119,25 +123,39 @@ public struct SettingsPane: TabPane {
     /// Keeps nothing between runs: the cursor starts on the first row.
     public init(kept: [String: AccountPanes]) {}
 
-    public static let title = "Settings"
+    /// What comes back of the jobs it asked for.
+    public enum Message: Hashable, Sendable {
+        /// The settings file could not be written after a change (a save that worked says nothing).
+        case notSaved(SettingsNotSaved)
+        /// `Edit config…` ended.
+        case edited(ConfigEdited)
+    }
 
-    public mutating func update(_ message: ModelMessage, _ context: ModelContext) -> [Intent] {
+    /// Moves the cursor (keys, the wheel, a tap, which also runs the row), runs the row under it
+    /// (`Enter`), or steps its setting (`←`, `→`).
+    public mutating func update(_ input: ComponentInput<Verb>, _ kit: Context) -> [Reaction<Message>] {
+        guard let context = kit.model(ModelContext.self) else { return [] }
         let count = SettingsAction.allCases.count
         let listRows = context.layout.listRows
         let visible = max(0, listRows - Self.actionsOffset(listRows: listRows))
         let action = SettingsAction.allCases[list.cursor]
-        switch message {
-        case .action(.activate):
-            return Self.intents(for: action, step: 1)
-        case .action(.decrease), .action(.increase):
+        let page = ListMove.pageStep(visible)
+        switch input {
+        case .verb(.activate):
+            return Self.reactions(for: action, step: 1, context)
+        case .verb(.decrease), .verb(.increase):
             guard let key = action.setting else { return [] }
-            return [.changeSetting(key, step: message == .action(.decrease) ? -1 : 1)]
-        case .action(let move):
-            ListMove.apply(move, to: &list, count: count, visible: visible)
+            return Self.change(key, step: input == .verb(.decrease) ? -1 : 1, context)
+        case .verb(.up): list.move(by: -1, count: count, visible: visible)
+        case .verb(.down): list.move(by: 1, count: count, visible: visible)
+        case .verb(.pageUp): list.move(by: -page, count: count, visible: visible)
+        case .verb(.pageDown): list.move(by: page, count: count, visible: visible)
+        case .verb(.first): list.moveTo(0, count: count, visible: visible)
+        case .verb(.last): list.moveTo(count - 1, count: count, visible: visible)
         case .tap(let target) where target.settingsRow != nil:
             let index = target.settingsRow ?? 0
             list.moveTo(index, count: count, visible: visible)
-            return Self.intents(for: SettingsAction.allCases[list.cursor], step: 1)
+            return Self.reactions(for: SettingsAction.allCases[list.cursor], step: 1, context)
         case .relayout:
             list.clamp(count: count, visible: visible)
         default: break
@@ -145,33 +163,44 @@ public struct SettingsPane: TabPane {
         return []
     }
 
-    /// What running a Settings action asks of the root.
-    private static func intents(for action: SettingsAction, step: Int) -> [Intent] {
+    /// What running a Settings action asks.
+    private static func reactions(for action: SettingsAction, step: Int, _ context: ModelContext) -> [Reaction<Message>] {
         switch action {
-        case .switchAccount: [.openSheet]
-        case .addAccount: [AccountForm.present(opensSheet: true)]
-        case .editConfig: [.effect(.perform(EditConfig()))]
-        case .reduceMotion, .sheetStyle, .longPress, .mouse, .theme, .checkWithServers: [.changeSetting(action.setting!, step: step)]
+        case .switchAccount: [.send(Intent.openSheet)]
+        case .addAccount: [.send(AccountForm.present(opensSheet: true))]
+        case .editConfig: [.perform(EditConfig(), then: Message.edited)]
+        case .reduceMotion, .sheetStyle, .longPress, .mouse, .theme, .checkWithServers: change(action.setting!, step: step, context)
         }
+    }
+
+    /// A setting stepped: the settings file is written with the new value (its own job, whose
+    /// failure comes back as ``Message/notSaved(_:)``), and the root applies it at once
+    /// (``Intent/changeSetting(_:step:)``).
+    private static func change(_ key: SettingKey, step: Int, _ context: ModelContext) -> [Reaction<Message>] {
+        var settings = context.settings
+        settings.change(key, step: step)
+        return [.perform(SaveSettings(settings.file), then: Message.notSaved), .send(Intent.changeSetting(key, step: step))]
     }
 
     /// Takes in the outcome of what this pane asked for: the settings file written after a
     /// change (only a failure comes back, ``SettingsNotSaved``), and `Edit config…` (``EditConfig``).
-    public mutating func take(_ outcome: AnyOutcome, _ context: ModelContext) -> [Intent] {
-        if let notSaved = outcome.as(SettingsNotSaved.self) {
+    public mutating func receive(_ message: Message, _ kit: Context) -> [Reaction<Message>] {
+        switch message {
+        case .notSaved(let notSaved):
             return [.banner("Settings apply, but could not be saved: \(notSaved.reason)")]
-        }
-        guard let edited = outcome.as(ConfigEdited.self) else { return [] }
-        switch (edited.accounts, edited.configPath, edited.problem) {
-        case (let accounts?, let path, _):
-            let keepsCurrent = context.saved.currentAccount.map { id in accounts.contains { $0.id == id } } ?? true
-            let text =
-                keepsCurrent
-                ? "Config reloaded: \(accounts.count) account\(accounts.count == 1 ? "" : "s")."
-                : "Config reloaded: \(accounts.count) accounts; the current account is no longer in it."
-            return [.replaceAccounts(accounts, configPath: path), .banner(text)]
-        case (nil, _, let problem):
-            return [.banner("The config was not reloaded (the previous accounts stay): \(problem ?? "it is not valid")", stays: true)]
+        case .edited(let edited):
+            switch (edited.accounts, edited.problem) {
+            case (let accounts?, _):
+                let current = kit.model(ModelContext.self)?.saved.currentAccount
+                let keepsCurrent = current.map { id in accounts.contains { $0.id == id } } ?? true
+                let text =
+                    keepsCurrent
+                    ? "Config reloaded: \(accounts.count) account\(accounts.count == 1 ? "" : "s")."
+                    : "Config reloaded: \(accounts.count) accounts; the current account is no longer in it."
+                return [.send(Intent.replaceAccounts(accounts, configPath: edited.configPath)), .banner(text)]
+            case (nil, let problem):
+                return [.banner("The config was not reloaded (the previous accounts stay): \(problem ?? "it is not valid")", stays: true)]
+            }
         }
     }
 
@@ -187,8 +216,9 @@ public struct SettingsPane: TabPane {
         }
     }
 
-    public func render(into frame: inout Frame, _ context: ModelContext) {
-        let rect = context.layout.pane
+    /// Draws the facts about the run, then the rows under the cursor, into `rect`.
+    public func render(into frame: inout Frame, in rect: Rect, _ kit: Context) {
+        guard let context = kit.model(ModelContext.self) else { return }
         frame.screen.header("Settings", in: rect)
         let first = rect.y + Layout.paneHeaderRows
         let info = context.info
@@ -235,13 +265,6 @@ public struct SettingsPane: TabPane {
     }
 }
 
-extension KeyAction {
-    /// Settings' own: the previous value of the setting under the cursor.
-    public static let decrease = KeyAction("settings.decrease")
-    /// Settings' own: the next value of the setting under the cursor.
-    public static let increase = KeyAction("settings.increase")
-}
-
 extension SettingsPane {
     /// What Settings marks in the hit map: one of its rows, by row index.
     public struct Row: HitPart {
@@ -268,12 +291,22 @@ extension AppState {
 }
 
 extension SettingsPane {
+    /// What its keys mean: move the cursor, run the row under it, or step its setting.
+    public enum Verb: Hashable, Sendable { case up, down, pageUp, pageDown, first, last, activate, decrease, increase }
+
     /// Its own keys (help lists them first on this pane).
-    public static let keys =
-        KeyBindings.listMoves + [
-            KeyBinding(KeyBindings.keys(.enter), "Enter", .activate, "run the action, next value"),
-            KeyBinding(KeyBindings.keys(.left, .character("h")), "← h", .decrease, "previous value (100 ms less)"),
-            KeyBinding(KeyBindings.keys(.right, .character("l")), "→ l", .increase, "next value (100 ms more)"),
-            KeyBinding(gesture: "click an action", "run it"),
-        ]
+    public static let keyTable = KeyTable<Verb>(
+        "Settings",
+        [
+            .init([KeyEvent(.up), .char("k")], "↑ k", "move up", .up),
+            .init([KeyEvent(.down), .char("j")], "↓ j", "move down", .down),
+            .init([KeyEvent(.pageUp)], "PgUp", "page up", .pageUp),
+            .init([KeyEvent(.pageDown)], "PgDn", "page down", .pageDown),
+            .init([KeyEvent(.home), .char("g")], "Home g", "first row", .first),
+            .init([KeyEvent(.end), .char("G")], "End G", "last row", .last),
+            .init([KeyEvent(.enter)], "Enter", "run the action, next value", .activate),
+            .init([KeyEvent(.left), .char("h")], "← h", "previous value (100 ms less)", .decrease),
+            .init([KeyEvent(.right), .char("l")], "→ l", "next value (100 ms more)", .increase),
+            .init([], "click an action", "run it", nil),
+        ])
 }
