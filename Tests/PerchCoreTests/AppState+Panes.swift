@@ -33,6 +33,11 @@ extension AppState {
     }
 }
 
+extension ModelMessage {
+    /// The Catalog's key meaning `verb`, as Perch's root binds it and hands it to the pane.
+    static func catalog(_ verb: CatalogPane.Verb) -> ModelMessage { .action(KitPane<CatalogPane>.action(verb)!) }
+}
+
 /// PerchKit's layers as Perch's root presents them (``KitLayer``), for tests that look at them.
 extension Presentation {
     /// The layer, when it is PerchKit's alert.

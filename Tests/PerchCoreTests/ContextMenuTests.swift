@@ -416,6 +416,8 @@ struct ContextMenuConfigDeleteTests {
     func outcome() {
         var state = configCatalog()
         let written = [Account(id: "work", name: "Work", group: "Jobs"), Account(id: "home", name: "Home")]
+        // The Catalog asked for the removal (its own job): its outcome comes back to it.
+        #expect(deleteRow("handle", in: &state).effects.count == 1)
         _ = state.update(
             .outcome(
                 AnyOutcome(
@@ -427,6 +429,7 @@ struct ContextMenuConfigDeleteTests {
         #expect(state.banner == "Removed handle of Work from /c/accounts.json (previous file kept as /c/accounts.json.bak).")
         // Written, but something after it went wrong: the banner says both, and stays.
         var late = configCatalog()
+        #expect(deleteRow("id", in: &late).effects.count == 1)
         _ = late.update(
             .outcome(
                 AnyOutcome(

@@ -70,7 +70,7 @@ struct ModelRenderTests {
     func catalog() {
         let context = Self.context()
         Self.expect(
-            context.catalogPane,
+            KitPane(context.catalogPane),
             [
                 " Catalog · Personal                    1/60", " ▸  1  Swift Compass            report · 38…",
                 "    2  Lunar Orchard            note · 159 …", "    3  Quiet Signal             photo · 693…",
@@ -111,7 +111,7 @@ struct ModelRenderTests {
         let context = Self.context(size: Size(width: 30, height: height))
         var pane = SettingsPane()
         #expect(Self.lines(KitPane(pane), context)[1].hasPrefix(" ▸ Switch account"), "\(Self.lines(KitPane(pane), context))")
-        for _ in 0..<3 { _ = pane.update(.verb(.down), context.kit) }
+        for _ in 0..<3 { _ = pane.update(.verb(.move(.down)), context.kit) }
         let drawn = Self.lines(KitPane(pane), context)
         #expect(drawn.contains { $0.hasPrefix(" ▸ Sheet style") }, "the cursor's row is shown: \(drawn)")
         #expect(!drawn.contains { $0.contains("Config file") })

@@ -49,7 +49,7 @@ struct ModelUpdateTests {
         let keys = InputContext.pane(.overview)
         #expect(hosted.update(.action(try #require(keys.action(for: .char("r")))), context) == [.reapplyIdentities])
         #expect(hosted.update(.action(try #require(keys.action(for: .char("v")))), context) == [.verifyIdentities])
-        #expect(hosted.update(.action(.moveDown), context) == [], "a verb not of its table does nothing")
+        #expect(hosted.update(.action(KeyAction("nothing.bound")), context) == [], "a verb not of its table does nothing")
         #expect(hosted.take(AnyOutcome(SettingsNotSaved("disk full")), context) == [])
     }
 
@@ -58,29 +58,29 @@ struct ModelUpdateTests {
     @Test("Catalog alone: ↓ moves the cursor, Enter opens the item under it, the menu key opens its context menu")
     func catalogMovesAndOpens() {
         let context = Self.context()
-        var pane = context.catalogPane
-        let items = pane.items
-        #expect(pane.update(.action(.moveDown), context) == [])
-        #expect(pane.list.cursor == 1)
-        #expect(pane.update(.action(.activate), context) == [.present(Presentation(Cover.item(items[1], scroll: 0)))])
-        #expect(pane.update(.action(.openContextMenu), context) == [.present(Presentation(ContextMenu(itemID: items[1].id)))])
-        #expect(pane.update(.action(.moveToLast), context) == [])
-        #expect(pane.list.cursor == 59)
-        #expect(pane.update(.action(.moveToFirst), context) == [])
-        #expect(pane.list.cursor == 0)
+        var pane = KitPane(context.catalogPane)
+        let items = pane.pane.items
+        #expect(pane.update(.catalog(.move(.down)), context) == [])
+        #expect(pane.pane.list.cursor == 1)
+        #expect(pane.update(.catalog(.open), context) == [.present(Presentation(Cover.item(items[1], scroll: 0)))])
+        #expect(pane.update(.catalog(.menu), context) == [.present(Presentation(ContextMenu(itemID: items[1].id)))])
+        #expect(pane.update(.catalog(.move(.last)), context) == [])
+        #expect(pane.pane.list.cursor == 59)
+        #expect(pane.update(.catalog(.move(.first)), context) == [])
+        #expect(pane.pane.list.cursor == 0)
         // The sample accounts' Catalog has no command: r runs nothing.
-        #expect(pane.update(.action(.refresh), context) == [])
-        #expect(!pane.isLoading)
+        #expect(pane.update(.catalog(.refresh), context) == [])
+        #expect(!pane.pane.isLoading)
     }
 
     @Test("Catalog alone: a tap moves the cursor to its row, a second tap on it opens the item, and the header counts it")
     func catalogTaps() {
         let context = Self.context()
-        var pane = context.catalogPane
+        var pane = KitPane(context.catalogPane)
         #expect(pane.update(.tap(.catalogRow(5)), context) == [])
-        #expect(pane.list.cursor == 5)
-        #expect(pane.update(.tap(.catalogRow(5)), context) == [.present(Presentation(Cover.item(pane.items[5], scroll: 0)))])
-        #expect(pane.list.cursor == 5)
+        #expect(pane.pane.list.cursor == 5)
+        #expect(pane.update(.tap(.catalogRow(5)), context) == [.present(Presentation(Cover.item(pane.pane.items[5], scroll: 0)))])
+        #expect(pane.pane.list.cursor == 5)
         let drawn = ModelRenderTests.lines(pane, context)
         #expect(drawn[0] == " Catalog · Personal                    6/60")
         #expect(drawn[6] == " ▸  6  Hollow Journal           note · 665 …")
@@ -90,62 +90,62 @@ struct ModelUpdateTests {
     @Test("Catalog alone: r runs the account's command once, and the list it prints comes back through take")
     func catalogLoadsThroughTake() {
         let context = Self.commandContext()
-        var pane = context.catalogPane
-        #expect(pane.items == [])
-        #expect(pane.update(.action(.refresh), context) == [.effect(.perform(LoadCatalog(accountID: "gh", command: "gh repo list")))])
-        #expect(pane.isLoading)
+        var pane = KitPane(context.catalogPane)
+        #expect(pane.pane.items == [])
+        #expect(pane.update(.catalog(.refresh), context) == [.effect(.perform(LoadCatalog(accountID: "gh", command: "gh repo list")))])
+        #expect(pane.pane.isLoading)
         // Running already: a second r asks for nothing.
-        #expect(pane.update(.action(.refresh), context) == [])
+        #expect(pane.update(.catalog(.refresh), context) == [])
         #expect(pane.take(AnyOutcome(CatalogLoaded.loaded(accountID: "gh", items: Self.repos, skipped: 1)), context) == [])
-        #expect(!pane.isLoading)
-        #expect(pane.items == Self.repos)
-        #expect(pane.loads["gh"] == .loaded(skipped: 1))
-        #expect(pane.update(.action(.moveDown), context) == [])
+        #expect(!pane.pane.isLoading)
+        #expect(pane.pane.items == Self.repos)
+        #expect(pane.pane.loads["gh"] == .loaded(skipped: 1))
+        #expect(pane.update(.catalog(.move(.down)), context) == [])
         #expect(
-            pane.update(.action(.activate), context) == [
+            pane.update(.catalog(.open), context) == [
                 .present(Presentation(Cover.item(Self.repos[1], scroll: 0))),
                 .effect(.perform(PreviewCatalogItem(accountID: "gh", command: "gh repo view", item: Self.repos[1]))),
             ])
-        #expect(pane.previews["ada/notes"] == .loading, "its preview is on its way")
+        #expect(pane.pane.previews["ada/notes"] == .loading, "its preview is on its way")
         #expect(ModelRenderTests.lines(pane, context)[0] == " Catalog · GitHub        1 unreadable · 2/3")
     }
 
     @Test("Catalog alone: a failed run keeps the last list and says why in a banner; another account's failure says nothing")
     func catalogFailsThroughTake() {
         let context = Self.commandContext()
-        var pane = context.catalogPane
-        _ = pane.take(AnyOutcome(CatalogLoaded.loaded(accountID: "gh", items: Self.repos, skipped: 0)), context)
+        var pane = KitPane(context.catalogPane)
+        _ = pane.deliver(.loaded(.loaded(accountID: "gh", items: Self.repos, skipped: 0)), context)
         #expect(
-            pane.take(AnyOutcome(CatalogLoaded.failed(accountID: "gh", reason: "HTTP 502\ngh: try again later")), context) == [
+            pane.deliver(.loaded(.failed(accountID: "gh", reason: "HTTP 502\ngh: try again later")), context) == [
                 .banner("The catalog command of GitHub failed (the last list is shown): gh: try again later")
             ])
-        #expect(pane.items == Self.repos)
-        #expect(pane.loads["gh"] == .failed("HTTP 502\ngh: try again later"))
-        #expect(pane.take(AnyOutcome(CatalogLoaded.failed(accountID: "work", reason: "no")), context) == [])
-        #expect(pane.loads["work"] == .failed("no"))
+        #expect(pane.pane.items == Self.repos)
+        #expect(pane.pane.loads["gh"] == .failed("HTTP 502\ngh: try again later"))
+        #expect(pane.deliver(.loaded(.failed(accountID: "work", reason: "no")), context) == [])
+        #expect(pane.pane.loads["work"] == .failed("no"))
         #expect(ModelRenderTests.lines(pane, context)[0] == " Catalog · Git… load failed · r retry · 1/3")
     }
 
     @Test("Catalog alone: a preview is kept for the shown account only; an item's open failure and a config removal come back as intents")
     func catalogTakesPreviewsAndResults() {
         let context = Self.commandContext()
-        var pane = context.catalogPane
-        _ = pane.take(AnyOutcome(CatalogLoaded.loaded(accountID: "gh", items: Self.repos, skipped: 0)), context)
+        var pane = KitPane(context.catalogPane)
+        _ = pane.deliver(.loaded(.loaded(accountID: "gh", items: Self.repos, skipped: 0)), context)
         #expect(
-            pane.take(AnyOutcome(CatalogPreviewed(accountID: "gh", itemID: "ada/perch", .text("A terminal account switcher"))), context)
+            pane.deliver(.previewed(CatalogPreviewed(accountID: "gh", itemID: "ada/perch", .text("A terminal account switcher"))), context)
                 == [])
-        #expect(pane.previews == ["ada/perch": .text("A terminal account switcher")])
-        #expect(pane.take(AnyOutcome(CatalogPreviewed(accountID: "work", itemID: "ada/site", .text("other"))), context) == [])
-        #expect(pane.previews == ["ada/perch": .text("A terminal account switcher")])
+        #expect(pane.pane.previews == ["ada/perch": .text("A terminal account switcher")])
+        #expect(pane.deliver(.previewed(CatalogPreviewed(accountID: "work", itemID: "ada/site", .text("other"))), context) == [])
+        #expect(pane.pane.previews == ["ada/perch": .text("A terminal account switcher")])
         #expect(
-            pane.take(AnyOutcome(CatalogItemOpened(accountID: "gh", failure: "exited with status 1")), context) == [
+            pane.deliver(.opened(CatalogItemOpened(accountID: "gh", failure: "exited with status 1")), context) == [
                 .banner("catalog.open for GitHub exited with status 1")
             ])
-        #expect(pane.take(AnyOutcome(CatalogItemOpened(accountID: "gh", failure: nil)), context) == [])
+        #expect(pane.deliver(.opened(CatalogItemOpened(accountID: "gh", failure: nil)), context) == [])
         let left = [Account(id: "gh", name: "GitHub")]
         #expect(
-            pane.take(
-                AnyOutcome(
+            pane.deliver(
+                .removed(
                     ConfigDeletion(
                         accountID: "gh", path: ["catalog", "preview"], accounts: left, configPath: "/tmp/perch.json", backupPath: nil,
                         problem: nil)),
@@ -154,8 +154,8 @@ struct ModelUpdateTests {
                     .banner("Removed catalog.preview of GitHub from /tmp/perch.json.", stays: false),
                 ])
         #expect(
-            pane.take(
-                AnyOutcome(
+            pane.deliver(
+                .removed(
                     ConfigDeletion(
                         accountID: "gh", path: [], accounts: nil, configPath: "/tmp/perch.json", backupPath: nil, problem: "read-only")),
                 context) == [.banner("Could not remove GitHub from the config: read-only", stays: true)])
@@ -183,26 +183,26 @@ struct ModelUpdateTests {
         let visible = context.layout.listRows
         #expect(count > visible + ListMove.rowsPerScrollNotch)
         let before = ModelRenderTests.lines(KitPane(pane), context)
-        #expect(pane.update(.verb(.down), context.kit).isEmpty)
+        #expect(pane.update(.verb(.move(.down)), context.kit).isEmpty)
         #expect(pane.list.scroll == 1)
         let after = ModelRenderTests.lines(KitPane(pane), context)
         #expect(after[1] == before[2])
         #expect(after[0] == before[0])
-        #expect(pane.update(.verb(.last), context.kit).isEmpty)
+        #expect(pane.update(.verb(.move(.last)), context.kit).isEmpty)
         #expect(pane.list.scroll == count - visible)
-        #expect(pane.update(.verb(.down), context.kit).isEmpty)
+        #expect(pane.update(.verb(.move(.down)), context.kit).isEmpty)
         #expect(pane.list.scroll == count - visible)
-        #expect(pane.update(.verb(.first), context.kit).isEmpty)
+        #expect(pane.update(.verb(.move(.first)), context.kit).isEmpty)
         #expect(pane.list.scroll == 0)
         #expect(pane.update(.scroll(.catalogRow(0), notches: 1), context.kit).isEmpty)
         #expect(pane.list.scroll == ListMove.rowsPerScrollNotch)
-        #expect(pane.update(.verb(.pageDown), Context(size: context.size)).isEmpty, "without Perch's model it does nothing")
+        #expect(pane.update(.verb(.move(.pageDown)), Context(size: context.size)).isEmpty, "without Perch's model it does nothing")
         #expect(pane.list.scroll == ListMove.rowsPerScrollNotch)
         var hosted = KitPane(pane)
         let pageDown = try #require(InputContext.pane(.stats).action(for: KeyEvent(.pageDown)))
         #expect(hosted.update(.action(pageDown), context) == [])
         #expect(hosted.pane.list.scroll == ListMove.rowsPerScrollNotch + ListMove.pageStep(visible), "PgDn as Perch binds it")
-        #expect(hosted.update(.action(.activate), context) == [], "a verb not of its table does nothing")
+        #expect(hosted.update(.action(KeyAction("nothing.bound")), context) == [], "a verb not of its table does nothing")
         #expect(hosted.pane.list.scroll == ListMove.rowsPerScrollNotch + ListMove.pageStep(visible))
     }
 
@@ -329,7 +329,7 @@ struct ModelUpdateTests {
         #expect(sheet.update(.tap(.sheetChrome), context) == [])
         #expect(try sheet.update(Self.key(.char("q"), sheet), context) == [.quit], "q quits over the sheet")
         #expect(try sheet.update(Self.key(KeyEvent(.escape), sheet), context) == [.dismiss])
-        #expect(sheet.update(.action(.activate), context) == [], "a verb not of the sheet's table does nothing")
+        #expect(sheet.update(.action(KeyAction("nothing.bound")), context) == [], "a verb not of the sheet's table does nothing")
     }
 
     @Test("The account sheet alone: / opens the filter and its own keys, typed text filters, Enter picks the match, Esc clears it")
@@ -406,7 +406,7 @@ struct ModelUpdateTests {
         #expect(help.layer.scroll == 0)
         for _ in 0..<20 { _ = help.update(.action(down), context) }
         #expect(help.layer.scroll == 16 - 8)
-        #expect(help.update(.action(.activate), context) == [], "a verb not of help's table does nothing")
+        #expect(help.update(.action(KeyAction("nothing.bound")), context) == [], "a verb not of help's table does nothing")
         #expect(help.update(.action(try #require(InputContext.help.action(for: KeyEvent(.escape)))), context) == [.dismiss])
         #expect(help.layer.scroll == 8)
     }
@@ -432,7 +432,7 @@ struct ModelUpdateTests {
         for _ in 0..<6 { _ = menu.update(.scroll(.layerChrome, notches: 1), context) }
         #expect(menu.layer.focusedAction == .delete)
         #expect(try menu.update(action(KeyEvent(.escape)), context) == [.dismiss])
-        #expect(menu.update(.action(.activate), context) == [], "a verb not of the menu's table does nothing")
+        #expect(menu.update(.action(KeyAction("nothing.bound")), context) == [], "a verb not of the menu's table does nothing")
     }
 
     @Test("A context menu alone: a tap on Copy id copies it, on Delete… presents the alert, on the preview opens the item")
@@ -488,16 +488,16 @@ struct ModelUpdateTests {
     @Test("Catalog alone: its menu's replies pin, open and delete; its alert's config removal is asked for as its own job")
     func catalogTakesItsLayersReplies() {
         let context = Self.context()
-        var pane = context.catalogPane
-        let item = pane.items[3]
-        #expect(pane.take(AnyOutcome(ContextMenuChoice.togglePin(id: item.id)), context) == [.keepPaneMemory])
-        #expect(pane.isPinned(item.id) && pane.items.first == item, "pinned to the top")
+        var pane = KitPane(context.catalogPane)
+        let item = pane.pane.items[3]
+        #expect(pane.deliver(.menu(.togglePin(id: item.id)), context) == [.keepPaneMemory])
+        #expect(pane.pane.isPinned(item.id) && pane.pane.items.first == item, "pinned to the top")
         #expect(
-            pane.take(AnyOutcome(ContextMenuChoice.open(id: item.id)), context) == [.present(Presentation(Cover.item(item, scroll: 0)))])
-        #expect(pane.take(AnyOutcome(ContextMenuChoice.confirmed(.deleteItem(id: item.id))), context) == [])
-        #expect(pane.item(item.id) == nil, "deleted for the session")
+            pane.deliver(.menu(.open(id: item.id)), context) == [.present(Presentation(Cover.item(item, scroll: 0)))])
+        #expect(pane.deliver(.menu(.confirmed(.deleteItem(id: item.id))), context) == [])
+        #expect(pane.pane.item(item.id) == nil, "deleted for the session")
         #expect(
-            pane.take(AnyOutcome(ContextMenuChoice.confirmed(.deleteFromConfig(accountID: "work", path: ["handle"]))), context) == [
+            pane.deliver(.menu(.confirmed(.deleteFromConfig(accountID: "work", path: ["handle"]))), context) == [
                 .effect(.perform(DeleteFromConfig(accountID: "work", path: ["handle"])))
             ])
     }
@@ -505,9 +505,9 @@ struct ModelUpdateTests {
     @Test("Catalog alone: a long-press on a row puts the cursor on it and opens its context menu")
     func catalogLongPress() {
         let context = Self.context()
-        var pane = context.catalogPane
-        #expect(pane.update(.longPress(.catalogRow(4)), context) == [.present(Presentation(ContextMenu(itemID: pane.items[4].id)))])
-        #expect(pane.list.cursor == 4)
+        var pane = KitPane(context.catalogPane)
+        #expect(pane.update(.longPress(.catalogRow(4)), context) == [.present(Presentation(ContextMenu(itemID: pane.pane.items[4].id)))])
+        #expect(pane.pane.list.cursor == 4)
     }
 
     // MARK: Alert
@@ -527,7 +527,7 @@ struct ModelUpdateTests {
         #expect(alert.layer.focus == 0, "past the last button, the first")
         #expect(alert.update(.action(previous), context) == [])
         #expect(alert.layer.focus == 1)
-        #expect(alert.update(.action(.moveDown), context) == [], "a verb not of the alert's table does nothing")
+        #expect(alert.update(.action(KeyAction("nothing.bound")), context) == [], "a verb not of the alert's table does nothing")
         #expect(alert.layer.focus == 1)
         #expect(
             alert.update(.action(try #require(InputContext.alert.action(for: KeyEvent(.escape)))), context) == [

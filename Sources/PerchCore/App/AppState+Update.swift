@@ -221,7 +221,6 @@ extension AppState {
             selectedTab = Tab(rawValue: (selectedTab.rawValue + step) % Tab.allCases.count) ?? selectedTab
         case .openAccountSheet: openSheet()
         case .showHelp: present(context.help)
-        case .dismiss: dismissTop()
         default:
             if let tab = action.selectedTab {
                 selectedTab = tab

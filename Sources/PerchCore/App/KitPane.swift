@@ -13,6 +13,10 @@ public protocol KitTabPane: Pane, Hashable {
     init(kept: [String: AccountPanes])
     /// Adds what to keep of each account's view of it for the next run. Nothing by default.
     func remember(into memory: inout [String: AccountPanes])
+    /// The config was read again, so the accounts' commands may have changed: asked before
+    /// ``Pane/modelChanged(_:)`` (the Catalog's sources run again when next shown). Nothing by
+    /// default.
+    mutating func configReloaded()
 }
 
 extension KitTabPane {
@@ -22,6 +26,8 @@ extension KitTabPane {
     public var title: String { Self.keyTable.title }
     /// Keeps nothing.
     public func remember(into memory: inout [String: AccountPanes]) {}
+    /// Nothing to do.
+    public mutating func configReloaded() {}
     /// False: holding its tab means nothing.
     public static var holdsTab: Bool { false }
     /// Whether holding its tab means something: the type's ``holdsTab``.
@@ -53,12 +59,20 @@ public struct KitPane<P: KitTabPane>: TabPane {
     /// Its key table as Perch binds it.
     public static var keys: [KeyBinding] { KitHost<P>.bindings(P.keyTable) }
 
+    /// The key action Perch binds to the first row of its table that means `verb` (what a key
+    /// hold of ``KeyBindings/holds`` performs on its tab), or nil when no row does.
+    public static func action(_ verb: P.Verb) -> KeyAction? {
+        let index = P.keyTable.rows.firstIndex { $0.verb == verb && !$0.keys.isEmpty }
+        return index.flatMap { keys[$0].action }
+    }
+
     public func remember(into memory: inout [String: AccountPanes]) { pane.remember(into: &memory) }
 
     /// The current account changed, or the config was read again: the pane compares with what
     /// it showed (``Pane/modelChanged(_:)``). Perch's root takes nothing back here; a pane that
     /// asks for something then stops a debug build.
     public mutating func follow(_ context: ModelContext, accountsReplaced: Bool) {
+        if accountsReplaced { pane.configReloaded() }
         let reactions = pane.modelChanged(context.kit)
         assert(reactions.isEmpty, "Perch's root takes no reaction to a change of account")
     }
@@ -73,14 +87,31 @@ public struct KitPane<P: KitTabPane>: TabPane {
         return pane.update(input, context.kit).flatMap { host.intents($0) }
     }
 
-    /// Takes an outcome of a job it asked for, as the message it named when it asked.
+    /// Takes an outcome of a job it asked for, or a reply of a layer it presented, as the
+    /// message it named when it asked; anything else changes nothing.
     public mutating func take(_ outcome: AnyOutcome, _ context: ModelContext) -> [Intent] {
         guard let message = host.message(for: outcome) else { return [] }
-        return pane.receive(message, context.kit).flatMap { host.intents($0) }
+        return deliver(message, context)
+    }
+
+    /// Hands the PerchKit pane one of its own messages; returns what it asks, as intents.
+    mutating func deliver(_ message: P.Message, _ context: ModelContext) -> [Intent] {
+        pane.receive(message, context.kit).flatMap { host.intents($0) }
     }
 
     /// Draws the PerchKit pane in the screen above the tab bar.
     public func render(into frame: inout Frame, _ context: ModelContext) {
         pane.render(into: &frame, in: context.layout.pane, context.kit)
     }
+}
+
+/// A PerchKit pane hosted in Perch's root, as what the layers read of a pane is looked for
+/// (``ModelContext/catalog``: the Catalog, as a ``CatalogListing``).
+protocol HostsPane {
+    /// The PerchKit pane.
+    var hostedPane: any Sendable { get }
+}
+
+extension KitPane: HostsPane {
+    var hostedPane: any Sendable { pane }
 }

@@ -1,48 +1,36 @@
-/// A pane of the tab bar as Perch's root keeps it: a ``ScreenModel`` that also says, in its own
-/// file, what the root needs of every pane: its tab's title, its keys, whether holding its tab
-/// means something, what it keeps for the next run, and how it follows the current account.
-/// The root (``AppState``) names no pane: it keeps one of each type in ``Tab/panes`` and calls
-/// them through this protocol, as PerchKit's `TabApp` calls its `Pane`s.
+/// What Perch's root needs of a pane of the tab bar, in Perch's terms: its tab's title, its keys,
+/// whether holding its tab means something, what it keeps for the next run, and how it follows
+/// the current account. Every pane is a PerchKit ``Pane`` of Perch's own (``KitTabPane``) hosted
+/// by ``KitPane``, the one type that conforms; this protocol lets the root keep a ``KitPane`` of
+/// any pane in one list (``Tab/panes``) and reach it without naming it, as PerchKit's `TabApp`
+/// reaches its `Pane`s.
 ///
-/// A new pane is its own file, conforming, with its tab (`extension Tab { static let x =
-/// Tab(XPane.self) }`), plus one entry in ``Tab/panes``.
+/// A new pane is its own file (a ``KitTabPane``, with its tab: `extension Tab { static let x =
+/// Tab(XPane.self) }`), plus one entry in ``Tab/panes``: `KitPane<XPane>.self`.
 public protocol TabPane: ScreenModel, Hashable, Sendable {
     /// Its tab's label.
     static var title: String { get }
     /// Its own keys, in the order help lists them (the tabs' and the global keys follow them).
     static var keys: [KeyBinding] { get }
-    /// Whether holding its tab with the mouse opens the account sheet. False by default.
+    /// Whether holding its tab with the mouse opens the account sheet.
     static var holdsTab: Bool { get }
 
     /// The pane at start, seeded with what each account kept of it in the last run
     /// (``SavedState/panes``, accounts no longer in the config left out).
     init(kept: [String: AccountPanes])
-    /// Adds what to keep of each account's view of it for the next run. Nothing by default.
+    /// Adds what to keep of each account's view of it for the next run.
     func remember(into memory: inout [String: AccountPanes])
     /// The current account changed (a switch, another process, the config read after the first
     /// frame), or with `accountsReplaced` the config was read again: the pane shows the current
-    /// account's view. Nothing by default.
+    /// account's view.
     mutating func follow(_ context: ModelContext, accountsReplaced: Bool)
     /// Asked after every event, shown or not: work that is due without input (a source that has
-    /// never run), as intents. Nothing by default.
+    /// never run), as intents.
     mutating func due(_ context: ModelContext) -> [Intent]
     /// While it is shown and uncovered: when the loop must draw it again without input (a
     /// spinner's next frame), in milliseconds on the loop's clock, `clock` being now; nil when
-    /// nothing moves (the default), so that idle stays at zero wake-ups.
+    /// nothing moves, so that idle stays at zero wake-ups.
     func nextAnimationDeadline(clock: Int64) -> Int64?
-}
-
-extension TabPane {
-    /// False: holding its tab means nothing.
-    public static var holdsTab: Bool { false }
-    /// Keeps nothing.
-    public func remember(into memory: inout [String: AccountPanes]) {}
-    /// Shows the same whatever the account.
-    public mutating func follow(_ context: ModelContext, accountsReplaced: Bool) {}
-    /// Asks for nothing.
-    public mutating func due(_ context: ModelContext) -> [Intent] { [] }
-    /// Nothing moves.
-    public func nextAnimationDeadline(clock: Int64) -> Int64? { nil }
 }
 
 /// The panes, one of each type in ``Tab/panes``, in tab order; two lists are equal when they
@@ -73,7 +61,7 @@ struct PaneList: Hashable, Sendable {
 
     /// The first pane that is a `T` (a protocol the layers see a pane through), or nil.
     func first<T>(_ type: T.Type) -> T? {
-        for pane in all { if let match = pane as? T { return match } }
+        for pane in all { if let match = ((pane as? HostsPane)?.hostedPane ?? pane) as? T { return match } }
         return nil
     }
 

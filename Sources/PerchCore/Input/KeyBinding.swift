@@ -1,9 +1,8 @@
 /// What a key does once it is bound in an ``InputContext``; ``AppState/update(_:)`` performs
-/// the root's and hands the rest to the model that takes input. A verb is a name: the ones every
-/// model shares (moves, `activate`, focus, text editing) and the root's own are declared here,
-/// and a pane's or a layer's own beside it (``CatalogPane``'s `refresh`, the account sheet's
-/// `startFilter`, …), as PerchKit's components declare their own `Verb`. Nothing lists them
-/// all; two verbs are the same when their names are.
+/// the root's (declared here) and hands the rest to the pane or layer that takes input. A pane's
+/// or a layer's keys are its PerchKit key table's rows, each bound to a verb named after the table
+/// and the row (`Catalog.8`, ``KitHost``), which its host turns back into the component's own
+/// `Verb`. Nothing lists them all; two verbs are the same when their names are.
 public struct KeyAction: Hashable, Sendable, CustomStringConvertible {
     /// The verb's name, unique among all verbs (a model's own start with its name).
     public let name: String
@@ -29,25 +28,6 @@ extension KeyAction {
     public static let previousTab = KeyAction("previousTab")
     public static let openAccountSheet = KeyAction("openAccountSheet")
     public static let showHelp = KeyAction("showHelp")
-    /// Dismiss the top presented layer.
-    public static let dismiss = KeyAction("dismiss")
-    /// Open the `Add account…` form.
-    public static let addAccount = KeyAction("addAccount")
-
-    // Shared by the models with a list, focus or a text field.
-    public static let moveUp = KeyAction("moveUp")
-    public static let moveDown = KeyAction("moveDown")
-    public static let pageUp = KeyAction("pageUp")
-    public static let pageDown = KeyAction("pageDown")
-    public static let moveToFirst = KeyAction("moveToFirst")
-    public static let moveToLast = KeyAction("moveToLast")
-    /// Enter on the focused row: run a Settings action, switch to an account, press a button.
-    public static let activate = KeyAction("activate")
-    /// Move an alert's focus to the previous or next button, or a form's to another field.
-    public static let focusPrevious = KeyAction("focusPrevious")
-    public static let focusNext = KeyAction("focusNext")
-    /// Text field editing: delete the character before the end.
-    public static let deleteBackward = KeyAction("deleteBackward")
 }
 
 /// Who receives keys now: the selected pane, or the top presented layer, with the keys bound
@@ -139,15 +119,6 @@ public struct KeyHoldBinding: Hashable, Sendable {
 public enum KeyBindings {
     static func keys(_ keys: Key...) -> [KeyEvent] { keys.map { KeyEvent($0) } }
 
-    static let listMoves: [KeyBinding] = [
-        KeyBinding(keys(.up, .character("k")), "↑ k", .moveUp, "move up"),
-        KeyBinding(keys(.down, .character("j")), "↓ j", .moveDown, "move down"),
-        KeyBinding(keys(.pageUp), "PgUp", .pageUp, "page up"),
-        KeyBinding(keys(.pageDown), "PgDn", .pageDown, "page down"),
-        KeyBinding(keys(.home, .character("g")), "Home g", .moveToFirst, "first row"),
-        KeyBinding(keys(.end, .character("G")), "End G", .moveToLast, "last row"),
-    ]
-
     private static let tabs: [KeyBinding] =
         Tab.allCases.map { tab in
             KeyBinding([.char(tab.shortcut)], String(tab.shortcut), .selectTab(tab), "\(tab.title) tab")
@@ -217,12 +188,5 @@ public enum KeyBindings {
     /// The binding of `key` in `context`, if any.
     public static func binding(for key: KeyEvent, in context: InputContext) -> KeyBinding? {
         table(for: context).first { $0.keys.contains(key) }
-    }
-}
-
-extension String {
-    /// "move up" → "scroll up", for panes whose list has no cursor.
-    func replacingMove() -> String {
-        hasPrefix("move ") ? "scroll " + dropFirst(5) : self
     }
 }

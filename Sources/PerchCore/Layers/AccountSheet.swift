@@ -197,17 +197,15 @@ extension AccountSheet {
         case .verb(.smaller):
             detent = .fit
             clamp(context)
-        case .verb(let verb):
+        case .verb(.move(let move)):
+            // Group headings are stepped over, on in the move's direction.
             let count = rowCount(accounts: context.accounts.offeredCount)
-            let page = ListMove.pageStep(restingLayout(context).visibleRows)
-            switch verb {
-            case .up: moveCursor(to: cursor.cursor - 1, direction: -1, context)
-            case .down: moveCursor(to: cursor.cursor + 1, direction: 1, context)
-            case .pageUp: moveCursor(to: cursor.cursor - page, direction: -1, context)
-            case .pageDown: moveCursor(to: cursor.cursor + page, direction: 1, context)
+            switch move {
             case .first: moveCursor(to: 0, direction: 1, context)
             case .last: moveCursor(to: count - 1, direction: -1, context)
-            default: break
+            default:
+                let delta = move.delta(count: count, visible: restingLayout(context).visibleRows)
+                moveCursor(to: cursor.cursor + delta, direction: delta < 0 ? -1 : 1, context)
             }
         case .key(let key):
             // Under a root that hands typed keys over as keys (PerchKit's ``TabApp``).
@@ -219,7 +217,7 @@ extension AccountSheet {
             if let index = target.part(Part.self)?.accountIndex { return [.send(Intent.pick(accountIndex: index))] }
             if target == .sheetAddAccount, !context.accounts.isLoading { return [.send(AccountForm.present(opensSheet: false))] }
         case .scroll(_, let notches):
-            return update(.verb(notches < 0 ? .up : .down), kit)
+            return update(.verb(.move(notches < 0 ? .up : .down)), kit)
         case .drag(.sheetGrabber, let position):
             dragTop = max(1, min(position.row, context.size.height - 1))
         case .dragEnded(.sheetGrabber, let position):
@@ -402,7 +400,7 @@ extension AccountSheet {
         /// Close the sheet, quit, or pick the row under the cursor (an account, or the form).
         case close, quit, pick
         /// Move a row or a page, or go to the first or last row.
-        case up, down, pageUp, pageDown, first, last
+        case move(ListMove)
         /// Start typing a filter, clear it (and stop typing it), delete its last character.
         case startFilter, clearFilter, deleteBackward
         /// Open the `Add account…` form.
@@ -422,12 +420,7 @@ extension AccountSheet {
             .init([], "click above the sheet", "close it", nil),
             .init([KeyEvent(.enter)], "Enter", "switch to the account", .pick),
             .init([], "click an account", "switch to it", nil),
-            .init([KeyEvent(.up), .char("k")], "↑ k", "move up", .up),
-            .init([KeyEvent(.down), .char("j")], "↓ j", "move down", .down),
-            .init([KeyEvent(.pageUp)], "PgUp", "page up", .pageUp),
-            .init([KeyEvent(.pageDown)], "PgDn", "page down", .pageDown),
-            .init([KeyEvent(.home), .char("g")], "Home g", "first row", .first),
-            .init([KeyEvent(.end), .char("G")], "End G", "last row", .last),
+        ] + ListMove.rows(Verb.move) + [
             .init([.char("/")], "/", "filter by name or handle", .startFilter),
             .init([.char("+")], "+", "add an account (or the last row)", .addAccount),
             .init([KeyEvent(.up, modifiers: .shift), .char("K")], "Shift-↑ K", "larger detent", .larger),
@@ -444,8 +437,8 @@ extension AccountSheet {
         [
             .init([KeyEvent(.escape)], "Esc", "clear the filter", .clearFilter),
             .init([KeyEvent(.enter)], "Enter", "switch to the account", .pick),
-            .init([KeyEvent(.up)], "↑", "move up", .up),
-            .init([KeyEvent(.down)], "↓", "move down", .down),
+            .init([KeyEvent(.up)], "↑", "move up", .move(.up)),
+            .init([KeyEvent(.down)], "↓", "move down", .move(.down)),
             .init([KeyEvent(.backspace)], "Backspace", "delete a character", .deleteBackward),
             .init([], "type or paste", "narrow the list", nil),
         ], takesTyping: true)

@@ -6,7 +6,7 @@ public enum Cover: Hashable, Sendable {
     case item(CatalogItem, scroll: Int)
 }
 
-extension Cover: Layer {
+extension Cover: HostableLayer {
     /// What the cover's keys mean.
     public enum Verb: Hashable, Sendable { case close, up, down, pageUp, pageDown, top, bottom, switchAccount }
 

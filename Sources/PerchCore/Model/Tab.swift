@@ -6,7 +6,7 @@ public struct Tab: Hashable, Sendable, CaseIterable, CustomStringConvertible {
     /// The panes, in tab order. A new pane is its own file (a PerchKit ``Pane``, ``KitTabPane``,
     /// hosted by ``KitPane``) and one entry here.
     static let panes: [any TabPane.Type] = [
-        KitPane<OverviewPane>.self, CatalogPane.self, KitPane<StatsPane>.self, KitPane<SettingsPane>.self,
+        KitPane<OverviewPane>.self, KitPane<CatalogPane>.self, KitPane<StatsPane>.self, KitPane<SettingsPane>.self,
     ]
 
     /// Its place in the tab bar, from 0 (the leftmost tab).

@@ -12,7 +12,12 @@ import Synchronization
 ///
 /// Each account keeps its cursor, scroll and pins (``CatalogMemory``) across switches, and
 /// across runs through the state file; deletions last for the run.
-public struct CatalogPane: TabPane {
+///
+/// A PerchKit ``Pane`` of Perch's own (``KitTabPane``, hosted by ``KitPane``): it reads the
+/// current account through the app's model (``ModelContext``); it asks for its own jobs (a
+/// source run, a preview, `catalog.open`, a removal from the config) and presents its own layers
+/// (the ``ContextMenu``, the ``Cover``), whose outcomes and replies come back as its ``Message``.
+public struct CatalogPane: KitTabPane {
     /// The cursor and scroll offset over ``items``.
     public internal(set) var list = ListCursor()
     /// The current account's items, pinned ones first.
@@ -55,28 +60,31 @@ public struct CatalogPane: TabPane {
     /// Seeds what was kept from the previous run (``AccountPanes/catalog``).
     public init(kept: [String: AccountPanes]) { self.init(memory: kept.compactMapValues(\.catalog)) }
 
-    public static let title = "Catalog"
-
     /// Adds each account's cursor, scroll and pins (``memory``).
     public func remember(into memory: inout [String: AccountPanes]) {
         for (id, kept) in self.memory { memory[id, default: AccountPanes()].catalog = kept }
     }
 
-    /// Lists the current account's items; with `accountsReplaced` (its commands may have
-    /// changed) each source runs again when next shown, its last list shown meanwhile.
-    public mutating func follow(_ context: ModelContext, accountsReplaced: Bool) {
-        if accountsReplaced { forgetLoads() }
-        load(for: context.currentAccount, visible: context.layout.listRows)
+    /// The config was read again (the accounts' commands may have changed): each source runs
+    /// again when next shown, its last list shown meanwhile.
+    public mutating func configReloaded() { forgetLoads() }
+
+    /// Lists the current account's items.
+    public mutating func modelChanged(_ kit: Context) -> [Reaction<Message>] {
+        if let context = kit.model(ModelContext.self) { load(for: context.currentAccount, visible: context.layout.listRows) }
+        return []
     }
 
     /// Runs the current account's source when it never ran.
-    public mutating func due(_ context: ModelContext) -> [Intent] {
-        guard needsFirstLoad, let account = context.currentAccount, let command = startLoading(at: context.clock) else { return [] }
-        return [.effect(.perform(LoadCatalog(accountID: account.id, command: command)))]
+    public mutating func due(_ kit: Context) -> [Reaction<Message>] {
+        guard needsFirstLoad, let context = kit.model(ModelContext.self), let account = context.currentAccount,
+            let command = startLoading(at: context.clock)
+        else { return [] }
+        return [Self.run(LoadCatalog(accountID: account.id, command: command))]
     }
 
     /// The spinner's next frame while the source runs.
-    public func nextAnimationDeadline(clock: Int64) -> Int64? { isLoading ? clock + Self.spinnerFrameMilliseconds : nil }
+    public func nextDeadline(clock: Int64) -> Int64? { isLoading ? clock + Self.spinnerFrameMilliseconds : nil }
 
     /// What to keep of each account's Catalog for the next run (accounts with nothing to keep are left out).
     public var memory: [String: CatalogMemory] {
@@ -210,26 +218,30 @@ public struct CatalogPane: TabPane {
         }
     }
 
-    public mutating func update(_ message: ModelMessage, _ context: ModelContext) -> [Intent] {
+    /// Moves the cursor (keys, the wheel, a tap), opens the item under it (`Enter`, a tap on the
+    /// cursor's row), opens its context menu (`m`, a hold of `Enter` or of the row), runs the
+    /// source again (`r`).
+    public mutating func update(_ input: ComponentInput<Verb>, _ kit: Context) -> [Reaction<Message>] {
+        guard let context = kit.model(ModelContext.self) else { return [] }
         let visible = context.layout.listRows
-        switch message {
-        case .action(.openContextMenu):
+        switch input {
+        case .verb(.menu):
             return openContextMenu(at: list.cursor, context)
         case .longPress(let target) where target.catalogRow != nil:
             // A row held: its menu, with the cursor on it.
             return openContextMenu(at: target.catalogRow ?? 0, context)
-        case .action(.refresh):
+        case .verb(.refresh):
             guard let account = context.currentAccount, let command = startLoading(at: context.clock) else { return [] }
-            return [.effect(.perform(LoadCatalog(accountID: account.id, command: command)))]
-        case .action(.activate):
+            return [Self.run(LoadCatalog(accountID: account.id, command: command))]
+        case .verb(.open):
             // Enter, a tap on a list: opens the item (a hold opens its menu, ``KeyBindings/holds``).
             return items.indices.contains(list.cursor) ? open(items[list.cursor].id, context) : []
         case .tap(let target) where target.catalogRow.map { $0 == list.cursor && items.indices.contains($0) } == true:
             let index = list.cursor
             // A click on the row already under the cursor (the second click of a double click too) opens it.
             return open(items[index].id, context)
-        case .action(let action):
-            ListMove.apply(action, to: &list, count: items.count, visible: visible)
+        case .verb(.move(let move)):
+            move.apply(to: &list, count: items.count, visible: visible)
         case .tap(let target) where target.catalogRow != nil:
             let index = target.catalogRow ?? 0
             list.moveTo(index, count: items.count, visible: visible)
@@ -260,8 +272,9 @@ public struct CatalogPane: TabPane {
         }
     }
 
-    public func render(into frame: inout Frame, _ context: ModelContext) {
-        let rect = context.layout.pane
+    /// Draws the header with its status, then the items from the scroll, into `rect`.
+    public func render(into frame: inout Frame, in rect: Rect, _ kit: Context) {
+        guard let context = kit.model(ModelContext.self) else { return }
         let ownerName = context.currentAccount?.name ?? "no account"
         frame.screen.header("Catalog · \(ownerName)", trailing: status(context), in: rect)
         let visible = max(0, rect.height - Layout.paneHeaderRows)
@@ -383,44 +396,43 @@ public enum ContextMenuChoice: Hashable, Sendable {
 extension CatalogPane {
     /// Opens the context menu of the item at `index`, with the cursor on it, and runs the
     /// account's preview command for its card; nothing when the index is not an item.
-    mutating func openContextMenu(at index: Int, _ context: ModelContext) -> [Intent] {
+    mutating func openContextMenu(at index: Int, _ context: ModelContext) -> [Reaction<Message>] {
         guard items.indices.contains(index) else { return [] }
         list.moveTo(index, count: items.count, visible: context.layout.listRows)
-        return [.present(Presentation(ContextMenu(itemID: items[index].id)))] + preview(items[index], context)
+        return [.present(ContextMenu(itemID: items[index].id), onReply: Message.menu)] + preview(items[index], context)
     }
 
     /// Opens the item with this id: the account's `catalog.open` runs on the terminal when it
     /// has one, else the item is shown in a full-screen cover (and previewed).
-    mutating func open(_ id: String, _ context: ModelContext) -> [Intent] {
+    mutating func open(_ id: String, _ context: ModelContext) -> [Reaction<Message>] {
         guard let item = item(id) else { return [] }
         guard let account = context.currentAccount, let command = account.catalog?.open else {
-            return [.present(Presentation(Cover.item(item, scroll: 0)))] + preview(item, context)
+            return [.present(Cover.item(item, scroll: 0))] + preview(item, context)
         }
-        return [.effect(.perform(OpenCatalogItem(accountID: account.id, command: command, item: item)))]
+        return [Self.run(OpenCatalogItem(accountID: account.id, command: command, item: item))]
     }
 
     /// Runs the current account's `catalog.preview` for `item`, when it has one.
-    private mutating func preview(_ item: CatalogItem, _ context: ModelContext) -> [Intent] {
+    private mutating func preview(_ item: CatalogItem, _ context: ModelContext) -> [Reaction<Message>] {
         guard let account = context.currentAccount, let command = account.catalog?.preview else { return [] }
         startPreview(item.id)
-        return [.effect(.perform(PreviewCatalogItem(accountID: account.id, command: command, item: item)))]
+        return [Self.run(PreviewCatalogItem(accountID: account.id, command: command, item: item))]
     }
 
     /// What its menu (and the menu's alert) replied: open, pin or unpin, delete the item, or
     /// remove it from the config (``DeleteFromConfig``, whose outcome comes back here).
-    mutating func takeReply(_ reply: AnyOutcome, _ context: ModelContext) -> [Intent]? {
+    mutating func take(_ choice: ContextMenuChoice, _ context: ModelContext) -> [Reaction<Message>] {
         let visible = context.layout.listRows
-        guard let choice = reply.as(ContextMenuChoice.self) else { return nil }
         switch choice {
         case .open(let id): return open(id, context)
         case .togglePin(let id):
             apply(.togglePin(id: id), visible: visible, account: context.currentAccount)
-            return [.keepPaneMemory]
+            return [.send(Intent.keepPaneMemory)]
         case .confirmed(.deleteItem(let id)):
             apply(.delete(id: id), visible: visible, account: context.currentAccount)
             return []
         case .confirmed(.deleteFromConfig(let id, let path)):
-            return [.effect(.perform(DeleteFromConfig(accountID: id, path: path)))]
+            return [Self.run(DeleteFromConfig(accountID: id, path: path))]
         }
     }
 }
@@ -428,29 +440,48 @@ extension CatalogPane {
 // MARK: Outcomes
 
 extension CatalogPane {
-    /// Takes in the outcome of a job this pane asked for (its own: ``LoadCatalog``,
-    /// ``PreviewCatalogItem``, ``OpenCatalogItem``, ``DeleteFromConfig``), as a Bubble Tea model
-    /// gets back its command's message, and its menu's replies; returns what the root must do
-    /// besides (a banner, the accounts the config holds now). Other outcomes change nothing.
-    public mutating func take(_ outcome: AnyOutcome, _ context: ModelContext) -> [Intent] {
-        if let intents = takeReply(outcome, context) { return intents }
-        if let loaded = outcome.as(CatalogLoaded.self) {
-            switch loaded {
-            case .loaded(let id, let items, let skipped):
-                self.loaded(items, skipped: skipped, accountID: id, account: context.currentAccount, visible: context.layout.listRows)
-            case .failed(let id, let reason):
-                failed(reason, accountID: id)
-                // With a list kept from before, the pane shows the list; the banner says why it is old.
-                if id == owner, !items.isEmpty {
-                    let last = reason.split(separator: "\n").last.map(String.init) ?? reason
-                    return [.banner("The catalog command of \(context.displayName(of: id)) failed (the last list is shown): \(last)")]
-                }
+    /// What comes back of its jobs and its context menu.
+    public enum Message: Sendable {
+        /// What its context menu chose.
+        case menu(ContextMenuChoice)
+        /// A source run ended.
+        case loaded(CatalogLoaded)
+        /// A preview arrived.
+        case previewed(CatalogPreviewed)
+        /// `catalog.open` ended.
+        case opened(CatalogItemOpened)
+        /// A removal from the config ended.
+        case removed(ConfigDeletion)
+    }
+
+    /// `job`, its outcome coming back as this pane's message.
+    static func run(_ job: LoadCatalog) -> Reaction<Message> { .perform(job, then: Message.loaded) }
+    static func run(_ job: PreviewCatalogItem) -> Reaction<Message> { .perform(job, then: Message.previewed) }
+    static func run(_ job: OpenCatalogItem) -> Reaction<Message> { .perform(job, then: Message.opened) }
+    static func run(_ job: DeleteFromConfig) -> Reaction<Message> { .perform(job, then: Message.removed) }
+
+    /// Takes what came back of what it asked, as a Bubble Tea model gets back its command's
+    /// message: its menu's choice, a list or a failure of its source, a preview, a failed
+    /// `catalog.open`, a removal from the config (the accounts written, or why not).
+    public mutating func receive(_ message: Message, _ kit: Context) -> [Reaction<Message>] {
+        guard let context = kit.model(ModelContext.self) else { return [] }
+        switch message {
+        case .menu(let choice):
+            return take(choice, context)
+        case .loaded(.loaded(let id, let items, let skipped)):
+            loaded(items, skipped: skipped, accountID: id, account: context.currentAccount, visible: context.layout.listRows)
+        case .loaded(.failed(let id, let reason)):
+            failed(reason, accountID: id)
+            // With a list kept from before, the pane shows the list; the banner says why it is old.
+            if id == owner, !items.isEmpty {
+                let last = reason.split(separator: "\n").last.map(String.init) ?? reason
+                return [.banner("The catalog command of \(context.displayName(of: id)) failed (the last list is shown): \(last)")]
             }
-        } else if let previewed = outcome.as(CatalogPreviewed.self) {
+        case .previewed(let previewed):
             self.previewed(previewed.preview, itemID: previewed.itemID, accountID: previewed.accountID)
-        } else if let opened = outcome.as(CatalogItemOpened.self), let failure = opened.failure {
-            return [.banner("catalog.open for \(context.displayName(of: opened.accountID)) \(failure)")]
-        } else if let deletion = outcome.as(ConfigDeletion.self) {
+        case .opened(let opened):
+            if let failure = opened.failure { return [.banner("catalog.open for \(context.displayName(of: opened.accountID)) \(failure)")] }
+        case .removed(let deletion):
             let (id, path, accounts, configPath, backup, problem) = (
                 deletion.accountID, deletion.path, deletion.accounts, deletion.configPath, deletion.backupPath, deletion.problem
             )
@@ -459,7 +490,7 @@ extension CatalogPane {
                 return [.banner("Could not remove \(what) from the config: \(problem ?? "it could not be written")", stays: true)]
             }
             return [
-                .replaceAccounts(accounts, configPath: configPath),
+                .send(Intent.replaceAccounts(accounts, configPath: configPath)),
                 .banner(
                     "Removed \(what) from \(configPath)" + (backup.map { " (previous file kept as \($0))." } ?? ".")
                         + (problem.map { " But " + $0 + "." } ?? ""), stays: problem != nil),
@@ -509,10 +540,9 @@ final class CatalogRowsCache: Hashable, Sendable {
 }
 
 extension KeyAction {
-    /// The Catalog's own: open the context menu of the item under the cursor.
-    public static let openContextMenu = KeyAction("catalog.openContextMenu")
-    /// The Catalog's own: run its source command again.
-    public static let refresh = KeyAction("catalog.refresh")
+    /// The Catalog's context menu of the item under the cursor, as a key hold performs it
+    /// (``KeyBindings/holds``).
+    public static let openContextMenu = KitPane<CatalogPane>.action(.menu)!
 }
 
 extension CatalogPane {
@@ -547,16 +577,23 @@ extension AppState {
 }
 
 extension CatalogPane {
+    /// What its keys mean: move the cursor, open the item, its context menu, run the source.
+    public enum Verb: Hashable, Sendable {
+        case move(ListMove)
+        case open, menu, refresh
+    }
+
     /// Its own keys (help lists them first on this pane).
-    public static let keys =
-        KeyBindings.listMoves + [
-            KeyBinding(KeyBindings.keys(.enter), "Enter", .activate, "open the item full-screen"),
-            KeyBinding(gesture: "click a row, wheel", "move the cursor, scroll"),
-            KeyBinding(gesture: "click the cursor's row", "open it (or double-click)"),
-            KeyBinding(
-                [.char("m"), KeyEvent(.menu), KeyEvent(.function(10), modifiers: .shift)], "m Menu Shift-F10",
-                .openContextMenu, "context menu of the item"),
-            KeyBinding(gesture: "press and hold a row", "its context menu"),
-            KeyBinding(KeyBindings.keys(.character("r")), "r", .refresh, "run the catalog command again"),
-        ]
+    public static let keyTable = KeyTable<Verb>(
+        "Catalog",
+        ListMove.rows(Verb.move) + [
+            .init([KeyEvent(.enter)], "Enter", "open the item full-screen", .open),
+            .init([], "click a row, wheel", "move the cursor, scroll", nil),
+            .init([], "click the cursor's row", "open it (or double-click)", nil),
+            .init(
+                [.char("m"), KeyEvent(.menu), KeyEvent(.function(10), modifiers: .shift)], "m Menu Shift-F10", "context menu of the item",
+                .menu),
+            .init([], "press and hold a row", "its context menu", nil),
+            .init([.char("r")], "r", "run the catalog command again", .refresh),
+        ])
 }

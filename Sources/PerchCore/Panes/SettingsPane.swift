@@ -139,19 +139,13 @@ public struct SettingsPane: KitTabPane {
         let listRows = context.layout.listRows
         let visible = max(0, listRows - Self.actionsOffset(listRows: listRows))
         let action = SettingsAction.allCases[list.cursor]
-        let page = ListMove.pageStep(visible)
         switch input {
         case .verb(.activate):
             return Self.reactions(for: action, step: 1, context)
         case .verb(.decrease), .verb(.increase):
             guard let key = action.setting else { return [] }
             return Self.change(key, step: input == .verb(.decrease) ? -1 : 1, context)
-        case .verb(.up): list.move(by: -1, count: count, visible: visible)
-        case .verb(.down): list.move(by: 1, count: count, visible: visible)
-        case .verb(.pageUp): list.move(by: -page, count: count, visible: visible)
-        case .verb(.pageDown): list.move(by: page, count: count, visible: visible)
-        case .verb(.first): list.moveTo(0, count: count, visible: visible)
-        case .verb(.last): list.moveTo(count - 1, count: count, visible: visible)
+        case .verb(.move(let move)): move.apply(to: &list, count: count, visible: visible)
         case .tap(let target) where target.settingsRow != nil:
             let index = target.settingsRow ?? 0
             list.moveTo(index, count: count, visible: visible)
@@ -292,18 +286,15 @@ extension AppState {
 
 extension SettingsPane {
     /// What its keys mean: move the cursor, run the row under it, or step its setting.
-    public enum Verb: Hashable, Sendable { case up, down, pageUp, pageDown, first, last, activate, decrease, increase }
+    public enum Verb: Hashable, Sendable {
+        case move(ListMove)
+        case activate, decrease, increase
+    }
 
     /// Its own keys (help lists them first on this pane).
     public static let keyTable = KeyTable<Verb>(
         "Settings",
-        [
-            .init([KeyEvent(.up), .char("k")], "↑ k", "move up", .up),
-            .init([KeyEvent(.down), .char("j")], "↓ j", "move down", .down),
-            .init([KeyEvent(.pageUp)], "PgUp", "page up", .pageUp),
-            .init([KeyEvent(.pageDown)], "PgDn", "page down", .pageDown),
-            .init([KeyEvent(.home), .char("g")], "Home g", "first row", .first),
-            .init([KeyEvent(.end), .char("G")], "End G", "last row", .last),
+        ListMove.rows(Verb.move) + [
             .init([KeyEvent(.enter)], "Enter", "run the action, next value", .activate),
             .init([KeyEvent(.left), .char("h")], "← h", "previous value (100 ms less)", .decrease),
             .init([KeyEvent(.right), .char("l")], "→ l", "next value (100 ms more)", .increase),

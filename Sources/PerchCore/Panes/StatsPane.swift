@@ -60,18 +60,8 @@ public struct StatsPane: KitTabPane {
         let count = cache.picture(context).lines.count
         let visible = context.layout.listRows
         switch input {
-        case .verb(let verb):
-            let page = ListMove.pageStep(visible)
-            let delta =
-                switch verb {
-                case .up: -1
-                case .down: 1
-                case .pageUp: -page
-                case .pageDown: page
-                case .first: -count
-                case .last: count
-                }
-            list.scroll(by: delta, count: count, visible: visible)
+        case .verb(.move(let move)):
+            move.scroll(&list, count: count, visible: visible)
         case .scroll(_, let notches):
             list.scroll(by: notches * ListMove.rowsPerScrollNotch, count: count, visible: visible)
         case .relayout:
@@ -385,42 +375,6 @@ final class StatsPictureCache: Hashable, Sendable {
     func hash(into hasher: inout Hasher) {}
 }
 
-/// Where a list move goes, from a key's action: by a number of rows, or to an index.
-enum ListMove {
-    case by(Int)
-    case to(Int)
-
-    /// Mouse wheel: rows per notch.
-    static let rowsPerScrollNotch = 3
-
-    /// Rows a Page Up / Page Down moves in a list of `visible` rows.
-    static func pageStep(_ visible: Int) -> Int { max(1, visible - 1) }
-
-    /// The move `action` makes in a list of `count` rows showing `visible`, or nil for another action.
-    init?(_ action: KeyAction, count: Int, visible: Int) {
-        switch action {
-        case .moveUp: self = .by(-1)
-        case .moveDown: self = .by(1)
-        case .pageUp: self = .by(-Self.pageStep(visible))
-        case .pageDown: self = .by(Self.pageStep(visible))
-        case .moveToFirst: self = .to(0)
-        case .moveToLast: self = .to(count - 1)
-        default: return nil
-        }
-    }
-
-    /// Moves `list`'s cursor by `action`; returns whether it was a move.
-    @discardableResult
-    static func apply(_ action: KeyAction, to list: inout ListCursor, count: Int, visible: Int) -> Bool {
-        switch ListMove(action, count: count, visible: visible) {
-        case .by(let delta)?: list.move(by: delta, count: count, visible: visible)
-        case .to(let index)?: list.moveTo(index, count: count, visible: visible)
-        case nil: return false
-        }
-        return true
-    }
-}
-
 extension Tab {
     /// Pictures from the switch history.
     public static let stats = Tab(StatsPane.self)
@@ -433,17 +387,8 @@ extension AppState {
 
 extension StatsPane {
     /// What its keys mean: scroll a line, a page, or to the top or the bottom.
-    public enum Verb: Hashable, Sendable { case up, down, pageUp, pageDown, first, last }
+    public enum Verb: Hashable, Sendable { case move(ListMove) }
 
     /// Its keys: the list moves, which scroll here (the list has no cursor).
-    public static let keyTable = KeyTable<Verb>(
-        "Stats",
-        [
-            .init([KeyEvent(.up), .char("k")], "↑ k", "scroll up", .up),
-            .init([KeyEvent(.down), .char("j")], "↓ j", "scroll down", .down),
-            .init([KeyEvent(.pageUp)], "PgUp", "page up", .pageUp),
-            .init([KeyEvent(.pageDown)], "PgDn", "page down", .pageDown),
-            .init([KeyEvent(.home), .char("g")], "Home g", "first row", .first),
-            .init([KeyEvent(.end), .char("G")], "End G", "last row", .last),
-        ])
+    public static let keyTable = KeyTable<Verb>("Stats", ListMove.rows(Verb.move, scrolling: true))
 }
