@@ -51,10 +51,7 @@ extension AppState {
     public var tooSmallNotice: String { TooSmallNotice(size: size, minimum: Layout.minimumSize).text }
 
     private func renderTabBar(into frame: inout Frame, _ layout: Layout) {
-        TabBar(
-            titles: Tab.allCases.map(\.title), selected: selectedTab.rawValue,
-            holdable: Set(Tab.allCases.filter(\.holdsTab).map(\.rawValue))
-        )
-        .render(into: &frame, in: layout.tabBar)
+        TabBar(titles: Tab.titles, selected: selectedTab.rawValue, holdable: Tab.holdable)
+            .render(into: &frame, in: layout.tabBar)
     }
 }

@@ -37,14 +37,20 @@ public struct Tab: Hashable, Sendable, CaseIterable, CustomStringConvertible {
     /// The type of its pane.
     var pane: any TabPane.Type { Self.panes[rawValue] }
 
+    /// Every tab's label, left to right, read from the panes once: the tab bar is drawn every
+    /// frame.
+    static let titles: [String] = panes.map { $0.title }
+    /// The places of the tabs whose hold opens the account sheet, read from the panes once.
+    static let holdable: Set<Int> = Set(panes.indices.filter { panes[$0].holdsTab })
+
     /// The label shown in the tab bar.
-    public var title: String { pane.title }
+    public var title: String { Self.titles[rawValue] }
 
     /// The keys of its pane's own, declared beside the pane, in the order help lists them.
     var keys: [KeyBinding] { pane.keys }
 
     /// Whether holding the tab (a long-press with the mouse) opens the account sheet.
-    public var holdsTab: Bool { pane.holdsTab }
+    public var holdsTab: Bool { Self.holdable.contains(rawValue) }
 
     /// The digit key that selects the tab (`1`–`9`).
     public var shortcut: Character { Character(String(rawValue + 1)) }
