@@ -292,6 +292,31 @@ struct InlinePickerEndToEndTests {
         #expect(try session.terminalRestored())
     }
 
+    // Bug: Ctrl-Z did nothing in the picker (raw mode delivers it as a key), and what was typed
+    // next went into its filter.
+    @Test("Ctrl-Z pressed in the picker stops it with the shell's screen given back; fg takes its rows again and a pick still works")
+    func controlZStops() throws {
+        let home = try TmuxSession.makeScratchHome()
+        defer { try? FileManager.default.removeItem(at: home) }
+        let cli = try PerchCommandLine(home: home)
+        #expect(try cli.run(["switch", "personal"]).status == 0)
+        let session = try TmuxSession(arguments: ["switch"], home: home, interactiveShell: true)
+        #expect(try session.waitFor("Switch account"))
+        #expect(try session.waitUntil { _ in (try? session.terminalModes()) == "0 1" }, "mouse on")
+        try session.send("C-z")
+        #expect(try session.waitFor("Stopped"), "the shell reports the stopped job")
+        #expect(try session.waitUntil { lines in !lines.contains { $0.contains("Switch account") } }, "the rows are cleared")
+        #expect(try session.terminalRestored(), "mouse off, cursor shown while stopped")
+        try session.sendLiteral("fg")
+        try session.send("Enter")
+        #expect(try session.waitFor("Switch account"), "the sheet is drawn again")
+        #expect(try session.waitUntil { _ in (try? session.terminalModes()) == "0 1" }, "mouse on again after the new cursor report")
+        try session.send("Down")
+        try session.send("Enter")
+        #expect(try session.waitFor("Switched to oss"))
+        #expect(try session.terminalRestored())
+    }
+
     // Issue 21: killed by SIGUSR1 or SIGSEGV, the picker's own loop left its sheet on the shell's screen.
     @Test(
         "Ended by SIGTERM, SIGHUP, SIGUSR1, SIGUSR2 or SIGSEGV, the picker leaves the shell's screen and terminal modes as they were",

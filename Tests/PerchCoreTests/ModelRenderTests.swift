@@ -139,8 +139,8 @@ struct ModelRenderTests {
             InputContext.pane(.overview).helpLayer,
             [
                 "", " ╭─ Keys · Overview ──────────────────────╮", " │ Ctrl-C             quit                │",
-                " │ Ctrl-Z             suspend (fg resumes)│", " │ r                  apply the account's…│",
-                " │ v                  ask each tool who i…│", " │ hold 1             switch account      │",
+                " │ Ctrl-Z             suspend (fg resume… │", " │ r                  apply the account'… │",
+                " │ v                  ask each tool who … │", " │ hold 1             switch account      │",
                 " │ 1                  Overview tab        │", " │ 2                  Catalog tab         │",
                 " │ 3                  Stats tab           │", " ╰─ 1–8 of 16 · Esc close ────────────────╯",
             ])

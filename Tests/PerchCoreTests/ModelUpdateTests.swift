@@ -399,7 +399,7 @@ struct ModelUpdateTests {
         #expect(help.layer.scroll == 1)
         let drawn = ModelRenderTests.lines(help, context)
         #expect(drawn[10] == " ╰─ 2–9 of 16 · Esc close ────────────────╯")
-        #expect(drawn[2] == " │ Ctrl-Z             suspend (fg resumes)│")
+        #expect(drawn[2] == " │ Ctrl-Z             suspend (fg resume… │")
         #expect(help.update(.scroll(.layerChrome, notches: -1), context) == [])
         #expect(help.layer.scroll == 0)
         #expect(help.update(.action(up), context) == [])

@@ -125,6 +125,23 @@ struct TabBarAndHelpTests {
         #expect(lines[7].contains("Esc close") && !lines[7].contains(" of "), "all shows: the footer only says how to close")
     }
 
+    // Bug: a help text as wide as the room left ran into the box's right border.
+    @Test("Help keeps a blank column before its right border, as after its left one; a longer text is cut with …")
+    func helpClearOfTheBorder() {
+        // A 30-column box: `k` and the gap leave 30 - 2 - 1 - 2 - 2 = 23 columns of text, one
+        // less than the box's inside past the key column.
+        let help = HelpLayer(
+            title: "T", sections: [.init("", [("k", String(repeating: "x", count: 23)), ("j", String(repeating: "y", count: 24))])])
+        let context = Context(size: Size(width: 32, height: 10))
+        var frame = Frame(size: context.size)
+        help.render(into: &frame, in: Rect(x: 0, y: 0, width: 32, height: 10), context)
+        let rows = frame.screen.lines.filter { $0.contains("│ k") || $0.contains("│ j") }
+        #expect(rows.count == 2, "\(frame.screen.lines)")
+        #expect(rows.allSatisfy { $0.contains(" │") && !$0.contains("x│") && !$0.contains("y│") && !$0.contains("…│") }, "\(rows)")
+        #expect(rows[0].contains(String(repeating: "x", count: 23)), "a text that fits is whole: \(rows[0])")
+        #expect(rows[1].contains(String(repeating: "y", count: 22) + "…"), "a longer one is cut: \(rows[1])")
+    }
+
     @Test("Help longer than its box scrolls a line, a page or to either end, and its footer says which lines show")
     func helpScrolls() {
         var help = HelpLayer(title: "Long", sections: [.init("", (1...20).map { HelpLayer.Row("k\($0)", "does \($0)") })])

@@ -91,7 +91,8 @@ final class InlinePicker {
             case .setMouse(let on): backend.setMouse(on)
             case .ask(let query): loop.ask([query])
             case .quit: loop.quit()
-            case .job, .copyToClipboard, .pushKeyboardFlags, .suspend, .asked: break  // never asked by the picker
+            case .suspend: loop.suspend()
+            case .job, .copyToClipboard, .pushKeyboardFlags, .asked: break  // never asked by the picker
             }
         }
         for effect in picker.startupEffects { loop.perform(effect) }
@@ -100,4 +101,3 @@ final class InlinePicker {
         return (status, loop.root)
     }
 }
-

@@ -98,8 +98,9 @@ public struct AccountPicker: LoopRoot, Hashable, Sendable {
         switch event {
         case .key(let key):
             if key == KeyEvent(.escape) || key == KeyEvent(.control("c")) || key == KeyEvent(.control("d")) { return end(.cancelled) }
-            // Raw mode delivers Ctrl-Z as a key: the picker does not stop for it.
-            if key == KeyEvent(.control("z")) { return [] }
+            // Bug: Ctrl-Z did nothing in the picker (raw mode delivers it as a key), and what was
+            // typed next went into the filter; it stops the picker as it stops the interface.
+            if key == KeyEvent(.control("z")) { return [.suspend] }
             if key == KeyEvent(.enter) { return toSheet(.verb(.pick)) }
             if case .character = key.key, key.modifiers.isEmpty { startFilter() }
             return handleKey(key)

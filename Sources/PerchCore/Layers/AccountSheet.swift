@@ -421,6 +421,8 @@ extension AccountSheet {
             .init([KeyEvent(.enter)], "Enter", "switch to the account", .pick),
             .init([], "click an account", "switch to it", nil),
         ] + ListMove.rows(Verb.move) + [
+            // Bug: help left out the wheel, which moves the cursor.
+            .init([], "wheel", "move the cursor", nil),
             .init([.char("/")], "/", "filter by name or handle", .startFilter),
             .init([.char("+")], "+", "add an account (or the last row)", .addAccount),
             .init([KeyEvent(.up, modifiers: .shift), .char("K")], "Shift-↑ K", "larger detent", .larger),
@@ -439,6 +441,12 @@ extension AccountSheet {
             .init([KeyEvent(.enter)], "Enter", "switch to the account", .pick),
             .init([KeyEvent(.up)], "↑", "move up", .move(.up)),
             .init([KeyEvent(.down)], "↓", "move down", .move(.down)),
+            // Bug: PgUp, PgDn, Home and End did nothing once a filter was typed (the docs list
+            // them); `k`, `j`, `g` and `G` are the filter's text.
+            .init([KeyEvent(.pageUp)], "PgUp", "page up", .move(.pageUp)),
+            .init([KeyEvent(.pageDown)], "PgDn", "page down", .move(.pageDown)),
+            .init([KeyEvent(.home)], "Home", "first row", .move(.first)),
+            .init([KeyEvent(.end)], "End", "last row", .move(.last)),
             .init([KeyEvent(.backspace)], "Backspace", "delete a character", .deleteBackward),
             .init([], "type or paste", "narrow the list", nil),
         ], takesTyping: true)

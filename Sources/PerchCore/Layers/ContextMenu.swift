@@ -66,7 +66,7 @@ extension ContextMenu: HostableLayer {
         [
             .init([KeyEvent(.escape)], "Esc", "close the menu", .close),
             .init([], "click outside", "close the menu", nil),
-            .init([KeyEvent(.up), .char("k")], "↑ k", "previous action (the preview is first)", .up),
+            .init([KeyEvent(.up), .char("k")], "↑ k", "previous action, then the preview", .up),
             .init([KeyEvent(.down), .char("j")], "↓ j", "next action", .down),
             .init([], "wheel", "previous or next action", nil),
             .init([KeyEvent(.enter)], "Enter", "run the action, or open the item", .activate),

@@ -390,5 +390,8 @@ extension StatsPane {
     public enum Verb: Hashable, Sendable { case move(ListMove) }
 
     /// Its keys: the list moves, which scroll here (the list has no cursor).
-    public static let keyTable = KeyTable<Verb>("Stats", ListMove.rows(Verb.move, scrolling: true))
+    public static let keyTable = KeyTable<Verb>(
+        "Stats",
+        // Bug: help left out the wheel, which scrolls Stats.
+        ListMove.rows(Verb.move, scrolling: true) + [.init([], "wheel", "scroll", nil)])
 }

@@ -171,8 +171,10 @@ public struct HelpLayer: Layer, Hashable {
             case .row(let binding):
                 frame.screen.put(DisplayWidth.truncated(binding.label, to: keyWidth), column: box.x + 2, row: row, style: .bold)
                 let x = box.x + 2 + keyWidth + Self.columnGap
-                if x < box.maxX - 1 {
-                    frame.screen.put(DisplayWidth.truncated(binding.help, to: box.maxX - 1 - x), column: x, row: row)
+                // One blank column before the right border, as after the left one (bug: a help
+                // text as wide as the room left ran into the border).
+                if x < box.maxX - 2 {
+                    frame.screen.put(DisplayWidth.truncated(binding.help, to: box.maxX - 2 - x), column: x, row: row)
                 }
             case .blank: break
             }

@@ -1,0 +1,63 @@
+import Testing
+
+@testable import PerchCore
+
+/// Bugs a new user's trial of the interface and the inline picker found, each with the test that
+/// names it.
+struct TrialFaultTests {
+    /// 40 accounts named `Account 1`…`Account 40`: every one matches the filter `acc`.
+    static let accounts = (1...40).map { Account(id: "a\($0)", name: "Account \($0)") }
+
+    // Bug: PgUp, PgDn, Home and End did nothing in the sheet once a filter was typed.
+    @Test("With a filter typed, PgDn, End, PgUp and Home move the sheet's cursor; k, j, g and G are the filter's text")
+    func filterPagesAndEnds() {
+        var state = AppState(accounts: Self.accounts, size: Size(width: 80, height: 24))
+        for key in [KeyEvent.char("a"), .char("/"), .char("a"), .char("c"), .char("c")] { _ = state.update(.key(key)) }
+        #expect(state.sheet?.filter == "acc")
+        #expect(state.sheet?.cursor.cursor == 0)
+        _ = state.update(.key(KeyEvent(.pageDown)))
+        let page = state.sheet?.cursor.cursor ?? 0
+        #expect(page > 1, "a page down")
+        _ = state.update(.key(KeyEvent(.end)))
+        #expect(state.sheet?.cursor.cursor == Self.accounts.count, "the last row: Add account…, after the 40 matches")
+        _ = state.update(.key(KeyEvent(.pageUp)))
+        #expect(state.sheet?.cursor.cursor ?? 0 < Self.accounts.count - 1)
+        _ = state.update(.key(KeyEvent(.home)))
+        #expect(state.sheet?.cursor.cursor == 0)
+        _ = state.update(.key(.char("G")))
+        #expect(state.sheet?.filter == "accG", "G is text in the filter")
+    }
+
+    @Test("The inline picker: with a filter typed, PgDn and End move too")
+    func pickerFilterPagesAndEnds() {
+        var picker = AccountPicker(
+            accounts: Self.accounts, saved: SavedState(), terminal: Size(width: 60, height: 24), height: nil, verb: "pick")
+        for c in "acc" { _ = picker.update(.key(.char(c))) }
+        #expect(picker.sheet?.filter == "acc")
+        _ = picker.update(.key(KeyEvent(.pageDown)))
+        #expect(picker.sheet?.cursor.cursor ?? 0 > 1)
+        _ = picker.update(.key(KeyEvent(.end)))
+        #expect(picker.sheet?.cursor.cursor == Self.accounts.count - 1)
+    }
+
+    // Bug: Ctrl-Z did nothing in the inline picker, and what was typed next went into its filter.
+    @Test("Ctrl-Z in the inline picker suspends it, as it does the interface, and types nothing")
+    func pickerSuspends() {
+        var picker = InlinePickerModeTests.picker()
+        #expect(picker.update(.key(KeyEvent(.control("z")))) == [.suspend])
+        #expect(picker.sheet?.filter == nil)
+        #expect(picker.outcome == nil, "the picker runs on after fg")
+    }
+
+    // Bug: help listed no wheel for Stats or the sheet, though it scrolls the one and moves the
+    // other's cursor.
+    @Test("Help lists the wheel on Stats and over the sheet, where it works")
+    func helpListsTheWheel() {
+        #expect(InputContext.pane(.stats).helpRows.contains { $0.label == "wheel" })
+        #expect(InputContext.accountSheet.helpRows.contains { $0.label == "wheel" })
+        var stats = StatsPane()
+        let context = ModelUpdateTests.statsContext()
+        #expect(stats.update(.scroll(.none, notches: 1), context.kit).isEmpty)
+        #expect(stats.list.scroll == ListMove.rowsPerScrollNotch, "the wheel scrolls Stats")
+    }
+}
