@@ -68,8 +68,11 @@ struct ModelUpdateTests {
         #expect(pane.pane.list.cursor == 59)
         #expect(pane.update(.catalog(.move(.first)), context) == [])
         #expect(pane.pane.list.cursor == 0)
-        // The sample accounts' Catalog has no command: r runs nothing.
-        #expect(pane.update(.catalog(.refresh), context) == [])
+        // The sample accounts' Catalog has no command: r runs nothing, and says so.
+        #expect(
+            pane.update(.catalog(.refresh), context) == [
+                .banner("Personal's Catalog has no command to run again (catalog.command in the config).")
+            ])
         #expect(!pane.pane.isLoading)
     }
 

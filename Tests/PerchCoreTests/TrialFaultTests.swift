@@ -60,4 +60,23 @@ struct TrialFaultTests {
         #expect(stats.update(.scroll(.none, notches: 1), context.kit).isEmpty)
         #expect(stats.list.scroll == ListMove.rowsPerScrollNotch, "the wheel scrolls Stats")
     }
+
+    // Bug: `r` and `v` in Overview, and `r` in the Catalog, said nothing when they had nothing to do.
+    @Test("r and v say why they do nothing: no account chosen yet, or an account without tools; the Catalog's r, no command")
+    func silentKeysSayWhy() {
+        var none = AppState(accounts: Account.samples, size: Size(width: 80, height: 24))
+        _ = none.update(.key(.char("r")))
+        #expect(none.banner == "No account chosen yet: press a to switch to one.")
+        _ = none.update(.key(.char("v")))
+        #expect(none.banner == "No account chosen yet: press a to switch to one.")
+        let bare = [Account(id: "bare", name: "Bare")]
+        var plain = AppState(accounts: bare, saved: SavedState(currentAccount: "bare"), size: Size(width: 80, height: 24))
+        #expect(plain.update(.key(.char("r"))).isEmpty)
+        #expect(plain.banner?.hasPrefix("Bare has no tool identities to apply") == true, "\(plain.banner ?? "none")")
+        #expect(plain.update(.key(.char("v"))).isEmpty)
+        #expect(plain.banner?.hasPrefix("Bare has no tool to ask") == true, "\(plain.banner ?? "none")")
+        _ = plain.update(.key(.char("2")))
+        _ = plain.update(.key(.char("r")))
+        #expect(plain.banner == "Bare's Catalog has no command to run again (catalog.command in the config).")
+    }
 }

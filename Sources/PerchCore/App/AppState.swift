@@ -203,18 +203,40 @@ public struct AppState: Hashable, Sendable {
     // MARK: Accounts and saved state
 
     /// Asks for the current account's identities to be applied again (`r` in Overview), or for
-    /// them to be read at start-up (`check`); nothing without a current account with identities.
+    /// them to be read at start-up (`check`); applying with no current account, or one without
+    /// identities, a banner says so.
     public mutating func refreshIdentities(apply: Bool) -> [Effect] {
         guard apply else { return identityCheck }
-        guard let account = currentAccount, !account.identities.isEmpty else { return [] }
+        // Bug: `r` said nothing when there was nothing to apply.
+        guard let account = currentAccount else {
+            banner = Self.noAccountYet
+            return []
+        }
+        guard !account.identities.isEmpty else {
+            banner = "\(account.name) has no tool identities to apply: its config gives none (git, ssh, kube, …)."
+            return []
+        }
         identities = IdentityStatus(accountID: account.id, report: nil, checks: identities?.checks, applying: true)
         return [.perform(ApplyIdentities(accountID: account.id, previous: nil, afterSwitch: false))]
     }
 
+    /// What `r` and `v` say with no account chosen yet.
+    static let noAccountYet = "No account chosen yet: press a to switch to one."
+
     /// Asking each tool of the current account who it will be (and each server, with the
-    /// setting on); nothing without a current account with identities, or while one is asked.
+    /// setting on); with no current account, or one without identities, a banner says so;
+    /// nothing while one is asked.
     public mutating func verifyIdentities() -> [Effect] {
-        guard let account = currentAccount, !account.identities.settings.isEmpty, identities?.verifying != true else { return [] }
+        // Bug: `v` said nothing with no account, or for an account without tools.
+        guard let account = currentAccount else {
+            banner = Self.noAccountYet
+            return []
+        }
+        guard !account.identities.settings.isEmpty else {
+            banner = "\(account.name) has no tool to ask: its config gives no tool identities (git, ssh, kube, …)."
+            return []
+        }
+        guard identities?.verifying != true else { return [] }
         if identities?.accountID != account.id { identities = IdentityStatus(accountID: account.id) }
         identities?.verifying = true
         identities?.verifyingOnline = settingsState.values.checkWithServers

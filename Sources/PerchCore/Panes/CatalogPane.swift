@@ -231,7 +231,13 @@ public struct CatalogPane: KitTabPane {
             // A row held: its menu, with the cursor on it.
             return openContextMenu(at: target.catalogRow ?? 0, context)
         case .verb(.refresh):
-            guard let account = context.currentAccount, let command = startLoading(at: context.clock) else { return [] }
+            // Bug: `r` said nothing on a Catalog with no command to run.
+            guard let account = context.currentAccount else { return [.banner("No account chosen yet: press a to switch to one.")] }
+            guard hasCommand else {
+                let whose = context.info.usesSampleAccounts ? "The sample accounts' Catalog" : "\(account.name)'s Catalog"
+                return [.banner("\(whose) has no command to run again (catalog.command in the config).")]
+            }
+            guard let command = startLoading(at: context.clock) else { return [] }
             return [Self.run(LoadCatalog(accountID: account.id, command: command))]
         case .verb(.open):
             // Enter, a tap on a list: opens the item (a hold opens its menu, ``KeyBindings/holds``).
