@@ -61,6 +61,18 @@ struct TrialFaultTests {
         #expect(stats.list.scroll == ListMove.rowsPerScrollNotch, "the wheel scrolls Stats")
     }
 
+    // Bug: the wheel did nothing on Settings.
+    @Test("The wheel moves the Settings cursor a row a notch, and help lists it")
+    func settingsWheel() {
+        var settings = SettingsPane()
+        let context = ModelUpdateTests.context()
+        #expect(settings.update(.scroll(.settingsRow(0), notches: 2), context.kit).isEmpty)
+        #expect(settings.list.cursor == 2)
+        _ = settings.update(.scroll(.settingsRow(0), notches: -1), context.kit)
+        #expect(settings.list.cursor == 1)
+        #expect(InputContext.pane(.settings).helpRows.contains { $0.label == "wheel" })
+    }
+
     // Bug: `r` and `v` in Overview, and `r` in the Catalog, said nothing when they had nothing to do.
     @Test("r and v say why they do nothing: no account chosen yet, or an account without tools; the Catalog's r, no command")
     func silentKeysSayWhy() {

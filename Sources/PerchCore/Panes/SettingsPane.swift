@@ -146,6 +146,9 @@ public struct SettingsPane: KitTabPane {
             guard let key = action.setting else { return [] }
             return Self.change(key, step: input == .verb(.decrease) ? -1 : 1, context)
         case .verb(.move(let move)): move.apply(to: &list, count: count, visible: visible)
+        case .scroll(_, let notches):
+            // Bug: the wheel did nothing on Settings; it moves the cursor a row a notch, as over the sheet.
+            list.move(by: notches, count: count, visible: visible)
         case .tap(let target) where target.settingsRow != nil:
             let index = target.settingsRow ?? 0
             list.moveTo(index, count: count, visible: visible)
@@ -299,5 +302,6 @@ extension SettingsPane {
             .init([KeyEvent(.left), .char("h")], "← h", "previous value (100 ms less)", .decrease),
             .init([KeyEvent(.right), .char("l")], "→ l", "next value (100 ms more)", .increase),
             .init([], "click an action", "run it", nil),
+            .init([], "wheel", "move the cursor", nil),
         ])
 }
