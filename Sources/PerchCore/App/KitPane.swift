@@ -50,6 +50,7 @@ public struct KitPane<P: KitTabPane>: TabPane {
     /// `pane`, hosted in Perch's root.
     public init(_ pane: P) { self.pane = pane }
 
+    /// The pane at start, seeded with what each account kept of it in the last run.
     public init(kept: [String: AccountPanes]) { self.init(P(kept: kept)) }
 
     /// Its tab's label: its key table's title.
@@ -66,6 +67,7 @@ public struct KitPane<P: KitTabPane>: TabPane {
         return index.flatMap { keys[$0].action }
     }
 
+    /// Adds what the pane keeps of each account's view for the next run.
     public func remember(into memory: inout [String: AccountPanes]) { pane.remember(into: &memory) }
 
     /// The current account changed, or the config was read again: the pane compares with what
@@ -77,8 +79,11 @@ public struct KitPane<P: KitTabPane>: TabPane {
         assert(reactions.isEmpty, "Perch's root takes no reaction to a change of account")
     }
 
+    /// What the pane asks for without input (``Pane/due(_:)``), as intents.
     public mutating func due(_ context: ModelContext) -> [Intent] { pane.due(context.kit).flatMap { host.intents($0) } }
 
+    /// When the pane must be drawn again without input, in milliseconds on the loop's clock
+    /// (``Pane/nextDeadline(clock:)``), or nil.
     public func nextAnimationDeadline(clock: Int64) -> Int64? { pane.nextDeadline(clock: clock) }
 
     /// Hands `message` to the PerchKit pane as its input; returns what it asks, as intents.

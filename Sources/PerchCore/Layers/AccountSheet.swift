@@ -58,6 +58,7 @@ public struct AccountSheet: Layer, Hashable {
     /// What the sheet shows while the config is still being read: no account can be picked.
     public static let loadingText = "loading…"
 
+    /// A sheet over every account, its cursor on the first row, at the fit detent, not yet risen.
     public init() {}
 
     /// Number of rows in the list, headings and the `Add account…` row (when offered) included.
