@@ -209,7 +209,7 @@ public struct AppState: Hashable, Sendable {
         guard apply else { return identityCheck }
         // Bug: `r` said nothing when there was nothing to apply.
         guard let account = currentAccount else {
-            banner = Self.noAccountYet
+            banner = ModelContext.noAccountYet
             return []
         }
         guard !account.identities.isEmpty else {
@@ -220,16 +220,13 @@ public struct AppState: Hashable, Sendable {
         return [.perform(ApplyIdentities(accountID: account.id, previous: nil, afterSwitch: false))]
     }
 
-    /// What `r` and `v` say with no account chosen yet.
-    static let noAccountYet = "No account chosen yet: press a to switch to one."
-
     /// Asking each tool of the current account who it will be (and each server, with the
     /// setting on); with no current account, or one without identities, a banner says so;
     /// nothing while one is asked.
     public mutating func verifyIdentities() -> [Effect] {
         // Bug: `v` said nothing with no account, or for an account without tools.
         guard let account = currentAccount else {
-            banner = Self.noAccountYet
+            banner = ModelContext.noAccountYet
             return []
         }
         guard !account.identities.settings.isEmpty else {

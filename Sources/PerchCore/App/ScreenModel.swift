@@ -72,6 +72,10 @@ public struct ModelContext: Sendable {
     /// The current account's tool identities as last applied and checked, or nil.
     public var identities: IdentityStatus? = nil
 
+    /// What a key that acts on the current account says while there is none (Overview's `r` and
+    /// `v`, the Catalog's `r`): one sentence, for a banner.
+    public static let noAccountYet = "No account chosen yet: press a to switch to one."
+
     /// Geometry of the screen's parts.
     public var layout: Layout { Layout(size: size) }
     /// The current account, or nil.

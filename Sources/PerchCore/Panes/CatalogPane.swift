@@ -232,7 +232,7 @@ public struct CatalogPane: KitTabPane {
             return openContextMenu(at: target.catalogRow ?? 0, context)
         case .verb(.refresh):
             // Bug: `r` said nothing on a Catalog with no command to run.
-            guard let account = context.currentAccount else { return [.banner("No account chosen yet: press a to switch to one.")] }
+            guard let account = context.currentAccount else { return [.banner(ModelContext.noAccountYet)] }
             guard hasCommand else {
                 let whose = context.info.usesSampleAccounts ? "The sample accounts' Catalog" : "\(account.name)'s Catalog"
                 return [.banner("\(whose) has no command to run again (catalog.command in the config).")]
