@@ -11,6 +11,12 @@ struct CatalogPaneTests {
         Account(id: "plain", name: "Plain", handle: "@plain"),
     ]
 
+    /// `items`, as gh's catalog command printed them, delivered to `state`'s Catalog (which asked
+    /// for its source at the first event).
+    static func load(_ items: [CatalogItem], into state: inout AppState) {
+        _ = state.update(.outcome(AnyOutcome(CatalogLoaded.loaded(accountID: "gh", items: items, skipped: 0)), for: .pane(.catalog)))
+    }
+
     static func items(_ prefix: String, _ count: Int) -> [CatalogItem] {
         (1...count).map { CatalogItem(id: "\(prefix)-\($0)", title: "\(prefix) \($0)", detail: "", kind: "") }
     }
@@ -32,8 +38,7 @@ struct CatalogPaneTests {
         #expect(state.nextAnimationDeadline == 3_600)
         _ = state.update(.key(.char("1")), at: 3_600)
         #expect(state.nextAnimationDeadline == nil, "no spinner frames while the Catalog is not shown")
-        _ = state.update(
-            .outcome(AnyOutcome(CatalogLoaded.loaded(accountID: "gh", items: Self.items("repo", 5), skipped: 0)), for: .pane(.catalog)))
+        Self.load(Self.items("repo", 5), into: &state)
         #expect(state.catalogItems.count == 5)
         #expect(!state.catalogPane.isLoading)
     }
@@ -42,8 +47,7 @@ struct CatalogPaneTests {
     func refreshAndFailure() {
         var state = state()
         _ = state.update(.key(.char("2")))
-        _ = state.update(
-            .outcome(AnyOutcome(CatalogLoaded.loaded(accountID: "gh", items: Self.items("repo", 5), skipped: 0)), for: .pane(.catalog)))
+        Self.load(Self.items("repo", 5), into: &state)
         #expect(
             state.update(.key(.char("r"))) == [.asked(by: .pane(.catalog), .perform(LoadCatalog(accountID: "gh", command: "gh repo list")))]
         )
@@ -58,8 +62,7 @@ struct CatalogPaneTests {
     func keptPerAccount() {
         var state = state()
         _ = state.update(.key(.char("2")))
-        _ = state.update(
-            .outcome(AnyOutcome(CatalogLoaded.loaded(accountID: "gh", items: Self.items("repo", 30), skipped: 0)), for: .pane(.catalog)))
+        Self.load(Self.items("repo", 30), into: &state)
         let toKube = state.update(
             .outcome(
                 AnyOutcome(
@@ -108,8 +111,7 @@ struct CatalogPaneTests {
     func preview() {
         var state = state()
         _ = state.update(.key(.char("2")))
-        _ = state.update(
-            .outcome(AnyOutcome(CatalogLoaded.loaded(accountID: "gh", items: Self.items("repo", 5), skipped: 0)), for: .pane(.catalog)))
+        Self.load(Self.items("repo", 5), into: &state)
         let item = state.catalogItems[0]
         #expect(
             state.update(.key(.char("m"))) == [
@@ -126,8 +128,7 @@ struct CatalogPaneTests {
     func coverScrolls() {
         var state = state()
         _ = state.update(.key(.char("2")))
-        _ = state.update(
-            .outcome(AnyOutcome(CatalogLoaded.loaded(accountID: "gh", items: Self.items("repo", 5), skipped: 0)), for: .pane(.catalog)))
+        Self.load(Self.items("repo", 5), into: &state)
         _ = state.update(.key(.char("m")))
         let id = state.catalogItems[0].id
         _ = state.update(
@@ -147,8 +148,7 @@ struct CatalogPaneTests {
     func paneStateRoundTrip() {
         var state = state()
         _ = state.update(.key(.char("2")))
-        _ = state.update(
-            .outcome(AnyOutcome(CatalogLoaded.loaded(accountID: "gh", items: Self.items("repo", 100), skipped: 0)), for: .pane(.catalog)))
+        Self.load(Self.items("repo", 100), into: &state)
         for _ in 0..<40 { _ = state.update(.key(.char("j"))) }
         _ = state.update(.key(.char("m")))
         _ = state.update(.key(.char("j")))
@@ -186,8 +186,7 @@ struct CatalogPaneTests {
         var next = AppState(accounts: Self.accounts, saved: saved, size: Size(width: 80, height: 24))
         _ = next.update(.key(.char("2")))
         #expect(next.catalog == ghCursor, "kept while the source runs")
-        _ = next.update(
-            .outcome(AnyOutcome(CatalogLoaded.loaded(accountID: "gh", items: Self.items("repo", 100), skipped: 0)), for: .pane(.catalog)))
+        Self.load(Self.items("repo", 100), into: &next)
         #expect(next.catalog == ghCursor)
         #expect(next.isPinned("repo-41"))
         #expect(next.catalogItems.first?.id == "repo-41")
@@ -233,8 +232,7 @@ struct CatalogPaneTests {
     func everyItemDeleted() {
         var state = state()
         _ = state.update(.key(.char("2")))
-        _ = state.update(
-            .outcome(AnyOutcome(CatalogLoaded.loaded(accountID: "gh", items: Self.items("repo", 2), skipped: 0)), for: .pane(.catalog)))
+        Self.load(Self.items("repo", 2), into: &state)
         for _ in 0..<2 {
             for key in [KeyEvent.char("m"), .char("j"), .char("j"), .char("j"), KeyEvent(.enter), .char("l"), KeyEvent(.enter)] {
                 _ = state.update(.key(key))
@@ -252,14 +250,13 @@ struct CatalogPaneTests {
     func reloadClosesTheMenusAlert() {
         var state = state()
         _ = state.update(.key(.char("2")))
-        _ = state.update(
-            .outcome(AnyOutcome(CatalogLoaded.loaded(accountID: "gh", items: Self.items("repo", 3), skipped: 0)), for: .pane(.catalog)))
+        Self.load(Self.items("repo", 3), into: &state)
         _ = state.update(.key(.char("j")))
         for key in [KeyEvent.char("m"), .char("j"), .char("j"), .char("j"), KeyEvent(.enter)] { _ = state.update(.key(key)) }
         #expect(state.presented.last?.alert?.title == "Delete “repo 2”?")
         let reloaded =
             [CatalogItem(id: "repo-9", title: "repo 9", detail: "", kind: "")] + Self.items("repo", 3).filter { $0.id != "repo-2" }
-        _ = state.update(.outcome(AnyOutcome(CatalogLoaded.loaded(accountID: "gh", items: reloaded, skipped: 0)), for: .pane(.catalog)))
+        Self.load(reloaded, into: &state)
         #expect(state.presented.isEmpty, "the menu went with its item, and its alert with it")
         #expect(state.catalogItems.map(\.id) == ["repo-9", "repo-1", "repo-3"])
     }
