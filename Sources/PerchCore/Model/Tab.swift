@@ -42,12 +42,15 @@ public struct Tab: Hashable, Sendable, CaseIterable, CustomStringConvertible {
     static let titles: [String] = panes.map { $0.title }
     /// The places of the tabs whose hold opens the account sheet, read from the panes once.
     static let holdable: Set<Int> = Set(panes.indices.filter { panes[$0].holdsTab })
+    /// Each pane's own keys as Perch binds them, read from the panes' key tables once: every key
+    /// pressed looks them up (``InputContext/pane(_:)``), and binding a table names each row's verb.
+    static let paneKeys: [[KeyBinding]] = panes.map { $0.keys }
 
     /// The label shown in the tab bar.
     public var title: String { Self.titles[rawValue] }
 
     /// The keys of its pane's own, declared beside the pane, in the order help lists them.
-    var keys: [KeyBinding] { pane.keys }
+    var keys: [KeyBinding] { Self.paneKeys[rawValue] }
 
     /// Whether holding the tab (a long-press with the mouse) opens the account sheet.
     public var holdsTab: Bool { Self.holdable.contains(rawValue) }
