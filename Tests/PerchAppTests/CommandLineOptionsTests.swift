@@ -212,24 +212,39 @@ struct KeyHelpTests {
                 #expect(help.contains("  " + binding.label), "\(binding.label) missing (\(context))")
             }
         }
-        for hold in KeyBindings.holds {
+        for hold in Tab.allCases.flatMap(KeyBindings.holds(on:)) {
             #expect(help.contains(hold.label.padded(toColumns: 23) + hold.summary))
         }
     }
 
-    @Test("the holdable keys are those of KeyBindings.holds, and each acts only where the table says")
+    @Test("the holdable keys are those of KeyBindings.holds(on:), and each acts only on the panes it is held on")
     func holdsFromTheTable() {
         #expect(GestureRecognizer.Configuration.perch.holdableKeys == KeyBindings.holdableKeys)
+        #expect(KeyBindings.holdableKeys == [.char("1"), KeyEvent(.enter)])
         var state = AppState(accounts: Account.samples, saved: SavedState(currentAccount: "work"), size: Size(width: 80, height: 24))
         for tab in Tab.allCases {
             _ = state.update(.key(.char(tab.shortcut)))
-            for hold in KeyBindings.holds {
-                #expect(state.acceptsKeyHold(hold.key) == hold.panes.contains(tab), "\(hold.label) on \(tab)")
+            let held = Set(KeyBindings.holds(on: tab).map(\.key))
+            for key in KeyBindings.holdableKeys {
+                #expect(state.acceptsKeyHold(key) == held.contains(key), "\(key) on \(tab)")
             }
         }
         _ = state.update(.key(.char("2")))
         _ = state.update(.keyHold(KeyEvent(.enter)))
         #expect(state.presented.count == 1, "hold Enter on the Catalog opened the context menu")
+    }
+
+    @Test("a pane's key holds are its own key table's: the Catalog's hold Enter, after the tabs' hold 1")
+    func paneHoldsFromItsTable() {
+        #expect(CatalogPane.keyTable.holds.map(\.key) == [KeyEvent(.enter)])
+        #expect(KeyBindings.holds(on: .catalog).map(\.label) == ["hold 1", "hold Enter"])
+        #expect(KeyBindings.holds(on: .overview).map(\.label) == ["hold 1"], "the tab's digit is held on every pane")
+        var state = AppState(accounts: Account.samples, saved: SavedState(currentAccount: "work"), size: Size(width: 80, height: 24))
+        _ = state.update(.key(.char("2")))
+        let action = KeyBindings.holdAction(for: KeyEvent(.enter), in: state.inputContext)
+        #expect(action?.name == "Catalog.hold.0")
+        _ = state.update(.keyHold(KeyEvent(.enter)))
+        #expect(state.presented.last?.is(ContextMenu.self) == true, "the hold's verb is the table's .menu")
     }
 }
 

@@ -35,7 +35,10 @@ extension AppState {
 
 extension ModelMessage {
     /// The Catalog's key meaning `verb`, as Perch's root binds it and hands it to the pane.
-    static func catalog(_ verb: CatalogPane.Verb) -> ModelMessage { .action(KitPane<CatalogPane>.action(verb)!) }
+    static func catalog(_ verb: CatalogPane.Verb) -> ModelMessage {
+        let row = CatalogPane.keyTable.rows.firstIndex { $0.verb == verb && !$0.keys.isEmpty }!
+        return .action(Tab.catalog.keys[row].action!)
+    }
 }
 
 /// PerchKit's layers as Perch's root presents them (``KitLayer``), for tests that look at them.

@@ -157,7 +157,7 @@ extension AppState {
         return configuration
     }
 
-    /// Whether holding `key` means something now (``KeyBindings/holds``: `1` on any pane and
+    /// Whether holding `key` means something now (``KeyBindings/holds(on:)``: `1` on any pane and
     /// `Enter` on the Catalog, with no layer up). Elsewhere its auto-repeats are plain presses
     /// (the recogniser delivers them as keys), so a quick second `Enter` in a form or a sheet is
     /// not taken for a repeat.

@@ -60,12 +60,8 @@ public struct KitPane<P: KitTabPane>: TabPane {
     /// Its key table as Perch binds it.
     public static var keys: [KeyBinding] { KitHost<P>.bindings(P.keyTable) }
 
-    /// The key action Perch binds to the first row of its table that means `verb` (what a key
-    /// hold of ``KeyBindings/holds`` performs on its tab), or nil when no row does.
-    public static func action(_ verb: P.Verb) -> KeyAction? {
-        let index = P.keyTable.rows.firstIndex { $0.verb == verb && !$0.keys.isEmpty }
-        return index.flatMap { keys[$0].action }
-    }
+    /// Its key table's holds as Perch binds them (``KitHost/holdBindings(_:)``).
+    public static var holds: [KeyHoldBinding] { KitHost<P>.holdBindings(P.keyTable) }
 
     /// Adds what the pane keeps of each account's view for the next run.
     public func remember(into memory: inout [String: AccountPanes]) { pane.remember(into: &memory) }

@@ -12,6 +12,8 @@ public protocol TabPane: ScreenModel, Hashable, Sendable {
     static var title: String { get }
     /// Its own keys, in the order help lists them (the tabs' and the global keys follow them).
     static var keys: [KeyBinding] { get }
+    /// Its own key holds, in the order help lists them after its keys.
+    static var holds: [KeyHoldBinding] { get }
     /// Whether holding its tab with the mouse opens the account sheet.
     static var holdsTab: Bool { get }
 

@@ -100,14 +100,12 @@ public struct KeyBinding: Hashable, Sendable {
 }
 
 /// A key whose hold (the keyboard's long-press: held for the long-press duration) does
-/// something on some panes, with no layer up. Elsewhere its presses are plain presses.
+/// something on a pane, with no layer up. Elsewhere its presses are plain presses.
 public struct KeyHoldBinding: Hashable, Sendable {
     /// The key held.
     public var key: KeyEvent
     /// The hold as help names it, e.g. `hold 1`.
     public var label: String
-    /// The panes where holding it acts.
-    public var panes: Set<Tab>
     /// What the hold does.
     public var action: KeyAction
     /// One line for help.
@@ -135,29 +133,31 @@ public enum KeyBindings {
         KeyBinding(keys(.character("q")), "q", .quit, "quit"),
     ]
 
-    /// Every key hold, the one place that says which keys are holdable and where: the gesture
-    /// recogniser watches ``holdableKeys``, `update` performs ``holdAction(for:in:)`` and help
-    /// lists the rows.
-    public static let holds: [KeyHoldBinding] = [
-        KeyHoldBinding(key: .char("1"), label: "hold 1", panes: Set(Tab.allCases), action: .openAccountSheet, summary: "switch account"),
-        KeyHoldBinding(
-            key: KeyEvent(.enter), label: "hold Enter", panes: [.catalog], action: .openContextMenu,
-            summary: "context menu (with key releases)"),
-    ]
+    /// The holds of the tabs whose hold opens the account sheet (``TabPane/holdsTab``): holding
+    /// such a tab's digit does, as a long-press on the tab does, on every pane.
+    private static let tabHolds: [KeyHoldBinding] = Tab.allCases.filter(\.holdsTab).map { tab in
+        KeyHoldBinding(key: .char(tab.shortcut), label: "hold \(tab.shortcut)", action: .openAccountSheet, summary: "switch account")
+    }
 
-    /// The keys whose hold is a gesture somewhere.
-    public static var holdableKeys: Set<KeyEvent> { Set(holds.map(\.key)) }
+    /// The key holds on the pane of `tab`, in the order help lists them: the tabs' (`hold 1`),
+    /// then the pane's own, from its key table (``KeyTable/holds``: the Catalog's `hold Enter`).
+    /// The gesture recogniser watches ``holdableKeys``, `update` performs
+    /// ``holdAction(for:in:)`` and help lists them, so the three cannot disagree.
+    public static func holds(on tab: Tab) -> [KeyHoldBinding] { tabHolds + tab.holds }
+
+    /// The keys whose hold is a gesture on some pane.
+    public static let holdableKeys: Set<KeyEvent> = Set(Tab.allCases.flatMap { holds(on: $0).map(\.key) })
 
     /// What holding `key` does in `context`, or nil when holding it means nothing there (only
     /// on panes: a layer up takes its presses as presses).
     public static func holdAction(for key: KeyEvent, in context: InputContext) -> KeyAction? {
         guard let tab = context.tab else { return nil }
-        return holds.first { $0.key == key && $0.panes.contains(tab) }?.action
+        return holds(on: tab).first { $0.key == key }?.action
     }
 
     /// Help rows for the key holds on `tab`.
     private static func holdRows(_ tab: Tab) -> [KeyBinding] {
-        holds.filter { $0.panes.contains(tab) }.map { KeyBinding(gesture: $0.label, $0.summary) }
+        holds(on: tab).map { KeyBinding(gesture: $0.label, $0.summary) }
     }
 
     /// The bindings in effect in `context`, in the order help lists them. Ctrl-C (quit) and

@@ -118,6 +118,8 @@ struct KitHost<C: Component>: Hashable, Sendable {
     private var title: String
     /// Each row's verb, by row index.
     private var verbs: [C.Verb?]
+    /// Each key hold's verb, by index in the table's holds.
+    private var holdVerbs: [C.Verb]
     /// How what comes back to the component becomes its messages.
     private var answers = Answers()
 
@@ -125,6 +127,7 @@ struct KitHost<C: Component>: Hashable, Sendable {
     init(_ table: KeyTable<C.Verb>) {
         title = table.title
         verbs = table.rows.map(\.verb)
+        holdVerbs = table.holds.map(\.verb)
     }
 
     /// Reads the component's key table again (it changed with the component's state); what it
@@ -132,6 +135,7 @@ struct KitHost<C: Component>: Hashable, Sendable {
     mutating func read(_ table: KeyTable<C.Verb>) {
         title = table.title
         verbs = table.rows.map(\.verb)
+        holdVerbs = table.holds.map(\.verb)
     }
 
     /// `table`'s rows as Perch's bindings: each row's keys bound to a verb named
@@ -144,14 +148,25 @@ struct KitHost<C: Component>: Hashable, Sendable {
         }
     }
 
+    /// `table`'s key holds as Perch binds them: each hold bound to a verb named
+    /// `<title>.hold.<index>` (``input(for:)`` turns it back into the hold's verb).
+    static func holdBindings(_ table: KeyTable<C.Verb>) -> [KeyHoldBinding] {
+        table.holds.enumerated().map { index, hold in
+            KeyHoldBinding(key: hold.key, label: hold.label, action: KeyAction("\(table.title).hold.\(index)"), summary: hold.help)
+        }
+    }
+
     /// `message` as the component's input; nil for a verb not of its table.
     func input(for message: ModelMessage) -> ComponentInput<C.Verb>? {
         switch message {
         case .action(let action):
             let prefix = title + "."
-            guard action.name.hasPrefix(prefix), let index = Int(action.name.dropFirst(prefix.count)),
-                verbs.indices.contains(index), let verb = verbs[index]
-            else { return nil }
+            guard action.name.hasPrefix(prefix) else { return nil }
+            let name = action.name.dropFirst(prefix.count)
+            if name.hasPrefix("hold."), let index = Int(name.dropFirst("hold.".count)), holdVerbs.indices.contains(index) {
+                return .verb(holdVerbs[index])
+            }
+            guard let index = Int(name), verbs.indices.contains(index), let verb = verbs[index] else { return nil }
             return .verb(verb)
         case .text(let text): return .paste(text)
         case .tap(let target): return .tap(target)

@@ -45,12 +45,17 @@ public struct Tab: Hashable, Sendable, CaseIterable, CustomStringConvertible {
     /// Each pane's own keys as Perch binds them, read from the panes' key tables once: every key
     /// pressed looks them up (``InputContext/pane(_:)``), and binding a table names each row's verb.
     static let paneKeys: [[KeyBinding]] = panes.map { $0.keys }
+    /// Each pane's own key holds, read from the panes' key tables once.
+    static let paneHolds: [[KeyHoldBinding]] = panes.map { $0.holds }
 
     /// The label shown in the tab bar.
     public var title: String { Self.titles[rawValue] }
 
     /// The keys of its pane's own, declared beside the pane, in the order help lists them.
     var keys: [KeyBinding] { Self.paneKeys[rawValue] }
+
+    /// The key holds of its pane's own (``KeyBindings/holds(on:)`` adds the tabs').
+    var holds: [KeyHoldBinding] { Self.paneHolds[rawValue] }
 
     /// Whether holding the tab (a long-press with the mouse) opens the account sheet.
     public var holdsTab: Bool { Self.holdable.contains(rawValue) }

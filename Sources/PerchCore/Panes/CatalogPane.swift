@@ -240,7 +240,7 @@ public struct CatalogPane: KitTabPane {
             guard let command = startLoading(at: context.clock) else { return [] }
             return [Self.run(LoadCatalog(accountID: account.id, command: command))]
         case .verb(.open):
-            // Enter, a tap on a list: opens the item (a hold opens its menu, ``KeyBindings/holds``).
+            // Enter, a tap on a list: opens the item (a hold opens its menu: the table's `hold Enter`).
             return items.indices.contains(list.cursor) ? open(items[list.cursor].id, context) : []
         case .tap(let target) where target.catalogRow.map { $0 == list.cursor && items.indices.contains($0) } == true:
             let index = list.cursor
@@ -545,12 +545,6 @@ final class CatalogRowsCache: Hashable, Sendable {
     func hash(into hasher: inout Hasher) {}
 }
 
-extension KeyAction {
-    /// The Catalog's context menu of the item under the cursor, as a key hold performs it
-    /// (``KeyBindings/holds``).
-    public static let openContextMenu = KitPane<CatalogPane>.action(.menu)!
-}
-
 extension CatalogPane {
     /// What the Catalog marks in the hit map: a row of its list, by item index. Holding one opens
     /// the item's context menu.
@@ -601,5 +595,6 @@ extension CatalogPane {
                 .menu),
             .init([], "press and hold a row", "its context menu", nil),
             .init([.char("r")], "r", "run the catalog command again", .refresh),
-        ])
+        ],
+        holds: [.init(KeyEvent(.enter), "hold Enter", "context menu (with key releases)", .menu)])
 }
