@@ -281,7 +281,9 @@ struct ModelUpdateTests {
         _ = pane.update(.tap(.settingsRow(2)), context)
         _ = pane.update(.tap(.settingsRow(8)), context)
         #expect(
-            pane.take(AnyOutcome(SettingsNotSaved("disk full")), context) == [.banner("Settings apply, but could not be saved: disk full")])
+            pane.take(AnyOutcome(SettingsNotSaved("disk full")), context) == [
+                .settingsNotSaved([.reduceMotion]), .banner("Settings apply for this run, but could not be saved: disk full"),
+            ])
         let kept = [Account.samples[1], Account.samples[2]]
         #expect(
             pane.take(AnyOutcome(ConfigEdited(accounts: kept, configPath: "/c.json", problem: nil)), context) == [

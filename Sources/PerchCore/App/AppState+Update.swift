@@ -266,6 +266,7 @@ extension AppState {
                 banner = text
                 bannerStays = stays
             case .changeSetting(let key, let step): effects += changeSetting(key, step: step)
+            case .settingsNotSaved(let keys): settingsState.markUnsaved(keys)
             case .replaceAccounts(let newAccounts, let configPath): adoptAccounts(newAccounts, configPath: configPath)
             case .revealAccount(let id): revealAccount(id)
             }

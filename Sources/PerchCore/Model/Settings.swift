@@ -21,6 +21,9 @@ public enum SettingSource: String, Hashable, Sendable {
     case saved
     /// A command-line flag, for this run only.
     case flag
+    /// Changed in Settings, but the settings file could not be written: it applies for this run
+    /// only, and the next start reads the file's old value.
+    case unsaved = "not saved"
 }
 
 /// The values of the kept settings.
@@ -141,8 +144,18 @@ public struct SettingsState: Hashable, Sendable {
         }
     }
 
+    /// The keys changed in Settings whose last write failed (``SettingSource/unsaved``).
+    public var unsavedKeys: Set<SettingKey> { Set(SettingKey.allCases.filter { source($0) == .unsaved }) }
+
+    /// The settings file could not be written with `keys`' new values: each is shown as
+    /// ``SettingSource/unsaved`` until a later write, which holds every value, is asked for.
+    public mutating func markUnsaved(_ keys: Set<SettingKey>) {
+        for key in keys where sources[key] != .flag { sources[key] = .unsaved }
+    }
+
     /// Changes `key` by one step (`step` is -1 for `←`, +1 for `→` and `Enter`): the long-press
-    /// by 100 ms within its range, the others to their next value. The value is then saved.
+    /// by 100 ms within its range, the others to their next value. The value is then saved; so
+    /// is every value a failed write left unsaved, since the file is written whole.
     public mutating func change(_ key: SettingKey, step: Int) {
         switch key {
         case .longPress:
@@ -156,6 +169,7 @@ public struct SettingsState: Hashable, Sendable {
         case .checkWithServers: values.checkWithServers.toggle()
         }
         file.store(key, from: values)
+        for unsaved in unsavedKeys { sources[unsaved] = .saved }
         sources[key] = .saved
     }
 }

@@ -1,7 +1,7 @@
 import Glibc
 import PerchCore
-import PerchStore
 import PerchKitTerminal
+import PerchStore
 
 /// `perch doctor`: what this terminal and setup give Perch, one line each with how it was found,
 /// then (on a terminal) a measured key-repeat test. Where long-press does not work for someone,
@@ -148,6 +148,7 @@ struct Doctor {
             case .flag: "--long-press-ms"
             case .saved: "saved in " + settingsPath
             case .standard: "the default"
+            case .unsaved: "changed in Settings, not saved"
             }
         return (state.values.longPressMilliseconds, source)
     }
