@@ -130,7 +130,7 @@ public enum FileSystem {
         let name = path.split(separator: "/").last.map(String.init) ?? path
         var template = Array("\(folder)/.\(name).tmp-XXXXXX".utf8CString)
         let fd = template.withUnsafeMutableBufferPointer { mkstemp($0.baseAddress!) }
-        guard fd >= 0 else { throw FileError(path: folder, code: errno, operation: "create a temporary file in") }
+        guard fd >= 0 else { throw FileError(path: folder, code: errno, operation: "create a temporary file in it") }
         let temporary = String(decoding: template.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
         var failure: FileError?
         var offset = 0

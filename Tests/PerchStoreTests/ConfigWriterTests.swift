@@ -158,3 +158,23 @@ private func withTemporaryFolderRemoval(_ path: String) throws {
     defer { for pointer in argv { free(pointer) } }
     if posix_spawn(&pid, "/bin/rm", nil, nil, argv, environ) == 0 { waitpid(pid, &status, 0) }
 }
+
+@Suite("File errors in words")
+struct FileErrorWordingTests {
+    // Bug: a failed atomic write said "DIR: cannot create a temporary file in: REASON", a
+    // sentence that stopped after "in".
+    @Test("a temporary file that cannot be made names its folder and reads as a sentence")
+    func temporaryFileInIt() throws {
+        try withTemporaryFolder { folder in
+            // The file's name fits (250 bytes), but its temporary sibling's does not (mkstemp: ENAMETOOLONG).
+            let path = folder + "/" + String(repeating: "a", count: 250)
+            do throws(FileError) {
+                try FileSystem.writeAtomically(Array("{}".utf8), to: path)
+                Issue.record("the write should have failed")
+            } catch {
+                #expect(error.code == ENAMETOOLONG)
+                #expect(error.description == "\(folder): cannot create a temporary file in it: File name too long")
+            }
+        }
+    }
+}

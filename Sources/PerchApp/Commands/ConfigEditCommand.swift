@@ -137,7 +137,7 @@ extension CommandLineTool {
         let name = path.split(separator: "/").last.map(String.init) ?? path
         var template = Array("\(folder)/.\(name).edit-XXXXXX.json".utf8CString)
         let fd = template.withUnsafeMutableBufferPointer { mkstemps($0.baseAddress!, 5) }
-        guard fd >= 0 else { throw FileError(path: folder, code: errno, operation: "create a file in") }
+        guard fd >= 0 else { throw FileError(path: folder, code: errno, operation: "create a file in it") }
         defer { close(fd) }
         let copy = String(decoding: template.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
         var offset = 0
