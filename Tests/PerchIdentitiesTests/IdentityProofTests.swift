@@ -122,6 +122,23 @@ struct IdentityProofTests {
         #expect(answers.allSatisfy { $0.verdict == .agrees }, "\(answers.map { $0.reason ?? "" })")
     }
 
+    // Bug: with no author at all, verify offered `perch switch` as the fix, which cannot help
+    // before `perch setup git` has included Perch's file in the global git config.
+    @Test("git with no author: the fix is perch setup git until the global config includes Perch's file, then a switch")
+    func noAuthorFix() throws {
+        let home = try ScratchHome(fakes: [])
+        var environment = home.environment
+        environment.variables["GIT_AUTHOR_NAME"] = ""  // git var fails: "empty ident name not allowed"
+        let tool = ToolContext(environment: environment)
+        let setting = GitAdapter.Setting(name: "Ada", email: "ada@work.example")
+        let context = ProofContext(tool: tool, folder: home.home, account: Account.with("work", ToolIdentities.make(git: setting)))
+        let before = GitAdapter.askAuthor(setting, in: context)
+        #expect(before.verdict == ToolAnswer.Verdict.disagrees && before.reason?.hasPrefix("git has no author here") == true, "\(before)")
+        #expect(before.fix == "perch setup git")
+        try home.write("[include]\n\tpath = \(tool.files.gitInclude)\n", to: ".gitconfig")
+        #expect(GitAdapter.askAuthor(setting, in: context).fix == "perch switch work")
+    }
+
     @Test("an account's own server answers are asked only with --online")
     func onlineOnly() throws {
         let adapter = ServerAdapter()

@@ -898,7 +898,9 @@ public enum GitDirectoryRules {
             let values = GitAdapter.values(byOrigin: context)?.own
         else { return nil }
         var own = OwnGit(values: values)
-        if (values["user.name"] ?? "").isEmpty || (values["user.email"] ?? "").isEmpty, let detected = GitAdapter.detectedIdentity(in: context) {
+        if (values["user.name"] ?? "").isEmpty || (values["user.email"] ?? "").isEmpty,
+            let detected = GitAdapter.detectedIdentity(in: context)
+        {
             own.detectedName = detected.name
             own.detectedEmail = detected.email
         }
@@ -960,10 +962,12 @@ extension GitAdapter {
             return .unknown("git", kind: .git, expected: expected, reason: author.failure ?? "timed out", asked: asked)
         }
         guard let authorText = author.output, let (name, email) = ident(authorText) else {
+            // Bug: the fix offered was always a switch, which cannot help while the global git
+            // config does not include Perch's file.
+            let fix = GitConfigFile.includeState(context.tool) == .notIncluded ? "perch setup git" : "perch switch \(context.account.id)"
             return ToolAnswer(
                 tool: "git", kind: .git, expected: expected, answer: nil, verdict: .disagrees,
-                reason: "git has no author here: \(author.failure ?? "no identity")", fix: "perch switch \(context.account.id)",
-                asked: asked)
+                reason: "git has no author here: \(author.failure ?? "no identity")", fix: fix, asked: asked)
         }
         let committer = inHook ? nil : context.run("git", ["var", "GIT_COMMITTER_IDENT"]).output.flatMap(ident)
         let nameAgrees = git.name.map { $0 == name } ?? true
