@@ -21,8 +21,13 @@ public enum SettingsFile {
             if error.isNotFound { return (SavedSettings(), nil) }
             return (SavedSettings(), "Settings file: \(error); using the defaults.")
         }
-        guard let settings = try? JSONDecoder().decode(SavedSettings.self, from: Data(bytes)) else {
-            return (SavedSettings(), "Settings file \(path) is not a JSON object; using the defaults (a change in Settings replaces it).")
+        let defaults = "using the defaults (a change in Settings replaces it)."
+        // Bug: a truncated file was reported as "not a JSON object", with no place to look at.
+        let document: JSONDocument
+        do { document = try JSONReader.read(bytes) } catch { return (SavedSettings(), "Settings file \(path): \(error); \(defaults)") }
+        guard document.kind(document.root) == .object, let settings = try? JSONDecoder().decode(SavedSettings.self, from: Data(bytes))
+        else {
+            return (SavedSettings(), "Settings file \(path) is not a JSON object; \(defaults)")
         }
         return (settings, nil)
     }

@@ -99,8 +99,26 @@ extension LoopSuites {
             try "not json".write(toFile: path, atomically: true, encoding: .utf8)
             let read = SettingsFile.read(path)
             #expect(read.settings == SavedSettings())
-            #expect(read.warning?.contains("not a JSON object") == true)
+            #expect(read.warning?.hasPrefix("Settings file \(path): line 1, column 2: ") == true, "\(read.warning ?? "")")
             #expect(try String(contentsOfFile: path, encoding: .utf8) == "not json")
+        }
+
+        // Bug: a settings file cut short (a full disk, an editor killed) was reported as "not a
+        // JSON object", which it was, with no place to look at.
+        @Test("a settings file cut short names the line and column where it breaks; one that is JSON but no object says so")
+        func truncatedFile() throws {
+            let folder = scratch()
+            defer { try? FileManager.default.removeItem(atPath: folder) }
+            let path = folder + "/settings.json"
+            try "{\n  \"mouse\": false,\n  \"theme\": \"mono".write(toFile: path, atomically: true, encoding: .utf8)
+            let read = SettingsFile.read(path)
+            #expect(read.settings == SavedSettings())
+            #expect(read.warning?.hasPrefix("Settings file \(path): line 3, column ") == true, "\(read.warning ?? "")")
+            #expect(read.warning?.contains("not a JSON object") == false)
+            try "[1, 2]".write(toFile: path, atomically: true, encoding: .utf8)
+            #expect(
+                SettingsFile.read(path).warning
+                    == "Settings file \(path) is not a JSON object; using the defaults (a change in Settings replaces it).")
         }
 
         /// Runs Edit config… with `EDITOR` set to `script` over a valid config; returns the frames' last text and the accounts after.
