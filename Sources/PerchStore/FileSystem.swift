@@ -166,14 +166,22 @@ public enum FileSystem {
         let path = resolvingSymbolicLink(requestedPath)
         let folder = directory(of: path)
         let prefix = "." + (path.split(separator: "/").last.map(String.init) ?? path) + ".tmp-"
-        guard let stream = opendir(folder) else { return }
+        for name in names(in: folder) where name.hasPrefix(prefix) { unlink(folder + "/" + name) }
+    }
+
+    /// The names in `folder` (readdir(3)), without `.` and `..`, in the order the folder gives
+    /// them; empty when it cannot be read.
+    public static func names(in folder: String) -> [String] {
+        guard let stream = opendir(folder) else { return [] }
         defer { closedir(stream) }
+        var names: [String] = []
         while let entry = readdir(stream) {
             let name = withUnsafeBytes(of: entry.pointee.d_name) { bytes in
                 String(decoding: bytes.prefix { $0 != 0 }, as: UTF8.self)
             }
-            if name.hasPrefix(prefix) { unlink(folder + "/" + name) }
+            if name != ".", name != ".." { names.append(name) }
         }
+        return names
     }
 
     /// `path` with symbolic links at its end followed (readlink(2), up to 16 levels, targets

@@ -175,5 +175,55 @@ extension LoopSuites {
             #expect(config == #"{"accounts": [{"id": "work", "name": "Work"}]}"#, "the config is untouched")
             #expect(backup == nil)
         }
+
+        // Bug: an invalid edit's problems named accounts.json, though their lines are the
+        // copy's; and each Edit config… after one started again from the config, leaving
+        // another copy behind.
+        @Test("Edit config… after an invalid edit resumes the kept copy, which its problems name; once valid, no copy is left")
+        func editorResumesKeptCopy() throws {
+            let folder = scratch()
+            defer { try? FileManager.default.removeItem(atPath: folder) }
+            let config = folder + "/accounts.json"
+            try #"{"accounts": [{"id": "work", "name": "Work"}]}"#.write(toFile: config, atomically: true, encoding: .utf8)
+            // Given a fresh copy of the config it breaks it; given its own broken edit back, it finishes it.
+            let script = folder + "/editor.sh"
+            try """
+            #!/bin/sh
+            if grep -q BROKEN "$1"; then
+              printf '%s' '{"accounts": [{"id": "work", "name": "Work"}, {"id": "home", "name": "Home"}]}' > "$1"
+            else
+              printf '%s\n%s' '{"accounts": [' 'BROKEN' > "$1"
+            fi
+            """.write(toFile: script, atomically: true, encoding: .utf8)
+            chmod(script, 0o755)
+            setenv("EDITOR", script, 1)
+            unsetenv("VISUAL")
+            defer { unsetenv("EDITOR") }
+            let copies = {
+                (try? FileManager.default.contentsOfDirectory(atPath: folder))?.filter { $0.hasPrefix(".accounts.json.edit-") } ?? []
+            }
+            let (backend, type, end) = run(
+                AppState(accounts: [Account(id: "work", name: "Work")], size: Size(width: 200, height: 24)), configPath: config,
+                settingsPath: nil)
+            type("4")
+            for _ in 0..<8 { type("j") }
+            type("\r")
+            #expect(waitUntil { backend.frames.last?.text.contains("not reloaded") == true })
+            let refused = backend.frames.last?.text ?? ""
+            #expect(copies().count == 1, "\(copies())")
+            // Both the copy kept and the problem's file are the copy (each cut to the 80-column banner).
+            #expect(refused.components(separatedBy: "\(folder)/.accounts.json.edit-").count == 3, "\(refused)")
+            #expect(refused.contains("line 2, column 1: expected a value"), "the problem is placed in the copy: \(refused)")
+            type("\u{1B}")  // the banner stays until Esc (waited for: Esc and Enter together are Alt-Enter)
+            #expect(waitUntil { backend.frames.last?.text.contains("not reloaded") == false })
+            type("\r")
+            #expect(
+                waitUntil { backend.frames.last?.text.contains("Config reloaded: 2 accounts.") == true },
+                "\(backend.frames.last?.text ?? "")")
+            #expect(copies().isEmpty, "the resumed copy went once it was installed: \(copies())")
+            #expect(try String(contentsOfFile: config, encoding: .utf8).contains("home"))
+            type("\u{03}")
+            #expect(end())
+        }
     }
 }

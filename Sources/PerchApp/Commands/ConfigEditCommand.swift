@@ -129,6 +129,22 @@ extension CommandLineTool {
         return String(decoding: answer, as: UTF8.self)
     }
 
+    /// The newest copy an earlier `Edit config…` kept beside `path` because its edit was not
+    /// valid (``makeEditCopy(of:holding:)``'s `.NAME.edit-XXXXXX.json`), when it is newer than
+    /// the config (or there is no config): the next edit resumes it instead of starting again
+    /// from the config. Nil when there is none.
+    static func keptEditCopy(of path: String) -> String? {
+        let folder = FileSystem.directory(of: path)
+        let name = path.split(separator: "/").last.map(String.init) ?? path
+        let config = FileSystem.identity(of: path)?.modified ?? Int64.min
+        var newest: (path: String, modified: Int64)?
+        for copy in FileSystem.names(in: folder) where copy.hasPrefix(".\(name).edit-") && copy.hasSuffix(".json") {
+            guard copy.count == name.count + 18, let modified = FileSystem.identity(of: folder + "/" + copy)?.modified else { continue }
+            if modified >= config, modified > newest?.modified ?? Int64.min { newest = (folder + "/" + copy, modified) }
+        }
+        return newest?.path
+    }
+
     /// A new file beside `path` (`.NAME.edit-XXXXXX.json`, mode 0600) holding `bytes`; its path.
     /// - Throws: ``FileError``.
     static func makeEditCopy(of path: String, holding bytes: [UInt8]) throws(FileError) -> String {

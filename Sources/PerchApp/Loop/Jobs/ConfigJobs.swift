@@ -143,7 +143,11 @@ extension EditConfig: TerminalJob {
         let original = try? FileSystem.readContents(path)
         let copy: String
         do {
-            copy = try CommandLineTool.makeEditCopy(of: path, holding: original?.bytes ?? Array(StarterConfig.text.utf8))
+            // Bug: each invalid edit left another copy, and the next edit started again from the
+            // config: the kept edit is resumed instead, until it is valid or given up.
+            copy =
+                try CommandLineTool.keptEditCopy(of: path)
+                ?? CommandLineTool.makeEditCopy(of: path, holding: original?.bytes ?? Array(StarterConfig.text.utf8))
         } catch {
             return report(nil, "cannot make a copy to edit: \(error)")
         }
@@ -152,7 +156,8 @@ extension EditConfig: TerminalJob {
         let edited = failure == nil ? try? FileSystem.read(copy) : nil
         let decision = ConfigEditPolicy.decide(
             editor: editor, editorFailure: failure, original: original.map { ($0.bytes, $0.mode) }, edited: edited,
-            problems: edited.map { CommandLineTool.problems(in: $0, path: path) } ?? [], copyPath: copy)
+            // Bug: the problems named the config, though their lines and columns are the copy's.
+            problems: edited.map { CommandLineTool.problems(in: $0, path: copy) } ?? [], copyPath: copy)
         switch decision {
         case .refuse(let problem, let keepCopy):
             if !keepCopy { unlink(copy) }
