@@ -16,11 +16,11 @@ struct CoverLayerTests {
         "Keys scroll the text within its lines: a row, a page (the rows shown less one), the ends",
         arguments: [
             ([.down], 1), ([.down, .up, .up], 0), ([.pageDown], 7), ([.pageDown, .pageUp], 0),
-            ([.bottom], 22), ([.bottom, .down], 22), ([.bottom, .top], 0),
-        ] as [([CoverLayer.Verb], Int)])
-    func scrolls(verbs: [CoverLayer.Verb], scroll: Int) {
+            ([.last], 22), ([.last, .down], 22), ([.last, .first], 0),
+        ] as [([ListMove], Int)])
+    func scrolls(moves: [ListMove], scroll: Int) {
         var cover = cover()
-        for verb in verbs { #expect(cover.update(.verb(verb), context).isEmpty) }
+        for move in moves { #expect(cover.update(.verb(.move(move)), context).isEmpty) }
         #expect(cover.scroll == scroll)
     }
 
@@ -32,7 +32,7 @@ struct CoverLayerTests {
         _ = cover.update(.scroll(.layerChrome, notches: -5), context)
         #expect(cover.scroll == 0)
         var short = self.cover(3)
-        _ = short.update(.verb(.bottom), context)
+        _ = short.update(.verb(.move(.last)), context)
         #expect(short.scroll == 0)
     }
 
@@ -50,7 +50,7 @@ struct CoverLayerTests {
     @Test("Rendered into 40×12: the ✕ and the title, a rule, the lines shown, a footer with the position; the ✕ marked, the rest its own")
     func render() {
         var cover = cover()
-        _ = cover.update(.verb(.down), context)
+        _ = cover.update(.verb(.move(.down)), context)
         var frame = Frame(size: context.size)
         frame.screen.put("below", column: 0, row: 5)
         cover.render(into: &frame, in: area, context)

@@ -22,7 +22,7 @@ struct SheetTests {
         #expect(sheet.layout(context).height == 11)
         var long = self.sheet(40)
         #expect(long.layout(context).height == 12 - SheetLayout.minimumRowsAbove, "capped to leave 2 rows above")
-        _ = long.update(.verb(.last), context)
+        _ = long.update(.verb(.move(.last)), context)
         #expect(long.cursor.cursor == 39)
         #expect(long.cursor.scroll == 40 - long.layout(context).visibleRows, "scrolled to show the last row")
     }
@@ -30,7 +30,7 @@ struct SheetTests {
     @Test("Enter replies with the row under the cursor and dismisses; a tap on a row picks that row")
     func picks() {
         var sheet = sheet()
-        _ = sheet.update(.verb(.down), context)
+        _ = sheet.update(.verb(.move(.down)), context)
         let reactions = sheet.update(.verb(.pick), context)
         #expect(reactions.count == 2)
         if case .reply(let value) = reactions[0].request { #expect(value as? Int == 1) } else { Issue.record("no reply") }
@@ -150,20 +150,20 @@ struct TabBarAndHelpTests {
         var frame = Frame(size: context.size)
         help.render(into: &frame, in: screen, context)
         #expect(frame.screen.lines.contains { $0.contains("1–6 of 20 · Esc close") }, "\(frame.screen.lines)")
-        _ = help.update(.verb(.down), context)
+        _ = help.update(.verb(.move(.down)), context)
         _ = help.update(.scroll(.layerChrome, notches: 3), context)
         #expect(help.scroll == 2, "a key and a wheel event move one line each")
-        for _ in 0..<30 { _ = help.update(.verb(.down), context) }
+        for _ in 0..<30 { _ = help.update(.verb(.move(.down)), context) }
         #expect(help.scroll == 14, "no further than the last line at the bottom")
         frame = Frame(size: context.size)
         help.render(into: &frame, in: screen, context)
         #expect(frame.screen.lines.contains { $0.contains("15–20 of 20") })
-        _ = help.update(.verb(.top), context)
-        _ = help.update(.verb(.pageDown), context)
+        _ = help.update(.verb(.move(.first)), context)
+        _ = help.update(.verb(.move(.pageDown)), context)
         #expect(help.scroll == 5, "a page is the lines shown but one")
-        _ = help.update(.verb(.bottom), context)
+        _ = help.update(.verb(.move(.last)), context)
         #expect(help.scroll == 14)
-        _ = help.update(.verb(.pageUp), context)
+        _ = help.update(.verb(.move(.pageUp)), context)
         #expect(help.scroll == 9)
         #expect(frame.screen.lines.contains { $0.contains("k20") && $0.contains("does 20") })
     }

@@ -8,7 +8,11 @@ public enum Cover: Hashable, Sendable {
 
 extension Cover: HostableLayer {
     /// What the cover's keys mean.
-    public enum Verb: Hashable, Sendable { case close, up, down, pageUp, pageDown, top, bottom, switchAccount }
+    public enum Verb: Hashable, Sendable {
+        case close, switchAccount
+        /// Scroll the text (``ListMove``).
+        case move(ListMove)
+    }
 
     /// Its keys, in the order help lists them (Perch adds `?`, help over it).
     public var keys: KeyTable<Verb> { Self.keyTable }
@@ -19,13 +23,8 @@ extension Cover: HostableLayer {
         [
             .init([KeyEvent(.escape)], "Esc", "close", .close),
             .init([], "click ✕", "close", nil),
-            .init([KeyEvent(.up), .char("k")], "↑ k", "scroll up", .up),
-            .init([KeyEvent(.down), .char("j")], "↓ j", "scroll down", .down),
-            .init([KeyEvent(.pageUp)], "PgUp", "page up", .pageUp),
-            .init([KeyEvent(.pageDown)], "PgDn", "page down", .pageDown),
-            .init([KeyEvent(.home), .char("g")], "Home g", "first row", .top),
-            .init([KeyEvent(.end), .char("G")], "End G", "last row", .bottom),
-            .init([.char("a")], "a", "switch account (a sheet over the cover)", .switchAccount),
+        ] + ListMove.rows(Verb.move, scrolling: true) + [
+            .init([.char("a")], "a", "switch account (a sheet over the cover)", .switchAccount)
         ])
 
     /// Over everything, the tab bar included.
@@ -42,12 +41,7 @@ extension Cover: HostableLayer {
         case .verb(.close): return [.dismiss]
         case .tap(.coverClose): return [.dismiss]
         case .verb(.switchAccount): return [.send(Intent.openSheet)]
-        case .verb(.up): scroll -= 1
-        case .verb(.down): scroll += 1
-        case .verb(.pageUp): scroll -= ListMove.pageStep(visible)
-        case .verb(.pageDown): scroll += ListMove.pageStep(visible)
-        case .verb(.top): scroll = 0
-        case .verb(.bottom): scroll = last
+        case .verb(.move(let move)): scroll += move.delta(count: lineCount, visible: visible)
         case .scroll(_, let notches): scroll += notches * ListMove.rowsPerScrollNotch
         default: break
         }

@@ -61,18 +61,19 @@ public struct AlertLayer: Layer, Hashable {
     }
 
     /// Its key bindings: what help lists under its title, and the verbs its keys mean.
-    public var keys: KeyTable<Verb> {
-        KeyTable(
-            "Alert",
-            [
-                .init([KeyEvent(.left), .char("h"), KeyEvent(.tab, modifiers: .shift)], "← h Shift-Tab", "previous button", .previous),
-                .init([KeyEvent(.right), .char("l"), KeyEvent(.tab)], "→ l Tab", "next button", .next),
-                .init([KeyEvent(.enter)], "Enter", "press the focused button", .press),
-                .init([KeyEvent(.escape)], "Esc", "cancel", .cancel),
-                .init([], "click a button", "press it", nil),
-                .init([], "click outside", "close", nil),
-            ])
-    }
+    public var keys: KeyTable<Verb> { Self.keyTable }
+
+    /// The key table of every alert, made once (the root reads it for each key pressed).
+    public static let keyTable = KeyTable<Verb>(
+        "Alert",
+        [
+            .init([KeyEvent(.left), .char("h"), KeyEvent(.tab, modifiers: .shift)], "← h Shift-Tab", "previous button", .previous),
+            .init([KeyEvent(.right), .char("l"), KeyEvent(.tab)], "→ l Tab", "next button", .next),
+            .init([KeyEvent(.enter)], "Enter", "press the focused button", .press),
+            .init([KeyEvent(.escape)], "Esc", "cancel", .cancel),
+            .init([], "click a button", "press it", nil),
+            .init([], "click outside", "close", nil),
+        ])
 
     /// Takes a verb or a tap on one of its parts; returns its reply and dismissal, or nothing.
     public mutating func update(_ input: ComponentInput<Verb>, _ context: Context) -> [Reaction<Never>] {

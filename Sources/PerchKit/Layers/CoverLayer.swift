@@ -18,7 +18,11 @@ public struct CoverLayer: Layer {
     }
 
     /// What the cover's keys mean.
-    public enum Verb: Hashable, Sendable { case close, up, down, pageUp, pageDown, top, bottom }
+    public enum Verb: Hashable, Sendable {
+        case close
+        /// Scroll the text (``ListMove``).
+        case move(ListMove)
+    }
 
     /// What the cover marks in the hit map.
     public enum Part: HitPart {
@@ -39,35 +43,24 @@ public struct CoverLayer: Layer {
     public var coversScreen: Bool { true }
 
     /// Its key bindings: what help lists under its title, and the verbs its keys mean.
-    public var keys: KeyTable<Verb> {
-        KeyTable(
-            "Cover",
-            [
-                .init([KeyEvent(.escape), .char("q")], "Esc q", "close", .close),
-                .init([], "click ✕", "close", nil),
-                .init([KeyEvent(.up), .char("k")], "↑ k", "scroll up", .up),
-                .init([KeyEvent(.down), .char("j")], "↓ j", "scroll down", .down),
-                .init([KeyEvent(.pageUp)], "PgUp", "page up", .pageUp),
-                .init([KeyEvent(.pageDown)], "PgDn", "page down", .pageDown),
-                .init([KeyEvent(.home), .char("g")], "Home g", "top", .top),
-                .init([KeyEvent(.end), .char("G")], "End G", "bottom", .bottom),
-            ])
-    }
+    public var keys: KeyTable<Verb> { Self.keyTable }
+
+    /// The key table of every cover, made once (the root reads it for each key pressed).
+    public static let keyTable = KeyTable<Verb>(
+        "Cover",
+        [
+            .init([KeyEvent(.escape), .char("q")], "Esc q", "close", .close),
+            .init([], "click ✕", "close", nil),
+        ] + ListMove.rows(Verb.move, scrolling: true))
 
     /// Takes a verb or a tap on one of its parts; returns its reply and dismissal, or nothing.
     public mutating func update(_ input: ComponentInput<Verb>, _ context: Context) -> [Reaction<Never>] {
         let visible = max(1, Self.textRows(height: context.size.height))
-        let page = max(1, visible - 1)
         switch input {
         case .verb(.close): return [.dismiss]
         case .tap(let target): if target.part(Part.self) == .close { return [.dismiss] }
-        case .verb(.up): scroll -= 1
-        case .verb(.down): scroll += 1
-        case .verb(.pageUp): scroll -= page
-        case .verb(.pageDown): scroll += page
-        case .verb(.top): scroll = 0
-        case .verb(.bottom): scroll = lines.count
-        case .scroll(_, let notches): scroll += notches * 3
+        case .verb(.move(let move)): scroll += move.delta(count: lines.count, visible: visible)
+        case .scroll(_, let notches): scroll += notches * ListMove.rowsPerScrollNotch
         default: break
         }
         scroll = max(0, min(scroll, lines.count - visible))

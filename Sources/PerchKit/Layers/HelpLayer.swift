@@ -59,23 +59,22 @@ public struct HelpLayer: Layer, Hashable {
     }
 
     /// What help's keys mean: close it, or scroll a line, a page, or to either end.
-    public enum Verb: Hashable, Sendable { case close, up, down, pageUp, pageDown, top, bottom }
+    public enum Verb: Hashable, Sendable {
+        case close
+        /// Scroll the text (``ListMove``).
+        case move(ListMove)
+    }
 
     /// Its key bindings: what help lists under its title, and the verbs its keys mean.
-    public var keys: KeyTable<Verb> {
-        KeyTable(
-            "Help",
-            [
-                .init([KeyEvent(.escape), .char("?"), .char("q"), KeyEvent(.function(1))], "Esc ? q F1", "close help", .close),
-                .init([], "click outside", "close help", nil),
-                .init([KeyEvent(.up), .char("k")], "↑ k", "scroll up", .up),
-                .init([KeyEvent(.down), .char("j")], "↓ j", "scroll down", .down),
-                .init([KeyEvent(.pageUp)], "PgUp", "page up", .pageUp),
-                .init([KeyEvent(.pageDown)], "PgDn", "page down", .pageDown),
-                .init([KeyEvent(.home), .char("g")], "Home g", "top", .top),
-                .init([KeyEvent(.end), .char("G")], "End G", "bottom", .bottom),
-            ])
-    }
+    public var keys: KeyTable<Verb> { Self.keyTable }
+
+    /// The key table of every help overlay, made once (the root reads it for each key pressed).
+    public static let keyTable = KeyTable<Verb>(
+        "Help",
+        [
+            .init([KeyEvent(.escape), .char("?"), .char("q"), KeyEvent(.function(1))], "Esc ? q F1", "close help", .close),
+            .init([], "click outside", "close help", nil),
+        ] + ListMove.rows(Verb.move, scrolling: true))
 
     /// One line of the overlay: a section's heading, a row, or the blank line between sections.
     public enum Line: Hashable, Sendable {
@@ -127,16 +126,10 @@ public struct HelpLayer: Layer, Hashable {
         let count = lines.count
         let visible = Self.layout(lineCount: count, in: Rect(x: 0, y: 0, width: context.size.width, height: context.size.height))
             .visibleRows
-        let page = max(1, visible - 1)
         let step: Int
         switch input {
         case .verb(.close): return [.dismiss]
-        case .verb(.up): step = -1
-        case .verb(.down): step = 1
-        case .verb(.pageUp): step = -page
-        case .verb(.pageDown): step = page
-        case .verb(.top): step = -count
-        case .verb(.bottom): step = count
+        case .verb(.move(let move)): step = move.delta(count: count, visible: visible)
         case .scroll(_, let notches): step = notches < 0 ? -1 : 1
         default: return []
         }

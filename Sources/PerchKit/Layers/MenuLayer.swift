@@ -60,18 +60,19 @@ public struct MenuLayer: Layer {
     }
 
     /// Its key bindings: what help lists under its title, and the verbs its keys mean.
-    public var keys: KeyTable<Verb> {
-        KeyTable(
-            "Menu",
-            [
-                .init([KeyEvent(.up), .char("k")], "↑ k", "previous action", .up),
-                .init([KeyEvent(.down), .char("j")], "↓ j", "next action", .down),
-                .init([KeyEvent(.enter)], "Enter", "pick the action", .pick),
-                .init([KeyEvent(.escape)], "Esc", "close", .close),
-                .init([], "click an action", "pick it", nil),
-                .init([], "click outside", "close", nil),
-            ])
-    }
+    public var keys: KeyTable<Verb> { Self.keyTable }
+
+    /// The key table of every menu, made once (the root reads it for each key pressed).
+    public static let keyTable = KeyTable<Verb>(
+        "Menu",
+        [
+            .init([KeyEvent(.up), .char("k")], "↑ k", "previous action", .up),
+            .init([KeyEvent(.down), .char("j")], "↓ j", "next action", .down),
+            .init([KeyEvent(.enter)], "Enter", "pick the action", .pick),
+            .init([KeyEvent(.escape)], "Esc", "close", .close),
+            .init([], "click an action", "pick it", nil),
+            .init([], "click outside", "close", nil),
+        ])
 
     /// Takes a verb or a tap on one of its parts; returns its reply and dismissal, or nothing.
     public mutating func update(_ input: ComponentInput<Verb>, _ context: Context) -> [Reaction<Message>] {

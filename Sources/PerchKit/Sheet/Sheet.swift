@@ -48,9 +48,10 @@ public struct Sheet: Layer {
 
     /// What the sheet's keys mean.
     public enum Verb: Hashable, Sendable {
-        /// Move a row or a page, go to the first or last row, pick the row under the cursor, or
-        /// go to the large (`larger`) or fit (`smaller`) detent.
-        case up, down, pageUp, pageDown, first, last, pick, larger, smaller
+        /// Move the cursor (``ListMove``).
+        case move(ListMove)
+        /// Pick the row under the cursor, or go to the large (`larger`) or fit (`smaller`) detent.
+        case pick, larger, smaller
     }
 
     /// What the sheet marks in the hit map.
@@ -72,13 +73,7 @@ public struct Sheet: Layer {
     public var keys: KeyTable<Verb> {
         KeyTable(
             "Sheet",
-            [
-                .init([KeyEvent(.up), .char("k")], "↑ k", "move up", .up),
-                .init([KeyEvent(.down), .char("j")], "↓ j", "move down", .down),
-                .init([KeyEvent(.pageUp)], "PgUp", "page up", .pageUp),
-                .init([KeyEvent(.pageDown)], "PgDn", "page down", .pageDown),
-                .init([KeyEvent(.home), .char("g")], "Home g", "first row", .first),
-                .init([KeyEvent(.end), .char("G")], "End G", "last row", .last),
+            ListMove.rows(Verb.move) + [
                 .init([KeyEvent(.enter)], "Enter", "pick", .pick),
                 .init([KeyEvent(.up, modifiers: .shift), .char("K")], "Shift-↑ K", "larger detent", .larger),
                 .init([KeyEvent(.down, modifiers: .shift), .char("J")], "Shift-↓ J", "smaller detent", .smaller),
@@ -108,16 +103,11 @@ public struct Sheet: Layer {
             return items.indices.contains(cursor.cursor) && visible > 0 ? pick(cursor.cursor) : []
         case .verb(.larger): motion.detent = .large
         case .verb(.smaller): motion.detent = .fit
-        case .verb(.up): cursor.move(by: -1, count: rowCount, visible: visible)
-        case .verb(.down): cursor.move(by: 1, count: rowCount, visible: visible)
-        case .verb(.pageUp): cursor.move(by: -max(1, visible - 1), count: rowCount, visible: visible)
-        case .verb(.pageDown): cursor.move(by: max(1, visible - 1), count: rowCount, visible: visible)
-        case .verb(.first): cursor.moveTo(0, count: rowCount, visible: visible)
-        case .verb(.last): cursor.moveTo(rowCount - 1, count: rowCount, visible: visible)
+        case .verb(.move(let move)): move.apply(to: &cursor, count: rowCount, visible: visible)
         case .tap(let target):
             if case .row(let index)? = target.part(Part.self), items.indices.contains(index) { return pick(index) }
         case .scroll(_, let notches):
-            cursor.move(by: notches * 3, count: rowCount, visible: visible)
+            cursor.move(by: notches * ListMove.rowsPerScrollNotch, count: rowCount, visible: visible)
         case .drag(_, let position):
             motion.dragTop = max(1, min(position.row, context.size.height - 1))
         case .dragEnded(_, let position):
@@ -161,7 +151,9 @@ public struct Sheet: Layer {
         guard layout.height >= 2 else { return }
         let left = columns.lowerBound
         let width = columns.count
-        frame.screen.header(title, trailing: "\(items.count) item\(items.count == 1 ? "" : "s")", in: Rect(x: left, y: layout.top + 1, width: width, height: 1))
+        frame.screen.header(
+            title, trailing: "\(items.count) item\(items.count == 1 ? "" : "s")",
+            in: Rect(x: left, y: layout.top + 1, width: width, height: 1))
         let box = layout.frame
         for offset in 0..<max(0, layout.visibleRows) {
             let index = cursor.scroll + offset
