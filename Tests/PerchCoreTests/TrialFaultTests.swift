@@ -92,3 +92,46 @@ struct TrialFaultTests {
         #expect(plain.banner == "Bare's Catalog has no command to run again (catalog.command in the config).")
     }
 }
+
+/// A pane that greets each account it is shown for, and asks for the account's tools to be read
+/// again: what it asks on a change of account must be carried out, as PerchKit's root does.
+private struct GreetingPane: KitTabPane {
+    static let keyTable = KeyTable<Never>("Greeting")
+    var shown: String?
+    init(kept: [String: AccountPanes]) {}
+    mutating func update(_ input: ComponentInput<Never>, _ context: Context) -> [Reaction<Never>] { [] }
+    func render(into frame: inout Frame, in area: Rect, _ context: Context) {}
+    mutating func modelChanged(_ context: Context) -> [Reaction<Never>] {
+        let current = context.model(ModelContext.self)?.saved.currentAccount
+        guard current != shown else { return [] }
+        shown = current
+        return [.banner("Now showing \(current ?? "nobody")"), .send(Intent.verifyIdentities)]
+    }
+}
+
+@Suite("A pane following the account")
+struct PaneFollowTests {
+    // Bug: what a pane asked when the current account changed was dropped (a debug build stopped
+    // on it), where PerchKit's root carries it out.
+    @Test("what a pane asks when the account changes comes back as intents, once per change")
+    func followAsks() {
+        var pane = KitPane(GreetingPane(kept: [:]))
+        let context = ModelUpdateTests.context(current: "personal")
+        #expect(pane.follow(context, accountsReplaced: false) == [.banner("Now showing personal", stays: false), .verifyIdentities])
+        #expect(pane.follow(context, accountsReplaced: true) == [], "the same account: nothing to ask")
+        #expect(
+            pane.follow(ModelUpdateTests.context(current: "work"), accountsReplaced: false).first
+                == .banner("Now showing work", stays: false))
+    }
+
+    @Test("the root carries out what a pane asked on following the account once the event is handled, as the pane's")
+    func rootCarriesOut() {
+        var state = AppState(accounts: Account.samples, saved: SavedState(currentAccount: "work"), size: Size(width: 80, height: 24))
+        state.followed = [PaneIntents(tab: .catalog, intents: [.banner("Catalog moved on", stays: false), .verifyIdentities])]
+        let effects = state.update(.key(.char("3")))
+        #expect(state.banner == "Catalog moved on")
+        #expect(state.followed.isEmpty)
+        #expect(effects.contains { $0.job(VerifyIdentities.self) != nil }, "\(effects)")
+        #expect(state.update(.key(.char("2"))).allSatisfy { $0.job(VerifyIdentities.self) == nil }, "carried out once")
+    }
+}

@@ -9,6 +9,7 @@ extension AppState {
         if let time { clock = max(clock, time) }
         var effects = handle(event)
         settlePresentations()
+        effects += panesFollowed()
         effects += panesDue()
         if effects.contains(.quit) || (effects.contains(where: \.isSwitch)) {
             // What the panes looked like is kept for the next run before leaving or switching.
@@ -30,6 +31,14 @@ extension AppState {
             if !intents.isEmpty { effects += apply(intents, from: .pane(tab)) }
         }
         return effects
+    }
+
+    /// What the panes asked when they followed a change of account (``followed``), carried out.
+    private mutating func panesFollowed() -> [Effect] {
+        guard !followed.isEmpty else { return [] }
+        let asked = followed
+        followed = []
+        return asked.flatMap { apply($0.intents, from: .pane($0.tab)) }
     }
 
     /// ``SavePanes`` when the panes' memory changed since last saved.

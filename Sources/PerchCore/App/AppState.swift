@@ -66,6 +66,9 @@ public struct AppState: Hashable, Sendable {
     /// The pane state last handed to the store (``SavePanes``), so that an unchanged
     /// one is not written again.
     var savedPanes: [String: AccountPanes]
+    /// What the panes asked when they followed a change of account, in order, carried out once
+    /// the event is handled (at the first event for what they asked at start).
+    var followed: [PaneIntents] = []
     /// The current account's tool identities as last applied and checked; Overview shows them.
     public internal(set) var identities: IdentityStatus?
     /// The config's problems, one line each (`config PATH: line L, column C: …`), when the config
@@ -259,10 +262,14 @@ public struct AppState: Hashable, Sendable {
     }
 
     /// Every pane follows the current account (``TabPane/follow(_:accountsReplaced:)``); with
-    /// `accountsReplaced`, the config was read again.
+    /// `accountsReplaced`, the config was read again. What a pane asks then waits in
+    /// ``followed`` until the event is handled.
     mutating func followAccount(accountsReplaced: Bool) {
         let context = self.context
-        for tab in Tab.allCases { self[pane: tab].follow(context, accountsReplaced: accountsReplaced) }
+        for tab in Tab.allCases {
+            let intents = self[pane: tab].follow(context, accountsReplaced: accountsReplaced)
+            if !intents.isEmpty { followed.append(PaneIntents(tab: tab, intents: intents)) }
+        }
     }
 
     /// Replaces the accounts (the config was written again): the current account is found anew
@@ -274,4 +281,10 @@ public struct AppState: Hashable, Sendable {
         followAccount(accountsReplaced: true)
         relayout()
     }
+}
+
+/// What one pane asked, for the root to carry out later (``AppState/followed``).
+struct PaneIntents: Hashable, Sendable {
+    var tab: Tab
+    var intents: [Intent]
 }

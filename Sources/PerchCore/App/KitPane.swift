@@ -67,12 +67,11 @@ public struct KitPane<P: KitTabPane>: TabPane {
     public func remember(into memory: inout [String: AccountPanes]) { pane.remember(into: &memory) }
 
     /// The current account changed, or the config was read again: the pane compares with what
-    /// it showed (``Pane/modelChanged(_:)``). Perch's root takes nothing back here; a pane that
-    /// asks for something then stops a debug build.
-    public mutating func follow(_ context: ModelContext, accountsReplaced: Bool) {
+    /// it showed (``Pane/modelChanged(_:)``); what it asks then comes back as intents, which the
+    /// root carries out once the event is handled, as PerchKit's root does.
+    public mutating func follow(_ context: ModelContext, accountsReplaced: Bool) -> [Intent] {
         if accountsReplaced { pane.configReloaded() }
-        let reactions = pane.modelChanged(context.kit)
-        assert(reactions.isEmpty, "Perch's root takes no reaction to a change of account")
+        return pane.modelChanged(context.kit).flatMap { host.intents($0) }
     }
 
     /// What the pane asks for without input (``Pane/due(_:)``), as intents.

@@ -24,8 +24,8 @@ public protocol TabPane: ScreenModel, Hashable, Sendable {
     func remember(into memory: inout [String: AccountPanes])
     /// The current account changed (a switch, another process, the config read after the first
     /// frame), or with `accountsReplaced` the config was read again: the pane shows the current
-    /// account's view.
-    mutating func follow(_ context: ModelContext, accountsReplaced: Bool)
+    /// account's view. Returns what it asks (the root carries it out once the event is handled).
+    mutating func follow(_ context: ModelContext, accountsReplaced: Bool) -> [Intent]
     /// Asked after every event, shown or not: work that is due without input (a source that has
     /// never run), as intents.
     mutating func due(_ context: ModelContext) -> [Intent]
