@@ -18,7 +18,7 @@ struct LayoutTests {
         #expect(next == width)
     }
 
-    @Test("tab widths differ by at most one column", arguments: [4, 10, 33, 80, 81, 83, 120])
+    @Test("tab widths differ by at most one column where every label fits its even share", arguments: [4, 10, 40, 80, 81, 83, 120])
     func tabColumnsEven(width: Int) {
         let layout = Layout(size: Size(width: width, height: 24))
         let widths = Tab.allCases.map { layout.tabColumns($0).count }

@@ -34,9 +34,9 @@ public struct Layout: Hashable, Sendable {
     /// The area the selected pane draws in: everything above the tab bar.
     public var pane: Rect { Rect(x: 0, y: 0, width: size.width, height: size.height - tabBarHeight) }
 
-    /// Columns of `tab`'s label cell: the width is shared out evenly, left to right.
+    /// Columns of `tab`'s label cell, as the tab bar shares out the width (``TabBar/cells(titles:width:)``).
     public func tabColumns(_ tab: Tab) -> Range<Int> {
-        TabBar.columns(of: tab.rawValue, count: Tab.allCases.count, width: size.width)
+        TabBar.cells(titles: Tab.titles, width: size.width)[tab.rawValue]
     }
 
     /// Rows of the pane used by its title line.

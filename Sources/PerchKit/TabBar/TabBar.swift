@@ -1,5 +1,6 @@
-/// The bottom tab bar: one label cell per tab, the width shared out evenly left to right, the
-/// selected tab in reverse video, and a rule above the labels when the screen has room.
+/// The bottom tab bar: one label cell per tab, the width shared out evenly left to right (by
+/// label where a label would not fit its even share, ``cells(titles:width:)``), the selected tab
+/// in reverse video, and a rule above the labels when the screen has room.
 ///
 /// It draws itself and marks each tab in the hit map as ``Part/tab(_:holdable:)``; a tap on a
 /// tab selects it, and holding a tab the app names ``holdable`` fires a long-press (its pane
@@ -49,16 +50,40 @@ public struct TabBar: Hashable, Sendable {
     /// labels alone on a screen under 6 rows.
     public static func height(screenHeight: Int) -> Int { screenHeight >= 6 ? 2 : min(screenHeight, 1) }
 
-    /// Columns of the label cell of the tab at `index` of `count`, on a bar `width` columns wide.
-    public static func columns(of index: Int, count: Int, width: Int) -> Range<Int> {
-        guard count > 0 else { return 0..<0 }
-        return (index * width / count)..<((index + 1) * width / count)
+    /// Columns of each tab's label cell on a bar `width` columns wide, left to right, together
+    /// covering the bar. Shared out evenly while every label fits its share with a blank column
+    /// each side. Otherwise each tab gets what its label needs with one blank column, shortest
+    /// first, as long as an even share of what is left allows (max-min fair sharing), and what
+    /// is still left is shared out evenly: a short label's spare columns go to a long one, so no
+    /// label is cut while the labels fit at all.
+    // Bug: on a narrow bar the even share cut the longest label while a shorter one beside it had
+    // room, and ran two labels together with no gap.
+    public static func cells(titles: [String], width: Int) -> [Range<Int>] {
+        let count = titles.count
+        guard count > 0, width > 0 else { return titles.map { _ in 0..<0 } }
+        let labels = titles.map { DisplayWidth.columns(of: $0) }
+        let even = (0..<count).map { ($0 * width / count)..<(($0 + 1) * width / count) }
+        if zip(even, labels).allSatisfy({ $0.count >= $1 + 2 }) { return even }
+        var widths = Array(repeating: 0, count: count)
+        var left = width
+        for (taken, index) in (0..<count).sorted(by: { labels[$0] < labels[$1] }).enumerated() {
+            // An even share rounded up: a longer label, placed later, takes the odd column first.
+            let open = count - taken
+            widths[index] = min(labels[index] + 1, (left + open - 1) / open)
+            left -= widths[index]
+        }
+        for index in 0..<count { widths[index] += left / count + (index < left % count ? 1 : 0) }
+        var start = 0
+        return widths.map { cellWidth in
+            defer { start += cellWidth }
+            return start..<(start + cellWidth)
+        }
     }
 
     /// Index of the tab whose label cell holds `column` on a bar `width` columns wide, or nil.
     public func index(atColumn column: Int, width: Int) -> Int? {
         guard column >= 0, column < width else { return nil }
-        return titles.indices.first { Self.columns(of: $0, count: titles.count, width: width).contains(column) }
+        return Self.cells(titles: titles, width: width).firstIndex { $0.contains(column) }
     }
 
     /// Draws the bar into `rect` (its bottom row holds the labels; a row above it, when `rect`
@@ -71,8 +96,9 @@ public struct TabBar: Hashable, Sendable {
             frame.screen.fill(Rect(x: rect.x, y: rect.y, width: rect.width, height: 1), with: "─", style: .dim)
         }
         let row = rect.maxY - 1
+        let cells = Self.cells(titles: titles, width: rect.width)
         for index in titles.indices {
-            let columns = Self.columns(of: index, count: titles.count, width: rect.width)
+            let columns = cells[index]
             let cell = Rect(x: rect.x + columns.lowerBound, y: row, width: columns.count, height: 1)
             frame.hits.mark(cell, target(index))
             let style = index == selected ? selectedStyle : Style.plain
