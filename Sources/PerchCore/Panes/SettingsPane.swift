@@ -179,6 +179,15 @@ public struct SettingsPane: KitTabPane {
         var settings = context.settings
         let written = settings.unsavedKeys.union([key])
         settings.change(key, step: step)
+        // Bug: Enter or → on the long-press at its longest (←, at its shortest) did nothing, and said nothing.
+        if key == .longPress, settings.values.longPressMilliseconds == context.settings.values.longPressMilliseconds {
+            let range = Settings.longPressRange
+            let text =
+                step > 0
+                ? "The long-press is at its longest, \(range.upperBound) ms: ← shortens it."
+                : "The long-press is at its shortest, \(range.lowerBound) ms: → lengthens it."
+            return [.banner(text)]
+        }
         return [
             .perform(SaveSettings(settings.file), then: { Message.notSaved($0, written) }), .send(Intent.changeSetting(key, step: step)),
         ]
