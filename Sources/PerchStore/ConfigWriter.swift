@@ -79,9 +79,12 @@ public enum ConfigWriter {
         } catch {
             guard error.isNotFound else { throw .file(error) }
             let bytes = Array(newConfig(samples + accounts).utf8)
-            try check(bytes, path: path, adding: accounts)
+            // Bug: the accounts handed back were the samples in memory, whose Catalog lists
+            // embedded sample entries the file does not hold: the interface showed them until a
+            // restart read the file. They are the file's accounts, as read back.
+            let written = try check(bytes, path: path, adding: accounts)
             do { try FileSystem.writeAtomically(bytes, to: path, mode: 0o600) } catch { throw .file(error) }
-            return Outcome(accounts: samples + accounts, path: path, backupPath: nil)
+            return Outcome(accounts: written, path: path, backupPath: nil)
         }
         let existing: ConfigLoader.Parsed
         do { existing = try ConfigLoader.parse(file.bytes, path: path, reportUnknownKeys: false) } catch { throw .invalid(error) }

@@ -109,6 +109,10 @@ struct ConfigWriterTests {
                 return written
             } + [Account(id: "new", name: "New")])
         #expect(try FileSystem.readContents(path).mode == 0o600)
+        // Bug: the accounts handed back were the samples in memory, with their embedded Catalog
+        // entries, so the interface listed those until a restart.
+        #expect(outcome.accounts == parsed.accounts, "what is handed back is what the file holds")
+        #expect(outcome.accounts.allSatisfy { $0.catalog?.samples != true })
     }
 
     @Test("a failure leaves the file untouched: a duplicate id, a broken file, a read-only folder")
