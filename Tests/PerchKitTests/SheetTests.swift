@@ -142,6 +142,23 @@ struct TabBarAndHelpTests {
         #expect(rows[1].contains(String(repeating: "y", count: 22) + "…"), "a longer one is cut: \(rows[1])")
     }
 
+    // Bug: the end of a word the help box cut, a full stop or an ellipsis, stood beside its border.
+    @Test("Help blanks the words it cuts beside its border, their punctuation too, and keeps rules and blanks")
+    func helpClearsCutWords() {
+        let help = HelpLayer(title: "T", sections: [.init("", [("k", "up")])])
+        let area = Rect(x: 0, y: 0, width: 40, height: 9)
+        var frame = Frame(size: Size(width: 40, height: 9))
+        for row in 0..<9 { frame.screen.put(String(repeating: "to switch account. ", count: 3), column: 0, row: row) }
+        frame.screen.put(String(repeating: "─", count: 40), column: 0, row: 8)
+        help.render(into: &frame, in: area, Context(size: Size(width: 40, height: 9)))
+        let (box, _) = HelpLayer.layout(lineCount: help.lines.count, in: area)
+        for row in box.y..<box.maxY {
+            let line = Array(frame.screen.lines[row])
+            #expect(line[box.x - 1] == " " && line[box.maxX] == " ", "nothing stands beside the border: \(String(line))")
+        }
+        #expect(frame.screen.lines[8].hasPrefix("────"), "a rule is no word: \(frame.screen.lines[8])")
+    }
+
     @Test("Help longer than its box scrolls a line, a page or to either end, and its footer says which lines show")
     func helpScrolls() {
         var help = HelpLayer(title: "Long", sections: [.init("", (1...20).map { HelpLayer.Row("k\($0)", "does \($0)") })])

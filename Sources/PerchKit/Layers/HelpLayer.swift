@@ -143,6 +143,7 @@ public struct HelpLayer: Layer, Hashable {
         let (box, visibleRows) = Self.layout(lineCount: lines.count, in: area)
         frame.hits.mark(box, .layerChrome)
         guard box.width >= 4, box.height >= 2 else { return }
+        frame.screen.clearCutWords(beside: [box])
         frame.screen.box(box)
         frame.screen.put(" Keys · \(title) ", column: box.x + 2, row: box.y, style: .bold, width: box.width - 4)
         var footer = " Esc close "

@@ -57,17 +57,19 @@ extension Screen {
         }
     }
 
-    /// Blanks the letters and digits of words that `rects` (boxes about to be drawn over the
-    /// screen) cut at their left and right edges, so that no stray letter stands beside a box's
-    /// border: on each row of a box, the cells beside it up to the nearest one that is not a
-    /// letter or a digit (a space, a rule, another border). Cells inside any of `rects` are kept.
+    /// Blanks the words that `rects` (boxes about to be drawn over the screen) cut at their left
+    /// and right edges, so that no stray letter or mark stands beside a box's border: on each row
+    /// of a box, the cells beside it up to the nearest blank or line-drawing one (a space, a
+    /// rule, another border), the word's punctuation included. Cells inside any of `rects` are kept.
     public mutating func clearCutWords(beside rects: [Rect]) {
         func inside(_ column: Int, _ row: Int) -> Bool { rects.contains { $0.contains(Position(column: column, row: row)) } }
         func isWordCell(_ column: Int, _ row: Int) -> Bool {
             guard column >= 0, column < size.width, !inside(column, row) else { return false }
             let cell = self[column, row]
             if cell.isContinuation { return true }
-            return cell.character.isLetter || cell.character.isNumber
+            // Bug: the full stop of a word the help box cut stood beside its border.
+            guard let scalar = cell.character.unicodeScalars.first, !cell.character.isWhitespace else { return false }
+            return !(0x2500...0x259F).contains(scalar.value)  // box drawing and block elements end it
         }
         for rect in rects where rect.width > 0 {
             for row in max(0, rect.y)..<min(size.height, rect.maxY) {
