@@ -161,6 +161,14 @@ struct ShellEndToEndTests {
         #expect(try session.waitFor("(e)dit again, (d)iscard, (k)eep anyway?"))
         let screen = try session.tmux(["capture-pane", "-p", "-J"]).components(separatedBy: "\n")
         #expect(screen.contains { $0.contains(#"line 3, column 10: accounts[1].id: duplicate id "a""#) }, "\(screen)")
+        // Bug: the problem named the config, though its line and column are the edited copy's.
+        #expect(screen.contains { $0.contains("/.accounts.json.edit-") && $0.contains("line 3, column 10") }, "\(screen)")
+        // Bug: a typo (or an empty line) discarded the edit; it asks again.
+        for typo in ["x", ""] {
+            if !typo.isEmpty { try session.sendLiteral(typo) }
+            try session.send("Enter")
+        }
+        #expect(try session.waitFor("answer e to edit again, d to discard the edit, or k to keep it anyway"))
         try session.sendLiteral(answer)
         try session.send("Enter")
         #expect(try session.waitFor("EXIT="))
@@ -228,7 +236,8 @@ struct ShellEndToEndTests {
 
         @discardableResult
         func tmux(_ arguments: [String]) throws -> String {
-            return try Spawn.run(["tmux", "-u", "-L", socket, "-f", "/dev/null"] + arguments, environment: TmuxSession.tmuxEnvironment).stdout
+            return try Spawn.run(["tmux", "-u", "-L", socket, "-f", "/dev/null"] + arguments, environment: TmuxSession.tmuxEnvironment)
+                .stdout
         }
 
         func type(_ text: String) throws { try tmux(["send-keys", "-l", text]) }

@@ -99,12 +99,13 @@ struct ConfigEditPolicyTests {
     }
 
     @Test(
-        "After an invalid edit on a terminal: e edits again, k keeps it, anything else (or the end of input) discards",
+        "After an invalid edit on a terminal: e edits again, k keeps it, d (or the end of input) discards, anything else asks again",
         arguments: [
-            ("e", .editAgain), ("E", .editAgain), ("  edit", .editAgain), ("k", .keepAnyway), ("Keep", .keepAnyway),
-            ("d", .discard(message: "the edit is discarded; the config is unchanged")),
+            ("e\n", .editAgain), ("E", .editAgain), ("  edit\n", .editAgain), ("k\n", .keepAnyway), ("Keep", .keepAnyway),
+            ("d\n", .discard(message: "the edit is discarded; the config is unchanged")),
             ("", .discard(message: "the edit is discarded; the config is unchanged")),
-            ("x", .discard(message: "the edit is discarded; the config is unchanged")),
+            // Bug: a typo discarded the edit.
+            ("x\n", .askAgain), ("\n", .askAgain), ("  \n", .askAgain),
         ] as [(String, ConfigEditPolicy.Retry)])
     func retry(answer: String, expected: ConfigEditPolicy.Retry) {
         #expect(ConfigEditPolicy.retry(answer: answer) == expected)

@@ -53,7 +53,8 @@ extension CommandLineTool {
             let verdict = ConfigEditPolicy.verdict(
                 editor: editor, editorFailure: status == 0 ? nil : "exited with status \(status)",
                 original: original.map { ($0.bytes, $0.mode) }, edited: edited, readFailure: readFailure,
-                problems: edited.map { Self.problems(in: $0, path: paths.config) } ?? [])
+                // Bug: the problems named the config, though their lines and columns are the copy's.
+                problems: edited.map { Self.problems(in: $0, path: copy) } ?? [])
             switch verdict {
             case .failed(let problem):
                 console.error(problem)
@@ -65,8 +66,13 @@ extension CommandLineTool {
                 return install(edited ?? [], mode: mode, backup: backup, valid: true)
             case .invalid(let problems, let mode, let backup):
                 for line in problems { console.error(line) }
-                switch ConfigEditPolicy.retry(answer: interactive ? ask(ConfigEditPolicy.retryPrompt) : nil) {
-                case .editAgain: continue
+                var choice = ConfigEditPolicy.retry(answer: interactive ? ask(ConfigEditPolicy.retryPrompt) : nil)
+                while choice == .askAgain {
+                    console.note(ConfigEditPolicy.retryHint)
+                    choice = ConfigEditPolicy.retry(answer: ask(ConfigEditPolicy.retryPrompt))
+                }
+                switch choice {
+                case .editAgain, .askAgain: continue
                 case .keepAnyway: return install(edited ?? [], mode: mode, backup: backup, valid: false)
                 case .discard(let message):
                     console.error(message)
@@ -114,8 +120,8 @@ extension CommandLineTool {
         }
     }
 
-    /// Writes `prompt` to stderr and reads one line from stdin: the line without its newline,
-    /// "" at the end of input.
+    /// Writes `prompt` to stderr and reads one line from stdin: the line with its newline, ""
+    /// at the end of input (so an empty line typed is not the end of input).
     private func ask(_ prompt: String) -> String {
         console.note(prompt, newline: false)
         var answer: [UInt8] = []
@@ -123,8 +129,9 @@ extension CommandLineTool {
         while true {
             let n = read(STDIN_FILENO, &byte, 1)
             if n < 0, errno == EINTR { continue }
-            if n <= 0 || byte == 0x0A { break }
+            if n <= 0 { break }
             answer.append(byte)
+            if byte == 0x0A { break }
         }
         return String(decoding: answer, as: UTF8.self)
     }

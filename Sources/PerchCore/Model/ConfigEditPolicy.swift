@@ -38,6 +38,8 @@ public enum ConfigEditPolicy {
         case discard(message: String)
         /// Write the invalid copy as the config (as the verdict says).
         case keepAnyway
+        /// The answer was none of the three: ask again (a typo must not discard an edit).
+        case askAgain
     }
 
     /// Mode of a config made by the edit, where there was none: read and write for its owner.
@@ -98,18 +100,28 @@ public enum ConfigEditPolicy {
     }
 
     /// What `perch config edit` does after an invalid edit, from the person's answer to
-    /// ``retryPrompt``: an answer starting with `e` edits again, with `k` keeps the copy anyway;
-    /// any other (and the end of input) discards it. Not on a terminal (`answer` nil, nobody
-    /// asked), the copy is discarded, with a word on where it can be fixed.
-    /// - Parameter answer: the line typed (spaces before it and case do not matter), "" at the end of input, nil when not asked.
+    /// ``retryPrompt``: an answer starting with `e` edits again, with `k` keeps the copy anyway,
+    /// with `d` discards it, as does the end of input; any other (an empty line, a typo) asks
+    /// again. Not on a terminal (`answer` nil, nobody asked), the copy is discarded, with a word
+    /// on where it can be fixed.
+    /// - Parameter answer: the line typed with its newline (spaces before it and case do not
+    ///   matter), "" at the end of input, nil when not asked.
     public static func retry(answer: String?) -> Retry {
         guard let answer else {
             return .discard(message: "the edit is discarded; the config is unchanged (edit it on a terminal to fix it)")
         }
-        switch answer.drop(while: { $0 == " " }).first?.lowercased() {
+        let discarded = Retry.discard(message: "the edit is discarded; the config is unchanged")
+        guard !answer.isEmpty else { return discarded }
+        // Bug: any answer but e or k discarded the edit, so a typo lost it.
+        switch answer.drop(while: { $0 == " " || $0 == "\t" }).first?.lowercased() {
         case "e": return .editAgain
         case "k": return .keepAnyway
-        default: return .discard(message: "the edit is discarded; the config is unchanged")
+        case "d": return discarded
+        default: return .askAgain
         }
     }
+
+    /// What `perch config edit` says before asking ``retryPrompt`` again after an answer that
+    /// was none of the three.
+    public static let retryHint = "answer e to edit again, d to discard the edit, or k to keep it anyway"
 }
