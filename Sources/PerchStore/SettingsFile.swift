@@ -1,4 +1,5 @@
 import FoundationEssentials
+import Glibc
 import PerchCore
 
 /// The settings file: `settings.json` beside the config (`$XDG_CONFIG_HOME/perch/settings.json`
@@ -29,7 +30,56 @@ public enum SettingsFile {
         else {
             return (SavedSettings(), "Settings file \(path) is not a JSON object; \(defaults)")
         }
-        return (settings, nil)
+        // Bug: a value Perch cannot use (`"theme": "hi-contrast"`, `"mouse": "yes"`) was dropped
+        // without a word, the setting silently its default.
+        let unusable = SettingKey.allCases.filter {
+            document.value(of: document.root, forKey: Self.name(of: $0)) != nil && !settings.has($0)
+        }
+        guard !unusable.isEmpty else { return (settings, nil) }
+        let which = unusable.map { "\(Self.name(of: $0)) must be \(Self.usable($0))" }.joined(separator: "; ")
+        return (settings, "Settings file \(path): \(which); \(unusable.count == 1 ? "it uses its" : "they use their") default.")
+    }
+
+    /// The member of the file that holds `key`.
+    static func name(of key: SettingKey) -> String {
+        switch key {
+        case .longPress: "longPressMilliseconds"
+        case .sheetStyle: "sheetStyle"
+        case .reduceMotion: "reduceMotion"
+        case .mouse: "mouse"
+        case .theme: "theme"
+        case .checkWithServers: "checkWithServers"
+        }
+    }
+
+    /// The values `key` takes in the file, in words.
+    static func usable(_ key: SettingKey) -> String {
+        switch key {
+        case .longPress: "a whole number from \(Settings.longPressRange.lowerBound) to \(Settings.longPressRange.upperBound)"
+        case .sheetStyle: SheetStyle.allCases.map { "\"\($0.rawValue)\"" }.joined(separator: " or ")
+        case .theme: "one of " + ColorTheme.allCases.map { "\"\($0.rawValue)\"" }.joined(separator: ", ")
+        case .reduceMotion, .mouse, .checkWithServers: "true or false"
+        }
+    }
+
+    /// Writes `keys`' values from `settings` into the file at `path`, keeping the values the
+    /// file holds for every other key, as read again under a lock (`PATH.lock`) that every
+    /// writer takes: two windows changing different settings both keep their change.
+    /// - Throws: ``FileError`` when the lock is not had within 2 s, or the file cannot be
+    ///   written; the old file is then intact.
+    public static func merge(_ keys: Set<SettingKey>, from settings: SavedSettings, into path: String) throws(FileError) {
+        do {
+            try FileSystem.withExclusiveLock(path + ".lock") {
+                // Bug: each window wrote its own copy whole, so the last one undid another's change.
+                var merged = read(path).settings
+                for key in keys { merged.take(key, from: settings) }
+                try write(merged, to: path)
+            }
+        } catch let error as FileError {
+            throw error
+        } catch {
+            throw FileError(path: path, code: EIO, operation: "write", reason: "\(error)")
+        }
     }
 
     /// Writes `settings` atomically (mode 0600), pretty-printed with sorted keys.

@@ -236,7 +236,7 @@ struct ModelUpdateTests {
         func stepped(_ setting: SettingKey, _ step: Int) -> [Intent] {
             var settings = context.settings
             settings.change(setting, step: step)
-            return [.effect(.perform(SaveSettings(settings.file))), .changeSetting(setting, step: step)]
+            return [.effect(.perform(SaveSettings(settings.file, keys: [setting]))), .changeSetting(setting, step: step)]
         }
         #expect(try key(KeyEvent(.right)) == stepped(.reduceMotion, 1))
         #expect(try key(.char("h")) == stepped(.reduceMotion, -1))
@@ -265,7 +265,7 @@ struct ModelUpdateTests {
         settings.change(.longPress, step: 1)
         #expect(
             hosted.update(.tap(.settingsRow(4)), context) == [
-                .effect(.perform(SaveSettings(settings.file))), .changeSetting(.longPress, step: 1),
+                .effect(.perform(SaveSettings(settings.file, keys: [.longPress]))), .changeSetting(.longPress, step: 1),
             ])
         #expect(hosted.pane.list.cursor == 4)
         #expect(hosted.update(try Self.paneKey(KeyEvent(.home), .settings), context) == [])

@@ -33,7 +33,7 @@ struct InterfaceCommand: TakesHoldSettings {
             names: ["--theme"], valueName: "NAME", help: "colour theme: default, high-contrast or monochrome (this run)",
             completion: .values(ColorTheme.allCases.map { spelled($0) })),
         parse: { value throws(UsageError) in
-            guard let theme = ColorTheme(rawValue: value) ?? (value == "high-contrast" ? .highContrast : nil) else {
+            guard let theme = ColorTheme(spelled: value) else {
                 throw UsageError(description: "option --theme needs one of default, high-contrast, monochrome, not '\(value)'")
             }
             return theme

@@ -8,6 +8,21 @@ public enum ColorTheme: String, CaseIterable, Codable, Hashable, Sendable {
     case monochrome
 }
 
+extension ColorTheme {
+    /// The theme named `value`, spelled as Settings writes it (`high contrast`) or as the command
+    /// line does (`high-contrast`).
+    public init?(spelled value: String) {
+        self.init(rawValue: String(value.map { $0 == "-" ? " " : $0 }))
+    }
+}
+
+extension SheetStyle {
+    /// The style named `value`, spelled as Settings writes it (`edge to edge`) or with hyphens.
+    public init?(spelled value: String) {
+        self.init(rawValue: String(value.map { $0 == "-" ? " " : $0 }))
+    }
+}
+
 /// A setting that Settings shows, changes and keeps.
 public enum SettingKey: String, CaseIterable, Hashable, Sendable {
     case longPress, sheetStyle, reduceMotion, mouse, theme, checkWithServers
@@ -75,14 +90,26 @@ public struct SavedSettings: Codable, Hashable, Sendable {
     }
 
     /// Whether the file sets `key` to a usable value.
-    func has(_ key: SettingKey) -> Bool {
+    public func has(_ key: SettingKey) -> Bool {
         switch key {
         case .longPress: longPressMilliseconds.map { Settings.longPressRange.contains($0) } ?? false
-        case .sheetStyle: sheetStyle.flatMap(SheetStyle.init(rawValue:)) != nil
+        case .sheetStyle: sheetStyle.flatMap(SheetStyle.init(spelled:)) != nil
         case .reduceMotion: reduceMotion != nil
         case .mouse: mouse != nil
-        case .theme: theme.flatMap(ColorTheme.init(rawValue:)) != nil
+        case .theme: theme.flatMap(ColorTheme.init(spelled:)) != nil
         case .checkWithServers: checkWithServers != nil
+        }
+    }
+
+    /// `key`'s value as `other` holds it (nil there: not set) in place of this file's.
+    public mutating func take(_ key: SettingKey, from other: SavedSettings) {
+        switch key {
+        case .longPress: longPressMilliseconds = other.longPressMilliseconds
+        case .sheetStyle: sheetStyle = other.sheetStyle
+        case .reduceMotion: reduceMotion = other.reduceMotion
+        case .mouse: mouse = other.mouse
+        case .theme: theme = other.theme
+        case .checkWithServers: checkWithServers = other.checkWithServers
         }
     }
 
@@ -119,10 +146,10 @@ public struct SettingsState: Hashable, Sendable {
             } else if file.has(key) {
                 switch key {
                 case .longPress: values.longPressMilliseconds = file.longPressMilliseconds ?? values.longPressMilliseconds
-                case .sheetStyle: values.sheetStyle = file.sheetStyle.flatMap(SheetStyle.init(rawValue:)) ?? values.sheetStyle
+                case .sheetStyle: values.sheetStyle = file.sheetStyle.flatMap(SheetStyle.init(spelled:)) ?? values.sheetStyle
                 case .reduceMotion: values.reduceMotion = file.reduceMotion ?? values.reduceMotion
                 case .mouse: values.mouse = file.mouse ?? values.mouse
-                case .theme: values.theme = file.theme.flatMap(ColorTheme.init(rawValue:)) ?? values.theme
+                case .theme: values.theme = file.theme.flatMap(ColorTheme.init(spelled:)) ?? values.theme
                 case .checkWithServers: values.checkWithServers = file.checkWithServers ?? values.checkWithServers
                 }
                 sources[key] = .saved

@@ -1,10 +1,16 @@
 // The jobs asked for from the Settings pane, and their outcomes (``SettingsPane/take(_:_:)``).
 
-/// Writes the settings file (atomically, beside the config), off the UI thread; only a failure
-/// comes back.
+/// Writes `keys`' values from `settings` into the settings file (atomically, beside the config),
+/// off the UI thread, keeping what the file holds for the other keys (another window's
+/// changes); only a failure comes back.
 public struct SaveSettings: Job {
     public var settings: SavedSettings
-    public init(_ settings: SavedSettings) { self.settings = settings }
+    /// The keys changed in this window since the file last took its values.
+    public var keys: Set<SettingKey>
+    public init(_ settings: SavedSettings, keys: Set<SettingKey> = Set(SettingKey.allCases)) {
+        self.settings = settings
+        self.keys = keys
+    }
     public typealias Outcome = SettingsNotSaved
 }
 

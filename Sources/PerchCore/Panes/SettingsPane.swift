@@ -189,7 +189,8 @@ public struct SettingsPane: KitTabPane {
             return [.banner(text)]
         }
         return [
-            .perform(SaveSettings(settings.file), then: { Message.notSaved($0, written) }), .send(Intent.changeSetting(key, step: step)),
+            .perform(SaveSettings(settings.file, keys: written), then: { Message.notSaved($0, written) }),
+            .send(Intent.changeSetting(key, step: step)),
         ]
     }
 

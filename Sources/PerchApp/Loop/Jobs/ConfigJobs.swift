@@ -117,10 +117,10 @@ extension SaveSettings: WorkerJob {
     /// for the run); only a failure comes back.
     func start(on worker: EffectWorker, accounts: [Account], answer: @escaping @Sendable (SettingsNotSaved) -> Void) {
         guard let path = worker.settingsPath else { return }
-        let settings = self.settings
+        let (settings, keys) = (self.settings, self.keys)
         worker.storeQueue.async {
             do {
-                try SettingsFile.write(settings, to: path)
+                try SettingsFile.merge(keys, from: settings, into: path)
             } catch {
                 answer(SettingsNotSaved("\(error)"))
             }
