@@ -259,14 +259,20 @@ struct CommandLineTests {
     /// Issue 33: the embedded samples and the starter config share ids (`work`, `personal`,
     /// `oss`), so switches among the samples carried over into the real config's state and
     /// history after `perch init`. `perch init` moves the samples' to `state.samples.json`.
-    @Test("switches among the samples do not carry over into the config perch init writes")
-    func samplesStateStaysApart() throws {
-        let cli = try PerchCommandLine()
+    // Bug: `perch config edit` over the samples (no config yet) kept their state, as init did not.
+    @Test(
+        "switches among the samples do not carry over into the first config, written by perch init or perch config edit",
+        arguments: ["init", "config edit"])
+    func samplesStateStaysApart(command: String) throws {
+        var cli = try PerchCommandLine()
         defer { cli.remove() }
+        cli.extraEnvironment = ["EDITOR": "true", "VISUAL": ""]  // the edit installs the starter config as it is
         #expect(try cli.run(["switch", "work"]).status == 0)
         #expect(try cli.run(["switch", "personal"]).status == 0)
         #expect(try cli.run(["current", "--field", "id"]).stdout == "personal\n")
-        #expect(try cli.run(["init"]).status == 0)
+        let wrote = try cli.run(command.split(separator: " ").map(String.init))
+        #expect(wrote.status == 0, "\(wrote.stderr)")
+        #expect(FileManager.default.fileExists(atPath: cli.configPath))
         let current = try cli.run(["current", "--field", "id"])
         #expect(current.stdout.isEmpty, "no sample switch is current: \(current.stdout)")
         let history = try cli.run(["history", "--json"])

@@ -37,7 +37,7 @@ extension CommandLineTool {
     /// the `perch current` cache) to ``PerchPaths/samplesState``: the starter config has the
     /// samples' ids, and its state and history start empty rather than with the samples'
     /// switches. rename(2) each, under the state lock; a file that is not there is skipped.
-    private func moveSamplesState() {
+    func moveSamplesState() {
         let store = StateStore(path: paths.state)
         let samples = paths.samplesState
         let moves = [

@@ -96,6 +96,9 @@ extension CommandLineTool {
             console.error("cannot write the config: \(error); it is unchanged")
             return ExitStatus.unmet
         }
+        // Bug: the first config written by an edit took over the samples' current account,
+        // counts and history, which `perch init` sets aside: the samples' ids are the starter's.
+        if backup == nil, !paths.configIsExplicit, !paths.stateIsExplicit { moveSamplesState() }
         let kept = backup == nil ? "" : "; the previous one is \(backupPath)"
         guard valid else {
             console.error("config \(paths.config): kept as written, not valid\(kept); perch commands exit 2 until it is fixed")
