@@ -49,3 +49,27 @@ public struct PerchPaths: Hashable, Sendable {
         return String(cString: dir)
     }
 }
+
+extension PerchPaths {
+    /// Moves the state the embedded samples were switched in (the state file, its history and
+    /// the `perch current` cache) to ``samplesState``, when the first config is written (`perch
+    /// init`, an edit with no config yet): the starter config has the samples' ids, and its state
+    /// and history start empty rather than with the samples' switches. rename(2) each, under the
+    /// state lock; a file that is not there is skipped.
+    /// - Returns: what could not be moved, one line each (`PATH: reason`); empty when all was.
+    public func setAsideSamplesState() -> [String] {
+        let store = StateStore(path: state)
+        let moves = [
+            (state, samplesState), (store.history.path, HistoryLog(statePath: samplesState).path),
+            (CurrentAccountCache(statePath: state).path, CurrentAccountCache(statePath: samplesState).path),
+        ]
+        let lock = open(store.lockPath, O_RDWR | O_CLOEXEC)
+        if lock >= 0 { _ = flock(lock, LOCK_EX) }
+        defer { if lock >= 0 { close(lock) } }
+        var problems: [String] = []
+        for (from, to) in moves where access(from, F_OK) == 0 {
+            if rename(from, to) != 0 { problems.append("\(from): \(String(cString: strerror(errno)))") }
+        }
+        return problems
+    }
+}

@@ -16,12 +16,15 @@ extension LoopSuites {
         }
 
         /// Runs a loop over `state` on a thread; returns the backend, a way to type, and a way to wait for the end.
-        func run(_ state: AppState, configPath: String?, settingsPath: String?) -> (RecordingBackend, (String) -> Void, () -> Bool) {
+        func run(_ state: AppState, configPath: String?, settingsPath: String?, configPaths: PerchPaths? = nil) -> (
+            RecordingBackend, (String) -> Void, () -> Bool
+        ) {
             var ends: [Int32] = [0, 0]
             _ = pipe(&ends)
             let backend = RecordingBackend(size: Size(width: 80, height: 24), inputDescriptor: ends[0])
             let loop = EventLoop(
-                state: state, backend: backend, store: nil, gestures: .init(), configPath: configPath, settingsPath: settingsPath)
+                state: state, backend: backend, store: nil, gestures: .init(), configPath: configPath, settingsPath: settingsPath,
+                configPaths: configPaths)
             nonisolated(unsafe) let running = loop
             let done = DispatchSemaphore(value: 0)
             Thread {
@@ -174,6 +177,34 @@ extension LoopSuites {
             #expect(accounts.map(\.id) == ["work"])
             #expect(config == #"{"accounts": [{"id": "work", "name": "Work"}]}"#, "the config is untouched")
             #expect(backup == nil)
+        }
+
+        // Bug: Edit config… over the sample accounts left their state (current account, counts,
+        // history) to the new config's accounts of the same ids; perch init sets it aside.
+        @Test("Edit config… that writes the first config sets the samples' state aside, as perch init does")
+        func editorSetsSamplesAside() throws {
+            let folder = scratch()
+            defer { try? FileManager.default.removeItem(atPath: folder) }
+            let environment = ["HOME": folder, "XDG_CONFIG_HOME": folder + "/config", "XDG_STATE_HOME": folder + "/state"]
+            let paths = PerchPaths(lookup: { environment[$0] })
+            #expect(!paths.configIsExplicit && !paths.stateIsExplicit)
+            _ = try StateStore(path: paths.state).recordSwitch(to: "work", source: .cli)
+            setenv("EDITOR", "true", 1)  // the starter config, installed as it is
+            unsetenv("VISUAL")
+            defer { unsetenv("EDITOR") }
+            let (backend, type, end) = run(
+                AppState(accounts: Account.samples, saved: SavedState(currentAccount: "work"), size: Size(width: 80, height: 24)),
+                configPath: paths.config, settingsPath: nil, configPaths: paths)
+            type("4")
+            for _ in 0..<8 { type("j") }
+            type("\r")
+            #expect(waitUntil { backend.frames.last?.text.contains("Config reloaded") == true }, "\(backend.frames.last?.text ?? "")")
+            #expect(!FileManager.default.fileExists(atPath: paths.state), "the samples' state is set aside")
+            #expect(FileManager.default.fileExists(atPath: paths.samplesState))
+            type("1")
+            #expect(waitUntil { backend.frames.last?.text.contains("No account") == true }, "\(backend.frames.last?.text ?? "")")
+            type("\u{03}")
+            #expect(end())
         }
 
         // Bug: an invalid edit's problems named accounts.json, though their lines are the

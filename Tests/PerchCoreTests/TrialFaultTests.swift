@@ -161,3 +161,29 @@ struct SettingsRangeEndTests {
         #expect(state.settingsState.values.longPressMilliseconds == (milliseconds == 2000 ? 1900 : 300))
     }
 }
+
+@Suite("The first config written over the samples")
+struct SamplesSetAsideTests {
+    // Bug: Edit config… over the sample accounts left the samples' current account, history and
+    // Catalog cursor to the new config's accounts of the same ids, which perch init sets aside.
+    @Test("Edit config… that set the samples' state aside starts with no current account, no history and fresh panes")
+    func startsAfresh() {
+        var state = AppState(
+            accounts: Account.samples, saved: SavedState(currentAccount: "work"), size: Size(width: 80, height: 24),
+            history: SwitchHistory(events: [SwitchEvent(account: "work", time: 1_000, source: .tui)]))
+        _ = state.update(.key(.char("2")))
+        for _ in 0..<3 { _ = state.update(.key(.char("j"))) }
+        #expect(state[pane: CatalogPane.self].list.cursor == 3)
+        let starter = Account.samples.map { Account(id: $0.id, name: $0.name) }
+        var kept = state
+        kept.finishEditConfig(ConfigEdited(accounts: starter, configPath: "/c/accounts.json", problem: nil))
+        #expect(kept.saved.currentAccount == "work", "an edit of an existing config keeps the state")
+        state.finishEditConfig(ConfigEdited(accounts: starter, configPath: "/c/accounts.json", problem: nil, samplesSetAside: true))
+        #expect(state.saved.currentAccount == nil)
+        #expect(state.history.events.isEmpty)
+        #expect(state.accounts.map(\.id) == starter.map(\.id) && !state.info.usesSampleAccounts)
+        #expect(state[pane: CatalogPane.self].list.cursor == 0, "the sample's Catalog cursor is not the new account's")
+        #expect(state.paneMemory.isEmpty, "nothing of the samples is kept for the next run")
+        #expect(state.banner == "Config reloaded: \(starter.count) accounts.")
+    }
+}

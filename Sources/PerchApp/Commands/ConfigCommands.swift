@@ -33,25 +33,10 @@ struct ConfigCheckCommand: ReadsPerchFiles {
 }
 
 extension CommandLineTool {
-    /// Moves the state the embedded samples were switched in (the state file, its history and
-    /// the `perch current` cache) to ``PerchPaths/samplesState``: the starter config has the
-    /// samples' ids, and its state and history start empty rather than with the samples'
-    /// switches. rename(2) each, under the state lock; a file that is not there is skipped.
+    /// Sets the samples' state aside (``PerchPaths/setAsideSamplesState()``), saying what could
+    /// not be moved.
     func moveSamplesState() {
-        let store = StateStore(path: paths.state)
-        let samples = paths.samplesState
-        let moves = [
-            (paths.state, samples), (store.history.path, HistoryLog(statePath: samples).path),
-            (CurrentAccountCache(statePath: paths.state).path, CurrentAccountCache(statePath: samples).path),
-        ]
-        let lock = open(store.lockPath, O_RDWR | O_CLOEXEC)
-        if lock >= 0 { _ = flock(lock, LOCK_EX) }
-        defer { if lock >= 0 { close(lock) } }
-        for (from, to) in moves where access(from, F_OK) == 0 {
-            if rename(from, to) != 0 {
-                console.error("could not keep the samples' state apart: \(from): \(String(cString: strerror(errno)))")
-            }
-        }
+        for problem in paths.setAsideSamplesState() { console.error("could not keep the samples' state apart: \(problem)") }
     }
 
     func initConfig() -> Int32 {

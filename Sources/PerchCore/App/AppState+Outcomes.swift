@@ -180,6 +180,21 @@ extension AppState {
         return effects
     }
 
+    /// The state was set aside: no account is current, nothing is pending, the history, what
+    /// the tools were last seen to use and what the panes kept of each account are gone (the pane
+    /// that asked, `asker`, keeps its cursor), and every pane follows.
+    mutating func startAfresh(keeping asker: ModelID) {
+        saved = SavedState()
+        pendingSwitch = nil
+        history = SwitchHistory()
+        identities = nil
+        savedPanes = [:]
+        let kept: (tab: Tab, pane: any TabPane)? = if case .pane(let tab) = asker { (tab, self[pane: tab]) } else { nil }
+        panes = PaneList(kept: [:])
+        if let kept { self[pane: kept.tab] = kept.pane }
+        followAccount(accountsReplaced: false)
+    }
+
     /// The config was written: `newAccounts` replace those in use, `configPath` is the file now
     /// in use (no longer the sample accounts), and a current account no longer in it is dropped.
     mutating func adoptAccounts(_ newAccounts: [Account], configPath: String) {

@@ -276,6 +276,7 @@ extension AppState {
                 bannerStays = stays
             case .changeSetting(let key, let step): effects += changeSetting(key, step: step)
             case .settingsNotSaved(let keys): settingsState.markUnsaved(keys)
+            case .startAfresh: startAfresh(keeping: model)
             case .replaceAccounts(let newAccounts, let configPath): adoptAccounts(newAccounts, configPath: configPath)
             case .revealAccount(let id): revealAccount(id)
             }

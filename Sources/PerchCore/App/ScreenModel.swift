@@ -131,6 +131,9 @@ public enum Intent: Hashable, Sendable {
     /// Change a kept setting by one step (-1 for `←`, +1 for `→` or `Enter`); it applies at
     /// once. Settings, which asks it, writes the settings file itself (``SaveSettings``).
     case changeSetting(SettingKey, step: Int)
+    /// The state was set aside (the first config written over the sample accounts): no account
+    /// is current, no switch is pending and the history is empty.
+    case startAfresh
     /// The settings file could not be written with these settings' new values: Settings shows
     /// them as not saved (``SettingSource/unsaved``).
     case settingsNotSaved(Set<SettingKey>)

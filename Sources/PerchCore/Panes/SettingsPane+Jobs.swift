@@ -33,10 +33,14 @@ public struct ConfigEdited: Hashable, Sendable, WritesConfig {
     public var accounts: [Account]?
     public var configPath: String
     public var problem: String?
-    public init(accounts: [Account]?, configPath: String, problem: String?) {
+    /// The edit wrote the first config, over the sample accounts, and their state was set aside
+    /// as `perch init` sets it aside: the config starts with no current account and no history.
+    public var samplesSetAside: Bool
+    public init(accounts: [Account]?, configPath: String, problem: String?, samplesSetAside: Bool = false) {
         self.accounts = accounts
         self.configPath = configPath
         self.problem = problem
+        self.samplesSetAside = samplesSetAside
     }
 
     public var writtenAccounts: (accounts: [Account], configPath: String)? { accounts.map { ($0, configPath) } }

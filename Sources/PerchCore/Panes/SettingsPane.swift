@@ -212,7 +212,8 @@ public struct SettingsPane: KitTabPane {
                     keepsCurrent
                     ? "Config reloaded: \(accounts.count) account\(accounts.count == 1 ? "" : "s")."
                     : "Config reloaded: \(accounts.count) accounts; the current account is no longer in it."
-                return [.send(Intent.replaceAccounts(accounts, configPath: edited.configPath)), .banner(text)]
+                let afresh: [Reaction<Message>] = edited.samplesSetAside ? [.send(Intent.startAfresh)] : []
+                return afresh + [.send(Intent.replaceAccounts(accounts, configPath: edited.configPath)), .banner(text)]
             case (nil, let problem):
                 return [.banner("The config was not reloaded (the previous accounts stay): \(problem ?? "it is not valid")", stays: true)]
             }

@@ -168,6 +168,12 @@ extension EditConfig: TerminalJob {
                 if let backup { try FileSystem.writeAtomically(backup, to: path + ".bak", mode: mode_t(mode)) }
                 if writesConfig, let edited { try FileSystem.writeAtomically(edited, to: path, mode: mode_t(mode)) }
                 let config = try ConfigLoader.load(PerchPaths(config: path, state: "/"))
+                // Bug: the first config, written over the samples, took over their current
+                // account, counts and history, which `perch init` sets aside.
+                if original == nil, writesConfig, let paths = loop.worker.configPaths, !paths.configIsExplicit, !paths.stateIsExplicit {
+                    _ = paths.setAsideSamplesState()
+                    return ConfigEdited(accounts: config.accounts, configPath: path, problem: nil, samplesSetAside: true)
+                }
                 return report(config.accounts, nil)
             } catch let error as ConfigError {
                 return report(nil, error.lines.joined(separator: "; "))
