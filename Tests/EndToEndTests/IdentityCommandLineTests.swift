@@ -248,6 +248,16 @@ struct IdentityCommandLineTests {
         #expect(email.stdout == "ada@work.example\n")
         #expect(try scratch.run("setup", "git", "--undo", "--yes").status == 0)
         #expect(!FileManager.default.fileExists(atPath: gitconfig), "setup made the file, so the undo removes it: there was none")
+        // Bug: after the undo, status's summary offered `perch switch work`, and the switch then
+        // said every tool had its identity, while git used none: advice in a circle.
+        let status = try scratch.run("status")
+        #expect(status.status == 1)
+        #expect(status.stderr.contains("`perch setup git` puts it right"), "\(status.stderr)")
+        #expect(!status.stderr.contains("`perch switch work`"), "\(status.stderr)")
+        let again = try scratch.run("switch", "work")
+        #expect(again.status == 0)
+        #expect(!again.stdout.contains("every tool has its identity"), "\(again.stdout)")
+        #expect(again.stdout.contains("not every tool uses its identity") && again.stdout.contains("perch setup git"), "\(again.stdout)")
     }
 
     @Test(

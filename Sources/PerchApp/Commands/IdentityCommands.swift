@@ -294,10 +294,26 @@ extension CommandLineTool {
                 "a tool failed when the switch was applied (kept with --keep-going); fix what its error says, then `perch switch \(account.id)`"
             )
         } else if drift {
+            // Bug: the summary offered a switch even where each note named another fix (`run
+            // perch setup git`), and the switch then said every tool had its identity.
+            let fixes = checks.filter { $0.matches == false }.map { $0.note.flatMap(Self.fixCommand) }
+            let named = Array(Set(fixes.compactMap { $0 })).sorted()
             console.error(
-                "drift: a tool no longer uses the account's identity; `perch switch \(account.id)` puts right what changed (see each note)")
+                fixes.allSatisfy { $0 != nil }
+                    ? "drift: a tool does not use the account's identity; " + named.map { "`\($0)`" }.joined(separator: " and ")
+                        + " puts it right (see each note)"
+                    : "drift: a tool no longer uses the account's identity; `perch switch \(account.id)` puts right what changed (see each note)"
+            )
         }
         return drift ? ExitStatus.unmet : ExitStatus.ok
+    }
+
+    /// The command a check's note names as its fix (`run `perch setup git``, a note such as
+    /// `(run `perch setup git`)`), or nil when it names none.
+    static func fixCommand(_ note: String) -> String? {
+        let parts = note.split(separator: "`", omittingEmptySubsequences: false)
+        for index in stride(from: 1, to: parts.count - 1, by: 2) where parts[index - 1].hasSuffix("run ") { return String(parts[index]) }
+        return nil
     }
 
     // MARK: perch env, shell-init

@@ -246,8 +246,22 @@ extension CommandLineTool {
                 "Already on \(describe(account)); "
                     + (switching.force ? "applied its tool identities again." : "put right what had changed:"))
         } else {
-            console.print(
-                "Already on \(describe(account)); nothing changed" + (report.results.isEmpty ? "." : ", every tool has its identity."))
+            // Bug: "every tool has its identity" was said while git used none (its include taken
+            // out by `perch setup git --undo`): nothing to write is not every tool in place. The
+            // tools are asked, as `perch status` asks them.
+            let drifting = report.results.isEmpty ? [] : switcher.check(account).filter { $0.matches == false }
+            if drifting.isEmpty {
+                console.print(
+                    "Already on \(describe(account)); nothing changed" + (report.results.isEmpty ? "." : ", every tool has its identity."))
+            } else {
+                console.print("Already on \(describe(account)); nothing changed, but not every tool uses its identity:")
+                for check in drifting {
+                    console.print(
+                        shown(
+                            "  \(check.tool.rawValue): expected \(check.expected), tool reports \(check.actual ?? "nothing")"
+                                + (check.note.map { "  (\($0))" } ?? "")))
+                }
+            }
         }
         report = offerSetup(report, switcher)
         // Per-shell tools change nothing here (perch env does): they are recorded, not printed.
