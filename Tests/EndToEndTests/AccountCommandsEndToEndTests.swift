@@ -17,6 +17,30 @@ private let twoAccounts = """
 /// prompt reads, on the real binary in a scratch home.
 @Suite("Account commands, end to end", .currentBinary)
 struct AccountCommandsEndToEndTests {
+    // Bug: on a terminal, one very long name padded every row of perch list past the screen,
+    // each row wrapping over several lines.
+    @Test("perch list on a terminal fits the width: a long name and a long handle are cut with …, each account one line")
+    func listFitsTheTerminal() throws {
+        let home = try TmuxSession.makeScratchHome()
+        defer { try? FileManager.default.removeItem(at: home) }
+        let long = String(repeating: "Lorem ipsum ", count: 25)
+        try TmuxSession.writeConfig(
+            """
+            {"accounts": [
+              {"id": "work", "name": "Work", "handle": "@ada.work"},
+              {"id": "long", "name": "\(long)", "handle": "@\(String(repeating: "h", count: 90))"},
+              {"id": "home", "name": "Home"}
+            ]}
+            """, home: home)
+        let session = try TmuxSession(width: 80, arguments: ["list"], home: home)
+        #expect(try session.waitFor("EXIT=0"))
+        let rows = try session.screen().filter { $0.hasPrefix("  ") || $0.hasPrefix("* ") }
+        #expect(rows.count == 3, "one line each: \(rows)")
+        #expect(rows.allSatisfy { $0.count <= 80 })
+        #expect(rows.first { $0.contains("long") }?.contains("…") == true, "\(rows)")
+        #expect(rows.first { $0.contains("work") }?.contains("@ada.work") == true, "a short handle is whole: \(rows)")
+    }
+
     // Bug: an unknown account was "no single account 'wrk' (perch list shows them)" in perch
     // env, "exec: no single account" in exec, use and verify, and `config …: no account "wrk"`
     // in set, while switch, remove and rename said "no account 'wrk'; did you mean 'work'?".

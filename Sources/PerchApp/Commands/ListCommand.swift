@@ -43,13 +43,22 @@ extension CommandLineTool {
         // Piped (`perch list | fzf | awk '{print $1}'`), the first column must be the id.
         let markerFirst = isatty(STDOUT_FILENO) == 1
         let ids = config.accounts.map { shown($0.id) }
-        let names = config.accounts.map { shown($0.name) }
         let idWidths = ids.map(columns)
-        let nameWidths = names.map(columns)
         let idWidth = idWidths.max() ?? 0
+        var handles = config.accounts.map { $0.handle.map(shown) ?? "" }
+        var names = config.accounts.map { shown($0.name) }
+        // Bug: on a terminal, one very long name padded every row past the screen, each wrapping
+        // over several lines. There, names and handles are cut with … to fit the width.
+        if markerFirst, let width = Doctor.outputWidth() {
+            let room = max(0, width - 2 - idWidth - 2)
+            let handleRoom = min(handles.map(columns).max() ?? 0, max(0, room / 3))
+            let nameRoom = max(8, room - (handleRoom > 0 ? handleRoom + 2 : 0))
+            names = names.map { columns($0) > nameRoom ? DisplayWidth.truncated($0, to: nameRoom) : $0 }
+            handles = handles.map { columns($0) > handleRoom ? DisplayWidth.truncated($0, to: handleRoom) : $0 }
+        }
+        let nameWidths = names.map(columns)
         let nameWidth = nameWidths.max() ?? 0
         var text = ""
-        let handles = config.accounts.map { $0.handle.map(shown) ?? "" }
         let handleWidth = markerFirst ? 0 : handles.map(columns).max() ?? 0
         for (index, account) in config.accounts.enumerated() {
             let isCurrent = account.id == current
