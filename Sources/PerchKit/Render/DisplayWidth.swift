@@ -179,25 +179,44 @@ public enum DisplayWidth {
     }
 
     /// `text` wrapped at spaces into lines of at most `width` columns, on at most `rows` lines; a
-    /// word longer than a line is cut with `…`, and when lines are left over the last one shown
-    /// ends in `…`. Empty when `width` or `rows` is below 1.
+    /// word longer than a line (a path) starts a line and goes on over the next ones, and when
+    /// lines are left over the last one shown ends in `…`. Empty when `width` or `rows` is below 1.
     public static func wrapped(_ text: String, to width: Int, rows: Int) -> [String] {
         guard width > 0, rows > 0 else { return [] }
         var lines: [String] = []
         var current = ""
         for word in text.split(separator: " ", omittingEmptySubsequences: true).map(String.init) {
             let candidate = current.isEmpty ? word : current + " " + word
-            if fits(candidate, in: width) || current.isEmpty {
+            if fits(candidate, in: width) {
                 current = candidate
-            } else {
+            } else if fits(word, in: width) {
                 lines.append(current)
                 current = word
+            } else {
+                // Bug: a word longer than a line was cut with …, so the path of a kept edit copy
+                // could not be read. It is broken across lines instead.
+                if !current.isEmpty { lines.append(current) }
+                var piece = ""
+                var used = 0
+                for character in word {
+                    let w = columns(of: character)
+                    if used + w > width, !piece.isEmpty {
+                        lines.append(piece)
+                        (piece, used) = ("", 0)
+                    }
+                    piece.append(character)
+                    used += w
+                }
+                current = piece
             }
         }
         if !current.isEmpty { lines.append(current) }
         if lines.count > rows {
             lines = Array(lines.prefix(rows))
-            lines[rows - 1] = width > 1 ? truncated(lines[rows - 1], to: width - 1) + "…" : "…"
+            // At most width - 1 columns before the …, never a second … (truncated ends in its own).
+            let last = lines[rows - 1]
+            let kept = fits(last, in: width - 1) ? last : String(truncated(last, to: width).dropLast())
+            lines[rows - 1] = width > 1 ? kept + "…" : "…"
         }
         return lines.map { truncated($0, to: width) }
     }
