@@ -17,6 +17,18 @@ private let twoAccounts = """
 /// prompt reads, on the real binary in a scratch home.
 @Suite("Account commands, end to end", .currentBinary)
 struct AccountCommandsEndToEndTests {
+    // Bug: with an account of no tools, perch status printed "Last applied TIME:" with nothing after it.
+    @Test("perch status names no last application when the account has no tool to apply")
+    func statusWithoutTools() throws {
+        let cli = try PerchCommandLine()
+        defer { cli.remove() }
+        try cli.writeConfig(twoAccounts)
+        #expect(try cli.run(["switch", "home"]).status == 0)
+        let status = try cli.run(["status"])
+        #expect(status.status == 0 && status.stdout.contains("no tool identities"), "\(status.stdout)")
+        #expect(!status.stdout.contains("Last applied"), "\(status.stdout)")
+    }
+
     // Bug: on a terminal, one very long name padded every row of perch list past the screen,
     // each row wrapping over several lines.
     @Test("perch list on a terminal fits the width: a long name and a long handle are cut with …, each account one line")
@@ -185,6 +197,10 @@ struct AccountCommandsEndToEndTests {
         #expect(try cli.run(["current", "--field", "kube.context"]).stdout == "\n")
         let missing = try cli.run(["unset", "work", "kube"])
         #expect(missing.status == 1 && missing.stderr.contains(#"the account "work" has no kube"#), "\(missing.stderr)")
+        // Bug: "accounts need an name".
+        let name = try cli.run(["unset", "work", "name"])
+        #expect(name.status == 2 && name.stderr.contains("accounts need a name; set it with `perch set work …` instead"), "\(name.stderr)")
+        #expect(try cli.run(["unset", "work", "id"]).stderr.contains("accounts need an id; set it with `perch rename work …`"))
     }
 
     // Issue 33: `perch set client nosuch.field 1` said "unknown key, ignored" while it refused the

@@ -193,7 +193,10 @@ extension CommandLineTool {
         let (id, pathText) = (options.id, options.path)
         guard let keys = fieldPath(pathText) else { return ExitStatus.usage }
         if keys == ["id"] || keys == ["name"] {
-            console.error("accounts need an \(keys[0]); set it with `perch \(keys[0] == "id" ? "rename" : "set") \(shown(id)) …` instead")
+            // Bug: "accounts need an name".
+            console.error(
+                "accounts need \(keys[0] == "id" ? "an id" : "a name"); set it with `perch \(keys[0] == "id" ? "rename" : "set") \(shown(id)) …` instead"
+            )
             return ExitStatus.usage
         }
         return edit(.unset(id: id, path: keys), done: "Removed \(pathText) from \(shown(id))")

@@ -285,7 +285,8 @@ extension CommandLineTool {
                     ? "Guard: in place (git's pre-commit and pre-push hooks refuse the wrong account; perch guard --undo removes it)"
                     : "Guard: not installed (perch guard install refuses commits and pushes as the wrong account)")
         }
-        if let last {
+        // Bug: with no tool, "Last applied TIME:" was printed with nothing after it.
+        if let last, !last.report.results.isEmpty {
             console.print("Last applied \(last.time):")
             for result in last.report.results { console.print("  " + shown(result.summary)) }
         }
