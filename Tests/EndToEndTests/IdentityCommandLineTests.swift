@@ -260,6 +260,31 @@ struct IdentityCommandLineTests {
         #expect(again.stdout.contains("not every tool uses its identity") && again.stdout.contains("perch setup git"), "\(again.stdout)")
     }
 
+    // Bug: undo (and undo again, a redo) with Perch's git file not included said "(none)
+    // written", though the file it wrote held the account's name and email.
+    @Test("an undo while git does not include Perch's file names the identity it wrote")
+    func undoNamesWhatItWrote() throws {
+        guard FileManager.default.isExecutableFile(atPath: "/usr/bin/git") else { return }
+        let cli = try PerchCommandLine()
+        defer { cli.remove() }
+        var environment = cli.environment
+        environment["GIT_CONFIG_NOSYSTEM"] = "1"
+        try cli.writeConfig(
+            #"{"accounts": [{"id": "work", "name": "Work", "git": {"name": "Ada W", "email": "ada@work.example"}}, {"id": "home", "name": "Home", "git": {"name": "Ada H", "email": "ada@home.example"}}]}"#
+        )
+        func run(_ arguments: String...) throws -> Spawn.Result {
+            try Spawn.run([TmuxSession.binary] + arguments, environment: environment)
+        }
+        #expect(try run("setup", "git", "--yes").status == 0)
+        #expect(try run("switch", "work").status == 0)
+        #expect(try run("switch", "home").status == 0)
+        #expect(try run("setup", "git", "--undo", "--yes").status == 0)
+        let undo = try run("undo")
+        #expect(undo.stdout.contains("git: skipped (Ada W <ada@work.example> written; run `perch setup git` to use it)"), "\(undo.stdout)")
+        let redo = try run("undo")
+        #expect(redo.stdout.contains("Ada H <ada@home.example> written") && !redo.stdout.contains("(none)"), "\(redo.stdout)")
+    }
+
     @Test(
         "bug: with the user's rules in ~/.config/git/config, setup git made ~/.gitconfig, whose include beat their includeIf and status said ✓; now the include goes before their rules in that file"
     )

@@ -271,7 +271,8 @@ public struct GitAdapter: ToolAdapter {
         }
         if now["included"] == "0" {
             return state["user.email"] == nil && state["user.name"] == nil
-                ? .applied("your own") : .skipped("\(describe(state)) written; run `perch setup git` to use it")
+                ? .applied("your own")
+                : .skipped("\(describe(Self.written(state, in: file, context))) written; run `perch setup git` to use it")
         }
         guard isMet(state, by: now) else {
             let key =
@@ -282,6 +283,21 @@ public struct GitAdapter: ToolAdapter {
             )
         }
         return .applied(describe(now))
+    }
+
+    /// `state` with the identity its file holds, as git reads the file just written at `file`:
+    /// a state that was read (an undo's, a redo's) holds what git resolved, which is nothing
+    /// while the file is not included.
+    // Bug: undo then redo said "(none) written" of a file holding a name and an email.
+    static func written(_ state: ToolState, in file: String, _ context: ToolContext) -> ToolState {
+        guard state["user.name"]?.isEmpty != false, state["user.email"]?.isEmpty != false else { return state }
+        let run = context.run("git", ["config", "--file", file, "--get-regexp", "^user\\.(name|email|signingkey)$"], in: "/")
+        var read = state
+        for line in (run.output ?? "").split(separator: "\n") {
+            guard let space = line.firstIndex(of: " ") else { continue }
+            read[String(line[..<space])] = String(line[line.index(after: space)...])
+        }
+        return read
     }
 
     public func describe(_ state: ToolState) -> String {
