@@ -138,6 +138,13 @@ static inline int perch_terminfo_has_string(const char *term, const char *name) 
     return found;
 }
 
+/* Whether the terminal ncurses runs on has an alternate screen to leave (terminfo's rmcup,
+   curs_terminfo(3X) tigetstr): 1, else 0. Call after newterm. */
+static inline int perch_has_alternate_screen(void) {
+    char *value = tigetstr("rmcup");
+    return value != NULL && value != (char *)-1 && value[0] != 0;
+}
+
 /* Starts ncurses on standard output and input (curs_initscr(3X) newterm); NULL on failure. */
 static inline SCREEN *perch_newterm(const char *term) { return newterm(term, stdout, stdin); }
 

@@ -59,6 +59,9 @@ public final class NcursesBackend: TerminalBackend {
     private let wide = UnsafeMutableBufferPointer<wchar_t>.allocate(capacity: 512)
     private var active = true
     private let screenPointer: OpaquePointer
+    /// Whether the terminal has an alternate screen (terminfo's `rmcup`), which leaving curses
+    /// mode gives back the shell's screen from; without one (a `vt100`) the frame is cleared.
+    private var alternateScreen = true
     /// Sent after ``modesOn`` and before ``modesOff``: the kitty keyboard protocol's push and pop,
     /// once ``pushKeyboardFlags(_:)`` turned it on.
     private var keyboardOn = ""
@@ -80,6 +83,7 @@ public final class NcursesBackend: TerminalBackend {
         Self.saveForEmergency()
         guard let screen = perch_newterm(term) else { throw .unknownTerminalType(term) }
         screenPointer = screen
+        alternateScreen = perch_has_alternate_screen() == 1
         raw()
         noecho()
         nonl()
@@ -324,6 +328,12 @@ public final class NcursesBackend: TerminalBackend {
     public func shutdown() {
         guard active else { return }
         Self.write(keyboardOff + Self.modesOff)
+        // Bug: on a terminal without an alternate screen (TERM=vt100) the last frame stayed, and
+        // the shell's prompt was written over its bottom line.
+        if !alternateScreen {
+            wclear(perch_stdscr())
+            wrefresh(perch_stdscr())
+        }
         curs_set(1)
         endwin()
         delscreen(screenPointer)

@@ -4,6 +4,19 @@ import Testing
 /// End-to-end: hostile terminals and hostile data, with the release binary in tmux.
 @Suite(.serialized, .currentBinary)
 struct RobustnessEndToEndTests {
+    // Bug: on a terminal without an alternate screen (TERM=vt100), the last frame stayed after
+    // Perch quit, and the shell wrote its next line over the frame's bottom row.
+    @Test("on a terminal without an alternate screen (vt100), quitting clears the frame: the shell gets a clean screen")
+    func vt100LeavesNoFrame() throws {
+        let session = try TmuxSession(term: "vt100")
+        try session.waitForStart()
+        try session.send("q")
+        #expect(try session.waitFor("EXIT=0"))
+        let screen = try session.screen()
+        #expect(!screen.contains { $0.contains("Overview") || $0.contains("Catalog") || $0.contains("Settings") }, "\(screen)")
+        #expect(screen.contains { $0.hasPrefix("EXIT=0") }, "the shell's line starts a row of its own: \(screen)")
+    }
+
     /// Starts Perch with `accounts` (JSON objects) as its config.
     func started(accounts: [String], width: Int = 80, height: Int = 24) throws -> (TmuxSession, URL) {
         let home = try TmuxSession.makeScratchHome()
