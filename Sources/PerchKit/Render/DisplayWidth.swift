@@ -118,9 +118,11 @@ public enum DisplayWidth {
         text.utf8.allSatisfy { $0 >= 0x20 && $0 < 0x7F }
     }
 
-    /// Columns taken by `text`.
+    /// Columns taken by `text`; printable ASCII is counted by its bytes, with no grapheme
+    /// cluster segmentation (the tab bar measures its labels every frame).
     public static func columns(of text: String) -> Int {
-        text.reduce(0) { $0 + columns(of: $1) }
+        if isPrintableASCII(text) { return text.utf8.count }
+        return text.reduce(0) { $0 + columns(of: $1) }
     }
 
     /// `text` cut to at most `width` columns by dropping its start, which becomes `…` (for paths,
