@@ -217,6 +217,18 @@ struct KeyHelpTests {
         }
     }
 
+    // Bug: perch --help listed the panes' keys as one list, naming no pane ("Enter  open the item
+    // full-screen"), and left out the Catalog's r, whose label Overview's r had taken.
+    @Test("perch --help lists each pane's own keys under its tab's name, after those of every tab")
+    func helpNamesThePanes() {
+        let help = Help.program
+        let catalog = help.components(separatedBy: "On Catalog:\n").dropFirst().first?.components(separatedBy: "\n\n").first ?? ""
+        #expect(catalog.contains("  r" + String(repeating: " ", count: 22) + "run the catalog command again"), "\(catalog)")
+        #expect(catalog.contains("Enter") && !catalog.contains("Ctrl-C"), "\(catalog)")
+        #expect(help.contains("On Overview:\n  r") && help.contains("On Settings:\n") && help.contains("On Stats:\n"))
+        #expect(help.contains("on every tab:\n  Ctrl-C"))
+    }
+
     @Test("the holdable keys are those of KeyBindings.holds(on:), and each acts only on the panes it is held on")
     func holdsFromTheTable() {
         #expect(GestureRecognizer.Configuration.perch.holdableKeys == KeyBindings.holdableKeys)

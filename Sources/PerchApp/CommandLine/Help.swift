@@ -76,24 +76,26 @@ enum Help {
     static var program: String { text(of: InterfaceCommand.self) }
 
     /// The Keys section of `perch --help`, made from ``KeyBindings`` (the table the interface
-    /// looks keys up in and `?` lists), so the two cannot disagree: the panes' keys and gestures,
-    /// then those the account sheet adds.
+    /// looks keys up in and `?` lists), so the two cannot disagree: the keys and gestures every
+    /// pane has, then each pane's own under its tab's name, then those the account sheet adds.
+    // Bug: the panes' keys were one list, so "Enter  open the item full-screen" or "← h  previous
+    // value" named no pane they work on.
     static var keyHelp: String {
-        // A row is listed once: in the panes, the first pane's meaning of a key (Stats' `↑` scrolls
-        // where the Catalog's moves); in the sheet, whatever it adds.
-        var seen = Set<String>()
-        func rows(_ context: InputContext, byLabel: Bool) -> [String] {
-            KeyBindings.table(for: context).compactMap { binding in
-                let row = binding.label + "\t" + binding.summary
-                guard !seen.contains(row), seen.insert(byLabel ? binding.label : row).inserted else { return nil }
-                seen.insert(row)
-                return "  " + binding.label.padded(toColumns: 23) + binding.summary
-            }
+        func row(_ binding: KeyBinding) -> String { "  " + binding.label.padded(toColumns: 23) + binding.summary }
+        let tables = Tab.allCases.map { KeyBindings.table(for: .pane($0)) }
+        let everywhere = tables[0].filter { binding in tables.allSatisfy { $0.contains(binding) } }
+        var sections = ["Keys (? lists those of the screen you are on), on every tab:\n" + everywhere.map(row).joined(separator: "\n")]
+        for (tab, table) in zip(Tab.allCases, tables) {
+            let own = table.filter { !everywhere.contains($0) }
+            if !own.isEmpty { sections.append("On \(tab.title):\n" + own.map(row).joined(separator: "\n")) }
         }
-        let panes = Tab.allCases.flatMap { rows(.pane($0), byLabel: true) }
-        let sheet = rows(.accountSheet, byLabel: false) + rows(.accountSheetFilter, byLabel: false)
-        return "Keys (? lists those of the screen you are on):\n" + panes.joined(separator: "\n") + "\n\nIn the account sheet:\n"
-            + sheet.joined(separator: "\n")
+        // In the sheet, whatever it adds to its own keys once the filter is typed.
+        var seen = Set<String>()
+        let sheet = (KeyBindings.table(for: .accountSheet) + KeyBindings.table(for: .accountSheetFilter)).compactMap { binding in
+            seen.insert(binding.label + "\t" + binding.summary).inserted ? row(binding) : nil
+        }
+        sections.append("In the account sheet:\n" + sheet.joined(separator: "\n"))
+        return sections.joined(separator: "\n\n")
     }
 
     /// The keys of every other layer (``InputContext/layers`` but the account sheet's), each
