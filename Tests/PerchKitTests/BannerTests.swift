@@ -15,6 +15,8 @@ struct BannerTests {
         #expect(lines.joined().contains(path), "the path can be read, over its lines: \(lines)")
         #expect(lines.first == "Your edit is kept in", "the words before it stay on their line: \(lines)")
         #expect(!lines.joined().contains("…"))
+        #expect(lines[1] == "/tmp/trial/scratch-home/.config/perch/", "a path breaks after a /: \(lines)")
+        #expect(lines[2].hasPrefix(".accounts.json.edit-ZAUFzi.json;"), "\(lines)")
     }
 
     @Test("wide characters of a long word are never split: each line keeps within the width")

@@ -181,8 +181,9 @@ public enum DisplayWidth {
     }
 
     /// `text` wrapped at spaces into lines of at most `width` columns, on at most `rows` lines; a
-    /// word longer than a line (a path) starts a line and goes on over the next ones, and when
-    /// lines are left over the last one shown ends in `…`. Empty when `width` or `rows` is below 1.
+    /// word longer than a line (a path) starts a line and goes on over the next ones, broken
+    /// after a `/` where a line holds one past its start, and when lines are left over the last
+    /// one shown ends in `…`. Empty when `width` or `rows` is below 1.
     public static func wrapped(_ text: String, to width: Int, rows: Int) -> [String] {
         guard width > 0, rows > 0 else { return [] }
         var lines: [String] = []
@@ -203,8 +204,15 @@ public enum DisplayWidth {
                 for character in word {
                     let w = columns(of: character)
                     if used + w > width, !piece.isEmpty {
-                        lines.append(piece)
-                        (piece, used) = ("", 0)
+                        // A path breaks between names where it can (after its last `/` in the line).
+                        if let slash = piece.lastIndex(of: "/"), slash != piece.startIndex, piece.index(after: slash) != piece.endIndex {
+                            let rest = String(piece[piece.index(after: slash)...])
+                            lines.append(String(piece[...slash]))
+                            (piece, used) = (rest, columns(of: rest))
+                        } else {
+                            lines.append(piece)
+                            (piece, used) = ("", 0)
+                        }
                     }
                     piece.append(character)
                     used += w

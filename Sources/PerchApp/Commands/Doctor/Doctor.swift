@@ -170,19 +170,9 @@ struct Doctor {
         guard let width, DisplayWidth.columns(of: first + value) > width else { return [first + value] }
         let indent = width - valueColumn >= 20 ? valueColumn : 4
         let lineWidth = max(1, width - indent)
-        var words: [String] = []
-        for word in value.split(separator: " ").map(String.init) {
-            var piece = ""
-            for character in word {
-                if DisplayWidth.columns(of: piece) + DisplayWidth.columns(of: character) > lineWidth {
-                    words.append(piece)
-                    piece = ""
-                }
-                piece.append(character)
-            }
-            words.append(piece)
-        }
-        let wrapped = DisplayWidth.wrapped(words.joined(separator: " "), to: lineWidth, rows: Int.max)
+        // A path longer than a line goes on over the next ones, broken after a `/` where it can
+        // (bug: it was cut at the line's last column, `accounts.js` / `on`).
+        let wrapped = DisplayWidth.wrapped(value, to: lineWidth, rows: Int.max)
         let pad = String(repeating: " ", count: indent)
         if indent == valueColumn {
             return wrapped.enumerated().map { ($0.offset == 0 ? first : pad) + $0.element }
