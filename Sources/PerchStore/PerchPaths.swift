@@ -51,18 +51,24 @@ public struct PerchPaths: Hashable, Sendable {
 }
 
 extension PerchPaths {
-    /// Moves the state the embedded samples were switched in (the state file, its history and
-    /// the `perch current` cache) to ``samplesState``, when the first config is written (`perch
-    /// init`, an edit with no config yet): the starter config has the samples' ids, and its state
-    /// and history start empty rather than with the samples' switches. rename(2) each, under the
-    /// state lock; a file that is not there is skipped.
+    /// Moves the state the embedded samples were switched in (the state file, its history, the
+    /// `perch current` cache, what `perch undo` would undo and the tools' last report) to
+    /// ``samplesState`` and the names beside it, when the first config is written (`perch init`,
+    /// an edit with no config yet): the starter config has the samples' ids, and its state,
+    /// history and undo start empty rather than with the samples' switches. What the user's own
+    /// tools held before Perch (the baseline) stays. rename(2) each, under the state lock; a file
+    /// that is not there is skipped.
     /// - Returns: what could not be moved, one line each (`PATH: reason`); empty when all was.
     public func setAsideSamplesState() -> [String] {
         let store = StateStore(path: state)
-        let moves = [
-            (state, samplesState), (store.history.path, HistoryLog(statePath: samplesState).path),
-            (CurrentAccountCache(statePath: state).path, CurrentAccountCache(statePath: samplesState).path),
-        ]
+        let stem = { (path: String) in path.hasSuffix(".json") ? String(path.dropLast(5)) : path }
+        // Bug: the samples' undo stayed, so `perch undo` brought a sample switch back into the new config.
+        let beside = [".undo.json", ".identities.json"].map { (stem(state) + $0, stem(samplesState) + $0) }
+        let moves =
+            [
+                (state, samplesState), (store.history.path, HistoryLog(statePath: samplesState).path),
+                (CurrentAccountCache(statePath: state).path, CurrentAccountCache(statePath: samplesState).path),
+            ] + beside
         let lock = open(store.lockPath, O_RDWR | O_CLOEXEC)
         if lock >= 0 { _ = flock(lock, LOCK_EX) }
         defer { if lock >= 0 { close(lock) } }

@@ -273,6 +273,10 @@ struct CommandLineTests {
         let wrote = try cli.run(command.split(separator: " ").map(String.init))
         #expect(wrote.status == 0, "\(wrote.stderr)")
         #expect(FileManager.default.fileExists(atPath: cli.configPath))
+        // Bug: the samples' undo stayed, and `perch undo` brought a sample switch back.
+        let undo = try cli.run(["undo"])
+        #expect(undo.status != 0 && !undo.stdout.contains("back to"), "nothing of the samples to undo: \(undo.stdout) \(undo.stderr)")
+        #expect(try cli.run(["current", "--field", "id"]).stdout.isEmpty)
         let current = try cli.run(["current", "--field", "id"])
         #expect(current.stdout.isEmpty, "no sample switch is current: \(current.stdout)")
         let history = try cli.run(["history", "--json"])

@@ -132,7 +132,11 @@ extension CommandLineTool {
         while true {
             let n = read(STDIN_FILENO, &byte, 1)
             if n < 0, errno == EINTR { continue }
-            if n <= 0 { break }
+            if n <= 0 {
+                // Bug: at the end of input what followed was written on the prompt's line.
+                console.note("")
+                break
+            }
             answer.append(byte)
             if byte == 0x0A { break }
         }

@@ -52,10 +52,10 @@ public struct TabBar: Hashable, Sendable {
 
     /// Columns of each tab's label cell on a bar `width` columns wide, left to right, together
     /// covering the bar. Shared out evenly while every label fits its share with a blank column
-    /// each side. Otherwise each tab gets what its label needs with one blank column, shortest
-    /// first, as long as an even share of what is left allows (max-min fair sharing), and what
-    /// is still left is shared out evenly: a short label's spare columns go to a long one, so no
-    /// label is cut while the labels fit at all.
+    /// each side. Otherwise each tab gets what its label needs, with one blank column after it
+    /// where the bar has room for all of them, shortest first, as long as an even share of what
+    /// is left allows (max-min fair sharing), and what is still left is shared out from the left:
+    /// a short label's spare columns go to a long one, so no label is cut while the labels fit.
     // Bug: on a narrow bar the even share cut the longest label while a shorter one beside it had
     // room, and ran two labels together with no gap.
     public static func cells(titles: [String], width: Int) -> [Range<Int>] {
@@ -64,12 +64,15 @@ public struct TabBar: Hashable, Sendable {
         let labels = titles.map { DisplayWidth.columns(of: $0) }
         let even = (0..<count).map { ($0 * width / count)..<(($0 + 1) * width / count) }
         if zip(even, labels).allSatisfy({ $0.count >= $1 + 2 }) { return even }
+        // Bug: at 29 columns the last label was cut though the labels fit (28), for the blank
+        // columns given to those before it. The blanks come only where all of them fit.
+        let gap = width >= labels.reduce(0, +) + count ? 1 : 0
         var widths = Array(repeating: 0, count: count)
         var left = width
         for (taken, index) in (0..<count).sorted(by: { labels[$0] < labels[$1] }).enumerated() {
             // An even share rounded up: a longer label, placed later, takes the odd column first.
             let open = count - taken
-            widths[index] = min(labels[index] + 1, (left + open - 1) / open)
+            widths[index] = min(labels[index] + gap, (left + open - 1) / open)
             left -= widths[index]
         }
         for index in 0..<count { widths[index] += left / count + (index < left % count ? 1 : 0) }
