@@ -146,12 +146,12 @@ struct RenderTests {
                     8: "   Account 5",
                     9: "   Account 6",
                     10: "   Account 7",
-                    11: " ↑↓ move · Enter switch · / filter · ? help · Esc close · 1–7 of 41",
+                    11: " ↑↓ move · Enter switch · / filter · ? help · Esc close · 1–7 of 40",
                 ]))
         // Two rows above the sheet stay visible.
         #expect(lines[0].hasPrefix(" Overview"))
         #expect(!lines[1].contains("━") && !lines[0].contains("━"))
-        #expect(lines[11].contains("of 41"), "40 accounts and `Add account…`")
+        #expect(lines[11].contains("of 40"), "the accounts, not `Add account…`")
     }
 
     @Test("the sheet footer follows the scroll")
@@ -161,7 +161,7 @@ struct RenderTests {
         state.openSheet()
         _ = state.update(.key(KeyEvent(.end)))
         let lines = state.render().lines
-        #expect(lines[11] == pad(" ↑↓ move · Enter switch · / filter · ? help · Esc close · 35–41 of 41"))
+        #expect(lines[11] == pad(" ↑↓ move · Enter switch · / filter · ? help · Esc close · 35–40 of 40"), "accounts 35 to 40 shown")
         #expect(lines[4] == pad("   Account 35"))
         #expect(lines[9] == pad("   Account 40"))
         #expect(lines[10] == pad("   + Add account…"))

@@ -128,12 +128,34 @@ struct SheetBehaviourTests {
         #expect(s.sheetLayout.height == 7 + SheetLayout.chromeRows, "headings count in the fit height")
     }
 
+    // Bug: the footer's range counted the list's rows, group headings and `Add account…`
+    // included: `1–19 of 2003` under `2000 accounts`.
+    @Test("with groups, the footer's range counts the accounts shown, of those listed, not the headings")
+    func footerCountsAccounts() {
+        let grouped = (1...30).map { Account(id: "a\($0)", name: "Account \($0)", group: $0 % 3 == 0 ? nil : "G\($0 % 3)") }
+        var state = AppState(accounts: grouped, size: Size(width: 80, height: 12))
+        state.openSheet()
+        let rows = state.render().lines
+        let footer = rows[11]
+        let shown = rows[4..<11].filter { $0.contains("Account") }.count
+        #expect(footer.contains(" · 1–\(shown) of 30"), "\(footer) (rows: \(rows))")
+        #expect(state.render().lines[3].contains("30 accounts"))
+        _ = state.update(.key(KeyEvent(.end)))
+        let end = state.render().lines
+        let last = end[4..<11].filter { $0.contains("Account") }.count
+        #expect(end[11].contains(" · \(31 - last)–30 of 30"), "\(end[11]) (rows: \(end))")
+        // Filtered, the range counts the matches.
+        for key in ["/", "1"] { _ = state.update(.key(.char(Character(key)))) }
+        let filtered = state.render().lines
+        #expect(filtered[11].contains(" · 1–") && filtered[11].contains(" of 12"), "Account 1, 10–19 and 21: \(filtered)")
+    }
+
     @Test("1,000 and 100,000 accounts without groups build no row list: the sheet is O(1) to open")
     func manyAccountsBuildNoRows() {
         for n in [1_000, 100_000] {
             let s = sheetState(accounts(n))
             #expect(s.sheet?.rows == nil)
-            #expect(s.render().lines[23].contains("of \(n + 1)"), "the accounts and `Add account…`")
+            #expect(s.render().lines[23].contains("of \(n)"), "the accounts, not `Add account…`")
         }
     }
 

@@ -14,6 +14,8 @@ public struct AccountsIndex: Hashable, Sendable {
     /// The sheet's rows in group order (accounts without a group first, then each group under
     /// its heading, groups in order of first appearance); nil when no account has a group.
     public let groupedRows: [SheetRow]?
+    /// Indices in ``groupedRows`` of its group headings, in order; empty without groups.
+    public let headingRows: [Int]
     /// Names and handles folded for the filter; built by ``prepareSearch()`` when a filter opens.
     public private(set) var search: SearchIndex?
     /// Whether the config is still being read (``init(loadingWith:)``): ``accounts`` then holds
@@ -39,7 +41,9 @@ public struct AccountsIndex: Hashable, Sendable {
         }
         self.nameColumns = nameColumns
         self.handleColumns = handleColumns
-        groupedRows = Self.groupedRows(accounts)
+        let grouped = Self.groupedRows(accounts)
+        groupedRows = grouped
+        headingRows = grouped.map { rows in rows.indices.filter { if case .heading = rows[$0] { true } else { false } } } ?? []
         isLoading = false
     }
 
@@ -51,6 +55,7 @@ public struct AccountsIndex: Hashable, Sendable {
         nameColumns = Self.widest(accounts.lazy.map(\.name))
         handleColumns = Self.widest(accounts.lazy.compactMap(\.handle))
         groupedRows = nil
+        headingRows = []
         isLoading = true
     }
 
@@ -89,6 +94,18 @@ public struct AccountsIndex: Hashable, Sendable {
     /// per list of accounts.
     public func sharesShownPrefix(_ index: Int, columns: Int) -> Bool {
         prefixes.sharedColumns(of: index, in: accounts) >= columns
+    }
+
+    /// The place, from 1, among the accounts listed of the account at `row` of ``groupedRows``
+    /// (or at `row` of the accounts, without groups): its row less the headings above it, found
+    /// by binary search, so a sheet over 100,000 accounts says it per frame for nothing.
+    public func accountPlace(ofGroupedRow row: Int) -> Int {
+        var (low, high) = (0, headingRows.count)
+        while low < high {
+            let middle = (low + high) / 2
+            if headingRows[middle] < row { low = middle + 1 } else { high = middle }
+        }
+        return row - low + 1
     }
 
     /// Rows of the sheet grouped under headings, or nil when no account has a group.

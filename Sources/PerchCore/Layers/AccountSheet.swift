@@ -354,8 +354,17 @@ extension AccountSheet {
         var footer =
             isEditingFilter ? " type to filter · Enter switch · Esc clear" : " ↑↓ move · Enter switch · / filter · ? help · Esc close"
         if layout.visibleRows < count, layout.visibleRows > 0 {
-            // The range counts the list's rows: accounts, group headings and the `Add account…` row.
-            footer += " · \(cursor.scroll + 1)–\(min(count, cursor.scroll + layout.visibleRows)) of \(count)"
+            // Bug: the range counted the list's rows, headings and `Add account…` included
+            // (`1–19 of 2003` under `2000 accounts`). It counts the accounts shown, of those listed.
+            let listed = listedCount(accounts: offered)
+            let grouped = filter?.isEmpty ?? true
+            var shown: (first: Int, last: Int)?
+            for index in cursor.scroll..<min(listed, cursor.scroll + layout.visibleRows) {
+                guard case .account = self.row(index, accounts: offered) else { continue }
+                let place = grouped ? context.accounts.accountPlace(ofGroupedRow: index) : index + 1
+                shown = (shown?.first ?? place, place)
+            }
+            if let shown { footer += " · \(shown.first)–\(shown.last) of \(grouped ? offered : listed)" }
         }
         frame.screen.put(footer, column: left, row: footerRow, style: .dim, width: width)
     }
