@@ -10,23 +10,23 @@ struct SettingsFileTests {
     // set in the other).
     @Test("a write keeps what the file holds for the keys it did not change: two windows both keep their change")
     func twoWindows() throws {
-        try withTemporaryFolder { folder in try check(folder + "/settings.json") }
-    }
-
-    private func check(_ path: String) throws {
-        var windowA = SavedSettings()
-        windowA.reduceMotion = true
-        try SettingsFile.merge([.reduceMotion], from: windowA, into: path)
-        var windowB = SavedSettings()  // read before A's change: holds no reduceMotion
-        windowB.sheetStyle = SheetStyle.inset.rawValue
-        try SettingsFile.merge([.sheetStyle], from: windowB, into: path)
-        let read = SettingsFile.read(path)
-        #expect(read.warning == nil)
-        #expect(read.settings.reduceMotion == true, "A's change is kept")
-        #expect(read.settings.sheetStyle == "inset", "B's change is written")
-        // A key the window changed back to nothing set is removed; the others stay.
-        try SettingsFile.merge([.reduceMotion], from: SavedSettings(), into: path)
-        #expect(SettingsFile.read(path).settings.reduceMotion == nil && SettingsFile.read(path).settings.sheetStyle == "inset")
+        try withTemporaryFolder { folder in
+            let path = folder + "/settings.json"
+            var windowA = SavedSettings()
+            windowA.reduceMotion = true
+            try SettingsFile.merge([.reduceMotion], from: windowA, into: path)
+            var windowB = SavedSettings()  // read before A's change: holds no reduceMotion
+            windowB.sheetStyle = SheetStyle.inset.rawValue
+            try SettingsFile.merge([.sheetStyle], from: windowB, into: path)
+            let read = SettingsFile.read(path)
+            #expect(read.warning == nil)
+            #expect(read.settings.reduceMotion == true, "A's change is kept")
+            #expect(read.settings.sheetStyle == "inset", "B's change is written")
+            // A key the window changed back to nothing set is removed; the others stay.
+            try SettingsFile.merge([.reduceMotion], from: SavedSettings(), into: path)
+            let after = SettingsFile.read(path).settings
+            #expect(after.reduceMotion == nil && after.sheetStyle == "inset")
+        }
     }
 
     // Bug: a value Perch cannot use was dropped without a word, and `high-contrast`, as the
