@@ -626,8 +626,8 @@ extension SecretAudit {
                 (files.journal, 0o600, all), (files.baseline, 0o600, all), (files.undo, 0o600, all), (files.scopes, 0o700, all),
                 (files.gitHooks, 0o755, all),
             ]
-            for name in FileList.names(in: files.gitHooks).sorted() { expected.append((files.gitHooks + "/" + name, 0o755, all)) }
-            for name in FileList.names(in: files.gitAccounts).sorted() {
+            for name in FileSystem.names(in: files.gitHooks).sorted() { expected.append((files.gitHooks + "/" + name, 0o755, all)) }
+            for name in FileSystem.names(in: files.gitAccounts).sorted() {
                 expected.append((files.gitAccounts + "/" + name, 0o644, accounts.map(\.id).filter { name == $0 + ".gitconfig" }))
             }
             for (path, mode, owners) in expected {

@@ -77,7 +77,7 @@ public enum ToolReaders {
 
     /// The gcloud configurations: the `configurations/config_NAME` files of the folder.
     public static func gcloudConfigurations(_ environment: IdentityEnvironment) -> [String] {
-        FileList.names(in: gcloudFolder(environment) + "/configurations").compactMap { name in
+        FileSystem.names(in: gcloudFolder(environment) + "/configurations").compactMap { name in
             name.hasPrefix("config_") ? String(name.dropFirst(7)) : nil
         }.sorted()
     }
@@ -193,7 +193,7 @@ public enum ToolReaders {
     /// by name, with the public key's comment (its third field: often an email), or "".
     public static func sshKeys(_ environment: IdentityEnvironment) -> [(path: String, comment: String)] {
         let folder = environment.home + "/.ssh"
-        return FileList.names(in: folder).filter { $0.hasSuffix(".pub") }.sorted().compactMap { name in
+        return FileSystem.names(in: folder).filter { $0.hasSuffix(".pub") }.sorted().compactMap { name in
             let key = folder + "/" + name.dropLast(4)
             guard access(key, F_OK) == 0 else { return nil }
             let fields =
