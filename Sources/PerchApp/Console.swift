@@ -59,3 +59,13 @@ public final class Console {
         }
     }
 }
+
+extension Console {
+    /// Columns of the terminal standard output is (TIOCGWINSZ, tty_ioctl(4)), or nil when it is
+    /// not one: what a command's lines are fitted to on a terminal (`perch list`, `perch doctor`).
+    static func outputColumns() -> Int? {
+        var size = winsize()
+        guard isatty(STDOUT_FILENO) == 1, ioctl(STDOUT_FILENO, UInt(TIOCGWINSZ), &size) == 0, size.ws_col > 0 else { return nil }
+        return Int(size.ws_col)
+    }
+}

@@ -49,12 +49,12 @@ extension CommandLineTool {
         var names = config.accounts.map { shown($0.name) }
         // Bug: on a terminal, one very long name padded every row past the screen, each wrapping
         // over several lines. There, names and handles are cut with … to fit the width.
-        if markerFirst, let width = Doctor.outputWidth() {
+        if markerFirst, let width = Console.outputColumns() {
             let room = max(0, width - 2 - idWidth - 2)
             let handleRoom = min(handles.map(columns).max() ?? 0, max(0, room / 3))
             let nameRoom = max(8, room - (handleRoom > 0 ? handleRoom + 2 : 0))
-            names = names.map { columns($0) > nameRoom ? DisplayWidth.truncated($0, to: nameRoom) : $0 }
-            handles = handles.map { columns($0) > handleRoom ? DisplayWidth.truncated($0, to: handleRoom) : $0 }
+            names = names.map { DisplayWidth.truncated($0, to: nameRoom) }
+            handles = handles.map { DisplayWidth.truncated($0, to: handleRoom) }
         }
         let nameWidths = names.map(columns)
         let nameWidth = nameWidths.max() ?? 0

@@ -155,7 +155,7 @@ struct Doctor {
 
     /// Prints one `name value` line, fitted to the terminal's width.
     private func printLine(_ name: String, _ value: String) {
-        for line in Self.fitted(name, PerchApp.visibleControls(value), width: Self.outputWidth()) { console.print(line) }
+        for line in Self.fitted(name, PerchApp.visibleControls(value), width: Console.outputColumns()) { console.print(line) }
     }
 
     /// Column where the values start: two spaces, then the name padded to 18 columns.
@@ -178,13 +178,6 @@ struct Doctor {
             return wrapped.enumerated().map { ($0.offset == 0 ? first : pad) + $0.element }
         }
         return [DisplayWidth.truncated("  " + name, to: width)] + wrapped.map { pad + $0 }
-    }
-
-    /// Columns of the terminal standard output is (TIOCGWINSZ), or nil when it is not one.
-    static func outputWidth() -> Int? {
-        var size = winsize()
-        guard isatty(STDOUT_FILENO) == 1, ioctl(STDOUT_FILENO, UInt(TIOCGWINSZ), &size) == 0, size.ws_col > 0 else { return nil }
-        return Int(size.ws_col)
     }
 
     /// Sends the queries and collects the answers, on the line-mode backend's raw input.
