@@ -151,13 +151,19 @@ extension CommandLineTool {
         let folder = FileSystem.directory(of: path)
         let name = path.split(separator: "/").last.map(String.init) ?? path
         let config = FileSystem.identity(of: path)?.modified ?? Int64.min
+        let (prefix, suffix) = editCopyAffixes(name)
         var newest: (path: String, modified: Int64)?
-        for copy in FileSystem.names(in: folder) where copy.hasPrefix(".\(name).edit-") && copy.hasSuffix(".json") {
-            guard copy.count == name.count + 18, let modified = FileSystem.identity(of: folder + "/" + copy)?.modified else { continue }
+        for copy in FileSystem.names(in: folder) where copy.hasPrefix(prefix) && copy.hasSuffix(suffix) {
+            guard copy.count == prefix.count + 6 + suffix.count, let modified = FileSystem.identity(of: folder + "/" + copy)?.modified
+            else { continue }
             if modified >= config, modified > newest?.modified ?? Int64.min { newest = (folder + "/" + copy, modified) }
         }
         return newest?.path
     }
+
+    /// What an edit copy's name holds around its six random characters (mkstemps(3)), beside the
+    /// config named `name`: `.NAME.edit-` and `.json`.
+    static func editCopyAffixes(_ name: String) -> (prefix: String, suffix: String) { (".\(name).edit-", ".json") }
 
     /// A new file beside `path` (`.NAME.edit-XXXXXX.json`, mode 0600) holding `bytes`; its path.
     /// - Throws: ``FileError``.
@@ -165,8 +171,9 @@ extension CommandLineTool {
         let folder = FileSystem.directory(of: path)
         try FileSystem.createDirectory(folder)
         let name = path.split(separator: "/").last.map(String.init) ?? path
-        var template = Array("\(folder)/.\(name).edit-XXXXXX.json".utf8CString)
-        let fd = template.withUnsafeMutableBufferPointer { mkstemps($0.baseAddress!, 5) }
+        let (prefix, suffix) = editCopyAffixes(name)
+        var template = Array("\(folder)/\(prefix)XXXXXX\(suffix)".utf8CString)
+        let fd = template.withUnsafeMutableBufferPointer { mkstemps($0.baseAddress!, Int32(suffix.utf8.count)) }
         guard fd >= 0 else { throw FileError(path: folder, code: errno, operation: "create a file in it") }
         defer { close(fd) }
         let copy = String(decoding: template.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
