@@ -171,8 +171,9 @@ extension EditConfig: TerminalJob {
                 // Bug: the first config, written over the samples, took over their current
                 // account, counts and history, which `perch init` sets aside.
                 if original == nil, writesConfig, let paths = loop.worker.configPaths, !paths.configIsExplicit, !paths.stateIsExplicit {
-                    _ = paths.setAsideSamplesState()
-                    return ConfigEdited(accounts: config.accounts, configPath: path, problem: nil, samplesSetAside: true)
+                    // The interface starts afresh only when every file moved: else it keeps what is still on disk.
+                    let unmoved = paths.setAsideSamplesState()
+                    return ConfigEdited(accounts: config.accounts, configPath: path, problem: nil, samplesSetAside: unmoved.isEmpty)
                 }
                 return report(config.accounts, nil)
             } catch let error as ConfigError {
