@@ -48,6 +48,6 @@ public struct Layout: Hashable, Sendable {
     /// The tab under `position`, if it is on the label row.
     public func tab(at position: Position) -> Tab? {
         guard position.row == tabRow, position.column >= 0, position.column < size.width else { return nil }
-        return Tab.allCases.first { tabColumns($0).contains(position.column) }
+        return TabBar(titles: Tab.titles).index(atColumn: position.column, width: size.width).flatMap(Tab.init(rawValue:))
     }
 }

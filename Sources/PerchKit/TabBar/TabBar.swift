@@ -61,9 +61,18 @@ public struct TabBar: Hashable, Sendable {
     public static func cells(titles: [String], width: Int) -> [Range<Int>] {
         let count = titles.count
         guard count > 0, width > 0 else { return titles.map { _ in 0..<0 } }
+        // The even share, made and checked in one pass: it is what every frame at a usual width
+        // draws, so it builds nothing else.
+        var even: [Range<Int>] = []
+        even.reserveCapacity(count)
+        var fits = true
+        for (index, title) in titles.enumerated() {
+            let cell = (index * width / count)..<((index + 1) * width / count)
+            if fits, cell.count < DisplayWidth.columns(of: title) + 2 { fits = false }
+            even.append(cell)
+        }
+        if fits { return even }
         let labels = titles.map { DisplayWidth.columns(of: $0) }
-        let even = (0..<count).map { ($0 * width / count)..<(($0 + 1) * width / count) }
-        if zip(even, labels).allSatisfy({ $0.count >= $1 + 2 }) { return even }
         // Bug: at 29 columns the last label was cut though the labels fit (28), for the blank
         // columns given to those before it. The blanks come only where all of them fit.
         let gap = width >= labels.reduce(0, +) + count ? 1 : 0
