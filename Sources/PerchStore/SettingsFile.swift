@@ -33,33 +33,11 @@ public enum SettingsFile {
         // Bug: a value Perch cannot use (`"theme": "hi-contrast"`, `"mouse": "yes"`) was dropped
         // without a word, the setting silently its default.
         let unusable = SettingKey.allCases.filter {
-            document.value(of: document.root, forKey: Self.name(of: $0)) != nil && !settings.has($0)
+            document.value(of: document.root, forKey: SavedSettings.member(of: $0)) != nil && !settings.has($0)
         }
         guard !unusable.isEmpty else { return (settings, nil) }
-        let which = unusable.map { "\(Self.name(of: $0)) must be \(Self.usable($0))" }.joined(separator: "; ")
+        let which = unusable.map { "\(SavedSettings.member(of: $0)) must be \(SavedSettings.usableValues(of: $0))" }.joined(separator: "; ")
         return (settings, "Settings file \(path): \(which); \(unusable.count == 1 ? "it uses its" : "they use their") default.")
-    }
-
-    /// The member of the file that holds `key`.
-    static func name(of key: SettingKey) -> String {
-        switch key {
-        case .longPress: "longPressMilliseconds"
-        case .sheetStyle: "sheetStyle"
-        case .reduceMotion: "reduceMotion"
-        case .mouse: "mouse"
-        case .theme: "theme"
-        case .checkWithServers: "checkWithServers"
-        }
-    }
-
-    /// The values `key` takes in the file, in words.
-    static func usable(_ key: SettingKey) -> String {
-        switch key {
-        case .longPress: "a whole number from \(Settings.longPressRange.lowerBound) to \(Settings.longPressRange.upperBound)"
-        case .sheetStyle: SheetStyle.allCases.map { "\"\($0.rawValue)\"" }.joined(separator: " or ")
-        case .theme: "one of " + ColorTheme.allCases.map { "\"\($0.rawValue)\"" }.joined(separator: ", ")
-        case .reduceMotion, .mouse, .checkWithServers: "true or false"
-        }
     }
 
     /// Writes `keys`' values from `settings` into the file at `path`, keeping the values the

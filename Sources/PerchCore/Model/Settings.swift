@@ -89,6 +89,28 @@ public struct SavedSettings: Codable, Hashable, Sendable {
         checkWithServers = try? container.decodeIfPresent(Bool.self, forKey: .checkWithServers)
     }
 
+    /// The member of the file that holds `key`, as ``CodingKeys`` names it.
+    public static func member(of key: SettingKey) -> String {
+        switch key {
+        case .longPress: "longPressMilliseconds"
+        case .sheetStyle: "sheetStyle"
+        case .reduceMotion: "reduceMotion"
+        case .mouse: "mouse"
+        case .theme: "theme"
+        case .checkWithServers: "checkWithServers"
+        }
+    }
+
+    /// The values `key` takes in the file, in words (what ``has(_:)`` accepts), for a warning.
+    public static func usableValues(of key: SettingKey) -> String {
+        switch key {
+        case .longPress: "a whole number from \(Settings.longPressRange.lowerBound) to \(Settings.longPressRange.upperBound)"
+        case .sheetStyle: SheetStyle.allCases.map { "\"\($0.rawValue)\"" }.joined(separator: " or ")
+        case .theme: "one of " + ColorTheme.allCases.map { "\"\($0.rawValue)\"" }.joined(separator: ", ")
+        case .reduceMotion, .mouse, .checkWithServers: "true or false"
+        }
+    }
+
     /// Whether the file sets `key` to a usable value.
     public func has(_ key: SettingKey) -> Bool {
         switch key {
