@@ -244,6 +244,7 @@ extension ToolAdapter {
             set.allSatisfy(\.unsetByShell)
             ? "run: unset \(names.joined(separator: " ")) (eval \"$(perch env)\" does)" : "run: unset \(names.joined(separator: " "))"
         check.note = "\(shown) in this environment beats it (\(set[0].reason)); \(advice)"
+        check.fix = nil  // a variable of this shell: no command of Perch's puts it right
         return check
     }
 }

@@ -297,7 +297,7 @@ extension CommandLineTool {
         } else if drift {
             // Bug: the summary offered a switch even where each note named another fix (`run
             // perch setup git`), and the switch then said every tool had its identity.
-            let fixes = checks.filter { $0.matches == false }.map { $0.note.flatMap(Self.fixCommand) }
+            let fixes = checks.filter { $0.matches == false }.map(\.fix)
             let named = Array(Set(fixes.compactMap { $0 })).sorted()
             console.error(
                 fixes.allSatisfy { $0 != nil }
@@ -307,14 +307,6 @@ extension CommandLineTool {
             )
         }
         return drift ? ExitStatus.unmet : ExitStatus.ok
-    }
-
-    /// The command a check's note names as its fix (`run `perch setup git``, a note such as
-    /// `(run `perch setup git`)`), or nil when it names none.
-    static func fixCommand(_ note: String) -> String? {
-        let parts = note.split(separator: "`", omittingEmptySubsequences: false)
-        for index in stride(from: 1, to: parts.count - 1, by: 2) where parts[index - 1].hasSuffix("run ") { return String(parts[index]) }
-        return nil
     }
 
     // MARK: perch env, shell-init

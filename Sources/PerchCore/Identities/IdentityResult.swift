@@ -71,13 +71,17 @@ public struct IdentityCheck: Hashable, Sendable, Codable {
     public var matches: Bool?
     /// Why it could not be checked, or a hint (`run perch setup git`).
     public var note: String?
+    /// The command that puts a mismatch right when a switch cannot (`perch setup git`), which
+    /// ``note`` names too; nil when a switch is the fix, or nothing Perch runs is.
+    public var fix: String?
 
-    public init(tool: IdentityTool, expected: String, actual: String?, matches: Bool?, note: String? = nil) {
+    public init(tool: IdentityTool, expected: String, actual: String?, matches: Bool?, note: String? = nil, fix: String? = nil) {
         self.tool = tool
         self.expected = expected
         self.actual = actual
         self.matches = matches
         self.note = note
+        self.fix = fix
     }
 
     /// `✓`, `✗`, or `–` when not checked.

@@ -339,11 +339,13 @@ public struct GitAdapter: ToolAdapter {
             var check = IdentityCheck(tool: .git, expected: expected, actual: described(everywhere), matches: false)
             if GitConfigFile.includeState(context) == .notIncluded {
                 check.note = "run `perch setup git`"
+                check.fix = "perch setup git"
             } else if let key = wantedValues.first(where: { everywhere[$0.0] != $0.1 })?.0,
                 let origin = Self.origin(of: key, in: "/", context),
                 !origin.hasPrefix(context.files.gitInclude)
             {
                 check.note = "\(key) from \(origin) beats the account; run `perch setup git` (it puts Perch's include after it)"
+                check.fix = "perch setup git"
             }
             return overridden(check, in: context)
         }

@@ -66,7 +66,8 @@ public struct SSHAdapter: ToolAdapter {
         case nil, .null?: hosts = ["github.com"]
         case let other?: reader.problems.append("\(place).host: expected a string or a list of strings, found \(other.kind)")
         }
-        for (index, host) in hosts.enumerated() where host.isEmpty || host.contains(where: { $0 == " " || $0 == "\t" || $0 == "," || $0.isNewline }) {
+        for (index, host) in hosts.enumerated()
+        where host.isEmpty || host.contains(where: { $0 == " " || $0 == "\t" || $0 == "," || $0.isNewline }) {
             reader.problems.append(
                 "\(place).host\(hosts.count > 1 ? "[\(index)]" : ""): \"\(host)\" must be one host pattern, without spaces or commas")
         }
@@ -213,13 +214,16 @@ public struct SSHAdapter: ToolAdapter {
             actuals.append(ToolReaders.sshIdentityFiles(fromSSHG: output).first.map(environment.expandingTilde) ?? "(none)")
         }
         var matches = actuals.allSatisfy { $0 == expected }
-        var note = !matches && !IdentitySetup.sshIncluded(context) ? "run `perch setup ssh`" : nil
+        var fix = !matches && !IdentitySetup.sshIncluded(context) ? "perch setup ssh" : nil
+        var note = fix.map { "run `\($0)`" }
         if matches, let agent = ssh.agent, !Self.isSocket(environment.expandingTilde(agent)) {
             matches = false
             note = "its agent \(agent) is not a socket: start the agent, or fix the account's ssh.agent"
+            fix = nil
         }
         let check = IdentityCheck(
-            tool: .ssh, expected: expected, actual: Array(Set(actuals)).sorted().joined(separator: ", "), matches: matches, note: note)
+            tool: .ssh, expected: expected, actual: Array(Set(actuals)).sorted().joined(separator: ", "), matches: matches, note: note,
+            fix: fix)
         // In a scope of this account, the GIT_SSH_COMMAND Perch set is the expected state.
         let scoped = context.environment["PERCH_SCOPE"] != nil ? ["GIT_SSH_COMMAND": Self.scopeCommand(expected)] : [:]
         return overridden(check, in: context, own: scoped)
