@@ -7,7 +7,7 @@ public struct SaveSettings: Job {
     public var settings: SavedSettings
     /// The keys changed in this window since the file last took its values.
     public var keys: Set<SettingKey>
-    public init(_ settings: SavedSettings, keys: Set<SettingKey> = Set(SettingKey.allCases)) {
+    public init(_ settings: SavedSettings, keys: Set<SettingKey>) {
         self.settings = settings
         self.keys = keys
     }
