@@ -143,7 +143,10 @@ public enum KeyBindings {
     /// then the pane's own, from its key table (``KeyTable/holds``: the Catalog's `hold Enter`).
     /// The gesture recogniser watches ``holdableKeys``, `update` performs
     /// ``holdAction(for:in:)`` and help lists them, so the three cannot disagree.
-    public static func holds(on tab: Tab) -> [KeyHoldBinding] { tabHolds + tab.holds }
+    public static func holds(on tab: Tab) -> [KeyHoldBinding] { holdsByTab[tab.rawValue] }
+
+    /// ``holds(on:)`` of each tab, made once: a key's hold is looked up as it is pressed.
+    private static let holdsByTab: [[KeyHoldBinding]] = Tab.allCases.map { tabHolds + $0.holds }
 
     /// The keys whose hold is a gesture on some pane.
     public static let holdableKeys: Set<KeyEvent> = Set(Tab.allCases.flatMap { holds(on: $0).map(\.key) })
