@@ -52,12 +52,14 @@ public enum PerchApp {
         let command = parsed.command
         // Root in another user's home (`sudo -E perch …`) would leave root-owned files there
         // and lock that user out (opentap #637): refused before anything is created.
-        if parsed.request == .run, type(of: command).configuration.touchesFiles,
-            let refusal = Ownership.refusal(
-                paths: PerchPaths(config: command.files.config, state: command.files.state), home: PerchPaths.environment("HOME"))
-        {
-            console.error(refusal)
-            return ExitStatus.usage
+        if parsed.request == .run, type(of: command).configuration.touchesFiles {
+            let paths = PerchPaths(config: command.files.config, state: command.files.state)
+            if let refusal = Ownership.refusal(paths: paths, home: PerchPaths.environment("HOME"))
+                ?? Ownership.sharedFolderRefusal(paths: paths)
+            {
+                console.error(refusal)
+                return ExitStatus.usage
+            }
         }
         switch parsed.request {
         case .help:

@@ -36,6 +36,19 @@ public struct ProofContext: Sendable {
             program, arguments, in: environment, timeout: tool.timeout, folder: folder, input: input.map { Array($0.utf8) })
     }
 
+    /// The keys matching `pattern` (a `git config --get-regexp` pattern) that the repository
+    /// here sets in its own config (git's `local` and `worktree` scopes, their includes
+    /// followed), lower-cased: a command such a key names is the repository's, never run by a
+    /// check (docs/security.md, "The trust boundary"). Empty outside a repository.
+    public func repositorySets(_ pattern: String) -> [String] {
+        let run = self.run("git", ["config", "--includes", "--show-scope", "--get-regexp", pattern])
+        return (run.output ?? "").split(whereSeparator: \.isNewline).compactMap { line in
+            let parts = line.split(separator: "\t", maxSplits: 1)
+            guard parts.count == 2, parts[0] == "local" || parts[0] == "worktree" else { return nil }
+            return parts[1].prefix { $0 != " " }.lowercased()
+        }
+    }
+
     /// `~/…` expanded with this environment's home.
     public func expand(_ path: String) -> String { tool.environment.expandingTilde(path) }
 
@@ -115,7 +128,9 @@ public enum IdentityProof {
     static func variables(_ adapter: some ToolAdapter, _ setting: ToolSetting, in context: ProofContext) -> ToolAnswer {
         let environment = context.tool.environment.variables
         let expected = setting.exports.map { "\($0.name)=\($0.value)" }.joined(separator: " ")
-        let actual = setting.exports.map { "\($0.name)=\(environment[$0.name].map { EnvironmentEntry.masked($0) } ?? "(unset)")" }
+        let actual = setting.exports.map { entry in
+            "\(entry.name)=\(environment[entry.name].map { EnvironmentEntry.shown(entry.name, $0) } ?? "(unset)")"
+        }
             .joined(separator: " ")
         let names = setting.exports.map(\.name)
         let asked = "echo " + names.map { "$" + $0 }.joined(separator: " ")
@@ -127,7 +142,7 @@ public enum IdentityProof {
                 fix: "unset " + beaten.map(\.name).joined(separator: " "), asked: asked)
         }
         let same = setting.exports.allSatisfy { environment[$0.name] == $0.value }
-        let masked = setting.exports.map { "\($0.name)=\(EnvironmentEntry.masked($0.value))" }.joined(separator: " ")
+        let masked = setting.exports.map { "\($0.name)=\($0.shown)" }.joined(separator: " ")
         return ToolAnswer(
             tool: adapter.tool.rawValue, kind: adapter.tool, expected: masked, answer: same ? masked : actual,
             verdict: same ? .agrees : .disagrees,

@@ -109,7 +109,7 @@ public struct IdentitySwitcher: Sendable {
                 if let owner { leaked.append((name, value, owner.id)) }
             }
             guard !leaked.isEmpty else { continue }
-            let shown = leaked.map { "\($0.name)=\(EnvironmentEntry.masked($0.value))" }.joined(separator: " ")
+            let shown = leaked.map { "\($0.name)=\(EnvironmentEntry.shown($0.name, $0.value))" }.joined(separator: " ")
             let whose = leaked.map { "\($0.name) is \($0.owner)'s" }.joined(separator: ", ")
             checks.append(
                 IdentityCheck(

@@ -238,8 +238,8 @@ extension ToolAdapter {
         var check = check
         check.matches = false
         let names = set.map(\.name)
-        // A token is never printed whole: its last 4 characters at most (EnvironmentEntry.masked).
-        let shown = set.map { "\($0.name)=\(EnvironmentEntry.masked(context.environment[$0.name] ?? ""))" }.joined(separator: ", ")
+        // A token is never printed whole: its last 4 characters at most (EnvironmentEntry.shown).
+        let shown = set.map { "\($0.name)=\(EnvironmentEntry.shown($0.name, context.environment[$0.name] ?? ""))" }.joined(separator: ", ")
         let advice =
             set.allSatisfy(\.unsetByShell)
             ? "run: unset \(names.joined(separator: " ")) (eval \"$(perch env)\" does)" : "run: unset \(names.joined(separator: " "))"
@@ -268,14 +268,16 @@ extension PerShellToolAdapter {
 enum IdentityEnvironmentCheck {
     static func check(_ adapter: some ToolAdapter, _ setting: ToolSetting, in context: ToolContext) -> IdentityCheck {
         let expected = setting.exports
-        let shown = expected.map { "\($0.name)=\(EnvironmentEntry.masked($0.value))" }.joined(separator: " ")
+        let shown = expected.map { "\($0.name)=\($0.shown)" }.joined(separator: " ")
         guard context.environment["PERCH_ACCOUNT"] != nil || adapter.overrides.contains(where: { context.environment[$0.name] != nil })
         else {
             return IdentityCheck(
                 tool: adapter.tool, expected: shown, actual: nil, matches: nil, note: "per shell: eval \"$(perch env)\" or perch shell-init"
             )
         }
-        let actual = expected.map { "\($0.name)=\(context.environment.variables[$0.name].map(EnvironmentEntry.masked) ?? "(unset)")" }
+        let actual = expected.map { entry in
+            "\(entry.name)=\(context.environment.variables[entry.name].map { EnvironmentEntry.shown(entry.name, $0) } ?? "(unset)")"
+        }
             .joined(separator: " ")
         var check = adapter.overridden(
             IdentityCheck(tool: adapter.tool, expected: shown, actual: actual, matches: actual == shown), in: context)

@@ -7,10 +7,25 @@ import PerchCore
 public enum AccountFields {
     /// The account as one JSON object: `id`, `name`, the optional fields it has, then each
     /// tool it names (`"git": {"email": …}`), shorthands written out (`"aws": {"profile": …}`).
+    /// Every value of `env` is shown as ``EnvironmentEntry/shown``: a secret (by its name or its
+    /// shape) as `…` and its last 4 characters.
+    // Bug (trust issue): list --json, current --json and current --field printed env tokens whole.
     public static func json(_ account: Account) -> JSONValue {
         let text = ConfigWriter.jsonLine(account)
-        guard let document = try? JSONReader.read(Array(text.utf8)) else { return .null }
-        return JSONValue(document, document.root)
+        guard let document = try? JSONReader.read(Array(text.utf8)), case .object(let members) = JSONValue(document, document.root)
+        else { return .null }
+        return .object(
+            members.map { key, value in
+                guard key == "env", case .object(let entries) = value else { return (key, value) }
+                return (
+                    key,
+                    .object(
+                        entries.map { name, value in
+                            guard case .string(let text) = value else { return (name, value) }
+                            return (name, .string(EnvironmentEntry.shown(name, text)))
+                        })
+                )
+            })
     }
 
     /// The tools the account names, as an object keyed by tool (`{"kube": {"context": "prod"}}`);

@@ -36,9 +36,9 @@ public enum ConfigError: Error, Hashable, Sendable, CustomStringConvertible {
     case syntax(path: String, line: Int, column: Int, message: String)
     /// The JSON does not describe accounts; one message per problem, each starting with its JSON path.
     case invalid(path: String, problems: [String])
-    /// The file holds `onSwitch` commands but others could change them: `mode` is its permission bits.
+    /// The file holds commands (``Account/runsCommands``) but others could change them: `mode` is its permission bits.
     case unsafePermissions(path: String, mode: UInt32)
-    /// The file holds `onSwitch` commands but belongs to another user (`owner` is its uid).
+    /// The file holds commands (``Account/runsCommands``) but belongs to another user (`owner` is its uid).
     case unsafeOwner(path: String, owner: UInt32)
 
     /// The message, one line per problem (each starting with `config PATH:`).
@@ -57,11 +57,11 @@ public enum ConfigError: Error, Hashable, Sendable, CustomStringConvertible {
         case .unsafePermissions(let path, let mode):
             let octal = String(mode & 0o7777, radix: 8)
             return [
-                "config \(path): holds onSwitch commands but is writable by group or others (mode \(octal)); run: chmod go-w \(ConfigLoader.shellQuoted(path))"
+                "config \(path): holds commands (onSwitch, a Catalog command, or an env variable a shell acts on) but is writable by group or others (mode \(octal)); run: chmod go-w \(ConfigLoader.shellQuoted(path))"
             ]
         case .unsafeOwner(let path, let owner):
             return [
-                "config \(path): holds onSwitch commands but belongs to another user (uid \(owner)); only your own config may run commands"
+                "config \(path): holds commands (onSwitch, a Catalog command, or an env variable a shell acts on) but belongs to another user (uid \(owner)); only your own config may run commands"
             ]
         }
     }

@@ -466,6 +466,9 @@ struct ConfigReading {
             return []
         }
         var folders: [String] = []
+        // Bug (trust issue): the check for a folder listed twice compared each with every earlier
+        // one, and 100,000 folders took over 120 s; a set of normalized forms makes it linear.
+        var seen: Set<String> = []
         for (index, element) in document.elements(value).enumerated() {
             let place = "\(path()).directories[\(index)]"
             guard let text = document.string(element) else {
@@ -474,7 +477,7 @@ struct ConfigReading {
             }
             if let reason = DirectoryRules.problem(text) {
                 problem(element, "\(place): \(reason)")
-            } else if folders.contains(where: { DirectoryRules.normalized($0) == DirectoryRules.normalized(text) }) {
+            } else if !seen.insert(DirectoryRules.normalized(text)).inserted {
                 problem(element, "\(place): \"\(text)\" is listed twice")
             } else {
                 folders.append(text)
@@ -492,6 +495,7 @@ struct ConfigReading {
             return []
         }
         var patterns: [String] = []
+        var seen: Set<RemotePattern> = []
         for (index, element) in document.elements(value).enumerated() {
             let place = "\(path()).remotes[\(index)]"
             guard let text = document.string(element) else {
@@ -500,7 +504,7 @@ struct ConfigReading {
             }
             if let reason = RemotePattern.problem(text) {
                 problem(element, "\(place): \(reason)")
-            } else if patterns.contains(where: { RemotePattern($0) == RemotePattern(text) }) {
+            } else if !seen.insert(RemotePattern(text)).inserted {
                 problem(element, "\(place): \"\(text)\" is listed twice")
             } else {
                 patterns.append(text)

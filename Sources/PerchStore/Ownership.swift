@@ -27,6 +27,34 @@ public enum Ownership {
         return nil
     }
 
+    /// The refusal to give when the folder of `paths`' state file or config file (or, when it
+    /// does not exist yet, its nearest existing folder) can be written by someone else: by
+    /// others (`o+w`, sticky or not, as `/tmp`), by a group that is not `user`'s own, or when it
+    /// belongs to another user than `user` or root. Another user could plant links or files at
+    /// the names Perch writes and reads beside its state (docs/security.md, "Files Perch writes
+    /// are its own"). nil when both folders are the user's alone.
+    /// - Returns: a one-line message naming the folder, its mode and what to do instead.
+    // Bug (trust issue): --state in a shared sticky folder followed another user's links planted
+    // at the names Perch writes beside it, and overwrote their targets.
+    public static func sharedFolderRefusal(paths: PerchPaths, user: uid_t = getuid(), group: gid_t = getgid()) -> String? {
+        for (option, file) in [("--state", paths.state), ("--config", paths.config)] {
+            guard let folder = nearestExistingFolder(FileSystem.directory(of: file)) else { continue }
+            var info = stat()
+            guard stat(folder, &info) == 0 else { continue }
+            let mode = info.st_mode & 0o7777
+            let shared =
+                mode & S_IWOTH != 0 || (mode & S_IWGRP != 0 && info.st_gid != group) || (info.st_uid != user && info.st_uid != 0)
+            guard shared else { continue }
+            let who = info.st_uid != user && info.st_uid != 0 ? "belongs to \(userName(info.st_uid))" : "can be written by others (mode \(String(mode, radix: 8)))"
+            let option = (option == "--state" ? paths.stateIsExplicit : paths.configIsExplicit) ? option : option == "--state" ? "XDG_STATE_HOME" : "XDG_CONFIG_HOME"
+            return "\(option): \(folder) \(who); Perch keeps its files only in folders you alone can write: choose one in your home (or chmod go-w \(ConfigLoader.shellQuoted(folder)))"
+        }
+        return nil
+    }
+
+    /// `path` itself or its nearest folder that exists (stat(2), following links).
+    static func nearestExistingFolder(_ path: String) -> String? { nearestExisting(path)?.path }
+
     /// What to add to a "Permission denied" about `path`: who owns it (or its nearest existing
     /// folder), and, when that is inside `home` and not `user`'s, the `chown` that gives it back
     /// (for the highest folder with the same owner, so everything created with it is covered).

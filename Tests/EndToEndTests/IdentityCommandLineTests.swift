@@ -400,11 +400,11 @@ struct IdentityCommandLineTests {
         #expect(result.stdout == "Switched to work: Work (@ada.lovelace).\n", "per-shell tools are recorded, not printed")
         let results = try String(
             contentsOfFile: scratch.cli.home.appendingPathComponent("state/perch/state.identities.json").path, encoding: .utf8)
-        #expect(results.contains("PERCH_SAMPLE_ROLE"))
+        #expect(results.contains("SAMPLE_ROLE"))
         #expect(scratch.calls("kubectl").isEmpty && scratch.calls("gh").isEmpty)
         #expect(!FileManager.default.fileExists(atPath: scratch.cli.home.appendingPathComponent(".gitconfig").path))
         #expect(!FileManager.default.fileExists(atPath: scratch.cli.home.appendingPathComponent("config/perch/git").path))
-        let env = try scratch.bash(#"eval "$(perch env)"; printf '%s' "$PERCH_SAMPLE_ROLE""#)
+        let env = try scratch.bash(#"eval "$(perch env)"; printf '%s' "$SAMPLE_ROLE""#)
         #expect(env.stdout == "employee")
     }
 }

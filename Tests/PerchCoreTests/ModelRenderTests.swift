@@ -50,7 +50,7 @@ struct ModelRenderTests {
             KitPane(OverviewPane()),
             [
                 " Overview", "", "   Signed in as", "   ● Personal", "     @ada", "", "   Tools (r applies them again)",
-                "     – env  PERCH_SAMPLE_ROLE=self  per she…", "", "   Switches so far: 0",
+                "     – env  SAMPLE_ROLE=self  per shell (pe…", "", "   Switches so far: 0",
             ])
     }
 

@@ -59,9 +59,38 @@ struct IdentityConfigTests {
             (#""git": {"email": "ada"}"#, [#"accounts[0].git.email: "ada" has no @"#]),
             (#""git": {"name": 3}"#, ["accounts[0].git.name: expected a string, found a number"]),
             (#""ssh": {"host": [], "identityFile": "f"}"#, ["accounts[0].ssh.host: the list is empty; name at least one host"]),
-            (#""ssh": {"host": "a b", "identityFile": "f"}"#, [#"accounts[0].ssh.host: "a b" must be one host pattern, without spaces or commas"#]),
+            (
+                #""ssh": {"host": "a b", "identityFile": "f"}"#,
+                ["accounts[0].ssh.host: must be one host pattern (letters, digits and . - _ * ? ! [ ] : @ %), not a space"]
+            ),
             // A comma would split the pattern in the Match line Perch writes (ssh_config(5), PATTERNS).
-            (#""ssh": {"host": ["a,b"], "identityFile": "f"}"#, [#"accounts[0].ssh.host: "a,b" must be one host pattern, without spaces or commas"#]),
+            (
+                #""ssh": {"host": ["x", "a,b"], "identityFile": "f"}"#,
+                ["accounts[0].ssh.host[1]: must be one host pattern (letters, digits and . - _ * ? ! [ ] : @ %), not ','"]
+            ),
+            // Bug (trust issue): ssh read `Match originalhost github.com=exec=CMD …` as `Match … exec CMD` and ran it.
+            (
+                #""ssh": {"host": "github.com=exec=touch", "identityFile": "f"}"#,
+                ["accounts[0].ssh.host: must be one host pattern (letters, digits and . - _ * ? ! [ ] : @ %), not '='"]
+            ),
+            // Bug (trust issue): a quote in ssh.host, identityFile or agent made ssh refuse its whole config.
+            (
+                #""ssh": {"host": "a\"b", "identityFile": "~/.ssh/id\"x", "agent": "~/a'b"}"#,
+                [
+                    #"accounts[0].ssh.host: must be one host pattern (letters, digits and . - _ * ? ! [ ] : @ %), not '"'"#,
+                    "accounts[0].ssh.identityFile: must be a plain path, without a quote", "accounts[0].ssh.agent: must be a plain path, without a quote",
+                ]
+            ),
+            (
+                #""ssh": {"host": "h", "identityFile": "~/.ssh/id_%h"}"#,
+                ["accounts[0].ssh.identityFile: must be a plain path, without a % (ssh expands its tokens)"]
+            ),
+            (#""kube": {"context": "a\"b"}"#, [#"accounts[0].kube.context: must not hold '"'"#]),
+            (#""kube": {"context": "prod", "namespace": " web"}"#, ["accounts[0].kube.namespace: must not start or end with a space"]),
+            (#""gh": {"user": "ada\u001b[31m"}"#, ["accounts[0].gh.user: must not hold the control character U+001B"]),
+            (#""git": {"email": "a@b\nc"}"#, ["accounts[0].git: the email must not hold a control character (a line break, a tab, an escape)"]),
+            // Bug (trust issue): env could set Perch's own PERCH_SCOPE* variables.
+            (#""env": {"PERCH_SCOPE_SAVED": "{}"}"#, ["accounts[0].env.PERCH_SCOPE_SAVED: PERCH_ variables are Perch's own and cannot be set from the config"]),
             (#""ssh": {"host": "h"}"#, ["accounts[0].ssh.identityFile: missing (required)"]),
             (
                 #""gcloud": "Work_1""#,
@@ -125,7 +154,7 @@ struct IdentityConfigTests {
     func samples() {
         for account in Account.samples {
             #expect(account.identities.tools == [.env])
-            #expect(account.identities.env.map(\.name) == ["PERCH_SAMPLE_ROLE"])
+            #expect(account.identities.env.map(\.name) == ["SAMPLE_ROLE"])
         }
     }
 }

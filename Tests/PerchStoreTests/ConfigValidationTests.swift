@@ -79,7 +79,17 @@ struct ConfigValidationTests {
             // Bug: a name of only a NUL (or other controls) was accepted and listed as ^@.
             InvalidConfig(
                 rule: "name draws something that is not a control", json: oneAccount(#""id": "a", "name": "\u0000\t""#),
-                problems: ["accounts[0].name: has nothing visible (only zero-width or control characters)"]),
+                problems: ["accounts[0].name: must not hold a control character (an escape, a line break, a tab)"]),
+            // Bug (trust issue): names, handles and groups with an escape sequence or a newline were
+            // accepted, and reached every other program reading the config or list --json raw.
+            InvalidConfig(
+                rule: "a name, handle or group holds no control character",
+                json: oneAccount(#""id": "a", "name": "A\u001b[2Jb", "handle": "@x\ny", "group": "G\u0085""#),
+                problems: [
+                    "accounts[0].handle: must not hold a control character (an escape, a line break, a tab)",
+                    "accounts[0].group: must not hold a control character (an escape, a line break, a tab)",
+                    "accounts[0].name: must not hold a control character (an escape, a line break, a tab)",
+                ]),
             // Bug: names of only a soft hyphen, Hangul fillers or the blank braille pattern were accepted and drew a blank row.
             InvalidConfig(
                 rule: "name draws something that is not default-ignorable",

@@ -73,9 +73,12 @@ public struct ToolSetting: Hashable, @unchecked Sendable {
     /// sorted by name, and its fields and exports are the same variables.
     public static func exporting(_ entries: [EnvironmentEntry], as tool: IdentityTool) -> ToolSetting {
         let sorted = entries.sorted { $0.name < $1.name }
+        // Bug (trust issue): a token in `env` was printed whole on status's "Last applied" lines,
+        // by list --json and current --json, on Overview and in the Catalog. What is shown is
+        // masked here, once; only the exports hold the value.
         return ToolSetting(
-            tool: tool, isPerShell: true, summary: sorted.map { "\($0.name)=\($0.value)" }.joined(separator: " "),
-            fields: sorted.map { ToolField($0.name, $0.value) }, exports: sorted, value: sorted)
+            tool: tool, isPerShell: true, summary: sorted.map { "\($0.name)=\($0.shown)" }.joined(separator: " "),
+            fields: sorted.map { ToolField($0.name, $0.shown) }, exports: sorted, value: sorted)
     }
 
     /// The adapter's value as `T`, or nil when it is another type.
@@ -183,8 +186,15 @@ public struct EnvironmentEntry: Hashable, Sendable, Codable {
     /// letters and digits without spaces. Secrets do not belong in the config, which is read by
     /// every `perch` and shown in `perch env`.
     public static func looksLikeSecret(_ value: String) -> Bool {
-        let prefixes = ["ghp_", "gho_", "ghu_", "ghs_", "ghr_", "github_pat_", "glpat-", "xoxb-", "xoxp-", "sk-", "AKIA", "ASIA", "AIza"]
+        let prefixes = [
+            "ghp_", "gho_", "ghu_", "ghs_", "ghr_", "github_pat_", "glpat-", "xoxa-", "xoxb-", "xoxp-", "xoxr-", "xoxs-", "sk-", "AKIA",
+            "ASIA", "AIza", "npm_", "eyJ",
+        ]
         if prefixes.contains(where: { value.hasPrefix($0) && value.utf8.count >= 16 }) { return true }
+        // A long run of hexadecimal digits (a hex-encoded key or token).
+        if value.utf8.count >= 32, value.utf8.allSatisfy({ ($0 >= 0x30 && $0 <= 0x39) || ($0 | 0x20 >= 0x61 && $0 | 0x20 <= 0x66) }) {
+            return true
+        }
         guard value.utf8.count >= 32, !value.contains(" "), !value.contains("/") || value.utf8.count >= 40 else { return false }
         // Long, with digits and letters of both cases mixed: a random string, not a word or a path.
         let bytes = value.utf8
@@ -198,6 +208,58 @@ public struct EnvironmentEntry: Hashable, Sendable, Codable {
     /// as `…` and its last 4 characters, anything else as it is.
     public static func masked(_ value: String) -> String {
         looksLikeSecret(value) ? "…" + String(value.suffix(4)) : value
+    }
+
+    /// Variables a shell, a dynamic loader, an interpreter or git acts on as code or as the
+    /// place code comes from (bash(1) `PROMPT_COMMAND`, `BASH_ENV`, `ENV`, the prompts, whose
+    /// `$(…)` a shell runs; ld.so(8) `LD_*`; git(1) `GIT_SSH_COMMAND`, `GIT_EXEC_PATH`, the
+    /// editors and pagers; python's, perl's, ruby's and node's start-up options). An `env`
+    /// naming one needs trust: the config must be the user's alone (docs/security.md).
+    static let codeBearingNames: Set<String> = [
+        "PROMPT_COMMAND", "PS0", "PS1", "PS2", "PS3", "PS4", "PROMPT", "RPROMPT", "RPS1", "BASH_ENV", "ENV", "ZDOTDIR", "SHELLOPTS",
+        "BASHOPTS", "IFS", "CDPATH", "HISTFILE", "SHELL", "fish_function_path", "GIT_SSH_COMMAND", "GIT_SSH", "GIT_EXEC_PATH",
+        "GIT_EDITOR", "GIT_PAGER", "GIT_ASKPASS", "GIT_PROXY_COMMAND", "GIT_EXTERNAL_DIFF", "GIT_TEMPLATE_DIR", "GIT_DIR",
+        "GIT_WORK_TREE", "GIT_CONFIG", "GIT_CONFIG_GLOBAL", "GIT_CONFIG_SYSTEM", "GIT_CONFIG_PARAMETERS", "GIT_CONFIG_COUNT",
+        "SSH_ASKPASS", "EDITOR", "VISUAL", "PAGER", "MANPAGER", "LESSOPEN", "LESSCLOSE", "BROWSER", "PYTHONSTARTUP", "PYTHONPATH",
+        "PYTHONHOME", "PERL5OPT", "PERL5LIB", "PERLLIB", "RUBYOPT", "RUBYLIB", "NODE_OPTIONS", "NODE_PATH", "JAVA_TOOL_OPTIONS",
+        "_JAVA_OPTIONS", "KUBECONFIG", "DOCKER_HOST", "XDG_CONFIG_HOME", "XDG_DATA_HOME", "XDG_STATE_HOME", "XDG_RUNTIME_DIR",
+        "TMPDIR", "SUDO_ASKPASS",
+    ]
+
+    /// The prefixes of variables a loader or git acts on as code (`LD_PRELOAD`, `GIT_CONFIG_KEY_0`,
+    /// bash's exported functions `BASH_FUNC_name%%`).
+    static let codeBearingPrefixes = ["LD_", "BASH_FUNC_", "GIT_CONFIG_", "DYLD_"]
+
+    /// Whether a variable named `name` changes how a shell, a loader or a tool runs code
+    /// (``codeBearingNames``, ``codeBearingPrefixes``): an `env` naming one is refused unless
+    /// the config is the user's alone.
+    public static func isCodeBearingName(_ name: String) -> Bool {
+        codeBearingNames.contains(name) || codeBearingPrefixes.contains { name.hasPrefix($0) }
+    }
+
+    /// The words in a variable's name that say its value is secret (`GH_TOKEN`,
+    /// `AWS_SECRET_ACCESS_KEY`, `DB_PASSWORD`), upper-cased.
+    static let secretNameWords = ["TOKEN", "SECRET", "PASSWORD", "PASSWD", "PASSPHRASE", "KEY", "CREDENTIAL", "PRIVATE", "COOKIE"]
+
+    /// Whether a variable named `name` holds a secret by its name: it contains one of
+    /// ``secretNameWords``, in any case.
+    public static func isSecretName(_ name: String) -> Bool {
+        let upper = name.uppercased()
+        return secretNameWords.contains { upper.contains($0) }
+    }
+
+    /// Whether this entry is secret, by its name (``isSecretName(_:)``) or by its value's shape
+    /// (``looksLikeSecret(_:)``).
+    public var isSecret: Bool { Self.isSecretName(name) || Self.looksLikeSecret(value) }
+
+    /// The value as Perch may print it: a secret (``isSecret``) as `…` and its last 4
+    /// characters (`…` alone when it has 8 or fewer), anything else as it is.
+    public var shown: String { Self.shown(name, value) }
+
+    /// `value` of the variable `name` as Perch may print it (``shown``).
+    public static func shown(_ name: String, _ value: String) -> String {
+        guard !value.isEmpty, isSecretName(name) || looksLikeSecret(value) else { return value }
+        return value.count > 8 ? "…" + String(value.suffix(4)) : "…"
     }
 }
 

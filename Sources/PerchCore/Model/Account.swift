@@ -46,9 +46,14 @@ public struct Account: Hashable, Sendable {
         self.identityBox = identities.flatMap { $0.isEmpty ? nil : IdentityBox($0) }
     }
 
-    /// Whether the config makes Perch run a command for this account (`onSwitch` or `catalog`).
+    /// Whether the config makes Perch run a command for this account (`onSwitch` or `catalog`),
+    /// or gives a shell or a loader a variable it acts on as code (an `env` name for which
+    /// ``EnvironmentEntry/isCodeBearingName(_:)`` holds): such a config needs trust.
+    // Bug (trust issue): a config others could write set PROMPT_COMMAND through `env`, and it
+    // ran at the next prompt.
     public var runsCommands: Bool {
         onSwitch != nil || catalog?.command != nil || catalog?.preview != nil || catalog?.open != nil
+            || identities.exports.contains { EnvironmentEntry.isCodeBearingName($0.name) }
     }
 
     /// Whether `id` is a valid account id: one or more of `a`–`z`, `0`–`9`, `.`, `_`, `-`.
@@ -60,7 +65,7 @@ public struct Account: Hashable, Sendable {
     }
 
     /// The four accounts used when there is no config file. They name no real tool, only a
-    /// harmless variable each (`PERCH_SAMPLE_ROLE`), so a switch among them never changes git,
+    /// harmless variable each (`SAMPLE_ROLE`), so a switch among them never changes git,
     /// ssh, kube, gcloud or gh, yet `perch env` and Overview still show what identities do.
     public static let samples: [Account] = [
         Account(id: "work", name: "Work", handle: "@ada.lovelace", color: .blue, identities: sample("employee"), catalog: .sampleEntries),
@@ -70,7 +75,7 @@ public struct Account: Hashable, Sendable {
     ]
 
     private static func sample(_ role: String) -> ToolIdentities {
-        ToolIdentities([.exporting([EnvironmentEntry(name: "PERCH_SAMPLE_ROLE", value: role)], as: IdentityTool("env"))])
+        ToolIdentities([.exporting([EnvironmentEntry(name: "SAMPLE_ROLE", value: role)], as: IdentityTool("env"))])
     }
 }
 

@@ -22,6 +22,9 @@ public enum AccountProblem: Hashable, Sendable {
     case optionLikeName(String)
     /// An optional field (handle, group) that is there but holds only white space.
     case blank
+    /// A name, handle or group holding a control character (an escape, a line break, a tab):
+    /// every program that reads the config or `perch list --json` would get it raw.
+    case controlCharacter
 
     /// The message, without the field's name or JSON path (the caller puts it in front).
     public var message: String {
@@ -33,6 +36,7 @@ public enum AccountProblem: Hashable, Sendable {
         case .optionLikeID(let id): "\"\(id)\" must not begin with '-' (it would read as an option)"
         case .optionLikeName(let name): "\"\(name)\" must not begin with '-' (it would read as an option)"
         case .blank: "must not be only spaces"
+        case .controlCharacter: "must not hold a control character (an escape, a line break, a tab)"
         }
     }
 }
@@ -51,9 +55,9 @@ public enum AccountValidation {
     /// What is wrong with an optional text field (handle, group) that is present, or nil: it
     /// must hold something other than white space.
     public static func optionalTextProblem(_ text: String) -> AccountProblem? {
-        // A printable ASCII character (the common case) settles it in one byte scan.
-        if text.utf8.contains(where: { $0 > 0x20 && $0 < 0x7F }) { return nil }
-        return text.allSatisfy { $0.isWhitespace } ? .blank : nil
+        // A printable ASCII character (the common case) settles blankness in one byte scan.
+        if !text.utf8.contains(where: { $0 > 0x20 && $0 < 0x7F }), text.allSatisfy(\.isWhitespace) { return .blank }
+        return hasControlCharacter(text) ? .controlCharacter : nil
     }
 
     /// What is wrong with `name`, or nil when it shows something: a name must hold at least one
@@ -61,6 +65,9 @@ public enum AccountValidation {
     /// Default_Ignorable_Code_Point) or the blank braille pattern, and takes at least one column;
     /// its first character other than white space must not be `-` (as an id's).
     public static func nameProblem(_ name: String) -> AccountProblem? {
+        // Bug (trust issue): names with an escape sequence or a newline were accepted and reached
+        // other programs raw through the config and `perch list --json`.
+        if hasControlCharacter(name) { return .controlCharacter }
         // The common case in one byte: a name that starts with a printable ASCII character other
         // than `-` begins a cluster that is neither white space nor `-`, and shows something.
         if let first = name.utf8.first, first > 0x20, first < 0x7F, first != 0x2D { return nil }
@@ -78,6 +85,17 @@ public enum AccountValidation {
                 }
         }
         return DisplayWidth.columns(of: shown) == 0 ? .nothingVisible : nil
+    }
+
+    /// Whether `text` holds a C0 control, DEL or a C1 control (U+0080–U+009F, in UTF-8 `C2 80`
+    /// to `C2 9F`), found in one scan of its bytes.
+    public static func hasControlCharacter(_ text: String) -> Bool {
+        var afterC2 = false
+        for byte in text.utf8 {
+            if byte < 0x20 || byte == 0x7F || (afterC2 && byte < 0xA0) { return true }
+            afterC2 = byte == 0xC2
+        }
+        return false
     }
 
     /// Every problem of a new account's fields, by field; empty when it can be added.

@@ -30,7 +30,7 @@ public struct AWSAdapter: PerShellToolAdapter {
 
     public func read(_ reader: inout ToolMemberReader) -> ToolSetting? {
         guard let profile = reader.plainOrObjectString(key: "profile", example: #"{"profile": "work"}"#) else { return nil }
-        if profile.contains(where: { $0.isNewline || $0 == "[" || $0 == "]" }) {
+        if profile.contains(where: { $0 == "[" || $0 == "]" || $0 == "#" || $0 == ";" }) || ToolGrammar.plainNameProblem(profile) != nil {
             reader.problems.append("\(reader.place).profile: \"\(profile)\" is not a profile name")
         }
         return Self.setting(profile)

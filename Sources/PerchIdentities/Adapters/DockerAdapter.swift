@@ -26,7 +26,7 @@ public struct DockerAdapter: ToolAdapter {
 
     public func read(_ reader: inout ToolMemberReader) -> ToolSetting? {
         guard let name = reader.plainOrObjectString(key: "context", example: #"{"context": "remote"}"#) else { return nil }
-        if name.contains(where: { $0.isWhitespace || $0 == "/" }) {
+        if name.contains(where: { $0 == "/" }) || ToolGrammar.plainNameProblem(name) != nil {
             reader.problems.append("\(reader.place).context: \"\(name)\" is not a docker context name")
         }
         return Self.setting(name)

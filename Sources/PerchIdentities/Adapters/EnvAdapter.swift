@@ -33,6 +33,9 @@ public struct EnvAdapter: PerShellToolAdapter {
             }
             if !EnvironmentEntry.isValidName(name) {
                 reader.problems.append("\(path): \"\(name)\" is not a variable name (A–Z, a–z, 0–9 and '_', not starting with a digit)")
+            } else if name.hasPrefix("PERCH_") {
+                // Bug (trust issue): env could set PERCH_SCOPE* and through them a PATH the check forbids.
+                reader.problems.append("\(path): PERCH_ variables are Perch's own and cannot be set from the config")
             } else if Self.reservedNames.contains(name) {
                 let owner = ToolAdapters.registry.first { $0.exportedNames.contains(name) }
                 reader.problems.append("\(path): Perch sets \(name) itself" + (owner.map { " (use \"\($0.tool.rawValue)\": …)" } ?? ""))

@@ -119,6 +119,13 @@ public struct GitAdapter: ToolAdapter {
             reader.problems.append("\(reader.place): name at least one of name, email, signingKey")
         }
         if let email = git.email, !email.contains("@") { reader.problems.append("\(reader.place).email: \"\(email)\" has no @") }
+        // git-config(1), "Syntax": a value is one line; a control character in it would reach
+        // every commit and every program that prints one.
+        for (key, text) in [("name", git.name), ("email", git.email), ("signing key", git.signingKey)] {
+            if let text, AccountValidation.hasControlCharacter(text) {
+                reader.problems.append("\(reader.place): the \(key) must not hold a control character (a line break, a tab, an escape)")
+            }
+        }
         return Self.setting(git)
     }
 
@@ -662,17 +669,24 @@ public struct GitAdapter: ToolAdapter {
         return origin
     }
 
-    /// The `user.*` values git uses in Perch's working folder, split by where they come from,
-    /// from one `git config --show-origin` run: `own`, the user's files (the last value of each
-    /// key whose origin is not one of Perch's git files), and `perchs`, Perch's files (the keys
-    /// they set). Nil when git cannot be asked.
+    /// The user's own `user.*` (and signing and `core.sshCommand`) values, split by where they
+    /// come from, from one `git config --global --includes --show-origin` run in `/`: `own`, the
+    /// user's global files (the last value of each key whose origin is not one of Perch's git
+    /// files), and `perchs`, Perch's files (the keys they set). Only the global files
+    /// (`~/.gitconfig`, `$XDG_CONFIG_HOME/git/config`, `GIT_CONFIG_GLOBAL`) and what they include
+    /// are read: never the repository Perch happens to run in, whose `.git/config` is data, not
+    /// the user's own (docs/security.md). Nil when git cannot be asked.
+    // Bug (trust issue): run in the current folder, a repository's own core.sshCommand and
+    // user.email were taken as the user's and written into the file every bound folder includes.
     static func values(byOrigin context: ToolContext) -> (own: [String: String], perchs: [String: String])? {
-        let run = context.run(
+        var global = context
+        global.environment.variables.removeValue(forKey: "GIT_DIR")
+        let run = global.run(
             "git",
             [
-                "config", "--includes", "--show-origin", "--get-regexp",
+                "config", "--global", "--includes", "--show-origin", "--get-regexp",
                 "^(user\\.(name|email|signingkey)|gpg\\.format|gpg\\.ssh\\.defaultkeycommand|(commit|tag)\\.gpgsign|core\\.sshcommand)$",
-            ])
+            ], in: "/")
         guard case .exited(let status, let output, let errors) = run, status == 0 || (status == 1 && errors.isEmpty) else { return nil }
         let files = context.files
         let perch = [files.gitInclude, files.gitDirectories]

@@ -42,6 +42,9 @@ public struct GitHubAdapter: ToolAdapter {
         guard reader.expectObject(#"{"user": "ada", "host": "github.com"}"#) else { return nil }
         let user = reader.string("user", required: true)
         let host = reader.string("host")
+        for (key, text) in [("user", user), ("host", host)] {
+            if let text, let problem = ToolGrammar.plainNameProblem(text) { reader.problems.append("\(reader.place).\(key): \(problem)") }
+        }
         reader.finish(known: ["user", "host"])
         return user.map { Self.setting(Setting(user: $0, host: host)) }
     }
@@ -174,6 +177,14 @@ extension GitHubAdapter {
     static func askCredential(host: String, expected: String, in context: ProofContext) -> ToolAnswer {
         let label = "git https \(host)"
         let asked = "git credential fill (https://\(host))"
+        // Bug (trust issue): perch verify and the guard ran a repository's credential.helper.
+        if context.repositorySets("^credential\\..*helper$").contains(where: { $0.hasSuffix(".helper") }) {
+            return .unknown(
+                label, kind: .gh, expected: expected,
+                reason:
+                    "this repository sets credential.helper in its own config: not run (git runs it on fetch and push here; see it with git config --show-origin --get-regexp 'credential\\..*helper')",
+                asked: "git config --show-scope --get-regexp 'credential\\..*helper'")
+        }
         let run = context.run(
             "git", ["-c", "credential.interactive=never", "credential", "fill"], input: "protocol=https\nhost=\(host)\n\n")
         switch run {

@@ -37,6 +37,9 @@ public struct KubeAdapter: ToolAdapter {
         guard reader.expectObject(#"{"context": "prod", "namespace": "web"}"#) else { return nil }
         let context = reader.string("context", required: true)
         let namespace = reader.string("namespace")
+        for (key, name) in [("context", context), ("namespace", namespace)] {
+            if let name, let problem = ToolGrammar.yamlNameProblem(name) { reader.problems.append("\(reader.place).\(key): \(problem)") }
+        }
         reader.finish(known: ["context", "namespace"])
         return context.map { Self.setting(Setting(context: $0, namespace: namespace)) }
     }
@@ -177,7 +180,8 @@ public struct KubeAdapter: ToolAdapter {
         // The caller holds kubectl's lock on the file (``KubeconfigLock``).
         guard let found = currentContextFile(environment) else { return }
         var lines = found.lines
-        let value = name.isEmpty ? "" : (name.contains(where: { ":#'\" ".contains($0) }) ? "\"\(name)\"" : name)
+        // Bug (trust issue): a context named `123` was written plain, and kubectl could not load the file.
+        let value = name.isEmpty ? "" : ToolGrammar.yamlScalar(name)
         let own = line.flatMap { ToolReaders.unquoted($0.dropFirst(16)) == name && $0.hasPrefix("current-context:") ? $0 : nil }
         let text = own ?? "current-context: \(value)"
         if let index = found.index {

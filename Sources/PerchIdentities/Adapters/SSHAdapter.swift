@@ -66,15 +66,16 @@ public struct SSHAdapter: ToolAdapter {
         case nil, .null?: hosts = ["github.com"]
         case let other?: reader.problems.append("\(place).host: expected a string or a list of strings, found \(other.kind)")
         }
-        for (index, host) in hosts.enumerated()
-        where host.isEmpty || host.contains(where: { $0 == " " || $0 == "\t" || $0 == "," || $0.isNewline }) {
-            reader.problems.append(
-                "\(place).host\(hosts.count > 1 ? "[\(index)]" : ""): \"\(host)\" must be one host pattern, without spaces or commas")
+        // Bug (trust issue): "github.com=exec=CMD" passed and ssh read it as `Match … exec CMD`.
+        for (index, host) in hosts.enumerated() {
+            if let problem = ToolGrammar.sshPatternProblem(host) {
+                reader.problems.append("\(place).host\(hosts.count > 1 ? "[\(index)]" : ""): \(problem)")
+            }
         }
         let file = reader.string("identityFile", required: true)
-        if let file, file.contains(where: \.isNewline) { reader.problems.append("\(place).identityFile: must be one line") }
+        if let file, let problem = ToolGrammar.sshPathProblem(file) { reader.problems.append("\(place).identityFile: \(problem)") }
         let agent = reader.string("agent")
-        if let agent, agent.contains(where: \.isNewline) { reader.problems.append("\(place).agent: must be one line") }
+        if let agent, let problem = ToolGrammar.sshPathProblem(agent) { reader.problems.append("\(place).agent: \(problem)") }
         reader.finish(known: ["host", "identityFile", "agent"])
         guard let file else { return nil }
         return Self.setting(Setting(hosts: hosts, identityFile: file, agent: agent))
@@ -98,8 +99,8 @@ public struct SSHAdapter: ToolAdapter {
     /// ssh, so an account naming no ssh gets the user's own configuration there, and one naming
     /// ssh gets its own key alone (`GIT_SSH_COMMAND`).
     public static func includeText(_ ssh: Setting, account: Account) -> String {
-        let file = ssh.identityFile.contains(" ") ? "\"\(ssh.identityFile)\"" : ssh.identityFile
-        let agent = ssh.agent.map { "\tIdentityAgent \($0.contains(" ") ? "\"\($0)\"" : $0)\n" } ?? ""
+        let file = ToolGrammar.sshQuoted(ssh.identityFile)
+        let agent = ssh.agent.map { "\tIdentityAgent \(ToolGrammar.sshQuoted($0))\n" } ?? ""
         return "# Written by Perch for the account \"\(account.id)\"; replaced at each switch.\n"
             + "# Not in a scope of Perch's (perch exec, perch use, a bound folder's shell): it chooses its own key.\n"
             + "Match originalhost \(ssh.hosts.joined(separator: ",")) \(scopeGuard)\n\tIdentityFile \(file)\n\tIdentitiesOnly yes\n" + agent
@@ -309,23 +310,31 @@ extension SSHAdapter {
     }
 
     /// The ssh command git runs here, as words (`GIT_SSH_COMMAND`, else `ssh`, with the user's
-    /// `~/.ssh/config` named when `$HOME` is not the password database's home).
-    static func command(in context: ProofContext) -> [String] {
+    /// `~/.ssh/config` named when `$HOME` is not the password database's home); nil when the
+    /// repository here names its own (`core.sshCommand` in its `.git/config` or a file that
+    /// includes), which a check never runs.
+    static func command(in context: ProofContext) -> [String]? {
         // As the shell git runs it through would: `~/` at a word's start is the home folder.
-        func expanded(_ words: [String]) -> [String] { words.map { $0.hasPrefix("~/") ? context.expand($0) : $0 } }
-        return expanded(givenCommand(in: context))
+        givenCommand(in: context).map { words in words.map { $0.hasPrefix("~/") ? context.expand($0) : $0 } }
     }
 
-    static func givenCommand(in context: ProofContext) -> [String] {
+    /// Why no ssh check runs here: the repository's config names its own ssh command.
+    static let repositoryCommandReason =
+        "this repository sets core.sshCommand in its own config: not run (git runs that command instead of ssh for fetch and push here; see it with git config --show-origin core.sshCommand)"
+
+    static func givenCommand(in context: ProofContext) -> [String]? {
         if let command = context.tool.environment["GIT_SSH_COMMAND"], let words = IdentityProof.shellWords(command), !words.isEmpty {
             return words
         }
         if let program = context.tool.environment["GIT_SSH"] { return [program] }
-        // git's core.sshCommand here (a bound folder's or a remote-owned clone's include sets it).
-        if let command = context.run("git", ["config", "--get", "core.sshCommand"]).output?.trimmingWhitespace,
-            let words = IdentityProof.shellWords(command), !words.isEmpty
-        {
-            return words
+        // git's core.sshCommand here (a bound folder's or a remote-owned clone's include sets it),
+        // unless the repository's own config names it: a check never runs a repository's command.
+        // Bug (trust issue): perch verify ran a repository's core.sshCommand.
+        let run = context.run("git", ["config", "--includes", "--show-scope", "--get", "core.sshCommand"])
+        if let line = run.output?.trimmingWhitespace, let tab = line.firstIndex(of: "\t") {
+            let scope = line[..<tab]
+            if scope == "local" || scope == "worktree" { return nil }
+            if let words = IdentityProof.shellWords(String(line[line.index(after: tab)...])), !words.isEmpty { return words }
         }
         let config = context.tool.files.userSSHConfig
         return access(config, F_OK) == 0 ? ["ssh", "-F", config] : ["ssh"]
@@ -346,7 +355,9 @@ extension SSHAdapter {
         let label = "ssh \(host)"
         let expected = context.expand(ssh.identityFile)
         let shownExpected = context.shown(expected)
-        let words = command(in: context)
+        guard let words = command(in: context) else {
+            return .unknown(label, kind: .ssh, expected: shownExpected, reason: repositoryCommandReason, asked: "git config --show-scope core.sshCommand")
+        }
         let asked = (words + ["-G", host]).joined(separator: " ")
         let run = context.run(words[0], Array(words.dropFirst()) + ["-G", host])
         if case .notFound = run {
@@ -435,7 +446,11 @@ extension SSHAdapter {
         let expected = context.account.identities.expect["ssh"] ?? ""
         return ssh.hosts.filter { !$0.contains(where: { "*?!".contains($0) }) }.map { host in
             let label = "ssh \(host) (server)"
-            let words = Self.command(in: context)
+            guard let words = Self.command(in: context) else {
+                return .unknown(
+                    label, kind: .ssh, expected: expected, reason: Self.repositoryCommandReason,
+                    asked: "git config --show-scope core.sshCommand", online: true)
+            }
             let seconds = max(1, (context.tool.timeout + 999) / 1000)
             let options = [
                 "-T", "-o", "BatchMode=yes", "-o", "StrictHostKeyChecking=yes", "-o", "UpdateHostKeys=no", "-o",
@@ -506,31 +521,45 @@ public enum SSHGreeting: Hashable, Sendable {
     /// Something else: its first line, shown as it came (control characters as `?`).
     case other(String)
 
+    /// The greeting in `text` (ssh's stdout and stderr), read strictly: a line names a user only
+    /// when it is a known greeting as a whole (GitHub's `Hi USER! You've successfully
+    /// authenticated…`, Gitea's and Forgejo's `Hi there, USER! You've successfully
+    /// authenticated…`, GitLab's `Welcome to GitLab, @USER!`, Bitbucket's `logged in as USER.`)
+    /// and the user is a plain name (ASCII letters, digits, `.`, `_`, `-`). Anything else, a
+    /// banner line (`Hi all!`) or a name with control characters, is not judged.
+    // Bug (trust issue): a banner line "Hi all!" printed before the greeting was read as the user
+    // "all", and a user name holding control characters was judged as that name.
     public static func read(_ text: String) -> SSHGreeting {
         let lines = text.split(whereSeparator: \.isNewline).map { String($0).trimmingWhitespace }.filter { !$0.isEmpty }
+        /// `name` when it is a plain user name.
+        func plain(_ name: Substring) -> String? {
+            guard !name.isEmpty, name.utf8.count <= 100,
+                name.utf8.allSatisfy({ ($0 | 0x20 >= 0x61 && $0 | 0x20 <= 0x7A) || ($0 >= 0x30 && $0 <= 0x39) || $0 == 0x2E || $0 == 0x5F || $0 == 0x2D })
+            else { return nil }
+            return String(name)
+        }
+        let authenticated = "! You've successfully authenticated"
         for line in lines {
             // GitHub: "Hi USER! You've successfully authenticated, but GitHub does not provide shell access."
             // Gitea/Forgejo: "Hi there, USER! You've successfully authenticated with the key named …"
-            if line.hasPrefix("Hi "), let bang = line.firstIndex(of: "!") {
-                var user = String(line[line.index(line.startIndex, offsetBy: 3)..<bang])
+            if line.hasPrefix("Hi "), let end = line.firstRange(of: authenticated) {
+                var user = line[line.index(line.startIndex, offsetBy: 3)..<end.lowerBound]
                 let form: String
                 if user.hasPrefix("there, ") {
-                    user.removeFirst(7)
+                    user = user.dropFirst(7)
                     form = line.contains("Forgejo") ? "Forgejo" : "Gitea"
                 } else {
                     form = line.contains("GitHub") ? "GitHub" : "GitHub-like"
                 }
-                if !user.isEmpty, !user.contains(" ") { return .user(user, form: form) }
+                if let user = plain(user) { return .user(user, form: form) }
             }
             // GitLab: "Welcome to GitLab, @USER!"
-            if line.hasPrefix("Welcome to GitLab, @") {
-                let user = line.dropFirst("Welcome to GitLab, @".count).prefix { $0 != "!" }
-                if !user.isEmpty { return .user(String(user), form: "GitLab") }
+            if line.hasPrefix("Welcome to GitLab, @"), line.hasSuffix("!"), let user = plain(line.dropFirst(20).dropLast()) {
+                return .user(user, form: "GitLab")
             }
             // Bitbucket: "logged in as USER." (and "authenticated via ssh key." with no user)
-            if let range = line.firstRange(of: "logged in as ") {
-                let user = line[range.upperBound...].prefix { $0 != "." && $0 != " " }
-                if !user.isEmpty { return .user(String(user), form: "Bitbucket") }
+            if line.hasPrefix("logged in as "), line.hasSuffix("."), let user = plain(line.dropFirst(13).dropLast()) {
+                return .user(user, form: "Bitbucket")
             }
         }
         if let line = lines.first(where: {

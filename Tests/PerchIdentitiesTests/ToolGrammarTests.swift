@@ -1,0 +1,159 @@
+import Foundation
+import PerchCore
+import PerchStore
+import Testing
+
+@testable import PerchIdentities
+
+/// Every value Perch writes into another tool's file is one that tool reads back as the same
+/// plain value, or the config is refused (docs/security.md): hostile values written through
+/// Perch's writers and read back by the real tool.
+@Suite("Tool grammars: written as data, read back by the tool")
+struct ToolGrammarTests {
+    static func installed(_ program: String) -> Bool {
+        (ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin").split(separator: ":").contains {
+            FileManager.default.isExecutableFile(atPath: "\($0)/\(program)")
+        }
+    }
+
+    static func run(_ arguments: [String], environment: [String: String]) -> (status: Int32, stdout: String) {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        process.arguments = arguments
+        process.environment = environment
+        let out = Pipe()
+        process.standardOutput = out
+        process.standardError = FileHandle.nullDevice
+        process.standardInput = FileHandle.nullDevice
+        guard (try? process.run()) != nil else { return (-1, "") }
+        let data = out.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        return (process.terminationStatus, String(decoding: data, as: UTF8.self))
+    }
+
+    /// Paths that pass ``ToolGrammar/sshPathProblem(_:)`` and hold what ssh_config would read
+    /// as syntax unquoted: spaces, `#`, `=`, a comma, a non-ASCII letter, a long name.
+    static let hostilePaths = [
+        "/k/with space/id", "/k/hash#not-a-comment", "/k/eq=sign", "/k/a,b", "/k/jörg/id", "/k/" + String(repeating: "x", count: 300),
+        "/k/trailing ", "/k/tab-less=#mix ed",
+    ]
+
+    // Bug (trust issue): a quote in ssh.identityFile made ssh refuse its whole config; spaces and
+    // `#` were written unquoted.
+    @Test("ssh -G reads each identity file Perch writes as exactly that path", .enabled(if: installed("ssh")), arguments: hostilePaths)
+    func sshReadsPathsBack(path: String) throws {
+        #expect(ToolGrammar.sshPathProblem(path) == nil)
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("perch-grammar-\(UUID().uuidString)").path
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let account = Account(id: "work", name: "Work")
+        let text = SSHAdapter.includeText(SSHAdapter.Setting(hosts: ["github.com"], identityFile: path, agent: path + ".sock"), account: account)
+        try text.write(toFile: folder + "/config", atomically: true, encoding: .utf8)
+        let read = Self.run(["ssh", "-G", "-F", folder + "/config", "github.com"], environment: ["PATH": "/usr/bin:/bin", "HOME": folder])
+        #expect(read.status == 0, "ssh read the file: \(text)")
+        let lines = read.stdout.split(separator: "\n")
+        #expect(lines.first { $0.hasPrefix("identityfile ") } == "identityfile \(path)"[...], "\(text)")
+        #expect(lines.first { $0.hasPrefix("identityagent ") } == "identityagent \(path).sock"[...], "\(text)")
+    }
+
+    @Test(
+        "hosts and paths ssh would read as syntax are refused with the reason",
+        arguments: [
+            ("github.com=exec=touch", "not '='"), ("a b", "not a space"), ("a,b", "not ','"), ("a\"b", "not '\"'"), ("#x", "not '#'"),
+            ("h\u{1B}", "not the control character U+001B"), ("", "is empty"), ("gitlab.例え", "not '例'"),
+        ])
+    func hostileHostsAreRefused(host: String, reason: String) {
+        #expect(ToolGrammar.sshPatternProblem(host)?.hasSuffix(reason) == true, "\(ToolGrammar.sshPatternProblem(host) ?? "nil")")
+    }
+
+    @Test(
+        "paths ssh would expand or read as quoting are refused",
+        arguments: ["/k/a\"b", "/k/a'b", "/k/a\\b", "/k/id_%h", "/k/${HOME}/id", "/k/a\nb", "/k/\u{7F}"])
+    func hostilePathsAreRefused(path: String) {
+        #expect(ToolGrammar.sshPathProblem(path) != nil)
+    }
+
+    /// Names YAML reads as something other than the string (YAML 1.1 and 1.2), or as syntax.
+    static let hostileYAMLNames = [
+        "123", "1e3", "0x1F", "0o17", "1_000", "+1", ".inf", "yes", "No", "ON", "null", "~", "true", "*alias", "&anchor", "!tag", "[x",
+        "{x", "-x", "a: b", "a #b", "@x", "`x", "%x", "x'y", "日本", "|x", ">x", "?x", "a,b", "'q'", "plain", "dev.us-1/x@y",
+    ]
+
+    // Bug (trust issue): a context named `123` was written unquoted into current-context, and
+    // kubectl could not load the kubeconfig at all.
+    @Test("kubectl reads each context name Perch writes as exactly that name", .enabled(if: installed("kubectl")))
+    func kubectlReadsNamesBack() throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("perch-grammar-\(UUID().uuidString)").path
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let kubeconfig = folder + "/config"
+        let contexts = Self.hostileYAMLNames.map { "- name: \(ToolGrammar.yamlScalar($0))\n  context: {cluster: c, user: u}\n" }.joined()
+        try ("apiVersion: v1\nkind: Config\nclusters:\n- name: c\n  cluster: {server: https://127.0.0.1:1}\nusers:\n- name: u\n  user: {}\ncontexts:\n"
+            + contexts + "current-context: plain\n").write(toFile: kubeconfig, atomically: true, encoding: .utf8)
+        let environment = IdentityEnvironment(
+            variables: ["HOME": folder, "PATH": "/usr/local/bin:/usr/bin:/bin", "KUBECONFIG": kubeconfig], statePath: folder + "/state.json")
+        for name in Self.hostileYAMLNames {
+            #expect(ToolGrammar.yamlNameProblem(name) == nil, "\(name)")
+            try KubeAdapter.writeCurrentContext(name, environment)
+            let read = Self.run(["kubectl", "config", "current-context"], environment: environment.variables)
+            #expect(read.status == 0 && read.stdout == name + "\n", "kubectl read \(read.stdout.debugDescription) for \(name.debugDescription)")
+            #expect(ToolReaders.kubeCurrentContext(environment) == name, "Perch reads back what it wrote for \(name.debugDescription)")
+        }
+    }
+
+    @Test("a plain YAML name stays plain, as kubectl writes it; every other is a JSON string")
+    func yamlScalarForms() {
+        #expect(ToolGrammar.yamlScalar("prod") == "prod")
+        #expect(ToolGrammar.yamlScalar("dev.us-1/x@y") == "dev.us-1/x@y")
+        #expect(ToolGrammar.yamlScalar("123") == "\"123\"")
+        #expect(ToolGrammar.yamlScalar("yes") == "\"yes\"")
+        #expect(ToolGrammar.yamlScalar("a: b") == "\"a: b\"")
+    }
+}
+
+/// Secrets by name and by shape (docs/security.md, "Secrets").
+@Suite("Secrets are shown by their last 4 characters")
+struct SecretShapeTests {
+    @Test(
+        "a secret by its name or its shape shows as …last4; anything else as it is",
+        arguments: [
+            ("API_TOKEN", "plainvalue123", "…e123"), ("DB_PASSWORD", "hunter2", "…"), ("AWS_SECRET_ACCESS_KEY", "abc/def+ghi", "…+ghi"),
+            ("NOTE", "ghp_abcdefghijklmnopqrstuvwxyz0123456789", "…6789"), ("NOTE", "glpat-abcdefghijklmnopqrst", "…qrst"),
+            ("NOTE", "xoxr-1234567890-abcdefghij", "…ghij"), ("NOTE", "eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiIxIn0.sig", "…"),
+            ("NOTE", String(repeating: "ab12", count: 10), "…ab12"), ("TEAM", "web", "web"), ("NOTE", "a plain sentence here", "a plain sentence here"),
+        ])
+    func shown(name: String, value: String, expected: String) {
+        let shown = EnvironmentEntry.shown(name, value)
+        #expect(shown.hasPrefix("…") == expected.hasPrefix("…"), "\(name)=\(value) → \(shown)")
+        if expected.hasPrefix("…") {
+            #expect(!shown.contains(value.prefix(8)), "no run of its first 8 characters")
+        } else {
+            #expect(shown == value)
+        }
+    }
+
+    // Bug (trust issue): a token in env was printed whole on status's "Last applied", by list --json and current --json, on Overview and in the Catalog.
+    @Test("an env setting's summary and fields never hold a secret; its exports do")
+    func settingMasksItsSecrets() {
+        let setting = EnvAdapter.setting([
+            EnvironmentEntry(name: "API_TOKEN", value: "ghp_abcdefghijklmnopqrstuvwxyz0123456789"), EnvironmentEntry(name: "TEAM", value: "web"),
+        ])
+        #expect(setting.summary == "API_TOKEN=…6789 TEAM=web")
+        #expect(setting.fields.map(\.value) == ["…6789", "web"])
+        #expect(setting.exports.first?.value == "ghp_abcdefghijklmnopqrstuvwxyz0123456789")
+    }
+
+    // Bug (trust issue): a config others could write set PROMPT_COMMAND through env.
+    @Test(
+        "variables a shell, a loader or git runs as code need trust; others do not",
+        arguments: [
+            ("PROMPT_COMMAND", true), ("BASH_ENV", true), ("LD_PRELOAD", true), ("GIT_SSH_COMMAND", true), ("GIT_CONFIG_KEY_0", true),
+            ("BASH_FUNC_ls%%", true), ("PS1", true), ("NODE_OPTIONS", true), ("TEAM", false), ("API_TOKEN", false), ("LANG", false),
+        ])
+    func codeBearing(name: String, needsTrust: Bool) {
+        #expect(EnvironmentEntry.isCodeBearingName(name) == needsTrust)
+        let account = Account(
+            id: "a", name: "A", identities: ToolIdentities([EnvAdapter.setting([EnvironmentEntry(name: name, value: "x")])]))
+        #expect(account.runsCommands == needsTrust)
+    }
+}
