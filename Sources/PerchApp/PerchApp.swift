@@ -2,8 +2,8 @@ import CSystem
 import Glibc
 import PerchCore
 import PerchIdentities
-import PerchStore
 import PerchKitTerminal
+import PerchStore
 
 /// Exit statuses of `perch` (also listed in `--help` and `docs/command-line.md`).
 public enum ExitStatus {

@@ -131,7 +131,7 @@ public enum IdentityProof {
         let actual = setting.exports.map { entry in
             "\(entry.name)=\(environment[entry.name].map { EnvironmentEntry.shown(entry.name, $0) } ?? "(unset)")"
         }
-            .joined(separator: " ")
+        .joined(separator: " ")
         let names = setting.exports.map(\.name)
         let asked = "echo " + names.map { "$" + $0 }.joined(separator: " ")
         let beaten = adapter.overrides.filter { environment[$0.name] != nil }

@@ -33,9 +33,14 @@ public struct ToolScope: Hashable, Sendable {
     public var variables: [ScopeVariable]
     /// The program the secrets are for (`gh`) and the secrets.
     public var secrets: [String: [EnvironmentEntry]]
-    public init(variables: [ScopeVariable] = [], secrets: [String: [EnvironmentEntry]] = [:]) {
+    /// For each secret variable, the program and arguments that print its value when asked
+    /// (`gh auth token --hostname github.com --user ada`): a shell's wrapping function runs it
+    /// each time it is called, so the function's text never holds the secret.
+    public var readers: [String: [String]]
+    public init(variables: [ScopeVariable] = [], secrets: [String: [EnvironmentEntry]] = [:], readers: [String: [String]] = [:]) {
         self.variables = variables
         self.secrets = secrets
+        self.readers = readers
     }
 }
 
@@ -46,6 +51,8 @@ public struct ScopedEnvironment: Sendable {
     public var variables: [String: String]
     /// The secrets per program (`gh`: its token), given to that program only.
     public var secrets: [String: [EnvironmentEntry]]
+    /// How a shell's wrapping function reads each secret when called (``ToolScope/readers``).
+    public var readers: [String: [String]] = [:]
     /// The tools whose part could not be made, with why (in registry order).
     public var failures: [(tool: IdentityTool, why: String)]
     /// The account it is for, nil when following the global one and none is chosen.
@@ -83,6 +90,9 @@ public enum IdentityScope {
     public static let setVariable = "PERCH_SCOPE_SET"
     /// The programs a shell wraps in a function to give them their secrets (`gh`), space-separated.
     public static let wrapsVariable = "PERCH_SCOPE_WRAPS"
+    /// The file (``ScopeSecrets``, mode 0600) holding the secret values the scope removed and
+    /// gives back on leaving, which ``savedVariable`` only names: no child sees them.
+    public static let secretsVariable = "PERCH_SCOPE_SECRETS"
 
     /// The kind of scope `environment` is in, nil when it follows the global account.
     public static func kind(_ environment: [String: String]) -> ScopeKind? {
@@ -90,7 +100,7 @@ public enum IdentityScope {
     }
 
     /// Perch's own variables of a scope, which say what it is and never belong to what it saved.
-    static let ownVariables = [scopeVariable, savedVariable, setVariable, wrapsVariable]
+    static let ownVariables = [scopeVariable, savedVariable, setVariable, wrapsVariable, secretsVariable]
 
     /// `environment` as it was before any scope: each saved variable given back where it still
     /// has the value the scope set (``setVariable``; a value changed since is someone else's and
@@ -100,8 +110,14 @@ public enum IdentityScope {
         var base = environment
         if let saved = environment[savedVariable].flatMap(decode) {
             let given = environment[setVariable].flatMap(decode)
+            let kept = saved.values.contains { $0 == ScopeSecrets.marker } ? ScopeSecrets.load(environment[secretsVariable]) : [:]
             for (name, value) in saved {
                 if let given, let set = given[name], environment[name] != set { continue }
+                if value == ScopeSecrets.marker {
+                    // Kept in the scope's secrets file; gone (a reboot cleared it): left as it is.
+                    if let secret = kept[name] { base[name] = secret }
+                    continue
+                }
                 if let value { base[name] = value } else { base.removeValue(forKey: name) }
             }
         }
@@ -123,6 +139,7 @@ public enum IdentityScope {
         target.removeValue(forKey: ShellExports.namesVariable)
         target.removeValue(forKey: ShellExports.setVariable)
         var secrets: [String: [EnvironmentEntry]] = [:]
+        var readers: [String: [String]] = [:]
         var failures: [(IdentityTool, String)] = []
         var toolContext = context
         toolContext.environment.variables = target
@@ -147,6 +164,7 @@ public enum IdentityScope {
                     if let value = variable.value { target[variable.name] = value } else { target.removeValue(forKey: variable.name) }
                 }
                 secrets.merge(scope.secrets) { $0 + $1 }
+                readers.merge(scope.readers) { $1 }
             case .failure(let failure):
                 failures.append((adapter.tool, failure.description))
             }
@@ -157,7 +175,24 @@ public enum IdentityScope {
         // they replaced too, so a scope inside it (perch exec, perch use) drops them.
         var given = target
         if kind == .exec { for entries in secrets.values { for entry in entries { given[entry.name] = entry.value } } }
-        let saved = differences(from: base, to: given)
+        var saved = differences(from: base, to: given)
+        // Bug (trust issue): PERCH_SCOPE_SAVED held the secrets a scope removed (AWS_SECRET_ACCESS_KEY,
+        // AWS_SESSION_TOKEN, GH_TOKEN), and every child got them under another name. They are kept
+        // in a 0600 file instead, which the saved record only names.
+        var secretValues: [String: String] = [:]
+        for (name, value) in saved {
+            guard let value, EnvironmentEntry(name: name, value: value).isSecret else { continue }
+            secretValues[name] = value
+            saved[name] = .some(ScopeSecrets.marker)
+        }
+        if !secretValues.isEmpty {
+            if let path = ScopeSecrets.store(secretValues, in: context.environment) {
+                target[secretsVariable] = path
+            } else {
+                // Nowhere private to keep them: they are not given back, rather than passed on.
+                for name in secretValues.keys { saved[name] = nil }
+            }
+        }
         target[savedVariable] = encode(saved)
         // The secrets of perch exec are left out: a token is not written twice into an environment
         // (a nested scope gives them back whatever their value).
@@ -165,7 +200,9 @@ public enum IdentityScope {
         target[setVariable] = encode(
             Dictionary(uniqueKeysWithValues: saved.keys.filter { !secretNames.contains($0) }.map { ($0, given[$0]) }))
         if !secrets.isEmpty { target[wrapsVariable] = secrets.keys.sorted().joined(separator: " ") }
-        return ScopedEnvironment(variables: target, secrets: secrets, failures: failures, account: account.id, kind: kind)
+        var scoped = ScopedEnvironment(variables: target, secrets: secrets, failures: failures, account: account.id, kind: kind)
+        scoped.readers = readers
+        return scoped
     }
 
     /// The user's own state of each tool of `adapters` that keeps a baseline
@@ -279,20 +316,34 @@ public enum IdentityScope {
             lines.append(shell == .fish ? "functions -e \(program)" : "unset -f \(program)")
         }
         for (program, entries) in target.secrets.sorted(by: { $0.key < $1.key }) where EnvironmentEntry.isValidName(program) {
-            lines.append(wrapper(program, entries, shell))
+            lines.append(wrapper(program, entries, readers: target.readers, shell))
         }
         return lines.isEmpty ? "" : lines.joined(separator: "\n") + "\n"
     }
 
     /// A function named `program` that runs the real one with `entries` in its environment only.
-    static func wrapper(_ program: String, _ entries: [EnvironmentEntry], _ shell: ShellKind) -> String {
+    /// A secret is never in the function's text (`type gh`, `declare -f`, `set -x` would show
+    /// it): the function reads it when called, with its reader (``ToolScope/readers``); a secret
+    /// without one is left out.
+    // Bug (trust issue): perch use printed `gh() { GH_TOKEN='gho_…' command gh "$@"; }`.
+    static func wrapper(_ program: String, _ entries: [EnvironmentEntry], readers: [String: [String]], _ shell: ShellKind) -> String {
         switch shell {
         case .bash, .zsh:
-            let assignments = entries.map { "\($0.name)=\(ShellExports.posixQuoted($0.value))" }.joined(separator: " ")
+            let assignments = entries.compactMap { entry -> String? in
+                if let reader = readers[entry.name] {
+                    return "\(entry.name)=\"$(command \(reader.map(ShellExports.posixQuoted).joined(separator: " ")))\""
+                }
+                return entry.isSecret ? nil : "\(entry.name)=\(ShellExports.posixQuoted(entry.value))"
+            }.joined(separator: " ")
             return "\(program)() { \(assignments) command \(program) \"$@\"; }"
         case .fish:
-            let assignments = entries.map { "\($0.name)=\(ShellExports.fishQuoted($0.value))" }.joined(separator: " ")
-            return "function \(program) --wraps \(program); \(assignments) command \(program) $argv; end"
+            let assignments = entries.compactMap { entry -> String? in
+                if let reader = readers[entry.name] {
+                    return "set -lx \(entry.name) (command \(reader.map(ShellExports.fishQuoted).joined(separator: " ")))"
+                }
+                return entry.isSecret ? nil : "set -lx \(entry.name) \(ShellExports.fishQuoted(entry.value))"
+            }.joined(separator: "; ")
+            return "function \(program) --wraps \(program); \(assignments); command \(program) $argv; end"
         }
     }
 

@@ -47,6 +47,13 @@ public enum ProgramResult: Hashable, Sendable {
 /// that is killed (SIGKILL) at the timeout, through ``ProcessSpawn``. Blocks the calling thread: the interface calls it on
 /// its effect worker, never on the event loop's thread.
 public enum ProgramRunner {
+    /// The process's working folder (getcwd(3)), or `/` when it cannot be read.
+    static func currentFolder() -> String {
+        var buffer = [CChar](repeating: 0, count: Int(PATH_MAX) + 1)
+        guard getcwd(&buffer, buffer.count) != nil else { return "/" }
+        return String(decoding: buffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+    }
+
     /// How long one tool's program may run by default, in milliseconds.
     public static let defaultTimeoutMilliseconds: Int64 = 10_000
     static let outputLimit = 1 << 20
@@ -62,6 +69,11 @@ public enum ProgramRunner {
         timeout: Int64 = defaultTimeoutMilliseconds, folder: String? = nil, keeping: [Int32] = [], input: [UInt8]? = nil
     ) -> ProgramResult {
         guard let path = environment.which(program) else { return .notFound(program: program) }
+        // Bug (trust issue): a FIFO reached through a repository's config ([include] path = fifo,
+        // or the config itself) froze the prompt for 20 s and perch status for 30 s.
+        if program == "git", let blocked = RepositoryConfig.blockingFile(in: folder ?? currentFolder(), environment: environment) {
+            return .notStarted("git was not asked in this repository: \(blocked)")
+        }
         let spawned: ProcessSpawn.Spawned
         do {
             spawned = try ProcessSpawn.spawn(

@@ -278,7 +278,7 @@ enum IdentityEnvironmentCheck {
         let actual = expected.map { entry in
             "\(entry.name)=\(context.environment.variables[entry.name].map { EnvironmentEntry.shown(entry.name, $0) } ?? "(unset)")"
         }
-            .joined(separator: " ")
+        .joined(separator: " ")
         var check = adapter.overridden(
             IdentityCheck(tool: adapter.tool, expected: shown, actual: actual, matches: actual == shown), in: context)
         if check.matches == false, check.note == nil {

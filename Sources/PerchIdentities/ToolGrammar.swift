@@ -34,7 +34,10 @@ public enum ToolGrammar {
         if let bad = path.unicodeScalars.first(where: { $0.value < 0x20 || (0x7F...0x9F).contains($0.value) }) {
             return "must be a plain path, without \(described(bad))"
         }
-        for (text, why) in [("\"", "a quote"), ("'", "a quote"), ("\\", "a backslash"), ("%", "a % (ssh expands its tokens)"), ("${", "${ (ssh expands variables)")]
+        for (text, why) in [
+            ("\"", "a quote"), ("'", "a quote"), ("\\", "a backslash"), ("%", "a % (ssh expands its tokens)"),
+            ("${", "${ (ssh expands variables)"),
+        ]
         where path.contains(text) {
             return "must be a plain path, without \(why)"
         }

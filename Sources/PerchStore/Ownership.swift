@@ -45,9 +45,14 @@ public enum Ownership {
             let shared =
                 mode & S_IWOTH != 0 || (mode & S_IWGRP != 0 && info.st_gid != group) || (info.st_uid != user && info.st_uid != 0)
             guard shared else { continue }
-            let who = info.st_uid != user && info.st_uid != 0 ? "belongs to \(userName(info.st_uid))" : "can be written by others (mode \(String(mode, radix: 8)))"
-            let option = (option == "--state" ? paths.stateIsExplicit : paths.configIsExplicit) ? option : option == "--state" ? "XDG_STATE_HOME" : "XDG_CONFIG_HOME"
-            return "\(option): \(folder) \(who); Perch keeps its files only in folders you alone can write: choose one in your home (or chmod go-w \(ConfigLoader.shellQuoted(folder)))"
+            let who =
+                info.st_uid != user && info.st_uid != 0
+                ? "belongs to \(userName(info.st_uid))" : "can be written by others (mode \(String(mode, radix: 8)))"
+            let option =
+                (option == "--state" ? paths.stateIsExplicit : paths.configIsExplicit)
+                ? option : option == "--state" ? "XDG_STATE_HOME" : "XDG_CONFIG_HOME"
+            return
+                "\(option): \(folder) \(who); Perch keeps its files only in folders you alone can write: choose one in your home (or chmod go-w \(ConfigLoader.shellQuoted(folder)))"
         }
         return nil
     }

@@ -78,7 +78,8 @@ struct IdentityConfigTests {
                 #""ssh": {"host": "a\"b", "identityFile": "~/.ssh/id\"x", "agent": "~/a'b"}"#,
                 [
                     #"accounts[0].ssh.host: must be one host pattern (letters, digits and . - _ * ? ! [ ] : @ %), not '"'"#,
-                    "accounts[0].ssh.identityFile: must be a plain path, without a quote", "accounts[0].ssh.agent: must be a plain path, without a quote",
+                    "accounts[0].ssh.identityFile: must be a plain path, without a quote",
+                    "accounts[0].ssh.agent: must be a plain path, without a quote",
                 ]
             ),
             (
@@ -88,9 +89,15 @@ struct IdentityConfigTests {
             (#""kube": {"context": "a\"b"}"#, [#"accounts[0].kube.context: must not hold '"'"#]),
             (#""kube": {"context": "prod", "namespace": " web"}"#, ["accounts[0].kube.namespace: must not start or end with a space"]),
             (#""gh": {"user": "ada\u001b[31m"}"#, ["accounts[0].gh.user: must not hold the control character U+001B"]),
-            (#""git": {"email": "a@b\nc"}"#, ["accounts[0].git: the email must not hold a control character (a line break, a tab, an escape)"]),
+            (
+                #""git": {"email": "a@b\nc"}"#,
+                ["accounts[0].git: the email must not hold a control character (a line break, a tab, an escape)"]
+            ),
             // Bug (trust issue): env could set Perch's own PERCH_SCOPE* variables.
-            (#""env": {"PERCH_SCOPE_SAVED": "{}"}"#, ["accounts[0].env.PERCH_SCOPE_SAVED: PERCH_ variables are Perch's own and cannot be set from the config"]),
+            (
+                #""env": {"PERCH_SCOPE_SAVED": "{}"}"#,
+                ["accounts[0].env.PERCH_SCOPE_SAVED: PERCH_ variables are Perch's own and cannot be set from the config"]
+            ),
             (#""ssh": {"host": "h"}"#, ["accounts[0].ssh.identityFile: missing (required)"]),
             (
                 #""gcloud": "Work_1""#,

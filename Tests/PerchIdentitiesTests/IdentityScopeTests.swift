@@ -218,10 +218,56 @@ struct IdentityScopeTests {
             ada, kind: .pinned, over: scratch.environment.variables, in: ToolContext(environment: scratch.environment))
         #expect(scratch.calls("gh") == ["auth token --hostname github.com --user ada"])
         #expect(scoped.variables["GH_TOKEN"] == nil && scoped.variablesWithSecrets["GH_TOKEN"] == "tok-ada")
+        // Bug (trust issue): the function held the token's text (`type gh`, `declare -f` and
+        // `set -x` showed it); it now asks gh for it each time it is called.
         let text = IdentityScope.script(from: scratch.environment.variables, to: scoped, shell: .bash)
-        #expect(text.contains("gh() { GH_TOKEN='tok-ada' command gh \"$@\"; }") && !text.contains("export GH_TOKEN"))
+        #expect(
+            text.contains(#"gh() { GH_TOKEN="$(command 'gh' 'auth' 'token' '--hostname' 'github.com' '--user' 'ada')" command gh "$@"; }"#),
+            "\(text)")
+        #expect(!text.contains("tok-ada") && !text.contains("export GH_TOKEN"), "\(text)")
+        let fish = IdentityScope.script(from: scratch.environment.variables, to: scoped, shell: .fish)
+        #expect(
+            fish.contains(
+                "function gh --wraps gh; set -lx GH_TOKEN (command 'gh' 'auth' 'token' '--hostname' 'github.com' '--user' 'ada'); command gh $argv; end"
+            ), "\(fish)")
+        #expect(!fish.contains("tok-ada"))
+        // The function, run by bash, gives gh the token: a stand-in gh prints what it got.
+        try scratch.install("gh", #"[ "$1 $2" = "auth token" ] && echo "tok-$6" || echo "gh got $GH_TOKEN""#)
+        let run = ToolGrammarTests.run(["bash", "--norc", "-c", text + "gh api user"], environment: scratch.environment.variables)
+        #expect(run.stdout == "gh got tok-ada\n", "\(run)")
         let back = IdentityScope.script(from: scoped.variables, to: IdentityScope.following(nil, over: scoped.variables), shell: .fish)
         #expect(back.contains("functions -e gh"))
+    }
+
+    // Bug (trust issue): perch use and perch exec kept every variable they changed in
+    // PERCH_SCOPE_SAVED, your own AWS_SECRET_ACCESS_KEY and GH_TOKEN included, and every child
+    // got them under another name; GITHUB_TOKEN stayed set beside the account's token.
+    @Test("a scope keeps the secrets it removes in a 0600 file, never in a variable, and gives them back when it ends")
+    func savedSecretsStayOutOfTheEnvironment() throws {
+        let scratch = try ScratchHome(fakes: [])
+        try scratch.install("gh", #"[ "$1 $2" = "auth token" ] && echo "tok-$6""#)
+        let ada = Account.with("ada", ToolIdentities.make(gh: GitHubAdapter.Setting(user: "ada")))
+        var own = scratch.environment.variables
+        own["GITHUB_TOKEN"] = "ghp_ownOwnOwnOwnOwnOwnOwnOwnOwnOwn0001"
+        own["GH_TOKEN"] = "ghp_ownOwnOwnOwnOwnOwnOwnOwnOwnOwn0002"
+        own["XDG_RUNTIME_DIR"] = scratch.home + "/run"
+        try FileManager.default.createDirectory(atPath: scratch.home + "/run", withIntermediateDirectories: true)
+        chmod(scratch.home + "/run", 0o700)
+        var environment = scratch.environment
+        environment.variables = own
+        for kind in [ScopeKind.exec, .pinned] {
+            let scoped = IdentityScope.scoped(ada, kind: kind, over: own, in: ToolContext(environment: environment))
+            let given = kind == .exec ? scoped.variablesWithSecrets : scoped.variables
+            #expect(given["GITHUB_TOKEN"] == nil, "GITHUB_TOKEN is treated as GH_TOKEN is")
+            let text = given.map { "\($0.key)=\($0.value)" }.joined(separator: "\n")
+            #expect(!text.contains("ownOwnOwn"), "no child gets your own tokens: \(text)")
+            let file = try #require(given[IdentityScope.secretsVariable])
+            #expect(file.hasPrefix(scratch.home + "/run/perch/secrets/"))
+            var info = stat()
+            #expect(stat(file, &info) == 0 && info.st_mode & 0o777 == 0o600)
+            let back = IdentityScope.unscoped(given)
+            #expect(back["GITHUB_TOKEN"] == own["GITHUB_TOKEN"] && back["GH_TOKEN"] == own["GH_TOKEN"], "given back on leaving")
+        }
     }
 }
 
@@ -331,7 +377,8 @@ struct DirectoryRulesTests {
     // Perch's include, which names the global account's key for its hosts.
     @Test(
         "Perch's ssh include applies outside a scope only: real ssh -G under sh, bash, zsh and fish as the user's shell",
-        .enabled(if: ProgramRunner.run("ssh", ["-V"], in: IdentityEnvironment(variables: ProcessInfo.processInfo.environment)).output != nil),
+        .enabled(
+            if: ProgramRunner.run("ssh", ["-V"], in: IdentityEnvironment(variables: ProcessInfo.processInfo.environment)).output != nil),
         arguments: ["/bin/sh", "/bin/bash", "/usr/bin/zsh", "/usr/bin/fish"])
     func sshIncludeSkippedInScopes(shell: String) throws {
         try #require(FileManager.default.isExecutableFile(atPath: shell), "\(shell) is not installed (make test-deps installs it)")

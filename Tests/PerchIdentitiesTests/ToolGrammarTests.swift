@@ -47,7 +47,8 @@ struct ToolGrammarTests {
         try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(atPath: folder) }
         let account = Account(id: "work", name: "Work")
-        let text = SSHAdapter.includeText(SSHAdapter.Setting(hosts: ["github.com"], identityFile: path, agent: path + ".sock"), account: account)
+        let text = SSHAdapter.includeText(
+            SSHAdapter.Setting(hosts: ["github.com"], identityFile: path, agent: path + ".sock"), account: account)
         try text.write(toFile: folder + "/config", atomically: true, encoding: .utf8)
         let read = Self.run(["ssh", "-G", "-F", folder + "/config", "github.com"], environment: ["PATH": "/usr/bin:/bin", "HOME": folder])
         #expect(read.status == 0, "ssh read the file: \(text)")
@@ -88,15 +89,18 @@ struct ToolGrammarTests {
         defer { try? FileManager.default.removeItem(atPath: folder) }
         let kubeconfig = folder + "/config"
         let contexts = Self.hostileYAMLNames.map { "- name: \(ToolGrammar.yamlScalar($0))\n  context: {cluster: c, user: u}\n" }.joined()
-        try ("apiVersion: v1\nkind: Config\nclusters:\n- name: c\n  cluster: {server: https://127.0.0.1:1}\nusers:\n- name: u\n  user: {}\ncontexts:\n"
+        try
+            ("apiVersion: v1\nkind: Config\nclusters:\n- name: c\n  cluster: {server: https://127.0.0.1:1}\nusers:\n- name: u\n  user: {}\ncontexts:\n"
             + contexts + "current-context: plain\n").write(toFile: kubeconfig, atomically: true, encoding: .utf8)
         let environment = IdentityEnvironment(
-            variables: ["HOME": folder, "PATH": "/usr/local/bin:/usr/bin:/bin", "KUBECONFIG": kubeconfig], statePath: folder + "/state.json")
+            variables: ["HOME": folder, "PATH": "/usr/local/bin:/usr/bin:/bin", "KUBECONFIG": kubeconfig], statePath: folder + "/state.json"
+        )
         for name in Self.hostileYAMLNames {
             #expect(ToolGrammar.yamlNameProblem(name) == nil, "\(name)")
             try KubeAdapter.writeCurrentContext(name, environment)
             let read = Self.run(["kubectl", "config", "current-context"], environment: environment.variables)
-            #expect(read.status == 0 && read.stdout == name + "\n", "kubectl read \(read.stdout.debugDescription) for \(name.debugDescription)")
+            #expect(
+                read.status == 0 && read.stdout == name + "\n", "kubectl read \(read.stdout.debugDescription) for \(name.debugDescription)")
             #expect(ToolReaders.kubeCurrentContext(environment) == name, "Perch reads back what it wrote for \(name.debugDescription)")
         }
     }
@@ -120,7 +124,8 @@ struct SecretShapeTests {
             ("API_TOKEN", "plainvalue123", "…e123"), ("DB_PASSWORD", "hunter2", "…"), ("AWS_SECRET_ACCESS_KEY", "abc/def+ghi", "…+ghi"),
             ("NOTE", "ghp_abcdefghijklmnopqrstuvwxyz0123456789", "…6789"), ("NOTE", "glpat-abcdefghijklmnopqrst", "…qrst"),
             ("NOTE", "xoxr-1234567890-abcdefghij", "…ghij"), ("NOTE", "eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiIxIn0.sig", "…"),
-            ("NOTE", String(repeating: "ab12", count: 10), "…ab12"), ("TEAM", "web", "web"), ("NOTE", "a plain sentence here", "a plain sentence here"),
+            ("NOTE", String(repeating: "ab12", count: 10), "…ab12"), ("TEAM", "web", "web"),
+            ("NOTE", "a plain sentence here", "a plain sentence here"),
         ])
     func shown(name: String, value: String, expected: String) {
         let shown = EnvironmentEntry.shown(name, value)
@@ -136,7 +141,8 @@ struct SecretShapeTests {
     @Test("an env setting's summary and fields never hold a secret; its exports do")
     func settingMasksItsSecrets() {
         let setting = EnvAdapter.setting([
-            EnvironmentEntry(name: "API_TOKEN", value: "ghp_abcdefghijklmnopqrstuvwxyz0123456789"), EnvironmentEntry(name: "TEAM", value: "web"),
+            EnvironmentEntry(name: "API_TOKEN", value: "ghp_abcdefghijklmnopqrstuvwxyz0123456789"),
+            EnvironmentEntry(name: "TEAM", value: "web"),
         ])
         #expect(setting.summary == "API_TOKEN=…6789 TEAM=web")
         #expect(setting.fields.map(\.value) == ["…6789", "web"])

@@ -70,8 +70,11 @@ public struct Account: Hashable, Sendable {
     public static let samples: [Account] = [
         Account(id: "work", name: "Work", handle: "@ada.lovelace", color: .blue, identities: sample("employee"), catalog: .sampleEntries),
         Account(id: "personal", name: "Personal", handle: "@ada", color: .green, identities: sample("self"), catalog: .sampleEntries),
-        Account(id: "oss", name: "Open Source", handle: "@ada-oss", color: .magenta, identities: sample("maintainer"), catalog: .sampleEntries),
-        Account(id: "side", name: "Side Project", handle: "@analytical-engine", color: .yellow, identities: sample("founder"), catalog: .sampleEntries),
+        Account(
+            id: "oss", name: "Open Source", handle: "@ada-oss", color: .magenta, identities: sample("maintainer"), catalog: .sampleEntries),
+        Account(
+            id: "side", name: "Side Project", handle: "@analytical-engine", color: .yellow, identities: sample("founder"),
+            catalog: .sampleEntries),
     ]
 
     private static func sample(_ role: String) -> ToolIdentities {

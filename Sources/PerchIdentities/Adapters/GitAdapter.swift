@@ -331,6 +331,9 @@ public struct GitAdapter: ToolAdapter {
         guard context.environment.which("git") != nil else {
             return IdentityCheck(tool: .git, expected: expected, actual: nil, matches: nil, note: "git not found")
         }
+        if let blocked = RepositoryConfig.blockingFile(in: ProgramRunner.currentFolder(), environment: context.environment) {
+            return IdentityCheck(tool: .git, expected: expected, actual: nil, matches: nil, note: RepositoryConfig.note(blocked))
+        }
         let wantedValues = [("user.name", git.name), ("user.email", git.email), ("user.signingkey", git.signingKey)].compactMap {
             key, value in
             value.map { (key, $0) }
@@ -949,6 +952,13 @@ extension GitAdapter {
     /// file (`git config --show-origin`) or the variable the value came from.
     public func ask(_ setting: ToolSetting, in context: ProofContext) -> [ToolAnswer] {
         guard let git = setting.value(as: Setting.self) else { return [] }
+        if let blocked = RepositoryConfig.blockingFile(in: context.folder, environment: context.tool.environment) {
+            return [
+                .unknown(
+                    "git", kind: .git, expected: setting.summary, reason: RepositoryConfig.note(blocked),
+                    asked: "stat(2) of the repository's config files")
+            ]
+        }
         var answers: [ToolAnswer] = []
         if git.name != nil || git.email != nil {
             answers.append(Self.askAuthor(git, in: context))
@@ -990,8 +1000,10 @@ extension GitAdapter {
         }
         let author = context.run("git", ["var", "GIT_AUTHOR_IDENT"])
         if case .notFound = author { return .unknown("git", kind: .git, expected: expected, reason: "git not found", asked: asked) }
-        if case .timedOut = author {
+        switch author {
+        case .timedOut, .notStarted:
             return .unknown("git", kind: .git, expected: expected, reason: author.failure ?? "timed out", asked: asked)
+        default: break
         }
         guard let authorText = author.output, let (name, email) = ident(authorText) else {
             // Bug: the fix offered was always a switch, which cannot help while the global git

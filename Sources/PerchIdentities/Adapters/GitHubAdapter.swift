@@ -116,7 +116,15 @@ public struct GitHubAdapter: ToolAdapter {
             gh.hostname == "github.com"
             ? [EnvironmentEntry(name: "GH_TOKEN", value: token)]
             : [EnvironmentEntry(name: "GH_ENTERPRISE_TOKEN", value: token), EnvironmentEntry(name: "GH_HOST", value: gh.hostname)]
-        return .success(ToolScope(secrets: ["gh": entries]))
+        let reader = ["gh", "auth", "token", "--hostname", gh.hostname, "--user", gh.user]
+        // Every token variable gh reads is removed from the process (the account's goes to gh
+        // alone): GITHUB_TOKEN is treated as GH_TOKEN is, and another identity's token never
+        // stays beside the account's (gh help environment). Bug (trust issue): it stayed set in perch exec.
+        let others = overrides.map { ScopeVariable($0.name, nil) }
+        return .success(
+            ToolScope(
+                variables: others, secrets: ["gh": entries],
+                readers: Dictionary(uniqueKeysWithValues: entries.filter(\.isSecret).map { ($0.name, reader) })))
     }
 
     /// The user's own active user on github.com, else on their only host; nil when a token

@@ -356,7 +356,9 @@ extension SSHAdapter {
         let expected = context.expand(ssh.identityFile)
         let shownExpected = context.shown(expected)
         guard let words = command(in: context) else {
-            return .unknown(label, kind: .ssh, expected: shownExpected, reason: repositoryCommandReason, asked: "git config --show-scope core.sshCommand")
+            return .unknown(
+                label, kind: .ssh, expected: shownExpected, reason: repositoryCommandReason,
+                asked: "git config --show-scope core.sshCommand")
         }
         let asked = (words + ["-G", host]).joined(separator: " ")
         let run = context.run(words[0], Array(words.dropFirst()) + ["-G", host])
@@ -534,7 +536,9 @@ public enum SSHGreeting: Hashable, Sendable {
         /// `name` when it is a plain user name.
         func plain(_ name: Substring) -> String? {
             guard !name.isEmpty, name.utf8.count <= 100,
-                name.utf8.allSatisfy({ ($0 | 0x20 >= 0x61 && $0 | 0x20 <= 0x7A) || ($0 >= 0x30 && $0 <= 0x39) || $0 == 0x2E || $0 == 0x5F || $0 == 0x2D })
+                name.utf8.allSatisfy({
+                    ($0 | 0x20 >= 0x61 && $0 | 0x20 <= 0x7A) || ($0 >= 0x30 && $0 <= 0x39) || $0 == 0x2E || $0 == 0x5F || $0 == 0x2D
+                })
             else { return nil }
             return String(name)
         }
