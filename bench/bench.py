@@ -907,6 +907,61 @@ class Bench:
                      p99_value=None, ok=per_call <= 2 and quiet == 0,
                      note="mean of %d calls; perch started %d times after the first" % (calls, quiet))
 
+    def bound_config(self):
+        """Checks over the config are linear: `perch config check` with 100,000 bound folders and
+        100,000 remotes in one account, and the same spread over 1,000 accounts (budget 1 s each);
+        and shell-init's prompt hook in bash, nothing changed, with 10,000 bound folders (budget
+        2 ms a prompt). Before the duplicate checks used sets, one account with 100,000 folders
+        took over 120 s on every command."""
+        home = os.path.join(self.scratch, "bound-home")
+        os.makedirs(os.path.join(home, "config", "perch"), exist_ok=True)
+        env = dict(self.env, HOME=home, XDG_CONFIG_HOME=os.path.join(home, "config"), XDG_STATE_HOME=os.path.join(home, "state"))
+        config = os.path.join(home, "config", "perch", "accounts.json")
+        count = 100_000 if not self.smoke else 10_000
+        layouts = {
+            "one": [{"id": "a", "name": "A", "directories": ["~/f/%d" % i for i in range(count)],
+                     "remotes": ["github.com/o/r%d" % i for i in range(count)]}],
+            "spread": [{"id": "a%d" % n, "name": "A%d" % n,
+                        "directories": ["~/f/%d/%d" % (n, i) for i in range(count // 1000)],
+                        "remotes": ["github.com/o%d/r%d" % (n, i) for i in range(count // 1000)]} for n in range(1000)],
+        }
+        for name, accounts in layouts.items():
+            with open(config, "w") as f:
+                json.dump({"accounts": accounts}, f)
+            samples = []
+            for _ in range(self.runs(3)):
+                start = now_ms()
+                result = subprocess.run([PERCH, "config", "check"], env=env, capture_output=True)
+                samples.append(now_ms() - start)
+                if result.returncode != 0:
+                    raise BenchError("config check of %s exited %d: %s" % (name, result.returncode, result.stderr.decode(errors="replace")))
+            label = ("perch config check, %s bound folders and %s remotes " % (f"{count:,}", f"{count:,}")
+                     + ("in one account" if name == "one" else "over 1,000 accounts"))
+            self.row("config_check_bound_" + name, label, "ms", "≤ 1000 ms", samples=samples, ok=median(samples) <= 1000)
+        if not shutil.which("bash"):
+            self.not_built("prompt_hook_bound", "prompt hook, 10,000 bound folders: bash", "≤ 2 ms", "bash not installed")
+            return
+        with open(config, "w") as f:
+            json.dump({"accounts": [{"id": "work", "name": "Work", "directories": ["~/w/%d" % i for i in range(10_000)]},
+                                    {"id": "home", "name": "Home"}]}, f)
+        subprocess.run([PERCH, "switch", "home"], env=env, capture_output=True, check=True)
+        old = time.time() - 10
+        os.utime(os.path.join(home, "state", "perch", "state.json"), (old, old))
+        os.utime(config, (old, old))
+        calls = 1000 if not self.smoke else 50
+        bin_dir = os.path.dirname(PERCH)
+        hook_env = dict(env, PATH=bin_dir + ":/usr/local/bin:/usr/bin:/bin")
+        result = subprocess.run(["bash", "--norc", "--noprofile", "-c",
+                                 'eval "$(perch shell-init bash)"; __perch_hook; s=$EPOCHREALTIME; for ((i=0;i<%d;i++)); do __perch_hook; done; '
+                                 'e=$EPOCHREALTIME; echo "$s $e"' % calls], env=hook_env, capture_output=True, cwd=home)
+        try:
+            start, end = (float(x) for x in result.stdout.decode().split()[-2:])
+        except ValueError:
+            raise BenchError("bound-folder hook timing failed: %s" % result.stderr.decode(errors="replace"))
+        per_call = (end - start) * 1000 / calls
+        self.row("prompt_hook_bound", "prompt hook, 10,000 bound folders, nothing changed: bash", "ms", "≤ 2 ms", median_value=per_call,
+                 p99_value=None, ok=per_call <= 2, note="mean of %d calls" % calls)
+
     def verify_guard(self):
         """`perch verify` with git, ssh, kube, docker and env identities, beside the slowest of
         the tools' own commands it runs (each timed alone, as whole processes); and what the
@@ -979,7 +1034,7 @@ class Bench:
                  ok=added <= 20, note="git commit %.1f ms with the guard, %.1f ms without (medians)" % (median(with_guard), median(without)))
 
     #: The measurements, in the order they run; `--only` picks some of them by these names.
-    SECTIONS = ("sizes", "startup", "current", "prompt_hook", "switch_tools", "verify_guard", "frames", "instructions", "sheet", "store",
+    SECTIONS = ("sizes", "startup", "current", "prompt_hook", "bound_config", "switch_tools", "verify_guard", "frames", "instructions", "sheet", "store",
                 "bytes_per_action", "idle", "long_press", "input_to_screen")
 
     def run(self, only=None):

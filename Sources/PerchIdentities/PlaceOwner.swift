@@ -94,8 +94,13 @@ public struct PlaceOwner: Hashable, Sendable {
     /// starting git (the shell hook asks at every prompt): the nearest `.git` above `folder`, a
     /// folder, or a file saying `gitdir: PATH` (a worktree or submodule, whose `commondir` names
     /// the shared folder holding `config`). Empty outside a repository.
+    ///
+    /// A repository owned by another user is treated as git treats it (git-config(1),
+    /// `safe.directory`: git refuses to work there): it has no remotes, so none binds it.
+    // Bug (trust issue): another user's repository in a shared folder, with a remote of the
+    // work account's, made your shell the work account when you entered it.
     public static func remoteURLs(of folder: String) -> [String] {
-        guard let gitDir = gitDirectory(above: folder) else { return [] }
+        guard let gitDir = gitDirectory(above: folder), ownedByUser(gitDir) else { return [] }
         var configFolder = gitDir
         if let common = readSmall(gitDir + "/commondir")?.trimmingWhitespace, !common.isEmpty {
             configFolder = common.hasPrefix("/") ? common : gitDir + "/" + common
@@ -122,8 +127,21 @@ public struct PlaceOwner: Hashable, Sendable {
         }
     }
 
-    /// A small file's text (its first 64 KiB), or nil.
+    /// A small file's text (its first 64 KiB), or nil when it is not a regular file of at most
+    /// 1 MiB (``FileSystem/read(_:limit:)`` opens without blocking: a FIFO is never waited on).
     static func readSmall(_ path: String) -> String? {
-        (try? FileSystem.read(path)).map { String(decoding: $0.prefix(65_536), as: UTF8.self) }
+        (try? FileSystem.read(path, limit: 1 << 20)).map { String(decoding: $0.prefix(65_536), as: UTF8.self) }
+    }
+
+    /// Whether the repository whose git folder is `gitDir` belongs to this user (or this user
+    /// is root, whom git trusts with the repositories of `SUDO_UID`, and who owns the rest): its
+    /// git folder's owner, stat(2).
+    static func ownedByUser(_ gitDir: String) -> Bool {
+        var info = stat()
+        guard stat(gitDir, &info) == 0 else { return false }
+        let user = geteuid()
+        if info.st_uid == user { return true }
+        if user == 0, let sudo = getenv("SUDO_UID").flatMap({ UInt32(String(cString: $0)) }) { return info.st_uid == sudo }
+        return false
     }
 }
