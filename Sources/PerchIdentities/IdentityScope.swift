@@ -167,6 +167,12 @@ public enum IdentityScope {
                 readers.merge(scope.readers) { $1 }
             case .failure(let failure):
                 failures.append((adapter.tool, failure.description))
+                // Fail closed: a tool whose part could not be made (`--keep-going`) gets none of
+                // the variables that would give it another identity (your own GH_TOKEN while the
+                // account's token is missing), never a fall-back to them.
+                if setting != nil {
+                    for override in adapter.overrides where override.unsetByShell { target.removeValue(forKey: override.name) }
+                }
             }
         }
         target[ShellExports.accountVariable] = account.id

@@ -94,7 +94,7 @@ struct SecurityEndToEndTests {
         let verify = try sh(cli, "perch verify", in: evil)
         #expect(!FileManager.default.fileExists(atPath: marker + "-ssh"), "core.sshCommand ran: \(verify.stdout)")
         #expect(!FileManager.default.fileExists(atPath: marker + "-credential"), "credential.helper ran: \(verify.stdout)")
-        #expect(verify.stdout.contains("this repository sets core.sshCommand in its own config: not run"), "\(verify.stdout)")
+        #expect(verify.stdout.contains("this repository sets core.sshCommand in its own config, not plain ssh: not run"), "\(verify.stdout)")
         #expect(verify.stdout.contains("this repository sets credential.helper in its own config: not run"), "\(verify.stdout)")
     }
 
@@ -383,5 +383,79 @@ extension SecurityEndToEndTests {
         }
         #expect(run.stdout.contains("GH_TOKEN=gho_accountTokenForAda0000000000"), "the account's token, for gh: \(run.stdout)")
         #expect(!run.stdout.contains("GITHUB_TOKEN="), "\(run.stdout)")
+    }
+}
+
+extension SecurityEndToEndTests {
+    // The trust issue's secrets item: a distinct token in every place Perch reads one, and the
+    // output of every command that reads them: no token, and no run of 8 of its characters.
+    @Test("a token planted in every place Perch reads one shows in no command's output, text or JSON")
+    func tokensInToolFilesNeverShown() throws {
+        var cli = try PerchCommandLine()
+        defer { cli.remove() }
+        let h = cli.home.path
+        let tokens = [
+            "environment": "ghp_TchSFVXBEgAHU6HV92uCsEJT52KP93ydEscK",
+            "config": "glpat-xDCMWSY4zWGcFB3XW5ax",
+            "hosts.yml": "gho_2kvmtzs6xuSqvDhZPYKt5BRhysdUPca8aKqf",
+            "git-credentials": "ghp_nFnaDjsBs9mvtk4UWVLMAsTDbGAspyZsTfeN",
+            "docker": "XTRutkvQhBKBrS9gGMsP5EFExJb5rLFvxv3ye99au8Ta4baL==",
+            "aws": "ykBEWqu8xcQWZepP7bkm/yAwcqC9t9fu6qvDQpQQ",
+            "kubeconfig": "eyJDDFs5ZpuU7We6k8xaqDy.4bvf2apCaR8aDFZxTF8nKaWQ.AcW2JvEqs42crq6G",
+        ]
+        for folder in ["gh", ".docker", ".aws", ".kube"] {
+            try FileManager.default.createDirectory(atPath: h + "/" + folder, withIntermediateDirectories: true)
+        }
+        try "github.com:\n    oauth_token: \(tokens["hosts.yml"]!)\n    user: ada\n    git_protocol: https\n    users:\n        ada:\n            oauth_token: \(tokens["hosts.yml"]!)\n"
+            .write(toFile: h + "/gh/hosts.yml", atomically: true, encoding: .utf8)
+        try "https://ada:\(tokens["git-credentials"]!)@github.com\n".write(toFile: h + "/.git-credentials", atomically: true, encoding: .utf8)
+        try #"{"auths": {"registry.example": {"auth": "\#(tokens["docker"]!)"}}}"#.write(
+            toFile: h + "/.docker/config.json", atomically: true, encoding: .utf8)
+        try "[work]\naws_access_key_id = AKIA9VMVJT36RFZAJUVT\naws_secret_access_key = \(tokens["aws"]!)\n".write(
+            toFile: h + "/.aws/credentials", atomically: true, encoding: .utf8)
+        try "[profile work]\nregion = eu-west-1\n".write(toFile: h + "/.aws/config", atomically: true, encoding: .utf8)
+        try """
+        apiVersion: v1
+        kind: Config
+        clusters:
+        - name: c
+          cluster: {server: "https://127.0.0.1:1"}
+        users:
+        - name: u
+          user:
+            token: \(tokens["kubeconfig"]!)
+        contexts:
+        - name: work
+          context: {cluster: c, user: u}
+        current-context: work
+
+        """.write(toFile: h + "/.kube/config", atomically: true, encoding: .utf8)
+        cli.extraEnvironment = [
+            "GH_TOKEN": tokens["environment"]!, "GH_CONFIG_DIR": h + "/gh", "KUBECONFIG": h + "/.kube/config", "GIT_CONFIG_NOSYSTEM": "1",
+            "AWS_CONFIG_FILE": h + "/.aws/config", "AWS_SHARED_CREDENTIALS_FILE": h + "/.aws/credentials", "DOCKER_CONFIG": h + "/.docker",
+        ]
+        try "[credential]\n\thelper = store\n[user]\n\temail = ada@work.example\n".write(
+            toFile: h + "/.gitconfig", atomically: true, encoding: .utf8)
+        try cli.writeConfig(
+            #"{"accounts": [{"id": "work", "name": "Work", "git": {"email": "ada@work.example"}, "gh": {"user": "ada"}, "aws": "work", "kube": {"context": "work"}, "docker": "default", "env": {"DEPLOY_KEY": "\#(tokens["config"]!)"}}]}"#
+        )
+        _ = try cli.run(["switch", "work", "--keep-going"])
+        for arguments in [
+            ["audit"], ["audit", "--json"], ["status"], ["status", "--json"], ["verify"], ["verify", "--json"], ["doctor"], ["import"],
+            ["list", "--json"], ["current", "--json"], ["env"], ["history"], ["switch", "work", "--dry-run"],
+        ] {
+            let run = try cli.run(arguments)
+            for (place, token) in tokens {
+                // `perch env` must print the config's own value: it is the shell code that sets it.
+                if arguments == ["env"], place == "config" { continue }
+                #expect(Self.leaks(of: token, in: run.stdout + run.stderr).isEmpty, "perch \(arguments.joined(separator: " ")) showed the \(place) token")
+            }
+        }
+        let exec = try cli.run(["exec", "work", "--keep-going", "--", "env"])
+        // The account's own values are the command's by design: its env, and its gh token (from
+        // gh's hosts.yml, where gh is installed).
+        for (place, token) in tokens where place != "config" && place != "hosts.yml" {
+            #expect(Self.leaks(of: token, in: exec.stdout).isEmpty, "perch exec gave the command the \(place) token under some name: \(exec.stdout)")
+        }
     }
 }

@@ -10,6 +10,25 @@ import Testing
 /// asking adapters at once, and the owner of a place.
 @Suite("Identity proof")
 struct IdentityProofTests {
+    // Bug (trust issue): a banner line "Hi all!" before the real greeting was read as the user
+    // "all", and a user name holding control characters was judged as that name.
+    @Test(
+        "a greeting is read only as a whole known form with a plain user name",
+        arguments: [
+            ("Hi all!\nHi ada! You've successfully authenticated, but GitHub does not provide shell access.", "ada"),
+            ("Hi all! Welcome to our server.", nil),
+            ("Hi \u{1B}[31mmallory! You've successfully authenticated, but GitHub does not provide shell access.", nil),
+            ("Welcome to GitLab, @ada lovelace!", nil), ("logged in as ada and more text", nil),
+            ("Welcome to GitLab, @ada.l!", "ada.l"),
+        ] as [(String, String?)])
+    func strictGreeting(text: String, user: String?) {
+        if case .user(let found, _) = SSHGreeting.read(text) {
+            #expect(found == user, "\(text.debugDescription)")
+        } else {
+            #expect(user == nil, "\(text.debugDescription) named no user")
+        }
+    }
+
     @Test(
         "an ssh server's greeting is read in GitHub's, GitLab's, Bitbucket's, Gitea's and Forgejo's forms",
         arguments: [

@@ -105,6 +105,30 @@ struct ToolGrammarTests {
         }
     }
 
+    /// Names and emails that pass config check and hold git-config syntax: quotes, backslashes,
+    /// comment characters, section brackets, `=`, spaces at either end, non-ASCII.
+    static let hostileGitValues = [
+        #"Ada "the" Lovelace"#, #"back\slash"#, "semi; colon # hash", "[section]", "a = b", "  padded  ", "Zoë Łukasz 日本",
+        #"trailing"#, "x" + String(repeating: "y", count: 2000),
+    ]
+
+    @Test("git config reads each name and email Perch writes in its include as exactly that value", .enabled(if: installed("git")))
+    func gitReadsValuesBack() throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("perch-grammar-\(UUID().uuidString)").path
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        for value in Self.hostileGitValues {
+            let text = GitAdapter.includeText(
+                GitAdapter.Setting(name: value, email: value + "@x.example"), account: Account(id: "a", name: "A"))
+            try text.write(toFile: folder + "/include", atomically: true, encoding: .utf8)
+            let environment = ["PATH": "/usr/local/bin:/usr/bin:/bin", "HOME": folder, "GIT_CONFIG_NOSYSTEM": "1"]
+            let name = Self.run(["git", "config", "--file", folder + "/include", "--get", "user.name"], environment: environment)
+            let email = Self.run(["git", "config", "--file", folder + "/include", "--get", "user.email"], environment: environment)
+            #expect(name.status == 0 && name.stdout == value + "\n", "git read \(name.stdout.debugDescription) for \(value.debugDescription)")
+            #expect(email.stdout == value + "@x.example\n")
+        }
+    }
+
     @Test("a plain YAML name stays plain, as kubectl writes it; every other is a JSON string")
     func yamlScalarForms() {
         #expect(ToolGrammar.yamlScalar("prod") == "prod")

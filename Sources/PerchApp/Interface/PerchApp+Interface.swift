@@ -27,6 +27,12 @@ extension PerchApp {
                 config = try ConfigLoader.load(paths)
             } catch {
                 for line in error.lines { printError("perch: " + line) }
+                // Bug: a broken config stopped the interface with no word of how to mend it.
+                switch error {
+                case .invalid, .syntax, .empty:
+                    printError("perch: fix it with `perch config edit` (it checks the copy before installing it), then start perch again")
+                default: break
+                }
                 return ExitStatus.usage
             }
         }

@@ -311,8 +311,8 @@ extension SSHAdapter {
 
     /// The ssh command git runs here, as words (`GIT_SSH_COMMAND`, else `ssh`, with the user's
     /// `~/.ssh/config` named when `$HOME` is not the password database's home); nil when the
-    /// repository here names its own (`core.sshCommand` in its `.git/config` or a file that
-    /// includes), which a check never runs.
+    /// repository here names its own (`core.sshCommand` in its `.git/config` or a file it
+    /// includes) and it is not plain ssh (``plainSSHOptions(_:)``): a check never runs it.
     static func command(in context: ProofContext) -> [String]? {
         // As the shell git runs it through would: `~/` at a word's start is the home folder.
         givenCommand(in: context).map { words in words.map { $0.hasPrefix("~/") ? context.expand($0) : $0 } }
@@ -320,7 +320,7 @@ extension SSHAdapter {
 
     /// Why no ssh check runs here: the repository's config names its own ssh command.
     static let repositoryCommandReason =
-        "this repository sets core.sshCommand in its own config: not run (git runs that command instead of ssh for fetch and push here; see it with git config --show-origin core.sshCommand)"
+        "this repository sets core.sshCommand in its own config, not plain ssh: not run (git runs that command instead of ssh for fetch and push here; see it with git config --show-origin core.sshCommand)"
 
     static func givenCommand(in context: ProofContext) -> [String]? {
         if let command = context.tool.environment["GIT_SSH_COMMAND"], let words = IdentityProof.shellWords(command), !words.isEmpty {
@@ -333,11 +333,49 @@ extension SSHAdapter {
         let run = context.run("git", ["config", "--includes", "--show-scope", "--get", "core.sshCommand"])
         if let line = run.output?.trimmingWhitespace, let tab = line.firstIndex(of: "\t") {
             let scope = line[..<tab]
-            if scope == "local" || scope == "worktree" { return nil }
-            if let words = IdentityProof.shellWords(String(line[line.index(after: tab)...])), !words.isEmpty { return words }
+            let words = IdentityProof.shellWords(String(line[line.index(after: tab)...])) ?? []
+            if scope == "local" || scope == "worktree" {
+                // The repository's own command is never run. When it is plain ssh with options that
+                // only choose a key, a user or a port, the real ssh is asked with them instead.
+                return plainSSHOptions(words).map { ["ssh"] + $0 }
+            }
+            if !words.isEmpty { return words }
         }
         let config = context.tool.files.userSSHConfig
         return access(config, F_OK) == 0 ? ["ssh", "-F", config] : ["ssh"]
+    }
+
+    /// The options of `words` (a command line, as the shell splits it) when it is plain `ssh`
+    /// whose options only choose a key, a user, a port or an agent (`-i`, `-l`, `-p`, `-4`,
+    /// `-6`, `-T`, `-o` with `IdentitiesOnly`, `IdentityFile`, `IdentityAgent`, `User`, `Port`,
+    /// `BatchMode`, `StrictHostKeyChecking`): none of these makes `ssh -G` run anything. Nil
+    /// for anything else (another program, `-F`, `-J`, `-o ProxyCommand`, …), which a check
+    /// never runs.
+    static func plainSSHOptions(_ words: [String]) -> [String]? {
+        guard let program = words.first, program == "ssh" || program.hasSuffix("/ssh") else { return nil }
+        let valued: Set<String> = ["-i", "-l", "-p"]
+        let flags: Set<String> = ["-4", "-6", "-T"]
+        let keys: Set<String> = ["identitiesonly", "identityfile", "identityagent", "user", "port", "batchmode", "stricthostkeychecking"]
+        var options: [String] = []
+        var index = 1
+        while index < words.count {
+            let word = words[index]
+            if flags.contains(word) {
+                options.append(word)
+            } else if valued.contains(word) || word == "-o", index + 1 < words.count {
+                let value = words[index + 1]
+                if word == "-o" {
+                    let key = value.prefix { $0 != "=" && $0 != " " }.lowercased()
+                    guard keys.contains(key) else { return nil }
+                }
+                options += [word, value]
+                index += 1
+            } else {
+                return nil
+            }
+            index += 1
+        }
+        return options
     }
 
     /// The values of `ssh -G` output: every `identityfile`, and the last value of other keys.
