@@ -57,12 +57,23 @@ struct ShellMarker {
         }
     }
 
-    /// The bound folders as the hook's list: `__perch_dirs=('/home/ada/work' …)` in bash and
-    /// zsh, `set -g __perch_dirs '/home/ada/work' …` in fish; one line.
+    /// The bound folders as the set the hook looks `$PWD`'s folders up in.
+    ///
+    /// A set, so that the hook's lookup costs as many steps as `$PWD` is deep, whatever the
+    /// number of folders: an associative array in bash (`declare -gA __perch_dirset=(['/w']=1)`)
+    /// and zsh (`typeset -gA`), a variable per folder in fish, named by `string escape
+    /// --style=var` (`set -g __perch_d_… 1`), the old ones erased first.
+    // Bug (trust issue): the hook compared $PWD with every bound folder in a shell loop: with
+    // 10,000 bound folders each prompt took 35 ms.
     static func folderList(_ folders: [String], shell: ShellKind) -> String {
         switch shell {
-        case .bash, .zsh: "__perch_dirs=(" + folders.map(ShellExports.posixQuoted).joined(separator: " ") + ")\n"
-        case .fish: "set -g __perch_dirs " + folders.map(ShellExports.fishQuoted).joined(separator: " ") + "\n"
+        case .bash: "declare -gA __perch_dirset=(" + folders.map { "[\(ShellExports.posixQuoted($0))]=1" }.joined(separator: " ") + ")\n"
+        case .zsh:
+            "typeset -gA __perch_dirset\n__perch_dirset=(" + folders.map { ShellExports.posixQuoted($0) + " 1" }.joined(separator: " ")
+                + ")\n"
+        case .fish:
+            "for perch_name in (set --names | string match -- '__perch_d_*'); set -e $perch_name; end\n"
+                + folders.map { "set -g __perch_d_(string escape --style=var -- \(ShellExports.fishQuoted($0))) 1\n" }.joined()
         }
     }
 

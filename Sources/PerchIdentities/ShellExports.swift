@@ -169,7 +169,7 @@ public enum ShellExports {
                 __perch_state=\(posixQuoted(state))
                 __perch_config=\(posixQuoted(config))
                 __perch_marker=\(posixQuoted(markers))/$$
-                __perch_dirs=()
+                \(shell == .zsh ? "typeset -gA __perch_dirset" : "declare -gA __perch_dirset=()")
                 # No place is '-': the first hook of every shell asks perch shell-hook, even when the
                 # marker of this process id is up to date (a shell exec'd in place keeps its pid).
                 __perch_dir=-
@@ -214,10 +214,12 @@ public enum ShellExports {
                     fi
                   fi
                   if [[ ${PERCH_SCOPE-} != pinned && ${PERCH_SCOPE-} != exec ]]; then
-                    for perch_folder in "${__perch_dirs[@]}"; do
-                      if [[ $PWD == "$perch_folder" || $PWD == "$perch_folder"/* ]] && (( ${#perch_folder} > ${#perch_match} )); then
-                        perch_match=$perch_folder
-                      fi
+                    # The deepest bound folder holding $PWD: its folders up from $PWD, each looked up in
+                    # the set (as many lookups as $PWD is deep, whatever the number of bound folders).
+                    perch_folder=$PWD
+                    while [[ -n $perch_folder ]]; do
+                      if [[ -n ${__perch_dirset[$perch_folder]+x} ]]; then perch_match=$perch_folder; break; fi
+                      perch_folder=${perch_folder%/*}
                     done
                     if [[ -n $__perch_remotes ]]; then
                       perch_repo=$PWD
@@ -241,7 +243,6 @@ public enum ShellExports {
                 set -g __perch_state \(fishQuoted(state))
                 set -g __perch_config \(fishQuoted(config))
                 set -g __perch_marker \(fishQuoted(markers))/$fish_pid
-                set -g __perch_dirs
                 # No place is '-': the first hook of every shell asks perch shell-hook, even when the
                 # marker of this process id is up to date (a shell exec'd in place keeps its pid).
                 set -g __perch_dir -
@@ -277,12 +278,15 @@ public enum ShellExports {
                     set -l perch_match ''
                     set -l perch_repo ''
                     if not contains -- "$PERCH_SCOPE" pinned exec
-                        for perch_folder in $__perch_dirs
-                            if test "$PWD" = "$perch_folder"; or test (string sub -l (string length -- "$perch_folder/") -- "$PWD") = "$perch_folder/"
-                                if test (string length -- "$perch_folder") -gt (string length -- "$perch_match")
-                                    set perch_match $perch_folder
-                                end
+                        # The deepest bound folder holding $PWD, as in bash: each folder up from $PWD is
+                        # looked up as a variable of the set (string escape names it).
+                        set -l perch_folder $PWD
+                        while test -n "$perch_folder"
+                            if set -q __perch_d_(string escape --style=var -- $perch_folder)
+                                set perch_match $perch_folder
+                                break
                             end
+                            set perch_folder (string replace -r '/[^/]*$' '' -- $perch_folder)
                         end
                         if test -n "$__perch_remotes"
                             set perch_repo $PWD

@@ -95,7 +95,9 @@ struct CredentialsEndToEndTests {
         #expect(try cli.run(["setup", "git", "--yes"]).status == 0)
         #expect(try cli.run(["switch", "a"]).status == 0)
         let repo = home + "/repo"
-        #expect(try shell(cli, "git init -q repo && cd repo && git -c commit.gpgsign=false commit -q --allow-empty -m zero", in: home).status == 0)
+        #expect(
+            try shell(cli, "git init -q repo && cd repo && git -c commit.gpgsign=false commit -q --allow-empty -m zero", in: home).status
+                == 0)
         // Your own files alone (what a give-back leaves): git refuses to sign without a key.
         let alone = try Spawn.run(
             ["sh", "-c", "cd \(TmuxSession.quote(repo)) && git commit -S -q --allow-empty -m alone"],

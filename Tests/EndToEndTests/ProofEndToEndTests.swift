@@ -526,12 +526,18 @@ struct SwitchEdgeEndToEndTests {
         #expect(fromFolder.forced.isEmpty && !fromFolder.log.contains("Accepted publickey"), "no key let in: \(fromFolder.log)")
         // perch exec oss inside work's bound folder: not work's key from the folder's rule.
         let made = try lab.runAsUser(
-            ["sh", "-c", "mkdir -p proj/web && cd proj/web && git init -q && git remote add origin \(TmuxSession.quote("\(lab.login!.name)@gitserver:\(lab.repository("proj/web"))"))"],
+            [
+                "sh", "-c",
+                "mkdir -p proj/web && cd proj/web && git init -q && git remote add origin \(TmuxSession.quote("\(lab.login!.name)@gitserver:\(lab.repository("proj/web"))"))",
+            ],
             environment: lab.plainEnvironment)
         try #require(made.status == 0, "\(made.stderr)")
         let forcedStart = Loopback.text(lab.forcedLog).utf8.count
         let exec = try lab.runAsUser(
-            ["sh", "-c", "cd proj/web && git commit -q --allow-empty -m one && \(TmuxSession.quote(lab.binary)) exec oss -- git push origin HEAD"],
+            [
+                "sh", "-c",
+                "cd proj/web && git commit -q --allow-empty -m one && \(TmuxSession.quote(lab.binary)) exec oss -- git push origin HEAD",
+            ],
             environment: lab.plainEnvironment.merging(lab.perchEnvironment) { $1 })
         let forced = String(decoding: Loopback.text(lab.forcedLog).utf8.dropFirst(forcedStart), as: UTF8.self)
         #expect(exec.status != 0, "refused: \(exec.stdout)\(exec.stderr)")
@@ -761,7 +767,8 @@ struct GcloudEdgeEndToEndTests {
         "a gcloud never run: status in a scope shows your own default as ✓, and real gcloud then uses default",
         .enabled(if: ShellEndToEndTests.installed("gcloud"), "needs gcloud"))
     func neverRunIsNoDrift() throws {
-        let home = try ScopedHome(accounts: [#"{"id": "plain", "name": "Plain", "env": {"P": "1"}}"#], contexts: ["dev"], configurations: ["default"])
+        let home = try ScopedHome(
+            accounts: [#"{"id": "plain", "name": "Plain", "env": {"P": "1"}}"#], contexts: ["dev"], configurations: ["default"])
         // As before gcloud was ever run: no folder of its own at all.
         defer { home.cli.remove() }
         try? FileManager.default.removeItem(atPath: home.gcloud)

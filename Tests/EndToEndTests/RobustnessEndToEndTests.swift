@@ -27,7 +27,9 @@ struct RobustnessEndToEndTests {
     // Bug (trust issue): names with escape sequences were accepted, and every other program
     // reading the config or `perch list --json` got them raw. They are refused where they enter;
     // the refusal itself shows them with their controls visible.
-    @Test("An account name with an OSC title, a clear-screen and an OSC 52 clipboard write is refused, and the refusal changes nothing on the terminal")
+    @Test(
+        "An account name with an OSC title, a clear-screen and an OSC 52 clipboard write is refused, and the refusal changes nothing on the terminal"
+    )
     func escapeSequencesInNames() throws {
         let home = try TmuxSession.makeScratchHome()
         defer { try? FileManager.default.removeItem(at: home) }

@@ -94,7 +94,8 @@ struct SecurityEndToEndTests {
         let verify = try sh(cli, "perch verify", in: evil)
         #expect(!FileManager.default.fileExists(atPath: marker + "-ssh"), "core.sshCommand ran: \(verify.stdout)")
         #expect(!FileManager.default.fileExists(atPath: marker + "-credential"), "credential.helper ran: \(verify.stdout)")
-        #expect(verify.stdout.contains("this repository sets core.sshCommand in its own config, not plain ssh: not run"), "\(verify.stdout)")
+        #expect(
+            verify.stdout.contains("this repository sets core.sshCommand in its own config, not plain ssh: not run"), "\(verify.stdout)")
         #expect(verify.stdout.contains("this repository sets credential.helper in its own config: not run"), "\(verify.stdout)")
     }
 
@@ -406,9 +407,11 @@ extension SecurityEndToEndTests {
         for folder in ["gh", ".docker", ".aws", ".kube"] {
             try FileManager.default.createDirectory(atPath: h + "/" + folder, withIntermediateDirectories: true)
         }
-        try "github.com:\n    oauth_token: \(tokens["hosts.yml"]!)\n    user: ada\n    git_protocol: https\n    users:\n        ada:\n            oauth_token: \(tokens["hosts.yml"]!)\n"
+        try
+            "github.com:\n    oauth_token: \(tokens["hosts.yml"]!)\n    user: ada\n    git_protocol: https\n    users:\n        ada:\n            oauth_token: \(tokens["hosts.yml"]!)\n"
             .write(toFile: h + "/gh/hosts.yml", atomically: true, encoding: .utf8)
-        try "https://ada:\(tokens["git-credentials"]!)@github.com\n".write(toFile: h + "/.git-credentials", atomically: true, encoding: .utf8)
+        try "https://ada:\(tokens["git-credentials"]!)@github.com\n".write(
+            toFile: h + "/.git-credentials", atomically: true, encoding: .utf8)
         try #"{"auths": {"registry.example": {"auth": "\#(tokens["docker"]!)"}}}"#.write(
             toFile: h + "/.docker/config.json", atomically: true, encoding: .utf8)
         try "[work]\naws_access_key_id = AKIA9VMVJT36RFZAJUVT\naws_secret_access_key = \(tokens["aws"]!)\n".write(
@@ -448,14 +451,66 @@ extension SecurityEndToEndTests {
             for (place, token) in tokens {
                 // `perch env` must print the config's own value: it is the shell code that sets it.
                 if arguments == ["env"], place == "config" { continue }
-                #expect(Self.leaks(of: token, in: run.stdout + run.stderr).isEmpty, "perch \(arguments.joined(separator: " ")) showed the \(place) token")
+                #expect(
+                    Self.leaks(of: token, in: run.stdout + run.stderr).isEmpty,
+                    "perch \(arguments.joined(separator: " ")) showed the \(place) token")
             }
         }
         let exec = try cli.run(["exec", "work", "--keep-going", "--", "env"])
         // The account's own values are the command's by design: its env, and its gh token (from
         // gh's hosts.yml, where gh is installed).
         for (place, token) in tokens where place != "config" && place != "hosts.yml" {
-            #expect(Self.leaks(of: token, in: exec.stdout).isEmpty, "perch exec gave the command the \(place) token under some name: \(exec.stdout)")
+            #expect(
+                Self.leaks(of: token, in: exec.stdout).isEmpty,
+                "perch exec gave the command the \(place) token under some name: \(exec.stdout)")
         }
+    }
+}
+
+extension SecurityEndToEndTests {
+    // Bug (trust issue): the prompt hook compared $PWD with every bound folder in a shell loop:
+    // with 10,000 bound folders each prompt took 35 ms. It now looks $PWD's folders up in a set;
+    // folder names that are syntax in a shell pattern or a subscript must still be found.
+    @Test(
+        "the prompt hook finds the deepest bound folder by lookup, names with ] * ' and spaces included, in bash, zsh and fish",
+        arguments: ["bash", "zsh", "fish"])
+    func hookFindsBoundFoldersBySet(shell: String) throws {
+        try #require(Self.installed(shell), "\(shell) is not installed (make test-deps installs it)")
+        var cli = try PerchCommandLine()
+        defer { cli.remove() }
+        cli.extraEnvironment = ["GIT_CONFIG_NOSYSTEM": "1", "PERCH_DIRECTORY_NOTICE": "0"]
+        let odd = "odd ]*' [x]"
+        let many = (0..<2000).map { "\"~/filler/\($0)\"" }.joined(separator: ", ")
+        try cli.writeConfig(
+            """
+            {"accounts": [
+              {"id": "outer", "name": "Outer", "env": {"TEAM": "outer"}, "directories": ["~/w", \(many)]},
+              {"id": "inner", "name": "Inner", "env": {"TEAM": "inner"}, "directories": ["~/w/\(odd)"]},
+              {"id": "home", "name": "Home", "env": {"TEAM": "home"}}
+            ]}
+            """)
+        #expect(try cli.run(["switch", "home"]).status == 0)
+        let h = cli.home.path
+        for folder in ["w/\(odd)/deep/er", "w/plain", "elsewhere", "filler/1999/x"] {
+            try FileManager.default.createDirectory(atPath: h + "/" + folder, withIntermediateDirectories: true)
+        }
+        var environment = cli.environment
+        environment["PATH"] = (TmuxSession.binary as NSString).deletingLastPathComponent + ":" + (environment["PATH"] ?? "")
+        environment["HISTFILE"] = h + "/.history"
+        // One shell: the first prompt asks perch; each later one finds its folder in the set and
+        // asks perch again only when the place changed.
+        let visits = [
+            ("w/\(odd)/deep/er", "inner"), ("w/plain", "outer"), ("elsewhere", "home"), ("filler/1999/x", "outer"), ("w/\(odd)", "inner"),
+        ]
+        let steps = visits.map { "cd \(TmuxSession.quote(h + "/" + $0.0)); __perch_hook; echo \"$PERCH_ACCOUNT\"" }.joined(separator: "; ")
+        let argv: [String] =
+            switch shell {
+            case "bash": ["bash", "--norc", "--noprofile", "-c", "eval \"$(perch shell-init bash)\"; \(steps)"]
+            case "zsh": ["zsh", "-f", "-c", "eval \"$(perch shell-init zsh)\"; \(steps)"]
+            default: ["fish", "--no-config", "-c", "perch shell-init fish | source; \(steps)"]
+            }
+        let run = try Spawn.run(argv, environment: environment)
+        let said = run.stdout.split(separator: "\n").map(String.init)
+        #expect(said == visits.map(\.1), "\(shell): \(run.stdout)\(run.stderr)")
     }
 }

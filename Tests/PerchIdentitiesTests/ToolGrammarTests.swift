@@ -124,7 +124,8 @@ struct ToolGrammarTests {
             let environment = ["PATH": "/usr/local/bin:/usr/bin:/bin", "HOME": folder, "GIT_CONFIG_NOSYSTEM": "1"]
             let name = Self.run(["git", "config", "--file", folder + "/include", "--get", "user.name"], environment: environment)
             let email = Self.run(["git", "config", "--file", folder + "/include", "--get", "user.email"], environment: environment)
-            #expect(name.status == 0 && name.stdout == value + "\n", "git read \(name.stdout.debugDescription) for \(value.debugDescription)")
+            #expect(
+                name.status == 0 && name.stdout == value + "\n", "git read \(name.stdout.debugDescription) for \(value.debugDescription)")
             #expect(email.stdout == value + "@x.example\n")
         }
     }
