@@ -202,9 +202,15 @@ public enum IdentityScope {
         target[savedVariable] = encode(saved)
         // The secrets of perch exec are left out: a token is not written twice into an environment
         // (a nested scope gives them back whatever their value).
+        // Nor is any other secret the scope set (an account's `DB_PASSWORD`): PERCH_SCOPE_SET
+        // reaches every child. Such a variable is given back on leaving whatever its value then.
+        // Bug (trust issue): PERCH_SCOPE_SET held every secret the scope set, in plain text.
         let secretNames = Set(secrets.values.joined().map(\.name))
         target[setVariable] = encode(
-            Dictionary(uniqueKeysWithValues: saved.keys.filter { !secretNames.contains($0) }.map { ($0, given[$0]) }))
+            Dictionary(
+                uniqueKeysWithValues: saved.keys.filter { name in
+                    !secretNames.contains(name) && !(given[name].map { EnvironmentEntry(name: name, value: $0).isSecret } ?? false)
+                }.map { ($0, given[$0]) }))
         if !secrets.isEmpty { target[wrapsVariable] = secrets.keys.sorted().joined(separator: " ") }
         var scoped = ScopedEnvironment(variables: target, secrets: secrets, failures: failures, account: account.id, kind: kind)
         scoped.readers = readers

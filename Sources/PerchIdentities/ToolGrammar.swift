@@ -59,6 +59,7 @@ public enum ToolGrammar {
     /// is written as ``yamlScalar(_:)`` gives it.
     public static func yamlNameProblem(_ name: String) -> String? {
         if name.isEmpty { return "is empty" }
+        if name.hasPrefix("-") { return "must not begin with '-' (it would read as an option of kubectl)" }
         if let bad = name.unicodeScalars.first(where: { $0.value < 0x20 || (0x7F...0x9F).contains($0.value) || $0 == "\"" || $0 == "\\" }) {
             return "must not hold \(described(bad))"
         }
@@ -109,6 +110,8 @@ public enum ToolGrammar {
     /// whitespace are refused.
     public static func plainNameProblem(_ text: String) -> String? {
         if text.isEmpty { return "is empty" }
+        // Passed to the tool as an argument: a leading '-' would read as an option.
+        if text.hasPrefix("-") { return "must not begin with '-' (it would read as an option)" }
         if let bad = text.unicodeScalars.first(where: {
             $0.value < 0x21 || (0x7F...0xA0).contains($0.value) || $0 == "\"" || $0 == "'" || $0 == "\\" || $0 == "`"
         }) {

@@ -183,7 +183,8 @@ struct SecurityEndToEndTests {
         let home = try TmuxSession.makeScratchHome()
         defer { try? FileManager.default.removeItem(at: home) }
         try TmuxSession.writeConfig(
-            #"{"accounts": [{"id": "evil", "name": "$(touch PWNED)x"}, {"id": "tick", "name": "`touch TICK`y"}]}"#, home: home)
+            #"{"accounts": [{"id": "evil", "name": "$(touch PWNED)x"}, {"id": "tick", "name": "`touch TICK`y"}, {"id": "bang", "name": "!#;touch HIST;#"}]}"#,
+            home: home)
         let bin = try ShellEndToEndTests.binFolder(in: home)
         let pane = try ShellEndToEndTests.ShellPane("bash --norc --noprofile -i", home: home, bin: bin)
         try pane.wait { $0.contains("$") }
@@ -197,7 +198,13 @@ struct SecurityEndToEndTests {
         #expect(screen.contains("perch switch '`touch TICK`y'"), "as it is inside single quotes: \(screen)")
         try pane.press("Enter")
         #expect(try pane.wait { $0.contains("Switched to tick") || $0.contains("perch:") })
+        // Bug (trust issue): inside double quotes, bash's history expansion read a `!` in the name
+        // (`!#` is the line so far), closing the quote, and the rest ran.
+        screen = try ShellEndToEndTests.complete(pane, #"perch switch "!"#, expecting: "HIST")
+        try pane.press("Enter")
+        #expect(try pane.wait { $0.contains("Switched to bang") || $0.contains("perch:") }, "\(screen)")
         let last = try pane.screen()
+        #expect(!FileManager.default.fileExists(atPath: home.path + "/HIST"), "\(last)")
         #expect(!FileManager.default.fileExists(atPath: home.path + "/PWNED"), "\(last)")
         #expect(!FileManager.default.fileExists(atPath: home.path + "/TICK"), "\(last)")
     }

@@ -77,7 +77,7 @@ struct ToolGrammarTests {
     /// Names YAML reads as something other than the string (YAML 1.1 and 1.2), or as syntax.
     static let hostileYAMLNames = [
         "123", "1e3", "0x1F", "0o17", "1_000", "+1", ".inf", "yes", "No", "ON", "null", "~", "true", "*alias", "&anchor", "!tag", "[x",
-        "{x", "-x", "a: b", "a #b", "@x", "`x", "%x", "x'y", "日本", "|x", ">x", "?x", "a,b", "'q'", "plain", "dev.us-1/x@y",
+        "{x", "x-", "a: b", "a #b", "@x", "`x", "%x", "x'y", "日本", "|x", ">x", "?x", "a,b", "'q'", "plain", "dev.us-1/x@y",
     ]
 
     // Bug (trust issue): a context named `123` was written unquoted into current-context, and
@@ -130,6 +130,19 @@ struct ToolGrammarTests {
         }
     }
 
+    // Bug (trust issue): a repository's core.sshCommand `./ssh -i ~/.ssh/id_work` was asked as the
+    // system's ssh and shown ✓, while git ran the repository's own ./ssh.
+    @Test(
+        "only the bare word ssh with options that choose a key, a user, a port or an agent counts as plain ssh",
+        arguments: [
+            (["ssh", "-i", "~/.ssh/id_home", "-o", "IdentitiesOnly=yes"], true), (["ssh", "-p", "22", "-l", "git"], true),
+            (["./ssh", "-i", "k"], false), (["/any/path/ssh", "-i", "k"], false), (["ssh", "-F", "cfg"], false),
+            (["ssh", "-o", "ProxyCommand=touch x"], false), (["ssh", "-J", "h"], false), (["sh", "-c", "ssh"], false),
+        ])
+    func plainSSH(words: [String], plain: Bool) {
+        #expect((SSHAdapter.plainSSHOptions(words) != nil) == plain)
+    }
+
     @Test("a plain YAML name stays plain, as kubectl writes it; every other is a JSON string")
     func yamlScalarForms() {
         #expect(ToolGrammar.yamlScalar("prod") == "prod")
@@ -151,6 +164,9 @@ struct SecretShapeTests {
             ("NOTE", "xoxr-1234567890-abcdefghij", "…ghij"), ("NOTE", "eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiIxIn0.sig", "…"),
             ("NOTE", String(repeating: "ab12", count: 10), "…ab12"), ("TEAM", "web", "web"),
             ("NOTE", "a plain sentence here", "a plain sentence here"),
+            // Found by trying them: a password in a URL, MySQL's variable, an HTTP credential, a short Slack token.
+            ("DSN", "postgres://u:s3cretPassw0rd@db/x", "…"), ("MYSQL_PWD", "pw1234567", "…"), ("AUTHZ", "Bearer abc.def", "…"),
+            ("SLACK", "xoxb-1-2-abc", "…"),
         ])
     func shown(name: String, value: String, expected: String) {
         let shown = EnvironmentEntry.shown(name, value)
@@ -174,12 +190,31 @@ struct SecretShapeTests {
         #expect(setting.exports.first?.value == "ghp_abcdefghijklmnopqrstuvwxyz0123456789")
     }
 
+    // Bug (trust issue): PERCH_SCOPE_SET held every secret a scope set (an account's DB_PASSWORD),
+    // and every child got it under that name too.
+    @Test("a scope's own record of what it set holds no secret")
+    func scopeRecordHoldsNoSecret() throws {
+        let scratch = try ScratchHome(fakes: [])
+        let account = Account(
+            id: "s", name: "S",
+            identities: ToolIdentities([EnvAdapter.setting([EnvironmentEntry(name: "DB_PASSWORD", value: "hunter2hunter2")])]))
+        for kind in [ScopeKind.exec, .pinned] {
+            let scoped = IdentityScope.scoped(
+                account, kind: kind, over: scratch.environment.variables, in: ToolContext(environment: scratch.environment))
+            #expect(scoped.variables["DB_PASSWORD"] == "hunter2hunter2")
+            let others = scoped.variables.filter { $0.key != "DB_PASSWORD" && $0.value.contains("hunter2") }
+            #expect(others.isEmpty, "\(others)")
+        }
+    }
+
     // Bug (trust issue): a config others could write set PROMPT_COMMAND through env.
     @Test(
         "variables a shell, a loader or git runs as code need trust; others do not",
         arguments: [
             ("PROMPT_COMMAND", true), ("BASH_ENV", true), ("LD_PRELOAD", true), ("GIT_SSH_COMMAND", true), ("GIT_CONFIG_KEY_0", true),
             ("BASH_FUNC_ls%%", true), ("PS1", true), ("NODE_OPTIONS", true), ("TEAM", false), ("API_TOKEN", false), ("LANG", false),
+            // Found by trying them: each ran code from a config others could write.
+            ("GIT_COMMON_DIR", true), ("PYTHONUSERBASE", true), ("PROMPT2", true), ("AWS_CONFIG_FILE", true), ("CLOUDSDK_PYTHON", true),
         ])
     func codeBearing(name: String, needsTrust: Bool) {
         #expect(EnvironmentEntry.isCodeBearingName(name) == needsTrust)

@@ -188,13 +188,14 @@ enum Completion {
                 done < <(command "$program" "${config[@]}" list --format tsv 2>/dev/null)
             }
             # A name as the word being completed holds it: inside the quote the word began with
-            # (in double quotes \\ $ ` and " escaped; in single quotes a ' closed and reopened),
+            # (in double quotes \\ $ ` and " escaped, a ! outside them, as history expansion reads it
+            # inside; in single quotes a ' closed and reopened),
             # else with backslashes (printf %q), so that a name is never run as code on Enter.
             _perch_quote() {
                 local text=$1 q="'" b='\\' d='"' s='$' t='`'
                 case $2 in
                 "'") text=${text//$q/$q$b$q$q}; printf '%s' "$q$text$q" ;;
-                '"') text=${text//"$b"/$b$b}; text=${text//"$s"/$b$s}; text=${text//"$t"/$b$t}; text=${text//"$d"/$b$d}; printf '%s' "$d$text$d" ;;
+                '"') text=${text//"$b"/$b$b}; text=${text//"$s"/$b$s}; text=${text//"$t"/$b$t}; text=${text//"$d"/$b$d}; text=${text//!/$d$b!$d}; printf '%s' "$d$text$d" ;;
                 *) printf '%q' "$text" ;;
                 esac
             }

@@ -191,6 +191,14 @@ public struct EnvironmentEntry: Hashable, Sendable, Codable {
             "ASIA", "AIza", "npm_", "eyJ",
         ]
         if prefixes.contains(where: { value.hasPrefix($0) && value.utf8.count >= 16 }) { return true }
+        if value.hasPrefix("xox"), value.utf8.count >= 10, value.dropFirst(4).first == "-" { return true }
+        // A URL with a password (`postgres://user:secret@db/x`), or an HTTP credential (`Bearer …`).
+        if let scheme = value.firstRange(of: "://"), let at = value[scheme.upperBound...].firstIndex(of: "@"),
+            value[scheme.upperBound..<at].contains(":")
+        {
+            return true
+        }
+        if value.hasPrefix("Bearer ") || value.hasPrefix("Basic ") { return true }
         // A long run of hexadecimal digits (a hex-encoded key or token).
         if value.utf8.count >= 32, value.utf8.allSatisfy({ ($0 >= 0x30 && $0 <= 0x39) || ($0 | 0x20 >= 0x61 && $0 | 0x20 <= 0x66) }) {
             return true
@@ -216,19 +224,25 @@ public struct EnvironmentEntry: Hashable, Sendable, Codable {
     /// editors and pagers; python's, perl's, ruby's and node's start-up options). An `env`
     /// naming one needs trust: the config must be the user's alone (docs/security.md).
     static let codeBearingNames: Set<String> = [
-        "PROMPT_COMMAND", "PS0", "PS1", "PS2", "PS3", "PS4", "PROMPT", "RPROMPT", "RPS1", "BASH_ENV", "ENV", "ZDOTDIR", "SHELLOPTS",
-        "BASHOPTS", "IFS", "CDPATH", "HISTFILE", "SHELL", "fish_function_path", "GIT_SSH_COMMAND", "GIT_SSH", "GIT_EXEC_PATH",
-        "GIT_EDITOR", "GIT_PAGER", "GIT_ASKPASS", "GIT_PROXY_COMMAND", "GIT_EXTERNAL_DIFF", "GIT_TEMPLATE_DIR", "GIT_DIR",
-        "GIT_WORK_TREE", "GIT_CONFIG", "GIT_CONFIG_GLOBAL", "GIT_CONFIG_SYSTEM", "GIT_CONFIG_PARAMETERS", "GIT_CONFIG_COUNT",
-        "SSH_ASKPASS", "EDITOR", "VISUAL", "PAGER", "MANPAGER", "LESSOPEN", "LESSCLOSE", "BROWSER", "PYTHONSTARTUP", "PYTHONPATH",
-        "PYTHONHOME", "PERL5OPT", "PERL5LIB", "PERLLIB", "RUBYOPT", "RUBYLIB", "NODE_OPTIONS", "NODE_PATH", "JAVA_TOOL_OPTIONS",
-        "_JAVA_OPTIONS", "KUBECONFIG", "DOCKER_HOST", "XDG_CONFIG_HOME", "XDG_DATA_HOME", "XDG_STATE_HOME", "XDG_RUNTIME_DIR",
-        "TMPDIR", "SUDO_ASKPASS",
+        "PROMPT_COMMAND", "PS0", "PS1", "PS2", "PS3", "PS4", "PROMPT", "PROMPT2", "PROMPT3", "PROMPT4", "RPROMPT", "RPROMPT2", "RPS1",
+        "RPS2", "SPROMPT", "ENV", "ZDOTDIR", "FPATH", "MODULE_PATH", "NULLCMD", "READNULLCMD", "POSTEDIT", "SHELLOPTS",
+        "BASHOPTS", "IFS", "CDPATH", "SHELL", "INPUTRC", "FCEDIT", "GLOBIGNORE", "fish_function_path", "EDITOR", "VISUAL",
+        "PAGER", "MANPAGER", "MANOPT", "BROWSER", "VIMINIT", "EXINIT", "MYVIMRC", "KUBECONFIG", "TMPDIR", "SUDO_ASKPASS", "LOCPATH",
+        "CLASSPATH", "JDK_JAVA_OPTIONS", "JAVA_TOOL_OPTIONS", "_JAVA_OPTIONS", "DOTNET_STARTUP_HOOKS", "IRBRC", "PHPRC",
+        "BUNDLE_GEMFILE", "GEM_HOME", "GEM_PATH", "R_PROFILE_USER", "LUA_INIT", "LUA_PATH", "LUA_CPATH", "GNUPGHOME",
+        "FZF_DEFAULT_COMMAND", "FZF_DEFAULT_OPTS", "STARSHIP_CONFIG", "SSLKEYLOGFILE", "REQUESTS_CA_BUNDLE", "CURL_CA_BUNDLE",
+        "NODE_EXTRA_CA_CERTS", "SSL_CERT_FILE", "SSL_CERT_DIR", "https_proxy", "http_proxy", "all_proxy",
     ]
 
-    /// The prefixes of variables a loader or git acts on as code (`LD_PRELOAD`, `GIT_CONFIG_KEY_0`,
-    /// bash's exported functions `BASH_FUNC_name%%`).
-    static let codeBearingPrefixes = ["LD_", "BASH_FUNC_", "GIT_CONFIG_", "DYLD_"]
+    /// The prefixes of variables a shell, a loader, an interpreter or a tool Perch switches acts
+    /// on as code or as where code and credentials come from (`LD_PRELOAD`, every `GIT_*`,
+    /// `PYTHONSTARTUP`, `NODE_OPTIONS`, `AWS_CONFIG_FILE`, `CLOUDSDK_PYTHON`, `SSH_AUTH_SOCK`,
+    /// `LESSOPEN`, `BASH_ENV` and bash's exported functions `BASH_FUNC_name%%`, the proxies).
+    static let codeBearingPrefixes = [
+        "LD_", "DYLD_", "BASH_", "GIT_", "SSH_", "PYTHON", "PERL", "RUBY", "NODE_", "NPM_CONFIG_", "npm_config_", "LESS", "XDG_",
+        "AWS_", "CLOUDSDK_", "GH_", "GITHUB_", "DOCKER_", "OPENSSL_", "GLIBC_", "GCONV_", "HTTP_PROXY", "HTTPS_PROXY", "ALL_PROXY",
+        "NO_PROXY", "ZSH_", "HIST",
+    ]
 
     /// Whether a variable named `name` changes how a shell, a loader or a tool runs code
     /// (``codeBearingNames``, ``codeBearingPrefixes``): an `env` naming one is refused unless
@@ -239,7 +253,9 @@ public struct EnvironmentEntry: Hashable, Sendable, Codable {
 
     /// The words in a variable's name that say its value is secret (`GH_TOKEN`,
     /// `AWS_SECRET_ACCESS_KEY`, `DB_PASSWORD`), upper-cased.
-    static let secretNameWords = ["TOKEN", "SECRET", "PASSWORD", "PASSWD", "PASSPHRASE", "KEY", "CREDENTIAL", "PRIVATE", "COOKIE"]
+    static let secretNameWords = [
+        "TOKEN", "SECRET", "PASSWORD", "PASSWD", "PASSPHRASE", "_PWD", "KEY", "CREDENTIAL", "PRIVATE", "COOKIE", "AUTHZ", "BEARER",
+    ]
 
     /// Whether a variable named `name` holds a secret by its name: it contains one of
     /// ``secretNameWords``, in any case.

@@ -352,7 +352,8 @@ extension SSHAdapter {
     /// for anything else (another program, `-F`, `-J`, `-o ProxyCommand`, …), which a check
     /// never runs.
     static func plainSSHOptions(_ words: [String]) -> [String]? {
-        guard let program = words.first, program == "ssh" || program.hasSuffix("/ssh") else { return nil }
+        // The bare word only: `./ssh` or `/any/path/ssh` is the repository's own program.
+        guard words.first == "ssh" else { return nil }
         let valued: Set<String> = ["-i", "-l", "-p"]
         let flags: Set<String> = ["-4", "-6", "-T"]
         let keys: Set<String> = ["identitiesonly", "identityfile", "identityagent", "user", "port", "batchmode", "stricthostkeychecking"]
