@@ -207,6 +207,12 @@ struct SecretShapeTests {
         }
     }
 
+    @Test("what a tool exports (AWS_PROFILE, CLOUDSDK_ACTIVE_CONFIG_NAME) needs no trust; only the config's own env is judged")
+    func toolExportsNeedNoTrust() {
+        let account = Account(id: "a", name: "A", identities: ToolIdentities([AWSAdapter.setting("work")]))
+        #expect(!account.runsCommands)
+    }
+
     // Bug (trust issue): a config others could write set PROMPT_COMMAND through env.
     @Test(
         "variables a shell, a loader or git runs as code need trust; others do not",

@@ -53,7 +53,8 @@ public struct Account: Hashable, Sendable {
     // ran at the next prompt.
     public var runsCommands: Bool {
         onSwitch != nil || catalog?.command != nil || catalog?.preview != nil || catalog?.open != nil
-            || identities.exports.contains { EnvironmentEntry.isCodeBearingName($0.name) }
+            // The config's own `env` only: what the tools export (AWS_PROFILE) is Perch's.
+            || (identities[IdentityTool("env")]?.exports ?? []).contains { EnvironmentEntry.isCodeBearingName($0.name) }
     }
 
     /// Whether `id` is a valid account id: one or more of `a`–`z`, `0`–`9`, `.`, `_`, `-`.
