@@ -1,4 +1,5 @@
 import PerchCore
+import PerchStore
 
 /// What each tool's file grammar holds as a plain value, in one place: the checks `perch config
 /// check` runs on every value before it can reach a tool's file (each adapter's
@@ -83,24 +84,7 @@ public enum ToolGrammar {
         {
             return text
         }
-        return jsonString(text)
-    }
-
-    /// `text` as a JSON string literal (RFC 8259 §7): `"` and `\` escaped, control characters
-    /// as `\uXXXX`.
-    static func jsonString(_ text: String) -> String {
-        var out = "\""
-        for scalar in text.unicodeScalars {
-            switch scalar {
-            case "\"": out += "\\\""
-            case "\\": out += "\\\\"
-            case _ where scalar.value < 0x20:
-                let hex = String(scalar.value, radix: 16)
-                out += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
-            default: out.unicodeScalars.append(scalar)
-            }
-        }
-        return out + "\""
+        return ConfigWriter.jsonString(text)
     }
 
     // MARK: Plain names
