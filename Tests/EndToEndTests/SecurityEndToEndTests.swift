@@ -13,6 +13,13 @@ import Testing
 struct SecurityEndToEndTests {
     static func installed(_ program: String) -> Bool { ShellEndToEndTests.installed(program) }
 
+    /// A kubeconfig of one cluster on 127.0.0.1:1 and one user (`user`, YAML flow text) whose
+    /// contexts are `contexts` (YAML scalars, as written), `current` the current one.
+    static func kubeconfig(contexts: [String], current: String, user: String = "{}") -> String {
+        "apiVersion: v1\nkind: Config\nclusters:\n- name: c\n  cluster: {server: \"https://127.0.0.1:1\"}\nusers:\n- name: u\n  user: \(user)\ncontexts:\n"
+            + contexts.map { "- name: \($0)\n  context: {cluster: c, user: u}\n" }.joined() + "current-context: \(current)\n"
+    }
+
     /// A home with your own global git identity, git set up, a `work` account bound to `~/work`
     /// that names only an email (so your own name and ssh fill the rest), and `home` global.
     func boundHome() throws -> PerchCommandLine {
@@ -144,25 +151,8 @@ struct SecurityEndToEndTests {
         let cli = try PerchCommandLine()
         defer { cli.remove() }
         let kubeconfig = cli.home.path + "/kubeconfig"
-        try """
-        apiVersion: v1
-        kind: Config
-        clusters:
-        - name: c
-          cluster: {server: "https://127.0.0.1:1"}
-        users:
-        - name: u
-          user: {}
-        contexts:
-        - name: "123"
-          context: {cluster: c, user: u}
-        - name: "yes"
-          context: {cluster: c, user: u}
-        - name: dev
-          context: {cluster: c, user: u}
-        current-context: dev
-
-        """.write(toFile: kubeconfig, atomically: true, encoding: .utf8)
+        try Self.kubeconfig(contexts: ["\"123\"", "\"yes\"", "dev"], current: "dev").write(
+            toFile: kubeconfig, atomically: true, encoding: .utf8)
         var withKube = cli
         withKube.extraEnvironment = ["KUBECONFIG": kubeconfig]
         try withKube.writeConfig(
@@ -424,22 +414,8 @@ extension SecurityEndToEndTests {
         try "[work]\naws_access_key_id = AKIA9VMVJT36RFZAJUVT\naws_secret_access_key = \(tokens["aws"]!)\n".write(
             toFile: h + "/.aws/credentials", atomically: true, encoding: .utf8)
         try "[profile work]\nregion = eu-west-1\n".write(toFile: h + "/.aws/config", atomically: true, encoding: .utf8)
-        try """
-        apiVersion: v1
-        kind: Config
-        clusters:
-        - name: c
-          cluster: {server: "https://127.0.0.1:1"}
-        users:
-        - name: u
-          user:
-            token: \(tokens["kubeconfig"]!)
-        contexts:
-        - name: work
-          context: {cluster: c, user: u}
-        current-context: work
-
-        """.write(toFile: h + "/.kube/config", atomically: true, encoding: .utf8)
+        try Self.kubeconfig(contexts: ["work"], current: "work", user: "{token: \(tokens["kubeconfig"]!)}").write(
+            toFile: h + "/.kube/config", atomically: true, encoding: .utf8)
         cli.extraEnvironment = [
             "GH_TOKEN": tokens["environment"]!, "GH_CONFIG_DIR": h + "/gh", "KUBECONFIG": h + "/.kube/config", "GIT_CONFIG_NOSYSTEM": "1",
             "AWS_CONFIG_FILE": h + "/.aws/config", "AWS_SHARED_CREDENTIALS_FILE": h + "/.aws/credentials", "DOCKER_CONFIG": h + "/.docker",
