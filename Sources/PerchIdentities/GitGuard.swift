@@ -14,8 +14,22 @@ import PerchStore
 /// (kept as `perch.previousHooksPath`). A repository's own local `core.hooksPath` (husky's)
 /// beats the global one: the guard does not run there. `git commit --no-verify` skips it.
 public enum GitGuard {
-    /// The hooks that check: before a commit and before a push.
-    public static let checkingHooks = ["pre-commit", "pre-push"]
+    /// The hooks that check: every ref update that brings new commits (`reference-transaction`,
+    /// git 2.28 or later, in its `prepared` state: it sees the commits of commit, merge, pull,
+    /// revert, cherry-pick, rebase, am, amend and update-ref alike, before any ref moves), and
+    /// before a push.
+    public static let checkingHooks = ["reference-transaction", "pre-push"]
+
+    /// The variable that skips the guard for one command (`PERCH_GUARD=off git commit …`): git's
+    /// `--no-verify` skips pre-commit and pre-push only, never `reference-transaction`.
+    public static let skipVariable = "PERCH_GUARD"
+
+    /// How a refusal says to go past the guard once, for `command` (`git commit`).
+    public static func skip(_ command: String) -> String { "\(skipVariable)=off \(command) skips the guard once" }
+
+    /// The first line of every hook Perch writes: how `perch guard status` tells its own hooks
+    /// from another program's.
+    static let marker = "# Written by Perch (perch guard install"
 
     /// Every hook git runs (githooks(5), git 2.39): with `core.hooksPath` set, git looks for all
     /// of them in the guard's folder only, so each one is there and runs the repository's own
@@ -30,33 +44,74 @@ public enum GitGuard {
     /// The hooks git gives input on stdin (githooks(5)): the chain reads it once and gives it to each.
     static let stdinHooks: Set<String> = ["pre-push", "pre-receive", "post-receive", "post-rewrite", "reference-transaction"]
 
-    /// The text of hook `name`: for pre-commit and pre-push a check with `program` first, then
-    /// the repository's own hook and the previous hooks path's, each given the same arguments
-    /// and standard input (read once for the hooks git gives input; else passed through, since
-    /// it may be the terminal).
-    static func hookText(_ name: String, program: String, previous: String? = nil) -> String {
+    /// The shell lines that find Perch for a check: the path recorded at install, then `PATH`;
+    /// when neither has it, the hook refuses with one line that says why and how past
+    /// (fail closed: a guard that cannot run lets nothing through unchecked).
+    static func findProgram(_ program: String, what: String, command: String) -> String {
+        let refusal =
+            "perch guard: Perch is no longer at \(program) and not on PATH, so this \(what) cannot be checked: run perch guard install again with the Perch you use now, or \(skip(command))"
+        return """
+            perch_program=\(ShellExports.posixQuoted(program))
+              if [ ! -x "$perch_program" ]; then
+                perch_program=$(command -v perch) || { printf '%s\\n' \(ShellExports.posixQuoted(refusal)) >&2; exit 1; }
+              fi
+            """
+    }
+
+    /// The text of hook `name`: for reference-transaction and pre-push a check with `program`
+    /// first, then the repository's own hook and the previous hooks path's, each given the same
+    /// arguments and standard input (and the hook another program wrote into the guard's folder,
+    /// kept in `kept` by ``install(program:in:refresh:)``) (read once for the hooks git gives input; else passed
+    /// through, since it may be the terminal).
+    ///
+    /// reference-transaction starts Perch only in its `prepared` state, in a worktree (not for
+    /// the repository a clone makes or a push is received in), and only when a branch or `HEAD` is given a new value: a fetch (remote-tracking
+    /// refs), a tag or a deletion costs one shell and no Perch.
+    static func hookText(_ name: String, program: String, previous: String? = nil, kept: String? = nil) -> String {
         let reads = stdinHooks.contains(name)
         let check: String
         switch name {
-        case "pre-commit": check = "\"$perch_program\" guard check-commit || exit $?"
-        case "pre-push": check = "printf '%s' \"$perch_input\" | \"$perch_program\" guard check-push \"$@\" || exit $?"
+        case "reference-transaction":
+            check = """
+                # A clone or a push received (git names another repository in GIT_DIR) makes no commit.
+                case ${GIT_DIR-} in ""|.git|"$PWD/.git"|*/.git/worktrees/*) perch_here=1 ;; *) perch_here= ;; esac
+                if [ "$1" = prepared ] && [ "${\(skipVariable)-}" != off ] && [ -n "$perch_here" ]; then
+                  perch_check=
+                  while read -r perch_old perch_new perch_ref; do
+                    case $perch_ref in HEAD|refs/heads/*) case $perch_new in *[!0]*) perch_check=1 ;; esac ;; esac
+                  done <<perch_end
+                $perch_input
+                perch_end
+                  if [ -n "$perch_check" ]; then
+                  \(findProgram(program, what: "commit", command: "git commit"))
+                    printf '%s' "$perch_input" | "$perch_program" guard check-refs || exit $?
+                  fi
+                fi
+                """
+        case "pre-push":
+            check = """
+                if [ "${\(skipVariable)-}" != off ]; then
+                  \(findProgram(program, what: "push", command: "git push"))
+                  printf '%s' "$perch_input" | "$perch_program" guard check-push "$@" || exit $?
+                fi
+                """
         default: check = ""
         }
         let run = reads ? "printf '%s' \"$perch_input\" | \"$perch_hook\" \"$@\"" : "\"$perch_hook\" \"$@\""
         let what =
             check.isEmpty
             ? "runs this repository's own \(name) hook and the one of the hooks path set before the guard (git looks\n# for every hook in the guard's folder while it is in place)."
-            : "refuses a \(name == "pre-push" ? "push" : "commit") as the wrong account, then runs this repository's own \(name) hook\n# and the one of the hooks path set before the guard. git \(name == "pre-push" ? "push" : "commit") --no-verify skips it."
+            : name == "pre-push"
+                ? "refuses a push as the wrong account (its credentials, and each new commit's\n# author and committer), then runs this repository's own pre-push hook and the one of the hooks path set\n# before the guard. \(skip("git push"))."
+                : "refuses a new commit on a branch or HEAD made as the wrong account (commit, merge,\n# pull, revert, cherry-pick, rebase, am, amend, update-ref), then runs this repository's own hook and the one\n# of the hooks path set before the guard. \(skip("git commit"))."
         return """
             #!/bin/sh
-            # Written by Perch (perch guard install; perch guard --undo removes it): \(what)
+            \(marker); perch guard --undo removes it): \(what)
             \(reads ? "perch_input=$(cat; echo x)\nperch_input=${perch_input%x}" : "")
-            perch_program=\(ShellExports.posixQuoted(program))
-            [ -x "$perch_program" ] || perch_program=perch
             \(check)
             # The repository's own hooks folder: .git/hooks, or a worktree's common folder's.
             if [ -d .git ]; then perch_common=.git; else perch_common=$(git rev-parse --git-common-dir 2>/dev/null) || perch_common=.git; fi
-            for perch_hook in "$perch_common/hooks/\(name)" \(ShellExports.posixQuoted((previous ?? "") + "/" + name)); do
+            for perch_hook in "$perch_common/hooks/\(name)" \(ShellExports.posixQuoted((previous ?? "") + "/" + name)) \(ShellExports.posixQuoted((kept ?? "") + "/" + name)); do
               case $perch_hook in /\(name)) continue ;; esac
               if [ -f "$perch_hook" ] && [ -x "$perch_hook" ]; then
                 \(run) || exit $?
@@ -96,15 +151,22 @@ public enum GitGuard {
     /// `refresh` writes Perch's rules file again so that it includes the guard's file.
     public static func install(program: String, in context: ToolContext, refresh: () throws(FileError) -> Void) -> Outcome {
         let files = context.files
+        let kept = keepForeignHooks(files.gitHooks)
         if isInstalled(context) {
             // The hooks are written again: the program's path may have moved.
-            let kept = (try? FileSystem.read(files.gitGuard)).map { String(decoding: $0, as: UTF8.self) } ?? ""
-            let previous = kept.split(separator: "\n").first { $0.trimmingWhitespace.hasPrefix("previousHooksPath = ") }.map {
+            let guardText = (try? FileSystem.read(files.gitGuard)).map { String(decoding: $0, as: UTF8.self) } ?? ""
+            let previous = guardText.split(separator: "\n").first { $0.trimmingWhitespace.hasPrefix("previousHooksPath = ") }.map {
                 ToolReaders.unquoted($0.trimmingWhitespace.dropFirst("previousHooksPath = ".count))
             }
             for name in hookNames {
                 try? FileSystem.writeAtomically(
-                    Array(hookText(name, program: program, previous: previous).utf8), to: files.gitHooks + "/" + name, mode: 0o755)
+                    Array(hookText(name, program: program, previous: previous, kept: kept.folder).utf8), to: files.gitHooks + "/" + name,
+                    mode: 0o755)
+            }
+            if !kept.names.isEmpty {
+                return .changed(
+                    "the guard's hooks are back in \(GitConfigFile.shown(files.gitHooks, context.environment)); the hooks another program wrote there (\(kept.names.joined(separator: ", "))) are kept in \(GitConfigFile.shown(kept.folder, context.environment)) and run after the check"
+                )
             }
             return .unchanged(
                 "the guard is in place already (core.hooksPath = \(GitConfigFile.shown(files.gitHooks, context.environment)))")
@@ -116,7 +178,8 @@ public enum GitGuard {
         do {
             for name in hookNames {
                 try FileSystem.writeAtomically(
-                    Array(hookText(name, program: program, previous: previous).utf8), to: files.gitHooks + "/" + name, mode: 0o755)
+                    Array(hookText(name, program: program, previous: previous, kept: kept.folder).utf8), to: files.gitHooks + "/" + name,
+                    mode: 0o755)
             }
             try FileSystem.writeAtomically(
                 Array(configText(hooks: files.gitHooks, previous: previous).utf8), to: files.gitGuard, mode: 0o644)
@@ -136,8 +199,24 @@ public enum GitGuard {
         }
         let chained = previous.map { "; it then runs the hooks of \(GitConfigFile.shown($0, context.environment)) too" } ?? ""
         return .changed(
-            "the guard is in place: git's core.hooksPath is \(GitConfigFile.shown(files.gitHooks, context.environment)) (pre-commit, pre-push), which runs each repository's own hooks after its check\(chained)"
+            "the guard is in place: git's core.hooksPath is \(GitConfigFile.shown(files.gitHooks, context.environment)) (reference-transaction, pre-push), which runs each repository's own hooks after its check\(chained)"
         )
+    }
+
+    /// Moves each hook in the guard's folder that is not Perch's (another hook manager wrote it
+    /// there, finding the folder as git's `core.hooksPath`) to `FOLDER/kept`, for Perch's hook of
+    /// that name to run after its check; the kept folder and the names moved now.
+    static func keepForeignHooks(_ hooks: String) -> (folder: String, names: [String]) {
+        let folder = hooks + "/kept"
+        var names: [String] = []
+        for name in hookNames {
+            let path = hooks + "/" + name
+            guard let data = try? FileSystem.read(path, limit: 1 << 20) else { continue }
+            guard !String(decoding: data, as: UTF8.self).contains(marker) else { continue }
+            mkdir(folder, 0o755)
+            if rename(path, folder + "/" + name) == 0 { names.append(name) }
+        }
+        return (folder, names)
     }
 
     /// Removes the guard's files (its hooks folder's two hooks and its config file); whether
@@ -163,7 +242,7 @@ public enum GitGuard {
         guard answer.verdict == .disagrees else { return nil }
         return refusal(
             "commit", as: answer.answer ?? "no author", owner: owner, account: account, expected: answer.expected, reason: answer.reason,
-            fix: answer.fix, skip: "git commit --no-verify")
+            fix: answer.fix, skip: "git commit --no-verify skips the guard")
     }
 
     /// Why a push to `url` would go with another account's credentials than the account
@@ -187,7 +266,7 @@ public enum GitGuard {
         guard answer.verdict == .disagrees else { return nil }
         return refusal(
             "push to \(url)", as: answer.answer ?? "unknown credentials", owner: owner, account: account, expected: answer.expected,
-            reason: answer.reason, fix: answer.fix, skip: "git push --no-verify")
+            reason: answer.reason, fix: answer.fix, skip: skip("git push"))
     }
 
     /// The host of `url` as written (case kept, an ssh alias as it is), without user or port.
@@ -210,13 +289,13 @@ public enum GitGuard {
 
     static func refusal(
         _ what: String, as actual: String, owner: PlaceOwner, account: Account, expected: String, reason: String?, fix: String?,
-        skip: String
+        skip: String?
     ) -> String {
         var text =
             "perch guard: this \(what) would go as \(actual), but here it belongs to \(account.id) (\(owner.description)), which is \(expected).\n"
         if let reason { text += "  why: \(reason)\n" }
         if let fix { text += "  fix: \(fix)\n" }
-        text += "  (\(skip) skips the guard)\n"
+        if let skip { text += "  (\(skip))\n" }
         return text
     }
 }

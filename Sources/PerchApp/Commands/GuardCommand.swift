@@ -8,8 +8,8 @@ struct GuardCommand: ReadsPerchFiles {
     static let configuration = CommandConfiguration(
         name: "guard", summary: "refuse a commit or push as the wrong account (install; --undo removes it)",
         operands: [
-            // check-commit and check-push REMOTE URL are what the hooks run.
-            Operand(name: "install", optional: true, needs: "install (or --undo)"),
+            // check-refs and check-push REMOTE URL are what the hooks run.
+            Operand(name: "install|status|check", optional: true, needs: "install, status or check (or --undo)"),
             Operand(name: "REMOTE", optional: true, hidden: true), Operand(name: "URL", optional: true, hidden: true),
         ])
     static var details: String { CommandDetails.guardHooks }
@@ -44,17 +44,49 @@ extension CommandLineTool {
         }
         switch options.action {
         case "install": return guardInstall()
-        case "check-commit": return guardCheck(push: nil)
+        case "status": return guardStatus()
+        // `check` is the pre-commit check a hook manager calls (husky, lefthook, the pre-commit
+        // framework); check-commit is its older name, kept for hooks written before.
+        case "check", "check-commit": return guardCheck(.commit)
+        case "check-refs": return guardCheck(.refs(Self.standardInput()))
         case "check-push":
             guard options.operands.count >= 3 else {
                 console.error("'perch guard check-push' needs the remote's name and URL, as git's pre-push hook gives them")
                 return ExitStatus.usage
             }
-            return guardCheck(push: options.operands[2])
+            return guardCheck(.push(remote: options.operands[1], url: options.operands[2], input: Self.standardInput()))
         default:
-            console.error("'perch guard' needs install (or --undo)")
+            console.error("'perch guard' needs install, status or check (or --undo)")
             console.note(Help.usage(of: GuardCommand.self))
             return ExitStatus.usage
+        }
+    }
+
+    /// All of standard input (the lines a hook is given), or empty on a terminal.
+    static func standardInput() -> String {
+        guard isatty(STDIN_FILENO) == 0 else { return "" }
+        var bytes: [UInt8] = []
+        var buffer = [UInt8](repeating: 0, count: 65_536)
+        while true {
+            let count = read(STDIN_FILENO, &buffer, buffer.count)
+            if count < 0, errno == EINTR { continue }
+            guard count > 0 else { break }
+            bytes += buffer[0..<count]
+        }
+        return String(decoding: bytes, as: UTF8.self)
+    }
+
+    /// `perch guard status`: whether each of the guard's hooks runs in the repository here, and
+    /// if not why (exit 0 when they do, 3 when they do not here, 1 when it is not installed).
+    func guardStatus() -> Int32 {
+        guard let config = loadConfig() else { return ExitStatus.usage }
+        let switcher = switcher(config)
+        let report = GitGuard.report(in: switcher.context, folder: ShellMarker.workingDirectory())
+        for line in report.lines { console.print(PerchApp.visibleControls(line)) }
+        switch report.state {
+        case .runs: return ExitStatus.ok
+        case .notInstalled: return ExitStatus.unmet
+        case .bypassed: return ExitStatus.disagrees
         }
     }
 
@@ -72,6 +104,9 @@ extension CommandLineTool {
         switch outcome {
         case .changed(let message), .unchanged(let message):
             console.print(message)
+            for line in GitGuard.report(in: switcher.context, folder: ShellMarker.workingDirectory()).managerNotes {
+                console.print(PerchApp.visibleControls(line))
+            }
             return ExitStatus.ok
         case .failed(let message):
             console.error(message)
@@ -79,11 +114,40 @@ extension CommandLineTool {
         }
     }
 
-    /// What a hook runs: nothing printed when the commit or push is the owner's, else the
-    /// refusal on stderr and exit 3. Anything that keeps it from telling (no config, no
-    /// account) lets the commit through with a note: the guard never blocks work it cannot judge.
-    func guardCheck(push url: String?) -> Int32 {
-        guard let config = try? ConfigLoader.load(paths), config.path != nil else { return ExitStatus.ok }
+    /// What a hook asks of the guard.
+    enum GuardCheck {
+        /// The commit about to be made (`perch guard check`, for a hook manager's pre-commit).
+        case commit
+        /// reference-transaction's input: the new commits the ref updates bring.
+        case refs(String)
+        /// pre-push's remote, URL and input.
+        case push(remote: String, url: String, input: String)
+    }
+
+    /// What a hook runs: nothing printed when the commits or push are the owner's, else the
+    /// refusal on stderr and exit 3. When it cannot tell (the config does not load, git fails
+    /// or times out) it refuses too, with one line that says why and how past (fail closed):
+    /// exit 2. No owner, or an owner naming no git identity, lets everything through.
+    func guardCheck(_ check: GuardCheck) -> Int32 {
+        let command: String
+        switch check {
+        case .commit, .refs: command = "git commit"
+        case .push: command = "git push"
+        }
+        func cannot(_ why: String) -> Int32 {
+            console.note("perch guard: cannot check this \(command == "git push" ? "push" : "commit"): \(why); \(GitGuard.skip(command))")
+            return ExitStatus.usage
+        }
+        let config: LoadedConfig
+        do {
+            config = try ConfigLoader.load(paths)
+        } catch {
+            return cannot(
+                "the config does not load (\(PerchApp.visibleControls(error.lines.first ?? "\(error)"))): fix it with perch config edit")
+        }
+        guard config.path != nil else {
+            return cannot("there is no config at \(paths.config) (perch init writes one; perch guard --undo removes the guard)")
+        }
         let state = try? StateStore(path: paths.state).peek(accountIDs: Set(config.accounts.map(\.id))).state
         let switcher = switcher(config)
         let variables = processVariables
@@ -92,7 +156,9 @@ extension CommandLineTool {
             in: config.accounts, global: state?.currentAccount, environment: variables, folder: folder,
             home: switcher.context.environment.home)
         // A push goes to the remote's owner, whatever folder it is made from.
-        if let url, owner == nil || owner?.reason == .global, let byRemote = RemotePattern.owner(of: [url], in: config.accounts) {
+        if case .push(_, let url, _) = check, owner == nil || owner?.reason == .global,
+            let byRemote = RemotePattern.owner(of: [url], in: config.accounts)
+        {
             owner = PlaceOwner(account: byRemote.account, reason: .remote(byRemote.pattern))
         }
         guard let owner, let account = config.accounts.first(where: { $0.id == owner.account }) else { return ExitStatus.ok }
@@ -101,11 +167,28 @@ extension CommandLineTool {
             variables: variables, statePath: context.environment.statePath, ownFilesBesideState: context.environment.ownFilesBesideState)
         context.timeout = 5000
         let proof = ProofContext(tool: context, folder: folder, account: account)
-        let refusal =
-            url.map { GitGuard.checkPush(url: $0, owner: owner, account: account, in: proof) }
-            ?? GitGuard.checkCommit(owner: owner, account: account, in: proof)
-        guard let refusal else { return ExitStatus.ok }
-        console.note(refusal.split(separator: "\n").map { PerchApp.visibleControls(String($0)) }.joined(separator: "\n"))
+        let judge = GitGuard.Judge(owner: owner, account: account, accounts: config.accounts)
+        var refusals: [String] = []
+        switch check {
+        case .commit:
+            if let refusal = GitGuard.checkCommit(owner: owner, account: account, in: proof) { refusals.append(refusal) }
+        case .refs(let input):
+            switch GitGuard.checkRefs(GitGuard.RefUpdate.parse(input), judge: judge, in: proof) {
+            case .allowed: break
+            case .refused(let text): refusals.append(text)
+            case .failure(let why): return cannot(why)
+            }
+        case .push(let remote, let url, let input):
+            if let refusal = GitGuard.checkPush(url: url, owner: owner, account: account, in: proof) { refusals.append(refusal) }
+            switch GitGuard.checkPushedCommits(input, remote: remote, judge: judge, in: proof) {
+            case .allowed: break
+            case .refused(let text): refusals.append(text)
+            case .failure(let why): return cannot(why)
+            }
+        }
+        guard !refusals.isEmpty else { return ExitStatus.ok }
+        let text = refusals.joined()
+        console.note(text.split(separator: "\n").map { PerchApp.visibleControls(String($0)) }.joined(separator: "\n"))
         return ExitStatus.disagrees
     }
 

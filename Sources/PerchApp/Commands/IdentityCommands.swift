@@ -280,10 +280,10 @@ extension CommandLineTool {
             console.print(shown(text))
         }
         if account.identities[.git] != nil || access(switcher.files.gitGuard, F_OK) == 0 {
-            console.print(
-                GitGuard.isInstalled(switcher.context)
-                    ? "Guard: in place (git's pre-commit and pre-push hooks refuse the wrong account; perch guard --undo removes it)"
-                    : "Guard: not installed (perch guard install refuses commits and pushes as the wrong account)")
+            // Bug (guard issue): a repository's own core.hooksPath (husky's), or another hook
+            // manager's hook written over the guard's, kept the guard from running while this
+            // line said "in place".
+            console.print("Guard: " + GitGuard.report(in: switcher.context, folder: ShellMarker.workingDirectory()).summary)
         }
         // Bug: with no tool, "Last applied TIME:" was printed with nothing after it.
         if let last, !last.report.results.isEmpty {

@@ -1,0 +1,348 @@
+import Foundation
+import Testing
+
+/// The guard issue: every way a commit enters a branch is checked (git's reference-transaction
+/// hook), pushes name each wrong commit, the guard fails closed with one way past, and says
+/// where it does not run. The release binary with the real git in a scratch home.
+@Suite(
+    "Guard: every commit path, fail closed, hook managers", .serialized, .currentBinary,
+    .enabled(if: ["git"].allSatisfy(ShellEndToEndTests.installed)))
+struct GuardEndToEndTests {
+    static let work = "Ada <ada@work.example>"
+    static let homeIdent = "Ada <ada@home.example>"
+
+    /// Two accounts; `work` owns `github.com/acme/*` by remote; the global account is `home`;
+    /// git set up and the guard installed.
+    func home() throws -> ScopedHome {
+        let home = try ScopedHome(
+            accounts: [
+                #"{"id": "work", "name": "Work", "git": {"name": "Ada", "email": "ada@work.example"}, "remotes": ["github.com/acme/*"]}"#,
+                #"{"id": "home", "name": "Home", "git": {"name": "Ada", "email": "ada@home.example"}}"#,
+            ], contexts: ["dev"], configurations: ["default"])
+        #expect(try home.cli.run(["setup", "git", "--yes"]).status == 0)
+        #expect(try home.cli.run(["switch", "home"]).status == 0)
+        let installed = try home.cli.run(["guard", "install"])
+        #expect(installed.status == 0, "\(installed.stdout)\(installed.stderr)")
+        return home
+    }
+
+    /// `command` run by sh in `folder` with the home's environment (no editor: git takes each
+    /// message as prepared) and `extra`.
+    func shell(_ home: ScopedHome, _ command: String, in folder: String, extra: [String: String] = [:]) throws -> Spawn.Result {
+        var environment = home.cli.environment
+        environment["GIT_EDITOR"] = "true"
+        environment.merge(extra) { $1 }
+        return try Spawn.run(["/bin/sh", "-c", "cd \(TmuxSession.quote(folder)) && \(command)"], environment: environment)
+    }
+
+    /// `perch arguments` run in `folder`.
+    func perch(_ home: ScopedHome, _ arguments: [String], in folder: String) throws -> Spawn.Result {
+        try shell(home, ([TmuxSession.binary] + arguments).map(TmuxSession.quote).joined(separator: " "), in: folder)
+    }
+
+    /// A repository work owns by its remote, with a first commit on main and a branch `side`
+    /// holding a colleague's commit (authored and committed an hour ago), made without the guard.
+    func repository(_ home: ScopedHome, _ name: String = "site") throws -> String {
+        let folder = home.home + "/src/" + name
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        let made = try shell(
+            home,
+            """
+            git init -q -b main && git config commit.gpgsign false && git remote add origin git@github.com:acme/\(name).git &&
+            echo 1 > f && git add f && git commit -qm one &&
+            git checkout -qb side && echo s > s && git add s &&
+            PERCH_GUARD=off GIT_AUTHOR_NAME=Col GIT_AUTHOR_EMAIL=col@acme.example GIT_COMMITTER_NAME=Col GIT_COMMITTER_EMAIL=col@acme.example \
+            GIT_AUTHOR_DATE='2026-01-01T10:00:00Z' GIT_COMMITTER_DATE='2026-01-01T10:00:00Z' git commit -qm 'colleague' &&
+            git checkout -q main && echo 2 > g && git add g && git commit -qm two
+            """, in: folder)
+        #expect(made.status == 0, "\(made.stderr)")
+        return folder
+    }
+
+    /// The command of a printed fix: what comes before its explanation in parentheses.
+    func fixCommand(_ fix: String) -> String {
+        String((fix.range(of: " (").map { fix[..<$0.lowerBound] } ?? fix[...]))
+    }
+
+    /// `hook`'s text with the Perch it calls replaced by `program`.
+    func calling(_ program: String, hook path: String) throws {
+        let text = try String(contentsOfFile: path, encoding: .utf8)
+        #expect(text.contains("perch_program='"))
+        let replaced = text.split(separator: "\n", omittingEmptySubsequences: false).map { line in
+            line.trimmingWhitespaceForTest.hasPrefix("perch_program='")
+                ? String(line.prefix { $0 == " " }) + "perch_program=" + TmuxSession.quote(program) : String(line)
+        }
+        try replaced.joined(separator: "\n").write(toFile: path, atomically: true, encoding: .utf8)
+        chmod(path, 0o755)
+    }
+
+    /// The line of `text` after `label: `.
+    func line(_ label: String, in text: String) -> String? {
+        text.split(separator: "\n").first { $0.trimmingWhitespaceForTest.hasPrefix(label + ": ") }.map {
+            String($0.trimmingWhitespaceForTest.dropFirst(label.count + 2))
+        }
+    }
+
+    /// Each way a commit is made, refused as the wrong account (the repository's own
+    /// user.email names home's), then put right by running the printed fix and the printed
+    /// "then", after which the commit is work's.
+    @Test(
+        "merge, pull, revert, cherry-pick, rebase, am and amend as the wrong account are refused with the fix and what to run then; running both makes the commit work's",
+        arguments: ["commit", "merge", "pull", "revert", "cherry-pick", "rebase", "am", "amend", "update-ref"])
+    func everyCommitPath(_ operation: String) throws {
+        let home = try home()
+        defer { home.cli.remove() }
+        let clone = try repository(home)
+        var command: String
+        var rerun: String? = nil
+        switch operation {
+        case "commit": command = "echo 3 >> f && git commit -qam three"
+        case "merge": command = "git merge -q --no-ff -m merged side"
+        case "pull":
+            // A bare upstream with a commit main does not have: the pull makes a merge commit.
+            let upstream = home.home + "/up.git"
+            #expect(
+                try shell(
+                    home, "git clone -q --bare . \(TmuxSession.quote(upstream)) && git remote add up \(TmuxSession.quote(upstream))",
+                    in: clone
+                ).status == 0)
+            #expect(
+                try shell(
+                    home,
+                    "git clone -q \(TmuxSession.quote(upstream)) ../up && cd ../up && echo u > u && git add u && PERCH_GUARD=off git -c user.email=col@acme.example commit -qm up && PERCH_GUARD=off git push -q origin main",
+                    in: clone
+                ).status == 0)
+            #expect(
+                try shell(home, "echo 3 >> f && PERCH_GUARD=off git -c user.email=ada@work.example commit -qam local", in: clone).status
+                    == 0)
+            command = "git pull -q --no-rebase --no-edit up main"
+        case "revert": command = "git revert --no-edit HEAD"
+        case "cherry-pick": command = "git cherry-pick side"
+        case "rebase":
+            command = "git checkout -q side && git rebase -q main"
+            rerun = "git rebase -q main"
+        case "am":
+            #expect(try shell(home, "git format-patch -q -1 side -o ../patches", in: clone).status == 0)
+            command = "git am -q ../patches/*.patch"
+        case "amend": command = "git commit -q --amend -m 'two, amended'"
+        default:
+            command = "git update-ref refs/heads/main $(git commit-tree -p HEAD -m tree HEAD^{tree})"
+        }
+        #expect(try shell(home, "git config user.email ada@home.example", in: clone).status == 0)
+        let before = try shell(home, "git rev-parse HEAD", in: clone).stdout
+        let refused = try shell(home, command, in: clone)
+        #expect(refused.status != 0, "\(operation) went in as the wrong account")
+        #expect(refused.stderr.contains("perch guard: this commit would go as \(Self.homeIdent)"), "\(operation): \(refused.stderr)")
+        #expect(refused.stderr.contains("but here it belongs to work (chosen by remote github.com/acme/*)"), "\(refused.stderr)")
+        #expect(refused.stderr.contains("PERCH_GUARD=off git … skips the guard once"), "\(refused.stderr)")
+        if operation != "rebase" {
+            #expect(try shell(home, "git rev-parse HEAD", in: clone).stdout == before, "\(operation): no branch moved")
+        }
+        // The fix the refusal prints, then what it says to run then.
+        let fix = try #require(line("fix", in: refused.stderr).map(fixCommand), "\(refused.stderr)")
+        #expect(fix == "git config --local --unset user.email", "\(operation): \(fix)")
+        #expect(try shell(home, fix, in: clone).status == 0)
+        let then = try #require(line("then", in: refused.stderr), "\(refused.stderr)")
+        let expectedThen: String
+        switch operation {
+        case "merge", "pull": expectedThen = "git commit (the merge is kept; it concludes it)"
+        case "revert": expectedThen = "git commit (the changes and message git prepared are kept)"
+        case "cherry-pick": expectedThen = "git cherry-pick --continue"
+        case "am": expectedThen = "git am --continue"
+        case "rebase": expectedThen = "git rebase --abort, then the same rebase again"
+        default: expectedThen = "the same git command again"
+        }
+        #expect(then.hasPrefix(expectedThen), "\(operation): \(then)")
+        let next: String
+        switch operation {
+        case "merge", "pull", "revert": next = "git commit -q --no-edit"
+        case "cherry-pick", "am": next = expectedThen
+        case "rebase": next = "git rebase --abort && " + (rerun ?? command)
+        default: next = command
+        }
+        let done = try shell(home, next, in: clone)
+        #expect(done.status == 0, "\(operation): \(next): \(done.stderr)")
+        #expect(try shell(home, "git log -1 --format='%cn <%ce>'", in: clone).stdout == Self.work + "\n", "\(operation)")
+        if operation == "cherry-pick" || operation == "am" || operation == "rebase" {
+            // A colleague's commit keeps its author: never refused for it.
+            #expect(try shell(home, "git log -1 --format=%ae", in: clone).stdout == "col@acme.example\n", "\(operation)")
+        }
+    }
+
+    @Test("a commit with GIT_COMMITTER_EMAIL of another account is refused, naming the variable and the unset that fixes it")
+    func committerVariable() throws {
+        let home = try home()
+        defer { home.cli.remove() }
+        let clone = try repository(home)
+        let extra = ["GIT_COMMITTER_EMAIL": "ada@home.example"]
+        let refused = try shell(home, "echo 3 >> f && git commit -qam three", in: clone, extra: extra)
+        #expect(refused.status != 0)
+        #expect(refused.stderr.contains("this commit would go as \(Self.homeIdent) (committer)"), "\(refused.stderr)")
+        #expect(line("fix", in: refused.stderr) == "unset GIT_COMMITTER_EMAIL", "\(refused.stderr)")
+        // The fix, run in the same shell: the commit goes in as work.
+        let fixed = try shell(
+            home, "unset GIT_COMMITTER_EMAIL && git commit -qam three && git log -1 --format=%ce", in: clone, extra: extra)
+        #expect(fixed.status == 0 && fixed.stdout == "ada@work.example\n", "\(fixed.stderr)")
+    }
+
+    // Bug (guard issue): amending a colleague's commit was refused, "given by --author".
+    @Test("amending or cherry-picking a colleague's commit as the right account keeps their author and goes in")
+    func colleagueKept() throws {
+        let home = try home()
+        defer { home.cli.remove() }
+        let clone = try repository(home)
+        let picked = try shell(home, "git cherry-pick side && git commit -q --amend -m 'colleague, reworded'", in: clone)
+        #expect(picked.status == 0, "\(picked.stderr)")
+        #expect(try shell(home, "git log -1 --format='%ae %ce'", in: clone).stdout == "col@acme.example ada@work.example\n")
+        // Your own commit made as home and amended keeps home as author: refused.
+        #expect(
+            try shell(home, "PERCH_GUARD=off git commit -q --allow-empty -m mine --author='Ada <ada@home.example>'", in: clone).status == 0)
+        let amended = try shell(home, "git commit -q --amend --allow-empty -m 'mine, reworded'", in: clone)
+        #expect(amended.status != 0)
+        #expect(amended.stderr.contains("would go as \(Self.homeIdent) (author)"), "\(amended.stderr)")
+        #expect(try shell(home, "git commit -q --amend --allow-empty --reset-author -m 'mine, reworded'", in: clone).status == 0)
+    }
+
+    @Test("a fetch, a new branch and a checkout start no check; PERCH_GUARD=off lets a wrong commit through once")
+    func noNewCommitAndWayPast() throws {
+        let home = try home()
+        defer { home.cli.remove() }
+        let clone = try repository(home)
+        // The hook's Perch replaced by one that records each call, then starts the real one.
+        let log = home.home + "/perch-calls"
+        let logging = home.bin + "/logging-perch"
+        writeExecutable(
+            "#!/bin/sh\necho \"$*\" >> \(TmuxSession.quote(log))\nexec \(TmuxSession.quote(TmuxSession.binary)) \"$@\"\n", to: logging)
+        let hookPath = home.home + "/config/perch/git/hooks/reference-transaction"
+        #expect(try String(contentsOfFile: hookPath, encoding: .utf8).contains("guard check-refs"))
+        try calling(logging, hook: hookPath)
+        let bare = home.home + "/other.git"
+        let ran = try shell(
+            home,
+            "git init -q --bare \(TmuxSession.quote(bare)) && git push -q \(TmuxSession.quote(bare)) main side && git fetch -q \(TmuxSession.quote(bare)) 'refs/heads/*:refs/remotes/other/*' && git checkout -q side && git checkout -q main && git tag v1 && git branch -D -q side",
+            in: clone)
+        #expect(ran.status == 0, "\(ran.stderr)")
+        #expect(
+            !FileManager.default.fileExists(atPath: log), "no Perch started: \((try? String(contentsOfFile: log, encoding: .utf8)) ?? "")")
+        #expect(try shell(home, "git commit -q --allow-empty -m mine", in: clone).status == 0)
+        #expect(FileManager.default.fileExists(atPath: log), "a new commit starts the check")
+        #expect(try shell(home, "git config user.email ada@home.example", in: clone).status == 0)
+        let past = try shell(home, "PERCH_GUARD=off git commit -q --allow-empty -m past", in: clone)
+        #expect(past.status == 0, "\(past.stderr)")
+        #expect(try shell(home, "git log -1 --format=%ce", in: clone).stdout == "ada@home.example\n")
+    }
+
+    @Test("pre-push names each commit not made as the remote's owner, and the rebase it prints makes them work's")
+    func pushNamesWrongCommits() throws {
+        let home = try home()
+        defer { home.cli.remove() }
+        let clone = try repository(home)
+        let bare = home.home + "/served.git"
+        #expect(
+            try shell(home, "git init -q --bare \(TmuxSession.quote(bare)) && git push -q \(TmuxSession.quote(bare)) main", in: clone)
+                .status == 0)
+        #expect(try shell(home, "git remote set-url --push origin \(TmuxSession.quote(bare))", in: clone).status == 0)
+        // Made as home while the guard was off (before it was installed, say).
+        for n in 1...3 {
+            #expect(
+                try shell(home, "PERCH_GUARD=off git -c user.email=ada@home.example commit -q --allow-empty -m wrong\(n)", in: clone).status
+                    == 0)
+        }
+        let refused = try shell(home, "git push -q origin main", in: clone)
+        #expect(refused.status != 0)
+        #expect(refused.stderr.contains("perch guard: this push holds 3 commits not made as work"), "\(refused.stderr)")
+        for n in 1...3 { #expect(refused.stderr.contains("as \(Self.homeIdent) (author and committer): wrong\(n)"), "\(refused.stderr)") }
+        let fix = try #require(line("fix", in: refused.stderr))
+        let rebased = try shell(home, fixCommand(fix), in: clone)
+        #expect(rebased.status == 0, "\(fix): \(rebased.stderr)")
+        let pushed = try shell(home, "git push -q origin main", in: clone)
+        #expect(pushed.status == 0, "\(pushed.stderr)")
+        #expect(
+            try shell(home, "git --git-dir=\(TmuxSession.quote(bare)) log -3 --format=%ae%ce main", in: clone).stdout
+                == String(repeating: "ada@work.exampleada@work.example\n", count: 3))
+    }
+
+    // Bug (guard issue): with a config that did not parse, every commit went through unchecked;
+    // after Perch moved, every commit failed with "perch: not found" and no hint.
+    @Test("a config that does not parse, or a Perch that moved, refuses the commit with one line naming the way past, which works")
+    func failsClosed() throws {
+        let home = try home()
+        defer { home.cli.remove() }
+        let clone = try repository(home)
+        let config = home.home + "/config/perch/accounts.json"
+        let kept = try String(contentsOfFile: config, encoding: .utf8)
+        try "{ not json".write(toFile: config, atomically: true, encoding: .utf8)
+        let broken = try shell(home, "git commit -q --allow-empty -m x", in: clone)
+        #expect(broken.status != 0)
+        #expect(broken.stderr.contains("perch guard: cannot check this commit: the config does not load"), "\(broken.stderr)")
+        #expect(
+            broken.stderr.contains("fix it with perch config edit; PERCH_GUARD=off git commit skips the guard once"), "\(broken.stderr)")
+        #expect(try shell(home, "PERCH_GUARD=off git commit -q --allow-empty -m x", in: clone).status == 0)
+        try kept.write(toFile: config, atomically: true, encoding: .utf8)
+        // The hooks call Perch by the path recorded at install: move it away, no perch on PATH.
+        let moved = home.home + "/moved-perch"
+        let hooks = home.home + "/config/perch/git/hooks"
+        try calling(moved, hook: hooks + "/reference-transaction")
+        // A PATH with git and the shell's tools but no perch.
+        let tools = home.home + "/tools"
+        try FileManager.default.createDirectory(atPath: tools, withIntermediateDirectories: true)
+        for tool in ["git", "cat", "sh"] {
+            let found = try #require(["/usr/bin/", "/bin/"].map { $0 + tool }.first { FileManager.default.isExecutableFile(atPath: $0) })
+            try FileManager.default.createSymbolicLink(atPath: tools + "/" + tool, withDestinationPath: found)
+        }
+        let gone = try shell(home, "git commit -q --allow-empty -m y", in: clone, extra: ["PATH": tools])
+        #expect(gone.status != 0)
+        #expect(
+            gone.stderr.contains("perch guard: Perch is no longer at ")
+                && gone.stderr.contains(" and not on PATH, so this commit cannot be checked: run perch guard install again"),
+            "\(gone.stderr)")
+        #expect(try perch(home, ["guard", "status"], in: clone).stdout.contains("which is gone"))
+        // The way it names: perch guard install again, with the Perch there is.
+        #expect(try home.cli.run(["guard", "install"]).status == 0)
+        #expect(try shell(home, "git commit -q --allow-empty -m y", in: clone, extra: ["PATH": tools]).status == 0)
+    }
+
+    // Bug (guard issue): with husky's local core.hooksPath the guard never ran, while status said
+    // "Guard: in place"; lefthook wrote its hook over the guard's and status still said so.
+    @Test(
+        "guard status and status say where the guard does not run (a local core.hooksPath, a replaced hook); install puts it back and keeps the other hook"
+    )
+    func hookManagers() throws {
+        let home = try home()
+        defer { home.cli.remove() }
+        let clone = try repository(home)
+        #expect(try shell(home, "mkdir -p .husky/_ && git config core.hooksPath .husky/_", in: clone).status == 0)
+        let status = try perch(home, ["guard", "status"], in: clone)
+        #expect(status.status == 3)
+        #expect(
+            status.stdout.contains("the guard does not run here: this repository's local core.hooksPath is .husky/_ (husky's)"),
+            "\(status.stdout)")
+        #expect(status.stdout.contains("perch guard check"))
+        #expect(try perch(home, ["status"], in: clone).stdout.contains("Guard: the guard does not run here"))
+        #expect(try shell(home, "git config --unset core.hooksPath", in: clone).status == 0)
+        #expect(try perch(home, ["guard", "status"], in: clone).status == 0)
+        // Another program writes its hook over the guard's (lefthook does, into the global hooks path).
+        let hooks = home.home + "/config/perch/git/hooks"
+        let marker = home.home + "/lefthook-ran"
+        writeExecutable("#!/bin/sh\n# lefthook\necho ran >> \(TmuxSession.quote(marker))\n", to: hooks + "/reference-transaction")
+        let replaced = try perch(home, ["guard", "status"], in: clone)
+        #expect(replaced.status == 3)
+        #expect(
+            replaced.stdout.contains("reference-transaction in ~/config/perch/git/hooks was replaced by lefthook's")
+                || replaced.stdout.contains("was replaced by lefthook's"), "\(replaced.stdout)")
+        #expect(try perch(home, ["status"], in: clone).stdout.contains("was replaced by lefthook's"))
+        let again = try home.cli.run(["guard", "install"])
+        #expect(again.status == 0 && again.stdout.contains("are kept in"), "\(again.stdout)")
+        #expect(try perch(home, ["guard", "status"], in: clone).status == 0)
+        #expect(try shell(home, "git config user.email ada@home.example", in: clone).status == 0)
+        #expect(try shell(home, "git commit -q --allow-empty -m x", in: clone).status != 0, "the guard's check is back")
+        #expect(try shell(home, "git config --unset user.email && git commit -q --allow-empty -m x", in: clone).status == 0)
+        #expect(FileManager.default.fileExists(atPath: marker), "and the other program's hook still runs after it")
+    }
+}
+
+extension StringProtocol {
+    var trimmingWhitespaceForTest: String {
+        String(drop { $0 == " " || $0 == "\t" }.reversed().drop { $0 == " " || $0 == "\t" || $0 == "\n" }.reversed())
+    }
+}
