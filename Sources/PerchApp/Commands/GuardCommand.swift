@@ -6,10 +6,10 @@ import PerchStore
 /// `perch guard install|--undo`, and the checks its hooks run.
 struct GuardCommand: ReadsPerchFiles {
     static let configuration = CommandConfiguration(
-        name: "guard", summary: "refuse a commit or push as the wrong account (install; --undo removes it)",
+        name: "guard", summary: "refuse a commit or push as the wrong account (install, status, check; --undo)",
         operands: [
             // check-refs and check-push REMOTE URL are what the hooks run.
-            Operand(name: "install|status|check", optional: true, needs: "install, status or check (or --undo)"),
+            Operand(name: "ACTION", optional: true, needs: "install, status or check (or --undo)"),
             Operand(name: "REMOTE", optional: true, hidden: true), Operand(name: "URL", optional: true, hidden: true),
         ])
     static var details: String { CommandDetails.guardHooks }
