@@ -79,22 +79,6 @@ struct RemotePatternTests {
         #expect(literal.contains { $0.hasSuffix("[sS][iI][tT][eE].git") } && literal.contains { $0.hasSuffix("[sS][iI][tT][eE]/") })
     }
 
-    @Test("the remotes of a repository's config are read without git: quoted, commented, several remotes, other sections ignored")
-    func remoteURLs() {
-        let text = """
-            [core]
-            \turl = not-a-remote
-            [remote "origin"]
-            \turl = git@github.com:acme/site.git ; a comment
-            \tfetch = +refs/heads/*:refs/remotes/origin/*
-            [remote "fork"]
-            \tURL = "https://github.com/ada/site"
-            [branch "main"]
-            \tremote = origin
-            """
-        #expect(RemotePattern.remoteURLs(inGitConfig: text) == ["git@github.com:acme/site.git", "https://github.com/ada/site"])
-    }
-
     @Test("the owner of a repository is the first account with a matching remote, with the pattern as written")
     func owner() {
         var work = Account(id: "work", name: "Work")

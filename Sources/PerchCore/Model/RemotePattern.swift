@@ -154,31 +154,6 @@ public struct RemotePattern: Hashable, Sendable {
         return result
     }
 
-    /// The remote URLs of a repository's `.git/config` text (each `url` of a `[remote "…"]`
-    /// section), read without git: the shell hook runs it at every prompt. Handles the common
-    /// forms (`url = …`, quoted or not, a `#` or `;` comment after it).
-    public static func remoteURLs(inGitConfig text: String) -> [String] {
-        var urls: [String] = []
-        var inRemote = false
-        for rawLine in text.split(whereSeparator: \.isNewline) {
-            let line = rawLine.trimmingWhitespace
-            if line.hasPrefix("[") {
-                inRemote = line.lowercased().hasPrefix("[remote ")
-                continue
-            }
-            guard inRemote, let equals = line.firstIndex(of: "=") else { continue }
-            guard line[..<equals].trimmingWhitespace.lowercased() == "url" else { continue }
-            var value = String(line[line.index(after: equals)...].trimmingWhitespace)
-            if value.hasPrefix("\"") {
-                value = String(value.dropFirst().prefix { $0 != "\"" })
-            } else if let comment = value.firstIndex(where: { $0 == "#" || $0 == ";" }) {
-                value = String(value[..<comment].trimmingWhitespace)
-            }
-            if !value.isEmpty { urls.append(value) }
-        }
-        return urls
-    }
-
     /// Which of `accounts` owns a repository with remotes `urls`: the first account with a
     /// pattern matching one of them, with that pattern; nil for none.
     public static func owner(of urls: [String], in accounts: [Account]) -> (account: String, pattern: String)? {
