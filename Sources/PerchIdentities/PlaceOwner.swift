@@ -92,7 +92,8 @@ public struct PlaceOwner: Hashable, Sendable {
 
     /// The remotes of the repository `folder` is in, read from its config without starting git
     /// (the shell hook asks at every prompt) by ``GitConfigReader``, as git reads it: includes
-    /// followed (`~/` from `home`), `includeIf` conditions evaluated against this repository.
+    /// followed (`~/` from `home`), `includeIf` conditions evaluated against this repository as
+    /// git started in `folder` (its `$PWD`) sees it.
     /// The repository is the nearest `.git` above `folder`: a folder, or a file saying `gitdir:
     /// PATH` (a worktree or submodule, whose `commondir` names the shared folder holding
     /// `config`). Every file is read without blocking, regular files of at most 1 MiB only
@@ -110,7 +111,11 @@ public struct PlaceOwner: Hashable, Sendable {
         if let common = readSmall(gitDir + "/commondir")?.trimmingWhitespace, !common.isEmpty {
             configFolder = common.hasPrefix("/") ? common : gitDir + "/" + common
         }
-        let place = GitConfigReader.Place(home: home, gitDirectory: gitDir)
+        // git names a `.git` folder found in the folder it starts in by the path it was started
+        // at ($PWD), any other by its resolved path (setup.c): `gitdir:` conditions see that.
+        var info = stat()
+        let atStart = gitDir == (folder == "/" ? "" : folder) + "/.git" && stat(gitDir, &info) == 0 && info.st_mode & S_IFMT == S_IFDIR
+        let place = GitConfigReader.Place(home: home, gitDirectory: atStart ? gitDir : realPath(gitDir) ?? gitDir)
         return GitConfigReader.read(configFolder + "/config", at: place, files: RepositoryFiles()).flatMap { entries in
             Result { () throws(GitConfigReader.Refusal) in try GitRemotes(config: entries) }
         }
