@@ -57,6 +57,88 @@ struct GitConfigDifferentialTests {
         #expect(tally.disagreements.count == 0, "\(summary)\n\nthe first disagreements:\n\(shown)")
     }
 
+    @Test(
+        "git's insteadOf and pushInsteadOf rewrites, global then local, give the fetch and push URLs git remote get-url gives",
+        .enabled(if: ScratchHome.installed("git")))
+    func rewritesAgreeWithGit() throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("perch-rewrites-\(UUID().uuidString)").path
+        try FileManager.default.createDirectory(atPath: folder + "/repo/.git/objects", withIntermediateDirectories: true)
+        try FileManager.default.createDirectory(atPath: folder + "/repo/.git/refs/heads", withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        try ConfigCase.write(Array("ref: refs/heads/main\n".utf8), to: folder + "/repo/.git/HEAD")
+        let bases = ["https://github.com/", "git@github.com:", "ssh://git@work/", "X", ""]
+        let prefixes = ["gh:", "g", "gh:acme/", "https://", "https://github.com/", "git@github.com:", "", "work:", "gh:acme/site"]
+        let urls = ["gh:acme/site", "gh:x", "https://github.com/acme/site", "git@github.com:acme/site.git", "work:site", "other"]
+        var random = SplitMix64(seed: Self.seed)
+        var disagreements: [String] = []
+        let cases = 500
+        for index in 0..<cases {
+            func pick(_ items: [String]) -> String { items[Int.random(in: 0..<items.count, using: &random)] }
+            func rules() -> String {
+                (0..<Int.random(in: 0...4, using: &random)).map { _ in
+                    "[url \"\(pick(bases))\"]\n\t\(pick(["insteadOf", "pushInsteadOf", "insteadOf"])) = \(pick(prefixes))\n"
+                }.joined()
+            }
+            let global = rules()
+            var local = rules() + "[remote \"origin\"]\n"
+            for _ in 0..<Int.random(in: 1...3, using: &random) { local += "\turl = \(pick(urls))\n" }
+            for _ in 0..<Int.random(in: 0...2, using: &random) where Int.random(in: 0..<3, using: &random) == 0 {
+                local += "\tpushurl = \(pick(urls))\n"
+            }
+            try ConfigCase.write(Array(global.utf8), to: folder + "/global")
+            try ConfigCase.write(Array(local.utf8), to: folder + "/repo/.git/config")
+            let environment = [
+                "PWD=" + folder + "/repo", "HOME=" + folder, "PATH=/usr/local/bin:/usr/bin:/bin", "GIT_CONFIG_NOSYSTEM=1",
+                "GIT_CONFIG_GLOBAL=" + folder + "/global", "LC_ALL=C",
+            ]
+            func git(_ arguments: [String]) -> [String] {
+                let run = Self.run(
+                    ["git", "remote", "get-url", "--all"] + arguments + ["origin"], environment: environment, in: folder + "/repo")
+                // A line each, empty ones too (a rewrite to an empty base).
+                return String(decoding: run.stdout, as: UTF8.self).split(separator: "\n", omittingEmptySubsequences: false).dropLast().map(
+                    String.init)
+            }
+            let globalRules = try GitRemotes(
+                config: GitConfigReader.read(
+                    folder + "/global", at: GitConfigReader.Place(home: folder, gitDirectory: nil), files: RepositoryFiles()
+                )
+                .get()
+            ).rewrites
+            let remotes = try PlaceOwner.remotes(of: folder + "/repo", home: folder).get()
+            let rewrites = globalRules + remotes.rewrites
+            let origin = remotes.remotes.first { $0.name == "origin" }
+            let fetch = origin?.fetchURLs(rewrites) ?? []
+            let push = origin?.pushTargets(rewrites) ?? []
+            let gitFetch = git([])
+            let gitPush = git(["--push"])
+            if fetch != gitFetch || push != gitPush {
+                disagreements.append(
+                    "case \(index) of seed \(Self.seed): global \(global.debugDescription), local \(local.debugDescription): "
+                        + "git fetches \(gitFetch), pushes \(gitPush); Perch fetches \(fetch), pushes \(push)")
+            }
+        }
+        print("\(cases) generated rewrite configs (seed \(Self.seed)): \(disagreements.count) disagreements")
+        #expect(disagreements.count == 0, "\(disagreements.prefix(5).joined(separator: "\n"))")
+    }
+
+    /// Runs `arguments` (the program first, found in /usr/local/bin, /usr/bin or /bin) in
+    /// `folder` with exactly `environment`.
+    static func run(_ arguments: [String], environment: [String], in folder: String) -> (status: Int32, stdout: [UInt8], stderr: String) {
+        guard
+            let program = ["/usr/local/bin/", "/usr/bin/", "/bin/"].map({ $0 + arguments[0] }).first(
+                where: FileManager.default.isExecutableFile),
+            let spawned = try? ProcessSpawn.spawn(program, arguments, environment: environment, attachment: .captured, folder: folder)
+        else { return (-1, [], "not started") }
+        let collected = ProcessSpawn.collect(spawned, timeout: 30_000, stdoutLimit: 1 << 20, stderrTail: 2048)
+        let status: Int32
+        switch collected.ending {
+        case .exited(let code): status = code
+        case .signalled(let signal): status = 128 + signal
+        case .timedOut: status = -2
+        }
+        return (status, collected.stdout, String(decoding: collected.stderr, as: UTF8.self))
+    }
+
     /// What one case gave.
     struct Outcome {
         var refused = false
@@ -168,19 +250,8 @@ struct GitConfigDifferentialTests {
             "GIT_CONFIG_GLOBAL=" + global,
             "LC_ALL=C",
         ]
-        let git = ["/usr/local/bin/git", "/usr/bin/git", "/bin/git"].first { FileManager.default.isExecutableFile(atPath: $0) }!
-        let arguments = ["git", "config", "--local", "--includes", "--null", "--get-regexp", keys]
-        guard
-            let spawned = try? ProcessSpawn.spawn(git, arguments, environment: environment, attachment: .captured, folder: start)
-        else { return GitAnswer(status: -1, stdout: [], stderr: "not started") }
-        let collected = ProcessSpawn.collect(spawned, timeout: 30_000, stdoutLimit: 1 << 20, stderrTail: 2048)
-        let status: Int32
-        switch collected.ending {
-        case .exited(let code): status = code
-        case .signalled(let signal): status = 128 + signal
-        case .timedOut: status = -2
-        }
-        return GitAnswer(status: status, stdout: collected.stdout, stderr: String(decoding: collected.stderr, as: UTF8.self))
+        let run = run(["git", "config", "--local", "--includes", "--null", "--get-regexp", keys], environment: environment, in: start)
+        return GitAnswer(status: run.status, stdout: run.stdout, stderr: run.stderr)
     }
 
     /// Every worker's outcomes.
