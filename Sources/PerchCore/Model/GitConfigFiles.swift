@@ -10,7 +10,7 @@ public protocol GitConfigFiles {
 }
 
 /// Files kept in memory, for tests and for configs that are not on disk: a path not given is
-/// missing, and no path is a symlink.
+/// missing, no path is a symlink, and `.`, `..` and doubled slashes resolve as the system's.
 public struct InMemoryGitConfigFiles: GitConfigFiles, Sendable {
     /// Each file's text by absolute path; a path of `unreadable` is a folder, a FIFO or such.
     public var files: [String: String]
@@ -25,12 +25,23 @@ public struct InMemoryGitConfigFiles: GitConfigFiles, Sendable {
     }
 
     public func file(_ path: String) -> GitConfigReader.File {
+        let path = Self.plain(path)
         if unreadable.contains(path) { return .unreadable("is not a regular file") }
         return files[path].map { .contents(Array($0.utf8)) } ?? .missing
     }
 
     public func realPath(_ path: String) -> String? {
-        files[path] != nil || unreadable.contains(path) || files.keys.contains { $0.hasPrefix(path + "/") } ? path : nil
+        let path = Self.plain(path)
+        return files[path] != nil || unreadable.contains(path) || files.keys.contains { $0.hasPrefix(path + "/") } ? path : nil
+    }
+
+    /// `path` without `.`, `..` and empty components.
+    static func plain(_ path: String) -> String {
+        var parts: [Substring] = []
+        for part in path.split(separator: "/") where part != "." {
+            if part == ".." { _ = parts.popLast() } else { parts.append(part) }
+        }
+        return "/" + parts.joined(separator: "/")
     }
 
     public func home(ofUser name: String) -> String? { homes[name] }

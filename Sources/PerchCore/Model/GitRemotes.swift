@@ -29,6 +29,12 @@ public struct GitRemotes: Hashable, Sendable {
         public var urls: [String]
         public var pushURLs: [String]
 
+        public init(name: String, urls: [String], pushURLs: [String]) {
+            self.name = name
+            self.urls = urls
+            self.pushURLs = pushURLs
+        }
+
         /// Where git fetches from: each URL rewritten by `insteadOf` (git's `remote.c`).
         public func fetchURLs(_ rewrites: GitURLRewrites) -> [String] { urls.map(rewrites.rewritten) }
 
