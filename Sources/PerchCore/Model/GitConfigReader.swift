@@ -23,8 +23,14 @@
 /// the remote URLs of this config alone, as `git config --local` evaluates it (git's other
 /// commands also see the global and system configs' URLs); any other condition is false.
 ///
-/// Left out on purpose: `%(prefix)/` paths (git's install prefix is not known here) make the
-/// config unreadable; a file larger than the files' limit is unreadable (git would read it).
+/// While a `hasconfig:` condition is decided, a file any true `includeIf` names may set no
+/// remote URL, and a remote URL without a value stops git: both are refused, as git does.
+///
+/// Left out on purpose: `%(prefix)/` paths (git's install prefix is not known here) and include
+/// paths that are not UTF-8 make the config unreadable; a file larger than the files' limit is
+/// unreadable (git would read it); `onbranch:` reads `HEAD` itself, not a chain of symbolic
+/// refs. The reader reads the one file it is given and its includes: a repository's
+/// `config.worktree` and the global and system configs are its caller's to read.
 /// A config git refuses (`bad config line`, a missing value for a path, an include it cannot
 /// open, too deep) is a ``Refusal``: git itself stops there. Pure: every file is read through
 /// ``GitConfigFiles``.
@@ -65,8 +71,10 @@ public enum GitConfigReader {
     public struct Place: Hashable, Sendable {
         /// `HOME`, for `~/` (nil: unset, and `~/` cannot be expanded).
         public var home: String?
-        /// The repository's git folder (its `.git`, or a worktree's folder in it), absolute;
-        /// nil outside a repository (no `gitdir:` or `onbranch:` condition holds).
+        /// The repository's git folder (its `.git`, or a worktree's folder in it), absolute, as
+        /// git names it: by the path git was started at when the `.git` folder is in the folder
+        /// it starts in, else resolved. nil outside a repository (no `gitdir:` or `onbranch:`
+        /// condition holds).
         public var gitDirectory: String?
 
         public init(home: String?, gitDirectory: String?) {
