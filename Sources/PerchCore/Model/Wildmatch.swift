@@ -23,15 +23,13 @@ public enum Wildmatch {
 
     /// Whether `text` matches `pattern`, both bytes (each ends at its first NUL, if any).
     public static func matches(_ pattern: [UInt8], _ text: [UInt8], flags: Flags) -> Bool {
-        var matcher = Matcher(pattern: terminated(pattern), text: terminated(text), flags: flags)
-        return matcher.match(0, 0) == .match
+        matches(pattern[...], text[...], flags: flags)
     }
 
-    /// `bytes` up to its first NUL, then a NUL: the matcher reads past an end as C does.
-    private static func terminated(_ bytes: [UInt8]) -> [UInt8] {
-        var result = Array(bytes.prefix { $0 != 0 })
-        result.append(0)
-        return result
+    /// Whether `text` matches `pattern`, both bytes (each ends at its first NUL, if any).
+    public static func matches(_ pattern: ArraySlice<UInt8>, _ text: ArraySlice<UInt8>, flags: Flags) -> Bool {
+        var matcher = Matcher(pattern: pattern, text: text, flags: flags)
+        return matcher.match(pattern.startIndex, text.startIndex) == .match
     }
 
     /// A match's outcome; the two aborts cut the search short, as in git.
@@ -40,41 +38,55 @@ public enum Wildmatch {
     }
 
     private struct Matcher {
-        let pattern: [UInt8]
-        let text: [UInt8]
+        let pattern: ArraySlice<UInt8>
+        let text: ArraySlice<UInt8>
         let flags: Flags
+
+        /// The pattern's byte at `index`, NUL past its end (it is read as C reads a string).
+        func pat(_ index: Int) -> UInt8 { index < pattern.endIndex ? pattern[index] : 0 }
+        /// The text's byte at `index`, NUL past its end.
+        func txt(_ index: Int) -> UInt8 { index < text.endIndex ? text[index] : 0 }
+        /// Where the next `/` is at or after `index`, before the text's end or a NUL.
+        func slash(from index: Int) -> Int? {
+            var index = index
+            while index < text.endIndex && text[index] != 0 {
+                if text[index] == Self.slash { return index }
+                index += 1
+            }
+            return nil
+        }
 
         var pathname: Bool { flags.contains(.pathname) }
         var fold: Bool { flags.contains(.caseFold) }
 
         func folded(_ byte: UInt8) -> UInt8 { fold && isUpper(byte) ? byte | 0x20 : byte }
 
-        /// Matches `pattern[p...]` against `text[t...]`.
+        /// Matches the pattern from `start` against the text from `textStart`.
         mutating func match(_ start: Int, _ textStart: Int) -> Outcome {
             var p = start
             var t = textStart
-            while pattern[p] != 0 {
-                let rawText = text[t]
-                if rawText == 0 && pattern[p] != Self.star { return .abortAll }
+            while pat(p) != 0 {
+                let rawText = txt(t)
+                if rawText == 0 && pat(p) != Self.star { return .abortAll }
                 let textByte = folded(rawText)
-                let patternByte = folded(pattern[p])
+                let patternByte = folded(pat(p))
                 switch patternByte {
                 case Self.question:
                     if pathname && textByte == Self.slash { return .noMatch }
                 case Self.star:
                     var q = p + 1
                     let matchSlash: Bool
-                    if pattern[q] == Self.star {
-                        let before = p - 1
-                        while pattern[q] == Self.star { q += 1 }
+                    if pat(q) == Self.star {
+                        let before = p - 1  // the byte before the star, if any
+                        while pat(q) == Self.star { q += 1 }
                         if !pathname {
                             matchSlash = true
-                        } else if (before < 0 || pattern[before] == Self.slash)
-                            && (pattern[q] == 0 || pattern[q] == Self.slash
-                                || (pattern[q] == Self.backslash && pattern[q + 1] == Self.slash))
+                        } else if (before < pattern.startIndex || pat(before) == Self.slash)
+                            && (pat(q) == 0 || pat(q) == Self.slash
+                                || (pat(q) == Self.backslash && pat(q + 1) == Self.slash))
                         {
                             // `**/` may match no folder at all: `a/**/b` matches `a/b`.
-                            if pattern[q] == Self.slash && match(q + 1, t) == .match { return .match }
+                            if pat(q) == Self.slash && match(q + 1, t) == .match { return .match }
                             matchSlash = true
                         } else {
                             matchSlash = false
@@ -82,15 +94,15 @@ public enum Wildmatch {
                     } else {
                         matchSlash = !pathname
                     }
-                    if pattern[q] == 0 {
+                    if pat(q) == 0 {
                         // A trailing `**` matches everything, a trailing `*` only without a `/`.
-                        if !matchSlash && text[t...].contains(Self.slash) { return .noMatch }
+                        if !matchSlash && slash(from: t) != nil { return .noMatch }
                         return .match
                     }
-                    if !matchSlash && pattern[q] == Self.slash {
+                    if !matchSlash && pat(q) == Self.slash {
                         // One `*` then `/`: the rest of this component, then the pattern's `/`.
-                        guard let slash = text[t...].firstIndex(of: Self.slash) else { return .noMatch }
-                        t = slash
+                        guard let next = slash(from: t) else { return .noMatch }
+                        t = next
                         p = q
                         break
                     }
@@ -104,33 +116,33 @@ public enum Wildmatch {
                 case Self.backslash:
                     // The quoted byte is compared unfolded, as git does.
                     p += 1
-                    if textByte != pattern[p] { return .noMatch }
+                    if textByte != pat(p) { return .noMatch }
                 default:
                     if textByte != patternByte { return .noMatch }
                 }
                 p += 1
                 t += 1
             }
-            return text[t] == 0 ? .match : .noMatch
+            return txt(t) == 0 ? .match : .noMatch
         }
 
-        /// A `*` (or `**` when `matchSlash`) followed by `pattern[q...]`, against `text[t...]`.
+        /// A `*` (or `**` when `matchSlash`) followed by the pattern from `q`, against the text from `start`.
         mutating func starSearch(_ q: Int, _ start: Int, matchSlash: Bool) -> Outcome {
             var t = start
-            while text[t] != 0 {
+            while txt(t) != 0 {
                 // Skip ahead to the next place the literal after the star could match.
-                if !Self.isGlobSpecial(pattern[q]) {
-                    let wanted = folded(pattern[q])
-                    while text[t] != 0 && (matchSlash || text[t] != Self.slash) {
-                        if folded(text[t]) == wanted { break }
+                if !Self.isGlobSpecial(pat(q)) {
+                    let wanted = folded(pat(q))
+                    while txt(t) != 0 && (matchSlash || txt(t) != Self.slash) {
+                        if folded(txt(t)) == wanted { break }
                         t += 1
                     }
-                    if text[t] == 0 || folded(text[t]) != wanted { return .noMatch }
+                    if txt(t) == 0 || folded(txt(t)) != wanted { return .noMatch }
                 }
                 let outcome = match(q, t)
                 if outcome != .noMatch {
                     if !matchSlash || outcome != .abortToDoubleStar { return outcome }
-                } else if !matchSlash && text[t] == Self.slash {
+                } else if !matchSlash && txt(t) == Self.slash {
                     return .abortToDoubleStar
                 }
                 t += 1
@@ -138,15 +150,15 @@ public enum Wildmatch {
             return .abortAll
         }
 
-        /// Reads the class starting at `pattern[p]` (its `[`), leaving `p` at its `]`: whether
+        /// Reads the class starting at `pat(p)` (its `[`), leaving `p` at its `]`: whether
         /// `textByte` is in it, or nil when the class is malformed (the whole match fails).
         func matchClass(_ p: inout Int, _ textByte: UInt8) -> Bool? {
             p += 1
-            var byte = pattern[p]
+            var byte = pat(p)
             let negated = byte == Self.bang || byte == Self.caret
             if negated {
                 p += 1
-                byte = pattern[p]
+                byte = pat(p)
             }
             var previous: UInt8 = 0
             var matched = false
@@ -154,15 +166,15 @@ public enum Wildmatch {
                 if byte == 0 { return nil }
                 if byte == Self.backslash {
                     p += 1
-                    byte = pattern[p]
+                    byte = pat(p)
                     if byte == 0 { return nil }
                     if textByte == byte { matched = true }
-                } else if byte == Self.dash && previous != 0 && pattern[p + 1] != 0 && pattern[p + 1] != Self.close {
+                } else if byte == Self.dash && previous != 0 && pat(p + 1) != 0 && pat(p + 1) != Self.close {
                     p += 1
-                    byte = pattern[p]
+                    byte = pat(p)
                     if byte == Self.backslash {
                         p += 1
-                        byte = pattern[p]
+                        byte = pat(p)
                         if byte == 0 { return nil }
                     }
                     if textByte <= byte && textByte >= previous {
@@ -172,12 +184,12 @@ public enum Wildmatch {
                         if upper <= byte && upper >= previous { matched = true }
                     }
                     byte = 0  // a range's end starts no range
-                } else if byte == Self.open && pattern[p + 1] == Self.colon {
+                } else if byte == Self.open && pat(p + 1) == Self.colon {
                     let nameStart = p + 2
                     var end = nameStart
-                    while pattern[end] != 0 && pattern[end] != Self.close { end += 1 }
-                    if pattern[end] == 0 { return nil }
-                    if end - nameStart - 1 < 0 || pattern[end - 1] != Self.colon {
+                    while pat(end) != 0 && pat(end) != Self.close { end += 1 }
+                    if pat(end) == 0 { return nil }
+                    if end - nameStart - 1 < 0 || pat(end - 1) != Self.colon {
                         // No `:]`: a plain `[` in the class.
                         if textByte == Self.open { matched = true }
                     } else {
@@ -191,7 +203,7 @@ public enum Wildmatch {
                 }
                 previous = byte
                 p += 1
-                byte = pattern[p]
+                byte = pat(p)
             } while byte != Self.close
             if matched == negated || (pathname && textByte == Self.slash) { return false }
             return true
