@@ -42,8 +42,8 @@ public struct RemotePattern: Hashable, Sendable {
     public func hash(into hasher: inout Hasher) { hasher.combine(normalized) }
 
     /// Why `text` cannot be a remote pattern, or nil: it is `HOST/PATH`, without a scheme,
-    /// user, space or line break, the host without wildcards, the path without `[` or `]`
-    /// (git's wildmatch would read a class where this matcher reads a letter).
+    /// user, space or line break, the host without wildcards, the path without `[` or `]` (a
+    /// class to git's wildmatch, which no repository's path needs).
     public static func problem(_ text: String) -> String? {
         if text.isEmpty { return "must not be empty" }
         if text.contains(where: { $0.isNewline || $0 == " " || $0 == "\t" }) { return "\"\(text)\" holds a space or line break" }
@@ -53,8 +53,8 @@ public struct RemotePattern: Hashable, Sendable {
         let parts = text.split(separator: "/", maxSplits: 1)
         guard parts.count == 2, !parts[1].isEmpty else { return "\"\(text)\" needs a host and a path, like github.com/acme/*" }
         if parts[0].contains(where: { "*?[".contains($0) }) { return "\"\(text)\": the host may not hold wildcards" }
-        // git's wildmatch reads `[` as a class (and fails every match when it is not closed),
-        // this matcher as a letter: the two would disagree, and no repository path holds one.
+        // wildmatch reads `[` as a class and fails every match when it is not closed; the
+        // letters' classes Perch writes (`[aA]`) would nest in one.
         if parts[1].contains(where: { $0 == "[" || $0 == "]" }) {
             return "\"\(text)\" holds a [ or ]: a remote pattern takes * (within a folder), ** (across folders) and ? only"
         }
