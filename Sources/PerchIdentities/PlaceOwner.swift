@@ -121,8 +121,9 @@ public struct PlaceOwner: Hashable, Sendable {
         }
     }
 
-    /// The URLs (not push URLs) of the remotes of the repository `folder` is in, as written;
-    /// empty outside a repository and where ``remotes(of:home:)`` refuses the config.
+    /// The URLs (not push URLs) of the remotes of the repository `folder` is in, as written:
+    /// what git's `hasconfig:remote.*.url:` rules see in its config (``GitRemotes/urls``).
+    /// Empty outside a repository and where ``remotes(of:home:)`` refuses the config.
     public static func remoteURLs(of folder: String, home: String) -> [String] {
         (try? remotes(of: folder, home: home).get())?.urls ?? []
     }

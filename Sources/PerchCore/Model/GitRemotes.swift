@@ -98,11 +98,13 @@ public struct GitRemotes: Hashable, Sendable {
         return remotes
     }
 
-    /// Every remote's URLs as written, in config order (what a remote pattern is matched to).
-    public var urls: [String] { entries.filter { !$0.isPush && $0.known }.map(\.url) }
+    /// Every `remote.<name>.url` as written, in config order: what git's `includeIf
+    /// "hasconfig:remote.*.url:…"` rules match (a name starting with `/` too), and so what a
+    /// remote pattern is matched to.
+    public var urls: [String] { entries.filter { !$0.isPush }.map(\.url) }
 
-    /// Every remote's push URLs as written, in config order.
-    public var pushURLs: [String] { entries.filter { $0.isPush && $0.known }.map(\.url) }
+    /// Every `remote.<name>.pushurl` as written, in config order.
+    public var pushURLs: [String] { entries.filter(\.isPush).map(\.url) }
 
     /// `section.subsection.key`'s parts (git's `parse_config_key`), nil without a subsection.
     static func split(_ key: String) -> (String, String, String)? {
