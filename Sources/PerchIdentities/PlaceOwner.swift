@@ -58,7 +58,7 @@ public struct PlaceOwner: Hashable, Sendable {
             return PlaceOwner(account: rule.account, reason: .directory(rule.written))
         }
         if accounts.contains(where: { !$0.identities.remotes.isEmpty }),
-            let owner = RemotePattern.owner(of: remoteURLs(of: folder), in: accounts)
+            let owner = RemotePattern.owner(of: remoteURLs(of: folder, home: home), in: accounts)
         {
             return PlaceOwner(account: owner.account, reason: .remote(owner.pattern))
         }
@@ -90,22 +90,42 @@ public struct PlaceOwner: Hashable, Sendable {
         return String(cString: resolved)
     }
 
-    /// The remote URLs of the repository `folder` is in, read from its config file without
-    /// starting git (the shell hook asks at every prompt): the nearest `.git` above `folder`, a
-    /// folder, or a file saying `gitdir: PATH` (a worktree or submodule, whose `commondir` names
-    /// the shared folder holding `config`). Empty outside a repository.
-    ///
-    /// A repository owned by another user is treated as git treats it (git-config(1),
-    /// `safe.directory`: git refuses to work there): it has no remotes, so none binds it.
+    /// The remotes of the repository `folder` is in, read from its config without starting git
+    /// (the shell hook asks at every prompt) by ``GitConfigReader``, as git reads it: includes
+    /// followed (`~/` from `home`), `includeIf` conditions evaluated against this repository as
+    /// git started in `folder` (its `$PWD`) sees it.
+    /// The repository is the nearest `.git` above `folder`: a folder, or a file saying `gitdir:
+    /// PATH` (a worktree or submodule, whose `commondir` names the shared folder holding
+    /// `config`). Every file is read without blocking, regular files of at most 1 MiB only
+    /// (``RepositoryFiles``).
+    /// - Returns: the remotes (none outside a repository); a ``GitConfigReader/Refusal`` when
+    ///   git refuses the config, so works in no such repository, or when the repository is
+    ///   owned by another user (git-config(1), `safe.directory`: git refuses to work there, and
+    ///   its includes are not followed).
     // Bug (trust issue): another user's repository in a shared folder, with a remote of the
     // work account's, made your shell the work account when you entered it.
-    public static func remoteURLs(of folder: String) -> [String] {
-        guard let gitDir = gitDirectory(above: folder), ownedByUser(gitDir) else { return [] }
+    public static func remotes(of folder: String, home: String) -> Result<GitRemotes, GitConfigReader.Refusal> {
+        guard let gitDir = gitDirectory(above: folder) else { return .success(GitRemotes()) }
+        guard ownedByUser(gitDir) else { return .failure(GitConfigReader.Refusal("the repository is owned by another user")) }
         var configFolder = gitDir
         if let common = readSmall(gitDir + "/commondir")?.trimmingWhitespace, !common.isEmpty {
             configFolder = common.hasPrefix("/") ? common : gitDir + "/" + common
         }
-        return RemotePattern.remoteURLs(inGitConfig: readSmall(configFolder + "/config") ?? "")
+        // git names a `.git` folder found in the folder it starts in by the path it was started
+        // at ($PWD), any other by its resolved path (setup.c): `gitdir:` conditions see that.
+        var info = stat()
+        let atStart = gitDir == (folder == "/" ? "" : folder) + "/.git" && stat(gitDir, &info) == 0 && info.st_mode & S_IFMT == S_IFDIR
+        let place = GitConfigReader.Place(home: home, gitDirectory: atStart ? gitDir : realPath(gitDir) ?? gitDir)
+        return GitConfigReader.read(configFolder + "/config", at: place, files: RepositoryFiles()).flatMap { entries in
+            Result { () throws(GitConfigReader.Refusal) in try GitRemotes(config: entries) }
+        }
+    }
+
+    /// The URLs (not push URLs) of the remotes of the repository `folder` is in, as written:
+    /// what git's `hasconfig:remote.*.url:` rules see in its config (``GitRemotes/urls``).
+    /// Empty outside a repository and where ``remotes(of:home:)`` refuses the config.
+    public static func remoteURLs(of folder: String, home: String) -> [String] {
+        (try? remotes(of: folder, home: home).get())?.urls ?? []
     }
 
     /// The git folder of the repository holding `folder` (its `.git`, or where a `.git` file

@@ -507,6 +507,7 @@ struct ConfigReading {
             } else if !seen.insert(RemotePattern(text)).inserted {
                 problem(element, "\(place): \"\(text)\" is listed twice")
             } else {
+                if let note = RemotePattern.warning(text) { warning(element, "\(place): \(note)") }
                 patterns.append(text)
             }
         }

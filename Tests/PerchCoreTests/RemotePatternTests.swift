@@ -42,7 +42,9 @@ struct RemotePatternTests {
             ("github.com/acme/site", "git@github.com:acme/site2.git", false),
             ("github.com/acme/si?e", "git@github.com:acme/site.git", true),
             ("github.com/acme/*", "git@gitlab.com:acme/site.git", false),
-            ("github.com/acme/*", "/srv/acme/site", false),
+            ("github.com/acme/*", "/srv/acme/site", false), ("github.com/**/site", "https://github.com/site", true),
+            ("github.com/acme**", "git@github.com:acme/x/y", false), ("github.com/acme/*", "HTTPS://github.com/acme/site", false),
+            ("github.com/acme/site", "git@github.com:acme/site.GIT", true), ("github.com/acme/*", "https://github.com//acme/site", false),
         ])
     func matches(pattern: String, url: String, expected: Bool) {
         #expect(RemotePattern(pattern).matches(url: url) == expected)
@@ -68,31 +70,52 @@ struct RemotePatternTests {
         #expect(RemotePattern("GitHub.com/Acme/site.git") == RemotePattern("github.com/acme/site/"))
     }
 
-    @Test("git's patterns cover https, ssh with and without a port, and scp-like forms, with letters of either case")
+    @Test("git's patterns cover https, ssh with and without a user and a port, and scp-like forms, with letters of either case")
     func gitPatterns() {
         let patterns = RemotePattern("github.com/acme/*").gitPatterns
         #expect(patterns.contains("*@[gG][iI][tT][hH][uU][bB].[cC][oO][mM]:[aA][cC][mM][eE]/*"))
         #expect(patterns.contains("ssh://*@[gG][iI][tT][hH][uU][bB].[cC][oO][mM]:*/[aA][cC][mM][eE]/*"))
         #expect(patterns.contains("https://[gG][iI][tT][hH][uU][bB].[cC][oO][mM]/[aA][cC][mM][eE]/*"))
-        // A literal last component also takes `.git` and a trailing slash.
+        // A literal last component also takes `.git` (of either case) and a trailing slash.
         let literal = RemotePattern("github.com/acme/site").gitPatterns
-        #expect(literal.contains { $0.hasSuffix("[sS][iI][tT][eE].git") } && literal.contains { $0.hasSuffix("[sS][iI][tT][eE]/") })
+        #expect(
+            literal.contains { $0.hasSuffix("[sS][iI][tT][eE].[gG][iI][tT]") } && literal.contains { $0.hasSuffix("[sS][iI][tT][eE]/") })
     }
 
-    @Test("the remotes of a repository's config are read without git: quoted, commented, several remotes, other sections ignored")
-    func remoteURLs() {
-        let text = """
-            [core]
-            \turl = not-a-remote
-            [remote "origin"]
-            \turl = git@github.com:acme/site.git ; a comment
-            \tfetch = +refs/heads/*:refs/remotes/origin/*
-            [remote "fork"]
-            \tURL = "https://github.com/ada/site"
-            [branch "main"]
-            \tremote = origin
-            """
-        #expect(RemotePattern.remoteURLs(inGitConfig: text) == ["git@github.com:acme/site.git", "https://github.com/ada/site"])
+    // Bug: github.com/** gave git `*@github.com:**`, and wildmatch takes `**` across folders
+    // only as a whole component: no scp-like remote (git@github.com:org/repo.git) matched.
+    @Test(
+        "bug: host/** wrote rules git's wildmatch never matched for scp-like remotes", arguments: ["github.com/**", "github.com/**/site"])
+    func doubleStarScpLike(pattern: String) {
+        for url in ["git@github.com:org/site.git", "github.com:org/team/site", "git@github.com:site"] {
+            let git = RemotePattern(pattern).gitPatterns.contains { Wildmatch.matches($0, url, flags: .pathname) }
+            #expect(git && RemotePattern(pattern).matches(url: url), "\(pattern) with \(url)")
+        }
+    }
+
+    // Bug: git@github.com:/acme/site.git bound the account in Perch's shell hook, and git's
+    // rules, which had no form with the `/`, did not.
+    @Test("bug: an scp-like path starting with / matched in Perch and not in git's rules; now in both")
+    func scpLeadingSlash() {
+        for url in ["git@github.com:/acme/site.git", "github.com:/acme/site"] {
+            let pattern = RemotePattern("github.com/acme/*")
+            #expect(pattern.matches(url: url) && pattern.gitPatterns.contains { Wildmatch.matches($0, url, flags: .pathname) }, "\(url)")
+        }
+    }
+
+    // Bug: host/* passed config check silently, and matches no owner/repo path at all.
+    @Test(
+        "a pattern whose path is one component gets a warning: it matches no OWNER/REPO",
+        arguments: ["host/*", "github.com/site", "host/s?te"])
+    func oneComponentWarning(pattern: String) {
+        #expect(RemotePattern.problem(pattern) == nil)
+        #expect(RemotePattern.warning(pattern)?.contains("no OWNER/REPO") == true, "\(RemotePattern.warning(pattern) ?? "nil")")
+    }
+
+    @Test(
+        "patterns with an owner, or ** for a whole host, get no warning", arguments: ["host/**", "github.com/acme/*", "github.com/*/site"])
+    func noWarning(pattern: String) {
+        #expect(RemotePattern.warning(pattern) == nil)
     }
 
     @Test("the owner of a repository is the first account with a matching remote, with the pattern as written")

@@ -179,8 +179,8 @@ struct IdentityProofTests {
         try "[remote \"origin\"]\n\turl = git@github.com:acme/site.git\n".write(toFile: main + "/config", atomically: true, encoding: .utf8)
         try "../..\n".write(toFile: linked + "/commondir", atomically: true, encoding: .utf8)
         try "gitdir: \(linked)\n".write(toFile: home.home + "/elsewhere/feature/.git", atomically: true, encoding: .utf8)
-        #expect(PlaceOwner.remoteURLs(of: home.home + "/elsewhere/feature/src") == ["git@github.com:acme/site.git"])
-        #expect(PlaceOwner.remoteURLs(of: home.home) == [])
+        #expect(PlaceOwner.remoteURLs(of: home.home + "/elsewhere/feature/src", home: home.home) == ["git@github.com:acme/site.git"])
+        #expect(PlaceOwner.remoteURLs(of: home.home, home: home.home) == [])
     }
 
     @Test("the owner of a place: a scope of the process first, then a bound folder, then a remote, then the global account")

@@ -51,6 +51,19 @@ struct ConfigLoaderTests {
             ])
     }
 
+    // Bug: "host/*" passed config check silently, and matches no owner/repo path.
+    @Test("a remote pattern of one path component is kept with a warning that it matches no OWNER/REPO")
+    func oneComponentRemote() throws {
+        let parsed = try ConfigLoader.parse(
+            Array(#"{"accounts": [{"id": "a", "name": "A", "remotes": ["host/*", "github.com/acme/*"]}]}"#.utf8), path: "x")
+        #expect(parsed.accounts.first?.identities.remotes == ["host/*", "github.com/acme/*"])
+        #expect(
+            parsed.warnings == [
+                "line 1, column 52: accounts[0].remotes[0]: \"host/*\" matches only repositories right under host (host/NAME), no OWNER/REPO: "
+                    + "for an owner's repositories write host/OWNER/*, for all of them host/**"
+            ])
+    }
+
     @Test(
         "syntax errors name the line and column",
         arguments: [
