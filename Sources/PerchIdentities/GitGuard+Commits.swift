@@ -165,16 +165,27 @@ extension GitGuard {
         }
     }
 
-    /// Why the new commits `updates` bring (those no ref reaches yet) would enter a branch as
+    /// The commits `updates` bring that no ref reaches yet (`git rev-list NEW… --not --all`, in
+    /// `folder` with `environment`: the hook's own), newest first; nil when git could not tell.
+    /// Asked before anything else is read: a new branch where a commit already is costs this one
+    /// git and nothing more.
+    public static func newCommits(_ updates: [RefUpdate], environment: IdentityEnvironment, folder: String) -> [Commit]? {
+        let tips = Array(Set(updates.map(\.new))).sorted()
+        guard !tips.isEmpty else { return [] }
+        let run = ProgramRunner.run(
+            "git",
+            ["rev-list", "--topo-order", "--no-commit-header", "--ignore-missing", "--format=" + commitFormat] + tips + ["--not", "--all"],
+            in: environment, timeout: 5000, folder: folder)
+        return run.output.map(commits)
+    }
+
+    /// Why the new commits `commits` (``newCommits(_:environment:folder:)``) would enter a branch as
     /// another account than the owner's, or nil when none would; `.failure` when git could not
     /// list them. Each refusal names the commit, who it is made as and why, the fix, and what to
     /// run after it for the operation under way (a merge, cherry-pick, revert, am or rebase).
-    public static func checkRefs(_ updates: [RefUpdate], judge: Judge, in context: ProofContext) -> Verdict {
+    public static func checkRefs(_ commits: [Commit], judge: Judge, in context: ProofContext) -> Verdict {
         guard let git = judge.account.identities[.git]?.value(as: GitAdapter.Setting.self), git.name != nil || git.email != nil
         else { return .allowed }
-        guard let commits = newCommits(Array(Set(updates.map(\.new))).sorted(), excluding: ["--all"], in: context) else {
-            return .failure("git rev-list could not list the new commits")
-        }
         let others = otherEmails(judge.accounts, but: judge.account)
         let wrong = wrong(commits, account: git, others: others) { committerHere(context) }
         guard let first = wrong.first else { return .allowed }

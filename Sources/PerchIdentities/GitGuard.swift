@@ -69,48 +69,92 @@ public enum GitGuard {
     /// refs), a tag or a deletion costs one shell and no Perch.
     static func hookText(_ name: String, program: String, previous: String? = nil, kept: String? = nil) -> String {
         let reads = stdinHooks.contains(name)
-        let check: String
+        // The check, as a condition and a command given the hook's input on stdin.
+        let condition: String?
+        let command: String
         switch name {
         case "reference-transaction":
-            check = """
-                # A clone or a push received (git names another repository in GIT_DIR) makes no commit.
-                case ${GIT_DIR-} in ""|.git|"$PWD/.git"|*/.git/worktrees/*) perch_here=1 ;; *) perch_here= ;; esac
-                if [ "$1" = prepared ] && [ "${\(skipVariable)-}" != off ] && [ -n "$perch_here" ]; then
-                  perch_check=
-                  while read -r perch_old perch_new perch_ref; do
-                    case $perch_ref in HEAD|refs/heads/*) case $perch_new in *[!0]*) perch_check=1 ;; esac ;; esac
-                  done <<perch_end
-                $perch_input
-                perch_end
-                  if [ -n "$perch_check" ]; then
-                  \(findProgram(program, what: "commit", command: "git commit"))
-                    printf '%s' "$perch_input" | "$perch_program" guard check-refs || exit $?
-                  fi
-                fi
-                """
+            // A clone or a push received (git names another repository in GIT_DIR) makes no
+            // commit; Perch itself passes over updates that give no branch or HEAD a new value.
+            condition =
+                #"[ "$1" = prepared ] && [ "${\#(skipVariable)-}" != off ] && case ${GIT_DIR-} in ""|.git|"$PWD/.git"|*/.git/worktrees/*) true ;; *) false ;; esac"#
+            command = "guard check-refs"
         case "pre-push":
-            check = """
-                if [ "${\(skipVariable)-}" != off ]; then
-                  \(findProgram(program, what: "push", command: "git push"))
-                  printf '%s' "$perch_input" | "$perch_program" guard check-push "$@" || exit $?
-                fi
-                """
-        default: check = ""
+            condition = #"[ "${\#(skipVariable)-}" != off ]"#
+            command = #"guard check-push "$@""#
+        default:
+            condition = nil
+            command = ""
         }
-        let run = reads ? "printf '%s' \"$perch_input\" | \"$perch_hook\" \"$@\"" : "\"$perch_hook\" \"$@\""
         let what =
-            check.isEmpty
+            condition == nil
             ? "runs this repository's own \(name) hook and the one of the hooks path set before the guard (git looks\n# for every hook in the guard's folder while it is in place)."
             : name == "pre-push"
                 ? "refuses a push as the wrong account (its credentials, and each new commit's\n# author and committer), then runs this repository's own pre-push hook and the one of the hooks path set\n# before the guard. \(skip("git push"))."
                 : "refuses a new commit on a branch or HEAD made as the wrong account (commit, merge,\n# pull, revert, cherry-pick, rebase, am, amend, update-ref), then runs this repository's own hook and the one\n# of the hooks path set before the guard. \(skip("git commit"))."
-        return """
+        var text = """
             #!/bin/sh
             \(marker); perch guard --undo removes it): \(what)
-            \(reads ? "perch_input=$(cat; echo x)\nperch_input=${perch_input%x}" : "")
-            \(check)
-            # The repository's own hooks folder: .git/hooks, or a worktree's common folder's.
-            if [ -d .git ]; then perch_common=.git; else perch_common=$(git rev-parse --git-common-dir 2>/dev/null) || perch_common=.git; fi
+            # The hooks to run after the check: the repository's own (.git/hooks, or a worktree's common
+            # folder's), the hooks path's set before the guard, and one another program wrote here.
+            if [ -d .git ]; then perch_common=.git
+            elif [ -n "${GIT_DIR-}" ] && [ -f "$GIT_DIR/commondir" ]; then
+              read -r perch_common < "$GIT_DIR/commondir"
+              case $perch_common in /*) ;; *) perch_common=$GIT_DIR/$perch_common ;; esac
+            elif [ -n "${GIT_DIR-}" ]; then perch_common=$GIT_DIR
+            else perch_common=$(git rev-parse --git-common-dir 2>/dev/null) || perch_common=.git
+            fi
+            perch_hooks=
+            for perch_hook in "$perch_common/hooks/\(name)" \(ShellExports.posixQuoted((previous ?? "") + "/" + name)) \(ShellExports.posixQuoted((kept ?? "") + "/" + name)); do
+              case $perch_hook in /\(name)) continue ;; esac
+              [ -f "$perch_hook" ] && [ -x "$perch_hook" ] && perch_hooks=1
+            done
+
+            """
+        if let condition {
+            let what = name == "pre-push" ? "push" : "commit"
+            let gitCommand = name == "pre-push" ? "git push" : "git commit"
+            // Nothing to run after: the check is the hook, given git's input as it comes (no
+            // copy, no second process). Else the input is read once and given to each.
+            // reference-transaction: most updates (a fetch's remote-tracking refs, a tag, a
+            // deletion) give no branch or HEAD a new value, told here without starting Perch.
+            let filter =
+                name == "reference-transaction"
+                ? """
+                  perch_input= perch_check= perch_nl='
+                '
+                  while read -r perch_old perch_new perch_ref; do
+                    perch_input="$perch_input$perch_old $perch_new $perch_ref$perch_nl"
+                    case $perch_ref in HEAD|refs/heads/*) case $perch_new in *[!0]*) perch_check=1 ;; esac ;; esac
+                  done
+                  [ -n "$perch_check" ] || exit 0
+                  \(findProgram(program, what: what, command: gitCommand))
+                  printf '%s' "$perch_input" | "$perch_program" \(command)
+                  exit $?
+                """
+                : """
+                  \(findProgram(program, what: what, command: gitCommand))
+                  exec "$perch_program" \(command)
+                """
+            text += """
+                if [ -z "$perch_hooks" ]; then
+                  \(condition) || exit 0
+                \(filter)
+                fi
+                perch_input=$(cat; echo x)
+                perch_input=${perch_input%x}
+                if \(condition); then
+                  \(findProgram(program, what: what, command: gitCommand))
+                  printf '%s' "$perch_input" | "$perch_program" \(command) || exit $?
+                fi
+
+                """
+        } else {
+            text += "[ -n \"$perch_hooks\" ] || exit 0\n"
+            if reads { text += "perch_input=$(cat; echo x)\nperch_input=${perch_input%x}\n" }
+        }
+        let run = reads ? "printf '%s' \"$perch_input\" | \"$perch_hook\" \"$@\"" : "\"$perch_hook\" \"$@\""
+        text += """
             for perch_hook in "$perch_common/hooks/\(name)" \(ShellExports.posixQuoted((previous ?? "") + "/" + name)) \(ShellExports.posixQuoted((kept ?? "") + "/" + name)); do
               case $perch_hook in /\(name)) continue ;; esac
               if [ -f "$perch_hook" ] && [ -x "$perch_hook" ]; then
@@ -120,6 +164,7 @@ public enum GitGuard {
             exit 0
 
             """
+        return text
     }
 
     /// The text of the guard's git config file: `core.hooksPath`, and the one set before.

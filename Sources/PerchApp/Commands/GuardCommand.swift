@@ -48,7 +48,19 @@ extension CommandLineTool {
         // `check` is the pre-commit check a hook manager calls (husky, lefthook, the pre-commit
         // framework); check-commit is its older name, kept for hooks written before.
         case "check", "check-commit": return guardCheck(.commit)
-        case "check-refs": return guardCheck(.refs(Self.standardInput()))
+        case "check-refs":
+            // Most ref updates (a fetch, a tag, a deletion) give no branch or HEAD a new value:
+            // done before the config is read.
+            let updates = GitGuard.RefUpdate.parse(Self.standardInput())
+            guard !updates.isEmpty else { return ExitStatus.ok }
+            // A new branch where a commit already is brings no new commit: one git, no config.
+            guard let commits = GitGuard.newCommits(updates, environment: .current(), folder: ShellMarker.workingDirectory()) else {
+                console.note(
+                    "perch guard: cannot check this commit: git rev-list could not list the new commits; \(GitGuard.skip("git commit"))")
+                return ExitStatus.usage
+            }
+            guard !commits.isEmpty else { return ExitStatus.ok }
+            return guardCheck(.refs(commits))
         case "check-push":
             guard options.operands.count >= 3 else {
                 console.error("'perch guard check-push' needs the remote's name and URL, as git's pre-push hook gives them")
@@ -118,8 +130,8 @@ extension CommandLineTool {
     enum GuardCheck {
         /// The commit about to be made (`perch guard check`, for a hook manager's pre-commit).
         case commit
-        /// reference-transaction's input: the new commits the ref updates bring.
-        case refs(String)
+        /// The new commits reference-transaction's ref updates bring.
+        case refs([GitGuard.Commit])
         /// pre-push's remote, URL and input.
         case push(remote: String, url: String, input: String)
     }
@@ -172,8 +184,8 @@ extension CommandLineTool {
         switch check {
         case .commit:
             if let refusal = GitGuard.checkCommit(owner: owner, account: account, in: proof) { refusals.append(refusal) }
-        case .refs(let input):
-            switch GitGuard.checkRefs(GitGuard.RefUpdate.parse(input), judge: judge, in: proof) {
+        case .refs(let commits):
+            switch GitGuard.checkRefs(commits, judge: judge, in: proof) {
             case .allowed: break
             case .refused(let text): refusals.append(text)
             case .failure(let why): return cannot(why)
