@@ -301,7 +301,7 @@ public enum GitGuard {
             guard let gh = account.identities[.gh]?.value(as: GitHubAdapter.Setting.self), gh.hostname.lowercased() == host else {
                 return nil
             }
-            answer = GitHubAdapter.askCredential(host: String(host), expected: gh.user, in: context)
+            answer = GitHubAdapter.askCredential(url: url, expected: gh.user, in: context)
         } else {
             guard let ssh = account.identities[.ssh]?.value(as: SSHAdapter.Setting.self) else { return nil }
             // The host as the URL names it: an alias in ~/.ssh/config resolves as ssh resolves it.

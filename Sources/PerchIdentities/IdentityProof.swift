@@ -32,8 +32,12 @@ public struct ProofContext: Sendable {
         environment.variables.removeValue(forKey: "SSH_ASKPASS")
         environment.variables["SSH_ASKPASS_REQUIRE"] = "never"
         for (name, value) in extra { environment.variables[name] = value }
+        // Bug (guard issue): a credential helper that prompts on /dev/tty showed its prompt during
+        // verify and pre-push; the answer never reached it, and the typed token ran as a shell
+        // command. Every child of a check runs without a controlling terminal.
         return ProgramRunner.run(
-            program, arguments, in: environment, timeout: tool.timeout, folder: folder, input: input.map { Array($0.utf8) })
+            program, arguments, in: environment, timeout: tool.timeout, folder: folder, input: input.map { Array($0.utf8) },
+            detached: true)
     }
 
     /// The keys matching `pattern` (a `git config --get-regexp` pattern) that the repository

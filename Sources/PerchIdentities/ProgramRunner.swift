@@ -64,9 +64,12 @@ public enum ProgramRunner {
     ///   - folder: the working directory of the program (nil: Perch's own).
     ///   - keeping: descriptors the program inherits (``ProcessSpawn/spawn(_:_:environment:attachment:folder:keeping:input:)``).
     ///   - input: what the program reads on stdin (at most 60,000 bytes); nil: `/dev/null`.
+    ///   - detached: in a new session with no controlling terminal (setsid): a credential helper,
+    ///     askpass or ssh that would prompt on `/dev/tty` cannot, and fails at once.
     public static func run(
         _ program: String, _ arguments: [String], in environment: IdentityEnvironment,
-        timeout: Int64 = defaultTimeoutMilliseconds, folder: String? = nil, keeping: [Int32] = [], input: [UInt8]? = nil
+        timeout: Int64 = defaultTimeoutMilliseconds, folder: String? = nil, keeping: [Int32] = [], input: [UInt8]? = nil,
+        detached: Bool = false
     ) -> ProgramResult {
         guard let path = environment.which(program) else { return .notFound(program: program) }
         // Bug (trust issue): a FIFO reached through a repository's config ([include] path = fifo,
@@ -77,7 +80,8 @@ public enum ProgramRunner {
         let spawned: ProcessSpawn.Spawned
         do {
             spawned = try ProcessSpawn.spawn(
-                path, [program] + arguments, environment: environment.entries, attachment: .captured, folder: folder, keeping: keeping,
+                path, [program] + arguments, environment: environment.entries, attachment: detached ? .capturedDetached : .captured,
+                folder: folder, keeping: keeping,
                 input: input)
         } catch {
             return .notStarted(error.description)

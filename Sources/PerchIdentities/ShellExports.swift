@@ -203,10 +203,27 @@ public enum ShellExports {
                     else
                       [[ ${precmd_functions[1]-} == __perch_hook ]] || precmd_functions=(__perch_hook ${precmd_functions:#__perch_hook})
                     fi
+                  elif [[ -n ${bash_preexec_imported-}${__bp_imported-} ]]; then
+                    # bash-preexec owns PROMPT_COMMAND (its own first and last, the rest joined by line
+                    # breaks) and runs precmd_functions: the hook lives there, once and first, and
+                    # not in PROMPT_COMMAND, where a copy a prompt piled up (3.7 s a prompt after 27).
+                    perch_rest=$'(^|[;\n])[ \t]*__perch_hook[ \t]*(;|\n|$)'
+                    while [[ ${PROMPT_COMMAND-} =~ $perch_rest ]]; do
+                      PROMPT_COMMAND=${PROMPT_COMMAND/"${BASH_REMATCH[0]}"/"${BASH_REMATCH[1]}"}
+                    done
+                    if [[ ${precmd_functions[0]-} != __perch_hook ]]; then
+                      perch_rest=()
+                      for perch_folder in "${precmd_functions[@]}"; do [[ $perch_folder == __perch_hook ]] || perch_rest+=("$perch_folder"); done
+                      precmd_functions=(__perch_hook "${perch_rest[@]}")
+                    fi
+                    perch_rest=
                   else
                     [[ ";${PROMPT_COMMAND-};" == *";_direnv_hook;"* ]] && perch_first="_direnv_hook;__perch_hook"
                     if [[ "${PROMPT_COMMAND-}" != "$perch_first" && "${PROMPT_COMMAND-}" != "$perch_first;"* ]]; then
+                      # Line breaks separate commands too (another tool may join them so).
                       perch_rest=";${PROMPT_COMMAND-};"
+                      perch_rest=${perch_rest//$'\n'/;}
+                      perch_rest=${perch_rest//;__perch_hook;/;}
                       perch_rest=${perch_rest//;__perch_hook;/;}
                       perch_rest=${perch_rest//;_direnv_hook;/;}
                       perch_rest=${perch_rest#;}

@@ -346,3 +346,82 @@ extension StringProtocol {
         String(drop { $0 == " " || $0 == "\t" }.reversed().drop { $0 == " " || $0 == "\t" || $0 == "\n" }.reversed())
     }
 }
+
+/// The guard issue, item 5: credentials asked as git asks them, and never a prompt.
+@Suite(
+    "Guard: credentials as git asks them, never a prompt", .serialized, .currentBinary,
+    .enabled(if: ["git", "tmux"].allSatisfy(ShellEndToEndTests.installed)))
+struct GuardCredentialEndToEndTests {
+    func home() throws -> ScopedHome {
+        let home = try ScopedHome(
+            accounts: [
+                #"{"id": "work", "name": "Work", "git": {"name": "Ada", "email": "ada@work.example"}, "gh": {"user": "ada-work", "hostname": "github.com"}, "remotes": ["github.com/acme/*"]}"#
+            ], contexts: ["dev"], configurations: ["default"])
+        #expect(try home.cli.run(["setup", "git", "--yes"]).status == 0)
+        #expect(try home.cli.run(["switch", "work"]).status == 0)
+        return home
+    }
+
+    func git(_ home: ScopedHome, _ arguments: String, in folder: String? = nil) throws -> Spawn.Result {
+        try Spawn.run(
+            ["/bin/sh", "-c", "cd \(TmuxSession.quote(folder ?? home.home)) && git \(arguments)"], environment: home.cli.environment)
+    }
+
+    // Bug (guard issue): a credential helper that prompts on /dev/tty showed its prompt during
+    // verify; the answer never reached it, and the typed token ran as a shell command.
+    @Test("perch verify in a real terminal never shows a credential helper's /dev/tty prompt: it says the helper would prompt")
+    func helperNeverPrompts() throws {
+        let home = try home()
+        defer { home.cli.remove() }
+        let helper = home.bin + "/git-credential-asking"
+        writeExecutable(
+            "#!/bin/sh\n[ \"$1\" = get ] || exit 0\nprintf 'Token for perch-test: ' > /dev/tty || exit 1\nread token < /dev/tty\necho \"password=$token\"\n",
+            to: helper)
+        #expect(try git(home, "config --global credential.helper asking").status == 0)
+        let session = try TmuxSession(arguments: ["verify"], environment: home.cli.environment, home: home.cli.home)
+        let ended = try session.waitFor("EXIT=", timeout: 20)
+        #expect(ended)
+        let screen = try session.screen().joined(separator: "\n")
+        #expect(!screen.contains("Token for perch-test"), "\(screen)")
+        #expect(screen.contains("would prompt"), "\(screen)")
+    }
+
+    // Bug (guard issue): the guard asked git credential fill for the host only, ignoring
+    // credential.useHttpPath and the URL's user, and refused a correct push.
+    @Test("the guard asks the helper for the push URL's path where useHttpPath applies, and for the user the URL names")
+    func askedAsGitAsks() throws {
+        let home = try home()
+        defer { home.cli.remove() }
+        let store = home.home + "/credentials"
+        try "https://ada-home:t1@github.com/other/x.git\nhttps://ada-work:t2@github.com/acme/site.git\n".write(
+            toFile: store, atomically: true, encoding: .utf8)
+        #expect(try git(home, "config --global credential.helper 'store --file \(store)'").status == 0)
+        #expect(try git(home, "config --global credential.useHttpPath true").status == 0)
+        let clone = home.home + "/site"
+        #expect(
+            try git(
+                home,
+                "init -q \(TmuxSession.quote(clone)) && cd \(TmuxSession.quote(clone)) && git remote add origin https://github.com/acme/site.git"
+            ).status == 0)
+        func check(_ url: String) throws -> Spawn.Result {
+            try Spawn.run(
+                [
+                    "/bin/sh", "-c",
+                    "cd \(TmuxSession.quote(clone)) && \(TmuxSession.quote(TmuxSession.binary)) guard check-push origin \(TmuxSession.quote(url)) < /dev/null",
+                ],
+                environment: home.cli.environment)
+        }
+        let right = try check("https://github.com/acme/site.git")
+        #expect(right.status == 0, "\(right.stderr)")
+        // Without the path git gives the helper the host alone, and the store's first entry, home's, answers.
+        #expect(try git(home, "config --global credential.useHttpPath false").status == 0)
+        let wrong = try check("https://github.com/acme/site.git")
+        #expect(wrong.status == 3, "\(wrong.stderr)")
+        #expect(wrong.stderr.contains("would go as ada-home"), "\(wrong.stderr)")
+        #expect(!wrong.stderr.contains("credential reject"), "no fix erases a stored credential")
+        // The fix it prints: the user in the URL, so git asks the helper for that user's credential.
+        #expect(wrong.stderr.contains("give this remote the user in its URL (https://ada-work@github.com/"), "\(wrong.stderr)")
+        let named = try check("https://ada-work@github.com/acme/site.git")
+        #expect(named.status == 0, "\(named.stderr)")
+    }
+}

@@ -230,6 +230,38 @@ struct IdentityCommandLineTests {
         #expect(shell.stdout == "home|unset|unset|birds", "\(shell.stderr)")
     }
 
+    // Bug (guard issue): with a newer bash-preexec (PROMPT_COMMAND joined by line breaks), every
+    // prompt added another copy of Perch's hook: after 27 prompts each prompt took 3.7 s.
+    @Test(
+        "the bash prompt hook is there exactly once, and runs once a prompt, after 30 prompts beside bash-preexec's old and new shapes",
+        arguments: ["new", "old"])
+    func promptHookOnceWithBashPreexec(_ shape: String) throws {
+        let scratch = try IdentityHome()
+        defer { scratch.cli.remove() }
+        // bash-preexec's shapes of PROMPT_COMMAND (0.5: its own first and last, joined by line
+        // breaks, `bash_preexec_imported`; before: joined by `; `, `__bp_imported`), sourced last
+        // as it asks; its precmd runner calls precmd_functions in order.
+        let install =
+            shape == "new"
+            ? #"bash_preexec_imported=defined; PROMPT_COMMAND=$'__bp_precmd_invoke_cmd\n'"$PROMPT_COMMAND"$'\n__bp_interactive_mode'"#
+            : #"__bp_imported=defined; PROMPT_COMMAND="__bp_precmd_invoke_cmd; $PROMPT_COMMAND; __bp_interactive_mode""#
+        let run = try scratch.bash(
+            #"""
+            eval "$(perch shell-init bash)"
+            eval "$(declare -f __perch_hook | sed '1s/__perch_hook/__perch_hook_real/')"
+            runs=0
+            __perch_hook() { runs=$((runs + 1)); __perch_hook_real; }
+            precmd_functions=()
+            __bp_precmd_invoke_cmd() { local s=$? f; for f in "${precmd_functions[@]}"; do "$f"; done; return $s; }
+            __bp_interactive_mode() { :; }
+            \#(install)
+            for i in $(seq 30); do eval "$PROMPT_COMMAND"; done
+            copies=$(printf '%s\n%s\n' "$PROMPT_COMMAND" "${precmd_functions[*]}" | grep -ow '__perch_hook' | grep -c .)
+            printf '%s|%s' "$copies" "$runs"
+            """#)
+        #expect(run.stdout == "1|30", "\(run.stdout) \(run.stderr)")
+    }
+
     @Test(
         "perch setup git asks for consent: without a terminal or --yes nothing changes; --yes adds the include once; --undo removes it (and the file it made)"
     )

@@ -158,7 +158,7 @@ extension GitHubAdapter {
     /// the password or token it may return is dropped unread, and nothing prompts.
     public func ask(_ setting: ToolSetting, in context: ProofContext) -> [ToolAnswer] {
         guard let gh = setting.value(as: Setting.self) else { return [] }
-        return [askUser(gh, in: context), Self.askCredential(host: gh.hostname, expected: gh.user, in: context)]
+        return [askUser(gh, in: context), Self.askCredential(url: "https://\(gh.hostname)", expected: gh.user, in: context)]
     }
 
     func askUser(_ gh: Setting, in context: ProofContext) -> ToolAnswer {
@@ -182,9 +182,10 @@ extension GitHubAdapter {
     }
 
     /// The user git's credential helper gives for `https://HOST`.
-    static func askCredential(host: String, expected: String, in context: ProofContext) -> ToolAnswer {
+    static func askCredential(url: String, expected: String, in context: ProofContext) -> ToolAnswer {
+        let host = GitGuard.urlHost(url) ?? url
         let label = "git https \(host)"
-        let asked = "git credential fill (https://\(host))"
+        let asked = "git credential fill (url=\(url))"
         // Bug (trust issue): perch verify and the guard ran a repository's credential.helper.
         if context.repositorySets("^credential\\..*helper$").contains(where: { $0.hasSuffix(".helper") }) {
             return .unknown(
@@ -193,8 +194,14 @@ extension GitHubAdapter {
                     "this repository sets credential.helper in its own config: not run (git runs it on fetch and push here; see it with git config --show-origin --get-regexp 'credential\\..*helper')",
                 asked: "git config --show-scope --get-regexp 'credential\\..*helper'")
         }
-        let run = context.run(
-            "git", ["-c", "credential.interactive=never", "credential", "fill"], input: "protocol=https\nhost=\(host)\n\n")
+        // The whole URL, as git gives it when it pushes (git-credential(1), `url=`): git itself
+        // keeps the path only where credential.useHttpPath applies and takes the URL's user name,
+        // so the helper is asked exactly what a push would ask it. A line break in the URL would
+        // be a second attribute: such a URL is not asked about.
+        guard !url.contains(where: { $0.isNewline || $0 == "\0" }) else {
+            return .unknown(label, kind: .gh, expected: expected, reason: "the URL holds a line break: not asked", asked: asked)
+        }
+        let run = context.run("git", ["-c", "credential.interactive=never", "credential", "fill"], input: "url=\(url)\n\n")
         switch run {
         case .notFound: return .unknown(label, kind: .gh, expected: expected, reason: "git not found", asked: asked)
         case .exited(0, let stdout, _):
@@ -203,14 +210,22 @@ extension GitHubAdapter {
             guard !user.isEmpty else {
                 return .unknown(label, kind: .gh, expected: expected, reason: "no stored credential names a user", asked: asked)
             }
+            // Bug (guard issue): the fix offered was `git credential reject`, which erased the
+            // stored credential. Nothing suggested removes one.
             return .judged(
                 label, kind: .gh, expected: expected, answer: user,
-                reason: "git's credential helper gives \(user)'s credential for https://\(host)",
+                reason: "git's credential helper gives \(user)'s credential for \(url)",
                 fix:
-                    "gh auth setup-git --hostname \(host) (then gh auth switch), or remove the stored credential: printf 'protocol=https\\nhost=\(host)\\n' | git credential reject",
+                    "gh auth setup-git --hostname \(host) (then gh auth switch), or give this remote the user in its URL (https://\(expected)@\(host)/…) so git asks the helper for that user's credential",
                 asked: asked)
+        case .exited(_, _, let stderr)
+        where stderr.contains("terminal prompts disabled") || stderr.contains("/dev/tty")
+            || stderr.contains("No such device or address"):
+            return .unknown(
+                label, kind: .gh, expected: expected,
+                reason: "would prompt: no stored credential answers for \(url) without asking on the terminal", asked: asked)
         default:
-            return .unknown(label, kind: .gh, expected: expected, reason: "no credential stored for https://\(host)", asked: asked)
+            return .unknown(label, kind: .gh, expected: expected, reason: "no credential stored for \(url)", asked: asked)
         }
     }
 
