@@ -121,6 +121,8 @@ test-deps:
 	@./scripts/ensure-packages.sh libncurses-dev tmux python3 gcc man-db bash-completion zsh fish kitty xvfb xdotool git openssh-client openssh-server dpkg-dev lintian direnv
 	@command -v aws >/dev/null || python3 -m pip install --quiet awscli
 	@python3 -c 'import moto.server' 2>/dev/null || python3 -m pip install --quiet 'moto[server]'
+	@command -v pre-commit >/dev/null || python3 -m pip install --quiet pre-commit
+	@command -v lefthook >/dev/null || python3 -m pip install --quiet lefthook
 
 ## valgrind counts each frame's instructions (callgrind), the bench's figures no busy machine moves.
 bench-deps:

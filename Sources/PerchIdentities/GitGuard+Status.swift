@@ -85,6 +85,7 @@ extension GitGuard {
         var lines: [String] = []
         var notes: [String] = []
         var problems: [String] = []
+        var replaced: [String] = []
         // The hooks path git uses here: a repository's own (local, worktree) beats the global one.
         let asked = context.run("git", ["config", "--show-origin", "--show-scope", "--get", "core.hooksPath"], in: folder)
         if let output = asked.output?.trimmingWhitespace, !output.isEmpty {
@@ -125,6 +126,22 @@ extension GitGuard {
                     lines.append("\(name): runs here (\(shown(path)))")
                 }
             }
+            // A passing hook another program wrote over (lefthook renames the guard's to NAME.old and
+            // writes its own): the check still runs, but no repository's own hook of that name does.
+            for name in hookNames where !checkingHooks.contains(name) {
+                guard let data = try? FileSystem.read(hooks + "/" + name, limit: 1 << 20) else { continue }
+                guard !String(decoding: data, as: UTF8.self).contains(marker) else { continue }
+                let by = manager(folder: hooks, hook: hooks + "/" + name) ?? "another program"
+                replaced.append(
+                    "\(name) in \(shown(hooks)) was replaced by \(by)'s: the guard's check still runs, but no repository's own \(name) hook does; run perch guard install again (it keeps \(by)'s hook and runs it too)"
+                )
+            }
+            // A hook manager whose config is in the repository: how to call the guard from it.
+            let top = context.run("git", ["rev-parse", "--show-toplevel"], in: folder).output?.trimmingWhitespace ?? ""
+            if !top.isEmpty {
+                // Its installer refuses while the guard's core.hooksPath is set: the way it works.
+                if access(top + "/.pre-commit-config.yaml", F_OK) == 0 { notes += snippet(for: "the pre-commit framework") }
+            }
             // A hook manager whose hook sits in the repository's own folder runs after the check.
             let common = context.run("git", ["rev-parse", "--git-common-dir"], in: folder).output?.trimmingWhitespace
             if let common, !common.isEmpty {
@@ -140,6 +157,8 @@ extension GitGuard {
             problems.isEmpty
             ? "in place (git's reference-transaction and pre-push hooks refuse the wrong account; perch guard --undo removes it)"
             : problems[0] + " (perch guard status)"
-        return Report(state: state, lines: lines + problems + (notes.isEmpty ? [] : notes), managerNotes: notes, summary: summary)
+        let shownSummary = problems.isEmpty && !replaced.isEmpty ? summary + "; " + replaced[0] : summary
+        return Report(
+            state: state, lines: lines + problems + replaced + (notes.isEmpty ? [] : notes), managerNotes: notes, summary: shownSummary)
     }
 }

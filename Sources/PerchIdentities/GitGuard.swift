@@ -261,6 +261,14 @@ public enum GitGuard {
             mkdir(folder, 0o755)
             if rename(path, folder + "/" + name) == 0 { names.append(name) }
         }
+        // The guard's own hooks another program renamed aside (lefthook: NAME.old) are Perch's:
+        // written again in place, so the copies go.
+        for name in hookNames {
+            let aside = hooks + "/" + name + ".old"
+            if let data = try? FileSystem.read(aside, limit: 1 << 20), String(decoding: data, as: UTF8.self).contains(marker) {
+                unlink(aside)
+            }
+        }
         return (folder, names)
     }
 

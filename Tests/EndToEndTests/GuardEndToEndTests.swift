@@ -425,3 +425,77 @@ struct GuardCredentialEndToEndTests {
         #expect(named.status == 0, "\(named.stderr)")
     }
 }
+
+/// The guard issue, item 2: the real hook managers beside the guard.
+@Suite(
+    "Guard: the pre-commit framework and lefthook", .serialized, .currentBinary,
+    .enabled(if: ["git", "pre-commit", "lefthook"].allSatisfy(ShellEndToEndTests.installed)))
+struct GuardHookManagerEndToEndTests {
+    let base = GuardEndToEndTests()
+
+    // Bug (guard issue): with the guard installed, the pre-commit framework's `pre-commit install`
+    // refused in every repository.
+    @Test(
+        "pre-commit install refuses while the guard is in place; the line perch guard status prints installs it, its hook runs after the check"
+    )
+    func preCommitFramework() throws {
+        let home = try base.home()
+        defer { home.cli.remove() }
+        let clone = try base.repository(home)
+        let marker = home.home + "/framework-ran"
+        try """
+        repos:
+        - repo: local
+          hooks:
+          - id: marker
+            name: marker
+            entry: sh -c 'echo ran >> \(marker)'
+            language: system
+            pass_filenames: false
+            always_run: true
+
+        """.write(toFile: clone + "/.pre-commit-config.yaml", atomically: true, encoding: .utf8)
+        let refused = try base.shell(home, "pre-commit install", in: clone)
+        #expect(refused.status != 0 && (refused.stdout + refused.stderr).contains("core.hooksPath"), "\(refused.stdout)\(refused.stderr)")
+        let status = try base.perch(home, ["guard", "status"], in: clone)
+        #expect(status.status == 0, "\(status.stdout)")
+        let line = try #require(
+            status.stdout.split(separator: "\n").map { $0.trimmingWhitespaceForTest }.first { $0.hasSuffix("pre-commit install") },
+            "\(status.stdout)")
+        let installed = try base.shell(home, line, in: clone)
+        #expect(installed.status == 0, "\(installed.stdout)\(installed.stderr)")
+        let committed = try base.shell(home, "git commit -q --allow-empty -m framework", in: clone)
+        #expect(committed.status == 0, "\(committed.stderr)")
+        #expect(FileManager.default.fileExists(atPath: marker), "the framework's hook ran")
+        #expect(try base.shell(home, "git config user.email ada@home.example", in: clone).status == 0)
+        #expect(try base.shell(home, "git commit -q --allow-empty -m wrong", in: clone).status != 0, "and the guard still checks")
+    }
+
+    // Bug (guard issue): lefthook, installing into the global core.hooksPath, replaced the guard's
+    // hook for every repository while status said "in place".
+    @Test("lefthook install writes over a hook of the guard's folder: status says so, the check still runs, install again keeps both")
+    func lefthook() throws {
+        let home = try base.home()
+        defer { home.cli.remove() }
+        let clone = try base.repository(home)
+        let marker = home.home + "/lefthook-ran"
+        try "pre-commit:\n  commands:\n    marker:\n      run: echo ran >> \(marker)\n".write(
+            toFile: clone + "/lefthook.yml", atomically: true, encoding: .utf8)
+        let installed = try base.shell(home, "lefthook install", in: clone)
+        #expect(installed.status == 0, "\(installed.stdout)\(installed.stderr)")
+        let status = try base.perch(home, ["status"], in: clone)
+        #expect(status.stdout.contains("pre-commit in ~/config/perch/git/hooks was replaced by lefthook's"), "\(status.stdout)")
+        // lefthook runs a command only with staged files.
+        #expect(try base.shell(home, "echo 1 >> f && git add f && git commit -q -m one", in: clone).status == 0)
+        #expect(FileManager.default.fileExists(atPath: marker), "lefthook's hook runs")
+        #expect(try base.shell(home, "git config user.email ada@home.example", in: clone).status == 0)
+        #expect(try base.shell(home, "git commit -q --allow-empty -m wrong", in: clone).status != 0, "the guard's check still runs")
+        #expect(try base.shell(home, "git config --unset user.email", in: clone).status == 0)
+        let again = try home.cli.run(["guard", "install"])
+        #expect(again.stdout.contains("are kept in"), "\(again.stdout)")
+        #expect(!(try base.perch(home, ["guard", "status"], in: clone).stdout.contains("was replaced")))
+        try? FileManager.default.removeItem(atPath: marker)
+        #expect(try base.shell(home, "echo 2 >> f && git add f && git commit -q -m two", in: clone).status == 0)
+        #expect(FileManager.default.fileExists(atPath: marker), "lefthook's hook still runs, after the guard's")
+    }
+}
