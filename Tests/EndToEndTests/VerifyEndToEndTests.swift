@@ -537,7 +537,8 @@ struct VerifyEndToEndTests {
         #expect(access(marker, F_OK) != 0, "an askpass ran: \(Loopback.text(marker))")
         #expect(Loopback.text(home + "/helper-ran").contains("get"), "git asked the helper: \(verify.stdout)")
         #expect(
-            answerLine(verify.stdout, "–", "git https github.com")?.line.contains("no credential stored for https://github.com") == true,
+            answerLine(verify.stdout, "–", "git https github.com")?.line.contains(
+                "would prompt: no stored credential answers for https://github.com without asking on the terminal") == true,
             "\(verify.stdout)\(verify.stderr)")
         #expect(answerLine(verify.stdout, "✓", "git") != nil, "\(verify.stdout)")
         #expect(verify.status == 0, "\(verify.stdout)\(verify.stderr)")
