@@ -47,7 +47,8 @@ public struct PlaceOwner: Hashable, Sendable {
     /// The account that owns `folder` for a process with `environment`, given the config's
     /// `accounts` and the `global` account; nil when none does.
     public static func find(
-        in accounts: [Account], global: String?, environment: [String: String], folder: String, home: String
+        in accounts: [Account], global: String?, environment: [String: String], folder: String, home: String,
+        aliases: [String: String] = [:]
     ) -> PlaceOwner? {
         if let kind = IdentityScope.kind(environment), kind != .directory, let id = environment[ShellExports.accountVariable],
             accounts.contains(where: { $0.id == id })
@@ -58,7 +59,7 @@ public struct PlaceOwner: Hashable, Sendable {
             return PlaceOwner(account: rule.account, reason: .directory(rule.written))
         }
         if accounts.contains(where: { !$0.identities.remotes.isEmpty }),
-            let owner = RemotePattern.owner(of: remoteURLs(of: folder, home: home), in: accounts)
+            let owner = RemotePattern.owner(of: remoteURLs(of: folder, home: home), in: accounts, aliases: aliases)
         {
             return PlaceOwner(account: owner.account, reason: .remote(owner.pattern))
         }

@@ -499,3 +499,52 @@ struct GuardHookManagerEndToEndTests {
         #expect(FileManager.default.fileExists(atPath: marker), "lefthook's hook still runs, after the guard's")
     }
 }
+
+/// The guard issue, item 4: a remote through an ssh host alias belongs to the account whose
+/// "remotes" name the host it resolves to, for git's own rules and for Perch's.
+@Suite(
+    "Guard: remotes through ssh host aliases", .serialized, .currentBinary,
+    .enabled(if: ["git", "ssh"].allSatisfy(ShellEndToEndTests.installed)))
+struct SSHAliasRemoteEndToEndTests {
+    let base = GuardEndToEndTests()
+
+    // Bug (guard issue): a remote through an ssh host alias (git@github.com-work:acme/site.git)
+    // was not matched by "remotes": commits went as the global account while status said ✓.
+    @Test(
+        "a clone through an ssh alias takes the account of the host the alias resolves to, in git itself and in the guard; status says when the ssh config changed, and setup git puts it right"
+    )
+    func aliasRemote() throws {
+        let home = try base.home()
+        defer { home.cli.remove() }
+        try FileManager.default.createDirectory(atPath: home.home + "/.ssh", withIntermediateDirectories: true)
+        let sshConfig = home.home + "/.ssh/config"
+        try "Host github.com-work\n  HostName github.com\n  User git\n".write(toFile: sshConfig, atomically: true, encoding: .utf8)
+        #expect(try home.cli.run(["setup", "git", "--yes"]).status == 0)
+        let clone = home.home + "/src/aliased"
+        try FileManager.default.createDirectory(atPath: clone, withIntermediateDirectories: true)
+        #expect(try base.shell(home, "git init -q && git remote add origin git@github.com-work:acme/site.git", in: clone).status == 0)
+        // git itself, without the shell hook: its rules name the alias.
+        let author = try base.shell(home, "git var GIT_AUTHOR_IDENT", in: clone)
+        #expect(author.stdout.hasPrefix(GuardEndToEndTests.work), "\(author.stdout)\(author.stderr)")
+        #expect(
+            try base.shell(home, "git commit -q --allow-empty -m one && git log -1 --format=%ae", in: clone).stdout == "ada@work.example\n")
+        // The guard judges by the same owner: home's email here is refused.
+        #expect(try base.shell(home, "git config user.email ada@home.example", in: clone).status == 0)
+        let refused = try base.shell(home, "git commit -q --allow-empty -m two", in: clone)
+        #expect(refused.stderr.contains("belongs to work (chosen by remote github.com/acme/*)"), "\(refused.stderr)")
+        #expect(try base.shell(home, "git config --unset user.email", in: clone).status == 0)
+        // A new alias: status says the rules are stale until setup git writes them again.
+        try "Host github.com-work\n  HostName github.com\nHost gh-acme\n  HostName github.com\n".write(
+            toFile: sshConfig, atomically: true, encoding: .utf8)
+        let stale = try base.perch(home, ["status"], in: clone)
+        #expect(
+            stale.stdout.contains("changed since Perch wrote git's rules for its host aliases: perch setup git writes them again"),
+            "\(stale.stdout)")
+        #expect(
+            try base.shell(home, "git remote set-url origin gh-acme:acme/site.git && git var GIT_AUTHOR_IDENT", in: clone).stdout.hasPrefix(
+                GuardEndToEndTests.homeIdent))
+        #expect(try home.cli.run(["setup", "git", "--yes"]).status == 0)
+        #expect(!(try base.perch(home, ["status"], in: clone).stdout.contains("changed since Perch wrote")))
+        #expect(try base.shell(home, "git var GIT_AUTHOR_IDENT", in: clone).stdout.hasPrefix(GuardEndToEndTests.work))
+    }
+}

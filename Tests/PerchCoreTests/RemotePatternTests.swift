@@ -130,3 +130,27 @@ struct RemotePatternTests {
         #expect(RemotePattern.owner(of: ["git@gitlab.com:ada/notes.git"], in: accounts) == nil)
     }
 }
+
+/// An ssh host alias resolved in a remote URL (the guard issue: `git@github.com-work:acme/site.git`
+/// was not matched by `github.com/acme/*`).
+@Suite("Remote patterns: ssh host aliases")
+struct RemotePatternAliasTests {
+    let aliases = ["github.com-work": "github.com"]
+
+    @Test("the alias host of each URL form is replaced, user, port and path kept; other hosts and local paths are not")
+    func resolving() {
+        #expect(RemotePattern.resolvingAlias("git@github.com-work:acme/site.git", aliases) == "git@github.com:acme/site.git")
+        #expect(RemotePattern.resolvingAlias("GitHub.com-Work:acme/site", aliases) == "github.com:acme/site")
+        #expect(RemotePattern.resolvingAlias("ssh://git@github.com-work:22/acme/site", aliases) == "ssh://git@github.com:22/acme/site")
+        #expect(RemotePattern.resolvingAlias("git@gitlab.com:acme/site.git", aliases) == nil)
+        #expect(RemotePattern.resolvingAlias("./github.com-work:x", aliases) == nil)
+        #expect(RemotePattern.resolvingAlias("git@github.com-work:acme/site.git", [:]) == nil)
+    }
+
+    @Test("owner(of:in:aliases:) matches a remote through an alias, and not without the alias map")
+    func owner() {
+        let account = Account(id: "work", name: "Work", identities: ToolIdentities(remotes: ["github.com/acme/*"]))
+        #expect(RemotePattern.owner(of: ["git@github.com-work:acme/site.git"], in: [account], aliases: aliases)?.account == "work")
+        #expect(RemotePattern.owner(of: ["git@github.com-work:acme/site.git"], in: [account]) == nil)
+    }
+}

@@ -229,3 +229,14 @@ struct SecretShapeTests {
         #expect(account.runsCommands == needsTrust)
     }
 }
+
+/// The alias names Perch asks ssh about: names only, from `Host` lines (ssh -G says what they mean).
+@Suite("ssh host alias names")
+struct SSHAliasNameTests {
+    @Test("Host lines give their plain names, lowercased, once; patterns, negations and other keywords are left out")
+    func names() {
+        let text =
+            "Host github.com-work gh-Acme\n  HostName github.com\nhost=*.example !bad gh-acme\nHostName x\nMatch host y\n\tHost\t\"quoted\"\n"
+        #expect(SSHAliases.names(inConfig: text) == ["github.com-work", "gh-acme", "quoted"])
+    }
+}

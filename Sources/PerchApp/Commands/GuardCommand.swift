@@ -166,10 +166,10 @@ extension CommandLineTool {
         let folder = ShellMarker.workingDirectory()
         var owner = PlaceOwner.find(
             in: config.accounts, global: state?.currentAccount, environment: variables, folder: folder,
-            home: switcher.context.environment.home)
+            home: switcher.context.environment.home, aliases: SSHAliases.load(switcher.files)?.aliases ?? [:])
         // A push goes to the remote's owner, whatever folder it is made from.
         if case .push(_, let url, _) = check, owner == nil || owner?.reason == .global,
-            let byRemote = RemotePattern.owner(of: [url], in: config.accounts)
+            let byRemote = RemotePattern.owner(of: [url], in: config.accounts, aliases: SSHAliases.load(switcher.files)?.aliases ?? [:])
         {
             owner = PlaceOwner(account: byRemote.account, reason: .remote(byRemote.pattern))
         }

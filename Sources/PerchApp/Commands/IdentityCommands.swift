@@ -247,7 +247,8 @@ extension CommandLineTool {
             console.print("Folder: \(shown(rule.written)) is bound to \(shown(rule.account)), but this shell's own account comes first")
         } else if config.accounts.contains(where: { !$0.identities.remotes.isEmpty }),
             let place = PlaceOwner.find(
-                in: config.accounts, global: nil, environment: [:], folder: ShellMarker.workingDirectory(), home: home),
+                in: config.accounts, global: nil, environment: [:], folder: ShellMarker.workingDirectory(), home: home,
+                aliases: SSHAliases.load(switcher.files)?.aliases ?? [:]),
             case .remote(let pattern) = place.reason
         {
             let git =
@@ -284,6 +285,12 @@ extension CommandLineTool {
             // manager's hook written over the guard's, kept the guard from running while this
             // line said "in place".
             console.print("Guard: " + GitGuard.report(in: switcher.context, folder: ShellMarker.workingDirectory()).summary)
+        }
+        // The ssh aliases git's remote rules were written for, when the ssh config changed since.
+        if config.accounts.contains(where: { !$0.identities.remotes.isEmpty }), SSHAliases.load(switcher.files)?.stale == true {
+            console.print(
+                "Remotes: your ssh config (\(shown(switcher.files.userSSHConfig))) changed since Perch wrote git's rules for its host aliases: perch setup git writes them again"
+            )
         }
         // Bug: with no tool, "Last applied TIME:" was printed with nothing after it.
         if let last, !last.report.results.isEmpty {

@@ -236,7 +236,8 @@ extension CommandLineTool {
                 )
             }
         } else if let place = PlaceOwner.find(
-            in: config.accounts, global: nil, environment: [:], folder: variables["PWD"] ?? ShellMarker.workingDirectory(), home: home),
+            in: config.accounts, global: nil, environment: [:], folder: variables["PWD"] ?? ShellMarker.workingDirectory(), home: home,
+            aliases: SSHAliases.load(switcher(config).files)?.aliases ?? [:]),
             let account = config.accounts.first(where: { $0.id == place.account })
         {
             // A bound folder, else a repository's remote (the same rule git's includes follow).

@@ -281,7 +281,8 @@ extension CommandLineTool {
                 !(environment[$0.name] ?? "").isEmpty && !(environment[IdentityScope.scopeVariable] != nil && $0.name == "GIT_SSH_COMMAND")
             }
             guard !beating.isEmpty else { continue }
-            let shownNames = beating.map { "\($0.name)=\(EnvironmentEntry.shown($0.name, environment[$0.name] ?? ""))" }.joined(separator: ", ")
+            let shownNames = beating.map { "\($0.name)=\(EnvironmentEntry.shown($0.name, environment[$0.name] ?? ""))" }.joined(
+                separator: ", ")
             console.error(
                 "\(result.tool.rawValue): switched, but \(shownNames) in this shell beats it here (\(beating[0].reason)); unset \(beating.map(\.name).joined(separator: " "))"
             )

@@ -66,7 +66,7 @@ extension CommandLineTool {
             guard
                 let found = PlaceOwner.find(
                     in: config.accounts, global: state.currentAccount, environment: variables, folder: folder,
-                    home: switcher.context.environment.home)
+                    home: switcher.context.environment.home, aliases: SSHAliases.load(switcher.files)?.aliases ?? [:])
             else {
                 console.error("no account chosen yet, and none owns this folder: name one (perch verify ID) or pick one with perch switch")
                 return ExitStatus.unmet

@@ -279,10 +279,34 @@ public struct RemotePattern: Hashable, Sendable {
         return result
     }
 
+    /// `url` with its host replaced by the host ssh resolves it to (`aliases`, lowercased, from
+    /// ``SSHAliases``), when its host is one of them; else nil. The host is found as git finds it
+    /// (git-clone(1), "GIT URLS"): after `scheme://` and any `user@`, before a port or the path;
+    /// in the scp-like form, before the first `:` when no `/` comes first.
+    public static func resolvingAlias(_ url: String, _ aliases: [String: String]) -> String? {
+        guard !aliases.isEmpty else { return nil }
+        var start = url.startIndex
+        var end = url.endIndex
+        if let scheme = url.firstRange(of: "://") {
+            start = scheme.upperBound
+            end = url[start...].firstIndex(of: "/") ?? url.endIndex
+            if let at = url[start..<end].lastIndex(of: "@") { start = url.index(after: at) }
+            if let colon = url[start..<end].firstIndex(of: ":") { end = colon }
+        } else {
+            guard let colon = url.firstIndex(of: ":"), !url[..<colon].contains("/") else { return nil }
+            end = colon
+            if let at = url[..<colon].lastIndex(of: "@") { start = url.index(after: at) }
+        }
+        guard let host = aliases[url[start..<end].lowercased()] else { return nil }
+        return String(url[..<start]) + host + String(url[end...])
+    }
+
     /// Which of `accounts` owns a repository with remotes `urls`: the first account with a
     /// pattern matching one of them, with that pattern; nil for none.
-    public static func owner(of urls: [String], in accounts: [Account]) -> (account: String, pattern: String)? {
-        let urls = urls.map(URLBytes.init)
+    public static func owner(of urls: [String], in accounts: [Account], aliases: [String: String] = [:]) -> (
+        account: String, pattern: String
+    )? {
+        let urls = (urls + urls.compactMap { resolvingAlias($0, aliases) }).map(URLBytes.init)
         for account in accounts {
             for written in account.identities.remotes {
                 let pattern = RemotePattern(written)

@@ -785,9 +785,9 @@ public enum GitDirectoryRules {
     /// no ssh gets ssh with your own configuration, so nothing of the global account's (whose
     /// include git reads before) reaches its folders and repositories. Without `own` (git could
     /// not be asked) an account naming no git identity has no rule.
-    public static func texts(_ accounts: [Account], files: IdentityFiles, home: String, own: OwnGit? = nil)
-        -> (rules: String, accounts: [String: String])
-    {
+    public static func texts(
+        _ accounts: [Account], files: IdentityFiles, home: String, own: OwnGit? = nil, aliases: [String: String] = [:]
+    ) -> (rules: String, accounts: [String: String]) {
         /// `own`'s values for what `pinned` does not set, as git config text.
         func ownText(besides pinned: [(String, String)]) -> String {
             guard let own else { return "" }
@@ -862,6 +862,18 @@ public enum GitDirectoryRules {
                 for pattern in RemotePattern(written).gitPatterns {
                     rules += "[includeIf \(GitAdapter.quoted("hasconfig:remote.*.url:" + pattern))]\n\tpath = \(GitAdapter.quoted(path))\n"
                 }
+                // git's rules cannot run ssh: a rule per ssh alias of the pattern's host
+                // (git@github.com-work:acme/site.git), as ssh resolves them (SSHAliases).
+                let normalized = RemotePattern(written).normalized
+                let host = String(normalized.prefix { $0 != "/" })
+                for alias in aliases.filter({ $0.value == host }).keys.sorted()
+                where RemotePattern.problem(alias + normalized.dropFirst(host.count)) == nil {
+                    rules += "# remote \(written) through the ssh alias \(alias)\n"
+                    for pattern in RemotePattern(alias + normalized.dropFirst(host.count)).gitPatterns {
+                        rules +=
+                            "[includeIf \(GitAdapter.quoted("hasconfig:remote.*.url:" + pattern))]\n\tpath = \(GitAdapter.quoted(path))\n"
+                    }
+                }
             }
         }
         for rule in DirectoryRules.rules(accounts, home: home) {
@@ -896,7 +908,18 @@ public enum GitDirectoryRules {
     @discardableResult
     public static func write(_ accounts: [Account], in context: ToolContext) throws(FileError) -> Bool {
         let files = context.files
-        let (rules, accountFiles) = texts(accounts, files: files, home: context.environment.home, own: own(accounts, context))
+        // ssh is asked again only when the ssh config changed since the map was saved.
+        var aliases: [String: String] = [:]
+        if accounts.contains(where: { !$0.identities.remotes.isEmpty }) {
+            if let saved = SSHAliases.load(files), !saved.stale {
+                aliases = saved.aliases
+            } else {
+                aliases = SSHAliases.resolve(in: context)
+                try SSHAliases.save(aliases, files: files)
+            }
+        }
+        let (rules, accountFiles) = texts(
+            accounts, files: files, home: context.environment.home, own: own(accounts, context), aliases: aliases)
         var changed = false
         for (path, text) in [(files.gitDirectories, rules)] + accountFiles.sorted(by: { $0.key < $1.key }) {
             if (try? FileSystem.read(path)).map({ String(decoding: $0, as: UTF8.self) }) == text { continue }
@@ -920,7 +943,9 @@ public enum GitDirectoryRules {
     /// Whether the files on disk are what `accounts` give in `context` (false: `perch setup
     /// git` or a switch writes them again).
     public static func isCurrent(_ accounts: [Account], in context: ToolContext) -> Bool {
-        let (rules, accountFiles) = texts(accounts, files: context.files, home: context.environment.home, own: own(accounts, context))
+        let (rules, accountFiles) = texts(
+            accounts, files: context.files, home: context.environment.home, own: own(accounts, context),
+            aliases: SSHAliases.load(context.files)?.aliases ?? [:])
         return ([(context.files.gitDirectories, rules)] + accountFiles.map { ($0.key, $0.value) }).allSatisfy { path, text in
             (try? FileSystem.read(path)).map { String(decoding: $0, as: UTF8.self) } == text
         }
