@@ -548,3 +548,28 @@ struct SSHAliasRemoteEndToEndTests {
         #expect(try base.shell(home, "git var GIT_AUTHOR_IDENT", in: clone).stdout.hasPrefix(GuardEndToEndTests.work))
     }
 }
+
+/// The guard issue, item 7: a fix a message names is one that works.
+@Suite(
+    "Guard: every fix works", .serialized, .currentBinary,
+    .enabled(if: ["git", "ssh", "ssh-keygen", "kubectl"].allSatisfy(ShellEndToEndTests.installed)))
+struct FixesThatWorkEndToEndTests {
+    let proof = ProofEndToEndTests()
+
+    // Bug (guard issue): with a GIT_SSH_COMMAND of the shell's naming another key, verify offered
+    // `perch switch work`, which cannot change a variable of the shell.
+    @Test("a GIT_SSH_COMMAND of the shell's is named with the unset that fixes it, and running the fix agrees")
+    func gitSSHCommand() throws {
+        let home = try proof.home()
+        defer { home.cli.remove() }
+        #expect(try home.cli.run(["switch", "work"]).status == 0)
+        let extra = ["GIT_SSH_COMMAND": "ssh -i \(home.home)/.ssh/id_home"]
+        let wrong = try proof.run(home, ["verify"], extra: extra)
+        #expect(wrong.status == 3, "\(wrong.stdout)\(wrong.stderr)")
+        #expect(wrong.stdout.contains("GIT_SSH_COMMAND in this environment replaces the ssh git runs"), "\(wrong.stdout)")
+        #expect(wrong.stdout.contains("fix: unset GIT_SSH_COMMAND"), "\(wrong.stdout)")
+        #expect(!wrong.stdout.contains("fix: perch switch work"), "\(wrong.stdout)")
+        let fixed = try proof.shell(home, "unset GIT_SSH_COMMAND && \(TmuxSession.quote(TmuxSession.binary)) verify", extra: extra)
+        #expect(fixed.status == 0, "\(fixed.stdout)\(fixed.stderr)")
+    }
+}

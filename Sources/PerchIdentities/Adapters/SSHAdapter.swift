@@ -422,6 +422,18 @@ extension SSHAdapter {
                 asked: asked)
         }
         guard first == expected else {
+            // Bug (guard issue): a GIT_SSH_COMMAND of the shell's was the cause, and the fix
+            // offered a switch, which cannot change it. Outside a scope (whose command Perch set),
+            // the variable is named with the unset that removes it.
+            let variables = context.tool.environment
+            if variables["PERCH_SCOPE"] == nil, let given = ["GIT_SSH_COMMAND", "GIT_SSH"].first(where: { !(variables[$0] ?? "").isEmpty })
+            {
+                return ToolAnswer(
+                    tool: label, kind: .ssh, expected: shownExpected, answer: answer, verdict: .disagrees,
+                    reason:
+                        "\(given) in this environment replaces the ssh git runs, and it offers \(first.map(context.shown) ?? "no identity file") first for \(host)",
+                    fix: "unset \(given)", asked: asked)
+            }
             let fix = IdentitySetup.sshIncluded(context.tool) ? "perch switch \(context.account.id)" : "perch setup ssh"
             return ToolAnswer(
                 tool: label, kind: .ssh, expected: shownExpected, answer: answer, verdict: .disagrees,
