@@ -573,3 +573,61 @@ struct FixesThatWorkEndToEndTests {
         #expect(fixed.status == 0, "\(fixed.stdout)\(fixed.stderr)")
     }
 }
+
+/// The guard issue, item 6: signing checked by signing.
+@Suite(
+    "Guard: signing as git really signs", .serialized, .currentBinary,
+    .enabled(if: ["git", "ssh-keygen", "ssh-agent", "ssh-add"].allSatisfy(ShellEndToEndTests.installed)))
+struct SigningEndToEndTests {
+    // Bug (guard issue): a signing key given as the public key's text got gpg.format=openpgp, so
+    // every commit failed while status and verify showed ✓; the allowed-signers file Perch named
+    // was never written; an agent-only key signed in a hooked shell but not from an editor.
+    @Test(
+        "a public key's text signs as ssh with the agent and is verified by the allowed signers; verify says it signs here only; the fix (the private key file, format ssh) signs without an agent"
+    )
+    func signingByText() throws {
+        var cli = try PerchCommandLine()
+        defer { cli.remove() }
+        let home = cli.home.path
+        try FileManager.default.createDirectory(atPath: home + "/.ssh", withIntermediateDirectories: true)
+        #expect(try Spawn.run(["ssh-keygen", "-q", "-t", "ed25519", "-N", "", "-C", "lit", "-f", home + "/.ssh/id_lit"]).status == 0)
+        let publicKey = try String(contentsOfFile: home + "/.ssh/id_lit.pub", encoding: .utf8).trimmingWhitespaceForTest
+        cli.extraEnvironment = ["GIT_CONFIG_NOSYSTEM": "1"]
+        try cli.writeConfig(
+            #"{"accounts": [{"id": "lit", "name": "Lit", "git": {"name": "Ada", "email": "ada@lit.example", "signing": {"key": "\#(publicKey)"}}}]}"#
+        )
+        #expect(try cli.run(["setup", "git", "--yes"]).status == 0)
+        #expect(try cli.run(["switch", "lit"]).status == 0)
+        // An agent of the test's own, holding the key.
+        let socket = home + "/agent.sock"
+        let agent = try Spawn.run(["ssh-agent", "-a", socket], environment: cli.environment)
+        let agentPID =
+            agent.stdout.split(whereSeparator: { $0 == ";" || $0 == "\n" }).first { $0.hasPrefix("SSH_AGENT_PID=") }.map {
+                pid_t($0.dropFirst(14)) ?? 0
+            } ?? 0
+        #expect(agentPID > 0, "\(agent.stdout)")
+        defer { if agentPID > 0 { kill(agentPID, SIGTERM) } }
+        var withAgent = cli.environment
+        withAgent["SSH_AUTH_SOCK"] = socket
+        #expect(try Spawn.run(["ssh-add", "-q", home + "/.ssh/id_lit"], environment: withAgent).status == 0)
+        func sh(_ command: String, _ environment: [String: String]) throws -> Spawn.Result {
+            try Spawn.run(["/bin/sh", "-c", "cd \(TmuxSession.quote(home)) && \(command)"], environment: environment)
+        }
+        #expect(try sh("git config --global --includes --get gpg.format", withAgent).stdout == "ssh\n", "the key's text is an ssh key")
+        let signed = try sh("git init -q repo && cd repo && git commit -q --allow-empty -m s && git log --show-signature -1", withAgent)
+        #expect(
+            signed.status == 0 && signed.stdout.contains("Good \"git\" signature for ada@lit.example"), "\(signed.stdout)\(signed.stderr)")
+        let verify = try Spawn.run([TmuxSession.binary, "verify"], environment: withAgent)
+        #expect(verify.status == 3, "\(verify.stdout)")
+        #expect(verify.stdout.contains("signs with the agent of this shell, not without SSH_AUTH_SOCK"), "\(verify.stdout)")
+        // The fix it names: the private key file, format ssh. Then it signs without an agent too.
+        try cli.writeConfig(
+            #"{"accounts": [{"id": "lit", "name": "Lit", "git": {"name": "Ada", "email": "ada@lit.example", "signing": {"key": "~/.ssh/id_lit", "format": "ssh"}}}]}"#
+        )
+        #expect(try cli.run(["switch", "lit"]).status == 0)
+        let fixed = try Spawn.run([TmuxSession.binary, "verify"], environment: withAgent)
+        #expect(fixed.status == 0 && fixed.stdout.contains("signs, with or without the agent"), "\(fixed.stdout)")
+        let noAgent = try sh("cd repo && git commit -q --allow-empty -m t && git log --show-signature -1", cli.environment)
+        #expect(noAgent.status == 0 && noAgent.stdout.contains("Good \"git\" signature"), "\(noAgent.stdout)\(noAgent.stderr)")
+    }
+}

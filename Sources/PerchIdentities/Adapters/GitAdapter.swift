@@ -106,8 +106,11 @@ public struct GitAdapter: ToolAdapter {
             reader.warnings += signing.warnings
             if let key {
                 git.signingKey = key
-                // A key file ending in .pub is an ssh key; otherwise a gpg key id (git-config(1), gpg.format).
-                git.signingFormat = format ?? (key.hasSuffix(".pub") ? "ssh" : "openpgp")
+                // A key file ending in .pub, or a public key's text (`ssh-ed25519 AAAA…`, `key::…`,
+                // the form 1Password gives), is an ssh key; otherwise a gpg key id
+                // (git-config(1), gpg.format). Bug (guard issue): the text got openpgp, and every
+                // commit failed while status and verify showed ✓.
+                git.signingFormat = format ?? (key.hasSuffix(".pub") || Self.isSSHKeyText(key) ? "ssh" : "openpgp")
                 git.sign = sign
             }
         case let other?:
@@ -247,10 +250,16 @@ public struct GitAdapter: ToolAdapter {
         -> (path: String, text: String)?
     {
         guard git.signingFormat == "ssh", let email = git.email, let key = git.signingKey else { return nil }
-        let file = environment.expandingTilde(key)
-        let publicFile = file.hasSuffix(".pub") ? file : file + ".pub"
-        guard let bytes = try? FileSystem.read(publicFile) else { return nil }
-        let publicKey = String(decoding: bytes, as: UTF8.self).split(whereSeparator: \.isNewline).first.map(String.init) ?? ""
+        let publicKey: String
+        if isSSHKeyText(key) {
+            // The key's own text (git-config(1), user.signingKey): no file to read.
+            publicKey = key.hasPrefix("key::") ? String(key.dropFirst(5)) : key
+        } else {
+            let file = environment.expandingTilde(key)
+            let publicFile = file.hasSuffix(".pub") ? file : file + ".pub"
+            guard let bytes = try? FileSystem.read(publicFile) else { return nil }
+            publicKey = String(decoding: bytes, as: UTF8.self).split(whereSeparator: \.isNewline).first.map(String.init) ?? ""
+        }
         guard !publicKey.isEmpty else { return nil }
         return (files.gitAccounts + "/" + account.id + ".allowed_signers", "\(email) namespaces=\"git\" \(publicKey)\n")
     }
@@ -559,6 +568,93 @@ public struct GitAdapter: ToolAdapter {
 
     /// Whether `key` reads as a gpg key id or fingerprint: 8 to 40 hexadecimal digits, with an
     /// optional `0x` and an optional `!` (gpg(1), "HOW TO SPECIFY A USER ID").
+    /// Whether `key` is an ssh public key's text as git takes it in `user.signingKey`
+    /// (git-config(1): `key::` followed by the key, or a key starting `ssh-` and the like).
+    static func isSSHKeyText(_ key: String) -> Bool {
+        key.hasPrefix("key::") || ["ssh-", "ecdsa-sha2-", "sk-ssh-", "sk-ecdsa-"].contains(where: key.hasPrefix) && key.contains(" ")
+    }
+
+    /// The signing git really does here, asked by signing (git-config(1), `gpg.format`): `git
+    /// commit-tree -S` on the empty tree, as a commit signs, with the objects it writes sent to a
+    /// folder of its own (`GIT_OBJECT_DIRECTORY`, removed after), so the repository is never
+    /// written; in this environment, then for an ssh key without `SSH_AUTH_SOCK` as an editor or
+    /// a GUI runs git. Outside a repository, in a new empty one of its own.
+    static func askSigning(_ git: Setting, in context: ProofContext) -> ToolAnswer? {
+        guard let format = git.signingFormat, let key = git.signingKey, git.sign != false else { return nil }
+        let label = "git signs"
+        let asked = "git commit-tree -S (a throwaway commit of the empty tree, kept out of the repository)"
+        var template = Array(
+            ((context.tool.environment["TMPDIR"].flatMap { $0.isEmpty ? nil : $0 } ?? "/tmp") + "/perch-sign-XXXXXX").utf8CString)
+        guard let made = mkdtemp(&template) else {
+            return .unknown(label, kind: .git, expected: format + " " + key, reason: "no temporary folder", asked: asked)
+        }
+        let scratch = String(cString: made)
+        defer { removeShallow(scratch) }
+        let objects = scratch + "/objects"
+        mkdir(objects, 0o700)
+        let inRepository = context.run("git", ["rev-parse", "--git-dir"]).output != nil
+        var extra = ["GIT_OBJECT_DIRECTORY": objects]
+        if !inRepository {
+            _ = context.run("git", ["init", "-q", "--bare", scratch + "/repository"])
+            extra = ["GIT_DIR": scratch + "/repository"]
+        }
+        func sign(_ more: [String: String]) -> ProgramResult {
+            context.run("git", ["commit-tree", "-S", "-m", "perch verify", emptyTree], extra: extra.merging(more) { $1 })
+        }
+        let here = sign([:])
+        let expected = "\(format) \(key)"
+        guard here.output != nil else {
+            let why = (here.failure ?? "").split(whereSeparator: \.isNewline).first.map(String.init) ?? "git could not sign"
+            return ToolAnswer(
+                tool: label, kind: .git, expected: expected, answer: "cannot sign", verdict: .disagrees,
+                reason: "git commit -S fails here: \(why)",
+                fix: format == "ssh"
+                    ? "ssh-add the key's private half (ssh-add \(key.hasSuffix(".pub") ? String(key.dropLast(4)) : "PRIVATE_KEY")), or name the private key file as the account's signing key, with format ssh"
+                    : "make the key usable by \(format == "x509" ? "gpgsm" : "gpg") (gpg --list-secret-keys)",
+                asked: asked)
+        }
+        guard format == "ssh", context.tool.environment["SSH_AUTH_SOCK"] != nil else {
+            return ToolAnswer(tool: label, kind: .git, expected: expected, answer: "signs", verdict: .agrees, asked: asked)
+        }
+        let withoutAgent = sign(["SSH_AUTH_SOCK": ""])
+        guard withoutAgent.output != nil else {
+            let why = (withoutAgent.failure ?? "").split(whereSeparator: \.isNewline).first.map(String.init) ?? "it fails"
+            return ToolAnswer(
+                tool: label, kind: .git, expected: expected, answer: "signs here only", verdict: .disagrees,
+                reason: "signs with the agent of this shell, not without SSH_AUTH_SOCK (an editor, a GUI, cron): \(why)",
+                fix:
+                    "name the private key file as the account's signing key, with format ssh (\"signing\": {\"key\": \"~/.ssh/KEY\", \"format\": \"ssh\"}: ssh-keygen reads it without an agent), or start the agent for your whole session",
+                asked: asked)
+        }
+        return ToolAnswer(
+            tool: label, kind: .git, expected: expected, answer: "signs, with or without the agent", verdict: .agrees, asked: asked)
+    }
+
+    /// git's empty tree, which every repository has without storing it.
+    static let emptyTree = "4b825dc642cb6eb9a060e54bf8d69288fbee4904"
+
+    /// Removes `folder` and what a throwaway signing left in it (objects two levels deep, a bare
+    /// repository's files): everything in it is Perch's own.
+    static func removeShallow(_ folder: String) {
+        func remove(_ path: String, depth: Int) {
+            var info = stat()
+            guard lstat(path, &info) == 0 else { return }
+            if info.st_mode & S_IFMT == S_IFDIR, depth < 6, let handle = opendir(path) {
+                var names: [String] = []
+                while let entry = readdir(handle) {
+                    let name = withUnsafeBytes(of: entry.pointee.d_name) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }
+                    if name != "." && name != ".." { names.append(name) }
+                }
+                closedir(handle)
+                for name in names { remove(path + "/" + name, depth: depth + 1) }
+                rmdir(path)
+            } else {
+                unlink(path)
+            }
+        }
+        remove(folder, depth: 0)
+    }
+
     static func looksLikeGPGKeyID(_ key: String) -> Bool {
         var digits = Substring(key)
         if digits.hasPrefix("0x") || digits.hasPrefix("0X") { digits = digits.dropFirst(2) }
@@ -1001,6 +1097,10 @@ extension GitAdapter {
                         "git signing", kind: .git, expected: key, answer: actual.isEmpty ? "(none)" : actual,
                         reason: "user.signingkey is \(actual.isEmpty ? "not set" : "\"\(actual)\"")\(origin.map { " (from \($0))" } ?? "")",
                         fix: Self.fix(origin: origin, key: "user.signingkey", context: context), asked: asked))
+            }
+            // Bug (guard issue): a named key that could not sign showed ✓; only signing tells.
+            if answers.last?.verdict == .agrees, let signing = Self.askSigning(Self.expanded(git, context.tool.environment), in: context) {
+                answers.append(signing)
             }
         }
         return answers
