@@ -629,5 +629,18 @@ struct SigningEndToEndTests {
         #expect(fixed.status == 0 && fixed.stdout.contains("signs, with or without the agent"), "\(fixed.stdout)")
         let noAgent = try sh("cd repo && git commit -q --allow-empty -m t && git log --show-signature -1", cli.environment)
         #expect(noAgent.status == 0 && noAgent.stdout.contains("Good \"git\" signature"), "\(noAgent.stdout)\(noAgent.stderr)")
+        // Bug (guard issue): `commit.gpgsign = false` of the user's own, after Perch's include,
+        // made every signing account unreachable with nothing saying why.
+        let gitconfig = try String(contentsOfFile: home + "/.gitconfig", encoding: .utf8)
+        try (gitconfig + "[commit]\n\tgpgsign = false\n").write(toFile: home + "/.gitconfig", atomically: true, encoding: .utf8)
+        let off = try Spawn.run([TmuxSession.binary, "verify"], environment: withAgent)
+        #expect(
+            off.status == 3 && off.stdout.contains("commit.gpgsign = false in ~/.gitconfig comes after Perch's include and wins"),
+            "\(off.stdout)")
+        let fix = try #require(
+            off.stdout.split(separator: "\n").map { $0.trimmingWhitespaceForTest }.first { $0.hasPrefix("fix: git config --file") },
+            "\(off.stdout)")
+        #expect(try sh(String(fix.dropFirst(5)), cli.environment).status == 0)
+        #expect(try Spawn.run([TmuxSession.binary, "verify"], environment: withAgent).status == 0, "the fix works")
     }
 }

@@ -582,6 +582,32 @@ public struct GitAdapter: ToolAdapter {
     static func askSigning(_ git: Setting, in context: ProofContext) -> ToolAnswer? {
         guard let format = git.signingFormat, let key = git.signingKey, git.sign != false else { return nil }
         let label = "git signs"
+        // What git will do at a plain `git commit` here: a file of the user's after Perch's include
+        // may turn signing off or choose another format, and wins. Bug (guard issue): with
+        // `commit.gpgsign = false` in ~/.gitconfig no signing account could sign, and nothing said why.
+        for (key, wanted) in [("commit.gpgsign", "true"), ("gpg.format", format)] {
+            let run = context.run("git", ["config", "--includes", "--show-origin", "--get", key])
+            guard let output = run.output?.trimmingWhitespace, let tab = output.firstIndex(of: "\t") else { continue }
+            let value = output[output.index(after: tab)...].lowercased()
+            let normalized = key == "commit.gpgsign" ? (["false", "no", "off", "0"].contains(value) ? "false" : "true") : value
+            guard normalized != wanted else { continue }
+            var origin = String(output[..<tab])
+            guard origin.hasPrefix("file:") else {
+                return ToolAnswer(
+                    tool: label, kind: .git, expected: "\(key) \(wanted)", answer: "\(key) \(value)", verdict: .disagrees,
+                    reason: "\(key) is \(value) from \(origin)",
+                    fix: "unset GIT_CONFIG_PARAMETERS GIT_CONFIG_COUNT (a git -c or a variable sets it)",
+                    asked: "git config --show-origin --get \(key)")
+            }
+            origin.removeFirst(5)
+            if origin.hasPrefix("\""), origin.hasSuffix("\"") { origin = String(origin.dropFirst().dropLast()) }
+            return ToolAnswer(
+                tool: label, kind: .git, expected: "\(key) \(wanted)", answer: "\(key) \(value)", verdict: .disagrees,
+                reason:
+                    "\(key) = \(value) in \(GitConfigFile.shown(origin, context.tool.environment)) comes after Perch's include and wins",
+                fix: "git config --file \(Self.shellPath(origin, context.tool.environment)) --unset \(key)",
+                asked: "git config --show-origin --get \(key)")
+        }
         let asked = "git commit-tree -S (a throwaway commit of the empty tree, kept out of the repository)"
         var template = Array(
             ((context.tool.environment["TMPDIR"].flatMap { $0.isEmpty ? nil : $0 } ?? "/tmp") + "/perch-sign-XXXXXX").utf8CString)
@@ -628,6 +654,15 @@ public struct GitAdapter: ToolAdapter {
         }
         return ToolAnswer(
             tool: label, kind: .git, expected: expected, answer: "signs, with or without the agent", verdict: .agrees, asked: asked)
+    }
+
+    /// `path` for a command line: `~/…` when under HOME and made of plain characters only (so
+    /// the shell expands it), else the whole path in single quotes.
+    static func shellPath(_ path: String, _ environment: IdentityEnvironment) -> String {
+        let shown = GitConfigFile.shown(path, environment)
+        let plain = shown.dropFirst(2).allSatisfy { $0.isASCII && ($0.isLetter || $0.isNumber || "._/-".contains($0)) }
+        if shown.hasPrefix("~/"), plain { return shown }
+        return ShellExports.posixQuoted(path)
     }
 
     /// git's empty tree, which every repository has without storing it.
