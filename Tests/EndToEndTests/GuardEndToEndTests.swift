@@ -644,3 +644,24 @@ struct SigningEndToEndTests {
         #expect(try Spawn.run([TmuxSession.binary, "verify"], environment: withAgent).status == 0, "the fix works")
     }
 }
+
+/// The everyday issue's smaller list: help that says what each option does for its command.
+@Suite("Help: options described for their command", .currentBinary)
+struct OptionHelpEndToEndTests {
+    // Bug (everyday issue): perch guard --help described --undo with setup's text; exec and use
+    // described --keep-going as "keep a partial switch".
+    @Test("perch guard --help describes its own --undo; exec and use describe --keep-going for a scope")
+    func ownWords() throws {
+        let cli = try PerchCommandLine()
+        defer { cli.remove() }
+        let guardHelp = try cli.run(["guard", "--help"]).stdout
+        #expect(guardHelp.contains("--undo                  remove the guard: Perch's hooks and its git file"), "\(guardHelp)")
+        #expect(!guardHelp.contains("remove the include Perch added"))
+        for command in ["exec", "use"] {
+            let help = try cli.run([command, "--help"]).stdout
+            #expect(help.contains("--keep-going            go on without a tool that cannot be given the account"), "\(help)")
+            #expect(!help.contains("keep a partial switch"), "\(command): \(help)")
+        }
+        #expect(try cli.run(["switch", "--help"]).stdout.contains("keep a partial switch when a tool fails"))
+    }
+}

@@ -73,10 +73,20 @@ enum SharedOption {
     static let keepGoing = OptionDefinition.flag(
         "--keep-going", help: "keep a partial switch when a tool fails (says which tools are on the new account)")
 
+    /// `--keep-going` of `perch exec` and `perch use`: a scope, not a switch.
+    // Bug (everyday issue): exec and use described --keep-going as "keep a partial switch".
+    static let keepGoingScope = OptionDefinition.flag(
+        "--keep-going", help: "go on without a tool that cannot be given the account (says which); nothing global changes")
+
     /// `--yes`: consent given on the command line.
     static let yes = OptionDefinition.flag("--yes", help: "do it without asking (consent given here)")
 
-    /// `--undo` of `perch setup` and `perch guard`.
+    /// `--undo` of `perch guard`.
+    // Bug (everyday issue): perch guard --help described --undo with setup's text.
+    static let guardUndo = OptionDefinition.flag(
+        "--undo", help: "remove the guard: Perch's hooks and its git file (your git config is as before)")
+
+    /// `--undo` of `perch setup`.
     static let undo = OptionDefinition.flag(
         "--undo", help: "remove the include Perch added (with no TOOL: every one, and every baseline back, as perch reset)")
 

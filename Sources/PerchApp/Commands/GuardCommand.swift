@@ -13,7 +13,7 @@ struct GuardCommand: ReadsPerchFiles {
             Operand(name: "REMOTE", optional: true, hidden: true), Operand(name: "URL", optional: true, hidden: true),
         ])
     static var details: String { CommandDetails.guardHooks }
-    static let options: [CommandOption<Self>] = fileOptions + [CommandOption(SharedOption.undo) { $0.undo = $1 }]
+    static let options: [CommandOption<Self>] = fileOptions + [CommandOption(SharedOption.guardUndo) { $0.undo = $1 }]
 
     var files = FileOptions()
     /// `--undo`: remove the guard.

@@ -8,7 +8,7 @@ struct ExecCommand: ReadsPerchFiles {
     static let configuration = CommandConfiguration(
         name: "exec", summary: "run a command as an account; nothing global changes", operands: [.account], trailingCommand: true)
     static var details: String { CommandDetails.exec }
-    static let options: [CommandOption<Self>] = fileOptions + [CommandOption(SharedOption.keepGoing) { $0.keepGoing = $1 }]
+    static let options: [CommandOption<Self>] = fileOptions + [CommandOption(SharedOption.keepGoingScope) { $0.keepGoing = $1 }]
 
     var files = FileOptions()
     /// The account as given.
@@ -44,7 +44,7 @@ struct UseCommand: ReadsPerchFiles {
     static let options: [CommandOption<Self>] =
         fileOptions + [
             CommandOption(SharedOption.global) { $0.global = $1 }, CommandOption(SharedOption.shell) { $0.shell = $1 },
-            CommandOption(SharedOption.keepGoing) { $0.keepGoing = $1 },
+            CommandOption(SharedOption.keepGoingScope) { $0.keepGoing = $1 },
         ]
 
     var files = FileOptions()
