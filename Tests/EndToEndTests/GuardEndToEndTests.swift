@@ -645,6 +645,41 @@ struct SigningEndToEndTests {
     }
 }
 
+extension SigningEndToEndTests {
+    // Bug (guard issue): the user's own gpg.ssh.allowedSignersFile was replaced on a switch, and
+    // teammates' commits then showed U (no principal matched).
+    @Test(
+        "after a switch to an ssh-signing account, a teammate's commit still verifies by the user's own allowed-signers file, and the account's own commits too"
+    )
+    func ownAllowedSignersKept() throws {
+        var cli = try PerchCommandLine()
+        defer { cli.remove() }
+        let home = cli.home.path
+        try FileManager.default.createDirectory(atPath: home + "/.ssh", withIntermediateDirectories: true)
+        for key in ["id_lit", "id_mate"] {
+            #expect(try Spawn.run(["ssh-keygen", "-q", "-t", "ed25519", "-N", "", "-C", key, "-f", home + "/.ssh/" + key]).status == 0)
+        }
+        let mate = try String(contentsOfFile: home + "/.ssh/id_mate.pub", encoding: .utf8).trimmingWhitespaceForTest
+        try "mate@acme.example namespaces=\"git\" \(mate)\n".write(
+            toFile: home + "/.ssh/allowed_signers", atomically: true, encoding: .utf8)
+        try "[gpg \"ssh\"]\n\tallowedSignersFile = ~/.ssh/allowed_signers\n".write(
+            toFile: home + "/.gitconfig", atomically: true, encoding: .utf8)
+        cli.extraEnvironment = ["GIT_CONFIG_NOSYSTEM": "1"]
+        try cli.writeConfig(
+            #"{"accounts": [{"id": "lit", "name": "Lit", "git": {"name": "Ada", "email": "ada@lit.example", "signing": {"key": "~/.ssh/id_lit.pub"}}}]}"#
+        )
+        #expect(try cli.run(["setup", "git", "--yes"]).status == 0)
+        #expect(try cli.run(["switch", "lit"]).status == 0)
+        let run = try Spawn.run(
+            [
+                "/bin/sh", "-c",
+                "cd \(TmuxSession.quote(home)) && git init -q repo && cd repo && git -c user.email=mate@acme.example -c user.signingkey=\(TmuxSession.quote(home + "/.ssh/id_mate.pub")) commit -q --allow-empty -m mate && git log --show-signature -1 && git commit -q --allow-empty -m mine && git log --show-signature -1",
+            ], environment: cli.environment)
+        #expect(run.stdout.contains("Good \"git\" signature for mate@acme.example"), "\(run.stdout)\(run.stderr)")
+        #expect(run.stdout.contains("Good \"git\" signature for ada@lit.example"), "\(run.stdout)\(run.stderr)")
+    }
+}
+
 /// The everyday issue's smaller list: help that says what each option does for its command.
 @Suite("Help: options described for their command", .currentBinary)
 struct OptionHelpEndToEndTests {

@@ -175,7 +175,10 @@ public struct GitAdapter: ToolAdapter {
             state["gpg.format"] = format
             state["commit.gpgsign"] = git.sign == false ? "false" : "true"
             state["tag.gpgsign"] = git.sign == false ? "false" : "true"
-            if let signers = Self.allowedSigners(git, account: account, files: context.files, environment: context.environment) {
+            let userFile = format == "ssh" ? Self.values(byOrigin: context)?.own["gpg.ssh.allowedsignersfile"] : nil
+            if let signers = Self.allowedSigners(
+                git, account: account, files: context.files, environment: context.environment, userFile: userFile)
+            {
                 state["signers.path"] = signers.path
                 state["signers.text"] = signers.text
             }
@@ -246,9 +249,13 @@ public struct GitAdapter: ToolAdapter {
     /// `gpg.ssh.allowedSignersFile`; ssh-keygen(1), "ALLOWED SIGNERS"): one line naming its
     /// email for its public key, so that `git log --show-signature` and `git verify-commit`
     /// verify its commits. Nil without an email, or when the public key cannot be read.
-    static func allowedSigners(_ git: Setting, account: Account, files: IdentityFiles, environment: IdentityEnvironment)
-        -> (path: String, text: String)?
-    {
+    ///
+    /// `userFile`, the user's own `gpg.ssh.allowedSignersFile` (which Perch's setting replaces
+    /// while the account is in effect), has its lines kept first, so teammates' commits still
+    /// verify: Perch's file is added beside the user's, not instead of it.
+    static func allowedSigners(
+        _ git: Setting, account: Account, files: IdentityFiles, environment: IdentityEnvironment, userFile: String? = nil
+    ) -> (path: String, text: String)? {
         guard git.signingFormat == "ssh", let email = git.email, let key = git.signingKey else { return nil }
         let publicKey: String
         if isSSHKeyText(key) {
@@ -261,7 +268,19 @@ public struct GitAdapter: ToolAdapter {
             publicKey = String(decoding: bytes, as: UTF8.self).split(whereSeparator: \.isNewline).first.map(String.init) ?? ""
         }
         guard !publicKey.isEmpty else { return nil }
-        return (files.gitAccounts + "/" + account.id + ".allowed_signers", "\(email) namespaces=\"git\" \(publicKey)\n")
+        let own = "\(email) namespaces=\"git\" \(publicKey)"
+        var text = ""
+        // Bug (guard issue): the user's own allowed-signers file was replaced on a switch, and
+        // teammates' commits then showed U.
+        let path = files.gitAccounts + "/" + account.id + ".allowed_signers"
+        if let userFile, !userFile.isEmpty, environment.expandingTilde(userFile) != path,
+            let bytes = try? FileSystem.read(environment.expandingTilde(userFile), limit: 1 << 20)
+        {
+            for line in String(decoding: bytes, as: UTF8.self).split(whereSeparator: \.isNewline) where line != own {
+                text += line + "\n"
+            }
+        }
+        return (path, text + own + "\n")
     }
 
     public func apply(_ state: ToolState, in context: ToolContext) -> ToolStep {
@@ -819,7 +838,7 @@ public struct GitAdapter: ToolAdapter {
             "git",
             [
                 "config", "--global", "--includes", "--show-origin", "--get-regexp",
-                "^(user\\.(name|email|signingkey)|gpg\\.format|gpg\\.ssh\\.defaultkeycommand|(commit|tag)\\.gpgsign|core\\.sshcommand)$",
+                "^(user\\.(name|email|signingkey)|gpg\\.format|gpg\\.ssh\\.(defaultkeycommand|allowedsignersfile)|(commit|tag)\\.gpgsign|core\\.sshcommand)$",
             ], in: "/")
         guard case .exited(let status, let output, let errors) = run, status == 0 || (status == 1 && errors.isEmpty) else { return nil }
         let files = context.files
@@ -955,7 +974,8 @@ public enum GitDirectoryRules {
                     .replacing("; replaced at each switch.", with: "; used in its repositories and bound folders.")
                     + ownText(besides: pinned)
                 if let signers = GitAdapter.allowedSigners(
-                    git, account: account, files: files, environment: IdentityEnvironment(variables: ["HOME": home]))
+                    git, account: account, files: files, environment: IdentityEnvironment(variables: ["HOME": home]),
+                    userFile: own?.values["gpg.ssh.allowedsignersfile"])
                 {
                     accountFiles[signers.path] = signers.text
                 }
