@@ -319,6 +319,12 @@ struct GuardEndToEndTests {
             "\(status.stdout)")
         #expect(status.stdout.contains("perch guard check"))
         #expect(try perch(home, ["status"], in: clone).stdout.contains("Guard: the guard does not run here"))
+        // A repository's hooks path is data: its control characters are shown, never sent.
+        #expect(try shell(home, "git config core.hooksPath \"$(printf 'x\\033[2Jy')\"", in: clone).status == 0)
+        for arguments in [["status"], ["guard", "status"]] {
+            let shown = try perch(home, arguments, in: clone)
+            #expect(!shown.stdout.contains("\u{1B}") && shown.stdout.contains("does not run here"), "\(arguments): \(shown.stdout)")
+        }
         #expect(try shell(home, "git config --unset core.hooksPath", in: clone).status == 0)
         #expect(try perch(home, ["guard", "status"], in: clone).status == 0)
         // Another program writes its hook over the guard's (lefthook does, into the global hooks path).

@@ -284,7 +284,8 @@ extension CommandLineTool {
             // Bug (guard issue): a repository's own core.hooksPath (husky's), or another hook
             // manager's hook written over the guard's, kept the guard from running while this
             // line said "in place".
-            console.print("Guard: " + GitGuard.report(in: switcher.context, folder: ShellMarker.workingDirectory()).summary)
+            // The summary may name a repository's own core.hooksPath: data, shown with its controls visible.
+            console.print(shown("Guard: " + GitGuard.report(in: switcher.context, folder: ShellMarker.workingDirectory()).summary))
         }
         // The ssh aliases git's remote rules were written for, when the ssh config changed since.
         if config.accounts.contains(where: { !$0.identities.remotes.isEmpty }), SSHAliases.load(switcher.files)?.stale == true {
