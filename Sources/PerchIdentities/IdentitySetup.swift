@@ -156,7 +156,20 @@ public enum IdentitySetup {
     /// Whether `~/.ssh/config` has Perch's `Include` line.
     public static func sshIncluded(_ context: ToolContext) -> Bool {
         guard let text = ToolReaders.read(context.files.userSSHConfig) else { return false }
-        return text.split(whereSeparator: \.isNewline).contains { includeTarget($0) == context.files.sshInclude }
+        return text.split(whereSeparator: \.isNewline).contains {
+            includeTarget($0).map(context.environment.expandingTilde) == context.files.sshInclude
+        }
+    }
+
+    /// `path` as an `Include` line names it: `~/…` under HOME, as the docs show it and as a
+    /// dotfile repository shared between machines needs, in quotes when it holds a space. ssh
+    /// expands `~` to the home of the password database (ssh_config(5)), so `~` is written only
+    /// when that is `HOME`; else the whole path.
+    // Bug (everyday issue): perch setup ssh wrote the absolute path.
+    static func includePath(_ path: String, home: String, passwordHome: String? = PerchPaths.passwordHome()) -> String {
+        let tilde = !home.isEmpty && home == passwordHome && path.hasPrefix(home + "/")
+        let shown = tilde ? "~" + path.dropFirst(home.count) : path
+        return shown.contains(" ") ? "\"\(shown)\"" : shown
     }
 
     /// The path an `Include` line names, or nil.
@@ -187,7 +200,7 @@ public enum IdentitySetup {
             lines.insert(
                 [
                     existing == nil ? sshCreatedMarker : sshMarker,
-                    "Include \(files.sshInclude.contains(" ") ? "\"\(files.sshInclude)\"" : files.sshInclude)",
+                    "Include \(Self.includePath(files.sshInclude, home: switcher.environment.home))",
                 ],
                 at: 0)
             let folder = FileSystem.directory(of: files.userSSHConfig)
@@ -211,7 +224,8 @@ public enum IdentitySetup {
         let created = texts.contains(sshCreatedMarker[...])
         lines.remove(
             texts.indices.filter {
-                texts[$0] == sshMarker[...] || texts[$0] == sshCreatedMarker[...] || includeTarget(texts[$0]) == files.sshInclude
+                texts[$0] == sshMarker[...] || texts[$0] == sshCreatedMarker[...]
+                    || includeTarget(texts[$0]).map(switcher.environment.expandingTilde) == files.sshInclude
             })
         // Perch made the file and nothing else was written into it since: it goes again. A
         // file that was there, even empty, is given back byte for byte.

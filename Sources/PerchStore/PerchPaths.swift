@@ -44,7 +44,9 @@ public struct PerchPaths: Hashable, Sendable {
         getenv(name).map { String(cString: $0) }
     }
 
-    private static func passwordHome() -> String? {
+    /// This user's home folder in the password database (getpwuid(3)): where ssh expands `~`,
+    /// whatever `HOME` says.
+    public static func passwordHome() -> String? {
         guard let entry = getpwuid(getuid()), let dir = entry.pointee.pw_dir else { return nil }
         return String(cString: dir)
     }

@@ -240,3 +240,20 @@ struct SSHAliasNameTests {
         #expect(SSHAliases.names(inConfig: text) == ["github.com-work", "gh-acme", "quoted"])
     }
 }
+
+/// `perch setup ssh`'s Include line (the everyday issue: it wrote an absolute path where the docs
+/// show `~/.config/perch/ssh/config`).
+@Suite("ssh Include path")
+struct SSHIncludePathTests {
+    @Test("~ under HOME when HOME is the password database's home (ssh expands ~ from there), else the whole path; quoted with a space")
+    func includePath() {
+        let path = "/home/ada/.config/perch/ssh/config"
+        #expect(IdentitySetup.includePath(path, home: "/home/ada", passwordHome: "/home/ada") == "~/.config/perch/ssh/config")
+        #expect(IdentitySetup.includePath(path, home: "/home/ada", passwordHome: "/root") == path)
+        #expect(IdentitySetup.includePath("/srv/perch/ssh", home: "/home/ada", passwordHome: "/home/ada") == "/srv/perch/ssh")
+        #expect(
+            IdentitySetup.includePath("/home/a b/.config/perch/ssh/config", home: "/home/a b", passwordHome: "/root")
+                == "\"/home/a b/.config/perch/ssh/config\"")
+        #expect(IdentitySetup.includePath("/home/adam/x", home: "/home/ada", passwordHome: "/home/ada") == "/home/adam/x")
+    }
+}
