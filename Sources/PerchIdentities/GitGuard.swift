@@ -323,22 +323,7 @@ public enum GitGuard {
     }
 
     /// The host of `url` as written (case kept, an ssh alias as it is), without user or port.
-    static func urlHost(_ url: String) -> String? {
-        var rest = Substring(url)
-        if let scheme = rest.firstRange(of: "://") {
-            rest = rest[scheme.upperBound...]
-            rest = rest.prefix { $0 != "/" }
-        } else {
-            rest = rest.prefix { $0 != ":" }
-        }
-        if let at = rest.lastIndex(of: "@") { rest = rest[rest.index(after: at)...] }
-        if rest.hasPrefix("[") {
-            if let close = rest.firstIndex(of: "]") { rest = rest[...close] }
-        } else if let colon = rest.firstIndex(of: ":") {
-            rest = rest[..<colon]
-        }
-        return rest.isEmpty ? nil : String(rest)
-    }
+    static func urlHost(_ url: String) -> String? { RemotePattern.hostRange(of: url).map { String(url[$0]) } }
 
     static func refusal(
         _ what: String, as actual: String, owner: PlaceOwner, account: Account, expected: String, reason: String?, fix: String?,

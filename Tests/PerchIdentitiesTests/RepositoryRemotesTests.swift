@@ -29,11 +29,11 @@ struct RepositoryRemotesTests {
     func includesAreFollowed() throws {
         let repository = try Repository(
             config:
-                "[include]\n\tpath = ../../shared/remotes\n\tpath = ~/more\n\tpath = missing\n[remote \"origin\"]\n\turl = https://github.com/acme/site\n"
+                "[include]\n\tpath = ../../common/remotes\n\tpath = ~/more\n\tpath = missing\n[remote \"origin\"]\n\turl = https://github.com/acme/site\n"
         )
         try repository.home.write(
-            "[remote \"fork\"]\n\turl = git@github.com:ada/site.git\n[include]\n\tpath = nested\n", to: "shared/remotes")
-        try repository.home.write("[remote \"mirror\"]\n\turl = https://gitlab.example.com/acme/site\n", to: "shared/nested")
+            "[remote \"fork\"]\n\turl = git@github.com:ada/site.git\n[include]\n\tpath = nested\n", to: "common/remotes")
+        try repository.home.write("[remote \"mirror\"]\n\turl = https://gitlab.example.com/acme/site\n", to: "common/nested")
         try repository.home.write("[remote \"backup\"]\n\turl = ssh://git@backup.example.com/acme/site\n", to: "more")
         #expect(
             repository.urls == [

@@ -285,20 +285,33 @@ public struct RemotePattern: Hashable, Sendable {
     /// in the scp-like form, before the first `:` when no `/` comes first.
     public static func resolvingAlias(_ url: String, _ aliases: [String: String]) -> String? {
         guard !aliases.isEmpty else { return nil }
+        if url.firstRange(of: "://") == nil {
+            // scp-like only: a colon before any slash; else a local path, which names no host.
+            guard let colon = url.firstIndex(of: ":"), !url[..<colon].contains("/") else { return nil }
+        }
+        guard let range = hostRange(of: url), let host = aliases[url[range].lowercased()] else { return nil }
+        return String(url[..<range.lowerBound]) + host + String(url[range.upperBound...])
+    }
+
+    /// Where `url`'s host is, as written (case kept, an ssh alias as it is): after `scheme://`
+    /// and any `user@`, before a port or the path; in the scp-like form, before the first `:`;
+    /// an IPv6 address with its brackets. Nil when it names none.
+    public static func hostRange(of url: String) -> Range<String.Index>? {
         var start = url.startIndex
-        var end = url.endIndex
+        var end: String.Index
         if let scheme = url.firstRange(of: "://") {
             start = scheme.upperBound
             end = url[start...].firstIndex(of: "/") ?? url.endIndex
-            if let at = url[start..<end].lastIndex(of: "@") { start = url.index(after: at) }
-            if let colon = url[start..<end].firstIndex(of: ":") { end = colon }
         } else {
-            guard let colon = url.firstIndex(of: ":"), !url[..<colon].contains("/") else { return nil }
-            end = colon
-            if let at = url[..<colon].lastIndex(of: "@") { start = url.index(after: at) }
+            end = url.firstIndex(of: ":") ?? url.endIndex
         }
-        guard let host = aliases[url[start..<end].lowercased()] else { return nil }
-        return String(url[..<start]) + host + String(url[end...])
+        if let at = url[start..<end].lastIndex(of: "@") { start = url.index(after: at) }
+        if url[start..<end].hasPrefix("[") {
+            if let close = url[start..<end].firstIndex(of: "]") { end = url.index(after: close) }
+        } else if let colon = url[start..<end].firstIndex(of: ":") {
+            end = colon
+        }
+        return start < end ? start..<end : nil
     }
 
     /// Which of `accounts` owns a repository with remotes `urls`: the first account with a
