@@ -88,6 +88,41 @@ public struct IdentitySwitcher: Sendable {
             })
     }
 
+    /// The tools `account` names nothing for that a switch could not give back the user's own
+    /// state (their baseline is still kept: a switch with `--keep-going` whose program was not
+    /// on its `PATH`), each a check that does not match (or that cannot be made, when the tool
+    /// cannot be read here), with the switch that gives it back as the fix. Empty when every
+    /// such tool is on the user's own, and in a switch under way.
+    public func leftBehindChecks(_ account: Account) -> [IdentityCheck] {
+        guard !samplesOnly, access(files.journal, F_OK) != 0,
+            let baseline = RecordFile.read(ToolBaseline.self, at: files.baseline), !baseline.tools.isEmpty
+        else { return [] }
+        let adapters = ToolAdapters.registry.filter {
+            account.identities[$0.tool] == nil && !$0.isPerShell && baseline.tools[$0.tool.rawValue] != nil
+        }
+        let context = self.context
+        return Parallel.map(
+            adapters.map { adapter in
+                { @Sendable () -> IdentityCheck? in
+                    let own = baseline.tools[adapter.tool.rawValue]!
+                    let expected = "your own: " + adapter.describe(own)
+                    let fix = "perch switch \(account.id)"
+                    switch adapter.current(in: context) {
+                    case .failure(let failure):
+                        return IdentityCheck(
+                            tool: adapter.tool, expected: expected, actual: nil, matches: nil,
+                            note: "\(failure); a switch left it, and has not given it back", fix: fix)
+                    case .success(let now):
+                        if adapter.isMet(own, by: now) { return nil }
+                        return IdentityCheck(
+                            tool: adapter.tool, expected: expected, actual: adapter.describe(now), matches: false,
+                            note: "left by a switch that could not give it back; \(fix) from a shell where it can", fix: fix)
+                    }
+                }
+            }
+        ).compactMap { $0 }
+    }
+
     /// The variables of a tool `account` names nothing for that still hold what another of
     /// `accounts` exports for that tool (`AWS_PROFILE=client-prod`, left by a scope or an
     /// `.envrc` of that account's folder): the tool uses that account's identity here, so each
@@ -137,7 +172,10 @@ public struct IdentitySwitcher: Sendable {
             let setting = account.identities[adapter.tool]
             let name = adapter.tool.rawValue
             if adapter.isPerShell {
-                if let setting { lines.append("\(name): per shell: \(setting.summary) (perch env)") }
+                if let setting {
+                    let why = samplesOnly ? nil : adapter.unusable(setting, in: context)
+                    lines.append("\(name): per shell: \(setting.summary) (perch env)" + (why.map { " [fails: \($0)]" } ?? ""))
+                }
                 continue
             }
             if samplesOnly {
@@ -149,13 +187,27 @@ public struct IdentitySwitcher: Sendable {
             }
             switch adapter.current(in: context) {
             case .failure(let failure):
-                if setting != nil { lines.append("\(name): \(adapter.describe(wanted)) [\(failure): skipped]") }
+                // As the switch decides it (``SwitchSession``): a tool it cannot read fails the switch.
+                guard setting != nil || restoring else { continue }
+                lines.append(
+                    "\(name): " + (restoring ? "back to your own \(adapter.describe(wanted))" : adapter.describe(wanted))
+                        + " [fails: \(SwitchSession.unreadableDetail(adapter, failure, in: context))]")
             case .success(let now):
                 let shown = adapter.describe(wanted.merging(now))
+                // Bug: the dry run did not say that git's (or ssh's) file is written but not used
+                // until `perch setup git`, which the switch then reported as skipped.
+                let unused =
+                    switch adapter.tool {
+                    case .git: now["included"] == "0" && (wanted["user.email"] != nil || wanted["user.name"] != nil)
+                    case .ssh: setting != nil && !IdentitySetup.sshIncluded(context)
+                    default: false
+                    }
+                let setUp = unused ? " [written only: \(name) uses it after `perch setup \(name)`]" : ""
                 if adapter.isMet(wanted, by: now), !force {
-                    if setting != nil { lines.append("\(name): \(shown) (already so)") }
+                    if setting != nil { lines.append("\(name): \(shown) (already so)" + setUp) }
                 } else {
-                    lines.append("\(name): " + (restoring ? "back to your own \(shown)" : shown) + " (now: \(adapter.describe(now)))")
+                    lines.append(
+                        "\(name): " + (restoring ? "back to your own \(shown)" : shown) + " (now: \(adapter.describe(now)))" + setUp)
                 }
             }
         }

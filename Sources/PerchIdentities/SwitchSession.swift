@@ -55,7 +55,9 @@ public struct SwitchSession: Sendable {
     }
 
     /// What each tool should have: from the account's config (and the baseline for a tool it
-    /// names nothing for), or given whole (an undo).
+    /// names nothing for), or, for an undo, the states given and the account's for every other
+    /// tool (bug: a tool the undone switch had not changed, moved since by `perch remove`'s
+    /// give-back, was left where the removal put it while undo said it was back).
     public enum Target: Sendable {
         case account
         case states([IdentityTool: ToolState])
@@ -136,10 +138,16 @@ public struct SwitchSession: Sendable {
             // Plan: what each tool should have, against what it has.
             var results: [IdentityTool: IdentityResult] = [:]
             var candidates: [(adapter: any ToolAdapter, wanted: ToolState, fromBaseline: Bool)] = []
+            // The tools that cannot be changed at all: the switch fails unless --keep-going.
+            var unreadable: [IdentityTool] = []
             for adapter in ToolAdapters.registry where includes(adapter.tool) {
                 let setting = account.identities[adapter.tool]
                 if adapter.isPerShell {
-                    if let setting {
+                    // Bug: a switch to an AWS profile that does not exist succeeded without a word.
+                    if let setting, !samplesOnly, let why = adapter.unusable(setting, in: context) {
+                        results[adapter.tool] = IdentityResult(tool: adapter.tool, status: .failed, detail: why)
+                        unreadable.append(adapter.tool)
+                    } else if let setting {
                         results[adapter.tool] = IdentityResult(
                             tool: adapter.tool, status: .applied, detail: setting.summary + ": per shell with perch env, and in hooks")
                     }
@@ -162,7 +170,13 @@ public struct SwitchSession: Sendable {
                         Self.wantedState(adapter, for: account, baseline: baseline, in: context).map { ($0.state, $0.fromBaseline) }
                         ?? (nil, false)
                 case .states(let states):
-                    wanted = states[adapter.tool]
+                    if let given = states[adapter.tool] {
+                        wanted = given
+                    } else {
+                        (wanted, fromBaseline) =
+                            Self.wantedState(adapter, for: account, baseline: baseline, in: context).map { ($0.state, $0.fromBaseline) }
+                            ?? (nil, false)
+                    }
                 }
                 guard let wanted else { continue }
                 candidates.append((adapter, wanted, fromBaseline))
@@ -175,8 +189,14 @@ public struct SwitchSession: Sendable {
                 let named = account.identities[tool] != nil || !recording
                 switch now {
                 case .failure(let failure):
-                    // The tool cannot be read (not installed): nothing is changed.
-                    if named { results[tool] = IdentityResult(tool: tool, status: .skipped, detail: failure.description) }
+                    // Bug: a tool whose program was not on this PATH (a hook's, cron's, a GUI
+                    // launcher's) was skipped without a word, left on the other account while
+                    // the switch said it was done. A tool the account names, or one to be given
+                    // back its baseline, that cannot be read cannot be changed: a failed tool.
+                    guard named || candidate.fromBaseline else { continue }
+                    results[tool] = IdentityResult(
+                        tool: tool, status: .failed, detail: Self.unreadableDetail(candidate.adapter, failure, in: context))
+                    unreadable.append(tool)
                 case .success(let now):
                     if candidate.adapter.isMet(candidate.wanted, by: now), !force {
                         if named || candidate.fromBaseline {
@@ -210,6 +230,11 @@ public struct SwitchSession: Sendable {
                 let report = IdentityReport(accountID: account.id, results: ordered)
                 if outcome != nil, recording { recordReport(report) }
                 return Result(outcome: outcome, report: report, failure: failure, recovered: recovered, changedTools: !steps.isEmpty)
+            }
+            if !unreadable.isEmpty, !keepGoing {
+                // All or nothing, decided before anything is changed.
+                for tool in results.keys where !unreadable.contains(tool) { results[tool] = nil }
+                return finish(nil, failure: unreadable.map(\.rawValue).joined(separator: ", ") + " failed")
             }
             if steps.isEmpty, !isSwitch {
                 // A reset with every tool already on its own: the baseline is done with all the same.
@@ -256,7 +281,9 @@ public struct SwitchSession: Sendable {
                     }
                 }
                 // Per-shell tools (env) are applied by `perch env` after a switch: none was.
-                for adapter in ToolAdapters.registry where adapter.isPerShell { results[adapter.tool] = nil }
+                for adapter in ToolAdapters.registry where adapter.isPerShell && results[adapter.tool]?.status != .failed {
+                    results[adapter.tool] = nil
+                }
                 RecordFile.remove(files.journal)
                 let tools = failed.map { $0.0.adapter.tool.rawValue }.joined(separator: ", ")
                 return finish(nil, failure: "\(tools) failed")
@@ -281,9 +308,21 @@ public struct SwitchSession: Sendable {
             }
             if resetting || baselineChanged { keep(baseline) }
             RecordFile.remove(files.journal)
-            let failure = failed.isEmpty ? nil : failed.map { $0.0.adapter.tool.rawValue }.joined(separator: ", ") + " failed"
+            let failedTools = unreadable.map(\.rawValue) + failed.map { $0.0.adapter.tool.rawValue }
+            let failure = failedTools.isEmpty ? nil : failedTools.joined(separator: ", ") + " failed"
             return finish(outcome, failure: failure)
         }
+    }
+
+    /// Why a tool that could not be read cannot be switched: its program is not on this `PATH`
+    /// (with the one it searched), or the tool's own failure.
+    static func unreadableDetail(_ adapter: any ToolAdapter, _ failure: ToolFailure, in context: ToolContext) -> String {
+        guard let program = adapter.program, context.environment.which(program) == nil else {
+            return "cannot be read, so cannot be switched: \(failure.description)"
+        }
+        let path = context.environment.variables["PATH"] ?? ""
+        return "\(program) is not on this PATH (\(path.isEmpty ? "empty" : path)), so \(adapter.tool.rawValue) cannot be switched;"
+            + " run the switch where \(program) is on PATH, or --keep-going to leave \(adapter.tool.rawValue) as it is"
     }
 
     static func result(_ tool: IdentityTool, _ step: ToolStep, fromBaseline: Bool) -> IdentityResult {

@@ -167,6 +167,11 @@ public protocol ToolAdapter: ToolConfigReader {
     /// What the tool's server says (`ssh -T`, `gh api user`, …), only for `perch verify
     /// --online`; by default nothing is asked.
     func askServer(_ setting: ToolSetting, in context: ProofContext) -> [ToolAnswer]
+    /// Why `setting` cannot work at all here (an AWS profile that does not exist), in one
+    /// phrase with its fix, for a tool a switch does not change itself (a per-shell one); nil
+    /// when it can, or when that cannot be told. A switch fails such a tool (``SwitchSession``).
+    /// By default nil.
+    func unusable(_ setting: ToolSetting, in context: ToolContext) -> String?
 }
 
 /// Why a tool's state could not be read or changed, in one phrase.
@@ -198,6 +203,8 @@ extension ToolAdapter {
     }
 
     public func ownSetting(_ own: ToolState, over environment: [String: String]) -> ToolSetting? { nil }
+
+    public func unusable(_ setting: ToolSetting, in context: ToolContext) -> String? { nil }
 
     public func sealed(_ own: ToolState, account: Account, over environment: [String: String], in context: ToolContext)
         -> Result<ToolScope, ToolFailure>

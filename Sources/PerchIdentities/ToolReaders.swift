@@ -152,6 +152,21 @@ public enum ToolReaders {
         return profiles
     }
 
+    /// The AWS credentials file: `$AWS_SHARED_CREDENTIALS_FILE`, else `~/.aws/credentials`.
+    public static func awsCredentialsFile(_ environment: IdentityEnvironment) -> String {
+        environment["AWS_SHARED_CREDENTIALS_FILE"].map(environment.expandingTilde) ?? environment.home + "/.aws/credentials"
+    }
+
+    /// The profiles of the AWS credentials file: its `[NAME]` sections.
+    public static func awsCredentialProfiles(_ environment: IdentityEnvironment) -> [String] {
+        guard let text = read(awsCredentialsFile(environment)) else { return [] }
+        return text.split(whereSeparator: \.isNewline).compactMap { line in
+            let trimmed = line.trimmingWhitespace
+            guard trimmed.hasPrefix("["), trimmed.hasSuffix("]") else { return nil }
+            return trimmed.dropFirst().dropLast().trimmingWhitespace
+        }
+    }
+
     // MARK: ssh
 
     /// The `identityfile` values of `ssh -G` output, in order.

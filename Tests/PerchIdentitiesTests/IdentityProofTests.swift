@@ -106,6 +106,21 @@ struct IdentityProofTests {
         #expect(rows["region"]?.value == "eu-west-1")
     }
 
+    // Bug: verify said `says <not (set>)` and `aws uses the profile <not in this environment` with aws CLI v1.
+    @Test("aws configure list's <not set> is one value, not two words")
+    func awsConfigureListNotSet() {
+        let output = """
+                  Name                    Value             Type    Location
+                  ----                    -----             ----    --------
+               profile                <not set>             None    None
+            access_key                <not set>             None    None
+            """
+        let rows = AWSAdapter.configureList(output)
+        #expect(rows["profile"]?.value == "<not set>")
+        #expect(rows["profile"]?.type == "None")
+        #expect(rows["access_key"]?.location == "None")
+    }
+
     @Test("git var's identity is read as its name and email")
     func ident() {
         #expect(GitAdapter.ident("Ada Lovelace <ada@work.example> 1796297410 +0000\n")! == ("Ada Lovelace", "ada@work.example"))

@@ -86,6 +86,14 @@ extension CommandLineTool {
                 "warning: config \(paths.config): accounts[\(index)].ssh.identityFile: \"\(shown(ssh.identityFile))\" does not exist (ssh cannot use it)"
             )
         }
+        // Bug: an AWS profile that does not exist passed the check (and the switch) silently.
+        let context = switcher(config).context
+        for (index, account) in config.accounts.enumerated() {
+            guard let setting = account.identities[.aws], let why = ToolAdapters.adapter(for: .aws)?.unusable(setting, in: context) else {
+                continue
+            }
+            console.error("warning: config \(paths.config): accounts[\(index)].aws: \(shown(why))")
+        }
         let count = config.accounts.count
         let hooks = config.accounts.filter { $0.onSwitch != nil }.count
         let hookText = hooks == 0 ? "" : ", \(hooks) with an onSwitch hook"

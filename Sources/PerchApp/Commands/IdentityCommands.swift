@@ -195,6 +195,9 @@ extension CommandLineTool {
         var checks = (scope == nil ? switcher : self.switcher(config, scoped: true)).check(account)
         // Another account's variables left behind (a scope or an .envrc not handed back).
         checks += switcher.leakedChecks(account, among: config.accounts)
+        // Bug: after a switch that could not give a tool back (its program not on that PATH,
+        // --keep-going), status showed nothing for it, all green, while it kept the other account's.
+        if scope == nil { checks += switcher.leftBehindChecks(account) }
         if scope != nil {
             // The tools the account names nothing for: sealed on the user's own.
             checks += self.switcher(config, scoped: true).sealedChecks(account)

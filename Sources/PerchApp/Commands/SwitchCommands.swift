@@ -266,7 +266,7 @@ extension CommandLineTool {
         report = offerSetup(report, switcher)
         // Per-shell tools change nothing here (perch env does): they are recorded, not printed.
         let perShell = Set(ToolAdapters.registry.filter(\.isPerShell).map(\.tool))
-        for line in report.results where !perShell.contains(line.tool) {
+        for line in report.results where !perShell.contains(line.tool) || line.status == .failed {
             if !outcome.changed, !result.changedTools, line.status == .unchanged { continue }
             let text = "  " + shown(line.summary)
             if line.status == .failed { console.note(text) } else { console.print(text) }

@@ -86,7 +86,16 @@ extension CommandLineTool {
             variables: variables, statePath: context.environment.statePath, ownFilesBesideState: context.environment.ownFilesBesideState)
         context.timeout = options.timeout
         let proof = ProofContext(tool: context, folder: folder, account: account)
-        let answers = IdentityProof.verify(proof, online: options.online)
+        var answers = IdentityProof.verify(proof, online: options.online)
+        // A tool the global account names nothing for that a switch could not give back.
+        if account.id == state.currentAccount, IdentityScope.kind(variables) == nil {
+            answers += switcher.leftBehindChecks(account).map { check in
+                ToolAnswer(
+                    tool: check.tool.rawValue, kind: check.tool, expected: check.expected, answer: check.actual,
+                    verdict: check.matches == false ? .disagrees : .unknown, reason: check.note, fix: check.fix,
+                    asked: "the tool's current state, against your own kept by Perch")
+            }
+        }
         let disagrees = IdentityProof.disagrees(answers)
         if options.json {
             let json = VerifyJSON(

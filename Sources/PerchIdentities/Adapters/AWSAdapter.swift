@@ -38,6 +38,23 @@ public struct AWSAdapter: PerShellToolAdapter {
 
     public func json(_ setting: ToolSetting) -> String { IdentityConfig.object([("profile", setting.value(as: String.self))]) }
 
+    /// A profile that is in neither the shared config file (`[profile NAME]`, `[default]`) nor
+    /// the credentials file (`[NAME]`), as Perch reads them, is asked of the aws CLI itself
+    /// (`aws configure list --profile NAME`, versions 1 and 2, the authority, asked only then):
+    /// unusable when aws says it `could not be found`. Nil when aws is not installed or says
+    /// anything else.
+    public func unusable(_ setting: ToolSetting, in context: ToolContext) -> String? {
+        guard let profile = setting.value(as: String.self) else { return nil }
+        let environment = context.environment
+        if ToolReaders.awsProfiles(environment).contains(profile) || ToolReaders.awsCredentialProfiles(environment).contains(profile) {
+            return nil
+        }
+        guard case .exited(let status, _, let stderr) = context.run("aws", ["configure", "list", "--profile", profile]), status != 0,
+            stderr.contains("could not be found")
+        else { return nil }
+        return "the AWS profile \(profile) does not exist (aws: could not be found); make it with aws configure --profile \(profile)"
+    }
+
     public func importCandidates(in context: ToolContext) -> [ImportCandidate] {
         ToolReaders.awsProfiles(context.environment).map {
             ImportCandidate(idBase: "aws-" + $0, name: $0, group: "AWS", setting: Self.setting($0))
@@ -90,11 +107,17 @@ extension AWSAdapter {
         }
     }
 
-    /// The rows of `aws configure list` by name: value, type and location.
+    /// The rows of `aws configure list` by name: value, type and location; a value the CLI
+    /// prints as `<not set>` (both versions, one space inside) is one word.
     static func configureList(_ output: String) -> [String: (value: String, type: String, location: String)] {
         var rows: [String: (value: String, type: String, location: String)] = [:]
         for line in output.split(whereSeparator: \.isNewline) {
-            let words = line.split(separator: " ", maxSplits: 3, omittingEmptySubsequences: true).map { String($0).trimmingWhitespace }
+            // Bug: the aws CLI's `<not set>` was split at its space, so verify said
+            // `says <not (set>)` and `aws uses the profile <not in this environment`.
+            let joined = String(line).replacing("<not set>", with: "<not\u{A0}set>")
+            let words = joined.split(separator: " ", maxSplits: 3, omittingEmptySubsequences: true).map {
+                String($0).trimmingWhitespace.replacing("<not\u{A0}set>", with: "<not set>")
+            }
             guard words.count >= 2, ["profile", "access_key", "secret_key", "region"].contains(words[0]) else { continue }
             rows[words[0]] = (words[1], words.count > 2 ? words[2] : "", words.count > 3 ? words[3] : "")
         }

@@ -1,0 +1,158 @@
+import Foundation
+import Testing
+
+/// The ordinary day with the real tools: a switch from a shell whose `PATH` lacks a tool's
+/// program, undo after the account was renamed and removed, an AWS profile that does not exist,
+/// and what the dry run says before `perch setup git`.
+@Suite(.serialized, .currentBinary, .enabled(if: ["kubectl", "docker", "git"].allSatisfy(ShellEndToEndTests.installed)))
+struct EverydayEndToEndTests {
+    /// A scratch home with two kube contexts (`mine` current), a docker context `work` beside
+    /// docker's `default`, and the accounts `work` (kube `work-prod`, docker `work`) and
+    /// `personal` (neither).
+    static func kubeAndDockerHome() throws -> PerchCommandLine {
+        var cli = try PerchCommandLine()
+        let root = cli.home.path
+        let kubeconfig = root + "/kubeconfig"
+        try
+            "apiVersion: v1\nkind: Config\nclusters: []\nusers: []\ncontexts:\n- context: {}\n  name: mine\n- context: {}\n  name: work-prod\ncurrent-context: mine\n"
+            .write(toFile: kubeconfig, atomically: true, encoding: .utf8)
+        try FileManager.default.createDirectory(atPath: root + "/.docker", withIntermediateDirectories: true)
+        cli.extraEnvironment["KUBECONFIG"] = kubeconfig
+        cli.extraEnvironment["DOCKER_CONFIG"] = root + "/.docker"
+        cli.extraEnvironment["CLOUDSDK_CONFIG"] = root + "/gcloud"
+        cli.extraEnvironment["GIT_CONFIG_NOSYSTEM"] = "1"
+        let create = try Spawn.run(
+            ["docker", "context", "create", "work", "--docker", "host=tcp://127.0.0.1:9"], environment: cli.environment)
+        #expect(create.status == 0, "\(create.stderr)")
+        try cli.writeConfig(
+            #"{"accounts": [{"id": "work", "name": "Work", "kube": {"context": "work-prod"}, "docker": "work"}, {"id": "personal", "name": "Personal"}]}"#
+        )
+        return cli
+    }
+
+    /// What kubectl and docker themselves use now.
+    static func toolsUse(_ cli: PerchCommandLine) throws -> (kube: String, docker: String) {
+        let kube = try Spawn.run(["kubectl", "config", "current-context"], environment: cli.environment)
+        let docker = try Spawn.run(["docker", "context", "show"], environment: cli.environment)
+        return (kube.stdout.trimmingCharacters(in: .whitespacesAndNewlines), docker.stdout.trimmingCharacters(in: .whitespacesAndNewlines))
+    }
+
+    // Bug: with kubectl and docker not on the switch's PATH, `perch switch personal` printed no
+    // kube or docker line, exited 0, and left kubectl on work-prod and docker on work.
+    @Test(
+        "A switch whose PATH lacks kubectl and docker fails loudly and changes nothing; --keep-going says what it left; a full PATH puts them back"
+    )
+    func missingProgramFailsTheSwitch() throws {
+        var cli = try Self.kubeAndDockerHome()
+        defer { cli.remove() }
+        let switched = try cli.run(["switch", "work"])
+        #expect(switched.status == 0, "\(switched.stdout)\(switched.stderr)")
+        #expect(try Self.toolsUse(cli) == ("work-prod", "work"))
+
+        // A hook's or cron's PATH: neither program on it.
+        let empty = cli.home.appendingPathComponent("empty-bin").path
+        try FileManager.default.createDirectory(atPath: empty, withIntermediateDirectories: true)
+        let fullPath = cli.extraEnvironment["PATH"] ?? cli.environment["PATH"] ?? ""
+        cli.extraEnvironment["PATH"] = empty
+        let plan = try cli.run(["switch", "personal", "--dry-run"])
+        #expect(plan.stdout.contains("kubectl is not on this PATH"), "\(plan.stdout)\(plan.stderr)")
+        let refused = try cli.run(["switch", "personal"])
+        let said = refused.stdout + refused.stderr
+        #expect(refused.status == 3, "\(said)")
+        #expect(said.contains("could not switch to personal: kube, docker failed; no tool was changed"), "\(said)")
+        #expect(said.contains("kube: failed (kubectl is not on this PATH"), "\(said)")
+        #expect(said.contains("docker: failed (docker is not on this PATH"), "\(said)")
+        #expect(said.contains("Still on work: Work."), "\(said)")
+        cli.extraEnvironment["PATH"] = fullPath
+        #expect(try cli.run(["current", "--field", "id"]).stdout == "work\n", "all or nothing: the account did not change")
+        #expect(try Self.toolsUse(cli) == ("work-prod", "work"))
+
+        // --keep-going: the switch stands, and says what it left behind.
+        cli.extraEnvironment["PATH"] = empty
+        let kept = try cli.run(["switch", "personal", "--keep-going"])
+        #expect(kept.status == 3, "\(kept.stdout)\(kept.stderr)")
+        #expect((kept.stdout + kept.stderr).contains("kube, docker failed"), "\(kept.stdout)\(kept.stderr)")
+        cli.extraEnvironment["PATH"] = fullPath
+        // status never shows green for tools not on the account's.
+        let status = try cli.run(["status"])
+        #expect(status.status != 0, "\(status.stdout)\(status.stderr)")
+        #expect(status.stdout.contains("work-prod"), "status names what kube still uses: \(status.stdout)")
+
+        // From a full shell the next switch puts both back on the user's own.
+        let mended = try cli.run(["switch", "personal"])
+        #expect(mended.status == 0, "\(mended.stdout)\(mended.stderr)")
+        #expect(try Self.toolsUse(cli) == ("mine", "default"))
+    }
+
+    // Bug: after the current account was renamed and removed, undo said "Undone: back to work"
+    // and left kube where the removal's give-back had put it.
+    @Test("Undo after the current account was renamed and removed puts back every tool of the account it returns to")
+    func undoAfterRenameAndRemove() throws {
+        let cli = try Self.kubeAndDockerHome()
+        defer { cli.remove() }
+        // client names the same context as work: the switch to it changes no tool, so its undo record names none.
+        try cli.writeConfig(
+            #"{"accounts": [{"id": "work", "name": "Work", "kube": {"context": "work-prod"}}, {"id": "client", "name": "Client", "kube": {"context": "work-prod"}}]}"#
+        )
+        #expect(try cli.run(["switch", "work"]).status == 0)
+        #expect(try cli.run(["switch", "client"]).status == 0)
+        #expect(try cli.run(["rename", "client", "client2"]).status == 0)
+        let removed = try cli.run(["remove", "client2", "--yes"])
+        #expect(removed.status == 0, "\(removed.stdout)\(removed.stderr)")
+        #expect(try Self.toolsUse(cli).kube == "mine", "the removal gave kube back")
+        let undone = try cli.run(["undo"])
+        #expect(undone.status == 0, "\(undone.stdout)\(undone.stderr)")
+        #expect(undone.stdout.contains("Undone: back to work"), "\(undone.stdout)")
+        #expect(try Self.toolsUse(cli).kube == "work-prod", "kube is work's again: \(undone.stdout)")
+        let status = try cli.run(["status"])
+        #expect(status.status == 0 && status.stdout.contains("✓ kube  work-prod"), "\(status.stdout)")
+    }
+
+    // Bug: the dry run listed git's change without saying that git would not use it before `perch setup git`.
+    @Test("The dry run says that git's identity is written only, until perch setup git; then it does not")
+    func dryRunSaysGitNeedsSetup() throws {
+        var cli = try PerchCommandLine()
+        defer { cli.remove() }
+        cli.extraEnvironment["GIT_CONFIG_NOSYSTEM"] = "1"
+        try cli.writeConfig(#"{"accounts": [{"id": "work", "name": "Work", "git": {"name": "Ada", "email": "ada@work.example"}}]}"#)
+        let before = try cli.run(["switch", "work", "--dry-run"])
+        #expect(
+            before.stdout.contains("git: Ada <ada@work.example>")
+                && before.stdout.contains("[written only: git uses it after `perch setup git`]"), "\(before.stdout)")
+        #expect(try cli.run(["setup", "git", "--yes"]).status == 0)
+        let after = try cli.run(["switch", "work", "--dry-run"])
+        #expect(after.stdout.contains("git: Ada <ada@work.example>") && !after.stdout.contains("written only"), "\(after.stdout)")
+        #expect(try cli.run(["switch", "work"]).status == 0)
+        let ident = try Spawn.run(["git", "var", "GIT_AUTHOR_IDENT"], environment: cli.environment)
+        #expect(ident.stdout.hasPrefix("Ada <ada@work.example>"), "\(ident.stdout)\(ident.stderr)")
+    }
+
+    // Bug: a switch to an AWS profile that does not exist succeeded silently, and config check passed it.
+    @Test(
+        "A switch to an AWS profile that does not exist fails and says so; config check warns",
+        .enabled(if: ShellEndToEndTests.installed("aws")))
+    func missingAWSProfile() throws {
+        var cli = try PerchCommandLine()
+        defer { cli.remove() }
+        let root = cli.home.path
+        try FileManager.default.createDirectory(atPath: root + "/.aws", withIntermediateDirectories: true)
+        try "[profile real]\nregion = eu-west-1\n".write(toFile: root + "/.aws/config", atomically: true, encoding: .utf8)
+        cli.extraEnvironment["AWS_CONFIG_FILE"] = root + "/.aws/config"
+        cli.extraEnvironment["AWS_SHARED_CREDENTIALS_FILE"] = root + "/.aws/credentials"
+        try cli.writeConfig(#"{"accounts": [{"id": "a", "name": "A", "aws": "real"}, {"id": "b", "name": "B", "aws": "ghost"}]}"#)
+        let check = try cli.run(["config", "check"])
+        #expect(check.stderr.contains("accounts[1].aws: the AWS profile ghost does not exist"), "\(check.stderr)")
+        #expect(!check.stderr.contains("accounts[0]"), "\(check.stderr)")
+        #expect(try cli.run(["switch", "a"]).status == 0)
+        let refused = try cli.run(["switch", "b"])
+        #expect(refused.status == 3, "\(refused.stdout)\(refused.stderr)")
+        #expect(refused.stderr.contains("aws: failed (the AWS profile ghost does not exist"), "\(refused.stderr)")
+        #expect(try cli.run(["current", "--field", "id"]).stdout == "a\n")
+        // The fix it names, run: then the switch goes through.
+        let made = try Spawn.run(
+            ["aws", "configure", "set", "region", "eu-west-1", "--profile", "ghost"], environment: cli.environment)
+        #expect(made.status == 0, "\(made.stderr)")
+        let switched = try cli.run(["switch", "b"])
+        #expect(switched.status == 0, "\(switched.stdout)\(switched.stderr)")
+    }
+}
