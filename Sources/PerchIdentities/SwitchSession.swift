@@ -144,9 +144,10 @@ public struct SwitchSession: Sendable {
                 let setting = account.identities[adapter.tool]
                 if adapter.isPerShell {
                     // Bug: a switch to an AWS profile that does not exist succeeded without a word.
+                    // A per-shell tool changes nothing global, so the switch stands; it says so.
                     if let setting, !samplesOnly, let why = adapter.unusable(setting, in: context) {
-                        results[adapter.tool] = IdentityResult(tool: adapter.tool, status: .failed, detail: why)
-                        unreadable.append(adapter.tool)
+                        results[adapter.tool] = IdentityResult(
+                            tool: adapter.tool, status: .skipped, detail: setting.summary + " per shell, but " + why)
                     } else if let setting {
                         results[adapter.tool] = IdentityResult(
                             tool: adapter.tool, status: .applied, detail: setting.summary + ": per shell with perch env, and in hooks")
@@ -281,9 +282,7 @@ public struct SwitchSession: Sendable {
                     }
                 }
                 // Per-shell tools (env) are applied by `perch env` after a switch: none was.
-                for adapter in ToolAdapters.registry where adapter.isPerShell && results[adapter.tool]?.status != .failed {
-                    results[adapter.tool] = nil
-                }
+                for adapter in ToolAdapters.registry where adapter.isPerShell { results[adapter.tool] = nil }
                 RecordFile.remove(files.journal)
                 let tools = failed.map { $0.0.adapter.tool.rawValue }.joined(separator: ", ")
                 return finish(nil, failure: "\(tools) failed")

@@ -129,7 +129,7 @@ struct EverydayEndToEndTests {
 
     // Bug: a switch to an AWS profile that does not exist succeeded silently, and config check passed it.
     @Test(
-        "A switch to an AWS profile that does not exist fails and says so; config check warns",
+        "A switch to an AWS profile that does not exist says so on stderr, and config check warns; once made, nothing is said",
         .enabled(if: ShellEndToEndTests.installed("aws")))
     func missingAWSProfile() throws {
         var cli = try PerchCommandLine()
@@ -144,15 +144,91 @@ struct EverydayEndToEndTests {
         #expect(check.stderr.contains("accounts[1].aws: the AWS profile ghost does not exist"), "\(check.stderr)")
         #expect(!check.stderr.contains("accounts[0]"), "\(check.stderr)")
         #expect(try cli.run(["switch", "a"]).status == 0)
-        let refused = try cli.run(["switch", "b"])
-        #expect(refused.status == 3, "\(refused.stdout)\(refused.stderr)")
-        #expect(refused.stderr.contains("aws: failed (the AWS profile ghost does not exist"), "\(refused.stderr)")
-        #expect(try cli.run(["current", "--field", "id"]).stdout == "a\n")
-        // The fix it names, run: then the switch goes through.
+        // aws is per shell: the switch changes nothing global for it and stands, but says it cannot work.
+        let said = try cli.run(["switch", "b"])
+        #expect(said.status == 0, "\(said.stdout)\(said.stderr)")
+        #expect(
+            said.stderr.contains("aws: skipped (AWS_PROFILE=ghost per shell, but the AWS profile ghost does not exist"), "\(said.stderr)")
+        let dry = try cli.run(["switch", "a", "--dry-run"])
+        #expect(!dry.stdout.contains("fails"), "\(dry.stdout)")
+        #expect(try cli.run(["switch", "a"]).status == 0)
+        // The fix it names, run: then nothing is said.
         let made = try Spawn.run(
             ["aws", "configure", "set", "region", "eu-west-1", "--profile", "ghost"], environment: cli.environment)
         #expect(made.status == 0, "\(made.stderr)")
         let switched = try cli.run(["switch", "b"])
-        #expect(switched.status == 0, "\(switched.stdout)\(switched.stderr)")
+        #expect(switched.status == 0 && !switched.stderr.contains("does not exist"), "\(switched.stdout)\(switched.stderr)")
+    }
+
+}
+
+/// The newcomer's smaller list: each a real trip, each named.
+@Suite(.serialized, .currentBinary)
+struct NewcomerEndToEndTests {
+    // Bug: `perch add` before `perch init` wrote the four embedded sample accounts into the new
+    // config; with --config naming a missing file it failed, contrary to its help.
+    @Test("perch add with no config writes a config with the new account alone, at the default path or --config's")
+    func addBeforeInit() throws {
+        let cli = try PerchCommandLine()
+        defer { cli.remove() }
+        let added = try cli.run(["add", "client", "--name", "Client"])
+        #expect(added.status == 0, "\(added.stderr)")
+        #expect(added.stdout.contains("(a new config)"), "\(added.stdout)")
+        let list = try cli.run(["list", "--json"])
+        #expect(list.stdout.contains("\"client\"") && !list.stdout.contains("\"personal\""), "\(list.stdout)")
+        let other = cli.home.appendingPathComponent("other.json").path
+        let explicit = try cli.run(["--config", other, "add", "side", "--name", "Side"])
+        #expect(explicit.status == 0, "\(explicit.stderr)")
+        let ids = try cli.run(["--config", other, "list", "--json"])
+        #expect(ids.stdout.contains("\"side\"") && !ids.stdout.contains("\"work\""), "\(ids.stdout)\(ids.stderr)")
+    }
+
+    // Bug: set's list of paths left out remotes, expect.* and catalog.open/preview, which it
+    // accepts; its errors pointed at a line and column of a file never written.
+    @Test("perch set lists every path it accepts, and a refusal with no config names no line of an unwritten file")
+    func setPathsAndUnwrittenFile() throws {
+        let cli = try PerchCommandLine()
+        defer { cli.remove() }
+        let unknown = try cli.run(["set", "work", "bogus", "1"])
+        #expect(unknown.status == 2)
+        for path in ["remotes", "expect.ssh", "expect.gh", "expect.aws", "expect.kube", "catalog.open", "catalog.preview"] {
+            #expect(unknown.stderr.contains(path), "\(path) missing from: \(unknown.stderr)")
+        }
+        let bad = try cli.run(["set", "work", "git.email", "x"])
+        #expect(bad.status == 2)
+        #expect(bad.stderr.contains("(the new config, not written): accounts[0].git.email"), "\(bad.stderr)")
+        #expect(!bad.stderr.contains("column"), "\(bad.stderr)")
+        #expect(access(cli.configPath, F_OK) != 0, "nothing was written")
+    }
+
+    // Bug: a broken config stopped a command with no word of how to mend it.
+    @Test("a config that does not parse names perch config edit")
+    func brokenConfigNamesEdit() throws {
+        let cli = try PerchCommandLine()
+        defer { cli.remove() }
+        try cli.writeConfig(#"{"accounts": [{"id": "a", "name": "A",}"#)
+        let list = try cli.run(["list"])
+        #expect(list.status == 2)
+        #expect(list.stderr.contains("fix it with `perch config edit`"), "\(list.stderr)")
+    }
+
+    // Bug: after the current account was removed, `perch -` said "no previous account" though
+    // the history had one, and `perch current` said "no account chosen yet".
+    @Test("after the current account is removed, perch current says so and perch - goes back to the one before it")
+    func afterRemovingTheCurrentAccount() throws {
+        let cli = try PerchCommandLine()
+        defer { cli.remove() }
+        try cli.writeConfig(#"{"accounts": [{"id": "work", "name": "Work"}, {"id": "client", "name": "Client"}]}"#)
+        #expect(try cli.run(["switch", "work"]).status == 0)
+        #expect(try cli.run(["switch", "client"]).status == 0)
+        #expect(try cli.run(["remove", "client", "--yes"]).status == 0)
+        let current = try cli.run(["current"])
+        #expect(current.status == 1)
+        #expect(
+            current.stderr.contains("no account is current: 'client', the last switched to, has been removed from the config")
+                && current.stderr.contains("(perch - goes back to work)"), "\(current.stderr)")
+        let back = try cli.run(["-"])
+        #expect(back.status == 0, "\(back.stdout)\(back.stderr)")
+        #expect(try cli.run(["current", "--field", "id"]).stdout == "work\n")
     }
 }

@@ -348,12 +348,21 @@ struct SwitchSessionTests {
         #expect(Date().timeIntervalSince(started) < 10, "killed, not waited for")
     }
 
-    @Test("a tool whose program is missing is skipped and nothing is changed")
+    // Bug: a tool whose program was missing was skipped without a word and the switch stood.
+    @Test("a tool whose program is missing fails the switch, and nothing is changed; --keep-going keeps the switch with it failed")
     func missing() throws {
         let scratch = try ScratchHome(fakes: [], systemPath: false)
-        let result = try scratch.session().run(to: .with("d", .make(gh: .init(user: "ada"), docker: "remote")))
-        #expect(result.outcome?.changed == true)
-        #expect(result.report.results.map(\.summary) == ["gh: skipped (gh not found)", "docker: skipped (docker not found)"])
+        let account = Account.with("d", .make(gh: .init(user: "ada"), docker: "remote"))
+        let result = try scratch.session().run(to: account)
+        #expect(result.outcome == nil)
+        #expect(result.failure == "docker failed")
+        #expect(result.report.results.map(\.tool) == [.docker])
+        #expect(result.report.results.first?.detail.hasPrefix("docker is not on this PATH") == true, "\(result.report.results)")
+        #expect(try scratch.session().run(to: .with("n", .none)).outcome?.previous == nil, "the failed switch was not recorded")
+        let kept = try scratch.session(keepGoing: true).run(to: account)
+        #expect(kept.outcome?.accountID == "d")
+        #expect(kept.failure == "docker, gh failed", "\(kept.report.results)")
+        #expect(kept.report.results.allSatisfy { $0.status == .failed }, "\(kept.report.results)")
     }
 
     @Test("docker: docker context use, checked with docker context show, exported as DOCKER_CONTEXT (a fake docker)")

@@ -45,6 +45,19 @@ extension CommandLineTool {
                 "no earlier account yet: \(shown(current)) is the first account switched to; after `perch switch ID`, `perch -` goes back")
             return nil
         }
+        // Bug: after `perch remove` of the current account, `perch -` said "no previous account"
+        // though the history had one: the account before the removed one.
+        if let last, state.currentAccount == nil, !config.accounts.contains(where: { $0.id == last.account }),
+            let previousID = last.previous
+        {
+            guard let account = config.accounts.first(where: { $0.id == previousID }) else {
+                console.error(
+                    "the account before '\(shown(last.account))' (removed since), '\(shown(previousID))', is no longer in the config either"
+                )
+                return nil
+            }
+            return account
+        }
         guard let last, let current = state.currentAccount, last.account == current, let previousID = last.previous else {
             console.error("no previous account to switch back to; switch with `perch switch ID` first")
             return nil

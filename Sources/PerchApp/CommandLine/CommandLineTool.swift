@@ -61,6 +61,11 @@ struct CommandLineTool {
             return try ConfigLoader.load(paths, reportUnknownKeys: reportUnknownKeys)
         } catch {
             for line in error.lines { console.error(line) }
+            // Bug: a broken config stopped every command with no word of how to mend it.
+            switch error {
+            case .empty, .syntax, .invalid: console.error("fix it with `perch config edit` (it checks the copy before installing it)")
+            default: break
+            }
             return nil
         }
     }

@@ -17,15 +17,19 @@ enum ToolLists {
     static let accountPaths = ["name", "handle", "group", "color", "onSwitch"]
 
     /// The paths `perch set` takes, as its help and its hint after an unknown key list them.
-    static var settablePaths: [String] { accountPaths + toolPaths + ["catalog.command"] }
+    /// Bug: it left out `remotes`, `expect.*` and `catalog.open`/`preview`, which set accepts.
+    static var settablePaths: [String] { accountPaths + catalogPaths + toolPaths + ownerPaths }
+
+    /// The catalog's keys `perch set` takes.
+    static let catalogPaths = ["catalog.command", "catalog.preview", "catalog.open"]
+
+    /// The keys that name a repository's owner and the tools' expected answers.
+    static let ownerPaths = ["remotes", "expect.ssh", "expect.gh", "expect.aws", "expect.kube"]
 
     /// The field paths `perch set ID PATH` and `perch unset ID PATH` complete: the account's
     /// own keys, its catalog's, the tools' (`env.` for a variable's), and the keys that name
     /// tools' owners and expected answers.
-    static var setPaths: [String] {
-        accountPaths + ["catalog.command", "catalog.preview", "catalog.open"] + toolPaths.map(completed)
-            + ["remotes", "expect.ssh", "expect.gh", "expect.aws", "expect.kube"]
-    }
+    static var setPaths: [String] { accountPaths + catalogPaths + toolPaths.map(completed) + ownerPaths }
 
     /// The fields `perch current --field` is often asked for, offered by completion; any key of
     /// an account is accepted, dotted for a tool's (``PerchStore/ConfigLoader/accountKeys``).

@@ -116,17 +116,26 @@ extension CommandLineTool {
             console.note(Help.usage(of: AddCommand.self))
             return ExitStatus.usage
         }
-        guard let config = loadConfig() else { return ExitStatus.usage }
+        // Bug: before `perch init`, add wrote the four embedded sample accounts into the new
+        // config beside the new one; with --config naming a missing file it failed, contrary to
+        // its help. A missing config is made with the new account alone.
+        let existing: [Account]
+        if access(paths.config, F_OK) != 0 {
+            existing = []
+        } else {
+            guard let config = loadConfig() else { return ExitStatus.usage }
+            existing = config.accounts
+        }
         // The form's rules, in the form's words, with the JSON path the account will have.
         let problems = AccountValidation.problems(
-            id: id, name: name, handle: options.handle ?? "", group: options.group ?? "", existingIDs: Set(config.accounts.map(\.id)))
-        let place = "accounts[\(config.accounts.count)]"
+            id: id, name: name, handle: options.handle ?? "", group: options.group ?? "", existingIDs: Set(existing.map(\.id)))
+        let place = "accounts[\(existing.count)]"
         if !problems.isEmpty {
             for field in AccountForm.fields {
                 guard let problem = problems[field] else { continue }
-                if case .duplicateID = problem, let index = config.accounts.firstIndex(where: { $0.id == id }) {
+                if case .duplicateID = problem, let index = existing.firstIndex(where: { $0.id == id }) {
                     // Bug: this said accounts[N].id for the N the new account would have had, which does not exist.
-                    console.error("id: \"\(shown(id))\" is already used by accounts[\(index)] (\(shown(config.accounts[index].name)))")
+                    console.error("id: \"\(shown(id))\" is already used by accounts[\(index)] (\(shown(existing[index].name)))")
                     continue
                 }
                 console.error("\(place).\(field.rawValue): \(problem.message)")
@@ -137,7 +146,7 @@ extension CommandLineTool {
         if let group = options.group, group.isEmpty { return emptyOption("--group") }
         let account = Account(id: id, name: name, handle: options.handle, group: options.group)
         do {
-            let outcome = try ConfigWriter.append(account, to: paths.config)
+            let outcome = try ConfigWriter.append(account, to: paths.config, samples: [])
             console.print("Added \(describe(account)) to \(outcome.path)" + backupNote(outcome) + ".")
             return ExitStatus.ok
         } catch {
@@ -373,7 +382,7 @@ extension CommandLineTool {
     }
 
     private func backupNote(_ outcome: ConfigWriter.Outcome) -> String {
-        outcome.backupPath.map { " (the previous file is \($0))" } ?? " (a new config, with the sample accounts)"
+        outcome.backupPath.map { " (the previous file is \($0))" } ?? " (a new config)"
     }
 
     /// Prints why the config was not changed; the exit status: 2 for a refused or unusable
@@ -382,8 +391,16 @@ extension CommandLineTool {
         switch error {
         case .refused(let reason):
             console.error("nothing was written: the config would not load, or would not know a key:")
-            // Refused, so not "ignored", as the loader says of a key it would skip.
-            for line in reason.lines { console.error(line.replacing("unknown key, ignored (a warning)", with: "unknown key")) }
+            // Bug: with no config yet, the refusal named a line and column of a file never written.
+            let unwritten = access(paths.config, F_OK) != 0
+            for line in reason.lines {
+                // Refused, so not "ignored", as the loader says of a key it would skip.
+                var text = line.replacing("unknown key, ignored (a warning)", with: "unknown key")
+                if unwritten, let place = try? Regex(#": line \d+, column \d+:"#), let range = text.firstRange(of: place) {
+                    text.replaceSubrange(range, with: " (the new config, not written):")
+                }
+                console.error(text)
+            }
             return ExitStatus.usage
         case .invalid(let reason):
             for line in reason.lines { console.error(line) }

@@ -87,7 +87,16 @@ extension CommandLineTool {
             if let warning = loaded.warning { console.error(warning) }
             guard let id = loaded.state.currentAccount, let found = config.accounts.first(where: { $0.id == id }) else {
                 if options.json { console.print("null") }
-                console.error("no account chosen yet; pick one with `perch switch ID` or in the interface")
+                // Bug: after the current account was removed, this said "no account chosen yet".
+                let last = (try? StateStore(path: paths.state).history.read(limit: 1))?.last
+                if let last, !config.accounts.contains(where: { $0.id == last.account }) {
+                    let back = last.previous.flatMap { id in config.accounts.contains { $0.id == id } ? id : nil }
+                    console.error(
+                        "no account is current: '\(shown(last.account))', the last switched to, has been removed from the config; pick one with `perch switch ID`"
+                            + (back.map { " (perch - goes back to \(shown($0)))" } ?? ""))
+                } else {
+                    console.error("no account chosen yet; pick one with `perch switch ID` or in the interface")
+                }
                 return ExitStatus.unmet
             }
             account = found

@@ -266,10 +266,11 @@ extension CommandLineTool {
         report = offerSetup(report, switcher)
         // Per-shell tools change nothing here (perch env does): they are recorded, not printed.
         let perShell = Set(ToolAdapters.registry.filter(\.isPerShell).map(\.tool))
-        for line in report.results where !perShell.contains(line.tool) || line.status == .failed {
+        // But one that cannot work (an AWS profile that does not exist) is said, on stderr.
+        for line in report.results where !perShell.contains(line.tool) || line.status == .skipped {
             if !outcome.changed, !result.changedTools, line.status == .unchanged { continue }
             let text = "  " + shown(line.summary)
-            if line.status == .failed { console.note(text) } else { console.print(text) }
+            if line.status == .failed || perShell.contains(line.tool) { console.note(text) } else { console.print(text) }
         }
         // A variable of this shell that beats a tool just applied (GH_TOKEN, CLOUDSDK_ACTIVE_CONFIG_NAME…):
         // the tool is switched, but not for this shell; said as status says it.

@@ -77,8 +77,13 @@ public struct GitHubAdapter: ToolAdapter {
         for (key, user) in state.values.sorted(by: { $0.key < $1.key }) where key.hasPrefix("user@") && !user.isEmpty {
             let host = String(key.dropFirst(5))
             let run = context.run("gh", ["auth", "switch", "--hostname", host, "--user", user])
-            if case .notFound = run { return .skipped("gh not found") }
-            if let failure = run.failure { return .failed(failure) }
+            // Bug: a switch with gh not installed skipped it, and status then said a switch would put it right.
+            if case .notFound = run { return .failed(SwitchSession.unreadableDetail(self, ToolFailure("gh not found"), in: context)) }
+            if let failure = run.failure {
+                // gh before 2.40 (Debian's 2.23) has one account per host: no gh auth switch.
+                if failure.contains("unknown command \"switch\"") { return .failed(Self.tooOld) }
+                return .failed(failure)
+            }
         }
         guard case .success(let now) = current(in: context), isMet(state, by: now) else {
             return .failed("gh reports another user after gh auth switch")
@@ -91,11 +96,29 @@ public struct GitHubAdapter: ToolAdapter {
         return users.map { "\($0.value.isEmpty ? "(none)" : $0.value) on \($0.key.dropFirst(5))" }.joined(separator: ", ")
     }
 
+    /// Why a gh without `gh auth switch` cannot be switched, with what to do.
+    static let tooOld =
+        "this gh has no gh auth switch (several accounts per host came in gh 2.40): upgrade gh, or leave gh out of the account"
+
     public func check(_ setting: ToolSetting, in context: ToolContext) -> IdentityCheck {
         guard let gh = setting.value(as: Setting.self) else { return IdentityCheck(tool: .gh, expected: "", actual: nil, matches: nil) }
         let actual = ToolReaders.ghActiveUser(context.environment, host: gh.hostname)
-        let check = IdentityCheck(
+        guard context.environment.which("gh") != nil else {
+            // Bug: Overview showed ✗ with no reason, and status said a switch would put it right.
+            let check = IdentityCheck(
+                tool: .gh, expected: setting.summary, actual: actual.map { "\($0) on \(gh.hostname)" }, matches: nil,
+                note: "gh is not installed (not on this PATH): a switch cannot change it; install gh, or leave gh out of the account")
+            return overridden(check, in: context)
+        }
+        var check = IdentityCheck(
             tool: .gh, expected: setting.summary, actual: actual.map { "\($0) on \(gh.hostname)" } ?? "(none)", matches: actual == gh.user)
+        // A gh that cannot switch (before 2.40): the hint, not a switch that cannot work; asked only on a mismatch.
+        if actual != gh.user, case .exited(let status, _, let stderr) = context.run("gh", ["auth", "switch", "--help"]), status != 0,
+            stderr.contains("unknown command")
+        {
+            check.note = Self.tooOld
+            check.fix = "upgrade gh to 2.40 or later"
+        }
         return overridden(check, in: context)
     }
 
