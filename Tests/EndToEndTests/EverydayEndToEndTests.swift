@@ -84,6 +84,29 @@ struct EverydayEndToEndTests {
         #expect(try Self.toolsUse(cli) == ("mine", "default"))
     }
 
+    // Bug: ~/.docker/config.json, made by docker during `docker context use`, stayed after
+    // `perch reset` although it did not exist before.
+    @Test("perch reset gives docker back no config.json when there was none; one with a login is kept")
+    func resetRemovesDockersOwnConfig() throws {
+        let cli = try Self.kubeAndDockerHome()
+        defer { cli.remove() }
+        let config = cli.home.path + "/.docker/config.json"
+        #expect(access(config, F_OK) != 0)
+        #expect(try cli.run(["switch", "work"]).status == 0)
+        #expect(access(config, F_OK) == 0, "docker made it")
+        let reset = try cli.run(["reset", "--yes"])
+        #expect(reset.status == 0, "\(reset.stdout)\(reset.stderr)")
+        #expect(try Self.toolsUse(cli) == ("mine", "default"))
+        #expect(access(config, F_OK) != 0, "no file, as before: \(reset.stdout)")
+        // A login made meanwhile is kept.
+        #expect(try cli.run(["switch", "work"]).status == 0)
+        try "{\n\t\"auths\": {\"registry.example\": {}},\n\t\"currentContext\": \"work\"\n}".write(
+            toFile: config, atomically: true, encoding: .utf8)
+        #expect(try cli.run(["reset", "--yes"]).status == 0)
+        #expect(try Self.toolsUse(cli).docker == "default")
+        #expect(access(config, F_OK) == 0, "the file with a login stays")
+    }
+
     // Bug: after the current account was renamed and removed, undo said "Undone: back to work"
     // and left kube where the removal's give-back had put it.
     @Test("Undo after the current account was renamed and removed puts back every tool of the account it returns to")

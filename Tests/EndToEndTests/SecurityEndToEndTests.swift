@@ -95,7 +95,10 @@ struct SecurityEndToEndTests {
         try cli.writeConfig(
             #"{"accounts": [{"id": "work", "name": "Work", "ssh": {"host": "github.com", "identityFile": "~/.ssh/id_work"}, "gh": {"user": "ada"}}]}"#
         )
-        #expect(try cli.run(["switch", "work"]).status == 0)
+        // gh is named for verify's credential line, not switched: where gh cannot switch (not
+        // installed, or before 2.40), --keep-going keeps the rest.
+        let switched = try cli.run(["switch", "work", "--keep-going"])
+        #expect(switched.status == 0 || (switched.status == 3 && switched.stderr.contains("gh failed")), "\(switched.stderr)")
         let marker = cli.home.path + "/PWNED"
         let evil = try evilRepository(cli, marker: marker)
         let verify = try sh(cli, "perch verify", in: evil)

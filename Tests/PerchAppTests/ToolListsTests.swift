@@ -36,7 +36,10 @@ struct ToolListsTests {
         let before = (Help.text(of: SwitchCommand.self), ManPage.text, Completion.script(for: .bash))
         ToolLists.$adapters.withValue(ToolAdapters.registry + [DummyAdapter()]) {
             #expect(Help.text(of: SwitchCommand.self).contains("env, perchdummy)"))
-            #expect(Help.text(of: SetCommand.self).contains("perchdummy.handle, perchdummy.KEY"))
+            // Wrapped at 86 columns: read across its line breaks.
+            #expect(
+                Help.text(of: SetCommand.self).split(whereSeparator: \.isNewline).joined(separator: " ").contains(
+                    "perchdummy.handle, perchdummy.KEY"))
             let page = ManPage.text
             #expect(page.contains("perchdummy.handle"), "man: perch set's paths")
             #expect(page.contains("env, perchdummy)"), "man: perch switch's tools")

@@ -61,13 +61,16 @@ struct InlinePickerModeTests {
     }
 
     @Test(
-        "Esc, Ctrl-C and Ctrl-D cancel, also while filtering",
-        arguments: [KeyEvent(.escape), KeyEvent(.control("c")), KeyEvent(.control("d"))])
-    func cancels(key: KeyEvent) {
+        "Esc and Ctrl-D cancel, Ctrl-C interrupts, also while filtering",
+        arguments: [
+            (KeyEvent(.escape), InlinePickerMode.Outcome.cancelled), (KeyEvent(.control("c")), .interrupted),
+            (KeyEvent(.control("d")), .cancelled),
+        ])
+    func cancels(key: KeyEvent, outcome: InlinePickerMode.Outcome) {
         var state = Self.picker()
         _ = state.update(.key(.char("o")))
         #expect(state.update(.key(key)) == [.quit])
-        #expect(state.outcome == .cancelled)
+        #expect(state.outcome == outcome)
         #expect(state.update(.key(.char("x"))).isEmpty, "nothing is taken after the end")
     }
 

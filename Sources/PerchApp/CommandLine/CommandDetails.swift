@@ -29,7 +29,7 @@ enum CommandDetails {
         "The account is its exact id, or its name when exactly one name matches it\n"
             + "(ignoring case); - is the account that was current before (two in a row swap).\n"
             + "With no account, on a terminal, the account sheet is drawn below the prompt to\n"
-            + "pick from (type to filter, arrows, Enter, the mouse; Esc or Ctrl-C exits 1).\n"
+            + "pick from (type to filter, arrows, Enter, the mouse; Esc exits 1, Ctrl-C 130).\n"
             + ("The account's tool identities are applied (\(ToolLists.toolNames)), "
             + "then the switch is saved and its onSwitch hook runs with its output passed through. "
             + "A failed tool exits 3 and saves nothing (every tool it changed is put back; "

@@ -60,12 +60,15 @@ struct CommandLineTool {
         do {
             return try ConfigLoader.load(paths, reportUnknownKeys: reportUnknownKeys)
         } catch {
-            for line in error.lines { console.error(line) }
-            // Bug: a broken config stopped every command with no word of how to mend it.
+            // Bug: a broken config stopped every command with no word of how to mend it (an
+            // empty one already names perch init).
+            var lines = error.lines
             switch error {
-            case .empty, .syntax, .invalid: console.error("fix it with `perch config edit` (it checks the copy before installing it)")
+            case .syntax: lines[lines.count - 1] += "; fix it with `perch config edit`"
+            case .invalid: lines.append("fix it with `perch config edit` (it checks the copy before installing it)")
             default: break
             }
+            for line in lines { console.error(line) }
             return nil
         }
     }

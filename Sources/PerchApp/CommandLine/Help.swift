@@ -3,9 +3,17 @@ import PerchCore
 /// `perch --help`, `perch COMMAND --help` and the usage lines of messages, written from the
 /// commands' declarations (``PerchCommand``), so they say what the parser accepts.
 enum Help {
+    /// Options that work but are not for users, left out of help and usage lines (the man page
+    /// and docs/performance.md name them): `--exit-after-first-frame` measures start-up.
+    // Bug: `--exit-after-first-frame` was listed for users.
+    static let unlisted: Set<String> = ["--exit-after-first-frame"]
+
+    /// `type`'s options as help lists them (without ``unlisted``).
+    static func listed(_ type: any PerchCommand.Type) -> [OptionInfo] { type.optionInfos.filter { !unlisted.contains($0.name) } }
+
     /// The usage line of `type`.
     static func usage(of type: any PerchCommand.Type) -> String {
-        let infos = type.optionInfos.filter { $0 != SharedOption.help }
+        let infos = listed(type).filter { $0 != SharedOption.help }
         // A required option is shown first and without brackets (bug: `perch add [--name NAME]`).
         let options = (infos.filter(\.required) + infos.filter { !$0.required }).map { option in
             let text = option.name + (option.valueName.map { " " + $0 } ?? "")
@@ -32,7 +40,7 @@ enum Help {
 
     /// The full help text of `type`: the program's overview for the interface.
     static func text(of type: any PerchCommand.Type) -> String {
-        let optionLines = type.optionInfos.map(\.helpLine).joined(separator: "\n")
+        let optionLines = listed(type).map(\.helpLine).joined(separator: "\n")
         guard type.name.isEmpty else {
             let configuration = type.configuration
             let sections = [
@@ -40,7 +48,13 @@ enum Help {
             ]
             return sections.filter { !$0.isEmpty }.joined(separator: "\n\n")
         }
-        let commands = Commands.all.dropFirst().map { "  " + ($0.name + $0.operandText).padded(toColumns: 24) + $0.configuration.summary }
+        // Bug: a usage wider than the column (exec's) pushed its summary out of line; it goes on the next line.
+        let commands = Commands.all.dropFirst().map { command in
+            let words = "  " + command.name + command.operandText
+            return DisplayWidth.columns(of: words) < 26
+                ? words.padded(toColumns: 26) + command.configuration.summary
+                : words + "\n" + "".padded(toColumns: 26) + command.configuration.summary
+        }
         return """
             perch: a terminal account switcher.
 
@@ -89,12 +103,14 @@ enum Help {
             let own = table.filter { !everywhere.contains($0) }
             if !own.isEmpty { sections.append("On \(tab.title):\n" + own.map(row).joined(separator: "\n")) }
         }
-        // In the sheet, whatever it adds to its own keys once the filter is typed.
-        var seen = Set<String>()
-        let sheet = (KeyBindings.table(for: .accountSheet) + KeyBindings.table(for: .accountSheetFilter)).compactMap { binding in
-            seen.insert(binding.label + "\t" + binding.summary).inserted ? row(binding) : nil
+        // Bug: the sheet's keys and the filter's were one list, with Esc and the arrows twice.
+        // The sheet's, then what differs once a filter is typed.
+        let sheet = KeyBindings.table(for: .accountSheet)
+        sections.append("In the account sheet:\n" + sheet.map(row).joined(separator: "\n"))
+        let filtering = KeyBindings.table(for: .accountSheetFilter).filter { binding in
+            !sheet.contains { $0.label == binding.label && $0.summary == binding.summary }
         }
-        sections.append("In the account sheet:\n" + sheet.joined(separator: "\n"))
+        if !filtering.isEmpty { sections.append("While a filter is typed in the sheet:\n" + filtering.map(row).joined(separator: "\n")) }
         return sections.joined(separator: "\n\n")
     }
 

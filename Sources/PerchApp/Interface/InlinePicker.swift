@@ -72,6 +72,7 @@ final class InlinePicker {
             guard let account = accounts.first(where: { $0.id == id }) else { return .cancelled }
             return .picked(account)
         case .cancelled?: return .cancelled
+        case .interrupted?: return .signalled(SIGINT)
         case nil: return status > 128 ? .signalled(status - 128) : .cancelled
         }
     }

@@ -4,7 +4,7 @@
 /// interface's ``AppState``: neither knows the other.
 ///
 /// - Printable keys and pastes type into the filter at once; `Enter` or a click on a row ends
-///   the picker with that row's account (even the current one); `Esc`, `Ctrl-C` and `Ctrl-D`
+///   the picker with that row's account (even the current one); `Esc`, `Ctrl-C` (interrupted) and `Ctrl-D`
 ///   cancel, and so does the sheet going away. Nothing else is presented (no help, no form), and
 ///   nothing is switched or saved here.
 /// - ``size`` is a virtual screen just tall enough for the sheet at its fit height
@@ -97,7 +97,9 @@ public struct AccountPicker: LoopRoot, Hashable, Sendable {
     private mutating func handle(_ event: UIEvent) -> [Effect] {
         switch event {
         case .key(let key):
-            if key == KeyEvent(.escape) || key == KeyEvent(.control("c")) || key == KeyEvent(.control("d")) { return end(.cancelled) }
+            // Bug: Ctrl-C exited 1 here but 130 at prompts: it is an interruption, not a cancel.
+            if key == KeyEvent(.control("c")) { return end(.interrupted) }
+            if key == KeyEvent(.escape) || key == KeyEvent(.control("d")) { return end(.cancelled) }
             // Bug: Ctrl-Z did nothing in the picker (raw mode delivers it as a key), and what was
             // typed next went into the filter; it stops the picker as it stops the interface.
             if key == KeyEvent(.control("z")) { return [.suspend] }

@@ -16,8 +16,10 @@ public struct InlinePickerMode: Hashable, Sendable {
     public enum Outcome: Hashable, Sendable {
         /// The account with this id was chosen.
         case picked(accountID: String)
-        /// Cancelled (`Esc`, `Ctrl-C`, `Ctrl-D`, or the sheet went away).
+        /// Cancelled (`Esc`, `Ctrl-D`, or the sheet went away).
         case cancelled
+        /// Interrupted by `Ctrl-C`: the command exits 130 (128 + SIGINT), as at a prompt.
+        case interrupted
     }
 
     /// Rows of the block with the default cap: half the terminal, but never fewer than this.

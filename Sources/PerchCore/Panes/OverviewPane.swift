@@ -154,7 +154,8 @@ public struct OverviewPane: KitTabPane {
             if let check {
                 mark = check.mark
                 text = check.expected
-                if check.matches == false { text += " (now \(check.actual ?? "nothing"))" }
+                // Bug: `client-dev (now client-dev)` when the name was right and the note said what was wrong.
+                if check.matches == false, check.actual != check.expected { text += " (now \(check.actual ?? "nothing"))" }
                 if let note = check.note { text += "  " + note }
                 style =
                     check.matches == true ? Style(foreground: .green) : check.matches == false ? Style(foreground: .red, bold: true) : .dim

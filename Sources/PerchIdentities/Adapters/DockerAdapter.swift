@@ -1,3 +1,4 @@
+import Glibc
 import PerchCore
 import PerchStore
 
@@ -45,7 +46,21 @@ public struct DockerAdapter: ToolAdapter {
         let run = global.run("docker", ["context", "show"])
         if case .notFound = run { return .failure(ToolFailure("docker not found")) }
         guard let output = run.output else { return .failure(ToolFailure("docker context show \(run.failure ?? "failed")")) }
-        return .success(ToolState(["context": output.trimmingWhitespace]))
+        // Whether docker's config.json exists: docker makes it at `docker context use`, and a
+        // give-back to a state without one removes it again (``apply(_:in:)``).
+        return .success(
+            ToolState(["context": output.trimmingWhitespace, "config": access(Self.configFile(context.environment), F_OK) == 0 ? "1" : "0"])
+        )
+    }
+
+    /// docker's config.json: in `$DOCKER_CONFIG`, else `~/.docker` (docker config-file(5)).
+    static func configFile(_ environment: IdentityEnvironment) -> String {
+        (environment["DOCKER_CONFIG"].map(environment.expandingTilde) ?? environment.home + "/.docker") + "/config.json"
+    }
+
+    /// Only the context is compared: whether config.json exists is given back, never asked for.
+    public func isMet(_ wanted: ToolState, by now: ToolState) -> Bool {
+        (wanted["context"] ?? "") == (now["context"] ?? "")
     }
 
     public func apply(_ state: ToolState, in context: ToolContext) -> ToolStep {
@@ -55,6 +70,17 @@ public struct DockerAdapter: ToolAdapter {
         if let failure = run.failure { return .failed(failure) }
         guard case .success(let now) = current(in: context), isMet(state, by: now) else {
             return .failed("docker context show reports another context after docker context use")
+        }
+        // Bug: config.json, made by docker during `docker context use`, stayed after a give-back
+        // (perch reset) to a state without it. Removed only when it holds what docker wrote
+        // there and nothing else (`{"auths": {}}`): a login made meanwhile keeps it.
+        if state["config"] == "0", now["config"] == "1" {
+            let file = Self.configFile(context.environment)
+            if let bytes = try? FileSystem.read(file),
+                String(decoding: bytes, as: UTF8.self).filter({ !$0.isWhitespace }) == #"{"auths":{}}"#
+            {
+                unlink(file)
+            }
         }
         return .applied(describe(now))
     }
