@@ -30,7 +30,9 @@ public struct SessionExpiry: Hashable, Sendable, Codable {
     /// `certificate ends in 3 h`, `SSO session ended 2 d ago`, as of `now`.
     public func phrase(at now: Int64) -> String {
         let left = ends - now
-        return left <= 0 ? "\(what) ended \(Self.span(-left)) ago" : "\(what) ends in \(Self.span(left))"
+        // Bug: "temporary credentials ends in …".
+        let plural = what.hasSuffix("credentials")
+        return left <= 0 ? "\(what) ended \(Self.span(-left)) ago" : "\(what) \(plural ? "end" : "ends") in \(Self.span(left))"
     }
 
     /// A span of seconds in the largest whole unit: `45 s`, `12 min`, `3 h`, `2 d`.

@@ -84,6 +84,19 @@ struct EverydayEndToEndTests {
         #expect(try Self.toolsUse(cli) == ("mine", "default"))
     }
 
+    // Bug: a docker context that does not exist was said in docker's own words, a path under contexts/meta/.
+    @Test("A docker context that does not exist is said as kube's is, and nothing is changed")
+    func missingDockerContext() throws {
+        let cli = try Self.kubeAndDockerHome()
+        defer { cli.remove() }
+        try cli.writeConfig(#"{"accounts": [{"id": "work", "name": "Work", "kube": {"context": "work-prod"}, "docker": "nope"}]}"#)
+        let failed = try cli.run(["switch", "work"])
+        #expect(failed.status == 3)
+        #expect(failed.stderr.contains("docker: failed (no docker context \"nope\" (docker context ls lists them))"), "\(failed.stderr)")
+        #expect(!failed.stderr.contains("meta.json"), "\(failed.stderr)")
+        #expect(try Self.toolsUse(cli) == ("mine", "default"), "kube was put back")
+    }
+
     // Bug: ~/.docker/config.json, made by docker during `docker context use`, stayed after
     // `perch reset` although it did not exist before.
     @Test("perch reset gives docker back no config.json when there was none; one with a login is kept")

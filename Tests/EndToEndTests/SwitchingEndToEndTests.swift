@@ -64,7 +64,7 @@ struct SwitchingEndToEndTests {
         let cli = try PerchCommandLine(home: home)
         #expect(try cli.run(["switch", "oss"]).status == 0)
         #expect(try session.waitFor("● Open Source"), "the open interface shows the new current account")
-        #expect(try session.waitFor("switched in another Perch"))
+        #expect(try session.waitFor("switched outside this window"))
         #expect(try cli.run(["switch", "side"]).status == 0)
         #expect(try session.waitFor("● Side Project"))
         #expect(try session.waitFor("Switches so far: 2"))

@@ -156,7 +156,7 @@ extension LoopSuites {
             #expect(waitUntil { loop.worker.reloads.withLock { $0.skipped } >= 1 }, "the watch fired for the own save")
             #expect(loop.worker.reloads.withLock { $0.read } == 0)
             _ = try StateStore(path: store.path).recordSwitch(to: "oss", source: .cli)
-            #expect(waitUntil { backend.frames.last?.text.contains("Now on Open Source: switched in another Perch.") == true })
+            #expect(waitUntil { backend.frames.last?.text.contains("Now on Open Source: switched outside this window.") == true })
             #expect(loop.worker.reloads.withLock { $0.read } >= 1)
             type("q", into: input)
             #expect(finished() == 0)

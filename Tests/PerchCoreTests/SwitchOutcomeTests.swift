@@ -109,9 +109,9 @@ struct SwitchOutcomeTests {
         var state = AppState(accounts: Account.samples, saved: SavedState(currentAccount: "work"), size: Size(width: 80, height: 24))
         _ = state.update(.outcome(AnyOutcome(StateChanged(SavedState(currentAccount: "oss", switchCount: 4), warning: nil))))
         #expect(state.saved.currentAccount == "oss")
-        #expect(state.banner == "Now on Open Source: switched in another Perch.")
+        #expect(state.banner == "Now on Open Source: switched outside this window.")
         _ = state.update(.outcome(AnyOutcome(StateChanged(SavedState(), warning: nil))))
-        #expect(state.banner == "No account is current now: changed in another Perch.")
+        #expect(state.banner == "No account is current now: changed outside this window.")
         _ = state.update(.outcome(AnyOutcome(StateChanged(SavedState(currentAccount: "work"), warning: "State names account \"x\"…"))))
         #expect(state.banner == "State names account \"x\"…")
     }

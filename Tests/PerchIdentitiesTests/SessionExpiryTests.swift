@@ -14,6 +14,16 @@ struct SessionExpiryTests {
         #expect(SessionExpiry.span(seconds) == text)
     }
 
+    // Bug: "temporary credentials ends in 5 d".
+    @Test("credentials end, a session ends")
+    func agreement() {
+        let now: Int64 = 1_800_000_000
+        #expect(
+            SessionExpiry(tool: .aws, what: "temporary credentials", ends: now + 300, renew: nil).phrase(at: now)
+                == "temporary credentials end in 5 min")
+        #expect(SessionExpiry(tool: .aws, what: "SSO session", ends: now + 300, renew: nil).phrase(at: now) == "SSO session ends in 5 min")
+    }
+
     @Test("a check is marked by its tool's end: plain when far, ⚠ under an hour, ✗ with what renews it once ended")
     func annotated() {
         let now: Int64 = 1_800_000_000

@@ -133,11 +133,12 @@ extension AppState {
         if let warning {
             banner = warning
         } else if let id = newSaved.currentAccount, id != before.currentAccount {
+            // Bug: "switched in another Perch" for a switch made with `perch switch`.
             banner =
-                currentAccount.map { "Now on \($0.name): switched in another Perch." }
-                ?? "Now on \"\(id)\", switched in another Perch; it is not in this one's config (restart Perch to load it)."
+                currentAccount.map { "Now on \($0.name): switched outside this window." }
+                ?? "Now on \"\(id)\", switched outside this window; it is not in this one's config (restart Perch to load it)."
         } else if newSaved.currentAccount == nil, before.currentAccount != nil {
-            banner = "No account is current now: changed in another Perch."
+            banner = "No account is current now: changed outside this window."
         }
         return check
     }

@@ -66,8 +66,12 @@ public struct DockerAdapter: ToolAdapter {
     public func apply(_ state: ToolState, in context: ToolContext) -> ToolStep {
         let name = state["context"] ?? "default"
         let run = context.run("docker", ["context", "use", name.isEmpty ? "default" : name])
-        if case .notFound = run { return .skipped("docker not found") }
-        if let failure = run.failure { return .failed(failure) }
+        if case .notFound = run { return .failed(SwitchSession.unreadableDetail(self, ToolFailure("docker not found"), in: context)) }
+        if let failure = run.failure {
+            // Bug: docker's own text (a path under contexts/meta/) beside kube's helpful one.
+            if failure.contains("context not found") { return .failed("no docker context \"\(name)\" (docker context ls lists them)") }
+            return .failed(failure)
+        }
         guard case .success(let now) = current(in: context), isMet(state, by: now) else {
             return .failed("docker context show reports another context after docker context use")
         }
