@@ -147,6 +147,19 @@ public enum IdentityProof {
         }
         let same = setting.exports.allSatisfy { environment[$0.name] == $0.value }
         let masked = setting.exports.map { "\($0.name)=\($0.shown)" }.joined(separator: " ")
+        // Bug: outside a shell that runs perch env (a CI job, an editor, a plain shell), every
+        // per-shell tool was ✗, so verify exited 3 out of the box. Such a shell has none of
+        // Perch's variables: the tool is not checked here, and the line says what applies it.
+        let hooked = [ShellExports.accountVariable, ShellExports.setVariable, IdentityScope.scopeVariable].contains {
+            environment[$0] != nil
+        }
+        if !same, !hooked {
+            return ToolAnswer(
+                tool: adapter.tool.rawValue, kind: adapter.tool, expected: masked, answer: nil, verdict: .unknown,
+                reason:
+                    "per shell, and this shell has none of Perch's variables: eval \"$(perch env \(context.account.id))\" or perch shell-init applies it; perch verify --as-exec checks what perch exec gives",
+                asked: asked)
+        }
         return ToolAnswer(
             tool: adapter.tool.rawValue, kind: adapter.tool, expected: masked, answer: same ? masked : actual,
             verdict: same ? .agrees : .disagrees,

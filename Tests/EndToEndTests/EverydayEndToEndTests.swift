@@ -237,6 +237,29 @@ struct NewcomerEndToEndTests {
         #expect(access(cli.configPath, F_OK) != 0, "nothing was written")
     }
 
+    // Bug: with the starter config, verify exited 3 outside a shell running perch env (its
+    // `env` was ✗), while the interface said every tool agrees; a CI job or an editor had no
+    // way to verify the environment perch exec builds.
+    @Test("verify outside a hooked shell says per-shell tools are not in this shell (exit 0); --as-exec verifies perch exec's environment")
+    func verifyOutOfTheBox() throws {
+        var cli = try PerchCommandLine()
+        defer { cli.remove() }
+        cli.extraEnvironment["GIT_CONFIG_NOSYSTEM"] = "1"
+        #expect(try cli.run(["init"]).status == 0)
+        #expect(try cli.run(["switch", "work"]).status == 0)
+        let plain = try cli.run(["verify"])
+        #expect(plain.status == 0, "\(plain.stdout)\(plain.stderr)")
+        #expect(plain.stdout.contains("– env  per shell, and this shell has none of Perch's variables"), "\(plain.stdout)")
+        let asExec = try cli.run(["verify", "--as-exec"])
+        #expect(asExec.status == 0, "\(asExec.stdout)\(asExec.stderr)")
+        #expect(asExec.stdout.contains("as perch exec gives it") && asExec.stdout.contains("✓ env  TEAM=web"), "\(asExec.stdout)")
+        // In a shell that has run perch env, a variable changed since is ✗ again.
+        cli.extraEnvironment["PERCH_ACCOUNT"] = "work"
+        cli.extraEnvironment["TEAM"] = "other"
+        let hooked = try cli.run(["verify"])
+        #expect(hooked.status == 3 && hooked.stdout.contains("✗ env"), "\(hooked.stdout)")
+    }
+
     // Bug: a broken config stopped a command with no word of how to mend it.
     @Test("a config that does not parse names perch config edit")
     func brokenConfigNamesEdit() throws {

@@ -110,8 +110,11 @@ enum CommandDetails {
         + "--online also asks the servers: ssh -T git@HOST (BatchMode, no host key accepted),\n"
         + "gh api user, aws sts get-caller-identity, kubectl auth whoami, judged against the\n"
         + "account's \"expect\" ({\"ssh\": \"ada-work\", \"aws\": \"123456789012\"}; gh: gh.user);\n"
-        + "a server not reached is –. Nothing prompts, no file is written, no secret is\n"
-        + "printed. Exit status 0 when every answer agrees, 3 when one disagrees.\n"
+        + "a server not reached is –. A per-shell tool (env, aws) in a shell with none of\n"
+        + "Perch's variables (no perch env, shell-init or scope) is – with what applies it.\n"
+        + "--as-exec verifies in the environment perch exec ID would give a command, for CI\n"
+        + "jobs and editors. Nothing prompts, no file is written, no secret is printed.\n"
+        + "Exit status 0 when every answer agrees, 3 when one disagrees.\n"
         + "--json prints {\"account\", \"chosenBy\", \"folder\", \"online\", \"agrees\", \"answers\"}."
 
     static let guardHooks =

@@ -273,6 +273,7 @@ extension CommandLineTool {
                 // Bug: "changed since: tool reports X" where X is what was expected (a dead agent,
                 // an ended certificate): the name is right, what is wrong is the note's.
                 text += "\(check.expected), but it does not work here"
+            case false? where failure != nil:
                 failedWhenApplied = true
                 text += "expected \(check.expected): failed when applied (\(failure!.detail)); tool reports \(check.actual ?? "nothing")"
             case false?:

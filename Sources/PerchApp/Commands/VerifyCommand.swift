@@ -14,8 +14,12 @@ struct VerifyCommand: ReadsPerchFiles {
     static let options: [CommandOption<Self>] =
         fileOptions + [
             CommandOption(online) { $0.online = $1 }, CommandOption(timeout) { $0.timeout = $1 },
-            CommandOption(SharedOption.json) { $0.json = $1 },
+            CommandOption(SharedOption.json) { $0.json = $1 }, CommandOption(asExec) { $0.asExec = $1 },
         ]
+
+    /// `--as-exec`: verify in the environment `perch exec ID` would build, for CI and editors.
+    static let asExec = OptionDefinition.flag(
+        "--as-exec", help: "verify in the environment perch exec would give a command (for CI and editors)")
 
     static let online = OptionDefinition.flag(
         "--online", help: "ask the servers too (ssh -T, gh api user, aws sts get-caller-identity, kubectl auth whoami)")
@@ -33,6 +37,8 @@ struct VerifyCommand: ReadsPerchFiles {
     var timeout: Int64 = 5000
     /// `--json`.
     var json = false
+    /// `--as-exec`: in the environment of `perch exec`.
+    var asExec = false
 
     mutating func bind(operands: [String]) { account = operands.first }
     func run(_ tool: CommandLineTool) -> Int32 { tool.verify(self) }
@@ -82,13 +88,21 @@ extension CommandLineTool {
             return ExitStatus.unmet
         }
         var context = switcher.context
+        var verified = variables
+        if options.asExec {
+            // What `perch exec ID -- …` gives its command, secrets included (they stay in this process).
+            guard let scoped = scope(account, kind: .exec, config: config, command: "verify --as-exec") else {
+                return ExitStatus.toolFailed
+            }
+            verified = scoped.variablesWithSecrets
+        }
         context.environment = IdentityEnvironment(
-            variables: variables, statePath: context.environment.statePath, ownFilesBesideState: context.environment.ownFilesBesideState)
+            variables: verified, statePath: context.environment.statePath, ownFilesBesideState: context.environment.ownFilesBesideState)
         context.timeout = options.timeout
         let proof = ProofContext(tool: context, folder: folder, account: account)
         var answers = IdentityProof.verify(proof, online: options.online)
         // A tool the global account names nothing for that a switch could not give back.
-        if account.id == state.currentAccount, IdentityScope.kind(variables) == nil {
+        if !options.asExec, account.id == state.currentAccount, IdentityScope.kind(variables) == nil {
             answers += switcher.leftBehindChecks(account).map { check in
                 ToolAnswer(
                     tool: check.tool.rawValue, kind: check.tool, expected: check.expected, answer: check.actual,
@@ -104,7 +118,9 @@ extension CommandLineTool {
             let status = printJSON(json)
             return status == ExitStatus.ok && disagrees ? ExitStatus.disagrees : status
         }
-        console.print("Verifying \(describe(account)) (\(owner.description)) in \(shown(proof.shown(folder)))")
+        console.print(
+            "Verifying \(describe(account)) (\(owner.description)\(options.asExec ? ", as perch exec gives it" : "")) in \(shown(proof.shown(folder)))"
+        )
         if answers.isEmpty { console.print("  no tool identities to verify (see docs/identities.md)") }
         let width = answers.map { columns($0.tool) }.max() ?? 0
         let indent = String(repeating: " ", count: 6 + width)
