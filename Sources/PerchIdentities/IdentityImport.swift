@@ -52,8 +52,9 @@ public enum IdentityImport {
     /// of its name part (`ada`); for any other text its words.
     static func linkKeys(_ texts: [String]) -> [String] { links(texts).all }
 
-    /// ``linkKeys(_:)`` of `texts` and then of `weak`, with the strong ones apart: every key
-    /// but the name part of an email and the words of `weak` (``ImportCandidate/weakKeys``).
+    /// ``linkKeys(_:)`` of `texts` and then of `weak` (each also as one word: `adalovelace`),
+    /// with the strong ones apart: every key but the name part of an email and the words of
+    /// `weak` (``ImportCandidate/weakKeys``).
     static func links(_ texts: [String], weak: [String] = []) -> (all: [String], strong: Set<String>) {
         var keys: [String] = []
         var strong: Set<String> = []
@@ -73,7 +74,11 @@ public enum IdentityImport {
                 add(words(lower), strong: true)
             }
         }
-        for text in weak { add(words(text.lowercased()), strong: false) }
+        for text in weak {
+            // A person's name also as one word: `Ada Lovelace` is the gh user `adalovelace`.
+            let parts = text.lowercased().split { !($0.isLetter || $0.isNumber) }.map(String.init)
+            add(words(text.lowercased()) + (parts.count > 1 ? words(parts.joined()) : []), strong: false)
+        }
         return (keys, strong)
     }
 
@@ -147,6 +152,14 @@ public enum IdentityImport {
         func joins(_ other: Int, tools: Set<IdentityTool>, owner: String?) -> Bool {
             units[other].blocked.isDisjoint(with: tools) && (owner == nil || units[other].owner == nil || units[other].owner == owner)
         }
+        func merge(_ other: Int, into base: Int) {
+            units[base].members += units[other].members
+            units[base].tools.formUnion(units[other].tools)
+            units[base].blocked.formUnion(units[other].blocked)
+            units[base].owner = units[base].owner ?? units[other].owner
+            units[other].alive = false
+            for member in units[other].members { unitOf[member] = base }
+        }
         // Whole addresses, in sorted order: the same identities give the same units whatever their order.
         let addresses = Set(links.flatMap { $0.all.filter(isAddress) }).sorted()
         for address in addresses {
@@ -156,26 +169,21 @@ public enum IdentityImport {
             }
             guard holders.count > 1 else { continue }
             holders.sort(by: precedes)
-            let base = holders[0]
-            for other in holders.dropFirst() where joins(other, tools: units[base].blocked, owner: units[base].owner) {
-                units[base].members += units[other].members
-                units[base].tools.formUnion(units[other].tools)
-                units[base].blocked.formUnion(units[other].blocked)
-                units[base].owner = units[base].owner ?? units[other].owner
-                units[other].alive = false
-                for member in units[other].members { unitOf[member] = base }
+            for other in holders.dropFirst() where joins(other, tools: units[holders[0]].blocked, owner: units[holders[0]].owner) {
+                merge(other, into: holders[0])
             }
         }
-        let live = units.indices.filter { units[$0].alive }.sorted { units[$0].members.min()! < units[$1].members.min()! }
-        var placed = Set<Int>()
-        var groups: [(label: String, units: [Int])] = []
+        // Words: a group, once made, takes in what a later key links to it, for the tools it lacks.
+        var labels: [Int: String] = [:]
+        var grouped: [Int] = []  // units made by a key, in the order made
         for strongOnly in [true, false] {
             var spent = Set<String>()
             while true {
+                let live = units.indices.filter { units[$0].alive }.sorted { units[$0].members.min()! < units[$1].members.min()! }
                 var tools: [String: Set<IdentityTool>] = [:]
                 var holders: [String: [Int]] = [:]
                 var first: [String: Int] = [:]
-                for unit in live where !placed.contains(unit) {
+                for unit in live {
                     for member in units[unit].members.sorted() {
                         for key in links[member].all where !isAddress(key) && !spent.contains(key) {
                             guard !strongOnly || links[member].strong.contains(key) else { continue }
@@ -187,27 +195,38 @@ public enum IdentityImport {
                 }
                 let linking = holders.keys.filter { holders[$0]!.count >= 2 && tools[$0]!.count >= 2 }
                 guard let key = linking.min(by: { (tools[$0]!.count, first[$1]!) > (tools[$1]!.count, first[$0]!) }) else { break }
-                var members: [Int] = []
-                var groupTools: Set<IdentityTool> = []
-                var owner: String?
-                for unit in holders[key]!.sorted(by: precedes) where joins(unit, tools: groupTools, owner: owner) {
-                    members.append(unit)
-                    groupTools.formUnion(units[unit].blocked)
-                    owner = owner ?? units[unit].owner
-                }
-                guard members.count >= 2 else {
+                // The first holder that can take in another takes in every one it can.
+                let sorted = holders[key]!.sorted(by: precedes)
+                guard
+                    let base = sorted.first(where: { base in
+                        sorted.contains { $0 != base && joins($0, tools: units[base].blocked, owner: units[base].owner) }
+                    })
+                else {
                     spent.insert(key)
                     continue
                 }
-                placed.formUnion(members)
-                groups.append((label(key), members))
+                for unit in sorted where unit != base && joins(unit, tools: units[base].blocked, owner: units[base].owner) {
+                    merge(unit, into: base)
+                    if let label = labels[unit], labels[base] == nil {
+                        labels[base] = label
+                        grouped.append(base)
+                    }
+                }
+                if labels[base] == nil {
+                    labels[base] = label(key)
+                    grouped.append(base)
+                }
             }
         }
-        for unit in live where !placed.contains(unit) && (units[unit].members.count > 1 || units[unit].owner != nil) {
+        var groups: [(label: String, units: [Int])] = grouped.filter { units[$0].alive }.map { (labels[$0]!, [$0]) }
+        var placed = Set(groups.map { $0.units[0] })
+        for unit in units.indices where units[unit].alive && !placed.contains(unit) {
+            guard units[unit].members.count > 1 || units[unit].owner != nil else { continue }
             let address = units[unit].members.lazy.flatMap { links[$0].all.filter(isAddress) }.first
             groups.append((address.map(label) ?? candidates[units[unit].members[0]].idBase, [unit]))
             placed.insert(unit)
         }
+        let live = units.indices.filter { units[$0].alive }.sorted { units[$0].members.min()! < units[$1].members.min()! }
         var taken = Set(existing.map(\.id))
         var proposals: [Account] = []
         for group in groups {
