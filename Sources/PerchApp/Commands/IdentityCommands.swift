@@ -484,13 +484,14 @@ extension CommandLineTool {
         }
         do {
             let outcome = try ConfigWriter.apply(edits, appending: new, to: paths.config, samples: [])
-            var said: [String] = []
-            if !new.isEmpty { said.append("added \(new.count) account\(new.count == 1 ? "" : "s")") }
-            if !additions.isEmpty { said.append("added to " + additions.map(\.id).joined(separator: ", ")) }
-            console.note(
-                shown(
-                    "Done: " + said.joined(separator: "; ") + " in \(outcome.path)"
-                        + (outcome.backupPath.map { " (previous file kept as \($0))." } ?? ".")))
+            let kept = outcome.backupPath.map { " (previous file kept as \($0))." } ?? "."
+            if !new.isEmpty { console.note("Added \(new.count) account\(new.count == 1 ? "" : "s") to \(outcome.path)" + kept) }
+            for addition in additions {
+                let what =
+                    addition.identities.tools.map(\.rawValue) + (addition.identities.directories.isEmpty ? [] : ["directories"])
+                    + (addition.identities.remotes.isEmpty ? [] : ["remotes"])
+                console.note(shown("Added \(what.joined(separator: ", ")) to \(addition.id) in \(outcome.path)" + kept))
+            }
         } catch {
             console.error("cannot add the accounts to the config: \(error)")
             return ExitStatus.unmet
