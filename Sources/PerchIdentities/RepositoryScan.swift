@@ -147,10 +147,13 @@ public enum RepositoryScan {
     /// The narrowest remote pattern naming the repository at `url` alone (`github.com/acme/site`):
     /// its host and path as git's rules take them, checked to be a pattern the config accepts
     /// (``RemotePattern/problem(_:)``), without a wildcard, and matching `url`; nil otherwise
-    /// (a local path, a path holding `*`, `?` or `[`).
+    /// (a local path, a path holding `*`, `?`, `[`, a quote, a backslash, a space, a control or
+    /// anything but printable ASCII: a repository's URL is data, and the pattern goes into git's
+    /// rules).
     public static func exactPattern(_ url: String) -> String? {
         guard let place = RemotePattern.hostAndPath(url), RemotePattern.problem(place) == nil,
-            !place.contains(where: { "*?\\".contains($0) }), RemotePattern(place).matches(url: url)
+            !place.contains(where: { "*?\\\"'".contains($0) }),
+            place.unicodeScalars.allSatisfy({ $0.value > 0x20 && $0.value < 0x7F }), RemotePattern(place).matches(url: url)
         else { return nil }
         return place
     }

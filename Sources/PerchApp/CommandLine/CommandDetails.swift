@@ -214,6 +214,23 @@ enum CommandDetails {
         + "the config writer (the previous file kept as .bak); with no config of your own, the\n"
         + "new file holds only the imported accounts."
 
+    static let bind =
+        "Binds the repository you stand in (or the one at PATH) to ACCOUNT by its remote:\n"
+        + "the narrowest pattern of its first remote (origin first), HOST/OWNER/REPO, with an\n"
+        + "ssh host alias named by the host it resolves to; git then uses the account in every\n"
+        + "clone of it, wherever it is (after perch setup git). --folder binds the\n"
+        + "repository's folder instead (or, outside a repository, the folder itself). Shows\n"
+        + "what it binds and asks on a terminal; --yes agrees for scripts. The config is\n"
+        + "written through the config writer (comments kept, the previous file as .bak)\n"
+        + "and git's rules follow at once. perch unbind ACCOUNT [PATH] undoes it.\n"
+        + "Exit 1: not a repository, no remote, another account binds it, no consent."
+
+    static let unbind =
+        "Takes off ACCOUNT exactly what perch bind would add for the repository at PATH (the\n"
+        + "folder you stand in by default): its remote pattern, or with --folder its folder.\n"
+        + "A broader pattern that also matches (github.com/acme/*) is left as it is. Exit 1\n"
+        + "when the account does not list it."
+
     static let undo =
         "Switches back to the account before the last switch and gives each tool the state\n"
         + "it had then (recorded when the switch was made). It is a switch itself, so a second\n"
