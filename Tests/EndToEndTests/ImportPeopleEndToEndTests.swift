@@ -147,6 +147,7 @@ struct ImportPeopleEndToEndTests {
         let text = try scratch.run("import", "--scan", "~/src")
         #expect(text.status == 0, "\(text.stderr)")
         #expect(!text.stdout.contains("\u{1b}") && !text.stderr.contains("\u{1b}"), "\(text.stdout)")
+        #expect(!text.stdout.contains("github.com/x/"), "a remote with controls in it makes no pattern: \(text.stdout)")
         #expect(text.stdout.contains("\"directories\": [\"~/src/one\"]"), "\(text.stdout)")
         let missing = try scratch.run("import", "--scan", "~/nowhere")
         #expect(missing.status == 1)
