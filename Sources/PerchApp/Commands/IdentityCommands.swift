@@ -469,7 +469,8 @@ extension CommandLineTool {
                 return ExitStatus.ok
             }
         } else {
-            console.write(shown(IdentityImport.fragment(proposals, existing: existing)))
+            // Line by line: the fragment's line breaks are its own; what a line holds is shown safe.
+            for line in IdentityImport.fragment(proposals, existing: existing).split(separator: "\n") { console.print(shown(String(line))) }
             guard options.write else {
                 console.note("Nothing changed; `perch import --write` adds these \(proposals.count) accounts to \(paths.config).")
                 return ExitStatus.ok
@@ -483,7 +484,11 @@ extension CommandLineTool {
             existing.first { $0.id == addition.id }.map { IdentityImport.edits(adding: addition, to: $0) } ?? []
         }
         do {
-            let outcome = try ConfigWriter.apply(edits, appending: new, to: paths.config, samples: [])
+            // With nothing added to an account of the config there may be no file yet: a new one holds the new accounts.
+            let outcome =
+                edits.isEmpty
+                ? try ConfigWriter.append(contentsOf: new, to: paths.config, samples: [])
+                : try ConfigWriter.apply(edits, appending: new, to: paths.config, samples: [])
             let kept = outcome.backupPath.map { " (previous file kept as \($0))." } ?? "."
             if !new.isEmpty { console.note("Added \(new.count) account\(new.count == 1 ? "" : "s") to \(outcome.path)" + kept) }
             for addition in additions {
