@@ -86,8 +86,7 @@ struct ImportPeopleEndToEndTests {
         defer { scratch.cli.remove() }
         let text = try scratch.run("import")
         #expect(text.status == 0, "\(text.stderr)")
-        // Kept for the record of what a person sees.
-        try? text.stdout.write(toFile: NSTemporaryDirectory() + "perch-three-people-import.txt", atomically: true, encoding: .utf8)
+        #expect(text.stdout.split(separator: "\n").filter { $0.hasPrefix("{") }.count == 3, "\(text.stdout)")
         let proposals = try scratch.proposals()
         #expect(proposals.count == 3, "\(text.stdout)")
         var keyOf: [String: String] = [:]
