@@ -8,13 +8,13 @@ import PerchStore
 enum BindOption {
     /// `--folder`: the repository's folder (or the folder itself), not its remote.
     static let folder = OptionDefinition.flag(
-        "--folder", help: "bind the repository's folder (or, outside one, the folder itself) instead of its remote")
+        "--folder", help: "bind the repository's folder (or this folder) instead of its remote")
 }
 
 /// `perch bind ACCOUNT [PATH]`: the repository at PATH bound to the account, by its remote or its folder.
 struct BindCommand: ReadsPerchFiles {
     static let configuration = CommandConfiguration(
-        name: "bind", summary: "bind the repository you stand in (or PATH) to an account, by its remote or --folder",
+        name: "bind", summary: "bind the repository here (or at PATH) to an account by its remote, or --folder",
         operands: [Operand(name: "ACCOUNT", completion: .account), Operand(name: "PATH", optional: true, completion: .file)])
     static var details: String { CommandDetails.bind }
     static let options: [CommandOption<Self>] =
@@ -39,7 +39,7 @@ struct BindCommand: ReadsPerchFiles {
 /// `perch unbind ACCOUNT [PATH]`: what `perch bind` added for PATH taken off the account again.
 struct UnbindCommand: ReadsPerchFiles {
     static let configuration = CommandConfiguration(
-        name: "unbind", summary: "undo perch bind: the remote (or --folder) of the repository at PATH taken off an account",
+        name: "unbind", summary: "take off an account what perch bind added for PATH",
         operands: [Operand(name: "ACCOUNT", completion: .account), Operand(name: "PATH", optional: true, completion: .file)])
     static var details: String { CommandDetails.unbind }
     static let options: [CommandOption<Self>] = fileOptions + [CommandOption(BindOption.folder) { $0.folder = $1 }]
