@@ -63,6 +63,45 @@ struct BindEndToEndTests {
         #expect(try Self.perch(cli, "unbind", "work").status == 1, "nothing left to unbind")
     }
 
+    @Test(
+        "each form of remote URL binds by the one pattern the config and git's rules take, and git follows it",
+        arguments: [
+            ("https://github.com/acme/site", "github.com/acme/site"),
+            ("https://ada@GitHub.com:443/Acme/Site.git/", "github.com/acme/site"),
+            ("ssh://git@github.com:22/acme/site.git", "github.com/acme/site"),
+            ("git@github.com:/acme/site", "github.com/acme/site"),
+            ("git@github.com-work:acme/site.git", "github.com/acme/site"),
+            ("https://gitlab.example.com/team/sub/site.git", "gitlab.example.com/team/sub/site"),
+        ])
+    func urlForms(_ url: String, _ pattern: String) throws {
+        if url.contains("github.com-work"), !ShellEndToEndTests.installed("ssh") { return }
+        let cli = try Self.home()
+        defer { cli.remove() }
+        // An ssh host alias, as people name one per account.
+        try FileManager.default.createDirectory(atPath: cli.home.path + "/.ssh", withIntermediateDirectories: true)
+        try "Host github.com-work\n  HostName github.com\n".write(toFile: cli.home.path + "/.ssh/config", atomically: true, encoding: .utf8)
+        #expect(try Self.git(cli, "src/site", "remote", "set-url", "origin", url).status == 0)
+        let bound = try Self.perch(cli, "bind", "work", "--yes")
+        #expect(bound.status == 0, "\(bound.stderr)")
+        #expect(bound.stdout.contains("Bound the remote \(pattern) (origin) to work"), "\(bound.stdout)")
+        #expect(try Self.author(cli) == "Ada W", "git follows the rule for \(url)")
+        #expect(try Self.perch(cli, "unbind", "work").status == 0)
+        #expect(try Self.author(cli) == "Me")
+    }
+
+    @Test("a remote that makes no plain pattern (a local path, a quote, a control character) is refused with --folder as the way")
+    func unusableRemotes() throws {
+        let cli = try Self.home()
+        defer { cli.remove() }
+        for url in ["/srv/git/site.git", "https://github.com/acme/si\"te", "https://github.com/acme/\u{1b}[31msite"] {
+            #expect(try Self.git(cli, "src/site", "remote", "set-url", "origin", url).status == 0)
+            let refused = try Self.perch(cli, "bind", "work", "--yes")
+            #expect(refused.status == 1, "\(url): \(refused.stderr)")
+            #expect(refused.stderr.contains("--folder binds its folder instead"), "\(refused.stderr)")
+            #expect(!refused.stderr.contains("\u{1b}"), "never printed raw")
+        }
+    }
+
     @Test("bind --folder with PATH binds the repository's folder; outside a repository without --folder it says how, exit 1")
     func bindByFolder() throws {
         let cli = try Self.home()
