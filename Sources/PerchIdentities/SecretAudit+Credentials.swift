@@ -52,6 +52,7 @@ extension SecretAudit.Run {
                 "config", "--null", "--show-origin", "--get-regexp",
                 "^(remote\\..*\\.(url|pushurl)|url\\..*\\.(insteadof|pushinsteadof))$",
             ], in: environment, folder: folder)
+        if case .notStarted(let why) = run { note(folder, "remote URLs not audited: \(why)") }
         let fields = (run.output ?? "").split(separator: "\0", omittingEmptySubsequences: false)
         var index = 0
         let here = folder

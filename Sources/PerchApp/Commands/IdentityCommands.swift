@@ -472,7 +472,13 @@ extension CommandLineTool {
             // Line by line: the fragment's line breaks are its own; what a line holds is shown safe.
             for line in IdentityImport.fragment(proposals, existing: existing).split(separator: "\n") { console.print(shown(String(line))) }
             guard options.write else {
-                console.note("Nothing changed; `perch import --write` adds these \(proposals.count) accounts to \(paths.config).")
+                let ids = Set(existing.map(\.id))
+                let adding = proposals.filter { ids.contains($0.id) }.map(\.id)
+                let count = proposals.count - adding.count
+                let what =
+                    (count > 0 ? ["adds these \(count) account\(count == 1 ? "" : "s")"] : [])
+                    + (adding.isEmpty ? [] : ["adds to " + adding.joined(separator: ", ")])
+                console.note(shown("Nothing changed; `perch import --write` " + what.joined(separator: " and ") + " in \(paths.config)."))
                 return ExitStatus.ok
             }
             accepted = proposals
