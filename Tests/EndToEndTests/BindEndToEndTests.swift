@@ -102,6 +102,26 @@ struct BindEndToEndTests {
         }
     }
 
+    @Test("on a terminal, bind shows the pattern and asks; n changes nothing, y binds")
+    func asksOnTerminal() throws {
+        let cli = try Self.home()
+        defer { cli.remove() }
+        let site = cli.home.appendingPathComponent("src/site").path
+        let before = try String(contentsOfFile: cli.configPath, encoding: .utf8)
+        let declined = try TmuxSession(
+            width: 120, height: 20, arguments: ["bind", "work", site], environment: cli.extraEnvironment, home: cli.home)
+        #expect(try declined.waitFor("Perch will bind the remote github.com/acme/site (origin) to work (Work)."))
+        try declined.expectAfter("n", "Enter", shows: "Nothing changed.")
+        #expect(try declined.waitFor("EXIT=1"))
+        #expect(try String(contentsOfFile: cli.configPath, encoding: .utf8) == before)
+        let agreed = try TmuxSession(
+            width: 120, height: 20, arguments: ["bind", "work", site], environment: cli.extraEnvironment, home: cli.home)
+        #expect(try agreed.waitFor("Go ahead? [y/N]"))
+        try agreed.expectAfter("y", "Enter", shows: "Bound the remote github.com/acme/site (origin) to work")
+        #expect(try agreed.waitFor("EXIT=0"))
+        #expect(try Self.author(cli) == "Ada W")
+    }
+
     @Test("bind --folder with PATH binds the repository's folder; outside a repository without --folder it says how, exit 1")
     func bindByFolder() throws {
         let cli = try Self.home()
