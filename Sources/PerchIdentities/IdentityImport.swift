@@ -112,11 +112,13 @@ public enum IdentityImport {
     /// `existing` names (`owners[i]` is its id), and those sharing a whole address (an ssh key
     /// whose comment is exactly a git email), whatever else their names say; a unit holds one
     /// identity per tool. Then, repeatedly, the key (``linkKeys(_:)``) held by units of the
-    /// most tools not yet placed (at least two units and two tools; ties: the key met first)
-    /// makes an account named after it (``label(_:)``), taking the units with most tools first,
-    /// then for each tool left the identity holding fewest keys; strong keys are tried before
-    /// weak ones (a person's name, an email's name part), which every identity of one person
-    /// shares. Identities left make an account each, named as their adapter proposes. A group
+    /// most tools (at least two units and two tools; ties: the key met first) joins them: the
+    /// first holder (owned, then of most tools, then of fewest keys) able to take in another
+    /// takes in every holder whose tools it lacks, and is named after the key (``label(_:)``)
+    /// unless it was named before; a group so made goes on taking in what later keys link to it.
+    /// Strong keys are tried before weak ones (a person's name, an email's name part), which
+    /// every identity of one person shares, and a key that joins nothing is set aside.
+    /// Identities left make an account each, named as their adapter proposes. A group
     /// holding an owned unit is an addition to that account: its id, with only the identities
     /// of tools the account does not name yet. Merged accounts come first; settings follow the
     /// registry's order; a gh user's handle becomes the account's. Ids of new accounts are made

@@ -323,7 +323,22 @@ extension SecretAudit {
                         continue
                     }
                     let userinfo = line[schemeEnd.upperBound..<at]
-                    guard let colon = userinfo.firstIndex(of: ":") else { continue }
+                    guard let colon = userinfo.firstIndex(of: ":") else {
+                        // A token in the user-name slot, with no password after it.
+                        let user = Self.percentDecoded(userinfo)
+                        if EnvironmentEntry.looksLikeSecret(user) {
+                            let host = line[line.index(after: at)...].prefix { $0 != "/" }
+                            add(
+                                file, kind: "git-credentials",
+                                what:
+                                    "a token in the user-name slot for \(line[..<schemeEnd.upperBound])\(host) in plain text (line \(index + 1))",
+                                last4: SecretAudit.last4(user), accounts: users,
+                                fix:
+                                    "keep it in a helper that encrypts or holds it in memory (gitcredentials(7)), then remove the line from \(shown(path))"
+                            )
+                        }
+                        continue
+                    }
                     let user = Self.percentDecoded(userinfo[..<colon])
                     let password = Self.percentDecoded(userinfo[userinfo.index(after: colon)...])
                     let host = line[line.index(after: at)...].prefix { $0 != "/" }

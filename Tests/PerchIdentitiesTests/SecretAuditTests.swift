@@ -175,6 +175,10 @@ private let cases: [AuditCase] = [
         expected: [Expected("url-credential", ["work"], .medium, "3535"), Expected("readable-by-others", ["work"], .high)],
         secrets: [urlToken]),
     AuditCase(
+        name: "bug: a token in the user-name slot of a ~/.git-credentials line (no password after it) was skipped",
+        accounts: [work], files: [(".git-credentials", "https://\(urlToken)@github.com\n", 0o600)],
+        expected: [Expected("git-credentials", ["work"], .medium, "3535")], secrets: [urlToken]),
+    AuditCase(
         name: "bug: ~/.npmrc was not audited: a registry's _authToken is found, a ${VARIABLE} is not",
         accounts: [work],
         files: [(".npmrc", "//registry.npmjs.org/:_authToken=\(npmSecret)\n//npm.example/:_authToken=${NPM_TOKEN}\n", 0o600)],
