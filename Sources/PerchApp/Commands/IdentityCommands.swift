@@ -478,7 +478,10 @@ extension CommandLineTool {
                 let what =
                     (count > 0 ? ["adds these \(count) account\(count == 1 ? "" : "s")"] : [])
                     + (adding.isEmpty ? [] : ["adds to " + adding.joined(separator: ", ")])
-                console.note(shown("Nothing changed; `perch import --write` " + what.joined(separator: " and ") + " in \(paths.config)."))
+                console.note(
+                    shown(
+                        "Nothing changed; `perch import --write` " + what.joined(separator: " and ") + (adding.isEmpty ? " to " : " in ")
+                            + "\(paths.config)."))
                 return ExitStatus.ok
             }
             accepted = proposals
