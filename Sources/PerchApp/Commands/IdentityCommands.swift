@@ -492,6 +492,10 @@ extension CommandLineTool {
         let edits = additions.flatMap { addition in
             existing.first { $0.id == addition.id }.map { IdentityImport.edits(adding: addition, to: $0) } ?? []
         }
+        guard !edits.isEmpty || !new.isEmpty else {
+            console.print("Nothing changed: the accounts name all of it already.")
+            return ExitStatus.ok
+        }
         do {
             // With nothing added to an account of the config there may be no file yet: a new one holds the new accounts.
             let outcome =
