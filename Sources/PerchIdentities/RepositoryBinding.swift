@@ -90,6 +90,16 @@ public enum RepositoryBinding {
         )
     }
 
+    /// The email git itself makes the author with in `folder` (`git var GIT_AUTHOR_IDENT`,
+    /// which every rule and variable decides), or nil when git cannot say.
+    public static func authorEmail(_ folder: String, in environment: IdentityEnvironment) -> String? {
+        let run = ProgramRunner.run("git", ["var", "GIT_AUTHOR_IDENT"], in: environment, folder: folder)
+        guard case .exited(0, let stdout, _) = run, let open = stdout.firstIndex(of: "<"),
+            let close = stdout[open...].firstIndex(of: ">")
+        else { return nil }
+        return String(stdout[stdout.index(after: open)..<close])
+    }
+
     /// `path` as the config writes a folder: `~/…` under HOME, else absolute.
     public static func written(_ path: String, in environment: IdentityEnvironment) -> String {
         RepositoryScan.displayed(path, in: environment)

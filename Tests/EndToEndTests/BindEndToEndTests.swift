@@ -122,6 +122,27 @@ struct BindEndToEndTests {
         #expect(try Self.author(cli) == "Ada W")
     }
 
+    @Test("bind says so when git still uses another email there: the user's own includeIf, read after Perch's rules, wins")
+    func ownRuleWins() throws {
+        let cli = try Self.home()
+        defer { cli.remove() }
+        let gitconfig = cli.home.appendingPathComponent(".gitconfig").path
+        var text = try String(contentsOfFile: gitconfig, encoding: .utf8)
+        text += "[includeIf \"gitdir:~/src/\"]\n\tpath = ~/.gitconfig-src\n"
+        try text.write(toFile: gitconfig, atomically: true, encoding: .utf8)
+        try "[user]\n\temail = old@client.example\n".write(
+            toFile: cli.home.appendingPathComponent(".gitconfig-src").path, atomically: true, encoding: .utf8)
+        let bound = try Self.perch(cli, "bind", "work", "--yes")
+        #expect(bound.status == 0, "\(bound.stderr)")
+        #expect(
+            bound.stderr.contains("git here still uses <old@client.example>, not work's <ada@work.example>"),
+            "\(bound.stdout)\(bound.stderr)")
+        let quiet = try Self.home()
+        defer { quiet.remove() }
+        let fine = try Self.perch(quiet, "bind", "work", "--yes")
+        #expect(!fine.stderr.contains("still uses"), "\(fine.stderr)")
+    }
+
     @Test("bind --folder with PATH binds the repository's folder; outside a repository without --folder it says how, exit 1")
     func bindByFolder() throws {
         let cli = try Self.home()

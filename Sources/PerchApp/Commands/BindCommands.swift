@@ -62,7 +62,7 @@ extension CommandLineTool {
     /// The account, the resolved folder and what binds it, or nil after saying why (the
     /// exit status to return with it).
     private func bindTarget(_ id: String, _ path: String?, folder: Bool, command: String) -> (
-        config: LoadedConfig, account: Account, target: RepositoryBinding.Target, environment: IdentityEnvironment
+        config: LoadedConfig, account: Account, target: RepositoryBinding.Target, environment: IdentityEnvironment, place: String
     )? {
         guard let config = loadConfig() else { return nil }
         guard config.path != nil else {
@@ -90,7 +90,7 @@ extension CommandLineTool {
                 console.error("\(command): \(written) would bind every folder below it; bind a folder of its own")
                 return nil
             }
-            return (config, account, target, environment)
+            return (config, account, target, environment, place)
         } catch {
             console.error(shown("\(command): \(error)"))
             return nil
@@ -103,7 +103,8 @@ extension CommandLineTool {
     /// account binds it already, no consent); 0 when it is bound already.
     func bindPlace(_ options: BindCommand) -> Int32 {
         guard
-            let (config, account, target, environment) = bindTarget(options.account, options.path, folder: options.folder, command: "bind")
+            let (config, account, target, environment, place) = bindTarget(
+                options.account, options.path, folder: options.folder, command: "bind")
         else { return ExitStatus.unmet }
         let what = describe(target)
         if let other = RepositoryBinding.holder(of: target, in: config.accounts, besides: account.id) {
@@ -123,8 +124,18 @@ extension CommandLineTool {
             return ExitStatus.unmet
         }
         if let config = try? ConfigLoader.load(paths) { refreshGitDirectoryRules(config) }
-        if GitDirectoryRules.isIncluded(in: ToolContext(environment: environment)) == false {
+        let included = GitDirectoryRules.isIncluded(in: ToolContext(environment: environment))
+        if included == false {
             console.note("git follows it after perch setup git (once); the shell hook already does.")
+        } else if included == true, let email = account.identities[.git]?.value(as: GitAdapter.Setting.self)?.email,
+            RepositoryBinding.topLevel(place, in: environment) != nil,
+            let used = RepositoryBinding.authorEmail(place, in: environment), used.lowercased() != email.lowercased()
+        {
+            // What git itself uses here: a rule of the user's own (an includeIf read after Perch's) or the repository's config wins.
+            console.note(
+                shown(
+                    "git here still uses <\(used)>, not \(account.id)'s <\(email)>: a setting of your own wins here (perch verify \(account.id) names it)"
+                ))
         }
         console.note(
             shown("perch unbind \(account.id)\(options.folder ? " --folder" : "")\(options.path.map { " " + $0 } ?? "") undoes it."))
@@ -134,7 +145,7 @@ extension CommandLineTool {
     /// `perch unbind`: takes off the account exactly what `perch bind` would add for PATH. Exit
     /// 1 when the account does not list it (naming the pattern that binds it, if another does).
     func unbindPlace(_ options: UnbindCommand) -> Int32 {
-        guard let (_, account, target, _) = bindTarget(options.account, options.path, folder: options.folder, command: "unbind")
+        guard let (_, account, target, _, _) = bindTarget(options.account, options.path, folder: options.folder, command: "unbind")
         else { return ExitStatus.unmet }
         let what = describe(target)
         guard let edit = RepositoryBinding.unbinding(target, from: account) else {
