@@ -103,14 +103,20 @@ public enum SecretAudit {
     /// Audits the files of the tools `accounts` name, in `environment`.
     /// - Parameter checkKey: whether the private key at a path (to read, never printed) has a
     ///   passphrase; ``checkWithSSHKeygen(_:in:)`` by default.
+    /// - Parameter folder: where git is asked for the URLs it reads (the repository standing
+    ///   there included); the current folder by default.
     public static func audit(
-        accounts: [Account], environment: IdentityEnvironment, checkKey: ((String) -> KeyCheck)? = nil
+        accounts: [Account], environment: IdentityEnvironment, checkKey: ((String) -> KeyCheck)? = nil, folder: String? = nil
     ) -> AuditReport {
-        var audit = Run(accounts: accounts, environment: environment)
+        var audit = Run(accounts: accounts, environment: environment, folder: folder ?? ProgramRunner.currentFolder())
         audit.gitCredentials()
+        audit.credentialURLs()
+        audit.netrc()
+        audit.npmrc()
         audit.ghHosts()
         audit.docker()
         audit.aws()
+        audit.awsCaches()
         audit.kube()
         audit.ssh(checkKey ?? { checkWithSSHKeygen($0, in: environment) })
         audit.perchFiles()
@@ -190,10 +196,13 @@ extension SecretAudit {
         let environment: IdentityEnvironment
         var findings: [AuditFinding] = []
         var notes: [AuditNote] = []
+        /// Where git is asked for the URLs it reads.
+        let folder: String
 
-        init(accounts: [Account], environment: IdentityEnvironment) {
+        init(accounts: [Account], environment: IdentityEnvironment, folder: String) {
             self.accounts = accounts
             self.environment = environment
+            self.folder = folder
         }
 
         /// The ids of the accounts naming `tool`.
@@ -302,7 +311,9 @@ extension SecretAudit {
         mutating func gitCredentials() {
             let users = accounts.filter { $0.identities[.git] != nil || $0.identities[.gh] != nil }.map(\.id)
             guard !users.isEmpty else { return }
-            for path in [environment.home + "/.git-credentials", environment.configHome + "/git/credentials"] {
+            var paths = [environment.home + "/.git-credentials", environment.configHome + "/git/credentials"]
+            for path in storeHelperFiles() where !paths.contains(path) { paths.append(path) }
+            for path in paths {
                 guard let file = read(path) else { continue }
                 for (index, line) in file.text.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
                     let line = line.trimmingWhitespace
@@ -312,7 +323,22 @@ extension SecretAudit {
                         continue
                     }
                     let userinfo = line[schemeEnd.upperBound..<at]
-                    guard let colon = userinfo.firstIndex(of: ":") else { continue }
+                    guard let colon = userinfo.firstIndex(of: ":") else {
+                        // A token in the user-name slot, with no password after it.
+                        let user = Self.percentDecoded(userinfo)
+                        if EnvironmentEntry.looksLikeSecret(user) {
+                            let host = line[line.index(after: at)...].prefix { $0 != "/" }
+                            add(
+                                file, kind: "git-credentials",
+                                what:
+                                    "a token in the user-name slot for \(line[..<schemeEnd.upperBound])\(host) in plain text (line \(index + 1))",
+                                last4: SecretAudit.last4(user), accounts: users,
+                                fix:
+                                    "keep it in a helper that encrypts or holds it in memory (gitcredentials(7)), then remove the line from \(shown(path))"
+                            )
+                        }
+                        continue
+                    }
                     let user = Self.percentDecoded(userinfo[..<colon])
                     let password = Self.percentDecoded(userinfo[userinfo.index(after: colon)...])
                     let host = line[line.index(after: at)...].prefix { $0 != "/" }
@@ -530,6 +556,22 @@ extension SecretAudit {
             guard !users.isEmpty else { return }
             for path in ToolReaders.kubeconfigFiles(environment) {
                 guard let file = read(path) else { continue }
+                // kubectl reads every YAML style (a flow mapping `user: {token: …}` too); the
+                // line reader below is for a machine without it.
+                if let asked = kubeconfigSecrets(file.target ?? path) {
+                    for secret in asked.users {
+                        let owners = accounts.filter { account in
+                            account.identities[.kube]?.value(as: KubeAdapter.Setting.self).map { asked.contexts[$0.context] == secret.name }
+                                ?? false
+                        }.map(\.id)
+                        add(
+                            file, kind: Self.kubeKinds[secret.key]!.kind,
+                            what: "\(Self.kubeKinds[secret.key]!.words) for user \(secret.name)",
+                            last4: secret.key == "client-key-data" ? nil : SecretAudit.last4(secret.value), accounts: owners,
+                            fix: Self.kubeFix(secret.key, user: secret.name))
+                    }
+                    continue
+                }
                 let yaml = YAMLKeyLines(file.text)
                 for problem in yaml.problems { note(path, line: problem.line, problem.reason + "; skipped") }
                 var contextUser: [String: String] = [:]
@@ -547,24 +589,30 @@ extension SecretAudit {
                 }
                 for (item, name) in contextNames { if let user = contextUsers[item] { contextUser[name] = user } }
                 for entry in yaml.entries where entry.path.count == 4 && entry.path[0] == "users" && entry.path[2] == "user" {
-                    let kinds = [
-                        "token": ("kube-token", "an inline token"), "password": ("kube-password", "an inline password"),
-                        "client-key-data": ("kube-client-key", "an inline client key (client-key-data)"),
-                    ]
-                    guard let (kind, words) = kinds[entry.key], !entry.value.isEmpty, let item = entry.item else { continue }
+                    guard let (kind, words) = Self.kubeKinds[entry.key], !entry.value.isEmpty, let item = entry.item else { continue }
                     let user = userNames[item] ?? "?"
                     let owners = accounts.filter { account in
                         account.identities[.kube]?.value(as: KubeAdapter.Setting.self).map { contextUser[$0.context] == user } ?? false
                     }.map(\.id)
-                    let fix =
-                        entry.key == "client-key-data"
-                        ? "keep the key in a file only you can read: kubectl config set-credentials \(user) --client-key=PATH --embed-certs=false, or use a credential plugin (users[].user.exec)"
-                        : "use a credential plugin (users[].user.exec, kubectl's \"client-go credential plugins\") or tokenFile with a 0600 file, instead of an inline \(entry.key)"
+                    let fix = Self.kubeFix(entry.key, user: user)
                     add(
                         file, kind: kind, what: "\(words) for user \(user) (line \(entry.line))",
                         last4: entry.key == "client-key-data" ? nil : SecretAudit.last4(entry.value), accounts: owners, fix: fix)
                 }
             }
+        }
+
+        /// A kubeconfig user's inline secrets: the finding's kind and words, by key.
+        static let kubeKinds = [
+            "token": (kind: "kube-token", words: "an inline token"), "password": (kind: "kube-password", words: "an inline password"),
+            "client-key-data": (kind: "kube-client-key", words: "an inline client key (client-key-data)"),
+        ]
+
+        /// What puts an inline kubeconfig secret of `key` right.
+        static func kubeFix(_ key: String, user: String) -> String {
+            key == "client-key-data"
+                ? "keep the key in a file only you can read: kubectl config set-credentials \(user) --client-key=PATH --embed-certs=false, or use a credential plugin (users[].user.exec)"
+                : "use a credential plugin (users[].user.exec, kubectl's \"client-go credential plugins\") or tokenFile with a 0600 file, instead of an inline \(key)"
         }
 
         // MARK: ssh

@@ -85,14 +85,21 @@ public struct ImportCandidate: Sendable {
     /// configuration or AWS profile name, a gh user, a git email and user.name, an ssh key's file
     /// name, comment and hosts. Emails link by the whole address and by their words.
     public var keys: [String]
+    /// Texts that link only after every other (a git user.name, which one person's identities
+    /// all share): their words are weak links, as the name part of an email is.
+    public var weakKeys: [String]
     /// - Parameter keys: nil means `[name]`.
-    public init(idBase: String, name: String, group: String, handle: String? = nil, setting: ToolSetting, keys: [String]? = nil) {
+    public init(
+        idBase: String, name: String, group: String, handle: String? = nil, setting: ToolSetting, keys: [String]? = nil,
+        weakKeys: [String] = []
+    ) {
         self.idBase = idBase
         self.name = name
         self.group = group
         self.handle = handle
         self.setting = setting
         self.keys = keys ?? [name]
+        self.weakKeys = weakKeys
     }
 }
 
@@ -138,6 +145,10 @@ public protocol ToolAdapter: ToolConfigReader {
     func exports(_ setting: ToolSetting) -> [EnvironmentEntry]
     /// Accounts `perch import` proposes from what the tool holds.
     func importCandidates(in context: ToolContext) -> [ImportCandidate]
+    /// The text naming the identity `setting` is, whatever else it says (a kube context without
+    /// its namespace, a git email in any case, an ssh key's file with `~` expanded), so that
+    /// `perch import` leaves out what an account already names. By default the setting's fields.
+    func importIdentity(_ setting: ToolSetting, in environment: IdentityEnvironment) -> String
     /// What the tool uses now, in this environment, beside what `setting` asks for.
     func check(_ setting: ToolSetting, in context: ToolContext) -> IdentityCheck
     /// The variables (and files of Perch's own, and secrets) that give one process `setting`'s
@@ -191,6 +202,9 @@ extension ToolAdapter {
     public func isMet(_ wanted: ToolState, by now: ToolState) -> Bool { wanted.isMet(by: now) }
     public func apply(_ state: ToolState, over now: ToolState, in context: ToolContext) -> ToolStep { apply(state, in: context) }
     public func importCandidates(in context: ToolContext) -> [ImportCandidate] { [] }
+    public func importIdentity(_ setting: ToolSetting, in environment: IdentityEnvironment) -> String {
+        setting.fields.map { "\($0)" }.joined(separator: "\n")
+    }
 
     /// By default a tool's scope is its exported variables (``exports(_:)``) and, removed, those
     /// of ``overrides`` set in `environment` (``removedOverrides(_:)``), when the account names

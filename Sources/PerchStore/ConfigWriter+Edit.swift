@@ -39,7 +39,18 @@ extension ConfigWriter {
     public static func apply(_ edit: ConfigEdit, to path: String, samples: [Account] = Account.samples) throws(ConfigWriteError)
         -> Outcome
     {
-        let (file, bytes, after) = try prepared(edit, to: path, samples: samples)
+        try apply([edit], to: path, samples: samples)
+    }
+
+    /// Makes `edits` in order, then appends `accounts`, in one write, as
+    /// ``apply(_:to:samples:)-(ConfigEdit,_,_)`` makes one edit (`perch import` adding tools to
+    /// accounts of the config and new accounts at once): all or nothing, one `.bak`.
+    /// - Throws: what ``apply(_:to:samples:)-(ConfigEdit,_,_)`` throws, and
+    ///   ``ConfigWriteError/duplicate(id:path:)`` for an appended account whose id is taken.
+    public static func apply(
+        _ edits: [ConfigEdit], appending accounts: [Account] = [], to path: String, samples: [Account] = Account.samples
+    ) throws(ConfigWriteError) -> Outcome {
+        let (file, bytes, after) = try prepared(edits, appending: accounts, to: path, samples: samples)
         guard let file else {
             do { try FileSystem.writeAtomically(bytes, to: path, mode: 0o600) } catch { throw .file(error) }
             return Outcome(accounts: after.accounts, path: path, backupPath: nil)
@@ -52,14 +63,16 @@ extension ConfigWriter {
     /// remove` asks before it gives the account's tools back).
     /// - Throws: what ``apply(_:to:samples:)`` throws before it writes.
     public static func check(_ edit: ConfigEdit, at path: String, samples: [Account] = Account.samples) throws(ConfigWriteError) {
-        _ = try prepared(edit, to: path, samples: samples)
+        _ = try prepared([edit], appending: [], to: path, samples: samples)
     }
 
     /// The file as read (nil when there is none), the edited bytes and what they parse to,
     /// refused as ``apply(_:to:samples:)`` says.
-    private static func prepared(_ edit: ConfigEdit, to path: String, samples: [Account]) throws(ConfigWriteError) -> (
-        file: FileContents?, bytes: [UInt8], after: ConfigLoader.Parsed
-    ) {
+    private static func prepared(_ edits: [ConfigEdit], appending accounts: [Account], to path: String, samples: [Account])
+        throws(ConfigWriteError) -> (
+            file: FileContents?, bytes: [UInt8], after: ConfigLoader.Parsed
+        )
+    {
         var file: FileContents?
         do {
             file = try FileSystem.readContents(path)
@@ -69,10 +82,18 @@ extension ConfigWriter {
         let original = file?.bytes ?? Array(newConfig(samples).utf8)
         let before: ConfigLoader.Parsed
         do { before = try ConfigLoader.parse(original, path: path, reportUnknownKeys: true) } catch { throw .invalid(error) }
-        if case .rename(_, let new) = edit, before.accounts.contains(where: { $0.id == new }) {
-            throw .duplicate(id: new, path: path)
+        var bytes = original
+        for edit in edits {
+            if case .rename(_, let new) = edit, before.accounts.contains(where: { $0.id == new }) {
+                throw .duplicate(id: new, path: path)
+            }
+            bytes = try edited(bytes, edit, path: path)
         }
-        let bytes = try edited(original, edit, path: path)
+        for account in accounts {
+            if before.accounts.contains(where: { $0.id == account.id }) { throw .duplicate(id: account.id, path: path) }
+            guard let inserted = inserting(account, into: bytes) else { throw .noAccountsList(path: path) }
+            bytes = inserted
+        }
         let after: ConfigLoader.Parsed
         do { after = try ConfigLoader.parse(bytes, path: path, reportUnknownKeys: true) } catch { throw .refused(error) }
         // A new warning is a key the loader would ignore: a typo that would silently do nothing.

@@ -193,6 +193,10 @@ public enum ConfigWriter {
         if let group = account.group { members.append("\"group\": \(json(group))") }
         if let color = account.color { members.append("\"color\": \(json(color.name))") }
         if let onSwitch = account.onSwitch { members.append("\"onSwitch\": \(json(onSwitch))") }
+        // Bound folders and remotes (`perch import --scan`): lost from a written account before.
+        for (key, list) in [("directories", account.identities.directories), ("remotes", account.identities.remotes)] where !list.isEmpty {
+            members.append("\"\(key)\": [" + list.map(json).joined(separator: ", ") + "]")
+        }
         members += IdentityConfig.jsonMembers(account.identities)
         return "{" + members.joined(separator: ", ") + "}"
     }

@@ -189,6 +189,49 @@ struct AuditEndToEndTests {
         #expect(clean.stderr.isEmpty, "\(clean.stderr)")
     }
 
+    @Test(
+        "bug: a 0644 file holding the work token was reported as no secret in plain text: a store --file helper's file, ~/.netrc and a flow-style kubeconfig token are found, never printed"
+    )
+    func filesGitAndKubectlRead() throws {
+        let token = "ghp_PlantedStoreFileToken8642"
+        let netrc = "ghp_PlantedNetrcToken1357"
+        let kubeToken = "eyPlantedFlowKubeToken2468"
+        let home = try ScopedHome(
+            accounts: [
+                #"{"id": "work", "name": "Work", "git": {"name": "Ada", "email": "ada@work.example"}, "gh": {"user": "ada-work"}, "kube": {"context": "prod"}}"#
+            ], contexts: ["prod"], configurations: ["default"])
+        defer { home.cli.remove() }
+        let root = home.home
+        let environment = home.cli.environment
+        // git's own store helper, told to keep the credential in a file of its own (git-credential-store(1) --file).
+        #expect(
+            try Spawn.run(
+                ["git", "config", "--global", "credential.helper", "store --file ~/work-creds"], environment: environment
+            )
+            .status == 0)
+        let input = root + "/input"
+        try "protocol=https\nhost=github.com\nusername=ada-work\npassword=\(token)\n\n".write(
+            toFile: input, atomically: true, encoding: .utf8)
+        let approve = try Spawn.run(["sh", "-c", "git credential approve < \"$1\"", "sh", input], environment: environment)
+        #expect(approve.status == 0, "\(approve.stderr)")
+        chmod(root + "/work-creds", 0o644)
+        try "machine github.com login ada-work password \(netrc)\n".write(toFile: root + "/.netrc", atomically: true, encoding: .utf8)
+        chmod(root + "/.netrc", 0o644)
+        // The user's entry in YAML's flow style, as kubectl reads it and a person may write it.
+        let kube = try String(contentsOfFile: home.kubeconfig, encoding: .utf8).replacingOccurrences(
+            of: "- name: ada\n  user:\n    token: x\n", with: "- name: ada\n  user: {token: \(kubeToken)}\n")
+        #expect(kube.contains(kubeToken))
+        try kube.write(toFile: home.kubeconfig, atomically: true, encoding: .utf8)
+        let text = try home.cli.run(["audit"])
+        #expect(text.status == 3, "\(text.stdout)\(text.stderr)")
+        #expect(text.stdout.contains("~/work-creds"), "\(text.stdout)")
+        #expect(text.stdout.contains("~/.netrc"), "\(text.stdout)")
+        #expect(text.stdout.contains("an inline token for user ada"), "\(text.stdout)")
+        #expect(text.stdout.contains("chmod 600"), "\(text.stdout)")
+        let json = try home.cli.run(["audit", "--json"])
+        expectNoSecret([text.stdout, text.stderr, json.stdout, json.stderr], [token, netrc, kubeToken])
+    }
+
     @Test("bad input: an unreadable file, broken JSON and YAML, a symbolic link and a file over 1 MiB are said and the audit goes on")
     func badInput() throws {
         let (home, secrets) = try plantedHome()

@@ -145,7 +145,66 @@ private let ghHosts = """
 
 private let dockerAuth = Data("ada:\(dockerSecret)".utf8).base64EncodedString()
 
+private let netrcSecret = "ghp_PlantedNetrcPassword9999"
+private let storeSecret = "ghp_PlantedStoreFilePassword7777"
+private let urlToken = "ghp_PlantedUrlUserToken3535"
+private let npmSecret = "npm_PlantedNpmAuthToken4242"
+private let cacheSecret = "PlantedCachedSessionToken8080"
+private let flowToken = "eyPlantedFlowStyleToken6060"
+
 private let cases: [AuditCase] = [
+    AuditCase(
+        name: "bug: ~/.netrc, which git's curl reads, was not audited: a password there, readable by others at 0644",
+        accounts: [work],
+        files: [(".netrc", "machine github.com\n  login ada-work\n  password \(netrcSecret)\nmacdef init\npassword notread\n\n", 0o644)],
+        expected: [Expected("netrc-password", ["work"], .medium, "9999"), Expected("readable-by-others", ["work"], .high)],
+        secrets: [netrcSecret]),
+    AuditCase(
+        name: "bug: the file a credential.helper \"store --file PATH\" names was not audited (asked of git config)",
+        accounts: [work],
+        files: [
+            (".gitconfig", "[credential]\n\thelper = \"store --file ~/.config/creds/work\"\n", 0o600),
+            (".config/creds/work", "https://ada-work:\(storeSecret)@github.com\n", 0o644),
+        ],
+        expected: [Expected("git-credentials", ["work"], .medium, "7777"), Expected("readable-by-others", ["work"], .high)],
+        secrets: [storeSecret]),
+    AuditCase(
+        name: "bug: a token in a URL's user-name slot (an url.<base>.insteadOf rule of the global config) was not audited",
+        accounts: [work],
+        files: [(".gitconfig", "[url \"https://\(urlToken)@github.com/\"]\n\tinsteadOf = https://github.com/\n", 0o644)],
+        expected: [Expected("url-credential", ["work"], .medium, "3535"), Expected("readable-by-others", ["work"], .high)],
+        secrets: [urlToken]),
+    AuditCase(
+        name: "bug: a token in the user-name slot of a ~/.git-credentials line (no password after it) was skipped",
+        accounts: [work], files: [(".git-credentials", "https://\(urlToken)@github.com\n", 0o600)],
+        expected: [Expected("git-credentials", ["work"], .medium, "3535")], secrets: [urlToken]),
+    AuditCase(
+        name: "bug: ~/.npmrc was not audited: a registry's _authToken is found, a ${VARIABLE} is not",
+        accounts: [work],
+        files: [(".npmrc", "//registry.npmjs.org/:_authToken=\(npmSecret)\n//npm.example/:_authToken=${NPM_TOKEN}\n", 0o600)],
+        expected: [Expected("npm-token", [], .medium, "4242")], secrets: [npmSecret]),
+    AuditCase(
+        name: "bug: AWS's cli/cache and sso/cache were not audited: a cached session token readable by others at 0644 is high",
+        accounts: [work],
+        files: [
+            (
+                ".aws/cli/cache/role.json",
+                #"{"Credentials": {"AccessKeyId": "ASIAX", "SecretAccessKey": "x", "SessionToken": "\#(cacheSecret)"}}"#, 0o644
+            ),
+            (".aws/sso/cache/token.json", #"{"accessToken": "\#(cacheSecret)", "expiresAt": "2030-01-01T00:00:00Z"}"#, 0o600),
+        ],
+        expected: [Expected("readable-by-others", ["work"], .high)], secrets: [cacheSecret]),
+    AuditCase(
+        name: "bug: a kubeconfig token written in YAML's flow style (user: {token: …}) was not found (asked of kubectl config view)",
+        accounts: [work],
+        files: [
+            (
+                ".kube/config",
+                "apiVersion: v1\nkind: Config\ncontexts:\n- {name: prod, context: {cluster: c, user: ada}}\nusers:\n- name: ada\n  user: {token: \(flowToken)}\n",
+                0o600
+            )
+        ],
+        expected: [Expected("kube-token", ["work"], .medium, "6060")], secrets: [flowToken]),
     AuditCase(
         name: "git's store helper: a password in ~/.git-credentials, readable by others at 0644",
         accounts: [work], files: [(".git-credentials", "https://ada-work:\(gitSecret)@github.com\n", 0o644)],
@@ -216,6 +275,34 @@ struct SecretAuditTests {
         for finding in report.findings where finding.kind != "readable-by-others" && finding.kind != "perch-file-mode" {
             #expect(!finding.fix.isEmpty && !finding.what.isEmpty)
         }
+    }
+
+    @Test("NETRC and NPM_CONFIG_USERCONFIG name the files read; a password in a remote URL of the repository audited is found")
+    func namedFilesAndRemoteURL() throws {
+        let home = try AuditHome()
+        try home.plant("elsewhere/netrc", "machine github.com login ada-work password \(netrcSecret)\n")
+        try home.plant("elsewhere/npmrc", "_authToken=\(npmSecret)\n")
+        let repository = home.home + "/src/site"
+        try FileManager.default.createDirectory(atPath: repository, withIntermediateDirectories: true)
+        var variables = home.environment.variables
+        variables["NETRC"] = home.home + "/elsewhere/netrc"
+        variables["NPM_CONFIG_USERCONFIG"] = "~/elsewhere/npmrc"
+        let environment = IdentityEnvironment(variables: variables, statePath: home.home + "/.local/state/perch/state.json")
+        let git = { (arguments: [String]) in
+            #expect(ProgramRunner.run("git", ["-C", repository] + arguments, in: environment).output != nil)
+        }
+        git(["init", "-q"])
+        git(["remote", "add", "origin", "https://ada-work:\(storeSecret)@github.com/acme/site.git"])
+        let config = try ConfigLoader.parse(Array(("{\"accounts\": [" + work + "]}").utf8), path: "c.json")
+        let report = SecretAudit.audit(accounts: config.accounts, environment: environment, folder: repository)
+        #expect(
+            Set(report.findings.map(Expected.init)) == [
+                Expected("netrc-password", ["work"], .medium, "9999"), Expected("npm-token", [], .medium, "4242"),
+                Expected("url-credential", ["work"], .medium, "7777"), Expected("readable-by-others", ["work"], .high),
+            ], "\(report.findings)")
+        #expect(report.findings.contains { $0.kind == "url-credential" && $0.file == repository + "/.git/config" })
+        let encoded = String(decoding: try JSONEncoder().encode(report), as: UTF8.self)
+        for secret in [netrcSecret, npmSecret, storeSecret] { #expect(!encoded.contains(String(secret.dropLast(4)))) }
     }
 
     @Test(

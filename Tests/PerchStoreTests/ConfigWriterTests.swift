@@ -36,6 +36,35 @@ struct ConfigWriterTests {
         #expect(loader.count == form.count)
     }
 
+    @Test("bug: an account's directories and remotes were left out when it was written (perch import --scan --write lost them)")
+    func writesBindings() throws {
+        let account = Account(
+            id: "w", name: "W",
+            identities: ToolIdentities(directories: ["~/src/one"], remotes: ["github.com/acme/site", "github.com/a\"b/*"]))
+        let json = ConfigWriter.json(account)
+        #expect(
+            json == #"{"id": "w", "name": "W", "directories": ["~/src/one"], "remotes": ["github.com/acme/site", "github.com/a\"b/*"]}"#)
+        let parsed = try ConfigLoader.parse(Array("{\"accounts\": [\(json)]}".utf8), path: "c", reportUnknownKeys: true)
+        #expect(parsed.accounts == [account])
+    }
+
+    @Test("several edits and new accounts are made in one write, with one .bak of the file before them all")
+    func editsInOneWrite() throws {
+        let folder = try TemporaryFolder()
+        let path = folder.path + "/accounts.json"
+        let original = "// mine\n{\"accounts\": [\n  {\"id\": \"a\", \"name\": \"A\"} // kept\n]}\n"
+        try FileSystem.writeAtomically(Array(original.utf8), to: path, mode: 0o600)
+        let outcome = try ConfigWriter.apply(
+            [.set(id: "a", path: ["handle"], json: "\"@a\""), .set(id: "a", path: ["remotes"], json: "[\"github.com/a/b\"]")],
+            appending: [Account(id: "n", name: "N")], to: path)
+        #expect(outcome.accounts.map(\.id) == ["a", "n"])
+        #expect(outcome.accounts[0].identities.remotes == ["github.com/a/b"])
+        #expect(try FileSystem.read(path + ".bak") == Array(original.utf8))
+        let text = String(decoding: try FileSystem.read(path), as: UTF8.self)
+        #expect(text.hasPrefix("// mine\n") && text.contains("// kept"), "\(text)")
+        #expect(throws: ConfigWriteError.self) { try ConfigWriter.apply([], appending: [Account(id: "a", name: "again")], to: path) }
+    }
+
     @Test("appends to the file as text, keeps a .bak of the previous bytes and the file's mode")
     func appends() throws {
         let folder = try TemporaryFolder()

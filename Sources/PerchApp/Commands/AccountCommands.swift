@@ -381,7 +381,7 @@ extension CommandLineTool {
         return ExitStatus.unmet
     }
 
-    private func backupNote(_ outcome: ConfigWriter.Outcome) -> String {
+    func backupNote(_ outcome: ConfigWriter.Outcome) -> String {
         outcome.backupPath.map { " (the previous file is \($0))" } ?? " (a new config)"
     }
 

@@ -28,6 +28,8 @@ enum Commands {
         ShellInitCommand.self,
         SetupCommand.self,
         ImportCommand.self,
+        BindCommand.self,
+        UnbindCommand.self,
         UndoCommand.self,
         ResetCommand.self,
         AuditCommand.self,

@@ -857,6 +857,12 @@ public struct GitAdapter: ToolAdapter {
     /// share an email are one, the first value of each field kept), and one per identity with no
     /// email. Named after the person (user.name, else the email's name part) and the email's
     /// domain, never the address itself (issue 22, item 7): a name is shown on screen and in prompts.
+    /// The email in lowercase (identities sharing an email are one), else the name.
+    public func importIdentity(_ setting: ToolSetting, in environment: IdentityEnvironment) -> String {
+        guard let git = setting.value(as: Setting.self) else { return setting.summary }
+        return git.email.map { "<" + $0.lowercased() + ">" } ?? git.name ?? ""
+    }
+
     public func importCandidates(in context: ToolContext) -> [ImportCandidate] {
         Self.mergedByEmail(IdentityImport.gitIdentities(context.environment)).map { git in
             let parts = git.email.flatMap { email -> (local: String, domain: String)? in
@@ -874,7 +880,8 @@ public struct GitAdapter: ToolAdapter {
             }
             let base = domain ?? person ?? "git"
             return ImportCandidate(
-                idBase: "git-" + base, name: label, group: "git", setting: Self.setting(git), keys: [git.email, git.name].compactMap { $0 })
+                idBase: "git-" + base, name: label, group: "git", setting: Self.setting(git), keys: git.email.map { [$0] } ?? [],
+                weakKeys: git.name.map { [$0] } ?? [])
         }
     }
 

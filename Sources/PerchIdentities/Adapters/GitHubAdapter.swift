@@ -161,6 +161,12 @@ public struct GitHubAdapter: ToolAdapter {
         return Self.setting(Setting(user: user, host: String(key.dropFirst(5))))
     }
 
+    /// The user on its host (`github.com` when none is named), in lowercase as GitHub compares logins.
+    public func importIdentity(_ setting: ToolSetting, in environment: IdentityEnvironment) -> String {
+        guard let gh = setting.value(as: Setting.self) else { return setting.summary }
+        return (gh.user + "@" + gh.hostname).lowercased()
+    }
+
     public func importCandidates(in context: ToolContext) -> [ImportCandidate] {
         ToolReaders.ghHosts(context.environment).flatMap { host in
             (host.users.isEmpty ? host.active.map { [$0] } ?? [] : host.users).map { user in

@@ -193,6 +193,11 @@ public struct KubeAdapter: ToolAdapter {
         try FileSystem.writeAtomically(lines.bytes, to: found.path, mode: mode_t(found.contents?.mode ?? 0o600))
     }
 
+    /// The context alone: another namespace of a context an account names is the same identity.
+    public func importIdentity(_ setting: ToolSetting, in environment: IdentityEnvironment) -> String {
+        setting.value(as: Setting.self)?.context ?? setting.summary
+    }
+
     public func importCandidates(in context: ToolContext) -> [ImportCandidate] {
         ToolReaders.kubeContexts(context.environment).map {
             ImportCandidate(idBase: "kube-" + $0, name: $0, group: "Kubernetes", setting: Self.setting(Setting(context: $0)))

@@ -235,6 +235,14 @@ public struct SSHAdapter: ToolAdapter {
     /// Its hosts are the patterns of the blocks naming the key (without wildcards or negations);
     /// a key no block names is proposed for `github.com`, where people most often hold one key
     /// per account. Known by its file name, its comment (often an email) and its hosts.
+    /// The key's file, `~` expanded and without `.pub` (an account may name the public half
+    /// for a key kept in an agent), whatever hosts it is for.
+    public func importIdentity(_ setting: ToolSetting, in environment: IdentityEnvironment) -> String {
+        guard let ssh = setting.value(as: Setting.self) else { return setting.summary }
+        let path = environment.expandingTilde(ssh.identityFile)
+        return path.hasSuffix(".pub") ? String(path.dropLast(4)) : path
+    }
+
     public func importCandidates(in context: ToolContext) -> [ImportCandidate] {
         let environment = context.environment
         let blocks = ToolReaders.sshHostBlocks(ToolReaders.read(context.files.userSSHConfig) ?? "")

@@ -1,0 +1,173 @@
+import FoundationEssentials
+import Glibc
+import PerchCore
+import PerchIdentities
+import PerchStore
+
+/// The options `bind` and `unbind` share.
+enum BindOption {
+    /// `--folder`: the repository's folder (or the folder itself), not its remote.
+    static let folder = OptionDefinition.flag(
+        "--folder", help: "bind the repository's folder (or this folder) instead of its remote")
+}
+
+/// `perch bind ACCOUNT [PATH]`: the repository at PATH bound to the account, by its remote or its folder.
+struct BindCommand: ReadsPerchFiles {
+    static let configuration = CommandConfiguration(
+        name: "bind", summary: "bind the repository here (or at PATH) to an account by its remote, or --folder",
+        operands: [Operand(name: "ACCOUNT", completion: .account), Operand(name: "PATH", optional: true, completion: .file)])
+    static var details: String { CommandDetails.bind }
+    static let options: [CommandOption<Self>] =
+        fileOptions + [CommandOption(BindOption.folder) { $0.folder = $1 }, CommandOption(SharedOption.yes) { $0.yes = $1 }]
+
+    var files = FileOptions()
+    var account = ""
+    /// PATH; nil for the folder you stand in.
+    var path: String?
+    /// `--folder`.
+    var folder = false
+    /// `--yes`: consent given here.
+    var yes = false
+
+    mutating func bind(operands: [String]) {
+        account = operands[0]
+        path = operands.count > 1 ? operands[1] : nil
+    }
+    func run(_ tool: CommandLineTool) -> Int32 { tool.with(assumeYes: yes).bindPlace(self) }
+}
+
+/// `perch unbind ACCOUNT [PATH]`: what `perch bind` added for PATH taken off the account again.
+struct UnbindCommand: ReadsPerchFiles {
+    static let configuration = CommandConfiguration(
+        name: "unbind", summary: "take off an account what perch bind added for PATH",
+        operands: [Operand(name: "ACCOUNT", completion: .account), Operand(name: "PATH", optional: true, completion: .file)])
+    static var details: String { CommandDetails.unbind }
+    static let options: [CommandOption<Self>] = fileOptions + [CommandOption(BindOption.folder) { $0.folder = $1 }]
+
+    var files = FileOptions()
+    var account = ""
+    /// PATH; nil for the folder you stand in.
+    var path: String?
+    /// `--folder`.
+    var folder = false
+
+    mutating func bind(operands: [String]) {
+        account = operands[0]
+        path = operands.count > 1 ? operands[1] : nil
+    }
+    func run(_ tool: CommandLineTool) -> Int32 { tool.unbindPlace(self) }
+}
+
+extension CommandLineTool {
+    /// The account, the resolved folder and what binds it, or nil after saying why (the
+    /// exit status to return with it).
+    private func bindTarget(_ id: String, _ path: String?, folder: Bool, command: String) -> (
+        config: LoadedConfig, account: Account, target: RepositoryBinding.Target, environment: IdentityEnvironment, place: String
+    )? {
+        guard let config = loadConfig() else { return nil }
+        guard config.path != nil else {
+            console.error("\(command): the accounts are the embedded samples; perch init writes a config of your own first")
+            return nil
+        }
+        guard let account = lookupAccount(id, in: config, command: command) else { return nil }
+        let environment = IdentityEnvironment.current(statePath: paths.state)
+        let given = environment.expandingTilde(path ?? ".")
+        guard let resolved = realpath(given, nil) else {
+            console.error(shown("\(command): \(path ?? "."): no such folder"))
+            return nil
+        }
+        let place = String(cString: resolved)
+        free(resolved)
+        var info = stat()
+        guard stat(place, &info) == 0, info.st_mode & S_IFMT == S_IFDIR else {
+            console.error(shown("\(command): \(path ?? "."): not a folder"))
+            return nil
+        }
+        let aliases = folder ? [:] : SSHAliases.resolve(in: ToolContext(environment: environment))
+        do {
+            let target = try RepositoryBinding.target(place, folder: folder, aliases: aliases, in: environment)
+            if case .folder(let written) = target, written == "~" || written == "/" {
+                console.error("\(command): \(written) would bind every folder below it; bind a folder of its own")
+                return nil
+            }
+            return (config, account, target, environment, place)
+        } catch {
+            console.error(shown("\(command): \(error)"))
+            return nil
+        }
+    }
+
+    /// `perch bind`: shows what it binds and asks on a terminal (`--yes` for scripts), then adds
+    /// it to the account through the config writer (comments kept, a `.bak` left) and brings
+    /// git's rules up to date at once. Exit 1 when it cannot (no repository, no remote, another
+    /// account binds it already, no consent); 0 when it is bound already.
+    func bindPlace(_ options: BindCommand) -> Int32 {
+        guard
+            let (config, account, target, environment, place) = bindTarget(
+                options.account, options.path, folder: options.folder, command: "bind")
+        else { return ExitStatus.unmet }
+        let what = describe(target)
+        if let other = RepositoryBinding.holder(of: target, in: config.accounts, besides: account.id) {
+            console.error(shown("bind: \(what) is bound to \(other.id) already; perch unbind \(other.id) first"))
+            return ExitStatus.unmet
+        }
+        guard let edit = RepositoryBinding.binding(target, to: account) else {
+            console.print(shown("Nothing to do: \(what) is bound to \(account.id) already."))
+            return ExitStatus.ok
+        }
+        guard consent("perch bind", would: shown("bind \(what) to \(account.id) (\(account.name))")) else { return ExitStatus.unmet }
+        do {
+            let outcome = try ConfigWriter.apply(edit, to: paths.config)
+            console.print(shown("Bound \(what) to \(account.id) in \(outcome.path)") + backupNote(outcome) + ".")
+        } catch {
+            console.error("bind: cannot write the config: \(error)")
+            return ExitStatus.unmet
+        }
+        if let config = try? ConfigLoader.load(paths) { refreshGitDirectoryRules(config) }
+        let included = GitDirectoryRules.isIncluded(in: ToolContext(environment: environment))
+        if included == false {
+            console.note("git follows it after perch setup git (once); the shell hook already does.")
+        } else if included == true, let email = account.identities[.git]?.value(as: GitAdapter.Setting.self)?.email,
+            RepositoryBinding.topLevel(place, in: environment) != nil,
+            let used = RepositoryBinding.authorEmail(place, in: environment), used.lowercased() != email.lowercased()
+        {
+            // What git itself uses here: a rule of the user's own (an includeIf read after Perch's) or the repository's config wins.
+            console.note(
+                shown(
+                    "git here still uses <\(used)>, not \(account.id)'s <\(email)>: a setting of your own wins here (perch verify \(account.id) names it)"
+                ))
+        }
+        console.note(
+            shown("perch unbind \(account.id)\(options.folder ? " --folder" : "")\(options.path.map { " " + $0 } ?? "") undoes it."))
+        return ExitStatus.ok
+    }
+
+    /// `perch unbind`: takes off the account exactly what `perch bind` would add for PATH. Exit
+    /// 1 when the account does not list it (naming the pattern that binds it, if another does).
+    func unbindPlace(_ options: UnbindCommand) -> Int32 {
+        guard let (_, account, target, _, _) = bindTarget(options.account, options.path, folder: options.folder, command: "unbind")
+        else { return ExitStatus.unmet }
+        let what = describe(target)
+        guard let edit = RepositoryBinding.unbinding(target, from: account) else {
+            console.error(shown("unbind: \(account.id) does not list \(what)"))
+            return ExitStatus.unmet
+        }
+        do {
+            let outcome = try ConfigWriter.apply(edit, to: paths.config)
+            console.print(shown("Unbound \(what) from \(account.id) in \(outcome.path)") + backupNote(outcome) + ".")
+        } catch {
+            console.error("unbind: cannot write the config: \(error)")
+            return ExitStatus.unmet
+        }
+        if let config = try? ConfigLoader.load(paths) { refreshGitDirectoryRules(config) }
+        return ExitStatus.ok
+    }
+
+    /// `the remote github.com/acme/site (origin)` or `the folder ~/src/site`.
+    private func describe(_ target: RepositoryBinding.Target) -> String {
+        switch target {
+        case .remote(let pattern, let remote): "the remote \(pattern) (\(remote))"
+        case .folder(let folder): "the folder \(folder)"
+        }
+    }
+}
