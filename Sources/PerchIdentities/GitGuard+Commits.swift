@@ -201,10 +201,16 @@ extension GitGuard {
             }
             let answer = GitAdapter.askAuthor(git, in: asking)
             // Your own includeIf rule wins in this folder by design (docs/scopes.md): verify says
-            // so with –, and the guard lets it be.
-            if answer.verdict == .unknown, others.contains(first.ident.email.lowercased()) == false { return .allowed }
-            reason = answer.reason
-            fix = answer.fix
+            // so with –, and the guard lets it be, unless it is strict (perch guard install --strict).
+            let strict = GitGuard.isStrict(context.tool)
+            if answer.verdict == .unknown, others.contains(first.ident.email.lowercased()) == false, !strict { return .allowed }
+            reason = answer.reason.map {
+                answer.verdict == .unknown && strict
+                    ? $0 + " (the guard is strict: perch guard install without --strict lets your rule be)" : $0
+            }
+            fix =
+                answer.fix
+                ?? (answer.verdict == .unknown ? "change the email in your own rule's file, or take the rule out for this folder" : nil)
         } else {
             reason =
                 "its author was given by --author or GIT_AUTHOR_* variables, or kept from a commit made as \(first.ident.email) (amend, rebase, cherry-pick)"

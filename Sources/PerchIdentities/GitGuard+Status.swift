@@ -152,10 +152,15 @@ extension GitGuard {
                 }
             }
         }
+        if GitGuard.isStrict(context) {
+            lines.append(
+                "strict: a commit your own includeIf rule makes as someone else is refused too (perch guard install without --strict lets your rules be)"
+            )
+        }
         let state: Report.State = problems.isEmpty ? .runs : .bypassed
         let summary =
             problems.isEmpty
-            ? "in place (git's reference-transaction and pre-push hooks refuse the wrong account; perch guard --undo removes it)"
+            ? "in place\(GitGuard.isStrict(context) ? ", strict" : "") (git's reference-transaction and pre-push hooks refuse the wrong account; perch guard --undo removes it)"
             : problems[0] + " (perch guard status)"
         let shownSummary = problems.isEmpty && !replaced.isEmpty ? summary + "; " + replaced[0] : summary
         return Report(

@@ -168,11 +168,23 @@ public enum GitGuard {
     }
 
     /// The text of the guard's git config file: `core.hooksPath`, and the one set before.
-    static func configText(hooks: String, previous: String?) -> String {
+    static func configText(hooks: String, previous: String?, strict: Bool = false) -> String {
         var text =
             "# Written by Perch (perch guard install); perch guard --undo removes it.\n[core]\n\thooksPath = \(GitAdapter.quoted(hooks))\n"
-        if let previous { text += "[perch]\n\tpreviousHooksPath = \(GitAdapter.quoted(previous))\n" }
+        if previous != nil || strict { text += "[perch]\n" }
+        if let previous { text += "\tpreviousHooksPath = \(GitAdapter.quoted(previous))\n" }
+        if strict { text += "\t\(strictLine)\n" }
         return text
+    }
+
+    /// The line of the guard's file (Perch's own) that makes it strict.
+    static let strictLine = "guardStrict = true"
+
+    /// Whether the guard was installed with `--strict`: it then refuses, in a bound folder or a
+    /// repository bound by remote, a commit your own `includeIf` rule makes as someone else too.
+    public static func isStrict(_ context: ToolContext) -> Bool {
+        guard let bytes = try? FileSystem.read(context.files.gitGuard) else { return false }
+        return String(decoding: bytes, as: UTF8.self).split(separator: "\n").contains { $0.trimmingWhitespace == strictLine }
     }
 
     /// Whether the guard is in place: its file exists and git's global `core.hooksPath` is its
@@ -194,7 +206,9 @@ public enum GitGuard {
     /// hooks to chain to), then checks that git uses them; gives everything back when it does
     /// not (Perch's git include is not in the global config: `perch setup git` first).
     /// `refresh` writes Perch's rules file again so that it includes the guard's file.
-    public static func install(program: String, in context: ToolContext, refresh: () throws(FileError) -> Void) -> Outcome {
+    public static func install(program: String, strict: Bool = false, in context: ToolContext, refresh: () throws(FileError) -> Void)
+        -> Outcome
+    {
         let files = context.files
         let kept = keepForeignHooks(files.gitHooks)
         if isInstalled(context) {
@@ -202,6 +216,15 @@ public enum GitGuard {
             let guardText = (try? FileSystem.read(files.gitGuard)).map { String(decoding: $0, as: UTF8.self) } ?? ""
             let previous = guardText.split(separator: "\n").first { $0.trimmingWhitespace.hasPrefix("previousHooksPath = ") }.map {
                 ToolReaders.unquoted($0.trimmingWhitespace.dropFirst("previousHooksPath = ".count))
+            }
+            let wasStrict = isStrict(context)
+            if wasStrict != strict {
+                do {
+                    try FileSystem.writeAtomically(
+                        Array(configText(hooks: files.gitHooks, previous: previous, strict: strict).utf8), to: files.gitGuard, mode: 0o644)
+                } catch {
+                    return .failed("cannot write the guard's file: \(error)")
+                }
             }
             for name in hookNames {
                 try? FileSystem.writeAtomically(
@@ -212,6 +235,12 @@ public enum GitGuard {
                 return .changed(
                     "the guard's hooks are back in \(GitConfigFile.shown(files.gitHooks, context.environment)); the hooks another program wrote there (\(kept.names.joined(separator: ", "))) are kept in \(GitConfigFile.shown(kept.folder, context.environment)) and run after the check"
                 )
+            }
+            if wasStrict != strict {
+                return .changed(
+                    strict
+                        ? "the guard is strict now: it also refuses commits your own includeIf rules make as someone else where an account owns the place"
+                        : "the guard is no longer strict: where your own includeIf rule decides git's identity, it lets it be")
             }
             return .unchanged(
                 "the guard is in place already (core.hooksPath = \(GitConfigFile.shown(files.gitHooks, context.environment)))")
@@ -227,7 +256,7 @@ public enum GitGuard {
                     mode: 0o755)
             }
             try FileSystem.writeAtomically(
-                Array(configText(hooks: files.gitHooks, previous: previous).utf8), to: files.gitGuard, mode: 0o644)
+                Array(configText(hooks: files.gitHooks, previous: previous, strict: strict).utf8), to: files.gitGuard, mode: 0o644)
             try refresh()
         } catch {
             _ = remove(in: context)
@@ -292,7 +321,10 @@ public enum GitGuard {
             return nil
         }
         let answer = GitAdapter.askAuthor(git, in: context, inHook: true)
-        guard answer.verdict == .disagrees else { return nil }
+        // Your own includeIf rule wins here (unknown): refused too when the guard is strict.
+        guard answer.verdict == .disagrees || (answer.verdict == .unknown && answer.answer != nil && isStrict(context.tool)) else {
+            return nil
+        }
         return refusal(
             "commit", as: answer.answer ?? "no author", owner: owner, account: account, expected: answer.expected, reason: answer.reason,
             fix: answer.fix, skip: "git commit --no-verify skips the guard")

@@ -291,3 +291,32 @@ struct NewcomerEndToEndTests {
         #expect(try cli.run(["current", "--field", "id"]).stdout == "work\n")
     }
 }
+
+/// The open interface and the config changed elsewhere.
+@Suite(.serialized, .currentBinary)
+struct ConfigChangedEndToEndTests {
+    // Bug: the running interface did not pick up `perch set` / `perch add` made elsewhere until restarted.
+    @Test("perch set and perch add made elsewhere show in the open interface; a config that stops loading keeps the accounts and says so")
+    func setAndAddElsewhere() throws {
+        let home = try TmuxSession.makeScratchHome()
+        defer { try? FileManager.default.removeItem(at: home) }
+        try TmuxSession.writeConfig(#"{"accounts": [{"id": "work", "name": "Work"}, {"id": "home", "name": "Home"}]}"#, home: home)
+        let cli = try PerchCommandLine(home: home)
+        #expect(try cli.run(["switch", "work"]).status == 0)
+        let session = try TmuxSession.started(home: home)
+        #expect(try session.waitFor("● Work"))
+        #expect(try cli.run(["set", "work", "name", "Renamed Work"]).status == 0)
+        #expect(try session.waitFor("Renamed Work"), "the new name shows with no key pressed")
+        #expect(try cli.run(["add", "side", "--name", "Side Gig"]).status == 0)
+        try session.send("a")
+        #expect(try session.waitFor("Side Gig"), "the added account is in the sheet")
+        try session.send("Escape")
+        try "{\"accounts\": [".write(toFile: cli.configPath, atomically: true, encoding: .utf8)
+        #expect(try session.waitFor("The config changed and does not load now"))
+        try session.send("a")
+        #expect(try session.waitFor("Side Gig"), "the accounts stay as they were")
+        try session.send("Escape")
+        #expect(try session.waitUntil { !$0.contains { $0.contains("Side Gig") } }, "the sheet closed")
+        try session.expectAfter("q", shows: "EXIT=0")
+    }
+}

@@ -706,3 +706,55 @@ struct OptionHelpEndToEndTests {
         #expect(try cli.run(["switch", "--help"]).stdout.contains("keep a partial switch when a tool fails"))
     }
 }
+
+extension GuardEndToEndTests {
+    // Bug: the user's own includeIf with an outdated email won inside a bound folder, and its
+    // commits went out unrefused, with no way to ask for otherwise; config check said nothing.
+    @Test(
+        "perch guard install --strict refuses a commit the user's own includeIf rule makes as someone else; config check warns of the overlap"
+    )
+    func strictGuard() throws {
+        let home = try home()
+        defer { home.cli.remove() }
+        let folder = try repository(home)
+        let gitconfig = home.home + "/.gitconfig"
+        try "[user]\n\temail = ada@old.example\n".write(toFile: home.home + "/.gitconfig-old", atomically: true, encoding: .utf8)
+        let text = try String(contentsOfFile: gitconfig, encoding: .utf8)
+        try (text + "[includeIf \"gitdir:~/src/\"]\n\tpath = ~/.gitconfig-old\n").write(
+            toFile: gitconfig, atomically: true, encoding: .utf8)
+        // Not strict: the user's own rule is let be (by design), as before.
+        let lax = try shell(home, "git commit -q --allow-empty -m lax && git log -1 --format=%ae", in: folder)
+        #expect(lax.status == 0 && lax.stdout == "ada@old.example\n", "\(lax.stdout)\(lax.stderr)")
+        let strict = try home.cli.run(["guard", "install", "--strict"])
+        #expect(strict.status == 0 && strict.stdout.contains("the guard is strict now"), "\(strict.stdout)\(strict.stderr)")
+        let status = try perch(home, ["guard", "status"], in: folder)
+        #expect(status.stdout.contains("strict: a commit your own includeIf rule makes as someone else is refused too"), "\(status.stdout)")
+        let overall = try perch(home, ["status"], in: folder)
+        #expect(overall.stdout.contains("Guard: in place, strict"), "\(overall.stdout)")
+        let refused = try shell(home, "git commit -q --allow-empty -m strict", in: folder)
+        #expect(refused.status != 0, "\(refused.stderr)")
+        #expect(refused.stderr.contains("this commit would go as Ada <ada@old.example>"), "\(refused.stderr)")
+        #expect(
+            refused.stderr.contains("your own rule wins in this folder") && refused.stderr.contains("the guard is strict"),
+            "\(refused.stderr)")
+        #expect(try shell(home, "git log -1 --format=%s", in: folder).stdout == "lax\n", "nothing entered the branch")
+        // The fix it names: the email in the user's own file.
+        try "[user]\n\temail = ada@work.example\n".write(toFile: home.home + "/.gitconfig-old", atomically: true, encoding: .utf8)
+        let fixed = try shell(home, "git commit -q --allow-empty -m fixed && git log -1 --format=%ae", in: folder)
+        #expect(fixed.status == 0 && fixed.stdout == "ada@work.example\n", "\(fixed.stdout)\(fixed.stderr)")
+        // Back to the default.
+        let lenient = try home.cli.run(["guard", "install"])
+        #expect(lenient.stdout.contains("no longer strict"), "\(lenient.stdout)")
+        #expect(try home.cli.run(["guard", "status", "--strict"]).status == 2, "--strict goes with install")
+
+        // config check: a bound folder under the user's own rule is named.
+        try home.cli.writeConfig(
+            #"{"accounts": [{"id": "work", "name": "Work", "git": {"name": "Ada", "email": "ada@work.example"}, "directories": ["~/src/site"]}, {"id": "home", "name": "Home"}]}"#
+        )
+        let check = try home.cli.run(["config", "check"])
+        #expect(check.status == 0, "\(check.stderr)")
+        #expect(
+            check.stderr.contains(#"accounts[0].directories[0] "~/src/site" overlaps your own git rule includeIf "gitdir:~/src/""#),
+            "\(check.stderr)")
+    }
+}

@@ -195,6 +195,31 @@ struct ShellEndToEndTests {
         #expect(try Self.leftovers(cli).isEmpty)
     }
 
+    // Bug: Ctrl-C at the "(e)dit again…" prompt left a hidden copy each time, and the next
+    // config edit did not offer it back.
+    @Test("Ctrl-C at config edit's prompt keeps the edit, and the next config edit resumes it; nothing is left after")
+    func configEditInterruptedIsResumed() throws {
+        let home = try TmuxSession.makeScratchHome()
+        defer { try? FileManager.default.removeItem(at: home) }
+        let cli = try PerchCommandLine(home: home)
+        try cli.writeConfig(Self.editConfig)
+        let editor = try Self.scriptedEditor(in: home, runs: [Self.duplicate, Self.fixed])
+        let session = try TmuxSession(width: 120, arguments: ["config", "edit"], environment: ["EDITOR": editor], home: home)
+        #expect(try session.waitFor("(e)dit again, (d)iscard, (k)eep anyway?"))
+        let pid = try session.perchPID()
+        // SIGINT goes to the pane's whole foreground group: Perch ends by it, as at any prompt.
+        try session.send("C-c")
+        #expect(TmuxSession.eventually(timeout: 5) { TmuxSession.hasEnded(pid) }, "Ctrl-C ends config edit")
+        #expect(try Self.leftovers(cli).count == 1, "the interrupted edit is kept")
+        #expect(try String(contentsOfFile: cli.configPath, encoding: .utf8) == Self.editConfig, "the config is untouched")
+        let again = try TmuxSession(width: 120, arguments: ["config", "edit"], environment: ["EDITOR": editor], home: home)
+        #expect(try again.waitFor("EXIT="))
+        let shown = try again.tmux(["capture-pane", "-p", "-J"])
+        #expect(shown.contains("Resuming the unfinished edit kept in"), "\(shown)")
+        #expect(shown.contains("valid, 2 accounts") && shown.contains("EXIT=0"), "\(shown)")
+        #expect(try Self.leftovers(cli).isEmpty, "nothing piles up")
+    }
+
     // MARK: - Completions
 
     /// A scratch bin folder holding `perch` (the binary under test), for shells to find by name.
@@ -336,8 +361,11 @@ struct ShellEndToEndTests {
         let cli = try PerchCommandLine()
         defer { cli.remove() }
         let help = try cli.run(["--help"]).stdout
+        // A summary on a line of its own (under a wide usage) is not a command.
         let commands = help.components(separatedBy: "Commands:\n")[1].components(separatedBy: "\n\n")[0]
-            .split(separator: "\n").map { $0.trimmingCharacters(in: .whitespaces).components(separatedBy: "  ")[0] }
+            .split(separator: "\n").filter { !$0.hasPrefix("   ") }.map {
+                $0.trimmingCharacters(in: .whitespaces).components(separatedBy: "  ")[0]
+            }
         #expect(commands.count >= 11, "\(commands)")
         for shell in ["bash", "zsh", "fish"] {
             let script = try cli.run(["completion", shell]).stdout

@@ -8,14 +8,15 @@ import Testing
 /// `--exit-after-first-frame`: the flag, and the loop drawing one frame and leaving.
 @Suite("Exit after the first frame", .serialized)
 struct ExitAfterFirstFrameTests {
-    @Test("the flag parses, takes no value, and is listed in --help")
+    // Bug: it was listed in --help for users; it measures start-up, and docs/performance.md names it.
+    @Test("the flag parses, takes no value, and is not listed in --help")
     func flag() throws {
         #expect(try CommandLineParser.parse(["--exit-after-first-frame"]).interface?.exitAfterFirstFrame == true)
         #expect(try CommandLineParser.parse([]).interface?.exitAfterFirstFrame == false)
         #expect(throws: UsageError.self) {
             try CommandLineParser.parse(["--exit-after-first-frame=1"])
         }
-        #expect(Help.program.contains("--exit-after-first-frame"))
+        #expect(!Help.program.contains("--exit-after-first-frame"))
     }
 
     @Test("the loop draws one full frame, restores the terminal and returns 0 without reading input")

@@ -70,6 +70,47 @@ extension CommandLineTool {
         return ExitStatus.ok
     }
 
+    /// Each of the user's own `includeIf "gitdir:…"` rules (asked of git, Perch's own files left
+    /// out) whose folder lies inside, or holds, a folder an account is bound to, in words.
+    static func ruleOverlaps(_ accounts: [Account], context: ToolContext) -> [String] {
+        let bound = accounts.enumerated().flatMap { index, account in
+            account.identities.directories.enumerated().map { (index, $0.offset, $0.element) }
+        }
+        guard !bound.isEmpty else { return [] }
+        let run = context.run(
+            "git", ["config", "--global", "--includes", "--show-origin", "--name-only", "--get-regexp", #"^includeif\.gitdir"#], in: "/")
+        let files = context.files
+        let perchs = [files.gitInclude, files.gitDirectories, files.gitGuard]
+        let environment = context.environment
+        /// A path's literal part: up to its first wildcard, without a trailing `/`.
+        func literal(_ path: String) -> String {
+            var text = String(environment.expandingTilde(path).prefix { !"*?[".contains($0) })
+            while text.count > 1, text.hasSuffix("/") { text.removeLast() }
+            return text
+        }
+        var warnings: [String] = []
+        for line in (run.output ?? "").split(whereSeparator: \.isNewline) {
+            let parts = line.split(separator: "\t", maxSplits: 1)
+            guard parts.count == 2, parts[0].hasPrefix("file:") else { continue }
+            let origin = String(parts[0].dropFirst(5))
+            if perchs.contains(origin) || origin.hasPrefix(files.gitAccounts + "/") { continue }
+            var name = Substring(parts[1])
+            guard name.hasPrefix("includeif."), name.hasSuffix(".path") else { continue }
+            name = name.dropFirst("includeif.".count).dropLast(".path".count)
+            guard let colon = name.firstIndex(of: ":"), ["gitdir", "gitdir/i"].contains(name[..<colon]) else { continue }
+            let rule = literal(String(name[name.index(after: colon)...]))
+            guard rule.hasPrefix("/") else { continue }
+            for (index, position, folder) in bound {
+                let own = literal(folder)
+                guard own == rule || own.hasPrefix(rule + "/") || rule.hasPrefix(own + "/") else { continue }
+                warnings.append(
+                    "accounts[\(index)].directories[\(position)] \"\(folder)\" overlaps your own git rule includeIf \"\(name)\" (\(origin.hasPrefix(environment.home + "/") ? "~" + origin.dropFirst(environment.home.count) : origin)): inside, your rule decides git's identity, not the account's; perch guard install --strict refuses the commits it makes as someone else"
+                )
+            }
+        }
+        return warnings
+    }
+
     func configCheck() -> Int32 {
         if !paths.configIsExplicit, access(paths.config, F_OK) != 0 {
             console.error("no config at \(paths.config) (Perch is using its sample accounts); write one with `perch init`")
@@ -93,6 +134,11 @@ extension CommandLineTool {
                 continue
             }
             console.error("warning: config \(paths.config): accounts[\(index)].aws: \(shown(why))")
+        }
+        // The user's own includeIf rules that overlap a bound folder: inside, theirs decides
+        // git's identity, not the account's (the guard lets it be unless strict).
+        for warning in Self.ruleOverlaps(config.accounts, context: context) {
+            console.error("warning: config \(paths.config): " + shown(warning))
         }
         let count = config.accounts.count
         let hooks = config.accounts.filter { $0.onSwitch != nil }.count

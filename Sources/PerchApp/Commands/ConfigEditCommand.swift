@@ -29,12 +29,20 @@ extension CommandLineTool {
             original = nil
         }
         let startingText = original?.bytes ?? Array(StarterConfig.text.utf8)
-        let copy: String
-        do {
-            copy = try Self.makeEditCopy(of: paths.config, holding: startingText)
-        } catch {
-            console.error("cannot make a copy to edit: \(error)")
-            return ExitStatus.unmet
+        var copy: String
+        // Bug: Ctrl-C at the "(e)dit again…" prompt left a hidden copy each time, and the next
+        // edit did not offer it back. A copy newer than the config (an edit interrupted, or kept
+        // by the interface's Edit config…) is resumed, so no edit is lost and none piles up.
+        if let kept = Self.keptEditCopy(of: paths.config) {
+            copy = kept
+            console.note("Resuming the unfinished edit kept in \(kept) (delete that file to start again from the config).")
+        } else {
+            do {
+                copy = try Self.makeEditCopy(of: paths.config, holding: startingText)
+            } catch {
+                console.error("cannot make a copy to edit: \(error)")
+                return ExitStatus.unmet
+            }
         }
         defer { unlink(copy) }
         let editor = ConfigEditPolicy.editor(visual: PerchPaths.environment("VISUAL"), editor: PerchPaths.environment("EDITOR"))

@@ -13,9 +13,16 @@ struct GuardCommand: ReadsPerchFiles {
             Operand(name: "REMOTE", optional: true, hidden: true), Operand(name: "URL", optional: true, hidden: true),
         ])
     static var details: String { CommandDetails.guardHooks }
-    static let options: [CommandOption<Self>] = fileOptions + [CommandOption(SharedOption.guardUndo) { $0.undo = $1 }]
+    static let options: [CommandOption<Self>] =
+        fileOptions + [CommandOption(SharedOption.guardUndo) { $0.undo = $1 }, CommandOption(strict) { $0.strict = $1 }]
+
+    /// `--strict` (with install): refuse too what your own includeIf rules make as someone else.
+    static let strict = OptionDefinition.flag(
+        "--strict", help: "with install: refuse too a commit your own includeIf rule makes as someone else where an account owns the place")
 
     var files = FileOptions()
+    /// `--strict`, with install.
+    var strict = false
     /// `--undo`: remove the guard.
     var undo = false
     /// The operands as given: the action (`install`, `check-commit`, `check-push`), then a
@@ -42,8 +49,12 @@ extension CommandLineTool {
                     ? "the guard is removed: git runs each repository's own hooks again" : "the guard was not installed: nothing to remove")
             return ExitStatus.ok
         }
+        if options.strict, options.action != "install" {
+            console.error("'perch guard --strict' goes with install: perch guard install --strict")
+            return ExitStatus.usage
+        }
         switch options.action {
-        case "install": return guardInstall()
+        case "install": return guardInstall(strict: options.strict)
         case "status": return guardStatus()
         // `check` is the pre-commit check a hook manager calls (husky, lefthook, the pre-commit
         // framework); check-commit is its older name, kept for hooks written before.
@@ -102,7 +113,7 @@ extension CommandLineTool {
         }
     }
 
-    func guardInstall() -> Int32 {
+    func guardInstall(strict: Bool = false) -> Int32 {
         guard let config = loadConfig() else { return ExitStatus.usage }
         guard config.path != nil else {
             console.error("the embedded sample accounts name no git identity: perch init writes a config first")
@@ -110,7 +121,7 @@ extension CommandLineTool {
         }
         let switcher = switcher(config)
         let program = Self.executablePath() ?? "perch"
-        let outcome = GitGuard.install(program: program, in: switcher.context) { () throws(FileError) in
+        let outcome = GitGuard.install(program: program, strict: strict, in: switcher.context) { () throws(FileError) in
             try GitDirectoryRules.write(config.accounts, in: switcher.context)
         }
         switch outcome {

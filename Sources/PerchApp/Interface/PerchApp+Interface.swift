@@ -104,7 +104,9 @@ extension PerchApp {
             state: state, backend: backend, store: store, gestures: gestures, watcher: watcher, configPath: paths.config,
             identities: identities,
             wallClock: { LocalTime.now(monotonic: MonotonicClock.now()) }, settingsPath: settingsPath,
-            configPaths: paths)
+            configPaths: paths,
+            // A config made or changed elsewhere (perch set, perch add, an editor) is read again.
+            configWatcher: options.exitAfterFirstFrame || access(paths.config, F_OK) != 0 ? nil : StateWatcher(watching: paths.config))
         // Read from the files, the current account is kept for the next start (and prompt), off
         // this thread: the cache only takes files older than its racy window.
         if cached == nil, config.path != nil, stateWarning == nil, let account = state.currentAccount {

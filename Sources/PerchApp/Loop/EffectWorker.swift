@@ -46,6 +46,8 @@ public final class EffectWorker: @unchecked Sendable {
     var memory: SavedState
     /// Identity of the state file right after this process last wrote it (only on `storeQueue`).
     var ownWrite: FileIdentity?
+    /// Identity of the config file when ``reloadConfig()`` last read it.
+    let configRead = Mutex<FileIdentity?>(nil)
     /// State file reads made because the folder watch fired, and those skipped because the file
     /// was this process's own write (for tests).
     public let reloads = Mutex<(read: Int, skipped: Int)>((0, 0))
@@ -125,6 +127,24 @@ public final class EffectWorker: @unchecked Sendable {
 
     private func start<J: WorkerJob>(_ job: J, for asker: ModelID, accounts: [Account]) {
         job.start(on: self, accounts: accounts) { outcome in self.post(.outcome(AnyOutcome(outcome), for: asker)) }
+    }
+
+    /// Reads the config again after its folder's watch fired (`perch set`, `perch add`, an
+    /// editor, this process's own write), on the store's queue; posts ``ConfigRead/loaded(accounts:)``,
+    /// or ``ConfigRead/changedUnusable(lines:)`` when it no longer loads (the accounts stay).
+    /// Nothing when the config is the same file as last read, or there are no config paths.
+    public func reloadConfig() {
+        guard let paths = configPaths else { return }
+        storeQueue.async {
+            let identity = FileSystem.identity(of: paths.config)
+            guard identity != self.configRead.withLock({ $0 }) else { return }
+            self.configRead.withLock { $0 = identity }
+            switch LoadConfig.read(paths) {
+            case .loaded(let accounts): self.post(.outcome(AnyOutcome(ConfigRead.loaded(accounts: accounts))))
+            case .unusable(let lines), .changedUnusable(let lines):
+                self.post(.outcome(AnyOutcome(ConfigRead.changedUnusable(lines: lines))))
+            }
+        }
     }
 
     /// Reads the state file again after the folder watch fired, unless the file is still the

@@ -1,8 +1,8 @@
 import Glibc
 import PerchCore
 import PerchIdentities
-import PerchStore
 import PerchKitTerminal
+import PerchStore
 
 extension AppState: LoopRoot {}
 
@@ -20,6 +20,8 @@ public final class EventLoop {
     public let worker: EffectWorker
     /// Tells of changes to the state file made by other processes.
     private let watcher: StateWatcher?
+    /// Tells of changes to the config file (`perch set`, `perch add`, an editor).
+    private let configWatcher: StateWatcher?
     /// Why the loop ended early (a failed poll(2)), for the caller to print; nil otherwise.
     public var failure: String? { loop.failure }
     /// Queries sent to the terminal whose answers have not come yet (``TerminalLoop/queries``).
@@ -32,6 +34,8 @@ public final class EventLoop {
     /// - Parameters:
     ///   - store: where switches are recorded; nil keeps them in memory only.
     ///   - watcher: tells of the state file changed by another process; nil for none.
+    ///   - configWatcher: tells of the config file changed (by `perch set`, `perch add`, an
+    ///     editor): it is read again (``EffectWorker/reloadConfig()``); nil for none.
     ///   - configPath: the config file `Add account…` appends to (created with the sample
     ///     accounts when missing); nil keeps accounts from being added.
     ///   - hookTimeoutMilliseconds: how long an `onSwitch` hook may run.
@@ -46,11 +50,12 @@ public final class EventLoop {
         lockTimeoutMilliseconds: Int = EffectWorker.lockTimeoutMilliseconds, poller: Poller = SystemPoller(),
         identities: IdentitySwitcher? = nil,
         catalogTimeoutMilliseconds: Int64 = CapturedCommand.timeoutMilliseconds, wallClock: @escaping () -> WallTime? = { nil },
-        settingsPath: String? = nil, configPaths: PerchPaths? = nil
+        settingsPath: String? = nil, configPaths: PerchPaths? = nil, configWatcher: StateWatcher? = nil
     ) {
         self.configPath = configPath
         self.backend = backend
         self.watcher = watcher
+        self.configWatcher = configWatcher
         self.loop = TerminalLoop(root: state, backend: backend, gestures: gestures, poller: poller)
         self.worker = EffectWorker(
             store: store, saved: state.saved, configPath: configPath, hookTimeoutMilliseconds: hookTimeoutMilliseconds,
@@ -70,6 +75,12 @@ public final class EventLoop {
                 descriptor: { watcher?.descriptor ?? -1 },
                 ready: { _ in
                     if watcher?.drain() == true { worker.reloadState() }
+                    return false
+                }),
+            .init(
+                descriptor: { configWatcher?.descriptor ?? -1 },
+                ready: { _ in
+                    if configWatcher?.drain() == true { worker.reloadConfig() }
                     return false
                 }),
         ]

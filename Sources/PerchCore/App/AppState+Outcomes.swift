@@ -46,6 +46,12 @@ extension AppState {
             case .unusable(let lines):
                 unusableConfig = lines
                 return [.quit]
+            case .changedUnusable(let lines):
+                // Bug: `perch set` and `perch add` made elsewhere were not seen until a restart;
+                // a config that no longer loads keeps the accounts as they were, and says so.
+                banner =
+                    "The config changed and does not load now (\(lines.first ?? "")); the accounts stay as they were: perch config edit"
+                return []
             }
         } else if let time = outcome.as(WallTime.self) {
             wallTime = time

@@ -135,6 +135,9 @@ public enum ConfigRead: Hashable, Sendable {
     /// The config is unusable: its problems, one line each, as a start with it prints them
     /// (``AppState/unusableConfig``).
     case unusable(lines: [String])
+    /// The config changed while the interface runs and no longer loads: its problems; the
+    /// accounts stay as they were.
+    case changedUnusable(lines: [String])
 }
 
 /// Another process changed the state file: what it holds now (`warning` when it could not be

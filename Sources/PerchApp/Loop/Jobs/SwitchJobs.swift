@@ -29,7 +29,7 @@ extension RecordSwitch: WorkerJob {
                         ))
                 }
                 worker.record(self, account: account, answer: answer)
-            case .unusable(let lines):
+            case .unusable(let lines), .changedUnusable(let lines):
                 answer(.failed(accountID: id, reason: "the config cannot be read now: " + (lines.first ?? "unknown error")))
             }
         }
