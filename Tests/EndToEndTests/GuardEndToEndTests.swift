@@ -747,6 +747,21 @@ extension GuardEndToEndTests {
         #expect(lenient.stdout.contains("no longer strict"), "\(lenient.stdout)")
         #expect(try home.cli.run(["guard", "status", "--strict"]).status == 2, "--strict goes with install")
 
+        // Bug: status in a bound folder where the user's own rule wins named the global account's identity.
+        try home.cli.writeConfig(
+            #"{"accounts": [{"id": "work", "name": "Work", "git": {"name": "Ada", "email": "ada@work.example"}, "directories": ["~/src/site"]}, {"id": "home", "name": "Home", "git": {"name": "Ada", "email": "ada@home.example"}}]}"#
+        )
+        try "[user]\n\temail = ada@old.example\n".write(toFile: home.home + "/.gitconfig-old", atomically: true, encoding: .utf8)
+        let bound = try perch(home, ["status"], in: folder)
+        let gitLine =
+            bound.stdout.split(separator: "\n").first { line in
+                ["✓ git", "✗ git", "– git"].contains { line.trimmingWhitespaceForTest.hasPrefix($0) }
+            }
+            ?? ""
+        #expect(gitLine.contains("work's (this folder's): Ada <ada@work.example>"), "\(bound.stdout)")
+        #expect(gitLine.contains("git uses Ada <ada@old.example>") && gitLine.contains("your own rule wins"), "\(bound.stdout)")
+        #expect(!gitLine.contains("ada@home.example"), "not the global account's: \(bound.stdout)")
+
         // config check: a bound folder under the user's own rule is named.
         try home.cli.writeConfig(
             #"{"accounts": [{"id": "work", "name": "Work", "git": {"name": "Ada", "email": "ada@work.example"}, "directories": ["~/src/site"]}, {"id": "home", "name": "Home"}]}"#

@@ -232,6 +232,26 @@ extension CommandLineTool {
         }
         let home = IdentityEnvironment(variables: variables).home
         let rule = PlaceOwner.boundRule(ShellMarker.workingDirectory(), in: DirectoryRules.rules(config.accounts, home: home))
+        // Bug: in a bound folder (outside a hooked shell) git's line named the global account's
+        // identity, though git uses the folder's account's here, or your own rule's where it wins.
+        if scope == nil, let rule, rule.account != account.id,
+            let owner = config.accounts.first(where: { $0.id == rule.account }), owner.identities[.git] != nil,
+            let index = checks.firstIndex(where: { $0.tool == .git }) ?? (account.identities[.git] == nil ? checks.endIndex : nil)
+        {
+            // git itself, asked here as verify asks it (git var GIT_AUTHOR_IDENT in this folder).
+            let proof = ProofContext(tool: switcher.context, folder: ShellMarker.workingDirectory(), account: owner)
+            let answers = IdentityProof.verify(proof, online: false, adapters: ToolAdapters.registry.filter { $0.tool == .git })
+            if let answer = answers.first(where: { $0.tool == "git" }) {
+                let check = IdentityCheck(
+                    tool: .git, expected: "\(owner.id)'s (this folder's): " + answer.expected, actual: answer.answer,
+                    matches: answer.verdict == .agrees ? true : answer.verdict == .disagrees ? false : nil,
+                    note: answer.verdict == .agrees
+                        ? nil
+                        : [answer.answer.map { "git uses \($0)" }, answer.reason, answer.fix.map { "fix: " + $0 }].compactMap { $0 }.joined(
+                            separator: "; "))
+                if index == checks.endIndex { checks.append(check) } else { checks[index] = check }
+            }
+        }
         let last = switcher.lastReport().flatMap { $0.report.accountID == account.id ? $0 : nil }
         let drift = IdentitySwitcher.hasDrift(checks)
         let onTheirWay =
