@@ -806,6 +806,10 @@ class Bench:
         for name in ("default", "work", "home"):
             with open(os.path.join(home, "gcloud", "configurations", "config_" + name), "w") as f:
                 f.write("[core]\naccount = ada@%s\n" % name)
+        # The accounts' AWS profiles exist (a switch to one that does not asks the aws CLI, slowly, to say so).
+        os.makedirs(os.path.join(home, ".aws"), exist_ok=True)
+        with open(os.path.join(home, ".aws", "config"), "w") as f:
+            f.write("[profile x-admin]\nregion = eu-west-1\n[profile y-admin]\nregion = eu-west-1\n")
         docker = os.path.join(bin_dir, "docker")
         with open(docker, "w") as f:
             f.write('#!/bin/sh\ncase "$1 $2" in "context use") printf %s "$3" > "$HOME/docker-context" ;; '
@@ -838,6 +842,26 @@ class Bench:
         note = "real git, kubectl" + (" (fake)" if fakes else "") + ", gcloud file; fake docker; 2 cores"
         self.row("switch_tools", "perch switch, git+ssh+kube+gcloud+aws+docker+env", "ms", "≤ 100 median", samples=samples,
                  ok=median(samples) <= 100, note=note)
+        # An agent's command through perch exec, against the same command alone; and perch status.
+        floor, scoped, statuses = [], [], []
+        true = shutil.which("true") or "/bin/true"
+        for run in range(self.runs(30)):
+            start = now_ms()
+            subprocess.run([true], env=env, capture_output=True)
+            floor.append(now_ms() - start)
+            start = now_ms()
+            result = subprocess.run(perch("exec", "x", "--", true), env=env, capture_output=True)
+            scoped.append(now_ms() - start)
+            if result.returncode != 0:
+                raise BenchError("perch exec x -- true failed: %s" % result.stderr.decode(errors="replace"))
+            start = now_ms()
+            subprocess.run(perch("status"), env=env, capture_output=True)
+            statuses.append(now_ms() - start)
+        over = [s - median(floor) for s in scoped]
+        self.row("exec_true", "perch exec ACCOUNT -- true, over true alone", "ms", "≤ 10 ms median", samples=over,
+                 ok=median(over) <= 10, note=f"true alone {median(floor):.1f} ms; " + note)
+        self.row("status_tools", "perch status, git+ssh+kube+gcloud+aws+docker+env, no server asked", "ms", "≤ 100 ms median",
+                 samples=statuses, ok=median(statuses) <= 100, note=note)
         gcloud = shutil.which("gcloud", path="/usr/local/bin:/usr/bin:/bin")
         if gcloud:
             activations = []
