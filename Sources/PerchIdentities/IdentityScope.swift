@@ -264,7 +264,12 @@ public enum IdentityScope {
                 asked.append(adapter)
             }
         }
-        let nows = Parallel.map(asked.map { adapter in { @Sendable in adapter.current(in: context) } })
+        // A tool whose files tell its state is read from them (docker's config.json): a program
+        // started for every perch exec costs more than the command it runs.
+        let nows = Parallel.map(
+            asked.map { adapter in
+                { @Sendable in adapter.currentFromFiles(in: context).map { .success($0) } ?? adapter.current(in: context) }
+            })
         for (adapter, now) in zip(asked, nows) {
             if case .success = now { owns[adapter.tool] = now }
         }

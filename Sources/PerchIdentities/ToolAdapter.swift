@@ -183,6 +183,12 @@ public protocol ToolAdapter: ToolConfigReader {
     /// when it can, or when that cannot be told. A switch fails such a tool (``SwitchSession``).
     /// By default nil.
     func unusable(_ setting: ToolSetting, in context: ToolContext) -> String?
+    /// What ``current(in:)`` would say, read from the tool's own files without starting its
+    /// program, for a scope's seal (``IdentityScope/ownStates(_:in:)``), which every `perch
+    /// exec` makes; nil when the files cannot tell (the program is then asked). A reader of
+    /// another tool's files must be proved against the tool by a differential test. By
+    /// default nil.
+    func currentFromFiles(in context: ToolContext) -> ToolState?
 }
 
 /// Why a tool's state could not be read or changed, in one phrase.
@@ -219,6 +225,8 @@ extension ToolAdapter {
     public func ownSetting(_ own: ToolState, over environment: [String: String]) -> ToolSetting? { nil }
 
     public func unusable(_ setting: ToolSetting, in context: ToolContext) -> String? { nil }
+
+    public func currentFromFiles(in context: ToolContext) -> ToolState? { nil }
 
     public func sealed(_ own: ToolState, account: Account, over environment: [String: String], in context: ToolContext)
         -> Result<ToolScope, ToolFailure>

@@ -58,6 +58,34 @@ public struct DockerAdapter: ToolAdapter {
         (environment["DOCKER_CONFIG"].map(environment.expandingTilde) ?? environment.home + "/.docker") + "/config.json"
     }
 
+    /// The global context `docker context show` names, read from its files (docker context(1),
+    /// "docker CLI environment variables"), for the one case that needs no more: config.json
+    /// missing, or a JSON object whose `currentContext` is missing, empty or `default`, gives
+    /// `default`. `DOCKER_CONTEXT` is left out, as ``current(in:)`` leaves it out. Nil (docker is
+    /// asked) when `DOCKER_HOST` is set, when config.json does not read as a JSON object, and
+    /// for any other context, whose existence only docker can tell. Proved against docker by
+    /// DockerContextReaderTests.
+    public func currentFromFiles(in context: ToolContext) -> ToolState? {
+        let environment = context.environment
+        if let host = environment["DOCKER_HOST"], !host.isEmpty { return nil }
+        let file = Self.configFile(environment)
+        let exists = access(file, F_OK) == 0
+        var name = "default"
+        if exists {
+            guard let bytes = try? FileSystem.read(file), let document = try? JSONReader.read(bytes),
+                document.kind(document.root) == .object
+            else { return nil }
+            for (key, value) in document.members(document.root) where document.string(key) == "currentContext" {
+                // The last of a repeated key wins, as in docker's JSON decoding.
+                guard document.kind(value) == .string, let text = document.string(value) else { return nil }
+                name = text.isEmpty ? "default" : text
+            }
+        }
+        // A named context must exist for docker to name it; anything unusual is docker's to say.
+        guard name == "default" else { return nil }
+        return ToolState(["context": name, "config": exists ? "1" : "0"])
+    }
+
     /// Only the context is compared: whether config.json exists is given back, never asked for.
     public func isMet(_ wanted: ToolState, by now: ToolState) -> Bool {
         (wanted["context"] ?? "") == (now["context"] ?? "")
