@@ -83,7 +83,8 @@ public enum SessionExpiries {
         let now = now()
         let label = "\(end.tool.rawValue) \(end.what.split(separator: " ").first.map(String.init) ?? end.what)"
         let asked =
-            end.tool == .kube ? "openssl x509 -enddate (the kubeconfig's client certificate)" : "~/.aws/sso/cache, ~/.aws/credentials, ~/.aws/cli/cache"
+            end.tool == .kube
+            ? "openssl x509 -enddate (the kubeconfig's client certificate)" : "~/.aws/sso/cache, ~/.aws/credentials, ~/.aws/cli/cache"
         if end.hasEnded(at: now) {
             return ToolAnswer(
                 tool: label, kind: end.tool, expected: "not ended", answer: "expired: \(end.phrase(at: now)) (\(end.endsText))",
@@ -236,7 +237,8 @@ public enum SessionExpiries {
         enum Keys: String, CodingKey { case Credentials, AssumedRoleUser, Expiration, Arn }
         init(from decoder: any Decoder) throws {
             let keys = try decoder.container(keyedBy: Keys.self)
-            expiration = try? keys.nestedContainer(keyedBy: Keys.self, forKey: .Credentials).decodeIfPresent(String.self, forKey: .Expiration)
+            expiration = try? keys.nestedContainer(keyedBy: Keys.self, forKey: .Credentials).decodeIfPresent(
+                String.self, forKey: .Expiration)
             arn = try? keys.nestedContainer(keyedBy: Keys.self, forKey: .AssumedRoleUser).decodeIfPresent(String.self, forKey: .Arn)
         }
     }

@@ -42,7 +42,8 @@ public struct SessionExpiryCache: Sendable {
 
     /// What identifies the tool's setting of `account`.
     static func key(_ account: Account, tool: IdentityTool) -> String {
-        account.identities[tool].map { $0.summary + "\u{1F}" + $0.fields.map { $0.name + "=" + $0.value }.joined(separator: "\u{1F}") } ?? ""
+        account.identities[tool].map { $0.summary + "\u{1F}" + $0.fields.map { $0.name + "=" + $0.value }.joined(separator: "\u{1F}") }
+            ?? ""
     }
 
     /// The files every answer of `tool` depends on, known from the environment alone.

@@ -96,7 +96,8 @@ struct SessionExpiryTests {
             ("b", "arn:aws:sts::123456789012:assumed-role/Admin/botocore-session-2", "2026-12-03T11:00:00Z"),
             ("c", "arn:aws:sts::999999999999:assumed-role/Reader/botocore-session-3", "2026-12-05T11:00:00Z"),
         ] {
-            try #"{"Credentials": {"AccessKeyId": "ASIAEXAMPLE", "SecretAccessKey": "s", "SessionToken": "t", "Expiration": "\#(end)"}, "AssumedRoleUser": {"Arn": "\#(arn)"}}"#
+            try
+                #"{"Credentials": {"AccessKeyId": "ASIAEXAMPLE", "SecretAccessKey": "s", "SessionToken": "t", "Expiration": "\#(end)"}, "AssumedRoleUser": {"Arn": "\#(arn)"}}"#
                 .write(toFile: home.home + "/.aws/cli/cache/\(name).json", atomically: true, encoding: .utf8)
         }
         let context = ToolContext(environment: home.environment)

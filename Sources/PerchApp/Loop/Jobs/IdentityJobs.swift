@@ -16,7 +16,8 @@ extension ApplyIdentities: WorkerJob {
                     report = try session.run(to: account).report
                 } catch {
                     report = IdentityReport(
-                        accountID: id, results: account.identities.tools.map { IdentityResult(tool: $0, status: .failed, detail: "\(error)") })
+                        accountID: id,
+                        results: account.identities.tools.map { IdentityResult(tool: $0, status: .failed, detail: "\(error)") })
                 }
                 if let state = FileSystem.identity(of: store.path) { worker.ownWrite = state }
             } else {
