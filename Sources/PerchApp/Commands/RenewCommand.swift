@@ -38,7 +38,7 @@ extension CommandLineTool {
                     ?? "no account chosen yet; pick one with `perch switch ID` or in the interface")
             return ExitStatus.unmet
         }
-        let tool = options.tool.map(IdentityTool.init)
+        let tool = options.tool.map { IdentityTool($0) }
         if let tool, account.identities[tool] == nil {
             console.error("\(shown(account.id)) names no \(tool.rawValue) identity: nothing to renew")
             return ExitStatus.unmet
