@@ -72,7 +72,8 @@ public struct IdentitySwitcher: Sendable {
         let ends = SessionExpiries.read(account, tool: tool, in: context)
         guard !ends.isEmpty else { return nil }
         let expected = account.identities.expected(tool)
-        let check = IdentityCheck(tool: tool, expected: expected, actual: expected, matches: nil, note: "per shell (perch env)")
+        // The end alone in the note (not "per shell (perch env)"), so the renewing command fits 100 columns.
+        let check = IdentityCheck(tool: tool, expected: expected, actual: expected, matches: nil)
         return SessionExpiries.annotated(check, ends, now: now)
     }
 

@@ -120,10 +120,10 @@ struct SessionExpiryTests {
         let account = Account.with("work", .make(aws: "temp"))
         let far = try #require(switcher.perShellCheck(.aws, of: account, now: end - 86_400 * 2))
         #expect(far.matches == nil && far.mark == "–")
-        #expect(far.note == "per shell (perch env); temporary credentials end in 2 d")
+        #expect(far.note == "temporary credentials end in 2 d")
         let ended = try #require(switcher.perShellCheck(.aws, of: account, now: end + 7200))
         #expect(ended.matches == false)
-        #expect(ended.note?.contains("temporary credentials ended 2 h ago; renew: ") == true, "\(ended.note ?? "")")
+        #expect(ended.note?.hasPrefix("temporary credentials ended 2 h ago; renew: ") == true, "\(ended.note ?? "")")
         #expect(switcher.perShellCheck(.aws, of: Account.with("home", .make(aws: "none")), now: end) == nil, "nothing recorded")
     }
 }
