@@ -14,6 +14,7 @@ frame takes more instructions than its budget: a count no busy machine can move.
 """
 
 import argparse
+import base64
 import fcntl
 import json
 import os
@@ -516,6 +517,68 @@ class Bench:
             rss = [m - floor_rss for m in memory["cold"]]
             self.row("current_cold_rss_10000", "perch current peak RSS over the C ncurses floor, 10,000 accounts, config read",
                      "MiB", "(info)", rss)
+
+    def current_expires(self):
+        """`perch current --field kube.expires` with 10,000 accounts, as a prompt asks it: the
+        current account's kube context has a client certificate, whose end is read by kubectl and
+        openssl the first time and from the cache while no file it came from changed; beside it,
+        each run with that cache forgotten (what every prompt paid before it)."""
+        if not all(shutil.which(p, path=os.environ.get("PATH")) for p in ("kubectl", "openssl")):
+            self.not_built("current_expires_10000", "perch current --field kube.expires, 10,000 accounts", "≤ 5 ms median",
+                           "kubectl or openssl is not installed")
+            return
+        folder = os.path.join(self.scratch, "expires")
+        os.makedirs(folder, exist_ok=True)
+        key, cert = os.path.join(folder, "key.pem"), os.path.join(folder, "cert.pem")
+        subprocess.run(["openssl", "req", "-x509", "-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:prime256v1", "-nodes",
+                        "-keyout", key, "-out", cert, "-days", "30", "-subj", "/CN=bench"], check=True, capture_output=True,
+                       env=dict(os.environ, OPENSSL_CONF="/dev/null"))
+        with open(cert, "rb") as file:
+            data = base64.b64encode(file.read()).decode()
+        kubeconfig = os.path.join(folder, "kubeconfig")
+        with open(kubeconfig, "w") as file:
+            file.write("apiVersion: v1\nkind: Config\nclusters:\n- name: c\n  cluster:\n    server: https://127.0.0.1:1\n"
+                       f"users:\n- name: ada\n  user:\n    client-certificate-data: {data}\n"
+                       "contexts:\n- name: bench\n  context:\n    cluster: c\n    user: ada\ncurrent-context: bench\n")
+        config = os.path.join(folder, "accounts.json")
+        accounts = [{"id": f"a{i}", "name": f"Account {i}", "handle": f"@user{i}"} for i in range(1, 10_001)]
+        accounts[4999]["kube"] = {"context": "bench"}
+        with open(config, "w") as file:
+            json.dump({"accounts": accounts}, file, indent=1)
+        state = os.path.join(folder, "state.json")
+        env = dict(self.env, PATH=os.environ.get("PATH", "/usr/bin:/bin"), KUBECONFIG=kubeconfig)
+        argv = [PERCH, "--state", state, "--config", config, "current", "--field", "kube.expires"]
+        switch = subprocess.run([PERCH, "--state", state, "--config", config, "switch", "a5000"], env=env, capture_output=True)
+        if switch.returncode != 0:
+            raise BenchError(f"perch switch exited with {switch.returncode}: {switch.stderr!r}")
+        time.sleep(0 if self.smoke else 2.2)  # the caches are only made from files older than 2 s
+        subprocess.run(argv, env=env, capture_output=True)
+
+        def measure(before=None):
+            if before:
+                before()
+            started = now_ms()
+            result = subprocess.run(argv, env=env, capture_output=True)
+            elapsed = now_ms() - started
+            if result.returncode != 0 or not result.stdout.strip():
+                raise BenchError(f"perch current --field kube.expires exited with {result.returncode}: {result.stderr!r}")
+            return elapsed
+
+        def forget():
+            try:
+                os.unlink(state + ".kube.expires")
+            except FileNotFoundError:
+                pass
+
+        warm, cold = [], []
+        for _ in range(self.runs(40)):
+            warm.append(measure())
+            cold.append(measure(before=forget))
+            subprocess.run(argv, env=env, capture_output=True)  # the cache again, for the next warm run
+        self.row("current_expires_10000", "perch current --field kube.expires, 10,000 accounts (prompt: cache in use)", "ms",
+                 "≤ 5 ms median", warm, ok=median(warm) <= 5)
+        self.row("current_expires_cold_10000", "perch current --field kube.expires, 10,000 accounts, its cache forgotten "
+                 "(kubectl and openssl)", "ms", "(info)", cold)
 
     # 2, 3, 4. In-process figures (perch-bench) ---------------------------------------------------
 
@@ -1097,7 +1160,7 @@ class Bench:
                  ok=median(push_samples) <= 100, note="perch guard check-push with git's input, 1,000 commits the remote lacks")
 
     #: The measurements, in the order they run; `--only` picks some of them by these names.
-    SECTIONS = ("sizes", "startup", "current", "prompt_hook", "bound_config", "switch_tools", "verify_guard", "frames", "instructions", "sheet", "store",
+    SECTIONS = ("sizes", "startup", "current", "current_expires", "prompt_hook", "bound_config", "switch_tools", "verify_guard", "frames", "instructions", "sheet", "store",
                 "bytes_per_action", "idle", "long_press", "input_to_screen")
 
     def run(self, only=None):

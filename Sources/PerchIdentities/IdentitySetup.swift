@@ -192,7 +192,7 @@ public enum IdentitySetup {
         do {
             if access(files.sshInclude, F_OK) != 0 {
                 try FileSystem.writeAtomically(
-                    Array("# Written by Perch; replaced at each switch.\n".utf8), to: files.sshInclude, mode: 0o600)
+                    Array(SSHAdapter.ownText(files).utf8), to: files.sshInclude, mode: 0o600)
             }
             // At the top: an Include after a Host line would apply only to that host. Whole lines
             // with the file's own line ends, every byte of the user's as it was.

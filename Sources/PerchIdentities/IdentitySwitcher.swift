@@ -60,6 +60,23 @@ public struct IdentitySwitcher: Sendable {
         return SessionExpiries.annotated(check, SessionExpiries.read(account, tool: tool, in: context), now: SessionExpiries.now())
     }
 
+    /// For Overview: a per-shell tool's line when its credentials end (AWS's SSO session or
+    /// temporary credentials), read where the tool keeps them; nil when nothing is recorded
+    /// (the line says "per shell" as before). Not checked (–), with the end in its note, marked
+    /// `⚠` when near, and ✗ with the command that renews it once ended
+    /// (``SessionExpiries/annotated(_:_:now:)``): the interface's own environment is not the
+    /// shell's, so the tool itself is not asked.
+    // Bug (expiry issue): Overview never showed AWS expiry, which status, verify and switch did.
+    public func perShellCheck(_ tool: IdentityTool, of account: Account, now: Int64 = SessionExpiries.now()) -> IdentityCheck? {
+        guard account.identities[tool]?.isPerShell == true else { return nil }
+        let ends = SessionExpiries.read(account, tool: tool, in: context)
+        guard !ends.isEmpty else { return nil }
+        let expected = account.identities.expected(tool)
+        // The end alone in the note (not "per shell (perch env)"), so the renewing command fits 100 columns.
+        let check = IdentityCheck(tool: tool, expected: expected, actual: expected, matches: nil)
+        return SessionExpiries.annotated(check, ends, now: now)
+    }
+
     /// In a scope (this environment's): what each tool `account` names nothing for uses, beside
     /// the user's own state the scope seals it on (``IdentityScope/ownStates(_:in:)``), in
     /// registry order; a tool with nothing to seal (not installed, no state of its own, chosen

@@ -51,7 +51,8 @@ public struct SessionExpiry: Hashable, Sendable, Codable {
 /// `client-certificate-data` or `client-certificate`), and AWS's SSO session (`expiresAt` of the
 /// token in `~/.aws/sso/cache/` for the profile's `sso_session` or `sso_start_url`) or the end
 /// of temporary credentials a tool wrote beside them (`aws_expiration`, `x_security_token_expires`,
-/// `expiration`). gcloud keeps its tokens in SQLite databases, and gh's tokens do not end; for
+/// `expiration`) or the aws CLI cached for an assumed role (`cli/cache`). gcloud keeps its
+/// tokens in SQLite databases, and gh's tokens do not end; for
 /// them, and wherever nothing is recorded, nothing is shown.
 public enum SessionExpiries {
     /// Under this many seconds left, an end is marked (1 h).
@@ -59,9 +60,16 @@ public enum SessionExpiries {
 
     /// The ends of `account`'s credentials, in registry order (of `tool` only, when given).
     public static func read(_ account: Account, tool: IdentityTool? = nil, in context: ToolContext) -> [SessionExpiry] {
+        var inputs: [String] = []
+        return read(account, tool: tool, in: context, inputs: &inputs)
+    }
+
+    /// ``read(_:tool:in:)``, adding to `inputs` the files read that the environment alone does
+    /// not name (a client certificate file a kubeconfig names), for ``SessionExpiryCache``.
+    static func read(_ account: Account, tool: IdentityTool?, in context: ToolContext, inputs: inout [String]) -> [SessionExpiry] {
         var ends: [SessionExpiry] = []
         if tool == nil || tool == .kube, let kube = account.identities[.kube]?.value(as: KubeAdapter.Setting.self),
-            let end = kubeCertificate(kube.context, in: context)
+            let end = kubeCertificate(kube.context, in: context, inputs: &inputs)
         {
             ends.append(end)
         }
@@ -75,7 +83,8 @@ public enum SessionExpiries {
         let now = now()
         let label = "\(end.tool.rawValue) \(end.what.split(separator: " ").first.map(String.init) ?? end.what)"
         let asked =
-            end.tool == .kube ? "openssl x509 -enddate (the kubeconfig's client certificate)" : "~/.aws/sso/cache, ~/.aws/credentials"
+            end.tool == .kube
+            ? "openssl x509 -enddate (the kubeconfig's client certificate)" : "~/.aws/sso/cache, ~/.aws/credentials, ~/.aws/cli/cache"
         if end.hasEnded(at: now) {
             return ToolAnswer(
                 tool: label, kind: end.tool, expected: "not ended", answer: "expired: \(end.phrase(at: now)) (\(end.endsText))",
@@ -112,7 +121,7 @@ public enum SessionExpiries {
 
     /// The end of the client certificate of `contextName`'s user: the kubeconfig as kubectl
     /// merges it (`kubectl config view --raw --minify --context`), then `openssl x509 -enddate`.
-    static func kubeCertificate(_ contextName: String, in context: ToolContext) -> SessionExpiry? {
+    static func kubeCertificate(_ contextName: String, in context: ToolContext, inputs: inout [String]) -> SessionExpiry? {
         // Most kubeconfigs authenticate by token or exec plugin: kubectl is asked only when a
         // file of `$KUBECONFIG` holds a client certificate at all (a switch stays fast).
         let holdsCertificate = ToolReaders.kubeconfigFiles(context.environment).contains { file in
@@ -131,7 +140,9 @@ public enum SessionExpiries {
         if !fields[1].isEmpty {
             pem = Data(base64Encoded: fields[1]).map { Array($0) }
         } else if !fields[2].isEmpty {
-            pem = try? FileSystem.read(context.environment.expandingTilde(fields[2]))
+            let file = context.environment.expandingTilde(fields[2])
+            inputs.append(file)
+            pem = try? FileSystem.read(file)
         }
         guard let pem, let ends = certificateEnd(pem, in: context) else { return nil }
         return SessionExpiry(
@@ -208,7 +219,53 @@ public enum SessionExpiries {
                 SessionExpiry(
                     tool: .aws, what: "temporary credentials", ends: end, renew: "renew them with the tool that wrote them for \(profile)"))
         }
+        // An assumed role (`role_arn`): the aws CLI's cache of the credentials it assumed.
+        if let role = section["role_arn"], let end = roleCacheEnd(roleARN: role, in: context.environment) {
+            ends.append(
+                SessionExpiry(
+                    tool: .aws, what: "assumed-role credentials", ends: end,
+                    renew: "aws sts get-caller-identity --profile \(profile) (the aws CLI assumes the role again)"))
+        }
         return ends
+    }
+
+    /// The keys of a `cli/cache` file Perch reads: when the credentials end and whose they are
+    /// (the keys themselves are never decoded).
+    struct RoleCache: Decodable {
+        var expiration: String?
+        var arn: String?
+        enum Keys: String, CodingKey { case Credentials, AssumedRoleUser, Expiration, Arn }
+        init(from decoder: any Decoder) throws {
+            let keys = try decoder.container(keyedBy: Keys.self)
+            expiration = try? keys.nestedContainer(keyedBy: Keys.self, forKey: .Credentials).decodeIfPresent(
+                String.self, forKey: .Expiration)
+            arn = try? keys.nestedContainer(keyedBy: Keys.self, forKey: .AssumedRoleUser).decodeIfPresent(String.self, forKey: .Arn)
+        }
+    }
+
+    /// The latest `Credentials.Expiration` among the aws CLI's cached assumed-role credentials
+    /// (`~/.aws/cli/cache/*.json`, one file per role and session) for `roleARN`
+    /// (`arn:aws:iam::ACCOUNT:role/PATH/NAME`): those whose `AssumedRoleUser.Arn` is
+    /// `arn:PARTITION:sts::ACCOUNT:assumed-role/NAME/SESSION` (the role's path is not in it).
+    static func roleCacheEnd(roleARN: String, in environment: IdentityEnvironment) -> Int64? {
+        let parts = roleARN.split(separator: ":", maxSplits: 5, omittingEmptySubsequences: false)
+        guard parts.count == 6, parts[0] == "arn", parts[5].hasPrefix("role/"), let name = parts[5].split(separator: "/").last else {
+            return nil
+        }
+        let assumed = "arn:\(parts[1]):sts::\(parts[4]):assumed-role/\(name)/"
+        let folder = environment.home + "/.aws/cli/cache"
+        guard let directory = opendir(folder) else { return nil }
+        defer { closedir(directory) }
+        var latest: Int64?
+        while let entry = readdir(directory) {
+            let file = withUnsafeBytes(of: entry.pointee.d_name) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }
+            guard file.hasSuffix(".json"), let bytes = try? FileSystem.read(folder + "/" + file), bytes.count <= 1 << 20,
+                let cache = try? JSONDecoder().decode(RoleCache.self, from: Data(bytes)), cache.arn?.hasPrefix(assumed) == true,
+                let text = cache.expiration, let end = iso8601(text)
+            else { continue }
+            latest = max(latest ?? end, end)
+        }
+        return latest
     }
 
     /// The keys of an SSO cache file Perch reads (the token itself is only looked for, never kept

@@ -34,18 +34,43 @@ struct IdentityOverviewTests {
         #expect(lines.contains { $0.contains("– gh    skipped: gh not found") })
         _ = state.update(
             .outcome(
-                AnyOutcome(IdentitiesChecked(
-                    accountID: "work",
-                    [
-                        IdentityCheck(tool: .git, expected: "<ada@work.example>", actual: "<ada@work.example>", matches: true),
-                        IdentityCheck(tool: .kube, expected: "prod", actual: "dev", matches: false),
-                        IdentityCheck(tool: .gh, expected: "ada on github.com", actual: nil, matches: nil, note: "gh not found"),
-                    ]))))
+                AnyOutcome(
+                    IdentitiesChecked(
+                        accountID: "work",
+                        [
+                            IdentityCheck(tool: .git, expected: "<ada@work.example>", actual: "<ada@work.example>", matches: true),
+                            IdentityCheck(tool: .kube, expected: "prod", actual: "dev", matches: false),
+                            IdentityCheck(tool: .gh, expected: "ada on github.com", actual: nil, matches: nil, note: "gh not found"),
+                        ]))))
         lines = state.render().lines
         #expect(lines.contains { $0.contains("✓ git   <ada@work.example>") })
         #expect(lines.contains { $0.contains("✗ kube  prod (now dev)  failed: exited with status 1") })
         #expect(lines.contains { $0.contains("– gh    ada on github.com  gh not found") })
         #expect(lines.contains { $0.contains("– aws   AWS_PROFILE=admin  per shell (perch env)") })
+    }
+
+    // Bug (expiry issue): Overview never showed AWS expiry, which status, verify and switch did.
+    @Test(
+        "Overview shows a per-shell tool's credentials' end when the check carries it: – while it holds, ✗ with what renews it once ended")
+    func perShellExpiry() {
+        var state = state()
+        func checked(_ aws: IdentityCheck) -> [String] {
+            _ = state.update(.outcome(AnyOutcome(IdentitiesChecked(accountID: "work", [aws]))))
+            return state.render().lines
+        }
+        var lines = checked(
+            IdentityCheck(
+                tool: .aws, expected: "AWS_PROFILE=admin", actual: "AWS_PROFILE=admin", matches: nil,
+                note: "SSO session ends in 3 h"))
+        #expect(lines.contains { $0.contains("– aws   AWS_PROFILE=admin  SSO session ends in 3 h") }, "\(lines)")
+        lines = checked(
+            IdentityCheck(
+                tool: .aws, expected: "AWS_PROFILE=admin", actual: "AWS_PROFILE=admin", matches: false,
+                note: "SSO session ended 2 h ago; renew: aws sso login --profile admin"))
+        #expect(
+            lines.contains {
+                $0.contains("✗ aws   AWS_PROFILE=admin  SSO session ended 2 h ago; renew: aws sso login --profile admin")
+            }, "\(lines)")
     }
 
     @Test("r in Overview applies the current account's tools again, without its hook, and shows them as applying")
@@ -80,7 +105,9 @@ struct IdentityOverviewTests {
         var back = state
         _ = back.update(.outcome(AnyOutcome(SwitchProgress.saved(.inMemory("home", from: back.saved)))))
         #expect(
-            back.update(.outcome(AnyOutcome(IdentitiesApplied(IdentityReport(accountID: "home", results: []), previous: "work", afterSwitch: true))))
+            back.update(
+                .outcome(AnyOutcome(IdentitiesApplied(IdentityReport(accountID: "home", results: []), previous: "work", afterSwitch: true)))
+            )
                 == [
                     .perform(RunHook(accountID: "home", previous: "work"))
                 ])
@@ -90,7 +117,9 @@ struct IdentityOverviewTests {
     func staleCheck() {
         var state = state(current: "home")
         _ = state.update(
-            .outcome(AnyOutcome(IdentitiesChecked(accountID: "work", [IdentityCheck(tool: .kube, expected: "prod", actual: "dev", matches: false)]))))
+            .outcome(
+                AnyOutcome(
+                    IdentitiesChecked(accountID: "work", [IdentityCheck(tool: .kube, expected: "prod", actual: "dev", matches: false)]))))
         #expect(state.identities == nil)
     }
 
@@ -133,17 +162,18 @@ struct VerifyOverviewTests {
         _ = state.update(.key(.char("v")))
         _ = state.update(
             .outcome(
-                AnyOutcome(IdentitiesVerified(
-                    accountID: "work",
-                    [
-                        ToolAnswer(
-                            tool: "git", kind: .git, expected: "<ada@work.example>", answer: "Ada <ada@work.example>", verdict: .agrees,
-                            asked: "git var"),
-                        ToolAnswer(
-                            tool: "kube", kind: .kube, expected: "prod", answer: "dev", verdict: .disagrees, reason: "kubectl uses dev",
-                            fix: "perch switch work", asked: "kubectl config view --minify"),
-                        .unknown("gh", kind: .gh, expected: "ada", reason: "gh not found", asked: "gh config get user"),
-                    ]))))
+                AnyOutcome(
+                    IdentitiesVerified(
+                        accountID: "work",
+                        [
+                            ToolAnswer(
+                                tool: "git", kind: .git, expected: "<ada@work.example>", answer: "Ada <ada@work.example>", verdict: .agrees,
+                                asked: "git var"),
+                            ToolAnswer(
+                                tool: "kube", kind: .kube, expected: "prod", answer: "dev", verdict: .disagrees, reason: "kubectl uses dev",
+                                fix: "perch switch work", asked: "kubectl config view --minify"),
+                            .unknown("gh", kind: .gh, expected: "ada", reason: "gh not found", asked: "gh config get user"),
+                        ]))))
         let lines = state.render().lines
         #expect(lines.contains { $0.contains("Verified: 1 disagree (v asks again)") })
         #expect(lines.contains { $0.contains("✓ git   Ada <ada@work.example>") })

@@ -406,4 +406,25 @@ struct DirectoryRulesTests {
         let old = "# Written by Perch\nHost github.com gitlab.com\n\tIdentityFile ~/.ssh/id_work\n\tIdentitiesOnly yes\n"
         #expect(SSHAdapter().describe(ToolState(["exists": "1", "file": old])) == "~/.ssh/id_work for github.com, gitlab.com")
     }
+
+    @Test(
+        "an ssh scope's marker is a variable name every shell takes, one per account id",
+        arguments: [
+            ("work", "PERCH_SSH_SCOPE_work"), ("my-team", "PERCH_SSH_SCOPE_my_hteam"), ("a.b", "PERCH_SSH_SCOPE_a_db"),
+            ("a_h", "PERCH_SSH_SCOPE_a__h"), ("a-", "PERCH_SSH_SCOPE_a_h"),
+        ])
+    func sshScopeMarker(id: String, name: String) {
+        #expect(SSHAdapter.scopeMarker(id) == name)
+        #expect(name.utf8.allSatisfy { ($0 >= 0x30 && $0 <= 0x39) || ($0 | 0x20 >= 0x61 && $0 | 0x20 <= 0x7A) || $0 == 0x5F })
+    }
+
+    @Test("a scope removes the ssh markers of other accounts it inherits, and keeps none of its own to remove")
+    func sshScopeRemovesOtherMarkers() {
+        let environment = ["PERCH_SSH_SCOPE_work": "1", "PERCH_SSH_SCOPE_a_db": "1", "PATH": "/bin"]
+        #expect(
+            SSHAdapter.otherMarkers(in: environment, besides: "personal")
+                == [ScopeVariable("PERCH_SSH_SCOPE_a_db", nil), ScopeVariable("PERCH_SSH_SCOPE_work", nil)])
+        #expect(SSHAdapter.otherMarkers(in: environment, besides: "work") == [ScopeVariable("PERCH_SSH_SCOPE_a_db", nil)])
+    }
+
 }

@@ -75,4 +75,55 @@ struct SessionExpiryTests {
         #expect(SessionExpiries.aws("temp", in: context).map(\.what) == ["temporary credentials"])
         #expect(SessionExpiries.aws("none", in: context).isEmpty, "nothing recorded, nothing shown")
     }
+
+    // Bug (expiry issue): assumed-role credentials showed no end.
+    @Test("an assumed role's end is read from the aws CLI's cli/cache, for that role alone, the latest; no key is decoded")
+    func assumedRole() throws {
+        let home = try ScratchHome(fakes: [])
+        try FileManager.default.createDirectory(atPath: home.home + "/.aws/cli/cache", withIntermediateDirectories: true)
+        try """
+        [profile admin]
+        role_arn = arn:aws:iam::123456789012:role/ops/Admin
+        source_profile = base
+        [profile reader]
+        role_arn = arn:aws:iam::123456789012:role/Reader
+        source_profile = base
+        [profile base]
+        region = eu-west-1
+        """.write(toFile: home.home + "/.aws/config", atomically: true, encoding: .utf8)
+        for (name, arn, end) in [
+            ("a", "arn:aws:sts::123456789012:assumed-role/Admin/botocore-session-1", "2026-12-03T10:00:00Z"),
+            ("b", "arn:aws:sts::123456789012:assumed-role/Admin/botocore-session-2", "2026-12-03T11:00:00Z"),
+            ("c", "arn:aws:sts::999999999999:assumed-role/Reader/botocore-session-3", "2026-12-05T11:00:00Z"),
+        ] {
+            try
+                #"{"Credentials": {"AccessKeyId": "ASIAEXAMPLE", "SecretAccessKey": "s", "SessionToken": "t", "Expiration": "\#(end)"}, "AssumedRoleUser": {"Arn": "\#(arn)"}}"#
+                .write(toFile: home.home + "/.aws/cli/cache/\(name).json", atomically: true, encoding: .utf8)
+        }
+        let context = ToolContext(environment: home.environment)
+        let admin = SessionExpiries.aws("admin", in: context)
+        #expect(admin.map(\.ends) == [SessionExpiries.iso8601("2026-12-03T11:00:00Z")!], "the latest of the role's")
+        #expect(admin.first?.what == "assumed-role credentials")
+        #expect(SessionExpiries.aws("reader", in: context).isEmpty, "another AWS account's role of the same name is not this one")
+        #expect(SessionExpiries.aws("base", in: context).isEmpty)
+    }
+
+    // Bug (expiry issue): Overview never showed AWS expiry, which status, verify and switch did.
+    @Test("a per-shell tool's check for Overview carries its credentials' end: – when far, ✗ with what renews it once ended")
+    func perShellCheck() throws {
+        let home = try ScratchHome(fakes: [])
+        try FileManager.default.createDirectory(atPath: home.home + "/.aws", withIntermediateDirectories: true)
+        try "[temp]\naws_access_key_id = ASIAEXAMPLE\naws_session_token = t\naws_expiration = 2026-12-03T13:00:00Z\n".write(
+            toFile: home.home + "/.aws/credentials", atomically: true, encoding: .utf8)
+        let switcher = home.switcher()
+        let end = SessionExpiries.iso8601("2026-12-03T13:00:00Z")!
+        let account = Account.with("work", .make(aws: "temp"))
+        let far = try #require(switcher.perShellCheck(.aws, of: account, now: end - 86_400 * 2))
+        #expect(far.matches == nil && far.mark == "–")
+        #expect(far.note == "temporary credentials end in 2 d")
+        let ended = try #require(switcher.perShellCheck(.aws, of: account, now: end + 7200))
+        #expect(ended.matches == false)
+        #expect(ended.note?.hasPrefix("temporary credentials ended 2 h ago; renew: ") == true, "\(ended.note ?? "")")
+        #expect(switcher.perShellCheck(.aws, of: Account.with("home", .make(aws: "none")), now: end) == nil, "nothing recorded")
+    }
 }

@@ -208,6 +208,15 @@ enum CommandDetails {
         + "--undo removes it again; --undo with no TOOL is perch reset. Nothing else of your\n"
         + "config is changed."
 
+    static let renew =
+        "Runs the tool's own login for the current account (this shell's own in a scope;\n"
+        + "--global: the global one), in the foreground on this terminal: aws sso login\n"
+        + "--profile P for an SSO profile, gcloud auth login into the account's gcloud\n"
+        + "configuration. For kube, and for AWS profiles no login renews (an assumed role,\n"
+        + "plain keys), it says what does. TOOL is aws, gcloud or kube; without it, each of\n"
+        + "these the account names. Exit status: the login's when it fails; 1 when the\n"
+        + "account names no such tool or none is chosen."
+
     static let importAccounts =
         "Looks at git identities (the global config and its includeIf files), ssh keys\n"
         + "(~/.ssh/*.pub and the Host blocks of ~/.ssh/config), kube contexts, gcloud\n"

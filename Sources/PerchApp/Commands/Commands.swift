@@ -23,6 +23,7 @@ enum Commands {
         RemoveCommand.self,
         StatusCommand.self,
         VerifyCommand.self,
+        RenewCommand.self,
         GuardCommand.self,
         EnvCommand.self,
         ShellInitCommand.self,

@@ -89,7 +89,23 @@ public struct SSHAdapter: ToolAdapter {
             + (ssh.agent.map { ", \"agent\": \(ConfigWriter.json($0))" } ?? "") + "}"
     }
 
-    static let ownText = "# Written by Perch: the current account names no ssh identity, so ssh uses your own.\n"
+    static let ownHeader = "# Written by Perch: the current account names no ssh identity, so ssh uses your own.\n"
+
+    /// The text of Perch's file for an account naming no ssh: the scopes' include alone.
+    static func ownText(_ files: IdentityFiles) -> String { ownHeader + scopesInclude(files) }
+
+    /// The `Include` of the scopes' ssh files (``scopeFile(_:files:)``), at the top of Perch's
+    /// file, before any `Match` (an `Include` after one would belong to that block): in `perch
+    /// exec`, `perch use` or a bound folder's shell of an account naming ssh, plain `ssh`, `scp`,
+    /// `sftp` and `rsync` read that account's key and agent from there. Empty when the scopes'
+    /// folder is not a path ssh_config(5) holds as a plain word (``ToolGrammar/sshPathProblem(_:)``,
+    /// or a glob character, which `Include` would expand).
+    static func scopesInclude(_ files: IdentityFiles) -> String {
+        let folder = files.scopes
+        guard ToolGrammar.sshPathProblem(folder) == nil, !folder.contains(where: { "*?[]".contains($0) }) else { return "" }
+        return "# In a scope of Perch's of an account naming ssh (perch exec, perch use): that account's key, from its file there.\n"
+            + "Include \(ToolGrammar.sshQuoted(folder + "/*" + scopeFileSuffix))\n"
+    }
 
     /// The ssh_config text Perch includes: a `Match` block for the account's hosts with its
     /// `IdentityFile` and `IdentitiesOnly yes` (so the agent's other keys are not offered first).
@@ -98,10 +114,10 @@ public struct SSHAdapter: ToolAdapter {
     /// use` or a bound folder's shell (`PERCH_SCOPE` set), the global account's key never reaches
     /// ssh, so an account naming no ssh gets the user's own configuration there, and one naming
     /// ssh gets its own key alone (`GIT_SSH_COMMAND`).
-    public static func includeText(_ ssh: Setting, account: Account) -> String {
+    public static func includeText(_ ssh: Setting, account: Account, files: IdentityFiles? = nil) -> String {
         let file = ToolGrammar.sshQuoted(ssh.identityFile)
         let agent = ssh.agent.map { "\tIdentityAgent \(ToolGrammar.sshQuoted($0))\n" } ?? ""
-        return "# Written by Perch for the account \"\(account.id)\"; replaced at each switch.\n"
+        return "# Written by Perch for the account \"\(account.id)\"; replaced at each switch.\n" + (files.map(scopesInclude) ?? "")
             + "# Not in a scope of Perch's (perch exec, perch use, a bound folder's shell): it chooses its own key.\n"
             + "Match originalhost \(ssh.hosts.joined(separator: ",")) \(scopeGuard)\n\tIdentityFile \(file)\n\tIdentitiesOnly yes\n" + agent
     }
@@ -114,13 +130,13 @@ public struct SSHAdapter: ToolAdapter {
     static let scopeGuard = "!exec \"printenv \(IdentityScope.scopeVariable)\""
 
     public func wanted(_ setting: ToolSetting?, account: Account, in context: ToolContext) -> ToolState? {
-        guard let ssh = setting?.value(as: Setting.self) else { return ToolState(["exists": "1", "file": Self.ownText]) }
-        return ToolState(["exists": "1", "file": Self.includeText(ssh, account: account)])
+        guard let ssh = setting?.value(as: Setting.self) else { return ToolState(["exists": "1", "file": Self.ownText(context.files)]) }
+        return ToolState(["exists": "1", "file": Self.includeText(ssh, account: account, files: context.files)])
     }
 
     /// An absent file is as good as an empty one: ssh then uses the user's own.
     public func isMet(_ wanted: ToolState, by now: ToolState) -> Bool {
-        if wanted["file"] == Self.ownText, now["exists"] == "0" { return true }
+        if wanted["file"]?.hasPrefix(Self.ownHeader) == true, now["exists"] == "0" { return true }
         return wanted.isMet(by: now)
     }
 
@@ -140,7 +156,7 @@ public struct SSHAdapter: ToolAdapter {
         } catch {
             return .failed("\(error)")
         }
-        if state["file"] == Self.ownText || state["exists"] == "0" { return .applied("your own") }
+        if state["file"]?.hasPrefix(Self.ownHeader) == true || state["exists"] == "0" { return .applied("your own") }
         var shown = describe(state)
         if let agent = Self.agentLine(state["file"] ?? ""), !Self.isSocket(context.environment.expandingTilde(agent)) {
             // Written all the same: the agent may start later (a password manager not yet open).
@@ -150,7 +166,7 @@ public struct SSHAdapter: ToolAdapter {
     }
 
     public func describe(_ state: ToolState) -> String {
-        guard state["exists"] == "1", let text = state["file"], text != Self.ownText else { return "your own" }
+        guard state["exists"] == "1", let text = state["file"], !text.hasPrefix(Self.ownHeader) else { return "your own" }
         let lines = text.split(separator: "\n")
         // `Match originalhost A,B !exec …`, or `Host A B` as written before scopes were guarded.
         let hosts: [Substring]
@@ -275,16 +291,84 @@ public struct SSHAdapter: ToolAdapter {
 
     /// `GIT_SSH_COMMAND` = `ssh -i KEY -o IdentitiesOnly=yes` (git(1), "Environment"; ssh(1)
     /// `-i`, ssh_config(5) `IdentitiesOnly`): git's ssh in that process offers the account's key
-    /// only. ssh run by hand still follows the ssh config. Nothing for an account naming no ssh.
+    /// only. ssh run by hand (and `scp`, `sftp`, `rsync`, which run ssh) reads the scope's ssh
+    /// file (``scopeFile(_:files:)``, written here) through Perch's include: its `Match` block
+    /// holds for the account's hosts while ``scopeMarker(_:)`` is set, which the scope sets.
+    /// Nothing but your own for an account naming no ssh (``ownScope(over:in:)``).
     public func scope(_ setting: ToolSetting?, account: Account, over environment: [String: String], in context: ToolContext)
         -> Result<ToolScope, ToolFailure>
     {
-        guard let ssh = setting?.value(as: Setting.self) else { return .success(ownScope(over: environment, in: context)) }
+        let others = Self.otherMarkers(in: environment, besides: account.id)
+        guard let ssh = setting?.value(as: Setting.self) else {
+            var own = ownScope(over: environment, in: context)
+            own.variables = others + own.variables
+            return .success(own)
+        }
         let key = context.environment.expandingTilde(ssh.identityFile)
-        var variables = [ScopeVariable("GIT_SSH_COMMAND", Self.scopeCommand(key))]
+        let agent = ssh.agent.map(context.environment.expandingTilde)
+        var variables = others + [ScopeVariable("GIT_SSH_COMMAND", Self.scopeCommand(key))]
         // The account's agent for every ssh the process runs (ssh-agent(1), SSH_AUTH_SOCK).
-        if let agent = ssh.agent { variables.append(ScopeVariable("SSH_AUTH_SOCK", context.environment.expandingTilde(agent))) }
+        if let agent { variables.append(ScopeVariable("SSH_AUTH_SOCK", agent)) }
+        // Paths `~` expanded here: ssh would expand `~` to the password database's home, not $HOME.
+        if ToolGrammar.sshPathProblem(key) == nil, agent.flatMap(ToolGrammar.sshPathProblem) == nil {
+            let path = Self.scopeFile(account.id, files: context.files)
+            let text = Self.scopeText(hosts: ssh.hosts, key: key, agent: agent, account: account)
+            do {
+                if (try? FileSystem.read(path)).map({ String(decoding: $0, as: UTF8.self) }) != text {
+                    try FileSystem.createDirectory(context.files.scopes)
+                    try FileSystem.writeAtomically(Array(text.utf8), to: path, mode: 0o600)
+                }
+            } catch {
+                return .failure(ToolFailure("\(error)"))
+            }
+            variables.append(ScopeVariable(Self.scopeMarker(account.id), "1"))
+        }
         return .success(ToolScope(variables: variables))
+    }
+
+    /// What the scopes' ssh files end with (`ID.ssh_config`), as Perch's include names them.
+    static let scopeFileSuffix = ".ssh_config"
+
+    /// The scope's ssh file of the account `id`, in ``IdentityFiles/scopes`` (mode 0600).
+    static func scopeFile(_ id: String, files: IdentityFiles) -> String { files.scopes + "/" + id + scopeFileSuffix }
+
+    /// The prefix of ``scopeMarker(_:)``'s names.
+    static let markerPrefix = "PERCH_SSH_SCOPE_"
+
+    /// The variable a scope of the account `id` sets (to `1`) and its ssh file's `Match exec
+    /// "printenv NAME"` asks for: `PERCH_SSH_SCOPE_` and the id, with `_` written `__`, `.` `_d`
+    /// and `-` `_h` (a variable name every shell takes, one per id). `printenv` is a program,
+    /// not shell syntax, so the test means the same under every user's shell; ssh 9.2's `Match`
+    /// takes no quote inside a quoted command, so a comparison such as `test "$X" = ID` cannot be
+    /// written there. The id's grammar (``Account/isValidID(_:)``) leaves nothing else.
+    static func scopeMarker(_ id: String) -> String {
+        var name = markerPrefix
+        for character in id {
+            switch character {
+            case "_": name += "__"
+            case ".": name += "_d"
+            case "-": name += "_h"
+            default: name.append(character)
+            }
+        }
+        return name
+    }
+
+    /// The markers of other accounts' scopes in `environment` (a scope made inside another),
+    /// removed: scopes never stack.
+    static func otherMarkers(in environment: [String: String], besides id: String) -> [ScopeVariable] {
+        let own = scopeMarker(id)
+        return environment.keys.filter { $0.hasPrefix(markerPrefix) && $0 != own }.sorted().map { ScopeVariable($0, nil) }
+    }
+
+    /// The scope's ssh file: for the account's hosts, while its marker is set, its key with
+    /// `IdentitiesOnly yes` and its agent, as Perch's include gives the global account's.
+    /// `key` and `agent` are absolute and pass ``ToolGrammar/sshPathProblem(_:)``.
+    static func scopeText(hosts: [String], key: String, agent: String?, account: Account) -> String {
+        "# Written by Perch for `perch exec` and `perch use` of the account \"\(account.id)\"; read through Perch's ssh include.\n"
+            + "Match originalhost \(hosts.joined(separator: ",")) exec \"printenv \(scopeMarker(account.id))\"\n"
+            + "\tIdentityFile \(ToolGrammar.sshQuoted(key))\n\tIdentitiesOnly yes\n"
+            + (agent.map { "\tIdentityAgent \(ToolGrammar.sshQuoted($0))\n" } ?? "")
     }
 }
 

@@ -16,7 +16,8 @@ extension ApplyIdentities: WorkerJob {
                     report = try session.run(to: account).report
                 } catch {
                     report = IdentityReport(
-                        accountID: id, results: account.identities.tools.map { IdentityResult(tool: $0, status: .failed, detail: "\(error)") })
+                        accountID: id,
+                        results: account.identities.tools.map { IdentityResult(tool: $0, status: .failed, detail: "\(error)") })
                 }
                 if let state = FileSystem.identity(of: store.path) { worker.ownWrite = state }
             } else {
@@ -32,12 +33,15 @@ extension ApplyIdentities: WorkerJob {
 extension CheckIdentities: WorkerJob {
     /// On the identities' queue, so a slow `gcloud` delays neither a save nor a redraw. Per-shell
     /// tools are the shell's business: the interface's own environment is the one it started
-    /// with, not what its shell will get after a pick.
+    /// with, not what its shell will get after a pick; only when their credentials end (AWS)
+    /// is that read, for the line Overview shows (``IdentitySwitcher/perShellCheck(_:of:now:)``).
     func start(on worker: EffectWorker, accounts: [Account], answer: @escaping @Sendable (IdentitiesChecked) -> Void) {
         guard let account = accounts.first(where: { $0.id == accountID }), let identities = worker.identities else { return }
         let id = accountID
         worker.identityQueue.async {
-            let checks = account.identities.settings.filter { !$0.isPerShell }.map { identities.check($0.tool, of: account) }
+            let checks = account.identities.settings.compactMap {
+                $0.isPerShell ? identities.perShellCheck($0.tool, of: account) : identities.check($0.tool, of: account)
+            }
             answer(IdentitiesChecked(accountID: id, checks))
         }
     }
