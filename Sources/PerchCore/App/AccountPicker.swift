@@ -249,7 +249,7 @@ public struct AccountPicker: LoopRoot, Hashable, Sendable {
                 mode.footer(visibleRows: layout.visibleRows, scroll: sheet.cursor.scroll, count: count), column: layout.frame.x, row: row,
                 style: .dim, width: layout.frame.width)
         }
-        frame.screen.apply(context.settings.values.theme)
+        frame.screen.apply(context.settings.values.theme, reported: context.info.background)
         return frame.rows(layout.top..<(layout.top + mode.blockHeight))
     }
 }

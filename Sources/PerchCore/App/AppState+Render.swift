@@ -23,7 +23,7 @@ extension AppState {
             if index == top { frame.hits.mark(Rect(x: 0, y: 0, width: size.width, height: size.height), .outside) }
             layer.render(into: &frame, context)
         }
-        frame.screen.apply(settingsState.values.theme)
+        frame.screen.apply(settingsState.values.theme, reported: info.background)
         return frame
     }
 
