@@ -163,6 +163,7 @@ extension AppState {
         configuration.longPressMilliseconds = settingsState.values.longPressMilliseconds
         configuration.keyHoldMode = info.keyHold
         configuration.holdableKeys = KeyBindings.holdableKeys
+        configuration.tapFirstKeys = KeyBindings.tabHoldKeys
         return configuration
     }
 
