@@ -364,7 +364,9 @@ struct EndToEndTests {
     /// end-to-end test saw Perch's colours.
     @Test("Without NO_COLOR in the pane the selected tab is drawn in colour (the test run's own NO_COLOR does not reach it)")
     func panesAreInColour() throws {
-        let session = try TmuxSession.started()
+        // tmux, with no client attached, does not answer OSC 11: the dark theme says the background.
+        let session = try TmuxSession(arguments: ["--theme", "dark"])
+        try session.waitForStart()
         let styled = try session.screenWithAttributes()
         let tabLine = try #require(styled.components(separatedBy: "\n").last { $0.contains("Overview") })
         #expect(tabLine.contains("\u{1B}[36m") || tabLine.contains(";36m"), "the selected tab in cyan: \(tabLine.debugDescription)")

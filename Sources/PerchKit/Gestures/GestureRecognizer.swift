@@ -212,8 +212,8 @@ public struct GestureRecognizer: Sendable {
     }
 
     /// A press with release events to come. Where holding it means something it is timed; a
-    /// key of ``Configuration/tapFirstKeys`` is delivered at once too (`1` selects Overview, and
-    /// its hold raises the sheet), any other is held back: its release before the long-press
+    /// key of ``Configuration/tapFirstKeys`` is delivered at once too (a tab's digit selects the
+    /// tab, and its hold raises the tab's sheet), any other is held back: its release before the long-press
     /// duration delivers it as a tap (so `Enter` opens a list's item on release), and holding it
     /// fires the hold instead (the item's menu). Elsewhere it is delivered at once. A second
     /// press of the key still down (its release lost) does not restart it.

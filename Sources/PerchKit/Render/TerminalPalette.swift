@@ -64,7 +64,7 @@ public struct TerminalPalette: Hashable, Sendable {
             0x000000, 0xCC0403, 0x19CB00, 0xCECB00, 0x0D73CC, 0xCB1ED1, 0x0DCDCD, 0xDDDDDD,
             0x767676, 0xF2201F, 0x23FD00, 0xFFFD00, 0x1A8FFF, 0xFD28FF, 0x14FFFF, 0xFFFFFF,
         ])
-    /// Windows Terminal's "Campbell" (the default for WSL and ssh from Windows).
+    /// Windows Terminal's "Campbell" (its default, for WSL and remote shells from Windows).
     public static let campbell = TerminalPalette(
         "Campbell",
         [

@@ -43,7 +43,7 @@ struct Doctor {
             case .primaryDeviceAttributes:
                 if keyboard == .silent { keyboard = .primaryAttributesOnly }
                 return true
-            case .cursorPosition: break
+            case .cursorPosition, .backgroundColor: break
             }
             return false
         }
