@@ -90,7 +90,9 @@ public final class NcursesBackend: TerminalBackend {
         Self.saveForEmergency()
         guard let screen = perch_newterm(term) else { throw .unknownTerminalType(term) }
         screenPointer = screen
-        alternateScreen = Self.alternateScreenHonoured(hasRmcup: perch_has_alternate_screen() == 1) { getenv($0).map { String(cString: $0) } }
+        alternateScreen = Self.alternateScreenHonoured(hasRmcup: perch_has_alternate_screen() == 1) {
+            getenv($0).map { String(cString: $0) }
+        }
         raw()
         noecho()
         nonl()

@@ -131,7 +131,12 @@ struct DoctorMultiplexerTests {
     @Test("screen: Esc held with the mouse on (--no-mouse) and the alternate screen ignored (altscreen on)")
     func screen() {
         var asked = false
-        let lines = Multiplexer.lines([.screen], escapeTime: { asked = true; return .success(0) }())
+        let lines = Multiplexer.lines(
+            [.screen],
+            escapeTime: {
+                asked = true
+                return .success(0)
+            }())
         #expect(!asked, "tmux is not asked under screen alone")
         #expect(lines.map(\.0) == ["multiplexer", "screen and Esc", "screen altscreen"])
         #expect(lines[1].1.hasSuffix("fix: perch --no-mouse (or Mouse off in Settings)"))

@@ -43,7 +43,8 @@ private struct Pair {
 private func pairs(_ style: Style, on screen: TerminalBackground, in palette: TerminalPalette) -> [Pair] {
     guard let color = style.foreground else { return [] }
     // The palette's default text: its black on white, its white on black.
-    let defaultText = (screen == .light ? palette.rgb(.black, bright: false) : palette.rgb(.white, bright: false)).contrastRatio(with: screen.rgb)
+    let defaultText = (screen == .light ? palette.rgb(.black, bright: false) : palette.rgb(.white, bright: false)).contrastRatio(
+        with: screen.rgb)
     let needed = min(style.bold ? 3 : 4.5, defaultText)
     return (style.bold ? palette.boldBrightnesses : [false]).map { bright in
         let ratio = palette.rgb(color, bright: bright).contrastRatio(with: screen.rgb)
@@ -88,7 +89,9 @@ struct ContrastTests {
 
     /// The lowest ratio of any coloured pair in `screen`'s cells, drawn on `background` in
     /// `palette`, bold bright or not; nil when nothing is coloured.
-    private func lowestRatio(_ screen: Screen, on background: TerminalBackground, in palette: TerminalPalette) -> (ratio: Double, style: Style)? {
+    private func lowestRatio(_ screen: Screen, on background: TerminalBackground, in palette: TerminalPalette) -> (
+        ratio: Double, style: Style
+    )? {
         var lowest: (Double, Style)?
         for row in 0..<screen.size.height {
             for column in 0..<screen.size.width {

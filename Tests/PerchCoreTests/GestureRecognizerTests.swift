@@ -188,7 +188,8 @@ struct GestureRecognizerTests {
         #expect(fired == [.longPress(.tab(.overview))], "a stream of reports fires once, at 500 ms")
     }
 
-    @Test("buttons other than left (middle, right, 8–11) neither tap nor long-press", arguments: [MouseEvent.Button.middle, .right, .other])
+    @Test(
+        "buttons other than left (middle, right, 8–11) neither tap nor long-press", arguments: [MouseEvent.Button.middle, .right, .other])
     func otherButtons(button: MouseEvent.Button) {
         var g = GestureRecognizer(configuration: .perch)
         #expect(g.handle(mouse(.press, column: overviewColumn, button: button), at: 0, hitTest: hitTest) == [])
@@ -472,7 +473,9 @@ struct HeldOneBothModesTests {
         configuration.keyHoldMode = mode
         var r = GestureRecognizer(configuration: configuration)
         var inputs: [(InputEvent, Int64)] = [(.key(one), 0)]
-        for time in stride(from: Int64(500), through: 1000, by: 33) { inputs.append((mode == .releaseEvents ? .keyRepeat(one) : .key(one), time)) }
+        for time in stride(from: Int64(500), through: 1000, by: 33) {
+            inputs.append((mode == .releaseEvents ? .keyRepeat(one) : .key(one), time))
+        }
         if mode == .releaseEvents { inputs.append((.keyRelease(one), 1000)) }
         var out: [(UIEvent, Int64)] = []
         var next = 0
@@ -486,7 +489,8 @@ struct HeldOneBothModesTests {
         return out
     }
 
-    @Test("the press is delivered at once, then one hold, and the release adds nothing", arguments: [KeyHoldMode.autoRepeat, .releaseEvents])
+    @Test(
+        "the press is delivered at once, then one hold, and the release adds nothing", arguments: [KeyHoldMode.autoRepeat, .releaseEvents])
     func pressThenHold(_ mode: KeyHoldMode) {
         let events = Self.heldOne(mode)
         #expect(events.first.map { $0.0 == .key(one) && $0.1 == 0 } == true, "\(events)")
@@ -547,11 +551,15 @@ struct EnterReleaseTests {
         var state = AppState(accounts: Account.samples, saved: SavedState(currentAccount: "work"), size: Size(width: 80, height: 24))
         _ = state.update(.key(.char("2")))
         for (event, time) in events {
-            for appEvent in r.handle(event, at: time, hitTest: state.hitTest, holdable: state.acceptsKeyHold) { _ = state.update(AppEvent(appEvent)) }
+            for appEvent in r.handle(event, at: time, hitTest: state.hitTest, holdable: state.acceptsKeyHold) {
+                _ = state.update(AppEvent(appEvent))
+            }
         }
         if let expireAt { for appEvent in r.expire(at: expireAt) { _ = state.update(AppEvent(appEvent)) } }
         for (event, time) in after {
-            for appEvent in r.handle(event, at: time, hitTest: state.hitTest, holdable: state.acceptsKeyHold) { _ = state.update(AppEvent(appEvent)) }
+            for appEvent in r.handle(event, at: time, hitTest: state.hitTest, holdable: state.acceptsKeyHold) {
+                _ = state.update(AppEvent(appEvent))
+            }
         }
         return state
     }
@@ -574,4 +582,3 @@ struct EnterReleaseTests {
         #expect(released.presented == state.presented, "the release after the hold is nothing")
     }
 }
-

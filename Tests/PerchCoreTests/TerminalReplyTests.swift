@@ -79,7 +79,8 @@ struct TerminalReplyTests {
             #expect(events == [.reply(.backgroundColor(color))], "split at \(split)")
         }
         var decoder = InputDecoder()
-        #expect(decoder.feed(Array("\u{1B}]11;rgb:zz/00/00\u{07}1".utf8)).count == 2, "a garbled answer is dropped; the 1 after it is a key")
+        #expect(
+            decoder.feed(Array("\u{1B}]11;rgb:zz/00/00\u{07}1".utf8)).count == 2, "a garbled answer is dropped; the 1 after it is a key")
         #expect(decoder.feed(Array("\u{1B}]11;rgb:".utf8)).isEmpty && decoder.pendingTimeoutMilliseconds == 500, "waited for like a CSI")
     }
 

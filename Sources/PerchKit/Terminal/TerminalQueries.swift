@@ -9,8 +9,8 @@ public enum TerminalQuery: Hashable, Sendable, CaseIterable {
     /// The default background colour: OSC 11 with `?` (xterm ctlseqs "Operating System
     /// Commands", `Ps = 1 1`), answered `OSC 11 ; rgb:RRRR/GGGG/BBBB` by terminals that know it.
     /// Many do not answer (GNU screen, tmux without a client, the Linux console), so it is sent
-    /// before a query that every terminal answers with the device attributes
-    /// (``keyboardProtocol`` or ``deviceAttributes``), which end the wait for it.
+    /// before a query that every terminal answers (``keyboardProtocol`` or ``deviceAttributes``,
+    /// whose device attributes end the wait for it, or ``cursorPosition``).
     case backgroundColor
     /// The primary device attributes alone, `CSI c`, which every terminal answers: the end of
     /// the wait for ``backgroundColor`` where the keyboard protocol is not asked.
@@ -32,12 +32,12 @@ public enum TerminalQuery: Hashable, Sendable, CaseIterable {
     public static func privateModeRequest(_ mode: Int) -> [UInt8] { Array("\u{1B}[?\(mode)$p".utf8) }
 
     /// Whether `reply` ends the wait for this query: the device attributes end the keyboard
-    /// query (the flags, when they come, come before them) and the background colour's (sent
-    /// before them; a terminal answers in order).
+    /// query (the flags, when they come, come before them); they and the cursor's position end
+    /// the background colour's (sent before them; a terminal answers in order).
     func isAnswered(by reply: TerminalReply) -> Bool {
         switch (self, reply) {
         case (.keyboardProtocol, .primaryDeviceAttributes), (.cursorPosition, .cursorPosition),
-            (.backgroundColor, .backgroundColor), (.backgroundColor, .primaryDeviceAttributes),
+            (.backgroundColor, .backgroundColor), (.backgroundColor, .primaryDeviceAttributes), (.backgroundColor, .cursorPosition),
             (.deviceAttributes, .primaryDeviceAttributes):
             true
         default: false

@@ -54,27 +54,35 @@ enum Multiplexer: Hashable {
                 switch escapeTime() {
                 case .success(let milliseconds) where milliseconds > escapeTimeLimit:
                     lines.append(
-                        ("tmux escape-time",
+                        (
+                            "tmux escape-time",
                             "\(milliseconds) ms (tmux show -sv escape-time): Esc reaches Perch \(milliseconds) ms late, and a key pressed "
-                            + "meanwhile is taken with it; fix: set -sg escape-time 10 (in ~/.tmux.conf)"))
+                                + "meanwhile is taken with it; fix: set -sg escape-time 10 (in ~/.tmux.conf)"
+                        ))
                 case .success(let milliseconds):
                     lines.append(("tmux escape-time", "\(milliseconds) ms (tmux show -sv escape-time): fine"))
                 case .failure(let unreadable):
                     lines.append(
-                        ("tmux escape-time",
+                        (
+                            "tmux escape-time",
                             "unknown (tmux show -sv escape-time: \(unreadable.reason)); over \(escapeTimeLimit) ms delays Esc, "
-                            + "fix: set -sg escape-time 10"))
+                                + "fix: set -sg escape-time 10"
+                        ))
                 }
             case .screen:
                 lines.append(("multiplexer", "GNU screen (STY is set)"))
                 lines.append(
-                    ("screen and Esc",
+                    (
+                        "screen and Esc",
                         "with mouse reporting on, screen holds Esc until the next key, so Esc alone does nothing; "
-                        + "fix: perch --no-mouse (or Mouse off in Settings)"))
+                            + "fix: perch --no-mouse (or Mouse off in Settings)"
+                    ))
                 lines.append(
-                    ("screen altscreen",
+                    (
+                        "screen altscreen",
                         "screen ignores the alternate screen unless altscreen is on, so a frame would stay under the prompt "
-                        + "(Perch clears its last frame under screen); fix: altscreen on (in ~/.screenrc)"))
+                            + "(Perch clears its last frame under screen); fix: altscreen on (in ~/.screenrc)"
+                    ))
             }
         }
         return lines
