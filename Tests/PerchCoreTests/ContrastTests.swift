@@ -150,3 +150,24 @@ struct ContrastTests {
         #expect(colours(state.render()) == [.cyan])
     }
 }
+
+@Suite("A theme's style map")
+struct StyleMapTests {
+    @Test("the table gives every style what the theme gives it, for every theme and background")
+    func tableMatchesTheTheme() {
+        for theme in ColorTheme.allCases {
+            for background in [nil] + TerminalBackground.allCases {
+                let map = theme.styleMap(on: background)
+                for style in allStyles {
+                    #expect(map[style] == theme.style(style, on: background), "\(theme) on \(String(describing: background)): \(style)")
+                }
+                var screen = Screen(size: Size(width: allStyles.count, height: 1))
+                for (column, style) in allStyles.enumerated() { screen.put("x", column: column, row: 0, style: style) }
+                screen.apply(theme, reported: background)
+                for (column, style) in allStyles.enumerated() where style.foreground != nil || style.dim {
+                    #expect(screen[column, 0].style == theme.style(style, on: theme.background(reported: background)))
+                }
+            }
+        }
+    }
+}

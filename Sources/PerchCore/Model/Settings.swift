@@ -265,15 +265,26 @@ extension CaseIterable where Self: Equatable, AllCases.Index == Int {
     }
 }
 
+extension ColorTheme {
+    /// The map of every style as this theme draws it on `background` (``style(_:on:)``), made
+    /// once for each theme and background: a frame then costs a table look-up per coloured cell.
+    func styleMap(on background: TerminalBackground?) -> StyleMap {
+        let themeIndex = Self.allCases.firstIndex(of: self)!
+        let backgroundIndex = background.map { TerminalBackground.allCases.firstIndex(of: $0)! + 1 } ?? 0
+        return Self.styleMaps[themeIndex][backgroundIndex]
+    }
+
+    /// ``styleMap(on:)`` for each theme (in `allCases` order), then for no background, then
+    /// each of `TerminalBackground.allCases`.
+    private static let styleMaps: [[StyleMap]] = allCases.map { theme in
+        ([nil] + TerminalBackground.allCases).map { background in StyleMap { theme.style($0, on: background) } }
+    }
+}
+
 extension Screen {
     /// The screen as `theme` draws it on a terminal whose background is `reported` (nil: not
     /// known): ``ColorTheme/style(_:on:)`` for every cell.
     mutating func apply(_ theme: ColorTheme, reported: TerminalBackground?) {
-        let background = theme.background(reported: reported)
-        let dropsDim = theme == .highContrast
-        restyleAll { style in
-            guard style.foreground != nil || (dropsDim && style.dim) else { return }
-            style = theme.style(style, on: background)
-        }
+        restyle(with: theme.styleMap(on: theme.background(reported: reported)))
     }
 }
