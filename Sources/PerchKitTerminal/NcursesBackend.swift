@@ -54,6 +54,8 @@ public final class NcursesBackend: TerminalBackend {
     /// filled with that colour (see ``draw(_:)``).
     private var solidColors = false
     private var previous: Screen?
+    /// The styles cells are drawn in (``draw(_:styles:)``), applied per run; nil: their own.
+    private var styles: StyleMap?
     /// Where ``draw(_:)`` decodes a run of non-ASCII text for ncurses: 512 wide characters, as
     /// many as `perch_put_wide` takes, allocated once rather than per frame.
     private let wide = UnsafeMutableBufferPointer<wchar_t>.allocate(capacity: 512)
@@ -159,6 +161,16 @@ public final class NcursesBackend: TerminalBackend {
     /// the same picture, sent as ASCII (or as one erase-characters, ECH, on a terminal with
     /// `bce`) instead of three bytes a cell, and without ncurses' conversion of each wide
     /// character. Without colour the blocks are drawn as they are.
+    /// Draws `screen` as ``draw(_:)`` does, each run of cells in the style `styles` gives its
+    /// own (a table look-up per run, not per cell); a change of `styles` redraws every cell.
+    public func draw(_ screen: Screen, styles: StyleMap?) {
+        if styles != self.styles {
+            self.styles = styles
+            previous = nil
+        }
+        draw(screen)
+    }
+
     public func draw(_ screen: Screen) {
         guard active else { return }
         let window = perch_newscr()
@@ -262,6 +274,7 @@ public final class NcursesBackend: TerminalBackend {
     /// The colour pair that fills a cell with `style`'s foreground colour, or 0 when a cell in
     /// `style` is drawn as it is: no colour, or an attribute that a filled cell would not show.
     private func solidPair(_ style: Style) -> Int16 {
+        let style = styles?[style] ?? style
         guard solidColors, let color = style.foreground, !style.bold, !style.reverse, !style.dim, !style.underline else { return 0 }
         return Self.solidPairBase + Int16(color.rawValue + 1)
     }
@@ -285,6 +298,7 @@ public final class NcursesBackend: TerminalBackend {
     }
 
     private func attributes(_ style: Style) -> (attr_t, Int16) {
+        let style = styles?[style] ?? style
         var attrs = perch_A_NORMAL
         if style.bold { attrs |= perch_A_BOLD }
         if style.reverse { attrs |= perch_A_REVERSE }

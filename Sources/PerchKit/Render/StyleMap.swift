@@ -3,7 +3,7 @@
 /// cell and a test per other cell.
 ///
 /// A cell with no colour and no dim is left as it is: a map must not change such a style.
-public struct StyleMap: Sendable {
+public struct StyleMap: Hashable, Sendable {
     /// The style each style becomes, at ``index(_:)``.
     private let styles: [Style]
 
@@ -33,15 +33,5 @@ public struct StyleMap: Sendable {
         return Style(
             foreground: color == 0 ? nil : TerminalColor(rawValue: color - 1), bold: index & 8 != 0, reverse: index & 4 != 0,
             dim: index & 2 != 0, underline: index & 1 != 0)
-    }
-}
-
-extension Screen {
-    /// Gives every coloured or dim cell the style `map` gives its style; other cells are left as
-    /// they are.
-    public mutating func restyle(with map: StyleMap) {
-        restyleAll { style in
-            if style.foreground != nil || style.dim { style = map[style] }
-        }
     }
 }
