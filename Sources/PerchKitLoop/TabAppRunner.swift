@@ -15,6 +15,7 @@ extension TabApp: LoopRoot {
     public func gestureConfiguration(_ base: GestureRecognizer.Configuration) -> GestureRecognizer.Configuration {
         var configuration = base
         configuration.holdableKeys = holdableKeys
+        configuration.tapFirstKeys = tabHoldKeys
         return model.gestures(configuration)
     }
 }

@@ -138,7 +138,7 @@ public final class TerminalLoop<Root: LoopRoot> {
         while exitStatus == nil {
             if dirty, !isSuspended {
                 let frame = root.renderFrame()
-                backend.draw(frame.screen)
+                backend.draw(frame.screen, styles: frame.styles)
                 drawn = frame.hits
                 dirty = false
                 if !drewFirst {
@@ -267,7 +267,9 @@ public final class TerminalLoop<Root: LoopRoot> {
             }
             let root = self.root
             let drawn = self.drawn
-            send(recognizer.handle(event, at: time, hitTest: { drawn.target(at: $0) }, holdable: root.acceptsKeyHold).map(Root.Event.init), at: time)
+            send(
+                recognizer.handle(event, at: time, hitTest: { drawn.target(at: $0) }, holdable: root.acceptsKeyHold).map(Root.Event.init),
+                at: time)
             if exitStatus != nil { break }
         }
     }

@@ -54,14 +54,23 @@ public final class NcursesBackend: TerminalBackend {
     /// filled with that colour (see ``draw(_:)``).
     private var solidColors = false
     private var previous: Screen?
+    /// The styles cells are drawn in (``draw(_:styles:)``), applied per run; nil: their own.
+    private var styles: StyleMap?
     /// Where ``draw(_:)`` decodes a run of non-ASCII text for ncurses: 512 wide characters, as
     /// many as `perch_put_wide` takes, allocated once rather than per frame.
     private let wide = UnsafeMutableBufferPointer<wchar_t>.allocate(capacity: 512)
     private var active = true
     private let screenPointer: OpaquePointer
-    /// Whether the terminal has an alternate screen (terminfo's `rmcup`), which leaving curses
-    /// mode gives back the shell's screen from; without one (a `vt100`) the frame is cleared.
+    /// Whether the terminal has an alternate screen (terminfo's `rmcup`) that it honours, which
+    /// leaving curses mode gives back the shell's screen from; without one (a `vt100`), or
+    /// under GNU screen (``alternateScreenHonoured(hasRmcup:environment:)``), the frame is cleared.
     private var alternateScreen = true
+    /// Whether the cursor was hidden with DECTCEM (`CSI ? 25 l`) by hand, as terminfo has no
+    /// `civis` (a `vt100`): it is shown again the same way (`CSI ? 25 h`) on every way out.
+    private var cursorHiddenByHand = false
+    /// xterm's DECTCEM: hide and show the cursor (xterm ctlseqs, `CSI ? 25 l` / `CSI ? 25 h`).
+    static let hideCursor = "\u{1B}[?25l"
+    static let showCursor = "\u{1B}[?25h"
     /// Sent after ``modesOn`` and before ``modesOff``: the kitty keyboard protocol's push and pop,
     /// once ``pushKeyboardFlags(_:)`` turned it on.
     private var keyboardOn = ""
@@ -83,7 +92,9 @@ public final class NcursesBackend: TerminalBackend {
         Self.saveForEmergency()
         guard let screen = perch_newterm(term) else { throw .unknownTerminalType(term) }
         screenPointer = screen
-        alternateScreen = perch_has_alternate_screen() == 1
+        alternateScreen = Self.alternateScreenHonoured(hasRmcup: perch_has_alternate_screen() == 1) {
+            getenv($0).map { String(cString: $0) }
+        }
         raw()
         noecho()
         nonl()
@@ -92,7 +103,12 @@ public final class NcursesBackend: TerminalBackend {
         leaveok(perch_stdscr(), true)
         // Frames are written into the virtual screen (see draw(_:)), which doupdate reads this from.
         leaveok(perch_newscr(), true)
-        curs_set(0)
+        // Bug: under TERM=vt100 the cursor stayed visible, as terminfo has no civis and curs_set
+        // fails; terminals that take that TERM today are xterm-like and honour DECTCEM.
+        if curs_set(0) == perch_ERR {
+            cursorHiddenByHand = true
+            Self.write(Self.hideCursor)
+        }
         self.colors = colors && has_colors()
         if self.colors {
             start_color()
@@ -110,7 +126,20 @@ public final class NcursesBackend: TerminalBackend {
         size = Size(width: Int(perch_getmaxx(perch_stdscr())), height: Int(perch_getmaxy(perch_stdscr())))
         refresh()
         Self.write(Self.modesOn)
+        if !alternateScreen { Self.saveEmergencyBytes(modesOff: Self.modesOff + Self.clearScreen) }
     }
+
+    /// Whether the alternate screen terminfo claims (`hasRmcup`) is honoured, reading `environment`:
+    /// not under GNU screen (`STY` set), which ignores it unless `altscreen on` is in its
+    /// `~/.screenrc` and cannot be asked which (screen's manual, `altscreen`). Clearing the frame
+    /// where the alternate screen was honoured after all costs nothing: it is the alternate
+    /// screen that is cleared.
+    public static func alternateScreenHonoured(hasRmcup: Bool, _ environment: (String) -> String?) -> Bool {
+        hasRmcup && (environment("STY") ?? "").isEmpty
+    }
+
+    /// Cursor home, then erase the whole display (ECMA-48 CUP and ED 2): the last frame cleared.
+    static let clearScreen = "\u{1B}[H\u{1B}[2J"
 
     /// Uses the environment's locale, or C.UTF-8 when it is not UTF-8, so ncursesw draws UTF-8.
     private static func selectUTF8Locale() {
@@ -132,6 +161,16 @@ public final class NcursesBackend: TerminalBackend {
     /// the same picture, sent as ASCII (or as one erase-characters, ECH, on a terminal with
     /// `bce`) instead of three bytes a cell, and without ncurses' conversion of each wide
     /// character. Without colour the blocks are drawn as they are.
+    /// Draws `screen` as ``draw(_:)`` does, each run of cells in the style `styles` gives its
+    /// own (a table look-up per run, not per cell); a change of `styles` redraws every cell.
+    public func draw(_ screen: Screen, styles: StyleMap?) {
+        if styles != self.styles {
+            self.styles = styles
+            previous = nil
+        }
+        draw(screen)
+    }
+
     public func draw(_ screen: Screen) {
         guard active else { return }
         let window = perch_newscr()
@@ -235,6 +274,7 @@ public final class NcursesBackend: TerminalBackend {
     /// The colour pair that fills a cell with `style`'s foreground colour, or 0 when a cell in
     /// `style` is drawn as it is: no colour, or an attribute that a filled cell would not show.
     private func solidPair(_ style: Style) -> Int16 {
+        let style = styles?[style] ?? style
         guard solidColors, let color = style.foreground, !style.bold, !style.reverse, !style.dim, !style.underline else { return 0 }
         return Self.solidPairBase + Int16(color.rawValue + 1)
     }
@@ -258,6 +298,7 @@ public final class NcursesBackend: TerminalBackend {
     }
 
     private func attributes(_ style: Style) -> (attr_t, Int16) {
+        let style = styles?[style] ?? style
         var attrs = perch_A_NORMAL
         if style.bold { attrs |= perch_A_BOLD }
         if style.reverse { attrs |= perch_A_REVERSE }
@@ -296,7 +337,7 @@ public final class NcursesBackend: TerminalBackend {
     public func pushKeyboardFlags(_ flags: Int) {
         keyboardOn = "\u{1B}[>\(flags)u"
         keyboardOff = "\u{1B}[<u"
-        Self.saveEmergencyBytes(modesOff: keyboardOff + Self.modesOff)
+        Self.saveEmergencyBytes(modesOff: keyboardOff + Self.modesOff + (alternateScreen ? "" : Self.clearScreen))
         if active { Self.write(keyboardOn) }
     }
 
@@ -306,6 +347,7 @@ public final class NcursesBackend: TerminalBackend {
         guard active else { return }
         Self.write(keyboardOff + Self.modesOff)
         endwin()
+        if cursorHiddenByHand { Self.write(Self.showCursor) }
         active = false
     }
 
@@ -314,7 +356,7 @@ public final class NcursesBackend: TerminalBackend {
     /// the saved program mode (raw, no echo) too.
     public func resume() {
         if active { reset_prog_mode() }
-        Self.write(Self.modesOn + keyboardOn)
+        Self.write(Self.modesOn + keyboardOn + (cursorHiddenByHand ? Self.hideCursor : ""))
         active = true
         // doupdate, not refresh: frames are in the virtual screen, and stdscr, which refresh
         // would copy over them, is blank (a blank screen would flash before the next frame).
@@ -329,13 +371,15 @@ public final class NcursesBackend: TerminalBackend {
         guard active else { return }
         Self.write(keyboardOff + Self.modesOff)
         // Bug: on a terminal without an alternate screen (TERM=vt100) the last frame stayed, and
-        // the shell's prompt was written over its bottom line.
+        // the shell's prompt was written over its bottom line; under GNU screen, which claims one
+        // and ignores it, the frame stayed under the prompt after q and after SIGTERM.
         if !alternateScreen {
             wclear(perch_stdscr())
             wrefresh(perch_stdscr())
         }
         curs_set(1)
         endwin()
+        if cursorHiddenByHand { Self.write(Self.showCursor) }
         delscreen(screenPointer)
         active = false
     }

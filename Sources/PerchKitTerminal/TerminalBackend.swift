@@ -1,5 +1,5 @@
-import Synchronization
 import PerchKit
+import Synchronization
 
 /// What the event loop needs from a terminal: its size, a byte source, and a way to show a
 /// ``Screen``. ``NcursesBackend`` is the real one; ``RecordingBackend`` keeps frames in memory.
@@ -10,6 +10,10 @@ public protocol TerminalBackend: AnyObject {
     var inputDescriptor: Int32 { get }
     /// Shows `screen`, sending the terminal only the cells that changed since the last frame.
     func draw(_ screen: Screen)
+    /// Shows `screen` with its cells in the styles `styles` gives theirs (nil: their own), as
+    /// ``draw(_:)`` does; a change of `styles` redraws every cell. By default the screen is
+    /// restyled, then drawn.
+    func draw(_ screen: Screen, styles: StyleMap?)
     /// Re-reads the terminal's size after SIGWINCH and returns it; the next frame is drawn in full.
     func updateSize() -> Size
     /// Restores the terminal for a suspend (Ctrl-Z) without ending the session.
@@ -34,6 +38,14 @@ public protocol TerminalBackend: AnyObject {
 extension TerminalBackend {
     /// Nothing: a full-screen backend has every row already.
     public func takeRows(_ count: Int, clearingLine: Bool) {}
+
+    /// `screen` restyled with `styles`, drawn with ``draw(_:)``.
+    public func draw(_ screen: Screen, styles: StyleMap?) {
+        guard let styles else { return draw(screen) }
+        var drawn = screen
+        drawn.restyle(with: styles)
+        draw(drawn)
+    }
 }
 
 /// A backend with no terminal: it records every frame drawn. For tests and tools; the frames

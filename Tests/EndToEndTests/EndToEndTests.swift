@@ -364,10 +364,33 @@ struct EndToEndTests {
     /// end-to-end test saw Perch's colours.
     @Test("Without NO_COLOR in the pane the selected tab is drawn in colour (the test run's own NO_COLOR does not reach it)")
     func panesAreInColour() throws {
-        let session = try TmuxSession.started()
+        // tmux, with no client attached, does not answer OSC 11: the dark theme says the background.
+        let session = try TmuxSession(arguments: ["--theme", "dark"])
+        try session.waitForStart()
         let styled = try session.screenWithAttributes()
         let tabLine = try #require(styled.components(separatedBy: "\n").last { $0.contains("Overview") })
         #expect(tabLine.contains("\u{1B}[36m") || tabLine.contains(";36m"), "the selected tab in cyan: \(tabLine.debugDescription)")
+    }
+
+    // Bug: on a white background the selected tab was white on bright cyan (1.25:1); the tab took
+    // the terminal's default background as its text colour.
+    @Test("The terminal's OSC 11 answer, whenever it comes, redraws the frame in colours for it: none before, cyan on black, none on white")
+    func backgroundAnswerRedraws() throws {
+        let session = try TmuxSession.started()
+        func tabLine() throws -> String {
+            try #require(try session.screenWithAttributes().components(separatedBy: "\n").last { $0.contains("Overview") })
+        }
+        func cyan(_ line: String) -> Bool { line.contains("\u{1B}[36m") || line.contains(";36m") }
+        #expect(!cyan(try tabLine()), "no colour before the background is known (tmux does not answer OSC 11)")
+        try session.sendLiteral("\u{1B}]11;rgb:0000/0000/0000\u{1B}\\")
+        #expect(try TmuxSession.eventually(timeout: 5) { cyan(try tabLine()) }, "a black background: the tab in cyan")
+        try session.sendLiteral("\u{1B}]11;rgb:ffff/ffff/ffff\u{07}")
+        #expect(try TmuxSession.eventually(timeout: 5) { !cyan(try tabLine()) }, "a white background: reverse video alone")
+        let line = try tabLine()
+        #expect(
+            line.contains("\u{1B}[7m") || line.contains(";7m") || line.contains("[1;7m"), "still reverse video: \(line.debugDescription)")
+        try session.send("q")
+        #expect(try session.waitFor("EXIT=0"))
     }
 
     @Test("With NO_COLOR the selected tab is still marked (reverse video)")

@@ -27,6 +27,14 @@ struct RealKittyEndToEndTests {
         var key: [Double?]
         var mouse: [Double?]
         var tapOpenedSheet: Bool?
+        /// `1` held on Stats: when Overview showed and when the sheet did (ms after the key went
+        /// down), and the top row with the sheet up.
+        var heldOnStats: HeldOnStats?
+        struct HeldOnStats: Decodable {
+            var overviewAt: Double?
+            var sheetAt: Double?
+            var top: String
+        }
     }
 
     @Test(
@@ -50,6 +58,11 @@ struct RealKittyEndToEndTests {
         let keyTimes = outcome.key.compactMap { $0 }.sorted()
         #expect(keyTimes.count == 5 && keyTimes[2] < 660, "held 1, median under X's repeat delay: \(keyTimes)")
         #expect(outcome.tapOpenedSheet == false, "a quick 1 is a tap")
+        // Bug: with release events, holding 1 on Stats raised the sheet over Stats and never
+        // selected Overview; with auto-repeat it selected Overview first.
+        let held = try #require(outcome.heldOnStats)
+        #expect(held.top.hasPrefix("Overview") && held.sheetAt != nil, "the sheet over Overview: \(held)")
+        #expect((held.overviewAt ?? .infinity) < (held.sheetAt ?? 0), "Overview first, then the sheet: \(held)")
     }
 
     static let demoScript = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent(

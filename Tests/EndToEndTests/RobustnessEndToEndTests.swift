@@ -17,6 +17,21 @@ struct RobustnessEndToEndTests {
         #expect(screen.contains { $0.hasPrefix("EXIT=0") }, "the shell's line starts a row of its own: \(screen)")
     }
 
+    // Bug: under TERM=vt100 the cursor stayed visible: terminfo has no civis, and Perch sent
+    // nothing itself.
+    @Test("under TERM=vt100 the cursor is hidden while Perch runs (DECTCEM), and shown again after q")
+    func vt100HidesCursor() throws {
+        let session = try TmuxSession(term: "vt100")
+        try session.waitForStart()
+        let hidden = try TmuxSession.eventually(timeout: 5) {
+            try session.tmux(["display", "-p", "#{cursor_flag}"]).trimmingCharacters(in: .whitespacesAndNewlines) == "0"
+        }
+        #expect(hidden, "tmux's cursor_flag while Perch runs")
+        try session.send("q")
+        #expect(try session.waitFor("EXIT=0"))
+        #expect(try session.tmux(["display", "-p", "#{cursor_flag}"]).trimmingCharacters(in: .whitespacesAndNewlines) == "1")
+    }
+
     /// Starts Perch with `accounts` (JSON objects) as its config.
     func started(accounts: [String], width: Int = 80, height: Int = 24) throws -> (TmuxSession, URL) {
         let home = try TmuxSession.makeScratchHome()

@@ -23,7 +23,9 @@ struct StatsBarsEndToEndTests {
         let folder = (cli.statePath as NSString).deletingLastPathComponent
         try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
         try Self.history().write(toFile: folder + "/state.history.jsonl", atomically: true, encoding: .utf8)
-        let session = try TmuxSession.started(width: 120, height: 40, environment: environment, home: cli.home)
+        // tmux, with no client attached, does not answer OSC 11: the dark theme says the background.
+        let session = try TmuxSession(width: 120, height: 40, arguments: ["--theme", "dark"], environment: environment, home: cli.home)
+        try session.waitForStart()
         try session.expectAfter("3", shows: "Stats ·")
         #expect(try session.waitFor("Today"))
         return (session, cli)

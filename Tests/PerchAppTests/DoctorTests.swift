@@ -101,3 +101,55 @@ struct DoctorTerminalTests {
         #expect(poller.time == 1_100 + InputDecoder.escapeTimeoutMilliseconds, "given out when the decoder's wait ended")
     }
 }
+
+/// `perch doctor` names the multiplexer it runs in and what it does to Perch, with the fix.
+@Suite("perch doctor and multiplexers")
+struct DoctorMultiplexerTests {
+    @Test("TMUX and STY name tmux and screen; neither, none")
+    func detected() {
+        #expect(Multiplexer.detected { ["TMUX": "/tmp/tmux-0/default,1,0"][$0] } == [.tmux])
+        #expect(Multiplexer.detected { ["STY": "123.pts-0.host"][$0] } == [.screen])
+        #expect(Multiplexer.detected { ["TMUX": "x", "STY": "y"][$0] } == [.tmux, .screen])
+        #expect(Multiplexer.detected { ["TMUX": ""][$0] } == [])
+        #expect(Multiplexer.lines([], escapeTime: .success(0)).map(\.1) == ["none (neither TMUX nor STY is set)"])
+    }
+
+    // Bug: under tmux, Esc arrived 500 ms late (escape-time) and doctor said nothing of it.
+    @Test("tmux's escape-time over 50 ms is named with its fix; 10 ms is fine; unreadable says so")
+    func tmuxEscapeTime() {
+        let slow = Multiplexer.lines([.tmux], escapeTime: .success(500))
+        #expect(slow.map(\.0) == ["multiplexer", "tmux escape-time"])
+        #expect(slow[1].1.hasPrefix("500 ms (tmux show -sv escape-time): Esc reaches Perch 500 ms late"))
+        #expect(slow[1].1.hasSuffix("fix: set -sg escape-time 10 (in ~/.tmux.conf)"))
+        #expect(Multiplexer.lines([.tmux], escapeTime: .success(10))[1].1 == "10 ms (tmux show -sv escape-time): fine")
+        let unknown = Multiplexer.lines([.tmux], escapeTime: .failure(.init(reason: "tmux not found")))[1].1
+        #expect(unknown.hasPrefix("unknown (tmux show -sv escape-time: tmux not found)") && unknown.contains("set -sg escape-time 10"))
+    }
+
+    // Bug: under GNU screen with the mouse on, Esc did nothing, and the last frame stayed under
+    // the prompt; doctor said nothing of either.
+    @Test("screen: Esc held with the mouse on (--no-mouse) and the alternate screen ignored (altscreen on)")
+    func screen() {
+        var asked = false
+        let lines = Multiplexer.lines(
+            [.screen],
+            escapeTime: {
+                asked = true
+                return .success(0)
+            }())
+        #expect(!asked, "tmux is not asked under screen alone")
+        #expect(lines.map(\.0) == ["multiplexer", "screen and Esc", "screen altscreen"])
+        #expect(lines[1].1.hasSuffix("fix: perch --no-mouse (or Mouse off in Settings)"))
+        #expect(lines[2].1.hasSuffix("fix: altscreen on (in ~/.screenrc)"))
+    }
+
+    // Bug: under GNU screen, which claims an alternate screen and ignores it, Perch's last frame
+    // stayed under the shell's prompt after q and after SIGTERM.
+    @Test("the alternate screen counts as honoured only where terminfo has one and screen is not in between")
+    func alternateScreen() {
+        #expect(NcursesBackend.alternateScreenHonoured(hasRmcup: true) { _ in nil })
+        #expect(!NcursesBackend.alternateScreenHonoured(hasRmcup: true) { ["STY": "1.pts-0.host"][$0] })
+        #expect(!NcursesBackend.alternateScreenHonoured(hasRmcup: false) { _ in nil })
+        #expect(NcursesBackend.alternateScreenHonoured(hasRmcup: true) { ["STY": ""][$0] })
+    }
+}

@@ -13,7 +13,9 @@ extension LoopSuites {
     struct InlinePickerLoopTests {
         /// A picker over a pipe with `script`'s bytes written at their virtual times; the pipe is
         /// closed at `endAt` (the end of input), else when the returned closer is called.
-        func makeLoop(_ script: [(Int64, String)], endAt: Int64? = nil) -> (() -> (status: Int32, picker: AccountPicker), RecordingBackend, () -> Void) {
+        func makeLoop(_ script: [(Int64, String)], endAt: Int64? = nil) -> (
+            () -> (status: Int32, picker: AccountPicker), RecordingBackend, () -> Void
+        ) {
             var ends: [Int32] = [0, 0]
             #expect(pipe(&ends) == 0)
             _ = fcntl(ends[0], F_SETFL, fcntl(ends[0], F_GETFL) | O_NONBLOCK)
@@ -49,7 +51,9 @@ extension LoopSuites {
             #expect(backend.calls.first == "takeRows 7")
             #expect(backend.frames.first?.size == Size(width: 70, height: 7))
             #expect(backend.frames.first?.lines[1].contains("Switch account") == true)
-            #expect(backend.controls.first == TerminalQuery.cursorPosition.bytes, "asked after the first frame")
+            #expect(
+                backend.controls.prefix(2) == [TerminalQuery.backgroundColor.bytes, TerminalQuery.cursorPosition.bytes],
+                "asked after the first frame: the background, then the cursor, whose answer ends both waits")
             #expect(backend.calls.contains("setMouse on"))
             #expect(ended.picker.outcome == .picked(accountID: "side"), "the second click, placed by the answer")
             #expect(backend.calls.last == "shutdown")

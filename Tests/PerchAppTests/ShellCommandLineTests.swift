@@ -113,7 +113,7 @@ struct ShellCommandLineTests {
 
     @Test("completion values come from the command table: --theme, --key-hold, --shell, field paths")
     func completionValues() {
-        #expect(Completion.values(of: InterfaceCommand.theme.info) == ["default", "high-contrast", "monochrome"])
+        #expect(Completion.values(of: InterfaceCommand.theme.info) == ["default", "light", "dark", "high-contrast", "monochrome"])
         #expect(Completion.values(of: SharedOption.keyHold.info) == ["auto", "kitty", "repeat", "off"])
         #expect(Completion.values(of: SharedOption.shell.info) == ["bash", "zsh", "fish"])
         for theme in Completion.values(of: InterfaceCommand.theme.info)! {

@@ -54,7 +54,9 @@ extension LoopSuites {
             defer { close(readEnd) }
             let status = loop.run()
             #expect(status == 128 + SIGHUP, "ended by the end of input")
-            #expect(backend.controls.first == TerminalQuery.keyboardProtocol.bytes, "asked once, after the first frame")
+            #expect(
+                backend.controls.prefix(2) == [TerminalQuery.backgroundColor.bytes, TerminalQuery.keyboardProtocol.bytes],
+                "asked once, after the first frame")
             #expect(backend.frames.first?.text.contains("Overview") == true)
             #expect(backend.calls.contains("pushKeyboardFlags 31"), "flags pushed when the answer came")
             #expect(loop.state.info.keyHold == .releaseEvents)
@@ -85,7 +87,7 @@ extension LoopSuites {
             defer { close(readEnd) }
             #expect(loop.run() == 0)
             #expect(poller.now() >= 1_500 && poller.now() <= 1_510)
-            #expect(loop.queries.unanswered == [.keyboardProtocol])
+            #expect(loop.queries.unanswered == [.backgroundColor, .keyboardProtocol])
         }
 
         @Test("--exit-after-first-frame reads the answers too")

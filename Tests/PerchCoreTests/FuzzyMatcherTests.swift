@@ -141,6 +141,7 @@ struct SheetFilterHighlightTests {
     /// The sheet with `filter` typed, rendered at 80×24.
     func screen(_ filter: String, accounts: [Account] = Account.samples) -> (Screen, AppState) {
         var state = AppState(accounts: accounts, size: Size(width: 80, height: 24))
+        state.info.background = .dark  // the marks' green is drawn once the background is known
         _ = state.update(.key(.char("a")))
         _ = state.update(.key(.char("/")))
         for c in filter { _ = state.update(.key(.char(c))) }
@@ -181,6 +182,7 @@ struct SheetFilterHighlightTests {
     @Test("without a filter nothing is marked")
     func noFilterNoMarks() {
         var state = AppState(accounts: Account.samples, size: Size(width: 80, height: 24))
+        state.info.background = .dark  // the marks' green is drawn once the background is known
         _ = state.update(.key(.char("a")))
         let screen = state.render()
         #expect(!screen.cells.contains { $0.style == .filterMatch })
@@ -220,6 +222,7 @@ struct SheetFilterHighlightTests {
         ]
         func sheet(width: Int) -> Screen {
             var state = AppState(accounts: accounts, size: Size(width: width, height: 24))
+            state.info.background = .dark  // the marks' green is drawn once the background is known
             _ = state.update(.key(.char("a")))
             return state.render()
         }
@@ -240,6 +243,7 @@ struct SheetFilterHighlightTests {
             Account(id: "w", name: "Platform Engineering — Europe West"), Account(id: "n", name: "Platform Engineering — Europe North"),
         ]
         var state = AppState(accounts: accounts, size: Size(width: 30, height: 24))
+        state.info.background = .dark  // the marks' green is drawn once the background is known
         _ = state.update(.key(.char("a")))
         _ = state.update(.key(.char("/")))
         for c in "north" { _ = state.update(.key(.char(c))) }

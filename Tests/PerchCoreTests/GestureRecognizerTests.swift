@@ -188,7 +188,8 @@ struct GestureRecognizerTests {
         #expect(fired == [.longPress(.tab(.overview))], "a stream of reports fires once, at 500 ms")
     }
 
-    @Test("buttons other than left (middle, right, 8–11) neither tap nor long-press", arguments: [MouseEvent.Button.middle, .right, .other])
+    @Test(
+        "buttons other than left (middle, right, 8–11) neither tap nor long-press", arguments: [MouseEvent.Button.middle, .right, .other])
     func otherButtons(button: MouseEvent.Button) {
         var g = GestureRecognizer(configuration: .perch)
         #expect(g.handle(mouse(.press, column: overviewColumn, button: button), at: 0, hitTest: hitTest) == [])
@@ -384,13 +385,14 @@ struct KeyHoldReleaseEventTests {
     @Test("a hold fires at the long-press deadline exactly, from expire, with no repeat at all")
     func holdFiresAtDeadline() {
         var r = recognizer()
-        #expect(handle(&r, .key(one), at: 1000).isEmpty, "the press is held back until it is known to be a tap")
+        let enter = KeyEvent(.enter)
+        #expect(handle(&r, .key(enter), at: 1000).isEmpty, "the press is held back until it is known to be a tap")
         #expect(r.nextDeadline == 1500)
         #expect(r.expire(at: 1499).isEmpty, "never early")
-        #expect(r.expire(at: 1500) == [.keyHold(one)])
+        #expect(r.expire(at: 1500) == [.keyHold(enter)])
         #expect(r.nextDeadline == nil)
-        #expect(handle(&r, .keyRepeat(one), at: 1530).isEmpty, "repeats after the hold are swallowed")
-        #expect(handle(&r, .keyRelease(one), at: 1700).isEmpty)
+        #expect(handle(&r, .keyRepeat(enter), at: 1530).isEmpty, "repeats after the hold are swallowed")
+        #expect(handle(&r, .keyRelease(enter), at: 1700).isEmpty)
         #expect(r.expire(at: 3000).isEmpty)
     }
 
@@ -398,9 +400,10 @@ struct KeyHoldReleaseEventTests {
     @Test("a release before the deadline is a tap, delivered at the release; no hold later")
     func releaseBeforeDeadlineIsTap() {
         var r = recognizer()
-        #expect(handle(&r, .key(one), at: 0).isEmpty)
-        #expect(handle(&r, .keyRepeat(one), at: 300).isEmpty, "a repeat while it is watched is part of the hold")
-        #expect(handle(&r, .keyRelease(one), at: 499) == [.key(one)])
+        let enter = KeyEvent(.enter)
+        #expect(handle(&r, .key(enter), at: 0).isEmpty)
+        #expect(handle(&r, .keyRepeat(enter), at: 300).isEmpty, "a repeat while it is watched is part of the hold")
+        #expect(handle(&r, .keyRelease(enter), at: 499) == [.key(enter)])
         #expect(r.nextDeadline == nil)
         #expect(r.expire(at: 600).isEmpty)
     }
@@ -457,6 +460,68 @@ struct KeyHoldReleaseEventTests {
     }
 }
 
+/// A held `1` in both key-hold modes: the press selects Overview at once, the hold raises the
+/// sheet. Bug: with release events (kitty, foot) holding `1` on Stats raised the sheet over
+/// Stats and never selected Overview, while from auto-repeat it selected Overview first.
+@Suite("A held 1 does the same in both key-hold modes")
+struct HeldOneBothModesTests {
+    /// The events of `1` pressed at 0 and held 1,000 ms (auto-repeats from 500 ms every 33 ms,
+    /// and with release events its release), each with its time: what the recogniser gives,
+    /// with ``GestureRecognizer/expire(at:)`` asked every millisecond.
+    static func heldOne(_ mode: KeyHoldMode, holdable: @escaping (KeyEvent) -> Bool = { _ in true }) -> [(UIEvent, Int64)] {
+        var configuration = GestureRecognizer.Configuration.perch
+        configuration.keyHoldMode = mode
+        var r = GestureRecognizer(configuration: configuration)
+        var inputs: [(InputEvent, Int64)] = [(.key(one), 0)]
+        for time in stride(from: Int64(500), through: 1000, by: 33) {
+            inputs.append((mode == .releaseEvents ? .keyRepeat(one) : .key(one), time))
+        }
+        if mode == .releaseEvents { inputs.append((.keyRelease(one), 1000)) }
+        var out: [(UIEvent, Int64)] = []
+        var next = 0
+        for time in Int64(0)...1100 {
+            out += r.expire(at: time).map { ($0, time) }
+            while next < inputs.count, inputs[next].1 == time {
+                out += r.handle(inputs[next].0, at: time, hitTest: { _ in .none }, holdable: holdable).map { ($0, time) }
+                next += 1
+            }
+        }
+        return out
+    }
+
+    @Test(
+        "the press is delivered at once, then one hold, and the release adds nothing", arguments: [KeyHoldMode.autoRepeat, .releaseEvents])
+    func pressThenHold(_ mode: KeyHoldMode) {
+        let events = Self.heldOne(mode)
+        #expect(events.first.map { $0.0 == .key(one) && $0.1 == 0 } == true, "\(events)")
+        let holds = events.filter { $0.0 == .keyHold(one) }
+        #expect(holds.count == 1 && holds[0].1 >= 500, "\(events)")
+        #expect(events.count == 2, "nothing but the press and the hold: \(events)")
+    }
+
+    @Test("on Stats, holding 1 selects Overview at once and raises the sheet over it", arguments: [KeyHoldMode.autoRepeat, .releaseEvents])
+    func onStats(_ mode: KeyHoldMode) {
+        var state = AppState(accounts: Account.samples, saved: SavedState(currentAccount: "work"), size: Size(width: 80, height: 24))
+        _ = state.update(.key(.char("3")))
+        #expect(state.selectedTab == .stats)
+        var configuration = GestureRecognizer.Configuration.perch
+        configuration.keyHoldMode = mode
+        var r = GestureRecognizer(configuration: configuration)
+        let press = r.handle(.key(one), at: 0, hitTest: state.hitTest, holdable: state.acceptsKeyHold)
+        for event in press { _ = state.update(AppEvent(event)) }
+        #expect(state.selectedTab == .overview, "the press selects Overview at once")
+        #expect(state.sheet == nil)
+        for time in stride(from: Int64(500), through: 800, by: 33) {
+            let input: InputEvent = mode == .releaseEvents ? .keyRepeat(one) : .key(one)
+            for event in r.expire(at: time) + r.handle(input, at: time, hitTest: state.hitTest, holdable: state.acceptsKeyHold) {
+                _ = state.update(AppEvent(event))
+            }
+        }
+        #expect(state.sheet != nil, "the hold raised the sheet")
+        #expect(state.selectedTab == .overview)
+    }
+}
+
 /// Found measuring in a real kitty with auto-repeat (X's delay 660 ms, then 25 per second).
 @Suite("Key hold from auto-repeat after a tap")
 struct KeyHoldAfterTapTests {
@@ -486,11 +551,15 @@ struct EnterReleaseTests {
         var state = AppState(accounts: Account.samples, saved: SavedState(currentAccount: "work"), size: Size(width: 80, height: 24))
         _ = state.update(.key(.char("2")))
         for (event, time) in events {
-            for appEvent in r.handle(event, at: time, hitTest: state.hitTest, holdable: state.acceptsKeyHold) { _ = state.update(AppEvent(appEvent)) }
+            for appEvent in r.handle(event, at: time, hitTest: state.hitTest, holdable: state.acceptsKeyHold) {
+                _ = state.update(AppEvent(appEvent))
+            }
         }
         if let expireAt { for appEvent in r.expire(at: expireAt) { _ = state.update(AppEvent(appEvent)) } }
         for (event, time) in after {
-            for appEvent in r.handle(event, at: time, hitTest: state.hitTest, holdable: state.acceptsKeyHold) { _ = state.update(AppEvent(appEvent)) }
+            for appEvent in r.handle(event, at: time, hitTest: state.hitTest, holdable: state.acceptsKeyHold) {
+                _ = state.update(AppEvent(appEvent))
+            }
         }
         return state
     }
@@ -513,4 +582,3 @@ struct EnterReleaseTests {
         #expect(released.presented == state.presented, "the release after the hold is nothing")
     }
 }
-

@@ -53,6 +53,24 @@ struct InlinePickerModeTests {
         #expect(state.outcome == .picked(accountID: "side"))
     }
 
+    @Test("The block has no colour until the terminal's background is known; then the current account's mark is green on dark")
+    func colourAfterBackground() {
+        var state = Self.picker()
+        func colours() -> Set<TerminalColor> {
+            let screen = state.renderFrame().screen
+            var found = Set<TerminalColor>()
+            for row in 0..<screen.size.height {
+                for column in 0..<screen.size.width { if let color = screen[column, row].style.foreground { found.insert(color) } }
+            }
+            return found
+        }
+        #expect(state.startupQueries == [.backgroundColor, .cursorPosition])
+        #expect(colours().isEmpty)
+        _ = state.update(.terminalReply(.backgroundColor(.black)))
+        #expect(state.background == .dark)
+        #expect(colours() == [.green])
+    }
+
     @Test("Enter on the current account still picks it")
     func currentIsPicked() {
         var state = Self.picker()
@@ -111,11 +129,11 @@ struct InlinePickerModeTests {
         #expect(lines[5].hasSuffix("1–3 of 4"), "the footer says where the list is: \(lines)")
     }
 
-    @Test("Before the first frame the rows are taken; after it the cursor's position is asked; no Catalog source runs")
+    @Test("Before the first frame the rows are taken; after it the background and the cursor's position are asked; no Catalog source runs")
     func startup() {
         var state = Self.picker(height: 5)
         #expect(state.startupEffects == [.takeRows(5, clearingLine: false)])
-        #expect(state.startupQueries == [.cursorPosition])
+        #expect(state.startupQueries == [.backgroundColor, .cursorPosition])
         #expect(state.update(.focus(true)).isEmpty, "no identity check")
         #expect(state.update(.key(KeyEvent(.down))).isEmpty, "no Catalog load at the first event")
     }

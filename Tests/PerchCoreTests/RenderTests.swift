@@ -221,6 +221,7 @@ struct RenderTests {
         var state = AppState(
             accounts: Account.samples, saved: SavedState(currentAccount: "oss"), size: Size(width: 200, height: 60),
             history: SwitchHistory(events: events))
+        state.info.background = .dark  // colours are drawn once the background is known
         _ = state.update(.outcome(AnyOutcome(WallTime(seconds: base + 3600, monotonic: 0))), at: 0)
         _ = state.update(.key(.char("3")), at: 0)
         let screen = state.render()

@@ -53,7 +53,7 @@ struct TerminalReplyTests {
         var info = RunInfo()
         info.keyHoldPreference = .auto
         var state = AppState(accounts: Account.samples, size: Size(width: 80, height: 24), info: info)
-        #expect(state.startupQueries == [.keyboardProtocol])
+        #expect(state.startupQueries == [.backgroundColor, .keyboardProtocol])
         #expect(state.gestureConfiguration(.init()).keyHoldMode == .autoRepeat)
         #expect(state.update(.terminalReply(.keyboardFlags(0))) == [.pushKeyboardFlags(31)])
         #expect(state.gestureConfiguration(.init()).keyHoldMode == .releaseEvents)
@@ -61,8 +61,42 @@ struct TerminalReplyTests {
         var fixed = RunInfo()
         fixed.keyHoldPreference = .repeat
         var repeating = AppState(accounts: Account.samples, size: Size(width: 80, height: 24), info: fixed)
-        #expect(repeating.startupQueries.isEmpty)
+        #expect(repeating.startupQueries == [.backgroundColor, .deviceAttributes], "the background colour only, then CSI c")
         #expect(repeating.update(.terminalReply(.keyboardFlags(0))) == [], "--key-hold repeat keeps auto-repeat")
+    }
+
+    @Test(
+        "OSC 11's answer is the background colour, ended by BEL or ESC \\, 1 to 4 digits a channel, split anywhere",
+        arguments: [
+            ("\u{1B}]11;rgb:ffff/ffff/ffff\u{1B}\\", RGBColor.white), ("\u{1B}]11;rgb:0000/0000/0000\u{07}", .black),
+            ("\u{1B}]11;rgb:2e2e/3434/3636\u{1B}\\", RGBColor(0x2E3436)), ("\u{1B}]11;rgb:f/8/0\u{07}", RGBColor(0xFF8800)),
+        ])
+    func backgroundColorAnswer(_ answer: String, _ color: RGBColor) {
+        let bytes = Array(answer.utf8)
+        for split in 0...bytes.count {
+            var decoder = InputDecoder()
+            let events = decoder.feed(bytes[..<split]) + decoder.feed(bytes[split...])
+            #expect(events == [.reply(.backgroundColor(color))], "split at \(split)")
+        }
+        var decoder = InputDecoder()
+        #expect(
+            decoder.feed(Array("\u{1B}]11;rgb:zz/00/00\u{07}1".utf8)).count == 2, "a garbled answer is dropped; the 1 after it is a key")
+        #expect(decoder.feed(Array("\u{1B}]11;rgb:".utf8)).isEmpty && decoder.pendingTimeoutMilliseconds == 500, "waited for like a CSI")
+    }
+
+    @Test("The background's answer chooses light or dark colours; the device attributes end its wait on a silent terminal")
+    func backgroundColorChoosesVariant() {
+        var state = AppState(accounts: Account.samples, size: Size(width: 80, height: 24))
+        #expect(state.info.background == nil)
+        #expect(state.update(.terminalReply(.backgroundColor(RGBColor(0xFFFFDD)))) == [])
+        #expect(state.info.background == .light)
+        _ = state.update(.terminalReply(.backgroundColor(RGBColor(0x1D1F21))))
+        #expect(state.info.background == .dark)
+        var queries = TerminalQueries()
+        queries.sent(.backgroundColor, at: 0)
+        queries.sent(.deviceAttributes, at: 0)
+        queries.received(.primaryDeviceAttributes([62]))
+        #expect(!queries.isWaiting, "a terminal that does not answer OSC 11 answers CSI c, after it")
     }
 
     @Test("Queries wait for their answer at most 500 ms after being sent; one left unanswered is not asked again")

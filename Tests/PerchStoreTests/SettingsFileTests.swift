@@ -51,7 +51,8 @@ struct SettingsFileTests {
             try #"{"theme": "neon"}"#.write(toFile: path, atomically: true, encoding: .utf8)
             #expect(
                 SettingsFile.read(path).warning
-                    == #"Settings file \#(path): theme must be one of "default", "high contrast", "monochrome"; it uses its default."#)
+                    == #"Settings file \#(path): theme must be one of "default", "light", "dark", "high contrast", "monochrome"; it uses its default."#
+            )
         }
     }
 }

@@ -38,11 +38,11 @@ struct CoreBench {
     /// `key` applied to a copy of `base`, the frame rendered and diffed against `base`'s, `runs`
     /// times (once in smoke mode).
     func keystroke(_ key: KeyEvent, on base: AppState, runs: Int, id: String) -> Figure {
-        let before = base.render()
+        let before = base.renderFrame().screen
         let samples = timeRuns(runs: smoke ? 1 : runs) {
             var state = base
             _ = state.update(.key(key))
-            keep(state.render().changedRuns(from: before))
+            keep(state.renderFrame().screen.changedRuns(from: before))
         }
         return Figure(id: id, timed: samples)
     }
@@ -116,8 +116,8 @@ struct CoreBench {
         Scenarios.actions(size: size).map { action in
             var after = action.before
             _ = after.update(.key(action.key))
-            let before = action.before.render()
-            let screen = after.render()
+            let before = action.before.renderFrame().screen
+            let screen = after.renderFrame().screen
             let cells = screen.changedCellCount(from: before)
             let runs = screen.changedRuns(from: before).count
             return Figure(

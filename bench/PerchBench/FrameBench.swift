@@ -33,9 +33,9 @@ struct FrameBench {
         for screen in screens where only == nil || only == screen.name {
             // Each frame follows a frame of the screen a person reaches it from: another tab, or
             // the screen a layer opens over.
-            let before = screen.before.render()
+            let before = screen.before.renderFrame()
             let samples = timeRuns(
-                runs: runs, prepare: { backend.draw(before) }, body: { measuredFrame(backend, screen.state) })
+                runs: runs, prepare: { backend.draw(before.screen, styles: before.styles) }, body: { measuredFrame(backend, screen.state) })
             figures.append(Figure(id: "frame_\(screen.name)_\(size.width)x\(size.height)", timed: samples))
         }
         // A small frame: the Catalog cursor moving down and back up.
@@ -63,11 +63,12 @@ struct FrameBench {
         let runs = max(1, self.runs ?? 10)
         var figures: [Figure] = []
         for screen in screens where only == nil || only == screen.name {
-            let before = screen.before.render()
-            backend.draw(before)
-            backend.draw(screen.state.render())
+            let before = screen.before.renderFrame()
+            let after = screen.state.renderFrame()
+            backend.draw(before.screen, styles: before.styles)
+            backend.draw(after.screen, styles: after.styles)
             for _ in 0..<runs {
-                backend.draw(before)
+                backend.draw(before.screen, styles: before.styles)
                 measuredFrame(backend, screen.state)
             }
             instructionCheckpoint()
@@ -82,7 +83,7 @@ struct FrameBench {
         _ = catalog.update(.key(.char(Tab.catalog.shortcut)))
         var moved = catalog
         _ = moved.update(.key(.char("j")))
-        let samples = timeRuns(runs: runs, prepare: { backend.draw(catalog.render()) }, body: { measuredFrame(backend, moved) })
+        let samples = timeRuns(runs: runs, prepare: { drawFrame(backend, catalog) }, body: { measuredFrame(backend, moved) })
         return Figure(id: "frame_cursor_move_\(size.width)x\(size.height)", timed: samples)
     }
 
@@ -93,16 +94,23 @@ struct FrameBench {
         _ = big.update(.key(.char("G")))
         var bigMoved = big
         _ = bigMoved.update(.key(.char("k")))
-        let bigSamples = timeRuns(runs: runs, prepare: { backend.draw(big.render()) }, body: { measuredFrame(backend, bigMoved) })
+        let bigSamples = timeRuns(runs: runs, prepare: { drawFrame(backend, big) }, body: { measuredFrame(backend, bigMoved) })
         return Figure(id: "frame_source_cursor_move_\(size.width)x\(size.height)", timed: bigSamples)
     }
+}
+
+/// Draws `state`'s frame as the event loop does (its theme's styles applied per run), untimed.
+func drawFrame(_ backend: NcursesBackend, _ state: AppState) {
+    let frame = state.renderFrame()
+    backend.draw(frame.screen, styles: frame.styles)
 }
 
 /// One timed frame: render `state` and draw it. Never inlined, so a profiler can collect this
 /// function alone (`valgrind --tool=callgrind --toggle-collect='*measuredFrame*'`).
 @inline(never)
 func measuredFrame(_ backend: NcursesBackend, _ state: AppState) {
-    backend.draw(state.render())
+    let frame = state.renderFrame()
+    backend.draw(frame.screen, styles: frame.styles)
 }
 
 /// Marks the end of one screen's frames for callgrind (`--dump-after=*instructionCheckpoint*`

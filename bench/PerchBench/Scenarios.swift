@@ -30,6 +30,9 @@ enum Scenarios {
             })
         var base = AppState(accounts: accounts, saved: saved, size: size, history: history)
         _ = base.update(.outcome(AnyOutcome(WallTime(seconds: end))))
+        // Drawn as on a terminal that answered OSC 11 with a dark background, as most do: with no
+        // answer yet no colour is drawn, and full blocks are then characters, not filled cells.
+        _ = base.update(.terminalReply(.backgroundColor(.black)))
         var tabs: [AppState] = []
         for tab in Tab.allCases {
             var state = base
@@ -85,7 +88,8 @@ enum Scenarios {
 
     /// The actions whose changed cells (and, in bench.py, bytes) are counted.
     static func actions(size: Size) -> [Action] {
-        let base = AppState(accounts: Account.samples, saved: SavedState(currentAccount: "personal"), size: size)
+        var base = AppState(accounts: Account.samples, saved: SavedState(currentAccount: "personal"), size: size)
+        _ = base.update(.terminalReply(.backgroundColor(.black)))  // a dark background, as in screens(size:accounts:)
         var catalog = base
         _ = catalog.update(.key(.char(Tab.catalog.shortcut)))
         var sheet = base

@@ -30,11 +30,11 @@ struct InterfaceCommand: TakesHoldSettings {
     /// `--theme NAME`: the colour theme for this run; `high-contrast` as the command line spells it.
     static let theme = OptionDefinition<ColorTheme>(
         info: OptionInfo(
-            names: ["--theme"], valueName: "NAME", help: "colour theme: default, high-contrast or monochrome (this run)",
+            names: ["--theme"], valueName: "NAME", help: "colour theme: default, light, dark, high-contrast or monochrome (this run)",
             completion: .values(ColorTheme.allCases.map { spelled($0) })),
         parse: { value throws(UsageError) in
             guard let theme = ColorTheme(spelled: value) else {
-                throw UsageError(description: "option --theme needs one of default, high-contrast, monochrome, not '\(value)'")
+                throw UsageError(description: "option --theme needs one of default, light, dark, high-contrast, monochrome, not '\(value)'")
             }
             return theme
         })

@@ -96,8 +96,8 @@ extension PerchApp {
             accounts: config.accounts, saved: saved, size: backend.size, info: info, reduceMotion: options.reduceMotion, banner: banner,
             history: history, settings: settings, loading: cached != nil)
         if !settings.values.mouse { backend.setMouse(false) }
-        let gestures = GestureRecognizer.Configuration(
-            longPressMilliseconds: settings.values.longPressMilliseconds, holdableKeys: KeyBindings.holdableKeys)
+        var gestures = GestureRecognizer.Configuration.perch
+        gestures.longPressMilliseconds = settings.values.longPressMilliseconds
         // Measuring start-up needs no watch on the state folder.
         let watcher = options.exitAfterFirstFrame ? nil : StateWatcher(watching: paths.state)
         let loop = EventLoop(

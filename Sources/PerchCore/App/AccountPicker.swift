@@ -24,6 +24,8 @@ public struct AccountPicker: LoopRoot, Hashable, Sendable {
     public private(set) var size: Size
     /// Time of the latest event, in milliseconds on the loop's clock.
     public private(set) var clock: Int64 = 0
+    /// The terminal's background as it answered OSC 11; nil until it does (no colour is drawn).
+    public private(set) var background: TerminalBackground?
 
     /// The picker over `accounts` with `saved` as the current state, the sheet open on the
     /// current account, for a terminal of `terminal` size (columns × rows). Check
@@ -53,9 +55,11 @@ public struct AccountPicker: LoopRoot, Hashable, Sendable {
     var context: ModelContext {
         var settings = SettingsState()
         settings.values.reduceMotion = true
+        var info = RunInfo()
+        info.background = background
         return ModelContext(
             accounts: accountsIndex, saved: saved, currentIndex: accountsIndex.index(of: saved.currentAccount), pendingSwitch: nil,
-            size: size, clock: clock, info: RunInfo(), reduceMotion: true, sheetStyle: settings.values.sheetStyle, settings: settings,
+            size: size, clock: clock, info: info, reduceMotion: true, sheetStyle: settings.values.sheetStyle, settings: settings,
             catalog: CatalogPane())
     }
 
@@ -120,6 +124,9 @@ public struct AccountPicker: LoopRoot, Hashable, Sendable {
             mode.blockTop = row + 1
             mode.lineColumn = column
             return [.setMouse(true)]
+        case .terminalReply(.backgroundColor(let rgb)):
+            background = TerminalBackground(rgb)
+            return []
         default:
             // Holds, long-presses, drags, focus and other replies mean nothing here.
             return []
@@ -207,9 +214,11 @@ public struct AccountPicker: LoopRoot, Hashable, Sendable {
     /// cursor's line.
     public var startupEffects: [Effect] { [.takeRows(mode.blockHeight, clearingLine: false)] }
 
-    /// What the terminal is asked after the first frame: where the cursor's line is (DSR 6),
-    /// which places the block for the pointer.
-    public var startupQueries: [TerminalQuery] { [.cursorPosition] }
+    /// What the terminal is asked after the first frame: its background colour (OSC 11: the
+    /// block has no colour until it answers), then where the cursor's line is (DSR 6), which
+    /// places the block for the pointer and, as every terminal answers it after OSC 11's, ends
+    /// the wait for a terminal that does not answer that.
+    public var startupQueries: [TerminalQuery] { [.backgroundColor, .cursorPosition] }
 
     /// When the loop must send an animation frame next: a frame from now while the sheet moves.
     public var nextAnimationDeadline: Int64? { sheet?.animation != nil ? clock + AccountSheet.animationFrameMilliseconds : nil }
@@ -251,7 +260,7 @@ public struct AccountPicker: LoopRoot, Hashable, Sendable {
                 mode.footer(visibleRows: layout.visibleRows, scroll: sheet.cursor.scroll, count: count), column: layout.frame.x, row: row,
                 style: .dim, width: layout.frame.width)
         }
-        frame.screen.apply(context.settings.values.theme)
+        frame.screen.apply(context.settings.values.theme, reported: context.info.background)
         return frame.rows(layout.top..<(layout.top + mode.blockHeight))
     }
 }

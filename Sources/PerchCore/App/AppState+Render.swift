@@ -23,12 +23,15 @@ extension AppState {
             if index == top { frame.hits.mark(Rect(x: 0, y: 0, width: size.width, height: size.height), .outside) }
             layer.render(into: &frame, context)
         }
-        frame.screen.apply(settingsState.values.theme)
+        // The theme's colours for the background are applied as the frame is drawn, per run.
+        let theme = settingsState.values.theme
+        frame.styles = theme.styleMap(on: theme.background(reported: info.background))
         return frame
     }
 
-    /// The screen of ``renderFrame()``.
-    public func render() -> Screen { renderFrame().screen }
+    /// The screen of ``renderFrame()`` as the terminal shows it, its theme's colours applied
+    /// (``Frame/drawnScreen``).
+    public func render() -> Screen { renderFrame().drawnScreen }
 
     /// What lies under `position` on the screen as it is drawn now (``renderFrame()``'s hit map).
     /// The event loop hit-tests the frame it last drew instead, which is what the person saw.

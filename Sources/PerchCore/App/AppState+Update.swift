@@ -132,17 +132,24 @@ extension AppState {
     }
 
     /// The kitty keyboard protocol's flags arrived (at start or late): under `--key-hold auto`
-    /// release events are turned on now, once. Other replies change nothing here.
+    /// release events are turned on now, once. The background colour arrived: colours are
+    /// chosen for it from the next frame (``RunInfo/background``). Other replies change nothing.
     private mutating func takeReply(_ reply: TerminalReply) -> [Effect] {
+        if case .backgroundColor(let rgb) = reply {
+            info.background = TerminalBackground(rgb)
+            return []
+        }
         guard case .keyboardFlags = reply, info.keyHoldPreference == .auto, info.keyHold != .releaseEvents else { return [] }
         info.keyHold = .releaseEvents
         return [.pushKeyboardFlags(KeyHoldPreference.keyboardFlags)]
     }
 
     /// What the terminal is asked at start, after the first frame is drawn (never before it):
-    /// the kitty keyboard protocol query under `--key-hold auto`.
+    /// its background colour (OSC 11), then the kitty keyboard protocol query under
+    /// `--key-hold auto`, else the device attributes alone, whose answer ends the wait for a
+    /// terminal that does not answer OSC 11.
     public var startupQueries: [TerminalQuery] {
-        info.keyHoldPreference == .auto ? [.keyboardProtocol] : []
+        [.backgroundColor, info.keyHoldPreference == .auto ? .keyboardProtocol : .deviceAttributes]
     }
 
     /// What the loop carries out before the first frame: reading what the current account's
@@ -163,6 +170,7 @@ extension AppState {
         configuration.longPressMilliseconds = settingsState.values.longPressMilliseconds
         configuration.keyHoldMode = info.keyHold
         configuration.holdableKeys = KeyBindings.holdableKeys
+        configuration.tapFirstKeys = KeyBindings.tabHoldKeys
         return configuration
     }
 

@@ -14,6 +14,11 @@ extension HitTarget {
 }
 
 extension GestureRecognizer.Configuration {
-    /// PerchKit's timing with Perch's holdable keys (``KeyBindings/holdableKeys``: `1` and `Enter`).
-    public static var perch: Self { Self(holdableKeys: KeyBindings.holdableKeys) }
+    /// PerchKit's timing with Perch's holdable keys (``KeyBindings/holdableKeys``: `1` and `Enter`),
+    /// `1` delivered at once (``KeyBindings/tabHoldKeys``).
+    public static var perch: Self {
+        var configuration = Self(holdableKeys: KeyBindings.holdableKeys)
+        configuration.tapFirstKeys = KeyBindings.tabHoldKeys
+        return configuration
+    }
 }

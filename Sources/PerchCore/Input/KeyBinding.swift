@@ -148,6 +148,10 @@ public enum KeyBindings {
     /// ``holds(on:)`` of each tab, made once: a key's hold is looked up as it is pressed.
     private static let holdsByTab: [[KeyHoldBinding]] = Tab.allCases.map { tabHolds + $0.holds }
 
+    /// The digits whose hold opens the account sheet (`1`): a press of one selects its tab at
+    /// once, in both key-hold modes, and the hold follows (``GestureRecognizer/Configuration/tapFirstKeys``).
+    public static let tabHoldKeys: Set<KeyEvent> = Set(tabHolds.map(\.key))
+
     /// The keys whose hold is a gesture on some pane.
     public static let holdableKeys: Set<KeyEvent> = Set(Tab.allCases.flatMap { holds(on: $0).map(\.key) })
 

@@ -1,11 +1,44 @@
 /// A colour theme: how the interface uses colour and emphasis.
+///
+/// Every theme draws only colours that read on the terminal's background
+/// (``Style/readable(on:)``): `default` and `high contrast` use the background the terminal
+/// reports (OSC 11) and no colour until it does; `light` and `dark` say which it is.
 public enum ColorTheme: String, CaseIterable, Codable, Hashable, Sendable {
-    /// Colours and dim text as designed.
+    /// Colours and dim text as designed, for the background the terminal reports.
     case standard = "default"
+    /// As `default`, for a light background whatever the terminal reports.
+    case light
+    /// As `default`, for a dark background whatever the terminal reports.
+    case dark
     /// No dim text (it is drawn plain), and coloured text bold: for low-contrast screens.
     case highContrast = "high contrast"
     /// No colour at all; emphasis by bold, reverse video and glyphs only.
     case monochrome
+
+    /// The background colours are chosen for: the one this theme names, else `reported` (nil:
+    /// not known, and no colour is drawn).
+    public func background(reported: TerminalBackground?) -> TerminalBackground? {
+        switch self {
+        case .light: .light
+        case .dark: .dark
+        case .standard, .highContrast, .monochrome: reported
+        }
+    }
+
+    /// How the theme draws a cell in `style` on `background` (as ``background(reported:)``
+    /// gives it): monochrome drops colour; high contrast drops dim and makes coloured text
+    /// bold; then only colours that read on that background are kept (``Style/readable(on:)``).
+    public func style(_ style: Style, on background: TerminalBackground?) -> Style {
+        var style = style
+        switch self {
+        case .monochrome: style.foreground = nil
+        case .highContrast:
+            if style.foreground != nil { style.bold = true }
+            style.dim = false
+        case .standard, .light, .dark: break
+        }
+        return style.readable(on: background)
+    }
 }
 
 extension ColorTheme {
@@ -232,19 +265,26 @@ extension CaseIterable where Self: Equatable, AllCases.Index == Int {
     }
 }
 
+extension ColorTheme {
+    /// The map of every style as this theme draws it on `background` (``style(_:on:)``), made
+    /// once for each theme and background: a frame then costs a table look-up per coloured cell.
+    func styleMap(on background: TerminalBackground?) -> StyleMap {
+        let themeIndex = Self.allCases.firstIndex(of: self)!
+        let backgroundIndex = background.map { TerminalBackground.allCases.firstIndex(of: $0)! + 1 } ?? 0
+        return Self.styleMaps[themeIndex][backgroundIndex]
+    }
+
+    /// ``styleMap(on:)`` for each theme (in `allCases` order), then for no background, then
+    /// each of `TerminalBackground.allCases`.
+    private static let styleMaps: [[StyleMap]] = allCases.map { theme in
+        ([nil] + TerminalBackground.allCases).map { background in StyleMap { theme.style($0, on: background) } }
+    }
+}
+
 extension Screen {
-    /// The screen as `theme` draws it: monochrome drops colour; high contrast drops dim and
-    /// makes coloured text bold.
-    mutating func apply(_ theme: ColorTheme) {
-        guard theme != .standard else { return }
-        restyle(Rect(x: 0, y: 0, width: size.width, height: size.height)) { style in
-            switch theme {
-            case .standard: break
-            case .monochrome: style.foreground = nil
-            case .highContrast:
-                if style.foreground != nil { style.bold = true }
-                style.dim = false
-            }
-        }
+    /// The screen as `theme` draws it on a terminal whose background is `reported` (nil: not
+    /// known): ``ColorTheme/style(_:on:)`` for every cell.
+    mutating func apply(_ theme: ColorTheme, reported: TerminalBackground?) {
+        restyle(with: theme.styleMap(on: theme.background(reported: reported)))
     }
 }

@@ -22,6 +22,9 @@ public struct RunInfo: Hashable, Sendable {
     /// a bound folder, `perch exec`: `PERCH_SCOPE` set), and how it got it; nil when the shell
     /// follows the global account. Overview shows it beside the global one.
     public var shellScope: ShellScope?
+    /// Whether the terminal's default background is light or dark, as it answered OSC 11; nil
+    /// until it does. Colours are chosen for it (``ColorTheme/background(reported:)``).
+    public var background: TerminalBackground?
 
     /// A shell's own account: its id, and `pinned`, `directory` or `exec`.
     public struct ShellScope: Hashable, Sendable {

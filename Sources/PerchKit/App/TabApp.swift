@@ -150,6 +150,12 @@ public struct TabApp: Sendable {
         return keys
     }
 
+    /// The digits of the panes that hold their tab: a press selects the tab at once, in both
+    /// key-hold modes, and the hold follows (``GestureRecognizer/Configuration/tapFirstKeys``).
+    public var tabHoldKeys: Set<KeyEvent> {
+        Set(panes.indices.prefix(9).filter { panes[$0].base.holdsTab }.map { KeyEvent.char(Character(String($0 + 1))) })
+    }
+
     /// Whether holding `key` means something now: a key the top layer that takes input holds;
     /// with no layer up, a key the selected pane holds, or a digit of a pane that holds its tab.
     /// Elsewhere its auto-repeats are plain presses.

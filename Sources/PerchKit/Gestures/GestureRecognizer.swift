@@ -23,12 +23,14 @@
 ///   fire, and no timer is needed: the repeat itself proves the key is still down. The
 ///   remaining repeats are swallowed.
 /// - Keys with release events (``KeyHoldMode/releaseEvents``, the kitty keyboard protocol): a
-///   holdable key, where holding it means something, is held back: released before the
-///   long-press duration it is delivered then as ``UIEvent/key(_:)`` (a tap), and held it fires
-///   ``UIEvent/keyHold(_:)`` from ``expire(at:)`` exactly at that duration, whatever the repeat
-///   rate, and is never delivered as a press. Focus going away cancels it; its repeats are
-///   swallowed. Other keys are delivered at once, their repeats are presses, and releases are
-///   dropped.
+///   holdable key, where holding it means something, fires ``UIEvent/keyHold(_:)`` from
+///   ``expire(at:)`` exactly at the long-press duration, whatever the repeat rate. One of
+///   ``Configuration/tapFirstKeys`` (a tab's digit) is delivered at once as ``UIEvent/key(_:)``,
+///   as from auto-repeat, so both modes do the same: the tab is selected, then its hold
+///   follows. Any other is held back: released before the duration it is delivered then (a
+///   tap), and held it is never delivered as a press. Focus going away cancels the hold; its
+///   repeats are swallowed. Other keys are delivered at once, their repeats are presses, and
+///   releases are dropped.
 public struct GestureRecognizer: Sendable {
     /// Timing of the recogniser, in milliseconds.
     public struct Configuration: Sendable, Hashable {
@@ -42,6 +44,11 @@ public struct GestureRecognizer: Sendable {
         public var holdableKeys: Set<KeyEvent>
         /// How a key hold is recognised.
         public var keyHoldMode: KeyHoldMode = .autoRepeat
+        /// Holdable keys whose press is delivered at once with release events too, as it is from
+        /// auto-repeat, the hold following at the deadline: a tab's digit, whose press selects
+        /// the tab and whose hold raises what the tab holds (none by default). Other holdable
+        /// keys are held back with release events: their tap, or their hold, never both.
+        public var tapFirstKeys: Set<KeyEvent> = []
 
         /// Timing in milliseconds: a press or key held `longPressMilliseconds` (500) is a
         /// long-press or hold; a held key's first auto-repeat comes within
@@ -79,6 +86,9 @@ public struct GestureRecognizer: Sendable {
         var start: Int64
         var last: Int64
         var phase: Phase
+        /// Whether the press was delivered already (``Configuration/tapFirstKeys``), so its
+        /// release delivers nothing.
+        var delivered = false
     }
 
     /// Its timing, holdable keys and key-hold mode. It may change between events (`TerminalLoop`
@@ -118,8 +128,8 @@ public struct GestureRecognizer: Sendable {
         case .keyRelease(let key):
             guard let current = hold, current.key == key else { return [] }
             hold = nil
-            // Released before the long-press duration: a tap, delivered now.
-            return current.phase == .down ? [.key(key)] : []
+            // Released before the long-press duration: a tap, delivered now unless it was at the press.
+            return current.phase == .down && !current.delivered ? [.key(key)] : []
         case .key(let key), .keyRepeat(let key):
             if configuration.keyHoldMode == .off { return [.key(key)] }
             // The repeats of a hold that started where holding means something stay part of it
@@ -201,16 +211,21 @@ public struct GestureRecognizer: Sendable {
         return startHold(key, at: time, holdable: holdable())
     }
 
-    /// A press with release events to come. Where holding it means something it is timed, and
-    /// held back: its release before the long-press duration delivers it as a tap (so `Enter`
-    /// opens a list's item on release), and holding it fires the hold instead (the item's menu).
-    /// Elsewhere it is delivered at once. A second press of the key still down (its release
-    /// lost) does not restart it.
+    /// A press with release events to come. Where holding it means something it is timed; a
+    /// key of ``Configuration/tapFirstKeys`` is delivered at once too (a tab's digit selects the
+    /// tab, and its hold raises the tab's sheet), any other is held back: its release before the long-press
+    /// duration delivers it as a tap (so `Enter` opens a list's item on release), and holding it
+    /// fires the hold instead (the item's menu). Elsewhere it is delivered at once. A second
+    /// press of the key still down (its release lost) does not restart it.
     private mutating func handlePress(_ key: KeyEvent, at time: Int64, holdable: () -> Bool) -> [UIEvent] {
         if let current = hold, current.key == key, current.phase == .down { return [] }
-        let watched = configuration.holdableKeys.contains(key) && holdable()
-        hold = watched ? KeyHold(key: key, start: time, last: time, phase: .down) : nil
-        return watched ? [] : [.key(key)]
+        guard configuration.holdableKeys.contains(key), holdable() else {
+            hold = nil
+            return [.key(key)]
+        }
+        let tapFirst = configuration.tapFirstKeys.contains(key)
+        hold = KeyHold(key: key, start: time, last: time, phase: .down, delivered: tapFirst)
+        return tapFirst ? [.key(key)] : []
     }
 
     /// A new press of `key`: delivered at once, and watched for auto-repeats when holding it

@@ -82,10 +82,16 @@ public struct InputDecoder: Sendable {
         return isSequenceInProgress ? Self.sequenceTimeoutMilliseconds : Self.escapeTimeoutMilliseconds
     }
 
-    /// Whether the bytes held begin a control sequence (`ESC [` or `ESC O` and more).
+    /// Whether the bytes held begin a control sequence (`ESC [`, `ESC O` or an OSC answer's
+    /// `ESC ]`, and more).
     var isSequenceInProgress: Bool {
-        pending.count >= 2 && pending[0] == Self.esc && (pending[1] == UInt8(ascii: "[") || pending[1] == UInt8(ascii: "O"))
+        pending.count >= 2 && pending[0] == Self.esc
+            && (pending[1] == UInt8(ascii: "[") || pending[1] == UInt8(ascii: "O") || pending[1] == UInt8(ascii: "]"))
     }
+
+    /// The longest operating system command kept, `ESC ]` to its end included: an answer to
+    /// OSC 11 takes 28 bytes; a longer one is dropped.
+    static let maximumOSCBytes = 64
 
     /// Decodes `bytes` appended to anything held from earlier calls; returns the complete events, in order.
     public mutating func feed<S: Sequence>(_ bytes: S) -> [InputEvent] where S.Element == UInt8 {
@@ -281,6 +287,8 @@ public struct InputDecoder: Sendable {
         switch next {
         case UInt8(ascii: "["):
             return csi(at: index, final: final)
+        case UInt8(ascii: "]"):
+            return osc(at: index, final: final)
         case UInt8(ascii: "O"):
             guard index + 2 < pending.count else {
                 return final ? .event(.unknown([Self.esc, next]), consumed: 2) : .needMore
@@ -303,6 +311,45 @@ public struct InputDecoder: Sendable {
             guard let (character, length) = utf8Character(at: index + 1, final: final) else { return .needMore }
             return .event(.key(KeyEvent(.character(character), modifiers: .alt)), consumed: 1 + length)
         }
+    }
+
+    /// An operating system command, `ESC ]` to BEL or `ESC \` (ST), which a terminal sends only
+    /// as an answer: OSC 11's is ``TerminalReply/backgroundColor(_:)``, anything else is
+    /// ``InputEvent/unknown(_:)``. One cut by another `ESC`, or longer than ``maximumOSCBytes``,
+    /// is dropped up to there; `Alt-]` is therefore no key.
+    private func osc(at index: Int, final: Bool) -> Step {
+        var end = index + 2
+        while end < pending.count, end - index < Self.maximumOSCBytes {
+            let byte = pending[end]
+            if byte == 0x07 { return .event(Self.oscAnswer(pending[(index + 2)..<end]), consumed: end + 1 - index) }
+            if byte == Self.esc {
+                guard end + 1 < pending.count else { break }
+                guard pending[end + 1] == UInt8(ascii: "\\") else {
+                    return .event(.unknown(Array(pending[index..<end])), consumed: end - index)
+                }
+                return .event(Self.oscAnswer(pending[(index + 2)..<end]), consumed: end + 2 - index)
+            }
+            end += 1
+        }
+        if end - index >= Self.maximumOSCBytes { return .event(.unknown(Array(pending[index..<end])), consumed: end - index) }
+        return final ? .event(.unknown(Array(pending[index...])), consumed: pending.count - index) : .needMore
+    }
+
+    /// The event for an OSC's `body` (between `ESC ]` and its end): `11;rgb:R/G/B`, each channel
+    /// 1–4 hexadecimal digits scaled to 0–255, is the background colour.
+    static func oscAnswer(_ body: ArraySlice<UInt8>) -> InputEvent {
+        let text = String(decoding: body, as: UTF8.self)
+        let whole = InputEvent.unknown([esc, UInt8(ascii: "]")] + Array(body))
+        guard text.hasPrefix("11;rgb:") else { return whole }
+        let channels = text.dropFirst(7).split(separator: "/", omittingEmptySubsequences: false)
+        guard channels.count == 3 else { return whole }
+        var values: [UInt8] = []
+        for channel in channels {
+            guard (1...4).contains(channel.count), let value = Int(channel, radix: 16) else { return whole }
+            let top = (1 << (4 * channel.count)) - 1
+            values.append(UInt8((value * 255 + top / 2) / top))
+        }
+        return .reply(.backgroundColor(RGBColor(red: values[0], green: values[1], blue: values[2])))
     }
 
     /// Keys sent as `ESC O x` (SS3), as in application cursor mode.

@@ -18,4 +18,8 @@ public enum TerminalReply: Hashable, Sendable {
     /// The cursor position (DSR 6's answer), 0-based row and column. Only decoded while one is
     /// expected (``InputDecoder/expectsCursorReport``): otherwise `CSI 1 ; 2 R` is Shift-F3.
     case cursorPosition(row: Int, column: Int)
+    /// The default background colour (OSC 11's answer, `OSC 11 ; rgb:R/G/B` ended by BEL or
+    /// `ESC \`, each channel of 1 to 4 hexadecimal digits, scaled to 8 bits; xterm ctlseqs
+    /// "Operating System Commands" and XParseColor's `rgb:` form).
+    case backgroundColor(RGBColor)
 }

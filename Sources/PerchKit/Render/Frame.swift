@@ -5,6 +5,10 @@ public struct Frame: Sendable {
     public var screen: Screen
     /// What was drawn where, for hit-testing.
     public var hits: HitMap
+    /// The styles the cells are drawn in (a theme's colours for the terminal's background), or
+    /// nil for their own: the backend applies them per run of cells as it draws
+    /// (``TerminalBackend/draw(_:styles:)``), so a frame pays nothing per cell for them.
+    public var styles: StyleMap?
 
     /// A blank frame of `size` (columns × rows) where nothing reacts to the pointer.
     public init(size: Size) {
@@ -21,7 +25,16 @@ public struct Frame: Sendable {
         var result = Frame(size: Size(width: size.width, height: rows.count))
         result.screen = screen.rows(rows)
         result.hits = hits.moved(rows: -rows.lowerBound)
+        result.styles = styles
         return result
+    }
+
+    /// The screen as the terminal shows it: ``screen`` with ``styles`` applied to every cell.
+    public var drawnScreen: Screen {
+        guard let styles else { return screen }
+        var drawn = screen
+        drawn.restyle(with: styles)
+        return drawn
     }
 }
 

@@ -209,6 +209,20 @@ public struct Screen: Hashable, Sendable {
         }
     }
 
+    /// Gives every coloured or dim cell the style `map` gives its style; other cells are left as
+    /// they are.
+    public mutating func restyle(with map: StyleMap) {
+        // One test per cell, and a store only where the style changes (12,000 cells at 200×60).
+        cells.withUnsafeMutableBufferPointer { cells in
+            for index in cells.indices {
+                let style = cells[index].style
+                guard style.foreground != nil || style.dim else { continue }
+                let mapped = map[style]
+                if mapped != style { cells[index].style = mapped }
+            }
+        }
+    }
+
     /// Writes `cell` as it is at 0-based `column`, `row`; nothing happens off the screen. A wide
     /// character the cell lands on any part of is blanked first, so none is left half drawn.
     /// The cell's width is not measured: text goes through ``put(_:column:row:style:width:)``.

@@ -6,12 +6,23 @@ public enum TerminalQuery: Hashable, Sendable, CaseIterable {
     case keyboardProtocol
     /// Where the cursor is: DSR 6, `CSI 6 n`, answered by `CSI row ; column R` (xterm ctlseqs).
     case cursorPosition
+    /// The default background colour: OSC 11 with `?` (xterm ctlseqs "Operating System
+    /// Commands", `Ps = 1 1`), answered `OSC 11 ; rgb:RRRR/GGGG/BBBB` by terminals that know it.
+    /// Many do not answer (GNU screen, tmux without a client, the Linux console), so it is sent
+    /// before a query that every terminal answers (``keyboardProtocol`` or ``deviceAttributes``,
+    /// whose device attributes end the wait for it, or ``cursorPosition``).
+    case backgroundColor
+    /// The primary device attributes alone, `CSI c`, which every terminal answers: the end of
+    /// the wait for ``backgroundColor`` where the keyboard protocol is not asked.
+    case deviceAttributes
 
     /// The bytes sent.
     public var bytes: [UInt8] {
         switch self {
         case .keyboardProtocol: Array("\u{1B}[?u\u{1B}[c".utf8)
         case .cursorPosition: Array("\u{1B}[6n".utf8)
+        case .backgroundColor: Array("\u{1B}]11;?\u{1B}\\".utf8)
+        case .deviceAttributes: Array("\u{1B}[c".utf8)
         }
     }
 
@@ -21,10 +32,14 @@ public enum TerminalQuery: Hashable, Sendable, CaseIterable {
     public static func privateModeRequest(_ mode: Int) -> [UInt8] { Array("\u{1B}[?\(mode)$p".utf8) }
 
     /// Whether `reply` ends the wait for this query: the device attributes end the keyboard
-    /// query (the flags, when they come, come before them).
+    /// query (the flags, when they come, come before them); they and the cursor's position end
+    /// the background colour's (sent before them; a terminal answers in order).
     func isAnswered(by reply: TerminalReply) -> Bool {
         switch (self, reply) {
-        case (.keyboardProtocol, .primaryDeviceAttributes), (.cursorPosition, .cursorPosition): true
+        case (.keyboardProtocol, .primaryDeviceAttributes), (.cursorPosition, .cursorPosition),
+            (.backgroundColor, .backgroundColor), (.backgroundColor, .primaryDeviceAttributes), (.backgroundColor, .cursorPosition),
+            (.deviceAttributes, .primaryDeviceAttributes):
+            true
         default: false
         }
     }

@@ -20,7 +20,7 @@ def main():
     binary = sys.argv[1]
     tries = int(sys.argv[sys.argv.index("--tries") + 1]) if "--tries" in sys.argv else 5
     home, env = scratch_environment("perch-kitty-")
-    result = {"mode": None, "key": [], "mouse": [], "tapOpenedSheet": None}
+    result = {"mode": None, "key": [], "mouse": [], "tapOpenedSheet": None, "heldOnStats": None}
     try:
         with start_or_skip([binary, "--reduce-motion"], env) as t:
             if t.wait_for(lambda s: "Overview" in s and "Settings" in s, timeout=15) is None:
@@ -56,6 +56,16 @@ def main():
             t.key("3")
             t.wait_for(lambda s: "Stats ·" in s)
             result["tapOpenedSheet"] = sheet_up(t.text())
+            # 1 held on Stats: Overview is selected at once (its title on the top row, above the
+            # sheet), then the sheet rises over it, as with auto-repeat.
+            t.key_down("1")
+            overview_first = t.wait_for(lambda s: s.split("\n")[0].strip().startswith("Overview"), timeout=3, step=0.001)
+            took = t.wait_for(sheet_up, timeout=3, step=0.001)
+            top = t.text().split("\n")[0].strip()
+            t.key_up("1")
+            result["heldOnStats"] = {"overviewAt": None if overview_first is None else round(overview_first * 1000, 1),
+                                     "sheetAt": None if took is None else round(took * 1000, 1), "top": top}
+            t.key("Escape")
             t.key("q")
     finally:
         shutil.rmtree(home, ignore_errors=True)

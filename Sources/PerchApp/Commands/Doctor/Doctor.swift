@@ -43,7 +43,7 @@ struct Doctor {
             case .primaryDeviceAttributes:
                 if keyboard == .silent { keyboard = .primaryAttributesOnly }
                 return true
-            case .cursorPosition: break
+            case .cursorPosition, .backgroundColor: break
             }
             return false
         }
@@ -121,6 +121,8 @@ struct Doctor {
         osc52 += "; Copy id sends it anyway, and the terminal may refuse it"
         if environment("TMUX") != nil { osc52 += "; in tmux, set-clipboard must be on" }
         lines.append(("OSC 52 clipboard", osc52))
+        let multiplexers = Multiplexer.detected(environment)
+        lines += Multiplexer.lines(multiplexers, escapeTime: Multiplexer.tmuxEscapeTime())
         lines.append(("UTF-8 locale", localeLine()))
         lines.append(("config", fileLine(paths.config)))
         lines.append(("state", fileLine(paths.state)))
