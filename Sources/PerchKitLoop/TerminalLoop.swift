@@ -246,6 +246,9 @@ public final class TerminalLoop<Root: LoopRoot> {
             var fds = [pollfd(fd: backend.inputDescriptor, events: Int16(POLLIN), revents: 0)]
             let ready = poller.poll(&fds, timeout: Int32(clamping: max(0, deadline - now())))
             if ready < 0, errno == EINTR { continue }
+            // Bug: a wait that fails (the loop ended by a failed poll, with a query out) spun here
+            // for ever: nothing more can be read.
+            if ready < 0 { return }
             guard ready > 0 else { continue }
             guard fds[0].revents & Int16(POLLIN) != 0 else { return }  // hung up: nothing more will come
             let descriptor = backend.inputDescriptor

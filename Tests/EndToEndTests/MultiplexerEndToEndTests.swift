@@ -46,6 +46,15 @@ struct MultiplexerEndToEndTests {
         return (session, folder)
     }
 
+    /// Ends the screen session `inScreen` started (its server outlives the tmux pane), then
+    /// removes its folder: no process of a test stays behind.
+    static func endScreen(_ folder: URL) {
+        _ = try? Spawn.run(
+            ["screen", "-X", "quit"],
+            environment: ["SCREENDIR": folder.appendingPathComponent("screen").path, "PATH": "/usr/local/bin:/usr/bin:/bin"])
+        try? FileManager.default.removeItem(at: folder)
+    }
+
     // Bug: under GNU screen with the mouse on, Esc did nothing and the last frame stayed under the
     // prompt; doctor said nothing of either.
     @Test(
@@ -53,7 +62,7 @@ struct MultiplexerEndToEndTests {
         .enabled(if: ShellEndToEndTests.installed("screen")))
     func doctorInScreen() throws {
         let (session, folder) = try Self.inScreen(TmuxSession.quote(TmuxSession.binary) + " doctor")
-        defer { try? FileManager.default.removeItem(at: folder) }
+        defer { Self.endScreen(folder) }
         #expect(try session.waitFor("hold the 1 key", timeout: Self.timeout))
         let screen = try session.screen().joined(separator: "\n")
         #expect(screen.contains("  multiplexer       GNU screen (STY is set)"), "\(screen)")
@@ -72,7 +81,7 @@ struct MultiplexerEndToEndTests {
         .enabled(if: ShellEndToEndTests.installed("screen")))
     func screenLeavesNoFrame() throws {
         let (session, folder) = try Self.inScreen(TmuxSession.quote(TmuxSession.binary))
-        defer { try? FileManager.default.removeItem(at: folder) }
+        defer { Self.endScreen(folder) }
         try session.waitForStart()
         try session.send("q")
         #expect(try session.waitFor("AFTER=0", timeout: Self.timeout))
