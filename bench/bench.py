@@ -906,8 +906,15 @@ class Bench:
         self.row("switch_tools", "perch switch, git+ssh+kube+gcloud+aws+docker+env", "ms", "≤ 100 median", samples=samples,
                  ok=median(samples) <= 100, note=note)
         # An agent's command through perch exec, against the same command alone; and perch status.
+        # The first exec after a switch asks kubectl and git (their answers are kept only from
+        # files older than 2 s): timed once, then the steady state an agent's thousands of
+        # commands see.
         floor, scoped, statuses = [], [], []
         true = shutil.which("true") or "/bin/true"
+        start = now_ms()
+        subprocess.run(perch("exec", "x", "--", true), env=env, capture_output=True)
+        first = now_ms() - start
+        time.sleep(0 if self.smoke else 2.2)
         for run in range(self.runs(30)):
             start = now_ms()
             subprocess.run([true], env=env, capture_output=True)
@@ -922,7 +929,7 @@ class Bench:
             statuses.append(now_ms() - start)
         over = [s - median(floor) for s in scoped]
         self.row("exec_true", "perch exec ACCOUNT -- true, over true alone", "ms", "≤ 10 ms median", samples=over,
-                 ok=median(over) <= 10, note=f"true alone {median(floor):.1f} ms; " + note)
+                 ok=median(over) <= 10, note=f"true alone {median(floor):.1f} ms; the first exec after a switch {first:.1f} ms (asks kubectl and git; later ones use their kept answers); " + note)
         self.row("status_tools", "perch status, git+ssh+kube+gcloud+aws+docker+env, no server asked", "ms", "≤ 100 ms median",
                  samples=statuses, ok=median(statuses) <= 100, note=note)
         gcloud = shutil.which("gcloud", path="/usr/local/bin:/usr/bin:/bin")

@@ -36,6 +36,8 @@ public struct IdentityFiles: Hashable, Sendable {
     /// The folder of the files `perch exec` and `perch use` give one process (a kubeconfig
     /// naming the account's context, `ID.kubeconfig`), beside the state file, mode 0700.
     public var scopes: String
+    /// The folder of tools' kept answers (``AnswerCache``), beside the state file, mode 0700.
+    public var answers: String
     /// The folder of the shells' markers (one empty file per shell, named by its process id),
     /// whose modification time `shell-init`'s prompt hook compares with the state's and the
     /// config's, beside the state file.
@@ -67,6 +69,7 @@ public struct IdentityFiles: Hashable, Sendable {
             sshInclude = base + "/ssh/config"
         }
         scopes = beside + ".scopes"
+        answers = beside + ".answers"
         shells = beside + ".shells"
         userSSHConfig = environment.home + "/.ssh/config"
         userGitConfigs =

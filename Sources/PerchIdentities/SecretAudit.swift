@@ -672,6 +672,7 @@ extension SecretAudit {
                 (files.gitInclude, 0o644, naming(.git)), (files.gitDirectories, 0o644, naming(.git)), (files.gitGuard, 0o644, all),
                 (files.sshInclude, 0o644, naming(.ssh)), (environment.statePath, 0o600, all), (files.results, 0o600, all),
                 (files.journal, 0o600, all), (files.baseline, 0o600, all), (files.undo, 0o600, all), (files.scopes, 0o700, all),
+                (files.answers, 0o700, all),
                 (files.gitHooks, 0o755, all),
             ]
             for name in FileSystem.names(in: files.gitHooks).sorted() { expected.append((files.gitHooks + "/" + name, 0o755, all)) }

@@ -70,18 +70,6 @@ public struct SessionExpiryCache: Sendable {
         return names.sorted()
     }
 
-    /// Device, inode, size, modification and status-change times (ns) of `path`, a regular file
-    /// or a folder; nil when it does not exist (or is something else).
-    static func identity(_ path: String) -> [Int64]? {
-        var info = stat()
-        guard stat(path, &info) == 0, info.st_mode & S_IFMT == S_IFREG || info.st_mode & S_IFMT == S_IFDIR else { return nil }
-        return [
-            Int64(bitPattern: UInt64(info.st_dev)), Int64(bitPattern: UInt64(info.st_ino)), Int64(info.st_size),
-            Int64(info.st_mtim.tv_sec) * 1_000_000_000 + Int64(info.st_mtim.tv_nsec),
-            Int64(info.st_ctim.tv_sec) * 1_000_000_000 + Int64(info.st_ctim.tv_nsec),
-        ]
-    }
-
     /// The cached answer for `key` when its files begin with `base` and each is as it was.
     func cached(key: String, base: [String]) -> String? {
         guard let bytes = try? FileSystem.read(path, limit: 1 << 20), let document = try? JSONReader.read(bytes),
@@ -93,29 +81,17 @@ public struct SessionExpiryCache: Sendable {
             let answer = document.value(of: root, forKey: "answer").flatMap(document.string),
             let files = document.value(of: root, forKey: "files")
         else { return nil }
-        var paths: [String] = []
-        for file in document.elements(files) {
-            let parts = document.elements(file)
-            guard let path = parts.first.flatMap(document.string) else { return nil }
-            let numbers = parts.dropFirst().compactMap { document.numberText($0).flatMap { Int64($0) } }
-            guard numbers.count == parts.count - 1, (numbers.isEmpty ? nil : numbers) == Self.identity(path) else { return nil }
-            paths.append(path)
-        }
+        guard let paths = KeptFiles.unchanged(files, in: document) else { return nil }
         guard paths.count >= base.count, Array(paths.prefix(base.count)) == base else { return nil }
         return answer
     }
 
     /// Keeps `answer` for `key` and `files`, unless one of them changed within the racy window.
     func store(_ answer: String, key: String, files: [String], now: Int64) {
-        var rows: [String] = []
-        for file in files {
-            let numbers = Self.identity(file)
-            if let numbers, now - max(numbers[3], numbers[4]) < CurrentAccountCache.racyWindowNanoseconds { return }
-            rows.append("[" + ([ConfigWriter.json(file)] + (numbers ?? []).map(String.init)).joined(separator: ", ") + "]")
-        }
+        guard let rows = KeptFiles.json(files, now: now) else { return }
         let text =
-            "{\"version\": \(Self.version), \"key\": \(ConfigWriter.json(key)), \"answer\": \(ConfigWriter.json(answer)),\n \"files\": ["
-            + rows.joined(separator: ",\n  ") + "]}\n"
+            "{\"version\": \(Self.version), \"key\": \(ConfigWriter.json(key)), \"answer\": \(ConfigWriter.json(answer)),\n \"files\": "
+            + rows + "}\n"
         try? FileSystem.writeAtomically(Array(text.utf8), to: path, mode: 0o600)
     }
 }

@@ -124,6 +124,45 @@ struct ExecEndToEndTests {
         #expect(outside.stdout.contains("home\tTrue"), "\(outside.stdout)\(outside.stderr)")
     }
 
+    /// Issue 47's budget: `perch exec` asked `kubectl config view` and git at every run (86.8 ms
+    /// over `true`); their answers are kept. A kept answer must never outlive the files it came
+    /// from: a kubeconfig changed by kubectl and a git file the global config includes.
+    @Test(
+        "perch exec keeps kubectl's and git's answers, and follows the kubeconfig and an included git file when they change",
+        .enabled(if: tools))
+    func keptAnswersFollowTheFiles() throws {
+        let scoped = try home()
+        defer { scoped.cli.remove() }
+        try "[include]\n\tpath = more.gitconfig\n".write(toFile: scoped.home + "/.gitconfig", atomically: true, encoding: .utf8)
+        try "[user]\n\tname = First Name\n".write(toFile: scoped.home + "/more.gitconfig", atomically: true, encoding: .utf8)
+        #expect(try scoped.cli.run(["setup", "git", "--yes"]).status == 0)
+        let answers = (scoped.cli.statePath as NSString).deletingPathExtension + ".answers"
+        let script = "git var GIT_AUTHOR_IDENT | cut -d' ' -f1-3; kubectl config view --minify -o 'jsonpath={.contexts[0].context.cluster}'"
+        func ask(_ account: String) throws -> String {
+            let run = try scoped.cli.run(["exec", account, "--", "sh", "-c", script])
+            #expect(run.status == 0, "\(run.stderr)")
+            return run.stdout
+        }
+        // Until the answers are kept (none is while a file is younger than 2 s), each run asks.
+        let deadline = Date().addingTimeInterval(20)
+        var kept: [String] = []
+        repeat {
+            #expect(try ask("work") == "Ada Work <ada@work.example>\nlocal")
+            #expect(try ask("personal").hasPrefix("First Name <ada@home.example>\n"))
+            kept = (try? FileManager.default.contentsOfDirectory(atPath: answers)) ?? []
+        } while kept.count < 2 && Date() < deadline
+        #expect(kept.count >= 2, "kubectl's and git's answers are kept: \(kept)")
+        // kubectl rewrites the kubeconfig in place: the context's cluster is now another.
+        for arguments in [["set-cluster", "other", "--server", "https://127.0.0.1:2"], ["set-context", "prod", "--cluster", "other"]] {
+            let kubectl = try Spawn.run(["kubectl", "config"] + arguments, environment: scoped.cli.environment)
+            #expect(kubectl.status == 0, "\(kubectl.stderr)")
+        }
+        #expect(try ask("work") == "Ada Work <ada@work.example>\nother")
+        // The included file (which the global config names, not the other way round) changes.
+        try "[user]\n\tname = Second Name\n".write(toFile: scoped.home + "/more.gitconfig", atomically: false, encoding: .utf8)
+        #expect(try ask("personal").hasPrefix("Second Name <ada@home.example>\n"))
+    }
+
     @Test("the exit status is the command's, stdin reaches it, no Perch process waits, and a signal ends the command itself")
     func becomesTheCommand() throws {
         let scoped = try home()

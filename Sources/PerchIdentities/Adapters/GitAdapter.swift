@@ -788,8 +788,18 @@ public struct GitAdapter: ToolAdapter {
         }
         bare.environment.variables["GIT_CONFIG_GLOBAL"] = "/dev/null"
         bare.environment.variables["GIT_CONFIG_NOSYSTEM"] = "1"
+        // Kept (``AnswerCache``) while the variables, the host's name and the files git's guess
+        // reads (the password database, the host's names and resolver) are as they were.
+        var host = utsname()
+        uname(&host)
+        let nodename = withUnsafeBytes(of: host.nodename) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }
         func ident() -> (name: String, email: String)? {
-            let run = bare.run("git", ["var", "GIT_COMMITTER_IDENT"], in: "/")
+            let question = AnswerCache.Question(
+                program: "git", arguments: ["var", "GIT_COMMITTER_IDENT"], folder: "/",
+                variables: ["HOME", "EMAIL", "USER", "LOGNAME", "GIT_*"],
+                files: ["/etc/passwd", "/etc/hosts", "/etc/hostname", "/etc/resolv.conf", "/etc/nsswitch.conf", "/etc/mailname"],
+                other: nodename, accepted: [0, 128])
+            let run = AnswerCache.ask(question, in: bare)
             guard let line = run.output?.trimmingWhitespace, let open = line.firstIndex(of: "<"), let close = line.lastIndex(of: ">"),
                 open < close
             else { return nil }
@@ -834,18 +844,30 @@ public struct GitAdapter: ToolAdapter {
     static func values(byOrigin context: ToolContext) -> (own: [String: String], perchs: [String: String])? {
         var global = context
         global.environment.variables.removeValue(forKey: "GIT_DIR")
-        let run = global.run(
-            "git",
-            [
+        // Kept (``AnswerCache``) while the global files and every file they include are as they
+        // were: the includes are asked too, so that a file included but setting none of these
+        // keys yet is known.
+        let environment = context.environment
+        let question = AnswerCache.Question(
+            program: "git",
+            arguments: [
                 "config", "--global", "--includes", "--show-origin", "--get-regexp",
-                "^(user\\.(name|email|signingkey)|gpg\\.format|gpg\\.ssh\\.(defaultkeycommand|allowedsignersfile)|(commit|tag)\\.gpgsign|core\\.sshcommand)$",
-            ], in: "/")
+                "^(include\\.path|includeif\\..*\\.path|user\\.(name|email|signingkey)|gpg\\.format|gpg\\.ssh\\.(defaultkeycommand|allowedsignersfile)|(commit|tag)\\.gpgsign|core\\.sshcommand)$",
+            ], folder: "/", variables: ["HOME", "XDG_CONFIG_HOME", "GIT_*"], files: context.files.userGitConfigs,
+            alsoRead: { output in
+                Self.originEntries(output).flatMap { origin, key, value -> [String] in
+                    guard key == "include.path" || (key.hasPrefix("includeif.") && key.hasSuffix(".path")) else { return [origin] }
+                    let path = environment.expandingTilde(value)
+                    return [origin, path.hasPrefix("/") ? path : FileSystem.directory(of: origin) + "/" + path]
+                }.filter { $0.hasPrefix("/") }
+            }, accepted: [0, 1])
+        let run = AnswerCache.ask(question, in: global)
         guard case .exited(let status, let output, let errors) = run, status == 0 || (status == 1 && errors.isEmpty) else { return nil }
         let files = context.files
         let perch = [files.gitInclude, files.gitDirectories]
         var own: [String: String] = [:]
         var perchs: [String: String] = [:]
-        for (origin, key, value) in Self.originEntries(output) {
+        for (origin, key, value) in Self.originEntries(output) where key != "include.path" && !key.hasPrefix("includeif.") {
             if perch.contains(origin) || origin.hasPrefix(files.gitAccounts + "/") { perchs[key] = value } else { own[key] = value }
         }
         return (own, perchs)

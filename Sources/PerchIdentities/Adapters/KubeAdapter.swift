@@ -279,9 +279,16 @@ public struct KubeAdapter: ToolAdapter {
             // The context's cluster and user, from the user's files as kubectl merges them.
             var reader = context
             reader.environment.variables["KUBECONFIG"] = own.joined(separator: ":")
-            let run = reader.run(
-                "kubectl",
-                ["config", "view", "-o", #"jsonpath={range .contexts[*]}{.name}{"\t"}{.context.cluster}{"\t"}{.context.user}{"\n"}{end}"#])
+            // Kept (``AnswerCache``) while the kubeconfig files are as they were: a kubeconfig
+            // includes no other file.
+            let question = AnswerCache.Question(
+                program: "kubectl",
+                arguments: [
+                    "config", "view", "-o",
+                    #"jsonpath={range .contexts[*]}{.name}{"\t"}{.context.cluster}{"\t"}{.context.user}{"\n"}{end}"#,
+                ],
+                variables: ["KUBECONFIG", "HOME"], files: own.isEmpty ? [context.environment.home + "/.kube/config"] : own)
+            let run = AnswerCache.ask(question, in: reader)
             guard let output = run.output else { return .failure(ToolFailure("kubectl config view: \(run.failure ?? "failed")")) }
             let found = output.split(separator: "\n").map { $0.split(separator: "\t", omittingEmptySubsequences: false) }.first {
                 $0.first.map(String.init) == name
