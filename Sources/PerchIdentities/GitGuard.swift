@@ -117,15 +117,30 @@ public enum GitGuard {
             // Nothing to run after: the check is the hook, given git's input as it comes (no
             // copy, no second process). Else the input is read once and given to each.
             // reference-transaction: most updates (a fetch's remote-tracking refs, a tag, a
-            // deletion) give no branch or HEAD a new value, told here without starting Perch.
+            // deletion) give no branch or HEAD a new value, and a new branch where HEAD is (git
+            // branch, checkout -b, switch -c) brings no commit HEAD does not have: both told
+            // here, from git's input and the loose files of HEAD and its branch, without
+            // starting Perch (whose answer would be the same: no new commit). The files are only
+            // compared with git's input, never run.
             let filter =
                 name == "reference-transaction"
                 ? """
-                  perch_input= perch_check= perch_nl='
+                  perch_input= perch_check= perch_head= perch_nl='
                 '
+                  if [ -d .git ]; then perch_git=.git; else perch_git=${GIT_DIR-}; fi
+                  if [ -n "$perch_git" ] && [ -f "$perch_git/HEAD" ] && read -r perch_head < "$perch_git/HEAD"; then
+                    case $perch_head in
+                      *..*) perch_head= ;;
+                      "ref: refs/heads/"*)
+                        perch_head=${perch_head#ref: }
+                        if [ -f "$perch_common/$perch_head" ]; then read -r perch_head < "$perch_common/$perch_head" || perch_head=; else perch_head=; fi ;;
+                    esac
+                    case $perch_head in *[!0-9a-f]*) perch_head= ;; esac
+                    case ${#perch_head} in 40|64) ;; *) perch_head= ;; esac
+                  fi
                   while read -r perch_old perch_new perch_ref; do
                     perch_input="$perch_input$perch_old $perch_new $perch_ref$perch_nl"
-                    case $perch_ref in HEAD|refs/heads/*) case $perch_new in *[!0]*) perch_check=1 ;; esac ;; esac
+                    case $perch_ref in HEAD|refs/heads/*) case $perch_new in *[!0]*) [ "$perch_new" = "$perch_head" ] || perch_check=1 ;; esac ;; esac
                   done
                   [ -n "$perch_check" ] || exit 0
                   \(findProgram(program, what: what, command: gitCommand))
