@@ -79,6 +79,31 @@ struct PlaceRuleEndToEndTests {
         #expect(said.shell == "home", "\(said)")
     }
 
+    /// Issue 46, item 7: in a bound folder outside any repository, git takes the global account
+    /// (a `gitdir:` rule applies inside a repository only) and verify printed `fix: perch switch
+    /// work`, which would only move the global account. It now says why, and the fix it names
+    /// (`git init`) is run here and gives git the bound account.
+    @Test("a bound folder that is not a repository: verify names git init, not a switch; git init there makes git the bound account")
+    func boundFolderOutsideRepository() throws {
+        let cli = try home()
+        defer { cli.remove() }
+        let folder = cli.home.path + "/proj/notes"
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        let perch = TmuxSession.quote(TmuxSession.binary)
+        let before = try sh(cli, "\(perch) verify", in: folder)
+        #expect(before.status == 0, "nothing can be committed here: not a disagreement\n\(before.stdout)\(before.stderr)")
+        #expect(before.stdout.contains("not in a git repository"), "\(before.stdout)")
+        #expect(before.stdout.contains("git init"), "\(before.stdout)")
+        #expect(!before.stdout.contains("perch switch"), "\(before.stdout)")
+        #expect(try sh(cli, "git var GIT_AUTHOR_IDENT", in: folder).stdout.contains("<ada@home.example>"))
+        // The fix it names, run.
+        #expect(try sh(cli, "git init -q", in: folder).status == 0)
+        #expect(try sh(cli, "git var GIT_AUTHOR_IDENT", in: folder).stdout.contains("<ada@work.example>"))
+        let after = try sh(cli, "\(perch) verify", in: folder)
+        #expect(after.status == 0, "\(after.stdout)\(after.stderr)")
+        #expect(after.stdout.contains("✓ git"), "\(after.stdout)")
+    }
+
     @Test("a bound folder entered through a symlink is the bound account for git, verify and the shell alike")
     func enteredThroughSymlink() throws {
         let cli = try home()

@@ -202,6 +202,45 @@ struct SealedScopeEndToEndTests {
         #expect(try pane.waitForPrompt("[personal|pinned]> "), "\(pane.text)")
     }
 
+    /// Issue 46, item 7: a switch made in a shell pinned by perch use said gcloud's seal (the
+    /// CLOUDSDK_ACTIVE_CONFIG_NAME the pin set) beat it, with `unset CLOUDSDK_ACTIVE_CONFIG_NAME`
+    /// as the fix, which would give the pinned shell the global account. A variable of your own
+    /// is still named, and its `unset`, run, gives gcloud the switched configuration.
+    @Test(
+        "a switch in a pinned shell names no unset for the pin's own seal, and gcloud there stays your own; your own variable's unset, run, works",
+        .enabled(if: ["gcloud", "bash"].allSatisfy(ShellEndToEndTests.installed)))
+    func pinnedShellSealIsNoFix() throws {
+        let scoped = try ScopedHome(
+            accounts: [
+                #"{"id": "personal", "name": "Personal", "env": {"WHO": "personal"}}"#, #"{"id": "x", "name": "X", "gcloud": "gx"}"#,
+            ],
+            contexts: ["own"], configurations: ["own", "gx"])
+        defer { scoped.cli.remove() }
+        let perch = TmuxSession.quote(TmuxSession.binary)
+        let active = "gcloud config configurations list --filter=is_active:true --format='value(name)'"
+        let pinned = try Spawn.run(
+            [
+                "bash", "--norc", "--noprofile", "-c",
+                "eval \"$(\(perch) use personal --shell bash)\"; \(perch) switch x; echo \"active=$(\(active))\"",
+            ],
+            environment: scoped.cli.environment)
+        #expect(pinned.status == 0, "\(pinned.stderr)")
+        #expect(!pinned.stderr.contains("unset"), "\(pinned.stderr)")
+        #expect(pinned.stderr.contains("this shell stays on personal"), "\(pinned.stderr)")
+        #expect(pinned.stdout.hasSuffix("active=own\n"), "the pin's seal holds: \(pinned.stdout)")
+        // A variable of your own beats the switch: named, and its unset, run, works.
+        var environment = scoped.cli.environment
+        environment["CLOUDSDK_ACTIVE_CONFIG_NAME"] = "own"
+        let own = try Spawn.run(
+            [
+                "bash", "--norc", "--noprofile", "-c",
+                "\(perch) switch personal >/dev/null; \(perch) switch x; unset CLOUDSDK_ACTIVE_CONFIG_NAME; echo \"active=$(\(active))\"",
+            ],
+            environment: environment)
+        #expect(own.stderr.contains("unset CLOUDSDK_ACTIVE_CONFIG_NAME"), "\(own.stderr)")
+        #expect(own.stdout.hasSuffix("active=gx\n"), "\(own.stdout)")
+    }
+
     // Bug: where git cannot make up an email (a host name without a domain), perch exec of an
     // account naming only git's email pinned user.name to "" and git refused every commit
     // ("empty ident name not allowed").

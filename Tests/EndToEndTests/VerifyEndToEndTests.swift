@@ -545,6 +545,10 @@ struct VerifyEndToEndTests {
                 "would prompt: no stored credential answers for https://github.com without asking on the terminal") == true,
             "\(verify.stdout)\(verify.stderr)")
         #expect(answerLine(verify.stdout, "✓", "git") != nil, "\(verify.stdout)")
-        #expect(verify.status == 0, "\(verify.stdout)\(verify.stderr)")
+        // A gh that cannot switch (before 2.40, as Debian's) is a disagreement whose fix is an
+        // upgrade, never a switch that cannot work.
+        let ghTooOld = answerLine(verify.stdout, "✗", "gh")?.fix == "upgrade gh to 2.40 or later"
+        #expect(verify.status == 0 || (verify.status == 3 && ghTooOld), "\(verify.stdout)\(verify.stderr)")
+        #expect(!verify.stdout.contains("perch switch"), "\(verify.stdout)")
     }
 }

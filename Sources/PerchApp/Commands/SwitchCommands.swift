@@ -275,11 +275,17 @@ extension CommandLineTool {
         // A variable of this shell that beats a tool just applied (GH_TOKEN, CLOUDSDK_ACTIVE_CONFIG_NAME…):
         // the tool is switched, but not for this shell; said as status says it.
         let environment = processVariables
+        // Bug (guard issue, item 7): in a shell pinned by perch use, the seal its scope set
+        // (CLOUDSDK_ACTIVE_CONFIG_NAME of your own configuration) was reported as beating the
+        // switch, with `unset` as the fix, which would give the pinned shell the global account.
+        // A value the shell's own scope set is the pin working, said by the line below.
+        let scopeSet = environment[IdentityScope.setVariable].flatMap(IdentityScope.decode) ?? [:]
         for result in report.results where result.succeeded && !perShell.contains(result.tool) {
             guard let adapter = ToolAdapters.adapter(for: result.tool) else { continue }
             // A scope's own GIT_SSH_COMMAND (perch exec, perch use) is not something beating it.
             let beating = adapter.overrides.filter {
                 !(environment[$0.name] ?? "").isEmpty && !(environment[IdentityScope.scopeVariable] != nil && $0.name == "GIT_SSH_COMMAND")
+                    && scopeSet[$0.name] != .some(environment[$0.name])
             }
             guard !beating.isEmpty else { continue }
             let shownNames = beating.map { "\($0.name)=\(EnvironmentEntry.shown($0.name, environment[$0.name] ?? ""))" }.joined(

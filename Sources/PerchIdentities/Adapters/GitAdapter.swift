@@ -1265,6 +1265,20 @@ extension GitAdapter {
                 tool: "git", kind: .git, expected: expected, answer: answer, verdict: .unknown,
                 reason: "your own rule wins in this folder: \(key) comes from \(origin)", asked: asked)
         }
+        // Bug (guard issue, item 7): in a bound folder outside any repository, git takes the
+        // global account's identity, since a folder's rule (`includeIf "gitdir:"`) applies only
+        // inside a repository; verify printed `perch switch ACCOUNT`, which would only move the
+        // global account. Nothing can be committed here: said, not ✗, with what does work.
+        if !inHook, PlaceOwner.gitDirectory(above: context.folder) == nil,
+            let rule = PlaceOwner.boundRule(
+                context.folder, in: DirectoryRules.rules([context.account], home: context.tool.environment.home))
+        {
+            return ToolAnswer(
+                tool: "git", kind: .git, expected: expected, answer: answer, verdict: .unknown,
+                reason:
+                    "not in a git repository: git applies the folder rule of \(rule.written) only inside one, so here it takes the global account's; a repository made here (git init, git clone) takes \(context.account.id)'s",
+                asked: asked)
+        }
         return ToolAnswer(
             tool: "git", kind: .git, expected: expected, answer: answer, verdict: .disagrees,
             reason: "\(key) comes from \(origin ?? "git's defaults (no user.email set)")",

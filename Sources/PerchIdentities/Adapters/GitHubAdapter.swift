@@ -204,6 +204,15 @@ extension GitHubAdapter {
         let run = context.run("gh", ["config", "get", "user", "-h", gh.hostname])
         if case .notFound = run { return .unknown("gh", kind: .gh, expected: expected, reason: "gh not found", asked: asked) }
         let user = run.output?.trimmingWhitespace ?? ""
+        // Bug (guard issue, item 7): with a gh before 2.40 (Debian's 2.23), verify's fix was
+        // `perch switch ACCOUNT`, which cannot work there: no gh auth switch.
+        if user != gh.user, case .exited(let status, _, let stderr) = context.run("gh", ["auth", "switch", "--help"]), status != 0,
+            stderr.contains("unknown command")
+        {
+            return ToolAnswer(
+                tool: "gh", kind: .gh, expected: expected, answer: user.isEmpty ? "(none) on \(gh.hostname)" : "\(user) on \(gh.hostname)",
+                verdict: .disagrees, reason: Self.tooOld, fix: "upgrade gh to 2.40 or later", asked: asked)
+        }
         return .judged(
             "gh", kind: .gh, expected: expected, answer: user.isEmpty ? "(none) on \(gh.hostname)" : "\(user) on \(gh.hostname)",
             reason: "gh's active user on \(gh.hostname) is \(user.isEmpty ? "none" : user)", fix: "perch switch \(context.account.id)",
