@@ -46,7 +46,7 @@ struct SealedHome {
         // ssh: your own key for github.com in your own ~/.ssh/config, which Perch's include
         // (`perch setup ssh`, at its top) comes before.
         try FileManager.default.createDirectory(atPath: home + "/.ssh", withIntermediateDirectories: true)
-        for key in ["id_own", "id_x", "id_y"] { FileManager.default.createFile(atPath: home + "/.ssh/" + key, contents: Data()) }
+        for key in ["id_own", "id_x", "id_y"] { _ = FileManager.default.createFile(atPath: home + "/.ssh/" + key, contents: Data()) }
         try "Host github.com\n\tIdentityFile ~/.ssh/id_own\n".write(toFile: home + "/.ssh/config", atomically: true, encoding: .utf8)
         self.scoped = scoped
         #expect(try scoped.cli.run(["setup", "ssh", "--yes"]).status == 0)
@@ -106,7 +106,7 @@ struct SealedHome {
         var ended: Int32?
         func end() throws -> Int32 {
             if let ended { return ended }
-            FileManager.default.createFile(atPath: stop, contents: nil)
+            _ = FileManager.default.createFile(atPath: stop, contents: nil)
             ended = try Spawn.wait(pid)
             return ended!
         }
