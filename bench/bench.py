@@ -890,6 +890,8 @@ class Bench:
                 '{"id": "%s", "name": "%s", "git": {"email": "ada@%s.example"}, "ssh": {"host": "github.com", "identityFile": "~/.ssh/id_%s"}, '
                 '"kube": {"context": "%s", "namespace": "ns-%s"}, "gcloud": "%s", "aws": "%s-admin", "docker": "%s", "env": {"TEAM": "%s"}}'
                 % (id, id.upper(), id, id, context, id, gcloud, id, docker_context, id))
+        # An agent's account: git's name and email, its own env; every other tool closed.
+        accounts.append('{"id": "bot", "name": "Bot", "git": {"name": "Bot", "email": "bot@example.org"}, "env": {"TEAM": "bots"}}')
         with open(os.path.join(home, "config", "perch", "accounts.json"), "w") as f:
             f.write('{"version": 1, "accounts": [%s]}' % ", ".join(accounts))
         subprocess.run(perch("setup", "git", "--yes"), env=env, capture_output=True)
@@ -909,7 +911,7 @@ class Bench:
         # The first exec after a switch asks kubectl and git (their answers are kept only from
         # files older than 2 s): timed once, then the steady state an agent's thousands of
         # commands see.
-        floor, scoped, statuses = [], [], []
+        floor, scoped, statuses, agents = [], [], [], []
         true = shutil.which("true") or "/bin/true"
         start = now_ms()
         subprocess.run(perch("exec", "x", "--", true), env=env, capture_output=True)
@@ -927,9 +929,17 @@ class Bench:
             start = now_ms()
             subprocess.run(perch("status"), env=env, capture_output=True)
             statuses.append(now_ms() - start)
+            start = now_ms()
+            result = subprocess.run(perch("exec", "bot", "--agent", "--", true), env=env, capture_output=True)
+            agents.append(now_ms() - start)
+            if result.returncode != 0:
+                raise BenchError("perch exec bot --agent -- true failed: %s" % result.stderr.decode(errors="replace"))
         over = [s - median(floor) for s in scoped]
         self.row("exec_true", "perch exec ACCOUNT -- true, over true alone", "ms", "≤ 10 ms median", samples=over,
                  ok=median(over) <= 10, note=f"true alone {median(floor):.1f} ms; the first exec after a switch {first:.1f} ms (asks kubectl and git; later ones use their kept answers); " + note)
+        self.row("exec_agent_true", "perch exec ACCOUNT --agent -- true, over true alone", "ms", "≤ 10 ms median",
+                 samples=[a - median(floor) for a in agents], ok=median(agents) - median(floor) <= 10,
+                 note="an agent's account naming git and env; ssh, kube, gcloud, aws, docker and gh closed")
         self.row("status_tools", "perch status, git+ssh+kube+gcloud+aws+docker+env, no server asked", "ms", "≤ 100 ms median",
                  samples=statuses, ok=median(statuses) <= 100, note=note)
         gcloud = shutil.which("gcloud", path="/usr/local/bin:/usr/bin:/bin")

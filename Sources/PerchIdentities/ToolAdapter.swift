@@ -171,6 +171,13 @@ public protocol ToolAdapter: ToolConfigReader {
     /// nothing when it is nil.
     func sealed(_ own: ToolState, account: Account, over environment: [String: String], in context: ToolContext)
         -> Result<ToolScope, ToolFailure>
+    /// What an agent's scope (`perch exec --agent`) gives the tool when its account names
+    /// nothing for it: no way back to the user's own identity. Empty files or folders of
+    /// Perch's in `folder` (made here, mode 0700) in place of the user's config, and the
+    /// variables that would choose an identity removed. By default nothing (a tool with
+    /// nothing of the user's to close).
+    /// - Throws: ``ToolFailure`` when a file cannot be made.
+    func closed(in folder: String) throws(ToolFailure) -> [ScopeVariable]
     /// What the tool itself says it will use for `setting`, asked in `context`'s folder and
     /// environment (`git var`, `ssh -G`, `kubectl config view --minify`, …), never from Perch's
     /// own files: one answer per line of `perch verify` (IdentityProof.swift has the default).
@@ -227,6 +234,23 @@ extension ToolAdapter {
     public func unusable(_ setting: ToolSetting, in context: ToolContext) -> String? { nil }
 
     public func currentFromFiles(in context: ToolContext) -> ToolState? { nil }
+
+    public func closed(in folder: String) throws(ToolFailure) -> [ScopeVariable] { [] }
+
+    /// A file or folder of Perch's for ``closed(in:)``: `folder/name`, made empty (a folder
+    /// when `text` is nil), mode 0700 or 0600; its path.
+    func closedFile(_ name: String, in folder: String, text: String? = nil) throws(ToolFailure) -> String {
+        let path = folder + "/" + name
+        do {
+            try FileSystem.createDirectory(text == nil ? path : folder)
+            if let text, (try? FileSystem.read(path)).map({ String(decoding: $0, as: UTF8.self) }) != text {
+                try FileSystem.writeAtomically(Array(text.utf8), to: path, mode: 0o600)
+            }
+        } catch {
+            throw ToolFailure("\(error)")
+        }
+        return path
+    }
 
     public func sealed(_ own: ToolState, account: Account, over environment: [String: String], in context: ToolContext)
         -> Result<ToolScope, ToolFailure>

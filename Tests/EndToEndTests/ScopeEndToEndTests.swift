@@ -163,6 +163,79 @@ struct ExecEndToEndTests {
         #expect(try ask("personal").hasPrefix("Second Name <ada@home.example>\n"))
     }
 
+    /// Issue 49, agents as accounts: an agent's command is its account in every tool, with no
+    /// way back to the user's own, whatever a repository or the command itself does.
+    @Test(
+        "perch exec --agent: commits are the account's over a repository's own config, git config --global inside changes nothing of yours, unnamed tools are closed, --json says what was given",
+        .enabled(if: tools))
+    func agent() throws {
+        let scoped = try ScopedHome(
+            accounts: [
+                #"{"id": "bot", "name": "Bot", "git": {"name": "Bot", "email": "bot@example.org"}, "env": {"TEAM": "bots", "DB_PASSWORD": "hunter2"}}"#,
+                #"{"id": "personal", "name": "Personal", "git": {"email": "ada@home.example"}, "kube": {"context": "dev"}, "gh": {"user": "ada"}}"#,
+            ], contexts: ["dev", "prod"], configurations: ["home"])
+        defer { scoped.cli.remove() }
+        #expect(try scoped.cli.run(["setup", "git", "--yes"]).status == 0)
+        #expect(try scoped.cli.run(["switch", "personal"]).status == 0)
+        let repo = scoped.home + "/repo"
+        #expect(
+            try Spawn.run(["git", "init", "-q", repo], environment: scoped.cli.environment).status == 0)
+        // The repository's own config names someone else, and signs with a key of yours.
+        try "[user]\n\tname = Someone\n\temail = someone@else.example\n[commit]\n\tgpgsign = true\n".write(
+            toFile: repo + "/.git/config", atomically: false, encoding: .utf8)
+        let gitconfig = try String(contentsOfFile: scoped.home + "/.gitconfig", encoding: .utf8)
+        let script = """
+            cd \(TmuxSession.quote(repo)) && git commit -q --allow-empty -m agent && git log -1 --format='%an <%ae>|%cn <%ce>'
+            git config --global user.email inside@agent.example
+            kubectl config current-context 2>/dev/null || echo no-context
+            echo "gh=${GH_TOKEN-none} team=$TEAM agent=$PERCH_AGENT"
+            """
+        let run = try scoped.cli.run(["exec", "bot", "--agent", "--json", "--", "sh", "-c", script])
+        #expect(run.status == 0, "\(run.stderr)")
+        let lines = run.stdout.split(separator: "\n").map(String.init)
+        #expect(lines.first == "Bot <bot@example.org>|Bot <bot@example.org>", "\(lines)")
+        #expect(lines.dropFirst().first == "no-context", "the user's kubeconfig is closed: \(lines)")
+        #expect(lines.last == "gh=none team=bots agent=1", "\(lines)")
+        #expect(
+            try String(contentsOfFile: scoped.home + "/.gitconfig", encoding: .utf8) == gitconfig, "your global git config is untouched")
+        // The record: one line of JSON, no secret.
+        let record = try #require(run.stderr.split(separator: "\n").first { $0.hasPrefix("{") })
+        #expect(!record.contains("hunter2"), "\(record)")
+        let object = try #require(try JSONSerialization.jsonObject(with: Data(record.utf8)) as? [String: Any])
+        #expect(object["account"] as? String == "bot")
+        #expect((object["tools"] as? [String: String])?["git"] == "Bot <bot@example.org>", "\(object)")
+        let closed = Set(object["closed"] as? [String] ?? [])
+        #expect(["kube", "gcloud", "gh", "ssh"].allSatisfy(closed.contains), "\(closed)")
+        // The next start gets your global config afresh: the agent's write went nowhere.
+        let again = try scoped.cli.run(["exec", "bot", "--agent", "--", "git", "config", "--global", "user.email"])
+        #expect(again.stdout != "inside@agent.example\n", "\(again.stdout)")
+    }
+
+    @Test("perch exec --agent fails closed: a missing ssh key or git email refuses the command before it starts, --keep-going or not")
+    func agentFailsClosed() throws {
+        let scoped = try ScopedHome(
+            accounts: [
+                #"{"id": "bot", "name": "Bot", "git": {"name": "Bot", "email": "bot@example.org"}, "ssh": {"host": "github.com", "identityFile": "~/.ssh/id_bot"}}"#,
+                #"{"id": "nameless", "name": "Nameless", "git": {"name": "Nameless"}}"#,
+            ], contexts: ["dev"], configurations: ["home"])
+        defer { scoped.cli.remove() }
+        let marker = scoped.home + "/ran"
+        for arguments in [["exec", "bot", "--agent"], ["exec", "bot", "--agent", "--keep-going"], ["exec", "nameless", "--agent"]] {
+            let run = try scoped.cli.run(arguments + ["--", "touch", marker])
+            #expect(run.status == 3, "\(arguments): \(run.stderr)")
+            #expect(run.stderr.contains("was not started"), "\(run.stderr)")
+            #expect(!FileManager.default.fileExists(atPath: marker), "\(arguments) ran the command")
+        }
+        #expect(try scoped.cli.run(["exec", "bot", "--agent", "--", "true"]).stderr.contains("ssh: the key ~/.ssh/id_bot is not there"))
+        #expect(try scoped.cli.run(["exec", "nameless", "--agent", "--", "true"]).stderr.contains("names no email"))
+        // The key made: it starts.
+        try FileManager.default.createDirectory(atPath: scoped.home + "/.ssh", withIntermediateDirectories: true)
+        _ = FileManager.default.createFile(atPath: scoped.home + "/.ssh/id_bot", contents: Data())
+        let run = try scoped.cli.run(["exec", "bot", "--agent", "--", "touch", marker])
+        #expect(run.status == 0, "\(run.stderr)")
+        #expect(FileManager.default.fileExists(atPath: marker))
+    }
+
     @Test("the exit status is the command's, stdin reaches it, no Perch process waits, and a signal ends the command itself")
     func becomesTheCommand() throws {
         let scoped = try home()

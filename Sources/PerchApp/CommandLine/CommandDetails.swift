@@ -184,7 +184,15 @@ enum CommandDetails {
         + "COMMAND (execve): its exit status, signals and standard streams are COMMAND's.\n"
         + "Exit status 1 for an unknown account, 3 when a tool's part cannot be made (nothing\n"
         + "is run; --keep-going runs it without that tool's), 126 when COMMAND cannot be run,\n"
-        + "127 when it is not found."
+        + "127 when it is not found.\n\n"
+        + "--agent is for a coding agent: git's author and committer fixed (GIT_AUTHOR_*,\n"
+        + "GIT_COMMITTER_*; the account must name git's name and email), your global git\n"
+        + "config read through a copy of Perch's (git config --global inside writes there),\n"
+        + "signing only as the account says, and every tool the account names nothing for\n"
+        + "closed (empty configs of Perch's) instead of left on your own. It fails closed: a\n"
+        + "tool that cannot be given the account, a missing ssh key or an ended session\n"
+        + "refuses COMMAND (exit status 3) whatever --keep-going says. --json prints, on\n"
+        + "stderr before COMMAND starts, one line saying what each tool was given (no secret)."
 
     static let use =
         "Gives this shell the account's identity as perch exec gives a command, until\n"

@@ -8,9 +8,25 @@ struct ExecCommand: ReadsPerchFiles {
     static let configuration = CommandConfiguration(
         name: "exec", summary: "run a command as an account; nothing global changes", operands: [.account], trailingCommand: true)
     static var details: String { CommandDetails.exec }
-    static let options: [CommandOption<Self>] = fileOptions + [CommandOption(SharedOption.keepGoingScope) { $0.keepGoing = $1 }]
+    static let options: [CommandOption<Self>] =
+        fileOptions + [
+            CommandOption(SharedOption.keepGoingScope) { $0.keepGoing = $1 },
+            CommandOption(
+                OptionDefinition.flag(
+                    "--agent",
+                    help: "a coding agent's command: git's author fixed, every tool not named closed, refused if a credential is missing")
+            ) { $0.agent = $1 },
+            CommandOption(OptionDefinition.flag("--json", help: "with --agent: one line of JSON on stderr saying what each tool was given"))
+            {
+                $0.json = $1
+            },
+        ]
 
     var files = FileOptions()
+    /// `--agent`: the command is an agent's (``AgentScope``).
+    var agent = false
+    /// `--json`: with `--agent`, the identities given, as one line of JSON on stderr.
+    var json = false
     /// The account as given.
     var account: String?
     /// The command to run, program first.
@@ -27,6 +43,9 @@ struct ExecCommand: ReadsPerchFiles {
         }
         if commandArguments.first?.isEmpty == true {
             throw UsageError(description: "'perch exec': the command's name is empty")
+        }
+        if json, !agent {
+            throw UsageError(description: "'perch exec --json' says what an agent was given: use it with --agent")
         }
     }
 
@@ -148,14 +167,34 @@ extension CommandLineTool {
     func execAccount(_ options: ExecCommand) -> Int32 {
         guard let config = loadConfig() else { return ExitStatus.usage }
         guard let id = options.account, let account = lookupAccount(id, in: config, command: "exec") else { return ExitStatus.unmet }
-        guard let scoped = scope(account, kind: .exec, config: config, command: "exec") else { return ExitStatus.toolFailed }
         let arguments = options.commandArguments
+        var variables: [String: String]
+        if options.agent {
+            // An agent fails closed, whatever --keep-going says; the tools its account names
+            // nothing for are closed, not sealed on your own, so only the named ones are scoped.
+            let context = switcher(config).context
+            let named = ToolAdapters.registry.filter { account.identities[$0.tool] != nil }
+            let scoped = IdentityScope.scoped(account, kind: .exec, over: processVariables, in: context, adapters: named)
+            switch AgentScope.give(scoped, account: account, in: context) {
+            case .failure(let refusal):
+                for reason in refusal.reasons { console.error("exec --agent: \(shown(reason))") }
+                console.error(
+                    "exec --agent: \(shown(arguments[0])) was not started: an agent never runs without its own credentials (--keep-going does not change that)"
+                )
+                return ExitStatus.toolFailed
+            case .success(let given):
+                variables = given.variables
+                if options.json { console.note(given.record) }
+            }
+        } else {
+            guard let scoped = scope(account, kind: .exec, config: config, command: "exec") else { return ExitStatus.toolFailed }
+            variables = scoped.variablesWithSecrets
+        }
         if let parameters = processVariables["GIT_CONFIG_PARAMETERS"], !parameters.isEmpty, account.identities[.git] != nil {
             console.error(
                 "exec: GIT_CONFIG_PARAMETERS (git -c) in this environment would beat the account's git identity; its values are put after it"
             )
         }
-        let variables = scoped.variablesWithSecrets
         let environment = IdentityEnvironment(variables: variables)
         guard let program = environment.which(arguments[0]) else {
             let what = arguments[0].contains("/") ? "cannot be run (not found or not executable)" : "command not found"

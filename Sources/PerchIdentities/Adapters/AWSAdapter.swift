@@ -177,3 +177,18 @@ extension AWSAdapter {
         }
     }
 }
+
+// MARK: - Agents
+
+extension AWSAdapter {
+    /// Empty config and credentials files of Perch's, and no profile or key of the user's.
+    public func closed(in folder: String) throws(ToolFailure) -> [ScopeVariable] {
+        [
+            ScopeVariable("AWS_CONFIG_FILE", try closedFile("aws-config", in: folder, text: "")),
+            ScopeVariable("AWS_SHARED_CREDENTIALS_FILE", try closedFile("aws-credentials", in: folder, text: "")),
+        ]
+            + ["AWS_PROFILE", "AWS_DEFAULT_PROFILE", "AWS_ACCESS_KEY_ID", "AWS_SECRET_ACCESS_KEY", "AWS_SESSION_TOKEN"].map {
+                ScopeVariable($0, nil)
+            }
+    }
+}

@@ -177,3 +177,14 @@ extension DockerAdapter {
         ]
     }
 }
+
+// MARK: - Agents
+
+extension DockerAdapter {
+    /// An empty docker config folder of Perch's (`DOCKER_CONFIG`: no context, no credentials),
+    /// and no context or host of the user's.
+    public func closed(in folder: String) throws(ToolFailure) -> [ScopeVariable] {
+        [ScopeVariable("DOCKER_CONFIG", try closedFile("docker", in: folder))]
+            + ["DOCKER_CONTEXT", "DOCKER_HOST"].map { ScopeVariable($0, nil) }
+    }
+}

@@ -189,3 +189,14 @@ extension GcloudAdapter {
         ]
     }
 }
+
+// MARK: - Agents
+
+extension GcloudAdapter {
+    /// An empty gcloud config folder of Perch's (`CLOUDSDK_CONFIG`), and no configuration,
+    /// account or project chosen by a variable of the user's.
+    public func closed(in folder: String) throws(ToolFailure) -> [ScopeVariable] {
+        [ScopeVariable("CLOUDSDK_CONFIG", try closedFile("gcloud", in: folder))]
+            + ["CLOUDSDK_ACTIVE_CONFIG_NAME", "CLOUDSDK_CORE_ACCOUNT", "CLOUDSDK_CORE_PROJECT"].map { ScopeVariable($0, nil) }
+    }
+}

@@ -294,3 +294,13 @@ extension GitHubAdapter {
         }
     }
 }
+
+// MARK: - Agents
+
+extension GitHubAdapter {
+    /// An empty gh config folder of Perch's, and no token of the user's (gh help environment).
+    public func closed(in folder: String) throws(ToolFailure) -> [ScopeVariable] {
+        [ScopeVariable("GH_CONFIG_DIR", try closedFile("gh", in: folder))]
+            + ["GH_TOKEN", "GITHUB_TOKEN", "GH_ENTERPRISE_TOKEN", "GITHUB_ENTERPRISE_TOKEN", "GH_HOST"].map { ScopeVariable($0, nil) }
+    }
+}

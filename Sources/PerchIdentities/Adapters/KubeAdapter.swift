@@ -434,3 +434,12 @@ struct KubeconfigLock {
         return kill(pid, 0) != 0 && errno == ESRCH
     }
 }
+
+// MARK: - Agents
+
+extension KubeAdapter {
+    /// A kubeconfig of Perch's naming no cluster, user or context.
+    public func closed(in folder: String) throws(ToolFailure) -> [ScopeVariable] {
+        [ScopeVariable("KUBECONFIG", try closedFile("kubeconfig", in: folder, text: "apiVersion: v1\nkind: Config\n"))]
+    }
+}

@@ -731,3 +731,17 @@ public enum SSHGreeting: Hashable, Sendable {
         return .other(ProgramResult.lastLine(lines.first ?? "") ?? "(nothing)")
     }
 }
+
+// MARK: - Agents
+
+extension SSHAdapter {
+    /// git's ssh with no key at all: not the user's config (`-F /dev/null`), no agent, and no
+    /// default key file (ssh_config(5): `IdentitiesOnly`, `IdentityAgent none`); the user's
+    /// agent socket removed.
+    public func closed(in folder: String) throws(ToolFailure) -> [ScopeVariable] {
+        [
+            ScopeVariable("GIT_SSH_COMMAND", "ssh -F /dev/null -o IdentitiesOnly=yes -o IdentityAgent=none -o IdentityFile=/dev/null"),
+            ScopeVariable("SSH_AUTH_SOCK", nil),
+        ]
+    }
+}

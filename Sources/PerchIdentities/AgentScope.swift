@@ -1,0 +1,136 @@
+import Glibc
+import PerchCore
+import PerchStore
+
+/// `perch exec ACCOUNT --agent -- COMMAND`: a coding agent's command, given its account in
+/// every tool and no way back to the user's own, failing closed. Over `perch exec`'s scope
+/// (``IdentityScope/scoped(_:kind:over:in:adapters:)``):
+/// - git's author and committer are fixed by `GIT_AUTHOR_NAME`, `GIT_AUTHOR_EMAIL`,
+///   `GIT_COMMITTER_NAME` and `GIT_COMMITTER_EMAIL` (git-commit-tree(1), "Commit Information":
+///   they beat every config file, a repository's and `-c` included), so the account must name
+///   git's name and email;
+/// - the user's global git config is read through a file of Perch's that includes it
+///   (`GIT_CONFIG_GLOBAL`, git-config(1) "FILES"), written afresh at each start, so `git config
+///   --global` (or `gh auth setup-git`) inside writes there and never into the user's files;
+/// - each tool the account names nothing for is closed (``ToolAdapter/closed(in:)``: empty
+///   config of Perch's, the user's variables removed) instead of sealed on the user's own;
+/// - it fails closed: a tool whose part cannot be made, an ssh key file or agent that is not
+///   there, or a session that has ended (``SessionExpiryCache``) refuses the command before it
+///   starts, whatever `--keep-going` says.
+/// The files live in `STATE.scopes/ID.agent/` (mode 0700).
+public enum AgentScope {
+    /// Set to `1` in an agent's environment.
+    public static let agentVariable = "PERCH_AGENT"
+
+    /// What an agent's command is given.
+    public struct Given: Sendable {
+        /// Its whole environment, secrets included (for execve(2) only).
+        public var variables: [String: String]
+        /// One line of JSON saying which identity each tool was given (`{"account": "bot",
+        /// "agent": true, "tools": {"git": "Bot <bot@example.org>", …}, "closed": ["aws", …]}`),
+        /// with no secret: no variable's value, no token; for `perch exec --json`.
+        public var record: String
+    }
+
+    /// Why an agent's command was not started: one line per reason, each with what puts it right.
+    public struct Refusal: Error, Sendable {
+        public var reasons: [String]
+    }
+
+    /// The environment for `account`'s agent over `scoped` (its `perch exec` scope), or why it
+    /// cannot start. `now` is seconds since the epoch.
+    public static func give(
+        _ scoped: ScopedEnvironment, account: Account, adapters: [any ToolAdapter] = ToolAdapters.registry, in context: ToolContext,
+        now: Int64 = SessionExpiries.now()
+    ) -> Result<Given, Refusal> {
+        var reasons = scoped.failures.map { "\($0.tool.rawValue): \($0.why)" }
+        let git = account.identities[.git]?.value(as: GitAdapter.Setting.self)
+        let name = git?.name.flatMap { $0.isEmpty ? nil : $0 }
+        let email = git?.email.flatMap { $0.isEmpty ? nil : $0 }
+        if name == nil || email == nil {
+            reasons.append(
+                "git: an agent's account names git's name and email, so that its commits are its own (\(account.id) names \(git == nil ? "no git" : name == nil ? "no name" : "no email"))"
+            )
+        }
+        if let ssh = account.identities[.ssh]?.value(as: SSHAdapter.Setting.self) {
+            let key = context.environment.expandingTilde(ssh.identityFile)
+            if access(key, R_OK) != 0 {
+                reasons.append("ssh: the key \(GitConfigFile.shown(key, context.environment)) is not there (or cannot be read)")
+            }
+            if let agent = ssh.agent, !SSHAdapter.isSocket(context.environment.expandingTilde(agent)) {
+                reasons.append("ssh: its agent \(agent) is not running (not a socket): start it")
+            }
+        }
+        for tool in [IdentityTool.kube, .aws] where account.identities[tool] != nil {
+            let text = SessionExpiryCache(statePath: context.environment.statePath, tool: tool).answer(account, in: context)
+            if let end = SessionExpiries.iso8601(text), end <= now {
+                let renew = SessionExpiries.read(account, tool: tool, in: context).first { $0.hasEnded(at: now) }?.renew
+                reasons.append("\(tool.rawValue): its session ended at \(text)" + (renew.map { "; renew it: \($0)" } ?? ""))
+            }
+        }
+        guard reasons.isEmpty, let name, let email else { return .failure(Refusal(reasons: reasons)) }
+        let folder = context.files.scopes + "/" + account.id + ".agent"
+        var variables = scoped.variablesWithSecrets
+        var closed: [String] = []
+        do throws(ToolFailure) {
+            for adapter in adapters where account.identities[adapter.tool] == nil {
+                let given = try adapter.closed(in: folder)
+                guard !given.isEmpty else { continue }
+                closed.append(adapter.tool.rawValue)
+                for variable in given {
+                    if let value = variable.value { variables[variable.name] = value } else { variables.removeValue(forKey: variable.name) }
+                }
+            }
+            variables["GIT_CONFIG_GLOBAL"] = try globalGitConfig(account, in: folder, context: context)
+        } catch {
+            return .failure(
+                Refusal(reasons: ["cannot write the agent's files in \(GitConfigFile.shown(folder, context.environment)): \(error)"]))
+        }
+        // Signing: only as the account says; your own key (and commit.gpgsign) never reach an
+        // agent, pinned off after everything the process had (git-config(1), GIT_CONFIG_COUNT).
+        if git?.signingKey == nil {
+            var count = Int(variables["GIT_CONFIG_COUNT"] ?? "") ?? 0
+            for (key, value) in [("commit.gpgsign", "false"), ("tag.gpgsign", "false"), ("user.signingkey", "")] {
+                variables["GIT_CONFIG_KEY_\(count)"] = key
+                variables["GIT_CONFIG_VALUE_\(count)"] = value
+                count += 1
+            }
+            variables["GIT_CONFIG_COUNT"] = String(count)
+        }
+        for (key, value) in [("NAME", name), ("EMAIL", email)] {
+            variables["GIT_AUTHOR_" + key] = value
+            variables["GIT_COMMITTER_" + key] = value
+        }
+        variables[agentVariable] = "1"
+        var tools: [(String, String?)] = []
+        for adapter in adapters {
+            guard let setting = account.identities[adapter.tool] else { continue }
+            // A per-shell tool's values may be secrets (an env's DB_PASSWORD): its names only.
+            let shown = adapter.isPerShell ? setting.exports.map(\.name).joined(separator: " ") : setting.summary
+            tools.append((adapter.tool.rawValue, adapter.tool == .git ? "\(name) <\(email)>" : shown))
+        }
+        let record =
+            "{\"account\": \(ConfigWriter.json(account.id)), \"agent\": true, \"tools\": \(IdentityConfig.object(tools)), \"closed\": ["
+            + closed.map(ConfigWriter.json).joined(separator: ", ") + "]}"
+        return .success(Given(variables: variables, record: record))
+    }
+
+    /// Writes the agent's global git config (`folder/global.gitconfig`): an include of each of
+    /// the user's global files, in git's order; its path.
+    static func globalGitConfig(_ account: Account, in folder: String, context: ToolContext) throws(ToolFailure) -> String {
+        var text =
+            "# Written by Perch for perch exec --agent of \"\(account.id)\", again at each start: your own global git config is\n# included; git config --global inside writes here, never into your files.\n"
+        for file in context.files.userGitConfigs { text += "[include]\n\tpath = \(GitAdapter.quoted(file))\n" }
+        let path = folder + "/global.gitconfig"
+        do {
+            try FileSystem.createDirectory(folder)
+            // Written only when it differs (the agent wrote into it): each write syncs to disk.
+            if (try? FileSystem.read(path)).map({ String(decoding: $0, as: UTF8.self) }) != text {
+                try FileSystem.writeAtomically(Array(text.utf8), to: path, mode: 0o600)
+            }
+        } catch {
+            throw ToolFailure("\(error)")
+        }
+        return path
+    }
+}
