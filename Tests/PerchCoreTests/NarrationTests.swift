@@ -9,7 +9,8 @@ struct NarrationTests {
     private func makeState(current: String? = "personal", accessible: Bool = true) -> AppState {
         var info = RunInfo()
         info.accessible = accessible
-        return AppState(accounts: Account.samples, saved: SavedState(currentAccount: current), size: Size(width: 80, height: 24), info: info)
+        return AppState(
+            accounts: Account.samples, saved: SavedState(currentAccount: current), size: Size(width: 80, height: 24), info: info)
     }
 
     /// The lines said for `events`, in order.

@@ -117,7 +117,7 @@ extension AppState {
     }
 
     /// Most rows of a pane said when its tab is chosen; the rest are there for ↑ ↓ to reach.
-    static let paneParts = 12
+    static let paneParts = 20
 
     /// The account sheet as said.
     private func sheetSummary(_ sheet: AccountSheet) -> Narration.SheetSummary {
@@ -202,7 +202,9 @@ extension AppState {
     }
 
     /// Box-drawing characters a frame draws around or between text.
-    private static let drawing: Set<Character> = ["─", "━", "│", "┃", "╭", "╮", "╰", "╯", "┌", "┐", "└", "┘", "├", "┤", "┬", "┴", "┼", "═", "║", "▔", "▁"]
+    private static let drawing: Set<Character> = [
+        "─", "━", "│", "┃", "╭", "╮", "╰", "╯", "┌", "┐", "└", "┘", "├", "┤", "┬", "┴", "┼", "═", "║", "▔", "▁",
+    ]
 
     /// The text of `rows` of `screen`, each trimmed, blank ones left out, joined with " · ".
     static func text(of rows: [Int], in screen: Screen, atMost limit: Int = .max) -> String {

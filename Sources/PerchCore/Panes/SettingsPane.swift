@@ -178,7 +178,8 @@ public struct SettingsPane: KitTabPane {
         case .switchAccount: [.send(Intent.openSheet)]
         case .addAccount: [.send(AccountForm.present(opensSheet: true))]
         case .editConfig: [.perform(EditConfig(), then: Message.edited)]
-        case .reduceMotion, .sheetStyle, .longPress, .mouse, .theme, .checkWithServers, .accessible: change(action.setting!, step: step, context)
+        case .reduceMotion, .sheetStyle, .longPress, .mouse, .theme, .checkWithServers, .accessible:
+            change(action.setting!, step: step, context)
         }
     }
 
