@@ -28,6 +28,9 @@ public final class LineModeBackend: TerminalBackend {
     private var mouse = false
     /// The kitty keyboard protocol's pop, once ``pushKeyboardFlags(_:)`` pushed flags.
     private var keyboardOff = ""
+    /// Whether the cursor stays shown (the accessible mode: a screen reader follows it); hidden
+    /// by default, as in the inline picker. Set before ``enter()``.
+    public var showsCursor = false
 
     private static let mouseOn = "\u{1B}[?1000h\u{1B}[?1006h"
     private static let mouseOff = "\u{1B}[?1006l\u{1B}[?1000l"
@@ -68,7 +71,7 @@ public final class LineModeBackend: TerminalBackend {
         EmergencyRestore.setBytes(Array(Self.restoreModes.utf8), output: output)
         guard tcsetattr(input, TCSAFLUSH, &attributes) == 0 else { return false }
         saved = original
-        write("\u{1B}[?25l")
+        if !showsCursor { write("\u{1B}[?25l") }
         return true
     }
 
@@ -109,6 +112,23 @@ public final class LineModeBackend: TerminalBackend {
         if !text.isEmpty { write(text + "\u{1B}8") }
     }
 
+    /// Writes `line` at the cursor as one line of plain text and moves to the next (the
+    /// accessible mode, with no rows taken): no colour and no cursor movement beyond the line
+    /// feed, so a screen reader reads the lines in order. C0 and C1 controls and DEL in `line`
+    /// are written as `^X` or `\u{XX}`, never sent.
+    public func say(_ line: String) {
+        var text = "\r"
+        for scalar in line.unicodeScalars {
+            switch scalar.value {
+            case 0x00..<0x20: text += "^" + String(UnicodeScalar(UInt8(scalar.value + 0x40)))
+            case 0x7F: text += "^?"
+            case 0x80..<0xA0: text += "\\u{" + String(scalar.value, radix: 16, uppercase: true) + "}"
+            default: text.unicodeScalars.append(scalar)
+            }
+        }
+        write(text + "\r\n")
+    }
+
     /// Turns SGR mouse reporting on or off.
     public func setMouse(_ on: Bool) {
         guard on != mouse else { return }
@@ -142,7 +162,7 @@ public final class LineModeBackend: TerminalBackend {
         attributes.c_oflag = shell.c_oflag
         EmergencyRestore.setBytes(Array(Self.restoreModes.utf8), output: output)
         tcsetattr(input, TCSADRAIN, &attributes)
-        write("\u{1B}[?25l")
+        if !showsCursor { write("\u{1B}[?25l") }
     }
 
     /// Gives the terminal back as it was: the block cleared, the cursor on its line where it

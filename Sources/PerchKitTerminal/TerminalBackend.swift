@@ -33,11 +33,18 @@ public protocol TerminalBackend: AnyObject {
     /// before (a line-mode backend: ``LineModeBackend``); with `clearingLine`, the cursor's line
     /// (empty) is cleared too. A full-screen backend has every row already and does nothing.
     func takeRows(_ count: Int, clearingLine: Bool)
+    /// Writes `line` as one line of text below what was said before, its control characters
+    /// made visible (a line-mode backend in the accessible mode: ``LineModeBackend``). A
+    /// full-screen backend, whose frames say everything, does nothing.
+    func say(_ line: String)
 }
 
 extension TerminalBackend {
     /// Nothing: a full-screen backend has every row already.
     public func takeRows(_ count: Int, clearingLine: Bool) {}
+
+    /// Nothing: a full-screen backend's frames say everything.
+    public func say(_ line: String) {}
 
     /// `screen` restyled with `styles`, drawn with ``draw(_:)``.
     public func draw(_ screen: Screen, styles: StyleMap?) {
@@ -63,6 +70,9 @@ public final class RecordingBackend: TerminalBackend, @unchecked Sendable {
     public private(set) var calls: [String] = []
     /// Control sequences sent with ``write(control:)``, in order.
     public private(set) var controls: [[UInt8]] = []
+    private let lines = Mutex<[String]>([])
+    /// Every line said with ``say(_:)``, oldest first.
+    public var said: [String] { lines.withLock { $0 } }
 
     /// A backend of `size` that reads input from `inputDescriptor` (e.g. a pipe).
     public init(size: Size, inputDescriptor: Int32) {
@@ -92,6 +102,8 @@ public final class RecordingBackend: TerminalBackend, @unchecked Sendable {
     public func pushKeyboardFlags(_ flags: Int) { calls.append("pushKeyboardFlags \(flags)") }
     /// Recorded as "setMouse on" or "setMouse off".
     public func setMouse(_ on: Bool) { calls.append("setMouse \(on ? "on" : "off")") }
+    /// Appends `line` to ``said``.
+    public func say(_ line: String) { lines.withLock { $0.append(line) } }
     /// Recorded as "takeRows COUNT" (with " clearingLine" when asked).
     public func takeRows(_ count: Int, clearingLine: Bool) { calls.append("takeRows \(count)" + (clearingLine ? " clearingLine" : "")) }
 }

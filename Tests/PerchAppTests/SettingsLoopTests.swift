@@ -52,14 +52,16 @@ extension LoopSuites {
             let (backend, type, end) = run(
                 AppState(accounts: Account.samples, size: Size(width: 80, height: 24), settings: SettingsState()), configPath: nil,
                 settingsPath: path)
-            // Settings; rows 2… are Reduce motion, Sheet style, Long-press, Mouse, Colour theme, Check with servers.
+            // Settings; rows 2… are Reduce motion, Sheet style, Long-press, Mouse, Colour theme, Check with servers, Accessible mode.
             type("4jj\r")  // reduce motion on
             type("j\r")  // sheet style inset
             type("j\u{1B}[C\u{1B}[C\u{1B}[C")  // long-press 500 → 800 ms
             type("j\r")  // mouse off
             type("j\u{1B}[D")  // theme: default ← monochrome
             type("j\r")  // check with servers on
-            #expect(waitUntil { backend.frames.last?.text.contains("on (v asks them)") == true })
+            type("j\r")  // accessible mode on (from the next start)
+            #expect(waitUntil { backend.frames.last?.text.contains("on (from the next start)") == true })
+            #expect(backend.frames.last?.text.contains("on (v asks them)") == true)
             #expect(backend.frames.last?.text.contains("monochrome") == true)
             #expect(backend.calls.contains("setMouse off"), "mouse reporting turned off at once")
             type("q")
@@ -74,6 +76,7 @@ extension LoopSuites {
             expected.mouse = false
             expected.theme = .monochrome
             expected.checkWithServers = true
+            expected.accessible = true
             #expect(restarted.values == expected)
             #expect(SettingKey.allCases.allSatisfy { restarted.source($0) == .saved })
             var flags = Settings()
@@ -137,7 +140,7 @@ extension LoopSuites {
                 AppState(accounts: [Account(id: "work", name: "Work")], size: Size(width: 80, height: 24)), configPath: config,
                 settingsPath: nil)
             type("4")
-            for _ in 0..<8 { type("j") }
+            for _ in 0..<9 { type("j") }  // to Edit config…
             type("\r")
             _ = waitUntil {
                 backend.frames.last?.text.contains("Config reloaded") == true || backend.frames.last?.text.contains("not reloaded") == true
@@ -196,7 +199,7 @@ extension LoopSuites {
                 AppState(accounts: Account.samples, saved: SavedState(currentAccount: "work"), size: Size(width: 80, height: 24)),
                 configPath: paths.config, settingsPath: nil, configPaths: paths)
             type("4")
-            for _ in 0..<8 { type("j") }
+            for _ in 0..<9 { type("j") }  // to Edit config…
             type("\r")
             #expect(waitUntil { backend.frames.last?.text.contains("Config reloaded") == true }, "\(backend.frames.last?.text ?? "")")
             #expect(!FileManager.default.fileExists(atPath: paths.state), "the samples' state is set aside")
@@ -237,7 +240,7 @@ extension LoopSuites {
                 AppState(accounts: [Account(id: "work", name: "Work")], size: Size(width: 200, height: 24)), configPath: config,
                 settingsPath: nil)
             type("4")
-            for _ in 0..<8 { type("j") }
+            for _ in 0..<9 { type("j") }  // to Edit config…
             type("\r")
             #expect(waitUntil { backend.frames.last?.text.contains("not reloaded") == true })
             let refused = backend.frames.last?.text ?? ""

@@ -253,13 +253,13 @@ struct ModelUpdateTests {
     func settingsTaps() throws {
         let context = Self.context()
         var pane = SettingsPane()
-        let edit = pane.update(.tap(.settingsRow(8)), context.kit).map(\.request)
+        let edit = pane.update(.tap(.settingsRow(9)), context.kit).map(\.request)
         guard edit.count == 1, case .perform(let work) = edit[0], case .job(let job, _) = work.kind else {
             Issue.record("\(edit)")
             return
         }
         #expect(job.as(EditConfig.self) != nil, "Edit config… is its own job")
-        #expect(pane.list.cursor == 8)
+        #expect(pane.list.cursor == 9)
         var hosted = KitPane(pane)
         var settings = context.settings
         settings.change(.longPress, step: 1)
@@ -279,7 +279,7 @@ struct ModelUpdateTests {
         #expect(pane.take(AnyOutcome(SettingsNotSaved("disk full")), context) == [], "nothing asked for yet: not its")
         // A setting stepped and the editor run: their outcomes are its own now.
         _ = pane.update(.tap(.settingsRow(2)), context)
-        _ = pane.update(.tap(.settingsRow(8)), context)
+        _ = pane.update(.tap(.settingsRow(9)), context)
         #expect(
             pane.take(AnyOutcome(SettingsNotSaved("disk full")), context) == [
                 .settingsNotSaved([.reduceMotion]), .banner("Settings apply for this run, but could not be saved: disk full"),

@@ -265,7 +265,8 @@ struct RenderTests {
                 11: pad("   Mouse", 25) + pad("on", 19) + "  default",
                 12: pad("   Colour theme", 25) + pad("default", 19) + "  default",
                 13: pad("   Check with servers", 25) + pad("off", 19) + "  default",
-                14: "   Edit config…  (Enter)",
+                14: pad("   Accessible mode", 25) + pad("off", 19) + "  default",
+                15: "   Edit config…  (Enter)",
                 22: rule,
                 23: tabLabels80,
             ]))

@@ -18,6 +18,10 @@ struct InterfaceCommand: TakesHoldSettings {
                 $0.theme = $1
                 $0.flaggedSettings.insert(.theme)
             },
+            CommandOption(accessible) {
+                $0.accessible = $1
+                $0.flaggedSettings.insert(.accessible)
+            },
             CommandOption(exitAfterFirstFrame) { $0.exitAfterFirstFrame = $1 },
             // Read by the parser; listed here for help, the man page and completions.
             CommandOption(OptionDefinition(info: SharedOption.version, parse: { _ in true })) { _, _ in },
@@ -48,6 +52,14 @@ struct InterfaceCommand: TakesHoldSettings {
     }
 
     /// `--exit-after-first-frame`: draw the first full frame, restore the terminal and exit 0.
+    /// `--accessible`: one line of text a change, for screen readers (docs/accessibility.md).
+    static let accessible = OptionDefinition.flag(
+        "--accessible",
+        help: """
+            one line of text a change instead of full-screen frames,
+                                      for screen readers (this run; Settings keeps a choice)
+            """)
+
     static let exitAfterFirstFrame = OptionDefinition.flag(
         "--exit-after-first-frame",
         help: """
@@ -64,6 +76,8 @@ struct InterfaceCommand: TakesHoldSettings {
     var reduceMotion = false
     /// `--no-mouse`.
     var noMouse = false
+    /// `--accessible`.
+    var accessible = false
     /// `--theme NAME`; nil for the saved one.
     var theme: ColorTheme?
     /// `--exit-after-first-frame`: draw the first full frame, restore the terminal and exit 0

@@ -93,7 +93,7 @@ final class InlinePicker {
             case .ask(let query): loop.ask([query])
             case .quit: loop.quit()
             case .suspend: loop.suspend()
-            case .job, .copyToClipboard, .pushKeyboardFlags, .asked: break  // never asked by the picker
+            case .job, .copyToClipboard, .pushKeyboardFlags, .say, .asked: break  // never asked by the picker
             }
         }
         for effect in picker.startupEffects { loop.perform(effect) }

@@ -40,15 +40,42 @@ extension PerchApp {
             printError("perch: \(refusal)")
             return ExitStatus.usage
         }
+        // Saved settings, then the flags of this run over them.
+        let settingsPath = SettingsFile.path(besideConfig: paths.config)
+        let savedSettings = SettingsFile.read(settingsPath)
+        var flags = Settings()
+        flags.longPressMilliseconds = options.longPressMilliseconds
+        flags.reduceMotion = options.reduceMotion
+        flags.mouse = !options.noMouse
+        flags.theme = options.theme ?? .standard
+        flags.accessible = options.accessible
+        var settings = SettingsState(file: savedSettings.settings, flags: flags, flagged: options.flaggedSettings)
+        let accessible = settings.values.accessible
+        if accessible, !settings.values.reduceMotion {
+            // Nothing moves in the accessible mode: a change is said once, whole.
+            flags.reduceMotion = true
+            settings = SettingsState(file: savedSettings.settings, flags: flags, flagged: options.flaggedSettings.union([.reduceMotion]))
+        }
         SignalPipe.install()
         defer { SignalPipe.uninstall() }
         let noColor = PerchPaths.environment("NO_COLOR").map { !$0.isEmpty } ?? false
-        let backend: NcursesBackend
-        do {
-            backend = try NcursesBackend(colors: !noColor)
-        } catch {
-            printError("perch: \(error)")
-            return ExitStatus.usage
+        let backend: TerminalBackend
+        if accessible {
+            // One line a change on the line-mode backend: no alternate screen, no frame, no mouse.
+            let lines = LineModeBackend(input: STDIN_FILENO, output: STDOUT_FILENO, colors: false)
+            lines.showsCursor = true
+            guard lines.size.width > 0, lines.enter() else {
+                printError("perch: cannot set the terminal up for the accessible mode: \(String(cString: strerror(errno)))")
+                return ExitStatus.usage
+            }
+            backend = lines
+        } else {
+            do {
+                backend = try NcursesBackend(colors: !noColor)
+            } catch {
+                printError("perch: \(error)")
+                return ExitStatus.usage
+            }
         }
         let store = StateStore(path: paths.state)
         let identities = identitySwitcher(paths, config: config)
@@ -69,16 +96,7 @@ extension PerchApp {
         } catch {
             banner = "Could not read the state file: \(error)"
         }
-        // Saved settings, then the flags of this run over them.
-        let settingsPath = SettingsFile.path(besideConfig: paths.config)
-        let savedSettings = SettingsFile.read(settingsPath)
         if banner == nil { banner = savedSettings.warning }
-        var flags = Settings()
-        flags.longPressMilliseconds = options.longPressMilliseconds
-        flags.reduceMotion = options.reduceMotion
-        flags.mouse = !options.noMouse
-        flags.theme = options.theme ?? .standard
-        let settings = SettingsState(file: savedSettings.settings, flags: flags, flagged: options.flaggedSettings)
         // `--key-hold kitty` turns the protocol on without asking; `auto` asks after the first
         // frame, and the answer is an event for `update` (``AppState/startupQueries``).
         if options.keyHold == .kitty { backend.pushKeyboardFlags(KeyHoldPreference.keyboardFlags) }
@@ -87,6 +105,7 @@ extension PerchApp {
             settingsPath: settingsPath)
         info.keyHoldPreference = options.keyHold
         info.usesSampleAccounts = config.path == nil
+        info.accessible = accessible
         if let kind = PerchPaths.environment(IdentityScope.scopeVariable), let id = PerchPaths.environment(ShellExports.accountVariable) {
             info.shellScope = RunInfo.ShellScope(account: id, kind: kind)
         }
@@ -95,7 +114,7 @@ extension PerchApp {
         let state = AppState(
             accounts: config.accounts, saved: saved, size: backend.size, info: info, reduceMotion: options.reduceMotion, banner: banner,
             history: history, settings: settings, loading: cached != nil)
-        if !settings.values.mouse { backend.setMouse(false) }
+        if !settings.values.mouse || accessible { backend.setMouse(false) }
         var gestures = GestureRecognizer.Configuration.perch
         gestures.longPressMilliseconds = settings.values.longPressMilliseconds
         // Measuring start-up needs no watch on the state folder.

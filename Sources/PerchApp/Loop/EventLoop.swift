@@ -151,6 +151,8 @@ public final class EventLoop {
             backend.takeRows(count, clearingLine: clearingLine)
         case .copyToClipboard(let text):
             backend.write(control: OSC52.sequence(for: text))
+        case .say(let line):
+            backend.say(PerchApp.visibleControls(line))
         case .quit:
             loop.quit()
         case .suspend:

@@ -7,6 +7,8 @@ extension AppState {
     ///   clock; animations started by the event start then. Nil leaves ``clock`` as it is.
     public mutating func update(_ event: AppEvent, at time: Int64? = nil) -> [Effect] {
         if let time { clock = max(clock, time) }
+        // The accessible mode says each change in a line (``Narration``); a frame says nothing there.
+        let before = info.accessible && !Self.isSilent(event) ? narration : nil
         var effects = handle(event)
         settlePresentations()
         effects += panesFollowed()
@@ -15,7 +17,17 @@ extension AppState {
             // What the panes looked like is kept for the next run before leaving or switching.
             effects.insert(contentsOf: panesToSave(), at: 0)
         }
+        if let before { effects += narrationLines(since: before).map(Effect.say) }
         return effects
+    }
+
+    /// Whether `event` changes nothing a person reads (an animation frame, a reply, focus), so
+    /// the accessible mode need not compare what is shown before and after it.
+    private static func isSilent(_ event: AppEvent) -> Bool {
+        switch event {
+        case .ui(.animationFrame), .ui(.terminalReply), .ui(.focus(false)): true
+        default: false
+        }
     }
 
     /// ``update(_:at:)`` for input, a gesture, a frame or a resize.
@@ -70,6 +82,7 @@ extension AppState {
             }
             // Ctrl-C and Ctrl-Z act in every context, even on a screen too small to lay out.
             if key.key == .control("c") || key.key == .control("z") { return handleKey(key) }
+            if info.accessible, let effects = typeNumber(key) { return effects }
         }
         if layout.isTooSmall {
             // Only the "terminal too small" notice is on the screen: nothing else can be acted on,
@@ -152,9 +165,43 @@ extension AppState {
         [.backgroundColor, info.keyHoldPreference == .auto ? .keyboardProtocol : .deviceAttributes]
     }
 
-    /// What the loop carries out before the first frame: reading what the current account's
-    /// tools report (Overview shows drift).
-    public var startupEffects: [Effect] { identityCheck }
+    /// What the loop carries out before the first frame: in the accessible mode, the first line
+    /// (``narrationGreeting``); reading what the current account's tools report (Overview shows drift).
+    public var startupEffects: [Effect] { (info.accessible ? [.say(narrationGreeting)] : []) + identityCheck }
+
+    /// The accessible mode's row numbers: over the account sheet (not while its filter is typed),
+    /// a digit adds to the number typed and puts the cursor on the row of that number (headings
+    /// not counted; when the number grown so has no row, the digit alone starts a new one), so
+    /// that `Enter` picks it; `Backspace` takes a digit back. Any other key ends the number and
+    /// goes on as usual (nil). A number with no row is said, and moves nothing.
+    mutating func typeNumber(_ key: KeyEvent) -> [Effect]? {
+        guard let top = activeTop, let sheet = presented[top].as(AccountSheet.self), !sheet.isEditingFilter, key.modifiers.isEmpty
+        else {
+            typedNumber = ""
+            return nil
+        }
+        switch key.key {
+        case .character(let c) where c.isASCII && c.isWholeNumber:
+            var typed = typedNumber + String(c)
+            if Int(typed).flatMap({ sheetRow(numbered: $0, in: sheet) }) == nil { typed = String(c) }
+            guard let number = Int(typed), let row = sheetRow(numbered: number, in: sheet) else {
+                typedNumber = ""
+                return [.say("No row \(c): the list has \(narration.sheet?.rows.count ?? 0).")]
+            }
+            typedNumber = typed
+            let context = self.context
+            presented[top].modify(AccountSheet.self) { $0.moveCursor(to: row, direction: 1, context) }
+            // Already there: nothing changes, so nothing would be said.
+            if row == sheet.cursor.cursor, let summary = narration.sheet { return [.say(Self.cursorLine(summary))] }
+            return []
+        case .backspace where !typedNumber.isEmpty:
+            typedNumber.removeLast()
+            return []
+        default:
+            typedNumber = ""
+            return nil
+        }
+    }
 
     /// What the loop carries out once the first frame is drawn: reading the whole config when
     /// the first frame came from the current-account cache (``AccountsIndex/isLoading``).

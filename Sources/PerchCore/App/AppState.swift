@@ -24,6 +24,9 @@ public struct AppState: Hashable, Sendable {
     /// The panes' own models, one of each type registered in ``Tab/panes``, each kept for the
     /// whole run; the root reaches them only through ``TabPane``.
     var panes: PaneList
+    /// The row number typed so far over the account sheet in the accessible mode
+    /// (``typeNumber(_:)``); empty when none.
+    var typedNumber = ""
     /// Layers above the panes, bottom first.
     public internal(set) var presented: [Presentation] = []
     /// The ``Presentation/id`` the next presented layer gets: counted up for the whole run, so

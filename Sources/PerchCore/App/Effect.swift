@@ -33,6 +33,9 @@ public enum Effect: Hashable, Sendable {
     /// clearing rows taken before; with `clearingLine`, the cursor's line (empty) is cleared too.
     /// A full-screen backend has every row already and does nothing.
     case takeRows(Int, clearingLine: Bool)
+    /// Say `line` on the terminal, below what was said before: the accessible mode's one line a
+    /// change (``Narration``), for a screen reader to read. A backend that draws frames says nothing.
+    case say(String)
     /// Restore the terminal and exit with status 0.
     case quit
     /// Restore the terminal and stop the process (Ctrl-Z); redraw everything when continued.

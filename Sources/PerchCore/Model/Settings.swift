@@ -58,7 +58,7 @@ extension SheetStyle {
 
 /// A setting that Settings shows, changes and keeps.
 public enum SettingKey: String, CaseIterable, Hashable, Sendable {
-    case longPress, sheetStyle, reduceMotion, mouse, theme, checkWithServers
+    case longPress, sheetStyle, reduceMotion, mouse, theme, checkWithServers, accessible
 }
 
 /// Where a setting's value comes from.
@@ -86,6 +86,9 @@ public struct Settings: Hashable, Sendable {
     /// Whether `v` in Overview asks the servers too (`perch verify --online`): off by default,
     /// since it reaches the network.
     public var checkWithServers = false
+    /// Whether the interface starts in the accessible mode (`--accessible`): one line of text a
+    /// change, for screen readers, instead of full-screen frames. Read at start.
+    public var accessible = false
 
     public init() {}
 
@@ -105,11 +108,12 @@ public struct SavedSettings: Codable, Hashable, Sendable {
     public var mouse: Bool?
     public var theme: String?
     public var checkWithServers: Bool?
+    public var accessible: Bool?
 
     public init() {}
 
     private enum CodingKeys: String, CodingKey {
-        case longPressMilliseconds, sheetStyle, reduceMotion, mouse, theme, checkWithServers
+        case longPressMilliseconds, sheetStyle, reduceMotion, mouse, theme, checkWithServers, accessible
     }
 
     public init(from decoder: any Decoder) throws {
@@ -120,6 +124,7 @@ public struct SavedSettings: Codable, Hashable, Sendable {
         mouse = try? container.decodeIfPresent(Bool.self, forKey: .mouse)
         theme = try? container.decodeIfPresent(String.self, forKey: .theme)
         checkWithServers = try? container.decodeIfPresent(Bool.self, forKey: .checkWithServers)
+        accessible = try? container.decodeIfPresent(Bool.self, forKey: .accessible)
     }
 
     /// The member of the file that holds `key`, as ``CodingKeys`` names it.
@@ -131,6 +136,7 @@ public struct SavedSettings: Codable, Hashable, Sendable {
         case .mouse: "mouse"
         case .theme: "theme"
         case .checkWithServers: "checkWithServers"
+        case .accessible: "accessible"
         }
     }
 
@@ -140,7 +146,7 @@ public struct SavedSettings: Codable, Hashable, Sendable {
         case .longPress: "a whole number from \(Settings.longPressRange.lowerBound) to \(Settings.longPressRange.upperBound)"
         case .sheetStyle: SheetStyle.allCases.map { "\"\($0.rawValue)\"" }.joined(separator: " or ")
         case .theme: "one of " + ColorTheme.allCases.map { "\"\($0.rawValue)\"" }.joined(separator: ", ")
-        case .reduceMotion, .mouse, .checkWithServers: "true or false"
+        case .reduceMotion, .mouse, .checkWithServers, .accessible: "true or false"
         }
     }
 
@@ -153,6 +159,7 @@ public struct SavedSettings: Codable, Hashable, Sendable {
         case .mouse: mouse != nil
         case .theme: theme.flatMap(ColorTheme.init(spelled:)) != nil
         case .checkWithServers: checkWithServers != nil
+        case .accessible: accessible != nil
         }
     }
 
@@ -165,6 +172,7 @@ public struct SavedSettings: Codable, Hashable, Sendable {
         case .mouse: mouse = other.mouse
         case .theme: theme = other.theme
         case .checkWithServers: checkWithServers = other.checkWithServers
+        case .accessible: accessible = other.accessible
         }
     }
 
@@ -177,6 +185,7 @@ public struct SavedSettings: Codable, Hashable, Sendable {
         case .mouse: mouse = values.mouse
         case .theme: theme = values.theme.rawValue
         case .checkWithServers: checkWithServers = values.checkWithServers
+        case .accessible: accessible = values.accessible
         }
     }
 }
@@ -206,6 +215,7 @@ public struct SettingsState: Hashable, Sendable {
                 case .mouse: values.mouse = file.mouse ?? values.mouse
                 case .theme: values.theme = file.theme.flatMap(ColorTheme.init(spelled:)) ?? values.theme
                 case .checkWithServers: values.checkWithServers = file.checkWithServers ?? values.checkWithServers
+                case .accessible: values.accessible = file.accessible ?? values.accessible
                 }
                 sources[key] = .saved
             }
@@ -223,6 +233,7 @@ public struct SettingsState: Hashable, Sendable {
         case .mouse: values.mouse = other.mouse
         case .theme: values.theme = other.theme
         case .checkWithServers: values.checkWithServers = other.checkWithServers
+        case .accessible: values.accessible = other.accessible
         }
     }
 
@@ -249,6 +260,7 @@ public struct SettingsState: Hashable, Sendable {
         case .mouse: values.mouse.toggle()
         case .theme: values.theme = values.theme.cycled(step)
         case .checkWithServers: values.checkWithServers.toggle()
+        case .accessible: values.accessible.toggle()
         }
         file.store(key, from: values)
         for unsaved in unsavedKeys { sources[unsaved] = .saved }

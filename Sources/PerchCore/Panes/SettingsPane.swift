@@ -25,6 +25,10 @@ public struct RunInfo: Hashable, Sendable {
     /// Whether the terminal's default background is light or dark, as it answered OSC 11; nil
     /// until it does. Colours are chosen for it (``ColorTheme/background(reported:)``).
     public var background: TerminalBackground?
+    /// Whether this run is in the accessible mode (`--accessible`, or the setting at start): each
+    /// change is said as one line of text (``Narration``) and a number with `Enter` picks a row
+    /// of the list that is open.
+    public var accessible = false
 
     /// A shell's own account: its id, and `pinned`, `directory` or `exec`.
     public struct ShellScope: Hashable, Sendable {
@@ -67,6 +71,8 @@ public enum SettingsAction: CaseIterable, Hashable, Sendable {
     case theme
     /// Whether `v` in Overview asks the servers too.
     case checkWithServers
+    /// Whether the interface starts in the accessible mode (from the next start).
+    case accessible
     /// Edits the config in `$VISUAL`/`$EDITOR`, then reloads it.
     case editConfig
     // A key-hold mode row (kitty keyboard protocol or auto-repeat) belongs here once the input
@@ -82,6 +88,7 @@ public enum SettingsAction: CaseIterable, Hashable, Sendable {
         case .mouse: "Mouse"
         case .theme: "Colour theme"
         case .checkWithServers: "Check with servers"
+        case .accessible: "Accessible mode"
         case .editConfig: "Edit config…"
         }
     }
@@ -95,6 +102,7 @@ public enum SettingsAction: CaseIterable, Hashable, Sendable {
         case .mouse: .mouse
         case .theme: .theme
         case .checkWithServers: .checkWithServers
+        case .accessible: .accessible
         case .switchAccount, .addAccount, .editConfig: nil
         }
     }
@@ -170,7 +178,8 @@ public struct SettingsPane: KitTabPane {
         case .switchAccount: [.send(Intent.openSheet)]
         case .addAccount: [.send(AccountForm.present(opensSheet: true))]
         case .editConfig: [.perform(EditConfig(), then: Message.edited)]
-        case .reduceMotion, .sheetStyle, .longPress, .mouse, .theme, .checkWithServers: change(action.setting!, step: step, context)
+        case .reduceMotion, .sheetStyle, .longPress, .mouse, .theme, .checkWithServers, .accessible:
+            change(action.setting!, step: step, context)
         }
     }
 
@@ -232,6 +241,7 @@ public struct SettingsPane: KitTabPane {
         case .mouse: values.mouse ? "on" : "off"
         case .theme: values.theme.rawValue
         case .checkWithServers: values.checkWithServers ? "on (v asks them)" : "off"
+        case .accessible: values.accessible ? "on (from the next start)" : "off"
         }
     }
 

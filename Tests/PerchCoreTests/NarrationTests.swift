@@ -1,0 +1,89 @@
+import Testing
+
+@testable import PerchCore
+
+/// The accessible mode's lines (issue 51): each change said once, as one line, from the same
+/// model and keys as the full-screen interface.
+@Suite("Narration (accessible mode)")
+struct NarrationTests {
+    private func makeState(current: String? = "personal", accessible: Bool = true) -> AppState {
+        var info = RunInfo()
+        info.accessible = accessible
+        return AppState(
+            accounts: Account.samples, saved: SavedState(currentAccount: current), size: Size(width: 80, height: 24), info: info)
+    }
+
+    /// The lines said for `events`, in order.
+    private func said(_ state: inout AppState, _ events: UIEvent...) -> [String] {
+        events.flatMap { state.update($0) }.compactMap { if case .say(let line) = $0.work { line } else { nil } }
+    }
+
+    private func char(_ c: Character) -> UIEvent { .key(.char(c)) }
+    private func key(_ k: Key) -> UIEvent { .key(KeyEvent(k)) }
+
+    @Test("opening the sheet says its rows numbered, the current one marked, in one line")
+    func sheetOpens() {
+        var state = makeState()
+        #expect(
+            said(&state, char("a")) == [
+                "Switch account, 5 rows: 1 Work, @ada.lovelace; 2 Personal, @ada, current; 3 Open Source, @ada-oss; "
+                    + "4 Side Project, @analytical-engine; 5 Add account…. Type a number and Enter to pick; / filters; Esc closes."
+            ])
+    }
+
+    @Test("a number puts the cursor on its row and says it; Enter then switches to it")
+    func numberPicks() {
+        var state = makeState()
+        _ = said(&state, char("a"))
+        #expect(said(&state, char("3")) == ["3 of 5: Open Source, @ada-oss."])
+        let effects = state.update(key(.enter))
+        #expect(effects.contains { $0.isSwitch }, "Enter asks for the switch: \(effects)")
+        let lines = effects.compactMap { if case .say(let line) = $0.work { line } else { nil } }
+        #expect(lines == ["Switching to Open Source (@ada-oss)…"])
+        #expect(state.pendingSwitch?.accountID == "oss")
+    }
+
+    @Test("a number with no row is said and moves nothing")
+    func numberWithoutRow() {
+        var state = makeState()
+        _ = said(&state, char("a"))
+        let before = state.sheet?.cursor.cursor
+        #expect(said(&state, char("9")) == ["No row 9: the list has 5."])
+        #expect(state.sheet?.cursor.cursor == before)
+    }
+
+    @Test("the filter says what it matches, numbered from 1")
+    func filterSays() {
+        var state = makeState()
+        _ = said(&state, char("a"))
+        #expect(said(&state, char("/")) == ["Filter: type to narrow the list; Enter picks the row under the cursor; Esc clears it."])
+        #expect(said(&state, char("s"), char("i")).last == "Filter \"si\": 2 rows: 1 Side Project, @analytical-engine; 2 Add account….")
+    }
+
+    @Test("choosing a tab says its name, place and text; digits still choose tabs over the panes")
+    func tabSays() {
+        var state = makeState()
+        let lines = said(&state, char("4"))
+        #expect(lines.count == 1)
+        #expect(lines.first?.hasPrefix("Settings tab, 4 of 4: Settings") == true, "\(lines)")
+        #expect(lines.first?.contains("Accessible mode") == true, "the setting is listed: \(lines)")
+        #expect(said(&state, key(.tab)).first?.hasPrefix("Overview tab, 1 of 4") == true)
+    }
+
+    @Test("help says every key of where it is, whole, and Esc goes back to the sheet")
+    func helpSays() {
+        var state = makeState()
+        _ = said(&state, char("a"))
+        let help = said(&state, char("?"))
+        #expect(help.count == 1)
+        #expect(help.first?.hasPrefix("Keys for Account sheet: Ctrl-C: quit; ") == true, "\(help)")
+        #expect(help.first?.contains("Enter: switch to the account") == true)
+        #expect(said(&state, key(.escape)).first?.hasPrefix("Switch account, 5 rows:") == true)
+    }
+
+    @Test("without the accessible mode nothing is said")
+    func fullScreenSaysNothing() {
+        var state = makeState(accessible: false)
+        #expect(said(&state, char("a"), char("3"), key(.escape), char("2")).isEmpty)
+    }
+}
