@@ -42,8 +42,12 @@ public enum IdentitySetup {
             let holding = files.userGitConfigs.filter { includedElsewhere("", switcher, only: $0) }
             return
                 "remove the include of \(include) from \((holding.isEmpty ? [target] : holding).map { GitConfigFile.shown($0, environment) }.joined(separator: " and "))"
-        case (.ssh, false): return "add `Include \(files.sshInclude)` at the top of \(files.userSSHConfig)"
-        default: return "remove the `Include \(files.sshInclude)` line Perch added to \(files.userSSHConfig)"
+        case (.ssh, false):
+            return
+                "add `Include \(includePath(files.sshInclude, home: environment.home))` at the top of \(GitConfigFile.shown(files.userSSHConfig, environment))"
+        default:
+            return
+                "remove the `Include \(includePath(files.sshInclude, home: environment.home))` line Perch added to \(GitConfigFile.shown(files.userSSHConfig, environment))"
         }
     }
 
@@ -181,7 +185,9 @@ public enum IdentitySetup {
 
     private static func setUpSSH(_ switcher: ToolContext) -> Outcome {
         let files = switcher.files
-        if sshIncluded(switcher) { return .unchanged("\(files.userSSHConfig) already includes \(files.sshInclude)") }
+        // Bug (everyday issue): these lines named both files by their absolute paths, where setup git says `~/…`.
+        let (config, include) = (shownPath(files.userSSHConfig, switcher), shownPath(files.sshInclude, switcher))
+        if sshIncluded(switcher) { return .unchanged("\(config) already includes \(include)") }
         let existing: FileContents?
         do {
             existing = try FileSystem.readContents(files.userSSHConfig)
@@ -211,13 +217,15 @@ public enum IdentitySetup {
         } catch {
             return .failed("\(error)")
         }
-        return .changed("added `Include \(files.sshInclude)` at the top of \(files.userSSHConfig)")
+        return .changed("added `Include \(Self.includePath(files.sshInclude, home: switcher.environment.home))` at the top of \(config)")
     }
 
     private static func undoSSH(_ switcher: ToolContext) -> Outcome {
         let files = switcher.files
+        let (config, include) = (shownPath(files.userSSHConfig, switcher), shownPath(files.sshInclude, switcher))
+        let written = Self.includePath(files.sshInclude, home: switcher.environment.home)
         guard sshIncluded(switcher), let contents = try? FileSystem.readContents(files.userSSHConfig) else {
-            return .unchanged("\(files.userSSHConfig) does not include \(files.sshInclude)")
+            return .unchanged("\(config) does not include \(include)")
         }
         var lines = FileLines(contents.bytes)
         let texts = lines.texts
@@ -233,13 +241,18 @@ public enum IdentitySetup {
             guard unlink(FileSystem.resolvingSymbolicLink(files.userSSHConfig)) == 0 || errno == ENOENT else {
                 return .failed("\(FileError(path: files.userSSHConfig, code: errno, operation: "remove"))")
             }
-            return .changed("removed \(files.userSSHConfig), which only held the `Include \(files.sshInclude)` line Perch added")
+            return .changed("removed \(config), which only held the `Include \(written)` line Perch added")
         }
         do {
             try FileSystem.writeAtomically(lines.bytes, to: files.userSSHConfig, mode: mode_t(contents.mode))
         } catch {
             return .failed("\(error)")
         }
-        return .changed("removed the `Include \(files.sshInclude)` line from \(files.userSSHConfig)")
+        return .changed("removed the `Include \(written)` line from \(config)")
+    }
+
+    /// `path` as `~/…` when under HOME, as the rest of Perch's output names files.
+    private static func shownPath(_ path: String, _ context: ToolContext) -> String {
+        GitConfigFile.shown(path, context.environment)
     }
 }

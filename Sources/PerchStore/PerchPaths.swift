@@ -44,6 +44,14 @@ public struct PerchPaths: Hashable, Sendable {
         getenv(name).map { String(cString: $0) }
     }
 
+    /// `path` as `~/…` when it is below `home` (`~` for `home` itself), as Perch's output names
+    /// files; the whole path otherwise, and for a `home` that is empty or `/`.
+    public static func tilde(_ path: String, home: String) -> String {
+        guard !home.isEmpty, home != "/" else { return path }
+        if path == home { return "~" }
+        return path.hasPrefix(home + "/") ? "~" + path.dropFirst(home.count) : path
+    }
+
     /// This user's home folder in the password database (getpwuid(3)): where ssh expands `~`,
     /// whatever `HOME` says.
     public static func passwordHome() -> String? {

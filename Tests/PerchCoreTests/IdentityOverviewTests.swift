@@ -73,6 +73,50 @@ struct IdentityOverviewTests {
             }, "\(lines)")
     }
 
+    /// The lines of the tool row that opens with `lead`: its first, then those under its text.
+    private func row(_ lines: [String], _ lead: String) -> [String]? {
+        guard let first = lines.firstIndex(where: { $0.contains(lead) }) else { return nil }
+        let column = lines[first].distance(from: lines[first].startIndex, to: lines[first].range(of: lead)!.upperBound)
+        var row = [String(lines[first].dropFirst(column))]
+        for line in lines[(first + 1)...] {
+            let text = line.dropFirst(column)
+            guard line.prefix(column).allSatisfy({ $0 == " " }), text.first.map({ $0 != " " }) == true else { break }
+            row.append(String(text))
+        }
+        return row.map { String($0.reversed().drop { $0 == " " }.reversed()) }
+    }
+
+    // Bug (everyday issue): the row read `client-dev (now client-dev)` when the name was right
+    // and the check failed for another reason (an ended certificate, a dead agent), with that
+    // reason cut mid-word at the screen's edge (100 columns).
+    @Test("a tool whose name is right but which does not work says why, wrapped under its text, never (now X) with X expected")
+    func reasonWraps() throws {
+        var state = state()
+        func checked(_ kube: IdentityCheck) -> [String] {
+            _ = state.update(.outcome(AnyOutcome(IdentitiesChecked(accountID: "work", [kube]))))
+            return state.render().lines
+        }
+        let reason =
+            "client certificate ended 2 h ago (2026-01-01 10:00 UTC); renew: kubectl oidc-login get-token"
+            + " --oidc-issuer-url=https://login.example --oidc-client-id=perch"
+        var lines = checked(IdentityCheck(tool: .kube, expected: "client-dev", actual: "client-dev", matches: false, note: reason))
+        #expect(!lines.contains { $0.contains("(now client-dev)") }, "\(lines)")
+        let wrapped = try #require(row(lines, "✗ kube  "), "\(lines)")
+        #expect(wrapped.count == 2, "\(wrapped)")
+        #expect(wrapped.joined(separator: " ") == "client-dev " + reason, "every word, none cut: \(wrapped)")
+        #expect(lines.allSatisfy { DisplayWidth.columns(of: $0) <= 100 })
+        #expect(!lines.contains { $0.contains("shortened") })
+        // With no reason given, the row still says what is wrong.
+        lines = checked(IdentityCheck(tool: .kube, expected: "client-dev", actual: "client-dev", matches: false))
+        #expect(lines.contains { $0.contains("✗ kube  client-dev, but it does not work here") }, "\(lines)")
+        // A reason longer than four rows ends in … and says where the whole of it is.
+        let long = Array(repeating: "the agent at ~/.ssh/agent/client-dev.sock does not answer;", count: 8).joined(separator: " ")
+        lines = checked(IdentityCheck(tool: .kube, expected: "client-dev", actual: "client-dev", matches: false, note: long))
+        let cut = try #require(row(lines, "✗ kube  "), "\(lines)")
+        #expect(cut.count == OverviewPane.wrappedRows && cut.last?.hasSuffix("…") == true, "\(cut)")
+        #expect(lines.contains { $0.contains("(shortened: perch status shows every reason whole)") }, "\(lines)")
+    }
+
     @Test("r in Overview applies the current account's tools again, without its hook, and shows them as applying")
     func reapply() {
         var state = state()

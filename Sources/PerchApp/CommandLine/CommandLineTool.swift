@@ -128,6 +128,12 @@ struct CommandLineTool {
 
     func shown(_ text: String) -> String { PerchApp.visibleControls(text) }
 
+    /// `path` as `~/…` when it is below HOME, as the rest of Perch's output names files, made
+    /// safe for a terminal. (`perch config path` prints the whole path, for scripts.)
+    func shownPath(_ path: String) -> String {
+        shown(PerchPaths.tilde(path, home: IdentityEnvironment.current().home))
+    }
+
     /// Display width in columns; printable ASCII (the common case) is counted directly.
     func columns(_ text: String) -> Int {
         text.utf8.allSatisfy { $0 >= 0x20 && $0 < 0x7F } ? text.utf8.count : DisplayWidth.columns(of: text)

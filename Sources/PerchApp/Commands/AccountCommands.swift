@@ -147,7 +147,7 @@ extension CommandLineTool {
         let account = Account(id: id, name: name, handle: options.handle, group: options.group)
         do {
             let outcome = try ConfigWriter.append(account, to: paths.config, samples: [])
-            console.print("Added \(describe(account)) to \(outcome.path)" + backupNote(outcome) + ".")
+            console.print("Added \(describe(account)) to \(shownPath(outcome.path))" + backupNote(outcome) + ".")
             return ExitStatus.ok
         } catch {
             return report(error)
@@ -237,7 +237,7 @@ extension CommandLineTool {
         // lines, as `config check` reports it): loading it here first would read it twice.
         do {
             let outcome = try ConfigWriter.apply(change, to: paths.config)
-            console.print(done + " in \(outcome.path)" + backupNote(outcome) + ".")
+            console.print(done + " in \(shownPath(outcome.path))" + backupNote(outcome) + ".")
             // git's rules for bound folders and remotes follow the config at once, not at the next switch.
             if let config = try? ConfigLoader.load(paths) { refreshGitDirectoryRules(config) }
             return ExitStatus.ok
@@ -264,7 +264,7 @@ extension CommandLineTool {
         } catch {
             return report(error)
         }
-        console.print("Renamed \(shown(old)) to \(shown(new)) in \(outcome.path)" + backupNote(outcome) + ".")
+        console.print("Renamed \(shown(old)) to \(shown(new)) in \(shownPath(outcome.path))" + backupNote(outcome) + ".")
         do {
             let change = try StateStore(path: paths.state).renameAccount(from: old, to: new)
             var carried = ["its pane state and switch counts"]
@@ -354,7 +354,7 @@ extension CommandLineTool {
         if let message = removed.givenBack?.recovered { console.error(shown(message)) }
         let given = removed.givenBack?.report.results.filter { !$0.summary.isEmpty && !perShell.contains($0.tool) } ?? []
         let removal = removed.removal
-        console.print("Removed \(describe(account)) from \(removal.outcome.path)" + backupNote(removal.outcome) + ".")
+        console.print("Removed \(describe(account)) from \(shownPath(removal.outcome.path))" + backupNote(removal.outcome) + ".")
         switch removal.forgotten {
         case .success(let change)?:
             console.print(historyText + (change.wasCurrent ? " It was the current account: no account is current now." : ""))
@@ -382,7 +382,7 @@ extension CommandLineTool {
     }
 
     func backupNote(_ outcome: ConfigWriter.Outcome) -> String {
-        outcome.backupPath.map { " (the previous file is \($0))" } ?? " (a new config)"
+        outcome.backupPath.map { " (the previous file is \(shownPath($0)))" } ?? " (a new config)"
     }
 
     /// Prints why the config was not changed; the exit status: 2 for a refused or unusable

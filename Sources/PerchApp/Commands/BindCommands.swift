@@ -118,7 +118,7 @@ extension CommandLineTool {
         guard consent("perch bind", would: shown("bind \(what) to \(account.id) (\(account.name))")) else { return ExitStatus.unmet }
         do {
             let outcome = try ConfigWriter.apply(edit, to: paths.config)
-            console.print(shown("Bound \(what) to \(account.id) in \(outcome.path)") + backupNote(outcome) + ".")
+            console.print(shown("Bound \(what) to \(account.id) in ") + shownPath(outcome.path) + backupNote(outcome) + ".")
         } catch {
             console.error("bind: cannot write the config: \(error)")
             return ExitStatus.unmet
@@ -154,7 +154,7 @@ extension CommandLineTool {
         }
         do {
             let outcome = try ConfigWriter.apply(edit, to: paths.config)
-            console.print(shown("Unbound \(what) from \(account.id) in \(outcome.path)") + backupNote(outcome) + ".")
+            console.print(shown("Unbound \(what) from \(account.id) in ") + shownPath(outcome.path) + backupNote(outcome) + ".")
         } catch {
             console.error("unbind: cannot write the config: \(error)")
             return ExitStatus.unmet

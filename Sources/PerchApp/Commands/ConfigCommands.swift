@@ -51,7 +51,8 @@ extension CommandLineTool {
             guard blank else {
                 let what = info.st_mode & S_IFMT == S_IFREG ? "a config already exists" : "something that is not a config file is"
                 console.error(
-                    "\(what) at \(paths.config); perch init writes only where there is no file (edit one with `perch config edit`)")
+                    "\(what) at \(shownPath(paths.config)); perch init writes only where there is no file (edit one with `perch config edit`)"
+                )
                 return ExitStatus.unmet
             }
         } else if errno != ENOENT {
@@ -65,7 +66,7 @@ extension CommandLineTool {
             return ExitStatus.unmet
         }
         if samplesInUse, !paths.stateIsExplicit { moveSamplesState() }
-        console.print("Wrote a starter config to \(paths.config).")
+        console.print("Wrote a starter config to \(shownPath(paths.config)).")
         console.print("Edit it with `perch config edit`; check it with `perch config check`.")
         return ExitStatus.ok
     }
@@ -113,18 +114,18 @@ extension CommandLineTool {
 
     func configCheck() -> Int32 {
         if !paths.configIsExplicit, access(paths.config, F_OK) != 0 {
-            console.error("no config at \(paths.config) (Perch is using its sample accounts); write one with `perch init`")
+            console.error("no config at \(shownPath(paths.config)) (Perch is using its sample accounts); write one with `perch init`")
             return ExitStatus.usage
         }
         guard let config = loadConfig(reportUnknownKeys: true) else { return ExitStatus.usage }
-        for warning in config.warnings { console.error("warning: config \(paths.config): \(warning)") }
+        for warning in config.warnings { console.error("warning: config \(shownPath(paths.config)): \(warning)") }
         let environment = IdentityEnvironment.current()
         for (index, account) in config.accounts.enumerated() {
             guard let ssh = account.identities[.ssh]?.value(as: SSHAdapter.Setting.self),
                 access(environment.expandingTilde(ssh.identityFile), F_OK) != 0
             else { continue }
             console.error(
-                "warning: config \(paths.config): accounts[\(index)].ssh.identityFile: \"\(shown(ssh.identityFile))\" does not exist (ssh cannot use it)"
+                "warning: config \(shownPath(paths.config)): accounts[\(index)].ssh.identityFile: \"\(shown(ssh.identityFile))\" does not exist (ssh cannot use it)"
             )
         }
         // Bug: an AWS profile that does not exist passed the check (and the switch) silently.
@@ -133,19 +134,19 @@ extension CommandLineTool {
             guard let setting = account.identities[.aws], let why = ToolAdapters.adapter(for: .aws)?.unusable(setting, in: context) else {
                 continue
             }
-            console.error("warning: config \(paths.config): accounts[\(index)].aws: \(shown(why))")
+            console.error("warning: config \(shownPath(paths.config)): accounts[\(index)].aws: \(shown(why))")
         }
         // The user's own includeIf rules that overlap a bound folder: inside, theirs decides
         // git's identity, not the account's (the guard lets it be unless strict).
         for warning in Self.ruleOverlaps(config.accounts, context: context) {
-            console.error("warning: config \(paths.config): " + shown(warning))
+            console.error("warning: config \(shownPath(paths.config)): " + shown(warning))
         }
         let count = config.accounts.count
         let hooks = config.accounts.filter { $0.onSwitch != nil }.count
         let hookText = hooks == 0 ? "" : ", \(hooks) with an onSwitch hook"
         let tools = config.accounts.filter { !$0.identities.isEmpty }.count
         let toolText = tools == 0 ? "" : ", \(tools) with tool identities"
-        console.print("config \(paths.config): valid, \(count) account\(count == 1 ? "" : "s")\(hookText)\(toolText).")
+        console.print("config \(shownPath(paths.config)): valid, \(count) account\(count == 1 ? "" : "s")\(hookText)\(toolText).")
         return ExitStatus.ok
     }
 }

@@ -68,7 +68,7 @@ extension CommandLineTool {
                 console.error(problem)
                 return ExitStatus.unmet
             case .unchanged:
-                console.print("config \(paths.config): no changes.")
+                console.print("config \(shownPath(paths.config)): no changes.")
                 return ExitStatus.ok
             case .valid(let mode, let backup):
                 return install(edited ?? [], mode: mode, backup: backup, valid: true)
@@ -109,14 +109,14 @@ extension CommandLineTool {
         if backup == nil, !paths.configIsExplicit, !paths.stateIsExplicit { moveSamplesState() }
         let kept = backup == nil ? "" : "; the previous one is \(backupPath)"
         guard valid else {
-            console.error("config \(paths.config): kept as written, not valid\(kept); perch commands exit 2 until it is fixed")
+            console.error("config \(shownPath(paths.config)): kept as written, not valid\(kept); perch commands exit 2 until it is fixed")
             return ExitStatus.usage
         }
         // Warnings (unknown keys) and permissions are the loader's to say, as for `config check`.
         guard let config = loadConfig(reportUnknownKeys: true) else { return ExitStatus.usage }
-        for warning in config.warnings { console.error("warning: config \(paths.config): \(warning)") }
+        for warning in config.warnings { console.error("warning: config \(shownPath(paths.config)): \(warning)") }
         let count = config.accounts.count
-        console.print("config \(paths.config): valid, \(count) account\(count == 1 ? "" : "s")\(kept).")
+        console.print("config \(shownPath(paths.config)): valid, \(count) account\(count == 1 ? "" : "s")\(kept).")
         return ExitStatus.ok
     }
 

@@ -529,13 +529,13 @@ extension CommandLineTool {
                 edits.isEmpty
                 ? try ConfigWriter.append(contentsOf: new, to: paths.config, samples: [])
                 : try ConfigWriter.apply(edits, appending: new, to: paths.config, samples: [])
-            let kept = outcome.backupPath.map { " (previous file kept as \($0))." } ?? "."
-            if !new.isEmpty { console.note("Added \(new.count) account\(new.count == 1 ? "" : "s") to \(outcome.path)" + kept) }
+            let kept = outcome.backupPath.map { " (previous file kept as \(shownPath($0)))." } ?? "."
+            if !new.isEmpty { console.note("Added \(new.count) account\(new.count == 1 ? "" : "s") to \(shownPath(outcome.path))" + kept) }
             for addition in additions {
                 let what =
                     addition.identities.tools.map(\.rawValue) + (addition.identities.directories.isEmpty ? [] : ["directories"])
                     + (addition.identities.remotes.isEmpty ? [] : ["remotes"])
-                console.note(shown("Added \(what.joined(separator: ", ")) to \(addition.id) in \(outcome.path)" + kept))
+                console.note(shown("Added \(what.joined(separator: ", ")) to \(addition.id) in ") + shownPath(outcome.path) + kept)
             }
         } catch {
             console.error("cannot add the accounts to the config: \(error)")

@@ -90,8 +90,10 @@ public struct OverviewPane: KitTabPane {
             context.pendingSwitch == nil || context.identities?.accountID == account.id
         {
             row += 1
-            for (text, style, indent) in Self.toolLines(account, context.identities) { line(text, style, indent: indent) }
-            for (text, style, indent) in Self.verifyLines(context.identities) { line(text, style, indent: indent) }
+            for (text, style, indent) in Self.toolLines(account, context.identities, width: rect.width) {
+                line(text, style, indent: indent)
+            }
+            for (text, style, indent) in Self.verifyLines(context.identities, width: rect.width) { line(text, style, indent: indent) }
         }
         row += 1
         line("Switches so far: \(context.saved.switchCount)")
@@ -104,7 +106,8 @@ public struct OverviewPane: KitTabPane {
     /// What the tools themselves answered when `v` asked them (``ToolAnswer``, as `perch verify`
     /// prints them): a line while they are asked, then one per answer, ✓ green, ✗ red with what
     /// it says and the fix, – dim with why it cannot tell. Nothing before the first `v`.
-    static func verifyLines(_ status: IdentityStatus?) -> [(String, Style, Int)] {
+    /// - Parameter width: the pane's width in columns; a long line wraps (``wrapped(_:_:_:indent:width:)``).
+    static func verifyLines(_ status: IdentityStatus?, width paneWidth: Int = .max) -> [(String, Style, Int)] {
         guard let status else { return [] }
         if status.verifying {
             return [("Asking each tool\(status.verifyingOnline ? " and server" : "") who it will be…", Style(foreground: .yellow), 3)]
@@ -124,13 +127,15 @@ public struct OverviewPane: KitTabPane {
             let name = answer.tool + String(repeating: " ", count: width - DisplayWidth.columns(of: answer.tool))
             switch answer.verdict {
             case .agrees:
-                lines.append(("✓ \(name)  \(answer.answer ?? answer.expected)", Style(foreground: .green), 5))
+                lines +=
+                    wrapped("✓ \(name)  ", answer.answer ?? answer.expected, Style(foreground: .green), indent: 5, width: paneWidth).lines
             case .disagrees:
-                var text = "✗ \(name)  says \(answer.answer ?? "nothing"), expected \(answer.expected)"
+                var text = "says \(answer.answer ?? "nothing"), expected \(answer.expected)"
                 if let fix = answer.fix { text += "; fix: \(fix)" }
-                lines.append((text, Style(foreground: .red, bold: true), 5))
+                lines += wrapped("✗ \(name)  ", text, Style(foreground: .red, bold: true), indent: 5, width: paneWidth).lines
             case .unknown:
-                lines.append(("– \(name)  \(answer.answer.map { $0 + "  " } ?? "")\(answer.reason ?? "cannot tell")", .dim, 5))
+                let text = "\(answer.answer.map { $0 + "  " } ?? "")\(answer.reason ?? "cannot tell")"
+                lines += wrapped("– \(name)  ", text, .dim, indent: 5, width: paneWidth).lines
             }
         }
         return lines
@@ -139,12 +144,15 @@ public struct OverviewPane: KitTabPane {
     /// The Tools section: one line per tool the account names, marked ✓ (the tool reports the
     /// account's identity), ✗ (it differs: drift, or applying failed) or – (not checked here:
     /// per shell, not installed, not set up), from the last check and the last apply.
-    static func toolLines(_ account: Account, _ status: IdentityStatus?) -> [(String, Style, Int)] {
+    /// A tool's line is wrapped at spaces under its text on the pane's `width` (columns), on at
+    /// most ``wrappedRows`` rows (then `perch status` has the rest).
+    static func toolLines(_ account: Account, _ status: IdentityStatus?, width paneWidth: Int = .max) -> [(String, Style, Int)] {
         var lines: [(String, Style, Int)] = []
         let applying = status?.applying == true
         lines.append((applying ? "Tools: applying…" : "Tools (r applies them again)", applying ? Style(foreground: .yellow) : .dim, 3))
         let tools = account.identities.tools
         let width = tools.map { $0.rawValue.count }.max() ?? 0
+        var shortened = false
         for tool in tools {
             let check = status?.checks?.first { $0.tool == tool }
             let result = status?.report?.results.first { $0.tool == tool }
@@ -155,7 +163,11 @@ public struct OverviewPane: KitTabPane {
                 mark = check.mark
                 text = check.expected
                 // Bug: `client-dev (now client-dev)` when the name was right and the note said what was wrong.
-                if check.matches == false, check.actual != check.expected { text += " (now \(check.actual ?? "nothing"))" }
+                if check.matches == false, check.actual != check.expected {
+                    text += " (now \(check.actual ?? "nothing"))"
+                } else if check.matches == false, check.note == nil {
+                    text += ", but it does not work here"
+                }
                 if let note = check.note { text += "  " + note }
                 style =
                     check.matches == true ? Style(foreground: .green) : check.matches == false ? Style(foreground: .red, bold: true) : .dim
@@ -175,9 +187,33 @@ public struct OverviewPane: KitTabPane {
             }
             if let result, result.status == .failed, check != nil { text += "  failed: \(result.detail)" }
             let name = tool.rawValue + String(repeating: " ", count: width - tool.rawValue.count)
-            lines.append(("\(mark) \(name)  \(text)", style, 5))
+            let rows = wrapped("\(mark) \(name)  ", text, style, indent: 5, width: paneWidth)
+            lines += rows.lines
+            shortened = shortened || rows.shortened
         }
+        if shortened { lines.append(("(shortened: perch status shows every reason whole)", .dim, 5)) }
         return lines
+    }
+
+    /// Most rows one tool's line takes in Overview.
+    static let wrappedRows = 4
+
+    /// `lead` then `text`, wrapped at spaces (``DisplayWidth/wrapped(_:to:rows:)``) into lines
+    /// that fit a pane `width` columns wide from column `indent`, the lines after the first under
+    /// the text's first column, at most ``wrappedRows`` (the last then ends in `…`).
+    /// - Returns: the lines, and whether text was left out.
+    static func wrapped(_ lead: String, _ text: String, _ style: Style, indent: Int, width: Int)
+        -> (lines: [(String, Style, Int)], shortened: Bool)
+    {
+        // Bug (everyday issue): a reason (a dead agent, an ended certificate) was cut mid-word
+        // at the screen's edge (100 columns), and what to do was lost.
+        let leadColumns = DisplayWidth.columns(of: lead)
+        let available = width == .max ? Int.max : width - indent - leadColumns
+        guard available >= 20, !DisplayWidth.fits(text, in: available) else { return ([(lead + text, style, indent)], false) }
+        let rows = DisplayWidth.wrapped(text, to: available, rows: wrappedRows)
+        let shortened = rows.count == wrappedRows && DisplayWidth.wrapped(text, to: available, rows: wrappedRows + 1).count > wrappedRows
+        let pad = String(repeating: " ", count: leadColumns)
+        return (rows.enumerated().map { ($0.offset == 0 ? lead + $0.element : pad + $0.element, style, indent) }, shortened)
     }
 }
 

@@ -30,7 +30,7 @@ enum GitConfigFile {
     /// `path` as `~/…` when under HOME (dotfile repositories are shared between machines).
     static func shown(_ path: String, _ environment: IdentityEnvironment) -> String {
         let home = environment.home
-        return path.hasPrefix(home + "/") ? "~" + path.dropFirst(home.count) : path
+        return path.hasPrefix(home + "/") ? PerchPaths.tilde(path, home: home) : path
     }
 
     /// The global file `perch setup git` puts its include in: the one where the user's own

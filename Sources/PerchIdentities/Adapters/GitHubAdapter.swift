@@ -79,11 +79,14 @@ public struct GitHubAdapter: ToolAdapter {
             let run = context.run("gh", ["auth", "switch", "--hostname", host, "--user", user])
             // Bug: a switch with gh not installed skipped it, and status then said a switch would put it right.
             if case .notFound = run { return .failed(SwitchSession.unreadableDetail(self, ToolFailure("gh not found"), in: context)) }
-            if let failure = run.failure {
-                // gh before 2.40 (Debian's 2.23) has one account per host: no gh auth switch.
-                if failure.contains("unknown command \"switch\"") { return .failed(Self.tooOld) }
-                return .failed(failure)
+            // gh before 2.40 (Debian's 2.23) has one account per host: no gh auth switch. Bug
+            // (everyday issue): the real gh's error is its first line, then its usage, and the
+            // failure kept only the last line (`exited with status 1:   token`), so the switch
+            // never said why.
+            if case .exited(let status, _, let stderr) = run, status != 0, stderr.contains("unknown command \"switch\"") {
+                return .failed(Self.tooOld)
             }
+            if let failure = run.failure { return .failed(failure) }
         }
         guard case .success(let now) = current(in: context), isMet(state, by: now) else {
             return .failed("gh reports another user after gh auth switch")
@@ -113,13 +116,60 @@ public struct GitHubAdapter: ToolAdapter {
         var check = IdentityCheck(
             tool: .gh, expected: setting.summary, actual: actual.map { "\($0) on \(gh.hostname)" } ?? "(none)", matches: actual == gh.user)
         // A gh that cannot switch (before 2.40): the hint, not a switch that cannot work; asked only on a mismatch.
-        if actual != gh.user, case .exited(let status, _, let stderr) = context.run("gh", ["auth", "switch", "--help"]), status != 0,
-            stderr.contains("unknown command")
-        {
+        if actual != gh.user, Self.canSwitch(in: context) == false {
             check.note = Self.tooOld
             check.fix = "upgrade gh to 2.40 or later"
         }
         return overridden(check, in: context)
+    }
+
+    /// Whether the gh on `PATH` has `gh auth switch` (gh 2.40 and later): true when `gh auth
+    /// switch --help` succeeds, false when gh answers `unknown command "switch"` (as 2.23 does),
+    /// nil when gh is missing or says something else.
+    public static func canSwitch(in context: ToolContext) -> Bool? {
+        canSwitch(answer: context.run("gh", ["auth", "switch", "--help"]))
+    }
+
+    /// ``canSwitch(in:)`` from gh's answer to `gh auth switch --help` (asked by a check without a
+    /// terminal, ``ProofContext/run(_:_:input:extra:)``).
+    static func canSwitch(answer: ProgramResult) -> Bool? {
+        switch answer {
+        case .exited(0, _, _): true
+        case .exited(_, _, let stderr) where stderr.contains("unknown command"): false
+        default: nil
+        }
+    }
+
+    /// The version `gh --version` gives (`gh version 2.23.0 (2023-02-27 Debian …)` → `2.23.0`),
+    /// digits and dots only (what gh prints is data, never printed raw), or nil.
+    public static func version(in context: ToolContext) -> String? {
+        guard let output = context.run("gh", ["--version"]).output else { return nil }
+        let words = output.prefix { $0 != "\n" }.split(separator: " ")
+        guard words.count >= 3, words[0] == "gh", words[1] == "version" else { return nil }
+        let number = words[2].hasPrefix("v") ? words[2].dropFirst() : words[2]
+        guard !number.isEmpty, number.count <= 20, number.first?.isNumber == true,
+            number.allSatisfy({ $0 == "." || ("0"..."9").contains($0) })
+        else { return nil }
+        return String(number)
+    }
+
+    /// `perch doctor`'s line on gh for the accounts that name it (`accounts`, their ids): the gh
+    /// on `PATH`, its version, and whether it can switch between them; when it cannot (missing,
+    /// or older than 2.40: no `gh auth switch`), what to do. Nil when no account names gh.
+    public static func doctorLine(accounts: [String], in context: ToolContext) -> String? {
+        guard !accounts.isEmpty else { return nil }
+        let named = (accounts.count > 3 ? accounts.prefix(3) + ["…"] : accounts[...]).joined(separator: ", ")
+        let whose = accounts.count == 1 ? "(account \(named) names gh)" : "(accounts \(named) name gh)"
+        guard let path = context.environment.which("gh") else {
+            return
+                "not installed (not on this PATH) \(whose): a switch cannot change it; install gh 2.40 or later, or leave gh out of the account"
+        }
+        let at = "\(version(in: context).map { "gh \($0)" } ?? "gh") at \(GitConfigFile.shown(path, context.environment))"
+        switch canSwitch(in: context) {
+        case true?: return "\(at) \(whose): has gh auth switch (gh 2.40 or later), so a switch can change the user"
+        case false?: return "\(at) \(whose): \(tooOld)"
+        case nil: return "\(at) \(whose): cannot tell whether it has gh auth switch (gh auth switch --help failed)"
+        }
     }
 
     /// The user's token, asked of gh (`gh auth token --hostname HOST --user USER`), given to gh
@@ -206,9 +256,7 @@ extension GitHubAdapter {
         let user = run.output?.trimmingWhitespace ?? ""
         // Bug (guard issue, item 7): with a gh before 2.40 (Debian's 2.23), verify's fix was
         // `perch switch ACCOUNT`, which cannot work there: no gh auth switch.
-        if user != gh.user, case .exited(let status, _, let stderr) = context.run("gh", ["auth", "switch", "--help"]), status != 0,
-            stderr.contains("unknown command")
-        {
+        if user != gh.user, Self.canSwitch(answer: context.run("gh", ["auth", "switch", "--help"])) == false {
             return ToolAnswer(
                 tool: "gh", kind: .gh, expected: expected, answer: user.isEmpty ? "(none) on \(gh.hostname)" : "\(user) on \(gh.hostname)",
                 verdict: .disagrees, reason: Self.tooOld, fix: "upgrade gh to 2.40 or later", asked: asked)

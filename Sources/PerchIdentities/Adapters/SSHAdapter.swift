@@ -212,9 +212,11 @@ public struct SSHAdapter: ToolAdapter {
         guard let ssh = setting.value(as: Setting.self) else { return IdentityCheck(tool: .ssh, expected: "", actual: nil, matches: nil) }
         let environment = context.environment
         let expected = environment.expandingTilde(ssh.identityFile)
+        // Bug (everyday issue): status named the key by its whole path where the switch said `~/…`.
+        let shown = { (path: String) in GitConfigFile.shown(path, environment) }
         // Bug: a key file that does not exist was shown as ✓ when ssh -G named it.
         if access(expected, F_OK) != 0 {
-            return IdentityCheck(tool: .ssh, expected: expected, actual: nil, matches: false, note: "the key file does not exist")
+            return IdentityCheck(tool: .ssh, expected: shown(expected), actual: nil, matches: false, note: "the key file does not exist")
         }
         var actuals: [String] = []
         // As git runs ssh here: through GIT_SSH_COMMAND when it is set (a scope's `-i KEY`).
@@ -239,8 +241,9 @@ public struct SSHAdapter: ToolAdapter {
             fix = nil
         }
         let check = IdentityCheck(
-            tool: .ssh, expected: expected, actual: Array(Set(actuals)).sorted().joined(separator: ", "), matches: matches, note: note,
-            fix: fix)
+            tool: .ssh, expected: shown(expected), actual: Array(Set(actuals.map(shown))).sorted().joined(separator: ", "),
+            matches: matches,
+            note: note, fix: fix)
         // In a scope of this account, the GIT_SSH_COMMAND Perch set is the expected state.
         let scoped = context.environment["PERCH_SCOPE"] != nil ? ["GIT_SSH_COMMAND": Self.scopeCommand(expected)] : [:]
         return overridden(check, in: context, own: scoped)

@@ -1,5 +1,6 @@
 import Glibc
 import PerchCore
+import PerchIdentities
 import PerchKitTerminal
 import PerchStore
 
@@ -18,6 +19,8 @@ struct Doctor {
     let console: Console
     let paths: PerchPaths
     var environment: (String) -> String? = PerchPaths.environment
+    /// Lines on the tools the accounts name (``DoctorCommand/toolLines(_:)``), after the files'.
+    var toolLines: [(String, String)] = []
 
     /// Longest wait for the terminal's answers, in milliseconds.
     static let queryTimeoutMilliseconds: Int64 = 300
@@ -126,6 +129,7 @@ struct Doctor {
         lines.append(("UTF-8 locale", localeLine()))
         lines.append(("config", fileLine(paths.config)))
         lines.append(("state", fileLine(paths.state)))
+        lines += toolLines
         console.print("perch doctor: what this terminal and setup give Perch")
         for (name, value) in lines { printLine(name, value) }
         if onTerminal {
@@ -148,7 +152,7 @@ struct Doctor {
         let source =
             switch state.source(.longPress) {
             case .flag: "--long-press-ms"
-            case .saved: "saved in " + settingsPath
+            case .saved: "saved in " + shownPath(settingsPath)
             case .standard: "the default"
             case .unsaved: "changed in Settings, not saved"
             }
@@ -302,7 +306,14 @@ struct Doctor {
             : "no (\(named); codeset \(codeset)): Perch uses C.UTF-8 to draw, set LANG=C.UTF-8 for other programs"
     }
 
-    /// A path with whether it exists, its permissions and whether it can be written.
+    /// `path` as `~/…` when it is below HOME, as the rest of Perch's output names files.
+    // Bug (everyday issue): doctor named the config, the state and the settings by their whole
+    // paths, where setup, status and audit say `~/…`.
+    private func shownPath(_ path: String) -> String {
+        PerchPaths.tilde(path, home: IdentityEnvironment(variables: ["HOME": environment("HOME") ?? ""]).home)
+    }
+
+    /// A path (``shownPath(_:)``) with whether it exists, its permissions and whether it can be written.
     private func fileLine(_ path: String) -> String {
         var info = stat()
         if stat(path, &info) == 0 {
@@ -310,16 +321,16 @@ struct Doctor {
             let letters = (0..<9).map { bit in mode & (1 << (8 - bit)) != 0 ? Array("rwxrwxrwx")[bit] : "-" }
             let writable = access(path, W_OK) == 0 ? "writable" : "not writable"
             let open = mode & 0o022 != 0 ? "; others may write it" : ""
-            return "\(path) (exists, \(String(letters)), \(writable)\(open))"
+            return "\(shownPath(path)) (exists, \(String(letters)), \(writable)\(open))"
         }
         var folder = path
         while let slash = folder.lastIndex(of: "/"), folder != "/" {
             folder = slash == folder.startIndex ? "/" : String(folder[..<slash])
             if access(folder, F_OK) == 0 {
                 let writable = access(folder, W_OK) == 0 ? "writable" : "not writable"
-                return "\(path) (absent; \(folder) exists and is \(writable))"
+                return "\(shownPath(path)) (absent; \(shownPath(folder)) exists and is \(writable))"
             }
         }
-        return "\(path) (absent)"
+        return "\(shownPath(path)) (absent)"
     }
 }

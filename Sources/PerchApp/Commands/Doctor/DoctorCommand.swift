@@ -1,4 +1,6 @@
 import PerchCore
+import PerchIdentities
+import PerchStore
 
 /// `perch doctor`: what this terminal gives Perch, and a key-repeat test (``Doctor``).
 struct DoctorCommand: TakesHoldSettings {
@@ -16,5 +18,20 @@ struct DoctorCommand: TakesHoldSettings {
     /// The settings given as flags, which override the saved ones.
     var flaggedSettings: Set<SettingKey> = []
 
-    func run(_ tool: CommandLineTool) -> Int32 { Doctor(options: self, console: tool.console, paths: tool.paths).run() }
+    func run(_ tool: CommandLineTool) -> Int32 {
+        var doctor = Doctor(options: self, console: tool.console, paths: tool.paths)
+        doctor.toolLines = Self.toolLines(tool)
+        return doctor.run()
+    }
+
+    /// A line for each tool the accounts name that this machine cannot switch as they need: gh's
+    /// (missing, or before 2.40, which has no `gh auth switch`), asked of the gh on `PATH`. None
+    /// for the samples, or when the config cannot be read (its own line says so).
+    static func toolLines(_ tool: CommandLineTool) -> [(String, String)] {
+        guard let config = try? ConfigLoader.load(tool.paths), config.path != nil else { return [] }
+        let ids = config.accounts.filter { $0.identities[.gh] != nil }.map(\.id)
+        // Bug (everyday issue): a gh too old for several accounts (Debian's 2.23) was named only
+        // by status, after a switch that could not work.
+        return GitHubAdapter.doctorLine(accounts: ids, in: tool.switcher(config).context).map { [("gh", $0)] } ?? []
+    }
 }
