@@ -82,7 +82,8 @@ struct MCPEndToEndTests {
         ]
         for line in lines { input += Array(line.utf8) + [10] }
         // 3 MiB in one line, then a request that must still be served.
-        input += Array(#"{"jsonrpc":"2.0","id":8,"method":"ping","params":{"pad":""#.utf8) + [UInt8](repeating: 0x61, count: 3 << 20)
+        input +=
+            Array(#"{"jsonrpc":"2.0","id":8,"method":"ping","params":{"pad":""#.utf8) + [UInt8](repeating: 0x61, count: 3 << 20)
             + Array(#""}}"#.utf8) + [10]
         input += Array(#"{"jsonrpc":"2.0","id":9,"method":"tools/call","params":{"name":"list_accounts"}}"#.utf8) + [10]
         input += Array(#"{"jsonrpc":"2.0","id":10,"method":"ping"}"#.utf8)  // no newline: stdin ends

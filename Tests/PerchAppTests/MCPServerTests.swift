@@ -24,7 +24,8 @@ struct MCPServerTests {
                 MCPTool(name: "broken", title: "Broken", description: "always fails", call: { _ in .failure("no config: \"x\"\n") }),
             ], version: "9.9")
         if let version {
-            _ = server.handle(Array("{\"jsonrpc\":\"2.0\",\"id\":0,\"method\":\"initialize\",\"params\":{\"protocolVersion\":\"\(version)\"}}".utf8))
+            _ = server.handle(
+                Array("{\"jsonrpc\":\"2.0\",\"id\":0,\"method\":\"initialize\",\"params\":{\"protocolVersion\":\"\(version)\"}}".utf8))
         }
         return server
     }
@@ -43,7 +44,8 @@ struct MCPServerTests {
             Self.answer(
                 "{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"initialize\",\"params\":{\"protocolVersion\":\"\(asked)\",\"capabilities\":{},\"clientInfo\":{\"name\":\"t\",\"version\":\"1\"}}}",
                 &server))
-        #expect(response.hasPrefix("{\"jsonrpc\":\"2.0\",\"id\":1,\"result\":{\"protocolVersion\":\"\(agreed)\",\"capabilities\":{\"tools\":"))
+        #expect(
+            response.hasPrefix("{\"jsonrpc\":\"2.0\",\"id\":1,\"result\":{\"protocolVersion\":\"\(agreed)\",\"capabilities\":{\"tools\":"))
         #expect(response.contains("\"serverInfo\":{\"name\":\"perch\",\"title\":\"Perch\",\"version\":\"9.9\"}"))
         #expect(server.protocolVersion == agreed)
         #expect(try JSONReader.read(Array(response.utf8)).kind(0) == .object)
@@ -110,7 +112,9 @@ struct MCPServerTests {
     @Test("ping answers an empty result, with a string id as given")
     func ping() {
         var server = Self.server()
-        #expect(Self.answer("{\"jsonrpc\":\"2.0\",\"id\":\"p-1\",\"method\":\"ping\"}", &server) == "{\"jsonrpc\":\"2.0\",\"id\":\"p-1\",\"result\":{}}")
+        #expect(
+            Self.answer("{\"jsonrpc\":\"2.0\",\"id\":\"p-1\",\"method\":\"ping\"}", &server)
+                == "{\"jsonrpc\":\"2.0\",\"id\":\"p-1\",\"result\":{}}")
     }
 
     @Test("tools/list gives each tool with its input schema, read-only")
@@ -145,7 +149,8 @@ struct MCPServerTests {
         var server = Self.server()
         let response = try #require(
             Self.answer(
-                "{\"jsonrpc\":\"2.0\",\"id\":3,\"method\":\"tools/call\",\"params\":{\"name\":\"echo\",\"arguments\":\(arguments)}}", &server))
+                "{\"jsonrpc\":\"2.0\",\"id\":3,\"method\":\"tools/call\",\"params\":{\"name\":\"echo\",\"arguments\":\(arguments)}}",
+                &server))
         let document = try JSONReader.read(Array(response.utf8))
         let result = try #require(document.value(of: document.root, forKey: "result"))
         let content = document.elements(try #require(document.value(of: result, forKey: "content")))
@@ -161,7 +166,9 @@ struct MCPServerTests {
         let response = try #require(
             Self.answer("{\"jsonrpc\":\"2.0\",\"id\":4,\"method\":\"tools/call\",\"params\":{\"name\":\"broken\"}}", &server))
         #expect(
-            response == "{\"jsonrpc\":\"2.0\",\"id\":4,\"result\":{\"content\":[{\"type\":\"text\",\"text\":\"no config: \\\"x\\\"\\n\"}],\"isError\":true}}")
+            response
+                == "{\"jsonrpc\":\"2.0\",\"id\":4,\"result\":{\"content\":[{\"type\":\"text\",\"text\":\"no config: \\\"x\\\"\\n\"}],\"isError\":true}}"
+        )
     }
 
     @Test("structuredContent only from revision 2025-06-18 on")

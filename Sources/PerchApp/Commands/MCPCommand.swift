@@ -83,7 +83,8 @@ enum PerchMCPTools {
                 }),
             MCPTool(
                 name: "list_accounts", title: "List accounts",
-                description: "The accounts in Perch's config: id, name, handle, group, whether it is the global current one, and the tools it names. No secret.",
+                description:
+                    "The accounts in Perch's config: id, name, handle, group, whether it is the global current one, and the tools it names. No secret.",
                 call: { _ in listAccounts(files: files) }),
         ]
     }

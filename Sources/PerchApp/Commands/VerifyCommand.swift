@@ -143,7 +143,9 @@ extension CommandLineTool {
         let folder = ShellMarker.workingDirectory()
         let owner: PlaceOwner
         if let text = options.account {
-            guard let account = lookupAccount(text, in: config, command: "verify") else { return .failure(VerifyFailure(status: ExitStatus.unmet)) }
+            guard let account = lookupAccount(text, in: config, command: "verify") else {
+                return .failure(VerifyFailure(status: ExitStatus.unmet))
+            }
             owner = PlaceOwner(account: account.id, reason: .named)
         } else {
             guard

@@ -54,7 +54,8 @@ struct MCPServer {
         guard protocolVersion == "2025-03-26" else {
             return Self.error(
                 nil, .invalidRequest,
-                "batches (JSON arrays) are not part of MCP revision \(protocolVersion ?? Self.protocolVersions[0]): send one message per line")
+                "batches (JSON arrays) are not part of MCP revision \(protocolVersion ?? Self.protocolVersions[0]): send one message per line"
+            )
         }
         let elements = document.elements(root)
         guard !elements.isEmpty else { return Self.error(nil, .invalidRequest, "an empty batch") }
@@ -143,7 +144,8 @@ struct MCPServer {
             for (keyIndex, valueIndex) in document.members(given) {
                 let key = document.string(keyIndex) ?? ""
                 guard let parameter = tool.parameters.first(where: { $0.name == key }) else {
-                    let known = tool.parameters.isEmpty ? "it takes none" : "it takes " + tool.parameters.map(\.name).joined(separator: ", ")
+                    let known =
+                        tool.parameters.isEmpty ? "it takes none" : "it takes " + tool.parameters.map(\.name).joined(separator: ", ")
                     return toolResult(id, .failure("\(name) has no argument \(key) (\(known))"))
                 }
                 switch (parameter.kind, document.kind(valueIndex)) {

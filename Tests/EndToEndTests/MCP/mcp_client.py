@@ -26,13 +26,19 @@ def check(condition, message):
         fail(message)
 
 
+def field(value, snake, camel):
+    """An attribute by its 2.x name (snake_case), else its 1.x name (camelCase)."""
+    return getattr(value, snake) if hasattr(value, snake) else getattr(value, camel)
+
+
 def answer(result):
     """The JSON object of a successful tool result (its one text item), checked against structuredContent."""
-    check(not result.isError, f"tool error: {result.content}")
+    check(not field(result, "is_error", "isError"), f"tool error: {result.content}")
     check(len(result.content) == 1 and result.content[0].type == "text", f"one text item: {result.content}")
     value = json.loads(result.content[0].text)
-    if result.structuredContent is not None:
-        check(result.structuredContent == value, "structuredContent differs from the text")
+    structured = field(result, "structured_content", "structuredContent")
+    if structured is not None:
+        check(structured == value, "structuredContent differs from the text")
     return value
 
 
@@ -41,15 +47,15 @@ async def session_checks(perch, ident, folder):
     async with stdio_client(params) as (read, write):
         async with ClientSession(read, write) as session:
             init = await session.initialize()
-            version = init.protocolVersion
-            check(init.serverInfo.name == "perch", f"serverInfo: {init.serverInfo}")
+            version = field(init, "protocol_version", "protocolVersion")
+            check(field(init, "server_info", "serverInfo").name == "perch", f"serverInfo: {init}")
             await session.send_ping()
             tools = await session.list_tools()
             names = sorted(tool.name for tool in tools.tools)
             check(names == ["list_accounts", "verify", "whoami"], f"tools: {names}")
             for tool in tools.tools:
-                check(tool.inputSchema.get("type") == "object", f"{tool.name}'s schema: {tool.inputSchema}")
-                check(tool.annotations is not None and tool.annotations.readOnlyHint, f"{tool.name} not read-only")
+                check(field(tool, "input_schema", "inputSchema").get("type") == "object", f"{tool.name}'s schema: {field(tool, 'input_schema', 'inputSchema')}")
+                check(tool.annotations is not None and field(tool.annotations, "read_only_hint", "readOnlyHint"), f"{tool.name} not read-only")
 
             accounts = answer(await session.call_tool("list_accounts", {}))
             ids = [account["id"] for account in accounts["accounts"]]
@@ -73,9 +79,9 @@ async def session_checks(perch, ident, folder):
             check(verified["agrees"] is False, "home disagrees here, where work is current")
 
             unknown = await session.call_tool("verify", {"account": "nobody"})
-            check(unknown.isError and "nobody" in unknown.content[0].text, f"verify nobody: {unknown}")
+            check(field(unknown, "is_error", "isError") and "nobody" in unknown.content[0].text, f"verify nobody: {unknown}")
             typed = await session.call_tool("verify", {"online": "yes"})
-            check(typed.isError and "online" in typed.content[0].text, f"verify online=yes: {typed}")
+            check(field(typed, "is_error", "isError") and "online" in typed.content[0].text, f"verify online=yes: {typed}")
             return {"version": version, "gitAnswer": git[0]["answer"], "ids": ids}
 
 
