@@ -43,6 +43,7 @@ struct MCPEndToEndTests {
         defer { cli.remove() }
         let ident = try Spawn.run(["sh", "-c", "cd \"$HOME\" && git var GIT_AUTHOR_IDENT"], environment: cli.environment)
         try #require(ident.status == 0 && ident.stdout.hasPrefix("Ada Work <ada@work.example>"), "git var: \(ident.stdout) \(ident.stderr)")
+        let before = Self.files(in: cli.home.path)
         let run = try Spawn.run(
             ["python3", Self.script, TmuxSession.binary, ident.stdout.trimmingCharacters(in: .whitespacesAndNewlines), cli.home.path],
             environment: cli.environment)
@@ -52,6 +53,19 @@ struct MCPEndToEndTests {
         #expect(found["version"] as? String == "2025-11-25", "the newest revision both speak")
         #expect(found["gitAnswer"] as? String == "Ada Work <ada@work.example>")
         #expect(found["defaultClient"] is NSNull || found["defaultClient"] as? String == "work", "\(found)")
+        #expect(Self.files(in: cli.home.path) == before, "perch mcp wrote in the home")
+    }
+
+    /// Every file under `root` (links as their targets' paths), with its bytes and modification time.
+    static func files(in root: String) -> [String: String] {
+        var files: [String: String] = [:]
+        for case let path as String in FileManager.default.enumerator(atPath: root)?.allObjects ?? [] {
+            let full = root + "/" + path
+            guard let attributes = try? FileManager.default.attributesOfItem(atPath: full) else { continue }
+            let data = FileManager.default.contents(atPath: full).map { String(decoding: $0, as: UTF8.self) } ?? "(folder or link)"
+            files[path] = "\(attributes[.modificationDate].map { "\($0)" } ?? "") \(data)"
+        }
+        return files
     }
 
     /// `perch mcp` with `input` as its whole stdin (ended: a closed pipe's end of file); its exit
