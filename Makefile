@@ -123,6 +123,7 @@ test-deps:
 	@python3 -c 'import moto.server' 2>/dev/null || python3 -m pip install --quiet 'moto[server]'
 	@command -v pre-commit >/dev/null || python3 -m pip install --quiet pre-commit
 	@command -v lefthook >/dev/null || python3 -m pip install --quiet lefthook
+	@python3 -c 'import mcp' 2>/dev/null || python3 -m pip install --quiet mcp
 
 ## valgrind counts each frame's instructions (callgrind), the bench's figures no busy machine moves.
 bench-deps:

@@ -79,6 +79,6 @@ let package = Package(
         .testTarget(name: "PerchStoreTests", dependencies: ["PerchStore", "PerchCore", "PerchIdentities"]),
         .testTarget(name: "PerchIdentitiesTests", dependencies: ["PerchIdentities", "PerchStore", "PerchCore"]),
         .testTarget(name: "PerchAppTests", dependencies: ["PerchApp", "PerchCore", "PerchStore", "PerchKitTerminal", "PerchKitLoop"]),
-        .testTarget(name: "EndToEndTests", exclude: ["Golden", "RealTerminal"]),
+        .testTarget(name: "EndToEndTests", exclude: ["Golden", "RealTerminal", "MCP"]),
     ]
 )

@@ -1097,7 +1097,9 @@ class Bench:
         with open(os.path.join(home, "config", "perch", "accounts.json"), "w") as f:
             f.write('{"accounts": [{"id": "work", "name": "Work", "git": {"name": "Ada", "email": "ada@work.example"}, '
                     '"ssh": {"host": "github.com", "identityFile": "~/.ssh/id_work"}, "kube": {"context": "prod"}, '
-                    '"docker": "default", "env": {"TEAM": "web"}}]}')
+                    '"docker": "default", "env": {"TEAM": "web"}}, '
+                    '{"id": "agent", "name": "Agent", "git": {"name": "Ada Agent", "email": "agent@work.example"}, '
+                    '"ssh": {"host": "github.com", "identityFile": "~/.ssh/id_work"}, "env": {"TEAM": "agents"}}]}')
         for arguments in (("setup", "git", "--yes"), ("setup", "ssh", "--yes"), ("switch", "work")):
             subprocess.run([PERCH] + list(arguments), env=env, capture_output=True, check=True)
 
@@ -1125,6 +1127,8 @@ class Bench:
                  ok=median(verify) <= limit,
                  note="slowest tool alone: %s %.1f ms (limit %.1f); %s" % (
                      slowest, singles[slowest], limit, ", ".join("%s %.1f" % (n, v) for n, v in singles.items())))
+
+        self.mcp_whoami(env, home, max(singles["git var"], singles["ssh -G"]))
 
         repo = os.path.join(home, "repo")
         subprocess.run(["git", "init", "-q", repo], env=env, check=True)
@@ -1175,6 +1179,40 @@ class Bench:
                      note="per ref update (two a sample): %.1f ms with the guard, %.1f ms without" % (median(with_), median(without_)))
         self.row("guard_push_1000", "pre-push check over 1,000 new commits", "ms", "≤ 100 ms", samples=push_samples,
                  ok=median(push_samples) <= 100, note="perch guard check-push with git's input, 1,000 commits the remote lacks")
+
+    def mcp_whoami(self, env, home, slowest):
+        """`perch mcp`'s whoami for an account with git, ssh and env, the server kept running as
+        an agent keeps it (started by `perch exec agent`, so whoami answers for that account);
+        each call timed from the request written to the answer read, against verify's budget."""
+        server = subprocess.Popen([PERCH, "exec", "agent", "--", PERCH, "mcp"], env=env, cwd=home, stdin=subprocess.PIPE,
+                                  stdout=subprocess.PIPE, stderr=subprocess.DEVNULL)
+
+        def ask(message):
+            server.stdin.write((json.dumps(message) + "\n").encode())
+            server.stdin.flush()
+            ready, _, _ = select.select([server.stdout], [], [], 30)
+            line = server.stdout.readline() if ready else b""
+            if not line:
+                raise BenchError("perch mcp gave no answer to %s" % message["method"])
+            return json.loads(line)
+
+        samples = []
+        try:
+            ask({"jsonrpc": "2.0", "id": 0, "method": "initialize",
+                 "params": {"protocolVersion": "2025-06-18", "capabilities": {}, "clientInfo": {"name": "bench", "version": "1"}}})
+            for n in range(self.runs(20)):
+                start = now_ms()
+                answer = ask({"jsonrpc": "2.0", "id": n + 1, "method": "tools/call", "params": {"name": "whoami", "arguments": {}}})
+                samples.append(now_ms() - start)
+                result = answer.get("result") or {}
+                if result.get("isError") or (result.get("structuredContent") or {}).get("account") != "agent":
+                    raise BenchError("perch mcp's whoami: %s" % answer)
+        finally:
+            server.stdin.close()
+            server.wait(timeout=10)
+        limit = slowest + 30
+        self.row("mcp_whoami", "perch mcp's whoami, git+ssh+env (server running)", "ms", "≤ slowest tool + 30 ms", samples=samples,
+                 ok=median(samples) <= limit, note="the verify budget: slower of git var and ssh -G alone %.1f ms (limit %.1f)" % (slowest, limit))
 
     #: The measurements, in the order they run; `--only` picks some of them by these names.
     SECTIONS = ("sizes", "startup", "current", "current_expires", "prompt_hook", "bound_config", "switch_tools", "verify_guard", "frames", "instructions", "sheet", "store",

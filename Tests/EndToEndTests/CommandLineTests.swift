@@ -91,7 +91,8 @@ struct CommandLineTests {
                     Step("--help"), Step("help", "switch"), Step("list", "--help"), Step("current", "--help"), Step("switch", "--help"),
                     Step("history", "--help"), Step("init", "--help"), Step("config", "--help"), Step("config", "path", "--help"),
                     Step("config", "check", "--help"), Step("config", "edit", "--help"), Step("status", "--help"), Step("env", "--help"),
-                    Step("shell-init", "--help"), Step("setup", "--help"), Step("import", "--help"), Step("--version"),
+                    Step("shell-init", "--help"), Step("setup", "--help"), Step("import", "--help"), Step("mcp", "--help"),
+                    Step("--version"),
                 ]),
             Transcript(
                 name: "samples",

@@ -117,6 +117,16 @@ enum CommandDetails {
         + "Exit status 0 when every answer agrees, 3 when one disagrees.\n"
         + "--json prints {\"account\", \"chosenBy\", \"folder\", \"online\", \"agrees\", \"answers\"}."
 
+    static let mcp =
+        "A Model Context Protocol server on stdin and stdout (JSON-RPC 2.0, one message a\n"
+        + "line; revisions 2024-11-05 to 2025-11-25) for coding agents to ask who they are.\n"
+        + "Its tools only read: whoami (each tool's identity here, as perch verify sees it,\n"
+        + "with the account and how it was chosen), verify (online: ask the servers too;\n"
+        + "account: another account) and list_accounts (ids, names, tools). Nothing switches,\n"
+        + "writes or prints a secret; a message over 1 MiB is skipped with an error. Add it to\n"
+        + "an agent's MCP configuration: {\"mcpServers\": {\"perch\": {\"command\": \"perch\",\n"
+        + "\"args\": [\"mcp\"]}}}. Exit status 0 when stdin ends."
+
     static let guardHooks =
         "install makes git's global core.hooksPath Perch's own hooks folder (through Perch's\n"
         + "git include: run perch setup git first). Every commit that would enter a branch or\n"

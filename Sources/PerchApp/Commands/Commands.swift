@@ -23,6 +23,7 @@ enum Commands {
         RemoveCommand.self,
         StatusCommand.self,
         VerifyCommand.self,
+        MCPCommand.self,
         RenewCommand.self,
         GuardCommand.self,
         EnvCommand.self,

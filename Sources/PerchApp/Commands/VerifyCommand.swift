@@ -58,64 +58,45 @@ extension CommandLineTool {
         var answers: [ToolAnswer]
     }
 
+    /// What `perch verify` found: the account, how it was chosen, where, and every answer.
+    struct VerifyReport {
+        var account: Account
+        var owner: PlaceOwner
+        var proof: ProofContext
+        var answers: [ToolAnswer]
+        /// Whether the servers were asked too.
+        var online: Bool
+
+        /// Whether any answer disagrees.
+        var disagrees: Bool { IdentityProof.disagrees(answers) }
+
+        /// As `--json` prints it.
+        var json: VerifyJSON {
+            VerifyJSON(
+                account: account.id, chosenBy: owner.description, folder: proof.folder, online: online,
+                agrees: !disagrees, answers: answers)
+        }
+    }
+
+    /// Why there is no report: the exit status, once the reason is on the console.
+    struct VerifyFailure: Error {
+        var status: Int32
+    }
+
     func verify(_ options: VerifyCommand) -> Int32 {
-        guard let config = loadConfig() else { return ExitStatus.usage }
-        guard let state = loadState(config) else { return ExitStatus.unmet }
-        let switcher = switcher(config)
-        let variables = processVariables
-        let folder = ShellMarker.workingDirectory()
-        let owner: PlaceOwner
-        if let text = options.account {
-            guard let account = lookupAccount(text, in: config, command: "verify") else { return ExitStatus.unmet }
-            owner = PlaceOwner(account: account.id, reason: .named)
-        } else {
-            guard
-                let found = PlaceOwner.find(
-                    in: config.accounts, global: state.currentAccount, environment: variables, folder: folder,
-                    home: switcher.context.environment.home, aliases: SSHAliases.load(switcher.files)?.aliases ?? [:])
-            else {
-                console.error("no account chosen yet, and none owns this folder: name one (perch verify ID) or pick one with perch switch")
-                return ExitStatus.unmet
-            }
-            owner = found
+        let report: VerifyReport
+        switch verifyReport(options) {
+        case .success(let value): report = value
+        case .failure(let failure): return failure.status
         }
-        guard let account = config.accounts.first(where: { $0.id == owner.account }) else {
-            console.error("the account '\(shown(owner.account))' (\(owner.description)) is not in the config")
-            return ExitStatus.unmet
-        }
-        if switcher.samplesOnly {
-            console.error("these are the embedded sample accounts, which name no real tool: nothing to verify (perch init writes a config)")
-            return ExitStatus.unmet
-        }
-        var context = switcher.context
-        var verified = variables
-        if options.asExec {
-            // What `perch exec ID -- …` gives its command, secrets included (they stay in this process).
-            guard let scoped = scope(account, kind: .exec, config: config, command: "verify --as-exec") else {
-                return ExitStatus.toolFailed
-            }
-            verified = scoped.variablesWithSecrets
-        }
-        context.environment = IdentityEnvironment(
-            variables: verified, statePath: context.environment.statePath, ownFilesBesideState: context.environment.ownFilesBesideState)
-        context.timeout = options.timeout
-        let proof = ProofContext(tool: context, folder: folder, account: account)
-        var answers = IdentityProof.verify(proof, online: options.online)
-        // A tool the global account names nothing for that a switch could not give back.
-        if !options.asExec, account.id == state.currentAccount, IdentityScope.kind(variables) == nil {
-            answers += switcher.leftBehindChecks(account).map { check in
-                ToolAnswer(
-                    tool: check.tool.rawValue, kind: check.tool, expected: check.expected, answer: check.actual,
-                    verdict: check.matches == false ? .disagrees : .unknown, reason: check.note, fix: check.fix,
-                    asked: "the tool's current state, against your own kept by Perch")
-            }
-        }
-        let disagrees = IdentityProof.disagrees(answers)
+        let account = report.account
+        let owner = report.owner
+        let proof = report.proof
+        let folder = proof.folder
+        let answers = report.answers
+        let disagrees = report.disagrees
         if options.json {
-            let json = VerifyJSON(
-                account: account.id, chosenBy: owner.description, folder: folder, online: options.online, agrees: !disagrees,
-                answers: answers)
-            let status = printJSON(json)
+            let status = printJSON(report.json)
             return status == ExitStatus.ok && disagrees ? ExitStatus.disagrees : status
         }
         console.print(
@@ -151,5 +132,63 @@ extension CommandLineTool {
             return ExitStatus.disagrees
         }
         return ExitStatus.ok
+    }
+
+    /// `perch verify`'s answers for `options`, or the exit status once the reason is on the console.
+    func verifyReport(_ options: VerifyCommand) -> Result<VerifyReport, VerifyFailure> {
+        guard let config = loadConfig() else { return .failure(VerifyFailure(status: ExitStatus.usage)) }
+        guard let state = loadState(config) else { return .failure(VerifyFailure(status: ExitStatus.unmet)) }
+        let switcher = switcher(config)
+        let variables = processVariables
+        let folder = ShellMarker.workingDirectory()
+        let owner: PlaceOwner
+        if let text = options.account {
+            guard let account = lookupAccount(text, in: config, command: "verify") else {
+                return .failure(VerifyFailure(status: ExitStatus.unmet))
+            }
+            owner = PlaceOwner(account: account.id, reason: .named)
+        } else {
+            guard
+                let found = PlaceOwner.find(
+                    in: config.accounts, global: state.currentAccount, environment: variables, folder: folder,
+                    home: switcher.context.environment.home, aliases: SSHAliases.load(switcher.files)?.aliases ?? [:])
+            else {
+                console.error("no account chosen yet, and none owns this folder: name one (perch verify ID) or pick one with perch switch")
+                return .failure(VerifyFailure(status: ExitStatus.unmet))
+            }
+            owner = found
+        }
+        guard let account = config.accounts.first(where: { $0.id == owner.account }) else {
+            console.error("the account '\(shown(owner.account))' (\(owner.description)) is not in the config")
+            return .failure(VerifyFailure(status: ExitStatus.unmet))
+        }
+        if switcher.samplesOnly {
+            console.error("these are the embedded sample accounts, which name no real tool: nothing to verify (perch init writes a config)")
+            return .failure(VerifyFailure(status: ExitStatus.unmet))
+        }
+        var context = switcher.context
+        var verified = variables
+        if options.asExec {
+            // What `perch exec ID -- …` gives its command, secrets included (they stay in this process).
+            guard let scoped = scope(account, kind: .exec, config: config, command: "verify --as-exec") else {
+                return .failure(VerifyFailure(status: ExitStatus.toolFailed))
+            }
+            verified = scoped.variablesWithSecrets
+        }
+        context.environment = IdentityEnvironment(
+            variables: verified, statePath: context.environment.statePath, ownFilesBesideState: context.environment.ownFilesBesideState)
+        context.timeout = options.timeout
+        let proof = ProofContext(tool: context, folder: folder, account: account)
+        var answers = IdentityProof.verify(proof, online: options.online)
+        // A tool the global account names nothing for that a switch could not give back.
+        if !options.asExec, account.id == state.currentAccount, IdentityScope.kind(variables) == nil {
+            answers += switcher.leftBehindChecks(account).map { check in
+                ToolAnswer(
+                    tool: check.tool.rawValue, kind: check.tool, expected: check.expected, answer: check.actual,
+                    verdict: check.matches == false ? .disagrees : .unknown, reason: check.note, fix: check.fix,
+                    asked: "the tool's current state, against your own kept by Perch")
+            }
+        }
+        return .success(VerifyReport(account: account, owner: owner, proof: proof, answers: answers, online: options.online))
     }
 }
