@@ -107,7 +107,9 @@ struct ImportEndToEndTests {
         }
         #expect(ids == proposedIDs)
         #expect(!result.stdout.contains("\"name\": \"ada@"), "no account is named after an email address")
-        #expect(result.stderr.contains("Nothing changed; `perch import --write` adds these 6 accounts"))
+        #expect(
+            result.stderr.contains("Nothing changed; `perch import --write` adds these 6 accounts to ~/config/perch/accounts.json."),
+            "\(result.stderr)")
         #expect(!FileManager.default.fileExists(atPath: scratch.cli.configPath))
     }
 

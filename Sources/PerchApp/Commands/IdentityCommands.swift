@@ -506,9 +506,8 @@ extension CommandLineTool {
                     (count > 0 ? ["adds these \(count) account\(count == 1 ? "" : "s")"] : [])
                     + (adding.isEmpty ? [] : ["adds to " + adding.joined(separator: ", ")])
                 console.note(
-                    shown(
-                        "Nothing changed; `perch import --write` " + what.joined(separator: " and ") + (adding.isEmpty ? " to " : " in ")
-                            + "\(paths.config)."))
+                    shown("Nothing changed; `perch import --write` " + what.joined(separator: " and ") + (adding.isEmpty ? " to " : " in "))
+                        + shownPath(paths.config) + ".")
                 return ExitStatus.ok
             }
             accepted = proposals
