@@ -52,13 +52,21 @@ public enum AgentScope {
                 "git: an agent's account names git's name and email, so that its commits are its own (\(account.id) names \(git == nil ? "no git" : name == nil ? "no name" : "no email"))"
             )
         }
-        if let ssh = account.identities[.ssh]?.value(as: SSHAdapter.Setting.self) {
+        let ssh = account.identities[.ssh]?.value(as: SSHAdapter.Setting.self)
+        if let ssh {
+            // Bug (agents, review): a key path naming a folder or /dev/null, and an agent socket
+            // nobody listens on, let the command start.
             let key = context.environment.expandingTilde(ssh.identityFile)
-            if access(key, R_OK) != 0 {
-                reasons.append("ssh: the key \(GitConfigFile.shown(key, context.environment)) is not there (or cannot be read)")
+            var info = stat()
+            if stat(key, &info) != 0 || info.st_mode & S_IFMT != S_IFREG || access(key, R_OK) != 0 {
+                reasons.append("ssh: the key \(GitConfigFile.shown(key, context.environment)) is not there (not a file it can read)")
+            } else if ssh.agent == nil, key.hasSuffix(".pub") {
+                reasons.append(
+                    "ssh: \(ssh.identityFile) is a public key and the account names no agent of its own (ssh.agent): an agent never uses yours"
+                )
             }
-            if let agent = ssh.agent, !SSHAdapter.isSocket(context.environment.expandingTilde(agent)) {
-                reasons.append("ssh: its agent \(agent) is not running (not a socket): start it")
+            if let agent = ssh.agent, !listening(context.environment.expandingTilde(agent)) {
+                reasons.append("ssh: its agent \(agent) is not running (nothing answers on that socket): start it")
             }
         }
         for tool in [IdentityTool.kube, .aws] where account.identities[tool] != nil {
@@ -82,21 +90,35 @@ public enum AgentScope {
                 }
             }
             variables["GIT_CONFIG_GLOBAL"] = try globalGitConfig(account, in: folder, context: context)
+            if let ssh {
+                // Bug (agents, review): git's ssh read your ~/.ssh/config, whose IdentityFile and
+                // IdentityAgent for the same host would be offered after the account's key, and
+                // your SSH_AUTH_SOCK reached the command. Only the account's key and agent now.
+                variables["GIT_SSH_COMMAND"] = try sshCommand(ssh, in: folder, context: context)
+                if ssh.agent == nil { variables.removeValue(forKey: "SSH_AUTH_SOCK") }
+            }
         } catch {
             return .failure(
                 Refusal(reasons: ["cannot write the agent's files in \(GitConfigFile.shown(folder, context.environment)): \(error)"]))
         }
+        // Bug (agents, review): your credential helpers (credential.helper "store", a per-URL
+        // one) and http.extraHeader came with your global config, so an https push went out as
+        // you. Empty values reset both lists (git-config(1)); gh's helper, with the account's
+        // token in GH_TOKEN, when it names gh.
+        var pins = [("credential.helper", ""), ("http.extraHeader", "")]
+        if account.identities[.gh] != nil { pins.append(("credential.helper", "!gh auth git-credential")) }
         // Signing: only as the account says; your own key (and commit.gpgsign) never reach an
         // agent, pinned off after everything the process had (git-config(1), GIT_CONFIG_COUNT).
-        if git?.signingKey == nil {
-            var count = Int(variables["GIT_CONFIG_COUNT"] ?? "") ?? 0
-            for (key, value) in [("commit.gpgsign", "false"), ("tag.gpgsign", "false"), ("user.signingkey", "")] {
-                variables["GIT_CONFIG_KEY_\(count)"] = key
-                variables["GIT_CONFIG_VALUE_\(count)"] = value
-                count += 1
-            }
-            variables["GIT_CONFIG_COUNT"] = String(count)
+        if git?.signingKey == nil { pins += [("commit.gpgsign", "false"), ("tag.gpgsign", "false"), ("user.signingkey", "")] }
+        var count = Int(variables["GIT_CONFIG_COUNT"] ?? "") ?? 0
+        for (key, value) in pins {
+            variables["GIT_CONFIG_KEY_\(count)"] = key
+            variables["GIT_CONFIG_VALUE_\(count)"] = value
+            count += 1
         }
+        variables["GIT_CONFIG_COUNT"] = String(count)
+        // Programs git and ssh would ask for a secret of yours.
+        for name in ["GIT_ASKPASS", "SSH_ASKPASS", "SSH_ASKPASS_REQUIRE"] { variables.removeValue(forKey: name) }
         for (key, value) in [("NAME", name), ("EMAIL", email)] {
             variables["GIT_AUTHOR_" + key] = value
             variables["GIT_COMMITTER_" + key] = value
@@ -113,6 +135,72 @@ public enum AgentScope {
             "{\"account\": \(ConfigWriter.json(account.id)), \"agent\": true, \"tools\": \(IdentityConfig.object(tools)), \"closed\": ["
             + closed.map(ConfigWriter.json).joined(separator: ", ") + "]}"
         return .success(Given(variables: variables, record: record))
+    }
+
+    /// Whether something listens on the Unix socket at `path` (connect(2) succeeds).
+    static func listening(_ path: String) -> Bool {
+        guard SSHAdapter.isSocket(path) else { return false }
+        let fd = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue), 0)
+        guard fd >= 0 else { return false }
+        defer { close(fd) }
+        var address = sockaddr_un()
+        address.sun_family = sa_family_t(AF_UNIX)
+        let bytes = Array(path.utf8)
+        guard bytes.count < MemoryLayout.size(ofValue: address.sun_path) else { return false }
+        withUnsafeMutableBytes(of: &address.sun_path) { buffer in
+            for (index, byte) in bytes.enumerated() { buffer[index] = byte }
+        }
+        return withUnsafePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(fd, $0, socklen_t(MemoryLayout<sockaddr_un>.size)) == 0 }
+        }
+    }
+
+    /// git's ssh for an agent whose account names ssh: its own config file of Perch's
+    /// (`folder/ssh_config`, `-F`), never yours, holding for each of the account's hosts only how
+    /// to reach it as your config says (`ssh -G HOST`: HostName, Port, User,
+    /// UserKnownHostsFile, HostKeyAlias, each checked against ssh_config's grammar, any other
+    /// left out: a ProxyCommand is a command), then the account's key alone, `IdentitiesOnly`,
+    /// and its agent or none.
+    static func sshCommand(_ ssh: SSHAdapter.Setting, in folder: String, context: ToolContext) throws(ToolFailure) -> String {
+        let environment = context.environment
+        let key = environment.expandingTilde(ssh.identityFile)
+        let agent = ssh.agent.map(environment.expandingTilde) ?? "none"
+        var text = "# Written by Perch for perch exec --agent: how to reach the account's hosts, and its key alone.\n"
+        let plain = Set("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789.-_:@".unicodeScalars)
+        for host in ssh.hosts where ToolGrammar.sshPatternProblem(host) == nil && !host.contains(where: { "*?![]".contains($0) }) {
+            guard let output = context.run("ssh", ["-G", host]).output else { continue }
+            var lines: [String] = []
+            for line in output.split(whereSeparator: \.isNewline) {
+                let parts = line.split(separator: " ", maxSplits: 1)
+                guard parts.count == 2 else { continue }
+                let name = parts[0].lowercased()
+                let value = String(parts[1])
+                switch name {
+                case "hostname", "port", "user", "hostkeyalias":
+                    if value.unicodeScalars.allSatisfy(plain.contains) { lines.append("  \(name) \(value)") }
+                case "userknownhostsfile":
+                    let files = value.split(separator: " ").map(String.init).filter { ToolGrammar.sshPathProblem($0) == nil }
+                    if !files.isEmpty { lines.append("  userknownhostsfile " + files.map(ToolGrammar.sshQuoted).joined(separator: " ")) }
+                default: continue
+                }
+            }
+            text += "Host \(host)\n" + lines.joined(separator: "\n") + "\n"
+        }
+        guard ToolGrammar.sshPathProblem(key) == nil, ToolGrammar.sshPathProblem(agent) == nil else {
+            throw ToolFailure("the key's or agent's path cannot be written into ssh's config")
+        }
+        text +=
+            "Host *\n  IdentitiesOnly yes\n  IdentityFile \(ToolGrammar.sshQuoted(key))\n  IdentityAgent \(ToolGrammar.sshQuoted(agent))\n"
+        let path = folder + "/ssh_config"
+        do {
+            try FileSystem.createDirectory(folder)
+            if (try? FileSystem.read(path)).map({ String(decoding: $0, as: UTF8.self) }) != text {
+                try FileSystem.writeAtomically(Array(text.utf8), to: path, mode: 0o600)
+            }
+        } catch {
+            throw ToolFailure("\(error)")
+        }
+        return "ssh -F \(ShellExports.posixQuoted(path))"
     }
 
     /// Writes the agent's global git config (`folder/global.gitconfig`): an include of each of

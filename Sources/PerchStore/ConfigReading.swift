@@ -21,7 +21,7 @@ struct ConfigReading {
 
     /// The keys of format version 1, top level and account.
     static let fileKeys = ["version", "accounts"]
-    static let accountKeys = ["id", "name", "handle", "group", "color", "onSwitch", "catalog", "directories", "remotes", "expect"]
+    static let accountKeys = ["id", "name", "handle", "group", "color", "onSwitch", "catalog", "directories", "remotes", "expect", "agent"]
 
     private mutating func place(_ value: JSONDocument.Index) -> String {
         if positions == nil { positions = JSONDocument.Positions(document) }
@@ -314,7 +314,7 @@ struct ConfigReading {
     /// Where each of ``accountKeys`` is in one account, by position in that list (no array: one
     /// allocation per account was a tenth of the load).
     private struct Fields {
-        var id, name, handle, group, color, onSwitch, catalog, directories, remotes, expect: JSONDocument.Index?
+        var id, name, handle, group, color, onSwitch, catalog, directories, remotes, expect, agent: JSONDocument.Index?
 
         subscript(field: Int) -> JSONDocument.Index? {
             get {
@@ -328,7 +328,8 @@ struct ConfigReading {
                 case 6: catalog
                 case 7: directories
                 case 8: remotes
-                default: expect
+                case 9: expect
+                default: agent
                 }
             }
             set {
@@ -342,7 +343,8 @@ struct ConfigReading {
                 case 6: catalog = newValue
                 case 7: directories = newValue
                 case 8: remotes = newValue
-                default: expect = newValue
+                case 9: expect = newValue
+                default: agent = newValue
                 }
             }
         }
@@ -405,6 +407,15 @@ struct ConfigReading {
         let directories = directoryList(values.directories, path: path)
         let remotes = remoteList(values.remotes, path: path)
         let expect = expectations(values.expect, path: path)
+        // `"agent": true`: perch exec gives it an agent's scope (AgentScope), --agent or not.
+        var agent = false
+        if let value = values.agent, document.kind(value) != .null {
+            switch document.kind(value) {
+            case .true: agent = true
+            case .false: agent = false
+            default: problem(value, "\(path()).agent: expected true or false")
+            }
+        }
         // Sorted: the message order must not depend on the order of keys in the file.
         if !unknown.isEmpty {
             for (key, at) in unknown.sorted(by: { $0.key < $1.key }) {
@@ -429,6 +440,7 @@ struct ConfigReading {
         if !tools.isEmpty || !directories.isEmpty || !remotes.isEmpty || !expect.isEmpty {
             identities = Self.identities(tools, directories: directories, remotes: remotes, expect: expect, path: path, in: &self)
         }
+        identities.agent = agent
         guard problems.count == before, let id, let name else { return (nil, id, values[0]) }
         let account = Account(
             id: id, name: name, handle: handle, group: group, color: color, onSwitch: onSwitch, identities: identities,

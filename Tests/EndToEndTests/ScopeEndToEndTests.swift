@@ -183,19 +183,33 @@ struct ExecEndToEndTests {
         // The repository's own config names someone else, and signs with a key of yours.
         try "[user]\n\tname = Someone\n\temail = someone@else.example\n[commit]\n\tgpgsign = true\n".write(
             toFile: repo + "/.git/config", atomically: false, encoding: .utf8)
+        // Your credential helper holds your token for github.com (found in review: it reached the agent).
+        try "https://ada:ghp_yourOwnToken0123456789@github.com\n".write(
+            toFile: scoped.home + "/.git-credentials", atomically: true, encoding: .utf8)
+        #expect(
+            try Spawn.run(["git", "config", "--global", "credential.helper", "store"], environment: scoped.cli.environment).status == 0)
         let gitconfig = try String(contentsOfFile: scoped.home + "/.gitconfig", encoding: .utf8)
         let script = """
             cd \(TmuxSession.quote(repo)) && git commit -q --allow-empty -m agent && git log -1 --format='%an <%ae>|%cn <%ce>'
             git config --global user.email inside@agent.example
             kubectl config current-context 2>/dev/null || echo no-context
-            echo "gh=${GH_TOKEN-none} team=$TEAM agent=$PERCH_AGENT"
+            printf 'protocol=https\nhost=github.com\n\n' | git credential fill 2>/dev/null | grep -c password= || true
+            echo "gh=${GH_TOKEN-none} team=$TEAM agent=$PERCH_AGENT sock=${SSH_AUTH_SOCK-none} role=${AWS_ROLE_ARN-none} gac=${GOOGLE_APPLICATION_CREDENTIALS-none} askpass=${GIT_ASKPASS-none}"
             """
-        let run = try scoped.cli.run(["exec", "bot", "--agent", "--json", "--", "sh", "-c", script])
+        var yours = scoped.cli.environment
+        for (name, value) in [
+            ("SSH_AUTH_SOCK", scoped.home + "/your-agent.sock"), ("AWS_ROLE_ARN", "arn:aws:iam::1:role/you"),
+            ("GOOGLE_APPLICATION_CREDENTIALS", scoped.home + "/you.json"), ("GIT_ASKPASS", "/bin/yours"),
+        ] {
+            yours[name] = value
+        }
+        let run = try Spawn.run([TmuxSession.binary, "exec", "bot", "--agent", "--json", "--", "sh", "-c", script], environment: yours)
         #expect(run.status == 0, "\(run.stderr)")
         let lines = run.stdout.split(separator: "\n").map(String.init)
         #expect(lines.first == "Bot <bot@example.org>|Bot <bot@example.org>", "\(lines)")
         #expect(lines.dropFirst().first == "no-context", "the user's kubeconfig is closed: \(lines)")
-        #expect(lines.last == "gh=none team=bots agent=1", "\(lines)")
+        #expect(lines.dropFirst(2).first == "0", "no credential of yours reaches the agent: \(lines)")
+        #expect(lines.last == "gh=none team=bots agent=1 sock=none role=none gac=none askpass=none", "\(lines)")
         #expect(
             try String(contentsOfFile: scoped.home + "/.gitconfig", encoding: .utf8) == gitconfig, "your global git config is untouched")
         // The record: one line of JSON, no secret.
@@ -217,10 +231,29 @@ struct ExecEndToEndTests {
             accounts: [
                 #"{"id": "bot", "name": "Bot", "git": {"name": "Bot", "email": "bot@example.org"}, "ssh": {"host": "github.com", "identityFile": "~/.ssh/id_bot"}}"#,
                 #"{"id": "nameless", "name": "Nameless", "git": {"name": "Nameless"}}"#,
+                // Found in review: a key path naming a folder, and an agent socket nobody listens on, let the command start.
+                #"{"id": "folder", "name": "Folder", "git": {"name": "F", "email": "f@example.org"}, "ssh": {"host": "github.com", "identityFile": "~/keys"}}"#,
+                #"{"id": "dead", "name": "Dead", "git": {"name": "D", "email": "d@example.org"}, "ssh": {"host": "github.com", "identityFile": "~/.ssh/id_bot", "agent": "~/dead.sock"}}"#,
             ], contexts: ["dev"], configurations: ["home"])
         defer { scoped.cli.remove() }
+        try FileManager.default.createDirectory(atPath: scoped.home + "/keys", withIntermediateDirectories: true)
+        // A socket file with no listener: bound, then closed.
+        let dead = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue), 0)
+        var address = sockaddr_un()
+        address.sun_family = sa_family_t(AF_UNIX)
+        withUnsafeMutableBytes(of: &address.sun_path) { buffer in
+            for (index, byte) in Array((scoped.home + "/dead.sock").utf8).enumerated() { buffer[index] = byte }
+        }
+        let bound = withUnsafePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(dead, $0, socklen_t(MemoryLayout<sockaddr_un>.size)) }
+        }
+        #expect(bound == 0)
+        close(dead)
         let marker = scoped.home + "/ran"
-        for arguments in [["exec", "bot", "--agent"], ["exec", "bot", "--agent", "--keep-going"], ["exec", "nameless", "--agent"]] {
+        for arguments in [
+            ["exec", "bot", "--agent"], ["exec", "bot", "--agent", "--keep-going"], ["exec", "nameless", "--agent"],
+            ["exec", "folder", "--agent"], ["exec", "dead", "--agent"],
+        ] {
             let run = try scoped.cli.run(arguments + ["--", "touch", marker])
             #expect(run.status == 3, "\(arguments): \(run.stderr)")
             #expect(run.stderr.contains("was not started"), "\(run.stderr)")
@@ -228,6 +261,8 @@ struct ExecEndToEndTests {
         }
         #expect(try scoped.cli.run(["exec", "bot", "--agent", "--", "true"]).stderr.contains("ssh: the key ~/.ssh/id_bot is not there"))
         #expect(try scoped.cli.run(["exec", "nameless", "--agent", "--", "true"]).stderr.contains("names no email"))
+        #expect(try scoped.cli.run(["exec", "folder", "--agent", "--", "true"]).stderr.contains("ssh: the key ~/keys is not there"))
+        #expect(try scoped.cli.run(["exec", "dead", "--agent", "--", "true"]).stderr.contains("nothing answers on that socket"))
         // The key made: it starts.
         try FileManager.default.createDirectory(atPath: scoped.home + "/.ssh", withIntermediateDirectories: true)
         _ = FileManager.default.createFile(atPath: scoped.home + "/.ssh/id_bot", contents: Data())

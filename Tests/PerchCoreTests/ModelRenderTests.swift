@@ -44,14 +44,22 @@ struct ModelRenderTests {
 
     static var firstItem: CatalogItem { context().catalogPane.items[0] }
 
+    // 60 columns: at 44 a tool's reason now wraps under its text (it was cut at the edge),
+    // and the count then falls below a 12-row screen.
     @Test("Overview alone: the account signed in, its tools and the count")
     func overview() {
         Self.expect(
             KitPane(OverviewPane()),
             [
                 " Overview", "", "   Signed in as", "   ● Personal", "     @ada", "", "   Tools (r applies them again)",
-                "     – env  SAMPLE_ROLE=self  per shell (pe…", "", "   Switches so far: 0",
-            ])
+                "     – env  SAMPLE_ROLE=self  per shell (perch env)", "", "   Switches so far: 0",
+            ], in: Self.context(size: Size(width: 60, height: 12)))
+    }
+
+    @Test("Overview alone at 44 columns: a tool's reason wraps under its text instead of being cut")
+    func overviewReasonWraps() {
+        let drawn = Self.lines(KitPane(OverviewPane()), Self.context())
+        #expect(Array(drawn[7...8]) == ["     – env  SAMPLE_ROLE=self per shell", "            (perch env)"], "\(drawn)")
     }
 
     // Issue 33: at 60 columns the hint was cut mid-word (`… or press a, to swi…`).

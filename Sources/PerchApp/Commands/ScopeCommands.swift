@@ -44,9 +44,6 @@ struct ExecCommand: ReadsPerchFiles {
         if commandArguments.first?.isEmpty == true {
             throw UsageError(description: "'perch exec': the command's name is empty")
         }
-        if json, !agent {
-            throw UsageError(description: "'perch exec --json' says what an agent was given: use it with --agent")
-        }
     }
 
     func run(_ tool: CommandLineTool) -> Int32 {
@@ -169,7 +166,12 @@ extension CommandLineTool {
         guard let id = options.account, let account = lookupAccount(id, in: config, command: "exec") else { return ExitStatus.unmet }
         let arguments = options.commandArguments
         var variables: [String: String]
-        if options.agent {
+        let agent = options.agent || account.identities.agent
+        if options.json, !agent {
+            console.error("'perch exec --json' says what an agent was given: use it with --agent (or \"agent\": true on the account)")
+            return ExitStatus.usage
+        }
+        if agent {
             // An agent fails closed, whatever --keep-going says; the tools its account names
             // nothing for are closed, not sealed on your own, so only the named ones are scoped.
             let context = switcher(config).context

@@ -109,18 +109,26 @@ public struct ToolIdentities: Hashable, Sendable {
     /// the user name; `gh`: the login, else `gh.user`). Empty: answers are shown, not judged.
     public var expect: [String: String]
 
-    public init(_ settings: [ToolSetting] = [], directories: [String] = [], remotes: [String] = [], expect: [String: String] = [:]) {
+    /// Whether the account is a coding agent's (the config's `"agent": true`): `perch exec`
+    /// then gives it an agent's scope, as `--agent` does (docs/scopes.md, "Agents").
+    public var agent: Bool
+
+    public init(
+        _ settings: [ToolSetting] = [], directories: [String] = [], remotes: [String] = [], expect: [String: String] = [:],
+        agent: Bool = false
+    ) {
         self.settings = settings
         self.directories = directories
         self.remotes = remotes
         self.expect = expect
+        self.agent = agent
     }
 
     /// No identity at all.
     public static let none = ToolIdentities()
 
     /// Whether no tool is named and no folder bound.
-    public var isEmpty: Bool { settings.isEmpty && directories.isEmpty && remotes.isEmpty && expect.isEmpty }
+    public var isEmpty: Bool { settings.isEmpty && directories.isEmpty && remotes.isEmpty && expect.isEmpty && !agent }
 
     /// The tools named, in the order a switch takes them.
     public var tools: [IdentityTool] { settings.map(\.tool) }

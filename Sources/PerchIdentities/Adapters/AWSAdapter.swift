@@ -187,7 +187,11 @@ extension AWSAdapter {
             ScopeVariable("AWS_CONFIG_FILE", try closedFile("aws-config", in: folder, text: "")),
             ScopeVariable("AWS_SHARED_CREDENTIALS_FILE", try closedFile("aws-credentials", in: folder, text: "")),
         ]
-            + ["AWS_PROFILE", "AWS_DEFAULT_PROFILE", "AWS_ACCESS_KEY_ID", "AWS_SECRET_ACCESS_KEY", "AWS_SESSION_TOKEN"].map {
+            + [
+                "AWS_PROFILE", "AWS_DEFAULT_PROFILE", "AWS_ACCESS_KEY_ID", "AWS_SECRET_ACCESS_KEY", "AWS_SESSION_TOKEN", "AWS_ROLE_ARN",
+                "AWS_ROLE_SESSION_NAME", "AWS_WEB_IDENTITY_TOKEN_FILE", "AWS_CONTAINER_CREDENTIALS_FULL_URI",
+                "AWS_CONTAINER_CREDENTIALS_RELATIVE_URI", "AWS_CONTAINER_AUTHORIZATION_TOKEN", "AWS_CONTAINER_AUTHORIZATION_TOKEN_FILE",
+            ].map {
                 ScopeVariable($0, nil)
             }
     }

@@ -185,6 +185,8 @@ extension DockerAdapter {
     /// and no context or host of the user's.
     public func closed(in folder: String) throws(ToolFailure) -> [ScopeVariable] {
         [ScopeVariable("DOCKER_CONFIG", try closedFile("docker", in: folder))]
-            + ["DOCKER_CONTEXT", "DOCKER_HOST"].map { ScopeVariable($0, nil) }
+            + ["DOCKER_CONTEXT", "DOCKER_HOST", "DOCKER_AUTH_CONFIG", "DOCKER_CERT_PATH", "DOCKER_TLS_VERIFY"].map {
+                ScopeVariable($0, nil)
+            }
     }
 }

@@ -197,6 +197,9 @@ extension GcloudAdapter {
     /// account or project chosen by a variable of the user's.
     public func closed(in folder: String) throws(ToolFailure) -> [ScopeVariable] {
         [ScopeVariable("CLOUDSDK_CONFIG", try closedFile("gcloud", in: folder))]
-            + ["CLOUDSDK_ACTIVE_CONFIG_NAME", "CLOUDSDK_CORE_ACCOUNT", "CLOUDSDK_CORE_PROJECT"].map { ScopeVariable($0, nil) }
+            + [
+                "CLOUDSDK_ACTIVE_CONFIG_NAME", "CLOUDSDK_CORE_ACCOUNT", "CLOUDSDK_CORE_PROJECT", "CLOUDSDK_AUTH_ACCESS_TOKEN_FILE",
+                "CLOUDSDK_AUTH_CREDENTIAL_FILE_OVERRIDE", "GOOGLE_APPLICATION_CREDENTIALS", "GOOGLE_OAUTH_ACCESS_TOKEN",
+            ].map { ScopeVariable($0, nil) }
     }
 }

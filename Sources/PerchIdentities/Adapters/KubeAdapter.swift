@@ -441,5 +441,6 @@ extension KubeAdapter {
     /// A kubeconfig of Perch's naming no cluster, user or context.
     public func closed(in folder: String) throws(ToolFailure) -> [ScopeVariable] {
         [ScopeVariable("KUBECONFIG", try closedFile("kubeconfig", in: folder, text: "apiVersion: v1\nkind: Config\n"))]
+            + ["KUBERNETES_SERVICE_HOST", "KUBERNETES_SERVICE_PORT"].map { ScopeVariable($0, nil) }
     }
 }
