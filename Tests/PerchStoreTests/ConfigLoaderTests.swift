@@ -51,6 +51,17 @@ struct ConfigLoaderTests {
             ])
     }
 
+    @Test("\"agent\": true marks an agent's account; anything but a boolean is refused with its place")
+    func agentField() throws {
+        let parsed = try ConfigLoader.parse(
+            Array(#"{"accounts": [{"id": "bot", "name": "Bot", "agent": true}, {"id": "me", "name": "Me", "agent": false}]}"#.utf8),
+            path: "x")
+        #expect(parsed.accounts.map(\.identities.agent) == [true, false])
+        #expect(parsed.warnings.isEmpty)
+        let error = parseError(#"{"accounts": [{"id": "bot", "name": "Bot", "agent": "yes"}]}"#)
+        #expect(error?.lines.contains { $0.hasSuffix("accounts[0].agent: expected true or false") } == true, "\(String(describing: error))")
+    }
+
     // Bug: "host/*" passed config check silently, and matches no owner/repo path.
     @Test("a remote pattern of one path component is kept with a warning that it matches no OWNER/REPO")
     func oneComponentRemote() throws {
