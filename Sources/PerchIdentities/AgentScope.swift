@@ -21,6 +21,9 @@ import PerchStore
 public enum AgentScope {
     /// Set to `1` in an agent's environment.
     public static let agentVariable = "PERCH_AGENT"
+    /// The person the guard's `commit-msg` hook names in a `Co-authored-by:` trailer of an
+    /// agent's commits (the account's `"agent": {"coAuthoredBy": …}`).
+    public static let coAuthorVariable = "PERCH_CO_AUTHORED_BY"
 
     /// What an agent's command is given.
     public struct Given: Sendable {
@@ -124,6 +127,11 @@ public enum AgentScope {
             variables["GIT_COMMITTER_" + key] = value
         }
         variables[agentVariable] = "1"
+        if let person = account.identities.coAuthoredBy {
+            variables[coAuthorVariable] = person
+        } else {
+            variables.removeValue(forKey: coAuthorVariable)
+        }
         var tools: [(String, String?)] = []
         for adapter in adapters {
             guard let setting = account.identities[adapter.tool] else { continue }
@@ -133,7 +141,8 @@ public enum AgentScope {
         }
         let record =
             "{\"account\": \(ConfigWriter.json(account.id)), \"agent\": true, \"tools\": \(IdentityConfig.object(tools)), \"closed\": ["
-            + closed.map(ConfigWriter.json).joined(separator: ", ") + "]}"
+            + closed.map(ConfigWriter.json).joined(separator: ", ") + "]"
+            + (account.identities.coAuthoredBy.map { ", \"coAuthoredBy\": \(ConfigWriter.json($0))" } ?? "") + "}"
         return .success(Given(variables: variables, record: record))
     }
 

@@ -165,6 +165,16 @@ public enum GitGuard {
 
                 """
         } else {
+            if name == "commit-msg" {
+                // An agent's commits name the person behind it (perch exec --agent, the
+                // account's "agent": {"coAuthoredBy": …}), before the repository's own hook.
+                text += """
+                    if [ -n "${PERCH_CO_AUTHORED_BY-}" ] && [ -n "${PERCH_AGENT-}" ]; then
+                      git interpret-trailers --in-place --if-exists addIfDifferent --trailer "Co-authored-by: $PERCH_CO_AUTHORED_BY" "$1" || exit 1
+                    fi
+
+                    """
+            }
             text += "[ -n \"$perch_hooks\" ] || exit 0\n"
             if reads { text += "perch_input=$(cat; echo x)\nperch_input=${perch_input%x}\n" }
         }

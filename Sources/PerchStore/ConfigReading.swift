@@ -408,12 +408,33 @@ struct ConfigReading {
         let remotes = remoteList(values.remotes, path: path)
         let expect = expectations(values.expect, path: path)
         // `"agent": true`: perch exec gives it an agent's scope (AgentScope), --agent or not.
+        // `{"coAuthoredBy": "Name <email>"}` is an agent's too, whose commits then carry that
+        // trailer (through the guard's commit-msg hook).
         var agent = false
+        var coAuthoredBy: String?
         if let value = values.agent, document.kind(value) != .null {
             switch document.kind(value) {
             case .true: agent = true
             case .false: agent = false
-            default: problem(value, "\(path()).agent: expected true or false")
+            case .object:
+                agent = true
+                var member = document.firstChild(value)
+                for _ in 0..<document.count(value) {
+                    let memberValue = member! + 1
+                    let key = document.string(member!) ?? ""
+                    if key == "coAuthoredBy" {
+                        let text = document.string(memberValue)
+                        if let text, Self.isTrailerPerson(text) {
+                            coAuthoredBy = text
+                        } else {
+                            problem(memberValue, #"\#(path()).agent.coAuthoredBy: expected "Name <email>" on one line"#)
+                        }
+                    } else if reportUnknownKeys {
+                        warning(member!, unknownKeyWarning(key, at: path() + ".agent", known: ["coAuthoredBy"]))
+                    }
+                    member = document.after(memberValue)
+                }
+            default: problem(value, #"\#(path()).agent: expected true, false or {"coAuthoredBy": "Name <email>"}"#)
             }
         }
         // Sorted: the message order must not depend on the order of keys in the file.
@@ -441,6 +462,7 @@ struct ConfigReading {
             identities = Self.identities(tools, directories: directories, remotes: remotes, expect: expect, path: path, in: &self)
         }
         identities.agent = agent
+        identities.coAuthoredBy = coAuthoredBy
         guard problems.count == before, let id, let name else { return (nil, id, values[0]) }
         let account = Account(
             id: id, name: name, handle: handle, group: group, color: color, onSwitch: onSwitch, identities: identities,
@@ -467,6 +489,16 @@ struct ConfigReading {
         identities.remotes = remotes
         identities.expect = expect
         return identities
+    }
+
+    /// Whether `text` is a person as a git trailer names one: `Name <email>`, printable, on one
+    /// line, nothing after the `>`.
+    static func isTrailerPerson(_ text: String) -> Bool {
+        guard let open = text.firstIndex(of: "<"), text.hasSuffix(">"), open > text.startIndex,
+            text[text.index(after: open)...].dropLast().contains("@")
+        else { return false }
+        return !text.unicodeScalars.contains { $0.value < 0x20 || (0x7F...0x9F).contains($0.value) }
+            && text.filter { $0 == "<" || $0 == ">" }.count == 2
     }
 
     /// An account's `directories`: a list of folders, each absolute or starting with `~/`

@@ -225,6 +225,36 @@ struct ExecEndToEndTests {
         #expect(again.stdout != "inside@agent.example\n", "\(again.stdout)")
     }
 
+    @Test(
+        "an account with \"agent\": {\"coAuthoredBy\": …} is an agent at every perch exec, and the guard's commit-msg names the person in a Co-authored-by trailer",
+        .enabled(if: tools))
+    func agentCoAuthor() throws {
+        let scoped = try ScopedHome(
+            accounts: [
+                #"{"id": "bot", "name": "Bot", "agent": {"coAuthoredBy": "Ada Lovelace <ada@example.org>"}, "git": {"name": "Bot", "email": "bot@example.org"}}"#,
+                #"{"id": "plainbot", "name": "Plain bot", "agent": true, "git": {"name": "Plain", "email": "plain@example.org"}}"#,
+                #"{"id": "personal", "name": "Personal", "git": {"name": "Ada", "email": "ada@home.example"}}"#,
+            ], contexts: ["dev"], configurations: ["home"])
+        defer { scoped.cli.remove() }
+        for arguments in [["setup", "git", "--yes"], ["switch", "personal"], ["guard", "install"]] {
+            let done = try scoped.cli.run(arguments)
+            #expect(done.status == 0, "\(arguments): \(done.stdout)\(done.stderr)")
+        }
+        let repo = scoped.home + "/repo"
+        #expect(try Spawn.run(["git", "init", "-q", repo], environment: scoped.cli.environment).status == 0)
+        let script =
+            "cd \(TmuxSession.quote(repo)) && git commit -q --allow-empty -m work && git log -1 --format='%an|%(trailers:key=Co-authored-by,valueonly)'"
+        var environment = scoped.cli.environment
+        environment["PERCH_CO_AUTHORED_BY"] = "Someone Else <else@example.org>"  // not an agent's: ignored
+        let results = try ["bot", "plainbot", "personal"].map { id in
+            try Spawn.run([TmuxSession.binary, "exec", id, "--", "sh", "-c", script], environment: environment)
+        }
+        #expect(results.map(\.status) == [0, 0, 0], "\(results.map(\.stderr))")
+        #expect(results[0].stdout.hasPrefix("Bot|Ada Lovelace <ada@example.org>"), "\(results[0].stdout)")
+        #expect(results[1].stdout.trimmingCharacters(in: .whitespacesAndNewlines) == "Plain|", "\(results[1].stdout)")
+        #expect(results[2].stdout.trimmingCharacters(in: .whitespacesAndNewlines) == "Ada|", "\(results[2].stdout)")
+    }
+
     @Test("perch exec --agent fails closed: a missing ssh key or git email refuses the command before it starts, --keep-going or not")
     func agentFailsClosed() throws {
         let scoped = try ScopedHome(

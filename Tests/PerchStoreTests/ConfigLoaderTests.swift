@@ -51,7 +51,7 @@ struct ConfigLoaderTests {
             ])
     }
 
-    @Test("\"agent\": true marks an agent's account; anything but a boolean is refused with its place")
+    @Test("\"agent\": true (or {\"coAuthoredBy\": \"Name <email>\"}) marks an agent's account; anything else is refused with its place")
     func agentField() throws {
         let parsed = try ConfigLoader.parse(
             Array(#"{"accounts": [{"id": "bot", "name": "Bot", "agent": true}, {"id": "me", "name": "Me", "agent": false}]}"#.utf8),
@@ -59,7 +59,16 @@ struct ConfigLoaderTests {
         #expect(parsed.accounts.map(\.identities.agent) == [true, false])
         #expect(parsed.warnings.isEmpty)
         let error = parseError(#"{"accounts": [{"id": "bot", "name": "Bot", "agent": "yes"}]}"#)
-        #expect(error?.lines.contains { $0.hasSuffix("accounts[0].agent: expected true or false") } == true, "\(String(describing: error))")
+        #expect(error?.lines.contains { $0.contains("accounts[0].agent: expected true, false or") } == true, "\(String(describing: error))")
+        let person = try ConfigLoader.parse(
+            Array(#"{"accounts": [{"id": "bot", "name": "Bot", "agent": {"coAuthoredBy": "Ada <ada@example.org>"}}]}"#.utf8), path: "x")
+        #expect(person.accounts.first?.identities.agent == true)
+        #expect(person.accounts.first?.identities.coAuthoredBy == "Ada <ada@example.org>")
+        for bad in [#""Ada""#, #""Ada <ada@example.org>\nSigned-off-by: x <y@z>""#, "1"] {
+            let refused = parseError(#"{"accounts": [{"id": "bot", "name": "Bot", "agent": {"coAuthoredBy": "# + bad + "}}]}")
+            #expect(
+                refused?.lines.contains { $0.contains("agent.coAuthoredBy: expected") } == true, "\(bad): \(String(describing: refused))")
+        }
     }
 
     // Bug: "host/*" passed config check silently, and matches no owner/repo path.

@@ -113,15 +113,20 @@ public struct ToolIdentities: Hashable, Sendable {
     /// then gives it an agent's scope, as `--agent` does (docs/scopes.md, "Agents").
     public var agent: Bool
 
+    /// The person an agent's commits name as co-author (`Co-authored-by: Name <email>`, the
+    /// config's `"agent": {"coAuthoredBy": …}`), added by the guard's `commit-msg` hook; nil for none.
+    public var coAuthoredBy: String?
+
     public init(
         _ settings: [ToolSetting] = [], directories: [String] = [], remotes: [String] = [], expect: [String: String] = [:],
-        agent: Bool = false
+        agent: Bool = false, coAuthoredBy: String? = nil
     ) {
         self.settings = settings
         self.directories = directories
         self.remotes = remotes
         self.expect = expect
         self.agent = agent
+        self.coAuthoredBy = coAuthoredBy
     }
 
     /// No identity at all.
