@@ -100,7 +100,9 @@ class RealTerm:
             self.socket_path = os.path.join(self.folder, "kitty.sock")
             self.dumps = os.path.join(self.folder, "dumps")
             os.mkdir(self.dumps)
-            self.env = dict(os.environ)
+            # NO_COLOR from the caller's environment is dropped (the Makefile sets it for SwiftPM's
+            # diagnostics, and Perch would then draw no colour); pass it in `env` to test it.
+            self.env = {key: value for key, value in os.environ.items() if key != "NO_COLOR"}
             self.env.update(env or {})
             self.env["DISPLAY"] = self.display
             self.env.setdefault("LANG", "C.UTF-8")
