@@ -241,6 +241,17 @@ class RealTerm:
         deadline = time.monotonic() + stable_timeout
         while True:
             shot = subprocess.run(["xwd", "-id", self.window, "-silent", "-nobdrs"], env=self.env, capture_output=True).stdout
+            if not shot:
+                # The first window `xdotool search` listed can be one kitty drops again (seen one
+                # run in four): photograph the visible one instead.
+                if time.monotonic() > deadline + 25:
+                    raise RuntimeError(f"xwd read nothing from {self.terminal}'s window {self.window}")
+                for window in self._xdotool("search", "--onlyvisible", "--class", self.terminal).split("\n"):
+                    if window and "WIDTH" in self._geometry(window):
+                        self.window = window
+                        break
+                time.sleep(0.05)
+                continue
             if shot == previous or time.monotonic() > deadline:
                 return shot
             previous = shot
