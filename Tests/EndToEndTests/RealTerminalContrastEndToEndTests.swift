@@ -102,4 +102,55 @@ struct RealTerminalContrastEndToEndTests {
             }
         }
     }
+
+    struct PaletteOutcome: Decodable {
+        var colours: [Colour]
+        struct Colour: Decodable {
+            var code: Int
+            var bold: Bool
+            var foreground: String?
+            var background: String
+        }
+    }
+
+    /// The 16 colours each terminal ships, as `TerminalPalette.xterm` and `.kitty` (PerchKit)
+    /// have them for the contrast test, and whether it draws bold in the bright eight.
+    static let palettes: [String: (colours: [String], boldBright: Bool)] = [
+        "xterm": (
+            [
+                "#000000", "#cd0000", "#00cd00", "#cdcd00", "#0000ee", "#cd00cd", "#00cdcd", "#e5e5e5",
+                "#7f7f7f", "#ff0000", "#00ff00", "#ffff00", "#5c5cff", "#ff00ff", "#00ffff", "#ffffff",
+            ], true
+        ),
+        "kitty": (
+            [
+                "#000000", "#cc0403", "#19cb00", "#cecb00", "#0d73cc", "#cb1ed1", "#0dcdcd", "#dddddd",
+                "#767676", "#f2201f", "#23fd00", "#fffd00", "#1a8fff", "#fd28ff", "#14ffff", "#ffffff",
+            ], false
+        ),
+    ]
+
+    @Test(
+        "The screenshot reader reads the terminal's own eight colours, plain and bold, as the contrast test's palettes have them",
+        arguments: [setups[0], setups[2]])
+    func readerReadsThePalette(_ setup: Setup) throws {
+        if let missing = Self.missing(setup.terminal) { try Test.cancel("skipped: \(missing)") }
+        var argv = ["python3", Self.script.path, TmuxSession.binary, "--palette", "--terminal", setup.terminal]
+        if let background = setup.background { argv += ["--background", background] }
+        if let foreground = setup.foreground { argv += ["--foreground", foreground] }
+        let result = try Spawn.run(argv)
+        if result.status == 77 { try Test.cancel("skipped: \(result.stderr.trimmingCharacters(in: .whitespacesAndNewlines))") }
+        try #require(result.status == 0, "contrast_screens.py --palette failed: \(result.stderr)")
+        let outcome = try JSONDecoder().decode(PaletteOutcome.self, from: Data(result.stdout.utf8))
+        let palette = try #require(Self.palettes[setup.terminal])
+        #expect(outcome.colours.count == 16, "\(outcome.colours.map { "\($0.code)\($0.bold ? " bold" : "")" })")
+        for colour in outcome.colours {
+            let index = colour.code - 30 + (colour.bold && palette.boldBright ? 8 : 0)
+            // A colour drawn on itself leaves no glyph pixel to read.
+            let expected = palette.colours[index] == colour.background ? nil : palette.colours[index]
+            #expect(
+                colour.foreground == expected,
+                "\(setup), SGR \(colour.code)\(colour.bold ? " bold" : ""): read \(colour.foreground ?? "nothing")")
+        }
+    }
 }

@@ -5,6 +5,7 @@ ratio it needs, and the selected tab among them.
 
     python3 contrast_screens.py PERCH_BIN --terminal xterm|kitty [--background COLOUR]
         [--foreground COLOUR] [--theme THEME] [--shots DIR]
+    python3 contrast_screens.py PERCH_BIN --palette --terminal xterm|kitty [--background …]
 
 Perch runs with its default theme, so it learns the background from the terminal's answer to
 OSC 11 (xterm and kitty answer with their own); `--theme` passes one on. Each screen is waited
@@ -14,6 +15,9 @@ shots in a row are the same. `--shots DIR` keeps the screenshots there (XWD file
 A run needs 4.5:1, 3:1 in bold (WCAG 2.2, 1.4.3), or, where the terminal's own default text is
 below that, the default text's own ratio. Box-drawing runs (rules and frames, not text) are
 measured and listed, and need nothing.
+
+`--palette` checks the reader instead: a shell prints the eight colours plain and bold, and
+each is read back from the screenshot (see read_palette).
 
 Exit status 77 (with the reason on stderr) when X or the terminal cannot start here.
 """
@@ -68,7 +72,10 @@ def main():
     parser.add_argument("--foreground")
     parser.add_argument("--theme")
     parser.add_argument("--shots")
+    parser.add_argument("--palette", action="store_true")
     options = parser.parse_args()
+    if options.palette:
+        return read_palette(options)
     home, env = scratch_environment(f"perch-{options.terminal}-contrast-")
     argv = [options.binary, "--reduce-motion", *(("--theme", options.theme) if options.theme else ())]
     result = {"terminal": options.terminal, "background": options.background or "the terminal's own", "screens": []}
@@ -103,6 +110,33 @@ def main():
     finally:
         shutil.rmtree(home, ignore_errors=True)
     print(json.dumps(result))
+
+
+def read_palette(options):
+    """The reader checked against the terminal's own colours: the eight colours (SGR 30–37)
+    printed plain and bold by a shell in the terminal, each read from the screenshot. Prints
+    one JSON object: `colours`, a list of {code, bold, foreground, background}."""
+    home, env = scratch_environment(f"perch-{options.terminal}-palette-")
+    lines = "".join(f"\\033[3{n}mcolour{n}\\033[0m \\033[1;3{n}mbold{n}\\033[0m\\n" for n in range(8))
+    argv = ["sh", "-c", f"printf '{lines}ready\\n'; exec sleep 600"]
+    cols, rows = 40, 12
+    border = 2 if options.terminal == "xterm" else 0
+    colours = []
+    try:
+        with start_or_skip(argv, env, cols, rows, terminal=options.terminal, background=options.background,
+                           foreground=options.foreground, screenshots=True) as term:
+            if term.wait_for(lambda s: "ready" in s, timeout=20, step=0.05) is None:
+                skip(f"{options.terminal} started but the shell drew nothing (no usable X display?)")
+            grid = CellGrid(Screenshot.parse(term.screenshot()), cols, rows, border)
+            runs = measure_runs(grid, parse_sgr_screen(term.text(ansi=True), cols, per_cell=options.terminal == "xterm"))
+            for run in runs:
+                match = re.fullmatch(r"(colour|bold)([0-7])", run["text"].strip())
+                if match:
+                    colours.append({"code": 30 + int(match.group(2)), "bold": match.group(1) == "bold",
+                                    "foreground": run["foreground"], "background": run["background"]})
+    finally:
+        shutil.rmtree(home, ignore_errors=True)
+    print(json.dumps({"terminal": options.terminal, "colours": colours}))
 
 
 def judge(name, grid, runs):
