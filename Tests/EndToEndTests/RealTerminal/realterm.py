@@ -105,6 +105,7 @@ class RealTerm:
             self.env = {key: value for key, value in os.environ.items() if key != "NO_COLOR"}
             self.env.update(env or {})
             self.env["DISPLAY"] = self.display
+            self._wait_for_clients(start_timeout)
             self.env.setdefault("LANG", "C.UTF-8")
             log = open(os.path.join(self.folder, "kitty.log"), "w")
             if terminal == "kitty":
@@ -175,6 +176,16 @@ class RealTerm:
             os.close(read_end)
         return ":" + number.decode().strip()
 
+    def _wait_for_clients(self, timeout):
+        """Waits until a client can connect to the display: xterm was seen to fail with "Can't
+        open display" one start in six right after another run's X server stopped, although
+        Xvfb had reported its display."""
+        deadline = time.monotonic() + timeout
+        while subprocess.run(["xdotool", "getdisplaygeometry"], env=self.env, capture_output=True).returncode != 0:
+            if time.monotonic() > deadline:
+                raise Unavailable(f"no client can connect to Xvfb's display {self.display} within {timeout:.0f} s")
+            time.sleep(0.02)
+
     def _log_tail(self):
         try:
             with open(os.path.join(self.folder, "kitty.log")) as log:
@@ -234,13 +245,17 @@ class RealTerm:
             time.sleep(0.005)
         return ""
 
+    def shot(self):
+        """One screenshot of the window as XWD bytes, as it is now (empty if xwd failed)."""
+        return subprocess.run(["xwd", "-id", self.window, "-silent", "-nobdrs"], env=self.env, capture_output=True).stdout
+
     def screenshot(self, stable_timeout=5.0):
         """The window's pixels as an XWD image (bytes; screencolors.Screenshot reads them), taken
         once two shots in a row are the same: the terminal has finished drawing."""
         previous = None
         deadline = time.monotonic() + stable_timeout
         while True:
-            shot = subprocess.run(["xwd", "-id", self.window, "-silent", "-nobdrs"], env=self.env, capture_output=True).stdout
+            shot = self.shot()
             if not shot:
                 # The first window `xdotool search` listed can be one kitty drops again (seen one
                 # run in four): photograph the visible one instead.

@@ -44,9 +44,11 @@ class Screenshot:
 
     HEADER = struct.Struct(">25I")
 
-    def __init__(self, width, height, pixel):
+    def __init__(self, width, height, pixel, band=None):
         self.width, self.height = width, height
         self.pixel = pixel  # pixel(x, y) -> (r, g, b)
+        self.band = band  # band(y0, y1) -> the raw bytes of pixel rows y0..<y1, to compare
+
 
     @classmethod
     def parse(cls, data):
@@ -70,7 +72,10 @@ class Screenshot:
             value = int.from_bytes(data[offset:offset + step], order)
             return tuple((value & mask) >> shift for mask, shift in shifts)
 
-        return cls(width, height, pixel)
+        def band(first, end):
+            return data[start + first * bytes_per_line:start + end * bytes_per_line]
+
+        return cls(width, height, pixel, band)
 
 
 class CellGrid:
@@ -84,6 +89,10 @@ class CellGrid:
         self.cell_width = (shot.width - 2 * border) // cols
         self.cell_height = (shot.height - 2 * border) // rows
         self.left = self.top = border
+
+    def rows_band(self, first, last):
+        """The raw pixels of the 1-based rows `first` through `last`, to compare two shots."""
+        return self.shot.band(self.top + (first - 1) * self.cell_height, self.top + last * self.cell_height)
 
     def pixels(self, col, row):
         """The colours of the pixels of the 0-based cell (col, row)."""
