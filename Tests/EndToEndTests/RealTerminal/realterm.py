@@ -94,7 +94,7 @@ class RealTerm:
         self.cols, self.rows = cols, rows
         self.folder = tempfile.mkdtemp(prefix="perch-realterm-")
         self.xvfb = None
-        self.kitty = None  # the terminal's process, kitty or xterm
+        self.process = None  # the terminal: kitty or xterm
         try:
             self.display = self._start_x(start_timeout)
             self.socket_path = os.path.join(self.folder, "kitty.sock")
@@ -107,7 +107,7 @@ class RealTerm:
             self.env["DISPLAY"] = self.display
             self._wait_for_clients(start_timeout)
             self.env.setdefault("LANG", "C.UTF-8")
-            log = open(os.path.join(self.folder, "kitty.log"), "w")
+            log = open(os.path.join(self.folder, "terminal.log"), "w")
             if terminal == "kitty":
                 colours = [item for option, value in (("background", background), ("foreground", foreground)) if value
                            for item in ("-o", f"{option}={value}")]
@@ -124,13 +124,13 @@ class RealTerm:
                            "-xrm", "XTerm*printOptsImmediate: 0",
                            "-xrm", "XTerm*VT100.translations: #override Ctrl Shift <Key>F12: print-immediate()",
                            "-e", *argv]
-            self.kitty = subprocess.Popen(command, env=self.env, stdout=subprocess.DEVNULL, stderr=log)
+            self.process = subprocess.Popen(command, env=self.env, stdout=subprocess.DEVNULL, stderr=log)
             log.close()
             deadline = time.monotonic() + start_timeout
             self.window = ""
             while time.monotonic() < deadline and not self.window:
-                if self.kitty.poll() is not None:
-                    raise Unavailable(f"{terminal} exited with status {self.kitty.returncode}: {self._log_tail()}")
+                if self.process.poll() is not None:
+                    raise Unavailable(f"{terminal} exited with status {self.process.returncode}: {self._log_tail()}")
                 visible = ("--onlyvisible",) if terminal == "xterm" else ()
                 self.window = self._xdotool("search", *visible, "--class", terminal).split("\n")[0]
                 if not self.window:
@@ -188,7 +188,7 @@ class RealTerm:
 
     def _log_tail(self):
         try:
-            with open(os.path.join(self.folder, "kitty.log")) as log:
+            with open(os.path.join(self.folder, "terminal.log")) as log:
                 return " ".join(log.read().strip().split("\n")[-3:]) or "no output"
         except OSError:
             return "no log"
@@ -338,7 +338,7 @@ class RealTerm:
 
     def close(self):
         """Ends the terminal and Xvfb (each it started) and removes the scratch folder."""
-        for process in (self.kitty, self.xvfb):
+        for process in (self.process, self.xvfb):
             if process is not None and process.poll() is None:
                 process.terminate()
                 try:
