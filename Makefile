@@ -118,7 +118,7 @@ deps:
 ## openssh-server, and the aws CLI with moto's server (from PyPI, once), the `perch verify` tests;
 ## direnv the tests of a bound folder with an .envrc.
 test-deps:
-	@./scripts/ensure-packages.sh libncurses-dev tmux screen python3 gcc man-db bash-completion zsh fish kitty xvfb xdotool git openssh-client openssh-server dpkg-dev lintian direnv
+	@./scripts/ensure-packages.sh libncurses-dev tmux screen python3 gcc man-db bash-completion zsh fish kitty xterm x11-apps xvfb xdotool git openssh-client openssh-server dpkg-dev lintian direnv
 	@command -v aws >/dev/null || python3 -m pip install --quiet awscli
 	@python3 -c 'import moto.server' 2>/dev/null || python3 -m pip install --quiet 'moto[server]'
 	@command -v pre-commit >/dev/null || python3 -m pip install --quiet pre-commit

@@ -1,13 +1,18 @@
-"""A real terminal for end-to-end tests: a program run in kitty on a virtual X display (Xvfb),
-driven as a person would drive it, with keys held down and let go, mouse buttons held on a
-cell, and the screen read back as text.
+"""A real terminal for end-to-end tests: a program run in kitty or xterm on a virtual X display
+(Xvfb), driven as a person would drive it, with keys held down and let go, mouse buttons held on
+a cell, the screen read back as text (with its SGR attributes when asked) and the window's pixels
+read back as a screenshot (`xwd`).
 
 tmux and a bare pseudo-terminal cannot hold a key: a held key is an X event. Here the X server
 auto-repeats a key held with `xdotool keydown`, and kitty reports press, repeat and release
 events to a program that turns its keyboard protocol on.
 
-Needs Debian's kitty, xvfb and xdotool (`make test-deps` installs them). Python 3's standard
-library only.
+kitty's text is asked of it over its remote-control socket. xterm has no remote control: its
+text is read through its own print-immediate action (bound to Ctrl+Shift+F12, a key the test
+sends and xterm keeps to itself), which writes the screen with its SGR attributes to a file.
+
+Needs Debian's kitty (or xterm), xvfb, xdotool and x11-apps (`xwd`), which `make test-deps`
+installs. Python 3's standard library only.
 
     from realterm import RealTerm, Unavailable
     with RealTerm(["perch", "--reduce-motion"], cols=80, rows=24, env={"HOME": home}) as term:
@@ -16,11 +21,14 @@ library only.
         term.press_cell(10, 24)           # 1-based column and row; the button stays down
         print(term.text())
         term.release_cell(10, 24)
+    with RealTerm(argv, terminal="xterm", background="white") as term:
+        image = term.screenshot()         # the window as XWD bytes (see screencolors.py)
 
-Unavailable (a RuntimeError) is raised when the tools are missing or X or kitty cannot start,
-so that a caller can report its test as skipped rather than failed.
+Unavailable (a RuntimeError) is raised when the tools are missing or X or the terminal cannot
+start, so that a caller can report its test as skipped rather than failed.
 """
 import json
+import re
 import os
 import select
 import shutil
@@ -30,16 +38,19 @@ import sys
 import tempfile
 import time
 
-TOOLS = ("kitty", "Xvfb", "xdotool")
+TOOLS = ("Xvfb", "xdotool")
+TERMINALS = ("kitty", "xterm")
 
 
 class Unavailable(RuntimeError):
     """No real terminal can run here; the message says why."""
 
 
-def missing_tool():
-    """The first of kitty, Xvfb and xdotool not on PATH, or None."""
-    return next((tool for tool in TOOLS if shutil.which(tool) is None), None)
+def missing_tool(terminal="kitty", screenshots=False):
+    """The first of the terminal, Xvfb, xdotool (and xwd, for `screenshots`) not on PATH, or
+    None."""
+    tools = (terminal, *TOOLS, *(("xwd",) if screenshots else ()))
+    return next((tool for tool in tools if shutil.which(tool) is None), None)
 
 
 def skip(reason):
@@ -57,50 +68,82 @@ def scratch_environment(prefix):
     return home, env
 
 
-def start_or_skip(argv, env, cols=80, rows=24):
-    """`argv` in a real kitty of `cols` × `rows`, or a skip (exit 77) when none can run here."""
+def start_or_skip(argv, env, cols=80, rows=24, terminal="kitty", **options):
+    """`argv` in a real `terminal` of `cols` × `rows`, or a skip (exit 77) when none can run
+    here."""
     try:
-        return RealTerm(argv, cols=cols, rows=rows, env=env)
+        return RealTerm(argv, cols=cols, rows=rows, env=env, terminal=terminal, **options)
     except Unavailable as error:
-        skip(f"a real kitty cannot run here: {error}")
+        skip(f"a real {terminal} cannot run here: {error}")
 
 
 class RealTerm:
-    """`argv` running in a kitty window of `cols` × `rows` cells on a display of its own."""
+    """`argv` running in a kitty or xterm window of `cols` × `rows` cells on a display of its
+    own. `background` and `foreground` (X colour names or `#RRGGBB`) set the terminal's default
+    colours; unset, each terminal keeps its own (xterm's black on white, kitty's #dddddd on
+    black). `screenshots` also requires `xwd`."""
 
-    def __init__(self, argv, cols=80, rows=24, env=None, start_timeout=15.0):
-        tool = missing_tool()
+    def __init__(self, argv, cols=80, rows=24, env=None, start_timeout=15.0, terminal="kitty", background=None,
+                 foreground=None, screenshots=False):
+        if terminal not in TERMINALS:
+            raise ValueError(f"terminal is one of {TERMINALS}, not {terminal!r}")
+        tool = missing_tool(terminal, screenshots)
         if tool:
-            raise Unavailable(f"{tool} is not installed (make test-deps installs kitty, xvfb and xdotool)")
+            raise Unavailable(f"{tool} is not installed (make test-deps installs {terminal}, xvfb, xdotool and x11-apps)")
+        self.terminal = terminal
         self.cols, self.rows = cols, rows
         self.folder = tempfile.mkdtemp(prefix="perch-realterm-")
         self.xvfb = None
-        self.kitty = None
+        self.process = None  # the terminal: kitty or xterm
         try:
             self.display = self._start_x(start_timeout)
             self.socket_path = os.path.join(self.folder, "kitty.sock")
-            self.env = dict(os.environ)
+            self.dumps = os.path.join(self.folder, "dumps")
+            os.mkdir(self.dumps)
+            # NO_COLOR from the caller's environment is dropped (the Makefile sets it for SwiftPM's
+            # diagnostics, and Perch would then draw no colour); pass it in `env` to test it.
+            self.env = {key: value for key, value in os.environ.items() if key != "NO_COLOR"}
             self.env.update(env or {})
             self.env["DISPLAY"] = self.display
+            self._wait_for_clients(start_timeout)
             self.env.setdefault("LANG", "C.UTF-8")
-            log = open(os.path.join(self.folder, "kitty.log"), "w")
-            self.kitty = subprocess.Popen(
-                ["kitty", "--config", "NONE", "-o", "allow_remote_control=yes", "--listen-on", f"unix:{self.socket_path}",
-                 "-o", "remember_window_size=no", "-o", f"initial_window_width={cols}c",
-                 "-o", f"initial_window_height={rows}c", "-o", "window_padding_width=0", *argv],
-                env=self.env, stdout=subprocess.DEVNULL, stderr=log)
+            log = open(os.path.join(self.folder, "terminal.log"), "w")
+            if terminal == "kitty":
+                colours = [item for option, value in (("background", background), ("foreground", foreground)) if value
+                           for item in ("-o", f"{option}={value}")]
+                command = ["kitty", "--config", "NONE", "-o", "allow_remote_control=yes", "--listen-on", f"unix:{self.socket_path}",
+                           "-o", "remember_window_size=no", "-o", f"initial_window_width={cols}c",
+                           "-o", f"initial_window_height={rows}c", "-o", "window_padding_width=0", *colours, *argv]
+            else:
+                colours = [*(("-bg", background) if background else ()), *(("-fg", foreground) if foreground else ())]
+                # DejaVu Sans Mono through Xft: Debian installs no bitmap font with the box-drawing
+                # and other characters Perch draws. print-immediate writes the alternate screen
+                # (printOptsImmediate 0) with its attributes (printModeImmediate 2) to a file.
+                command = ["xterm", "-geometry", f"{cols}x{rows}", "-u8", "-fa", "DejaVu Sans Mono", "-fs", "11", *colours,
+                           "-xrm", f"XTerm*printFileImmediate: {self.dumps}/screen", "-xrm", "XTerm*printModeImmediate: 2",
+                           "-xrm", "XTerm*printOptsImmediate: 0",
+                           "-xrm", "XTerm*VT100.translations: #override Ctrl Shift <Key>F12: print-immediate()",
+                           "-e", *argv]
+            self.process = subprocess.Popen(command, env=self.env, stdout=subprocess.DEVNULL, stderr=log)
             log.close()
             deadline = time.monotonic() + start_timeout
             self.window = ""
             while time.monotonic() < deadline and not self.window:
-                if self.kitty.poll() is not None:
-                    raise Unavailable(f"kitty exited with status {self.kitty.returncode}: {self._log_tail()}")
-                self.window = self._xdotool("search", "--class", "kitty").split("\n")[0]
+                if self.process.poll() is not None:
+                    raise Unavailable(f"{terminal} exited with status {self.process.returncode}: {self._log_tail()}")
+                visible = ("--onlyvisible",) if terminal == "xterm" else ()
+                self.window = self._xdotool("search", *visible, "--class", terminal).split("\n")[0]
                 if not self.window:
                     time.sleep(0.05)
             if not self.window:
-                raise Unavailable(f"kitty opened no window within {start_timeout:.0f} s: {self._log_tail()}")
-            self._xdotool("windowactivate", "--sync", self.window)
+                raise Unavailable(f"{terminal} opened no window within {start_timeout:.0f} s: {self._log_tail()}")
+            if terminal == "kitty":
+                self._xdotool("windowactivate", "--sync", self.window)
+            else:
+                # No window manager runs: X gives the keyboard to the window it is told to (and,
+                # with the default PointerRoot focus, to the one under the pointer).
+                self._xdotool("mousemove", "--window", self.window, "20", "20")
+                self._xdotool("windowfocus", "--sync", self.window)
         except BaseException:
             self.close()
             raise
@@ -133,9 +176,19 @@ class RealTerm:
             os.close(read_end)
         return ":" + number.decode().strip()
 
+    def _wait_for_clients(self, timeout):
+        """Waits until a client can connect to the display: xterm was seen to fail with "Can't
+        open display" one start in six right after another run's X server stopped, although
+        Xvfb had reported its display."""
+        deadline = time.monotonic() + timeout
+        while subprocess.run(["xdotool", "getdisplaygeometry"], env=self.env, capture_output=True).returncode != 0:
+            if time.monotonic() > deadline:
+                raise Unavailable(f"no client can connect to Xvfb's display {self.display} within {timeout:.0f} s")
+            time.sleep(0.02)
+
     def _log_tail(self):
         try:
-            with open(os.path.join(self.folder, "kitty.log")) as log:
+            with open(os.path.join(self.folder, "terminal.log")) as log:
                 return " ".join(log.read().strip().split("\n")[-3:]) or "no output"
         except OSError:
             return "no log"
@@ -143,17 +196,20 @@ class RealTerm:
     def _xdotool(self, *args):
         return subprocess.run(["xdotool", *args], env=self.env, capture_output=True, text=True).stdout.strip()
 
-    def text(self):
-        """The screen as text, asked of kitty over its remote-control socket (about a
-        millisecond, where `kitty @ get-text` starts a Python process each time). Empty while
-        kitty has not opened its socket yet."""
+    def text(self, ansi=False):
+        """The screen as text (with SGR sequences for its attributes when `ansi`): asked of
+        kitty over its remote-control socket (about a millisecond, where `kitty @ get-text`
+        starts a Python process each time), empty while kitty has not opened its socket yet; or
+        written by xterm's print-immediate (always with SGR sequences; stripped unless `ansi`)."""
+        if self.terminal == "xterm":
+            return self._xterm_text(ansi)
         connection = socket.socket(socket.AF_UNIX)
         try:
             connection.connect(self.socket_path)
         except OSError:
             connection.close()
             return ""
-        request = {"cmd": "get-text", "version": [0, 26, 5], "no_response": False, "payload": {"extent": "screen"}}
+        request = {"cmd": "get-text", "version": [0, 26, 5], "no_response": False, "payload": {"extent": "screen", "ansi": ansi}}
         reply = b""
         try:
             connection.sendall(b"\x1bP@kitty-cmd" + json.dumps(request).encode() + b"\x1b\\")
@@ -170,11 +226,57 @@ class RealTerm:
         answer = json.loads(reply[len(prefix):-2] or b"{}")
         return answer.get("data", "") if answer.get("ok") else ""
 
-    def wait_for(self, condition, timeout=5.0, step=0.01):
+    def _xterm_text(self, ansi, timeout=5.0):
+        """xterm's screen, from the file its print-immediate action writes when Ctrl+Shift+F12
+        is pressed (one line a row, each ended by CR LF; read once all rows are written). Empty
+        when no file came within `timeout` seconds."""
+        for name in os.listdir(self.dumps):
+            os.remove(os.path.join(self.dumps, name))
+        self._xdotool("key", "ctrl+shift+F12")
+        deadline = time.monotonic() + timeout
+        while time.monotonic() < deadline:
+            names = os.listdir(self.dumps)
+            if names:
+                with open(os.path.join(self.dumps, names[0]), "rb") as dump:
+                    data = dump.read().decode("utf-8", "replace")
+                if data.count("\n") >= self.rows:
+                    data = data.replace("\r\n", "\n").replace("\x1b#5", "")
+                    return data if ansi else re.sub(r"\x1b\[[0-9;]*m", "", data)
+            time.sleep(0.005)
+        return ""
+
+    def shot(self):
+        """One screenshot of the window as XWD bytes, as it is now (empty if xwd failed)."""
+        return subprocess.run(["xwd", "-id", self.window, "-silent", "-nobdrs"], env=self.env, capture_output=True).stdout
+
+    def screenshot(self, stable_timeout=5.0):
+        """The window's pixels as an XWD image (bytes; screencolors.Screenshot reads them), taken
+        once two shots in a row are the same: the terminal has finished drawing."""
+        previous = None
+        deadline = time.monotonic() + stable_timeout
+        while True:
+            shot = self.shot()
+            if not shot:
+                # The first window `xdotool search` listed can be one kitty drops again (seen one
+                # run in four): photograph the visible one instead.
+                if time.monotonic() > deadline + 25:
+                    raise RuntimeError(f"xwd read nothing from {self.terminal}'s window {self.window}")
+                for window in self._xdotool("search", "--onlyvisible", "--class", self.terminal).split("\n"):
+                    if window and "WIDTH" in self._geometry(window):
+                        self.window = window
+                        break
+                time.sleep(0.05)
+                continue
+            if shot == previous or time.monotonic() > deadline:
+                return shot
+            previous = shot
+            time.sleep(0.02)
+
+    def wait_for(self, condition, timeout=5.0, step=0.01, ansi=False):
         """Seconds until condition(screen text) held, or None once `timeout` seconds passed."""
         start = time.monotonic()
         while time.monotonic() - start < timeout:
-            if condition(self.text()):
+            if condition(self.text(ansi)):
                 return time.monotonic() - start
             time.sleep(step)
         return None
@@ -209,7 +311,7 @@ class RealTerm:
             fields = self._geometry(self.window)
             if all(key in fields for key in ("WIDTH", "HEIGHT", "X", "Y")) or time.monotonic() > deadline:
                 break
-            for window in self._xdotool("search", "--onlyvisible", "--class", "kitty").split("\n"):
+            for window in self._xdotool("search", "--onlyvisible", "--class", self.terminal).split("\n"):
                 if window and "WIDTH" in self._geometry(window):
                     self.window = window
                     break
@@ -235,8 +337,8 @@ class RealTerm:
         self._xdotool("mouseup", str(button))
 
     def close(self):
-        """Ends kitty and Xvfb (each it started) and removes the scratch folder."""
-        for process in (self.kitty, self.xvfb):
+        """Ends the terminal and Xvfb (each it started) and removes the scratch folder."""
+        for process in (self.process, self.xvfb):
             if process is not None and process.poll() is None:
                 process.terminate()
                 try:
