@@ -200,16 +200,7 @@ public enum AgentScope {
         }
         text +=
             "Host *\n  IdentitiesOnly yes\n  IdentityFile \(ToolGrammar.sshQuoted(key))\n  IdentityAgent \(ToolGrammar.sshQuoted(agent))\n"
-        let path = folder + "/ssh_config"
-        do {
-            try FileSystem.createDirectory(folder)
-            if (try? FileSystem.read(path)).map({ String(decoding: $0, as: UTF8.self) }) != text {
-                try FileSystem.writeAtomically(Array(text.utf8), to: path, mode: 0o600)
-            }
-        } catch {
-            throw ToolFailure("\(error)")
-        }
-        return "ssh -F \(ShellExports.posixQuoted(path))"
+        return "ssh -F \(ShellExports.posixQuoted(try file("ssh_config", in: folder, text: text)))"
     }
 
     /// Writes the agent's global git config (`folder/global.gitconfig`): an include of each of
@@ -218,11 +209,18 @@ public enum AgentScope {
         var text =
             "# Written by Perch for perch exec --agent of \"\(account.id)\", again at each start: your own global git config is\n# included; git config --global inside writes here, never into your files.\n"
         for file in context.files.userGitConfigs { text += "[include]\n\tpath = \(GitAdapter.quoted(file))\n" }
-        let path = folder + "/global.gitconfig"
+        return try file("global.gitconfig", in: folder, text: text)
+    }
+
+    /// A file or folder of Perch's for an agent: `folder/name`, made (mode 0700) as a folder when
+    /// `text` is nil, else a file (mode 0600) holding `text`, written only when it differs (the
+    /// agent may have written into it; each write syncs to disk); its path.
+    /// - Throws: ``ToolFailure`` when it cannot be made.
+    static func file(_ name: String, in folder: String, text: String? = nil) throws(ToolFailure) -> String {
+        let path = folder + "/" + name
         do {
-            try FileSystem.createDirectory(folder)
-            // Written only when it differs (the agent wrote into it): each write syncs to disk.
-            if (try? FileSystem.read(path)).map({ String(decoding: $0, as: UTF8.self) }) != text {
+            try FileSystem.createDirectory(text == nil ? path : folder)
+            if let text, (try? FileSystem.read(path)).map({ String(decoding: $0, as: UTF8.self) }) != text {
                 try FileSystem.writeAtomically(Array(text.utf8), to: path, mode: 0o600)
             }
         } catch {

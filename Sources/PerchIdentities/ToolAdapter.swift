@@ -240,16 +240,7 @@ extension ToolAdapter {
     /// A file or folder of Perch's for ``closed(in:)``: `folder/name`, made empty (a folder
     /// when `text` is nil), mode 0700 or 0600; its path.
     func closedFile(_ name: String, in folder: String, text: String? = nil) throws(ToolFailure) -> String {
-        let path = folder + "/" + name
-        do {
-            try FileSystem.createDirectory(text == nil ? path : folder)
-            if let text, (try? FileSystem.read(path)).map({ String(decoding: $0, as: UTF8.self) }) != text {
-                try FileSystem.writeAtomically(Array(text.utf8), to: path, mode: 0o600)
-            }
-        } catch {
-            throw ToolFailure("\(error)")
-        }
-        return path
+        try AgentScope.file(name, in: folder, text: text)
     }
 
     public func sealed(_ own: ToolState, account: Account, over environment: [String: String], in context: ToolContext)
