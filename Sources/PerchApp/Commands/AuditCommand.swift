@@ -46,7 +46,7 @@ extension CommandLineTool {
         }
         let home = environment.home
         func place(_ path: String) -> String {
-            shown(path == home ? "~" : path.hasPrefix(home + "/") ? "~" + path.dropFirst(home.count) : path)
+            shown(PerchPaths.tilde(path, home: home))
         }
         let tools = Set(accounts.flatMap(\.identities.tools))
         let names = ["git", "ssh", "kube", "gh", "aws", "docker"].filter {

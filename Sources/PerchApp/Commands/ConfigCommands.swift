@@ -105,7 +105,7 @@ extension CommandLineTool {
                 let own = literal(folder)
                 guard own == rule || own.hasPrefix(rule + "/") || rule.hasPrefix(own + "/") else { continue }
                 warnings.append(
-                    "accounts[\(index)].directories[\(position)] \"\(folder)\" overlaps your own git rule includeIf \"\(name)\" (\(origin.hasPrefix(environment.home + "/") ? "~" + origin.dropFirst(environment.home.count) : origin)): inside, your rule decides git's identity, not the account's; perch guard install --strict refuses the commits it makes as someone else"
+                    "accounts[\(index)].directories[\(position)] \"\(folder)\" overlaps your own git rule includeIf \"\(name)\" (\(PerchPaths.tilde(origin, home: environment.home))): inside, your rule decides git's identity, not the account's; perch guard install --strict refuses the commits it makes as someone else"
                 )
             }
         }
