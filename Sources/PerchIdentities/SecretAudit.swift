@@ -83,6 +83,8 @@ public struct AuditReport: Sendable, Encodable {
 ///   Access Using kubeconfig Files"): `users[].user.token`, `password` and `client-key-data`;
 /// - ssh: each account's `identityFile`, passphrase-free when `ssh-keygen -y -P "" -f KEY`
 ///   succeeds (ssh-keygen(1));
+/// - a tool described as data (docs/tools.md): each file its description's `secrets` names,
+///   for the accounts naming it, when group or others can read it;
 /// - Perch's own files (``IdentityFiles``, the state file): modes wider than Perch writes them.
 ///
 /// Each file is read at most ``readLimit`` bytes; a symbolic link is followed once and its
@@ -118,6 +120,7 @@ public enum SecretAudit {
         audit.aws()
         audit.awsCaches()
         audit.kube()
+        audit.described()
         audit.ssh(checkKey ?? { checkWithSSHKeygen($0, in: environment) })
         audit.perchFiles()
         let findings = audit.findings.enumerated().sorted {

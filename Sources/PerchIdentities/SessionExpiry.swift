@@ -74,6 +74,11 @@ public enum SessionExpiries {
             ends.append(end)
         }
         if tool == nil || tool == .aws, let profile = account.identities[.aws]?.value(as: String.self) { ends += aws(profile, in: context) }
+        for adapter in ToolAdapters.described where tool == nil || tool == adapter.tool {
+            guard let setting = account.identities[adapter.tool], let end = adapter.sessionEnd(setting, in: context, inputs: &inputs)
+            else { continue }
+            ends.append(end)
+        }
         return ends
     }
 
@@ -84,7 +89,12 @@ public enum SessionExpiries {
         let label = "\(end.tool.rawValue) \(end.what.split(separator: " ").first.map(String.init) ?? end.what)"
         let asked =
             end.tool == .kube
-            ? "openssl x509 -enddate (the kubeconfig's client certificate)" : "~/.aws/sso/cache, ~/.aws/credentials, ~/.aws/cli/cache"
+            ? "openssl x509 -enddate (the kubeconfig's client certificate)"
+            : end.tool == .aws
+                ? "~/.aws/sso/cache, ~/.aws/credentials, ~/.aws/cli/cache"
+                : ToolAdapters.described.first { $0.tool == end.tool }?.description.expiry.map {
+                    "\($0.file) (\($0.path.joined(separator: ".")))"
+                } ?? end.tool.rawValue
         if end.hasEnded(at: now) {
             return ToolAnswer(
                 tool: label, kind: end.tool, expected: "not ended", answer: "expired: \(end.phrase(at: now)) (\(end.endsText))",

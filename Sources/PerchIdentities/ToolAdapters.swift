@@ -1,10 +1,14 @@
 import PerchCore
 import PerchStore
+import Synchronization
 
-/// The registry of tool adapters, in the order a switch lists the tools. A new tool is its
-/// adapter's file, one line here, and its tests.
+/// The registry of tool adapters, in the order a switch lists the tools: the built-in ones
+/// (``builtIn``), then the tools described as data (``ToolDescriptions``). A new built-in tool
+/// is its adapter's file, one line in ``builtIn``, and its tests; a tool of the shape "one
+/// variable names its account folder" needs no Swift at all (docs/tools.md).
 public enum ToolAdapters {
-    public static let registry: [any ToolAdapter] = [
+    /// The tools Perch has built in.
+    public static let builtIn: [any ToolAdapter] = [
         GitAdapter(),
         SSHAdapter(),
         KubeAdapter(),
@@ -15,19 +19,42 @@ public enum ToolAdapters {
         EnvAdapter(),
     ]
 
-    /// Makes the registry the tools the config reader knows (``ToolConfigRegistry``); call
-    /// once at start-up, before a config is read.
-    public static func install() {
+    private static let installed = Mutex<(adapters: [any ToolAdapter], problems: [String])>((builtIn, []))
+
+    /// Every tool this run knows: ``builtIn``, then those ``install(descriptionsIn:)`` loaded
+    /// (until then the built-in ones only).
+    public static var registry: [any ToolAdapter] { installed.withLock { $0.adapters } }
+
+    /// Why a tool description was not used, one line each (``ToolDescriptions/Loaded/problems``):
+    /// every command that reads the config stops with them.
+    public static var descriptionProblems: [String] { installed.withLock { $0.problems } }
+
+    /// Makes the registry the built-in tools and the described ones (shipped, and the user's in
+    /// `folder`, by default ``ToolDescriptions/folder(lookup:)``), and the config reader's tools
+    /// the same (``ToolConfigRegistry``); call once at start-up, before a config is read.
+    public static func install(descriptionsIn folder: String? = nil, home: String? = nil) {
+        let home = home ?? DescribedToolAdapter.home
+        let loaded = ToolDescriptions.load(
+            folder: folder ?? ToolDescriptions.folder(), home: home, builtIn: Set(builtIn.map(\.tool.rawValue)))
+        install(builtIn + loaded.adapters.map { $0 as any ToolAdapter }, problems: loaded.problems)
+    }
+
+    /// Makes `adapters` the registry (for tests: the built-in ones and some described).
+    public static func install(_ adapters: [any ToolAdapter], problems: [String] = []) {
+        installed.withLock { $0 = (adapters, problems) }
         // Element by element: each adapter is a config reader by inheritance, known here. Passed
         // as the array, `[any ToolAdapter]` is cast to `[any ToolConfigReader]` at run time, a
         // conformance look-up per element among every conformance the binary holds (2 M
         // instructions at every start).
-        let readers: [any ToolConfigReader] = registry.map { $0 }
-        ToolConfigRegistry.install(readers)
+        let readers: [any ToolConfigReader] = adapters.map { $0 }
+        ToolConfigRegistry.install(readers, problems: problems)
     }
 
     /// The adapter of `tool`, or nil.
     public static func adapter(for tool: IdentityTool) -> (any ToolAdapter)? {
         registry.first { $0.tool == tool }
     }
+
+    /// The described tools of the registry.
+    public static var described: [DescribedToolAdapter] { registry.compactMap { $0 as? DescribedToolAdapter } }
 }

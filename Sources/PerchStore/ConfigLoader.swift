@@ -40,6 +40,9 @@ public enum ConfigError: Error, Hashable, Sendable, CustomStringConvertible {
     case unsafePermissions(path: String, mode: UInt32)
     /// The file holds commands (``Account/runsCommands``) but belongs to another user (`owner` is its uid).
     case unsafeOwner(path: String, owner: UInt32)
+    /// A tool description could not be used (docs/tools.md): one line per problem, each starting
+    /// `tool description PATH:` (``ToolConfigRegistry/problems``).
+    case toolDescriptions(problems: [String])
 
     /// The message, one line per problem (each starting with `config PATH:`).
     public var lines: [String] {
@@ -59,6 +62,8 @@ public enum ConfigError: Error, Hashable, Sendable, CustomStringConvertible {
             return [
                 "config \(path): holds commands (onSwitch, a Catalog command, or an env variable a shell acts on) but is writable by group or others (mode \(octal)); run: chmod go-w \(ConfigLoader.shellQuoted(path))"
             ]
+        case .toolDescriptions(let problems):
+            return problems + ["fix or remove the description (docs/tools.md); perch config check lists every problem"]
         case .unsafeOwner(let path, let owner):
             return [
                 "config \(path): holds commands (onSwitch, a Catalog command, or an env variable a shell acts on) but belongs to another user (uid \(owner)); only your own config may run commands"
@@ -102,6 +107,9 @@ public enum ConfigLoader {
             }
             throw .unreadable(error)
         }
+        // A tool the user described that cannot be used: an account naming it must not lose it silently.
+        let described = ToolConfigRegistry.problems
+        if !described.isEmpty { throw .toolDescriptions(problems: described) }
         let parsed = try parse(file.bytes, path: paths.config, reportUnknownKeys: reportUnknownKeys)
         if parsed.accounts.contains(where: \.runsCommands) {
             // As ssh does with its config: commands that others could change are not run.
@@ -141,7 +149,7 @@ public enum ConfigLoader {
     /// (`id`, `name`, …, `git`, `ssh`, …).
     public static var accountKeys: [String] { ConfigReading.accountKeys + IdentityConfig.keys }
 
-    static func shellQuoted(_ path: String) -> String {
+    public static func shellQuoted(_ path: String) -> String {
         let plain = path.utf8.allSatisfy { byte in
             (byte >= 0x30 && byte <= 0x39) || (byte | 0x20 >= 0x61 && byte | 0x20 <= 0x7A) || "/._-+~,@%:".utf8.contains(byte)
         }

@@ -88,15 +88,23 @@ public enum ToolConfigRegistry {
     // type at start-up, cost a run-time look-up of `String: Hashable` among every conformance
     // the binary holds (0.36 M instructions at every start).
     private static let installed = Mutex<[any ToolConfigReader]>([])
+    private static let faults = Mutex<[String]>([])
 
     /// Makes `readers` the tools (call before reading a config; later calls replace them).
     /// Safe to call from several threads at once.
-    public static func install(_ readers: [any ToolConfigReader]) {
+    /// - Parameter problems: why tools the user described could not be read (one line each,
+    ///   starting `tool description PATH:`): ``ConfigLoader/load(_:reportUnknownKeys:)`` stops
+    ///   with them, since an account naming such a tool would silently lose it.
+    public static func install(_ readers: [any ToolConfigReader], problems: [String] = []) {
         installed.withLock { $0 = readers }
+        faults.withLock { $0 = problems }
     }
 
     /// The readers, in registry order.
     public static var readers: [any ToolConfigReader] { installed.withLock { $0 } }
+
+    /// Why described tools could not be read (see ``install(_:problems:)``).
+    public static var problems: [String] { faults.withLock { $0 } }
 
     /// The reader for config key `key`, or nil when it names no tool (the first of that name).
     public static func reader(for key: String) -> (any ToolConfigReader)? {

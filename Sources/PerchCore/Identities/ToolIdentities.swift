@@ -236,7 +236,7 @@ public struct EnvironmentEntry: Hashable, Sendable, Codable {
     /// `$(…)` a shell runs; ld.so(8) `LD_*`; git(1) `GIT_SSH_COMMAND`, `GIT_EXEC_PATH`, the
     /// editors and pagers; python's, perl's, ruby's and node's start-up options). An `env`
     /// naming one needs trust: the config must be the user's alone (docs/security.md).
-    static let codeBearingNames: Set<String> = [
+    public static let codeBearingNames: Set<String> = [
         "PROMPT_COMMAND", "PS0", "PS1", "PS2", "PS3", "PS4", "PROMPT", "PROMPT2", "PROMPT3", "PROMPT4", "RPROMPT", "RPROMPT2", "RPS1",
         "RPS2", "SPROMPT", "ENV", "ZDOTDIR", "FPATH", "MODULE_PATH", "NULLCMD", "READNULLCMD", "POSTEDIT", "SHELLOPTS",
         "BASHOPTS", "IFS", "CDPATH", "SHELL", "INPUTRC", "FCEDIT", "GLOBIGNORE", "fish_function_path", "EDITOR", "VISUAL",

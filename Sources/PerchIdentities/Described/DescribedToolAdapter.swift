@@ -1,0 +1,441 @@
+import Glibc
+import PerchCore
+import PerchStore
+
+/// A tool described as data (``ToolDescription``, docs/tools.md), as a tool adapter: an
+/// account's member (`"az": {"configDir": "~/.azure-work"}`) is read and checked as the
+/// description says; its variables give one process the account (`perch exec`, `perch use`,
+/// `perch env`); its global switch, when it has one, goes through the switch session (journal,
+/// all or nothing, undo) like a built-in's; `perch verify` asks its "who am I".
+///
+/// What the tool prints or holds is data: an answer is its first line, control characters
+/// removed, at most 200 characters, masked when it looks like a secret; it is compared with the
+/// account's identity setting ignoring case.
+public struct DescribedToolAdapter: ToolAdapter {
+    public let description: ToolDescription
+
+    public init(_ description: ToolDescription) { self.description = description }
+
+    /// What an account gave: the values as written, in the description's order, and the paths
+    /// with `~` put in.
+    public struct Values: Hashable, Sendable {
+        public var written: [ToolField]
+        public var resolved: [String: String]
+        public func resolved(_ key: String) -> String? { resolved[key] }
+    }
+
+    public var tool: IdentityTool { IdentityTool(description.tool) }
+    public var program: String? { description.program }
+    public var isPerShell: Bool { description.global == nil }
+    public var exportedNames: [String] { description.variables }
+    public var overrides: [ToolOverride] { description.overrides.map { ToolOverride($0.variable, $0.reason) } }
+    public var fieldPaths: [String] { description.settings.map { "\(description.tool).\($0.key)" } }
+
+    /// The longest answer kept, in characters.
+    static let answerLimit = 200
+
+    // MARK: Config
+
+    /// The setting for `written` values (key and value as in the config), with paths resolved
+    /// against `home`.
+    public func setting(_ written: [ToolField], home: String) -> ToolSetting {
+        var resolved: [String: String] = [:]
+        var ordered: [ToolField] = []
+        for setting in description.settings {
+            guard let field = written.first(where: { $0.name == setting.key }) else { continue }
+            ordered.append(field)
+            resolved[setting.key] = setting.kind == .folder || setting.kind == .file ? Self.expand(field.value, home: home) : field.value
+        }
+        let exports = description.settings.compactMap { setting in
+            setting.variable.flatMap { name in resolved[setting.key].map { EnvironmentEntry(name: name, value: $0) } }
+        }.sorted { $0.name < $1.name }
+        return ToolSetting(
+            tool: tool, isPerShell: isPerShell, summary: ordered.map(\.value).joined(separator: ", "), fields: ordered, exports: exports,
+            value: Values(written: ordered, resolved: resolved))
+    }
+
+    static func expand(_ path: String, home: String) -> String {
+        if path == "~" { return home }
+        if path.hasPrefix("~/") { return home + path.dropFirst() }
+        return path
+    }
+
+    public func read(_ reader: inout ToolMemberReader) -> ToolSetting? {
+        let example = "{" + description.settings.prefix(2).map { "\"\($0.key)\": \"…\"" }.joined(separator: ", ") + "}"
+        guard reader.expectObject(example) else { return nil }
+        var written: [ToolField] = []
+        for setting in description.settings {
+            guard let text = reader.string(setting.key, required: setting.required) else { continue }
+            let place = "\(reader.place).\(setting.key)"
+            switch setting.kind {
+            case .folder, .file:
+                if !(text.hasPrefix("~/") || text.hasPrefix("/")) {
+                    reader.problems.append("\(place): \"\(text)\" must start with ~/ or / (a \(setting.kind.rawValue))")
+                    continue
+                }
+                if text.unicodeScalars.contains(where: { $0.value < 0x20 || $0.value == 0x7F }) {
+                    reader.problems.append("\(place): must not hold a control character")
+                    continue
+                }
+            case .value:
+                if let problem = ToolGrammar.plainNameProblem(text) {
+                    reader.problems.append("\(place): \"\(text)\" \(problem)")
+                    continue
+                }
+            case .identity:
+                if text.unicodeScalars.contains(where: { $0.value < 0x20 || (0x7F...0x9F).contains($0.value) }) {
+                    reader.problems.append("\(place): must not hold a control character")
+                    continue
+                }
+            }
+            written.append(ToolField(setting.key, text))
+        }
+        reader.finish(known: description.settings.map(\.key))
+        if written.isEmpty, reader.problems.isEmpty {
+            reader.problems.append("\(reader.place): names none of \(description.settings.map(\.key).joined(separator: ", "))")
+        }
+        guard reader.problems.isEmpty else { return nil }
+        return setting(written, home: Self.home)
+    }
+
+    /// The home `~` stands for in the config: `$HOME`, else the password entry's.
+    static var home: String {
+        var home = PerchPaths.environment("HOME") ?? PerchPaths.passwordHome() ?? "/"
+        while home.count > 1, home.hasSuffix("/") { home.removeLast() }
+        return home
+    }
+
+    public func json(_ setting: ToolSetting) -> String {
+        IdentityConfig.object((setting.value(as: Values.self)?.written ?? []).map { ($0.name, $0.value) })
+    }
+
+    // MARK: Global state
+
+    /// The value of `setting`'s global key, as the global switch takes it.
+    func globalValue(_ setting: ToolSetting) -> String? {
+        guard let global = description.global else { return nil }
+        return setting.value(as: Values.self)?.resolved(global.setting)
+    }
+
+    public func wanted(_ setting: ToolSetting?, account: Account, in context: ToolContext) -> ToolState? {
+        guard description.global != nil, let setting, let value = globalValue(setting) else { return nil }
+        return ToolState(["value": value, "exists": "1"])
+    }
+
+    public func current(in context: ToolContext) -> Result<ToolState, ToolFailure> {
+        switch description.global {
+        case nil: return .success(ToolState())
+        case .file(let path, _)?:
+            let file = context.environment.expandingTilde(path)
+            do {
+                let bytes = try FileSystem.read(file)
+                let line =
+                    String(decoding: bytes.prefix(4096), as: UTF8.self).split(whereSeparator: \.isNewline).first.map(String.init) ?? ""
+                return .success(ToolState(["value": line.trimmingWhitespace, "exists": "1"]))
+            } catch {
+                if error.isNotFound { return .success(ToolState(["value": "", "exists": "0"])) }
+                return .failure(
+                    ToolFailure(
+                        "\(PerchPaths.tilde(file, home: context.environment.home)) cannot be read: \(String(cString: strerror(error.code)))"
+                    ))
+            }
+        case .command(_, _, let question)?:
+            switch answer(question, values: [:], environment: context.environment, run: { context.run($0, $1) }) {
+            case .success(let text): return .success(ToolState(["value": text, "exists": "1"]))
+            case .failure(let failure): return .failure(failure)
+            }
+        }
+    }
+
+    public func currentFromFiles(in context: ToolContext) -> ToolState? {
+        guard case .file? = description.global, case .success(let state) = current(in: context) else { return nil }
+        return state
+    }
+
+    public func isMet(_ wanted: ToolState, by now: ToolState) -> Bool {
+        if wanted["exists"] == "0" { return now["exists"] == "0" || (now["value"] ?? "").isEmpty }
+        return (wanted["value"] ?? "") == (now["value"] ?? "")
+    }
+
+    public func apply(_ state: ToolState, in context: ToolContext) -> ToolStep {
+        guard let global = description.global else { return .applied("per shell") }
+        let value = state["value"] ?? ""
+        switch global {
+        case .file(let path, _):
+            let file = context.environment.expandingTilde(path)
+            if state["exists"] == "0" || value.isEmpty {
+                if unlink(file) != 0, errno != ENOENT {
+                    return .failed(
+                        "cannot remove \(PerchPaths.tilde(file, home: context.environment.home)): \(String(cString: strerror(errno)))")
+                }
+            } else {
+                do {
+                    try FileSystem.writeAtomically(Array((value + "\n").utf8), to: file, mode: 0o600)
+                } catch {
+                    return .failed(
+                        "cannot write \(PerchPaths.tilde(file, home: context.environment.home)): \(String(cString: strerror(error.code)))")
+                }
+            }
+        case .command(let arguments, let key, _):
+            guard !value.isEmpty else { return .skipped("nothing to give back: no \(key) was in use") }
+            let filled = arguments.map { Self.fill($0, [key: value]) }
+            let run = context.run(filled[0], Array(filled.dropFirst()))
+            if case .notFound = run { return .failed("\(filled[0]) not found") }
+            if let failure = run.failure { return .failed("\(filled[0]): \(Self.shown(failure))") }
+        }
+        switch current(in: context) {
+        case .failure(let failure): return .failed(failure.description)
+        case .success(let now) where isMet(state, by: now): return .applied(describe(now))
+        case .success(let now): return .failed("\(description.tool) reports \(describe(now)) after the switch")
+        }
+    }
+
+    public func describe(_ state: ToolState) -> String {
+        guard description.global != nil else { return "per shell" }
+        let value = state["value"] ?? ""
+        return value.isEmpty ? "none" : Self.shown(value)
+    }
+
+    /// Per shell: the variables against this environment's. Global: the global value now
+    /// against the account's (the identity is told by `perch verify`, which asks the tool).
+    public func check(_ setting: ToolSetting, in context: ToolContext) -> IdentityCheck {
+        guard description.global != nil else { return IdentityEnvironmentCheck.check(self, setting, in: context) }
+        var check = defaultCheck(setting, in: context)
+        check.expected = globalValue(setting).map(Self.shown) ?? check.expected
+        return check
+    }
+
+    // MARK: Scopes
+
+    /// The user's own global value, pinned through the global setting's variable, when it has one.
+    public func ownSetting(_ own: ToolState, over environment: [String: String]) -> ToolSetting? {
+        guard let global = description.global, let variable = description.setting(global.setting)?.variable,
+            (environment[variable] ?? "").isEmpty, let value = own["value"], !value.isEmpty
+        else { return nil }
+        return setting([ToolField(global.setting, value)], home: Self.home)
+    }
+
+    /// An agent's scope for a tool its account names nothing for: each folder or file variable
+    /// pointed at an empty one of Perch's, every other variable of the tool and its overrides
+    /// removed.
+    public func closed(in folder: String) throws(ToolFailure) -> [ScopeVariable] {
+        var variables: [ScopeVariable] = []
+        for setting in description.settings {
+            guard let name = setting.variable else { continue }
+            switch setting.kind {
+            case .folder: variables.append(ScopeVariable(name, try closedFile("\(description.tool)-\(setting.key)", in: folder)))
+            case .file: variables.append(ScopeVariable(name, try closedFile("\(description.tool)-\(setting.key)", in: folder, text: "")))
+            case .value, .identity: variables.append(ScopeVariable(name, nil))
+            }
+        }
+        return variables + description.overrides.map { ScopeVariable($0.variable, nil) }
+    }
+
+    // MARK: Asking the tool
+
+    /// `text` with each `{key}` replaced by `values[key]` (nothing else is read: no shell, no
+    /// variable); a key without a value is left as it is.
+    static func fill(_ text: String, _ values: [String: String]) -> String {
+        var result = ""
+        var rest = Substring(text)
+        while let open = rest.firstIndex(of: "{"), let close = rest[open...].firstIndex(of: "}") {
+            result += rest[..<open]
+            let key = String(rest[rest.index(after: open)..<close])
+            result += values[key] ?? "{\(key)}"
+            rest = rest[rest.index(after: close)...]
+        }
+        return result + rest
+    }
+
+    /// `text` as Perch may print it: its first line, control characters removed, at most
+    /// ``answerLimit`` characters, masked when it looks like a secret.
+    static func shown(_ text: String) -> String {
+        let line = text.split(whereSeparator: \.isNewline).first.map(String.init) ?? ""
+        var clean = String(String.UnicodeScalarView(line.unicodeScalars.filter { $0.value >= 0x20 && !(0x7F...0x9F).contains($0.value) }))
+        clean = clean.trimmingWhitespace
+        if clean.count > answerLimit { clean = String(clean.prefix(answerLimit)) + "…" }
+        return EnvironmentEntry.masked(clean)
+    }
+
+    /// The values `{key}` stands for when the tool is asked in `environment`: what the tool
+    /// itself would use (the variable's value, else the setting's default), and the account's
+    /// for a setting without a variable.
+    func values(for setting: ToolSetting?, in environment: IdentityEnvironment) -> [String: String] {
+        var values: [String: String] = [:]
+        let account = setting?.value(as: Values.self)?.resolved ?? [:]
+        for item in description.settings {
+            if let name = item.variable {
+                if let set = environment[name] {
+                    values[item.key] = set
+                } else if let fallback = item.defaultValue {
+                    values[item.key] = environment.expandingTilde(fallback)
+                }
+            } else if let value = account[item.key] {
+                values[item.key] = value
+            }
+        }
+        return values
+    }
+
+    /// The answer to `question`, as ``shown(_:)`` gives it; a failure naming what went wrong.
+    func answer(
+        _ question: ToolDescription.Question, values: [String: String], environment: IdentityEnvironment,
+        run: (String, [String]) -> ProgramResult
+    ) -> Result<String, ToolFailure> {
+        let text: String
+        switch question.source {
+        case .command(let arguments):
+            let filled = arguments.map { Self.fill($0, values) }
+            // Every `{` of a command is a placeholder (ToolDescription checks): one left has no value here.
+            if let missing = filled.first(where: { $0.contains("{") }) {
+                return .failure(ToolFailure("\(Self.shown(missing)): no value here"))
+            }
+            let result = run(filled[0], Array(filled.dropFirst()))
+            if case .notFound = result { return .failure(ToolFailure("\(filled[0]) not found")) }
+            guard let output = result.output else {
+                return .failure(ToolFailure("\(filled.prefix(3).joined(separator: " ")): \(Self.shown(result.failure ?? "failed"))"))
+            }
+            text = output
+        case .file(let path):
+            let file = environment.expandingTilde(Self.fill(path, values))
+            guard !file.contains("{") else { return .failure(ToolFailure("\(path): no value here")) }
+            do {
+                let bytes = try FileSystem.read(file)
+                guard bytes.count <= SecretAudit.readLimit else {
+                    return .failure(ToolFailure("\(PerchPaths.tilde(file, home: environment.home)) is over 1 MiB"))
+                }
+                text = String(decoding: bytes, as: UTF8.self)
+            } catch {
+                return .failure(ToolFailure("\(PerchPaths.tilde(file, home: environment.home)): \(String(cString: strerror(error.code)))"))
+            }
+        }
+        switch Self.read(text, question.reading) {
+        case let found?: return .success(Self.shown(found))
+        case nil: return .failure(ToolFailure("its answer holds no \(Self.readingName(question.reading))"))
+        }
+    }
+
+    /// What `reading` finds in `text`; nil when nothing.
+    static func read(_ text: String, _ reading: ToolDescription.Reading) -> String? {
+        switch reading {
+        case .text:
+            let line = text.split(whereSeparator: \.isNewline).first.map(String.init)?.trimmingWhitespace ?? ""
+            return line.isEmpty ? nil : line
+        case .json(let path):
+            guard let document = try? JSONReader.read(Array(text.utf8)) else { return nil }
+            var index = document.root
+            for component in path {
+                if component.hasPrefix("["), let position = Int(component.dropFirst().dropLast()) {
+                    guard document.kind(index) == .array else { return nil }
+                    let elements = document.elements(index)
+                    guard position < elements.count else { return nil }
+                    index = elements[position]
+                } else {
+                    guard document.kind(index) == .object,
+                        let member = document.members(index).last(where: { document.string($0.key) == component })
+                    else { return nil }
+                    index = member.value
+                }
+            }
+            switch document.kind(index) {
+            case .string: return document.string(index).flatMap { $0.isEmpty ? nil : $0 }
+            case .number: return document.numberText(index).map { String($0) }
+            case .true: return "true"
+            case .false: return "false"
+            default: return nil
+            }
+        case .pattern(let pattern):
+            guard let regex = try? Regex(pattern), let match = try? regex.firstMatch(in: text) else { return nil }
+            let found = match.output.count > 1 ? match.output[1].substring : match.output[0].substring
+            return found.map { String($0) }.flatMap { $0.isEmpty ? nil : $0 }
+        }
+    }
+
+    static func readingName(_ reading: ToolDescription.Reading) -> String {
+        switch reading {
+        case .text: "text"
+        case .json(let path): path.joined(separator: ".").replacing(".[", with: "[")
+        case .pattern(let pattern): "match of \(pattern)"
+        }
+    }
+
+    /// `question`'s answer as a line of `perch verify`.
+    func answer(_ question: ToolDescription.Question, label: String, setting: ToolSetting, in context: ProofContext, online: Bool)
+        -> ToolAnswer
+    {
+        let expected = question.expect.flatMap { setting.value(as: Values.self)?.resolved($0) } ?? ""
+        let asked: String
+        switch question.source {
+        case .command(let arguments): asked = arguments.joined(separator: " ")
+        case .file(let path): asked = path + " (" + Self.readingName(question.reading) + ")"
+        }
+        let values = values(for: setting, in: context.tool.environment)
+        switch answer(question, values: values, environment: context.tool.environment, run: { context.run($0, $1) }) {
+        case .failure(let failure):
+            return .unknown(label, kind: tool, expected: expected, reason: failure.description, asked: asked, online: online)
+        case .success(let found):
+            let fix =
+                isPerShell
+                ? "perch exec \(context.account.id) -- \(description.program ?? description.tool) … (or eval \"$(perch env \(context.account.id))\")"
+                : "perch switch \(context.account.id)"
+            return .judged(
+                label, kind: tool, expected: expected, answer: found, agrees: found.lowercased() == expected.lowercased(),
+                reason: "\(description.title) says it is \(found)", fix: fix, asked: asked, online: online)
+        }
+    }
+
+    public func ask(_ setting: ToolSetting, in context: ProofContext) -> [ToolAnswer] {
+        var answers: [ToolAnswer] = []
+        if isPerShell {
+            let variables = IdentityProof.variables(self, setting, in: context)
+            answers.append(variables)
+            // A shell without the account's variables would answer for the user's own account.
+            if variables.verdict != .agrees { return answers }
+        } else {
+            let check = self.check(setting, in: context.tool)
+            answers.append(
+                ToolAnswer(
+                    tool: description.tool, kind: tool, expected: check.expected, answer: check.actual,
+                    verdict: check.matches.map { $0 ? .agrees : .disagrees } ?? .unknown, reason: check.note,
+                    fix: check.matches == false ? "perch switch \(context.account.id)" : nil, asked: "perch status"))
+        }
+        if let whoami = description.whoami {
+            answers.append(answer(whoami, label: "\(description.tool) whoami", setting: setting, in: context, online: false))
+        }
+        return answers
+    }
+
+    public func askServer(_ setting: ToolSetting, in context: ProofContext) -> [ToolAnswer] {
+        guard let server = description.server else { return [] }
+        if isPerShell, IdentityProof.variables(self, setting, in: context).verdict != .agrees { return [] }
+        return [answer(server, label: "\(description.tool) server", setting: setting, in: context, online: true)]
+    }
+}
+
+// MARK: - Expiry
+
+extension DescribedToolAdapter {
+    /// When `setting`'s session ends, read from the file the description's `expiry` names
+    /// (its `{key}` from the account): the number or text at its JSON path, as its format says
+    /// (seconds or milliseconds since the epoch, or ISO 8601). nil when the description names
+    /// no expiry, or the file or the value is not there (nothing is then shown). The file is
+    /// added to `inputs` (``SessionExpiryCache`` watches it).
+    func sessionEnd(_ setting: ToolSetting, in context: ToolContext, inputs: inout [String]) -> SessionExpiry? {
+        guard let expiry = description.expiry else { return nil }
+        let values = setting.value(as: Values.self)?.resolved ?? [:]
+        let path = context.environment.expandingTilde(Self.fill(expiry.file, values))
+        guard !path.contains("{") else { return nil }
+        inputs.append(path)
+        guard let bytes = try? FileSystem.read(path, limit: SecretAudit.readLimit),
+            let found = Self.read(String(decoding: bytes, as: UTF8.self), .json(expiry.path))
+        else { return nil }
+        let ends: Int64?
+        switch expiry.format {
+        case .epochSeconds: ends = Double(found).map { Int64($0) }
+        case .epochMilliseconds: ends = Double(found).map { Int64($0 / 1000) }
+        case .iso8601: ends = SessionExpiries.iso8601(found)
+        }
+        guard let ends else { return nil }
+        return SessionExpiry(tool: tool, what: "session of \(description.title)", ends: ends, renew: expiry.renew)
+    }
+}

@@ -1,0 +1,31 @@
+import PerchCore
+
+extension SecretAudit.Run {
+    /// The files a described tool keeps secrets in (its description's `secrets`, docs/tools.md),
+    /// for each account naming it, its `{key}` put in: where the tool keeps them by design, as
+    /// the AWS CLI's caches, so a finding (`high`) only when group or others can read one. Each
+    /// file once, with every account it serves.
+    mutating func described() {
+        var served: [(path: String, accounts: [String])] = []
+        for adapter in ToolAdapters.described where !adapter.description.secrets.isEmpty {
+            for account in accounts {
+                guard let setting = account.identities[adapter.tool] else { continue }
+                let values = setting.value(as: DescribedToolAdapter.Values.self)?.resolved ?? [:]
+                for template in adapter.description.secrets {
+                    let path = environment.expandingTilde(DescribedToolAdapter.fill(template, values))
+                    // A key the account does not give: nothing to look at.
+                    guard !path.contains("{") else { continue }
+                    if let index = served.firstIndex(where: { $0.path == path }) {
+                        if !served[index].accounts.contains(account.id) { served[index].accounts.append(account.id) }
+                    } else {
+                        served.append((path, [account.id]))
+                    }
+                }
+            }
+        }
+        for (path, users) in served {
+            guard let file = read(path) else { continue }
+            readableByOthers(file, accounts: users)
+        }
+    }
+}
