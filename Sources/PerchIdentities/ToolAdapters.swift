@@ -39,6 +39,13 @@ public enum ToolAdapters {
         install(builtIn + loaded.adapters.map { $0 as any ToolAdapter }, problems: loaded.problems)
     }
 
+    /// ``install(descriptionsIn:home:)`` without the user's own descriptions: the built-in tools
+    /// and the shipped ones only (for tests, which never read the real home).
+    public static func installShipped() {
+        let loaded = ToolDescriptions.load(folder: "", home: "/", builtIn: Set(builtIn.map(\.tool.rawValue)))
+        install(builtIn + loaded.adapters.map { $0 as any ToolAdapter }, problems: loaded.problems)
+    }
+
     /// Makes `adapters` the registry (for tests: the built-in ones and some described).
     public static func install(_ adapters: [any ToolAdapter], problems: [String] = []) {
         installed.withLock { $0 = (adapters, problems) }

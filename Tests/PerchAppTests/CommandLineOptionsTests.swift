@@ -31,7 +31,7 @@ private let rangeMessage = "option --long-press-ms needs a whole number of milli
 
 @Suite("CommandLineOptions")
 struct CommandLineOptionsTests {
-    init() { ToolAdapters.install() }  // as perch does before parsing: --field kube.context names a tool's key
+    init() { ToolAdapters.installShipped() }  // as perch does before parsing: --field kube.context names a tool's key
 
     @Test(
         "valid command lines",

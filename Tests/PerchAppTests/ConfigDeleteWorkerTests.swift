@@ -70,7 +70,7 @@ extension LoopSuites {
 
         @Test("removing the current account gives the tools it names back to your own, as perch remove does")
         func removeCurrentGivesBack() throws {
-            ToolAdapters.install()
+            ToolAdapters.installShipped()
             let folder = LoopSuites.scratchFolder("delete")
             try FileManager.default.createDirectory(atPath: folder + "/bin", withIntermediateDirectories: true)
             defer { try? FileManager.default.removeItem(atPath: folder) }

@@ -22,7 +22,7 @@ private func problems(_ fields: String) -> [String] {
 
 @Suite("Tool identities in the config")
 struct IdentityConfigTests {
-    init() { ToolAdapters.install() }
+    init() { ToolAdapters.installShipped() }
 
     @Test("every tool is read, in every form it may be written")
     func everyTool() throws {

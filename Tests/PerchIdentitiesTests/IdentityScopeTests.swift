@@ -114,7 +114,7 @@ struct IdentityScopeTests {
         "bug: a following shell undid the previous account's variables unconditionally; now it changes only what it set, and takes back what direnv gives back"
     )
     func followingChangesOnlyItsOwn() throws {
-        ToolAdapters.install()
+        ToolAdapters.installShipped()
         let personal = Account.with("personal", .make(aws: "personal"))
         for work in [
             Account.with("work", .make(env: [EnvironmentEntry(name: "TEAM", value: "core")])),

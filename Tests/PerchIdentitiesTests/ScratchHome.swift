@@ -17,7 +17,7 @@ final class ScratchHome {
     var path: String
 
     init(fakes: [String] = ["kubectl", "gcloud", "gh"], systemPath: Bool = true) throws {
-        ToolAdapters.install()
+        ToolAdapters.installShipped()
         root = FileManager.default.temporaryDirectory.appendingPathComponent("perch-identities-\(UUID().uuidString)").path
         path = root + "/bin" + (systemPath ? ":/usr/local/bin:/usr/bin:/bin" : "")
         for folder in [home, bin, home + "/calls", home + "/.kube", gcloudFolder, home + "/gh"] {

@@ -10,7 +10,7 @@ private final class AuditHome {
     var home: String { root + "/home" }
 
     init() throws {
-        ToolAdapters.install()
+        ToolAdapters.installShipped()
         root = FileManager.default.temporaryDirectory.appendingPathComponent("perch-audit-\(UUID().uuidString)").path
         for folder in [
             home + "/.ssh", home + "/.docker", home + "/.kube", home + "/.aws", home + "/gh", home + "/.config", root + "/elsewhere",

@@ -410,7 +410,7 @@ struct SwitchSessionTests {
 struct OverrideTests {
     @Test("botocore #1725: AWS_DEFAULT_PROFILE in the environment is never shown as ✓, and perch env unsets it")
     func awsDefaultProfile() throws {
-        ToolAdapters.install()
+        ToolAdapters.installShipped()
         let account = Account.with("work", .make(aws: "work-admin"))
         var environment = IdentityEnvironment(variables: [
             "HOME": "/nonexistent", "AWS_DEFAULT_PROFILE": "home", "AWS_PROFILE": "work-admin", "PERCH_ACCOUNT": "work",
@@ -451,7 +451,7 @@ struct OverrideTests {
 
     @Test("GH_TOKEN and DOCKER_HOST are reported by status and unset by perch env")
     func tokens() {
-        ToolAdapters.install()
+        ToolAdapters.installShipped()
         let account = Account.with("g", .make(gh: .init(user: "ada"), docker: "remote"))
         let variables = ["HOME": "/nonexistent", "GH_TOKEN": "x", "DOCKER_HOST": "tcp://h:2375"]
         let script = ShellExports.script(for: account, shell: .fish, environment: variables)

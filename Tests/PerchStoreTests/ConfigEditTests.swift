@@ -34,7 +34,7 @@ private let commented = """
 /// bytes of the change, keeps comments, order and trailing commas, and refuses an invalid result.
 @Suite("Editing an account in the config as text")
 struct ConfigEditTests {
-    init() { ToolAdapters.install() }  // the tools' keys (git, kube, env) are read by their adapters
+    init() { ToolAdapters.installShipped() }  // the tools' keys (git, kube, env) are read by their adapters
 
     @Test(
         "each edit changes only its own bytes",

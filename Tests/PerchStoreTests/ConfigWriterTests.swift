@@ -125,7 +125,7 @@ struct ConfigWriterTests {
 
     @Test("without a config file, a new one holds the sample accounts and the new one")
     func newFile() throws {
-        ToolAdapters.install()  // the samples' env identity is read by its adapter
+        ToolAdapters.installShipped()  // the samples' env identity is read by its adapter
         let folder = try TemporaryFolder()
         let path = folder.path + "/perch/accounts.json"
         let outcome = try ConfigWriter.append(Account(id: "new", name: "New"), to: path)

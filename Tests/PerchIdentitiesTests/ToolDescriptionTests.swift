@@ -1,0 +1,204 @@
+import Foundation
+import PerchCore
+import PerchStore
+import Testing
+
+@testable import PerchIdentities
+
+/// Tools described as data (docs/tools.md): the format's checks, the trust rule, and how a
+/// described tool reads its account's member and the tool's answers.
+@Suite("Tools described as data")
+struct ToolDescriptionTests {
+    static let builtIn = Set(ToolAdapters.builtIn.map(\.tool.rawValue))
+
+    /// A description of a tool `acme` with `members` added to (or replacing) a minimal valid one.
+    static func text(_ members: String = "", tool: String = "acme") -> String {
+        """
+        {"version": 1, "tool": "\(tool)", "program": "acmectl",
+         "settings": {"home": {"kind": "folder", "variable": "ACME_HOME", "required": true}, "user": {"kind": "identity"}}\(members.isEmpty ? "" : ", " + members)}
+        """
+    }
+
+    static func problems(_ text: String, origin: String = "/x/acme.json") -> [String] {
+        ToolDescription.parse(Array(text.utf8), origin: origin, builtIn: builtIn).1
+    }
+
+    @Test("every shipped description reads without a problem, names its documentation and carries its own variables")
+    func shippedDescriptions() {
+        let loaded = ToolDescriptions.load(folder: "", home: "/", builtIn: Self.builtIn)
+        #expect(loaded.problems == [])
+        #expect(loaded.adapters.map(\.description.tool) == ["claude", "codex", "az", "fly", "terraform", "npm"])
+        for adapter in loaded.adapters {
+            #expect(adapter.description.documentation?.hasPrefix("https://") == true, "\(adapter.description.tool)")
+            #expect(!adapter.description.variables.isEmpty)
+        }
+        let az = loaded.adapters.first { $0.description.tool == "az" }
+        #expect(az?.description.variables == ["AZURE_CONFIG_DIR"])
+        #expect(az?.isPerShell == true)
+    }
+
+    @Test("a minimal description reads; its paths, keys and exports follow the settings")
+    func minimal() throws {
+        let (description, problems) = ToolDescription.parse(Array(Self.text().utf8), origin: "/x/acme.json", builtIn: Self.builtIn)
+        #expect(problems == [])
+        let adapter = DescribedToolAdapter(try #require(description))
+        #expect(adapter.fieldPaths == ["acme.home", "acme.user"])
+        #expect(adapter.exportedNames == ["ACME_HOME"])
+        let setting = adapter.setting([ToolField("user", "ada"), ToolField("home", "~/.acme-work")], home: "/h")
+        #expect(setting.exports == [EnvironmentEntry(name: "ACME_HOME", value: "/h/.acme-work")])
+        #expect(setting.fields.map(\.name) == ["home", "user"], "in the description's order")
+        #expect(adapter.json(setting) == #"{"home": "~/.acme-work", "user": "ada"}"#, "written back as the user wrote it")
+    }
+
+    @Test(
+        "faults are refused with their JSON path",
+        arguments: [
+            (#"{"tool": "acme", "settings": {}}"#, "version: missing (required)"),
+            (text().replacingOccurrences(of: #""version": 1"#, with: #""version": 2"#), "version: this Perch reads version 1 only"),
+            (text(tool: "kube"), #"tool: "kube" is a tool Perch has built in"#),
+            (text(tool: "Acme"), #"tool: "Acme" is not a tool name"#),
+            (text(tool: "other"), "must be the file's name (other.json), not acme.json"),
+            (text(#""whoami": {"command": ["sh", "-c", "id"]}"#), "whoami.command[0]: sh runs its arguments as code"),
+            (text(#""whoami": {"command": ["/tmp/x"]}"#), #"whoami.command[0]: "/tmp/x" is not a program's name"#),
+            (text(#""whoami": {"command": ["acmectl", "{nope}"]}"#), "whoami.command[1]: {nope} names no setting"),
+            (text(#""whoami": {"command": ["acmectl"], "pattern": "("}"#), "whoami.pattern: not a regular expression"),
+            (text(#""whoami": {"command": ["acmectl"], "expect": "home"}"#), #"whoami.expect: "home" is not an identity setting"#),
+            (text(#""secrets": ["{home}/../../etc/shadow"]"#), "secrets[0]: \"{home}/../../etc/shadow\" must not hold a .. component"),
+            (text(#""secrets": ["relative/file"]"#), "secrets[0]: \"relative/file\" must start with ~/, / or a folder setting"),
+            (
+                text(#""global": {"command": ["acmectl", "use", "x"], "current": {"command": ["acmectl", "current"]}, "setting": "home"}"#),
+                "global.command: never gives {home}"
+            ),
+            (text(#""global": {"command": ["acmectl", "use", "{home}"], "setting": "home"}"#), "global.current: missing (required)"),
+            (
+                text(#""global": {"file": "~/.acme/current", "setting": "user"}"#),
+                #"global.setting: "user" is not a folder, file or value setting"#
+            ),
+            (text(#""expiry": {"file": "{home}/s.json", "json": "a", "format": "unix"}"#), #"expiry.format: "unix" is not a format"#),
+            (text(#""colour": 1"#), "colour: unknown key"),
+        ])
+    func faults(text: String, expected: String) {
+        let problems = Self.problems(text)
+        #expect(problems.contains { $0.contains(expected) }, "\(problems)")
+    }
+
+    @Test(
+        "a setting's variable may not be Perch's, a built-in tool's, or one a shell, a loader or git acts on",
+        arguments: [
+            "PERCH_SCOPE", "AWS_PROFILE", "KUBECONFIG", "LD_PRELOAD", "BASH_ENV", "GIT_SSH_COMMAND", "PROMPT_COMMAND", "PATH", "1X",
+        ])
+    func refusedVariables(name: String) {
+        let text = Self.text().replacingOccurrences(of: "ACME_HOME", with: name)
+        #expect(Self.problems(text).contains { $0.hasPrefix("settings.home.variable:") }, "\(name)")
+    }
+
+    @Test("two tools may not carry one variable")
+    func oneToolPerVariable() throws {
+        try withTemporaryFolder { folder in
+            let clash = Self.text(tool: "other").replacingOccurrences(of: "ACME_HOME", with: "AZURE_CONFIG_DIR")
+            try clash.write(toFile: folder + "/other.json", atomically: true, encoding: .utf8)
+            let loaded = ToolDescriptions.load(folder: folder, home: folder, builtIn: Self.builtIn)
+            let problems = loaded.problems
+            #expect(problems.contains { $0.contains("AZURE_CONFIG_DIR is carried by az too") }, "\(problems)")
+        }
+    }
+
+    // The trust rule: a description names programs Perch runs (docs/security.md).
+    @Test("a description others can write, or in a folder others can write up to the home, is refused; the user's own is used")
+    func trust() throws {
+        try withTemporaryFolder { home in try trust(home: home) }
+    }
+
+    func trust(home path: String) throws {
+        struct Home { var path: String }
+        let home = Home(path: path)
+        chmod(home.path, 0o700)
+        let tools = home.path + "/.config/perch/tools"
+        try FileManager.default.createDirectory(atPath: tools, withIntermediateDirectories: true)
+        for folder in [home.path + "/.config", home.path + "/.config/perch", tools] { chmod(folder, 0o755) }
+        let file = tools + "/acme.json"
+        try Self.text().write(toFile: file, atomically: true, encoding: .utf8)
+        chmod(file, 0o644)
+        let builtIn = Self.builtIn
+        func load() -> ToolDescriptions.Loaded { ToolDescriptions.load(folder: tools, home: home.path, builtIn: builtIn) }
+        #expect(load().problems == [])
+        #expect(load().adapters.contains { $0.description.tool == "acme" })
+
+        chmod(file, 0o646)
+        #expect(load().problems.contains { $0.contains("the file can be written by others (mode 646)") }, "\(load().problems)")
+        #expect(!load().adapters.contains { $0.description.tool == "acme" })
+        chmod(file, 0o644)
+
+        chmod(home.path + "/.config", 0o757)
+        #expect(load().problems.contains { $0.contains("the folder ~/.config can be written by others") }, "\(load().problems)")
+        chmod(home.path + "/.config", 0o755)
+
+        // Owned by someone else. As root, the file is given to another user; as anyone else, the
+        // check is asked for another user (root's own files are trusted, as by OpenSSH).
+        let refusal: String?
+        if getuid() == 0 {
+            chown(file, 4242, 4242)
+            refusal = ToolDescriptions.trustRefusal(file, home: home.path)
+            #expect(load().problems.contains { $0.contains("belongs to another user (uid 4242)") })
+            chown(file, 0, 0)
+        } else {
+            refusal = ToolDescriptions.trustRefusal(file, home: home.path, user: getuid() + 1)
+        }
+        #expect(refusal?.contains("belongs to another user") == true)
+        #expect(ToolDescriptions.trustRefusal(file, home: home.path) == nil)
+    }
+
+    @Test("an account's member is checked as the description says")
+    func accountMember() throws {
+        let description = try #require(ToolDescription.parse(Array(Self.text().utf8), origin: "/x/acme.json", builtIn: Self.builtIn).0)
+        let adapter = DescribedToolAdapter(description)
+        func read(_ value: JSONValue) -> ToolMemberReader {
+            var reader = ToolMemberReader(value: value, place: "accounts[0].acme", reportUnknownKeys: true)
+            _ = adapter.read(&reader)
+            return reader
+        }
+        #expect(read(.object([("user", .string("ada"))])).problems == ["accounts[0].acme.home: missing (required)"])
+        #expect(read(.object([("home", .string("rel/dir"))])).problems.first?.contains("must start with ~/ or /") == true)
+        #expect(read(.string("x")).problems.first?.contains("expected an object") == true)
+        let unknown = read(.object([("home", .string("~/a")), ("hom", .string("x"))]))
+        #expect(unknown.problems == [] && unknown.warnings.count == 1)
+    }
+
+    @Test("a value that would read as an option is refused before it reaches a command")
+    func valueAsOption() throws {
+        let text = Self.text(
+            #""global": {"command": ["acmectl", "use", "{profile}"], "current": {"command": ["acmectl", "current"]}, "setting": "profile"}"#
+        )
+        .replacingOccurrences(
+            of: #""user": {"kind": "identity"}"#,
+            with: #""user": {"kind": "identity"}, "profile": {"kind": "value", "variable": "ACME_PROFILE"}"#)
+        let description = try #require(ToolDescription.parse(Array(text.utf8), origin: "/x/acme.json", builtIn: Self.builtIn).0)
+        var reader = ToolMemberReader(
+            value: .object([("home", .string("~/a")), ("profile", .string("--exec=evil"))]), place: "accounts[0].acme",
+            reportUnknownKeys: true)
+        _ = DescribedToolAdapter(description).read(&reader)
+        #expect(reader.problems.first?.contains("must not begin with '-'") == true, "\(reader.problems)")
+    }
+
+    @Test("answers are read by JSON path, pattern or text; what is shown has no control character, is cut, and a secret is masked")
+    func answers() {
+        let json = #"{"user": {"name": "ada@acme"}, "accounts": [{"id": 7}, {"id": "b"}]}"#
+        #expect(DescribedToolAdapter.read(json, .json(["user", "name"])) == "ada@acme")
+        #expect(DescribedToolAdapter.read(json, .json(ToolDescription.jsonPath("accounts[1].id")!)) == "b")
+        #expect(DescribedToolAdapter.read(json, .json(ToolDescription.jsonPath("accounts[0].id")!)) == "7")
+        #expect(DescribedToolAdapter.read(json, .json(["missing"])) == nil)
+        #expect(DescribedToolAdapter.read("Logged in using ChatGPT\n", .pattern("Logged in using (ChatGPT|an API key)")) == "ChatGPT")
+        #expect(DescribedToolAdapter.read("  ada  \nmore", .text) == "ada")
+        #expect(DescribedToolAdapter.shown("ada\u{1B}]52;c;aGk=\u{07}\u{1B}[2J") == "ada]52;c;aGk=[2J")
+        #expect(DescribedToolAdapter.shown(String(repeating: "a b ", count: 100)).count == DescribedToolAdapter.answerLimit + 1)
+        let token = "ghp_" + String(repeating: "x", count: 36) + "WXYZ"
+        #expect(DescribedToolAdapter.shown(token) == "…WXYZ")
+        #expect(ToolDescription.jsonPath("a..b") == nil && ToolDescription.jsonPath("a[x]") == nil)
+    }
+
+    @Test("placeholders are filled with the values given and nothing else")
+    func fill() {
+        #expect(DescribedToolAdapter.fill("{home}/x-{user}", ["home": "/h", "user": "$(id)"]) == "/h/x-$(id)")
+        #expect(DescribedToolAdapter.fill("{home}/x", [:]) == "{home}/x", "a key without a value stays, and is then not asked")
+    }
+}
