@@ -32,6 +32,10 @@ struct ToolDescriptionTests {
             #expect(adapter.description.documentation?.hasPrefix("https://") == true, "\(adapter.description.tool)")
             #expect(!adapter.description.variables.isEmpty)
         }
+        // Read at every start without compiling their patterns: compiled here.
+        for (name, text) in ShippedToolDescriptions.all {
+            #expect(ToolDescription.parse(Array(text.utf8), origin: "shipped", builtIn: Self.builtIn).1 == [], "\(name)")
+        }
         let az = loaded.adapters.first { $0.description.tool == "az" }
         #expect(az?.description.variables == ["AZURE_CONFIG_DIR"])
         #expect(az?.isPerShell == true)

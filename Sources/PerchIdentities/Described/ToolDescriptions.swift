@@ -37,7 +37,8 @@ public enum ToolDescriptions {
     {
         var loaded = Loaded()
         for (name, text) in ShippedToolDescriptions.all {
-            let (description, problems) = ToolDescription.parse(Array(text.utf8), origin: ShippedToolDescriptions.origin, builtIn: builtIn)
+            let (description, problems) = ToolDescription.parse(
+                Array(text.utf8), origin: ShippedToolDescriptions.origin, builtIn: builtIn, checkPatterns: false)
             if let description {
                 loaded.adapters.append(DescribedToolAdapter(description))
             } else {
