@@ -79,6 +79,10 @@ public enum AgentScope {
                 reasons.append("\(tool.rawValue): its session ended at \(text)" + (renew.map { "; renew it: \($0)" } ?? ""))
             }
         }
+        for adapter in adapters {
+            guard let described = adapter as? DescribedToolAdapter, let setting = account.identities[adapter.tool] else { continue }
+            reasons += described.agentRefusals(setting, in: context, now: now)
+        }
         guard reasons.isEmpty, let name, let email else { return .failure(Refusal(reasons: reasons)) }
         let folder = context.files.scopes + "/" + account.id + ".agent"
         var variables = scoped.variablesWithSecrets

@@ -34,7 +34,7 @@ struct ToolListsTests {
     @Test("a registered adapter appears in help, the man page, set's paths and every shell's completions")
     func dummyEverywhere() {
         let before = (Help.text(of: SwitchCommand.self), ManPage.text, Completion.script(for: .bash))
-        ToolLists.$adapters.withValue(ToolAdapters.registry + [DummyAdapter()]) {
+        ToolLists.$given.withValue(ToolAdapters.registry + [DummyAdapter()]) {
             #expect(Help.text(of: SwitchCommand.self).contains(", perchdummy)"))
             // Wrapped at 86 columns: read across its line breaks.
             #expect(

@@ -3,9 +3,13 @@ import PerchIdentities
 /// Every list of tools that help, the man page and the completions give, made from the adapter
 /// registry (``PerchIdentities/ToolAdapters/registry``), so a new adapter appears in all of them.
 enum ToolLists {
-    /// The adapters the lists are made from: the registry. A test may give others for the task
-    /// it runs in (`ToolLists.$adapters.withValue(…)`), without touching any other test's.
-    @TaskLocal static var adapters: [any ToolAdapter] = ToolAdapters.registry
+    /// The adapters the lists are made from: the registry as installed now (the described tools
+    /// included), or those a test gives for the task it runs in (`ToolLists.$given.withValue(…)`),
+    /// without touching any other test's.
+    static var adapters: [any ToolAdapter] { given ?? ToolAdapters.registry }
+
+    /// The adapters a test gives instead of the registry.
+    @TaskLocal static var given: [any ToolAdapter]?
 
     /// The tools' names in registry order, for prose: `git, ssh, kube, …, env`.
     static var toolNames: String { adapters.map(\.tool.rawValue).joined(separator: ", ") }

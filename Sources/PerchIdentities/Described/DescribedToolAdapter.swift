@@ -199,7 +199,16 @@ public struct DescribedToolAdapter: ToolAdapter {
     /// Per shell: the variables against this environment's. Global: the global value now
     /// against the account's (the identity is told by `perch verify`, which asks the tool).
     public func check(_ setting: ToolSetting, in context: ToolContext) -> IdentityCheck {
-        guard description.global != nil else { return IdentityEnvironmentCheck.check(self, setting, in: context) }
+        guard description.global != nil else {
+            // Paths under the home are shown as ~/…, as everywhere in Perch's output.
+            var check = IdentityEnvironmentCheck.check(self, setting, in: context)
+            let home = context.environment.home
+            func tilde(_ text: String) -> String { home.count > 1 ? text.replacing("=\(home)/", with: "=~/") : text }
+            check.expected = tilde(check.expected)
+            check.actual = check.actual.map(tilde)
+            check.note = check.note.map(tilde)
+            return check
+        }
         var check = defaultCheck(setting, in: context)
         check.expected = globalValue(setting).map(Self.shown) ?? check.expected
         return check
@@ -437,5 +446,33 @@ extension DescribedToolAdapter {
         }
         guard let ends else { return nil }
         return SessionExpiry(tool: tool, what: "session of \(description.title)", ends: ends, renew: expiry.renew)
+    }
+}
+
+// MARK: - Agents
+
+extension DescribedToolAdapter {
+    /// Why an agent's command (`perch exec --agent`) whose account names this tool may not
+    /// start: a folder or file the account gives that is not there (the tool would sign in
+    /// afresh, or fall back to its default), or a session that has ended (its description's
+    /// `expiry`). Each reason says how to put it right; none when it may start.
+    func agentRefusals(_ setting: ToolSetting, in context: ToolContext, now: Int64) -> [String] {
+        var reasons: [String] = []
+        let values = setting.value(as: Values.self)?.resolved ?? [:]
+        let program = description.program ?? description.tool
+        for item in description.settings where item.kind == .folder || item.kind == .file {
+            guard let path = values[item.key] else { continue }
+            var info = stat()
+            let wanted = item.kind == .folder ? S_IFDIR : S_IFREG
+            guard stat(path, &info) != 0 || info.st_mode & S_IFMT != wanted else { continue }
+            let shown = PerchPaths.tilde(path, home: context.environment.home)
+            let how = item.variable.map { "sign in with \($0)=\(shown) \(program) …" } ?? "make it"
+            reasons.append("\(description.tool): its \(item.kind.rawValue) \(shown) (\(item.key)) is not there: \(how)")
+        }
+        var inputs: [String] = []
+        if let end = sessionEnd(setting, in: context, inputs: &inputs), end.hasEnded(at: now) {
+            reasons.append("\(description.tool): its session ended at \(end.endsText)" + (end.renew.map { "; renew it: \($0)" } ?? ""))
+        }
+        return reasons
     }
 }

@@ -32,6 +32,19 @@ struct DoctorCommand: TakesHoldSettings {
         let ids = config.accounts.filter { $0.identities[.gh] != nil }.map(\.id)
         // Bug (everyday issue): a gh too old for several accounts (Debian's 2.23) was named only
         // by status, after a switch that could not work.
-        return GitHubAdapter.doctorLine(accounts: ids, in: tool.switcher(config).context).map { [("gh", $0)] } ?? []
+        let context = tool.switcher(config).context
+        var lines = GitHubAdapter.doctorLine(accounts: ids, in: context).map { [("gh", $0)] } ?? []
+        // A described tool (docs/tools.md) whose program is not installed: its whoami cannot be asked.
+        for adapter in ToolAdapters.described {
+            let naming = config.accounts.filter { $0.identities[adapter.tool] != nil }.map(\.id)
+            guard !naming.isEmpty, let program = adapter.program, context.environment.which(program) == nil else { continue }
+            let description = adapter.description
+            lines.append(
+                (
+                    description.tool,
+                    "\(program) not found on PATH (\(naming.joined(separator: ", ")) name \(description.title)); verify cannot ask it"
+                ))
+        }
+        return lines
     }
 }
