@@ -116,7 +116,8 @@ deps:
 ## man-db renders perch.1 in its test; bash-completion, zsh and fish run the completion tests;
 ## zsh and fish also run the `perch env` and `perch shell-init` tests; git and ssh the identity tests;
 ## openssh-server, and the aws CLI with moto's server (from PyPI, once), the `perch verify` tests;
-## direnv the tests of a bound folder with an .envrc.
+## direnv the tests of a bound folder with an .envrc; npm and the Azure CLI (from PyPI, in its
+## own virtual environment, about 80 s once) the tests of tools described as data.
 test-deps:
 	@./scripts/ensure-packages.sh libncurses-dev tmux screen python3 gcc man-db bash-completion zsh fish kitty xterm x11-apps xvfb xdotool git openssh-client openssh-server dpkg-dev lintian direnv
 	@command -v aws >/dev/null || python3 -m pip install --quiet awscli
@@ -124,6 +125,9 @@ test-deps:
 	@command -v pre-commit >/dev/null || python3 -m pip install --quiet pre-commit
 	@command -v lefthook >/dev/null || python3 -m pip install --quiet lefthook
 	@python3 -c 'import mcp' 2>/dev/null || python3 -m pip install --quiet mcp
+	@command -v npm >/dev/null || ./scripts/ensure-packages.sh npm
+	@command -v az >/dev/null || { ./scripts/ensure-packages.sh python3-venv && python3 -m venv /opt/azure-cli && \
+		/opt/azure-cli/bin/pip install --quiet --no-cache-dir azure-cli && ln -sf /opt/azure-cli/bin/az /usr/local/bin/az; }
 
 ## valgrind counts each frame's instructions (callgrind), the bench's figures no busy machine moves.
 bench-deps:

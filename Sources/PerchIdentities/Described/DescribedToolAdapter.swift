@@ -396,7 +396,13 @@ public struct DescribedToolAdapter: ToolAdapter {
     public func ask(_ setting: ToolSetting, in context: ProofContext) -> [ToolAnswer] {
         var answers: [ToolAnswer] = []
         if isPerShell {
-            let variables = IdentityProof.variables(self, setting, in: context)
+            var variables = IdentityProof.variables(self, setting, in: context)
+            let home = context.tool.environment.home
+            if home.count > 1 {
+                // Paths under the home are shown as ~/…, as everywhere in Perch's output.
+                variables.expected = variables.expected.replacing("=\(home)/", with: "=~/")
+                variables.answer = variables.answer?.replacing("=\(home)/", with: "=~/")
+            }
             answers.append(variables)
             // A shell without the account's variables would answer for the user's own account.
             if variables.verdict != .agrees { return answers }
