@@ -126,8 +126,8 @@ test-deps:
 	@command -v lefthook >/dev/null || python3 -m pip install --quiet lefthook
 	@python3 -c 'import mcp' 2>/dev/null || python3 -m pip install --quiet mcp
 	@command -v npm >/dev/null || ./scripts/ensure-packages.sh npm
-	@command -v az >/dev/null || { ./scripts/ensure-packages.sh python3-venv && python3 -m venv /opt/azure-cli && \
-		/opt/azure-cli/bin/pip install --quiet --no-cache-dir azure-cli && ln -sf /opt/azure-cli/bin/az /usr/local/bin/az; }
+	@command -v az >/dev/null || { ./scripts/ensure-packages.sh python3-venv && /usr/bin/python3 -m venv /opt/azure-cli && \
+		/opt/azure-cli/bin/pip install --quiet --no-cache-dir azure-cli && chmod -R a+rX /opt/azure-cli && ln -sf /opt/azure-cli/bin/az /usr/local/bin/az; }
 
 ## valgrind counts each frame's instructions (callgrind), the bench's figures no busy machine moves.
 bench-deps:

@@ -7,7 +7,7 @@ import Testing
 
 /// Issue 49, agents as accounts: four coding agents under four accounts (`"agent": true`) run
 /// concurrently through `perch exec`, each committing and pushing over a real OpenSSH server on
-/// 127.0.0.1 and asking gh who it is, while the user's global account changes 50 times. Every
+/// 127.0.0.1 and asking gh (and, where installed, the real Azure CLI) who it is, while the user's global account changes 50 times. Every
 /// commit, every push (the server logs the key of each) and every answer must be the agent's own;
 /// the user's global files must be byte-identical afterwards; and an agent whose token is gone
 /// must not start. gh is a small fake that answers `gh auth token` per user and `gh api user`
@@ -80,8 +80,17 @@ struct AgentEndToEndTests {
             exit 0
 
             """#, to: home + "/bin/gh")
+        // The real Azure CLI, where installed, described only by Perch's shipped JSON: each agent
+        // has a folder of its own, and your shell's AZURE_CONFIG_DIR names yours.
+        let az = ShellEndToEndTests.installed("az")
+        for name in (0..<Self.count).map({ "a\($0)" }) + ["own"] where az {
+            try FileManager.default.createDirectory(atPath: home + "/.azure-" + name, withIntermediateDirectories: true)
+            try AzureCLIEndToEndTests.profile("\(name)@azure.example").write(
+                toFile: home + "/.azure-\(name)/azureProfile.json", atomically: true, encoding: .utf8)
+        }
         var accounts = (0..<Self.count).map { n in
-            #"{"id": "a\#(n)", "name": "Agent \#(n)", "agent": true, "git": {"name": "Agent \#(n)", "email": "a\#(n)@agents.example"}, "ssh": {"host": "gitserver", "identityFile": "~/.ssh/id_a\#(n)"}, "gh": {"user": "bot-\#(n)"}}"#
+            #"{"id": "a\#(n)", "name": "Agent \#(n)", "agent": true, "git": {"name": "Agent \#(n)", "email": "a\#(n)@agents.example"}, "ssh": {"host": "gitserver", "identityFile": "~/.ssh/id_a\#(n)"}, "gh": {"user": "bot-\#(n)"}"#
+                + (az ? #", "az": {"configDir": "~/.azure-a\#(n)", "user": "a\#(n)@azure.example"}}"# : "}")
         }
         accounts += ["x", "y"].map { id in
             #"{"id": "\#(id)", "name": "\#(id)", "git": {"name": "Ada \#(id)", "email": "ada@\#(id).example"}, "ssh": {"host": "gitserver", "identityFile": "~/.ssh/id_\#(id)"}, "gh": {"user": "\#(id)-user"}}"#
@@ -89,7 +98,7 @@ struct AgentEndToEndTests {
         try cli.writeConfig("{\"accounts\": [\n" + accounts.joined(separator: ",\n") + "\n]}")
         cli.extraEnvironment = [
             "PATH": home + "/bin:/usr/local/bin:/usr/bin:/bin", "USER": user!.name, "LOGNAME": user!.name, "GIT_CONFIG_NOSYSTEM": "1",
-            "GH_CONFIG_DIR": home + "/gh",
+            "GH_CONFIG_DIR": home + "/gh", "AZURE_CONFIG_DIR": home + "/.azure-own", "AZURE_CORE_COLLECT_TELEMETRY": "false",
         ]
         let binary = try TestUser.binaryCopy(in: home)
         try user!.own(home)
@@ -105,7 +114,8 @@ struct AgentEndToEndTests {
             #expect(made.status == 0, "\(made.stderr)")
             #expect(try asUser(["git", "-C", "work-\(n)", "remote", "add", "origin", "gitserver:repo-\(n).git"]).status == 0)
         }
-        let globalFiles = [home + "/.gitconfig", home + "/.ssh/config", home + "/gh/hosts.yml"]
+        let globalFiles =
+            [home + "/.gitconfig", home + "/.ssh/config", home + "/gh/hosts.yml"] + (az ? [home + "/.azure-own/azureProfile.json"] : [])
         let before = globalFiles.map { FileManager.default.contents(atPath: $0) }
 
         // Each agent: commit, push, ask gh, `rounds` times; then its author, committer and gh answer.
@@ -115,6 +125,7 @@ struct AgentEndToEndTests {
             while [ $i -lt $2 ]; do
               git commit -q --allow-empty -m "$1-$i" && git push -q origin HEAD:main || echo "push-failed $i"
               echo "gh $(gh api user)"
+              if [ "$3" = az ]; then echo "az $(az account show --query user.name -o tsv 2>&1)"; fi
               i=$((i + 1))
             done
             """#
@@ -122,7 +133,7 @@ struct AgentEndToEndTests {
         for n in 0..<Self.count {
             let out = home + "/agent-\(n).out"
             let pid = try Spawn.start(
-                user!.command([binary, "exec", "a\(n)", "--", "sh", "-c", script, "-", String(n), String(Self.rounds)]),
+                user!.command([binary, "exec", "a\(n)", "--", "sh", "-c", script, "-", String(n), String(Self.rounds), az ? "az" : "-"]),
                 environment: cli.environment, stdout: out, stderr: out + ".err")
             agents.append((n, pid, out))
         }
@@ -137,10 +148,10 @@ struct AgentEndToEndTests {
         for (n, pid, out) in agents {
             #expect(try Spawn.wait(pid) == 0, "a\(n): \(Loopback.text(out + ".err"))")
             let lines = Loopback.text(out).split(separator: "\n")
-            #expect(lines.count == Self.rounds, "a\(n): \(lines)")
+            #expect(lines.count == Self.rounds * (az ? 2 : 1), "a\(n): \(lines)")
             for line in lines {
                 operations += 1
-                if line != "gh bot-\(n)" { crossings.append("a\(n) answer: \(line)") }
+                if line != "gh bot-\(n)" && line != "az a\(n)@azure.example" { crossings.append("a\(n) answer: \(line)") }
             }
             // What the server has: every commit the agent's, author and committer.
             let log = try Spawn.run(
