@@ -8,7 +8,7 @@ import Testing
 @testable import PerchIdentities
 
 /// A scratch folder (mode 0700) for one test, removed after it; nothing under the real home.
-private final class ScratchFolder {
+final class ToolsScratchFolder {
     let path: String
 
     init() {
@@ -49,7 +49,7 @@ struct ToolsCommandTests {
         """
 
     /// The built-in tools, the shipped ones, and those of `folder`, as a run would install them.
-    static func registry(folder: ScratchFolder) -> (adapters: [any ToolAdapter], problems: [String]) {
+    static func registry(folder: ToolsScratchFolder) -> (adapters: [any ToolAdapter], problems: [String]) {
         let loaded = ToolDescriptions.load(
             folder: folder.path, home: folder.path, builtIn: Set(ToolAdapters.builtIn.map(\.tool.rawValue)))
         return (ToolAdapters.builtIn + loaded.adapters.map { $0 as any ToolAdapter }, loaded.problems)
@@ -96,7 +96,7 @@ struct ToolsCommandTests {
 
     @Test("the list gives each tool's name, title, source, per shell or global and variables, in aligned columns")
     func list() throws {
-        let folder = ScratchFolder()
+        let folder = ToolsScratchFolder()
         let file = folder.write("acme.json", Self.acme)
         let (adapters, problems) = Self.registry(folder: folder)
         #expect(problems.isEmpty, "\(problems)")
@@ -135,7 +135,7 @@ struct ToolsCommandTests {
             var perShell: Bool
             var variables: [String]
         }
-        let folder = ScratchFolder()
+        let folder = ToolsScratchFolder()
         let file = folder.write("acme.json", Self.acme)
         let (adapters, _) = Self.registry(folder: folder)
         let (status, output, _) = try Self.run(["tools", "--json"], adapters: adapters)
@@ -176,7 +176,7 @@ struct ToolsCommandTests {
 
     @Test("show prints a shipped description's text as it is shipped")
     func showShipped() throws {
-        let folder = ScratchFolder()
+        let folder = ToolsScratchFolder()
         let (adapters, _) = Self.registry(folder: folder)
         for (name, text) in ShippedToolDescriptions.all {
             let (status, output, errors) = try Self.run(["tools", "show", name], adapters: adapters)
@@ -191,7 +191,7 @@ struct ToolsCommandTests {
 
     @Test("show prints the user's file, its tabs kept and its control characters shown")
     func showUserFile() throws {
-        let folder = ScratchFolder()
+        let folder = ToolsScratchFolder()
         let text = Self.acme.replacing("a tool of the user's", with: "a tool of the user's \u{1B}]0;title\u{7}")
         folder.write("acme.json", text)
         let (adapters, problems) = Self.registry(folder: folder)
@@ -207,7 +207,7 @@ struct ToolsCommandTests {
     // A user's file of a shipped tool's name takes its place: show prints the file.
     @Test("show of a shipped name a user's file replaces prints the file")
     func showReplaced() throws {
-        let folder = ScratchFolder()
+        let folder = ToolsScratchFolder()
         let az = ShippedToolDescriptions.all.first { $0.name == "az" }!.text.replacing("Azure CLI", with: "My Azure")
         let file = folder.write("az.json", az)
         let (adapters, problems) = Self.registry(folder: folder)
@@ -228,7 +228,7 @@ struct ToolsCommandTests {
             ("git", "perch: git is built into Perch: it has no description to show"),
         ])
     func showUnknown(name: String, message: String) throws {
-        let folder = ScratchFolder()
+        let folder = ToolsScratchFolder()
         let (adapters, _) = Self.registry(folder: folder)
         let (status, output, errors) = try Self.run(["tools", "show", name], adapters: adapters)
         #expect(status == ExitStatus.unmet)
@@ -238,7 +238,7 @@ struct ToolsCommandTests {
 
     @Test("a refused description is listed as a problem on stderr after the tools that loaded, exit 2")
     func problems() throws {
-        let folder = ScratchFolder()
+        let folder = ToolsScratchFolder()
         folder.write("acme.json", Self.acme, mode: 0o666)
         let (adapters, problems) = Self.registry(folder: folder)
         #expect(problems.count == 1 && problems[0].contains("can be written by others"), "\(problems)")
