@@ -34,15 +34,17 @@ struct ToolListsTests {
     @Test("a registered adapter appears in help, the man page, set's paths and every shell's completions")
     func dummyEverywhere() {
         let before = (Help.text(of: SwitchCommand.self), ManPage.text, Completion.script(for: .bash))
-        ToolLists.$adapters.withValue(ToolAdapters.registry + [DummyAdapter()]) {
-            #expect(Help.text(of: SwitchCommand.self).contains("env, perchdummy)"))
+        ToolLists.$given.withValue(ToolAdapters.registry + [DummyAdapter()]) {
+            // Last in the list, after the built-in and the described tools; wrapped at 80 columns.
+            let switchHelp = Help.text(of: SwitchCommand.self).split(whereSeparator: \.isNewline).joined(separator: " ")
+            #expect(switchHelp.contains("env, ") && switchHelp.contains(", perchdummy)"))
             // Wrapped at 86 columns: read across its line breaks.
             #expect(
                 Help.text(of: SetCommand.self).split(whereSeparator: \.isNewline).joined(separator: " ").contains(
                     "perchdummy.handle, perchdummy.KEY"))
             let page = ManPage.text
             #expect(page.contains("perchdummy.handle"), "man: perch set's paths")
-            #expect(page.contains("env, perchdummy)"), "man: perch switch's tools")
+            #expect(page.split(whereSeparator: \.isNewline).joined(separator: " ").contains(", perchdummy)"), "man: perch switch's tools")
             #expect(ToolLists.setPaths.contains("perchdummy.handle"))
             #expect(ToolLists.settablePaths.contains("perchdummy.KEY"), "set's hint after an unknown key")
             #expect(ToolLists.setPaths.contains("perchdummy."), "a key of any name is completed up to its dot")

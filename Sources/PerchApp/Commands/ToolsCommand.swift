@@ -94,8 +94,8 @@ extension CommandLineTool {
         guard !problems.isEmpty else { return status }
         for problem in problems { console.error(problem) }
         console.error(
-            "\(problems.count == 1 ? "a tool description was" : "tool descriptions were") not used; "
-                + "every command that reads the config stops until it is put right (docs/tools.md)")
+            "a tool description that is refused or faulty is not used; every command that reads the config stops until it is put right (docs/tools.md)"
+        )
         return ExitStatus.usage
     }
 
