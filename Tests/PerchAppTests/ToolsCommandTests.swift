@@ -236,6 +236,22 @@ struct ToolsCommandTests {
         #expect(errors.hasPrefix(message), "\(errors)")
     }
 
+    @Test("the completions offer show, then the described tools' names, the user's included", arguments: CompletionShell.allCases)
+    func completions(shell: CompletionShell) throws {
+        let folder = ToolsScratchFolder()
+        folder.write("acme.json", Self.acme)
+        let (adapters, _) = Self.registry(folder: folder)
+        let names = "claude codex az fly terraform npm acme"
+        let script = ToolLists.$given.withValue(adapters) { Completion.script(for: shell) }
+        switch shell {
+        case .bash: #expect(script.contains(#"1) COMPREPLY=($(compgen -W "\#(names)" -- "$cur"))"#))
+        case .zsh: #expect(script.contains("1) compadd -- \(names) ;;"))
+        case .fish: #expect(script.contains("complete -c perch -n 'test (__perch_command) = \"tools +\"' -a '\(names)'"))
+        }
+        #expect(script.contains("show"))
+        #expect(!script.contains("git ssh kube gcloud gh aws docker env claude"), "a built-in tool has no description to show")
+    }
+
     @Test("a refused description is listed as a problem on stderr after the tools that loaded, exit 2")
     func problems() throws {
         let folder = ToolsScratchFolder()

@@ -88,14 +88,15 @@ enum CommandDetails {
 
     static let tools =
         "Prints one line per tool this run knows: its name, its title, where it comes from\n"
-        + "(built in, shipped: a description Perch carries, or the description's file), per\n"
-        + "shell or global, and the variables that carry an account to one process. Tools\n"
-        + "described as data are read from $XDG_CONFIG_HOME/perch/tools/NAME.json (default\n"
-        + "~/.config/perch/tools), a file of a shipped tool's name taking its place (docs/tools.md).\n"
-        + "--json prints [{\"name\", \"title\", \"source\", \"file\", \"program\", \"perShell\",\n"
-        + "\"variables\"}, …]. show NAME prints the JSON text of NAME's description, to copy to\n"
-        + "that folder and edit. Exit status 1 for an unknown or built-in NAME; 2 when a\n"
-        + "description was refused or is faulty (each problem on stderr, after the output)."
+        + "(built in; shipped, a description Perch carries; or the description's file), per\n"
+        + "shell or global, and the variables that carry an account to one process. A tool\n"
+        + "described as data is read from $XDG_CONFIG_HOME/perch/tools/NAME.json (default\n"
+        + "~/.config/perch/tools); a file named for a shipped tool takes its place (see\n"
+        + "docs/tools.md). --json prints [{\"name\", \"title\", \"source\", \"file\", \"program\",\n"
+        + "\"perShell\", \"variables\"}, …]. show NAME prints the JSON text of NAME's\n"
+        + "description, to copy to that folder and edit. Exit status 1 for an unknown or\n"
+        + "built-in NAME; 2 when a description was refused or is faulty (each problem on\n"
+        + "stderr, after the output)."
 
     static let status =
         "For each tool the current account names, what the tool uses here: ✓ when it is the\n"

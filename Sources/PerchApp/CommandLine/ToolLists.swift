@@ -16,6 +16,10 @@ enum ToolLists {
     /// The tools' names in registry order, for prose: `git, ssh, kube, …, env`.
     static var toolNames: String { adapters.map(\.tool.rawValue).joined(separator: ", ") }
 
+    /// The names of the tools described as data, in registry order: those `perch tools show`
+    /// prints a description of.
+    static var describedNames: [String] { adapters.filter { $0 is DescribedToolAdapter }.map(\.tool.rawValue) }
+
     /// The tools' paths `perch set` takes, as help writes them (`env.NAME` for any variable).
     static var toolPaths: [String] { adapters.flatMap(\.fieldPaths) }
 

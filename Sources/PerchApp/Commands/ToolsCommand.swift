@@ -11,7 +11,8 @@ struct ToolsCommand: PerchCommand {
         operands: [
             Operand(
                 name: "show NAME", optional: true, completion: .values(["show"]), knows: "takes show NAME, or nothing to list the tools"),
-            Operand(name: "NAME", optional: true, hidden: true),
+            // Left out of the usage line, which shows it with show; completed with the described tools.
+            Operand(name: "NAME", optional: true, completion: .describedTool, hidden: true),
         ], touchesFiles: false, recoversInterruptedSwitch: false)
     static var details: String { CommandDetails.tools }
     static let options: [CommandOption<Self>] = [CommandOption(SharedOption.json) { $0.json = $1 }]
