@@ -109,6 +109,8 @@ public struct ImportCandidate: Sendable {
 /// candidates and status lines. ``ToolAdapters/registry`` lists them; a new tool is one file
 /// with one of these, one line there, and its tests.
 public protocol ToolAdapter: ToolConfigReader {
+    /// Its name in prose (`GitHub CLI`), for `perch tools`; by default the tool's name.
+    var title: String { get }
     /// The program the tool's state is changed or read with, if any (for plans and `doctor`).
     var program: String? { get }
     /// Whether the tool's setting belongs to one shell (exported by `perch env`): nothing global
@@ -205,6 +207,7 @@ public struct ToolFailure: Error, Hashable, Sendable, CustomStringConvertible {
 }
 
 extension ToolAdapter {
+    public var title: String { tool.rawValue }
     public var isPerShell: Bool { false }
     public var keepsBaseline: Bool { !isPerShell }
     public var overrides: [ToolOverride] { [] }

@@ -35,14 +35,16 @@ struct ToolListsTests {
     func dummyEverywhere() {
         let before = (Help.text(of: SwitchCommand.self), ManPage.text, Completion.script(for: .bash))
         ToolLists.$given.withValue(ToolAdapters.registry + [DummyAdapter()]) {
-            #expect(Help.text(of: SwitchCommand.self).contains(", perchdummy)"))
+            // Last in the list, after the built-in and the described tools; wrapped at 80 columns.
+            let switchHelp = Help.text(of: SwitchCommand.self).split(whereSeparator: \.isNewline).joined(separator: " ")
+            #expect(switchHelp.contains("env, ") && switchHelp.contains(", perchdummy)"))
             // Wrapped at 86 columns: read across its line breaks.
             #expect(
                 Help.text(of: SetCommand.self).split(whereSeparator: \.isNewline).joined(separator: " ").contains(
                     "perchdummy.handle, perchdummy.KEY"))
             let page = ManPage.text
             #expect(page.contains("perchdummy.handle"), "man: perch set's paths")
-            #expect(page.contains(", perchdummy)"), "man: perch switch's tools")
+            #expect(page.split(whereSeparator: \.isNewline).joined(separator: " ").contains(", perchdummy)"), "man: perch switch's tools")
             #expect(ToolLists.setPaths.contains("perchdummy.handle"))
             #expect(ToolLists.settablePaths.contains("perchdummy.KEY"), "set's hint after an unknown key")
             #expect(ToolLists.setPaths.contains("perchdummy."), "a key of any name is completed up to its dot")

@@ -86,6 +86,18 @@ enum CommandDetails {
         + "terminal it then asks you to hold the 1 key for 2 seconds and reports the repeat\n"
         + "delay and rate, and whether the hold would be recognised with --long-press-ms."
 
+    static let tools =
+        "Prints one line per tool this run knows: its name, its title, where it comes from\n"
+        + "(built in; shipped, a description Perch carries; or the description's file), per\n"
+        + "shell or global, and the variables that carry an account to one process. A tool\n"
+        + "described as data is read from $XDG_CONFIG_HOME/perch/tools/NAME.json (default\n"
+        + "~/.config/perch/tools); a file named for a shipped tool takes its place (see\n"
+        + "docs/tools.md). --json prints [{\"name\", \"title\", \"source\", \"file\", \"program\",\n"
+        + "\"perShell\", \"variables\"}, …]. show NAME prints the JSON text of NAME's\n"
+        + "description, to copy to that folder and edit. Exit status 1 for an unknown or\n"
+        + "built-in NAME; 2 when a description was refused or is faulty (each problem on\n"
+        + "stderr, after the output)."
+
     static let status =
         "For each tool the current account names, what the tool uses here: ✓ when it is the\n"
         + "account's, ✗ when it failed when applied (with the error), changed since (drift:\n"

@@ -46,6 +46,7 @@ enum Completion {
         case .values(let values): values
         case .fieldPath: fieldPaths
         case .accountField: ToolLists.currentFields
+        case .describedTool: ToolLists.describedNames
         case .none, .file, .account: nil
         }
     }
@@ -65,7 +66,7 @@ enum Completion {
         operandCases { kind in
             switch kind {
             case .account: "_perch_accounts"
-            case .values, .fieldPath, .accountField:
+            case .values, .fieldPath, .accountField, .describedTool:
                 "COMPREPLY=($(compgen -W \"\((words(for: kind) ?? []).joined(separator: " "))\" -- \"$cur\"))"
             case .file: "COMPREPLY=($(compgen -f -- \"$cur\"))"
             case .none: ":"
@@ -78,7 +79,7 @@ enum Completion {
         operandCases { kind in
             switch kind {
             case .account: "_perch_accounts"
-            case .values, .fieldPath, .accountField: "compadd -- \((words(for: kind) ?? []).joined(separator: " "))"
+            case .values, .fieldPath, .accountField, .describedTool: "compadd -- \((words(for: kind) ?? []).joined(separator: " "))"
             case .file: "_files"
             case .none: ":"
             }
@@ -358,7 +359,7 @@ enum Completion {
             let condition = "'test (__perch_command) = \"\(typed)\"'"
             switch kind {
             case .account: lines.append("complete -c perch -n \(condition) -a '(__perch_accounts)'")
-            case .values, .fieldPath, .accountField:
+            case .values, .fieldPath, .accountField, .describedTool:
                 lines.append("complete -c perch -n \(condition) -a '\((words(for: kind) ?? []).joined(separator: " "))'")
             case .file: lines.append("complete -c perch -n \(condition) -F")
             case .none: break

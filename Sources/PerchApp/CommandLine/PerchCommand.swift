@@ -122,6 +122,9 @@ public enum CompletionKind: Hashable, Sendable {
     case fieldPath
     /// A field `perch current --field` prints (``ToolLists/currentFields``).
     case accountField
+    /// The name of a tool described as data (``ToolLists/describedNames``), for `perch tools
+    /// show NAME`; any name is accepted (an unknown one is the command's to answer).
+    case describedTool
 }
 
 /// An operand of a command: its name in the usage line, whether it may be left out, what a

@@ -3,16 +3,22 @@ import PerchIdentities
 /// Every list of tools that help, the man page and the completions give, made from the adapter
 /// registry (``PerchIdentities/ToolAdapters/registry``), so a new adapter appears in all of them.
 enum ToolLists {
-    /// The adapters the lists are made from: the registry as installed now (the described tools
-    /// included), or those a test gives for the task it runs in (`ToolLists.$given.withValue(…)`),
-    /// without touching any other test's.
+    /// The adapters the lists are made from: the registry as it is now, or the ones a test gives
+    /// for the task it runs in (``given``).
     static var adapters: [any ToolAdapter] { given ?? ToolAdapters.registry }
 
-    /// The adapters a test gives instead of the registry.
+    /// Adapters a test gives for the task it runs in (`ToolLists.$given.withValue(…)`), without
+    /// touching any other test's; nil for the registry. (A task-local's default is read once:
+    /// the registry as it was at the first read, before `ToolAdapters.install` when a test reads
+    /// it first, would have been kept.)
     @TaskLocal static var given: [any ToolAdapter]?
 
     /// The tools' names in registry order, for prose: `git, ssh, kube, …, env`.
     static var toolNames: String { adapters.map(\.tool.rawValue).joined(separator: ", ") }
+
+    /// The names of the tools described as data, in registry order: those `perch tools show`
+    /// prints a description of.
+    static var describedNames: [String] { adapters.filter { $0 is DescribedToolAdapter }.map(\.tool.rawValue) }
 
     /// The tools' paths `perch set` takes, as help writes them (`env.NAME` for any variable).
     static var toolPaths: [String] { adapters.flatMap(\.fieldPaths) }

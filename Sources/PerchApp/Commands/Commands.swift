@@ -16,6 +16,7 @@ enum Commands {
         CompletionCommand.self,
         ManPageCommand.self,
         DoctorCommand.self,
+        ToolsCommand.self,
         AddCommand.self,
         SetCommand.self,
         UnsetCommand.self,

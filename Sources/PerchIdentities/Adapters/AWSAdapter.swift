@@ -9,6 +9,7 @@ extension IdentityTool {
 public struct AWSAdapter: PerShellToolAdapter {
     public init() {}
     public var tool: IdentityTool { .aws }
+    public var title: String { "AWS CLI" }
     public var fieldPaths: [String] { ["aws.profile"] }
     /// The AWS CLI's "Environment variables to configure the AWS CLI": static keys beat any
     /// profile; the aws CLI v1 (botocore) reads `AWS_DEFAULT_PROFILE` before `AWS_PROFILE`.

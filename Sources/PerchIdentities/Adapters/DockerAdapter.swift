@@ -11,6 +11,7 @@ extension IdentityTool {
 public struct DockerAdapter: ToolAdapter {
     public init() {}
     public var tool: IdentityTool { .docker }
+    public var title: String { "Docker" }
     public var fieldPaths: [String] { ["docker.context"] }
     public var program: String? { "docker" }
     /// Docker's "Use the CLI: environment variables": `DOCKER_HOST` beats the context.

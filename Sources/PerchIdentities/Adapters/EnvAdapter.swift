@@ -9,6 +9,7 @@ extension IdentityTool {
 public struct EnvAdapter: PerShellToolAdapter {
     public init() {}
     public var tool: IdentityTool { .env }
+    public var title: String { "environment variables" }
     public var fieldPaths: [String] { ["env.NAME"] }
 
     /// Names Perch sets itself, which `env` may not name: its own, and those the other adapters export.

@@ -12,6 +12,7 @@ extension IdentityTool {
 public struct GcloudAdapter: ToolAdapter {
     public init() {}
     public var tool: IdentityTool { .gcloud }
+    public var title: String { "Google Cloud CLI" }
     public var fieldPaths: [String] { ["gcloud.configuration"] }
     public var program: String? { "gcloud" }
     /// gcloud topic configurations: `CLOUDSDK_ACTIVE_CONFIG_NAME` beats `active_config`, and

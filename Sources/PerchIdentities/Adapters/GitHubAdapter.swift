@@ -22,6 +22,7 @@ public struct GitHubAdapter: ToolAdapter {
 
     public init() {}
     public var tool: IdentityTool { .gh }
+    public var title: String { "GitHub CLI" }
     public var fieldPaths: [String] { ["gh.user", "gh.host"] }
     public var program: String? { "gh" }
     /// gh help environment: `GH_TOKEN`, `GITHUB_TOKEN` (github.com) and `GH_ENTERPRISE_TOKEN`,

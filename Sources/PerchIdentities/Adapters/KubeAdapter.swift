@@ -24,6 +24,7 @@ public struct KubeAdapter: ToolAdapter {
 
     public init() {}
     public var tool: IdentityTool { .kube }
+    public var title: String { "kubectl" }
     public var fieldPaths: [String] { ["kube.context", "kube.namespace"] }
     public var program: String? { "kubectl" }
 

@@ -28,6 +28,7 @@ public struct SSHAdapter: ToolAdapter {
 
     public init() {}
     public var tool: IdentityTool { .ssh }
+    public var title: String { "OpenSSH" }
     public var fieldPaths: [String] { ["ssh.host", "ssh.identityFile", "ssh.agent"] }
     public var program: String? { "ssh" }
     public var keepsBaseline: Bool { false }

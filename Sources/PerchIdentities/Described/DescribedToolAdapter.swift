@@ -25,6 +25,7 @@ public struct DescribedToolAdapter: ToolAdapter {
     }
 
     public var tool: IdentityTool { IdentityTool(description.tool) }
+    public var title: String { description.title }
     public var program: String? { description.program }
     public var isPerShell: Bool { description.global == nil }
     public var exportedNames: [String] { description.variables }

@@ -1,8 +1,8 @@
 /// The tool descriptions Perch ships (docs/tools.md), in the format a user's own files use:
 /// Claude Code, Codex CLI, Azure CLI, flyctl, Terraform and npm. Each names only what the
 /// tool's own documentation (its `documentation` key) says it reads; a user's file of the
-/// same name (`~/.config/perch/tools/az.json`) takes its place. `perch tools show NAME`
-/// prints one.
+/// same name (`~/.config/perch/tools/az.json`) takes its place. `perch tools` lists them with
+/// the other tools; `perch tools show NAME` prints one, to copy into that folder and edit.
 public enum ShippedToolDescriptions {
     /// The origin of a shipped description.
     public static let origin = "shipped"
