@@ -19,36 +19,66 @@ public enum ToolAdapters {
         EnvAdapter(),
     ]
 
-    private static let installed = Mutex<(adapters: [any ToolAdapter], problems: [String])>((builtIn, []))
+    private static let installed = Mutex<Installed>(.ready(builtIn, []))
 
-    /// Every tool this run knows: ``builtIn``, then those ``install(descriptionsIn:)`` loaded
-    /// (until then the built-in ones only).
-    public static var registry: [any ToolAdapter] { installed.withLock { $0.adapters } }
+    /// The registry, or where its descriptions are read from on first use.
+    private enum Installed {
+        case ready([any ToolAdapter], [String])
+        case later(folder: String?, home: String?)
+    }
+
+    /// The registry and the descriptions' problems, loaded now if they were installed for later.
+    private static func resolved() -> ([any ToolAdapter], [String]) {
+        installed.withLock { state in
+            switch state {
+            case .ready(let adapters, let problems): return (adapters, problems)
+            case .later(let folder, let home):
+                let home = home ?? DescribedToolAdapter.home
+                let loaded = ToolDescriptions.load(
+                    folder: folder ?? ToolDescriptions.folder(), home: home, builtIn: builtIn.map(\.tool.rawValue))
+                let made = (builtIn + loaded.adapters.map { $0 as any ToolAdapter }, loaded.problems)
+                state = .ready(made.0, made.1)
+                return made
+            }
+        }
+    }
+
+    /// Every tool this run knows: ``builtIn``, then those ``install(descriptionsIn:home:)``
+    /// loads (until then the built-in ones only).
+    public static var registry: [any ToolAdapter] { resolved().0 }
 
     /// Why a tool description was not used, one line each (``ToolDescriptions/Loaded/problems``):
     /// every command that reads the config stops with them.
-    public static var descriptionProblems: [String] { installed.withLock { $0.problems } }
+    public static var descriptionProblems: [String] { resolved().1 }
 
     /// Makes the registry the built-in tools and the described ones (shipped, and the user's in
     /// `folder`, by default ``ToolDescriptions/folder(lookup:)``), and the config reader's tools
-    /// the same (``ToolConfigRegistry``); call once at start-up, before a config is read.
+    /// the same (``ToolConfigRegistry``); call once at start-up, before a config is read. The
+    /// descriptions are read the first time a tool is asked for, so a run that needs none
+    /// (`perch --version`, `perch current` from its cache, the first frame) never reads them.
     public static func install(descriptionsIn folder: String? = nil, home: String? = nil) {
-        let home = home ?? DescribedToolAdapter.home
-        let loaded = ToolDescriptions.load(
-            folder: folder ?? ToolDescriptions.folder(), home: home, builtIn: Set(builtIn.map(\.tool.rawValue)))
-        install(builtIn + loaded.adapters.map { $0 as any ToolAdapter }, problems: loaded.problems)
+        installed.withLock { $0 = .later(folder: folder, home: home) }
+        ToolConfigRegistry.install(later: {
+            let (adapters, problems) = resolved()
+            // Element by element: each adapter is a config reader by inheritance, known here.
+            // Passed as the array, `[any ToolAdapter]` is cast to `[any ToolConfigReader]` at run
+            // time, a conformance look-up per element among every conformance the binary holds
+            // (2 M instructions at every start).
+            let readers: [any ToolConfigReader] = adapters.map { $0 }
+            return (readers, problems)
+        })
     }
 
     /// ``install(descriptionsIn:home:)`` without the user's own descriptions: the built-in tools
     /// and the shipped ones only (for tests, which never read the real home).
     public static func installShipped() {
-        let loaded = ToolDescriptions.load(folder: "", home: "/", builtIn: Set(builtIn.map(\.tool.rawValue)))
+        let loaded = ToolDescriptions.load(folder: "", home: "/", builtIn: builtIn.map(\.tool.rawValue))
         install(builtIn + loaded.adapters.map { $0 as any ToolAdapter }, problems: loaded.problems)
     }
 
     /// Makes `adapters` the registry (for tests: the built-in ones and some described).
     public static func install(_ adapters: [any ToolAdapter], problems: [String] = []) {
-        installed.withLock { $0 = (adapters, problems) }
+        installed.withLock { $0 = .ready(adapters, problems) }
         // Element by element: each adapter is a config reader by inheritance, known here. Passed
         // as the array, `[any ToolAdapter]` is cast to `[any ToolConfigReader]` at run time, a
         // conformance look-up per element among every conformance the binary holds (2 M

@@ -87,8 +87,13 @@ public enum ToolConfigRegistry {
     // A handful of tools, looked up by a scan: a `[String: Int]` made here, the first of its
     // type at start-up, cost a run-time look-up of `String: Hashable` among every conformance
     // the binary holds (0.36 M instructions at every start).
-    private static let installed = Mutex<[any ToolConfigReader]>([])
-    private static let faults = Mutex<[String]>([])
+    private static let installed = Mutex<Installed>(.ready([], []))
+
+    /// What is installed: the readers and the problems, or what makes them on first use.
+    private enum Installed {
+        case ready([any ToolConfigReader], [String])
+        case later(@Sendable () -> ([any ToolConfigReader], [String]))
+    }
 
     /// Makes `readers` the tools (call before reading a config; later calls replace them).
     /// Safe to call from several threads at once.
@@ -96,24 +101,43 @@ public enum ToolConfigRegistry {
     ///   starting `tool description PATH:`): ``ConfigLoader/load(_:reportUnknownKeys:)`` stops
     ///   with them, since an account naming such a tool would silently lose it.
     public static func install(_ readers: [any ToolConfigReader], problems: [String] = []) {
-        installed.withLock { $0 = readers }
-        faults.withLock { $0 = problems }
+        installed.withLock { $0 = .ready(readers, problems) }
+    }
+
+    /// Makes the tools those `make` returns (with their problems), called once, the first time
+    /// they are asked for: a run that reads no config never pays for reading the tools'
+    /// descriptions.
+    public static func install(later make: @escaping @Sendable () -> ([any ToolConfigReader], [String])) {
+        installed.withLock { $0 = .later(make) }
+    }
+
+    /// The readers and problems, made now if they were installed for later.
+    private static func resolved() -> ([any ToolConfigReader], [String]) {
+        installed.withLock { state in
+            switch state {
+            case .ready(let readers, let problems): return (readers, problems)
+            case .later(let make):
+                let made = make()
+                state = .ready(made.0, made.1)
+                return made
+            }
+        }
     }
 
     /// The readers, in registry order.
-    public static var readers: [any ToolConfigReader] { installed.withLock { $0 } }
+    public static var readers: [any ToolConfigReader] { resolved().0 }
 
     /// Why described tools could not be read (see ``install(_:problems:)``).
-    public static var problems: [String] { faults.withLock { $0 } }
+    public static var problems: [String] { resolved().1 }
 
     /// The reader for config key `key`, or nil when it names no tool (the first of that name).
     public static func reader(for key: String) -> (any ToolConfigReader)? {
-        installed.withLock { readers in readers.first { $0.tool.rawValue == key } }
+        resolved().0.first { $0.tool.rawValue == key }
     }
 
     /// The position of `tool` in the registry (unknown tools last), for ordering.
     public static func order(of tool: IdentityTool) -> Int {
-        installed.withLock { readers in readers.firstIndex { $0.tool == tool } } ?? Int.max
+        resolved().0.firstIndex { $0.tool == tool } ?? Int.max
     }
 }
 

@@ -51,7 +51,7 @@ struct ToolsCommandTests {
     /// The built-in tools, the shipped ones, and those of `folder`, as a run would install them.
     static func registry(folder: ToolsScratchFolder) -> (adapters: [any ToolAdapter], problems: [String]) {
         let loaded = ToolDescriptions.load(
-            folder: folder.path, home: folder.path, builtIn: Set(ToolAdapters.builtIn.map(\.tool.rawValue)))
+            folder: folder.path, home: folder.path, builtIn: ToolAdapters.builtIn.map(\.tool.rawValue))
         return (ToolAdapters.builtIn + loaded.adapters.map { $0 as any ToolAdapter }, loaded.problems)
     }
 

@@ -9,7 +9,7 @@ import Testing
 /// described tool reads its account's member and the tool's answers.
 @Suite("Tools described as data")
 struct ToolDescriptionTests {
-    static let builtIn = Set(ToolAdapters.builtIn.map(\.tool.rawValue))
+    static let builtIn = ToolAdapters.builtIn.map(\.tool.rawValue)
 
     /// A description of a tool `acme` with `members` added to (or replacing) a minimal valid one.
     static func text(_ members: String = "", tool: String = "acme") -> String {
@@ -80,6 +80,13 @@ struct ToolDescriptionTests {
             ),
             (text(#""expiry": {"file": "{home}/s.json", "json": "a", "format": "unix"}"#), #"expiry.format: "unix" is not a format"#),
             (text(#""colour": 1"#), "colour: unknown key"),
+            (text(#""title": "a", "title": "b""#), #"duplicate key "title""#),
+            (
+                text().replacingOccurrences(
+                    of: #""user": {"kind": "identity"}"#,
+                    with: #""user": {"kind": "identity"}, "x": {"kind": "folder", "variable": "ACME_HOME"}"#),
+                "settings.x.variable: ACME_HOME is carried by another setting too"
+            ),
         ])
     func faults(text: String, expected: String) {
         let problems = Self.problems(text)

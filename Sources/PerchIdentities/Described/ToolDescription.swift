@@ -134,14 +134,14 @@ public struct ToolDescription: Hashable, Sendable {
 
 extension ToolDescription {
     /// Names a described tool may not take: the built-in tools' and an account's own keys.
-    static let reservedNames: Set<String> = [
+    static let reservedNames: [String] = [
         "id", "name", "handle", "group", "color", "onSwitch", "catalog", "directories", "remotes", "expect", "agent", "version",
         "accounts", "perch", "tools", "shell",
     ]
 
     /// Programs a described command may not start: a shell or anything that runs its arguments
     /// as code, since a description's commands are arguments, never a shell line.
-    static let refusedPrograms: Set<String> = [
+    static let refusedPrograms: [String] = [
         "sh", "bash", "dash", "zsh", "ksh", "mksh", "fish", "csh", "tcsh", "busybox", "env", "eval", "exec", "xargs", "sudo", "doas",
         "su", "nohup", "timeout", "nice", "python", "python3", "perl", "ruby", "node", "lua", "php", "awk", "gawk", "mawk", "sed",
         "osascript", "pwsh", "powershell", "script", "watch", "ssh", "find", "perch",
@@ -155,7 +155,7 @@ extension ToolDescription {
     /// - Parameter checkPatterns: whether each `pattern` is compiled to be checked (0.4 ms
     ///   each): off for the shipped descriptions, which their tests check, since they are read
     ///   at every start.
-    public static func parse(_ bytes: [UInt8], origin: String, builtIn: Set<String>, checkPatterns: Bool = true) -> (
+    public static func parse(_ bytes: [UInt8], origin: String, builtIn: [String], checkPatterns: Bool = true) -> (
         ToolDescription?, [String]
     ) {
         let document: JSONDocument
@@ -207,14 +207,15 @@ private struct DescriptionReader {
             problem(place, "expected an object, found \(value.kind)")
             return nil
         }
-        var seen: Set<String> = []
+        var seen: [String] = []
         for (key, _) in members {
             if !known.contains(key) {
                 problem(
                     place.isEmpty ? key : "\(place).\(key)",
                     "unknown key; \(place.isEmpty ? "a description" : place) takes \(known.joined(separator: ", "))")
             }
-            if !seen.insert(key).inserted { problem(place.isEmpty ? key : "\(place).\(key)", "given twice") }
+            if seen.contains(key) { problem(place.isEmpty ? key : "\(place).\(key)", "given twice") }
+            seen.append(key)
         }
         return members
     }
@@ -241,7 +242,7 @@ private struct DescriptionReader {
         }
     }
 
-    mutating func description(_ root: JSONValue, origin: String, builtIn: Set<String>) -> ToolDescription? {
+    mutating func description(_ root: JSONValue, origin: String, builtIn: [String]) -> ToolDescription? {
         let known = [
             "version", "tool", "title", "program", "documentation", "settings", "overrides", "global", "whoami", "server", "secrets",
             "expiry",
@@ -271,7 +272,7 @@ private struct DescriptionReader {
         if let program { checkProgram(program, at: "program") }
         let documentation = string(members, "documentation", at: "")
         let settings = readSettings(members.first { $0.0 == "settings" }?.1)
-        let keys = Set(settings.map(\.key))
+        let keys = settings.map(\.key)
         let overrides = readOverrides(members.first { $0.0 == "overrides" }?.1, settings: settings)
         let global = present(members, "global").flatMap { readGlobal($0, settings: settings) }
         let whoami = present(members, "whoami").flatMap { readQuestion($0, at: "whoami", settings: settings, files: true) }
@@ -303,7 +304,7 @@ private struct DescriptionReader {
         }
         guard let members = object(value, at: "settings", known: members(value)?.map(\.0) ?? []) else { return [] }
         var settings: [ToolDescription.Setting] = []
-        var variables: Set<String> = []
+        var variables: [String] = []
         for (key, element) in members {
             let place = "settings.\(key)"
             if !Self.isKey(key) {
@@ -325,9 +326,10 @@ private struct DescriptionReader {
                     problem("\(place).variable", "an identity is compared with the tool's answer, never exported")
                 } else if let why = variableProblem(variable) {
                     problem("\(place).variable", why)
-                } else if !variables.insert(variable).inserted {
+                } else if variables.contains(variable) {
                     problem("\(place).variable", "\(variable) is carried by another setting too")
                 }
+                variables.append(variable)
             }
             var required = false
             switch fields.first(where: { $0.0 == "required" })?.1 {
@@ -406,7 +408,7 @@ private struct DescriptionReader {
     }
 
     /// The `{key}` placeholders in `text`, or nil (and a problem) when one is unknown or not closed.
-    mutating func placeholders(_ text: String, at place: String, keys: Set<String>) -> [String]? {
+    mutating func placeholders(_ text: String, at place: String, keys: [String]) -> [String]? {
         var found: [String] = []
         var rest = Substring(text)
         while let open = rest.firstIndex(of: "{") {
@@ -429,7 +431,7 @@ private struct DescriptionReader {
         return found
     }
 
-    mutating func readCommand(_ value: JSONValue?, at place: String, keys: Set<String>) -> [String]? {
+    mutating func readCommand(_ value: JSONValue?, at place: String, keys: [String]) -> [String]? {
         guard case .array(let elements)? = value, !elements.isEmpty else {
             problem(place, "expected the program and its arguments as a list of strings, like [\"az\", \"account\", \"show\"]")
             return nil
@@ -456,7 +458,7 @@ private struct DescriptionReader {
 
     /// Checks a path: `~/…`, an absolute path or one starting with a folder or file setting's
     /// `{key}`; no `..` component.
-    mutating func checkPath(_ path: String, at place: String, keys: Set<String>) -> Bool {
+    mutating func checkPath(_ path: String, at place: String, keys: [String]) -> Bool {
         guard let used = placeholders(path, at: place, keys: keys) else { return false }
         guard path.hasPrefix("~/") || path.hasPrefix("/") || (path.hasPrefix("{") && used.count == 1) else {
             problem(place, "\"\(path)\" must start with ~/, / or a folder setting like {configDir}")
@@ -496,7 +498,7 @@ private struct DescriptionReader {
     mutating func readQuestion(_ value: JSONValue, at place: String, settings: [ToolDescription.Setting], files: Bool)
         -> ToolDescription.Question?
     {
-        let keys = Set(settings.map(\.key))
+        let keys = settings.map(\.key)
         guard
             let fields = object(
                 value, at: place,
@@ -522,7 +524,7 @@ private struct DescriptionReader {
     }
 
     mutating func readGlobal(_ value: JSONValue, settings: [ToolDescription.Setting]) -> ToolDescription.Global? {
-        let keys = Set(settings.map(\.key))
+        let keys = settings.map(\.key)
         guard let fields = object(value, at: "global", known: ["file", "command", "current", "setting"]) else { return nil }
         guard let key = string(fields, "setting", at: "global", required: true) else { return nil }
         guard let setting = settings.first(where: { $0.key == key }), setting.kind != .identity else {
@@ -555,7 +557,7 @@ private struct DescriptionReader {
         return .command(arguments: arguments, setting: key, current: current)
     }
 
-    mutating func readExpiry(_ value: JSONValue, keys: Set<String>) -> ToolDescription.Expiry? {
+    mutating func readExpiry(_ value: JSONValue, keys: [String]) -> ToolDescription.Expiry? {
         guard let fields = object(value, at: "expiry", known: ["file", "json", "format", "renew"]) else { return nil }
         let file = string(fields, "file", at: "expiry", required: true)
         let json = string(fields, "json", at: "expiry", required: true)

@@ -32,7 +32,7 @@ public enum ToolDescriptions {
     /// Loads the shipped descriptions and the user's in `folder` (a missing folder holds none).
     /// - Parameter builtIn: the built-in tools' names, which a description may not take.
     /// - Parameter user: whose files are trusted (the real user id by default).
-    public static func load(folder: String, home: String, builtIn: Set<String>, user: uid_t = getuid(), group: gid_t = getgid())
+    public static func load(folder: String, home: String, builtIn: [String], user: uid_t = getuid(), group: gid_t = getgid())
         -> Loaded
     {
         var loaded = Loaded()
