@@ -14,7 +14,7 @@ extension SecretAudit.Run {
                 for template in adapter.description.secrets {
                     let path = environment.expandingTilde(DescribedToolAdapter.fill(template, values))
                     // A key the account does not give: nothing to look at.
-                    guard !path.contains("{") else { continue }
+                    guard !path.contains(Character("{")) else { continue }
                     if let index = served.firstIndex(where: { $0.path == path }) {
                         if !served[index].accounts.contains(account.id) { served[index].accounts.append(account.id) }
                     } else {

@@ -75,6 +75,12 @@ struct ToolDescriptionTests {
             ),
             (text(#""global": {"command": ["acmectl", "use", "{home}"], "setting": "home"}"#), "global.current: missing (required)"),
             (
+                text(
+                    #""global": {"command": ["acmectl", "use", "{home}", "{user}"], "current": {"command": ["acmectl"]}, "setting": "home"}"#
+                ),
+                "global.command: gives {user}"
+            ),
+            (
                 text(#""global": {"file": "~/.acme/current", "setting": "user"}"#),
                 #"global.setting: "user" is not a folder, file or value setting"#
             ),

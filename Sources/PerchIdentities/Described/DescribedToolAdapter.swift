@@ -297,7 +297,7 @@ public struct DescribedToolAdapter: ToolAdapter {
         case .command(let arguments):
             let filled = arguments.map { Self.fill($0, values) }
             // Every `{` of a command is a placeholder (ToolDescription checks): one left has no value here.
-            if let missing = filled.first(where: { $0.contains("{") }) {
+            if let missing = filled.first(where: { $0.contains(Character("{")) }) {
                 return .failure(ToolFailure("\(Self.shown(missing)): no value here"))
             }
             let result = run(filled[0], Array(filled.dropFirst()))
@@ -308,7 +308,7 @@ public struct DescribedToolAdapter: ToolAdapter {
             text = output
         case .file(let path):
             let file = environment.expandingTilde(Self.fill(path, values))
-            guard !file.contains("{") else { return .failure(ToolFailure("\(path): no value here")) }
+            guard !file.contains(Character("{")) else { return .failure(ToolFailure("\(path): no value here")) }
             do {
                 let bytes = try FileSystem.read(file)
                 guard bytes.count <= SecretAudit.readLimit else {
@@ -440,7 +440,7 @@ extension DescribedToolAdapter {
         guard let expiry = description.expiry else { return nil }
         let values = setting.value(as: Values.self)?.resolved ?? [:]
         let path = context.environment.expandingTilde(Self.fill(expiry.file, values))
-        guard !path.contains("{") else { return nil }
+        guard !path.contains(Character("{")) else { return nil }
         inputs.append(path)
         guard let bytes = try? FileSystem.read(path, limit: SecretAudit.readLimit),
             let found = Self.read(String(decoding: bytes, as: UTF8.self), .json(expiry.path))

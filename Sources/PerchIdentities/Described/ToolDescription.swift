@@ -400,7 +400,9 @@ private struct DescriptionReader {
     /// Checks a program a description names: a bare name found on `PATH`, never a shell or
     /// anything that runs its arguments as code.
     mutating func checkProgram(_ program: String, at place: String) {
-        if program.contains("/") || program.hasPrefix("-") || program.contains("{") || ToolGrammar.plainNameProblem(program) != nil {
+        if program.contains(Character("/")) || program.hasPrefix("-") || program.contains(Character("{"))
+            || ToolGrammar.plainNameProblem(program) != nil
+        {
             problem(place, "\"\(program)\" is not a program's name (a bare name found on PATH)")
         } else if ToolDescription.refusedPrograms.contains(program) || program.hasPrefix("python") {
             problem(place, "\(program) runs its arguments as code; a description names the tool's own program")
@@ -424,7 +426,7 @@ private struct DescriptionReader {
             found.append(key)
             rest = rest[rest.index(after: close)...]
         }
-        if rest.contains("}") {
+        if rest.contains(Character("}")) {
             problem(place, "a '}' is not opened")
             return nil
         }
@@ -464,7 +466,7 @@ private struct DescriptionReader {
             problem(place, "\"\(path)\" must start with ~/, / or a folder setting like {configDir}")
             return false
         }
-        if path.split(separator: "/").contains("..") {
+        if path.split(separator: "/").contains(where: { $0 == ".." }) {
             problem(place, "\"\(path)\" must not hold a .. component")
             return false
         }
@@ -536,14 +538,20 @@ private struct DescriptionReader {
                 problem("global", "give a file, or a command and current, not both")
                 return nil
             }
-            guard path.hasPrefix("~/") || path.hasPrefix("/"), !path.contains("{"), !path.split(separator: "/").contains("..") else {
+            guard path.hasPrefix("~/") || path.hasPrefix("/"), !path.contains(Character("{")),
+                !path.split(separator: "/").contains(where: { $0 == ".." })
+            else {
                 problem("global.file", "\"\(path)\" must be a fixed path starting with ~/ or /")
                 return nil
             }
             return .file(path: path, setting: key)
         }
         guard let arguments = readCommand(fields.first { $0.0 == "command" }?.1, at: "global.command", keys: keys) else { return nil }
-        if !arguments.dropFirst().contains(where: { $0.contains("{\(key)}") }) {
+        let given = arguments.dropFirst().flatMap(ToolDescription.placeholderKeys)
+        if let other = given.first(where: { $0 != key }) {
+            problem("global.command", "gives {\(other)}: a global switch is given its setting, {\(key)}, only")
+        }
+        if !given.contains(key) {
             problem("global.command", "never gives {\(key)}")
         }
         guard let currentValue = fields.first(where: { $0.0 == "current" })?.1 else {
@@ -551,7 +559,7 @@ private struct DescriptionReader {
             return nil
         }
         guard let current = readQuestion(currentValue, at: "global.current", settings: settings, files: true) else { return nil }
-        if case .command(let asked) = current.source, asked.contains(where: { $0.contains("{") }) {
+        if case .command(let asked) = current.source, asked.contains(where: { $0.contains(Character("{")) }) {
             problem("global.current.command", "reads the tool's own state: it takes no {key}")
         }
         return .command(arguments: arguments, setting: key, current: current)
@@ -578,6 +586,17 @@ private struct DescriptionReader {
 }
 
 extension ToolDescription {
+    /// The keys of the `{key}` placeholders in `text`, in order (not checked).
+    static func placeholderKeys(_ text: String) -> [String] {
+        var keys: [String] = []
+        var rest = Substring(text)
+        while let open = rest.firstIndex(of: "{"), let close = rest[open...].firstIndex(of: "}") {
+            keys.append(String(rest[rest.index(after: open)..<close]))
+            rest = rest[rest.index(after: close)...]
+        }
+        return keys
+    }
+
     /// `user.name`, `accounts[0].id` or `[0]` as path components (`user`, `name`; `accounts`,
     /// `[0]`, `id`); nil when malformed.
     static func jsonPath(_ text: String) -> [String]? {
@@ -598,7 +617,7 @@ extension ToolDescription {
                 }
                 guard part.isEmpty else { return nil }
             } else {
-                if part.contains("]") { return nil }
+                if part.contains(Character("]")) { return nil }
                 components.append(String(part))
             }
         }
