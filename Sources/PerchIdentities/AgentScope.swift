@@ -79,6 +79,15 @@ public enum AgentScope {
                 reasons.append("\(tool.rawValue): its session ended at \(text)" + (renew.map { "; renew it: \($0)" } ?? ""))
             }
         }
+        // Bug (tools described as data): an agent whose described tool's session (its
+        // description's "expiry") had ended was started: only kube's and aws's were checked.
+        for adapter in adapters where account.identities[adapter.tool] != nil {
+            guard let described = adapter as? DescribedToolAdapter, described.description.expiry != nil else { continue }
+            for end in SessionExpiries.read(account, tool: adapter.tool, in: context) where end.hasEnded(at: now) {
+                reasons.append(
+                    "\(adapter.tool.rawValue): its \(end.what) ended at \(end.endsText)" + (end.renew.map { "; renew it: \($0)" } ?? ""))
+            }
+        }
         guard reasons.isEmpty, let name, let email else { return .failure(Refusal(reasons: reasons)) }
         let folder = context.files.scopes + "/" + account.id + ".agent"
         var variables = scoped.variablesWithSecrets
