@@ -169,7 +169,7 @@ struct DescribedToolEndToEndTests {
         defer { scratch.cli.remove() }
         _ = try scratch.tool(["acmectl", "use", "own"])
         try switchUndoReset(scratch)
-        #expect(!scratch.calls("acmectl").contains { $0.hasPrefix("use") }, "a file switch runs no program")
+        #expect(scratch.calls("acmectl").filter { $0.hasPrefix("use") } == ["use own"], "a file switch runs no program")
         // A user with no file of their own: reset removes Perch's.
         unlink(scratch.home + "/.acmectl/current")
         _ = try scratch.run("reset", "--yes")
@@ -190,7 +190,8 @@ struct DescribedToolEndToEndTests {
             ]}
             """#
         let scratch = try DescribedToolHome(
-            config: config, tools: [("acme", ToolDescriptionTexts.byCommand()), ("beta", ToolDescriptionTexts.byCommand("beta", program: "betactl"))])
+            config: config,
+            tools: [("acme", ToolDescriptionTexts.byCommand()), ("beta", ToolDescriptionTexts.byCommand("beta", program: "betactl"))])
         defer { scratch.cli.remove() }
         // gh: a fake that switches its active user in hosts.yml as the real one does.
         let hosts = "github.com:\n    users:\n        me:\n        ada-a:\n        ada-b:\n    user: %s\n"
@@ -201,13 +202,15 @@ struct DescribedToolEndToEndTests {
         _ = try scratch.tool(["acmectl", "use", "own"])
         _ = try scratch.tool(["betactl", "use", "own"])
         func uses() throws -> [String] {
-            let gh = Loopback.text(scratch.home + "/gh/hosts.yml").split(separator: "\n").last.map { String($0.split(separator: " ").last ?? "") }
+            let gh = Loopback.text(scratch.home + "/gh/hosts.yml").split(separator: "\n").last.map {
+                String($0.split(separator: " ").last ?? "")
+            }
             return [gh ?? "?", try scratch.current("acmectl"), try scratch.current("betactl")]
         }
         #expect(try scratch.run("switch", "a").status == 0)
         #expect(try uses() == ["ada-a", "pa", "pa"], "\((try? uses()) ?? [])")
         let journal = scratch.home + "/state/perch/state.journal.json"
-        for (failing, rolledBack) in [("betactl", ["gh", "acme"]), ("acmectl", ["gh"])] {
+        for (failing, rolledBack) in [("betactl", ["gh", "acme"]), ("acmectl", ["gh", "beta"])] {
             let before = [scratch.home + "/gh/hosts.yml", scratch.home + "/.acmectl/current", scratch.home + "/.betactl/current"].map {
                 FileManager.default.contents(atPath: $0)
             }
@@ -226,8 +229,8 @@ struct DescribedToolEndToEndTests {
             #expect(!FileManager.default.fileExists(atPath: journal), "no journal left behind")
             #expect(try scratch.run("current", "--field", "id").stdout == "a\n")
         }
-        // acmectl failing: betactl, after it, was never asked to change.
-        #expect(!scratch.calls("betactl").contains("use pb"), "\(scratch.calls("betactl"))")
+        // Each was asked to change and then to change back: `use pb`, then `use pa`.
+        #expect(scratch.calls("betactl").filter { $0.hasPrefix("use") } == ["use own", "use pa", "use pb", "use pb", "use pa"])
         #expect(try scratch.run("switch", "b").status == 0)
         #expect(try uses() == ["ada-b", "pb", "pb"], "\((try? uses()) ?? [])")
     }
@@ -330,7 +333,8 @@ struct DescribedToolEndToEndTests {
         for run in [masked, json] {
             let all = run.stdout + run.stderr
             #expect(!all.contains("Planted0123456789"), "the token: \(all)")
-            #expect(!all.unicodeScalars.contains { $0.value == 0x1B || $0.value == 0x07 || $0.value == 0x9B }, "a control character: \(all)")
+            #expect(
+                !all.unicodeScalars.contains { $0.value == 0x1B || $0.value == 0x07 || $0.value == 0x9B }, "a control character: \(all)")
             #expect(!all.contains("second line"), "only the first line")
         }
         let long = String(repeating: "abcdefghij-", count: 40)
@@ -351,7 +355,8 @@ struct DescribedToolEndToEndTests {
         #expect(audit.status != 0, "a high finding fails: \(all)")
         let lines = all.split(separator: "\n")
         #expect(
-            lines.contains { $0.contains("high") && $0.contains("~/acme-work/credentials.json") } || all.contains("~/acme-work/credentials.json"),
+            lines.contains { $0.contains("high") && $0.contains("~/acme-work/credentials.json") }
+                || all.contains("~/acme-work/credentials.json"),
             "\(all)")
         #expect(!all.contains("acme-personal/credentials.json"), "\(all)")
         #expect(!all.contains("acme-planted-secret"), "\(all)")
@@ -387,6 +392,9 @@ struct DescribedToolEndToEndTests {
         ]}
         """#
 
+    // Bug (tools described as data): perch verify read the session ends of kube and aws only, and
+    // perch exec --agent checked only theirs, so a described tool's ended session was not shown
+    // and its agent started.
     @Test("expiry: an ended session is ✗ expired in verify with acmectl login, and an agent of that account does not start")
     func expiry() throws {
         let scratch = try perShellHome(expiry: true, accounts: Self.agentAccounts)
@@ -433,12 +441,12 @@ struct DescribedToolEndToEndTests {
     @Test(
         "trust: a world-writable description or folder, or a description running sh -c, stops every command with status 2 and runs nothing",
         arguments: ["world-writable file", "world-writable folder", "sh -c"])
-    func trust(_ case_: String) throws {
+    func trust(_ refusal: String) throws {
         let scratch = try perShellHome()
         defer { scratch.cli.remove() }
         let file = scratch.tools + "/acme.json"
         let expected: String
-        switch case_ {
+        switch refusal {
         case "world-writable file":
             chmod(file, 0o666)
             expected = "tool description ~/config/perch/tools/acme.json: the file can be written by others (mode 666)"
@@ -447,17 +455,19 @@ struct DescribedToolEndToEndTests {
             expected = "the folder ~/config/perch/tools can be written by others (mode 777)"
         default:
             try scratch.describe(
-                "acme", ToolDescriptionTexts.perShell().replacingOccurrences(of: #"["acmectl", "whoami"]"#, with: #"["sh", "-c", "acmectl whoami"]"#))
+                "acme",
+                ToolDescriptionTexts.perShell().replacingOccurrences(
+                    of: #"["acmectl", "whoami"]"#, with: #"["sh", "-c", "acmectl whoami"]"#))
             expected = "tool description ~/config/perch/tools/acme.json: whoami.command[0]: sh runs its arguments as code"
         }
         for arguments in [
             ["verify", "--as-exec", "work"], ["exec", "work", "--", "acmectl", "where"], ["switch", "work"], ["list"], ["status"],
         ] {
             let run = try scratch.cli.run(arguments)
-            #expect(run.status == 2, "\(case_) \(arguments): \(run.stdout)\(run.stderr)")
-            #expect(run.stderr.contains(expected), "\(case_) \(arguments): \(run.stderr)")
+            #expect(run.status == 2, "\(refusal) \(arguments): \(run.stdout)\(run.stderr)")
+            #expect(run.stderr.contains(expected), "\(refusal) \(arguments): \(run.stderr)")
         }
-        #expect(scratch.calls("acmectl").isEmpty, "\(case_): the fake ran: \(scratch.calls("acmectl"))")
+        #expect(scratch.calls("acmectl").isEmpty, "\(refusal): the fake ran: \(scratch.calls("acmectl"))")
     }
 }
 
@@ -504,7 +514,7 @@ private struct LoopbackRegistry {
 @Suite("The shipped npm description against the real npm", .serialized, .currentBinary)
 struct DescribedNpmEndToEndTests {
     @Test(
-        "verify --online --as-exec: npm server ✓ ada with the account's userconfig, not with another token; the token never printed",
+        "verify --online --as-exec: npm server ✓ ada with the account's userconfig, – with another token (401), ✗ for another user; the token never printed",
         .enabled(if: Loopback.missing(["npm", "python3"]) == nil, "needs npm and python3"))
     func npmWhoami() throws {
         let token = "npm_PlantedGoodToken0123456789abcdef"
@@ -512,7 +522,8 @@ struct DescribedNpmEndToEndTests {
         let config = #"""
             {"accounts": [
               {"id": "work", "name": "Work", "npm": {"userconfig": "~/.npmrc-work", "user": "ada"}},
-              {"id": "other", "name": "Other", "npm": {"userconfig": "~/.npmrc-other", "user": "ada"}}
+              {"id": "other", "name": "Other", "npm": {"userconfig": "~/.npmrc-other", "user": "ada"}},
+              {"id": "grace", "name": "Grace", "npm": {"userconfig": "~/.npmrc-work", "user": "grace"}}
             ]}
             """#
         var scratch = try DescribedToolHome(config: config, tools: [])
@@ -521,22 +532,29 @@ struct DescribedNpmEndToEndTests {
         defer { registry.stop() }
         let url = "127.0.0.1:\(registry.port)"
         for (account, secret) in [("work", token), ("other", wrong)] {
-            try Loopback.write("registry=http://\(url)/\n//\(url)/:_authToken=\(secret)\n", to: scratch.home + "/.npmrc-\(account)", mode: 0o600)
+            try Loopback.write(
+                "registry=http://\(url)/\n//\(url)/:_authToken=\(secret)\n", to: scratch.home + "/.npmrc-\(account)", mode: 0o600)
         }
         scratch.cli.extraEnvironment["NPM_CONFIG_UPDATE_NOTIFIER"] = "false"
         scratch.cli.extraEnvironment["NPM_CONFIG_CACHE"] = scratch.home + "/npm-cache"
         let work = try scratch.run("verify", "--online", "--as-exec", "work")
         #expect(work.status == 0, "\(work.stdout)\(work.stderr)")
         #expect(work.stdout.contains("✓ npm server") && work.stdout.contains("ada"), "\(work.stdout)")
+        // Another token: the registry says 401, npm whoami fails, so the server cannot tell (–).
         let other = try scratch.run("verify", "--online", "--as-exec", "other")
+        #expect(other.status == 0 && other.stdout.contains("– npm server  npm whoami: exited with status 1"), "\(other.stdout)")
         #expect(!other.stdout.contains("✓ npm server"), "\(other.stdout)")
-        #expect(other.stdout.contains("npm server"), "\(other.stdout)")
+        // The right token for another person: the registry names ada, not grace (✗, exit 3).
+        let grace = try scratch.run("verify", "--online", "--as-exec", "grace")
+        #expect(grace.status == 3, "\(grace.stdout)\(grace.stderr)")
+        #expect(
+            grace.stdout.contains("✗ npm server  expected grace; says ada") && grace.stdout.contains("npm says it is ada"),
+            "\(grace.stdout)")
         let json = try scratch.run("verify", "--online", "--as-exec", "--json", "other")
-        for run in [work, other, json, try scratch.run("audit"), try scratch.run("env", "work")] {
+        for run in [work, other, grace, json, try scratch.run("audit"), try scratch.run("env", "work")] {
             for secret in [token, wrong] {
                 #expect(!(run.stdout + run.stderr).contains(secret), "the token was printed: \(run.stdout)\(run.stderr)")
             }
         }
-        print("npm: work \(work.stdout)\nother \(other.stdout)")
     }
 }
