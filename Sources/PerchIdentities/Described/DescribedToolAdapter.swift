@@ -140,7 +140,11 @@ public struct DescribedToolAdapter: ToolAdapter {
                     ))
             }
         case .command(_, _, let question)?:
-            switch answer(question, values: [:], environment: context.environment, run: { context.run($0, $1) }) {
+            // The value as the tool gave it (not as shown): it is compared with the account's and
+            // given back by an undo or a reset. Bug: it was the shown answer, so a profile that
+            // looked like a secret (`ProdAccount2024EuropeWestCluster01`) never matched after a
+            // switch, and a reset ran `acmectl use …er01` with the masked text.
+            switch answer(question, values: [:], environment: context.environment, shown: false, run: { context.run($0, $1) }) {
             case .success(let text): return .success(ToolState(["value": text, "exists": "1"]))
             case .failure(let failure): return .failure(failure)
             }
@@ -250,11 +254,17 @@ public struct DescribedToolAdapter: ToolAdapter {
     /// `text` as Perch may print it: its first line, control characters removed, at most
     /// ``answerLimit`` characters, masked when it looks like a secret.
     static func shown(_ text: String) -> String {
-        let line = text.split(whereSeparator: \.isNewline).first.map(String.init) ?? ""
-        var clean = String(String.UnicodeScalarView(line.unicodeScalars.filter { $0.value >= 0x20 && !(0x7F...0x9F).contains($0.value) }))
-        clean = clean.trimmingWhitespace
+        var clean = cleaned(text)
         if clean.count > answerLimit { clean = String(clean.prefix(answerLimit)) + "…" }
         return EnvironmentEntry.masked(clean)
+    }
+
+    /// `text`'s first line, control characters removed, white space trimmed: a value as the tool
+    /// gave it, neither cut nor masked (``shown(_:)`` is for printing it).
+    static func cleaned(_ text: String) -> String {
+        let line = text.split(whereSeparator: \.isNewline).first.map(String.init) ?? ""
+        return String(String.UnicodeScalarView(line.unicodeScalars.filter { $0.value >= 0x20 && !(0x7F...0x9F).contains($0.value) }))
+            .trimmingWhitespace
     }
 
     /// The values `{key}` stands for when the tool is asked in `environment`: what the tool
@@ -277,9 +287,10 @@ public struct DescribedToolAdapter: ToolAdapter {
         return values
     }
 
-    /// The answer to `question`, as ``shown(_:)`` gives it; a failure naming what went wrong.
+    /// The answer to `question`, as ``shown(_:)`` gives it (as ``cleaned(_:)`` does when not
+    /// `shown`); a failure naming what went wrong.
     func answer(
-        _ question: ToolDescription.Question, values: [String: String], environment: IdentityEnvironment,
+        _ question: ToolDescription.Question, values: [String: String], environment: IdentityEnvironment, shown: Bool = true,
         run: (String, [String]) -> ProgramResult
     ) -> Result<String, ToolFailure> {
         let text: String
@@ -310,7 +321,7 @@ public struct DescribedToolAdapter: ToolAdapter {
             }
         }
         switch Self.read(text, question.reading) {
-        case let found?: return .success(Self.shown(found))
+        case let found?: return .success(shown ? Self.shown(found) : Self.cleaned(found))
         case nil: return .failure(ToolFailure("its answer holds no \(Self.readingName(question.reading))"))
         }
     }
