@@ -163,6 +163,30 @@ struct DescribedToolEndToEndTests {
         #expect(scratch.calls("acmectl").contains("use work"), "Perch ran the tool's own command: \(scratch.calls("acmectl"))")
     }
 
+    // Bug (tools described as data): the global state read back by "current" was the answer as
+    // shown (masked when it looked like a secret, cut at 200 characters), so a switch to
+    // `ProdAccount2024EuropeWestCluster01` failed ("acme reports …er01 after the switch") and a
+    // reset ran `acmectl use …1xyz`, leaving the user's own profile replaced by the masked text.
+    @Test("global by a command: profiles that look like secrets are switched to, undone and given back by reset as the tool gave them")
+    func secretLookingProfiles() throws {
+        let own = "OwnProfile2024EuropeWestCluster01xyz"
+        let work = "ProdAccount2024EuropeWestCluster01"
+        let config = Self.globalAccounts.replacingOccurrences(of: #"{"profile": "work"}"#, with: #"{"profile": "\#(work)"}"#)
+        let scratch = try DescribedToolHome(config: config, tools: [("acme", ToolDescriptionTexts.byCommand())])
+        defer { scratch.cli.remove() }
+        _ = try scratch.tool(["acmectl", "use", own])
+        let switched = try scratch.run("switch", "work")
+        #expect(switched.status == 0, "\(switched.stdout)\(switched.stderr)")
+        #expect(try scratch.current() == work)
+        #expect(try scratch.run("switch", "other").status == 0)
+        #expect(try scratch.run("undo").status == 0)
+        #expect(try scratch.current() == work)
+        let reset = try scratch.run("reset", "--yes")
+        #expect(reset.status == 0, "\(reset.stdout)\(reset.stderr)")
+        #expect(try scratch.current() == own, "the user's own profile, not its masked text")
+        #expect(!scratch.calls("acmectl").contains { $0.contains("…") }, "\(scratch.calls("acmectl"))")
+    }
+
     @Test("global by a file: the file the tool reads holds the account's profile; undo and reset give back as with a command")
     func globalByFile() throws {
         let scratch = try DescribedToolHome(config: Self.globalAccounts, tools: [("acme", ToolDescriptionTexts.byFile)])
