@@ -54,6 +54,11 @@ public struct DescribedToolAdapter: ToolAdapter {
             value: Values(written: ordered, resolved: resolved))
     }
 
+    /// `text`'s first line, white space trimmed: the value a global file holds.
+    static func firstLine(_ text: String) -> String {
+        (text.split(whereSeparator: \.isNewline).first.map(String.init) ?? "").trimmingWhitespace
+    }
+
     static func expand(_ path: String, home: String) -> String {
         if path == "~" { return home }
         if path.hasPrefix("~/") { return home + path.dropFirst() }
@@ -129,9 +134,13 @@ public struct DescribedToolAdapter: ToolAdapter {
             let file = context.environment.expandingTilde(path)
             do {
                 let bytes = try FileSystem.read(file)
-                let line =
-                    String(decoding: bytes.prefix(4096), as: UTF8.self).split(whereSeparator: \.isNewline).first.map(String.init) ?? ""
-                return .success(ToolState(["value": line.trimmingWhitespace, "exists": "1"]))
+                var state = ToolState(["value": Self.firstLine(String(decoding: bytes.prefix(4096), as: UTF8.self)), "exists": "1"])
+                // The whole text as well (as gcloud's active_config), so that a give-back writes it
+                // as it was. Bug: an undo or a reset wrote the value and a line end alone, so a
+                // file without one, with CRLF or with a second line was not given back as it was.
+                let text = String(decoding: bytes, as: UTF8.self)
+                if bytes.count <= 4096, Array(text.utf8) == bytes { state["file"] = text }
+                return .success(state)
             } catch {
                 if error.isNotFound { return .success(ToolState(["value": "", "exists": "0"])) }
                 return .failure(
@@ -167,7 +176,15 @@ public struct DescribedToolAdapter: ToolAdapter {
         switch global {
         case .file(let path, _):
             let file = context.environment.expandingTilde(path)
-            if state["exists"] == "0" || value.isEmpty {
+            if state["exists"] != "0", let own = state["file"], Self.firstLine(own) == value {
+                // A before-state: the file as the user had it.
+                do {
+                    try FileSystem.writeAtomically(Array(own.utf8), to: file, mode: 0o600)
+                } catch {
+                    return .failed(
+                        "cannot write \(PerchPaths.tilde(file, home: context.environment.home)): \(String(cString: strerror(error.code)))")
+                }
+            } else if state["exists"] == "0" || value.isEmpty {
                 if unlink(file) != 0, errno != ENOENT {
                     return .failed(
                         "cannot remove \(PerchPaths.tilde(file, home: context.environment.home)): \(String(cString: strerror(errno)))")
