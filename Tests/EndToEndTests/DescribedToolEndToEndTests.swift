@@ -194,6 +194,19 @@ struct DescribedToolEndToEndTests {
         _ = try scratch.tool(["acmectl", "use", "own"])
         try switchUndoReset(scratch)
         #expect(scratch.calls("acmectl").filter { $0.hasPrefix("use") } == ["use own"], "a file switch runs no program")
+        // Bug (tools described as data): reset wrote the value and a line end alone, so the user's
+        // file was not given back as it was. Without a final line end, with CRLF and a comment, and
+        // empty: byte for byte.
+        let file = scratch.home + "/.acmectl/current"
+        for own in ["own", "own\r\n# kept by hand\r\n", "own\n\n# second line", ""] {
+            try Loopback.write(own, to: file, mode: 0o640)
+            #expect(try scratch.run("switch", "work").status == 0)
+            #expect(try scratch.current() == "work")
+            #expect(try scratch.run("reset", "--yes").status == 0)
+            #expect(FileManager.default.contents(atPath: file) == Data(own.utf8), "\(own.debugDescription)")
+            #expect(
+                (try? FileManager.default.attributesOfItem(atPath: file)[.posixPermissions] as? Int) == 0o640, "its mode as it was")
+        }
         // A user with no file of their own: reset removes Perch's.
         unlink(scratch.home + "/.acmectl/current")
         _ = try scratch.run("reset", "--yes")
