@@ -23,8 +23,11 @@ struct DescribedToolHome {
         echo "$*" >> "$HOME/calls/$name.log"
         case "$1" in
           use)
-            [ -e "$HOME/faults/$name" ] && { echo "error: injected failure" >&2; exit 1; }
-            mkdir -p "$HOME/.$name" && printf '%s\n' "$2" > "$HOME/.$name/current" ;;
+            fault=$(cat "$HOME/faults/$name" 2>/dev/null) || fault=none
+            [ "$fault" = fail ] && { echo "error: injected failure" >&2; exit 1; }
+            mkdir -p "$HOME/.$name" && printf '%s\n' "$2" > "$HOME/.$name/current"
+            # Perch killed once the change is made, as by a power cut or a closed terminal.
+            if [ "$fault" = kill-after ]; then kill -9 $PPID; fi ;;
           current) cat "$HOME/.$name/current" ;;
           where) echo "${ACME_HOME-unset} token=${ACME_TOKEN-unset}" ;;
           whoami) cat "${ACME_HOME:-$HOME/.acme}/user" ;;
@@ -42,7 +45,8 @@ struct DescribedToolHome {
         for name in ["acmectl", "betactl"] { writeExecutable(Self.fake, to: home + "/bin/" + name) }
         for (name, json) in tools { try describe(name, json) }
         cli.extraEnvironment = [
-            "PATH": home + "/bin:/usr/local/bin:/usr/bin:/bin", "GIT_CONFIG_NOSYSTEM": "1", "KUBECONFIG": home + "/kube/config",
+            "PATH": home + "/bin:" + (ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin"), "GIT_CONFIG_NOSYSTEM": "1",
+            "KUBECONFIG": home + "/kube/config",
             "CLOUDSDK_CONFIG": home + "/gcloud", "GH_CONFIG_DIR": home + "/gh", "AWS_CONFIG_FILE": home + "/aws-config",
             "AWS_SHARED_CREDENTIALS_FILE": home + "/aws-credentials", "DOCKER_CONFIG": home + "/.docker",
         ]
@@ -74,9 +78,10 @@ struct DescribedToolHome {
         Loopback.text(home + "/calls/\(program).log").split(separator: "\n").map(String.init)
     }
 
-    /// Makes `program`'s switch (`use`) fail, or work again.
-    func fault(_ program: String, _ on: Bool) throws {
-        if on { try Loopback.write("", to: home + "/faults/" + program) } else { unlink(home + "/faults/" + program) }
+    /// Makes `program`'s switch (`use`) fail (`fail`), or kill Perch once made (`kill-after`),
+    /// or work again (nil).
+    func fault(_ program: String, _ kind: String?) throws {
+        if let kind { try Loopback.write(kind, to: home + "/faults/" + program) } else { unlink(home + "/faults/" + program) }
     }
 }
 
@@ -217,7 +222,7 @@ struct DescribedToolEndToEndTests {
     }
 
     @Test(
-        "all or nothing: a failing described tool rolls back a built-in (gh) and another described tool; each failing leaves the others as they were"
+        "all or nothing: a failing described tool rolls back a built-in (gh) and another described tool; each failing leaves the others as they were; Perch killed mid-switch is rolled back by the next command"
     )
     func allOrNothing() throws {
         let config = #"""
@@ -251,9 +256,9 @@ struct DescribedToolEndToEndTests {
             let before = [scratch.home + "/gh/hosts.yml", scratch.home + "/.acmectl/current", scratch.home + "/.betactl/current"].map {
                 FileManager.default.contents(atPath: $0)
             }
-            try scratch.fault(failing, true)
+            try scratch.fault(failing, "fail")
             let failed = try scratch.run("switch", "b")
-            try scratch.fault(failing, false)
+            try scratch.fault(failing, nil)
             let tool = failing == "betactl" ? "beta" : "acme"
             #expect(failed.status == 3, "\(failing): \(failed.stdout)\(failed.stderr)")
             #expect(failed.stderr.contains("\(tool): failed") && failed.stderr.contains("Still on a: Alpha."), "\(failed.stderr)")
@@ -268,6 +273,19 @@ struct DescribedToolEndToEndTests {
         }
         // Each was asked to change and then to change back: `use pb`, then `use pa`.
         #expect(scratch.calls("betactl").filter { $0.hasPrefix("use") } == ["use own", "use pa", "use pb", "use pb", "use pa"])
+        // Perch killed once betactl, the last, has changed: the journal is left, and the next
+        // command rolls every tool back, the built-in and both described ones.
+        try scratch.fault("betactl", "kill-after")
+        let killed = try scratch.run("switch", "b")
+        try scratch.fault("betactl", nil)
+        #expect(killed.status == 137, "\(killed.stdout)\(killed.stderr)")
+        #expect(FileManager.default.fileExists(atPath: journal), "the journal of the killed switch")
+        #expect(try scratch.current("betactl") == "pb", "betactl had changed before Perch was killed")
+        let next = try scratch.run("list", "--format", "ids")
+        #expect(next.stderr.contains("interrupted switch from a to b was rolled back"), "\(next.stderr)")
+        #expect(try uses() == ["ada-a", "pa", "pa"], "\((try? uses()) ?? [])")
+        #expect(!FileManager.default.fileExists(atPath: journal))
+        #expect(try scratch.run("current", "--field", "id").stdout == "a\n")
         #expect(try scratch.run("switch", "b").status == 0)
         #expect(try uses() == ["ada-b", "pb", "pb"], "\((try? uses()) ?? [])")
     }
