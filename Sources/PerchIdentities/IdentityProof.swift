@@ -77,7 +77,7 @@ public enum IdentityProof {
                     var answers = adapter.ask(setting, in: context)
                     // Bug (tools described as data): a described tool's ended session (its
                     // description's "expiry") was never shown here: only kube's and aws's were read.
-                    if adapter.tool == .kube || adapter.tool == .aws || (adapter as? DescribedToolAdapter)?.description.expiry != nil {
+                    if SessionExpiries.isRead(for: adapter.tool) {
                         answers += SessionExpiries.read(context.account, tool: adapter.tool, in: context.tool).map(SessionExpiries.answer)
                     }
                     if online { answers += adapter.askServer(setting, in: context) }
