@@ -447,10 +447,10 @@ struct DescribedToolEndToEndTests {
         ]}
         """#
 
-    // Bug (tools described as data): perch verify read the session ends of kube and aws only, and
-    // perch exec --agent checked only theirs, so a described tool's ended session was not shown
-    // and its agent started.
-    @Test("expiry: an ended session is ✗ expired in verify with acmectl login, and an agent of that account does not start")
+    // Bug (tools described as data): perch verify and perch status read the session ends of kube
+    // and aws only, and perch exec --agent checked only theirs, so a described tool's ended
+    // session was not shown and its agent started.
+    @Test("expiry: an ended session is ✗ expired in verify and status with acmectl login, and an agent of that account does not start")
     func expiry() throws {
         let scratch = try perShellHome(expiry: true, accounts: Self.agentAccounts)
         defer { scratch.cli.remove() }
@@ -462,6 +462,14 @@ struct DescribedToolEndToEndTests {
         #expect(verify.status == 3, "\(verify.stdout)\(verify.stderr)")
         #expect(verify.stdout.contains("✗ acme session") && verify.stdout.contains("expired"), "\(verify.stdout)")
         #expect(verify.stdout.contains("fix: acmectl login"), "\(verify.stdout)")
+        // The switch stands and says so; status says so too, with what renews it.
+        let switched = try scratch.run("switch", "bot")
+        #expect(switched.status == 0 && switched.stderr.contains("acme: session of Acme CLI ended 1 h ago"), "\(switched.stderr)")
+        let status = try scratch.run("status")
+        #expect(status.status == 1, "\(status.stdout)\(status.stderr)")
+        #expect(
+            status.stdout.contains("✗ acme") && status.stdout.contains("session of Acme CLI ended 1 h ago")
+                && status.stdout.contains("renew: acmectl login"), "\(status.stdout)")
         let marker = scratch.home + "/started"
         let refused = try scratch.run("exec", "bot", "--agent", "--", "touch", marker)
         #expect(refused.status == 3, "\(refused.stdout)\(refused.stderr)")
