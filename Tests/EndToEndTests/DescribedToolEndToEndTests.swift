@@ -318,7 +318,7 @@ struct DescribedToolEndToEndTests {
         #expect(exec.stdout == "\(home)/acme-work token=unset\n")
         #expect(try scratch.run("exec", "work", "--", "acmectl", "whoami").stdout == "ada-work\n")
         let env = try scratch.run("env", "work")
-        #expect(env.status == 0 && env.stdout.contains("ACME_HOME="), "\(env.stdout)\(env.stderr)")
+        #expect(env.status == 0 && env.stdout.contains("export ACME_HOME='\(home)/acme-work'\n"), "\(env.stdout)\(env.stderr)")
         func bash(_ script: String, in folder: String? = nil) throws -> String {
             var environment = scratch.cli.environment
             environment["PATH"] = URL(fileURLWithPath: TmuxSession.binary).deletingLastPathComponent().path + ":" + environment["PATH"]!
@@ -407,17 +407,15 @@ struct DescribedToolEndToEndTests {
         try Loopback.write(#"{"token": "acme-planted-secret-2"}"#, to: scratch.home + "/acme-personal/credentials.json", mode: 0o600)
         let audit = try scratch.run("audit")
         let all = audit.stdout + audit.stderr
-        #expect(audit.status != 0, "a high finding fails: \(all)")
+        #expect(audit.status == 3, "a high finding: \(all)")
         let lines = all.split(separator: "\n")
-        #expect(
-            lines.contains { $0.contains("high") && $0.contains("~/acme-work/credentials.json") }
-                || all.contains("~/acme-work/credentials.json"),
-            "\(all)")
+        #expect(lines.contains { $0.contains("high") && $0.hasSuffix("~/acme-work/credentials.json") }, "\(all)")
+        #expect(all.contains("readable by group and others (mode 0644)") && all.contains("accounts: work"), "\(all)")
         #expect(!all.contains("acme-personal/credentials.json"), "\(all)")
         #expect(!all.contains("acme-planted-secret"), "\(all)")
         chmod(scratch.home + "/acme-work/credentials.json", 0o600)
         let fixed = try scratch.run("audit")
-        #expect(!(fixed.stdout + fixed.stderr).contains("credentials.json"), "\(fixed.stdout)\(fixed.stderr)")
+        #expect(fixed.status == 0 && !(fixed.stdout + fixed.stderr).contains("credentials.json"), "\(fixed.stdout)\(fixed.stderr)")
     }
 
     @Test("completion offers acme.home and acme.user; perch set writes them and perch current --field answers")
