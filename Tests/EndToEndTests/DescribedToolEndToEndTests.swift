@@ -501,7 +501,7 @@ struct DescribedToolEndToEndTests {
 
     @Test(
         "trust: a world-writable description or folder, or a description running sh -c, stops every command with status 2 and runs nothing",
-        arguments: ["world-writable file", "world-writable folder", "sh -c"])
+        arguments: ["world-writable file", "world-writable folder", "world-writable folder above", "sh -c"])
     func trust(_ refusal: String) throws {
         let scratch = try perShellHome()
         defer { scratch.cli.remove() }
@@ -514,6 +514,9 @@ struct DescribedToolEndToEndTests {
         case "world-writable folder":
             chmod(scratch.tools, 0o777)
             expected = "the folder ~/config/perch/tools can be written by others (mode 777)"
+        case "world-writable folder above":
+            chmod(scratch.home + "/config", 0o777)
+            expected = "tool description ~/config/perch/tools/acme.json: the folder ~/config can be written by others (mode 777)"
         default:
             try scratch.describe(
                 "acme",
