@@ -468,6 +468,10 @@ struct DescribedToolEndToEndTests {
         #expect(
             status.stdout.contains("✗ acme") && status.stdout.contains("session of Acme CLI ended 1 h ago")
                 && status.stdout.contains("renew: acmectl login"), "\(status.stdout)")
+        // For prompts, as kube.expires: the end in ISO 8601, offered by completion.
+        let expires = ISO8601DateFormatter().string(from: Date(timeIntervalSince1970: TimeInterval(ended)))
+        #expect(try scratch.run("current", "--field", "acme.expires").stdout == expires + "\n")
+        #expect(try scratch.run("completion", "bash").stdout.contains("acme.expires"))
         let marker = scratch.home + "/started"
         let refused = try scratch.run("exec", "bot", "--agent", "--", "touch", marker)
         #expect(refused.status == 3, "\(refused.stdout)\(refused.stderr)")
