@@ -75,7 +75,9 @@ public enum IdentityProof {
                     let setting = context.account.identities[adapter.tool]!
                     let start = ProcessSpawn.now()
                     var answers = adapter.ask(setting, in: context)
-                    if adapter.tool == .kube || adapter.tool == .aws {
+                    // Bug (tools described as data): a described tool's ended session (its
+                    // description's "expiry") was never shown here: only kube's and aws's were read.
+                    if SessionExpiries.isRead(for: adapter.tool) {
                         answers += SessionExpiries.read(context.account, tool: adapter.tool, in: context.tool).map(SessionExpiries.answer)
                     }
                     if online { answers += adapter.askServer(setting, in: context) }

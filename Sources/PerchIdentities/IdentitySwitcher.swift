@@ -55,8 +55,10 @@ public struct IdentitySwitcher: Sendable {
             return IdentityCheck(tool: tool, expected: "", actual: nil, matches: nil, note: "no \(tool.rawValue) identity")
         }
         let check = adapter.check(setting, in: context)
-        // When its credentials end, read where the tool keeps it (kube's certificate, AWS's SSO session).
-        guard tool == .kube || tool == .aws else { return check }
+        // When its credentials end, read where the tool keeps it (kube's certificate, AWS's SSO
+        // session, a described tool's "expiry"). Bug (tools described as data): perch status did
+        // not say that a described tool's session had ended: only kube's and aws's were read.
+        guard SessionExpiries.isRead(for: tool) else { return check }
         return SessionExpiries.annotated(check, SessionExpiries.read(account, tool: tool, in: context), now: SessionExpiries.now())
     }
 

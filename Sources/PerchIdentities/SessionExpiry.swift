@@ -58,6 +58,12 @@ public enum SessionExpiries {
     /// Under this many seconds left, an end is marked (1 h).
     public static let warningSeconds: Int64 = 3600
 
+    /// Whether the end of `tool`'s credentials is read: kube's and aws's, and a described tool's
+    /// whose description names an `expiry`.
+    public static func isRead(for tool: IdentityTool) -> Bool {
+        tool == .kube || tool == .aws || ToolAdapters.described.contains { $0.tool == tool && $0.description.expiry != nil }
+    }
+
     /// The ends of `account`'s credentials, in registry order (of `tool` only, when given).
     public static func read(_ account: Account, tool: IdentityTool? = nil, in context: ToolContext) -> [SessionExpiry] {
         var inputs: [String] = []

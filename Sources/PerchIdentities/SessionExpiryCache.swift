@@ -2,9 +2,10 @@ import Glibc
 import PerchCore
 import PerchStore
 
-/// The answer of `perch current --field kube.expires` (and `aws.expires`), kept beside the state
-/// file (`<state>.kube.expires`, `<state>.aws.expires`) so that a prompt asking it need not run
-/// kubectl and openssl, or read every AWS cache file, each time.
+/// The answer of `perch current --field kube.expires` (and `aws.expires`, and a described tool's
+/// `NAME.expires`), kept beside the state file (`<state>.kube.expires`, `<state>.aws.expires`)
+/// so that a prompt asking it need not run kubectl and openssl, or read every AWS cache file,
+/// each time.
 ///
 /// An entry is keyed by the tool's setting (the context, the profile) and the identity
 /// (``CurrentAccountCache/FileIdentity``, device, inode, size and both times in nanoseconds) of
@@ -49,6 +50,8 @@ public struct SessionExpiryCache: Sendable {
     /// The files every answer of `tool` depends on, known from the environment alone.
     static func baseFiles(_ tool: IdentityTool, in environment: IdentityEnvironment) -> [String] {
         if tool == .kube { return ToolReaders.kubeconfigFiles(environment) }
+        // A described tool's: its expiry file alone, which reading it adds.
+        guard tool == .aws else { return [] }
         let files = SessionExpiries.awsFiles(environment)
         var list = [files.config, files.credentials]
         for folder in [environment.home + "/.aws/sso/cache", environment.home + "/.aws/cli/cache"] {

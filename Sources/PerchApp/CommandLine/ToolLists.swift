@@ -45,7 +45,9 @@ enum ToolLists {
     /// an account is accepted, dotted for a tool's (``PerchStore/ConfigLoader/accountKeys``).
     static var currentFields: [String] {
         ["id", "name", "handle", "group", "color"] + toolPaths.filter { !isPattern($0) }
-            + ["kube.expires", "aws.expires", "switching"]
+            + ["kube.expires", "aws.expires"]
+            + adapters.compactMap { ($0 as? DescribedToolAdapter)?.description.expiry != nil ? "\($0.tool.rawValue).expires" : nil }
+            + ["switching"]
     }
 
     /// `env.NAME` as completion offers it: `env.`, to be followed by a name.

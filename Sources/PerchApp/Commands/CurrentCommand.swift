@@ -124,8 +124,12 @@ extension CommandLineTool {
         // keeps it: ISO 8601 in UTC, the earliest; an empty line when nothing is recorded. A
         // prompt asks it each time: from the cache while none of the files it came from changed.
         // Bug (expiry issue): `perch current --field kube.expires` ran kubectl and openssl each time (114 ms).
-        if field == "kube.expires" || field == "aws.expires" {
-            let tool = IdentityTool(String(field.prefix { $0 != "." }))
+        // Bug (tools described as data): a described tool's `expiry` had no NAME.expires, which
+        // kube's and aws's have; a described setting named `expires` is still read as a key.
+        let expiring = field.hasSuffix(".expires") ? IdentityTool(String(field.dropLast(".expires".count))) : nil
+        if let tool = expiring, SessionExpiries.isRead(for: tool),
+            ToolAdapters.described.first(where: { $0.tool == tool })?.description.setting("expires") == nil
+        {
             console.print(SessionExpiryCache(statePath: paths.state, tool: tool).answer(account, in: switcher(nil).context))
             return ExitStatus.ok
         }

@@ -55,6 +55,11 @@ public struct DescribedToolAdapter: ToolAdapter {
             value: Values(written: ordered, resolved: resolved))
     }
 
+    /// `text`'s first line, white space trimmed: the value a global file holds.
+    static func firstLine(_ text: String) -> String {
+        (text.split(whereSeparator: \.isNewline).first.map(String.init) ?? "").trimmingWhitespace
+    }
+
     static func expand(_ path: String, home: String) -> String {
         if path == "~" { return home }
         if path.hasPrefix("~/") { return home + path.dropFirst() }
@@ -130,9 +135,13 @@ public struct DescribedToolAdapter: ToolAdapter {
             let file = context.environment.expandingTilde(path)
             do {
                 let bytes = try FileSystem.read(file)
-                let line =
-                    String(decoding: bytes.prefix(4096), as: UTF8.self).split(whereSeparator: \.isNewline).first.map(String.init) ?? ""
-                return .success(ToolState(["value": line.trimmingWhitespace, "exists": "1"]))
+                var state = ToolState(["value": Self.firstLine(String(decoding: bytes.prefix(4096), as: UTF8.self)), "exists": "1"])
+                // The whole text as well (as gcloud's active_config), so that a give-back writes it
+                // as it was. Bug: an undo or a reset wrote the value and a line end alone, so a
+                // file without one, with CRLF or with a second line was not given back as it was.
+                let text = String(decoding: bytes, as: UTF8.self)
+                if bytes.count <= 4096, Array(text.utf8) == bytes { state["file"] = text }
+                return .success(state)
             } catch {
                 if error.isNotFound { return .success(ToolState(["value": "", "exists": "0"])) }
                 return .failure(
@@ -141,7 +150,11 @@ public struct DescribedToolAdapter: ToolAdapter {
                     ))
             }
         case .command(_, _, let question)?:
-            switch answer(question, values: [:], environment: context.environment, run: { context.run($0, $1) }) {
+            // The value as the tool gave it (not as shown): it is compared with the account's and
+            // given back by an undo or a reset. Bug: it was the shown answer, so a profile that
+            // looked like a secret (`ProdAccount2024EuropeWestCluster01`) never matched after a
+            // switch, and a reset ran `acmectl use …er01` with the masked text.
+            switch answer(question, values: [:], environment: context.environment, shown: false, run: { context.run($0, $1) }) {
             case .success(let text): return .success(ToolState(["value": text, "exists": "1"]))
             case .failure(let failure): return .failure(failure)
             }
@@ -164,7 +177,15 @@ public struct DescribedToolAdapter: ToolAdapter {
         switch global {
         case .file(let path, _):
             let file = context.environment.expandingTilde(path)
-            if state["exists"] == "0" || value.isEmpty {
+            if state["exists"] != "0", let own = state["file"], Self.firstLine(own) == value {
+                // A before-state: the file as the user had it.
+                do {
+                    try FileSystem.writeAtomically(Array(own.utf8), to: file, mode: 0o600)
+                } catch {
+                    return .failed(
+                        "cannot write \(PerchPaths.tilde(file, home: context.environment.home)): \(String(cString: strerror(error.code)))")
+                }
+            } else if state["exists"] == "0" || value.isEmpty {
                 if unlink(file) != 0, errno != ENOENT {
                     return .failed(
                         "cannot remove \(PerchPaths.tilde(file, home: context.environment.home)): \(String(cString: strerror(errno)))")
@@ -260,11 +281,17 @@ public struct DescribedToolAdapter: ToolAdapter {
     /// `text` as Perch may print it: its first line, control characters removed, at most
     /// ``answerLimit`` characters, masked when it looks like a secret.
     static func shown(_ text: String) -> String {
-        let line = text.split(whereSeparator: \.isNewline).first.map(String.init) ?? ""
-        var clean = String(String.UnicodeScalarView(line.unicodeScalars.filter { $0.value >= 0x20 && !(0x7F...0x9F).contains($0.value) }))
-        clean = clean.trimmingWhitespace
+        var clean = cleaned(text)
         if clean.count > answerLimit { clean = String(clean.prefix(answerLimit)) + "…" }
         return EnvironmentEntry.masked(clean)
+    }
+
+    /// `text`'s first line, control characters removed, white space trimmed: a value as the tool
+    /// gave it, neither cut nor masked (``shown(_:)`` is for printing it).
+    static func cleaned(_ text: String) -> String {
+        let line = text.split(whereSeparator: \.isNewline).first.map(String.init) ?? ""
+        return String(String.UnicodeScalarView(line.unicodeScalars.filter { $0.value >= 0x20 && !(0x7F...0x9F).contains($0.value) }))
+            .trimmingWhitespace
     }
 
     /// The values `{key}` stands for when the tool is asked in `environment`: what the tool
@@ -287,9 +314,10 @@ public struct DescribedToolAdapter: ToolAdapter {
         return values
     }
 
-    /// The answer to `question`, as ``shown(_:)`` gives it; a failure naming what went wrong.
+    /// The answer to `question`, as ``shown(_:)`` gives it (as ``cleaned(_:)`` does when not
+    /// `shown`); a failure naming what went wrong.
     func answer(
-        _ question: ToolDescription.Question, values: [String: String], environment: IdentityEnvironment,
+        _ question: ToolDescription.Question, values: [String: String], environment: IdentityEnvironment, shown: Bool = true,
         run: (String, [String]) -> ProgramResult
     ) -> Result<String, ToolFailure> {
         let text: String
@@ -320,7 +348,7 @@ public struct DescribedToolAdapter: ToolAdapter {
             }
         }
         switch Self.read(text, question.reading) {
-        case let found?: return .success(Self.shown(found))
+        case let found?: return .success(shown ? Self.shown(found) : Self.cleaned(found))
         case nil: return .failure(ToolFailure("its answer holds no \(Self.readingName(question.reading))"))
         }
     }
