@@ -40,3 +40,10 @@ short perch_spawnattr_reset_signals(posix_spawnattr_t *attributes) {
 int perch_spawn_add_chdir(posix_spawn_file_actions_t *actions, const char *path) {
     return posix_spawn_file_actions_addchdir_np(actions, path);
 }
+
+#include <sys/xattr.h>
+
+int perch_has_access_acl(int fd, const char *path) {
+    ssize_t size = fd >= 0 ? fgetxattr(fd, "system.posix_acl_access", NULL, 0) : getxattr(path, "system.posix_acl_access", NULL, 0);
+    return size > 0 ? 1 : 0;
+}

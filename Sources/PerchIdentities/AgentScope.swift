@@ -80,8 +80,12 @@ public enum AgentScope {
             }
         }
         for adapter in adapters {
-            guard let described = adapter as? DescribedToolAdapter, let setting = account.identities[adapter.tool] else { continue }
-            reasons += described.agentRefusals(setting, in: context, now: now)
+            guard let described = adapter as? DescribedToolAdapter else { continue }
+            if let setting = account.identities[adapter.tool] {
+                reasons += described.agentRefusals(setting, in: context, now: now)
+            } else if let why = described.cannotClose {
+                reasons.append(why)
+            }
         }
         guard reasons.isEmpty, let name, let email else { return .failure(Refusal(reasons: reasons)) }
         let folder = context.files.scopes + "/" + account.id + ".agent"
@@ -93,6 +97,14 @@ public enum AgentScope {
                 guard !given.isEmpty else { continue }
                 closed.append(adapter.tool.rawValue)
                 for variable in given {
+                    if let value = variable.value { variables[variable.name] = value } else { variables.removeValue(forKey: variable.name) }
+                }
+            }
+            // Bug (review): a described tool the account names only in part passed your own
+            // values of its other settings (ACME_PROFILE=myprod) through: those are closed too.
+            for adapter in adapters {
+                guard let described = adapter as? DescribedToolAdapter, let setting = account.identities[adapter.tool] else { continue }
+                for variable in try described.closedRest(setting, in: folder) {
                     if let value = variable.value { variables[variable.name] = value } else { variables.removeValue(forKey: variable.name) }
                 }
             }

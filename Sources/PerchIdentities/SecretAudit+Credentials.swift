@@ -246,7 +246,7 @@ extension SecretAudit.Run {
 
 extension Substring {
     /// Without the characters of `set` at either end.
-    fileprivate func trimmingCharacters(in set: String) -> String {
+    func trimmingCharacters(in set: String) -> String {
         var text = self[...]
         while let first = text.first, set.contains(first) { text = text.dropFirst() }
         while let last = text.last, set.contains(last) { text = text.dropLast() }

@@ -626,3 +626,76 @@ struct DescribedNpmEndToEndTests {
         }
     }
 }
+
+/// What a hostile review of tools described as data found, as a user would meet it.
+@Suite("A described tool: the review's findings", .serialized, .currentBinary)
+struct DescribedToolReviewEndToEndTests {
+    // Bug (review): a global file that was a symbolic link to ~/.bashrc had ~/.bashrc
+    // overwritten by the profile, and reset gave back its first line only.
+    @Test("a global file that is a symbolic link is never written through: the switch fails and the link's target is as it was")
+    func globalFileLink() throws {
+        let scratch = try DescribedToolHome(
+            config: DescribedToolEndToEndTests.globalAccounts, tools: [("acme", ToolDescriptionTexts.byFile)])
+        defer { scratch.cli.remove() }
+        let bashrc = "# my bashrc\nalias ll='ls -l'\nexport IMPORTANT=1\n"
+        try Loopback.write(bashrc, to: scratch.home + "/.bashrc")
+        try FileManager.default.createDirectory(atPath: scratch.home + "/.acmectl", withIntermediateDirectories: true)
+        try FileManager.default.createSymbolicLink(atPath: scratch.home + "/.acmectl/current", withDestinationPath: "../.bashrc")
+        let switched = try scratch.run("switch", "work")
+        #expect(switched.status == 3, "\(switched.stdout)\(switched.stderr)")
+        #expect(
+            (switched.stdout + switched.stderr).contains("~/.acmectl/current is a symbolic link"), "\(switched.stdout)\(switched.stderr)")
+        #expect(Loopback.text(scratch.home + "/.bashrc") == bashrc, "~/.bashrc is as it was")
+        #expect(try scratch.run("reset", "--yes").status == 0)
+        #expect(Loopback.text(scratch.home + "/.bashrc") == bashrc)
+    }
+
+    // Bug (review): an agent whose account named acme's folder but not its profile was given the
+    // user's own ACME_PROFILE.
+    @Test("an agent whose account names a described tool in part gets none of the user's values for the rest")
+    func agentPartlyNamed() throws {
+        let description = #"""
+            {"version": 1, "tool": "acme", "program": "acmectl",
+             "settings": {"home": {"kind": "folder", "variable": "ACME_HOME", "required": true},
+                          "cfg": {"kind": "file", "variable": "ACME_CFG"}, "profile": {"kind": "value", "variable": "ACME_PROFILE"}}}
+            """#
+        let accounts = #"""
+            {"accounts": [{"id": "bot", "name": "Bot", "agent": true, "git": {"name": "Bot", "email": "bot@example.org"}, "acme": {"home": "~/acme-bot"}}]}
+            """#
+        let scratch = try DescribedToolHome(config: accounts, tools: [("acme", description)])
+        defer { scratch.cli.remove() }
+        try FileManager.default.createDirectory(atPath: scratch.home + "/acme-bot", withIntermediateDirectories: true)
+        var cli = scratch.cli
+        cli.extraEnvironment["ACME_PROFILE"] = "myprod"
+        cli.extraEnvironment["ACME_CFG"] = scratch.home + "/.acmerc-mine"
+        let run = try cli.run(["exec", "bot", "--", "sh", "-c", #"echo "$ACME_HOME|${ACME_PROFILE-unset}|$ACME_CFG""#])
+        #expect(run.status == 0, "\(run.stderr)")
+        let parts = run.stdout.trimmingCharacters(in: .newlines).split(separator: "|").map(String.init)
+        #expect(parts.count == 3, "\(run.stdout)")
+        #expect(parts.first == scratch.home + "/acme-bot")
+        #expect(parts.dropFirst().first == "unset", "your own profile never reaches the agent: \(run.stdout)")
+        #expect(
+            parts.last?.hasPrefix(scratch.home + "/state/perch/") == true, "an empty file of Perch's, not ~/.acmerc-mine: \(run.stdout)")
+    }
+
+    // Bug (review): with a description refused, reset skipped its tool, said every tool was as
+    // before and forgot the baseline it had kept.
+    @Test("reset with a refused description stops (exit 2) and keeps what it would give back; once mended, it gives it back")
+    func resetWithRefusedDescription() throws {
+        let scratch = try DescribedToolHome(
+            config: DescribedToolEndToEndTests.globalAccounts, tools: [("acme", ToolDescriptionTexts.byCommand())])
+        defer { scratch.cli.remove() }
+        _ = try scratch.tool(["acmectl", "use", "own"])
+        #expect(try scratch.run("switch", "work").status == 0)
+        #expect(try scratch.current() == "work")
+        chmod(scratch.tools + "/acme.json", 0o666)
+        let refused = try scratch.run("reset", "--yes")
+        #expect(refused.status == 2, "\(refused.stdout)\(refused.stderr)")
+        #expect(refused.stderr.contains("can be written by others"), "\(refused.stderr)")
+        #expect(try scratch.current() == "work")
+        chmod(scratch.tools + "/acme.json", 0o600)
+        let reset = try scratch.run("reset", "--yes")
+        #expect(reset.status == 0, "\(reset.stdout)\(reset.stderr)")
+        #expect(try scratch.current() == "own", "the user's own profile, kept through the refusal")
+    }
+}

@@ -219,3 +219,125 @@ struct ToolDescriptionTests {
         #expect(DescribedToolAdapter.fill("{home}/x", [:]) == "{home}/x", "a key without a value stays, and is then not asked")
     }
 }
+
+/// What a hostile review of tools described as data found, each refused now.
+@Suite("Tools described as data: the review's findings")
+struct ToolDescriptionReviewTests {
+    static func problems(_ text: String) -> [String] { ToolDescriptionTests.problems(text) }
+
+    // Bug (review): an override could name any variable, and scopes (agents' too) removed it.
+    @Test(
+        "an override may not name PATH, HOME, SSH_AUTH_SOCK, a built-in tool's or another described tool's variable",
+        arguments: ["PATH", "HOME", "SSH_AUTH_SOCK", "AWS_PROFILE", "GIT_CONFIG_GLOBAL", "LD_PRELOAD"])
+    func overrides(name: String) {
+        let text = ToolDescriptionTests.text(#""overrides": [{"variable": "\#(name)", "reason": "x"}]"#)
+        #expect(Self.problems(text).contains { $0.hasPrefix("overrides[0].variable:") }, "\(name)")
+    }
+
+    @Test("an override naming a variable another described tool carries is refused when the tools are loaded")
+    func overrideOfAnotherTool() throws {
+        try withTemporaryFolder { folder in
+            try ToolDescriptionTests.text(#""overrides": [{"variable": "CLAUDE_CONFIG_DIR", "reason": "x"}]"#)
+                .write(toFile: folder + "/acme.json", atomically: true, encoding: .utf8)
+            chmod(folder + "/acme.json", 0o600)
+            let loaded = ToolDescriptions.load(folder: folder, home: folder, builtIn: ToolDescriptionTests.builtIn)
+            #expect(loaded.problems.contains { $0.contains("overrides CLAUDE_CONFIG_DIR, which claude carries") }, "\(loaded.problems)")
+        }
+    }
+
+    // Bug (review): these made git or python run code from an account's folder.
+    @Test(
+        "a variable an interpreter, git or a built-in tool reads code or config from is refused; npm's user config is not",
+        arguments: ["PYTHONPATH", "NODE_OPTIONS", "XDG_CONFIG_HOME", "AWS_CONFIG_FILE", "GH_CONFIG_DIR", "PERL5OPT", "HISTFILE"])
+    func codeBearingVariables(name: String) {
+        let text = ToolDescriptionTests.text().replacingOccurrences(of: "ACME_HOME", with: name)
+        #expect(Self.problems(text).contains { $0.hasPrefix("settings.home.variable:") }, "\(name)")
+        let npm = ToolDescriptionTests.text().replacingOccurrences(of: "ACME_HOME", with: "NPM_CONFIG_USERCONFIG")
+        #expect(Self.problems(npm) == [])
+    }
+
+    // Bug (review): each of these ran code from a description's arguments.
+    @Test(
+        "programs that run their arguments as code are refused, whatever their version suffix",
+        arguments: ["perl5.36.0", "nodejs", "rbash", "setsid", "stdbuf", "flock", "git", "Python3", "npx", "make"])
+    func programs(program: String) {
+        let text = ToolDescriptionTests.text(#""whoami": {"command": ["\#(program)", "x"]}"#)
+        #expect(Self.problems(text).contains { $0.hasPrefix("whoami.command[0]:") }, "\(program)")
+    }
+
+    // Bug (review): an identity (`/etc/shadow`) began a path, and audit offered to chmod it.
+    @Test("only a folder's or a file's placeholder stands in a path; the global current file takes none")
+    func pathPlaceholders() {
+        #expect(
+            Self.problems(ToolDescriptionTests.text(#""secrets": ["{user}"]"#)).contains {
+                $0.contains("{user} is not a folder or file setting")
+            })
+        #expect(
+            Self.problems(ToolDescriptionTests.text(#""whoami": {"file": "{user}/x"}"#)).contains {
+                $0.contains("{user} is not a folder or file setting")
+            })
+        let current = ToolDescriptionTests.text(
+            #""global": {"command": ["acmectl", "use", "{home}"], "current": {"file": "{home}/current"}, "setting": "home"}"#)
+        #expect(Self.problems(current).contains { $0.contains("global.current.file: reads the tool's own state") })
+    }
+
+    // Bug (review): a token inside an answer was printed whole.
+    @Test("a token or a password inside an answer is masked, the rest of the line kept")
+    func tokensInsideAnswers() {
+        let token = "gho_" + String(repeating: "a1", count: 18)
+        #expect(DescribedToolAdapter.shown("Token: \(token)") == "Token: …" + String(token.suffix(4)))
+        #expect(DescribedToolAdapter.shown("password: hunter2hunter2 for ada") == "password: …ter2 for ada")
+        #expect(DescribedToolAdapter.shown("Logged in as ada@acme.example") == "Logged in as ada@acme.example")
+    }
+
+    // Bug (review): a group-writable description (the user's own group) was trusted.
+    @Test("a description its group can write is refused, as OpenSSH's StrictModes refuses it")
+    func groupWritable() throws {
+        try withTemporaryFolder { home in
+            chmod(home, 0o700)
+            let file = home + "/acme.json"
+            try ToolDescriptionTests.text().write(toFile: file, atomically: true, encoding: .utf8)
+            chmod(file, 0o660)
+            #expect(ToolDescriptions.trustRefusal(file, home: home)?.contains("can be written by its group (mode 660)") == true)
+            chmod(file, 0o600)
+            #expect(ToolDescriptions.trustRefusal(file, home: home) == nil)
+        }
+    }
+
+    @Test("an account's identity that begins with '-', or a folder with a .. component, is refused")
+    func accountValues() throws {
+        let description = try #require(
+            ToolDescription.parse(Array(ToolDescriptionTests.text().utf8), origin: "/x/acme.json", builtIn: ToolDescriptionTests.builtIn).0)
+        for (key, value, expected) in [
+            ("user", "--output=/tmp/x", "must not begin with '-'"), ("home", "~/../../etc", "must not hold a .. component"),
+        ] {
+            var reader = ToolMemberReader(
+                value: .object([("home", .string(key == "home" ? value : "~/a")), (key, .string(value))]), place: "a.acme",
+                reportUnknownKeys: true)
+            _ = DescribedToolAdapter(description).read(&reader)
+            #expect(reader.problems.contains { $0.contains(expected) }, "\(reader.problems)")
+        }
+    }
+
+    // Bug (review): `Int64(Double)` trapped on "inf" in a tool's session file.
+    @Test("a session end that is not a number or a time is said, never a crash", arguments: ["inf", "nan", "1e300", "-1e30", "soon"])
+    func expiryValues(value: String) throws {
+        try withTemporaryFolder { folder in
+            let text = ToolDescriptionTests.text(#""expiry": {"file": "{home}/s.json", "json": "end", "format": "epoch-ms"}"#)
+            let description = try #require(
+                ToolDescription.parse(Array(text.utf8), origin: "/x/acme.json", builtIn: ToolDescriptionTests.builtIn).0)
+            let adapter = DescribedToolAdapter(description)
+            try #"{"end": "\#(value)"}"#.write(toFile: folder + "/s.json", atomically: true, encoding: .utf8)
+            let setting = adapter.setting([ToolField("home", folder)], home: folder)
+            var inputs: [String] = []
+            let context = ToolContext(environment: IdentityEnvironment(variables: ["HOME": folder], statePath: folder + "/state.json"))
+            guard case .failure(let failure) = adapter.readSessionEnd(setting, in: context, inputs: &inputs) else {
+                Issue.record("\(value) was read as an end")
+                return
+            }
+            #expect(failure.description.contains("is not epoch-ms"))
+            #expect(
+                adapter.agentRefusals(setting, in: context, now: 0).contains { $0.contains("is not epoch-ms") }, "an agent fails closed")
+        }
+    }
+}

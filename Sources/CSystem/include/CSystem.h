@@ -45,4 +45,9 @@ int perch_spawn_add_chdir(posix_spawn_file_actions_t *actions, const char *path)
  * 0 in a dynamically linked process, which it leaves alone. Call before any lookup. */
 int perch_static_user_lookup_files_only(void);
 
+/* Whether the file open as `fd` (when `fd` >= 0), else the one at `path`, has a POSIX access
+ * control list beyond its mode bits: an extended attribute `system.posix_acl_access`
+ * (acl(5); a file with no extended entries has none). 1 when it has, 0 otherwise. */
+int perch_has_access_acl(int fd, const char *path);
+
 #endif

@@ -129,6 +129,14 @@ extension CommandLineTool {
     /// `perch reset` (and `perch setup --undo` with no tool): every baseline back, Perch's own
     /// files emptied, the includes removed.
     func reset() -> Int32 {
+        // Bug (review): with a described tool's description refused or faulty, reset skipped the
+        // tool, said every tool was as before and forgot the baseline it had kept of it.
+        let problems = ToolAdapters.descriptionProblems
+        if !problems.isEmpty {
+            for line in problems { console.error(line) }
+            console.error("perch reset needs every tool Perch changed: fix or remove the description (docs/tools.md), then run it again")
+            return ExitStatus.usage
+        }
         let switcher = switcher(loadConfigQuietly())
         let what =
             "give every tool back what it had before Perch, empty its own git and ssh files, and remove the includes perch setup added"

@@ -83,6 +83,11 @@ public struct DescribedToolAdapter: ToolAdapter {
                     reader.problems.append("\(place): must not hold a control character")
                     continue
                 }
+                // Bug (review): `~/../../etc` was taken, and audit then named /etc files.
+                if text.split(separator: "/").contains(where: { $0 == ".." }) {
+                    reader.problems.append("\(place): \"\(text)\" must not hold a .. component")
+                    continue
+                }
             case .value:
                 if let problem = ToolGrammar.plainNameProblem(text) {
                     reader.problems.append("\(place): \"\(text)\" \(problem)")
@@ -91,6 +96,11 @@ public struct DescribedToolAdapter: ToolAdapter {
             case .identity:
                 if text.unicodeScalars.contains(where: { $0.value < 0x20 || (0x7F...0x9F).contains($0.value) }) {
                     reader.problems.append("\(place): must not hold a control character")
+                    continue
+                }
+                // Bug (review): an identity given to a command (`{user}`) became an option.
+                if text.hasPrefix("-") {
+                    reader.problems.append("\(place): \"\(text)\" must not begin with '-' (it would read as an option)")
                     continue
                 }
             }
@@ -133,6 +143,7 @@ public struct DescribedToolAdapter: ToolAdapter {
         case nil: return .success(ToolState())
         case .file(let path, _)?:
             let file = context.environment.expandingTilde(path)
+            if let refusal = Self.notOwnFile(file, home: context.environment.home) { return .failure(ToolFailure(refusal)) }
             do {
                 let bytes = try FileSystem.read(file)
                 var state = ToolState(["value": Self.firstLine(String(decoding: bytes.prefix(4096), as: UTF8.self)), "exists": "1"])
@@ -177,6 +188,9 @@ public struct DescribedToolAdapter: ToolAdapter {
         switch global {
         case .file(let path, _):
             let file = context.environment.expandingTilde(path)
+            // Bug (review): a global file that was a symbolic link (to ~/.bashrc) had its target
+            // overwritten, and only its first line given back.
+            if let refusal = Self.notOwnFile(file, home: context.environment.home) { return .failed(refusal) }
             if state["exists"] != "0", let own = state["file"], Self.firstLine(own) == value {
                 // A before-state: the file as the user had it.
                 do {
@@ -262,6 +276,31 @@ public struct DescribedToolAdapter: ToolAdapter {
         return variables + description.overrides.map { ScopeVariable($0.variable, nil) }
     }
 
+    /// The variables of the settings `setting` does not give, closed as ``closed(in:)`` closes
+    /// them, for an agent whose account names the tool in part.
+    func closedRest(_ setting: ToolSetting, in folder: String) throws(ToolFailure) -> [ScopeVariable] {
+        let given = setting.value(as: Values.self)?.resolved ?? [:]
+        var variables: [ScopeVariable] = []
+        for item in description.settings where given[item.key] == nil {
+            guard let name = item.variable else { continue }
+            switch item.kind {
+            case .folder: variables.append(ScopeVariable(name, try closedFile("\(description.tool)-\(item.key)", in: folder)))
+            case .file: variables.append(ScopeVariable(name, try closedFile("\(description.tool)-\(item.key)", in: folder, text: "")))
+            case .value, .identity: variables.append(ScopeVariable(name, nil))
+            }
+        }
+        return variables
+    }
+
+    /// Why an agent whose account names nothing for this tool cannot have it closed: a global
+    /// tool whose global setting is a plain value falls back to your own global account when
+    /// its variable is removed. nil when it can be closed.
+    var cannotClose: String? {
+        guard let global = description.global, let setting = description.setting(global.setting), setting.kind == .value else { return nil }
+        return
+            "\(description.tool): an agent's account names it (\"\(description.tool)\": {\"\(setting.key)\": …}), or the tool would use your own \(setting.key)"
+    }
+
     // MARK: Asking the tool
 
     /// `text` with each `{key}` replaced by `values[key]` (nothing else is read: no shell, no
@@ -278,12 +317,40 @@ public struct DescribedToolAdapter: ToolAdapter {
         return result + rest
     }
 
+    /// Why the global file at `file` is not one Perch may write: a symbolic link, or something
+    /// other than a regular file (lstat(2)); nil when it is one, or is not there.
+    static func notOwnFile(_ file: String, home: String) -> String? {
+        var info = stat()
+        guard lstat(file, &info) == 0 else { return nil }
+        let shown = PerchPaths.tilde(file, home: home)
+        switch info.st_mode & S_IFMT {
+        case S_IFREG: return nil
+        case S_IFLNK: return "\(shown) is a symbolic link: Perch writes a tool's global file only as a file of its own (remove the link)"
+        default: return "\(shown) is not a regular file"
+        }
+    }
+
     /// `text` as Perch may print it: its first line, control characters removed, at most
-    /// ``answerLimit`` characters, masked when it looks like a secret.
+    /// ``answerLimit`` characters, and each word that looks like a secret masked (the whole
+    /// line, or a token inside it: `Token: gho_…`).
     static func shown(_ text: String) -> String {
         var clean = cleaned(text)
         if clean.count > answerLimit { clean = String(clean.prefix(answerLimit)) + "…" }
-        return EnvironmentEntry.masked(clean)
+        // Bug (review): a token inside an answer (`Token: gho_…`, `password: hunter2hunter2`)
+        // was printed whole: only an answer that was one token was masked.
+        let masked = EnvironmentEntry.masked(clean)
+        guard masked == clean else { return masked }
+        var words = clean.split(separator: " ", omittingEmptySubsequences: false).map(String.init)
+        for index in words.indices {
+            let word = words[index]
+            let bare = Substring(word).trimmingCharacters(in: ",;:\"'()[]{}<>")
+            let previous = index > 0 ? words[index - 1].lowercased() : ""
+            let afterSecretWord = ["password", "passwd", "secret", "token", "key"].contains { previous.hasPrefix($0) }
+            if EnvironmentEntry.looksLikeSecret(bare) || (afterSecretWord && bare.count >= 6) {
+                words[index] = "…" + String(bare.suffix(4))
+            }
+        }
+        return words.joined(separator: " ")
     }
 
     /// `text`'s first line, control characters removed, white space trimmed: a value as the tool
@@ -408,16 +475,28 @@ public struct DescribedToolAdapter: ToolAdapter {
         case .file(let path): asked = path + " (" + Self.readingName(question.reading) + ")"
         }
         let values = values(for: setting, in: context.tool.environment)
-        switch answer(question, values: values, environment: context.tool.environment, run: { context.run($0, $1) }) {
+        // Bug (review): a value from this environment that began with '-' was given to the
+        // program as an option (`GCMD_PROFILE='--rm-rf=/'`).
+        if let bad = values.first(where: { $0.value.hasPrefix("-") }) {
+            return .unknown(
+                label, kind: tool, expected: Self.shown(expected),
+                reason: "\(bad.key) begins with '-' here, which would read as an option: not asked", asked: asked, online: online)
+        }
+        // Compared as the tool gave it, shown masked. Bug (review): the answer was masked before
+        // it was compared, so an identity that looked like a secret never agreed.
+        switch answer(question, values: values, environment: context.tool.environment, shown: false, run: { context.run($0, $1) }) {
         case .failure(let failure):
-            return .unknown(label, kind: tool, expected: expected, reason: failure.description, asked: asked, online: online)
-        case .success(let found):
+            return .unknown(label, kind: tool, expected: Self.shown(expected), reason: failure.description, asked: asked, online: online)
+        case .success(let raw):
+            let found = Self.shown(raw)
+            let expected = Self.shown(expected)
             let fix =
                 isPerShell
                 ? "perch exec \(context.account.id) -- \(description.program ?? description.tool) … (or eval \"$(perch env \(context.account.id))\")"
                 : "perch switch \(context.account.id)"
             return .judged(
-                label, kind: tool, expected: expected, answer: found, agrees: found.lowercased() == expected.lowercased(),
+                label, kind: tool, expected: expected, answer: found,
+                agrees: raw.lowercased() == (question.expect.flatMap { setting.value(as: Values.self)?.resolved($0) } ?? "").lowercased(),
                 reason: "\(description.title) says it is \(found)", fix: fix, asked: asked, online: online)
         }
     }
@@ -465,22 +544,37 @@ extension DescribedToolAdapter {
     /// no expiry, or the file or the value is not there (nothing is then shown). The file is
     /// added to `inputs` (``SessionExpiryCache`` watches it).
     func sessionEnd(_ setting: ToolSetting, in context: ToolContext, inputs: inout [String]) -> SessionExpiry? {
-        guard let expiry = description.expiry else { return nil }
+        if case .success(let end) = readSessionEnd(setting, in: context, inputs: &inputs) { return end }
+        return nil
+    }
+
+    /// ``sessionEnd(_:in:inputs:)``, or the value found when it is there but cannot be read as
+    /// its format says (an agent's command then does not start).
+    func readSessionEnd(_ setting: ToolSetting, in context: ToolContext, inputs: inout [String]) -> Result<SessionExpiry?, ToolFailure> {
+        guard let expiry = description.expiry else { return .success(nil) }
         let values = setting.value(as: Values.self)?.resolved ?? [:]
         let path = context.environment.expandingTilde(Self.fill(expiry.file, values))
-        guard !path.contains(Character("{")) else { return nil }
+        guard !path.contains(Character("{")) else { return .success(nil) }
         inputs.append(path)
         guard let bytes = try? FileSystem.read(path, limit: SecretAudit.readLimit),
             let found = Self.read(String(decoding: bytes, as: UTF8.self), .json(expiry.path))
-        else { return nil }
+        else { return .success(nil) }
+        // Bug (review): `Int64(Double)` trapped on "inf", "nan" and 1e300 from the tool's file.
+        func seconds(_ divisor: Double) -> Int64? {
+            guard let number = Double(found), number.isFinite else { return nil }
+            let value = number / divisor
+            return abs(value) < 1e12 ? Int64(value) : nil
+        }
         let ends: Int64?
         switch expiry.format {
-        case .epochSeconds: ends = Double(found).map { Int64($0) }
-        case .epochMilliseconds: ends = Double(found).map { Int64($0 / 1000) }
+        case .epochSeconds: ends = seconds(1)
+        case .epochMilliseconds: ends = seconds(1000)
         case .iso8601: ends = SessionExpiries.iso8601(found)
         }
-        guard let ends else { return nil }
-        return SessionExpiry(tool: tool, what: "session of \(description.title)", ends: ends, renew: expiry.renew)
+        guard let ends else {
+            return .failure(ToolFailure("its session's end (\(Self.shown(found))) is not \(expiry.format.rawValue)"))
+        }
+        return .success(SessionExpiry(tool: tool, what: "session of \(description.title)", ends: ends, renew: expiry.renew))
     }
 }
 
@@ -505,8 +599,13 @@ extension DescribedToolAdapter {
             reasons.append("\(description.tool): its \(item.kind.rawValue) \(shown) (\(item.key)) is not there: \(how)")
         }
         var inputs: [String] = []
-        if let end = sessionEnd(setting, in: context, inputs: &inputs), end.hasEnded(at: now) {
+        switch readSessionEnd(setting, in: context, inputs: &inputs) {
+        case .success(let end?) where end.hasEnded(at: now):
             reasons.append("\(description.tool): its session ended at \(end.endsText)" + (end.renew.map { "; renew it: \($0)" } ?? ""))
+        case .failure(let failure):
+            // Fails closed: an end that cannot be read may have passed.
+            reasons.append("\(description.tool): \(failure)")
+        default: break
         }
         return reasons
     }

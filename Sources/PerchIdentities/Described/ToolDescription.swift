@@ -139,13 +139,23 @@ extension ToolDescription {
         "accounts", "perch", "tools", "shell",
     ]
 
+    /// Names of the code-bearing list (``EnvironmentEntry/isCodeBearingName(_:)``) that are a
+    /// tool's own selection of its config, which a description may carry.
+    static let toolOwnedNames = ["NPM_CONFIG_USERCONFIG"]
+
     /// Programs a described command may not start: a shell or anything that runs its arguments
     /// as code, since a description's commands are arguments, never a shell line.
     static let refusedPrograms: [String] = [
         "sh", "bash", "dash", "zsh", "ksh", "mksh", "fish", "csh", "tcsh", "busybox", "env", "eval", "exec", "xargs", "sudo", "doas",
         "su", "nohup", "timeout", "nice", "python", "python3", "perl", "ruby", "node", "lua", "php", "awk", "gawk", "mawk", "sed",
-        "osascript", "pwsh", "powershell", "script", "watch", "ssh", "find", "perch",
+        "osascript", "pwsh", "powershell", "script", "watch", "ssh", "find", "perch", "nodejs", "rbash", "setsid", "stdbuf", "flock",
+        "git", "npx", "tclsh", "wish", "gdb", "vim", "vi", "nvim", "emacs", "make", "chrt", "taskset", "ionice", "unshare",
+        "systemd-run", "strace", "ltrace", "tmux", "screen", "setpriv", "runuser", "sg", "tar", "zip", "run-parts", "nsenter", "chroot",
+        "expect", "parallel", "ld.so", "busybox", "toybox", "docker", "kubectl", "gh", "gcloud", "aws",
     ]
+
+    /// Beginnings of program names that run their arguments as code (`perl5.36.0`, `python3.11`).
+    static let refusedProgramPrefixes = ["python", "perl", "ruby", "node", "php", "lua", "tcl", "pypy", "jruby", "ld-linux"]
 
     /// Reads a description from `bytes` (JSON, or JSON with comments). Every fault is one line
     /// starting with its JSON path (`settings.configDir.kind: …`); the description is nil when
@@ -181,6 +191,8 @@ extension ToolDescription {
 private struct DescriptionReader {
     var checkPatterns: Bool
     var problems: [String] = []
+    /// The keys of the folder and file settings read so far: the only placeholders a path takes.
+    var pathKeys: [String] = []
 
     /// The member `key` of `members`, nil when absent or null.
     func present(_ members: [(String, JSONValue)], _ key: String) -> JSONValue? {
@@ -346,6 +358,7 @@ private struct DescriptionReader {
                 }
             }
             settings.append(.init(key: key, kind: kind, variable: variable, required: required, defaultValue: defaultValue))
+            if kind == .folder || kind == .file { pathKeys.append(key) }
         }
         if !settings.isEmpty, !settings.contains(where: { $0.variable != nil }) {
             problem("settings", "no setting names a variable, so nothing could give one process the account")
@@ -358,17 +371,19 @@ private struct DescriptionReader {
     func variableProblem(_ name: String) -> String? {
         if !EnvironmentEntry.isValidName(name) { return "\"\(name)\" is not a variable name" }
         if name.hasPrefix("PERCH_") { return "PERCH_ variables are Perch's own" }
-        if ["PATH", "HOME", "USER", "LOGNAME", "TERM", "LANG"].contains(name) || name.hasPrefix("LC_") {
+        if ["PATH", "HOME", "USER", "LOGNAME", "TERM", "LANG", "SHELL", "PWD", "TZ"].contains(name) || name.hasPrefix("LC_") {
             return "\(name) belongs to every program, not to one tool"
         }
         if let owner = ToolAdapters.builtIn.first(where: { $0.exportedNames.contains(name) || $0.overrides.contains { $0.name == name } }) {
             return "\(name) belongs to the built-in tool \(owner.tool.rawValue)"
         }
-        // A tool's own selection variable may start like one (`NPM_CONFIG_USERCONFIG`): only the
-        // names a shell, a loader or git acts on as code are refused outright.
-        let loaderOrShell = ["LD_", "DYLD_", "BASH_", "GIT_", "SSH_", "ZSH_", "GLIBC_", "GCONV_"]
-        if EnvironmentEntry.codeBearingNames.contains(name) || loaderOrShell.contains(where: { name.hasPrefix($0) }) {
-            return "\(name) is a variable a shell, a loader or git acts on as code"
+        // Bug (review): PYTHONPATH, NODE_OPTIONS, XDG_CONFIG_HOME, AWS_CONFIG_FILE and the like were
+        // accepted, and made git or python run code from an account's folder. Every name a
+        // shell, a loader, an interpreter or a built-in tool acts on as code is refused (the
+        // list `env` needs trust for), but npm's own user config, which the shipped npm
+        // description carries as ~/.npmrc would be.
+        if EnvironmentEntry.isCodeBearingName(name), !ToolDescription.toolOwnedNames.contains(name) {
+            return "\(name) is a variable a shell, a loader, an interpreter or another tool acts on as code"
         }
         return nil
     }
@@ -386,8 +401,10 @@ private struct DescriptionReader {
             guard let variable = string(fields, "variable", at: place, required: true),
                 let reason = string(fields, "reason", at: place, required: true)
             else { continue }
-            if !EnvironmentEntry.isValidName(variable) || variable.hasPrefix("PERCH_") {
-                problem("\(place).variable", "\"\(variable)\" is not a variable name another tool could set")
+            // Bug (review): an override could name any variable (PATH, HOME, SSH_AUTH_SOCK, another
+            // tool's CLAUDE_CONFIG_DIR), and scopes removed it, agents' included.
+            if let why = variableProblem(variable) {
+                problem("\(place).variable", why)
             } else if settings.contains(where: { $0.variable == variable }) {
                 problem("\(place).variable", "\(variable) carries a setting; it cannot also beat it")
             } else {
@@ -404,8 +421,14 @@ private struct DescriptionReader {
             || ToolGrammar.plainNameProblem(program) != nil
         {
             problem(place, "\"\(program)\" is not a program's name (a bare name found on PATH)")
-        } else if ToolDescription.refusedPrograms.contains(program) || program.hasPrefix("python") {
-            problem(place, "\(program) runs its arguments as code; a description names the tool's own program")
+        } else if ToolDescription.refusedPrograms.contains(program.lowercased())
+            || ToolDescription.refusedProgramPrefixes.contains(where: { program.lowercased().hasPrefix($0) })
+        {
+            // A guard against mistakes: what keeps a description's programs the user's is the
+            // trust rule (the file is theirs alone), since no list names every such program.
+            problem(
+                place,
+                "\(program) runs its arguments as code (or is a tool Perch switches itself); a description names the tool's own program")
         }
     }
 
@@ -462,6 +485,12 @@ private struct DescriptionReader {
     /// `{key}`; no `..` component.
     mutating func checkPath(_ path: String, at place: String, keys: [String]) -> Bool {
         guard let used = placeholders(path, at: place, keys: keys) else { return false }
+        // Bug (review): an identity's or a value's placeholder began a path (`{user}` as
+        // /etc/shadow): only a folder's or a file's, checked as paths, may stand in one.
+        if let other = used.first(where: { !pathKeys.contains($0) }) {
+            problem(place, "{\(other)} is not a folder or file setting; only those stand in a path")
+            return false
+        }
         guard path.hasPrefix("~/") || path.hasPrefix("/") || (path.hasPrefix("{") && used.count == 1) else {
             problem(place, "\"\(path)\" must start with ~/, / or a folder setting like {configDir}")
             return false
@@ -561,6 +590,9 @@ private struct DescriptionReader {
         guard let current = readQuestion(currentValue, at: "global.current", settings: settings, files: true) else { return nil }
         if case .command(let asked) = current.source, asked.contains(where: { $0.contains(Character("{")) }) {
             problem("global.current.command", "reads the tool's own state: it takes no {key}")
+        }
+        if case .file(let path) = current.source, path.contains(Character("{")) {
+            problem("global.current.file", "reads the tool's own state: it takes no {key}")
         }
         return .command(arguments: arguments, setting: key, current: current)
     }

@@ -1,3 +1,4 @@
+import CSystem
 import Glibc
 import PerchCore
 import PerchStore
@@ -47,15 +48,11 @@ public enum ToolDescriptions {
         }
         for file in files(in: folder, loaded: &loaded, home: home) {
             let shown = PerchPaths.tilde(file, home: home)
-            if let refusal = trustRefusal(file, home: home, user: user, group: group) {
-                loaded.problems.append("tool description \(shown): \(refusal)")
-                continue
-            }
             let bytes: [UInt8]
-            do {
-                bytes = try FileSystem.read(file, limit: 1 << 20)
-            } catch {
-                loaded.problems.append("tool description \(shown): cannot be read: \(String(cString: strerror(error.code)))")
+            switch trustedBytes(file, home: home, user: user, group: group) {
+            case .success(let read): bytes = read
+            case .failure(let refusal):
+                loaded.problems.append("tool description \(shown): \(refusal)")
                 continue
             }
             let (description, problems) = ToolDescription.parse(bytes, origin: file, builtIn: builtIn)
@@ -80,6 +77,16 @@ public enum ToolDescriptions {
                     )
                 }
                 owners[variable] = adapter.description.tool
+            }
+        }
+        // An override is removed where its tool is given: never another tool's own variable.
+        for adapter in loaded.adapters {
+            for override in adapter.description.overrides {
+                if let owner = owners[override.variable], owner != adapter.description.tool {
+                    loaded.problems.append(
+                        "tool description \(origin(adapter.description, home: home)): overrides \(override.variable), which \(owner) carries"
+                    )
+                }
             }
         }
         return loaded
@@ -111,37 +118,81 @@ public enum ToolDescriptions {
         return names.sorted().map { folder + "/" + $0 }
     }
 
-    /// Why `file` may not be trusted, or nil: it, or a folder above it up to `home` (up to `/`
-    /// for a file outside the home), is writable by another user or belongs to one (stat(2),
-    /// after resolving links with realpath(3), as OpenSSH's `StrictModes` checks `~/.ssh`).
+    /// Why `file` may not be trusted, or nil (see ``trustedBytes(_:home:user:group:)``).
     public static func trustRefusal(_ file: String, home: String, user: uid_t = getuid(), group: gid_t = getgid()) -> String? {
-        guard let resolved = realpath(file, nil) else { return "cannot be read: \(String(cString: strerror(errno)))" }
+        if case .failure(let refusal) = trustedBytes(file, home: home, user: user, group: group) { return refusal.description }
+        return nil
+    }
+
+    /// The bytes of `file` (at most 1 MiB) when it may be trusted, else why not. Trusted: the
+    /// file, and every folder above it up to `home` (up to `/` for a file outside it), belongs to
+    /// `user` or root, has no write bit for group or others, and has no access control list
+    /// (OpenSSH's `StrictModes`, whose `safe_path` refuses any group write). Links are resolved
+    /// first (realpath(3)); the resolved file is opened without following a link and checked and
+    /// read through that one descriptor, so nothing can be swapped between the check and the
+    /// read. Bug (review): the check resolved the path and the read opened it again, so a link
+    /// swapped in between by another user had their description read; a file writable by the
+    /// user's own group, or by someone an ACL names, was trusted.
+    public static func trustedBytes(_ file: String, home: String, user: uid_t = getuid(), group: gid_t = getgid())
+        -> Result<[UInt8], ToolFailure>
+    {
+        func refused(_ why: String) -> Result<[UInt8], ToolFailure> { .failure(ToolFailure(why)) }
+        guard let resolved = realpath(file, nil) else { return refused("cannot be read: \(String(cString: strerror(errno)))") }
         let real = String(cString: resolved)
         free(resolved)
-        var info = stat()
-        guard stat(real, &info) == 0 else { return "cannot be read: \(String(cString: strerror(errno)))" }
-        guard info.st_mode & S_IFMT == S_IFREG else { return "is not a regular file" }
         let realHome =
             realpath(home, nil).map { pointer in
                 defer { free(pointer) }
                 return String(cString: pointer)
             } ?? home
+        let fd = open(real, O_RDONLY | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK)
+        guard fd >= 0 else { return refused("cannot be read: \(String(cString: strerror(errno)))") }
+        defer { close(fd) }
+        var info = stat()
+        guard fstat(fd, &info) == 0 else { return refused("cannot be read: \(String(cString: strerror(errno)))") }
+        guard info.st_mode & S_IFMT == S_IFREG else { return refused("is not a regular file") }
+        if let why = unsafe(info, acl: perch_has_access_acl(fd, real) == 1, what: "the file", path: real, user: user) {
+            return refused(why)
+        }
         var path = real
-        while true {
-            guard stat(path, &info) == 0 else { return "\(path): \(String(cString: strerror(errno)))" }
-            let mode = info.st_mode & 0o7777
-            let what = path == real ? "the file" : "the folder \(PerchPaths.tilde(path, home: realHome))"
-            if info.st_uid != user, info.st_uid != 0 {
-                return
-                    "\(what) belongs to another user (uid \(info.st_uid)); a description names programs Perch runs, so only your own are used"
-            }
-            if mode & S_IWOTH != 0 || (mode & S_IWGRP != 0 && info.st_gid != group) {
-                return
-                    "\(what) can be written by others (mode \(String(mode, radix: 8))); a description names programs Perch runs: run chmod go-w \(ConfigLoader.shellQuoted(path))"
-            }
-            if path == realHome || path == "/" { return nil }
+        while path != realHome, path != "/" {
             path = FileSystem.directory(of: path)
             if path.isEmpty { path = "/" }
+            var folder = stat()
+            guard stat(path, &folder) == 0 else { return refused("\(path): \(String(cString: strerror(errno)))") }
+            let what = "the folder \(PerchPaths.tilde(path, home: realHome))"
+            if let why = unsafe(folder, acl: perch_has_access_acl(-1, path) == 1, what: what, path: path, user: user) {
+                return refused(why)
+            }
         }
+        var bytes: [UInt8] = []
+        var chunk = [UInt8](repeating: 0, count: 65536)
+        while true {
+            let count = chunk.withUnsafeMutableBytes { read(fd, $0.baseAddress, $0.count) }
+            if count < 0 { return refused("cannot be read: \(String(cString: strerror(errno)))") }
+            if count == 0 { break }
+            bytes += chunk[0..<count]
+            if bytes.count > 1 << 20 { return refused("is larger than 1 MiB") }
+        }
+        return .success(bytes)
+    }
+
+    /// Why a file or folder with `info` is not the user's alone, or nil.
+    private static func unsafe(_ info: stat, acl: Bool, what: String, path: String, user: uid_t) -> String? {
+        let mode = info.st_mode & 0o7777
+        if info.st_uid != user, info.st_uid != 0 {
+            return
+                "\(what) belongs to another user (uid \(info.st_uid)); a description names programs Perch runs, so only your own are used"
+        }
+        if mode & S_IWOTH != 0 || mode & S_IWGRP != 0 {
+            let who = mode & S_IWOTH != 0 ? "others" : "its group"
+            return
+                "\(what) can be written by \(who) (mode \(String(mode, radix: 8))); a description names programs Perch runs: run chmod go-w \(ConfigLoader.shellQuoted(path))"
+        }
+        if acl {
+            return
+                "\(what) has an access control list (getfacl \(ConfigLoader.shellQuoted(path)) shows who else may write it); remove it with setfacl -b"
+        }
+        return nil
     }
 }
