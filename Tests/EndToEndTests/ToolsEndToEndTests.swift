@@ -23,7 +23,7 @@ private let acmeDescription = #"""
 
 /// `perch tools` on the release binary, in a scratch HOME with a description of the user's
 /// (docs/tools.md): listed, shown, used by an account, and refused once others can write it.
-@Suite("perch tools, end to end", .serialized)
+@Suite("perch tools, end to end", .serialized, .currentBinary)
 struct ToolsEndToEndTests {
     @Test("a user's description is listed and shown; made world-writable, it is refused and tools exits 2")
     func userDescription() throws {
