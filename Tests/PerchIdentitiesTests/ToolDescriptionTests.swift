@@ -341,3 +341,21 @@ struct ToolDescriptionReviewTests {
         }
     }
 }
+
+extension ToolDescriptionReviewTests {
+    // Bug (review): a switch's plan, status and list --json showed such a value whole.
+    @Test("a value a secret's variable carries is shown masked; the process still gets it whole")
+    func secretValues() throws {
+        let text = ToolDescriptionTests.text().replacingOccurrences(
+            of: #""user": {"kind": "identity"}"#,
+            with: #""user": {"kind": "identity"}, "key": {"kind": "value", "variable": "ACME_API_KEY"}"#)
+        let description = try #require(
+            ToolDescription.parse(Array(text.utf8), origin: "/x/acme.json", builtIn: ToolDescriptionTests.builtIn).0)
+        let setting = DescribedToolAdapter(description).setting(
+            [ToolField("home", "~/a"), ToolField("key", "sk-ant-abcdef123456")], home: "/h")
+        #expect(setting.summary == "~/a, …3456")
+        #expect(!setting.fields.contains { $0.value.contains("abcdef") })
+        #expect(setting.exports.contains(EnvironmentEntry(name: "ACME_API_KEY", value: "sk-ant-abcdef123456")))
+        #expect(DescribedToolAdapter(description).json(setting).contains("sk-ant-abcdef123456"), "the config keeps what the user wrote")
+    }
+}

@@ -50,8 +50,18 @@ public struct DescribedToolAdapter: ToolAdapter {
         let exports = description.settings.compactMap { setting in
             setting.variable.flatMap { name in resolved[setting.key].map { EnvironmentEntry(name: name, value: $0) } }
         }.sorted { $0.name < $1.name }
+        // Bug (review): a value carried by a secret's variable (`sk-ant-…` in a key's) was shown
+        // whole by a switch's plan, status and list --json. What is shown is masked, as `env`'s
+        // values are; only the exports and the written values hold it.
+        let shown = ordered.map { field in
+            let item = description.setting(field.name)
+            let secret =
+                item?.kind != .folder && item?.kind != .file
+                && (EnvironmentEntry.looksLikeSecret(field.value) || item?.variable.map(EnvironmentEntry.isSecretName) == true)
+            return secret ? ToolField(field.name, "…" + String(field.value.suffix(4))) : field
+        }
         return ToolSetting(
-            tool: tool, isPerShell: isPerShell, summary: ordered.map(\.value).joined(separator: ", "), fields: ordered, exports: exports,
+            tool: tool, isPerShell: isPerShell, summary: shown.map(\.value).joined(separator: ", "), fields: shown, exports: exports,
             value: Values(written: ordered, resolved: resolved))
     }
 
