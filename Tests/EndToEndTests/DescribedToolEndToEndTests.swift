@@ -698,4 +698,59 @@ struct DescribedToolReviewEndToEndTests {
         #expect(reset.status == 0, "\(reset.stdout)\(reset.stderr)")
         #expect(try scratch.current() == "own", "the user's own profile, kept through the refusal")
     }
+
+    // Bug (review): with the description moved away, reset dropped the tool's baseline as one of
+    // a tool "this Perch does not know", and the user's own profile with it.
+    @Test("reset with a description gone keeps what it would give back (exit 2); once it is back, it gives it back")
+    func resetWithDescriptionGone() throws {
+        let scratch = try DescribedToolHome(
+            config: DescribedToolEndToEndTests.globalAccounts, tools: [("acme", ToolDescriptionTexts.byCommand())])
+        defer { scratch.cli.remove() }
+        _ = try scratch.tool(["acmectl", "use", "own"])
+        #expect(try scratch.run("switch", "work").status == 0)
+        try FileManager.default.moveItem(atPath: scratch.tools + "/acme.json", toPath: scratch.home + "/acme.json.away")
+        let refused = try scratch.run("reset", "--yes")
+        #expect(refused.status == 2, "\(refused.stdout)\(refused.stderr)")
+        #expect(refused.stderr.contains("which no tool of this Perch knows now"), "\(refused.stderr)")
+        try FileManager.default.moveItem(atPath: scratch.home + "/acme.json.away", toPath: scratch.tools + "/acme.json")
+        #expect(try scratch.run("reset", "--yes").status == 0)
+        #expect(try scratch.current() == "own")
+    }
+
+    // Bug (review): a global file whose folder was a link (~/.acmectl → ~/important) had the file
+    // behind the link written.
+    @Test("a global file reached through a linked folder is never written: the switch fails and the file behind it is as it was")
+    func globalFileInLinkedFolder() throws {
+        let scratch = try DescribedToolHome(
+            config: DescribedToolEndToEndTests.globalAccounts, tools: [("acme", ToolDescriptionTexts.byFile)])
+        defer { scratch.cli.remove() }
+        try FileManager.default.createDirectory(atPath: scratch.home + "/important", withIntermediateDirectories: true)
+        try Loopback.write("precious\n", to: scratch.home + "/important/current")
+        try FileManager.default.createSymbolicLink(atPath: scratch.home + "/.acmectl", withDestinationPath: scratch.home + "/important")
+        let switched = try scratch.run("switch", "work")
+        #expect(switched.status == 3, "\(switched.stdout)\(switched.stderr)")
+        #expect((switched.stdout + switched.stderr).contains("is reached through a symbolic link"), "\(switched.stdout)\(switched.stderr)")
+        #expect(Loopback.text(scratch.home + "/important/current") == "precious\n")
+    }
+
+    // Bug (review): an agent whose account named a global tool but not its global setting ran on
+    // the user's own global profile.
+    @Test("an agent whose account names a global tool but not its global setting does not start")
+    func agentWithoutGlobalSetting() throws {
+        let description = #"""
+            {"version": 1, "tool": "acme", "program": "acmectl",
+             "settings": {"profile": {"kind": "value", "variable": "ACME_PROFILE"}, "user": {"kind": "identity"}},
+             "global": {"command": ["acmectl", "use", "{profile}"], "current": {"command": ["acmectl", "current"]}, "setting": "profile"}}
+            """#
+        let accounts = #"""
+            {"accounts": [{"id": "bot", "name": "Bot", "agent": true, "git": {"name": "Bot", "email": "bot@example.org"}, "acme": {"user": "bot@x"}}]}
+            """#
+        let scratch = try DescribedToolHome(config: accounts, tools: [("acme", description)])
+        defer { scratch.cli.remove() }
+        let marker = scratch.home + "/started"
+        let refused = try scratch.run("exec", "bot", "--", "touch", marker)
+        #expect(refused.status == 3, "\(refused.stdout)\(refused.stderr)")
+        #expect(refused.stderr.contains("an agent's account names it"), "\(refused.stderr)")
+        #expect(!FileManager.default.fileExists(atPath: marker))
+    }
 }

@@ -359,3 +359,83 @@ extension ToolDescriptionReviewTests {
         #expect(DescribedToolAdapter(description).json(setting).contains("sk-ant-abcdef123456"), "the config keeps what the user wrote")
     }
 }
+
+/// The second review: ways around the first review's fixes.
+@Suite("Tools described as data: the second review's findings")
+struct ToolDescriptionSecondReviewTests {
+    // Bug (review): tokens after `=`, `:` or a quote, or parted by a tab, were printed whole, and
+    // a long answer was cut before it was masked, showing a token's start.
+    @Test(
+        "a secret is masked whatever separates it from the word naming it",
+        arguments: [
+            ("password=hunter2hunter2", "password=…ter2"), ("api_key: s3cr3tvalue99", "api_key: …ue99"),
+            (#""token":"hunter2hunter2""#, #""token":"…ter2""#), ("Authorization: Bearer opaqueToken1234", "Authorization: Bearer …1234"),
+            ("Token:\tgho_abcdefghijklmnopqrstu", "Token: …rstu"), ("signed in as ada", "signed in as ada"),
+        ])
+    func masking(answer: String, shown: String) {
+        #expect(DescribedToolAdapter.shown(answer) == shown)
+    }
+
+    @Test("a token at the end of a long answer is masked before the answer is cut")
+    func maskedBeforeCut() {
+        let token = "ghp_" + String(repeating: "Ab1", count: 12)
+        let shown = DescribedToolAdapter.shown(String(repeating: "word ", count: 38) + token)
+        #expect(!shown.contains("ghp_"), "\(shown)")
+    }
+
+    @Test(
+        "a default with a .. component, and programs named like a shell or a launcher, are refused",
+        arguments: [
+            (#""default": "~/../../etc""#, "settings.home.default: must not hold a .. component")
+        ])
+    func defaults(member: String, expected: String) {
+        let text = ToolDescriptionTests.text().replacingOccurrences(of: #""required": true"#, with: #""required": true, \#(member)"#)
+        #expect(ToolDescriptionTests.problems(text).contains { $0.contains(expected) }, "\(ToolDescriptionTests.problems(text))")
+    }
+
+    @Test(
+        "programs named like a shell, an awk or a launcher are refused",
+        arguments: ["bash5", "bash-static", "x86_64", "nawk", "vim.basic", "java", "time"])
+    func programVariants(program: String) {
+        let text = ToolDescriptionTests.text(#""whoami": {"command": ["\#(program)", "x"]}"#)
+        #expect(ToolDescriptionTests.problems(text).contains { $0.hasPrefix("whoami.command[0]:") }, "\(program)")
+    }
+
+    // Bug (review): a global folder setting without a variable could not be closed for an agent,
+    // and the agent was not refused.
+    @Test("a global tool an agent cannot close says so: its global setting a value, or without a variable")
+    func cannotClose() throws {
+        for settings in [
+            #""dir": {"kind": "folder"}, "home": {"kind": "folder", "variable": "ACME_HOME"}"#,
+            #""dir": {"kind": "value", "variable": "ACME_DIR"}, "home": {"kind": "folder", "variable": "ACME_HOME"}"#,
+        ] {
+            let text =
+                #"{"version": 1, "tool": "acme", "settings": {\#(settings)}, "global": {"file": "~/.acme/active", "setting": "dir"}}"#
+            let parsed = ToolDescription.parse(Array(text.utf8), origin: "/x/acme.json", builtIn: ToolDescriptionTests.builtIn)
+            let description = try #require(parsed.0, "\(parsed.1)")
+            #expect(DescribedToolAdapter(description).cannotClose?.contains("an agent's account names it") == true)
+        }
+    }
+
+    // Bug (review): a session file that was not JSON, or held no number or time at its path,
+    // let an agent start.
+    @Test(
+        "a session file that is there but says no end fails an agent closed; one without the key means no session",
+        arguments: [
+            (#"{"end": {"n": 1}}"#, true), (#"{"end": 1000,}"#, true), ("[1000]", false), (#"{"other": 1}"#, false), ("not json", true),
+        ])
+    func unreadableEnds(text: String, refused: Bool) throws {
+        try withTemporaryFolder { folder in
+            let description = try #require(
+                ToolDescription.parse(
+                    Array(ToolDescriptionTests.text(#""expiry": {"file": "{home}/s.json", "json": "end", "format": "epoch-s"}"#).utf8),
+                    origin: "/x/acme.json", builtIn: ToolDescriptionTests.builtIn
+                ).0)
+            let adapter = DescribedToolAdapter(description)
+            try text.write(toFile: folder + "/s.json", atomically: true, encoding: .utf8)
+            let setting = adapter.setting([ToolField("home", folder)], home: folder)
+            let context = ToolContext(environment: IdentityEnvironment(variables: ["HOME": folder], statePath: folder + "/state.json"))
+            #expect(!adapter.agentRefusals(setting, in: context, now: 0).isEmpty == refused, "\(text)")
+        }
+    }
+}

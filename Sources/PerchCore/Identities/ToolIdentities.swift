@@ -244,7 +244,11 @@ public struct EnvironmentEntry: Hashable, Sendable, Codable {
         "CLASSPATH", "JDK_JAVA_OPTIONS", "JAVA_TOOL_OPTIONS", "_JAVA_OPTIONS", "DOTNET_STARTUP_HOOKS", "IRBRC", "PHPRC",
         "BUNDLE_GEMFILE", "GEM_HOME", "GEM_PATH", "R_PROFILE_USER", "LUA_INIT", "LUA_PATH", "LUA_CPATH", "GNUPGHOME",
         "FZF_DEFAULT_COMMAND", "FZF_DEFAULT_OPTS", "STARSHIP_CONFIG", "SSLKEYLOGFILE", "REQUESTS_CA_BUNDLE", "CURL_CA_BUNDLE",
-        "NODE_EXTRA_CA_CERTS", "SSL_CERT_FILE", "SSL_CERT_DIR", "https_proxy", "http_proxy", "all_proxy",
+        "NODE_EXTRA_CA_CERTS", "SSL_CERT_FILE", "SSL_CERT_DIR", "https_proxy", "http_proxy", "all_proxy", "ftp_proxy", "no_proxy",
+        "KUBE_EDITOR", "RSYNC_RSH", "RSYNC_CONNECT_PROG", "CVS_RSH", "SYSTEMD_PAGER", "SYSTEMD_EDITOR", "SUDO_EDITOR", "CURL_HOME",
+        "WGETRC", "NETRC", "HGRCPATH", "RUSTC_WRAPPER", "CC", "CXX", "MAKEFLAGS", "GOFLAGS", "CARGO_HOME", "GOPATH", "TERMINFO",
+        "EMACSLOADPATH", "VIMRUNTIME", "KRB5_CONFIG", "HELM_PLUGINS", "MAVEN_OPTS", "R_LIBS_USER", "JULIA_DEPOT_PATH", "PIP_INDEX_URL",
+        "HOSTALIASES",
     ]
 
     /// The prefixes of variables a shell, a loader, an interpreter or a tool Perch switches acts

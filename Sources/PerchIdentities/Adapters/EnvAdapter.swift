@@ -14,7 +14,11 @@ public struct EnvAdapter: PerShellToolAdapter {
 
     /// Names Perch sets itself, which `env` may not name: its own, and those the other adapters export.
     public static var reservedNames: Set<String> {
-        Set(["PERCH_ACCOUNT", "PERCH_ENV_NAMES", "PERCH_ENV_SET", "PATH", "HOME"] + ToolAdapters.registry.flatMap(\.exportedNames))
+        // A described tool's overrides too: its scope removes them, so `perch exec` and `perch env`
+        // would disagree on one an `env` sets. Bug (review).
+        Set(
+            ["PERCH_ACCOUNT", "PERCH_ENV_NAMES", "PERCH_ENV_SET", "PATH", "HOME"] + ToolAdapters.registry.flatMap(\.exportedNames)
+                + ToolAdapters.described.flatMap { $0.overrides.map(\.name) })
     }
 
     public static func setting(_ entries: [EnvironmentEntry]) -> ToolSetting { .exporting(entries, as: .env) }

@@ -224,6 +224,10 @@ public struct DescribedToolAdapter: ToolAdapter {
             }
         case .command(let arguments, let key, _):
             guard !value.isEmpty else { return .skipped("nothing to give back: no \(key) was in use") }
+            // Bug (review): a value the tool had (`--delete-all-profiles`) was given back as an option.
+            if value.hasPrefix("-") {
+                return .failed("\(Self.shown(value)) begins with '-', which would read as an option: not given to \(arguments[0])")
+            }
             let filled = arguments.map { Self.fill($0, [key: value]) }
             let run = context.run(filled[0], Array(filled.dropFirst()))
             if case .notFound = run { return .failed("\(filled[0]) not found") }
@@ -306,7 +310,11 @@ public struct DescribedToolAdapter: ToolAdapter {
     /// tool whose global setting is a plain value falls back to your own global account when
     /// its variable is removed. nil when it can be closed.
     var cannotClose: String? {
-        guard let global = description.global, let setting = description.setting(global.setting), setting.kind == .value else { return nil }
+        // Bug (review): a global folder or file setting without a variable could not be closed
+        // either, and was not refused.
+        guard let global = description.global, let setting = description.setting(global.setting),
+            setting.kind == .value || setting.variable == nil
+        else { return nil }
         return
             "\(description.tool): an agent's account names it (\"\(description.tool)\": {\"\(setting.key)\": …}), or the tool would use your own \(setting.key)"
     }
@@ -330,9 +338,25 @@ public struct DescribedToolAdapter: ToolAdapter {
     /// Why the global file at `file` is not one Perch may write: a symbolic link, or something
     /// other than a regular file (lstat(2)); nil when it is one, or is not there.
     static func notOwnFile(_ file: String, home: String) -> String? {
+        let shown = PerchPaths.tilde(file, home: home)
+        // Bug (review): a folder of the path that was a link (~/.beta → ~/important) had the file
+        // behind it written and removed. Below the home, every folder must be itself.
+        let folder = FileSystem.directory(of: file)
+        if let real = realpath(folder, nil) {
+            let resolved = String(cString: real)
+            free(real)
+            let realHome =
+                realpath(home, nil).map { pointer in
+                    defer { free(pointer) }
+                    return String(cString: pointer)
+                } ?? home
+            let expected = folder == home || folder.hasPrefix(home + "/") ? realHome + folder.dropFirst(home.count) : folder
+            if resolved != expected {
+                return "\(shown) is reached through a symbolic link: Perch writes a tool's global file only in folders of their own"
+            }
+        }
         var info = stat()
         guard lstat(file, &info) == 0 else { return nil }
-        let shown = PerchPaths.tilde(file, home: home)
         switch info.st_mode & S_IFMT {
         case S_IFREG: return nil
         case S_IFLNK: return "\(shown) is a symbolic link: Perch writes a tool's global file only as a file of its own (remove the link)"
@@ -344,23 +368,51 @@ public struct DescribedToolAdapter: ToolAdapter {
     /// ``answerLimit`` characters, and each word that looks like a secret masked (the whole
     /// line, or a token inside it: `Token: gho_…`).
     static func shown(_ text: String) -> String {
-        var clean = cleaned(text)
-        if clean.count > answerLimit { clean = String(clean.prefix(answerLimit)) + "…" }
-        // Bug (review): a token inside an answer (`Token: gho_…`, `password: hunter2hunter2`)
-        // was printed whole: only an answer that was one token was masked.
-        let masked = EnvironmentEntry.masked(clean)
-        guard masked == clean else { return masked }
-        var words = clean.split(separator: " ", omittingEmptySubsequences: false).map(String.init)
-        for index in words.indices {
-            let word = words[index]
-            let bare = Substring(word).trimmingCharacters(in: ",;:\"'()[]{}<>")
-            let previous = index > 0 ? words[index - 1].lowercased() : ""
-            let afterSecretWord = ["password", "passwd", "secret", "token", "key"].contains { previous.hasPrefix($0) }
-            if EnvironmentEntry.looksLikeSecret(bare) || (afterSecretWord && bare.count >= 6) {
-                words[index] = "…" + String(bare.suffix(4))
+        // Tabs as spaces first, so that words a tab parts stay apart once controls are removed.
+        let clean = cleaned(String(text.map { $0 == "\t" ? " " : $0 }))
+        // Masked before it is cut, so a token at the end never shows its start.
+        let masked = maskedWords(clean)
+        return masked.count > answerLimit ? String(masked.prefix(answerLimit)) + "…" : masked
+    }
+
+    /// `line` with each run that looks like a secret masked to `…` and its last 4 characters:
+    /// the whole line, a run of letters, digits and `_-./+~@` that looks like a token, and the
+    /// run after a word naming a secret (`password`, `token`, `secret`, `key`, `bearer`,
+    /// `authorization`, `credential`), whatever separates them (`=`, `:`, quotes, spaces).
+    /// Bug (review): a token inside an answer (`Token: gho_…`, `password=hunter2hunter2`) was
+    /// printed whole.
+    static func maskedWords(_ line: String) -> String {
+        let whole = EnvironmentEntry.masked(line)
+        guard whole == line else { return whole }
+        func isWord(_ c: Character) -> Bool { c.isLetter || c.isNumber || "_-./+~@".contains(c) }
+        let names = ["password", "passwd", "pwd", "secret", "token", "key", "bearer", "authorization", "credential", "credentials"]
+        var result = ""
+        var secretNamed = false
+        var index = line.startIndex
+        while index < line.endIndex {
+            guard isWord(line[index]) else {
+                result.append(line[index])
+                index = line.index(after: index)
+                continue
             }
+            var end = index
+            while end < line.endIndex, isWord(line[end]) { end = line.index(after: end) }
+            let word = String(line[index..<end])
+            let lower = word.lowercased()
+            if lower.split(whereSeparator: { "_-.".contains($0) }).contains(where: { names.contains(String($0)) }) {
+                // A word naming a secret (`Authorization`, `Bearer`): the next run is the secret.
+                result += word
+                secretNamed = true
+            } else if EnvironmentEntry.looksLikeSecret(word) || (secretNamed && word.count >= 6) {
+                result += "…" + String(word.suffix(4))
+                secretNamed = false
+            } else {
+                result += word
+                secretNamed = false
+            }
+            index = end
         }
-        return words.joined(separator: " ")
+        return result
     }
 
     /// `text`'s first line, control characters removed, white space trimmed: a value as the tool
@@ -428,6 +480,25 @@ public struct DescribedToolAdapter: ToolAdapter {
         case let found?: return .success(shown ? Self.shown(found) : Self.cleaned(found))
         case nil: return .failure(ToolFailure("its answer holds no \(Self.readingName(question.reading))"))
         }
+    }
+
+    /// The value at `path` of `document`, or nil when a member or element is not there.
+    static func jsonIndex(_ document: JSONDocument, _ path: [String]) -> JSONDocument.Index? {
+        var index = document.root
+        for component in path {
+            if component.hasPrefix("["), let position = Int(component.dropFirst().dropLast()) {
+                guard document.kind(index) == .array else { return nil }
+                let elements = document.elements(index)
+                guard position < elements.count else { return nil }
+                index = elements[position]
+            } else {
+                guard document.kind(index) == .object,
+                    let member = document.members(index).last(where: { document.string($0.key) == component })
+                else { return nil }
+                index = member.value
+            }
+        }
+        return index
     }
 
     /// What `reading` finds in `text`; nil when nothing.
@@ -566,9 +637,23 @@ extension DescribedToolAdapter {
         let path = context.environment.expandingTilde(Self.fill(expiry.file, values))
         guard !path.contains(Character("{")) else { return .success(nil) }
         inputs.append(path)
-        guard let bytes = try? FileSystem.read(path, limit: SecretAudit.readLimit),
-            let found = Self.read(String(decoding: bytes, as: UTF8.self), .json(expiry.path))
-        else { return .success(nil) }
+        // Only a file that is not there means no session; one that cannot be read, is not JSON,
+        // or holds something other than a number or a text at the path is an end not known.
+        // Bug (review): each of those let an agent start.
+        let bytes: [UInt8]
+        do {
+            bytes = try FileSystem.read(path, limit: SecretAudit.readLimit)
+        } catch {
+            if error.isNotFound { return .success(nil) }
+            return .failure(ToolFailure("its session file \(PerchPaths.tilde(path, home: context.environment.home)) cannot be read"))
+        }
+        guard let document = try? JSONReader.read(bytes) else {
+            return .failure(ToolFailure("its session file \(PerchPaths.tilde(path, home: context.environment.home)) is not JSON"))
+        }
+        if Self.jsonIndex(document, expiry.path) == nil { return .success(nil) }
+        guard let found = Self.read(String(decoding: bytes, as: UTF8.self), .json(expiry.path)) else {
+            return .failure(ToolFailure("its session's end (\(expiry.path.joined(separator: "."))) is neither a number nor a time"))
+        }
         // Bug (review): `Int64(Double)` trapped on "inf", "nan" and 1e300 from the tool's file.
         func seconds(_ divisor: Double) -> Int64? {
             guard let number = Double(found), number.isFinite else { return nil }
@@ -608,6 +693,8 @@ extension DescribedToolAdapter {
             let how = item.variable.map { "sign in with \($0)=\(shown) \(program) …" } ?? "make it"
             reasons.append("\(description.tool): its \(item.kind.rawValue) \(shown) (\(item.key)) is not there: \(how)")
         }
+        // Bug (review): an account naming the tool but not its global setting ran on your own.
+        if values[description.global?.setting ?? ""] == nil, let why = cannotClose { reasons.append(why) }
         var inputs: [String] = []
         switch readSessionEnd(setting, in: context, inputs: &inputs) {
         case .success(let end?) where end.hasEnded(at: now):

@@ -152,10 +152,16 @@ extension ToolDescription {
         "git", "npx", "tclsh", "wish", "gdb", "vim", "vi", "nvim", "emacs", "make", "chrt", "taskset", "ionice", "unshare",
         "systemd-run", "strace", "ltrace", "tmux", "screen", "setpriv", "runuser", "sg", "tar", "zip", "run-parts", "nsenter", "chroot",
         "expect", "parallel", "ld.so", "busybox", "toybox", "docker", "kubectl", "gh", "gcloud", "aws",
+        "ash", "yash", "ex", "ed", "dc", "m4", "time", "sudoedit", "pkexec", "ssh-agent", "dbus-run-session", "setarch", "x86_64",
+        "i386", "linux32", "linux64", "prlimit", "fakeroot", "bwrap", "firejail", "java", "deno", "bun", "go", "podman", "envdir",
+        "chpst", "daemonize", "start-stop-daemon", "xterm", "rlwrap", "socat", "nc", "ncat", "curl", "wget",
     ]
 
     /// Beginnings of program names that run their arguments as code (`perl5.36.0`, `python3.11`).
-    static let refusedProgramPrefixes = ["python", "perl", "ruby", "node", "php", "lua", "tcl", "pypy", "jruby", "ld-linux"]
+    static let refusedProgramPrefixes = [
+        "python", "perl", "ruby", "node", "php", "lua", "tcl", "pypy", "jruby", "ld-linux", "bash", "zsh", "ksh", "csh", "dash", "fish",
+        "vim", "rvim", "nvim", "sudo", "doas", "awk", "nawk", "gawk", "mawk", "busybox", "java", "wish", "emacs",
+    ]
 
     /// Reads a description from `bytes` (JSON, or JSON with comments). Every fault is one line
     /// starting with its JSON path (`settings.configDir.kind: …`); the description is nil when
@@ -355,6 +361,8 @@ private struct DescriptionReader {
                     problem("\(place).default", "only a folder or a file has a default")
                 } else if !(defaultValue.hasPrefix("~/") || defaultValue.hasPrefix("/")) {
                     problem("\(place).default", "must start with ~/ or /")
+                } else if defaultValue.split(separator: "/").contains(where: { $0 == ".." }) {
+                    problem("\(place).default", "must not hold a .. component")
                 }
             }
             settings.append(.init(key: key, kind: kind, variable: variable, required: required, defaultValue: defaultValue))

@@ -165,6 +165,18 @@ public enum ToolDescriptions {
                 return refused(why)
             }
         }
+        // The folders of the path as given, too, up to the home: a link in a folder others can
+        // write could be made to point elsewhere. Bug (review).
+        var given = file
+        while given.hasPrefix(home + "/") {
+            given = FileSystem.directory(of: given)
+            var folder = stat()
+            guard given != home, stat(given, &folder) == 0 else { break }
+            let what = "the folder \(PerchPaths.tilde(given, home: home))"
+            if let why = unsafe(folder, acl: perch_has_access_acl(-1, given) == 1, what: what, path: given, user: user) {
+                return refused(why)
+            }
+        }
         var bytes: [UInt8] = []
         var chunk = [UInt8](repeating: 0, count: 65536)
         while true {
