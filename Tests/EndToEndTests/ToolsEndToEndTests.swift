@@ -5,21 +5,9 @@ import Testing
     import Glibc
 #endif
 
-private let acmeDescription = #"""
-    {
-      // Acme's CLI keeps its login in the folder ACME_HOME names.
-      "version": 1,
-      "tool": "acme",
-      "title": "Acme CLI",
-      "program": "acmectl",
-      "settings": {
-        "home": {"kind": "folder", "variable": "ACME_HOME", "required": true, "default": "~/.acme"},
-        "user": {"kind": "identity"}
-      },
-      "whoami": {"file": "{home}/session.json", "json": "user.email", "expect": "user"}
-    }
-
-    """#
+/// The per-shell acme description the described-tool tests use, as a user's file (shown back
+/// line by line, each with its line end).
+private let acmeDescription = ToolDescriptionTexts.perShell() + "\n"
 
 /// `perch tools` on the release binary, in a scratch HOME with a description of the user's
 /// (docs/tools.md): listed, shown, used by an account, and refused once others can write it.

@@ -123,46 +123,42 @@ struct ToolDescriptionTests {
     // The trust rule: a description names programs Perch runs (docs/security.md).
     @Test("a description others can write, or in a folder others can write up to the home, is refused; the user's own is used")
     func trust() throws {
-        try withTemporaryFolder { home in try trust(home: home) }
-    }
+        try withTemporaryFolder { home in
+            chmod(home, 0o700)
+            let tools = home + "/.config/perch/tools"
+            try FileManager.default.createDirectory(atPath: tools, withIntermediateDirectories: true)
+            for folder in [home + "/.config", home + "/.config/perch", tools] { chmod(folder, 0o755) }
+            let file = tools + "/acme.json"
+            try Self.text().write(toFile: file, atomically: true, encoding: .utf8)
+            chmod(file, 0o644)
+            let builtIn = Self.builtIn
+            func load() -> ToolDescriptions.Loaded { ToolDescriptions.load(folder: tools, home: home, builtIn: builtIn) }
+            #expect(load().problems == [])
+            #expect(load().adapters.contains { $0.description.tool == "acme" })
 
-    func trust(home path: String) throws {
-        struct Home { var path: String }
-        let home = Home(path: path)
-        chmod(home.path, 0o700)
-        let tools = home.path + "/.config/perch/tools"
-        try FileManager.default.createDirectory(atPath: tools, withIntermediateDirectories: true)
-        for folder in [home.path + "/.config", home.path + "/.config/perch", tools] { chmod(folder, 0o755) }
-        let file = tools + "/acme.json"
-        try Self.text().write(toFile: file, atomically: true, encoding: .utf8)
-        chmod(file, 0o644)
-        let builtIn = Self.builtIn
-        func load() -> ToolDescriptions.Loaded { ToolDescriptions.load(folder: tools, home: home.path, builtIn: builtIn) }
-        #expect(load().problems == [])
-        #expect(load().adapters.contains { $0.description.tool == "acme" })
+            chmod(file, 0o646)
+            #expect(load().problems.contains { $0.contains("the file can be written by others (mode 646)") }, "\(load().problems)")
+            #expect(!load().adapters.contains { $0.description.tool == "acme" })
+            chmod(file, 0o644)
 
-        chmod(file, 0o646)
-        #expect(load().problems.contains { $0.contains("the file can be written by others (mode 646)") }, "\(load().problems)")
-        #expect(!load().adapters.contains { $0.description.tool == "acme" })
-        chmod(file, 0o644)
+            chmod(home + "/.config", 0o757)
+            #expect(load().problems.contains { $0.contains("the folder ~/.config can be written by others") }, "\(load().problems)")
+            chmod(home + "/.config", 0o755)
 
-        chmod(home.path + "/.config", 0o757)
-        #expect(load().problems.contains { $0.contains("the folder ~/.config can be written by others") }, "\(load().problems)")
-        chmod(home.path + "/.config", 0o755)
-
-        // Owned by someone else. As root, the file is given to another user; as anyone else, the
-        // check is asked for another user (root's own files are trusted, as by OpenSSH).
-        let refusal: String?
-        if getuid() == 0 {
-            chown(file, 4242, 4242)
-            refusal = ToolDescriptions.trustRefusal(file, home: home.path)
-            #expect(load().problems.contains { $0.contains("belongs to another user (uid 4242)") })
-            chown(file, 0, 0)
-        } else {
-            refusal = ToolDescriptions.trustRefusal(file, home: home.path, user: getuid() + 1)
+            // Owned by someone else. As root, the file is given to another user; as anyone else, the
+            // check is asked for another user (root's own files are trusted, as by OpenSSH).
+            let refusal: String?
+            if getuid() == 0 {
+                chown(file, 4242, 4242)
+                refusal = ToolDescriptions.trustRefusal(file, home: home)
+                #expect(load().problems.contains { $0.contains("belongs to another user (uid 4242)") })
+                chown(file, 0, 0)
+            } else {
+                refusal = ToolDescriptions.trustRefusal(file, home: home, user: getuid() + 1)
+            }
+            #expect(refusal?.contains("belongs to another user") == true)
+            #expect(ToolDescriptions.trustRefusal(file, home: home) == nil)
         }
-        #expect(refusal?.contains("belongs to another user") == true)
-        #expect(ToolDescriptions.trustRefusal(file, home: home.path) == nil)
     }
 
     @Test("an account's member is checked as the description says")

@@ -508,21 +508,7 @@ public struct DescribedToolAdapter: ToolAdapter {
             let line = text.split(whereSeparator: \.isNewline).first.map(String.init)?.trimmingWhitespace ?? ""
             return line.isEmpty ? nil : line
         case .json(let path):
-            guard let document = try? JSONReader.read(Array(text.utf8)) else { return nil }
-            var index = document.root
-            for component in path {
-                if component.hasPrefix("["), let position = Int(component.dropFirst().dropLast()) {
-                    guard document.kind(index) == .array else { return nil }
-                    let elements = document.elements(index)
-                    guard position < elements.count else { return nil }
-                    index = elements[position]
-                } else {
-                    guard document.kind(index) == .object,
-                        let member = document.members(index).last(where: { document.string($0.key) == component })
-                    else { return nil }
-                    index = member.value
-                }
-            }
+            guard let document = try? JSONReader.read(Array(text.utf8)), let index = jsonIndex(document, path) else { return nil }
             switch document.kind(index) {
             case .string: return document.string(index).flatMap { $0.isEmpty ? nil : $0 }
             case .number: return document.numberText(index).map { String($0) }
