@@ -1,4 +1,5 @@
 import PerchCore
+import PerchKit
 
 #if canImport(Glibc)
     import Glibc

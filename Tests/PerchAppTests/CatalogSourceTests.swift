@@ -1,5 +1,6 @@
 import Foundation
 import PerchCore
+import PerchKit
 import PerchStore
 import Synchronization
 import Testing
@@ -74,7 +75,8 @@ extension LoopSuites {
             var state = AppState(
                 accounts: [Self.account.withCommand("x")], saved: SavedState(currentAccount: "gh"), size: Size(width: 80, height: 24))
             _ = state.update(.key(.char("2")))
-            _ = state.update(.outcome(AnyOutcome(CatalogLoaded.loaded(accountID: "gh", items: items, skipped: skipped)), for: .pane(.catalog)))
+            _ = state.update(
+                .outcome(AnyOutcome(CatalogLoaded.loaded(accountID: "gh", items: items, skipped: skipped)), for: .pane(.catalog)))
             #expect(state.render().lines[0].contains("4 unreadable"))
         }
 
@@ -143,7 +145,8 @@ extension LoopSuites {
             let file = FileManager.default.temporaryDirectory.appendingPathComponent("perch-source-\(UUID().uuidString)").path
             defer { unlink(file) }
             let worker = EffectWorker(store: nil, configPath: nil)
-            worker.perform(.perform(LoadCatalog(accountID: "gh", command: "sleep 30 & echo $! > '\(file)'; wait")), accounts: [Self.account])
+            worker.perform(
+                .perform(LoadCatalog(accountID: "gh", command: "sleep 30 & echo $! > '\(file)'; wait")), accounts: [Self.account])
             var child: pid_t?
             _ = waitUntil {
                 child = (try? String(contentsOfFile: file, encoding: .utf8)).flatMap {
@@ -168,9 +171,10 @@ extension LoopSuites {
             worker.perform(
                 .asked(
                     by: .pane(.catalog),
-                    .perform(PreviewCatalogItem(
-                        accountID: "gh", command: #"printf '%s|%s|%s' "$PERCH_ITEM_ID" "$PERCH_ITEM_TITLE" "$PERCH_ACCOUNT_NAME""#,
-                        item: item))),
+                    .perform(
+                        PreviewCatalogItem(
+                            accountID: "gh", command: #"printf '%s|%s|%s' "$PERCH_ITEM_ID" "$PERCH_ITEM_TITLE" "$PERCH_ACCOUNT_NAME""#,
+                            item: item))),
                 accounts: [Self.account])
             let event = outcome(of: worker)
             #expect(
@@ -184,7 +188,8 @@ extension LoopSuites {
         func previewFailure() throws {
             let worker = EffectWorker(store: nil, configPath: nil)
             let item = CatalogItem(id: "a", title: "a", detail: "", kind: "")
-            worker.perform(.perform(PreviewCatalogItem(accountID: "gh", command: "echo boom >&2; exit 2", item: item)), accounts: [Self.account])
+            worker.perform(
+                .perform(PreviewCatalogItem(accountID: "gh", command: "echo boom >&2; exit 2", item: item)), accounts: [Self.account])
             guard let previewed = outcome(of: worker)?.taken(CatalogPreviewed.self)?.value,
                 previewed.accountID == "gh", previewed.itemID == "a", case .failed(let reason) = previewed.preview
             else {

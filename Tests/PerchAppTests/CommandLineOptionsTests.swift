@@ -1,5 +1,6 @@
 import PerchCore
 import PerchIdentities
+import PerchKit
 import Testing
 
 @testable import PerchApp

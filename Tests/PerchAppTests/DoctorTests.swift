@@ -1,5 +1,7 @@
 import Glibc
 import PerchCore
+import PerchKit
+import PerchKitLoop
 import PerchKitTerminal
 import Testing
 

@@ -1,5 +1,6 @@
 import Foundation
 import PerchCore
+import PerchKit
 import PerchKitTerminal
 import Testing
 

@@ -1,6 +1,7 @@
 import Foundation
 import Glibc
 import PerchCore
+import PerchKitLoop
 import Testing
 
 @testable import PerchApp

@@ -1,6 +1,7 @@
 import Foundation
 import PerchCore
 import PerchIdentities
+import PerchKit
 import PerchStore
 import Synchronization
 import Testing

@@ -1,5 +1,6 @@
 import Foundation
 import PerchCore
+import PerchKit
 import PerchStore
 import Synchronization
 import Testing

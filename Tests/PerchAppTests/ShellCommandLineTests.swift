@@ -1,4 +1,5 @@
 import Glibc
+import PerchKit
 import Testing
 
 @testable import PerchApp

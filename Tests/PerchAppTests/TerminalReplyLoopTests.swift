@@ -1,5 +1,7 @@
 import Foundation
 import PerchCore
+import PerchKit
+import PerchKitLoop
 import PerchKitTerminal
 import Testing
 

@@ -1,3 +1,5 @@
+import PerchKit
+
 @testable import PerchCore
 
 /// Each pane of the root by its type, for tests that look at or seed a pane's own state (the

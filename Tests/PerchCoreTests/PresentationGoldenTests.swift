@@ -1,4 +1,5 @@
 import Foundation
+import PerchKit
 import Testing
 
 @testable import PerchCore
@@ -129,8 +130,9 @@ private let commandCases: [PresentationCase] = [
             _ = state.update(.key(.char("2")))
             _ = state.update(
                 .outcome(
-                    AnyOutcome(CatalogLoaded.failed(
-                        accountID: "gh", reason: "exited with status 4\nerror: \u{1B}[31mnot logged in\u{1B}[0m\nrun gh auth login")),
+                    AnyOutcome(
+                        CatalogLoaded.failed(
+                            accountID: "gh", reason: "exited with status 4\nerror: \u{1B}[31mnot logged in\u{1B}[0m\nrun gh auth login")),
                     for: .pane(.catalog)))
         }, accounts: commandAccounts),
     PresentationCase(
@@ -145,8 +147,9 @@ private let commandCases: [PresentationCase] = [
             _ = state.update(.key(.char("m")))
             _ = state.update(
                 .outcome(
-                    AnyOutcome(CatalogPreviewed(
-                        accountID: "gh", itemID: "ada/repo-2", .text("ada/repo-2\n\u{1B}]0;owned\u{07}Stars: 12\tForks: 3\n"))),
+                    AnyOutcome(
+                        CatalogPreviewed(
+                            accountID: "gh", itemID: "ada/repo-2", .text("ada/repo-2\n\u{1B}]0;owned\u{07}Stars: 12\tForks: 3\n"))),
                     for: .pane(.catalog)))
         }, accounts: commandAccounts),
     PresentationCase(

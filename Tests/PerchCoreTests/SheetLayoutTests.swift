@@ -1,3 +1,4 @@
+import PerchKit
 import Testing
 
 @testable import PerchCore

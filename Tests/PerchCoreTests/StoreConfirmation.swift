@@ -1,3 +1,5 @@
+import PerchKit
+
 @testable import PerchCore
 
 extension AppState {

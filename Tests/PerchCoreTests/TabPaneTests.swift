@@ -1,4 +1,5 @@
 import Foundation
+import PerchKit
 import Testing
 
 @testable import PerchCore

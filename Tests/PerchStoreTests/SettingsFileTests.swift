@@ -1,4 +1,5 @@
 import PerchCore
+import PerchKit
 import Testing
 
 @testable import PerchStore

@@ -1,5 +1,6 @@
 import Glibc
 import PerchCore
+import PerchKit
 import PerchStore
 
 /// Figures that need no terminal: sheet open, config load, state save, changed cells per action.

@@ -1,4 +1,5 @@
 import PerchCore
+import PerchKit
 import PerchKitTerminal
 
 /// Frame time on a real terminal: state → rendered screen → changed runs → ncurses → bytes out,

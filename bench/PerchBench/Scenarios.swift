@@ -1,4 +1,5 @@
 import PerchCore
+import PerchKit
 
 /// The states the bench draws and acts on.
 enum Scenarios {

@@ -2,6 +2,7 @@ import FoundationEssentials
 import Glibc
 import PerchCore
 import PerchIdentities
+import PerchKit
 import PerchStore
 
 /// What every command other than the interface runs with: the console, the paths of its files,

@@ -1,4 +1,5 @@
 import PerchCore
+import PerchKit
 
 /// What help, the man page and the completions know of an option, whichever command declares it.
 struct OptionInfo: Sendable, Equatable {

@@ -1,4 +1,5 @@
 import PerchCore
+import PerchKit
 
 /// `perch --help`, `perch COMMAND --help` and the usage lines of messages, written from the
 /// commands' declarations (``PerchCommand``), so they say what the parser accepts.

@@ -1,5 +1,6 @@
 import PerchCore
 import PerchIdentities
+import PerchKit
 
 /// The options more than one command takes, declared once; each command lists those it takes
 /// and keeps their values in fields of its own. An option only one command takes is declared

@@ -1,4 +1,5 @@
 import PerchCore
+import PerchKit
 
 /// `perch` with no command: the full-screen interface (``PerchApp/runInterface(_:)``).
 struct InterfaceCommand: TakesHoldSettings {

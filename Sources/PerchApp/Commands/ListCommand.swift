@@ -1,5 +1,6 @@
 import Glibc
 import PerchCore
+import PerchKit
 import PerchStore
 
 /// `perch list`: the accounts, the current one marked.

@@ -2,6 +2,7 @@ import CSystem
 import Glibc
 import PerchCore
 import PerchIdentities
+import PerchKitLoop
 
 /// How an `onSwitch` hook ended.
 public enum HookResult: Hashable, Sendable {

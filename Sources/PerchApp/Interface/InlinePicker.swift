@@ -1,5 +1,7 @@
 import Glibc
 import PerchCore
+import PerchKit
+import PerchKitLoop
 import PerchKitTerminal
 
 /// The account sheet drawn inline, below the cursor's line, as `fzf --height` draws: no

@@ -2,6 +2,8 @@ import CSystem
 import Glibc
 import PerchCore
 import PerchIdentities
+import PerchKit
+import PerchKitLoop
 import PerchKitTerminal
 import PerchStore
 

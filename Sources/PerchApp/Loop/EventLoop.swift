@@ -1,6 +1,8 @@
 import Glibc
 import PerchCore
 import PerchIdentities
+import PerchKit
+import PerchKitLoop
 import PerchKitTerminal
 import PerchStore
 

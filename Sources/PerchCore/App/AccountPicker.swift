@@ -1,3 +1,5 @@
+import PerchKit
+
 /// The inline picker's root model (`perch pick`, `perch switch` with no account): the
 /// interface's own account sheet, alone, with the picker's rules (``InlinePickerMode``), drawn
 /// as a block of rows below the cursor's line. A root of its own on PerchKit's loop, beside the

@@ -1,3 +1,4 @@
+import PerchKit
 import Synchronization
 
 /// The accounts and everything derived from them, in one place and built once per change of

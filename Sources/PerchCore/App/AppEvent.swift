@@ -1,3 +1,5 @@
+import PerchKit
+
 /// What ``AppState/update(_:)`` reacts to: PerchKit's input, gestures, frames and resizes
 /// (``UIEvent``), and the outcomes of jobs, which come back from whatever performed them (the
 /// event loop's worker).

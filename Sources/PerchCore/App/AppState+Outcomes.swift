@@ -1,3 +1,5 @@
+import PerchKit
+
 extension AppState {
     /// Takes in the outcome of a job: the model that asked for it (``Effect/asker``) gets it
     /// alone and says what the root must do besides, as a Bubble Tea component gets back its

@@ -1,3 +1,5 @@
+import PerchKit
+
 extension AppState {
     /// Draws the whole screen for the current state: the selected pane, the banner and the tab
     /// bar, then each presented layer, bottom first, each by its own model; and records what was

@@ -1,3 +1,5 @@
+import PerchKit
+
 extension AppState {
     /// Applies one event and returns the effects the event loop must carry out, in order.
     /// This is the only function that changes the state: input goes to the model it is for (the

@@ -1,3 +1,5 @@
+import PerchKit
+
 /// The root model: the accounts, the confirmed state, one model per pane (each registered in
 /// ``Tab/panes`` and reached through ``TabPane``) and the stack of presented layers, each with
 /// its own model (``Presentation``). Changed only by ``update(_:at:)``, which routes each event to

@@ -1,3 +1,5 @@
+import PerchKit
+
 /// Which model asked for an effect: the effect's outcome is handed back to that model
 /// (``AppEvent/outcome(_:for:)``), as Bubble Tea routes a message to the component whose id it
 /// carries, instead of the root taking every outcome in.

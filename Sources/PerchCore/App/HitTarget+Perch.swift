@@ -1,3 +1,5 @@
+import PerchKit
+
 /// Perch's names for the parts its panes and layers mark (``HitPart``, declared by PerchKit);
 /// each pane and layer declares its own parts beside it (``CatalogPane/Row``, ``SettingsPane/Row``).
 public typealias LayerPart = HitPart

@@ -1,3 +1,5 @@
+import PerchKit
+
 /// The inline picker's block and rules (`perch pick`, `perch switch` with no account), which its
 /// root model (``AccountPicker``) follows: the interface's own account sheet, drawn as a block of
 /// rows below the cursor's line by a line-mode backend.

@@ -1,3 +1,5 @@
+import PerchKit
+
 /// A pane of Perch's own written as a PerchKit ``Pane``, with what Perch's root keeps of every
 /// pane besides (``TabPane``): its key table, the same for the whole run, whose title is its
 /// tab's; and what it keeps of each account's view for the next run. Hosted in the root by

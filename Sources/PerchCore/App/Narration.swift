@@ -1,3 +1,5 @@
+import PerchKit
+
 /// What the accessible mode says about the state (`perch --accessible`): a summary of what a
 /// person would see, taken before and after each event, and the lines that tell the difference,
 /// one line a change, read from top to bottom by a screen reader (Orca, speakup) or a braille

@@ -1,3 +1,5 @@
+import PerchKit
+
 // The jobs the root asks for itself (the switch, its hook, the tools, the panes' memory, the
 // config read after the first frame), their outcomes, and the root's other events. The root
 // takes them in ``AppState/handleOutcome(_:for:)``.

@@ -1,3 +1,5 @@
+import PerchKit
+
 /// One pane or presented layer: its own state, its own `update` and its own `render`, composed by
 /// ``AppState`` (as Bubble Tea nests models and ratatui draws stateful widgets). A model changes
 /// only itself; what else must happen (a layer presented or dismissed, a switch asked for, an

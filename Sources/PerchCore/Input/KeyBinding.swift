@@ -1,3 +1,5 @@
+import PerchKit
+
 /// What a key does once it is bound in an ``InputContext``; ``AppState/update(_:)`` performs
 /// the root's (declared here) and hands the rest to the pane or layer that takes input. A pane's
 /// or a layer's keys are its PerchKit key table's rows, each bound to a verb named after the table

@@ -1,3 +1,5 @@
+import PerchKit
+
 // The job the `Add account…` form asks for, and its outcome (``AccountForm/take(_:_:)``).
 
 /// Appends this account to the config file (a new file holding the sample accounts and it when

@@ -1,3 +1,5 @@
+import PerchKit
+
 /// The `Add account…` form, shown in a full-screen cover: four text fields, the focused one,
 /// the problems found at the last submit, and a failure to write the config. It is a PerchKit
 /// ``Layer`` of Perch's own that takes typed text (``KeyTable/takesTyping``), hosted in Perch's

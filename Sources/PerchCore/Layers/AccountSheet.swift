@@ -1,3 +1,5 @@
+import PerchKit
+
 /// A row of the account sheet's list: a group heading, or an account by its index in
 /// ``AppState/accounts``.
 public enum SheetRow: Hashable, Sendable {

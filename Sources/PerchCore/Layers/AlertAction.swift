@@ -1,3 +1,5 @@
+import PerchKit
+
 /// What confirming an alert does.
 public enum AlertAction: Hashable, Sendable {
     /// Deletes the Catalog item with this id.

@@ -1,3 +1,5 @@
+import PerchKit
+
 /// An action of a Catalog item's context menu, in the order the menu lists them.
 public enum ContextMenuAction: CaseIterable, Hashable, Sendable {
     /// Opens the item in a full-screen cover.

@@ -1,3 +1,5 @@
+import PerchKit
+
 /// What a full-screen cover shows (UIModalPresentationStyle `.fullScreen`): it hides
 /// everything below it, tab bar included, until it is closed with its `✕` or `Esc`.
 public enum Cover: Hashable, Sendable {

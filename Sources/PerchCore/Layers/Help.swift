@@ -1,3 +1,5 @@
+import PerchKit
+
 extension InputContext {
     /// The help overlay (`?`) over this context: PerchKit's ``HelpLayer``, titled with this
     /// context's title and listing its bindings as ``KeyBindings/table(for:)`` has them (Ctrl-C and

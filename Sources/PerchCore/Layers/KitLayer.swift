@@ -1,3 +1,5 @@
+import PerchKit
+
 /// A PerchKit ``Layer`` presented by Perch's root: how Perch shows PerchKit's own standard
 /// layers (its ``AlertLayer``, its ``HelpLayer``) instead of keeping copies of them, and its own
 /// layers written as PerchKit layers (the ``Cover``, the ``ContextMenu``). The layer keeps its own

@@ -1,3 +1,5 @@
+import PerchKit
+
 /// What Perch's root needs of a layer in its stack, in Perch's terms: every layer is a PerchKit
 /// ``Layer`` (its state, keys, parts, messages and drawing its own) hosted by ``KitLayer``, the
 /// one type that conforms; this protocol lets ``Presentation`` hold a ``KitLayer`` of any layer.

@@ -1,3 +1,5 @@
+import PerchKit
+
 /// One account a person can switch to, as listed in the config file (see
 /// `docs/files.md`, "Config", for the format).
 public struct Account: Hashable, Sendable {

@@ -1,3 +1,5 @@
+import PerchKit
+
 /// A field of an account as the config file names it.
 public enum AccountField: String, CaseIterable, Hashable, Sendable {
     case id, name, handle, group

@@ -1,3 +1,5 @@
+import PerchKit
+
 /// A colour theme: how the interface uses colour and emphasis.
 ///
 /// Every theme draws only colours that read on the terminal's background

@@ -1,3 +1,5 @@
+import PerchKit
+
 // The jobs the Catalog pane asks for (directly, or through the root and its items' alert), and
 // their outcomes, which come back to the pane (``CatalogPane/take(_:_:)``).
 

@@ -1,3 +1,4 @@
+import PerchKit
 import Synchronization
 
 /// The Catalog pane: the current account's items and the list cursor.

@@ -1,3 +1,5 @@
+import PerchKit
+
 /// The Overview pane: who you are signed in as, a switch under way, and the switch count. It
 /// keeps no state of its own; its keys ask Perch's root to apply the account's tools again (`r`)
 /// or to ask each tool who it will be (`v`). A PerchKit ``Pane`` of Perch's own (``KitTabPane``,

@@ -1,3 +1,5 @@
+import PerchKit
+
 // The jobs asked for from the Settings pane, and their outcomes (``SettingsPane/take(_:_:)``).
 
 /// Writes `keys`' values from `settings` into the settings file (atomically, beside the config),

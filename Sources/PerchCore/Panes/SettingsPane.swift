@@ -1,3 +1,5 @@
+import PerchKit
+
 /// Facts about this run that the Settings pane shows.
 public struct RunInfo: Hashable, Sendable {
     /// Long-press duration in effect, in milliseconds.

@@ -1,3 +1,4 @@
+import PerchKit
 import Synchronization
 
 /// The Stats pane: pictures from the switch history. Time spent in each account today, in the

@@ -1,3 +1,5 @@
+import PerchKit
+
 /// A button of the `Add account…` form.
 public enum AccountFormButton: CaseIterable, Hashable, Sendable {
     case add, cancel

@@ -1,3 +1,5 @@
+import PerchKit
+
 /// Geometry of a full-screen cover: the whole screen, with a close control (`✕`) at the left
 /// of the top row.
 public struct CoverLayout: Hashable, Sendable {

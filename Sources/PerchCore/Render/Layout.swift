@@ -1,3 +1,5 @@
+import PerchKit
+
 /// Where things are on a screen of a given size. Rendering and hit-testing both use it, so what
 /// is drawn and what reacts to the pointer can never disagree.
 public struct Layout: Hashable, Sendable {

@@ -1,5 +1,6 @@
 import PerchCore
 import PerchIdentities
+import PerchKit
 import PerchStore
 
 /// `perch doctor`: what this terminal gives Perch, and a key-repeat test (``Doctor``).

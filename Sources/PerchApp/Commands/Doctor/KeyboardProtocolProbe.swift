@@ -1,4 +1,5 @@
 import PerchCore
+import PerchKit
 
 /// Whether the terminal speaks the kitty keyboard protocol, from its answers to the query
 /// (``TerminalQuery/keyboardProtocol``: `CSI ? u`, then a primary device attributes request

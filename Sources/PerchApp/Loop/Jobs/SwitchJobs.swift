@@ -1,5 +1,7 @@
 import PerchCore
 import PerchIdentities
+import PerchKit
+import PerchKitLoop
 import PerchStore
 import Synchronization
 

@@ -1,4 +1,5 @@
 import PerchCore
+import PerchKit
 
 /// How the event loop's worker performs a ``Job``: on which of its queues, and what it posts
 /// back. Each job conforms beside the others of its kind in this folder; the worker finds the
