@@ -14,13 +14,17 @@ import PerchStore
 public struct DescribedToolAdapter: ToolAdapter {
     public let description: ToolDescription
 
+    /// The tool `description` describes, as it was read (``ToolDescription/parse(_:origin:builtIn:checkPatterns:)``).
     public init(_ description: ToolDescription) { self.description = description }
 
     /// What an account gave: the values as written, in the description's order, and the paths
     /// with `~` put in.
     public struct Values: Hashable, Sendable {
+        /// The keys and values as the config has them (`~/…` kept), in the description's order.
         public var written: [ToolField]
+        /// The values by key, a `folder`'s or a `file`'s as an absolute path.
         public var resolved: [String: String]
+        /// The value of `key` (absolute for a path), or nil when the account does not give it.
         public func resolved(_ key: String) -> String? { resolved[key] }
     }
 
@@ -253,10 +257,9 @@ public struct DescribedToolAdapter: ToolAdapter {
             // Paths under the home are shown as ~/…, as everywhere in Perch's output.
             var check = IdentityEnvironmentCheck.check(self, setting, in: context)
             let home = context.environment.home
-            func tilde(_ text: String) -> String { home.count > 1 ? text.replacing("=\(home)/", with: "=~/") : text }
-            check.expected = tilde(check.expected)
-            check.actual = check.actual.map(tilde)
-            check.note = check.note.map(tilde)
+            check.expected = Self.tildeInValues(check.expected, home: home)
+            check.actual = check.actual.map { Self.tildeInValues($0, home: home) }
+            check.note = check.note.map { Self.tildeInValues($0, home: home) }
             return check
         }
         var check = defaultCheck(setting, in: context)
@@ -333,6 +336,12 @@ public struct DescribedToolAdapter: ToolAdapter {
             rest = rest[rest.index(after: close)...]
         }
         return result + rest
+    }
+
+    /// `NAME=VALUE` text (a per-shell check's, a verify line's) with each value under `home`
+    /// shown as `~/…`, as Perch's output names paths (``PerchPaths/tilde(_:home:)``).
+    static func tildeInValues(_ text: String, home: String) -> String {
+        home.count > 1 ? text.replacing("=\(home)/", with: "=~/") : text
     }
 
     /// Why the global file at `file` is not one Perch may write: a symbolic link, or something
@@ -573,11 +582,8 @@ public struct DescribedToolAdapter: ToolAdapter {
         if isPerShell {
             var variables = IdentityProof.variables(self, setting, in: context)
             let home = context.tool.environment.home
-            if home.count > 1 {
-                // Paths under the home are shown as ~/…, as everywhere in Perch's output.
-                variables.expected = variables.expected.replacing("=\(home)/", with: "=~/")
-                variables.answer = variables.answer?.replacing("=\(home)/", with: "=~/")
-            }
+            variables.expected = Self.tildeInValues(variables.expected, home: home)
+            variables.answer = variables.answer.map { Self.tildeInValues($0, home: home) }
             answers.append(variables)
             // A shell without the account's variables would answer for the user's own account.
             if variables.verdict != .agrees { return answers }
