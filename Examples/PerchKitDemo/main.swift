@@ -57,15 +57,36 @@ struct ColorsPane: Pane {
 
     /// What ``Describe`` said of the colour picked.
     var description: String?
+    /// Whether `!` crashes the demo on purpose (`--allow-crash`).
+    var allowsCrash = false
+    /// What the slow work is doing: nil before any, else a line to show.
+    var slowWork: String?
 
     /// The pane's own messages: the sheet's reply, and its work's outcome.
     enum Message: Sendable {
         case picked(Int)
         case described(String)
+        case slowWorkEnded(seconds: Int)
     }
 
     /// The pane's own key verbs.
-    enum Verb: Hashable, Sendable { case openSheet, copy }
+    enum Verb: Hashable, Sendable { case openSheet, copy, startSlowWork, crash }
+
+    /// Slow work that can be cancelled: 20 s of waiting in 50 ms slices, which stops early once
+    /// the runner cancels it (when the app quits or is ended by a signal). Returns the whole
+    /// seconds it waited.
+    struct SlowWork: CancellableWork {
+        static let seconds = 20
+        func perform(until cancellation: WorkCancellation) -> Int {
+            var waited = 0
+            while waited < Self.seconds * 1000, !cancellation.isCancelled {
+                var slice = timespec(tv_sec: 0, tv_nsec: 50_000_000)
+                nanosleep(&slice, nil)
+                waited += 50
+            }
+            return waited / 1000
+        }
+    }
 
     /// The pane's own work: describing a colour (a stand-in for something slow, such as saving).
     struct Describe: Work {
@@ -83,7 +104,8 @@ struct ColorsPane: Pane {
             [
                 .init([KeyEvent(.enter)], "Enter", "pick a colour", .openSheet),
                 .init([.char("c")], "c", "copy the colour's name", .copy),
-            ])
+                .init([.char("w")], "w", "start \(SlowWork.seconds) s of slow work", .startSlowWork),
+            ] + (allowsCrash ? [.init([.char("!")], "!", "crash on purpose", .crash)] : []))
     }
 
     func sheet(_ context: Context) -> Reaction<Message> {
@@ -105,6 +127,12 @@ struct ColorsPane: Pane {
                 return [.banner("Pick a colour first.")]
             }
             return [.terminal(.copyToClipboard(name)), .banner("Copied \"\(name)\" to the clipboard, where the terminal allows it.")]
+        case .verb(.startSlowWork):
+            guard slowWork != "Working…" else { return [.banner("The slow work is already running.")] }
+            slowWork = "Working…"
+            return [.perform(SlowWork(), then: { .slowWorkEnded(seconds: $0) })]
+        case .verb(.crash) where allowsCrash:
+            fatalError("perchkit-demo crashed on purpose (! with --allow-crash)")
         default: return []
         }
     }
@@ -121,6 +149,9 @@ struct ColorsPane: Pane {
         case .described(let text):
             description = text
             return []
+        case .slowWorkEnded(let seconds):
+            slowWork = "Slow work done after \(seconds) s."
+            return []
         }
     }
 
@@ -132,6 +163,7 @@ struct ColorsPane: Pane {
         frame.screen.put("Picked: ", column: 2, row: area.y + 2)
         frame.screen.put(name, column: 10, row: area.y + 2, style: style)
         if let description { frame.screen.put(description, column: 2, row: area.y + 3, style: .dim, width: area.width - 4) }
+        if let slowWork { frame.screen.put(slowWork, column: 2, row: area.y + 4, style: .dim, width: area.width - 4) }
         let hint = "Hold the Colors tab, or hold 1, to pick a colour (Enter works too); c copies its name. ? for help, q to quit."
         for (offset, line) in DisplayWidth.wrapped(hint, to: max(1, area.width - 4), rows: 3).enumerated() {
             frame.screen.put(line, column: 2, row: area.y + 5 + offset, style: .dim)
@@ -169,14 +201,23 @@ let arguments = CommandLine.arguments.dropFirst()
 if arguments.contains("--help") || arguments.contains("-h") {
     print(
         """
-        usage: perchkit-demo [--reduce-motion]
+        usage: perchkit-demo [--reduce-motion] [--allow-crash]
 
         A two-tab app on PerchKit. Hold the Colors tab (mouse, or hold 1) to raise a sheet of
         colours; pick one with Enter or a click; c copies its name. Keys: 1 2 tabs, ? help, q quit.
+
+        w starts 20 s of slow work off the UI thread. Quit (q, or SIGTERM) while it runs: the
+        terminal is restored at once and the work is cancelled; the program waits for running
+        work at most 2 s after that.
+
+        options:
+          --reduce-motion  sheets appear and go without sliding
+          --allow-crash    ! crashes the demo on purpose (a Swift runtime trap): the terminal is
+                           restored, then the runtime's message is printed on standard error
         """)
     exit(0)
 }
-if let unknown = arguments.first(where: { $0 != "--reduce-motion" }) {
+if let unknown = arguments.first(where: { !["--reduce-motion", "--allow-crash"].contains($0) }) {
     let kind = unknown.hasPrefix("-") ? "unknown option" : "unexpected argument"
     let message = "perchkit-demo: \(kind) '\(unknown)' (try --help)\n"
     _ = Array(message.utf8).withUnsafeBytes { write(STDERR_FILENO, $0.baseAddress, $0.count) }
@@ -185,5 +226,7 @@ if let unknown = arguments.first(where: { $0 != "--reduce-motion" }) {
 let reduceMotion = arguments.contains("--reduce-motion")
 exit(
     TabAppRunner.runFullScreen { size in
-        TabApp(panes: [ColorsPane(), AboutPane()], model: DemoModel(), size: size, reduceMotion: reduceMotion)
+        TabApp(
+            panes: [ColorsPane(allowsCrash: arguments.contains("--allow-crash")), AboutPane()], model: DemoModel(), size: size,
+            reduceMotion: reduceMotion)
     })

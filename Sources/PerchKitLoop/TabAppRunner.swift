@@ -46,10 +46,18 @@ public final class TabAppRunner {
     private final class Inbox: Sendable {
         let finished = Mutex<[(message: any Sendable, component: ComponentID)]>([])
         let running = Mutex(0)
+        /// The tokens of work still running, by a number of its own; each is cancelled when the
+        /// run ends (``CancellableWork``).
+        let tokens = Mutex<(next: Int, live: [Int: WorkCancellation])>((0, [:]))
     }
 
     private let inbox = Inbox()
     private var pipeEnds: [Int32] = [-1, -1]
+    /// Milliseconds the run waits, once the terminal is restored, for work still running
+    /// (cancelled first: ``CancellableWork``) before it returns anyway; 2,000 by default. Work
+    /// that outlasts it ends with the process: make a write that must not be lost atomic (a
+    /// temporary file renamed into place) so that it is whole or absent.
+    public var workGrace: Int64 = 2000
     /// Who does the jobs components ask for (``Job``); without one, a job is not done and its
     /// asker hears nothing.
     public var performer: JobPerformer?
@@ -126,6 +134,12 @@ public final class TabAppRunner {
             case .job(let job, let message): performer?.perform(job, answer: answer(component, message))
             case .run(let run):
                 inbox.running.withLock { $0 += 1 }
+                let token = WorkCancellation()
+                let number = inbox.tokens.withLock { tokens in
+                    defer { tokens.next += 1 }
+                    tokens.live[tokens.next] = token
+                    return tokens.next
+                }
                 let post = answer(component, { $0 })
                 let queue =
                     work.lane.map { lane in
@@ -135,7 +149,8 @@ public final class TabAppRunner {
                         return queue
                     } ?? workers
                 queue.async { [inbox] in
-                    post(run())
+                    post(run(token))
+                    _ = inbox.tokens.withLock { $0.live.removeValue(forKey: number) }
                     inbox.running.withLock { $0 -= 1 }
                 }
             }
@@ -163,13 +178,24 @@ public final class TabAppRunner {
     }
 
     /// Runs until quit or a terminating signal; returns the exit status (``TerminalLoop/run(firstFrame:exitAfterFirstFrame:)``).
-    /// Work still running is waited for; the backend is shut down.
+    /// Then, in this order: work still running is cancelled (``CancellableWork``), the terminal
+    /// is restored at once (the backend shut down), and work still running is waited for at most
+    /// ``workGrace`` milliseconds in all; its outcomes reach no one.
     public func run() -> Int32 {
         let status = loop.run(firstFrame: { [unowned self] in loop.send([.started]) })
-        workers.wait()
-        for queue in lanes.values { queue.wait() }
+        cancelWork()
         loop.backend.shutdown()
+        let deadline = MonotonicClock.now() + workGrace
+        for queue in [workers] + Array(lanes.values) {
+            queue.wait(milliseconds: max(0, deadline - MonotonicClock.now()))
+        }
         return status
+    }
+
+    /// Cancels every piece of work still running (its token says so; work that checks it stops).
+    public func cancelWork() {
+        let tokens = inbox.tokens.withLock { Array($0.live.values) }
+        for token in tokens { token.cancel() }
     }
 
     /// Runs the app made by `app` (given the terminal's size) full-screen on the process's

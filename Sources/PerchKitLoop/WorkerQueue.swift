@@ -19,7 +19,13 @@ public final class WorkerQueue: @unchecked Sendable {
     public init(serial: Bool) {
         self.serial = serial
         pthread_mutex_init(mutex, nil)
-        pthread_cond_init(changed, nil)
+        // Timed waits (``wait(milliseconds:)``) on the monotonic clock: a change of the wall
+        // clock neither lengthens nor shortens them.
+        var attributes = pthread_condattr_t()
+        pthread_condattr_init(&attributes)
+        pthread_condattr_setclock(&attributes, CLOCK_MONOTONIC)
+        pthread_cond_init(changed, &attributes)
+        pthread_condattr_destroy(&attributes)
     }
 
     /// Queues `job` (serial) or starts it at once (concurrent).
@@ -52,6 +58,23 @@ public final class WorkerQueue: @unchecked Sendable {
         pthread_mutex_unlock(mutex)
     }
 
+    /// Waits until every job given so far (and any given meanwhile) has run, or `milliseconds`
+    /// have passed; returns whether they all ran. Jobs still running go on.
+    @discardableResult
+    public func wait(milliseconds: Int64) -> Bool {
+        var deadline = timespec()
+        clock_gettime(CLOCK_MONOTONIC, &deadline)
+        let nanoseconds = Int64(deadline.tv_nsec) + (milliseconds % 1000) * 1_000_000
+        deadline.tv_sec += Int(milliseconds / 1000) + Int(nanoseconds / 1_000_000_000)
+        deadline.tv_nsec = Int(nanoseconds % 1_000_000_000)
+        pthread_mutex_lock(mutex)
+        defer { pthread_mutex_unlock(mutex) }
+        while !jobs.isEmpty || running > 0 {
+            if pthread_cond_timedwait(changed, mutex, &deadline) == ETIMEDOUT { return jobs.isEmpty && running == 0 }
+        }
+        return true
+    }
+
     /// The serial queue's thread: takes jobs in order, sleeping (no timeout) while there are none.
     private func serialLoop() {
         pthread_mutex_lock(mutex)
@@ -79,10 +102,12 @@ public final class WorkerQueue: @unchecked Sendable {
         pthread_attr_init(&attributes)
         pthread_attr_setdetachstate(&attributes, Int32(PTHREAD_CREATE_DETACHED))
         var thread = pthread_t()
-        let started = pthread_create(&thread, &attributes, { context in
-            Unmanaged<Body>.fromOpaque(context!).takeRetainedValue().run()
-            return nil
-        }, context)
+        let started = pthread_create(
+            &thread, &attributes,
+            { context in
+                Unmanaged<Body>.fromOpaque(context!).takeRetainedValue().run()
+                return nil
+            }, context)
         pthread_attr_destroy(&attributes)
         if started != 0 {
             // No thread could be had: run the job here rather than lose it.

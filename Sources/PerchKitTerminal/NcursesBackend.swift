@@ -127,6 +127,7 @@ public final class NcursesBackend: TerminalBackend {
         refresh()
         Self.write(Self.modesOn)
         if !alternateScreen { Self.saveEmergencyBytes(modesOff: Self.modesOff + Self.clearScreen) }
+        EmergencyRestore.captureStandardError()
     }
 
     /// Whether the alternate screen terminfo claims (`hasRmcup`) is honoured, reading `environment`:
@@ -349,6 +350,7 @@ public final class NcursesBackend: TerminalBackend {
         endwin()
         if cursorHiddenByHand { Self.write(Self.showCursor) }
         active = false
+        EmergencyRestore.releaseStandardError()
     }
 
     /// After its own ``suspend()`` this re-enters the program's modes; after a stop it did not see
@@ -356,6 +358,7 @@ public final class NcursesBackend: TerminalBackend {
     /// the saved program mode (raw, no echo) too.
     public func resume() {
         if active { reset_prog_mode() }
+        EmergencyRestore.captureStandardError()
         Self.write(Self.modesOn + keyboardOn + (cursorHiddenByHand ? Self.hideCursor : ""))
         active = true
         // doupdate, not refresh: frames are in the virtual screen, and stdscr, which refresh
@@ -382,6 +385,7 @@ public final class NcursesBackend: TerminalBackend {
         if cursorHiddenByHand { Self.write(Self.showCursor) }
         delscreen(screenPointer)
         active = false
+        EmergencyRestore.releaseStandardError()
     }
 
     /// xterm mouse reporting: press and release (1000), drag (1002), SGR encoding (1006).

@@ -72,8 +72,9 @@ struct GuardEndToEndTests {
             line.trimmingWhitespaceForTest.hasPrefix("perch_program='")
                 ? String(line.prefix { $0 == " " }) + "perch_program=" + TmuxSession.quote(program) : String(line)
         }
-        try replaced.joined(separator: "\n").write(toFile: path, atomically: true, encoding: .utf8)
-        chmod(path, 0o755)
+        // Written with O_CLOEXEC: a child another test forks meanwhile must not keep it open for
+        // writing, or git's exec of the hook fails with ETXTBSY ("Text file busy").
+        writeExecutable(replaced.joined(separator: "\n"), to: path)
     }
 
     /// The line of `text` after `label: `.

@@ -16,9 +16,9 @@ struct PerchKitDemoEndToEndTests {
     let tabRow = 23
     let colorsColumn = 17
 
-    func started() throws -> TmuxSession {
+    func started(_ arguments: [String] = []) throws -> TmuxSession {
         try #require(FileManager.default.isExecutableFile(atPath: Self.binary), "no perchkit-demo at \(Self.binary): `make test` builds it")
-        let session = try TmuxSession(program: Self.binary)
+        let session = try TmuxSession(arguments: arguments, program: Self.binary)
         let shown = try session.waitUntil(timeout: 10) { lines in lines.contains { $0.contains("Colors") && $0.contains("About") } }
         let screen = try session.screen().joined(separator: "\n")
         try #require(shown, "perchkit-demo did not draw its tab bar:\n\(screen)")
@@ -129,5 +129,43 @@ struct PerchKitDemoEndToEndTests {
         try session.send("q")
         #expect(try session.waitFor("EXIT=0"), "q quits below the minimum too")
         #expect(try session.terminalRestored())
+    }
+
+    /// Issue 48: quitting (or SIGTERM) while work ran froze the screen until the work ended, and
+    /// keys typed meanwhile landed in the shell.
+    @Test(
+        "w starts 20 s of slow work; q, or SIGTERM, while it runs restores the terminal and ends the demo at once",
+        arguments: ["q", "SIGTERM"])
+    func quitWhileWorking(way: String) throws {
+        let session = try started()
+        try session.sendLiteral("w")
+        #expect(try session.waitFor("Working…"), "the slow work started")
+        let start = Date()
+        if way == "q" {
+            try session.sendLiteral("q")
+        } else {
+            #expect(kill(try session.perchPID(), SIGTERM) == 0)
+        }
+        let status = way == "q" ? "EXIT=0" : "EXIT=\(128 + SIGTERM)"
+        #expect(try session.waitFor(status, timeout: 15), "the demo ended with \(status)")
+        let took = Date().timeIntervalSince(start)
+        #expect(took < 12, "ended \(took) s after \(way): not after the work's 20 s")
+        #expect(try session.terminalRestored(), "the terminal is restored")
+    }
+
+    /// Issue 48: a crash restored the terminal but its reason, written while full-screen, went to
+    /// the alternate screen and was lost.
+    @Test("--allow-crash: ! crashes the demo; the terminal is restored and then the runtime's reason is on the screen")
+    func crashShowsReason() throws {
+        let help = try Spawn.run([Self.binary, "--help"])
+        #expect(help.stdout.contains("--allow-crash") && help.stdout.contains("w starts 20 s of slow work"), "the help says how")
+        let session = try started(["--allow-crash"])
+        try session.sendLiteral("!")
+        let ended = try session.waitUntil(timeout: 15) { lines in lines.contains { $0.hasPrefix("EXIT=") } }
+        let screen = try session.screen().joined(separator: "\n")
+        #expect(ended, "the demo ended:\n\(screen)")
+        #expect(screen.contains("EXIT=\(128 + SIGILL)") || screen.contains("EXIT=\(128 + SIGTRAP)"), "a runtime trap:\n\(screen)")
+        #expect(screen.contains("crashed on purpose"), "the reason is printed after the terminal is back:\n\(screen)")
+        #expect(try session.terminalRestored(), "the terminal is restored")
     }
 }

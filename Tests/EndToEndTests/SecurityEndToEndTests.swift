@@ -363,9 +363,8 @@ extension SecurityEndToEndTests {
         defer { cli.remove() }
         let bin = cli.home.path + "/bin"
         try FileManager.default.createDirectory(atPath: bin, withIntermediateDirectories: true)
-        try "#!/bin/sh\n[ \"$1 $2\" = \"auth token\" ] && echo gho_accountTokenForAda0000000000 && exit 0\nexit 0\n".write(
-            toFile: bin + "/gh", atomically: true, encoding: .utf8)
-        chmod(bin + "/gh", 0o755)
+        writeExecutable(
+            "#!/bin/sh\n[ \"$1 $2\" = \"auth token\" ] && echo gho_accountTokenForAda0000000000 && exit 0\nexit 0\n", to: bin + "/gh")
         let runtime = cli.home.path + "/run"
         try FileManager.default.createDirectory(atPath: runtime, withIntermediateDirectories: true)
         chmod(runtime, 0o700)

@@ -222,15 +222,15 @@ extension LoopSuites {
             try #"{"accounts": [{"id": "work", "name": "Work"}]}"#.write(toFile: config, atomically: true, encoding: .utf8)
             // Given a fresh copy of the config it breaks it; given its own broken edit back, it finishes it.
             let script = folder + "/editor.sh"
-            try """
-            #!/bin/sh
-            if grep -q BROKEN "$1"; then
-              printf '%s' '{"accounts": [{"id": "work", "name": "Work"}, {"id": "home", "name": "Home"}]}' > "$1"
-            else
-              printf '%s\n%s' '{"accounts": [' 'BROKEN' > "$1"
-            fi
-            """.write(toFile: script, atomically: true, encoding: .utf8)
-            chmod(script, 0o755)
+            writeExecutable(
+                """
+                #!/bin/sh
+                if grep -q BROKEN "$1"; then
+                  printf '%s' '{"accounts": [{"id": "work", "name": "Work"}, {"id": "home", "name": "Home"}]}' > "$1"
+                else
+                  printf '%s\n%s' '{"accounts": [' 'BROKEN' > "$1"
+                fi
+                """, to: script)
             setenv("EDITOR", script, 1)
             unsetenv("VISUAL")
             defer { unsetenv("EDITOR") }

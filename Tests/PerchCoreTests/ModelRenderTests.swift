@@ -65,11 +65,10 @@ struct ModelRenderTests {
 
     // Issue 33: at 60 columns the hint was cut mid-word (`… or press a, to swi…`).
     @Test("Overview alone at 60 columns: the hint is wrapped at word boundaries, not cut mid-word")
-    func overviewHintWraps() {
+    func overviewHintWraps() throws {
         let context = Self.context(size: Size(width: 60, height: 24))
         let drawn = Self.lines(KitPane(OverviewPane()), context)
-        let start = try? #require(drawn.firstIndex { $0.hasPrefix("   Hold the Overview tab") })
-        guard let start else { return }
+        let start = try #require(drawn.firstIndex { $0.hasPrefix("   Hold the Overview tab") })
         #expect(drawn[start] == "   Hold the Overview tab (or the 1 key), or press a, to")
         #expect(drawn[start + 1] == "   switch account.")
         #expect(!drawn.joined().contains("…"), "\(drawn.joined(separator: "\n"))")

@@ -35,7 +35,7 @@ struct TabPaneTests {
         // As Perch's root holds it (``KitPane``): its follow is PerchKit's modelChanged, after configReloaded.
         var pane = KitPane<CatalogPane>(kept: ["gh": AccountPanes(catalog: CatalogMemory(cursor: 1, scroll: 0, pinned: ["ada/site"]))])
         #expect(pane.pane.owner == "")
-        pane.follow(context, accountsReplaced: false)
+        _ = pane.follow(context, accountsReplaced: false)
         #expect(pane.pane.owner == "gh")
         context.clock = 500
         let load = Intent.effect(.perform(LoadCatalog(accountID: "gh", command: "gh repo list")))
@@ -47,9 +47,9 @@ struct TabPaneTests {
         #expect(pane.pane.items.first?.id == "ada/site", "the kept pin")
         #expect(pane.pane.list.cursor == 1, "the kept cursor")
         #expect(pane.due(context) == [], "ran once: not due again")
-        pane.follow(context, accountsReplaced: false)
+        _ = pane.follow(context, accountsReplaced: false)
         #expect(pane.due(context) == [], "the same account followed again: not due")
-        pane.follow(context, accountsReplaced: true)
+        _ = pane.follow(context, accountsReplaced: true)
         #expect(pane.due(context) == [load], "the config was read again: its command may have changed")
         var memory: [String: AccountPanes] = [:]
         pane.remember(into: &memory)

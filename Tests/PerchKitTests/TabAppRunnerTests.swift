@@ -140,6 +140,49 @@ struct TabAppRunnerTests {
         #expect(runner.loop.root.pane(LanePane.self)?.arrived == ["slow", "quick"], "and came back after it")
     }
 
+    /// Issue 48: quitting while work ran froze the screen until the work ended (3.6 s measured),
+    /// and work could not be cancelled.
+    @Test("Quit while cancellable work runs: the terminal is restored, the work told to stop, and the run ends without its whole time")
+    func quitCancelsWork() throws {
+        waitLog.withLock { $0.removeAll() }
+        let rig = try RunnerRig(panes: [WaitingPane()])
+        let (backend, poller, runner) = (rig.backend, rig.poller, rig.runner)
+        runner.workGrace = 8_000
+        let type = rig.type
+        poller.at(1_100) { type("s") }
+        poller.at(1_200) {
+            waitUntil { runner.workInFlight == 1 }
+            type("q")
+        }
+        let start = MonotonicClock.now()
+        #expect(runner.run() == 0)
+        let took = MonotonicClock.now() - start
+        #expect(backend.calls.contains("shutdown"), "the terminal is restored")
+        // (Another test's work that ignores its token may still log "finished" meanwhile.)
+        #expect(waitLog.withLock { $0.contains("cancelled") }, "the work saw its token and stopped")
+        #expect(took < 4_000, "ended after \(took) ms: neither the work's 10 s nor the 8 s grace")
+    }
+
+    @Test("Quit while work that ignores its token runs: the terminal is restored and the run waits no longer than its grace")
+    func quitWaitsAtMostGrace() throws {
+        waitLog.withLock { $0.removeAll() }
+        let rig = try RunnerRig(panes: [WaitingPane()])
+        let (backend, poller, runner) = (rig.backend, rig.poller, rig.runner)
+        runner.workGrace = 200
+        let type = rig.type
+        poller.at(1_100) { type("S") }
+        poller.at(1_200) {
+            waitUntil { runner.workInFlight == 1 }
+            type("q")
+        }
+        let start = MonotonicClock.now()
+        #expect(runner.run() == 0)
+        let took = MonotonicClock.now() - start
+        #expect(backend.calls.contains("shutdown"), "the terminal is restored")
+        #expect(runner.workInFlight == 1, "the work still runs: it was not waited for to its end")
+        #expect(took >= 200 && took < 2_500, "waited \(took) ms: the 200 ms grace, not the work's 3 s")
+    }
+
     @Test("A descriptor and a deadline of the app's send messages to its model")
     func watchAndEvery() throws {
         var watched: [Int32] = [0, 0]

@@ -101,7 +101,7 @@ struct TabAppTests {
             return
         }
         #expect(component == .pane(0))
-        _ = app.update(.deliver(run(), to: component))
+        _ = app.update(.deliver(run(WorkCancellation()), to: component))
         #expect(app.pane(CounterPane.self)?.doubled == 6)
     }
 

@@ -320,6 +320,50 @@ struct LanePane: Pane {
     func render(into frame: inout Frame, in area: Rect, _ context: Context) {}
 }
 
+/// What ``WaitingWork`` saw: "cancelled" when its token said so, "finished" when it waited its
+/// whole time.
+let waitLog = Mutex<[String]>([])
+
+/// Work that waits `milliseconds` in 10 ms slices; `heedsCancellation` false makes it ignore its
+/// token, as work that is not cancellable does.
+struct WaitingWork: CancellableWork {
+    let milliseconds: Int
+    let heedsCancellation: Bool
+    func perform(until cancellation: WorkCancellation) -> Int {
+        var waited = 0
+        while waited < milliseconds {
+            if heedsCancellation, cancellation.isCancelled {
+                waitLog.withLock { $0.append("cancelled") }
+                return waited
+            }
+            usleep(10_000)
+            waited += 10
+        }
+        waitLog.withLock { $0.append("finished") }
+        return waited
+    }
+}
+
+/// A pane whose `s` starts 10 s of work that stops when cancelled, and `S` 3 s of work that
+/// does not.
+struct WaitingPane: Pane {
+    enum Verb: Hashable, Sendable { case cancellable, stubborn }
+    enum Message: Sendable { case done(Int) }
+    var title: String { "Waiting" }
+    var keys: KeyTable<Verb> {
+        KeyTable("Waiting", [.init([.char("s")], "s", "start", .cancellable), .init([.char("S")], "S", "start", .stubborn)])
+    }
+    mutating func update(_ input: ComponentInput<Verb>, _ context: Context) -> [Reaction<Message>] {
+        switch input {
+        case .verb(.cancellable): return [.perform(WaitingWork(milliseconds: 10_000, heedsCancellation: true), then: { .done($0) })]
+        case .verb(.stubborn): return [.perform(WaitingWork(milliseconds: 3_000, heedsCancellation: false), then: { .done($0) })]
+        default: return []
+        }
+    }
+    mutating func receive(_ message: Message, _ context: Context) -> [Reaction<Message>] { [] }
+    func render(into frame: inout Frame, in area: Rect, _ context: Context) {}
+}
+
 /// An app model that asks whether the terminal speaks the kitty keyboard protocol once the first
 /// frame is up, turns key releases on when it does, and counts the times focus came back.
 struct KeyboardModel: AppModel {
@@ -355,7 +399,7 @@ extension AnyWork {
     /// Runs work that performs itself here, at once, and returns the asker's message; a job
     /// (which needs a performer) returns nothing.
     func performNow() -> any Sendable {
-        if case .run(let run) = kind { return run() }
+        if case .run(let run) = kind { return run(WorkCancellation()) }
         return ()
     }
 }

@@ -1,3 +1,5 @@
+import Synchronization
+
 /// A pane or a presented layer: its own state, its own `update`, its own `render`, and its own
 /// types: the messages it takes (``Message``: replies of the layers it presents, outcomes of the
 /// work it asks for), the verbs its keys mean (``Verb``, bound in ``keys``), and the parts it
@@ -116,6 +118,38 @@ public protocol Work: Sendable {
 extension Work {
     /// No lane: each piece runs at once, beside any other.
     public static var lane: String? { nil }
+}
+
+/// ``Work`` that stops early when asked: it checks its ``WorkCancellation`` between steps (a
+/// file at a time, a wait in short slices) and returns what it has. The runner cancels every
+/// piece still running when the app quits or is ended by a signal, after the terminal is
+/// restored, and waits for running work at most a bounded time (`TabAppRunner.workGrace`).
+/// Work that is not cancellable is simply not waited for past that time.
+public protocol CancellableWork: Work {
+    /// How the work went (``Work/Outcome``), inferred from ``perform(until:)``.
+    associatedtype Outcome
+    /// Does the work (on a worker thread), returning early once `cancellation` says so.
+    func perform(until cancellation: WorkCancellation) -> Outcome
+}
+
+extension CancellableWork {
+    /// Does the work with a token nothing cancels.
+    public func perform() -> Outcome { perform(until: WorkCancellation()) }
+}
+
+/// A flag a runner sets and ``CancellableWork`` reads: once cancelled, it stays cancelled.
+/// Safe to read and set from any thread.
+public final class WorkCancellation: Sendable {
+    private let flag = Atomic<Bool>(false)
+
+    /// A token not yet cancelled.
+    public init() {}
+
+    /// Whether the work should stop.
+    public var isCancelled: Bool { flag.load(ordering: .acquiring) }
+
+    /// Asks the work to stop (idempotent).
+    public func cancel() { flag.store(true, ordering: .releasing) }
 }
 
 /// What a component is handed: a key as the verb its table binds it to, typed or pasted text,

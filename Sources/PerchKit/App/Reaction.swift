@@ -26,7 +26,13 @@ public struct Reaction<Message: Sendable>: Sendable {
     /// Performs `work` off the loop's thread; its outcome comes back to this component as
     /// `then(outcome)`.
     public static func perform<W: Work>(_ work: W, then: @escaping @Sendable (W.Outcome) -> Message) -> Reaction {
-        Reaction(request: .perform(AnyWork(lane: W.lane, kind: .run({ then(work.perform()) }))))
+        Reaction(request: .perform(AnyWork(lane: W.lane, kind: .run({ _ in then(work.perform()) }))))
+    }
+
+    /// Performs `work` off the loop's thread with a token the runner cancels when the app ends
+    /// (``CancellableWork``); its outcome comes back to this component as `then(outcome)`.
+    public static func perform<W: CancellableWork>(_ work: W, then: @escaping @Sendable (W.Outcome) -> Message) -> Reaction {
+        Reaction(request: .perform(AnyWork(lane: W.lane, kind: .run({ then(work.perform(until: $0)) }))))
     }
 
     /// Asks the app layer to do `job` (the runner's `JobPerformer`); each of its outcomes comes
@@ -98,8 +104,9 @@ public struct AnyWork: Sendable {
 
     /// How a piece of work is done.
     public enum Kind: Sendable {
-        /// ``Work`` that performs itself: this runs it and returns the asker's message.
-        case run(@Sendable () -> any Sendable)
+        /// ``Work`` that performs itself: this runs it with the runner's token for it (which
+        /// only ``CancellableWork`` reads) and returns the asker's message.
+        case run(@Sendable (WorkCancellation) -> any Sendable)
         /// A ``Job`` the app layer does; `message` maps each of its outcomes to the asker's
         /// message (nil for a value that is not one of its outcomes).
         case job(AnyJob, message: @Sendable (any Sendable) -> (any Sendable)?)
