@@ -146,11 +146,12 @@ struct ModelRenderTests {
         Self.expect(
             InputContext.pane(.overview).helpLayer,
             [
+                // Issue 48: texts too long for the box were cut with …; they go on below.
                 "", " ╭─ Keys · Overview ──────────────────────╮", " │ Ctrl-C             quit                │",
-                " │ Ctrl-Z             suspend (fg resume… │", " │ r                  apply the account'… │",
-                " │ v                  ask each tool who … │", " │ hold 1             switch account      │",
-                " │ 1                  Overview tab        │", " │ 2                  Catalog tab         │",
-                " │ 3                  Stats tab           │", " ╰─ 1–8 of 16 · Esc close ────────────────╯",
+                " │ Ctrl-Z             suspend (fg         │", " │                    resumes)            │",
+                " │ r                  apply the account's │", " │                    tools again         │",
+                " │ v                  ask each tool who   │", " │                    it will be          │",
+                " │ hold 1             switch account      │", " ╰─ 1–8 of 20 · Esc close ────────────────╯",
             ])
     }
 

@@ -404,17 +404,19 @@ struct ModelUpdateTests {
         #expect(help.update(.action(down), context) == [])
         #expect(help.layer.scroll == 1)
         let drawn = ModelRenderTests.lines(help, context)
-        #expect(drawn[10] == " ╰─ 2–9 of 16 · Esc close ────────────────╯")
-        #expect(drawn[2] == " │ Ctrl-Z             suspend (fg resume… │")
+        // A text too long for the 40-column box goes on over a second line (20 lines in all).
+        #expect(drawn[10] == " ╰─ 2–9 of 20 · Esc close ────────────────╯")
+        #expect(drawn[2] == " │ Ctrl-Z             suspend (fg         │")
+        #expect(drawn[3] == " │                    resumes)            │")
         #expect(help.update(.scroll(.layerChrome, notches: -1), context) == [])
         #expect(help.layer.scroll == 0)
         #expect(help.update(.action(up), context) == [])
         #expect(help.layer.scroll == 0)
         for _ in 0..<20 { _ = help.update(.action(down), context) }
-        #expect(help.layer.scroll == 16 - 8)
+        #expect(help.layer.scroll == 20 - 8)
         #expect(help.update(.action(KeyAction("nothing.bound")), context) == [], "a verb not of help's table does nothing")
         #expect(help.update(.action(try #require(InputContext.help.action(for: KeyEvent(.escape)))), context) == [.dismiss])
-        #expect(help.layer.scroll == 8)
+        #expect(help.layer.scroll == 12)
     }
 
     // MARK: Context menu

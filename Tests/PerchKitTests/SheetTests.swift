@@ -126,8 +126,8 @@ struct TabBarAndHelpTests {
     }
 
     // Bug: a help text as wide as the room left ran into the box's right border.
-    @Test("Help keeps a blank column before its right border, as after its left one; a longer text is cut with …")
-    func helpClearOfTheBorder() {
+    @Test("Help keeps a blank column before its right border, as after its left one; a longer text goes on over the next line")
+    func helpClearOfTheBorder() throws {
         // A 30-column box: `k` and the gap leave 30 - 2 - 1 - 2 - 2 = 23 columns of text, one
         // less than the box's inside past the key column.
         let help = HelpLayer(
@@ -139,7 +139,11 @@ struct TabBarAndHelpTests {
         #expect(rows.count == 2, "\(frame.screen.lines)")
         #expect(rows.allSatisfy { $0.contains(" │") && !$0.contains("x│") && !$0.contains("y│") && !$0.contains("…│") }, "\(rows)")
         #expect(rows[0].contains(String(repeating: "x", count: 23)), "a text that fits is whole: \(rows[0])")
-        #expect(rows[1].contains(String(repeating: "y", count: 22) + "…"), "a longer one is cut: \(rows[1])")
+        // Issue 48: help was cut with … where it did not fit; it goes on over the next line.
+        #expect(rows[1].contains(String(repeating: "y", count: 23) + " │"), "a longer one fills its line: \(rows[1])")
+        let index = try #require(frame.screen.lines.firstIndex(of: rows[1]))
+        #expect(frame.screen.lines[index + 1].contains("│    y "), "and goes on below: \(frame.screen.lines[index + 1])")
+        #expect(!frame.screen.text.contains("…"))
     }
 
     // Bug: the end of a word the help box cut, a full stop or an ellipsis, stood beside its border.

@@ -299,6 +299,20 @@ struct TabAppTests {
         #expect(app.model(KeyboardModel.self)?.startedCount == 1)
     }
 
+    /// Issue 48: `pane(_:)` returned the first pane of its type, not the selected one its
+    /// comment promised.
+    @Test("pane(_:) is the selected pane when it is of the type; pane(_:at:) any tab's")
+    func paneIsTheSelectedOne() {
+        var app = TabApp(panes: [CounterPane(), CounterPane()], size: Size(width: 40, height: 12), reduceMotion: true)
+        _ = app.update(.ui(.key(.char("+"))))
+        #expect(app.pane(CounterPane.self)?.count == 1)
+        _ = app.update(.ui(.key(.char("2"))))
+        #expect(app.selected == 1)
+        #expect(app.pane(CounterPane.self)?.count == 0, "the second tab's, which is selected, not the first's")
+        #expect(app.pane(CounterPane.self, at: 0)?.count == 1)
+        #expect(app.pane(PlainPane.self) == nil && app.pane(CounterPane.self, at: 2) == nil)
+    }
+
     @Test("Every pane hears that the model changed, once per event, shown or not; due work is asked once without input")
     func panesFollowTheModel() {
         var app = TabApp(panes: [TallyPane(), FollowerPane()], model: TallyModel(), size: Size(width: 40, height: 12), reduceMotion: true)
@@ -310,12 +324,12 @@ struct TabAppTests {
         #expect(asker == .pane(1))
         _ = app.update(.ui(.key(KeyEvent(.escape))))
         #expect(app.update(.ui(.key(.char("+")))).isEmpty, "asked once only")
-        #expect(app.pane(FollowerPane.self)?.seenTotal == 10, "the hidden pane followed the model")
-        #expect(app.pane(FollowerPane.self)?.told == 1)
+        #expect(app.pane(FollowerPane.self, at: 1)?.seenTotal == 10, "the hidden pane followed the model")
+        #expect(app.pane(FollowerPane.self, at: 1)?.told == 1)
         _ = app.update(.ui(.key(.char("x"))))
-        #expect(app.pane(FollowerPane.self)?.told == 1, "a message of another type, which the model drops, tells no pane")
+        #expect(app.pane(FollowerPane.self, at: 1)?.told == 1, "a message of another type, which the model drops, tells no pane")
         _ = app.update(.deliver(work.performNow(), to: asker))
-        #expect(app.pane(FollowerPane.self)?.list == ["one", "two"])
+        #expect(app.pane(FollowerPane.self, at: 1)?.list == ["one", "two"])
     }
 
     @Test("The selected pane's deadline wakes the loop while it shows; a covering layer, another tab or a screen too small stop it")

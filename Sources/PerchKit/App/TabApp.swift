@@ -134,8 +134,13 @@ public struct TabApp: Sendable {
     /// Index in ``layers`` of the top layer that takes input.
     var activeTop: Int? { layers.lastIndex { $0.base.isActive } }
 
-    /// The selected pane when it is a `P`.
-    public func pane<P: Pane>(_ type: P.Type) -> P? { panes.lazy.compactMap { $0.base as? P }.first }
+    /// The selected pane when it is a `P`, else nil.
+    // Bug: it returned the first pane of the type, selected or not.
+    public func pane<P: Pane>(_ type: P.Type) -> P? { panes.indices.contains(selected) ? panes[selected].base as? P : nil }
+
+    /// The pane of tab `index` (0-based) when it is a `P`, selected or not; nil when there is no
+    /// such tab or it holds another type.
+    public func pane<P: Pane>(_ type: P.Type, at index: Int) -> P? { panes.indices.contains(index) ? panes[index].base as? P : nil }
 
     /// The topmost presented layer that is a `L`.
     public func layer<L: Layer>(_ type: L.Type) -> L? { layers.reversed().lazy.compactMap { $0.base as? L }.first }

@@ -40,7 +40,8 @@ public struct HelpLayer: Layer, Hashable {
         }
     }
 
-    /// Widest box drawn, in columns.
+    /// Width of the box, in columns, when the terminal has room and no line needs more; a wider
+    /// line widens it up to 2 columns less than the terminal.
     public static let maximumWidth = 60
     /// Blank columns between a row's keys and what they do.
     public static let columnGap = 2
@@ -111,21 +112,61 @@ public struct HelpLayer: Layer, Hashable {
         }
     }
 
-    /// Where help draws itself in `area`: a box centred in it, at most ``maximumWidth`` columns
-    /// wide and one column clear of each side, as tall as its `lineCount` lines plus a border
-    /// row above and below and one row clear of the top and the bottom; past that its lines scroll.
-    public static func layout(lineCount: Int, in area: Rect) -> (box: Rect, visibleRows: Int) {
-        let width = max(0, min(maximumWidth, area.width - 2))
+    /// Where help draws itself in `area`: a box centred in it, ``maximumWidth`` columns wide (or
+    /// as wide as its widest line, `widest` columns, needs) and one column clear of each side, as
+    /// tall as its `lineCount` lines plus a border row above and below and one row clear of the
+    /// top and the bottom; past that its lines scroll.
+    public static func layout(lineCount: Int, widest: Int = 0, in area: Rect) -> (box: Rect, visibleRows: Int) {
+        let width = max(0, min(max(maximumWidth, widest + 4), area.width - 2))
         let height = max(0, min(lineCount + 2, area.height - 2))
         let box = Rect(x: area.x + (area.width - width) / 2, y: area.y + (area.height - height) / 2, width: width, height: height)
         return (box, max(0, height - 2))
     }
 
+    /// One row of the box as drawn: a heading, a row's keys with the first line of what they
+    /// do, a further line of a help text too long for one, or a blank.
+    enum DrawnLine: Hashable {
+        case heading(String)
+        case keys(String, help: String)
+        case more(String)
+        case blank
+    }
+
+    /// The lines drawn in a box of `width` columns, and the width of the keys' column: a row
+    /// whose help does not fit the box goes on over more lines under the help column (bug: it
+    /// was cut with `…` at 60 columns).
+    func drawnLines(width: Int) -> (lines: [DrawnLine], keyWidth: Int) {
+        let inner = width - 2
+        let keyWidth = max(0, min(inner / 2 - 1, sections.flatMap(\.rows).map { DisplayWidth.columns(of: $0.label) }.max() ?? 0))
+        // One blank column before the right border, as after the left one.
+        let helpWidth = width - 4 - keyWidth - Self.columnGap
+        var drawn: [DrawnLine] = []
+        for line in lines {
+            switch line {
+            case .heading(let title): drawn.append(.heading(title))
+            case .blank: drawn.append(.blank)
+            case .row(let row):
+                let wrapped = helpWidth > 0 ? DisplayWidth.wrapped(row.help, to: helpWidth, rows: Int.max) : []
+                drawn.append(.keys(row.label, help: wrapped.first ?? ""))
+                drawn += wrapped.dropFirst().map(DrawnLine.more)
+            }
+        }
+        return (drawn, keyWidth)
+    }
+
+    /// The box, the rows shown and the lines drawn in `area`.
+    func layout(in area: Rect) -> (box: Rect, visibleRows: Int, lines: [DrawnLine], keyWidth: Int) {
+        let widest = text.map { DisplayWidth.columns(of: $0) }.max() ?? 0
+        let width = Self.layout(lineCount: 0, widest: widest, in: area).box.width
+        let (lines, keyWidth) = drawnLines(width: width)
+        let (box, visibleRows) = Self.layout(lineCount: lines.count, widest: widest, in: area)
+        return (box, visibleRows, lines, keyWidth)
+    }
+
     /// Takes a verb or the wheel; returns its dismissal, or nothing.
     public mutating func update(_ input: ComponentInput<Verb>, _ context: Context) -> [Reaction<Never>] {
-        let count = lines.count
-        let visible = Self.layout(lineCount: count, in: Rect(x: 0, y: 0, width: context.size.width, height: context.size.height))
-            .visibleRows
+        let layout = layout(in: Rect(x: 0, y: 0, width: context.size.width, height: context.size.height))
+        let (count, visible) = (layout.lines.count, layout.visibleRows)
         let step: Int
         switch input {
         case .verb(.close): return [.dismiss]
@@ -139,8 +180,7 @@ public struct HelpLayer: Layer, Hashable {
 
     /// Draws it into `area` (the whole screen, columns × rows) and marks the box as its chrome.
     public func render(into frame: inout Frame, in area: Rect, _ context: Context) {
-        let lines = self.lines
-        let (box, visibleRows) = Self.layout(lineCount: lines.count, in: area)
+        let (box, visibleRows, lines, keyWidth) = layout(in: area)
         frame.hits.mark(box, .layerChrome)
         guard box.width >= 4, box.height >= 2 else { return }
         frame.screen.clearCutWords(beside: [box])
@@ -154,7 +194,7 @@ public struct HelpLayer: Layer, Hashable {
         // Keys, then two blank columns, then what they do: with one, the longest key ran into
         // what it does ("click above the sheet close it").
         let inner = box.width - 2
-        let keyWidth = min(inner / 2 - 1, sections.flatMap(\.rows).map { DisplayWidth.columns(of: $0.label) }.max() ?? 0)
+        let x = box.x + 2 + keyWidth + Self.columnGap
         for offset in 0..<visibleRows {
             let index = scroll + offset
             guard lines.indices.contains(index) else { break }
@@ -162,14 +202,13 @@ public struct HelpLayer: Layer, Hashable {
             switch lines[index] {
             case .heading(let heading):
                 frame.screen.put(DisplayWidth.truncated(heading, to: inner - 2), column: box.x + 2, row: row, style: .bold)
-            case .row(let binding):
-                frame.screen.put(DisplayWidth.truncated(binding.label, to: keyWidth), column: box.x + 2, row: row, style: .bold)
-                let x = box.x + 2 + keyWidth + Self.columnGap
+            case .keys(let label, let help):
+                frame.screen.put(DisplayWidth.truncated(label, to: keyWidth), column: box.x + 2, row: row, style: .bold)
                 // One blank column before the right border, as after the left one (bug: a help
                 // text as wide as the room left ran into the border).
-                if x < box.maxX - 2 {
-                    frame.screen.put(DisplayWidth.truncated(binding.help, to: box.maxX - 2 - x), column: x, row: row)
-                }
+                if x < box.maxX - 2 { frame.screen.put(help, column: x, row: row, width: box.maxX - 2 - x) }
+            case .more(let help):
+                if x < box.maxX - 2 { frame.screen.put(help, column: x, row: row, width: box.maxX - 2 - x) }
             case .blank: break
             }
         }

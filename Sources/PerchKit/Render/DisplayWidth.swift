@@ -181,11 +181,35 @@ public enum DisplayWidth {
     }
 
     /// `text` wrapped at spaces into lines of at most `width` columns, on at most `rows` lines; a
-    /// word longer than a line (a path) starts a line and goes on over the next ones, broken
-    /// after a `/` where a line holds one past its start, and when lines are left over the last
-    /// one shown ends in `…`. Empty when `width` or `rows` is below 1.
+    /// line break in `text` (`\n`, `\r\n`) always starts a new line, and an empty line between
+    /// two breaks is kept. A word longer than a line (a path) starts a line and goes on over the
+    /// next ones, broken after a `/` where a line holds one past its start, and when lines are
+    /// left over the last one shown ends in `…`. Empty when `width` or `rows` is below 1.
     public static func wrapped(_ text: String, to width: Int, rows: Int) -> [String] {
         guard width > 0, rows > 0 else { return [] }
+        // Bug: a line break was kept inside a word, so the text after it was drawn on the same
+        // row. Each paragraph is wrapped on its own.
+        let paragraphs = text.split(omittingEmptySubsequences: false, whereSeparator: \.isNewline)
+        var lines: [String] = paragraphs.count == 1 ? wrappedParagraph(paragraphs[0], to: width) : []
+        if paragraphs.count > 1 {
+            // A text ending in a line break has no empty last line.
+            for paragraph in text.last?.isNewline == true ? paragraphs.dropLast() : paragraphs[...] {
+                let wrapped = wrappedParagraph(paragraph, to: width)
+                lines += wrapped.isEmpty ? [""] : wrapped
+            }
+        }
+        if lines.count > rows {
+            lines = Array(lines.prefix(rows))
+            // At most width - 1 columns before the …, never a second … (truncated ends in its own).
+            let last = lines[rows - 1]
+            let kept = fits(last, in: width - 1) ? last : String(truncated(last, to: width).dropLast())
+            lines[rows - 1] = width > 1 ? kept + "…" : "…"
+        }
+        return lines.map { truncated($0, to: width) }
+    }
+
+    /// One paragraph (no line break) wrapped at spaces into lines of at most `width` columns.
+    private static func wrappedParagraph(_ text: Substring, to width: Int) -> [String] {
         var lines: [String] = []
         var current = ""
         for word in text.split(separator: " ", omittingEmptySubsequences: true).map(String.init) {
@@ -221,13 +245,6 @@ public enum DisplayWidth {
             }
         }
         if !current.isEmpty { lines.append(current) }
-        if lines.count > rows {
-            lines = Array(lines.prefix(rows))
-            // At most width - 1 columns before the …, never a second … (truncated ends in its own).
-            let last = lines[rows - 1]
-            let kept = fits(last, in: width - 1) ? last : String(truncated(last, to: width).dropLast())
-            lines[rows - 1] = width > 1 ? kept + "…" : "…"
-        }
-        return lines.map { truncated($0, to: width) }
+        return lines
     }
 }
