@@ -74,11 +74,16 @@ let package = Package(
             path: "bench/PerchBench",
             // Linked as perch is (`make bench-build`), so its figures are the shipped binary's.
             linkerSettings: [.linkedLibrary("tinfo", .when(configuration: .release))]),
-        .testTarget(name: "PerchKitTests", dependencies: ["PerchKit", "PerchKitTerminal", "PerchKitLoop"]),
-        .testTarget(name: "PerchCoreTests", dependencies: ["PerchCore", "PerchKit"], exclude: ["Golden"]),
-        .testTarget(name: "PerchStoreTests", dependencies: ["PerchStore", "PerchCore", "PerchIdentities"]),
-        .testTarget(name: "PerchIdentitiesTests", dependencies: ["PerchIdentities", "PerchStore", "PerchCore"]),
-        .testTarget(name: "PerchAppTests", dependencies: ["PerchApp", "PerchCore", "PerchStore", "PerchKitTerminal", "PerchKitLoop"]),
-        .testTarget(name: "EndToEndTests", exclude: ["Golden", "RealTerminal", "MCP"]),
+        // What more than one test target needs (a seeded generator, an executable written
+        // safely beside parallel tests), written once.
+        .target(name: "PerchTestSupport", path: "Tests/Support"),
+        .testTarget(name: "PerchKitTests", dependencies: ["PerchKit", "PerchKitTerminal", "PerchKitLoop", "PerchTestSupport"]),
+        .testTarget(name: "PerchCoreTests", dependencies: ["PerchCore", "PerchKit", "PerchTestSupport"], exclude: ["Golden"]),
+        .testTarget(name: "PerchStoreTests", dependencies: ["PerchStore", "PerchCore", "PerchIdentities", "PerchTestSupport"]),
+        .testTarget(name: "PerchIdentitiesTests", dependencies: ["PerchIdentities", "PerchStore", "PerchCore", "PerchTestSupport"]),
+        .testTarget(
+            name: "PerchAppTests",
+            dependencies: ["PerchApp", "PerchCore", "PerchStore", "PerchKitTerminal", "PerchKitLoop", "PerchTestSupport"]),
+        .testTarget(name: "EndToEndTests", dependencies: ["PerchTestSupport"], exclude: ["Golden", "RealTerminal", "MCP"]),
     ]
 )

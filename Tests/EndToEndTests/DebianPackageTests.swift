@@ -1,4 +1,5 @@
 import Foundation
+import PerchTestSupport
 import Testing
 
 /// Issue 20: `make deb` builds `perch_VERSION_ARCH.deb`; extracted into a scratch root, it holds

@@ -1,4 +1,5 @@
 import Foundation
+import PerchTestSupport
 import Testing
 
 /// End-to-end: `perch doctor`, as a script runs it and in a terminal with a key held.

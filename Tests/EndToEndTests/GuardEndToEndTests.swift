@@ -1,4 +1,5 @@
 import Foundation
+import PerchTestSupport
 import Testing
 
 /// The guard issue: every way a commit enters a branch is checked (git's reference-transaction

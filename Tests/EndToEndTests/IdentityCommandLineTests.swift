@@ -1,4 +1,5 @@
 import Foundation
+import PerchTestSupport
 import Testing
 
 #if canImport(Glibc)
@@ -87,17 +88,6 @@ private struct IdentityHome {
         environment["PATH"] = URL(fileURLWithPath: TmuxSession.binary).deletingLastPathComponent().path + ":" + (environment["PATH"] ?? "")
         return try Spawn.run(["bash", "--norc", "--noprofile", "-c", script], environment: environment)
     }
-}
-
-/// Writes an executable file with O_CLOEXEC, so that no child forked meanwhile by a test running
-/// in parallel keeps it open for writing (exec(2) of it would then fail with ETXTBSY).
-func writeExecutable(_ text: String, to path: String) {
-    let fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o755)
-    guard fd >= 0 else { return }
-    let bytes = Array(text.utf8)
-    _ = bytes.withUnsafeBytes { write(fd, $0.baseAddress, $0.count) }
-    fchmod(fd, 0o755)
-    close(fd)
 }
 
 @Suite("Command line: tool identities", .currentBinary)

@@ -1,4 +1,5 @@
 import Foundation
+import PerchTestSupport
 import Testing
 
 /// `perch verify` (each tool's own answer), accounts chosen by a repository's remote, and the

@@ -1,4 +1,5 @@
 import Foundation
+import PerchTestSupport
 import Testing
 
 /// "There is no command that renews": Perch printed `aws sso login --profile …` for the person

@@ -2,6 +2,7 @@ import Foundation
 import PerchCore
 import PerchIdentities
 import PerchStore
+import PerchTestSupport
 import Testing
 
 @testable import PerchApp

@@ -3,6 +3,7 @@ import PerchCore
 import PerchIdentities
 import PerchKit
 import PerchStore
+import PerchTestSupport
 import Synchronization
 import Testing
 

@@ -40,17 +40,6 @@ func outcomes(of worker: EffectWorker, count: Int) -> [AppEvent] {
     return events
 }
 
-/// Writes an executable file with O_CLOEXEC, so that no child forked meanwhile by a test running
-/// in parallel keeps it open for writing (exec(2) of it would then fail with ETXTBSY).
-func writeExecutable(_ text: String, to path: String) {
-    let fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o755)
-    guard fd >= 0 else { return }
-    let bytes = Array(text.utf8)
-    _ = bytes.withUnsafeBytes { write(fd, $0.baseAddress, $0.count) }
-    fchmod(fd, 0o755)
-    close(fd)
-}
-
 extension AppEvent {
     /// The outcome this event carries when it is a `T`, and the model it is addressed to.
     func taken<T>(_ type: T.Type) -> (value: T, asker: ModelID)? {

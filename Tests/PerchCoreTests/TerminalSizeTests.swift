@@ -1,4 +1,5 @@
 import PerchKit
+import PerchTestSupport
 import Testing
 
 @testable import PerchCore

@@ -1,5 +1,6 @@
 import Foundation
 import PerchStore
+import PerchTestSupport
 import Testing
 
 @testable import PerchCore

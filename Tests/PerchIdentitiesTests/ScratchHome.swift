@@ -2,6 +2,7 @@ import Foundation
 import PerchCore
 import PerchIdentities
 import PerchStore
+import PerchTestSupport
 
 /// A scratch home for identity tests: its own HOME, XDG folders, KUBECONFIG, CLOUDSDK_CONFIG,
 /// GH_CONFIG_DIR and AWS config, GIT_CONFIG_NOSYSTEM=1, and a `bin` folder first on PATH where
@@ -144,17 +145,6 @@ extension Account {
     static func with(_ id: String, _ identities: ToolIdentities) -> Account {
         Account(id: id, name: id.capitalized, identities: identities)
     }
-}
-
-/// Writes an executable file with O_CLOEXEC, so that no child forked meanwhile by a test running
-/// in parallel keeps it open for writing (exec(2) of it would then fail with ETXTBSY).
-func writeExecutable(_ text: String, to path: String) {
-    let fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o755)
-    guard fd >= 0 else { return }
-    let bytes = Array(text.utf8)
-    _ = bytes.withUnsafeBytes { write(fd, $0.baseAddress, $0.count) }
-    fchmod(fd, 0o755)
-    close(fd)
 }
 
 extension ToolIdentities {

@@ -1,4 +1,5 @@
 import Foundation
+import PerchTestSupport
 import Testing
 
 @testable import PerchStore
@@ -55,18 +56,6 @@ indirect enum DecodedValue: Decodable, Equatable, Sendable {
     }
 }
 
-/// SplitMix64: a small seeded generator, so every run sees the same corpus.
-private struct Generator: RandomNumberGenerator {
-    var state: UInt64
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
-}
-
 /// Numbers at the edges of `Double` and of the grammar.
 private let edgeNumbers = [
     "0", "-0", "-0.0e0", "1", "-1", "1e308", "-1.7976931348623157e308", "1.7976931348623157E+308", "2.2250738585072014e-308",
@@ -81,12 +70,12 @@ private let stringPieces = [
     #"\uD83D\uDE00"#, #"\uDBFF\uDFFF"#, #"\uD800\uDC00"#, "é", "中", "😀", "\u{7F}", "\u{FEFF}", "e\u{301}",
 ]
 
-private func randomString(_ g: inout Generator) -> String {
+private func randomString(_ g: inout SplitMix64) -> String {
     "\"" + (0..<Int.random(in: 0...4, using: &g)).map { _ in stringPieces.randomElement(using: &g)! }.joined() + "\""
 }
 
 /// A random valid JSON text (keys from a small set, so some objects repeat one).
-private func randomJSON(_ g: inout Generator, depth: Int) -> String {
+private func randomJSON(_ g: inout SplitMix64, depth: Int) -> String {
     let space = ["", " ", "\n", "\t", "\r\n  "].randomElement(using: &g)!
     switch Int.random(in: 0..<(depth > 5 ? 5 : 7), using: &g) {
     case 0: return ["true", "false", "null"].randomElement(using: &g)!
@@ -105,7 +94,7 @@ private func randomJSON(_ g: inout Generator, depth: Int) -> String {
 }
 
 /// `text` with one byte deleted, inserted or replaced by a byte that matters to the grammar.
-private func mutated(_ text: String, _ g: inout Generator) -> [UInt8] {
+private func mutated(_ text: String, _ g: inout SplitMix64) -> [UInt8] {
     var bytes = Array(text.utf8)
     let interesting: [UInt8] = Array(#"{}[],:"\/0123456789-+.eEtrufalsn u"#.utf8) + [0x00, 0x09, 0x0A, 0x1F, 0x7F, 0x80, 0xC3, 0xFF]
     let at = bytes.isEmpty ? 0 : Int.random(in: 0..<bytes.count, using: &g)
@@ -169,7 +158,7 @@ private func outsideFoundation(_ document: JSONDocument) -> Bool {
 struct JSONReaderDifferentialTests {
     @Test("the same verdict and the same values on a seeded corpus of valid JSON and of one-byte mutations")
     func corpus() {
-        var g = Generator(state: 0x5EED)
+        var g = SplitMix64(seed: 0x5EED)
         var accepted = 0
         for _ in 0..<3_000 {
             let text = randomJSON(&g, depth: 0)

@@ -1,7 +1,6 @@
-import PerchKit
 import Testing
 
-@testable import PerchCore
+@testable import PerchKit
 
 /// Every row must still be exactly `width` columns when drawn: a backend draws `lines` cell by cell.
 private func expectRowsFullWidth(_ screen: Screen, sourceLocation: SourceLocation = #_sourceLocation) {

@@ -1,6 +1,5 @@
 import Testing
 
-@testable import PerchCore
 @testable import PerchKit
 
 @Suite("DisplayWidth")

@@ -1,7 +1,6 @@
-import PerchKit
 import Testing
 
-@testable import PerchCore
+@testable import PerchKit
 
 /// The kitty keyboard protocol's `CSI … u` keys and functional-key forms with event types, and
 /// xterm's `modifyOtherKeys` forms (https://sw.kovidgoyal.net/kitty/keyboard-protocol/).

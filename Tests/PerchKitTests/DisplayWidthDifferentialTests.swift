@@ -1,7 +1,6 @@
 import Glibc
 import Testing
 
-@testable import PerchCore
 @testable import PerchKit
 
 /// glibc's wcwidth(3), which the Glibc module leaves out without _XOPEN_SOURCE.

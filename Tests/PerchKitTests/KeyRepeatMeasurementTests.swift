@@ -1,7 +1,6 @@
-import PerchKit
 import Testing
 
-@testable import PerchCore
+@testable import PerchKit
 
 @Suite("Key-repeat measurement (perch doctor)")
 struct KeyRepeatMeasurementTests {

@@ -1,7 +1,7 @@
-import PerchKit
+import PerchTestSupport
 import Testing
 
-@testable import PerchCore
+@testable import PerchKit
 
 /// The invariants every operation must keep: the cursor is a valid row and is inside the viewport,
 /// and the viewport does not start past the last full page.

@@ -1,0 +1,21 @@
+import Glibc
+
+/// Writes an executable file (mode 0755) holding `text`, opened with O_CLOEXEC, so that no child
+/// forked meanwhile by a test running in parallel keeps it open for writing: exec(2) of it would
+/// then fail with ETXTBSY ("Text file busy"), as a git hook rewritten by a test once did. Any
+/// file already at `path` is replaced. Returns whether the whole text was written.
+@discardableResult
+public func writeExecutable(_ text: String, to path: String) -> Bool {
+    let fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o755)
+    guard fd >= 0 else { return false }
+    defer { close(fd) }
+    let bytes = Array(text.utf8)
+    var offset = 0
+    while offset < bytes.count {
+        let n = bytes.withUnsafeBytes { write(fd, $0.baseAddress! + offset, $0.count - offset) }
+        if n < 0, errno == EINTR { continue }
+        guard n > 0 else { return false }
+        offset += n
+    }
+    return fchmod(fd, 0o755) == 0
+}
