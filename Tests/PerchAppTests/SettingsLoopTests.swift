@@ -90,13 +90,48 @@ extension LoopSuites {
             #expect(state.reduceMotion && state.sheetStyle == .inset)
         }
 
-        @Test("the long-press duration is clamped to 200–2000 ms")
+        @Test("the long-press duration is clamped to 50–10000 ms, the range of --long-press-ms")
         func longPressRange() {
             var settings = SettingsState()
-            for _ in 0..<30 { settings.change(.longPress, step: 1) }
-            #expect(settings.values.longPressMilliseconds == 2000)
-            for _ in 0..<30 { settings.change(.longPress, step: -1) }
-            #expect(settings.values.longPressMilliseconds == 200)
+            for _ in 0..<200 { settings.change(.longPress, step: 1) }
+            #expect(settings.values.longPressMilliseconds == 10_000)
+            for _ in 0..<200 { settings.change(.longPress, step: -1) }
+            #expect(settings.values.longPressMilliseconds == 50)
+            #expect(SharedOption.longPressRange == Settings.longPressRange)
+        }
+
+        /// Issue 48: the flag took 50–10000 ms and the file 200–2000, so 100 ms, which the flag
+        /// took, was dropped from the file with a warning.
+        @Test("a settings file's long-press of 100 ms, which --long-press-ms takes, is read, not dropped")
+        func fileTakesWhatTheFlagTakes() throws {
+            let folder = scratch()
+            defer { try? FileManager.default.removeItem(atPath: folder) }
+            let path = folder + "/settings.json"
+            try #"{"longPressMilliseconds": 100}"#.write(toFile: path, atomically: true, encoding: .utf8)
+            let read = SettingsFile.read(path)
+            #expect(read.warning == nil, "\(read.warning ?? "")")
+            #expect(SettingsState(file: read.settings).values.longPressMilliseconds == 100)
+        }
+
+        /// Issue 48: each setting's member, values and title were written in 46 switch arms.
+        @Test("every setting is one record, in SettingKey's order, with a member of its own that the file writes and reads back")
+        func oneRecordEach() throws {
+            #expect(SettingDefinition.all.map(\.key) == SettingKey.allCases)
+            #expect(Set(SettingDefinition.all.map(\.member)).count == SettingKey.allCases.count)
+            var settings = SettingsState()
+            for key in SettingKey.allCases { settings.change(key, step: 1) }
+            let folder = scratch()
+            defer { try? FileManager.default.removeItem(atPath: folder) }
+            let path = folder + "/settings.json"
+            try SettingsFile.write(settings.file, to: path)
+            let text = try String(contentsOfFile: path, encoding: .utf8)
+            for definition in SettingDefinition.all {
+                #expect(text.contains("\"\(definition.member)\""), "\(definition.member) is written")
+                #expect(!definition.title.isEmpty)
+            }
+            let back = SettingsState(file: SettingsFile.read(path).settings)
+            #expect(back.values == settings.values, "each value read back as written")
+            #expect(SettingKey.allCases.allSatisfy { back.source($0) == .saved })
         }
 
         @Test("a settings file that is not JSON is left alone and read as defaults, with a warning")

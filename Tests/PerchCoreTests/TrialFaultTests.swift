@@ -139,10 +139,10 @@ struct PaneFollowTests {
 
 @Suite("Settings at the ends of a range")
 struct SettingsRangeEndTests {
-    // Bug: Enter or → on the long-press at 2000 ms (← at 200 ms) did nothing and said nothing.
+    // Bug: Enter or → on the long-press at its longest (← at its shortest) did nothing and said nothing.
     @Test(
         "a step past the long-press range says which way it goes, and writes nothing",
-        arguments: [(2000, KeyEvent(.enter)), (2000, KeyEvent(.right)), (200, KeyEvent(.left))] as [(Int64, KeyEvent)])
+        arguments: [(10_000, KeyEvent(.enter)), (10_000, KeyEvent(.right)), (50, KeyEvent(.left))] as [(Int64, KeyEvent)])
     func longPressAtItsEnd(milliseconds: Int64, key: KeyEvent) {
         var file = SavedSettings()
         file.longPressMilliseconds = milliseconds
@@ -154,12 +154,12 @@ struct SettingsRangeEndTests {
         let effects = state.update(.key(key))
         #expect(effects.allSatisfy { $0.job(SaveSettings.self) == nil }, "\(effects)")
         #expect(state.settingsState.values.longPressMilliseconds == milliseconds)
-        let expected = milliseconds == 2000 ? "at its longest, 2000 ms: ← shortens it." : "at its shortest, 200 ms: → lengthens it."
+        let expected = milliseconds == 10_000 ? "at its longest, 10000 ms: ← shortens it." : "at its shortest, 50 ms: → lengthens it."
         #expect(state.banner?.hasSuffix(expected) == true, "\(state.banner ?? "no banner")")
         // The other way still steps, and saves.
-        let back = state.update(.key(KeyEvent(milliseconds == 2000 ? .left : .right)))
+        let back = state.update(.key(KeyEvent(milliseconds == 10_000 ? .left : .right)))
         #expect(back.contains { $0.job(SaveSettings.self) != nil })
-        #expect(state.settingsState.values.longPressMilliseconds == (milliseconds == 2000 ? 1900 : 300))
+        #expect(state.settingsState.values.longPressMilliseconds == (milliseconds == 10_000 ? 9900 : 150))
     }
 }
 

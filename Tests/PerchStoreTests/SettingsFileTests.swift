@@ -46,7 +46,7 @@ struct SettingsFileTests {
             read = SettingsFile.read(path)
             #expect(
                 read.warning
-                    == "Settings file \(path): longPressMilliseconds must be a whole number from 200 to 2000; mouse must be true or false; they use their default."
+                    == "Settings file \(path): longPressMilliseconds must be a whole number from 50 to 10000; mouse must be true or false; they use their default."
             )
             #expect(read.settings.reduceMotion == true, "the usable ones are read")
             try #"{"theme": "neon"}"#.write(toFile: path, atomically: true, encoding: .utf8)

@@ -37,8 +37,9 @@ enum SharedOption {
             return value
         })
 
-    /// Allowed range of `--long-press-ms`, in milliseconds.
-    static let longPressRange: ClosedRange<Int64> = 50...10_000
+    /// Allowed range of `--long-press-ms`, in milliseconds: the one the settings file and
+    /// Settings take too.
+    static var longPressRange: ClosedRange<Int64> { Settings.longPressRange }
     /// `--long-press-ms` when not given, in milliseconds.
     static let defaultLongPress: Int64 = 500
 

@@ -94,15 +94,17 @@ public struct Settings: Hashable, Sendable {
 
     public init() {}
 
-    /// The range Settings offers for the long-press duration, in milliseconds.
-    public static let longPressRange: ClosedRange<Int64> = 200...2000
+    /// The long-press durations Perch takes, in milliseconds, from `--long-press-ms`, the
+    /// settings file and Settings' `←`/`→` alike (bug: the flag took 50–10000 and the file and
+    /// Settings 200–2000, so a value the flag took was dropped from the file as unusable).
+    public static let longPressRange: ClosedRange<Int64> = 50...10_000
     /// One step of `←`/`→` on the long-press duration, in milliseconds.
     public static let longPressStep: Int64 = 100
 }
 
 /// The settings file (`settings.json` beside the config): each key optional, a missing one is
 /// the default. Unknown keys are ignored and a wrong value is dropped, so an old or hand-edited
-/// file never keeps Perch from starting.
+/// file never keeps Perch from starting. Its members are those of ``SettingDefinition/all``.
 public struct SavedSettings: Codable, Hashable, Sendable {
     public var longPressMilliseconds: Int64?
     public var sheetStyle: String?
@@ -114,81 +116,146 @@ public struct SavedSettings: Codable, Hashable, Sendable {
 
     public init() {}
 
-    private enum CodingKeys: String, CodingKey {
-        case longPressMilliseconds, sheetStyle, reduceMotion, mouse, theme, checkWithServers, accessible
+    /// A member of the file, by its name.
+    struct Member: CodingKey {
+        let stringValue: String
+        init(stringValue: String) { self.stringValue = stringValue }
+        var intValue: Int? { nil }
+        init?(intValue: Int) { nil }
     }
 
+    /// Reads each setting's member (``SettingDefinition/member``); one of another type is dropped.
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        longPressMilliseconds = try? container.decodeIfPresent(Int64.self, forKey: .longPressMilliseconds)
-        sheetStyle = try? container.decodeIfPresent(String.self, forKey: .sheetStyle)
-        reduceMotion = try? container.decodeIfPresent(Bool.self, forKey: .reduceMotion)
-        mouse = try? container.decodeIfPresent(Bool.self, forKey: .mouse)
-        theme = try? container.decodeIfPresent(String.self, forKey: .theme)
-        checkWithServers = try? container.decodeIfPresent(Bool.self, forKey: .checkWithServers)
-        accessible = try? container.decodeIfPresent(Bool.self, forKey: .accessible)
+        let container = try decoder.container(keyedBy: Member.self)
+        for definition in SettingDefinition.all { definition.decode(container, &self) }
     }
 
-    /// The member of the file that holds `key`, as ``CodingKeys`` names it.
-    public static func member(of key: SettingKey) -> String {
-        switch key {
-        case .longPress: "longPressMilliseconds"
-        case .sheetStyle: "sheetStyle"
-        case .reduceMotion: "reduceMotion"
-        case .mouse: "mouse"
-        case .theme: "theme"
-        case .checkWithServers: "checkWithServers"
-        case .accessible: "accessible"
-        }
+    /// Writes each member that is set.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: Member.self)
+        for definition in SettingDefinition.all { try definition.encode(self, &container) }
     }
+
+    /// The member of the file that holds `key` (``SettingDefinition/member``).
+    public static func member(of key: SettingKey) -> String { SettingDefinition[key].member }
 
     /// The values `key` takes in the file, in words (what ``has(_:)`` accepts), for a warning.
-    public static func usableValues(of key: SettingKey) -> String {
-        switch key {
-        case .longPress: "a whole number from \(Settings.longPressRange.lowerBound) to \(Settings.longPressRange.upperBound)"
-        case .sheetStyle: SheetStyle.allCases.map { "\"\($0.rawValue)\"" }.joined(separator: " or ")
-        case .theme: "one of " + ColorTheme.allCases.map { "\"\($0.rawValue)\"" }.joined(separator: ", ")
-        case .reduceMotion, .mouse, .checkWithServers, .accessible: "true or false"
-        }
-    }
+    public static func usableValues(of key: SettingKey) -> String { SettingDefinition[key].usableValues }
 
     /// Whether the file sets `key` to a usable value.
-    public func has(_ key: SettingKey) -> Bool {
-        switch key {
-        case .longPress: longPressMilliseconds.map { Settings.longPressRange.contains($0) } ?? false
-        case .sheetStyle: sheetStyle.flatMap(SheetStyle.init(spelled:)) != nil
-        case .reduceMotion: reduceMotion != nil
-        case .mouse: mouse != nil
-        case .theme: theme.flatMap(ColorTheme.init(spelled:)) != nil
-        case .checkWithServers: checkWithServers != nil
-        case .accessible: accessible != nil
-        }
-    }
+    public func has(_ key: SettingKey) -> Bool { SettingDefinition[key].isUsable(self) }
 
     /// `key`'s value as `other` holds it (nil there: not set) in place of this file's.
-    public mutating func take(_ key: SettingKey, from other: SavedSettings) {
-        switch key {
-        case .longPress: longPressMilliseconds = other.longPressMilliseconds
-        case .sheetStyle: sheetStyle = other.sheetStyle
-        case .reduceMotion: reduceMotion = other.reduceMotion
-        case .mouse: mouse = other.mouse
-        case .theme: theme = other.theme
-        case .checkWithServers: checkWithServers = other.checkWithServers
-        case .accessible: accessible = other.accessible
-        }
-    }
+    public mutating func take(_ key: SettingKey, from other: SavedSettings) { SettingDefinition[key].take(other, &self) }
 
     /// Writes `key`'s value from `values` into the file.
-    mutating func store(_ key: SettingKey, from values: Settings) {
-        switch key {
-        case .longPress: longPressMilliseconds = values.longPressMilliseconds
-        case .sheetStyle: sheetStyle = values.sheetStyle.rawValue
-        case .reduceMotion: reduceMotion = values.reduceMotion
-        case .mouse: mouse = values.mouse
-        case .theme: theme = values.theme.rawValue
-        case .checkWithServers: checkWithServers = values.checkWithServers
-        case .accessible: accessible = values.accessible
-        }
+    mutating func store(_ key: SettingKey, from values: Settings) { SettingDefinition[key].store(values, &self) }
+}
+
+/// One kept setting, described once: its key, the member of the settings file that holds it, the
+/// title Settings shows, the values it takes, and how it is read from the file, written to it,
+/// copied from flags, stepped by `←`/`→` and shown. Everything that names settings goes through
+/// ``all``: the file, the flags, the Settings pane and its banner, `doctor`.
+public struct SettingDefinition: Sendable {
+    /// Which setting.
+    public let key: SettingKey
+    /// Its member in `settings.json`.
+    public let member: String
+    /// Its row's title in Settings.
+    public let title: String
+    /// The values the file may hold, in words, for a warning ("true or false").
+    public let usableValues: String
+    let isUsable: @Sendable (SavedSettings) -> Bool
+    /// The file's value, when usable, into the settings in effect.
+    let read: @Sendable (SavedSettings, inout Settings) -> Void
+    let store: @Sendable (Settings, inout SavedSettings) -> Void
+    let take: @Sendable (SavedSettings, inout SavedSettings) -> Void
+    let copy: @Sendable (Settings, inout Settings) -> Void
+    let step: @Sendable (inout Settings, Int) -> Void
+    /// The value as its Settings row shows it.
+    public let shown: @Sendable (Settings) -> String
+    let decode: @Sendable (KeyedDecodingContainer<SavedSettings.Member>, inout SavedSettings) -> Void
+    let encode: @Sendable (SavedSettings, inout KeyedEncodingContainer<SavedSettings.Member>) throws -> Void
+
+    /// Every setting, in ``SettingKey``'s order (a test holds them to it).
+    public static let all: [SettingDefinition] = [
+        .number(
+            .longPress, "longPressMilliseconds", "Long-press duration", \.longPressMilliseconds, \.longPressMilliseconds,
+            range: Settings.longPressRange, step: Settings.longPressStep, unit: "ms"),
+        .choice(.sheetStyle, "sheetStyle", "Sheet style", \.sheetStyle, \.sheetStyle, spelled: SheetStyle.init(spelled:)),
+        .flag(.reduceMotion, "reduceMotion", "Reduce motion", \.reduceMotion, \.reduceMotion),
+        .flag(.mouse, "mouse", "Mouse", \.mouse, \.mouse),
+        .choice(.theme, "theme", "Colour theme", \.theme, \.theme, spelled: ColorTheme.init(spelled:)),
+        .flag(.checkWithServers, "checkWithServers", "Check with servers", \.checkWithServers, \.checkWithServers, on: "on (v asks them)"),
+        .flag(.accessible, "accessible", "Accessible mode", \.accessible, \.accessible, on: "on (from the next start)"),
+    ]
+
+    /// The definition of `key`.
+    public static subscript(_ key: SettingKey) -> SettingDefinition { byKey[key]! }
+    private static let byKey = Dictionary(uniqueKeysWithValues: all.map { ($0.key, $0) })
+
+    /// A setting that is on or off: `true` or `false` in the file, `Enter`/`←`/`→` toggle it.
+    static func flag(
+        _ key: SettingKey, _ member: String, _ title: String, _ value: WritableKeyPath<Settings, Bool> & Sendable,
+        _ saved: WritableKeyPath<SavedSettings, Bool?> & Sendable, on: String = "on"
+    ) -> SettingDefinition {
+        SettingDefinition(
+            key: key, member: member, title: title, usableValues: "true or false", isUsable: { $0[keyPath: saved] != nil },
+            read: { file, values in if let flag = file[keyPath: saved] { values[keyPath: value] = flag } },
+            store: { values, file in file[keyPath: saved] = values[keyPath: value] },
+            take: { other, file in file[keyPath: saved] = other[keyPath: saved] },
+            copy: { other, values in values[keyPath: value] = other[keyPath: value] },
+            step: { values, _ in values[keyPath: value].toggle() },
+            shown: { $0[keyPath: value] ? on : "off" },
+            decode: { container, file in
+                file[keyPath: saved] = try? container.decodeIfPresent(Bool.self, forKey: .init(stringValue: member))
+            },
+            encode: { file, container in try container.encodeIfPresent(file[keyPath: saved], forKey: .init(stringValue: member)) })
+    }
+
+    /// A whole number within `range`, stepped by `step` and kept within it.
+    static func number(
+        _ key: SettingKey, _ member: String, _ title: String, _ value: WritableKeyPath<Settings, Int64> & Sendable,
+        _ saved: WritableKeyPath<SavedSettings, Int64?> & Sendable, range: ClosedRange<Int64>, step: Int64, unit: String
+    ) -> SettingDefinition {
+        SettingDefinition(
+            key: key, member: member, title: title, usableValues: "a whole number from \(range.lowerBound) to \(range.upperBound)",
+            isUsable: { $0[keyPath: saved].map(range.contains) ?? false },
+            read: { file, values in if let number = file[keyPath: saved], range.contains(number) { values[keyPath: value] = number } },
+            store: { values, file in file[keyPath: saved] = values[keyPath: value] },
+            take: { other, file in file[keyPath: saved] = other[keyPath: saved] },
+            copy: { other, values in values[keyPath: value] = other[keyPath: value] },
+            step: { values, direction in
+                let next = values[keyPath: value] + Int64(direction) * step
+                values[keyPath: value] = min(range.upperBound, max(range.lowerBound, next))
+            },
+            shown: { "\($0[keyPath: value]) \(unit)  ←/→" },
+            decode: { container, file in
+                file[keyPath: saved] = try? container.decodeIfPresent(Int64.self, forKey: .init(stringValue: member))
+            },
+            encode: { file, container in try container.encodeIfPresent(file[keyPath: saved], forKey: .init(stringValue: member)) })
+    }
+
+    /// One of a list of named values (`allCases`), written by name and cycled by `←`/`→`.
+    static func choice<Value: CaseIterable & RawRepresentable & Equatable & Sendable>(
+        _ key: SettingKey, _ member: String, _ title: String, _ value: WritableKeyPath<Settings, Value> & Sendable,
+        _ saved: WritableKeyPath<SavedSettings, String?> & Sendable, spelled: @escaping @Sendable (String) -> Value?
+    ) -> SettingDefinition where Value.RawValue == String, Value.AllCases.Index == Int {
+        let names = Value.allCases.map { "\"\($0.rawValue)\"" }
+        return SettingDefinition(
+            key: key, member: member, title: title,
+            usableValues: names.count == 2 ? names.joined(separator: " or ") : "one of " + names.joined(separator: ", "),
+            isUsable: { $0[keyPath: saved].flatMap(spelled) != nil },
+            read: { file, values in if let chosen = file[keyPath: saved].flatMap(spelled) { values[keyPath: value] = chosen } },
+            store: { values, file in file[keyPath: saved] = values[keyPath: value].rawValue },
+            take: { other, file in file[keyPath: saved] = other[keyPath: saved] },
+            copy: { other, values in values[keyPath: value] = other[keyPath: value] },
+            step: { values, direction in values[keyPath: value] = values[keyPath: value].cycled(direction) },
+            shown: { $0[keyPath: value].rawValue },
+            decode: { container, file in
+                file[keyPath: saved] = try? container.decodeIfPresent(String.self, forKey: .init(stringValue: member))
+            },
+            encode: { file, container in try container.encodeIfPresent(file[keyPath: saved], forKey: .init(stringValue: member)) })
     }
 }
 
@@ -205,39 +272,19 @@ public struct SettingsState: Hashable, Sendable {
     /// the values of the keys in `flagged`).
     public init(file: SavedSettings, flags: Settings = Settings(), flagged: Set<SettingKey> = []) {
         self.file = file
-        for key in SettingKey.allCases {
-            if flagged.contains(key) {
-                copy(key, from: flags)
-                sources[key] = .flag
-            } else if file.has(key) {
-                switch key {
-                case .longPress: values.longPressMilliseconds = file.longPressMilliseconds ?? values.longPressMilliseconds
-                case .sheetStyle: values.sheetStyle = file.sheetStyle.flatMap(SheetStyle.init(spelled:)) ?? values.sheetStyle
-                case .reduceMotion: values.reduceMotion = file.reduceMotion ?? values.reduceMotion
-                case .mouse: values.mouse = file.mouse ?? values.mouse
-                case .theme: values.theme = file.theme.flatMap(ColorTheme.init(spelled:)) ?? values.theme
-                case .checkWithServers: values.checkWithServers = file.checkWithServers ?? values.checkWithServers
-                case .accessible: values.accessible = file.accessible ?? values.accessible
-                }
-                sources[key] = .saved
+        for definition in SettingDefinition.all {
+            if flagged.contains(definition.key) {
+                definition.copy(flags, &values)
+                sources[definition.key] = .flag
+            } else if definition.isUsable(file) {
+                definition.read(file, &values)
+                sources[definition.key] = .saved
             }
         }
     }
 
     /// Where `key`'s value comes from.
     public func source(_ key: SettingKey) -> SettingSource { sources[key] ?? .standard }
-
-    private mutating func copy(_ key: SettingKey, from other: Settings) {
-        switch key {
-        case .longPress: values.longPressMilliseconds = other.longPressMilliseconds
-        case .sheetStyle: values.sheetStyle = other.sheetStyle
-        case .reduceMotion: values.reduceMotion = other.reduceMotion
-        case .mouse: values.mouse = other.mouse
-        case .theme: values.theme = other.theme
-        case .checkWithServers: values.checkWithServers = other.checkWithServers
-        case .accessible: values.accessible = other.accessible
-        }
-    }
 
     /// The keys changed in Settings whose last write failed (``SettingSource/unsaved``).
     public var unsavedKeys: Set<SettingKey> { Set(SettingKey.allCases.filter { source($0) == .unsaved }) }
@@ -248,22 +295,11 @@ public struct SettingsState: Hashable, Sendable {
         for key in keys where sources[key] != .flag { sources[key] = .unsaved }
     }
 
-    /// Changes `key` by one step (`step` is -1 for `←`, +1 for `→` and `Enter`): the long-press
-    /// by 100 ms within its range, the others to their next value. The value is then saved; so
-    /// is every value a failed write left unsaved, since the file is written whole.
+    /// Changes `key` by one step (`step` is -1 for `←`, +1 for `→` and `Enter`): a number by its
+    /// step within its range, the others to their next value. The value is then saved; so is
+    /// every value a failed write left unsaved, since the file is written whole.
     public mutating func change(_ key: SettingKey, step: Int) {
-        switch key {
-        case .longPress:
-            let next = values.longPressMilliseconds + Int64(step) * Settings.longPressStep
-            // From a flag outside the range (say 50 ms), the first step lands inside it.
-            values.longPressMilliseconds = min(Settings.longPressRange.upperBound, max(Settings.longPressRange.lowerBound, next))
-        case .sheetStyle: values.sheetStyle = values.sheetStyle.cycled(step)
-        case .reduceMotion: values.reduceMotion.toggle()
-        case .mouse: values.mouse.toggle()
-        case .theme: values.theme = values.theme.cycled(step)
-        case .checkWithServers: values.checkWithServers.toggle()
-        case .accessible: values.accessible.toggle()
-        }
+        SettingDefinition[key].step(&values, step)
         file.store(key, from: values)
         for unsaved in unsavedKeys { sources[unsaved] = .saved }
         sources[key] = .saved

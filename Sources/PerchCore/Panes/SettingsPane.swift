@@ -84,13 +84,8 @@ public enum SettingsAction: CaseIterable, Hashable, Sendable {
         switch self {
         case .switchAccount: "Switch account…"
         case .addAccount: "Add account…"
-        case .reduceMotion: "Reduce motion"
-        case .sheetStyle: "Sheet style"
-        case .longPress: "Long-press duration"
-        case .mouse: "Mouse"
-        case .theme: "Colour theme"
-        case .checkWithServers: "Check with servers"
-        case .accessible: "Accessible mode"
+        case .reduceMotion, .sheetStyle, .longPress, .mouse, .theme, .checkWithServers, .accessible:
+            setting.map { SettingDefinition[$0].title } ?? ""
         case .editConfig: "Edit config…"
         }
     }
@@ -234,18 +229,8 @@ public struct SettingsPane: KitTabPane {
         }
     }
 
-    /// The value a setting row shows.
-    static func value(_ key: SettingKey, _ values: Settings) -> String {
-        switch key {
-        case .longPress: "\(values.longPressMilliseconds) ms  ←/→"
-        case .sheetStyle: values.sheetStyle.rawValue
-        case .reduceMotion: values.reduceMotion ? "on" : "off"
-        case .mouse: values.mouse ? "on" : "off"
-        case .theme: values.theme.rawValue
-        case .checkWithServers: values.checkWithServers ? "on (v asks them)" : "off"
-        case .accessible: values.accessible ? "on (from the next start)" : "off"
-        }
-    }
+    /// The value a setting row shows (``SettingDefinition/shown``).
+    static func value(_ key: SettingKey, _ values: Settings) -> String { SettingDefinition[key].shown(values) }
 
     /// Draws the facts about the run, then the rows under the cursor, into `rect`.
     public func render(into frame: inout Frame, in rect: Rect, _ kit: Context) {
