@@ -43,6 +43,35 @@ struct AddAccountEndToEndTests {
         #expect(!shown.contains("日a "), "\(shown)")
     }
 
+    /// Issue 48: the form's fields took typing at their end only, and Backspace; a slip in the
+    /// middle meant deleting back to it.
+    @Test("In a field, ← and Home move the cursor and typing goes there; Ctrl-W and Ctrl-K delete; the account is written as edited")
+    func editsInTheMiddle() throws {
+        let home = try TmuxSession.makeScratchHome()
+        defer { try? FileManager.default.removeItem(at: home) }
+        try TmuxSession.writeConfig(#"{"accounts": [{"id": "work", "name": "Work"}]}"#, home: home)
+        let session = try TmuxSession.started(home: home)
+        try session.expectAfter("a", shows: "Add account…")
+        try session.send("+")
+        #expect(try session.waitFor("[ Add ]"))
+        try session.sendLiteral("trvel")
+        try session.send("Left", "Left", "Left")
+        try session.sendLiteral("a")
+        func field(_ lines: [String], _ label: String) -> String { lines.first { $0.contains(label) } ?? "" }
+        #expect(try session.waitUntil { field($0, "Id").contains("[travel") }, "typed where the cursor is")
+        try session.send("Tab")
+        try session.sendLiteral("Desk Travel Desk")
+        try session.send("C-a", "M-f")
+        try session.send("C-k")
+        #expect(try session.waitUntil { field($0, "Name").contains("[Desk▏") }, "Ctrl-K deleted from the cursor on")
+        try session.send("C-w")
+        try session.sendLiteral("Travel Desk")
+        try session.send("Enter")
+        #expect(try session.waitUntil { $0.contains { $0.contains("Travel Desk") && !$0.contains("[") } }, "added")
+        let text = try String(contentsOf: Self.config(home), encoding: .utf8)
+        #expect(text.contains("\"id\": \"travel\"") && text.contains("\"name\": \"Travel Desk\""), "\(text)")
+    }
+
     @Test("From the sheet: the last row opens the form; id and name, Enter; the file, its .bak and the sheet show the account")
     func fromSheet() throws {
         let home = try TmuxSession.makeScratchHome()

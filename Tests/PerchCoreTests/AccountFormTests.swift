@@ -39,14 +39,23 @@ struct AccountFormTests {
         #expect(sheet.inputContext == .accountForm)
     }
 
-    @Test("printable keys, q and ? included, go into the focused field; controls never; Backspace deletes")
+    @Test("printable keys, q and ? included, go into the focused field at its cursor; controls never; Readline's editing keys edit")
     func typing() {
         var state = formState()
         type(&state, "q?1a")
         _ = state.update(.key(KeyEvent(.control("a"))))
-        #expect(state.accountForm?.value(.id) == "q?1a")
+        #expect(state.accountForm?.value(.id) == "q?1a", "Ctrl-A is no text: it moves the cursor to the start")
+        type(&state, "x")
+        #expect(state.accountForm?.value(.id) == "xq?1a", "typed at the cursor")
+        _ = state.update(.key(KeyEvent(.end)))
         _ = state.update(.key(KeyEvent(.backspace)))
-        #expect(state.accountForm?.value(.id) == "q?1")
+        #expect(state.accountForm?.value(.id) == "xq?1")
+        _ = state.update(.key(KeyEvent(.left)))
+        _ = state.update(.key(KeyEvent(.control("k"))))
+        #expect(state.accountForm?.value(.id) == "xq?")
+        _ = state.update(.key(KeyEvent(.control("w"))))
+        #expect(state.accountForm?.value(.id) == "")
+        type(&state, "q?1")
         #expect(state.presented.count == 2, "q did not quit, ? opened no help")
     }
 
@@ -108,7 +117,7 @@ struct AccountFormTests {
     func blankHandleOrGroup() {
         let form = AccountForm()
         var filled = form
-        filled.values = [.id: "ada", .name: "Ada", .handle: "   ", .group: " "]
+        filled.fields = [.id: TextField("ada"), .name: TextField("Ada"), .handle: TextField("   "), .group: TextField(" ")]
         guard case .failure(let list) = filled.validated(existingIDs: []) else {
             Issue.record("accepted")
             return
@@ -243,10 +252,10 @@ struct AccountFormProblemTests {
         #expect(form.problems[.name] == .empty)
         form.focus = .name
         form.problems[.id] = .invalidID("x")
-        form.deleteBackward()  // nothing to delete: the message stays
+        form.edit(.deleteBackward)  // nothing to delete: the message stays
         #expect(form.problems[.name] == .empty)
         form.type("N")
-        form.deleteBackward()
+        form.edit(.deleteBackward)
         #expect(form.problems[.name] == nil)
         #expect(form.problems[.id] == .invalidID("x"))
     }

@@ -11,8 +11,8 @@ public struct AccountForm: Hashable, Sendable {
     /// Longest text a field keeps, in characters; more typed or pasted text is dropped.
     public static let maximumLength = 64
 
-    /// Text of each field, by field.
-    public var values: [AccountField: String] = [:]
+    /// Each field's text and cursor, by field (PerchKit's ``TextField``).
+    public var fields: [AccountField: TextField] = [:]
     /// The focused field.
     public var focus: AccountField = .id
     /// Problems found when the form was last submitted, by field; shown beside the fields until
@@ -32,23 +32,27 @@ public struct AccountForm: Hashable, Sendable {
     public static func present(opensSheet: Bool) -> Intent { .present(AccountForm(opensSheet: opensSheet).presentation) }
 
     /// The text of `field` ("" when nothing was typed).
-    public func value(_ field: AccountField) -> String { values[field] ?? "" }
+    public func value(_ field: AccountField) -> String { fields[field]?.text ?? "" }
 
-    /// Types `text` into the focused field: control characters and line breaks are left out
-    /// (a paste of several lines joins them), and the field stops at ``maximumLength``.
+    /// The focused field as it is, or empty.
+    private var focused: TextField { fields[focus] ?? TextField(maximumLength: Self.maximumLength) }
+
+    /// Types `text` at the focused field's cursor: control characters and line breaks are left
+    /// out (a paste of several lines joins them), and the field stops at ``maximumLength``.
     public mutating func type(_ text: String) {
-        let typed = text.filter { c in !c.isNewline && c.unicodeScalars.allSatisfy { $0.value >= 0x20 && $0.value != 0x7F } }
-        guard !typed.isEmpty else { return }
-        values[focus] = String((value(focus) + typed).prefix(Self.maximumLength))
+        var field = focused
+        guard field.insert(text) else { return }
+        fields[focus] = field
         problems[focus] = nil
     }
 
-    /// Deletes the last character of the focused field.
-    public mutating func deleteBackward() {
-        if values[focus]?.isEmpty == false {
-            values[focus]?.removeLast()
-            problems[focus] = nil
-        }
+    /// Edits the focused field (PerchKit's editing keys: ``TextField/Edit``); a problem shown
+    /// for it goes once its text changes.
+    public mutating func edit(_ edit: TextField.Edit) {
+        var field = focused
+        let changed = field.apply(edit)
+        fields[focus] = field
+        if changed { problems[focus] = nil }
     }
 
     /// Moves the focus by `delta` fields, wrapping around.
@@ -100,7 +104,11 @@ extension AccountField {
 
 extension AccountForm: HostableLayer {
     /// What the form's keys mean.
-    public enum Verb: Hashable, Sendable { case cancel, add, nextField, previousField, deleteBackward }
+    public enum Verb: Hashable, Sendable {
+        case cancel, add, nextField, previousField
+        /// An editing key of the focused field.
+        case edit(TextField.Edit)
+    }
 
     /// How the job it asked for went.
     public typealias Message = AccountAddition
@@ -119,8 +127,8 @@ extension AccountForm: HostableLayer {
             .init([KeyEvent(.tab), KeyEvent(.down)], "Tab ↓", "next field", .nextField),
             .init([KeyEvent(.tab, modifiers: .shift), KeyEvent(.up)], "Shift-Tab ↑", "previous field", .previousField),
             .init([], "wheel", "previous or next field", nil),
-            .init([KeyEvent(.backspace)], "Backspace", "delete a character", .deleteBackward),
-            .init([], "type or paste", "fill the focused field", nil),
+        ] + TextField.rows(Verb.edit) + [
+            .init([], "type or paste", "fill the focused field at its cursor", nil),
             .init([], "click a field", "focus it", nil),
         ], takesTyping: true)
 
@@ -137,7 +145,7 @@ extension AccountForm: HostableLayer {
             // A printable key its table does not bind (PerchKit's root sends these; Perch's sends text).
             if keys.typesText(key), case .character(let character) = key.key { type(String(character)) }
         case .paste(let text): type(text)
-        case .verb(.deleteBackward): deleteBackward()
+        case .verb(.edit(let edit)): self.edit(edit)
         case .verb(.previousField): moveFocus(by: -1)
         case .verb(.nextField): moveFocus(by: 1)
         case .scroll(_, let notches): moveFocus(by: notches < 0 ? -1 : 1)
@@ -221,10 +229,10 @@ extension AccountForm: HostableLayer {
             // The text's end stays in view: a long value shows its last columns.
             let inner = inputWidth - 2
             let text = form.value(field)
-            let shown = focused ? DisplayWidth.truncatedLeading(text, to: max(0, inner - 1)) + "▏" : DisplayWidth.truncated(text, to: inner)
             let input = layout.input(field)
             frame.screen.put("[", column: input.x, row: row, style: .dim)
-            frame.screen.put(shown, column: input.x + 1, row: row, style: focused ? .bold : .plain, width: inner)
+            (form.fields[field] ?? TextField()).render(
+                into: &frame.screen, column: input.x + 1, row: row, width: inner, style: focused ? .bold : .plain, focused: focused)
             frame.screen.put("]", column: input.maxX - 1, row: row, style: .dim)
             let noteRow = row + 1
             guard layout.isContentRow(noteRow) else { continue }
