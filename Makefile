@@ -38,6 +38,7 @@ TEST_RESULTS := .build/test-results.xml
 test: test-deps build deb bench-build
 	$(SPM) build --build-tests
 	$(SPM) build --product perchkit-demo
+	$(SPM) build --product perchkit-planets
 	@python3 scripts/home-guard.py snapshot $(GUARD_SNAPSHOT)
 	@rm -f $(TEST_RESULTS); \
 	PERCH_BIN="$(CURDIR)/$(RELEASE_BIN)" PERCHKIT_DEMO_BIN="$(CURDIR)/.build/debug/perchkit-demo" PERCH_DEB="$$(cat $(DEB_DIR)/latest)" $(SWIFT) test --skip-build --disable-xctest --manifest-cache local \

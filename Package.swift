@@ -11,6 +11,8 @@ let package = Package(
         .library(name: "PerchKit", targets: ["PerchKit", "PerchKitTerminal", "PerchKitLoop"]),
         // An app on PerchKit alone (`swift run perchkit-demo`; docs/perchkit.md).
         .executable(name: "perchkit-demo", targets: ["PerchKitDemo"]),
+        // A second app on PerchKit alone, on its widgets: Table, TextField, layout (`swift run perchkit-planets`).
+        .executable(name: "perchkit-planets", targets: ["PerchKitPlanets"]),
     ],
     targets: [
         // ncurses (wide-character) and the shim for macros Swift cannot import.
@@ -34,6 +36,9 @@ let package = Package(
         // An example app on PerchKit alone.
         .executableTarget(
             name: "PerchKitDemo", dependencies: ["PerchKit", "PerchKitTerminal", "PerchKitLoop"], path: "Examples/PerchKitDemo",
+            linkerSettings: [.linkedLibrary("tinfo", .when(configuration: .release))]),
+        .executableTarget(
+            name: "PerchKitPlanets", dependencies: ["PerchKit", "PerchKitTerminal", "PerchKitLoop"], path: "Examples/PerchKitPlanets",
             linkerSettings: [.linkedLibrary("tinfo", .when(configuration: .release))]),
         // Perch's pure core on PerchKit: accounts, panes, layers, state, update. No I/O.
         .target(name: "PerchCore", dependencies: ["PerchKit"]),
