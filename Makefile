@@ -12,7 +12,7 @@ RELEASE_BIN := .build/release/perch
 RELEASE := -c release --static-swift-stdlib -Xswiftc -static-executable
 ARGS ?=
 
-.PHONY: run demo build bench bench-build bench-smoke symbol-order test unit fuzz fuzz-input fuzz-json deps test-deps bench-deps deb deb-deps docs format lint clean install uninstall
+.PHONY: run demo build bench bench-build bench-smoke symbol-order test unit fuzz fuzz-input fuzz-json deps test-deps bench-deps deb deb-deps docs api-baseline api-check format lint clean install uninstall
 
 ## Build in release mode and start Perch (embedded sample accounts when there is no config).
 run: build
@@ -28,11 +28,11 @@ build: deps
 	$(SPM) build $(RELEASE) --product perch
 
 ## Unit tests and end-to-end tests (the latter drive the release binary in tmux, unpack the
-## Debian package, open PerchKit's reference in Chromium), then one quick run of each benchmark
-## measurement (it fails when a measurement breaks, never on a timing). HOME and tmux's socket
-## folder are recorded after the build (SwiftPM's caches there are the build's) and checked after
-## the tests: any entry added, removed or changed fails the run. The last line says how many
-## tests passed, failed and were skipped.
+## Debian package, open PerchKit's reference in Chromium and compare its public API with api/),
+## then one quick run of each benchmark measurement (it fails when a measurement breaks, never
+## on a timing). HOME and tmux's socket folder are recorded after the build (SwiftPM's caches
+## there are the build's) and checked after the tests: any entry added, removed or changed fails
+## the run. The last line says how many tests passed, failed and were skipped.
 GUARD_SNAPSHOT := .build/home-guard.json
 TEST_RESULTS := .build/test-results.xml
 test: test-deps build deb bench-build docs
@@ -41,7 +41,7 @@ test: test-deps build deb bench-build docs
 	@python3 scripts/home-guard.py snapshot $(GUARD_SNAPSHOT)
 	@rm -f $(TEST_RESULTS); \
 	PERCH_BIN="$(CURDIR)/$(RELEASE_BIN)" PERCHKIT_DEMO_BIN="$(CURDIR)/.build/debug/perchkit-demo" PERCH_DEB="$$(cat $(DEB_DIR)/latest)" \
-	PERCHKIT_REFERENCE="$(CURDIR)/$(REFERENCE)" $(SWIFT) test --skip-build --disable-xctest --manifest-cache local \
+	PERCHKIT_REFERENCE="$(CURDIR)/$(REFERENCE)" PERCHKIT_MODULES="$(CURDIR)/$(PERCHKIT_MODULES)" $(SWIFT) test --skip-build --disable-xctest --manifest-cache local \
 		--xunit-output $(TEST_RESULTS); tests=$$?; \
 	python3 bench/bench.py --smoke; smoke=$$?; \
 	python3 scripts/home-guard.py check $(GUARD_SNAPSHOT); guard=$$?; \
@@ -58,6 +58,19 @@ PERCHKIT_MODULES := .build/debug/Modules
 docs: deps
 	$(SPM) build --target PerchKitLoop
 	@scripts/build-reference.sh $(PERCHKIT_MODULES) $(REFERENCE)
+
+## Write PerchKit's public API baseline (api/PerchKit.json, api/PerchKitTerminal.json,
+## api/PerchKitLoop.json) anew with swift-api-digester, after an intended change of the API;
+## commit the files with the change.
+api-baseline: deps
+	$(SPM) build --target PerchKitLoop
+	@scripts/perchkit-api.sh dump $(PERCHKIT_MODULES) api
+
+## Compare PerchKit's public API with api/ (a test in `make test` does the same): fails with the
+## digester's errors when a public declaration was removed or changed; additions pass.
+api-check: deps
+	$(SPM) build --target PerchKitLoop
+	@scripts/perchkit-api.sh check $(PERCHKIT_MODULES) api
 
 DEB_DIR ?= .build/deb
 ## The Debian package, $(DEB_DIR)/perch_VERSION_ARCH.deb, built with dpkg-deb from the release
