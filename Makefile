@@ -12,7 +12,7 @@ RELEASE_BIN := .build/release/perch
 RELEASE := -c release --static-swift-stdlib -Xswiftc -static-executable
 ARGS ?=
 
-.PHONY: run demo build bench bench-build bench-smoke symbol-order test unit fuzz fuzz-input fuzz-json deps test-deps bench-deps deb deb-deps format lint clean install uninstall
+.PHONY: run demo build bench bench-build bench-smoke symbol-order test unit fuzz fuzz-input fuzz-json deps test-deps bench-deps deb deb-deps docs api-baseline api-check format lint clean install uninstall
 
 ## Build in release mode and start Perch (embedded sample accounts when there is no config).
 run: build
@@ -27,25 +27,51 @@ demo: deps
 build: deps
 	$(SPM) build $(RELEASE) --product perch
 
-## Unit tests and end-to-end tests (the latter drive the release binary in tmux, and unpack the
-## Debian package), then one quick run of each benchmark measurement (it fails when a
-## measurement breaks, never on a timing). HOME and tmux's socket folder are recorded after the
-## build (SwiftPM's caches there are the build's) and checked after the tests: any entry added,
-## removed or changed fails the run. The last line says how many tests passed, failed and were
-## skipped.
+## Unit tests and end-to-end tests (the latter drive the release binary in tmux, unpack the
+## Debian package, open PerchKit's reference in Chromium and compare its public API with api/),
+## then one quick run of each benchmark measurement (it fails when a measurement breaks, never
+## on a timing). HOME and tmux's socket folder are recorded after the build (SwiftPM's caches
+## there are the build's) and checked after the tests: any entry added, removed or changed fails
+## the run. The last line says how many tests passed, failed and were skipped.
 GUARD_SNAPSHOT := .build/home-guard.json
 TEST_RESULTS := .build/test-results.xml
-test: test-deps build deb bench-build
+test: test-deps build deb bench-build docs
 	$(SPM) build --build-tests
 	$(SPM) build --product perchkit-demo
 	$(SPM) build --product perchkit-planets
 	@python3 scripts/home-guard.py snapshot $(GUARD_SNAPSHOT)
 	@rm -f $(TEST_RESULTS); \
-	PERCH_BIN="$(CURDIR)/$(RELEASE_BIN)" PERCHKIT_DEMO_BIN="$(CURDIR)/.build/debug/perchkit-demo" PERCH_DEB="$$(cat $(DEB_DIR)/latest)" $(SWIFT) test --skip-build --disable-xctest --manifest-cache local \
+	PERCH_BIN="$(CURDIR)/$(RELEASE_BIN)" PERCHKIT_DEMO_BIN="$(CURDIR)/.build/debug/perchkit-demo" PERCH_DEB="$$(cat $(DEB_DIR)/latest)" \
+	PERCHKIT_REFERENCE="$(CURDIR)/$(REFERENCE)" PERCHKIT_MODULES="$(CURDIR)/$(PERCHKIT_MODULES)" $(SWIFT) test --skip-build --disable-xctest --manifest-cache local \
 		--xunit-output $(TEST_RESULTS); tests=$$?; \
 	python3 bench/bench.py --smoke; smoke=$$?; \
 	python3 scripts/home-guard.py check $(GUARD_SNAPSHOT); guard=$$?; \
 	python3 scripts/test-summary.py $(TEST_RESULTS) $$tests $$smoke $$guard
+
+REFERENCE := .build/reference
+# PerchKit's three modules as the debug build compiles them (`swift build --target PerchKitLoop`
+# builds only those, with the flags `make test`'s build uses: nothing is compiled twice).
+PERCHKIT_MODULES := .build/debug/Modules
+## PerchKit's API reference: a static site in .build/reference, made with the toolchain's docc
+## from the symbol graphs of the debug build's PerchKit, PerchKitTerminal and PerchKitLoop
+## (scripts/build-reference.sh). Its pages load JSON with fetch, so read it over HTTP: it prints
+## the command that serves it on 127.0.0.1. Needs no network.
+docs: deps
+	$(SPM) build --target PerchKitLoop
+	@scripts/build-reference.sh $(PERCHKIT_MODULES) $(REFERENCE)
+
+## Write PerchKit's public API baseline (api/PerchKit.json, api/PerchKitTerminal.json,
+## api/PerchKitLoop.json) anew with swift-api-digester, after an intended change of the API;
+## commit the files with the change.
+api-baseline: deps
+	$(SPM) build --target PerchKitLoop
+	@scripts/perchkit-api.sh dump $(PERCHKIT_MODULES) api
+
+## Compare PerchKit's public API with api/ (a test in `make test` does the same): fails with the
+## digester's errors when a public declaration was removed or changed; additions pass.
+api-check: deps
+	$(SPM) build --target PerchKitLoop
+	@scripts/perchkit-api.sh check $(PERCHKIT_MODULES) api
 
 DEB_DIR ?= .build/deb
 ## The Debian package, $(DEB_DIR)/perch_VERSION_ARCH.deb, built with dpkg-deb from the release
@@ -117,10 +143,11 @@ deps:
 ## man-db renders perch.1 in its test; bash-completion, zsh and fish run the completion tests;
 ## zsh and fish also run the `perch env` and `perch shell-init` tests; git and ssh the identity tests;
 ## openssh-server, and the aws CLI with moto's server (from PyPI, once), the `perch verify` tests;
-## direnv the tests of a bound folder with an .envrc; npm and the Azure CLI (from PyPI, in its
-## own virtual environment, about 80 s once) the tests of tools described as data.
+## direnv the tests of a bound folder with an .envrc; chromium the test that opens PerchKit's
+## reference; npm and the Azure CLI (from PyPI, in its own virtual environment, about 80 s once)
+## the tests of tools described as data.
 test-deps:
-	@./scripts/ensure-packages.sh libncurses-dev tmux screen python3 gcc man-db bash-completion zsh fish kitty xterm x11-apps xvfb xdotool git openssh-client openssh-server dpkg-dev lintian direnv
+	@./scripts/ensure-packages.sh libncurses-dev tmux screen python3 gcc man-db bash-completion zsh fish kitty xterm x11-apps xvfb xdotool git openssh-client openssh-server dpkg-dev lintian direnv chromium
 	@command -v aws >/dev/null || python3 -m pip install --quiet awscli
 	@python3 -c 'import moto.server' 2>/dev/null || python3 -m pip install --quiet 'moto[server]'
 	@command -v pre-commit >/dev/null || python3 -m pip install --quiet pre-commit

@@ -1,0 +1,80 @@
+import Foundation
+import Testing
+
+/// PerchKit's public API against the baseline committed in api/ (one file per module, written by
+/// `make api-baseline`), compared by scripts/perchkit-api.sh with the toolchain's
+/// swift-api-digester: a public declaration removed or changed fails with the digester's errors,
+/// one added passes. `make test` names the debug build's module folder in `PERCHKIT_MODULES`;
+/// without it the suite is reported as skipped.
+@Suite("PerchKit's public API", .serialized)
+struct PerchKitAPITests {
+    /// The repository's root.
+    static let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+        .path
+    static let script = root + "/scripts/perchkit-api.sh"
+
+    /// The folder of the build's compiled modules: `$PERCHKIT_MODULES`, or nil.
+    static let modules: String? = {
+        guard let path = ProcessInfo.processInfo.environment["PERCHKIT_MODULES"], !path.isEmpty else { return nil }
+        return path
+    }()
+
+    /// Why the suite cannot run here, or nil.
+    static let missing: String? = {
+        guard let modules else { return "PERCHKIT_MODULES names no module folder (make test names the debug build's)" }
+        for module in ["PerchKit", "PerchKitTerminal", "PerchKitLoop"] {
+            let path = modules + "/" + module + ".swiftmodule"
+            if !FileManager.default.fileExists(atPath: path) {
+                return "\(path) does not exist (swift build --target PerchKitLoop builds it)"
+            }
+        }
+        let tools = try? Spawn.run(["sh", "-c", "test -x \"$(dirname \"$(readlink -f \"$(command -v swift)\")\")/swift-api-digester\""])
+        return tools?.status == 0 ? nil : "no swift-api-digester beside the swift on PATH"
+    }()
+
+    @Test(
+        "PerchKit, PerchKitTerminal and PerchKitLoop keep every public declaration of their baseline in api/",
+        .enabled(if: missing == nil, "\(missing ?? "")"))
+    func publicAPIKeepsTheBaseline() throws {
+        let modules = try #require(Self.modules)
+        let check = try Spawn.run([Self.script, "check", modules, Self.root + "/api"])
+        #expect(check.status == 0, "\(check.stderr)\(check.stdout)")
+    }
+
+    /// The check itself, so that it cannot pass by comparing nothing: a baseline given one
+    /// declaration more than the module has (`Sheet.withdrawn(_:)`, a copy of `Sheet.layout(_:)`
+    /// renamed) is a declaration removed.
+    @Test(
+        "A baseline naming a public method the module lacks fails the check with the digester's error naming it",
+        .enabled(if: missing == nil, "\(missing ?? "")"))
+    func removedDeclarationFails() throws {
+        let modules = try #require(Self.modules)
+        let scratch = FileManager.default.temporaryDirectory.appendingPathComponent("perchkit-api-\(UUID().uuidString)").path
+        defer { try? FileManager.default.removeItem(atPath: scratch) }
+        try FileManager.default.createDirectory(atPath: scratch, withIntermediateDirectories: true)
+        for module in ["PerchKit", "PerchKitTerminal", "PerchKitLoop"] {
+            let baseline = try Data(contentsOf: URL(fileURLWithPath: Self.root + "/api/" + module + ".json"))
+            try baseline.write(to: URL(fileURLWithPath: scratch + "/" + module + ".json"))
+        }
+        let edit = """
+            import copy, json, sys
+            path = sys.argv[1]
+            with open(path) as file:
+                baseline = json.load(file)
+            sheet = next(d for d in baseline["ABIRoot"]["children"] if d.get("kind") == "TypeDecl" and d.get("name") == "Sheet")
+            withdrawn = copy.deepcopy(next(d for d in sheet["children"] if d.get("name") == "layout"))
+            withdrawn["name"], withdrawn["printedName"] = "withdrawn", "withdrawn(_:)"
+            for key in ("usr", "mangledName"):
+                withdrawn[key] = withdrawn[key].replace("6layout", "9withdrawn")
+            sheet["children"].append(withdrawn)
+            with open(path, "w") as file:
+                json.dump(baseline, file, indent=2)
+            """
+        let edited = try Spawn.run(["python3", "-c", edit, scratch + "/PerchKit.json"])
+        try #require(edited.status == 0, "\(edited.stderr)")
+        let check = try Spawn.run([Self.script, "check", modules, scratch])
+        #expect(check.status == 1, "\(check.stdout)\(check.stderr)")
+        #expect(check.stderr.contains("API breakage: func Sheet.withdrawn(_:) has been removed"), "\(check.stderr)")
+        #expect(check.stderr.contains("PerchKit: its public API differs from \(scratch)/PerchKit.json"), "\(check.stderr)")
+    }
+}
