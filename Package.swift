@@ -9,6 +9,8 @@ let package = Package(
         // The terminal toolkit Perch is built on: a tab bar of kept-alive panes, a presentation
         // stack with sheets, long-press by mouse and key hold, ncurses drawing and the event loop.
         .library(name: "PerchKit", targets: ["PerchKit", "PerchKitTerminal", "PerchKitLoop"]),
+        // A test driver for apps on PerchKit: a whole app on a virtual terminal and clock.
+        .library(name: "PerchKitTesting", targets: ["PerchKitTesting"]),
         // An app on PerchKit alone (`swift run perchkit-demo`; docs/perchkit.md).
         .executable(name: "perchkit-demo", targets: ["PerchKitDemo"]),
         // A second app on PerchKit alone, on its widgets: Table, TextField, layout (`swift run perchkit-planets`).
@@ -33,12 +35,22 @@ let package = Package(
         // PerchKit's event loop: the one place with time and I/O (poll(2), signals, worker threads).
         .target(
             name: "PerchKitLoop", dependencies: ["PerchKit", "PerchKitTerminal"], swiftSettings: [.treatAllWarnings(as: .error)]),
+        // The test driver (`AppDriver`): keys with press, repeat and release, the mouse, paste,
+        // resize and replies at virtual times; the screen as text and styles, snapshot files.
+        .target(
+            name: "PerchKitTesting", dependencies: ["PerchKit", "PerchKitTerminal", "PerchKitLoop"],
+            swiftSettings: [.treatAllWarnings(as: .error)]),
         // An example app on PerchKit alone.
+        // Its panes and model, a library of their own so that tests drive them (PerchKitTesting).
+        .target(name: "PerchKitDemoApp", dependencies: ["PerchKit"], path: "Examples/PerchKitDemo/App"),
         .executableTarget(
-            name: "PerchKitDemo", dependencies: ["PerchKit", "PerchKitTerminal", "PerchKitLoop"], path: "Examples/PerchKitDemo",
+            name: "PerchKitDemo", dependencies: ["PerchKit", "PerchKitTerminal", "PerchKitLoop", "PerchKitDemoApp"],
+            path: "Examples/PerchKitDemo", exclude: ["App"],
             linkerSettings: [.linkedLibrary("tinfo", .when(configuration: .release))]),
+        .target(name: "PerchKitPlanetsApp", dependencies: ["PerchKit"], path: "Examples/PerchKitPlanets/App"),
         .executableTarget(
-            name: "PerchKitPlanets", dependencies: ["PerchKit", "PerchKitTerminal", "PerchKitLoop"], path: "Examples/PerchKitPlanets",
+            name: "PerchKitPlanets", dependencies: ["PerchKit", "PerchKitTerminal", "PerchKitLoop", "PerchKitPlanetsApp"],
+            path: "Examples/PerchKitPlanets", exclude: ["App"],
             linkerSettings: [.linkedLibrary("tinfo", .when(configuration: .release))]),
         // Perch's pure core on PerchKit: accounts, panes, layers, state, update. No I/O.
         .target(name: "PerchCore", dependencies: ["PerchKit"]),
@@ -82,7 +94,13 @@ let package = Package(
         // What more than one test target needs (a seeded generator, an executable written
         // safely beside parallel tests), written once.
         .target(name: "PerchTestSupport", path: "Tests/Support"),
-        .testTarget(name: "PerchKitTests", dependencies: ["PerchKit", "PerchKitTerminal", "PerchKitLoop", "PerchTestSupport"]),
+        .testTarget(
+            name: "PerchKitTests",
+            dependencies: [
+                "PerchKit", "PerchKitTerminal", "PerchKitLoop", "PerchKitTesting", "PerchTestSupport", "PerchKitDemoApp",
+                "PerchKitPlanetsApp",
+            ],
+            exclude: ["Snapshots"]),
         .testTarget(name: "PerchCoreTests", dependencies: ["PerchCore", "PerchKit", "PerchTestSupport"], exclude: ["Golden"]),
         .testTarget(name: "PerchStoreTests", dependencies: ["PerchStore", "PerchCore", "PerchIdentities", "PerchTestSupport"]),
         .testTarget(name: "PerchIdentitiesTests", dependencies: ["PerchIdentities", "PerchStore", "PerchCore", "PerchTestSupport"]),

@@ -136,76 +136,95 @@ public final class TerminalLoop<Root: LoopRoot> {
     public func run(firstFrame: () -> Void = {}, exitAfterFirstFrame: Bool = false) -> Int32 {
         var drewFirst = false
         while exitStatus == nil {
-            if dirty, !isSuspended {
-                let frame = root.renderFrame()
-                backend.draw(frame.screen, styles: frame.styles)
-                drawn = frame.hits
-                dirty = false
-                if !drewFirst {
-                    drewFirst = true
-                    firstFrame()
-                }
+            if drawIfChanged(), !drewFirst {
+                drewFirst = true
+                firstFrame()
                 if exitAfterFirstFrame {
                     exitStatus = 0
                     break
                 }
             }
-            var fds = [
-                pollfd(fd: isSuspended ? -1 : backend.inputDescriptor, events: Int16(POLLIN), revents: 0),
-                pollfd(fd: SignalPipe.readEnd, events: Int16(POLLIN), revents: 0),
-            ]
-            for source in sources { fds.append(pollfd(fd: source.descriptor(), events: Int16(POLLIN), revents: 0)) }
-            let ready = poller.poll(&fds, timeout: nextTimeout())
-            if ready < 0, errno != EINTR {
-                failure = "cannot wait for input: \(String(cString: strerror(errno)))"
-                exitStatus = Self.pollFailedStatus
-                break
-            }
-            let time = now()
-            if fds[1].revents & Int16(POLLIN) != 0 {
-                var resized = false
-                for signal in SignalPipe.drain() {
-                    // Resizes faster than frames are laid out once, at the size the terminal has now.
-                    if signal == SIGWINCH {
-                        if resized { continue }
-                        resized = true
-                    }
-                    handle(signal: signal)
-                }
-            }
-            send(recognizer.expire(at: time).map(Root.Event.init), at: time)
-            if let frame = root.nextAnimationDeadline, time >= frame { send([Root.Event(.animationFrame)], at: time) }
-            for timer in timers {
-                if let deadline = timer.deadline(), time >= deadline, timer.fire(time) { dirty = true }
-            }
-            for (index, source) in sources.enumerated() where fds[2 + index].revents & Int16(POLLIN) != 0 {
-                if source.ready(time) { dirty = true }
-            }
-            if fds[0].revents & Int16(POLLNVAL) != 0 {
-                exitStatus = 128 + SIGHUP  // no terminal to read any more: end rather than spin
-                break
-            }
-            if fds[0].revents & Int16(POLLIN | POLLHUP | POLLERR) != 0 {
-                let descriptor = backend.inputDescriptor
-                let n = readBuffer.withUnsafeMutableBytes { read(descriptor, $0.baseAddress, $0.count) }
-                if n == 0 || (n < 0 && errno != EINTR && errno != EAGAIN) {
-                    exitStatus = 128 + SIGHUP  // the terminal went away
-                    break
-                }
-                if n > 0 {
-                    lastInput = time
-                    // The clock truncates: bytes read at `time` were read before `time + 1`.
-                    // Stamped `time + 1`, a press is never dated before it was read, so a
-                    // long-press timed from it never fires early.
-                    feed(decoder.feed(readBuffer[0..<n]), at: time + 1)
-                }
-            }
-            if let timeout = decoder.pendingTimeoutMilliseconds, time - lastInput >= timeout {
-                feed(decoder.flush(), at: time)
-            }
+            wakeUp()
         }
         finishReplies()
         return exitStatus ?? 0
+    }
+
+    /// The exit status once the run has ended (``quit(status:)``, a signal, the terminal gone, a
+    /// failed wait), else nil.
+    public var endStatus: Int32? { exitStatus }
+
+    /// Draws a frame when anything may have changed since the last one (and the terminal is
+    /// not given back); returns whether it drew. ``run(firstFrame:exitAfterFirstFrame:)`` calls
+    /// it before each wait; a test driver calls it itself.
+    @discardableResult
+    public func drawIfChanged() -> Bool {
+        guard dirty, !isSuspended else { return false }
+        let frame = root.renderFrame()
+        backend.draw(frame.screen, styles: frame.styles)
+        drawn = frame.hits
+        dirty = false
+        return true
+    }
+
+    /// One wake-up: waits in poll(2) until input, a signal, an app descriptor or the next
+    /// deadline, then handles what woke it (signals, gestures that expired, an animation frame,
+    /// timers, sources, input bytes, a lone `ESC` flushed). Ends the run (``endStatus``) when
+    /// the wait fails or the terminal went away.
+    public func wakeUp() {
+        var fds = [
+            pollfd(fd: isSuspended ? -1 : backend.inputDescriptor, events: Int16(POLLIN), revents: 0),
+            pollfd(fd: SignalPipe.readEnd, events: Int16(POLLIN), revents: 0),
+        ]
+        for source in sources { fds.append(pollfd(fd: source.descriptor(), events: Int16(POLLIN), revents: 0)) }
+        let ready = poller.poll(&fds, timeout: nextTimeout())
+        if ready < 0, errno != EINTR {
+            failure = "cannot wait for input: \(String(cString: strerror(errno)))"
+            exitStatus = Self.pollFailedStatus
+            return
+        }
+        let time = now()
+        if fds[1].revents & Int16(POLLIN) != 0 {
+            var resized = false
+            for signal in SignalPipe.drain() {
+                // Resizes faster than frames are laid out once, at the size the terminal has now.
+                if signal == SIGWINCH {
+                    if resized { continue }
+                    resized = true
+                }
+                handle(signal: signal)
+            }
+        }
+        send(recognizer.expire(at: time).map(Root.Event.init), at: time)
+        if let frame = root.nextAnimationDeadline, time >= frame { send([Root.Event(.animationFrame)], at: time) }
+        for timer in timers {
+            if let deadline = timer.deadline(), time >= deadline, timer.fire(time) { dirty = true }
+        }
+        for (index, source) in sources.enumerated() where fds[2 + index].revents & Int16(POLLIN) != 0 {
+            if source.ready(time) { dirty = true }
+        }
+        if fds[0].revents & Int16(POLLNVAL) != 0 {
+            exitStatus = 128 + SIGHUP  // no terminal to read any more: end rather than spin
+            return
+        }
+        if fds[0].revents & Int16(POLLIN | POLLHUP | POLLERR) != 0 {
+            let descriptor = backend.inputDescriptor
+            let n = readBuffer.withUnsafeMutableBytes { read(descriptor, $0.baseAddress, $0.count) }
+            if n == 0 || (n < 0 && errno != EINTR && errno != EAGAIN) {
+                exitStatus = 128 + SIGHUP  // the terminal went away
+                return
+            }
+            if n > 0 {
+                lastInput = time
+                // The clock truncates: bytes read at `time` were read before `time + 1`.
+                // Stamped `time + 1`, a press is never dated before it was read, so a
+                // long-press timed from it never fires early.
+                feed(decoder.feed(readBuffer[0..<n]), at: time + 1)
+            }
+        }
+        if let timeout = decoder.pendingTimeoutMilliseconds, time - lastInput >= timeout {
+            feed(decoder.flush(), at: time)
+        }
     }
 
     /// Milliseconds poll(2) may wait: until the earliest deadline (a gesture, an animation frame,
@@ -317,15 +336,20 @@ public final class TerminalLoop<Root: LoopRoot> {
         send([Root.Event(.resize(backend.updateSize()))])
     }
 
+    /// The terminal's size changed (SIGWINCH, or a test driver's resize): the root is laid out at
+    /// the backend's size now, and a press in progress is hit-tested again.
+    public func terminalResized() {
+        send([Root.Event(.resize(backend.updateSize()))])
+        let frame = root.renderFrame()
+        recognizer.layoutChanged(hitTest: { frame.hits.target(at: $0) })
+    }
+
     /// Reacts to one signal.
     private func handle(signal: Int32) {
         switch signal {
         case SIGWINCH where isSuspended:
             dirty = true
-        case SIGWINCH:
-            send([Root.Event(.resize(backend.updateSize()))])
-            let frame = root.renderFrame()
-            recognizer.layoutChanged(hitTest: { frame.hits.target(at: $0) })
+        case SIGWINCH: terminalResized()
         case SIGTSTP:
             if !isSuspended { suspend() }
             dirty = true

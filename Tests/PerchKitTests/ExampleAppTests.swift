@@ -1,0 +1,63 @@
+import Foundation
+import PerchKitTesting
+import Testing
+
+@testable import PerchKit
+@testable import PerchKitDemoApp
+@testable import PerchKitPlanetsApp
+
+/// The two example apps, driven whole by the test driver: their behaviours that need no real
+/// terminal, in milliseconds (tmux runs the same apps for real in the end-to-end tests).
+@Suite("The example apps under the test driver")
+struct ExampleAppTests {
+    @Test("perchkit-demo: a held 1 raises the colours; Green picked shows on both tabs; kitty's answer turns release events on")
+    func demo() throws {
+        let driver = try AppDriver(demoApp(size: Size(width: 80, height: 24), reduceMotion: true))
+        #expect(
+            driver.backend.controls.contains { $0.starts(with: Array("\u{1B}[?u".utf8)) },
+            "asked for the kitty keyboard protocol once drawn")
+        driver.holdKey(.char("1"), for: 800)
+        #expect(driver.text.contains("Pick a colour"), "\(driver.text)")
+        driver.press(KeyEvent(.down))
+        driver.press(KeyEvent(.enter))
+        #expect(driver.text.contains("Picked: Green"))
+        #expect(driver.settleWork())
+        #expect(driver.text.contains("Green is colour 2"), "the pane's work came back")
+        driver.reply(Array("\u{1B}[?0u".utf8))
+        #expect(driver.backend.calls.contains { $0.hasPrefix("pushKeyboardFlags") }, "\(driver.backend.calls)")
+        driver.type("2")
+        #expect(driver.text.contains("Picked so far: Green"))
+        #expect(driver.text.contains("Key holds: press and release"), "\(driver.text)")
+    }
+
+    @Test("perchkit-demo: w starts slow work, and q quits while it runs")
+    func demoQuitsWhileWorking() throws {
+        let driver = try AppDriver(demoApp(size: Size(width: 80, height: 24), reduceMotion: true))
+        driver.type("w")
+        #expect(driver.text.contains("Working…"))
+        #expect(driver.runner.workInFlight == 1)
+        driver.type("q")
+        #expect(driver.exitStatus == 0)
+    }
+
+    @Test("perchkit-planets: the filter narrows the table as typed; Enter says a planet's moons; a note is added on the Notes tab")
+    func planets() throws {
+        let driver = try AppDriver(planetsApp(size: Size(width: 60, height: 16)))
+        #expect(driver.text.contains("8 of 8"))
+        driver.type("/ur")
+        #expect(driver.text.contains("3 of 8") && !driver.text.contains("Neptune"))
+        try driver.expectSnapshot("planets-filtered-60x16", in: AppDriverTests.snapshots)
+        driver.press(KeyEvent(.enter))
+        driver.press(KeyEvent(.down))
+        driver.press(KeyEvent(.enter))
+        #expect(driver.text.contains("Saturn has 146 known moons."))
+        driver.press(KeyEvent(.tab))
+        driver.type("hello wrld")
+        for _ in 0..<3 { driver.press(KeyEvent(.left)) }
+        driver.type("o")
+        driver.press(KeyEvent(.enter))
+        #expect(driver.lines.contains { $0.trimmingCharacters(in: .whitespaces) == "hello world" }, "\(driver.text)")
+        driver.press(KeyEvent(.control("c")))
+        #expect(driver.exitStatus == 0)
+    }
+}
