@@ -77,4 +77,39 @@ struct PerchKitAPITests {
         #expect(check.stderr.contains("API breakage: func Sheet.withdrawn(_:) has been removed"), "\(check.stderr)")
         #expect(check.stderr.contains("PerchKit: its public API differs from \(scratch)/PerchKit.json"), "\(check.stderr)")
     }
+
+    /// Issue 48: a component that declared messages and misspelt `receive` (`receive(_:context:)`)
+    /// compiled, and its messages were never handled. Now only a component without messages has
+    /// a default `receive`.
+    @Test(
+        "A pane with messages and a misspelt receive does not compile; spelt right, it does",
+        .enabled(if: missing == nil, "\(missing ?? "")"))
+    func misspeltReceiveIsACompileError() throws {
+        let modules = try #require(Self.modules)
+        let folder = NSTemporaryDirectory() + "perchkit-receive-\(getpid())-\(UUID().uuidString.prefix(8))"
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        func typecheck(_ receive: String) throws -> (status: Int32, stderr: String) {
+            let source = """
+                import PerchKit
+                struct CountPane: Pane {
+                    enum Message: Sendable { case counted(Int) }
+                    var title: String { "Count" }
+                    var keys: KeyTable<Never> { KeyTable("Count") }
+                    mutating func update(_ input: ComponentInput<Never>, _ context: Context) -> [Reaction<Message>] { [] }
+                    \(receive)
+                    func render(into frame: inout Frame, in area: Rect, _ context: Context) {}
+                }
+                """
+            let file = folder + "/CountPane.swift"
+            try source.write(toFile: file, atomically: true, encoding: .utf8)
+            let result = try Spawn.run(["swiftc", "-typecheck", "-I", modules, file])
+            return (result.status, result.stderr)
+        }
+        let misspelt = try typecheck("mutating func receive(_ message: Message, context: Context) -> [Reaction<Message>] { [] }")
+        #expect(misspelt.status != 0, "compiled")
+        #expect(misspelt.stderr.contains("does not conform to protocol"), "\(misspelt.stderr)")
+        let right = try typecheck("mutating func receive(_ message: Message, _ context: Context) -> [Reaction<Message>] { [] }")
+        #expect(right.status == 0, "\(right.stderr)")
+    }
 }

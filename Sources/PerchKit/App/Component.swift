@@ -24,10 +24,11 @@ public protocol Component: Sendable {
     func render(into frame: inout Frame, in area: Rect, _ context: Context)
 }
 
-extension Component {
-    /// Takes no message and returns nothing: a component that presents no layer and asks for no
-    /// work has none.
-    public mutating func receive(_ message: Message, _ context: Context) -> [Reaction<Message>] { [] }
+extension Component where Message == Never {
+    /// A component with no messages (it presents no layer and asks for no work) needs no
+    /// `receive`. One that declares a ``Message`` must write its own: there is no default for
+    /// it, so a misspelt one (`receive(_:context:)`) is a compile error, not a method never called.
+    public mutating func receive(_ message: Message, _ context: Context) -> [Reaction<Message>] {}
 }
 
 /// A pane of the tab bar, kept for the whole run: switching tabs only changes which is drawn, so
@@ -254,10 +255,7 @@ public protocol AppModel: Sendable {
 extension AppModel {
     /// No keys of its own.
     public var keys: KeyTable<Verb> { KeyTable("App") }
-    /// Nothing to do.
-    public mutating func perform(_ verb: Verb, _ context: Context) -> [Reaction<Message>] { [] }
-    /// Takes nothing and returns nothing.
-    public mutating func receive(_ message: Message, _ context: Context) -> [Reaction<Message>] { [] }
+
     /// Nothing to do.
     public mutating func started(_ context: Context) -> [Reaction<Message>] { [] }
     /// Nothing to do.
@@ -268,6 +266,18 @@ extension AppModel {
     public func finish(_ frame: inout Frame, _ context: Context) {}
     /// The app's configuration as it is.
     public func gestures(_ base: GestureRecognizer.Configuration) -> GestureRecognizer.Configuration { base }
+}
+
+extension AppModel where Verb == Never {
+    /// A model with no keys of its own has nothing to perform. One that declares a ``Verb`` must
+    /// write its own `perform`: a misspelt one is a compile error.
+    public mutating func perform(_ verb: Verb, _ context: Context) -> [Reaction<Message>] {}
+}
+
+extension AppModel where Message == Never {
+    /// A model that takes no message needs no `receive`. One that declares a ``Message`` must
+    /// write its own: a misspelt one is a compile error, not a method never called.
+    public mutating func receive(_ message: Message, _ context: Context) -> [Reaction<Message>] {}
 }
 
 /// The model of an app that shares no state between its components.
