@@ -1,13 +1,18 @@
 import PerchCore
 
+extension DescribedToolAdapter: SecretAuditing {
+    /// The files this tool keeps secrets in (its description's `secrets`, docs/tools.md), for
+    /// each account naming it, its `{key}` put in: where the tool keeps them by design, as the
+    /// AWS CLI's caches, so a finding (`high`) only when group or others can read one. Each file
+    /// once, with every account it serves.
+    func auditSecrets(_ run: inout SecretAudit.Run) { run.described(self) }
+}
+
 extension SecretAudit.Run {
-    /// The files a described tool keeps secrets in (its description's `secrets`, docs/tools.md),
-    /// for each account naming it, its `{key}` put in: where the tool keeps them by design, as
-    /// the AWS CLI's caches, so a finding (`high`) only when group or others can read one. Each
-    /// file once, with every account it serves.
-    mutating func described() {
+    /// ``DescribedToolAdapter/auditSecrets(_:)``.
+    mutating func described(_ adapter: DescribedToolAdapter) {
         var served: [(path: String, accounts: [String])] = []
-        for adapter in ToolAdapters.described where !adapter.description.secrets.isEmpty {
+        if !adapter.description.secrets.isEmpty {
             for account in accounts {
                 guard let setting = account.identities[adapter.tool] else { continue }
                 let values = setting.value(as: DescribedToolAdapter.Values.self)?.resolved ?? [:]

@@ -107,21 +107,21 @@ public enum SecretAudit {
     ///   passphrase; ``checkWithSSHKeygen(_:in:)`` by default.
     /// - Parameter folder: where git is asked for the URLs it reads (the repository standing
     ///   there included); the current folder by default.
+    /// - Parameter adapters: the tools audited, each through its own ``SecretAuditing``
+    ///   capability; the registry by default (a test adds a tool of its own).
     public static func audit(
-        accounts: [Account], environment: IdentityEnvironment, checkKey: ((String) -> KeyCheck)? = nil, folder: String? = nil
+        accounts: [Account], environment: IdentityEnvironment, checkKey: ((String) -> KeyCheck)? = nil, folder: String? = nil,
+        adapters: [any ToolAdapter]? = nil
     ) -> AuditReport {
         var audit = Run(accounts: accounts, environment: environment, folder: folder ?? ProgramRunner.currentFolder())
-        audit.gitCredentials()
-        audit.credentialURLs()
+        audit.checkKey = checkKey ?? { checkWithSSHKeygen($0, in: environment) }
+        // Each tool says where it keeps secrets (no list of tools here); then the files any
+        // account may hold whatever its tools (netrc, npmrc) and Perch's own.
+        for adapter in adapters ?? ToolAdapters.registry {
+            (adapter as? any SecretAuditing)?.auditSecrets(&audit)
+        }
         audit.netrc()
         audit.npmrc()
-        audit.ghHosts()
-        audit.docker()
-        audit.aws()
-        audit.awsCaches()
-        audit.kube()
-        audit.described()
-        audit.ssh(checkKey ?? { checkWithSSHKeygen($0, in: environment) })
         audit.perchFiles()
         let findings = audit.findings.enumerated().sorted {
             ($0.element.severity, $0.element.file, $0.offset) < ($1.element.severity, $1.element.file, $1.offset)
@@ -192,6 +192,50 @@ struct AuditedFile {
     var mode: UInt32
 }
 
+/// A tool adapter's capability: it knows where its tool keeps secrets, and audits those files
+/// for the accounts that name it (``SecretAudit/audit(accounts:environment:checkKey:folder:adapters:)``
+/// asks each adapter of the registry that has it; none is listed anywhere else).
+protocol SecretAuditing {
+    /// Adds to `run` the findings and notes of this tool's files.
+    func auditSecrets(_ run: inout SecretAudit.Run)
+}
+
+extension GitAdapter: SecretAuditing {
+    /// git's stored credentials and the URLs it reads them for.
+    func auditSecrets(_ run: inout SecretAudit.Run) {
+        run.gitCredentials()
+        run.credentialURLs()
+    }
+}
+
+extension SSHAdapter: SecretAuditing {
+    /// The accounts' private keys: their modes and passphrases.
+    func auditSecrets(_ run: inout SecretAudit.Run) { run.ssh(run.checkKey) }
+}
+
+extension KubeAdapter: SecretAuditing {
+    /// Tokens and keys in the kubeconfigs.
+    func auditSecrets(_ run: inout SecretAudit.Run) { run.kube() }
+}
+
+extension GitHubAdapter: SecretAuditing {
+    /// gh's `hosts.yml`.
+    func auditSecrets(_ run: inout SecretAudit.Run) { run.ghHosts() }
+}
+
+extension AWSAdapter: SecretAuditing {
+    /// Keys in `credentials` and `config`, and the CLI's caches.
+    func auditSecrets(_ run: inout SecretAudit.Run) {
+        run.aws()
+        run.awsCaches()
+    }
+}
+
+extension DockerAdapter: SecretAuditing {
+    /// Registry passwords in `config.json`.
+    func auditSecrets(_ run: inout SecretAudit.Run) { run.docker() }
+}
+
 extension SecretAudit {
     /// One audit under way: the findings and notes so far.
     struct Run {
@@ -201,6 +245,8 @@ extension SecretAudit {
         var notes: [AuditNote] = []
         /// Where git is asked for the URLs it reads.
         let folder: String
+        /// Whether a private key has a passphrase (``SecretAudit/checkWithSSHKeygen(_:in:)``).
+        var checkKey: (String) -> SecretAudit.KeyCheck = { _ in .unknown("not asked") }
 
         init(accounts: [Account], environment: IdentityEnvironment, folder: String) {
             self.accounts = accounts
