@@ -54,6 +54,48 @@ public struct SessionExpiry: Hashable, Sendable, Codable {
 /// `expiration`) or the aws CLI cached for an assumed role (`cli/cache`). gcloud keeps its
 /// tokens in SQLite databases, and gh's tokens do not end; for
 /// them, and wherever nothing is recorded, nothing is shown.
+/// A tool adapter's capability: it reads when the sessions its tool keeps end
+/// (``SessionExpiries`` asks each adapter that has it; none is listed anywhere else).
+protocol SessionExpiring {
+    /// Whether it reads them (a described tool only when its description names an `expiry`).
+    var readsSessionEnd: Bool { get }
+    /// Where the end is read, as `perch verify` says it asked.
+    var sessionEndSource: String { get }
+    /// The ends of the sessions `setting` names, adding to `inputs` the files read that the
+    /// environment alone does not name (for ``SessionExpiryCache``).
+    func sessionEnds(_ setting: ToolSetting, in context: ToolContext, inputs: inout [String]) -> [SessionExpiry]
+}
+
+extension KubeAdapter: SessionExpiring {
+    var readsSessionEnd: Bool { true }
+    var sessionEndSource: String { "openssl x509 -enddate (the kubeconfig's client certificate)" }
+    /// The end of the client certificate of the setting's context.
+    func sessionEnds(_ setting: ToolSetting, in context: ToolContext, inputs: inout [String]) -> [SessionExpiry] {
+        guard let kube = setting.value(as: Setting.self) else { return [] }
+        return SessionExpiries.kubeCertificate(kube.context, in: context, inputs: &inputs).map { [$0] } ?? []
+    }
+}
+
+extension AWSAdapter: SessionExpiring {
+    var readsSessionEnd: Bool { true }
+    var sessionEndSource: String { "~/.aws/sso/cache, ~/.aws/credentials, ~/.aws/cli/cache" }
+    /// The ends of the profile's SSO session and temporary credentials.
+    func sessionEnds(_ setting: ToolSetting, in context: ToolContext, inputs: inout [String]) -> [SessionExpiry] {
+        setting.value(as: String.self).map { SessionExpiries.aws($0, in: context) } ?? []
+    }
+}
+
+extension DescribedToolAdapter: SessionExpiring {
+    var readsSessionEnd: Bool { description.expiry != nil }
+    var sessionEndSource: String {
+        description.expiry.map { "\($0.file) (\($0.path.joined(separator: ".")))" } ?? tool.rawValue
+    }
+    /// The end its description's `expiry` reads.
+    func sessionEnds(_ setting: ToolSetting, in context: ToolContext, inputs: inout [String]) -> [SessionExpiry] {
+        sessionEnd(setting, in: context, inputs: &inputs).map { [$0] } ?? []
+    }
+}
+
 public enum SessionExpiries {
     /// Under this many seconds left, an end is marked (1 h).
     public static let warningSeconds: Int64 = 3600
@@ -61,7 +103,7 @@ public enum SessionExpiries {
     /// Whether the end of `tool`'s credentials is read: kube's and aws's, and a described tool's
     /// whose description names an `expiry`.
     public static func isRead(for tool: IdentityTool) -> Bool {
-        tool == .kube || tool == .aws || ToolAdapters.described.contains { $0.tool == tool && $0.description.expiry != nil }
+        ToolAdapters.adapters(for: tool).contains { ($0 as? any SessionExpiring)?.readsSessionEnd == true }
     }
 
     /// The ends of `account`'s credentials, in registry order (of `tool` only, when given).
@@ -72,18 +114,16 @@ public enum SessionExpiries {
 
     /// ``read(_:tool:in:)``, adding to `inputs` the files read that the environment alone does
     /// not name (a client certificate file a kubeconfig names), for ``SessionExpiryCache``.
-    static func read(_ account: Account, tool: IdentityTool?, in context: ToolContext, inputs: inout [String]) -> [SessionExpiry] {
+    /// `adapters`: the tools asked, the registry's by default (a test adds one of its own).
+    static func read(
+        _ account: Account, tool: IdentityTool?, in context: ToolContext, inputs: inout [String], adapters: [any ToolAdapter]? = nil
+    ) -> [SessionExpiry] {
         var ends: [SessionExpiry] = []
-        if tool == nil || tool == .kube, let kube = account.identities[.kube]?.value(as: KubeAdapter.Setting.self),
-            let end = kubeCertificate(kube.context, in: context, inputs: &inputs)
-        {
-            ends.append(end)
-        }
-        if tool == nil || tool == .aws, let profile = account.identities[.aws]?.value(as: String.self) { ends += aws(profile, in: context) }
-        for adapter in ToolAdapters.described where tool == nil || tool == adapter.tool {
-            guard let setting = account.identities[adapter.tool], let end = adapter.sessionEnd(setting, in: context, inputs: &inputs)
+        // Each tool whose adapter reads when its sessions end (no list of tools here).
+        for adapter in adapters?.filter({ tool == nil || $0.tool == tool }) ?? ToolAdapters.adapters(for: tool) {
+            guard let expiring = adapter as? any SessionExpiring, expiring.readsSessionEnd, let setting = account.identities[adapter.tool]
             else { continue }
-            ends.append(end)
+            ends += expiring.sessionEnds(setting, in: context, inputs: &inputs)
         }
         return ends
     }
@@ -94,13 +134,8 @@ public enum SessionExpiries {
         let now = now()
         let label = "\(end.tool.rawValue) \(end.what.split(separator: " ").first.map(String.init) ?? end.what)"
         let asked =
-            end.tool == .kube
-            ? "openssl x509 -enddate (the kubeconfig's client certificate)"
-            : end.tool == .aws
-                ? "~/.aws/sso/cache, ~/.aws/credentials, ~/.aws/cli/cache"
-                : ToolAdapters.described.first { $0.tool == end.tool }?.description.expiry.map {
-                    "\($0.file) (\($0.path.joined(separator: ".")))"
-                } ?? end.tool.rawValue
+            ToolAdapters.adapters(for: end.tool).lazy.compactMap { ($0 as? any SessionExpiring)?.sessionEndSource }.first
+            ?? end.tool.rawValue
         if end.hasEnded(at: now) {
             return ToolAnswer(
                 tool: label, kind: end.tool, expected: "not ended", answer: "expired: \(end.phrase(at: now)) (\(end.endsText))",

@@ -92,6 +92,14 @@ public enum ToolAdapters {
         registry.first { $0.tool == tool }
     }
 
+    /// The adapters a question about `tool` concerns: that tool's alone (a built-in one without
+    /// reading any description), or every tool of the registry when `tool` is nil.
+    static func adapters(for tool: IdentityTool?) -> [any ToolAdapter] {
+        guard let tool else { return registry }
+        if let builtIn = builtIn.first(where: { $0.tool == tool }) { return [builtIn] }
+        return registry.filter { $0.tool == tool }
+    }
+
     /// The described tools of the registry.
     public static var described: [DescribedToolAdapter] { registry.compactMap { $0 as? DescribedToolAdapter } }
 }

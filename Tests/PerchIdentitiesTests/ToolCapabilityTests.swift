@@ -7,7 +7,7 @@ import Testing
 
 /// A tool of the test's own, known only to the registry handed to the audit: it keeps a token
 /// in `~/.vault-token` and says so through its adapter's audit capability.
-private struct VaultAdapter: ToolAdapter, SecretAuditing {
+private struct VaultAdapter: ToolAdapter, SecretAuditing, SessionExpiring {
     var tool: IdentityTool { IdentityTool("vault") }
     func read(_ reader: inout ToolMemberReader) -> ToolSetting? { nil }
     func json(_ setting: ToolSetting) -> String { "{}" }
@@ -17,6 +17,12 @@ private struct VaultAdapter: ToolAdapter, SecretAuditing {
     func describe(_ state: ToolState) -> String { "vault" }
     func check(_ setting: ToolSetting, in context: ToolContext) -> IdentityCheck {
         IdentityCheck(tool: tool, expected: "", actual: nil, matches: nil)
+    }
+
+    var readsSessionEnd: Bool { true }
+    var sessionEndSource: String { "~/.vault-token's lease" }
+    func sessionEnds(_ setting: ToolSetting, in context: ToolContext, inputs: inout [String]) -> [SessionExpiry] {
+        [SessionExpiry(tool: tool, what: "vault lease", ends: 4_102_444_800, renew: "vault login")]
     }
 
     func auditSecrets(_ run: inout SecretAudit.Run) {
@@ -50,5 +56,26 @@ struct ToolCapabilityTests {
         // Every built-in adapter but the per-shell env has the capability: none is audited by name.
         let auditing = ToolAdapters.builtIn.filter { $0 is any SecretAuditing }.map(\.tool.rawValue)
         #expect(auditing == ["git", "ssh", "kube", "gh", "aws", "docker"], "\(auditing)")
+    }
+
+    @Test("A tool added with the expiry capability has its session's end read for an account that names it")
+    func expiryAsksEachAdapter() throws {
+        ToolAdapters.installShipped()
+        let config = try ConfigLoader.parse(
+            Array(#"{"accounts": [{"id": "work", "name": "Work", "env": {"A": "1"}}]}"#.utf8), path: "c.json")
+        var account = try #require(config.accounts.first)
+        let environment = IdentityEnvironment(
+            variables: ["HOME": "/nonexistent", "PATH": "/usr/bin:/bin"], statePath: "/nonexistent/state.json")
+        let context = ToolContext(environment: environment)
+        var inputs: [String] = []
+        let none = SessionExpiries.read(account, tool: nil, in: context, inputs: &inputs, adapters: ToolAdapters.builtIn + [VaultAdapter()])
+        #expect(none.isEmpty, "an account naming no vault: nothing read")
+        var vault = try #require(account.identities[IdentityTool("env")])
+        vault.tool = IdentityTool("vault")
+        account.identities = ToolIdentities(account.identities.settings + [vault])
+        let ends = SessionExpiries.read(account, tool: nil, in: context, inputs: &inputs, adapters: ToolAdapters.builtIn + [VaultAdapter()])
+        #expect(ends.map(\.what) == ["vault lease"])
+        let answer = SessionExpiries.answer(try #require(ends.first))
+        #expect(answer.asked.contains("vault") || answer.asked == "vault", "\(answer)")
     }
 }
