@@ -52,7 +52,31 @@ public final class TabAppRunner {
     }
 
     private let inbox = Inbox()
-    private var pipeEnds: [Int32] = [-1, -1]
+    /// The wake-up pipe: its ends are closed when the last holder goes, the runner or a piece of
+    /// work still running (bug: work that outlived the runner wrote its wake-up byte into a
+    /// descriptor number closed and given to another file meanwhile).
+    private final class Doorbell: Sendable {
+        let readEnd: Int32
+        let writeEnd: Int32
+        init() {
+            var ends: [Int32] = [-1, -1]
+            if pipe(&ends) == 0 {
+                for end in ends {
+                    _ = fcntl(end, F_SETFD, FD_CLOEXEC)
+                    _ = fcntl(end, F_SETFL, fcntl(end, F_GETFL) | O_NONBLOCK)
+                }
+            }
+            (readEnd, writeEnd) = (ends[0], ends[1])
+        }
+        /// One byte, so the loop wakes.
+        func ring() {
+            var byte: UInt8 = 1
+            _ = write(writeEnd, &byte, 1)
+        }
+        deinit { for end in [readEnd, writeEnd] where end >= 0 { close(end) } }
+    }
+
+    private let doorbell = Doorbell()
     /// Milliseconds the run waits, once the terminal is restored, for work still running
     /// (cancelled first: ``CancellableWork``) before it returns anyway; 2,000 by default. Work
     /// that outlasts it ends with the process: make a write that must not be lost atomic (a
@@ -70,14 +94,8 @@ public final class TabAppRunner {
     public init(app: TabApp, backend: TerminalBackend, gestures: GestureRecognizer.Configuration = .init(), poller: Poller = SystemPoller())
     {
         loop = TerminalLoop(root: app, backend: backend, gestures: gestures, poller: poller)
-        if pipeEnds.withUnsafeMutableBufferPointer({ pipe($0.baseAddress) }) == 0 {
-            for end in pipeEnds {
-                _ = fcntl(end, F_SETFD, FD_CLOEXEC)
-                _ = fcntl(end, F_SETFL, fcntl(end, F_GETFL) | O_NONBLOCK)
-            }
-        }
         loop.perform = { [unowned self] effect in perform(effect) }
-        let readEnd = pipeEnds[0]
+        let readEnd = doorbell.readEnd
         loop.sources = [
             .init(
                 descriptor: { readEnd },
@@ -91,10 +109,6 @@ public final class TabAppRunner {
                     return loop.send(messages.map { .deliver($0.message, to: $0.component) }, at: time)
                 })
         ]
-    }
-
-    deinit {
-        for end in pipeEnds where end >= 0 { close(end) }
     }
 
     /// Also waits on `descriptor` (a watch on a folder, a socket of the app's): when it is
@@ -168,12 +182,10 @@ public final class TabAppRunner {
     private func answer(_ component: ComponentID, _ message: @escaping @Sendable (any Sendable) -> (any Sendable)?)
         -> @Sendable (any Sendable) -> Void
     {
-        let writeEnd = pipeEnds[1]
-        return { [inbox] outcome in
+        return { [inbox, doorbell] outcome in
             guard let mapped = message(outcome) else { return }
             inbox.finished.withLock { $0.append((mapped, component)) }
-            var byte: UInt8 = 1
-            _ = write(writeEnd, &byte, 1)
+            doorbell.ring()
         }
     }
 

@@ -183,6 +183,43 @@ struct TabAppRunnerTests {
         #expect(took >= 200 && took < 2_500, "waited \(took) ms: the 200 ms grace, not the work's 3 s")
     }
 
+    /// Work that outlived its runner wrote its wake-up byte into the runner's closed pipe, whose
+    /// descriptor number the next pipe opened took (a stray byte in another app's input).
+    @Test("Work that ends after its runner is gone writes nothing into a descriptor opened since")
+    func lateWorkWritesNowhereElse() throws {
+        workGate.withLock { $0 = false }
+        weak var gone: TabAppRunner?
+        do {
+            let rig = try RunnerRig(panes: [GatedPane()])
+            rig.runner.workGrace = 50
+            gone = rig.runner
+            let type = rig.type
+            rig.poller.at(1_100) { type("g") }
+            rig.poller.at(1_200) { [weak runner = rig.runner] in
+                waitUntil { runner?.workInFlight == 1 }
+                type("q")
+            }
+            #expect(rig.runner.run() == 0)
+            #expect(rig.runner.workInFlight == 1, "the work outlived the run")
+        }
+        #expect(gone == nil, "the runner is gone")
+        // New pipes take the lowest free numbers: the rig's input's, then the runner's own.
+        var pipes: [[Int32]] = []
+        for _ in 0..<4 {
+            var ends: [Int32] = [-1, -1]
+            try #require(pipe(&ends) == 0)
+            pipes.append(ends)
+        }
+        defer { for end in pipes.joined() { close(end) } }
+        func rung() -> Bool {
+            var fds = pipes.map { pollfd(fd: $0[0], events: Int16(POLLIN), revents: 0) }
+            return poll(&fds, nfds_t(fds.count), 0) > 0
+        }
+        workGate.withLock { $0 = true }
+        waitUntil(timeout: 500) { rung() }
+        #expect(!rung(), "no byte came into a pipe opened since")
+    }
+
     @Test("A descriptor and a deadline of the app's send messages to its model")
     func watchAndEvery() throws {
         var watched: [Int32] = [0, 0]

@@ -344,6 +344,30 @@ struct WaitingWork: CancellableWork {
     }
 }
 
+/// Opened by the test once the runner is gone: ``GatedWork`` waits for it.
+let workGate = Mutex(false)
+
+/// Work that ends only once ``workGate`` is open, whatever its token says.
+struct GatedWork: Work {
+    func perform() -> Int {
+        while !workGate.withLock({ $0 }) { usleep(1_000) }
+        return 1
+    }
+}
+
+/// A pane whose `g` starts ``GatedWork``.
+struct GatedPane: Pane {
+    enum Verb: Hashable, Sendable { case go }
+    enum Message: Sendable { case done(Int) }
+    var title: String { "Gated" }
+    var keys: KeyTable<Verb> { KeyTable("Gated", [.init([.char("g")], "g", "start", .go)]) }
+    mutating func update(_ input: ComponentInput<Verb>, _ context: Context) -> [Reaction<Message>] {
+        input == .verb(.go) ? [.perform(GatedWork(), then: { .done($0) })] : []
+    }
+    mutating func receive(_ message: Message, _ context: Context) -> [Reaction<Message>] { [] }
+    func render(into frame: inout Frame, in area: Rect, _ context: Context) {}
+}
+
 /// A pane whose `s` starts 10 s of work that stops when cancelled, and `S` 3 s of work that
 /// does not.
 struct WaitingPane: Pane {
