@@ -52,7 +52,7 @@ public enum EmergencyRestore {
     nonisolated(unsafe) private static var captured: Int32 = -1
 
     /// While the screen is the program's, standard error goes to an unlinked file of its own
-    /// (in `$TMPDIR`, else `/tmp`) instead of the terminal, where it would garble the frame and
+    /// (in `$TMPDIR`, else, or when none can be made there, `/tmp`) instead of the terminal, where it would garble the frame and
     /// vanish with the alternate screen (the Swift runtime's message before a crash, a warning
     /// of a library); ``releaseStandardError()`` and a fatal signal's ``run()`` write it out once
     /// the terminal is restored. Only when standard error is a terminal; a second call does
@@ -60,11 +60,16 @@ public enum EmergencyRestore {
     @discardableResult
     public static func captureStandardError() -> Bool {
         guard captured < 0, isatty(STDERR_FILENO) == 1 else { return captured >= 0 }
-        let folder = getenv("TMPDIR").map { String(cString: $0) }.flatMap { $0.hasPrefix("/") ? $0 : nil } ?? "/tmp"
-        var template = Array((folder + "/.perchkit-stderr-XXXXXX").utf8CString)
-        let file = template.withUnsafeMutableBufferPointer { mkstemp($0.baseAddress!) }
+        // `$TMPDIR` when it names a folder a file can be made in, else /tmp (bug: a TMPDIR that
+        // did not exist lost the crash's reason).
+        let named = getenv("TMPDIR").map { String(cString: $0) }.flatMap { $0.hasPrefix("/") ? $0 : nil }
+        var file: Int32 = -1
+        for folder in [named, "/tmp"].compactMap({ $0 }) where file < 0 {
+            var template = Array((folder + "/.perchkit-stderr-XXXXXX").utf8CString)
+            file = template.withUnsafeMutableBufferPointer { mkstemp($0.baseAddress!) }
+            if file >= 0 { template.withUnsafeBufferPointer { _ = unlink($0.baseAddress!) } }
+        }
         guard file >= 0 else { return false }
-        template.withUnsafeBufferPointer { _ = unlink($0.baseAddress!) }
         let real = fcntl(STDERR_FILENO, F_DUPFD_CLOEXEC, 3)
         guard real >= 0, dup2(file, STDERR_FILENO) >= 0 else {
             close(file)

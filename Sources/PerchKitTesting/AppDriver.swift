@@ -47,6 +47,8 @@ public final class AppDriver {
         case snapshotDiffers(path: String, differences: [String])
         /// A snapshot file could not be written or read (errno).
         case snapshotFile(path: String, errno: Int32)
+        /// There was no snapshot file: it has been written; check it and commit it.
+        case snapshotWritten(path: String)
 
         public var description: String {
             switch self {
@@ -55,6 +57,7 @@ public final class AppDriver {
                 "the screen differs from \(path) (set PERCHKIT_RECORD_SNAPSHOTS=1 to write it anew):\n"
                     + differences.joined(separator: "\n")
             case .snapshotFile(let path, let code): "snapshot \(path): \(String(cString: strerror(code)))"
+            case .snapshotWritten(let path): "no snapshot \(path): it has been written from the screen; check it and commit it"
             }
         }
     }
@@ -196,22 +199,29 @@ public final class AppDriver {
 
     // MARK: Reading the screen
 
-    /// The screen as text with its styles: each row, then for each run of cells in a style
-    /// other than plain a line `  COLUMN-COLUMN STYLE` (bold, dim, reverse, underline, a colour).
-    /// What a snapshot file holds.
+    /// The screen as text with its styles: each row without its trailing spaces (which editors
+    /// strip), then for each run of cells in a style other than plain a line
+    /// `  COLUMN-COLUMN STYLE` (bold, dim, reverse, underline, a colour). What a snapshot file holds.
     public var snapshot: String { Self.describe(screen) }
 
     /// Compares ``snapshot`` with `folder/NAME.txt`; with `PERCHKIT_RECORD_SNAPSHOTS=1` in the
-    /// environment, or no file yet, writes it instead.
+    /// environment, writes it instead.
     /// - Throws: ``DriverError/snapshotDiffers(path:differences:)`` naming each row that
-    ///   differs, or ``DriverError/snapshotFile(path:errno:)``.
+    ///   differs; ``DriverError/snapshotWritten(path:)`` when there was no file (it is written,
+    ///   to be checked and committed); ``DriverError/snapshotFile(path:errno:)``.
     public func expectSnapshot(_ name: String, in folder: String) throws {
         let path = folder + "/" + name + ".txt"
         let now = snapshot
         let record = getenv("PERCHKIT_RECORD_SNAPSHOTS").map { String(cString: $0) == "1" } ?? false
-        guard !record, let old = try Self.read(path) else {
+        if record {
             try Self.write(now, to: path)
             return
+        }
+        guard let old = try Self.read(path) else {
+            // Written, but the check fails: a snapshot missing in CI (renamed, not committed) is
+            // an error, not a pass.
+            try Self.write(now, to: path)
+            throw DriverError.snapshotWritten(path: path)
         }
         guard old != now else { return }
         let (a, b) = (
@@ -231,7 +241,9 @@ public final class AppDriver {
     public static func describe(_ screen: Screen) -> String {
         var out: [String] = []
         for row in 0..<screen.size.height {
-            out.append(screen.lines[row])
+            var line = Substring(screen.lines[row])
+            while line.last == " " { line.removeLast() }
+            out.append(String(line))
             var column = 0
             while column < screen.size.width {
                 let style = screen[column, row].style

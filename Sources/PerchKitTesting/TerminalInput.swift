@@ -34,6 +34,9 @@ public enum TerminalInput {
         case .function(let n) where (1...4).contains(n):
             let final = ["P", "Q", "R", "S"][n - 1]
             return Array((mods == 0 ? "\u{1B}O\(final)" : "\u{1B}[1;\(mods + 1)\(final)").utf8)
+        case .function(let n) where n >= 13:
+            // xterm sends F13 and up as F1–F12 with modifiers; kitty's codes say which they are.
+            return kitty(key, .press)
         case .function, .pageUp, .pageDown, .insert, .delete, .menu:
             let number = tildeNumber(key.key)
             return Array((mods == 0 ? "\u{1B}[\(number)~" : "\u{1B}[\(number);\(mods + 1)~").utf8)
@@ -57,6 +60,7 @@ public enum TerminalInput {
         case .backspace: code = 127
         case .escape: code = 27
         case .menu: code = 57363
+        case .function(let n) where (13...35).contains(n): code = 57376 + n - 13
         default: code = nil
         }
         let field = "\(Int(modifiers.rawValue) + 1):\(type.rawValue)"

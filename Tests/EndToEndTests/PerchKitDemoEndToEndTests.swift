@@ -16,9 +16,9 @@ struct PerchKitDemoEndToEndTests {
     let tabRow = 23
     let colorsColumn = 17
 
-    func started(_ arguments: [String] = []) throws -> TmuxSession {
+    func started(_ arguments: [String] = [], environment: [String: String] = [:]) throws -> TmuxSession {
         try #require(FileManager.default.isExecutableFile(atPath: Self.binary), "no perchkit-demo at \(Self.binary): `make test` builds it")
-        let session = try TmuxSession(arguments: arguments, program: Self.binary)
+        let session = try TmuxSession(arguments: arguments, environment: environment, program: Self.binary)
         let shown = try session.waitUntil(timeout: 10) { lines in lines.contains { $0.contains("Colors") && $0.contains("About") } }
         let screen = try session.screen().joined(separator: "\n")
         try #require(shown, "perchkit-demo did not draw its tab bar:\n\(screen)")
@@ -157,9 +157,15 @@ struct PerchKitDemoEndToEndTests {
     /// the alternate screen and was lost.
     @Test("--allow-crash: ! crashes the demo; the terminal is restored and then the runtime's reason is on the screen")
     func crashShowsReason() throws {
+        try crash(environment: [:])
+        // A TMPDIR that does not exist: the capture is made in /tmp instead (it was lost).
+        try crash(environment: ["TMPDIR": "/nonexistent-perchkit-tmp"])
+    }
+
+    func crash(environment: [String: String]) throws {
         let help = try Spawn.run([Self.binary, "--help"])
         #expect(help.stdout.contains("--allow-crash") && help.stdout.contains("w starts 20 s of slow work"), "the help says how")
-        let session = try started(["--allow-crash"])
+        let session = try started(["--allow-crash"], environment: environment)
         try session.sendLiteral("!")
         let ended = try session.waitUntil(timeout: 15) { lines in lines.contains { $0.hasPrefix("EXIT=") } }
         let screen = try session.screen().joined(separator: "\n")

@@ -98,6 +98,17 @@ extension LoopSuites {
             for _ in 0..<200 { settings.change(.longPress, step: -1) }
             #expect(settings.values.longPressMilliseconds == 50)
             #expect(SharedOption.longPressRange == Settings.longPressRange)
+            // Off the 100 ms grid, a step lands on it: 50 → 100, 730 → 700 or 800.
+            settings.change(.longPress, step: 1)
+            #expect(settings.values.longPressMilliseconds == 100)
+            var file = SavedSettings()
+            file.longPressMilliseconds = 730
+            var odd = SettingsState(file: file)
+            odd.change(.longPress, step: -1)
+            #expect(odd.values.longPressMilliseconds == 700)
+            odd = SettingsState(file: file)
+            odd.change(.longPress, step: 1)
+            #expect(odd.values.longPressMilliseconds == 800)
         }
 
         /// Issue 48: the flag took 50–10000 ms and the file 200–2000, so 100 ms, which the flag

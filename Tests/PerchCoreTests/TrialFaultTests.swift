@@ -159,7 +159,7 @@ struct SettingsRangeEndTests {
         // The other way still steps, and saves.
         let back = state.update(.key(KeyEvent(milliseconds == 10_000 ? .left : .right)))
         #expect(back.contains { $0.job(SaveSettings.self) != nil })
-        #expect(state.settingsState.values.longPressMilliseconds == (milliseconds == 10_000 ? 9900 : 150))
+        #expect(state.settingsState.values.longPressMilliseconds == (milliseconds == 10_000 ? 9900 : 100), "on the 100 ms grid")
     }
 }
 

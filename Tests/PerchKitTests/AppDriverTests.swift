@@ -31,7 +31,7 @@ struct AppDriverTests {
             KeyEvent(.tab, modifiers: .shift), KeyEvent(.backspace), KeyEvent(.escape), KeyEvent(.up), KeyEvent(.left, modifiers: .alt),
             KeyEvent(.home), KeyEvent(.end), KeyEvent(.pageUp), KeyEvent(.pageDown), KeyEvent(.delete), KeyEvent(.insert),
             KeyEvent(.function(1)), KeyEvent(.function(3)), KeyEvent(.function(5)), KeyEvent(.function(12)), KeyEvent(.menu),
-            KeyEvent(.down, modifiers: .control),
+            KeyEvent(.down, modifiers: .control), KeyEvent(.function(13)), KeyEvent(.function(20)), KeyEvent(.function(35)),
         ]
         for key in keys {
             var decoder = InputDecoder()
@@ -108,6 +108,12 @@ struct AppDriverTests {
         let folder = NSTemporaryDirectory() + "appdriver-\(getpid())-\(UUID().uuidString.prefix(8))"
         try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(atPath: folder) }
+        // A missing snapshot fails (and is written, to be checked and committed).
+        #expect(throws: AppDriver.DriverError.self) { try driver.expectSnapshot("new", in: folder) }
+        #expect(FileManager.default.fileExists(atPath: folder + "/new.txt"))
+        try driver.expectSnapshot("new", in: folder)
+        #expect(
+            !driver.snapshot.split(separator: "\n").contains { $0.hasSuffix(" ") && !$0.hasPrefix("  ") }, "rows without trailing spaces")
         try driver.snapshot.replacingOccurrences(of: "Three", with: "Four!").write(
             toFile: folder + "/s.txt", atomically: true, encoding: .utf8)
         #expect(throws: AppDriver.DriverError.self) { try driver.expectSnapshot("s", in: folder) }

@@ -60,4 +60,19 @@ struct ExampleAppTests {
         driver.press(KeyEvent(.control("c")))
         #expect(driver.exitStatus == 0)
     }
+
+    /// The Notes list counted a row more than it shows, so the note added last was off screen.
+    @Test("perchkit-planets: at 60×12 the note added last is on the screen, the cursor on it")
+    func newestNoteShown() throws {
+        let driver = try AppDriver(planetsApp(size: Size(width: 60, height: 12)))
+        driver.press(KeyEvent(.tab))
+        for index in 1...8 {
+            driver.type("note\(index)")
+            driver.press(KeyEvent(.enter))
+        }
+        #expect(driver.lines.contains { $0.contains("note8") }, "\(driver.text)")
+        // And a table that grew back shows its first rows again.
+        driver.resize(to: Size(width: 60, height: 24))
+        #expect(driver.lines.contains { $0.contains("note1") } && driver.lines.contains { $0.contains("note8") }, "\(driver.text)")
+    }
 }

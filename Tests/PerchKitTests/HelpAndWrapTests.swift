@@ -56,4 +56,16 @@ struct HelpAndWrapTests {
         #expect(DisplayWidth.wrapped("", to: 10, rows: 2) == [])
         #expect(DisplayWidth.wrapped("no break here", to: 10, rows: 3) == ["no break", "here"])
     }
+
+    /// Help scrolled to its end on a small terminal, then widened, kept its scroll: rows blank,
+    /// those above hidden, the footer miscounting.
+    @Test("Help scrolled on a small terminal shows from its first line once the terminal is big enough for all")
+    func scrollFitsTheArea() {
+        var help = Self.help()
+        _ = help.update(.verb(.move(.last)), Context(size: Size(width: 40, height: 8)))
+        #expect(help.scroll > 0)
+        let lines = Self.drawn(help, width: 140, height: 24)
+        #expect(lines.contains { $0.contains("Enter") && $0.contains("open") }, "the first row is shown:\n\(lines.joined(separator: "\n"))")
+        #expect(!lines.contains { $0.contains("╰─") && $0.contains(" of ") }, "all rows fit: the footer counts none")
+    }
 }

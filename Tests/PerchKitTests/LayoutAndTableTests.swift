@@ -20,6 +20,9 @@ struct LayoutAndTableTests {
         #expect(tight.map(\.height) == [3, 1, 0])
         #expect(tight.map(\.maxY).allSatisfy { $0 <= 4 })
         #expect(Rect(x: 0, y: 0, width: 10, height: 4).rows([]).isEmpty)
+        // Extreme sizes trapped on overflow; they are clamped.
+        let extreme = Rect(x: 0, y: 0, width: 10, height: 30).rows([.fill(Int.max), .fill(Int.max), .fixed(Int.max)], spacing: Int.max)
+        #expect(extreme.allSatisfy { $0.maxY <= 30 && $0.height >= 0 })
     }
 
     @Test("Columns split as rows do; inset takes cells off each edge and never goes below empty")
@@ -94,5 +97,15 @@ struct LayoutAndTableTests {
         let lines = Self.drawn(table, width: 14, height: 3).screen.lines
         #expect(lines[1].hasPrefix("a-ver… ") && lines[1].trimmingCharacters(in: .whitespaces) == "a-ver…", "\(lines)")
         #expect(lines[2].hasPrefix("b      x"))
+    }
+
+    /// A table grown taller kept the scroll a shorter one needed: rows above hidden, blank below.
+    @Test("A table drawn taller than when it scrolled shows from its first row again, the cursor still shown")
+    func growsBack() {
+        var table = Self.table()
+        table.move(.last, visible: 2)
+        #expect(Self.drawn(table, height: 3).screen.lines[2].hasPrefix("docs"))
+        let tall = Self.drawn(table, height: 8).screen.lines
+        #expect(tall[1].hasPrefix("README.md") && tall[5].hasPrefix("docs"), "\(tall)")
     }
 }

@@ -110,6 +110,28 @@ struct TextFieldTests {
         #expect(wide.cursorColumn == 4 && DisplayWidth.columns(of: wide.text) <= 8, "\(wide)")
     }
 
+    /// A wide character under the cursor at the right edge was cut to `…`, and the cursor with it.
+    @Test("A wide character under the cursor near the right edge is drawn whole, in reverse video, however far left the cursor goes")
+    func wideCharacterAtTheEdge() {
+        var field = TextField(String(repeating: "x", count: 41) + "日本語", maximumLength: 64)
+        for expected: Character in ["語", "本", "日"] {
+            field.apply(.left)
+            let (shown, column) = field.view(width: 40, focused: true)
+            #expect(DisplayWidth.columns(of: shown) <= 40)
+            let cursorColumn = column ?? -1
+            // The character drawn from the cursor's column on.
+            var used = 0
+            let drawnThere = shown.first { character in
+                defer { used += DisplayWidth.columns(of: character) }
+                return used == cursorColumn
+            }
+            #expect(drawnThere == expected, "\(shown) at \(cursorColumn)")
+            var screen = Screen(size: Size(width: 40, height: 1))
+            let x = field.render(into: &screen, column: 0, row: 0, width: 40, focused: true) ?? -1
+            #expect(screen[x, 0].style.reverse && screen.lines[0].contains(String(expected)), "\(screen.lines[0])")
+        }
+    }
+
     @Test("Drawn focused, the character under the cursor is in reverse video, or ▏ past the end")
     func rendersTheCursor() {
         var screen = Screen(size: Size(width: 20, height: 1))

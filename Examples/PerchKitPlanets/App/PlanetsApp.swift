@@ -47,10 +47,10 @@ struct PlanetsPane: Pane {
     }
 
     /// Rows of the table: below the filter's row and a blank one.
-    static func tableArea(_ area: Rect) -> Rect { area.rows([.fixed(1), .fixed(2), .fill])[2] }
+    static func tableArea(_ area: Rect) -> Rect { area.rows([.fixed(1), .fixed(2), .fill])[2].inset(left: 1, right: 1) }
 
     mutating func update(_ input: ComponentInput<Verb>, _ context: Context) -> [Reaction<Never>] {
-        let visible = Table.visibleRows(in: Self.tableArea(Rect(x: 0, y: 0, width: context.size.width, height: context.size.height - 2)))
+        let visible = Table.visibleRows(in: Self.tableArea(paneArea(context)))
         switch input {
         case .verb(.move(let move)): table.move(move, visible: visible)
         case .verb(.startFilter): isFiltering = true
@@ -92,7 +92,7 @@ struct PlanetsPane: Pane {
         } else {
             frame.screen.put("press / to type one", column: label, row: line.y, style: .dim, width: line.maxX - label)
         }
-        table.render(into: &frame, in: parts[2].inset(left: 1, right: 1), focused: !isFiltering)
+        table.render(into: &frame, in: Self.tableArea(area), focused: !isFiltering)
     }
 }
 
@@ -119,7 +119,8 @@ struct NotesPane: Pane {
     }
 
     mutating func update(_ input: ComponentInput<Verb>, _ context: Context) -> [Reaction<Never>] {
-        let visible = max(0, context.size.height - 6)
+        // Bug: it counted a row more than the list shows, so a note added last was off screen.
+        let visible = Table.visibleRows(in: Self.listArea(paneArea(context)))
         switch input {
         case .verb(.add):
             guard !field.text.allSatisfy(\.isWhitespace) else { return [.banner("Type a note first.")] }
@@ -136,13 +137,21 @@ struct NotesPane: Pane {
         return []
     }
 
+    /// The list's rows: below the header, above the field.
+    static func listArea(_ area: Rect) -> Rect { area.rows([.fixed(1), .fill, .fixed(1)], spacing: 1)[1].inset(left: 1, right: 1) }
+
     func render(into frame: inout Frame, in area: Rect, _ context: Context) {
         let parts = area.rows([.fixed(1), .fill, .fixed(1)], spacing: 1)
         frame.screen.header("Notes", trailing: "\(notes.rows.count)", in: parts[0])
-        notes.render(into: &frame, in: parts[1].inset(left: 1, right: 1), focused: false)
+        notes.render(into: &frame, in: Self.listArea(area), focused: false)
         let label = frame.screen.put(" New: ", column: parts[2].x, row: parts[2].y, style: .dim)
         field.render(into: &frame.screen, column: label, row: parts[2].y, width: parts[2].maxX - label - 1, style: .bold, focused: true)
     }
+}
+
+/// The area a pane is drawn in: the screen above the tab bar (``TabBar/height(screenHeight:)``).
+func paneArea(_ context: Context) -> Rect {
+    Rect(x: 0, y: 0, width: context.size.width, height: context.size.height - TabBar.height(screenHeight: context.size.height))
 }
 
 /// The app as it starts on a terminal of `size`: the Planets and Notes tabs.

@@ -226,7 +226,10 @@ public struct SettingDefinition: Sendable {
             take: { other, file in file[keyPath: saved] = other[keyPath: saved] },
             copy: { other, values in values[keyPath: value] = other[keyPath: value] },
             step: { values, direction in
-                let next = values[keyPath: value] + Int64(direction) * step
+                let now = values[keyPath: value]
+                var next = now + Int64(direction) * step
+                // Off the grid of steps (a flag's 50 ms, a file's 730): the first step lands on it.
+                if now % step != 0 { next = direction > 0 ? (now / step + 1) * step : (now / step) * step }
                 values[keyPath: value] = min(range.upperBound, max(range.lowerBound, next))
             },
             shown: { "\($0[keyPath: value]) \(unit)  ←/→" },

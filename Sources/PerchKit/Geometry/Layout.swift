@@ -6,7 +6,8 @@ public enum LayoutSize: Hashable, Sendable {
     /// This percentage (0–100) of the rect's length, rounded down (fewer when not that many left).
     case percent(Int)
     /// A share of what the fixed and percentage parts leave: parts of weight 2 get twice the cells
-    /// of parts of weight 1; cells left over by rounding go to the first ones.
+    /// of parts of weight 1 (weights above 2^20 count as 2^20); cells left over by rounding go to
+    /// the first ones.
     case fill(Int)
 
     /// A share of weight 1.
@@ -39,7 +40,9 @@ extension Rect {
     static func split(length: Int, _ sizes: [LayoutSize], spacing: Int) -> [(start: Int, length: Int)] {
         guard !sizes.isEmpty else { return [] }
         let total = max(0, length)
-        let gaps = max(0, spacing) * (sizes.count - 1)
+        // Within the length, so no product below overflows (bug: `.fill(Int.max)` trapped).
+        let spacing = min(max(0, spacing), total)
+        let gaps = min(total, spacing * (sizes.count - 1))
         var left = max(0, total - gaps)
         var lengths = [Int](repeating: 0, count: sizes.count)
         for (index, size) in sizes.enumerated() {
@@ -51,7 +54,7 @@ extension Rect {
             left -= lengths[index]
         }
         let weights = sizes.map { size -> Int in
-            if case .fill(let weight) = size { return max(0, weight) }
+            if case .fill(let weight) = size { return min(max(0, weight), 1 << 20) }
             return 0
         }
         let weight = weights.reduce(0, +)
@@ -73,7 +76,7 @@ extension Rect {
         for (index, length) in lengths.enumerated() {
             let begin = min(start, total)
             parts.append((begin, min(length, total - begin)))
-            start = begin + length + (index < lengths.count - 1 ? max(0, spacing) : 0)
+            start = begin + length + (index < lengths.count - 1 ? spacing : 0)
         }
         return parts
     }

@@ -181,6 +181,9 @@ public struct HelpLayer: Layer, Hashable {
     /// Draws it into `area` (the whole screen, columns × rows) and marks the box as its chrome.
     public func render(into frame: inout Frame, in area: Rect, _ context: Context) {
         let (box, visibleRows, lines, keyWidth) = layout(in: area)
+        // As the lines fit this area: after a resize that gave them more room, a scroll kept from
+        // a smaller one left rows blank and hid those above (its footer miscounting them).
+        let scroll = max(0, min(self.scroll, lines.count - visibleRows))
         frame.hits.mark(box, .layerChrome)
         guard box.width >= 4, box.height >= 2 else { return }
         frame.screen.clearCutWords(beside: [box])

@@ -87,6 +87,7 @@ public struct Table: Hashable, Sendable {
     /// returns whether there was.
     @discardableResult
     public mutating func select(row: Int, in area: Rect) -> Bool {
+        list.clamp(count: shown.count, visible: Self.visibleRows(in: area))
         let index = list.scroll + row - area.y - 1
         guard row > area.y, shown.indices.contains(index) else { return false }
         list.moveTo(index, count: shown.count, visible: Self.visibleRows(in: area))
@@ -107,6 +108,10 @@ public struct Table: Hashable, Sendable {
             put(column.title, in: rect, row: area.y, alignment: column.alignment, style: .bold, screen: &frame.screen)
         }
         let visible = Self.visibleRows(in: area)
+        // The cursor and scroll as they fit this area (bug: a table grown taller kept the scroll
+        // a shorter one needed, rows above it hidden and blank rows below).
+        var list = self.list
+        list.clamp(count: shown.count, visible: visible)
         if shown.isEmpty, visible > 0 {
             let text = rows.isEmpty ? "No rows" : "No match for \"\(filter)\""
             frame.screen.put(text, column: area.x, row: area.y + 1, style: .dim, width: area.width)

@@ -54,10 +54,10 @@ public struct TextField: Hashable, Sendable {
             .init([KeyEvent(.right), KeyEvent(.control("f"))], "→ Ctrl-F", "cursor right", verb(.right)),
             .init(
                 [KeyEvent(.left, modifiers: .alt), KeyEvent(.left, modifiers: .control), KeyEvent(.character("b"), modifiers: .alt)],
-                "Alt-← Alt-B", "cursor a word left", verb(.wordLeft)),
+                "Alt-← Ctrl-← Alt-B", "cursor a word left", verb(.wordLeft)),
             .init(
                 [KeyEvent(.right, modifiers: .alt), KeyEvent(.right, modifiers: .control), KeyEvent(.character("f"), modifiers: .alt)],
-                "Alt-→ Alt-F", "cursor a word right", verb(.wordRight)),
+                "Alt-→ Ctrl-→ Alt-F", "cursor a word right", verb(.wordRight)),
             .init([KeyEvent(.home), KeyEvent(.control("a"))], "Home Ctrl-A", "cursor to the start", verb(.start)),
             .init([KeyEvent(.end), KeyEvent(.control("e"))], "End Ctrl-E", "cursor to the end", verb(.end)),
             .init([KeyEvent(.backspace)], "Backspace", "delete the character before the cursor", verb(.deleteBackward)),
@@ -126,13 +126,20 @@ public struct TextField: Hashable, Sendable {
         let characters = Array(text)
         let before = String(characters[..<cursor])
         let beforeWidth = DisplayWidth.columns(of: before)
-        if DisplayWidth.columns(of: text) < width || beforeWidth < width - 1 {
-            // The start is shown: the cursor is within the first width - 1 columns.
-            let shown = DisplayWidth.columns(of: text) < width ? text : DisplayWidth.truncated(text, to: width)
-            return (shown, beforeWidth)
+        let textWidth = DisplayWidth.columns(of: text)
+        // Columns the cursor takes: the character under it (a wide one two), or `▏` past the end.
+        let under = cursor < characters.count ? max(1, DisplayWidth.columns(of: characters[cursor])) : 1
+        // Columns needed after the cursor's: a `…` when more text follows it.
+        let more = cursor + 1 < characters.count ? 1 : 0
+        if textWidth < width { return (text, beforeWidth) }
+        if beforeWidth + under + more <= width {
+            // The start is shown, cut with `…` past the cursor's character.
+            return (DisplayWidth.truncated(text, to: width), beforeWidth)
         }
-        // The cursor near the right edge: the columns before it end one short of it, `…` first.
-        let head = DisplayWidth.truncatedLeading(before, to: width - 1)
+        // The cursor near the right edge: `…` first, the columns before the cursor, then its
+        // character whole (bug: a wide one there was cut to `…`, and the cursor hidden) and, when
+        // more follows, `…`.
+        let head = DisplayWidth.truncatedLeading(before, to: max(1, width - under - more))
         let headWidth = DisplayWidth.columns(of: head)
         let after = String(characters[cursor...])
         let tail = DisplayWidth.truncated(after, to: width - headWidth)
