@@ -134,18 +134,26 @@ public struct HelpLayer: Layer, Hashable {
 
     /// The lines drawn in a box of `width` columns, and the width of the keys' column: a row
     /// whose help does not fit the box goes on over more lines under the help column (bug: it
-    /// was cut with `…` at 60 columns).
-    func drawnLines(width: Int) -> (lines: [DrawnLine], keyWidth: Int) {
+    /// was cut with `…` at 60 columns). `widths` are the rows' label and help widths, in order
+    /// (``measured``), so a frame measures each text once.
+    func drawnLines(width: Int, widths: Measured) -> (lines: [DrawnLine], keyWidth: Int) {
         let inner = width - 2
-        let keyWidth = max(0, min(inner / 2 - 1, sections.flatMap(\.rows).map { DisplayWidth.columns(of: $0.label) }.max() ?? 0))
+        let keyWidth = max(0, min(inner / 2 - 1, widths.widestLabel))
         // One blank column before the right border, as after the left one.
         let helpWidth = width - 4 - keyWidth - Self.columnGap
         var drawn: [DrawnLine] = []
-        for line in lines {
-            switch line {
-            case .heading(let title): drawn.append(.heading(title))
-            case .blank: drawn.append(.blank)
-            case .row(let row):
+        drawn.reserveCapacity(widths.help.count + sections.count * 2)
+        var index = 0
+        for (number, section) in sections.enumerated() {
+            if number > 0 { drawn.append(.blank) }
+            if !section.title.isEmpty { drawn.append(.heading(section.title)) }
+            for row in section.rows {
+                defer { index += 1 }
+                // Most rows fit: only those that do not are wrapped.
+                if widths.help[index] <= helpWidth {
+                    drawn.append(.keys(row.label, help: row.help))
+                    continue
+                }
                 let wrapped = helpWidth > 0 ? DisplayWidth.wrapped(row.help, to: helpWidth, rows: Int.max) : []
                 drawn.append(.keys(row.label, help: wrapped.first ?? ""))
                 drawn += wrapped.dropFirst().map(DrawnLine.more)
@@ -154,12 +162,37 @@ public struct HelpLayer: Layer, Hashable {
         return (drawn, keyWidth)
     }
 
+    /// The widths of the texts, in columns: the widest label, each row's help in order, and the
+    /// widest line as ``text`` lays it out (headings, and labels padded to the widest).
+    struct Measured {
+        var widestLabel = 0
+        var help: [Int] = []
+        var widestLine = 0
+    }
+
+    /// ``Measured`` for these sections.
+    var measured: Measured {
+        var measured = Measured()
+        var widestHelp = 0
+        for section in sections {
+            measured.widestLine = max(measured.widestLine, DisplayWidth.columns(of: section.title))
+            for row in section.rows {
+                measured.widestLabel = max(measured.widestLabel, DisplayWidth.columns(of: row.label))
+                let help = DisplayWidth.columns(of: row.help)
+                measured.help.append(help)
+                widestHelp = max(widestHelp, help)
+            }
+        }
+        if !measured.help.isEmpty { measured.widestLine = max(measured.widestLine, measured.widestLabel + Self.columnGap + widestHelp) }
+        return measured
+    }
+
     /// The box, the rows shown and the lines drawn in `area`.
     func layout(in area: Rect) -> (box: Rect, visibleRows: Int, lines: [DrawnLine], keyWidth: Int) {
-        let widest = text.map { DisplayWidth.columns(of: $0) }.max() ?? 0
-        let width = Self.layout(lineCount: 0, widest: widest, in: area).box.width
-        let (lines, keyWidth) = drawnLines(width: width)
-        let (box, visibleRows) = Self.layout(lineCount: lines.count, widest: widest, in: area)
+        let widths = measured
+        let width = Self.layout(lineCount: 0, widest: widths.widestLine, in: area).box.width
+        let (lines, keyWidth) = drawnLines(width: width, widths: widths)
+        let (box, visibleRows) = Self.layout(lineCount: lines.count, widest: widths.widestLine, in: area)
         return (box, visibleRows, lines, keyWidth)
     }
 
