@@ -50,6 +50,7 @@ public final class AppDriver {
         /// There was no snapshot file: it has been written; check it and commit it.
         case snapshotWritten(path: String)
 
+        /// The error in one sentence (with the rows that differ, for a snapshot).
         public var description: String {
             switch self {
             case .noInput(let code): "cannot make the driver's input pipe: \(String(cString: strerror(code)))"

@@ -7,8 +7,11 @@ import PerchKit
 public enum TerminalInput {
     /// Whether a kitty key event is a press, an auto-repeat or a release.
     public enum KeyEventType: Int, Sendable {
+        /// The key went down (event type 1, the default).
         case press = 1
+        /// The keyboard's auto-repeat while it is held (2).
         case `repeat` = 2
+        /// The key went up (3).
         case release = 3
     }
 

@@ -187,7 +187,6 @@ struct TabAppRunnerTests {
     /// descriptor number the next pipe opened took (a stray byte in another app's input).
     @Test("Work that ends after its runner is gone writes nothing into a descriptor opened since")
     func lateWorkWritesNowhereElse() throws {
-        workGate.withLock { $0 = false }
         weak var gone: TabAppRunner?
         do {
             let rig = try RunnerRig(panes: [GatedPane()])
@@ -215,7 +214,7 @@ struct TabAppRunnerTests {
             var fds = pipes.map { pollfd(fd: $0[0], events: Int16(POLLIN), revents: 0) }
             return poll(&fds, nfds_t(fds.count), 0) > 0
         }
-        workGate.withLock { $0 = true }
+        workGate.signal()
         waitUntil(timeout: 500) { rung() }
         #expect(!rung(), "no byte came into a pipe opened since")
     }

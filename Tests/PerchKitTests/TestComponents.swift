@@ -344,13 +344,13 @@ struct WaitingWork: CancellableWork {
     }
 }
 
-/// Opened by the test once the runner is gone: ``GatedWork`` waits for it.
-let workGate = Mutex(false)
+/// Signalled by the test once the runner is gone: ``GatedWork`` waits for it.
+let workGate = DispatchSemaphore(value: 0)
 
-/// Work that ends only once ``workGate`` is open, whatever its token says.
+/// Work that ends only once ``workGate`` is signalled, whatever its token says.
 struct GatedWork: Work {
     func perform() -> Int {
-        while !workGate.withLock({ $0 }) { usleep(1_000) }
+        workGate.wait()
         return 1
     }
 }
