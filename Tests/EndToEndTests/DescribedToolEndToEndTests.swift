@@ -564,16 +564,9 @@ private struct LoopbackRegistry {
             server.serve_forever()
             """
         let portFile = folder + "/registry.port"
-        let pid = try Spawn.start(["python3", "-c", script, token], stdout: portFile, stderr: folder + "/registry.log")
-        var port = 0
-        _ = TmuxSession.eventually(timeout: 20) {
-            port = Int(Loopback.text(portFile).trimmingCharacters(in: .whitespacesAndNewlines)) ?? 0
-            return port > 0 || !Loopback.running(pid)
-        }
-        guard port > 0, Loopback.waitUntilAccepting(port, pid: pid, timeout: 5) else {
-            Loopback.stop(pid)
-            throw TestUser.Failure("the registry did not start: \(Loopback.text(folder + "/registry.log"))")
-        }
+        let (pid, port) = try Loopback.startServer(
+            ["python3", "-c", script, token], output: portFile, errors: folder + "/registry.log", what: "the registry",
+            port: Loopback.portLine)
         return LoopbackRegistry(pid: pid, port: port)
     }
 

@@ -67,6 +67,31 @@ enum Loopback {
         TmuxSession.eventually(timeout: timeout) { accepts(port) || !running(pid) } && accepts(port)
     }
 
+    /// Starts `argv`, a server of the test's own that picks a free port on 127.0.0.1, with its
+    /// standard output in `output` (and its errors in `errors`, by default the same file), reads
+    /// the port from the output with `port` as it comes, and waits until the port accepts, within
+    /// 20 s. Returns its process id and port.
+    /// - Throws: a failure naming `what` and its output when it ends, or never says its port or
+    ///   accepts; the process is stopped then.
+    static func startServer(
+        _ argv: [String], output: String, errors: String? = nil, what: String, port read: @escaping (String) -> Int?
+    ) throws -> (pid: pid_t, port: Int) {
+        let pid = try Spawn.start(argv, stdout: output, stderr: errors ?? output)
+        var port = 0
+        _ = TmuxSession.eventually(timeout: 20) {
+            port = read(text(output)) ?? 0
+            return port > 0 || !running(pid)
+        }
+        guard port > 0, waitUntilAccepting(port, pid: pid, timeout: 20) else {
+            stop(pid)
+            throw TestUser.Failure("\(what) did not start: \(text(errors ?? output))")
+        }
+        return (pid, port)
+    }
+
+    /// The port a server printed alone on its first line.
+    static func portLine(_ output: String) -> Int? { Int(output.trimmingCharacters(in: .whitespacesAndNewlines)) }
+
     /// Stops `pid`, a child this test started: SIGTERM, SIGKILL when it has not ended within 5 s;
     /// then reaps it.
     static func stop(_ pid: pid_t) {
@@ -244,16 +269,8 @@ struct SilentListener {
             held = []
             while True: held.append(s.accept()[0])
             """
-        let pid = try Spawn.start(["python3", "-c", script], stdout: portFile)
-        var port = 0
-        _ = TmuxSession.eventually(timeout: 20) {
-            port = Int(Loopback.text(portFile).trimmingCharacters(in: .whitespacesAndNewlines)) ?? 0
-            return port > 0 || !Loopback.running(pid)
-        }
-        guard port > 0, Loopback.waitUntilAccepting(port, pid: pid, timeout: 5) else {
-            Loopback.stop(pid)
-            throw TestUser.Failure("the silent listener did not start")
-        }
+        let (pid, port) = try Loopback.startServer(
+            ["python3", "-c", script], output: portFile, what: "the silent listener", port: Loopback.portLine)
         return SilentListener(pid: pid, port: port)
     }
 

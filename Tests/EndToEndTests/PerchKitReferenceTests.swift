@@ -154,18 +154,13 @@ struct StaticSite {
 
     /// Starts the server on `folder`, its output in `log`; waits until it accepts, within 20 s.
     static func serve(_ folder: String, log: String) throws -> StaticSite {
-        let pid = try Spawn.start(
-            ["python3", "-u", "-m", "http.server", "0", "--bind", "127.0.0.1", "--directory", folder], stdout: log, stderr: log)
-        // "Serving HTTP on 127.0.0.1 port 41234 (http://127.0.0.1:41234/) ..."
-        var port = 0
-        _ = TmuxSession.eventually(timeout: 20) {
-            let words = Loopback.text(log).split(separator: " ")
-            if let at = words.firstIndex(of: "port"), at + 1 < words.count { port = Int(words[at + 1]) ?? 0 }
-            return port > 0 || !Loopback.running(pid)
-        }
-        guard port > 0, Loopback.waitUntilAccepting(port, pid: pid, timeout: 20) else {
-            Loopback.stop(pid)
-            throw TestUser.Failure("python3 -m http.server did not start: \(Loopback.text(log))")
+        // It says "Serving HTTP on 127.0.0.1 port 41234 (http://127.0.0.1:41234/) ...".
+        let (pid, port) = try Loopback.startServer(
+            ["python3", "-u", "-m", "http.server", "0", "--bind", "127.0.0.1", "--directory", folder], output: log,
+            what: "python3 -m http.server"
+        ) { output in
+            let words = output.split(separator: " ")
+            return words.firstIndex(of: "port").flatMap { $0 + 1 < words.count ? Int(words[$0 + 1]) : nil }
         }
         return StaticSite(pid: pid, port: port)
     }

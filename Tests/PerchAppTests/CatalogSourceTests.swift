@@ -2,6 +2,7 @@ import Foundation
 import PerchCore
 import PerchKit
 import PerchStore
+import PerchTestSupport
 import Synchronization
 import Testing
 

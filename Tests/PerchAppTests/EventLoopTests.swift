@@ -4,6 +4,7 @@ import PerchKit
 import PerchKitLoop
 import PerchKitTerminal
 import PerchStore
+import PerchTestSupport
 import Testing
 
 @testable import PerchApp

@@ -2,6 +2,7 @@ import Foundation
 import Glibc
 import PerchCore
 import PerchKitLoop
+import PerchTestSupport
 import Testing
 
 @testable import PerchApp

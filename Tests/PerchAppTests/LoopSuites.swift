@@ -17,17 +17,6 @@ struct LoopSuites {
     }
 }
 
-/// Waits until `condition` holds, for at most `timeout` seconds (checking every 5 ms); the one wait of the loop tests; returns
-/// whether it held.
-func waitUntil(timeout: Double = 10, _ condition: () -> Bool) -> Bool {
-    let end = Date().addingTimeInterval(timeout)
-    while Date() < end {
-        if condition() { return true }
-        usleep(5_000)
-    }
-    return condition()
-}
-
 /// The events `worker` posts until `count` have come, for at most 10 s (polling its wake-up
 /// descriptor every 50 ms).
 func outcomes(of worker: EffectWorker, count: Int) -> [AppEvent] {

@@ -1,18 +1,11 @@
 import Glibc
+import PerchTestSupport
 import Synchronization
 import Testing
 
 @testable import PerchKit
 @testable import PerchKitLoop
 @testable import PerchKitTerminal
-
-/// Waits on this thread until `condition` holds, for at most `timeout` milliseconds of the real
-/// clock (asking every millisecond): work on the runner's threads is real, though the loop's
-/// clock is virtual. The runner tests' one wait; a condition that never held fails their checks.
-func waitUntil(timeout: Int64 = 5_000, _ condition: () -> Bool) {
-    let deadline = MonotonicClock.now() + timeout
-    while !condition(), MonotonicClock.now() < deadline { usleep(1_000) }
-}
 
 /// A runner of `app` on a recording backend of 40×12 whose input is a pipe the test types into,
 /// with a virtual clock; the pipe is closed when the rig goes.
@@ -145,41 +138,35 @@ struct TabAppRunnerTests {
     @Test("Quit while cancellable work runs: the terminal is restored, the work told to stop, and the run ends without its whole time")
     func quitCancelsWork() throws {
         waitLog.withLock { $0.removeAll() }
-        let rig = try RunnerRig(panes: [WaitingPane()])
-        let (backend, poller, runner) = (rig.backend, rig.poller, rig.runner)
-        runner.workGrace = 8_000
-        let type = rig.type
-        poller.at(1_100) { type("s") }
-        poller.at(1_200) {
-            waitUntil { runner.workInFlight == 1 }
-            type("q")
-        }
-        let start = MonotonicClock.now()
-        #expect(runner.run() == 0)
-        let took = MonotonicClock.now() - start
-        #expect(backend.calls.contains("shutdown"), "the terminal is restored")
+        let (rig, took) = try Self.quitWhileWorking(start: "s", grace: 8_000)
+        #expect(rig.backend.calls.contains("shutdown"), "the terminal is restored")
         // (Another test's work that ignores its token may still log "finished" meanwhile.)
         #expect(waitLog.withLock { $0.contains("cancelled") }, "the work saw its token and stopped")
         #expect(took < 4_000, "ended after \(took) ms: neither the work's 10 s nor the 8 s grace")
     }
 
-    @Test("Quit while work that ignores its token runs: the terminal is restored and the run waits no longer than its grace")
-    func quitWaitsAtMostGrace() throws {
-        waitLog.withLock { $0.removeAll() }
+    /// A runner of ``WaitingPane`` with `grace`: `start` typed, then `q` once the work runs; the
+    /// rig and the real milliseconds the run took.
+    static func quitWhileWorking(start key: String, grace: Int64) throws -> (RunnerRig, Int64) {
         let rig = try RunnerRig(panes: [WaitingPane()])
-        let (backend, poller, runner) = (rig.backend, rig.poller, rig.runner)
-        runner.workGrace = 200
+        let (poller, runner) = (rig.poller, rig.runner)
+        runner.workGrace = grace
         let type = rig.type
-        poller.at(1_100) { type("S") }
+        poller.at(1_100) { type(key) }
         poller.at(1_200) {
             waitUntil { runner.workInFlight == 1 }
             type("q")
         }
         let start = MonotonicClock.now()
         #expect(runner.run() == 0)
-        let took = MonotonicClock.now() - start
-        #expect(backend.calls.contains("shutdown"), "the terminal is restored")
-        #expect(runner.workInFlight == 1, "the work still runs: it was not waited for to its end")
+        return (rig, MonotonicClock.now() - start)
+    }
+
+    @Test("Quit while work that ignores its token runs: the terminal is restored and the run waits no longer than its grace")
+    func quitWaitsAtMostGrace() throws {
+        let (rig, took) = try Self.quitWhileWorking(start: "S", grace: 200)
+        #expect(rig.backend.calls.contains("shutdown"), "the terminal is restored")
+        #expect(rig.runner.workInFlight == 1, "the work still runs: it was not waited for to its end")
         #expect(took >= 200 && took < 2_500, "waited \(took) ms: the 200 ms grace, not the work's 3 s")
     }
 
@@ -215,7 +202,7 @@ struct TabAppRunnerTests {
             return poll(&fds, nfds_t(fds.count), 0) > 0
         }
         workGate.signal()
-        waitUntil(timeout: 500) { rung() }
+        waitUntil(timeout: 0.5) { rung() }
         #expect(!rung(), "no byte came into a pipe opened since")
     }
 

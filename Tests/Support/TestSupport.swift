@@ -19,3 +19,19 @@ public func writeExecutable(_ text: String, to path: String) -> Bool {
     }
     return fchmod(fd, 0o755) == 0
 }
+
+/// Waits on this thread until `condition` holds, for at most `timeout` seconds, asking every
+/// millisecond; returns whether it held. The one wait of the in-process tests: for work on
+/// other threads (a runner's workers, an effect worker), whose end is their own.
+@discardableResult
+public func waitUntil(timeout: Double = 10, _ condition: () -> Bool) -> Bool {
+    var now = timespec()
+    clock_gettime(CLOCK_MONOTONIC, &now)
+    let deadline = Double(now.tv_sec) + Double(now.tv_nsec) / 1e9 + timeout
+    while true {
+        if condition() { return true }
+        clock_gettime(CLOCK_MONOTONIC, &now)
+        if Double(now.tv_sec) + Double(now.tv_nsec) / 1e9 >= deadline { return condition() }
+        usleep(1_000)
+    }
+}
