@@ -30,4 +30,13 @@ enum LocalTime {
         let result = mktime(&parts)
         return result == -1 ? nil : Int64(result)
     }
+
+    /// `seconds` since the epoch as local date and time to the minute: `2026-12-06 19:50 CET`.
+    static func describe(seconds: Int64) -> String {
+        let wall = at(seconds)
+        let date = wall.localDate(seconds)
+        let clock = wall.localClock(seconds)
+        func two(_ n: Int) -> String { n < 10 ? "0\(n)" : "\(n)" }
+        return "\(date.year)-\(two(date.month))-\(two(date.day)) \(two(clock.hour)):\(two(clock.minute)) \(wall.zone)"
+    }
 }

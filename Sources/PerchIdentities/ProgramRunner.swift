@@ -56,7 +56,7 @@ public enum ProgramRunner {
 
     /// How long one tool's program may run by default, in milliseconds.
     public static let defaultTimeoutMilliseconds: Int64 = 10_000
-    static let outputLimit = 1 << 20
+    public static let outputLimit = 1 << 20
 
     /// Runs `program` with `arguments` in `environment`; see ``ProgramRunner``.
     /// - Parameters:
@@ -66,10 +66,11 @@ public enum ProgramRunner {
     ///   - input: what the program reads on stdin (at most 60,000 bytes); nil: `/dev/null`.
     ///   - detached: in a new session with no controlling terminal (setsid): a credential helper,
     ///     askpass or ssh that would prompt on `/dev/tty` cannot, and fails at once.
+    ///   - stdoutLimit: the most bytes of standard output kept (1 MiB by default).
     public static func run(
         _ program: String, _ arguments: [String], in environment: IdentityEnvironment,
         timeout: Int64 = defaultTimeoutMilliseconds, folder: String? = nil, keeping: [Int32] = [], input: [UInt8]? = nil,
-        detached: Bool = false
+        detached: Bool = false, stdoutLimit: Int = outputLimit
     ) -> ProgramResult {
         guard let path = environment.which(program) else { return .notFound(program: program) }
         // Bug (trust issue): a FIFO reached through a repository's config ([include] path = fifo,
@@ -86,7 +87,7 @@ public enum ProgramRunner {
         } catch {
             return .notStarted(error.description)
         }
-        let collected = ProcessSpawn.collect(spawned, timeout: timeout, stdoutLimit: outputLimit, stderrTail: outputLimit)
+        let collected = ProcessSpawn.collect(spawned, timeout: timeout, stdoutLimit: stdoutLimit, stderrTail: outputLimit)
         switch collected.ending {
         case .timedOut: return .timedOut(milliseconds: timeout)
         case .signalled(let signal):

@@ -12,6 +12,9 @@ public struct LoadedConfig: Hashable, Sendable {
     public var path: String?
     /// Problems that do not stop Perch (unknown keys), each starting with its JSON path.
     public var warnings: [String] = []
+    /// Whether, with no config of the user's, the accounts are the registries' (`perch registry`)
+    /// rather than the embedded samples.
+    public var fromRegistries = false
 
     /// - Parameter path: the file read, or nil for the embedded sample accounts.
     public init(accounts: [Account], path: String?, warnings: [String] = []) {
@@ -22,7 +25,7 @@ public struct LoadedConfig: Hashable, Sendable {
 
     /// A one-line description for the Settings pane.
     public var description: String {
-        path ?? "none (embedded sample accounts)"
+        path ?? (fromRegistries ? "none (the registries' accounts only)" : "none (embedded sample accounts)")
     }
 }
 
@@ -90,6 +93,18 @@ public enum ConfigLoader {
     public struct Parsed: Hashable, Sendable {
         public var accounts: [Account]
         public var warnings: [String]
+        /// The user's overrides of registry accounts (see ``parse(_:path:reportUnknownKeys:overriding:)``), in file order.
+        public var overrides: [Override] = []
+    }
+
+    /// An account of the user's file whose id is a registry account's: only the fields it
+    /// names, applied over the registry's as JSON Merge Patch (RFC 7396).
+    public struct Override: Hashable, Sendable {
+        /// Its index in the file's `accounts`.
+        public var index: Int
+        public var id: String
+        /// The account's object as written.
+        public var patch: JSONValue
     }
 
     /// Loads the config at `paths.config`. A missing file that was not named explicitly means
@@ -98,11 +113,18 @@ public enum ConfigLoader {
     ///   about half as much again as reading the accounts; `perch config check` does.
     /// - Throws: ``ConfigError``.
     public static func load(_ paths: PerchPaths, reportUnknownKeys: Bool = false) throws(ConfigError) -> LoadedConfig {
+        // The registries' accounts (`perch registry`), nil when there is none: one stat(2) then.
+        let registries = RegistryStore.effective(statePath: paths.state)
         let file: FileContents
         do {
             file = try FileSystem.readContents(paths.config)
         } catch {
             if error.isNotFound, !paths.configIsExplicit {
+                if let registries, !registries.accounts.isEmpty {
+                    var loaded = LoadedConfig(accounts: registries.accounts, path: nil, warnings: registries.warning.map { [$0] } ?? [])
+                    loaded.fromRegistries = true
+                    return loaded
+                }
                 return LoadedConfig(accounts: Account.samples, path: nil)
             }
             throw .unreadable(error)
@@ -110,13 +132,44 @@ public enum ConfigLoader {
         // A tool the user described that cannot be used: an account naming it must not lose it silently.
         let described = ToolConfigRegistry.problems
         if !described.isEmpty { throw .toolDescriptions(problems: described) }
-        let parsed = try parse(file.bytes, path: paths.config, reportUnknownKeys: reportUnknownKeys)
-        if parsed.accounts.contains(where: \.runsCommands) {
+        let registryIDs = registries.map { Set($0.accounts.map(\.id)) } ?? []
+        let parsed = try parse(file.bytes, path: paths.config, reportUnknownKeys: reportUnknownKeys, overriding: registryIDs)
+        if parsed.accounts.contains(where: \.runsCommands) || parsed.overrides.contains(where: { RegistryDefinitions.code(of: $0.patch) != nil }) {
             // As ssh does with its config: commands that others could change are not run.
             if file.mode & 0o022 != 0 { throw .unsafePermissions(path: paths.config, mode: file.mode) }
             if file.owner != getuid(), file.owner != 0 { throw .unsafeOwner(path: paths.config, owner: file.owner) }
         }
-        return LoadedConfig(accounts: parsed.accounts, path: paths.config, warnings: parsed.warnings)
+        guard let registries else { return LoadedConfig(accounts: parsed.accounts, path: paths.config, warnings: parsed.warnings) }
+        // The user's own accounts, then the registries' with the user's fields over theirs.
+        var accounts = parsed.accounts
+        var problems: [String] = []
+        var overridden: [String: Account] = [:]
+        for override in parsed.overrides {
+            guard let base = registries.object(override.id) else { continue }
+            let merged = base.merging(override.patch)
+            let text = #"{"accounts": ["# + merged.text + "]}"
+            do {
+                let one = try parse(Array(text.utf8), path: paths.config, reportUnknownKeys: false)
+                if let account = one.accounts.first { overridden[override.id] = account }
+            } catch {
+                // Messages name the merged account's field, without the merged text's line and column.
+                let found: [String] =
+                    if case .invalid(_, let list) = error {
+                        list.map { line in
+                            let text = line.firstRange(of: ": ").map { String(line[$0.upperBound...]) } ?? line
+                            return text.hasPrefix("accounts[0].") ? String(text.dropFirst(12)) : text
+                        }
+                    } else {
+                        error.lines
+                    }
+                problems += found.map { "accounts[\(override.index)] (over the registry's account \"\(override.id)\"): " + $0 }
+            }
+        }
+        if !problems.isEmpty { throw .invalid(path: paths.config, problems: problems) }
+        accounts.reserveCapacity(accounts.count + registries.accounts.count)
+        for account in registries.accounts { accounts.append(overridden[account.id] ?? account) }
+        return LoadedConfig(
+            accounts: accounts, path: paths.config, warnings: parsed.warnings + (registries.warning.map { [$0] } ?? []))
     }
 
     /// Parses and validates config JSON, or JSON with Comments (`//` and `/* */` comments and
@@ -124,7 +177,11 @@ public enum ConfigLoader {
     /// starts with its line and column and then its JSON path.
     /// - Throws: ``ConfigError/empty(path:)``, ``ConfigError/syntax(path:line:column:message:)`` or
     ///   ``ConfigError/invalid(path:problems:)``.
-    public static func parse(_ bytes: [UInt8], path: String, reportUnknownKeys: Bool = true) throws(ConfigError) -> Parsed {
+    /// - Parameter overriding: the ids of the registries' accounts: an account of the file with
+    ///   one of them is an override (``Parsed/overrides``), which may name only some fields.
+    public static func parse(_ bytes: [UInt8], path: String, reportUnknownKeys: Bool = true, overriding: Set<String> = []) throws(ConfigError)
+        -> Parsed
+    {
         // A UTF-8 byte order mark, as some editors write, is not part of the JSON (the reader skips it).
         let hasMark = bytes.starts(with: [0xEF, 0xBB, 0xBF])
         if bytes.dropFirst(hasMark ? 3 : 0).allSatisfy({ $0 == 0x20 || $0 == 0x0A || $0 == 0x0D || $0 == 0x09 }) {
@@ -137,11 +194,13 @@ public enum ConfigLoader {
             throw .syntax(path: path, line: error.line, column: error.column, message: error.message)
         }
         var reading = ConfigReading(document: document, reportUnknownKeys: reportUnknownKeys)
+        reading.overrideIDs = overriding
         let accounts = reading.file()
         if !reading.problems.isEmpty {
             throw .invalid(path: path, problems: reading.problems + reading.warnings.map { $0 + " (a warning)" })
         }
-        return Parsed(accounts: accounts, warnings: reading.warnings)
+        let overrides = reading.overrides.map { Override(index: $0.index, id: $0.id, patch: JSONValue(document, $0.element)) }
+        return Parsed(accounts: accounts, warnings: reading.warnings, overrides: overrides)
     }
 
     /// `path` quoted for a POSIX shell when it needs quoting.

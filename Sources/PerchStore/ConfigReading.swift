@@ -12,6 +12,11 @@ struct ConfigReading {
     let reportUnknownKeys: Bool
     private(set) var problems: [String] = []
     private(set) var warnings: [String] = []
+    /// The ids of registry accounts: an account of the file with one of them is the user's
+    /// override of that account (``overrides``), not an account of its own.
+    var overrideIDs: Set<String> = []
+    /// The overrides found, in file order: the account's index in the list, its id and its value.
+    private(set) var overrides: [(index: Int, id: String, element: JSONDocument.Index)] = []
     /// Line starts, found on the first message only: a valid config never pays for them.
     private var positions: JSONDocument.Positions?
 
@@ -83,6 +88,8 @@ struct ConfigReading {
         }
         let elements = document.elements(list)
         if elements.isEmpty {
+            // A registry's accounts are accounts enough.
+            if !overrideIDs.isEmpty { return [] }
             problem(list, "accounts: the list is empty; add at least one account")
             return []
         }
@@ -94,6 +101,16 @@ struct ConfigReading {
         document.bytes.withUnsafeBufferPointer { bytes in
             document.nodes.withUnsafeBufferPointer { nodes in
                 for (index, element) in elements.enumerated() {
+                    if !overrideIDs.isEmpty, let idValue = document.value(of: element, forKey: "id"),
+                        let id = document.string(idValue), overrideIDs.contains(id)
+                    {
+                        if let first = overrides.first(where: { $0.id == id }) {
+                            problem(idValue, "accounts[\(index)].id: duplicate id \"\(id)\" (first at accounts[\(first.index)])")
+                        } else {
+                            overrides.append((index, id, element))
+                        }
+                        continue
+                    }
                     // Most accounts are settled by their bytes; the others, and every problem, go the long way.
                     if let (idValue, hash) = Self.appendPlainAccount(element, nodes: nodes, bytes: bytes, to: &accounts) {
                         if let first = ids.insert(idValue, hash: hash, account: index, in: document) {

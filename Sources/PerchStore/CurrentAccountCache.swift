@@ -21,7 +21,8 @@ public struct CurrentAccountCache: Sendable {
 
     /// The format of the cache file: 2 keeps the whole account, tool identities included (1
     /// kept only its fields, and is not read any more).
-    static let version = 2
+    /// 3 also keys it by the registries' index (``RegistryPaths/index``).
+    static let version = 3
 
     /// How old both files must be, in nanoseconds, before an entry is made from them (2 s).
     public static let racyWindowNanoseconds: Int64 = 2_000_000_000
@@ -72,6 +73,7 @@ public struct CurrentAccountCache: Sendable {
             document.value(of: root, forKey: "config").flatMap(document.string) == configPath,
             document.value(of: root, forKey: "state").flatMap(document.string) == statePath,
             numbers("configIdentity") == config.numbers, numbers("stateIdentity") == state.numbers,
+            numbers("registriesIdentity") == FileIdentity.of(RegistryPaths(statePath: statePath).index)?.numbers,
             let entry = document.value(of: root, forKey: "account")
         else { return nil }
         // The account as the config writer wrote it, read back as the config's reader reads it.
@@ -92,13 +94,18 @@ public struct CurrentAccountCache: Sendable {
         now: Int64 = CurrentAccountCache.realTimeNanoseconds()
     ) {
         guard let config, let state else { return }
-        let newest = max(config.modified, config.changed, state.modified, state.changed)
+        // The registries' index is identified now, not before the config was read: it is
+        // replaced by rename(2), and one replaced in the racy window is never kept.
+        let registries = FileIdentity.of(RegistryPaths(statePath: statePath).index)
+        let newest = max(
+            config.modified, config.changed, state.modified, state.changed, registries?.modified ?? 0, registries?.changed ?? 0)
         guard now - newest >= Self.racyWindowNanoseconds else { return }
         let accountText = ConfigWriter.jsonLine(account)
         func list(_ identity: FileIdentity) -> String { "[" + identity.numbers.map(String.init).joined(separator: ", ") + "]" }
         let text = """
             {"version": \(Self.version), "config": \(ConfigWriter.json(configPath)), "configIdentity": \(list(config)),
              "state": \(ConfigWriter.json(statePath)), "stateIdentity": \(list(state)),
+             "registriesIdentity": \(registries.map(list) ?? "null"),
              "account": \(accountText)}
 
             """

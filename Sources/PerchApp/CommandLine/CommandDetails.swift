@@ -264,6 +264,18 @@ enum CommandDetails {
         + "through the config writer (the previous file kept as .bak); with no config of your\n"
         + "own, the new file holds only the imported accounts."
 
+    static let registry =
+        "A registry is a git repository holding perch-registry.json: accounts in the shape of\n"
+        + "accounts.json, shared by a team (docs/registries.md). add and update show, account by\n"
+        + "account and field by field, what would change and apply only on yes (or --yes); the\n"
+        + "commit used is recorded and moves only on update. A fetch that fails changes nothing\n"
+        + "and exits 1; update applies every registry or none. Code (onSwitch, catalog commands,\n"
+        + "env a shell acts on) stays inert until perch registry trust NAME, for that code only:\n"
+        + "a commit that changes it needs trust again, and --yes never grants it. Your own\n"
+        + "accounts.json wins field by field: an entry with a registry account's id names only\n"
+        + "what it overrides. Two registries that set a field differently are a conflict (exit 1).\n"
+        + "Registry files live beside the state file; your own files are never rewritten."
+
     static let bind =
         "Binds the repository you stand in (or the one at PATH) to ACCOUNT by its remote:\n"
         + "the narrowest pattern of its first remote (origin first), HOST/OWNER/REPO, with an\n"

@@ -33,6 +33,11 @@ enum Commands {
         ImportCommand.self,
         BindCommand.self,
         UnbindCommand.self,
+        RegistryAddCommand.self,
+        RegistryUpdateCommand.self,
+        RegistryListCommand.self,
+        RegistryRemoveCommand.self,
+        RegistryTrustCommand.self,
         UndoCommand.self,
         ResetCommand.self,
         AuditCommand.self,
@@ -60,7 +65,10 @@ struct CommandGroup: Sendable {
     /// One line of summary.
     var summary: String
 
-    static let all = [CommandGroup(name: "config", summary: "the config file")]
+    static let all = [
+        CommandGroup(name: "config", summary: "the config file"),
+        CommandGroup(name: "registry", summary: "accounts shared from git repositories (docs/registries.md)"),
+    ]
 
     /// Its members, in registry order.
     var members: [any PerchCommand.Type] { Commands.all.filter { $0.name.hasPrefix(name + " ") } }

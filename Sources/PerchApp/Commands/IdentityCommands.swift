@@ -254,6 +254,7 @@ extension CommandLineTool {
         }
         let last = switcher.lastReport().flatMap { $0.report.accountID == account.id ? $0 : nil }
         let drift = IdentitySwitcher.hasDrift(checks)
+        let origins = registryOrigins(of: account.id)
         let onTheirWay =
             pending.map { switcher.session(store: StateStore(path: paths.state), source: .cli).toolsOnTheirWay($0.journal) } ?? []
         if options.json {
@@ -262,7 +263,12 @@ extension CommandLineTool {
                 lastSwitch: last.map { LastSwitchJSON(time: $0.time, results: $0.report.results) },
                 switching: pending.map {
                     StatusJSON.PendingJSON(to: $0.journal.to, interrupted: $0.isFinishing, onTheirWay: onTheirWay.map(\.rawValue))
-                })
+                },
+                registries: origins.isEmpty
+                    ? nil
+                    : origins.map {
+                        StatusJSON.OriginJSON(name: $0.record.name, commit: $0.record.commit, ref: $0.record.ref, codeInert: $0.inert)
+                    })
             let status = printJSON(json)
             return status == ExitStatus.ok && drift ? ExitStatus.unmet : status
         }
@@ -276,6 +282,12 @@ extension CommandLineTool {
             console.print("This shell: \(describe(account)) (\(how); the global account is \(state.currentAccount.map(shown) ?? "none"))")
         } else {
             console.print("Current: \(describe(account))")
+        }
+        for origin in origins {
+            let inert = origin.inert ? "; its code is inert until perch registry trust \(origin.record.name)" : ""
+            console.print(
+                "From: registry \(origin.record.name) at \(origin.record.shortCommit) (\(shown(origin.record.ref ?? "default branch")), "
+                    + "fetched \(LocalTime.describe(seconds: origin.record.fetched)))\(inert)")
         }
         if let pending {
             // The checks below are the committed account's: a tool already changed shows ✗ until the switch is recorded.
@@ -692,6 +704,16 @@ private struct StatusJSON: Encodable {
     var lastSwitch: LastSwitchJSON?
     /// A switch not yet committed, with the tools it has not reached (encoded only when there is one).
     var switching: PendingJSON?
+    /// The registries the account comes from (encoded only when there is one).
+    var registries: [OriginJSON]?
+
+    struct OriginJSON: Encodable {
+        var name: String
+        var commit: String
+        var ref: String?
+        /// Whether its code for the account was left out (not trusted).
+        var codeInert: Bool
+    }
 
     struct PendingJSON: Encodable {
         var to: String

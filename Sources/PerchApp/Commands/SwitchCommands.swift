@@ -281,6 +281,8 @@ extension CommandLineTool {
                 }
             }
         }
+        // A registry's code for the account that is not trusted was left out: said, never silent.
+        for note in registryInertNotes(for: account.id) { console.note(shown(note)) }
         report = offerSetup(report, switcher)
         // Per-shell tools change nothing here (perch env does): they are recorded, not printed.
         let perShell = Set(ToolAdapters.registry.filter(\.isPerShell).map(\.tool))

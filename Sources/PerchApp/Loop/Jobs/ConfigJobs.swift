@@ -10,7 +10,10 @@ extension AddAccount: WorkerJob {
         worker.storeQueue.async {
             guard let configPath = worker.configPath else { return answer(.notAdded("No config file to add the account to.")) }
             do {
-                let outcome = try ConfigWriter.append(account, to: configPath, samples: accounts)
+                // Without a config the accounts in use are the samples (kept in the new file) or a
+                // registry's (which live in Perch's own files, never copied into the user's).
+                let samples = accounts.filter { own in Account.samples.contains { $0.id == own.id } }
+                let outcome = try ConfigWriter.append(account, to: configPath, samples: samples)
                 answer(.added(account, accounts: outcome.accounts, configPath: outcome.path, backupPath: outcome.backupPath))
             } catch {
                 answer(.notAdded("\(error)"))

@@ -1,0 +1,543 @@
+import Glibc
+import PerchCore
+import PerchIdentities
+import PerchStore
+
+/// The options the `registry` commands share.
+enum RegistryOption {
+    /// `--ref REF`: the branch, tag or commit to fetch.
+    static let ref = OptionDefinition<String>(
+        info: OptionInfo(names: ["--ref"], valueName: "REF", help: "the branch, tag or commit to use (default: the default branch)"),
+        parse: { value throws(UsageError) in
+            guard RegistryFetch.isValidRef(value) else {
+                throw UsageError(description: "option --ref needs a branch, tag or commit name, not '\(PerchApp.visibleControls(value))'")
+            }
+            return value
+        })
+    /// `--path DIR`: the folder of the repository holding the registry file.
+    static let path = OptionDefinition<String>(
+        info: OptionInfo(names: ["--path"], valueName: "DIR", help: "the folder in the repository that holds perch-registry.json"),
+        parse: { value throws(UsageError) in
+            guard RegistryFetch.isValidPath(value) else {
+                throw UsageError(description: "option --path needs a relative folder without . or .. parts, not '\(PerchApp.visibleControls(value))'")
+            }
+            return value
+        })
+    /// `--allowed-signers FILE`: require signed commits.
+    static let allowedSigners = OptionDefinition<String>(
+        info: OptionInfo(
+            names: ["--allowed-signers"], valueName: "FILE",
+            help: "use only commits signed by a key of FILE (ssh-keygen's allowed signers; git verify-commit)", completion: .file),
+        parse: { value throws(UsageError) in
+            guard !value.isEmpty else { throw UsageError(description: "option --allowed-signers needs a file") }
+            return value
+        })
+    /// `--set NAME=VALUE`: a value the registry asks each member for.
+    static let set = OptionDefinition<(String, String)>(
+        info: OptionInfo(names: ["--set"], valueName: "NAME=VALUE", help: "answer a value the registry asks for (repeatable)"),
+        parse: { value throws(UsageError) in
+            guard let equals = value.firstIndex(of: "="), equals != value.startIndex, value.index(after: equals) != value.endIndex else {
+                throw UsageError(description: "option --set needs NAME=VALUE, not '\(PerchApp.visibleControls(value))'")
+            }
+            let answer = String(value[value.index(after: equals)...])
+            guard answer.unicodeScalars.allSatisfy({ $0.value >= 0x20 && $0.value != 0x7F }) else {
+                throw UsageError(description: "option --set: a value may not hold control characters")
+            }
+            return (String(value[..<equals]), answer)
+        })
+    /// `--timeout SECONDS`: how long a fetch may take.
+    static let timeout = OptionDefinition<Int>.number(
+        OptionInfo(names: ["--timeout"], valueName: "SECONDS", help: "how long git may take to fetch (default 60)"), in: 1...3600,
+        unit: "seconds")
+    /// `--commit COMMIT` of `registry trust`.
+    static let commit = OptionDefinition<String>(
+        info: OptionInfo(names: ["--commit"], valueName: "COMMIT", help: "trust the code of exactly this commit (without asking)"),
+        parse: { value throws(UsageError) in
+            guard value.utf8.count >= 7, value.utf8.allSatisfy({ ($0 >= 0x30 && $0 <= 0x39) || ($0 >= 0x61 && $0 <= 0x66) }) else {
+                throw UsageError(description: "option --commit needs at least 7 hex digits of a commit, not '\(PerchApp.visibleControls(value))'")
+            }
+            return value
+        })
+}
+
+/// `perch registry add NAME URL`: a team's accounts from a git repository.
+struct RegistryAddCommand: ReadsPerchFiles {
+    static let configuration = CommandConfiguration(
+        name: "registry add", summary: "add a registry: accounts shared from a git repository, shown before they are added",
+        operands: [Operand(name: "NAME"), Operand(name: "URL")])
+    static var details: String { CommandDetails.registry }
+    static let options: [CommandOption<Self>] =
+        fileOptions + [
+            CommandOption(RegistryOption.ref) { $0.ref = $1 }, CommandOption(RegistryOption.path) { $0.path = $1 },
+            CommandOption(RegistryOption.allowedSigners) { $0.allowedSigners = $1 },
+            CommandOption(RegistryOption.set) { $0.values[$1.0] = $1.1 }, CommandOption(RegistryOption.timeout) { $0.timeout = $1 },
+            CommandOption(SharedOption.yes) { $0.yes = $1 },
+        ]
+
+    var files = FileOptions()
+    var name = ""
+    var url = ""
+    var ref: String?
+    var path: String?
+    var allowedSigners: String?
+    var values: [String: String] = [:]
+    var timeout = 60
+    var yes = false
+
+    mutating func bind(operands: [String]) {
+        name = operands[0]
+        url = operands[1]
+    }
+
+    func validate() throws(UsageError) {
+        guard RegistryRecord.isValidName(name) else {
+            throw UsageError(description: "a registry's name is made of a–z, 0–9, '.', '_', '-' (not first), not '\(PerchApp.visibleControls(name))'")
+        }
+        guard !url.isEmpty, !url.hasPrefix("-"), url.unicodeScalars.allSatisfy({ $0.value > 0x20 && $0.value != 0x7F }) else {
+            throw UsageError(description: "URL must be a URL or path git can fetch, not '\(PerchApp.visibleControls(url))'")
+        }
+    }
+
+    func run(_ tool: CommandLineTool) -> Int32 { tool.with(assumeYes: yes).registryAdd(self) }
+}
+
+/// `perch registry update [NAME]`: every registry (or one) moved to its ref's newest commit.
+struct RegistryUpdateCommand: ReadsPerchFiles {
+    static let configuration = CommandConfiguration(
+        name: "registry update", summary: "fetch the registries again and apply what changed, all or none, once agreed",
+        operands: [Operand(name: "NAME", optional: true)])
+    static var details: String { CommandDetails.registry }
+    static let options: [CommandOption<Self>] =
+        fileOptions + [
+            CommandOption(RegistryOption.set) { $0.values[$1.0] = $1.1 }, CommandOption(RegistryOption.timeout) { $0.timeout = $1 },
+            CommandOption(SharedOption.yes) { $0.yes = $1 },
+        ]
+
+    var files = FileOptions()
+    var name: String?
+    var values: [String: String] = [:]
+    var timeout = 60
+    var yes = false
+
+    mutating func bind(operands: [String]) { name = operands.first }
+    func run(_ tool: CommandLineTool) -> Int32 { tool.with(assumeYes: yes).registryUpdate(self) }
+}
+
+/// `perch registry list`: the registries, their commits and whether their code is trusted.
+struct RegistryListCommand: ReadsPerchFiles {
+    static let configuration = CommandConfiguration(
+        name: "registry list", summary: "list the registries, the commit each is at and whether its code is trusted",
+        recoversInterruptedSwitch: false)
+    static var details: String { CommandDetails.registry }
+    static let options: [CommandOption<Self>] = fileOptions + [CommandOption(SharedOption.json) { $0.json = $1 }]
+
+    var files = FileOptions()
+    var json = false
+    func run(_ tool: CommandLineTool) -> Int32 { tool.registryList(self) }
+}
+
+/// `perch registry remove NAME`: a registry and its accounts gone (the user's files untouched).
+struct RegistryRemoveCommand: ReadsPerchFiles {
+    static let configuration = CommandConfiguration(
+        name: "registry remove", summary: "remove a registry and the accounts it gave", operands: [Operand(name: "NAME")])
+    static var details: String { CommandDetails.registry }
+    static let options: [CommandOption<Self>] = fileOptions + [CommandOption(SharedOption.yes) { $0.yes = $1 }]
+
+    var files = FileOptions()
+    var name = ""
+    var yes = false
+    mutating func bind(operands: [String]) { name = operands[0] }
+    func run(_ tool: CommandLineTool) -> Int32 { tool.with(assumeYes: yes).registryRemove(self) }
+}
+
+/// `perch registry trust NAME`: the registry's code shown, and run from now on once agreed.
+struct RegistryTrustCommand: ReadsPerchFiles {
+    static let configuration = CommandConfiguration(
+        name: "registry trust", summary: "show a registry's code (onSwitch, commands) and let it run, for this commit only",
+        operands: [Operand(name: "NAME")])
+    static var details: String { CommandDetails.registry }
+    static let options: [CommandOption<Self>] = fileOptions + [CommandOption(RegistryOption.commit) { $0.commit = $1 }]
+
+    var files = FileOptions()
+    var name = ""
+    var commit: String?
+    mutating func bind(operands: [String]) { name = operands[0] }
+    func run(_ tool: CommandLineTool) -> Int32 { tool.registryTrust(self) }
+}
+
+extension CommandLineTool {
+    var registryPaths: RegistryPaths { RegistryPaths(statePath: paths.state) }
+
+    /// The index, or nil after saying why it cannot be read.
+    private func registryIndex(_ command: String) -> RegistryIndex? {
+        do {
+            return try RegistryStore.readIndex(registryPaths)
+        } catch {
+            console.error("\(command): \(shown(error.description))")
+            return nil
+        }
+    }
+
+    /// The definitions of every record, or nil after saying which cannot be read.
+    private func acceptedDefinitions(_ index: RegistryIndex, command: String) -> [String: RegistryDefinitions]? {
+        var found: [String: RegistryDefinitions] = [:]
+        for record in index.registries {
+            do {
+                found[record.name] = try RegistryStore.definitions(of: record, registryPaths)
+            } catch {
+                console.error("\(command): \(record.name): \(shown(error.description)); perch registry update \(record.name) fetches it again")
+                return nil
+            }
+        }
+        return found
+    }
+
+    /// Reads a fetched registry file, asking for the values it needs on a terminal; nil after
+    /// saying why not (the exit status in `status`).
+    private func readDefinitions(
+        _ fetched: RegistryFetch.Fetched, name: String, values: inout [String: String], command: String, status: inout Int32
+    ) -> RegistryDefinitions? {
+        while true {
+            do {
+                return try RegistryDefinitions.read(fetched.bytes, filled: values)
+            } catch let missing as RegistryDefinitions.MissingValues {
+                guard isatty(STDIN_FILENO) == 1 else {
+                    let names = missing.values.map { "--set \($0.name)=…" }.joined(separator: " ")
+                    console.error(
+                        "perch \(command): registry \(name) asks each member for "
+                            + missing.values.map { "\($0.name) (\(shown($0.prompt)))" }.joined(separator: ", ") + "; run it again with \(names)")
+                    status = ExitStatus.usage
+                    return nil
+                }
+                for value in missing.values {
+                    console.write("\(shown(name)) asks: \(shown(value.prompt))" + (value.example.map { " (e.g. \(shown($0)))" } ?? "") + ": ")
+                    guard let answer = readLine(), !answer.isEmpty, answer.unicodeScalars.allSatisfy({ $0.value >= 0x20 && $0.value != 0x7F })
+                    else {
+                        console.print("Nothing changed.")
+                        status = ExitStatus.unmet
+                        return nil
+                    }
+                    values[value.name] = answer
+                }
+            } catch let problems as RegistryDefinitions.Problems {
+                for line in problems.lines {
+                    console.error("\(command): registry \(name) at \(fetched.commit.prefix(7)): \(RegistryDefinitions.fileName): \(shown(line))")
+                }
+                console.error("Nothing changed: a registry file with problems is not used.")
+                status = ExitStatus.unmet
+                return nil
+            } catch {
+                status = ExitStatus.unmet
+                return nil
+            }
+        }
+    }
+
+    /// Prints the changes of one registry.
+    private func printChanges(_ changes: [RegistryChange], record: RegistryRecord, from old: String?) {
+        let place = "\(record.ref ?? "default branch") at \(record.shortCommit)"
+        console.print("Registry \(record.name) (\(shown(record.url)), \(old.map { "\(String($0.prefix(7))) → " } ?? "")\(place)):")
+        if changes.isEmpty { console.print("  no account changes") }
+        for change in changes {
+            for line in change.lines { console.print(shown(line)) }
+        }
+    }
+
+    /// What to say of the code of `definitions` when `record` does not trust it, or nil.
+    private func codeNote(_ definitions: RegistryDefinitions, record: RegistryRecord) -> String? {
+        guard !record.trusts(definitions) else { return nil }
+        let ids = definitions.idsWithCode
+        return "Code (onSwitch, catalog commands, env a shell acts on) of \(ids.count) account\(ids.count == 1 ? "" : "s") stays inert: "
+            + "a switch leaves it out until you review it with `perch registry trust \(record.name)`."
+    }
+
+    func registryAdd(_ options: RegistryAddCommand) -> Int32 {
+        let command = "registry add"
+        guard var index = registryIndex(command), var definitions = acceptedDefinitions(index, command: command) else {
+            return ExitStatus.unmet
+        }
+        if index.record(options.name) != nil {
+            console.error("registry add: there is a registry \(options.name) already; perch registry update \(options.name) fetches it again")
+            return ExitStatus.unmet
+        }
+        let environment = IdentityEnvironment.current(statePath: paths.state)
+        let signers = options.allowedSigners.map { path -> String in
+            let expanded = environment.expandingTilde(path)
+            return expanded.hasPrefix("/") ? expanded : ShellMarker.workingDirectory() + "/" + expanded
+        }
+        if let signers, access(signers, R_OK) != 0 {
+            console.error("registry add: cannot read the allowed signers file \(shownPath(signers))")
+            return ExitStatus.usage
+        }
+        let repository = registryPaths.repository(options.name)
+        let fetched: RegistryFetch.Fetched
+        do {
+            fetched = try RegistryFetch.fetch(
+                url: options.url, ref: options.ref, path: options.path, repository: repository, allowedSigners: signers,
+                environment: environment, timeout: Int64(options.timeout) * 1000)
+        } catch {
+            RegistryStore.removeTree(repository)
+            console.error("registry add: \(options.name) (\(shown(options.url))): \(shown(error.description))")
+            console.error("Nothing changed.")
+            return ExitStatus.unmet
+        }
+        var values = options.values
+        var status = ExitStatus.ok
+        guard let found = readDefinitions(fetched, name: options.name, values: &values, command: command, status: &status) else {
+            RegistryStore.removeTree(repository)
+            return status
+        }
+        var record = RegistryRecord(
+            name: options.name, url: options.url, ref: options.ref, path: options.path, commit: fetched.commit,
+            fetched: CurrentAccountCache.realTimeNanoseconds() / 1_000_000_000, values: values)
+        record.allowedSigners = signers
+        let order = index.registries.map { ($0.name, definitions[$0.name]!) } + [(record.name, found)]
+        let conflicts = RegistryStore.conflicts(order)
+        if !conflicts.isEmpty {
+            for conflict in conflicts { console.error("registry add: conflict: \(shown(conflict.description))") }
+            console.error("Nothing changed: registries may not disagree; ask one of them to drop the field, or set it in your own accounts.json.")
+            RegistryStore.removeTree(repository)
+            return ExitStatus.unmet
+        }
+        printChanges(RegistryDefinitions.changes(from: nil, to: found), record: record, from: nil)
+        if let note = codeNote(found, record: record) { console.print(note) }
+        guard consent("perch registry add", would: "add the \(found.accounts.count) accounts of registry \(options.name)") else {
+            RegistryStore.removeTree(repository)
+            return ExitStatus.unmet
+        }
+        index.registries.append(record)
+        definitions[record.name] = found
+        do {
+            try RegistryStore.commit(index, definitions: definitions, paths: registryPaths, statePath: paths.state)
+        } catch {
+            console.error("registry add: \(shown(error.description)); nothing changed")
+            return ExitStatus.unmet
+        }
+        console.print("Added registry \(options.name) at \(record.shortCommit): \(found.accounts.count) accounts, listed under \(options.name).")
+        return ExitStatus.ok
+    }
+
+    func registryUpdate(_ options: RegistryUpdateCommand) -> Int32 {
+        let command = "registry update"
+        guard var index = registryIndex(command), var definitions = acceptedDefinitions(index, command: command) else {
+            return ExitStatus.unmet
+        }
+        if index.registries.isEmpty {
+            console.print("No registries; perch registry add NAME URL adds one.")
+            return ExitStatus.ok
+        }
+        if let name = options.name, index.record(name) == nil {
+            console.error("registry update: no registry \(shown(name)); perch registry list shows them")
+            return ExitStatus.unmet
+        }
+        let environment = IdentityEnvironment.current(statePath: paths.state)
+        var updated = index
+        var newDefinitions = definitions
+        var anyChange = false
+        var reports: [(changes: [RegistryChange], record: RegistryRecord, old: String?, note: String?)] = []
+        for (position, record) in index.registries.enumerated() where options.name == nil || record.name == options.name {
+            let fetched: RegistryFetch.Fetched
+            do {
+                fetched = try RegistryFetch.fetch(
+                    url: record.url, ref: record.ref, path: record.path, repository: registryPaths.repository(record.name),
+                    allowedSigners: record.allowedSigners, environment: environment, timeout: Int64(options.timeout) * 1000)
+            } catch {
+                console.error("registry update: \(record.name) (\(shown(record.url))): \(shown(error.description))")
+                console.error(
+                    "Nothing changed: every registry stays as it was (\(record.name) at \(record.shortCommit), fetched \(LocalTime.describe(seconds: record.fetched)))."
+                )
+                return ExitStatus.unmet
+            }
+            var values = record.values.merging(options.values) { _, given in given }
+            var status = ExitStatus.ok
+            guard let found = readDefinitions(fetched, name: record.name, values: &values, command: command, status: &status) else {
+                console.error("Nothing changed: every registry stays as it was.")
+                return status
+            }
+            var next = record
+            next.commit = fetched.commit
+            next.values = values
+            next.fetched = CurrentAccountCache.realTimeNanoseconds() / 1_000_000_000
+            let changes = RegistryDefinitions.changes(from: definitions[record.name], to: found)
+            if next.commit != record.commit || !changes.isEmpty || values != record.values { anyChange = true }
+            updated.registries[position] = next
+            newDefinitions[record.name] = found
+            if next.commit != record.commit || !changes.isEmpty {
+                reports.append((changes, next, record.commit == next.commit ? nil : record.commit, codeNote(found, record: next)))
+            }
+        }
+        let conflicts = RegistryStore.conflicts(updated.registries.map { ($0.name, newDefinitions[$0.name]!) })
+        if !conflicts.isEmpty {
+            for conflict in conflicts { console.error("registry update: conflict: \(shown(conflict.description))") }
+            console.error("Nothing changed: registries may not disagree; ask one of them to drop the field, or set it in your own accounts.json.")
+            return ExitStatus.unmet
+        }
+        guard anyChange else {
+            for record in index.registries where options.name == nil || record.name == options.name {
+                console.print("Registry \(record.name) is up to date at \(record.shortCommit) (\(shown(record.ref ?? "default branch"))).")
+            }
+            return ExitStatus.ok
+        }
+        for report in reports {
+            printChanges(report.changes, record: report.record, from: report.old)
+            if let note = report.note { console.print(note) }
+        }
+        let accountChanges = reports.reduce(0) { $0 + $1.changes.count }
+        if accountChanges > 0 {
+            guard consent("perch registry update", would: "apply these changes to \(accountChanges) account\(accountChanges == 1 ? "" : "s")") else {
+                return ExitStatus.unmet
+            }
+        }
+        index = updated
+        definitions = newDefinitions
+        do {
+            try RegistryStore.commit(index, definitions: definitions, paths: registryPaths, statePath: paths.state)
+        } catch {
+            console.error("registry update: \(shown(error.description)); nothing changed")
+            return ExitStatus.unmet
+        }
+        console.print("Updated: " + reports.map { "\($0.record.name) at \($0.record.shortCommit)" }.joined(separator: ", ") + ".")
+        return ExitStatus.ok
+    }
+
+    /// How a registry's code stands: `no code`, `trusted`, `code inert`.
+    private func trustWord(_ record: RegistryRecord, _ definitions: RegistryDefinitions?) -> String {
+        guard let definitions else { return "unreadable" }
+        if definitions.codeText.isEmpty { return "no code" }
+        return record.trusts(definitions) ? "code trusted" : "code inert"
+    }
+
+    func registryList(_ options: RegistryListCommand) -> Int32 {
+        guard let index = registryIndex("registry list") else { return ExitStatus.unmet }
+        let definitions = index.registries.map { try? RegistryStore.definitions(of: $0, registryPaths) }
+        if options.json {
+            return printJSON(
+                zip(index.registries, definitions).map { record, found in
+                    RegistryJSON(
+                        name: record.name, url: record.url, ref: record.ref, path: record.path, commit: record.commit, fetched: record.fetched,
+                        accounts: found?.accounts.count ?? 0, code: trustWord(record, found), signed: record.allowedSigners != nil)
+                })
+        }
+        if index.registries.isEmpty {
+            console.print("No registries; perch registry add NAME URL adds one.")
+            return ExitStatus.ok
+        }
+        for (record, found) in zip(index.registries, definitions) {
+            console.print(
+                "\(record.name)  \(shown(record.url))  \(shown(record.ref ?? "default branch"))@\(record.shortCommit)  "
+                    + "\(found?.accounts.count ?? 0) accounts  \(trustWord(record, found))"
+                    + (record.allowedSigners == nil ? "" : "  signed commits only") + "  fetched \(LocalTime.describe(seconds: record.fetched))")
+        }
+        return ExitStatus.ok
+    }
+
+    func registryRemove(_ options: RegistryRemoveCommand) -> Int32 {
+        let command = "registry remove"
+        guard var index = registryIndex(command) else { return ExitStatus.unmet }
+        guard let record = index.record(options.name) else {
+            console.error("registry remove: no registry \(shown(options.name)); perch registry list shows them")
+            return ExitStatus.unmet
+        }
+        index.registries.removeAll { $0.name == record.name }
+        guard let definitions = acceptedDefinitions(index, command: command) else { return ExitStatus.unmet }
+        let count = (try? RegistryStore.definitions(of: record, registryPaths))?.accounts.count ?? 0
+        guard consent("perch registry remove", would: "remove registry \(record.name) and its \(count) accounts (your own files stay as they are)")
+        else { return ExitStatus.unmet }
+        do {
+            try RegistryStore.commit(index, definitions: definitions, paths: registryPaths, statePath: paths.state)
+        } catch {
+            console.error("registry remove: \(shown(error.description)); nothing changed")
+            return ExitStatus.unmet
+        }
+        console.print("Removed registry \(record.name) and its \(count) accounts.")
+        return ExitStatus.ok
+    }
+
+    func registryTrust(_ options: RegistryTrustCommand) -> Int32 {
+        let command = "registry trust"
+        guard var index = registryIndex(command), let definitions = acceptedDefinitions(index, command: command) else {
+            return ExitStatus.unmet
+        }
+        guard let position = index.registries.firstIndex(where: { $0.name == options.name }) else {
+            console.error("registry trust: no registry \(shown(options.name)); perch registry list shows them")
+            return ExitStatus.unmet
+        }
+        var record = index.registries[position]
+        let found = definitions[record.name]!
+        let code = found.codeText
+        if code.isEmpty {
+            console.print("Registry \(record.name) at \(record.shortCommit) holds no code: nothing to trust.")
+            return ExitStatus.ok
+        }
+        if record.trusts(found) {
+            console.print("The code of registry \(record.name) at \(record.shortCommit) is trusted already.")
+            return ExitStatus.ok
+        }
+        console.print("Registry \(record.name) (\(shown(record.url))) at \(record.commit) asks to run, as you:")
+        for line in found.codeLines { console.print("  " + shown(line)) }
+        if let previous = record.trustedCommit {
+            console.print("(You trusted its code at \(previous.prefix(7)); this differs.)")
+        }
+        if let given = options.commit {
+            guard record.commit.hasPrefix(given) else {
+                console.error("registry trust: \(record.name) is at \(record.commit), not \(given); nothing trusted")
+                return ExitStatus.unmet
+            }
+        } else {
+            guard isatty(STDIN_FILENO) == 1 else {
+                console.error("registry trust: read the code above, then run it on a terminal, or with --commit \(record.commit)")
+                return ExitStatus.unmet
+            }
+            console.write("Run this code on switches to these accounts? [y/N] ")
+            guard let answer = readLine(), answer.lowercased().hasPrefix("y") else {
+                console.print("Nothing trusted; the code stays inert.")
+                return ExitStatus.unmet
+            }
+        }
+        record.trustedCode = code
+        record.trustedCommit = record.commit
+        index.registries[position] = record
+        do {
+            try RegistryStore.commit(index, definitions: definitions, paths: registryPaths, statePath: paths.state)
+        } catch {
+            console.error("registry trust: \(shown(error.description)); nothing trusted")
+            return ExitStatus.unmet
+        }
+        console.print("Trusted the code of registry \(record.name) at \(record.shortCommit); a commit that changes it needs trust again.")
+        return ExitStatus.ok
+    }
+
+    /// Where account `id` comes from, for `perch status` and a switch: each registry that
+    /// defines it, its commit, and whether its code was left out; empty when it is only the
+    /// user's. Reads nothing when there is no registry.
+    func registryOrigins(of id: String) -> [(record: RegistryRecord, inert: Bool)] {
+        let paths = registryPaths
+        guard access(paths.index, F_OK) == 0, let index = try? RegistryStore.readIndex(paths) else { return [] }
+        return index.registries.compactMap { record in
+            guard let found = try? RegistryStore.definitions(of: record, paths), found.accounts.contains(where: { $0.id == id }) else { return nil }
+            return (record, !record.trusts(found) && found.idsWithCode.contains(id))
+        }
+    }
+
+    /// The lines a switch to `id` adds when a registry's code for it was left out.
+    func registryInertNotes(for id: String) -> [String] {
+        registryOrigins(of: id).filter(\.inert).map { origin in
+            "\(id)'s code from registry \(origin.record.name) (onSwitch, catalog commands, env a shell acts on) was left out: "
+                + "not trusted at \(origin.record.shortCommit); review it with perch registry trust \(origin.record.name)"
+        }
+    }
+}
+
+/// One registry in `perch registry list --json`.
+struct RegistryJSON: Encodable {
+    var name: String
+    var url: String
+    var ref: String?
+    var path: String?
+    var commit: String
+    var fetched: Int64
+    var accounts: Int
+    /// `no code`, `code trusted`, `code inert`.
+    var code: String
+    var signed: Bool
+}

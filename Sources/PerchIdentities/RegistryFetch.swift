@@ -1,0 +1,124 @@
+import Glibc
+import PerchStore
+
+/// Fetches a registry (`perch registry add`, `update`) with git itself: into a bare repository
+/// of Perch's own, at a branch, tag or commit, its commit's signature checked when asked, and
+/// its `perch-registry.json` read from the commit's tree. Nothing of the repository is checked
+/// out or run: no hook, no filter, no submodule.
+public enum RegistryFetch {
+    /// What a fetch found.
+    public struct Fetched: Hashable, Sendable {
+        /// The commit the ref names now (hex).
+        public var commit: String
+        /// The registry file at that commit.
+        public var bytes: [UInt8]
+    }
+
+    /// Why a fetch found nothing usable; ``description`` is one line, git's own reason last
+    /// (control characters shown as `?`).
+    public struct Failure: Error, Hashable, Sendable, CustomStringConvertible {
+        public var description: String
+        public init(_ description: String) { self.description = description }
+    }
+
+    /// git's first `fatal:` or `error:` line (its reason; the lines after it are advice), at
+    /// most 200 characters, control characters shown as `?`; nil when there is none.
+    static func gitReason(_ result: ProgramResult) -> String? {
+        guard case .exited(let status, _, let stderr) = result else { return nil }
+        let line = stderr.split(whereSeparator: \.isNewline).first { $0.hasPrefix("fatal:") || $0.hasPrefix("error:") }
+        return line.map { "exited with status \(status): " + String($0.prefix(200).map { $0.isASCII && ($0.asciiValue! < 0x20 || $0.asciiValue! == 0x7F) ? "?" : $0 }) }
+    }
+
+    /// How long git may take to fetch, in milliseconds, by default (60 s).
+    public static let defaultTimeout: Int64 = 60_000
+
+    /// Whether `ref` can be asked for: a branch or tag name (`git check-ref-format
+    /// --allow-onelevel`'s rules, checked here without a shell: no `..`, no control
+    /// characters, no space, `~^:?*[\`, no leading `-`, `.` or `/`) or a commit's hex digits.
+    public static func isValidRef(_ ref: String) -> Bool {
+        guard !ref.isEmpty, ref.utf8.count <= 255, !ref.hasPrefix("-"), !ref.hasPrefix("."), !ref.hasPrefix("/"), !ref.hasSuffix("/"),
+            !ref.hasSuffix("."), !ref.hasSuffix(".lock"), !ref.contains(".."), !ref.contains("//"), !ref.contains("@{"), ref != "@"
+        else { return false }
+        return ref.utf8.allSatisfy { $0 > 0x20 && $0 != 0x7F && !"~^:?*[\\".utf8.contains($0) }
+    }
+
+    /// Whether `path` can be a folder of the repository: relative, no `.` or `..` part, no control character.
+    public static func isValidPath(_ path: String) -> Bool {
+        guard !path.isEmpty, !path.hasPrefix("/"), !path.hasPrefix("-") else { return false }
+        let parts = path.split(separator: "/", omittingEmptySubsequences: false)
+        return parts.allSatisfy { !$0.isEmpty && $0 != "." && $0 != ".." } && path.utf8.allSatisfy { $0 >= 0x20 && $0 != 0x7F }
+    }
+
+    /// The environment git runs in: the user's (their ssh, credential helpers and `insteadOf`
+    /// rules apply), without what would point git at another repository, and never asking on
+    /// the terminal.
+    static func gitEnvironment(_ environment: IdentityEnvironment) -> IdentityEnvironment {
+        var environment = environment
+        for name in [
+            "GIT_DIR", "GIT_WORK_TREE", "GIT_INDEX_FILE", "GIT_OBJECT_DIRECTORY", "GIT_ALTERNATE_OBJECT_DIRECTORIES", "GIT_NAMESPACE",
+            "GIT_COMMON_DIR", "GIT_PREFIX", "GIT_CEILING_DIRECTORIES",
+        ] {
+            environment.variables[name] = nil
+        }
+        environment.variables["GIT_TERMINAL_PROMPT"] = "0"
+        return environment
+    }
+
+    /// Fetches `url` into `repository` (made bare when missing) and reads the registry file at `ref`.
+    /// - Parameters:
+    ///   - ref: a branch, tag or commit; nil for the remote's default branch (its `HEAD`).
+    ///   - path: the folder holding `perch-registry.json`; nil for the top.
+    ///   - allowedSigners: when given, the commit must carry a signature `git verify-commit`
+    ///     accepts with this file as `gpg.ssh.allowedSignersFile` (ssh signatures; OpenPGP ones
+    ///     are checked against the user's keyring).
+    ///   - timeout: for each git command, in milliseconds.
+    /// - Throws: ``Failure``; `repository` may then hold objects, never a change Perch uses.
+    public static func fetch(
+        url: String, ref: String?, path: String?, repository: String, allowedSigners: String?, environment: IdentityEnvironment,
+        timeout: Int64 = defaultTimeout
+    ) throws(Failure) -> Fetched {
+        let environment = gitEnvironment(environment)
+        func git(_ arguments: [String], limit: Int = ProgramRunner.outputLimit) -> ProgramResult {
+            ProgramRunner.run(
+                "git", ["--git-dir=" + repository, "-c", "protocol.ext.allow=never", "-c", "core.hooksPath=/dev/null"] + arguments,
+                in: environment, timeout: timeout, folder: "/", detached: true, stdoutLimit: limit)
+        }
+        if access(repository + "/HEAD", F_OK) != 0 {
+            do { try FileSystem.createDirectory(FileSystem.directory(of: repository)) } catch { throw Failure("\(error)") }
+            let made = ProgramRunner.run("git", ["init", "--bare", "--quiet", repository], in: environment, timeout: timeout, folder: "/")
+            if let failure = made.failure { throw Failure("git init \(repository): \(failure)") }
+        }
+        var refspecs = ["+refs/heads/*:refs/perch/heads/*", "+refs/tags/*:refs/perch/tags/*"]
+        if ref == nil { refspecs.append("+HEAD:refs/perch/HEAD") }
+        let fetched = git(["fetch", "--quiet", "--no-tags", "--prune", "--no-write-fetch-head", "--", url] + refspecs)
+        if let failure = fetched.failure { throw Failure("cannot fetch: git fetch " + (gitReason(fetched) ?? failure)) }
+        // The ref as a branch, then a tag, then a commit's hex digits.
+        var candidates = ["refs/perch/HEAD"]
+        if let ref {
+            candidates = ["refs/perch/heads/" + ref, "refs/perch/tags/" + ref]
+            if ref.utf8.count >= 4, ref.utf8.allSatisfy({ ($0 >= 0x30 && $0 <= 0x39) || ($0 >= 0x61 && $0 <= 0x66) }) { candidates.append(ref) }
+        }
+        var commit: String?
+        for candidate in candidates {
+            if let found = git(["rev-parse", "--verify", "--quiet", "--end-of-options", candidate + "^{commit}"]).output {
+                commit = String(found.filter { !$0.isWhitespace })
+                break
+            }
+        }
+        guard let commit, commit.utf8.allSatisfy({ ($0 >= 0x30 && $0 <= 0x39) || ($0 >= 0x61 && $0 <= 0x66) }), commit.utf8.count >= 40 else {
+            throw Failure(ref.map { "no branch, tag or commit \"\($0)\" there" } ?? "the repository has no default branch (HEAD); name one with --ref")
+        }
+        if let allowedSigners {
+            let verified = git(["-c", "gpg.ssh.allowedSignersFile=" + allowedSigners, "verify-commit", commit])
+            if let failure = verified.failure {
+                throw Failure("commit \(commit.prefix(7)) is not signed by a key of \(allowedSigners): git verify-commit \(failure)")
+            }
+        }
+        let file = (path.map { $0 + "/" } ?? "") + RegistryDefinitions.fileName
+        let read = git(["cat-file", "blob", commit + ":" + file], limit: 256 << 20)
+        guard case .exited(0, let text, _) = read else {
+            throw Failure("commit \(commit.prefix(7)) has no \(file)")
+        }
+        return Fetched(commit: commit, bytes: Array(text.utf8))
+    }
+}

@@ -1,0 +1,409 @@
+import PerchCore
+
+/// The definitions of one registry at one commit: its `perch-registry.json` (format version 1,
+/// see `docs/registries.md`) read, its templates filled with the member's values, and checked
+/// as Perch checks its own config.
+///
+/// The file is data from outside: it is parsed by Perch's JSON reader (RFC 8259, with JSONC
+/// comments), its accounts are checked by the config reader itself, and nothing in it is run
+/// or printed raw. Its code-bearing parts (``codeText``) are kept apart so that they stay inert
+/// until the user trusts them.
+public struct RegistryDefinitions: Hashable, Sendable {
+    /// The registry file's name in its repository (in `--path DIR` when given).
+    public static let fileName = "perch-registry.json"
+    /// The format version this build reads.
+    public static let currentVersion = 1
+    /// The top-level keys of the file.
+    static let fileKeys = ["version", "values", "accounts"]
+    /// The account keys whose values Perch runs, or hands to a shell that runs them: they need
+    /// trust (``Account/runsCommands`` says the same of an account).
+    public static let codeKeys = ["onSwitch", "catalog"]
+
+    /// A value each member fills once (`values.email` in the file), used as `${email}` in the
+    /// accounts' strings.
+    public struct Value: Hashable, Sendable {
+        /// Its name: `a`–`z`, `A`–`Z`, `0`–`9`, `_`; starts with a letter.
+        public var name: String
+        /// What to ask (`Your email address at Acme`).
+        public var prompt: String
+        /// An example answer, shown with the question.
+        public var example: String?
+    }
+
+    /// The values the file asks for, in the order written.
+    public var values: [Value]
+    /// Each account as a JSON object with the templates filled, in file order, keyed by id
+    /// (code-bearing keys included).
+    public var accounts: [(id: String, object: JSONValue)]
+
+    public static func == (a: RegistryDefinitions, b: RegistryDefinitions) -> Bool {
+        a.values == b.values && a.accounts.map(\.id) == b.accounts.map(\.id) && a.accounts.map(\.object) == b.accounts.map(\.object)
+    }
+
+    public func hash(into hasher: inout Hasher) {
+        hasher.combine(values)
+        for (id, object) in accounts {
+            hasher.combine(id)
+            hasher.combine(object)
+        }
+    }
+
+    /// Why a registry file cannot be used: one line per problem, each starting with its JSON path.
+    public struct Problems: Error, Hashable, Sendable {
+        public var lines: [String]
+    }
+
+    /// A value the file asks for that `filled` has no answer to.
+    public struct MissingValues: Error, Hashable, Sendable {
+        public var values: [Value]
+    }
+
+    /// Reads a registry file.
+    /// - Parameters:
+    ///   - bytes: the file's contents (UTF-8 JSON or JSONC).
+    ///   - filled: the member's answers, by value name; ``MissingValues`` names those lacking.
+    /// - Throws: ``Problems`` (syntax, shape, and every problem the config reader finds in the
+    ///   accounts, each with its JSON path) or ``MissingValues``.
+    public static func read(_ bytes: [UInt8], filled: [String: String]) throws -> RegistryDefinitions {
+        let document: JSONDocument
+        do {
+            document = try JSONReader.read(bytes, options: .jsonWithComments)
+        } catch {
+            throw Problems(lines: ["line \(error.line), column \(error.column): \(error.message)"])
+        }
+        guard case .object(let members) = JSONValue(document, document.root) else {
+            throw Problems(lines: [#"(top level): expected an object like {"version": 1, "accounts": [{"id": "work", "name": "Work"}]}"#])
+        }
+        var problems: [String] = []
+        let top = Dictionary(members, uniquingKeysWith: { first, _ in first })
+        for (key, _) in members where !fileKeys.contains(key) {
+            problems.append(unknownKeyWarning(key, at: "", known: fileKeys).replacing(", ignored", with: ""))
+        }
+        if let version = top["version"], version != .number(Double(currentVersion)) {
+            problems.append("version: this Perch reads registry version \(currentVersion)")
+        }
+        var values: [Value] = []
+        if let given = top["values"] {
+            if case .object(let list) = given {
+                for (name, spec) in list {
+                    guard isValueName(name) else {
+                        problems.append("values.\(name): not a value name (letters, digits and _, starting with a letter)")
+                        continue
+                    }
+                    switch spec {
+                    case .string(let prompt): values.append(Value(name: name, prompt: prompt, example: nil))
+                    case .object(let fields):
+                        let fields = Dictionary(fields, uniquingKeysWith: { first, _ in first })
+                        guard case .string(let prompt)? = fields["prompt"] else {
+                            problems.append("values.\(name).prompt: missing (required), a string")
+                            continue
+                        }
+                        var example: String?
+                        if case .string(let text)? = fields["example"] { example = text }
+                        values.append(Value(name: name, prompt: prompt, example: example))
+                    default: problems.append("values.\(name): expected a string (the question) or {\"prompt\": …, \"example\": …}")
+                    }
+                }
+            } else {
+                problems.append("values: expected an object")
+            }
+        }
+        guard case .array(let list)? = top["accounts"] else {
+            problems.append("accounts: missing (required), a list of accounts as in accounts.json")
+            throw Problems(lines: problems)
+        }
+        let missing = values.filter { (filled[$0.name] ?? "").isEmpty }
+        if !missing.isEmpty, problems.isEmpty { throw MissingValues(values: missing) }
+        var accounts: [(id: String, object: JSONValue)] = []
+        for (index, element) in list.enumerated() {
+            guard case .object(let fields) = element else {
+                problems.append("accounts[\(index)]: expected an object")
+                continue
+            }
+            var filledFields: [(String, JSONValue)] = []
+            for (key, value) in fields {
+                let place = "accounts[\(index)].\(key)"
+                if codeKeys.contains(key) || key == "env" {
+                    // Never a member's answer pasted into code: a template there is refused.
+                    if value.containsTemplate(in: key == "env" ? codeBearingEnvNames(value) : nil) {
+                        problems.append("\(place): a ${…} value cannot be used in code (onSwitch, catalog, or an env variable a shell acts on)")
+                        continue
+                    }
+                }
+                switch value.filling(values: filled, declared: Set(values.map(\.name))) {
+                case .success(let result): filledFields.append((key, result))
+                case .failure(let template): problems.append("\(place): ${\(template.name)} is not in values")
+                }
+            }
+            let object = JSONValue.object(filledFields)
+            guard case .string(let id)? = filledFields.first(where: { $0.0 == "id" })?.1 else {
+                problems.append("accounts[\(index)].id: missing (required)")
+                continue
+            }
+            accounts.append((id, object))
+        }
+        if !problems.isEmpty { throw Problems(lines: problems) }
+        // Every account as the config reader reads accounts.json: the same checks, the same words.
+        let text = #"{"version": 1, "accounts": ["# + accounts.map(\.object.text).joined(separator: ",\n") + "]}"
+        do {
+            _ = try ConfigLoader.parse(Array(text.utf8), path: fileName, reportUnknownKeys: false)
+        } catch {
+            switch error {
+            case .invalid(_, let found):
+                // The line and column are those of the filled text, not of the file: dropped.
+                throw Problems(lines: found.map { line in line.firstRange(of: ": ").map { String(line[$0.upperBound...]) } ?? line })
+            default: throw Problems(lines: error.lines)
+            }
+        }
+        return RegistryDefinitions(values: values, accounts: accounts)
+    }
+
+    /// Whether `name` can name a value: a letter, then letters, digits and `_`.
+    static func isValueName(_ name: String) -> Bool {
+        guard let first = name.utf8.first, (first | 0x20) >= 0x61, (first | 0x20) <= 0x7A else { return false }
+        return name.utf8.allSatisfy { ($0 | 0x20 >= 0x61 && $0 | 0x20 <= 0x7A) || ($0 >= 0x30 && $0 <= 0x39) || $0 == 0x5F }
+    }
+
+    /// The names in an `env` object whose variables a shell or loader acts on as code.
+    static func codeBearingEnvNames(_ env: JSONValue) -> Set<String> {
+        guard case .object(let members) = env else { return [] }
+        return Set(members.map(\.0).filter(EnvironmentEntry.isCodeBearingName))
+    }
+
+    /// The code-bearing parts of `object` (``codeKeys`` and the code-bearing `env` variables),
+    /// or nil when it has none.
+    static func code(of object: JSONValue) -> JSONValue? {
+        guard case .object(let fields) = object else { return nil }
+        var code: [(String, JSONValue)] = []
+        for (key, value) in fields {
+            if codeKeys.contains(key), value != .null {
+                code.append((key, value))
+            } else if key == "env", case .object(let entries) = value {
+                let names = codeBearingEnvNames(value)
+                let kept = entries.filter { names.contains($0.0) }
+                if !kept.isEmpty { code.append(("env", .object(kept))) }
+            }
+        }
+        return code.isEmpty ? nil : .object(code)
+    }
+
+    /// `object` without its code-bearing parts: what a switch uses while the registry is not trusted.
+    static func withoutCode(_ object: JSONValue) -> JSONValue {
+        guard case .object(let fields) = object else { return object }
+        var kept: [(String, JSONValue)] = []
+        for (key, value) in fields {
+            if codeKeys.contains(key) { continue }
+            if key == "env", case .object(let entries) = value {
+                let names = codeBearingEnvNames(value)
+                let rest = entries.filter { !names.contains($0.0) }
+                if !rest.isEmpty { kept.append((key, .object(rest))) }
+                continue
+            }
+            kept.append((key, value))
+        }
+        return .object(kept)
+    }
+
+    /// Every code-bearing part, account by account (`[["id", {"onSwitch": …}], …]`), as one
+    /// canonical JSON text; empty when there is none. Trust is given to this text: a later
+    /// commit whose text is the same needs no new trust, one that differs does.
+    public var codeText: String {
+        var parts: [String] = []
+        for account in accounts {
+            guard let code = Self.code(of: account.object) else { continue }
+            parts.append("[" + ConfigWriter.json(account.id) + ", " + code.text + "]")
+        }
+        return parts.isEmpty ? "" : "[" + parts.joined(separator: ", ") + "]"
+    }
+
+    /// The ids of the accounts with code-bearing parts.
+    public var idsWithCode: [String] { accounts.compactMap { Self.code(of: $0.object) == nil ? nil : $0.id } }
+
+    /// Each account's code-bearing parts, one line each (`id: onSwitch = "…"`), as the trust
+    /// prompt shows them: every string JSON-escaped, so no control character reaches a terminal.
+    public var codeLines: [String] {
+        accounts.flatMap { account -> [String] in
+            guard let code = Self.code(of: account.object) else { return [] }
+            return code.leaves(prefix: "").map { "\(account.id): \($0.path) = \($0.value.text)" }
+        }
+    }
+}
+
+extension JSONValue {
+    /// Compact JSON text (RFC 8259): members in order, strings escaped as the config writer
+    /// escapes them, whole numbers without a fraction.
+    public var text: String {
+        switch self {
+        case .null: return "null"
+        case .bool(let value): return value ? "true" : "false"
+        case .number(let value):
+            if value == value.rounded(), abs(value) < 9_007_199_254_740_992 { return String(Int64(value)) }
+            return "\(value)"
+        case .string(let value): return ConfigWriter.json(value)
+        case .array(let values): return "[" + values.map(\.text).joined(separator: ", ") + "]"
+        case .object(let members):
+            return "{" + members.map { ConfigWriter.json($0.0) + ": " + $0.1.text }.joined(separator: ", ") + "}"
+        }
+    }
+
+    /// `patch` applied to this value as JSON Merge Patch (RFC 7396): an object merges member
+    /// by member (`null` removes one), anything else replaces the value.
+    public func merging(_ patch: JSONValue) -> JSONValue {
+        guard case .object(let changes) = patch else { return patch }
+        var members: [(String, JSONValue)]
+        if case .object(let own) = self { members = own } else { members = [] }
+        for (key, value) in changes {
+            let at = members.firstIndex { $0.0 == key }
+            if value == .null {
+                if let at { members.remove(at: at) }
+            } else if let at {
+                members[at].1 = members[at].1.merging(value)
+            } else {
+                members.append((key, JSONValue.null.merging(value)))
+            }
+        }
+        return .object(members)
+    }
+
+    /// Every leaf (a value that is not an object, or an empty object) with its dotted path
+    /// below `prefix` (`git.email`), in order: the fields a diff and a conflict name.
+    public func leaves(prefix: String) -> [(path: String, value: JSONValue)] {
+        guard case .object(let members) = self, !members.isEmpty else { return [(prefix, self)] }
+        return members.flatMap { key, value in value.leaves(prefix: prefix.isEmpty ? key : prefix + "." + key) }
+    }
+
+    /// Whether a string in this value (in the members named `only`, when given) holds `${`.
+    func containsTemplate(in only: Set<String>?) -> Bool {
+        switch self {
+        case .string(let text): return text.contains("${")
+        case .array(let values): return values.contains { $0.containsTemplate(in: nil) }
+        case .object(let members): return members.contains { only?.contains($0.0) ?? true ? $0.1.containsTemplate(in: nil) : false }
+        default: return false
+        }
+    }
+
+    /// This value with `${name}` in its strings replaced by `values[name]`; the failure names
+    /// a `${name}` that is not `declared`. `$${` stands for a literal `${`.
+    func filling(values: [String: String], declared: Set<String>) -> Result<JSONValue, TemplateName> {
+        switch self {
+        case .string(let text):
+            guard text.contains("${") else { return .success(self) }
+            var result = ""
+            var rest = Substring(text)
+            while let start = rest.firstRange(of: "${") {
+                if start.lowerBound > rest.startIndex, rest[rest.index(before: start.lowerBound)] == "$" {
+                    result += rest[..<rest.index(before: start.lowerBound)] + "${"
+                    rest = rest[start.upperBound...]
+                    continue
+                }
+                result += rest[..<start.lowerBound]
+                guard let end = rest[start.upperBound...].firstIndex(of: "}") else { return .failure(TemplateName(String(rest[start.lowerBound...]))) }
+                let name = String(rest[start.upperBound..<end])
+                guard declared.contains(name), let value = values[name] else { return .failure(TemplateName(name)) }
+                result += value
+                rest = rest[rest.index(after: end)...]
+            }
+            return .success(.string(result + rest))
+        case .array(let elements):
+            var filled: [JSONValue] = []
+            for element in elements {
+                switch element.filling(values: values, declared: declared) {
+                case .success(let value): filled.append(value)
+                case .failure(let name): return .failure(name)
+                }
+            }
+            return .success(.array(filled))
+        case .object(let members):
+            var filled: [(String, JSONValue)] = []
+            for (key, value) in members {
+                switch value.filling(values: values, declared: declared) {
+                case .success(let result): filled.append((key, result))
+                case .failure(let name): return .failure(name)
+                }
+            }
+            return .success(.object(filled))
+        default: return .success(self)
+        }
+    }
+}
+
+/// A `${name}` with no value.
+struct TemplateName: Error, Hashable, Sendable {
+    var name: String
+    init(_ name: String) { self.name = name }
+}
+
+/// What changes in one account between two versions of a registry's definitions.
+public struct RegistryChange: Hashable, Sendable {
+    public enum Kind: Hashable, Sendable { case added, changed, removed }
+    /// One field: its dotted path, its old and new values as JSON text (nil when absent).
+    public struct Field: Hashable, Sendable {
+        public var path: String
+        public var old: String?
+        public var new: String?
+    }
+    public var id: String
+    public var kind: Kind
+    public var fields: [Field]
+    /// Whether a code-bearing part changes (it then needs trust).
+    public var touchesCode: Bool
+
+    /// The change as lines for a person, two spaces in: `+ web (new account)` and its fields,
+    /// `~ ops` with `git.email: "a@x" → "b@x"`, `- legacy (removed)`. Values are JSON text, so
+    /// no control character of the registry's reaches a terminal.
+    public var lines: [String] {
+        let code = touchesCode ? "  [code: inert until trusted]" : ""
+        switch kind {
+        case .added:
+            return ["  + \(id) (new account)\(code)"] + fields.map { "      \($0.path): \($0.new ?? "")" }
+        case .removed:
+            return ["  - \(id) (removed)"]
+        case .changed:
+            return ["  ~ \(id)\(code)"]
+                + fields.map { field in
+                    switch (field.old, field.new) {
+                    case (nil, let new?): "      + \(field.path): \(new)"
+                    case (let old?, nil): "      - \(field.path): \(old)"
+                    case (let old?, let new?): "      \(field.path): \(old) → \(new)"
+                    case (nil, nil): "      \(field.path)"
+                    }
+                }
+        }
+    }
+}
+
+extension RegistryDefinitions {
+    /// The changes from `old` (nil: nothing yet) to `new`, account by account in `new`'s order,
+    /// then the removed ones; accounts that do not change are left out.
+    public static func changes(from old: RegistryDefinitions?, to new: RegistryDefinitions) -> [RegistryChange] {
+        var before: [String: JSONValue] = [:]
+        for (id, object) in old?.accounts ?? [] { before[id] = object }
+        var changes: [RegistryChange] = []
+        for (id, object) in new.accounts {
+            let newLeaves = object.leaves(prefix: "").filter { $0.path != "id" }
+            let touches = { (previous: JSONValue?) in code(of: object) != previous.flatMap { code(of: $0) } }
+            guard let previous = before.removeValue(forKey: id) else {
+                changes.append(
+                    RegistryChange(
+                        id: id, kind: .added, fields: newLeaves.map { .init(path: $0.path, old: nil, new: $0.value.text) },
+                        touchesCode: touches(nil)))
+                continue
+            }
+            guard previous != object else { continue }
+            let oldLeaves = previous.leaves(prefix: "").filter { $0.path != "id" }
+            var fields: [RegistryChange.Field] = []
+            for leaf in newLeaves {
+                let was = oldLeaves.first { $0.path == leaf.path }?.value
+                if was != leaf.value { fields.append(.init(path: leaf.path, old: was?.text, new: leaf.value.text)) }
+            }
+            for leaf in oldLeaves where !newLeaves.contains(where: { $0.path == leaf.path }) {
+                fields.append(.init(path: leaf.path, old: leaf.value.text, new: nil))
+            }
+            changes.append(RegistryChange(id: id, kind: .changed, fields: fields, touchesCode: touches(previous)))
+        }
+        for (id, _) in old?.accounts ?? [] where before[id] != nil {
+            changes.append(RegistryChange(id: id, kind: .removed, fields: [], touchesCode: false))
+        }
+        return changes
+    }
+}
