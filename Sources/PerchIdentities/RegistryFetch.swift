@@ -39,6 +39,8 @@ public enum RegistryFetch {
         guard !ref.isEmpty, ref.utf8.count <= 255, !ref.hasPrefix("-"), !ref.hasPrefix("."), !ref.hasPrefix("/"), !ref.hasSuffix("/"),
             !ref.hasSuffix("."), !ref.hasSuffix(".lock"), !ref.contains(".."), !ref.contains("//"), !ref.contains("@{"), ref != "@"
         else { return false }
+        // No part may start with `.` or end with `.lock`.
+        guard !ref.split(separator: "/").contains(where: { $0.hasPrefix(".") || $0.hasSuffix(".lock") }) else { return false }
         return ref.utf8.allSatisfy { $0 > 0x20 && $0 != 0x7F && !"~^:?*[\\".utf8.contains($0) }
     }
 
