@@ -518,6 +518,74 @@ class Bench:
             self.row("current_cold_rss_10000", "perch current peak RSS over the C ncurses floor, 10,000 accounts, config read",
                      "MiB", "(info)", rss)
 
+    def registry(self):
+        """A registry of 5,000 accounts (`perch registry add` from a git repository on disk) against
+        the same machine with none: the first frame with the cache in use, and `perch current` with
+        the cache in use and on the first run after a change (the config and the registry read).
+        Runs of the two are interleaved, so that noise falls on both alike."""
+        repository = os.path.join(self.scratch, "registry-repo")
+        os.makedirs(repository, exist_ok=True)
+        env = dict(self.env, GIT_CONFIG_NOSYSTEM="1")
+        def git(*arguments):
+            subprocess.run(["git", "-c", "user.name=Bench", "-c", "user.email=bench@example.com", *arguments], cwd=repository,
+                           env=env, check=True, capture_output=True)
+        git("init", "-q", "-b", "main")
+        accounts = [{"id": f"r{i}", "name": f"Registry account {i}", "handle": f"@r{i}"} for i in range(1, 5_001)]
+        with open(os.path.join(repository, "perch-registry.json"), "w") as file:
+            json.dump({"version": 1, "accounts": accounts}, file, indent=1)
+        git("add", "-A")
+        git("commit", "-qm", "5,000 accounts")
+        states = {name: os.path.join(self.scratch, f"registry-{name}", "state.json") for name in ("none", "registry")}
+        for path in states.values():
+            os.makedirs(os.path.dirname(path), exist_ok=True)
+            with open(path, "w") as file:
+                json.dump({"version": 2, "currentAccount": "a1", "switchCount": 1, "switchesPerAccount": {"a1": 1}}, file)
+        config = self.configs[4]
+        added = subprocess.run([PERCH, "--state", states["registry"], "--config", config, "registry", "add", "team",
+                                "file://" + repository, "--yes"], env=env, capture_output=True, text=True)
+        if added.returncode != 0:
+            raise BenchError(f"perch registry add exited with {added.returncode}: {added.stderr}")
+        time.sleep(0 if self.smoke else 2.2)  # the cache is only made from files older than 2 s
+        for path in states.values():
+            subprocess.run([PERCH, "--state", path, "--config", config, "current"], env=env, capture_output=True, check=True)
+        frames = {name: [] for name in states}
+        warm = {name: [] for name in states}
+        cold = {name: [] for name in states}
+        for _ in range(self.runs(40)):
+            for name, state in states.items():
+                session = Session([PERCH, "--state", state, "--config", config, "--exit-after-first-frame"], env)
+                session.finish()
+                if session.status != 0 or session.first_frame is None:
+                    raise BenchError(f"the first frame with registry {name} exited with {session.status}")
+                frames[name].append(session.first_frame - session.start)
+                started = now_ms()
+                subprocess.run([PERCH, "--state", state, "--config", config, "current"], env=env, capture_output=True, check=True)
+                warm[name].append(now_ms() - started)
+                try:
+                    os.unlink(state + ".current")
+                except FileNotFoundError:
+                    pass
+                started = now_ms()
+                subprocess.run([PERCH, "--state", state, "--config", config, "current"], env=env, capture_output=True, check=True)
+                cold[name].append(now_ms() - started)
+                # The next frame finds the cache again, as a prompt leaves it (the files are old).
+                subprocess.run([PERCH, "--state", state, "--config", config, "current"], env=env, capture_output=True, check=True)
+        # Each run's pair, with the registry and without, measured one after the other.
+        def deltas(samples):
+            return [with_registry - without for with_registry, without in zip(samples["registry"], samples["none"])]
+        frame = deltas(frames)
+        self.row("registry_first_frame", "first frame, a 5,000-account registry against none (cache in use)", "ms",
+                 "≤ 3 ms more", frame, ok=median(frame) <= 3,
+                 note=f"{median(frames['none']):.2f} ms without, {median(frames['registry']):.2f} ms with")
+        current = deltas(warm)
+        self.row("registry_current", "perch current, a 5,000-account registry against none (cache in use)", "ms",
+                 "≤ 5 ms more", current, ok=median(current) <= 5,
+                 note=f"{median(warm['none']):.2f} ms without, {median(warm['registry']):.2f} ms with")
+        first = deltas(cold)
+        self.row("registry_current_cold", "perch current, a 5,000-account registry against none, first run after a change",
+                 "ms", "(info)", first,
+                 note=f"{median(cold['none']):.2f} ms without, {median(cold['registry']):.2f} ms with (registry read)")
+
     def current_expires(self):
         """`perch current --field kube.expires` with 10,000 accounts, as a prompt asks it: the
         current account's kube context has a client certificate, whose end is read by kubectl and
@@ -1215,7 +1283,7 @@ class Bench:
                  ok=median(samples) <= limit, note="the verify budget: slower of git var and ssh -G alone %.1f ms (limit %.1f)" % (slowest, limit))
 
     #: The measurements, in the order they run; `--only` picks some of them by these names.
-    SECTIONS = ("sizes", "startup", "current", "current_expires", "prompt_hook", "bound_config", "switch_tools", "verify_guard", "frames", "instructions", "sheet", "store",
+    SECTIONS = ("sizes", "startup", "current", "current_expires", "registry", "prompt_hook", "bound_config", "switch_tools", "verify_guard", "frames", "instructions", "sheet", "store",
                 "bytes_per_action", "idle", "long_press", "input_to_screen")
 
     def run(self, only=None):

@@ -70,9 +70,9 @@ public enum RegistryFetch {
     /// - Parameters:
     ///   - ref: a branch, tag or commit; nil for the remote's default branch (its `HEAD`).
     ///   - path: the folder holding `perch-registry.json`; nil for the top.
-    ///   - allowedSigners: when given, the commit must carry a signature `git verify-commit`
-    ///     accepts with this file as `gpg.ssh.allowedSignersFile` (ssh signatures; OpenPGP ones
-    ///     are checked against the user's keyring).
+    ///   - allowedSigners: when given, the commit must carry an ssh signature `git verify-commit`
+    ///     accepts with this file as `gpg.ssh.allowedSignersFile` (an OpenPGP one is refused: the
+    ///     user's whole keyring would judge it, not the keys named).
     ///   - timeout: for each git command, in milliseconds.
     /// - Throws: ``Failure``; `repository` may then hold objects, never a change Perch uses.
     public static func fetch(
@@ -112,8 +112,11 @@ public enum RegistryFetch {
         }
         if let allowedSigners {
             let verified = git(["-c", "gpg.ssh.allowedSignersFile=" + allowedSigners, "verify-commit", commit])
-            if let failure = verified.failure {
-                throw Failure("commit \(commit.prefix(7)) is not signed by a key of \(allowedSigners): git verify-commit \(failure)")
+            // Only an ssh signature is checked against the file (git says `Good "git" signature`);
+            // an OpenPGP one would be judged by the user's whole keyring, not by the keys named.
+            guard case .exited(0, _, let said) = verified, said.contains("Good \"git\" signature") else {
+                let reason = verified.failure ?? "it is not an ssh signature"
+                throw Failure("commit \(commit.prefix(7)) is not signed by a key of \(allowedSigners): git verify-commit \(reason)")
             }
         }
         let file = (path.map { $0 + "/" } ?? "") + RegistryDefinitions.fileName
