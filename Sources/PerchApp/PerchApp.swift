@@ -50,6 +50,10 @@ public enum PerchApp {
             return ExitStatus.usage
         }
         let command = parsed.command
+        // The registries' trusted tool descriptions are beside the state file the command names.
+        if parsed.request == .run {
+            ToolAdapters.install(statePath: PerchPaths(config: command.files.config, state: command.files.state).state)
+        }
         // Root in another user's home (`sudo -E perch …`) would leave root-owned files there
         // and lock that user out (opentap #637): refused before anything is created.
         if parsed.request == .run, type(of: command).configuration.touchesFiles {

@@ -24,7 +24,7 @@ public enum ToolAdapters {
     /// The registry, or where its descriptions are read from on first use.
     private enum Installed {
         case ready([any ToolAdapter], [String])
-        case later(folder: String?, home: String?)
+        case later(folder: String?, home: String?, statePath: String?)
     }
 
     /// The registry and the descriptions' problems, loaded now if they were installed for later.
@@ -32,10 +32,13 @@ public enum ToolAdapters {
         installed.withLock { state in
             switch state {
             case .ready(let adapters, let problems): return (adapters, problems)
-            case .later(let folder, let home):
+            case .later(let folder, let home, let statePath):
                 let home = home ?? DescribedToolAdapter.home
+                // A trusted registry's descriptions, when there is a registry (docs/registries.md).
+                let registries = statePath.flatMap { RegistryStore.trustedToolsFolder(statePath: $0) }
                 let loaded = ToolDescriptions.load(
-                    folder: folder ?? ToolDescriptions.folder(), home: home, builtIn: builtIn.map(\.tool.rawValue))
+                    folder: folder ?? ToolDescriptions.folder(), home: home, builtIn: builtIn.map(\.tool.rawValue),
+                    registries: registries.map { [$0] } ?? [])
                 let made = (builtIn + loaded.adapters.map { $0 as any ToolAdapter }, loaded.problems)
                 state = .ready(made.0, made.1)
                 return made
@@ -56,8 +59,10 @@ public enum ToolAdapters {
     /// the same (``ToolConfigRegistry``); call once at start-up, before a config is read. The
     /// descriptions are read the first time a tool is asked for, so a run that needs none
     /// (`perch --version`, `perch current` from its cache, the first frame) never reads them.
-    public static func install(descriptionsIn folder: String? = nil, home: String? = nil) {
-        installed.withLock { $0 = .later(folder: folder, home: home) }
+    /// - Parameter statePath: the state file, beside which the registries' trusted descriptions
+    ///   are (``RegistryStore/trustedToolsFolder(statePath:)``); nil for none.
+    public static func install(descriptionsIn folder: String? = nil, home: String? = nil, statePath: String? = nil) {
+        installed.withLock { $0 = .later(folder: folder, home: home, statePath: statePath) }
         ToolConfigRegistry.install(later: {
             let (adapters, problems) = resolved()
             // Element by element: each adapter is a config reader by inheritance, known here.

@@ -69,6 +69,27 @@ struct RegistryTests {
         #expect(record.trusts(try definitions(#"{"accounts": [{"id": "b", "name": "B"}]}"#)), "no code needs no trust")
     }
 
+    @Test("tool descriptions are code: in the trusted text, in the diff, and written for start-up only once trusted")
+    func tools() throws {
+        let text = #"{"tools": [{"version": 1, "tool": "acme", "program": "acmectl"}], "accounts": [{"id": "a", "name": "A"}]}"#
+        let found = try definitions(text)
+        #expect(found.tools.map(\.name) == ["acme"])
+        #expect(found.codeText.contains(#"["tool", {"version": 1, "tool": "acme", "program": "acmectl"}]"#))
+        #expect(found.codeLines == [#"tool acme: version = 1"#, #"tool acme: program = "acmectl""#])
+        let changes = RegistryDefinitions.changes(from: nil, to: found)
+        #expect(changes.map(\.id) == ["a", "tool acme"])
+        #expect(changes[1].touchesCode && changes[1].lines[0] == "  + tool acme (new tool description)  [code: inert until trusted]")
+        try withTemporaryFolder { folder in
+            let (_, untrusted) = try committed(text, in: folder + "/u")
+            #expect(RegistryStore.trustedToolsFolder(statePath: untrusted) == nil)
+            let (_, trusted) = try committed(text, in: folder + "/t", trusted: true)
+            let tools = try #require(RegistryStore.trustedToolsFolder(statePath: trusted))
+            #expect(try String(contentsOfFile: tools + "/acme.json", encoding: .utf8).contains(#""program": "acmectl""#))
+        }
+        let other = try definitions(#"{"tools": [{"version": 1, "tool": "acme", "program": "other"}], "accounts": []}"#)
+        #expect(RegistryStore.conflicts([("company", found), ("team", other)]).map(\.field) == ["tool acme"])
+    }
+
     @Test("a control character in a registry's value reaches the diff only escaped")
     func escapedDiff() throws {
         let old = try definitions(#"{"accounts": [{"id": "a", "name": "A"}, {"id": "gone", "name": "G"}]}"#)

@@ -199,7 +199,16 @@ extension CommandLineTool {
     ) -> RegistryDefinitions? {
         while true {
             do {
-                return try RegistryDefinitions.read(fetched.bytes, filled: values)
+                let found = try RegistryDefinitions.read(fetched.bytes, filled: values)
+                // Each tool description is checked as the user's own would be (docs/tools.md).
+                var problems: [String] = []
+                for (index, tool) in found.tools.enumerated() {
+                    let (_, found) = ToolDescription.parse(
+                        Array(tool.object.text.utf8), origin: tool.name + ".json", builtIn: ToolAdapters.builtIn.map(\.tool.rawValue))
+                    problems += found.map { "tools[\(index)]: " + $0 }
+                }
+                if !problems.isEmpty { throw RegistryDefinitions.Problems(lines: problems) }
+                return found
             } catch let missing as RegistryDefinitions.MissingValues {
                 guard isatty(STDIN_FILENO) == 1 else {
                     let names = missing.values.map { "--set \($0.name)=…" }.joined(separator: " ")
@@ -247,7 +256,12 @@ extension CommandLineTool {
     private func codeNote(_ definitions: RegistryDefinitions, record: RegistryRecord) -> String? {
         guard !record.trusts(definitions) else { return nil }
         let ids = definitions.idsWithCode
-        return "Code (onSwitch, catalog commands, env a shell acts on) of \(ids.count) account\(ids.count == 1 ? "" : "s") stays inert: "
+        let tools = definitions.tools.count
+        let whose = [
+            ids.isEmpty ? nil : "\(ids.count) account\(ids.count == 1 ? "" : "s")",
+            tools == 0 ? nil : "\(tools) tool description\(tools == 1 ? "" : "s")",
+        ].compactMap { $0 }.joined(separator: " and ")
+        return "Code (onSwitch, catalog commands, env a shell acts on, tool descriptions) of \(whose) stays inert: "
             + "a switch leaves it out until you review it with `perch registry trust \(record.name)`."
     }
 

@@ -33,7 +33,11 @@ public enum ToolDescriptions {
     /// Loads the shipped descriptions and the user's in `folder` (a missing folder holds none).
     /// - Parameter builtIn: the built-in tools' names, which a description may not take.
     /// - Parameter user: whose files are trusted (the real user id by default).
-    public static func load(folder: String, home: String, builtIn: [String], user: uid_t = getuid(), group: gid_t = getgid())
+    /// - Parameter registries: folders of trusted registries' descriptions (`perch registry
+    ///   trust`), read before `folder`, whose files win over theirs.
+    public static func load(
+        folder: String, home: String, builtIn: [String], registries: [String] = [], user: uid_t = getuid(), group: gid_t = getgid()
+    )
         -> Loaded
     {
         var loaded = Loaded()
@@ -46,7 +50,7 @@ public enum ToolDescriptions {
                 loaded.problems += problems.map { "tool description \(name) (shipped): \($0)" }
             }
         }
-        for file in files(in: folder, loaded: &loaded, home: home) {
+        for file in registries.flatMap({ files(in: $0, loaded: &loaded, home: home) }) + files(in: folder, loaded: &loaded, home: home) {
             let shown = PerchPaths.tilde(file, home: home)
             let bytes: [UInt8]
             switch trustedBytes(file, home: home, user: user, group: group) {

@@ -14,7 +14,7 @@ public struct RegistryDefinitions: Hashable, Sendable {
     /// The format version this build reads.
     public static let currentVersion = 1
     /// The top-level keys of the file.
-    static let fileKeys = ["version", "values", "accounts"]
+    static let fileKeys = ["version", "values", "accounts", "tools"]
     /// The account keys whose values Perch runs, or hands to a shell that runs them: they need
     /// trust (``Account/runsCommands`` says the same of an account).
     public static let codeKeys = ["onSwitch", "catalog"]
@@ -35,13 +35,24 @@ public struct RegistryDefinitions: Hashable, Sendable {
     /// Each account as a JSON object with the templates filled, in file order, keyed by id
     /// (code-bearing keys included).
     public var accounts: [(id: String, object: JSONValue)]
+    /// Tool descriptions (docs/tools.md), each an object with its `tool` name, in file order:
+    /// code all of them (they name programs Perch runs), used only once trusted.
+    public var tools: [(name: String, object: JSONValue)] = []
+
+    public init(values: [Value], accounts: [(id: String, object: JSONValue)], tools: [(name: String, object: JSONValue)] = []) {
+        self.values = values
+        self.accounts = accounts
+        self.tools = tools
+    }
 
     public static func == (a: RegistryDefinitions, b: RegistryDefinitions) -> Bool {
         a.values == b.values && a.accounts.map(\.id) == b.accounts.map(\.id) && a.accounts.map(\.object) == b.accounts.map(\.object)
+            && a.tools.map(\.object) == b.tools.map(\.object)
     }
 
     public func hash(into hasher: inout Hasher) {
         hasher.combine(values)
+        for tool in tools { hasher.combine(tool.object) }
         for (id, object) in accounts {
             hasher.combine(id)
             hasher.combine(object)
@@ -51,6 +62,7 @@ public struct RegistryDefinitions: Hashable, Sendable {
     /// Why a registry file cannot be used: one line per problem, each starting with its JSON path.
     public struct Problems: Error, Hashable, Sendable {
         public var lines: [String]
+        public init(lines: [String]) { self.lines = lines }
     }
 
     /// A value the file asks for that `filled` has no answer to.
@@ -108,6 +120,24 @@ public struct RegistryDefinitions: Hashable, Sendable {
                 problems.append("values: expected an object")
             }
         }
+        var tools: [(name: String, object: JSONValue)] = []
+        if let given = top["tools"] {
+            if case .array(let list) = given {
+                for (index, element) in list.enumerated() {
+                    guard case .object(let fields) = element, case .string(let name)? = fields.first(where: { $0.0 == "tool" })?.1 else {
+                        problems.append("tools[\(index)]: expected a tool description with its \"tool\" name (docs/tools.md)")
+                        continue
+                    }
+                    if element.containsTemplate(in: nil) {
+                        problems.append("tools[\(index)]: a ${…} value cannot be used in a tool description")
+                        continue
+                    }
+                    tools.append((name, element))
+                }
+            } else {
+                problems.append("tools: expected a list of tool descriptions")
+            }
+        }
         guard case .array(let list)? = top["accounts"] else {
             problems.append("accounts: missing (required), a list of accounts as in accounts.json")
             throw Problems(lines: problems)
@@ -144,6 +174,7 @@ public struct RegistryDefinitions: Hashable, Sendable {
         }
         if !problems.isEmpty { throw Problems(lines: problems) }
         // Every account as the config reader reads accounts.json: the same checks, the same words.
+        if accounts.isEmpty { return RegistryDefinitions(values: values, accounts: [], tools: tools) }
         let text = #"{"version": 1, "accounts": ["# + accounts.map(\.object.text).joined(separator: ",\n") + "]}"
         do {
             _ = try ConfigLoader.parse(Array(text.utf8), path: fileName, reportUnknownKeys: false)
@@ -155,7 +186,7 @@ public struct RegistryDefinitions: Hashable, Sendable {
             default: throw Problems(lines: error.lines)
             }
         }
-        return RegistryDefinitions(values: values, accounts: accounts)
+        return RegistryDefinitions(values: values, accounts: accounts, tools: tools)
     }
 
     /// Whether `name` can name a value: a letter, then letters, digits and `_`.
@@ -213,6 +244,7 @@ public struct RegistryDefinitions: Hashable, Sendable {
             guard let code = Self.code(of: account.object) else { continue }
             parts.append("[" + ConfigWriter.json(account.id) + ", " + code.text + "]")
         }
+        for tool in tools { parts.append("[\"tool\", " + tool.object.text + "]") }
         return parts.isEmpty ? "" : "[" + parts.joined(separator: ", ") + "]"
     }
 
@@ -226,6 +258,9 @@ public struct RegistryDefinitions: Hashable, Sendable {
             guard let code = Self.code(of: account.object) else { return [] }
             return code.leaves(prefix: "").map { "\(account.id): \($0.path) = \($0.value.text)" }
         }
+            + tools.flatMap { tool in
+                tool.object.leaves(prefix: "").filter { $0.path != "tool" }.map { "tool \(tool.name): \($0.path) = \($0.value.text)" }
+            }
     }
 }
 
@@ -355,7 +390,7 @@ public struct RegistryChange: Hashable, Sendable {
         let code = touchesCode ? "  [code: inert until trusted]" : ""
         switch kind {
         case .added:
-            return ["  + \(id) (new account)\(code)"] + fields.map { "      \($0.path): \($0.new ?? "")" }
+            return ["  + \(id) (\(id.hasPrefix("tool ") ? "new tool description" : "new account"))\(code)"] + fields.map { "      \($0.path): \($0.new ?? "")" }
         case .removed:
             return ["  - \(id) (removed)"]
         case .changed:
@@ -403,6 +438,32 @@ extension RegistryDefinitions {
         }
         for (id, _) in old?.accounts ?? [] where before[id] != nil {
             changes.append(RegistryChange(id: id, kind: .removed, fields: [], touchesCode: false))
+        }
+        // Tool descriptions, as `tool NAME`: code, every one.
+        var toolsBefore: [String: JSONValue] = [:]
+        for (name, object) in old?.tools ?? [] { toolsBefore[name] = object }
+        for (name, object) in new.tools {
+            let leaves = object.leaves(prefix: "").filter { $0.path != "tool" }
+            guard let previous = toolsBefore.removeValue(forKey: name) else {
+                changes.append(
+                    RegistryChange(
+                        id: "tool " + name, kind: .added, fields: leaves.map { .init(path: $0.path, old: nil, new: $0.value.text) },
+                        touchesCode: true))
+                continue
+            }
+            guard previous != object else { continue }
+            let oldLeaves = previous.leaves(prefix: "").filter { $0.path != "tool" }
+            var fields: [RegistryChange.Field] = []
+            for leaf in leaves where oldLeaves.first(where: { $0.path == leaf.path })?.value != leaf.value {
+                fields.append(.init(path: leaf.path, old: oldLeaves.first { $0.path == leaf.path }?.value.text, new: leaf.value.text))
+            }
+            for leaf in oldLeaves where !leaves.contains(where: { $0.path == leaf.path }) {
+                fields.append(.init(path: leaf.path, old: leaf.value.text, new: nil))
+            }
+            changes.append(RegistryChange(id: "tool " + name, kind: .changed, fields: fields, touchesCode: true))
+        }
+        for (name, _) in old?.tools ?? [] where toolsBefore[name] != nil {
+            changes.append(RegistryChange(id: "tool " + name, kind: .removed, fields: [], touchesCode: true))
         }
         return changes
     }

@@ -88,6 +88,9 @@ public struct RegistryIndex: Codable, Hashable, Sendable {
     public var registries: [RegistryRecord] = []
     /// The file (in ``RegistryPaths/folder``) of the accounts every command reads.
     public var accounts: String?
+    /// The folder (in ``RegistryPaths/folder``) of the trusted registries' tool descriptions,
+    /// one file each, read at start-up beside the user's own (which win); nil for none.
+    public var tools: String?
 
     public init() {}
 
@@ -174,6 +177,20 @@ public enum RegistryStore {
                 seen[id, default: []].append((name, leaves))
             }
         }
+        // A tool two registries describe differently.
+        var tools: [String: (registry: String, object: JSONValue)] = [:]
+        for (name, definitions) in order {
+            for tool in definitions.tools {
+                if let earlier = tools[tool.name], earlier.object != tool.object {
+                    conflicts.append(
+                        RegistryConflict(
+                            account: "(tool description)", field: "tool " + tool.name, first: (earlier.registry, "one description"),
+                            second: (name, "another")))
+                } else if tools[tool.name] == nil {
+                    tools[tool.name] = (name, tool.object)
+                }
+            }
+        }
         return conflicts
     }
 
@@ -211,6 +228,22 @@ public enum RegistryStore {
                         }
                     }
                 }
+                // The tool descriptions of the trusted registries, one file each, in a folder of their own.
+                let trustedTools = index.registries.flatMap { record in
+                    let found = definitions[record.name]!
+                    return record.trusts(found) ? found.tools.map { (record.name, $0.name, $0.object) } : []
+                }
+                index.tools = nil
+                if !trustedTools.isEmpty {
+                    let name = "tools-\(CurrentAccountCache.realTimeNanoseconds())"
+                    try FileSystem.createDirectory(paths.folder + "/" + name)
+                    // Named as the tool (its description must be): registries never disagree on one (``conflicts(_:)``).
+                    for (_, tool, object) in trustedTools {
+                        let file = paths.folder + "/" + name + "/" + tool + ".json"
+                        try FileSystem.writeAtomically(Array((object.text + "\n").utf8), to: file, mode: 0o600)
+                    }
+                    index.tools = name
+                }
                 if index.registries.isEmpty {
                     index.accounts = nil
                 } else {
@@ -228,6 +261,9 @@ public enum RegistryStore {
                 if let accounts = index.accounts { kept.insert(paths.folder + "/" + accounts) }
                 for name in FileSystem.names(in: paths.folder) where name.hasSuffix(".json") && !kept.contains(paths.folder + "/" + name) {
                     unlink(paths.folder + "/" + name)
+                }
+                for name in FileSystem.names(in: paths.folder) where name.hasPrefix("tools-") && name != index.tools {
+                    removeTree(paths.folder + "/" + name)
                 }
                 for name in FileSystem.names(in: paths.folder) where name.hasSuffix(".git") {
                     if !index.registries.contains(where: { $0.name + ".git" == name }) { removeTree(paths.folder + "/" + name) }
@@ -306,7 +342,8 @@ extension RegistryDefinitions {
             "{\"name\": \(ConfigWriter.json(value.name)), \"prompt\": \(ConfigWriter.json(value.prompt))"
                 + (value.example.map { ", \"example\": " + ConfigWriter.json($0) } ?? "") + "}"
         }.joined(separator: ", ") + "]"
-        return "{\"version\": 1, \"values\": \(values), \"accounts\": [\n" + accounts.map(\.object.text).joined(separator: ",\n") + "\n]}\n"
+        return "{\"version\": 1, \"values\": \(values), \"accounts\": [\n" + accounts.map(\.object.text).joined(separator: ",\n")
+            + "\n], \"tools\": [" + tools.map(\.object.text).joined(separator: ",\n") + "]}\n"
     }
 
     /// Reads back ``acceptedText``: nothing is filled again.
@@ -331,6 +368,23 @@ extension RegistryDefinitions {
                 accounts.append((id, object))
             }
         }
-        return RegistryDefinitions(values: values, accounts: accounts)
+        var tools: [(name: String, object: JSONValue)] = []
+        if case .array(let list)? = top["tools"] {
+            for object in list {
+                guard case .object(let fields) = object, case .string(let name)? = fields.first(where: { $0.0 == "tool" })?.1 else { continue }
+                tools.append((name, object))
+            }
+        }
+        return RegistryDefinitions(values: values, accounts: accounts, tools: tools)
+    }
+}
+
+extension RegistryStore {
+    /// The folder of the trusted registries' tool descriptions for the state file at
+    /// `statePath`, or nil when there is none (one access(2) when there is no registry).
+    public static func trustedToolsFolder(statePath: String) -> String? {
+        let paths = RegistryPaths(statePath: statePath)
+        guard access(paths.index, F_OK) == 0, let index = try? readIndex(paths), let tools = index.tools else { return nil }
+        return paths.folder + "/" + tools
     }
 }
