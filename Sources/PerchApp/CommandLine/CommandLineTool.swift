@@ -37,7 +37,8 @@ struct CommandLineTool {
         if type(of: command).configuration.recoversInterruptedSwitch {
             recoverInterruptedSwitch()
         }
-        return command.run(self)
+        // The config writer reads the user's overrides of registry accounts as overrides.
+        return ConfigLayering.$statePath.withValue(paths.state) { command.run(self) }
     }
 
     /// This tool with consent given or not (`--yes`).

@@ -406,6 +406,14 @@ extension CommandLineTool {
             for line in reason.lines { console.error(line) }
             return ExitStatus.usage
         case .noAccount(let id, _):
+            // A registry's account is not in the user's file: it is changed by an override there.
+            if let origin = registryOrigins(of: id).first {
+                console.error(
+                    "\(shown(id)) comes from registry \(origin.record.name), not from your config; to change it for yourself, "
+                        + "add {\"id\": \"\(shown(id))\", …} with only the fields to override to \(shownPath(paths.config)) (perch config edit; docs/registries.md)"
+                )
+                return ExitStatus.unmet
+            }
             // In the words every command uses for an unknown account, with what it may have meant.
             guard let config = try? ConfigLoader.load(paths) else {
                 console.error("\(error)")

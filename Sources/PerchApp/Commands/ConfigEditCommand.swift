@@ -124,7 +124,7 @@ extension CommandLineTool {
     /// problem); empty when it is valid.
     static func problems(in bytes: [UInt8], path: String) -> [String] {
         do {
-            _ = try ConfigLoader.parse(bytes, path: path, reportUnknownKeys: false)
+            _ = try ConfigLoader.parse(bytes, path: path, reportUnknownKeys: false, overriding: ConfigLayering.registryIDs)
             return []
         } catch {
             return error.lines

@@ -388,3 +388,18 @@ extension RegistryStore {
         return paths.folder + "/" + tools
     }
 }
+
+/// The state file whose registries the config being edited is layered over, for the config
+/// writer: an entry of `accounts.json` with a registry account's id is an override that may
+/// name only some fields (``ConfigLoader/Override``), and an edit must read it so. Set around
+/// a command or a job with `ConfigLayering.$statePath.withValue(…)`; the ids are read only
+/// when the writer asks (a command that writes nothing never reads the registries).
+public enum ConfigLayering {
+    @TaskLocal public static var statePath: String?
+
+    /// The ids of the registries' accounts for ``statePath``; empty when there is none.
+    public static var registryIDs: Set<String> {
+        guard let statePath, let effective = RegistryStore.effective(statePath: statePath) else { return [] }
+        return Set(effective.accounts.map(\.id))
+    }
+}

@@ -13,8 +13,12 @@ extension AddAccount: WorkerJob {
                 // Without a config the accounts in use are the samples (kept in the new file) or a
                 // registry's (which live in Perch's own files, never copied into the user's).
                 let samples = accounts.filter { own in Account.samples.contains { $0.id == own.id } }
-                let outcome = try ConfigWriter.append(account, to: configPath, samples: samples)
-                answer(.added(account, accounts: outcome.accounts, configPath: outcome.path, backupPath: outcome.backupPath))
+                let outcome = try ConfigLayering.$statePath.withValue(worker.configPaths?.state) {
+                    try ConfigWriter.append(account, to: configPath, samples: samples)
+                }
+                answer(
+                    .added(
+                        account, accounts: worker.layered(outcome.accounts), configPath: outcome.path, backupPath: outcome.backupPath))
             } catch {
                 answer(.notAdded("\(error)"))
             }
@@ -27,7 +31,11 @@ extension DeleteFromConfig: WorkerJob {
     /// `perch unset` and `perch remove` (the current account's tools given back first, as the
     /// interface holds them, which is what they were given: ``AccountRemoval``).
     func start(on worker: EffectWorker, accounts: [Account], answer: @escaping @Sendable (ConfigDeletion) -> Void) {
-        worker.storeQueue.async { answer(self.perform(on: worker, accounts: accounts)) }
+        worker.storeQueue.async {
+            var deletion = ConfigLayering.$statePath.withValue(worker.configPaths?.state) { self.perform(on: worker, accounts: accounts) }
+            deletion.accounts = deletion.accounts.map(worker.layered)
+            answer(deletion)
+        }
     }
 
     private func perform(on worker: EffectWorker, accounts: [Account]) -> ConfigDeletion {
@@ -160,7 +168,9 @@ extension EditConfig: TerminalJob {
         let decision = ConfigEditPolicy.decide(
             editor: editor, editorFailure: failure, original: original.map { ($0.bytes, $0.mode) }, edited: edited,
             // Bug: the problems named the config, though their lines and columns are the copy's.
-            problems: edited.map { CommandLineTool.problems(in: $0, path: copy) } ?? [], copyPath: copy)
+            problems: edited.map { bytes in
+                ConfigLayering.$statePath.withValue(loop.worker.configPaths?.state) { CommandLineTool.problems(in: bytes, path: copy) }
+            } ?? [], copyPath: copy)
         switch decision {
         case .refuse(let problem, let keepCopy):
             if !keepCopy { unlink(copy) }
@@ -170,7 +180,8 @@ extension EditConfig: TerminalJob {
             do {
                 if let backup { try FileSystem.writeAtomically(backup, to: path + ".bak", mode: mode_t(mode)) }
                 if writesConfig, let edited { try FileSystem.writeAtomically(edited, to: path, mode: mode_t(mode)) }
-                let config = try ConfigLoader.load(PerchPaths(config: path, state: "/"))
+                // Read as every load reads it: over the registries beside the state, when there are any.
+                let config = try ConfigLoader.load(PerchPaths(config: path, state: loop.worker.configPaths?.state ?? "/"))
                 // Bug: the first config, written over the samples, took over their current
                 // account, counts and history, which `perch init` sets aside.
                 if original == nil, writesConfig, let paths = loop.worker.configPaths, !paths.configIsExplicit, !paths.stateIsExplicit {
@@ -185,5 +196,16 @@ extension EditConfig: TerminalJob {
                 return report(nil, "\(error)")
             }
         }
+    }
+}
+
+extension EffectWorker {
+    /// The accounts a config write left (`written`, the user's file alone), with the
+    /// registries' accounts over which it is layered when there are any: read again whole.
+    func layered(_ written: [Account]) -> [Account] {
+        guard let paths = configPaths, access(RegistryPaths(statePath: paths.state).index, F_OK) == 0,
+            let loaded = try? ConfigLoader.load(paths)
+        else { return written }
+        return loaded.accounts
     }
 }
