@@ -160,6 +160,28 @@ struct RegistryTests {
         }
     }
 
+    // Bug: with an override of a registry account in accounts.json (no name), every edit
+    // (perch set, bind, add, config edit) failed with "accounts[1].name: missing (required)".
+    @Test("the config writer reads an override as an override: an edit beside one, and of one, is written")
+    func writerKeepsOverrides() throws {
+        try withTemporaryFolder { folder in
+            let (_, state) = try committed(#"{"accounts": [{"id": "web", "name": "Web", "handle": "@web"}]}"#, in: folder)
+            let config = folder + "/accounts.json"
+            try #"{"accounts": [{"id": "me", "name": "Me"}, {"id": "web", "handle": "@mine"}]}"#.write(
+                toFile: config, atomically: true, encoding: .utf8)
+            #expect(throws: ConfigWriteError.self) { try ConfigWriter.apply(.set(id: "me", path: ["handle"], json: #""@me""#), to: config) }
+            try ConfigLayering.$statePath.withValue(state) {
+                _ = try ConfigWriter.apply(.set(id: "me", path: ["handle"], json: #""@me""#), to: config)
+                _ = try ConfigWriter.apply(.set(id: "web", path: ["color"], json: #""green""#), to: config)
+                _ = try ConfigWriter.append(Account(id: "new", name: "New"), to: config, samples: [])
+            }
+            let loaded = try ConfigLoader.load(PerchPaths(config: config, state: state))
+            #expect(loaded.accounts.map(\.id) == ["me", "new", "web"])
+            #expect(loaded.accounts[0].handle == "@me")
+            #expect(loaded.accounts[2].handle == "@mine" && loaded.accounts[2].color == .green && loaded.accounts[2].name == "Web")
+        }
+    }
+
     @Test("untrusted code never reaches the accounts Perch uses; trusted code does")
     func inertUntilTrusted() throws {
         try withTemporaryFolder { folder in
