@@ -25,7 +25,7 @@ public enum RegistryFetch {
     /// most 200 characters, control characters shown as `?`; nil when there is none.
     static func gitReason(_ result: ProgramResult) -> String? {
         guard case .exited(let status, _, let stderr) = result else { return nil }
-        let line = stderr.split(whereSeparator: \.isNewline).first { $0.hasPrefix("fatal:") || $0.hasPrefix("error:") }
+        let line = stderr.split(whereSeparator: \.isNewline).first { $0.hasPrefix("ssh:") || $0.hasPrefix("fatal:") || $0.hasPrefix("error:") }
         return line.map { "exited with status \(status): " + String($0.prefix(200).map { $0.isASCII && ($0.asciiValue! < 0x20 || $0.asciiValue! == 0x7F) ? "?" : $0 }) }
     }
 

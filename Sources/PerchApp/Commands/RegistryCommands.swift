@@ -96,6 +96,19 @@ struct RegistryAddCommand: ReadsPerchFiles {
         guard !url.isEmpty, !url.hasPrefix("-"), url.unicodeScalars.allSatisfy({ $0.value > 0x20 && $0.value != 0x7F }) else {
             throw UsageError(description: "URL must be a URL or path git can fetch, not '\(PerchApp.visibleControls(url))'")
         }
+        // The URL is kept in Perch's files and shown by list, update and status: never a secret.
+        if let scheme = url.firstRange(of: "://") {
+            let authority = url[scheme.upperBound...].prefix { $0 != "/" }
+            if let at = authority.lastIndex(of: "@") {
+                let user = String(authority[..<at])
+                if user.contains(":") || EnvironmentEntry.looksLikeSecret(user) {
+                    throw UsageError(
+                        description:
+                            "the URL holds a password or token, which Perch would keep and show; give it without, and let git's credential helper hold the secret"
+                    )
+                }
+            }
+        }
     }
 
     func run(_ tool: CommandLineTool) -> Int32 { tool.with(assumeYes: yes).registryAdd(self) }

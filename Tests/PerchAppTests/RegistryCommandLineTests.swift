@@ -1,0 +1,51 @@
+import Testing
+
+@testable import PerchApp
+
+@Suite("CommandLineOptions: the registry commands")
+struct RegistryCommandLineTests {
+    @Test("each command and option parses into its field; --set repeats")
+    func valid() throws {
+        let add = try #require(
+            CommandLineParser.parse([
+                "registry", "add", "acme", "git@github.com:acme/registry.git", "--ref", "v2", "--path", "teams/web", "--set", "email=a@b",
+                "--set", "team=web", "--allowed-signers", "~/signers", "--timeout", "5", "--yes",
+            ]).command as? RegistryAddCommand)
+        #expect(add.name == "acme" && add.url == "git@github.com:acme/registry.git" && add.ref == "v2" && add.path == "teams/web")
+        #expect(add.values == ["email": "a@b", "team": "web"] && add.allowedSigners == "~/signers" && add.timeout == 5 && add.yes)
+        let update = try #require(CommandLineParser.parse(["registry", "update"]).command as? RegistryUpdateCommand)
+        #expect(update.name == nil && !update.yes)
+        let trust = try #require(CommandLineParser.parse(["registry", "trust", "acme", "--commit", "abcdef1"]).command as? RegistryTrustCommand)
+        #expect(trust.name == "acme" && trust.commit == "abcdef1")
+        #expect(throws: UsageError.self, "the group alone names its members") { try CommandLineParser.parse(["registry"]) }
+    }
+
+    // The trust boundary: a URL is data Perch keeps and shows; a ref or path is an argument git reads.
+    @Test(
+        "each misuse is refused with its message: --yes never grants trust, no secret in a URL, no ref or path git would read otherwise",
+        arguments: [
+            (["registry", "trust", "acme", "--yes"], "option --yes does not apply to 'perch registry trust'"),
+            (
+                ["registry", "add", "a", "https://ada:hunter2@git.example/r.git"],
+                "the URL holds a password or token, which Perch would keep and show; give it without, and let git's credential helper hold the secret"
+            ),
+            (
+                ["registry", "add", "a", "https://ghp_abcdefghijklmnopqrstuvwxyz0123456789@github.com/a/b"],
+                "the URL holds a password or token, which Perch would keep and show; give it without, and let git's credential helper hold the secret"
+            ),
+            (["registry", "add", "a", "--", "--upload-pack=touch /tmp/x"], "URL must be a URL or path git can fetch, not '--upload-pack=touch /tmp/x'"),
+            (["registry", "add", "a", "u", "--ref", "a..b"], "option --ref needs a branch, tag or commit name, not 'a..b'"),
+            (["registry", "add", "a", "u", "--path", "../x"], "option --path needs a relative folder without . or .. parts, not '../x'"),
+            (["registry", "add", "A!", "u"], "a registry's name is made of a–z, 0–9, '.', '_', '-' (not first), not 'A!'"),
+            (["registry", "add", "a", "u", "--set", "email"], "option --set needs NAME=VALUE, not 'email'"),
+            (["registry", "trust", "a", "--commit", "xyz"], "option --commit needs at least 7 hex digits of a commit, not 'xyz'"),
+        ])
+    func invalid(arguments: [String], message: String) {
+        #expect(throws: UsageError.self) { try CommandLineParser.parse(arguments) }
+        do {
+            _ = try CommandLineParser.parse(arguments)
+        } catch {
+            #expect(error.description == message)
+        }
+    }
+}
