@@ -127,7 +127,9 @@ extension PerchApp {
             wallClock: { LocalTime.now(monotonic: MonotonicClock.now()) }, settingsPath: settingsPath,
             configPaths: paths,
             // A config made or changed elsewhere (perch set, perch add, an editor) is read again.
-            configWatcher: options.exitAfterFirstFrame || access(paths.config, F_OK) != 0 ? nil : StateWatcher(watching: paths.config))
+            // So is a registry update (`perch registry update` in another window), by its index.
+            configWatcher: options.exitAfterFirstFrame || access(paths.config, F_OK) != 0
+                ? nil : StateWatcher(watching: [paths.config, RegistryPaths(statePath: paths.state).index]))
         // Read from the files, the current account is kept for the next start (and prompt), off
         // this thread: the cache only takes files older than its racy window.
         if cached == nil, config.path != nil, stateWarning == nil, let account = state.currentAccount {
