@@ -29,6 +29,16 @@ public enum RegistryFetch {
         return line.map { "exited with status \(status): " + String($0.prefix(200).map { $0.isASCII && ($0.asciiValue! < 0x20 || $0.asciiValue! == 0x7F) ? "?" : $0 }) }
     }
 
+    /// What every git command of a fetch is given: only the transports a registry may come by
+    /// (https, http, ssh, git, file: `ext::` would run a command, `fd::` hangs on a descriptor),
+    /// no hook, and no OpenPGP or X.509 verifier (only ssh signatures are checked against the
+    /// keys the user named).
+    static let hardening = [
+        "-c", "protocol.allow=never", "-c", "protocol.https.allow=always", "-c", "protocol.http.allow=always", "-c",
+        "protocol.ssh.allow=always", "-c", "protocol.git.allow=always", "-c", "protocol.file.allow=always", "-c",
+        "core.hooksPath=/dev/null", "-c", "gpg.openpgp.program=false", "-c", "gpg.x509.program=false",
+    ]
+
     /// How long git may take to fetch, in milliseconds, by default (60 s).
     public static let defaultTimeout: Int64 = 60_000
 
@@ -66,6 +76,15 @@ public enum RegistryFetch {
         return environment
     }
 
+    /// Whether `commit` descends from `ancestor` (or is it) in `repository` (`git merge-base
+    /// --is-ancestor`): an update that is not moves the registry back or onto rewritten history.
+    public static func descends(_ commit: String, from ancestor: String, repository: String, environment: IdentityEnvironment) -> Bool {
+        let result = ProgramRunner.run(
+            "git", ["--git-dir=" + repository] + hardening + ["merge-base", "--is-ancestor", ancestor, commit], in: gitEnvironment(environment),
+            folder: "/", detached: true)
+        return result.output != nil
+    }
+
     /// Fetches `url` into `repository` (made bare when missing) and reads the registry file at `ref`.
     /// - Parameters:
     ///   - ref: a branch, tag or commit; nil for the remote's default branch (its `HEAD`).
@@ -82,7 +101,7 @@ public enum RegistryFetch {
         let environment = gitEnvironment(environment)
         func git(_ arguments: [String], limit: Int = ProgramRunner.outputLimit) -> ProgramResult {
             ProgramRunner.run(
-                "git", ["--git-dir=" + repository, "-c", "protocol.ext.allow=never", "-c", "core.hooksPath=/dev/null"] + arguments,
+                "git", ["--git-dir=" + repository] + hardening + arguments,
                 in: environment, timeout: timeout, folder: "/", detached: true, stdoutLimit: limit)
         }
         if access(repository + "/HEAD", F_OK) != 0 {
@@ -97,8 +116,14 @@ public enum RegistryFetch {
         // The ref as a branch, then a tag, then a commit's hex digits.
         var candidates = ["refs/perch/HEAD"]
         if let ref {
-            candidates = ["refs/perch/heads/" + ref, "refs/perch/tags/" + ref]
-            if ref.utf8.count >= 4, ref.utf8.allSatisfy({ ($0 >= 0x30 && $0 <= 0x39) || ($0 >= 0x61 && $0 <= 0x66) }) { candidates.append(ref) }
+            let hex = ref.utf8.allSatisfy { ($0 >= 0x30 && $0 <= 0x39) || ($0 >= 0x61 && $0 <= 0x66) }
+            if hex, ref.utf8.count == 40 || ref.utf8.count == 64 {
+                // Bug (hostile review): a branch named as the pinned commit moved the pin.
+                candidates = [ref]
+            } else {
+                candidates = ["refs/perch/heads/" + ref, "refs/perch/tags/" + ref]
+                if ref.utf8.count >= 4, hex { candidates.append(ref) }
+            }
         }
         var commit: String?
         for candidate in candidates {
@@ -111,12 +136,18 @@ public enum RegistryFetch {
             throw Failure(ref.map { "no branch, tag or commit \"\($0)\" there" } ?? "the repository has no default branch (HEAD); name one with --ref")
         }
         if let allowedSigners {
+            // Only an ssh signature is checked against the file: an OpenPGP one would be judged
+            // by the user's whole keyring, not by the keys named. Bug (hostile review): git's
+            // words were looked for in its output, and an OpenPGP key whose user id held them passed.
+            let header = git(["cat-file", "commit", commit]).output ?? ""
+            let signature = header.split(separator: "\n", omittingEmptySubsequences: false).prefix { !$0.isEmpty }
+                .first { $0.hasPrefix("gpgsig ") || $0.hasPrefix("gpgsig-sha256 ") }
+            guard let signature, signature.hasSuffix(" -----BEGIN SSH SIGNATURE-----") else {
+                throw Failure("commit \(commit.prefix(7)) is not signed by a key of \(allowedSigners): it carries no ssh signature")
+            }
             let verified = git(["-c", "gpg.ssh.allowedSignersFile=" + allowedSigners, "verify-commit", commit])
-            // Only an ssh signature is checked against the file (git says `Good "git" signature`);
-            // an OpenPGP one would be judged by the user's whole keyring, not by the keys named.
-            guard case .exited(0, _, let said) = verified, said.contains("Good \"git\" signature") else {
-                let reason = verified.failure ?? "it is not an ssh signature"
-                throw Failure("commit \(commit.prefix(7)) is not signed by a key of \(allowedSigners): git verify-commit \(reason)")
+            if let failure = verified.failure {
+                throw Failure("commit \(commit.prefix(7)) is not signed by a key of \(allowedSigners): git verify-commit \(failure)")
             }
         }
         let file = (path.map { $0 + "/" } ?? "") + RegistryDefinitions.fileName

@@ -1,6 +1,6 @@
 import Foundation
 import PerchCore
-import PerchIdentities
+@testable import PerchIdentities
 import PerchStore
 import PerchTestSupport
 import Testing
@@ -59,6 +59,81 @@ struct RegistryFetchTests {
         #expect(missing.description == #"no branch, tag or commit "nope" there"#)
     }
 
+    // Bug (hostile review): a branch named as the pinned commit's 40 hex digits moved the pin.
+    @Test("a full commit id names that commit only, whatever branch or tag has its name; a later commit descends, an older does not")
+    func pinnedCommit() throws {
+        let scratch = try ScratchHome(fakes: [])
+        let repo = try repository(scratch)
+        let first = try git(["rev-parse", "HEAD"], in: repo, scratch).filter { !$0.isWhitespace }
+        try #"{"accounts": [{"id": "evil", "name": "Evil"}]}"#.write(toFile: repo + "/perch-registry.json", atomically: true, encoding: .utf8)
+        try git(["commit", "-qam", "two"], in: repo, scratch)
+        let second = try git(["rev-parse", "HEAD"], in: repo, scratch).filter { !$0.isWhitespace }
+        try git(["branch", "-f", first, "main"], in: repo, scratch)
+        let mirror = scratch.root + "/m.git"
+        let fetched = try RegistryFetch.fetch(
+            url: repo, ref: first, path: nil, repository: mirror, allowedSigners: nil, environment: scratch.environment)
+        #expect(fetched.commit == first)
+        #expect(RegistryFetch.descends(second, from: first, repository: mirror, environment: scratch.environment))
+        #expect(!RegistryFetch.descends(first, from: second, repository: mirror, environment: scratch.environment))
+    }
+
+    // Bug (hostile review): the ssh check looked for git's words in its output, and an OpenPGP
+    // key whose user id held them passed for any key of the user's keyring.
+    @Test("with allowed signers: a commit signed by a key named there is used; unsigned, another key's or an OpenPGP signature is refused")
+    func signatures() throws {
+        let scratch = try ScratchHome(fakes: [])
+        guard scratch.environment.which("ssh-keygen") != nil else { return }
+        let keys = scratch.root + "/keys"
+        try FileManager.default.createDirectory(atPath: keys, withIntermediateDirectories: true)
+        for name in ["good", "other"] {
+            _ = ProgramRunner.run("ssh-keygen", ["-q", "-t", "ed25519", "-N", "", "-C", name, "-f", keys + "/" + name], in: scratch.environment)
+        }
+        let goodKey = try String(contentsOfFile: keys + "/good.pub", encoding: .utf8).split(separator: " ").prefix(2).joined(separator: " ")
+        try "team@acme.example namespaces=\"git\" \(goodKey)\n".write(toFile: keys + "/allowed", atomically: true, encoding: .utf8)
+        let repo = try repository(scratch)
+        func commit(signedBy key: String?) throws {
+            try "{\"accounts\": [{\"id\": \"a\", \"name\": \"\(UUID().uuidString)\"}]}".write(
+                toFile: repo + "/perch-registry.json", atomically: true, encoding: .utf8)
+            var arguments = ["commit", "-qam", "next"]
+            if let key { arguments = ["-c", "gpg.format=ssh", "-c", "user.signingkey=" + keys + "/" + key, "commit", "-S", "-qam", "signed"] }
+            try git(arguments, in: repo, scratch)
+        }
+        func fetch() throws -> RegistryFetch.Fetched {
+            try RegistryFetch.fetch(
+                url: repo, ref: "main", path: nil, repository: scratch.root + "/m.git", allowedSigners: keys + "/allowed",
+                environment: scratch.environment)
+        }
+        try commit(signedBy: "good")
+        let head = try git(["rev-parse", "HEAD"], in: repo, scratch).filter { !$0.isWhitespace }
+        #expect(try fetch().commit == head)
+        try commit(signedBy: nil)
+        #expect(try #require(throws: RegistryFetch.Failure.self) { try fetch() }.description.hasSuffix("it carries no ssh signature"))
+        try commit(signedBy: "other")
+        #expect(try #require(throws: RegistryFetch.Failure.self) { try fetch() }.description.contains("git verify-commit exited with status"))
+        guard scratch.environment.which("gpg") != nil else { return }
+        var environment = scratch.environment
+        environment.variables["GNUPGHOME"] = scratch.root + "/gnupg"
+        mkdir(scratch.root + "/gnupg", 0o700)
+        _ = ProgramRunner.run(
+            "gpg", ["--batch", "--passphrase", "", "--quick-gen-key", #"Good "git" signature <evil@example.com>"#, "ed25519", "sign", "never"],
+            in: environment)
+        let listed = ProgramRunner.run("gpg", ["--list-keys", "--with-colons"], in: environment).output ?? ""
+        let fingerprint = try #require(listed.split(separator: "\n").first { $0.hasPrefix("fpr") }?.split(separator: ":", omittingEmptySubsequences: false)[9])
+        try "{\"accounts\": [{\"id\": \"a\", \"name\": \"G\"}]}".write(toFile: repo + "/perch-registry.json", atomically: true, encoding: .utf8)
+        let signed = ProgramRunner.run(
+            "git", ["-c", "user.name=T", "-c", "user.email=t@example.com", "-c", "user.signingkey=" + fingerprint, "commit", "-S", "-qam", "gpg"],
+            in: environment, folder: repo)
+        #expect(signed.output != nil, "\(signed)")
+        var fetchEnvironment = environment
+        fetchEnvironment.variables["GNUPGHOME"] = scratch.root + "/gnupg"
+        let failure = try #require(throws: RegistryFetch.Failure.self) {
+            try RegistryFetch.fetch(
+                url: repo, ref: "main", path: nil, repository: scratch.root + "/m.git", allowedSigners: keys + "/allowed",
+                environment: fetchEnvironment)
+        }
+        #expect(failure.description.hasSuffix("it carries no ssh signature"))
+    }
+
     @Test("a folder given by --path is read; a commit without the file says so")
     func path() throws {
         let scratch = try ScratchHome(fakes: [])
@@ -77,7 +152,8 @@ struct RegistryFetchTests {
     func hostileURLs() throws {
         let scratch = try ScratchHome(fakes: [])
         let marker = scratch.root + "/ran"
-        for url in ["ext::sh -c touch% \(marker)", "--upload-pack=touch \(marker)", scratch.root + "/no-such-repository"] {
+        // fd:: (a transport on a descriptor) hung until the timeout: only known transports are let in.
+        for url in ["ext::sh -c touch% \(marker)", "fd::3", "--upload-pack=touch \(marker)", scratch.root + "/no-such-repository"] {
             let failure = try #require(throws: RegistryFetch.Failure.self) {
                 try RegistryFetch.fetch(
                     url: url, ref: nil, path: nil, repository: scratch.root + "/m.git", allowedSigners: nil, environment: scratch.environment)
@@ -104,5 +180,19 @@ struct RegistryFetchTests {
         #expect(accepted > 5, "the sample held too few valid refs to compare")
         for bad in ["-x", "a..b", "a b", "a:b", "main@{1}", "x.lock", "/a", "a/"] { #expect(!RegistryFetch.isValidRef(bad), "\(bad)") }
         for bad in ["/etc", "../x", "a/../b", "./a", "-p"] { #expect(!RegistryFetch.isValidPath(bad), "\(bad)") }
+    }
+}
+
+/// The allowed-signers line Perch writes for an account that signs with ssh.
+@Suite("Signing: the allowed-signers principal")
+struct AllowedSignersPrincipalTests {
+    // Bug (hostile review): a registry's `git.email` of `*@* namespaces="git" KEY #` wrote a
+    // line trusting an attacker's key for every address into the global allowed-signers file.
+    @Test("an email with white space, pattern characters, quotes or controls is no principal; a plain one is")
+    func principal() {
+        #expect(GitAdapter.isPlainPrincipal("ada@acme.example"))
+        for bad in ["*@*", #"a@b namespaces="git" ssh-ed25519 AAAA #"#, "a@b,c@d", "!a@b", "a b@c", "a@b\n", "", "a?@b"] {
+            #expect(!GitAdapter.isPlainPrincipal(bad), "\(bad.debugDescription)")
+        }
     }
 }

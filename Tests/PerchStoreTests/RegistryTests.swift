@@ -49,24 +49,31 @@ struct RegistryTests {
         #expect(invalid.lines.contains { $0.hasPrefix("accounts[0].id:") }, "\(invalid.lines)")
     }
 
-    @Test("code: onSwitch, catalog and code-bearing env are code; TEAM is not; without code they are gone")
+    // Bug (hostile review): `MAILPATH`, missing from the list of variables a shell acts on,
+    // ran `$(…)` from an untrusted registry at the next prompt. From a registry, every variable needs trust.
+    @Test("code: onSwitch, catalog and every env variable of a registry are code; without code they are gone")
     func code() throws {
         let found = try definitions(
             #"""
             {"accounts": [
-              {"id": "a", "name": "A", "onSwitch": "make", "env": {"TEAM": "web", "PROMPT_COMMAND": "curl x"}},
-              {"id": "b", "name": "B", "env": {"TEAM": "ops"}}]}
+              {"id": "a", "name": "A", "onSwitch": "make", "env": {"MAILPATH": "/tmp/m?$(touch x)", "PROMPT_COMMAND": "curl x"}},
+              {"id": "b", "name": "B", "kube": "prod"}]}
             """#)
         #expect(found.idsWithCode == ["a"])
-        #expect(found.codeText == #"[["a", {"onSwitch": "make", "env": {"PROMPT_COMMAND": "curl x"}}]]"#)
-        #expect(found.codeLines == [#"a: onSwitch = "make""#, #"a: env.PROMPT_COMMAND = "curl x""#])
+        #expect(found.codeText == #"[["a", {"onSwitch": "make", "env": {"MAILPATH": "/tmp/m?$(touch x)", "PROMPT_COMMAND": "curl x"}}]]"#)
+        #expect(found.codeLines == [#"a: onSwitch = "make""#, #"a: env.MAILPATH = "/tmp/m?$(touch x)""#, #"a: env.PROMPT_COMMAND = "curl x""#])
         let inert = RegistryDefinitions.withoutCode(found.accounts[0].object)
-        #expect(inert == .object([("id", .string("a")), ("name", .string("A")), ("env", .object([("TEAM", .string("web"))]))]))
+        #expect(inert == .object([("id", .string("a")), ("name", .string("A"))]))
+        #expect(EnvironmentEntry.isCodeBearingName("MAILPATH"), "a config others can write may not set it either")
         var record = RegistryRecord(name: "acme", url: "u", ref: nil, path: nil, commit: "c", fetched: 0, values: [:])
         #expect(!record.trusts(found))
         record.trustedCode = found.codeText
         #expect(record.trusts(found))
         #expect(record.trusts(try definitions(#"{"accounts": [{"id": "b", "name": "B"}]}"#)), "no code needs no trust")
+        let control = try #require(throws: RegistryDefinitions.Problems.self) {
+            try definitions(#"{"accounts": [{"id": "c", "name": "C", "env": {"TEAM": "a\u001b]0;x\u0007"}}]}"#)
+        }
+        #expect(control.lines == ["accounts[0].env.TEAM: holds a control character (an escape, a line break, a tab)"])
     }
 
     @Test("tool descriptions are code: in the trusted text, in the diff, and written for start-up only once trusted")
@@ -90,20 +97,19 @@ struct RegistryTests {
         #expect(RegistryStore.conflicts([("company", found), ("team", other)]).map(\.field) == ["tool acme"])
     }
 
-    @Test("a control character in a registry's value reaches the diff only escaped")
+    @Test("the diff names each account and field: changed, added, removed, and code as code")
     func escapedDiff() throws {
         let old = try definitions(#"{"accounts": [{"id": "a", "name": "A"}, {"id": "gone", "name": "G"}]}"#)
         let new = try definitions(
-            #"{"accounts": [{"id": "a", "name": "A", "onSwitch": "echo \u001b]0;pwned\u0007", "handle": "@a"}, {"id": "c", "name": "C"}]}"#)
+            #"{"accounts": [{"id": "a", "name": "A", "onSwitch": "echo \"hi\"", "handle": "@a"}, {"id": "c", "name": "C"}]}"#)
         let changes = RegistryDefinitions.changes(from: old, to: new)
         #expect(changes.map(\.id) == ["a", "c", "gone"])
         #expect(changes.map(\.kind) == [.changed, .added, .removed])
         let lines = changes.flatMap(\.lines)
-        #expect(lines.contains(#"      + onSwitch: "echo \u001b]0;pwned\u0007""#), "\(lines)")
+        #expect(lines.contains(#"      + onSwitch: "echo \"hi\"""#), "\(lines)")
         #expect(changes[0].touchesCode)
         #expect(lines.contains(#"      + handle: "@a""#))
         #expect(lines.contains("  - gone (removed)"))
-        #expect(!lines.joined().contains("\u{1B}"))
         #expect(RegistryDefinitions.changes(from: new, to: new).isEmpty)
     }
 
@@ -210,13 +216,34 @@ struct RegistryTests {
             let second = try RegistryStore.readIndex(paths)
             #expect(second.accounts != firstAccounts)
             #expect(!FileManager.default.fileExists(atPath: paths.folder + "/" + firstAccounts))
-            #expect(!FileManager.default.fileExists(atPath: paths.definitions("acme", commit: String(repeating: "a", count: 40))))
+            #expect(!FileManager.default.fileExists(atPath: paths.definitions(first.registries[0])))
+            #expect(FileManager.default.fileExists(atPath: paths.definitions(second.registries[0])))
             #expect(RegistryStore.effective(statePath: state)?.accounts.map(\.name) == ["Web 2"])
             // Removing the last registry leaves no accounts file and no repository behind.
             try FileManager.default.createDirectory(atPath: paths.repository("acme"), withIntermediateDirectories: true)
             try RegistryStore.commit(RegistryIndex(), definitions: [:], paths: paths, statePath: state)
             #expect(RegistryStore.effective(statePath: state) == nil)
             #expect(!FileManager.default.fileExists(atPath: paths.repository("acme")))
+        }
+    }
+
+    // Bug (hostile review): two registry commands at once each wrote the index they had read: one's change was lost.
+    @Test("a commit made from an index another command has replaced since is refused, and changes nothing")
+    func staleIndex() throws {
+        try withTemporaryFolder { folder in
+            let (paths, state) = try committed(#"{"accounts": [{"id": "web", "name": "Web"}]}"#, in: folder)
+            let read = try RegistryStore.readIndex(paths)
+            let found = try definitions(#"{"accounts": [{"id": "web", "name": "Web"}]}"#)
+            var other = read
+            other.registries[0].fetched = 7
+            try RegistryStore.commit(other, definitions: ["acme": found], paths: paths, statePath: state, replacing: read)
+            let bytes = try FileSystem.read(paths.index)
+            var mine = read
+            mine.registries[0].trustedCode = "x"
+            #expect(throws: RegistryFileError.self) {
+                try RegistryStore.commit(mine, definitions: ["acme": found], paths: paths, statePath: state, replacing: read)
+            }
+            #expect(try FileSystem.read(paths.index) == bytes)
         }
     }
 
@@ -243,6 +270,6 @@ struct RegistryTests {
     @Test("a registry's name is an account id's characters, not starting with - or .")
     func names() {
         #expect(RegistryRecord.isValidName("acme-team"))
-        for bad in ["", "-x", ".x", "A", "a/b", "a b"] { #expect(!RegistryRecord.isValidName(bad), "\(bad)") }
+        for bad in ["", "-x", ".x", "A", "a/b", "a b", "tools-a", "accounts-1"] { #expect(!RegistryRecord.isValidName(bad), "\(bad)") }
     }
 }

@@ -91,27 +91,56 @@ struct RegistryAddCommand: ReadsPerchFiles {
 
     func validate() throws(UsageError) {
         guard RegistryRecord.isValidName(name) else {
-            throw UsageError(description: "a registry's name is made of a–z, 0–9, '.', '_', '-' (not first), not '\(PerchApp.visibleControls(name))'")
+            throw UsageError(description: "a registry's name is made of a–z, 0–9, '.', '_', '-' (not first), and starts neither tools- nor accounts-, not '\(PerchApp.visibleControls(name))'")
         }
         guard !url.isEmpty, !url.hasPrefix("-"), url.unicodeScalars.allSatisfy({ $0.value > 0x20 && $0.value != 0x7F }) else {
             throw UsageError(description: "URL must be a URL or path git can fetch, not '\(PerchApp.visibleControls(url))'")
         }
         // The URL is kept in Perch's files and shown by list, update and status: never a secret.
-        if let scheme = url.firstRange(of: "://") {
-            let authority = url[scheme.upperBound...].prefix { $0 != "/" }
-            if let at = authority.lastIndex(of: "@") {
-                let user = String(authority[..<at])
-                if user.contains(":") || EnvironmentEntry.looksLikeSecret(user) {
-                    throw UsageError(
-                        description:
-                            "the URL holds a password or token, which Perch would keep and show; give it without, and let git's credential helper hold the secret"
-                    )
-                }
-            }
+        if Self.holdsSecret(url) {
+            throw UsageError(
+                description:
+                    "the URL holds a password or token, which Perch would keep and show; give it without, and let git's credential helper hold the secret"
+            )
         }
     }
 
     func run(_ tool: CommandLineTool) -> Int32 { tool.with(assumeYes: yes).registryAdd(self) }
+
+    /// Whether `url` carries a secret: a password in its user part (`user:password@`, also
+    /// percent-encoded), a user part that looks like a token (`ghp_…@`, scp-like `TOKEN@host:`
+    /// too), or a query whose parameter names a secret or whose value looks like one.
+    static func holdsSecret(_ url: String) -> Bool {
+        func decoded(_ text: Substring) -> String {
+            var bytes: [UInt8] = []
+            var rest = Array(text.utf8)[...]
+            while let byte = rest.first {
+                if byte == UInt8(ascii: "%"), rest.count >= 3, let value = UInt8(String(decoding: rest.dropFirst().prefix(2), as: UTF8.self), radix: 16) {
+                    bytes.append(value)
+                    rest = rest.dropFirst(3)
+                } else {
+                    bytes.append(byte)
+                    rest = rest.dropFirst()
+                }
+            }
+            return String(decoding: bytes, as: UTF8.self)
+        }
+        let afterScheme = url.firstRange(of: "://").map { url[$0.upperBound...] } ?? url[...]
+        let authority = url.contains("://") ? afterScheme.prefix { $0 != "/" && $0 != "?" } : afterScheme.prefix { $0 != ":" && $0 != "/" }
+        if let at = authority.lastIndex(of: "@") {
+            let user = decoded(authority[..<at])
+            if user.contains(":") || EnvironmentEntry.looksLikeSecret(user) { return true }
+        }
+        if let question = url.firstIndex(of: "?") {
+            for pair in url[url.index(after: question)...].split(separator: "&") {
+                let parts = pair.split(separator: "=", maxSplits: 1)
+                let name = decoded(parts[0])
+                let value = parts.count > 1 ? decoded(parts[1]) : ""
+                if EnvironmentEntry.isSecretName(name) || EnvironmentEntry.looksLikeSecret(value) { return true }
+            }
+        }
+        return false
+    }
 }
 
 /// `perch registry update [NAME]`: every registry (or one) moved to its ref's newest commit.
@@ -265,6 +294,34 @@ extension CommandLineTool {
         }
     }
 
+    /// Refuses (the exit status, after saying why) a registry account whose id is one of the
+    /// user's own accounts, one no registry had before: the registry would add its fields to
+    /// an account the user made. An entry the user wrote over a registry's account (its id was
+    /// a registry's already) is an override, as meant. Nil when there is no such id.
+    // Bug (hostile review): a registry with an account `me` gave the user's own `me` its git
+    // author, kube context and remotes, shown as "+ me (new account)".
+    private func ownAccountCollision(
+        _ ids: Set<String>, known index: RegistryIndex, definitions: [String: RegistryDefinitions], registry: String, command: String
+    ) -> Int32? {
+        let before = Set(index.registries.flatMap { definitions[$0.name]?.accounts.map(\.id) ?? [] })
+        guard let bytes = try? FileSystem.read(paths.config), let document = try? JSONReader.read(bytes, options: .jsonWithComments),
+            let list = document.value(of: document.root, forKey: "accounts")
+        else { return nil }
+        // An account of the user's own: its id is no registry's yet, and it has a name of its own.
+        let taken = document.elements(list).compactMap { element -> String? in
+            guard let id = document.value(of: element, forKey: "id").flatMap(document.string), ids.contains(id), !before.contains(id),
+                document.value(of: element, forKey: "name") != nil
+            else { return nil }
+            return id
+        }
+        guard !taken.isEmpty else { return nil }
+        console.error(
+            "\(command): registry \(registry) has accounts with the ids of your own: " + taken.map(shown).joined(separator: ", ")
+                + "; it would add its fields to them")
+        console.error("Nothing changed. Rename yours (perch rename ID NEW), or ask the registry to rename its accounts.")
+        return ExitStatus.unmet
+    }
+
     /// What to say of the code of `definitions` when `record` does not trust it, or nil.
     private func codeNote(_ definitions: RegistryDefinitions, record: RegistryRecord) -> String? {
         guard !record.trusts(definitions) else { return nil }
@@ -326,16 +383,21 @@ extension CommandLineTool {
             RegistryStore.removeTree(repository)
             return ExitStatus.unmet
         }
+        if let refused = ownAccountCollision(Set(found.accounts.map(\.id)), known: index, definitions: definitions, registry: record.name, command: command) {
+            RegistryStore.removeTree(repository)
+            return refused
+        }
         printChanges(RegistryDefinitions.changes(from: nil, to: found), record: record, from: nil)
         if let note = codeNote(found, record: record) { console.print(note) }
         guard consent("perch registry add", would: "add the \(found.accounts.count) accounts of registry \(options.name)") else {
             RegistryStore.removeTree(repository)
             return ExitStatus.unmet
         }
+        let read = index
         index.registries.append(record)
         definitions[record.name] = found
         do {
-            try RegistryStore.commit(index, definitions: definitions, paths: registryPaths, statePath: paths.state)
+            try RegistryStore.commit(index, definitions: definitions, paths: registryPaths, statePath: paths.state, replacing: read)
         } catch {
             console.error("registry add: \(shown(error.description)); nothing changed")
             return ExitStatus.unmet
@@ -381,6 +443,18 @@ extension CommandLineTool {
                 console.error("Nothing changed: every registry stays as it was.")
                 return status
             }
+            // Bug (hostile review): a branch moved back, or rewritten, took the registry with it.
+            let pinned = record.ref.map { $0.utf8.count == 40 || $0.utf8.count == 64 } ?? false
+            if !pinned, fetched.commit != record.commit,
+                !RegistryFetch.descends(fetched.commit, from: record.commit, repository: registryPaths.repository(record.name), environment: environment)
+            {
+                console.error(
+                    "registry update: \(record.name): \(fetched.commit.prefix(7)) does not descend from \(record.shortCommit), the commit in use "
+                        + "(\(shown(record.ref ?? "the default branch")) was moved back or rewritten)")
+                console.error(
+                    "Nothing changed. To take it all the same, look at it, then: perch registry remove \(record.name), and add it again.")
+                return ExitStatus.unmet
+            }
             var next = record
             next.commit = fetched.commit
             next.values = values
@@ -392,6 +466,10 @@ extension CommandLineTool {
             if next.commit != record.commit || !changes.isEmpty {
                 reports.append((changes, next, record.commit == next.commit ? nil : record.commit, codeNote(found, record: next)))
             }
+        }
+        for record in updated.registries {
+            let ids = Set(newDefinitions[record.name]!.accounts.map(\.id))
+            if let refused = ownAccountCollision(ids, known: index, definitions: definitions, registry: record.name, command: command) { return refused }
         }
         let conflicts = RegistryStore.conflicts(updated.registries.map { ($0.name, newDefinitions[$0.name]!) })
         if !conflicts.isEmpty {
@@ -415,10 +493,11 @@ extension CommandLineTool {
                 return ExitStatus.unmet
             }
         }
+        let read = index
         index = updated
         definitions = newDefinitions
         do {
-            try RegistryStore.commit(index, definitions: definitions, paths: registryPaths, statePath: paths.state)
+            try RegistryStore.commit(index, definitions: definitions, paths: registryPaths, statePath: paths.state, replacing: read)
         } catch {
             console.error("registry update: \(shown(error.description)); nothing changed")
             return ExitStatus.unmet
@@ -465,13 +544,14 @@ extension CommandLineTool {
             console.error("registry remove: no registry \(shown(options.name)); perch registry list shows them")
             return ExitStatus.unmet
         }
+        let read = index
         index.registries.removeAll { $0.name == record.name }
         guard let definitions = acceptedDefinitions(index, command: command) else { return ExitStatus.unmet }
         let count = (try? RegistryStore.definitions(of: record, registryPaths))?.accounts.count ?? 0
         guard consent("perch registry remove", would: "remove registry \(record.name) and its \(count) accounts (your own files stay as they are)")
         else { return ExitStatus.unmet }
         do {
-            try RegistryStore.commit(index, definitions: definitions, paths: registryPaths, statePath: paths.state)
+            try RegistryStore.commit(index, definitions: definitions, paths: registryPaths, statePath: paths.state, replacing: read)
         } catch {
             console.error("registry remove: \(shown(error.description)); nothing changed")
             return ExitStatus.unmet
@@ -523,9 +603,10 @@ extension CommandLineTool {
         }
         record.trustedCode = code
         record.trustedCommit = record.commit
+        let read = index
         index.registries[position] = record
         do {
-            try RegistryStore.commit(index, definitions: definitions, paths: registryPaths, statePath: paths.state)
+            try RegistryStore.commit(index, definitions: definitions, paths: registryPaths, statePath: paths.state, replacing: read)
         } catch {
             console.error("registry trust: \(shown(error.description)); nothing trusted")
             return ExitStatus.unmet

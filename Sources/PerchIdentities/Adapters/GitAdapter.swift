@@ -253,6 +253,15 @@ public struct GitAdapter: ToolAdapter {
     /// `userFile`, the user's own `gpg.ssh.allowedSignersFile` (which Perch's setting replaces
     /// while the account is in effect), has its lines kept first, so teammates' commits still
     /// verify: Perch's file is added beside the user's, not instead of it.
+    /// Whether `email` can stand as the principal of an allowed-signers line (ssh-keygen(1),
+    /// ALLOWED SIGNERS: comma-separated patterns, then options): no white space, no `,` `*` `?`
+    /// `!` (pattern syntax), no quote, backslash or control character.
+    // Bug (hostile review): a registry's `git.email` of `*@* namespaces="git" KEY #` made the
+    // line trust an attacker's key for every address.
+    static func isPlainPrincipal(_ email: String) -> Bool {
+        !email.isEmpty && email.unicodeScalars.allSatisfy { $0.value > 0x20 && $0.value != 0x7F && !",*?!\"'\\".unicodeScalars.contains($0) }
+    }
+
     static func allowedSigners(
         _ git: Setting, account: Account, files: IdentityFiles, environment: IdentityEnvironment, userFile: String? = nil
     ) -> (path: String, text: String)? {
@@ -267,7 +276,7 @@ public struct GitAdapter: ToolAdapter {
             guard let bytes = try? FileSystem.read(publicFile) else { return nil }
             publicKey = String(decoding: bytes, as: UTF8.self).split(whereSeparator: \.isNewline).first.map(String.init) ?? ""
         }
-        guard !publicKey.isEmpty else { return nil }
+        guard !publicKey.isEmpty, isPlainPrincipal(email) else { return nil }
         let own = "\(email) namespaces=\"git\" \(publicKey)"
         var text = ""
         // Bug (guard issue): the user's own allowed-signers file was replaced on a switch, and

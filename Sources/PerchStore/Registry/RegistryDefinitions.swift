@@ -16,7 +16,8 @@ public struct RegistryDefinitions: Hashable, Sendable {
     /// The top-level keys of the file.
     static let fileKeys = ["version", "values", "accounts", "tools"]
     /// The account keys whose values Perch runs, or hands to a shell that runs them: they need
-    /// trust (``Account/runsCommands`` says the same of an account).
+    /// trust (``Account/runsCommands`` says the same of an account), as does every `env`
+    /// variable of a registry (``codeBearingEnvNames(_:)``).
     public static let codeKeys = ["onSwitch", "catalog"]
 
     /// A value each member fills once (`values.email` in the file), used as `${email}` in the
@@ -128,6 +129,10 @@ public struct RegistryDefinitions: Hashable, Sendable {
                         problems.append("tools[\(index)]: expected a tool description with its \"tool\" name (docs/tools.md)")
                         continue
                     }
+                    if element.leaves(prefix: "").contains(where: { $0.value.holdsControlCharacter }) {
+                        problems.append("tools[\(index)]: holds a control character (an escape, a line break, a tab)")
+                        continue
+                    }
                     if element.containsTemplate(in: nil) {
                         problems.append("tools[\(index)]: a ${…} value cannot be used in a tool description")
                         continue
@@ -166,6 +171,11 @@ public struct RegistryDefinitions: Hashable, Sendable {
                 }
             }
             let object = JSONValue.object(filledFields)
+            // Bug (hostile review): a registry's env value with an escape sequence reached the
+            // terminal raw through `perch env`. A registry has no use for control characters.
+            for leaf in object.leaves(prefix: "") where leaf.value.holdsControlCharacter {
+                problems.append("accounts[\(index)].\(leaf.path): holds a control character (an escape, a line break, a tab)")
+            }
             guard case .string(let id)? = filledFields.first(where: { $0.0 == "id" })?.1 else {
                 problems.append("accounts[\(index)].id: missing (required)")
                 continue
@@ -195,10 +205,13 @@ public struct RegistryDefinitions: Hashable, Sendable {
         return name.utf8.allSatisfy { ($0 | 0x20 >= 0x61 && $0 | 0x20 <= 0x7A) || ($0 >= 0x30 && $0 <= 0x39) || $0 == 0x5F }
     }
 
-    /// The names in an `env` object whose variables a shell or loader acts on as code.
+    /// The names in a registry's `env` object that need trust: every one. A list of the
+    /// variables shells, loaders and tools act on as code is never complete (`MAILPATH`'s
+    /// message is expanded by bash and zsh, `GOTOOLCHAIN` makes go download a toolchain), so
+    /// from a registry, whose author is not the user, no variable passes untrusted.
     static func codeBearingEnvNames(_ env: JSONValue) -> Set<String> {
         guard case .object(let members) = env else { return [] }
-        return Set(members.map(\.0).filter(EnvironmentEntry.isCodeBearingName))
+        return Set(members.map(\.0))
     }
 
     /// The code-bearing parts of `object` (``codeKeys`` and the code-bearing `env` variables),
@@ -305,6 +318,15 @@ extension JSONValue {
     public func leaves(prefix: String) -> [(path: String, value: JSONValue)] {
         guard case .object(let members) = self, !members.isEmpty else { return [(prefix, self)] }
         return members.flatMap { key, value in value.leaves(prefix: prefix.isEmpty ? key : prefix + "." + key) }
+    }
+
+    /// Whether this value is, or a list holding, a string with a C0 or C1 control character or DEL.
+    var holdsControlCharacter: Bool {
+        switch self {
+        case .string(let text): return text.unicodeScalars.contains { $0.value < 0x20 || (0x7F...0x9F).contains($0.value) }
+        case .array(let values): return values.contains { $0.holdsControlCharacter }
+        default: return false
+        }
     }
 
     /// Whether a string in this value (in the members named `only`, when given) holds `${`.

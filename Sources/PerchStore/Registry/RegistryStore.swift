@@ -25,8 +25,10 @@ public struct RegistryPaths: Hashable, Sendable {
 
     /// The bare repository of registry `name`.
     public func repository(_ name: String) -> String { folder + "/" + name + ".git" }
-    /// The definitions of registry `name` at `commit`.
-    public func definitions(_ name: String, commit: String) -> String { folder + "/" + name + "-" + commit + ".json" }
+    /// The definitions `record` uses.
+    public func definitions(_ record: RegistryRecord) -> String {
+        folder + "/" + (record.file ?? record.name + "-" + record.commit + ".json")
+    }
 }
 
 /// One registry as recorded on this machine.
@@ -52,6 +54,9 @@ public struct RegistryRecord: Codable, Hashable, Sendable {
     public var trustedCode: String?
     /// The commit that was trusted (for messages).
     public var trustedCommit: String?
+    /// The file (in ``RegistryPaths/folder``) of its definitions, named anew whenever they
+    /// change, so that the index in use never names a file being written.
+    public var file: String?
 
     public init(name: String, url: String, ref: String?, path: String?, commit: String, fetched: Int64, values: [String: String]) {
         self.name = name
@@ -75,7 +80,9 @@ public struct RegistryRecord: Codable, Hashable, Sendable {
 
     /// Whether `name` can name a registry: an account id's characters, not starting with `-` or `.`.
     public static func isValidName(_ name: String) -> Bool {
+        // Bug (hostile review): a registry named `tools-a` had its files removed as stale tool folders.
         Account.isValidID(name) && !name.hasPrefix("-") && !name.hasPrefix(".") && name.utf8.count <= 64
+            && !name.hasPrefix("tools-") && !name.hasPrefix("accounts-")
     }
 }
 
@@ -142,7 +149,7 @@ public enum RegistryStore {
     /// The definitions `record` uses, as written when it was accepted.
     /// - Throws: ``RegistryFileError``.
     public static func definitions(of record: RegistryRecord, _ paths: RegistryPaths) throws(RegistryFileError) -> RegistryDefinitions {
-        let path = paths.definitions(record.name, commit: record.commit)
+        let path = paths.definitions(record)
         do {
             return try RegistryDefinitions.readAccepted(try FileSystem.read(path, limit: 256 << 20))
         } catch let error as FileError {
@@ -200,21 +207,32 @@ public enum RegistryStore {
     /// Ctrl-C at any point leaves the previous index, and the files it names, in use. Files no
     /// index names any more are removed last. Runs under the state file's lock (the one a
     /// switch takes), so an update and a switch never interleave.
-    /// - Parameter statePath: the state file (its lock is taken).
+    /// - Parameters:
+    ///   - statePath: the state file (its lock is taken).
+    ///   - replacing: the index the change was made from: when another command changed it since,
+    ///     nothing is written (two registry commands at once would lose one's change).
     /// - Throws: ``RegistryFileError``; nothing changed then.
     public static func commit(
-        _ index: RegistryIndex, definitions: [String: RegistryDefinitions], paths: RegistryPaths, statePath: String
+        _ index: RegistryIndex, definitions: [String: RegistryDefinitions], paths: RegistryPaths, statePath: String,
+        replacing previous: RegistryIndex? = nil
     ) throws(RegistryFileError) {
         do {
             try FileSystem.withExclusiveLock(statePath + ".lock", timeoutMilliseconds: 10_000) {
+                if let previous, try readIndex(paths) != previous {
+                    throw RegistryFileError("another registry command changed the registries meanwhile; run this one again")
+                }
                 try FileSystem.createDirectory(paths.folder)
                 var index = index
                 var effective: [(id: String, object: JSONValue)] = []
                 var positions: [String: Int] = [:]
-                for record in index.registries {
+                for (position, record) in index.registries.enumerated() {
                     guard let found = definitions[record.name] else { throw RegistryFileError("no definitions for \(record.name)") }
-                    let file = paths.definitions(record.name, commit: record.commit)
-                    try FileSystem.writeAtomically(Array(found.acceptedText.utf8), to: file, mode: 0o600)
+                    let text = Array(found.acceptedText.utf8)
+                    if record.file == nil || (try? FileSystem.read(paths.definitions(record), limit: 256 << 20)) != text {
+                        let name = "\(record.name)-\(record.commit)-\(CurrentAccountCache.realTimeNanoseconds()).json"
+                        try FileSystem.writeAtomically(text, to: paths.folder + "/" + name, mode: 0o600)
+                        index.registries[position].file = name
+                    }
                     let trusted = record.trusts(found)
                     for (id, object) in found.accounts {
                         var object = trusted ? object : RegistryDefinitions.withoutCode(object)
@@ -257,7 +275,7 @@ public enum RegistryStore {
                 let data = try encoder.encode(index)
                 try FileSystem.writeAtomically(Array(data) + [0x0A], to: paths.index, mode: 0o600)
                 // The commit point is behind us: what no index names goes.
-                var kept = Set(index.registries.map { paths.definitions($0.name, commit: $0.commit) })
+                var kept = Set(index.registries.map { paths.definitions($0) })
                 if let accounts = index.accounts { kept.insert(paths.folder + "/" + accounts) }
                 for name in FileSystem.names(in: paths.folder) where name.hasSuffix(".json") && !kept.contains(paths.folder + "/" + name) {
                     unlink(paths.folder + "/" + name)
