@@ -100,7 +100,7 @@ public enum PerchApp {
         let besideState = paths.config != defaults.config || paths.state != defaults.state
         var environment = IdentityEnvironment.current(statePath: paths.state, ownFilesBesideState: besideState)
         if !scoped { environment.variables = IdentityScope.unscoped(environment.variables) }
-        return IdentitySwitcher(environment: environment, timeout: toolTimeout, samplesOnly: config.map { $0.path == nil } ?? false)
+        return IdentitySwitcher(environment: environment, timeout: toolTimeout, samplesOnly: config.map(\.isSamples) ?? false)
     }
 
     /// How long one tool's program may run, in milliseconds: `$PERCH_TOOL_TIMEOUT_MS` (100 to

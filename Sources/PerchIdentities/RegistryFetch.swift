@@ -25,8 +25,13 @@ public enum RegistryFetch {
     /// most 200 characters, control characters shown as `?`; nil when there is none.
     static func gitReason(_ result: ProgramResult) -> String? {
         guard case .exited(let status, _, let stderr) = result else { return nil }
-        let line = stderr.split(whereSeparator: \.isNewline).first { $0.hasPrefix("ssh:") || $0.hasPrefix("fatal:") || $0.hasPrefix("error:") }
-        return line.map { "exited with status \(status): " + String($0.prefix(200).map { $0.isASCII && ($0.asciiValue! < 0x20 || $0.asciiValue! == 0x7F) ? "?" : $0 }) }
+        let line = stderr.split(whereSeparator: \.isNewline).first {
+            $0.hasPrefix("ssh:") || $0.hasPrefix("fatal:") || $0.hasPrefix("error:")
+        }
+        return line.map {
+            "exited with status \(status): "
+                + String($0.prefix(200).map { $0.isASCII && ($0.asciiValue! < 0x20 || $0.asciiValue! == 0x7F) ? "?" : $0 })
+        }
     }
 
     /// What every git command of a fetch is given: only the transports a registry may come by
@@ -80,7 +85,8 @@ public enum RegistryFetch {
     /// --is-ancestor`): an update that is not moves the registry back or onto rewritten history.
     public static func descends(_ commit: String, from ancestor: String, repository: String, environment: IdentityEnvironment) -> Bool {
         let result = ProgramRunner.run(
-            "git", ["--git-dir=" + repository] + hardening + ["merge-base", "--is-ancestor", ancestor, commit], in: gitEnvironment(environment),
+            "git", ["--git-dir=" + repository] + hardening + ["merge-base", "--is-ancestor", ancestor, commit],
+            in: gitEnvironment(environment),
             folder: "/", detached: true)
         return result.output != nil
     }
@@ -132,8 +138,11 @@ public enum RegistryFetch {
                 break
             }
         }
-        guard let commit, commit.utf8.allSatisfy({ ($0 >= 0x30 && $0 <= 0x39) || ($0 >= 0x61 && $0 <= 0x66) }), commit.utf8.count >= 40 else {
-            throw Failure(ref.map { "no branch, tag or commit \"\($0)\" there" } ?? "the repository has no default branch (HEAD); name one with --ref")
+        guard let commit, commit.utf8.allSatisfy({ ($0 >= 0x30 && $0 <= 0x39) || ($0 >= 0x61 && $0 <= 0x66) }), commit.utf8.count >= 40
+        else {
+            throw Failure(
+                ref.map { "no branch, tag or commit \"\($0)\" there" } ?? "the repository has no default branch (HEAD); name one with --ref"
+            )
         }
         if let allowedSigners {
             // Only an ssh signature is checked against the file: an OpenPGP one would be judged

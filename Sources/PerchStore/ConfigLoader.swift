@@ -23,6 +23,10 @@ public struct LoadedConfig: Hashable, Sendable {
         self.warnings = warnings
     }
 
+    /// Whether the accounts are the embedded samples: no config of the user's and no registry.
+    /// A switch among them changes no tool.
+    public var isSamples: Bool { path == nil && !fromRegistries }
+
     /// A one-line description for the Settings pane.
     public var description: String {
         path ?? (fromRegistries ? "none (the registries' accounts only)" : "none (embedded sample accounts)")
@@ -134,7 +138,9 @@ public enum ConfigLoader {
         if !described.isEmpty { throw .toolDescriptions(problems: described) }
         let registryIDs = registries.map { Set($0.accounts.map(\.id)) } ?? []
         let parsed = try parse(file.bytes, path: paths.config, reportUnknownKeys: reportUnknownKeys, overriding: registryIDs)
-        if parsed.accounts.contains(where: \.runsCommands) || parsed.overrides.contains(where: { RegistryDefinitions.code(of: $0.patch) != nil }) {
+        if parsed.accounts.contains(where: \.runsCommands)
+            || parsed.overrides.contains(where: { RegistryDefinitions.code(of: $0.patch) != nil })
+        {
             // As ssh does with its config: commands that others could change are not run.
             if file.mode & 0o022 != 0 { throw .unsafePermissions(path: paths.config, mode: file.mode) }
             if file.owner != getuid(), file.owner != 0 { throw .unsafeOwner(path: paths.config, owner: file.owner) }
@@ -179,7 +185,8 @@ public enum ConfigLoader {
     ///   ``ConfigError/invalid(path:problems:)``.
     /// - Parameter overriding: the ids of the registries' accounts: an account of the file with
     ///   one of them is an override (``Parsed/overrides``), which may name only some fields.
-    public static func parse(_ bytes: [UInt8], path: String, reportUnknownKeys: Bool = true, overriding: Set<String> = []) throws(ConfigError)
+    public static func parse(_ bytes: [UInt8], path: String, reportUnknownKeys: Bool = true, overriding: Set<String> = [])
+        throws(ConfigError)
         -> Parsed
     {
         // A UTF-8 byte order mark, as some editors write, is not part of the JSON (the reader skips it).

@@ -83,7 +83,9 @@ extension ConfigWriter {
         // Entries that override a registry's account are read as overrides (docs/registries.md).
         let overriding = ConfigLayering.registryIDs
         let before: ConfigLoader.Parsed
-        do { before = try ConfigLoader.parse(original, path: path, reportUnknownKeys: true, overriding: overriding) } catch { throw .invalid(error) }
+        do { before = try ConfigLoader.parse(original, path: path, reportUnknownKeys: true, overriding: overriding) } catch {
+            throw .invalid(error)
+        }
         var bytes = original
         for edit in edits {
             if case .rename(_, let new) = edit, before.accounts.contains(where: { $0.id == new }) {
@@ -97,7 +99,9 @@ extension ConfigWriter {
             bytes = inserted
         }
         let after: ConfigLoader.Parsed
-        do { after = try ConfigLoader.parse(bytes, path: path, reportUnknownKeys: true, overriding: overriding) } catch { throw .refused(error) }
+        do { after = try ConfigLoader.parse(bytes, path: path, reportUnknownKeys: true, overriding: overriding) } catch {
+            throw .refused(error)
+        }
         // A new warning is a key the loader would ignore: a typo that would silently do nothing.
         let newWarnings = after.warnings.map(withoutPosition).filter { !before.warnings.map(withoutPosition).contains($0) }
         // Refused, so not "ignored": said as what it is (it was "unknown key, ignored").

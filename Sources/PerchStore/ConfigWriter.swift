@@ -87,7 +87,9 @@ public enum ConfigWriter {
             return Outcome(accounts: written, path: path, backupPath: nil)
         }
         let existing: ConfigLoader.Parsed
-        do { existing = try ConfigLoader.parse(file.bytes, path: path, reportUnknownKeys: false, overriding: ConfigLayering.registryIDs) } catch { throw .invalid(error) }
+        do {
+            existing = try ConfigLoader.parse(file.bytes, path: path, reportUnknownKeys: false, overriding: ConfigLayering.registryIDs)
+        } catch { throw .invalid(error) }
         var bytes = file.bytes
         for account in accounts {
             if existing.accounts.contains(where: { $0.id == account.id }) { throw .duplicate(id: account.id, path: path) }
@@ -105,7 +107,9 @@ public enum ConfigWriter {
     @discardableResult
     private static func check(_ bytes: [UInt8], path: String, adding accounts: [Account]) throws(ConfigWriteError) -> [Account] {
         let parsed: ConfigLoader.Parsed
-        do { parsed = try ConfigLoader.parse(bytes, path: path, reportUnknownKeys: false, overriding: ConfigLayering.registryIDs) } catch { throw .invalid(error) }
+        do { parsed = try ConfigLoader.parse(bytes, path: path, reportUnknownKeys: false, overriding: ConfigLayering.registryIDs) } catch {
+            throw .invalid(error)
+        }
         guard parsed.accounts.suffix(accounts.count) == accounts[...] else { throw .noAccountsList(path: path) }
         return parsed.accounts
     }

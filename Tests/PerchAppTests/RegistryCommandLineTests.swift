@@ -15,7 +15,8 @@ struct RegistryCommandLineTests {
         #expect(add.values == ["email": "a@b", "team": "web"] && add.allowedSigners == "~/signers" && add.timeout == 5 && add.yes)
         let update = try #require(CommandLineParser.parse(["registry", "update"]).command as? RegistryUpdateCommand)
         #expect(update.name == nil && !update.yes)
-        let trust = try #require(CommandLineParser.parse(["registry", "trust", "acme", "--commit", "abcdef1"]).command as? RegistryTrustCommand)
+        let trust = try #require(
+            CommandLineParser.parse(["registry", "trust", "acme", "--commit", "abcdef1"]).command as? RegistryTrustCommand)
         #expect(trust.name == "acme" && trust.commit == "abcdef1")
         for url in ["git@github.com:acme/r.git", "ssh://git@127.0.0.1:2222/srv/r.git", "https://ada@git.example/r.git?ref=main", "/srv/r"] {
             #expect(!RegistryAddCommand.holdsSecret(url), "\(url)")
@@ -49,11 +50,20 @@ struct RegistryCommandLineTests {
                 ["registry", "add", "a", "https://ada%3Ahunter2@git.example/r.git"],
                 "the URL holds a password or token, which Perch would keep and show; give it without, and let git's credential helper hold the secret"
             ),
-            (["registry", "add", "tools-a", "u"], "a registry's name is made of a–z, 0–9, '.', '_', '-' (not first), and starts neither tools- nor accounts-, not 'tools-a'"),
-            (["registry", "add", "a", "--", "--upload-pack=touch /tmp/x"], "URL must be a URL or path git can fetch, not '--upload-pack=touch /tmp/x'"),
+            (
+                ["registry", "add", "tools-a", "u"],
+                "a registry's name is made of a–z, 0–9, '.', '_', '-' (not first), and starts neither tools- nor accounts-, not 'tools-a'"
+            ),
+            (
+                ["registry", "add", "a", "--", "--upload-pack=touch /tmp/x"],
+                "URL must be a URL or path git can fetch, not '--upload-pack=touch /tmp/x'"
+            ),
             (["registry", "add", "a", "u", "--ref", "a..b"], "option --ref needs a branch, tag or commit name, not 'a..b'"),
             (["registry", "add", "a", "u", "--path", "../x"], "option --path needs a relative folder without . or .. parts, not '../x'"),
-            (["registry", "add", "A!", "u"], "a registry's name is made of a–z, 0–9, '.', '_', '-' (not first), and starts neither tools- nor accounts-, not 'A!'"),
+            (
+                ["registry", "add", "A!", "u"],
+                "a registry's name is made of a–z, 0–9, '.', '_', '-' (not first), and starts neither tools- nor accounts-, not 'A!'"
+            ),
             (["registry", "add", "a", "u", "--set", "email"], "option --set needs NAME=VALUE, not 'email'"),
             (["registry", "trust", "a", "--commit", "xyz"], "option --commit needs at least 7 hex digits of a commit, not 'xyz'"),
         ])

@@ -1,9 +1,10 @@
 import Foundation
 import PerchCore
-@testable import PerchIdentities
 import PerchStore
 import PerchTestSupport
 import Testing
+
+@testable import PerchIdentities
 
 /// A registry fetched by git itself, from a repository on disk.
 @Suite("Registries: fetching with git at a ref, and what is refused", .serialized)
@@ -65,7 +66,8 @@ struct RegistryFetchTests {
         let scratch = try ScratchHome(fakes: [])
         let repo = try repository(scratch)
         let first = try git(["rev-parse", "HEAD"], in: repo, scratch).filter { !$0.isWhitespace }
-        try #"{"accounts": [{"id": "evil", "name": "Evil"}]}"#.write(toFile: repo + "/perch-registry.json", atomically: true, encoding: .utf8)
+        try #"{"accounts": [{"id": "evil", "name": "Evil"}]}"#.write(
+            toFile: repo + "/perch-registry.json", atomically: true, encoding: .utf8)
         try git(["commit", "-qam", "two"], in: repo, scratch)
         let second = try git(["rev-parse", "HEAD"], in: repo, scratch).filter { !$0.isWhitespace }
         try git(["branch", "-f", first, "main"], in: repo, scratch)
@@ -86,7 +88,8 @@ struct RegistryFetchTests {
         let keys = scratch.root + "/keys"
         try FileManager.default.createDirectory(atPath: keys, withIntermediateDirectories: true)
         for name in ["good", "other"] {
-            _ = ProgramRunner.run("ssh-keygen", ["-q", "-t", "ed25519", "-N", "", "-C", name, "-f", keys + "/" + name], in: scratch.environment)
+            _ = ProgramRunner.run(
+                "ssh-keygen", ["-q", "-t", "ed25519", "-N", "", "-C", name, "-f", keys + "/" + name], in: scratch.environment)
         }
         let goodKey = try String(contentsOfFile: keys + "/good.pub", encoding: .utf8).split(separator: " ").prefix(2).joined(separator: " ")
         try "team@acme.example namespaces=\"git\" \(goodKey)\n".write(toFile: keys + "/allowed", atomically: true, encoding: .utf8)
@@ -95,7 +98,9 @@ struct RegistryFetchTests {
             try "{\"accounts\": [{\"id\": \"a\", \"name\": \"\(UUID().uuidString)\"}]}".write(
                 toFile: repo + "/perch-registry.json", atomically: true, encoding: .utf8)
             var arguments = ["commit", "-qam", "next"]
-            if let key { arguments = ["-c", "gpg.format=ssh", "-c", "user.signingkey=" + keys + "/" + key, "commit", "-S", "-qam", "signed"] }
+            if let key {
+                arguments = ["-c", "gpg.format=ssh", "-c", "user.signingkey=" + keys + "/" + key, "commit", "-S", "-qam", "signed"]
+            }
             try git(arguments, in: repo, scratch)
         }
         func fetch() throws -> RegistryFetch.Fetched {
@@ -109,19 +114,24 @@ struct RegistryFetchTests {
         try commit(signedBy: nil)
         #expect(try #require(throws: RegistryFetch.Failure.self) { try fetch() }.description.hasSuffix("it carries no ssh signature"))
         try commit(signedBy: "other")
-        #expect(try #require(throws: RegistryFetch.Failure.self) { try fetch() }.description.contains("git verify-commit exited with status"))
+        #expect(
+            try #require(throws: RegistryFetch.Failure.self) { try fetch() }.description.contains("git verify-commit exited with status"))
         guard scratch.environment.which("gpg") != nil else { return }
         var environment = scratch.environment
         environment.variables["GNUPGHOME"] = scratch.root + "/gnupg"
         mkdir(scratch.root + "/gnupg", 0o700)
         _ = ProgramRunner.run(
-            "gpg", ["--batch", "--passphrase", "", "--quick-gen-key", #"Good "git" signature <evil@example.com>"#, "ed25519", "sign", "never"],
+            "gpg",
+            ["--batch", "--passphrase", "", "--quick-gen-key", #"Good "git" signature <evil@example.com>"#, "ed25519", "sign", "never"],
             in: environment)
         let listed = ProgramRunner.run("gpg", ["--list-keys", "--with-colons"], in: environment).output ?? ""
-        let fingerprint = try #require(listed.split(separator: "\n").first { $0.hasPrefix("fpr") }?.split(separator: ":", omittingEmptySubsequences: false)[9])
-        try "{\"accounts\": [{\"id\": \"a\", \"name\": \"G\"}]}".write(toFile: repo + "/perch-registry.json", atomically: true, encoding: .utf8)
+        let fingerprint = try #require(
+            listed.split(separator: "\n").first { $0.hasPrefix("fpr") }?.split(separator: ":", omittingEmptySubsequences: false)[9])
+        try "{\"accounts\": [{\"id\": \"a\", \"name\": \"G\"}]}".write(
+            toFile: repo + "/perch-registry.json", atomically: true, encoding: .utf8)
         let signed = ProgramRunner.run(
-            "git", ["-c", "user.name=T", "-c", "user.email=t@example.com", "-c", "user.signingkey=" + fingerprint, "commit", "-S", "-qam", "gpg"],
+            "git",
+            ["-c", "user.name=T", "-c", "user.email=t@example.com", "-c", "user.signingkey=" + fingerprint, "commit", "-S", "-qam", "gpg"],
             in: environment, folder: repo)
         #expect(signed.output != nil, "\(signed)")
         var fetchEnvironment = environment
@@ -139,10 +149,12 @@ struct RegistryFetchTests {
         let scratch = try ScratchHome(fakes: [])
         let repo = try repository(scratch, folder: "teams/web")
         let fetched = try RegistryFetch.fetch(
-            url: repo, ref: nil, path: "teams/web", repository: scratch.root + "/m.git", allowedSigners: nil, environment: scratch.environment)
+            url: repo, ref: nil, path: "teams/web", repository: scratch.root + "/m.git", allowedSigners: nil,
+            environment: scratch.environment)
         #expect(String(decoding: fetched.bytes, as: UTF8.self).contains(#""id": "a""#))
         let failure = try #require(throws: RegistryFetch.Failure.self) {
-            try RegistryFetch.fetch(url: repo, ref: nil, path: nil, repository: scratch.root + "/m.git", allowedSigners: nil, environment: scratch.environment)
+            try RegistryFetch.fetch(
+                url: repo, ref: nil, path: nil, repository: scratch.root + "/m.git", allowedSigners: nil, environment: scratch.environment)
         }
         #expect(failure.description.hasSuffix("has no perch-registry.json"))
     }
@@ -156,7 +168,8 @@ struct RegistryFetchTests {
         for url in ["ext::sh -c touch% \(marker)", "fd::3", "--upload-pack=touch \(marker)", scratch.root + "/no-such-repository"] {
             let failure = try #require(throws: RegistryFetch.Failure.self) {
                 try RegistryFetch.fetch(
-                    url: url, ref: nil, path: nil, repository: scratch.root + "/m.git", allowedSigners: nil, environment: scratch.environment)
+                    url: url, ref: nil, path: nil, repository: scratch.root + "/m.git", allowedSigners: nil,
+                    environment: scratch.environment)
             }
             #expect(failure.description.hasPrefix("cannot fetch: git fetch exited with status"), "\(failure)")
             #expect(!FileManager.default.fileExists(atPath: marker), "\(url) ran a command")

@@ -115,7 +115,7 @@ extension CommandLineTool {
 
     func guardInstall(strict: Bool = false) -> Int32 {
         guard let config = loadConfig() else { return ExitStatus.usage }
-        guard config.path != nil else {
+        guard !config.isSamples else {
             console.error("the embedded sample accounts name no git identity: perch init writes a config first")
             return ExitStatus.unmet
         }
@@ -168,7 +168,7 @@ extension CommandLineTool {
             return cannot(
                 "the config does not load (\(PerchApp.visibleControls(error.lines.first ?? "\(error)"))): fix it with perch config edit")
         }
-        guard config.path != nil else {
+        guard !config.isSamples else {
             return cannot("there is no config at \(paths.config) (perch init writes one; perch guard --undo removes the guard)")
         }
         let state = try? StateStore(path: paths.state).peek(accountIDs: Set(config.accounts.map(\.id))).state

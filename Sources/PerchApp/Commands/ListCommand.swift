@@ -76,7 +76,7 @@ extension CommandLineTool {
             text += "\n"
         }
         console.write(text)
-        if config.path == nil, !config.fromRegistries, console.outputFailure == nil, !console.outputClosed { console.error(Self.samplesNote) }
+        if config.isSamples, console.outputFailure == nil, !console.outputClosed { console.error(Self.samplesNote) }
         return ExitStatus.ok
     }
 

@@ -19,7 +19,8 @@ enum RegistryOption {
         info: OptionInfo(names: ["--path"], valueName: "DIR", help: "the folder in the repository that holds perch-registry.json"),
         parse: { value throws(UsageError) in
             guard RegistryFetch.isValidPath(value) else {
-                throw UsageError(description: "option --path needs a relative folder without . or .. parts, not '\(PerchApp.visibleControls(value))'")
+                throw UsageError(
+                    description: "option --path needs a relative folder without . or .. parts, not '\(PerchApp.visibleControls(value))'")
             }
             return value
         })
@@ -54,7 +55,8 @@ enum RegistryOption {
         info: OptionInfo(names: ["--commit"], valueName: "COMMIT", help: "trust the code of exactly this commit (without asking)"),
         parse: { value throws(UsageError) in
             guard value.utf8.count >= 7, value.utf8.allSatisfy({ ($0 >= 0x30 && $0 <= 0x39) || ($0 >= 0x61 && $0 <= 0x66) }) else {
-                throw UsageError(description: "option --commit needs at least 7 hex digits of a commit, not '\(PerchApp.visibleControls(value))'")
+                throw UsageError(
+                    description: "option --commit needs at least 7 hex digits of a commit, not '\(PerchApp.visibleControls(value))'")
             }
             return value
         })
@@ -91,7 +93,10 @@ struct RegistryAddCommand: ReadsPerchFiles {
 
     func validate() throws(UsageError) {
         guard RegistryRecord.isValidName(name) else {
-            throw UsageError(description: "a registry's name is made of a–z, 0–9, '.', '_', '-' (not first), and starts neither tools- nor accounts-, not '\(PerchApp.visibleControls(name))'")
+            throw UsageError(
+                description:
+                    "a registry's name is made of a–z, 0–9, '.', '_', '-' (not first), and starts neither tools- nor accounts-, not '\(PerchApp.visibleControls(name))'"
+            )
         }
         guard !url.isEmpty, !url.hasPrefix("-"), url.unicodeScalars.allSatisfy({ $0.value > 0x20 && $0.value != 0x7F }) else {
             throw UsageError(description: "URL must be a URL or path git can fetch, not '\(PerchApp.visibleControls(url))'")
@@ -115,7 +120,9 @@ struct RegistryAddCommand: ReadsPerchFiles {
             var bytes: [UInt8] = []
             var rest = Array(text.utf8)[...]
             while let byte = rest.first {
-                if byte == UInt8(ascii: "%"), rest.count >= 3, let value = UInt8(String(decoding: rest.dropFirst().prefix(2), as: UTF8.self), radix: 16) {
+                if byte == UInt8(ascii: "%"), rest.count >= 3,
+                    let value = UInt8(String(decoding: rest.dropFirst().prefix(2), as: UTF8.self), radix: 16)
+                {
                     bytes.append(value)
                     rest = rest.dropFirst(3)
                 } else {
@@ -227,7 +234,8 @@ extension CommandLineTool {
             do {
                 found[record.name] = try RegistryStore.definitions(of: record, registryPaths)
             } catch {
-                console.error("\(command): \(record.name): \(shown(error.description)); perch registry update \(record.name) fetches it again")
+                console.error(
+                    "\(command): \(record.name): \(shown(error.description)); perch registry update \(record.name) fetches it again")
                 return nil
             }
         }
@@ -256,13 +264,16 @@ extension CommandLineTool {
                     let names = missing.values.map { "--set \($0.name)=…" }.joined(separator: " ")
                     console.error(
                         "perch \(command): registry \(name) asks each member for "
-                            + missing.values.map { "\($0.name) (\(shown($0.prompt)))" }.joined(separator: ", ") + "; run it again with \(names)")
+                            + missing.values.map { "\($0.name) (\(shown($0.prompt)))" }.joined(separator: ", ")
+                            + "; run it again with \(names)")
                     status = ExitStatus.usage
                     return nil
                 }
                 for value in missing.values {
-                    console.write("\(shown(name)) asks: \(shown(value.prompt))" + (value.example.map { " (e.g. \(shown($0)))" } ?? "") + ": ")
-                    guard let answer = readLine(), !answer.isEmpty, answer.unicodeScalars.allSatisfy({ $0.value >= 0x20 && $0.value != 0x7F })
+                    console.write(
+                        "\(shown(name)) asks: \(shown(value.prompt))" + (value.example.map { " (e.g. \(shown($0)))" } ?? "") + ": ")
+                    guard let answer = readLine(), !answer.isEmpty,
+                        answer.unicodeScalars.allSatisfy({ $0.value >= 0x20 && $0.value != 0x7F })
                     else {
                         console.print("Nothing changed.")
                         status = ExitStatus.unmet
@@ -272,7 +283,8 @@ extension CommandLineTool {
                 }
             } catch let problems as RegistryDefinitions.Problems {
                 for line in problems.lines {
-                    console.error("\(command): registry \(name) at \(fetched.commit.prefix(7)): \(RegistryDefinitions.fileName): \(shown(line))")
+                    console.error(
+                        "\(command): registry \(name) at \(fetched.commit.prefix(7)): \(RegistryDefinitions.fileName): \(shown(line))")
                 }
                 console.error("Nothing changed: a registry file with problems is not used.")
                 status = ExitStatus.unmet
@@ -292,6 +304,22 @@ extension CommandLineTool {
         for change in changes {
             for line in change.lines { console.print(shown(line)) }
         }
+    }
+
+    /// The fields each entry of the user's `accounts.json` sets (dotted paths, by id): where
+    /// the user's value wins, registries that disagree are no conflict.
+    // Bug: a conflict was reported, with the advice to set the field in accounts.json, though
+    // accounts.json already set it.
+    private func userOverrides() -> [String: Set<String>] {
+        guard let bytes = try? FileSystem.read(paths.config), let document = try? JSONReader.read(bytes, options: .jsonWithComments),
+            let list = document.value(of: document.root, forKey: "accounts")
+        else { return [:] }
+        var fields: [String: Set<String>] = [:]
+        for element in document.elements(list) {
+            guard let id = document.value(of: element, forKey: "id").flatMap(document.string) else { continue }
+            fields[id, default: []].formUnion(JSONValue(document, element).leaves(prefix: "").map(\.path).filter { $0 != "id" })
+        }
+        return fields
     }
 
     /// Refuses (the exit status, after saying why) a registry account whose id is one of the
@@ -341,7 +369,8 @@ extension CommandLineTool {
             return ExitStatus.unmet
         }
         if index.record(options.name) != nil {
-            console.error("registry add: there is a registry \(options.name) already; perch registry update \(options.name) fetches it again")
+            console.error(
+                "registry add: there is a registry \(options.name) already; perch registry update \(options.name) fetches it again")
             return ExitStatus.unmet
         }
         let environment = IdentityEnvironment.current(statePath: paths.state)
@@ -361,6 +390,7 @@ extension CommandLineTool {
                 environment: environment, timeout: Int64(options.timeout) * 1000)
         } catch {
             RegistryStore.removeTree(repository)
+            rmdir(registryPaths.folder)  // only when it is empty: a first add that failed leaves nothing
             console.error("registry add: \(options.name) (\(shown(options.url))): \(shown(error.description))")
             console.error("Nothing changed.")
             return ExitStatus.unmet
@@ -376,14 +406,17 @@ extension CommandLineTool {
             fetched: CurrentAccountCache.realTimeNanoseconds() / 1_000_000_000, values: values)
         record.allowedSigners = signers
         let order = index.registries.map { ($0.name, definitions[$0.name]!) } + [(record.name, found)]
-        let conflicts = RegistryStore.conflicts(order)
+        let conflicts = RegistryStore.conflicts(order, overridden: userOverrides())
         if !conflicts.isEmpty {
             for conflict in conflicts { console.error("registry add: conflict: \(shown(conflict.description))") }
-            console.error("Nothing changed: registries may not disagree; ask one of them to drop the field, or set it in your own accounts.json.")
+            console.error(
+                "Nothing changed: registries may not disagree; ask one of them to drop the field, or set it in your own accounts.json.")
             RegistryStore.removeTree(repository)
             return ExitStatus.unmet
         }
-        if let refused = ownAccountCollision(Set(found.accounts.map(\.id)), known: index, definitions: definitions, registry: record.name, command: command) {
+        if let refused = ownAccountCollision(
+            Set(found.accounts.map(\.id)), known: index, definitions: definitions, registry: record.name, command: command)
+        {
             RegistryStore.removeTree(repository)
             return refused
         }
@@ -402,7 +435,8 @@ extension CommandLineTool {
             console.error("registry add: \(shown(error.description)); nothing changed")
             return ExitStatus.unmet
         }
-        console.print("Added registry \(options.name) at \(record.shortCommit): \(found.accounts.count) accounts, listed under \(options.name).")
+        console.print(
+            "Added registry \(options.name) at \(record.shortCommit): \(found.accounts.count) accounts, listed under \(options.name).")
         return ExitStatus.ok
     }
 
@@ -446,7 +480,8 @@ extension CommandLineTool {
             // Bug (hostile review): a branch moved back, or rewritten, took the registry with it.
             let pinned = record.ref.map { $0.utf8.count == 40 || $0.utf8.count == 64 } ?? false
             if !pinned, fetched.commit != record.commit,
-                !RegistryFetch.descends(fetched.commit, from: record.commit, repository: registryPaths.repository(record.name), environment: environment)
+                !RegistryFetch.descends(
+                    fetched.commit, from: record.commit, repository: registryPaths.repository(record.name), environment: environment)
             {
                 console.error(
                     "registry update: \(record.name): \(fetched.commit.prefix(7)) does not descend from \(record.shortCommit), the commit in use "
@@ -469,12 +504,15 @@ extension CommandLineTool {
         }
         for record in updated.registries {
             let ids = Set(newDefinitions[record.name]!.accounts.map(\.id))
-            if let refused = ownAccountCollision(ids, known: index, definitions: definitions, registry: record.name, command: command) { return refused }
+            if let refused = ownAccountCollision(ids, known: index, definitions: definitions, registry: record.name, command: command) {
+                return refused
+            }
         }
-        let conflicts = RegistryStore.conflicts(updated.registries.map { ($0.name, newDefinitions[$0.name]!) })
+        let conflicts = RegistryStore.conflicts(updated.registries.map { ($0.name, newDefinitions[$0.name]!) }, overridden: userOverrides())
         if !conflicts.isEmpty {
             for conflict in conflicts { console.error("registry update: conflict: \(shown(conflict.description))") }
-            console.error("Nothing changed: registries may not disagree; ask one of them to drop the field, or set it in your own accounts.json.")
+            console.error(
+                "Nothing changed: registries may not disagree; ask one of them to drop the field, or set it in your own accounts.json.")
             return ExitStatus.unmet
         }
         guard anyChange else {
@@ -489,7 +527,9 @@ extension CommandLineTool {
         }
         let accountChanges = reports.reduce(0) { $0 + $1.changes.count }
         if accountChanges > 0 {
-            guard consent("perch registry update", would: "apply these changes to \(accountChanges) account\(accountChanges == 1 ? "" : "s")") else {
+            guard
+                consent("perch registry update", would: "apply these changes to \(accountChanges) account\(accountChanges == 1 ? "" : "s")")
+            else {
                 return ExitStatus.unmet
             }
         }
@@ -520,7 +560,8 @@ extension CommandLineTool {
             return printJSON(
                 zip(index.registries, definitions).map { record, found in
                     RegistryJSON(
-                        name: record.name, url: record.url, ref: record.ref, path: record.path, commit: record.commit, fetched: record.fetched,
+                        name: record.name, url: record.url, ref: record.ref, path: record.path, commit: record.commit,
+                        fetched: record.fetched,
                         accounts: found?.accounts.count ?? 0, code: trustWord(record, found), signed: record.allowedSigners != nil)
                 })
         }
@@ -532,7 +573,8 @@ extension CommandLineTool {
             console.print(
                 "\(record.name)  \(shown(record.url))  \(shown(record.ref ?? "default branch"))@\(record.shortCommit)  "
                     + "\(found?.accounts.count ?? 0) accounts  \(trustWord(record, found))"
-                    + (record.allowedSigners == nil ? "" : "  signed commits only") + "  fetched \(LocalTime.describe(seconds: record.fetched))")
+                    + (record.allowedSigners == nil ? "" : "  signed commits only")
+                    + "  fetched \(LocalTime.describe(seconds: record.fetched))")
         }
         return ExitStatus.ok
     }
@@ -548,7 +590,10 @@ extension CommandLineTool {
         index.registries.removeAll { $0.name == record.name }
         guard let definitions = acceptedDefinitions(index, command: command) else { return ExitStatus.unmet }
         let count = (try? RegistryStore.definitions(of: record, registryPaths))?.accounts.count ?? 0
-        guard consent("perch registry remove", would: "remove registry \(record.name) and its \(count) accounts (your own files stay as they are)")
+        guard
+            consent(
+                "perch registry remove", would: "remove registry \(record.name) and its \(count) accounts (your own files stay as they are)"
+            )
         else { return ExitStatus.unmet }
         do {
             try RegistryStore.commit(index, definitions: definitions, paths: registryPaths, statePath: paths.state, replacing: read)
@@ -622,7 +667,9 @@ extension CommandLineTool {
         let paths = registryPaths
         guard access(paths.index, F_OK) == 0, let index = try? RegistryStore.readIndex(paths) else { return [] }
         return index.registries.compactMap { record in
-            guard let found = try? RegistryStore.definitions(of: record, paths), found.accounts.contains(where: { $0.id == id }) else { return nil }
+            guard let found = try? RegistryStore.definitions(of: record, paths), found.accounts.contains(where: { $0.id == id }) else {
+                return nil
+            }
             return (record, !record.trusts(found) && found.idsWithCode.contains(id))
         }
     }

@@ -145,7 +145,7 @@ extension CommandLineTool {
     /// Brings git's rules for the config's bound folders up to date (``GitDirectoryRules``);
     /// said on stderr when they cannot be written. Nothing for the embedded samples.
     func refreshGitDirectoryRules(_ config: LoadedConfig) {
-        guard config.path != nil else { return }
+        guard !config.isSamples else { return }
         let switcher = switcher(config)
         let hasRules = config.accounts.contains { !$0.identities.directories.isEmpty || !$0.identities.remotes.isEmpty }
         guard hasRules || access(switcher.files.gitDirectories, F_OK) == 0 || access(switcher.files.gitGuard, F_OK) == 0 else { return }

@@ -106,7 +106,7 @@ extension PerchApp {
             longPressMilliseconds: settings.values.longPressMilliseconds, configDescription: config.description, statePath: paths.state,
             settingsPath: settingsPath)
         info.keyHoldPreference = options.keyHold
-        info.usesSampleAccounts = config.path == nil
+        info.usesSampleAccounts = config.isSamples
         info.accessible = accessible
         if let kind = PerchPaths.environment(IdentityScope.scopeVariable), let id = PerchPaths.environment(ShellExports.accountVariable) {
             info.shellScope = RunInfo.ShellScope(account: id, kind: kind)

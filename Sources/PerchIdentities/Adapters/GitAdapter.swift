@@ -259,7 +259,8 @@ public struct GitAdapter: ToolAdapter {
     // Bug (hostile review): a registry's `git.email` of `*@* namespaces="git" KEY #` made the
     // line trust an attacker's key for every address.
     static func isPlainPrincipal(_ email: String) -> Bool {
-        !email.isEmpty && email.unicodeScalars.allSatisfy { $0.value > 0x20 && $0.value != 0x7F && !",*?!\"'\\".unicodeScalars.contains($0) }
+        !email.isEmpty
+            && email.unicodeScalars.allSatisfy { $0.value > 0x20 && $0.value != 0x7F && !",*?!\"'\\".unicodeScalars.contains($0) }
     }
 
     static func allowedSigners(

@@ -161,7 +161,8 @@ public struct RegistryDefinitions: Hashable, Sendable {
                 if codeKeys.contains(key) || key == "env" {
                     // Never a member's answer pasted into code: a template there is refused.
                     if value.containsTemplate(in: key == "env" ? codeBearingEnvNames(value) : nil) {
-                        problems.append("\(place): a ${…} value cannot be used in code (onSwitch, catalog, or an env variable a shell acts on)")
+                        problems.append(
+                            "\(place): a ${…} value cannot be used in code (onSwitch, catalog, or an env variable a shell acts on)")
                         continue
                     }
                 }
@@ -354,7 +355,9 @@ extension JSONValue {
                     continue
                 }
                 result += rest[..<start.lowerBound]
-                guard let end = rest[start.upperBound...].firstIndex(of: "}") else { return .failure(TemplateName(String(rest[start.lowerBound...]))) }
+                guard let end = rest[start.upperBound...].firstIndex(of: "}") else {
+                    return .failure(TemplateName(String(rest[start.lowerBound...])))
+                }
                 let name = String(rest[start.upperBound..<end])
                 guard declared.contains(name), let value = values[name] else { return .failure(TemplateName(name)) }
                 result += value
@@ -412,7 +415,8 @@ public struct RegistryChange: Hashable, Sendable {
         let code = touchesCode ? "  [code: inert until trusted]" : ""
         switch kind {
         case .added:
-            return ["  + \(id) (\(id.hasPrefix("tool ") ? "new tool description" : "new account"))\(code)"] + fields.map { "      \($0.path): \($0.new ?? "")" }
+            return ["  + \(id) (\(id.hasPrefix("tool ") ? "new tool description" : "new account"))\(code)"]
+                + fields.map { "      \($0.path): \($0.new ?? "")" }
         case .removed:
             return ["  - \(id) (removed)"]
         case .changed:

@@ -162,16 +162,23 @@ public enum RegistryStore {
     /// Fields two registries set differently: each account's fields, registry by registry in
     /// `order`, compared by their dotted paths (`git.email`). `group` is the registry's name and
     /// never compared.
-    public static func conflicts(_ order: [(name: String, definitions: RegistryDefinitions)]) -> [RegistryConflict] {
+    /// - Parameter overridden: by account id, the fields the user's own `accounts.json` sets
+    ///   over the registries' (their dotted paths): the user's value wins there, so two
+    ///   registries that disagree on such a field do not conflict.
+    public static func conflicts(
+        _ order: [(name: String, definitions: RegistryDefinitions)], overridden: [String: Set<String>] = [:]
+    ) -> [RegistryConflict] {
         var seen: [String: [(registry: String, leaves: [(path: String, value: JSONValue)])]] = [:]
         var conflicts: [RegistryConflict] = []
         for (name, definitions) in order {
             for (id, object) in definitions.accounts {
                 let leaves = object.leaves(prefix: "").filter { $0.path != "group" && $0.path != "id" }
+                let mine = overridden[id] ?? []
                 for earlier in seen[id] ?? [] {
-                    for leaf in leaves {
+                    for leaf in leaves where !mine.contains(where: { leaf.path == $0 || leaf.path.hasPrefix($0 + ".") }) {
                         for other in earlier.leaves
-                        where other.path == leaf.path ? other.value != leaf.value
+                        where other.path == leaf.path
+                            ? other.value != leaf.value
                             : (other.path.hasPrefix(leaf.path + ".") || leaf.path.hasPrefix(other.path + "."))
                         {
                             conflicts.append(
@@ -280,6 +287,11 @@ public enum RegistryStore {
                 for name in FileSystem.names(in: paths.folder) where name.hasSuffix(".json") && !kept.contains(paths.folder + "/" + name) {
                     unlink(paths.folder + "/" + name)
                 }
+                // What a write killed half-way left (`.NAME.tmp-XXXXXX`), here and beside the index.
+                for name in FileSystem.names(in: paths.folder) where name.hasPrefix(".") && name.contains(".tmp-") {
+                    unlink(paths.folder + "/" + name)
+                }
+                FileSystem.removeStaleTemporaryFiles(of: paths.index)
                 for name in FileSystem.names(in: paths.folder) where name.hasPrefix("tools-") && name != index.tools {
                     removeTree(paths.folder + "/" + name)
                 }
@@ -346,7 +358,9 @@ public enum RegistryStore {
         func object(_ id: String) -> JSONValue? {
             guard let document, let list = document.value(of: document.root, forKey: "accounts") else { return nil }
             for element in document.elements(list) {
-                if let value = document.value(of: element, forKey: "id"), document.string(value) == id { return JSONValue(document, element) }
+                if let value = document.value(of: element, forKey: "id"), document.string(value) == id {
+                    return JSONValue(document, element)
+                }
             }
             return nil
         }
@@ -356,10 +370,12 @@ public enum RegistryStore {
 extension RegistryDefinitions {
     /// The definitions as the index keeps them (templates filled): `{"version": 1, "values": […], "accounts": […]}`.
     var acceptedText: String {
-        let values = "[" + self.values.map { value in
-            "{\"name\": \(ConfigWriter.json(value.name)), \"prompt\": \(ConfigWriter.json(value.prompt))"
-                + (value.example.map { ", \"example\": " + ConfigWriter.json($0) } ?? "") + "}"
-        }.joined(separator: ", ") + "]"
+        let values =
+            "["
+            + self.values.map { value in
+                "{\"name\": \(ConfigWriter.json(value.name)), \"prompt\": \(ConfigWriter.json(value.prompt))"
+                    + (value.example.map { ", \"example\": " + ConfigWriter.json($0) } ?? "") + "}"
+            }.joined(separator: ", ") + "]"
         return "{\"version\": 1, \"values\": \(values), \"accounts\": [\n" + accounts.map(\.object.text).joined(separator: ",\n")
             + "\n], \"tools\": [" + tools.map(\.object.text).joined(separator: ",\n") + "]}\n"
     }
@@ -389,7 +405,9 @@ extension RegistryDefinitions {
         var tools: [(name: String, object: JSONValue)] = []
         if case .array(let list)? = top["tools"] {
             for object in list {
-                guard case .object(let fields) = object, case .string(let name)? = fields.first(where: { $0.0 == "tool" })?.1 else { continue }
+                guard case .object(let fields) = object, case .string(let name)? = fields.first(where: { $0.0 == "tool" })?.1 else {
+                    continue
+                }
                 tools.append((name, object))
             }
         }

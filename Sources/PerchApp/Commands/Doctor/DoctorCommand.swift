@@ -29,7 +29,7 @@ struct DoctorCommand: TakesHoldSettings {
     /// (missing, or before 2.40, which has no `gh auth switch`), asked of the gh on `PATH`. None
     /// for the samples, or when the config cannot be read (its own line says so).
     static func toolLines(_ tool: CommandLineTool) -> [(String, String)] {
-        guard let config = try? ConfigLoader.load(tool.paths), config.path != nil else { return [] }
+        guard let config = try? ConfigLoader.load(tool.paths), !config.isSamples else { return [] }
         let ids = config.accounts.filter { $0.identities[.gh] != nil }.map(\.id)
         // Bug (everyday issue): a gh too old for several accounts (Debian's 2.23) was named only
         // by status, after a switch that could not work.
