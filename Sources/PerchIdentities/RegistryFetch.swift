@@ -25,10 +25,13 @@ public enum RegistryFetch {
     /// most 200 characters, control characters shown as `?`; nil when there is none.
     static func gitReason(_ result: ProgramResult) -> String? {
         guard case .exited(let status, _, let stderr) = result else { return nil }
-        let line = stderr.split(whereSeparator: \.isNewline).first {
-            $0.hasPrefix("ssh:") || $0.hasPrefix("fatal:") || $0.hasPrefix("error:")
+        let lines = stderr.split(whereSeparator: \.isNewline)
+        guard let at = lines.firstIndex(where: { $0.hasPrefix("ssh:") || $0.hasPrefix("fatal:") || $0.hasPrefix("error:") }) else {
+            return nil
         }
-        return line.map {
+        // A reason that goes on on the next line (`fatal: unable to connect to 127.0.0.1:`, then the errno) is joined.
+        let line = lines[at].hasSuffix(":") && at + 1 < lines.count ? lines[at] + " " + lines[at + 1] : lines[at]
+        return Optional(line).map {
             "exited with status \(status): "
                 + String($0.prefix(200).map { $0.isASCII && ($0.asciiValue! < 0x20 || $0.asciiValue! == 0x7F) ? "?" : $0 })
         }

@@ -359,7 +359,7 @@ extension CommandLineTool {
             ids.isEmpty ? nil : "\(ids.count) account\(ids.count == 1 ? "" : "s")",
             tools == 0 ? nil : "\(tools) tool description\(tools == 1 ? "" : "s")",
         ].compactMap { $0 }.joined(separator: " and ")
-        return "Code (onSwitch, catalog commands, env a shell acts on, tool descriptions) of \(whose) stays inert: "
+        return "Code (onSwitch, catalog commands, env variables, tool descriptions) of \(whose) stays inert: "
             + "a switch leaves it out until you review it with `perch registry trust \(record.name)`."
     }
 
@@ -677,7 +677,7 @@ extension CommandLineTool {
     /// The lines a switch to `id` adds when a registry's code for it was left out.
     func registryInertNotes(for id: String) -> [String] {
         registryOrigins(of: id).filter(\.inert).map { origin in
-            "\(id)'s code from registry \(origin.record.name) (onSwitch, catalog commands, env a shell acts on) was left out: "
+            "\(id)'s code from registry \(origin.record.name) (onSwitch, catalog commands, env variables) was left out: "
                 + "not trusted at \(origin.record.shortCommit); review it with perch registry trust \(origin.record.name)"
         }
     }
