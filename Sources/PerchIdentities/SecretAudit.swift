@@ -407,22 +407,7 @@ extension SecretAudit {
             }
         }
 
-        static func percentDecoded(_ text: Substring) -> String {
-            var bytes: [UInt8] = []
-            var utf8 = Array(text.utf8)[...]
-            while let byte = utf8.first {
-                if byte == UInt8(ascii: "%"), utf8.count >= 3,
-                    let value = UInt8(String(decoding: utf8.dropFirst().prefix(2), as: UTF8.self), radix: 16)
-                {
-                    bytes.append(value)
-                    utf8 = utf8.dropFirst(3)
-                } else {
-                    bytes.append(byte)
-                    utf8 = utf8.dropFirst()
-                }
-            }
-            return String(decoding: bytes, as: UTF8.self)
-        }
+        static func percentDecoded(_ text: Substring) -> String { text.percentDecoded }
 
         /// `~/…` for a path under the home.
         func shown(_ path: String) -> String {

@@ -57,7 +57,7 @@ struct RegistryTests {
             #"""
             {"accounts": [
               {"id": "a", "name": "A", "onSwitch": "make", "env": {"MAILPATH": "/tmp/m?$(touch x)", "PROMPT_COMMAND": "curl x"}},
-              {"id": "b", "name": "B", "kube": "prod"}]}
+              {"id": "b", "name": "B", "kube": {"context": "prod"}}]}
             """#)
         #expect(found.idsWithCode == ["a"])
         #expect(found.codeText == #"[["a", {"onSwitch": "make", "env": {"MAILPATH": "/tmp/m?$(touch x)", "PROMPT_COMMAND": "curl x"}}]]"#)

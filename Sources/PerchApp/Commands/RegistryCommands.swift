@@ -116,22 +116,7 @@ struct RegistryAddCommand: ReadsPerchFiles {
     /// percent-encoded), a user part that looks like a token (`ghp_…@`, scp-like `TOKEN@host:`
     /// too), or a query whose parameter names a secret or whose value looks like one.
     static func holdsSecret(_ url: String) -> Bool {
-        func decoded(_ text: Substring) -> String {
-            var bytes: [UInt8] = []
-            var rest = Array(text.utf8)[...]
-            while let byte = rest.first {
-                if byte == UInt8(ascii: "%"), rest.count >= 3,
-                    let value = UInt8(String(decoding: rest.dropFirst().prefix(2), as: UTF8.self), radix: 16)
-                {
-                    bytes.append(value)
-                    rest = rest.dropFirst(3)
-                } else {
-                    bytes.append(byte)
-                    rest = rest.dropFirst()
-                }
-            }
-            return String(decoding: bytes, as: UTF8.self)
-        }
+        func decoded(_ text: Substring) -> String { text.percentDecoded }
         let afterScheme = url.firstRange(of: "://").map { url[$0.upperBound...] } ?? url[...]
         let authority = url.contains("://") ? afterScheme.prefix { $0 != "/" && $0 != "?" } : afterScheme.prefix { $0 != ":" && $0 != "/" }
         if let at = authority.lastIndex(of: "@") {
@@ -306,6 +291,21 @@ extension CommandLineTool {
         }
     }
 
+    /// Makes `index` the registries (``RegistryStore/commit(_:definitions:paths:statePath:replacing:)``);
+    /// false after saying why not and that `failure` (`nothing changed`).
+    private func commitRegistries(
+        _ index: RegistryIndex, _ definitions: [String: RegistryDefinitions], replacing read: RegistryIndex, command: String,
+        failure: String
+    ) -> Bool {
+        do {
+            try RegistryStore.commit(index, definitions: definitions, paths: registryPaths, statePath: paths.state, replacing: read)
+            return true
+        } catch {
+            console.error("\(command): \(shown(error.description)); \(failure)")
+            return false
+        }
+    }
+
     /// The fields each entry of the user's `accounts.json` sets (dotted paths, by id): where
     /// the user's value wins, registries that disagree are no conflict.
     // Bug: a conflict was reported, with the advice to set the field in accounts.json, though
@@ -429,10 +429,7 @@ extension CommandLineTool {
         let read = index
         index.registries.append(record)
         definitions[record.name] = found
-        do {
-            try RegistryStore.commit(index, definitions: definitions, paths: registryPaths, statePath: paths.state, replacing: read)
-        } catch {
-            console.error("registry add: \(shown(error.description)); nothing changed")
+        guard commitRegistries(index, definitions, replacing: read, command: "registry add", failure: "nothing changed") else {
             return ExitStatus.unmet
         }
         console.print(
@@ -536,10 +533,7 @@ extension CommandLineTool {
         let read = index
         index = updated
         definitions = newDefinitions
-        do {
-            try RegistryStore.commit(index, definitions: definitions, paths: registryPaths, statePath: paths.state, replacing: read)
-        } catch {
-            console.error("registry update: \(shown(error.description)); nothing changed")
+        guard commitRegistries(index, definitions, replacing: read, command: "registry update", failure: "nothing changed") else {
             return ExitStatus.unmet
         }
         console.print("Updated: " + reports.map { "\($0.record.name) at \($0.record.shortCommit)" }.joined(separator: ", ") + ".")
@@ -595,10 +589,7 @@ extension CommandLineTool {
                 "perch registry remove", would: "remove registry \(record.name) and its \(count) accounts (your own files stay as they are)"
             )
         else { return ExitStatus.unmet }
-        do {
-            try RegistryStore.commit(index, definitions: definitions, paths: registryPaths, statePath: paths.state, replacing: read)
-        } catch {
-            console.error("registry remove: \(shown(error.description)); nothing changed")
+        guard commitRegistries(index, definitions, replacing: read, command: "registry remove", failure: "nothing changed") else {
             return ExitStatus.unmet
         }
         console.print("Removed registry \(record.name) and its \(count) accounts.")
@@ -650,10 +641,7 @@ extension CommandLineTool {
         record.trustedCommit = record.commit
         let read = index
         index.registries[position] = record
-        do {
-            try RegistryStore.commit(index, definitions: definitions, paths: registryPaths, statePath: paths.state, replacing: read)
-        } catch {
-            console.error("registry trust: \(shown(error.description)); nothing trusted")
+        guard commitRegistries(index, definitions, replacing: read, command: "registry trust", failure: "nothing trusted") else {
             return ExitStatus.unmet
         }
         console.print("Trusted the code of registry \(record.name) at \(record.shortCommit); a commit that changes it needs trust again.")
