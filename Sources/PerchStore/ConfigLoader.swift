@@ -139,7 +139,7 @@ public enum ConfigLoader {
         let registryIDs = registries.map { Set($0.accounts.map(\.id)) } ?? []
         let parsed = try parse(file.bytes, path: paths.config, reportUnknownKeys: reportUnknownKeys, overriding: registryIDs)
         if parsed.accounts.contains(where: \.runsCommands)
-            || parsed.overrides.contains(where: { RegistryDefinitions.code(of: $0.patch) != nil })
+            || parsed.overrides.contains(where: { Self.runsCommands($0.patch) })
         {
             // As ssh does with its config: commands that others could change are not run.
             if file.mode & 0o022 != 0 { throw .unsafePermissions(path: paths.config, mode: file.mode) }
@@ -172,10 +172,41 @@ public enum ConfigLoader {
             }
         }
         if !problems.isEmpty { throw .invalid(path: paths.config, problems: problems) }
+        // A folder or remote one of the user's own accounts binds stays theirs: a registry's
+        // binding of it is left out, and said. Bug (hostile review): a registry's account took
+        // the user's `~/work` (its author chosen there), and config check said all was valid.
+        let home = PerchPaths.environment("HOME") ?? "~"
+        let ownFolders = Set(parsed.accounts.flatMap { $0.identities.directories.map { DirectoryRules.absolute($0, home: home) } })
+        let ownRemotes = Set(parsed.accounts.flatMap(\.identities.remotes))
+        var warnings = parsed.warnings + (registries.warning.map { [$0] } ?? [])
         accounts.reserveCapacity(accounts.count + registries.accounts.count)
-        for account in registries.accounts { accounts.append(overridden[account.id] ?? account) }
-        return LoadedConfig(
-            accounts: accounts, path: paths.config, warnings: parsed.warnings + (registries.warning.map { [$0] } ?? []))
+        for registryAccount in registries.accounts {
+            var account = overridden[registryAccount.id] ?? registryAccount
+            if !ownFolders.isEmpty || !ownRemotes.isEmpty, !account.identities.directories.isEmpty || !account.identities.remotes.isEmpty {
+                var identities = account.identities
+                let folders = identities.directories.filter { ownFolders.contains(DirectoryRules.absolute($0, home: home)) }
+                let remotes = identities.remotes.filter { ownRemotes.contains($0) }
+                for taken in folders + remotes {
+                    warnings.append("registry account \(account.id): \(taken) is bound by an account of your own, which keeps it")
+                }
+                identities.directories.removeAll { folders.contains($0) }
+                identities.remotes.removeAll { remotes.contains($0) }
+                account.identities = identities
+            }
+            accounts.append(account)
+        }
+        return LoadedConfig(accounts: accounts, path: paths.config, warnings: warnings)
+    }
+
+    /// Whether an override of the user's (`patch`) names a command (``Account/runsCommands``
+    /// says the same of an account): `onSwitch`, `catalog`, or an `env` variable a shell acts on.
+    static func runsCommands(_ patch: JSONValue) -> Bool {
+        guard case .object(let fields) = patch else { return false }
+        return fields.contains { key, value in
+            if RegistryDefinitions.codeKeys.contains(key) { return value != .null }
+            guard key == "env", case .object(let entries) = value else { return false }
+            return entries.contains { EnvironmentEntry.isCodeBearingName($0.0) }
+        }
     }
 
     /// Parses and validates config JSON, or JSON with Comments (`//` and `/* */` comments and

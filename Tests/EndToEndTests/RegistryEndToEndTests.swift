@@ -541,7 +541,9 @@ struct RegistryEndToEndTests {
         #expect(try home.perch(["registry", "add", "acme", repository.url, "--yes"]).status == 0)
         for (answer, status) in [("n", 1), ("y", 0)] {
             try onTerminal(home, ["registry", "trust", "acme"]) { session in
-                #expect(try session.waitFor("Run this code on switches to these accounts? [y/N]", timeout: 20))
+                #expect(
+                    try session.waitFor(
+                        "Run this code, as you (tool descriptions: on every switch that names the tool)? [y/N]", timeout: 20))
                 // The screen's rows joined: a long line is wrapped at the pane's width.
                 let screen = try session.screen().joined()
                 #expect(screen.contains("Registry acme (\(repository.url)) at \(commit) asks to run, as you:"), "\(screen)")
@@ -624,6 +626,60 @@ struct RegistryEndToEndTests {
         print(
             "registry update takes \(Int(duration * 1000)) ms here; kills at \(delays.map { Int($0 * 1000) }) ms: \(outcomes); temporary files left: \(leftovers.sorted())"
         )
+    }
+
+    // Bugs (second hostile review): a described tool's setting from an untrusted registry set
+    // NPM_CONFIG_USERCONFIG; a registry's folder took the user's own binding; removing the
+    // current account's registry left its identity applied; an update that dropped an account
+    // the user overrides stopped every command.
+    @Test(
+        "a described tool's settings are inert until trusted; your own folder stays yours; the current account's registry is not removed under it; an update does not orphan your override"
+    )
+    func edgesOfTheUsersOwn() throws {
+        let home = try RegistryHome()
+        defer { home.remove() }
+        try home.writeConfig([])
+        let work = home.home + "/work"
+        try FileManager.default.createDirectory(atPath: work, withIntermediateDirectories: true)
+        try home.scoped.cli.writeConfig(
+            #"{"accounts": [{"id": "me", "name": "Me", "directories": ["~/work"], "git": {"name": "Me Myself", "email": "me@home.example"}}]}"#
+                + "\n")
+        let repository = try RegistryRepository(in: home.home, name: "acme")
+        let commit = try repository.publish(
+            registryFile([
+                #"{"id": "acme", "name": "Acme", "directories": ["~/work"], "npm": {"userconfig": "~/evil-npmrc"}, "git": {"name": "Ada", "email": "ada@acme.example"}}"#,
+                #"{"id": "ops", "name": "Ops"}"#,
+            ]))
+        let added = try home.perch(["registry", "add", "acme", repository.url, "--yes"])
+        #expect(added.status == 0, "\(added.stdout)\(added.stderr)")
+        #expect(added.stdout.contains("[code: inert until trusted]"), "\(added.stdout)")
+        let untrusted = try home.perch(["env", "acme", "--shell", "bash"])
+        #expect(!untrusted.stdout.contains("NPM_CONFIG_USERCONFIG"), "\(untrusted.stdout)")
+        let check = try home.perch(["config", "check"])
+        #expect(
+            check.stderr.contains("registry account acme: ~/work is bound by an account of your own, which keeps it"), "\(check.stderr)")
+        #expect(try home.perch(["registry", "trust", "acme", "--commit", commit]).status == 0)
+        let trusted = try home.perch(["env", "acme", "--shell", "bash"])
+        #expect(trusted.stdout.contains("NPM_CONFIG_USERCONFIG"), "\(trusted.stdout)")
+
+        // The current account's registry is not removed under it.
+        #expect(try home.perch(["switch", "acme"]).status == 0)
+        let refused = try home.perch(["registry", "remove", "acme", "--yes"])
+        #expect(refused.status == 1 && refused.stderr.contains("acme, the current account, comes from registry acme"), "\(refused.stderr)")
+        #expect(home.registryNames() == ["acme"])
+
+        // An update that drops an account you override is refused until your entry goes.
+        try home.scoped.cli.writeConfig(#"{"accounts": [{"id": "me", "name": "Me"}, {"id": "ops", "handle": "@mine"}]}"# + "\n")
+        try repository.publish(registryFile([#"{"id": "acme", "name": "Acme"}"#]))
+        let index = try #require(home.indexBytes())
+        let update = try home.perch(["registry", "update", "--yes"])
+        #expect(
+            update.status == 1 && update.stderr.contains("the registries no longer have ops, which your accounts.json overrides"),
+            "\(update.stderr)")
+        #expect(home.indexBytes() == index)
+        #expect(try home.ids().contains("ops"), "every command still reads the config")
+        #expect(try home.perch(["switch", "me"]).status == 0)
+        #expect(try home.perch(["registry", "remove", "acme", "--yes"]).status == 1, "your override still names one of its accounts")
     }
 
     // Found while writing these tests: with no accounts.json of the user's, the registries'

@@ -51,6 +51,14 @@ struct RegistryCommandLineTests {
                 "the URL holds a password or token, which Perch would keep and show; give it without, and let git's credential helper hold the secret"
             ),
             (
+                ["registry", "add", "a", "https://git.example/r.git#access_token=glpat-abcdefghijklmnopqrst"],
+                "the URL holds a password or token, which Perch would keep and show; give it without, and let git's credential helper hold the secret"
+            ),
+            (
+                ["registry", "add", "a", "https://git.example/r.git;token=abc"],
+                "the URL holds a password or token, which Perch would keep and show; give it without, and let git's credential helper hold the secret"
+            ),
+            (
                 ["registry", "add", "tools-a", "u"],
                 "a registry's name is made of a–z, 0–9, '.', '_', '-' (not first), and starts neither tools- nor accounts-, not 'tools-a'"
             ),

@@ -61,7 +61,7 @@ struct ShellCommandLineTests {
     func scriptsFollowTheTable() {
         for shell in CompletionShell.allCases {
             let script = Completion.script(for: shell)
-            for word in Completion.commandWords + Completion.configWords {
+            for word in Completion.commandWords + CommandGroup.all.flatMap(Completion.groupWords) {
                 #expect(script.contains(word), "\(shell) lacks \(word)")
             }
             for option in Commands.allOptions {

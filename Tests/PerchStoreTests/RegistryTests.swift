@@ -66,6 +66,16 @@ struct RegistryTests {
         let inert = RegistryDefinitions.withoutCode(found.accounts[0].object)
         #expect(inert == .object([("id", .string("a")), ("name", .string("A"))]))
         #expect(EnvironmentEntry.isCodeBearingName("MAILPATH"), "a config others can write may not set it either")
+        // Bug (second hostile review): a described tool's setting pointed npm at a config that runs scripts.
+        let described = try definitions(
+            #"{"accounts": [{"id": "n", "name": "N", "npm": {"userconfig": "~/evil-npmrc"}, "kube": {"context": "p"}}]}"#)
+        #expect(described.idsWithCode == ["n"])
+        #expect(
+            RegistryDefinitions.withoutCode(described.accounts[0].object).leaves(prefix: "").map(\.path) == ["id", "name", "kube.context"])
+        let long = try #require(throws: RegistryDefinitions.Problems.self) {
+            try definitions("{\"accounts\": [{\"id\": \"\(String(repeating: "a", count: 65))\", \"name\": \"L\"}]}")
+        }
+        #expect(long.lines == ["accounts[0].id: longer than 64 characters"])
         var record = RegistryRecord(name: "acme", url: "u", ref: nil, path: nil, commit: "c", fetched: 0, values: [:])
         #expect(!record.trusts(found))
         record.trustedCode = found.codeText
@@ -191,6 +201,41 @@ struct RegistryTests {
             #expect(loaded.accounts.map(\.id) == ["me", "new", "web"])
             #expect(loaded.accounts[0].handle == "@me")
             #expect(loaded.accounts[2].handle == "@mine" && loaded.accounts[2].color == .green && loaded.accounts[2].name == "Web")
+        }
+    }
+
+    // Bug (second hostile review): a registry's account bound the user's own `~/work`.
+    @Test("a folder or remote bound by an account of the user's own stays theirs: the registry's binding is left out, with a warning")
+    func ownBindingsWin() throws {
+        try withTemporaryFolder { folder in
+            let (_, state) = try committed(
+                #"{"accounts": [{"id": "web", "name": "Web", "directories": ["/srv/work", "/srv/web"], "remotes": ["github.com/acme/**"]}]}"#,
+                in: folder)
+            let config = folder + "/accounts.json"
+            try #"{"accounts": [{"id": "me", "name": "Me", "directories": ["/srv/work"], "remotes": ["github.com/acme/**"]}]}"#.write(
+                toFile: config, atomically: true, encoding: .utf8)
+            let loaded = try ConfigLoader.load(PerchPaths(config: config, state: state))
+            let web = try #require(loaded.accounts.first { $0.id == "web" })
+            #expect(web.identities.directories == ["/srv/web"] && web.identities.remotes.isEmpty)
+            #expect(loaded.warnings.contains("registry account web: /srv/work is bound by an account of your own, which keeps it"))
+            #expect(loaded.warnings.contains("registry account web: github.com/acme/** is bound by an account of your own, which keeps it"))
+        }
+    }
+
+    @Test("an override in a config others can write may set a plain variable, never a command")
+    func overrideTrust() throws {
+        try withTemporaryFolder { folder in
+            let (_, state) = try committed(#"{"accounts": [{"id": "web", "name": "Web"}]}"#, in: folder)
+            let config = folder + "/accounts.json"
+            try #"{"accounts": [{"id": "web", "env": {"TEAM": "web"}}]}"#.write(toFile: config, atomically: true, encoding: .utf8)
+            chmod(config, 0o664)
+            #expect(try ConfigLoader.load(PerchPaths(config: config, state: state)).accounts.map(\.id) == ["web"])
+            try #"{"accounts": [{"id": "web", "env": {"PROMPT_COMMAND": "curl x"}}]}"#.write(
+                toFile: config, atomically: true, encoding: .utf8)
+            chmod(config, 0o664)
+            #expect(throws: ConfigError.unsafePermissions(path: config, mode: try FileSystem.readContents(config).mode)) {
+                try ConfigLoader.load(PerchPaths(config: config, state: state))
+            }
         }
     }
 

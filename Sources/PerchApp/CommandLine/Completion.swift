@@ -26,10 +26,16 @@ enum Completion {
         return words + ["help", "-"]
     }
 
-    /// Subcommands of `config`.
-    static var configWords: [String] {
-        Commands.all.filter { $0.name.hasPrefix("config ") }.map { String($0.name.dropFirst("config ".count)) }
+    /// Subcommands of the group `group` (``CommandGroup``): `path`, `check`, `edit` of `config`.
+    static func groupWords(_ group: CommandGroup) -> [String] { group.memberNames }
+
+    /// Whether `command` belongs to a group (its name is two words: `config path`, `registry add`).
+    static func isGroupMember(_ command: any PerchCommand.Type) -> Bool {
+        CommandGroup.all.contains { command.name.hasPrefix($0.name + " ") }
     }
+
+    /// A shell test that `$command` (`$word` in fish) names a group: `[[ $command == config || … ]]`.
+    private static var groupTest: String { CommandGroup.all.map { "$command == \($0.name)" }.joined(separator: " || ") }
 
     /// Every spelling of the options `command` takes.
     static func optionWords(_ command: any PerchCommand.Type) -> [String] {
@@ -111,10 +117,9 @@ enum Completion {
     /// The field paths `perch set ID PATH` and `perch unset ID PATH` complete (``ToolLists/setPaths``).
     static var fieldPaths: [String] { ToolLists.setPaths }
 
-    /// What completion says of the `config` group: `the config file (path, check, edit)`.
-    private static var groupSummary: String {
-        let group = CommandGroup.all.first { $0.name == "config" }!
-        return group.summary + " (" + group.memberNames.joined(separator: ", ") + ")"
+    /// What completion says of a group: `the config file (path, check, edit)`.
+    private static func groupSummary(_ group: CommandGroup) -> String {
+        group.summary + " (" + group.memberNames.joined(separator: ", ") + ")"
     }
 
     /// Options taking a value.
@@ -154,7 +159,7 @@ enum Completion {
                     -?*) ;;
                     *)
                         if [[ -z $command || $command == help ]]; then command=$word
-                        elif [[ $command == config ]]; then command="config $word"
+                        elif [[ \(groupTest) ]]; then command="$command $word"
                         else ((operands++)); fi ;;
                     esac
                 done
@@ -171,7 +176,7 @@ enum Completion {
                 fi
                 case $command in
                 ""|help) COMPREPLY=($(compgen -W "\(commandWords.joined(separator: " "))" -- "$cur")) ;;
-                config) COMPREPLY=($(compgen -W "\(configWords.joined(separator: " "))" -- "$cur")) ;;
+            \(CommandGroup.all.map { "    \($0.name)) COMPREPLY=($(compgen -W \"\(groupWords($0).joined(separator: " "))\" -- \"$cur\")) ;;" }.joined(separator: "\n"))
             \(bashOperandCases)
                 esac
             }
@@ -224,15 +229,18 @@ enum Completion {
         }.joined(separator: "\n")
         let valuedNames = valued.flatMap(\.names).joined(separator: "|")
         let commandLines =
-            Commands.all.filter { !$0.name.isEmpty && !$0.name.hasPrefix("config ") }.map {
+            Commands.all.filter { !$0.name.isEmpty && !isGroupMember($0) }.map {
                 "        '\($0.name):\(zshQuoted($0.configuration.summary))'"
-            } + [
-                "        'config:\(groupSummary)'", "        'help:show the help of a command'",
-                "        '-:switch to the previous account'",
+            } + CommandGroup.all.map { "        '\($0.name):\(zshQuoted(groupSummary($0)))'" } + [
+                "        'help:show the help of a command'", "        '-:switch to the previous account'",
             ]
-        let configLines = Commands.all.filter { $0.name.hasPrefix("config ") }.map {
-            "        '\($0.name.dropFirst("config ".count)):\(zshQuoted($0.configuration.summary))'"
-        }
+        let groupCases = CommandGroup.all.map { group in
+            let lines = group.members.map {
+                "        '\($0.name.dropFirst(group.name.count + 1)):\(zshQuoted($0.configuration.summary))'"
+            }
+            return "    \(group.name))\n        local -a subcommands=(\n" + lines.joined(separator: "\n")
+                + "\n        )\n        _describe -t commands 'perch \(group.name) command' subcommands ;;"
+        }.joined(separator: "\n")
         return """
             #compdef perch
             # zsh completion for perch (written by `perch completion zsh`; load it with
@@ -250,7 +258,7 @@ enum Completion {
                     -?*) ;;
                     *)
                         if [[ -z $command || $command == help ]]; then command=$word
-                        elif [[ $command == config ]]; then command="config $word"
+                        elif [[ \(groupTest) ]]; then command="$command $word"
                         else ((operands++)); fi ;;
                     esac
                 done
@@ -270,11 +278,7 @@ enum Completion {
             \(commandLines.joined(separator: "\n"))
                     )
                     _describe -t commands 'perch command' commands ;;
-                config)
-                    local -a subcommands=(
-            \(configLines.joined(separator: "\n"))
-                    )
-                    _describe -t commands 'perch config command' subcommands ;;
+            \(groupCases)
             \(zshOperandCases)
                 esac
             }
@@ -321,8 +325,8 @@ enum Completion {
             "            case '*'",
             "                if test -z \"$command\"; or test \"$command\" = help",
             "                    set command $word",
-            "                else if test \"$command\" = config",
-            "                    set command \"config $word\"",
+            "                else if contains -- \"$command\" \(CommandGroup.all.map(\.name).joined(separator: " "))",
+            "                    set command \"$command $word\"",
             "                else",
             "                    set command \"$command +\"",
             "                end",
@@ -344,15 +348,20 @@ enum Completion {
             "complete -c perch -f",
         ]
         let top = "'contains -- (__perch_command) \"\" help'"
-        for command in Commands.all where !command.name.isEmpty && !command.name.hasPrefix("config ") {
+        for command in Commands.all where !command.name.isEmpty && !isGroupMember(command) {
             lines.append("complete -c perch -n \(top) -a \(command.name) -d \(fishQuoted(command.configuration.summary))")
         }
-        lines.append("complete -c perch -n \(top) -a config -d \(fishQuoted(groupSummary))")
+        for group in CommandGroup.all {
+            lines.append("complete -c perch -n \(top) -a \(group.name) -d \(fishQuoted(groupSummary(group)))")
+        }
         lines.append("complete -c perch -n \(top) -a - -d 'switch to the previous account'")
-        for command in Commands.all where command.name.hasPrefix("config ") {
-            let word = command.name.dropFirst("config ".count)
-            lines.append(
-                "complete -c perch -n 'test (__perch_command) = config' -a \(word) -d \(fishQuoted(command.configuration.summary))")
+        for group in CommandGroup.all {
+            for command in group.members {
+                let word = command.name.dropFirst(group.name.count + 1)
+                lines.append(
+                    "complete -c perch -n 'test (__perch_command) = \(group.name)' -a \(word) -d \(fishQuoted(command.configuration.summary))"
+                )
+            }
         }
         for (command, index, kind) in operandCompletions {
             let typed = ([command.name] + Array(repeating: "+", count: index)).joined(separator: " ")

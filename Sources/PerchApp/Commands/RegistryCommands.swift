@@ -123,8 +123,9 @@ struct RegistryAddCommand: ReadsPerchFiles {
             let user = decoded(authority[..<at])
             if user.contains(":") || EnvironmentEntry.looksLikeSecret(user) { return true }
         }
-        if let question = url.firstIndex(of: "?") {
-            for pair in url[url.index(after: question)...].split(separator: "&") {
+        // A query, a fragment and path parameters (`;token=…`) are read alike.
+        if let question = url.firstIndex(where: { $0 == "?" || $0 == "#" || $0 == ";" }) {
+            for pair in url[url.index(after: question)...].split(whereSeparator: { $0 == "&" || $0 == ";" || $0 == "#" || $0 == "?" }) {
                 let parts = pair.split(separator: "=", maxSplits: 1)
                 let name = decoded(parts[0])
                 let value = parts.count > 1 ? decoded(parts[1]) : ""
@@ -237,6 +238,14 @@ extension CommandLineTool {
                 let found = try RegistryDefinitions.read(fetched.bytes, filled: values)
                 // Each tool description is checked as the user's own would be (docs/tools.md).
                 var problems: [String] = []
+                // Bug (hostile review): a registry's `npm` replaced the shipped description, and
+                // one carrying the user's own tool's variable stopped every command once trusted.
+                let taken = Set(ShippedToolDescriptions.all.map(\.name)).union(
+                    FileSystem.names(in: ToolDescriptions.folder()).filter { $0.hasSuffix(".json") }.map { String($0.dropLast(5)) })
+                for (index, tool) in found.tools.enumerated() where taken.contains(tool.name) {
+                    problems.append(
+                        "tools[\(index)]: \"\(tool.name)\" is a tool Perch ships or you describe; a registry may not replace it")
+                }
                 for (index, tool) in found.tools.enumerated() {
                     let (_, found) = ToolDescription.parse(
                         Array(tool.object.text.utf8), origin: tool.name + ".json", builtIn: ToolAdapters.builtIn.map(\.tool.rawValue))
@@ -499,6 +508,19 @@ extension CommandLineTool {
                 reports.append((changes, next, record.commit == next.commit ? nil : record.commit, codeNote(found, record: next)))
             }
         }
+        // Bug (hostile review): an update that dropped an account the user overrides left an
+        // entry with no name in accounts.json, and every command stopped on it.
+        let oldIDs = Set(index.registries.flatMap { definitions[$0.name]?.accounts.map(\.id) ?? [] })
+        let newIDs = Set(updated.registries.flatMap { newDefinitions[$0.name]?.accounts.map(\.id) ?? [] })
+        let orphaned = userOverrides().filter { !$0.value.contains("name") }.keys.filter { oldIDs.contains($0) && !newIDs.contains($0) }
+            .sorted()
+        if !orphaned.isEmpty {
+            console.error(
+                "\(command): the registries no longer have " + orphaned.map(shown).joined(separator: ", ")
+                    + ", which your accounts.json overrides; take those entries out first (or give them a name to keep them as your own)")
+            console.error("Nothing changed.")
+            return ExitStatus.unmet
+        }
         for record in updated.registries {
             let ids = Set(newDefinitions[record.name]!.accounts.map(\.id))
             if let refused = ownAccountCollision(ids, known: index, definitions: definitions, registry: record.name, command: command) {
@@ -583,7 +605,25 @@ extension CommandLineTool {
         let read = index
         index.registries.removeAll { $0.name == record.name }
         guard let definitions = acceptedDefinitions(index, command: command) else { return ExitStatus.unmet }
-        let count = (try? RegistryStore.definitions(of: record, registryPaths))?.accounts.count ?? 0
+        let removed = (try? RegistryStore.definitions(of: record, registryPaths))?.accounts.map(\.id) ?? []
+        let count = removed.count
+        // Bug (hostile review): removing the registry of the current account left its git author,
+        // ssh key and folder rules applied, with no account current to give them back.
+        if let current = (try? StateStore(path: paths.state).peek())?.state.currentAccount, removed.contains(current) {
+            console.error(
+                "registry remove: \(shown(current)), the current account, comes from registry \(record.name); switch to another first (perch switch ID), then remove it"
+            )
+            return ExitStatus.unmet
+        }
+        let remaining = Set(definitions.values.flatMap { $0.accounts.map(\.id) })
+        let orphaned = userOverrides().filter { !$0.value.contains("name") }.keys.filter { removed.contains($0) && !remaining.contains($0) }
+            .sorted()
+        if !orphaned.isEmpty {
+            console.error(
+                "registry remove: your accounts.json overrides " + orphaned.map(shown).joined(separator: ", ")
+                    + " of registry \(record.name); take those entries out first (or give them a name to keep them as your own)")
+            return ExitStatus.unmet
+        }
         guard
             consent(
                 "perch registry remove", would: "remove registry \(record.name) and its \(count) accounts (your own files stay as they are)"
@@ -631,7 +671,7 @@ extension CommandLineTool {
                 console.error("registry trust: read the code above, then run it on a terminal, or with --commit \(record.commit)")
                 return ExitStatus.unmet
             }
-            console.write("Run this code on switches to these accounts? [y/N] ")
+            console.write("Run this code, as you (tool descriptions: on every switch that names the tool)? [y/N] ")
             guard let answer = readLine(), answer.lowercased().hasPrefix("y") else {
                 console.print("Nothing trusted; the code stays inert.")
                 return ExitStatus.unmet

@@ -15,9 +15,8 @@ public struct RegistryDefinitions: Hashable, Sendable {
     public static let currentVersion = 1
     /// The top-level keys of the file.
     static let fileKeys = ["version", "values", "accounts", "tools"]
-    /// The account keys whose values Perch runs, or hands to a shell that runs them: they need
-    /// trust (``Account/runsCommands`` says the same of an account), as does every `env`
-    /// variable of a registry (``codeBearingEnvNames(_:)``).
+    /// The account keys whose values Perch runs (``Account/runsCommands`` says the same of an
+    /// account); from a registry, every key but ``plainKeys`` needs trust.
     public static let codeKeys = ["onSwitch", "catalog"]
 
     /// A value each member fills once (`values.email` in the file), used as `${email}` in the
@@ -158,13 +157,10 @@ public struct RegistryDefinitions: Hashable, Sendable {
             var filledFields: [(String, JSONValue)] = []
             for (key, value) in fields {
                 let place = "accounts[\(index)].\(key)"
-                if codeKeys.contains(key) || key == "env" {
-                    // Never a member's answer pasted into code: a template there is refused.
-                    if value.containsTemplate(in: key == "env" ? codeBearingEnvNames(value) : nil) {
-                        problems.append(
-                            "\(place): a ${…} value cannot be used in code (onSwitch, catalog, or an env variable a shell acts on)")
-                        continue
-                    }
+                if !plainKeys.contains(key), value.containsTemplate(in: nil) {
+                    // Never a member's answer pasted into code.
+                    problems.append("\(place): a ${…} value cannot be used in code (onSwitch, catalog, env, a described tool's settings)")
+                    continue
                 }
                 switch value.filling(values: filled, declared: Set(values.map(\.name))) {
                 case .success(let result): filledFields.append((key, result))
@@ -181,6 +177,8 @@ public struct RegistryDefinitions: Hashable, Sendable {
                 problems.append("accounts[\(index)].id: missing (required)")
                 continue
             }
+            // Ids name files of Perch's (git's rules per account): a long one broke every switch.
+            if id.utf8.count > 64 { problems.append("accounts[\(index)].id: longer than 64 characters") }
             accounts.append((id, object))
         }
         if !problems.isEmpty { throw Problems(lines: problems) }
@@ -206,47 +204,27 @@ public struct RegistryDefinitions: Hashable, Sendable {
         return name.utf8.allSatisfy { ($0 | 0x20 >= 0x61 && $0 | 0x20 <= 0x7A) || ($0 >= 0x30 && $0 <= 0x39) || $0 == 0x5F }
     }
 
-    /// The names in a registry's `env` object that need trust: every one. A list of the
-    /// variables shells, loaders and tools act on as code is never complete (`MAILPATH`'s
-    /// message is expanded by bash and zsh, `GOTOOLCHAIN` makes go download a toolchain), so
-    /// from a registry, whose author is not the user, no variable passes untrusted.
-    static func codeBearingEnvNames(_ env: JSONValue) -> Set<String> {
-        guard case .object(let members) = env else { return [] }
-        return Set(members.map(\.0))
-    }
+    /// The account keys a registry may set without trust: fields that name who the account is
+    /// in the built-in tools, and where it applies. Every other key needs trust (an allowlist:
+    /// a list of what is code is never complete). Bugs (hostile reviews): `env`'s `MAILPATH` ran
+    /// `$(…)` at the next prompt, and a described tool's setting (`npm.userconfig`,
+    /// `claude.configDir`) pointed npm and Claude Code at configs that run commands.
+    public static let plainKeys: Set<String> = [
+        "id", "name", "handle", "group", "color", "directories", "remotes", "expect", "agent", "git", "ssh", "kube", "gcloud", "gh",
+        "aws", "docker",
+    ]
 
-    /// The code-bearing parts of `object` (``codeKeys`` and the code-bearing `env` variables),
-    /// or nil when it has none.
+    /// The parts of `object` that need trust (every key but ``plainKeys``), or nil when it has none.
     static func code(of object: JSONValue) -> JSONValue? {
         guard case .object(let fields) = object else { return nil }
-        var code: [(String, JSONValue)] = []
-        for (key, value) in fields {
-            if codeKeys.contains(key), value != .null {
-                code.append((key, value))
-            } else if key == "env", case .object(let entries) = value {
-                let names = codeBearingEnvNames(value)
-                let kept = entries.filter { names.contains($0.0) }
-                if !kept.isEmpty { code.append(("env", .object(kept))) }
-            }
-        }
+        let code = fields.filter { !plainKeys.contains($0.0) && $0.1 != .null }
         return code.isEmpty ? nil : .object(code)
     }
 
-    /// `object` without its code-bearing parts: what a switch uses while the registry is not trusted.
+    /// `object` without the parts that need trust: what a switch uses while the registry is not trusted.
     static func withoutCode(_ object: JSONValue) -> JSONValue {
         guard case .object(let fields) = object else { return object }
-        var kept: [(String, JSONValue)] = []
-        for (key, value) in fields {
-            if codeKeys.contains(key) { continue }
-            if key == "env", case .object(let entries) = value {
-                let names = codeBearingEnvNames(value)
-                let rest = entries.filter { !names.contains($0.0) }
-                if !rest.isEmpty { kept.append((key, .object(rest))) }
-                continue
-            }
-            kept.append((key, value))
-        }
-        return .object(kept)
+        return .object(fields.filter { plainKeys.contains($0.0) })
     }
 
     /// Every code-bearing part, account by account (`[["id", {"onSwitch": …}], …]`), as one
