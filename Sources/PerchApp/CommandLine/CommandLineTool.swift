@@ -37,7 +37,10 @@ struct CommandLineTool {
         if type(of: command).configuration.recoversInterruptedSwitch {
             recoverInterruptedSwitch()
         }
-        // The config writer reads the user's overrides of registry accounts as overrides.
+        // The config writer reads the user's overrides of registry accounts as overrides. Only
+        // with a registry: a task-local value brings the concurrency runtime's task-local code
+        // into every start (`perch current` in a prompt), which pushed the hot functions apart.
+        guard access(RegistryPaths(statePath: paths.state).index, F_OK) == 0 else { return command.run(self) }
         return ConfigLayering.$statePath.withValue(paths.state) { command.run(self) }
     }
 

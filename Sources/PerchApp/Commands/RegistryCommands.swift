@@ -609,13 +609,15 @@ extension CommandLineTool {
         let count = removed.count
         // Bug (hostile review): removing the registry of the current account left its git author,
         // ssh key and folder rules applied, with no account current to give them back.
-        if let current = (try? StateStore(path: paths.state).peek())?.state.currentAccount, removed.contains(current) {
+        let remaining = Set(definitions.values.flatMap { $0.accounts.map(\.id) })
+        if let current = (try? StateStore(path: paths.state).peek())?.state.currentAccount, removed.contains(current),
+            !remaining.contains(current)
+        {
             console.error(
                 "registry remove: \(shown(current)), the current account, comes from registry \(record.name); switch to another first (perch switch ID), then remove it"
             )
             return ExitStatus.unmet
         }
-        let remaining = Set(definitions.values.flatMap { $0.accounts.map(\.id) })
         let orphaned = userOverrides().filter { !$0.value.contains("name") }.keys.filter { removed.contains($0) && !remaining.contains($0) }
             .sorted()
         if !orphaned.isEmpty {
