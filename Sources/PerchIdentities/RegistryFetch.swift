@@ -84,6 +84,40 @@ public enum RegistryFetch {
         return environment
     }
 
+    /// Checks that `commit` (its object's text in `header`) carries an OpenPGP signature that
+    /// `verify` (git verify-commit --raw, gpg's status lines on stderr, doc/DETAILS in GnuPG)
+    /// reports as `VALIDSIG` by `key` (its primary key's or a subkey's fingerprint, any case), and
+    /// no `EXPKEYSIG`, `REVKEYSIG` or `ERRSIG`.
+    /// - Throws: ``Failure`` naming what is wrong.
+    static func verifyOpenPGP(_ commit: String, key: String, header: String, verify: () -> ProgramResult) throws(Failure) {
+        let short = commit.prefix(7)
+        let signature = header.split(separator: "\n", omittingEmptySubsequences: false).prefix { !$0.isEmpty }
+            .first { $0.hasPrefix("gpgsig ") || $0.hasPrefix("gpgsig-sha256 ") }
+        guard let signature, signature.hasSuffix(" -----BEGIN PGP SIGNATURE-----") else {
+            throw Failure("commit \(short) is not signed by key \(key): it carries no OpenPGP signature")
+        }
+        let result = verify()
+        guard case .exited(let status, _, let said) = result else {
+            throw Failure("commit \(short) is not signed by key \(key): git verify-commit \(result.failure ?? "")")
+        }
+        let lines = said.split(whereSeparator: \.isNewline).filter { $0.hasPrefix("[GNUPG:] ") }.map { $0.split(separator: " ") }
+        let wanted = key.uppercased()
+        let valid = lines.contains { words in
+            words.count >= 3 && words[1] == "VALIDSIG" && (words[2].uppercased() == wanted || words.last?.uppercased() == wanted)
+        }
+        let spoilt = lines.contains {
+            ["EXPKEYSIG", "REVKEYSIG", "ERRSIG", "BADSIG", "EXPSIG"].contains(String($0.count > 1 ? $0[1] : ""))
+        }
+        guard status == 0, valid, !spoilt else {
+            throw Failure("commit \(short) is not signed by key \(key)" + (valid ? " (a signature is expired, revoked or bad)" : ""))
+        }
+    }
+
+    /// Whether `key` can name an OpenPGP key: its v4 fingerprint, 40 hex digits.
+    public static func isFingerprint(_ key: String) -> Bool {
+        key.utf8.count == 40 && key.utf8.allSatisfy { ($0 >= 0x30 && $0 <= 0x39) || ($0 | 0x20 >= 0x61 && $0 | 0x20 <= 0x66) }
+    }
+
     /// Whether `commit` descends from `ancestor` (or is it) in `repository` (`git merge-base
     /// --is-ancestor`): an update that is not moves the registry back or onto rewritten history.
     public static func descends(_ commit: String, from ancestor: String, repository: String, environment: IdentityEnvironment) -> Bool {
@@ -101,11 +135,14 @@ public enum RegistryFetch {
     ///   - allowedSigners: when given, the commit must carry an ssh signature `git verify-commit`
     ///     accepts with this file as `gpg.ssh.allowedSignersFile` (an OpenPGP one is refused: the
     ///     user's whole keyring would judge it, not the keys named).
+    ///   - openPGPKey: when given (a key's fingerprint, 40 hex digits), the commit must carry an
+    ///     OpenPGP signature that `git verify-commit --raw` reports valid (gpg's `VALIDSIG`) by
+    ///     that key or a subkey of it, from the user's keyring: no other key of the keyring counts.
     ///   - timeout: for each git command, in milliseconds.
     /// - Throws: ``Failure``; `repository` may then hold objects, never a change Perch uses.
     public static func fetch(
         url: String, ref: String?, path: String?, repository: String, allowedSigners: String?, environment: IdentityEnvironment,
-        timeout: Int64 = defaultTimeout
+        openPGPKey: String? = nil, timeout: Int64 = defaultTimeout
     ) throws(Failure) -> Fetched {
         let environment = gitEnvironment(environment)
         func git(_ arguments: [String], limit: Int = ProgramRunner.outputLimit) -> ProgramResult {
@@ -160,6 +197,11 @@ public enum RegistryFetch {
             let verified = git(["-c", "gpg.ssh.allowedSignersFile=" + allowedSigners, "verify-commit", commit])
             if let failure = verified.failure {
                 throw Failure("commit \(commit.prefix(7)) is not signed by a key of \(allowedSigners): git verify-commit \(failure)")
+            }
+        }
+        if let openPGPKey {
+            try verifyOpenPGP(commit, key: openPGPKey, header: git(["cat-file", "commit", commit]).output ?? "") {
+                git(["-c", "gpg.openpgp.program=gpg", "verify-commit", "--raw", commit])
             }
         }
         let file = (path.map { $0 + "/" } ?? "") + RegistryDefinitions.fileName

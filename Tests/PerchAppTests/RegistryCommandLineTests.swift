@@ -13,6 +13,10 @@ struct RegistryCommandLineTests {
             ]).command as? RegistryAddCommand)
         #expect(add.name == "acme" && add.url == "git@github.com:acme/registry.git" && add.ref == "v2" && add.path == "teams/web")
         #expect(add.values == ["email": "a@b", "team": "web"] && add.allowedSigners == "~/signers" && add.timeout == 5 && add.yes)
+        let gpg = try #require(
+            CommandLineParser.parse(["registry", "add", "a", "u", "--signing-key", String(repeating: "ab", count: 20)]).command
+                as? RegistryAddCommand)
+        #expect(gpg.signingKey == String(repeating: "AB", count: 20))
         let update = try #require(CommandLineParser.parse(["registry", "update"]).command as? RegistryUpdateCommand)
         #expect(update.name == nil && !update.yes)
         let trust = try #require(
@@ -57,6 +61,14 @@ struct RegistryCommandLineTests {
             (
                 ["registry", "add", "a", "https://git.example/r.git;token=abc"],
                 "the URL holds a password or token, which Perch would keep and show; give it without, and let git's credential helper hold the secret"
+            ),
+            (
+                ["registry", "add", "a", "u", "--allowed-signers", "f", "--signing-key", String(repeating: "a", count: 40)],
+                "use either --allowed-signers (ssh keys) or --signing-key (an OpenPGP key), not both"
+            ),
+            (
+                ["registry", "add", "a", "u", "--signing-key", "0xDEADBEEF"],
+                "option --signing-key needs an OpenPGP key's fingerprint (40 hex digits), not '0xDEADBEEF'"
             ),
             (
                 ["registry", "add", "tools-a", "u"],

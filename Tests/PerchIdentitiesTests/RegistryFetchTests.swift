@@ -144,6 +144,71 @@ struct RegistryFetchTests {
         #expect(failure.description.hasSuffix("it carries no ssh signature"))
     }
 
+    @Test(
+        "with an OpenPGP key named: a commit signed by it is used; one signed by another key of the keyring, unsigned or ssh-signed is refused"
+    )
+    func openPGPKey() throws {
+        let scratch = try ScratchHome(fakes: [])
+        guard scratch.environment.which("gpg") != nil else { return }
+        var environment = scratch.environment
+        environment.variables["GNUPGHOME"] = scratch.root + "/gnupg"
+        mkdir(scratch.root + "/gnupg", 0o700)
+        var fingerprints: [String] = []
+        for who in ["Maintainer <maintainer@acme.example>", "Stranger <stranger@example.com>"] {
+            let made = ProgramRunner.run(
+                "gpg", ["--batch", "--passphrase", "", "--quick-gen-key", who, "ed25519", "sign", "never"], in: environment, timeout: 60_000
+            )
+            #expect(made.output != nil, "\(made)")
+            let listed = ProgramRunner.run("gpg", ["--list-keys", "--with-colons", who], in: environment).output ?? ""
+            let fingerprint = try #require(
+                listed.split(separator: "\n").first { $0.hasPrefix("fpr") }?.split(separator: ":", omittingEmptySubsequences: false)[9])
+            fingerprints.append(String(fingerprint))
+        }
+        let repo = try repository(scratch)
+        func commit(signedBy key: String?) throws -> String {
+            try "{\"accounts\": [{\"id\": \"a\", \"name\": \"\(UUID().uuidString)\"}]}".write(
+                toFile: repo + "/perch-registry.json", atomically: true, encoding: .utf8)
+            let signing = key.map { ["-c", "user.signingkey=" + $0, "commit", "-S"] } ?? ["commit"]
+            let made = ProgramRunner.run(
+                "git", ["-c", "user.name=T", "-c", "user.email=t@example.com"] + signing + ["-qam", "next"], in: environment, folder: repo)
+            #expect(made.output != nil, "\(made)")
+            return try git(["rev-parse", "HEAD"], in: repo, scratch).filter { !$0.isWhitespace }
+        }
+        func fetch() throws -> RegistryFetch.Fetched {
+            try RegistryFetch.fetch(
+                url: repo, ref: "main", path: nil, repository: scratch.root + "/m.git", allowedSigners: nil, environment: environment,
+                openPGPKey: fingerprints[0].lowercased())
+        }
+        let signed = try commit(signedBy: fingerprints[0])
+        #expect(try fetch().commit == signed)
+        _ = try commit(signedBy: fingerprints[1])
+        #expect(
+            try #require(throws: RegistryFetch.Failure.self) { try fetch() }.description.hasSuffix(
+                "is not signed by key \(fingerprints[0].lowercased())"))
+        _ = try commit(signedBy: nil)
+        #expect(try #require(throws: RegistryFetch.Failure.self) { try fetch() }.description.hasSuffix("it carries no OpenPGP signature"))
+        #expect(RegistryFetch.isFingerprint(fingerprints[0]) && !RegistryFetch.isFingerprint("ABCDEF"))
+    }
+
+    @Test(
+        "gpg's status lines decide: VALIDSIG by the key or by a subkey of it; an expired, revoked or bad signature beside it does not pass")
+    func openPGPStatus() throws {
+        let key = String(repeating: "A", count: 40)
+        let header = "tree 1\ngpgsig -----BEGIN PGP SIGNATURE-----\n \n\nmessage"
+        func check(_ lines: String, status: Int32 = 0) -> Bool {
+            (try? RegistryFetch.verifyOpenPGP("c0ffee0", key: key, header: header) { .exited(status: status, stdout: "", stderr: lines) })
+                != nil
+        }
+        #expect(check("[GNUPG:] GOODSIG X\n[GNUPG:] VALIDSIG \(key) 2026-12-06 0 4 0 22 10 00 \(key)\n"))
+        #expect(check("[GNUPG:] VALIDSIG \(String(repeating: "B", count: 40)) 2026-12-06 0 4 0 22 10 00 \(key)\n"), "a subkey of the key")
+        #expect(
+            !check(
+                "[GNUPG:] VALIDSIG \(String(repeating: "B", count: 40)) 2026-12-06 0 4 0 22 10 00 \(String(repeating: "C", count: 40))\n"))
+        #expect(!check("[GNUPG:] EXPKEYSIG X\n[GNUPG:] VALIDSIG \(key) 2026 0 4 0 22 10 00 \(key)\n"))
+        #expect(!check("[GNUPG:] VALIDSIG \(key) 2026 0 4 0 22 10 00 \(key)\n", status: 1))
+        #expect(!check("Good \"git\" signature for \(key)\n"), "git's words are not gpg's status")
+    }
+
     @Test("a folder given by --path is read; a commit without the file says so")
     func path() throws {
         let scratch = try ScratchHome(fakes: [])

@@ -33,6 +33,19 @@ enum RegistryOption {
             guard !value.isEmpty else { throw UsageError(description: "option --allowed-signers needs a file") }
             return value
         })
+    /// `--signing-key FINGERPRINT`: require commits signed by that OpenPGP key.
+    static let signingKey = OptionDefinition<String>(
+        info: OptionInfo(
+            names: ["--signing-key"], valueName: "FINGERPRINT",
+            help: "use only commits signed by this OpenPGP key of your keyring (its 40-hex fingerprint; git verify-commit)"),
+        parse: { value throws(UsageError) in
+            guard RegistryFetch.isFingerprint(value) else {
+                throw UsageError(
+                    description:
+                        "option --signing-key needs an OpenPGP key's fingerprint (40 hex digits), not '\(PerchApp.visibleControls(value))'")
+            }
+            return value.uppercased()
+        })
     /// `--set NAME=VALUE`: a value the registry asks each member for.
     static let set = OptionDefinition<(String, String)>(
         info: OptionInfo(names: ["--set"], valueName: "NAME=VALUE", help: "answer a value the registry asks for (repeatable)"),
@@ -72,6 +85,7 @@ struct RegistryAddCommand: ReadsPerchFiles {
         fileOptions + [
             CommandOption(RegistryOption.ref) { $0.ref = $1 }, CommandOption(RegistryOption.path) { $0.path = $1 },
             CommandOption(RegistryOption.allowedSigners) { $0.allowedSigners = $1 },
+            CommandOption(RegistryOption.signingKey) { $0.signingKey = $1 },
             CommandOption(RegistryOption.set) { $0.values[$1.0] = $1.1 }, CommandOption(RegistryOption.timeout) { $0.timeout = $1 },
             CommandOption(SharedOption.yes) { $0.yes = $1 },
         ]
@@ -82,6 +96,8 @@ struct RegistryAddCommand: ReadsPerchFiles {
     var ref: String?
     var path: String?
     var allowedSigners: String?
+    /// `--signing-key`.
+    var signingKey: String?
     var values: [String: String] = [:]
     var timeout = 60
     var yes = false
@@ -100,6 +116,9 @@ struct RegistryAddCommand: ReadsPerchFiles {
         }
         guard !url.isEmpty, !url.hasPrefix("-"), url.unicodeScalars.allSatisfy({ $0.value > 0x20 && $0.value != 0x7F }) else {
             throw UsageError(description: "URL must be a URL or path git can fetch, not '\(PerchApp.visibleControls(url))'")
+        }
+        if allowedSigners != nil, signingKey != nil {
+            throw UsageError(description: "use either --allowed-signers (ssh keys) or --signing-key (an OpenPGP key), not both")
         }
         // The URL is kept in Perch's files and shown by list, update and status: never a secret.
         if Self.holdsSecret(url) {
@@ -396,7 +415,7 @@ extension CommandLineTool {
         do {
             fetched = try RegistryFetch.fetch(
                 url: options.url, ref: options.ref, path: options.path, repository: repository, allowedSigners: signers,
-                environment: environment, timeout: Int64(options.timeout) * 1000)
+                environment: environment, openPGPKey: options.signingKey, timeout: Int64(options.timeout) * 1000)
         } catch {
             RegistryStore.removeTree(repository)
             rmdir(registryPaths.folder)  // only when it is empty: a first add that failed leaves nothing
@@ -414,6 +433,7 @@ extension CommandLineTool {
             name: options.name, url: options.url, ref: options.ref, path: options.path, commit: fetched.commit,
             fetched: CurrentAccountCache.realTimeNanoseconds() / 1_000_000_000, values: values)
         record.allowedSigners = signers
+        record.signingKey = options.signingKey
         let order = index.registries.map { ($0.name, definitions[$0.name]!) } + [(record.name, found)]
         let conflicts = RegistryStore.conflicts(order, overridden: userOverrides())
         if !conflicts.isEmpty {
@@ -469,7 +489,8 @@ extension CommandLineTool {
             do {
                 fetched = try RegistryFetch.fetch(
                     url: record.url, ref: record.ref, path: record.path, repository: registryPaths.repository(record.name),
-                    allowedSigners: record.allowedSigners, environment: environment, timeout: Int64(options.timeout) * 1000)
+                    allowedSigners: record.allowedSigners, environment: environment, openPGPKey: record.signingKey,
+                    timeout: Int64(options.timeout) * 1000)
             } catch {
                 console.error("registry update: \(record.name) (\(shown(record.url))): \(shown(error.description))")
                 console.error(
@@ -578,7 +599,8 @@ extension CommandLineTool {
                     RegistryJSON(
                         name: record.name, url: record.url, ref: record.ref, path: record.path, commit: record.commit,
                         fetched: record.fetched,
-                        accounts: found?.accounts.count ?? 0, code: trustWord(record, found), signed: record.allowedSigners != nil)
+                        accounts: found?.accounts.count ?? 0, code: trustWord(record, found),
+                        signed: record.allowedSigners != nil || record.signingKey != nil)
                 })
         }
         if index.registries.isEmpty {
@@ -589,7 +611,7 @@ extension CommandLineTool {
             console.print(
                 "\(record.name)  \(shown(record.url))  \(shown(record.ref ?? "default branch"))@\(record.shortCommit)  "
                     + "\(found?.accounts.count ?? 0) accounts  \(trustWord(record, found))"
-                    + (record.allowedSigners == nil ? "" : "  signed commits only")
+                    + (record.allowedSigners == nil && record.signingKey == nil ? "" : "  signed commits only")
                     + "  fetched \(LocalTime.describe(seconds: record.fetched))")
         }
         return ExitStatus.ok

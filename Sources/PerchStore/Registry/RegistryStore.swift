@@ -50,6 +50,9 @@ public struct RegistryRecord: Codable, Hashable, Sendable {
     /// An allowed-signers file (ssh-keygen(1) ALLOWED SIGNERS): when set, a commit is used only
     /// when `git verify-commit` finds it signed by a key the file names.
     public var allowedSigners: String?
+    /// An OpenPGP key's fingerprint: when set, a commit is used only when it carries a valid
+    /// signature by that key (``allowedSigners`` is for ssh keys).
+    public var signingKey: String?
     /// The code-bearing parts trusted (``RegistryDefinitions/codeText``), or nil.
     public var trustedCode: String?
     /// The commit that was trusted (for messages).
