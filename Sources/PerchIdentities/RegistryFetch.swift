@@ -17,7 +17,9 @@ public enum RegistryFetch {
     /// Why a fetch found nothing usable; ``description`` is one line, git's own reason last
     /// (control characters shown as `?`).
     public struct Failure: Error, Hashable, Sendable, CustomStringConvertible {
+        /// One line, git's own reason last.
         public var description: String
+        /// The failure saying `description`.
         public init(_ description: String) { self.description = description }
     }
 

@@ -106,6 +106,7 @@ public enum ConfigLoader {
     public struct Override: Hashable, Sendable {
         /// Its index in the file's `accounts`.
         public var index: Int
+        /// The registry account's id it overrides.
         public var id: String
         /// The account's object as written.
         public var patch: JSONValue

@@ -87,12 +87,8 @@ struct RegistryCommandLineTests {
             (["registry", "add", "a", "u", "--set", "email"], "option --set needs NAME=VALUE, not 'email'"),
             (["registry", "trust", "a", "--commit", "xyz"], "option --commit needs at least 7 hex digits of a commit, not 'xyz'"),
         ])
-    func invalid(arguments: [String], message: String) {
-        #expect(throws: UsageError.self) { try CommandLineParser.parse(arguments) }
-        do {
-            _ = try CommandLineParser.parse(arguments)
-        } catch {
-            #expect(error.description == message)
-        }
+    func invalid(arguments: [String], message: String) throws {
+        let error = try #require(throws: UsageError.self) { try CommandLineParser.parse(arguments) }
+        #expect(error.description == message)
     }
 }

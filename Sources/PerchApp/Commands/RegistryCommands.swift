@@ -338,7 +338,7 @@ extension CommandLineTool {
     /// the user's value wins, registries that disagree are no conflict.
     // Bug: a conflict was reported, with the advice to set the field in accounts.json, though
     // accounts.json already set it.
-    private func userOverrides() -> [String: Set<String>] {
+    private func ownEntryFields() -> [String: Set<String>] {
         guard let bytes = try? FileSystem.read(paths.config), let document = try? JSONReader.read(bytes, options: .jsonWithComments),
             let list = document.value(of: document.root, forKey: "accounts")
         else { return [:] }
@@ -360,16 +360,9 @@ extension CommandLineTool {
         _ ids: Set<String>, known index: RegistryIndex, definitions: [String: RegistryDefinitions], registry: String, command: String
     ) -> Int32? {
         let before = Set(index.registries.flatMap { definitions[$0.name]?.accounts.map(\.id) ?? [] })
-        guard let bytes = try? FileSystem.read(paths.config), let document = try? JSONReader.read(bytes, options: .jsonWithComments),
-            let list = document.value(of: document.root, forKey: "accounts")
-        else { return nil }
         // An account of the user's own: its id is no registry's yet, and it has a name of its own.
-        let taken = document.elements(list).compactMap { element -> String? in
-            guard let id = document.value(of: element, forKey: "id").flatMap(document.string), ids.contains(id), !before.contains(id),
-                document.value(of: element, forKey: "name") != nil
-            else { return nil }
-            return id
-        }
+        let own = ownEntryFields()
+        let taken = ids.filter { !before.contains($0) && own[$0]?.contains("name") == true }.sorted()
         guard !taken.isEmpty else { return nil }
         console.error(
             "\(command): registry \(registry) has accounts with the ids of your own: " + taken.map(shown).joined(separator: ", ")
@@ -435,7 +428,7 @@ extension CommandLineTool {
         record.allowedSigners = signers
         record.signingKey = options.signingKey
         let order = index.registries.map { ($0.name, definitions[$0.name]!) } + [(record.name, found)]
-        let conflicts = RegistryStore.conflicts(order, overridden: userOverrides())
+        let conflicts = RegistryStore.conflicts(order, overridden: ownEntryFields())
         if !conflicts.isEmpty {
             for conflict in conflicts { console.error("registry add: conflict: \(shown(conflict.description))") }
             console.error(
@@ -533,7 +526,7 @@ extension CommandLineTool {
         // entry with no name in accounts.json, and every command stopped on it.
         let oldIDs = Set(index.registries.flatMap { definitions[$0.name]?.accounts.map(\.id) ?? [] })
         let newIDs = Set(updated.registries.flatMap { newDefinitions[$0.name]?.accounts.map(\.id) ?? [] })
-        let orphaned = userOverrides().filter { !$0.value.contains("name") }.keys.filter { oldIDs.contains($0) && !newIDs.contains($0) }
+        let orphaned = ownEntryFields().filter { !$0.value.contains("name") }.keys.filter { oldIDs.contains($0) && !newIDs.contains($0) }
             .sorted()
         if !orphaned.isEmpty {
             console.error(
@@ -548,7 +541,7 @@ extension CommandLineTool {
                 return refused
             }
         }
-        let conflicts = RegistryStore.conflicts(updated.registries.map { ($0.name, newDefinitions[$0.name]!) }, overridden: userOverrides())
+        let conflicts = RegistryStore.conflicts(updated.registries.map { ($0.name, newDefinitions[$0.name]!) }, overridden: ownEntryFields())
         if !conflicts.isEmpty {
             for conflict in conflicts { console.error("registry update: conflict: \(shown(conflict.description))") }
             console.error(
@@ -640,7 +633,7 @@ extension CommandLineTool {
             )
             return ExitStatus.unmet
         }
-        let orphaned = userOverrides().filter { !$0.value.contains("name") }.keys.filter { removed.contains($0) && !remaining.contains($0) }
+        let orphaned = ownEntryFields().filter { !$0.value.contains("name") }.keys.filter { removed.contains($0) && !remaining.contains($0) }
             .sorted()
         if !orphaned.isEmpty {
             console.error(

@@ -39,17 +39,20 @@ public struct RegistryDefinitions: Hashable, Sendable {
     /// code all of them (they name programs Perch runs), used only once trusted.
     public var tools: [(name: String, object: JSONValue)] = []
 
+    /// Definitions as given: `accounts` and `tools` in file order, templates already filled.
     public init(values: [Value], accounts: [(id: String, object: JSONValue)], tools: [(name: String, object: JSONValue)] = []) {
         self.values = values
         self.accounts = accounts
         self.tools = tools
     }
 
+    /// Equal when the values, the accounts (ids and objects, in order) and the tools are.
     public static func == (a: RegistryDefinitions, b: RegistryDefinitions) -> Bool {
         a.values == b.values && a.accounts.map(\.id) == b.accounts.map(\.id) && a.accounts.map(\.object) == b.accounts.map(\.object)
             && a.tools.map(\.object) == b.tools.map(\.object)
     }
 
+    /// Hashes what ``==(_:_:)`` compares.
     public func hash(into hasher: inout Hasher) {
         hasher.combine(values)
         for tool in tools { hasher.combine(tool.object) }
@@ -61,12 +64,15 @@ public struct RegistryDefinitions: Hashable, Sendable {
 
     /// Why a registry file cannot be used: one line per problem, each starting with its JSON path.
     public struct Problems: Error, Hashable, Sendable {
+        /// One problem a line, each starting with its JSON path (`accounts[1].kube.context: …`).
         public var lines: [String]
+        /// Problems as `lines`.
         public init(lines: [String]) { self.lines = lines }
     }
 
     /// A value the file asks for that `filled` has no answer to.
     public struct MissingValues: Error, Hashable, Sendable {
+        /// The values lacking, in the file's order.
         public var values: [Value]
     }
 
@@ -373,15 +379,22 @@ struct TemplateName: Error, Hashable, Sendable {
 
 /// What changes in one account between two versions of a registry's definitions.
 public struct RegistryChange: Hashable, Sendable {
+    /// Whether the account (or tool description) is new, changed, or gone.
     public enum Kind: Hashable, Sendable { case added, changed, removed }
     /// One field: its dotted path, its old and new values as JSON text (nil when absent).
     public struct Field: Hashable, Sendable {
+        /// The dotted path (`git.email`).
         public var path: String
+        /// The value before, as JSON text; nil when the field is new.
         public var old: String?
+        /// The value after, as JSON text; nil when the field is removed.
         public var new: String?
     }
+    /// The account's id, or `tool NAME` for a tool description.
     public var id: String
+    /// What happens to it.
     public var kind: Kind
+    /// The fields that change, in the new object's order then the removed ones (none for a removal).
     public var fields: [Field]
     /// Whether a code-bearing part changes (it then needs trust).
     public var touchesCode: Bool

@@ -61,6 +61,7 @@ public struct RegistryRecord: Codable, Hashable, Sendable {
     /// change, so that the index in use never names a file being written.
     public var file: String?
 
+    /// A record with no signing requirement and nothing trusted; `fetched` in seconds since the epoch.
     public init(name: String, url: String, ref: String?, path: String?, commit: String, fetched: Int64, values: [String: String]) {
         self.name = name
         self.url = url
@@ -102,6 +103,7 @@ public struct RegistryIndex: Codable, Hashable, Sendable {
     /// one file each, read at start-up beside the user's own (which win); nil for none.
     public var tools: String?
 
+    /// An index with no registry (what a machine without one reads).
     public init() {}
 
     /// The record named `name`, or nil.
@@ -110,18 +112,26 @@ public struct RegistryIndex: Codable, Hashable, Sendable {
 
 /// Why the registries' files could not be read or written.
 public struct RegistryFileError: Error, Hashable, Sendable, CustomStringConvertible {
+    /// One line: the file and what is wrong with it.
     public var description: String
+    /// The error saying `description`.
     public init(_ description: String) { self.description = description }
 }
 
 /// Two registries that set one field of one account differently.
 public struct RegistryConflict: Hashable, Sendable, CustomStringConvertible {
+    /// The account's id (or `(tool description)`).
     public var account: String
+    /// The field's dotted path (`git.email`, or `tool NAME`).
     public var field: String
+    /// The earlier registry in order and its value as JSON text.
     public var first: (registry: String, value: String)
+    /// The later registry and its value as JSON text.
     public var second: (registry: String, value: String)
 
+    /// Equal when they say the same (``description``).
     public static func == (a: RegistryConflict, b: RegistryConflict) -> Bool { a.description == b.description }
+    /// Hashes ``description``.
     public func hash(into hasher: inout Hasher) { hasher.combine(description) }
 
     /// `account web, field git.email: registry company says "a@x", registry team says "b@x"`.
@@ -351,6 +361,7 @@ public enum RegistryStore {
 
     /// The registries' accounts as loaded for a run.
     public struct Effective: Sendable {
+        /// The accounts, in the registries' order, code left out where not trusted.
         public var accounts: [Account]
         /// The accounts file as read (for the user's overrides, which patch its objects).
         var document: JSONDocument?
