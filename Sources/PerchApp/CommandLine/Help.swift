@@ -90,40 +90,35 @@ enum Help {
     /// The program's help.
     static var program: String { text(of: InterfaceCommand.self) }
 
-    /// The Keys section of `perch --help`, made from ``KeyBindings`` (the table the interface
-    /// looks keys up in and `?` lists), so the two cannot disagree: the keys and gestures every
-    /// pane has, then each pane's own under its tab's name, then those the account sheet adds.
+    /// The Keys section of `perch --help`, made from the interface's own key tables
+    /// (``PerchKeys``: those it routes keys by and `?` lists), so the two cannot disagree: the
+    /// keys every pane has, then each pane's own under its tab's name, then those the account
+    /// sheet adds.
     // Bug: the panes' keys were one list, so "Enter  open the item full-screen" or "← h  previous
     // value" named no pane they work on.
     static var keyHelp: String {
-        func row(_ binding: KeyBinding) -> String { "  " + binding.label.padded(toColumns: 23) + binding.summary }
-        let tables = Tab.allCases.map { KeyBindings.table(for: .pane($0)) }
-        let everywhere = tables[0].filter { binding in tables.allSatisfy { $0.contains(binding) } }
-        var sections = ["Keys (? lists those of the screen you are on), on every tab:\n" + everywhere.map(row).joined(separator: "\n")]
-        for (tab, table) in zip(Tab.allCases, tables) {
-            let own = table.filter { !everywhere.contains($0) }
+        func row(_ row: PerchKeys.Row) -> String { "  " + row.label.padded(toColumns: 23) + row.help }
+        var sections = ["Keys (? lists those of the screen you are on), on every tab:\n" + PerchKeys.everywhere.map(row).joined(separator: "\n")]
+        for tab in Tab.allCases {
+            let own = PerchKeys.pane(tab)
             if !own.isEmpty { sections.append("On \(tab.title):\n" + own.map(row).joined(separator: "\n")) }
         }
         // Bug: the sheet's keys and the filter's were one list, with Esc and the arrows twice.
         // The sheet's, then what differs once a filter is typed.
-        let sheet = KeyBindings.table(for: .accountSheet)
-        sections.append("In the account sheet:\n" + sheet.map(row).joined(separator: "\n"))
-        let filtering = KeyBindings.table(for: .accountSheetFilter).filter { binding in
-            !sheet.contains { $0.label == binding.label && $0.summary == binding.summary }
+        sections.append("In the account sheet:\n" + PerchKeys.sheet.map(row).joined(separator: "\n"))
+        let filtering = PerchKeys.sheetFilter.filter { binding in
+            !PerchKeys.sheet.contains { $0.label == binding.label && $0.help == binding.help }
         }
         if !filtering.isEmpty { sections.append("While a filter is typed in the sheet:\n" + filtering.map(row).joined(separator: "\n")) }
+        sections.append("Over the sheet and every other layer:\n" + PerchKeys.overLayers.map(row).joined(separator: "\n"))
         return sections.joined(separator: "\n\n")
     }
 
-    /// The keys of every other layer (``InputContext/layers`` but the account sheet's), each
-    /// under its title, for the man page: the keys each adds to Ctrl-C and Ctrl-Z, which work
-    /// everywhere.
+    /// The keys of every other layer (``PerchKeys/layers``), each under its title, for the man
+    /// page: the keys each adds to those that work over every layer.
     static var layerKeyHelp: String {
-        InputContext.layers.filter { ![InputContext.accountSheet, .accountSheetFilter].contains($0) }.map { context in
-            let rows = KeyBindings.table(for: context).filter { !KeyBindings.everywhere.contains($0) }.map {
-                "  " + $0.label.padded(toColumns: 23) + $0.summary
-            }
-            return "\(context.title):\n" + rows.joined(separator: "\n")
+        PerchKeys.layers.map { layer in
+            "\(layer.title):\n" + layer.rows.map { "  " + $0.label.padded(toColumns: 23) + $0.help }.joined(separator: "\n")
         }.joined(separator: "\n\n")
     }
 }

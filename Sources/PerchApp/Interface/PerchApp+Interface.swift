@@ -100,7 +100,7 @@ extension PerchApp {
         }
         if banner == nil { banner = savedSettings.warning }
         // `--key-hold kitty` turns the protocol on without asking; `auto` asks after the first
-        // frame, and the answer is an event for `update` (``AppState/startupQueries``).
+        // frame, and the answer is an event for `update` (``PerchModel/startupQueries``).
         if options.keyHold == .kitty { backend.pushKeyboardFlags(KeyHoldPreference.keyboardFlags) }
         var info = RunInfo(
             longPressMilliseconds: settings.values.longPressMilliseconds, configDescription: config.description, statePath: paths.state,
@@ -113,7 +113,7 @@ extension PerchApp {
         }
         // The history is for Stats: one that cannot be read shows as none.
         let history = SwitchHistory(records: (try? store.history.read()) ?? [])
-        let state = AppState(
+        let app = TabApp.perch(
             accounts: config.accounts, saved: saved, size: backend.size, info: info, reduceMotion: options.reduceMotion, banner: banner,
             history: history, settings: settings, loading: cached != nil)
         if !settings.values.mouse || accessible { backend.setMouse(false) }
@@ -121,8 +121,8 @@ extension PerchApp {
         gestures.longPressMilliseconds = settings.values.longPressMilliseconds
         // Measuring start-up needs no watch on the state folder.
         let watcher = options.exitAfterFirstFrame ? nil : StateWatcher(watching: paths.state)
-        let loop = EventLoop(
-            state: state, backend: backend, store: store, gestures: gestures, watcher: watcher, configPath: paths.config,
+        let loop = PerchRunner(
+            app: app, backend: backend, store: store, gestures: gestures, watcher: watcher, configPath: paths.config,
             identities: identities,
             wallClock: { LocalTime.now(monotonic: MonotonicClock.now()) }, settingsPath: settingsPath,
             configPaths: paths,
@@ -132,14 +132,14 @@ extension PerchApp {
                 ? nil : StateWatcher(watching: [paths.config, RegistryPaths(statePath: paths.state).index]))
         // Read from the files, the current account is kept for the next start (and prompt), off
         // this thread: the cache only takes files older than its racy window.
-        if cached == nil, config.path != nil, stateWarning == nil, let account = state.currentAccount {
+        if cached == nil, config.path != nil, stateWarning == nil, let account = app.perch?.currentAccount {
             loop.worker.keep(
                 account, in: cache, configPath: paths.config, config: configIdentity, statePath: paths.state, state: stateIdentity)
         }
         let status = loop.run(exitAfterFirstFrame: options.exitAfterFirstFrame)
         if let failure = loop.failure { printError("perch: " + failure) }
         // A config found unusable after the first frame is reported as a start with it always was.
-        if let lines = loop.state.unusableConfig {
+        if let lines = loop.model.unusableConfig {
             for line in lines { printError("perch: " + line) }
             return ExitStatus.usage
         }

@@ -7,9 +7,9 @@ import PerchKitLoop
 import PerchStore
 import Synchronization
 
-/// Performs the slow jobs (``Job``) off the event loop's thread and hands their outcomes back as
-/// ``AppEvent``s: the loop polls ``wakeDescriptor`` (a self-pipe) with its other descriptors and
-/// calls ``drain()`` when it is readable, then passes each event to `update`. Nothing here
+/// Performs the slow jobs (``Job``) off the loop's thread, handing each outcome to the answer the
+/// runner gave with the job; its own news for Perch's model (the state file or the config changed
+/// elsewhere) it posts on a self-pipe the loop polls (``wakeDescriptor``, read by ``drain()``). Nothing here
 /// touches the state. Each job says how it is performed, and on which queue, in its own
 /// conformance (``WorkerJob``, in `Loop/Jobs/`); the worker keeps the queues, the pipe and the
 /// state file's watch.
@@ -26,7 +26,7 @@ public final class EffectWorker: @unchecked Sendable {
     /// Readable when outcomes are waiting (one byte per outcome); the loop polls it.
     public let wakeDescriptor: Int32
     private let wakeWriteEnd: Int32
-    private let outcomes = Mutex<[AppEvent]>([])
+    private let outcomes = Mutex<[PerchModel.Message]>([])
     let storeQueue = WorkerQueue(serial: true)
     let hookQueue = WorkerQueue(serial: false)
     /// Catalog sources and previews run here, each on its own thread, so a hanging one delays nothing else.
@@ -93,16 +93,17 @@ public final class EffectWorker: @unchecked Sendable {
         close(wakeWriteEnd)
     }
 
-    /// Hands an outcome to the loop: queued, then one byte on the pipe to wake its poll(2).
-    func post(_ event: AppEvent) {
+    /// Hands a message for Perch's model to the loop: queued, then one byte on the pipe to wake
+    /// its poll(2).
+    func post(_ event: PerchModel.Message) {
         outcomes.withLock { $0.append(event) }
         var byte: UInt8 = 1
         // A full pipe already wakes the loop, which then takes every queued outcome.
         _ = write(wakeWriteEnd, &byte, 1)
     }
 
-    /// The outcomes that have arrived, oldest first; empties the pipe.
-    public func drain() -> [AppEvent] {
+    /// The messages that have arrived, oldest first; empties the pipe.
+    public func drain() -> [PerchModel.Message] {
         var buffer = [UInt8](repeating: 0, count: 256)
         while buffer.withUnsafeMutableBytes({ read(wakeDescriptor, $0.baseAddress, $0.count) }) > 0 {}
         return outcomes.withLock { events in
@@ -111,24 +112,21 @@ public final class EffectWorker: @unchecked Sendable {
         }
     }
 
-    /// Starts `effect` when it is a job the worker performs (``WorkerJob``: a switch, a hook, a
-    /// config write or read, a Catalog source or preview, saving panes or settings, applying,
-    /// checking or verifying identities); the terminal's own effects and jobs run on the terminal
-    /// (``TerminalJob``) are not the worker's. Its outcomes are posted for the model that asked
-    /// (``Effect/asker``), as ``AppEvent/outcome(_:for:)``.
+    /// Starts `job` when it is one the worker performs (``WorkerJob``: a switch, a hook, a config
+    /// write or read, a Catalog source or preview, saving panes or settings, applying, checking or
+    /// verifying identities); each of its outcomes goes to `answer`, from whatever thread.
     /// - Parameter accounts: the accounts as the interface has them (hooks are looked up there,
     ///   and a new config without a file starts from them).
-    public func perform(_ effect: Effect, accounts: [Account]) {
-        guard case .job(let job) = effect.work else { return }
+    public func perform(_ job: AnyJob, accounts: [Account], answer: @escaping @Sendable (any Sendable) -> Void) {
         guard let job = job.base as? any WorkerJob else {
             assert(job.base is any TerminalJob, "no WorkerJob conformance for \(type(of: job.base))")
             return
         }
-        start(job, for: effect.asker, accounts: accounts)
+        start(job, accounts: accounts, answer: answer)
     }
 
-    private func start<J: WorkerJob>(_ job: J, for asker: ModelID, accounts: [Account]) {
-        job.start(on: self, accounts: accounts) { outcome in self.post(.outcome(AnyOutcome(outcome), for: asker)) }
+    private func start<J: WorkerJob>(_ job: J, accounts: [Account], answer: @escaping @Sendable (any Sendable) -> Void) {
+        job.start(on: self, accounts: accounts) { outcome in answer(outcome) }
     }
 
     /// Reads the config again after its folder's watch fired (`perch set`, `perch add`, an
@@ -142,9 +140,9 @@ public final class EffectWorker: @unchecked Sendable {
             guard identity != self.configRead.withLock({ $0 }) else { return }
             self.configRead.withLock { $0 = identity }
             switch LoadConfig.read(paths) {
-            case .loaded(let accounts): self.post(.outcome(AnyOutcome(ConfigRead.loaded(accounts: accounts))))
+            case .loaded(let accounts): self.post(.configRead(.loaded(accounts: accounts)))
             case .unusable(let lines), .changedUnusable(let lines):
-                self.post(.outcome(AnyOutcome(ConfigRead.changedUnusable(lines: lines))))
+                self.post(.configRead(.changedUnusable(lines: lines)))
             }
         }
     }
@@ -162,8 +160,8 @@ public final class EffectWorker: @unchecked Sendable {
             // Read only: this process's config may be older than the one the other process
             // used, so an account unknown here is not a reason to change the file.
             guard let loaded = try? store.peek() else { return }  // unreadable: the next change tells again
-            self.post(.outcome(AnyOutcome(StateChanged(loaded.state, warning: loaded.warning))))
-            if let records = try? store.history.read() { self.post(.outcome(AnyOutcome(HistoryChanged(SwitchHistory(records: records))))) }
+            self.post(.stateChanged(StateChanged(loaded.state, warning: loaded.warning)))
+            if let records = try? store.history.read() { self.post(.historyChanged(HistoryChanged(SwitchHistory(records: records)))) }
         }
     }
 

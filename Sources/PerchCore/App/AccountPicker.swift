@@ -175,7 +175,7 @@ public struct AccountPicker: LoopRoot, Hashable, Sendable {
         self.sheet = sheet
         for reaction in reactions {
             switch reaction.request {
-            case .send(let intent as Intent):
+            case .send(let intent as PerchModel.Message):
                 switch intent {
                 case .pick(let index) where accounts.indices.contains(index):
                     return end(.picked(accountID: accounts[index].id))
@@ -238,7 +238,7 @@ public struct AccountPicker: LoopRoot, Hashable, Sendable {
         var configuration = base
         configuration.longPressMilliseconds = context.settings.values.longPressMilliseconds
         configuration.keyHoldMode = RunInfo().keyHold
-        configuration.holdableKeys = KeyBindings.holdableKeys
+        configuration.holdableKeys = [.char("1"), KeyEvent(.enter)]
         return configuration
     }
 

@@ -16,11 +16,7 @@ extension HitTarget {
 }
 
 extension GestureRecognizer.Configuration {
-    /// PerchKit's timing with Perch's holdable keys (``KeyBindings/holdableKeys``: `1` and `Enter`),
-    /// `1` delivered at once (``KeyBindings/tabHoldKeys``).
-    public static var perch: Self {
-        var configuration = Self(holdableKeys: KeyBindings.holdableKeys)
-        configuration.tapFirstKeys = KeyBindings.tabHoldKeys
-        return configuration
-    }
+    /// PerchKit's timing; ``TabApp`` names the holdable keys (`1` and the Catalog's `Enter`),
+    /// from the panes' tables.
+    public static var perch: Self { Self() }
 }

@@ -13,9 +13,9 @@ import PerchKit
 public struct Narration: Hashable, Sendable {
     /// The tab selected.
     var tab: Tab
-    /// The ``Presentation/id`` of the top layer that takes input, or nil over the panes.
+    /// The id of the top layer that takes input, or nil over the panes.
     var layerID: Int?
-    /// That layer's title (its key context's).
+    /// That layer's title (its key table's).
     var layerTitle: String?
     /// The account sheet, when it is that layer.
     var sheet: SheetSummary?
@@ -42,20 +42,28 @@ public struct Narration: Hashable, Sendable {
     }
 }
 
-extension AppState {
-    /// The summary of what is shown now, for ``narrationLines(since:)``.
-    public var narration: Narration {
-        let top = activeTop
+extension PerchModel {
+    /// The accessible mode says each change in a line (`perch --accessible`).
+    public var narrates: Bool { info.accessible }
+
+    /// The summary of what `app` shows, for ``narration(from:to:)``.
+    func summary(of app: TabApp) -> Narration {
+        let top = app.activeTop
+        let sheet = top.flatMap { app.layers[$0].base as? AccountSheet }.flatMap { $0.isClosing ? nil : $0 }
         return Narration(
-            tab: selectedTab, layerID: top.map { presented[$0].id }, layerTitle: top.map { presented[$0].inputContext.title },
+            tab: Tab(rawValue: app.selected) ?? .overview, layerID: top.map { app.layers[$0].id }, layerTitle: top.map { app.layers[$0].title },
             sheet: sheet.map(sheetSummary), account: saved.currentAccount, pending: pendingSwitch?.accountID,
-            switches: saved.switchCount, banner: banner, screen: renderFrame().screen)
+            switches: saved.switchCount, banner: app.banner?.text, screen: app.renderFrame().screen)
     }
 
-    /// The lines that tell what changed since `before` (``Narration``), oldest first; none when
-    /// nothing a person would notice changed.
-    public func narrationLines(since before: Narration) -> [String] {
-        let now = narration
+    /// The lines that tell what changed from `before` to `after` (``Narration``), oldest first;
+    /// none when nothing a person would notice changed.
+    public func narration(from before: TabApp, to after: TabApp) -> [String] {
+        guard let old = before.model(PerchModel.self) else { return [] }
+        return lines(from: old.summary(of: before), to: summary(of: after), after)
+    }
+
+    private func lines(from before: Narration, to now: Narration, _ app: TabApp) -> [String] {
         var lines: [String] = []
         if let banner = now.banner, banner != before.banner { lines.append("Message: " + banner) }
         if let pending = now.pending, pending != before.pending, pending != now.account {
@@ -69,7 +77,7 @@ extension AppState {
         if now.layerID != before.layerID {
             if let sheet = now.sheet {
                 lines.append(Self.opening(sheet))
-            } else if let top = activeTop, let help = presented[top].as(KitLayer<HelpLayer>.self)?.layer {
+            } else if let top = app.activeTop, let help = app.layers[top].base as? HelpLayer {
                 // Help's rows, whole: the frame shows only those that fit.
                 let rows = help.sections.flatMap(\.rows).map { "\($0.label): \($0.help)" }
                 lines.append("Keys for \(help.title): " + rows.joined(separator: "; ") + ". Esc closes.")
@@ -97,7 +105,7 @@ extension AppState {
             if now.tab != before.tab {
                 lines.append(paneLine(now))
             } else if lines.isEmpty {
-                let pane = Layout(size: size).pane
+                let pane = Layout(size: now.screen.size).pane
                 let rows = changedRows(before.screen, now.screen).filter { $0 < pane.maxY }
                 if !rows.isEmpty { lines.append(Self.text(of: Self.highlighted(rows, in: now.screen) ?? rows, in: now.screen)) }
             }
@@ -106,13 +114,13 @@ extension AppState {
     }
 
     /// What starts the accessible mode's transcript: where it is and how to get help.
-    public var narrationGreeting: String {
-        "Perch, accessible mode. " + paneLine(narration) + " Press ? for the keys, a to switch account, q to quit."
+    public func narrationGreeting(_ app: TabApp) -> String {
+        "Perch, accessible mode. " + paneLine(summary(of: app)) + " Press ? for the keys, a to switch account, q to quit."
     }
 
     /// "Overview tab, 1 of 4: " and the pane's text, its rows joined.
     private func paneLine(_ summary: Narration) -> String {
-        let pane = Layout(size: size).pane
+        let pane = Layout(size: summary.screen.size).pane
         let rows = Array(pane.y..<pane.maxY)
         return "\(summary.tab.title) tab, \(summary.tab.rawValue + 1) of \(Tab.allCases.count): "
             + Self.text(of: rows, in: summary.screen, atMost: Self.paneParts)
@@ -122,7 +130,7 @@ extension AppState {
     static let paneParts = 20
 
     /// The account sheet as said.
-    private func sheetSummary(_ sheet: AccountSheet) -> Narration.SheetSummary {
+    func sheetSummary(_ sheet: AccountSheet) -> Narration.SheetSummary {
         let offered = accountsIndex.offeredCount
         var rows: [String] = []
         var cursor: Int?

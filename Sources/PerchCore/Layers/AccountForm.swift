@@ -26,11 +26,6 @@ public struct AccountForm: Hashable, Sendable {
 
     public init(opensSheet: Bool = false) { self.opensSheet = opensSheet }
 
-    /// The intent that presents a new form: from the account sheet, or with `opensSheet` from
-    /// Settings (the sheet then opens on the account added). (Not ``presentation``, the form
-    /// hosted in Perch's stack, which this presents.)
-    public static func present(opensSheet: Bool) -> Intent { .present(AccountForm(opensSheet: opensSheet).presentation) }
-
     /// The text of `field` ("" when nothing was typed).
     public func value(_ field: AccountField) -> String { fields[field]?.text ?? "" }
 
@@ -102,7 +97,7 @@ extension AccountField {
     }
 }
 
-extension AccountForm: HostableLayer {
+extension AccountForm: Layer {
     /// What the form's keys mean.
     public enum Verb: Hashable, Sendable {
         case cancel, add, nextField, previousField
@@ -117,7 +112,7 @@ extension AccountForm: HostableLayer {
     public var keys: KeyTable<Verb> { Self.keyTable }
 
     /// The form's key table: printable keys and pastes go into the focused field.
-    static let keyTable = KeyTable<Verb>(
+    public static let keyTable = KeyTable<Verb>(
         "Add account",
         [
             .init([KeyEvent(.escape)], "Esc", "cancel (nothing is written)", .cancel),
@@ -150,7 +145,7 @@ extension AccountForm: HostableLayer {
         case .verb(.nextField): moveFocus(by: 1)
         case .scroll(_, let notches): moveFocus(by: notches < 0 ? -1 : 1)
         case .verb(.add), .tap(.formButton(.add)):
-            guard let context = kit.model(ModelContext.self) else { return [] }
+            guard let context = kit.perch else { return [] }
             return submit(context)
         // Before the fields' case, which matches every part of the form: a click on Cancel did nothing.
         case .verb(.cancel), .tap(.formButton(.cancel)), .tap(.coverClose): return [.dismiss]
@@ -173,7 +168,7 @@ extension AccountForm: HostableLayer {
         switch message {
         case .added(let account, let accounts, let path, let backup):
             return [
-                .send(Intent.replaceAccounts(accounts, configPath: path)), .dismiss, .send(Intent.revealAccount(id: account.id)),
+                .send(PerchModel.Message.replaceAccounts(accounts, configPath: path)), .dismiss, .send(PerchModel.Message.revealAccount(id: account.id)),
                 .banner("Added \(account.name) to \(path)" + (backup.map { " (previous file kept as \($0))." } ?? ".")),
             ]
         case .notAdded(let message):
@@ -283,10 +278,6 @@ extension AccountForm: HostableLayer {
     }
 }
 
-extension InputContext {
-    /// The `Add account…` form: printable keys and pastes go into the focused field.
-    public static let accountForm = KitLayer<AccountForm>.inputContext(AccountForm.keyTable)
-}
 
 /// The `Add account…` form's parts under the pointer.
 public enum AccountFormPart: LayerPart {
@@ -303,7 +294,3 @@ extension HitTarget {
     public static func formButton(_ button: AccountFormButton) -> HitTarget { .layer(AccountFormPart.button(button)) }
 }
 
-extension AppState {
-    /// The top layer's form, when it is the `Add account…` form.
-    public var accountForm: AccountForm? { activeTop.flatMap { presented[$0].as(AccountForm.self) } }
-}

@@ -1,7 +1,7 @@
 import PerchKit
 
 /// A row of the account sheet's list: a group heading, or an account by its index in
-/// ``AppState/accounts``.
+/// the accounts (``AccountsIndex``).
 public enum SheetRow: Hashable, Sendable {
     case heading(String)
     case account(Int)
@@ -13,7 +13,7 @@ public enum SheetRow: Hashable, Sendable {
 /// ``KitLayer``, driven alone by the inline picker, ``AccountPicker``). It keeps its cursor over
 /// the rows shown, the filter, and how it moves (PerchKit's ``SheetMotion``: detent, drag,
 /// dismissal, the animation of its height); it reads the accounts through the app's model
-/// (``ModelContext``, `context.model(ModelContext.self)`) and asks Perch's root for a switch, the
+/// (``ModelContext``, `context.perch`) and asks Perch's root for a switch, the
 /// form or the filter's search text by sending it ``Intent``s (``Reaction/send(_:)``). Its keys
 /// change while the filter is typed (``keys``: ``keyTable``, ``filterKeyTable``).
 public struct AccountSheet: Layer, Hashable {
@@ -56,6 +56,8 @@ public struct AccountSheet: Layer, Hashable {
     /// Whether the last row is `Add account…` (not in the inline picker, which has no form).
     /// While the accounts are being read (``AccountsIndex/isLoading``), that row says so instead.
     public var offersAddAccount = true
+    /// The row number typed so far in the accessible mode (``typeNumber(_:_:)``); empty when none.
+    var typedNumber = ""
 
     /// What the sheet shows while the config is still being read: no account can be picked.
     public static let loadingText = "loading…"
@@ -113,7 +115,7 @@ extension AccountSheet {
     /// drawn now (at once with reduced motion or while dragged); a finished animation ends.
     /// Returns false once a dismissed sheet has slid away (the root removes it).
     public mutating func advance(_ kit: Context) -> Bool {
-        let offered = kit.model(ModelContext.self)?.accounts.offeredCount ?? 0
+        let offered = kit.perch?.accounts.offeredCount ?? 0
         return motion.advance(rowCount: rowCount(accounts: offered), kit.size, clock: kit.clock, reduceMotion: kit.reduceMotion)
     }
 
@@ -169,24 +171,28 @@ extension AccountSheet {
     /// the `Add account…` row (or `+`) for the form over it. Starting the filter asks the root to
     /// build the accounts' search text (``Intent/prepareSearch``); `q` quits. Without Perch's
     /// model in `kit` it does nothing.
-    public mutating func update(_ input: ComponentInput<Verb>, _ kit: Context) -> [Reaction<Never>] {
-        guard let context = kit.model(ModelContext.self) else { return [] }
+    public mutating func update(_ input: ComponentInput<Verb>, _ kit: Context) -> [Reaction<Message>] {
+        guard let context = kit.perch else { return [] }
+        if context.info.accessible, !isEditingFilter, let model = kit.model(PerchModel.self) {
+            if case .key(let key) = input, let said = typeNumber(key, model, context) { return said }
+            if case .verb = input { typedNumber = "" }
+        }
         switch input {
         case .verb(.close): return [.dismiss]
         case .verb(.quit): return [.quit]
         case .verb(.pick):
             guard restingLayout(context).visibleRows > 0, !context.accounts.isLoading else { return [] }
             switch row(cursor.cursor, accounts: context.accounts.offeredCount) {
-            case .account(let index): return [.send(Intent.pick(accountIndex: index))]
-            case .addAccount: return [.send(AccountForm.present(opensSheet: false))]
+            case .account(let index): return [.send(PerchModel.Message.pick(accountIndex: index))]
+            case .addAccount: return [.present(AccountForm(opensSheet: false))]
             case .heading: return []
             }
         case .verb(.addAccount):
-            return [.send(AccountForm.present(opensSheet: false))]
+            return [.present(AccountForm(opensSheet: false))]
         case .verb(.startFilter):
             isEditingFilter = true
             filter = filter ?? ""
-            return [.send(Intent.prepareSearch)]
+            return [.send(PerchModel.Message.prepareSearch)]
         case .verb(.clearFilter):
             isEditingFilter = false
             filter = nil
@@ -211,14 +217,16 @@ extension AccountSheet {
                 moveCursor(to: cursor.cursor + delta, direction: delta < 0 ? -1 : 1, context)
             }
         case .key(let key):
-            // Under a root that hands typed keys over as keys (PerchKit's ``TabApp``).
-            guard case .character(let character) = key.key else { return [] }
+            // Typed text while the filter is typed (a key its rows do not bind); any other key
+            // the sheet does not bind means nothing.
+            guard isEditingFilter, keys.typesText(key), case .character(let character) = key.key else { return [] }
             type(String(character), context)
         case .paste(let text):
             type(text, context)
+            return [.send(PerchModel.Message.prepareSearch)]
         case .tap(let target):
-            if let index = target.part(Part.self)?.accountIndex { return [.send(Intent.pick(accountIndex: index))] }
-            if target == .sheetAddAccount, !context.accounts.isLoading { return [.send(AccountForm.present(opensSheet: false))] }
+            if let index = target.part(Part.self)?.accountIndex { return [.send(PerchModel.Message.pick(accountIndex: index))] }
+            if target == .sheetAddAccount, !context.accounts.isLoading { return [.present(AccountForm(opensSheet: false))] }
         case .scroll(_, let notches):
             return update(.verb(.move(notches < 0 ? .up : .down)), kit)
         case .drag(.sheetGrabber, let position):
@@ -234,6 +242,64 @@ extension AccountSheet {
             break
         }
         return []
+    }
+
+    /// What Perch's model tells the sheet it presented.
+    public enum Message: Hashable, Sendable {
+        /// Show the account with this id (one just added), its cursor on it.
+        case reveal(id: String)
+        /// The whole config arrived after a first frame drawn from the cache: the rows are
+        /// every account now, the filter applied, the cursor on the current account.
+        case accountsArrived
+    }
+
+    /// Shows an account, or the accounts that arrived.
+    public mutating func receive(_ message: Message, _ kit: Context) -> [Reaction<Message>] {
+        guard let context = kit.perch else { return [] }
+        switch message {
+        case .reveal(let id):
+            if let index = context.accounts.accounts.firstIndex(where: { $0.id == id }) { reveal(accountAt: index, context) }
+        case .accountsArrived:
+            filterMatches = nil
+            refilter(context)
+            if filter?.isEmpty ?? true, let current = context.currentIndex {
+                moveCursor(to: rows?.firstIndex(of: .account(current)) ?? current, direction: 1, context)
+            }
+        }
+        return []
+    }
+
+    /// The accessible mode's row numbers: a digit adds to the number typed and puts the cursor
+    /// on the row of that number (headings not counted; when the number grown so has no row,
+    /// the digit alone starts a new one), so that `Enter` picks it; `Backspace` takes a digit
+    /// back. A number with no row is said, and moves nothing. Nil for any other key, which ends
+    /// the number.
+    mutating func typeNumber(_ key: KeyEvent, _ model: PerchModel, _ context: ModelContext) -> [Reaction<Message>]? {
+        guard key.modifiers.isEmpty else {
+            typedNumber = ""
+            return nil
+        }
+        switch key.key {
+        case .character(let c) where c.isASCII && c.isWholeNumber:
+            var typed = typedNumber + String(c)
+            if Int(typed).flatMap({ model.sheetRow(numbered: $0, in: self) }) == nil { typed = String(c) }
+            guard let number = Int(typed), let row = model.sheetRow(numbered: number, in: self) else {
+                typedNumber = ""
+                return [.announce("No row \(c): the list has \(model.sheetSummary(self).rows.count).")]
+            }
+            typedNumber = typed
+            let before = cursor.cursor
+            moveCursor(to: row, direction: 1, context)
+            // Already there: nothing changes, so nothing would be said.
+            if row == before { return [.announce(PerchModel.cursorLine(model.sheetSummary(self)))] }
+            return []
+        case .backspace where !typedNumber.isEmpty:
+            typedNumber.removeLast()
+            return []
+        default:
+            typedNumber = ""
+            return nil
+        }
     }
 
     /// Shows the account at `index` (one just added): the filter cleared, the rows grouped
@@ -273,7 +339,7 @@ extension AccountSheet {
     /// `area` is not read: a sheet is laid out on the whole screen. Without Perch's model in
     /// `kit` it draws nothing.
     public func render(into frame: inout Frame, in area: Rect, _ kit: Context) {
-        guard let context = kit.model(ModelContext.self) else { return }
+        guard let context = kit.perch else { return }
         render(into: &frame, context)
     }
 
@@ -464,13 +530,6 @@ extension AccountSheet {
         ], takesTyping: true)
 }
 
-extension InputContext {
-    /// The account sheet's keys.
-    public static let accountSheet = KitLayer<AccountSheet>.inputContext(AccountSheet.keyTable)
-
-    /// The account sheet's keys while its filter is typed: printable keys go to the filter.
-    public static let accountSheetFilter = KitLayer<AccountSheet>.inputContext(AccountSheet.filterKeyTable)
-}
 
 extension AccountSheet {
     /// The sheet's parts under the pointer.

@@ -23,10 +23,6 @@ public enum AlertAction: Hashable, Sendable {
     public static let confirmButton = 1
 }
 
-extension InputContext {
-    /// A confirmation alert's keys (PerchKit's ``AlertLayer``'s): ←→ move between its buttons.
-    public static let alert = KitLayer<AlertLayer>.inputContext(AlertLayer(title: "", message: "", buttons: []).keys)
-}
 
 extension HitTarget {
     /// A button of an alert, by index, left to right (``AlertLayer/Part/button(_:)``).

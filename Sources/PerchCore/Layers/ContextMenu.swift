@@ -44,7 +44,7 @@ public struct ContextMenu: Hashable, Sendable {
     public var focusedAction: ContextMenuAction? { cursor > 0 ? ContextMenuAction.allCases[cursor - 1] : nil }
 }
 
-extension ContextMenu: HostableLayer {
+extension ContextMenu: Layer {
     /// What the menu's keys mean.
     public enum Verb: Hashable, Sendable { case close, up, down, activate }
 
@@ -63,7 +63,7 @@ extension ContextMenu: HostableLayer {
     public var keys: KeyTable<Verb> { Self.keyTable }
 
     /// The menu's key table, the same for every menu.
-    static let keyTable = KeyTable<Verb>(
+    public static let keyTable = KeyTable<Verb>(
         "Context menu",
         [
             .init([KeyEvent(.escape)], "Esc", "close the menu", .close),
@@ -98,7 +98,7 @@ extension ContextMenu: HostableLayer {
 
     /// Moves the focus, closes, or runs the focused action or the one tapped.
     public mutating func update(_ input: ComponentInput<Verb>, _ kit: Context) -> [Reaction<Message>] {
-        guard let context = kit.model(ModelContext.self) else { return [] }
+        guard let context = kit.perch else { return [] }
         switch input {
         case .verb(.close): return [.dismiss]
         case .verb(.up): moveFocus(by: -1)
@@ -122,7 +122,7 @@ extension ContextMenu: HostableLayer {
     }
 
     /// Gone once its item is (deleted, or the Catalog loaded again without it).
-    public mutating func advance(_ kit: Context) -> Bool { kit.model(ModelContext.self)?.catalog.index(of: itemID) != nil }
+    public mutating func advance(_ kit: Context) -> Bool { kit.perch?.catalog.index(of: itemID) != nil }
 
     /// Its alert confirmed: the menu goes, and hands the confirmation on to the Catalog that
     /// presented it (``ContextMenuChoice/confirmed(_:)``); Cancel leaves the menu up.
@@ -222,7 +222,7 @@ extension ContextMenu: HostableLayer {
     /// the action menu.
     public func render(into frame: inout Frame, in area: Rect, _ kit: Context) {
         frame.screen.dimAll()
-        guard let context = kit.model(ModelContext.self), let layout = layout(context), let item = context.catalog.item(itemID) else {
+        guard let context = kit.perch, let layout = layout(context), let item = context.catalog.item(itemID) else {
             return
         }
         let card = layout.card
@@ -270,10 +270,6 @@ extension ContextMenu: HostableLayer {
     }
 }
 
-extension InputContext {
-    /// A Catalog item's context menu: ↑↓ move between the preview and the actions.
-    public static let contextMenu = KitLayer<ContextMenu>.inputContext(ContextMenu.keyTable)
-}
 
 extension ContextMenu {
     /// The context menu's parts under the pointer.
@@ -292,7 +288,3 @@ extension HitTarget {
     public static func contextAction(_ index: Int) -> HitTarget { .layer(ContextMenu.Part.action(index)) }
 }
 
-extension AppState {
-    /// Geometry of `menu` as drawn now, or nil when its item is gone.
-    public func contextMenuLayout(_ menu: ContextMenu) -> MenuLayer.Layout? { menu.layout(context) }
-}

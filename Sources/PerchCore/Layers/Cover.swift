@@ -8,7 +8,7 @@ public enum Cover: Hashable, Sendable {
     case item(CatalogItem, scroll: Int)
 }
 
-extension Cover: HostableLayer {
+extension Cover: Layer {
     /// What the cover's keys mean.
     public enum Verb: Hashable, Sendable {
         case close, switchAccount
@@ -20,7 +20,7 @@ extension Cover: HostableLayer {
     public var keys: KeyTable<Verb> { Self.keyTable }
 
     /// The cover's key table, the same for every cover.
-    static let keyTable = KeyTable<Verb>(
+    public static let keyTable = KeyTable<Verb>(
         "Cover",
         [
             .init([KeyEvent(.escape)], "Esc", "close", .close),
@@ -35,14 +35,14 @@ extension Cover: HostableLayer {
     /// Scrolls the item's text, closes on `Esc` or `✕`, and asks Perch's root for the account
     /// sheet on `a` (``Intent/openSheet``, sent to the app: Perch's root).
     public mutating func update(_ input: ComponentInput<Verb>, _ context: Context) -> [Reaction<Never>] {
-        guard case .item(let item, var scroll) = self, let perch = context.model(ModelContext.self) else { return [] }
+        guard case .item(let item, var scroll) = self, let perch = context.perch else { return [] }
         let lineCount = Self.textLines(item, perch).count
         let visible = max(1, Self.textRows(context.size))
         let last = max(0, lineCount - visible)
         switch input {
         case .verb(.close): return [.dismiss]
         case .tap(.coverClose): return [.dismiss]
-        case .verb(.switchAccount): return [.send(Intent.openSheet)]
+        case .verb(.switchAccount): return [.send(PerchModel.Message.openSheet)]
         case .verb(.move(let move)): scroll += move.delta(count: lineCount, visible: visible)
         case .scroll(_, let notches): scroll += notches * ListMove.rowsPerScrollNotch
         default: break
@@ -74,7 +74,7 @@ extension Cover: HostableLayer {
 
     /// Draws the cover over everything, tab bar included, into `area` (the whole screen).
     public func render(into frame: inout Frame, in area: Rect, _ kit: Context) {
-        guard let context = kit.model(ModelContext.self) else { return }
+        guard let context = kit.perch else { return }
         let size = context.size
         let layout = CoverLayout(screen: size)
         frame.hits.mark(layout.frame, .coverBody)
@@ -127,10 +127,6 @@ extension Cover: HostableLayer {
     }
 }
 
-extension InputContext {
-    /// A full-screen cover's keys (its key table, with `?` for help over it).
-    public static let cover = KitLayer<Cover>.inputContext(Cover.keyTable)
-}
 
 /// A full-screen layer's parts under the pointer (a cover's, and the form's, which is full-screen too).
 public enum CoverPart: LayerPart {

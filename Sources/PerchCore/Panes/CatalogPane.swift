@@ -14,11 +14,11 @@ import Synchronization
 /// Each account keeps its cursor, scroll and pins (``CatalogMemory``) across switches, and
 /// across runs through the state file; deletions last for the run.
 ///
-/// A PerchKit ``Pane`` of Perch's own (``KitTabPane``, hosted by ``KitPane``): it reads the
+/// A PerchKit ``Pane`` of Perch's own (``PerchPane``): it reads the
 /// current account through the app's model (``ModelContext``); it asks for its own jobs (a
 /// source run, a preview, `catalog.open`, a removal from the config) and presents its own layers
 /// (the ``ContextMenu``, the ``Cover``), whose outcomes and replies come back as its ``Message``.
-public struct CatalogPane: KitTabPane {
+public struct CatalogPane: PerchPane {
     /// The cursor and scroll offset over ``items``.
     public internal(set) var list = ListCursor()
     /// The current account's items, pinned ones first.
@@ -66,19 +66,24 @@ public struct CatalogPane: KitTabPane {
         for (id, kept) in self.memory { memory[id, default: AccountPanes()].catalog = kept }
     }
 
-    /// The config was read again (the accounts' commands may have changed): each source runs
-    /// again when next shown, its last list shown meanwhile.
-    public mutating func configReloaded() { forgetLoads() }
+    /// The model's ``PerchModel/configReads`` and ``PerchModel/freshStarts`` when last seen.
+    private var seen = (configReads: 0, freshStarts: 0)
 
-    /// Lists the current account's items.
+    /// Lists the current account's items. After the state was set aside it forgets every
+    /// account's view; after the config was read again (the accounts' commands may have
+    /// changed) each source runs again when next shown, its last list shown meanwhile.
     public mutating func modelChanged(_ kit: Context) -> [Reaction<Message>] {
-        if let context = kit.model(ModelContext.self) { load(for: context.currentAccount, visible: context.layout.listRows) }
+        guard let context = kit.perch else { return [] }
+        if context.freshStarts != seen.freshStarts { self = CatalogPane() }
+        if context.configReads != seen.configReads { forgetLoads() }
+        seen = (context.configReads, context.freshStarts)
+        load(for: context.currentAccount, visible: context.layout.listRows)
         return []
     }
 
     /// Runs the current account's source when it never ran.
     public mutating func due(_ kit: Context) -> [Reaction<Message>] {
-        guard needsFirstLoad, let context = kit.model(ModelContext.self), let account = context.currentAccount,
+        guard needsFirstLoad, let context = kit.perch, let account = context.currentAccount,
             let command = startLoading(at: context.clock)
         else { return [] }
         return [Self.run(LoadCatalog(accountID: account.id, command: command))]
@@ -223,7 +228,7 @@ public struct CatalogPane: KitTabPane {
     /// cursor's row), opens its context menu (`m`, a hold of `Enter` or of the row), runs the
     /// source again (`r`).
     public mutating func update(_ input: ComponentInput<Verb>, _ kit: Context) -> [Reaction<Message>] {
-        guard let context = kit.model(ModelContext.self) else { return [] }
+        guard let context = kit.perch else { return [] }
         let visible = context.layout.listRows
         switch input {
         case .verb(.menu):
@@ -281,7 +286,7 @@ public struct CatalogPane: KitTabPane {
 
     /// Draws the header with its status, then the items from the scroll, into `rect`.
     public func render(into frame: inout Frame, in rect: Rect, _ kit: Context) {
-        guard let context = kit.model(ModelContext.self) else { return }
+        guard let context = kit.perch else { return }
         let ownerName = context.currentAccount?.name ?? "no account"
         frame.screen.header("Catalog · \(ownerName)", trailing: status(context), in: rect)
         let visible = max(0, rect.height - Layout.paneHeaderRows)
@@ -434,7 +439,7 @@ extension CatalogPane {
         case .open(let id): return open(id, context)
         case .togglePin(let id):
             apply(.togglePin(id: id), visible: visible, account: context.currentAccount)
-            return [.send(Intent.keepPaneMemory)]
+            return [.send(PerchModel.Message.keepPaneMemory)]
         case .confirmed(.deleteItem(let id)):
             apply(.delete(id: id), visible: visible, account: context.currentAccount)
             return []
@@ -471,7 +476,7 @@ extension CatalogPane {
     /// message: its menu's choice, a list or a failure of its source, a preview, a failed
     /// `catalog.open`, a removal from the config (the accounts written, or why not).
     public mutating func receive(_ message: Message, _ kit: Context) -> [Reaction<Message>] {
-        guard let context = kit.model(ModelContext.self) else { return [] }
+        guard let context = kit.perch else { return [] }
         switch message {
         case .menu(let choice):
             return take(choice, context)
@@ -497,7 +502,7 @@ extension CatalogPane {
                 return [.banner("Could not remove \(what) from the config: \(problem ?? "it could not be written")", stays: true)]
             }
             return [
-                .send(Intent.replaceAccounts(accounts, configPath: configPath)),
+                .send(PerchModel.Message.replaceAccounts(accounts, configPath: configPath)),
                 .banner(
                     "Removed \(what) from \(configPath)" + (backup.map { " (previous file kept as \($0))." } ?? ".")
                         + (problem.map { " But " + $0 + "." } ?? ""), stays: problem != nil),
@@ -568,14 +573,6 @@ extension Tab {
     public static let catalog = Tab(CatalogPane.self)
 }
 
-extension AppState {
-    /// The Catalog's items (the current account's, its edits applied).
-    public var catalogItems: [CatalogItem] { self[pane: CatalogPane.self].items }
-    /// The Catalog's cursor and scroll.
-    public var catalog: ListCursor { self[pane: CatalogPane.self].list }
-    /// Whether the Catalog item with this id is pinned.
-    public func isPinned(_ id: String) -> Bool { self[pane: CatalogPane.self].isPinned(id) }
-}
 
 extension CatalogPane {
     /// What its keys mean: move the cursor, open the item, its context menu, run the source.

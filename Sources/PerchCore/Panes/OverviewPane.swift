@@ -2,10 +2,9 @@ import PerchKit
 
 /// The Overview pane: who you are signed in as, a switch under way, and the switch count. It
 /// keeps no state of its own; its keys ask Perch's root to apply the account's tools again (`r`)
-/// or to ask each tool who it will be (`v`). A PerchKit ``Pane`` of Perch's own (``KitTabPane``,
-/// hosted by ``KitPane``): it reads the accounts, the switch and the tools through the app's
-/// model (``ModelContext``) and sends the root ``Intent``s.
-public struct OverviewPane: KitTabPane {
+/// or to ask each tool who it will be (`v`). A PerchKit ``Pane`` of Perch's own (``PerchPane``): it reads the accounts, the switch and the tools through the app's
+/// model (``ModelContext``) and sends the root messages (``PerchModel/Message``)s.
+public struct OverviewPane: PerchPane {
     public init() {}
 
     /// Keeps nothing between runs.
@@ -30,19 +29,19 @@ public struct OverviewPane: KitTabPane {
             .init([.char("v")], "v", "ask each tool who it will be", .verify),
         ])
 
-    /// `r` and `v` ask the root (``Intent/reapplyIdentities``, ``Intent/verifyIdentities``);
+    /// `r` and `v` ask the root (``PerchModel/Message/reapplyIdentities``, ``PerchModel/Message/verifyIdentities``);
     /// nothing else reaches it.
     public mutating func update(_ input: ComponentInput<Verb>, _ kit: Context) -> [Reaction<Never>] {
         switch input {
-        case .verb(.reapply): [.send(Intent.reapplyIdentities)]
-        case .verb(.verify): [.send(Intent.verifyIdentities)]
+        case .verb(.reapply): [.send(PerchModel.Message.reapplyIdentities)]
+        case .verb(.verify): [.send(PerchModel.Message.verifyIdentities)]
         default: []
         }
     }
 
     /// Draws who you are, the switch under way, the tools and the count into `rect`.
     public func render(into frame: inout Frame, in rect: Rect, _ kit: Context) {
-        guard let context = kit.model(ModelContext.self) else { return }
+        guard let context = kit.perch else { return }
         frame.screen.header("Overview", in: rect)
         var row = rect.y + 2
         func line(_ text: String, _ style: Style = .plain, indent: Int = 3) {

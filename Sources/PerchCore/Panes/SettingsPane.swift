@@ -107,12 +107,11 @@ public enum SettingsAction: CaseIterable, Hashable, Sendable {
 
 /// The Settings pane: facts about the run, then rows under a cursor: switch account, add an
 /// account, the kept settings (each with its value and where it comes from: default, saved or
-/// flag) and `Edit config…`. A PerchKit ``Pane`` of Perch's own (``KitTabPane``, hosted by
-/// ``KitPane``): it reads the settings and the run through the app's model (``ModelContext``),
-/// asks the root to open the sheet, present the form or change a setting (``Intent``s), and asks
+/// flag) and `Edit config…`. A PerchKit ``Pane`` of Perch's own (``PerchPane``): it reads the settings and the run through the app's model (``ModelContext``),
+/// asks the root to open the sheet, present the form or change a setting (messages (``PerchModel/Message``)s), and asks
 /// for its own jobs: writing the settings file and `Edit config…`, whose outcomes come back as its
 /// ``Message``.
-public struct SettingsPane: KitTabPane {
+public struct SettingsPane: PerchPane {
     /// The cursor over ``SettingsAction/allCases``.
     public internal(set) var list = ListCursor()
 
@@ -143,7 +142,7 @@ public struct SettingsPane: KitTabPane {
     /// Moves the cursor (keys, the wheel, a tap, which also runs the row), runs the row under it
     /// (`Enter`), or steps its setting (`←`, `→`).
     public mutating func update(_ input: ComponentInput<Verb>, _ kit: Context) -> [Reaction<Message>] {
-        guard let context = kit.model(ModelContext.self) else { return [] }
+        guard let context = kit.perch else { return [] }
         let count = SettingsAction.allCases.count
         let listRows = context.layout.listRows
         let visible = max(0, listRows - Self.actionsOffset(listRows: listRows))
@@ -172,8 +171,8 @@ public struct SettingsPane: KitTabPane {
     /// What running a Settings action asks.
     private static func reactions(for action: SettingsAction, step: Int, _ context: ModelContext) -> [Reaction<Message>] {
         switch action {
-        case .switchAccount: [.send(Intent.openSheet)]
-        case .addAccount: [.send(AccountForm.present(opensSheet: true))]
+        case .switchAccount: [.send(PerchModel.Message.openSheet)]
+        case .addAccount: [.present(AccountForm(opensSheet: true))]
         case .editConfig: [.perform(EditConfig(), then: Message.edited)]
         case .reduceMotion, .sheetStyle, .longPress, .mouse, .theme, .checkWithServers, .accessible:
             change(action.setting!, step: step, context)
@@ -183,7 +182,7 @@ public struct SettingsPane: KitTabPane {
     /// A setting stepped: the settings file is written with the new value, and with those an
     /// earlier failed write left unsaved (its own job, whose failure comes back as
     /// ``Message/notSaved(_:_:)`` naming them all), and the root applies it at once
-    /// (``Intent/changeSetting(_:step:)``).
+    /// (``PerchModel/Message/changeSetting(_:step:)``).
     private static func change(_ key: SettingKey, step: Int, _ context: ModelContext) -> [Reaction<Message>] {
         var settings = context.settings
         let written = settings.unsavedKeys.union([key])
@@ -199,7 +198,7 @@ public struct SettingsPane: KitTabPane {
         }
         return [
             .perform(SaveSettings(settings.file, keys: written), then: { Message.notSaved($0, written) }),
-            .send(Intent.changeSetting(key, step: step)),
+            .send(PerchModel.Message.changeSetting(key, step: step)),
         ]
     }
 
@@ -210,19 +209,19 @@ public struct SettingsPane: KitTabPane {
         case .notSaved(let notSaved, let keys):
             // Bug: a setting whose save failed still read "saved", though the next start read the old value.
             return [
-                .send(Intent.settingsNotSaved(keys)), .banner("Settings apply for this run, but could not be saved: \(notSaved.reason)"),
+                .send(PerchModel.Message.settingsNotSaved(keys)), .banner("Settings apply for this run, but could not be saved: \(notSaved.reason)"),
             ]
         case .edited(let edited):
             switch (edited.accounts, edited.problem) {
             case (let accounts?, _):
-                let current = kit.model(ModelContext.self)?.saved.currentAccount
+                let current = kit.perch?.saved.currentAccount
                 let keepsCurrent = current.map { id in accounts.contains { $0.id == id } } ?? true
                 let text =
                     keepsCurrent
                     ? "Config reloaded: \(accounts.count) account\(accounts.count == 1 ? "" : "s")."
                     : "Config reloaded: \(accounts.count) accounts; the current account is no longer in it."
-                let afresh: [Reaction<Message>] = edited.samplesSetAside ? [.send(Intent.startAfresh)] : []
-                return afresh + [.send(Intent.replaceAccounts(accounts, configPath: edited.configPath)), .banner(text)]
+                let afresh: [Reaction<Message>] = edited.samplesSetAside ? [.send(PerchModel.Message.startAfresh)] : []
+                return afresh + [.send(PerchModel.Message.replaceAccounts(accounts, configPath: edited.configPath)), .banner(text)]
             case (nil, let problem):
                 return [.banner("The config was not reloaded (the previous accounts stay): \(problem ?? "it is not valid")", stays: true)]
             }
@@ -234,7 +233,7 @@ public struct SettingsPane: KitTabPane {
 
     /// Draws the facts about the run, then the rows under the cursor, into `rect`.
     public func render(into frame: inout Frame, in rect: Rect, _ kit: Context) {
-        guard let context = kit.model(ModelContext.self) else { return }
+        guard let context = kit.perch else { return }
         frame.screen.header("Settings", in: rect)
         let first = rect.y + Layout.paneHeaderRows
         let info = context.info
@@ -301,10 +300,6 @@ extension Tab {
     public static let settings = Tab(SettingsPane.self)
 }
 
-extension AppState {
-    /// The Settings pane's cursor.
-    public var settings: ListCursor { self[pane: SettingsPane.self].list }
-}
 
 extension SettingsPane {
     /// What its keys mean: move the cursor, run the row under it, or step its setting.

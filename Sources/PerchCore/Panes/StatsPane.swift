@@ -5,9 +5,9 @@ import Synchronization
 /// last 7 days and in the last 30 days, as bars with hours and minutes (the current interval
 /// counting up); switches per day over the last 30 days as a column chart with a date axis; and
 /// the most recent switches with their source. Its keys scroll the view; each account keeps
-/// its own scroll. A PerchKit ``Pane`` of Perch's own (``KitTabPane``, hosted by ``KitPane``): it
+/// its own scroll. A PerchKit ``Pane`` of Perch's own (``PerchPane``): it
 /// reads the history and the wall clock through the app's model (``ModelContext``).
-public struct StatsPane: KitTabPane {
+public struct StatsPane: PerchPane {
     /// The scroll offset, in lines (the cursor follows it).
     public internal(set) var list = ListCursor()
     /// The scroll of the accounts not shown now, by account id.
@@ -32,9 +32,18 @@ public struct StatsPane: KitTabPane {
         for (id, scroll) in self.memory { memory[id, default: AccountPanes()].statsScroll = scroll }
     }
 
-    /// Shows the current account's scroll.
+    /// The model's ``PerchModel/freshStarts`` when last seen.
+    private var freshStarts = 0
+
+    /// Shows the current account's scroll; after the state was set aside, forgets every
+    /// account's.
     public mutating func modelChanged(_ kit: Context) -> [Reaction<Never>] {
-        if let context = kit.model(ModelContext.self) { show(context.saved.currentAccount ?? "") }
+        guard let context = kit.perch else { return [] }
+        if context.freshStarts != freshStarts {
+            self = StatsPane()
+            freshStarts = context.freshStarts
+        }
+        show(context.saved.currentAccount ?? "")
         return []
     }
 
@@ -57,7 +66,7 @@ public struct StatsPane: KitTabPane {
     /// Scrolls by a line, a page or to either end (its keys), or 3 lines a notch of the wheel;
     /// keeps the scroll in the picture when the screen changes.
     public mutating func update(_ input: ComponentInput<Verb>, _ kit: Context) -> [Reaction<Never>] {
-        guard let context = kit.model(ModelContext.self) else { return [] }
+        guard let context = kit.perch else { return [] }
         let count = cache.picture(context).lines.count
         let visible = context.layout.listRows
         switch input {
@@ -75,7 +84,7 @@ public struct StatsPane: KitTabPane {
 
     /// Draws the header and the picture's lines from the scroll into `area`.
     public func render(into frame: inout Frame, in rect: Rect, _ kit: Context) {
-        guard let context = kit.model(ModelContext.self) else { return }
+        guard let context = kit.perch else { return }
         let visible = max(0, rect.height - Layout.paneHeaderRows)
         let (picture, body) = cache.rows(context, scroll: list.scroll, size: Size(width: rect.width, height: visible))
         frame.screen.header("Stats · time per account", trailing: picture.clockText, in: rect)
@@ -381,10 +390,6 @@ extension Tab {
     public static let stats = Tab(StatsPane.self)
 }
 
-extension AppState {
-    /// The Stats pane's scroll.
-    public var stats: ListCursor { self[pane: StatsPane.self].list }
-}
 
 extension StatsPane {
     /// What its keys mean: scroll a line, a page, or to the top or the bottom.

@@ -36,8 +36,8 @@ extension PreviewCatalogItem: WorkerJob {
 
 extension OpenCatalogItem: TerminalJob {
     /// `catalog.open` on the terminal, the item in variables; says how it ended.
-    func run(in loop: EventLoop) -> CatalogItemOpened {
-        let variables = CatalogVariables.of(loop.state.accounts.first { $0.id == accountID }, id: accountID, item: item)
+    func run(in loop: PerchRunner) -> CatalogItemOpened {
+        let variables = CatalogVariables.of(loop.model.accounts.first { $0.id == accountID }, id: accountID, item: item)
         let command = self.command
         let failure = loop.runOnTerminal { TerminalCommand.run(command, variables: variables) }
         return CatalogItemOpened(accountID: accountID, failure: failure)

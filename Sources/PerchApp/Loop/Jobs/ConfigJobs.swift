@@ -146,7 +146,7 @@ extension EditConfig: TerminalJob {
     /// decision, carried out here: a valid copy replaces the config atomically (the old one kept
     /// as `<config>.bak`) and its accounts come back; an invalid one leaves the config and the
     /// accounts as they were, and is kept for the person to fix.
-    func run(in loop: EventLoop) -> ConfigEdited {
+    func run(in loop: PerchRunner) -> ConfigEdited {
         func report(_ accounts: [Account]?, _ problem: String?) -> ConfigEdited {
             ConfigEdited(accounts: accounts, configPath: loop.configPath ?? "", problem: problem)
         }

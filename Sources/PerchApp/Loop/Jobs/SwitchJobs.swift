@@ -24,7 +24,7 @@ extension RecordSwitch: WorkerJob {
             case .loaded(let now):
                 guard let account = now.first(where: { $0.id == id }) else {
                     // Bug: the interface switched to an account another process had removed.
-                    worker.post(.outcome(AnyOutcome(ConfigRead.loaded(accounts: now))))
+                    worker.post(.configRead(.loaded(accounts: now)))
                     return answer(
                         .failed(
                             accountID: id, reason: "it is no longer in the config (\(paths.config)); the list now shows the config as it is"

@@ -17,5 +17,5 @@ protocol WorkerJob: Job {
 /// main screen) while it runs, then the terminal is taken back and redrawn.
 protocol TerminalJob: Job {
     /// Runs the job on the loop's thread and returns how it went.
-    func run(in loop: EventLoop) -> Outcome
+    func run(in loop: PerchRunner) -> Outcome
 }
