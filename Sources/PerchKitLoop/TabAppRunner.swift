@@ -174,6 +174,7 @@ public final class TabAppRunner {
         case .terminal(.setMouse(let on)): loop.backend.setMouse(on)
         case .terminal(.ask(let query)): loop.ask([query])
         case .terminal(.pushKeyboardFlags(let flags)): loop.backend.pushKeyboardFlags(flags)
+        case .say(let line): loop.backend.say(line)
         }
     }
 
@@ -193,8 +194,10 @@ public final class TabAppRunner {
     /// Then, in this order: work still running is cancelled (``CancellableWork``), the terminal
     /// is restored at once (the backend shut down), and work still running is waited for at most
     /// ``workGrace`` milliseconds in all; its outcomes reach no one.
-    public func run() -> Int32 {
-        let status = loop.run(firstFrame: { [unowned self] in loop.send([.started]) })
+    /// - Parameter exitAfterFirstFrame: draw the first frame, read the terminal's answers to
+    ///   what was asked, and end (status 0) without acting on input (for measuring start-up).
+    public func run(exitAfterFirstFrame: Bool = false) -> Int32 {
+        let status = loop.run(firstFrame: { [unowned self] in loop.send([.started]) }, exitAfterFirstFrame: exitAfterFirstFrame)
         cancelWork()
         loop.backend.shutdown()
         let deadline = MonotonicClock.now() + workGrace

@@ -214,9 +214,10 @@ struct KitHost<C: Component>: Hashable, Sendable {
         case .terminal(.ask(let query)): return [.effect(.ask(query))]
         case .terminal(.pushKeyboardFlags(let flags)): return [.effect(.pushKeyboardFlags(flags))]
         case .quit: return [.quit]
-        // A message for the layers it presented, and the tab, which only the root decides: see
-        // ``KitLayer``'s documentation.
-        case .tellPresented, .selectTab: return []
+        // A message for the layers it presented, the tab and the other layers, which only the
+        // root decides, and a line said (Perch's root narrates itself): see ``KitLayer``'s
+        // documentation.
+        case .tellPresented, .selectTab, .dismissAll, .announce: return []
         }
     }
 

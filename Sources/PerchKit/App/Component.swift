@@ -188,6 +188,10 @@ public struct Context: Hashable, Sendable {
     /// The app's model as it is now (``TabApp/model``). It takes no part in equality: two
     /// contexts of the same screen and clock are alike whatever the app holds.
     public var appModel: any AppModel
+    /// The panes, read-only (``pane(_:)``); empty outside a ``TabApp``.
+    var panes: [AnyPane] = []
+    /// The presented layers, bottom first, read-only (``layer(_:)``); empty outside a ``TabApp``.
+    var layers: [AnyLayer] = []
 
     /// A context for a screen of `size` (columns × rows) at `clock` (milliseconds on the loop's
     /// clock), with animations off when `reduceMotion`, for an app whose model is `model`
@@ -201,6 +205,23 @@ public struct Context: Hashable, Sendable {
 
     /// The app's model when it is an `M` (the app's own type), else nil.
     public func model<M: AppModel>(_ type: M.Type) -> M? { appModel as? M }
+
+    /// The first pane that is a `P`, read-only, selected or not (a layer reading the list it was
+    /// opened over; the model gathering what each pane keeps); nil when none is.
+    public func pane<P>(_ type: P.Type) -> P? {
+        for pane in panes { if let match = pane.base as? P { return match } }
+        return nil
+    }
+
+    /// Every pane that is a `P` (a protocol of the app's own, say), in tab order, read-only.
+    public func panes<P>(_ type: P.Type) -> [P] { panes.compactMap { $0.base as? P } }
+
+    /// The topmost presented layer that is an `L`, read-only (the model asking whether its sheet
+    /// is up); nil when none is.
+    public func layer<L>(_ type: L.Type) -> L? {
+        for layer in layers.reversed() { if let match = layer.base as? L { return match } }
+        return nil
+    }
 
     public static func == (lhs: Context, rhs: Context) -> Bool {
         lhs.size == rhs.size && lhs.clock == rhs.clock && lhs.reduceMotion == rhs.reduceMotion
@@ -245,6 +266,26 @@ public protocol AppModel: Sendable {
     /// The frame as the panes, the tab bar and the layers drew it, before the terminal gets it:
     /// a colour theme applied to every cell, say. Unchanged by default.
     func finish(_ frame: inout Frame, _ context: Context)
+    /// The run is about to end (`q`, `Ctrl-C`, a component's ``Reaction/quit``): what to start
+    /// first, such as writing what the panes looked like for the next run (read through
+    /// ``Context/panes(_:)``); the runner waits for it a bounded time
+    /// (`TabAppRunner.workGrace`). Asked once. Nothing by default.
+    mutating func willQuit(_ context: Context) -> [Reaction<Message>]
+    /// A message for a layer dismissed before it arrived (the outcome of its work): the model
+    /// may still want it (a file the layer wrote, which the app must now read). Dropped by
+    /// default.
+    mutating func unclaimed(_ message: any Sendable, _ context: Context) -> [Reaction<Message>]
+    /// Whether the app's own choice turns animations off (a switch the person flipped), besides
+    /// ``TabApp/reduceMotion``. False by default.
+    var reducesMotion: Bool { get }
+    /// Whether it says each change in a line (an accessible mode for screen readers):
+    /// ``narration(from:to:)`` is then asked after every event a person could notice. False by
+    /// default.
+    var narrates: Bool { get }
+    /// The lines that tell a person what changed between `before` and `after` (the whole app,
+    /// its layers and the frame it draws), oldest first; the runner says each
+    /// (``TabApp/Effect/say(_:)``). None by default.
+    func narration(from before: TabApp, to after: TabApp) -> [String]
     /// The gesture recogniser's configuration as the model wants it now, from `base` (the app's,
     /// with the keys its panes hold): the long-press duration the person chose, or key holds by
     /// release events once the terminal has turned them on. Asked after every event, so a change
@@ -264,6 +305,16 @@ extension AppModel {
     public mutating func terminalReplied(_ reply: TerminalReply, _ context: Context) -> [Reaction<Message>] { [] }
     /// Leaves the frame as drawn.
     public func finish(_ frame: inout Frame, _ context: Context) {}
+    /// Nothing to do.
+    public mutating func willQuit(_ context: Context) -> [Reaction<Message>] { [] }
+    /// Dropped.
+    public mutating func unclaimed(_ message: any Sendable, _ context: Context) -> [Reaction<Message>] { [] }
+    /// False: it says nothing.
+    public var narrates: Bool { false }
+    /// False: the app's ``TabApp/reduceMotion`` alone decides.
+    public var reducesMotion: Bool { false }
+    /// Nothing.
+    public func narration(from before: TabApp, to after: TabApp) -> [String] { [] }
     /// The app's configuration as it is.
     public func gestures(_ base: GestureRecognizer.Configuration) -> GestureRecognizer.Configuration { base }
 }

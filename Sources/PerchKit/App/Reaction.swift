@@ -20,6 +20,10 @@ public struct Reaction<Message: Sendable>: Sendable {
     /// Dismisses the layer that returns it (a sheet slides away), or, from a pane, the top layer.
     public static var dismiss: Reaction { Reaction(request: .dismiss) }
 
+    /// Dismisses every presented layer that takes input, top first: one that animates away (a
+    /// sheet) slides, the others go at once (a pick in a sheet over a menu over a cover).
+    public static var dismissAll: Reaction { Reaction(request: .dismissAll) }
+
     /// From a layer: hands `value` to the component that presented it (as the message it named).
     public static func reply(_ value: some Sendable) -> Reaction { Reaction(request: .reply(value)) }
 
@@ -56,6 +60,10 @@ public struct Reaction<Message: Sendable>: Sendable {
     /// it.
     public static func banner(_ text: String, stays: Bool = false) -> Reaction { Reaction(request: .banner(text, stays: stays)) }
 
+    /// Says `line` for a screen reader, where the app narrates (``AppModel/narrates``): what a
+    /// component alone knows changed (a row number typed that has no row).
+    public static func announce(_ line: String) -> Reaction { Reaction(request: .announce(line)) }
+
     /// Asks the terminal itself for `request` (the clipboard, mouse reporting); the loop's backend
     /// carries it out.
     public static func terminal(_ request: TerminalRequest) -> Reaction { Reaction(request: .terminal(request)) }
@@ -76,6 +84,8 @@ public enum ReactionRequest: Sendable {
     case present(AnyLayer, reply: @Sendable (any Sendable) -> (any Sendable)?)
     /// Dismiss the asking layer, or from a pane the top layer.
     case dismiss
+    /// Dismiss every layer that takes input.
+    case dismissAll
     /// From a layer: this value (its ``Layer/Reply``) for its presenter.
     case reply(any Sendable)
     /// This message for the app's model.
@@ -86,6 +96,8 @@ public enum ReactionRequest: Sendable {
     case perform(AnyWork)
     /// This banner above the tab bar; with `stays`, until `Esc`.
     case banner(String, stays: Bool)
+    /// This line, said for a screen reader.
+    case announce(String)
     /// This request of the terminal itself.
     case terminal(TerminalRequest)
     /// Select the tab at this index.

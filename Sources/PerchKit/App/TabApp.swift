@@ -29,11 +29,15 @@ public struct TabApp: Sendable {
     public private(set) var model: any AppModel
     /// The panes, in tab order.
     public private(set) var panes: [AnyPane]
-    /// Index of the selected tab.
+    /// Index of the selected tab (``select(tab:)`` changes it from outside a run).
     public private(set) var selected = 0
     /// The presented layers, bottom first.
     public private(set) var layers: [AnyLayer] = []
     private var nextLayerID = 1
+    /// Whether a quit was asked for: the model's ``AppModel/willQuit(_:)`` is asked once.
+    private var quitting = false
+    /// What the panes asked when they first followed the model, carried out at the first event.
+    private var askedAtStart: [(ComponentID, [ReactionRequest])] = []
     /// Whether the app's model took a message during the current event: the panes are told once
     /// it has been handled (``Pane/modelChanged(_:)``).
     private var modelTookMessage = false
@@ -62,6 +66,9 @@ public struct TabApp: Sendable {
         case suspend
         /// Ask the terminal for `request` (the clipboard, mouse reporting).
         case terminal(TerminalRequest)
+        /// Say `line` below what was said before, for a screen reader (the app's model narrates,
+        /// ``AppModel/narrates``); a backend that draws frames says nothing.
+        case say(String)
     }
 
     /// What the root takes.
@@ -87,6 +94,13 @@ public struct TabApp: Sendable {
         self.panes = panes.map(AnyPane.init)
         self.size = size
         self.reduceMotion = reduceMotion
+        // Each pane follows the model from the start, so the first frame shows what it holds;
+        // what a pane asks then is carried out at the first event.
+        let context = self.context
+        for index in self.panes.indices {
+            let asked = self.panes[index].modelChanged(context)
+            if !asked.isEmpty { askedAtStart.append((.pane(index), asked)) }
+        }
     }
 
     /// Whether the screen is below ``minimumSize``.
@@ -97,7 +111,36 @@ public struct TabApp: Sendable {
     public var tooSmallNotice: String { TooSmallNotice(size: size, minimum: minimumSize).text }
 
     /// What the components see.
-    public var context: Context { Context(size: size, clock: clock, reduceMotion: reduceMotion, model: model) }
+    public var context: Context {
+        var context = Context(size: size, clock: clock, reduceMotion: reduceMotion || model.reducesMotion, model: model)
+        context.panes = panes
+        context.layers = layers
+        return context
+    }
+
+    /// Selects the tab at `index` (0-based), when there is one: for a host that restores where
+    /// a run was, or a test that starts on a tab.
+    public mutating func select(tab index: Int) { if panes.indices.contains(index) { selected = index } }
+
+    /// Changes the first pane of type `P` in place with `change` (a host seeding it, a test
+    /// setting it up); returns what `change` returned, or nil when no pane is a `P`.
+    @discardableResult
+    public mutating func modifyPane<P: Pane, R>(_ type: P.Type, _ change: (inout P) -> R) -> R? {
+        guard let index = panes.firstIndex(where: { $0.base is P }), var pane = panes[index].base as? P else { return nil }
+        let result = change(&pane)
+        panes[index].base = pane
+        return result
+    }
+
+    /// Changes the topmost presented layer of type `L` in place with `change`; returns what
+    /// `change` returned, or nil when no layer is an `L`.
+    @discardableResult
+    public mutating func modifyLayer<L: Layer, R>(_ type: L.Type, _ change: (inout L) -> R) -> R? {
+        guard let index = layers.lastIndex(where: { $0.base is L }), var layer = layers[index].base as? L else { return nil }
+        let result = change(&layer)
+        layers[index].base = layer
+        return result
+    }
 
     /// The app's model when it is an `M`.
     public func model<M: AppModel>(_ type: M.Type) -> M? { model as? M }
@@ -132,7 +175,11 @@ public struct TabApp: Sendable {
     private static let suspendRow = KeyTable<Verb>.Row([KeyEvent(.control("z"))], "Ctrl-Z", "suspend", .suspend)
 
     /// Index in ``layers`` of the top layer that takes input.
-    var activeTop: Int? { layers.lastIndex { $0.base.isActive } }
+    public var activeTop: Int? { layers.lastIndex { $0.base.isActive } }
+
+    /// Shows `text` above the tab bar from the next frame (a host's message at start); with
+    /// `stays`, whole, until `Esc` dismisses it.
+    public mutating func showBanner(_ text: String, stays: Bool = false) { banner = Banner(text, stays: stays) }
 
     /// The selected pane when it is a `P`, else nil.
     // Bug: it returned the first pane of the type, selected or not.
@@ -185,7 +232,14 @@ public struct TabApp: Sendable {
     /// must carry out.
     public mutating func update(_ event: Event, at time: Int64? = nil) -> [Effect] {
         if let time { clock = max(clock, time) }
+        // The app as it was, for the lines its model says about the change (only when it narrates).
+        let before = model.narrates && !Self.isSilent(event) ? self : nil
         var effects: [Effect] = []
+        if !askedAtStart.isEmpty {
+            let asked = askedAtStart
+            askedAtStart = []
+            for (id, reactions) in asked { effects += carryOut(reactions, from: id) }
+        }
         switch event {
         case .ui(let ui): effects = handle(ui)
         case .deliver(let message, let id): effects = deliver(message, to: id)
@@ -198,7 +252,23 @@ public struct TabApp: Sendable {
         }
         for index in panes.indices { effects += carryOut(panes[index].due(context), from: .pane(index)) }
         advanceLayers()
+        if let quit = effects.firstIndex(where: \.isQuit), !quitting {
+            // What the model keeps before the run ends (what each pane looked like, say) is asked
+            // for before the quit, so the runner starts it first.
+            quitting = true
+            effects.insert(contentsOf: fromModel(model.willQuitErased(context)), at: quit)
+        }
+        if let before { effects += model.narration(from: before, to: self).map(Effect.say) }
         return effects
+    }
+
+    /// Whether `event` changes nothing a person reads (an animation frame, a reply, focus lost),
+    /// so a narrating model is not asked about it.
+    private static func isSilent(_ event: Event) -> Bool {
+        switch event {
+        case .ui(.animationFrame), .ui(.terminalReply), .ui(.focus(false)): true
+        default: false
+        }
     }
 
     private mutating func handle(_ event: UIEvent) -> [Effect] {
@@ -309,7 +379,11 @@ public struct TabApp: Sendable {
             guard panes.indices.contains(index) else { return [] }
             return carryOut(panes[index].receive(message, context), from: id)
         case .layer(let layerID):
-            guard let index = layers.firstIndex(where: { $0.id == layerID }) else { return [] }
+            // A layer dismissed before its work came back: the model may still want the outcome
+            // (a config the layer wrote).
+            guard let index = layers.firstIndex(where: { $0.id == layerID }) else {
+                return fromModel(model.unclaimedErased(message, context))
+            }
             return carryOut(layers[index].receive(message, context), from: id)
         case .app: return fromModel(model.receiveErased(message, context))
         }
@@ -336,6 +410,9 @@ public struct TabApp: Sendable {
                 } else {
                     effects += dismissTop()
                 }
+            case .dismissAll:
+                // Top first: a sheet slides away, the others go at once.
+                for index in layers.indices.reversed() where layers[index].base.isActive { dismiss(at: index) }
             case .reply(let value):
                 guard case .layer(let layerID) = id, let layer = layers.first(where: { $0.id == layerID }),
                     let presenter = layer.presenter, let message = presenter.reply(value)
@@ -346,6 +423,7 @@ public struct TabApp: Sendable {
                 for layerID in layers.filter({ $0.presenter?.id == id }).map(\.id) { effects += deliver(message, to: .layer(layerID)) }
             case .perform(let work): effects.append(.perform(work, for: id))
             case .banner(let text, let stays): banner = Banner(text, stays: stays)
+            case .announce(let line): effects.append(.say(line))
             case .terminal(let request): effects.append(.terminal(request))
             case .selectTab(let index): if panes.indices.contains(index) { selected = index }
             case .quit: effects.append(.quit)
@@ -521,6 +599,12 @@ extension AppModel {
     mutating func terminalRepliedErased(_ reply: TerminalReply, _ context: Context) -> [ReactionRequest] {
         terminalReplied(reply, context).map(\.request)
     }
+
+    mutating func willQuitErased(_ context: Context) -> [ReactionRequest] { willQuit(context).map(\.request) }
+
+    mutating func unclaimedErased(_ message: any Sendable, _ context: Context) -> [ReactionRequest] {
+        unclaimed(message, context).map(\.request)
+    }
 }
 
 /// Any ``Pane``, as the root keeps it.
@@ -559,6 +643,9 @@ public struct AnyLayer: Sendable {
 
     init(_ base: any Layer) { self.base = base }
 
+    /// Its key table's title (help's title over it).
+    public var title: String { Dispatch.help(base).0 }
+
     var help: (String, [(label: String, help: String)]) { Dispatch.help(base) }
     func takes(_ key: KeyEvent) -> Bool { Dispatch.takes(base, key) }
     var heldKeys: Set<KeyEvent> { Dispatch.heldKeys(base) }
@@ -566,6 +653,11 @@ public struct AnyLayer: Sendable {
     mutating func receive(_ message: any Sendable, _ context: Context) -> [ReactionRequest] { Dispatch.receive(&base, message, context) }
     mutating func beginDismissal(_ context: Context) -> Bool { base.beginDismissal(context) }
     mutating func advance(_ context: Context) -> Bool { base.advance(context) }
+}
+
+extension TabApp.Effect {
+    /// Whether it ends the run.
+    var isQuit: Bool { if case .quit = self { true } else { false } }
 }
 
 extension KeyEvent {
