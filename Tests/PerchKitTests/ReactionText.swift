@@ -7,6 +7,8 @@ func described<Message>(_ reactions: [Reaction<Message>]) -> [String] {
         switch reaction.request {
         case .present: "present"
         case .dismiss: "dismiss"
+        case .dismissAll: "dismissAll"
+        case .announce(let line): "announce(\(line))"
         case .reply(let value): "reply(\(value))"
         case .send(let value): "send(\(value))"
         case .tellPresented(let value): "tellPresented(\(value))"

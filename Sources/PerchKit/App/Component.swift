@@ -275,7 +275,7 @@ public protocol AppModel: Sendable {
     /// may still want it (a file the layer wrote, which the app must now read). Dropped by
     /// default.
     mutating func unclaimed(_ message: any Sendable, _ context: Context) -> [Reaction<Message>]
-    /// Whether the app's own setting turns animations off (a switch in its settings), besides
+    /// Whether the app's own choice turns animations off (a switch the person flipped), besides
     /// ``TabApp/reduceMotion``. False by default.
     var reducesMotion: Bool { get }
     /// Whether it says each change in a line (an accessible mode for screen readers):
