@@ -87,13 +87,16 @@ let package = Package(
             ]),
         // In-process figures for `make bench` (bench/bench.py runs it and prints the table).
         .executableTarget(
-            name: "PerchBench", dependencies: ["PerchCore", "PerchStore", "PerchIdentities", "PerchKitTerminal", "PerchKitLoop"],
+            name: "PerchBench",
+            dependencies: ["PerchCore", "PerchStore", "PerchIdentities", "PerchKitTerminal", "PerchKitLoop"],
             path: "bench/PerchBench",
             // Linked as perch is (`make bench-build`), so its figures are the shipped binary's.
             linkerSettings: [.linkedLibrary("tinfo", .when(configuration: .release))]),
         // What more than one test target needs (a seeded generator, an executable written
         // safely beside parallel tests), written once.
         .target(name: "PerchTestSupport", path: "Tests/Support"),
+        // How the tests of Perch's interface read and drive it, written once.
+        .target(name: "PerchCoreTesting", dependencies: ["PerchCore", "PerchKit"], path: "Tests/CoreSupport"),
         .testTarget(
             name: "PerchKitTests",
             dependencies: [
@@ -101,12 +104,13 @@ let package = Package(
                 "PerchKitPlanetsApp",
             ],
             exclude: ["Snapshots"]),
-        .testTarget(name: "PerchCoreTests", dependencies: ["PerchCore", "PerchKit", "PerchTestSupport"], exclude: ["Golden"]),
+        .testTarget(
+            name: "PerchCoreTests", dependencies: ["PerchCore", "PerchKit", "PerchKitLoop", "PerchTestSupport", "PerchCoreTesting"], exclude: ["Golden"]),
         .testTarget(name: "PerchStoreTests", dependencies: ["PerchStore", "PerchCore", "PerchIdentities", "PerchTestSupport"]),
         .testTarget(name: "PerchIdentitiesTests", dependencies: ["PerchIdentities", "PerchStore", "PerchCore", "PerchTestSupport"]),
         .testTarget(
             name: "PerchAppTests",
-            dependencies: ["PerchApp", "PerchCore", "PerchStore", "PerchKitTerminal", "PerchKitLoop", "PerchTestSupport"]),
+            dependencies: ["PerchApp", "PerchCore", "PerchStore", "PerchKitTerminal", "PerchKitLoop", "PerchTestSupport", "PerchCoreTesting"]),
         .testTarget(name: "EndToEndTests", dependencies: ["PerchTestSupport"], exclude: ["Golden", "RealTerminal", "MCP"]),
     ]
 )

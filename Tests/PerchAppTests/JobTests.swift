@@ -36,7 +36,8 @@ extension LoopSuites {
             var event: AppEvent?
             while event == nil, Date() < deadline {
                 var entry = pollfd(fd: worker.wakeDescriptor, events: Int16(POLLIN), revents: 0)
-                if poll(&entry, 1, 50) > 0 { event = worker.drain().first }
+                _ = poll(&entry, 1, 50)
+                event = worker.drainEvents().first
             }
             let (outcome, asker) = try #require(event?.taken(Shouted.self), "\(String(describing: event))")
             #expect(outcome == Shouted(text: "HELLO (\(Account.samples.count) accounts)"))

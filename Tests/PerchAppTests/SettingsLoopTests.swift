@@ -1,3 +1,4 @@
+import PerchCoreTesting
 import Foundation
 import PerchCore
 import PerchKit
@@ -18,14 +19,13 @@ extension LoopSuites {
         }
 
         /// Runs a loop over `state` on a thread; returns the backend, a way to type, and a way to wait for the end.
-        func run(_ state: AppState, configPath: String?, settingsPath: String?, configPaths: PerchPaths? = nil) -> (
+        func run(_ state: TabApp, configPath: String?, settingsPath: String?, configPaths: PerchPaths? = nil) -> (
             RecordingBackend, (String) -> Void, () -> Bool
         ) {
             var ends: [Int32] = [0, 0]
             _ = pipe(&ends)
             let backend = RecordingBackend(size: Size(width: 80, height: 24), inputDescriptor: ends[0])
-            let loop = EventLoop(
-                state: state, backend: backend, store: nil, gestures: .init(), configPath: configPath, settingsPath: settingsPath,
+            let loop = PerchRunner(app: state, backend: backend, store: nil, gestures: .init(), configPath: configPath, settingsPath: settingsPath,
                 configPaths: configPaths)
             nonisolated(unsafe) let running = loop
             let done = DispatchSemaphore(value: 0)
@@ -52,7 +52,7 @@ extension LoopSuites {
             defer { try? FileManager.default.removeItem(atPath: folder) }
             let path = folder + "/settings.json"
             let (backend, type, end) = run(
-                AppState(accounts: Account.samples, size: Size(width: 80, height: 24), settings: SettingsState()), configPath: nil,
+                TabApp.perch(accounts: Account.samples, size: Size(width: 80, height: 24), settings: SettingsState()), configPath: nil,
                 settingsPath: path)
             // Settings; rows 2… are Reduce motion, Sheet style, Long-press, Mouse, Colour theme, Check with servers, Accessible mode.
             type("4jj\r")  // reduce motion on
@@ -86,7 +86,7 @@ extension LoopSuites {
             let flagged = SettingsState(file: read.settings, flags: flags, flagged: [.longPress])
             #expect(flagged.values.longPressMilliseconds == 300 && flagged.source(.longPress) == .flag)
             #expect(flagged.values.theme == .monochrome && flagged.source(.theme) == .saved)
-            let state = AppState(accounts: Account.samples, size: Size(width: 80, height: 24), settings: flagged)
+            let state = TabApp.perch(accounts: Account.samples, size: Size(width: 80, height: 24), settings: flagged)
             #expect(state.reduceMotion && state.sheetStyle == .inset)
         }
 
@@ -185,7 +185,7 @@ extension LoopSuites {
             unsetenv("VISUAL")
             defer { unsetenv("EDITOR") }
             let (backend, type, end) = run(
-                AppState(accounts: [Account(id: "work", name: "Work")], size: Size(width: 80, height: 24)), configPath: config,
+                TabApp.perch(accounts: [Account(id: "work", name: "Work")], size: Size(width: 80, height: 24)), configPath: config,
                 settingsPath: nil)
             type("4")
             for _ in 0..<9 { type("j") }  // to Edit config…
@@ -244,7 +244,7 @@ extension LoopSuites {
             unsetenv("VISUAL")
             defer { unsetenv("EDITOR") }
             let (backend, type, end) = run(
-                AppState(accounts: Account.samples, saved: SavedState(currentAccount: "work"), size: Size(width: 80, height: 24)),
+                TabApp.perch(accounts: Account.samples, saved: SavedState(currentAccount: "work"), size: Size(width: 80, height: 24)),
                 configPath: paths.config, settingsPath: nil, configPaths: paths)
             type("4")
             for _ in 0..<9 { type("j") }  // to Edit config…
@@ -285,7 +285,7 @@ extension LoopSuites {
                 (try? FileManager.default.contentsOfDirectory(atPath: folder))?.filter { $0.hasPrefix(".accounts.json.edit-") } ?? []
             }
             let (backend, type, end) = run(
-                AppState(accounts: [Account(id: "work", name: "Work")], size: Size(width: 200, height: 24)), configPath: config,
+                TabApp.perch(accounts: [Account(id: "work", name: "Work")], size: Size(width: 200, height: 24)), configPath: config,
                 settingsPath: nil)
             type("4")
             for _ in 0..<9 { type("j") }  // to Edit config…

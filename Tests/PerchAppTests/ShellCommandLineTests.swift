@@ -88,14 +88,15 @@ struct ShellCommandLineTests {
 
     // Bug: the man page listed only the panes' and the account sheet's keys.
     @Test(
-        "the man page lists the keys of every layer, under its title (the sheet's as In the account sheet)", arguments: InputContext.layers)
-    func manPageLayerKeys(_ context: InputContext) {
+        "the man page lists the keys of every layer, under its title (the sheet's as In the account sheet)",
+        arguments: PerchKeys.layers.map(\.title) + ["In the account sheet"])
+    func manPageLayerKeys(_ title: String) {
         let page = ManPage.text
-        let heading = [InputContext.accountSheet, .accountSheetFilter].contains(context) ? "In the account sheet" : context.title
-        #expect(page.contains(ManPage.escaped(heading) + ":"), "no \(heading)")
-        for binding in KeyBindings.table(for: context) {
-            #expect(page.contains(ManPage.escaped(binding.label)), "\(context.title): no \(binding.label)")
-            #expect(page.contains(ManPage.escaped(binding.summary)), "\(context.title): no \(binding.summary)")
+        let rows = PerchKeys.layers.first { $0.title == title }?.rows ?? PerchKeys.sheet + PerchKeys.sheetFilter
+        #expect(page.contains(ManPage.escaped(title) + ":"), "no \(title)")
+        for row in rows {
+            #expect(page.contains(ManPage.escaped(row.label)), "\(title): no \(row.label)")
+            #expect(page.contains(ManPage.escaped(row.help)), "\(title): no \(row.help)")
         }
     }
 

@@ -1,3 +1,4 @@
+import PerchCoreTesting
 import Foundation
 import PerchCore
 import PerchKit
@@ -17,18 +18,18 @@ extension LoopSuites {
 
         /// A loop under `--key-hold auto` over a pipe, with `script` run on the virtual clock
         /// (each step gets the pipe's write end).
-        func makeLoop(_ script: [(Int64, (Int32) -> Void)]) -> (EventLoop, RecordingBackend, VirtualPoller, Int32) {
+        func makeLoop(_ script: [(Int64, (Int32) -> Void)]) -> (PerchRunner, RecordingBackend, VirtualPoller, Int32) {
             var ends: [Int32] = [0, 0]
             #expect(pipe(&ends) == 0)
             _ = fcntl(ends[0], F_SETFL, fcntl(ends[0], F_GETFL) | O_NONBLOCK)
             let backend = RecordingBackend(size: Size(width: 80, height: 24), inputDescriptor: ends[0])
             var info = RunInfo()
             info.keyHoldPreference = .auto
-            let state = AppState(accounts: Account.samples, size: backend.size, info: info)
+            let state = TabApp.perch(accounts: Account.samples, size: backend.size, info: info)
             let poller = VirtualPoller(start: 1_000)
             let writeEnd = ends[1]
             for (time, step) in script { poller.at(time) { step(writeEnd) } }
-            let loop = EventLoop(state: state, backend: backend, store: nil, gestures: .init(), poller: poller)
+            let loop = PerchRunner(app: state, backend: backend, store: nil, gestures: .init(), poller: poller)
             return (loop, backend, poller, ends[0])
         }
 
@@ -61,9 +62,9 @@ extension LoopSuites {
                 "asked once, after the first frame")
             #expect(backend.frames.first?.text.contains("Overview") == true)
             #expect(backend.calls.contains("pushKeyboardFlags 31"), "flags pushed when the answer came")
-            #expect(loop.state.info.keyHold == .releaseEvents)
+            #expect(loop.app.info.keyHold == .releaseEvents)
             #expect(backend.frames.contains { $0.text.contains("Catalog ·") }, "the key typed before the answer was taken")
-            #expect(loop.state.sheet != nil, "the hold opened the sheet without any auto-repeat: release events were on")
+            #expect(loop.app.sheet != nil, "the hold opened the sheet without any auto-repeat: release events were on")
             #expect(!loop.queries.isWaiting)
         }
 

@@ -1,17 +1,18 @@
+import PerchCoreTesting
 import PerchKit
 import Testing
 
 @testable import PerchCore
 
-private func formState() -> AppState {
-    var state = AppState(accounts: Account.samples, size: Size(width: 80, height: 24))
+private func formState() -> TabApp {
+    var state = TabApp.perch(accounts: Account.samples, size: Size(width: 80, height: 24))
     _ = state.update(.key(.char("a")))
     _ = state.update(.key(KeyEvent(.end)))
     _ = state.update(.key(KeyEvent(.enter)))
     return state
 }
 
-private func type(_ state: inout AppState, _ text: String) {
+private func type(_ state: inout TabApp, _ text: String) {
     for c in text { _ = state.update(.key(.char(c))) }
 }
 
@@ -21,22 +22,22 @@ struct AccountFormTests {
     func opensFromSheet() {
         let state = formState()
         #expect(state.presented.count == 2)
-        #expect(state.inputContext == .accountForm)
+        #expect(state.keysTitle == AccountForm.keyTable.title)
         #expect(state.saved.switchCount == 0)
         #expect(state.accountForm?.opensSheet == false)
     }
 
     @Test("the Settings row and a click on the sheet's last row open the form too")
     func opensFromSettingsAndClick() {
-        var state = AppState(accounts: Account.samples, size: Size(width: 80, height: 24))
+        var state = TabApp.perch(accounts: Account.samples, size: Size(width: 80, height: 24))
         _ = state.update(.key(.char("4")))
         _ = state.update(.tap(.settingsRow(1)))
         #expect(state.accountForm?.opensSheet == true)
-        var sheet = AppState(accounts: Account.samples, size: Size(width: 80, height: 24))
+        var sheet = TabApp.perch(accounts: Account.samples, size: Size(width: 80, height: 24))
         _ = sheet.update(.key(.char("a")))
         #expect(sheet.hitTest(Position(column: 5, row: 22)) == .sheetAddAccount)
         _ = sheet.update(.tap(.sheetAddAccount))
-        #expect(sheet.inputContext == .accountForm)
+        #expect(sheet.keysTitle == AccountForm.keyTable.title)
     }
 
     @Test("printable keys, q and ? included, go into the focused field at its cursor; controls never; Readline's editing keys edit")
@@ -173,19 +174,19 @@ struct AccountFormTests {
         #expect(state.render().lines.contains { $0.contains("Add account…") }, "the sheet fits its new content")
         // Bug: the banner was never seen from the keyboard: the sheet covered it, and the Esc that
         // closed the sheet took it too.
-        #expect(state.banner == "Added Ada to /c/accounts.json.")
+        #expect(state.bannerText == "Added Ada to /c/accounts.json.")
         _ = state.update(.key(KeyEvent(.down)))
         _ = state.update(.key(KeyEvent(.escape)))
         _ = state.update(.animationFrame, at: 10_000)
-        #expect(state.presented.isEmpty && state.banner == "Added Ada to /c/accounts.json.", "shown once the sheet is gone")
+        #expect(state.presented.isEmpty && state.bannerText == "Added Ada to /c/accounts.json.", "shown once the sheet is gone")
         #expect(state.render().lines.contains { $0.contains("Added Ada to /c/accounts.json.") })
         _ = state.update(.key(.char("j")))
-        #expect(state.banner == nil, "the next key with no layer up takes it")
+        #expect(state.bannerText == nil, "the next key with no layer up takes it")
     }
 
     @Test("from Settings, the sheet opens on the new account")
     func addedFromSettings() {
-        var state = AppState(accounts: Account.samples, size: Size(width: 80, height: 24))
+        var state = TabApp.perch(accounts: Account.samples, size: Size(width: 80, height: 24))
         _ = state.update(.key(.char("4")))
         _ = state.update(.key(.char("j")))
         _ = state.update(.key(KeyEvent(.enter)))
@@ -230,13 +231,13 @@ struct AccountFormTests {
             Issue.record("no help")
             return
         }
-        #expect(help.title == InputContext.accountForm.title)
-        #expect(help.rows == InputContext.accountForm.helpRows)
+        #expect(help.title == AccountForm.keyTable.title)
+        #expect(help.rows == AccountForm.keyTable.helpRows)
         #expect(help.rows.last == HelpLayer.Row("F1", "this help"), "help's key where you type")
         // Bug: F1 opened help in the form, but a second F1 did not close it (Esc, ? and q did).
         _ = state.update(.key(KeyEvent(.function(1))))
         #expect(state.presented.last?.help == nil && state.accountForm != nil, "F1 again closes help, back to the form")
-        #expect(InputContext.accountForm.helpRows.contains(HelpLayer.Row("wheel", "previous or next field")))
+        #expect(AccountForm.keyTable.helpRows.contains(HelpLayer.Row("wheel", "previous or next field")))
     }
 }
 
@@ -267,7 +268,7 @@ struct DeleteAlertWordingTests {
     // With no account there is no Catalog to delete from: the pane says so and m opens nothing.
     @Test("with no account chosen the Catalog is empty and says why; no menu or alert opens")
     func noAccount() {
-        var state = AppState(accounts: Account.samples, size: Size(width: 80, height: 24))
+        var state = TabApp.perch(accounts: Account.samples, size: Size(width: 80, height: 24))
         state.selectedTab = .catalog
         _ = state.update(.key(.char("m")))
         #expect(state.presented.isEmpty)
@@ -283,7 +284,7 @@ struct SmallScreenTests {
     // Bug: at 30×8 the form hid its lower fields and buttons, and a focused field took typing while out of sight.
     @Test("at 30×8 the focused field of the form is scrolled into view, with ↑/↓ marks at the edges")
     func formScrolls() throws {
-        var state = AppState(accounts: Account.samples, size: Size(width: 30, height: 8))
+        var state = TabApp.perch(accounts: Account.samples, size: Size(width: 30, height: 8))
         _ = state.update(.key(.char("4")))
         _ = state.update(.key(.char("j")))
         _ = state.update(.key(KeyEvent(.enter)))  // Add account…
@@ -315,7 +316,7 @@ struct SmallScreenTests {
             Size(width: 30, height: 8), Size(width: 20, height: 6), Size(width: 25, height: 10),
         ])
     func marksCoverNothing(_ size: Size) throws {
-        var state = AppState(accounts: Account.samples, size: size)
+        var state = TabApp.perch(accounts: Account.samples, size: size)
         _ = state.update(.key(.char("a")))
         _ = state.update(.key(.char("+")))
         try #require(state.accountForm != nil)
@@ -334,7 +335,7 @@ struct SmallScreenTests {
     // Bug: a context menu's actions past the screen's edge had no mark, so a mouse-only user could not reach Delete.
     @Test("a context menu whose actions do not all fit marks the rest, and a click on the mark brings Delete into view")
     func menuMarksHiddenActions() throws {
-        var state = AppState(accounts: Account.samples, saved: SavedState(currentAccount: "work"), size: Size(width: 30, height: 8))
+        var state = TabApp.perch(accounts: Account.samples, saved: SavedState(currentAccount: "work"), size: Size(width: 30, height: 8))
         _ = state.update(.key(.char("2")))
         _ = state.update(.key(.char("m")))
         let menu = try #require(state.presented.last?.as(ContextMenu.self))
@@ -357,7 +358,7 @@ struct NarrowSettingsTests {
     // Bug: at 30 columns Settings cut every value from the left, so a sentence read from its middle (`…0 ms` read as 0 ms).
     @Test("a value in words keeps its beginning when cut; a path keeps its end")
     func valuesCutTheRightWay() throws {
-        var state = AppState(
+        var state = TabApp.perch(
             accounts: Account.samples, size: Size(width: 40, height: 20),
             info: RunInfo(configDescription: "/home/someone/.config/perch/accounts.json"))
         _ = state.update(.key(.char("4")))
@@ -370,14 +371,14 @@ struct NarrowSettingsTests {
 }
 
 /// Where the `Add account…` form's outcomes are addressed: its layer.
-func formAsker(_ state: AppState) -> ModelID {
+func formAsker(_ state: TabApp) -> ModelID {
     .layer(state.presented.last { $0.is(AccountForm.self) }?.id ?? -1)
 }
 
 /// Fills the `Add account…` form on top with a valid account and presses Enter, so that it asks
 /// for its job (a layer takes only the outcomes of what it asked for); returns where the job's
 /// outcomes are addressed.
-func submittedForm(_ state: inout AppState) -> ModelID {
+func submittedForm(_ state: inout TabApp) -> ModelID {
     for c in "ada" { _ = state.update(.key(.char(c))) }
     _ = state.update(.key(KeyEvent(.tab)))
     for c in "Ada" { _ = state.update(.key(.char(c))) }

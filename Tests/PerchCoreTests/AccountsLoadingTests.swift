@@ -1,3 +1,4 @@
+import PerchCoreTesting
 import PerchKit
 import Testing
 
@@ -8,15 +9,15 @@ private func accounts(_ n: Int) -> [Account] {
 }
 
 /// A run whose first frame came from the current-account cache: only `a2` is known, current.
-private func loadingState() -> AppState {
+private func loadingState() -> TabApp {
     let cached = Account(id: "a2", name: "Account 2", handle: "@user2")
     var saved = SavedState()
     saved.currentAccount = "a2"
     saved.switchCount = 3
-    return AppState(accounts: [cached], saved: saved, size: Size(width: 80, height: 24), loading: true)
+    return TabApp.perch(accounts: [cached], saved: saved, size: Size(width: 80, height: 24), loading: true)
 }
 
-private func text(_ state: AppState) -> String { state.render().lines.joined(separator: "\n") }
+private func text(_ state: TabApp) -> String { state.render().lines.joined(separator: "\n") }
 
 @Suite("Accounts read after the first frame (the first frame from the current-account cache)")
 struct AccountsLoadingTests {
@@ -26,8 +27,10 @@ struct AccountsLoadingTests {
         #expect(state.currentAccount?.id == "a2")
         #expect(text(state).contains("Account 2"))
         #expect(text(state).contains("Switches so far: 3"))
-        #expect(state.firstFrameEffects == [.perform(LoadConfig())])
-        #expect(AppState(accounts: accounts(4), size: Size(width: 80, height: 24)).firstFrameEffects.isEmpty)
+        var started = state
+        #expect(started.started().contains { $0.job(LoadConfig.self) != nil }, "the whole config is read once the first frame is up")
+        var whole = TabApp.perch(accounts: accounts(4), size: Size(width: 80, height: 24))
+        #expect(!whole.started().contains { $0.job(LoadConfig.self) != nil })
     }
 
     @Test("a sheet opened before the accounts arrive says loading…, offers no account, and Enter switches to nothing")
@@ -67,7 +70,7 @@ struct AccountsLoadingTests {
         #expect(state.currentAccount == nil)
         #expect(state.saved.currentAccount == nil)
         #expect(!text(state).contains("Account 2"), "\(text(state))")
-        #expect(state.banner?.contains("not in the config") == true)
+        #expect(state.bannerText?.contains("not in the config") == true)
     }
 
     /// A config reader's problem line, as a start with that config prints it.
@@ -94,7 +97,7 @@ struct AccountsLoadingTests {
         var saved = SavedState()
         saved.currentAccount = "a2"
         saved.panes = ["a7": AccountPanes(statsScroll: 4)]
-        let state = AppState(accounts: [cached], saved: saved, size: Size(width: 80, height: 24), loading: true)
+        let state = TabApp.perch(accounts: [cached], saved: saved, size: Size(width: 80, height: 24), loading: true)
         #expect(state.paneMemory["a7"]?.statsScroll == 4)
     }
 }

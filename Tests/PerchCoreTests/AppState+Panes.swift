@@ -1,10 +1,10 @@
+import PerchCoreTesting
 import PerchKit
 
 @testable import PerchCore
 
-/// Each pane of the root by its type, for tests that look at or seed a pane's own state (the
-/// root itself reaches panes only through ``TabPane``).
-extension AppState {
+/// Each pane of the root by its type, for tests that look at or seed a pane's own state .
+extension TabApp {
     var overviewPane: OverviewPane {
         get { self[pane: OverviewPane.self] }
         set { self[pane: OverviewPane.self] = newValue }
@@ -23,7 +23,7 @@ extension AppState {
     }
 }
 
-extension AppState {
+extension TabApp {
     /// `Edit config…` run from Settings as a person runs it (its tab, its last row, `Enter`), the
     /// tab shown before selected again, and the editor's end, `edited`, delivered: Settings takes
     /// the outcomes of the jobs it asked for, and only those.
@@ -35,20 +35,12 @@ extension AppState {
     }
 }
 
-extension ModelMessage {
-    /// The Catalog's key meaning `verb`, as Perch's root binds it and hands it to the pane.
-    static func catalog(_ verb: CatalogPane.Verb) -> ModelMessage {
-        let row = CatalogPane.keyTable.rows.firstIndex { $0.verb == verb && !$0.keys.isEmpty }!
-        return .action(Tab.catalog.keys[row].action!)
-    }
-}
-
-/// PerchKit's layers as Perch's root presents them (``KitLayer``), for tests that look at them.
-extension Presentation {
+/// PerchKit's layers as the root presents them, for tests that look at them.
+extension AnyLayer {
     /// The layer, when it is PerchKit's alert.
-    var alert: AlertLayer? { self.as(KitLayer<AlertLayer>.self)?.layer }
+    var alert: AlertLayer? { base as? AlertLayer }
     /// The layer, when it is PerchKit's help overlay.
-    var help: HelpLayer? { self.as(KitLayer<HelpLayer>.self)?.layer }
+    var help: HelpLayer? { base as? HelpLayer }
 }
 
 extension HelpLayer {
@@ -56,21 +48,9 @@ extension HelpLayer {
     var rows: [Row] { sections.flatMap(\.rows) }
 }
 
-extension InputContext {
-    /// What `key` does here, as the root looks it up.
-    func action(for key: KeyEvent) -> KeyAction? { KeyBindings.binding(for: key, in: self)?.action }
-    /// The rows help lists for this context.
-    var helpRows: [HelpLayer.Row] { KeyBindings.table(for: self).map { HelpLayer.Row($0.label, $0.summary) } }
-}
-
-extension InputContext {
-    /// The help overlay over this context, as the layer the root presents.
-    var helpLayer: KitLayer<HelpLayer> { help.as(KitLayer<HelpLayer>.self)! }
-}
-
-extension AlertAction {
-    /// The alert confirming this action, as the layer the root presents.
-    func alertLayer(title: String, message: String, confirmTitle: String) -> KitLayer<AlertLayer> {
-        KitLayer(alert(title: title, message: message, confirmTitle: confirmTitle))
-    }
+extension KeyTable {
+    /// The rows help lists for this table.
+    var helpRows: [HelpLayer.Row] { help.map { HelpLayer.Row($0.label, $0.help) } }
+    /// The help overlay over this table alone.
+    var helpLayer: HelpLayer { HelpLayer(title: title, sections: [HelpLayer.Section("", helpRows)]) }
 }

@@ -1,3 +1,4 @@
+import PerchCoreTesting
 import PerchKit
 import Testing
 
@@ -7,12 +8,12 @@ import Testing
 
 private let screen80x24 = Size(width: 80, height: 24)
 
-private func makeState(current: String? = nil, accounts: [Account] = Account.samples, size: Size = screen80x24) -> AppState {
-    AppState(accounts: accounts, saved: SavedState(currentAccount: current), size: size)
+private func makeState(current: String? = nil, accounts: [Account] = Account.samples, size: Size = screen80x24) -> TabApp {
+    TabApp.perch(accounts: accounts, saved: SavedState(currentAccount: current), size: size)
 }
 
 /// A state on `tab` with the sheet opened by `a` (its cursor then sits on the current account).
-private func makeStateWithSheet(current: String? = nil, on tab: Tab = .overview) -> AppState {
+private func makeStateWithSheet(current: String? = nil, on tab: Tab = .overview) -> TabApp {
     var state = makeState(current: current)
     state.selectedTab = tab
     _ = state.update(char("a"))
@@ -26,14 +27,14 @@ private func manyAccounts(_ n: Int) -> [Account] {
 private func key(_ k: Key, _ modifiers: Modifiers = []) -> UIEvent { .key(KeyEvent(k, modifiers: modifiers)) }
 private func char(_ c: Character) -> UIEvent { .key(.char(c)) }
 
-extension AppState {
+extension TabApp {
     /// Applies events in order and returns all effects.
-    fileprivate mutating func send(_ events: UIEvent...) -> [Effect] {
+    fileprivate mutating func send(_ events: UIEvent...) -> [PerchCore.Effect] {
         events.flatMap { update($0) }
     }
 }
 
-@Suite("AppState.update")
+@Suite("TabApp.update")
 struct AppStateUpdateTests {
     // MARK: Tabs
 
@@ -396,7 +397,7 @@ struct AppStateUpdateTests {
         _ = state.update(char("k"))
         #expect(state.stats.scroll == 0)
         _ = state.update(key(.end))
-        let count = StatsPicture(state.context).lines.count
+        let count = StatsPicture(state.modelContext).lines.count
         #expect(count > 30)
         #expect(state.stats.scroll == count - Layout(size: state.size).listRows)
     }
@@ -413,7 +414,7 @@ struct AppStateUpdateTests {
         _ = state.update(.outcome(AnyOutcome(WallTime(seconds: start, monotonic: state.clock))))
         _ = state.update(char("3"))
         /// The frame of a pane that never drew before (its own, empty caches), scrolled as this one.
-        func fresh(_ state: AppState) -> Screen {
+        func fresh(_ state: TabApp) -> Screen {
             var copy = state
             var pane = StatsPane()
             pane.list = state.statsPane.list
@@ -449,7 +450,7 @@ struct AppStateUpdateTests {
         _ = state.update(char("2"))
         #expect(state.catalogPane.items.count > 40)
         /// The frame of a pane whose rows were never kept.
-        func fresh(_ state: AppState) -> Screen {
+        func fresh(_ state: TabApp) -> Screen {
             var copy = state
             copy.catalogPane.rowsCache = CatalogRowsCache()
             return copy.render()
@@ -508,7 +509,7 @@ struct AppStateUpdateTests {
         var state = makeState(current: "work")
         _ = state.update(char("2"))
         #expect(state.hitTest(Position(column: 5, row: 21)) == .catalogRow(20))
-        state.banner = "Could not save the switch"
+        state.bannerText = "Could not save the switch"
         #expect(state.render().lines[21].contains("Could not save the switch"))
         #expect(state.hitTest(Position(column: 5, row: 21)) == .none)
         #expect(state.hitTest(Position(column: 5, row: 20)) == .catalogRow(19))
@@ -558,11 +559,11 @@ struct AppStateUpdateTests {
     @Test("a key clears the banner")
     func bannerClearedByKey() {
         var state = makeState()
-        state.banner = "Could not save"
+        state.bannerText = "Could not save"
         _ = state.update(.focus(true))
-        #expect(state.banner == "Could not save")
+        #expect(state.bannerText == "Could not save")
         _ = state.update(char("x"))
-        #expect(state.banner == nil)
+        #expect(state.bannerText == nil)
     }
 
     @Test("a saved current account that is not in the config is dropped")
@@ -579,10 +580,10 @@ struct AppStateUpdateTests {
 /// compared, not only the text: kept rows are copied as they were drawn.
 private struct KeptDrawingCheck {
     let pane: String
-    let fresh: (AppState) -> Screen
+    let fresh: (TabApp) -> Screen
     private var before: Screen
 
-    init(_ state: AppState, pane: String, fresh: @escaping (AppState) -> Screen, sourceLocation: SourceLocation = #_sourceLocation) {
+    init(_ state: TabApp, pane: String, fresh: @escaping (TabApp) -> Screen, sourceLocation: SourceLocation = #_sourceLocation) {
         self.pane = pane
         self.fresh = fresh
         before = state.render()
@@ -590,7 +591,7 @@ private struct KeptDrawingCheck {
         #expect(state.render() == before, "drawn again from what it kept", sourceLocation: sourceLocation)
     }
 
-    mutating func expectRedrawn(_ change: String, in state: AppState, sourceLocation: SourceLocation) {
+    mutating func expectRedrawn(_ change: String, in state: TabApp, sourceLocation: SourceLocation) {
         let after = state.render()
         #expect(after != before, "\(change) changes what \(pane) shows", sourceLocation: sourceLocation)
         #expect(after == fresh(state), "\(change): not what \(pane) drew before", sourceLocation: sourceLocation)

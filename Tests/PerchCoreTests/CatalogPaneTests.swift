@@ -1,3 +1,4 @@
+import PerchCoreTesting
 import PerchKit
 import Testing
 
@@ -14,7 +15,7 @@ struct CatalogPaneTests {
 
     /// `items`, as gh's catalog command printed them, delivered to `state`'s Catalog (which asked
     /// for its source at the first event).
-    static func load(_ items: [CatalogItem], into state: inout AppState) {
+    static func load(_ items: [CatalogItem], into state: inout TabApp) {
         _ = state.update(.outcome(AnyOutcome(CatalogLoaded.loaded(accountID: "gh", items: items, skipped: 0)), for: .pane(.catalog)))
     }
 
@@ -22,10 +23,10 @@ struct CatalogPaneTests {
         (1...count).map { CatalogItem(id: "\(prefix)-\($0)", title: "\(prefix) \($0)", detail: "", kind: "") }
     }
 
-    func state(current: String = "gh", saved: SavedState? = nil) -> AppState {
+    func state(current: String = "gh", saved: SavedState? = nil) -> TabApp {
         var savedState = saved ?? SavedState()
         savedState.currentAccount = current
-        return AppState(accounts: Self.accounts, saved: savedState, size: Size(width: 80, height: 24))
+        return TabApp.perch(accounts: Self.accounts, saved: savedState, size: Size(width: 80, height: 24))
     }
 
     @Test("the source runs at the first event, once; the spinner shows how long it has run and moves only while shown")
@@ -56,7 +57,7 @@ struct CatalogPaneTests {
             .outcome(AnyOutcome(CatalogLoaded.failed(accountID: "gh", reason: "exited with status 1\nHTTP 401")), for: .pane(.catalog)))
         #expect(state.catalogItems.count == 5, "the last good list stays")
         #expect(state.render().lines[0].contains("load failed · r retry"))
-        #expect(state.banner?.contains("HTTP 401") == true)
+        #expect(state.bannerText?.contains("HTTP 401") == true)
     }
 
     @Test("the last good list is kept per account: switching back shows it at once, without running the source")
@@ -94,7 +95,7 @@ struct CatalogPaneTests {
     func identities() {
         let identities = ToolIdentities([.fixture(.kube, "prod, namespace web")])
         let account = Account(id: "ops", name: "Ops", identities: identities)
-        var state = AppState(accounts: [account], saved: SavedState(currentAccount: "ops"), size: Size(width: 80, height: 24))
+        var state = TabApp.perch(accounts: [account], saved: SavedState(currentAccount: "ops"), size: Size(width: 80, height: 24))
         _ = state.update(.key(.char("2")))
         #expect(state.catalogItems.first?.title == "kube")
         #expect(state.catalogItems.first?.detail == "prod, namespace web")
@@ -184,7 +185,7 @@ struct CatalogPaneTests {
         #expect(quit.last == .quit)
         var saved = SavedState(currentAccount: "gh")
         saved.panes = panes
-        var next = AppState(accounts: Self.accounts, saved: saved, size: Size(width: 80, height: 24))
+        var next = TabApp.perch(accounts: Self.accounts, saved: saved, size: Size(width: 80, height: 24))
         _ = next.update(.key(.char("2")))
         #expect(next.catalog == ghCursor, "kept while the source runs")
         Self.load(Self.items("repo", 100), into: &next)
@@ -198,7 +199,7 @@ struct CatalogPaneTests {
     func paneStateOfRemovedAccount() {
         var saved = SavedState(currentAccount: "gh")
         saved.panes = ["gh": AccountPanes(statsScroll: 2), "gone": AccountPanes(statsScroll: 5)]
-        let state = AppState(accounts: Self.accounts, saved: saved, size: Size(width: 80, height: 24))
+        let state = TabApp.perch(accounts: Self.accounts, saved: saved, size: Size(width: 80, height: 24))
         #expect(state.paneMemory["gh"]?.statsScroll == 2)
         #expect(state.paneMemory["gone"] == nil)
     }

@@ -1,30 +1,31 @@
+import PerchCoreTesting
 import PerchKit
 import Testing
 
 @testable import PerchCore
 
-private func catalogState(size: Size = Size(width: 80, height: 24)) -> AppState {
-    var state = AppState(accounts: Account.samples, saved: SavedState(currentAccount: "personal"), size: size)
+private func catalogState(size: Size = Size(width: 80, height: 24)) -> TabApp {
+    var state = TabApp.perch(accounts: Account.samples, saved: SavedState(currentAccount: "personal"), size: size)
     _ = state.update(.key(.char("2")))
     return state
 }
 
-private func press(_ state: inout AppState, _ keys: KeyEvent...) -> [Effect] {
+private func press(_ state: inout TabApp, _ keys: KeyEvent...) -> [PerchCore.Effect] {
     keys.flatMap { state.update(.key($0)) }
 }
 
-private func menu(_ state: AppState) -> ContextMenu? {
+private func menu(_ state: TabApp) -> ContextMenu? {
     state.presented.last?.as(ContextMenu.self)
 }
 
-private func tapAt(_ state: inout AppState, column: Int, row: Int) -> [Effect] {
+private func tapAt(_ state: inout TabApp, column: Int, row: Int) -> [PerchCore.Effect] {
     state.update(.tap(state.hitTest(Position(column: column, row: row))))
 }
 
 private let enter = KeyEvent(.enter)
 
 /// Opens the first item's menu and picks Delete…; returns the alert, or records an issue.
-private func openDeleteAlert(_ state: inout AppState) -> Presentation? {
+private func openDeleteAlert(_ state: inout TabApp) -> AnyLayer? {
     _ = press(&state, .char("m"), .char("j"), .char("j"), .char("j"), enter)
     guard let alert = state.presented.last, alert.alert != nil else {
         Issue.record("no alert")
@@ -74,7 +75,7 @@ struct ContextMenuTests {
                 _ = state.update(AppEvent(event))
             }
         }
-        #expect(state.presented == [Presentation(Cover.item(state.catalogItems[2], scroll: 0))])
+        #expect(state.presentedValues == [AnyHashable(Cover.item(state.catalogItems[2], scroll: 0))])
     }
 
     @Test("a hold of Enter (as the recogniser reports it with key release events) opens the menu of the item under the cursor")
@@ -90,7 +91,7 @@ struct ContextMenuTests {
     func wheelInHelp() {
         var state = catalogState()
         _ = press(&state, .char("m"))
-        #expect(InputContext.contextMenu.helpRows.contains(HelpLayer.Row("wheel", "previous or next action")))
+        #expect(ContextMenu.keyTable.helpRows.contains(HelpLayer.Row("wheel", "previous or next action")))
         _ = state.update(.scroll(.layerChrome, notches: 1))
         #expect(menu(state)?.cursor == 2, "the wheel moved the focus")
     }
@@ -106,7 +107,7 @@ struct ContextMenuTests {
 
     @Test("m does nothing outside the Catalog")
     func menuOnlyInCatalog() {
-        var state = AppState(accounts: Account.samples, size: Size(width: 80, height: 24))
+        var state = TabApp.perch(accounts: Account.samples, size: Size(width: 80, height: 24))
         _ = press(&state, .char("m"))
         #expect(state.presented.isEmpty)
     }
@@ -159,7 +160,7 @@ struct ContextMenuTests {
         let effects = press(&state, .char("m"), .char("j"), .char("j"), enter)
         #expect(effects.map(\.work) == [.copyToClipboard(state.catalogItems[0].id)])
         #expect(state.presented.isEmpty)
-        #expect(state.banner?.contains("OSC 52") == true)
+        #expect(state.bannerText?.contains("OSC 52") == true)
     }
 
     @Test("Enter on the preview, or a click on it, opens the item in a cover; Esc returns to the same pane")
@@ -175,7 +176,7 @@ struct ContextMenuTests {
         #expect(item == state.catalogItems[state.catalog.cursor])
         #expect(state.presented.count == 1, "the menu went away under the cover")
         _ = press(&state, escape)
-        #expect(state == before, "exactly the pane state below")
+        #expect(state.render() == before.render() && state.presentedValues == before.presentedValues, "exactly the pane state below")
         _ = press(&state, .char("m"))
         let card = state.contextMenuLayout(menu(state)!)!.card
         _ = tapAt(&state, column: card.x + 3, row: card.y + 2)
@@ -296,8 +297,8 @@ struct ContextMenuLayoutTests {
 /// Tap to open: Enter and a click on the cursor's row open a Catalog item.
 @Suite("Opening a Catalog item")
 struct CatalogOpenTests {
-    private func catalogState() -> AppState {
-        var state = AppState(accounts: Account.samples, saved: SavedState(currentAccount: "work"), size: Size(width: 80, height: 24))
+    private func catalogState() -> TabApp {
+        var state = TabApp.perch(accounts: Account.samples, saved: SavedState(currentAccount: "work"), size: Size(width: 80, height: 24))
         _ = state.update(.key(.char("2")))
         return state
     }
@@ -308,7 +309,7 @@ struct CatalogOpenTests {
         var state = catalogState()
         _ = state.update(.key(.char("j")))
         _ = state.update(.key(KeyEvent(.enter)))
-        #expect(state.presented == [Presentation(Cover.item(state.catalogItems[1], scroll: 0))])
+        #expect(state.presentedValues == [AnyHashable(Cover.item(state.catalogItems[1], scroll: 0))])
     }
 
     @Test("a click on another row moves the cursor there; a click on the cursor's row (a double click) opens it")
@@ -318,14 +319,14 @@ struct CatalogOpenTests {
         #expect(state.catalog.cursor == 4)
         #expect(state.presented.isEmpty)
         _ = state.update(.tap(.catalogRow(4)))
-        #expect(state.presented == [Presentation(Cover.item(state.catalogItems[4], scroll: 0))])
+        #expect(state.presentedValues == [AnyHashable(Cover.item(state.catalogItems[4], scroll: 0))])
     }
 
     @Test("Shift-F10 opens the context menu, as m and the Menu key do")
     func shiftF10() {
         var state = catalogState()
         _ = state.update(.key(KeyEvent(.function(10), modifiers: .shift)))
-        #expect(state.presented == [Presentation(ContextMenu(itemID: state.catalogItems[0].id))])
+        #expect(state.presentedValues == [AnyHashable(ContextMenu(itemID: state.catalogItems[0].id))])
     }
 
     // Bug: resized to 80×12 and back, the Catalog's top row had moved from item 10 to item 22.
@@ -351,8 +352,8 @@ struct ContextMenuConfigDeleteTests {
         Account(id: "work", name: "Work", handle: "@ada-work", group: "Jobs"), Account(id: "home", name: "Home"),
     ]
 
-    private func configCatalog(size: Size = Size(width: 80, height: 24)) -> AppState {
-        var state = AppState(accounts: Self.accounts, saved: SavedState(currentAccount: "work"), size: size)
+    private func configCatalog(size: Size = Size(width: 80, height: 24)) -> TabApp {
+        var state = TabApp.perch(accounts: Self.accounts, saved: SavedState(currentAccount: "work"), size: size)
         state.info.usesSampleAccounts = false
         _ = state.update(.key(.char("2")))
         return state
@@ -361,7 +362,7 @@ struct ContextMenuConfigDeleteTests {
     /// Moves the cursor to the row titled `title`, opens its menu, picks Delete… and, unless told
     /// not to, confirms.
     @discardableResult
-    private func deleteRow(_ title: String, in state: inout AppState, confirming: Bool = true) -> (alert: AlertLayer?, effects: [Effect]) {
+    private func deleteRow(_ title: String, in state: inout TabApp, confirming: Bool = true) -> (alert: AlertLayer?, effects: [PerchCore.Effect]) {
         guard let index = state.catalogItems.firstIndex(where: { $0.title == title }) else {
             Issue.record("no row \(title)")
             return (nil, [])
@@ -427,7 +428,7 @@ struct ContextMenuConfigDeleteTests {
                         backupPath: "/c/accounts.json.bak",
                         problem: nil)), for: .pane(.catalog)))
         #expect(!state.catalogItems.contains { $0.title == "handle" })
-        #expect(state.banner == "Removed handle of Work from /c/accounts.json (previous file kept as /c/accounts.json.bak).")
+        #expect(state.bannerText == "Removed handle of Work from /c/accounts.json (previous file kept as /c/accounts.json.bak).")
         // Written, but something after it went wrong: the banner says both, and stays.
         var late = configCatalog()
         #expect(deleteRow("id", in: &late).effects.count == 1)
@@ -437,14 +438,14 @@ struct ContextMenuConfigDeleteTests {
                     ConfigDeletion(
                         accountID: "work", path: [], accounts: written, configPath: "/c/accounts.json", backupPath: nil,
                         problem: "its tools still use its identities (kube failed)")), for: .pane(.catalog)))
-        #expect(late.banner == "Removed Work from /c/accounts.json. But its tools still use its identities (kube failed).")
+        #expect(late.bannerText == "Removed Work from /c/accounts.json. But its tools still use its identities (kube failed).")
         _ = state.update(
             .outcome(
                 AnyOutcome(
                     ConfigDeletion(
                         accountID: "work", path: [], accounts: nil, configPath: "/c/accounts.json", backupPath: nil, problem: "disk full")),
                 for: .pane(.catalog)))
-        #expect(state.banner == "Could not remove Work from the config: disk full")
+        #expect(state.bannerText == "Could not remove Work from the config: disk full")
         #expect(state.accounts == written, "a failed write changes nothing in memory")
     }
 

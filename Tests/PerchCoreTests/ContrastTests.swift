@@ -1,3 +1,4 @@
+import PerchCoreTesting
 import PerchKit
 import Testing
 
@@ -114,7 +115,7 @@ struct ContrastTests {
         var info = RunInfo()
         info.usesSampleAccounts = true
         info.background = .light
-        var state = AppState(accounts: Account.samples, size: Size(width: 80, height: 24), info: info)
+        var state = TabApp.perch(accounts: Account.samples, size: Size(width: 80, height: 24), info: info)
         state.settingsState.values.theme = theme
         let screen = state.render()
         let samples = try #require(state.render().lines.firstIndex { $0.contains("Sample accounts") })
@@ -133,7 +134,7 @@ struct ContrastTests {
 
     @Test("until the terminal reports its background, no colour is drawn; a report or a forced theme brings colour back")
     func colourFollowsTheBackground() {
-        var state = AppState(accounts: Account.samples, size: Size(width: 80, height: 24))
+        var state = TabApp.perch(accounts: Account.samples, size: Size(width: 80, height: 24))
         func colours(_ screen: Screen) -> Set<TerminalColor> {
             var found = Set<TerminalColor>()
             for row in 0..<screen.size.height {

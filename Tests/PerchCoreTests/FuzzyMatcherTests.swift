@@ -1,3 +1,4 @@
+import PerchCoreTesting
 import PerchKit
 import Testing
 
@@ -140,8 +141,8 @@ struct FuzzyMatcherTests {
 @Suite("Sheet filter highlight")
 struct SheetFilterHighlightTests {
     /// The sheet with `filter` typed, rendered at 80×24.
-    func screen(_ filter: String, accounts: [Account] = Account.samples) -> (Screen, AppState) {
-        var state = AppState(accounts: accounts, size: Size(width: 80, height: 24))
+    func screen(_ filter: String, accounts: [Account] = Account.samples) -> (Screen, TabApp) {
+        var state = TabApp.perch(accounts: accounts, size: Size(width: 80, height: 24))
         state.info.background = .dark  // the marks' green is drawn once the background is known
         _ = state.update(.key(.char("a")))
         _ = state.update(.key(.char("/")))
@@ -182,7 +183,7 @@ struct SheetFilterHighlightTests {
 
     @Test("without a filter nothing is marked")
     func noFilterNoMarks() {
-        var state = AppState(accounts: Account.samples, size: Size(width: 80, height: 24))
+        var state = TabApp.perch(accounts: Account.samples, size: Size(width: 80, height: 24))
         state.info.background = .dark  // the marks' green is drawn once the background is known
         _ = state.update(.key(.char("a")))
         let screen = state.render()
@@ -222,7 +223,7 @@ struct SheetFilterHighlightTests {
             Account(id: "l", name: "Long name unlike any other in this list", handle: "@long"),
         ]
         func sheet(width: Int) -> Screen {
-            var state = AppState(accounts: accounts, size: Size(width: width, height: 24))
+            var state = TabApp.perch(accounts: accounts, size: Size(width: width, height: 24))
             state.info.background = .dark  // the marks' green is drawn once the background is known
             _ = state.update(.key(.char("a")))
             return state.render()
@@ -243,7 +244,7 @@ struct SheetFilterHighlightTests {
         let accounts = [
             Account(id: "w", name: "Platform Engineering — Europe West"), Account(id: "n", name: "Platform Engineering — Europe North"),
         ]
-        var state = AppState(accounts: accounts, size: Size(width: 30, height: 24))
+        var state = TabApp.perch(accounts: accounts, size: Size(width: 30, height: 24))
         state.info.background = .dark  // the marks' green is drawn once the background is known
         _ = state.update(.key(.char("a")))
         _ = state.update(.key(.char("/")))

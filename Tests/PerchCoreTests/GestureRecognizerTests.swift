@@ -1,3 +1,4 @@
+import PerchCoreTesting
 import PerchKit
 import Testing
 
@@ -87,7 +88,7 @@ struct GestureRecognizerTests {
 
     @Test("long-press honours a configured duration")
     func longPressCustomDuration() {
-        var g = GestureRecognizer(configuration: .init(longPressMilliseconds: 120, holdableKeys: KeyBindings.holdableKeys))
+        var g = GestureRecognizer(configuration: .init(longPressMilliseconds: 120, holdableKeys: [.char("1"), KeyEvent(.enter)]))
         _ = g.press(overviewColumn, at: 40)
         #expect(g.nextDeadline == 160)
         #expect(g.expire(at: 159) == [])
@@ -502,7 +503,7 @@ struct HeldOneBothModesTests {
 
     @Test("on Stats, holding 1 selects Overview at once and raises the sheet over it", arguments: [KeyHoldMode.autoRepeat, .releaseEvents])
     func onStats(_ mode: KeyHoldMode) {
-        var state = AppState(accounts: Account.samples, saved: SavedState(currentAccount: "work"), size: Size(width: 80, height: 24))
+        var state = TabApp.perch(accounts: Account.samples, saved: SavedState(currentAccount: "work"), size: Size(width: 80, height: 24))
         _ = state.update(.key(.char("3")))
         #expect(state.selectedTab == .stats)
         var configuration = GestureRecognizer.Configuration.perch
@@ -545,11 +546,11 @@ struct KeyHoldAfterTapTests {
 /// opens its menu instead, never both.
 @Suite("Enter on a Catalog item with release events")
 struct EnterReleaseTests {
-    func run(_ events: [(InputEvent, Int64)], expireAt: Int64? = nil, then after: [(InputEvent, Int64)] = []) -> AppState {
+    func run(_ events: [(InputEvent, Int64)], expireAt: Int64? = nil, then after: [(InputEvent, Int64)] = []) -> TabApp {
         var configuration = GestureRecognizer.Configuration.perch
         configuration.keyHoldMode = .releaseEvents
         var r = GestureRecognizer(configuration: configuration)
-        var state = AppState(accounts: Account.samples, saved: SavedState(currentAccount: "work"), size: Size(width: 80, height: 24))
+        var state = TabApp.perch(accounts: Account.samples, saved: SavedState(currentAccount: "work"), size: Size(width: 80, height: 24))
         _ = state.update(.key(.char("2")))
         for (event, time) in events {
             for appEvent in r.handle(event, at: time, hitTest: state.hitTest, holdable: state.acceptsKeyHold) {
@@ -571,15 +572,15 @@ struct EnterReleaseTests {
         let pressed = run([(.key(enter), 1_000)])
         #expect(pressed.presented.isEmpty, "nothing yet while the key is down")
         let released = run([(.key(enter), 1_000), (.keyRelease(enter), 1_120)])
-        #expect(released.presented == [Presentation(Cover.item(released.catalogItems[0], scroll: 0))])
+        #expect(released.presentedValues == [AnyHashable(Cover.item(released.catalogItems[0], scroll: 0))])
     }
 
     @Test("Enter held: the context menu opens at the long-press duration, and the release opens nothing more")
     func holdOpensMenu() {
         let enter = KeyEvent(.enter)
         let state = run([(.key(enter), 1_000), (.keyRepeat(enter), 1_300)], expireAt: 1_500)
-        #expect(state.presented == [Presentation(ContextMenu(itemID: state.catalogItems[0].id))])
+        #expect(state.presentedValues == [AnyHashable(ContextMenu(itemID: state.catalogItems[0].id))])
         let released = run([(.key(enter), 1_000)], expireAt: 1_500, then: [(.keyRelease(enter), 1_700)])
-        #expect(released.presented == state.presented, "the release after the hold is nothing")
+        #expect(released.presentedValues == state.presentedValues, "the release after the hold is nothing")
     }
 }

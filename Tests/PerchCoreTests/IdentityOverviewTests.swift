@@ -1,3 +1,4 @@
+import PerchCoreTesting
 import PerchKit
 import Testing
 
@@ -13,8 +14,8 @@ private let home = Account(id: "home", name: "Home", onSwitch: "true")
 
 @Suite("Tool identities in Overview and the switch's effects")
 struct IdentityOverviewTests {
-    private func state(current: String? = "work") -> AppState {
-        AppState(accounts: [work, home], saved: SavedState(currentAccount: current), size: Size(width: 100, height: 30))
+    private func state(current: String? = "work") -> TabApp {
+        TabApp.perch(accounts: [work, home], saved: SavedState(currentAccount: current), size: Size(width: 100, height: 30))
     }
 
     @Test("Overview lists each tool with ✓, ✗ or – from the last check, and the failure of the last apply")
@@ -145,7 +146,7 @@ struct IdentityOverviewTests {
             accountID: "work", results: [IdentityResult(tool: .kube, status: .failed, detail: "timed out after 10 s and was killed")])
         _ = state.update(.outcome(AnyOutcome(SwitchProgress.saved(.inMemory("work", from: state.saved)))))
         let effects = state.update(.outcome(AnyOutcome(IdentitiesApplied(report, previous: "home", afterSwitch: true))))
-        #expect(state.banner == "Work: kube timed out after 10 s and was killed")
+        #expect(state.bannerText == "Work: kube timed out after 10 s and was killed")
         #expect(effects == [.perform(CheckIdentities(accountID: "work"))], "work has no onSwitch hook")
         var back = state
         _ = back.update(.outcome(AnyOutcome(SwitchProgress.saved(.inMemory("home", from: back.saved)))))
@@ -178,10 +179,10 @@ struct IdentityOverviewTests {
 /// `v` in Overview: each tool asked who it will be, as `perch verify` asks, and the answers shown.
 @Suite("Verify from Overview")
 struct VerifyOverviewTests {
-    private func state(checkWithServers: Bool = false) -> AppState {
+    private func state(checkWithServers: Bool = false) -> TabApp {
         var file = SavedSettings()
         file.checkWithServers = checkWithServers
-        return AppState(
+        return TabApp.perch(
             accounts: [work, home], saved: SavedState(currentAccount: "work"), size: Size(width: 100, height: 30),
             settings: SettingsState(file: file))
     }

@@ -42,7 +42,7 @@ struct InlinePickerModeTests {
     @Test("Typing filters at once, even ? and q; Enter ends with the first match and asks for no switch")
     func typingThenEnter() {
         var state = Self.picker()
-        var effects: [Effect] = []
+        var effects: [PerchCore.Effect] = []
         for c in "?q" { effects += state.update(.key(.char(c))) }
         #expect(state.sheet?.filter == "?q", "typed into the filter")
         #expect(state.sheet?.keys.title == AccountSheet.filterKeyTable.title, "no help over the sheet")

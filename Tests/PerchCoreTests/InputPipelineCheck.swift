@@ -5,7 +5,7 @@
     @testable import PerchKit
 #endif
 
-/// Drives bytes through ``InputDecoder``, ``GestureRecognizer`` and ``AppState/update(_:)`` as the
+/// Drives bytes through ``InputDecoder``, ``GestureRecognizer`` and ``TabApp/update(_:)`` as the
 /// event loop does, and checks the properties that must hold for any byte stream whatsoever.
 /// Shared by the fuzz test and the libFuzzer target (`make fuzz`), so both check the same things.
 ///
@@ -25,7 +25,7 @@ public struct InputPipelineCheck {
 
     public private(set) var decoder = InputDecoder()
     public private(set) var recognizer: GestureRecognizer
-    public private(set) var state: AppState
+    public private(set) var state: TabApp
     /// Every event the decoder delivered, in order.
     public private(set) var events: [InputEvent] = []
     /// Whether ``events`` is kept (it grows with the input).
@@ -38,7 +38,7 @@ public struct InputPipelineCheck {
 
     /// A check on a state with the sample accounts at `size` (columns × rows).
     public init(size: Size = Size(width: 80, height: 24), recordsEvents: Bool = false, renderEvery: Int = 0) {
-        state = AppState(accounts: Account.samples, size: size)
+        state = TabApp.perch(accounts: Account.samples, size: size)
         recognizer = GestureRecognizer(configuration: .perch)
         self.recordsEvents = recordsEvents
         self.renderEvery = renderEvery
@@ -138,7 +138,7 @@ public struct InputPipelineCheck {
     private mutating func apply(_ appEvents: [AppEvent], at time: Int64) throws(Violation) {
         for event in appEvents { _ = state.update(event, at: time) }
         guard state.presented.count <= Self.maximumDepth else {
-            throw Violation(description: "\(state.presented.count) layers presented: \(state.presented.map(\.inputContext))")
+            throw Violation(description: "\(state.presented.count) layers presented: \(state.presented.map(\.title))")
         }
         let lists = [
             (state.catalog, state.catalogItems.count), (state.stats, state.accounts.count),

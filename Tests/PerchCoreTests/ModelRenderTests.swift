@@ -22,7 +22,10 @@ struct ModelRenderTests {
     }
 
     /// The lines `model` draws alone into a screen of the context's size, trailing spaces cut.
-    static func lines(_ model: some ScreenModel, _ context: ModelContext) -> [String] {
+    static func lines<C: Component>(_ model: C, _ context: ModelContext) -> [String] { lines(Alone(model), context) }
+
+    /// The lines `model` draws alone, as its host draws it.
+    static func lines<C: Component>(_ model: Alone<C>, _ context: ModelContext) -> [String] {
         var frame = Frame(size: context.size)
         model.render(into: &frame, context)
         return frame.screen.lines.map { line in
@@ -35,7 +38,7 @@ struct ModelRenderTests {
     /// Checks `model` drawn alone in `context` against `expected` (trailing spaces cut; rows
     /// past the end of `expected` blank).
     static func expect(
-        _ model: some ScreenModel, _ expected: [String], in context: ModelContext = context(),
+        _ model: some Component, _ expected: [String], in context: ModelContext = context(),
         sourceLocation: SourceLocation = #_sourceLocation
     ) {
         let drawn = lines(model, context)
@@ -50,7 +53,7 @@ struct ModelRenderTests {
     @Test("Overview alone: the account signed in, its tools and the count")
     func overview() {
         Self.expect(
-            KitPane(OverviewPane()),
+            OverviewPane(),
             [
                 " Overview", "", "   Signed in as", "   ● Personal", "     @ada", "", "   Tools (r applies them again)",
                 "     – env  SAMPLE_ROLE=self  per shell (perch env)", "", "   Switches so far: 0",
@@ -59,7 +62,7 @@ struct ModelRenderTests {
 
     @Test("Overview alone at 44 columns: a tool's reason wraps under its text instead of being cut")
     func overviewReasonWraps() {
-        let drawn = Self.lines(KitPane(OverviewPane()), Self.context())
+        let drawn = Self.lines(OverviewPane(), Self.context())
         #expect(Array(drawn[7...8]) == ["     – env  SAMPLE_ROLE=self per shell", "            (perch env)"], "\(drawn)")
     }
 
@@ -67,7 +70,7 @@ struct ModelRenderTests {
     @Test("Overview alone at 60 columns: the hint is wrapped at word boundaries, not cut mid-word")
     func overviewHintWraps() throws {
         let context = Self.context(size: Size(width: 60, height: 24))
-        let drawn = Self.lines(KitPane(OverviewPane()), context)
+        let drawn = Self.lines(OverviewPane(), context)
         let start = try #require(drawn.firstIndex { $0.hasPrefix("   Hold the Overview tab") })
         #expect(drawn[start] == "   Hold the Overview tab (or the 1 key), or press a, to")
         #expect(drawn[start + 1] == "   switch account.")
@@ -78,7 +81,7 @@ struct ModelRenderTests {
     func catalog() {
         let context = Self.context()
         Self.expect(
-            KitPane(context.catalogPane),
+            context.catalogPane,
             [
                 " Catalog · Personal                    1/60", " ▸  1  Swift Compass            report · 38…",
                 "    2  Lunar Orchard            note · 159 …", "    3  Quiet Signal             photo · 693…",
@@ -91,7 +94,7 @@ struct ModelRenderTests {
     @Test("Stats alone, before any switch: what it will count")
     func stats() {
         Self.expect(
-            KitPane(StatsPane()),
+            StatsPane(),
             [
                 " Stats · time per accou… UTC +00:00 · 00:00", "", "   No switches recorded yet.",
                 "   Time per account counts from the first s…",
@@ -101,7 +104,7 @@ struct ModelRenderTests {
     @Test("Settings alone: the facts, then the action rows with the cursor on the first")
     func settings() {
         Self.expect(
-            KitPane(SettingsPane()),
+            SettingsPane(),
             [
                 " Settings", "   Key hold              from auto-repeat (…", "   Config file           …ed sample accounts",
                 "   State file",
@@ -118,13 +121,13 @@ struct ModelRenderTests {
     func settingsOnShortPane(height: Int) {
         let context = Self.context(size: Size(width: 30, height: height))
         var pane = SettingsPane()
-        #expect(Self.lines(KitPane(pane), context)[1].hasPrefix(" ▸ Switch account"), "\(Self.lines(KitPane(pane), context))")
+        #expect(Self.lines(pane, context)[1].hasPrefix(" ▸ Switch account"), "\(Self.lines(pane, context))")
         for _ in 0..<3 { _ = pane.update(.verb(.move(.down)), context.kit) }
-        let drawn = Self.lines(KitPane(pane), context)
+        let drawn = Self.lines(pane, context)
         #expect(drawn.contains { $0.hasPrefix(" ▸ Sheet style") }, "the cursor's row is shown: \(drawn)")
         #expect(!drawn.contains { $0.contains("Config file") })
         let tall = Self.context(size: Size(width: 30, height: 12))
-        let tallDrawn = Self.lines(KitPane(SettingsPane()), tall)
+        let tallDrawn = Self.lines(SettingsPane(), tall)
         #expect(tallDrawn[2].hasPrefix("   Config file"), "\(tallDrawn)")
     }
 
@@ -134,7 +137,7 @@ struct ModelRenderTests {
         var sheet = AccountSheet()
         _ = sheet.advance(context.kit)
         sheet.moveCursor(to: 1, direction: 1, context)
-        let drawn = Self.lines(KitLayer(sheet), context)
+        let drawn = Self.lines(sheet, context)
         #expect(drawn.contains { $0.contains("━━━━━━") }, "\(drawn)")
         #expect(drawn.contains { $0.hasPrefix(" Switch account") && $0.hasSuffix("4 accounts") }, "\(drawn)")
         #expect(drawn.contains { $0.contains("● Personal") || $0.contains("Personal") }, "\(drawn)")
@@ -144,7 +147,7 @@ struct ModelRenderTests {
     @Test("The help overlay alone: the context in its title, the first keys, the count in its footer")
     func help() {
         Self.expect(
-            InputContext.pane(.overview).helpLayer,
+            OverviewPane.keyTable.helpLayer,
             [
                 // Issue 48: texts too long for the box were cut with …; they go on below.
                 "", " ╭─ Keys · Overview ──────────────────────╮", " │ Ctrl-C             quit                │",
@@ -158,7 +161,7 @@ struct ModelRenderTests {
     @Test("A context menu alone: the preview card above its actions")
     func contextMenu() {
         Self.expect(
-            KitLayer(ContextMenu(itemID: Self.firstItem.id)),
+            ContextMenu(itemID: Self.firstItem.id),
             [
                 " ╭────────────────────────────────────────╮", " │ Swift Compass                          │",
                 " │ A report of 389 words, by Personal.    │", " │ personal-1 · 1 of 60                   │",
@@ -170,7 +173,7 @@ struct ModelRenderTests {
 
     @Test("An alert alone (PerchKit's): centred and fitted to its text, Cancel before the action")
     func alert() {
-        let alert = AlertAction.deleteItem(id: Self.firstItem.id).alertLayer(title: "Delete?", message: "It goes.", confirmTitle: "Delete")
+        let alert = AlertAction.deleteItem(id: Self.firstItem.id).alert(title: "Delete?", message: "It goes.", confirmTitle: "Delete")
         Self.expect(
             alert,
             [
@@ -182,7 +185,7 @@ struct ModelRenderTests {
 
     @Test("A cover alone: its close control, the item's text, its footer")
     func cover() {
-        let drawn = Self.lines(KitLayer(Cover.item(Self.firstItem, scroll: 0)), Self.context())
+        let drawn = Self.lines(Cover.item(Self.firstItem, scroll: 0), Self.context())
         #expect(
             Array(drawn.prefix(6)) == [
                 " ✕  Swift Compass", String(repeating: "─", count: 44), "", "  Swift Compass", "  A report of 389 words, by Personal.",
@@ -194,7 +197,7 @@ struct ModelRenderTests {
     @Test("The Add account form alone: its fields with their rules, the focus on Id")
     func accountForm() {
         Self.expect(
-            KitLayer(AccountForm()),
+            AccountForm(),
             [
                 " ✕  Add account", String(repeating: "─", count: 44), " ▸ Id      [▏                             ]",
                 "            a–z 0–9 . _ -, unique", "   Name    [                              ]", "            required",

@@ -1,9 +1,10 @@
+import PerchCoreTesting
 import PerchKit
 import Testing
 
 @testable import PerchCore
 
-/// Each pane and each presented layer driven alone, without the root (``AppState``): messages
+/// Each pane and each presented layer driven alone, without the root (``TabApp``): messages
 /// go to the model's own `update`, outcomes to its own `take`, and the test checks the model's
 /// state afterwards and the exact intents it hands back for the root to carry out, sometimes
 /// with a line of what it then draws (``ModelRenderTests/lines(_:_:)``).
@@ -36,7 +37,7 @@ struct ModelUpdateTests {
     func overviewIgnoresMessages() throws {
         let context = Self.context()
         var pane = OverviewPane()
-        let before = ModelRenderTests.lines(KitPane(pane), context)
+        let before = ModelRenderTests.lines(Alone(pane), context)
         let inputs: [ComponentInput<OverviewPane.Verb>] = [
             .paste("x"), .key(.char("x")), .tap(.catalogRow(0)), .scroll(.catalogRow(0), notches: 1), .relayout,
         ]
@@ -44,13 +45,12 @@ struct ModelUpdateTests {
             #expect(pane.update(input, context.kit).isEmpty, "\(input)")
         }
         #expect(pane == OverviewPane())
-        #expect(ModelRenderTests.lines(KitPane(pane), context) == before)
+        #expect(ModelRenderTests.lines(Alone(pane), context) == before)
         // As Perch's root holds it and binds its keys.
-        var hosted = KitPane(pane)
-        let keys = InputContext.pane(.overview)
-        #expect(hosted.update(.action(try #require(keys.action(for: .char("r")))), context) == [.reapplyIdentities])
-        #expect(hosted.update(.action(try #require(keys.action(for: .char("v")))), context) == [.verifyIdentities])
-        #expect(hosted.update(.action(KeyAction("nothing.bound")), context) == [], "a verb not of its table does nothing")
+        var hosted = Alone(pane)
+        #expect(hosted.key(.char("r"), context) == [.reapplyIdentities])
+        #expect(hosted.key(.char("v"), context) == [.verifyIdentities])
+        #expect(hosted.key(.char("z"), context) == [], "a verb not of its table does nothing")
         #expect(hosted.take(AnyOutcome(SettingsNotSaved("disk full")), context) == [])
     }
 
@@ -59,19 +59,19 @@ struct ModelUpdateTests {
     @Test("Catalog alone: ↓ moves the cursor, Enter opens the item under it, the menu key opens its context menu")
     func catalogMovesAndOpens() {
         let context = Self.context()
-        var pane = KitPane(context.catalogPane)
+        var pane = Alone(context.catalogPane)
         let items = pane.pane.items
-        #expect(pane.update(.catalog(.move(.down)), context) == [])
+        #expect(pane.update(.verb(.move(.down)), context) == [])
         #expect(pane.pane.list.cursor == 1)
-        #expect(pane.update(.catalog(.open), context) == [.present(Presentation(Cover.item(items[1], scroll: 0)))])
-        #expect(pane.update(.catalog(.menu), context) == [.present(Presentation(ContextMenu(itemID: items[1].id)))])
-        #expect(pane.update(.catalog(.move(.last)), context) == [])
+        #expect(pane.update(.verb(.open), context) == [.present(AnyHashable(Cover.item(items[1], scroll: 0)))])
+        #expect(pane.update(.verb(.menu), context) == [.present(AnyHashable(ContextMenu(itemID: items[1].id)))])
+        #expect(pane.update(.verb(.move(.last)), context) == [])
         #expect(pane.pane.list.cursor == 59)
-        #expect(pane.update(.catalog(.move(.first)), context) == [])
+        #expect(pane.update(.verb(.move(.first)), context) == [])
         #expect(pane.pane.list.cursor == 0)
         // The sample accounts' Catalog has no command: r runs nothing, and says so.
         #expect(
-            pane.update(.catalog(.refresh), context) == [
+            pane.update(.verb(.refresh), context) == [
                 .banner("Personal's Catalog has no command to run again (catalog.command in the config).")
             ])
         #expect(!pane.pane.isLoading)
@@ -80,10 +80,10 @@ struct ModelUpdateTests {
     @Test("Catalog alone: a tap moves the cursor to its row, a second tap on it opens the item, and the header counts it")
     func catalogTaps() {
         let context = Self.context()
-        var pane = KitPane(context.catalogPane)
+        var pane = Alone(context.catalogPane)
         #expect(pane.update(.tap(.catalogRow(5)), context) == [])
         #expect(pane.pane.list.cursor == 5)
-        #expect(pane.update(.tap(.catalogRow(5)), context) == [.present(Presentation(Cover.item(pane.pane.items[5], scroll: 0)))])
+        #expect(pane.update(.tap(.catalogRow(5)), context) == [.present(AnyHashable(Cover.item(pane.pane.items[5], scroll: 0)))])
         #expect(pane.pane.list.cursor == 5)
         let drawn = ModelRenderTests.lines(pane, context)
         #expect(drawn[0] == " Catalog · Personal                    6/60")
@@ -94,20 +94,20 @@ struct ModelUpdateTests {
     @Test("Catalog alone: r runs the account's command once, and the list it prints comes back through take")
     func catalogLoadsThroughTake() {
         let context = Self.commandContext()
-        var pane = KitPane(context.catalogPane)
+        var pane = Alone(context.catalogPane)
         #expect(pane.pane.items == [])
-        #expect(pane.update(.catalog(.refresh), context) == [.effect(.perform(LoadCatalog(accountID: "gh", command: "gh repo list")))])
+        #expect(pane.update(.verb(.refresh), context) == [.effect(.perform(LoadCatalog(accountID: "gh", command: "gh repo list")))])
         #expect(pane.pane.isLoading)
         // Running already: a second r asks for nothing.
-        #expect(pane.update(.catalog(.refresh), context) == [])
+        #expect(pane.update(.verb(.refresh), context) == [])
         #expect(pane.take(AnyOutcome(CatalogLoaded.loaded(accountID: "gh", items: Self.repos, skipped: 1)), context) == [])
         #expect(!pane.pane.isLoading)
         #expect(pane.pane.items == Self.repos)
         #expect(pane.pane.loads["gh"] == .loaded(skipped: 1))
-        #expect(pane.update(.catalog(.move(.down)), context) == [])
+        #expect(pane.update(.verb(.move(.down)), context) == [])
         #expect(
-            pane.update(.catalog(.open), context) == [
-                .present(Presentation(Cover.item(Self.repos[1], scroll: 0))),
+            pane.update(.verb(.open), context) == [
+                .present(AnyHashable(Cover.item(Self.repos[1], scroll: 0))),
                 .effect(.perform(PreviewCatalogItem(accountID: "gh", command: "gh repo view", item: Self.repos[1]))),
             ])
         #expect(pane.pane.previews["ada/notes"] == .loading, "its preview is on its way")
@@ -117,7 +117,7 @@ struct ModelUpdateTests {
     @Test("Catalog alone: a failed run keeps the last list and says why in a banner; another account's failure says nothing")
     func catalogFailsThroughTake() {
         let context = Self.commandContext()
-        var pane = KitPane(context.catalogPane)
+        var pane = Alone(context.catalogPane)
         _ = pane.deliver(.loaded(.loaded(accountID: "gh", items: Self.repos, skipped: 0)), context)
         #expect(
             pane.deliver(.loaded(.failed(accountID: "gh", reason: "HTTP 502\ngh: try again later")), context) == [
@@ -133,7 +133,7 @@ struct ModelUpdateTests {
     @Test("Catalog alone: a preview is kept for the shown account only; an item's open failure and a config removal come back as intents")
     func catalogTakesPreviewsAndResults() {
         let context = Self.commandContext()
-        var pane = KitPane(context.catalogPane)
+        var pane = Alone(context.catalogPane)
         _ = pane.deliver(.loaded(.loaded(accountID: "gh", items: Self.repos, skipped: 0)), context)
         #expect(
             pane.deliver(.previewed(CatalogPreviewed(accountID: "gh", itemID: "ada/perch", .text("A terminal account switcher"))), context)
@@ -186,10 +186,10 @@ struct ModelUpdateTests {
         let count = StatsPicture(context).lines.count
         let visible = context.layout.listRows
         #expect(count > visible + ListMove.rowsPerScrollNotch)
-        let before = ModelRenderTests.lines(KitPane(pane), context)
+        let before = ModelRenderTests.lines(Alone(pane), context)
         #expect(pane.update(.verb(.move(.down)), context.kit).isEmpty)
         #expect(pane.list.scroll == 1)
-        let after = ModelRenderTests.lines(KitPane(pane), context)
+        let after = ModelRenderTests.lines(Alone(pane), context)
         #expect(after[1] == before[2])
         #expect(after[0] == before[0])
         #expect(pane.update(.verb(.move(.last)), context.kit).isEmpty)
@@ -202,39 +202,33 @@ struct ModelUpdateTests {
         #expect(pane.list.scroll == ListMove.rowsPerScrollNotch)
         #expect(pane.update(.verb(.move(.pageDown)), Context(size: context.size)).isEmpty, "without Perch's model it does nothing")
         #expect(pane.list.scroll == ListMove.rowsPerScrollNotch)
-        var hosted = KitPane(pane)
-        let pageDown = try #require(InputContext.pane(.stats).action(for: KeyEvent(.pageDown)))
-        #expect(hosted.update(.action(pageDown), context) == [])
+        var hosted = Alone(pane)
+        #expect(hosted.key(KeyEvent(.pageDown), context) == [])
         #expect(hosted.pane.list.scroll == ListMove.rowsPerScrollNotch + ListMove.pageStep(visible), "PgDn as Perch binds it")
-        #expect(hosted.update(.action(KeyAction("nothing.bound")), context) == [], "a verb not of its table does nothing")
+        #expect(hosted.key(.char("z"), context) == [], "a verb not of its table does nothing")
         #expect(hosted.pane.list.scroll == ListMove.rowsPerScrollNotch + ListMove.pageStep(visible))
     }
 
     // MARK: Settings
 
-    /// The message Perch's root hands the pane of `tab` for `key`, as its tab's keys bind it.
-    static func paneKey(_ key: KeyEvent, _ tab: Tab) throws -> ModelMessage {
-        .action(try #require(InputContext.pane(tab).action(for: key), "\(key) is bound on \(tab)"))
-    }
-
     @Test("Settings alone: Enter on each kind of row asks the root for the sheet, the form, a setting's step or the editor")
     func settingsActivates() throws {
         let context = Self.context()
         // As Perch's root holds it and binds its keys.
-        var pane = KitPane(SettingsPane())
-        func key(_ key: KeyEvent) throws -> [Intent] { pane.update(try Self.paneKey(key, .settings), context) }
+        var pane = Alone(SettingsPane())
+        func key(_ key: KeyEvent) throws -> [Asked] { pane.key(key, context) }
         #expect(try key(KeyEvent(.enter)) == [.openSheet])
         // Switch account has no value: ← and → do nothing.
         #expect(try key(.char("l")) == [])
         #expect(try key(KeyEvent(.down)) == [])
         #expect(pane.pane.list.cursor == 1)
         #expect(
-            try key(KeyEvent(.enter)) == [.present(Presentation(AccountForm(opensSheet: true)))],
+            try key(KeyEvent(.enter)) == [.present(AnyHashable(AccountForm(opensSheet: true)))],
             "Settings presents the form itself; the sheet opens once the account is added")
         #expect(try key(KeyEvent(.down)) == [])
         #expect(pane.pane.list.cursor == 2)
         /// The file written with `key` stepped, then the root asked to apply it.
-        func stepped(_ setting: SettingKey, _ step: Int) -> [Intent] {
+        func stepped(_ setting: SettingKey, _ step: Int) -> [Asked] {
             var settings = context.settings
             settings.change(setting, step: step)
             return [.effect(.perform(SaveSettings(settings.file, keys: [setting]))), .changeSetting(setting, step: step)]
@@ -261,7 +255,7 @@ struct ModelUpdateTests {
         }
         #expect(job.as(EditConfig.self) != nil, "Edit config… is its own job")
         #expect(pane.list.cursor == 9)
-        var hosted = KitPane(pane)
+        var hosted = Alone(pane)
         var settings = context.settings
         settings.change(.longPress, step: 1)
         #expect(
@@ -269,14 +263,14 @@ struct ModelUpdateTests {
                 .effect(.perform(SaveSettings(settings.file, keys: [.longPress]))), .changeSetting(.longPress, step: 1),
             ])
         #expect(hosted.pane.list.cursor == 4)
-        #expect(hosted.update(try Self.paneKey(KeyEvent(.home), .settings), context) == [])
+        #expect(hosted.key(KeyEvent(.home), context) == [])
         #expect(hosted.pane.list.cursor == 0)
     }
 
     @Test("Settings alone: a failed save, a reloaded config and a config that did not reload come back as banners and accounts")
     func settingsTakesOutcomes() throws {
         let context = Self.context()
-        var pane = KitPane(SettingsPane())
+        var pane = Alone(SettingsPane())
         #expect(pane.take(AnyOutcome(SettingsNotSaved("disk full")), context) == [], "nothing asked for yet: not its")
         // A setting stepped and the editor run: their outcomes are its own now.
         _ = pane.update(.tap(.settingsRow(2)), context)
@@ -307,60 +301,55 @@ struct ModelUpdateTests {
 
     /// A sheet at rest over the context, as the root presents it: a PerchKit layer hosted in
     /// Perch's stack.
-    static func sheet(_ context: ModelContext) -> KitLayer<AccountSheet> {
-        var sheet = KitLayer(AccountSheet())
+    static func sheet(_ context: ModelContext) -> Alone<AccountSheet> {
+        var sheet = Alone(AccountSheet())
         _ = sheet.advance(context)
         return sheet
-    }
-
-    /// The message Perch's root hands the layer on top for `key`, as `sheet`'s keys bind it now.
-    static func key(_ key: KeyEvent, _ sheet: KitLayer<AccountSheet>) throws -> ModelMessage {
-        .action(try #require(sheet.inputContext.action(for: key), "\(key) is bound in \(sheet.inputContext.title)"))
     }
 
     @Test("The account sheet alone: ↓ and Enter pick the second account, End and Enter open the form, a row's tap picks it")
     func sheetPicks() throws {
         let context = Self.context()
         var sheet = Self.sheet(context)
-        #expect(try sheet.update(Self.key(KeyEvent(.down), sheet), context) == [])
+        #expect(sheet.key(KeyEvent(.down), context) == [])
         #expect(sheet.layer.cursor.cursor == 1)
-        #expect(try sheet.update(Self.key(KeyEvent(.enter), sheet), context) == [.pick(accountIndex: 1)])
-        #expect(try sheet.update(Self.key(KeyEvent(.end), sheet), context) == [])
+        #expect(sheet.key(KeyEvent(.enter), context) == [.pick(accountIndex: 1)])
+        #expect(sheet.key(KeyEvent(.end), context) == [])
         #expect(sheet.layer.cursor.cursor == 4)
-        let form = Intent.present(Presentation(AccountForm(opensSheet: false)))
-        #expect(try sheet.update(Self.key(KeyEvent(.enter), sheet), context) == [form], "the sheet presents the form itself, over it")
+        let form = Asked.present(AnyHashable(AccountForm(opensSheet: false)))
+        #expect(sheet.key(KeyEvent(.enter), context) == [form], "the sheet presents the form itself, over it")
         #expect(sheet.update(.tap(.sheetRow(2)), context) == [.pick(accountIndex: 2)])
         #expect(sheet.update(.tap(.sheetAddAccount), context) == [form])
-        #expect(try sheet.update(Self.key(.char("+"), sheet), context) == [form], "+ is the sheet's own key")
+        #expect(sheet.key(.char("+"), context) == [form], "+ is the sheet's own key")
         #expect(sheet.update(.tap(.sheetChrome), context) == [])
-        #expect(try sheet.update(Self.key(.char("q"), sheet), context) == [.quit], "q quits over the sheet")
-        #expect(try sheet.update(Self.key(KeyEvent(.escape), sheet), context) == [.dismiss])
-        #expect(sheet.update(.action(KeyAction("nothing.bound")), context) == [], "a verb not of the sheet's table does nothing")
+        #expect(sheet.key(.char("q"), context) == [.quit], "q quits over the sheet")
+        #expect(sheet.key(KeyEvent(.escape), context) == [.dismiss])
+        #expect(sheet.key(.char("z"), context) == [], "a verb not of the sheet's table does nothing")
     }
 
     @Test("The account sheet alone: / opens the filter and its own keys, typed text filters, Enter picks the match, Esc clears it")
     func sheetFilters() throws {
         let context = Self.context()
         var sheet = Self.sheet(context)
-        #expect(sheet.inputContext == .accountSheet)
-        #expect(try sheet.update(Self.key(.char("/"), sheet), context) == [.prepareSearch], "the root builds the search text")
+        #expect(sheet.layer.keys.title == AccountSheet.keyTable.title)
+        #expect(sheet.key(.char("/"), context) == [.prepareSearch], "the root builds the search text")
         #expect(sheet.layer.isEditingFilter)
         #expect(sheet.layer.filter == "")
-        #expect(sheet.inputContext == .accountSheetFilter, "the filter's keys are the sheet's now: q is text, Esc clears")
-        #expect(sheet.inputContext.takesTyping)
-        #expect(sheet.update(.text("side"), context) == [])
+        #expect(sheet.layer.keys.title == AccountSheet.filterKeyTable.title, "the filter's keys are the sheet's now: q is text, Esc clears")
+        #expect(sheet.layer.keys.takesTyping)
+        #expect(sheet.update(.paste("side"), context) == [.prepareSearch])
         #expect(sheet.layer.filter == "side")
         #expect(sheet.layer.rows == [.account(3)])
         #expect(sheet.layer.cursor.cursor == 0)
         let drawn = ModelRenderTests.lines(sheet, context)
         #expect(drawn.contains { $0.hasPrefix(" / side▏") && $0.hasSuffix("1 of 4") }, "\(drawn)")
-        #expect(try sheet.update(Self.key(KeyEvent(.enter), sheet), context) == [.pick(accountIndex: 3)])
-        #expect(try sheet.update(Self.key(KeyEvent(.backspace), sheet), context) == [])
+        #expect(sheet.key(KeyEvent(.enter), context) == [.pick(accountIndex: 3)])
+        #expect(sheet.key(KeyEvent(.backspace), context) == [])
         #expect(sheet.layer.filter == "sid")
-        #expect(try sheet.update(Self.key(KeyEvent(.escape), sheet), context) == [])
+        #expect(sheet.key(KeyEvent(.escape), context) == [])
         #expect(sheet.layer.filter == nil)
         #expect(!sheet.layer.isEditingFilter)
-        #expect(sheet.inputContext == .accountSheet, "back to the sheet's keys")
+        #expect(sheet.layer.keys.title == AccountSheet.keyTable.title, "back to the sheet's keys")
         #expect(sheet.layer.rowCount(accounts: 4) == 5)
     }
 
@@ -386,7 +375,7 @@ struct ModelUpdateTests {
         #expect(sheet.filter == "Side", "the line break left out")
         #expect(sheet.keys.title == AccountSheet.filterKeyTable.title)
         let picked = sheet.update(.verb(.pick), context.kit).map(\.request)
-        guard picked.count == 1, case .send(let intent as Intent) = picked[0] else {
+        guard picked.count == 1, case .send(let intent as PerchModel.Message) = picked[0] else {
             Issue.record("\(picked)")
             return
         }
@@ -398,10 +387,8 @@ struct ModelUpdateTests {
     @Test("The help overlay alone: ↓ scrolls a line and the footer counts from 2, ↑ and the wheel scroll back, never above the top")
     func helpScrolls() throws {
         let context = Self.context()
-        var help = InputContext.pane(.overview).helpLayer
-        let down = try #require(InputContext.help.action(for: KeyEvent(.down)))
-        let up = try #require(InputContext.help.action(for: .char("k")))
-        #expect(help.update(.action(down), context) == [])
+        var help = Alone(OverviewPane.keyTable.helpLayer)
+        #expect(help.key(KeyEvent(.down), context) == [])
         #expect(help.layer.scroll == 1)
         let drawn = ModelRenderTests.lines(help, context)
         // A text too long for the 40-column box goes on over a second line (20 lines in all).
@@ -410,12 +397,12 @@ struct ModelUpdateTests {
         #expect(drawn[3] == " │                    resumes)            │")
         #expect(help.update(.scroll(.layerChrome, notches: -1), context) == [])
         #expect(help.layer.scroll == 0)
-        #expect(help.update(.action(up), context) == [])
+        #expect(help.key(.char("k"), context) == [])
         #expect(help.layer.scroll == 0)
-        for _ in 0..<20 { _ = help.update(.action(down), context) }
+        for _ in 0..<20 { _ = help.key(KeyEvent(.down), context) }
         #expect(help.layer.scroll == 20 - 8)
-        #expect(help.update(.action(KeyAction("nothing.bound")), context) == [], "a verb not of help's table does nothing")
-        #expect(help.update(.action(try #require(InputContext.help.action(for: KeyEvent(.escape)))), context) == [.dismiss])
+        #expect(help.key(.char("z"), context) == [], "a verb not of help's table does nothing")
+        #expect(help.key(KeyEvent(.escape), context) == [.dismiss])
         #expect(help.layer.scroll == 12)
     }
 
@@ -426,35 +413,34 @@ struct ModelUpdateTests {
         let context = Self.context()
         let id = ModelRenderTests.firstItem.id
         // As Perch's root holds it: a PerchKit layer of Perch's own, its keys as Perch's context binds them.
-        var menu = KitLayer(ContextMenu(itemID: id))
-        func action(_ key: KeyEvent) throws -> ModelMessage { .action(try #require(InputContext.contextMenu.action(for: key))) }
+        var menu = Alone(ContextMenu(itemID: id))
         #expect(menu.layer.focusedAction == .open)
-        #expect(try menu.update(action(KeyEvent(.enter)), context) == [.dismiss, .reply(AnyOutcome(ContextMenuChoice.open(id: id)))])
-        #expect(try menu.update(action(.char("j")), context) == [])
+        #expect(menu.key(KeyEvent(.enter), context) == [.dismiss, .reply(AnyOutcome(ContextMenuChoice.open(id: id)))])
+        #expect(menu.key(.char("j"), context) == [])
         #expect(menu.layer.cursor == 2)
-        #expect(try menu.update(action(KeyEvent(.enter)), context) == [.dismiss, .reply(AnyOutcome(ContextMenuChoice.togglePin(id: id)))])
-        for _ in 0..<3 { #expect(try menu.update(action(KeyEvent(.up)), context) == []) }
+        #expect(menu.key(KeyEvent(.enter), context) == [.dismiss, .reply(AnyOutcome(ContextMenuChoice.togglePin(id: id)))])
+        for _ in 0..<3 { #expect(menu.key(KeyEvent(.up), context) == []) }
         #expect(menu.layer.cursor == 0)
         #expect(menu.layer.focusedAction == nil)
-        #expect(try menu.update(action(KeyEvent(.enter)), context) == [.dismiss, .reply(AnyOutcome(ContextMenuChoice.open(id: id)))])
+        #expect(menu.key(KeyEvent(.enter), context) == [.dismiss, .reply(AnyOutcome(ContextMenuChoice.open(id: id)))])
         for _ in 0..<6 { _ = menu.update(.scroll(.layerChrome, notches: 1), context) }
         #expect(menu.layer.focusedAction == .delete)
-        #expect(try menu.update(action(KeyEvent(.escape)), context) == [.dismiss])
-        #expect(menu.update(.action(KeyAction("nothing.bound")), context) == [], "a verb not of the menu's table does nothing")
+        #expect(menu.key(KeyEvent(.escape), context) == [.dismiss])
+        #expect(menu.key(.char("z"), context) == [], "a verb not of the menu's table does nothing")
     }
 
     @Test("A context menu alone: a tap on Copy id copies it, on Delete… presents the alert, on the preview opens the item")
     func contextMenuTaps() {
         let context = Self.context()
         let item = ModelRenderTests.firstItem
-        var menu = KitLayer(ContextMenu(itemID: item.id))
+        var menu = Alone(ContextMenu(itemID: item.id))
         #expect(
             menu.update(.tap(.contextAction(2)), context) == [
                 .dismiss, .banner("Copied \(item.id) (OSC 52, where the terminal allows it)."), .effect(.copyToClipboard(item.id)),
             ])
         let alert = AlertAction.deleteItem(id: item.id).alert(
             title: "Delete “Swift Compass”?", message: "It leaves Personal’s Catalog for this session.", confirmTitle: "Delete")
-        #expect(menu.update(.tap(.contextAction(3)), context) == [.present(Presentation(alert))])
+        #expect(menu.update(.tap(.contextAction(3)), context) == [.present(AnyHashable(alert))])
         #expect(menu.update(.tap(.contextPreview), context) == [.dismiss, .reply(AnyOutcome(ContextMenuChoice.open(id: item.id)))])
         #expect(menu.layer.cursor == 1)
         #expect(ContextMenu(itemID: "gone").perform(.pin, context).isEmpty)
@@ -463,10 +449,10 @@ struct ModelUpdateTests {
     @Test("Layers alone say when they go: a menu once its item is gone; a sheet slides away, or goes at once with motion reduced")
     func layersSayWhenTheyGo() {
         var context = Self.context()
-        var menu = KitLayer(ContextMenu(itemID: ModelRenderTests.firstItem.id))
+        var menu = Alone(ContextMenu(itemID: ModelRenderTests.firstItem.id))
         let stays = menu.advance(context)
         #expect(stays, "its item is there")
-        var gone = KitLayer(ContextMenu(itemID: "no such item"))
+        var gone = Alone(ContextMenu(itemID: "no such item"))
         let goneStays = gone.advance(context)
         #expect(!goneStays)
         var sheet = AccountSheet()
@@ -475,14 +461,14 @@ struct ModelUpdateTests {
         context.reduceMotion = false
         let slidesNow = sheet.beginDismissal(context.kit)
         #expect(slidesNow && sheet.isClosing && !sheet.isActive, "slides away, taking no input")
-        #expect(!AlertAction.deleteItem(id: "x").alertLayer(title: "t", message: "m", confirmTitle: "OK").isAnimating)
+        #expect(!AlertAction.deleteItem(id: "x").alert(title: "t", message: "m", confirmTitle: "OK").isAnimating)
     }
 
     @Test("A context menu alone: its alert's confirmation makes it go and hand the confirmation on to its presenter; Cancel keeps it")
     func contextMenuForwardsItsAlert() {
         let context = Self.context()
         let id = ModelRenderTests.firstItem.id
-        var menu = KitLayer(ContextMenu(itemID: id))
+        var menu = Alone(ContextMenu(itemID: id))
         #expect(menu.take(AnyOutcome(AlertAction.confirmButton), context) == [], "nothing presented yet: a reply is not its")
         _ = menu.update(.tap(.contextAction(3)), context)
         #expect(menu.take(AnyOutcome(0), context) == [], "Cancel: the menu stays")
@@ -496,12 +482,12 @@ struct ModelUpdateTests {
     @Test("Catalog alone: its menu's replies pin, open and delete; its alert's config removal is asked for as its own job")
     func catalogTakesItsLayersReplies() {
         let context = Self.context()
-        var pane = KitPane(context.catalogPane)
+        var pane = Alone(context.catalogPane)
         let item = pane.pane.items[3]
         #expect(pane.deliver(.menu(.togglePin(id: item.id)), context) == [.keepPaneMemory])
         #expect(pane.pane.isPinned(item.id) && pane.pane.items.first == item, "pinned to the top")
         #expect(
-            pane.deliver(.menu(.open(id: item.id)), context) == [.present(Presentation(Cover.item(item, scroll: 0)))])
+            pane.deliver(.menu(.open(id: item.id)), context) == [.present(AnyHashable(Cover.item(item, scroll: 0)))])
         #expect(pane.deliver(.menu(.confirmed(.deleteItem(id: item.id))), context) == [])
         #expect(pane.pane.item(item.id) == nil, "deleted for the session")
         #expect(
@@ -513,8 +499,8 @@ struct ModelUpdateTests {
     @Test("Catalog alone: a long-press on a row puts the cursor on it and opens its context menu")
     func catalogLongPress() {
         let context = Self.context()
-        var pane = KitPane(context.catalogPane)
-        #expect(pane.update(.longPress(.catalogRow(4)), context) == [.present(Presentation(ContextMenu(itemID: pane.pane.items[4].id)))])
+        var pane = Alone(context.catalogPane)
+        #expect(pane.update(.longPress(.catalogRow(4)), context) == [.present(AnyHashable(ContextMenu(itemID: pane.pane.items[4].id)))])
         #expect(pane.pane.list.cursor == 4)
     }
 
@@ -523,22 +509,22 @@ struct ModelUpdateTests {
     @Test("An alert alone: Enter on Cancel replies Cancel's index; → then Enter replies the confirmation's; the focus wraps round")
     func alertConfirms() throws {
         let context = Self.context()
-        var alert = AlertAction.deleteItem(id: "personal-1").alertLayer(title: "Delete?", message: "It goes.", confirmTitle: "Delete")
-        let press = try #require(InputContext.alert.action(for: KeyEvent(.enter)))
-        let next = try #require(InputContext.alert.action(for: .char("l")))
-        let previous = try #require(InputContext.alert.action(for: KeyEvent(.left)))
-        #expect(alert.update(.action(press), context) == [.reply(AnyOutcome(0)), .dismiss], "Cancel")
-        #expect(alert.update(.action(next), context) == [])
+        var alert = Alone(AlertAction.deleteItem(id: "personal-1").alert(title: "Delete?", message: "It goes.", confirmTitle: "Delete"))
+        let press = KeyEvent(.enter)
+        let next = KeyEvent.char("l")
+        let previous = KeyEvent(.left)
+        #expect(alert.key(press, context) == [.reply(AnyOutcome(0)), .dismiss], "Cancel")
+        #expect(alert.key(next, context) == [])
         #expect(alert.layer.focus == 1)
-        #expect(alert.update(.action(press), context) == [.reply(AnyOutcome(AlertAction.confirmButton)), .dismiss])
-        #expect(alert.update(.action(next), context) == [])
+        #expect(alert.key(press, context) == [.reply(AnyOutcome(AlertAction.confirmButton)), .dismiss])
+        #expect(alert.key(next, context) == [])
         #expect(alert.layer.focus == 0, "past the last button, the first")
-        #expect(alert.update(.action(previous), context) == [])
+        #expect(alert.key(previous, context) == [])
         #expect(alert.layer.focus == 1)
-        #expect(alert.update(.action(KeyAction("nothing.bound")), context) == [], "a verb not of the alert's table does nothing")
+        #expect(alert.key(.char("z"), context) == [], "a verb not of the alert's table does nothing")
         #expect(alert.layer.focus == 1)
         #expect(
-            alert.update(.action(try #require(InputContext.alert.action(for: KeyEvent(.escape)))), context) == [
+            alert.key(KeyEvent(.escape), context) == [
                 .reply(AnyOutcome(0)), .dismiss,
             ],
             "Esc presses Cancel")
@@ -547,8 +533,8 @@ struct ModelUpdateTests {
     @Test("An alert alone: a tap on a button replies its index to its presenter and dismisses; a tap on its text does nothing")
     func alertTaps() {
         let context = Self.context()
-        var alert = AlertAction.deleteFromConfig(accountID: "work", path: ["handle"]).alertLayer(
-            title: "Remove?", message: "It leaves the config.", confirmTitle: "Remove")
+        var alert = Alone(AlertAction.deleteFromConfig(accountID: "work", path: ["handle"]).alert(
+            title: "Remove?", message: "It leaves the config.", confirmTitle: "Remove"))
         #expect(
             alert.update(.tap(.alertButton(1)), context) == [
                 .reply(AnyOutcome(AlertAction.confirmButton)), .dismiss,
@@ -568,61 +554,57 @@ struct ModelUpdateTests {
         let text = (1...20).map { "line \($0)" }.joined(separator: "\n")
         context.catalogPane.previewed(.text(text), itemID: item.id, accountID: "personal")
         // As Perch's root holds it: PerchKit's layer, its keys as Perch's context binds them.
-        var cover = KitLayer(Cover.item(item, scroll: 0))
-        func action(_ key: KeyEvent) throws -> ModelMessage { .action(try #require(InputContext.cover.action(for: key))) }
+        var cover = Alone(Cover.item(item, scroll: 0))
         // Title, id, a blank line, then 20 lines of preview; 8 rows show at a time.
         let last = 23 - Cover.textRows(context.size)
-        #expect(cover.update(try action(.char("j")), context) == [])
+        #expect(cover.key(.char("j"), context) == [])
         #expect(cover.layer == .item(item, scroll: 1))
         #expect(ModelRenderTests.lines(cover, context)[3] == "  note-7")
-        #expect(cover.update(try action(KeyEvent(.end)), context) == [])
+        #expect(cover.key(KeyEvent(.end), context) == [])
         #expect(cover.layer == .item(item, scroll: last))
         #expect(ModelRenderTests.lines(cover, context)[3] == "  line \(last - 2)")
-        #expect(cover.update(try action(KeyEvent(.down)), context) == [])
+        #expect(cover.key(KeyEvent(.down), context) == [])
         #expect(cover.layer == .item(item, scroll: last))
         #expect(cover.update(.scroll(.coverBody, notches: -1), context) == [])
         #expect(cover.layer == .item(item, scroll: last - ListMove.rowsPerScrollNotch))
-        #expect(cover.update(try action(KeyEvent(.pageUp)), context) == [])
+        #expect(cover.key(KeyEvent(.pageUp), context) == [])
         #expect(cover.layer == .item(item, scroll: last - ListMove.rowsPerScrollNotch - ListMove.pageStep(Cover.textRows(context.size))))
-        #expect(cover.update(try action(.char("a")), context) == [.openSheet], "the sheet over the cover, from Perch's root")
-        #expect(cover.update(try action(KeyEvent(.escape)), context) == [.dismiss])
+        #expect(cover.key(.char("a"), context) == [.openSheet], "the sheet over the cover, from Perch's root")
+        #expect(cover.key(KeyEvent(.escape), context) == [.dismiss])
         #expect(cover.update(.tap(.coverClose), context) == [.dismiss])
         #expect(cover.update(.tap(.coverBody), context) == [])
-        #expect(InputContext.cover.action(for: .char("?")) == .showHelp, "help over it")
+        #expect(Cover.keyTable.verb(for: .char("?")) == nil, "? is the root's: help over it")
     }
 
     // MARK: Add account form
 
     /// The form as Perch's root holds it: a PerchKit layer of Perch's own, its keys as Perch's
     /// context binds them.
-    static func form() -> KitLayer<AccountForm> { KitLayer(AccountForm()) }
-
-    /// The message Perch's root sends the form for `key`, as its context binds it.
-    static func formKey(_ key: KeyEvent) throws -> ModelMessage { .action(try #require(InputContext.accountForm.action(for: key))) }
+    static func form() -> Alone<AccountForm> { Alone(AccountForm()) }
 
     @Test("The form alone: text goes into the focused field, Tab moves on, Enter asks for the account to be added")
     func formSubmits() throws {
         let context = Self.context()
         var form = Self.form()
-        #expect(form.update(.text("lab"), context) == [])
-        #expect(try form.update(Self.formKey(KeyEvent(.backspace)), context) == [])
-        #expect(form.update(.text("ab\n"), context) == [])
+        #expect(form.update(.paste("lab"), context) == [])
+        #expect(form.key(KeyEvent(.backspace), context) == [])
+        #expect(form.update(.paste("ab\n"), context) == [])
         #expect(form.layer.value(.id) == "laab")
-        #expect(try form.update(Self.formKey(KeyEvent(.tab)), context) == [])
+        #expect(form.key(KeyEvent(.tab), context) == [])
         #expect(form.layer.focus == .name)
-        #expect(form.update(.text("Lab"), context) == [])
+        #expect(form.update(.paste("Lab"), context) == [])
         #expect(form.update(.tap(.formField(.group)), context) == [])
         #expect(form.layer.focus == .group)
-        #expect(form.update(.text("Science"), context) == [])
+        #expect(form.update(.paste("Science"), context) == [])
         #expect(ModelRenderTests.lines(form, context)[8] == " ▸ Group   [Science▏                      ]")
         #expect(
-            try form.update(Self.formKey(KeyEvent(.enter)), context) == [
+            form.key(KeyEvent(.enter), context) == [
                 .effect(.perform(AddAccount(Account(id: "laab", name: "Lab", group: "Science"))))
             ])
         #expect(form.layer.problems == [:])
-        #expect(InputContext.accountForm.takesTyping, "typed and pasted text go into the focused field")
-        #expect(InputContext.accountForm.action(for: KeyEvent(.function(1))) == .showHelp, "help where you type")
-        #expect(InputContext.accountForm.action(for: .char("?")) == nil, "? is text in a field")
+        #expect(AccountForm.keyTable.takesTyping, "typed and pasted text go into the focused field")
+        #expect(AccountForm.keyTable.verb(for: KeyEvent(.function(1))) == nil, "F1 is the root's: help where you type")
+        #expect(AccountForm.keyTable.typesText(.char("?")), "? is text in a field")
     }
 
     @Test("The form alone, as PerchKit's root sends keys: a printable key (with Shift too) types; Ctrl with a key does not")
@@ -641,10 +623,10 @@ struct ModelUpdateTests {
     func formCancels() throws {
         let context = Self.context()
         var form = Self.form()
-        _ = form.update(.text("lab"), context)
+        _ = form.update(.paste("lab"), context)
         #expect(form.update(.tap(.formButton(.cancel)), context) == [.dismiss])
         #expect(form.update(.tap(.coverClose), context) == [.dismiss])
-        #expect(try form.update(Self.formKey(KeyEvent(.escape)), context) == [.dismiss])
+        #expect(form.key(KeyEvent(.escape), context) == [.dismiss])
         #expect(form.update(.tap(.formField(.handle)), context) == [])
         #expect(form.layer.focus == .handle)
         #expect(form.layer.value(.id) == "lab")
@@ -653,16 +635,16 @@ struct ModelUpdateTests {
     @Test("The form alone: a submit with problems asks for nothing, shows them and focuses the first field with one")
     func formRefuses() throws {
         let context = Self.context()
-        var form = KitLayer(AccountForm())
+        var form = Alone(AccountForm())
         _ = form.update(.tap(.formField(.group)), context)
         #expect(form.update(.tap(.formButton(.add)), context) == [])
         #expect(form.layer.problems == [.id: .empty, .name: .empty])
         #expect(form.layer.focus == .id)
-        #expect(form.update(.text("personal"), context) == [])
+        #expect(form.update(.paste("personal"), context) == [])
         #expect(form.layer.problems == [.name: .empty])
-        #expect(try form.update(Self.formKey(KeyEvent(.down)), context) == [])
-        #expect(form.update(.text("Again"), context) == [])
-        #expect(try form.update(Self.formKey(KeyEvent(.enter)), context) == [])
+        #expect(form.key(KeyEvent(.down), context) == [])
+        #expect(form.update(.paste("Again"), context) == [])
+        #expect(form.key(KeyEvent(.enter), context) == [])
         #expect(form.layer.problems == [.id: .duplicateID("personal")])
         #expect(form.layer.focus == .id)
     }
@@ -673,11 +655,11 @@ struct ModelUpdateTests {
         var form = Self.form()
         let addition = AnyOutcome(AccountAddition.notAdded("/c.json is read-only"))
         #expect(form.take(addition, context) == [], "not asked for yet: not its")
-        _ = form.update(.text("lab"), context)
-        _ = try form.update(Self.formKey(KeyEvent(.tab)), context)
-        _ = form.update(.text("Lab"), context)
+        _ = form.update(.paste("lab"), context)
+        _ = form.key(KeyEvent(.tab), context)
+        _ = form.update(.paste("Lab"), context)
         #expect(
-            try form.update(Self.formKey(KeyEvent(.enter)), context) == [.effect(.perform(AddAccount(Account(id: "lab", name: "Lab"))))])
+            form.key(KeyEvent(.enter), context) == [.effect(.perform(AddAccount(Account(id: "lab", name: "Lab"))))])
         #expect(form.take(addition, context) == [])
         #expect(form.layer.writeError == "/c.json is read-only")
         #expect(form.layer.value(.id) == "lab")

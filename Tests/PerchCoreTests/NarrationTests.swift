@@ -1,3 +1,4 @@
+import PerchCoreTesting
 import PerchKit
 import Testing
 
@@ -7,15 +8,15 @@ import Testing
 /// model and keys as the full-screen interface.
 @Suite("Narration (accessible mode)")
 struct NarrationTests {
-    private func makeState(current: String? = "personal", accessible: Bool = true) -> AppState {
+    private func makeState(current: String? = "personal", accessible: Bool = true) -> TabApp {
         var info = RunInfo()
         info.accessible = accessible
-        return AppState(
+        return TabApp.perch(
             accounts: Account.samples, saved: SavedState(currentAccount: current), size: Size(width: 80, height: 24), info: info)
     }
 
     /// The lines said for `events`, in order.
-    private func said(_ state: inout AppState, _ events: UIEvent...) -> [String] {
+    private func said(_ state: inout TabApp, _ events: UIEvent...) -> [String] {
         events.flatMap { state.update($0) }.compactMap { if case .say(let line) = $0.work { line } else { nil } }
     }
 

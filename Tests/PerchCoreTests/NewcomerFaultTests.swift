@@ -1,3 +1,4 @@
+import PerchCoreTesting
 import PerchKit
 import Testing
 
@@ -11,11 +12,11 @@ struct NewcomerFaultTests {
     func samplesLabelled() {
         var info = RunInfo()
         info.usesSampleAccounts = true
-        var state = AppState(accounts: Account.samples, size: Size(width: 80, height: 24), info: info)
+        var state = TabApp.perch(accounts: Account.samples, size: Size(width: 80, height: 24), info: info)
         #expect(state.render().lines.contains { $0.contains("Sample accounts (no config yet): perch init writes one to edit.") })
         state.finishEditConfig(ConfigEdited(accounts: Account.samples, configPath: "/home/ada/.config/perch/accounts.json", problem: nil))
         #expect(!state.render().lines.contains { $0.contains("Sample accounts") }, "a config is in use now")
-        let own = AppState(accounts: Account.samples, size: Size(width: 80, height: 24))
+        let own = TabApp.perch(accounts: Account.samples, size: Size(width: 80, height: 24))
         #expect(!own.render().lines.contains { $0.contains("Sample accounts") })
     }
 
@@ -26,7 +27,7 @@ struct NewcomerFaultTests {
         let history = SwitchHistory(events: [
             SwitchEvent(account: "work", time: base, source: .tui), SwitchEvent(account: "oss", time: base + 40, source: .cli),
         ])
-        var state = AppState(
+        var state = TabApp.perch(
             accounts: Account.samples, saved: SavedState(currentAccount: "oss"), size: Size(width: 80, height: 24), history: history)
         _ = state.update(.outcome(AnyOutcome(WallTime(seconds: base + 70, monotonic: 0))), at: 0)
         _ = state.update(.key(.char("3")), at: 0)
@@ -49,11 +50,11 @@ struct NewcomerFaultTests {
     // Bug: the Edit config… error banner was cut before the reason and vanished on the next key.
     @Test("the Edit config… error banner shows its whole reason and stays until Esc dismisses it")
     func configBannerStays() {
-        var state = AppState(accounts: Account.samples, size: Size(width: 80, height: 24))
+        var state = TabApp.perch(accounts: Account.samples, size: Size(width: 80, height: 24))
         let reason =
             "config /home/ada.lovelace/.config/perch/accounts.json: line 3, column 10: accounts[1].id: duplicate id \"work\" (first at accounts[0]); line 5, column 20: accounts[2].name: must not be empty"
         state.finishEditConfig(ConfigEdited(accounts: nil, configPath: "/home/ada.lovelace/.config/perch/accounts.json", problem: reason))
-        func bannerText(_ state: AppState) -> String { state.bannerLines.joined(separator: " ") }
+        func bannerText(_ state: TabApp) -> String { state.bannerLines.joined(separator: " ") }
         #expect(bannerText(state).contains("must not be empty"), "the whole reason: \(state.bannerLines)")
         #expect(!bannerText(state).contains("…"))
         let screen = state.render().text
@@ -61,10 +62,10 @@ struct NewcomerFaultTests {
         for key in [KeyEvent.char("j"), .char("2"), .char("1")] { _ = state.update(.key(key)) }
         #expect(bannerText(state).contains("must not be empty"), "other keys leave it")
         _ = state.update(.key(KeyEvent(.escape)))
-        #expect(state.banner == nil, "Esc dismisses it")
+        #expect(state.bannerText == nil, "Esc dismisses it")
         state.finishEditConfig(ConfigEdited(accounts: Account.samples, configPath: "/x", problem: nil))
         _ = state.update(.key(.char("j")))
-        #expect(state.banner == nil, "a reload's banner still goes at the next key")
+        #expect(state.bannerText == nil, "a reload's banner still goes at the next key")
     }
 
     // Bug: leftover letters stood beside the context menu's border (`│s`, `╮d`).
@@ -72,7 +73,7 @@ struct NewcomerFaultTests {
         "no letter or digit stands right beside a border of the context menu, its card or its alert",
         arguments: [(80, 24, 0), (80, 24, 20), (80, 24, 59), (40, 12, 59), (200, 60, 30), (60, 16, 7)])
     func noLeftoverLetters(width: Int, height: Int, item: Int) {
-        var state = AppState(
+        var state = TabApp.perch(
             accounts: Account.samples, saved: SavedState(currentAccount: "personal"), size: Size(width: width, height: height))
         _ = state.update(.key(.char("2")))
         for _ in 0..<item { _ = state.update(.key(.char("j"))) }
@@ -103,20 +104,22 @@ struct NewcomerFaultTests {
     // Bug: two help columns ran together (`click above the sheet close it`).
     @Test("help keeps two blank columns between a key and what it does, in every context", arguments: [80, 200])
     func helpColumnsApart(width: Int) {
-        var state = AppState(accounts: Account.samples, size: Size(width: width, height: 60))
+        var state = TabApp.perch(accounts: Account.samples, size: Size(width: width, height: 60))
         _ = state.update(.key(.char("a")))
         _ = state.update(.key(.char("?")))
         let lines = state.render().lines
         let line = lines.first { $0.contains("click above the sheet") } ?? ""
         let after = line.components(separatedBy: "click above the sheet").last ?? ""
         #expect(after.hasPrefix("  ") && after.drop { $0 == " " }.hasPrefix("close it"), "\(lines.joined(separator: "\n"))")
-        for context in [InputContext.pane(.overview), .pane(.catalog), .accountSheet, .accountSheetFilter, .contextMenu, .cover] {
-            var help = AppState(accounts: Account.samples, size: Size(width: width, height: 60))
-            help.presented.append(context.help)
+        for screen in KeyBindingTests.screens.map(\.title) {
+            var help = KeyBindingTests.state(on: screen)
+            _ = help.update(.resize(Size(width: width, height: 60)))
+            let typing = help.presented.last.map { $0.base is AccountForm || ($0.base as? AccountSheet)?.isEditingFilter == true } ?? false
+            _ = help.update(.key(typing ? KeyEvent(.function(1)) : .char("?")))
             let lines = help.render().lines
-            for binding in KeyBindings.table(for: context) {
-                guard let line = lines.first(where: { $0.contains("│ " + binding.label + " ") }) else { continue }
-                #expect(line.contains("│ " + binding.label + "  "), "\(context): \(line)")
+            for row in help.presented.last?.help?.rows ?? [] {
+                guard let line = lines.first(where: { $0.contains("│ " + row.label + " ") }) else { continue }
+                #expect(line.contains("│ " + row.label + "  "), "\(screen): \(line)")
             }
         }
     }

@@ -1,3 +1,4 @@
+import PerchCoreTesting
 import PerchKit
 import Testing
 
@@ -8,8 +9,8 @@ import Testing
 @Suite("Outcomes go back to the model that asked")
 struct OutcomeRoutingTests {
     /// The sample accounts with the sheet up and the `Add account…` form over it, filled in.
-    private static func filledForm() -> AppState {
-        var state = AppState(accounts: Account.samples, size: Size(width: 80, height: 24))
+    private static func filledForm() -> TabApp {
+        var state = TabApp.perch(accounts: Account.samples, size: Size(width: 80, height: 24))
         _ = state.update(.key(.char("a")))
         _ = state.update(.key(KeyEvent(.end)))
         _ = state.update(.key(KeyEvent(.enter)))
@@ -82,13 +83,13 @@ struct OutcomeRoutingTests {
                 for: asker))
         #expect(state.accountForm == nil)
         #expect(state.sheet.map { $0.row($0.cursor.cursor, accounts: state.accounts.count) } == .account(4))
-        #expect(state.banner == "Added Ada to /c/accounts.json (previous file kept as /c/accounts.json.bak).")
+        #expect(state.bannerText == "Added Ada to /c/accounts.json (previous file kept as /c/accounts.json.bak).")
     }
 
     @Test("a Catalog source's items reach the Catalog only when addressed to it")
     func catalogOwnsItsLoads() {
         let account = Account(id: "gh", name: "GitHub", catalog: CatalogCommands(command: "gh repo list"))
-        var state = AppState(accounts: [account], saved: SavedState(currentAccount: "gh"), size: Size(width: 80, height: 24))
+        var state = TabApp.perch(accounts: [account], saved: SavedState(currentAccount: "gh"), size: Size(width: 80, height: 24))
         let effects = state.update(.key(.char("2")), at: 1_000)
         #expect(effects.map(\.asker) == [.pane(.catalog)])
         let items = [CatalogItem(id: "r1", title: "repo one", detail: "", kind: "")]
@@ -100,14 +101,14 @@ struct OutcomeRoutingTests {
 
     @Test("Settings asks for its file to be saved and takes the failure; the root's own effects stay the root's")
     func settingsOwnItsSave() {
-        var state = AppState(accounts: Account.samples, saved: SavedState(currentAccount: "work"), size: Size(width: 80, height: 24))
+        var state = TabApp.perch(accounts: Account.samples, saved: SavedState(currentAccount: "work"), size: Size(width: 80, height: 24))
         _ = state.update(.key(.char("4")))
         for _ in 0..<3 { _ = state.update(.key(.char("j"))) }
         let effects = state.update(.key(KeyEvent(.enter)))
         #expect(!effects.isEmpty && effects.allSatisfy { $0.asker == .pane(.settings) }, "\(effects)")
         #expect(effects.contains { $0.job(SaveSettings.self) != nil })
         _ = state.update(.outcome(AnyOutcome(SettingsNotSaved("read-only file system")), for: .pane(.settings)))
-        #expect(state.banner == "Settings apply for this run, but could not be saved: read-only file system")
+        #expect(state.bannerText == "Settings apply for this run, but could not be saved: read-only file system")
         let pick = state.update(.key(.char("1")))
         #expect(pick.allSatisfy { $0.asker == .root })
     }
@@ -116,10 +117,10 @@ struct OutcomeRoutingTests {
     // old value and the next start read it.
     @Test("a setting whose save failed reads 'not saved' until a later write, which holds every value, is asked for")
     func failedSaveIsNotSaved() {
-        var state = AppState(accounts: Account.samples, saved: SavedState(currentAccount: "work"), size: Size(width: 100, height: 24))
+        var state = TabApp.perch(accounts: Account.samples, saved: SavedState(currentAccount: "work"), size: Size(width: 100, height: 24))
         _ = state.update(.key(.char("4")))
         func row(_ label: String) -> String { state.render().lines.first { $0.contains(label) } ?? "" }
-        func step(_ rows: Int) -> [Effect] {
+        func step(_ rows: Int) -> [PerchCore.Effect] {
             _ = state.update(.key(.char("g")))
             for _ in 0..<rows { _ = state.update(.key(.char("j"))) }
             return state.update(.key(KeyEvent(.enter)))

@@ -1,3 +1,4 @@
+import PerchCoreTesting
 import Foundation
 import PerchKit
 import Testing
@@ -7,12 +8,12 @@ import Testing
 /// A presentation set up from a fresh state, for golden screens.
 struct PresentationCase: CustomTestStringConvertible, Sendable {
     let name: String
-    let setUp: @Sendable (inout AppState) -> Void
+    let setUp: @Sendable (inout TabApp) -> Void
     var accounts: [Account] = Account.samples
 
     var testDescription: String { name }
 
-    static func keys(_ keys: KeyEvent...) -> @Sendable (inout AppState) -> Void {
+    static func keys(_ keys: KeyEvent...) -> @Sendable (inout TabApp) -> Void {
         { state in for key in keys { _ = state.update(.key(key)) } }
     }
 }
@@ -36,7 +37,7 @@ private let cases: [PresentationCase] = [
     PresentationCase(
         name: "sheet-inset",
         setUp: { state in
-            state.sheetStyle = .inset
+            state.settingsState.values.sheetStyle = .inset
             _ = state.update(.key(.char("a")))
         }),
     PresentationCase(name: "help-catalog-top", setUp: PresentationCase.keys(.char("2"), .char("?"))),
@@ -182,7 +183,7 @@ struct PresentationGoldenTests {
 
     @Test("each presentation at 80×24, 40×12 and 200×60", arguments: cases + commandCases, sizes)
     func golden(_ presentation: PresentationCase, _ size: Size) throws {
-        var state = AppState(accounts: presentation.accounts, saved: SavedState(currentAccount: presentation.accounts[1].id), size: size)
+        var state = TabApp.perch(accounts: presentation.accounts, saved: SavedState(currentAccount: presentation.accounts[1].id), size: size)
         presentation.setUp(&state)
         let text = state.render().lines.map { line in String(line.reversed().drop { $0 == " " }.reversed()) }.joined(separator: "\n") + "\n"
         let file = Self.folder.appendingPathComponent("\(presentation.name)-\(size.width)x\(size.height).txt")

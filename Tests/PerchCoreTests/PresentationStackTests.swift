@@ -1,26 +1,26 @@
+import PerchCoreTesting
 import PerchKit
 import Testing
 
 @testable import PerchCore
 
-private func state(_ accounts: [Account] = Account.samples, size: Size = Size(width: 80, height: 24)) -> AppState {
-    AppState(accounts: accounts, saved: SavedState(currentAccount: "personal"), size: size)
+private func state(_ accounts: [Account] = Account.samples, size: Size = Size(width: 80, height: 24)) -> TabApp {
+    TabApp.perch(accounts: accounts, saved: SavedState(currentAccount: "personal"), size: size)
 }
 
-private func press(_ state: inout AppState, _ keys: KeyEvent...) {
+private func press(_ state: inout TabApp, _ keys: KeyEvent...) {
     for key in keys { _ = state.update(.key(key)) }
 }
 
 private let escape = KeyEvent(.escape)
 
 /// Kinds of the layers, bottom first, for readable expectations.
-private func kinds(_ state: AppState) -> [String] {
-    let names: [(any PresentedLayer.Type, String)] = [
-        (KitLayer<AccountSheet>.self, "sheet"), (KitLayer<HelpLayer>.self, "help"), (KitLayer<ContextMenu>.self, "menu"),
-        (KitLayer<AlertLayer>.self, "alert"),
-        (KitLayer<AccountForm>.self, "form"), (KitLayer<Cover>.self, "cover"),
+private func kinds(_ state: TabApp) -> [String] {
+    let names: [(any Layer.Type, String)] = [
+        (AccountSheet.self, "sheet"), (HelpLayer.self, "help"), (ContextMenu.self, "menu"), (AlertLayer.self, "alert"),
+        (AccountForm.self, "form"), (Cover.self, "cover"),
     ]
-    return state.presented.map { layer in names.first { type(of: layer.layer) == $0.0 }?.1 ?? "?" }
+    return state.presented.map { layer in names.first { type(of: layer.base) == $0.0 }?.1 ?? "?" }
 }
 
 @Suite("The presentation stack")
@@ -93,9 +93,8 @@ struct PresentationStackTests {
     func insideClickKeepsLayer() {
         var s = state()
         press(&s, .char("?"))
-        let frame = HelpLayer.layout(
-            lineCount: KeyBindings.table(for: .pane(.overview)).count, in: Rect(x: 0, y: 0, width: s.size.width, height: s.size.height)
-        ).box
+        let lines = s.presented.last?.help?.sections.reduce(0) { $0 + $1.rows.count + ($1.title.isEmpty ? 0 : 1) } ?? 0
+        let frame = HelpLayer.layout(lineCount: lines, in: Rect(x: 0, y: 0, width: s.size.width, height: s.size.height)).box
         let inside = Position(column: frame.x + 3, row: frame.y + 2)
         #expect(s.hitTest(inside) == .layerChrome)
         _ = s.update(.tap(.layerChrome))
@@ -152,67 +151,65 @@ struct PresentationStackTests {
 
 @Suite("Key bindings and the help overlay")
 struct KeyBindingTests {
-    static let contexts: [InputContext] = Tab.allCases.map(InputContext.pane) + InputContext.layers
+    /// Each screen with keys of its own, by its key table's title, with the keys that reach it:
+    /// each tab, and each layer over the screen it opens on.
+    static let screens: [(title: String, keys: [KeyEvent])] = [
+        ("Overview", [.char("1")]), ("Catalog", [.char("2")]), ("Stats", [.char("3")]), ("Settings", [.char("4")]),
+        ("Account sheet", [.char("a")]), ("Sheet filter", [.char("a"), .char("/")]), ("Context menu", [.char("2"), .char("m")]),
+        ("Cover", [.char("2"), KeyEvent(.enter)]), ("Alert", [.char("2"), .char("m"), .char("j"), .char("j"), .char("j"), KeyEvent(.enter)]),
+        ("Add account", [.char("a"), .char("+")]),
+    ]
 
-    // Found when the test came to list every layer's table (InputContext.layers): the context
-    // menu's "run the action, or open the previewed item" was cut short in its help.
-    @Test("help lists every binding of the context below it, label and summary, none cut short", arguments: contexts)
-    func helpListsTable(_ context: InputContext) {
-        let bindings = KeyBindings.table(for: context)
-        let help = context.help
-        #expect(help.help?.rows == context.helpRows)
-        #expect(help.help?.title == context.title)
-        // Tall and wide enough to show every line at once.
-        var s = state(size: Size(width: 200, height: 60))
-        s.presented = [help]
+    /// The state on the screen titled `title`, tall and wide enough to show every help line at once.
+    static func state(on title: String) -> TabApp {
+        var s = TabApp.perch(accounts: Account.samples, saved: SavedState(currentAccount: "personal"), size: Size(width: 200, height: 60))
+        for key in screens.first { $0.title == title }!.keys { _ = s.update(.key(key)) }
+        return s
+    }
+
+    // Found when the test came to list every layer's table: the context menu's "run the action,
+    // or open the previewed item" was cut short in its help.
+    @Test("help lists every key of the screen below it, its own first, label and summary, none cut short", arguments: screens.map(\.title))
+    func helpListsTable(_ title: String) throws {
+        var s = Self.state(on: title)
+        let takesTyping = s.presented.last.map { $0.base is AccountForm || ($0.base as? AccountSheet)?.isEditingFilter == true } ?? false
+        _ = s.update(.key(takesTyping ? KeyEvent(.function(1)) : .char("?")))
+        let help = try #require(s.presented.last?.help, "no help over \(title)")
+        #expect(help.title == title)
         let text = s.render().text
-        for binding in bindings {
-            #expect(text.contains(binding.label), "\(binding.label)")
-            #expect(text.contains(binding.summary), "\(binding.summary)")
+        for row in help.rows {
+            #expect(text.contains(row.label), "\(row.label)")
+            #expect(text.contains(row.help), "\(row.help)")
         }
+        #expect(help.rows.contains { $0.label.contains("Ctrl-C") }, "the process's keys are listed everywhere")
     }
 
-    @Test("a model's own verbs (named after it) are bound only in its own tables and holds")
-    func ownVerbsStayHome() {
-        let owners: [String: Set<String>] = [
-            "Catalog": [InputContext.pane(.catalog).title], "Settings": [InputContext.pane(.settings).title],
-            "Stats": [InputContext.pane(.stats).title], "Overview": [InputContext.pane(.overview).title],
-            // PerchKit's layers, whose verbs are named after their key tables (KitLayer).
-            "Account sheet": [InputContext.accountSheet.title], "Sheet filter": [InputContext.accountSheetFilter.title],
-            "Alert": [InputContext.alert.title], "Help": [InputContext.help.title], "Cover": [InputContext.cover.title],
-            "Context menu": [InputContext.contextMenu.title], "Add account": [InputContext.accountForm.title],
-        ]
-        var seen: Set<String> = []
-        for context in Self.contexts {
-            for binding in KeyBindings.table(for: context) {
-                guard let name = binding.action?.name, let dot = name.firstIndex(of: ".") else { continue }
-                let owner = String(name[..<dot])
-                seen.insert(owner)
-                if owner == "selectTab" { continue }  // the root's, one per tab
-                #expect(owners[owner]?.contains(context.title) == true, "\(name) is bound in \(context.title)")
-            }
+    @Test("no key is bound twice in one table, and none binds the process's own (Ctrl-C, Ctrl-Z)")
+    func noDuplicateKeys() {
+        let tables: [(String, [KeyEvent])] =
+            Tab.panes.map { ($0.title, $0.helpRowKeys) } + [
+                (AccountSheet.keyTable.title, AccountSheet.keyTable.rows.flatMap(\.keys)),
+                (AccountSheet.filterKeyTable.title, AccountSheet.filterKeyTable.rows.flatMap(\.keys)),
+                (ContextMenu.keyTable.title, ContextMenu.keyTable.rows.flatMap(\.keys)),
+                (Cover.keyTable.title, Cover.keyTable.rows.flatMap(\.keys)),
+                (AccountForm.keyTable.title, AccountForm.keyTable.rows.flatMap(\.keys)),
+                ("Perch", PerchModel(accounts: []).keys.rows.flatMap(\.keys)),
+            ]
+        for (title, keys) in tables {
+            #expect(Set(keys).count == keys.count, "\(title)")
+            #expect(!keys.contains(KeyEvent(.control("c"))) && !keys.contains(KeyEvent(.control("z"))), "\(title)")
         }
-        #expect(seen.isSuperset(of: owners.keys), "every model's own verbs are bound somewhere: \(seen)")
-        guard case .action(let refresh) = ModelMessage.catalog(.refresh) else { return #expect(Bool(false), "a key's verb") }
-        #expect(KeyAction.selectTab(.stats).selectedTab == .stats && refresh.selectedTab == nil)
-        #expect(refresh != KeyAction("refresh") && refresh.name.hasPrefix("Catalog.") == true, "a pane's own verb is named after it")
-    }
-
-    @Test("no key is bound twice in one context", arguments: contexts)
-    func noDuplicateKeys(_ context: InputContext) {
-        let keys = KeyBindings.table(for: context).flatMap(\.keys)
-        #expect(Set(keys).count == keys.count)
     }
 
     @Test("the keys the table lists act: G moves the Catalog cursor to the last item, K raises the sheet")
     func tableDrivesInput() throws {
-        let last = try #require(KeyBindings.table(for: .pane(.catalog)).first { $0.label == "End G" })
-        var s = state()
+        let last = try #require(CatalogPane.keyTable.rows.first { $0.label == "End G" })
+        var s = perchState()
         press(&s, .char("2"), last.keys[1])
         #expect(s.catalog.cursor == s.catalogItems.count - 1)
-        let larger = try #require(KeyBindings.table(for: .accountSheet).first { $0.label == "Shift-↑ K" })
+        let larger = try #require(AccountSheet.keyTable.rows.first { $0.label == "Shift-↑ K" })
         for key in larger.keys {
-            var t = state()
+            var t = perchState()
             press(&t, .char("a"), key)
             #expect(t.sheet?.detent == .large, "\(key)")
         }
@@ -220,14 +217,16 @@ struct KeyBindingTests {
 
     @Test("? over a sheet describes the sheet; ? again closes the help")
     func helpContext() {
-        var s = state()
+        var s = perchState()
         press(&s, .char("a"), .char("?"))
         guard let help = s.presented.last?.help else {
             Issue.record("no help")
             return
         }
-        #expect(help.title == InputContext.accountSheet.title)
+        #expect(help.title == AccountSheet.keyTable.title)
         press(&s, .char("?"))
         #expect(kinds(s) == ["sheet"])
     }
 }
+
+private func perchState() -> TabApp { state() }

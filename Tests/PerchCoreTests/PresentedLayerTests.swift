@@ -1,3 +1,4 @@
+import PerchCoreTesting
 import PerchKit
 import Testing
 
@@ -30,21 +31,17 @@ struct Toast: Layer, Hashable {
     }
 }
 
-extension InputContext {
-    static let toast = KitLayer<Toast>.inputContext(Toast.keyTable)
-}
-
 struct PresentedLayerTests {
-    static func withToast() -> AppState {
-        var state = AppState(accounts: Account.samples, size: Size(width: 60, height: 16))
-        _ = state.apply([.present(Presentation(Toast(text: "Saved")))])
+    static func withToast() -> TabApp {
+        var state = TabApp.perch(accounts: Account.samples, size: Size(width: 60, height: 16))
+        state.present(Toast(text: "Saved"))
         return state
     }
 
     @Test("A layer declared outside the core is presented, drawn, takes its own keys and is dismissed like the others")
     func toastLayer() {
         var state = Self.withToast()
-        #expect(state.inputContext == .toast)
+        #expect(state.layer(Toast.self) != nil)
         #expect(state.render().lines[1].hasPrefix("   Saved "))
         #expect(state.update(.key(.char("2"))).isEmpty)
         #expect(state.selectedTab == .overview, "the pane below takes no key while the toast is up")
@@ -61,20 +58,13 @@ struct PresentedLayerTests {
         #expect(tapped.presented.isEmpty)
     }
 
-    @Test("Help over the toast lists the toast's keys under its title")
-    func toastHelp() {
-        let help = InputContext.toast.help
-        #expect(help.help?.rows.map(\.label) == ["Ctrl-C", "Ctrl-Z", "Esc", "?"], "? (help) works over every layer that takes no text")
+    @Test("Help over the toast lists the toast's keys under its title, then those that work over every layer")
+    func toastHelp() throws {
         var state = Self.withToast()
-        _ = state.apply([.present(help)])
+        _ = state.update(.key(.char("?")))
+        let help = try #require(state.presented.last?.help)
+        #expect(help.rows.map(\.label).first == "Esc", "its own first")
+        #expect(help.rows.map(\.label).contains("Ctrl-C"), "then the root's, over every layer")
         #expect(state.render().text.contains("Keys · Toast"))
-    }
-
-    @Test("Two presentations are equal when they hold equal layers of the same type")
-    func equality() {
-        #expect(Presentation(Toast(text: "a")) == Presentation(Toast(text: "a")))
-        #expect(Presentation(Toast(text: "a")) != Presentation(Toast(text: "b")))
-        #expect(InputContext.toast.help != Presentation(Toast(text: "a")))
-        #expect(Set([Presentation(Toast(text: "a")), Presentation(Toast(text: "a"))]).count == 1)
     }
 }

@@ -1,3 +1,4 @@
+import PerchCoreTesting
 import PerchKit
 import Testing
 
@@ -39,11 +40,11 @@ private let overviewNoAccountRows: [Int: String] = [
     7: hint,
 ]
 
-@Suite("AppState.render")
+@Suite("TabApp.render")
 struct RenderTests {
     @Test("Overview with no account chosen, 80×24")
     func overviewNoAccount() {
-        let state = AppState(accounts: Account.samples, size: Size(width: 80, height: 24))
+        let state = TabApp.perch(accounts: Account.samples, size: Size(width: 80, height: 24))
         expectLines(
             state.render().lines,
             expectedScreen(overviewNoAccountRows.merging([22: rule, 23: tabLabels80]) { $1 }))
@@ -53,7 +54,7 @@ struct RenderTests {
     func overviewOneAccount() {
         let account = Account(id: "work", name: "Work", handle: "@ada.lovelace")
         let saved = SavedState(currentAccount: "work", switchCount: 1, switchesPerAccount: ["work": 1])
-        let state = AppState(accounts: [account], saved: saved, size: Size(width: 80, height: 24))
+        let state = TabApp.perch(accounts: [account], saved: saved, size: Size(width: 80, height: 24))
         expectLines(
             state.render().lines,
             expectedScreen([
@@ -70,20 +71,20 @@ struct RenderTests {
 
     @Test("Overview with one account and none chosen says \"1 account\"")
     func overviewSingular() {
-        let state = AppState(accounts: [Account(id: "x", name: "X")], size: Size(width: 80, height: 24))
+        let state = TabApp.perch(accounts: [Account(id: "x", name: "X")], size: Size(width: 80, height: 24))
         #expect(state.render().lines[3] == pad("   1 account available."))
     }
 
     @Test("an account without a handle shows (no handle)")
     func noHandle() {
-        let state = AppState(
+        let state = TabApp.perch(
             accounts: [Account(id: "x", name: "X")], saved: SavedState(currentAccount: "x"), size: Size(width: 80, height: 24))
         #expect(state.render().lines[4] == pad("     (no handle)"))
     }
 
     @Test("the sheet with the 4 sample accounts, 80×24")
     func sheetFourAccounts() {
-        var state = AppState(accounts: Account.samples, size: Size(width: 80, height: 24))
+        var state = TabApp.perch(accounts: Account.samples, size: Size(width: 80, height: 24))
         state.openSheet()
         let lines = state.render().lines
         let top = 24 - (4 + 1 + 3)
@@ -113,7 +114,7 @@ struct RenderTests {
 
     @Test("in the sheet the cursor row's gutter is highlighted and the current account is marked")
     func sheetCursorAndCurrent() {
-        var state = AppState(accounts: Account.samples, saved: SavedState(currentAccount: "oss"), size: Size(width: 80, height: 24))
+        var state = TabApp.perch(accounts: Account.samples, saved: SavedState(currentAccount: "oss"), size: Size(width: 80, height: 24))
         state.openSheet()
         _ = state.update(.key(KeyEvent(.down)))  // cursor from Open Source (2) to Side Project (3)
         let screen = state.render()
@@ -129,7 +130,7 @@ struct RenderTests {
     @Test("the sheet with 40 accounts on a 12-row screen is capped and scrolls")
     func sheetManyAccountsSmallScreen() {
         let accounts = (1...40).map { Account(id: "a\($0)", name: "Account \($0)") }
-        var state = AppState(accounts: accounts, size: Size(width: 80, height: 12))
+        var state = TabApp.perch(accounts: accounts, size: Size(width: 80, height: 12))
         state.openSheet()
         let lines = state.render().lines
         expectLines(
@@ -158,7 +159,7 @@ struct RenderTests {
     @Test("the sheet footer follows the scroll")
     func sheetFooterAfterScrolling() {
         let accounts = (1...40).map { Account(id: "a\($0)", name: "Account \($0)") }
-        var state = AppState(accounts: accounts, size: Size(width: 80, height: 12))
+        var state = TabApp.perch(accounts: accounts, size: Size(width: 80, height: 12))
         state.openSheet()
         _ = state.update(.key(KeyEvent(.end)))
         let lines = state.render().lines
@@ -170,7 +171,7 @@ struct RenderTests {
 
     @Test("the Catalog pane lists the current account's items")
     func catalogPane() {
-        var state = AppState(accounts: Account.samples, saved: SavedState(currentAccount: "work"), size: Size(width: 80, height: 24))
+        var state = TabApp.perch(accounts: Account.samples, saved: SavedState(currentAccount: "work"), size: Size(width: 80, height: 24))
         _ = state.update(.key(.char("2")))
         let lines = state.render().lines
         #expect(lines[0].hasPrefix(" Catalog · Work"))
@@ -189,7 +190,7 @@ struct RenderTests {
             SwitchEvent(account: "work", time: base, source: .tui),
             SwitchEvent(account: "oss", time: base + 2 * 3600, source: .cli),
         ])
-        var state = AppState(
+        var state = TabApp.perch(
             accounts: Account.samples, saved: SavedState(currentAccount: "oss"), size: Size(width: 80, height: 24), history: history)
         _ = state.update(.outcome(AnyOutcome(WallTime(seconds: base + 3 * 3600, monotonic: 0))), at: 0)
         _ = state.update(.key(.char("3")), at: 0)
@@ -219,7 +220,7 @@ struct RenderTests {
             let time: Int64 = base - Int64(day) * 86_400
             events.append(SwitchEvent(account: day % 4 == 0 ? "work" : "oss", time: time, source: .cli))
         }
-        var state = AppState(
+        var state = TabApp.perch(
             accounts: Account.samples, saved: SavedState(currentAccount: "oss"), size: Size(width: 200, height: 60),
             history: SwitchHistory(events: events))
         state.info.background = .dark  // colours are drawn once the background is known
@@ -248,7 +249,7 @@ struct RenderTests {
         var flags = Settings()
         flags.longPressMilliseconds = 750
         let settings = SettingsState(file: file, flags: flags, flagged: [.longPress])
-        var state = AppState(accounts: Account.samples, size: Size(width: 80, height: 24), info: info, settings: settings)
+        var state = TabApp.perch(accounts: Account.samples, size: Size(width: 80, height: 24), info: info, settings: settings)
         _ = state.update(.key(.char("4")))
         expectLines(
             state.render().lines,
@@ -275,8 +276,8 @@ struct RenderTests {
 
     @Test("a banner is drawn on the last pane row, above the tab bar")
     func banner() {
-        var state = AppState(accounts: Account.samples, size: Size(width: 80, height: 24))
-        state.banner = "Could not save the state"
+        var state = TabApp.perch(accounts: Account.samples, size: Size(width: 80, height: 24))
+        state.bannerText = "Could not save the state"
         let screen = state.render()
         #expect(screen.lines[21] == pad(" Could not save the state"))
         #expect(screen[79, 21].style.reverse)
@@ -285,7 +286,7 @@ struct RenderTests {
 
     @Test("the selected tab label is highlighted and the others are not")
     func selectedTabStyle() {
-        var state = AppState(accounts: Account.samples, size: Size(width: 80, height: 24))
+        var state = TabApp.perch(accounts: Account.samples, size: Size(width: 80, height: 24))
         _ = state.update(.key(.char("3")))
         let screen = state.render()
         #expect(screen.lines[23] == tabLabels80)
@@ -304,9 +305,9 @@ struct RenderTests {
     func anySize(_ size: Size) {
         for tab in Tab.allCases {
             for sheetUp in [false, true] {
-                var state = AppState(accounts: Account.samples, saved: SavedState(currentAccount: "oss"), size: size)
+                var state = TabApp.perch(accounts: Account.samples, saved: SavedState(currentAccount: "oss"), size: size)
                 state.selectedTab = tab
-                state.banner = "banner"
+                state.bannerText = "banner"
                 if sheetUp { state.openSheet() }
                 let screen = state.render()
                 #expect(screen.lines.count == size.height)
@@ -319,7 +320,7 @@ struct RenderTests {
 
     @Test("render is pure: the same state gives the same screen")
     func pure() {
-        var state = AppState(accounts: Account.samples, saved: SavedState(currentAccount: "side"), size: Size(width: 80, height: 24))
+        var state = TabApp.perch(accounts: Account.samples, saved: SavedState(currentAccount: "side"), size: Size(width: 80, height: 24))
         state.openSheet()
         #expect(state.render() == state.render())
     }
@@ -329,7 +330,7 @@ struct RenderTests {
     func longNameFarDownTheList() throws {
         var accounts = (0..<300).map { Account(id: "a\($0)", name: "A\($0)") }
         accounts[299] = Account(id: "last", name: "The longest account name", handle: "@last")
-        var state = AppState(accounts: accounts, size: Size(width: 80, height: 24))
+        var state = TabApp.perch(accounts: accounts, size: Size(width: 80, height: 24))
         state.openSheet()
         _ = state.update(.key(KeyEvent(.end)))
         let row = try #require(state.render().lines.first { $0.contains("@last") })
@@ -340,7 +341,7 @@ struct RenderTests {
     @Test("a sheet with no room for rows shows no row range")
     func noRowRangeWithoutRows() {
         let accounts = (1...1000).map { Account(id: "a\($0)", name: "Account \($0)") }
-        var state = AppState(accounts: accounts, size: Size(width: 80, height: 24))
+        var state = TabApp.perch(accounts: accounts, size: Size(width: 80, height: 24))
         state.openSheet()
         _ = state.update(.key(KeyEvent(.end)))
         _ = state.update(.resize(Size(width: 80, height: 5)))
@@ -353,7 +354,7 @@ struct RenderTests {
     @Test("a pane header keeps its trailing note and cuts the title with …")
     func headerKeepsTrailing() {
         let long = Account(id: "long", name: String(repeating: "Long name ", count: 10))
-        var state = AppState(accounts: [long], saved: SavedState(currentAccount: "long"), size: Size(width: 60, height: 24))
+        var state = TabApp.perch(accounts: [long], saved: SavedState(currentAccount: "long"), size: Size(width: 60, height: 24))
         state.selectedTab = .catalog
         let header = state.render().lines[0]
         // Without a catalog command the Catalog lists the config fields: id and name.
@@ -365,7 +366,7 @@ struct RenderTests {
     @Test("Settings shows the end of a long path, with … in front")
     func settingsPathKeepsEnd() {
         let info = RunInfo(statePath: "/very/long/" + String(repeating: "folder/", count: 20) + "state.json")
-        var state = AppState(accounts: Account.samples, size: Size(width: 60, height: 24), info: info)
+        var state = TabApp.perch(accounts: Account.samples, size: Size(width: 60, height: 24), info: info)
         state.selectedTab = .settings
         let row = state.render().lines.first { $0.contains("State file") } ?? ""
         #expect(row.contains("…") && row.hasSuffix("/state.json"), "\(row)")
@@ -378,7 +379,7 @@ struct RenderTests {
         let history = SwitchHistory(events: [
             SwitchEvent(account: "work", time: -62_000_000_000, source: .tui), SwitchEvent(account: "oss", time: 0, source: .cli),
         ])
-        var state = AppState(
+        var state = TabApp.perch(
             accounts: Account.samples, saved: SavedState(currentAccount: "oss"), size: Size(width: 80, height: 24), history: history)
         _ = state.update(.outcome(AnyOutcome(WallTime(seconds: 253_402_300_000))))
         state.selectedTab = .stats
@@ -389,9 +390,9 @@ struct RenderTests {
     // Bug: a banner longer than the screen was cut off, hiding the file name it was about.
     @Test("a long banner wraps onto up to three rows above the tab bar; clicks there hit nothing")
     func bannerWraps() {
-        var state = AppState(accounts: Account.samples, saved: SavedState(currentAccount: "work"), size: Size(width: 80, height: 24))
+        var state = TabApp.perch(accounts: Account.samples, saved: SavedState(currentAccount: "work"), size: Size(width: 80, height: 24))
         state.selectedTab = .catalog
-        state.banner =
+        state.bannerText =
             "State file could not be parsed; kept it as state.json.corrupt-2026-11-30T080130Z and started afresh. "
             + String(repeating: "More words here. ", count: 3)
         let lines = state.bannerLines
@@ -402,8 +403,8 @@ struct RenderTests {
         #expect((text[19] + text[20]).contains("state.json.corrupt-2026-11-30T080130Z"))
         #expect(state.hitTest(Position(column: 5, row: 19)) == .none)
         #expect(state.hitTest(Position(column: 5, row: 18)) == .catalogRow(17))
-        state.banner = String(repeating: "word ", count: 200)
-        #expect(state.bannerLines.count == AppState.maximumBannerRows)
+        state.bannerText = String(repeating: "word ", count: 200)
+        #expect(state.bannerLines.count == TabApp.maximumBannerRows)
         #expect(state.bannerLines.last?.hasSuffix("…") == true)
     }
 }

@@ -1,3 +1,4 @@
+import PerchCoreTesting
 import PerchTestSupport
 import Testing
 
@@ -159,7 +160,7 @@ struct ScreenDiffTests {
 
     @Test("a Catalog cursor move changes the two gutters and the position, not the two rows")
     func catalogCursorMove() {
-        var state = AppState(accounts: Account.samples, saved: SavedState(currentAccount: "work"), size: Size(width: 80, height: 24))
+        var state = TabApp.perch(accounts: Account.samples, saved: SavedState(currentAccount: "work"), size: Size(width: 80, height: 24))
         _ = state.update(.key(.char("2")))
         let before = state.render()
         _ = state.update(.key(.char("j")))
@@ -174,7 +175,7 @@ struct ScreenDiffTests {
 
     @Test("a sheet cursor move changes the two gutters only")
     func sheetCursorMove() {
-        var state = AppState(accounts: Account.samples, size: Size(width: 80, height: 24))
+        var state = TabApp.perch(accounts: Account.samples, size: Size(width: 80, height: 24))
         state.openSheet()
         let before = state.render()
         _ = state.update(.key(KeyEvent(.down)))

@@ -1,3 +1,4 @@
+import PerchCoreTesting
 import PerchKit
 import Testing
 
@@ -7,18 +8,18 @@ private func accounts(_ n: Int) -> [Account] {
     (1...n).map { Account(id: "a\($0)", name: "Account \($0)", handle: "@user\($0)") }
 }
 
-private func sheetState(_ accounts: [Account], size: Size = Size(width: 80, height: 24), reduceMotion: Bool = true) -> AppState {
-    var state = AppState(accounts: accounts, size: size, reduceMotion: reduceMotion)
+private func sheetState(_ accounts: [Account], size: Size = Size(width: 80, height: 24), reduceMotion: Bool = true) -> TabApp {
+    var state = TabApp.perch(accounts: accounts, size: size, reduceMotion: reduceMotion)
     _ = state.update(.key(.char("a")), at: 1_000)
     return state
 }
 
-private func type(_ state: inout AppState, _ text: String) {
+private func type(_ state: inout TabApp, _ text: String) {
     for c in text { _ = state.update(.key(.char(c))) }
 }
 
 /// The account ids on the sheet's rows, in order.
-private func shownIDs(_ state: AppState) -> [String] {
+private func shownIDs(_ state: TabApp) -> [String] {
     guard let sheet = state.sheet else { return [] }
     return (0..<sheet.rowCount(accounts: state.accounts.count)).compactMap { index in
         if case .account(let i) = sheet.row(index, accounts: state.accounts.count) { return state.accounts[i].id }
@@ -34,7 +35,7 @@ struct SheetBehaviourTests {
         "the inset sheet covers its side margins: no tab-bar rule nor the selected tab's colour shows beside it",
         arguments: [Size(width: 80, height: 24), Size(width: 200, height: 60)])
     func insetSheetCoversItsMargins(size: Size) {
-        var s = AppState(accounts: accounts(4), size: size, reduceMotion: true)
+        var s = TabApp.perch(accounts: accounts(4), size: size, reduceMotion: true)
         s.sheetStyle = .inset
         _ = s.update(.key(.char("a")), at: 1_000)
         let screen = s.render()
@@ -134,7 +135,7 @@ struct SheetBehaviourTests {
     @Test("with groups, the footer's range counts the accounts shown, of those listed, not the headings")
     func footerCountsAccounts() {
         let grouped = (1...30).map { Account(id: "a\($0)", name: "Account \($0)", group: $0 % 3 == 0 ? nil : "G\($0 % 3)") }
-        var state = AppState(accounts: grouped, size: Size(width: 80, height: 12))
+        var state = TabApp.perch(accounts: grouped, size: Size(width: 80, height: 12))
         state.openSheet()
         let rows = state.render().lines
         let footer = rows[11]
@@ -238,7 +239,7 @@ struct SheetBehaviourTests {
         _ = s.update(.key(KeyEvent(.escape)), at: 3_010)
         #expect(s.presented.count == 1)
         #expect(s.sheet == nil, "a closing sheet takes no input")
-        #expect(s.inputContext == .pane(.overview))
+        #expect(s.keysTitle == OverviewPane.keyTable.title)
         _ = s.update(.animationFrame, at: 3_200)
         #expect(s.presented.isEmpty)
     }
@@ -254,7 +255,7 @@ struct SheetBehaviourTests {
 
     @Test("the Settings switches turn motion off and the sheet inset")
     func settingsSwitches() {
-        var s = AppState(accounts: Account.samples, size: Size(width: 80, height: 24), reduceMotion: false)
+        var s = TabApp.perch(accounts: Account.samples, size: Size(width: 80, height: 24), reduceMotion: false)
         _ = s.update(.key(.char("4")))
         _ = s.update(.key(.char("j")))  // past `Add account…`
         _ = s.update(.key(.char("j")))
@@ -304,7 +305,7 @@ struct SheetCountTests {
             Account(id: "a", name: "Alpha", group: "G1"), Account(id: "b", name: "Beta", group: "G1"),
             Account(id: "c", name: "Gamma"),
         ]
-        var state = AppState(accounts: accounts, size: Size(width: 80, height: 24))
+        var state = TabApp.perch(accounts: accounts, size: Size(width: 80, height: 24))
         _ = state.update(.key(.char("a")))
         _ = state.update(.key(.char("/")))
         let lines = state.render().lines
@@ -329,7 +330,7 @@ struct SearchIndexTests {
 
     @Test("typing on narrows from the previous matches and gives what a full search gives")
     func narrowing() {
-        var state = AppState(accounts: Self.accounts, size: Size(width: 80, height: 24))
+        var state = TabApp.perch(accounts: Self.accounts, size: Size(width: 80, height: 24))
         _ = state.update(.key(.char("a")))
         _ = state.update(.key(.char("/")))
         for c in "wor" { _ = state.update(.key(.char(c))) }
@@ -354,7 +355,7 @@ struct SearchIndexTests {
         }
         let accounts = (0..<2_000).map { Account(id: "a\($0)", name: name(), handle: next(3) == 0 ? nil : "@" + name()) }
         let fresh = SearchIndex(accounts)
-        var state = AppState(accounts: accounts, size: Size(width: 80, height: 24))
+        var state = TabApp.perch(accounts: accounts, size: Size(width: 80, height: 24))
         _ = state.update(.key(.char("a")))
         var checked = 0
         var listed = 0
@@ -397,7 +398,7 @@ struct SearchIndexTests {
 
     @Test("after the accounts are replaced (an account added), the filter searches the new list")
     func indexFollowsAccounts() {
-        var state = AppState(accounts: Self.accounts, size: Size(width: 80, height: 24))
+        var state = TabApp.perch(accounts: Self.accounts, size: Size(width: 80, height: 24))
         _ = state.update(.key(.char("a")))
         _ = state.update(.key(.char("/")))
         state.replaceAccounts(Self.accounts + [Account(id: "z", name: "Zulu work")])
@@ -411,15 +412,15 @@ struct KeyHoldContextTests {
     // Bug: a second Enter within 800 ms in the Add account form was taken for an auto-repeat and dropped.
     @Test("a quick second Enter where holding means nothing is delivered as a key")
     func quickSecondEnter() {
-        var state = AppState(accounts: Account.samples, size: Size(width: 80, height: 24))
+        var state = TabApp.perch(accounts: Account.samples, size: Size(width: 80, height: 24))
         _ = state.update(.key(.char("a")))
-        var recognizer = GestureRecognizer(configuration: .init(longPressMilliseconds: 500, holdableKeys: KeyBindings.holdableKeys))
+        var recognizer = GestureRecognizer(configuration: .init(longPressMilliseconds: 500, holdableKeys: [.char("1"), KeyEvent(.enter)]))
         let first = recognizer.handle(.key(KeyEvent(.enter)), at: 1_000, hitTest: state.hitTest, holdable: state.acceptsKeyHold)
         let second = recognizer.handle(.key(KeyEvent(.enter)), at: 1_400, hitTest: state.hitTest, holdable: state.acceptsKeyHold)
         #expect(first == [.key(KeyEvent(.enter))])
         #expect(second == [.key(KeyEvent(.enter))], "not swallowed as an auto-repeat")
         #expect(!state.acceptsKeyHold(KeyEvent(.enter)), "a layer is up")
-        state = AppState(accounts: Account.samples, size: Size(width: 80, height: 24))
+        state = TabApp.perch(accounts: Account.samples, size: Size(width: 80, height: 24))
         state.selectedTab = .catalog
         #expect(state.acceptsKeyHold(KeyEvent(.enter)), "holding Enter on the Catalog opens the context menu")
         #expect(state.acceptsKeyHold(.char("1")))
@@ -428,7 +429,7 @@ struct KeyHoldContextTests {
     // Bug: picking an account from a sheet over an item's cover left the old account's item showing.
     @Test("picking an account from a sheet over a cover closes the cover too")
     func pickClosesCover() {
-        var state = AppState(accounts: Account.samples, saved: SavedState(currentAccount: "work"), size: Size(width: 80, height: 24))
+        var state = TabApp.perch(accounts: Account.samples, saved: SavedState(currentAccount: "work"), size: Size(width: 80, height: 24))
         state.selectedTab = .catalog
         _ = state.update(.key(.char("m")))
         _ = state.update(.key(KeyEvent(.enter)))
@@ -442,9 +443,9 @@ struct KeyHoldContextTests {
 
     @Test("a held Enter opens the context menu once; its later repeats are swallowed; presses after it are presses")
     func heldEnterThenPresses() {
-        var state = AppState(accounts: Account.samples, saved: SavedState(currentAccount: "work"), size: Size(width: 80, height: 24))
+        var state = TabApp.perch(accounts: Account.samples, saved: SavedState(currentAccount: "work"), size: Size(width: 80, height: 24))
         state.selectedTab = .catalog
-        var recognizer = GestureRecognizer(configuration: .init(longPressMilliseconds: 500, holdableKeys: KeyBindings.holdableKeys))
+        var recognizer = GestureRecognizer(configuration: .init(longPressMilliseconds: 500, holdableKeys: [.char("1"), KeyEvent(.enter)]))
         func press(at time: Int64) -> [UIEvent] {
             let snapshot = state
             let events = recognizer.handle(.key(KeyEvent(.enter)), at: time, hitTest: snapshot.hitTest, holdable: snapshot.acceptsKeyHold)
@@ -471,7 +472,7 @@ struct SheetFirstCursorTests {
         let accounts = [
             Account(id: "t1", name: "Team One", group: "team"), Account(id: "a", name: "Alone"), Account(id: "b", name: "Beta"),
         ]
-        var state = AppState(accounts: accounts, size: Size(width: 80, height: 24))
+        var state = TabApp.perch(accounts: accounts, size: Size(width: 80, height: 24))
         _ = state.update(.key(.char("a")))
         #expect(state.sheet?.cursor.cursor == 0)
         #expect(state.sheet.map { $0.row(0, accounts: 3) } == .account(1), "the first row: Alone, before the team heading")

@@ -1,3 +1,4 @@
+import PerchCoreTesting
 import PerchKit
 import Testing
 
@@ -11,14 +12,14 @@ struct ShellScopeRenderTests {
     func pinnedShell() {
         var info = RunInfo()
         info.shellScope = RunInfo.ShellScope(account: "work", kind: "pinned")
-        let state = AppState(
+        let state = TabApp.perch(
             accounts: Account.samples, saved: SavedState(currentAccount: "personal"), size: Size(width: 80, height: 24), info: info)
         let lines = state.render().lines
         let signed = lines.firstIndex { $0.contains("● Personal") }
         let shell = lines.firstIndex { $0.contains("This shell: Work (perch use)") }
         #expect(signed != nil && shell != nil && signed! < shell!, "\(lines)")
         #expect(lines.contains { $0.contains("A pick here switches the global account; this shell keeps its own.") })
-        let plain = AppState(accounts: Account.samples, saved: SavedState(currentAccount: "personal"), size: Size(width: 80, height: 24))
+        let plain = TabApp.perch(accounts: Account.samples, saved: SavedState(currentAccount: "personal"), size: Size(width: 80, height: 24))
         #expect(!plain.render().lines.contains { $0.contains("This shell") })
     }
 }

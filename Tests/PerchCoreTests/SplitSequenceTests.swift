@@ -1,3 +1,4 @@
+import PerchCoreTesting
 import PerchTestSupport
 import Testing
 
@@ -42,7 +43,7 @@ struct SplitSequenceTests {
     func issueExample() {
         let (events, _) = Self.decode([Self.bytes("\u{1B}[<0;5"), Self.bytes(";24M")], gaps: [0, 30])
         #expect(events == [.mouse(MouseEvent(kind: .press, button: .left, position: Position(column: 4, row: 23)))])
-        var state = AppState(accounts: Account.samples, size: Size(width: 80, height: 24))
+        var state = TabApp.perch(accounts: Account.samples, size: Size(width: 80, height: 24))
         _ = state.update(.key(.char("3")))
         var recognizer = GestureRecognizer(configuration: .perch)
         for event in events {

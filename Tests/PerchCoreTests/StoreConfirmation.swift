@@ -1,14 +1,15 @@
+import PerchCoreTesting
 import PerchKit
 
 @testable import PerchCore
 
-extension AppState {
+extension TabApp {
     /// Feeds back, for each ``Effect/recordSwitch(accountID:)`` in `effects`, the outcome a store
     /// that saves at once would report (``SwitchOutcome/inMemory(_:from:)``); returns the effects
     /// that followed (hooks, a queued pick, confirmed in turn).
     @discardableResult
-    mutating func confirm(_ effects: [Effect]) -> [Effect] {
-        var following: [Effect] = []
+    mutating func confirm(_ effects: [PerchCore.Effect]) -> [PerchCore.Effect] {
+        var following: [PerchCore.Effect] = []
         for effect in effects {
             guard effect.asker == .root, let id = effect.job(RecordSwitch.self)?.accountID else { continue }
             let next = update(.outcome(AnyOutcome(SwitchProgress.saved(.inMemory(id, from: saved)))))

@@ -1,3 +1,4 @@
+import PerchCoreTesting
 import Foundation
 import PerchKit
 import Testing
@@ -8,8 +9,8 @@ import Testing
 /// outcome reaches the screen through `update`.
 @Suite("Outcomes of effects")
 struct SwitchOutcomeTests {
-    private func picking(_ index: Int, current: String? = "work", accounts: [Account] = Account.samples) -> (AppState, [Effect]) {
-        var state = AppState(accounts: accounts, saved: SavedState(currentAccount: current), size: Size(width: 80, height: 24))
+    private func picking(_ index: Int, current: String? = "work", accounts: [Account] = Account.samples) -> (TabApp, [PerchCore.Effect]) {
+        var state = TabApp.perch(accounts: accounts, saved: SavedState(currentAccount: current), size: Size(width: 80, height: 24))
         _ = state.update(.key(.char("a")))
         let effects = state.update(.tap(.sheetRow(index)))
         return (state, effects)
@@ -24,7 +25,7 @@ struct SwitchOutcomeTests {
             .outcome(AnyOutcome(SwitchProgress.failed(accountID: "personal", reason: "/s/state.json: cannot replace: Is a directory"))))
         #expect(state.saved == SavedState(currentAccount: "work"))
         #expect(state.pendingSwitch == nil)
-        #expect(state.banner == "Could not switch to Personal: /s/state.json: cannot replace: Is a directory")
+        #expect(state.bannerText == "Could not switch to Personal: /s/state.json: cannot replace: Is a directory")
         let text = state.render().text
         #expect(text.contains("● Work"))
         #expect(!text.contains("Switching"))
@@ -93,9 +94,9 @@ struct SwitchOutcomeTests {
                 .perform(RunHook(accountID: "b", previous: "a"))
             ])
         _ = state.update(.outcome(AnyOutcome(HookEnded(accountID: "b", failure: "exited with status 3"))))
-        #expect(state.banner == "onSwitch hook for Beta exited with status 3")
+        #expect(state.bannerText == "onSwitch hook for Beta exited with status 3")
         _ = state.update(.outcome(AnyOutcome(HookEnded(accountID: "b", failure: nil))))
-        #expect(state.banner == "onSwitch hook for Beta exited with status 3", "a success leaves the banner as it was")
+        #expect(state.bannerText == "onSwitch hook for Beta exited with status 3", "a success leaves the banner as it was")
     }
 
     @Test("a store that finds the account already current runs no hook")
@@ -107,14 +108,14 @@ struct SwitchOutcomeTests {
 
     @Test("a change made by another process is adopted, with a banner naming the account")
     func changedElsewhere() {
-        var state = AppState(accounts: Account.samples, saved: SavedState(currentAccount: "work"), size: Size(width: 80, height: 24))
+        var state = TabApp.perch(accounts: Account.samples, saved: SavedState(currentAccount: "work"), size: Size(width: 80, height: 24))
         _ = state.update(.outcome(AnyOutcome(StateChanged(SavedState(currentAccount: "oss", switchCount: 4), warning: nil))))
         #expect(state.saved.currentAccount == "oss")
-        #expect(state.banner == "Now on Open Source: switched outside this window.")
+        #expect(state.bannerText == "Now on Open Source: switched outside this window.")
         _ = state.update(.outcome(AnyOutcome(StateChanged(SavedState(), warning: nil))))
-        #expect(state.banner == "No account is current now: changed outside this window.")
+        #expect(state.bannerText == "No account is current now: changed outside this window.")
         _ = state.update(.outcome(AnyOutcome(StateChanged(SavedState(currentAccount: "work"), warning: "State names account \"x\"…"))))
-        #expect(state.banner == "State names account \"x\"…")
+        #expect(state.bannerText == "State names account \"x\"…")
     }
 
     @Test("outcomes are taken in even while the screen is too small to draw the interface")
@@ -128,7 +129,7 @@ struct SwitchOutcomeTests {
 
     @Test("Add account's write failure is shown whole, wrapped over several rows, not cut at the screen's edge")
     func writeErrorWrapped() {
-        var state = AppState(accounts: Account.samples, size: Size(width: 40, height: 20))
+        var state = TabApp.perch(accounts: Account.samples, size: Size(width: 40, height: 20))
         _ = state.update(.key(.char("a")))
         _ = state.update(.key(.char("+")))
         let reason =

@@ -1,3 +1,4 @@
+import PerchCoreTesting
 import Foundation
 import PerchKit
 import Testing
@@ -14,11 +15,11 @@ struct TabPaneTests {
         #expect(Tab.allCases == [.overview, .catalog, .stats, .settings])
         #expect(Tab(CatalogPane.self) == .catalog && Tab(rawValue: 2) == .stats && Tab(rawValue: 4) == nil)
         #expect(Tab.allCases.filter(\.holdsTab) == [.overview], "only Overview's tab is held for the sheet")
-        #expect(Tab.catalog.keys == KitPane<CatalogPane>.keys && Tab.stats.keys == KitPane<StatsPane>.keys)
-        #expect(Tab.stats.keys.map(\.label) == StatsPane.keyTable.rows.map(\.label), "a PerchKit pane's table is its tab's keys")
+        #expect(Tab.panes.map(\.title) == Tab.allCases.map(\.title), "each tab's title is its pane's key table's")
+        #expect(PerchKeys.pane(.stats).map(\.label) == StatsPane.keyTable.help.map(\.label), "a pane's table is its tab's keys")
         #expect(Tab.allCases.map(\.shortcut) == ["1", "2", "3", "4"])
         // The tab bar marks as holdable what the panes say, and the hit target says the same.
-        let state = AppState(accounts: Account.samples, size: Size(width: 80, height: 24))
+        let state = TabApp.perch(accounts: Account.samples, size: Size(width: 80, height: 24))
         let frame = state.renderFrame()
         let tabRow = 23
         let targets = (0..<80).map { frame.hits.target(at: Position(column: $0, row: tabRow)) }
@@ -32,27 +33,28 @@ struct TabPaneTests {
     )
     func catalogFollowsAndLoads() {
         var context = ModelUpdateTests.commandContext()
-        // As Perch's root holds it (``KitPane``): its follow is PerchKit's modelChanged, after configReloaded.
-        var pane = KitPane<CatalogPane>(kept: ["gh": AccountPanes(catalog: CatalogMemory(cursor: 1, scroll: 0, pinned: ["ada/site"]))])
+        // As PerchKit's root holds it: it follows the model in modelChanged.
+        var pane = Alone(CatalogPane(kept: ["gh": AccountPanes(catalog: CatalogMemory(cursor: 1, scroll: 0, pinned: ["ada/site"]))]))
         #expect(pane.pane.owner == "")
-        _ = pane.follow(context, accountsReplaced: false)
+        _ = pane.follow(context)
         #expect(pane.pane.owner == "gh")
         context.clock = 500
-        let load = Intent.effect(.perform(LoadCatalog(accountID: "gh", command: "gh repo list")))
+        let load = Asked.effect(.perform(LoadCatalog(accountID: "gh", command: "gh repo list")))
         #expect(pane.due(context) == [load], "never ran: due now")
         #expect(pane.due(context) == [], "running: not asked twice")
-        #expect(pane.nextAnimationDeadline(clock: 530) == 630, "the spinner's next frame")
+        #expect(pane.pane.nextDeadline(clock: 530) == 630, "the spinner's next frame")
         _ = pane.take(AnyOutcome(CatalogLoaded.loaded(accountID: "gh", items: ModelUpdateTests.repos, skipped: 0)), context)
-        #expect(pane.nextAnimationDeadline(clock: 530) == nil, "nothing moves once it ran")
+        #expect(pane.pane.nextDeadline(clock: 530) == nil, "nothing moves once it ran")
         #expect(pane.pane.items.first?.id == "ada/site", "the kept pin")
         #expect(pane.pane.list.cursor == 1, "the kept cursor")
         #expect(pane.due(context) == [], "ran once: not due again")
-        _ = pane.follow(context, accountsReplaced: false)
+        _ = pane.follow(context)
         #expect(pane.due(context) == [], "the same account followed again: not due")
-        _ = pane.follow(context, accountsReplaced: true)
+        context.configReads += 1
+        _ = pane.follow(context)
         #expect(pane.due(context) == [load], "the config was read again: its command may have changed")
         var memory: [String: AccountPanes] = [:]
-        pane.remember(into: &memory)
+        pane.pane.remember(into: &memory)
         #expect(memory["gh"]?.catalog == CatalogMemory(cursor: 1, scroll: 0, pinned: ["ada/site"]))
         #expect(memory["gh"]?.statsScroll == nil, "the Catalog adds only its own part")
     }
@@ -85,19 +87,17 @@ struct TabPaneTests {
         #expect(memory.isEmpty && overview == OverviewPane() && settings == SettingsPane())
     }
 
-    @Test("The root names no pane: AppState's files reach panes only through TabPane and Tab")
-    func rootNamesNoPane() throws {
+    @Test("Perch's model names no pane: it reads the panes only through protocols (what they keep, the Catalog's listing)")
+    func modelNamesNoPane() throws {
         let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
         let folder = root.appendingPathComponent("Sources/PerchCore/App")
         let files = try FileManager.default.contentsOfDirectory(atPath: folder.path).filter {
-            $0.hasPrefix("AppState") && $0.hasSuffix(".swift")
+            $0.hasPrefix("PerchModel") && $0.hasSuffix(".swift")
         }
-        #expect(files.count >= 4, "the root's files were found: \(files)")
+        #expect(!files.isEmpty, "the model's files were found: \(files)")
         for file in files {
             let text = try String(contentsOf: folder.appendingPathComponent(file), encoding: .utf8)
-            for name in [
-                "OverviewPane", "CatalogPane", "StatsPane", "SettingsPane", "overviewPane", "catalogPane", "statsPane", "settingsPane",
-            ] {
+            for name in ["OverviewPane", "CatalogPane", "StatsPane", "SettingsPane"] {
                 #expect(!text.contains(name), "\(file) names \(name)")
             }
         }

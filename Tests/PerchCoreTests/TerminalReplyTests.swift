@@ -1,4 +1,6 @@
+import PerchCoreTesting
 import PerchKit
+import PerchKitLoop
 import Testing
 
 @testable import PerchCore
@@ -15,7 +17,7 @@ struct TerminalReplyTests {
             var events = decoder.feed(Self.attributes[..<cut])
             events += decoder.feed(Self.attributes[cut...])
             #expect(events == [.reply(.primaryDeviceAttributes([62, 22]))], "cut at \(cut)")
-            var state = AppState(accounts: Account.samples, size: Size(width: 80, height: 24))
+            var state = TabApp.perch(accounts: Account.samples, size: Size(width: 80, height: 24))
             var recognizer = GestureRecognizer(configuration: .perch)
             for event in events {
                 for appEvent in recognizer.handle(event, at: 0, hitTest: { _ in .none }) { _ = state.update(AppEvent(appEvent)) }
@@ -53,7 +55,7 @@ struct TerminalReplyTests {
     func flagsTurnReleaseEventsOn() {
         var info = RunInfo()
         info.keyHoldPreference = .auto
-        var state = AppState(accounts: Account.samples, size: Size(width: 80, height: 24), info: info)
+        var state = TabApp.perch(accounts: Account.samples, size: Size(width: 80, height: 24), info: info)
         #expect(state.startupQueries == [.backgroundColor, .keyboardProtocol])
         #expect(state.gestureConfiguration(.init()).keyHoldMode == .autoRepeat)
         #expect(state.update(.terminalReply(.keyboardFlags(0))) == [.pushKeyboardFlags(31)])
@@ -61,7 +63,7 @@ struct TerminalReplyTests {
         #expect(state.update(.terminalReply(.keyboardFlags(0))) == [], "pushed once")
         var fixed = RunInfo()
         fixed.keyHoldPreference = .repeat
-        var repeating = AppState(accounts: Account.samples, size: Size(width: 80, height: 24), info: fixed)
+        var repeating = TabApp.perch(accounts: Account.samples, size: Size(width: 80, height: 24), info: fixed)
         #expect(repeating.startupQueries == [.backgroundColor, .deviceAttributes], "the background colour only, then CSI c")
         #expect(repeating.update(.terminalReply(.keyboardFlags(0))) == [], "--key-hold repeat keeps auto-repeat")
     }
@@ -87,7 +89,7 @@ struct TerminalReplyTests {
 
     @Test("The background's answer chooses light or dark colours; the device attributes end its wait on a silent terminal")
     func backgroundColorChoosesVariant() {
-        var state = AppState(accounts: Account.samples, size: Size(width: 80, height: 24))
+        var state = TabApp.perch(accounts: Account.samples, size: Size(width: 80, height: 24))
         #expect(state.info.background == nil)
         #expect(state.update(.terminalReply(.backgroundColor(RGBColor(0xFFFFDD)))) == [])
         #expect(state.info.background == .light)
@@ -122,7 +124,7 @@ struct TerminalReplyTests {
     @Test("Focus regained checks the current account's tool identities again")
     func focusRegainedChecksIdentities() throws {
         let account = try #require(Account.samples.first { !$0.identities.isEmpty })
-        var state = AppState(accounts: Account.samples, saved: SavedState(currentAccount: account.id), size: Size(width: 80, height: 24))
+        var state = TabApp.perch(accounts: Account.samples, saved: SavedState(currentAccount: account.id), size: Size(width: 80, height: 24))
         #expect(state.update(.focus(false)) == [])
         #expect(state.update(.focus(true)) == [.perform(CheckIdentities(accountID: account.id))])
     }
@@ -132,13 +134,13 @@ struct TerminalReplyTests {
 struct PickerSheetTests {
     @Test("A sheet opened without Add account… lists only the accounts, and its last row is the last account")
     func noAddAccountRow() throws {
-        var state = AppState(accounts: Account.samples, size: Size(width: 80, height: 12))
-        state.openSheet(offeringAddAccount: false)
-        let sheet = try #require(state.sheet)
+        let picker = AccountPicker(
+            accounts: Account.samples, saved: SavedState(), terminal: Size(width: 80, height: 12), height: nil, verb: "switch to")
+        let sheet = try #require(picker.sheet)
         #expect(sheet.rowCount(accounts: Account.samples.count) == Account.samples.count)
         #expect(sheet.row(Account.samples.count - 1, accounts: Account.samples.count) == .account(Account.samples.count - 1))
-        #expect(!state.render().text.contains("Add account"))
-        var interface = AppState(accounts: Account.samples, size: Size(width: 80, height: 12))
+        #expect(!picker.renderFrame().screen.text.contains("Add account"))
+        var interface = TabApp.perch(accounts: Account.samples, size: Size(width: 80, height: 12))
         interface.openSheet()
         #expect(interface.render().text.contains("Add account"), "the interface's sheet still offers it")
     }

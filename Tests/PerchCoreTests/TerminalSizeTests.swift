@@ -1,3 +1,4 @@
+import PerchCoreTesting
 import PerchKit
 import PerchTestSupport
 import Testing
@@ -6,9 +7,9 @@ import Testing
 
 /// A state with something to lose in every pane: the Catalog scrolled, Stats scrolled, the sheet
 /// up with its cursor moved, on an 80×24 screen.
-private func busyState(tab: Tab = .catalog) -> AppState {
+private func busyState(tab: Tab = .catalog) -> TabApp {
     let accounts = (1...40).map { Account(id: "a\($0)", name: "Account \($0)") }
-    var state = AppState(accounts: accounts, saved: SavedState(currentAccount: "a3"), size: Size(width: 80, height: 24))
+    var state = TabApp.perch(accounts: accounts, saved: SavedState(currentAccount: "a3"), size: Size(width: 80, height: 24))
     state.selectedTab = .catalog
     for _ in 0..<30 { _ = state.update(.key(.char("j"))) }
     _ = state.update(.scroll(.none, notches: 1))
@@ -34,7 +35,7 @@ private func expectFullRows(_ screen: Screen, _ note: String, sourceLocation: So
 struct TerminalSizeTests {
     @Test("19×6 shows only the notice, centred: terminal too small (19×6, needs 20×6)")
     func tooSmallNotice() {
-        let state = AppState(accounts: Account.samples, size: Size(width: 19, height: 6))
+        let state = TabApp.perch(accounts: Account.samples, size: Size(width: 19, height: 6))
         #expect(
             state.render().lines == [
                 String(repeating: " ", count: 19),
@@ -50,10 +51,10 @@ struct TerminalSizeTests {
         "below 20×6 in either direction the notice replaces the interface",
         arguments: [Size(width: 19, height: 24), Size(width: 80, height: 5), Size(width: 500, height: 1), Size(width: 1, height: 200)])
     func tooSmallEitherWay(_ size: Size) {
-        let text = AppState(accounts: Account.samples, size: size).render().text
+        let text = TabApp.perch(accounts: Account.samples, size: size).render().text
         #expect(text.contains("terminal") || size.width < "terminal".count, "\(text.debugDescription)")
         #expect(!text.contains("Overview"), "no part of the interface is drawn")
-        let usable = AppState(accounts: Account.samples, size: Layout.minimumSize).render().text
+        let usable = TabApp.perch(accounts: Account.samples, size: Layout.minimumSize).render().text
         #expect(usable.contains("Overview") && !usable.contains("too small"), "20×6 is usable")
     }
 
@@ -66,8 +67,8 @@ struct TerminalSizeTests {
         ]
         for (index, size) in sizes.enumerated() {
             var state = busyState(tab: Tab.allCases[index % 4])
-            if index % 3 == 0 { state.presented.removeAll() }
-            state.banner = index % 5 == 0 ? "Could not save the switch: the state file is locked by another process" : nil
+            if index % 3 == 0 { while state.activeTop != nil { _ = state.update(.key(KeyEvent(.escape))) } }
+            state.bannerText = index % 5 == 0 ? "Could not save the switch: the state file is locked by another process" : nil
             _ = state.update(.resize(size))
             expectFullRows(state.render(), "\(size) on \(state.selectedTab)")
         }
@@ -81,7 +82,7 @@ struct TerminalSizeTests {
             _ = state.update(.resize(size))
         }
         _ = state.update(.resize(Size(width: 80, height: 24)))
-        #expect(state == before)
+        #expect(state.render() == before.render() && state.presentedValues == before.presentedValues)
         #expect(state.render() == before.render())
     }
 
@@ -107,7 +108,7 @@ struct TerminalSizeTests {
 
     @Test("while the terminal is too small, keys, clicks and holds do nothing; q and Ctrl-C still quit")
     func tooSmallIgnoresInput() {
-        var state = AppState(accounts: Account.samples, size: Size(width: 80, height: 24))
+        var state = TabApp.perch(accounts: Account.samples, size: Size(width: 80, height: 24))
         _ = state.update(.resize(Size(width: 10, height: 3)))
         let before = state
         for event: UIEvent in [
@@ -116,13 +117,13 @@ struct TerminalSizeTests {
         ] {
             #expect(state.update(event) == [])
         }
-        #expect(state == before)
+        #expect(state.render() == before.render() && state.presentedValues == before.presentedValues)
         #expect(state.hitTest(Position(column: 1, row: 2)) == .none, "nothing on the notice reacts to the pointer")
         #expect(state.update(.key(.char("q"))) == [.quit])
         #expect(state.update(.key(KeyEvent(.control("c")))) == [.quit])
 
         // With the sheet up, Enter picks nothing unseen.
-        var sheet = AppState(accounts: Account.samples, size: Size(width: 80, height: 24))
+        var sheet = TabApp.perch(accounts: Account.samples, size: Size(width: 80, height: 24))
         _ = sheet.update(.key(.char("a")))
         _ = sheet.update(.resize(Size(width: 19, height: 6)))
         #expect(sheet.update(.key(KeyEvent(.enter))) == [])
@@ -131,7 +132,7 @@ struct TerminalSizeTests {
 
     @Test("a terminal larger than 1000×500 is laid out in its top-left 1000×500", arguments: [65535, 1001, 100_000])
     func sizeIsCapped(_ side: Int) {
-        var state = AppState(accounts: Account.samples, size: Size(width: side, height: side))
+        var state = TabApp.perch(accounts: Account.samples, size: Size(width: side, height: side))
         #expect(state.size == Layout.maximumSize)
         _ = state.update(.resize(Size(width: side, height: 30)))
         #expect(state.size == Size(width: 1000, height: 30))

@@ -32,17 +32,17 @@ struct CoreBench {
     /// handed to ncurses, with the current account last (the sheet's cursor search goes furthest).
     func sheetOpen(accounts count: Int) -> Figure {
         let accounts = Scenarios.accounts(count)
-        let base = AppState(accounts: accounts, saved: SavedState(currentAccount: accounts.last!.id), size: Size(width: 80, height: 24))
+        let base = TabApp.perch(accounts: accounts, saved: SavedState(currentAccount: accounts.last!.id), size: Size(width: 80, height: 24))
         return keystroke(.char("a"), on: base, runs: 300, id: "sheet_open_\(count)")
     }
 
     /// `key` applied to a copy of `base`, the frame rendered and diffed against `base`'s, `runs`
     /// times (once in smoke mode).
-    func keystroke(_ key: KeyEvent, on base: AppState, runs: Int, id: String) -> Figure {
+    func keystroke(_ key: KeyEvent, on base: TabApp, runs: Int, id: String) -> Figure {
         let before = base.renderFrame().screen
         let samples = timeRuns(runs: smoke ? 1 : runs) {
             var state = base
-            _ = state.update(.key(key))
+            _ = state.update(.ui(.key(key)))
             keep(state.renderFrame().screen.changedRuns(from: before))
         }
         return Figure(id: id, timed: samples)
@@ -51,9 +51,9 @@ struct CoreBench {
     /// One filter keystroke in the open sheet: `7` typed after `/` (the first character, so every
     /// account is searched), the frame rendered and diffed.
     func filterKeystroke(accounts count: Int) -> Figure {
-        var base = AppState(accounts: Scenarios.accounts(count), size: Size(width: 80, height: 24))
-        _ = base.update(.key(.char("a")))
-        _ = base.update(.key(.char("/")))
+        var base = TabApp.perch(accounts: Scenarios.accounts(count), size: Size(width: 80, height: 24))
+        _ = base.update(.ui(.key(.char("a"))))
+        _ = base.update(.ui(.key(.char("/"))))
         return keystroke(.char("7"), on: base, runs: 100, id: "sheet_filter_key_\(count)")
     }
 
@@ -61,13 +61,13 @@ struct CoreBench {
     /// filter's worst cases: `a` as the first key matches every account, `1` after it matches
     /// most of them and scores each with the whole alignment); the note gives the matches.
     func filterKeystroke(typed: String, then key: Character, id: String) -> Figure {
-        var base = AppState(accounts: Scenarios.accounts(100_000), size: Size(width: 80, height: 24))
-        _ = base.update(.key(.char("a")))
-        _ = base.update(.key(.char("/")))
-        for c in typed { _ = base.update(.key(.char(c))) }
+        var base = TabApp.perch(accounts: Scenarios.accounts(100_000), size: Size(width: 80, height: 24))
+        _ = base.update(.ui(.key(.char("a"))))
+        _ = base.update(.ui(.key(.char("/"))))
+        for c in typed { _ = base.update(.ui(.key(.char(c)))) }
         var after = base
-        _ = after.update(.key(.char(key)))
-        let matches = after.sheet?.rows?.count ?? 0
+        _ = after.update(.ui(.key(.char(key))))
+        let matches = after.layer(AccountSheet.self)?.rows?.count ?? 0
         var figure = keystroke(.char(key), on: base, runs: 100, id: id)
         figure.note = "\(matches) matches"
         return figure
@@ -116,7 +116,7 @@ struct CoreBench {
     func changedCells(size: Size) -> [Figure] {
         Scenarios.actions(size: size).map { action in
             var after = action.before
-            _ = after.update(.key(action.key))
+            _ = after.update(.ui(.key(action.key)))
             let before = action.before.renderFrame().screen
             let screen = after.renderFrame().screen
             let cells = screen.changedCellCount(from: before)

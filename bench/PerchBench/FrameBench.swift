@@ -79,11 +79,11 @@ struct FrameBench {
         return figures
     }
 
-    private func cursorMove(backend: NcursesBackend, overview: AppState, runs: Int, size: Size) -> Figure {
+    private func cursorMove(backend: NcursesBackend, overview: TabApp, runs: Int, size: Size) -> Figure {
         var catalog = overview
-        _ = catalog.update(.key(.char(Tab.catalog.shortcut)))
+        _ = catalog.update(.ui(.key(.char(Tab.catalog.shortcut))))
         var moved = catalog
-        _ = moved.update(.key(.char("j")))
+        _ = moved.update(.ui(.key(.char("j"))))
         let samples = timeRuns(runs: runs, prepare: { drawFrame(backend, catalog) }, body: { measuredFrame(backend, moved) })
         return Figure(id: "frame_cursor_move_\(size.width)x\(size.height)", timed: samples)
     }
@@ -92,16 +92,16 @@ struct FrameBench {
         // The same move in a Catalog of 100,000 lines from a source, at its end: a frame draws
         // only the rows on screen, so it should cost what the move above costs.
         var big = Scenarios.catalogFromSource(lines: 100_000, size: size)
-        _ = big.update(.key(.char("G")))
+        _ = big.update(.ui(.key(.char("G"))))
         var bigMoved = big
-        _ = bigMoved.update(.key(.char("k")))
+        _ = bigMoved.update(.ui(.key(.char("k"))))
         let bigSamples = timeRuns(runs: runs, prepare: { drawFrame(backend, big) }, body: { measuredFrame(backend, bigMoved) })
         return Figure(id: "frame_source_cursor_move_\(size.width)x\(size.height)", timed: bigSamples)
     }
 }
 
 /// Draws `state`'s frame as the event loop does (its theme's styles applied per run), untimed.
-func drawFrame(_ backend: NcursesBackend, _ state: AppState) {
+func drawFrame(_ backend: NcursesBackend, _ state: TabApp) {
     let frame = state.renderFrame()
     backend.draw(frame.screen, styles: frame.styles)
 }
@@ -109,7 +109,7 @@ func drawFrame(_ backend: NcursesBackend, _ state: AppState) {
 /// One timed frame: render `state` and draw it. Never inlined, so a profiler can collect this
 /// function alone (`valgrind --tool=callgrind --toggle-collect='*measuredFrame*'`).
 @inline(never)
-func measuredFrame(_ backend: NcursesBackend, _ state: AppState) {
+func measuredFrame(_ backend: NcursesBackend, _ state: TabApp) {
     let frame = state.renderFrame()
     backend.draw(frame.screen, styles: frame.styles)
 }

@@ -13,8 +13,8 @@ enum Scenarios {
     /// for Overview), the screen a layer is opened over for a layer.
     struct Screen {
         var name: String
-        var state: AppState
-        var before: AppState
+        var state: TabApp
+        var before: TabApp
     }
 
     /// Every screen, by name: each tab, then each layer the app presents: the account sheet up
@@ -29,15 +29,15 @@ enum Scenarios {
             events: (0..<10_000).map { index in
                 SwitchEvent(account: accounts[index * 7 % accounts.count].id, time: end - 40 * 86_400 + Int64(index) * 345, source: .tui)
             })
-        var base = AppState(accounts: accounts, saved: saved, size: size, history: history)
-        _ = base.update(.outcome(AnyOutcome(WallTime(seconds: end))))
+        var base = TabApp.perch(accounts: accounts, saved: saved, size: size, history: history)
+        _ = base.update(.deliver(PerchModel.Message.wallTime(WallTime(seconds: end)), to: .app))
         // Drawn as on a terminal that answered OSC 11 with a dark background, as most do: with no
         // answer yet no colour is drawn, and full blocks are then characters, not filled cells.
-        _ = base.update(.terminalReply(.backgroundColor(.black)))
-        var tabs: [AppState] = []
+        _ = base.update(.ui(.terminalReply(.backgroundColor(.black))))
+        var tabs: [TabApp] = []
         for tab in Tab.allCases {
             var state = base
-            _ = state.update(.key(.char(tab.shortcut)))
+            _ = state.update(.ui(.key(.char(tab.shortcut))))
             tabs.append(state)
         }
         var result: [Screen] = Tab.allCases.enumerated().map { index, tab in
@@ -46,36 +46,36 @@ enum Scenarios {
         let catalog = tabs[Tab.allCases.firstIndex(of: .catalog)!]
         let settings = tabs[Tab.allCases.firstIndex(of: .settings)!]
         var sheet = base
-        sheet.openSheet()
+        _ = sheet.update(.ui(.key(.char("a"))))
         result.append(Screen(name: "sheet", state: sheet, before: base))
         var menu = catalog
-        _ = menu.update(.key(.char("m")))
-        precondition(menu.presented.count == 1, "m did not open the context menu")
+        _ = menu.update(.ui(.key(.char("m"))))
+        precondition(menu.layers.count == 1, "m did not open the context menu")
         result.append(Screen(name: "context_menu", state: menu, before: catalog))
         var cover = menu
-        _ = cover.update(.key(KeyEvent(.enter)))
-        precondition(cover.presented.count == 1 && cover.presented != menu.presented, "Enter on Open did not show the cover")
+        _ = cover.update(.ui(.key(KeyEvent(.enter))))
+        precondition(cover.layers.count == 1 && cover.layers.map(\.id) != menu.layers.map(\.id), "Enter on Open did not show the cover")
         result.append(Screen(name: "cover", state: cover, before: menu))
         var onDelete = menu
-        while onDelete.presented.count == 1, onDelete.presented[0].as(ContextMenu.self)?.focusedAction != .delete {
-            _ = onDelete.update(.key(.char("j")))
+        while onDelete.layers.count == 1, (onDelete.layers[0].base as? ContextMenu)?.focusedAction != .delete {
+            _ = onDelete.update(.ui(.key(.char("j"))))
         }
         var alert = onDelete
-        _ = alert.update(.key(KeyEvent(.enter)))
+        _ = alert.update(.ui(.key(KeyEvent(.enter))))
         precondition(
-            alert.presented.count == 2 && alert.presented[1].is(KitLayer<AlertLayer>.self), "Enter on Delete… did not show the alert")
+            alert.layers.count == 2 && alert.layers[1].base is AlertLayer, "Enter on Delete… did not show the alert")
         result.append(Screen(name: "alert", state: alert, before: onDelete))
         var help = catalog
-        _ = help.update(.key(.char("?")))
-        precondition(help.presented.count == 1 && help.presented[0].is(KitLayer<HelpLayer>.self), "? did not show the help overlay")
+        _ = help.update(.ui(.key(.char("?"))))
+        precondition(help.layers.count == 1 && help.layers[0].base is HelpLayer, "? did not show the help overlay")
         result.append(Screen(name: "help", state: help, before: catalog))
         var onAdd = settings
-        while onAdd.presented.isEmpty, SettingsAction.allCases[onAdd.settings.cursor] != .addAccount {
-            _ = onAdd.update(.key(.char("j")))
+        while onAdd.layers.isEmpty, SettingsAction.allCases[onAdd.pane(SettingsPane.self, at: Tab.settings.rawValue)!.list.cursor] != .addAccount {
+            _ = onAdd.update(.ui(.key(.char("j"))))
         }
         var form = onAdd
-        _ = form.update(.key(KeyEvent(.enter)))
-        precondition(form.presented.count == 1 && form.presented[0].is(AccountForm.self), "Add account… did not show the form")
+        _ = form.update(.ui(.key(KeyEvent(.enter))))
+        precondition(form.layers.count == 1 && form.layers[0].base is AccountForm, "Add account… did not show the form")
         result.append(Screen(name: "form", state: form, before: onAdd))
         return result
     }
@@ -83,18 +83,18 @@ enum Scenarios {
     /// An action: a state and the key that acts on it.
     struct Action {
         var id: String
-        var before: AppState
+        var before: TabApp
         var key: KeyEvent
     }
 
     /// The actions whose changed cells (and, in bench.py, bytes) are counted.
     static func actions(size: Size) -> [Action] {
-        var base = AppState(accounts: Account.samples, saved: SavedState(currentAccount: "personal"), size: size)
-        _ = base.update(.terminalReply(.backgroundColor(.black)))  // a dark background, as in screens(size:accounts:)
+        var base = TabApp.perch(accounts: Account.samples, saved: SavedState(currentAccount: "personal"), size: size)
+        _ = base.update(.ui(.terminalReply(.backgroundColor(.black))))  // a dark background, as in screens(size:accounts:)
         var catalog = base
-        _ = catalog.update(.key(.char(Tab.catalog.shortcut)))
+        _ = catalog.update(.ui(.key(.char(Tab.catalog.shortcut))))
         var sheet = base
-        sheet.openSheet()
+        _ = sheet.update(.ui(.key(.char("a"))))
         return [
             Action(id: "tab_switch", before: base, key: .char("2")),
             Action(id: "cursor_move", before: catalog, key: .char("j")),
@@ -104,14 +104,15 @@ enum Scenarios {
     }
 
     /// The Catalog of an account whose `catalog.command` printed `lines` lines, shown.
-    static func catalogFromSource(lines: Int, size: Size) -> AppState {
+    static func catalogFromSource(lines: Int, size: Size) -> TabApp {
         let account = Account(id: "src", name: "Source", catalog: CatalogCommands(command: "seq \(lines)"))
-        var state = AppState(accounts: [account], saved: SavedState(currentAccount: "src"), size: size)
-        _ = state.update(.key(.char(Tab.catalog.shortcut)))
+        var state = TabApp.perch(accounts: [account], saved: SavedState(currentAccount: "src"), size: size)
+        _ = state.update(.ui(.key(.char(Tab.catalog.shortcut))))
         let items = (1...lines).map {
             CatalogItem(id: "item-\($0)", title: "repository-\($0)", detail: "line \($0) of the source", kind: "")
         }
-        _ = state.update(.outcome(AnyOutcome(CatalogLoaded.loaded(accountID: "src", items: items, skipped: 0)), for: .pane(.catalog)))
+        _ = state.update(
+            .deliver(CatalogPane.Message.loaded(.loaded(accountID: "src", items: items, skipped: 0)), to: .pane(Tab.catalog.rawValue)))
         return state
     }
 }

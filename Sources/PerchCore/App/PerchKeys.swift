@@ -35,4 +35,6 @@ public enum PerchKeys {
 extension PerchPane {
     /// Its key table's rows as help lists them.
     public static var helpRows: [PerchKeys.Row] { keyTable.help }
+    /// The keys its key table binds, in order (a key in two rows twice).
+    public static var helpRowKeys: [KeyEvent] { keyTable.rows.flatMap(\.keys) }
 }

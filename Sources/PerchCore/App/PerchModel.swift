@@ -92,7 +92,7 @@ public struct PerchModel: AppModel {
         ModelContext(
             accounts: accountsIndex, saved: saved, currentIndex: currentIndex, pendingSwitch: pendingSwitch, size: kit.size,
             clock: kit.clock, info: info, reduceMotion: kit.reduceMotion || reduceMotion, sheetStyle: sheetStyle,
-            settings: settingsState, catalog: kit.pane(CatalogPane.self) ?? EmptyCatalogListing(), history: history,
+            settings: settingsState, catalog: kit.pane((any CatalogListing).self) ?? EmptyCatalogListing(), history: history,
             wallTime: wallTime, identities: identities?.accountID == saved.currentAccount ? identities : nil, configReads: configReads,
             freshStarts: freshStarts)
     }

@@ -4,7 +4,7 @@ import PerchKit
 /// its key table, the same for the whole run, whose title is its tab's; and what it keeps of
 /// each account's view for the next run. A new pane is its own file and one entry in
 /// ``Tab/panes``.
-public protocol PerchPane: Pane {
+public protocol PerchPane: Pane, Hashable {
     /// Its keys, in the order help lists them; the table's title is its tab's label.
     static var keyTable: KeyTable<Verb> { get }
     /// Whether holding its tab (a long-press with the mouse, or holding its digit) opens the

@@ -67,16 +67,17 @@ public struct CatalogPane: PerchPane {
     }
 
     /// The model's ``PerchModel/configReads`` and ``PerchModel/freshStarts`` when last seen.
-    private var seen = (configReads: 0, freshStarts: 0)
+    private var seenConfigReads = 0
+    private var seenFreshStarts = 0
 
     /// Lists the current account's items. After the state was set aside it forgets every
     /// account's view; after the config was read again (the accounts' commands may have
     /// changed) each source runs again when next shown, its last list shown meanwhile.
     public mutating func modelChanged(_ kit: Context) -> [Reaction<Message>] {
         guard let context = kit.perch else { return [] }
-        if context.freshStarts != seen.freshStarts { self = CatalogPane() }
-        if context.configReads != seen.configReads { forgetLoads() }
-        seen = (context.configReads, context.freshStarts)
+        if context.freshStarts != seenFreshStarts { self = CatalogPane() }
+        if context.configReads != seenConfigReads { forgetLoads() }
+        (seenConfigReads, seenFreshStarts) = (context.configReads, context.freshStarts)
         load(for: context.currentAccount, visible: context.layout.listRows)
         return []
     }

@@ -132,6 +132,21 @@ public struct TabApp: Sendable {
         return result
     }
 
+    /// Presents `layer` on top, presented by no component (its replies go nowhere): a host's
+    /// notice at start, or a test setting up a stack.
+    public mutating func present(_ layer: some Layer) { present(AnyLayer(layer), by: nil) }
+
+    /// Changes the app's model in place with `change` when it is an `M` (a host seeding it, a
+    /// test setting it up); returns what `change` returned, or nil when it is not an `M`. The
+    /// panes are not told (``Pane/modelChanged(_:)``) until the model next takes a message.
+    @discardableResult
+    public mutating func modifyModel<M: AppModel, R>(_ type: M.Type, _ change: (inout M) -> R) -> R? {
+        guard var typed = model as? M else { return nil }
+        let result = change(&typed)
+        model = typed
+        return result
+    }
+
     /// Changes the topmost presented layer of type `L` in place with `change`; returns what
     /// `change` returned, or nil when no layer is an `L`.
     @discardableResult
