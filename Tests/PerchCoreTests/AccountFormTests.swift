@@ -232,8 +232,8 @@ struct AccountFormTests {
             return
         }
         #expect(help.title == AccountForm.keyTable.title)
-        #expect(help.rows == AccountForm.keyTable.helpRows)
-        #expect(help.rows.last == HelpLayer.Row("F1", "this help"), "help's key where you type")
+        #expect(Array(help.rows.prefix(AccountForm.keyTable.helpRows.count)) == AccountForm.keyTable.helpRows, "the form's own first")
+        #expect(help.rows.contains(HelpLayer.Row("? F1", "help (F1 where you type)")), "help's key where you type")
         // Bug: F1 opened help in the form, but a second F1 did not close it (Esc, ? and q did).
         _ = state.update(.key(KeyEvent(.function(1))))
         #expect(state.presented.last?.help == nil && state.accountForm != nil, "F1 again closes help, back to the form")

@@ -369,7 +369,8 @@ struct ModelUpdateTests {
         var sheet = AccountSheet()
         _ = sheet.advance(context.kit)
         #expect(sheet.update(.key(.char("x")), Context(size: context.size)).isEmpty, "without Perch's model it does nothing")
-        #expect(sheet.filter == nil)
+        #expect(sheet.update(.key(.char("x")), context.kit).isEmpty && sheet.filter == nil, "a key the sheet does not bind means nothing")
+        _ = sheet.update(.verb(.startFilter), context.kit)
         _ = sheet.update(.key(KeyEvent(.character("S"), modifiers: .shift)), context.kit)
         _ = sheet.update(.paste("id\ne"), context.kit)
         #expect(sheet.filter == "Side", "the line break left out")
@@ -387,23 +388,23 @@ struct ModelUpdateTests {
     @Test("The help overlay alone: ↓ scrolls a line and the footer counts from 2, ↑ and the wheel scroll back, never above the top")
     func helpScrolls() throws {
         let context = Self.context()
-        var help = Alone(OverviewPane.keyTable.helpLayer)
+        var help = Alone(ModelRenderTests.overviewHelp)
         #expect(help.key(KeyEvent(.down), context) == [])
         #expect(help.layer.scroll == 1)
         let drawn = ModelRenderTests.lines(help, context)
-        // A text too long for the 40-column box goes on over a second line (20 lines in all).
-        #expect(drawn[10] == " ╰─ 2–9 of 20 · Esc close ────────────────╯")
-        #expect(drawn[2] == " │ Ctrl-Z             suspend (fg         │")
-        #expect(drawn[3] == " │                    resumes)            │")
+        // A text too long for the 40-column box goes on over more lines (24 lines in all).
+        #expect(drawn[10] == " ╰─ 2–9 of 24 · Esc close ────────────────╯")
+        #expect(drawn[2] == " │                      account's tools   │")
+        #expect(drawn[3] == " │                      again             │")
         #expect(help.update(.scroll(.layerChrome, notches: -1), context) == [])
         #expect(help.layer.scroll == 0)
         #expect(help.key(.char("k"), context) == [])
         #expect(help.layer.scroll == 0)
-        for _ in 0..<20 { _ = help.key(KeyEvent(.down), context) }
-        #expect(help.layer.scroll == 20 - 8)
+        for _ in 0..<24 { _ = help.key(KeyEvent(.down), context) }
+        #expect(help.layer.scroll == 24 - 8)
         #expect(help.key(.char("z"), context) == [], "a verb not of help's table does nothing")
         #expect(help.key(KeyEvent(.escape), context) == [.dismiss])
-        #expect(help.layer.scroll == 12)
+        #expect(help.layer.scroll == 16)
     }
 
     // MARK: Context menu

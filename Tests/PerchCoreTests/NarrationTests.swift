@@ -78,7 +78,8 @@ struct NarrationTests {
         _ = said(&state, char("a"))
         let help = said(&state, char("?"))
         #expect(help.count == 1)
-        #expect(help.first?.hasPrefix("Keys for Account sheet: Ctrl-C: quit; ") == true, "\(help)")
+        #expect(help.first?.hasPrefix("Keys for Account sheet: Esc: close the sheet; ") == true, "\(help)")
+        #expect(help.first?.contains("Ctrl-C: quit") == true, "the process's keys too")
         #expect(help.first?.contains("Enter: switch to the account") == true)
         #expect(said(&state, key(.escape)).first?.hasPrefix("Switch account, 5 rows:") == true)
     }

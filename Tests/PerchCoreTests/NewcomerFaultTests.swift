@@ -118,7 +118,9 @@ struct NewcomerFaultTests {
             _ = help.update(.key(typing ? KeyEvent(.function(1)) : .char("?")))
             let lines = help.render().lines
             for row in help.presented.last?.help?.rows ?? [] {
-                guard let line = lines.first(where: { $0.contains("│ " + row.label + " ") }) else { continue }
+                guard let line = lines.first(where: { $0.contains("│ " + row.label + " ") && $0.contains(row.help.prefix(8)) }) else {
+                    continue
+                }
                 #expect(line.contains("│ " + row.label + "  "), "\(screen): \(line)")
             }
         }

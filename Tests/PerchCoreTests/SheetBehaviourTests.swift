@@ -260,7 +260,7 @@ struct SheetBehaviourTests {
         _ = s.update(.key(.char("j")))  // past `Add account…`
         _ = s.update(.key(.char("j")))
         _ = s.update(.key(KeyEvent(.enter)))
-        #expect(s.reduceMotion)
+        #expect(s.perchModel.reducesMotion && s.context.reduceMotion)
         _ = s.update(.key(.char("j")))
         _ = s.update(.key(KeyEvent(.enter)))
         #expect(s.sheetStyle == .inset)

@@ -15,7 +15,7 @@ struct TabPaneTests {
         #expect(Tab.allCases == [.overview, .catalog, .stats, .settings])
         #expect(Tab(CatalogPane.self) == .catalog && Tab(rawValue: 2) == .stats && Tab(rawValue: 4) == nil)
         #expect(Tab.allCases.filter(\.holdsTab) == [.overview], "only Overview's tab is held for the sheet")
-        #expect(Tab.panes.map(\.title) == Tab.allCases.map(\.title), "each tab's title is its pane's key table's")
+        #expect(Tab.panes.map { $0.title } == Tab.allCases.map(\.title), "each tab's title is its pane's key table's")
         #expect(PerchKeys.pane(.stats).map(\.label) == StatsPane.keyTable.help.map(\.label), "a pane's table is its tab's keys")
         #expect(Tab.allCases.map(\.shortcut) == ["1", "2", "3", "4"])
         // The tab bar marks as holdable what the panes say, and the hit target says the same.

@@ -85,9 +85,12 @@ struct TabAppHostingTests {
         model.label = "from the model"
         var app = app(model)
         #expect(app.pane(FollowPane.self, at: 2)?.seen == "from the model")
+        var fresh = app
         #expect(app.banner == nil)
         _ = app.update(.ui(.animationFrame))
         #expect(app.banner?.text == "following")
+        let effects = fresh.update(.ui(.key(.char("q"))))
+        #expect(effects.contains { if case .quit = $0 { true } else { false } }, "the first event's own effects are kept too")
     }
 
     @Test("A host selects a tab, changes a pane or a layer in place and shows a banner; the model may turn motion off")

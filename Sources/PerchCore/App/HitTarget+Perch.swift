@@ -16,7 +16,11 @@ extension HitTarget {
 }
 
 extension GestureRecognizer.Configuration {
-    /// PerchKit's timing; ``TabApp`` names the holdable keys (`1` and the Catalog's `Enter`),
-    /// from the panes' tables.
-    public static var perch: Self { Self() }
+    /// PerchKit's timing with Perch's holdable keys before the first event (`1`, delivered at
+    /// once, and the Catalog's `Enter`); from then on ``TabApp`` names them from the panes.
+    public static var perch: Self {
+        var configuration = Self(holdableKeys: [.char("1"), KeyEvent(.enter)])
+        configuration.tapFirstKeys = [.char("1")]
+        return configuration
+    }
 }

@@ -38,7 +38,7 @@ public struct PerchModel: AppModel {
     /// config always did (exit status 2). Nil otherwise.
     public internal(set) var unusableConfig: [String]?
     /// How many times the config was read again in this run: a pane whose lists come from the
-    /// accounts' commands runs them again when it sees this change (``CatalogPane``).
+    /// accounts' commands runs them again when it sees this change (the Catalog).
     public internal(set) var configReads = 0
     /// How many times the state was set aside in this run (the first config written over the
     /// sample accounts): a pane that keeps each account's view forgets it when this changes.
@@ -166,12 +166,7 @@ public struct PerchModel: AppModel {
 
     /// `a` switches account from any pane (help lists it between the pane's keys and the root's).
     public var keys: KeyTable<Verb> {
-        KeyTable(
-            "Everywhere in Perch",
-            [
-                .init([.char("a")], "a", "switch account", .openSheet),
-                .init([], "hold Overview tab, or 1", "switch account (mouse, or key)", nil),
-            ])
+        KeyTable("Everywhere in Perch", [.init([.char("a")], "a", "switch account", .openSheet)])
     }
 
     public mutating func perform(_ verb: Verb, _ context: Context) -> [Reaction<Message>] {

@@ -256,9 +256,9 @@ public struct TabApp: Sendable {
             for (id, reactions) in asked { effects += carryOut(reactions, from: id) }
         }
         switch event {
-        case .ui(let ui): effects = handle(ui)
-        case .deliver(let message, let id): effects = deliver(message, to: id)
-        case .started: effects = fromModel(model.startedErased(context))
+        case .ui(let ui): effects += handle(ui)
+        case .deliver(let message, let id): effects += deliver(message, to: id)
+        case .started: effects += fromModel(model.startedErased(context))
         }
         if modelTookMessage {
             // One pass, so a pane that sends the model a message here cannot loop.
@@ -416,6 +416,12 @@ public struct TabApp: Sendable {
     /// Carries out what component `id` asked, in order.
     private mutating func carryOut(_ reactions: [ReactionRequest], from id: ComponentID) -> [Effect] {
         var effects: [Effect] = []
+        // A layer's presenter, found before the layer dismisses itself: a menu that goes and
+        // replies in one breath (`[.dismiss, .reply(choice)]`) still reaches its presenter.
+        let presenter: AnyLayer.Presenter? = {
+            guard case .layer(let layerID) = id else { return nil }
+            return layers.first { $0.id == layerID }?.presenter
+        }()
         for reaction in reactions {
             switch reaction {
             case .present(let layer, let reply): present(layer, by: (id, reply))
@@ -429,9 +435,7 @@ public struct TabApp: Sendable {
                 // Top first: a sheet slides away, the others go at once.
                 for index in layers.indices.reversed() where layers[index].base.isActive { dismiss(at: index) }
             case .reply(let value):
-                guard case .layer(let layerID) = id, let layer = layers.first(where: { $0.id == layerID }),
-                    let presenter = layer.presenter, let message = presenter.reply(value)
-                else { continue }
+                guard let presenter, let message = presenter.reply(value) else { continue }
                 effects += deliver(message, to: presenter.id)
             case .send(let message): effects += deliver(message, to: .app)
             case .tellPresented(let message):
