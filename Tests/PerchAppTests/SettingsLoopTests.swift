@@ -87,7 +87,7 @@ extension LoopSuites {
             #expect(flagged.values.longPressMilliseconds == 300 && flagged.source(.longPress) == .flag)
             #expect(flagged.values.theme == .monochrome && flagged.source(.theme) == .saved)
             let state = TabApp.perch(accounts: Account.samples, size: Size(width: 80, height: 24), settings: flagged)
-            #expect(state.reduceMotion && state.sheetStyle == .inset)
+            #expect(state.perchModel.reducesMotion && state.context.reduceMotion && state.sheetStyle == .inset)
         }
 
         @Test("the long-press duration is clamped to 50–10000 ms, the range of --long-press-ms")

@@ -173,7 +173,8 @@ public struct TabApp: Sendable {
                 Self.helpRow, Self.dismissRow,
                 .init([.char("q"), KeyEvent(.control("c"))], "q Ctrl-C", "quit", .quit),
                 Self.suspendRow,
-                .init([], "hold a tab or its digit", "its sheet, where it has one", nil),
+                .init([], "click a tab", "select it", nil),
+                .init([], "hold a tab or digit", "its sheet, where it has one", nil),
             ])
     }
 
@@ -187,7 +188,7 @@ public struct TabApp: Sendable {
     /// closing the top layer, suspending.
     private static let helpRow = KeyTable<Verb>.Row([.char("?"), KeyEvent(.function(1))], "? F1", "help (F1 where you type)", .help)
     private static let dismissRow = KeyTable<Verb>.Row([KeyEvent(.escape)], "Esc", "close the top layer", .dismiss)
-    private static let suspendRow = KeyTable<Verb>.Row([KeyEvent(.control("z"))], "Ctrl-Z", "suspend", .suspend)
+    private static let suspendRow = KeyTable<Verb>.Row([KeyEvent(.control("z"))], "Ctrl-Z", "suspend (fg resumes)", .suspend)
 
     /// Index in ``layers`` of the top layer that takes input.
     public var activeTop: Int? { layers.lastIndex { $0.base.isActive } }
