@@ -3,7 +3,7 @@ import PerchKit
 /// The inline picker's root model (`perch pick`, `perch switch` with no account): the
 /// interface's own account sheet, alone, with the picker's rules (``InlinePickerMode``), drawn
 /// as a block of rows below the cursor's line. A root of its own on PerchKit's loop, beside the
-/// interface's ``AppState``: neither knows the other.
+/// interface's root (PerchKit's ``TabApp``): neither knows the other.
 ///
 /// - Printable keys and pastes type into the filter at once; `Enter` or a click on a row ends
 ///   the picker with that row's account (even the current one); `Esc`, `Ctrl-C` (interrupted) and `Ctrl-D`

@@ -1,6 +1,6 @@
 import PerchKit
 
-/// What ``AppState/update(_:)`` reacts to: PerchKit's input, gestures, frames and resizes
+/// What the inline picker (``AccountPicker``) reacts to, and how tests hand Perch's interface an outcome: PerchKit's input, gestures, frames and resizes
 /// (``UIEvent``), and the outcomes of jobs, which come back from whatever performed them (the
 /// event loop's worker).
 public enum AppEvent: Hashable, Sendable, LoopEvent {

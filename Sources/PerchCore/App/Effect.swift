@@ -1,23 +1,22 @@
 import PerchKit
 
-/// Which model asked for an effect: the effect's outcome is handed back to that model
-/// (``AppEvent/outcome(_:for:)``), as Bubble Tea routes a message to the component whose id it
-/// carries, instead of the root taking every outcome in.
+/// Which of Perch's components asked for an effect, in Perch's words (PerchKit's ``ComponentID``
+/// with the pane named by its ``Tab``): how tests name the asker of what the root asks, and whom
+/// an outcome is for (``AppEvent/outcome(_:for:)``).
 public enum ModelID: Hashable, Sendable {
-    /// The root: the switch, the tool identities, the state file, the clock.
+    /// Perch's model (``PerchModel``): the switch, the tool identities, the state file, the clock.
     case root
     /// One of the panes, each kept for the whole run.
     case pane(Tab)
-    /// The presented layer with this ``Presentation/id`` (given when it was presented; a layer
+    /// The presented layer with this id (``AnyLayer/id``, given when it was presented; a layer
     /// dismissed before its outcome came back no longer takes it).
     case layer(Int)
 }
 
-/// What ``AppState/update(_:)`` asks the event loop to do; update itself does no I/O. Slow work
-/// is a ``Job`` of the asking model's own (``perform(_:)``); the other cases are the terminal's
-/// and the loop's own verbs. Whatever performs a job reports how it went as an ``AppEvent`` (an
-/// outcome) back into update, addressed to the model that asked (``asker``); nothing else changes
-/// the state.
+/// What the inline picker (``AccountPicker``) asks its loop to do, and Perch's words for what
+/// the interface's root (PerchKit's ``TabApp``) asks its runner: a job (``perform(_:)``, with the
+/// component that asked, ``asker``), or one of the terminal's and the loop's own verbs. Update
+/// itself does no I/O.
 public enum Effect: Hashable, Sendable {
     /// Perform this job (``Job``): its own conformance in the app layer says how and where.
     case job(AnyJob)
@@ -42,8 +41,8 @@ public enum Effect: Hashable, Sendable {
     case quit
     /// Restore the terminal and stop the process (Ctrl-Z); redraw everything when continued.
     case suspend
-    /// `effect`, asked for by `model`: its outcome goes back to that model. The root wraps what
-    /// a pane or a layer asks for (``Intent/effect(_:)``); what it asks for itself is not wrapped.
+    /// `effect`, asked for by `model`: its outcome goes back to that model. What Perch's model
+    /// asks for itself is not wrapped.
     indirect case asked(by: ModelID, Effect)
 
     /// Performing `job`.

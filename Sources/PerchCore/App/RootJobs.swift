@@ -1,8 +1,8 @@
 import PerchKit
 
-// The jobs the root asks for itself (the switch, its hook, the tools, the panes' memory, the
-// config read after the first frame), their outcomes, and the root's other events. The root
-// takes them in ``AppState/handleOutcome(_:for:)``.
+// The jobs Perch's model asks for itself (the switch, its hook, the tools, the panes' memory, the
+// config read after the first frame), their outcomes, and the loop's other news. The model takes
+// them as its messages (``PerchModel/Message``).
 
 /// Records a switch to the account with this id in the state file, off the UI thread, through
 /// the switch session (each tool applied and verified, all or nothing); nothing is recorded when
@@ -135,7 +135,7 @@ public enum ConfigRead: Hashable, Sendable {
     /// was drawn from).
     case loaded(accounts: [Account])
     /// The config is unusable: its problems, one line each, as a start with it prints them
-    /// (``AppState/unusableConfig``).
+    /// (``PerchModel/unusableConfig``).
     case unusable(lines: [String])
     /// The config changed while the interface runs and no longer loads: its problems; the
     /// accounts stay as they were.

@@ -2,9 +2,8 @@ import PerchKit
 
 /// The `Add account…` form, shown in a full-screen cover: four text fields, the focused one,
 /// the problems found at the last submit, and a failure to write the config. It is a PerchKit
-/// ``Layer`` of Perch's own that takes typed text (``KeyTable/takesTyping``), hosted in Perch's
-/// stack (``KitLayer``): it asks for its own job (``AddAccount``) and takes its outcome
-/// (``AccountAddition``) as its message.
+/// ``Layer`` of Perch's own that takes typed text (``KeyTable/takesTyping``): it asks for its own
+/// job (``AddAccount``) and takes its outcome (``AccountAddition``) as its message.
 public struct AccountForm: Hashable, Sendable {
     /// The fields in the order they are shown and focused.
     public static let fields: [AccountField] = [.id, .name, .handle, .group]

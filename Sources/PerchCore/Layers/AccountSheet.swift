@@ -9,12 +9,12 @@ public enum SheetRow: Hashable, Sendable {
     case addAccount
 }
 
-/// The account sheet: a PerchKit ``Layer`` of Perch's own (hosted in Perch's stack by
-/// ``KitLayer``, driven alone by the inline picker, ``AccountPicker``). It keeps its cursor over
+/// The account sheet: a PerchKit ``Layer`` of Perch's own (presented by Perch's model, and
+/// driven alone by the inline picker, ``AccountPicker``). It keeps its cursor over
 /// the rows shown, the filter, and how it moves (PerchKit's ``SheetMotion``: detent, drag,
 /// dismissal, the animation of its height); it reads the accounts through the app's model
 /// (``ModelContext``, `context.perch`) and asks Perch's root for a switch, the
-/// form or the filter's search text by sending it ``Intent``s (``Reaction/send(_:)``). Its keys
+/// form or the filter's search text by sending it messages (``PerchModel/Message``). Its keys
 /// change while the filter is typed (``keys``: ``keyTable``, ``filterKeyTable``).
 public struct AccountSheet: Layer, Hashable {
     /// Cursor over ``rows`` (or over all accounts when ``rows`` is nil).
@@ -167,9 +167,9 @@ extension AccountSheet {
 
     /// Moves the cursor (keys, the wheel a row a notch), changes the detent, follows a drag of
     /// the grabber (let go low enough, it asks to be dismissed), types and clears the filter,
-    /// and picks: an account row asks Perch's root for the switch (``Intent/pick(accountIndex:)``),
+    /// and picks: an account row asks Perch's root for the switch (``PerchModel/Message/pick(accountIndex:)``),
     /// the `Add account…` row (or `+`) for the form over it. Starting the filter asks the root to
-    /// build the accounts' search text (``Intent/prepareSearch``); `q` quits. Without Perch's
+    /// build the accounts' search text (``PerchModel/Message/prepareSearch``); `q` quits. Without Perch's
     /// model in `kit` it does nothing.
     public mutating func update(_ input: ComponentInput<Verb>, _ kit: Context) -> [Reaction<Message>] {
         guard let context = kit.perch else { return [] }

@@ -24,8 +24,8 @@ public enum ContextMenuAction: CaseIterable, Hashable, Sendable {
 
 /// A context menu over a Catalog item (UIContextMenuInteraction's shape): a preview card that
 /// shows the item more richly than its row, and a menu of actions beside or below it. It is a
-/// PerchKit ``Layer`` of Perch's own, hosted in Perch's stack (``KitLayer``): it reads the
-/// Catalog through the app's model (``ModelContext``), replies what was picked to the Catalog
+/// PerchKit ``Layer`` of Perch's own: it reads the Catalog through its context (``ModelContext``,
+/// `context.perch`), replies what was picked to the Catalog
 /// that presented it (``ContextMenuChoice``), and presents PerchKit's ``AlertLayer`` before a
 /// Delete, taking its answer as its own message (``Message``).
 public struct ContextMenu: Hashable, Sendable {

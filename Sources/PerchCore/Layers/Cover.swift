@@ -33,7 +33,7 @@ extension Cover: Layer {
     public var coversScreen: Bool { true }
 
     /// Scrolls the item's text, closes on `Esc` or `✕`, and asks Perch's root for the account
-    /// sheet on `a` (``Intent/openSheet``, sent to the app: Perch's root).
+    /// sheet on `a` (``PerchModel/Message/openSheet``, sent to Perch's model).
     public mutating func update(_ input: ComponentInput<Verb>, _ context: Context) -> [Reaction<Never>] {
         guard case .item(let item, var scroll) = self, let perch = context.perch else { return [] }
         let lineCount = Self.textLines(item, perch).count

@@ -396,7 +396,7 @@ struct EmptyCatalogListing: CatalogListing {
 }
 
 /// What a Catalog item's context menu replies to the Catalog that presented it
-/// (``Intent/reply(_:)``), its alert's confirmation included.
+/// (``Reaction/reply(_:)``), its alert's confirmation included.
 public enum ContextMenuChoice: Hashable, Sendable {
     /// Open the item (its `catalog.open`, else a full-screen cover).
     case open(id: String)

@@ -13,7 +13,7 @@ import Testing
 /// The event loop without a terminal: input from a pipe, frames into a ``RecordingBackend``.
 extension LoopSuites {
     @Suite("PerchRunner", .serialized)
-    struct EventLoopTests {
+    struct RunnerTests {
         /// Runs a loop over `input` (all written before it starts, then the pipe closed unless it
         /// ends in `q`); returns the backend, the final state and the exit status.
         /// - Parameter current: the account current at start (the Catalog lists the sample entries of one).

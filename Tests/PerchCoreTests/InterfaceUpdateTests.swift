@@ -35,7 +35,7 @@ extension TabApp {
 }
 
 @Suite("TabApp.update")
-struct AppStateUpdateTests {
+struct InterfaceUpdateTests {
     // MARK: Tabs
 
     @Test(

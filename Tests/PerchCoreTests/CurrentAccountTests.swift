@@ -6,7 +6,7 @@ import Testing
 
 /// The current account is looked up once per change of the saved state, not per frame.
 @Suite("TabApp current account")
-struct AppStateCurrentAccountTests {
+struct CurrentAccountTests {
     @Test("the current account follows every way the saved state changes")
     func follows() {
         var state = TabApp.perch(accounts: Account.samples, saved: SavedState(currentAccount: "oss"), size: Size(width: 80, height: 24))
