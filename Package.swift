@@ -105,12 +105,15 @@ let package = Package(
             ],
             exclude: ["Snapshots"]),
         .testTarget(
-            name: "PerchCoreTests", dependencies: ["PerchCore", "PerchKit", "PerchKitLoop", "PerchTestSupport", "PerchCoreTesting"], exclude: ["Golden"]),
+            name: "PerchCoreTests", dependencies: ["PerchCore", "PerchKit", "PerchKitLoop", "PerchTestSupport", "PerchCoreTesting"],
+            exclude: ["Golden"]),
         .testTarget(name: "PerchStoreTests", dependencies: ["PerchStore", "PerchCore", "PerchIdentities", "PerchTestSupport"]),
         .testTarget(name: "PerchIdentitiesTests", dependencies: ["PerchIdentities", "PerchStore", "PerchCore", "PerchTestSupport"]),
         .testTarget(
             name: "PerchAppTests",
-            dependencies: ["PerchApp", "PerchCore", "PerchStore", "PerchKitTerminal", "PerchKitLoop", "PerchTestSupport", "PerchCoreTesting"]),
+            dependencies: [
+                "PerchApp", "PerchCore", "PerchStore", "PerchKitTerminal", "PerchKitLoop", "PerchTestSupport", "PerchCoreTesting",
+            ]),
         .testTarget(name: "EndToEndTests", dependencies: ["PerchTestSupport"], exclude: ["Golden", "RealTerminal", "MCP"]),
     ]
 )

@@ -1,6 +1,6 @@
-import PerchCoreTesting
 import Foundation
 import PerchCore
+import PerchCoreTesting
 import PerchKit
 import PerchStore
 import PerchTestSupport
@@ -215,7 +215,8 @@ extension LoopSuites {
             var ends: [Int32] = [0, 0]
             _ = pipe(&ends)
             let backend = RecordingBackend(size: Size(width: 80, height: 24), inputDescriptor: ends[0])
-            let loop = PerchRunner(app: TabApp.perch(accounts: [account], saved: SavedState(currentAccount: "gh"), size: backend.size), backend: backend,
+            let loop = PerchRunner(
+                app: TabApp.perch(accounts: [account], saved: SavedState(currentAccount: "gh"), size: backend.size), backend: backend,
                 store: nil,
                 gestures: .init())
             nonisolated(unsafe) let running = loop

@@ -1,5 +1,5 @@
-import PerchCoreTesting
 import PerchCore
+import PerchCoreTesting
 import PerchIdentities
 import PerchKit
 import Testing
@@ -210,7 +210,8 @@ struct KeyHelpTests {
     @Test("every key and gesture of every pane and of the sheet is in perch --help, with the words ? shows")
     func helpListsTheTable() {
         let help = Help.program
-        let rows = PerchKeys.everywhere + Tab.allCases.flatMap(PerchKeys.pane) + PerchKeys.sheet + PerchKeys.sheetFilter + PerchKeys.overLayers
+        let rows =
+            PerchKeys.everywhere + Tab.allCases.flatMap(PerchKeys.pane) + PerchKeys.sheet + PerchKeys.sheetFilter + PerchKeys.overLayers
         for row in rows {
             #expect(help.contains("  " + row.label), "\(row.label) missing")
             #expect(help.contains(row.help), "\(row.help) missing")

@@ -1,6 +1,6 @@
-import PerchCoreTesting
 import Foundation
 import PerchCore
+import PerchCoreTesting
 import PerchKit
 import PerchStore
 import PerchTestSupport
@@ -28,7 +28,8 @@ extension LoopSuites {
             var ends: [Int32] = [0, 0]
             _ = pipe(&ends)
             let backend = RecordingBackend(size: Size(width: 80, height: 24), inputDescriptor: ends[0])
-            let loop = PerchRunner(app: TabApp.perch(accounts: accounts, size: backend.size), backend: backend, store: store, gestures: .init(),
+            let loop = PerchRunner(
+                app: TabApp.perch(accounts: accounts, size: backend.size), backend: backend, store: store, gestures: .init(),
                 watcher: watcher, hookTimeoutMilliseconds: hookTimeout, lockTimeoutMilliseconds: lockTimeout, poller: poller)
             return (loop, backend, ends[1])
         }
@@ -272,7 +273,8 @@ extension LoopSuites {
             let input = ends[1]
             let poller = VirtualPoller(start: 1_000)
             let backend = RecordingBackend(size: Size(width: 80, height: 24), inputDescriptor: ends[0])
-            let loop = PerchRunner(app: TabApp.perch(accounts: Account.samples, size: backend.size, reduceMotion: false), backend: backend, store: nil,
+            let loop = PerchRunner(
+                app: TabApp.perch(accounts: Account.samples, size: backend.size, reduceMotion: false), backend: backend, store: nil,
                 gestures: .init(), poller: poller)
             func send(_ text: String) { _ = Array(text.utf8).withUnsafeBytes { write(input, $0.baseAddress, $0.count) } }
             send("2a")

@@ -1,6 +1,6 @@
-import PerchCoreTesting
 import Foundation
 import PerchCore
+import PerchCoreTesting
 import PerchKit
 import PerchKitTerminal
 import Testing

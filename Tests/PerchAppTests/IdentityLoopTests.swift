@@ -1,6 +1,6 @@
-import PerchCoreTesting
 import Foundation
 import PerchCore
+import PerchCoreTesting
 import PerchIdentities
 import PerchKit
 import PerchStore
@@ -42,7 +42,9 @@ extension LoopSuites {
             var ends: [Int32] = [0, 0]
             _ = pipe(&ends)
             let backend = RecordingBackend(size: Size(width: 80, height: 24), inputDescriptor: ends[0])
-            let loop = PerchRunner(app: TabApp.perch(accounts: accounts, size: backend.size), backend: backend, store: StateStore(path: folder + "/state.json"),
+            let loop = PerchRunner(
+                app: TabApp.perch(accounts: accounts, size: backend.size), backend: backend,
+                store: StateStore(path: folder + "/state.json"),
                 gestures: .init(), identities: IdentitySwitcher(environment: environment))
             let status = Mutex<Int32?>(nil)
             let done = DispatchSemaphore(value: 0)

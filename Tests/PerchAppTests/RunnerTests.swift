@@ -1,6 +1,6 @@
-import PerchCoreTesting
 import Foundation
 import PerchCore
+import PerchCoreTesting
 import PerchKit
 import PerchKitLoop
 import PerchKitTerminal
@@ -42,7 +42,8 @@ extension LoopSuites {
             let writeEnd = ends[1]
             _ = write(writeEnd, "a\u{1B}[B\r", 5)
             let backend = RecordingBackend(size: Size(width: 80, height: 24), inputDescriptor: ends[0])
-            let loop = PerchRunner(app: TabApp.perch(accounts: Account.samples, size: backend.size), backend: backend, store: store, gestures: .init())
+            let loop = PerchRunner(
+                app: TabApp.perch(accounts: Account.samples, size: backend.size), backend: backend, store: store, gestures: .init())
             // q once the switch is on the screen (the frame drawn after the store's outcome).
             let writer = Thread {
                 _ = waitUntil { backend.frames.last?.text.contains("● Personal") == true }
@@ -90,7 +91,8 @@ extension LoopSuites {
         /// A loop reading from `descriptor` on a RecordingBackend at 80×24 with the sample accounts.
         func makeLoop(reading descriptor: Int32) -> (PerchRunner, RecordingBackend) {
             let backend = RecordingBackend(size: Size(width: 80, height: 24), inputDescriptor: descriptor)
-            let loop = PerchRunner(app: TabApp.perch(accounts: Account.samples, size: backend.size), backend: backend, store: nil, gestures: .init())
+            let loop = PerchRunner(
+                app: TabApp.perch(accounts: Account.samples, size: backend.size), backend: backend, store: nil, gestures: .init())
             return (loop, backend)
         }
 

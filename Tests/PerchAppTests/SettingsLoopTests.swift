@@ -1,6 +1,6 @@
-import PerchCoreTesting
 import Foundation
 import PerchCore
+import PerchCoreTesting
 import PerchKit
 import PerchStore
 import PerchTestSupport
@@ -25,7 +25,8 @@ extension LoopSuites {
             var ends: [Int32] = [0, 0]
             _ = pipe(&ends)
             let backend = RecordingBackend(size: Size(width: 80, height: 24), inputDescriptor: ends[0])
-            let loop = PerchRunner(app: state, backend: backend, store: nil, gestures: .init(), configPath: configPath, settingsPath: settingsPath,
+            let loop = PerchRunner(
+                app: state, backend: backend, store: nil, gestures: .init(), configPath: configPath, settingsPath: settingsPath,
                 configPaths: configPaths)
             nonisolated(unsafe) let running = loop
             let done = DispatchSemaphore(value: 0)

@@ -362,7 +362,9 @@ struct ContextMenuConfigDeleteTests {
     /// Moves the cursor to the row titled `title`, opens its menu, picks Delete… and, unless told
     /// not to, confirms.
     @discardableResult
-    private func deleteRow(_ title: String, in state: inout TabApp, confirming: Bool = true) -> (alert: AlertLayer?, effects: [PerchCore.Effect]) {
+    private func deleteRow(_ title: String, in state: inout TabApp, confirming: Bool = true) -> (
+        alert: AlertLayer?, effects: [PerchCore.Effect]
+    ) {
         guard let index = state.catalogItems.firstIndex(where: { $0.title == title }) else {
             Issue.record("no row \(title)")
             return (nil, [])

@@ -20,7 +20,8 @@ struct CurrentAccountTests {
         state.adopt(SavedState(currentAccount: "gone"))
         #expect(state.currentAccount == nil && state.saved.currentAccount == nil, "an unknown id is dropped")
         #expect(
-            TabApp.perch(accounts: Account.samples, saved: SavedState(currentAccount: "gone"), size: Size(width: 80, height: 24)).currentIndex
+            TabApp.perch(accounts: Account.samples, saved: SavedState(currentAccount: "gone"), size: Size(width: 80, height: 24))
+                .currentIndex
                 == nil)
     }
 

@@ -534,8 +534,9 @@ struct ModelUpdateTests {
     @Test("An alert alone: a tap on a button replies its index to its presenter and dismisses; a tap on its text does nothing")
     func alertTaps() {
         let context = Self.context()
-        var alert = Alone(AlertAction.deleteFromConfig(accountID: "work", path: ["handle"]).alert(
-            title: "Remove?", message: "It leaves the config.", confirmTitle: "Remove"))
+        var alert = Alone(
+            AlertAction.deleteFromConfig(accountID: "work", path: ["handle"]).alert(
+                title: "Remove?", message: "It leaves the config.", confirmTitle: "Remove"))
         #expect(
             alert.update(.tap(.alertButton(1)), context) == [
                 .reply(AnyOutcome(AlertAction.confirmButton)), .dismiss,

@@ -1,5 +1,5 @@
-import PerchCoreTesting
 import Foundation
+import PerchCoreTesting
 import PerchKit
 import Testing
 
@@ -183,7 +183,8 @@ struct PresentationGoldenTests {
 
     @Test("each presentation at 80×24, 40×12 and 200×60", arguments: cases + commandCases, sizes)
     func golden(_ presentation: PresentationCase, _ size: Size) throws {
-        var state = TabApp.perch(accounts: presentation.accounts, saved: SavedState(currentAccount: presentation.accounts[1].id), size: size)
+        var state = TabApp.perch(
+            accounts: presentation.accounts, saved: SavedState(currentAccount: presentation.accounts[1].id), size: size)
         presentation.setUp(&state)
         let text = state.render().lines.map { line in String(line.reversed().drop { $0 == " " }.reversed()) }.joined(separator: "\n") + "\n"
         let file = Self.folder.appendingPathComponent("\(presentation.name)-\(size.width)x\(size.height).txt")

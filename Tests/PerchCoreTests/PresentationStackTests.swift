@@ -156,7 +156,8 @@ struct KeyBindingTests {
     static let screens: [(title: String, keys: [KeyEvent])] = [
         ("Overview", [.char("1")]), ("Catalog", [.char("2")]), ("Stats", [.char("3")]), ("Settings", [.char("4")]),
         ("Account sheet", [.char("a")]), ("Sheet filter", [.char("a"), .char("/")]), ("Context menu", [.char("2"), .char("m")]),
-        ("Cover", [.char("2"), KeyEvent(.enter)]), ("Alert", [.char("2"), .char("m"), .char("j"), .char("j"), .char("j"), KeyEvent(.enter)]),
+        ("Cover", [.char("2"), KeyEvent(.enter)]),
+        ("Alert", [.char("2"), .char("m"), .char("j"), .char("j"), .char("j"), KeyEvent(.enter)]),
         ("Add account", [.char("a"), .char("+")]),
     ]
 

@@ -19,7 +19,8 @@ struct ShellScopeRenderTests {
         let shell = lines.firstIndex { $0.contains("This shell: Work (perch use)") }
         #expect(signed != nil && shell != nil && signed! < shell!, "\(lines)")
         #expect(lines.contains { $0.contains("A pick here switches the global account; this shell keeps its own.") })
-        let plain = TabApp.perch(accounts: Account.samples, saved: SavedState(currentAccount: "personal"), size: Size(width: 80, height: 24))
+        let plain = TabApp.perch(
+            accounts: Account.samples, saved: SavedState(currentAccount: "personal"), size: Size(width: 80, height: 24))
         #expect(!plain.render().lines.contains { $0.contains("This shell") })
     }
 }

@@ -1,5 +1,5 @@
-import PerchCoreTesting
 import Foundation
+import PerchCoreTesting
 import PerchKit
 import Testing
 

@@ -124,7 +124,8 @@ struct TerminalReplyTests {
     @Test("Focus regained checks the current account's tool identities again")
     func focusRegainedChecksIdentities() throws {
         let account = try #require(Account.samples.first { !$0.identities.isEmpty })
-        var state = TabApp.perch(accounts: Account.samples, saved: SavedState(currentAccount: account.id), size: Size(width: 80, height: 24))
+        var state = TabApp.perch(
+            accounts: Account.samples, saved: SavedState(currentAccount: account.id), size: Size(width: 80, height: 24))
         #expect(state.update(.focus(false)) == [])
         #expect(state.update(.focus(true)) == [.perform(CheckIdentities(accountID: account.id))])
     }

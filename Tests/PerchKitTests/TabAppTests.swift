@@ -369,9 +369,9 @@ struct TabAppTests {
         #expect(app.model(ShortcutModel.self)?.picked == 1, "the sheet replied to the model")
         _ = app.update(.ui(.key(.char("?"))))
         let text = app.layer(HelpLayer.self)?.text ?? []
-        let app_ = text.firstIndex { $0.hasPrefix("a ") && $0.contains("choose from anywhere") }
+        let own = text.firstIndex { $0.hasPrefix("a ") && $0.contains("choose from anywhere") }
         let everywhere = text.firstIndex(of: "Everywhere")
-        #expect(app_ != nil && everywhere != nil && app_! < everywhere!, "\(text)")
+        #expect(own != nil && everywhere != nil && own! < everywhere!, "\(text)")
         _ = app.update(.ui(.key(.char("a"))))
         #expect(app.layer(Sheet.self) == nil, "with a layer up the key is not the app's")
     }

@@ -70,7 +70,9 @@ enum Scenarios {
         precondition(help.layers.count == 1 && help.layers[0].base is HelpLayer, "? did not show the help overlay")
         result.append(Screen(name: "help", state: help, before: catalog))
         var onAdd = settings
-        while onAdd.layers.isEmpty, SettingsAction.allCases[onAdd.pane(SettingsPane.self, at: Tab.settings.rawValue)!.list.cursor] != .addAccount {
+        while onAdd.layers.isEmpty,
+            SettingsAction.allCases[onAdd.pane(SettingsPane.self, at: Tab.settings.rawValue)!.list.cursor] != .addAccount
+        {
             _ = onAdd.update(.ui(.key(.char("j"))))
         }
         var form = onAdd

@@ -98,7 +98,9 @@ enum Help {
     // value" named no pane they work on.
     static var keyHelp: String {
         func row(_ row: PerchKeys.Row) -> String { "  " + row.label.padded(toColumns: 23) + row.help }
-        var sections = ["Keys (? lists those of the screen you are on), on every tab:\n" + PerchKeys.everywhere.map(row).joined(separator: "\n")]
+        var sections = [
+            "Keys (? lists those of the screen you are on), on every tab:\n" + PerchKeys.everywhere.map(row).joined(separator: "\n")
+        ]
         for tab in Tab.allCases {
             let own = PerchKeys.pane(tab)
             if !own.isEmpty { sections.append("On \(tab.title):\n" + own.map(row).joined(separator: "\n")) }

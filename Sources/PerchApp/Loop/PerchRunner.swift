@@ -92,9 +92,10 @@ public final class PerchRunner: JobPerformer {
                 return []
             }
         }
-        runner.every({ [unowned self] in runner.loop.root.nextWallClockDeadline }) { [unowned self] _ in
-            wallClock().map { [PerchModel.Message.wallTime($0)] } ?? []
-        }
+        let clock = wallClock
+        runner.every(
+            { [unowned self] in runner.loop.root.nextWallClockDeadline },
+            fire: { _ in clock().map { [PerchModel.Message.wallTime($0)] } ?? [] })
     }
 
     /// Runs until quit, a terminating signal, the terminal going away or a failed wait; returns

@@ -51,7 +51,8 @@ extension PerchModel {
         let top = app.activeTop
         let sheet = top.flatMap { app.layers[$0].base as? AccountSheet }.flatMap { $0.isClosing ? nil : $0 }
         return Narration(
-            tab: Tab(rawValue: app.selected) ?? .overview, layerID: top.map { app.layers[$0].id }, layerTitle: top.map { app.layers[$0].title },
+            tab: Tab(rawValue: app.selected) ?? .overview, layerID: top.map { app.layers[$0].id },
+            layerTitle: top.map { app.layers[$0].title },
             sheet: sheet.map(sheetSummary), account: saved.currentAccount, pending: pendingSwitch?.accountID,
             switches: saved.switchCount, banner: app.banner?.text, screen: app.renderFrame().screen)
     }

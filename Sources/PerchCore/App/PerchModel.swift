@@ -222,7 +222,9 @@ public struct PerchModel: AppModel {
                 // Bug: `perch set` and `perch add` made elsewhere were not seen until a restart;
                 // a config that no longer loads keeps the accounts as they were, and says so.
                 return [
-                    .banner("The config changed and does not load now (\(lines.first ?? "")); the accounts stay as they were: perch config edit")
+                    .banner(
+                        "The config changed and does not load now (\(lines.first ?? "")); the accounts stay as they were: perch config edit"
+                    )
                 ]
             }
         case .stateChanged(let changed): return takeStateChanged(changed)

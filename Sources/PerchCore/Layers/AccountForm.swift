@@ -167,7 +167,8 @@ extension AccountForm: Layer {
         switch message {
         case .added(let account, let accounts, let path, let backup):
             return [
-                .send(PerchModel.Message.replaceAccounts(accounts, configPath: path)), .dismiss, .send(PerchModel.Message.revealAccount(id: account.id)),
+                .send(PerchModel.Message.replaceAccounts(accounts, configPath: path)), .dismiss,
+                .send(PerchModel.Message.revealAccount(id: account.id)),
                 .banner("Added \(account.name) to \(path)" + (backup.map { " (previous file kept as \($0))." } ?? ".")),
             ]
         case .notAdded(let message):
@@ -277,7 +278,6 @@ extension AccountForm: Layer {
     }
 }
 
-
 /// The `Add account…` form's parts under the pointer.
 public enum AccountFormPart: LayerPart {
     /// A text field.
@@ -292,4 +292,3 @@ extension HitTarget {
     /// A button of the `Add account…` form.
     public static func formButton(_ button: AccountFormButton) -> HitTarget { .layer(AccountFormPart.button(button)) }
 }
-

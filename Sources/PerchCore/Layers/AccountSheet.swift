@@ -530,7 +530,6 @@ extension AccountSheet {
         ], takesTyping: true)
 }
 
-
 extension AccountSheet {
     /// The sheet's parts under the pointer.
     public enum Part: LayerPart {

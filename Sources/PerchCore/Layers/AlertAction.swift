@@ -23,7 +23,6 @@ public enum AlertAction: Hashable, Sendable {
     public static let confirmButton = 1
 }
 
-
 extension HitTarget {
     /// A button of an alert, by index, left to right (``AlertLayer/Part/button(_:)``).
     public static func alertButton(_ index: Int) -> HitTarget { .hit(AlertLayer.Part.button(index)) }

@@ -270,7 +270,6 @@ extension ContextMenu: Layer {
     }
 }
 
-
 extension ContextMenu {
     /// The context menu's parts under the pointer.
     public enum Part: LayerPart {
@@ -287,4 +286,3 @@ extension HitTarget {
     /// An action row of a context menu, by index in ``ContextMenuAction/allCases``.
     public static func contextAction(_ index: Int) -> HitTarget { .layer(ContextMenu.Part.action(index)) }
 }
-

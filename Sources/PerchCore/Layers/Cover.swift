@@ -127,7 +127,6 @@ extension Cover: Layer {
     }
 }
 
-
 /// A full-screen layer's parts under the pointer (a cover's, and the form's, which is full-screen too).
 public enum CoverPart: LayerPart {
     /// The close control (`✕`).

@@ -574,7 +574,6 @@ extension Tab {
     public static let catalog = Tab(CatalogPane.self)
 }
 
-
 extension CatalogPane {
     /// What its keys mean: move the cursor, open the item, its context menu, run the source.
     public enum Verb: Hashable, Sendable {

@@ -209,7 +209,8 @@ public struct SettingsPane: PerchPane {
         case .notSaved(let notSaved, let keys):
             // Bug: a setting whose save failed still read "saved", though the next start read the old value.
             return [
-                .send(PerchModel.Message.settingsNotSaved(keys)), .banner("Settings apply for this run, but could not be saved: \(notSaved.reason)"),
+                .send(PerchModel.Message.settingsNotSaved(keys)),
+                .banner("Settings apply for this run, but could not be saved: \(notSaved.reason)"),
             ]
         case .edited(let edited):
             switch (edited.accounts, edited.problem) {
@@ -299,7 +300,6 @@ extension Tab {
     /// Facts about the run and the kept settings.
     public static let settings = Tab(SettingsPane.self)
 }
-
 
 extension SettingsPane {
     /// What its keys mean: move the cursor, run the row under it, or step its setting.

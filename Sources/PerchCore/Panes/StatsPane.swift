@@ -390,7 +390,6 @@ extension Tab {
     public static let stats = Tab(StatsPane.self)
 }
 
-
 extension StatsPane {
     /// What its keys mean: scroll a line, a page, or to the top or the bottom.
     public enum Verb: Hashable, Sendable { case move(ListMove) }
