@@ -158,12 +158,12 @@ struct ModelRenderTests {
             Self.overviewHelp,
             [
                 // Issue 48: texts too long for the box were cut with …; they go on below.
-                // The pane's own keys first, then Perch's, then the root's (26 lines in all).
-                "", " ╭─ Keys · Overview ──────────────────────╮", " │ r                    apply the         │",
-                " │                      account's tools   │", " │                      again             │",
-                " │ v                    ask each tool who │", " │                      it will be        │",
+                // The pane's own keys first, then Perch's, then the root's (25 lines in all).
+                "", " ╭─ Keys · Overview ──────────────────────╮", " │ r                   apply the          │",
+                " │                     account's tools    │", " │                     again              │",
+                " │ v                   ask each tool who  │", " │                     it will be         │",
                 " │                                        │", " │ Everywhere in Perch                    │",
-                " │ a                    switch account    │", " ╰─ 1–8 of 26 · Esc close ────────────────╯",
+                " │ a                   switch account     │", " ╰─ 1–8 of 25 · Esc close ────────────────╯",
             ])
     }
 

@@ -392,19 +392,19 @@ struct ModelUpdateTests {
         #expect(help.key(KeyEvent(.down), context) == [])
         #expect(help.layer.scroll == 1)
         let drawn = ModelRenderTests.lines(help, context)
-        // A text too long for the 40-column box goes on over more lines (26 lines in all).
-        #expect(drawn[10] == " ╰─ 2–9 of 26 · Esc close ────────────────╯")
-        #expect(drawn[2] == " │                      account's tools   │")
-        #expect(drawn[3] == " │                      again             │")
+        // A text too long for the 40-column box goes on over more lines (25 lines in all).
+        #expect(drawn[10] == " ╰─ 2–9 of 25 · Esc close ────────────────╯")
+        #expect(drawn[2] == " │                     account's tools    │")
+        #expect(drawn[3] == " │                     again              │")
         #expect(help.update(.scroll(.layerChrome, notches: -1), context) == [])
         #expect(help.layer.scroll == 0)
         #expect(help.key(.char("k"), context) == [])
         #expect(help.layer.scroll == 0)
-        for _ in 0..<26 { _ = help.key(KeyEvent(.down), context) }
-        #expect(help.layer.scroll == 26 - 8)
+        for _ in 0..<25 { _ = help.key(KeyEvent(.down), context) }
+        #expect(help.layer.scroll == 25 - 8)
         #expect(help.key(.char("z"), context) == [], "a verb not of help's table does nothing")
         #expect(help.key(KeyEvent(.escape), context) == [.dismiss])
-        #expect(help.layer.scroll == 18)
+        #expect(help.layer.scroll == 17)
     }
 
     // MARK: Context menu

@@ -52,6 +52,13 @@ struct NarrationTests {
         let before = state.sheet?.cursor.cursor
         #expect(said(&state, char("9")) == ["No row 9: the list has 5."])
         #expect(state.sheet?.cursor.cursor == before)
+        // Bug: Enter after a number with no row switched to the row the cursor was still on.
+        let effects = state.update(key(.enter))
+        #expect(!effects.contains { $0.isSwitch }, "nothing is picked: \(effects)")
+        #expect(effects.contains { $0.work == .say("No row chosen: type a number from 1 to 5, or move with ↑ ↓, then Enter.") })
+        #expect(state.sheet != nil, "the sheet stays")
+        _ = said(&state, char("2"))
+        #expect(state.update(key(.enter)).contains { $0.isSwitch }, "a number with a row picks it")
     }
 
     @Test("the filter says what it matches, numbered from 1")

@@ -93,6 +93,15 @@ struct TabAppHostingTests {
         #expect(effects.contains { if case .quit = $0 { true } else { false } }, "the first event's own effects are kept too")
     }
 
+    // Bug: help said "hold a tab or digit: its sheet, where it has one", whichever tab had one.
+    @Test("Help names the tabs whose hold means something, and lists no hold when none has one")
+    func holdHelp() {
+        let app = TabApp(panes: [CounterPane(), PlainPane()], size: size)
+        #expect(app.keys.help.contains { $0.label == "hold Counter or 1" && $0.help == "its sheet" }, "\(app.keys.help)")
+        let plain = TabApp(panes: [PlainPane()], size: size)
+        #expect(!plain.keys.help.contains { $0.label.hasPrefix("hold") })
+    }
+
     @Test("A host selects a tab, changes a pane or a layer in place and shows a banner; the model may turn motion off")
     func hostSeeding() {
         var app = app()

@@ -56,8 +56,10 @@ public struct AccountSheet: Layer, Hashable {
     /// Whether the last row is `Add account…` (not in the inline picker, which has no form).
     /// While the accounts are being read (``AccountsIndex/isLoading``), that row says so instead.
     public var offersAddAccount = true
-    /// The row number typed so far in the accessible mode (``typeNumber(_:_:)``); empty when none.
+    /// The row number typed so far in the accessible mode (``typeNumber(_:_:_:)``); empty when none.
     var typedNumber = ""
+    /// Whether the last number typed had no row: `Enter` then picks nothing, and says so.
+    var missedNumber = false
 
     /// What the sheet shows while the config is still being read: no account can be picked.
     public static let loadingText = "loading…"
@@ -174,8 +176,14 @@ extension AccountSheet {
     public mutating func update(_ input: ComponentInput<Verb>, _ kit: Context) -> [Reaction<Message>] {
         guard let context = kit.perch else { return [] }
         if context.info.accessible, !isEditingFilter, let model = kit.model(PerchModel.self) {
+            // Bug: Enter after a number with no row picked the row the cursor was still on.
+            if case .verb(.pick) = input, missedNumber {
+                missedNumber = false
+                let rows = model.sheetSummary(self).rows.count
+                return [.announce("No row chosen: type a number from 1 to \(rows), or move with ↑ ↓, then Enter.")]
+            }
             if case .key(let key) = input, let said = typeNumber(key, model, context) { return said }
-            if case .verb = input { typedNumber = "" }
+            if case .verb = input { (typedNumber, missedNumber) = ("", false) }
         }
         switch input {
         case .verb(.close): return [.dismiss]
@@ -285,9 +293,10 @@ extension AccountSheet {
             if Int(typed).flatMap({ model.sheetRow(numbered: $0, in: self) }) == nil { typed = String(c) }
             guard let number = Int(typed), let row = model.sheetRow(numbered: number, in: self) else {
                 typedNumber = ""
+                missedNumber = true
                 return [.announce("No row \(c): the list has \(model.sheetSummary(self).rows.count).")]
             }
-            typedNumber = typed
+            (typedNumber, missedNumber) = (typed, false)
             let before = cursor.cursor
             moveCursor(to: row, direction: 1, context)
             // Already there: nothing changes, so nothing would be said.
@@ -297,7 +306,7 @@ extension AccountSheet {
             typedNumber.removeLast()
             return []
         default:
-            typedNumber = ""
+            (typedNumber, missedNumber) = ("", false)
             return nil
         }
     }

@@ -165,6 +165,16 @@ public struct TabApp: Sendable {
         let digits = panes.indices.prefix(9).map { index in
             KeyTable<Verb>.Row([.char(Character(String(index + 1)))], "\(index + 1)", panes[index].title, .selectTab(index))
         }
+        // Bug: help said "hold a tab or digit: its sheet, where it has one" whatever tab had one.
+        let holding = panes.indices.prefix(9).filter { panes[$0].base.holdsTab }
+        let holds: [KeyTable<Verb>.Row] =
+            holding.isEmpty
+            ? []
+            : [
+                .init(
+                    [], "hold " + holding.map { "\(panes[$0].title) or \($0 + 1)" }.joined(separator: ", "),
+                    holding.count == 1 ? "its sheet" : "the tab's sheet", nil)
+            ]
         return KeyTable(
             "Everywhere",
             digits + [
@@ -174,8 +184,7 @@ public struct TabApp: Sendable {
                 .init([.char("q"), KeyEvent(.control("c"))], "q Ctrl-C", "quit", .quit),
                 Self.suspendRow,
                 .init([], "click a tab", "select it", nil),
-                .init([], "hold a tab or digit", "its sheet, where it has one", nil),
-            ])
+            ] + holds)
     }
 
     /// The root's keys while a layer takes input (help lists them after the layer's): help over
