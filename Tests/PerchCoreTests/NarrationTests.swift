@@ -91,6 +91,33 @@ struct NarrationTests {
         #expect(said(&state, key(.escape)).first?.hasPrefix("Switch account, 5 rows:") == true)
     }
 
+    // Bug: the Catalog's menu was said with the Catalog rows beside it ("Pin report · 500 words"),
+    // and its Delete alert mixed in with them.
+    @Test("a menu and its alert are said alone, without the rows of the pane around them")
+    func menuSaidAlone() {
+        var state = makeState()
+        _ = said(&state, char("2"))
+        let menu = said(&state, char("m"))
+        #expect(menu.count == 1 && menu[0].hasPrefix("Context menu: "), "\(menu)")
+        #expect(menu[0].contains("Open") && menu[0].contains("Delete…"), "\(menu)")
+        let beside = state.catalogItems.dropFirst(10).prefix(5).map(\.title)
+        #expect(!beside.contains { menu[0].contains($0) }, "no Catalog row beside the menu: \(menu)")
+        let pin = said(&state, key(.down))
+        #expect(pin.count == 1 && !pin[0].contains("words"), "\(pin)")
+        _ = said(&state, key(.down), key(.down))
+        let alert = said(&state, key(.enter))
+        #expect(alert.count == 1 && alert[0].contains("Cancel") && alert[0].contains("Delete"), "\(alert)")
+        #expect(!beside.contains { alert[0].contains($0) }, "no Catalog row beside the alert: \(alert)")
+    }
+
+    // Bug: Enter on the current account closed the sheet and said nothing.
+    @Test("picking the current account says so")
+    func pickCurrentSays() {
+        var state = makeState()
+        _ = said(&state, char("a"), char("2"))
+        #expect(said(&state, key(.enter)) == ["Already signed in as Personal (@ada)."])
+    }
+
     @Test("without the accessible mode nothing is said")
     func fullScreenSaysNothing() {
         var state = makeState(accessible: false)
