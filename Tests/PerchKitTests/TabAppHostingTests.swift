@@ -65,6 +65,8 @@ struct TabAppHostingTests {
         #expect(app.update(.ui(.animationFrame)).compactMap(\.said).isEmpty)
         _ = app.update(.ui(.key(.char("s"))))
         #expect(app.update(.ui(.key(.char("a")))).compactMap(\.said) == ["hello"])
+        _ = app.update(.ui(.key(.char("k"))))
+        #expect(app.model(KeepingModel.self)?.keptAsked == 1, "a message sent typed (send(to:_:)) reaches the model")
     }
 
     @Test("Layers and the model read the panes and the layers through their context, read-only")
@@ -144,8 +146,12 @@ struct KeepingModel: AppModel {
 
     var narrates: Bool { narrating }
     var reducesMotion: Bool { slow }
+    var keptAsked = 0
 
-    mutating func receive(_ message: Message, _ context: Context) -> [Reaction<Message>] { [] }
+    mutating func receive(_ message: Message, _ context: Context) -> [Reaction<Message>] {
+        keptAsked += 1
+        return []
+    }
 
     mutating func willQuit(_ context: Context) -> [Reaction<Message>] {
         quitAsks += 1
@@ -178,12 +184,18 @@ struct StackPane: Pane {
 /// A layer that says what the counter pane counts and whether a sheet is below it; `x`
 /// dismisses every layer, `a` announces.
 struct PeekLayer: Layer {
-    enum Verb: Hashable, Sendable { case clear, announce }
+    enum Verb: Hashable, Sendable { case clear, announce, keep }
     var keys: KeyTable<Verb> {
-        KeyTable("Peek", [.init([.char("x")], "x", "dismiss all", .clear), .init([.char("a")], "a", "announce", .announce)])
+        KeyTable(
+            "Peek",
+            [
+                .init([.char("x")], "x", "dismiss all", .clear), .init([.char("a")], "a", "announce", .announce),
+                .init([.char("k")], "k", "keep", .keep),
+            ])
     }
     mutating func update(_ input: ComponentInput<Verb>, _ context: Context) -> [Reaction<Never>] {
         switch input {
+        case .verb(.keep): [.send(to: KeepingModel.self, .kept)]
         case .verb(.clear): [.dismissAll]
         case .verb(.announce): [.announce("hello")]
         default: []

@@ -112,6 +112,11 @@ enum Help {
             !PerchKeys.sheet.contains { $0.label == binding.label && $0.help == binding.help }
         }
         if !filtering.isEmpty { sections.append("While a filter is typed in the sheet:\n" + filtering.map(row).joined(separator: "\n")) }
+        // Bug: the Catalog's menu, its cover, the Delete alert and the Add account form had keys
+        // listed only by `?` and the man page.
+        for layer in PerchKeys.layers where layer.title != HelpLayer.keyTable.title {
+            sections.append("\(layer.title):\n" + layer.rows.map(row).joined(separator: "\n"))
+        }
         sections.append("Over the sheet and every other layer:\n" + PerchKeys.overLayers.map(row).joined(separator: "\n"))
         return sections.joined(separator: "\n\n")
     }

@@ -566,6 +566,12 @@ public struct PerchModel: AppModel {
     }
 }
 
+extension Reaction {
+    /// Sends `message` to Perch's model, typed (``Reaction/send(to:_:)``): what a pane or a layer
+    /// asks of the app, e.g. `.perch(.openSheet)`.
+    public static func perch(_ message: PerchModel.Message) -> Reaction { .send(to: PerchModel.self, message) }
+}
+
 extension Context {
     /// What a Perch pane or layer reads of the app: Perch's model (``PerchModel``) for this
     /// screen and clock, or the snapshot a root of its own gives (the inline picker's); nil

@@ -32,6 +32,6 @@ extension PerchPane {
     public var holdsTab: Bool { Self.holdsTab }
     /// Its tab was held: the account sheet opens (Perch's model opens it).
     public mutating func tabHeld(_ context: Context) -> [Reaction<Message>] {
-        Self.holdsTab ? [.send(PerchModel.Message.openSheet)] : []
+        Self.holdsTab ? [.perch(.openSheet)] : []
     }
 }

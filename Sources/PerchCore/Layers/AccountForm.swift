@@ -167,8 +167,8 @@ extension AccountForm: Layer {
         switch message {
         case .added(let account, let accounts, let path, let backup):
             return [
-                .send(PerchModel.Message.replaceAccounts(accounts, configPath: path)), .dismiss,
-                .send(PerchModel.Message.revealAccount(id: account.id)),
+                .perch(.replaceAccounts(accounts, configPath: path)), .dismiss,
+                .perch(.revealAccount(id: account.id)),
                 .banner("Added \(account.name) to \(path)" + (backup.map { " (previous file kept as \($0))." } ?? ".")),
             ]
         case .notAdded(let message):

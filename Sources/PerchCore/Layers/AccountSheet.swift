@@ -191,7 +191,7 @@ extension AccountSheet {
         case .verb(.pick):
             guard restingLayout(context).visibleRows > 0, !context.accounts.isLoading else { return [] }
             switch row(cursor.cursor, accounts: context.accounts.offeredCount) {
-            case .account(let index): return [.send(PerchModel.Message.pick(accountIndex: index))]
+            case .account(let index): return [.perch(.pick(accountIndex: index))]
             case .addAccount: return [.present(AccountForm(opensSheet: false))]
             case .heading: return []
             }
@@ -200,7 +200,7 @@ extension AccountSheet {
         case .verb(.startFilter):
             isEditingFilter = true
             filter = filter ?? ""
-            return [.send(PerchModel.Message.prepareSearch)]
+            return [.perch(.prepareSearch)]
         case .verb(.clearFilter):
             isEditingFilter = false
             filter = nil
@@ -231,9 +231,9 @@ extension AccountSheet {
             type(String(character), context)
         case .paste(let text):
             type(text, context)
-            return [.send(PerchModel.Message.prepareSearch)]
+            return [.perch(.prepareSearch)]
         case .tap(let target):
-            if let index = target.part(Part.self)?.accountIndex { return [.send(PerchModel.Message.pick(accountIndex: index))] }
+            if let index = target.part(Part.self)?.accountIndex { return [.perch(.pick(accountIndex: index))] }
             if target == .sheetAddAccount, !context.accounts.isLoading { return [.present(AccountForm(opensSheet: false))] }
         case .scroll(_, let notches):
             return update(.verb(.move(notches < 0 ? .up : .down)), kit)

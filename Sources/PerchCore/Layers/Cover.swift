@@ -42,7 +42,7 @@ extension Cover: Layer {
         switch input {
         case .verb(.close): return [.dismiss]
         case .tap(.coverClose): return [.dismiss]
-        case .verb(.switchAccount): return [.send(PerchModel.Message.openSheet)]
+        case .verb(.switchAccount): return [.perch(.openSheet)]
         case .verb(.move(let move)): scroll += move.delta(count: lineCount, visible: visible)
         case .scroll(_, let notches): scroll += notches * ListMove.rowsPerScrollNotch
         default: break

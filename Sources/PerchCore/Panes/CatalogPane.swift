@@ -440,7 +440,7 @@ extension CatalogPane {
         case .open(let id): return open(id, context)
         case .togglePin(let id):
             apply(.togglePin(id: id), visible: visible, account: context.currentAccount)
-            return [.send(PerchModel.Message.keepPaneMemory)]
+            return [.perch(.keepPaneMemory)]
         case .confirmed(.deleteItem(let id)):
             apply(.delete(id: id), visible: visible, account: context.currentAccount)
             return []
@@ -503,7 +503,7 @@ extension CatalogPane {
                 return [.banner("Could not remove \(what) from the config: \(problem ?? "it could not be written")", stays: true)]
             }
             return [
-                .send(PerchModel.Message.replaceAccounts(accounts, configPath: configPath)),
+                .perch(.replaceAccounts(accounts, configPath: configPath)),
                 .banner(
                     "Removed \(what) from \(configPath)" + (backup.map { " (previous file kept as \($0))." } ?? ".")
                         + (problem.map { " But " + $0 + "." } ?? ""), stays: problem != nil),

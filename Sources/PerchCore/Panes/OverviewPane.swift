@@ -33,8 +33,8 @@ public struct OverviewPane: PerchPane {
     /// nothing else reaches it.
     public mutating func update(_ input: ComponentInput<Verb>, _ kit: Context) -> [Reaction<Never>] {
         switch input {
-        case .verb(.reapply): [.send(PerchModel.Message.reapplyIdentities)]
-        case .verb(.verify): [.send(PerchModel.Message.verifyIdentities)]
+        case .verb(.reapply): [.perch(.reapplyIdentities)]
+        case .verb(.verify): [.perch(.verifyIdentities)]
         default: []
         }
     }

@@ -171,7 +171,7 @@ public struct SettingsPane: PerchPane {
     /// What running a Settings action asks.
     private static func reactions(for action: SettingsAction, step: Int, _ context: ModelContext) -> [Reaction<Message>] {
         switch action {
-        case .switchAccount: [.send(PerchModel.Message.openSheet)]
+        case .switchAccount: [.perch(.openSheet)]
         case .addAccount: [.present(AccountForm(opensSheet: true))]
         case .editConfig: [.perform(EditConfig(), then: Message.edited)]
         case .reduceMotion, .sheetStyle, .longPress, .mouse, .theme, .checkWithServers, .accessible:
@@ -198,7 +198,7 @@ public struct SettingsPane: PerchPane {
         }
         return [
             .perform(SaveSettings(settings.file, keys: written), then: { Message.notSaved($0, written) }),
-            .send(PerchModel.Message.changeSetting(key, step: step)),
+            .perch(.changeSetting(key, step: step)),
         ]
     }
 
@@ -209,7 +209,7 @@ public struct SettingsPane: PerchPane {
         case .notSaved(let notSaved, let keys):
             // Bug: a setting whose save failed still read "saved", though the next start read the old value.
             return [
-                .send(PerchModel.Message.settingsNotSaved(keys)),
+                .perch(.settingsNotSaved(keys)),
                 .banner("Settings apply for this run, but could not be saved: \(notSaved.reason)"),
             ]
         case .edited(let edited):
@@ -221,8 +221,8 @@ public struct SettingsPane: PerchPane {
                     keepsCurrent
                     ? "Config reloaded: \(accounts.count) account\(accounts.count == 1 ? "" : "s")."
                     : "Config reloaded: \(accounts.count) accounts; the current account is no longer in it."
-                let afresh: [Reaction<Message>] = edited.samplesSetAside ? [.send(PerchModel.Message.startAfresh)] : []
-                return afresh + [.send(PerchModel.Message.replaceAccounts(accounts, configPath: edited.configPath)), .banner(text)]
+                let afresh: [Reaction<Message>] = edited.samplesSetAside ? [.perch(.startAfresh)] : []
+                return afresh + [.perch(.replaceAccounts(accounts, configPath: edited.configPath)), .banner(text)]
             case (nil, let problem):
                 return [.banner("The config was not reloaded (the previous accounts stay): \(problem ?? "it is not valid")", stays: true)]
             }

@@ -47,8 +47,12 @@ public struct Reaction<Message: Sendable>: Sendable {
 
     /// Sends `message` to the app's model (``AppModel/receive(_:_:)``), after this component's
     /// other reactions before it; a message of another type than the model's ``AppModel/Message``
-    /// is dropped.
+    /// is dropped at run time. Prefer ``send(to:_:)``, which checks the type when it compiles.
     public static func send(_ message: some Sendable) -> Reaction { Reaction(request: .send(message)) }
+
+    /// Sends `message` to the app's model, an `M` (``AppModel/receive(_:_:)``): a message the
+    /// model does not take is a compile error, not a message dropped at run time.
+    public static func send<M: AppModel>(to model: M.Type, _ message: M.Message) -> Reaction { Reaction(request: .send(message)) }
 
     /// Hands `message` to each layer this component presented that is still up, as that layer's
     /// own ``Component/Message`` (a layer of another message type does not get it): a late
