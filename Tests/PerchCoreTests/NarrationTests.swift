@@ -118,6 +118,16 @@ struct NarrationTests {
         #expect(said(&state, key(.enter)) == ["Already signed in as Personal (@ada)."])
     }
 
+    // Bug: the notice on a screen too small was said in pieces ("terminal too · small (15×5, · needs 20×6)").
+    @Test("a screen too small is said in one line, and growing again says what shows")
+    func tooSmallSaidWhole() {
+        var state = makeState()
+        #expect(said(&state, .resize(Size(width: 15, height: 5))) == ["Terminal too small (15×5, needs 20×6)."])
+        #expect(said(&state, .resize(Size(width: 16, height: 5))) == ["Terminal too small (16×5, needs 20×6)."])
+        let back = said(&state, .resize(Size(width: 80, height: 24)))
+        #expect(back.count == 1 && back[0].hasPrefix("Overview tab, 1 of 4: "), "\(back)")
+    }
+
     @Test("without the accessible mode nothing is said")
     func fullScreenSaysNothing() {
         var state = makeState(accessible: false)

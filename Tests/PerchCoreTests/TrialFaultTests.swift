@@ -107,7 +107,7 @@ private struct GreetingPane: Pane {
         let current = context.perch?.saved.currentAccount
         guard current != shown else { return [] }
         shown = current
-        return [.banner("Now showing \(current ?? "nobody")"), .send(PerchModel.Message.verifyIdentities)]
+        return [.banner("Now showing \(current ?? "nobody")"), .perch(.verifyIdentities)]
     }
 }
 

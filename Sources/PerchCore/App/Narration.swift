@@ -29,6 +29,8 @@ public struct Narration: Hashable, Sendable {
     var banner: String?
     /// The frame as drawn, without colours: the text of panes and other layers comes from it.
     var screen: Screen
+    /// The notice drawn instead of the app on a screen below its minimum size, or nil.
+    var tooSmall: String? = nil
 
     /// The account sheet as said: its filter, its rows numbered (headings are not numbered), and
     /// the number of the row under the cursor.
@@ -54,7 +56,8 @@ extension PerchModel {
             tab: Tab(rawValue: app.selected) ?? .overview, layerID: top.map { app.layers[$0].id },
             layerTitle: top.map { app.layers[$0].title },
             sheet: sheet.map(sheetSummary), account: saved.currentAccount, pending: pendingSwitch?.accountID,
-            switches: saved.switchCount, banner: app.banner?.text, screen: Self.read(app.renderFrame(), over: app, top: top))
+            switches: saved.switchCount, banner: app.banner?.text, screen: Self.read(app.renderFrame(), over: app, top: top),
+            tooSmall: app.isTooSmall ? app.tooSmallNotice : nil)
     }
 
     /// The frame as said: over a layer that leaves the panes showing (a menu, an alert), only the
@@ -80,6 +83,13 @@ extension PerchModel {
     }
 
     private func lines(from before: Narration, to now: Narration, _ app: TabApp) -> [String] {
+        // Bug: the notice on a screen too small was said in the pieces it is drawn in ("terminal
+        // too · small (15×5, · needs 20×6)"); growing again, what shows is said whole.
+        if let notice = now.tooSmall { return notice == before.tooSmall ? [] : [notice.prefix(1).uppercased() + notice.dropFirst() + "."] }
+        if before.tooSmall != nil {
+            guard let title = now.layerTitle else { return [paneLine(now)] }
+            return [title + ": " + Self.text(of: Array(0..<now.screen.size.height), in: now.screen, atMost: Self.paneParts)]
+        }
         var lines: [String] = []
         if let banner = now.banner, banner != before.banner { lines.append("Message: " + banner) }
         if let pending = now.pending, pending != before.pending {

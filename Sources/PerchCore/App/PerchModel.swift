@@ -161,6 +161,7 @@ public struct PerchModel: AppModel {
 
     /// The model's own keys, on every pane while no layer is up: `a` opens the account sheet.
     public enum Verb: Hashable, Sendable {
+        /// Open the account sheet (`a`).
         case openSheet
     }
 
@@ -169,12 +170,15 @@ public struct PerchModel: AppModel {
         KeyTable("Everywhere in Perch", [.init([.char("a")], "a", "switch account", .openSheet)])
     }
 
+    /// One of its keys was pressed over a pane: `a` opens the account sheet.
     public mutating func perform(_ verb: Verb, _ context: Context) -> [Reaction<Message>] {
         switch verb {
         case .openSheet: openSheet(context)
         }
     }
 
+    /// Takes what a component sent, an outcome of its own jobs, or the loop's news; returns what
+    /// the root must do besides (a banner, a layer, a job, a tab, the quit).
     public mutating func receive(_ message: Message, _ context: Context) -> [Reaction<Message>] {
         switch message {
         case .pick(let index): return pick(index, context)
