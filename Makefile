@@ -123,10 +123,12 @@ fuzz: fuzz-input fuzz-json
 ## libFuzzer on the input path (decoder, gesture recogniser, update), for FUZZ_SECONDS seconds.
 ## Findings go to .build/fuzz/ (crash-* files; rerun one with `$(FUZZ_BIN) FILE`).
 fuzz-input:
-	mkdir -p .build/fuzz/corpus
-	swiftc -O -sanitize=fuzzer,address -parse-as-library -module-name PerchInputFuzzer \
-		$$(find Sources/PerchKit Sources/PerchCore -name '*.swift' ! -name PerchKitExports.swift) Tests/PerchCoreTests/InputPipelineCheck.swift Fuzz/InputFuzzer.swift \
-		-o $(FUZZ_BIN)
+	rm -rf .build/fuzz/src && mkdir -p .build/fuzz/src .build/fuzz/corpus
+	for f in $$(find Sources/TerminalText Sources/PerchKit Sources/PerchDomain Sources/PerchInterface -name '*.swift' ! -path '*/PerchKit/Render/DisplayWidth.swift') \
+		Tests/PerchInterfaceTests/InputPipelineCheck.swift Fuzz/InputFuzzer.swift; do \
+		sed -E '/^(@testable )?import (TerminalText|PerchKit|PerchDomain|PerchInterface)$$/d' $$f > .build/fuzz/src/$$(echo $$f | tr / _); \
+	done
+	swiftc -O -sanitize=fuzzer,address -parse-as-library -module-name PerchInputFuzzer -package-name perch .build/fuzz/src/*.swift -o $(FUZZ_BIN)
 	cd .build/fuzz && ./perch-input-fuzzer -max_total_time=$(FUZZ_SECONDS) -max_len=4096 corpus
 
 ## libFuzzer on the JSON reader (strict and JSON with Comments, round trip), for FUZZ_SECONDS

@@ -8,7 +8,7 @@ let package = Package(
         .executable(name: "perch-bench", targets: ["PerchBench"]),
         // The terminal toolkit Perch is built on: a tab bar of kept-alive panes, a presentation
         // stack with sheets, long-press by mouse and key hold, ncurses drawing and the event loop.
-        .library(name: "PerchKit", targets: ["PerchKit", "PerchKitTerminal", "PerchKitLoop"]),
+        .library(name: "PerchKit", targets: ["PerchKit", "PerchKitTerminal", "PerchKitLoop", "TerminalText"]),
         // A test driver for apps on PerchKit: a whole app on a virtual terminal and clock.
         .library(name: "PerchKitTesting", targets: ["PerchKitTesting"]),
         // An app on PerchKit alone (`swift run perchkit-demo`; docs/perchkit.md).
@@ -26,9 +26,12 @@ let package = Package(
         .target(name: "CSystem"),
         // PerchKit, pure: input decoding, gestures, screens and frames, the tab bar, panes, the
         // presentation stack and its layers, the root. No I/O. Names nothing of Perch's.
-        // Its three targets treat warnings as errors with a setting SwiftPM allows in a
+        // Its targets treat warnings as errors with a setting SwiftPM allows in a
         // dependency (unsafe flags made another package refuse PerchKit).
-        .target(name: "PerchKit", swiftSettings: [.treatAllWarnings(as: .error)]),
+        .target(name: "PerchKit", dependencies: ["TerminalText"], swiftSettings: [.treatAllWarnings(as: .error)]),
+        // How many columns text takes in a terminal, by grapheme cluster, and the form it is
+        // drawn in: the one place that decides it, below PerchKit and Perch's domain alike.
+        .target(name: "TerminalText", swiftSettings: [.treatAllWarnings(as: .error)]),
         // PerchKit's terminal backends: the only target that imports ncurses.
         .target(
             name: "PerchKitTerminal", dependencies: ["CNcursesw", "PerchKit"], swiftSettings: [.treatAllWarnings(as: .error)]),
@@ -52,16 +55,20 @@ let package = Package(
             name: "PerchKitPlanets", dependencies: ["PerchKit", "PerchKitTerminal", "PerchKitLoop", "PerchKitPlanetsApp"],
             path: "Examples/PerchKitPlanets", exclude: ["App"],
             linkerSettings: [.linkedLibrary("tinfo", .when(configuration: .release))]),
-        // Perch's pure core on PerchKit: accounts, panes, layers, state, update. No I/O.
-        .target(name: "PerchCore", dependencies: ["PerchKit"]),
+        // Perch's domain: accounts, settings, state, history, scopes, the fuzzy matcher, git's
+        // config and remotes as data. No I/O and no interface: it imports nothing of PerchKit's.
+        .target(name: "PerchDomain", dependencies: ["TerminalText"]),
+        // Perch's interface on PerchKit: the model, the panes, the layers. No I/O.
+        .target(name: "PerchInterface", dependencies: ["PerchDomain", "PerchKit"]),
         // Persistence: config, state, XDG paths, atomic writes, locks. No UI.
-        .target(name: "PerchStore", dependencies: ["PerchCore"]),
+        .target(name: "PerchStore", dependencies: ["PerchDomain"]),
         // Tool identities: what a switch applies to git, ssh, kube, gcloud, gh, AWS and the
         // environment, checks, exports per shell, sets up and imports. No UI.
-        .target(name: "PerchIdentities", dependencies: ["CSystem", "PerchCore", "PerchStore"]),
+        .target(name: "PerchIdentities", dependencies: ["CSystem", "PerchDomain", "PerchStore"]),
         // Command line and the event loop (the only place with time and I/O).
         .target(
-            name: "PerchApp", dependencies: ["CSystem", "PerchCore", "PerchStore", "PerchIdentities", "PerchKitTerminal", "PerchKitLoop"]),
+            name: "PerchApp",
+            dependencies: ["CSystem", "PerchDomain", "PerchInterface", "PerchStore", "PerchIdentities", "PerchKitTerminal", "PerchKitLoop"]),
         // Linked by lld with packed relative relocations (RELR, glibc 2.36+): the loader reads a
         // few KiB of relocations instead of 0.9 MiB at every start, still position-independent;
         // peak RSS 0.8 MiB lower (DECISIONS.md, 2026-12-01). The functions the hot paths run
@@ -88,7 +95,7 @@ let package = Package(
         // In-process figures for `make bench` (bench/bench.py runs it and prints the table).
         .executableTarget(
             name: "PerchBench",
-            dependencies: ["PerchCore", "PerchStore", "PerchIdentities", "PerchKitTerminal", "PerchKitLoop"],
+            dependencies: ["PerchDomain", "PerchInterface", "PerchStore", "PerchIdentities", "PerchKitTerminal", "PerchKitLoop"],
             path: "bench/PerchBench",
             // Linked as perch is (`make bench-build`), so its figures are the shipped binary's.
             linkerSettings: [.linkedLibrary("tinfo", .when(configuration: .release))]),
@@ -96,7 +103,8 @@ let package = Package(
         // safely beside parallel tests), written once.
         .target(name: "PerchTestSupport", path: "Tests/Support"),
         // How the tests of Perch's interface read and drive it, written once.
-        .target(name: "PerchCoreTesting", dependencies: ["PerchCore", "PerchKit"], path: "Tests/CoreSupport"),
+        .target(
+            name: "PerchInterfaceTesting", dependencies: ["PerchDomain", "PerchInterface", "PerchKit"], path: "Tests/InterfaceSupport"),
         .testTarget(
             name: "PerchKitTests",
             dependencies: [
@@ -105,14 +113,21 @@ let package = Package(
             ],
             exclude: ["Snapshots"]),
         .testTarget(
-            name: "PerchCoreTests", dependencies: ["PerchCore", "PerchKit", "PerchKitLoop", "PerchTestSupport", "PerchCoreTesting"],
+            name: "PerchInterfaceTests",
+            dependencies: ["PerchDomain", "PerchInterface", "PerchKit", "PerchKitLoop", "PerchTestSupport", "PerchInterfaceTesting"],
             exclude: ["Golden"]),
-        .testTarget(name: "PerchStoreTests", dependencies: ["PerchStore", "PerchCore", "PerchIdentities", "PerchTestSupport"]),
-        .testTarget(name: "PerchIdentitiesTests", dependencies: ["PerchIdentities", "PerchStore", "PerchCore", "PerchTestSupport"]),
+        // The domain alone: nothing of the interface or PerchKit is linked.
+        .testTarget(name: "PerchDomainTests", dependencies: ["PerchDomain"]),
+        .testTarget(
+            name: "PerchStoreTests", dependencies: ["PerchStore", "PerchDomain", "PerchInterface", "PerchIdentities", "PerchTestSupport"]),
+        .testTarget(
+            name: "PerchIdentitiesTests",
+            dependencies: ["PerchIdentities", "PerchStore", "PerchDomain", "PerchInterface", "PerchTestSupport"]),
         .testTarget(
             name: "PerchAppTests",
             dependencies: [
-                "PerchApp", "PerchCore", "PerchStore", "PerchKitTerminal", "PerchKitLoop", "PerchTestSupport", "PerchCoreTesting",
+                "PerchApp", "PerchDomain", "PerchInterface", "PerchStore", "PerchKitTerminal", "PerchKitLoop", "PerchTestSupport",
+                "PerchInterfaceTesting",
             ]),
         .testTarget(name: "EndToEndTests", dependencies: ["PerchTestSupport"], exclude: ["Golden", "RealTerminal", "MCP"]),
     ]

@@ -1,4 +1,4 @@
-// libFuzzer target for the input path (`make fuzz`): built together with PerchCore's sources
+// libFuzzer target for the input path (`make fuzz`): built together with PerchInterface's sources
 // into one module with `swiftc -sanitize=fuzzer,address`.
 
 /// libFuzzer's entry point (LLVMFuzzerTestOneInput): feeds `data` through ``InputPipelineCheck``

@@ -6,10 +6,10 @@
 #
 # MODULES_DIR is a debug build's folder of compiled modules (.build/debug/Modules after
 # `swift build --target PerchKitLoop`); API_DIR holds one baseline per module, MODULE.json
-# (PerchKit, PerchKitTerminal, PerchKitLoop), as `swift-api-digester -dump-sdk` writes it: every
+# (TerminalText, PerchKit, PerchKitTerminal, PerchKitLoop), as `swift-api-digester -dump-sdk` writes it: every
 # public declaration with its signature, without file paths or the tool's arguments.
 #
-# dump writes the three baselines anew (`make api-baseline`, after an intended change of the API).
+# dump writes the four baselines anew (`make api-baseline`, after an intended change of the API).
 # check compares each module with its baseline (`swift-api-digester -diagnose-sdk`) and exits 1
 # when a public declaration was removed, renamed or changed in a way that breaks its callers (as
 # the digester judges: a type, a generic signature, a conformance, a protocol's requirements),
@@ -27,11 +27,13 @@ api=$3
 root=$(cd "$(dirname "$0")/.." && pwd)
 tools=$(dirname "$(readlink -f "$(command -v "${SWIFT:-swift}")")")
 # -I Sources/CNcursesw: PerchKitTerminal imports ncurses through that folder's module map.
+# The library's modules: TerminalText is the one place text widths are decided, below PerchKit.
+kit_modules=(TerminalText PerchKit PerchKitTerminal PerchKitLoop)
 flags=(-target "$(uname -m)-unknown-linux-gnu" -I "$modules" -I "$root/Sources/CNcursesw" -swift-only)
 case $mode in
   dump)
     mkdir -p "$api"
-    for module in PerchKit PerchKitTerminal PerchKitLoop; do
+    for module in "${kit_modules[@]}"; do
       "$tools/swift-api-digester" -dump-sdk -module "$module" "${flags[@]}" -avoid-location -avoid-tool-args \
         -o "$api/$module.json"
       echo "wrote $api/$module.json"
@@ -39,7 +41,7 @@ case $mode in
     ;;
   check)
     failed=0
-    for module in PerchKit PerchKitTerminal PerchKitLoop; do
+    for module in "${kit_modules[@]}"; do
       baseline="$api/$module.json"
       [ -f "$baseline" ] || { echo "no baseline $baseline (make api-baseline writes it)" >&2; exit 2; }
       # -compiler-style-diags: each breaking change as an error on standard error, and status 1.

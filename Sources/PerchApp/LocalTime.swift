@@ -1,5 +1,6 @@
 import Glibc
-import PerchCore
+import PerchDomain
+import PerchInterface
 
 /// The wall clock and the local time zone (from `TZ`, else the system's), for Stats and
 /// `perch report`: the core gets them as values (``WallTime``).

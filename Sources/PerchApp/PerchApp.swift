@@ -1,7 +1,8 @@
 import CSystem
 import Glibc
-import PerchCore
+import PerchDomain
 import PerchIdentities
+import PerchInterface
 import PerchKitTerminal
 import PerchStore
 

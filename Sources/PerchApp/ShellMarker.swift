@@ -1,6 +1,7 @@
 import Glibc
-import PerchCore
+import PerchDomain
 import PerchIdentities
+import PerchInterface
 import PerchStore
 
 /// One shell's marker: an empty file named by the shell's process id in

@@ -1,4 +1,4 @@
-import PerchCore
+import PerchDomain
 import PerchStore
 
 /// Removing an account: give back, then forget. `perch remove` and the interface's removal of

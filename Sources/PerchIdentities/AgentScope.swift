@@ -1,5 +1,5 @@
 import Glibc
-import PerchCore
+import PerchDomain
 import PerchStore
 
 /// `perch exec ACCOUNT --agent -- COMMAND`: a coding agent's command, given its account in

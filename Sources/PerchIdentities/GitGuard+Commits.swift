@@ -1,5 +1,5 @@
 import Glibc
-import PerchCore
+import PerchDomain
 import PerchStore
 
 /// The guard's check of commits: those a ref update brings (`reference-transaction`) and those

@@ -1,5 +1,5 @@
 import Glibc
-import PerchCore
+import PerchDomain
 import PerchStore
 
 /// Whether the guard runs in a repository, and why not where it does not: a repository's own

@@ -1,5 +1,5 @@
 import Glibc
-import PerchCore
+import PerchDomain
 import PerchStore
 
 /// The guard against a commit or push as the wrong account: git hooks (githooks(5),

@@ -1,4 +1,4 @@
-import PerchCore
+import PerchDomain
 import PerchStore
 
 /// `perch import`: accounts proposed from the identities the tools already hold (git identities

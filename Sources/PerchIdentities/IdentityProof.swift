@@ -1,5 +1,5 @@
 import Glibc
-import PerchCore
+import PerchDomain
 import PerchStore
 
 /// Where and how the tools are asked who they will be (`perch verify`): this process's

@@ -1,5 +1,5 @@
 import FoundationEssentials
-import PerchCore
+import PerchDomain
 import PerchStore
 
 /// How a process or shell came to have an account of its own, as `PERCH_SCOPE` says it to

@@ -1,5 +1,5 @@
 import Glibc
-import PerchCore
+import PerchDomain
 import PerchStore
 
 /// `perch setup git|ssh [--undo]`: the one include line Perch adds to the user's own git or ssh

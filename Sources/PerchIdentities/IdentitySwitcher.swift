@@ -1,6 +1,6 @@
 import FoundationEssentials
 import Glibc
-import PerchCore
+import PerchDomain
 import PerchStore
 
 /// An account's tool identities for one environment: what each tool uses now beside what the

@@ -1,5 +1,5 @@
 import Glibc
-import PerchCore
+import PerchDomain
 import PerchStore
 
 /// Which account owns a place (a folder, in a process's scope): the one rule `perch verify`,

@@ -1,6 +1,6 @@
 import Dispatch
 import Glibc
-import PerchCore
+import PerchDomain
 import PerchStore
 
 /// Whether git can be asked in a folder without hanging: a repository's config, or a file it

@@ -1,5 +1,5 @@
 import Glibc
-import PerchCore
+import PerchDomain
 import PerchStore
 
 /// The files ``GitConfigReader`` reads for a repository's config: a repository is data

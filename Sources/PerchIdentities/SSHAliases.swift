@@ -1,5 +1,5 @@
 import Glibc
-import PerchCore
+import PerchDomain
 import PerchStore
 
 /// The ssh host aliases of the user's ssh config (`Host github.com-work` with `HostName

@@ -1,6 +1,6 @@
 import FoundationEssentials
 import Glibc
-import PerchCore
+import PerchDomain
 import PerchStore
 
 /// The secret values a scope removed from a process (your own `AWS_SECRET_ACCESS_KEY`,

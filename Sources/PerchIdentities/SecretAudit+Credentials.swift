@@ -1,5 +1,5 @@
 import Glibc
-import PerchCore
+import PerchDomain
 import PerchStore
 
 /// The files beyond each tool's own that the tools really read credentials from, each found by

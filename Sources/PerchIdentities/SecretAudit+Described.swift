@@ -1,4 +1,4 @@
-import PerchCore
+import PerchDomain
 
 extension DescribedToolAdapter: SecretAuditing {
     /// The files this tool keeps secrets in (its description's `secrets`, docs/tools.md), for

@@ -1,5 +1,5 @@
 import Glibc
-import PerchCore
+import PerchDomain
 import PerchStore
 
 /// One thing `perch audit` found: a secret kept in plain text, a file holding one that others

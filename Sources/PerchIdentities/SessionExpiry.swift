@@ -1,6 +1,6 @@
 import FoundationEssentials
 import Glibc
-import PerchCore
+import PerchDomain
 import PerchStore
 
 /// When one of an account's credentials ends, as its tool records it locally (no network call).

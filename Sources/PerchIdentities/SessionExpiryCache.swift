@@ -1,5 +1,5 @@
 import Glibc
-import PerchCore
+import PerchDomain
 import PerchStore
 
 /// The answer of `perch current --field kube.expires` (and `aws.expires`, and a described tool's

@@ -1,4 +1,4 @@
-import PerchCore
+import PerchDomain
 import PerchStore
 
 /// What renews an account's credentials for one tool: the tool's own login, run on the

@@ -1,4 +1,4 @@
-import PerchCore
+import PerchDomain
 
 /// The shells `perch env` and `perch shell-init` write for.
 public enum ShellKind: String, CaseIterable, Hashable, Sendable {

@@ -1,6 +1,6 @@
 import FoundationEssentials
 import Glibc
-import PerchCore
+import PerchDomain
 import PerchStore
 
 /// The journal of a switch under way, written atomically beside the state file before any tool

@@ -1,4 +1,4 @@
-import PerchCore
+import PerchDomain
 
 /// One tool a session changes: what it should have, and what it had when planned (the
 /// journal's before-state, which a roll-back gives back).

@@ -1,6 +1,6 @@
 import FoundationEssentials
 import Glibc
-import PerchCore
+import PerchDomain
 import PerchStore
 
 /// The one switching sequence of Perch: `perch switch`, `perch -`, the inline picker, `perch

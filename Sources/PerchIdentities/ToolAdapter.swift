@@ -1,4 +1,4 @@
-import PerchCore
+import PerchDomain
 import PerchStore
 
 /// What one tool has, or should have: its values by name (`context`, `namespace`; a file's

@@ -1,4 +1,4 @@
-import PerchCore
+import PerchDomain
 import PerchStore
 
 /// What each tool's file grammar holds as a plain value, in one place: the checks `perch config

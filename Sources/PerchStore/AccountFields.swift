@@ -1,4 +1,4 @@
-import PerchCore
+import PerchDomain
 
 /// An account's fields as the config names them, for `perch current --field PATH` and the
 /// `identities` of `perch list --json` and `perch current --json`. They are read from the

@@ -1,5 +1,5 @@
 import FoundationEssentials
-import PerchCore
+import PerchDomain
 
 /// Reads what an account's `catalog.command` printed into Catalog items.
 ///

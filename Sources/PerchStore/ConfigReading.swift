@@ -1,5 +1,4 @@
-import PerchCore
-import PerchKit
+import PerchDomain
 
 #if canImport(Glibc)
     import Glibc
@@ -263,9 +262,9 @@ struct ConfigReading {
                 return count
             }
         }
-        var terminalColor: TerminalColor?
+        var terminalColor: AccountColor?
         if let color {
-            terminalColor = TerminalColor(name: text(color))
+            terminalColor = AccountColor(name: text(color))
             guard terminalColor != nil else { return nil }
         }
         accounts.append(
@@ -466,11 +465,11 @@ struct ConfigReading {
         if let name, let problem = AccountValidation.nameProblem(name) {
             self.problem(values[1]!, "\(path()).name: \(problem.message)")
         }
-        var color: TerminalColor?
+        var color: AccountColor?
         if let colorName {
-            color = TerminalColor(name: colorName)
+            color = AccountColor(name: colorName)
             if color == nil {
-                let names = TerminalColor.allCases.map(\.name).joined(separator: ", ")
+                let names = AccountColor.allCases.map(\.name).joined(separator: ", ")
                 problem(values[4]!, "\(path()).color: \"\(colorName)\" is not one of \(names)")
             }
         }

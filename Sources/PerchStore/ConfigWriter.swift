@@ -1,5 +1,5 @@
 import FoundationEssentials
-import PerchCore
+import PerchDomain
 
 #if canImport(Glibc)
     import Glibc

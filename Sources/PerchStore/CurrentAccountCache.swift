@@ -1,4 +1,4 @@
-import PerchCore
+import PerchDomain
 
 #if canImport(Glibc)
     import Glibc

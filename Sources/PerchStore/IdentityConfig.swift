@@ -1,4 +1,4 @@
-import PerchCore
+import PerchDomain
 import Synchronization
 
 /// A JSON value as read, for the parts of the config that are checked as a whole (tool

@@ -1,6 +1,6 @@
 import FoundationEssentials
 import Glibc
-import PerchCore
+import PerchDomain
 
 /// The settings file: `settings.json` beside the config (`$XDG_CONFIG_HOME/perch/settings.json`
 /// by default), Perch's own, written atomically whenever a setting is changed in Settings.

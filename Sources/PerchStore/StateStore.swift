@@ -1,5 +1,5 @@
 import FoundationEssentials
-import PerchCore
+import PerchDomain
 
 #if canImport(Glibc)
     import Glibc
@@ -138,8 +138,8 @@ public struct StateStore: Sendable {
         }
     }
 
-    /// What a switch did (the core's ``PerchCore/SwitchOutcome``, reported to the interface as is).
-    public typealias SwitchOutcome = PerchCore.SwitchOutcome
+    /// What a switch did (the core's ``PerchDomain.SwitchOutcome``, reported to the interface as is).
+    public typealias SwitchOutcome = PerchDomain.SwitchOutcome
 
     /// Records a switch to `accountID`, the one switching path of the interface and of
     /// `perch switch`: under the lock, reads the file again, applies

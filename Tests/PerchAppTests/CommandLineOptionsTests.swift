@@ -1,6 +1,7 @@
-import PerchCore
-import PerchCoreTesting
+import PerchDomain
 import PerchIdentities
+import PerchInterface
+import PerchInterfaceTesting
 import PerchKit
 import Testing
 

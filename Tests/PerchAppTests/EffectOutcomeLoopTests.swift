@@ -1,6 +1,7 @@
 import Foundation
-import PerchCore
-import PerchCoreTesting
+import PerchDomain
+import PerchInterface
+import PerchInterfaceTesting
 import PerchKit
 import PerchStore
 import PerchTestSupport

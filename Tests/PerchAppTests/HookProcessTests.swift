@@ -1,6 +1,7 @@
 import Foundation
 import Glibc
-import PerchCore
+import PerchDomain
+import PerchInterface
 import PerchKitLoop
 import PerchTestSupport
 import Testing

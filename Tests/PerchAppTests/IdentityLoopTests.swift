@@ -1,7 +1,8 @@
 import Foundation
-import PerchCore
-import PerchCoreTesting
+import PerchDomain
 import PerchIdentities
+import PerchInterface
+import PerchInterfaceTesting
 import PerchKit
 import PerchStore
 import PerchTestSupport

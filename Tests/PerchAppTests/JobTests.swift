@@ -1,6 +1,7 @@
 import Foundation
 import Glibc
-import PerchCore
+import PerchDomain
+import PerchInterface
 import PerchKit
 import Testing
 

@@ -1,5 +1,6 @@
 import Foundation
-import PerchCore
+import PerchDomain
+import PerchInterface
 import PerchKit
 import Synchronization
 import Testing
@@ -26,7 +27,7 @@ private let answered = Mutex<[ObjectIdentifier: [AppEvent]]>([:])
 extension EffectWorker {
     /// Starts `effect`'s job as the runner would, each outcome kept for ``outcomes(of:count:)``,
     /// addressed to the model that asked.
-    func perform(_ effect: PerchCore.Effect, accounts: [Account]) {
+    func perform(_ effect: PerchInterface.Effect, accounts: [Account]) {
         guard case .job(let job) = effect.work else { return }
         let (asker, key) = (effect.asker, ObjectIdentifier(self))
         perform(job, accounts: accounts) { outcome in

@@ -3,7 +3,8 @@ import PerchKit
 import Testing
 
 @testable import PerchApp
-@testable import PerchCore
+@testable import PerchDomain
+@testable import PerchInterface
 
 @Suite("Command line for shells")
 struct ShellCommandLineTests {

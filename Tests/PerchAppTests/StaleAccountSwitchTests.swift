@@ -1,6 +1,7 @@
 import Foundation
-import PerchCore
+import PerchDomain
 import PerchIdentities
+import PerchInterface
 import PerchStore
 import Testing
 

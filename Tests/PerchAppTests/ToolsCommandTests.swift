@@ -1,6 +1,7 @@
 import FoundationEssentials
 import Glibc
-import PerchCore
+import PerchDomain
+import PerchInterface
 import PerchStore
 import Testing
 

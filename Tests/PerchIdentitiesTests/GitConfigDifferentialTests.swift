@@ -3,8 +3,9 @@ import PerchStore
 import PerchTestSupport
 import Testing
 
-@testable import PerchCore
+@testable import PerchDomain
 @testable import PerchIdentities
+@testable import PerchInterface
 
 /// Perch's reader of a repository's config (``GitConfigReader`` through
 /// ``PlaceOwner/remotes(of:home:)``) against git itself, over configs generated from a seeded

@@ -1,6 +1,7 @@
 import Dispatch
 import Foundation
-import PerchCore
+import PerchDomain
+import PerchInterface
 import PerchStore
 import Testing
 

@@ -1,5 +1,6 @@
 import Foundation
-import PerchCore
+import PerchDomain
+import PerchInterface
 import PerchStore
 import Testing
 

@@ -10,11 +10,11 @@ struct NamesNothingOfPerchTests {
         "gcloud", "ssh", "aws", "github", "gh", "git", "docker", "switcher", "perch pick", "perch switch", "perch doctor",
     ]
 
-    @Test("No file of PerchKit, PerchKitTerminal or PerchKitLoop names a pane, account or tool of Perch's")
+    @Test("No file of PerchKit, PerchKitTerminal, PerchKitLoop or TerminalText names a pane, account or tool of Perch's")
     func namesNothing() throws {
         let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
         var checked = 0
-        for module in ["PerchKit", "PerchKitTerminal", "PerchKitLoop"] {
+        for module in ["PerchKit", "PerchKitTerminal", "PerchKitLoop", "TerminalText"] {
             let folder = root.appendingPathComponent("Sources/\(module)")
             let files = try #require(FileManager.default.enumerator(atPath: folder.path)).compactMap { $0 as? String }
             for file in files where file.hasSuffix(".swift") {

@@ -1,5 +1,6 @@
 import Foundation
-import PerchCore
+import PerchDomain
+import PerchInterface
 import Testing
 
 @testable import PerchStore
@@ -41,7 +42,9 @@ struct StateStoreTests {
             #expect(throws: StateError.notState(path: path)) { try store.load() }
             #expect(throws: StateError.notState(path: path)) { try store.peek() }
             #expect(try String(contentsOfFile: path, encoding: .utf8) == config)
-            #expect(try contents(of: folder).filter { $0 != "accounts.json.lock" } == ["accounts.json"], "nothing set aside or written beside it")
+            #expect(
+                try contents(of: folder).filter { $0 != "accounts.json.lock" } == ["accounts.json"],
+                "nothing set aside or written beside it")
         }
     }
 

@@ -10,10 +10,11 @@
 // Times are in milliseconds from CLOCK_MONOTONIC; --smoke makes one quick run of each figure.
 import FoundationEssentials
 import Glibc
-import PerchCore
+import PerchDomain
 import PerchIdentities
-import PerchStore
+import PerchInterface
 import PerchKitTerminal
+import PerchStore
 
 // The tools the config may name, before any config is read.
 let adaptersInstalled: Void = ToolAdapters.install()

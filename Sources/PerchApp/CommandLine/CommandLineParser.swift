@@ -1,4 +1,5 @@
-import PerchCore
+import PerchDomain
+import PerchInterface
 
 /// A command line that cannot be used: ``description`` is the one-line message and ``usage``
 /// the usage line of the command it was meant for (the program's when none can be told).

@@ -1,7 +1,8 @@
 import FoundationEssentials
 import Glibc
-import PerchCore
+import PerchDomain
 import PerchIdentities
+import PerchInterface
 import PerchKit
 import PerchStore
 

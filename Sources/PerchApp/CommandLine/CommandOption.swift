@@ -1,4 +1,5 @@
-import PerchCore
+import PerchDomain
+import PerchInterface
 import PerchKit
 
 /// What help, the man page and the completions know of an option, whichever command declares it.

@@ -1,5 +1,6 @@
-import PerchCore
+import PerchDomain
 import PerchIdentities
+import PerchInterface
 
 /// Completion scripts for bash, zsh and fish, generated from the commands' declarations
 /// (``Commands/all``) that the parser and `--help` read, so they offer exactly what is accepted.

@@ -1,4 +1,5 @@
-import PerchCore
+import PerchDomain
+import PerchInterface
 import PerchKit
 
 /// `perch --help`, `perch COMMAND --help` and the usage lines of messages, written from the

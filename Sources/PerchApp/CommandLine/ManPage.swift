@@ -1,6 +1,7 @@
 import Glibc
-import PerchCore
+import PerchDomain
 import PerchIdentities
+import PerchInterface
 
 /// The manual page `perch.1`, in man(7) format, generated from the commands' declarations
 /// (``Commands/all``) and the program's help, so it says what the parser accepts.

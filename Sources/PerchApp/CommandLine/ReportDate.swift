@@ -1,4 +1,5 @@
-import PerchCore
+import PerchDomain
+import PerchInterface
 
 /// A calendar date given on the command line (`2026-11-30`), read in the local time zone.
 public struct ReportDate: Hashable, Sendable, Comparable, CustomStringConvertible {

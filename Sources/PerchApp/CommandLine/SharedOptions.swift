@@ -1,5 +1,6 @@
-import PerchCore
+import PerchDomain
 import PerchIdentities
+import PerchInterface
 import PerchKit
 
 /// The options more than one command takes, declared once; each command lists those it takes

@@ -1,6 +1,7 @@
 import FoundationEssentials
-import PerchCore
+import PerchDomain
 import PerchIdentities
+import PerchInterface
 import PerchStore
 
 /// `perch audit`: secrets the accounts' tools keep in plain text or open to others.

@@ -1,7 +1,8 @@
 import FoundationEssentials
 import Glibc
-import PerchCore
+import PerchDomain
 import PerchIdentities
+import PerchInterface
 import PerchStore
 
 /// The options `bind` and `unbind` share.

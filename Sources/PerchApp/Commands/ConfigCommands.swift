@@ -1,6 +1,7 @@
 import Glibc
-import PerchCore
+import PerchDomain
 import PerchIdentities
+import PerchInterface
 import PerchStore
 
 /// `perch init`: a starter config, never over an existing one.

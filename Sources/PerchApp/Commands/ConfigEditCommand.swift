@@ -1,5 +1,6 @@
 import Glibc
-import PerchCore
+import PerchDomain
+import PerchInterface
 import PerchStore
 
 /// `perch config edit`: a copy of the config edited, installed only when valid.

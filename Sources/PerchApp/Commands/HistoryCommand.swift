@@ -1,4 +1,5 @@
-import PerchCore
+import PerchDomain
+import PerchInterface
 import PerchStore
 
 /// `perch history`: the recorded switches, newest first.

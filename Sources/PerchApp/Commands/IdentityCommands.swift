@@ -1,7 +1,8 @@
 import FoundationEssentials
 import Glibc
-import PerchCore
+import PerchDomain
 import PerchIdentities
+import PerchInterface
 import PerchStore
 
 /// `perch status`: each tool's identity against the current account.

@@ -1,4 +1,5 @@
-import PerchCore
+import PerchDomain
+import PerchInterface
 import PerchKit
 
 /// `perch` with no command: the full-screen interface (``PerchApp/runInterface(_:)``).

@@ -1,5 +1,6 @@
 import Glibc
-import PerchCore
+import PerchDomain
+import PerchInterface
 import PerchKit
 import PerchStore
 

@@ -1,7 +1,8 @@
 import FoundationEssentials
 import Glibc
-import PerchCore
+import PerchDomain
 import PerchIdentities
+import PerchInterface
 import PerchStore
 
 /// `perch mcp`: a Model Context Protocol server on stdin and stdout, for coding agents to ask

@@ -1,5 +1,6 @@
 import Glibc
-import PerchCore
+import PerchDomain
+import PerchInterface
 import PerchStore
 
 /// `perch pick`: an account picked in the inline picker, its id printed, nothing switched.

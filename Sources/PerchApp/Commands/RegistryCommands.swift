@@ -1,6 +1,7 @@
 import Glibc
-import PerchCore
+import PerchDomain
 import PerchIdentities
+import PerchInterface
 import PerchStore
 
 /// The options the `registry` commands share.
@@ -541,7 +542,8 @@ extension CommandLineTool {
                 return refused
             }
         }
-        let conflicts = RegistryStore.conflicts(updated.registries.map { ($0.name, newDefinitions[$0.name]!) }, overridden: ownEntryFields())
+        let conflicts = RegistryStore.conflicts(
+            updated.registries.map { ($0.name, newDefinitions[$0.name]!) }, overridden: ownEntryFields())
         if !conflicts.isEmpty {
             for conflict in conflicts { console.error("registry update: conflict: \(shown(conflict.description))") }
             console.error(
@@ -633,8 +635,10 @@ extension CommandLineTool {
             )
             return ExitStatus.unmet
         }
-        let orphaned = ownEntryFields().filter { !$0.value.contains("name") }.keys.filter { removed.contains($0) && !remaining.contains($0) }
-            .sorted()
+        let orphaned = ownEntryFields().filter { !$0.value.contains("name") }.keys.filter {
+            removed.contains($0) && !remaining.contains($0)
+        }
+        .sorted()
         if !orphaned.isEmpty {
             console.error(
                 "registry remove: your accounts.json overrides " + orphaned.map(shown).joined(separator: ", ")

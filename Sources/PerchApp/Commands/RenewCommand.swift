@@ -1,5 +1,6 @@
-import PerchCore
+import PerchDomain
 import PerchIdentities
+import PerchInterface
 import PerchStore
 
 /// `perch renew [TOOL]`: the tool's own login for the current account, on the terminal.

@@ -1,6 +1,7 @@
 import FoundationEssentials
 import Glibc
-import PerchCore
+import PerchDomain
+import PerchInterface
 import PerchStore
 
 /// `perch report`: the time spent in each account, for timesheets.

@@ -1,6 +1,7 @@
 import Glibc
-import PerchCore
+import PerchDomain
 import PerchIdentities
+import PerchInterface
 import PerchStore
 
 /// `perch exec ID -- COMMAND [ARGS…]`: a command run as an account, nothing global changed.

@@ -1,6 +1,7 @@
 import Glibc
-import PerchCore
+import PerchDomain
 import PerchIdentities
+import PerchInterface
 import PerchStore
 
 /// `perch switch`: to an account by id or name, to the previous one (`perch -`), or to one

@@ -1,7 +1,8 @@
 import FoundationEssentials
 import Glibc
-import PerchCore
+import PerchDomain
 import PerchIdentities
+import PerchInterface
 import PerchStore
 
 /// `perch verify [ID]`: each tool (and, with `--online`, each server) asked who it will be here.

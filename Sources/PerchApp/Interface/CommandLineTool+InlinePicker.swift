@@ -1,5 +1,6 @@
 import Glibc
-import PerchCore
+import PerchDomain
+import PerchInterface
 import PerchStore
 
 /// What starts the inline picker for `perch pick` and `perch switch` with no account.

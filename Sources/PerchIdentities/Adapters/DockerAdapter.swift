@@ -1,5 +1,5 @@
 import Glibc
-import PerchCore
+import PerchDomain
 import PerchStore
 
 extension IdentityTool {

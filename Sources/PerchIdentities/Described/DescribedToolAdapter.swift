@@ -1,5 +1,5 @@
 import Glibc
-import PerchCore
+import PerchDomain
 import PerchStore
 
 /// A tool described as data (``ToolDescription``, docs/tools.md), as a tool adapter: an

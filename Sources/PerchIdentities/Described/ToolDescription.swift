@@ -1,4 +1,4 @@
-import PerchCore
+import PerchDomain
 import PerchStore
 
 /// A tool described as data (docs/tools.md): a file `$XDG_CONFIG_HOME/perch/tools/NAME.json`

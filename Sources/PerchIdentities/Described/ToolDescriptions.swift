@@ -1,6 +1,6 @@
 import CSystem
 import Glibc
-import PerchCore
+import PerchDomain
 import PerchStore
 
 /// The tools described as data that a run knows: the descriptions Perch ships

@@ -1,4 +1,4 @@
-import PerchCore
+import PerchDomain
 
 /// The definitions of one registry at one commit: its `perch-registry.json` (format version 1,
 /// see `docs/registries.md`) read, its templates filled with the member's values, and checked

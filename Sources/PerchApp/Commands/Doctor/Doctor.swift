@@ -1,6 +1,7 @@
 import Glibc
-import PerchCore
+import PerchDomain
 import PerchIdentities
+import PerchInterface
 import PerchKit
 import PerchKitLoop
 import PerchKitTerminal

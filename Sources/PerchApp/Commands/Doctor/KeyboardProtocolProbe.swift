@@ -1,4 +1,5 @@
-import PerchCore
+import PerchDomain
+import PerchInterface
 import PerchKit
 
 /// Whether the terminal speaks the kitty keyboard protocol, from its answers to the query

@@ -1,5 +1,6 @@
-import PerchCore
+import PerchDomain
 import PerchIdentities
+import PerchInterface
 import PerchStore
 
 extension LoadCatalog: WorkerJob {

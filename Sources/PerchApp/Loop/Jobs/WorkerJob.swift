@@ -1,4 +1,5 @@
-import PerchCore
+import PerchDomain
+import PerchInterface
 import PerchKit
 
 /// How the event loop's worker performs a ``Job``: on which of its queues, and what it posts
