@@ -60,7 +60,7 @@ docs: deps
 	$(SPM) build --target PerchKitLoop
 	@scripts/build-reference.sh $(PERCHKIT_MODULES) $(REFERENCE)
 
-## Write PerchKit's public API baseline (api/PerchKit.json, api/PerchKitTerminal.json,
+## Write PerchKit's public API baseline (api/TerminalText.json, api/PerchKit.json, api/PerchKitTerminal.json,
 ## api/PerchKitLoop.json) anew with swift-api-digester, after an intended change of the API;
 ## commit the files with the change.
 api-baseline: deps
@@ -121,12 +121,15 @@ FUZZ_SECONDS ?= 60
 fuzz: fuzz-input fuzz-json
 
 ## libFuzzer on the input path (decoder, gesture recogniser, update), for FUZZ_SECONDS seconds.
-## Findings go to .build/fuzz/ (crash-* files; rerun one with `$(FUZZ_BIN) FILE`).
+## Findings go to .build/fuzz/ (crash-* files; rerun one with `$(FUZZ_BIN) FILE`). The modules'
+## sources are compiled as one (libFuzzer's instrumentation covers them all): copied to
+## .build/fuzz/src under unique names, without the imports and module names of each other.
 fuzz-input:
 	rm -rf .build/fuzz/src && mkdir -p .build/fuzz/src .build/fuzz/corpus
-	for f in $$(find Sources/TerminalText Sources/PerchKit Sources/PerchDomain Sources/PerchInterface -name '*.swift' ! -path '*/PerchKit/Render/DisplayWidth.swift') \
+	for f in $$(find Sources/TerminalText Sources/PerchKit Sources/PerchDomain Sources/PerchInterface Tests/InterfaceSupport -name '*.swift' ! -path '*/PerchKit/Render/DisplayWidth.swift') \
 		Tests/PerchInterfaceTests/InputPipelineCheck.swift Fuzz/InputFuzzer.swift; do \
-		sed -E '/^(@testable )?import (TerminalText|PerchKit|PerchDomain|PerchInterface)$$/d' $$f > .build/fuzz/src/$$(echo $$f | tr / _); \
+		sed -E -e '/^(@testable )?import (TerminalText|PerchKit|PerchDomain|PerchInterface|PerchInterfaceTesting)$$/d' \
+			-e 's/\<(PerchInterface|PerchDomain)\.([A-Z])/\2/g' $$f > .build/fuzz/src/$$(echo $$f | tr / _); \
 	done
 	swiftc -O -sanitize=fuzzer,address -parse-as-library -module-name PerchInputFuzzer -package-name perch .build/fuzz/src/*.swift -o $(FUZZ_BIN)
 	cd .build/fuzz && ./perch-input-fuzzer -max_total_time=$(FUZZ_SECONDS) -max_len=4096 corpus

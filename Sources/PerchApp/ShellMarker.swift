@@ -25,12 +25,8 @@ struct ShellMarker {
     /// so the next prompt looks again: file times come from a coarse clock, and a second write
     /// in the same tick would leave the same time (as Git does with its index).
     func touch(after files: [String]) {
-        var newest = timespec(tv_sec: 0, tv_nsec: 0)
-        for file in files {
-            var info = stat()
-            guard stat(file, &info) == 0 else { continue }
-            if (info.st_mtim.tv_sec, info.st_mtim.tv_nsec) > (newest.tv_sec, newest.tv_nsec) { newest = info.st_mtim }
-        }
+        let newestModified = files.compactMap { FileStatus.of($0)?.modified }.max() ?? 0
+        var newest = timespec(tv_sec: Int(newestModified / 1_000_000_000), tv_nsec: Int(newestModified % 1_000_000_000))
         var now = timespec()
         clock_gettime(CLOCK_REALTIME, &now)
         let age = (Int64(now.tv_sec) - Int64(newest.tv_sec)) * 1_000_000_000 + Int64(now.tv_nsec) - Int64(newest.tv_nsec)

@@ -8,13 +8,8 @@ enum KeptFiles {
     /// Device, inode, size, modification and status-change times (ns) of `path`, a regular file
     /// or a folder; nil when it does not exist (or is something else).
     static func identity(_ path: String) -> [Int64]? {
-        var info = stat()
-        guard stat(path, &info) == 0, info.st_mode & S_IFMT == S_IFREG || info.st_mode & S_IFMT == S_IFDIR else { return nil }
-        return [
-            Int64(bitPattern: UInt64(info.st_dev)), Int64(bitPattern: UInt64(info.st_ino)), Int64(info.st_size),
-            Int64(info.st_mtim.tv_sec) * 1_000_000_000 + Int64(info.st_mtim.tv_nsec),
-            Int64(info.st_ctim.tv_sec) * 1_000_000_000 + Int64(info.st_ctim.tv_nsec),
-        ]
+        guard let status = FileStatus.of(path), status.kind != .other else { return nil }
+        return [Int64(bitPattern: status.device), Int64(bitPattern: status.inode), status.size, status.modified, status.changed]
     }
 
     /// The JSON array of `files` and their identities now; nil when one of them changed within

@@ -18,9 +18,8 @@ public enum SSHAliases {
 
     /// The ssh config file's size and modification time (seconds), as recorded; nil when absent.
     static func stamp(_ path: String) -> String? {
-        var info = stat()
-        guard stat(path, &info) == 0 else { return nil }
-        return "\(info.st_size) \(info.st_mtim.tv_sec).\(info.st_mtim.tv_nsec)"
+        guard let status = FileStatus.of(path) else { return nil }
+        return "\(status.size) \(status.modifiedSeconds).\(status.modified % 1_000_000_000)"
     }
 
     /// The alias names of the `Host` lines of ssh config `text`: each word that holds no `*`,

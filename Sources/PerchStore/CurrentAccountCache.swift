@@ -45,12 +45,9 @@ public struct CurrentAccountCache: Sendable {
 
         /// The identity of the regular file at `path` (symbolic links followed), or nil.
         public static func of(_ path: String) -> FileIdentity? {
-            var info = stat()
-            guard stat(path, &info) == 0, info.st_mode & S_IFMT == S_IFREG else { return nil }
+            guard let status = FileStatus.of(path), status.kind == .regular else { return nil }
             return FileIdentity(
-                device: UInt64(info.st_dev), inode: UInt64(info.st_ino), size: Int64(info.st_size),
-                modified: Int64(info.st_mtim.tv_sec) * 1_000_000_000 + Int64(info.st_mtim.tv_nsec),
-                changed: Int64(info.st_ctim.tv_sec) * 1_000_000_000 + Int64(info.st_ctim.tv_nsec))
+                device: status.device, inode: status.inode, size: status.size, modified: status.modified, changed: status.changed)
         }
 
         var numbers: [Int64] { [Int64(bitPattern: device), Int64(bitPattern: inode), size, modified, changed] }

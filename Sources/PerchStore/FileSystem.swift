@@ -256,12 +256,53 @@ public enum FileSystem {
     /// The identity of the file at `path` (followed through symbolic links), or nil when it
     /// cannot be read with stat(2).
     public static func identity(of path: String) -> FileIdentity? {
+        guard let status = FileStatus.of(path) else { return nil }
+        return FileIdentity(device: status.device, inode: status.inode, size: status.size, modified: status.modified)
+    }
+
+    /// This program's own executable, as an absolute path with symbolic links resolved, or nil
+    /// when it cannot be read. On Linux the kernel's `/proc/self/exe`; the one place that reads
+    /// it (docs/porting.md: macOS would ask `_NSGetExecutablePath`, then `realpath`).
+    public static func executablePath() -> String? {
+        var buffer = [CChar](repeating: 0, count: Int(PATH_MAX) + 1)
+        let count = readlink("/proc/self/exe", &buffer, buffer.count - 1)
+        guard count > 0 else { return nil }
+        return String(decoding: buffer[0..<count].map { UInt8(bitPattern: $0) }, as: UTF8.self)
+    }
+}
+
+/// What stat(2) says of a file (symbolic links followed): the one place that reads its fields,
+/// whose names differ between systems (Linux's `st_mtim` is macOS's `st_mtimespec`;
+/// docs/porting.md). Times are nanoseconds since the epoch.
+public struct FileStatus: Hashable, Sendable {
+    /// What the file is.
+    public enum Kind: Hashable, Sendable { case regular, directory, other }
+
+    public var kind: Kind
+    public var device: UInt64
+    public var inode: UInt64
+    /// Size in bytes.
+    public var size: Int64
+    /// Modification time, in nanoseconds since the epoch.
+    public var modified: Int64
+    /// Status-change time, in nanoseconds since the epoch (not settable by `touch`).
+    public var changed: Int64
+
+    /// The status of the file at `path`, or nil when stat(2) fails (it does not exist, or a
+    /// folder on its path cannot be searched).
+    public static func of(_ path: String) -> FileStatus? {
         var info = stat()
         guard stat(path, &info) == 0 else { return nil }
-        return FileIdentity(
+        let type = info.st_mode & S_IFMT
+        return FileStatus(
+            kind: type == S_IFREG ? .regular : type == S_IFDIR ? .directory : .other,
             device: UInt64(info.st_dev), inode: UInt64(info.st_ino), size: Int64(info.st_size),
-            modified: Int64(info.st_mtim.tv_sec) * 1_000_000_000 + Int64(info.st_mtim.tv_nsec))
+            modified: Int64(info.st_mtim.tv_sec) * 1_000_000_000 + Int64(info.st_mtim.tv_nsec),
+            changed: Int64(info.st_ctim.tv_sec) * 1_000_000_000 + Int64(info.st_ctim.tv_nsec))
     }
+
+    /// The modification time in whole seconds since the epoch.
+    public var modifiedSeconds: Int64 { modified / 1_000_000_000 }
 }
 
 /// What tells one version of a file from another without reading it: device, inode, size and

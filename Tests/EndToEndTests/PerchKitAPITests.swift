@@ -22,7 +22,7 @@ struct PerchKitAPITests {
     /// Why the suite cannot run here, or nil.
     static let missing: String? = {
         guard let modules else { return "PERCHKIT_MODULES names no module folder (make test names the debug build's)" }
-        for module in ["PerchKit", "PerchKitTerminal", "PerchKitLoop"] {
+        for module in ["TerminalText", "PerchKit", "PerchKitTerminal", "PerchKitLoop"] {
             let path = modules + "/" + module + ".swiftmodule"
             if !FileManager.default.fileExists(atPath: path) {
                 return "\(path) does not exist (swift build --target PerchKitLoop builds it)"
@@ -33,7 +33,7 @@ struct PerchKitAPITests {
     }()
 
     @Test(
-        "PerchKit, PerchKitTerminal and PerchKitLoop keep every public declaration of their baseline in api/",
+        "TerminalText, PerchKit, PerchKitTerminal and PerchKitLoop keep every public declaration of their baseline in api/",
         .enabled(if: missing == nil, "\(missing ?? "")"))
     func publicAPIKeepsTheBaseline() throws {
         let modules = try #require(Self.modules)
@@ -52,7 +52,7 @@ struct PerchKitAPITests {
         let scratch = FileManager.default.temporaryDirectory.appendingPathComponent("perchkit-api-\(UUID().uuidString)").path
         defer { try? FileManager.default.removeItem(atPath: scratch) }
         try FileManager.default.createDirectory(atPath: scratch, withIntermediateDirectories: true)
-        for module in ["PerchKit", "PerchKitTerminal", "PerchKitLoop"] {
+        for module in ["TerminalText", "PerchKit", "PerchKitTerminal", "PerchKitLoop"] {
             let baseline = try Data(contentsOf: URL(fileURLWithPath: Self.root + "/api/" + module + ".json"))
             try baseline.write(to: URL(fileURLWithPath: scratch + "/" + module + ".json"))
         }

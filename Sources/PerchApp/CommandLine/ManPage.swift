@@ -2,6 +2,7 @@ import Glibc
 import PerchDomain
 import PerchIdentities
 import PerchInterface
+import PerchStore
 
 /// The manual page `perch.1`, in man(7) format, generated from the commands' declarations
 /// (``Commands/all``) and the program's help, so it says what the parser accepts.
@@ -12,10 +13,7 @@ enum ManPage {
     static func buildDate(lookup: (String) -> String? = { getenv($0).map { String(cString: $0) } }) -> String {
         var seconds: Int64?
         if let text = lookup("SOURCE_DATE_EPOCH"), let value = Int64(text), value >= 0 { seconds = value }
-        if seconds == nil {
-            var info = stat()
-            if stat("/proc/self/exe", &info) == 0 { seconds = Int64(info.st_mtim.tv_sec) }
-        }
+        if seconds == nil { seconds = FileSystem.executablePath().flatMap(FileStatus.of)?.modifiedSeconds }
         let civil = WallTime.civil(fromDays: (seconds ?? 0) / 86_400)
         func two(_ n: Int) -> String { n < 10 ? "0\(n)" : "\(n)" }
         return "\(civil.year)-\(two(civil.month))-\(two(civil.day))"

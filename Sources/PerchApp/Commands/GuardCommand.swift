@@ -121,7 +121,7 @@ extension CommandLineTool {
             return ExitStatus.unmet
         }
         let switcher = switcher(config)
-        let program = Self.executablePath() ?? "perch"
+        let program = FileSystem.executablePath() ?? "perch"
         let outcome = GitGuard.install(program: program, strict: strict, in: switcher.context) { () throws(FileError) in
             try GitDirectoryRules.write(config.accounts, in: switcher.context)
         }
@@ -214,13 +214,5 @@ extension CommandLineTool {
         let text = refusals.joined()
         console.note(text.split(separator: "\n").map { PerchApp.visibleControls(String($0)) }.joined(separator: "\n"))
         return ExitStatus.disagrees
-    }
-
-    /// This program's own path (`/proc/self/exe`), for the hooks to call it by.
-    static func executablePath() -> String? {
-        var buffer = [CChar](repeating: 0, count: Int(PATH_MAX) + 1)
-        let count = readlink("/proc/self/exe", &buffer, buffer.count - 1)
-        guard count > 0 else { return nil }
-        return String(decoding: buffer[0..<count].map { UInt8(bitPattern: $0) }, as: UTF8.self)
     }
 }

@@ -416,8 +416,7 @@ struct KubeconfigLock {
             if ProcessSpawn.now() >= deadline { break }
             usleep(20_000)
         }
-        var info = stat()
-        let age = stat(lock, &info) == 0 ? max(0, Int64(time(nil)) - Int64(info.st_mtim.tv_sec)) : 0
+        let age = FileStatus.of(lock).map { max(0, Int64(time(nil)) - $0.modifiedSeconds) } ?? 0
         throw FileError(
             path: kubeconfig, code: EBUSY, operation: "lock",
             reason:
