@@ -112,4 +112,52 @@ struct PerchKitAPITests {
         let right = try typecheck("mutating func receive(_ message: Message, _ context: Context) -> [Reaction<Message>] { [] }")
         #expect(right.status == 0, "\(right.stderr)")
     }
+
+    /// Issue 48: a layer could reply with any value, a presenter tell its layers any message and
+    /// a component send the model any message: one of the wrong type compiled and was dropped at
+    /// run time. Each now names its receiver's type, and a wrong value is the compiler's error.
+    @Test(
+        "A reply, a message to presented layers and a message to the model of the wrong type do not compile; of the right type, they do",
+        .enabled(if: missing == nil, "\(missing ?? "")"),
+        arguments: [
+            ("reply", "return [Self.reply(\"three\"), .dismiss]", "return [Self.reply(3), .dismiss]"),
+            (
+                "tellPresented", "return [.tellPresented(MenuLayer.self, 3)]",
+                "return [.tellPresented(MenuLayer.self, .preview([\"ready\"]))]"
+            ),
+            ("send", "return [.send(to: CountModel.self, \"three\")]", "return [.send(to: CountModel.self, .add(3))]"),
+        ])
+    func routingMistakesAreCompileErrors(_ reaction: String, _ wrong: String, _ right: String) throws {
+        let modules = try #require(Self.modules)
+        let folder = NSTemporaryDirectory() + "perchkit-routing-\(getpid())-\(UUID().uuidString.prefix(8))"
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        func typecheck(_ body: String) throws -> (status: Int32, stderr: String) {
+            let source = """
+                import PerchKit
+                struct CountModel: AppModel {
+                    enum Message: Sendable { case add(Int) }
+                    var total = 0
+                    mutating func receive(_ message: Message, _ context: Context) -> [Reaction<Message>] { [] }
+                }
+                struct PickLayer: Layer {
+                    typealias Reply = Int
+                    var keys: KeyTable<Never> { KeyTable("Pick") }
+                    mutating func update(_ input: ComponentInput<Never>, _ context: Context) -> [Reaction<Never>] {
+                        \(body)
+                    }
+                    func render(into frame: inout Frame, in area: Rect, _ context: Context) {}
+                }
+                """
+            let file = folder + "/PickLayer.swift"
+            try source.write(toFile: file, atomically: true, encoding: .utf8)
+            let result = try Spawn.run(["swiftc", "-typecheck", "-I", modules, file])
+            return (result.status, result.stderr)
+        }
+        let mistaken = try typecheck(wrong)
+        #expect(mistaken.status != 0, "\(reaction) of the wrong type compiled")
+        #expect(mistaken.stderr.contains("error:") && mistaken.stderr.contains("PickLayer.swift"), "\(mistaken.stderr)")
+        let correct = try typecheck(right)
+        #expect(correct.status == 0, "\(reaction): \(correct.stderr)")
+    }
 }

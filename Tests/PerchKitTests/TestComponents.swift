@@ -112,7 +112,7 @@ struct NoteField: Layer {
         case .key(let key): if case .character(let c) = key.key { text.append(c) }
         case .paste(let pasted): text += pasted
         case .verb(.erase): if !text.isEmpty { text.removeLast() }
-        case .verb(.done): return [.reply(text), .dismiss]
+        case .verb(.done): return [Self.reply(text), .dismiss]
         case .verb(.draft): return [.banner("Draft saved")]
         default: break
         }
@@ -230,7 +230,7 @@ struct TallyModel: AppModel {
 /// it for its sheet, `h` for its work, `x` sends a message of a type the model does not take,
 /// and `m` opens a menu and asks for its preview, which it tells the menu when it comes.
 struct TallyPane: Pane {
-    enum Verb: Hashable, Sendable { case add, addHundred, sheet, halve, stray, menu, copy, warn }
+    enum Verb: Hashable, Sendable { case add, addHundred, sheet, halve, menu, copy, warn }
     enum Message: Sendable {
         case chosen(Int)
         case previewed([String])
@@ -246,7 +246,7 @@ struct TallyPane: Pane {
             "Tally",
             [
                 .init([.char("+")], "+", "add ten", .add), .init([.char("s")], "s", "sheet", .sheet),
-                .init([.char("h")], "h", "halve", .halve), .init([.char("x")], "x", "stray", .stray),
+                .init([.char("h")], "h", "halve", .halve),
                 .init([.char("m")], "m", "menu", .menu), .init([.char("c")], "c", "copy", .copy),
                 .init([.char("w")], "w", "warn", .warn),
             ], holds: [.init(.char("+"), "hold +", "add a hundred", .addHundred)])
@@ -254,15 +254,14 @@ struct TallyPane: Pane {
 
     mutating func update(_ input: ComponentInput<Verb>, _ context: Context) -> [Reaction<Message>] {
         switch input {
-        case .verb(.add): return [.send(TallyModel.Message.add(10))]
-        case .verb(.addHundred): return [.send(TallyModel.Message.add(100))]
+        case .verb(.add): return [.send(to: TallyModel.self, .add(10))]
+        case .verb(.addHundred): return [.send(to: TallyModel.self, .add(100))]
         case .verb(.copy):
             let total = context.model(TallyModel.self)?.total ?? 0
             return [.terminal(.copyToClipboard("total \(total)")), .banner("Copied the total")]
         case .verb(.warn): return [.banner("The tally could not be saved: the disk is full, so nothing was written.", stays: true)]
-        case .verb(.sheet): return [.send(TallyModel.Message.chooseFromSheet)]
-        case .verb(.halve): return [.send(TallyModel.Message.halve)]
-        case .verb(.stray): return [.send("not a tally message")]
+        case .verb(.sheet): return [.send(to: TallyModel.self, .chooseFromSheet)]
+        case .verb(.halve): return [.send(to: TallyModel.self, .halve)]
         case .verb(.menu):
             return [
                 .present(MenuLayer(title: "Item", preview: ["loading…"], actions: [.init("Open")], anchorRow: 2), onReply: { .chosen($0) }),
@@ -275,7 +274,7 @@ struct TallyPane: Pane {
     mutating func receive(_ message: Message, _ context: Context) -> [Reaction<Message>] {
         switch message {
         case .chosen: return []
-        case .previewed(let lines): return [.tellPresented(MenuLayer.Message.preview(lines)), .tellPresented(42)]
+        case .previewed(let lines): return [.tellPresented(MenuLayer.self, .preview(lines))]
         }
     }
 

@@ -139,7 +139,7 @@ struct ColorsPane: Pane {
             description = nil
             let entry = Self.colors[index]
             return [
-                .send(DemoModel.Message.pick(index)),
+                .send(to: DemoModel.self, .pick(index)),
                 .perform(Describe(name: entry.name, code: entry.color.rawValue), then: { .described($0) }),
             ]
         case .described(let text):

@@ -407,7 +407,7 @@ public struct PerchModel: AppModel {
             reactions += identityCheck
         }
         // A sheet opened meanwhile shows the accounts now, its filter applied, on the current one.
-        return reactions + [.tellPresented(AccountSheet.Message.accountsArrived)]
+        return reactions + [.tellPresented(AccountSheet.self, .accountsArrived)]
     }
 
     /// Another process changed the state file: its state is adopted, and the tools read again
@@ -482,7 +482,7 @@ public struct PerchModel: AppModel {
     /// sheet when none is up.
     mutating func revealAccount(_ id: String, _ context: Context) -> [Reaction<Message>] {
         guard accounts.contains(where: { $0.id == id }) else { return [] }
-        if let sheet = context.layer(AccountSheet.self), !sheet.isClosing { return [.tellPresented(AccountSheet.Message.reveal(id: id))] }
+        if let sheet = context.layer(AccountSheet.self), !sheet.isClosing { return [.tellPresented(AccountSheet.self, .reveal(id: id))] }
         return openSheet(context, revealing: id)
     }
 

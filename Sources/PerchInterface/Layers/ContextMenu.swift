@@ -106,9 +106,9 @@ extension ContextMenu: Layer {
         case .verb(.down): moveFocus(by: 1)
         case .scroll(_, let notches): moveFocus(by: notches < 0 ? -1 : 1)
         case .verb(.activate):
-            guard let action = focusedAction else { return [.dismiss, .reply(ContextMenuChoice.open(id: itemID))] }
+            guard let action = focusedAction else { return [.dismiss, Self.reply(ContextMenuChoice.open(id: itemID))] }
             return perform(action, context)
-        case .tap(.contextPreview): return [.dismiss, .reply(ContextMenuChoice.open(id: itemID))]
+        case .tap(.contextPreview): return [.dismiss, Self.reply(ContextMenuChoice.open(id: itemID))]
         case .tap(let target) where target.part(Part.self) != nil:
             guard case .action(let index)? = target.part(Part.self) else { return [] }
             return perform(ContextMenuAction.allCases[index], context)
@@ -129,7 +129,7 @@ extension ContextMenu: Layer {
     /// presented it (``ContextMenuChoice/confirmed(_:)``); Cancel leaves the menu up.
     public mutating func receive(_ message: Message, _ kit: Context) -> [Reaction<Message>] {
         guard case .confirmed(let action) = message else { return [] }
-        return [.dismiss, .reply(ContextMenuChoice.confirmed(action))]
+        return [.dismiss, Self.reply(ContextMenuChoice.confirmed(action))]
     }
 
     /// Moves the focus by `delta`, stopping at the preview and the last action.
@@ -144,9 +144,9 @@ extension ContextMenu: Layer {
         guard let item = context.catalog.item(itemID) else { return [] }
         switch action {
         case .open:
-            return [.dismiss, .reply(ContextMenuChoice.open(id: itemID))]
+            return [.dismiss, Self.reply(ContextMenuChoice.open(id: itemID))]
         case .pin:
-            return [.dismiss, .reply(ContextMenuChoice.togglePin(id: itemID))]
+            return [.dismiss, Self.reply(ContextMenuChoice.togglePin(id: itemID))]
         case .copyID:
             return [.dismiss, .banner("Copied \(itemID) (OSC 52, where the terminal allows it)."), .terminal(.copyToClipboard(itemID))]
         case .delete:

@@ -69,8 +69,9 @@ extension Pane {
 
 /// A layer presented above the panes (a sheet, an alert, a cover, the help overlay). It is
 /// modal: keys go to the top layer that takes input, and a tap outside it dismisses it.
-/// It may reply to the component that presented it (``Reaction/reply(_:)``), which mapped the
-/// reply to one of its own messages when it presented it (``Reaction/present(_:onReply:)``).
+/// It may reply to the component that presented it (``Layer/reply(_:)``, a value of its own
+/// ``Reply`` type: another is a compile error), which mapped the reply to one of its own
+/// messages when it presented it (``Reaction/present(_:onReply:)``).
 public protocol Layer: Component {
     /// What it replies to its presenter (a sheet: the row picked; an alert: the button).
     associatedtype Reply: Sendable = Never
@@ -90,6 +91,11 @@ public protocol Layer: Component {
 }
 
 extension Layer {
+    /// Hands `value` to the component that presented this layer, as the message it named when it
+    /// presented it (``Reaction/present(_:onReply:)``). Only a ``Reply`` compiles: a layer
+    /// cannot reply with a value its presenter would drop.
+    public static func reply(_ value: Reply) -> Reaction<Message> { Reaction(request: .reply(value)) }
+
     /// False: the panes and the tab bar show around it.
     public var coversScreen: Bool { false }
     /// True: it takes input for as long as it is presented.

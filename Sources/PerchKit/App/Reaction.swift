@@ -6,8 +6,8 @@ public struct Reaction<Message: Sendable>: Sendable {
     /// (``TabApp``, or a root of an app's own that hosts PerchKit components).
     public let request: ReactionRequest
 
-    /// Presents `layer` on top; its replies (``reply(_:)``) come back to this component as
-    /// `onReply(reply)`.
+    /// Presents `layer` on top; its replies (``Layer/reply(_:)``, an `L.Reply`) come back to this
+    /// component as `onReply(reply)`.
     public static func present<L: Layer>(_ layer: L, onReply: @escaping @Sendable (L.Reply) -> Message) -> Reaction {
         Reaction(request: .present(AnyLayer(layer), reply: { ($0 as? L.Reply).map(onReply) }))
     }
@@ -23,9 +23,6 @@ public struct Reaction<Message: Sendable>: Sendable {
     /// Dismisses every presented layer that takes input, top first: one that animates away (a
     /// sheet) slides, the others go at once (a pick in a sheet over a menu over a cover).
     public static var dismissAll: Reaction { Reaction(request: .dismissAll) }
-
-    /// From a layer: hands `value` to the component that presented it (as the message it named).
-    public static func reply(_ value: some Sendable) -> Reaction { Reaction(request: .reply(value)) }
 
     /// Performs `work` off the loop's thread; its outcome comes back to this component as
     /// `then(outcome)`.
@@ -45,19 +42,17 @@ public struct Reaction<Message: Sendable>: Sendable {
         Reaction(request: .perform(AnyWork(lane: nil, kind: .job(AnyJob(job), message: { ($0 as? J.Outcome).map(then) }))))
     }
 
-    /// Sends `message` to the app's model (``AppModel/receive(_:_:)``), after this component's
-    /// other reactions before it; a message of another type than the model's ``AppModel/Message``
-    /// is dropped at run time. Prefer ``send(to:_:)``, which checks the type when it compiles.
-    public static func send(_ message: some Sendable) -> Reaction { Reaction(request: .send(message)) }
-
-    /// Sends `message` to the app's model, an `M` (``AppModel/receive(_:_:)``): a message the
-    /// model does not take is a compile error, not a message dropped at run time.
+    /// Sends `message` to the app's model, an `M` (``AppModel/receive(_:_:)``), after this
+    /// component's other reactions before it: a message the model does not take is a compile
+    /// error, not a message dropped at run time.
     public static func send<M: AppModel>(to model: M.Type, _ message: M.Message) -> Reaction { Reaction(request: .send(message)) }
 
-    /// Hands `message` to each layer this component presented that is still up, as that layer's
-    /// own ``Component/Message`` (a layer of another message type does not get it): a late
-    /// preview for a menu it opened, say.
-    public static func tellPresented(_ message: some Sendable) -> Reaction { Reaction(request: .tellPresented(message)) }
+    /// Hands `message` to each layer of type `L` this component presented that is still up, as
+    /// that layer's own ``Component/Message``: a late preview for a menu it opened, say. A message
+    /// `L` does not take is a compile error.
+    public static func tellPresented<L: Layer>(_ layer: L.Type, _ message: L.Message) -> Reaction {
+        Reaction(request: .tellPresented(message))
+    }
 
     /// Shows `text` above the tab bar until the next key pressed while no layer takes keys; with
     /// `stays`, whole, until `Esc` dismisses it (a reason to read and act on). A new one replaces

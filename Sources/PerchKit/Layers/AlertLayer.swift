@@ -95,7 +95,7 @@ public struct AlertLayer: Layer, Hashable {
     /// Replies with button `index` and goes.
     private mutating func press(_ index: Int) -> [Reaction<Never>] {
         focus = index
-        return [.reply(index), .dismiss]
+        return [Self.reply(index), .dismiss]
     }
 
     /// Where the alert draws itself in `area`.

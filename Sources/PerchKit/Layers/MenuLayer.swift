@@ -80,12 +80,12 @@ public struct MenuLayer: Layer {
         case .verb(.up): moveFocus(by: -1)
         case .verb(.down): moveFocus(by: 1)
         case .scroll(_, let notches): moveFocus(by: notches < 0 ? -1 : 1)
-        case .verb(.pick): if actions.indices.contains(focus) { return [.reply(focus), .dismiss] }
+        case .verb(.pick): if actions.indices.contains(focus) { return [Self.reply(focus), .dismiss] }
         case .verb(.close): return [.dismiss]
         case .tap(let target):
             if case .action(let index)? = target.part(Part.self), actions.indices.contains(index) {
                 focus = index
-                return [.reply(index), .dismiss]
+                return [Self.reply(index), .dismiss]
             }
         default: break
         }

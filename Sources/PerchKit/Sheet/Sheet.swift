@@ -123,7 +123,7 @@ public struct Sheet: Layer {
     /// Replies with row `index` and slides away.
     private mutating func pick(_ index: Int) -> [Reaction<Never>] {
         cursor.cursor = index
-        return [.reply(index), .dismiss]
+        return [Self.reply(index), .dismiss]
     }
 
     /// Slides away (``SheetMotion/close()``), or goes at once when motion is reduced.
