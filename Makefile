@@ -129,7 +129,7 @@ fuzz-input:
 	for f in $$(find Sources/TerminalText Sources/PerchKit Sources/PerchDomain Sources/PerchInterface Tests/InterfaceSupport -name '*.swift' ! -path '*/PerchKit/Render/DisplayWidth.swift') \
 		Tests/PerchInterfaceTests/InputPipelineCheck.swift Fuzz/InputFuzzer.swift; do \
 		sed -E -e '/^(@testable )?import (TerminalText|PerchKit|PerchDomain|PerchInterface|PerchInterfaceTesting)$$/d' \
-			-e 's/\<(PerchInterface|PerchDomain)\.([A-Z])/\2/g' $$f > .build/fuzz/src/$$(echo $$f | tr / _); \
+			-e 's/\<(PerchInterface|PerchDomain)\.([A-Z])/PerchInputFuzzer.\2/g' $$f > .build/fuzz/src/$$(echo $$f | tr / _); \
 	done
 	swiftc -O -sanitize=fuzzer,address -parse-as-library -module-name PerchInputFuzzer -package-name perch .build/fuzz/src/*.swift -o $(FUZZ_BIN)
 	cd .build/fuzz && ./perch-input-fuzzer -max_total_time=$(FUZZ_SECONDS) -max_len=4096 corpus
