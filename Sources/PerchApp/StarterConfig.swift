@@ -3,45 +3,51 @@
 /// identities are shown too: `env` as it is (it never fails, it only changes a shell with
 /// `perch shell-init`), the others commented out, since each names something that must exist
 /// first (a git, a key file, a kube context, a gcloud configuration, an AWS profile, a gh user, a
-/// docker context) and a switch to an account whose tool fails is refused.
+/// docker context) and a switch to an account whose tool fails is refused. The tools' lines are
+/// the registry's (``ToolAdapter/configExample``), in its order: a per-shell tool's is left on.
 enum StarterConfig {
-    static let text = #"""
-        {
-          // JSON with comments. `perch config check` checks it; docs/files.md and
-          // docs/identities.md (or `man perch`) list every key.
-          "version": 1,
-          "accounts": [
-            {
-              "id": "work",
-              "name": "Work",
-              "handle": "@you.at.work",
-              "group": "Jobs",
-              "color": "blue",
-              // Who this account is in your other tools: uncomment what you have.
-              // "git": { "name": "Your Name", "email": "you@work.example" },
-              // "ssh": { "host": "github.com", "identityFile": "~/.ssh/id_work" },
-              // "kube": { "context": "work-prod", "namespace": "web" },
-              // "gcloud": "work",
-              // "aws": "work-admin",
-              // "gh": { "user": "you-at-work" },
-              // "docker": "work",
-              "env": { "TEAM": "web" }
-            },
-            {
-              "id": "personal",
-              "name": "Personal",
-              "handle": "@you",
-              "color": "green"
-            },
-            {
-              "id": "oss",
-              "name": "Open Source",
-              "handle": "@you-oss",
-              "group": "Jobs",
-              "onSwitch": "echo \"now $PERCH_ACCOUNT_NAME (was ${PERCH_PREVIOUS_ID:-nobody})\" >&2"
-            }
-          ]
+    static var text: String {
+        // The first account's members after its own fields: each tool's example, commented out
+        // unless the tool only changes a shell (it cannot fail a switch).
+        let examples = ToolLists.adapters.compactMap { adapter in adapter.configExample.map { (adapter.isPerShell, $0) } }
+        let lastOn = examples.lastIndex { $0.0 }
+        var tools = ["      // Who this account is in your other tools: uncomment what you have."]
+        for (index, (on, example)) in examples.enumerated() {
+            tools.append(on ? "      " + example + (index == lastOn ? "" : ",") : "      // " + example + ",")
         }
+        let fields = #"""
+                  "id": "work",
+                  "name": "Work",
+                  "handle": "@you.at.work",
+                  "group": "Jobs",
+                  "color": "blue"
+            """#
+        return #"""
+            {
+              // JSON with comments. `perch config check` checks it; docs/files.md and
+              // docs/identities.md (or `man perch`) list every key.
+              "version": 1,
+              "accounts": [
+                {
 
-        """#
+            """# + fields + (lastOn == nil ? "\n" : ",\n") + tools.map { $0 + "\n" }.joined() + #"""
+                    },
+                    {
+                      "id": "personal",
+                      "name": "Personal",
+                      "handle": "@you",
+                      "color": "green"
+                    },
+                    {
+                      "id": "oss",
+                      "name": "Open Source",
+                      "handle": "@you-oss",
+                      "group": "Jobs",
+                      "onSwitch": "echo \"now $PERCH_ACCOUNT_NAME (was ${PERCH_PREVIOUS_ID:-nobody})\" >&2"
+                    }
+                  ]
+                }
+
+                """#
+    }
 }

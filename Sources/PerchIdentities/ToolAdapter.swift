@@ -123,6 +123,13 @@ public protocol ToolAdapter: ToolConfigReader {
     var overrides: [ToolOverride] { get }
     /// The names of the variables its settings export (`AWS_PROFILE`), which `env` may not name.
     var exportedNames: [String] { get }
+    /// How a scope (`perch exec`, `perch use`, a bound folder) carries the tool, in a phrase for
+    /// the man page's SCOPES, its variables in capitals (`git through GIT_CONFIG_COUNT
+    /// entries`); nil to leave it out.
+    var scopeCarrier: String? { get }
+    /// The tool's member of an account as the starter config (`perch init`) shows it, commented
+    /// out: `"aws": "work-admin"`; nil to show none.
+    var configExample: String? { get }
     /// The dotted paths of its config member that `perch set` takes (`kube.context`), in the
     /// order help and completions list them; a last word in capitals (`env.NAME`) stands for
     /// any key there. By default the member itself (the tool's name).
@@ -212,6 +219,8 @@ extension ToolAdapter {
     public var keepsBaseline: Bool { !isPerShell }
     public var overrides: [ToolOverride] { [] }
     public var exportedNames: [String] { [] }
+    public var scopeCarrier: String? { exportedNames.isEmpty ? nil : exportedNames.joined(separator: ", ") }
+    public var configExample: String? { nil }
     public var fieldPaths: [String] { [tool.rawValue] }
     public var program: String? { nil }
     public func exports(_ setting: ToolSetting) -> [EnvironmentEntry] { setting.exports }

@@ -575,8 +575,9 @@ struct ConfigReading {
         return patterns
     }
 
-    /// The tools whose servers `expect` may name (`perch verify --online`).
-    static let expectKeys = ["ssh", "gh", "aws", "kube"]
+    /// The tools whose servers `expect` may name (`perch verify --online`): those of the registry
+    /// that accept an expectation (``ToolConfigReader/acceptsExpectation``), in its order.
+    static var expectKeys: [String] { ToolConfigRegistry.readers.filter(\.acceptsExpectation).map(\.tool.rawValue) }
 
     /// An account's `expect` (`{"ssh": "ada-work", "aws": "123456789012"}`): what each server
     /// should answer; empty when absent or null.

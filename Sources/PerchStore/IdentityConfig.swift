@@ -78,6 +78,15 @@ public protocol ToolConfigReader: Sendable {
     func read(_ reader: inout ToolMemberReader) -> ToolSetting?
     /// `setting` as the member's JSON text (`{"context": "prod"}`), for the config writer.
     func json(_ setting: ToolSetting) -> String
+    /// Whether an account's `expect` may name the tool (`"expect": {"ssh": "ada-work"}`): its
+    /// proof asks a server whom the key or token belongs to, and `expect` says what that server
+    /// calls the account. False by default.
+    var acceptsExpectation: Bool { get }
+}
+
+extension ToolConfigReader {
+    /// False: the tool's proof asks no server whom it is.
+    public var acceptsExpectation: Bool { false }
 }
 
 /// The tool adapters the config reader knows, in the order a switch takes them. Installed once at
@@ -111,9 +120,14 @@ public enum ToolConfigRegistry {
         installed.withLock { $0 = .later(make) }
     }
 
+    /// Readers given for the current task instead of the installed ones (a test's extra tool),
+    /// as ``install(_:problems:)`` would make them without touching other tasks.
+    @TaskLocal public static var given: [any ToolConfigReader]?
+
     /// The readers and problems, made now if they were installed for later.
     private static func resolved() -> ([any ToolConfigReader], [String]) {
-        installed.withLock { state in
+        if let given { return (given, []) }
+        return installed.withLock { state in
             switch state {
             case .ready(let readers, let problems): return (readers, problems)
             case .later(let make):

@@ -12,6 +12,9 @@ private struct DummyAdapter: PerShellToolAdapter {
     var fieldPaths: [String] { ["perchdummy.handle", "perchdummy.KEY"] }
     func read(_ reader: inout ToolMemberReader) -> ToolSetting? { nil }
     func json(_ setting: ToolSetting) -> String { "{}" }
+    var acceptsExpectation: Bool { true }
+    var scopeCarrier: String? { "perchdummy through PERCHDUMMY_HOME" }
+    var configExample: String? { #""perchdummy": { "handle": "you" }"# }
 }
 
 @Suite("Tool lists from the adapter registry")
@@ -58,5 +61,38 @@ struct ToolListsTests {
         }
         #expect(!before.0.contains("perchdummy") && !before.1.contains("perchdummy") && !before.2.contains("perchdummy"))
         #expect(!Help.text(of: SetCommand.self).contains("perchdummy"), "the dummy stays in the task that gave it")
+    }
+
+    /// Issue 48: `expect`'s tools, the man page's scopes and the starter config named the tools by
+    /// hand; each now comes from an adapter's capability.
+    @Test("an adapter's expectation, scope and example reach expect, set's paths, the man page's SCOPES and perch init's config")
+    func dummyCapabilities() throws {
+        func parse(_ text: String) throws -> ConfigLoader.Parsed { try ConfigLoader.parse(Array(text.utf8), path: "config.json") }
+        let expecting = #"{"version": 1, "accounts": [{"id": "w", "name": "W", "expect": {"perchdummy": "ada"}}]}"#
+        let withDummy = ToolAdapters.registry + [DummyAdapter()]
+        try ToolLists.$given.withValue(withDummy) {
+            try ToolConfigRegistry.$given.withValue(withDummy) {
+                #expect(ToolLists.setPaths.contains("expect.perchdummy"))
+                #expect(ManPage.text.contains(#"perchdummy through \fBPERCHDUMMY_HOME\fR"#), "man: SCOPES")
+                #expect(StarterConfig.text.contains(#"      // "perchdummy": { "handle": "you" },"#))
+                let started = try parse(StarterConfig.text)
+                #expect(started.accounts.map(\.id) == ["work", "personal", "oss"])
+                #expect(try parse(expecting).accounts.first?.identities.expect == ["perchdummy": "ada"])
+            }
+        }
+        try ToolConfigRegistry.$given.withValue(ToolAdapters.registry) {
+            #expect(throws: ConfigError.self) { try parse(expecting) }
+            do {
+                _ = try parse(expecting)
+            } catch {
+                #expect("\(error)".contains("expect.perchdummy: unknown server; expect names ssh, kube, gh, aws"), "\(error)")
+            }
+            // Every built-in tool's example is there, commented out but env's, and the file reads.
+            let text = StarterConfig.text
+            for adapter in ToolAdapters.registry { if let example = adapter.configExample { #expect(text.contains(example)) } }
+            #expect(text.contains(#"      "env": { "TEAM": "web" }"#) && text.contains(#"      // "git": {"#))
+            #expect(try parse(text).accounts.first?.identities.settings.map(\.tool.rawValue) == ["env"], "env only")
+        }
+        #expect(!ManPage.text.contains("PERCHDUMMY"))
     }
 }

@@ -119,11 +119,7 @@ enum ManPage {
             "keeps its own git and ssh files beside its state file, so it never changes the real identity.",
             ".SH SCOPES",
             bold("perch exec ID -- COMMAND") + " runs COMMAND with the account's whole identity in its environment and",
-            "changes nothing global: git through " + bold("GIT_CONFIG_COUNT") + " entries, git's ssh key through",
-            bold("GIT_SSH_COMMAND") + ", a kubeconfig of Perch's first in " + bold("KUBECONFIG") + ", "
-                + bold("CLOUDSDK_ACTIVE_CONFIG_NAME") + ",",
-            bold("AWS_PROFILE") + ", " + bold("DOCKER_CONTEXT") + ", gh's token for gh only, the account's env values, "
-                + bold("PERCH_ACCOUNT"),
+            "changes nothing global: " + scopeCarriers + ", " + bold("PERCH_ACCOUNT"),
             "and " + bold("PERCH_SCOPE") + "=exec; then Perch becomes COMMAND (execve).",
             ".PP",
             "Through " + bold("perch shell-init") + ", " + bold("perch use ID") + " gives one shell the same scope until "
@@ -169,6 +165,18 @@ enum ManPage {
     }
 
     private static func bold(_ text: String) -> String { "\\fB" + escaped(text) + "\\fR" }
+
+    /// How a scope carries each tool of the registry, in its order (``ToolAdapter/scopeCarrier``),
+    /// joined with commas: a word in capitals (a variable's name) bold, the rest as it is.
+    static var scopeCarriers: String {
+        ToolLists.adapters.compactMap(\.scopeCarrier).map { phrase in
+            phrase.split(separator: " ").map { word in
+                let name = word.prefix { $0 == "_" || ("A"..."Z").contains($0) || ("0"..."9").contains($0) }
+                guard name.count >= 3, name.first.map({ ("A"..."Z").contains($0) }) == true else { return escaped(String(word)) }
+                return bold(String(name)) + escaped(String(word.dropFirst(name.count)))
+            }.joined(separator: " ")
+        }.joined(separator: ", ")
+    }
     private static func italic(_ text: String) -> String { "\\fI" + escaped(text) + "\\fR" }
 
     private static func capitalized(_ text: String) -> String {

@@ -34,7 +34,7 @@ enum ToolLists {
     static let catalogPaths = ["catalog.command", "catalog.preview", "catalog.open"]
 
     /// The keys that name a repository's owner and the tools' expected answers.
-    static let ownerPaths = ["remotes", "expect.ssh", "expect.gh", "expect.aws", "expect.kube"]
+    static var ownerPaths: [String] { ["remotes"] + adapters.filter(\.acceptsExpectation).map { "expect." + $0.tool.rawValue } }
 
     /// The field paths `perch set ID PATH` and `perch unset ID PATH` complete: the account's
     /// own keys, its catalog's, the tools' (`env.` for a variable's), and the keys that name

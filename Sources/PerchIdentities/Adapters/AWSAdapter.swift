@@ -9,6 +9,10 @@ extension IdentityTool {
 public struct AWSAdapter: PerShellToolAdapter {
     public init() {}
     public var tool: IdentityTool { .aws }
+    /// Its member in the starter config, commented out.
+    public var configExample: String? { "\"aws\": \"work-admin\"" }
+    /// Its proof asks the server whom the key or token belongs to: `expect` may name it.
+    public var acceptsExpectation: Bool { true }
     public var title: String { "AWS CLI" }
     public var fieldPaths: [String] { ["aws.profile"] }
     /// The AWS CLI's "Environment variables to configure the AWS CLI": static keys beat any

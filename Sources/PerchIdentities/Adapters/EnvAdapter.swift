@@ -9,6 +9,10 @@ extension IdentityTool {
 public struct EnvAdapter: PerShellToolAdapter {
     public init() {}
     public var tool: IdentityTool { .env }
+    /// Its member in the starter config, left on: it only changes a shell.
+    public var configExample: String? { "\"env\": { \"TEAM\": \"web\" }" }
+    /// How a scope carries it (the man page's SCOPES).
+    public var scopeCarrier: String? { "the account's env values" }
     public var title: String { "environment variables" }
     public var fieldPaths: [String] { ["env.NAME"] }
 

@@ -22,6 +22,12 @@ public struct GitHubAdapter: ToolAdapter {
 
     public init() {}
     public var tool: IdentityTool { .gh }
+    /// How a scope carries it (the man page's SCOPES).
+    public var scopeCarrier: String? { "gh's token for gh only" }
+    /// Its member in the starter config, commented out.
+    public var configExample: String? { "\"gh\": { \"user\": \"you-at-work\" }" }
+    /// Its proof asks the server whom the key or token belongs to: `expect` may name it.
+    public var acceptsExpectation: Bool { true }
     public var title: String { "GitHub CLI" }
     public var fieldPaths: [String] { ["gh.user", "gh.host"] }
     public var program: String? { "gh" }

@@ -24,6 +24,12 @@ public struct KubeAdapter: ToolAdapter {
 
     public init() {}
     public var tool: IdentityTool { .kube }
+    /// How a scope carries it (the man page's SCOPES).
+    public var scopeCarrier: String? { "a kubeconfig of Perch's first in KUBECONFIG" }
+    /// Its member in the starter config, commented out.
+    public var configExample: String? { "\"kube\": { \"context\": \"work-prod\", \"namespace\": \"web\" }" }
+    /// Its proof asks the server whom the key or token belongs to: `expect` may name it.
+    public var acceptsExpectation: Bool { true }
     public var title: String { "kubectl" }
     public var fieldPaths: [String] { ["kube.context", "kube.namespace"] }
     public var program: String? { "kubectl" }
