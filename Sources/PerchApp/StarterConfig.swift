@@ -4,12 +4,12 @@
 /// `perch shell-init`), the others commented out, since each names something that must exist
 /// first (a git, a key file, a kube context, a gcloud configuration, an AWS profile, a gh user, a
 /// docker context) and a switch to an account whose tool fails is refused. The tools' lines are
-/// the registry's (``ToolAdapter/configExample``), in its order: a per-shell tool's is left on.
+/// the registry's (``ToolAdapter/configExample``), in its order.
 enum StarterConfig {
     static var text: String {
         // The first account's members after its own fields: each tool's example, commented out
-        // unless the tool only changes a shell (it cannot fail a switch).
-        let examples = ToolLists.adapters.compactMap { adapter in adapter.configExample.map { (adapter.isPerShell, $0) } }
+        // unless it names nothing that must exist first.
+        let examples = ToolLists.adapters.compactMap { $0.configExample.map { ($0.isLeftOn, $0.member) } }
         let lastOn = examples.lastIndex { $0.0 }
         var tools = ["      // Who this account is in your other tools: uncomment what you have."]
         for (index, (on, example)) in examples.enumerated() {

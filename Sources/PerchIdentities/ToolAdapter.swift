@@ -108,6 +108,20 @@ public struct ImportCandidate: Sendable {
 /// a switch keeps to undo it, the variables a shell gets and those that beat them, import
 /// candidates and status lines. ``ToolAdapters/registry`` lists them; a new tool is one file
 /// with one of these, one line there, and its tests.
+/// A tool's member of an account as the starter config (`perch init`) shows it.
+public struct ToolConfigExample: Hashable, Sendable {
+    /// The member's JSON text: `"aws": "work-admin"`.
+    public var member: String
+    /// Whether it is left on rather than commented out: only when it names nothing that must
+    /// exist first, since a switch to an account whose tool fails is refused.
+    public var isLeftOn: Bool
+
+    public init(_ member: String, isLeftOn: Bool = false) {
+        self.member = member
+        self.isLeftOn = isLeftOn
+    }
+}
+
 public protocol ToolAdapter: ToolConfigReader {
     /// Its name in prose (`GitHub CLI`), for `perch tools`; by default the tool's name.
     var title: String { get }
@@ -127,9 +141,9 @@ public protocol ToolAdapter: ToolConfigReader {
     /// the man page's SCOPES, its variables in capitals (`git through GIT_CONFIG_COUNT
     /// entries`); nil to leave it out.
     var scopeCarrier: String? { get }
-    /// The tool's member of an account as the starter config (`perch init`) shows it, commented
-    /// out: `"aws": "work-admin"`; nil to show none.
-    var configExample: String? { get }
+    /// The tool's member of an account as the starter config (`perch init`) shows it
+    /// (`"aws": "work-admin"`); nil to show none.
+    var configExample: ToolConfigExample? { get }
     /// The dotted paths of its config member that `perch set` takes (`kube.context`), in the
     /// order help and completions list them; a last word in capitals (`env.NAME`) stands for
     /// any key there. By default the member itself (the tool's name).
@@ -220,7 +234,7 @@ extension ToolAdapter {
     public var overrides: [ToolOverride] { [] }
     public var exportedNames: [String] { [] }
     public var scopeCarrier: String? { exportedNames.isEmpty ? nil : exportedNames.joined(separator: ", ") }
-    public var configExample: String? { nil }
+    public var configExample: ToolConfigExample? { nil }
     public var fieldPaths: [String] { [tool.rawValue] }
     public var program: String? { nil }
     public func exports(_ setting: ToolSetting) -> [EnvironmentEntry] { setting.exports }

@@ -14,7 +14,7 @@ private struct DummyAdapter: PerShellToolAdapter {
     func json(_ setting: ToolSetting) -> String { "{}" }
     var acceptsExpectation: Bool { true }
     var scopeCarrier: String? { "perchdummy through PERCHDUMMY_HOME" }
-    var configExample: String? { #""perchdummy": { "handle": "you" }"# }
+    var configExample: ToolConfigExample? { ToolConfigExample(#""perchdummy": { "handle": "you" }"#) }
 }
 
 @Suite("Tool lists from the adapter registry")
@@ -77,7 +77,8 @@ struct ToolListsTests {
                 #expect(StarterConfig.text.contains(#"      // "perchdummy": { "handle": "you" },"#))
                 let started = try parse(StarterConfig.text)
                 #expect(started.accounts.map(\.id) == ["work", "personal", "oss"])
-                #expect(try parse(expecting).accounts.first?.identities.expect == ["perchdummy": "ada"])
+                let expected = try parse(expecting)
+                #expect(expected.accounts.first?.identities.expect == ["perchdummy": "ada"])
             }
         }
         try ToolConfigRegistry.$given.withValue(ToolAdapters.registry) {
@@ -89,9 +90,10 @@ struct ToolListsTests {
             }
             // Every built-in tool's example is there, commented out but env's, and the file reads.
             let text = StarterConfig.text
-            for adapter in ToolAdapters.registry { if let example = adapter.configExample { #expect(text.contains(example)) } }
+            for adapter in ToolAdapters.registry { if let example = adapter.configExample { #expect(text.contains(example.member)) } }
             #expect(text.contains(#"      "env": { "TEAM": "web" }"#) && text.contains(#"      // "git": {"#))
-            #expect(try parse(text).accounts.first?.identities.settings.map(\.tool.rawValue) == ["env"], "env only")
+            let read = try parse(text)
+            #expect(read.accounts.first?.identities.settings.map(\.tool.rawValue) == ["env"], "env only")
         }
         #expect(!ManPage.text.contains("PERCHDUMMY"))
     }

@@ -10,7 +10,7 @@ public struct AWSAdapter: PerShellToolAdapter {
     public init() {}
     public var tool: IdentityTool { .aws }
     /// Its member in the starter config, commented out.
-    public var configExample: String? { "\"aws\": \"work-admin\"" }
+    public var configExample: ToolConfigExample? { ToolConfigExample("\"aws\": \"work-admin\"") }
     /// Its proof asks the server whom the key or token belongs to: `expect` may name it.
     public var acceptsExpectation: Bool { true }
     public var title: String { "AWS CLI" }

@@ -12,7 +12,7 @@ public struct DockerAdapter: ToolAdapter {
     public init() {}
     public var tool: IdentityTool { .docker }
     /// Its member in the starter config, commented out.
-    public var configExample: String? { "\"docker\": \"work\"" }
+    public var configExample: ToolConfigExample? { ToolConfigExample("\"docker\": \"work\"") }
     public var title: String { "Docker" }
     public var fieldPaths: [String] { ["docker.context"] }
     public var program: String? { "docker" }

@@ -10,7 +10,7 @@ public struct EnvAdapter: PerShellToolAdapter {
     public init() {}
     public var tool: IdentityTool { .env }
     /// Its member in the starter config, left on: it only changes a shell.
-    public var configExample: String? { "\"env\": { \"TEAM\": \"web\" }" }
+    public var configExample: ToolConfigExample? { ToolConfigExample("\"env\": { \"TEAM\": \"web\" }", isLeftOn: true) }
     /// How a scope carries it (the man page's SCOPES).
     public var scopeCarrier: String? { "the account's env values" }
     public var title: String { "environment variables" }

@@ -15,7 +15,7 @@ public struct GcloudAdapter: ToolAdapter {
     /// How a scope carries it (the man page's SCOPES).
     public var scopeCarrier: String? { "CLOUDSDK_ACTIVE_CONFIG_NAME" }
     /// Its member in the starter config, commented out.
-    public var configExample: String? { "\"gcloud\": \"work\"" }
+    public var configExample: ToolConfigExample? { ToolConfigExample("\"gcloud\": \"work\"") }
     public var title: String { "Google Cloud CLI" }
     public var fieldPaths: [String] { ["gcloud.configuration"] }
     public var program: String? { "gcloud" }

@@ -41,7 +41,9 @@ public struct GitAdapter: ToolAdapter {
     /// How a scope carries it (the man page's SCOPES).
     public var scopeCarrier: String? { "git through GIT_CONFIG_COUNT entries" }
     /// Its member in the starter config, commented out.
-    public var configExample: String? { "\"git\": { \"name\": \"Your Name\", \"email\": \"you@work.example\" }" }
+    public var configExample: ToolConfigExample? {
+        ToolConfigExample("\"git\": { \"name\": \"Your Name\", \"email\": \"you@work.example\" }")
+    }
     public var fieldPaths: [String] {
         ["git.name", "git.email", "git.signingKey", "git.signing.key", "git.signing.format", "git.signing.sign"]
     }

@@ -25,7 +25,7 @@ public struct GitHubAdapter: ToolAdapter {
     /// How a scope carries it (the man page's SCOPES).
     public var scopeCarrier: String? { "gh's token for gh only" }
     /// Its member in the starter config, commented out.
-    public var configExample: String? { "\"gh\": { \"user\": \"you-at-work\" }" }
+    public var configExample: ToolConfigExample? { ToolConfigExample("\"gh\": { \"user\": \"you-at-work\" }") }
     /// Its proof asks the server whom the key or token belongs to: `expect` may name it.
     public var acceptsExpectation: Bool { true }
     public var title: String { "GitHub CLI" }

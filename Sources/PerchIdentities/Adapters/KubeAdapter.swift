@@ -27,7 +27,7 @@ public struct KubeAdapter: ToolAdapter {
     /// How a scope carries it (the man page's SCOPES).
     public var scopeCarrier: String? { "a kubeconfig of Perch's first in KUBECONFIG" }
     /// Its member in the starter config, commented out.
-    public var configExample: String? { "\"kube\": { \"context\": \"work-prod\", \"namespace\": \"web\" }" }
+    public var configExample: ToolConfigExample? { ToolConfigExample("\"kube\": { \"context\": \"work-prod\", \"namespace\": \"web\" }") }
     /// Its proof asks the server whom the key or token belongs to: `expect` may name it.
     public var acceptsExpectation: Bool { true }
     public var title: String { "kubectl" }

@@ -31,7 +31,9 @@ public struct SSHAdapter: ToolAdapter {
     /// How a scope carries it (the man page's SCOPES).
     public var scopeCarrier: String? { "git's ssh key through GIT_SSH_COMMAND" }
     /// Its member in the starter config, commented out.
-    public var configExample: String? { "\"ssh\": { \"host\": \"github.com\", \"identityFile\": \"~/.ssh/id_work\" }" }
+    public var configExample: ToolConfigExample? {
+        ToolConfigExample("\"ssh\": { \"host\": \"github.com\", \"identityFile\": \"~/.ssh/id_work\" }")
+    }
     /// Its proof asks the server whom the key or token belongs to: `expect` may name it.
     public var acceptsExpectation: Bool { true }
     public var title: String { "OpenSSH" }
