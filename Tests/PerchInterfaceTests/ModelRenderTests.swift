@@ -201,7 +201,13 @@ struct ModelRenderTests {
                 " ✕  Swift Compass", String(repeating: "─", count: 44), "", "  Swift Compass", "  A report of 389 words, by Personal.",
                 "  personal-1",
             ], "\(drawn)")
-        #expect(drawn.last == " Esc or ✕ close · a switch account · ? help")
+        // 9 lines of text over 8 rows: the footer says which show (before: the last, "activity",
+        // was cut off with no way to reach it), and one row down shows it.
+        #expect(drawn.last == " Esc or ✕ close · ↑↓ scroll (1–8 of 9) · a …")
+        let scrolled = Self.lines(Cover.item(Self.firstItem, scroll: 1), Self.context())
+        #expect(scrolled[scrolled.count - 2] == "  activity", "\(scrolled)")
+        let tall = Self.lines(Cover.item(Self.firstItem, scroll: 0), Self.context(size: Size(width: 44, height: 14)))
+        #expect(tall.last == " Esc or ✕ close · a switch account · ? help")
     }
 
     @Test("The Add account form alone: its fields with their rules, the focus on Id")

@@ -559,7 +559,7 @@ struct ModelUpdateTests {
         // As Perch's root holds it: PerchKit's layer, its keys as Perch's context binds them.
         var cover = Alone(Cover.item(item, scroll: 0))
         // Title, id, a blank line, then 20 lines of preview; 8 rows show at a time.
-        let last = 23 - Cover.textRows(context.size)
+        let last = 23 - CoverLayer.textRows(height: context.size.height)
         #expect(cover.key(.char("j"), context) == [])
         #expect(cover.layer == .item(item, scroll: 1))
         #expect(ModelRenderTests.lines(cover, context)[3] == "  note-7")
@@ -571,7 +571,10 @@ struct ModelUpdateTests {
         #expect(cover.update(.scroll(.coverBody, notches: -1), context) == [])
         #expect(cover.layer == .item(item, scroll: last - ListMove.rowsPerScrollNotch))
         #expect(cover.key(KeyEvent(.pageUp), context) == [])
-        #expect(cover.layer == .item(item, scroll: last - ListMove.rowsPerScrollNotch - ListMove.pageStep(Cover.textRows(context.size))))
+        #expect(
+            cover.layer
+                == .item(
+                    item, scroll: last - ListMove.rowsPerScrollNotch - ListMove.pageStep(CoverLayer.textRows(height: context.size.height))))
         #expect(cover.key(.char("a"), context) == [.openSheet], "the sheet over the cover, from Perch's root")
         #expect(cover.key(KeyEvent(.escape), context) == [.dismiss])
         #expect(cover.update(.tap(.coverClose), context) == [.dismiss])

@@ -212,7 +212,7 @@ extension AccountForm: Layer {
         }
         frame.hits.mark(layout.close, .coverClose)
         frame.screen.fill(Rect(x: 0, y: 0, width: size.width, height: size.height))
-        let x = frame.screen.put("✕", column: CoverLayout.closeColumn, row: 0, style: .bold)
+        let x = frame.screen.put("✕", column: CoverLayer.closeColumn, row: 0, style: .bold)
         frame.screen.put("  Add account", column: x, row: 0, style: .bold, width: size.width - x)
         frame.screen.fill(Rect(x: 0, y: 1, width: size.width, height: 1), with: "─", style: .dim)
         let inputWidth = layout.inputWidth

@@ -33,33 +33,44 @@ extension Cover: Layer {
     /// Over everything, the tab bar included.
     public var coversScreen: Bool { true }
 
-    /// Scrolls the item's text, closes on `Esc` or `✕`, and asks Perch's root for the account
-    /// sheet on `a` (``PerchModel/Message/openSheet``, sent to Perch's model).
-    public mutating func update(_ input: ComponentInput<Verb>, _ context: Context) -> [Reaction<Never>] {
-        guard case .item(let item, var scroll) = self, let perch = context.perch else { return [] }
-        let lineCount = Self.textLines(item, perch).count
-        let visible = max(1, Self.textRows(context.size))
-        let last = max(0, lineCount - visible)
-        switch input {
-        case .verb(.close): return [.dismiss]
-        case .tap(.coverClose): return [.dismiss]
-        case .verb(.switchAccount): return [.perch(.openSheet)]
-        case .verb(.move(let move)): scroll += move.delta(count: lineCount, visible: visible)
-        case .scroll(_, let notches): scroll += notches * ListMove.rowsPerScrollNotch
-        default: break
-        }
-        self = .item(item, scroll: max(0, min(scroll, last)))
-        return []
+    /// PerchKit's cover as this one shows now: the item's title and text (``textLines(_:_:)``,
+    /// read from the model, so a preview that arrives while it is up shows), scrolled to where
+    /// it is, with `a` and `?` named in its footer. Closing, scrolling and drawing are its.
+    func base(_ context: ModelContext) -> CoverLayer? {
+        guard case .item(let item, let scroll) = self else { return nil }
+        let lines = Self.textLines(item, context).map { CoverLayer.Line($0.0, style: $0.1) }
+        return CoverLayer(title: item.title, styledLines: lines, scroll: scroll, footerHints: ["a switch account", "? help"])
     }
 
-    /// Rows of the cover's text between the title rule and the footer.
-    static func textRows(_ size: Size) -> Int { max(0, size.height - 4) }
+    /// Scrolls the item's text and closes on `Esc` or `✕`, as PerchKit's cover does, and asks
+    /// Perch's model for the account sheet on `a` (``PerchModel/Message/openSheet``).
+    public mutating func update(_ input: ComponentInput<Verb>, _ context: Context) -> [Reaction<Never>] {
+        guard case .item(let item, _) = self, let perch = context.perch, var base = base(perch) else { return [] }
+        let shared: ComponentInput<CoverLayer.Verb>
+        switch input {
+        case .verb(.switchAccount): return [.perch(.openSheet)]
+        case .verb(.close): shared = .verb(.close)
+        case .verb(.move(let move)): shared = .verb(.move(move))
+        case .tap(let target): shared = .tap(target)
+        case .scroll(let target, let notches): shared = .scroll(target, notches: notches)
+        default: return []
+        }
+        let reactions = base.update(shared, context)
+        self = .item(item, scroll: base.scroll)
+        return reactions
+    }
 
-    /// The text of a command item or a config field: its title, subtitle and id, then the
-    /// preview's lines (what the tool reports now), or the field's whole value.
+    /// The text of an item: its title, subtitle and id, then the preview's lines (what the tool
+    /// reports now), or the field's whole value; a sample item's words and activity chart.
     static func textLines(_ item: CatalogItem, _ context: ModelContext) -> [(String, Style)] {
         let pinned = context.catalog.isPinned(item.id)
         var lines: [(String, Style)] = [((pinned ? CatalogPane.pinMark + " " : "") + item.title, .bold)]
+        if item.isSample {
+            lines.append(("A \(item.kind) of \(item.words) words, by \(context.currentAccount?.name ?? "no account").", .plain))
+            lines.append(("\(item.id)\(pinned ? " · pinned" : "")", .dim))
+            lines.append(("", .plain))
+            return lines + activityChart(item, width: max(0, context.size.width - 4)) + [("activity", .dim)]
+        }
         if !item.detail.isEmpty { lines.append((item.detail, .plain)) }
         lines.append(("\(item.id)\(pinned ? " · pinned" : "")", .dim))
         lines.append(("", .plain))
@@ -73,74 +84,35 @@ extension Cover: Layer {
         return lines
     }
 
-    /// Draws the cover over everything, tab bar included, into `area` (the whole screen).
-    public func render(into frame: inout Frame, in area: Rect, _ kit: Context) {
-        guard let context = kit.perch else { return }
-        let size = context.size
-        let layout = CoverLayout(screen: size)
-        frame.hits.mark(layout.frame, .coverBody)
-        frame.hits.mark(layout.close, .coverClose)
-        frame.screen.fill(layout.frame)
-        guard case .item(let item, let scroll) = self else { return }
-        var x = frame.screen.put("✕", column: CoverLayout.closeColumn, row: 0, style: .bold)
-        x = frame.screen.put("  " + item.title, column: x, row: 0, style: .bold, width: size.width - x)
-        frame.screen.fill(Rect(x: 0, y: 1, width: size.width, height: 1), with: "─", style: .dim)
-        let width = size.width - 4
-        guard item.isSample else {
-            let lines = Self.textLines(item, context)
-            let rows = Self.textRows(size)
-            for (offset, (text, style)) in lines.dropFirst(scroll).prefix(rows).enumerated() {
-                frame.screen.put(DisplayWidth.truncated(text, to: max(0, width)), column: 2, row: 3 + offset, style: style)
-            }
-            let position = lines.count > rows ? " · ↑↓ scroll (\(scroll + 1)–\(min(lines.count, scroll + rows)) of \(lines.count))" : ""
-            frame.screen.put(
-                " Esc or ✕ close" + position + " · a switch account · ? help", column: 0, row: size.height - 1, style: .dim,
-                width: size.width)
-            return
-        }
-        var row = 3
-        func line(_ text: String, _ style: Style = .plain) {
-            if row < size.height - 1 {
-                frame.screen.put(DisplayWidth.truncated(text, to: max(0, width)), column: 2, row: row, style: style)
-            }
-            row += 1
-        }
-        let pinned = context.catalog.isPinned(item.id)
-        line((pinned ? CatalogPane.pinMark + " " : "") + item.title, .bold)
-        line("A \(item.kind) of \(item.words) words, by \(context.currentAccount?.name ?? "no account").")
-        line("\(item.id)\(pinned ? " · pinned" : "")", .dim)
-        row += 1
-        // Activity as a column chart four rows tall: each column is one character of the picture.
-        let picture = Array(item.activity(max(0, min(48, width))))
+    /// A sample item's activity as a column chart four rows tall, at most 48 columns wide: each
+    /// column is one character of the item's picture (``CatalogItem/activity(_:)``).
+    static func activityChart(_ item: CatalogItem, width: Int) -> [(String, Style)] {
+        let picture = Array(item.activity(min(48, width)))
         let levels: [Character] = ["▁", "▂", "▃", "▄", "▅", "▆", "▇", "█"]
-        for band in (0..<4).reversed() where row < size.height - 1 {
+        return (0..<4).reversed().map { band in
             let text = String(
                 picture.map { c -> Character in
                     let level = (levels.firstIndex(of: c) ?? 0) + 1  // 1…8 eighths of one band
                     let filled = level * 4 - band * 8  // eighths of this band covered, of 32 in all
                     return filled >= 8 ? "█" : filled <= 0 ? " " : levels[filled - 1]
                 })
-            frame.screen.put(text, column: 2, row: row, style: Style(foreground: .cyan))
-            row += 1
+            return (text, Style(foreground: .cyan))
         }
-        line("activity", .dim)
-        frame.screen.put(" Esc or ✕ close · a switch account · ? help", column: 0, row: size.height - 1, style: .dim, width: size.width)
+    }
+
+    /// Draws the cover over everything, tab bar included, into `area` (the whole screen):
+    /// PerchKit's cover, configured.
+    public func render(into frame: inout Frame, in area: Rect, _ kit: Context) {
+        guard let context = kit.perch, let base = base(context) else { return }
+        base.render(into: &frame, in: area, kit)
     }
 }
 
-/// A full-screen layer's parts under the pointer (a cover's, and the form's, which is full-screen too).
-public enum CoverPart: LayerPart {
-    /// The close control (`✕`).
-    case close
-    /// Anywhere else on it.
-    case body
-}
-
 extension HitTarget {
-    /// A full-screen cover's close control (`✕`).
-    public static let coverClose = HitTarget.layer(CoverPart.close)
-    /// Anywhere else on a full-screen cover.
-    public static let coverBody = HitTarget.layer(CoverPart.body)
+    /// A full-screen layer's close control (`✕`): PerchKit's cover's, which the form marks too.
+    public static let coverClose = HitTarget.hit(CoverLayer.Part.close)
+    /// Anywhere else on a full-screen layer.
+    public static let coverBody = HitTarget.layerChrome
 }
 
 extension CatalogItem {

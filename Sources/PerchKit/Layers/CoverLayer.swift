@@ -3,18 +3,46 @@
 /// the text lines below scroll (`↑`/`↓` a row, `PgUp`/`PgDn` a page, `Home`/`End`, the wheel 3
 /// rows a notch), and a dim footer on the last row says how to close it and which lines show.
 /// `Esc`, `q` or a tap on the `✕` closes it. Lines wider than the screen are cut with `…`.
+///
+/// An app whose cover needs keys of its own (or not `q`) wraps one in a layer of its own with
+/// its own key table, and hands it the verbs it shares (``update(_:_:)``) and its drawing
+/// (``render(into:in:_:)``), naming its extra keys in ``footerHints``.
 public struct CoverLayer: Layer {
+    /// One line of the text, in its style.
+    public struct Line: Hashable, Sendable, ExpressibleByStringLiteral {
+        public var text: String
+        public var style: Style
+
+        public init(_ text: String, style: Style = .plain) {
+            self.text = text
+            self.style = style
+        }
+
+        public init(stringLiteral text: String) { self.init(text) }
+    }
+
     /// The bold title on the top row, after the `✕`.
     public var title: String
     /// The text, one line a row.
-    public var lines: [String]
+    public var lines: [Line]
     /// Index in ``lines`` of the first line shown.
     public var scroll = 0
+    /// What the footer says after how to close and which lines show (`a: another sheet`), each
+    /// after a `·`.
+    public var footerHints: [String] = []
 
-    /// A cover titled `title` showing `lines` from the first.
+    /// A cover titled `title` showing `lines` (plain) from the first.
     public init(title: String, lines: [String]) {
+        self.init(title: title, styledLines: lines.map { Line($0) })
+    }
+
+    /// A cover titled `title` showing `lines`, each in its style, from line `scroll` (0: the
+    /// first), with `footerHints` after the footer's own.
+    public init(title: String, styledLines lines: [Line], scroll: Int = 0, footerHints: [String] = []) {
         self.title = title
         self.lines = lines
+        self.scroll = scroll
+        self.footerHints = footerHints
     }
 
     /// What the cover's keys mean.
@@ -79,10 +107,12 @@ public struct CoverLayer: Layer {
         frame.screen.fill(Rect(x: area.x, y: area.y + 1, width: area.width, height: 1), with: "─", style: .dim)
         let rows = Self.textRows(height: area.height)
         for (offset, line) in lines.dropFirst(scroll).prefix(rows).enumerated() {
-            frame.screen.put(line, column: area.x + 2, row: area.y + Self.firstTextRow + offset, width: max(0, area.width - 4))
+            frame.screen.put(
+                line.text, column: area.x + 2, row: area.y + Self.firstTextRow + offset, style: line.style, width: max(0, area.width - 4))
         }
         guard area.height > Self.firstTextRow else { return }
         let shown = lines.count > rows ? " · ↑↓ scroll (\(scroll + 1)–\(min(lines.count, scroll + rows)) of \(lines.count))" : ""
-        frame.screen.put(" Esc or ✕ close" + shown, column: area.x, row: area.maxY - 1, style: .dim, width: area.width)
+        let hints = footerHints.map { " · " + $0 }.joined()
+        frame.screen.put(" Esc or ✕ close" + shown + hints, column: area.x, row: area.maxY - 1, style: .dim, width: area.width)
     }
 }
