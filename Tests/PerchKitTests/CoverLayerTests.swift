@@ -69,4 +69,18 @@ struct CoverLayerTests {
         #expect(short.screen.lines[11].hasPrefix(" Esc or ✕ close "), "nothing to scroll: no position")
         #expect(!short.screen.lines[11].contains("scroll"))
     }
+
+    @Test("Styled lines keep their style; footer hints follow the footer's own words, scroll position included")
+    func styledLinesAndHints() {
+        let cover = CoverLayer(
+            title: "Notes",
+            styledLines: [StyledLine("Warning", style: Style(foreground: .red))] + (1...20).map { StyledLine("Line \($0)") },
+            scroll: 0, footerHints: ["a: another sheet"])
+        var frame = Frame(size: Size(width: 60, height: 12))
+        cover.render(into: &frame, in: Rect(x: 0, y: 0, width: 60, height: 12), context)
+        #expect(frame.screen.lines[CoverLayer.firstTextRow].hasPrefix("  Warning"))
+        #expect(frame.screen[2, CoverLayer.firstTextRow].style.foreground == .red)
+        #expect(frame.screen[2, CoverLayer.firstTextRow + 1].style.foreground == nil)
+        #expect(frame.screen.lines[11].hasPrefix(" Esc or ✕ close · ↑↓ scroll (1–8 of 21) · a: another sheet"), "\(frame.screen.lines[11])")
+    }
 }

@@ -108,4 +108,49 @@ struct MenuLayerTests {
         let tall = menu(anchorRow: 5).layout(in: area)
         #expect(!tall.isBeside, "below when both fit")
     }
+
+    @Test("A focusable card: ↑ from the first action focuses it (border bold), Enter or a tap on it replies previewPicked")
+    func focusableCard() {
+        var menu = MenuLayer(
+            title: "notes.txt", styledPreview: [StyledLine("12 lines", style: Style(foreground: .cyan)), "edited today"],
+            actions: [.init("Open"), .init("Delete", isDestructive: true)], anchorRow: 5, previewIsFocusable: true)
+        _ = menu.update(.verb(.up), context)
+        #expect(menu.focus == MenuLayer.previewPicked)
+        _ = menu.update(.verb(.up), context)
+        #expect(menu.focus == MenuLayer.previewPicked, "the card is the top")
+        var frame = Frame(size: context.size)
+        menu.render(into: &frame, in: area, context)
+        let card = menu.layout(in: area).card
+        #expect(frame.screen[card.x, card.y].style.bold, "the focused card's border is bold")
+        #expect(frame.screen[card.x + 2, card.y + 2].style.foreground == .cyan, "a preview line keeps its style")
+        #expect(frame.hits.target(at: Position(column: card.x + 3, row: card.y + 1)) == .hit(MenuLayer.Part.preview))
+        #expect(described(menu.update(.verb(.pick), context)) == ["reply(-1)", "dismiss"])
+        var other = menu
+        other.focus = 1
+        #expect(described(other.update(.tap(.hit(MenuLayer.Part.preview)), context)) == ["reply(-1)", "dismiss"])
+        var plain = self.menu()
+        _ = plain.update(.verb(.up), context)
+        #expect(plain.focus == 0, "a card that is not focusable never takes the focus")
+        #expect(plain.update(.tap(.hit(MenuLayer.Part.preview)), context).isEmpty)
+    }
+
+    @Test("Actions past the menu's edge are marked ↑ more / ↓ more on its border, and a click on a mark scrolls to them")
+    func moreMarks() {
+        var menu = menu(actions: (1...12).map { MenuLayer.Action("Action \($0)") })
+        var frame = Frame(size: context.size)
+        menu.render(into: &frame, in: area, context)
+        let box = menu.layout(in: area).menu
+        let visible = menu.layout(in: area).visibleActions
+        #expect(visible < 12, "the 12 actions do not fit in 12 rows")
+        #expect(frame.screen.lines[box.maxY - 1].contains("↓ more"))
+        #expect(!frame.screen.lines[box.y].contains("↑ more"), "nothing above the first")
+        #expect(frame.hits.target(at: Position(column: box.x + 2, row: box.maxY - 1)) == .layerScroll(1))
+        _ = menu.update(.tap(.layerScroll(1)), context)
+        #expect(menu.focus == visible, "the first action below the edge")
+        frame = Frame(size: context.size)
+        menu.render(into: &frame, in: area, context)
+        #expect(frame.screen.lines[box.y].contains("↑ more"))
+        _ = menu.update(.tap(.layerScroll(-1)), context)
+        #expect(menu.focus == 0)
+    }
 }

@@ -97,29 +97,43 @@ extension ContextMenu: Layer {
             area: Rect(x: 0, y: 0, width: screen.width, height: screen.height))
     }
 
-    /// Moves the focus, closes, or runs the focused action or the one tapped.
+    /// PerchKit's menu as this one shows now: the item's preview card (focusable: picking it
+    /// opens the item) over its actions, Pin reading Unpin on a pinned item, the focus where
+    /// ``cursor`` is. Moving, picking, scrolling and drawing are its.
+    func base(_ context: ModelContext) -> MenuLayer? {
+        guard let index = context.catalog.index(of: itemID), let item = context.catalog.item(itemID) else { return nil }
+        let anchorRow = context.catalog.screenRow(of: index, context)
+        let inner = Self.layout(anchorRow: anchorRow, screen: context.size).card.width - 4
+        let lines = Self.previewLines(item, width: inner, context).map { StyledLine($0.0, style: $0.1) }
+        let pinned = context.catalog.isPinned(item.id)
+        return MenuLayer(
+            title: lines.first?.text ?? item.title, styledPreview: Array(lines.dropFirst()),
+            actions: ContextMenuAction.allCases.map { MenuLayer.Action($0.title(pinned: pinned), isDestructive: $0 == .delete) },
+            anchorRow: anchorRow, focus: cursor - 1, previewIsFocusable: true)
+    }
+
+    /// Moves the focus, closes, or runs the focused action or the one tapped (PerchKit's menu
+    /// decides which); the card opens the item.
     public mutating func update(_ input: ComponentInput<Verb>, _ kit: Context) -> [Reaction<Message>] {
-        guard let context = kit.perch else { return [] }
+        guard let context = kit.perch, var base = base(context) else { return [] }
+        let shared: ComponentInput<MenuLayer.Verb>
         switch input {
-        case .verb(.close): return [.dismiss]
-        case .verb(.up): moveFocus(by: -1)
-        case .verb(.down): moveFocus(by: 1)
-        case .scroll(_, let notches): moveFocus(by: notches < 0 ? -1 : 1)
-        case .verb(.activate):
-            guard let action = focusedAction else { return [.dismiss, Self.reply(ContextMenuChoice.open(id: itemID))] }
-            return perform(action, context)
-        case .tap(.contextPreview): return [.dismiss, Self.reply(ContextMenuChoice.open(id: itemID))]
-        case .tap(let target) where target.part(Part.self) != nil:
-            guard case .action(let index)? = target.part(Part.self) else { return [] }
-            return perform(ContextMenuAction.allCases[index], context)
-        case .tap(.layerScroll(let delta)):
-            // A scroll mark: the focus goes to the first action past that edge, which scrolls it into view.
-            guard let layout = layout(context) else { return [] }
-            let scroll = layout.actionScroll(focused: cursor - 1)
-            cursor = delta > 0 ? min(Self.focusCount - 1, scroll + layout.visibleActions + 1) : max(1, scroll)
-        default: break
+        case .verb(.close): shared = .verb(.close)
+        case .verb(.up): shared = .verb(.up)
+        case .verb(.down): shared = .verb(.down)
+        case .verb(.activate): shared = .verb(.pick)
+        case .tap(let target): shared = .tap(target)
+        case .scroll(let target, let notches): shared = .scroll(target, notches: notches)
+        default: return []
         }
-        return []
+        let outcome = base.handle(shared, in: context.size)
+        cursor = base.focus + 1
+        switch outcome {
+        case .none: return []
+        case .closed: return [.dismiss]
+        case .picked(MenuLayer.previewPicked): return [.dismiss, Self.reply(ContextMenuChoice.open(id: itemID))]
+        case .picked(let index): return perform(ContextMenuAction.allCases[index], context)
+        }
     }
 
     /// Gone once its item is (deleted, or the Catalog loaded again without it).
@@ -130,11 +144,6 @@ extension ContextMenu: Layer {
     public mutating func receive(_ message: Message, _ kit: Context) -> [Reaction<Message>] {
         guard case .confirmed(let action) = message else { return [] }
         return [.dismiss, Self.reply(ContextMenuChoice.confirmed(action))]
-    }
-
-    /// Moves the focus by `delta`, stopping at the preview and the last action.
-    mutating func moveFocus(by delta: Int) {
-        cursor = max(0, min(Self.focusCount - 1, cursor + delta))
     }
 
     /// What an action does to the item: every action but Delete dismisses the menu (replying
@@ -219,71 +228,20 @@ extension ContextMenu: Layer {
         ]
     }
 
-    /// Draws the menu over the dimmed screen (`area` is the whole screen): the preview card and
-    /// the action menu.
+    /// Draws the menu over the dimmed screen (`area` is the whole screen): PerchKit's menu,
+    /// configured (``base(_:)``).
     public func render(into frame: inout Frame, in area: Rect, _ kit: Context) {
-        frame.screen.dimAll()
-        guard let context = kit.perch, let layout = layout(context), let item = context.catalog.item(itemID) else {
+        guard let context = kit.perch, let base = base(context) else {
+            frame.screen.dimAll()
             return
         }
-        let card = layout.card
-        // Bug: the tails of the words the card and the menu cut stood beside their borders.
-        frame.screen.clearCutWords(beside: [card, layout.menu])
-        frame.hits.mark(card, .contextPreview)
-        frame.screen.box(card, style: cursor == 0 ? .bold : .dim)
-        let inner = card.width - 4
-        for (offset, (text, style)) in Self.previewLines(item, width: inner, context).prefix(max(0, card.height - 2)).enumerated() {
-            frame.screen.put(DisplayWidth.truncated(text, to: max(0, inner)), column: card.x + 2, row: card.y + 1 + offset, style: style)
-        }
-        let box = layout.menu
-        frame.hits.mark(box, .layerChrome)
-        frame.screen.box(box)
-        let scroll = layout.actionScroll(focused: cursor - 1)
-        let pinned = context.catalog.isPinned(item.id)
-        for offset in 0..<layout.visibleActions {
-            let index = scroll + offset
-            guard ContextMenuAction.allCases.indices.contains(index) else { break }
-            let action = ContextMenuAction.allCases[index]
-            let focused = cursor == index + 1
-            var style = action == .delete ? Style(foreground: .red) : Style.plain
-            if focused {
-                style.reverse = true
-                style.bold = true
-            }
-            let row = box.y + 1 + offset
-            let rowRect = Rect(x: box.x + 1, y: row, width: box.width - 2, height: 1)
-            frame.hits.mark(rowRect, .contextAction(index))
-            frame.screen.fill(rowRect, style: style)
-            frame.screen.put(" " + action.title(pinned: pinned), column: box.x + 1, row: row, style: style, width: box.width - 2)
-        }
-        // Actions past the menu's edge are marked on its border; a click on a mark scrolls to them.
-        let markColumn = max(box.x + 1, box.maxX - 9)
-        if scroll > 0, box.height >= 2 {
-            let mark = Rect(x: box.x + 1, y: box.y, width: box.width - 2, height: 1)
-            frame.hits.mark(mark, .layerScroll(-1))
-            frame.screen.put(" ↑ more ", column: markColumn, row: box.y, style: .bold, width: box.maxX - 1 - markColumn)
-        }
-        if scroll + layout.visibleActions < ContextMenuAction.allCases.count, box.height >= 2 {
-            let mark = Rect(x: box.x + 1, y: box.maxY - 1, width: box.width - 2, height: 1)
-            frame.hits.mark(mark, .layerScroll(1))
-            frame.screen.put(" ↓ more ", column: markColumn, row: box.maxY - 1, style: .bold, width: box.maxX - 1 - markColumn)
-        }
-    }
-}
-
-extension ContextMenu {
-    /// The context menu's parts under the pointer.
-    public enum Part: LayerPart {
-        /// The preview card: activating it opens the item.
-        case preview
-        /// An action row, by index in ``ContextMenuAction/allCases``.
-        case action(Int)
+        base.render(into: &frame, in: area, kit)
     }
 }
 
 extension HitTarget {
-    /// A context menu's preview card.
-    public static let contextPreview = HitTarget.layer(ContextMenu.Part.preview)
+    /// A context menu's preview card: PerchKit's menu's focusable card.
+    public static let contextPreview = HitTarget.hit(MenuLayer.Part.preview)
     /// An action row of a context menu, by index in ``ContextMenuAction/allCases``.
-    public static func contextAction(_ index: Int) -> HitTarget { .layer(ContextMenu.Part.action(index)) }
+    public static func contextAction(_ index: Int) -> HitTarget { .hit(MenuLayer.Part.action(index)) }
 }

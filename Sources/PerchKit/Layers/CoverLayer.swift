@@ -9,17 +9,7 @@
 /// (``render(into:in:_:)``), naming its extra keys in ``footerHints``.
 public struct CoverLayer: Layer {
     /// One line of the text, in its style.
-    public struct Line: Hashable, Sendable, ExpressibleByStringLiteral {
-        public var text: String
-        public var style: Style
-
-        public init(_ text: String, style: Style = .plain) {
-            self.text = text
-            self.style = style
-        }
-
-        public init(stringLiteral text: String) { self.init(text) }
-    }
+    public typealias Line = StyledLine
 
     /// The bold title on the top row, after the `✕`.
     public var title: String

@@ -6,6 +6,12 @@
 ///
 /// The preview may come later than the menu (slow work): the presenter hands the layer a
 /// ``Message/preview(_:)`` with the new lines, which replace the card's.
+///
+/// With ``previewIsFocusable`` the card takes the focus above the first action (its border bold)
+/// and picking it replies ``previewPicked``: a card that opens what it previews. Actions past the
+/// menu's edge are marked `↑ more` / `↓ more` on its border; a click on a mark scrolls to them.
+/// An app whose menu needs keys or actions of its own wraps one in a layer of its own and hands
+/// it the verbs they share (``handle(_:)``) and its drawing (``render(into:in:_:)``).
 public struct MenuLayer: Layer {
     /// One action of the menu.
     public struct Action: Hashable, Sendable {
@@ -23,22 +29,40 @@ public struct MenuLayer: Layer {
 
     /// The card's bold first line.
     public var title: String
-    /// The card's lines below the title; a card cut short shows the first ones.
-    public var preview: [String]
+    /// The card's lines below the title, each in its style; a card cut short shows the first ones.
+    public var preview: [StyledLine]
     /// The actions, top to bottom.
     public var actions: [Action]
     /// The screen row the menu is for: the card's title row lines up with it when there is room.
     public var anchorRow: Int
-    /// Index in ``actions`` of the focused action.
+    /// Index in ``actions`` of the focused action, or ``previewPicked`` while the card has the
+    /// focus (only when ``previewIsFocusable``).
     public var focus = 0
+    /// Whether the card takes the focus above the first action and can be picked. False by default.
+    public var previewIsFocusable = false
+
+    /// What the menu replies when its focusable card is picked, in place of an action's index.
+    public static let previewPicked = -1
 
     /// A menu for screen row `anchorRow`, with a card titled `title` over `preview`'s lines and
     /// `actions`; the focus on the first action.
     public init(title: String, preview: [String] = [], actions: [Action], anchorRow: Int) {
+        self.init(title: title, styledPreview: preview.map { StyledLine($0) }, actions: actions, anchorRow: anchorRow)
+    }
+
+    /// A menu for screen row `anchorRow`, with a card titled `title` over `preview`'s lines, each
+    /// in its style, and `actions`; the focus on action `focus` (``previewPicked``: the card,
+    /// when `previewIsFocusable`).
+    public init(
+        title: String, styledPreview preview: [StyledLine], actions: [Action], anchorRow: Int, focus: Int = 0,
+        previewIsFocusable: Bool = false
+    ) {
         self.title = title
         self.preview = preview
         self.actions = actions
         self.anchorRow = anchorRow
+        self.previewIsFocusable = previewIsFocusable
+        self.focus = focus
     }
 
     /// What the presenter may send the menu while it is up.
@@ -57,6 +81,18 @@ public struct MenuLayer: Layer {
     public enum Part: HitPart {
         /// An action row, by index in ``MenuLayer/actions``.
         case action(Int)
+        /// The preview card, when it is focusable: a click picks it.
+        case preview
+    }
+
+    /// What an input did to the menu (``handle(_:)``).
+    public enum Outcome: Hashable, Sendable {
+        /// Nothing, or only the focus moved.
+        case none
+        /// This action (its index), or the card (``previewPicked``), was picked.
+        case picked(Int)
+        /// It was closed without a pick.
+        case closed
     }
 
     /// Its key bindings: what help lists under its title, and the verbs its keys mean.
@@ -76,33 +112,56 @@ public struct MenuLayer: Layer {
 
     /// Takes a verb or a tap on one of its parts; returns its reply and dismissal, or nothing.
     public mutating func update(_ input: ComponentInput<Verb>, _ context: Context) -> [Reaction<Message>] {
+        switch handle(input, in: context.size) {
+        case .none: return []
+        case .picked(let index): return [Self.reply(index), .dismiss]
+        case .closed: return [.dismiss]
+        }
+    }
+
+    /// What `input` does to the menu on a screen of `size` (columns × rows): moves the focus,
+    /// picks, or closes. ``update(_:_:)`` turns it into reactions; a layer of an app's own that
+    /// holds a menu calls it with its own keys' meaning.
+    public mutating func handle(_ input: ComponentInput<Verb>, in size: Size) -> Outcome {
         switch input {
         case .verb(.up): moveFocus(by: -1)
         case .verb(.down): moveFocus(by: 1)
         case .scroll(_, let notches): moveFocus(by: notches < 0 ? -1 : 1)
-        case .verb(.pick): if actions.indices.contains(focus) { return [Self.reply(focus), .dismiss] }
-        case .verb(.close): return [.dismiss]
+        case .verb(.pick):
+            if actions.indices.contains(focus) || (previewIsFocusable && focus == Self.previewPicked) { return .picked(focus) }
+        case .verb(.close): return .closed
+        case .tap(.layerScroll(let delta)):
+            // A `more` mark: the focus goes to the first action past that edge, which scrolls it into view.
+            let layout = layout(in: Rect(x: 0, y: 0, width: size.width, height: size.height))
+            let scroll = layout.actionScroll(focused: max(0, focus))
+            focus = delta > 0 ? min(actions.count - 1, scroll + layout.visibleActions) : max(0, scroll - 1)
         case .tap(let target):
-            if case .action(let index)? = target.part(Part.self), actions.indices.contains(index) {
+            switch target.part(Part.self) {
+            case .action(let index)? where actions.indices.contains(index):
                 focus = index
-                return [Self.reply(index), .dismiss]
+                return .picked(index)
+            case .preview? where previewIsFocusable:
+                focus = Self.previewPicked
+                return .picked(Self.previewPicked)
+            default: break
             }
         default: break
         }
-        return []
+        return .none
     }
 
     /// Takes a late preview (``Message/preview(_:)``): its lines replace the card's.
     public mutating func receive(_ message: Message, _ context: Context) -> [Reaction<Message>] {
         switch message {
-        case .preview(let lines): preview = lines
+        case .preview(let lines): preview = lines.map { StyledLine($0) }
         }
         return []
     }
 
-    /// Moves the focus by `delta`, stopping at the first and the last action.
+    /// Moves the focus by `delta`, stopping at the last action and at the first (or the card,
+    /// when it is focusable).
     private mutating func moveFocus(by delta: Int) {
-        focus = max(0, min(actions.count - 1, focus + delta))
+        focus = max(previewIsFocusable ? Self.previewPicked : 0, min(actions.count - 1, focus + delta))
     }
 
     /// Where the menu draws itself in `area`.
@@ -117,17 +176,18 @@ public struct MenuLayer: Layer {
         let layout = layout(in: area)
         let card = layout.card
         let menu = layout.menu
-        frame.hits.mark(card, .layerChrome)
+        frame.hits.mark(card, previewIsFocusable ? .hit(Part.preview) : .layerChrome)
         frame.hits.mark(menu, .layerChrome)
+        // Bug: the tails of the words the card and the menu cut stood beside their borders.
         frame.screen.clearCutWords(beside: [card, menu])
-        frame.screen.box(card)
+        frame.screen.box(card, style: previewIsFocusable && focus == Self.previewPicked ? .bold : .dim)
         let inner = max(0, card.width - 4)
-        let lines = [(title, Style.bold)] + preview.map { ($0, Style.plain) }
-        for (offset, (text, style)) in lines.prefix(max(0, card.height - 2)).enumerated() {
-            frame.screen.put(text, column: card.x + 2, row: card.y + 1 + offset, style: style, width: inner)
+        let lines = [StyledLine(title, style: .bold)] + preview
+        for (offset, line) in lines.prefix(max(0, card.height - 2)).enumerated() {
+            frame.screen.put(line.text, column: card.x + 2, row: card.y + 1 + offset, style: line.style, width: inner)
         }
         frame.screen.box(menu)
-        let scroll = layout.actionScroll(focused: focus)
+        let scroll = layout.actionScroll(focused: max(0, focus))
         for offset in 0..<layout.visibleActions {
             let index = scroll + offset
             guard actions.indices.contains(index) else { break }
@@ -140,6 +200,16 @@ public struct MenuLayer: Layer {
             frame.hits.mark(row, .hit(Part.action(index)))
             frame.screen.fill(row, style: style)
             frame.screen.put(" " + actions[index].label, column: row.x, row: row.y, style: style, width: row.width)
+        }
+        // Actions past the menu's edge are marked on its border; a click on a mark scrolls to them.
+        let markColumn = max(menu.x + 1, menu.maxX - 9)
+        if scroll > 0, menu.height >= 2 {
+            frame.hits.mark(Rect(x: menu.x + 1, y: menu.y, width: menu.width - 2, height: 1), .layerScroll(-1))
+            frame.screen.put(" ↑ more ", column: markColumn, row: menu.y, style: .bold, width: menu.maxX - 1 - markColumn)
+        }
+        if scroll + layout.visibleActions < actions.count, menu.height >= 2 {
+            frame.hits.mark(Rect(x: menu.x + 1, y: menu.maxY - 1, width: menu.width - 2, height: 1), .layerScroll(1))
+            frame.screen.put(" ↓ more ", column: markColumn, row: menu.maxY - 1, style: .bold, width: menu.maxX - 1 - markColumn)
         }
     }
 }
