@@ -55,7 +55,7 @@ struct InlinePickerModeTests {
         #expect(state.outcome == .picked(accountID: "side"))
     }
 
-    @Test("The block has no colour until the terminal's background is known; then the current account's mark is green on dark")
+    @Test("The block has no colour until the terminal's background is known; then the current account's mark is its colour")
     func colourAfterBackground() {
         var state = Self.picker()
         func colours() -> Set<TerminalColor> {
@@ -70,7 +70,20 @@ struct InlinePickerModeTests {
         #expect(colours().isEmpty)
         _ = state.update(.terminalReply(.backgroundColor(.black)))
         #expect(state.background == .dark)
-        #expect(colours() == [.green])
+        // The cursor starts on the current account, drawn in reverse: no colour shows.
+        #expect(colours().isEmpty)
+        _ = state.update(.key(KeyEvent(.down)))
+        // Bug: an account's `color` was never drawn; the mark was green whatever the config said,
+        // and the blank gutter of every other row carried green too.
+        #expect(colours() == [.green], "personal's own colour")
+        var side = Self.picker(current: "side")
+        _ = side.update(.terminalReply(.backgroundColor(.black)))
+        _ = side.update(.key(KeyEvent(.up)))
+        let screen = side.renderFrame().screen
+        let marks = (0..<screen.size.height).compactMap { row in
+            (0..<screen.size.width).first { screen[$0, row].character == "●" }.map { screen[$0, row].style.foreground }
+        }
+        #expect(marks == [.yellow], "side's mark in side's colour, yellow (on a dark background, where yellow reads)")
     }
 
     @Test("Enter on the current account still picks it")

@@ -68,3 +68,9 @@ extension TerminalColor {
         self = TerminalColor(rawValue: color.rawValue) ?? .white
     }
 }
+
+extension Account {
+    /// The colour the current account's mark (`●`) is drawn in: its own (`color` in the config),
+    /// else green.
+    public var markColor: TerminalColor { color.map(TerminalColor.init) ?? .green }
+}

@@ -407,7 +407,8 @@ extension AccountSheet {
                 let isCurrent = account.id == context.saved.currentAccount
                 // The cursor is the gutter in reverse video: a move changes 3 cells per row, not the rows.
                 var x = frame.screen.put(
-                    isCurrent ? " ● " : "   ", column: left, row: row, style: isCursor ? .selected : Style(foreground: .green, bold: true))
+                    isCurrent ? " ● " : "   ", column: left, row: row,
+                    style: isCursor ? .selected : isCurrent ? Style(foreground: account.markColor, bold: true) : .plain)
                 let marks = pattern.map { Self.matchedCharacters($0, account) } ?? (name: [], handle: [])
                 // A name cut where another one starts alike is cut in its middle, so their ends tell them apart.
                 let shownName =

@@ -56,7 +56,7 @@ public struct OverviewPane: PerchPane {
         }
         if let account = context.currentAccount {
             line("Signed in as", .dim)
-            line("● " + account.name, Style(foreground: .green, bold: true))
+            line("● " + account.name, Style(foreground: account.markColor, bold: true))
             line(account.handle ?? "(no handle)", account.handle == nil ? .dim : .plain, indent: 5)
         } else {
             line("No account chosen yet.", .bold)

@@ -205,6 +205,7 @@ struct StatsPicture: Sendable {
                 continue
             }
             let most = max(1, spent.first?.seconds ?? 1)
+            let currentColor = context.currentAccount?.markColor ?? .green
             let barColumn = 3 + nameWidth + 2
             // Bars scale to the pane up to 64 columns: wider ones read no better, and each cell
             // of a bar is one more wide-character cell for the terminal to draw.
@@ -213,7 +214,7 @@ struct StatsPicture: Sendable {
                 let isCurrent = entry.account == current
                 let name = names[entry.account] ?? entry.account
                 lines.append([
-                    Segment(text: isCurrent ? "●" : " ", column: 1, style: isCurrent ? Style(foreground: .green) : .plain),
+                    Segment(text: isCurrent ? "●" : " ", column: 1, style: isCurrent ? Style(foreground: currentColor) : .plain),
                     Segment(
                         text: DisplayWidth.truncated(name, to: nameWidth), column: 3, style: isCurrent ? .bold : .plain, width: nameWidth),
                     Self.bar(entry.seconds, of: most, width: barWidth, column: barColumn, style: Style(foreground: .cyan)),
