@@ -4,11 +4,20 @@ import PerchIdentities
 import PerchInterface
 import PerchStore
 
+/// What every account command says of the config writer.
+private let writerNote =
+    "The config is changed as text: its comments, key order and trailing commas stay,\n"
+    + "the previous file is kept as <config>.bak, and a change that would leave a config\n"
+    + "that does not load (or a key it would ignore) is refused with the reason (exit 2).\n"
+    + "With no config yet, one is written holding the sample accounts and the change."
+
 /// `perch add ID --name NAME`: a new account in the config.
 struct AddCommand: ReadsPerchFiles {
     static let configuration = CommandConfiguration(
         name: "add", summary: "add an account to the config (--name required)", operands: [Operand(name: "ID")])
-    static var details: String { CommandDetails.addAccount }
+    static let details: String =
+        "ID is a–z, 0–9, '.', '_' and '-', not beginning with '-', and not used yet.\n"
+        + "  perch add client --name 'Client Work' --handle @ada --group Jobs\n" + writerNote
 
     static let options: [CommandOption<Self>] =
         fileOptions + [
@@ -42,7 +51,16 @@ struct SetCommand: ReadsPerchFiles {
     static let configuration = CommandConfiguration(
         name: "set", summary: "set a field of an account: name, git.email, kube.context, env.TEAM, …",
         operands: [.account, Operand(name: "PATH", completion: .fieldPath), Operand(name: "VALUE")])
-    static var details: String { CommandDetails.setField }
+    /// The paths named from the registry (``ToolLists``).
+    static var details: String {
+        ("PATH is a key of the account, dotted for a tool's key: " + ToolLists.settablePaths.joined(separator: ", ")
+            + ". VALUE is written as a string, or as it is when it is a").wrapped(toColumns: 86) + "\n"
+            + "JSON list or object ('[\"github.com\", \"gitlab.com\"]'). It is checked as\n"
+            + "perch config check checks it: a key it does not know is refused with the paths\n"
+            + "there are, and a field that cannot stand without another (kube.namespace without\n"
+            + "kube.context) with the object form to set them together. ssh.host is optional\n"
+            + "(github.com). The id is changed with perch rename.\n" + writerNote
+    }
     static let options: [CommandOption<Self>] = fileOptions
 
     var files = FileOptions()
@@ -60,7 +78,9 @@ struct SetCommand: ReadsPerchFiles {
 struct UnsetCommand: ReadsPerchFiles {
     static let configuration = CommandConfiguration(
         name: "unset", summary: "remove a field of an account", operands: [.account, Operand(name: "PATH", completion: .fieldPath)])
-    static var details: String { CommandDetails.unsetField }
+    static let details: String =
+        "Removes the key at PATH (as for perch set); a tool's object left empty goes too.\n"
+        + "The id and name cannot be removed.\n" + writerNote
     static let options: [CommandOption<Self>] = fileOptions
 
     var files = FileOptions()
@@ -77,7 +97,10 @@ struct RenameCommand: ReadsPerchFiles {
     static let configuration = CommandConfiguration(
         name: "rename", summary: "give an account a new id; its state, history and panes follow",
         operands: [Operand(name: "OLD", completion: .account), Operand(name: "NEW")])
-    static var details: String { CommandDetails.renameAccount }
+    static let details: String =
+        "NEW follows the rules of an id. The current and previous account, the switch\n"
+        + "history, the switch counts, the pane state and Perch's identity files follow the\n"
+        + "new id, so perch current, perch - and perch history go on as before.\n" + writerNote
     static let options: [CommandOption<Self>] = fileOptions
 
     var files = FileOptions()
@@ -92,7 +115,14 @@ struct RenameCommand: ReadsPerchFiles {
 struct RemoveCommand: ReadsPerchFiles {
     static let configuration = CommandConfiguration(
         name: "remove", summary: "remove an account from the config (asks first; --yes does not)", operands: [.account])
-    static var details: String { CommandDetails.removeAccount }
+    static let details: String =
+        "Asks first on a terminal; --yes removes without asking (needed without a\n"
+        + "terminal). The history keeps the account's entries (perch history lists them);\n"
+        + "its switch count and pane state go. When it is current, each tool it names first\n"
+        + "gets back what it has without Perch (git your own identity, the others what they\n"
+        + "had before Perch first changed them), all or nothing as in a switch, and then no\n"
+        + "account is current. A tool that fails puts every tool back and removes nothing\n"
+        + "(exit status 3); an interrupted switch still finishing removes nothing (exit 1).\n" + writerNote
     static let options: [CommandOption<Self>] = fileOptions + [CommandOption(SharedOption.yes) { $0.yes = $1 }]
 
     var files = FileOptions()

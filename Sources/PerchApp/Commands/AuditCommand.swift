@@ -8,7 +8,24 @@ import PerchStore
 struct AuditCommand: ReadsPerchFiles {
     static let configuration = CommandConfiguration(
         name: "audit", summary: "report secrets the accounts' tools keep in plain text or open to others; exit 3 on any")
-    static var details: String { CommandDetails.audit }
+    static let details: String =
+        "Reads the files of the tools the accounts name and reports each secret kept in plain\n"
+        + "text or open to others: ~/.git-credentials and any file a credential.helper \"store\n"
+        + "--file PATH\" names (asked of git config), ~/.netrc (or NETRC), a token or password in\n"
+        + "a remote URL or an url.<base>.insteadOf rule (here, in this repository), ~/.npmrc (or\n"
+        + "NPM_CONFIG_USERCONFIG), AWS's cli/cache and sso/cache open to others, an oauth_token\n"
+        + "in gh's hosts.yml, docker config.json auths with no credsStore or credHelpers,\n"
+        + "long-lived AWS keys (AKIA…) of a profile an account names, kubeconfig users with an\n"
+        + "inline token, password or client-key-data (as kubectl config view reads them), the\n"
+        + "accounts' ssh keys without a passphrase (ssh-keygen -y -P \"\"), any of these readable\n"
+        + "by group or others, and Perch's own files with a wider mode than it writes them with.\n"
+        + "Each finding gives the file, what is in it (never the secret: its kind and at most its\n"
+        + "last 4 characters), the accounts that depend on it, a severity (high, medium, low) and\n"
+        + "the tool's own fix. A file that cannot be read, a line that cannot, and a file over 1\n"
+        + "MiB (only its first 1 MiB is read) are said on standard error; a symbolic link is\n"
+        + "followed once. Exit status 0 with no findings, 3 with any. --json prints {\"accounts\",\n"
+        + "\"clean\", \"findings\": [{\"file\", \"target\", \"kind\", \"what\", \"last4\", \"accounts\",\n"
+        + "\"severity\", \"fix\"}], \"notes\": [{\"file\", \"line\", \"message\"}]}."
     static let options: [CommandOption<Self>] = fileOptions + [CommandOption(SharedOption.json) { $0.json = $1 }]
     var files = FileOptions()
     /// `--json`.

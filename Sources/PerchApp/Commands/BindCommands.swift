@@ -17,7 +17,16 @@ struct BindCommand: ReadsPerchFiles {
     static let configuration = CommandConfiguration(
         name: "bind", summary: "bind the repository here (or at PATH) to an account by its remote, or --folder",
         operands: [Operand(name: "ACCOUNT", completion: .account), Operand(name: "PATH", optional: true, completion: .file)])
-    static var details: String { CommandDetails.bind }
+    static let details: String =
+        "Binds the repository you stand in (or the one at PATH) to ACCOUNT by its remote:\n"
+        + "the narrowest pattern of its first remote (origin first), HOST/OWNER/REPO, with an\n"
+        + "ssh host alias named by the host it resolves to; git then uses the account in every\n"
+        + "clone of it, wherever it is (after perch setup git). --folder binds the\n"
+        + "repository's folder instead (or, outside a repository, the folder itself). Shows\n"
+        + "what it binds and asks on a terminal; --yes agrees for scripts. The config is\n"
+        + "written through the config writer (comments kept, the previous file as .bak)\n"
+        + "and git's rules follow at once. perch unbind ACCOUNT [PATH] undoes it.\n"
+        + "Exit 1: not a repository, no remote, another account binds it, no consent."
     static let options: [CommandOption<Self>] =
         fileOptions + [CommandOption(BindOption.folder) { $0.folder = $1 }, CommandOption(SharedOption.yes) { $0.yes = $1 }]
 
@@ -42,7 +51,11 @@ struct UnbindCommand: ReadsPerchFiles {
     static let configuration = CommandConfiguration(
         name: "unbind", summary: "take off an account what perch bind added for PATH",
         operands: [Operand(name: "ACCOUNT", completion: .account), Operand(name: "PATH", optional: true, completion: .file)])
-    static var details: String { CommandDetails.unbind }
+    static let details: String =
+        "Takes off ACCOUNT exactly what perch bind would add for the repository at PATH (the\n"
+        + "folder you stand in by default): its remote pattern, or with --folder its folder.\n"
+        + "A broader pattern that also matches (github.com/acme/*) is left as it is. Exit 1\n"
+        + "when the account does not list it."
     static let options: [CommandOption<Self>] = fileOptions + [CommandOption(BindOption.folder) { $0.folder = $1 }]
 
     var files = FileOptions()

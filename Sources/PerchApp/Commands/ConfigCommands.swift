@@ -7,7 +7,9 @@ import PerchStore
 /// `perch init`: a starter config, never over an existing one.
 struct InitCommand: ReadsPerchFiles {
     static let configuration = CommandConfiguration(name: "init", summary: "write a starter config (never over an existing one)")
-    static var details: String { CommandDetails.initConfig }
+    static let details: String =
+        "Writes an example config to the config path (see perch config path), with every\n"
+        + "field shown once. Exit status 1 when a config is already there."
     static let options: [CommandOption<Self>] = fileOptions
     var files = FileOptions()
     func run(_ tool: CommandLineTool) -> Int32 { tool.initConfig() }

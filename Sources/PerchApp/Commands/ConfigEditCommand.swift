@@ -7,7 +7,12 @@ import PerchStore
 struct ConfigEditCommand: ReadsPerchFiles {
     static let configuration = CommandConfiguration(
         name: "config edit", summary: "edit a copy of the config, install it only when valid")
-    static var details: String { CommandDetails.configEdit }
+    static let details: String =
+        "Opens a copy of the config in $VISUAL, $EDITOR or vi (the starter config when\n"
+        + "there is none). A valid copy replaces the config atomically, the old one kept as\n"
+        + "<config>.bak. An invalid one is reported with line and column; on a terminal\n"
+        + "Perch asks (e)dit again, (d)iscard, (k)eep anyway?; otherwise it is discarded\n"
+        + "and the exit status is 2."
     static let options: [CommandOption<Self>] = fileOptions
     var files = FileOptions()
     func run(_ tool: CommandLineTool) -> Int32 { tool.configEdit() }

@@ -7,7 +7,19 @@ import PerchStore
 struct CurrentCommand: ReadsPerchFiles {
     static let configuration = CommandConfiguration(
         name: "current", summary: "print the current account (for shell prompts)", recoversInterruptedSwitch: false)
-    static var details: String { CommandDetails.current }
+    static let details: String =
+        "Prints `id: Name (handle)`; with --field only that field, for prompts:\n"
+        + "  PS1='[$(perch current --field name 2>/dev/null)] \\$ '\n"
+        + "The field is any key of the account, dotted for a tool's: kube.context, git.email,\n"
+        + "aws.profile, env.TEAM; an empty line when the account has none. --json prints\n"
+        + "every field and the identities, as perch list --json does. In a shell with an\n"
+        + "account of its own (perch use, a bound folder, perch exec), that account; --global\n"
+        + "gives the global one.\n"
+        + "It never waits: while a switch is under way (or a killed one still finishing) it\n"
+        + "prints the account last recorded, marked (switching to ID) (on stderr with\n"
+        + "--field; --json adds \"switching\": {\"to\", \"interrupted\"}); --field switching\n"
+        + "prints the account being switched to, an empty line when none.\n"
+        + "Exit status 1 when no account has been chosen yet (--json then prints null)."
 
     static let options: [CommandOption<Self>] =
         fileOptions + [

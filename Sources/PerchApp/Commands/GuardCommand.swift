@@ -13,7 +13,26 @@ struct GuardCommand: ReadsPerchFiles {
             Operand(name: "ACTION", optional: true, needs: "install, status or check (or --undo)"),
             Operand(name: "REMOTE", optional: true, hidden: true), Operand(name: "URL", optional: true, hidden: true),
         ])
-    static var details: String { CommandDetails.guardHooks }
+    static let details: String =
+        "install makes git's global core.hooksPath Perch's own hooks folder (through Perch's\n"
+        + "git include: run perch setup git first). Every commit that would enter a branch or\n"
+        + "HEAD (commit, merge, pull, revert, cherry-pick, rebase, am, amend, update-ref) is\n"
+        + "checked by git's reference-transaction hook before any ref moves: its committer, and\n"
+        + "its author unless it is someone else's kept author, must be the account owning the\n"
+        + "repository (its perch exec or perch use account, a bound folder's, a remote's, else\n"
+        + "the global one). Before each push, the credentials (the key ssh -G resolves, the\n"
+        + "user git credential fill names) and each commit the remote does not have. Each\n"
+        + "refusal names the commit or key, why, the fix and what to run after it, and exits 3.\n"
+        + "When the guard cannot tell (a config that does not load, Perch gone from the path\n"
+        + "recorded at install and from PATH, git failing) it refuses too. PERCH_GUARD=off\n"
+        + "before a git command skips it once (--no-verify does not skip reference-transaction).\n"
+        + "The repository's own hooks (.git/hooks), a core.hooksPath set before, and hooks\n"
+        + "another program wrote into the guard's folder still run after the check.\n"
+        + "status says whether each of the guard's hooks runs in the repository here and why\n"
+        + "not (a local core.hooksPath such as husky's, a replaced hook): exit 0, 3 where it does\n"
+        + "not run, 1 when not installed. check is the pre-commit check for a hook manager's\n"
+        + "config (husky, lefthook, the pre-commit framework); check-refs and check-push REMOTE\n"
+        + "URL are what the hooks run. --undo removes Perch's files only."
     static let options: [CommandOption<Self>] =
         fileOptions + [CommandOption(SharedOption.guardUndo) { $0.undo = $1 }, CommandOption(strict) { $0.strict = $1 }]
 

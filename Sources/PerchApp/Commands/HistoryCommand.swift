@@ -5,7 +5,9 @@ import PerchStore
 /// `perch history`: the recorded switches, newest first.
 struct HistoryCommand: ReadsPerchFiles {
     static let configuration = CommandConfiguration(name: "history", summary: "print the recorded switches, newest first")
-    static var details: String { CommandDetails.history }
+    static let details: String =
+        "Prints `time  source  previous → account`, newest first (at most 10000 are kept).\n"
+        + "--json prints [{\"account\", \"previous\", \"time\", \"source\"}, …]."
 
     static let options: [CommandOption<Self>] =
         fileOptions + [CommandOption(SharedOption.json) { $0.json = $1 }, CommandOption(limit) { $0.limit = $1 }]

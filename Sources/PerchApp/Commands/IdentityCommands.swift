@@ -10,7 +10,15 @@ struct StatusCommand: ReadsPerchFiles {
     static let configuration = CommandConfiguration(
         name: "status", summary: "show each tool's identity against the current account (exit 1 on drift)",
         recoversInterruptedSwitch: false)
-    static var details: String { CommandDetails.status }
+    static let details: String =
+        "For each tool the current account names, what the tool uses here: ✓ when it is the\n"
+        + "account's, ✗ when it failed when applied (with the error), changed since (drift:\n"
+        + "kubectl config use-context by hand, a variable such as AWS_DEFAULT_PROFILE that beats\n"
+        + "the selection) or not in effect (the last switch did not set it: skipped, or named in\n"
+        + "the config after it), – when it cannot be checked here or a rule of yours (git's\n"
+        + "includeIf) wins in this folder. Then the results of the last switch. Exit status 1\n"
+        + "when a tool drifted or failed or no account is current. --files lists the files Perch\n"
+        + "writes for tools instead. --json prints {\"account\", \"checks\", \"lastSwitch\"}."
 
     static let options: [CommandOption<Self>] =
         fileOptions + [
@@ -37,7 +45,11 @@ struct EnvCommand: ReadsPerchFiles {
     static let configuration = CommandConfiguration(
         name: "env", summary: "print the account's variables for this shell (eval \"$(perch env)\")",
         operands: [Operand(name: "ACCOUNT", optional: true, completion: .account)])
-    static var details: String { CommandDetails.env }
+    static let details: String =
+        "Prints export lines for PERCH_ACCOUNT, AWS_PROFILE and the account's env values,\n"
+        + "and unset lines for the variables of the account this shell had before. With no\n"
+        + "ACCOUNT, the current one. In bash or zsh: eval \"$(perch env)\"; in fish:\n"
+        + "perch env --shell fish | source."
     static let options: [CommandOption<Self>] = fileOptions + [CommandOption(SharedOption.shell) { $0.shell = $1 }]
 
     var files = FileOptions()
@@ -55,7 +67,17 @@ struct ShellInitCommand: ReadsPerchFiles {
     static let configuration = CommandConfiguration(
         name: "shell-init", summary: "print a shell function that keeps this shell's variables in step", operands: [.shell],
         recoversInterruptedSwitch: false)
-    static var details: String { CommandDetails.shellInit }
+    static let details: String =
+        "SHELL is bash, zsh or fish.\n"
+        + "Add to ~/.bashrc:  eval \"$(perch shell-init bash)\"\n"
+        + "        ~/.zshrc:   eval \"$(perch shell-init zsh)\"\n"
+        + "        config.fish: perch shell-init fish | source\n"
+        + "Then, in that shell: perch use ID makes it that account's (perch use --global\n"
+        + "follows the global one again); a switch made anywhere reaches it at the next prompt;\n"
+        + "and in a folder of an account's \"directories\" it is that account's (one line says\n"
+        + "so; PERCH_DIRECTORY_NOTICE=0 turns it off). When nothing changed, the prompt hook\n"
+        + "compares file times and starts no process. PERCH_SCOPE is pinned, directory or\n"
+        + "exec when the shell has its own account, unset when it follows the global one."
     static let options: [CommandOption<Self>] = fileOptions
 
     var files = FileOptions()
@@ -76,7 +98,14 @@ struct SetupCommand: ReadsPerchFiles {
                 name: "TOOL", optional: true, completion: .values(["git", "ssh"]), needs: "a tool: git or ssh",
                 knows: "sets up git or ssh", shownRequired: true)
         ])
-    static var details: String { CommandDetails.setup }
+    static let details: String =
+        "TOOL is git or ssh. git: puts [include] path = Perch's git file in your global git\n"
+        + "config after your own [user] and before your includeIf rules, so they still win in\n"
+        + "their folders (run it again to put it back there after git appended a [user]).\n"
+        + "ssh: adds an Include line for Perch's ssh file at the top of ~/.ssh/config. Shows\n"
+        + "the change and asks first on a terminal; --yes gives consent without asking.\n"
+        + "--undo removes it again; --undo with no TOOL is perch reset. Nothing else of your\n"
+        + "config is changed."
     static let options: [CommandOption<Self>] =
         fileOptions + [CommandOption(SharedOption.undo) { $0.undo = $1 }, CommandOption(SharedOption.yes) { $0.yes = $1 }]
 
@@ -101,7 +130,22 @@ struct SetupCommand: ReadsPerchFiles {
 struct ImportCommand: ReadsPerchFiles {
     static let configuration = CommandConfiguration(
         name: "import", summary: "propose accounts from git, ssh, kube, gcloud, gh and AWS, one per person")
-    static var details: String { CommandDetails.importAccounts }
+    static let details: String =
+        "Looks at git identities (the global config and its includeIf files), ssh keys\n"
+        + "(~/.ssh/*.pub and the Host blocks of ~/.ssh/config), kube contexts, gcloud\n"
+        + "configurations, gh hosts and users, and AWS profiles. What belongs to one person\n"
+        + "becomes one account: the same whole address first (an ssh key whose comment is a git\n"
+        + "email), then a word shared across tools (kube work-prod, gcloud work, aws work-admin\n"
+        + "and git ada@work.example make an account work). Identities an account already names\n"
+        + "are left out; what belongs with them is proposed as an addition to that account.\n"
+        + "--scan DIR also proposes \"directories\" (a folder whose clones are all one account's)\n"
+        + "and \"remotes\" from the git clones under DIR. --json prints the proposals for scripts\n"
+        + "({id, name, handle, group, identities, directories, remotes, adds}). On a terminal it\n"
+        + "shows each proposal and asks: y adds it, n skips it, i and e edit its id or name (an\n"
+        + "id of yours adds to that account), q stops. --write adds them all without asking;\n"
+        + "elsewhere it prints them as a config fragment and changes nothing. Accounts are added\n"
+        + "through the config writer (the previous file kept as .bak); with no config of your\n"
+        + "own, the new file holds only the imported accounts."
     static let options: [CommandOption<Self>] =
         fileOptions + [
             CommandOption(write) { $0.write = $1 }, CommandOption(SharedOption.json) { $0.json = $1 },

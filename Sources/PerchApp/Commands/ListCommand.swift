@@ -7,7 +7,14 @@ import PerchStore
 /// `perch list`: the accounts, the current one marked.
 struct ListCommand: ReadsPerchFiles {
     static let configuration = CommandConfiguration(name: "list", summary: "list the accounts, the current one marked with *")
-    static var details: String { CommandDetails.list }
+    static let details: String =
+        "Prints one account per line: id, name and handle, with a * before the current one\n"
+        + "on a terminal and after it otherwise (so the first column is always the id).\n"
+        + "--format ids prints the ids, one per line. --format tsv prints id, name, handle,\n"
+        + "group, color and current (true or false), tab-separated, empty where there is none.\n"
+        + "--json (--format json) prints [{\"id\", \"name\", \"handle\", \"group\", \"color\",\n"
+        + "\"onSwitch\", \"current\", \"identities\"}, …], null where there is nothing; identities\n"
+        + "holds the tools the account names, as in the config ({\"kube\": {\"context\": \"prod\"}})."
 
     static let options: [CommandOption<Self>] =
         fileOptions + [CommandOption(SharedOption.json) { $0.json = $1 }, CommandOption(format) { $0.format = $1 }]

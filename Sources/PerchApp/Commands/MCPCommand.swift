@@ -11,7 +11,15 @@ struct MCPCommand: ReadsPerchFiles {
     static let configuration = CommandConfiguration(
         name: "mcp", summary: "serve whoami, verify and list_accounts to an agent over MCP (stdio)",
         recoversInterruptedSwitch: false)
-    static var details: String { CommandDetails.mcp }
+    static let details: String =
+        "A Model Context Protocol server on stdin and stdout (JSON-RPC 2.0, one message a\n"
+        + "line; revisions 2024-11-05 to 2025-11-25) for coding agents to ask who they are.\n"
+        + "Its tools only read: whoami (each tool's identity here, as perch verify sees it,\n"
+        + "with the account and how it was chosen), verify (online: ask the servers too;\n"
+        + "account: another account) and list_accounts (ids, names, tools). Nothing switches,\n"
+        + "writes or prints a secret; a message over 1 MiB is skipped with an error. Add it to\n"
+        + "an agent's MCP configuration: {\"mcpServers\": {\"perch\": {\"command\": \"perch\",\n"
+        + "\"args\": [\"mcp\"]}}}. Exit status 0 when stdin ends."
 
     static let options: [CommandOption<Self>] = fileOptions
 

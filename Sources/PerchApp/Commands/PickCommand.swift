@@ -7,7 +7,12 @@ import PerchStore
 struct PickCommand: ReadsPerchFiles {
     static let configuration = CommandConfiguration(
         name: "pick", summary: "pick an account in the inline picker and print its id")
-    static var details: String { CommandDetails.pick }
+    static let details: String =
+        "Draws the account sheet below the prompt, as perch switch with no account does,\n"
+        + "and prints the chosen account's id without switching, for\n"
+        + "  kubectl --context \"$(perch pick)\" …\n"
+        + "Exit status 1 when nothing was picked; 2 when standard input or output is not\n"
+        + "a terminal (the picker is drawn on standard error's terminal when stdout is not)."
     static let options: [CommandOption<Self>] = fileOptions + [CommandOption(SharedOption.height) { $0.height = $1 }]
     var files = FileOptions()
     /// `--height N`, in rows; nil: fitted.

@@ -81,7 +81,17 @@ struct RegistryAddCommand: ReadsPerchFiles {
     static let configuration = CommandConfiguration(
         name: "registry add", summary: "add a registry: accounts shared from a git repository, shown before they are added",
         operands: [Operand(name: "NAME"), Operand(name: "URL")])
-    static var details: String { CommandDetails.registry }
+    static let details: String =
+        "A registry is a git repository holding perch-registry.json: accounts in the shape of\n"
+        + "accounts.json, shared by a team (docs/registries.md). add and update show, account by\n"
+        + "account and field by field, what would change and apply only on yes (or --yes); the\n"
+        + "commit used is recorded and moves only on update. A fetch that fails changes nothing\n"
+        + "and exits 1; update applies every registry or none. Code (onSwitch, catalog commands,\n"
+        + "env a shell acts on) stays inert until perch registry trust NAME, for that code only:\n"
+        + "a commit that changes it needs trust again, and --yes never grants it. Your own\n"
+        + "accounts.json wins field by field: an entry with a registry account's id names only\n"
+        + "what it overrides. Two registries that set a field differently are a conflict (exit 1).\n"
+        + "Registry files live beside the state file; your own files are never rewritten."
     static let options: [CommandOption<Self>] =
         fileOptions + [
             CommandOption(RegistryOption.ref) { $0.ref = $1 }, CommandOption(RegistryOption.path) { $0.path = $1 },
@@ -161,7 +171,7 @@ struct RegistryUpdateCommand: ReadsPerchFiles {
     static let configuration = CommandConfiguration(
         name: "registry update", summary: "fetch the registries again and apply what changed, all or none, once agreed",
         operands: [Operand(name: "NAME", optional: true)])
-    static var details: String { CommandDetails.registry }
+    static var details: String { RegistryAddCommand.details }
     static let options: [CommandOption<Self>] =
         fileOptions + [
             CommandOption(RegistryOption.set) { $0.values[$1.0] = $1.1 }, CommandOption(RegistryOption.timeout) { $0.timeout = $1 },
@@ -183,7 +193,7 @@ struct RegistryListCommand: ReadsPerchFiles {
     static let configuration = CommandConfiguration(
         name: "registry list", summary: "list the registries, the commit each is at and whether its code is trusted",
         recoversInterruptedSwitch: false)
-    static var details: String { CommandDetails.registry }
+    static var details: String { RegistryAddCommand.details }
     static let options: [CommandOption<Self>] = fileOptions + [CommandOption(SharedOption.json) { $0.json = $1 }]
 
     var files = FileOptions()
@@ -195,7 +205,7 @@ struct RegistryListCommand: ReadsPerchFiles {
 struct RegistryRemoveCommand: ReadsPerchFiles {
     static let configuration = CommandConfiguration(
         name: "registry remove", summary: "remove a registry and the accounts it gave", operands: [Operand(name: "NAME")])
-    static var details: String { CommandDetails.registry }
+    static var details: String { RegistryAddCommand.details }
     static let options: [CommandOption<Self>] = fileOptions + [CommandOption(SharedOption.yes) { $0.yes = $1 }]
 
     var files = FileOptions()
@@ -210,7 +220,7 @@ struct RegistryTrustCommand: ReadsPerchFiles {
     static let configuration = CommandConfiguration(
         name: "registry trust", summary: "show a registry's code (onSwitch, commands) and let it run, for this commit only",
         operands: [Operand(name: "NAME")])
-    static var details: String { CommandDetails.registry }
+    static var details: String { RegistryAddCommand.details }
     static let options: [CommandOption<Self>] = fileOptions + [CommandOption(RegistryOption.commit) { $0.commit = $1 }]
 
     var files = FileOptions()

@@ -12,7 +12,14 @@ struct RenewCommand: ReadsPerchFiles {
                 name: "TOOL", optional: true, completion: .values(SessionRenewal.tools.map(\.rawValue)),
                 knows: "renews aws, gcloud or kube")
         ])
-    static var details: String { CommandDetails.renew }
+    static let details: String =
+        "Runs the tool's own login for the current account (this shell's own in a scope;\n"
+        + "--global: the global one), in the foreground on this terminal: aws sso login\n"
+        + "--profile P for an SSO profile, gcloud auth login into the account's gcloud\n"
+        + "configuration. For kube, and for AWS profiles no login renews (an assumed role,\n"
+        + "plain keys), it says what does. TOOL is aws, gcloud or kube; without it, each of\n"
+        + "these the account names. Exit status: the login's when it fails; 1 when the\n"
+        + "account names no such tool or none is chosen."
     static let options: [CommandOption<Self>] = fileOptions + [CommandOption(SharedOption.global) { $0.global = $1 }]
 
     var files = FileOptions()

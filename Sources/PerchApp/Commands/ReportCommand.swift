@@ -8,7 +8,12 @@ import PerchStore
 struct ReportCommand: ReadsPerchFiles {
     static let configuration = CommandConfiguration(
         name: "report", summary: "print the time spent in each account (for timesheets)")
-    static var details: String { CommandDetails.report }
+    static let details: String =
+        "Time in an account runs from a switch to it until the next switch (or now).\n"
+        + "Dates are local (TZ, else the system's zone), shown with the zone; --since is the\n"
+        + "first day (default: 29 days before today), --until the last day, included\n"
+        + "(default: today). --csv prints id,name,minutes,hours; --json an object with\n"
+        + "since, until, timeZone, utcOffset, accounts [{id, name, seconds}] and totalSeconds."
 
     static let options: [CommandOption<Self>] =
         fileOptions + [

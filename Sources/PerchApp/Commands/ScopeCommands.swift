@@ -8,7 +8,24 @@ import PerchStore
 struct ExecCommand: ReadsPerchFiles {
     static let configuration = CommandConfiguration(
         name: "exec", summary: "run a command as an account; nothing global changes", operands: [.account], trailingCommand: true)
-    static var details: String { CommandDetails.exec }
+    static let details: String =
+        "Runs COMMAND with the account's whole identity given to it and its children only:\n"
+        + "git's author (GIT_CONFIG_COUNT entries), git's ssh key (GIT_SSH_COMMAND), a\n"
+        + "kubeconfig of Perch's first in KUBECONFIG, CLOUDSDK_ACTIVE_CONFIG_NAME, AWS_PROFILE,\n"
+        + "DOCKER_CONTEXT, gh's token (GH_TOKEN, from gh auth token), the account's env values,\n"
+        + "PERCH_ACCOUNT and PERCH_SCOPE=exec. Nothing global changes. Perch then becomes\n"
+        + "COMMAND (execve): its exit status, signals and standard streams are COMMAND's.\n"
+        + "Exit status 1 for an unknown account, 3 when a tool's part cannot be made (nothing\n"
+        + "is run; --keep-going runs it without that tool's), 126 when COMMAND cannot be run,\n"
+        + "127 when it is not found.\n\n"
+        + "--agent is for a coding agent: git's author and committer fixed (GIT_AUTHOR_*,\n"
+        + "GIT_COMMITTER_*; the account must name git's name and email), your global git\n"
+        + "config read through a copy of Perch's (git config --global inside writes there),\n"
+        + "signing only as the account says, and every tool the account names nothing for\n"
+        + "closed (empty configs of Perch's) instead of left on your own. It fails closed: a\n"
+        + "tool that cannot be given the account, a missing ssh key or an ended session\n"
+        + "refuses COMMAND (exit status 3) whatever --keep-going says. --json prints, on\n"
+        + "stderr before COMMAND starts, one line saying what each tool was given (no secret)."
     static let options: [CommandOption<Self>] =
         fileOptions + [
             CommandOption(SharedOption.keepGoingScope) { $0.keepGoing = $1 },
@@ -57,7 +74,12 @@ struct UseCommand: ReadsPerchFiles {
     static let configuration = CommandConfiguration(
         name: "use", summary: "make this shell an account's (--global: follow the global one again)",
         operands: [Operand(name: "ID", optional: true, completion: .account)])
-    static var details: String { CommandDetails.use }
+    static let details: String =
+        "Gives this shell the account's identity as perch exec gives a command, until\n"
+        + "perch use --global; a switch made elsewhere leaves it alone, and it beats the\n"
+        + "account of a bound folder. Works through perch shell-init, which evaluates what\n"
+        + "this prints; run by hand, eval \"$(perch use ID)\" does the same. On a terminal\n"
+        + "without shell-init it says how to set that up (exit status 2)."
     static let options: [CommandOption<Self>] =
         fileOptions + [
             CommandOption(SharedOption.global) { $0.global = $1 }, CommandOption(SharedOption.shell) { $0.shell = $1 },
@@ -92,7 +114,11 @@ struct ShellHookCommand: ReadsPerchFiles {
     static let configuration = CommandConfiguration(
         name: "shell-hook", summary: "what shell-init's prompt hook runs when the state or config changed",
         operands: [.shell, Operand(name: "PID", optional: true)])
-    static var details: String { CommandDetails.shellHook }
+    static let details: String =
+        "Prints the shell text that brings this shell up to date: the scope it is pinned to,\n"
+        + "the account of the bound folder it is in, or the global account; then touches\n"
+        + "this shell's marker (PID) so the prompt hook starts no process until the state\n"
+        + "or the config changes again. shell-init's hook runs it; not meant to be typed."
     static let options: [CommandOption<Self>] = fileOptions
 
     var files = FileOptions()

@@ -3,7 +3,10 @@ struct CompletionCommand: PerchCommand {
     static let configuration = CommandConfiguration(
         name: "completion", summary: "print the completion script for bash, zsh or fish", operands: [.shell], touchesFiles: false,
         recoversInterruptedSwitch: false)
-    static var details: String { CommandDetails.completion }
+    static let details: String =
+        "Load it with, for bash:  source <(perch completion bash)\n"
+        + "  zsh:  source <(perch completion zsh)    fish:  perch completion fish | source\n"
+        + "Completes commands, options, and the account ids and names of the config in use."
     static let options: [CommandOption<Self>] = []
     /// The shell given; checked against ``CompletionShell`` by the parser.
     var shell: CompletionShell?
@@ -16,7 +19,8 @@ struct ManPageCommand: PerchCommand {
     static let configuration = CommandConfiguration(
         name: "man-page", summary: "print the manual page (roff), as installed as perch.1", touchesFiles: false,
         recoversInterruptedSwitch: false)
-    static var details: String { CommandDetails.manPage }
+    static let details: String =
+        "Prints perch(1) in man(7) format:  perch man-page | man -l -"
     static let options: [CommandOption<Self>] = []
     func run(_ tool: CommandLineTool) -> Int32 {
         tool.console.write(ManPage.text)

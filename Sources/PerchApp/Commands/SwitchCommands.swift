@@ -11,7 +11,23 @@ struct SwitchCommand: ReadsPerchFiles {
         name: "switch", summary: "switch to an account by id or name; - for the previous; none: pick",
         operands: [Operand(name: "ID-OR-NAME|-", optional: true, completion: .account)], recoversInterruptedSwitch: false,
         shorthand: "-")
-    static var details: String { CommandDetails.switchAccount }
+    /// The tools named from the registry (``ToolLists``).
+    static var details: String {
+        "The account is its exact id, or its name when exactly one name matches it\n"
+            + "(ignoring case); - is the account that was current before (two in a row swap).\n"
+            + "With no account, on a terminal, the account sheet is drawn below the prompt to\n"
+            + "pick from (type to filter, arrows, Enter, the mouse; Esc exits 1, Ctrl-C 130).\n"
+            + ("The account's tool identities are applied (\(ToolLists.toolNames)), "
+            + "then the switch is saved and its onSwitch hook runs with its output passed through. "
+            + "A failed tool exits 3 and saves nothing (every tool it changed is put back; "
+            + "--keep-going saves the switch without it); a failed hook exits 3 after the switch "
+            + "is saved. A closed output pipe ends only the printing: the hook still runs, then the "
+            + "exit status is 141.").wrapped(toColumns: 80) + "\n"
+            + "--dry-run prints what would change, tool by tool, and changes nothing; --force\n"
+            + "applies the identities again when the account is already current.\n"
+            + "Exit status 1 for an unknown or ambiguous account (with the nearest ones\n"
+            + "suggested, never switched to) or no previous account."
+    }
 
     static let options: [CommandOption<Self>] =
         fileOptions + [
@@ -52,7 +68,12 @@ struct SwitchSettings: Hashable, Sendable {
 struct UndoCommand: ReadsPerchFiles {
     static let configuration = CommandConfiguration(
         name: "undo", summary: "bring back the account and every tool's state from before the last switch")
-    static var details: String { CommandDetails.undo }
+    static let details: String =
+        "Switches back to the account before the last switch and gives each tool the state\n"
+        + "it had then (recorded when the switch was made). It is a switch itself, so a second\n"
+        + "perch undo redoes. Exit status 1 when there is nothing to undo, 3 when a tool fails\n"
+        + "(every tool is then left as it was). It first says which switch it undoes; only\n"
+        + "switches are undone (an account removed since stays removed)."
     static let options: [CommandOption<Self>] = fileOptions
     var files = FileOptions()
     func run(_ tool: CommandLineTool) -> Int32 { tool.undo() }
@@ -62,7 +83,13 @@ struct UndoCommand: ReadsPerchFiles {
 struct ResetCommand: ReadsPerchFiles {
     static let configuration = CommandConfiguration(
         name: "reset", summary: "give every tool back what it had before Perch, and remove what setup added")
-    static var details: String { CommandDetails.reset }
+    static let details: String =
+        "The first time Perch changes a tool it records what the tool had (its baseline):\n"
+        + "gcloud's configuration, kube's context, gh's user, docker's context. perch reset gives\n"
+        + "each one back, empties Perch's own git and ssh files and removes the includes\n"
+        + "perch setup added. It is a switch session of its own: journalled, each tool checked,\n"
+        + "all or nothing. A tool that fails puts every tool back, keeps the baseline and the\n"
+        + "account, and exits 3. Asks first on a terminal; --yes gives consent without asking."
     static let options: [CommandOption<Self>] = fileOptions + [CommandOption(SharedOption.yes) { $0.yes = $1 }]
     var files = FileOptions()
     /// `--yes`: consent given here.

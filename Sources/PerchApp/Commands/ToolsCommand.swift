@@ -15,7 +15,17 @@ struct ToolsCommand: PerchCommand {
             // Left out of the usage line, which shows it with show; completed with the described tools.
             Operand(name: "NAME", optional: true, completion: .describedTool, hidden: true),
         ], touchesFiles: false, recoversInterruptedSwitch: false)
-    static var details: String { CommandDetails.tools }
+    static let details: String =
+        "Prints one line per tool this run knows: its name, its title, where it comes from\n"
+        + "(built in; shipped, a description Perch carries; or the description's file), per\n"
+        + "shell or global, and the variables that carry an account to one process. A tool\n"
+        + "described as data is read from $XDG_CONFIG_HOME/perch/tools/NAME.json (default\n"
+        + "~/.config/perch/tools); a file named for a shipped tool takes its place (see\n"
+        + "docs/tools.md). --json prints [{\"name\", \"title\", \"source\", \"file\", \"program\",\n"
+        + "\"perShell\", \"variables\"}, …]. show NAME prints the JSON text of NAME's\n"
+        + "description, to copy to that folder and edit. Exit status 1 for an unknown or\n"
+        + "built-in NAME; 2 when a description was refused or is faulty (each problem on\n"
+        + "stderr, after the output)."
     static let options: [CommandOption<Self>] = [CommandOption(SharedOption.json) { $0.json = $1 }]
 
     /// `--json`, for the list.

@@ -10,7 +10,26 @@ struct VerifyCommand: ReadsPerchFiles {
     static let configuration = CommandConfiguration(
         name: "verify", summary: "ask each tool (--online: each server) who it will be here; exit 3 on a disagreement",
         operands: [Operand(name: "ID", optional: true, completion: .account)])
-    static var details: String { CommandDetails.verify }
+    static let details: String =
+        "Asks each tool the account names what it will really use here, in this folder and in\n"
+        + "this shell's scope, never reading Perch's own files: git var GIT_AUTHOR_IDENT and\n"
+        + "GIT_COMMITTER_IDENT (and user.signingkey), ssh -G HOST (and ssh-add -l when\n"
+        + "IdentitiesOnly is off), git credential fill for gh's host (the user name only), gh\n"
+        + "config get user, kubectl config view --minify, gcloud's active configuration, aws\n"
+        + "configure list, docker context show, and the env values. The account is ID, else\n"
+        + "the one that owns this place: perch exec's or perch use's, a bound folder's, a\n"
+        + "repository remote's (\"remotes\"), else the global one. One line per tool: ✓ agrees,\n"
+        + "✗ disagrees (with the reason and the command that puts it right), – cannot tell or\n"
+        + "not installed. The tools are asked at once, each for at most --timeout MS (5000).\n"
+        + "--online also asks the servers: ssh -T git@HOST (BatchMode, no host key accepted),\n"
+        + "gh api user, aws sts get-caller-identity, kubectl auth whoami, judged against the\n"
+        + "account's \"expect\" ({\"ssh\": \"ada-work\", \"aws\": \"123456789012\"}; gh: gh.user);\n"
+        + "a server not reached is –. A per-shell tool (env, aws) in a shell with none of\n"
+        + "Perch's variables (no perch env, shell-init or scope) is – with what applies it.\n"
+        + "--as-exec verifies in the environment perch exec ID would give a command, for CI\n"
+        + "jobs and editors. Nothing prompts, no file is written, no secret is printed.\n"
+        + "Exit status 0 when every answer agrees, 3 when one disagrees.\n"
+        + "--json prints {\"account\", \"chosenBy\", \"folder\", \"online\", \"agrees\", \"answers\"}."
 
     static let options: [CommandOption<Self>] =
         fileOptions + [

@@ -8,7 +8,12 @@ import PerchStore
 struct DoctorCommand: TakesHoldSettings {
     static let configuration = CommandConfiguration(
         name: "doctor", summary: "what this terminal gives Perch, and a key-repeat test")
-    static var details: String { CommandDetails.doctor }
+    static let details: String =
+        "Prints, one per line with how each was found: TERM and terminfo, colours, SGR mouse,\n"
+        + "bracketed paste, the kitty keyboard protocol and the key-hold mode, OSC 52, the\n"
+        + "locale's UTF-8, and the config and state paths with their permissions. On a\n"
+        + "terminal it then asks you to hold the 1 key for 2 seconds and reports the repeat\n"
+        + "delay and rate, and whether the hold would be recognised with --long-press-ms."
 
     static let options: [CommandOption<Self>] = fileOptions + holdOptions
 
