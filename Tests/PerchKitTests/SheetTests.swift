@@ -90,6 +90,20 @@ struct SheetTests {
         let stays = sheet.advance(moving)
         #expect(!stays, "gone once it slid away")
     }
+
+    // Bug: an inset sheet's bottom edge was blank between its corners, after the footer.
+    @Test("An inset sheet's bottom edge is a rule from corner to corner, the footer drawn on it")
+    func insetBottomEdge() {
+        let context = Context(size: Size(width: 50, height: 12), clock: 0, reduceMotion: true)
+        var sheet = Sheet(title: "Pick", items: (0..<3).map { Sheet.Item("Row \($0)") }, style: .inset)
+        _ = sheet.advance(context)
+        var frame = Frame(size: context.size)
+        sheet.render(into: &frame, in: Rect(x: 0, y: 0, width: 50, height: 12), context)
+        let bottom = frame.screen.lines[sheet.layout(context).frame.maxY - 1]
+        #expect(bottom.hasPrefix(" ╰ ↑↓ move · Enter pick · Esc close ─"), "\(bottom)")
+        #expect(bottom.hasSuffix("──╯ "), "\(bottom)")
+        #expect(!bottom.contains("  ╯"), "no blank run before the corner: \(bottom)")
+    }
 }
 
 @Suite("TabBar, HelpLayer")

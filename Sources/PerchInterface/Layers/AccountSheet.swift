@@ -445,7 +445,7 @@ extension AccountSheet {
             }
             if let shown { footer += " · \(shown.first)–\(shown.last) of \(grouped ? offered : listed)" }
         }
-        frame.screen.put(footer, column: left, row: footerRow, style: .dim, width: width)
+        frame.screen.put(footer + " ", column: left, row: footerRow, style: .dim, width: width)
     }
 
     /// Columns of the name column in a sheet `width` columns wide (inside its border) whose

@@ -179,7 +179,7 @@ public struct Sheet: Layer {
             }
         }
         if layout.height >= SheetLayout.chromeRows {
-            frame.screen.put(" ↑↓ move · Enter pick · Esc close", column: left, row: box.maxY - 1, style: .dim, width: width)
+            frame.screen.put(" ↑↓ move · Enter pick · Esc close ", column: left, row: box.maxY - 1, style: .dim, width: width)
         }
     }
 }

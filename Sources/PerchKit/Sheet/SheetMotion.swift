@@ -100,7 +100,9 @@ public struct SheetMotion: Hashable, Sendable {
     /// while closing: a sheet sliding away swallows the pointer where it is drawn). Returns the
     /// columns inside the side borders, where content goes.
     @discardableResult
-    public func drawChrome(_ layout: SheetLayout, into frame: inout Frame, screenWidth: Int, chrome: HitTarget, grabber: HitTarget) -> Range<Int> {
+    public func drawChrome(_ layout: SheetLayout, into frame: inout Frame, screenWidth: Int, chrome: HitTarget, grabber: HitTarget)
+        -> Range<Int>
+    {
         let box = layout.frame
         let inset = style == .inset && box.x > 0
         if inset {
@@ -118,6 +120,11 @@ public struct SheetMotion: Hashable, Sendable {
                 let last = row == box.maxY - 1
                 frame.screen.put(last ? "╰" : "│", column: box.x, row: row, style: .dim)
                 frame.screen.put(last ? "╯" : "│", column: box.maxX - 1, row: row, style: .dim)
+            }
+            // Bug: the bottom edge between the corners was blank; a footer drawn there (ending
+            // in a space) leaves the rest of the line.
+            if box.maxY - 1 > layout.top {
+                frame.screen.fill(Rect(x: box.x + 1, y: box.maxY - 1, width: max(0, box.width - 2), height: 1), with: "─", style: .dim)
             }
         }
         let mark = " ━━━━━━ "
