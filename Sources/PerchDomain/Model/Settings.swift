@@ -40,7 +40,7 @@ public enum SheetStyleSetting: String, CaseIterable, Hashable, Sendable {
 
 /// A setting that Settings shows, changes and keeps.
 public enum SettingKey: String, CaseIterable, Hashable, Sendable {
-    case longPress, sheetStyle, reduceMotion, mouse, theme, checkWithServers, accessible
+    case reduceMotion, sheetStyle, longPress, mouse, theme, checkWithServers, accessible
 }
 
 /// Where a setting's value comes from.
@@ -157,13 +157,14 @@ public struct SettingDefinition: Sendable {
     let decode: @Sendable (KeyedDecodingContainer<SavedSettings.Member>, inout SavedSettings) -> Void
     let encode: @Sendable (SavedSettings, inout KeyedEncodingContainer<SavedSettings.Member>) throws -> Void
 
-    /// Every setting, in ``SettingKey``'s order (a test holds them to it).
+    /// Every setting, in ``SettingKey``'s order (a test holds them to it), which is the order of
+    /// their rows in Settings.
     public static let all: [SettingDefinition] = [
+        .flag(.reduceMotion, "reduceMotion", "Reduce motion", \.reduceMotion, \.reduceMotion),
+        .choice(.sheetStyle, "sheetStyle", "Sheet style", \.sheetStyle, \.sheetStyle, spelled: SheetStyleSetting.init(spelled:)),
         .number(
             .longPress, "longPressMilliseconds", "Long-press duration", \.longPressMilliseconds, \.longPressMilliseconds,
             range: Settings.longPressRange, step: Settings.longPressStep, unit: "ms"),
-        .choice(.sheetStyle, "sheetStyle", "Sheet style", \.sheetStyle, \.sheetStyle, spelled: SheetStyleSetting.init(spelled:)),
-        .flag(.reduceMotion, "reduceMotion", "Reduce motion", \.reduceMotion, \.reduceMotion),
         .flag(.mouse, "mouse", "Mouse", \.mouse, \.mouse),
         .choice(.theme, "theme", "Colour theme", \.theme, \.theme, spelled: ColorTheme.init(spelled:)),
         .flag(.checkWithServers, "checkWithServers", "Check with servers", \.checkWithServers, \.checkWithServers, on: "on (v asks them)"),

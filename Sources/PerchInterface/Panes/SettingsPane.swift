@@ -57,52 +57,36 @@ public struct RunInfo: Hashable, Sendable {
     }
 }
 
-/// An action row of the Settings pane.
+/// An action row of the Settings pane: the two actions, a row for each kept setting (in
+/// ``SettingDefinition/all``'s order, so a new setting is a row with no case added here), and
+/// editing the config.
 public enum SettingsAction: CaseIterable, Hashable, Sendable {
     case switchAccount
     /// Opens the `Add account…` form.
     case addAccount
-    /// Turns the sheet's animations off or on.
-    case reduceMotion
-    /// Switches the sheet between edge-to-edge and inset.
-    case sheetStyle
-    /// The long-press and key-hold duration (`←`/`→` by 100 ms).
-    case longPress
-    /// Mouse reporting on or off.
-    case mouse
-    /// The colour theme.
-    case theme
-    /// Whether `v` in Overview asks the servers too.
-    case checkWithServers
-    /// Whether the interface starts in the accessible mode (from the next start).
-    case accessible
+    /// A kept setting's row: `Enter`/`←`/`→` step it (``SettingDefinition``).
+    case setting(SettingKey)
     /// Edits the config in `$VISUAL`/`$EDITOR`, then reloads it.
     case editConfig
     // A key-hold mode row (kitty keyboard protocol or auto-repeat) belongs here once the input
-    // decoder reports key releases: a `SettingKey` case and a row.
+    // decoder reports key releases: a `SettingKey` case and its record.
+
+    /// The rows, top to bottom.
+    public static let allCases: [SettingsAction] =
+        [.switchAccount, .addAccount] + SettingDefinition.all.map { .setting($0.key) } + [.editConfig]
 
     public var title: String {
         switch self {
         case .switchAccount: "Switch account…"
         case .addAccount: "Add account…"
-        case .reduceMotion, .sheetStyle, .longPress, .mouse, .theme, .checkWithServers, .accessible:
-            setting.map { SettingDefinition[$0].title } ?? ""
+        case .setting(let key): SettingDefinition[key].title
         case .editConfig: "Edit config…"
         }
     }
 
     /// The kept setting the row changes, if any.
     public var setting: SettingKey? {
-        switch self {
-        case .reduceMotion: .reduceMotion
-        case .sheetStyle: .sheetStyle
-        case .longPress: .longPress
-        case .mouse: .mouse
-        case .theme: .theme
-        case .checkWithServers: .checkWithServers
-        case .accessible: .accessible
-        case .switchAccount, .addAccount, .editConfig: nil
-        }
+        if case .setting(let key) = self { key } else { nil }
     }
 }
 
@@ -175,8 +159,7 @@ public struct SettingsPane: PerchPane {
         case .switchAccount: [.perch(.openSheet)]
         case .addAccount: [.present(AccountForm(opensSheet: true))]
         case .editConfig: [.perform(EditConfig(), then: Message.edited)]
-        case .reduceMotion, .sheetStyle, .longPress, .mouse, .theme, .checkWithServers, .accessible:
-            change(action.setting!, step: step, context)
+        case .setting(let key): change(key, step: step, context)
         }
     }
 
