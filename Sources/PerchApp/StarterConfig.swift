@@ -24,8 +24,8 @@ enum StarterConfig {
             """#
         return #"""
             {
-              // JSON with comments. `perch config check` checks it; docs/files.md and
-              // docs/identities.md (or `man perch`) list every key.
+              // JSON with comments. `perch config check` checks it; the manual lists
+              // every key (`man perch`, or `perch man-page | man -l -`).
               "version": 1,
               "accounts": [
                 {
@@ -42,7 +42,7 @@ enum StarterConfig {
                       "id": "oss",
                       "name": "Open Source",
                       "handle": "@you-oss",
-                      "group": "Jobs",
+                      "color": "magenta",
                       "onSwitch": "echo \"now $PERCH_ACCOUNT_NAME (was ${PERCH_PREVIOUS_ID:-nobody})\" >&2"
                     }
                   ]

@@ -138,8 +138,8 @@ public protocol ToolAdapter: ToolConfigReader {
     /// The names of the variables its settings export (`AWS_PROFILE`), which `env` may not name.
     var exportedNames: [String] { get }
     /// How a scope (`perch exec`, `perch use`, a bound folder) carries the tool, in a phrase for
-    /// the man page's SCOPES, its variables in capitals (`git through GIT_CONFIG_COUNT
-    /// entries`); nil to leave it out.
+    /// the man page's SCOPES after the tool's name, its variables in capitals (git's:
+    /// `GIT_CONFIG_COUNT entries`); nil to leave it out. By default the variables it exports.
     var scopeCarrier: String? { get }
     /// The tool's member of an account as the starter config (`perch init`) shows it
     /// (`"aws": "work-admin"`); nil to show none.

@@ -146,6 +146,9 @@ struct CommandLineOptionsTests {
                 arguments: ["swich", "work"], message: "unknown command 'swich'; did you mean 'switch'? (perch --help lists the commands)"),
             InvalidCommandLine(
                 arguments: ["lsit"], message: "unknown command 'lsit'; did you mean 'list'? (perch --help lists the commands)"),
+            // Bug: `perch man` got no hint of `perch man-page`: the start of a command is no typo of it.
+            InvalidCommandLine(
+                arguments: ["man"], message: "unknown command 'man'; did you mean 'man-page'? (perch --help lists the commands)"),
             InvalidCommandLine(arguments: ["add"], message: "'perch add' needs ID"),
             InvalidCommandLine(arguments: ["set", "work", "git.email"], message: "'perch set' needs ID PATH VALUE"),
             InvalidCommandLine(arguments: ["rename", "a", "b", "c"], message: "unexpected argument 'c'"),

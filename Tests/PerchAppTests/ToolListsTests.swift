@@ -13,7 +13,7 @@ private struct DummyAdapter: PerShellToolAdapter {
     func read(_ reader: inout ToolMemberReader) -> ToolSetting? { nil }
     func json(_ setting: ToolSetting) -> String { "{}" }
     var acceptsExpectation: Bool { true }
-    var scopeCarrier: String? { "perchdummy through PERCHDUMMY_HOME" }
+    var scopeCarrier: String? { "its home through PERCHDUMMY_HOME" }
     var configExample: ToolConfigExample? { ToolConfigExample(#""perchdummy": { "handle": "you" }"#) }
 }
 
@@ -73,7 +73,7 @@ struct ToolListsTests {
         try ToolLists.$given.withValue(withDummy) {
             try ToolConfigRegistry.$given.withValue(withDummy) {
                 #expect(ToolLists.setPaths.contains("expect.perchdummy"))
-                #expect(ManPage.text.contains(#"perchdummy through \fBPERCHDUMMY_HOME\fR"#), "man: SCOPES")
+                #expect(ManPage.text.contains(#"\fIperchdummy\fR: its home through \fBPERCHDUMMY_HOME\fR"#), "man: SCOPES")
                 #expect(StarterConfig.text.contains(#"      // "perchdummy": { "handle": "you" },"#))
                 let started = try parse(StarterConfig.text)
                 #expect(started.accounts.map(\.id) == ["work", "personal", "oss"])

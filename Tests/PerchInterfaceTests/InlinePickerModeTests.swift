@@ -84,6 +84,16 @@ struct InlinePickerModeTests {
             (0..<screen.size.width).first { screen[$0, row].character == "●" }.map { screen[$0, row].style.foreground }
         }
         #expect(marks == [.yellow], "side's mark in side's colour, yellow (on a dark background, where yellow reads)")
+        // Bug: the mark was bold, and bold blue and magenta read on no light background, so a
+        // light terminal showed no account's colour.
+        var work = Self.picker(current: "work")
+        _ = work.update(.terminalReply(.backgroundColor(.white)))
+        _ = work.update(.key(KeyEvent(.down)))
+        let light = work.renderFrame().screen
+        let lightMarks = (0..<light.size.height).compactMap { row in
+            (0..<light.size.width).first { light[$0, row].character == "●" }.map { light[$0, row].style }
+        }
+        #expect(lightMarks.map(\.foreground) == [.blue] && lightMarks.allSatisfy { !$0.bold }, "\(lightMarks)")
     }
 
     @Test("Enter on the current account still picks it")

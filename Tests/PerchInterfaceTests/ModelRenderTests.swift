@@ -163,7 +163,7 @@ struct ModelRenderTests {
                 "", " ╭─ Keys · Overview ──────────────────────╮", " │ r                   apply the          │",
                 " │                     account's tools    │", " │                     again              │",
                 " │ v                   ask each tool who  │", " │                     it will be         │",
-                " │                                        │", " │ Everywhere in Perch                    │",
+                " │                                        │", " │ Accounts                               │",
                 " │ a                   switch account     │", " ╰─ 1–8 of 25 · Esc close ────────────────╯",
             ])
     }

@@ -269,7 +269,9 @@ enum CommandLineParser {
     /// ` (did you mean 'switch'?)` for a mistyped command, or "".
     static func commandGuess(_ typed: String) -> String {
         let words = Completion.commandWords.filter { $0 != "-" }
-        let near = Account.suggestions(for: typed, in: words.map { Account(id: $0, name: $0) })
+        var near = Account.suggestions(for: typed, in: words.map { Account(id: $0, name: $0) })
+        // A command's start (`man` for `man-page`) is not a typo of it, but names it all the same.
+        if near.isEmpty, typed.count >= 3 { near = words.filter { $0.hasPrefix(typed) } }
         guard !near.isEmpty else { return "" }
         return "; did you mean " + near.map { "'\($0)'" }.joined(separator: " or ") + "?"
     }

@@ -119,8 +119,8 @@ enum ManPage {
             "keeps its own git and ssh files beside its state file, so it never changes the real identity.",
             ".SH SCOPES",
             bold("perch exec ID -- COMMAND") + " runs COMMAND with the account's whole identity in its environment and",
-            "changes nothing global: " + scopeCarriers + ", " + bold("PERCH_ACCOUNT"),
-            "and " + bold("PERCH_SCOPE") + "=exec; then Perch becomes COMMAND (execve).",
+            "changes nothing global. Tool by tool, it carries " + scopeCarriers + "; and it sets " + bold("PERCH_ACCOUNT"),
+            "and " + bold("PERCH_SCOPE") + "=exec. Then Perch becomes COMMAND (execve).",
             ".PP",
             "Through " + bold("perch shell-init") + ", " + bold("perch use ID") + " gives one shell the same scope until "
                 + bold("perch use --global") + ";",
@@ -166,17 +166,19 @@ enum ManPage {
 
     private static func bold(_ text: String) -> String { "\\fB" + escaped(text) + "\\fR" }
 
-    /// How a scope carries each tool of the registry, in its order (``ToolAdapter/scopeCarrier``),
-    /// joined with commas: a word in capitals (a variable's name) bold, the rest as it is.
+    /// How a scope carries each tool of the registry, in its order (``ToolAdapter/scopeCarrier``):
+    /// `tool: phrase`, joined with semicolons; a word in capitals (a variable's name) bold.
     static var scopeCarriers: String {
-        ToolLists.adapters.compactMap(\.scopeCarrier).map { phrase in
-            phrase.split(separator: " ").map { word in
-                let name = word.prefix { $0 == "_" || ("A"..."Z").contains($0) || ("0"..."9").contains($0) }
-                guard name.count >= 3, name.first.map({ ("A"..."Z").contains($0) }) == true else { return escaped(String(word)) }
-                return bold(String(name)) + escaped(String(word.dropFirst(name.count)))
-            }.joined(separator: " ")
-        }.joined(separator: ", ")
+        ToolLists.adapters.compactMap { adapter in adapter.scopeCarrier.map { (adapter.tool.rawValue, $0) } }.map { tool, phrase in
+            italic(tool) + ": "
+                + phrase.split(separator: " ").map { word in
+                    let name = word.prefix { $0 == "_" || ("A"..."Z").contains($0) || ("0"..."9").contains($0) }
+                    guard name.count >= 3, name.first.map({ ("A"..."Z").contains($0) }) == true else { return escaped(String(word)) }
+                    return bold(String(name)) + escaped(String(word.dropFirst(name.count)))
+                }.joined(separator: " ")
+        }.joined(separator: "; ")
     }
+
     private static func italic(_ text: String) -> String { "\\fI" + escaped(text) + "\\fR" }
 
     private static func capitalized(_ text: String) -> String {

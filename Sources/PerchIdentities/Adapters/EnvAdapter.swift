@@ -12,7 +12,7 @@ public struct EnvAdapter: PerShellToolAdapter {
     /// Its member in the starter config, left on: it only changes a shell.
     public var configExample: ToolConfigExample? { ToolConfigExample("\"env\": { \"TEAM\": \"web\" }", isLeftOn: true) }
     /// How a scope carries it (the man page's SCOPES).
-    public var scopeCarrier: String? { "the account's env values" }
+    public var scopeCarrier: String? { "the account's values" }
     public var title: String { "environment variables" }
     public var fieldPaths: [String] { ["env.NAME"] }
 

@@ -39,7 +39,7 @@ public struct GitAdapter: ToolAdapter {
     public init() {}
     public var tool: IdentityTool { .git }
     /// How a scope carries it (the man page's SCOPES).
-    public var scopeCarrier: String? { "git through GIT_CONFIG_COUNT entries" }
+    public var scopeCarrier: String? { "GIT_CONFIG_COUNT entries" }
     /// Its member in the starter config, commented out.
     public var configExample: ToolConfigExample? {
         ToolConfigExample("\"git\": { \"name\": \"Your Name\", \"email\": \"you@work.example\" }")

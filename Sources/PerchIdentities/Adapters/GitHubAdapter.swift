@@ -23,7 +23,7 @@ public struct GitHubAdapter: ToolAdapter {
     public init() {}
     public var tool: IdentityTool { .gh }
     /// How a scope carries it (the man page's SCOPES).
-    public var scopeCarrier: String? { "gh's token for gh only" }
+    public var scopeCarrier: String? { "its token, for gh alone" }
     /// Its member in the starter config, commented out.
     public var configExample: ToolConfigExample? { ToolConfigExample("\"gh\": { \"user\": \"you-at-work\" }") }
     /// Its proof asks the server whom the key or token belongs to: `expect` may name it.

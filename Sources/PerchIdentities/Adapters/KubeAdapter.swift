@@ -25,7 +25,7 @@ public struct KubeAdapter: ToolAdapter {
     public init() {}
     public var tool: IdentityTool { .kube }
     /// How a scope carries it (the man page's SCOPES).
-    public var scopeCarrier: String? { "a kubeconfig of Perch's first in KUBECONFIG" }
+    public var scopeCarrier: String? { "a kubeconfig of Perch's, first in KUBECONFIG" }
     /// Its member in the starter config, commented out.
     public var configExample: ToolConfigExample? { ToolConfigExample("\"kube\": { \"context\": \"work-prod\", \"namespace\": \"web\" }") }
     /// Its proof asks the server whom the key or token belongs to: `expect` may name it.

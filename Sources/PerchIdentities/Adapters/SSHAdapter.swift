@@ -29,7 +29,7 @@ public struct SSHAdapter: ToolAdapter {
     public init() {}
     public var tool: IdentityTool { .ssh }
     /// How a scope carries it (the man page's SCOPES).
-    public var scopeCarrier: String? { "git's ssh key through GIT_SSH_COMMAND" }
+    public var scopeCarrier: String? { "git's key through GIT_SSH_COMMAND" }
     /// Its member in the starter config, commented out.
     public var configExample: ToolConfigExample? {
         ToolConfigExample("\"ssh\": { \"host\": \"github.com\", \"identityFile\": \"~/.ssh/id_work\" }")

@@ -168,7 +168,7 @@ public struct PerchModel: AppModel {
 
     /// `a` switches account from any pane (help lists it between the pane's keys and the root's).
     public var keys: KeyTable<Verb> {
-        KeyTable("Everywhere in Perch", [.init([.char("a")], "a", "switch account", .openSheet)])
+        KeyTable("Accounts", [.init([.char("a")], "a", "switch account", .openSheet)])
     }
 
     /// One of its keys was pressed over a pane: `a` opens the account sheet.

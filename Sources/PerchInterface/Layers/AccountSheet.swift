@@ -408,7 +408,7 @@ extension AccountSheet {
                 // The cursor is the gutter in reverse video: a move changes 3 cells per row, not the rows.
                 var x = frame.screen.put(
                     isCurrent ? " ● " : "   ", column: left, row: row,
-                    style: isCursor ? .selected : isCurrent ? Style(foreground: account.markColor, bold: true) : .plain)
+                    style: isCursor ? .selected : isCurrent ? Style(foreground: account.markColor) : .plain)
                 let marks = pattern.map { Self.matchedCharacters($0, account) } ?? (name: [], handle: [])
                 // A name cut where another one starts alike is cut in its middle, so their ends tell them apart.
                 let shownName =

@@ -56,7 +56,14 @@ public struct OverviewPane: PerchPane {
         }
         if let account = context.currentAccount {
             line("Signed in as", .dim)
-            line("● " + account.name, Style(foreground: account.markColor, bold: true))
+            // The mark in the account's colour, not bold: bold blue and magenta read on no light
+            // background, and would be dropped (``Style/readable(on:)``).
+            if row < rect.maxY {
+                let x = frame.screen.put(
+                    "●", column: rect.x + 3, row: row, style: Style(foreground: account.markColor), width: rect.width - 3)
+                frame.screen.put(" " + account.name, column: x, row: row, style: .bold, width: max(0, rect.maxX - x))
+            }
+            row += 1
             line(account.handle ?? "(no handle)", account.handle == nil ? .dim : .plain, indent: 5)
         } else {
             line("No account chosen yet.", .bold)
