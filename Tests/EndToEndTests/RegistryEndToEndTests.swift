@@ -570,6 +570,9 @@ struct RegistryEndToEndTests {
         let snapshot = home.home + "/state-before"
         #expect(try Spawn.run(["cp", "-a", stateFolder, snapshot]).status == 0)
         func restore() throws {
+            // Anything still writing there (a git Perch started, in a session of its own) has
+            // ended before the folder goes.
+            #expect(waitUntil(timeout: 20) { RegistryHome.processes(mentioning: stateFolder).isEmpty })
             try FileManager.default.removeItem(atPath: stateFolder)
             let copied = try Spawn.run(["cp", "-a", snapshot, stateFolder])
             try #require(copied.status == 0, "\(copied.stderr)")
