@@ -6,7 +6,7 @@ public struct SwitchEvent: Hashable, Sendable {
     public var time: Int64
     /// Where it was made.
     public var source: SwitchSource
-    /// Whether this interface made it (rather than another Perch or the command line).
+    /// Whether this interface made it (rather than another window's or the command line).
     public var here: Bool
 
     public init(account: String, time: Int64, source: SwitchSource, here: Bool = false) {
@@ -18,7 +18,7 @@ public struct SwitchEvent: Hashable, Sendable {
 
     /// Where it was made, as Stats shows it.
     public var sourceText: String {
-        here ? "this window" : source == .cli ? "command line" : "another Perch"
+        here ? "this window" : source == .cli ? "command line" : "another window"
     }
 }
 
