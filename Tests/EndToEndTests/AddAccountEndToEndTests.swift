@@ -31,11 +31,12 @@ struct AddAccountEndToEndTests {
         func field(_ lines: [String]) -> String { lines.first { $0.contains("Name") } ?? "" }
         func field() throws -> String { field(try session.screen()) }
         #expect(try session.waitUntil { field($0).contains("漢▏") })
-        // A person's pace, one key at a time (the input's own timing): each Backspace is a frame
-        // of its own, as in the bug.
+        // One key at a time, each sent once the last one's frame shows (the field changed): each
+        // Backspace is a frame of its own, as in the bug.
         for _ in 0..<7 {
+            let before = try field()
             try session.send("BSpace")
-            Thread.sleep(forTimeInterval: 0.1)
+            _ = try session.waitUntil(timeout: 2) { field($0) != before }
         }
         let expected = "[日ax" + String(repeating: "漢", count: 18) + "▏"
         #expect(try session.waitUntil { field($0).contains(expected) }, "every character drawn")

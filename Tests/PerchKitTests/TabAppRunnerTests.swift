@@ -120,11 +120,17 @@ struct TabAppRunnerTests {
     @Test("Work of one lane runs one piece at a time in the order asked: a slow piece asked first ends first")
     func laneKeepsOrder() throws {
         workLog.withLock { $0.removeAll() }
+        laneStarted.withLock { $0.removeAll() }
+        laneGate.withLock { $0 = false }
         let rig = try RunnerRig(panes: [LanePane()])
         let (poller, runner) = (rig.poller, rig.runner)
         let type = rig.type
         poller.at(1_100) { type("g") }
         poller.at(1_200) {
+            // The slow piece runs until the test lets it end: the quick one, asked with it, has not started.
+            waitUntil { laneStarted.withLock { $0 } == ["slow"] && runner.workInFlight == 2 }
+            #expect(laneStarted.withLock { $0 } == ["slow"], "the quick piece waits while the slow one runs")
+            laneGate.withLock { $0 = true }
             waitUntil { workLog.withLock { $0.count } == 2 && runner.workInFlight == 0 }
             type("q")
         }

@@ -2,6 +2,7 @@ import Dispatch
 import Glibc
 import PerchKit
 import PerchKitLoop
+import PerchTestSupport
 import Synchronization
 
 /// A pane for the tests: it counts its `+` presses, holds its tab to raise a sheet of three
@@ -286,13 +287,20 @@ struct TallyPane: Pane {
 /// What ``LoggedWork`` did, in the order it did it.
 let workLog = Mutex<[String]>([])
 
-/// Work of one lane that records its name when done, after `delay` microseconds.
+/// The pieces of ``LoggedWork`` that have started, and whether the gated one may end (the test
+/// opens it once it has seen what ran meanwhile).
+let laneStarted = Mutex<[String]>([])
+let laneGate = Mutex(false)
+
+/// Work of one lane that records its name when done; a gated piece first waits (10 s at most)
+/// for ``laneGate``, which the test opens: no fixed length that another piece might outlast.
 struct LoggedWork: Work {
     static var lane: String? { "log" }
     let name: String
-    let delay: UInt32
+    let gated: Bool
     func perform() -> String {
-        usleep(delay)
+        laneStarted.withLock { $0.append(name) }
+        if gated { _ = waitUntil(timeout: 10) { laneGate.withLock { $0 } } }
         workLog.withLock { $0.append(name) }
         return name
     }
@@ -308,8 +316,8 @@ struct LanePane: Pane {
     mutating func update(_ input: ComponentInput<Verb>, _ context: Context) -> [Reaction<Message>] {
         guard case .verb(.go) = input else { return [] }
         return [
-            .perform(LoggedWork(name: "slow", delay: 150_000), then: { .done($0) }),
-            .perform(LoggedWork(name: "quick", delay: 0), then: { .done($0) }),
+            .perform(LoggedWork(name: "slow", gated: true), then: { .done($0) }),
+            .perform(LoggedWork(name: "quick", gated: false), then: { .done($0) }),
         ]
     }
     mutating func receive(_ message: Message, _ context: Context) -> [Reaction<Message>] {
@@ -319,27 +327,21 @@ struct LanePane: Pane {
     func render(into frame: inout Frame, in area: Rect, _ context: Context) {}
 }
 
-/// What ``WaitingWork`` saw: "cancelled" when its token said so, "finished" when it waited its
-/// whole time.
+/// What ``WaitingWork`` saw: "cancelled" when its token said so, "finished" when it ran its
+/// whole length.
 let waitLog = Mutex<[String]>([])
 
-/// Work that waits `milliseconds` in 10 ms slices; `heedsCancellation` false makes it ignore its
-/// token, as work that is not cancellable does.
+/// Work `milliseconds` long that ends as soon as its token is cancelled (a wait for that
+/// condition, with the work's length as its deadline); `heedsCancellation` false makes it ignore
+/// its token, as work that is not cancellable does. Returns the milliseconds it ran.
 struct WaitingWork: CancellableWork {
     let milliseconds: Int
     let heedsCancellation: Bool
     func perform(until cancellation: WorkCancellation) -> Int {
-        var waited = 0
-        while waited < milliseconds {
-            if heedsCancellation, cancellation.isCancelled {
-                waitLog.withLock { $0.append("cancelled") }
-                return waited
-            }
-            usleep(10_000)
-            waited += 10
-        }
-        waitLog.withLock { $0.append("finished") }
-        return waited
+        let start = MonotonicClock.now()
+        let cancelled = waitUntil(timeout: Double(milliseconds) / 1_000) { heedsCancellation && cancellation.isCancelled }
+        waitLog.withLock { $0.append(cancelled ? "cancelled" : "finished") }
+        return Int(MonotonicClock.now() - start)
     }
 }
 

@@ -1,6 +1,7 @@
 import Glibc
 import PerchDomain
 import PerchInterface
+import PerchTestSupport
 import Testing
 
 @testable import PerchStore
@@ -18,13 +19,11 @@ private func overwriteInPlace(_ path: String, _ text: String) {
 /// that a write now gets times of its own.
 private func waitForNewFileTimes(after identity: CurrentAccountCache.FileIdentity, scratch: String) throws {
     let probe = scratch + "/probe"
-    let deadline = CurrentAccountCache.realTimeNanoseconds() + 2_000_000_000
-    while CurrentAccountCache.realTimeNanoseconds() < deadline {
-        try FileSystem.writeAtomically([1], to: probe)
-        if let times = CurrentAccountCache.FileIdentity.of(probe), times.changed > identity.changed { return }
-        usleep(1_000)
+    let moved = waitUntil(timeout: 2) {
+        (try? FileSystem.writeAtomically([1], to: probe)) != nil
+            && (CurrentAccountCache.FileIdentity.of(probe).map { $0.changed > identity.changed } ?? false)
     }
-    Issue.record("the file clock did not move in 2 s")
+    if !moved { Issue.record("the file clock did not move in 2 s") }
 }
 
 private let work = Account(id: "work", name: "Work", handle: "@ada", group: "Jobs", color: .blue, onSwitch: "echo \"hi\"")
