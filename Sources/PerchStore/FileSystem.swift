@@ -276,10 +276,20 @@ public enum FileSystem {
 /// docs/porting.md). Times are nanoseconds since the epoch.
 public struct FileStatus: Hashable, Sendable {
     /// What the file is.
-    public enum Kind: Hashable, Sendable { case regular, directory, other }
+    public enum Kind: Hashable, Sendable {
+        /// A regular file.
+        case regular
+        /// A folder.
+        case directory
+        /// Anything else: a named pipe, a socket, a device.
+        case other
+    }
 
+    /// What the file is (`st_mode`'s type bits).
     public var kind: Kind
+    /// The device that holds it (`st_dev`).
     public var device: UInt64
+    /// Its inode number on that device (`st_ino`): with ``device``, which file it is.
     public var inode: UInt64
     /// Size in bytes.
     public var size: Int64

@@ -38,9 +38,6 @@ public struct ContextMenu: Hashable, Sendable {
 
     public init(itemID: String) { self.itemID = itemID }
 
-    /// Number of focusable rows: the preview and each action.
-    public static let focusCount = ContextMenuAction.allCases.count + 1
-
     /// The focused action, or nil while the preview has the focus.
     public var focusedAction: ContextMenuAction? { cursor > 0 ? ContextMenuAction.allCases[cursor - 1] : nil }
 }
@@ -77,10 +74,10 @@ extension ContextMenu: Layer {
             .init([], "click an action", "run it", nil),
         ])
 
-    /// Geometry of the menu as drawn now, anchored at its item's row; nil when the item is gone.
+    /// Geometry of the menu as drawn now (PerchKit's menu's, anchored at its item's row, on the
+    /// whole screen); nil when the item is gone.
     public func layout(_ context: ModelContext) -> MenuLayer.Layout? {
-        guard let index = context.catalog.index(of: itemID) else { return nil }
-        return Self.layout(anchorRow: context.catalog.screenRow(of: index, context), screen: context.size)
+        base(context)?.layout(in: Rect(x: 0, y: 0, width: context.size.width, height: context.size.height))
     }
 
     /// Lines of the preview card below its title, whatever the item: a shorter card is a shrunk
