@@ -116,10 +116,11 @@ struct ShellCommandLineTests {
 
     @Test("completion values come from the command table: --theme, --key-hold, --shell, field paths")
     func completionValues() {
-        #expect(Completion.values(of: InterfaceCommand.theme.info) == ["default", "light", "dark", "high-contrast", "monochrome"])
+        let theme = InterfaceCommand.optionInfo(named: "--theme")!
+        #expect(Completion.values(of: theme) == ["default", "light", "dark", "high-contrast", "monochrome"])
         #expect(Completion.values(of: SharedOption.keyHold.info) == ["auto", "kitty", "repeat", "off"])
         #expect(Completion.values(of: SharedOption.shell.info) == ["bash", "zsh", "fish"])
-        for theme in Completion.values(of: InterfaceCommand.theme.info)! {
+        for theme in Completion.values(of: theme)! {
             #expect((try? CommandLineParser.parse(["--theme", theme])) != nil, "\(theme) is offered and accepted")
         }
         let bash = Completion.script(for: .bash)

@@ -192,13 +192,14 @@ enum CommandLineParser {
     private static func make<Command: PerchCommand>(_ type: Command.Type, given: [Given], operands: [String], trailing: [String])
         throws(UsageError) -> Command
     {
-        var command = Command()
-        for option in given where Command.option(named: option.name) == nil {
-            let info = optionInfo(named: option.name, words: [])!
-            throw UsageError(description: "option \(info.name) does not apply to 'perch \(type.name)'", usage: Help.usage(of: type))
-        }
+        var command: Command
         do throws(UsageError) {
-            for option in given { try Command.option(named: option.name)?.apply(&command, option.value) }
+            let made = try OptionReading.make(type, given: given.map { ($0.name, $0.value) })
+            for option in given where !made.declared.contains(where: { $0.info.names.contains(option.name) }) {
+                let info = optionInfo(named: option.name, words: [])!
+                throw UsageError(description: "option \(info.name) does not apply to 'perch \(type.name)'")
+            }
+            command = made.command
             try checkOperands(operands, of: type)
             command.bind(operands: operands)
             command.bind(trailing: trailing)
@@ -253,9 +254,7 @@ enum CommandLineParser {
     }
 
     private static func check<Command: PerchCommand>(_ type: Command.Type, _ name: String, value: String) throws(UsageError) {
-        guard let option = Command.option(named: name) else { return }
-        var scratch = Command()
-        try option.apply(&scratch, value)
+        try Command.option(named: name)?.check(value)
     }
 
     /// The command the words so far name (`help` left out), or nil.

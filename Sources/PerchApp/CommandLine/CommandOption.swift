@@ -1,6 +1,7 @@
 import PerchDomain
 import PerchInterface
 import PerchKit
+import Synchronization
 
 /// What help, the man page and the completions know of an option, whichever command declares it.
 struct OptionInfo: Sendable, Equatable {
@@ -92,37 +93,136 @@ extension OptionDefinition where Value: RawRepresentable & CaseIterable, Value.R
     }
 }
 
-/// One option of command `Command`: what is known of it and how its value lands in the
-/// command's own field.
-struct CommandOption<Command>: Sendable {
-    var info: OptionInfo
-    /// Reads the value (`""` for a flag) into the command.
-    var apply: @Sendable (inout Command, String) throws(UsageError) -> Void
+/// An option of a command, declared once, on the field that keeps its value: its
+/// ``OptionDefinition`` is everything the parser, help, the man page and the completions know of
+/// it, as swift-argument-parser's `@Option` and `@Flag` are (`@Option(.flag("--json", help: …))
+/// var json = false`).
+///
+/// The parser makes the command (``PerchCommand/init()``) while ``OptionReading/current`` holds
+/// what the command line gave: each field then takes the values given for it and says what it
+/// is, in the order the fields are declared (help's order). A command made anywhere else (a
+/// test, help) has every option at its default.
+@propertyWrapper
+struct Option<Value: Sendable>: Sendable {
+    var wrappedValue: Value
+    /// Whether the command line gave it (``PerchCommand`` fields read it as `$name.isGiven`).
+    private(set) var isGiven = false
 
-    /// `definition`, stored by `set`.
-    init<Value>(_ definition: OptionDefinition<Value>, _ set: @escaping @Sendable (inout Command, Value) -> Void) {
-        info = definition.info
+    var projectedValue: Option { self }
+
+    /// Option `definition`, kept in the field: `wrappedValue` when not given; given more than
+    /// once, the last one counts.
+    init(wrappedValue: Value, _ definition: OptionDefinition<Value>) {
+        self.wrappedValue = wrappedValue
+        isGiven = OptionReading.read(definition, into: &self.wrappedValue) { $0 = $1 }
+    }
+
+    /// Option `definition`, kept in an optional field that is nil when it is not given.
+    init<Wrapped>(wrappedValue: Value, _ definition: OptionDefinition<Wrapped>) where Value == Wrapped? {
+        self.wrappedValue = wrappedValue
+        isGiven = OptionReading.read(definition, into: &self.wrappedValue) { $0 = $1 }
+    }
+
+    /// Option `definition`, given any number of times: each value, in order (`--scan A --scan B`).
+    init<Element>(wrappedValue: Value, each definition: OptionDefinition<Element>) where Value == [Element] {
+        self.wrappedValue = wrappedValue
+        isGiven = OptionReading.read(definition, into: &self.wrappedValue) { $0.append($1) }
+    }
+
+    /// Option `definition` of `KEY=VALUE` pairs, given any number of times: the last value of
+    /// each key counts (`--set a=1 --set b=2`).
+    init<Key: Hashable & Sendable, Item: Sendable>(wrappedValue: Value, each definition: OptionDefinition<(Key, Item)>)
+    where Value == [Key: Item] {
+        self.wrappedValue = wrappedValue
+        isGiven = OptionReading.read(definition, into: &self.wrappedValue) { $0[$1.0] = $1.1 }
+    }
+}
+
+/// Options compare by value alone: a command parsed from `--json` equals one made with `json`
+/// set.
+extension Option: Equatable where Value: Equatable {
+    static func == (left: Option, right: Option) -> Bool { left.wrappedValue == right.wrappedValue }
+}
+
+extension Option: Hashable where Value: Hashable {
+    func hash(into hasher: inout Hasher) { hasher.combine(wrappedValue) }
+}
+
+/// The command line as a command's ``Option`` fields read it while the parser makes the command;
+/// also what each field said it is, and the first value none could read.
+final class OptionReading: Sendable {
+    /// The reading under way, or nil (a command made outside the parser keeps its defaults).
+    @TaskLocal static var current: OptionReading?
+
+    /// An option a field declared: what is known of it, and how its value is checked.
+    struct Declared: Sendable {
+        var info: OptionInfo
+        /// Reads a value as the field would, and throws the field's ``UsageError``.
+        var check: @Sendable (String) throws(UsageError) -> Void
+    }
+
+    /// The options given, in order: spelling and value (`""` for a flag).
+    let given: [(name: String, value: String)]
+    private let found = Mutex<(declared: [Declared], error: UsageError?)>(([], nil))
+
+    init(given: [(name: String, value: String)] = []) { self.given = given }
+
+    /// The options the fields declared, in declaration order.
+    var declared: [Declared] { found.withLock { $0.declared } }
+    /// The first value a field could not read, or nil.
+    var error: UsageError? { found.withLock { $0.error } }
+
+    /// The options `Command`'s fields declare, in order (its ``PerchCommand/init()`` made with
+    /// nothing given).
+    static func declared<Command: PerchCommand>(by _: Command.Type) -> [Declared] {
+        let reading = OptionReading()
+        _ = $current.withValue(reading) { Command() }
+        return reading.declared
+    }
+
+    /// Makes `Command` with the options given: the command, and what its fields declared.
+    /// - Throws: the ``UsageError`` of the first value a field could not read.
+    static func make<Command: PerchCommand>(_: Command.Type, given: [(name: String, value: String)]) throws(UsageError)
+        -> (command: Command, declared: [Declared])
+    {
+        let reading = OptionReading(given: given)
+        let command = $current.withValue(reading) { Command() }
+        if let error = reading.error { throw error }
+        return (command, reading.declared)
+    }
+
+    /// Declares `definition` to the reading under way, and stores each value given for it into
+    /// `value` with `store`; whether any was given.
+    static func read<Stored, Parsed>(
+        _ definition: OptionDefinition<Parsed>, into value: inout Stored, _ store: (inout Stored, Parsed) -> Void
+    ) -> Bool {
+        guard let reading = current else { return false }
         let parse = definition.parse
-        apply = { (command: inout Command, text: String) throws(UsageError) in set(&command, try parse(text)) }
+        reading.found.withLock {
+            $0.declared.append(Declared(info: definition.info, check: { text throws(UsageError) in _ = try parse(text) }))
+        }
+        var given = false
+        for option in reading.given where definition.info.names.contains(option.name) {
+            do throws(UsageError) {
+                store(&value, try parse(option.value))
+                given = true
+            } catch {
+                reading.found.withLock { if $0.error == nil { $0.error = error } }
+            }
+        }
+        return given
     }
 }
 
 /// `--config PATH` and `--state PATH`, taken by every command that reads Perch's files.
 struct FileOptions: Hashable, Sendable {
     /// `--config PATH`; nil for the default.
-    var config: String?
+    @Option(SharedOption.config) var config: String? = nil
     /// `--state PATH`; nil for the default.
-    var state: String?
+    @Option(SharedOption.state) var state: String? = nil
 }
 
 /// A command that takes `--config` and `--state` (``FileOptions``).
 protocol ReadsPerchFiles: PerchCommand {
     var files: FileOptions { get set }
-}
-
-extension ReadsPerchFiles {
-    /// `--config PATH` and `--state PATH`, first among its options.
-    static var fileOptions: [CommandOption<Self>] {
-        [CommandOption(SharedOption.config) { $0.files.config = $1 }, CommandOption(SharedOption.state) { $0.files.state = $1 }]
-    }
 }

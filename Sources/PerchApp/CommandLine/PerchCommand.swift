@@ -3,17 +3,15 @@
 /// parser, `--help`, the man page and the completions of bash, zsh and fish know of it, and
 /// what runs it. ``Commands/all`` lists them, one line each.
 ///
-/// The parser (``CommandLineParser``) makes the value with ``init()``, applies the options it
-/// declares (``options``), binds its operands, then asks ``validate()``; any other option is
+/// Its options are fields marked ``Option``, each declared once with its help; the parser
+/// (``CommandLineParser``) makes the value with ``init()`` while they read the command line
+/// (``OptionReading``), binds its operands, then asks ``validate()``; any other option is
 /// refused as not applying to it.
 protocol PerchCommand: Sendable {
     /// Its name, summary, operands and the like.
     static var configuration: CommandConfiguration { get }
     /// What its help and the man page say beyond the summary, or nothing.
     static var details: String { get }
-    /// The options it takes, in help order; `-h, --help` is added after them for every command.
-    static var options: [CommandOption<Self>] { get }
-
     /// The command with every option at its default.
     init()
     /// Takes its operands, in the order of ``CommandConfiguration/operands`` (those given; the
@@ -42,13 +40,16 @@ extension PerchCommand {
     /// The words that name it (`config check`); empty for the interface.
     static var name: String { configuration.name }
 
-    /// What help, the man page and the completions list of its options: ``options``, then
-    /// `-h, --help`.
+    /// The options its fields declare (``Option``), in declaration order: help's.
+    static var declaredOptions: [OptionReading.Declared] { OptionReading.declared(by: Self.self) }
+
+    /// What help, the man page and the completions list of its options: ``declaredOptions``,
+    /// then `-h, --help`.
     static var optionInfos: [OptionInfo] {
         // Loops by index here and in ``option(named:)``: they run for a command type known only
         // at run time, where a generic algorithm (`map`, `first(where:)`) looks up Array's
         // conformances at run time (0.2 M instructions in `perch current --field name`).
-        let options = Self.options
+        let options = Self.declaredOptions
         var infos: [OptionInfo] = []
         infos.reserveCapacity(options.count + 1)
         var index = 0
@@ -60,12 +61,12 @@ extension PerchCommand {
         return infos
     }
 
-    /// What is known of the option of ``options`` spelled `name`, or nil.
+    /// What is known of the option spelled `name`, or nil.
     static func optionInfo(named name: String) -> OptionInfo? { option(named: name)?.info }
 
-    /// The option of ``options`` spelled `name` (`--json`), or nil.
-    static func option(named name: String) -> CommandOption<Self>? {
-        let options = Self.options
+    /// The option its fields declare spelled `name` (`--json`), or nil.
+    static func option(named name: String) -> OptionReading.Declared? {
+        let options = Self.declaredOptions
         var index = 0
         while index < options.count {
             if options[index].info.names.contains(name) { return options[index] }

@@ -111,18 +111,5 @@ protocol TakesHoldSettings: ReadsPerchFiles {
     /// `--key-hold MODE`.
     var keyHold: KeyHoldPreference { get set }
     /// The settings given as flags, which override the saved ones for this run.
-    var flaggedSettings: Set<SettingKey> { get set }
-}
-
-extension TakesHoldSettings {
-    /// `--long-press-ms N` and `--key-hold MODE`.
-    static var holdOptions: [CommandOption<Self>] {
-        [
-            CommandOption(SharedOption.longPress) {
-                $0.longPressMilliseconds = $1
-                $0.flaggedSettings.insert(.longPress)
-            },
-            CommandOption(SharedOption.keyHold) { $0.keyHold = $1 },
-        ]
-    }
+    var flaggedSettings: Set<SettingKey> { get }
 }

@@ -19,28 +19,24 @@ struct AddCommand: ReadsPerchFiles {
         "ID is a–z, 0–9, '.', '_' and '-', not beginning with '-', and not used yet.\n"
         + "  perch add client --name 'Client Work' --handle @ada --group Jobs\n" + writerNote
 
-    static let options: [CommandOption<Self>] =
-        fileOptions + [
-            CommandOption(name) { $0.name = $1 }, CommandOption(handle) { $0.handle = $1 }, CommandOption(group) { $0.group = $1 },
-        ]
-
-    static let name = OptionDefinition<String>(
-        info: OptionInfo(names: ["--name"], valueName: "NAME", help: "the new account's name (required)", required: true),
-        parse: { $0 })
-    static let handle = OptionDefinition<String>(
-        info: OptionInfo(names: ["--handle"], valueName: "HANDLE", help: "its handle, e.g. @ada (optional)"), parse: { $0 })
-    static let group = OptionDefinition<String>(
-        info: OptionInfo(names: ["--group"], valueName: "GROUP", help: "its group in the sheet (optional)"), parse: { $0 })
-
     var files = FileOptions()
     /// The new account's id.
     var id = ""
     /// `--name NAME` (required: said when missing, by the command).
-    var name: String?
+    @Option(
+        OptionDefinition<String>(
+            info: OptionInfo(names: ["--name"], valueName: "NAME", help: "the new account's name (required)", required: true),
+            parse: { $0 })) var name: String? = nil
     /// `--handle HANDLE`.
-    var handle: String?
+    @Option(
+        OptionDefinition<String>(
+            info: OptionInfo(names: ["--handle"], valueName: "HANDLE", help: "its handle, e.g. @ada (optional)"), parse: { $0 }))
+    var handle: String? = nil
     /// `--group GROUP`.
-    var group: String?
+    @Option(
+        OptionDefinition<String>(
+            info: OptionInfo(names: ["--group"], valueName: "GROUP", help: "its group in the sheet (optional)"), parse: { $0 })) var group:
+        String? = nil
 
     mutating func bind(operands: [String]) { id = operands[0] }
     func run(_ tool: CommandLineTool) -> Int32 { tool.addAccount(self) }
@@ -61,8 +57,6 @@ struct SetCommand: ReadsPerchFiles {
             + "kube.context) with the object form to set them together. ssh.host is optional\n"
             + "(github.com). The id is changed with perch rename.\n" + writerNote
     }
-    static let options: [CommandOption<Self>] = fileOptions
-
     var files = FileOptions()
     var id = ""
     /// The field, dotted for a tool's key (`kube.context`).
@@ -81,8 +75,6 @@ struct UnsetCommand: ReadsPerchFiles {
     static let details: String =
         "Removes the key at PATH (as for perch set); a tool's object left empty goes too.\n"
         + "The id and name cannot be removed.\n" + writerNote
-    static let options: [CommandOption<Self>] = fileOptions
-
     var files = FileOptions()
     var id = ""
     /// The field, as for `perch set`.
@@ -101,8 +93,6 @@ struct RenameCommand: ReadsPerchFiles {
         "NEW follows the rules of an id. The current and previous account, the switch\n"
         + "history, the switch counts, the pane state and Perch's identity files follow the\n"
         + "new id, so perch current, perch - and perch history go on as before.\n" + writerNote
-    static let options: [CommandOption<Self>] = fileOptions
-
     var files = FileOptions()
     var old = ""
     var new = ""
@@ -123,12 +113,10 @@ struct RemoveCommand: ReadsPerchFiles {
         + "had before Perch first changed them), all or nothing as in a switch, and then no\n"
         + "account is current. A tool that fails puts every tool back and removes nothing\n"
         + "(exit status 3); an interrupted switch still finishing removes nothing (exit 1).\n" + writerNote
-    static let options: [CommandOption<Self>] = fileOptions + [CommandOption(SharedOption.yes) { $0.yes = $1 }]
-
     var files = FileOptions()
     var id = ""
     /// `--yes`: remove without asking.
-    var yes = false
+    @Option(SharedOption.yes) var yes = false
 
     mutating func bind(operands: [String]) { id = operands[0] }
     func run(_ tool: CommandLineTool) -> Int32 { tool.removeAccount(self) }

@@ -26,10 +26,9 @@ struct AuditCommand: ReadsPerchFiles {
         + "followed once. Exit status 0 with no findings, 3 with any. --json prints {\"accounts\",\n"
         + "\"clean\", \"findings\": [{\"file\", \"target\", \"kind\", \"what\", \"last4\", \"accounts\",\n"
         + "\"severity\", \"fix\"}], \"notes\": [{\"file\", \"line\", \"message\"}]}."
-    static let options: [CommandOption<Self>] = fileOptions + [CommandOption(SharedOption.json) { $0.json = $1 }]
     var files = FileOptions()
     /// `--json`.
-    var json = false
+    @Option(SharedOption.json) var json = false
     func run(_ tool: CommandLineTool) -> Int32 { tool.audit(self) }
 }
 

@@ -27,17 +27,14 @@ struct BindCommand: ReadsPerchFiles {
         + "written through the config writer (comments kept, the previous file as .bak)\n"
         + "and git's rules follow at once. perch unbind ACCOUNT [PATH] undoes it.\n"
         + "Exit 1: not a repository, no remote, another account binds it, no consent."
-    static let options: [CommandOption<Self>] =
-        fileOptions + [CommandOption(BindOption.folder) { $0.folder = $1 }, CommandOption(SharedOption.yes) { $0.yes = $1 }]
-
     var files = FileOptions()
     var account = ""
     /// PATH; nil for the folder you stand in.
     var path: String?
     /// `--folder`.
-    var folder = false
+    @Option(BindOption.folder) var folder = false
     /// `--yes`: consent given here.
-    var yes = false
+    @Option(SharedOption.yes) var yes = false
 
     mutating func bind(operands: [String]) {
         account = operands[0]
@@ -56,14 +53,12 @@ struct UnbindCommand: ReadsPerchFiles {
         + "folder you stand in by default): its remote pattern, or with --folder its folder.\n"
         + "A broader pattern that also matches (github.com/acme/*) is left as it is. Exit 1\n"
         + "when the account does not list it."
-    static let options: [CommandOption<Self>] = fileOptions + [CommandOption(BindOption.folder) { $0.folder = $1 }]
-
     var files = FileOptions()
     var account = ""
     /// PATH; nil for the folder you stand in.
     var path: String?
     /// `--folder`.
-    var folder = false
+    @Option(BindOption.folder) var folder = false
 
     mutating func bind(operands: [String]) {
         account = operands[0]

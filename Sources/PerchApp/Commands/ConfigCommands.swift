@@ -10,7 +10,6 @@ struct InitCommand: ReadsPerchFiles {
     static let details: String =
         "Writes an example config to the config path (see perch config path), with every\n"
         + "field shown once. Exit status 1 when a config is already there."
-    static let options: [CommandOption<Self>] = fileOptions
     var files = FileOptions()
     func run(_ tool: CommandLineTool) -> Int32 { tool.initConfig() }
 }
@@ -19,7 +18,6 @@ struct InitCommand: ReadsPerchFiles {
 struct ConfigPathCommand: ReadsPerchFiles {
     static let configuration = CommandConfiguration(
         name: "config path", summary: "print the path of the config file", recoversInterruptedSwitch: false)
-    static let options: [CommandOption<Self>] = fileOptions
     var files = FileOptions()
     func run(_ tool: CommandLineTool) -> Int32 {
         tool.console.print(tool.paths.config)
@@ -30,7 +28,6 @@ struct ConfigPathCommand: ReadsPerchFiles {
 /// `perch config check`: every problem of the config.
 struct ConfigCheckCommand: ReadsPerchFiles {
     static let configuration = CommandConfiguration(name: "config check", summary: "validate the config and report every problem")
-    static let options: [CommandOption<Self>] = fileOptions
     var files = FileOptions()
     func run(_ tool: CommandLineTool) -> Int32 { tool.configCheck() }
 }

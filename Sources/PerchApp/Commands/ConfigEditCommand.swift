@@ -13,7 +13,6 @@ struct ConfigEditCommand: ReadsPerchFiles {
         + "<config>.bak. An invalid one is reported with line and column; on a terminal\n"
         + "Perch asks (e)dit again, (d)iscard, (k)eep anyway?; otherwise it is discarded\n"
         + "and the exit status is 2."
-    static let options: [CommandOption<Self>] = fileOptions
     var files = FileOptions()
     func run(_ tool: CommandLineTool) -> Int32 { tool.configEdit() }
 }

@@ -21,37 +21,28 @@ struct CurrentCommand: ReadsPerchFiles {
         + "prints the account being switched to, an empty line when none.\n"
         + "Exit status 1 when no account has been chosen yet (--json then prints null)."
 
-    static let options: [CommandOption<Self>] =
-        fileOptions + [
-            CommandOption(SharedOption.json) { $0.json = $1 }, CommandOption(field) { $0.field = $1 },
-            CommandOption(SharedOption.global) { $0.global = $1 },
-        ]
-
-    /// `--field PATH`: any key of an account, dotted for a tool's key (`git.email`), as the
-    /// config names it; or `switching`, the account a switch under way goes to.
-    static let field = OptionDefinition<String>(
-        info: OptionInfo(
-            names: ["--field"], valueName: "PATH", help: "print only this field (name, kube.context, git.email, …)",
-            completion: .accountField),
-        parse: { value throws(UsageError) in
-            let first = String(value.split(separator: ".", maxSplits: 1, omittingEmptySubsequences: false).first ?? "")
-            guard value == "switching" || (ConfigLoader.accountKeys.contains(first) && !value.hasSuffix(".") && !value.contains(".."))
-            else {
-                throw UsageError(
-                    description:
-                        "option --field needs a field of an account (id, name, handle, group, kube.context, git.email, aws.profile, …), not '\(value)'"
-                )
-            }
-            return value
-        })
-
     var files = FileOptions()
     /// `--json`.
-    var json = false
+    @Option(SharedOption.json) var json = false
     /// `--field PATH`; nil for the whole line.
-    var field: String?
+    @Option(
+        OptionDefinition<String>(
+            info: OptionInfo(
+                names: ["--field"], valueName: "PATH", help: "print only this field (name, kube.context, git.email, …)",
+                completion: .accountField),
+            parse: { value throws(UsageError) in
+                let first = String(value.split(separator: ".", maxSplits: 1, omittingEmptySubsequences: false).first ?? "")
+                guard value == "switching" || (ConfigLoader.accountKeys.contains(first) && !value.hasSuffix(".") && !value.contains(".."))
+                else {
+                    throw UsageError(
+                        description:
+                            "option --field needs a field of an account (id, name, handle, group, kube.context, git.email, aws.profile, …), not '\(value)'"
+                    )
+                }
+                return value
+            })) var field: String? = nil
     /// `--global`: the global account, not this shell's own.
-    var global = false
+    @Option(SharedOption.global) var global = false
 
     func run(_ tool: CommandLineTool) -> Int32 { tool.current(self) }
 }

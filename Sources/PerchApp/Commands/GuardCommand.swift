@@ -33,18 +33,15 @@ struct GuardCommand: ReadsPerchFiles {
         + "not run, 1 when not installed. check is the pre-commit check for a hook manager's\n"
         + "config (husky, lefthook, the pre-commit framework); check-refs and check-push REMOTE\n"
         + "URL are what the hooks run. --undo removes Perch's files only."
-    static let options: [CommandOption<Self>] =
-        fileOptions + [CommandOption(SharedOption.guardUndo) { $0.undo = $1 }, CommandOption(strict) { $0.strict = $1 }]
-
-    /// `--strict` (with install): refuse too what your own includeIf rules make as someone else.
-    static let strict = OptionDefinition.flag(
-        "--strict", help: "with install: refuse too a commit your own includeIf rule makes as someone else where an account owns the place")
-
     var files = FileOptions()
-    /// `--strict`, with install.
-    var strict = false
     /// `--undo`: remove the guard.
-    var undo = false
+    @Option(SharedOption.guardUndo) var undo = false
+    /// `--strict`, with install.
+    @Option(
+        .flag(
+            "--strict",
+            help: "with install: refuse too a commit your own includeIf rule makes as someone else where an account owns the place"))
+    var strict = false
     /// The operands as given: the action (`install`, `check-commit`, `check-push`), then a
     /// push's remote and URL.
     var operands: [String] = []

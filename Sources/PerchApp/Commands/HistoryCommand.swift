@@ -9,24 +9,19 @@ struct HistoryCommand: ReadsPerchFiles {
         "Prints `time  source  previous → account`, newest first (at most 10000 are kept).\n"
         + "--json prints [{\"account\", \"previous\", \"time\", \"source\"}, …]."
 
-    static let options: [CommandOption<Self>] =
-        fileOptions + [CommandOption(SharedOption.json) { $0.json = $1 }, CommandOption(limit) { $0.limit = $1 }]
-
-    /// `--limit N`: at most this many entries.
-    static let limit = OptionDefinition<Int>(
-        info: OptionInfo(names: ["--limit"], valueName: "N", help: "print at most N entries"),
-        parse: { value throws(UsageError) in
-            guard let number = Int(value), number >= 0 else {
-                throw UsageError(description: "option --limit needs a whole number of entries (0 or more), not '\(value)'")
-            }
-            return number
-        })
-
     var files = FileOptions()
     /// `--json`.
-    var json = false
+    @Option(SharedOption.json) var json = false
     /// `--limit N`; nil for every entry kept.
-    var limit: Int?
+    @Option(
+        OptionDefinition<Int>(
+            info: OptionInfo(names: ["--limit"], valueName: "N", help: "print at most N entries"),
+            parse: { value throws(UsageError) in
+                guard let number = Int(value), number >= 0 else {
+                    throw UsageError(description: "option --limit needs a whole number of entries (0 or more), not '\(value)'")
+                }
+                return number
+            })) var limit: Int? = nil
 
     func run(_ tool: CommandLineTool) -> Int32 { tool.history(self) }
 }

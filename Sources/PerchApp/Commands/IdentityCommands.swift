@@ -20,22 +20,13 @@ struct StatusCommand: ReadsPerchFiles {
         + "when a tool drifted or failed or no account is current. --files lists the files Perch\n"
         + "writes for tools instead. --json prints {\"account\", \"checks\", \"lastSwitch\"}."
 
-    static let options: [CommandOption<Self>] =
-        fileOptions + [
-            CommandOption(SharedOption.json) { $0.json = $1 }, CommandOption(listFilesOption) { $0.listFiles = $1 },
-            CommandOption(SharedOption.global) { $0.global = $1 },
-        ]
-
-    /// `--files`: list Perch's own identity files.
-    static let listFilesOption = OptionDefinition.flag("--files", help: "list the files Perch writes for tool identities")
-
     var files = FileOptions()
     /// `--json`.
-    var json = false
+    @Option(SharedOption.json) var json = false
     /// `--files`.
-    var listFiles = false
+    @Option(.flag("--files", help: "list the files Perch writes for tool identities")) var listFiles = false
     /// `--global`: the global account, not this shell's own.
-    var global = false
+    @Option(SharedOption.global) var global = false
 
     func run(_ tool: CommandLineTool) -> Int32 { tool.status(self) }
 }
@@ -50,13 +41,11 @@ struct EnvCommand: ReadsPerchFiles {
         + "and unset lines for the variables of the account this shell had before. With no\n"
         + "ACCOUNT, the current one. In bash or zsh: eval \"$(perch env)\"; in fish:\n"
         + "perch env --shell fish | source."
-    static let options: [CommandOption<Self>] = fileOptions + [CommandOption(SharedOption.shell) { $0.shell = $1 }]
-
     var files = FileOptions()
     /// The account as given; nil for this shell's or the current one.
     var account: String?
     /// `--shell`; nil: from `$SHELL`.
-    var shell: ShellKind?
+    @Option(SharedOption.shell) var shell: ShellKind? = nil
 
     mutating func bind(operands: [String]) { account = operands.first }
     func run(_ tool: CommandLineTool) -> Int32 { tool.env(self) }
@@ -78,8 +67,6 @@ struct ShellInitCommand: ReadsPerchFiles {
         + "so; PERCH_DIRECTORY_NOTICE=0 turns it off). When nothing changed, the prompt hook\n"
         + "compares file times and starts no process. PERCH_SCOPE is pinned, directory or\n"
         + "exec when the shell has its own account, unset when it follows the global one."
-    static let options: [CommandOption<Self>] = fileOptions
-
     var files = FileOptions()
     /// The shell as given (bash, zsh or fish: checked by the parser).
     var shell: String?
@@ -106,16 +93,13 @@ struct SetupCommand: ReadsPerchFiles {
         + "the change and asks first on a terminal; --yes gives consent without asking.\n"
         + "--undo removes it again; --undo with no TOOL is perch reset. Nothing else of your\n"
         + "config is changed."
-    static let options: [CommandOption<Self>] =
-        fileOptions + [CommandOption(SharedOption.undo) { $0.undo = $1 }, CommandOption(SharedOption.yes) { $0.yes = $1 }]
-
     var files = FileOptions()
     /// `git` or `ssh`; nil with `--undo` for every one (`perch reset`).
     var tool: String?
     /// `--undo`: remove the include.
-    var undo = false
+    @Option(SharedOption.undo) var undo = false
     /// `--yes`: consent given here.
-    var yes = false
+    @Option(SharedOption.yes) var yes = false
 
     mutating func bind(operands: [String]) { tool = operands.first }
 
@@ -146,32 +130,21 @@ struct ImportCommand: ReadsPerchFiles {
         + "elsewhere it prints them as a config fragment and changes nothing. Accounts are added\n"
         + "through the config writer (the previous file kept as .bak); with no config of your\n"
         + "own, the new file holds only the imported accounts."
-    static let options: [CommandOption<Self>] =
-        fileOptions + [
-            CommandOption(write) { $0.write = $1 }, CommandOption(SharedOption.json) { $0.json = $1 },
-            CommandOption(scan) { $0.scan.append($1) },
-        ]
-
-    /// `--write`: add the proposals without asking.
-    static let write = OptionDefinition.flag("--write", help: "add the proposed accounts to the config (keeping a .bak)")
-
-    /// `--scan DIR`: propose `directories` and `remotes` from the git clones found under DIR.
-    static let scan = OptionDefinition<String>(
-        info: OptionInfo(
-            names: ["--scan"], valueName: "DIR", help: "also propose folders and remotes from the git clones under DIR (repeatable)",
-            completion: .file),
-        parse: { value throws(UsageError) in
-            guard !value.isEmpty else { throw UsageError(description: "option --scan needs a folder") }
-            return value
-        })
-
     var files = FileOptions()
     /// `--write`.
-    var write = false
+    @Option(.flag("--write", help: "add the proposed accounts to the config (keeping a .bak)")) var write = false
     /// `--json`: print the proposals as JSON, change nothing.
-    var json = false
+    @Option(SharedOption.json) var json = false
     /// `--scan DIR`, each folder given.
-    var scan: [String] = []
+    @Option(
+        each: OptionDefinition<String>(
+            info: OptionInfo(
+                names: ["--scan"], valueName: "DIR", help: "also propose folders and remotes from the git clones under DIR (repeatable)",
+                completion: .file),
+            parse: { value throws(UsageError) in
+                guard !value.isEmpty else { throw UsageError(description: "option --scan needs a folder") }
+                return value
+            })) var scan: [String] = []
 
     func validate() throws(UsageError) {
         if json, write { throw UsageError(description: "options --json and --write cannot be used together") }

@@ -16,18 +16,13 @@ struct ListCommand: ReadsPerchFiles {
         + "\"onSwitch\", \"current\", \"identities\"}, …], null where there is nothing; identities\n"
         + "holds the tools the account names, as in the config ({\"kube\": {\"context\": \"prod\"}})."
 
-    static let options: [CommandOption<Self>] =
-        fileOptions + [CommandOption(SharedOption.json) { $0.json = $1 }, CommandOption(format) { $0.format = $1 }]
-
-    /// `--format ids|tsv|json`.
-    static let format = OptionDefinition<OutputFormat>.choice(
-        "--format", valueName: "ids|tsv|json", help: "print ids only, tab-separated fields, or JSON")
-
     var files = FileOptions()
     /// `--json`: the same as `--format json`.
-    var json = false
+    @Option(SharedOption.json) var json = false
     /// `--format F`; nil for the default text.
-    var format: OutputFormat?
+    @Option(
+        .choice(
+            "--format", valueName: "ids|tsv|json", help: "print ids only, tab-separated fields, or JSON")) var format: OutputFormat? = nil
 
     /// The format to print: `--format`, or JSON for `--json`; nil for text.
     var listFormat: OutputFormat? { format ?? (json ? .json : nil) }

@@ -21,8 +21,6 @@ struct MCPCommand: ReadsPerchFiles {
         + "an agent's MCP configuration: {\"mcpServers\": {\"perch\": {\"command\": \"perch\",\n"
         + "\"args\": [\"mcp\"]}}}. Exit status 0 when stdin ends."
 
-    static let options: [CommandOption<Self>] = fileOptions
-
     var files = FileOptions()
 
     func run(_ tool: CommandLineTool) -> Int32 { tool.serveMCP(self) }

@@ -13,10 +13,9 @@ struct PickCommand: ReadsPerchFiles {
         + "  kubectl --context \"$(perch pick)\" …\n"
         + "Exit status 1 when nothing was picked; 2 when standard input or output is not\n"
         + "a terminal (the picker is drawn on standard error's terminal when stdout is not)."
-    static let options: [CommandOption<Self>] = fileOptions + [CommandOption(SharedOption.height) { $0.height = $1 }]
     var files = FileOptions()
     /// `--height N`, in rows; nil: fitted.
-    var height: Int?
+    @Option(SharedOption.height) var height: Int? = nil
     func run(_ tool: CommandLineTool) -> Int32 { tool.pick(height: height) }
 }
 

@@ -92,26 +92,17 @@ struct RegistryAddCommand: ReadsPerchFiles {
         + "accounts.json wins field by field: an entry with a registry account's id names only\n"
         + "what it overrides. Two registries that set a field differently are a conflict (exit 1).\n"
         + "Registry files live beside the state file; your own files are never rewritten."
-    static let options: [CommandOption<Self>] =
-        fileOptions + [
-            CommandOption(RegistryOption.ref) { $0.ref = $1 }, CommandOption(RegistryOption.path) { $0.path = $1 },
-            CommandOption(RegistryOption.allowedSigners) { $0.allowedSigners = $1 },
-            CommandOption(RegistryOption.signingKey) { $0.signingKey = $1 },
-            CommandOption(RegistryOption.set) { $0.values[$1.0] = $1.1 }, CommandOption(RegistryOption.timeout) { $0.timeout = $1 },
-            CommandOption(SharedOption.yes) { $0.yes = $1 },
-        ]
-
     var files = FileOptions()
     var name = ""
     var url = ""
-    var ref: String?
-    var path: String?
-    var allowedSigners: String?
+    @Option(RegistryOption.ref) var ref: String? = nil
+    @Option(RegistryOption.path) var path: String? = nil
+    @Option(RegistryOption.allowedSigners) var allowedSigners: String? = nil
     /// `--signing-key`.
-    var signingKey: String?
-    var values: [String: String] = [:]
-    var timeout = 60
-    var yes = false
+    @Option(RegistryOption.signingKey) var signingKey: String? = nil
+    @Option(each: RegistryOption.set) var values: [String: String] = [:]
+    @Option(RegistryOption.timeout) var timeout = 60
+    @Option(SharedOption.yes) var yes = false
 
     mutating func bind(operands: [String]) {
         name = operands[0]
@@ -172,17 +163,11 @@ struct RegistryUpdateCommand: ReadsPerchFiles {
         name: "registry update", summary: "fetch the registries again and apply what changed, all or none, once agreed",
         operands: [Operand(name: "NAME", optional: true)])
     static var details: String { RegistryAddCommand.details }
-    static let options: [CommandOption<Self>] =
-        fileOptions + [
-            CommandOption(RegistryOption.set) { $0.values[$1.0] = $1.1 }, CommandOption(RegistryOption.timeout) { $0.timeout = $1 },
-            CommandOption(SharedOption.yes) { $0.yes = $1 },
-        ]
-
     var files = FileOptions()
     var name: String?
-    var values: [String: String] = [:]
-    var timeout = 60
-    var yes = false
+    @Option(each: RegistryOption.set) var values: [String: String] = [:]
+    @Option(RegistryOption.timeout) var timeout = 60
+    @Option(SharedOption.yes) var yes = false
 
     mutating func bind(operands: [String]) { name = operands.first }
     func run(_ tool: CommandLineTool) -> Int32 { tool.with(assumeYes: yes).registryUpdate(self) }
@@ -194,10 +179,8 @@ struct RegistryListCommand: ReadsPerchFiles {
         name: "registry list", summary: "list the registries, the commit each is at and whether its code is trusted",
         recoversInterruptedSwitch: false)
     static var details: String { RegistryAddCommand.details }
-    static let options: [CommandOption<Self>] = fileOptions + [CommandOption(SharedOption.json) { $0.json = $1 }]
-
     var files = FileOptions()
-    var json = false
+    @Option(SharedOption.json) var json = false
     func run(_ tool: CommandLineTool) -> Int32 { tool.registryList(self) }
 }
 
@@ -206,11 +189,9 @@ struct RegistryRemoveCommand: ReadsPerchFiles {
     static let configuration = CommandConfiguration(
         name: "registry remove", summary: "remove a registry and the accounts it gave", operands: [Operand(name: "NAME")])
     static var details: String { RegistryAddCommand.details }
-    static let options: [CommandOption<Self>] = fileOptions + [CommandOption(SharedOption.yes) { $0.yes = $1 }]
-
     var files = FileOptions()
     var name = ""
-    var yes = false
+    @Option(SharedOption.yes) var yes = false
     mutating func bind(operands: [String]) { name = operands[0] }
     func run(_ tool: CommandLineTool) -> Int32 { tool.with(assumeYes: yes).registryRemove(self) }
 }
@@ -221,11 +202,9 @@ struct RegistryTrustCommand: ReadsPerchFiles {
         name: "registry trust", summary: "show a registry's code (onSwitch, commands) and let it run, for this commit only",
         operands: [Operand(name: "NAME")])
     static var details: String { RegistryAddCommand.details }
-    static let options: [CommandOption<Self>] = fileOptions + [CommandOption(RegistryOption.commit) { $0.commit = $1 }]
-
     var files = FileOptions()
     var name = ""
-    var commit: String?
+    @Option(RegistryOption.commit) var commit: String? = nil
     mutating func bind(operands: [String]) { name = operands[0] }
     func run(_ tool: CommandLineTool) -> Int32 { tool.registryTrust(self) }
 }

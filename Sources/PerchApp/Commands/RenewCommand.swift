@@ -20,13 +20,11 @@ struct RenewCommand: ReadsPerchFiles {
         + "plain keys), it says what does. TOOL is aws, gcloud or kube; without it, each of\n"
         + "these the account names. Exit status: the login's when it fails; 1 when the\n"
         + "account names no such tool or none is chosen."
-    static let options: [CommandOption<Self>] = fileOptions + [CommandOption(SharedOption.global) { $0.global = $1 }]
-
     var files = FileOptions()
     /// The tool as given; nil for every tool of the account that has a login.
     var tool: String?
     /// `--global`: the global account, not this shell's own.
-    var global = false
+    @Option(SharedOption.global) var global = false
 
     mutating func bind(operands: [String]) { tool = operands.first }
 

@@ -15,16 +15,6 @@ struct ReportCommand: ReadsPerchFiles {
         + "(default: today). --csv prints id,name,minutes,hours; --json an object with\n"
         + "since, until, timeZone, utcOffset, accounts [{id, name, seconds}] and totalSeconds."
 
-    static let options: [CommandOption<Self>] =
-        fileOptions + [
-            CommandOption(since) { $0.since = $1 }, CommandOption(until) { $0.until = $1 },
-            CommandOption(SharedOption.json) { $0.json = $1 }, CommandOption(csv) { $0.csv = $1 },
-        ]
-
-    static let since = date("--since", help: "from this local day (YYYY-MM-DD)")
-    static let until = date("--until", help: "to this local day, included (YYYY-MM-DD)")
-    static let csv = OptionDefinition.flag("--csv", help: "print CSV instead of text")
-
     /// An option whose value is a local day, `YYYY-MM-DD`.
     private static func date(_ name: String, help: String) -> OptionDefinition<ReportDate> {
         OptionDefinition(
@@ -39,13 +29,13 @@ struct ReportCommand: ReadsPerchFiles {
 
     var files = FileOptions()
     /// `--since DATE`: the first local day; nil for 29 days before `until`.
-    var since: ReportDate?
+    @Option(date("--since", help: "from this local day (YYYY-MM-DD)")) var since: ReportDate? = nil
     /// `--until DATE`: the last local day, included; nil for today.
-    var until: ReportDate?
+    @Option(date("--until", help: "to this local day, included (YYYY-MM-DD)")) var until: ReportDate? = nil
     /// `--json`.
-    var json = false
+    @Option(SharedOption.json) var json = false
     /// `--csv`.
-    var csv = false
+    @Option(.flag("--csv", help: "print CSV instead of text")) var csv = false
 
     func validate() throws(UsageError) {
         if json, csv { throw UsageError(description: "options --json and --csv do not go together") }

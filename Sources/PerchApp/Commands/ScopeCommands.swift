@@ -26,31 +26,21 @@ struct ExecCommand: ReadsPerchFiles {
         + "tool that cannot be given the account, a missing ssh key or an ended session\n"
         + "refuses COMMAND (exit status 3) whatever --keep-going says. --json prints, on\n"
         + "stderr before COMMAND starts, one line saying what each tool was given (no secret)."
-    static let options: [CommandOption<Self>] =
-        fileOptions + [
-            CommandOption(SharedOption.keepGoingScope) { $0.keepGoing = $1 },
-            CommandOption(
-                OptionDefinition.flag(
-                    "--agent",
-                    help: "a coding agent's command: git's author fixed, every tool not named closed, refused if a credential is missing")
-            ) { $0.agent = $1 },
-            CommandOption(OptionDefinition.flag("--json", help: "with --agent: one line of JSON on stderr saying what each tool was given"))
-            {
-                $0.json = $1
-            },
-        ]
-
     var files = FileOptions()
+    /// `--keep-going`: run it without a tool whose part cannot be made.
+    @Option(SharedOption.keepGoingScope) var keepGoing = false
     /// `--agent`: the command is an agent's (``AgentScope``).
+    @Option(
+        .flag(
+            "--agent",
+            help: "a coding agent's command: git's author fixed, every tool not named closed, refused if a credential is missing"))
     var agent = false
     /// `--json`: with `--agent`, the identities given, as one line of JSON on stderr.
-    var json = false
+    @Option(.flag("--json", help: "with --agent: one line of JSON on stderr saying what each tool was given")) var json = false
     /// The account as given.
     var account: String?
     /// The command to run, program first.
     var commandArguments: [String] = []
-    /// `--keep-going`: run it without a tool whose part cannot be made.
-    var keepGoing = false
 
     mutating func bind(operands: [String]) { account = operands.first }
     mutating func bind(trailing: [String]) { commandArguments = trailing }
@@ -80,21 +70,15 @@ struct UseCommand: ReadsPerchFiles {
         + "account of a bound folder. Works through perch shell-init, which evaluates what\n"
         + "this prints; run by hand, eval \"$(perch use ID)\" does the same. On a terminal\n"
         + "without shell-init it says how to set that up (exit status 2)."
-    static let options: [CommandOption<Self>] =
-        fileOptions + [
-            CommandOption(SharedOption.global) { $0.global = $1 }, CommandOption(SharedOption.shell) { $0.shell = $1 },
-            CommandOption(SharedOption.keepGoingScope) { $0.keepGoing = $1 },
-        ]
-
     var files = FileOptions()
     /// The account as given; nil with `--global`.
     var account: String?
     /// `--global`: follow the global account again.
-    var global = false
+    @Option(SharedOption.global) var global = false
     /// `--shell`; nil: from `$SHELL`.
-    var shell: ShellKind?
+    @Option(SharedOption.shell) var shell: ShellKind? = nil
     /// `--keep-going`.
-    var keepGoing = false
+    @Option(SharedOption.keepGoingScope) var keepGoing = false
 
     mutating func bind(operands: [String]) { account = operands.first }
 
@@ -119,8 +103,6 @@ struct ShellHookCommand: ReadsPerchFiles {
         + "the account of the bound folder it is in, or the global account; then touches\n"
         + "this shell's marker (PID) so the prompt hook starts no process until the state\n"
         + "or the config changes again. shell-init's hook runs it; not meant to be typed."
-    static let options: [CommandOption<Self>] = fileOptions
-
     var files = FileOptions()
     /// The shell as given (bash, zsh or fish: checked by the parser).
     var shell: String?

@@ -7,7 +7,6 @@ struct CompletionCommand: PerchCommand {
         "Load it with, for bash:  source <(perch completion bash)\n"
         + "  zsh:  source <(perch completion zsh)    fish:  perch completion fish | source\n"
         + "Completes commands, options, and the account ids and names of the config in use."
-    static let options: [CommandOption<Self>] = []
     /// The shell given; checked against ``CompletionShell`` by the parser.
     var shell: CompletionShell?
     mutating func bind(operands: [String]) { shell = operands.first.flatMap(CompletionShell.init(rawValue:)) }
@@ -21,7 +20,6 @@ struct ManPageCommand: PerchCommand {
         recoversInterruptedSwitch: false)
     static let details: String =
         "Prints perch(1) in man(7) format:  perch man-page | man -l -"
-    static let options: [CommandOption<Self>] = []
     func run(_ tool: CommandLineTool) -> Int32 {
         tool.console.write(ManPage.text)
         return ExitStatus.ok

@@ -29,20 +29,11 @@ struct SwitchCommand: ReadsPerchFiles {
             + "suggested, never switched to) or no previous account."
     }
 
-    static let options: [CommandOption<Self>] =
-        fileOptions + [
-            CommandOption(SharedOption.height) { $0.height = $1 }, CommandOption(dryRun) { $0.switching.dryRun = $1 },
-            CommandOption(force) { $0.switching.force = $1 }, CommandOption(SharedOption.keepGoing) { $0.switching.keepGoing = $1 },
-        ]
-
-    static let dryRun = OptionDefinition.flag("--dry-run", help: "print what would change, tool by tool, and change nothing")
-    static let force = OptionDefinition.flag("--force", help: "apply every tool identity again, not only those that drifted")
-
     var files = FileOptions()
     /// The account as given (`-` for the previous one); nil: pick one.
     var account: String?
     /// `--height N` of the picker, in rows.
-    var height: Int?
+    @Option(SharedOption.height) var height: Int? = nil
     /// `--dry-run`, `--force`, `--keep-going`.
     var switching = SwitchSettings()
 
@@ -57,11 +48,11 @@ struct SwitchCommand: ReadsPerchFiles {
 /// How a switch runs (``CommandLineTool/perform(_:config:)``).
 struct SwitchSettings: Hashable, Sendable {
     /// `--dry-run`: print what would change and change nothing.
-    var dryRun = false
+    @Option(.flag("--dry-run", help: "print what would change, tool by tool, and change nothing")) var dryRun = false
     /// `--force`: apply every tool identity again, not only those that drifted.
-    var force = false
+    @Option(.flag("--force", help: "apply every tool identity again, not only those that drifted")) var force = false
     /// `--keep-going`: keep a partial switch when a tool fails.
-    var keepGoing = false
+    @Option(SharedOption.keepGoing) var keepGoing = false
 }
 
 /// `perch undo`: back to the account and tool states from before the last switch.
@@ -74,7 +65,6 @@ struct UndoCommand: ReadsPerchFiles {
         + "perch undo redoes. Exit status 1 when there is nothing to undo, 3 when a tool fails\n"
         + "(every tool is then left as it was). It first says which switch it undoes; only\n"
         + "switches are undone (an account removed since stays removed)."
-    static let options: [CommandOption<Self>] = fileOptions
     var files = FileOptions()
     func run(_ tool: CommandLineTool) -> Int32 { tool.undo() }
 }
@@ -90,10 +80,9 @@ struct ResetCommand: ReadsPerchFiles {
         + "perch setup added. It is a switch session of its own: journalled, each tool checked,\n"
         + "all or nothing. A tool that fails puts every tool back, keeps the baseline and the\n"
         + "account, and exits 3. Asks first on a terminal; --yes gives consent without asking."
-    static let options: [CommandOption<Self>] = fileOptions + [CommandOption(SharedOption.yes) { $0.yes = $1 }]
     var files = FileOptions()
     /// `--yes`: consent given here.
-    var yes = false
+    @Option(SharedOption.yes) var yes = false
     func run(_ tool: CommandLineTool) -> Int32 { tool.with(assumeYes: yes).reset() }
 }
 

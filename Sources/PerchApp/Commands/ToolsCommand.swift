@@ -26,10 +26,8 @@ struct ToolsCommand: PerchCommand {
         + "description, to copy to that folder and edit. Exit status 1 for an unknown or\n"
         + "built-in NAME; 2 when a description was refused or is faulty (each problem on\n"
         + "stderr, after the output)."
-    static let options: [CommandOption<Self>] = [CommandOption(SharedOption.json) { $0.json = $1 }]
-
     /// `--json`, for the list.
-    var json = false
+    @Option(SharedOption.json) var json = false
     /// The tool `show` names; nil for the list.
     var shown: String?
     /// Whether `show` was given.

@@ -31,34 +31,26 @@ struct VerifyCommand: ReadsPerchFiles {
         + "Exit status 0 when every answer agrees, 3 when one disagrees.\n"
         + "--json prints {\"account\", \"chosenBy\", \"folder\", \"online\", \"agrees\", \"answers\"}."
 
-    static let options: [CommandOption<Self>] =
-        fileOptions + [
-            CommandOption(online) { $0.online = $1 }, CommandOption(timeout) { $0.timeout = $1 },
-            CommandOption(SharedOption.json) { $0.json = $1 }, CommandOption(asExec) { $0.asExec = $1 },
-        ]
-
-    /// `--as-exec`: verify in the environment `perch exec ID` would build, for CI and editors.
-    static let asExec = OptionDefinition.flag(
-        "--as-exec", help: "verify in the environment perch exec would give a command (for CI and editors)")
-
-    static let online = OptionDefinition.flag(
-        "--online", help: "ask the servers too (ssh -T, gh api user, aws sts get-caller-identity, kubectl auth whoami)")
-    /// `--timeout MS`: how long each check may take, in milliseconds (1 to 600000).
-    static let timeout = OptionDefinition<Int64>.number(
-        OptionInfo(names: ["--timeout"], valueName: "MS", help: "how long each check may take, in milliseconds (default 5000)"),
-        in: 1...600_000, unit: "milliseconds")
-
     var files = FileOptions()
     /// The account as given; nil for the one that owns this place.
     var account: String?
     /// `--online`: ask the servers too.
-    var online = false
-    /// `--timeout MS`, in milliseconds.
-    var timeout: Int64 = 5000
+    @Option(
+        .flag(
+            "--online", help: "ask the servers too (ssh -T, gh api user, aws sts get-caller-identity, kubectl auth whoami)")) var online =
+        false
+    /// `--timeout MS`: how long each check may take, in milliseconds (1 to 600000).
+    @Option(
+        .number(
+            OptionInfo(names: ["--timeout"], valueName: "MS", help: "how long each check may take, in milliseconds (default 5000)"),
+            in: 1...600_000, unit: "milliseconds")
+    ) var timeout: Int64 = 5000
     /// `--json`.
-    var json = false
+    @Option(SharedOption.json) var json = false
     /// `--as-exec`: in the environment of `perch exec`.
-    var asExec = false
+    @Option(
+        .flag(
+            "--as-exec", help: "verify in the environment perch exec would give a command (for CI and editors)")) var asExec = false
 
     mutating func bind(operands: [String]) { account = operands.first }
     func run(_ tool: CommandLineTool) -> Int32 { tool.verify(self) }

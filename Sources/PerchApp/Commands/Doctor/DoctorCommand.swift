@@ -15,15 +15,13 @@ struct DoctorCommand: TakesHoldSettings {
         + "terminal it then asks you to hold the 1 key for 2 seconds and reports the repeat\n"
         + "delay and rate, and whether the hold would be recognised with --long-press-ms."
 
-    static let options: [CommandOption<Self>] = fileOptions + holdOptions
-
     var files = FileOptions()
     /// `--long-press-ms N`, in milliseconds: the hold the key-repeat test judges by.
-    var longPressMilliseconds = SharedOption.defaultLongPress
+    @Option(SharedOption.longPress) var longPressMilliseconds = SharedOption.defaultLongPress
     /// `--key-hold MODE`.
-    var keyHold: KeyHoldPreference = .auto
+    @Option(SharedOption.keyHold) var keyHold: KeyHoldPreference = .auto
     /// The settings given as flags, which override the saved ones.
-    var flaggedSettings: Set<SettingKey> = []
+    var flaggedSettings: Set<SettingKey> { $longPressMilliseconds.isGiven ? [.longPress] : [] }
 
     func run(_ tool: CommandLineTool) -> Int32 {
         var doctor = Doctor(options: self, console: tool.console, paths: tool.paths)
