@@ -3,8 +3,8 @@ import PerchDomain
 import PerchIdentities
 import PerchStore
 
-/// The tool identity commands: `perch status`, `env`, `shell-init`, `setup`, `import`, and
-/// what `perch switch` does for identities (apply, `--dry-run`).
+/// What the tool identity commands (`perch status`, `env`, `shell-init`, `setup`, `import`,
+/// each in its own file) share: the switcher for this run, the offer to run setup, consent.
 extension CommandLineTool {
     /// The identity switcher for this run: the process's environment, Perch's own files for this
     /// config (beside its state file when it is not the default one), and samples never touch a tool.
