@@ -152,7 +152,7 @@ deps:
 ## reference; npm and the Azure CLI (from PyPI, in its own virtual environment, about 80 s once)
 ## the tests of tools described as data; Debian's gh (2.23, without gh auth switch) the tests that ask the real gh.
 test-deps:
-	@./scripts/ensure-packages.sh libncurses-dev tmux screen python3 gcc man-db bash-completion zsh fish kitty xterm x11-apps xvfb xdotool git openssh-client openssh-server dpkg-dev lintian direnv chromium gh
+	@./scripts/ensure-packages.sh libncurses-dev tmux screen python3 gcc man-db bash-completion zsh fish kitty xterm x11-apps xvfb xdotool git openssh-client openssh-server dpkg-dev lintian direnv chromium gh ncurses-term
 	@command -v aws >/dev/null || python3 -m pip install --quiet awscli
 	@python3 -c 'import moto.server' 2>/dev/null || python3 -m pip install --quiet 'moto[server]'
 	@command -v pre-commit >/dev/null || python3 -m pip install --quiet pre-commit

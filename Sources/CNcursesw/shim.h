@@ -32,6 +32,11 @@ static const attr_t perch_A_UNDERLINE = A_UNDERLINE;
 /* The attribute bits of color pair n (curs_color(3X) COLOR_PAIR). */
 static inline attr_t perch_color_pair(int n) { return (attr_t)COLOR_PAIR(n); }
 
+/* The colour pair of foreground `fg` on background `bg` (colour numbers; -1 for the terminal's
+   default), made the first time and found after (ncurses 6.1's alloc_pair(3X), which reuses the
+   least recently used pair when all are taken); -1 when none can be had. */
+static inline int perch_alloc_pair(int fg, int bg) { return alloc_pair(fg, bg); }
+
 /* How many colours and colour pairs the terminal has, once start_color ran (curs_color(3X)). */
 static inline int perch_colors(void) { return COLORS; }
 static inline int perch_color_pairs(void) { return COLOR_PAIRS; }
@@ -55,8 +60,8 @@ static inline int perch_window_size(int fd, int *rows, int *cols) {
 
 /* Draws `count` bytes of UTF-8 `text` at row y, column x of window `win` with `attrs` and colour
    pair `pair` (curs_addstr(3X) mvwaddnstr); returns the column after them (curs_getyx(3X) getcurx). */
-static inline int perch_put_n(WINDOW *win, int y, int x, const char *text, int count, attr_t attrs, short pair) {
-    wattr_set(win, attrs, pair, NULL);
+static inline int perch_put_n(WINDOW *win, int y, int x, const char *text, int count, attr_t attrs, int pair) {
+    wattr_set(win, attrs, (short)(pair <= 255 ? pair : 0), &pair);
     mvwaddnstr(win, y, x, text, count);
     return getcurx(win);
 }
@@ -67,7 +72,7 @@ static inline int perch_put_n(WINDOW *win, int y, int x, const char *text, int c
    byte at a time. Each character must be one spacing character (wcwidth(3) 1 or 2). Returns the
    column after them; or -1, with nothing drawn, when one is not (a combining mark, a control),
    when they do not fit on the row or are more than 512. */
-static inline int perch_put_wide(WINDOW *win, int y, int x, const wchar_t *text, int count, attr_t attrs, short pair) {
+static inline int perch_put_wide(WINDOW *win, int y, int x, const wchar_t *text, int count, attr_t attrs, int pair) {
     cchar_t cells[512];
     if (count < 0 || count > 512 || x < 0) return -1;
     int end = x;
@@ -76,20 +81,25 @@ static inline int perch_put_wide(WINDOW *win, int y, int x, const wchar_t *text,
         if (width < 1) return -1;
         end += width;
         wchar_t one[2] = {text[i], L'\0'};
-        if (setcchar(&cells[i], one, attrs, pair, NULL) != OK) return -1;
+        if (setcchar(&cells[i], one, attrs, (short)(pair <= 255 ? pair : 0), &pair) != OK) return -1;
     }
     if (end > getmaxx(win)) return -1;
-    wattr_set(win, attrs, pair, NULL);
+    wattr_set(win, attrs, (short)(pair <= 255 ? pair : 0), &pair);
     if (mvwadd_wchnstr(win, y, x, cells, count) != OK) return -1;
     return end;
 }
 
 /* Copies `count` printable ASCII bytes from `text` into window `win` at row y, column x with
    `attrs` and colour pair `pair`, as chtypes (curs_addchstr(3X) mvwaddchnstr): no conversion,
-   wrapping or control-character handling, which waddstr does byte by byte. At most 1024 bytes. */
-static inline int perch_put_ascii(WINDOW *win, int y, int x, const char *text, int count, attr_t attrs, short pair) {
+   wrapping or control-character handling, which waddstr does byte by byte. At most 1024 bytes.
+   A pair above 255, which a chtype cannot hold, is drawn with mvwaddnstr and the extended pair. */
+static inline int perch_put_ascii(WINDOW *win, int y, int x, const char *text, int count, attr_t attrs, int pair) {
     chtype cells[1024];
     if (count > 1024) count = 1024;
+    if (pair > 255) {
+        wattr_set(win, attrs, 0, &pair);
+        return mvwaddnstr(win, y, x, text, count);
+    }
     chtype style = (chtype)attrs | (chtype)COLOR_PAIR(pair);
     for (int i = 0; i < count; i++) cells[i] = (chtype)(unsigned char)text[i] | style;
     return mvwaddchnstr(win, y, x, cells, count);
@@ -98,7 +108,7 @@ static inline int perch_put_ascii(WINDOW *win, int y, int x, const char *text, i
 /* Copies `count` blanks into window `win` at row y, column x with `attrs` and colour pair `pair`,
    as chtypes (curs_addchstr(3X) mvwaddchnstr): a cell filled with the pair's background colour,
    which ncurses may send as erase-characters (ECH) on a terminal with back_color_erase. At most 1024. */
-static inline int perch_put_blanks(WINDOW *win, int y, int x, int count, attr_t attrs, short pair) {
+static inline int perch_put_blanks(WINDOW *win, int y, int x, int count, attr_t attrs, int pair) {
     static const char spaces[1024] = {[0 ... 1023] = ' '};
     return perch_put_ascii(win, y, x, spaces, count, attrs, pair);
 }

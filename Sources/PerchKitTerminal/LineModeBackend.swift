@@ -17,7 +17,9 @@ public final class LineModeBackend: TerminalBackend {
     public let input: Int32
     /// The descriptor the block is drawn on.
     public let output: Int32
-    private let colors: Bool
+    /// The colours drawn: ``ColorDepth/none`` for `NO_COLOR`, else what the environment says
+    /// (``ColorDepth/environment(_:)``).
+    public let depth: ColorDepth
     /// The terminal's size, columns × rows, as last read (``updateSize()``).
     public private(set) var size: Size
     /// Rows taken below the cursor's line.
@@ -41,11 +43,12 @@ public final class LineModeBackend: TerminalBackend {
     /// - Parameters:
     ///   - input: the terminal to read keys from (standard input).
     ///   - output: the terminal to draw on (standard output, or standard error when the output is piped).
-    ///   - colors: false (for `NO_COLOR`) draws with attributes only.
+    ///   - colors: false (for `NO_COLOR`) draws with attributes only; true draws the colours
+    ///     ``ColorDepth/environment(_:)`` finds in `TERM` and `COLORTERM`.
     public init(input: Int32, output: Int32, colors: Bool) {
         self.input = input
         self.output = output
-        self.colors = colors
+        depth = colors ? ColorDepth.environment { getenv($0).map { String(cString: $0) } } : .none
         size = Self.size(of: output) ?? Size(width: 0, height: 0)
     }
 
@@ -104,7 +107,7 @@ public final class LineModeBackend: TerminalBackend {
     public func draw(_ screen: Screen) {
         var text = ""
         for row in 0..<height {
-            let line = row < screen.size.height ? screen.ansiLine(row, colors: colors) : ""
+            let line = row < screen.size.height ? screen.ansiLine(row, depth: depth) : ""
             guard drawn[row] != line else { continue }
             text += "\u{1B}8\u{1B}[\(row + 1)B\r" + line + "\u{1B}[0m\u{1B}[K"
             drawn[row] = line

@@ -50,6 +50,12 @@ public final class NcursesBackend: TerminalBackend {
     /// Standard input, read raw by the event loop (ncurses reads no input).
     public let inputDescriptor: Int32 = STDIN_FILENO
     private let colors: Bool
+    /// The colours drawn: none without colour or with `NO_COLOR`, else terminfo's `colors`
+    /// (a `-direct` TERM: true colour).
+    public private(set) var depth = ColorDepth.none
+    /// The colour pairs made for styles beyond the eight foregrounds on the default background,
+    /// by the style's two colours (``Style/colorKey``).
+    private var pairs: [UInt64: Int32] = [:]
     /// Whether colour pairs ``solidPairBase`` + 1 … + 8 exist: each colour on itself, for a cell
     /// filled with that colour (see ``draw(_:)``).
     private var solidColors = false
@@ -113,6 +119,7 @@ public final class NcursesBackend: TerminalBackend {
         if self.colors {
             start_color()
             use_default_colors()
+            depth = ColorDepth(terminfoColors: Int(perch_colors()))
             for color in TerminalColor.allCases {
                 init_pair(Int16(color.rawValue + 1), Int16(color.rawValue), -1)
             }
@@ -274,10 +281,12 @@ public final class NcursesBackend: TerminalBackend {
 
     /// The colour pair that fills a cell with `style`'s foreground colour, or 0 when a cell in
     /// `style` is drawn as it is: no colour, or an attribute that a filled cell would not show.
-    private func solidPair(_ style: Style) -> Int16 {
+    private func solidPair(_ style: Style) -> Int32 {
         let style = styles?[style] ?? style
-        guard solidColors, let color = style.foreground, !style.bold, !style.reverse, !style.dim, !style.underline else { return 0 }
-        return Self.solidPairBase + Int16(color.rawValue + 1)
+        guard solidColors, style.background == nil, let color = style.foreground?.standard, !style.bold, !style.reverse, !style.dim,
+            !style.underline
+        else { return 0 }
+        return Int32(Self.solidPairBase) + Int32(color.rawValue + 1)
     }
 
     /// The scalars of UTF-8 `bytes` as wide characters in `buffer`; their count, or nil when the
@@ -298,15 +307,32 @@ public final class NcursesBackend: TerminalBackend {
         }
     }
 
-    private func attributes(_ style: Style) -> (attr_t, Int16) {
+    private func attributes(_ style: Style) -> (attr_t, Int32) {
         let style = styles?[style] ?? style
         var attrs = perch_A_NORMAL
         if style.bold { attrs |= perch_A_BOLD }
         if style.reverse { attrs |= perch_A_REVERSE }
         if style.dim { attrs |= perch_A_DIM }
         if style.underline { attrs |= perch_A_UNDERLINE }
-        let pair = colors ? style.foreground.map { Int16($0.rawValue + 1) } ?? 0 : 0
-        return (attrs, pair)
+        return (attrs, colorPair(style))
+    }
+
+    /// The colour pair that draws `style`'s colours: pairs 1–8 for the eight foregrounds on the
+    /// default background, else one made for the pair of colour numbers at ``depth`` (each
+    /// colour the nearest the terminal has); 0 (the default colours) without colour.
+    private func colorPair(_ style: Style) -> Int32 {
+        guard colors else { return 0 }
+        if style.background == nil {
+            guard let foreground = style.foreground else { return 0 }
+            if let standard = foreground.standard { return Int32(standard.rawValue + 1) }
+        }
+        let key = style.colorKey
+        if let pair = pairs[key] { return pair }
+        let foreground = style.foreground.flatMap(depth.number(for:)) ?? -1
+        let background = style.background.flatMap(depth.number(for:)) ?? -1
+        let pair = max(0, perch_alloc_pair(Int32(foreground), Int32(background)))
+        pairs[key] = pair
+        return pair
     }
 
     /// A window size as given to resizeterm(3): at most ``Screen/maximumSize``, so ncurses never

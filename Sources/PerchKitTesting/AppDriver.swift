@@ -260,6 +260,7 @@ public final class AppDriver {
     private static func name(of style: Style) -> String {
         var parts: [String] = []
         if let color = style.foreground { parts.append("\(color)") }
+        if let color = style.background { parts.append("on \(color)") }
         if style.bold { parts.append("bold") }
         if style.dim { parts.append("dim") }
         if style.reverse { parts.append("reverse") }

@@ -47,7 +47,7 @@ struct ScreenANSITests {
         screen.put("cd", column: 2, row: 0, style: Style(foreground: .green, bold: true))
         screen.put("日", column: 4, row: 0, style: .selected)
         #expect(screen.ansiLine(0) == "ab\u{1B}[0;1;32mcd\u{1B}[0;1;7m日\u{1B}[0m  ")
-        #expect(screen.ansiLine(0, colors: false) == "ab\u{1B}[0;1mcd\u{1B}[0;1;7m日\u{1B}[0m  ", "NO_COLOR keeps bold and reverse")
+        #expect(screen.ansiLine(0, depth: .none) == "ab\u{1B}[0;1mcd\u{1B}[0;1;7m日\u{1B}[0m  ", "NO_COLOR keeps bold and reverse")
         var plain = Screen(size: Size(width: 3, height: 1))
         plain.put("xyz", column: 0, row: 0)
         #expect(plain.ansiLine(0) == "xyz", "no sequence at all for plain text")

@@ -21,7 +21,7 @@ private let cases: [Case] = ColorTheme.allCases.flatMap { theme in
 
 /// Every style a pane, layer or the tab bar could draw: each colour or none, with and without
 /// bold, reverse video and dim.
-private let allStyles: [Style] = ([nil] + TerminalColor.allCases).flatMap { color in
+private let allStyles: [Style] = ([nil] + TerminalColor.allCases.map { Color($0) }).flatMap { color in
     [false, true].flatMap { bold in
         [false, true].flatMap { reverse in
             [false, true].map { dim in Style(foreground: color, bold: bold, reverse: reverse, dim: dim) }
@@ -44,7 +44,7 @@ private struct Pair {
 /// reverse video it is the same two colours swapped, the same ratio. Text without a colour is
 /// the palette's own default text, which needs nothing more.
 private func pairs(_ style: Style, on screen: TerminalBackground, in palette: TerminalPalette) -> [Pair] {
-    guard let color = style.foreground else { return [] }
+    guard let color = style.foreground?.standard else { return [] }
     // The palette's default text: its black on white, its white on black.
     let defaultText = (screen == .light ? palette.rgb(.black, bright: false) : palette.rgb(.white, bright: false)).contrastRatio(
         with: screen.rgb)
@@ -56,7 +56,7 @@ private func pairs(_ style: Style, on screen: TerminalBackground, in palette: Te
 }
 
 private func describe(_ style: Style) -> String {
-    [style.foreground?.name ?? "default", style.bold ? "bold" : nil, style.reverse ? "reverse" : nil, style.dim ? "dim" : nil]
+    [style.foreground?.standard?.name ?? "default", style.bold ? "bold" : nil, style.reverse ? "reverse" : nil, style.dim ? "dim" : nil]
         .compactMap { $0 }.joined(separator: " ")
 }
 
@@ -136,8 +136,8 @@ struct ContrastTests {
     @Test("until the terminal reports its background, no colour is drawn; a report or a forced theme brings colour back")
     func colourFollowsTheBackground() {
         var state = TabApp.perch(accounts: Account.samples, size: Size(width: 80, height: 24))
-        func colours(_ screen: Screen) -> Set<TerminalColor> {
-            var found = Set<TerminalColor>()
+        func colours(_ screen: Screen) -> Set<Color> {
+            var found = Set<Color>()
             for row in 0..<screen.size.height {
                 for column in 0..<screen.size.width { if let color = screen[column, row].style.foreground { found.insert(color) } }
             }

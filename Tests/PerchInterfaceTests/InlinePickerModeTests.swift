@@ -58,9 +58,9 @@ struct InlinePickerModeTests {
     @Test("The block has no colour until the terminal's background is known; then the current account's mark is its colour")
     func colourAfterBackground() {
         var state = Self.picker()
-        func colours() -> Set<TerminalColor> {
+        func colours() -> Set<Color> {
             let screen = state.renderFrame().screen
-            var found = Set<TerminalColor>()
+            var found = Set<Color>()
             for row in 0..<screen.size.height {
                 for column in 0..<screen.size.width { if let color = screen[column, row].style.foreground { found.insert(color) } }
             }

@@ -67,10 +67,15 @@ struct ScreenDiffTests {
     func matchesReference() {
         var generator = SplitMix64(seed: 0x5EED_D1FF)
         let pieces = ["a", "Z", " ", "·", "█", "▆", "日本", "é", "e\u{301}", "👩‍👩‍👧", "ß", "a" + String(repeating: "\u{301}", count: 9), "─"]
-        let colors: [TerminalColor?] = [nil] + TerminalColor.allCases
+        // The eight, and colours beyond them (bright, 256-palette, true colour) as foregrounds
+        // and backgrounds: a style's every bit is in the compared words.
+        let colors: [Color?] =
+            [nil] + TerminalColor.allCases.map { Color($0) } + [.bright(.red), .indexed(208), .indexed(255), Color(RGBColor(0x1E_90FF))]
         func randomStyle() -> Style {
             Style(
-                foreground: colors.randomElement(using: &generator)!, bold: Bool.random(using: &generator),
+                foreground: colors.randomElement(using: &generator)!,
+                background: Int.random(in: 0..<3, using: &generator) == 0 ? colors.randomElement(using: &generator)! : nil,
+                bold: Bool.random(using: &generator),
                 reverse: Int.random(in: 0..<4, using: &generator) == 0, dim: Bool.random(using: &generator),
                 underline: Int.random(in: 0..<4, using: &generator) == 0)
         }

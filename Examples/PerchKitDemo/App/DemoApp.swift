@@ -7,7 +7,7 @@ import PerchKit
 /// it only by sending it a message.
 struct DemoModel: AppModel {
     /// The colours the sheet offers, in order.
-    static let colors: [(name: String, color: TerminalColor)] = [
+    static let colors: [(name: String, color: Color)] = [
         ("Red", .red), ("Green", .green), ("Blue", .blue), ("Yellow", .yellow), ("Magenta", .magenta), ("Cyan", .cyan),
     ]
 
@@ -49,7 +49,7 @@ struct DemoModel: AppModel {
 
 /// The first tab: the colour picked so far, and a sheet of colours raised by holding the tab.
 struct ColorsPane: Pane {
-    static var colors: [(name: String, color: TerminalColor)] { DemoModel.colors }
+    static var colors: [(name: String, color: Color)] { DemoModel.colors }
 
     /// What ``Describe`` said of the colour picked.
     var description: String?
@@ -140,7 +140,7 @@ struct ColorsPane: Pane {
             let entry = Self.colors[index]
             return [
                 .send(to: DemoModel.self, .pick(index)),
-                .perform(Describe(name: entry.name, code: entry.color.rawValue), then: { .described($0) }),
+                .perform(Describe(name: entry.name, code: Int(entry.color.paletteIndex ?? 0)), then: { .described($0) }),
             ]
         case .described(let text):
             description = text

@@ -10,9 +10,19 @@ struct PlanetsPane: Pane {
         ["Jupiter", "95", "5.20"], ["Saturn", "146", "9.58"], ["Uranus", "28", "19.2"], ["Neptune", "16", "30.1"],
     ]
 
-    var table = Table(
-        columns: [.init("Planet", .fill), .init("Moons", .fixed(6), alignment: .trailing), .init("AU", .fixed(6), alignment: .trailing)],
-        rows: planets)
+    var table: Table = {
+        var table = Table(
+            columns: [
+                .init("Planet", .fill), .init("Moons", .fixed(6), alignment: .trailing), .init("AU", .fixed(6), alignment: .trailing),
+            ],
+            rows: planets)
+        // A band in a true colour, both colours given so it reads on a light or a dark terminal:
+        // exact where the terminal takes RGB, else the nearest of its 256 (or 16, or 8).
+        table.headerStyle = Style(foreground: .white, background: Self.band, bold: true)
+        return table
+    }()
+    /// The header band's colour: night blue, #1F3A5F.
+    static let band = Color(RGBColor(0x1F_3A5F))
     var filter = TextField(maximumLength: 32)
     var isFiltering = false
 

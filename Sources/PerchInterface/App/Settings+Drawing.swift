@@ -73,5 +73,5 @@ extension Account {
     /// The colour the current account's mark (`●`) is drawn in, never bold: its own (`color` in
     /// the config), else green. As every colour, it is left out where it would not read on the
     /// terminal's background (``Style/readable(on:)``: magenta on a dark one).
-    public var markColor: TerminalColor { color.map(TerminalColor.init) ?? .green }
+    public var markColor: Color { Color(color.map(TerminalColor.init) ?? .green) }
 }

@@ -150,8 +150,8 @@ extension Screen {
                             let high = newRow[word &+ 1]
                             if flags == style, high == oneByte {
                                 // Most cells: one byte, in the run's style and no continuation
-                                // (the third word is then the style alone: the flag and the
-                                // reserved bytes are 0). Changed unless the old cell's words are these.
+                                // (the third word is then the style alone: the flag byte is
+                                // 0). Changed unless the old cell's words are these.
                                 let low = newRow[word]
                                 if low == oldRow[word], oldRow[word &+ 1] == oneByte, oldRow[word &+ 2] == style { break }
                                 text[length] = UInt8(truncatingIfNeeded: low)

@@ -14,8 +14,11 @@ extension Style {
     /// Reverse video is the same pair swapped (the text in the background's colour), so the
     /// same colours read. Dim text (SGR 2, drawn fainter by an amount each terminal chooses)
     /// keeps no colour. Attributes other than colour and bold are kept.
+    ///
+    /// A style with a colour of its own beyond the eight foregrounds (``hasExtendedColor``) is
+    /// the app's choice and is kept as it is.
     public func readable(on background: TerminalBackground?) -> Style {
-        guard let color = foreground else { return self }
+        guard !hasExtendedColor, let color = foreground?.standard else { return self }
         var style = self
         guard let background, !dim else {
             style.foreground = nil

@@ -12,25 +12,201 @@ public enum TerminalColor: Int, CaseIterable, Hashable, Sendable {
     }
 }
 
-/// How a cell is drawn: foreground colour and video attributes.
+/// A colour a cell is drawn in: one of the terminal's palette (the 8 standard colours, 0–7;
+/// their bright forms, 8–15; xterm's 256-colour cube and grey ramp, 16–255) or a true colour
+/// (24-bit sRGB). Each is drawn as the terminal can (``Color/downsampled(toPaletteOf:)``): a true
+/// colour exactly where terminfo says the terminal takes RGB (a `-direct` TERM such as
+/// `xterm-direct`), else the nearest colour of its 256, 16 or 8; nothing with `NO_COLOR`.
+///
+/// Colour is decoration only (see ``Style``): what matters is also shown another way.
+public struct Color: Hashable, Sendable {
+    /// 0 for none; 1 << 24 | index for a palette colour; 2 << 24 | RRGGBB for a true colour
+    /// (26 bits, as a ``Style`` packs it).
+    let bits: UInt32
+
+    init(bits: UInt32) { self.bits = bits }
+
+    /// Colour `index` of the terminal's palette (0–255: xterm's numbering, SGR 38;5;n).
+    public static func indexed(_ index: UInt8) -> Color { Color(bits: 1 << 24 | UInt32(index)) }
+
+    /// One of the eight standard colours (palette 0–7).
+    public init(_ color: TerminalColor) { bits = 1 << 24 | UInt32(color.rawValue) }
+
+    /// The bright form of one of the eight colours (palette 8–15, SGR 90–97).
+    public static func bright(_ color: TerminalColor) -> Color { .indexed(UInt8(8 + color.rawValue)) }
+
+    /// A true colour, 8 bits a channel (SGR 38;2;r;g;b where the terminal takes it).
+    public init(_ rgb: RGBColor) { bits = 2 << 24 | UInt32(rgb.red) << 16 | UInt32(rgb.green) << 8 | UInt32(rgb.blue) }
+
+    public static let black = Color(TerminalColor.black)
+    public static let red = Color(.red)
+    public static let green = Color(.green)
+    public static let yellow = Color(.yellow)
+    public static let blue = Color(.blue)
+    public static let magenta = Color(.magenta)
+    public static let cyan = Color(.cyan)
+    public static let white = Color(TerminalColor.white)
+
+    /// Its palette index (0–255), or nil for a true colour.
+    public var paletteIndex: UInt8? { bits >> 24 == 1 ? UInt8(truncatingIfNeeded: bits) : nil }
+
+    /// The standard colour it is (palette 0–7), or nil.
+    public var standard: TerminalColor? { paletteIndex.flatMap { TerminalColor(rawValue: Int($0)) } }
+
+    /// The true colour it was given as, or nil for a palette colour.
+    public var trueColor: RGBColor? {
+        bits >> 24 == 2
+            ? RGBColor(
+                red: UInt8(truncatingIfNeeded: bits >> 16), green: UInt8(truncatingIfNeeded: bits >> 8),
+                blue: UInt8(truncatingIfNeeded: bits))
+            : nil
+    }
+
+    /// What it looks like: a true colour as given; a palette colour as xterm draws it by default
+    /// (its 16 colours, the 6×6×6 cube of levels 0, 95, 135, 175, 215, 255, and the greys
+    /// 8, 18, …, 238).
+    public var rgb: RGBColor { trueColor ?? Self.xtermRGB(paletteIndex ?? 0) }
+
+    /// The palette colour (0 up to `count` − 1, for a palette of 8, 16 or 256) a terminal with
+    /// `count` colours draws for it: itself when it is in range, else the nearest (least squared
+    /// distance in sRGB) of xterm's colours 16–255 for 256 (the 16 are themes', not fixed), or
+    /// of the first 8 or 16.
+    public func downsampled(toPaletteOf count: Int) -> UInt8 {
+        if let index = paletteIndex, Int(index) < count { return index }
+        let target = rgb
+        let candidates = count >= 256 ? 16..<256 : 0..<(count >= 16 ? 16 : 8)
+        var best = candidates.lowerBound
+        var bestDistance = Int.max
+        for index in candidates {
+            let color = Self.xtermRGB(UInt8(index))
+            let (r, g, b) = (Int(color.red) - Int(target.red), Int(color.green) - Int(target.green), Int(color.blue) - Int(target.blue))
+            let distance = r * r + g * g + b * b
+            if distance < bestDistance {
+                best = index
+                bestDistance = distance
+            }
+        }
+        return UInt8(best)
+    }
+
+    /// Level `step` (0–5) of xterm's colour cube: 0, then 95 + 40 a step.
+    private static func level(_ step: Int) -> UInt8 { step == 0 ? 0 : UInt8(55 + 40 * step) }
+
+    /// xterm's default colour `index` (its `XTerm-col` resources and 256-colour palette).
+    static func xtermRGB(_ index: UInt8) -> RGBColor {
+        switch index {
+        case 0..<16: return TerminalPalette.xterm.colors[Int(index)]
+        case 16..<232:
+            let cube = Int(index) - 16
+            return RGBColor(red: level(cube / 36), green: level(cube / 6 % 6), blue: level(cube % 6))
+        default:
+            let grey = UInt8(8 + 10 * (Int(index) - 232))
+            return RGBColor(red: grey, green: grey, blue: grey)
+        }
+    }
+}
+
+extension Color: CustomStringConvertible {
+    /// `cyan`, `bright red`, `palette 208` or `#FF8700`: as the test driver's snapshots write it.
+    public var description: String {
+        if let rgb = trueColor {
+            let hex = Array("0123456789ABCDEF")
+            return "#" + String([rgb.red, rgb.green, rgb.blue].flatMap { [hex[Int($0 >> 4)], hex[Int($0 & 15)]] })
+        }
+        let index = paletteIndex ?? 0
+        if let standard { return standard.name }
+        if index < 16, let color = TerminalColor(rawValue: Int(index) - 8) { return "bright \(color.name)" }
+        return "palette \(index)"
+    }
+}
+
+/// How a cell is drawn: foreground and background colours and video attributes.
 /// Colour is decoration only: every state that matters is also shown by bold, reverse or a glyph,
 /// so a terminal without colour (or `NO_COLOR`) loses nothing.
+///
+/// A style is 7 bytes with no padding (both colours and the four attributes packed in 56 bits),
+/// so that a ``Cell`` stays 24 bytes and compares as three words.
 public struct Style: Hashable, Sendable {
-    /// Foreground colour, or nil for the terminal's default.
-    public var foreground: TerminalColor?
-    /// Bold, or increased intensity (SGR 1).
-    public var bold: Bool
-    /// Reverse video: foreground and background swapped (SGR 7).
-    public var reverse: Bool
-    /// Dim, or decreased intensity (SGR 2).
-    public var dim: Bool
-    /// Underlined (SGR 4).
-    public var underline: Bool
+    /// Bits 0–3: bold, reverse, dim, underline; 4–29: the foreground (``Color``'s 26 bits);
+    /// 30–31: the background's lowest 2 bits.
+    private var low: UInt32
+    /// The background's next 16 bits.
+    private var middle: UInt16
+    /// The background's top 8 bits.
+    private var high: UInt8
 
-    /// A style with `foreground` (nil: the terminal's default) and the attributes given; plain
-    /// by default.
-    public init(foreground: TerminalColor? = nil, bold: Bool = false, reverse: Bool = false, dim: Bool = false, underline: Bool = false) {
+    private static let colorMask: UInt64 = (1 << 26) - 1
+
+    private var bits: UInt64 {
+        @inline(__always) get { UInt64(low) | UInt64(middle) << 32 | UInt64(high) << 48 }
+        @inline(__always) set {
+            low = UInt32(truncatingIfNeeded: newValue)
+            middle = UInt16(truncatingIfNeeded: newValue >> 32)
+            high = UInt8(truncatingIfNeeded: newValue >> 48)
+        }
+    }
+
+    @inline(__always) private func flag(_ bit: UInt32) -> Bool { low & bit != 0 }
+    @inline(__always) private mutating func set(_ bit: UInt32, _ on: Bool) { low = on ? low | bit : low & ~bit }
+
+    /// Foreground colour, or nil for the terminal's default.
+    public var foreground: Color? {
+        get {
+            let color = UInt32(truncatingIfNeeded: bits >> 4 & Self.colorMask)
+            return color == 0 ? nil : Color(bits: color)
+        }
+        set { bits = bits & ~(Self.colorMask << 4) | UInt64(newValue?.bits ?? 0) << 4 }
+    }
+    /// Background colour, or nil for the terminal's default.
+    public var background: Color? {
+        get {
+            let color = UInt32(truncatingIfNeeded: bits >> 30 & Self.colorMask)
+            return color == 0 ? nil : Color(bits: color)
+        }
+        set { bits = bits & ~(Self.colorMask << 30) | UInt64(newValue?.bits ?? 0) << 30 }
+    }
+    /// Bold, or increased intensity (SGR 1).
+    public var bold: Bool {
+        get { flag(1) }
+        set { set(1, newValue) }
+    }
+    /// Reverse video: foreground and background swapped (SGR 7).
+    public var reverse: Bool {
+        get { flag(2) }
+        set { set(2, newValue) }
+    }
+    /// Dim, or decreased intensity (SGR 2).
+    public var dim: Bool {
+        get { flag(4) }
+        set { set(4, newValue) }
+    }
+    /// Underlined (SGR 4).
+    public var underline: Bool {
+        get { flag(8) }
+        set { set(8, newValue) }
+    }
+
+    /// Its two colours as one number, equal for two styles exactly when their colours are (a
+    /// backend's key for the colour pair it made for them).
+    public var colorKey: UInt64 { bits >> 4 }
+
+    /// Whether it has a colour other than one of the eight standard foregrounds: a background,
+    /// a bright, 256-palette or true colour (which a ``StyleMap`` leaves as they are).
+    public var hasExtendedColor: Bool {
+        background != nil || (foreground.map { $0.standard == nil } ?? false)
+    }
+
+    /// A style with `foreground` and `background` (nil: the terminal's default) and the
+    /// attributes given; plain by default.
+    public init(
+        foreground: Color? = nil, background: Color? = nil, bold: Bool = false, reverse: Bool = false, dim: Bool = false,
+        underline: Bool = false
+    ) {
+        low = 0
+        middle = 0
+        high = 0
         self.foreground = foreground
+        self.background = background
         self.bold = bold
         self.reverse = reverse
         self.dim = dim
@@ -60,11 +236,10 @@ public struct Cell: Hashable, Sendable {
     var glyph: Glyph
     /// How it is drawn.
     public var style: Style
-    /// Whether this cell is covered by the wide character to its left (nothing to draw).
+    /// Whether this cell is covered by the wide character to its left (nothing to draw). With
+    /// the glyph's 16 bytes and the style's 7, it fills the cell to 24 bytes with no padding, so
+    /// that its bytes alone say what it holds (``Screen`` compares cells as three words).
     public var isContinuation: Bool
-    /// Fills the cell to 24 bytes with no padding, so that its bytes alone say what it holds
-    /// (``Screen`` compares cells as three words).
-    private var reserved: UInt16 = 0
 
     /// The grapheme cluster drawn from this cell. A cluster of more than 15 UTF-8 bytes (a
     /// letter under a pile of combining marks) keeps its first 15 bytes' whole scalars, more

@@ -2,7 +2,10 @@
 /// whole screen in one pass (``Screen/restyle(with:)``), at a table look-up per coloured or dim
 /// cell and a test per other cell.
 ///
-/// A cell with no colour and no dim is left as it is: a map must not change such a style.
+/// A cell with no colour and no dim is left as it is: a map must not change such a style. The
+/// table holds the styles of the eight standard foregrounds and no background; a style with
+/// another colour (``Style/hasExtendedColor``: a background, a bright, 256-palette or true
+/// colour) is the app's own choice and is drawn as it is.
 public struct StyleMap: Hashable, Sendable {
     /// The style each style becomes, at ``index(_:)``.
     private let styles: [Style]
@@ -17,21 +20,21 @@ public struct StyleMap: Hashable, Sendable {
     }
 
     /// The style `style` becomes.
-    public subscript(style: Style) -> Style { styles[Self.index(style)] }
+    public subscript(style: Style) -> Style { style.hasExtendedColor ? style : styles[Self.index(style)] }
 
     /// Nine foregrounds (none, then the eight colours) × 16 attribute sets.
     static let count = 9 * 16
 
     @inline(__always)
     static func index(_ style: Style) -> Int {
-        let color = style.foreground.map { $0.rawValue + 1 } ?? 0
+        let color = style.foreground.map { Int($0.paletteIndex ?? 0) + 1 } ?? 0
         return color << 4 | (style.bold ? 8 : 0) | (style.reverse ? 4 : 0) | (style.dim ? 2 : 0) | (style.underline ? 1 : 0)
     }
 
     static func style(at index: Int) -> Style {
         let color = index >> 4
         return Style(
-            foreground: color == 0 ? nil : TerminalColor(rawValue: color - 1), bold: index & 8 != 0, reverse: index & 4 != 0,
+            foreground: color == 0 ? nil : .indexed(UInt8(color - 1)), bold: index & 8 != 0, reverse: index & 4 != 0,
             dim: index & 2 != 0, underline: index & 1 != 0)
     }
 }

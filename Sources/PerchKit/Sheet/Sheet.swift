@@ -14,11 +14,11 @@ public struct Sheet: Layer {
         /// A mark drawn before the title (`✓`), or nil.
         public var mark: String?
         /// The swatch's colour, drawn as a two-column block before the title, or nil.
-        public var swatch: TerminalColor?
+        public var swatch: Color?
 
         /// A row showing `title`, with an optional dimmed `detail` after it, a one-column `mark`
         /// and a colour `swatch` before it.
-        public init(_ title: String, detail: String? = nil, mark: String? = nil, swatch: TerminalColor? = nil) {
+        public init(_ title: String, detail: String? = nil, mark: String? = nil, swatch: Color? = nil) {
             self.title = title
             self.detail = detail
             self.mark = mark

@@ -45,6 +45,9 @@ public struct Table: Hashable, Sendable {
     public private(set) var shown: [Int]
     /// The cursor and scroll, over ``shown``.
     public private(set) var list = ListCursor()
+    /// The header row's style: bold by default. A style with a background fills the whole row
+    /// (a band across the table), dropped with `NO_COLOR` as every colour is.
+    public var headerStyle = Style.bold
 
     /// A table of `rows` under `columns`, the cursor on the first row.
     public init(columns: [Column], rows: [[String]]) {
@@ -97,15 +100,16 @@ public struct Table: Hashable, Sendable {
     /// The columns' rects across `area` (one blank column between two).
     public func columnRects(in area: Rect) -> [Rect] { area.columns(columns.map(\.size), spacing: 1) }
 
-    /// Draws the header row (bold) and the shown rows into `area`, the cursor's row selected when
+    /// Draws the header row (in ``headerStyle``) and the shown rows into `area`, the cursor's row selected when
     /// `focused` (underlined otherwise); each row is marked in the hit map as ``Part/row(_:)``
     /// with its index in ``rows``. A cell too long for its column ends in `…`; with no row to
     /// show, "No rows" or "No match for …" stands under the header.
     public func render(into frame: inout Frame, in area: Rect, focused: Bool) {
         guard area.height > 0, area.width > 0 else { return }
         let rects = columnRects(in: area)
+        if headerStyle.background != nil { frame.screen.fill(Rect(x: area.x, y: area.y, width: area.width, height: 1), style: headerStyle) }
         for (column, rect) in zip(columns, rects) {
-            put(column.title, in: rect, row: area.y, alignment: column.alignment, style: .bold, screen: &frame.screen)
+            put(column.title, in: rect, row: area.y, alignment: column.alignment, style: headerStyle, screen: &frame.screen)
         }
         let visible = Self.visibleRows(in: area)
         // The cursor and scroll as they fit this area (bug: a table grown taller kept the scroll
