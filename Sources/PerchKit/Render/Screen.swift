@@ -216,7 +216,7 @@ public struct Screen: Hashable, Sendable {
         cells.withUnsafeMutableBufferPointer { cells in
             for index in cells.indices {
                 let style = cells[index].style
-                guard style.foreground != nil || style.dim else { continue }
+                guard style.hasColorOrDim else { continue }
                 let mapped = map[style]
                 if mapped != style { cells[index].style = mapped }
             }

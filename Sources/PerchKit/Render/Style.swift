@@ -193,7 +193,23 @@ public struct Style: Hashable, Sendable {
     /// Whether it has a colour other than one of the eight standard foregrounds: a background,
     /// a bright, 256-palette or true colour (which a ``StyleMap`` leaves as they are).
     public var hasExtendedColor: Bool {
-        background != nil || (foreground.map { $0.standard == nil } ?? false)
+        let bits = self.bits
+        if bits >> 30 != 0 { return true }
+        let foreground = bits >> 4 & Self.colorMask
+        return foreground != 0 && (foreground >> 24 != 1 || foreground & 0xFF_FFFF >= 8)
+    }
+
+    /// Whether a theme's map may change it: a colour or dim (one test per cell in
+    /// ``Screen/restyle(with:)``).
+    @inline(__always) var hasColorOrDim: Bool { low & ~0b1011 != 0 || middle != 0 || high != 0 }
+
+    /// Bold 1, reverse 2, dim 4, underline 8.
+    @inline(__always) var attributeBits: Int { Int(low & 0xF) }
+
+    /// 0 without a foreground, else its palette index + 1 (of the eight, for a ``StyleMap``).
+    @inline(__always) var foregroundIndex: Int {
+        let foreground = low >> 4 & 0x3FF_FFFF
+        return foreground == 0 ? 0 : Int(foreground & 0xFF) + 1
     }
 
     /// A style with `foreground` and `background` (nil: the terminal's default) and the
@@ -202,15 +218,11 @@ public struct Style: Hashable, Sendable {
         foreground: Color? = nil, background: Color? = nil, bold: Bool = false, reverse: Bool = false, dim: Bool = false,
         underline: Bool = false
     ) {
-        low = 0
-        middle = 0
-        high = 0
-        self.foreground = foreground
-        self.background = background
-        self.bold = bold
-        self.reverse = reverse
-        self.dim = dim
-        self.underline = underline
+        let attributes: UInt64 = (bold ? 1 : 0) | (reverse ? 2 : 0) | (dim ? 4 : 0) | (underline ? 8 : 0)
+        let bits = attributes | UInt64(foreground?.bits ?? 0) << 4 | UInt64(background?.bits ?? 0) << 30
+        low = UInt32(truncatingIfNeeded: bits)
+        middle = UInt16(truncatingIfNeeded: bits >> 32)
+        high = UInt8(truncatingIfNeeded: bits >> 48)
     }
 
     /// The terminal's default colour, no attribute.

@@ -27,14 +27,14 @@ public struct StyleMap: Hashable, Sendable {
 
     @inline(__always)
     static func index(_ style: Style) -> Int {
-        let color = style.foreground.map { Int($0.paletteIndex ?? 0) + 1 } ?? 0
-        return color << 4 | (style.bold ? 8 : 0) | (style.reverse ? 4 : 0) | (style.dim ? 2 : 0) | (style.underline ? 1 : 0)
+        let color = style.foregroundIndex
+        return color << 4 | style.attributeBits
     }
 
     static func style(at index: Int) -> Style {
         let color = index >> 4
         return Style(
-            foreground: color == 0 ? nil : .indexed(UInt8(color - 1)), bold: index & 8 != 0, reverse: index & 4 != 0,
-            dim: index & 2 != 0, underline: index & 1 != 0)
+            foreground: color == 0 ? nil : .indexed(UInt8(color - 1)), bold: index & 1 != 0, reverse: index & 2 != 0,
+            dim: index & 4 != 0, underline: index & 8 != 0)
     }
 }
