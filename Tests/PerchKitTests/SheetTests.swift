@@ -91,6 +91,71 @@ struct SheetTests {
         #expect(!stays, "gone once it slid away")
     }
 
+    /// Two groups of fruit and vegetables, filterable.
+    func grouped() -> Sheet {
+        var sheet = Sheet(
+            title: "Food",
+            items: [.heading("Fruit"), .init("Apple"), .init("Pear", detail: "green"), .heading("Vegetables"), .init("Leek")],
+            filterable: true)
+        _ = sheet.advance(context)
+        return sheet
+    }
+
+    @Test("Group headings are drawn bold and dim, never take the cursor, and are not picked by a tap; the count leaves them out")
+    func headings() {
+        var sheet = grouped()
+        #expect(sheet.cursor.cursor == 1, "the cursor starts on the first item, past the heading")
+        _ = sheet.update(.verb(.move(.down)), context)
+        _ = sheet.update(.verb(.move(.down)), context)
+        #expect(sheet.cursor.cursor == 4, "Pear, then over Vegetables to Leek")
+        _ = sheet.update(.verb(.move(.up)), context)
+        #expect(sheet.cursor.cursor == 2)
+        _ = sheet.update(.verb(.move(.first)), context)
+        #expect(sheet.cursor.cursor == 1, "Home stops at the first item, not the heading")
+        #expect(sheet.update(.tap(.hit(Sheet.Part.row(3))), context).isEmpty, "a heading is not picked")
+        var frame = Frame(size: context.size)
+        sheet.render(into: &frame, in: Rect(x: 0, y: 0, width: 30, height: 12), context)
+        let lines = frame.screen.lines
+        let heading = lines.firstIndex { $0.contains("Vegetables") }!
+        #expect(frame.screen[1, heading].style == Style(bold: true, dim: true))
+        #expect(frame.hits.target(at: Position(column: 5, row: heading)) == .hit(Sheet.Part.chrome))
+        #expect(lines.contains { $0.contains("Food") && $0.contains("3 items") })
+        let wide = Context(size: Size(width: 50, height: 12), clock: 0, reduceMotion: true)
+        var wideFrame = Frame(size: wide.size)
+        sheet.render(into: &wideFrame, in: Rect(x: 0, y: 0, width: 50, height: 12), wide)
+        #expect(wideFrame.screen.lines.contains { $0.contains("/ filter") }, "a filterable sheet's footer says so")
+    }
+
+    @Test(
+        "/ narrows the items to those whose title or detail holds the text, ignoring case; Enter replies the item's own index; Esc clears the filter first"
+    )
+    func filter() {
+        var sheet = grouped()
+        #expect(sheet.keys.verb(for: .char("/")) == .startFilter)
+        _ = sheet.update(.verb(.startFilter), context)
+        #expect(sheet.keys.typesText(.char("g")), "printable keys type while the filter is typed")
+        for character in "GREEN" { _ = sheet.update(.key(.char(character)), context) }
+        #expect(sheet.shown == [2], "Pear, by its detail; headings hide")
+        var frame = Frame(size: context.size)
+        sheet.render(into: &frame, in: Rect(x: 0, y: 0, width: 30, height: 12), context)
+        #expect(frame.screen.lines.contains { $0.contains("/ GREEN▏") && $0.contains("1 of 3") })
+        let reactions = sheet.update(.verb(.pick), context)
+        if case .reply(let value)? = reactions.first?.request { #expect(value as? Int == 2) } else { Issue.record("no reply") }
+        var cleared = grouped()
+        _ = cleared.update(.verb(.startFilter), context)
+        _ = cleared.update(.paste("zzz"), context)
+        #expect(cleared.shown.isEmpty && cleared.update(.verb(.pick), context).isEmpty, "nothing to pick")
+        frame = Frame(size: context.size)
+        cleared.render(into: &frame, in: Rect(x: 0, y: 0, width: 30, height: 12), context)
+        #expect(frame.screen.lines.contains { $0.contains("No match") })
+        #expect(cleared.keys.verb(for: KeyEvent(.escape)) == .clearFilter, "Esc clears the filter before it closes the sheet")
+        _ = cleared.update(.verb(.clearFilter), context)
+        #expect(cleared.shown == Array(0..<5) && cleared.list.filter == nil && cleared.cursor.cursor == 1)
+        #expect(cleared.keys.verb(for: KeyEvent(.escape)) == nil, "then Esc is the root's: it closes")
+        var plain = self.sheet(3)
+        #expect(plain.keys.verb(for: .char("/")) == nil && plain.update(.verb(.startFilter), context).isEmpty && plain.list.filter == nil)
+    }
+
     // Bug: an inset sheet's bottom edge was blank between its corners, after the footer.
     @Test("An inset sheet's bottom edge is a rule from corner to corner, the footer drawn on it")
     func insetBottomEdge() {

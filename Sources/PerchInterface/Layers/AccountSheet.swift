@@ -10,20 +10,35 @@ public enum SheetRow: Hashable, Sendable {
     case addAccount
 }
 
-/// The account sheet: a PerchKit ``Layer`` of Perch's own (presented by Perch's model, and
-/// driven alone by the inline picker, ``AccountPicker``). It keeps its cursor over
-/// the rows shown, the filter, and how it moves (PerchKit's ``SheetMotion``: detent, drag,
-/// dismissal, the animation of its height); it reads the accounts through the app's model
-/// (``ModelContext``, `context.perch`) and asks Perch's root for a switch, the
-/// form or the filter's search text by sending it messages (``PerchModel/Message``). Its keys
-/// change while the filter is typed (``keys``: ``keyTable``, ``filterKeyTable``).
+/// The account sheet: PerchKit's sheet list (``SheetList``: the cursor stepping over group
+/// headings, the filter typed after `/`, the detents, the drag and the motion) over Perch's
+/// account rows, presented by Perch's model and driven alone by the inline picker
+/// (``AccountPicker``). What is Perch's own: the rows, read from the accounts through the app's
+/// model (``ModelContext``, `context.perch`) and built only where shown; the filter's matcher
+/// (the model's fuzzy search); how an account row is drawn (the current account's mark, name
+/// and handle columns, the letters matched); the `Add account…` row; the accessible mode's row
+/// numbers; and what it asks Perch's root by message (``PerchModel/Message``: a switch, the
+/// form, the search text). Its keys change while the filter is typed (``keys``: ``keyTable``,
+/// ``filterKeyTable``).
 public struct AccountSheet: Layer, Hashable {
+    /// PerchKit's list: the cursor over ``rows`` (or over all accounts when ``rows`` is nil), the
+    /// filter, and how it moves.
+    public var list = SheetList()
     /// Cursor over ``rows`` (or over all accounts when ``rows`` is nil).
-    public var cursor = ListCursor()
+    public var cursor: ListCursor {
+        get { list.cursor }
+        set { list.cursor = newValue }
+    }
     /// The filter typed after `/`, or nil when there is none.
-    public var filter: String?
+    public var filter: String? {
+        get { list.filter }
+        set { list.filter = newValue }
+    }
     /// Whether keys go to the filter.
-    public var isEditingFilter = false
+    public var isEditingFilter: Bool {
+        get { list.isEditingFilter }
+        set { list.isEditingFilter = newValue }
+    }
     /// The rows shown when they are not simply every account in order: groups or a filter.
     /// Nil means row `i` is account `i` (built in constant time, whatever the number of accounts).
     public var rows: [SheetRow]?
@@ -31,7 +46,10 @@ public struct AccountSheet: Layer, Hashable {
     /// the accounts of ``rows`` when it lists a filter's matches. Typing on searches only these.
     public var filterMatches: [Int32]?
     /// How it moves (PerchKit's ``SheetMotion``): detent, drag, dismissal, animation.
-    public var motion = SheetMotion()
+    public var motion: SheetMotion {
+        get { list.motion }
+        set { list.motion = newValue }
+    }
     /// The detent it rests at.
     public var detent: SheetDetent {
         get { motion.detent }
@@ -79,6 +97,23 @@ public struct AccountSheet: Layer, Hashable {
 
     /// Number of rows that are accounts or headings (every row but `Add account…`).
     public func listedCount(accounts: Int) -> Int { rows?.count ?? accounts }
+
+    /// The rows as PerchKit's list sees them, over `accounts` accounts: every one takes the
+    /// cursor but a group heading.
+    struct Rows: SheetRows {
+        let rows: [SheetRow]?
+        let count: Int
+
+        func takesCursor(_ index: Int) -> Bool {
+            guard let rows, index < rows.count, case .heading = rows[index] else { return true }
+            return false
+        }
+    }
+
+    /// Its rows over `context`'s accounts.
+    func sheetRows(_ context: ModelContext) -> Rows {
+        Rows(rows: rows, count: rowCount(accounts: context.accounts.offeredCount))
+    }
 }
 
 // MARK: Geometry and animation
@@ -119,7 +154,7 @@ extension AccountSheet {
     /// Returns false once a dismissed sheet has slid away (the root removes it).
     public mutating func advance(_ kit: Context) -> Bool {
         let offered = kit.perch?.accounts.offeredCount ?? 0
-        return motion.advance(rowCount: rowCount(accounts: offered), kit.size, clock: kit.clock, reduceMotion: kit.reduceMotion)
+        return list.advance(Rows(rows: rows, count: rowCount(accounts: offered)), kit)
     }
 
     /// Whether it is moving to a new height (the loop sends animation frames meanwhile).
@@ -129,44 +164,23 @@ extension AccountSheet {
     public var isActive: Bool { !isClosing }
 
     /// Slides away (true), unless motion is reduced: then it goes at once (false).
-    public mutating func beginDismissal(_ kit: Context) -> Bool {
-        guard !kit.reduceMotion else { return false }
-        motion.close()
-        return true
-    }
+    public mutating func beginDismissal(_ kit: Context) -> Bool { list.beginDismissal(kit) }
 
     /// Puts the cursor on row `index` (clamped), stepping on in `direction` (+1 or −1) past
     /// group headings, or back the other way at the end of the list.
     mutating func moveCursor(to index: Int, direction: Int, _ context: ModelContext) {
-        let accountCount = context.accounts.offeredCount
-        let count = rowCount(accounts: accountCount)
-        let visible = restingLayout(context).visibleRows
-        guard count > 0 else {
-            cursor = ListCursor()
-            return
-        }
-        func isHeading(_ i: Int) -> Bool { if case .heading = row(i, accounts: accountCount) { true } else { false } }
-        var target = max(0, min(index, count - 1))
-        var step = direction
-        while isHeading(target) {
-            if !(0..<count).contains(target + step) { step = -step }
-            target += step
-            guard (0..<count).contains(target) else { return }
-        }
-        cursor.moveTo(target, count: count, visible: visible)
+        list.moveCursor(to: index, direction: direction, rows: sheetRows(context), context.size)
     }
 
     /// Clamps the cursor after the size or the rows changed.
-    mutating func clamp(_ context: ModelContext) {
-        cursor.clamp(count: rowCount(accounts: context.accounts.offeredCount), visible: restingLayout(context).visibleRows)
-    }
+    mutating func clamp(_ context: ModelContext) { list.clamp(sheetRows(context), context.size) }
 }
 
 // MARK: Update
 
 extension AccountSheet {
     /// Longest filter kept, in characters; more typed or pasted text is dropped.
-    public static let maximumFilterLength = 64
+    public static let maximumFilterLength = SheetList.maximumFilterLength
 
     /// Moves the cursor (keys, the wheel a row a notch), changes the detent, follows a drag of
     /// the grabber (let go low enough, it asks to be dismissed), types and clears the filter,
@@ -199,32 +213,19 @@ extension AccountSheet {
         case .verb(.addAccount):
             return [.present(AccountForm(opensSheet: false))]
         case .verb(.startFilter):
-            isEditingFilter = true
-            filter = filter ?? ""
+            list.startFilter()
             return [.perch(.prepareSearch)]
         case .verb(.clearFilter):
-            isEditingFilter = false
-            filter = nil
+            list.clearFilter()
             refilter(context)
         case .verb(.deleteBackward):
-            if filter?.isEmpty == false { filter?.removeLast() }
+            list.deleteBackward()
             refilter(context)
-        case .verb(.larger):
-            detent = .large
-            clamp(context)
-        case .verb(.smaller):
-            detent = .fit
-            clamp(context)
+        case .verb(.larger): list.setDetent(.large, rows: sheetRows(context), context.size)
+        case .verb(.smaller): list.setDetent(.fit, rows: sheetRows(context), context.size)
         case .verb(.move(let move)):
             // Group headings are stepped over, on in the move's direction.
-            let count = rowCount(accounts: context.accounts.offeredCount)
-            switch move {
-            case .first: moveCursor(to: 0, direction: 1, context)
-            case .last: moveCursor(to: count - 1, direction: -1, context)
-            default:
-                let delta = move.delta(count: count, visible: restingLayout(context).visibleRows)
-                moveCursor(to: cursor.cursor + delta, direction: delta < 0 ? -1 : 1, context)
-            }
+            list.move(move, rows: sheetRows(context), context.size)
         case .key(let key):
             // Typed text while the filter is typed (a key its rows do not bind); any other key
             // the sheet does not bind means nothing.
@@ -239,12 +240,9 @@ extension AccountSheet {
         case .scroll(_, let notches):
             return update(.verb(.move(notches < 0 ? .up : .down)), kit)
         case .drag(.sheetGrabber, let position):
-            dragTop = max(1, min(position.row, context.size.height - 1))
+            list.drag(toRow: position.row, context.size)
         case .dragEnded(.sheetGrabber, let position):
-            guard motion.endDrag(at: position.row, rowCount: rowCount(accounts: context.accounts.offeredCount), context.size) else {
-                return [.dismiss]
-            }
-            clamp(context)
+            guard list.endDrag(atRow: position.row, rows: sheetRows(context), context.size) else { return [.dismiss] }
         case .relayout:
             clamp(context)
         case .drag, .dragEnded, .longPress:
@@ -322,13 +320,9 @@ extension AccountSheet {
         moveCursor(to: rows?.firstIndex(of: .account(index)) ?? index, direction: 1, context)
     }
 
-    /// Types `text` into the filter (starting one if needed); controls and line breaks are left
-    /// out, and the filter stops at ``maximumFilterLength`` characters.
+    /// Types `text` into the filter (``SheetList/type(_:)``) and narrows the rows to it.
     private mutating func type(_ text: String, _ context: ModelContext) {
-        let previous = filter
-        let typed = text.filter { c in !c.isNewline && c.unicodeScalars.allSatisfy { $0.value >= 0x20 && $0.value != 0x7F } }
-        filter = String(((filter ?? "") + typed).prefix(Self.maximumFilterLength))
-        isEditingFilter = true
+        let previous = list.type(text)
         refilter(context, narrowingFrom: previous)
     }
 
@@ -369,12 +363,11 @@ extension AccountSheet {
         let count = rowCount(accounts: offered)
         let titleRect = Rect(x: left, y: layout.top + 1, width: width, height: 1)
         if context.accounts.isLoading {
-            let title = filter.map { "/ " + $0 + (isEditingFilter ? "▏" : "") } ?? "Switch account"
-            frame.screen.header(title, trailing: Self.loadingText, in: titleRect)
+            frame.screen.header(list.titleText("Switch account"), trailing: Self.loadingText, in: titleRect)
         } else if let filter {
             // An empty filter shows the grouped list: its heading rows are not matches.
             let matches = filter.isEmpty ? offered : listedCount(accounts: offered)
-            frame.screen.header("/ " + filter + (isEditingFilter ? "▏" : ""), trailing: "\(matches) of \(offered)", in: titleRect)
+            frame.screen.header(list.titleText("Switch account"), trailing: "\(matches) of \(offered)", in: titleRect)
         } else {
             frame.screen.header("Switch account", trailing: "\(offered) account\(offered == 1 ? "" : "s")", in: titleRect)
         }
