@@ -516,22 +516,8 @@ extension AccountSheet {
 
     /// The sheet's keys while its filter is typed: printable keys it does not bind go to the
     /// filter (Perch adds `F1`, help over it).
-    public static let filterKeyTable = KeyTable<Verb>(
-        "Sheet filter",
-        [
-            .init([KeyEvent(.escape)], "Esc", "clear the filter", .clearFilter),
-            .init([KeyEvent(.enter)], "Enter", "switch to the account", .pick),
-            .init([KeyEvent(.up)], "↑", "move up", .move(.up)),
-            .init([KeyEvent(.down)], "↓", "move down", .move(.down)),
-            // Bug: PgUp, PgDn, Home and End did nothing once a filter was typed (the docs list
-            // them); `k`, `j`, `g` and `G` are the filter's text.
-            .init([KeyEvent(.pageUp)], "PgUp", "page up", .move(.pageUp)),
-            .init([KeyEvent(.pageDown)], "PgDn", "page down", .move(.pageDown)),
-            .init([KeyEvent(.home)], "Home", "first row", .move(.first)),
-            .init([KeyEvent(.end)], "End", "last row", .move(.last)),
-            .init([KeyEvent(.backspace)], "Backspace", "delete a character", .deleteBackward),
-            .init([], "type or paste", "narrow the list", nil),
-        ], takesTyping: true)
+    public static let filterKeyTable = SheetList.filterKeyTable(
+        picks: "switch to the account", pick: Verb.pick, clear: .clearFilter, deleteBackward: .deleteBackward, move: Verb.move)
 }
 
 extension AccountSheet {

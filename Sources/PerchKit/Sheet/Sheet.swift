@@ -123,20 +123,8 @@ public struct Sheet: Layer {
         .init([KeyEvent(.escape)], "Esc", "close", nil),
     ]
 
-    private static let filterKeys = KeyTable<Verb>(
-        "Sheet filter",
-        [
-            .init([KeyEvent(.escape)], "Esc", "clear the filter", .clearFilter),
-            .init([KeyEvent(.enter)], "Enter", "pick", .pick),
-            .init([KeyEvent(.up)], "↑", "move up", .move(.up)),
-            .init([KeyEvent(.down)], "↓", "move down", .move(.down)),
-            .init([KeyEvent(.pageUp)], "PgUp", "page up", .move(.pageUp)),
-            .init([KeyEvent(.pageDown)], "PgDn", "page down", .move(.pageDown)),
-            .init([KeyEvent(.home)], "Home", "first row", .move(.first)),
-            .init([KeyEvent(.end)], "End", "last row", .move(.last)),
-            .init([KeyEvent(.backspace)], "Backspace", "delete a character", .deleteBackward),
-            .init([], "type or paste", "narrow the list", nil),
-        ], takesTyping: true)
+    private static let filterKeys = SheetList.filterKeyTable(
+        picks: "pick", pick: Verb.pick, clear: .clearFilter, deleteBackward: .deleteBackward, move: Verb.move)
 
     /// The shown rows as the list sees them: headings take no cursor.
     private struct Rows: SheetRows {

@@ -131,6 +131,31 @@ public struct SheetList: Hashable, Sendable {
         filter.map { "/ " + $0 + (isEditingFilter ? "▏" : "") } ?? title
     }
 
+    /// The keys of a sheet while its filter is typed, in the order help lists them: `Esc`
+    /// clears the filter, `Enter` picks (help says it `picks`: "pick", "switch to the account"),
+    /// `↑`, `↓`, `PgUp`, `PgDn`, `Home` and `End` move (`k`, `j`, `g` and `G` are the filter's
+    /// text), `Backspace` deletes; every other printable key types.
+    public static func filterKeyTable<Verb: Hashable & Sendable>(
+        picks: String, pick: Verb, clear: Verb, deleteBackward: Verb, move: (ListMove) -> Verb
+    ) -> KeyTable<Verb> {
+        KeyTable(
+            "Sheet filter",
+            [
+                .init([KeyEvent(.escape)], "Esc", "clear the filter", clear),
+                .init([KeyEvent(.enter)], "Enter", picks, pick),
+                .init([KeyEvent(.up)], "↑", "move up", move(.up)),
+                .init([KeyEvent(.down)], "↓", "move down", move(.down)),
+                // Bug: PgUp, PgDn, Home and End did nothing once a filter was typed (the docs
+                // list them).
+                .init([KeyEvent(.pageUp)], "PgUp", "page up", move(.pageUp)),
+                .init([KeyEvent(.pageDown)], "PgDn", "page down", move(.pageDown)),
+                .init([KeyEvent(.home)], "Home", "first row", move(.first)),
+                .init([KeyEvent(.end)], "End", "last row", move(.last)),
+                .init([KeyEvent(.backspace)], "Backspace", "delete a character", deleteBackward),
+                .init([], "type or paste", "narrow the list", nil),
+            ], takesTyping: true)
+    }
+
     /// Moves the height animation on (``SheetMotion/advance(rowCount:_:clock:reduceMotion:)``);
     /// false once it has slid away.
     public mutating func advance(_ rows: some SheetRows, _ context: Context) -> Bool {
