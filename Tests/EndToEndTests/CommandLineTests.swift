@@ -185,6 +185,31 @@ struct CommandLineTests {
         return result
     }
 
+    // Bug: perch history printed the machine words `tui` and `cli` where Stats and the banner
+    // speak of this window, another window and the command line.
+    @Test("perch history says where each switch was made in words (interface, command line); --json keeps tui and cli")
+    func historyInWords() throws {
+        let cli = try PerchCommandLine()
+        defer { cli.remove() }
+        #expect(try cli.run(["switch", "work"]).status == 0)
+        let folder = (cli.statePath as NSString).deletingLastPathComponent
+        let history = """
+            {"account":"home","previous":null,"source":"tui","time":"2026-11-29T08:00:00Z"}
+            {"account":"work","previous":"home","source":"cli","time":"2026-11-29T09:00:00Z"}
+
+            """
+        try history.write(toFile: folder + "/state.history.jsonl", atomically: true, encoding: .utf8)
+        let text = try cli.run(["history"])
+        #expect(text.status == 0, "\(text.stderr)")
+        let lines = text.stdout.split(separator: "\n").map(String.init)
+        #expect(
+            lines.count == 2 && lines[0].hasSuffix("  command line  home → work") && lines[1].hasSuffix("  interface     (none) → home"),
+            "\(lines)")
+        #expect(!text.stdout.contains("tui") && !text.stdout.contains("cli"))
+        let json = try cli.run(["history", "--json"])
+        #expect(json.stdout.contains(#""source":"tui""#) || json.stdout.contains(#""source" : "tui""#), "\(json.stdout)")
+    }
+
     @Test("config edit opens $VISUAL, then $EDITOR, then vi, and validates afterwards")
     func configEdit() throws {
         var cli = try PerchCommandLine()

@@ -6,8 +6,9 @@ import PerchStore
 struct HistoryCommand: ReadsPerchFiles {
     static let configuration = CommandConfiguration(name: "history", summary: "print the recorded switches, newest first")
     static let details: String =
-        "Prints `time  source  previous → account`, newest first (at most 10000 are kept).\n"
-        + "--json prints [{\"account\", \"previous\", \"time\", \"source\"}, …]."
+        "Prints `time  where  previous → account`, newest first (at most 10000 are kept);\n"
+        + "where is `interface` (the account sheet) or `command line` (perch switch).\n"
+        + "--json prints [{\"account\", \"previous\", \"time\", \"source\"}, …], source \"tui\" or \"cli\"."
 
     var files = FileOptions()
     /// `--json`.
@@ -27,6 +28,16 @@ struct HistoryCommand: ReadsPerchFiles {
 }
 
 extension CommandLineTool {
+    /// Where a switch was made, as a person says it (the JSON keeps `tui` and `cli`).
+    // Bug: the text printed the machine words `tui` and `cli`, where Stats and the banner say
+    // "another window" and "command line".
+    static func spoken(_ source: SwitchSource) -> String {
+        switch source {
+        case .tui: "interface"
+        case .cli: "command line"
+        }
+    }
+
     func history(_ options: HistoryCommand) -> Int32 {
         guard let config = loadConfig() else { return ExitStatus.usage }
         guard loadState(config) != nil else { return ExitStatus.unmet }
@@ -44,7 +55,7 @@ extension CommandLineTool {
         }
         for entry in entries {
             let from = entry.previous.map(shown) ?? "(none)"
-            console.print("\(shown(entry.time))  \(entry.source.rawValue)  \(from) → \(shown(entry.account))")
+            console.print("\(shown(entry.time))  \(Self.spoken(entry.source).padded(toColumns: 13)) \(from) → \(shown(entry.account))")
         }
         return ExitStatus.ok
     }
