@@ -30,6 +30,23 @@ struct ExampleAppTests {
         #expect(driver.text.contains("Key holds: press and release"), "\(driver.text)")
     }
 
+    @Test("perchkit-demo: / in the colours' sheet narrows them as typed; Esc clears the filter, a second Esc closes; Enter picks the match")
+    func demoSheetFilter() throws {
+        let driver = try AppDriver(demoApp(size: Size(width: 80, height: 24), reduceMotion: true))
+        driver.holdKey(.char("1"), for: 800)
+        #expect(driver.text.contains("Pick a colour") && driver.text.contains("6 items"), "\(driver.text)")
+        driver.type("/ma")
+        #expect(driver.text.contains("/ ma▏") && driver.text.contains("1 of 6") && !driver.text.contains("Green"), "\(driver.text)")
+        driver.press(KeyEvent(.escape))
+        #expect(driver.text.contains("6 items") && driver.text.contains("Pick a colour"), "Esc cleared the filter: \(driver.text)")
+        driver.type("/cy")
+        driver.press(KeyEvent(.enter))
+        #expect(driver.text.contains("Picked: Cyan"), "\(driver.text)")
+        driver.holdKey(.char("1"), for: 800)
+        driver.press(KeyEvent(.escape))
+        #expect(!driver.text.contains("Pick a colour"), "Esc with no filter closes the sheet")
+    }
+
     @Test("perchkit-demo: w starts slow work, and q quits while it runs")
     func demoQuitsWhileWorking() throws {
         let driver = try AppDriver(demoApp(size: Size(width: 80, height: 24), reduceMotion: true))

@@ -109,7 +109,7 @@ struct ColorsPane: Pane {
         let items = Self.colors.enumerated().map { index, entry in
             Sheet.Item(entry.name, mark: index == picked ? "✓" : nil, swatch: entry.color)
         }
-        return .present(Sheet(title: "Pick a colour", items: items, selected: picked ?? 0), onReply: { .picked($0) })
+        return .present(Sheet(title: "Pick a colour", items: items, selected: picked ?? 0, filterable: true), onReply: { .picked($0) })
     }
 
     mutating func tabHeld(_ context: Context) -> [Reaction<Message>] { [sheet(context)] }
