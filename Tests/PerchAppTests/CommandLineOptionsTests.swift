@@ -126,6 +126,11 @@ struct CommandLineOptionsTests {
             InvalidCommandLine(arguments: ["config"], message: "'perch config' needs path, check or edit"),
             InvalidCommandLine(arguments: ["config", "show"], message: "unknown command 'config show'"),
             InvalidCommandLine(arguments: ["list", "--field", "id"], message: "option --field does not apply to 'perch list'"),
+            // Bug: the value of an option given before the command word, read as another command
+            // reads it, was refused before the option the command does not take was named.
+            InvalidCommandLine(
+                arguments: ["--timeout", "5000", "--limit", "3", "registry", "update"],
+                message: "option --limit does not apply to 'perch registry update'"),
             // Bug: `perch list --version` printed the version and exited 0.
             InvalidCommandLine(arguments: ["list", "--version"], message: "option --version does not apply to 'perch list'"),
             InvalidCommandLine(arguments: ["switch", "a", "--json"], message: "option --json does not apply to 'perch switch'"),

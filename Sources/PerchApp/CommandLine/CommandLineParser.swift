@@ -194,12 +194,15 @@ enum CommandLineParser {
     {
         var command: Command
         do throws(UsageError) {
-            let made = try OptionReading.make(type, given: given.map { ($0.name, $0.value) })
-            for option in given where !made.declared.contains(where: { $0.info.names.contains(option.name) }) {
+            // An option the command does not take is named before any value is read: a value
+            // checked against another command's declaration of the same name (`--timeout` before
+            // the command word) is not the command's to refuse.
+            // Bug: `perch --timeout 5000 --limit 3 registry update` named --timeout's value, not --limit.
+            for option in given where Command.option(named: option.name) == nil {
                 let info = optionInfo(named: option.name, words: [])!
                 throw UsageError(description: "option \(info.name) does not apply to 'perch \(type.name)'")
             }
-            command = made.command
+            command = try OptionReading.make(type, given: given.map { ($0.name, $0.value) }).command
             try checkOperands(operands, of: type)
             command.bind(operands: operands)
             command.bind(trailing: trailing)
