@@ -17,8 +17,8 @@ public final class LineModeBackend: TerminalBackend {
     public let input: Int32
     /// The descriptor the block is drawn on.
     public let output: Int32
-    /// The colours drawn: ``ColorDepth/none`` for `NO_COLOR`, else what the environment says
-    /// (``ColorDepth/environment(_:)``).
+    /// The colours drawn: `ColorDepth.none` for `NO_COLOR`, else what the environment says
+    /// (`ColorDepth.environment(_:)`).
     public let depth: ColorDepth
     /// The terminal's size, columns × rows, as last read (``updateSize()``).
     public private(set) var size: Size
@@ -44,7 +44,7 @@ public final class LineModeBackend: TerminalBackend {
     ///   - input: the terminal to read keys from (standard input).
     ///   - output: the terminal to draw on (standard output, or standard error when the output is piped).
     ///   - colors: false (for `NO_COLOR`) draws with attributes only; true draws the colours
-    ///     ``ColorDepth/environment(_:)`` finds in `TERM` and `COLORTERM`.
+    ///     `ColorDepth.environment(_:)` finds in `TERM` and `COLORTERM`.
     public init(input: Int32, output: Int32, colors: Bool) {
         self.input = input
         self.output = output
