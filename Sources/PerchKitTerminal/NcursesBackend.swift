@@ -164,7 +164,7 @@ public final class NcursesBackend: TerminalBackend {
 
     /// Draws the cells of `screen` that differ from the last frame drawn.
     ///
-    /// A stretch of at least ``solidRunMinimum`` full blocks (`█`, U+2588) in a foreground colour
+    /// A stretch of at least `solidRunMinimum` full blocks (`█`, U+2588) in a foreground colour
     /// and no other attribute, such as a bar of a chart, is drawn as blanks on that colour's background:
     /// the same picture, sent as ASCII (or as one erase-characters, ECH, on a terminal with
     /// `bce`) instead of three bytes a cell, and without ncurses' conversion of each wide

@@ -241,7 +241,7 @@ public struct Context: Hashable, Sendable {
 }
 
 /// The app's own state, which every component reads (``Context/model(_:)``) and none changes
-/// itself: a component sends it a message (``Reaction/send(_:)``), as Elm's and Bubble Tea's
+/// itself: a component sends it a message (``Reaction/send(to:_:)``), as Elm's and Bubble Tea's
 /// children send messages up to the program's model. It may answer as a component does: present
 /// a layer (whose replies come back to it), ask for work (whose outcome comes back to it), select
 /// a tab, quit. The root (``TabApp``) keeps it beside the panes and the layers.

@@ -1,4 +1,4 @@
-/// What ``TerminalLoop`` runs: a pure root model that takes events and returns the effects it
+/// What `TerminalLoop` (PerchKitLoop) runs: a pure root model that takes events and returns the effects it
 /// wants carried out, and draws itself into a ``Frame``. PerchKit's ``TabApp`` is one; an app
 /// may bring its own.
 public protocol LoopRoot {

@@ -25,7 +25,7 @@ public enum ComponentID: Hashable, Sendable {
 /// notice is drawn.
 public struct TabApp: Sendable {
     /// The app's model, which every component reads through its ``Context`` and changes only by
-    /// sending it messages (``Reaction/send(_:)``).
+    /// sending it messages (``Reaction/send(to:_:)``).
     public private(set) var model: any AppModel
     /// The panes, in tab order.
     public private(set) var panes: [AnyPane]

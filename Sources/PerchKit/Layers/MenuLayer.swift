@@ -11,7 +11,7 @@
 /// and picking it replies ``previewPicked``: a card that opens what it previews. Actions past the
 /// menu's edge are marked `↑ more` / `↓ more` on its border; a click on a mark scrolls to them.
 /// An app whose menu needs keys or actions of its own wraps one in a layer of its own and hands
-/// it the verbs they share (``handle(_:)``) and its drawing (``render(into:in:_:)``).
+/// it the verbs they share (``handle(_:in:)``) and its drawing (``render(into:in:_:)``).
 public struct MenuLayer: Layer {
     /// One action of the menu.
     public struct Action: Hashable, Sendable {
@@ -85,7 +85,7 @@ public struct MenuLayer: Layer {
         case preview
     }
 
-    /// What an input did to the menu (``handle(_:)``).
+    /// What an input did to the menu (``handle(_:in:)``).
     public enum Outcome: Hashable, Sendable {
         /// Nothing, or only the focus moved.
         case none

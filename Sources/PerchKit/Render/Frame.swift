@@ -7,7 +7,7 @@ public struct Frame: Sendable {
     public var hits: HitMap
     /// The styles the cells are drawn in (a theme's colours for the terminal's background), or
     /// nil for their own: the backend applies them per run of cells as it draws
-    /// (``TerminalBackend/draw(_:styles:)``), so a frame pays nothing per cell for them.
+    /// (`TerminalBackend.draw(_:styles:)`), so a frame pays nothing per cell for them.
     public var styles: StyleMap?
 
     /// A blank frame of `size` (columns × rows) where nothing reacts to the pointer.

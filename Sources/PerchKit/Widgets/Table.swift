@@ -1,6 +1,6 @@
 /// A scrolling table: a header row of column titles over rows of cells, a cursor row drawn
 /// selected, and a filter that keeps the rows with a cell holding its text. A value the
-/// component that holds it moves (``move(_:visible:)``, ``setFilter(_:)``) and draws
+/// component that holds it moves (``move(_:visible:)``, ``setFilter(_:visible:)``) and draws
 /// (``render(into:in:focused:)``); a table of one column is a list.
 ///
 /// ```swift
