@@ -15,7 +15,8 @@ if arguments.contains("--help") || arguments.contains("-h") {
         usage: perchkit-demo [--reduce-motion] [--allow-crash]
 
         A two-tab app on PerchKit. Hold the Colors tab (mouse, or hold 1) to raise a sheet of
-        colours; pick one with Enter or a click; c copies its name. Keys: 1 2 tabs, ? help, q quit.
+        colours (/ filters them, Esc clears the filter); pick one with Enter or a click; c copies
+        its name. Keys: 1 2 tabs, ? help, q quit.
 
         w starts 20 s of slow work off the UI thread. Quit (q, or SIGTERM) while it runs: the
         terminal is restored at once and the work is cancelled; the program waits for running

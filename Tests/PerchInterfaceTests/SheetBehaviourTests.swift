@@ -72,6 +72,30 @@ struct SheetBehaviourTests {
         #expect(s.presented.isEmpty, "then closes the sheet")
     }
 
+    // Bug: clearing the filter put the cursor back on the first row.
+    @Test("Esc clears the filter and the cursor stays on the account it was on")
+    func clearingKeepsTheCursor() {
+        var s = sheetState(accounts(30))
+        type(&s, "/25")
+        #expect(shownIDs(s) == ["a25"])
+        _ = s.update(.key(KeyEvent(.escape)))
+        #expect(s.sheet?.filter == nil && shownIDs(s).count == 30)
+        #expect(s.sheet?.cursor.cursor == 24, "on a25, row 24 of the whole list")
+        let scroll = s.sheet?.cursor.scroll ?? 0
+        let line = s.render().lines[s.sheetLayout.firstRow + 24 - scroll]
+        #expect(line.contains("Account 25"), "and in view: \(line)")
+    }
+
+    // Bug: a filter longer than the title line was cut at its end: what was typed next and the bar never showed.
+    @Test("a long filter keeps its end and the bar in view on the title line, its start dropped for …")
+    func longFilterShowsItsEnd() {
+        var s = sheetState(accounts(4), size: Size(width: 40, height: 16))
+        type(&s, "/" + String(repeating: "y", count: 50) + "END")
+        let title = s.render().lines[s.sheetLayout.top + 1]
+        #expect(title.contains("/ …") && title.contains("yEND▏"), "\(title)")
+        #expect(title.contains("0 of 4"), "the count still shows: \(title)")
+    }
+
     @Test("the filter ignores case, matches the handle too, and ranks word starts first, the shorter on a tie")
     func filterRanking() {
         let list = [

@@ -74,6 +74,11 @@ struct ExampleAppTests {
         driver.type("o")
         driver.press(KeyEvent(.enter))
         #expect(driver.lines.contains { $0.trimmingCharacters(in: .whitespaces) == "hello world" }, "\(driver.text)")
+        // Bug: a filter kept with Enter could not be cleared with Esc, as --help says.
+        driver.press(KeyEvent(.tab))
+        #expect(driver.text.contains("3 of 8"), "the filter typed first is kept: \(driver.text)")
+        driver.press(KeyEvent(.escape))
+        #expect(driver.text.contains("8 of 8"), "Esc cleared the kept filter: \(driver.text)")
         driver.press(KeyEvent(.control("c")))
         #expect(driver.exitStatus == 0)
     }

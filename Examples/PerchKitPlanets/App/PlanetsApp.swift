@@ -53,7 +53,9 @@ struct PlanetsPane: Pane {
                     .init([.char("/")], "/", "filter the planets", .startFilter),
                     .init([KeyEvent(.enter)], "Enter", "say how many moons", .show),
                     .init([], "click a row", "select it", nil),
-                ])
+                ]
+                    // Bug: a filter kept with Enter could not be cleared with Esc, as --help says.
+                    + (filter.text.isEmpty ? [] : [.init([KeyEvent(.escape)], "Esc", "clear the filter", .clearFilter)]))
     }
 
     /// Rows of the table: below the filter's row and a blank one.

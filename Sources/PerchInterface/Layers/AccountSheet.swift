@@ -216,8 +216,13 @@ extension AccountSheet {
             list.startFilter()
             return [.perch(.prepareSearch)]
         case .verb(.clearFilter):
+            // The cursor stays on the account it was on (bug: it went back to the first row).
+            let selected = row(cursor.cursor, accounts: context.accounts.offeredCount)
             list.clearFilter()
             refilter(context)
+            if case .account(let index) = selected, let row = rows?.firstIndex(of: .account(index)) ?? (rows == nil ? index : nil) {
+                moveCursor(to: row, direction: 1, context)
+            }
         case .verb(.deleteBackward):
             list.deleteBackward()
             refilter(context)
@@ -363,11 +368,13 @@ extension AccountSheet {
         let count = rowCount(accounts: offered)
         let titleRect = Rect(x: left, y: layout.top + 1, width: width, height: 1)
         if context.accounts.isLoading {
-            frame.screen.header(list.titleText("Switch account"), trailing: Self.loadingText, in: titleRect)
+            frame.screen.header(
+                list.titleText("Switch account", trailing: Self.loadingText, width: width), trailing: Self.loadingText, in: titleRect)
         } else if let filter {
             // An empty filter shows the grouped list: its heading rows are not matches.
             let matches = filter.isEmpty ? offered : listedCount(accounts: offered)
-            frame.screen.header(list.titleText("Switch account"), trailing: "\(matches) of \(offered)", in: titleRect)
+            let trailing = "\(matches) of \(offered)"
+            frame.screen.header(list.titleText("Switch account", trailing: trailing, width: width), trailing: trailing, in: titleRect)
         } else {
             frame.screen.header("Switch account", trailing: "\(offered) account\(offered == 1 ? "" : "s")", in: titleRect)
         }

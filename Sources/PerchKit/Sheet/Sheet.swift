@@ -175,7 +175,13 @@ public struct Sheet: Layer {
         case .verb(.startFilter):
             guard isFilterable else { return [] }
             list.startFilter()
-        case .verb(.clearFilter): refiltered(context) { $0.clearFilter() }
+        case .verb(.clearFilter):
+            // The cursor stays on the item it was on (bug: it went back to the first row).
+            let selected = shown.indices.contains(cursor.cursor) ? shown[cursor.cursor] : nil
+            refiltered(context) { $0.clearFilter() }
+            if let selected, let row = shown.firstIndex(of: selected) {
+                list.moveCursor(to: row, direction: 1, rows: self.rows, context.size)
+            }
         case .verb(.deleteBackward): refiltered(context) { $0.deleteBackward() }
         case .key(let key):
             guard list.isEditingFilter, keys.typesText(key), case .character(let character) = key.key else { return [] }
@@ -238,7 +244,9 @@ public struct Sheet: Layer {
         let itemCount = items.count { !$0.isHeading }
         let trailing =
             list.filter?.isEmpty == false ? "\(shown.count) of \(itemCount)" : "\(itemCount) item\(itemCount == 1 ? "" : "s")"
-        frame.screen.header(list.titleText(title), trailing: trailing, in: Rect(x: left, y: layout.top + 1, width: width, height: 1))
+        frame.screen.header(
+            list.titleText(title, trailing: trailing, width: width), trailing: trailing,
+            in: Rect(x: left, y: layout.top + 1, width: width, height: 1))
         let box = layout.frame
         for offset in 0..<max(0, layout.visibleRows) {
             let index = cursor.scroll + offset

@@ -126,9 +126,18 @@ public struct SheetList: Hashable, Sendable {
     }
 
     /// The title line's text: `/ ` and the filter (with a bar while it is typed) when there is
-    /// one, else `title`.
-    public func titleText(_ title: String) -> String {
-        filter.map { "/ " + $0 + (isEditingFilter ? "▏" : "") } ?? title
+    /// one, else `title`. A filter longer than the title line (``Screen/header(_:trailing:in:)``
+    /// in `width` columns beside `trailing`) keeps its end and the bar in view, its start
+    /// dropped for `…`.
+    // Bug: a long filter was cut at its end, so what was typed next and the bar never showed.
+    public func titleText(_ title: String, trailing: String = "", width: Int = .max) -> String {
+        guard let filter else { return title }
+        let bar = isEditingFilter ? "▏" : ""
+        let trailingWidth = DisplayWidth.columns(of: trailing)
+        let shown = !trailing.isEmpty && trailingWidth + 8 < width ? width - trailingWidth - 2 : width
+        // The header's leading space, `/ `, and the bar.
+        let room = shown - 1 - 2 - DisplayWidth.columns(of: bar)
+        return "/ " + (width == .max ? filter : DisplayWidth.truncatedLeading(filter, to: max(1, room))) + bar
     }
 
     /// The keys of a sheet while its filter is typed, in the order help lists them: `Esc`
