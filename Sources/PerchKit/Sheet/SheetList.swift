@@ -141,7 +141,7 @@ public struct SheetList: Hashable, Sendable {
     }
 
     /// The keys of a sheet while its filter is typed, in the order help lists them: `Esc`
-    /// clears the filter, `Enter` picks (help says it `picks`: "pick", "switch to the account"),
+    /// clears the filter, `Enter` picks (help says what it `picks`: "pick", "open it"),
     /// `↑`, `↓`, `PgUp`, `PgDn`, `Home` and `End` move (`k`, `j`, `g` and `G` are the filter's
     /// text), `Backspace` deletes; every other printable key types.
     public static func filterKeyTable<Verb: Hashable & Sendable>(
