@@ -35,16 +35,18 @@ struct ColorTests {
 
     @Test("a colour beyond the terminal's is drawn as the nearest it has, by xterm's palette")
     func downsampling() {
-        // Independent figures: xterm's 256-colour table (16–231: levels 0, 95, 135, 175, 215,
-        // 255; 232–255: greys 8 + 10n), searched by least squared distance.
+        // Independent figures (a script of its own): xterm's 256-colour table (16–231: levels 0,
+        // 95, 135, 175, 215, 255; 232–255: greys 8 + 10n), searched by least CIE 1976 distance.
         #expect(Color(RGBColor(0xFF_8700)).downsampled(toPaletteOf: 256) == 208, "an exact cube colour")
         #expect(Color(RGBColor(0x1E_90FF)).downsampled(toPaletteOf: 256) == 33, "dodger blue")
         #expect(Color(RGBColor(0x80_8080)).downsampled(toPaletteOf: 256) == 244, "grey 128 is grey 232 + 12")
-        #expect(Color(RGBColor(0x1F_3A5F)).downsampled(toPaletteOf: 256) == 237, "night blue: a grey is nearer than any cube colour")
-        #expect(Color(RGBColor(0xFF_8700)).downsampled(toPaletteOf: 16) == 3, "orange among the 16: xterm's yellow CDCD00")
+        // Bug: by sRGB distance, night blue was grey 237, its hue lost.
+        #expect(Color(RGBColor(0x1F_3A5F)).downsampled(toPaletteOf: 256) == 24, "night blue stays blue: #005F87")
+        #expect(Color(RGBColor(0xFF_8700)).downsampled(toPaletteOf: 16) == 1, "orange among the 16: red")
         #expect(Color(RGBColor(0xFF_0000)).downsampled(toPaletteOf: 16) == 9, "pure red is bright red")
         #expect(Color(RGBColor(0xFF_0000)).downsampled(toPaletteOf: 8) == 1, "pure red among the 8")
-        #expect(Color.indexed(208).downsampled(toPaletteOf: 16) == 3)
+        #expect(Color.indexed(208).downsampled(toPaletteOf: 16) == 1)
+        #expect(Color(RGBColor(0x80_8080)).downsampled(toPaletteOf: 16) == 8, "mid grey is bright black")
         #expect(Color.bright(.red).downsampled(toPaletteOf: 8) == 1, "bright red without the bright eight")
         #expect(Color.indexed(42).downsampled(toPaletteOf: 256) == 42, "a colour the terminal has is itself")
         #expect(Color.indexed(16).rgb == RGBColor(0x00_0000) && Color.indexed(231).rgb == RGBColor(0xFF_FFFF))
@@ -80,8 +82,8 @@ struct ColorTests {
         screen.put("c", column: 2, row: 0, style: Style(background: .blue))
         #expect(screen.ansiLine(0, depth: .trueColor) == "\u{1B}[0;38;2;255;135;0;48;5;236ma\u{1B}[0;1;91mb\u{1B}[0;44mc\u{1B}[0m")
         #expect(screen.ansiLine(0, depth: .palette256) == "\u{1B}[0;38;5;208;48;5;236ma\u{1B}[0;1;91mb\u{1B}[0;44mc\u{1B}[0m")
-        #expect(screen.ansiLine(0, depth: .sixteen) == "\u{1B}[0;33;40ma\u{1B}[0;1;91mb\u{1B}[0;44mc\u{1B}[0m")
-        #expect(screen.ansiLine(0, depth: .eight) == "\u{1B}[0;33;40ma\u{1B}[0;1;31mb\u{1B}[0;44mc\u{1B}[0m")
+        #expect(screen.ansiLine(0, depth: .sixteen) == "\u{1B}[0;31;40ma\u{1B}[0;1;91mb\u{1B}[0;44mc\u{1B}[0m")
+        #expect(screen.ansiLine(0, depth: .eight) == "\u{1B}[0;31;40ma\u{1B}[0;1;31mb\u{1B}[0;44mc\u{1B}[0m")
         #expect(screen.ansiLine(0, depth: .none) == "a\u{1B}[0;1mb\u{1B}[0mc", "attributes stay, colours go")
     }
 

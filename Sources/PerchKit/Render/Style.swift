@@ -68,19 +68,20 @@ public struct Color: Hashable, Sendable {
     public var rgb: RGBColor { trueColor ?? Self.xtermRGB(paletteIndex ?? 0) }
 
     /// The palette colour (0 up to `count` − 1, for a palette of 8, 16 or 256) a terminal with
-    /// `count` colours draws for it: itself when it is in range, else the nearest (least squared
-    /// distance in sRGB) of xterm's colours 16–255 for 256 (the 16 are themes', not fixed), or
-    /// of the first 8 or 16.
+    /// `count` colours draws for it: itself when it is in range, else the nearest in CIELAB
+    /// (``RGBColor``'s CIE 1976 distance, which keeps a hue that the nearest in sRGB turns grey:
+    /// night blue #1F3A5F is 24, not grey 237) of xterm's colours 16–255 for 256 (the 16 are
+    /// themes', not fixed), or of the first 8 or 16.
     public func downsampled(toPaletteOf count: Int) -> UInt8 {
         if let index = paletteIndex, Int(index) < count { return index }
-        let target = rgb
+        let target = rgb.lab
         let candidates = count >= 256 ? 16..<256 : 0..<(count >= 16 ? 16 : 8)
         var best = candidates.lowerBound
-        var bestDistance = Int.max
+        var bestDistance = Double.infinity
         for index in candidates {
-            let color = Self.xtermRGB(UInt8(index))
-            let (r, g, b) = (Int(color.red) - Int(target.red), Int(color.green) - Int(target.green), Int(color.blue) - Int(target.blue))
-            let distance = r * r + g * g + b * b
+            let color = Self.xtermLab[index]
+            let (dl, da, db) = (color.l - target.l, color.a - target.a, color.b - target.b)
+            let distance = dl * dl + da * da + db * db
             if distance < bestDistance {
                 best = index
                 bestDistance = distance
@@ -88,6 +89,9 @@ public struct Color: Hashable, Sendable {
         }
         return UInt8(best)
     }
+
+    /// xterm's 256 colours in CIELAB, worked out once.
+    private static let xtermLab = (0..<256).map { xtermRGB(UInt8($0)).lab }
 
     /// Level `step` (0–5) of xterm's colour cube: 0, then 95 + 40 a step.
     private static func level(_ step: Int) -> UInt8 { step == 0 ? 0 : UInt8(55 + 40 * step) }
