@@ -28,6 +28,20 @@ struct AccountFormTests {
         #expect(state.accountForm?.opensSheet == false)
     }
 
+    // Bug: with a filter that matched no account, Enter opened an empty form: what was typed was lost.
+    @Test("Enter on Add account… under a filter that matched no account opens the form with the filter as the name, its focus on the id")
+    func filterBecomesTheName() {
+        var state = TabApp.perch(accounts: Account.samples, size: Size(width: 80, height: 24))
+        _ = state.update(.key(.char("a")))
+        type(&state, "/Zed Corp")
+        _ = state.update(.key(KeyEvent(.enter)))
+        #expect(state.accountForm?.value(.name) == "Zed Corp")
+        #expect(state.accountForm?.value(.id) == "" && state.accountForm?.focus == .id)
+        var plain = formState()
+        #expect(plain.accountForm?.value(.name) == "", "no filter: an empty form")
+        _ = plain.update(.key(KeyEvent(.escape)))
+    }
+
     @Test("the Settings row and a click on the sheet's last row open the form too")
     func opensFromSettingsAndClick() {
         var state = TabApp.perch(accounts: Account.samples, size: Size(width: 80, height: 24))

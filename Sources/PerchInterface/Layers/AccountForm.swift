@@ -24,7 +24,15 @@ public struct AccountForm: Hashable, Sendable {
     /// from Settings, with no sheet below it).
     public var opensSheet: Bool
 
-    public init(opensSheet: Bool = false) { self.opensSheet = opensSheet }
+    /// An empty form, or one whose name is `name` already (what a sheet's filter matched no
+    /// account for), its focus on the id.
+    public init(opensSheet: Bool = false, name: String = "") {
+        self.opensSheet = opensSheet
+        guard !name.isEmpty else { return }
+        var field = TextField(maximumLength: Self.maximumLength)
+        _ = field.insert(name)
+        fields[.name] = field
+    }
 
     /// The text of `field` ("" when nothing was typed).
     public func value(_ field: AccountField) -> String { fields[field]?.text ?? "" }

@@ -207,11 +207,11 @@ extension AccountSheet {
             guard restingLayout(context).visibleRows > 0, !context.accounts.isLoading else { return [] }
             switch row(cursor.cursor, accounts: context.accounts.offeredCount) {
             case .account(let index): return [.perch(.pick(accountIndex: index))]
-            case .addAccount: return [.present(AccountForm(opensSheet: false))]
+            case .addAccount: return [.present(AccountForm(name: filter ?? ""))]
             case .heading: return []
             }
         case .verb(.addAccount):
-            return [.present(AccountForm(opensSheet: false))]
+            return [.present(AccountForm(name: filter ?? ""))]
         case .verb(.startFilter):
             list.startFilter()
             return [.perch(.prepareSearch)]
@@ -241,7 +241,7 @@ extension AccountSheet {
             return [.perch(.prepareSearch)]
         case .tap(let target):
             if let index = target.part(Part.self)?.accountIndex { return [.perch(.pick(accountIndex: index))] }
-            if target == .sheetAddAccount, !context.accounts.isLoading { return [.present(AccountForm(opensSheet: false))] }
+            if target == .sheetAddAccount, !context.accounts.isLoading { return [.present(AccountForm(name: filter ?? ""))] }
         case .scroll(_, let notches):
             return update(.verb(.move(notches < 0 ? .up : .down)), kit)
         case .drag(.sheetGrabber, let position):
