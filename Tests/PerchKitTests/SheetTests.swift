@@ -113,6 +113,12 @@ struct SheetTests {
         _ = sheet.update(.verb(.move(.first)), context)
         #expect(sheet.cursor.cursor == 1, "Home stops at the first item, not the heading")
         #expect(sheet.update(.tap(.hit(Sheet.Part.row(3))), context).isEmpty, "a heading is not picked")
+        // The wheel moves the cursor a row a notch, as the account sheet's does (it moved 3).
+        _ = sheet.update(.scroll(.hit(Sheet.Part.chrome), notches: 1), context)
+        #expect(sheet.cursor.cursor == 2)
+        _ = sheet.update(.scroll(.hit(Sheet.Part.chrome), notches: 1), context)
+        #expect(sheet.cursor.cursor == 4, "over the heading")
+        _ = sheet.update(.verb(.move(.first)), context)
         var frame = Frame(size: context.size)
         sheet.render(into: &frame, in: Rect(x: 0, y: 0, width: 30, height: 12), context)
         let lines = frame.screen.lines

@@ -243,7 +243,7 @@ extension AccountSheet {
             if let index = target.part(Part.self)?.accountIndex { return [.perch(.pick(accountIndex: index))] }
             if target == .sheetAddAccount, !context.accounts.isLoading { return [.present(AccountForm(name: filter ?? ""))] }
         case .scroll(_, let notches):
-            return update(.verb(.move(notches < 0 ? .up : .down)), kit)
+            list.scroll(byNotches: notches, rows: sheetRows(context), context.size)
         case .drag(.sheetGrabber, let position):
             list.drag(toRow: position.row, context.size)
         case .dragEnded(.sheetGrabber, let position):

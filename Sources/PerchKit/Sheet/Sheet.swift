@@ -157,7 +157,7 @@ public struct Sheet: Layer {
     /// Geometry as drawn now (mid-animation or dragged).
     public func layout(_ context: Context) -> SheetLayout { motion.layout(at: context.clock, context.size) }
 
-    /// Moves the cursor (keys; the wheel, 3 rows a notch), stepping over headings, changes the
+    /// Moves the cursor (keys; the wheel, a row a notch), stepping over headings, changes the
     /// detent, follows a drag of the grabber, types and clears the filter, and picks a row
     /// (`Enter`, or a tap on it): it then replies with the item's index and is dismissed. A drag
     /// released low enough dismisses it without a reply.
@@ -193,9 +193,7 @@ public struct Sheet: Layer {
             if case .row(let index)? = target.part(Part.self), items.indices.contains(index), !items[index].isHeading {
                 return pick(index)
             }
-        case .scroll(_, let notches):
-            let target = cursor.cursor + notches * ListMove.rowsPerScrollNotch
-            list.moveCursor(to: target, direction: notches < 0 ? -1 : 1, rows: rows, context.size)
+        case .scroll(_, let notches): list.scroll(byNotches: notches, rows: rows, context.size)
         case .drag(_, let position):
             list.drag(toRow: position.row, context.size)
         case .dragEnded(_, let position):

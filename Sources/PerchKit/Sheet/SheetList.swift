@@ -71,6 +71,14 @@ public struct SheetList: Hashable, Sendable {
         }
     }
 
+    /// Moves the cursor a row a notch of the wheel (`notches` < 0: up), stepping over rows that
+    /// take none: in a list as short as a sheet's, a row a notch lands where the pointer's user
+    /// looks.
+    public mutating func scroll(byNotches notches: Int, rows: some SheetRows, _ size: Size) {
+        guard notches != 0 else { return }
+        moveCursor(to: cursor.cursor + notches, direction: notches < 0 ? -1 : 1, rows: rows, size)
+    }
+
     /// Keeps the cursor and scroll within `rows` after the size or the rows changed.
     public mutating func clamp(_ rows: some SheetRows, _ size: Size) {
         cursor.clamp(count: rows.count, visible: restingLayout(rows, size).visibleRows)
