@@ -34,6 +34,7 @@ public enum ColorDepth: Int, Comparable, Hashable, Sendable {
         return term.contains("256color") ? .palette256 : .eight
     }
 
+    /// Fewer colours first: ``none`` < ``eight`` < … < ``trueColor``.
     public static func < (left: ColorDepth, right: ColorDepth) -> Bool { left.rawValue < right.rawValue }
 
     /// The colour number ncurses is given for `color` at this depth (curs_color(3X); with direct

@@ -38,13 +38,21 @@ public struct Color: Hashable, Sendable {
     /// A true colour, 8 bits a channel (SGR 38;2;r;g;b where the terminal takes it).
     public init(_ rgb: RGBColor) { bits = 2 << 24 | UInt32(rgb.red) << 16 | UInt32(rgb.green) << 8 | UInt32(rgb.blue) }
 
+    /// Standard colour 0, black (SGR 30 as a foreground, 40 as a background).
     public static let black = Color(TerminalColor.black)
+    /// Standard colour 1, red (SGR 31 as a foreground, 41 as a background).
     public static let red = Color(.red)
+    /// Standard colour 2, green (SGR 32 as a foreground, 42 as a background).
     public static let green = Color(.green)
+    /// Standard colour 3, yellow (SGR 33 as a foreground, 43 as a background).
     public static let yellow = Color(.yellow)
+    /// Standard colour 4, blue (SGR 34 as a foreground, 44 as a background).
     public static let blue = Color(.blue)
+    /// Standard colour 5, magenta (SGR 35 as a foreground, 45 as a background).
     public static let magenta = Color(.magenta)
+    /// Standard colour 6, cyan (SGR 36 as a foreground, 46 as a background).
     public static let cyan = Color(.cyan)
+    /// Standard colour 7, white (SGR 37 as a foreground, 47 as a background).
     public static let white = Color(TerminalColor.white)
 
     /// Its palette index (0–255), or nil for a true colour.
