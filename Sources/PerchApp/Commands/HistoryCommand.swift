@@ -28,16 +28,8 @@ struct HistoryCommand: ReadsPerchFiles {
 }
 
 extension CommandLineTool {
-    /// Where a switch was made, as a person says it (the JSON keeps `tui` and `cli`).
     // Bug: the text printed the machine words `tui` and `cli`, where Stats and the banner say
-    // "another window" and "command line".
-    static func spoken(_ source: SwitchSource) -> String {
-        switch source {
-        case .tui: "interface"
-        case .cli: "command line"
-        }
-    }
-
+    // "another window" and "command line" (``SwitchSource/title``).
     func history(_ options: HistoryCommand) -> Int32 {
         guard let config = loadConfig() else { return ExitStatus.usage }
         guard loadState(config) != nil else { return ExitStatus.unmet }
@@ -55,7 +47,7 @@ extension CommandLineTool {
         }
         for entry in entries {
             let from = entry.previous.map(shown) ?? "(none)"
-            console.print("\(shown(entry.time))  \(Self.spoken(entry.source).padded(toColumns: 13)) \(from) → \(shown(entry.account))")
+            console.print("\(shown(entry.time))  \(entry.source.title.padded(toColumns: 13)) \(from) → \(shown(entry.account))")
         }
         return ExitStatus.ok
     }

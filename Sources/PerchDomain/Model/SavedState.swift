@@ -4,6 +4,15 @@ public enum SwitchSource: String, Codable, Hashable, Sendable {
     case tui
     /// With `perch switch`.
     case cli
+
+    /// Where it was made, as a person says it (`perch history`, Stats): `interface` or
+    /// `command line`. The raw values stay the files' and the JSON's words.
+    public var title: String {
+        switch self {
+        case .tui: "interface"
+        case .cli: "command line"
+        }
+    }
 }
 
 /// One recorded switch: a line of the history log.

@@ -18,7 +18,7 @@ public struct SwitchEvent: Hashable, Sendable {
 
     /// Where it was made, as Stats shows it.
     public var sourceText: String {
-        here ? "this window" : source == .cli ? "command line" : "another window"
+        here ? "this window" : source == .cli ? source.title : "another window"
     }
 }
 
