@@ -53,9 +53,11 @@ public final class NcursesBackend: TerminalBackend {
     /// The colours drawn: none without colour or with `NO_COLOR`, else terminfo's `colors`
     /// (a `-direct` TERM: true colour).
     public private(set) var depth = ColorDepth.none
-    /// The colour pairs made for styles beyond the eight foregrounds on the default background,
-    /// by the style's two colours (``Style/colorKey``).
-    private var pairs: [UInt64: Int32] = [:]
+    /// The colour numbers at ``depth`` of styles beyond the eight foregrounds on the default
+    /// background, by the style's two colours (``Style/colorKey``): worked out once (the nearest
+    /// colour is a search of the palette). The pair itself is asked of ncurses each time, which
+    /// may have given a pair unused for long to other colours.
+    private var colorNumbers: [UInt64: (foreground: Int32, background: Int32)] = [:]
     /// Whether colour pairs ``solidPairBase`` + 1 … + 8 exist: each colour on itself, for a cell
     /// filled with that colour (see ``draw(_:)``).
     private var solidColors = false
@@ -327,12 +329,19 @@ public final class NcursesBackend: TerminalBackend {
             if let standard = foreground.standard { return Int32(standard.rawValue + 1) }
         }
         let key = style.colorKey
-        if let pair = pairs[key] { return pair }
-        let foreground = style.foreground.flatMap(depth.number(for:)) ?? -1
-        let background = style.background.flatMap(depth.number(for:)) ?? -1
-        let pair = max(0, perch_alloc_pair(Int32(foreground), Int32(background)))
-        pairs[key] = pair
-        return pair
+        let numbers =
+            colorNumbers[key]
+            ?? {
+                let numbers = (
+                    foreground: Int32(style.foreground.flatMap(depth.number(for:)) ?? -1),
+                    background: Int32(style.background.flatMap(depth.number(for:)) ?? -1)
+                )
+                colorNumbers[key] = numbers
+                return numbers
+            }()
+        // No pair number is kept: ncurses, out of pairs (64 under TERM=xterm), gives its least
+        // recently used one to other colours. alloc_pair finds a pair it made by hashing.
+        return max(0, perch_alloc_pair(numbers.foreground, numbers.background))
     }
 
     /// A window size as given to resizeterm(3): at most ``Screen/maximumSize``, so ncurses never
