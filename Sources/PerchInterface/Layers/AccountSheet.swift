@@ -179,8 +179,6 @@ extension AccountSheet {
 // MARK: Update
 
 extension AccountSheet {
-    /// Longest filter kept, in characters; more typed or pasted text is dropped.
-    public static let maximumFilterLength = SheetList.maximumFilterLength
 
     /// Moves the cursor (keys, the wheel a row a notch), changes the detent, follows a drag of
     /// the grabber (let go low enough, it asks to be dismissed), types and clears the filter,
@@ -368,15 +366,14 @@ extension AccountSheet {
         let count = rowCount(accounts: offered)
         let titleRect = Rect(x: left, y: layout.top + 1, width: width, height: 1)
         if context.accounts.isLoading {
-            frame.screen.header(
-                list.titleText("Switch account", trailing: Self.loadingText, width: width), trailing: Self.loadingText, in: titleRect)
+            list.drawTitle("Switch account", trailing: Self.loadingText, into: &frame.screen, in: titleRect)
         } else if let filter {
             // An empty filter shows the grouped list: its heading rows are not matches.
             let matches = filter.isEmpty ? offered : listedCount(accounts: offered)
             let trailing = "\(matches) of \(offered)"
-            frame.screen.header(list.titleText("Switch account", trailing: trailing, width: width), trailing: trailing, in: titleRect)
+            list.drawTitle("Switch account", trailing: trailing, into: &frame.screen, in: titleRect)
         } else {
-            frame.screen.header("Switch account", trailing: "\(offered) account\(offered == 1 ? "" : "s")", in: titleRect)
+            list.drawTitle("Switch account", trailing: "\(offered) account\(offered == 1 ? "" : "s")", into: &frame.screen, in: titleRect)
         }
         let nameWidth = Self.nameWidth(width, names: context.accounts.nameColumns, handles: context.accounts.handleColumns)
         // The filter's letters are marked where they matched, in the name or the handle, whichever scored better.

@@ -5,12 +5,20 @@ extension Screen {
     public mutating func header(_ title: String, trailing: String = "", in rect: Rect) {
         guard rect.height > 0 else { return }
         let width = DisplayWidth.columns(of: trailing)
-        let showTrailing = !trailing.isEmpty && width + 8 < rect.width
-        let titleWidth = showTrailing ? rect.width - width - 2 : rect.width
-        put(" " + title, column: rect.x, row: rect.y, style: .bold, width: titleWidth)
-        if showTrailing {
+        put(
+            " " + title, column: rect.x, row: rect.y, style: .bold,
+            width: Self.headerTitleColumns(trailing: trailing, width: rect.width) + 1)
+        if !trailing.isEmpty && width + 8 < rect.width {
             put(trailing, column: rect.maxX - width - 1, row: rect.y, style: .dim)
         }
+    }
+
+    /// Columns a ``header(_:trailing:in:)`` `width` columns wide gives its title (after its
+    /// leading space): all but the trailing note and a gap, when the note is shown (8 columns
+    /// are left to the title at least, else the note is not).
+    public static func headerTitleColumns(trailing: String, width: Int) -> Int {
+        let note = DisplayWidth.columns(of: trailing)
+        return (!trailing.isEmpty && note + 8 < width ? width - note - 2 : width) - 1
     }
 
     /// Writes `text` as ``put(_:column:row:style:width:)`` does, with the characters at

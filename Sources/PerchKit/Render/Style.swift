@@ -161,21 +161,29 @@ public struct Style: Hashable, Sendable {
     @inline(__always) private func flag(_ bit: UInt32) -> Bool { low & bit != 0 }
     @inline(__always) private mutating func set(_ bit: UInt32, _ on: Bool) { low = on ? low | bit : low & ~bit }
 
+    /// Where each colour's 26 bits start in ``bits``.
+    private static let foregroundShift: UInt64 = 4
+    private static let backgroundShift: UInt64 = 30
+
+    /// The colour whose bits start at `shift`, or nil (0: the terminal's default).
+    @inline(__always) private func color(at shift: UInt64) -> Color? {
+        let color = UInt32(truncatingIfNeeded: bits >> shift & Self.colorMask)
+        return color == 0 ? nil : Color(bits: color)
+    }
+
+    @inline(__always) private mutating func setColor(_ color: Color?, at shift: UInt64) {
+        bits = bits & ~(Self.colorMask << shift) | UInt64(color?.bits ?? 0) << shift
+    }
+
     /// Foreground colour, or nil for the terminal's default.
     public var foreground: Color? {
-        get {
-            let color = UInt32(truncatingIfNeeded: bits >> 4 & Self.colorMask)
-            return color == 0 ? nil : Color(bits: color)
-        }
-        set { bits = bits & ~(Self.colorMask << 4) | UInt64(newValue?.bits ?? 0) << 4 }
+        get { color(at: Self.foregroundShift) }
+        set { setColor(newValue, at: Self.foregroundShift) }
     }
     /// Background colour, or nil for the terminal's default.
     public var background: Color? {
-        get {
-            let color = UInt32(truncatingIfNeeded: bits >> 30 & Self.colorMask)
-            return color == 0 ? nil : Color(bits: color)
-        }
-        set { bits = bits & ~(Self.colorMask << 30) | UInt64(newValue?.bits ?? 0) << 30 }
+        get { color(at: Self.backgroundShift) }
+        set { setColor(newValue, at: Self.backgroundShift) }
     }
     /// Bold, or increased intensity (SGR 1).
     public var bold: Bool {
@@ -199,15 +207,15 @@ public struct Style: Hashable, Sendable {
     }
 
     /// Its two colours as one number, equal for two styles exactly when their colours are (a
-    /// backend's key for the colour pair it made for them).
-    public var colorKey: UInt64 { bits >> 4 }
+    /// backend's key for what it worked out for them).
+    public var colorKey: UInt64 { bits >> Self.foregroundShift }
 
     /// Whether it has a colour other than one of the eight standard foregrounds: a background,
     /// a bright, 256-palette or true colour (which a ``StyleMap`` leaves as they are).
     public var hasExtendedColor: Bool {
         let bits = self.bits
-        if bits >> 30 != 0 { return true }
-        let foreground = bits >> 4 & Self.colorMask
+        if bits >> Self.backgroundShift != 0 { return true }
+        let foreground = bits >> Self.foregroundShift & Self.colorMask
         return foreground != 0 && (foreground >> 24 != 1 || foreground & 0xFF_FFFF >= 8)
     }
 
@@ -220,7 +228,7 @@ public struct Style: Hashable, Sendable {
 
     /// 0 without a foreground, else its palette index + 1 (of the eight, for a ``StyleMap``).
     @inline(__always) var foregroundIndex: Int {
-        let foreground = low >> 4 & 0x3FF_FFFF
+        let foreground = UInt64(low) >> Self.foregroundShift & Self.colorMask
         return foreground == 0 ? 0 : Int(foreground & 0xFF) + 1
     }
 
@@ -230,11 +238,9 @@ public struct Style: Hashable, Sendable {
         foreground: Color? = nil, background: Color? = nil, bold: Bool = false, reverse: Bool = false, dim: Bool = false,
         underline: Bool = false
     ) {
+        (low, middle, high) = (0, 0, 0)
         let attributes: UInt64 = (bold ? 1 : 0) | (reverse ? 2 : 0) | (dim ? 4 : 0) | (underline ? 8 : 0)
-        let bits = attributes | UInt64(foreground?.bits ?? 0) << 4 | UInt64(background?.bits ?? 0) << 30
-        low = UInt32(truncatingIfNeeded: bits)
-        middle = UInt16(truncatingIfNeeded: bits >> 32)
-        high = UInt8(truncatingIfNeeded: bits >> 48)
+        bits = attributes | UInt64(foreground?.bits ?? 0) << Self.foregroundShift | UInt64(background?.bits ?? 0) << Self.backgroundShift
     }
 
     /// The terminal's default colour, no attribute.

@@ -242,9 +242,7 @@ public struct Sheet: Layer {
         let itemCount = items.count { !$0.isHeading }
         let trailing =
             list.filter?.isEmpty == false ? "\(shown.count) of \(itemCount)" : "\(itemCount) item\(itemCount == 1 ? "" : "s")"
-        frame.screen.header(
-            list.titleText(title, trailing: trailing, width: width), trailing: trailing,
-            in: Rect(x: left, y: layout.top + 1, width: width, height: 1))
+        list.drawTitle(title, trailing: trailing, into: &frame.screen, in: Rect(x: left, y: layout.top + 1, width: width, height: 1))
         let box = layout.frame
         for offset in 0..<max(0, layout.visibleRows) {
             let index = cursor.scroll + offset

@@ -133,19 +133,21 @@ public struct SheetList: Hashable, Sendable {
         return previous
     }
 
-    /// The title line's text: `/ ` and the filter (with a bar while it is typed) when there is
-    /// one, else `title`. A filter longer than the title line (``Screen/header(_:trailing:in:)``
-    /// in `width` columns beside `trailing`) keeps its end and the bar in view, its start
+    /// Draws the title line in `rect` (``Screen/header(_:trailing:in:)``): `/ ` and the filter
+    /// (with a bar while it is typed) when there is one, else `title`; `trailing` (a count) on
+    /// the right. A filter longer than the line keeps its end and the bar in view, its start
     /// dropped for `…`.
     // Bug: a long filter was cut at its end, so what was typed next and the bar never showed.
-    public func titleText(_ title: String, trailing: String = "", width: Int = .max) -> String {
+    public func drawTitle(_ title: String, trailing: String, into screen: inout Screen, in rect: Rect) {
+        screen.header(titleText(title, trailing: trailing, width: rect.width), trailing: trailing, in: rect)
+    }
+
+    /// The text ``drawTitle(_:trailing:into:in:)`` draws on a line `width` columns wide.
+    func titleText(_ title: String, trailing: String, width: Int) -> String {
         guard let filter else { return title }
         let bar = isEditingFilter ? "▏" : ""
-        let trailingWidth = DisplayWidth.columns(of: trailing)
-        let shown = !trailing.isEmpty && trailingWidth + 8 < width ? width - trailingWidth - 2 : width
-        // The header's leading space, `/ `, and the bar.
-        let room = shown - 1 - 2 - DisplayWidth.columns(of: bar)
-        return "/ " + (width == .max ? filter : DisplayWidth.truncatedLeading(filter, to: max(1, room))) + bar
+        let room = Screen.headerTitleColumns(trailing: trailing, width: width) - 2 - DisplayWidth.columns(of: bar)
+        return "/ " + DisplayWidth.truncatedLeading(filter, to: max(1, room)) + bar
     }
 
     /// The keys of a sheet while its filter is typed, in the order help lists them: `Esc`
