@@ -33,17 +33,21 @@ struct OptionDeclarationTests {
     @Test("values given reach their fields: the last of a single option, every one of a repeatable one; the rest keep their defaults")
     func valuesReachFields() throws {
         let made = try OptionReading.make(
-            TwoOptionsAndATag.self, given: [("--times", "2"), ("--tag", "a"), ("--times", "3"), ("--tag", "b")])
-        #expect(made.command.times == 3)
-        #expect(made.command.tags == ["a", "b"])
-        #expect(!made.command.loud)
-        #expect(made.command.$times.isGiven && made.command.$tags.isGiven && !made.command.$loud.isGiven)
+            TwoOptionsAndATag.self,
+            given: [
+                .init(name: "--times", value: "2"), .init(name: "--tag", value: "a"), .init(name: "--times", value: "3"),
+                .init(name: "--tag", value: "b"),
+            ])
+        #expect(made.times == 3)
+        #expect(made.tags == ["a", "b"])
+        #expect(!made.loud)
+        #expect(made.$times.isGiven && made.$tags.isGiven && !made.$loud.isGiven)
     }
 
     @Test("a value its declaration cannot read is refused with the declaration's message")
     func badValue() {
         do {
-            _ = try OptionReading.make(TwoOptionsAndATag.self, given: [("--times", "ten")])
+            _ = try OptionReading.make(TwoOptionsAndATag.self, given: [.init(name: "--times", value: "ten")])
             Issue.record("--times ten was taken")
         } catch {
             #expect(error.description == "option --times needs a whole number of times from 1 to 9, not 'ten'")

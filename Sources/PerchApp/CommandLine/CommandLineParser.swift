@@ -43,12 +43,6 @@ struct ParsedCommandLine: Sendable {
 /// (``PerchCommand``). Options may come before or after the command and take their value as
 /// the next argument or after `=`; `--` ends the options.
 enum CommandLineParser {
-    /// An option as given: the spelling, and the value (`""` for a flag).
-    private struct Given {
-        var name: String
-        var value: String
-    }
-
     /// Parses `arguments` (without the program name).
     /// - Throws: ``UsageError`` for an unknown command or option, an option the command does
     ///   not take, a missing or bad value, a missing or stray operand, or what the command's
@@ -56,7 +50,7 @@ enum CommandLineParser {
     static func parse(_ arguments: [String]) throws(UsageError) -> ParsedCommandLine {
         var result = ParsedCommandLine()
         var words: [String] = []
-        var given: [Given] = []
+        var given: [OptionReading.Given] = []
         var trailing: [String]?
         var index = 0
         var optionsEnded = false
@@ -93,9 +87,10 @@ enum CommandLineParser {
                 name = String(argument[..<equals])
                 inline = String(argument[argument.index(after: equals)...])
             }
-            guard let info = optionInfo(named: name, words: words) else {
+            guard let declared = declaration(of: name, words: words) else {
                 throw UsageError(description: "unknown option '\(name)'", usage: guessUsage(words))
             }
+            let info = declared.info
             var value = ""
             if info.valueName != nil {
                 if let inline {
@@ -117,11 +112,11 @@ enum CommandLineParser {
             } else {
                 // The value is checked where it stands, as the option's declaration reads it.
                 do throws(UsageError) {
-                    try check(name, value: value, words: words)
+                    try declared.check(value)
                 } catch {
                     throw UsageError(description: error.description, usage: guessUsage(words))
                 }
-                given.append(Given(name: name, value: value))
+                given.append(OptionReading.Given(name: name, value: value))
             }
         }
         let (type, operands) = try interpret(words, into: &result)
@@ -189,7 +184,9 @@ enum CommandLineParser {
     }
 
     /// The command of `type` with the options given applied, its operands bound and checked.
-    private static func make<Command: PerchCommand>(_ type: Command.Type, given: [Given], operands: [String], trailing: [String])
+    private static func make<Command: PerchCommand>(
+        _ type: Command.Type, given: [OptionReading.Given], operands: [String], trailing: [String]
+    )
         throws(UsageError) -> Command
     {
         var command: Command
@@ -198,11 +195,18 @@ enum CommandLineParser {
             // checked against another command's declaration of the same name (`--timeout` before
             // the command word) is not the command's to refuse.
             // Bug: `perch --timeout 5000 --limit 3 registry update` named --timeout's value, not --limit.
-            for option in given where Command.option(named: option.name) == nil {
-                let info = optionInfo(named: option.name, words: [])!
-                throw UsageError(description: "option \(info.name) does not apply to 'perch \(type.name)'")
+            if given.isEmpty {
+                // Every field at its default, read from nothing: the way of the prompt's commands
+                // (`perch current`, `perch shell-hook`), which make no reading at all.
+                command = Command()
+            } else {
+                let declared = Command.declaredOptions
+                for option in given where !declared.contains(where: { $0.info.names.contains(option.name) }) {
+                    let info = declaration(of: option.name, words: [])!.info
+                    throw UsageError(description: "option \(info.name) does not apply to 'perch \(type.name)'")
+                }
+                command = try OptionReading.make(type, given: given)
             }
-            command = try OptionReading.make(type, given: given.map { ($0.name, $0.value) }).command
             try checkOperands(operands, of: type)
             command.bind(operands: operands)
             command.bind(trailing: trailing)
@@ -236,28 +240,17 @@ enum CommandLineParser {
         Commands.all.first { $0.name == name }
     }
 
-    /// What is known of option `name`: the parser's own (`--help`, `--version`), else the
-    /// declaration of the command the words so far name, else the first command's that takes it.
-    private static func optionInfo(named name: String, words: [String]) -> OptionInfo? {
-        for builtin in [SharedOption.help, SharedOption.version] where builtin.names.contains(name) { return builtin }
-        return declaringCommand(of: name, words: words)?.optionInfo(named: name)
-    }
-
-    /// The command whose declaration of option `name` reads its value.
-    private static func declaringCommand(of name: String, words: [String]) -> (any PerchCommand.Type)? {
-        if let named = namedCommand(words), named.optionInfo(named: name) != nil { return named }
-        return Commands.all.first { $0.optionInfo(named: name) != nil }
-    }
-
-    /// Reads `value` as option `name`'s declaration does.
-    /// - Throws: ``UsageError`` when the value is not one it takes.
-    private static func check(_ name: String, value: String, words: [String]) throws(UsageError) {
-        guard let type = declaringCommand(of: name, words: words) else { return }
-        try check(type, name, value: value)
-    }
-
-    private static func check<Command: PerchCommand>(_ type: Command.Type, _ name: String, value: String) throws(UsageError) {
-        try Command.option(named: name)?.check(value)
+    /// The declaration that reads option `name`: the parser's own (`--help`, `--version`, which
+    /// take any value), else that of the command the words so far name, else the first
+    /// command's that takes it. Each command's declarations are made once here (a command is
+    /// made to read them).
+    private static func declaration(of name: String, words: [String]) -> OptionReading.Declared? {
+        for builtin in [SharedOption.help, SharedOption.version] where builtin.names.contains(name) {
+            return OptionReading.Declared(info: builtin, check: { _ throws(UsageError) in })
+        }
+        if let named = namedCommand(words), let declared = named.option(named: name) { return declared }
+        for command in Commands.all { if let declared = command.option(named: name) { return declared } }
+        return nil
     }
 
     /// The command the words so far name (`help` left out), or nil.

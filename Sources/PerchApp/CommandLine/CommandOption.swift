@@ -1,7 +1,6 @@
 import PerchDomain
 import PerchInterface
 import PerchKit
-import Synchronization
 
 /// What help, the man page and the completions know of an option, whichever command declares it.
 struct OptionInfo: Sendable, Equatable {
@@ -150,7 +149,11 @@ extension Option: Hashable where Value: Hashable {
 
 /// The command line as a command's ``Option`` fields read it while the parser makes the command;
 /// also what each field said it is, and the first value none could read.
-final class OptionReading: Sendable {
+///
+/// Its fields change only while a command is made, which is synchronous, on the thread that
+/// made the reading and within its `withValue`; no other thread sees it then, so it needs no
+/// lock (a `Mutex` of a tuple cost `perch current` its generic metadata at every start).
+final class OptionReading: @unchecked Sendable {
     /// The reading under way, or nil (a command made outside the parser keeps its defaults).
     @TaskLocal static var current: OptionReading?
 
@@ -161,16 +164,20 @@ final class OptionReading: Sendable {
         var check: @Sendable (String) throws(UsageError) -> Void
     }
 
-    /// The options given, in order: spelling and value (`""` for a flag).
-    let given: [(name: String, value: String)]
-    private let found = Mutex<(declared: [Declared], error: UsageError?)>(([], nil))
+    /// An option as given: the spelling, and the value (`""` for a flag).
+    struct Given: Sendable {
+        var name: String
+        var value: String
+    }
 
-    init(given: [(name: String, value: String)] = []) { self.given = given }
-
+    /// The options given, in order.
+    let given: [Given]
     /// The options the fields declared, in declaration order.
-    var declared: [Declared] { found.withLock { $0.declared } }
+    private(set) var declared: [Declared] = []
     /// The first value a field could not read, or nil.
-    var error: UsageError? { found.withLock { $0.error } }
+    private(set) var error: UsageError?
+
+    init(given: [Given] = []) { self.given = given }
 
     /// The options `Command`'s fields declare, in order (its ``PerchCommand/init()`` made with
     /// nothing given).
@@ -180,15 +187,13 @@ final class OptionReading: Sendable {
         return reading.declared
     }
 
-    /// Makes `Command` with the options given: the command, and what its fields declared.
+    /// Makes `Command` with the options given, each in the field that declares it.
     /// - Throws: the ``UsageError`` of the first value a field could not read.
-    static func make<Command: PerchCommand>(_: Command.Type, given: [(name: String, value: String)]) throws(UsageError)
-        -> (command: Command, declared: [Declared])
-    {
+    static func make<Command: PerchCommand>(_: Command.Type, given: [Given]) throws(UsageError) -> Command {
         let reading = OptionReading(given: given)
         let command = $current.withValue(reading) { Command() }
         if let error = reading.error { throw error }
-        return (command, reading.declared)
+        return command
     }
 
     /// Declares `definition` to the reading under way, and stores each value given for it into
@@ -198,16 +203,14 @@ final class OptionReading: Sendable {
     ) -> Bool {
         guard let reading = current else { return false }
         let parse = definition.parse
-        reading.found.withLock {
-            $0.declared.append(Declared(info: definition.info, check: { text throws(UsageError) in _ = try parse(text) }))
-        }
+        reading.declared.append(Declared(info: definition.info, check: { text throws(UsageError) in _ = try parse(text) }))
         var given = false
         for option in reading.given where definition.info.names.contains(option.name) {
             do throws(UsageError) {
                 store(&value, try parse(option.value))
                 given = true
             } catch {
-                reading.found.withLock { if $0.error == nil { $0.error = error } }
+                if reading.error == nil { reading.error = error }
             }
         }
         return given
